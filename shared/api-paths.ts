@@ -1,0 +1,9 @@
+/** API routes, served on the site's own origin (spec §7 names the first). */
+export const API_PATHS = {
+  createCheckout: '/functions/v1/create-checkout',
+  checkoutStatus: '/functions/v1/checkout-status',
+  stripeWebhook: '/functions/v1/stripe-webhook',
+} as const;
+
+/** The header carrying the page's per-attempt id, so a double-click or retry reuses one session. */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

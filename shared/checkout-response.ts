@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/**
+ * The answers of `POST /functions/v1/create-checkout` that the page acts on: a payment page to
+ * open (`url`), or an order request accepted without one (`status: 'received'`, the spec's
+ * Order-received view). Anything else is a failure.
+ */
+export const createCheckoutResponseSchema = z.union([
+  z.object({ url: z.url({ protocol: /^https?$/ }), sessionId: z.string().min(1) }),
+  z.object({ status: z.literal('received') }),
+]);
+export type CreateCheckoutResponse = z.infer<typeof createCheckoutResponseSchema>;
+
+/** The 409 answer: the browser's totals differ from the server's quote. */
+export const quoteMismatchResponseSchema = z.object({
+  error: z.string(),
+  quote: z.object({ subtotal: z.number(), shipping: z.number(), total: z.number() }),
+});

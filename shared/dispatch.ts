@@ -1,0 +1,117 @@
+import { BANK_HOLIDAYS_COVER_UNTIL, BANK_HOLIDAYS_ENGLAND_AND_WALES } from './bank-holidays.generated';
+
+/** A calendar day as `YYYY-MM-DD`, the form dispatch dates travel in (metadata, orders, emails). */
+export type IsoDate = string;
+
+export interface DispatchOptions {
+  /**
+   * Hours before the start (00:00, London time) of a dispatch day after which an order goes to
+   * the next week's dispatch, so the merchant has time to pack. Default 36: Saturday noon for a
+   * Monday dispatch.
+   */
+  cutoffHours?: number;
+  /** Bank holidays to avoid; defaults to the generated England and Wales list. */
+  bankHolidays?: ReadonlySet<IsoDate>;
+}
+
+export const DEFAULT_DISPATCH_CUTOFF_HOURS = 36;
+const DAY_MS = 86_400_000;
+const defaultHolidays: ReadonlySet<IsoDate> = new Set(BANK_HOLIDAYS_ENGLAND_AND_WALES);
+
+const londonParts = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** Milliseconds London is ahead of UTC at `instant` (0 in GMT, 3,600,000 in BST). */
+function londonOffsetMs(instant: number): number {
+  const parts = Object.fromEntries(londonParts.formatToParts(instant).map((p) => [p.type, p.value]));
+  const asUtc = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+/** The London calendar day of an instant. Never the server's UTC day: they differ near midnight in BST. */
+export function londonDate(instant: Date): IsoDate {
+  return new Date(instant.getTime() + londonOffsetMs(instant.getTime())).toISOString().slice(0, 10);
+}
+
+/** The instant London's clocks read 00:00 on `day`. UK clocks change at 01:00 UTC, never at midnight. */
+function londonMidnight(day: IsoDate): number {
+  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
+  return utcMidnight - londonOffsetMs(utcMidnight - 3_600_000);
+}
+
+function addDays(day: IsoDate, days: number): IsoDate {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** 0 = Monday ... 6 = Sunday. */
+function weekdayIndex(day: IsoDate): number {
+  return (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+}
+
+/** The dispatch day of the week starting on `monday`: Monday, or the first working day after a bank holiday. */
+function dispatchDayOfWeek(monday: IsoDate, holidays: ReadonlySet<IsoDate>): IsoDate | undefined {
+  for (let i = 0; i < 5; i += 1) {
+    const day = addDays(monday, i);
+    if (!holidays.has(day)) return day;
+  }
+  return undefined; // A whole week of holidays: no dispatch that week.
+}
+
+/**
+ * The day an order placed at `now` is dispatched: Mondays, or the first working day of that week
+ * when the Monday is an England and Wales bank holiday, computed in Europe/London. Orders after
+ * the cut-off go to the following week. Beyond the bank-holiday data's reach, plain Mondays are
+ * used (see `assertBankHolidayCoverage`, which makes builds fail long before that matters).
+ */
+export function nextDispatchDate(now: Date, options: DispatchOptions = {}): IsoDate {
+  const cutoffMs = (options.cutoffHours ?? DEFAULT_DISPATCH_CUTOFF_HOURS) * 3_600_000;
+  const holidays = options.bankHolidays ?? defaultHolidays;
+  const today = londonDate(now);
+  let monday = addDays(today, -weekdayIndex(today));
+  // A few weeks always suffice; the bound only guards against a pathological holiday list.
+  for (let week = 0; week < 8; week += 1, monday = addDays(monday, 7)) {
+    const day = dispatchDayOfWeek(monday, holidays);
+    if (day && now.getTime() < londonMidnight(day) - cutoffMs) return day;
+  }
+  throw new Error('No dispatch day found in the next 8 weeks');
+}
+
+/**
+ * Throws when the generated bank holiday data ends less than `horizonDays` after `now`. Called by
+ * tests and operator commands, never in a checkout: a customer must not pay for stale data.
+ */
+export function assertBankHolidayCoverage(now: Date, horizonDays = 365): void {
+  const needed = addDays(londonDate(now), horizonDays);
+  if (needed > BANK_HOLIDAYS_COVER_UNTIL) {
+    throw new Error(
+      `Bank holiday data ends ${BANK_HOLIDAYS_COVER_UNTIL}, before ${needed}: run npm run generate:bank-holidays with a later LAST_YEAR`,
+    );
+  }
+}
+
+const longDate = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  timeZone: 'UTC',
+});
+
+/** "Monday 23 November": how a dispatch date reads on the page, the Stripe page and emails. */
+export function formatDispatchDate(day: IsoDate): string {
+  return longDate.format(new Date(`${day}T00:00:00Z`)).replace(',', '');
+}

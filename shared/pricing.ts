@@ -1,0 +1,62 @@
+import { DAPHNIA, isAllowedQuantity, SHIPPING_PENCE } from './product';
+
+/** A priced order. Every amount is integer pence: floats never carry money here. */
+export interface Quote {
+  bottles: number;
+  unitPricePence: number;
+  subtotalPence: number;
+  shippingPence: number;
+  totalPence: number;
+}
+
+export class InvalidQuantityError extends Error {
+  constructor(readonly quantity: unknown) {
+    super(`Quantity must be one of 3, 6 or 9 bottles, got ${String(quantity)}`);
+    this.name = 'InvalidQuantityError';
+  }
+}
+
+/**
+ * Prices an order of `quantity` bottles from the product table. The server's quote is the only
+ * source of truth for what a customer pays; the browser uses the same function to display it.
+ * @throws InvalidQuantityError for anything but 3, 6 or 9.
+ */
+export function quoteOrder(quantity: number): Quote {
+  if (!isAllowedQuantity(quantity)) throw new InvalidQuantityError(quantity);
+  const subtotalPence = quantity * DAPHNIA.unitPricePence;
+  return {
+    bottles: quantity,
+    unitPricePence: DAPHNIA.unitPricePence,
+    subtotalPence,
+    shippingPence: SHIPPING_PENCE,
+    totalPence: subtotalPence + SHIPPING_PENCE,
+  };
+}
+
+const gbp = new Intl.NumberFormat('en-GB', {
+  style: 'currency',
+  currency: 'GBP',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** The one way money is shown: `formatGbp(1470)` → "£14.70". */
+export function formatGbp(pence: number): string {
+  return gbp.format(pence / 100);
+}
+
+/** Pence to a pounds number with 2 decimals, for the checkout request body (spec §7). */
+export function penceToPounds(pence: number): number {
+  return Math.round(pence) / 100;
+}
+
+/**
+ * Pounds (as the browser sends them) to pence, or `undefined` when the value has more than
+ * 2 decimals or is not a finite number: such a value can never match a quote.
+ */
+export function poundsToPence(pounds: number): number | undefined {
+  if (!Number.isFinite(pounds)) return undefined;
+  const pence = Math.round(pounds * 100);
+  // 14.7 * 100 is 1469.9999999999998: accept binary noise, refuse a real third decimal.
+  return Math.abs(pence - pounds * 100) < 1e-6 ? pence : undefined;
+}
