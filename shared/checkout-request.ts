@@ -21,9 +21,11 @@ const MAX_POUNDS = 10_000;
 
 // C0 and C1 controls, DEL, the Unicode line/paragraph separators, and bidi overrides/isolates:
 // they break headers, logs and the merchant's packing slips, and can disguise text.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 // The address is the one multi-line field (a textarea): line feeds are allowed there, nothing else.
 const FORBIDDEN_CHARS_EXCEPT_LF =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** Messages shown to the customer (toast) and returned by the API, one per rule. */
