@@ -5,9 +5,9 @@ export type IsoDate = string;
 
 export interface DispatchOptions {
   /**
-   * Hours before the start (00:00, London time) of a dispatch day after which an order goes to
-   * the next week's dispatch, so the merchant has time to pack. Default 36: Saturday noon for a
-   * Monday dispatch.
+   * Hours before the start (00:00, London time) of a dispatch day, on the wall clock, after which
+   * an order goes to the next week's dispatch, so the merchant has time to pack. Default 36:
+   * Saturday noon for a Monday dispatch.
    */
   cutoffHours?: number;
   /** Bank holidays to avoid; defaults to the generated England and Wales list. */
@@ -48,10 +48,16 @@ export function londonDate(instant: Date): IsoDate {
   return new Date(instant.getTime() + londonOffsetMs(instant.getTime())).toISOString().slice(0, 10);
 }
 
-/** The instant London's clocks read 00:00 on `day`. UK clocks change at 01:00 UTC, never at midnight. */
-function londonMidnight(day: IsoDate): number {
-  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
-  return utcMidnight - londonOffsetMs(utcMidnight - 3_600_000);
+/**
+ * The instant London's clocks read `hoursAfterMidnight` (may be negative) relative to 00:00 on
+ * `day`, counted on the wall clock: a cut-off of "36 hours before Monday" is Saturday noon
+ * even across the 23- and 25-hour Sundays when the clocks change.
+ */
+function londonWallClock(day: IsoDate, hoursAfterMidnight: number): number {
+  const wall = Date.parse(`${day}T00:00:00Z`) + hoursAfterMidnight * 3_600_000;
+  const guess = wall - londonOffsetMs(wall);
+  const offset = londonOffsetMs(guess);
+  return wall - offset;
 }
 
 function addDays(day: IsoDate, days: number): IsoDate {
@@ -79,14 +85,14 @@ function dispatchDayOfWeek(monday: IsoDate, holidays: ReadonlySet<IsoDate>): Iso
  * used (see `assertBankHolidayCoverage`, which makes builds fail long before that matters).
  */
 export function nextDispatchDate(now: Date, options: DispatchOptions = {}): IsoDate {
-  const cutoffMs = (options.cutoffHours ?? DEFAULT_DISPATCH_CUTOFF_HOURS) * 3_600_000;
+  const cutoffHours = options.cutoffHours ?? DEFAULT_DISPATCH_CUTOFF_HOURS;
   const holidays = options.bankHolidays ?? defaultHolidays;
   const today = londonDate(now);
   let monday = addDays(today, -weekdayIndex(today));
   // A few weeks always suffice; the bound only guards against a pathological holiday list.
   for (let week = 0; week < 8; week += 1, monday = addDays(monday, 7)) {
     const day = dispatchDayOfWeek(monday, holidays);
-    if (day && now.getTime() < londonMidnight(day) - cutoffMs) return day;
+    if (day && now.getTime() < londonWallClock(day, -cutoffHours)) return day;
   }
   throw new Error('No dispatch day found in the next 8 weeks');
 }

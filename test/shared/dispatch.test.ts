@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { BANK_HOLIDAYS_COVER_UNTIL } from '../../shared/bank-holidays.generated';
+import {
+  assertBankHolidayCoverage,
+  formatDispatchDate,
+  londonDate,
+  nextDispatchDate,
+} from '../../shared/dispatch';
+
+const at = (iso: string) => new Date(iso);
+
+describe('nextDispatchDate', () => {
+  it('ships on the coming Monday', () => {
+    expect(nextDispatchDate(at('2026-11-18T10:00:00Z'))).toBe('2026-11-23'); // Wednesday
+  });
+
+  it('goes to the following week after the cut-off (36 h before Monday, Saturday noon in GMT)', () => {
+    expect(nextDispatchDate(at('2026-11-21T11:59:59Z'))).toBe('2026-11-23');
+    expect(nextDispatchDate(at('2026-11-21T12:00:00Z'))).toBe('2026-11-30');
+  });
+
+  it('honours a configured cut-off', () => {
+    const saturdayEvening = at('2026-11-21T18:00:00Z');
+    expect(nextDispatchDate(saturdayEvening, { cutoffHours: 0 })).toBe('2026-11-23');
+    expect(nextDispatchDate(saturdayEvening, { cutoffHours: 36 })).toBe('2026-11-30');
+    expect(nextDispatchDate(at('2026-11-18T10:00:00Z'), { cutoffHours: 24 * 6 })).toBe('2026-11-30');
+  });
+
+  it('orders placed on a Monday go to the next week', () => {
+    expect(nextDispatchDate(at('2026-11-23T08:00:00Z'), { cutoffHours: 0 })).toBe('2026-11-30');
+  });
+
+  it('moves to Tuesday when the Monday is a bank holiday (spring bank holiday 2026-05-25)', () => {
+    expect(nextDispatchDate(at('2026-05-20T10:00:00Z'))).toBe('2026-05-26');
+    // Over the Christmas substitute day (Monday 28 December 2026).
+    expect(nextDispatchDate(at('2026-12-22T10:00:00Z'))).toBe('2026-12-29');
+    // Easter Monday 2027 (29 March) falls the day after the clocks go forward.
+    expect(nextDispatchDate(at('2027-03-24T10:00:00Z'))).toBe('2027-03-30');
+  });
+
+  it('applies the cut-off to the moved dispatch day, in British Summer Time', () => {
+    // Dispatch Tuesday 26 May 2026; 36 h before its BST midnight is Sunday 24 May 12:00 BST = 11:00 UTC.
+    expect(nextDispatchDate(at('2026-05-24T10:59:59Z'))).toBe('2026-05-26');
+    expect(nextDispatchDate(at('2026-05-24T11:00:00Z'))).toBe('2026-06-01');
+  });
+
+  it('uses London time, not UTC, across the clock changes', () => {
+    // Clocks go forward on Sunday 29 March 2026; the cut-off is still Saturday noon GMT.
+    expect(nextDispatchDate(at('2026-03-28T11:59:00Z'))).toBe('2026-03-30');
+    expect(nextDispatchDate(at('2026-03-28T12:00:00Z'))).toBe('2026-04-07'); // Easter Monday 6 April
+    // Saturday 24 October 2026, 11:30 UTC = 12:30 BST: past the cut-off for Monday 26 October,
+    // which the server's UTC clock alone would have let through.
+    expect(nextDispatchDate(at('2026-10-24T10:59:00Z'))).toBe('2026-10-26');
+    expect(nextDispatchDate(at('2026-10-24T11:30:00Z'))).toBe('2026-11-02');
+    // Saturday 31 October 2026, 11:30 UTC = 11:30 GMT (clocks went back on 25 October): still in time.
+    expect(nextDispatchDate(at('2026-10-31T11:30:00Z'))).toBe('2026-11-02');
+  });
+
+  it('uses explicit bank holidays when given', () => {
+    expect(nextDispatchDate(at('2026-11-18T10:00:00Z'), { bankHolidays: new Set(['2026-11-23']) })).toBe(
+      '2026-11-24',
+    );
+  });
+});
+
+describe('londonDate', () => {
+  it('is the London calendar day, which differs from UTC late in the evening in summer', () => {
+    expect(londonDate(at('2026-06-01T23:30:00Z'))).toBe('2026-06-02');
+    expect(londonDate(at('2026-12-01T23:30:00Z'))).toBe('2026-12-01');
+  });
+});
+
+describe('formatDispatchDate', () => {
+  it('reads like "Monday 23 November"', () => {
+    expect(formatDispatchDate('2026-11-23')).toBe('Monday 23 November');
+    expect(formatDispatchDate('2026-05-26')).toBe('Tuesday 26 May');
+  });
+});
+
+describe('bank holiday data', () => {
+  it('reaches at least a year ahead of today, so it is renewed in a build, never in a checkout', () => {
+    expect(() => assertBankHolidayCoverage(new Date(), 365)).not.toThrow();
+  });
+
+  it('fails loudly when it runs out', () => {
+    const late = new Date(`${BANK_HOLIDAYS_COVER_UNTIL}T12:00:00Z`);
+    expect(() => assertBankHolidayCoverage(late, 1)).toThrow(/generate:bank-holidays/);
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { normalisePostcode, parseUkPostcode } from '../../shared/postcode';
+
+describe('parseUkPostcode', () => {
+  it.each([
+    ['SW1A 1AA', 'SW1A 1AA'],
+    ['sw1a1aa', 'SW1A 1AA'],
+    ['  sw1a   1aa  ', 'SW1A 1AA'],
+    ['ec1a 1bb', 'EC1A 1BB'],
+    ['W1A 0AX', 'W1A 0AX'],
+    ['M1 1AE', 'M1 1AE'],
+    ['B33 8TH', 'B33 8TH'],
+    ['CR2 6XH', 'CR2 6XH'],
+    ['DN55 1PT', 'DN55 1PT'],
+    ['BT1 1AA', 'BT1 1AA'],
+    ['ZE1 0AA', 'ZE1 0AA'],
+  ])('accepts %j as %s', (input, postcode) => {
+    expect(parseUkPostcode(input)).toMatchObject({ ok: true, postcode });
+  });
+
+  it.each([
+    ['JE2 3AB', 'Jersey'],
+    ['GY1 1AA', 'Guernsey'],
+    ['IM1 1AA', 'Isle of Man'],
+    ['BF1 3AA', 'BFPO'],
+    ['GX11 1AA', 'Gibraltar'],
+  ])('refuses %s (%s) as not deliverable', (input) => {
+    expect(parseUkPostcode(input)).toEqual({ ok: false, reason: 'not-deliverable' });
+  });
+
+  it.each([
+    'GIR 0AA',
+    'BFPO 123',
+    'ASCN 1ZZ',
+    'STHL 1ZZ',
+    'TDCU 1ZZ',
+    'BBND 1ZZ',
+    'PCRN 1ZZ',
+    '<b>x</b> SW1A 1AA',
+    'SW1A 1AA <b>',
+    'SW1A 1AAX',
+    'QA1 1AA',
+    'SW1A 1CA',
+    '',
+    '12345',
+  ])('refuses %j as not a UK postcode', (input) => {
+    expect(parseUkPostcode(input)).toEqual({ ok: false, reason: 'format' });
+  });
+
+  it('flags the areas couriers reach more slowly, without refusing them', () => {
+    expect(parseUkPostcode('BT1 1AA')).toMatchObject({ ok: true, slowerDelivery: true });
+    expect(parseUkPostcode('HS1 2AA')).toMatchObject({ ok: true, slowerDelivery: true });
+    expect(parseUkPostcode('SW1A 1AA')).toMatchObject({ ok: true, slowerDelivery: false });
+  });
+});
+
+describe('normalisePostcode', () => {
+  it('trims, upper-cases and puts one space before the inward code', () => {
+    expect(normalisePostcode(' ec1a1bb ')).toBe('EC1A 1BB');
+    expect(normalisePostcode('m1   1ae')).toBe('M1 1AE');
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatGbp,
+  InvalidQuantityError,
+  penceToPounds,
+  poundsToPence,
+  quoteOrder,
+} from '../../shared/pricing';
+
+describe('quoteOrder', () => {
+  it.each([
+    [3, 975, 1470],
+    [6, 1950, 2445],
+    [9, 2925, 3420],
+  ])('prices %i bottles at 325p each plus 495p delivery', (bottles, subtotal, total) => {
+    expect(quoteOrder(bottles)).toEqual({
+      bottles,
+      unitPricePence: 325,
+      subtotalPence: subtotal,
+      shippingPence: 495,
+      totalPence: total,
+    });
+  });
+
+  it.each([0, -3, 1, 3.5, 12, Number.NaN])('refuses %s bottles', (quantity) => {
+    expect(() => quoteOrder(quantity)).toThrow(InvalidQuantityError);
+  });
+});
+
+describe('formatGbp', () => {
+  it.each([
+    [1470, '£14.70'],
+    [975, '£9.75'],
+    [1200, '£12.00'],
+    [0, '£0.00'],
+    [123456, '£1,234.56'],
+  ])('formats %i pence as %s', (pence, text) => {
+    expect(formatGbp(pence)).toBe(text);
+  });
+});
+
+describe('pounds and pence', () => {
+  it('converts pence to a 2-decimal pounds number for the request body', () => {
+    expect([975, 495, 1470, 2445, 3420].map(penceToPounds)).toEqual([9.75, 4.95, 14.7, 24.45, 34.2]);
+  });
+
+  it('reads pounds back to pence despite binary noise', () => {
+    expect(poundsToPence(14.7)).toBe(1470);
+    expect(poundsToPence(0.1 + 0.2)).toBe(30);
+    expect(poundsToPence(34.2)).toBe(3420);
+  });
+
+  it('refuses a third decimal and non-finite numbers', () => {
+    expect(poundsToPence(14.705)).toBeUndefined();
+    expect(poundsToPence(Number.POSITIVE_INFINITY)).toBeUndefined();
+    expect(poundsToPence(Number.NaN)).toBeUndefined();
+  });
+});
