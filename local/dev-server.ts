@@ -1,0 +1,51 @@
+/**
+ * `npm start`: the whole shop on this machine, no keys and no accounts. The ports are contracts
+ * that the README, tests and other tools rely on; PORT moves only the shop itself.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { startLocalShop } from './local-shop';
+
+const env = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    STRIPE_SECRET_KEY: z.string().startsWith('sk_test_', 'must be a Stripe test-mode key (sk_test_...)').optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+  })
+  .parse(process.env);
+
+const webRoot = resolve('dist/web');
+if (!existsSync(resolve(webRoot, 'index.html'))) {
+  console.error('No web build in dist/web: run `npm run build:web` first (npm start does it for you).');
+  process.exit(1);
+}
+
+const shop = await startLocalShop({
+  port: env.PORT,
+  dynamoPort: 8000,
+  sesPort: 8005,
+  simulatorPort: 12111,
+  dataDir: resolve('.local-data/dynamodb'),
+  webRoot,
+  stripe: env.STRIPE_SECRET_KEY ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET } : undefined,
+  log: (line) => console.log(`  ${line}`),
+}).catch((error: unknown) => {
+  console.error(`Could not start the local shop: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
+
+console.log(`
+Live Aquatics is running locally:
+  Shop                     ${shop.url}
+  Stripe Checkout          ${shop.simulator ? `${shop.simulator.url} (simulator: pay with 4242 4242 4242 4242)` : 'real Stripe test mode (STRIPE_SECRET_KEY)'}
+  DynamoDB (dynalite)      ${shop.dynamoUrl} (data in .local-data/dynamodb)
+  SES inbox                ${shop.sesUrl}
+Press Ctrl+C to stop.
+`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void shop.close().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,162 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import dynalite from 'dynalite';
+import * as sesLocal from 'aws-ses-v2-local';
+import { API_PATHS } from '../shared/api-paths';
+import { type HttpLambda, sendApiGatewayResult, toApiGatewayEvent } from './api-gateway-adapter';
+import { ensureOrdersTable } from './orders-table';
+import { createStaticSite } from './static-site';
+import { type StripeSimulator, startStripeSimulator } from './stripe-simulator/server';
+
+export interface LocalShopOptions {
+  /** The shop: web build and API. 0 picks a free port. */
+  port: number;
+  dynamoPort: number;
+  sesPort: number;
+  simulatorPort: number;
+  /** Folder for dynalite's data; undefined keeps it in memory (tests). */
+  dataDir: string | undefined;
+  /** The Vite build to serve. */
+  webRoot: string;
+  /** Real Stripe test mode instead of the simulator, when given. */
+  stripe: { secretKey: string; webhookSecret: string | undefined } | undefined;
+  log: (line: string) => void;
+}
+
+export interface LocalShop {
+  url: string;
+  dynamoUrl: string;
+  sesUrl: string;
+  simulator: StripeSimulator | undefined;
+  close(): Promise<void>;
+}
+
+/** Local-only values: none of them is a secret, and none is ever used outside this machine. */
+const LOCAL = {
+  region: 'eu-west-2',
+  tableName: 'live-aquatics-orders',
+  simulatorSecretKey: 'sk_test_local_simulator',
+  simulatorWebhookSecret: 'whsec_local_simulator',
+} as const;
+
+function listen(server: Server, port: number, host?: string): Promise<number> {
+  return new Promise((done, fail) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      fail(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is already in use: stop what runs there or change the port`) : error),
+    );
+    server.listen(port, host, () => done((server.address() as AddressInfo).port));
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((done) => {
+    server.closeAllConnections();
+    server.close(() => done());
+  });
+}
+
+/**
+ * The whole shop on one machine: dynalite for DynamoDB, aws-ses-v2-local for SES, the Stripe
+ * Checkout simulator (unless real Stripe test keys are given), and one HTTP server with the web
+ * build and the API served by the real Lambda handlers through an API Gateway event adapter.
+ */
+export async function startLocalShop(options: LocalShopOptions): Promise<LocalShop> {
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer().catch(() => undefined);
+  };
+  try {
+    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    const dynamo = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(options.dataDir && { path: options.dataDir }) });
+    const dynamoPort = await listen(dynamo, options.dynamoPort, '127.0.0.1');
+    closers.push(() => closeServer(dynamo));
+    const dynamoUrl = `http://127.0.0.1:${dynamoPort}`;
+
+    const startSes = (sesLocal as { default?: typeof sesLocal.default }).default ?? sesLocal.default;
+    const ses = await startSes({ port: options.sesPort, host: '127.0.0.1' });
+    closers.push(() => closeServer(ses));
+    const sesUrl = `http://127.0.0.1:${(ses.address() as AddressInfo).port}`;
+
+    const app = createServer();
+    const port = await listen(app, options.port);
+    closers.push(() => closeServer(app));
+    const url = `http://localhost:${port}`;
+
+    let simulator: StripeSimulator | undefined;
+    if (!options.stripe) {
+      simulator = await startStripeSimulator({
+        port: options.simulatorPort,
+        webhook: { url: `${url}${API_PATHS.stripeWebhook}`, secret: LOCAL.simulatorWebhookSecret },
+        log: options.log,
+      });
+      closers.push(() => simulator?.close() ?? Promise.resolve());
+    }
+
+    const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+    await ensureOrdersTable(new DynamoDBClient({ region: LOCAL.region, endpoint: dynamoUrl, credentials }), LOCAL.tableName);
+
+    // The handlers read their configuration from the environment at their first invocation,
+    // exactly as in Lambda; this is the only place the local stack sets it.
+    Object.assign(process.env, {
+      SITE_URL: url,
+      STRIPE_LIVEMODE: 'false',
+      STRIPE_SECRET_KEY: options.stripe?.secretKey ?? LOCAL.simulatorSecretKey,
+      STRIPE_WEBHOOK_SECRET: options.stripe ? (options.stripe.webhookSecret ?? '') : LOCAL.simulatorWebhookSecret,
+      ...(simulator && { STRIPE_API_BASE: simulator.url }),
+      ORDERS_TABLE_NAME: LOCAL.tableName,
+      DYNAMODB_ENDPOINT: dynamoUrl,
+      SES_ENDPOINT: sesUrl,
+      AWS_REGION: LOCAL.region,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      SES_FROM_ADDRESS: process.env.SES_FROM_ADDRESS ?? 'orders@live-aquatics.test',
+      MERCHANT_EMAIL: process.env.MERCHANT_EMAIL ?? 'merchant@live-aquatics.test',
+      SELLER_NAME: process.env.SELLER_NAME ?? 'Live Aquatics (local test shop)',
+      SELLER_ADDRESS: process.env.SELLER_ADDRESS ?? '1 Test Street, Testville, TE1 1ST',
+      SELLER_EMAIL: process.env.SELLER_EMAIL ?? 'hello@live-aquatics.test',
+    });
+
+    const [createCheckout, checkoutStatus, stripeWebhook] = await Promise.all([
+      import('../lambdas/create-checkout/handler'),
+      import('../lambdas/checkout-status/handler'),
+      import('../lambdas/stripe-webhook/handler'),
+    ]);
+    const routes: Record<string, { method: string; handler: HttpLambda }> = {
+      [API_PATHS.createCheckout]: { method: 'POST', handler: createCheckout.handler },
+      [API_PATHS.checkoutStatus]: { method: 'GET', handler: checkoutStatus.handler },
+      [API_PATHS.stripeWebhook]: { method: 'POST', handler: stripeWebhook.handler },
+    };
+    const site = createStaticSite(resolve(options.webRoot));
+
+    app.on('request', async (req, res) => {
+      try {
+        const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+        const route = routes[pathname];
+        if (!route) {
+          await site(req, res);
+          return;
+        }
+        if (req.method !== route.method) {
+          res.writeHead(405, { 'content-type': 'application/json', allow: route.method });
+          res.end(JSON.stringify({ error: `Use ${route.method}.` }));
+          return;
+        }
+        const result = await route.handler(await toApiGatewayEvent(req));
+        sendApiGatewayResult(res, result);
+        options.log(`${req.method} ${pathname} ${result.statusCode ?? 200}`);
+      } catch (error) {
+        options.log(`error serving ${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'Internal error' }));
+      }
+    });
+
+    return { url, dynamoUrl, sesUrl, simulator, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
