@@ -101,7 +101,8 @@ export function missingApiKey(): StripeApiError {
 
 export function invalidApiKey(key: string): StripeApiError {
   // Stripe echoes only the prefix and the last four characters of a key it refuses.
-  const masked = key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : '****';
+  const masked =
+    key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : '****';
   return invalidRequest(`Invalid API Key provided: ${masked}`, { code: 'api_key_invalid', status: 401 });
 }
 

@@ -23,7 +23,8 @@ const QS_OPTIONS = {
   arrayLimit: 100,
   parameterLimit: 2000,
   throwOnLimitExceeded: true,
-  // Null-prototype objects, so a key such as `__proto__` is just an unknown parameter, never a prototype.
+  // qs drops `__proto__` keys; null-prototype objects keep `constructor` & co. as plain keys,
+  // which the endpoint then refuses as unknown parameters.
   plainObjects: true,
   allowPrototypes: false,
   allowDots: false,
@@ -53,7 +54,7 @@ export function parseForm(text: string): FormObject {
 
 /**
  * Copies qs's output into plain data with exact types. `Object.fromEntries` defines own
- * properties, so even a `__proto__` key stays an ordinary (and later refused) parameter.
+ * properties and never calls a prototype setter, whatever the key.
  */
 function toFormValue(value: unknown): FormValue | undefined {
   if (typeof value === 'string') return value;

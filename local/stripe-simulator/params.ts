@@ -54,7 +54,8 @@ export function checkParams(form: FormObject, fields: Record<string, ParamSpec>,
 
 function checkValue(value: FormValue, spec: ParamSpec, param: string): void {
   if (spec.kind === 'string') {
-    if (typeof value !== 'string') throw invalidRequest(`Invalid string: ${param} must be a single value`, { param });
+    if (typeof value !== 'string')
+      throw invalidRequest(`Invalid string: ${param} must be a single value`, { param });
     return;
   }
   if (spec.kind === 'range') {
@@ -87,7 +88,8 @@ function checkMetadata(value: FormObject, param: string): void {
   }
   for (const [key, item] of entries) {
     const itemParam = childPath(param, key);
-    if (typeof item !== 'string') throw invalidRequest('Invalid metadata: values must be strings', { param: itemParam });
+    if (typeof item !== 'string')
+      throw invalidRequest('Invalid metadata: values must be strings', { param: itemParam });
     if (key.length > METADATA_LIMITS.keyLength) {
       throw invalidRequest(
         `Metadata keys can have up to ${METADATA_LIMITS.keyLength} characters, but you passed in a key that is ` +
@@ -137,7 +139,8 @@ export class ParamReader {
     const value = ownValue(this.form, key);
     if (value === undefined) return undefined;
     const param = this.param(key);
-    if (typeof value !== 'string') throw invalidRequest(`Invalid string: ${param} must be a single value`, { param });
+    if (typeof value !== 'string')
+      throw invalidRequest(`Invalid string: ${param} must be a single value`, { param });
     if (value === '') throw emptyStringParameter(param);
     if (rules.maxLength !== undefined && value.length > rules.maxLength) {
       throw invalidRequest(`Invalid ${param}: must be at most ${rules.maxLength} characters`, { param });
@@ -215,7 +218,8 @@ export class ParamReader {
     const param = this.param(key);
     if (!Array.isArray(value)) throw invalidRequest('Invalid array', { param });
     return value.map((item, index) => {
-      if (typeof item !== 'string') throw invalidRequest('Invalid string', { param: childPath(param, index) });
+      if (typeof item !== 'string')
+        throw invalidRequest('Invalid string', { param: childPath(param, index) });
       return item;
     });
   }

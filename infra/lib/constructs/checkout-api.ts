@@ -1,0 +1,187 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  CfnStage,
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  type HttpRoute,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { acknowledgeNag } from '../nag';
+
+/** The API's routes (docs/architecture.md). CloudFront sends `/functions/v1/*` here unchanged. */
+export const API_ROUTES = {
+  createCheckout: { method: HttpMethod.POST, path: '/functions/v1/create-checkout' },
+  checkoutStatus: { method: HttpMethod.GET, path: '/functions/v1/checkout-status' },
+  stripeWebhook: { method: HttpMethod.POST, path: '/functions/v1/stripe-webhook' },
+} as const;
+
+/** Path pattern of the CloudFront behaviour that forwards to the API. */
+export const API_PATH_PATTERN = '/functions/v1/*';
+
+export type ApiRouteName = keyof typeof API_ROUTES;
+
+export const API_ROUTE_NAMES: readonly ApiRouteName[] = ['createCheckout', 'checkoutStatus', 'stripeWebhook'];
+
+/** `METHOD /path`, as API Gateway names a route in route settings and access logs. */
+export function routeKeyOf(route: ApiRouteName): string {
+  const { method, path } = API_ROUTES[route];
+  return `${method} ${path}`;
+}
+
+/** Steady-state requests per second and burst (token bucket) for a route or the whole stage. */
+export interface ThrottleLimits {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+/**
+ * Stage default, which also covers anything not listed per route. Numbers for a small shop: a real
+ * customer makes one checkout and a few status polls; Stripe delivers a handful of events per order.
+ */
+export const DEFAULT_STAGE_THROTTLE: ThrottleLimits = { rateLimit: 10, burstLimit: 20 };
+
+/** Per-route limits: checkout is the endpoint that costs money (Stripe calls), so it gets the least. */
+export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<ApiRouteName, ThrottleLimits>> = {
+  createCheckout: { rateLimit: 2, burstLimit: 5 },
+  checkoutStatus: { rateLimit: 5, burstLimit: 10 },
+  stripeWebhook: { rateLimit: 10, burstLimit: 20 },
+};
+
+/**
+ * One JSON line per request. No path or query string (the query carries the session id), and no
+ * headers: the handlers log what they need without PII.
+ */
+export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  sourceIp: '$context.identity.sourceIp',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationLatency: '$context.integration.latency',
+  integrationError: '$context.integrationErrorMessage',
+  errorMessage: '$context.error.message',
+};
+
+/** Props of {@link CheckoutApi}. */
+export interface CheckoutApiProps {
+  /** The function behind each route. */
+  readonly handlers: Readonly<Record<ApiRouteName, IFunction>>;
+  /**
+   * The one origin allowed to call the API cross-origin, e.g. `https://shop.example`. The site calls
+   * the API on its own origin (through CloudFront), which needs no CORS at all; leave this unset and
+   * every cross-origin call is refused by the browser.
+   */
+  readonly corsOrigin?: string;
+  /** @default DEFAULT_STAGE_THROTTLE */
+  readonly stageThrottle?: ThrottleLimits;
+  /** @default DEFAULT_ROUTE_THROTTLES */
+  readonly routeThrottles?: Readonly<Record<ApiRouteName, ThrottleLimits>>;
+  /** @default three months */
+  readonly accessLogRetention?: RetentionDays;
+}
+
+/**
+ * The HTTP API (payload 2.0) with the shop's three routes, throttled per route on top of a stage
+ * default, with JSON access logs. It is reached through the site's CloudFront distribution, so
+ * browsers see one origin.
+ */
+export class CheckoutApi extends Construct {
+  readonly httpApi: HttpApi;
+  readonly stage: HttpStage;
+  readonly accessLogs: LogGroup;
+  readonly routes: Readonly<Record<ApiRouteName, HttpRoute>>;
+  /** Host name of the API's own endpoint, for the CloudFront origin. */
+  readonly originDomainName: string;
+
+  constructor(scope: Construct, id: string, props: CheckoutApiProps) {
+    super(scope, id);
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'Live Aquatics shop: checkout, checkout status, Stripe webhook',
+      createDefaultStage: false,
+      corsPreflight:
+        props.corsOrigin === undefined
+          ? undefined
+          : {
+              allowOrigins: [props.corsOrigin],
+              allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST],
+              allowHeaders: ['content-type', 'idempotency-key', 'authorization'],
+              maxAge: Duration.hours(1),
+            },
+    });
+
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.accessLogRetention ?? RetentionDays.THREE_MONTHS,
+    });
+
+    const stageThrottle = props.stageThrottle ?? DEFAULT_STAGE_THROTTLE;
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: stageThrottle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+
+    const addRoute = (name: ApiRouteName): HttpRoute => {
+      const { method, path } = API_ROUTES[name];
+      const [route] = this.httpApi.addRoutes({
+        path,
+        methods: [method],
+        integration: new HttpLambdaIntegration(`${name}Integration`, props.handlers[name]),
+      });
+      if (route === undefined) {
+        throw new Error(`CheckoutApi: no route was created for ${routeKeyOf(name)}`);
+      }
+      return route;
+    };
+    this.routes = {
+      createCheckout: addRoute('createCheckout'),
+      checkoutStatus: addRoute('checkoutStatus'),
+      stripeWebhook: addRoute('stripeWebhook'),
+    };
+
+    // The L2 stage sets only the default throttle; per-route limits live in RouteSettings, a
+    // free-form JSON property that CloudFormation passes to API Gateway as is (hence PascalCase).
+    const cfnStage = this.stage.node.defaultChild;
+    if (!(cfnStage instanceof CfnStage)) {
+      throw new Error('CheckoutApi: the HTTP stage has no CfnStage to configure');
+    }
+    const routeThrottles = props.routeThrottles ?? DEFAULT_ROUTE_THROTTLES;
+    cfnStage.routeSettings = Object.fromEntries(
+      API_ROUTE_NAMES.map((name) => [
+        routeKeyOf(name),
+        {
+          ThrottlingRateLimit: routeThrottles[name].rateLimit,
+          ThrottlingBurstLimit: routeThrottles[name].burstLimit,
+        },
+      ]),
+    );
+    // RouteSettings name routes by key; CloudFormation rejects the stage if they do not exist yet.
+    for (const route of Object.values(this.routes)) {
+      this.stage.node.addDependency(route);
+    }
+
+    acknowledgeNag(
+      this.httpApi,
+      'AwsSolutions-APIG4',
+      'The routes are public by design: anonymous shoppers start a checkout and read its status, and Stripe calls the webhook. Controls: the webhook verifies the Stripe signature on the raw body before any side effect; checkout validates every field and prices on the server; status returns only non-personal fields for an unguessable session id; every route is throttled, create-checkout the most, and each function has capped concurrency.',
+    );
+
+    this.originDomainName = `${this.httpApi.apiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
+  }
+}

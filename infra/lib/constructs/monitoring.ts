@@ -1,0 +1,149 @@
+import { Duration } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+
+/** CloudWatch namespace of the shop's own metrics. */
+export const METRICS_NAMESPACE = 'LiveAquatics';
+
+/**
+ * Dimensions the functions put on their Embedded Metric Format lines (lambdas/lib/metrics.ts). An
+ * alarm only sees a metric whose dimensions match exactly.
+ */
+export const SHOP_METRIC_DIMENSIONS: Readonly<Record<string, string>> = { service: 'live-aquatics-shop' };
+
+/**
+ * Emitted by the reconciler every run, with the number of paid sessions it had to fulfil because
+ * their webhook never arrived. Above zero means the webhook path is losing events.
+ */
+export const MISSED_ORDERS_METRIC = 'ReconcilerFulfilledMissedOrders';
+
+/** Emitted by fulfilment for a paid session whose amount, currency or quantity is not what we priced. */
+export const NEEDS_REVIEW_METRIC = 'PaidCheckoutNeedsReview';
+
+/** Derived from the API access log: webhook requests that got a 5xx, whoever produced it. */
+export const WEBHOOK_SERVER_ERRORS_METRIC = 'WebhookServerErrors';
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+/** Props of {@link ShopMonitoring}. */
+export interface ShopMonitoringProps {
+  /** Receives every alarm (the SNS subscription must be confirmed from this inbox once). */
+  readonly alarmEmail: string;
+}
+
+/**
+ * Alarms that tell the merchant, by email through SNS, that money may be going unprocessed:
+ * Lambda errors and throttles, webhook 5xx answers, API 5xx answers, and orders that only the
+ * reconciler caught. Alarms treat missing data as fine: a quiet shop is not a broken one.
+ */
+export class ShopMonitoring extends Construct {
+  readonly topic: Topic;
+  private readonly action: SnsAction;
+
+  constructor(scope: Construct, id: string, props: ShopMonitoringProps) {
+    super(scope, id);
+
+    this.topic = new Topic(this, 'AlarmTopic', {
+      displayName: 'Live Aquatics shop alarms',
+      // Denies any publish that is not over TLS (cdk-nag SNS3).
+      enforceSSL: true,
+    });
+    this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    this.action = new SnsAction(this.topic);
+  }
+
+  /** Errors (uncaught exceptions, timeouts, crashes) and throttles of one function. */
+  monitorFunction(id: string, fn: IFunction): void {
+    this.alarm(`${id}Errors`, {
+      metric: fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      description: `${id}: the function failed (exception, timeout or crash). Check its log group.`,
+    });
+    this.alarm(`${id}Throttles`, {
+      metric: fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      description: `${id}: requests were refused for lack of concurrency (reserved concurrency or account quota).`,
+    });
+  }
+
+  /**
+   * Webhook requests answered with a 5xx, counted from the API access log so that handled failures
+   * (the handler answering 500 so Stripe retries) count as much as crashes and timeouts.
+   */
+  monitorWebhookServerErrors(accessLogs: ILogGroup, webhookRouteKey: string): void {
+    new MetricFilter(this, 'WebhookServerErrorsFilter', {
+      logGroup: accessLogs,
+      filterPattern: FilterPattern.all(
+        FilterPattern.stringValue('$.routeKey', '=', webhookRouteKey),
+        FilterPattern.stringValue('$.status', '=', '5*'),
+      ),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: WEBHOOK_SERVER_ERRORS_METRIC,
+      metricValue: '1',
+    });
+    this.alarm('WebhookServerErrors', {
+      metric: new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: WEBHOOK_SERVER_ERRORS_METRIC,
+        statistic: 'Sum',
+        period: FIVE_MINUTES,
+      }),
+      description:
+        'The Stripe webhook answered 5xx: orders are not being recorded. Stripe retries for 3 days and the reconciler catches up, but find the cause.',
+    });
+  }
+
+  /** Any route answering 5xx (a sustained burst, not one blip): customers are seeing "Checkout Failed". */
+  monitorApiServerErrors(api: IHttpApi): void {
+    this.alarm('ApiServerErrors', {
+      metric: api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      threshold: 5,
+      description: 'The shop API answered 5 or more 5xx in 5 minutes.',
+    });
+  }
+
+  /** The reconciler fulfilled orders whose webhook never arrived. */
+  monitorMissedOrders(): void {
+    this.alarm('ReconcilerFulfilledMissedOrders', {
+      metric: shopMetric(MISSED_ORDERS_METRIC, Duration.minutes(15)),
+      description:
+        'The reconciler found paid Checkout Sessions with no order and fulfilled them: the webhook is missing events (endpoint, secret or Stripe registration).',
+    });
+  }
+
+  /** A customer paid an amount, currency or quantity we did not price: not fulfilled automatically. */
+  monitorPaidCheckoutsNeedingReview(): void {
+    this.alarm('PaidCheckoutNeedsReview', {
+      metric: shopMetric(NEEDS_REVIEW_METRIC, FIVE_MINUTES),
+      description:
+        'A paid Checkout Session does not match the price table and was NOT fulfilled. Check the function log for the session id, then refund or fulfil by hand.',
+    });
+  }
+
+  private alarm(id: string, options: { metric: Metric; description: string; threshold?: number }): Alarm {
+    const alarm = new Alarm(this, id, {
+      metric: options.metric,
+      threshold: options.threshold ?? 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: options.description,
+    });
+    alarm.addAlarmAction(this.action);
+    return alarm;
+  }
+}
+
+function shopMetric(metricName: string, period: Duration): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { ...SHOP_METRIC_DIMENSIONS },
+    statistic: 'Sum',
+    period,
+  });
+}

@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import type { Duration } from 'aws-cdk-lib';
+import { type IGrantable, type IPrincipal, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/**
+ * Makes the ESM bundle safe for CommonJS dependencies that call `require` (the AWS SDK and
+ * stripe do), which esbuild's ESM output otherwise turns into "Dynamic require of ... is not
+ * supported" at load time.
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);";
+
+/** Props of {@link ShopFunction}. */
+export interface ShopFunctionProps {
+  /** Repository root: entry, lockfile and tsconfig are resolved from here. */
+  readonly repoRoot: string;
+  /** Handler file relative to the repository root, e.g. `lambdas/create-checkout/handler.ts`; it exports `handler`. */
+  readonly entry: string;
+  /** One line for the console and the alarm names. */
+  readonly description: string;
+  /**
+   * Hard limit per invocation. Functions behind the HTTP API must stay under its 30 s integration
+   * limit and above the Stripe client's own timeout, so the handler maps a Stripe timeout to a
+   * clean 502 before Lambda kills it.
+   */
+  readonly timeout: Duration;
+  /** Memory in MB (CPU scales with it). @default 256 */
+  readonly memorySize?: number;
+  /**
+   * Concurrency reserved for, and capped at, this function; `undefined` leaves it in the unreserved
+   * pool (needed on accounts whose whole quota is 10).
+   */
+  readonly reservedConcurrentExecutions?: number;
+  /** Non-secret configuration (docs/architecture.md); secrets are read from Secrets Manager. */
+  readonly environment: Readonly<Record<string, string>>;
+  /** How long its logs are kept. @default one month */
+  readonly logRetention?: RetentionDays;
+}
+
+/**
+ * One shop Lambda with the team's defaults: Node.js 24 on arm64, bundled by the local esbuild
+ * (no Docker) into minified ESM with source maps, its own log group with retention, and its own
+ * role that starts with nothing but writing to that log group. Callers add exactly what the
+ * function touches with `grant*`.
+ *
+ * Bundling runs during synthesis. Tests that only inspect the template skip it with CDK's own
+ * context flag, `aws:cdk:bundling-stacks: []` (the entry file must still exist: the constructor
+ * checks it); `npm run synth` and the cdk-nag test bundle for real, so a broken entry fails there.
+ */
+export class ShopFunction extends Construct implements IGrantable {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+  readonly grantPrincipal: IPrincipal;
+
+  constructor(scope: Construct, id: string, props: ShopFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+    });
+
+    // An explicit role instead of the default one, which would attach the AWS managed
+    // AWSLambdaBasicExecutionRole (logs:* on every log group in the account).
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: props.description,
+    });
+    this.logGroup.grantWrite(this.role);
+    this.grantPrincipal = this.role;
+
+    this.function = new NodejsFunction(this, 'Function', {
+      description: props.description,
+      entry: join(props.repoRoot, props.entry),
+      handler: 'handler',
+      projectRoot: props.repoRoot,
+      depsLockFilePath: join(props.repoRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 256,
+      timeout: props.timeout,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: {
+        ...props.environment,
+        // Stack traces in the logs point at the TypeScript source, via the bundled source map.
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        minify: true,
+        sourceMap: true,
+        // Line mappings are enough for stack traces; embedding the sources would double the zip.
+        sourcesContent: false,
+        // Bundle the AWS SDK too: one file loads faster than the runtime's copy, and pins the version we test.
+        bundleAwsSDK: true,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        logLevel: LogLevel.WARNING,
+      },
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The app's own pages (react-router routes); each serves index.html with 200. */
+export const APP_ROUTES: readonly string[] = ['/', '/success'];
+
+/**
+ * Request header that the viewer-request handler sets to tell the viewer-response handler "this
+ * path is not a page". Any copy sent by the viewer is dropped first.
+ */
+export const NOT_FOUND_MARK_HEADER = 'x-shop-not-found';
+
+/** What the CloudFront Function must know about the deployed build. */
+export interface SpaRoutingOptions {
+  /** Paths of the app's pages, e.g. `/`, `/success`. */
+  readonly appRoutes: readonly string[];
+  /** Files at the top of the build, as paths, e.g. `/index.html`, `/favicon.svg`, `/robots.txt`. */
+  readonly rootFiles: readonly string[];
+  /** Folders at the top of the build, as path prefixes, e.g. `/assets/`. */
+  readonly staticPrefixes: readonly string[];
+}
+
+/**
+ * Lists the top level of a web build: its files are served as they are, its folders (Vite's
+ * `/assets/`, anything copied from `web/public/`) are served by prefix.
+ */
+export function describeSiteDir(siteDir: string): Pick<SpaRoutingOptions, 'rootFiles' | 'staticPrefixes'> {
+  if (!existsSync(join(siteDir, 'index.html'))) {
+    throw new Error(`The web build at ${siteDir} has no index.html`);
+  }
+  const entries = readdirSync(siteDir, { withFileTypes: true });
+  return {
+    rootFiles: entries
+      .filter((e) => e.isFile())
+      .map((e) => `/${e.name}`)
+      .sort(),
+    staticPrefixes: entries
+      .filter((e) => e.isDirectory())
+      .map((e) => `/${e.name}/`)
+      .sort(),
+  };
+}
+
+/**
+ * Source of the CloudFront Function (runtime cloudfront-js-2.0) that gives the single-page app real
+ * status codes without custom error responses, which would also rewrite the API's own 404s:
+ *
+ * - viewer request: an app page is served from `/index.html`; a build file or anything under a
+ *   build folder passes through; any other path is also served from `/index.html`, marked.
+ * - viewer response: a marked (or, if CloudFront hands the handler the viewer's original request,
+ *   unknown) path that got a 200 becomes a 404, so the app renders its 404 page with a 404 status.
+ *
+ * It is attached only to the S3 behaviour; `/functions/v1/*` never reaches it.
+ */
+export function spaRoutingFunctionCode(options: SpaRoutingOptions): string {
+  const asSet = (paths: readonly string[]): string =>
+    JSON.stringify(Object.fromEntries(paths.map((p) => [p, true])));
+  return `var APP_ROUTES = ${asSet(options.appRoutes)};
+var ROOT_FILES = ${asSet(options.rootFiles)};
+var STATIC_PREFIXES = ${JSON.stringify(options.staticPrefixes)};
+var MARK = ${JSON.stringify(NOT_FOUND_MARK_HEADER)};
+
+function isFile(uri) {
+  if (ROOT_FILES[uri] === true) return true;
+  for (var i = 0; i < STATIC_PREFIXES.length; i++) {
+    if (uri.indexOf(STATIC_PREFIXES[i]) === 0) return true;
+  }
+  return false;
+}
+
+function handler(event) {
+  var request = event.request;
+  if (event.context.eventType === 'viewer-request') {
+    delete request.headers[MARK];
+    if (APP_ROUTES[request.uri] === true) {
+      request.uri = '/index.html';
+    } else if (!isFile(request.uri)) {
+      request.uri = '/index.html';
+      request.headers[MARK] = { value: '1' };
+    }
+    return request;
+  }
+  var response = event.response;
+  var notFound = request.headers[MARK] !== undefined || (APP_ROUTES[request.uri] !== true && !isFile(request.uri));
+  if (notFound && response.statusCode === 200) {
+    response.statusCode = 404;
+    response.statusDescription = 'Not Found';
+  }
+  return response;
+}
+`;
+}

@@ -1,0 +1,320 @@
+import { DefaultStackSynthesizer, Duration, Stack } from 'aws-cdk-lib';
+import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  CachedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestCookieBehavior,
+  OriginRequestHeaderBehavior,
+  OriginRequestPolicy,
+  OriginRequestQueryStringBehavior,
+  OriginSslPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { AaaaRecord, ARecord, type IHostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { acknowledgeNag } from '../nag';
+import { API_PATH_PATTERN } from './checkout-api';
+import { APP_ROUTES, describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
+
+/**
+ * The site's Content-Security-Policy. The Vite build has no inline script or style, the API is on
+ * the same origin, and the only place the site sends the browser is Stripe's hosted Checkout.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self' https://checkout.stripe.com",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
+  'upgrade-insecure-requests',
+].join('; ');
+
+/** Features the shop never uses, switched off for any script that ends up on the page. */
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
+
+/**
+ * Request headers the API handlers read. `Authorization` is not listed because CloudFront refuses it
+ * in an origin request policy; it forwards it anyway on POST, the only method that carries it
+ * (create-checkout's optional public key).
+ */
+export const API_FORWARDED_HEADERS = ['content-type', 'stripe-signature', 'idempotency-key'] as const;
+
+/** Hashed build files never change under the same name. */
+const IMMUTABLE_CACHE = [CacheControl.setPublic(), CacheControl.maxAge(Duration.days(365)), CacheControl.immutable()];
+/** Pages and root files: browsers revalidate every time, the edge keeps them until the next deploy invalidates. */
+const REVALIDATE_CACHE = [
+  CacheControl.setPublic(),
+  CacheControl.maxAge(Duration.seconds(0)),
+  CacheControl.sMaxAge(Duration.days(1)),
+  CacheControl.mustRevalidate(),
+];
+
+/** Custom domain of the site. */
+export interface WebsiteDomain {
+  /** e.g. `shop.example.co.uk`. */
+  readonly domainName: string;
+  /** ACM certificate for `domainName`, in us-east-1. */
+  readonly certificate: ICertificate;
+  /** When given, the stack writes the A/AAAA alias records; otherwise point DNS at the distribution yourself. */
+  readonly hostedZone?: IHostedZone;
+}
+
+/** Props of {@link Website}. */
+export interface WebsiteProps {
+  /** Absolute path of the built site (Vite's output); must contain index.html. */
+  readonly siteDir: string;
+  /** Host name of the HTTP API, served under `/functions/v1/*` on the same origin. */
+  readonly apiOriginDomainName: string;
+  /** @default the distribution's cloudfront.net name, without a custom domain */
+  readonly domain?: WebsiteDomain;
+}
+
+/**
+ * The shop's front door: the Vite build in a private bucket behind CloudFront (origin access
+ * control), the API on the same origin, security headers on every response, and real 404s for
+ * unknown paths. Deploying the stack uploads the build and invalidates the cache.
+ */
+export class Website extends Construct {
+  readonly bucket: Bucket;
+  readonly logsBucket: Bucket;
+  readonly distribution: Distribution;
+  readonly responseHeadersPolicy: ResponseHeadersPolicy;
+  readonly apiOriginRequestPolicy: OriginRequestPolicy;
+  readonly routingFunction: CloudFrontFunction;
+  /** `https://` origin of the shop, no trailing slash. */
+  readonly siteUrl: string;
+
+  constructor(scope: Construct, id: string, props: WebsiteProps) {
+    super(scope, id);
+
+    this.logsBucket = new Bucket(this, 'LogsBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      // CloudFront standard logs are delivered with an ACL grant, so ACLs must stay enabled here.
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+    });
+    acknowledgeNag(
+      this.logsBucket,
+      'AwsSolutions-S1',
+      'This is the access-log bucket itself; logging its own writes would log forever. Control: public access blocked, TLS enforced, objects expire after 90 days.',
+    );
+
+    this.bucket = new Bucket(this, 'SiteBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: this.logsBucket,
+      serverAccessLogsPrefix: 'site-bucket/',
+    });
+
+    this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Live Aquatics: security headers on every response',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(365 * 2),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        // The success page's URL carries session_id; same-origin keeps it off every other site.
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.SAME_ORIGIN, override: true },
+        // The legacy XSS auditor is itself an attack surface; "0" turns it off (OWASP advice).
+        xssProtection: { protection: false, override: true },
+      },
+      customHeadersBehavior: {
+        customHeaders: [{ header: 'Permissions-Policy', value: PERMISSIONS_POLICY, override: true }],
+      },
+    });
+
+    this.routingFunction = new CloudFrontFunction(this, 'SpaRouting', {
+      comment: 'App pages serve index.html; unknown paths serve it with 404',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(
+        spaRoutingFunctionCode({ appRoutes: APP_ROUTES, ...describeSiteDir(props.siteDir) }),
+      ),
+    });
+
+    this.apiOriginRequestPolicy = new OriginRequestPolicy(this, 'ApiOriginRequests', {
+      comment: 'Live Aquatics API: only the headers the handlers read, and the query string',
+      headerBehavior: OriginRequestHeaderBehavior.allowList(...API_FORWARDED_HEADERS),
+      queryStringBehavior: OriginRequestQueryStringBehavior.all(),
+      cookieBehavior: OriginRequestCookieBehavior.none(),
+    });
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Live Aquatics shop',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        cachedMethods: CachedMethods.CACHE_GET_HEAD,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: this.responseHeadersPolicy,
+        compress: true,
+        functionAssociations: [
+          { function: this.routingFunction, eventType: FunctionEventType.VIEWER_REQUEST },
+          { function: this.routingFunction, eventType: FunctionEventType.VIEWER_RESPONSE },
+        ],
+      },
+      additionalBehaviors: {
+        [API_PATH_PATTERN]: {
+          origin: new HttpOrigin(props.apiOriginDomainName, {
+            protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+            originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+          }),
+          // A POST must not be answered with a redirect: plain HTTP is refused instead.
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: this.apiOriginRequestPolicy,
+          responseHeadersPolicy: this.responseHeadersPolicy,
+        },
+      },
+      // No errorResponses: they apply to every origin and would turn the API's JSON 404s into the app.
+      domainNames: props.domain === undefined ? undefined : [props.domain.domainName],
+      certificate: props.domain?.certificate,
+      // Only meaningful with a custom certificate; the default certificate's policy is fixed.
+      minimumProtocolVersion: props.domain === undefined ? undefined : SecurityPolicyProtocol.TLS_V1_2_2021,
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      // Europe and North America edges: the customers are in the UK, and it is the cheapest class.
+      priceClass: PriceClass.PRICE_CLASS_100,
+      enableIpv6: true,
+      enableLogging: true,
+      logBucket: this.logsBucket,
+      logFilePrefix: 'cloudfront/',
+    });
+
+    acknowledgeNag(
+      this.distribution,
+      'AwsSolutions-CFR1',
+      'No geo restriction: Stripe delivers webhooks from outside the UK (mostly the US), and a customer abroad may pay for a UK delivery. Control: the shop only sells to UK postcodes (validated server side) and every API route is throttled.',
+    );
+    acknowledgeNag(
+      this.distribution,
+      'AwsSolutions-CFR2',
+      'No AWS WAF: a web ACL costs more per month than this shop is expected to spend on all its infrastructure. Controls: API Gateway throttling per route, capped Lambda concurrency, server-side validation and pricing, Stripe signature checks on the webhook, and AWS Shield Standard on CloudFront.',
+    );
+    if (props.domain === undefined) {
+      acknowledgeNag(
+        this.distribution,
+        'AwsSolutions-CFR4',
+        'Without a custom domain the distribution uses the default *.cloudfront.net certificate, whose security policy CloudFront fixes at TLSv1. Control: browsers negotiate TLS 1.2 or 1.3 with CloudFront, HSTS keeps them on HTTPS, and setting domainName and certificateArn switches the policy to TLSv1.2_2021 (docs/deploy.md).',
+      );
+    }
+
+    // Two uploads so each kind of file gets the right Cache-Control. Hashed assets first, and never
+    // pruned, so a page loaded before a deploy can still fetch the files it references. Both run in
+    // CDK's deployment function, given its own role and log group instead of the defaults (which
+    // attach the AWS managed AWSLambdaBasicExecutionRole).
+    const deploymentLogs = new LogGroup(this, 'DeploymentLogs', { retention: RetentionDays.ONE_MONTH });
+    const deploymentRole = new Role(this, 'DeploymentRole', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Copies the web build into the site bucket and invalidates CloudFront',
+    });
+    deploymentLogs.grantWrite(deploymentRole);
+    const assets = new BucketDeployment(this, 'DeployAssets', {
+      sources: [Source.asset(props.siteDir)],
+      destinationBucket: this.bucket,
+      role: deploymentRole,
+      logGroup: deploymentLogs,
+      exclude: ['*'],
+      include: ['assets/*'],
+      prune: false,
+      cacheControl: IMMUTABLE_CACHE,
+    });
+    const pages = new BucketDeployment(this, 'DeployPages', {
+      sources: [Source.asset(props.siteDir)],
+      destinationBucket: this.bucket,
+      role: deploymentRole,
+      logGroup: deploymentLogs,
+      exclude: ['assets/*'],
+      cacheControl: REVALIDATE_CACHE,
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+    });
+    pages.node.addDependency(assets);
+
+    if (props.domain?.hostedZone !== undefined) {
+      const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
+      new ARecord(this, 'AliasA', { zone: props.domain.hostedZone, recordName: props.domain.domainName, target });
+      new AaaaRecord(this, 'AliasAaaa', { zone: props.domain.hostedZone, recordName: props.domain.domainName, target });
+    }
+
+    this.siteUrl = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}`;
+    this.acknowledgeDeploymentGrants(deploymentRole);
+  }
+
+  /**
+   * The grants BucketDeployment makes to its role use wildcards that cannot be narrowed from
+   * outside the construct. Each is acknowledged on this role only, so the shop's own functions
+   * stay fully checked.
+   */
+  private acknowledgeDeploymentGrants(role: Role): void {
+    const stack = Stack.of(this);
+    const siteBucket = this.bucket.node.defaultChild;
+    if (!(siteBucket instanceof CfnBucket)) {
+      throw new Error('Website: the site bucket has no CfnBucket');
+    }
+    const qualifier =
+      stack.node.tryGetContext(BOOTSTRAP_QUALIFIER_CONTEXT) ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+    const control =
+      'Control: the role belongs to the CDK deployment function alone, which runs only while CloudFormation deploys the stack; no shop code can assume it.';
+    const findings: Array<[`AwsSolutions-${string}`, string]> = [
+      ['AwsSolutions-IAM5[Action::s3:GetObject*]', 'Reads the staged build from the CDK assets bucket and the site bucket.'],
+      ['AwsSolutions-IAM5[Action::s3:GetBucket*]', 'Reads bucket metadata for aws s3 sync.'],
+      ['AwsSolutions-IAM5[Action::s3:List*]', 'Lists objects to sync and prune.'],
+      ['AwsSolutions-IAM5[Action::s3:DeleteObject*]', 'Prunes files that are no longer in the build.'],
+      ['AwsSolutions-IAM5[Action::s3:Abort*]', 'Aborts a failed multipart upload.'],
+      [`AwsSolutions-IAM5[Resource::<${stack.getLogicalId(siteBucket)}.Arn>/*]`, 'Writes any object of the site bucket, which holds only the build.'],
+      [
+        `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-<AWS::AccountId>-<AWS::Region>/*]`,
+        'Reads the build zip from the CDK bootstrap assets bucket, whose object keys are content hashes.',
+      ],
+      ['AwsSolutions-IAM5[Resource::*]', 'cloudfront:CreateInvalidation and GetInvalidation as granted by aws-cdk-lib, which does not scope them to the distribution.'],
+    ];
+    for (const [finding, why] of findings) {
+      acknowledgeNag(role, finding, `${why} ${control}`);
+    }
+    for (const child of stack.node.children) {
+      if (child.node.id.startsWith('Custom::CDKBucketDeployment')) {
+        acknowledgeNag(
+          child,
+          'AwsSolutions-L1',
+          'The BucketDeployment function runtime is chosen and pinned by aws-cdk-lib; it runs only during deployments. Control: it moves with aws-cdk-lib upgrades.',
+        );
+      }
+    }
+  }
+}
+
+/** CDK's context key for a non-default bootstrap qualifier. */
+const BOOTSTRAP_QUALIFIER_CONTEXT = '@aws-cdk/core:bootstrapQualifier';

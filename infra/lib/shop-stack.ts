@@ -1,0 +1,264 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Annotations, CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { type IPublicHostedZone, PublicHostedZone } from 'aws-cdk-lib/aws-route53';
+import type { Construct } from 'constructs';
+import type { ShopConfig } from './config';
+import { API_ROUTES, CheckoutApi, routeKeyOf } from './constructs/checkout-api';
+import { ShopEmail } from './constructs/email';
+import { ShopMonitoring } from './constructs/monitoring';
+import { OrdersTable } from './constructs/orders-table';
+import { StripeSecret } from './constructs/secrets';
+import { ShopFunction } from './constructs/shop-function';
+import { Website } from './constructs/website';
+
+/** Shown instead of the shop when the stack is synthesised before `npm run build:web`. */
+export const PLACEHOLDER_SITE_DIR = 'infra/placeholder-web';
+
+/** How often the reconciler looks for paid sessions whose webhook never arrived. */
+export const RECONCILE_EVERY = Duration.minutes(15);
+
+/** The reconciler's time limit: a run that has not finished is cut off, and the next run resumes. */
+export const RECONCILER_TIMEOUT = Duration.minutes(5);
+
+/**
+ * Reserved concurrency per function, when enabled (21 in all). The webhook gets the most so a flood
+ * of checkouts cannot starve it; the reconciler gets one so runs never overlap. Lambda keeps at
+ * least 100 of the account's quota unreserved (10 on new accounts with a quota of 10, where nothing
+ * can be reserved: see docs/deploy.md).
+ */
+export const RESERVED_CONCURRENCY = {
+  createCheckout: 5,
+  checkoutStatus: 5,
+  stripeWebhook: 10,
+  reconcileOrders: 1,
+} as const;
+
+/** Props of {@link ShopStack}. */
+export interface ShopStackProps extends StackProps {
+  /** Validated settings (see config.ts). */
+  readonly config: ShopConfig;
+  /** Repository root, for the Lambda entries and the web build. */
+  readonly repoRoot: string;
+}
+
+/**
+ * The whole shop in one stack: website and API behind one CloudFront distribution, the four
+ * functions with one role each, the orders table, the Stripe secret, SES, and alarms by email.
+ */
+export class ShopStack extends Stack {
+  readonly website: Website;
+  readonly api: CheckoutApi;
+  readonly orders: OrdersTable;
+  readonly stripeSecret: StripeSecret;
+  readonly email: ShopEmail;
+  readonly monitoring: ShopMonitoring;
+  readonly functions: {
+    readonly createCheckout: ShopFunction;
+    readonly checkoutStatus: ShopFunction;
+    readonly stripeWebhook: ShopFunction;
+    readonly reconcileOrders: ShopFunction;
+  };
+
+  constructor(scope: Construct, id: string, props: ShopStackProps) {
+    super(scope, id, props);
+    const { config, repoRoot } = props;
+    Tags.of(this).add('project', 'live-aquatics');
+    Tags.of(this).add('stage', config.stage);
+
+    const hostedZone: IPublicHostedZone | undefined =
+      config.hostedZoneId !== undefined && config.hostedZoneName !== undefined
+        ? PublicHostedZone.fromPublicHostedZoneAttributes(this, 'HostedZone', {
+            hostedZoneId: config.hostedZoneId,
+            zoneName: config.hostedZoneName,
+          })
+        : undefined;
+
+    this.monitoring = new ShopMonitoring(this, 'Monitoring', {
+      alarmEmail: config.alarmEmail ?? config.merchantEmail,
+    });
+    this.orders = new OrdersTable(this, 'Orders');
+    this.stripeSecret = new StripeSecret(this, 'StripeSecret', { stage: config.stage });
+    this.email = new ShopEmail(this, 'Email', {
+      senderEmail: config.senderEmail,
+      merchantEmail: config.merchantEmail,
+      hostedZone,
+      deliveryProblemsTopic: this.monitoring.topic,
+    });
+
+    // Each function gets only the settings its handler parses (lambdas/lib/config.ts); none of
+    // them is secret. What a function may touch is decided by its role, below.
+    const stripeEnv = {
+      STRIPE_SECRET_ID: this.stripeSecret.secret.secretArn,
+      STRIPE_LIVEMODE: String(config.stripeLivemode),
+    };
+    const dispatchEnv = { DISPATCH_CUTOFF_HOURS: String(config.dispatchCutoffHours) };
+    const checkoutEnv = {
+      ...stripeEnv,
+      ...dispatchEnv,
+      ...(config.publicApiKey === undefined ? {} : { PUBLIC_API_KEY: config.publicApiKey }),
+      // SITE_URL is added once the distribution exists (below).
+    };
+    const fulfilmentEnv = {
+      ...stripeEnv,
+      ...dispatchEnv,
+      ORDERS_TABLE_NAME: this.orders.table.tableName,
+      SES_FROM_ADDRESS: config.senderEmail,
+      MERCHANT_EMAIL: config.merchantEmail,
+      SES_CONFIGURATION_SET: this.email.configurationSet.configurationSetName,
+      SELLER_NAME: config.sellerName,
+      SELLER_ADDRESS: config.sellerAddress,
+      SELLER_EMAIL: config.sellerEmail,
+      ...(config.sellerCompanyNumber === undefined ? {} : { SELLER_COMPANY_NUMBER: config.sellerCompanyNumber }),
+      ...(config.sellerVatNumber === undefined ? {} : { SELLER_VAT_NUMBER: config.sellerVatNumber }),
+    };
+
+    const shopFunction = (
+      id: string,
+      options: {
+        entry: string;
+        description: string;
+        timeout: Duration;
+        reservedConcurrency: number;
+        environment: Record<string, string>;
+      },
+    ): ShopFunction =>
+      new ShopFunction(this, id, {
+        repoRoot,
+        entry: options.entry,
+        description: options.description,
+        timeout: options.timeout,
+        reservedConcurrentExecutions: config.reservedConcurrency ? options.reservedConcurrency : undefined,
+        environment: options.environment,
+      });
+
+    // Timeouts of the API functions: under API Gateway's 30 s, and above one Stripe call with the
+    // client's own 8 s timeout and one retry (lambdas/lib/stripe.ts), so a slow Stripe ends as a
+    // clean 502 from the handler rather than a killed function.
+    this.functions = {
+      createCheckout: shopFunction('CreateCheckout', {
+        entry: 'lambdas/create-checkout/handler.ts',
+        description: 'Creates a Stripe Checkout Session at the server price',
+        timeout: Duration.seconds(20),
+        reservedConcurrency: RESERVED_CONCURRENCY.createCheckout,
+        environment: checkoutEnv,
+      }),
+      checkoutStatus: shopFunction('CheckoutStatus', {
+        entry: 'lambdas/checkout-status/handler.ts',
+        description: 'Read-only status of a Checkout Session for the success page',
+        timeout: Duration.seconds(20),
+        reservedConcurrency: RESERVED_CONCURRENCY.checkoutStatus,
+        environment: stripeEnv,
+      }),
+      stripeWebhook: shopFunction('StripeWebhook', {
+        entry: 'lambdas/stripe-webhook/handler.ts',
+        description: 'Verifies Stripe events and fulfils paid sessions exactly once',
+        timeout: Duration.seconds(25),
+        reservedConcurrency: RESERVED_CONCURRENCY.stripeWebhook,
+        environment: fulfilmentEnv,
+      }),
+      reconcileOrders: shopFunction('ReconcileOrders', {
+        entry: 'lambdas/reconcile-orders/handler.ts',
+        description: 'Fulfils paid sessions whose webhook never arrived',
+        // Not behind API Gateway: it walks three days of sessions, one Stripe call each. Well
+        // inside the 15-minute schedule, so runs cannot pile up.
+        timeout: RECONCILER_TIMEOUT,
+        reservedConcurrency: RESERVED_CONCURRENCY.reconcileOrders,
+        environment: fulfilmentEnv,
+      }),
+    };
+
+    // Exactly what each function touches. The two public read/start functions only call Stripe.
+    const { createCheckout, checkoutStatus, stripeWebhook, reconcileOrders } = this.functions;
+    this.stripeSecret.grantRead(createCheckout);
+    this.stripeSecret.grantRead(checkoutStatus);
+    for (const fulfiller of [stripeWebhook, reconcileOrders]) {
+      this.stripeSecret.grantRead(fulfiller);
+      this.orders.grantFulfilment(fulfiller);
+      this.email.grantSend(fulfiller);
+    }
+
+    new Rule(this, 'ReconcileSchedule', {
+      description: 'Runs the order reconciler',
+      schedule: Schedule.rate(RECONCILE_EVERY),
+      // No retries: the next run does the same work, and the reconciler is idempotent.
+      targets: [new LambdaFunction(reconcileOrders.function, { retryAttempts: 0 })],
+    });
+
+    const domain =
+      config.domainName !== undefined && config.certificateArn !== undefined
+        ? {
+            domainName: config.domainName,
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', config.certificateArn),
+            hostedZone,
+          }
+        : undefined;
+
+    this.api = new CheckoutApi(this, 'Api', {
+      handlers: {
+        createCheckout: createCheckout.function,
+        checkoutStatus: checkoutStatus.function,
+        stripeWebhook: stripeWebhook.function,
+      },
+      // With the cloudfront.net name there is nothing to allow: the name is only known after the
+      // distribution exists, and the distribution needs the API first. Same origin needs no CORS.
+      corsOrigin: domain === undefined ? undefined : `https://${domain.domainName}`,
+    });
+
+    this.website = new Website(this, 'Website', {
+      siteDir: this.resolveSiteDir(repoRoot, config.webBuildDir),
+      apiOriginDomainName: this.api.originDomainName,
+      domain,
+    });
+    // success_url and cancel_url are built from this, never from the request.
+    createCheckout.function.addEnvironment('SITE_URL', this.website.siteUrl);
+
+    this.monitoring.monitorFunction('CreateCheckout', createCheckout.function);
+    this.monitoring.monitorFunction('CheckoutStatus', checkoutStatus.function);
+    this.monitoring.monitorFunction('StripeWebhook', stripeWebhook.function);
+    this.monitoring.monitorFunction('ReconcileOrders', reconcileOrders.function);
+    this.monitoring.monitorWebhookServerErrors(this.api.accessLogs, routeKeyOf('stripeWebhook'));
+    this.monitoring.monitorApiServerErrors(this.api.httpApi);
+    this.monitoring.monitorMissedOrders();
+    this.monitoring.monitorPaidCheckoutsNeedingReview();
+
+    new CfnOutput(this, 'SiteUrl', { value: this.website.siteUrl, description: 'The shop' });
+    new CfnOutput(this, 'StripeWebhookUrl', {
+      value: `${this.website.siteUrl}${API_ROUTES.stripeWebhook.path}`,
+      description: 'Register in Stripe (Developers > Webhooks) for the three checkout.session events',
+    });
+    new CfnOutput(this, 'StripeSecretName', {
+      value: this.stripeSecret.secret.secretName,
+      description: 'Put the Stripe keys here with aws secretsmanager put-secret-value',
+    });
+    new CfnOutput(this, 'OrdersTableName', { value: this.orders.table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.monitoring.topic.topicArn,
+      description: 'Alarms; confirm the email subscription',
+    });
+    new CfnOutput(this, 'DistributionId', { value: this.website.distribution.distributionId });
+    new CfnOutput(this, 'DistributionDomainName', {
+      value: this.website.distribution.distributionDomainName,
+      description: 'Point a custom domain here (CNAME or alias) if the stack does not manage its DNS',
+    });
+  }
+
+  /**
+   * The web build if it exists, else a placeholder page, so synthesis and tests work on a fresh
+   * clone without building the web app first. Deploying the placeholder is flagged loudly.
+   */
+  private resolveSiteDir(repoRoot: string, webBuildDir: string): string {
+    const built = resolve(repoRoot, webBuildDir);
+    if (existsSync(join(built, 'index.html'))) {
+      return built;
+    }
+    Annotations.of(this).addWarningV2(
+      'live-aquatics:web-build-missing',
+      `No web build at ${webBuildDir}: deploying a placeholder page. Run npm run build:web before cdk deploy.`,
+    );
+    return join(repoRoot, PLACEHOLDER_SITE_DIR);
+  }
+}

@@ -1,0 +1,139 @@
+import type Stripe from 'stripe';
+import { IDEMPOTENCY_HEADER } from '../../shared/api-paths';
+import { checkoutRequestSchema, describeIssues } from '../../shared/checkout-request';
+import { penceToPounds } from '../../shared/pricing';
+import { initOnce } from '../lib/cold-start';
+import { checkoutEnvSchema, type Env, parseEnv } from '../lib/config';
+import { DependenciesUnavailableError, sharedErrorResponse } from '../lib/error-response';
+import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../lib/http';
+import { logger } from '../lib/logger';
+import { createStripeClient, loadStripeSecrets } from '../lib/stripe';
+import { CheckoutConflictError, createCheckoutSession, QuoteMismatchError } from './create-checkout-session';
+
+/** A checkout body is a few hundred bytes; anything near this limit is not a real order. */
+export const MAX_BODY_BYTES = 8 * 1024;
+
+/** The page sends a UUID; any similar opaque token is fine, nothing that could smuggle text. */
+const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,255}$/;
+
+export const CHECKOUT_ERRORS = {
+  quoteMismatch: 'The order total has changed. Please check the new total and try again.',
+  conflict: 'This checkout was already started with different details. Please try again.',
+  idempotencyKey: `The ${IDEMPOTENCY_HEADER} header must be 8 to 255 letters, digits, "-" or "_".`,
+  unauthorised: 'Missing or wrong API key.',
+  method: 'Use POST.',
+} as const;
+
+export interface CheckoutHandlerDeps {
+  stripe: Stripe;
+  siteUrl: string;
+  cutoffHours: number;
+  /** Spec §6's public key: when set, other bearers are refused. It filters noise, it secures nothing. */
+  publicApiKey: string | undefined;
+  now?: () => Date;
+}
+
+/** Builds the clients and settings from the environment: once per cold start (see `handler`). */
+export async function loadCheckoutDeps(env: Env): Promise<CheckoutHandlerDeps> {
+  const config = parseEnv(checkoutEnvSchema, env);
+  const secrets = await loadStripeSecrets(config);
+  return {
+    stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
+    siteUrl: config.SITE_URL,
+    cutoffHours: config.DISPATCH_CUTOFF_HOURS,
+    publicApiKey: config.PUBLIC_API_KEY,
+  };
+}
+
+/**
+ * `POST /functions/v1/create-checkout`. Takes its dependencies, or a function that loads them
+ * (a failure there answers 503 and is retried on the next request). 429 is never produced here:
+ * API Gateway's route throttling answers it before the function runs.
+ */
+export function createCheckoutHandler(
+  deps: CheckoutHandlerDeps | (() => Promise<CheckoutHandlerDeps>),
+): (event: HttpEvent) => Promise<HttpResult> {
+  const getDeps = typeof deps === 'function' ? deps : async () => deps;
+  return async (event) => {
+    const logKeys = { requestId: event.requestContext.requestId, route: 'create-checkout' };
+    try {
+      if (event.requestContext.http.method !== 'POST') {
+        throw new HttpError(405, { error: CHECKOUT_ERRORS.method });
+      }
+      const resolved = await getDeps().catch((cause: unknown) => {
+        throw new DependenciesUnavailableError({ cause });
+      });
+      checkPublicKey(event, resolved.publicApiKey);
+      const idempotencyKey = readIdempotencyKey(event);
+      const parsed = checkoutRequestSchema.safeParse(readJsonBody(event, MAX_BODY_BYTES));
+      if (!parsed.success) {
+        const { fields, message } = describeIssues(parsed.error);
+        throw new HttpError(400, { error: message, fields });
+      }
+      const session = await createCheckoutSession(parsed.data, {
+        stripe: resolved.stripe,
+        siteUrl: resolved.siteUrl,
+        now: (resolved.now ?? (() => new Date()))(),
+        cutoffHours: resolved.cutoffHours,
+        idempotencyKey,
+      });
+      logger.info('Checkout Session created', {
+        ...logKeys,
+        statusCode: 200,
+        sessionId: session.sessionId,
+        clientReferenceId: session.clientReferenceId,
+        quantity: parsed.data.quantity,
+        dispatchDate: session.dispatchDate,
+        idempotent: idempotencyKey !== undefined,
+      });
+      return json(200, { url: session.url, sessionId: session.sessionId });
+    } catch (error) {
+      return checkoutErrorResponse(error, logKeys);
+    }
+  };
+}
+
+/** The one place this endpoint's errors become HTTP answers. */
+function checkoutErrorResponse(error: unknown, logKeys: Record<string, unknown>): HttpResult {
+  if (error instanceof QuoteMismatchError) {
+    logger.info('Totals do not match the quote', { ...logKeys, statusCode: 409 });
+    const { subtotalPence, shippingPence, totalPence } = error.quote;
+    return json(409, {
+      error: CHECKOUT_ERRORS.quoteMismatch,
+      quote: {
+        subtotal: penceToPounds(subtotalPence),
+        shipping: penceToPounds(shippingPence),
+        total: penceToPounds(totalPence),
+      },
+    });
+  }
+  if (error instanceof CheckoutConflictError) {
+    logger.warn('Idempotency key reused with different details', { ...logKeys, statusCode: 409 });
+    return json(409, { error: CHECKOUT_ERRORS.conflict });
+  }
+  return sharedErrorResponse(error, logKeys);
+}
+
+function checkPublicKey(event: HttpEvent, publicApiKey: string | undefined): void {
+  if (publicApiKey === undefined) return;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header(event, 'authorization') ?? '');
+  if (match?.[1] !== publicApiKey) throw new HttpError(401, { error: CHECKOUT_ERRORS.unauthorised });
+}
+
+/** Optional: without it each request creates a new session; a malformed one is refused, not ignored. */
+function readIdempotencyKey(event: HttpEvent): string | undefined {
+  const value = header(event, IDEMPOTENCY_HEADER);
+  if (value === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw new HttpError(400, {
+      error: CHECKOUT_ERRORS.idempotencyKey,
+      fields: { [IDEMPOTENCY_HEADER]: CHECKOUT_ERRORS.idempotencyKey },
+    });
+  }
+  return value;
+}
+
+const loadDeps = initOnce(() => loadCheckoutDeps(process.env));
+
+/** The Lambda entry point: dependencies built once per cold start from the environment. */
+export const handler = createCheckoutHandler(loadDeps);

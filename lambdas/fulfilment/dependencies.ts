@@ -1,0 +1,60 @@
+import type { SESClient } from '@aws-sdk/client-ses';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { createDocumentClient, createSesClient } from '../lib/aws';
+import { type Env, type FulfilmentEnv, fulfilmentEnvSchema, parseEnv } from '../lib/config';
+import { stdoutMetricsWriter } from '../lib/metrics';
+import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../lib/stripe';
+import { createSesEmailSender } from './emails/send-email';
+import type { FulfilmentDeps } from './fulfil-checkout';
+import { createOrdersRepository } from './orders-repository';
+
+/**
+ * The fulfilment settings plus the region. Lambda always sets AWS_REGION; the local stack sets it
+ * too. Parsed here rather than left to the SDK's own lookup, so a missing one fails at cold start
+ * with its name, like every other setting.
+ */
+export const fulfilmentLambdaEnvSchema = fulfilmentEnvSchema.extend({ AWS_REGION: z.string().min(1) });
+
+export interface FulfilmentRuntime {
+  config: FulfilmentEnv;
+  secrets: StripeSecrets;
+  deps: FulfilmentDeps;
+  /** The AWS clients inside `deps`, for tests that inject faults into them. */
+  clients: { documentClient: DynamoDBDocumentClient; ses: SESClient };
+}
+
+/**
+ * Configuration, secrets and clients of the webhook and the reconciler, built once per cold
+ * start (each handler wraps this in initOnce). The only place their environment is read.
+ */
+export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime> {
+  const config = parseEnv(fulfilmentLambdaEnvSchema, env);
+  const secrets = await loadStripeSecrets(config);
+  const documentClient = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
+  const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
+  return {
+    config,
+    secrets,
+    clients: { documentClient, ses },
+    deps: {
+      stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
+      orders: createOrdersRepository(documentClient, config.ORDERS_TABLE_NAME),
+      sender: createSesEmailSender(ses, {
+        from: config.SES_FROM_ADDRESS,
+        configurationSet: config.SES_CONFIGURATION_SET,
+      }),
+      seller: {
+        name: config.SELLER_NAME,
+        address: config.SELLER_ADDRESS,
+        email: config.SELLER_EMAIL,
+        companyNumber: config.SELLER_COMPANY_NUMBER,
+        vatNumber: config.SELLER_VAT_NUMBER,
+      },
+      merchantEmail: config.MERCHANT_EMAIL,
+      cutoffHours: config.DISPATCH_CUTOFF_HOURS,
+      metrics: stdoutMetricsWriter,
+      now: () => new Date(),
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/** A rendered email: both parts are always sent, so every client shows something readable. */
+export interface EmailContent {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/**
+ * An email as structure rather than markup: templates say what to show, and this module alone
+ * turns it into HTML and text. Every string goes through `escapeHtml` on the way into HTML, so a
+ * template cannot forget to escape a customer's value.
+ */
+export type EmailBlock =
+  | { kind: 'heading'; text: string }
+  | { kind: 'paragraph'; text: string }
+  /** Label/value pairs; a value may span lines (a postal address). */
+  | { kind: 'rows'; rows: ReadonlyArray<readonly [label: string, value: string]> };
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+/**
+ * One line of header-safe text: CR, LF and every other control or line/paragraph separator
+ * become a space, so a value can never start a new header (header injection) in the subject.
+ */
+export function singleLine(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+  return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+}
+
+function htmlLines(value: string): string {
+  return value
+    .split(/\r\n|\r|\n/)
+    .map((line) => escapeHtml(line))
+    .join('<br>');
+}
+
+function blockToHtml(block: EmailBlock): string {
+  switch (block.kind) {
+    case 'heading':
+      return `<h2 style="font-size:18px;margin:24px 0 8px">${escapeHtml(block.text)}</h2>`;
+    case 'paragraph':
+      return `<p style="margin:0 0 12px">${htmlLines(block.text)}</p>`;
+    case 'rows':
+      return `<table role="presentation" style="border-collapse:collapse;margin:0 0 12px">${block.rows
+        .map(
+          ([label, value]) =>
+            `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:2px 16px 2px 0;font-weight:600">${escapeHtml(label)}</th><td style="padding:2px 0">${htmlLines(value)}</td></tr>`,
+        )
+        .join('')}</table>`;
+  }
+}
+
+function blockToText(block: EmailBlock): string {
+  switch (block.kind) {
+    case 'heading':
+      return `${block.text}\n${'-'.repeat(Math.min(block.text.length, 60))}`;
+    case 'paragraph':
+      return block.text;
+    case 'rows':
+      return block.rows
+        .map(([label, value]) => `${label}: ${value.split(/\r\n|\r|\n/).join('\n  ')}`)
+        .join('\n');
+  }
+}
+
+/** Renders a subject and blocks into the HTML and text parts of one email. */
+export function renderEmail(subject: string, blocks: readonly EmailBlock[]): EmailContent {
+  const safeSubject = singleLine(subject);
+  const html = [
+    '<!doctype html>',
+    '<html lang="en-GB"><head><meta charset="utf-8">',
+    `<title>${escapeHtml(safeSubject)}</title></head>`,
+    '<body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a;max-width:640px;margin:0 auto;padding:16px">',
+    ...blocks.map(blockToHtml),
+    '</body></html>',
+  ].join('\n');
+  const text = `${blocks.map(blockToText).join('\n\n')}\n`;
+  return { subject: safeSubject, html, text };
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { orderReference } from '../../shared/checkout-status';
+import { nextDispatchDate } from '../../shared/dispatch';
+import type { PaidCheckout } from './paid-checkout';
+
+/** The two emails every order sends, each exactly once. */
+export const EMAIL_KINDS = ['confirmation', 'merchantNotice'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+
+/**
+ * Per email kind: `pending` → `sending` (claimed, with claimedAt and a claim token) → `sent`
+ * (sentAt, messageId). See send-order-emails.ts for the transitions.
+ */
+export const emailStateSchema = z.enum(['pending', 'sending', 'sent']);
+export type EmailState = z.infer<typeof emailStateSchema>;
+
+/** Attribute names of one email kind's state machine: flat, so each is one conditional update. */
+export function emailAttributes(kind: EmailKind) {
+  return {
+    state: `${kind}EmailState`,
+    claimedAt: `${kind}EmailClaimedAt`,
+    claimToken: `${kind}EmailClaimToken`,
+    sentAt: `${kind}EmailSentAt`,
+    messageId: `${kind}EmailMessageId`,
+  } as const;
+}
+
+export const ORDER_KEY_PREFIX = 'ORDER#';
+export const DISPATCH_KEY_PREFIX = 'DISPATCH#';
+
+/** The table key of the one order a Checkout Session can ever have (docs/architecture.md). */
+export function orderKey(sessionId: string): string {
+  return `${ORDER_KEY_PREFIX}${sessionId}`;
+}
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const isoInstant = z.iso.datetime();
+
+/**
+ * An order item as stored in the orders table. Also the parser for items read back: the table is
+ * outside this process, so what comes back is checked, not cast.
+ */
+export const orderItemSchema = z.object({
+  pk: z.string().startsWith(ORDER_KEY_PREFIX),
+  reference: z.string(),
+  sessionId: z.string(),
+  paymentIntentId: z.string().optional(),
+  livemode: z.boolean(),
+  status: z.literal('paid'),
+  bottles: z.number().int(),
+  unitPricePence: z.number().int(),
+  subtotalPence: z.number().int(),
+  shippingPence: z.number().int(),
+  totalPence: z.number().int(),
+  currency: z.literal('gbp'),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  deliveryAddress: z.string(),
+  postcode: z.string(),
+  /** The date shown to the customer before paying (from the session's metadata). */
+  promisedDispatchDate: isoDate.optional(),
+  /** Recomputed when the order is recorded: the date the merchant packs for. */
+  dispatchDate: isoDate,
+  checkoutCreatedAt: isoInstant,
+  paidAt: isoInstant,
+  createdAt: isoInstant,
+  confirmationEmailState: emailStateSchema,
+  confirmationEmailClaimedAt: isoInstant.optional(),
+  confirmationEmailClaimToken: z.string().optional(),
+  confirmationEmailSentAt: isoInstant.optional(),
+  confirmationEmailMessageId: z.string().optional(),
+  merchantNoticeEmailState: emailStateSchema,
+  merchantNoticeEmailClaimedAt: isoInstant.optional(),
+  merchantNoticeEmailClaimToken: z.string().optional(),
+  merchantNoticeEmailSentAt: isoInstant.optional(),
+  merchantNoticeEmailMessageId: z.string().optional(),
+  /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
+  gsi1pk: z.string().startsWith(DISPATCH_KEY_PREFIX),
+  gsi1sk: z.string(),
+});
+export type OrderItem = z.infer<typeof orderItemSchema>;
+
+export interface OrderTimes {
+  /** When the order is recorded: now. */
+  now: Date;
+  /** When Stripe recorded the payment (the event's `created`), if known; else `now`. */
+  paidAt?: Date | undefined;
+  cutoffHours: number;
+}
+
+/**
+ * Maps a paid, checked Checkout Session to its order item. Pure, so the mapping is unit tested.
+ *
+ * The dispatch date is recomputed from the moment the order is recorded, not taken from the
+ * metadata: a customer who paid after the cut-off (a session left open for hours, a delayed
+ * payment method) goes to the following week. On the normal path that moment is the payment
+ * (within seconds); when a retry or the reconciler records it later, the later moment is the right
+ * one, because the merchant cannot pack an order before hearing of it, and a date already in the
+ * past would be a broken promise.
+ */
+export function toOrderItem(checkout: PaidCheckout, times: OrderTimes): OrderItem {
+  const reference = orderReference(checkout.sessionId);
+  const paidAt = (times.paidAt ?? times.now).toISOString();
+  const dispatchDate = nextDispatchDate(times.now, { cutoffHours: times.cutoffHours });
+  const status = 'paid' as const;
+  return {
+    pk: orderKey(checkout.sessionId),
+    reference,
+    sessionId: checkout.sessionId,
+    paymentIntentId: checkout.paymentIntentId,
+    livemode: checkout.livemode,
+    status,
+    bottles: checkout.quote.bottles,
+    unitPricePence: checkout.quote.unitPricePence,
+    subtotalPence: checkout.quote.subtotalPence,
+    shippingPence: checkout.quote.shippingPence,
+    totalPence: checkout.quote.totalPence,
+    currency: checkout.currency,
+    customerName: checkout.customer.name,
+    customerEmail: checkout.customer.email,
+    customerPhone: checkout.customer.phone,
+    deliveryAddress: checkout.customer.address,
+    postcode: checkout.customer.postcode,
+    promisedDispatchDate: checkout.promisedDispatchDate,
+    dispatchDate,
+    checkoutCreatedAt: checkout.checkoutCreatedAt.toISOString(),
+    paidAt,
+    createdAt: times.now.toISOString(),
+    confirmationEmailState: 'pending',
+    merchantNoticeEmailState: 'pending',
+    gsi1pk: `${DISPATCH_KEY_PREFIX}${dispatchDate}`,
+    gsi1sk: `${status}#${paidAt}#${reference}`,
+  };
+}

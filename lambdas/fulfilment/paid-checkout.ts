@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { normalisePostcode, parseUkPostcode } from '../../shared/postcode';
+import { InvalidQuantityError, type Quote, quoteOrder } from '../../shared/pricing';
+import { hasShopMarker } from '../lib/order-metadata';
+
+/** The one currency the shop sells in. */
+export const SHOP_CURRENCY = 'gbp';
+
+const metadataSchema = z.record(z.string(), z.string()).nullable().optional();
+
+const lineItemSchema = z.object({
+  quantity: z.number().int().nullable(),
+  amount_subtotal: z.number().int(),
+  amount_total: z.number().int(),
+  currency: z.string(),
+  price: z.object({ unit_amount: z.number().int().nullable() }).nullable(),
+});
+
+/**
+ * The fields of a Checkout Session (retrieved with `expand: ['line_items']`) that fulfilment
+ * relies on, parsed rather than cast: this is data from outside. Status strings stay open
+ * strings so a value Stripe adds later reads as "not paid", not as a crash.
+ */
+const sessionSchema = z.object({
+  id: z.string().min(1),
+  object: z.literal('checkout.session'),
+  livemode: z.boolean(),
+  created: z.number().int(),
+  status: z.string().nullable(),
+  payment_status: z.string(),
+  amount_total: z.number().int().nullable(),
+  currency: z.string().nullable(),
+  customer_email: z.string().nullable().optional(),
+  customer_details: z.object({ email: z.string().nullable().optional() }).nullable().optional(),
+  metadata: metadataSchema,
+  payment_intent: z.union([z.string(), z.object({ id: z.string() })]).nullable().optional(),
+  shipping_cost: z.object({ amount_total: z.number().int() }).nullable().optional(),
+  line_items: z.object({ data: z.array(lineItemSchema), has_more: z.boolean() }).optional(),
+});
+
+/**
+ * What create-checkout stored in metadata (lambdas/lib/order-metadata.ts), after its own
+ * validation with shared/checkout-request. `phone` is absent when the customer gave none.
+ */
+const orderMetadataSchema = z.object({
+  name: z.string().trim().min(1),
+  phone: z.string().trim().optional().default(''),
+  address: z.string().trim().min(1),
+  postcode: z.string().trim().min(1),
+  quantity: z.string().regex(/^\d{1,2}$/),
+  dispatch_date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+});
+
+/** A paid session of ours whose amounts match our price table: everything an order needs. */
+export interface PaidCheckout {
+  sessionId: string;
+  paymentIntentId: string | undefined;
+  livemode: boolean;
+  quote: Quote;
+  currency: typeof SHOP_CURRENCY;
+  customer: { name: string; email: string; phone: string; address: string; postcode: string };
+  /** The dispatch date the customer was shown before paying, when the session recorded it. */
+  promisedDispatchDate: string | undefined;
+  /** When the customer started the checkout (the session's `created`). */
+  checkoutCreatedAt: Date;
+}
+
+export type CheckoutAssessment =
+  | { kind: 'not-ours' }
+  | { kind: 'not-paid'; paymentStatus: string; status: string | null }
+  /** Paid, ours, but not something we priced or can post: never fulfilled automatically. */
+  | { kind: 'needs-review'; problems: string[] }
+  | { kind: 'payable'; checkout: PaidCheckout };
+
+function quoteFor(quantity: number): Quote | undefined {
+  try {
+    return quoteOrder(quantity);
+  } catch (error) {
+    if (error instanceof InvalidQuantityError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Decides, from a Checkout Session retrieved from Stripe with its line items, whether it is ours,
+ * paid, and exactly what we priced (amount, currency, unit price × quantity, shipping, quantity of
+ * 3, 6 or 9): Invariant 1 of docs/payments-and-reliability. Pure: no I/O, so every rule is a unit test.
+ */
+export function assessCheckoutSession(input: unknown): CheckoutAssessment {
+  const metadata = metadataSchema.safeParse(
+    typeof input === 'object' && input !== null && 'metadata' in input ? input.metadata : undefined,
+  );
+  if (!metadata.success || !hasShopMarker(metadata.data)) return { kind: 'not-ours' };
+
+  const parsed = sessionSchema.safeParse(input);
+  if (!parsed.success) {
+    return { kind: 'needs-review', problems: parsed.error.issues.map((i) => `session.${i.path.join('.')}: ${i.message}`) };
+  }
+  const session = parsed.data;
+  if (session.payment_status !== 'paid') {
+    return { kind: 'not-paid', paymentStatus: session.payment_status, status: session.status };
+  }
+
+  const problems: string[] = [];
+  const details = orderMetadataSchema.safeParse(session.metadata ?? {});
+  if (!details.success) problems.push(...details.error.issues.map((i) => `metadata.${i.path.join('.')}: ${i.message}`));
+
+  const items = session.line_items;
+  const item = items?.data[0];
+  if (!items || !item || items.data.length !== 1 || items.has_more) {
+    problems.push(`expected exactly one line item, got ${items ? items.data.length : 'none'}`);
+  }
+  const quantity = item?.quantity ?? Number.NaN;
+  const quote = quoteFor(quantity);
+  if (!quote) problems.push(`quantity ${quantity} is not 3, 6 or 9`);
+  if (details.success && Number(details.data.quantity) !== quantity) {
+    problems.push(`metadata quantity ${details.data.quantity} differs from line item quantity ${quantity}`);
+  }
+  if (session.currency !== SHOP_CURRENCY) problems.push(`currency ${session.currency} is not ${SHOP_CURRENCY}`);
+  if (item && item.currency !== SHOP_CURRENCY) problems.push(`line item currency ${item.currency}`);
+  if (quote && item) {
+    if (item.price?.unit_amount !== quote.unitPricePence) {
+      problems.push(`unit amount ${item.price?.unit_amount} is not ${quote.unitPricePence}`);
+    }
+    if (item.amount_total !== quote.subtotalPence) {
+      problems.push(`line item total ${item.amount_total} is not ${quote.subtotalPence}`);
+    }
+  }
+  if (quote && session.shipping_cost?.amount_total !== quote.shippingPence) {
+    problems.push(`shipping ${session.shipping_cost?.amount_total} is not ${quote.shippingPence}`);
+  }
+  if (quote && session.amount_total !== quote.totalPence) {
+    problems.push(`amount_total ${session.amount_total} is not ${quote.totalPence}`);
+  }
+  const email = session.customer_details?.email ?? session.customer_email ?? undefined;
+  if (!email) problems.push('no customer email');
+
+  if (problems.length > 0 || !details.success || !quote || !email) {
+    return { kind: 'needs-review', problems };
+  }
+  const postcode = parseUkPostcode(details.data.postcode);
+  return {
+    kind: 'payable',
+    checkout: {
+      sessionId: session.id,
+      paymentIntentId:
+        typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id,
+      livemode: session.livemode,
+      quote,
+      currency: SHOP_CURRENCY,
+      customer: {
+        name: details.data.name,
+        email,
+        phone: details.data.phone,
+        address: details.data.address,
+        // Validated at checkout; normalise again rather than trust, and never refuse a paid order over it.
+        postcode: postcode.ok ? postcode.postcode : normalisePostcode(details.data.postcode),
+      },
+      promisedDispatchDate: details.data.dispatch_date,
+      checkoutCreatedAt: new Date(session.created * 1000),
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { ConfigError } from './config';
+import { HttpError, type HttpResult, json } from './http';
+import { logger } from './logger';
+import { PaymentProviderError } from './stripe-errors';
+
+/** What the customer reads when something on our side failed: never a detail, never a stack. */
+export const GENERIC_ERRORS = {
+  /** The spec's "Checkout Failed" toast text, so the page can show the body as it is. */
+  paymentProvider: 'Unable to process your order. Please try again.',
+  unavailable: 'The shop is temporarily unavailable. Please try again in a few minutes.',
+  unexpected: 'Something went wrong. Please try again.',
+} as const;
+
+/**
+ * The clients or configuration of a Lambda could not be built (a missing setting, Secrets Manager
+ * unreachable): the service is unavailable, not the request wrong. Wraps whatever init threw.
+ */
+export class DependenciesUnavailableError extends Error {
+  constructor(options: { cause: unknown }) {
+    super('Dependencies could not be initialised', options);
+    this.name = 'DependenciesUnavailableError';
+  }
+}
+
+/**
+ * The errors every Lambda shares, mapped to HTTP: an HttpError keeps its status and safe body;
+ * configuration or secrets that cannot be loaded are a 503; Stripe failing is a 502; anything
+ * else is a bug, a generic 500 with the detail in the log only. Each handler maps its own domain
+ * errors first and hands the rest here, so there is one mapping per handler. `logKeys` (the
+ * request id, say) go on every line: passed explicitly rather than appended to the shared logger,
+ * because the local dev server runs concurrent requests through one module instance.
+ */
+export function sharedErrorResponse(
+  error: unknown,
+  logKeys: Record<string, unknown>,
+  messages: Partial<Record<keyof typeof GENERIC_ERRORS, string>> = {},
+): HttpResult {
+  const text = { ...GENERIC_ERRORS, ...messages };
+  if (error instanceof HttpError) {
+    logger.info('Request refused', { ...logKeys, statusCode: error.statusCode, reason: error.message });
+    return json(error.statusCode, error.body);
+  }
+  if (error instanceof ConfigError || error instanceof DependenciesUnavailableError) {
+    const cause = error instanceof DependenciesUnavailableError ? error.cause : error;
+    // ConfigError lists setting names and what is wrong with them, never their values.
+    const detail = cause instanceof ConfigError ? { problems: cause.problems } : { error: cause };
+    logger.error('Configuration or secrets could not be loaded', { ...logKeys, statusCode: 503, ...detail });
+    return json(503, { error: text.unavailable });
+  }
+  if (error instanceof PaymentProviderError) {
+    logger.error('Stripe request failed', { ...logKeys, statusCode: 502, stripe: error.summary });
+    return json(502, { error: text.paymentProvider });
+  }
+  logger.error('Unexpected error', { ...logKeys, statusCode: 500, error });
+  return json(500, { error: text.unexpected });
+}

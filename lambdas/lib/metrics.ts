@@ -1,0 +1,52 @@
+/** The CloudWatch namespace of the shop's own metrics; alarms in infra watch these names. */
+export const METRICS_NAMESPACE = 'LiveAquatics';
+
+/** Metric names, in one place so the alarms in infra and the code cannot drift apart. */
+export const METRIC_NAMES = {
+  /** Paid sessions the reconciler found without an order (their webhook never arrived). */
+  reconcilerFulfilledMissedOrders: 'ReconcilerFulfilledMissedOrders',
+  /** Paid sessions whose amount, currency or quantity is not what we priced: the merchant must act. */
+  paidCheckoutNeedsReview: 'PaidCheckoutNeedsReview',
+} as const;
+
+export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];
+
+/** Where EMF lines go: stdout in Lambda; tests collect them. */
+export type MetricsWriter = (line: string) => void;
+
+/**
+ * Lambda's runtime prefixes `console.log` lines with a timestamp and request id, and CloudWatch
+ * only extracts metrics from log events that are pure JSON; so, like Powertools Metrics, write
+ * straight to stdout.
+ */
+export const stdoutMetricsWriter: MetricsWriter = (line) => {
+  process.stdout.write(`${line}\n`);
+};
+
+/**
+ * Emits one metric as a CloudWatch Embedded Metric Format line: no API call, no extra
+ * permission, and an alarm can watch it like any other metric.
+ */
+export function emitMetric(
+  write: MetricsWriter,
+  name: MetricName,
+  value: number,
+  dimensions: Record<string, string> = { service: 'live-aquatics-shop' },
+): void {
+  write(
+    JSON.stringify({
+      _aws: {
+        Timestamp: Date.now(),
+        CloudWatchMetrics: [
+          {
+            Namespace: METRICS_NAMESPACE,
+            Dimensions: [Object.keys(dimensions)],
+            Metrics: [{ Name: name, Unit: 'Count' }],
+          },
+        ],
+      },
+      ...dimensions,
+      [name]: value,
+    }),
+  );
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { orderReference } from '../../shared/checkout-status';
+import { type FulfilmentDeps, type FulfilmentResult, fulfilCheckout } from '../fulfilment/fulfil-checkout';
+import { loadFulfilmentRuntime } from '../fulfilment/dependencies';
+import { initOnce } from '../lib/cold-start';
+import { ConfigError, type Env } from '../lib/config';
+import { DependenciesUnavailableError, sharedErrorResponse } from '../lib/error-response';
+import { header, type HttpEvent, type HttpResult, json, rawBody } from '../lib/http';
+import { logger } from '../lib/logger';
+import { hasShopMarker } from '../lib/order-metadata';
+import { toPaymentProviderError } from '../lib/stripe-errors';
+import { type VerifiedEvent, verifyStripeEvent, WebhookVerificationError } from './verify-event';
+
+export interface WebhookHandlerDeps {
+  fulfilment: FulfilmentDeps;
+  /** The endpoint's signing secret (whsec_...). Required: verification is never skipped. */
+  webhookSecret: string;
+  /** STRIPE_LIVEMODE. */
+  livemode: boolean;
+}
+
+/** Configuration, secrets and clients from the environment: once per cold start (see `handler`). */
+export async function loadWebhookDeps(env: Env): Promise<WebhookHandlerDeps> {
+  const runtime = await loadFulfilmentRuntime(env);
+  if (!runtime.secrets.webhookSecret) {
+    throw new ConfigError(['STRIPE_WEBHOOK_SECRET (or stripeWebhookSecret in STRIPE_SECRET_ID): required by the webhook']);
+  }
+  return {
+    fulfilment: runtime.deps,
+    webhookSecret: runtime.secrets.webhookSecret,
+    livemode: runtime.config.STRIPE_LIVEMODE,
+  };
+}
+
+/** The part of a Checkout Session event's object the webhook looks at before fulfilling. */
+const sessionRefSchema = z.object({
+  id: z.string().min(1),
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
+});
+
+type Handled = { handled: string } | FulfilmentResult;
+
+async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Promise<Handled> {
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded':
+    case 'checkout.session.async_payment_failed': {
+      const session = sessionRefSchema.safeParse(event.data.object);
+      // The event is signed, so its metadata is Stripe's: enough to skip other sales without a
+      // Stripe call. fulfilCheckout checks the marker again on the session it retrieves.
+      if (!session.success || !hasShopMarker(session.data.metadata)) return { outcome: 'not-ours' };
+      if (event.type === 'checkout.session.async_payment_failed') {
+        // No order exists for an unpaid session, so there is nothing to undo; the customer saw
+        // the failure at their bank. Logged so the merchant can follow up if they wish.
+        logger.warn('Delayed payment failed; no order', { eventId: event.id, reference: orderReference(session.data.id) });
+        return { handled: 'payment-failed' };
+      }
+      return fulfilCheckout(session.data.id, deps.fulfilment, { paidAt: new Date(event.created * 1000) });
+    }
+    case 'checkout.session.expired':
+      // Abandoned checkouts write nothing at creation, so there is nothing to clean up.
+      return { handled: 'expired' };
+    default:
+      return { handled: 'ignored' };
+  }
+}
+
+/**
+ * `POST /functions/v1/stripe-webhook`. Verifies the delivery, then turns Checkout Session events
+ * into orders through fulfilCheckout. 2xx only once the order is durably written or found
+ * (or there is nothing to do); 5xx on a transient failure, so Stripe retries and the retry
+ * finishes the work; 400, with no side effect at all, for anything that fails verification.
+ * Takes its dependencies, or a function that loads them (a failure there answers 503).
+ */
+export function createWebhookHandler(
+  deps: WebhookHandlerDeps | (() => Promise<WebhookHandlerDeps>),
+): (event: HttpEvent) => Promise<HttpResult> {
+  const getDeps = typeof deps === 'function' ? deps : async () => deps;
+  return async (request) => {
+    const logKeys: Record<string, unknown> = { requestId: request.requestContext.requestId, route: 'stripe-webhook' };
+    try {
+      const resolved = await getDeps().catch((cause: unknown) => {
+        throw new DependenciesUnavailableError({ cause });
+      });
+      const event = verifyStripeEvent(rawBody(request), header(request, 'stripe-signature'), {
+        secret: resolved.webhookSecret,
+        livemode: resolved.livemode,
+        now: resolved.fulfilment.now(),
+      });
+      logKeys.eventId = event.id;
+      logKeys.eventType = event.type;
+      const result = await handleEvent(event, resolved);
+      const outcome = 'outcome' in result ? result.outcome : result.handled;
+      logger.info('Webhook handled', { ...logKeys, statusCode: 200, outcome });
+      return json(200, { received: true, outcome });
+    } catch (error) {
+      return webhookErrorResponse(error, logKeys);
+    }
+  };
+}
+
+/** The one place this endpoint's errors become HTTP answers. */
+function webhookErrorResponse(error: unknown, logKeys: Record<string, unknown>): HttpResult {
+  if (error instanceof WebhookVerificationError) {
+    logger.warn('Webhook refused', { ...logKeys, statusCode: 400, reason: error.reason });
+    return json(400, { error: 'Webhook signature verification failed.' });
+  }
+  // Everything else is worth a retry (Stripe, DynamoDB or SES failing): a 5xx, detail in the log.
+  return sharedErrorResponse(toPaymentProviderError(error), logKeys);
+}
+
+const loadDeps = initOnce(() => loadWebhookDeps(process.env));
+
+/** The Lambda entry point: configuration, secrets and clients built once per cold start. */
+export const handler = createWebhookHandler(loadDeps);

@@ -1,0 +1,51 @@
+export interface FaultSpec {
+  /** Answer with this HTTP status and a Stripe `api_error` instead of handling the request. */
+  status?: number;
+  /** Hold the request this long first; without `status` it is then answered normally. */
+  delayMs?: number;
+  /** How many matching requests the fault applies to (default 1). */
+  times?: number;
+  /** Only requests whose path starts with this, e.g. `/v1/checkout/sessions`. */
+  pathPrefix?: string;
+}
+
+export interface Fault {
+  status: number | undefined;
+  delayMs: number;
+}
+
+interface QueuedFault extends Fault {
+  remaining: number;
+  pathPrefix: string;
+}
+
+/** Faults for API requests, consumed first come first served by the requests they match. */
+export class FaultInjector {
+  private faults: QueuedFault[] = [];
+
+  add(spec: FaultSpec): void {
+    const { status, delayMs = 0, times = 1, pathPrefix = '/' } = spec;
+    if (status === undefined && delayMs <= 0)
+      throw new Error('injectFault needs a status, a delayMs, or both');
+    if (status !== undefined && (!Number.isInteger(status) || status < 400 || status > 599)) {
+      throw new Error(`injectFault status must be an HTTP error status (400-599), not ${status}`);
+    }
+    if (!Number.isInteger(times) || times < 1)
+      throw new Error(`injectFault times must be a positive integer`);
+    if (!Number.isFinite(delayMs) || delayMs < 0) throw new Error('injectFault delayMs must be zero or more');
+    this.faults.push({ status, delayMs, remaining: times, pathPrefix });
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  /** The fault this request takes, if any; each match uses up one of the fault's `times`. */
+  take(path: string): Fault | undefined {
+    const fault = this.faults.find((candidate) => path.startsWith(candidate.pathPrefix));
+    if (fault === undefined) return undefined;
+    fault.remaining -= 1;
+    if (fault.remaining === 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
+    return { status: fault.status, delayMs: fault.delayMs };
+  }
+}

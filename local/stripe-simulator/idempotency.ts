@@ -1,0 +1,77 @@
+import { idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, type StripeApiError } from './errors';
+import type { FormObject } from './form-body';
+
+export interface StoredResponse {
+  status: number;
+  body: string;
+}
+
+interface KeyRecord {
+  fingerprint: string;
+  endpoint: string;
+  createdAt: number;
+  response: StoredResponse | undefined;
+}
+
+/** Stripe forgets a key after 24 hours, after which it may be reused for anything. */
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+export type IdempotencyOutcome =
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'refuse'; error: StripeApiError }
+  | { kind: 'execute'; finish: (response: StoredResponse) => void; abandon: () => void };
+
+/**
+ * Stripe's idempotency for POST requests: the first response to a key is stored and replayed to
+ * every retry with the same parameters; a key reused with different parameters, or while its
+ * first request is still running, is refused. Only successful results are stored, as Stripe
+ * stores nothing when a request fails validation before the endpoint starts its work.
+ */
+export class IdempotencyStore {
+  private readonly keys = new Map<string, KeyRecord>();
+
+  begin(key: string, method: string, path: string, params: FormObject, now = Date.now()): IdempotencyOutcome {
+    this.forgetOlderThan(now - KEY_LIFETIME_MS);
+    const endpoint = `${method} ${path}`;
+    const fingerprint = canonicalJson(params);
+    const existing = this.keys.get(key);
+    if (existing !== undefined) {
+      if (existing.endpoint !== endpoint) {
+        const error = invalidRequest(
+          `Keys for idempotent requests can only be used for the same endpoint they were first used for ` +
+            `('${existing.endpoint}' vs '${endpoint}'). Try using a key other than '${key}' if you meant to execute a different request.`,
+        );
+        return { kind: 'refuse', error };
+      }
+      if (existing.response === undefined) return { kind: 'refuse', error: idempotencyKeyInUse(key) };
+      if (existing.fingerprint !== fingerprint) return { kind: 'refuse', error: idempotencyKeyReused(key) };
+      return { kind: 'replay', response: existing.response };
+    }
+    const record: KeyRecord = { fingerprint, endpoint, createdAt: now, response: undefined };
+    this.keys.set(key, record);
+    return {
+      kind: 'execute',
+      finish: (response) => {
+        if (response.status >= 200 && response.status < 300) record.response = response;
+        else this.keys.delete(key);
+      },
+      abandon: () => this.keys.delete(key),
+    };
+  }
+
+  private forgetOlderThan(cutoff: number): void {
+    for (const [key, record] of this.keys) {
+      if (record.createdAt < cutoff && record.response !== undefined) this.keys.delete(key);
+    }
+  }
+}
+
+/** JSON with sorted keys, so the same parameters sent in another order count as the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

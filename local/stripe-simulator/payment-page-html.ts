@@ -1,0 +1,148 @@
+import type { CheckoutSessionRecord, ShippingRateRecord } from './session-types';
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** Minor units to en-GB money text (`1470`, `gbp` → `£14.70`), honouring zero-decimal currencies. */
+export function formatAmount(minorUnits: number, currency: string): string {
+  try {
+    const formatter = new Intl.NumberFormat('en-GB', { style: 'currency', currency: currency.toUpperCase() });
+    const digits = formatter.resolvedOptions().maximumFractionDigits ?? 2;
+    return formatter.format(minorUnits / 10 ** digits);
+  } catch {
+    // A session patched to a currency Intl does not know still renders.
+    return `${minorUnits} ${currency}`;
+  }
+}
+
+const STYLES = `
+*,*::before,*::after{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1f36;background:#f6f8fa}
+.test-mode{margin:0;padding:.5rem 1rem;background:#ffde92;color:#5a3d00;font-weight:700;text-align:center;letter-spacing:.05em}
+main{max-width:30rem;margin:0 auto;padding:1rem}
+.card{background:#fff;border:1px solid #e3e8ee;border-radius:.5rem;padding:1rem 1.25rem;margin-bottom:1rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}
+h2{font-size:1.1rem;margin:0 0 .75rem}
+ul{list-style:none;margin:0;padding:0}
+.row{display:flex;justify-content:space-between;gap:1rem;padding:.4rem 0}
+.row dd{margin:0;white-space:nowrap}
+.row dt,.row .name{min-width:0;overflow-wrap:anywhere}
+.detail{display:block;color:#5c6670;font-size:.875rem}
+.total{border-top:1px solid #e3e8ee;margin-top:.4rem;padding-top:.6rem;font-weight:700}
+dl{margin:0}
+label{display:block;font-weight:600;margin-bottom:.25rem}
+input{width:100%;font:inherit;padding:.6rem .75rem;border:1px solid #8792a2;border-radius:.375rem}
+input:focus,button:focus,a:focus{outline:3px solid #7aa7ff;outline-offset:2px}
+input[aria-invalid="true"]{border-color:#c0123c}
+.nowrap{white-space:nowrap}
+.hint{color:#5c6670;font-size:.875rem;margin:.25rem 0 .75rem}
+.error{color:#c0123c;font-weight:600;margin:.25rem 0 .75rem}
+.message{background:#f6f8fa;border-radius:.375rem;padding:.5rem .75rem}
+button{width:100%;font:inherit;font-weight:700;padding:.75rem;border:0;border-radius:.375rem;background:#0a2540;color:#fff;cursor:pointer}
+a{color:#0a4fc2}
+@media (min-width:48rem){main{padding:2rem 1rem}}
+`;
+
+function layout(title: string, content: string): string {
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)} · Stripe Checkout simulator</title>
+<style>${STYLES}</style>
+</head>
+<body>
+<p class="test-mode">TEST MODE · Stripe Checkout simulator: no real payment is taken</p>
+<main>
+${content}
+</main>
+</body>
+</html>
+`;
+}
+
+export interface PaymentPageView {
+  session: CheckoutSessionRecord;
+  shippingRate: ShippingRateRecord | null;
+  error?: string;
+  cardNumber?: string;
+}
+
+export function renderPaymentPage({ session, shippingRate, error, cardNumber }: PaymentPageView): string {
+  const money = (amount: number) => escapeHtml(formatAmount(amount, session.currency));
+  const payLabel = `Pay ${formatAmount(session.amount_total, session.currency)}`;
+  const items = session.line_items.data
+    .map(
+      (item) => `<li class="row"><span class="name">${escapeHtml(item.description ?? 'Item')}
+<span class="detail">Qty ${item.quantity} × ${money(item.price.unit_amount)}</span></span>
+<span>${money(item.amount_total)}</span></li>`,
+    )
+    .join('\n');
+  const delivery =
+    session.shipping_cost === null
+      ? ''
+      : `<div class="row"><dt>Delivery${
+          shippingRate === null
+            ? ''
+            : `<span class="detail">${escapeHtml(describeShipping(shippingRate))}</span>`
+        }</dt><dd>${money(session.shipping_cost.amount_total)}</dd></div>`;
+  const describedBy = error === undefined ? 'card-hint' : 'card-hint card-error';
+  const submitMessage = session.custom_text.submit?.message;
+  const content = `<h1>${escapeHtml(payLabel)}</h1>
+<section class="card" aria-labelledby="summary-heading">
+<h2 id="summary-heading">Order summary</h2>
+<ul>
+${items}
+</ul>
+<dl>
+<div class="row"><dt>Subtotal</dt><dd>${money(session.amount_subtotal)}</dd></div>
+${delivery}
+<div class="row total"><dt>Total due</dt><dd>${money(session.amount_total)}</dd></div>
+</dl>
+</section>
+<section class="card" aria-labelledby="payment-heading">
+<h2 id="payment-heading">Payment</h2>
+${session.customer_email === null ? '' : `<p>Email: <strong>${escapeHtml(session.customer_email)}</strong></p>`}
+<form method="post" novalidate>
+<label for="card-number">Card number</label>
+<input id="card-number" name="card_number" type="text" inputmode="numeric" autocomplete="cc-number"
+ placeholder="4242 4242 4242 4242" required aria-describedby="${describedBy}"${error === undefined ? '' : ' aria-invalid="true"'}
+ value="${escapeHtml(cardNumber ?? '')}">
+<p id="card-hint" class="hint">Test cards: <span class="nowrap">4242 4242 4242 4242</span> pays; <span class="nowrap">4000 0000 0000 0002</span> is declined.</p>
+${error === undefined ? '' : `<p id="card-error" class="error" role="alert">${escapeHtml(error)}</p>`}
+${submitMessage === undefined ? '' : `<p class="message">${escapeHtml(submitMessage)}</p>`}
+<button type="submit">${escapeHtml(payLabel)}</button>
+</form>
+</section>
+${session.cancel_url === null ? '' : `<p><a href="${escapeHtml(session.cancel_url)}">Cancel and return to the shop</a></p>`}`;
+  return layout(payLabel, content);
+}
+
+function describeShipping(rate: ShippingRateRecord): string {
+  const { minimum, maximum } = rate.delivery_estimate ?? { minimum: null, maximum: null };
+  const unit = (maximum ?? minimum)?.unit.replace('_', ' ');
+  if (unit === undefined) return rate.display_name;
+  const span =
+    minimum !== null && maximum !== null && minimum.value !== maximum.value
+      ? `${minimum.value}–${maximum.value}`
+      : String((maximum ?? minimum)?.value ?? '');
+  return `${rate.display_name} · ${span} ${unit}${span === '1' ? '' : 's'}`;
+}
+
+/** A page for a session that cannot be paid (expired, already paid) or does not exist. */
+export function renderNoticePage(title: string, message: string, returnUrl: string | null): string {
+  const link = returnUrl === null ? '' : `<p><a href="${escapeHtml(returnUrl)}">Return to the shop</a></p>`;
+  return layout(
+    title,
+    `<section class="card"><h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>\n${link}</section>`,
+  );
+}

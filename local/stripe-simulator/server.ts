@@ -1,0 +1,234 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { decodePathSegment, handleApiRequest } from './api';
+import { FaultInjector, type FaultSpec } from './faults';
+import { BodyTooLargeError, bodyTooLarge, readBody } from './form-body';
+import { IdempotencyStore } from './idempotency';
+import { handlePaymentPage, type PageResponse } from './payment-page';
+import { sessionEventObject } from './session-json';
+import { SessionStore } from './session-store';
+import type { CheckoutSessionRecord } from './session-types';
+import { buildEvent, type WebhookDelivery, type WebhookEndpoint, WebhookSender } from './webhooks';
+
+export type { CheckoutSessionRecord } from './session-types';
+export type { WebhookDelivery, WebhookEndpoint } from './webhooks';
+
+export interface StripeSimulatorOptions {
+  /** Default 12111; 0 picks a free port. */
+  port?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Base of the hosted page URLs handed to browsers; default `http://localhost:${port}`. */
+  publicUrl?: string;
+  /** Where signed events go; without it events are only logged. */
+  webhook?: WebhookEndpoint;
+  /** Waits between retries after a non-2xx answer or a network error; default [1000, 5000, 30000, 120000]. */
+  webhookRetryDelaysMs?: number[];
+  log?: (line: string) => void;
+}
+
+export interface StripeSimulator {
+  /** e.g. http://127.0.0.1:54321 */
+  url: string;
+  port: number;
+  /**
+   * The next `times` API requests (optionally only those whose path starts with `pathPrefix`)
+   * fail with an HTTP `status` and a Stripe `api_error`, or hang for `delayMs` and are then
+   * answered normally (or, with both, hang and then fail). Hosted pages are never affected.
+   */
+  injectFault(fault: FaultSpec): void;
+  clearFaults(): void;
+  /**
+   * Pays an open session as the hosted page would (4242 card): completes it and sends
+   * `checkout.session.completed`. `paymentStatus: 'unpaid'` simulates a delayed method
+   * (completed but unpaid). Resolves after the first webhook delivery attempt finished.
+   */
+  completeSession(
+    id: string,
+    options?: { paymentStatus?: 'paid' | 'unpaid' },
+  ): Promise<CheckoutSessionRecord>;
+  /** For delayed methods: marks the session paid and sends `…async_payment_succeeded` (or `_failed`, leaving it unpaid). */
+  settleAsyncPayment(id: string, outcome: 'succeeded' | 'failed'): Promise<CheckoutSessionRecord>;
+  /** Overrides fields of a stored session (amount_total, currency, metadata, created, expires_at, line_items…). */
+  patchSession(id: string, patch: Partial<CheckoutSessionRecord>): void;
+  /** A copy of the stored session with `line_items` filled in; undefined for an unknown id. */
+  getSession(id: string): CheckoutSessionRecord | undefined;
+  /** Every webhook delivery attempt, oldest first. */
+  readonly deliveries: ReadonlyArray<WebhookDelivery>;
+  /** Resolves when no webhook delivery or retry is pending. */
+  idle(): Promise<void>;
+  setWebhook(webhook: WebhookEndpoint | undefined): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 12111;
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [1000, 5000, 30000, 120000];
+
+/** Starts the Stripe Checkout simulator; the real `stripe` SDK talks to it with `host`, `port` and `protocol: 'http'`. */
+export async function startStripeSimulator(options: StripeSimulatorOptions = {}): Promise<StripeSimulator> {
+  const log = options.log ?? (() => {});
+  const webhooks = new WebhookSender({
+    endpoint: options.webhook,
+    retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+    log,
+  });
+  const faults = new FaultInjector();
+  const idempotency = new IdempotencyStore();
+  const delays = new Map<NodeJS.Timeout, () => void>();
+  const sleep = (ms: number): Promise<void> => {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        delays.delete(timer);
+        resolve();
+      }, ms);
+      delays.set(timer, resolve);
+    });
+  };
+
+  const server = createServer();
+  const host = options.host ?? '127.0.0.1';
+  const port = await listen(server, options.port ?? DEFAULT_PORT, host);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const store = new SessionStore(publicUrl, (type, record) =>
+    webhooks.send(buildEvent(type, sessionEventObject(record))),
+  );
+  const context = { store, faults, idempotency, sleep, log };
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    route(request, response).catch((error: unknown) => {
+      log(`stripe simulator: ${request.method} ${request.url} failed: ${String(error)}`);
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      response.end('Internal error in the Stripe simulator');
+    });
+  });
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const method = request.method ?? 'GET';
+    const target = new URL(request.url ?? '/', 'http://simulator.invalid');
+    let body: string;
+    try {
+      body = await readBody(request);
+    } catch (error) {
+      if (!(error instanceof BodyTooLargeError)) throw error;
+      sendJson(response, 413, {}, JSON.stringify(bodyTooLarge(), null, 2));
+      return;
+    }
+    if (target.pathname.startsWith('/v1/')) {
+      const query = target.search.replace(/^\?/, '');
+      const answer = await handleApiRequest(context, {
+        method,
+        path: target.pathname,
+        query,
+        headers: request.headers,
+        body,
+      });
+      log(`${method} ${target.pathname} → ${answer.status}`);
+      sendJson(response, answer.status, answer.headers, answer.body);
+      return;
+    }
+    const page = /^\/c\/pay\/([^/]+)$/.exec(target.pathname);
+    if (page !== null) {
+      sendPage(response, await handlePaymentPage(store, method, decodePathSegment(page[1] ?? ''), body));
+      return;
+    }
+    const status = target.pathname === '/' ? 200 : 404;
+    response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+    response.end(status === 200 ? `Stripe Checkout simulator: API at ${url}/v1\n` : 'Not found\n');
+  }
+
+  const sessionHookResult = (id: string): CheckoutSessionRecord => {
+    const record = getSession(id);
+    if (record === undefined) throw new Error(`No such Checkout Session: ${id}`);
+    return record;
+  };
+  const getSession = (id: string): CheckoutSessionRecord | undefined => {
+    const entry = store.find(id);
+    return entry === undefined ? undefined : structuredClone(entry.record);
+  };
+
+  return {
+    url,
+    port,
+    injectFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
+    async completeSession(id, completeOptions = {}) {
+      await store.complete(id, completeOptions.paymentStatus ?? 'paid').delivered;
+      return sessionHookResult(id);
+    },
+    async settleAsyncPayment(id, outcome) {
+      await store.settle(id, outcome).delivered;
+      return sessionHookResult(id);
+    },
+    patchSession: (id, patch) => store.patch(id, structuredClone(patch)),
+    getSession,
+    get deliveries() {
+      return webhooks.deliveries;
+    },
+    idle: () => webhooks.idle(),
+    setWebhook: (webhook) => webhooks.setEndpoint(webhook),
+    async close() {
+      webhooks.close();
+      for (const [timer, resolve] of delays) {
+        clearTimeout(timer);
+        resolve();
+      }
+      delays.clear();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // The SDK keeps connections alive; without this close() would wait for them to time out.
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      if (address === null || typeof address === 'string')
+        reject(new Error('Simulator is not on a TCP port'));
+      else resolve(address.port);
+    });
+  });
+}
+
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+): void {
+  response.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-cache, no-store',
+  });
+  response.end(body);
+}
+
+function sendPage(response: ServerResponse, page: PageResponse): void {
+  const headers = {
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Content-Security-Policy':
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+  };
+  if (page.location !== undefined) {
+    response.writeHead(page.status, { ...headers, Location: page.location });
+    response.end();
+    return;
+  }
+  const html = page.html ?? '';
+  response.writeHead(page.status, {
+    ...headers,
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(html),
+  });
+  response.end(html);
+}

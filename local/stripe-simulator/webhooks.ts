@@ -1,0 +1,223 @@
+import { createHmac } from 'node:crypto';
+import { type ClientRequest, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import Stripe from 'stripe';
+import { newEventId, nowSeconds } from './ids';
+import type { SessionEventType } from './session-store';
+import type { CheckoutSessionJson } from './session-types';
+
+export interface WebhookEndpoint {
+  url: string;
+  secret: string;
+}
+
+export interface WebhookEvent {
+  id: string;
+  object: 'event';
+  api_version: string;
+  created: number;
+  data: { object: CheckoutSessionJson };
+  livemode: false;
+  pending_webhooks: number;
+  request: { id: null; idempotency_key: null };
+  type: SessionEventType;
+}
+
+/** One attempt to deliver one event, as the Stripe dashboard lists them. */
+export interface WebhookDelivery {
+  eventId: string;
+  eventType: SessionEventType;
+  /** 1 for the first try, then 2, 3, … for each retry. */
+  attempt: number;
+  url: string;
+  /** The endpoint's HTTP status, or null when no response arrived (see `error`). */
+  statusCode: number | null;
+  error: string | null;
+  /** Stripe counts only a 2xx as delivered; redirects are failures too. */
+  ok: boolean;
+  /** The `Stripe-Signature` header sent, and its `t=` timestamp: each attempt is signed afresh. */
+  signature: string;
+  signedAt: number;
+}
+
+export interface WebhookSenderOptions {
+  endpoint: WebhookEndpoint | undefined;
+  retryDelaysMs: readonly number[];
+  log: (line: string) => void;
+  timeoutMs?: number;
+}
+
+/** Signs exactly as Stripe does: HMAC-SHA256 of `${t}.${payload}` with the endpoint secret, hex encoded. */
+export function signatureHeader(payload: string, secret: string, timestamp: number): string {
+  const signature = createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex');
+  return `t=${timestamp},v1=${signature}`;
+}
+
+export function buildEvent(type: SessionEventType, session: CheckoutSessionJson): WebhookEvent {
+  return {
+    id: newEventId(),
+    object: 'event',
+    api_version: Stripe.API_VERSION,
+    created: nowSeconds(),
+    data: { object: session },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+  };
+}
+
+/**
+ * Delivers events at least once: the first attempt straight away, then a retry after each of
+ * `retryDelaysMs` until one answers 2xx. Each event goes to the endpoint configured when it was
+ * created, as Stripe sends an event to the endpoints that existed at the time.
+ */
+export class WebhookSender {
+  readonly deliveries: WebhookDelivery[] = [];
+  private endpoint: WebhookEndpoint | undefined;
+  private readonly retryDelaysMs: readonly number[];
+  private readonly log: (line: string) => void;
+  private readonly timeoutMs: number;
+  private pending = 0;
+  private closed = false;
+  private idleWaiters: Array<() => void> = [];
+  private readonly waits = new Map<NodeJS.Timeout, (elapsed: boolean) => void>();
+  private readonly requests = new Set<ClientRequest>();
+
+  constructor(options: WebhookSenderOptions) {
+    this.endpoint = options.endpoint;
+    this.retryDelaysMs = options.retryDelaysMs;
+    this.log = options.log;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  setEndpoint(endpoint: WebhookEndpoint | undefined): void {
+    this.endpoint = endpoint;
+  }
+
+  /** Resolves once the first attempt has finished, whatever its outcome; retries carry on in the background. */
+  send(event: WebhookEvent): Promise<void> {
+    const endpoint = this.endpoint;
+    if (endpoint === undefined || this.closed) {
+      this.log(`webhook ${event.type} ${event.id}: no endpoint configured, not sent`);
+      return Promise.resolve();
+    }
+    // Serialised once, pretty-printed like Stripe's payloads: every retry carries the same bytes.
+    const payload = JSON.stringify(event, null, 2);
+    this.pending += 1;
+    const first = this.attempt(endpoint, event, payload, 1);
+    void first
+      .then(async (delivered) => {
+        for (let index = 0; !delivered && index < this.retryDelaysMs.length; index += 1) {
+          if (!(await this.wait(this.retryDelaysMs[index] ?? 0))) return;
+          delivered = await this.attempt(endpoint, event, payload, index + 2);
+        }
+      })
+      .finally(() => {
+        this.pending -= 1;
+        if (this.pending === 0) this.flushIdleWaiters();
+      });
+    return first.then(() => undefined);
+  }
+
+  idle(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Cancels pending retries and in-flight requests. */
+  close(): void {
+    this.closed = true;
+    for (const [timer, resolve] of this.waits) {
+      clearTimeout(timer);
+      resolve(false);
+    }
+    this.waits.clear();
+    for (const request of this.requests) request.destroy(new Error('simulator closed'));
+  }
+
+  private flushIdleWaiters(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** Resolves true after `ms`, or false at once if the sender closes first. */
+  private wait(ms: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waits.delete(timer);
+        resolve(true);
+      }, ms);
+      this.waits.set(timer, resolve);
+    });
+  }
+
+  private attempt(
+    endpoint: WebhookEndpoint,
+    event: WebhookEvent,
+    payload: string,
+    attempt: number,
+  ): Promise<boolean> {
+    const signedAt = nowSeconds();
+    const signature = signatureHeader(payload, endpoint.secret, signedAt);
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (statusCode: number | null, error: string | null) => {
+        if (settled) return;
+        settled = true;
+        const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
+        const { id: eventId, type: eventType } = event;
+        this.deliveries.push({
+          eventId,
+          eventType,
+          attempt,
+          url: endpoint.url,
+          statusCode,
+          error,
+          ok,
+          signature,
+          signedAt,
+        });
+        this.log(
+          `webhook ${eventType} ${eventId} attempt ${attempt} → ${statusCode ?? error ?? 'no answer'}`,
+        );
+        resolve(ok);
+      };
+      if (!URL.canParse(endpoint.url)) {
+        finish(null, `invalid webhook URL: ${endpoint.url}`);
+        return;
+      }
+      const url = new URL(endpoint.url);
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const request = send(url, {
+        method: 'POST',
+        // No keep-alive: an idle pooled socket would hold the receiver's server open after its test ends.
+        agent: false,
+        timeout: this.timeoutMs,
+        headers: {
+          Accept: '*/*; q=0.5, application/xml',
+          'Cache-Control': 'no-cache',
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': Buffer.byteLength(payload),
+          'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+          'Stripe-Signature': signature,
+        },
+      });
+      this.requests.add(request);
+      request.on('response', (response) => {
+        response.resume();
+        response.on('end', () => finish(response.statusCode ?? null, null));
+        response.on('error', (error) => finish(response.statusCode ?? null, error.message));
+      });
+      request.on('timeout', () => request.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
+      request.on('error', (error) => finish(null, error.message));
+      request.on('close', () => {
+        this.requests.delete(request);
+        finish(null, 'connection closed before a response');
+      });
+      request.end(payload);
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { z } from 'zod';
+import { REPO_ROOT } from '../../infra/lib/paths';
+import { createShopApp } from '../../infra/lib/shop-app';
+import type { ShopStack } from '../../infra/lib/shop-stack';
+
+const cdkJsonSchema = z.object({ app: z.string(), context: z.record(z.string(), z.unknown()) });
+
+/** The context the CLI would pass: cdk.json's, so tests see the same feature flags and defaults. */
+export function cdkJsonContext(): Record<string, unknown> {
+  return cdkJsonSchema.parse(JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8'))).context;
+}
+
+/**
+ * CDK's own switch to skip asset bundling (the CLI sets it for `--exclusively` deploys): template
+ * tests need no Lambda bundles, and skipping esbuild keeps them fast. Entries must still exist.
+ */
+export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
+
+/** Context overrides that give the stack a custom domain in a Route 53 zone. */
+export const CUSTOM_DOMAIN_CONTEXT = {
+  domainName: 'shop.example.co.uk',
+  certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
+  hostedZoneId: 'Z0123456789ABCDEFGHIJ',
+  hostedZoneName: 'shop.example.co.uk',
+  senderEmail: 'orders@shop.example.co.uk',
+} as const;
+
+/**
+ * The shop stack exactly as the CLI builds it (cdk.json context, cdk-nag on), with `overrides`
+ * applied and bundling skipped unless asked for.
+ */
+export function synthShop(
+  overrides: Record<string, unknown> = {},
+  options: { bundle?: boolean; outdir?: string } = {},
+): { app: App; stack: ShopStack; template: Template } {
+  const { app, stack } = createShopApp({
+    context: {
+      ...cdkJsonContext(),
+      ...(options.bundle === true ? {} : SKIP_BUNDLING),
+      ...overrides,
+    },
+    outdir: options.outdir,
+  });
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+/** A bare stack for testing one construct, with cdk.json's feature flags and no cdk-nag. */
+export function constructStack(): Stack {
+  const app = new App({ context: { ...cdkJsonContext(), ...SKIP_BUNDLING } });
+  return new Stack(app, 'TestStack');
+}
+
+/** Writes a small fake Vite build (index.html, a root file, hashed assets) and returns its path. */
+export function fakeWebBuild(files: readonly string[] = ['index.html', 'favicon.svg', 'robots.txt', 'assets/index-abc123.js']): string {
+  const dir = mkdtempSync(join(tmpdir(), 'shop-web-'));
+  for (const file of files) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), file.endsWith('.html') ? '<!doctype html><title>x</title>' : 'x');
+  }
+  return dir;
+}
+
+/** The Logical ids of every resource of a type, keyed by id. */
+export function resourcesOfType(template: Template, type: string): Record<string, { Properties?: Record<string, unknown> }> {
+  return template.findResources(type);
+}

@@ -1,0 +1,139 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { orderReference } from '../../../shared/checkout-status';
+import { captureLogs, ORDERS, PERSONAL_DATA, validOrder } from '../create-checkout/harness';
+import { type StatusHarness, startStatusHarness, statusAnswer, statusEvent } from './harness';
+
+// The success page's lookup against real sessions in the simulator: only `paid` means paid, and
+// the answer is the minimum (status, reference, bottles, total, dispatch date), nothing personal.
+
+let harness: StatusHarness;
+let logs: ReturnType<typeof captureLogs>;
+
+beforeAll(async () => {
+  harness = await startStatusHarness();
+});
+afterAll(() => harness.close());
+beforeEach(() => {
+  logs = captureLogs();
+});
+afterEach(() => logs.restore());
+
+describe('checkout-status: status mapping', () => {
+  it('answers an open session as open, with exactly the minimal fields', async () => {
+    const sessionId = await harness.createSession();
+
+    const result = await harness.status(statusEvent(sessionId));
+
+    expect(result.headers?.['cache-control']).toBe('no-store');
+    const answer = statusAnswer(result);
+    expect(Object.keys(answer).sort()).toEqual(['bottles', 'dispatchDate', 'reference', 'status', 'total']);
+    expect(answer).toEqual({
+      status: 'open',
+      reference: orderReference(sessionId),
+      bottles: 3,
+      total: 1470,
+      dispatchDate: harness.sim.getSession(sessionId)?.metadata.dispatch_date,
+    });
+    expect(answer.reference).toHaveLength(12);
+  });
+
+  it('answers a paid session as paid', async () => {
+    const sessionId = await harness.createSession();
+    await harness.sim.completeSession(sessionId);
+
+    const answer = statusAnswer(await harness.status(statusEvent(sessionId)));
+
+    expect(answer.status).toBe('paid');
+  });
+
+  it('answers a completed but unpaid session (delayed method) as unpaid, then paid once it settles', async () => {
+    const sessionId = await harness.createSession();
+    await harness.sim.completeSession(sessionId, { paymentStatus: 'unpaid' });
+
+    const pending = statusAnswer(await harness.status(statusEvent(sessionId)));
+    await harness.sim.settleAsyncPayment(sessionId, 'succeeded');
+    const settled = statusAnswer(await harness.status(statusEvent(sessionId)));
+
+    expect(pending.status).toBe('unpaid');
+    expect(settled.status).toBe('paid');
+  });
+
+  it('keeps a failed delayed payment unpaid', async () => {
+    const sessionId = await harness.createSession();
+    await harness.sim.completeSession(sessionId, { paymentStatus: 'unpaid' });
+    await harness.sim.settleAsyncPayment(sessionId, 'failed');
+
+    const answer = statusAnswer(await harness.status(statusEvent(sessionId)));
+
+    expect(answer.status).toBe('unpaid');
+  });
+
+  it('answers a session expired through the API as expired', async () => {
+    const sessionId = await harness.createSession();
+    await harness.stripe.checkout.sessions.expire(sessionId);
+
+    const answer = statusAnswer(await harness.status(statusEvent(sessionId)));
+
+    expect(answer.status).toBe('expired');
+  });
+
+  it('answers a session whose expires_at has passed as expired', async () => {
+    const sessionId = await harness.createSession();
+    harness.sim.patchSession(sessionId, { expires_at: Math.floor(Date.now() / 1000) - 1 });
+
+    const answer = statusAnswer(await harness.status(statusEvent(sessionId)));
+
+    expect(answer.status).toBe('expired');
+  });
+
+  it('never calls a no_payment_required session paid: no money was taken, no order will exist', async () => {
+    const sessionId = await harness.createSession();
+    harness.sim.patchSession(sessionId, { status: 'complete', payment_status: 'no_payment_required' });
+
+    const answer = statusAnswer(await harness.status(statusEvent(sessionId)));
+
+    expect(answer.status).toBe('unpaid');
+  });
+
+  it.each(ORDERS)('reports $quantity bottles and $pence pence from what Stripe charged', async (order) => {
+    const sessionId = await harness.createSession({
+      ...validOrder,
+      quantity: order.quantity,
+      subtotal: order.subtotal,
+      total: order.total,
+    });
+    await harness.sim.completeSession(sessionId);
+
+    const answer = statusAnswer(await harness.status(statusEvent(sessionId)));
+
+    expect(answer).toMatchObject({ status: 'paid', bottles: order.quantity, total: order.pence });
+  });
+});
+
+describe('checkout-status: privacy and read-only', () => {
+  it('never answers or logs the name, email, phone or address', async () => {
+    const sessionId = await harness.createSession();
+    await harness.sim.completeSession(sessionId);
+
+    const result = await harness.status(statusEvent(sessionId));
+
+    for (const value of PERSONAL_DATA) {
+      expect(result.body).not.toContain(value);
+      expect(logs.text()).not.toContain(value);
+    }
+  });
+
+  it('changes nothing: the session and the webhook deliveries are as before', async () => {
+    const sessionId = await harness.createSession();
+    await harness.sim.completeSession(sessionId);
+    await harness.sim.idle();
+    const sessionBefore = harness.sim.getSession(sessionId);
+    const deliveriesBefore = harness.sim.deliveries.length;
+
+    await harness.status(statusEvent(sessionId));
+    await harness.status(statusEvent(sessionId));
+
+    expect(harness.sim.getSession(sessionId)).toEqual(sessionBefore);
+    expect(harness.sim.deliveries.length).toBe(deliveriesBefore);
+  });
+});

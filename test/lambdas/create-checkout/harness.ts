@@ -1,0 +1,132 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type Stripe from 'stripe';
+import { vi } from 'vitest';
+import { z } from 'zod';
+import { type StripeSimulator, startStripeSimulator } from '../../../local/stripe-simulator/server';
+import { type CheckoutHandlerDeps, createCheckoutHandler } from '../../../lambdas/create-checkout/handler';
+import { logger } from '../../../lambdas/lib/logger';
+import { createStripeClient } from '../../../lambdas/lib/stripe';
+import { API_PATHS } from '../../../shared/api-paths';
+import type { CheckoutRequestBody } from '../../../shared/checkout-request';
+import { apiGatewayEvent, jsonBody } from '../../support/api-gateway-event';
+
+/** Test-mode values for the simulator: not secrets. */
+export const SITE_URL = 'https://shop.test';
+export const TEST_SECRET_KEY = 'sk_test_simulator_checkout';
+/** Short, so a delayed simulator response becomes a timeout quickly. */
+export const CLIENT_TIMEOUT_MS = 400;
+
+/** A valid order for 3 bottles; personal data distinctive enough to search the logs for. */
+export const validOrder = {
+  name: 'Zoë Testperson',
+  email: 'zoe.testperson@example.co.uk',
+  phone: '07700 900123',
+  address: '1 Pondside Lane\nLittle Wetton',
+  postcode: 'sw1a1aa',
+  quantity: 3,
+  subtotal: 9.75,
+  shipping: 4.95,
+  total: 14.7,
+} satisfies CheckoutRequestBody;
+
+export const ORDERS = [
+  { quantity: 3, subtotal: 9.75, total: 14.7, pence: 1470 },
+  { quantity: 6, subtotal: 19.5, total: 24.45, pence: 2445 },
+  { quantity: 9, subtotal: 29.25, total: 34.2, pence: 3420 },
+] as const;
+
+export interface Harness {
+  sim: StripeSimulator;
+  /** The real SDK against the simulator, as the handler's deps use it (no retries, short timeout). */
+  stripe: Stripe;
+  handle: (event: APIGatewayProxyEventV2) => ReturnType<ReturnType<typeof createCheckoutHandler>>;
+  close: () => Promise<void>;
+}
+
+export async function startHarness(overrides: Partial<CheckoutHandlerDeps> = {}): Promise<Harness> {
+  const sim = await startStripeSimulator({ port: 0 });
+  const stripe = createStripeClient(TEST_SECRET_KEY, {
+    apiBase: sim.url,
+    timeoutMs: CLIENT_TIMEOUT_MS,
+    maxNetworkRetries: 0,
+  });
+  const handle = createCheckoutHandler({
+    stripe,
+    siteUrl: SITE_URL,
+    cutoffHours: 36,
+    publicApiKey: undefined,
+    ...overrides,
+  });
+  return { sim, stripe, handle, close: () => sim.close() };
+}
+
+/** A POST to the checkout route as API Gateway delivers it (header names lower-cased). */
+export function checkoutEvent(
+  options: { body?: unknown; headers?: Record<string, string>; isBase64Encoded?: boolean } = {},
+): APIGatewayProxyEventV2 {
+  return apiGatewayEvent({
+    method: 'POST',
+    path: API_PATHS.createCheckout,
+    headers: { 'Content-Type': 'application/json', ...options.headers },
+    lowerCaseHeaders: true,
+    body: 'body' in options ? options.body : validOrder,
+    ...(options.isBase64Encoded !== undefined && { isBase64Encoded: options.isBase64Encoded }),
+  });
+}
+
+/** Every session the simulator holds: "creating nothing" is checked against this. */
+export async function allSessionIds(stripe: Stripe): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const session of stripe.checkout.sessions.list({ limit: 100 })) ids.push(session.id);
+  return ids;
+}
+
+/** Runs the handler and reports the sessions the simulator gained meanwhile ("creates nothing" checks). */
+export async function handleCountingSessions(
+  harness: Harness,
+  event: APIGatewayProxyEventV2,
+): Promise<{ result: Awaited<ReturnType<Harness['handle']>>; newSessions: string[] }> {
+  const before = new Set(await allSessionIds(harness.stripe));
+  const result = await harness.handle(event);
+  const newSessions = (await allSessionIds(harness.stripe)).filter((id) => !before.has(id));
+  return { result, newSessions };
+}
+
+/**
+ * Records what the handlers log (and keeps the test output quiet). `text()` is every log call,
+ * serialised, for "never logs personal data or secrets" assertions.
+ */
+export function captureLogs(): { text: () => string; restore: () => void } {
+  const calls: unknown[][] = [];
+  const record = (...args: unknown[]) => {
+    calls.push(args);
+  };
+  const spies = [
+    vi.spyOn(logger, 'info').mockImplementation(record),
+    vi.spyOn(logger, 'warn').mockImplementation(record),
+    vi.spyOn(logger, 'error').mockImplementation(record),
+  ];
+  return {
+    text: () =>
+      JSON.stringify(calls, (_key, value: unknown) =>
+        value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
+      ),
+    restore: () => {
+      for (const spy of spies) spy.mockRestore();
+    },
+  };
+}
+
+/** The personal data of `validOrder` that must never reach a log line or an error body. */
+export const PERSONAL_DATA = [validOrder.name, validOrder.email, validOrder.phone, 'Pondside', 'SW1A'] as const;
+
+const createdSchema = z.strictObject({ url: z.url(), sessionId: z.string().startsWith('cs_test_') });
+
+/** The 200 answer, checked to be exactly `{ url, sessionId }`. */
+export function createdSession(result: { statusCode?: number | undefined; body?: string | undefined }): {
+  url: string;
+  sessionId: string;
+} {
+  if (result.statusCode !== 200) throw new Error(`expected 200, got ${result.statusCode}: ${result.body}`);
+  return createdSchema.parse(jsonBody(result));
+}

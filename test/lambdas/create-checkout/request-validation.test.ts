@@ -1,0 +1,153 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FIELD_LIMITS, FIELD_MESSAGES } from '../../../shared/checkout-request';
+import { jsonBody } from '../../support/api-gateway-event';
+import {
+  captureLogs,
+  checkoutEvent,
+  createdSession,
+  type Harness,
+  handleCountingSessions,
+  startHarness,
+  validOrder,
+} from './harness';
+
+// The body's fields, one rule at a time, through the real handler. Every refusal is a 400 that
+// names the field, and nothing reaches Stripe: the simulator holds no session afterwards.
+
+let harness: Harness;
+let logs: ReturnType<typeof captureLogs>;
+
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterAll(() => harness.close());
+beforeEach(() => {
+  logs = captureLogs();
+});
+afterEach(() => logs.restore());
+
+async function expectRefused(body: unknown, field: string, message?: string): Promise<void> {
+  const { result, newSessions } = await handleCountingSessions(harness, checkoutEvent({ body }));
+
+  expect(result.statusCode).toBe(400);
+  expect(result.headers?.['cache-control']).toBe('no-store');
+  const answer = jsonBody(result);
+  expect(answer).toMatchObject({ error: expect.any(String), fields: { [field]: message ?? expect.any(String) } });
+  expect(newSessions).toEqual([]);
+}
+
+describe('create-checkout: quantity', () => {
+  it.each([0, -3, 3.5, 12, '03', null, [3], {}])('refuses quantity %j', async (quantity) => {
+    await expectRefused({ ...validOrder, quantity }, 'quantity', FIELD_MESSAGES.quantity);
+  });
+
+  it('refuses a missing quantity', async () => {
+    const { quantity: _omitted, ...body } = validOrder;
+    await expectRefused(body, 'quantity', FIELD_MESSAGES.quantity);
+  });
+});
+
+describe('create-checkout: unknown fields are refused, not passed on', () => {
+  it.each([
+    ['success_url', 'https://evil.example/stolen'],
+    ['cancel_url', 'https://evil.example/'],
+    ['unit_amount', 1],
+    ['metadata', { shop: 'live-aquatics' }],
+  ])('refuses %s', async (field, value) => {
+    await expectRefused({ ...validOrder, [field]: value }, field, `Unknown field "${field}".`);
+  });
+
+  it.each(['[1,2,3]', '"order"', 'null', '3'])('refuses the JSON body %s, which is not an object', async (body) => {
+    const { result, newSessions } = await handleCountingSessions(harness, checkoutEvent({ body }));
+
+    expect(result.statusCode).toBe(400);
+    expect(jsonBody(result)).toEqual({ error: expect.any(String), fields: expect.any(Object) });
+    expect(newSessions).toEqual([]);
+  });
+});
+
+describe('create-checkout: length limits (each also fits Stripe metadata)', () => {
+  it.each([
+    ['name', 'N'.repeat(FIELD_LIMITS.name + 1)],
+    ['phone', `07700 ${'9'.repeat(FIELD_LIMITS.phone)}`],
+    ['address', 'A'.repeat(FIELD_LIMITS.address + 1)],
+    ['postcode', 'SW1A 1AA'.padEnd(FIELD_LIMITS.postcode + 11, 'A')],
+    ['email', `${'a'.repeat(FIELD_LIMITS.emailLocalPart + 1)}@example.com`],
+  ])('refuses %s over its limit', async (field, value) => {
+    await expectRefused({ ...validOrder, [field]: value }, field);
+  });
+
+  it('checks the email limits exactly: local part 65 and 255 in all are refused, 64 and 254 pass', async () => {
+    const local64 = `${'a'.repeat(64)}@example.com`;
+    const whole254 = `a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(57)}.uk`;
+    const whole255 = `a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(58)}.uk`;
+    expect([local64.split('@')[0]?.length, whole254.length, whole255.length]).toEqual([64, 254, 255]);
+
+    await expectRefused({ ...validOrder, email: `a${local64}` }, 'email', FIELD_MESSAGES.email);
+    await expectRefused({ ...validOrder, email: whole255 }, 'email', FIELD_MESSAGES.email);
+    for (const email of [local64, whole254]) {
+      const accepted = await harness.handle(checkoutEvent({ body: { ...validOrder, email } }));
+      const { sessionId } = createdSession(accepted);
+      expect((await harness.stripe.checkout.sessions.retrieve(sessionId)).customer_email).toBe(email);
+    }
+  });
+
+  it.each(['', '   '])('refuses an empty required name (%j)', async (name) => {
+    await expectRefused({ ...validOrder, name }, 'name', FIELD_MESSAGES.name);
+  });
+});
+
+describe('create-checkout: control characters and header injection', () => {
+  it.each([
+    ['CR', '\r'],
+    ['LF', '\n'],
+    ['NUL', '\u0000'],
+    ['U+2028 line separator', '\u2028'],
+    ['U+2029 paragraph separator', '\u2029'],
+    ['U+202E right-to-left override', '\u202E'],
+  ])('refuses %s in the name', async (_label, char) => {
+    await expectRefused({ ...validOrder, name: `Zoë${char}Smith` }, 'name', FIELD_MESSAGES.controlCharacters);
+  });
+
+  it.each(['\r', '\u0000', '\u2028', '\u202E'])('refuses %j in the address, where only LF is allowed', async (char) => {
+    await expectRefused({ ...validOrder, address: `1 High St${char}London` }, 'address');
+  });
+
+  it.each([
+    ['name', 'Zoë\r\nBcc: victim@example.com'],
+    ['email', 'zoe@example.com\r\nBcc: victim@example.com'],
+    ['phone', '07700 900123\r\nBcc: victim@example.com'],
+  ])('refuses a %s carrying "\\r\\nBcc:" before any email exists', async (field, value) => {
+    await expectRefused({ ...validOrder, [field]: value }, field);
+  });
+});
+
+describe('create-checkout: email and postcode shapes', () => {
+  it.each(['zoe', 'zoe@', '@example.com', 'zoe@example', 'zoe smith@example.com', 'zoe@exa mple.com', '<z>@x.com'])(
+    'refuses the email %j',
+    async (email) => {
+      await expectRefused({ ...validOrder, email }, 'email', FIELD_MESSAGES.email);
+    },
+  );
+
+  it.each(['<b>x</b> SW1A 1AA', 'SW1A 1AA <b>', 'SW1A 1AAX', '12345'])(
+    'refuses the postcode %j (the check is anchored at both ends)',
+    async (postcode) => {
+      await expectRefused({ ...validOrder, postcode }, 'postcode', FIELD_MESSAGES.postcodeFormat);
+    },
+  );
+
+  it.each(['JE2 3AB', 'GY1 1AA', 'IM1 1AA'])('refuses the non-UK postcode %j', async (postcode) => {
+    await expectRefused({ ...validOrder, postcode }, 'postcode', FIELD_MESSAGES.postcodeNotDeliverable);
+  });
+
+  it('never logs the personal data of a refused body', async () => {
+    await harness.handle(checkoutEvent({ body: { ...validOrder, quantity: 4 } }));
+
+    const logged = logs.text();
+    expect(logged).toContain('"statusCode":400');
+    for (const value of [validOrder.name, validOrder.email, validOrder.phone, 'Pondside']) {
+      expect(logged).not.toContain(value);
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReconcileHandler } from '../../../lambdas/reconcile-orders/handler';
+import {
+  RECONCILE_LOOKBACK_MS,
+  ReconcileIncompleteError,
+  reconcileOrders,
+} from '../../../lambdas/reconcile-orders/reconcile-orders';
+import { injectAwsFault } from '../../support/aws-faults';
+import { createCheckoutSession } from '../../support/checkout-sessions';
+import { type FulfilmentHarness, startFulfilmentHarness } from '../../support/fulfilment-harness';
+
+// Docs: ../shared/docs/payments-and-reliability.md, "Exactly once": the reconciler cases.
+describe('reconcile-orders', () => {
+  let h: FulfilmentHarness;
+
+  beforeAll(async () => {
+    h = await startFulfilmentHarness();
+  });
+  afterAll(() => h.close());
+
+  async function counts(sessionId: string) {
+    const emails = await h.emailsFor(sessionId);
+    return {
+      orders: (await h.ordersFor(sessionId)).length,
+      confirmation: emails.confirmation.length,
+      merchantNotice: emails.merchantNotice.length,
+    };
+  }
+
+  /** The EMF metric lines for the reconciler's count, as CloudWatch would read them. */
+  function missedOrderMetrics(): number[] {
+    return h.metricLines
+      .map((line): Record<string, unknown> => JSON.parse(line))
+      .filter((line) => JSON.stringify(line._aws).includes('"Namespace":"LiveAquatics"'))
+      .flatMap((line) => (typeof line.ReconcilerFulfilledMissedOrders === 'number' ? [line.ReconcilerFulfilledMissedOrders] : []));
+  }
+
+  it('fulfils a paid session whose webhook never arrived, and says so in a metric', async () => {
+    // Prepare: paid on Stripe; no event was ever delivered.
+    const session = await h.paidSession();
+
+    // Act
+    const summary = await createReconcileHandler(h.deps)();
+
+    // Assess
+    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(summary.fulfilledMissedOrders).toBeGreaterThanOrEqual(1);
+    expect(missedOrderMetrics().at(-1)).toBe(summary.fulfilledMissedOrders);
+  });
+
+  it('leaves one order when the reconciler and a late webhook meet, at once or one after the other', async () => {
+    // Prepare
+    const together = await h.paidSession();
+    const after = await h.paidSession();
+
+    // Act
+    const [concurrentWebhook] = await Promise.all([
+      h.webhook(h.delivery(await h.eventFor('checkout.session.completed', together.id))),
+      reconcileOrders(h.deps),
+    ]);
+    const lateWebhook = await h.webhook(h.delivery(await h.eventFor('checkout.session.completed', after.id)));
+
+    // Assess
+    expect([concurrentWebhook.statusCode, lateWebhook.statusCode]).toEqual([200, 200]);
+    expect(await counts(together.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await counts(after.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+
+  it('sends the emails an earlier attempt left unsent, and nothing twice', async () => {
+    // Prepare: the webhook wrote the order, but SES was down for both emails.
+    const session = await h.paidSession();
+    const sesDown = injectAwsFault(h.clients.ses, { command: 'SendEmailCommand', when: 'before', times: 1 });
+    const webhook = await h.webhook(h.delivery(await h.eventFor('checkout.session.completed', session.id)));
+    sesDown.remove();
+    const beforeRun = await counts(session.id);
+
+    // Act
+    const summary = await reconcileOrders(h.deps);
+    await reconcileOrders(h.deps);
+
+    // Assess
+    expect(webhook.statusCode).toBe(500);
+    expect(beforeRun).toEqual({ orders: 1, confirmation: 0, merchantNotice: 0 });
+    expect(summary.emailsRetried).toBeGreaterThanOrEqual(2);
+    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+
+  it('leaves alone sessions that are not ours, not paid, or older than three days', async () => {
+    // Prepare
+    const notOurs = await h.paidSession({ notOurs: true });
+    const unpaid = await createCheckoutSession(h.stripe);
+    await h.simulator.completeSession(unpaid.id, { paymentStatus: 'unpaid' });
+    const old = await h.paidSession();
+    h.simulator.patchSession(old.id, { created: Math.floor((Date.now() - RECONCILE_LOOKBACK_MS) / 1000) - 60 });
+
+    // Act
+    await reconcileOrders(h.deps);
+
+    // Assess
+    expect(await counts(notOurs.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+    expect(await counts(unpaid.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+    expect(await counts(old.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+  });
+
+  it('carries on past a session that fails, then reports the run as incomplete', async () => {
+    // Prepare: the first order write of the run fails.
+    const session = await h.paidSession();
+    const dynamoDown = injectAwsFault(h.clients.documentClient, { command: 'PutItemCommand', when: 'before' });
+
+    // Act
+    const run = reconcileOrders(h.deps);
+
+    // Assess
+    await expect(run).rejects.toBeInstanceOf(ReconcileIncompleteError);
+    dynamoDown.remove();
+    await reconcileOrders(h.deps);
+    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+});

@@ -1,0 +1,190 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonBody } from '../../support/api-gateway-event';
+import { countCommands } from '../../support/aws-faults';
+import { type FulfilmentHarness, startFulfilmentHarness, WEBHOOK_SECRET } from '../../support/fulfilment-harness';
+import { eventPayload, signPayload, stripeEvent } from '../../support/stripe-events';
+
+// Docs: ../shared/docs/payments-and-reliability.md, "Webhook authenticity".
+describe('stripe-webhook: authenticity', () => {
+  let h: FulfilmentHarness;
+  let dynamoCommands: () => number;
+  let sesCommands: () => number;
+
+  beforeAll(async () => {
+    h = await startFulfilmentHarness();
+    dynamoCommands = countCommands(h.clients.documentClient);
+    sesCommands = countCommands(h.clients.ses);
+  });
+  afterAll(() => h.close());
+
+  /** Everything the code under test could have touched, to prove a refusal touched nothing. */
+  async function sideEffects() {
+    return {
+      dynamoCommands: dynamoCommands(),
+      sesCommands: sesCommands(),
+      stripeCalls: h.stripeCalls(),
+      orders: (await h.standIns.orderItems()).length,
+      emails: (await h.standIns.emails()).length,
+    };
+  }
+
+  it('verifies a pretty-printed event with non-ASCII text, as plain and as base64 body, and fulfils once', async () => {
+    // Prepare
+    const session = await h.paidSession({ customer: { name: 'Zoë Brontë', address: 'Flat 2, Pound (£) Court\nLondon' } });
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+    expect(payload).toContain('Zoë');
+    expect(payload).toContain('£');
+    expect(payload).toContain('\n  ');
+
+    // Act
+    const plain = await h.webhook(h.delivery(payload));
+    const base64 = await h.webhook(h.delivery(payload, { base64: true }));
+
+    // Assess
+    expect(plain.statusCode).toBe(200);
+    expect(base64.statusCode).toBe(200);
+    const orders = await h.ordersFor(session.id);
+    expect(orders).toHaveLength(1);
+    expect(orders[0]?.customerName).toBe('Zoë Brontë');
+    const emails = await h.emailsFor(session.id);
+    expect(emails.confirmation).toHaveLength(1);
+    expect(emails.merchantNotice).toHaveLength(1);
+  });
+
+  it('refuses the same event re-serialised under the original signature: only the raw bytes verify', async () => {
+    // Prepare: what a handler that parsed and re-stringified the body would hand to the SDK.
+    const session = await h.paidSession({ customer: { name: 'Zoë Brontë' } });
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+    const header = signPayload(payload, WEBHOOK_SECRET, h.clock.nowSeconds());
+    const reserialised = JSON.stringify(JSON.parse(payload));
+
+    // Act
+    const result = await h.webhook(h.delivery(reserialised, { header }));
+
+    // Assess
+    expect(result.statusCode).toBe(400);
+    expect(await h.ordersFor(session.id)).toHaveLength(0);
+  });
+
+  it.each(['stripe-signature', 'Stripe-Signature'])('accepts the signature header named %s', async (headerName) => {
+    // Prepare
+    const session = await h.paidSession();
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+
+    // Act
+    const result = await h.webhook(h.delivery(payload, { headerName }));
+
+    // Assess
+    expect(result.statusCode).toBe(200);
+    expect(await h.ordersFor(session.id)).toHaveLength(1);
+  });
+
+  describe('refuses with 400 and no side effect at all', () => {
+    let payload: string;
+    let sessionId: string;
+
+    beforeAll(async () => {
+      const session = await h.paidSession();
+      sessionId = session.id;
+      payload = await h.eventFor('checkout.session.completed', session.id);
+    });
+
+    const now = () => h.clock.nowSeconds();
+    const v1 = (body: string, secret: string, t: number) =>
+      createHmac('sha256', secret).update(`${t}.${body}`, 'utf8').digest('hex');
+    const cases: Array<[string, () => { body: string; header: string | null; base64?: boolean }]> = [
+      ['a missing header', () => ({ body: payload, header: null })],
+      ['a garbage header', () => ({ body: payload, header: 'definitely-not-a-signature' })],
+      ['only a v0 signature', () => ({ body: payload, header: `t=${now()},v0=${v1(payload, WEBHOOK_SECRET, now())}` })],
+      ['the wrong secret', () => ({ body: payload, header: signPayload(payload, 'whsec_someone_else', now()) })],
+      [
+        'one byte changed',
+        () => ({
+          body: payload.replace('"amount_total": 1470', '"amount_total": 1471'),
+          header: signPayload(payload, WEBHOOK_SECRET, now()),
+        }),
+      ],
+      [
+        'one byte changed in a base64 body',
+        () => ({ body: payload.replace('Zo', 'Zp'), header: signPayload(payload, WEBHOOK_SECRET, now()), base64: true }),
+      ],
+      ['an empty body', () => ({ body: '', header: signPayload('', WEBHOOK_SECRET, now()) })],
+      ['a timestamp 301 s old', () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() - 301) })],
+      ['a timestamp far in the future', () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() + 3_600) })],
+      ['a timestamp 301 s in the future', () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() + 301) })],
+    ];
+
+    it.each(cases)('%s', async (_name, build) => {
+      // Prepare
+      const { body, header, base64 } = build();
+      const before = await sideEffects();
+
+      // Act
+      const result = await h.webhook(h.delivery(body, { header, base64 }));
+
+      // Assess
+      expect(result.statusCode).toBe(400);
+      expect(jsonBody(result)).toEqual({ error: 'Webhook signature verification failed.' });
+      expect(await sideEffects()).toEqual(before);
+      expect(await h.ordersFor(sessionId)).toHaveLength(0);
+    });
+
+    it('an event of the other mode (livemode: true on a test deployment)', async () => {
+      // Prepare
+      const live = await h.eventFor('checkout.session.completed', sessionId, { livemode: true });
+      const before = await sideEffects();
+
+      // Act
+      const result = await h.webhook(h.delivery(live));
+
+      // Assess
+      expect(result.statusCode).toBe(400);
+      expect(await sideEffects()).toEqual(before);
+    });
+  });
+
+  it('accepts a timestamp 299 s old', async () => {
+    // Prepare
+    const session = await h.paidSession();
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+
+    // Act
+    const result = await h.webhook(h.delivery(payload, { timestamp: h.clock.nowSeconds() - 299 }));
+
+    // Assess
+    expect(result.statusCode).toBe(200);
+    expect(await h.ordersFor(session.id)).toHaveLength(1);
+  });
+
+  it('answers 2xx and does nothing for an event type it does not handle', async () => {
+    // Prepare
+    const payload = eventPayload(
+      stripeEvent('customer.created', { id: 'cus_123', object: 'customer', metadata: { shop: 'live-aquatics' } }, { created: h.clock.nowSeconds() }),
+    );
+    const before = await sideEffects();
+
+    // Act
+    const result = await h.webhook(h.delivery(payload));
+
+    // Assess
+    expect(result.statusCode).toBe(200);
+    expect(jsonBody(result)).toEqual({ received: true, outcome: 'ignored' });
+    expect(await sideEffects()).toEqual(before);
+  });
+
+  it('answers 2xx and does nothing for a paid session that is not ours', async () => {
+    // Prepare
+    const session = await h.paidSession({ notOurs: true });
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+    const before = await sideEffects();
+
+    // Act
+    const result = await h.webhook(h.delivery(payload));
+
+    // Assess
+    expect(result.statusCode).toBe(200);
+    expect(jsonBody(result)).toEqual({ received: true, outcome: 'not-ours' });
+    expect(await sideEffects()).toEqual(before);
+  });
+});

@@ -1,0 +1,168 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { STALE_CLAIM_MS } from '../../../lambdas/fulfilment/send-order-emails';
+import { type AwsFault, injectAwsFault, inputContaining } from '../../support/aws-faults';
+import { type FulfilmentHarness, startFulfilmentHarness } from '../../support/fulfilment-harness';
+
+// Docs: ../shared/docs/payments-and-reliability.md, "Exactly once": a failure after each step,
+// then the event replayed; DynamoDB, SES or Stripe failing, then Stripe's retry finishing the work.
+describe('stripe-webhook: failures and replays', () => {
+  let h: FulfilmentHarness;
+
+  beforeAll(async () => {
+    h = await startFulfilmentHarness();
+  });
+  afterEach(() => h.clock.reset());
+  afterAll(() => h.close());
+
+  /** The confirmation is sent first, so its claim and mark are the first matching updates. */
+  const claimOfConfirmation = inputContaining('confirmationEmailClaimToken', ':staleBefore');
+  const markOfConfirmation = inputContaining('confirmationEmailMessageId');
+
+  async function deliverWithFault(target: 'dynamo' | 'ses', fault: AwsFault) {
+    const session = await h.paidSession();
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+    const client = target === 'dynamo' ? h.clients.documentClient : h.clients.ses;
+    const injected = injectAwsFault(client, fault);
+    const first = await h.webhook(h.delivery(payload));
+    injected.remove();
+    expect(injected.fired).toBe(1);
+    return { sessionId: session.id, payload, first };
+  }
+
+  async function counts(sessionId: string) {
+    const emails = await h.emailsFor(sessionId);
+    return {
+      orders: (await h.ordersFor(sessionId)).length,
+      confirmation: emails.confirmation.length,
+      merchantNotice: emails.merchantNotice.length,
+    };
+  }
+
+  it.each<[string, 'dynamo' | 'ses', AwsFault]>([
+    ['the order is written', 'dynamo', { command: 'PutItemCommand', when: 'after' }],
+    ['the email is marked sent', 'dynamo', { command: 'UpdateItemCommand', when: 'after', matches: markOfConfirmation }],
+  ])('recovers from a crash after %s: the replay leaves one order and one email of each kind', async (_step, target, fault) => {
+    // Prepare
+    const { sessionId, payload, first } = await deliverWithFault(target, fault);
+
+    // Act
+    const replay = await h.webhook(h.delivery(payload));
+
+    // Assess
+    expect(first.statusCode).toBe(500);
+    expect(replay.statusCode).toBe(200);
+    expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+
+  it('recovers from a crash after the email is claimed: the claim is honoured until stale, then re-claimed', async () => {
+    // Prepare
+    const { sessionId, payload, first } = await deliverWithFault('dynamo', {
+      command: 'UpdateItemCommand',
+      when: 'after',
+      matches: claimOfConfirmation,
+    });
+
+    // Act
+    const replayAtOnce = await h.webhook(h.delivery(payload));
+    const whileClaimed = await counts(sessionId);
+    h.clock.advance(STALE_CLAIM_MS + 1_000);
+    const replayLater = await h.webhook(h.delivery(payload));
+
+    // Assess
+    expect(first.statusCode).toBe(500);
+    expect(replayAtOnce.statusCode).toBe(200);
+    expect(whileClaimed).toEqual({ orders: 1, confirmation: 0, merchantNotice: 1 });
+    expect(replayLater.statusCode).toBe(200);
+    expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+
+  it('sends the email twice after a crash between SES accepting it and the mark: the one accepted duplicate window', async () => {
+    // Prepare: SES accepts the confirmation, then its answer is lost.
+    const { sessionId, payload, first } = await deliverWithFault('ses', { command: 'SendEmailCommand', when: 'after' });
+
+    // Act
+    const replay = await h.webhook(h.delivery(payload));
+
+    // Assess: documented in lambdas/fulfilment/send-order-emails.ts.
+    expect(first.statusCode).toBe(500);
+    expect(replay.statusCode).toBe(200);
+    expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 2, merchantNotice: 1 });
+  });
+
+  it('resends only once the claim is stale when the mark itself fails after SES accepted', async () => {
+    // Prepare: the crash happens in DynamoDB, just before `sent` is recorded.
+    const { sessionId, payload, first } = await deliverWithFault('dynamo', {
+      command: 'UpdateItemCommand',
+      when: 'before',
+      matches: markOfConfirmation,
+    });
+
+    // Act
+    const replayAtOnce = await h.webhook(h.delivery(payload));
+    const whileClaimed = await counts(sessionId);
+    h.clock.advance(STALE_CLAIM_MS + 1_000);
+    const replayLater = await h.webhook(h.delivery(payload));
+
+    // Assess
+    expect(first.statusCode).toBe(500);
+    expect([replayAtOnce.statusCode, replayLater.statusCode]).toEqual([200, 200]);
+    expect(whileClaimed).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 2, merchantNotice: 1 });
+  });
+
+  it.each<[string, 'dynamo' | 'ses', AwsFault]>([
+    ['DynamoDB refuses the read', 'dynamo', { command: 'GetItemCommand', when: 'before' }],
+    ['DynamoDB refuses the order write', 'dynamo', { command: 'PutItemCommand', when: 'before' }],
+    ['DynamoDB refuses the email claim', 'dynamo', { command: 'UpdateItemCommand', when: 'before', matches: claimOfConfirmation }],
+    ['SES refuses the confirmation', 'ses', { command: 'SendEmailCommand', when: 'before' }],
+  ])('answers 5xx when %s, and Stripe’s retry completes the work once', async (_case, target, fault) => {
+    // Prepare
+    const { sessionId, payload, first } = await deliverWithFault(target, fault);
+
+    // Act
+    const retry = await h.webhook(h.delivery(payload));
+
+    // Assess
+    expect(first.statusCode).toBe(500);
+    expect(retry.statusCode).toBe(200);
+    expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+
+  it('answers 5xx when Stripe fails, and the retry completes the work', async () => {
+    // Prepare: two failures, as the client retries once by itself.
+    const session = await h.paidSession();
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+    h.simulator.injectFault({ status: 500, times: 2, pathPrefix: `/v1/checkout/sessions/${session.id}` });
+
+    // Act
+    const first = await h.webhook(h.delivery(payload));
+    const ordersAfterFailure = await h.ordersFor(session.id);
+    const retry = await h.webhook(h.delivery(payload));
+
+    // Assess
+    expect(first.statusCode).toBe(502);
+    expect(ordersAfterFailure).toHaveLength(0);
+    expect(retry.statusCode).toBe(200);
+    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+
+  it('sends every message to exactly one recipient, replying to the seller or to the customer', async () => {
+    // Prepare
+    const session = await h.paidSession();
+
+    // Act
+    await h.webhook(h.delivery(await h.eventFor('checkout.session.completed', session.id)));
+
+    // Assess
+    const { confirmation, merchantNotice } = await h.emailsFor(session.id);
+    for (const email of [...confirmation, ...merchantNotice]) {
+      expect(email.destination.to).toHaveLength(1);
+      expect(email.destination.cc).toEqual([]);
+      expect(email.destination.bcc).toEqual([]);
+      expect(email.from).toBe('orders@live-aquatics.test');
+    }
+    expect(confirmation[0]?.destination.to).toEqual([session.customer_email]);
+    expect(confirmation[0]?.replyTo).toEqual(['hello@live-aquatics.test']);
+    expect(merchantNotice[0]?.replyTo).toEqual([session.customer_email]);
+  });
+});

@@ -1,0 +1,135 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type Stripe from 'stripe';
+import { loadFulfilmentRuntime } from '../../lambdas/fulfilment/dependencies';
+import type { FulfilmentDeps } from '../../lambdas/fulfilment/fulfil-checkout';
+import { logger } from '../../lambdas/lib/logger';
+import { createStripeClient } from '../../lambdas/lib/stripe';
+import { createWebhookHandler } from '../../lambdas/stripe-webhook/handler';
+import { orderReference } from '../../shared/checkout-status';
+import { type StripeSimulator, startStripeSimulator } from '../../local/stripe-simulator/server';
+import { createCheckoutSession, type SessionOptions } from './checkout-sessions';
+import { type StandIns, STAND_IN_REGION, type StoredEmail, startStandIns } from './stand-ins';
+import { type CheckoutEventType, type DeliveryOptions, eventPayload, stripeEvent, webhookDelivery } from './stripe-events';
+
+export const WEBHOOK_SECRET = 'whsec_test_fulfilment';
+export const MERCHANT_EMAIL = 'merchant@live-aquatics.test';
+export const SELLER_EMAIL = 'hello@live-aquatics.test';
+
+export interface FulfilmentHarness {
+  simulator: StripeSimulator;
+  standIns: StandIns;
+  /** The test's own Stripe client: creates sessions; not counted as the code's Stripe calls. */
+  stripe: Stripe;
+  /** The real dependencies of the code under test, built from an environment like Lambda's. */
+  deps: FulfilmentDeps;
+  /** The AWS clients inside `deps`, to inject faults into. */
+  clients: Awaited<ReturnType<typeof loadFulfilmentRuntime>>['clients'];
+  /** The webhook handler over `deps`. */
+  webhook(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2>;
+  /** The code's clock (`deps.now`), which tests can move forward. */
+  clock: { nowSeconds(): number; advance(ms: number): void; reset(): void };
+  /** EMF lines the code wrote. */
+  metricLines: string[];
+  /** Requests the code under test made to Stripe. */
+  stripeCalls(): number;
+  /** A session created like create-checkout does, then paid in the simulator. */
+  paidSession(options?: SessionOptions): Promise<Stripe.Checkout.Session>;
+  /** A signed-ready event payload for a session, as Stripe would send it now. */
+  eventFor(type: CheckoutEventType, sessionId: string, options?: { livemode?: boolean }): Promise<string>;
+  /** A delivery of `payload`, signed now (or at `timestamp`) with the endpoint's secret. */
+  delivery(payload: string, options?: Partial<DeliveryOptions>): APIGatewayProxyEventV2;
+  ordersFor(sessionId: string): Promise<Array<Record<string, unknown>>>;
+  emailsFor(sessionId: string): Promise<{ confirmation: StoredEmail[]; merchantNotice: StoredEmail[] }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real pieces, wired as in production: the Stripe simulator behind the real SDK, dynalite and
+ * the SES stand-in behind the real AWS SDK clients, and the handlers' own dependency loader fed
+ * an environment. Events are not delivered by the simulator (no endpoint) unless a test sets one,
+ * so each test decides exactly which deliveries the webhook sees.
+ */
+export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
+  // Quiet by default; a test that asserts on log lines turns them on with captureLogs().
+  logger.setLogLevel('SILENT');
+  const [simulator, standIns] = await Promise.all([
+    startStripeSimulator({ port: 0, webhookRetryDelaysMs: [] }),
+    startStandIns(),
+  ]);
+  const runtime = await loadFulfilmentRuntime({
+    STRIPE_LIVEMODE: 'false',
+    STRIPE_SECRET_KEY: 'sk_test_fulfilment',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: simulator.url,
+    ORDERS_TABLE_NAME: standIns.tableName,
+    DYNAMODB_ENDPOINT: standIns.dynamoEndpoint,
+    SES_ENDPOINT: standIns.sesEndpoint,
+    AWS_REGION: STAND_IN_REGION,
+    SES_FROM_ADDRESS: 'orders@live-aquatics.test',
+    MERCHANT_EMAIL,
+    SELLER_NAME: 'Live Aquatics Ltd',
+    SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
+    SELLER_EMAIL,
+    SELLER_COMPANY_NUMBER: '01234567',
+  });
+  let offsetMs = 0;
+  const metricLines: string[] = [];
+  const deps: FulfilmentDeps = {
+    ...runtime.deps,
+    now: () => new Date(Date.now() + offsetMs),
+    metrics: (line) => metricLines.push(line),
+  };
+  let stripeCalls = 0;
+  deps.stripe.on('request', () => {
+    stripeCalls += 1;
+  });
+  const clock = {
+    nowSeconds: () => Math.floor(deps.now().getTime() / 1000),
+    advance: (ms: number) => {
+      offsetMs += ms;
+    },
+    reset: () => {
+      offsetMs = 0;
+    },
+  };
+  const stripe = createStripeClient('sk_test_harness', { apiBase: simulator.url, maxNetworkRetries: 0 });
+  const webhook = createWebhookHandler({ fulfilment: deps, webhookSecret: WEBHOOK_SECRET, livemode: false });
+
+  return {
+    simulator,
+    standIns,
+    stripe,
+    deps,
+    clients: runtime.clients,
+    webhook,
+    clock,
+    metricLines,
+    stripeCalls: () => stripeCalls,
+    async paidSession(options) {
+      const session = await createCheckoutSession(stripe, options);
+      await simulator.completeSession(session.id);
+      return session;
+    },
+    async eventFor(type, sessionId, options = {}) {
+      const session = await stripe.checkout.sessions.retrieve(sessionId);
+      return eventPayload(stripeEvent(type, session, { created: clock.nowSeconds(), livemode: options.livemode }));
+    },
+    delivery(payload, options = {}) {
+      return webhookDelivery(payload, { secret: WEBHOOK_SECRET, timestamp: clock.nowSeconds(), ...options });
+    },
+    async ordersFor(sessionId) {
+      return (await standIns.orderItems()).filter((item) => item.sessionId === sessionId);
+    },
+    async emailsFor(sessionId) {
+      const reference = orderReference(sessionId);
+      const emails = (await standIns.emails()).filter((email) => email.subject.includes(reference));
+      return {
+        confirmation: emails.filter((email) => !email.destination.to.includes(MERCHANT_EMAIL)),
+        merchantNotice: emails.filter((email) => email.destination.to.includes(MERCHANT_EMAIL)),
+      };
+    },
+    async close() {
+      await Promise.all([simulator.close(), standIns.close()]);
+    },
+  };
+}

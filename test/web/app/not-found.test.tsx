@@ -1,0 +1,21 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../helpers/render-app';
+
+describe('404 page', () => {
+  it('says the page was not found, links home and logs the path', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { user, router } = renderApp('/no-such-page?x=1');
+
+    expect(screen.getByRole('heading', { name: 'Oops! Page not found' })).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(
+      '404 Error: User attempted to access non-existent route:',
+      '/no-such-page',
+    );
+
+    await user.click(screen.getByRole('link', { name: 'Return to Home' }));
+
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.getByRole('heading', { name: 'Live Aquatics Order' })).toBeInTheDocument();
+  });
+});

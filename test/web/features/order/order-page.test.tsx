@@ -1,0 +1,572 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { FIELD_LIMITS, FIELD_MESSAGES } from '../../../../shared/checkout-request';
+import {
+  deferred,
+  jsonResponse,
+  requestOf,
+  stubFetch,
+  stubLocationAssign,
+  stubWindowOpen,
+} from '../../helpers/fake-browser';
+import { renderApp, TEST_CONFIG } from '../../helpers/render-app';
+
+const CHECKOUT_URL = 'https://checkout.stripe.test/c/pay/cs_test_a1B2c3D4e5F6g7H8';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function productCard() {
+  return screen.getByRole('button', { name: 'Daphnia Magna' });
+}
+
+function submitButton() {
+  return screen.getByRole('button', { name: /Secure Checkout with Stripe|Processing\.\.\./ });
+}
+
+function toasts() {
+  return screen.getByRole('alert');
+}
+
+async function fillDetails(
+  user: UserEvent,
+  details: Partial<Record<'name' | 'email' | 'phone' | 'address' | 'postcode', string>> = {},
+) {
+  const values = {
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    phone: '',
+    address: '1 Test Street\nLondon',
+    postcode: 'sw1a 1aa',
+    ...details,
+  };
+  const fields = [
+    ['Full Name *', values.name],
+    ['Email *', values.email],
+    ['Phone Number (Optional)', values.phone],
+    ['Delivery Address *', values.address],
+    ['Postcode *', values.postcode],
+  ] as const;
+  for (const [label, value] of fields) {
+    const field = screen.getByLabelText(label);
+    await user.clear(field);
+    if (value) await user.type(field, value);
+  }
+}
+
+/** Selects the product, picks a quantity and fills valid details. */
+async function prepareOrder(user: UserEvent, bottles: 3 | 6 | 9 = 3) {
+  await user.click(productCard());
+  for (let count = 3; count < bottles; count += 3) {
+    await user.click(screen.getByRole('button', { name: 'Increase quantity' }));
+  }
+  await fillDetails(user);
+}
+
+describe('order page: texts', () => {
+  it('shows the title, subtitle, product card and Important Information of the spec', () => {
+    renderApp('/');
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Live Aquatics Order' })).toBeInTheDocument();
+    expect(screen.getByText('Fresh live stock delivered within the UK')).toBeInTheDocument();
+
+    const card = productCard();
+    expect(card).toHaveAttribute('aria-pressed', 'false');
+    expect(within(card).getByText('100-300 per 250ml bottle')).toBeInTheDocument();
+    const was = within(card).getByText('£12.00');
+    expect(was.tagName).toBe('S');
+    expect(within(card).getByText('£9.75 for 3 bottles')).toBeInTheDocument();
+    expect(within(card).getByText('Min. 3 bottles')).toBeInTheDocument();
+    expect(within(card).getByText('£14.70 delivered')).toBeInTheDocument();
+    expect(card).toHaveAccessibleDescription(/100-300 per 250ml bottle.*Was £12\.00.*£9\.75 for 3 bottles/);
+
+    const info = screen.getByRole('region', { name: 'Important Information' });
+    const points = within(info).getAllByRole('listitem');
+    expect(points).toHaveLength(6);
+    expect(points[0]).toHaveTextContent(/trial run.*vary/i);
+    expect(points[1]).toHaveTextContent(/unforeseen supply issue.*refund/i);
+    expect(points[2]).toHaveTextContent(/dead-on-arrival guarantee/i);
+    expect(points[3]).toHaveTextContent(/Mondays only.*first working day of the week/i);
+    expect(points[4]).toHaveTextContent(/Freezing or extreme weather delays shipment/i);
+    expect(points[5]).toHaveTextContent(/order status.*email confirmation.*after checkout/i);
+    expect(
+      within(info).getByText('By placing an order, you acknowledge and accept these terms.'),
+    ).toBeInTheDocument();
+
+    expect(submitButton()).toHaveTextContent('Secure Checkout with Stripe');
+    expect(submitButton()).toBeEnabled();
+  });
+
+  it('shows the next dispatch date near the checkout button', () => {
+    // Wednesday 18 November 2026: before the Saturday-noon cut-off for Monday 23 November.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-18T12:00:00Z'));
+    renderApp('/');
+
+    const checkout = screen.getByRole('region', { name: 'Checkout' });
+    expect(within(checkout).getByText('Dispatched Monday 23 November')).toBeInTheDocument();
+  });
+
+  it('moves the dispatch date to the following week after the cut-off', () => {
+    // Saturday 21 November 2026, 13:00 in London: past the 36-hour cut-off for Monday 23 November.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-21T13:00:00Z'));
+    renderApp('/');
+
+    expect(screen.getByText('Dispatched Monday 30 November')).toBeInTheDocument();
+  });
+});
+
+describe('order page: selecting the product', () => {
+  it('toggles the card and shows the stepper, details and summary only while selected', async () => {
+    const { user } = renderApp('/');
+    expect(
+      screen.queryByText('How many bottles of Daphnia? (Minimum 3, increments of 3)'),
+    ).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Delivery Details' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Order Total')).not.toBeInTheDocument();
+
+    await user.click(productCard());
+
+    expect(productCard()).toHaveAttribute('aria-pressed', 'true');
+    expect(
+      screen.getByRole('group', { name: 'How many bottles of Daphnia? (Minimum 3, increments of 3)' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Delivery Details' })).toBeInTheDocument();
+    const summary = screen.getByRole('region', { name: 'Order Summary' });
+    expect(within(summary).getByText('Subtotal').nextElementSibling).toHaveTextContent('£9.75');
+    expect(within(summary).getByText('Shipping').nextElementSibling).toHaveTextContent('£4.95');
+    expect(within(summary).getByText('Order Total').nextElementSibling).toHaveTextContent('£14.70');
+
+    await user.click(productCard());
+
+    expect(productCard()).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.queryByRole('group', { name: /How many bottles/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Delivery Details' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Order Summary' })).not.toBeInTheDocument();
+    expect(submitButton()).toBeVisible();
+  });
+
+  it('can be toggled with the keyboard alone', async () => {
+    const { user } = renderApp('/');
+
+    await user.tab();
+    expect(productCard()).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(productCard()).toHaveAttribute('aria-pressed', 'true');
+    await user.keyboard(' ');
+    expect(productCard()).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('has the delivery fields of the spec, with required, types, limits and autocomplete', async () => {
+    const { user } = renderApp('/');
+    await user.click(productCard());
+
+    const name = screen.getByLabelText('Full Name *');
+    const email = screen.getByLabelText('Email *');
+    const phone = screen.getByLabelText('Phone Number (Optional)');
+    const address = screen.getByLabelText('Delivery Address *');
+    const postcode = screen.getByLabelText('Postcode *');
+
+    for (const field of [name, email, address, postcode]) expect(field).toBeRequired();
+    expect(phone).not.toBeRequired();
+    expect(email).toHaveAttribute('type', 'email');
+    expect(phone).toHaveAttribute('type', 'tel');
+    expect(address.tagName).toBe('TEXTAREA');
+    expect(name).toHaveAttribute('autocomplete', 'name');
+    expect(email).toHaveAttribute('autocomplete', 'email');
+    expect(phone).toHaveAttribute('autocomplete', 'tel');
+    expect(address).toHaveAttribute('autocomplete', 'street-address');
+    expect(postcode).toHaveAttribute('autocomplete', 'postal-code');
+    expect(name).toHaveAttribute('maxlength', String(FIELD_LIMITS.name));
+    expect(email).toHaveAttribute('maxlength', String(FIELD_LIMITS.email));
+    expect(phone).toHaveAttribute('maxlength', String(FIELD_LIMITS.phone));
+    expect(address).toHaveAttribute('maxlength', String(FIELD_LIMITS.address));
+    expect(postcode).toHaveAttribute('maxlength', String(FIELD_LIMITS.postcode));
+  });
+
+  it('shows the postcode in uppercase as it is typed', async () => {
+    const { user } = renderApp('/');
+    await user.click(productCard());
+
+    await user.type(screen.getByLabelText('Postcode *'), 'sw1a 1aa');
+
+    expect(screen.getByLabelText('Postcode *')).toHaveValue('SW1A 1AA');
+  });
+});
+
+describe('order page: quantity stepper', () => {
+  it('steps by 3 between 3 and 9, disabling minus at 3 and plus at 9', async () => {
+    const { user } = renderApp('/');
+    await user.click(productCard());
+    const stepper = screen.getByRole('group', { name: /How many bottles/ });
+    const minus = within(stepper).getByRole('button', { name: 'Decrease quantity' });
+    const plus = within(stepper).getByRole('button', { name: 'Increase quantity' });
+    const summary = () => screen.getByRole('region', { name: 'Order Summary' });
+
+    expect(within(stepper).getByText(/^3 bottles/)).toBeInTheDocument();
+    expect(within(stepper).getByText('approx. 300-900 daphnia')).toBeInTheDocument();
+    expect(within(stepper).getByText('£9.75')).toBeInTheDocument();
+    expect(within(stepper).getByText('(£3.25 per bottle)')).toBeInTheDocument();
+    expect(minus).toBeDisabled();
+    expect(plus).toBeEnabled();
+
+    await user.click(plus);
+    expect(within(stepper).getByText(/^6 bottles/)).toBeInTheDocument();
+    expect(within(stepper).getByText('approx. 600-1,800 daphnia')).toBeInTheDocument();
+    expect(within(stepper).getByText('£19.50')).toBeInTheDocument();
+    expect(within(summary()).getByText('Order Total').nextElementSibling).toHaveTextContent('£24.45');
+    expect(minus).toBeEnabled();
+
+    await user.click(plus);
+    expect(within(stepper).getByText(/^9 bottles/)).toBeInTheDocument();
+    expect(within(stepper).getByText('approx. 900-2,700 daphnia')).toBeInTheDocument();
+    expect(within(stepper).getByText('£29.25')).toBeInTheDocument();
+    expect(within(summary()).getByText('Subtotal').nextElementSibling).toHaveTextContent('£29.25');
+    expect(within(summary()).getByText('Order Total').nextElementSibling).toHaveTextContent('£34.20');
+    expect(plus).toBeDisabled();
+
+    // A disabled button does nothing: still 9.
+    await user.click(plus);
+    expect(within(stepper).getByText(/^9 bottles/)).toBeInTheDocument();
+
+    await user.click(minus);
+    await user.click(minus);
+    expect(within(stepper).getByText(/^3 bottles/)).toBeInTheDocument();
+    expect(minus).toBeDisabled();
+  });
+});
+
+describe('order page: checks on submit', () => {
+  it('with no product selected, shows only "Select a Product", even with every field empty', async () => {
+    const fetchMock = stubFetch();
+    const { open } = stubWindowOpen();
+    const { user } = renderApp('/');
+
+    await user.click(submitButton());
+
+    const alert = toasts();
+    expect(within(alert).getByText('Select a Product')).toBeInTheDocument();
+    expect(within(alert).getByText('Please choose at least one product.')).toBeInTheDocument();
+    expect(screen.queryByText('Missing Information')).not.toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('with the product selected and a required field empty, shows "Missing Information"', async () => {
+    const fetchMock = stubFetch();
+    const { open } = stubWindowOpen();
+    const { user } = renderApp('/');
+    await user.click(productCard());
+    // Phone is optional, and a name of spaces counts as empty.
+    await fillDetails(user, { name: '   ' });
+
+    await user.click(submitButton());
+
+    const alert = toasts();
+    expect(within(alert).getByText('Missing Information')).toBeInTheDocument();
+    expect(within(alert).getByText('Please fill in all required fields.')).toBeInTheDocument();
+    expect(screen.queryByText('Select a Product')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Full Name *')).toHaveFocus();
+    expect(screen.getByLabelText('Full Name *')).toHaveAttribute('aria-invalid', 'true');
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('shows "Missing Information" for each required field left empty', async () => {
+    stubFetch();
+    const { user } = renderApp('/');
+    await user.click(productCard());
+
+    for (const [field, label] of [
+      ['email', 'Email *'],
+      ['address', 'Delivery Address *'],
+      ['postcode', 'Postcode *'],
+    ] as const) {
+      await fillDetails(user, { [field]: '' });
+      await user.click(submitButton());
+      expect(within(toasts()).getByText('Missing Information')).toBeInTheDocument();
+      expect(screen.getByLabelText(label)).toHaveFocus();
+      await user.click(within(toasts()).getByRole('button', { name: 'Dismiss' }));
+      expect(screen.queryByText('Missing Information')).not.toBeInTheDocument();
+    }
+  });
+
+  it('refuses a postcode outside the UK with an "Invalid Postcode" toast', async () => {
+    const fetchMock = stubFetch();
+    const { user } = renderApp('/');
+    await user.click(productCard());
+    await fillDetails(user, { postcode: 'JE2 3AB' });
+
+    await user.click(submitButton());
+
+    const alert = toasts();
+    expect(within(alert).getByText('Invalid Postcode')).toBeInTheDocument();
+    expect(within(alert).getByText(FIELD_MESSAGES.postcodeNotDeliverable)).toBeInTheDocument();
+    expect(screen.getByLabelText('Postcode *')).toHaveFocus();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('refuses markup around a valid postcode', async () => {
+    const fetchMock = stubFetch();
+    const { user } = renderApp('/');
+    await user.click(productCard());
+    await fillDetails(user, { postcode: '<b>x</b> SW1A 1AA' });
+
+    await user.click(submitButton());
+
+    expect(within(toasts()).getByText('Invalid Postcode')).toBeInTheDocument();
+    expect(within(toasts()).getByText(FIELD_MESSAGES.postcodeFormat)).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('refuses an email the shared schema does not accept, naming the problem', async () => {
+    const fetchMock = stubFetch();
+    const { user } = renderApp('/');
+    await user.click(productCard());
+    await fillDetails(user, { email: 'ada@example' });
+
+    await user.click(submitButton());
+
+    expect(within(toasts()).getByText('Check Your Details')).toBeInTheDocument();
+    expect(within(toasts()).getByText(FIELD_MESSAGES.email)).toBeInTheDocument();
+    expect(screen.getByLabelText('Email *')).toHaveFocus();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('order page: the checkout request', () => {
+  it('posts the order as JSON, amounts in pounds, with an idempotency key and no Authorization by default', async () => {
+    const fetchMock = stubFetch(jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_a1B2c3D4e5F6g7H8' }));
+    stubWindowOpen();
+    const { user } = renderApp('/');
+    await prepareOrder(user);
+
+    await user.click(submitButton());
+
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    const request = requestOf(fetchMock);
+    expect(request.url).toBe('https://api.shop.test/functions/v1/create-checkout');
+    expect(request.method).toBe('POST');
+    expect(request.headers.get('Content-Type')).toBe('application/json');
+    expect(request.headers.get('Idempotency-Key')).toMatch(UUID);
+    expect(request.headers.has('Authorization')).toBe(false);
+    expect(request.body).toBe(
+      JSON.stringify({
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        phone: '',
+        address: '1 Test Street\nLondon',
+        postcode: 'SW1A 1AA',
+        quantity: 3,
+        subtotal: 9.75,
+        shipping: 4.95,
+        total: 14.7,
+      }),
+    );
+    // Numbers, not strings: the server compares them with its own quote.
+    expect(request.body).toContain('"subtotal":9.75,"shipping":4.95,"total":14.7}');
+  });
+
+  it.each([
+    [6, { quantity: 6, subtotal: 19.5, shipping: 4.95, total: 24.45 }],
+    [9, { quantity: 9, subtotal: 29.25, shipping: 4.95, total: 34.2 }],
+  ] as const)('sends the quantity and amounts for %i bottles', async (bottles, expected) => {
+    const fetchMock = stubFetch(jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_a1B2c3D4e5F6g7H8' }));
+    stubWindowOpen();
+    const { user } = renderApp('/');
+    await prepareOrder(user, bottles);
+
+    await user.click(submitButton());
+
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    const body: unknown = JSON.parse(requestOf(fetchMock).body ?? 'null');
+    expect(body).toEqual({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '',
+      address: '1 Test Street\nLondon',
+      postcode: 'SW1A 1AA',
+      ...expected,
+    });
+  });
+
+  it('sends the public key as a bearer when one is configured', async () => {
+    const fetchMock = stubFetch(jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_a1B2c3D4e5F6g7H8' }));
+    stubWindowOpen();
+    const { user } = renderApp('/', { config: { ...TEST_CONFIG, publicKey: 'pk_public_anon' } });
+    await prepareOrder(user);
+
+    await user.click(submitButton());
+
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(requestOf(fetchMock).headers.get('Authorization')).toBe('Bearer pk_public_anon');
+  });
+
+  it('uses a new idempotency key for each click', async () => {
+    const fetchMock = stubFetch(jsonResponse({ error: 'x' }, 503), jsonResponse({ error: 'x' }, 503));
+    stubWindowOpen();
+    const { user } = renderApp('/');
+    await prepareOrder(user);
+
+    await user.click(submitButton());
+    await waitFor(() => expect(submitButton()).toBeEnabled());
+    await user.click(submitButton());
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+
+    const first = requestOf(fetchMock, 0).headers.get('Idempotency-Key');
+    const second = requestOf(fetchMock, 1).headers.get('Idempotency-Key');
+    expect(first).toMatch(UUID);
+    expect(second).toMatch(UUID);
+    expect(second).not.toBe(first);
+  });
+});
+
+describe('order page: the payment tab', () => {
+  it('opens a tab during the click, shows "Processing..." while waiting, then sends the tab to the payment page', async () => {
+    const answer = deferred<Response>();
+    const fetchMock = stubFetch(answer.promise);
+    const { open, tab } = stubWindowOpen();
+    const { user } = renderApp('/');
+    await prepareOrder(user);
+
+    await user.click(submitButton());
+
+    // Opened synchronously in the click (before any answer), so popup blockers allow it.
+    expect(open).toHaveBeenCalledWith('', '_blank');
+    expect(open.mock.invocationCallOrder[0]).toBeLessThan(fetchMock.mock.invocationCallOrder[0] ?? 0);
+    expect(tab.opener).toBeNull();
+    expect(tab.location.href).toBe('about:blank');
+    expect(submitButton()).toHaveTextContent('Processing...');
+    expect(submitButton()).toBeDisabled();
+
+    answer.resolve(jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_a1B2c3D4e5F6g7H8' }));
+
+    await waitFor(() => expect(tab.location.href).toBe(CHECKOUT_URL));
+    await waitFor(() => expect(submitButton()).toHaveTextContent('Secure Checkout with Stripe'));
+    expect(submitButton()).toBeEnabled();
+    expect(tab.close).not.toHaveBeenCalled();
+    // The form stays as it was.
+    expect(productCard()).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByLabelText('Full Name *')).toHaveValue('Ada Lovelace');
+    expect(screen.queryByRole('alert')).toBeEmptyDOMElement();
+  });
+
+  it('goes to the payment page in the same tab when the popup is blocked', async () => {
+    stubFetch(jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_a1B2c3D4e5F6g7H8' }));
+    const { open } = stubWindowOpen('blocked');
+    const assign = stubLocationAssign();
+    const { user } = renderApp('/');
+    await prepareOrder(user);
+
+    await user.click(submitButton());
+
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(CHECKOUT_URL));
+    expect(open).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('order page: checkout failures', () => {
+  it('shows "Checkout Failed", closes the empty tab and re-enables the button on a 500', async () => {
+    stubFetch(jsonResponse({ error: 'Internal error' }, 500));
+    const { tab } = stubWindowOpen();
+    const { user } = renderApp('/');
+    await prepareOrder(user);
+
+    await user.click(submitButton());
+
+    const alert = await screen.findByRole('alert');
+    expect(await within(alert).findByText('Checkout Failed')).toBeInTheDocument();
+    expect(within(alert).getByText('Unable to process your order. Please try again.')).toBeInTheDocument();
+    expect(tab.close).toHaveBeenCalled();
+    expect(submitButton()).toBeEnabled();
+    expect(submitButton()).toHaveTextContent('Secure Checkout with Stripe');
+  });
+
+  it('retries a network failure once with the same key, then shows "Checkout Failed"', async () => {
+    const fetchMock = stubFetch(new TypeError('Failed to fetch'), new TypeError('Failed to fetch'));
+    const { tab } = stubWindowOpen();
+    const { user } = renderApp('/');
+    await prepareOrder(user);
+
+    await user.click(submitButton());
+
+    expect(await within(toasts()).findByText('Checkout Failed')).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    const first = requestOf(fetchMock, 0).headers.get('Idempotency-Key');
+    expect(first).toMatch(UUID);
+    expect(requestOf(fetchMock, 1).headers.get('Idempotency-Key')).toBe(first);
+    expect(tab.close).toHaveBeenCalled();
+    expect(submitButton()).toBeEnabled();
+  });
+
+  it('recovers when the retry after a network failure succeeds', async () => {
+    stubFetch(
+      new TypeError('Failed to fetch'),
+      jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_a1B2c3D4e5F6g7H8' }),
+    );
+    const { tab } = stubWindowOpen();
+    const { user } = renderApp('/');
+    await prepareOrder(user);
+
+    await user.click(submitButton());
+
+    await waitFor(() => expect(tab.location.href).toBe(CHECKOUT_URL));
+    expect(screen.queryByText('Checkout Failed')).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['an answer that is not JSON', new Response('<html>Bad gateway</html>', { status: 200 })],
+    ['a url that is not http(s)', jsonResponse({ url: 'javascript:alert(1)', sessionId: 'cs_test_x' })],
+    ['an empty object', jsonResponse({})],
+  ])('treats %s as a failure', async (_case, response) => {
+    stubFetch(response);
+    const { tab } = stubWindowOpen();
+    const { user } = renderApp('/');
+    await prepareOrder(user);
+
+    await user.click(submitButton());
+
+    expect(await within(toasts()).findByText('Checkout Failed')).toBeInTheDocument();
+    expect(tab.location.href).toBe('about:blank');
+    expect(tab.close).toHaveBeenCalled();
+  });
+});
+
+describe('order page: order received', () => {
+  it('shows every element of the Order-received view, and "Submit Another Order" resets the form', async () => {
+    stubFetch(jsonResponse({ status: 'received' }));
+    const { tab } = stubWindowOpen();
+    const { user } = renderApp('/');
+    await prepareOrder(user, 6);
+
+    await user.click(submitButton());
+
+    const heading = await screen.findByRole('heading', {
+      name: 'Thank You! Your order request has been received',
+    });
+    expect(heading).toHaveFocus();
+    expect(tab.close).toHaveBeenCalled();
+    const view = heading.closest('section');
+    if (!view) throw new Error('the Order-received view has no section');
+    const value = (term: string) => within(view).getByText(term).nextElementSibling;
+    expect(value('Product')).toHaveTextContent('Daphnia Magna');
+    expect(value('Bottles')).toHaveTextContent('6 × 250ml');
+    expect(value('Approximate count')).toHaveTextContent('600-1,800 daphnia');
+    expect(value('Subtotal')).toHaveTextContent('£19.50');
+    expect(value('Shipping')).toHaveTextContent('£4.95');
+    expect(value('Total')).toHaveTextContent('£24.45');
+    expect(view).toHaveTextContent(
+      'We will contact you at ada@example.com to confirm your delivery details.',
+    );
+    expect(screen.queryByRole('button', { name: 'Secure Checkout with Stripe' })).not.toBeInTheDocument();
+
+    await user.click(within(view).getByRole('button', { name: 'Submit Another Order' }));
+
+    expect(productCard()).toHaveAttribute('aria-pressed', 'false');
+    expect(productCard()).toHaveFocus();
+    expect(screen.queryByRole('region', { name: 'Delivery Details' })).not.toBeInTheDocument();
+    await user.click(productCard());
+    expect(screen.getByText(/^3 bottles/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Decrease quantity' })).toBeDisabled();
+  });
+});

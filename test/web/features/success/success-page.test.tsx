@@ -1,0 +1,120 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { deferred, jsonResponse, requestOf, stubFetch } from '../../helpers/fake-browser';
+import { renderApp } from '../../helpers/render-app';
+
+const SESSION_ID = 'cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqR';
+const REFERENCE = 'i9J0kLmNoPqR';
+
+function statusAnswer(status: 'paid' | 'unpaid' | 'open' | 'expired') {
+  return jsonResponse({ status, reference: REFERENCE, bottles: 3, total: 1470, dispatchDate: '2026-11-23' });
+}
+
+describe('success page', () => {
+  it('redirects to the order page when session_id is missing', async () => {
+    const fetchMock = stubFetch();
+    const { router } = renderApp('/success');
+
+    expect(await screen.findByRole('heading', { name: 'Live Aquatics Order' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('redirects when session_id is empty', async () => {
+    stubFetch();
+    const { router } = renderApp('/success?session_id=');
+
+    expect(await screen.findByRole('heading', { name: 'Live Aquatics Order' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('shows a loading state while it checks the payment', async () => {
+    const answer = deferred<Response>();
+    stubFetch(answer.promise);
+    renderApp(`/success?session_id=${SESSION_ID}`);
+
+    // A live region of its own, so the wait is announced.
+    expect(screen.getByText('Checking your payment...')).toHaveAttribute('role', 'status');
+    expect(screen.queryByText(/Payment Successful!/)).not.toBeInTheDocument();
+
+    answer.resolve(statusAnswer('paid'));
+    expect(await screen.findByRole('heading', { name: /Payment Successful!/ })).toBeInTheDocument();
+    expect(screen.queryByText('Checking your payment...')).not.toBeInTheDocument();
+  });
+
+  it('confirms a paid order with the reference, the dispatch date and a way home', async () => {
+    const fetchMock = stubFetch(statusAnswer('paid'));
+    const { user, router } = renderApp(`/success?session_id=${SESSION_ID}`);
+
+    const heading = await screen.findByRole('heading', {
+      level: 1,
+      name: 'Payment Successful! Your order has been confirmed',
+    });
+    expect(heading).toHaveFocus();
+    expect(requestOf(fetchMock).url).toBe(
+      `https://api.shop.test/functions/v1/checkout-status?session_id=${SESSION_ID}`,
+    );
+    expect(requestOf(fetchMock).method).toBe('GET');
+    expect(
+      screen.getByText(/email confirmation .* with your order details and delivery information/),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Order Reference').nextElementSibling).toHaveTextContent(REFERENCE);
+    expect(REFERENCE).toBe(SESSION_ID.slice(-12));
+    expect(screen.getByText('Dispatch date').nextElementSibling).toHaveTextContent('Monday 23 November');
+    expect(screen.getByText('Total paid').nextElementSibling).toHaveTextContent('£14.70');
+    expect(screen.getByText('Order').nextElementSibling).toHaveTextContent('3 × 250ml Daphnia Magna');
+
+    const home = screen.getByRole('link', { name: 'Return Home' });
+    expect(home).toHaveAttribute('href', '/');
+    await user.click(home);
+    expect(router.state.location.pathname).toBe('/');
+    expect(await screen.findByRole('heading', { name: 'Live Aquatics Order' })).toBeInTheDocument();
+  });
+
+  it.each(['open', 'unpaid', 'expired'] as const)(
+    'never says "Payment Successful!" for a %s session',
+    async (status) => {
+      stubFetch(statusAnswer(status));
+      renderApp(`/success?session_id=${SESSION_ID}`);
+
+      const heading = await screen.findByRole('heading', { level: 1, name: 'Payment not completed' });
+      const view = heading.closest('section');
+      if (!view) throw new Error('the view has no section');
+      expect(screen.queryByText(/Payment Successful/)).not.toBeInTheDocument();
+      expect(within(view).getByText('Order Reference').nextElementSibling).toHaveTextContent(REFERENCE);
+      expect(
+        within(view).getByText(/no money has been taken|not received your payment yet/),
+      ).toBeInTheDocument();
+      expect(within(view).getByRole('link', { name: 'Back to the shop' })).toHaveAttribute('href', '/');
+    },
+  );
+
+  it('says the order was not found on a 404', async () => {
+    stubFetch(jsonResponse({ error: 'Not found' }, 404));
+    renderApp('/success?session_id=cs_test_unknown00000');
+
+    expect(await screen.findByRole('heading', { name: 'We could not find this order' })).toBeInTheDocument();
+    expect(screen.queryByText(/Payment Successful/)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return Home' })).toHaveAttribute('href', '/');
+  });
+
+  it.each([
+    ['a server error', jsonResponse({ error: 'Service unavailable' }, 503)],
+    ['a network failure', new TypeError('Failed to fetch')],
+    ['an answer of the wrong shape', jsonResponse({ status: 'paid' })],
+  ])('offers to try again after %s, and "Try again" asks once more', async (_case, failure) => {
+    const fetchMock = stubFetch(failure, statusAnswer('paid'));
+    const { user } = renderApp(`/success?session_id=${SESSION_ID}`);
+
+    expect(
+      await screen.findByRole('heading', { name: 'We could not check your payment just now' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/Payment Successful/)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return Home' })).toHaveAttribute('href', '/');
+
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('heading', { name: /Payment Successful!/ })).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+});

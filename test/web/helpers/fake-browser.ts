@@ -1,0 +1,73 @@
+import { vi } from 'vitest';
+
+/** A JSON answer as the API sends it. */
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/** Replaces the browser's fetch; each call gets the next answer (a Response, an error to throw, or a promise). */
+export function stubFetch(...answers: Array<Response | Error | Promise<Response>>) {
+  const queue = [...answers];
+  const fetchMock = vi.fn<typeof fetch>(async () => {
+    const next = queue.shift();
+    if (next === undefined) throw new Error('Unexpected fetch: no answer queued');
+    if (next instanceof Error) throw next;
+    return next;
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+/** A promise the test resolves when it chooses, to look at the page while a request is running. */
+export function deferred<T>() {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/** The parts of a Window our code touches on the new payment tab. */
+export interface FakeTab {
+  closed: boolean;
+  opener: unknown;
+  location: { href: string };
+  close: ReturnType<typeof vi.fn>;
+}
+
+/**
+ * Fakes `window.open`. jsdom cannot open or navigate windows, so the new tab is a plain object
+ * with the few members our code uses; the cast is confined to this test double.
+ */
+export function stubWindowOpen(result: 'tab' | 'blocked' = 'tab') {
+  const tab: FakeTab = {
+    closed: false,
+    opener: window,
+    location: { href: 'about:blank' },
+    close: vi.fn(),
+  };
+  const open = vi
+    .spyOn(window, 'open')
+    .mockImplementation(() => (result === 'tab' ? (tab as unknown as Window) : null));
+  return { open, tab };
+}
+
+/** Replaces window.location so a same-tab navigation can be observed (jsdom cannot navigate). */
+export function stubLocationAssign() {
+  const assign = vi.fn<(url: string | URL) => void>();
+  vi.stubGlobal('location', { ...window.location, origin: window.location.origin, assign });
+  return assign;
+}
+
+/** The parsed request of the nth fetch call. */
+export function requestOf(fetchMock: ReturnType<typeof stubFetch>, index = 0) {
+  const call = fetchMock.mock.calls[index];
+  if (!call) throw new Error(`fetch was not called ${index + 1} time(s)`);
+  const [input, init] = call;
+  return {
+    url: String(input),
+    method: init?.method ?? 'GET',
+    headers: new Headers(init?.headers),
+    body: typeof init?.body === 'string' ? init.body : undefined,
+  };
+}

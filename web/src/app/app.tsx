@@ -1,0 +1,13 @@
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { AppProvider } from './provider';
+import { appRoutes } from './routes';
+
+const router = createBrowserRouter(appRoutes);
+
+export function App() {
+  return (
+    <AppProvider>
+      <RouterProvider router={router} />
+    </AppProvider>
+  );
+}

@@ -1,0 +1,28 @@
+import { useEffect } from 'react';
+import { Link, useRouteError } from 'react-router-dom';
+import { paths } from '../paths';
+
+/** Shown instead of the page when rendering or loading a route throws (spec §8). */
+export function ErrorPage() {
+  const error = useRouteError();
+
+  useEffect(() => {
+    console.error('Unexpected application error:', error);
+  }, [error]);
+
+  // The layout is what failed, so this page brings its own <main>.
+  return (
+    <div className="app-shell">
+      <main className="page">
+        <section className="card card--centered">
+          <title>Something went wrong · Live Aquatics</title>
+          <h1>Unexpected Application Error!</h1>
+          <p>Sorry, something went wrong on our side. Please reload the page or go back to the shop.</p>
+          <Link className="button button--primary" to={paths.home}>
+            Return to Home
+          </Link>
+        </section>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { type ReactNode, useEffect, useRef } from 'react';
+
+interface FocusHeadingProps {
+  children: ReactNode;
+  level?: 1 | 2;
+  className?: string;
+}
+
+/**
+ * A heading that takes focus when it appears. Used where a view replaces another without a route
+ * change, so screen reader and keyboard users land on the new content instead of nowhere.
+ */
+export function FocusHeading({ children, level = 1, className }: FocusHeadingProps) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  const Heading = level === 1 ? 'h1' : 'h2';
+  return (
+    <Heading ref={ref} tabIndex={-1} className={className}>
+      {children}
+    </Heading>
+  );
+}

@@ -1,0 +1,28 @@
+import { useId } from 'react';
+
+// Spec §2's six points, in customer words. Live animals are exempt from the 14-day right to
+// cancel, and the customer must be told before ordering: this list is that notice. The wording
+// should be reviewed by the merchant (see ../shared/docs/uk-domain-notes.md).
+const POINTS = [
+  'This is a trial run. Daphnia are live, natural stock, so the number in each bottle can vary from the estimate shown.',
+  'If an unforeseen supply issue means we cannot send your order, we will refund you in full.',
+  'As live, perishable goods, Daphnia cannot be returned and the 14-day right to cancel does not apply. We do not offer a dead-on-arrival guarantee; this does not affect your statutory rights.',
+  'We ship on Mondays only (or on the first working day of the week when Monday is a bank holiday), so your Daphnia do not spend a weekend in transit.',
+  'Freezing or extreme weather delays shipment until it is safe for live animals to travel.',
+  'You can follow your order status through the email confirmation we send after checkout.',
+] as const;
+
+export function ImportantInformation() {
+  const headingId = useId();
+  return (
+    <section className="card card--info" aria-labelledby={headingId}>
+      <h2 id={headingId}>Important Information</h2>
+      <ul className="info-list">
+        {POINTS.map((point) => (
+          <li key={point}>{point}</li>
+        ))}
+      </ul>
+      <p className="info-ack">By placing an order, you acknowledge and accept these terms.</p>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import { type Ref, useId } from 'react';
+import { formatGbp, quoteOrder } from '../../../../../shared/pricing';
+import { DAPHNIA, PRODUCT_NAME, PROMO } from '../../../../../shared/product';
+import { CheckIcon } from '../../../components/ui/icons';
+
+interface ProductCardProps {
+  selected: boolean;
+  onToggle: () => void;
+  ref?: Ref<HTMLButtonElement>;
+}
+
+/**
+ * The one product, as a toggle button (spec §2). The product name alone names the button; the
+ * price details describe it, so a screen reader hears "Daphnia Magna, toggle button, pressed".
+ */
+export function ProductCard({ selected, onToggle, ref }: ProductCardProps) {
+  const nameId = useId();
+  const detailsId = useId();
+  const promo = quoteOrder(PROMO.bottles);
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className="product-card"
+      aria-pressed={selected}
+      aria-labelledby={nameId}
+      aria-describedby={detailsId}
+      onClick={onToggle}
+    >
+      <span className="product-card__check" aria-hidden="true">
+        {selected ? <CheckIcon /> : null}
+      </span>
+      <span className="product-card__name" id={nameId}>
+        {PRODUCT_NAME}
+      </span>
+      <span className="product-card__details" id={detailsId}>
+        <span className="product-card__count">
+          {DAPHNIA.countMin}-{DAPHNIA.countMax} per {DAPHNIA.bottleSize} bottle
+        </span>{' '}
+        <span className="product-card__prices">
+          {/* <s> is not announced by screen readers, so the strike-through is also said in words. */}
+          <span className="visually-hidden">Was</span>{' '}
+          <s className="product-card__was">{formatGbp(PROMO.wasPence)}</s>
+          <span className="visually-hidden">, now</span>{' '}
+          <span className="product-card__promo">
+            {formatGbp(promo.subtotalPence)} for {PROMO.bottles} bottles
+          </span>
+        </span>{' '}
+        {/* DMCC Act drip pricing: the mandatory delivery charge belongs in the headline price. */}
+        <span className="product-card__delivered">{formatGbp(promo.totalPence)} delivered</span>{' '}
+        <span className="product-card__min">Min. {DAPHNIA.min} bottles</span>
+      </span>
+      <span className="product-card__state">{selected ? 'Selected' : 'Select'}</span>
+    </button>
+  );
+}

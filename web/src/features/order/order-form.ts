@@ -1,0 +1,80 @@
+import {
+  type CheckoutRequest,
+  type CheckoutRequestBody,
+  checkoutRequestSchema,
+  describeIssues,
+} from '../../../../shared/checkout-request';
+import { penceToPounds, quoteOrder } from '../../../../shared/pricing';
+
+/** The customer's delivery details, as typed (spec §3 "Order form"). */
+export interface DeliveryDetails {
+  name: string;
+  email: string;
+  phone: string;
+  address: string;
+  postcode: string;
+}
+export type DetailField = keyof DeliveryDetails;
+
+export const EMPTY_DETAILS: DeliveryDetails = { name: '', email: '', phone: '', address: '', postcode: '' };
+
+/** In the order the fields appear, so the first problem reported is the first one on screen. */
+const FIELD_ORDER: readonly DetailField[] = ['name', 'email', 'phone', 'address', 'postcode'];
+const REQUIRED_FIELDS: readonly DetailField[] = ['name', 'email', 'address', 'postcode'];
+
+/** Toast texts of spec §5 and §8, word for word. */
+export const ORDER_MESSAGES = {
+  noProduct: { title: 'Select a Product', description: 'Please choose at least one product.' },
+  missing: { title: 'Missing Information', description: 'Please fill in all required fields.' },
+  checkoutFailed: {
+    title: 'Checkout Failed',
+    description: 'Unable to process your order. Please try again.',
+  },
+} as const;
+
+export type OrderValidation =
+  | { ok: true; request: CheckoutRequest }
+  | { ok: false; title: string; description: string; fields: readonly DetailField[] };
+
+/** The body before the schema has checked it: the quantity is any number until then. */
+type UncheckedBody = Omit<CheckoutRequestBody, 'quantity'> & { quantity: number };
+
+/** The request body of spec §7: amounts in pounds from the shared quote, so page and server agree. */
+function buildCheckoutBody(details: DeliveryDetails, quantity: number): UncheckedBody {
+  const quote = quoteOrder(quantity);
+  return {
+    ...details,
+    quantity,
+    subtotal: penceToPounds(quote.subtotalPence),
+    shipping: penceToPounds(quote.shippingPence),
+    total: penceToPounds(quote.totalPence),
+  };
+}
+
+/**
+ * The checks run on submit, in the spec's order (§5): a product, then the required fields, then
+ * the shared request schema (our addition, so a bad postcode is caught before the payment page).
+ */
+export function validateOrder(
+  selected: boolean,
+  quantity: number,
+  details: DeliveryDetails,
+): OrderValidation {
+  if (!selected) return { ok: false, ...ORDER_MESSAGES.noProduct, fields: [] };
+
+  const missing = REQUIRED_FIELDS.filter((field) => details[field].trim() === '');
+  if (missing.length > 0) return { ok: false, ...ORDER_MESSAGES.missing, fields: missing };
+
+  const parsed = checkoutRequestSchema.safeParse(buildCheckoutBody(details, quantity));
+  if (parsed.success) return { ok: true, request: parsed.data };
+
+  const { fields, message } = describeIssues(parsed.error);
+  const field = FIELD_ORDER.find((key) => fields[key] !== undefined);
+  if (!field) return { ok: false, title: 'Check Your Details', description: message, fields: [] };
+  return {
+    ok: false,
+    title: field === 'postcode' ? 'Invalid Postcode' : 'Check Your Details',
+    description: fields[field] ?? message,
+    fields: [field],
+  };
+}

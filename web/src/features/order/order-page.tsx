@@ -1,0 +1,129 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { quoteOrder } from '../../../../shared/pricing';
+import { DAPHNIA, PRODUCT_NAME } from '../../../../shared/product';
+import { useToast } from '../../components/toast/toast-context';
+import { LockIcon } from '../../components/ui/icons';
+import { DeliveryDetails } from './components/delivery-details';
+import { DispatchNote } from './components/dispatch-note';
+import { ImportantInformation } from './components/important-information';
+import { OrderReceived } from './components/order-received';
+import { OrderSummary } from './components/order-summary';
+import { ProductCard } from './components/product-card';
+import { QuantityStepper } from './components/quantity-stepper';
+import { useCheckout } from './hooks/use-checkout';
+import { type DetailField, EMPTY_DETAILS, validateOrder } from './order-form';
+
+interface ReceivedOrder {
+  quantity: number;
+  email: string;
+}
+
+/** The order form of spec §2, and the Order-received view that replaces it. */
+export function OrderPage() {
+  const [selected, setSelected] = useState(false);
+  const [quantity, setQuantity] = useState<number>(DAPHNIA.min);
+  const [details, setDetails] = useState(EMPTY_DETAILS);
+  const [invalidFields, setInvalidFields] = useState<readonly DetailField[]>([]);
+  const [received, setReceived] = useState<ReceivedOrder | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const cardRef = useRef<HTMLButtonElement>(null);
+  const focusCardOnReturn = useRef(false);
+  const { toast } = useToast();
+  const { checkout, submitting } = useCheckout();
+
+  const focusField = (field: DetailField) => {
+    const element = formRef.current?.elements.namedItem(field);
+    if (element instanceof HTMLElement) element.focus();
+  };
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = validateOrder(selected, quantity, details);
+    if (!result.ok) {
+      toast({ title: result.title, description: result.description, variant: 'destructive' });
+      setInvalidFields(result.fields);
+      const [first] = result.fields;
+      if (first) focusField(first);
+      return;
+    }
+    setInvalidFields([]);
+    // Called without awaiting first: the payment tab must open inside this click.
+    void checkout(result.request).then((outcome) => {
+      if (outcome === 'received')
+        setReceived({ quantity: result.request.quantity, email: result.request.email });
+    });
+  };
+
+  const updateField = (field: DetailField, value: string) => {
+    setDetails((current) => ({ ...current, [field]: value }));
+    setInvalidFields((current) => current.filter((other) => other !== field));
+  };
+
+  // Back from the Order-received view, focus goes where the next order starts, not to <body>.
+  useEffect(() => {
+    if (received || !focusCardOnReturn.current) return;
+    focusCardOnReturn.current = false;
+    cardRef.current?.focus();
+  }, [received]);
+
+  const startAnotherOrder = () => {
+    focusCardOnReturn.current = true;
+    setSelected(false);
+    setQuantity(DAPHNIA.min);
+    setReceived(null);
+  };
+
+  return (
+    <>
+      <title>Live Aquatics Order</title>
+      <header className="page-header">
+        <h1>Live Aquatics Order</h1>
+        <p className="subtitle">Fresh live stock delivered within the UK</p>
+      </header>
+
+      {received ? (
+        <OrderReceived
+          quantity={received.quantity}
+          email={received.email}
+          onSubmitAnother={startAnotherOrder}
+        />
+      ) : (
+        // noValidate: our checks run in the spec's order and speak through toasts; the `required`
+        // attributes still tell assistive technology which fields are needed.
+        <form ref={formRef} className="order-form" noValidate onSubmit={handleSubmit}>
+          <section className="card" aria-label="Product">
+            <ProductCard
+              ref={cardRef}
+              selected={selected}
+              onToggle={() => setSelected((current) => !current)}
+            />
+            {selected ? <QuantityStepper quantity={quantity} onChange={setQuantity} /> : null}
+          </section>
+
+          {selected ? (
+            <DeliveryDetails details={details} invalidFields={invalidFields} onChange={updateField} />
+          ) : null}
+
+          <section className="card checkout" aria-label="Checkout">
+            {selected ? (
+              <OrderSummary quote={quoteOrder(quantity)} />
+            ) : (
+              <p className="hint">
+                Select {PRODUCT_NAME} above to choose how many bottles you need and enter your delivery
+                details.
+              </p>
+            )}
+            <DispatchNote />
+            <button type="submit" className="button button--primary button--block" disabled={submitting}>
+              <LockIcon />
+              {submitting ? 'Processing...' : 'Secure Checkout with Stripe'}
+            </button>
+            <p className="fine-print">You will pay on Stripe's secure page, which opens in a new tab.</p>
+          </section>
+        </form>
+      )}
+
+      <ImportantInformation />
+    </>
+  );
+}

@@ -1,0 +1,11 @@
+import { orderReference } from '../../../../../shared/checkout-status';
+
+/** "Order Reference": the last 12 characters of the session id (spec §2, §9). */
+export function OrderReference({ sessionId }: { sessionId: string }) {
+  return (
+    <div className="reference">
+      <p className="reference__label">Order Reference</p>
+      <p className="reference__value">{orderReference(sessionId)}</p>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import type { CheckoutStatus } from '../../../../../shared/checkout-status';
+import { formatDispatchDate } from '../../../../../shared/dispatch';
+import { formatGbp } from '../../../../../shared/pricing';
+import { DAPHNIA, PRODUCT_NAME } from '../../../../../shared/product';
+import { FocusHeading } from '../../../components/ui/focus-heading';
+import { CheckIcon } from '../../../components/ui/icons';
+import { OrderReference } from './order-reference';
+import { ReturnHomeLink } from './return-home-link';
+
+/** Spec §2's success page, shown only once the API says the session is paid. */
+export function PaymentConfirmed({ sessionId, status }: { sessionId: string; status: CheckoutStatus }) {
+  return (
+    <section className="card card--centered">
+      <span className="badge badge--success" aria-hidden="true">
+        <CheckIcon />
+      </span>
+      <FocusHeading>
+        <span className="heading-line">Payment Successful!</span>{' '}
+        <span className="heading-line">Your order has been confirmed</span>
+      </FocusHeading>
+      <p>You will receive an email confirmation shortly with your order details and delivery information.</p>
+      <OrderReference sessionId={sessionId} />
+      <dl className="summary__lines">
+        <div className="summary__line">
+          <dt>Order</dt>
+          <dd>
+            {status.bottles} × {DAPHNIA.bottleSize} {PRODUCT_NAME}
+          </dd>
+        </div>
+        <div className="summary__line">
+          <dt>Total paid</dt>
+          <dd>{formatGbp(status.total)}</dd>
+        </div>
+        <div className="summary__line">
+          <dt>Dispatch date</dt>
+          <dd>{formatDispatchDate(status.dispatchDate)}</dd>
+        </div>
+      </dl>
+      <ReturnHomeLink />
+    </section>
+  );
+}

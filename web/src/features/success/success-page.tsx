@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import { Navigate, useSearchParams } from 'react-router-dom';
+import { paths } from '../../app/paths';
+import { CheckingPayment } from './components/checking-payment';
+import { OrderNotFound } from './components/order-not-found';
+import { PaymentConfirmed } from './components/payment-confirmed';
+import { PaymentNotCompleted } from './components/payment-not-completed';
+import { StatusCheckFailed } from './components/status-check-failed';
+import { useCheckoutStatus } from './hooks/use-checkout-status';
+
+/** Where Stripe sends the customer back (spec §2): `/success?session_id=cs_...`. */
+export function SuccessPage() {
+  const [searchParams] = useSearchParams();
+  const sessionId = searchParams.get('session_id')?.trim();
+  // A new key remounts the status view, which asks the API again.
+  const [attempt, setAttempt] = useState(0);
+
+  if (!sessionId) return <Navigate to={paths.home} replace />;
+  return (
+    <>
+      <title>Payment confirmation · Live Aquatics</title>
+      <PaymentStatus
+        key={attempt}
+        sessionId={sessionId}
+        onRetry={() => setAttempt((current) => current + 1)}
+      />
+    </>
+  );
+}
+
+function PaymentStatus({ sessionId, onRetry }: { sessionId: string; onRetry: () => void }) {
+  const state = useCheckoutStatus(sessionId);
+  switch (state.kind) {
+    case 'loading':
+      return <CheckingPayment />;
+    case 'not-found':
+      return <OrderNotFound />;
+    case 'failed':
+      return <StatusCheckFailed onRetry={onRetry} />;
+    case 'found':
+      return state.status.status === 'paid' ? (
+        <PaymentConfirmed sessionId={sessionId} status={state.status} />
+      ) : (
+        <PaymentNotCompleted sessionId={sessionId} status={state.status.status} />
+      );
+  }
+}
