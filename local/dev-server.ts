@@ -10,7 +10,10 @@ import { startLocalShop } from './local-shop';
 const env = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    STRIPE_SECRET_KEY: z.string().startsWith('sk_test_', 'must be a Stripe test-mode key (sk_test_...)').optional(),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .startsWith('sk_test_', 'must be a Stripe test-mode key (sk_test_...)')
+      .optional(),
     STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
   })
   .parse(process.env);
@@ -28,7 +31,9 @@ const shop = await startLocalShop({
   simulatorPort: 12111,
   dataDir: resolve('.local-data/dynamodb'),
   webRoot,
-  stripe: env.STRIPE_SECRET_KEY ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET } : undefined,
+  stripe: env.STRIPE_SECRET_KEY
+    ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET }
+    : undefined,
   log: (line) => console.log(`  ${line}`),
 }).catch((error: unknown) => {
   console.error(`Could not start the local shop: ${error instanceof Error ? error.message : String(error)}`);

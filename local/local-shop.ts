@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
 import * as sesLocal from 'aws-ses-v2-local';
+import dynalite from 'dynalite';
 import { API_PATHS } from '../shared/api-paths';
 import { type HttpLambda, sendApiGatewayResult, toApiGatewayEvent } from './api-gateway-adapter';
 import { ensureOrdersTable } from './orders-table';
@@ -45,7 +45,11 @@ const LOCAL = {
 function listen(server: Server, port: number, host?: string): Promise<number> {
   return new Promise((done, fail) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      fail(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is already in use: stop what runs there or change the port`) : error),
+      fail(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${port} is already in use: stop what runs there or change the port`)
+          : error,
+      ),
     );
     server.listen(port, host, () => done((server.address() as AddressInfo).port));
   });
@@ -70,7 +74,12 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
   };
   try {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-    const dynamo = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(options.dataDir && { path: options.dataDir }) });
+    const dynamo = dynalite({
+      createTableMs: 0,
+      deleteTableMs: 0,
+      updateTableMs: 0,
+      ...(options.dataDir && { path: options.dataDir }),
+    });
     const dynamoPort = await listen(dynamo, options.dynamoPort, '127.0.0.1');
     closers.push(() => closeServer(dynamo));
     const dynamoUrl = `http://127.0.0.1:${dynamoPort}`;
@@ -96,7 +105,10 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     }
 
     const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-    await ensureOrdersTable(new DynamoDBClient({ region: LOCAL.region, endpoint: dynamoUrl, credentials }), LOCAL.tableName);
+    await ensureOrdersTable(
+      new DynamoDBClient({ region: LOCAL.region, endpoint: dynamoUrl, credentials }),
+      LOCAL.tableName,
+    );
 
     // The handlers read their configuration from the environment at their first invocation,
     // exactly as in Lambda; this is the only place the local stack sets it.
@@ -104,7 +116,9 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       SITE_URL: url,
       STRIPE_LIVEMODE: 'false',
       STRIPE_SECRET_KEY: options.stripe?.secretKey ?? LOCAL.simulatorSecretKey,
-      STRIPE_WEBHOOK_SECRET: options.stripe ? (options.stripe.webhookSecret ?? '') : LOCAL.simulatorWebhookSecret,
+      STRIPE_WEBHOOK_SECRET: options.stripe
+        ? (options.stripe.webhookSecret ?? '')
+        : LOCAL.simulatorWebhookSecret,
       ...(simulator && { STRIPE_API_BASE: simulator.url }),
       ORDERS_TABLE_NAME: LOCAL.tableName,
       DYNAMODB_ENDPOINT: dynamoUrl,
@@ -148,7 +162,9 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
         sendApiGatewayResult(res, result);
         options.log(`${req.method} ${pathname} ${result.statusCode ?? 200}`);
       } catch (error) {
-        options.log(`error serving ${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`);
+        options.log(
+          `error serving ${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`,
+        );
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'Internal error' }));
       }

@@ -133,7 +133,7 @@ export function parseShopConfig(raw: Readonly<Record<string, unknown>>): ShopCon
   }
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.map(String).join('.') || '(context)';
-    const missing = issue.code === 'invalid_type' && raw[key] === undefined;
+    const missing = issue.code !== 'custom' && raw[key] === undefined;
     return missing ? `  - ${key}: missing` : `  - ${key}: ${issue.message}`;
   });
   throw new ShopConfigError(

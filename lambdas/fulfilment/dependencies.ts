@@ -31,7 +31,10 @@ export interface FulfilmentRuntime {
 export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime> {
   const config = parseEnv(fulfilmentLambdaEnvSchema, env);
   const secrets = await loadStripeSecrets(config);
-  const documentClient = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
+  const documentClient = createDocumentClient({
+    region: config.AWS_REGION,
+    endpoint: config.DYNAMODB_ENDPOINT,
+  });
   const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
     config,

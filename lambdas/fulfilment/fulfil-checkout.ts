@@ -68,14 +68,20 @@ export async function fulfilCheckout(
     case 'not-ours':
       return { outcome: 'not-ours' };
     case 'not-paid':
-      logger.info('Checkout session not paid yet; no order', { sessionId, paymentStatus: assessment.paymentStatus });
+      logger.info('Checkout session not paid yet; no order', {
+        sessionId,
+        paymentStatus: assessment.paymentStatus,
+      });
       return { outcome: 'not-paid', paymentStatus: assessment.paymentStatus };
     case 'needs-review':
-      logger.error('Paid checkout session does not match our prices: NOT fulfilled, refund or fulfil by hand', {
-        alarm: METRIC_NAMES.paidCheckoutNeedsReview,
-        sessionId,
-        problems: assessment.problems,
-      });
+      logger.error(
+        'Paid checkout session does not match our prices: NOT fulfilled, refund or fulfil by hand',
+        {
+          alarm: METRIC_NAMES.paidCheckoutNeedsReview,
+          sessionId,
+          problems: assessment.problems,
+        },
+      );
       emitMetric(deps.metrics, METRIC_NAMES.paidCheckoutNeedsReview, 1);
       return { outcome: 'needs-review', problems: assessment.problems };
     case 'payable':
@@ -92,7 +98,11 @@ export async function fulfilCheckout(
   const order = orderCreated ? item : await deps.orders.get(sessionId);
   if (!order) throw new Error(`Order ${sessionId} was reported as existing but cannot be read`);
   if (orderCreated) {
-    logger.info('Order recorded', { reference: order.reference, bottles: order.bottles, dispatchDate: order.dispatchDate });
+    logger.info('Order recorded', {
+      reference: order.reference,
+      bottles: order.bottles,
+      dispatchDate: order.dispatchDate,
+    });
   }
   const emails = await sendOrderEmails(order, deps);
   return { outcome: 'fulfilled', reference: order.reference, orderCreated, emails };

@@ -26,9 +26,21 @@ export interface OrdersRepository {
    * Moves one email kind from `pending` (or from a `sending` claim older than `staleBefore`) to
    * `sending` with this `token`. `false` when another attempt holds a fresh claim or it was sent.
    */
-  claimEmail(sessionId: string, kind: EmailKind, token: string, now: Date, staleBefore: Date): Promise<boolean>;
+  claimEmail(
+    sessionId: string,
+    kind: EmailKind,
+    token: string,
+    now: Date,
+    staleBefore: Date,
+  ): Promise<boolean>;
   /** `sending` with our token → `sent`. `false` when our claim was taken over meanwhile. */
-  markEmailSent(sessionId: string, kind: EmailKind, token: string, messageId: string, now: Date): Promise<boolean>;
+  markEmailSent(
+    sessionId: string,
+    kind: EmailKind,
+    token: string,
+    messageId: string,
+    now: Date,
+  ): Promise<boolean>;
   /** `sending` with our token → `pending`, after SES refused the message, so a retry need not wait. */
   releaseEmail(sessionId: string, kind: EmailKind, token: string): Promise<void>;
 }
@@ -39,7 +51,11 @@ async function conditional(write: () => Promise<unknown>): Promise<boolean> {
     return true;
   } catch (error) {
     // By name as well: a second copy of the SDK in a bundle would make instanceof miss it.
-    if (error instanceof ConditionalCheckFailedException || (error instanceof Error && error.name === 'ConditionalCheckFailedException')) return false;
+    if (
+      error instanceof ConditionalCheckFailedException ||
+      (error instanceof Error && error.name === 'ConditionalCheckFailedException')
+    )
+      return false;
     throw error;
   }
 }
@@ -65,7 +81,11 @@ export function createOrdersRepository(client: DynamoDBDocumentClient, tableName
     createIfAbsent(order) {
       return conditional(() =>
         client.send(
-          new PutCommand({ TableName: tableName, Item: order, ConditionExpression: 'attribute_not_exists(pk)' }),
+          new PutCommand({
+            TableName: tableName,
+            Item: order,
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
         ),
       );
     },
@@ -81,7 +101,11 @@ export function createOrdersRepository(client: DynamoDBDocumentClient, tableName
             ConditionExpression:
               'attribute_exists(pk) AND (#state = :pending OR (#state = :sending AND #claimedAt < :staleBefore))',
             UpdateExpression: 'SET #state = :sending, #claimedAt = :now, #token = :token',
-            ExpressionAttributeNames: { '#state': a.state, '#claimedAt': a.claimedAt, '#token': a.claimToken },
+            ExpressionAttributeNames: {
+              '#state': a.state,
+              '#claimedAt': a.claimedAt,
+              '#token': a.claimToken,
+            },
             ExpressionAttributeValues: {
               ':pending': 'pending',
               ':sending': 'sending',
@@ -130,7 +154,11 @@ export function createOrdersRepository(client: DynamoDBDocumentClient, tableName
             Key: { pk: orderKey(sessionId) },
             ConditionExpression: '#state = :sending AND #token = :token',
             UpdateExpression: 'SET #state = :pending REMOVE #token, #claimedAt',
-            ExpressionAttributeNames: { '#state': a.state, '#token': a.claimToken, '#claimedAt': a.claimedAt },
+            ExpressionAttributeNames: {
+              '#state': a.state,
+              '#token': a.claimToken,
+              '#claimedAt': a.claimedAt,
+            },
             ExpressionAttributeValues: { ':sending': 'sending', ':pending': 'pending', ':token': token },
           }),
         ),

@@ -33,7 +33,10 @@ const sessionSchema = z.object({
   customer_email: z.string().nullable().optional(),
   customer_details: z.object({ email: z.string().nullable().optional() }).nullable().optional(),
   metadata: metadataSchema,
-  payment_intent: z.union([z.string(), z.object({ id: z.string() })]).nullable().optional(),
+  payment_intent: z
+    .union([z.string(), z.object({ id: z.string() })])
+    .nullable()
+    .optional(),
   shipping_cost: z.object({ amount_total: z.number().int() }).nullable().optional(),
   line_items: z.object({ data: z.array(lineItemSchema), has_more: z.boolean() }).optional(),
 });
@@ -97,7 +100,10 @@ export function assessCheckoutSession(input: unknown): CheckoutAssessment {
 
   const parsed = sessionSchema.safeParse(input);
   if (!parsed.success) {
-    return { kind: 'needs-review', problems: parsed.error.issues.map((i) => `session.${i.path.join('.')}: ${i.message}`) };
+    return {
+      kind: 'needs-review',
+      problems: parsed.error.issues.map((i) => `session.${i.path.join('.')}: ${i.message}`),
+    };
   }
   const session = parsed.data;
   if (session.payment_status !== 'paid') {
@@ -106,7 +112,8 @@ export function assessCheckoutSession(input: unknown): CheckoutAssessment {
 
   const problems: string[] = [];
   const details = orderMetadataSchema.safeParse(session.metadata ?? {});
-  if (!details.success) problems.push(...details.error.issues.map((i) => `metadata.${i.path.join('.')}: ${i.message}`));
+  if (!details.success)
+    problems.push(...details.error.issues.map((i) => `metadata.${i.path.join('.')}: ${i.message}`));
 
   const items = session.line_items;
   const item = items?.data[0];
@@ -119,7 +126,8 @@ export function assessCheckoutSession(input: unknown): CheckoutAssessment {
   if (details.success && Number(details.data.quantity) !== quantity) {
     problems.push(`metadata quantity ${details.data.quantity} differs from line item quantity ${quantity}`);
   }
-  if (session.currency !== SHOP_CURRENCY) problems.push(`currency ${session.currency} is not ${SHOP_CURRENCY}`);
+  if (session.currency !== SHOP_CURRENCY)
+    problems.push(`currency ${session.currency} is not ${SHOP_CURRENCY}`);
   if (item && item.currency !== SHOP_CURRENCY) problems.push(`line item currency ${item.currency}`);
   if (quote && item) {
     if (item.price?.unit_amount !== quote.unitPricePence) {

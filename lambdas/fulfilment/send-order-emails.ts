@@ -29,7 +29,11 @@ function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Ou
   switch (kind) {
     case 'confirmation':
       // Replies go to the seller's own mailbox, not to the sending identity.
-      return { to: order.customerEmail, replyTo: deps.seller.email, content: renderCustomerConfirmation(order, deps.seller) };
+      return {
+        to: order.customerEmail,
+        replyTo: deps.seller.email,
+        content: renderCustomerConfirmation(order, deps.seller),
+      };
     case 'merchantNotice':
       // The merchant answers a notice to reach the customer (a delivery question, a problem).
       return { to: deps.merchantEmail, replyTo: order.customerEmail, content: renderMerchantNotice(order) };
@@ -63,7 +67,10 @@ export async function sendOrderEmails(
   order: OrderItem,
   deps: OrderEmailDeps,
 ): Promise<Record<EmailKind, EmailOutcome>> {
-  const outcomes: Record<EmailKind, EmailOutcome> = { confirmation: 'already-sent', merchantNotice: 'already-sent' };
+  const outcomes: Record<EmailKind, EmailOutcome> = {
+    confirmation: 'already-sent',
+    merchantNotice: 'already-sent',
+  };
   // One after the other: the customer's confirmation first, as it is the one the law asks for.
   for (const kind of EMAIL_KINDS) {
     outcomes[kind] = await sendOnce(kind, order, deps);

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SESClient } from '@aws-sdk/client-ses';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export interface AwsClientOptions {
   region: string;
@@ -19,15 +19,27 @@ function endpointOptions(options: AwsClientOptions) {
 }
 
 /**
+ * Per-attempt limits. Without them a hung connection waits for the Lambda timeout; with them a
+ * call fails in seconds, the SDK retries, and an email claim (lambdas/fulfilment) never outlives
+ * its 2-minute staleness limit while its holder is still alive. `throwOnRequestTimeout`: newer
+ * handlers only warn on a request timeout unless told to fail.
+ */
+const REQUEST_HANDLER = { connectionTimeout: 2_000, requestTimeout: 5_000, throwOnRequestTimeout: true } as const;
+
+/**
  * The DynamoDB document client, built once per cold start. `removeUndefinedValues` lets optional
  * fields be absent instead of failing the whole write.
  */
 export function createDocumentClient(options: AwsClientOptions): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({ region: options.region, ...endpointOptions(options) });
+  const client = new DynamoDBClient({
+    region: options.region,
+    requestHandler: REQUEST_HANDLER,
+    ...endpointOptions(options),
+  });
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
 /** The SES (v1 API) client, built once per cold start. */
 export function createSesClient(options: AwsClientOptions): SESClient {
-  return new SESClient({ region: options.region, ...endpointOptions(options) });
+  return new SESClient({ region: options.region, requestHandler: REQUEST_HANDLER, ...endpointOptions(options) });
 }

@@ -65,13 +65,18 @@ export async function reconcileOrders(
       if (result.outcome !== 'fulfilled') continue;
       if (result.orderCreated) {
         summary.fulfilledMissedOrders += 1;
-        logger.warn('Reconciler recorded a paid order whose webhook never arrived', { reference: result.reference });
+        logger.warn('Reconciler recorded a paid order whose webhook never arrived', {
+          reference: result.reference,
+        });
       } else {
         summary.emailsRetried += Object.values(result.emails).filter((email) => email === 'sent').length;
       }
     } catch (error) {
       summary.failed += 1;
-      logger.error('Reconciler could not fulfil a session; the next run retries', { sessionId: session.id, error });
+      logger.error('Reconciler could not fulfil a session; the next run retries', {
+        sessionId: session.id,
+        error,
+      });
     }
   }
   emitMetric(deps.metrics, METRIC_NAMES.reconcilerFulfilledMissedOrders, summary.fulfilledMissedOrders);

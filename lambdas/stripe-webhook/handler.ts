@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { orderReference } from '../../shared/checkout-status';
-import { type FulfilmentDeps, type FulfilmentResult, fulfilCheckout } from '../fulfilment/fulfil-checkout';
 import { loadFulfilmentRuntime } from '../fulfilment/dependencies';
+import { type FulfilmentDeps, type FulfilmentResult, fulfilCheckout } from '../fulfilment/fulfil-checkout';
 import { initOnce } from '../lib/cold-start';
 import { ConfigError, type Env } from '../lib/config';
 import { DependenciesUnavailableError, sharedErrorResponse } from '../lib/error-response';
-import { header, type HttpEvent, type HttpResult, json, rawBody } from '../lib/http';
+import { type HttpEvent, type HttpResult, header, json, rawBody } from '../lib/http';
 import { logger } from '../lib/logger';
 import { hasShopMarker } from '../lib/order-metadata';
 import { toPaymentProviderError } from '../lib/stripe-errors';
@@ -23,7 +23,9 @@ export interface WebhookHandlerDeps {
 export async function loadWebhookDeps(env: Env): Promise<WebhookHandlerDeps> {
   const runtime = await loadFulfilmentRuntime(env);
   if (!runtime.secrets.webhookSecret) {
-    throw new ConfigError(['STRIPE_WEBHOOK_SECRET (or stripeWebhookSecret in STRIPE_SECRET_ID): required by the webhook']);
+    throw new ConfigError([
+      'STRIPE_WEBHOOK_SECRET (or stripeWebhookSecret in STRIPE_SECRET_ID): required by the webhook',
+    ]);
   }
   return {
     fulfilment: runtime.deps,
@@ -52,7 +54,10 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
       if (event.type === 'checkout.session.async_payment_failed') {
         // No order exists for an unpaid session, so there is nothing to undo; the customer saw
         // the failure at their bank. Logged so the merchant can follow up if they wish.
-        logger.warn('Delayed payment failed; no order', { eventId: event.id, reference: orderReference(session.data.id) });
+        logger.warn('Delayed payment failed; no order', {
+          eventId: event.id,
+          reference: orderReference(session.data.id),
+        });
         return { handled: 'payment-failed' };
       }
       return fulfilCheckout(session.data.id, deps.fulfilment, { paidAt: new Date(event.created * 1000) });
@@ -77,7 +82,10 @@ export function createWebhookHandler(
 ): (event: HttpEvent) => Promise<HttpResult> {
   const getDeps = typeof deps === 'function' ? deps : async () => deps;
   return async (request) => {
-    const logKeys: Record<string, unknown> = { requestId: request.requestContext.requestId, route: 'stripe-webhook' };
+    const logKeys: Record<string, unknown> = {
+      requestId: request.requestContext.requestId,
+      route: 'stripe-webhook',
+    };
     try {
       const resolved = await getDeps().catch((cause: unknown) => {
         throw new DependenciesUnavailableError({ cause });

@@ -60,7 +60,11 @@ export interface VerifyOptions {
  * Pure apart from the HMAC: no network, no storage.
  * @throws WebhookVerificationError for every way a delivery can fail.
  */
-export function verifyStripeEvent(rawBody: Buffer, signatureHeader: string | undefined, options: VerifyOptions): VerifiedEvent {
+export function verifyStripeEvent(
+  rawBody: Buffer,
+  signatureHeader: string | undefined,
+  options: VerifyOptions,
+): VerifiedEvent {
   if (!signatureHeader) throw new WebhookVerificationError('missing-signature');
   let payload: unknown;
   try {

@@ -13,15 +13,15 @@ import type { FaultInjector } from './faults';
 import { type FormObject, parseForm } from './form-body';
 import type { IdempotencyStore, StoredResponse } from './idempotency';
 import { newRequestId, nowSeconds } from './ids';
-import { checkParams, ParamReader } from './params';
-import { checkExpand, lineItemsJson, paginate, sessionJson } from './session-json';
 import {
   EXPAND_ONLY_PARAMS,
   PAGINATION_PARAMS,
-  parseCreateSessionParams,
   parseListSessionsParams,
   readPagination,
-} from './session-params';
+} from './list-params';
+import { checkParams, ParamReader } from './params';
+import { checkExpand, lineItemsJson, paginate, sessionJson } from './session-json';
+import { parseCreateSessionParams } from './session-params';
 import type { SessionStore } from './session-store';
 
 export interface ApiContext {

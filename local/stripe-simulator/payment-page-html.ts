@@ -61,7 +61,7 @@ function layout(title: string, content: string): string {
 <style>${STYLES}</style>
 </head>
 <body>
-<p class="test-mode">TEST MODE · Stripe Checkout simulator: no real payment is taken</p>
+<header><p class="test-mode">TEST MODE · Stripe Checkout simulator: no real payment is taken</p></header>
 <main>
 ${content}
 </main>

@@ -1,3 +1,10 @@
+/**
+ * A local stand-in for Stripe Checkout that the real `stripe` SDK talks to over HTTP
+ * (`new Stripe(key, { host, port, protocol: 'http' })`): the Checkout Sessions endpoints the shop
+ * uses, a hosted payment page at `/c/pay/:id`, and signed webhooks with retries. It refuses what
+ * Stripe refuses, so a mistake in the shop fails here first rather than in production, and its
+ * test hooks (faults, delayed payments, tampered sessions) reach the cases real Stripe makes hard.
+ */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { decodePathSegment, handleApiRequest } from './api';
 import { FaultInjector, type FaultSpec } from './faults';

@@ -1,5 +1,5 @@
 import { invalidRequest, resourceMissing } from './errors';
-import type { PaginationInput } from './session-params';
+import type { PaginationInput } from './list-params';
 import { paymentIntentOf, type SessionStore, type StoredSession } from './session-store';
 import type { CheckoutSessionJson, CheckoutSessionRecord, LineItemRecord, ListRecord } from './session-types';
 

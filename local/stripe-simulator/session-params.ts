@@ -1,7 +1,7 @@
 import { invalidRequest, missingParameter, resourceMissing } from './errors';
 import type { FormObject } from './form-body';
-import { checkParams, list, metadata, object, ParamReader, type RangeFilter, range, text } from './params';
-import type { DeliveryEstimateBound, SessionStatus } from './session-types';
+import { checkParams, list, metadata, object, ParamReader, text } from './params';
+import type { DeliveryEstimateBound } from './session-types';
 
 /** The parameters of `POST /v1/checkout/sessions` that the simulator understands; anything else is refused. */
 const CREATE_SESSION_PARAMS = {
@@ -45,30 +45,12 @@ const CREATE_SESSION_PARAMS = {
   expand: list(text),
 };
 
-const LIST_SESSIONS_PARAMS = {
-  status: text,
-  created: range,
-  limit: text,
-  starting_after: text,
-  ending_before: text,
-  expand: list(text),
-};
-
-export const EXPAND_ONLY_PARAMS = { expand: list(text) };
-export const PAGINATION_PARAMS = {
-  limit: text,
-  starting_after: text,
-  ending_before: text,
-  expand: list(text),
-};
-
 // Checkout's supported locales; a space-separated list keeps the formatter from spreading it over 40 lines.
 const LOCALES = (
   'auto bg cs da de el en en-GB es es-419 et fi fil fr fr-CA hi-IN hr hu id it ja ko lt lv ms mt nb nl pl pt ' +
   'pt-BR ro ru sk sl sv th tr vi zh zh-HK zh-TW'
 ).split(' ');
 const DELIVERY_UNITS = ['business_day', 'day', 'hour', 'month', 'week'] as const;
-const SESSION_STATUSES = ['open', 'complete', 'expired'] as const;
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency').map((code) => code.toLowerCase()));
 
 export const EXPIRY_WINDOW_SECONDS = { min: 30 * 60, max: 24 * 60 * 60 } as const;
@@ -104,19 +86,6 @@ export interface CreateSessionInput {
   cancelUrl: string | null;
   submitMessage: string | null;
   expand: string[];
-}
-
-export interface ListSessionsInput {
-  status: SessionStatus | undefined;
-  created: RangeFilter | undefined;
-  pagination: PaginationInput;
-  expand: string[];
-}
-
-export interface PaginationInput {
-  limit: number;
-  startingAfter: string | undefined;
-  endingBefore: string | undefined;
 }
 
 /** Validates a create request the way Stripe does: unknown parameters first, then each value. */
@@ -177,28 +146,6 @@ export function parseCreateSessionParams(form: FormObject, now: number): CreateS
       params.object('custom_text')?.object('submit')?.requiredString('message', { maxLength: 1200 }) ?? null,
     expand: params.strings('expand'),
   };
-}
-
-export function parseListSessionsParams(form: FormObject): ListSessionsInput {
-  checkParams(form, LIST_SESSIONS_PARAMS);
-  const params = new ParamReader(form);
-  return {
-    status: params.oneOf('status', SESSION_STATUSES),
-    created: params.range('created'),
-    pagination: readPagination(params),
-    expand: params.strings('expand'),
-  };
-}
-
-export function readPagination(params: ParamReader): PaginationInput {
-  const startingAfter = params.string('starting_after');
-  const endingBefore = params.string('ending_before');
-  if (startingAfter !== undefined && endingBefore !== undefined) {
-    throw invalidRequest('You may only specify one of these parameters: ending_before, starting_after.', {
-      param: 'ending_before',
-    });
-  }
-  return { limit: params.integer('limit', { min: 1, max: 100 }) ?? 10, startingAfter, endingBefore };
 }
 
 function readLineItem(item: ParamReader): LineItemInput {

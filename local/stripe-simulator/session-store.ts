@@ -1,5 +1,6 @@
 import { invalidRequest, resourceMissing } from './errors';
 import { newPaymentIntentId, nowSeconds } from './ids';
+import type { RangeFilter } from './params';
 import { buildSession } from './session-factory';
 import type { CreateSessionInput } from './session-params';
 import type {
@@ -19,7 +20,7 @@ export type SessionEventType =
 /** Called on every state change that makes Stripe send an event; resolves after the first delivery attempt. */
 export type SessionEventListener = (type: SessionEventType, session: CheckoutSessionRecord) => Promise<void>;
 
-/** A test hook or the payment page asked for a transition the session's state does not allow. */
+/** A test hook asked for a transition the session's state does not allow. */
 export class SessionStateError extends Error {
   override readonly name = 'SessionStateError';
 }
@@ -36,7 +37,7 @@ export interface StoredSession {
 
 export interface SessionFilter {
   status?: SessionStatus | undefined;
-  created?: { gt?: number; gte?: number; lt?: number; lte?: number } | undefined;
+  created?: RangeFilter | undefined;
 }
 
 export class SessionStore {

@@ -99,7 +99,8 @@ export class WebhookSender {
   send(event: WebhookEvent): Promise<void> {
     const endpoint = this.endpoint;
     if (endpoint === undefined || this.closed) {
-      this.log(`webhook ${event.type} ${event.id}: no endpoint configured, not sent`);
+      const reason = this.closed ? 'simulator closed' : 'no endpoint configured';
+      this.log(`webhook ${event.type} ${event.id}: ${reason}, not sent`);
       return Promise.resolve();
     }
     // Serialised once, pretty-printed like Stripe's payloads: every retry carries the same bytes.

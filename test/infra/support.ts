@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
 import { z } from 'zod';
 import { REPO_ROOT } from '../../infra/lib/paths';
 import { createShopApp } from '../../infra/lib/shop-app';
@@ -65,7 +66,39 @@ export function fakeWebBuild(files: readonly string[] = ['index.html', 'favicon.
   return dir;
 }
 
-/** The Logical ids of every resource of a type, keyed by id. */
-export function resourcesOfType(template: Template, type: string): Record<string, { Properties?: Record<string, unknown> }> {
-  return template.findResources(type);
+/** Logical id of an L2 construct's CloudFormation resource (or of an L1 itself). */
+export function logicalIdOf(construct: IConstruct): string {
+  const element = construct instanceof CfnElement ? construct : construct.node.defaultChild;
+  if (!(element instanceof CfnElement)) {
+    throw new Error(`${construct.node.path} has no CloudFormation resource`);
+  }
+  return Stack.of(element).getLogicalId(element);
+}
+
+const iamStatementSchema = z.object({
+  Effect: z.string(),
+  Action: z.union([z.string(), z.array(z.string())]),
+  Resource: z.unknown(),
+  Condition: z.unknown().optional(),
+});
+export type IamStatement = z.infer<typeof iamStatementSchema>;
+
+const iamPolicySchema = z.object({
+  Properties: z.object({
+    Roles: z.array(z.object({ Ref: z.string() })),
+    PolicyDocument: z.object({ Statement: z.array(iamStatementSchema) }),
+  }),
+});
+
+/** Every statement of every IAM policy attached to a role. */
+export function statementsOfRole(template: Template, roleLogicalId: string): IamStatement[] {
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .map((resource) => iamPolicySchema.parse(resource))
+    .filter((policy) => policy.Properties.Roles.some((role) => role.Ref === roleLogicalId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+}
+
+/** The actions of statements, flattened and sorted, for "exactly these" assertions. */
+export function actionsOf(statements: readonly IamStatement[]): string[] {
+  return statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).sort();
 }

@@ -84,3 +84,19 @@ export function countCommands<Input extends object, Output extends MetadataBeare
   );
   return () => count;
 }
+
+/** Records the input of every `command` a real client sends, for fields a stand-in does not keep. */
+export function recordInputs<Input extends object, Output extends MetadataBearer>(
+  client: { middlewareStack: MiddlewareStack<Input, Output> },
+  command: string,
+): unknown[] {
+  const inputs: unknown[] = [];
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      if (context.commandName === command) inputs.push(structuredClone(args.input));
+      return next(args);
+    },
+    { step: 'initialize', name: `input-recorder-${randomUUID()}` },
+  );
+  return inputs;
+}

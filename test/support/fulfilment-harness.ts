@@ -5,11 +5,17 @@ import type { FulfilmentDeps } from '../../lambdas/fulfilment/fulfil-checkout';
 import { logger } from '../../lambdas/lib/logger';
 import { createStripeClient } from '../../lambdas/lib/stripe';
 import { createWebhookHandler } from '../../lambdas/stripe-webhook/handler';
-import { orderReference } from '../../shared/checkout-status';
 import { type StripeSimulator, startStripeSimulator } from '../../local/stripe-simulator/server';
+import { orderReference } from '../../shared/checkout-status';
 import { createCheckoutSession, type SessionOptions } from './checkout-sessions';
-import { type StandIns, STAND_IN_REGION, type StoredEmail, startStandIns } from './stand-ins';
-import { type CheckoutEventType, type DeliveryOptions, eventPayload, stripeEvent, webhookDelivery } from './stripe-events';
+import { STAND_IN_REGION, type StandIns, type StoredEmail, startStandIns } from './stand-ins';
+import {
+  type CheckoutEventType,
+  type DeliveryOptions,
+  eventPayload,
+  stripeEvent,
+  webhookDelivery,
+} from './stripe-events';
 
 export const WEBHOOK_SECRET = 'whsec_test_fulfilment';
 export const MERCHANT_EMAIL = 'merchant@live-aquatics.test';
@@ -112,7 +118,9 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
     },
     async eventFor(type, sessionId, options = {}) {
       const session = await stripe.checkout.sessions.retrieve(sessionId);
-      return eventPayload(stripeEvent(type, session, { created: clock.nowSeconds(), livemode: options.livemode }));
+      return eventPayload(
+        stripeEvent(type, session, { created: clock.nowSeconds(), livemode: options.livemode }),
+      );
     },
     delivery(payload, options = {}) {
       return webhookDelivery(payload, { secret: WEBHOOK_SECRET, timestamp: clock.nowSeconds(), ...options });

@@ -64,7 +64,11 @@ export async function startStandIns(): Promise<StandIns> {
   const ses = await startSes({ port: 0, host: '127.0.0.1' });
   const sesEndpoint = `http://127.0.0.1:${portOf(ses)}`;
 
-  const raw = new DynamoDBClient({ region: STAND_IN_REGION, endpoint: dynamoEndpoint, credentials: CREDENTIALS });
+  const raw = new DynamoDBClient({
+    region: STAND_IN_REGION,
+    endpoint: dynamoEndpoint,
+    credentials: CREDENTIALS,
+  });
   await ensureOrdersTable(raw, ORDERS_TABLE);
   const inspector = DynamoDBDocumentClient.from(raw);
 
@@ -74,7 +78,9 @@ export async function startStandIns(): Promise<StandIns> {
     tableName: ORDERS_TABLE,
     inspector,
     async orderItems() {
-      const { Items } = await inspector.send(new ScanCommand({ TableName: ORDERS_TABLE, ConsistentRead: true }));
+      const { Items } = await inspector.send(
+        new ScanCommand({ TableName: ORDERS_TABLE, ConsistentRead: true }),
+      );
       return Items ?? [];
     },
     async emails() {

@@ -89,8 +89,14 @@ export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetai
       text: `If something is wrong when your order arrives, please email ${seller.email} on the day of delivery if you can, quoting your order reference ${order.reference} and including a photo of the bottles. We will put it right.`,
     },
     { kind: 'heading', text: 'Contact us' },
-    { kind: 'paragraph', text: `Questions about your order? Reply to this email or write to ${seller.email}.` },
+    {
+      kind: 'paragraph',
+      text: `Questions about your order? Reply to this email or write to ${seller.email}.`,
+    },
     { kind: 'rows', rows: sellerRows },
   ];
-  return renderEmail(`Order confirmed: ${order.reference} (${order.bottles} bottles of ${PRODUCT_NAME})`, blocks);
+  return renderEmail(
+    `Order confirmed: ${order.reference} (${order.bottles} bottles of ${PRODUCT_NAME})`,
+    blocks,
+  );
 }

@@ -4,7 +4,13 @@ import { createStatusHandler } from '../../../lambdas/checkout-status/handler';
 import { API_PATHS } from '../../../shared/api-paths';
 import { checkoutStatusSchema } from '../../../shared/checkout-status';
 import { apiGatewayEvent, jsonBody } from '../../support/api-gateway-event';
-import { checkoutEvent, createdSession, type Harness, startHarness, validOrder } from '../create-checkout/harness';
+import {
+  checkoutEvent,
+  createdSession,
+  type Harness,
+  startHarness,
+  validOrder,
+} from '../create-checkout/harness';
 
 export interface StatusHarness extends Harness {
   status: ReturnType<typeof createStatusHandler>;

@@ -1,14 +1,14 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type Stripe from 'stripe';
-import { vi } from 'vitest';
 import { z } from 'zod';
-import { type StripeSimulator, startStripeSimulator } from '../../../local/stripe-simulator/server';
 import { type CheckoutHandlerDeps, createCheckoutHandler } from '../../../lambdas/create-checkout/handler';
 import { logger } from '../../../lambdas/lib/logger';
 import { createStripeClient } from '../../../lambdas/lib/stripe';
+import { type StripeSimulator, startStripeSimulator } from '../../../local/stripe-simulator/server';
 import { API_PATHS } from '../../../shared/api-paths';
 import type { CheckoutRequestBody } from '../../../shared/checkout-request';
 import { apiGatewayEvent, jsonBody } from '../../support/api-gateway-event';
+import { captureLogs } from '../../support/logs';
 
 /** Test-mode values for the simulator: not secrets. */
 export const SITE_URL = 'https://shop.test';
@@ -44,6 +44,8 @@ export interface Harness {
 }
 
 export async function startHarness(overrides: Partial<CheckoutHandlerDeps> = {}): Promise<Harness> {
+  // Quiet by default; tests that assert on log lines use withLogs().
+  logger.setLogLevel('SILENT');
   const sim = await startStripeSimulator({ port: 0 });
   const stripe = createStripeClient(TEST_SECRET_KEY, {
     apiBase: sim.url,
@@ -93,32 +95,27 @@ export async function handleCountingSessions(
 }
 
 /**
- * Records what the handlers log (and keeps the test output quiet). `text()` is every log call,
- * serialised, for "never logs personal data or secrets" assertions.
+ * Runs `act` and returns what it wrote to the log (through the shared `captureLogs`, so the real
+ * serialised lines), as one string for "contains" and "never contains" assertions.
  */
-export function captureLogs(): { text: () => string; restore: () => void } {
-  const calls: unknown[][] = [];
-  const record = (...args: unknown[]) => {
-    calls.push(args);
-  };
-  const spies = [
-    vi.spyOn(logger, 'info').mockImplementation(record),
-    vi.spyOn(logger, 'warn').mockImplementation(record),
-    vi.spyOn(logger, 'error').mockImplementation(record),
-  ];
-  return {
-    text: () =>
-      JSON.stringify(calls, (_key, value: unknown) =>
-        value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
-      ),
-    restore: () => {
-      for (const spy of spies) spy.mockRestore();
-    },
-  };
+export async function withLogs<T>(act: () => Promise<T>): Promise<{ result: T; logged: string }> {
+  const box: { run?: Promise<T> } = {};
+  const lines = await captureLogs(() => {
+    box.run = act();
+    return box.run;
+  });
+  if (box.run === undefined) throw new Error('captureLogs did not run the action');
+  return { result: await box.run, logged: JSON.stringify(lines) };
 }
 
 /** The personal data of `validOrder` that must never reach a log line or an error body. */
-export const PERSONAL_DATA = [validOrder.name, validOrder.email, validOrder.phone, 'Pondside', 'SW1A'] as const;
+export const PERSONAL_DATA = [
+  validOrder.name,
+  validOrder.email,
+  validOrder.phone,
+  'Pondside',
+  'SW1A',
+] as const;
 
 const createdSchema = z.strictObject({ url: z.url(), sessionId: z.string().startsWith('cs_test_') });
 

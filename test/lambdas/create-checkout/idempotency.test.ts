@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_WINDOW_MS } from '../../../lambdas/create-checkout/create-checkout-session';
 import { CHECKOUT_ERRORS, createCheckoutHandler } from '../../../lambdas/create-checkout/handler';
 import { createStripeClient } from '../../../lambdas/lib/stripe';
@@ -7,7 +7,6 @@ import { nextDispatchDate } from '../../../shared/dispatch';
 import { jsonBody } from '../../support/api-gateway-event';
 import {
   allSessionIds,
-  captureLogs,
   checkoutEvent,
   createdSession,
   type Harness,
@@ -15,27 +14,22 @@ import {
   startHarness,
   TEST_SECRET_KEY,
   validOrder,
+  withLogs,
 } from './harness';
 
 // An Idempotency-Key makes a double-click or a retry return the same session. Stripe compares the
 // parameters of a reused key, so they must be identical a second (or a window boundary) later.
 
 let harness: Harness;
-let logs: ReturnType<typeof captureLogs>;
 
 beforeAll(async () => {
   harness = await startHarness();
 });
 afterAll(() => harness.close());
-beforeEach(() => {
-  logs = captureLogs();
-});
-afterEach(() => {
-  logs.restore();
-  harness.sim.clearFaults();
-});
+afterEach(() => harness.sim.clearFaults());
 
-const keyed = (key: string, body: unknown = validOrder) => checkoutEvent({ body, headers: { 'Idempotency-Key': key } });
+const keyed = (key: string, body: unknown = validOrder) =>
+  checkoutEvent({ body, headers: { 'Idempotency-Key': key } });
 const currentWindow = () => Math.floor(Date.now() / SESSION_WINDOW_MS) * SESSION_WINDOW_MS;
 
 /** A handler whose clock reads `at` and whose dispatch cut-off is `cutoffHours`. */
@@ -76,7 +70,12 @@ describe('create-checkout: the same key returns the same session', () => {
   it('answers a concurrent double-click with one session (Stripe\'s "in progress" 409 is retried)', async () => {
     // The production client: one network retry. The first request holds the key for 300 ms.
     const stripe = createStripeClient(TEST_SECRET_KEY, { apiBase: harness.sim.url });
-    const handle = createCheckoutHandler({ stripe, siteUrl: SITE_URL, cutoffHours: 36, publicApiKey: undefined });
+    const handle = createCheckoutHandler({
+      stripe,
+      siteUrl: SITE_URL,
+      cutoffHours: 36,
+      publicApiKey: undefined,
+    });
     harness.sim.injectFault({ delayMs: 300, times: 1, pathPrefix: '/v1/checkout/sessions' });
     const key = randomUUID();
 
@@ -130,13 +129,15 @@ describe('create-checkout: the same key with other details', () => {
     const first = createdSession(await harness.handle(keyed(key)));
     const before = await allSessionIds(harness.stripe);
 
-    const changed = await harness.handle(keyed(key, { ...validOrder, quantity: 6, subtotal: 19.5, total: 24.45 }));
+    const { result: changed, logged } = await withLogs(() =>
+      harness.handle(keyed(key, { ...validOrder, quantity: 6, subtotal: 19.5, total: 24.45 })),
+    );
 
     expect(changed.statusCode).toBe(409);
     expect(jsonBody(changed)).toEqual({ error: CHECKOUT_ERRORS.conflict });
     expect(await allSessionIds(harness.stripe)).toEqual(before);
     expect(before).toContain(first.sessionId);
-    expect(logs.text()).toContain('Idempotency key reused with different details');
+    expect(logged).toContain('Idempotency key reused with different details');
   });
 
   it('answers 409 to a retry two windows later, whose parameters can no longer match', async () => {

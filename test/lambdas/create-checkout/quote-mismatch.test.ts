@@ -1,15 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_ERRORS } from '../../../lambdas/create-checkout/handler';
 import { FIELD_MESSAGES } from '../../../shared/checkout-request';
 import { quoteMismatchResponseSchema } from '../../../shared/checkout-response';
 import { jsonBody } from '../../support/api-gateway-event';
 import {
-  captureLogs,
   checkoutEvent,
   type Harness,
   handleCountingSessions,
   startHarness,
   validOrder,
+  withLogs,
 } from './harness';
 
 // The browser's totals are a cross-check, never a source (invariant 4): a well-formed total that
@@ -17,16 +17,11 @@ import {
 // reaches Stripe.
 
 let harness: Harness;
-let logs: ReturnType<typeof captureLogs>;
 
 beforeAll(async () => {
   harness = await startHarness();
 });
 afterAll(() => harness.close());
-beforeEach(() => {
-  logs = captureLogs();
-});
-afterEach(() => logs.restore());
 
 const QUOTE_FOR_3 = { subtotal: 9.75, shipping: 4.95, total: 14.7 };
 
@@ -87,7 +82,10 @@ describe('create-checkout: malformed totals (400)', () => {
     );
 
     expect(result.statusCode).toBe(400);
-    expect(jsonBody(result)).toEqual({ error: FIELD_MESSAGES.amount, fields: { total: FIELD_MESSAGES.amount } });
+    expect(jsonBody(result)).toEqual({
+      error: FIELD_MESSAGES.amount,
+      fields: { total: FIELD_MESSAGES.amount },
+    });
     expect(newSessions).toEqual([]);
   });
 
@@ -102,10 +100,12 @@ describe('create-checkout: malformed totals (400)', () => {
   });
 
   it('refuses NaN and Infinity, which JSON cannot carry', async () => {
-    const result = await harness.handle(checkoutEvent({ body: '{"total": NaN}' }));
+    const { result, logged } = await withLogs(() =>
+      harness.handle(checkoutEvent({ body: '{"total": NaN}' })),
+    );
 
     expect(result.statusCode).toBe(400);
     expect(jsonBody(result)).toEqual({ error: 'Request body is not valid JSON.' });
-    expect(logs.text()).not.toContain('"statusCode":500');
+    expect(logged).toContain('"statusCode":400');
   });
 });

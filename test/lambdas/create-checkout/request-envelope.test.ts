@@ -1,9 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHECKOUT_ERRORS, createCheckoutHandler, MAX_BODY_BYTES } from '../../../lambdas/create-checkout/handler';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CHECKOUT_ERRORS,
+  createCheckoutHandler,
+  MAX_BODY_BYTES,
+} from '../../../lambdas/create-checkout/handler';
 import { API_PATHS } from '../../../shared/api-paths';
 import { apiGatewayEvent, jsonBody } from '../../support/api-gateway-event';
 import {
-  captureLogs,
   checkoutEvent,
   createdSession,
   type Harness,
@@ -17,16 +20,11 @@ import {
 // Idempotency-Key header. Refusals are 4xx with a clear message, never a 500, and reach no Stripe.
 
 let harness: Harness;
-let logs: ReturnType<typeof captureLogs>;
 
 beforeAll(async () => {
   harness = await startHarness();
 });
 afterAll(() => harness.close());
-beforeEach(() => {
-  logs = captureLogs();
-});
-afterEach(() => logs.restore());
 
 /** A JSON body of exactly `bytes` bytes: the valid order plus an (unknown) padding field. */
 function bodyOfSize(bytes: number): string {
@@ -104,7 +102,10 @@ describe('create-checkout: body size and syntax', () => {
 
   it('reads a base64-encoded body and a JSON content type with a charset', async () => {
     const result = await harness.handle(
-      checkoutEvent({ isBase64Encoded: true, headers: { 'Content-Type': 'application/json; charset=utf-8' } }),
+      checkoutEvent({
+        isBase64Encoded: true,
+        headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      }),
     );
 
     expect(createdSession(result).sessionId).toMatch(/^cs_test_/);
@@ -126,7 +127,12 @@ describe('create-checkout: method', () => {
 describe('create-checkout: the public key of spec §6 (noise filter, not security)', () => {
   const PUBLIC_KEY = 'pk_public_demo_123';
   const withKey = () =>
-    createCheckoutHandler({ stripe: harness.stripe, siteUrl: SITE_URL, cutoffHours: 36, publicApiKey: PUBLIC_KEY });
+    createCheckoutHandler({
+      stripe: harness.stripe,
+      siteUrl: SITE_URL,
+      cutoffHours: 36,
+      publicApiKey: PUBLIC_KEY,
+    });
 
   it.each([
     ['no Authorization header', {}],

@@ -1,30 +1,25 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_LIMITS, FIELD_MESSAGES } from '../../../shared/checkout-request';
 import { jsonBody } from '../../support/api-gateway-event';
 import {
-  captureLogs,
   checkoutEvent,
   createdSession,
   type Harness,
   handleCountingSessions,
   startHarness,
   validOrder,
+  withLogs,
 } from './harness';
 
 // The body's fields, one rule at a time, through the real handler. Every refusal is a 400 that
 // names the field, and nothing reaches Stripe: the simulator holds no session afterwards.
 
 let harness: Harness;
-let logs: ReturnType<typeof captureLogs>;
 
 beforeAll(async () => {
   harness = await startHarness();
 });
 afterAll(() => harness.close());
-beforeEach(() => {
-  logs = captureLogs();
-});
-afterEach(() => logs.restore());
 
 async function expectRefused(body: unknown, field: string, message?: string): Promise<void> {
   const { result, newSessions } = await handleCountingSessions(harness, checkoutEvent({ body }));
@@ -32,7 +27,10 @@ async function expectRefused(body: unknown, field: string, message?: string): Pr
   expect(result.statusCode).toBe(400);
   expect(result.headers?.['cache-control']).toBe('no-store');
   const answer = jsonBody(result);
-  expect(answer).toMatchObject({ error: expect.any(String), fields: { [field]: message ?? expect.any(String) } });
+  expect(answer).toMatchObject({
+    error: expect.any(String),
+    fields: { [field]: message ?? expect.any(String) },
+  });
   expect(newSessions).toEqual([]);
 }
 
@@ -57,13 +55,16 @@ describe('create-checkout: unknown fields are refused, not passed on', () => {
     await expectRefused({ ...validOrder, [field]: value }, field, `Unknown field "${field}".`);
   });
 
-  it.each(['[1,2,3]', '"order"', 'null', '3'])('refuses the JSON body %s, which is not an object', async (body) => {
-    const { result, newSessions } = await handleCountingSessions(harness, checkoutEvent({ body }));
+  it.each(['[1,2,3]', '"order"', 'null', '3'])(
+    'refuses the JSON body %s, which is not an object',
+    async (body) => {
+      const { result, newSessions } = await handleCountingSessions(harness, checkoutEvent({ body }));
 
-    expect(result.statusCode).toBe(400);
-    expect(jsonBody(result)).toEqual({ error: expect.any(String), fields: expect.any(Object) });
-    expect(newSessions).toEqual([]);
-  });
+      expect(result.statusCode).toBe(400);
+      expect(jsonBody(result)).toEqual({ error: expect.any(String), fields: expect.any(Object) });
+      expect(newSessions).toEqual([]);
+    },
+  );
 });
 
 describe('create-checkout: length limits (each also fits Stripe metadata)', () => {
@@ -109,9 +110,12 @@ describe('create-checkout: control characters and header injection', () => {
     await expectRefused({ ...validOrder, name: `Zoë${char}Smith` }, 'name', FIELD_MESSAGES.controlCharacters);
   });
 
-  it.each(['\r', '\u0000', '\u2028', '\u202E'])('refuses %j in the address, where only LF is allowed', async (char) => {
-    await expectRefused({ ...validOrder, address: `1 High St${char}London` }, 'address');
-  });
+  it.each(['\r', '\u0000', '\u2028', '\u202E'])(
+    'refuses %j in the address, where only LF is allowed',
+    async (char) => {
+      await expectRefused({ ...validOrder, address: `1 High St${char}London` }, 'address');
+    },
+  );
 
   it.each([
     ['name', 'Zoë\r\nBcc: victim@example.com'],
@@ -123,12 +127,17 @@ describe('create-checkout: control characters and header injection', () => {
 });
 
 describe('create-checkout: email and postcode shapes', () => {
-  it.each(['zoe', 'zoe@', '@example.com', 'zoe@example', 'zoe smith@example.com', 'zoe@exa mple.com', '<z>@x.com'])(
-    'refuses the email %j',
-    async (email) => {
-      await expectRefused({ ...validOrder, email }, 'email', FIELD_MESSAGES.email);
-    },
-  );
+  it.each([
+    'zoe',
+    'zoe@',
+    '@example.com',
+    'zoe@example',
+    'zoe smith@example.com',
+    'zoe@exa mple.com',
+    '<z>@x.com',
+  ])('refuses the email %j', async (email) => {
+    await expectRefused({ ...validOrder, email }, 'email', FIELD_MESSAGES.email);
+  });
 
   it.each(['<b>x</b> SW1A 1AA', 'SW1A 1AA <b>', 'SW1A 1AAX', '12345'])(
     'refuses the postcode %j (the check is anchored at both ends)',
@@ -142,9 +151,10 @@ describe('create-checkout: email and postcode shapes', () => {
   });
 
   it('never logs the personal data of a refused body', async () => {
-    await harness.handle(checkoutEvent({ body: { ...validOrder, quantity: 4 } }));
+    const { logged } = await withLogs(() =>
+      harness.handle(checkoutEvent({ body: { ...validOrder, quantity: 4 } })),
+    );
 
-    const logged = logs.text();
     expect(logged).toContain('"statusCode":400');
     for (const value of [validOrder.name, validOrder.email, validOrder.phone, 'Pondside']) {
       expect(logged).not.toContain(value);

@@ -1,5 +1,5 @@
 import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SESSION_EXPIRY_AFTER_WINDOW_START_MS,
   SESSION_WINDOW_MS,
@@ -7,7 +7,6 @@ import {
 import { FIELD_LIMITS } from '../../../shared/checkout-request';
 import { formatDispatchDate, nextDispatchDate } from '../../../shared/dispatch';
 import {
-  captureLogs,
   checkoutEvent,
   createdSession,
   type Harness,
@@ -16,22 +15,18 @@ import {
   SITE_URL,
   startHarness,
   validOrder,
+  withLogs,
 } from './harness';
 
 // The Checkout Session exactly as the simulator stored it, created through the real handler and
 // the real stripe SDK over HTTP: the server's price, our metadata, our URLs, nothing else.
 
 let harness: Harness;
-let logs: ReturnType<typeof captureLogs>;
 
 beforeAll(async () => {
   harness = await startHarness();
 });
 afterAll(() => harness.close());
-beforeEach(() => {
-  logs = captureLogs();
-});
-afterEach(() => logs.restore());
 
 const windowStart = (ms: number) => Math.floor(ms / SESSION_WINDOW_MS) * SESSION_WINDOW_MS;
 
@@ -65,7 +60,10 @@ describe('create-checkout: the session Stripe stores', () => {
       price: {
         unit_amount: 325,
         currency: 'gbp',
-        product: { name: 'Daphnia Magna (250ml bottle)', description: 'About 100-300 live daphnia per bottle.' },
+        product: {
+          name: 'Daphnia Magna (250ml bottle)',
+          description: 'About 100-300 live daphnia per bottle.',
+        },
       },
     });
   });
@@ -94,7 +92,9 @@ describe('create-checkout: the session Stripe stores', () => {
         quantity: '3',
         dispatch_date: dispatchDate,
       },
-      custom_text: { submit: { message: expect.stringContaining(`Dispatched ${formatDispatchDate(dispatchDate)}`) } },
+      custom_text: {
+        submit: { message: expect.stringContaining(`Dispatched ${formatDispatchDate(dispatchDate)}`) },
+      },
     });
     // 45 to 55 minutes ahead, computed from the 10-minute window so a retry sends the same value.
     const expiresAtMs = (session?.expires_at ?? 0) * 1000;
@@ -109,16 +109,21 @@ describe('create-checkout: the session Stripe stores', () => {
     const { sessionId } = createdSession(await harness.handle(checkoutEvent()));
     await harness.sim.completeSession(sessionId);
 
-    const session = await harness.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] });
+    const session = await harness.stripe.checkout.sessions.retrieve(sessionId, {
+      expand: ['payment_intent'],
+    });
 
     const paymentIntent = session.payment_intent;
-    if (typeof paymentIntent !== 'object' || paymentIntent === null) throw new Error('payment_intent not expanded');
+    if (typeof paymentIntent !== 'object' || paymentIntent === null)
+      throw new Error('payment_intent not expanded');
     expect(paymentIntent.metadata).toEqual(session.metadata);
     expect(paymentIntent.description).toMatch(/^3 x Daphnia Magna \(250ml\), dispatch \d{4}-\d{2}-\d{2}$/);
   });
 
   it('leaves an empty phone out of the metadata (Stripe reads "" as unset)', async () => {
-    const { sessionId } = createdSession(await harness.handle(checkoutEvent({ body: { ...validOrder, phone: '' } })));
+    const { sessionId } = createdSession(
+      await harness.handle(checkoutEvent({ body: { ...validOrder, phone: '' } })),
+    );
 
     expect(harness.sim.getSession(sessionId)?.metadata).not.toHaveProperty('phone');
   });
@@ -146,7 +151,12 @@ describe('create-checkout: the session Stripe stores', () => {
   });
 
   it('stores trimmed text and the normalised postcode, never the raw input', async () => {
-    const body = { ...validOrder, name: '  Zoë Testperson  ', postcode: ' sw1a 1aa ', address: '1 Pond\n\n\nLane' };
+    const body = {
+      ...validOrder,
+      name: '  Zoë Testperson  ',
+      postcode: ' sw1a 1aa ',
+      address: '1 Pond\n\n\nLane',
+    };
 
     const { sessionId } = createdSession(await harness.handle(checkoutEvent({ body })));
 
@@ -181,13 +191,15 @@ describe('create-checkout: side effects', () => {
 
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((path) => path.includes('lambdas/create-checkout/handler.ts'))).toBe(true);
-    expect(inputs.filter((path) => /client-dynamodb|lib-dynamodb|client-ses|client-sesv2/.test(path))).toEqual([]);
+    expect(
+      inputs.filter((path) => /client-dynamodb|lib-dynamodb|client-ses|client-sesv2/.test(path)),
+    ).toEqual([]);
   });
 
   it('logs the session id and status, never personal data or the secret key', async () => {
-    const { sessionId } = createdSession(await harness.handle(checkoutEvent()));
+    const { result, logged } = await withLogs(() => harness.handle(checkoutEvent()));
 
-    const logged = logs.text();
+    const { sessionId } = createdSession(result);
     expect(logged).toContain(sessionId);
     expect(logged).toContain('"statusCode":200');
     for (const value of [...PERSONAL_DATA, 'sk_test_']) expect(logged).not.toContain(value);

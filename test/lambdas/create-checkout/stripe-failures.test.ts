@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCheckoutHandler, handler } from '../../../lambdas/create-checkout/handler';
 import { ConfigError } from '../../../lambdas/lib/config';
 import { GENERIC_ERRORS } from '../../../lambdas/lib/error-response';
@@ -6,7 +6,6 @@ import { createStripeClient } from '../../../lambdas/lib/stripe';
 import { jsonBody } from '../../support/api-gateway-event';
 import {
   CLIENT_TIMEOUT_MS,
-  captureLogs,
   checkoutEvent,
   createdSession,
   type Harness,
@@ -14,29 +13,33 @@ import {
   SITE_URL,
   startHarness,
   TEST_SECRET_KEY,
+  withLogs,
 } from './harness';
 
 // Stripe or our own configuration failing: the customer gets a generic body (the spec's "Checkout
 // Failed" text), the log gets the detail, and neither gets personal data or a secret.
 
 let harness: Harness;
-let logs: ReturnType<typeof captureLogs>;
 
 beforeAll(async () => {
   harness = await startHarness();
 });
 afterAll(() => harness.close());
-beforeEach(() => {
-  logs = captureLogs();
-});
 afterEach(() => {
-  logs.restore();
   harness.sim.clearFaults();
   vi.unstubAllEnvs();
 });
 
 function expectNoLeak(body: string | undefined): void {
-  for (const detail of ['Simulated', 'api_error', 'Stripe', 'timeout', 'stack', 'sk_test', ...PERSONAL_DATA]) {
+  for (const detail of [
+    'Simulated',
+    'api_error',
+    'Stripe',
+    'timeout',
+    'stack',
+    'sk_test',
+    ...PERSONAL_DATA,
+  ]) {
     expect(body ?? '').not.toContain(detail);
   }
 }
@@ -45,49 +48,53 @@ describe('create-checkout: Stripe failing', () => {
   it.each([500, 502, 503, 429])('answers a Stripe %i with a generic 502', async (status) => {
     harness.sim.injectFault({ status, pathPrefix: '/v1/checkout/sessions' });
 
-    const result = await harness.handle(checkoutEvent());
+    const { result, logged } = await withLogs(() => harness.handle(checkoutEvent()));
 
     expect(result.statusCode).toBe(502);
     expect(result.headers?.['cache-control']).toBe('no-store');
     expect(jsonBody(result)).toEqual({ error: GENERIC_ERRORS.paymentProvider });
     expectNoLeak(result.body);
-    const logged = logs.text();
     expect(logged).toContain('"statusCode":502');
     expect(logged).toContain(`"statusCode":${status}`);
     for (const value of [...PERSONAL_DATA, TEST_SECRET_KEY]) expect(logged).not.toContain(value);
   });
 
-  it('answers Stripe refusing the request (a 400 that is our fault, not the customer\'s) with 502', async () => {
+  it("answers Stripe refusing the request (a 400 that is our fault, not the customer's) with 502", async () => {
     harness.sim.injectFault({ status: 400, pathPrefix: '/v1/checkout/sessions' });
 
-    const result = await harness.handle(checkoutEvent());
+    const { result, logged } = await withLogs(() => harness.handle(checkoutEvent()));
 
     expect(result.statusCode).toBe(502);
-    expect(logs.text()).toContain('StripeInvalidRequestError');
+    expect(logged).toContain('StripeInvalidRequestError');
   });
 
   it(`answers a Stripe slower than the client timeout (${CLIENT_TIMEOUT_MS} ms) with 502`, async () => {
     harness.sim.injectFault({ delayMs: CLIENT_TIMEOUT_MS + 600, pathPrefix: '/v1/checkout/sessions' });
     const started = Date.now();
 
-    const result = await harness.handle(checkoutEvent());
+    const { result, logged } = await withLogs(() => harness.handle(checkoutEvent()));
 
     expect(Date.now() - started).toBeLessThan(CLIENT_TIMEOUT_MS + 500);
     expect(result.statusCode).toBe(502);
     expect(jsonBody(result)).toEqual({ error: GENERIC_ERRORS.paymentProvider });
-    expect(logs.text()).toContain('StripeConnectionError');
+    expect(logged).toContain('StripeConnectionError');
   });
 
   it('answers a rejected secret key with 502 and never logs the key', async () => {
     const badKey = 'sk_live_should_never_be_logged';
     const stripe = createStripeClient(badKey, { apiBase: harness.sim.url, maxNetworkRetries: 0 });
-    const handle = createCheckoutHandler({ stripe, siteUrl: SITE_URL, cutoffHours: 36, publicApiKey: undefined });
+    const handle = createCheckoutHandler({
+      stripe,
+      siteUrl: SITE_URL,
+      cutoffHours: 36,
+      publicApiKey: undefined,
+    });
 
-    const result = await handle(checkoutEvent());
+    const { result, logged } = await withLogs(() => handle(checkoutEvent()));
 
     expect(result.statusCode).toBe(502);
-    expect(logs.text()).toContain('StripeAuthenticationError');
-    expect(logs.text()).not.toContain('should_never_be_logged');
+    expect(logged).toContain('StripeAuthenticationError');
+    expect(logged).not.toContain('should_never_be_logged');
   });
 
   it('recovers on the next request once Stripe is back', async () => {
@@ -105,11 +112,11 @@ describe('create-checkout: configuration and unexpected errors', () => {
   it('answers 503 when the dependencies cannot be loaded', async () => {
     const handle = createCheckoutHandler(() => Promise.reject(new ConfigError(['SITE_URL: Invalid URL'])));
 
-    const result = await handle(checkoutEvent());
+    const { result, logged } = await withLogs(() => handle(checkoutEvent()));
 
     expect(result.statusCode).toBe(503);
     expect(jsonBody(result)).toEqual({ error: GENERIC_ERRORS.unavailable });
-    expect(logs.text()).toContain('SITE_URL: Invalid URL');
+    expect(logged).toContain('SITE_URL: Invalid URL');
   });
 
   it('answers 503 when Secrets Manager fails, whatever it throws', async () => {
@@ -132,12 +139,12 @@ describe('create-checkout: configuration and unexpected errors', () => {
       },
     });
 
-    const result = await handle(checkoutEvent());
+    const { result, logged } = await withLogs(() => handle(checkoutEvent()));
 
     expect(result.statusCode).toBe(500);
     expect(jsonBody(result)).toEqual({ error: GENERIC_ERRORS.unexpected });
     expect(result.body).not.toContain('clock');
-    expect(logs.text()).toContain('clock exploded');
+    expect(logged).toContain('clock exploded');
   });
 });
 
@@ -150,12 +157,12 @@ describe('create-checkout: the deployed entry point, configured from the environ
     vi.stubEnv('STRIPE_LIVEMODE', 'false');
     vi.stubEnv('PUBLIC_API_KEY', undefined);
 
-    const missing = await handler(checkoutEvent());
+    const { result: missing, logged } = await withLogs(() => handler(checkoutEvent()));
     vi.stubEnv('SITE_URL', 'https://configured.example/');
     const configured = await handler(checkoutEvent());
 
     expect(missing.statusCode).toBe(503);
-    expect(logs.text()).toContain('SITE_URL');
+    expect(logged).toContain('SITE_URL');
     const { sessionId } = createdSession(configured);
     expect(harness.sim.getSession(sessionId)).toMatchObject({
       success_url: 'https://configured.example/success?session_id={CHECKOUT_SESSION_ID}',

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fulfilCheckout } from '../../../lambdas/fulfilment/fulfil-checkout';
 import { orderItemSchema } from '../../../lambdas/fulfilment/order';
-import { nextDispatchDate } from '../../../shared/dispatch';
 import type { CheckoutSessionRecord } from '../../../local/stripe-simulator/server';
+import { nextDispatchDate } from '../../../shared/dispatch';
 import { jsonBody } from '../../support/api-gateway-event';
 import { createCheckoutSession } from '../../support/checkout-sessions';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../support/fulfilment-harness';
@@ -22,9 +22,24 @@ describe('fulfilCheckout', () => {
   const mismatches: Array<[string, (session: CheckoutSessionRecord) => Partial<CheckoutSessionRecord>]> = [
     ['an amount that is not our total', () => ({ amount_total: 1 })],
     ['a currency other than GBP', () => ({ currency: 'eur' })],
-    ['a quantity of 4 bottles', (s) => ({ line_items: withItem(s, { quantity: 4, amount_subtotal: 1300, amount_total: 1300 }), amount_total: 1795 })],
-    ['a unit price that is not £3.25', (s) => ({ line_items: withItem(s, { price: { ...firstItem(s).price, unit_amount: 1 } }) })],
-    ['no delivery charge', (s) => ({ shipping_cost: s.shipping_cost && { ...s.shipping_cost, amount_total: 0 }, amount_total: 975 })],
+    [
+      'a quantity of 4 bottles',
+      (s) => ({
+        line_items: withItem(s, { quantity: 4, amount_subtotal: 1300, amount_total: 1300 }),
+        amount_total: 1795,
+      }),
+    ],
+    [
+      'a unit price that is not £3.25',
+      (s) => ({ line_items: withItem(s, { price: { ...firstItem(s).price, unit_amount: 1 } }) }),
+    ],
+    [
+      'no delivery charge',
+      (s) => ({
+        shipping_cost: s.shipping_cost && { ...s.shipping_cost, amount_total: 0 },
+        amount_total: 975,
+      }),
+    ],
     ['metadata saying another quantity', (s) => ({ metadata: { ...s.metadata, quantity: '9' } })],
   ];
 
@@ -37,33 +52,36 @@ describe('fulfilCheckout', () => {
     return { ...session.line_items, data: [{ ...firstItem(session), ...patch }] };
   }
 
-  it.each(mismatches)('does not fulfil a paid session with %s, and logs an error for the merchant', async (_case, patch) => {
-    // Prepare
-    const session = await h.paidSession();
-    const stored = h.simulator.getSession(session.id);
-    if (!stored) throw new Error('session not in the simulator');
-    h.simulator.patchSession(session.id, patch(stored));
-    const payload = await h.eventFor('checkout.session.completed', session.id);
-    const metricsBefore = h.metricLines.length;
+  it.each(mismatches)(
+    'does not fulfil a paid session with %s, and logs an error for the merchant',
+    async (_case, patch) => {
+      // Prepare
+      const session = await h.paidSession();
+      const stored = h.simulator.getSession(session.id);
+      if (!stored) throw new Error('session not in the simulator');
+      h.simulator.patchSession(session.id, patch(stored));
+      const payload = await h.eventFor('checkout.session.completed', session.id);
+      const metricsBefore = h.metricLines.length;
 
-    // Act
-    let result: Awaited<ReturnType<typeof h.webhook>> | undefined;
-    const logs = await captureLogs(async () => {
-      result = await h.webhook(h.delivery(payload));
-    });
+      // Act
+      let result: Awaited<ReturnType<typeof h.webhook>> | undefined;
+      const logs = await captureLogs(async () => {
+        result = await h.webhook(h.delivery(payload));
+      });
 
-    // Assess: 2xx so Stripe stops retrying a session that will never change.
-    expect(result?.statusCode).toBe(200);
-    expect(jsonBody(result ?? {})).toEqual({ received: true, outcome: 'needs-review' });
-    expect(await h.ordersFor(session.id)).toHaveLength(0);
-    expect(await h.emailsFor(session.id)).toEqual({ confirmation: [], merchantNotice: [] });
-    expect(logs).toContainEqual(
-      expect.objectContaining({ level: 'ERROR', alarm: 'PaidCheckoutNeedsReview', sessionId: session.id }),
-    );
-    const metric = JSON.parse(h.metricLines[metricsBefore] ?? '{}');
-    expect(metric).toMatchObject({ PaidCheckoutNeedsReview: 1 });
-    expect(JSON.stringify(metric._aws)).toContain('"Namespace":"LiveAquatics"');
-  });
+      // Assess: 2xx so Stripe stops retrying a session that will never change.
+      expect(result?.statusCode).toBe(200);
+      expect(jsonBody(result ?? {})).toEqual({ received: true, outcome: 'needs-review' });
+      expect(await h.ordersFor(session.id)).toHaveLength(0);
+      expect(await h.emailsFor(session.id)).toEqual({ confirmation: [], merchantNotice: [] });
+      expect(logs).toContainEqual(
+        expect.objectContaining({ level: 'ERROR', alarm: 'PaidCheckoutNeedsReview', sessionId: session.id }),
+      );
+      const metric = JSON.parse(h.metricLines[metricsBefore] ?? '{}');
+      expect(metric).toMatchObject({ PaidCheckoutNeedsReview: 1 });
+      expect(JSON.stringify(metric._aws)).toContain('"Namespace":"LiveAquatics"');
+    },
+  );
 
   it('records the order with every field, recomputing the dispatch date at payment', async () => {
     // Prepare: the customer was shown an old date (the session sat open past the cut-off).
@@ -77,7 +95,11 @@ describe('fulfilCheckout', () => {
     const result = await fulfilCheckout(session.id, h.deps, { paidAt });
 
     // Assess
-    expect(result).toMatchObject({ outcome: 'fulfilled', orderCreated: true, reference: session.id.slice(-12) });
+    expect(result).toMatchObject({
+      outcome: 'fulfilled',
+      orderCreated: true,
+      reference: session.id.slice(-12),
+    });
     const [item] = await h.ordersFor(session.id);
     const order = orderItemSchema.parse(item);
     const dispatchDate = nextDispatchDate(new Date(order.createdAt));
@@ -110,7 +132,10 @@ describe('fulfilCheckout', () => {
   it('escapes hostile names and addresses in the HTML part of both real emails', async () => {
     // Prepare
     const session = await h.paidSession({
-      customer: { name: '<img src=x onerror=alert(1)>', address: '"><a href="https://evil.test">win</a>\nLondon' },
+      customer: {
+        name: '<img src=x onerror=alert(1)>',
+        address: '"><a href="https://evil.test">win</a>\nLondon',
+      },
     });
 
     // Act
@@ -124,7 +149,9 @@ describe('fulfilCheckout', () => {
       expect(email.body.html).not.toContain('<img');
       expect(email.body.html).not.toContain('<a href');
       expect(email.body.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
-      expect(email.body.html).toContain('&quot;&gt;&lt;a href=&quot;https://evil.test&quot;&gt;win&lt;/a&gt;');
+      expect(email.body.html).toContain(
+        '&quot;&gt;&lt;a href=&quot;https://evil.test&quot;&gt;win&lt;/a&gt;',
+      );
       expect(email.body.text).toContain('<img src=x onerror=alert(1)>');
       expect(email.subject).not.toMatch(/[\r\n]/);
     }

@@ -32,7 +32,11 @@ describe('reconcile-orders', () => {
     return h.metricLines
       .map((line): Record<string, unknown> => JSON.parse(line))
       .filter((line) => JSON.stringify(line._aws).includes('"Namespace":"LiveAquatics"'))
-      .flatMap((line) => (typeof line.ReconcilerFulfilledMissedOrders === 'number' ? [line.ReconcilerFulfilledMissedOrders] : []));
+      .flatMap((line) =>
+        typeof line.ReconcilerFulfilledMissedOrders === 'number'
+          ? [line.ReconcilerFulfilledMissedOrders]
+          : [],
+      );
   }
 
   it('fulfils a paid session whose webhook never arrived, and says so in a metric', async () => {
@@ -91,7 +95,9 @@ describe('reconcile-orders', () => {
     const unpaid = await createCheckoutSession(h.stripe);
     await h.simulator.completeSession(unpaid.id, { paymentStatus: 'unpaid' });
     const old = await h.paidSession();
-    h.simulator.patchSession(old.id, { created: Math.floor((Date.now() - RECONCILE_LOOKBACK_MS) / 1000) - 60 });
+    h.simulator.patchSession(old.id, {
+      created: Math.floor((Date.now() - RECONCILE_LOOKBACK_MS) / 1000) - 60,
+    });
 
     // Act
     await reconcileOrders(h.deps);
@@ -105,7 +111,10 @@ describe('reconcile-orders', () => {
   it('carries on past a session that fails, then reports the run as incomplete', async () => {
     // Prepare: the first order write of the run fails.
     const session = await h.paidSession();
-    const dynamoDown = injectAwsFault(h.clients.documentClient, { command: 'PutItemCommand', when: 'before' });
+    const dynamoDown = injectAwsFault(h.clients.documentClient, {
+      command: 'PutItemCommand',
+      when: 'before',
+    });
 
     // Act
     const run = reconcileOrders(h.deps);

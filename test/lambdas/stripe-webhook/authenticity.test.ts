@@ -2,7 +2,11 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonBody } from '../../support/api-gateway-event';
 import { countCommands } from '../../support/aws-faults';
-import { type FulfilmentHarness, startFulfilmentHarness, WEBHOOK_SECRET } from '../../support/fulfilment-harness';
+import {
+  type FulfilmentHarness,
+  startFulfilmentHarness,
+  WEBHOOK_SECRET,
+} from '../../support/fulfilment-harness';
 import { eventPayload, signPayload, stripeEvent } from '../../support/stripe-events';
 
 // Docs: ../shared/docs/payments-and-reliability.md, "Webhook authenticity".
@@ -31,7 +35,9 @@ describe('stripe-webhook: authenticity', () => {
 
   it('verifies a pretty-printed event with non-ASCII text, as plain and as base64 body, and fulfils once', async () => {
     // Prepare
-    const session = await h.paidSession({ customer: { name: 'Zoë Brontë', address: 'Flat 2, Pound (£) Court\nLondon' } });
+    const session = await h.paidSession({
+      customer: { name: 'Zoë Brontë', address: 'Flat 2, Pound (£) Court\nLondon' },
+    });
     const payload = await h.eventFor('checkout.session.completed', session.id);
     expect(payload).toContain('Zoë');
     expect(payload).toContain('£');
@@ -67,18 +73,21 @@ describe('stripe-webhook: authenticity', () => {
     expect(await h.ordersFor(session.id)).toHaveLength(0);
   });
 
-  it.each(['stripe-signature', 'Stripe-Signature'])('accepts the signature header named %s', async (headerName) => {
-    // Prepare
-    const session = await h.paidSession();
-    const payload = await h.eventFor('checkout.session.completed', session.id);
+  it.each(['stripe-signature', 'Stripe-Signature'])(
+    'accepts the signature header named %s',
+    async (headerName) => {
+      // Prepare
+      const session = await h.paidSession();
+      const payload = await h.eventFor('checkout.session.completed', session.id);
 
-    // Act
-    const result = await h.webhook(h.delivery(payload, { headerName }));
+      // Act
+      const result = await h.webhook(h.delivery(payload, { headerName }));
 
-    // Assess
-    expect(result.statusCode).toBe(200);
-    expect(await h.ordersFor(session.id)).toHaveLength(1);
-  });
+      // Assess
+      expect(result.statusCode).toBe(200);
+      expect(await h.ordersFor(session.id)).toHaveLength(1);
+    },
+  );
 
   describe('refuses with 400 and no side effect at all', () => {
     let payload: string;
@@ -96,8 +105,14 @@ describe('stripe-webhook: authenticity', () => {
     const cases: Array<[string, () => { body: string; header: string | null; base64?: boolean }]> = [
       ['a missing header', () => ({ body: payload, header: null })],
       ['a garbage header', () => ({ body: payload, header: 'definitely-not-a-signature' })],
-      ['only a v0 signature', () => ({ body: payload, header: `t=${now()},v0=${v1(payload, WEBHOOK_SECRET, now())}` })],
-      ['the wrong secret', () => ({ body: payload, header: signPayload(payload, 'whsec_someone_else', now()) })],
+      [
+        'only a v0 signature',
+        () => ({ body: payload, header: `t=${now()},v0=${v1(payload, WEBHOOK_SECRET, now())}` }),
+      ],
+      [
+        'the wrong secret',
+        () => ({ body: payload, header: signPayload(payload, 'whsec_someone_else', now()) }),
+      ],
       [
         'one byte changed',
         () => ({
@@ -107,12 +122,25 @@ describe('stripe-webhook: authenticity', () => {
       ],
       [
         'one byte changed in a base64 body',
-        () => ({ body: payload.replace('Zo', 'Zp'), header: signPayload(payload, WEBHOOK_SECRET, now()), base64: true }),
+        () => ({
+          body: payload.replace('Zo', 'Zp'),
+          header: signPayload(payload, WEBHOOK_SECRET, now()),
+          base64: true,
+        }),
       ],
       ['an empty body', () => ({ body: '', header: signPayload('', WEBHOOK_SECRET, now()) })],
-      ['a timestamp 301 s old', () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() - 301) })],
-      ['a timestamp far in the future', () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() + 3_600) })],
-      ['a timestamp 301 s in the future', () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() + 301) })],
+      [
+        'a timestamp 301 s old',
+        () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() - 301) }),
+      ],
+      [
+        'a timestamp far in the future',
+        () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() + 3_600) }),
+      ],
+      [
+        'a timestamp 301 s in the future',
+        () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() + 301) }),
+      ],
     ];
 
     it.each(cases)('%s', async (_name, build) => {
@@ -160,7 +188,11 @@ describe('stripe-webhook: authenticity', () => {
   it('answers 2xx and does nothing for an event type it does not handle', async () => {
     // Prepare
     const payload = eventPayload(
-      stripeEvent('customer.created', { id: 'cus_123', object: 'customer', metadata: { shop: 'live-aquatics' } }, { created: h.clock.nowSeconds() }),
+      stripeEvent(
+        'customer.created',
+        { id: 'cus_123', object: 'customer', metadata: { shop: 'live-aquatics' } },
+        { created: h.clock.nowSeconds() },
+      ),
     );
     const before = await sideEffects();
 

@@ -3,7 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sendApiGatewayResult, toApiGatewayEvent } from '../../../local/api-gateway-adapter';
 import { jsonBody } from '../../support/api-gateway-event';
 import { createCheckoutSession } from '../../support/checkout-sessions';
-import { type FulfilmentHarness, startFulfilmentHarness, WEBHOOK_SECRET } from '../../support/fulfilment-harness';
+import {
+  type FulfilmentHarness,
+  startFulfilmentHarness,
+  WEBHOOK_SECRET,
+} from '../../support/fulfilment-harness';
 
 // Docs: ../shared/docs/payments-and-reliability.md, "Exactly once" (events; failures are in failures.test.ts).
 describe('stripe-webhook: exactly once', () => {
@@ -73,7 +77,9 @@ describe('stripe-webhook: exactly once', () => {
     const first = await h.webhook(h.delivery(completed));
     const ordersWhilePending = await h.ordersFor(session.id);
     await h.simulator.settleAsyncPayment(session.id, 'succeeded');
-    const second = await h.webhook(h.delivery(await h.eventFor('checkout.session.async_payment_succeeded', session.id)));
+    const second = await h.webhook(
+      h.delivery(await h.eventFor('checkout.session.async_payment_succeeded', session.id)),
+    );
 
     // Assess
     expect(jsonBody(first)).toEqual({ received: true, outcome: 'not-paid' });
@@ -148,7 +154,10 @@ describe('stripe-webhook: exactly once', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();
     const port = typeof address === 'object' && address !== null ? address.port : 0;
-    h.simulator.setWebhook({ url: `http://127.0.0.1:${port}/functions/v1/stripe-webhook`, secret: WEBHOOK_SECRET });
+    h.simulator.setWebhook({
+      url: `http://127.0.0.1:${port}/functions/v1/stripe-webhook`,
+      secret: WEBHOOK_SECRET,
+    });
     const session = await createCheckoutSession(h.stripe);
 
     // Act
@@ -159,7 +168,9 @@ describe('stripe-webhook: exactly once', () => {
     server.close();
 
     // Assess
-    const deliveries = h.simulator.deliveries.filter((delivery) => delivery.eventType === 'checkout.session.completed');
+    const deliveries = h.simulator.deliveries.filter(
+      (delivery) => delivery.eventType === 'checkout.session.completed',
+    );
     expect(deliveries.at(-1)?.statusCode).toBe(200);
     await expectOneOrderAndOneEmailOfEach(session.id);
   });

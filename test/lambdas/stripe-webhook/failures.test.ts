@@ -40,19 +40,26 @@ describe('stripe-webhook: failures and replays', () => {
 
   it.each<[string, 'dynamo' | 'ses', AwsFault]>([
     ['the order is written', 'dynamo', { command: 'PutItemCommand', when: 'after' }],
-    ['the email is marked sent', 'dynamo', { command: 'UpdateItemCommand', when: 'after', matches: markOfConfirmation }],
-  ])('recovers from a crash after %s: the replay leaves one order and one email of each kind', async (_step, target, fault) => {
-    // Prepare
-    const { sessionId, payload, first } = await deliverWithFault(target, fault);
+    [
+      'the email is marked sent',
+      'dynamo',
+      { command: 'UpdateItemCommand', when: 'after', matches: markOfConfirmation },
+    ],
+  ])(
+    'recovers from a crash after %s: the replay leaves one order and one email of each kind',
+    async (_step, target, fault) => {
+      // Prepare
+      const { sessionId, payload, first } = await deliverWithFault(target, fault);
 
-    // Act
-    const replay = await h.webhook(h.delivery(payload));
+      // Act
+      const replay = await h.webhook(h.delivery(payload));
 
-    // Assess
-    expect(first.statusCode).toBe(500);
-    expect(replay.statusCode).toBe(200);
-    expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
-  });
+      // Assess
+      expect(first.statusCode).toBe(500);
+      expect(replay.statusCode).toBe(200);
+      expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    },
+  );
 
   it('recovers from a crash after the email is claimed: the claim is honoured until stale, then re-claimed', async () => {
     // Prepare
@@ -78,7 +85,10 @@ describe('stripe-webhook: failures and replays', () => {
 
   it('sends the email twice after a crash between SES accepting it and the mark: the one accepted duplicate window', async () => {
     // Prepare: SES accepts the confirmation, then its answer is lost.
-    const { sessionId, payload, first } = await deliverWithFault('ses', { command: 'SendEmailCommand', when: 'after' });
+    const { sessionId, payload, first } = await deliverWithFault('ses', {
+      command: 'SendEmailCommand',
+      when: 'after',
+    });
 
     // Act
     const replay = await h.webhook(h.delivery(payload));
@@ -113,7 +123,11 @@ describe('stripe-webhook: failures and replays', () => {
   it.each<[string, 'dynamo' | 'ses', AwsFault]>([
     ['DynamoDB refuses the read', 'dynamo', { command: 'GetItemCommand', when: 'before' }],
     ['DynamoDB refuses the order write', 'dynamo', { command: 'PutItemCommand', when: 'before' }],
-    ['DynamoDB refuses the email claim', 'dynamo', { command: 'UpdateItemCommand', when: 'before', matches: claimOfConfirmation }],
+    [
+      'DynamoDB refuses the email claim',
+      'dynamo',
+      { command: 'UpdateItemCommand', when: 'before', matches: claimOfConfirmation },
+    ],
     ['SES refuses the confirmation', 'ses', { command: 'SendEmailCommand', when: 'before' }],
   ])('answers 5xx when %s, and Stripe’s retry completes the work once', async (_case, target, fault) => {
     // Prepare

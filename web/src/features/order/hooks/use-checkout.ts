@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import type { CheckoutRequest } from '../../../../../shared/checkout-request';
 import { useToast } from '../../../components/toast/toast-context';
+import type { CreateCheckoutResult } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/app-context';
 import { ORDER_MESSAGES } from '../order-form';
 
@@ -42,7 +43,9 @@ export function useCheckout() {
       setSubmitting(true);
       const tab = openPendingTab();
       try {
-        const result = await api.createCheckout(request).catch(() => ({ kind: 'failed' }) as const);
+        const result = await api
+          .createCheckout(request)
+          .catch((): CreateCheckoutResult => ({ kind: 'failed' }));
         if (result.kind === 'payment-page') {
           showPaymentPage(tab, result.url);
           return 'payment-page';

@@ -1,0 +1,130 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  ACCESS_LOG_FIELDS,
+  API_ROUTE_NAMES,
+  API_ROUTES,
+  DEFAULT_ROUTE_THROTTLES,
+  DEFAULT_STAGE_THROTTLE,
+  routeKeyOf,
+} from '../../infra/lib/constructs/checkout-api';
+import type { ShopStack } from '../../infra/lib/shop-stack';
+import { CUSTOM_DOMAIN_CONTEXT, fakeWebBuild, logicalIdOf, synthShop } from './support';
+
+describe('CheckoutApi', () => {
+  let stack: ShopStack;
+  let template: Template;
+
+  beforeAll(() => {
+    ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild() }));
+  });
+
+  it('has exactly the three routes of the contract, each on its own function through a payload 2.0 proxy', () => {
+    const routes = template.findResources('AWS::ApiGatewayV2::Route');
+    expect(Object.values(routes).map((r) => r.Properties.RouteKey).sort()).toEqual([
+      'GET /functions/v1/checkout-status',
+      'POST /functions/v1/create-checkout',
+      'POST /functions/v1/stripe-webhook',
+    ]);
+
+    const handlers = {
+      createCheckout: stack.functions.createCheckout,
+      checkoutStatus: stack.functions.checkoutStatus,
+      stripeWebhook: stack.functions.stripeWebhook,
+    };
+    for (const name of API_ROUTE_NAMES) {
+      template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+        IntegrationType: 'AWS_PROXY',
+        PayloadFormatVersion: '2.0',
+        IntegrationUri: { 'Fn::GetAtt': [logicalIdOf(handlers[name].function), 'Arn'] },
+      });
+      template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+        RouteKey: routeKeyOf(name),
+        Target: Match.anyValue(),
+      });
+    }
+  });
+
+  it('lets API Gateway invoke each function only for its own route', () => {
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'apigateway.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [logicalIdOf(stack.functions.stripeWebhook.function), 'Arn'] },
+      SourceArn: {
+        'Fn::Join': ['', Match.arrayWith([`/*/*${API_ROUTES.stripeWebhook.path}`])],
+      },
+    });
+  });
+
+  describe('throttling', () => {
+    it('throttles every route through the stage default', () => {
+      template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        StageName: '$default',
+        AutoDeploy: true,
+        DefaultRouteSettings: {
+          ThrottlingRateLimit: DEFAULT_STAGE_THROTTLE.rateLimit,
+          ThrottlingBurstLimit: DEFAULT_STAGE_THROTTLE.burstLimit,
+        },
+      });
+    });
+
+    it('sets an explicit limit on each route, the lowest on create-checkout', () => {
+      const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0];
+      const settings = stage?.Properties.RouteSettings;
+      expect(settings).toEqual({
+        'POST /functions/v1/create-checkout': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 },
+        'GET /functions/v1/checkout-status': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
+        'POST /functions/v1/stripe-webhook': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+      });
+      const checkout = DEFAULT_ROUTE_THROTTLES.createCheckout;
+      for (const other of [DEFAULT_STAGE_THROTTLE, DEFAULT_ROUTE_THROTTLES.checkoutStatus, DEFAULT_ROUTE_THROTTLES.stripeWebhook]) {
+        expect(checkout.rateLimit).toBeLessThan(other.rateLimit);
+        expect(checkout.burstLimit).toBeLessThan(other.burstLimit);
+      }
+    });
+
+    it('creates the stage after its routes, since route settings name them', () => {
+      const stage = template.toJSON().Resources[logicalIdOf(stack.api.stage)];
+      for (const name of API_ROUTE_NAMES) {
+        expect(stage.DependsOn).toContain(logicalIdOf(stack.api.routes[name]));
+      }
+    });
+  });
+
+  describe('access logs', () => {
+    it('writes one JSON line per request to a log group kept three months', () => {
+      template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        AccessLogSettings: {
+          DestinationArn: { 'Fn::GetAtt': [logicalIdOf(stack.api.accessLogs), 'Arn'] },
+          Format: JSON.stringify(ACCESS_LOG_FIELDS),
+        },
+      });
+      expect(template.toJSON().Resources[logicalIdOf(stack.api.accessLogs)].Properties.RetentionInDays).toBe(90);
+    });
+
+    it('logs the route and status (for the webhook 5xx alarm) but no path, query or headers', () => {
+      expect(ACCESS_LOG_FIELDS).toMatchObject({ requestId: '$context.requestId', routeKey: '$context.routeKey', status: '$context.status' });
+      const values = Object.values(ACCESS_LOG_FIELDS).join(' ');
+      expect(values).not.toMatch(/\$context\.(path|querystring|requestOverride)|header/i);
+    });
+  });
+
+  describe('CORS', () => {
+    it('has none on the cloudfront.net name: the site calls the API on its own origin', () => {
+      const api = template.toJSON().Resources[logicalIdOf(stack.api.httpApi)];
+      expect(api.Properties.CorsConfiguration).toBeUndefined();
+      expect(api.Properties.ProtocolType).toBe('HTTP');
+    });
+
+    it('allows only the site origin when the shop has its own domain', () => {
+      const { template: withDomain } = synthShop({ webBuildDir: fakeWebBuild(), ...CUSTOM_DOMAIN_CONTEXT });
+      withDomain.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+        CorsConfiguration: {
+          AllowOrigins: ['https://shop.example.co.uk'],
+          AllowMethods: ['GET', 'POST'],
+          AllowHeaders: ['content-type', 'idempotency-key', 'authorization'],
+        },
+      });
+    });
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { parseShopConfig, SHOP_CONFIG_KEYS, ShopConfigError } from '../../infra/lib/config';
+import { createShopApp } from '../../infra/lib/shop-app';
+import { CUSTOM_DOMAIN_CONTEXT, cdkJsonContext, SKIP_BUNDLING } from './support';
+
+/** cdk.json's defaults, limited to the shop's own keys. */
+function defaults(): Record<string, unknown> {
+  const context = cdkJsonContext();
+  return Object.fromEntries(SHOP_CONFIG_KEYS.map((key) => [key, context[key]]));
+}
+
+function errorOf(raw: Record<string, unknown>): string {
+  try {
+    parseShopConfig(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ShopConfigError);
+    return error instanceof Error ? error.message : String(error);
+  }
+  throw new Error('expected the config to be rejected');
+}
+
+describe('shop config', () => {
+  it('accepts the cdk.json defaults, so npm run synth works on a fresh clone', () => {
+    const config = parseShopConfig(defaults());
+
+    expect(config).toMatchObject({
+      stage: 'dev',
+      stripeLivemode: false,
+      dispatchCutoffHours: 36,
+      reservedConcurrency: true,
+      webBuildDir: 'dist/web',
+    });
+    expect(config.domainName).toBeUndefined();
+  });
+
+  it.each(['stage', 'senderEmail', 'merchantEmail', 'sellerName', 'sellerAddress', 'sellerEmail', 'stripeLivemode'])(
+    'names the missing key %s and says where to set it',
+    (key) => {
+      const message = errorOf({ ...defaults(), [key]: undefined });
+
+      expect(message).toContain(`- ${key}: missing`);
+      expect(message).toContain('cdk.json');
+      expect(message).toContain('--context');
+    },
+  );
+
+  it('names every bad key at once, with what was expected', () => {
+    const message = errorOf({ ...defaults(), senderEmail: 'not-an-email', stage: 'Prod!' });
+
+    expect(message).toMatch(/- senderEmail: expected an email address/);
+    expect(message).toMatch(/- stage: expected lower-case letters/);
+  });
+
+  it('reads command-line strings (--context stripeLivemode=true) as booleans and numbers', () => {
+    const config = parseShopConfig({
+      ...defaults(),
+      stripeLivemode: 'true',
+      reservedConcurrency: 'false',
+      dispatchCutoffHours: '48',
+    });
+
+    expect(config.stripeLivemode).toBe(true);
+    expect(config.reservedConcurrency).toBe(false);
+    expect(config.dispatchCutoffHours).toBe(48);
+  });
+
+  it('rejects a Stripe mode that is neither true nor false', () => {
+    expect(errorOf({ ...defaults(), stripeLivemode: 'yes please' })).toMatch(/- stripeLivemode:/);
+  });
+
+  it('treats empty strings as unset and defaults the alarm address to nothing (the stack uses the merchant)', () => {
+    const config = parseShopConfig({ ...defaults(), alarmEmail: '', domainName: '', sellerVatNumber: ' ' });
+
+    expect(config.alarmEmail).toBeUndefined();
+    expect(config.domainName).toBeUndefined();
+    expect(config.sellerVatNumber).toBeUndefined();
+  });
+
+  it('accepts a custom domain with a us-east-1 certificate and its hosted zone', () => {
+    const config = parseShopConfig({ ...defaults(), ...CUSTOM_DOMAIN_CONTEXT });
+
+    expect(config.domainName).toBe('shop.example.co.uk');
+    expect(config.hostedZoneName).toBe('shop.example.co.uk');
+  });
+
+  it('requires the certificate with the domain, and only from us-east-1', () => {
+    expect(errorOf({ ...defaults(), domainName: 'shop.example.co.uk' })).toMatch(
+      /- certificateArn: is required when domainName is set/,
+    );
+    expect(
+      errorOf({
+        ...defaults(),
+        domainName: 'shop.example.co.uk',
+        certificateArn: 'arn:aws:acm:eu-west-2:123456789012:certificate/11111111-2222-3333-4444-555555555555',
+      }),
+    ).toMatch(/- certificateArn: expected an ACM certificate ARN in us-east-1/);
+  });
+
+  it('rejects half a hosted zone, and a zone that does not contain the domain', () => {
+    expect(errorOf({ ...defaults(), ...CUSTOM_DOMAIN_CONTEXT, hostedZoneName: undefined })).toMatch(
+      /- hostedZoneName: hostedZoneId and hostedZoneName go together/,
+    );
+    expect(errorOf({ ...defaults(), ...CUSTOM_DOMAIN_CONTEXT, hostedZoneName: 'other.example' })).toMatch(
+      /- hostedZoneName: must be shop.example.co.uk or a parent of it/,
+    );
+  });
+
+  it('stops the CDK app before any construct is built when a key is missing', () => {
+    expect(() => createShopApp({ context: { ...cdkJsonContext(), ...SKIP_BUNDLING, merchantEmail: undefined } })).toThrow(
+      /merchantEmail: missing/,
+    );
+  });
+});

@@ -1,0 +1,62 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BY_DISPATCH_DATE_INDEX, OrdersTable } from '../../infra/lib/constructs/orders-table';
+import { constructStack } from './support';
+
+describe('OrdersTable', () => {
+  let template: Template;
+  let tableLogicalId: string;
+
+  beforeAll(() => {
+    const stack = constructStack();
+    const orders = new OrdersTable(stack, 'Orders');
+    const fulfiller = new Role(stack, 'Fulfiller', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    orders.grantFulfilment(fulfiller);
+    template = Template.fromStack(stack);
+    tableLogicalId = Object.keys(template.findResources('AWS::DynamoDB::Table'))[0] ?? '';
+  });
+
+  it('keys orders by pk alone and lists a dispatch day through the byDispatchDate index', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: BY_DISPATCH_DATE_INDEX,
+          KeySchema: [
+            { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+    });
+  });
+
+  it('has point-in-time recovery and deletion protection', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
+  });
+
+  it('is retained when the stack is deleted or the table replaced', () => {
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('grants fulfilment get, conditional put and update on the table only: no scan, delete, batch or index', () => {
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+            Resource: { 'Fn::GetAtt': [tableLogicalId, 'Arn'] },
+          },
+        ],
+      },
+    });
+    expect(tableLogicalId).not.toBe('');
+  });
+});

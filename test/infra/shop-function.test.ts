@@ -1,0 +1,167 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FULFILMENT_TABLE_ACTIONS } from '../../infra/lib/constructs/orders-table';
+import type { ShopFunction } from '../../infra/lib/constructs/shop-function';
+import { RESERVED_CONCURRENCY, type ShopStack } from '../../infra/lib/shop-stack';
+import { actionsOf, fakeWebBuild, logicalIdOf, statementsOfRole, synthShop } from './support';
+
+type FunctionName = keyof ShopStack['functions'];
+const ALL: readonly FunctionName[] = ['createCheckout', 'checkoutStatus', 'stripeWebhook', 'reconcileOrders'];
+const API_FUNCTIONS: readonly FunctionName[] = ['createCheckout', 'checkoutStatus', 'stripeWebhook'];
+
+describe('shop functions', () => {
+  let stack: ShopStack;
+  let template: Template;
+  const fn = (name: FunctionName): ShopFunction => stack.functions[name];
+  const functionProps = (name: FunctionName): Record<string, unknown> => {
+    const resource = template.toJSON().Resources[logicalIdOf(fn(name).function)];
+    return resource.Properties;
+  };
+  const statements = (name: FunctionName) => statementsOfRole(template, logicalIdOf(fn(name).role));
+
+  beforeAll(() => {
+    ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild() }));
+  });
+
+  describe('defaults of the helper', () => {
+    it.each(ALL)('%s runs Node.js 24 on arm64, ESM handler index.handler, 256 MB', (name) => {
+      expect(functionProps(name)).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: 256,
+      });
+    });
+
+    it.each(ALL)('%s logs to its own log group, kept one month, with source-mapped stack traces', (name) => {
+      expect(functionProps(name)).toMatchObject({
+        LoggingConfig: { LogGroup: { Ref: logicalIdOf(fn(name).logGroup) } },
+        Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
+      });
+      expect(template.toJSON().Resources[logicalIdOf(fn(name).logGroup)].Properties.RetentionInDays).toBe(30);
+    });
+
+    it.each(API_FUNCTIONS)('%s stops before API Gateway does (30 s)', (name) => {
+      const timeout = functionProps(name).Timeout;
+      expect(timeout).toBeGreaterThanOrEqual(20);
+      expect(timeout).toBeLessThan(30);
+    });
+
+    it('gives the reconciler, which no request waits on, minutes, still well inside its 15-minute schedule', () => {
+      expect(functionProps('reconcileOrders').Timeout).toBe(300);
+    });
+  });
+
+  describe('reserved concurrency', () => {
+    it('caps every function, and a checkout flood cannot take the webhook capacity', () => {
+      expect(functionProps('createCheckout').ReservedConcurrentExecutions).toBe(RESERVED_CONCURRENCY.createCheckout);
+      expect(functionProps('checkoutStatus').ReservedConcurrentExecutions).toBe(RESERVED_CONCURRENCY.checkoutStatus);
+      expect(functionProps('stripeWebhook').ReservedConcurrentExecutions).toBe(RESERVED_CONCURRENCY.stripeWebhook);
+      expect(functionProps('reconcileOrders').ReservedConcurrentExecutions).toBe(1);
+      expect(RESERVED_CONCURRENCY.createCheckout).toBeLessThan(RESERVED_CONCURRENCY.stripeWebhook);
+    });
+
+    it('stays small in total, so an account with the standard quota keeps its unreserved minimum', () => {
+      const total = Object.values(RESERVED_CONCURRENCY).reduce((a, b) => a + b, 0);
+      expect(total).toBeLessThanOrEqual(25);
+    });
+
+    it('can be switched off for new accounts whose whole quota is 10', () => {
+      const { template: unreserved } = synthShop({ webBuildDir: fakeWebBuild(), reservedConcurrency: false });
+      const shopFunctions = unreserved.findResources('AWS::Lambda::Function', {
+        Properties: { Runtime: 'nodejs24.x' },
+      });
+      expect(Object.keys(shopFunctions)).toHaveLength(4);
+      for (const resource of Object.values(shopFunctions)) {
+        expect(resource.Properties.ReservedConcurrentExecutions).toBeUndefined();
+      }
+    });
+  });
+
+  describe('one role per function, with exactly what it touches', () => {
+    it('gives each function its own role, assumable only by Lambda, with no managed policy', () => {
+      const roleIds = ALL.map((name) => functionProps(name).Role);
+      expect(new Set(roleIds.map((r) => JSON.stringify(r))).size).toBe(ALL.length);
+      for (const name of ALL) {
+        const role = template.toJSON().Resources[logicalIdOf(fn(name).role)];
+        expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+          { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
+        ]);
+        expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+        expect(role.Properties.Policies).toBeUndefined();
+      }
+    });
+
+    const logs = (name: FunctionName) => ({
+      Effect: 'Allow',
+      Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      Resource: { 'Fn::GetAtt': [logicalIdOf(fn(name).logGroup), 'Arn'] },
+    });
+    const secretRead = () => ({
+      Effect: 'Allow',
+      Action: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
+      Resource: { Ref: logicalIdOf(stack.stripeSecret.secret) },
+    });
+
+    it.each(['createCheckout', 'checkoutStatus'] as const)(
+      '%s may write its logs and read the Stripe secret, nothing else: no table, no email',
+      (name) => {
+        expect(statements(name)).toEqual([logs(name), secretRead()]);
+      },
+    );
+
+    it.each(['stripeWebhook', 'reconcileOrders'] as const)(
+      '%s may also get/put/update orders on the table and send as the shop through its configuration set',
+      (name) => {
+        const tableArn = { 'Fn::GetAtt': [logicalIdOf(stack.orders.table), 'Arn'] };
+        const all = statements(name);
+        expect(all.slice(0, 3)).toEqual([logs(name), secretRead(), { Effect: 'Allow', Action: [...FULFILMENT_TABLE_ACTIONS], Resource: tableArn }]);
+        const sesArn = (...suffix: unknown[]) => ({
+          'Fn::Join': [
+            '',
+            ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ...suffix],
+          ],
+        });
+        expect(all).toHaveLength(4);
+        expect(all[3]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+        expect(all[3]?.Resource).toHaveLength(3);
+        expect(all[3]?.Resource).toEqual(
+          expect.arrayContaining([
+            sesArn(':identity/', { Ref: logicalIdOf(stack.email.senderIdentity) }),
+            // The merchant's address: in the SES sandbox the recipient's identity is authorised too.
+            sesArn(':identity/merchant@example.com'),
+            sesArn(':configuration-set/', { Ref: logicalIdOf(stack.email.configurationSet) }),
+          ]),
+        );
+      },
+    );
+
+    it('grants no wildcard action or resource to any shop function', () => {
+      for (const name of ALL) {
+        for (const statement of statements(name)) {
+          expect(actionsOf([statement]).every((action) => !action.includes('*'))).toBe(true);
+          expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|\/\*"/);
+        }
+      }
+    });
+
+    it('never lets the success-page lookup write orders or send email', () => {
+      const actions = actionsOf(statements('checkoutStatus'));
+      expect(actions.filter((a) => a.startsWith('dynamodb:') || a.startsWith('ses:'))).toEqual([]);
+    });
+  });
+
+  it('runs the reconciler every 15 minutes', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(15 minutes)',
+      State: 'ENABLED',
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [logicalIdOf(fn('reconcileOrders').function), 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 0 },
+        }),
+      ],
+    });
+  });
+});

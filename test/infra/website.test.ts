@@ -1,0 +1,256 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API_PATH_PATTERN } from '../../infra/lib/constructs/checkout-api';
+import { API_FORWARDED_HEADERS, CONTENT_SECURITY_POLICY } from '../../infra/lib/constructs/website';
+import type { ShopStack } from '../../infra/lib/shop-stack';
+import { CUSTOM_DOMAIN_CONTEXT, fakeWebBuild, logicalIdOf, synthShop } from './support';
+
+/** AWS managed cache policy ids (CloudFront documentation). */
+const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+
+interface Behavior {
+  PathPattern?: string;
+  TargetOriginId: string;
+  ViewerProtocolPolicy: string;
+  CachePolicyId: string;
+  OriginRequestPolicyId?: unknown;
+  ResponseHeadersPolicyId: unknown;
+  AllowedMethods?: string[];
+  FunctionAssociations?: Array<{ EventType: string; FunctionARN: unknown }>;
+}
+
+describe('Website', () => {
+  let stack: ShopStack;
+  let template: Template;
+  let config: Record<string, unknown> & {
+    DefaultCacheBehavior: Behavior;
+    CacheBehaviors: Behavior[];
+    Origins: Array<{ Id: string; DomainName: unknown; OriginAccessControlId?: unknown; CustomOriginConfig?: unknown }>;
+  };
+
+  beforeAll(() => {
+    ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild() }));
+    config = template.toJSON().Resources[logicalIdOf(stack.website.distribution)].Properties.DistributionConfig;
+  });
+
+  describe('site bucket', () => {
+    it('blocks all public access, owns its objects, and logs access', () => {
+      const bucket = template.toJSON().Resources[logicalIdOf(stack.website.bucket)].Properties;
+      expect(bucket).toMatchObject({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        LoggingConfiguration: { DestinationBucketName: { Ref: logicalIdOf(stack.website.logsBucket) } },
+      });
+    });
+
+    it('refuses plain HTTP and lets only this distribution read, through origin access control', () => {
+      const bucketId = logicalIdOf(stack.website.bucket);
+      const policies = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: bucketId } } }));
+      expect(policies).toHaveLength(1);
+      const statements = policies[0]?.Properties.PolicyDocument.Statement;
+      expect(statements).toHaveLength(2);
+      expect(statements[0]).toMatchObject({
+        Effect: 'Deny',
+        Action: 's3:*',
+        Principal: { AWS: '*' },
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      });
+      expect(statements[1]).toMatchObject({
+        Effect: 'Allow',
+        Action: 's3:GetObject',
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] },
+      });
+      // Only requests signed for this distribution: another distribution cannot read the bucket.
+      expect(JSON.stringify(statements[1].Condition.StringEquals['AWS:SourceArn'])).toContain(
+        `":distribution/",{"Ref":"${logicalIdOf(stack.website.distribution)}"}`,
+      );
+    });
+
+    it('is the S3 origin, signed with SigV4 origin access control (no legacy OAI)', () => {
+      template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+        OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' },
+      });
+      const s3Origin = config.Origins.find((o) => o.OriginAccessControlId !== undefined);
+      expect(s3Origin?.DomainName).toEqual({ 'Fn::GetAtt': [logicalIdOf(stack.website.bucket), 'RegionalDomainName'] });
+      expect(s3Origin).toMatchObject({ S3OriginConfig: { OriginAccessIdentity: '' } });
+    });
+  });
+
+  describe('security headers', () => {
+    it('sends HSTS for two years, a strict CSP, nosniff, DENY framing and a same-origin referrer', () => {
+      template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+        ResponseHeadersPolicyConfig: {
+          SecurityHeadersConfig: {
+            StrictTransportSecurity: { AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true },
+            ContentSecurityPolicy: { ContentSecurityPolicy: CONTENT_SECURITY_POLICY, Override: true },
+            ContentTypeOptions: { Override: true },
+            FrameOptions: { FrameOption: 'DENY', Override: true },
+            // Keeps ?session_id=... of the success page off every other site.
+            ReferrerPolicy: { ReferrerPolicy: 'same-origin', Override: true },
+          },
+        },
+      });
+    });
+
+    it('has a CSP that allows only what the app needs', () => {
+      const directives = Object.fromEntries(
+        CONTENT_SECURITY_POLICY.split(';').map((d) => {
+          const [name, ...values] = d.trim().split(/\s+/);
+          return [name, values.join(' ')];
+        }),
+      );
+      expect(directives).toMatchObject({
+        'default-src': "'self'",
+        'script-src': "'self'",
+        'style-src': "'self'",
+        'img-src': "'self' data:",
+        'connect-src': "'self'",
+        'form-action': "'self' https://checkout.stripe.com",
+        'frame-ancestors': "'none'",
+        'base-uri': "'none'",
+        'object-src': "'none'",
+      });
+      expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    });
+
+    it('is on every response: the site behaviour and the API behaviour alike', () => {
+      const policy = { Ref: logicalIdOf(stack.website.responseHeadersPolicy) };
+      expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual(policy);
+      expect(config.CacheBehaviors.map((b) => b.ResponseHeadersPolicyId)).toEqual([policy]);
+    });
+  });
+
+  describe('routing', () => {
+    it('serves the bucket by default, HTTPS only, cached, with the SPA routing function on request and response', () => {
+      const fn = { 'Fn::GetAtt': [logicalIdOf(stack.website.routingFunction), 'FunctionARN'] };
+      expect(config.DefaultCacheBehavior).toMatchObject({
+        ViewerProtocolPolicy: 'redirect-to-https',
+        CachePolicyId: CACHING_OPTIMIZED,
+        FunctionAssociations: [
+          { EventType: 'viewer-request', FunctionARN: fn },
+          { EventType: 'viewer-response', FunctionARN: fn },
+        ],
+      });
+      template.hasResourceProperties('AWS::CloudFront::Function', {
+        FunctionConfig: { Runtime: 'cloudfront-js-2.0' },
+        FunctionCode: Match.stringLikeRegexp('"/favicon.svg":true'),
+      });
+    });
+
+    it('has no custom error responses, which would rewrite the API 404s into the app', () => {
+      expect(config.CustomErrorResponses).toBeUndefined();
+    });
+
+    it('sends /functions/v1/* to the HTTP API over TLS 1.2, uncached, without the SPA function', () => {
+      expect(config.CacheBehaviors).toHaveLength(1);
+      const api = config.CacheBehaviors[0];
+      expect(api).toMatchObject({
+        PathPattern: API_PATH_PATTERN,
+        ViewerProtocolPolicy: 'https-only',
+        CachePolicyId: CACHING_DISABLED,
+        OriginRequestPolicyId: { Ref: logicalIdOf(stack.website.apiOriginRequestPolicy) },
+        AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+      });
+      expect(api?.FunctionAssociations).toBeUndefined();
+      const origin = config.Origins.find((o) => o.Id === api?.TargetOriginId);
+      expect(origin).toMatchObject({
+        CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] },
+      });
+      expect(JSON.stringify(origin?.DomainName)).toContain(`{"Ref":"${logicalIdOf(stack.api.httpApi)}"},".execute-api.`);
+    });
+
+    it('forwards to the API only the headers the handlers read, and the query string; no cookies', () => {
+      template.hasResourceProperties('AWS::CloudFront::OriginRequestPolicy', {
+        OriginRequestPolicyConfig: {
+          HeadersConfig: { HeaderBehavior: 'whitelist', Headers: [...API_FORWARDED_HEADERS] },
+          QueryStringsConfig: { QueryStringBehavior: 'all' },
+          CookiesConfig: { CookieBehavior: 'none' },
+        },
+      });
+      expect([...API_FORWARDED_HEADERS].sort()).toEqual(['content-type', 'idempotency-key', 'stripe-signature']);
+    });
+  });
+
+  it('logs viewer requests to the log bucket, which expires them after 90 days', () => {
+    expect(config.Logging).toEqual({
+      Bucket: { 'Fn::GetAtt': [logicalIdOf(stack.website.logsBucket), 'RegionalDomainName'] },
+      Prefix: 'cloudfront/',
+    });
+    const logs = template.toJSON().Resources[logicalIdOf(stack.website.logsBucket)].Properties;
+    expect(logs).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, RestrictPublicBuckets: true },
+      LifecycleConfiguration: { Rules: [{ ExpirationInDays: 90, Status: 'Enabled' }] },
+    });
+  });
+
+  describe('deployment of the build', () => {
+    it('uploads hashed assets as immutable and never prunes them', () => {
+      template.hasResourceProperties('Custom::CDKBucketDeployment', {
+        Include: ['assets/*'],
+        Exclude: ['*'],
+        Prune: false,
+        SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' },
+        DistributionId: Match.absent(),
+      });
+    });
+
+    it('uploads the pages revalidating, then invalidates the whole distribution', () => {
+      template.hasResourceProperties('Custom::CDKBucketDeployment', {
+        Exclude: ['assets/*'],
+        Prune: true,
+        SystemMetadata: { 'cache-control': 'public, max-age=0, s-maxage=86400, must-revalidate' },
+        DistributionId: { Ref: logicalIdOf(stack.website.distribution) },
+        DistributionPaths: ['/*'],
+      });
+    });
+  });
+
+  describe('without a custom domain', () => {
+    it('is served on its cloudfront.net name', () => {
+      expect(config.Aliases).toBeUndefined();
+      expect(config.ViewerCertificate).toBeUndefined();
+    });
+  });
+
+  describe('with a custom domain', () => {
+    let domainTemplate: Template;
+    let domainConfig: Record<string, unknown>;
+
+    beforeAll(() => {
+      const synth = synthShop({ webBuildDir: fakeWebBuild(), ...CUSTOM_DOMAIN_CONTEXT });
+      domainTemplate = synth.template;
+      domainConfig = domainTemplate.toJSON().Resources[logicalIdOf(synth.stack.website.distribution)].Properties
+        .DistributionConfig;
+    });
+
+    it('serves the domain with its ACM certificate, SNI and TLS 1.2 at least', () => {
+      expect(domainConfig).toMatchObject({
+        Aliases: ['shop.example.co.uk'],
+        ViewerCertificate: {
+          AcmCertificateArn: CUSTOM_DOMAIN_CONTEXT.certificateArn,
+          MinimumProtocolVersion: 'TLSv1.2_2021',
+          SslSupportMethod: 'sni-only',
+        },
+      });
+    });
+
+    it('writes IPv4 and IPv6 alias records in the hosted zone', () => {
+      for (const type of ['A', 'AAAA']) {
+        domainTemplate.hasResourceProperties('AWS::Route53::RecordSet', {
+          Name: 'shop.example.co.uk.',
+          Type: type,
+          HostedZoneId: CUSTOM_DOMAIN_CONTEXT.hostedZoneId,
+          AliasTarget: Match.objectLike({ HostedZoneId: Match.anyValue() }),
+        });
+      }
+    });
+  });
+});

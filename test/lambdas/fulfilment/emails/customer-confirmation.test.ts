@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { renderCustomerConfirmation } from '../../../../lambdas/fulfilment/emails/customer-confirmation';
+import { toOrderItem } from '../../../../lambdas/fulfilment/order';
+import { HOSTILE, orderFixture, paidCheckout, SELLER } from '../fixtures';
+
+describe('renderCustomerConfirmation', () => {
+  it('carries everything the Consumer Contracts Regulations ask of the confirmation', () => {
+    // Act
+    const email = renderCustomerConfirmation(orderFixture(), SELLER);
+
+    // Assess: the same facts in both parts.
+    // Multi-line values: the text part indents continuation lines, the HTML part breaks with <br>.
+    for (const part of [email.text.replace(/\n +/g, '\n'), email.html.replaceAll('<br>', '\n')]) {
+      expect(part).toContain('Live Aquatics Ltd'); // trading name
+      expect(part).toContain('1 Pond Lane\nBristol BS1 4DJ'); // geographic address
+      expect(part).toContain('hello@live-aquatics.test'); // email, and how to contact
+      expect(part).toContain('01234567'); // company number
+      expect(part).toContain('GB123456789'); // VAT number
+      expect(part).toContain('J0kLmNoPqRsT'); // order reference
+      expect(part).toContain('21 November 2026'); // order date
+      expect(part).toContain('3 × 250ml bottles of Daphnia Magna (live) at £3.25 each: £9.75');
+      expect(part).toContain('£4.95'); // delivery
+      expect(part).toContain('£14.70'); // total paid
+      expect(part).toContain('Flat 2, 10 Downing Street\nLondon\nSW1A 2AA'); // delivery address
+      expect(part).toContain('Monday 23 November'); // planned dispatch
+      expect(part).toContain('the 14-day right to cancel does not apply');
+      expect(part).toContain('If something is wrong when your order arrives');
+    }
+    expect(email.subject).toBe('Order confirmed: J0kLmNoPqRsT (3 bottles of Daphnia Magna)');
+  });
+
+  it('leaves out company and VAT numbers the seller does not have', () => {
+    // Act
+    const email = renderCustomerConfirmation(orderFixture(), {
+      ...SELLER,
+      companyNumber: undefined,
+      vatNumber: undefined,
+    });
+
+    // Assess
+    expect(email.text).not.toContain('Company number');
+    expect(email.text).not.toContain('VAT number');
+  });
+
+  it('says so when the dispatch date moved after the date shown at checkout', () => {
+    // Prepare: paid on Saturday after the cut-off.
+    const order = toOrderItem(paidCheckout(), { now: new Date('2026-11-21T13:00:00Z'), cutoffHours: 36 });
+
+    // Act
+    const email = renderCustomerConfirmation(order, SELLER);
+
+    // Assess
+    expect(email.text).toContain('We plan to dispatch your order on Monday 30 November');
+    expect(email.text).toContain('later than the Monday 23 November shown at checkout');
+  });
+
+  it('escapes the customer’s name and address in the HTML part', () => {
+    // Prepare
+    const order = orderFixture({ customer: { ...paidCheckout().customer, ...HOSTILE } });
+
+    // Act
+    const email = renderCustomerConfirmation(order, SELLER);
+
+    // Assess
+    expect(email.html).not.toMatch(/<img|<a href/);
+    expect(email.html).toContain('Hello &lt;img src=x onerror=alert(1)&gt;,');
+    expect(email.html).toContain('&quot;&gt;&lt;a href=&quot;https://evil.test&quot;&gt;win&lt;/a&gt;');
+    expect(email.subject).not.toMatch(/[\r\n]/);
+  });
+});

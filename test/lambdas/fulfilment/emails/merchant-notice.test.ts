@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { renderMerchantNotice } from '../../../../lambdas/fulfilment/emails/merchant-notice';
+import { HOSTILE, orderFixture, paidCheckout } from '../fixtures';
+
+describe('renderMerchantNotice', () => {
+  it('carries everything needed to pack and post the order', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture());
+
+    // Assess
+    expect(email.subject).toBe('New order J0kLmNoPqRsT: 3 bottles, dispatch Monday 23 November');
+    // Multi-line values: the text part indents continuation lines, the HTML part breaks with <br>.
+    for (const part of [email.text.replace(/\n +/g, '\n'), email.html.replaceAll('<br>', '\n')]) {
+      expect(part).toContain('J0kLmNoPqRsT');
+      expect(part).toContain('3 × 250ml bottles of Daphnia Magna');
+      expect(part).toContain('Monday 23 November');
+      expect(part).toContain('Zoë Brontë');
+      expect(part).toContain('Flat 2, 10 Downing Street\n');
+      expect(part).toContain('SW1A 2AA');
+      expect(part).toContain('07700 900123');
+      expect(part).toContain('zoe@example.com');
+      expect(part).toContain('£14.70');
+      expect(part).toContain('pi_test_123');
+    }
+  });
+
+  it('says when no phone was given, rather than leaving a blank', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture({ customer: { ...paidCheckout().customer, phone: '' } }));
+
+    // Assess
+    expect(email.text).toContain('Phone: (not given)');
+  });
+
+  it('escapes the customer’s name and address in the HTML part', () => {
+    // Act
+    const email = renderMerchantNotice(
+      orderFixture({ customer: { ...paidCheckout().customer, ...HOSTILE } }),
+    );
+
+    // Assess
+    expect(email.html).not.toMatch(/<img|<a href/);
+    expect(email.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(email.html).toContain('&quot;&gt;&lt;a href=&quot;https://evil.test&quot;&gt;win&lt;/a&gt;');
+  });
+});

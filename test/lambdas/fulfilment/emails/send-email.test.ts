@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSesEmailSender, UnsafeAddressError } from '../../../../lambdas/fulfilment/emails/send-email';
+import { createSesClient } from '../../../../lambdas/lib/aws';
+import { recordInputs } from '../../../support/aws-faults';
+import { STAND_IN_REGION, type StandIns, startStandIns } from '../../../support/stand-ins';
+
+describe('createSesEmailSender', () => {
+  let standIns: StandIns;
+
+  beforeAll(async () => {
+    standIns = await startStandIns();
+  });
+  afterAll(() => standIns.close());
+
+  const content = { subject: 'Order\r\nBcc: victim@example.com', html: '<p>Hi</p>', text: 'Hi' };
+
+  it('sends one message to one recipient, from our identity, with the configuration set and a one-line subject', async () => {
+    // Prepare
+    const ses = createSesClient({ region: STAND_IN_REGION, endpoint: standIns.sesEndpoint });
+    const sent = recordInputs(ses, 'SendEmailCommand');
+    const sender = createSesEmailSender(ses, {
+      from: 'orders@live-aquatics.test',
+      configurationSet: 'shop-events',
+    });
+
+    // Act
+    const messageId = await sender.send({
+      to: 'zoe@example.com',
+      replyTo: 'hello@live-aquatics.test',
+      content,
+    });
+
+    // Assess
+    const stored = (await standIns.emails()).find((email) => email.messageId === messageId);
+    expect(stored).toMatchObject({
+      from: 'orders@live-aquatics.test',
+      replyTo: ['hello@live-aquatics.test'],
+      destination: { to: ['zoe@example.com'], cc: [], bcc: [] },
+      subject: 'Order Bcc: victim@example.com',
+      body: { html: '<p>Hi</p>', text: 'Hi' },
+    });
+    expect(sent).toEqual([expect.objectContaining({ ConfigurationSetName: 'shop-events' })]);
+  });
+
+  it('leaves the configuration set out when none is configured', async () => {
+    // Prepare
+    const ses = createSesClient({ region: STAND_IN_REGION, endpoint: standIns.sesEndpoint });
+    const sent = recordInputs(ses, 'SendEmailCommand');
+
+    // Act
+    await createSesEmailSender(ses, { from: 'orders@live-aquatics.test' }).send({
+      to: 'zoe@example.com',
+      replyTo: 'hello@live-aquatics.test',
+      content,
+    });
+
+    // Assess
+    expect(sent).toEqual([expect.not.objectContaining({ ConfigurationSetName: expect.anything() })]);
+  });
+
+  it.each(['a@example.com, b@example.com', 'a@example.com\r\nBcc: b@example.com', 'Zoë <a@example.com>'])(
+    'refuses a recipient that is not one plain mailbox: %j',
+    async (to) => {
+      // Prepare
+      const ses = createSesClient({ region: STAND_IN_REGION, endpoint: standIns.sesEndpoint });
+      const before = (await standIns.emails()).length;
+
+      // Act
+      const sending = createSesEmailSender(ses, { from: 'orders@live-aquatics.test' }).send({
+        to,
+        replyTo: 'hello@live-aquatics.test',
+        content,
+      });
+
+      // Assess
+      await expect(sending).rejects.toBeInstanceOf(UnsafeAddressError);
+      expect(await standIns.emails()).toHaveLength(before);
+    },
+  );
+});
