@@ -22,7 +22,10 @@ export interface OrderEmailDeps {
   now: () => Date;
 }
 
-/** What happened to one email in this attempt. */
+/**
+ * What happened to one email in this attempt. `claimed-elsewhere`: another attempt holds a fresh
+ * claim (it is sending now, or crashed less than STALE_CLAIM_MS ago), or sent it meanwhile.
+ */
 export type EmailOutcome = 'sent' | 'already-sent' | 'claimed-elsewhere';
 
 function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): OutgoingEmail {
@@ -47,17 +50,20 @@ function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Ou
  * Per kind, a state machine on the order item, moved only by conditional updates:
  *
  *   pending ──claim──▶ sending(claimedAt, token) ──SES accepted, mark──▶ sent(sentAt, messageId)
- *      ▲                   │
- *      └──release (SES refused)┘      and a `sending` claim older than STALE_CLAIM_MS may be claimed again
+ *      ▲                        │
+ *      └──── release ◀──────────┘  when SES refuses the message (an error, nothing sent)
  *
- * Only the holder of the claim sends, so two attempts never send the same email at once.
+ * A claim is taken only from `pending`, or from a `sending` claim older than STALE_CLAIM_MS (its
+ * holder crashed). Only the holder of the claim sends, so two attempts never send the same email
+ * at once, and `sent` is final.
  *
- * The one accepted duplicate window: SES has accepted the message, but the attempt stops before
- * `sent` is recorded (the process crashes or times out, DynamoDB fails on the mark, or SES's
- * answer is lost on the way back). The claim then looks like a crashed send, and after
- * STALE_CLAIM_MS another attempt sends the email again. Closing it would need SES to deduplicate,
- * which it cannot; the alternative, never resending a stale claim, would risk an email never
- * sent, which Invariant 3 forbids. So the customer may, rarely, get the same confirmation twice.
+ * The one accepted duplicate window: SES has accepted the message, but `sent` is never recorded.
+ * Either the attempt stops before the mark (the process crashes or times out, DynamoDB fails on
+ * the mark), and after STALE_CLAIM_MS the next attempt takes the stale claim and sends again; or
+ * SES's answer is lost on the way back, which looks exactly like a refusal, so the claim is
+ * released and the next attempt sends again. Closing it would need SES to deduplicate, which it
+ * cannot; never resending would risk an email never sent, which Invariant 3 forbids. So, rarely,
+ * a customer or the merchant gets the same email twice.
  *
  * @returns what happened to each kind.
  * @throws the SES or DynamoDB error of a failed step, after releasing a claim SES refused, so the

@@ -24,7 +24,11 @@ function endpointOptions(options: AwsClientOptions) {
  * its 2-minute staleness limit while its holder is still alive. `throwOnRequestTimeout`: newer
  * handlers only warn on a request timeout unless told to fail.
  */
-const REQUEST_HANDLER = { connectionTimeout: 2_000, requestTimeout: 5_000, throwOnRequestTimeout: true } as const;
+const REQUEST_HANDLER = {
+  connectionTimeout: 2_000,
+  requestTimeout: 5_000,
+  throwOnRequestTimeout: true,
+} as const;
 
 /**
  * The DynamoDB document client, built once per cold start. `removeUndefinedValues` lets optional
@@ -41,5 +45,9 @@ export function createDocumentClient(options: AwsClientOptions): DynamoDBDocumen
 
 /** The SES (v1 API) client, built once per cold start. */
 export function createSesClient(options: AwsClientOptions): SESClient {
-  return new SESClient({ region: options.region, requestHandler: REQUEST_HANDLER, ...endpointOptions(options) });
+  return new SESClient({
+    region: options.region,
+    requestHandler: REQUEST_HANDLER,
+    ...endpointOptions(options),
+  });
 }

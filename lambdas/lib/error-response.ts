@@ -37,7 +37,15 @@ export function sharedErrorResponse(
 ): HttpResult {
   const text = { ...GENERIC_ERRORS, ...messages };
   if (error instanceof HttpError) {
-    logger.info('Request refused', { ...logKeys, statusCode: error.statusCode, reason: error.message });
+    const { fields } = error.body;
+    // The names of the refused fields help spot a broken page; their values stay out of the log.
+    const fieldNames = typeof fields === 'object' && fields !== null ? Object.keys(fields) : undefined;
+    logger.info('Request refused', {
+      ...logKeys,
+      statusCode: error.statusCode,
+      reason: error.message,
+      fieldNames,
+    });
     return json(error.statusCode, error.body);
   }
   if (error instanceof ConfigError || error instanceof DependenciesUnavailableError) {

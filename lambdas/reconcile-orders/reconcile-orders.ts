@@ -39,7 +39,7 @@ export class ReconcileIncompleteError extends Error {
  */
 export async function reconcileOrders(
   deps: FulfilmentDeps,
-  options: { lookbackMs?: number } = {},
+  options: { lookbackMs?: number; pageSize?: number } = {},
 ): Promise<ReconcileSummary> {
   const summary: ReconcileSummary = {
     checked: 0,
@@ -54,7 +54,7 @@ export async function reconcileOrders(
   for await (const session of deps.stripe.checkout.sessions.list({
     status: 'complete',
     created: { gte: since },
-    limit: 100,
+    limit: options.pageSize ?? 100,
   })) {
     summary.checked += 1;
     if (!hasShopMarker(session.metadata) || session.payment_status !== 'paid') continue;

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -10,7 +7,7 @@ import {
   NOT_FOUND_MARK_HEADER,
   spaRoutingFunctionCode,
 } from '../../infra/lib/constructs/spa-routing';
-import { fakeWebBuild } from './support';
+import { fakeWebBuild, tempDir } from './support';
 
 /*
  * The CloudFront Function runs in CloudFront's own JavaScript runtime; here it runs in a bare V8
@@ -95,7 +92,7 @@ describe('SPA routing CloudFront Function', () => {
   });
 
   it('refuses a build without index.html', () => {
-    expect(() => describeSiteDir(mkdtempSync(join(tmpdir(), 'empty-web-')))).toThrow(/has no index.html/);
+    expect(() => describeSiteDir(tempDir('empty-web-'))).toThrow(/has no index.html/);
   });
 
   it('fits the CloudFront Functions size limit (10 KB)', () => {

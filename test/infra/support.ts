@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { App, CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import { afterAll } from 'vitest';
 import { z } from 'zod';
 import { REPO_ROOT } from '../../infra/lib/paths';
 import { createShopApp } from '../../infra/lib/shop-app';
@@ -16,11 +17,30 @@ export function cdkJsonContext(): Record<string, unknown> {
   return cdkJsonSchema.parse(JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8'))).context;
 }
 
+const tempDirs: string[] = [];
+
+/** A temporary directory, removed after the test file that asked for it. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 /**
- * CDK's own switch to skip asset bundling (the CLI sets it for `--exclusively` deploys): template
- * tests need no Lambda bundles, and skipping esbuild keeps them fast. Entries must still exist.
+ * CDK's own switches for template-only synthesis: skip asset bundling (what the CLI does for
+ * stacks outside `--exclusively`) and asset staging (what SAM uses), so no esbuild run and no copy
+ * of the 20 MB AWS CLI layer per test stack. Lambda entries must still exist: NodejsFunction checks.
  */
-export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
+export const SKIP_BUNDLING = {
+  'aws:cdk:bundling-stacks': [],
+  'aws:cdk:disable-asset-staging': true,
+} as const;
 
 /** Context overrides that give the stack a custom domain in a Route 53 zone. */
 export const CUSTOM_DOMAIN_CONTEXT = {
@@ -45,20 +65,20 @@ export function synthShop(
       ...(options.bundle === true ? {} : SKIP_BUNDLING),
       ...overrides,
     },
-    outdir: options.outdir,
+    outdir: options.outdir ?? tempDir('shop-cdk-out-'),
   });
   return { app, stack, template: Template.fromStack(stack) };
 }
 
 /** A bare stack for testing one construct, with cdk.json's feature flags and no cdk-nag. */
 export function constructStack(): Stack {
-  const app = new App({ context: { ...cdkJsonContext(), ...SKIP_BUNDLING } });
+  const app = new App({ context: { ...cdkJsonContext(), ...SKIP_BUNDLING }, outdir: tempDir('shop-cdk-out-') });
   return new Stack(app, 'TestStack');
 }
 
 /** Writes a small fake Vite build (index.html, a root file, hashed assets) and returns its path. */
 export function fakeWebBuild(files: readonly string[] = ['index.html', 'favicon.svg', 'robots.txt', 'assets/index-abc123.js']): string {
-  const dir = mkdtempSync(join(tmpdir(), 'shop-web-'));
+  const dir = tempDir('shop-web-');
   for (const file of files) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), file.endsWith('.html') ? '<!doctype html><title>x</title>' : 'x');

@@ -59,8 +59,12 @@ export async function startStandIns(): Promise<StandIns> {
   await new Promise<void>((resolve) => dynamo.listen(0, '127.0.0.1', resolve));
   const dynamoEndpoint = `http://127.0.0.1:${portOf(dynamo)}`;
 
-  // An ES module import of this CommonJS package gives the function as `default` or inside it.
-  const startSes = (sesLocal as { default?: typeof sesLocal.default }).default ?? sesLocal.default;
+  // This CommonJS package sets `exports.default`: vitest hands the function over as `default`,
+  // Node's own ESM loader (tsx) as `default.default`. Module interop, not outside data.
+  const startSes =
+    typeof sesLocal.default === 'function'
+      ? sesLocal.default
+      : (sesLocal.default as unknown as { default: typeof sesLocal.default }).default;
   const ses = await startSes({ port: 0, host: '127.0.0.1' });
   const sesEndpoint = `http://127.0.0.1:${portOf(ses)}`;
 

@@ -89,6 +89,19 @@ describe('reconcile-orders', () => {
     expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
+  it('walks every page of the session list', async () => {
+    // Prepare: the missed session is the oldest of five, so on the third page of two.
+    const missed = await h.paidSession();
+    for (let i = 0; i < 4; i += 1) await h.paidSession();
+
+    // Act
+    const summary = await reconcileOrders(h.deps, { pageSize: 2 });
+
+    // Assess
+    expect(summary.checked).toBeGreaterThanOrEqual(5);
+    expect(await counts(missed.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+
   it('leaves alone sessions that are not ours, not paid, or older than three days', async () => {
     // Prepare
     const notOurs = await h.paidSession({ notOurs: true });

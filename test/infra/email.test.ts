@@ -1,0 +1,107 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PublicHostedZone } from 'aws-cdk-lib/aws-route53';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { describe, expect, it } from 'vitest';
+import { SEND_EMAIL_ACTIONS, ShopEmail, type ShopEmailProps } from '../../infra/lib/constructs/email';
+import { constructStack, logicalIdOf } from './support';
+
+function build(props: Partial<ShopEmailProps> = {}) {
+  const stack = constructStack();
+  const topic = new Topic(stack, 'Problems');
+  const email = new ShopEmail(stack, 'Email', {
+    senderEmail: 'orders@shop.example.co.uk',
+    merchantEmail: 'owner@gmail.example',
+    deliveryProblemsTopic: topic,
+    ...props,
+  });
+  const sender = new Role(stack, 'Sender', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+  email.grantSend(sender);
+  return { stack, email, topic, template: Template.fromStack(stack) };
+}
+
+describe('ShopEmail', () => {
+  it('verifies the sender address and the merchant address (so notices reach it in the sandbox)', () => {
+    const { template } = build();
+
+    template.resourceCountIs('AWS::SES::EmailIdentity', 2);
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'orders@shop.example.co.uk' });
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'owner@gmail.example' });
+  });
+
+  it('does not verify the merchant twice when it is also the sender', () => {
+    const { template } = build({ merchantEmail: 'orders@shop.example.co.uk' });
+
+    template.resourceCountIs('AWS::SES::EmailIdentity', 1);
+  });
+
+  it('sends through a configuration set that requires TLS and suppresses bounces and complaints', () => {
+    const { template, email } = build();
+
+    template.hasResourceProperties('AWS::SES::ConfigurationSet', {
+      DeliveryOptions: { TlsPolicy: 'REQUIRE' },
+      SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+      ReputationOptions: { ReputationMetricsEnabled: true },
+    });
+    template.hasResourceProperties('AWS::SES::EmailIdentity', {
+      EmailIdentity: 'orders@shop.example.co.uk',
+      ConfigurationSetAttributes: { ConfigurationSetName: { Ref: logicalIdOf(email.configurationSet) } },
+    });
+  });
+
+  it('reports bounces, complaints, rejections and rendering failures to the alarm topic', () => {
+    const { template, topic } = build();
+
+    template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      EventDestination: {
+        Enabled: true,
+        MatchingEventTypes: ['bounce', 'complaint', 'reject', 'renderingFailure'],
+        SnsDestination: { TopicARN: { Ref: logicalIdOf(topic) } },
+      },
+    });
+  });
+
+  it('grants SendEmail and SendRawEmail on the sender, the merchant and the configuration set, nothing else', () => {
+    const { template, email } = build();
+    const sesArn = (...suffix: unknown[]) => ({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ...suffix]],
+    });
+
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: [...SEND_EMAIL_ACTIONS],
+            Resource: Match.arrayEquals([
+              sesArn(':configuration-set/', { Ref: logicalIdOf(email.configurationSet) }),
+              sesArn(':identity/', { Ref: logicalIdOf(email.senderIdentity) }),
+              sesArn(':identity/owner@gmail.example'),
+            ]),
+          },
+        ],
+      },
+    });
+    expect(SEND_EMAIL_ACTIONS).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+  });
+
+  it('verifies the whole domain with Easy DKIM records when it owns the hosted zone', () => {
+    const stack = constructStack();
+    const zone = PublicHostedZone.fromPublicHostedZoneAttributes(stack, 'Zone', {
+      hostedZoneId: 'Z0123456789ABCDEFGHIJ',
+      zoneName: 'shop.example.co.uk',
+    });
+    new ShopEmail(stack, 'Email', {
+      senderEmail: 'orders@shop.example.co.uk',
+      merchantEmail: 'owner@shop.example.co.uk',
+      hostedZone: zone,
+    });
+    const template = Template.fromStack(stack);
+
+    // The domain covers the merchant's address too: one identity.
+    template.resourceCountIs('AWS::SES::EmailIdentity', 1);
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'shop.example.co.uk' });
+    template.resourceCountIs('AWS::Route53::RecordSet', 3);
+    template.hasResourceProperties('AWS::Route53::RecordSet', { Type: 'CNAME', HostedZoneId: 'Z0123456789ABCDEFGHIJ' });
+  });
+});

@@ -1,0 +1,123 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routeKeyOf } from '../../infra/lib/constructs/checkout-api';
+import {
+  METRICS_NAMESPACE,
+  MISSED_ORDERS_METRIC,
+  NEEDS_REVIEW_METRIC,
+  WEBHOOK_SERVER_ERRORS_METRIC,
+} from '../../infra/lib/constructs/monitoring';
+import type { ShopStack } from '../../infra/lib/shop-stack';
+import { fakeWebBuild, logicalIdOf, synthShop } from './support';
+
+describe('ShopMonitoring', () => {
+  let stack: ShopStack;
+  let template: Template;
+  let topicRef: { Ref: string };
+
+  beforeAll(() => {
+    ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild(), alarmEmail: 'alerts@example.com' }));
+    topicRef = { Ref: logicalIdOf(stack.monitoring.topic) };
+  });
+
+  it('emails the alarm address through an SNS topic', () => {
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'alerts@example.com',
+      TopicArn: topicRef,
+    });
+  });
+
+  it('defaults the alarm address to the merchant', () => {
+    const { template: defaulted } = synthShop({ webBuildDir: fakeWebBuild() });
+    defaulted.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'merchant@example.com' });
+  });
+
+  it('refuses publishes that are not over TLS', () => {
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [topicRef],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 'sns:Publish',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it.each(['CreateCheckout', 'CheckoutStatus', 'StripeWebhook', 'ReconcileOrders'] as const)(
+    'alarms on any error or throttle of %s',
+    (name) => {
+      const fn = {
+        CreateCheckout: stack.functions.createCheckout,
+        CheckoutStatus: stack.functions.checkoutStatus,
+        StripeWebhook: stack.functions.stripeWebhook,
+        ReconcileOrders: stack.functions.reconcileOrders,
+      }[name];
+      for (const metric of ['Errors', 'Throttles']) {
+        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+          Namespace: 'AWS/Lambda',
+          MetricName: metric,
+          Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn.function) } }],
+          Statistic: 'Sum',
+          Period: 300,
+          Threshold: 1,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          AlarmActions: [topicRef],
+        });
+      }
+    },
+  );
+
+  it('counts webhook answers with a 5xx from the access log and alarms on the first', () => {
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      LogGroupName: { Ref: logicalIdOf(stack.api.accessLogs) },
+      FilterPattern: `{ ($.routeKey = "${routeKeyOf('stripeWebhook')}") && ($.status = "5*") }`,
+      MetricTransformations: [{ MetricNamespace: METRICS_NAMESPACE, MetricName: WEBHOOK_SERVER_ERRORS_METRIC, MetricValue: '1' }],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: METRICS_NAMESPACE,
+      MetricName: WEBHOOK_SERVER_ERRORS_METRIC,
+      Threshold: 1,
+      AlarmActions: [topicRef],
+    });
+  });
+
+  it('alarms on a burst of API 5xx (customers seeing "Checkout Failed")', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Dimensions: [{ Name: 'ApiId', Value: { Ref: logicalIdOf(stack.api.httpApi) } }],
+      Threshold: 5,
+      AlarmActions: [topicRef],
+    });
+  });
+
+  it.each([
+    [MISSED_ORDERS_METRIC, 900],
+    [NEEDS_REVIEW_METRIC, 300],
+  ])('alarms when the functions report %s (EMF, service dimension)', (metricName, period) => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'LiveAquatics',
+      MetricName: metricName,
+      Dimensions: [{ Name: 'service', Value: 'live-aquatics-shop' }],
+      Statistic: 'Sum',
+      Period: period,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [topicRef],
+    });
+  });
+
+  it('sends every alarm to the topic and treats a quiet shop as healthy', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(4 * 2 + 4);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([topicRef]);
+      expect(alarm.Properties.TreatMissingData).toBe('notBreaching');
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Validations } from 'aws-cdk-lib';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ESM_REQUIRE_BANNER } from '../../infra/lib/constructs/shop-function';
+import { createShopApp } from '../../infra/lib/shop-app';
+import type { ShopStack } from '../../infra/lib/shop-stack';
+import { cdkJsonContext, fakeWebBuild, logicalIdOf, SKIP_BUNDLING, tempDir } from './support';
+
+/*
+ * The one place the app is synthesised as the CLI does it: cdk.json context, real esbuild bundles
+ * of all four functions, and cdk-nag's AWS Solutions pack as a validation plugin that throws on any
+ * finding nobody acknowledged.
+ */
+
+const reportSchema = z.object({
+  pluginReports: z.array(z.object({ summary: z.unknown().optional(), violations: z.array(z.unknown()).default([]) }).passthrough()),
+});
+
+interface Acknowledgement {
+  path: string;
+  id: string;
+  reason: string;
+}
+
+function acknowledgementsIn(root: IConstruct): Acknowledgement[] {
+  return root.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) =>
+        Object.entries(z.record(z.string(), z.string()).parse(entry.data)).map(([id, reason]) => ({
+          path: construct.node.path,
+          id: id.replace(/^Annotation::/, ''),
+          reason,
+        })),
+      ),
+  );
+}
+
+describe('cdk-nag AwsSolutions on the whole app', () => {
+  let stack: ShopStack;
+  let assemblyDir: string;
+
+  beforeAll(() => {
+    const created = createShopApp({
+      context: { ...cdkJsonContext(), webBuildDir: fakeWebBuild() },
+      outdir: tempDir('shop-cdk-out-'),
+    });
+    stack = created.stack;
+    // Throws with the full report if any finding is unacknowledged.
+    assemblyDir = created.app.synth().directory;
+  }, 120_000);
+
+  it('passes with no unacknowledged finding, error or warning', () => {
+    const report = reportSchema.parse(JSON.parse(readFileSync(join(assemblyDir, 'validation-report.json'), 'utf8')));
+    expect(report.pluginReports.flatMap((r) => r.violations)).toEqual([]);
+  });
+
+  it('acknowledges only these findings, each with the control that makes it safe', () => {
+    const acks = acknowledgementsIn(stack);
+    expect(acks.map((a) => `${a.path.replace(`${stack.stackName}/`, '')} ${a.id}`).sort()).toEqual(
+      [
+        'Api/HttpApi AwsSolutions-APIG4',
+        'StripeSecret/Secret AwsSolutions-SMG4',
+        'Website/Distribution AwsSolutions-CFR1',
+        'Website/Distribution AwsSolutions-CFR2',
+        'Website/Distribution AwsSolutions-CFR4',
+        'Website/LogsBucket AwsSolutions-S1',
+        'Website/DeploymentRole AwsSolutions-IAM5[Action::s3:Abort*]',
+        'Website/DeploymentRole AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+        'Website/DeploymentRole AwsSolutions-IAM5[Action::s3:GetBucket*]',
+        'Website/DeploymentRole AwsSolutions-IAM5[Action::s3:GetObject*]',
+        'Website/DeploymentRole AwsSolutions-IAM5[Action::s3:List*]',
+        'Website/DeploymentRole AwsSolutions-IAM5[Resource::*]',
+        `Website/DeploymentRole AwsSolutions-IAM5[Resource::<${logicalIdOf(stack.website.bucket)}.Arn>/*]`,
+        'Website/DeploymentRole AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+        expect.stringMatching(/^Custom::CDKBucketDeployment[0-9A-F]+ AwsSolutions-L1$/),
+      ].sort(),
+    );
+    for (const ack of acks) {
+      expect(ack.reason, `${ack.path} ${ack.id}`).toMatch(/Controls?:/);
+    }
+  });
+
+  it('acknowledges nothing on the shop functions, their roles, the table or the API stage', () => {
+    const guarded = [
+      ...Object.values(stack.functions),
+      stack.orders,
+      stack.api.stage,
+      stack.email,
+      stack.monitoring,
+    ].map((c) => c.node.path);
+    for (const ack of acknowledgementsIn(stack)) {
+      expect(guarded.some((path) => ack.path.startsWith(path)), ack.path).toBe(false);
+    }
+  });
+
+  describe('real Lambda bundles', () => {
+    const bundleOf = (name: keyof ShopStack['functions']): string => {
+      const resource = JSON.parse(readFileSync(join(assemblyDir, stack.templateFile), 'utf8')).Resources[
+        logicalIdOf(stack.functions[name].function)
+      ];
+      const hash = z.string().parse(resource.Properties.Code.S3Key).replace(/\.zip$/, '');
+      return join(assemblyDir, `asset.${hash}`);
+    };
+
+    it.each(['createCheckout', 'checkoutStatus', 'stripeWebhook', 'reconcileOrders'] as const)(
+      'bundles %s into minified ESM with the require banner and a source map',
+      (name) => {
+        const dir = bundleOf(name);
+        const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+
+        expect(code.startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+        expect(code).toMatch(/export\s*\{[^}]*\bhandler\b/);
+        expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
+        // Minified: long lines (only template literals keep their line breaks).
+        expect(code.length / code.split('\n').length).toBeGreaterThan(1000);
+        expect(statSync(join(dir, 'index.mjs')).size).toBeLessThan(5 * 1024 * 1024);
+        expect(code).not.toMatch(/sk_live_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{10,}/);
+      },
+    );
+
+    it.each(['createCheckout', 'checkoutStatus', 'stripeWebhook', 'reconcileOrders'] as const)(
+      'loads the %s bundle as a module without "Dynamic require" errors and exports handler',
+      async (name) => {
+        const module: unknown = await import(pathToFileURL(join(bundleOf(name), 'index.mjs')).href);
+        expect(z.object({ handler: z.function() }).safeParse(module).success).toBe(true);
+      },
+    );
+  });
+
+  it('fails synthesis on a finding nobody acknowledged', () => {
+    const { app, stack: sentinelStack } = createShopApp({
+      context: { ...cdkJsonContext(), ...SKIP_BUNDLING, webBuildDir: fakeWebBuild() },
+      outdir: tempDir('shop-cdk-out-'),
+    });
+    // A bucket that allows plain HTTP and has no access logs.
+    new Bucket(sentinelStack, 'UnacknowledgedSentinel');
+
+    expect(() => app.synth()).toThrow(/AwsSolutions-S10/);
+  }, 60_000);
+});
