@@ -84,7 +84,13 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     closers.push(() => closeServer(dynamo));
     const dynamoUrl = `http://127.0.0.1:${dynamoPort}`;
 
-    const startSes = (sesLocal as { default?: typeof sesLocal.default }).default ?? sesLocal.default;
+    // CommonJS with __esModule: vitest hands us the function as `default`, Node's ESM loader
+    // (tsx) wraps it once more as `default.default`.
+    const sesModule: unknown = sesLocal.default;
+    const startSes =
+      typeof sesModule === 'function'
+        ? sesLocal.default
+        : (sesModule as { default: typeof sesLocal.default }).default;
     const ses = await startSes({ port: options.sesPort, host: '127.0.0.1' });
     closers.push(() => closeServer(ses));
     const sesUrl = `http://127.0.0.1:${(ses.address() as AddressInfo).port}`;

@@ -1,0 +1,96 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { API_ROUTES } from '../../infra/lib/constructs/checkout-api';
+import {
+  METRICS_NAMESPACE as INFRA_NAMESPACE,
+  MISSED_ORDERS_METRIC,
+  NEEDS_REVIEW_METRIC,
+  SHOP_METRIC_DIMENSIONS,
+} from '../../infra/lib/constructs/monitoring';
+import { API_FORWARDED_HEADERS } from '../../infra/lib/constructs/website';
+import type { ShopStack } from '../../infra/lib/shop-stack';
+import { checkoutEnvSchema, fulfilmentEnvSchema, statusEnvSchema } from '../../lambdas/lib/config';
+import { emitMetric, METRIC_NAMES, METRICS_NAMESPACE } from '../../lambdas/lib/metrics';
+import { API_PATHS, IDEMPOTENCY_HEADER } from '../../shared/api-paths';
+import { fakeWebBuild, logicalIdOf, synthShop } from './support';
+
+/*
+ * infra knows the lambdas only by entry path (docs/architecture.md), so nothing in infra imports
+ * them. These tests hold the two sides to the same contract: what the stack sets is what the
+ * handlers parse, the metrics the alarms watch are the ones the code emits, the routes are the
+ * ones the web app calls.
+ */
+
+/** Deploy-time values stand in for CloudFormation references in the synthesised environment. */
+const DEPLOYED_VALUES: Readonly<Record<string, string>> = {
+  STRIPE_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:StripeSecret-AbCdEf',
+  ORDERS_TABLE_NAME: 'LiveAquatics-dev-OrdersTable-ABC',
+  SES_CONFIGURATION_SET: 'EmailConfigurationSet-ABC',
+  SITE_URL: 'https://d111111abcdef8.cloudfront.net',
+};
+
+/** Set by the function helper for the runtime, not parsed by the handlers. */
+const RUNTIME_ONLY = new Set(['NODE_OPTIONS']);
+
+describe('contracts between infra and the lambdas', () => {
+  let stack: ShopStack;
+  let template: Template;
+
+  beforeAll(() => {
+    ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild(), publicApiKey: 'pk_public_example' }));
+  });
+
+  function deployedEnvironment(name: keyof ShopStack['functions']): Record<string, string> {
+    const variables: Record<string, unknown> = template.toJSON().Resources[logicalIdOf(stack.functions[name].function)]
+      .Properties.Environment.Variables;
+    return Object.fromEntries(
+      Object.entries(variables).map(([key, value]) => {
+        if (typeof value === 'string') return [key, value];
+        const deployed = DEPLOYED_VALUES[key];
+        if (deployed === undefined) throw new Error(`${name}: ${key} is a reference with no stand-in value`);
+        return [key, deployed];
+      }),
+    );
+  }
+
+  it.each([
+    ['createCheckout', checkoutEnvSchema],
+    ['checkoutStatus', statusEnvSchema],
+    ['stripeWebhook', fulfilmentEnvSchema],
+    ['reconcileOrders', fulfilmentEnvSchema],
+  ] as const)('sets for %s exactly the variables its handler parses', (name, schema: z.ZodObject) => {
+    const env = deployedEnvironment(name);
+
+    expect(() => schema.parse(env)).not.toThrow();
+    const parsed = Object.keys(schema.shape);
+    expect(Object.keys(env).filter((key) => !RUNTIME_ONLY.has(key) && !parsed.includes(key))).toEqual([]);
+  });
+
+  it('emits the metrics the alarms watch, with the same namespace and dimensions', () => {
+    expect(INFRA_NAMESPACE).toBe(METRICS_NAMESPACE);
+    expect(MISSED_ORDERS_METRIC).toBe(METRIC_NAMES.reconcilerFulfilledMissedOrders);
+    expect(NEEDS_REVIEW_METRIC).toBe(METRIC_NAMES.paidCheckoutNeedsReview);
+
+    const lines: string[] = [];
+    emitMetric((line) => lines.push(line), METRIC_NAMES.reconcilerFulfilledMissedOrders, 2);
+    const emf = JSON.parse(lines[0] ?? '{}');
+    expect(emf._aws.CloudWatchMetrics[0].Namespace).toBe(INFRA_NAMESPACE);
+    expect(emf._aws.CloudWatchMetrics[0].Dimensions).toEqual([Object.keys(SHOP_METRIC_DIMENSIONS)]);
+    for (const [key, value] of Object.entries(SHOP_METRIC_DIMENSIONS)) {
+      expect(emf[key]).toBe(value);
+    }
+  });
+
+  it('routes the paths the web app calls', () => {
+    expect({
+      createCheckout: API_ROUTES.createCheckout.path,
+      checkoutStatus: API_ROUTES.checkoutStatus.path,
+      stripeWebhook: API_ROUTES.stripeWebhook.path,
+    }).toEqual(API_PATHS);
+  });
+
+  it('forwards the idempotency header the page sends', () => {
+    expect(API_FORWARDED_HEADERS).toContain(IDEMPOTENCY_HEADER.toLowerCase());
+  });
+});
