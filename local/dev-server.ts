@@ -15,6 +15,12 @@ const env = z
       .startsWith('sk_test_', 'must be a Stripe test-mode key (sk_test_...)')
       .optional(),
     STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+    // The stand-ins' ports are contracts; these overrides exist so browser tests can run beside
+    // a developer's own `npm start`. LOCAL_DATA_DIR=memory keeps DynamoDB data in memory.
+    LOCAL_DYNAMODB_PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+    LOCAL_SES_PORT: z.coerce.number().int().min(0).max(65535).default(8005),
+    STRIPE_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(12111),
+    LOCAL_DATA_DIR: z.string().default('.local-data/dynamodb'),
   })
   .parse(process.env);
 
@@ -26,10 +32,10 @@ if (!existsSync(resolve(webRoot, 'index.html'))) {
 
 const shop = await startLocalShop({
   port: env.PORT,
-  dynamoPort: 8000,
-  sesPort: 8005,
-  simulatorPort: 12111,
-  dataDir: resolve('.local-data/dynamodb'),
+  dynamoPort: env.LOCAL_DYNAMODB_PORT,
+  sesPort: env.LOCAL_SES_PORT,
+  simulatorPort: env.STRIPE_SIMULATOR_PORT,
+  dataDir: env.LOCAL_DATA_DIR === 'memory' ? undefined : resolve(env.LOCAL_DATA_DIR),
   webRoot,
   stripe: env.STRIPE_SECRET_KEY
     ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET }
@@ -44,7 +50,7 @@ console.log(`
 Live Aquatics is running locally:
   Shop                     ${shop.url}
   Stripe Checkout          ${shop.simulator ? `${shop.simulator.url} (simulator: pay with 4242 4242 4242 4242)` : 'real Stripe test mode (STRIPE_SECRET_KEY)'}
-  DynamoDB (dynalite)      ${shop.dynamoUrl} (data in .local-data/dynamodb)
+  DynamoDB (dynalite)      ${shop.dynamoUrl} (data in ${env.LOCAL_DATA_DIR})
   SES inbox                ${shop.sesUrl}
 Press Ctrl+C to stop.
 `);

@@ -13,7 +13,8 @@ const blankToUndefined = (value: unknown): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 const requiredText = (max: number) => z.string().trim().min(1).max(max);
-const optionalText = (max: number) => z.preprocess(blankToUndefined, z.string().trim().min(1).max(max).optional());
+const optionalText = (max: number) =>
+  z.preprocess(blankToUndefined, z.string().trim().min(1).max(max).optional());
 
 const emailAddress = z.email({ error: 'expected an email address like orders@shop.example' });
 
@@ -43,7 +44,9 @@ const shopConfigSchema = z
     stage: z
       .string()
       .trim()
-      .regex(/^[a-z][a-z0-9-]{0,19}$/, { error: 'expected lower-case letters, digits and dashes, e.g. prod' }),
+      .regex(/^[a-z][a-z0-9-]{0,19}$/, {
+        error: 'expected lower-case letters, digits and dashes, e.g. prod',
+      }),
     /** The From address of every email (verified in SES by this stack). */
     senderEmail: emailAddress,
     /** Where "new order" notices go. */
@@ -84,7 +87,11 @@ const shopConfigSchema = z
       });
     }
     if (config.certificateArn !== undefined && config.domainName === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['domainName'], message: 'is required when certificateArn is set' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['domainName'],
+        message: 'is required when certificateArn is set',
+      });
     }
     const zoneKeys = [config.hostedZoneId, config.hostedZoneName].filter((v) => v !== undefined).length;
     if (zoneKeys === 1) {
@@ -95,7 +102,11 @@ const shopConfigSchema = z
       });
     }
     if (zoneKeys === 2 && config.domainName === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['domainName'], message: 'is required when a hosted zone is set' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['domainName'],
+        message: 'is required when a hosted zone is set',
+      });
     }
     if (
       config.domainName !== undefined &&

@@ -112,7 +112,9 @@ export class ShopStack extends Stack {
       SELLER_NAME: config.sellerName,
       SELLER_ADDRESS: config.sellerAddress,
       SELLER_EMAIL: config.sellerEmail,
-      ...(config.sellerCompanyNumber === undefined ? {} : { SELLER_COMPANY_NUMBER: config.sellerCompanyNumber }),
+      ...(config.sellerCompanyNumber === undefined
+        ? {}
+        : { SELLER_COMPANY_NUMBER: config.sellerCompanyNumber }),
       ...(config.sellerVatNumber === undefined ? {} : { SELLER_VAT_NUMBER: config.sellerVatNumber }),
     };
 

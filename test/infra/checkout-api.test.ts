@@ -9,7 +9,7 @@ import {
   routeKeyOf,
 } from '../../infra/lib/constructs/checkout-api';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { CUSTOM_DOMAIN_CONTEXT, fakeWebBuild, logicalIdOf, synthShop } from './support';
+import { fakeWebBuild, logicalIdOf, synthShop } from './support';
 
 describe('CheckoutApi', () => {
   let stack: ShopStack;
@@ -21,7 +21,11 @@ describe('CheckoutApi', () => {
 
   it('has exactly the three routes of the contract, each on its own function through a payload 2.0 proxy', () => {
     const routes = template.findResources('AWS::ApiGatewayV2::Route');
-    expect(Object.values(routes).map((r) => r.Properties.RouteKey).sort()).toEqual([
+    expect(
+      Object.values(routes)
+        .map((r) => r.Properties.RouteKey)
+        .sort(),
+    ).toEqual([
       'GET /functions/v1/checkout-status',
       'POST /functions/v1/create-checkout',
       'POST /functions/v1/stripe-webhook',
@@ -77,7 +81,11 @@ describe('CheckoutApi', () => {
         'POST /functions/v1/stripe-webhook': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
       });
       const checkout = DEFAULT_ROUTE_THROTTLES.createCheckout;
-      for (const other of [DEFAULT_STAGE_THROTTLE, DEFAULT_ROUTE_THROTTLES.checkoutStatus, DEFAULT_ROUTE_THROTTLES.stripeWebhook]) {
+      for (const other of [
+        DEFAULT_STAGE_THROTTLE,
+        DEFAULT_ROUTE_THROTTLES.checkoutStatus,
+        DEFAULT_ROUTE_THROTTLES.stripeWebhook,
+      ]) {
         expect(checkout.rateLimit).toBeLessThan(other.rateLimit);
         expect(checkout.burstLimit).toBeLessThan(other.burstLimit);
       }
@@ -99,11 +107,17 @@ describe('CheckoutApi', () => {
           Format: JSON.stringify(ACCESS_LOG_FIELDS),
         },
       });
-      expect(template.toJSON().Resources[logicalIdOf(stack.api.accessLogs)].Properties.RetentionInDays).toBe(90);
+      expect(template.toJSON().Resources[logicalIdOf(stack.api.accessLogs)].Properties.RetentionInDays).toBe(
+        90,
+      );
     });
 
     it('logs the route and status (for the webhook 5xx alarm) but no path, query or headers', () => {
-      expect(ACCESS_LOG_FIELDS).toMatchObject({ requestId: '$context.requestId', routeKey: '$context.routeKey', status: '$context.status' });
+      expect(ACCESS_LOG_FIELDS).toMatchObject({
+        requestId: '$context.requestId',
+        routeKey: '$context.routeKey',
+        status: '$context.status',
+      });
       const values = Object.values(ACCESS_LOG_FIELDS).join(' ');
       expect(values).not.toMatch(/\$context\.(path|querystring|requestOverride)|header/i);
     });
@@ -114,17 +128,6 @@ describe('CheckoutApi', () => {
       const api = template.toJSON().Resources[logicalIdOf(stack.api.httpApi)];
       expect(api.Properties.CorsConfiguration).toBeUndefined();
       expect(api.Properties.ProtocolType).toBe('HTTP');
-    });
-
-    it('allows only the site origin when the shop has its own domain', () => {
-      const { template: withDomain } = synthShop({ webBuildDir: fakeWebBuild(), ...CUSTOM_DOMAIN_CONTEXT });
-      withDomain.hasResourceProperties('AWS::ApiGatewayV2::Api', {
-        CorsConfiguration: {
-          AllowOrigins: ['https://shop.example.co.uk'],
-          AllowMethods: ['GET', 'POST'],
-          AllowHeaders: ['content-type', 'idempotency-key', 'authorization'],
-        },
-      });
     });
   });
 });

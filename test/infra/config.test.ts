@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseShopConfig, SHOP_CONFIG_KEYS, ShopConfigError } from '../../infra/lib/config';
 import { createShopApp } from '../../infra/lib/shop-app';
-import { CUSTOM_DOMAIN_CONTEXT, cdkJsonContext, SKIP_BUNDLING } from './support';
+import { CUSTOM_DOMAIN_CONTEXT, cdkJsonContext, SKIP_BUNDLING, tempDir } from './support';
 
 /** cdk.json's defaults, limited to the shop's own keys. */
 function defaults(): Record<string, unknown> {
@@ -33,16 +33,21 @@ describe('shop config', () => {
     expect(config.domainName).toBeUndefined();
   });
 
-  it.each(['stage', 'senderEmail', 'merchantEmail', 'sellerName', 'sellerAddress', 'sellerEmail', 'stripeLivemode'])(
-    'names the missing key %s and says where to set it',
-    (key) => {
-      const message = errorOf({ ...defaults(), [key]: undefined });
+  it.each([
+    'stage',
+    'senderEmail',
+    'merchantEmail',
+    'sellerName',
+    'sellerAddress',
+    'sellerEmail',
+    'stripeLivemode',
+  ])('names the missing key %s and says where to set it', (key) => {
+    const message = errorOf({ ...defaults(), [key]: undefined });
 
-      expect(message).toContain(`- ${key}: missing`);
-      expect(message).toContain('cdk.json');
-      expect(message).toContain('--context');
-    },
-  );
+    expect(message).toContain(`- ${key}: missing`);
+    expect(message).toContain('cdk.json');
+    expect(message).toContain('--context');
+  });
 
   it('names every bad key at once, with what was expected', () => {
     const message = errorOf({ ...defaults(), senderEmail: 'not-an-email', stage: 'Prod!' });
@@ -106,8 +111,11 @@ describe('shop config', () => {
   });
 
   it('stops the CDK app before any construct is built when a key is missing', () => {
-    expect(() => createShopApp({ context: { ...cdkJsonContext(), ...SKIP_BUNDLING, merchantEmail: undefined } })).toThrow(
-      /merchantEmail: missing/,
-    );
+    expect(() =>
+      createShopApp({
+        context: { ...cdkJsonContext(), ...SKIP_BUNDLING, merchantEmail: undefined },
+        outdir: tempDir('shop-cdk-out-'),
+      }),
+    ).toThrow(/merchantEmail: missing/);
   });
 });

@@ -42,8 +42,9 @@ describe('contracts between infra and the lambdas', () => {
   });
 
   function deployedEnvironment(name: keyof ShopStack['functions']): Record<string, string> {
-    const variables: Record<string, unknown> = template.toJSON().Resources[logicalIdOf(stack.functions[name].function)]
-      .Properties.Environment.Variables;
+    const variables: Record<string, unknown> =
+      template.toJSON().Resources[logicalIdOf(stack.functions[name].function)].Properties.Environment
+        .Variables;
     return Object.fromEntries(
       Object.entries(variables).map(([key, value]) => {
         if (typeof value === 'string') return [key, value];

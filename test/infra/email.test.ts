@@ -64,7 +64,18 @@ describe('ShopEmail', () => {
   it('grants SendEmail and SendRawEmail on the sender, the merchant and the configuration set, nothing else', () => {
     const { template, email } = build();
     const sesArn = (...suffix: unknown[]) => ({
-      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ...suffix]],
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':ses:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ...suffix,
+        ],
+      ],
     });
 
     template.hasResourceProperties('AWS::IAM::Policy', {
@@ -102,6 +113,9 @@ describe('ShopEmail', () => {
     template.resourceCountIs('AWS::SES::EmailIdentity', 1);
     template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'shop.example.co.uk' });
     template.resourceCountIs('AWS::Route53::RecordSet', 3);
-    template.hasResourceProperties('AWS::Route53::RecordSet', { Type: 'CNAME', HostedZoneId: 'Z0123456789ABCDEFGHIJ' });
+    template.hasResourceProperties('AWS::Route53::RecordSet', {
+      Type: 'CNAME',
+      HostedZoneId: 'Z0123456789ABCDEFGHIJ',
+    });
   });
 });

@@ -18,7 +18,9 @@ import { cdkJsonContext, fakeWebBuild, logicalIdOf, SKIP_BUNDLING, tempDir } fro
  */
 
 const reportSchema = z.object({
-  pluginReports: z.array(z.object({ summary: z.unknown().optional(), violations: z.array(z.unknown()).default([]) }).passthrough()),
+  pluginReports: z.array(
+    z.object({ summary: z.unknown().optional(), violations: z.array(z.unknown()).default([]) }).passthrough(),
+  ),
 });
 
 interface Acknowledgement {
@@ -56,7 +58,9 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
   }, 120_000);
 
   it('passes with no unacknowledged finding, error or warning', () => {
-    const report = reportSchema.parse(JSON.parse(readFileSync(join(assemblyDir, 'validation-report.json'), 'utf8')));
+    const report = reportSchema.parse(
+      JSON.parse(readFileSync(join(assemblyDir, 'validation-report.json'), 'utf8')),
+    );
     expect(report.pluginReports.flatMap((r) => r.violations)).toEqual([]);
   });
 
@@ -95,7 +99,10 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
       stack.monitoring,
     ].map((c) => c.node.path);
     for (const ack of acknowledgementsIn(stack)) {
-      expect(guarded.some((path) => ack.path.startsWith(path)), ack.path).toBe(false);
+      expect(
+        guarded.some((path) => ack.path.startsWith(path)),
+        ack.path,
+      ).toBe(false);
     }
   });
 
@@ -104,7 +111,10 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
       const resource = JSON.parse(readFileSync(join(assemblyDir, stack.templateFile), 'utf8')).Resources[
         logicalIdOf(stack.functions[name].function)
       ];
-      const hash = z.string().parse(resource.Properties.Code.S3Key).replace(/\.zip$/, '');
+      const hash = z
+        .string()
+        .parse(resource.Properties.Code.S3Key)
+        .replace(/\.zip$/, '');
       return join(assemblyDir, `asset.${hash}`);
     };
 

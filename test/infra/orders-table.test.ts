@@ -11,7 +11,9 @@ describe('OrdersTable', () => {
   beforeAll(() => {
     const stack = constructStack();
     const orders = new OrdersTable(stack, 'Orders');
-    const fulfiller = new Role(stack, 'Fulfiller', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    const fulfiller = new Role(stack, 'Fulfiller', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    });
     orders.grantFulfilment(fulfiller);
     template = Template.fromStack(stack);
     tableLogicalId = Object.keys(template.findResources('AWS::DynamoDB::Table'))[0] ?? '';

@@ -55,9 +55,15 @@ describe('shop functions', () => {
 
   describe('reserved concurrency', () => {
     it('caps every function, and a checkout flood cannot take the webhook capacity', () => {
-      expect(functionProps('createCheckout').ReservedConcurrentExecutions).toBe(RESERVED_CONCURRENCY.createCheckout);
-      expect(functionProps('checkoutStatus').ReservedConcurrentExecutions).toBe(RESERVED_CONCURRENCY.checkoutStatus);
-      expect(functionProps('stripeWebhook').ReservedConcurrentExecutions).toBe(RESERVED_CONCURRENCY.stripeWebhook);
+      expect(functionProps('createCheckout').ReservedConcurrentExecutions).toBe(
+        RESERVED_CONCURRENCY.createCheckout,
+      );
+      expect(functionProps('checkoutStatus').ReservedConcurrentExecutions).toBe(
+        RESERVED_CONCURRENCY.checkoutStatus,
+      );
+      expect(functionProps('stripeWebhook').ReservedConcurrentExecutions).toBe(
+        RESERVED_CONCURRENCY.stripeWebhook,
+      );
       expect(functionProps('reconcileOrders').ReservedConcurrentExecutions).toBe(1);
       expect(RESERVED_CONCURRENCY.createCheckout).toBeLessThan(RESERVED_CONCURRENCY.stripeWebhook);
     });
@@ -65,17 +71,6 @@ describe('shop functions', () => {
     it('stays small in total, so an account with the standard quota keeps its unreserved minimum', () => {
       const total = Object.values(RESERVED_CONCURRENCY).reduce((a, b) => a + b, 0);
       expect(total).toBeLessThanOrEqual(25);
-    });
-
-    it('can be switched off for new accounts whose whole quota is 10', () => {
-      const { template: unreserved } = synthShop({ webBuildDir: fakeWebBuild(), reservedConcurrency: false });
-      const shopFunctions = unreserved.findResources('AWS::Lambda::Function', {
-        Properties: { Runtime: 'nodejs24.x' },
-      });
-      expect(Object.keys(shopFunctions)).toHaveLength(4);
-      for (const resource of Object.values(shopFunctions)) {
-        expect(resource.Properties.ReservedConcurrentExecutions).toBeUndefined();
-      }
     });
   });
 
@@ -116,11 +111,23 @@ describe('shop functions', () => {
       (name) => {
         const tableArn = { 'Fn::GetAtt': [logicalIdOf(stack.orders.table), 'Arn'] };
         const all = statements(name);
-        expect(all.slice(0, 3)).toEqual([logs(name), secretRead(), { Effect: 'Allow', Action: [...FULFILMENT_TABLE_ACTIONS], Resource: tableArn }]);
+        expect(all.slice(0, 3)).toEqual([
+          logs(name),
+          secretRead(),
+          { Effect: 'Allow', Action: [...FULFILMENT_TABLE_ACTIONS], Resource: tableArn },
+        ]);
         const sesArn = (...suffix: unknown[]) => ({
           'Fn::Join': [
             '',
-            ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ...suffix],
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':ses:',
+              { Ref: 'AWS::Region' },
+              ':',
+              { Ref: 'AWS::AccountId' },
+              ...suffix,
+            ],
           ],
         });
         expect(all).toHaveLength(4);

@@ -33,7 +33,8 @@ describe('ShopStack', () => {
     it('is known to the functions by id only: no key or webhook secret in any environment', () => {
       const secretRef = { Ref: logicalIdOf(stack.stripeSecret.secret) };
       for (const shopFunction of Object.values(stack.functions)) {
-        const variables = template.toJSON().Resources[logicalIdOf(shopFunction.function)].Properties.Environment.Variables;
+        const variables =
+          template.toJSON().Resources[logicalIdOf(shopFunction.function)].Properties.Environment.Variables;
         expect(variables.STRIPE_SECRET_ID).toEqual(secretRef);
         expect(Object.keys(variables)).not.toContain('STRIPE_SECRET_KEY');
         expect(Object.keys(variables)).not.toContain('STRIPE_WEBHOOK_SECRET');
@@ -48,44 +49,49 @@ describe('ShopStack', () => {
     });
   });
 
-  it('gives the Stripe mode from config, so the webhook rejects events of the other mode', () => {
-    const env = (t: Template, s: ShopStack) =>
-      t.toJSON().Resources[logicalIdOf(s.functions.stripeWebhook.function)].Properties.Environment.Variables;
-    expect(env(template, stack).STRIPE_LIVEMODE).toBe('false');
-    const live = synthShop({ webBuildDir: fakeWebBuild(), stripeLivemode: 'true' });
-    expect(env(live.template, live.stack).STRIPE_LIVEMODE).toBe('true');
+  it('gives every function the Stripe mode from config, so events of the other mode are rejected', () => {
+    for (const shopFunction of Object.values(stack.functions)) {
+      const variables =
+        template.toJSON().Resources[logicalIdOf(shopFunction.function)].Properties.Environment.Variables;
+      expect(variables.STRIPE_LIVEMODE).toBe('false');
+    }
   });
 
   it('builds success and cancel URLs from the site URL in config, never from the request', () => {
-    const variables = template.toJSON().Resources[logicalIdOf(stack.functions.createCheckout.function)].Properties
-      .Environment.Variables;
+    const variables =
+      template.toJSON().Resources[logicalIdOf(stack.functions.createCheckout.function)].Properties.Environment
+        .Variables;
     expect(variables.SITE_URL).toEqual({
-      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalIdOf(stack.website.distribution), 'DomainName'] }]],
+      'Fn::Join': [
+        '',
+        ['https://', { 'Fn::GetAtt': [logicalIdOf(stack.website.distribution), 'DomainName'] }],
+      ],
     });
   });
 
   it('outputs what the operator needs: site URL, webhook URL, secret name, table, alarm topic', () => {
     const outputs = template.toJSON().Outputs;
     expect(Object.keys(outputs)).toEqual(
-      expect.arrayContaining(['SiteUrl', 'StripeWebhookUrl', 'StripeSecretName', 'OrdersTableName', 'AlarmTopicArn']),
+      expect.arrayContaining([
+        'SiteUrl',
+        'StripeWebhookUrl',
+        'StripeSecretName',
+        'OrdersTableName',
+        'AlarmTopicArn',
+      ]),
     );
     expect(outputs.StripeWebhookUrl.Value).toEqual({
       'Fn::Join': [
         '',
-        ['https://', { 'Fn::GetAtt': [logicalIdOf(stack.website.distribution), 'DomainName'] }, '/functions/v1/stripe-webhook'],
+        [
+          'https://',
+          { 'Fn::GetAtt': [logicalIdOf(stack.website.distribution), 'DomainName'] },
+          '/functions/v1/stripe-webhook',
+        ],
       ],
     });
     expect(outputs.OrdersTableName.Value).toEqual({ Ref: logicalIdOf(stack.orders.table) });
     expect(outputs.AlarmTopicArn.Value).toEqual({ Ref: logicalIdOf(stack.monitoring.topic) });
-  });
-
-  it('uses the custom domain in the outputs when it has one', () => {
-    const { template: withDomain } = synthShop({
-      webBuildDir: fakeWebBuild(),
-      domainName: 'shop.example.co.uk',
-      certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
-    });
-    expect(withDomain.toJSON().Outputs.StripeWebhookUrl.Value).toBe('https://shop.example.co.uk/functions/v1/stripe-webhook');
   });
 
   it('synthesises without a web build, deploying a placeholder page and saying so', () => {

@@ -30,7 +30,10 @@ const handler = loadHandler();
 
 function viewerRequest(uri: string, headers: Record<string, { value: string }> = {}): CfRequest {
   return requestSchema.parse(
-    handler({ context: { eventType: 'viewer-request' }, request: { method: 'GET', uri, querystring: {}, headers } }),
+    handler({
+      context: { eventType: 'viewer-request' },
+      request: { method: 'GET', uri, querystring: {}, headers },
+    }),
   );
 }
 

@@ -72,12 +72,17 @@ export function synthShop(
 
 /** A bare stack for testing one construct, with cdk.json's feature flags and no cdk-nag. */
 export function constructStack(): Stack {
-  const app = new App({ context: { ...cdkJsonContext(), ...SKIP_BUNDLING }, outdir: tempDir('shop-cdk-out-') });
+  const app = new App({
+    context: { ...cdkJsonContext(), ...SKIP_BUNDLING },
+    outdir: tempDir('shop-cdk-out-'),
+  });
   return new Stack(app, 'TestStack');
 }
 
 /** Writes a small fake Vite build (index.html, a root file, hashed assets) and returns its path. */
-export function fakeWebBuild(files: readonly string[] = ['index.html', 'favicon.svg', 'robots.txt', 'assets/index-abc123.js']): string {
+export function fakeWebBuild(
+  files: readonly string[] = ['index.html', 'favicon.svg', 'robots.txt', 'assets/index-abc123.js'],
+): string {
   const dir = tempDir('shop-web-');
   for (const file of files) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });

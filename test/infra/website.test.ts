@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_PATH_PATTERN } from '../../infra/lib/constructs/checkout-api';
 import { API_FORWARDED_HEADERS, CONTENT_SECURITY_POLICY } from '../../infra/lib/constructs/website';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { CUSTOM_DOMAIN_CONTEXT, fakeWebBuild, logicalIdOf, synthShop } from './support';
+import { fakeWebBuild, logicalIdOf, synthShop } from './support';
 
 /** AWS managed cache policy ids (CloudFront documentation). */
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
@@ -26,12 +26,18 @@ describe('Website', () => {
   let config: Record<string, unknown> & {
     DefaultCacheBehavior: Behavior;
     CacheBehaviors: Behavior[];
-    Origins: Array<{ Id: string; DomainName: unknown; OriginAccessControlId?: unknown; CustomOriginConfig?: unknown }>;
+    Origins: Array<{
+      Id: string;
+      DomainName: unknown;
+      OriginAccessControlId?: unknown;
+      CustomOriginConfig?: unknown;
+    }>;
   };
 
   beforeAll(() => {
     ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild() }));
-    config = template.toJSON().Resources[logicalIdOf(stack.website.distribution)].Properties.DistributionConfig;
+    config =
+      template.toJSON().Resources[logicalIdOf(stack.website.distribution)].Properties.DistributionConfig;
   });
 
   describe('site bucket', () => {
@@ -45,14 +51,18 @@ describe('Website', () => {
           RestrictPublicBuckets: true,
         },
         OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
-        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
         LoggingConfiguration: { DestinationBucketName: { Ref: logicalIdOf(stack.website.logsBucket) } },
       });
     });
 
     it('refuses plain HTTP and lets only this distribution read, through origin access control', () => {
       const bucketId = logicalIdOf(stack.website.bucket);
-      const policies = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: bucketId } } }));
+      const policies = Object.values(
+        template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: bucketId } } }),
+      );
       expect(policies).toHaveLength(1);
       const statements = policies[0]?.Properties.PolicyDocument.Statement;
       expect(statements).toHaveLength(2);
@@ -76,10 +86,16 @@ describe('Website', () => {
 
     it('is the S3 origin, signed with SigV4 origin access control (no legacy OAI)', () => {
       template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
-        OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' },
+        OriginAccessControlConfig: {
+          OriginAccessControlOriginType: 's3',
+          SigningBehavior: 'always',
+          SigningProtocol: 'sigv4',
+        },
       });
       const s3Origin = config.Origins.find((o) => o.OriginAccessControlId !== undefined);
-      expect(s3Origin?.DomainName).toEqual({ 'Fn::GetAtt': [logicalIdOf(stack.website.bucket), 'RegionalDomainName'] });
+      expect(s3Origin?.DomainName).toEqual({
+        'Fn::GetAtt': [logicalIdOf(stack.website.bucket), 'RegionalDomainName'],
+      });
       expect(s3Origin).toMatchObject({ S3OriginConfig: { OriginAccessIdentity: '' } });
     });
   });
@@ -89,7 +105,11 @@ describe('Website', () => {
       template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
         ResponseHeadersPolicyConfig: {
           SecurityHeadersConfig: {
-            StrictTransportSecurity: { AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true },
+            StrictTransportSecurity: {
+              AccessControlMaxAgeSec: 63072000,
+              IncludeSubdomains: true,
+              Override: true,
+            },
             ContentSecurityPolicy: { ContentSecurityPolicy: CONTENT_SECURITY_POLICY, Override: true },
             ContentTypeOptions: { Override: true },
             FrameOptions: { FrameOption: 'DENY', Override: true },
@@ -164,7 +184,9 @@ describe('Website', () => {
       expect(origin).toMatchObject({
         CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] },
       });
-      expect(JSON.stringify(origin?.DomainName)).toContain(`{"Ref":"${logicalIdOf(stack.api.httpApi)}"},".execute-api.`);
+      expect(JSON.stringify(origin?.DomainName)).toContain(
+        `{"Ref":"${logicalIdOf(stack.api.httpApi)}"},".execute-api.`,
+      );
     });
 
     it('forwards to the API only the headers the handlers read, and the query string; no cookies', () => {
@@ -175,7 +197,11 @@ describe('Website', () => {
           CookiesConfig: { CookieBehavior: 'none' },
         },
       });
-      expect([...API_FORWARDED_HEADERS].sort()).toEqual(['content-type', 'idempotency-key', 'stripe-signature']);
+      expect([...API_FORWARDED_HEADERS].sort()).toEqual([
+        'content-type',
+        'idempotency-key',
+        'stripe-signature',
+      ]);
     });
   });
 
@@ -217,40 +243,6 @@ describe('Website', () => {
     it('is served on its cloudfront.net name', () => {
       expect(config.Aliases).toBeUndefined();
       expect(config.ViewerCertificate).toBeUndefined();
-    });
-  });
-
-  describe('with a custom domain', () => {
-    let domainTemplate: Template;
-    let domainConfig: Record<string, unknown>;
-
-    beforeAll(() => {
-      const synth = synthShop({ webBuildDir: fakeWebBuild(), ...CUSTOM_DOMAIN_CONTEXT });
-      domainTemplate = synth.template;
-      domainConfig = domainTemplate.toJSON().Resources[logicalIdOf(synth.stack.website.distribution)].Properties
-        .DistributionConfig;
-    });
-
-    it('serves the domain with its ACM certificate, SNI and TLS 1.2 at least', () => {
-      expect(domainConfig).toMatchObject({
-        Aliases: ['shop.example.co.uk'],
-        ViewerCertificate: {
-          AcmCertificateArn: CUSTOM_DOMAIN_CONTEXT.certificateArn,
-          MinimumProtocolVersion: 'TLSv1.2_2021',
-          SslSupportMethod: 'sni-only',
-        },
-      });
-    });
-
-    it('writes IPv4 and IPv6 alias records in the hosted zone', () => {
-      for (const type of ['A', 'AAAA']) {
-        domainTemplate.hasResourceProperties('AWS::Route53::RecordSet', {
-          Name: 'shop.example.co.uk.',
-          Type: type,
-          HostedZoneId: CUSTOM_DOMAIN_CONTEXT.hostedZoneId,
-          AliasTarget: Match.objectLike({ HostedZoneId: Match.anyValue() }),
-        });
-      }
     });
   });
 });

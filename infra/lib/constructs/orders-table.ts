@@ -10,7 +10,11 @@ export const BY_DISPATCH_DATE_INDEX = 'byDispatchDate';
  * The DynamoDB actions that fulfilment needs: read an order, create it with a conditional put, and
  * move it on with conditional updates. No transactions (the local stand-in has none), no scans.
  */
-export const FULFILMENT_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
+export const FULFILMENT_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+] as const;
 
 /** Props of {@link OrdersTable}; there is nothing to choose, the key design is a contract. */
 export type OrdersTableProps = Record<string, never>;

@@ -4,8 +4,8 @@ import {
   AllowedMethods,
   CachedMethods,
   CachePolicy,
-  Distribution,
   Function as CloudFrontFunction,
+  Distribution,
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
@@ -24,10 +24,10 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { AaaaRecord, ARecord, type IHostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
-import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { AaaaRecord, ARecord, type IHostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
@@ -64,7 +64,11 @@ export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), pay
 export const API_FORWARDED_HEADERS = ['content-type', 'stripe-signature', 'idempotency-key'] as const;
 
 /** Hashed build files never change under the same name. */
-const IMMUTABLE_CACHE = [CacheControl.setPublic(), CacheControl.maxAge(Duration.days(365)), CacheControl.immutable()];
+const IMMUTABLE_CACHE = [
+  CacheControl.setPublic(),
+  CacheControl.maxAge(Duration.days(365)),
+  CacheControl.immutable(),
+];
 /** Pages and root files: browsers revalidate every time, the edge keeps them until the next deploy invalidates. */
 const REVALIDATE_CACHE = [
   CacheControl.setPublic(),
@@ -265,8 +269,16 @@ export class Website extends Construct {
 
     if (props.domain?.hostedZone !== undefined) {
       const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
-      new ARecord(this, 'AliasA', { zone: props.domain.hostedZone, recordName: props.domain.domainName, target });
-      new AaaaRecord(this, 'AliasAaaa', { zone: props.domain.hostedZone, recordName: props.domain.domainName, target });
+      new ARecord(this, 'AliasA', {
+        zone: props.domain.hostedZone,
+        recordName: props.domain.domainName,
+        target,
+      });
+      new AaaaRecord(this, 'AliasAaaa', {
+        zone: props.domain.hostedZone,
+        recordName: props.domain.domainName,
+        target,
+      });
     }
 
     this.siteUrl = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}`;
@@ -289,17 +301,26 @@ export class Website extends Construct {
     const control =
       'Control: the role belongs to the CDK deployment function alone, which runs only while CloudFormation deploys the stack; no shop code can assume it.';
     const findings: Array<[`AwsSolutions-${string}`, string]> = [
-      ['AwsSolutions-IAM5[Action::s3:GetObject*]', 'Reads the staged build from the CDK assets bucket and the site bucket.'],
+      [
+        'AwsSolutions-IAM5[Action::s3:GetObject*]',
+        'Reads the staged build from the CDK assets bucket and the site bucket.',
+      ],
       ['AwsSolutions-IAM5[Action::s3:GetBucket*]', 'Reads bucket metadata for aws s3 sync.'],
       ['AwsSolutions-IAM5[Action::s3:List*]', 'Lists objects to sync and prune.'],
       ['AwsSolutions-IAM5[Action::s3:DeleteObject*]', 'Prunes files that are no longer in the build.'],
       ['AwsSolutions-IAM5[Action::s3:Abort*]', 'Aborts a failed multipart upload.'],
-      [`AwsSolutions-IAM5[Resource::<${stack.getLogicalId(siteBucket)}.Arn>/*]`, 'Writes any object of the site bucket, which holds only the build.'],
+      [
+        `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(siteBucket)}.Arn>/*]`,
+        'Writes any object of the site bucket, which holds only the build.',
+      ],
       [
         `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-<AWS::AccountId>-<AWS::Region>/*]`,
         'Reads the build zip from the CDK bootstrap assets bucket, whose object keys are content hashes.',
       ],
-      ['AwsSolutions-IAM5[Resource::*]', 'cloudfront:CreateInvalidation and GetInvalidation as granted by aws-cdk-lib, which does not scope them to the distribution.'],
+      [
+        'AwsSolutions-IAM5[Resource::*]',
+        'cloudfront:CreateInvalidation and GetInvalidation as granted by aws-cdk-lib, which does not scope them to the distribution.',
+      ],
     ];
     for (const [finding, why] of findings) {
       acknowledgeNag(role, finding, `${why} ${control}`);

@@ -1,0 +1,93 @@
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { E2E_PORTS } from '../../playwright.config';
+
+const sesStore = `http://127.0.0.1:${E2E_PORTS.ses}/store`;
+const dynamo = new DynamoDBClient({
+  region: 'eu-west-2',
+  endpoint: `http://127.0.0.1:${E2E_PORTS.dynamo}`,
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+
+interface StoredEmail {
+  subject: string;
+  destination: { to: string[] };
+}
+
+async function emailsTo(address: string): Promise<StoredEmail[]> {
+  const store = (await (await fetch(sesStore)).json()) as { emails: StoredEmail[] };
+  return store.emails.filter((email) => email.destination.to.includes(address));
+}
+
+test('a customer buys 6 bottles: new tab, card 4242, success page, one order and both emails', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: /Daphnia Magna/ }).click();
+  await page.getByRole('button', { name: /increase/i }).click();
+  await page.getByLabel('Full Name *').fill('Zoë Browser');
+  await page.getByLabel('Email *').fill('zoe.e2e@example.com');
+  await page.getByLabel('Delivery Address *').fill('1 High Street\nLondon');
+  await page.getByLabel('Postcode *').fill('sw1a1aa');
+  await expect(page.getByLabel('Postcode *')).toHaveValue('SW1A1AA');
+
+  const [payment] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Secure Checkout with Stripe' }).click(),
+  ]);
+  await payment.waitForURL(/\/c\/pay\/cs_test_/);
+  await expect(payment.getByText('TEST MODE', { exact: false })).toBeVisible();
+  await payment.getByLabel(/Card number/).fill('4242 4242 4242 4242');
+  await payment.getByRole('button', { name: 'Pay £24.45' }).click();
+
+  await payment.waitForURL(/\/success\?session_id=cs_test_/);
+  await expect(payment.getByRole('heading', { name: /Payment Successful!/ })).toBeVisible();
+  const sessionId = new URL(payment.url()).searchParams.get('session_id') ?? '';
+  await expect(payment.getByText(sessionId.slice(-12), { exact: true })).toBeVisible();
+  // The order page stays as it was (spec §4).
+  await expect(page.getByLabel('Full Name *')).toHaveValue('Zoë Browser');
+
+  await expect.poll(async () => (await emailsTo('zoe.e2e@example.com')).length).toBe(1);
+  const orders = await dynamo.send(new ScanCommand({ TableName: 'live-aquatics-orders' }));
+  const mine = (orders.Items ?? []).filter((item) => item.sessionId?.S === sessionId);
+  expect(mine).toHaveLength(1);
+  expect(mine[0]?.totalPence?.N).toBe('2445');
+  const notices = (await emailsTo('merchant@live-aquatics.test')).filter((email) =>
+    email.subject.includes(sessionId.slice(-12)),
+  );
+  expect(notices).toHaveLength(1);
+});
+
+test('a declined card leaves the session open and shows the decline', async ({ page, context }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: /Daphnia Magna/ }).click();
+  await page.getByLabel('Full Name *').fill('Declined Customer');
+  await page.getByLabel('Email *').fill('declined@example.com');
+  await page.getByLabel('Delivery Address *').fill('2 Low Road, Leeds');
+  await page.getByLabel('Postcode *').fill('LS1 1AA');
+  const [payment] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Secure Checkout with Stripe' }).click(),
+  ]);
+  await payment.getByLabel(/Card number/).fill('4000 0000 0000 0002');
+  await payment.getByRole('button', { name: 'Pay £14.70' }).click();
+  await expect(payment.getByText('Your card was declined.')).toBeVisible();
+  expect(await emailsTo('declined@example.com')).toHaveLength(0);
+});
+
+test('the order page and the 404 page pass axe WCAG 2.2 AA checks', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: /Daphnia Magna/ }).click();
+  const home = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  expect(home.violations).toEqual([]);
+
+  const response = await page.goto('/no-such-page');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByText('Oops! Page not found')).toBeVisible();
+  const notFound = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag22aa']).analyze();
+  expect(notFound.violations).toEqual([]);
+});
