@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The answers of `POST /functions/v1/create-checkout` that the page acts on: a payment page to
@@ -6,7 +6,7 @@ import { z } from 'zod';
  * Order-received view). Anything else is a failure.
  */
 export const createCheckoutResponseSchema = z.union([
-  z.object({ url: z.url({ protocol: /^https?$/ }), sessionId: z.string().min(1) }),
+  z.object({ url: z.url({ protocol: /^https?$/ }), sessionId: z.string().check(z.minLength(1)) }),
   z.object({ status: z.literal('received') }),
 ]);
 export type CreateCheckoutResponse = z.infer<typeof createCheckoutResponseSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Checkout Session ids as Stripe makes them: `cs_test_...` or `cs_live_...`, letters and digits. */
 export const CHECKOUT_SESSION_ID_PATTERN = /^cs_(test|live)_[A-Za-z0-9]{10,200}$/;
@@ -15,8 +15,8 @@ export function orderReference(sessionId: string): string {
 export const checkoutStatusSchema = z.object({
   status: z.enum(['paid', 'unpaid', 'open', 'expired']),
   reference: z.string(),
-  bottles: z.number().int(),
-  total: z.number().int(),
-  dispatchDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  bottles: z.int(),
+  total: z.int(),
+  dispatchDate: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)),
 });
 export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// zod/mini, like the shared schemas: classic zod is not tree-shakable and the page ships this.
+import * as z from 'zod/mini';
 import { DEFAULT_DISPATCH_CUTOFF_HOURS } from '../../shared/dispatch';
 
 /** What the browser app needs to know about its deployment. */
@@ -12,19 +13,16 @@ export interface AppConfig {
 }
 
 // Vite leaves unset variables undefined, but an empty line in a .env file gives "": treat both as unset.
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+const optional = <T extends z.ZodMiniType>(schema: T) =>
+  z.pipe(
+    z.transform((value: unknown) => (value === '' ? undefined : value)),
+    z.optional(schema),
+  );
 
 const envSchema = z.object({
   VITE_API_ORIGIN: optional(z.url({ protocol: /^https?$/ })),
-  VITE_PUBLIC_KEY: optional(z.string().trim().min(1)),
-  VITE_DISPATCH_CUTOFF_HOURS: optional(
-    z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(24 * 14),
-  ),
+  VITE_PUBLIC_KEY: optional(z.string().check(z.trim(), z.minLength(1))),
+  VITE_DISPATCH_CUTOFF_HOURS: optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(24 * 14))),
 });
 
 /**
