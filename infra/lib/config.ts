@@ -126,7 +126,7 @@ const shopConfigSchema = z
 export type ShopConfig = z.output<typeof shopConfigSchema>;
 
 /** The context keys the shop reads; anything else in the context is CDK's own. */
-export const SHOP_CONFIG_KEYS = Object.keys(shopConfigSchema.shape) as ReadonlyArray<keyof ShopConfig>;
+export const SHOP_CONFIG_KEYS: readonly (keyof ShopConfig)[] = shopConfigSchema.keyof().options;
 
 /** Raised when the context is missing a setting or has an invalid one; the message names each key. */
 export class ShopConfigError extends Error {

@@ -296,8 +296,9 @@ export class Website extends Construct {
     if (!(siteBucket instanceof CfnBucket)) {
       throw new Error('Website: the site bucket has no CfnBucket');
     }
+    const qualifierContext: unknown = stack.node.tryGetContext(BOOTSTRAP_QUALIFIER_CONTEXT);
     const qualifier =
-      stack.node.tryGetContext(BOOTSTRAP_QUALIFIER_CONTEXT) ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+      typeof qualifierContext === 'string' ? qualifierContext : DefaultStackSynthesizer.DEFAULT_QUALIFIER;
     const control =
       'Control: the role belongs to the CDK deployment function alone, which runs only while CloudFormation deploys the stack; no shop code can assume it.';
     const findings: Array<[`AwsSolutions-${string}`, string]> = [
