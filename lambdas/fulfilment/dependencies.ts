@@ -1,20 +1,12 @@
 import type { SESClient } from '@aws-sdk/client-ses';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
 import { createDocumentClient, createSesClient } from '../lib/aws';
-import { type Env, type FulfilmentEnv, fulfilmentEnvSchema, parseEnv } from '../lib/config';
+import { type Env, type FulfilmentEnv, fulfilmentRuntimeEnvSchema, parseEnv } from '../lib/config';
 import { stdoutMetricsWriter } from '../lib/metrics';
 import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../lib/stripe';
 import { createSesEmailSender } from './emails/send-email';
 import type { FulfilmentDeps } from './fulfil-checkout';
 import { createOrdersRepository } from './orders-repository';
-
-/**
- * The fulfilment settings plus the region. Lambda always sets AWS_REGION; the local stack sets it
- * too. Parsed here rather than left to the SDK's own lookup, so a missing one fails at cold start
- * with its name, like every other setting.
- */
-export const fulfilmentLambdaEnvSchema = fulfilmentEnvSchema.extend({ AWS_REGION: z.string().min(1) });
 
 export interface FulfilmentRuntime {
   config: FulfilmentEnv;
@@ -29,7 +21,7 @@ export interface FulfilmentRuntime {
  * start (each handler wraps this in initOnce). The only place their environment is read.
  */
 export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime> {
-  const config = parseEnv(fulfilmentLambdaEnvSchema, env);
+  const config = parseEnv(fulfilmentRuntimeEnvSchema, env);
   const secrets = await loadStripeSecrets(config);
   const documentClient = createDocumentClient({
     region: config.AWS_REGION,

@@ -76,4 +76,12 @@ export const fulfilmentEnvSchema = stripeEnvSchema.extend({
   SELLER_VAT_NUMBER: optionalText,
   DISPATCH_CUTOFF_HOURS: dispatchCutoffHours,
 });
-export type FulfilmentEnv = z.output<typeof fulfilmentEnvSchema>;
+
+/**
+ * What stripe-webhook and reconcile-orders parse: the settings the stack sets (above, which
+ * test/infra holds to the template) plus AWS_REGION, which the Lambda runtime sets (a reserved
+ * name no stack may set) and the local stack sets. Parsed rather than left to the SDK's own
+ * lookup, so a missing one fails at cold start with its name, like every other setting.
+ */
+export const fulfilmentRuntimeEnvSchema = fulfilmentEnvSchema.extend({ AWS_REGION: z.string().min(1) });
+export type FulfilmentEnv = z.output<typeof fulfilmentRuntimeEnvSchema>;

@@ -1,17 +1,32 @@
+import type { Context } from 'aws-lambda';
 import { loadFulfilmentRuntime } from '../fulfilment/dependencies';
 import type { FulfilmentDeps } from '../fulfilment/fulfil-checkout';
 import { initOnce } from '../lib/cold-start';
 import { type ReconcileSummary, reconcileOrders } from './reconcile-orders';
 
 /**
+ * Time kept back from the Lambda's limit: a run starts no session later than this before it.
+ * Far above a session's normal cost (well under a second) and above Stripe's 8 s timeout with its
+ * one retry, so a run ends between sessions rather than being killed inside one.
+ */
+export const RECONCILE_SAFETY_MARGIN_MS = 60_000;
+
+/**
  * The scheduled (EventBridge) entry point. The event carries nothing we need; the run looks at
- * Stripe and the table. An incomplete run throws, so the function's Errors metric shows it.
+ * Stripe and the table, and stops in time for the function's limit (Lambda's `context`). An
+ * incomplete run throws, so the function's Errors metric shows it.
  */
 export function createReconcileHandler(
   deps: FulfilmentDeps | (() => Promise<FulfilmentDeps>),
-): () => Promise<ReconcileSummary> {
+): (event?: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>) => Promise<ReconcileSummary> {
   const getDeps = typeof deps === 'function' ? deps : async () => deps;
-  return async () => reconcileOrders(await getDeps());
+  return async (_event, context) => {
+    const resolved = await getDeps();
+    const deadline =
+      context &&
+      new Date(resolved.now().getTime() + context.getRemainingTimeInMillis() - RECONCILE_SAFETY_MARGIN_MS);
+    return reconcileOrders(resolved, { deadline });
+  };
 }
 
 const loadDeps = initOnce(async () => (await loadFulfilmentRuntime(process.env)).deps);

@@ -19,12 +19,18 @@ export interface ReconcileSummary {
   needsReview: number;
   /** Sessions whose fulfilment threw (Stripe, DynamoDB or SES failing); the next run retries. */
   failed: number;
+  /** The run reached its deadline and left the rest of the list for the next run. */
+  stoppedAtDeadline: boolean;
 }
 
 /** A run that could not finish every session: thrown after the summary and metric are out. */
 export class ReconcileIncompleteError extends Error {
   constructor(readonly summary: ReconcileSummary) {
-    super(`Reconciliation left ${summary.failed} session(s) for the next run`);
+    super(
+      summary.stoppedAtDeadline
+        ? `Reconciliation stopped at its deadline after ${summary.checked} session(s); the next run goes on`
+        : `Reconciliation left ${summary.failed} session(s) for the next run`,
+    );
     this.name = 'ReconcileIncompleteError';
   }
 }
@@ -35,11 +41,16 @@ export class ReconcileIncompleteError extends Error {
  * webhook never came, and sends any email an earlier attempt left pending (or stale in `sending`).
  * Safe alongside webhooks: it goes through the same conditional writes. Emits
  * `ReconcilerFulfilledMissedOrders` (namespace LiveAquatics) for an alarm to watch.
- * @throws ReconcileIncompleteError when some sessions failed, so the run counts as an error.
+ *
+ * `deadline` bounds the run: no session is started after it. Without it a backlog (after a webhook
+ * outage, say) could run into the Lambda's time limit, which kills the run mid-session (inside an
+ * email send: the duplicate window of send-order-emails.ts) before the summary and metric are out.
+ * @throws ReconcileIncompleteError when some sessions failed or the deadline came first, so the
+ *   run counts as an error.
  */
 export async function reconcileOrders(
   deps: FulfilmentDeps,
-  options: { lookbackMs?: number; pageSize?: number } = {},
+  options: { lookbackMs?: number; pageSize?: number; deadline?: Date | undefined } = {},
 ): Promise<ReconcileSummary> {
   const summary: ReconcileSummary = {
     checked: 0,
@@ -48,6 +59,7 @@ export async function reconcileOrders(
     emailsRetried: 0,
     needsReview: 0,
     failed: 0,
+    stoppedAtDeadline: false,
   };
   const since = Math.floor((deps.now().getTime() - (options.lookbackMs ?? RECONCILE_LOOKBACK_MS)) / 1000);
   // The SDK's auto-pagination fetches further pages as the loop goes.
@@ -56,6 +68,10 @@ export async function reconcileOrders(
     created: { gte: since },
     limit: options.pageSize ?? 100,
   })) {
+    if (options.deadline !== undefined && deps.now() >= options.deadline) {
+      summary.stoppedAtDeadline = true;
+      break;
+    }
     summary.checked += 1;
     if (!hasShopMarker(session.metadata) || session.payment_status !== 'paid') continue;
     summary.paid += 1;
@@ -81,6 +97,6 @@ export async function reconcileOrders(
   }
   emitMetric(deps.metrics, METRIC_NAMES.reconcilerFulfilledMissedOrders, summary.fulfilledMissedOrders);
   logger.info('Reconciliation finished', { ...summary });
-  if (summary.failed > 0) throw new ReconcileIncompleteError(summary);
+  if (summary.failed > 0 || summary.stoppedAtDeadline) throw new ReconcileIncompleteError(summary);
   return summary;
 }

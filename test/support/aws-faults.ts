@@ -13,6 +13,8 @@ export interface AwsFault {
   when: 'before' | 'after';
   /** How many matching commands fail; default 1. */
   times?: number;
+  /** The error thrown, e.g. the service's own exception; default an InjectedAwsFault. */
+  error?: () => Error;
 }
 
 export interface InjectedFault {
@@ -46,9 +48,9 @@ export function injectAwsFault<Input extends object, Output extends MetadataBear
         context.commandName === fault.command && remaining() && (fault.matches?.(args.input) ?? true);
       if (!hit) return next(args);
       fired += 1;
-      if (fault.when === 'before') throw new InjectedAwsFault(fault.command, 'before');
+      if (fault.when === 'before') throw fault.error?.() ?? new InjectedAwsFault(fault.command, 'before');
       await next(args);
-      throw new InjectedAwsFault(fault.command, 'after');
+      throw fault.error?.() ?? new InjectedAwsFault(fault.command, 'after');
     },
     { step: 'initialize', name },
   );

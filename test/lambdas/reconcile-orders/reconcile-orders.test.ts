@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReconcileHandler } from '../../../lambdas/reconcile-orders/handler';
+import {
+  createReconcileHandler,
+  RECONCILE_SAFETY_MARGIN_MS,
+} from '../../../lambdas/reconcile-orders/handler';
 import {
   RECONCILE_LOOKBACK_MS,
   ReconcileIncompleteError,
@@ -136,6 +139,26 @@ describe('reconcile-orders', () => {
     await expect(run).rejects.toBeInstanceOf(ReconcileIncompleteError);
     dynamoDown.remove();
     await reconcileOrders(h.deps);
+    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+
+  it('stops between sessions before the Lambda time limit, says the run is incomplete, and the next run finishes', async () => {
+    // Prepare: a missed order, and a run invoked with no time to spare beyond the safety margin.
+    const session = await h.paidSession();
+    const metricsBefore = h.metricLines.length;
+    const outOfTime = { getRemainingTimeInMillis: () => RECONCILE_SAFETY_MARGIN_MS };
+    const plentyOfTime = { getRemainingTimeInMillis: () => 5 * 60_000 };
+
+    // Act
+    const cutShort = createReconcileHandler(h.deps)({}, outOfTime);
+    await expect(cutShort).rejects.toBeInstanceOf(ReconcileIncompleteError);
+    const afterCutShort = await counts(session.id);
+    const nextRun = await createReconcileHandler(h.deps)({}, plentyOfTime);
+
+    // Assess: nothing started past the deadline, yet the run still reported its metric.
+    expect(afterCutShort).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+    expect(h.metricLines.length).toBeGreaterThan(metricsBefore);
+    expect(nextRun.fulfilledMissedOrders).toBeGreaterThanOrEqual(1);
     expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 });

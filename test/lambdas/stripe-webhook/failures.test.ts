@@ -1,7 +1,9 @@
+import { MessageRejected } from '@aws-sdk/client-ses';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STALE_CLAIM_MS } from '../../../lambdas/fulfilment/send-order-emails';
 import { type AwsFault, injectAwsFault, inputContaining } from '../../support/aws-faults';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../support/fulfilment-harness';
+import { captureLogs } from '../../support/logs';
 
 // Docs: ../shared/docs/payments-and-reliability.md, "Exactly once": a failure after each step,
 // then the event replayed; DynamoDB, SES or Stripe failing, then Stripe's retry finishing the work.
@@ -156,6 +158,39 @@ describe('stripe-webhook: failures and replays', () => {
     // Assess
     expect(first.statusCode).toBe(502);
     expect(ordersAfterFailure).toHaveLength(0);
+    expect(retry.statusCode).toBe(200);
+    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+
+  it("keeps the customer's address out of the logs when SES refuses a message naming it", async () => {
+    // Prepare: SES in its sandbox refuses an unverified recipient, and says which one.
+    const session = await h.paidSession();
+    const address = session.customer_email ?? '';
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+    const sesRefuses = injectAwsFault(h.clients.ses, {
+      command: 'SendEmailCommand',
+      when: 'before',
+      error: () =>
+        new MessageRejected({
+          message: `Email address is not verified. The following identities failed the check in region EU-WEST-2: ${address}`,
+          $metadata: { httpStatusCode: 400 },
+        }),
+    });
+
+    // Act
+    let first: Awaited<ReturnType<typeof h.webhook>> | undefined;
+    const logs = await captureLogs(async () => {
+      first = await h.webhook(h.delivery(payload));
+    });
+    sesRefuses.remove();
+    const retry = await h.webhook(h.delivery(payload));
+
+    // Assess: still a 5xx for Stripe to retry, an error an operator can act on, no address.
+    expect(address).toContain('@');
+    expect(first?.statusCode).toBe(500);
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'ERROR' }));
+    expect(JSON.stringify(logs)).toContain('MessageRejected');
+    expect(JSON.stringify(logs)).not.toContain(address);
     expect(retry.statusCode).toBe(200);
     expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
