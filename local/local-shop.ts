@@ -3,11 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import * as sesLocal from 'aws-ses-v2-local';
 import dynalite from 'dynalite';
 import { API_PATHS } from '../shared/api-paths';
 import { type HttpLambda, sendApiGatewayResult, toApiGatewayEvent } from './api-gateway-adapter';
 import { ensureOrdersTable } from './orders-table';
+import { startSesLocal } from './ses-local';
 import { createStaticSite } from './static-site';
 import { type StripeSimulator, startStripeSimulator } from './stripe-simulator/server';
 
@@ -84,14 +84,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     closers.push(() => closeServer(dynamo));
     const dynamoUrl = `http://127.0.0.1:${dynamoPort}`;
 
-    // CommonJS with __esModule: vitest hands us the function as `default`, Node's ESM loader
-    // (tsx) wraps it once more as `default.default`.
-    const sesModule: unknown = sesLocal.default;
-    const startSes =
-      typeof sesModule === 'function'
-        ? sesLocal.default
-        : (sesModule as { default: typeof sesLocal.default }).default;
-    const ses = await startSes({ port: options.sesPort, host: '127.0.0.1' });
+    const ses = await startSesLocal({ port: options.sesPort, host: '127.0.0.1' });
     closers.push(() => closeServer(ses));
     const sesUrl = `http://127.0.0.1:${(ses.address() as AddressInfo).port}`;
 

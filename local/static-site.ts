@@ -27,7 +27,14 @@ const APP_ROUTES = new Set(['/', '/success']);
 export function createStaticSite(root: string) {
   const indexHtml = readFile(join(root, 'index.html'));
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Bad request: malformed URL');
+      return;
+    }
     const file = normalize(join(root, pathname));
     const inside = file.startsWith(root + sep);
     if (inside && !APP_ROUTES.has(pathname)) {

@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import * as sesLocal from 'aws-ses-v2-local';
 import dynalite from 'dynalite';
 import { z } from 'zod';
 import { ensureOrdersTable } from '../../local/orders-table';
+import { startSesLocal } from '../../local/ses-local';
 
 /** Local-only values: none is a secret. */
 export const STAND_IN_REGION = 'eu-west-2';
@@ -61,11 +61,7 @@ export async function startStandIns(): Promise<StandIns> {
 
   // This CommonJS package sets `exports.default`: vitest hands the function over as `default`,
   // Node's own ESM loader (tsx) as `default.default`. Module interop, not outside data.
-  const startSes =
-    typeof sesLocal.default === 'function'
-      ? sesLocal.default
-      : (sesLocal.default as unknown as { default: typeof sesLocal.default }).default;
-  const ses = await startSes({ port: 0, host: '127.0.0.1' });
+  const ses = await startSesLocal({ port: 0, host: '127.0.0.1' });
   const sesEndpoint = `http://127.0.0.1:${portOf(ses)}`;
 
   const raw = new DynamoDBClient({
