@@ -1,6 +1,7 @@
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { CONTENT_SECURITY_POLICY } from '../../infra/lib/constructs/website';
 import { E2E_PORTS } from '../../playwright.config';
 
 const sesStore = `http://127.0.0.1:${E2E_PORTS.ses}/store`;
@@ -90,4 +91,43 @@ test('the order page and the 404 page pass axe WCAG 2.2 AA checks', async ({ pag
   await expect(page.getByText('Oops! Page not found')).toBeVisible();
   const notFound = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag22aa']).analyze();
   expect(notFound.violations).toEqual([]);
+});
+
+test('the production build runs under the deployed CSP and fits a 360px screen', async ({
+  page,
+  context,
+}) => {
+  // The local server sends no CSP; CloudFront will. Add the deployed policy to every response, less
+  // upgrade-insecure-requests, which would send this plain-http test server's files to https.
+  const policy = CONTENT_SECURITY_POLICY.split('; ')
+    .filter((directive) => directive !== 'upgrade-insecure-requests')
+    .join('; ');
+  await page.route('**/*', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': policy } });
+  });
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.setViewportSize({ width: 360, height: 740 });
+
+  await page.goto('/');
+  await page.getByRole('button', { name: /Daphnia Magna/ }).click();
+  await page.getByLabel('Full Name *').fill('Narrow Screen');
+  await page.getByLabel('Email *').fill('narrow@example.com');
+  await page.getByLabel('Delivery Address *').fill('3 Slim Lane, York');
+  await page.getByLabel('Postcode *').fill('YO1 7HH');
+  // Nothing wider than the screen: no sideways scrolling at 360px.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+  const [payment] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Secure Checkout with Stripe' }).click(),
+  ]);
+  // The checkout call (connect-src) went through and the payment tab opened.
+  await payment.waitForURL(/\/c\/pay\/cs_test_/);
+  await page.goto('/no-such-page');
+  await expect(page.getByText('Oops! Page not found')).toBeVisible();
+  expect(violations).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { FIELD_LIMITS, FIELD_MESSAGES } from '../../../../shared/checkout-request';
@@ -23,8 +23,14 @@ function submitButton() {
   return screen.getByRole('button', { name: /Secure Checkout with Stripe|Processing\.\.\./ });
 }
 
+/** Destructive toasts (spec §5, §8: "Select a Product", "Checkout Failed"), announced assertively. */
 function toasts() {
   return screen.getByRole('alert');
+}
+
+/** Plain toasts (spec §5: "Missing Information", and our field checks), announced politely. */
+function notices() {
+  return screen.getByRole('status', { name: 'Notifications' });
 }
 
 async function fillDetails(
@@ -247,6 +253,8 @@ describe('order page: checks on submit', () => {
     const alert = toasts();
     expect(within(alert).getByText('Select a Product')).toBeInTheDocument();
     expect(within(alert).getByText('Please choose at least one product.')).toBeInTheDocument();
+    // A destructive toast, as the spec says.
+    expect(within(alert).getByText('Select a Product').closest('.toast')).toHaveClass('toast--destructive');
     expect(screen.queryByText('Missing Information')).not.toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
     expect(open).not.toHaveBeenCalled();
@@ -262,9 +270,14 @@ describe('order page: checks on submit', () => {
 
     await user.click(submitButton());
 
-    const alert = toasts();
-    expect(within(alert).getByText('Missing Information')).toBeInTheDocument();
-    expect(within(alert).getByText('Please fill in all required fields.')).toBeInTheDocument();
+    // Spec §5 and §8: "a toast", not the destructive one that "Select a Product" and "Checkout Failed" are.
+    const notice = notices();
+    expect(within(notice).getByText('Missing Information')).toBeInTheDocument();
+    expect(within(notice).getByText('Please fill in all required fields.')).toBeInTheDocument();
+    expect(within(notice).getByText('Missing Information').closest('.toast')).not.toHaveClass(
+      'toast--destructive',
+    );
+    expect(toasts()).toBeEmptyDOMElement();
     expect(screen.queryByText('Select a Product')).not.toBeInTheDocument();
     expect(screen.getByLabelText('Full Name *')).toHaveFocus();
     expect(screen.getByLabelText('Full Name *')).toHaveAttribute('aria-invalid', 'true');
@@ -284,9 +297,9 @@ describe('order page: checks on submit', () => {
     ] as const) {
       await fillDetails(user, { [field]: '' });
       await user.click(submitButton());
-      expect(within(toasts()).getByText('Missing Information')).toBeInTheDocument();
+      expect(within(notices()).getByText('Missing Information')).toBeInTheDocument();
       expect(screen.getByLabelText(label)).toHaveFocus();
-      await user.click(within(toasts()).getByRole('button', { name: 'Dismiss' }));
+      await user.click(within(notices()).getByRole('button', { name: 'Dismiss' }));
       expect(screen.queryByText('Missing Information')).not.toBeInTheDocument();
     }
   });
@@ -299,9 +312,10 @@ describe('order page: checks on submit', () => {
 
     await user.click(submitButton());
 
-    const alert = toasts();
-    expect(within(alert).getByText('Invalid Postcode')).toBeInTheDocument();
-    expect(within(alert).getByText(FIELD_MESSAGES.postcodeNotDeliverable)).toBeInTheDocument();
+    // Our addition, in the style of the spec's "Missing Information" toast.
+    const notice = notices();
+    expect(within(notice).getByText('Invalid Postcode')).toBeInTheDocument();
+    expect(within(notice).getByText(FIELD_MESSAGES.postcodeNotDeliverable)).toBeInTheDocument();
     expect(screen.getByLabelText('Postcode *')).toHaveFocus();
     expect(fetchMock).not.toHaveBeenCalled();
   });
@@ -314,8 +328,8 @@ describe('order page: checks on submit', () => {
 
     await user.click(submitButton());
 
-    expect(within(toasts()).getByText('Invalid Postcode')).toBeInTheDocument();
-    expect(within(toasts()).getByText(FIELD_MESSAGES.postcodeFormat)).toBeInTheDocument();
+    expect(within(notices()).getByText('Invalid Postcode')).toBeInTheDocument();
+    expect(within(notices()).getByText(FIELD_MESSAGES.postcodeFormat)).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -327,8 +341,8 @@ describe('order page: checks on submit', () => {
 
     await user.click(submitButton());
 
-    expect(within(toasts()).getByText('Check Your Details')).toBeInTheDocument();
-    expect(within(toasts()).getByText(FIELD_MESSAGES.email)).toBeInTheDocument();
+    expect(within(notices()).getByText('Check Your Details')).toBeInTheDocument();
+    expect(within(notices()).getByText(FIELD_MESSAGES.email)).toBeInTheDocument();
     expect(screen.getByLabelText('Email *')).toHaveFocus();
     expect(fetchMock).not.toHaveBeenCalled();
   });
@@ -449,6 +463,27 @@ describe('order page: the payment tab', () => {
     expect(productCard()).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByLabelText('Full Name *')).toHaveValue('Ada Lovelace');
     expect(screen.queryByRole('alert')).toBeEmptyDOMElement();
+  });
+
+  it('sends one request and opens one tab when the form is submitted twice before it re-renders', async () => {
+    const answer = deferred<Response>();
+    const fetchMock = stubFetch(answer.promise);
+    const { open, tab } = stubWindowOpen();
+    const { user } = renderApp('/');
+    await prepareOrder(user);
+    const form = submitButton().closest('form');
+    if (!form) throw new Error('the checkout button is not in a form');
+
+    // Two submits in a row, the second before the disabled button can stop it (Enter pressed twice).
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+
+    expect(open).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    answer.resolve(jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_a1B2c3D4e5F6g7H8' }));
+    await waitFor(() => expect(tab.location.href).toBe(CHECKOUT_URL));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText('Checkout Failed')).not.toBeInTheDocument();
   });
 
   it('goes to the payment page in the same tab when the popup is blocked', async () => {

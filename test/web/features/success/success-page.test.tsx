@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { deferred, jsonResponse, requestOf, stubFetch } from '../../helpers/fake-browser';
 import { renderApp } from '../../helpers/render-app';
@@ -88,6 +88,24 @@ describe('success page', () => {
       expect(within(view).getByRole('link', { name: 'Back to the shop' })).toHaveAttribute('href', '/');
     },
   );
+
+  it('checks again, showing nothing of the old answer, when session_id changes', async () => {
+    const OTHER_SESSION = 'cs_test_zzzzzzzzzzzzzzzzzzzzOtherSession';
+    const second = deferred<Response>();
+    const fetchMock = stubFetch(statusAnswer('paid'), second.promise);
+    const { router } = renderApp(`/success?session_id=${SESSION_ID}`);
+    expect(await screen.findByRole('heading', { name: /Payment Successful!/ })).toBeInTheDocument();
+
+    await act(() => router.navigate(`/success?session_id=${OTHER_SESSION}`));
+
+    // The first session's "paid" must not be shown under the second session's reference.
+    expect(screen.getByText('Checking your payment...')).toBeInTheDocument();
+    expect(screen.queryByText(/Payment Successful!/)).not.toBeInTheDocument();
+    expect(requestOf(fetchMock, 1).url).toContain(`session_id=${OTHER_SESSION}`);
+
+    second.resolve(jsonResponse({ error: 'Not found' }, 404));
+    expect(await screen.findByRole('heading', { name: 'We could not find this order' })).toBeInTheDocument();
+  });
 
   it('says the order was not found on a 404', async () => {
     stubFetch(jsonResponse({ error: 'Not found' }, 404));

@@ -5,6 +5,7 @@ import {
   describeIssues,
 } from '../../../../shared/checkout-request';
 import { penceToPounds, quoteOrder } from '../../../../shared/pricing';
+import type { ToastOptions } from '../../components/toast/toast-context';
 
 /** The customer's delivery details, as typed (spec §3 "Order form"). */
 export interface DeliveryDetails {
@@ -22,19 +23,31 @@ export const EMPTY_DETAILS: DeliveryDetails = { name: '', email: '', phone: '', 
 const FIELD_ORDER: readonly DetailField[] = ['name', 'email', 'phone', 'address', 'postcode'];
 const REQUIRED_FIELDS: readonly DetailField[] = ['name', 'email', 'address', 'postcode'];
 
-/** Toast texts of spec §5 and §8, word for word. */
+/**
+ * Toasts of spec §5 and §8, word for word, with the spec's variant: "Select a Product" and
+ * "Checkout Failed" are destructive toasts, "Missing Information" a plain one.
+ */
 export const ORDER_MESSAGES = {
-  noProduct: { title: 'Select a Product', description: 'Please choose at least one product.' },
-  missing: { title: 'Missing Information', description: 'Please fill in all required fields.' },
+  noProduct: {
+    title: 'Select a Product',
+    description: 'Please choose at least one product.',
+    variant: 'destructive',
+  },
+  missing: {
+    title: 'Missing Information',
+    description: 'Please fill in all required fields.',
+    variant: 'default',
+  },
   checkoutFailed: {
     title: 'Checkout Failed',
     description: 'Unable to process your order. Please try again.',
+    variant: 'destructive',
   },
-} as const;
+} as const satisfies Record<string, ToastOptions>;
 
 export type OrderValidation =
   | { ok: true; request: CheckoutRequest }
-  | { ok: false; title: string; description: string; fields: readonly DetailField[] };
+  | ({ ok: false; fields: readonly DetailField[] } & Required<ToastOptions>);
 
 /** The body before the schema has checked it: the quantity is any number until then. */
 type UncheckedBody = Omit<CheckoutRequestBody, 'quantity'> & { quantity: number };
@@ -68,13 +81,17 @@ export function validateOrder(
   const parsed = checkoutRequestSchema.safeParse(buildCheckoutBody(details, quantity));
   if (parsed.success) return { ok: true, request: parsed.data };
 
+  // Our own checks speak like the spec's "Missing Information": a plain toast, focus on the field.
   const { fields, message } = describeIssues(parsed.error);
   const field = FIELD_ORDER.find((key) => fields[key] !== undefined);
-  if (!field) return { ok: false, title: 'Check Your Details', description: message, fields: [] };
+  if (!field) {
+    return { ok: false, title: 'Check Your Details', description: message, variant: 'default', fields: [] };
+  }
   return {
     ok: false,
     title: field === 'postcode' ? 'Invalid Postcode' : 'Check Your Details',
     description: fields[field] ?? message,
+    variant: 'default',
     fields: [field],
   };
 }

@@ -40,7 +40,7 @@ export function OrderPage() {
     event.preventDefault();
     const result = validateOrder(selected, quantity, details);
     if (!result.ok) {
-      toast({ title: result.title, description: result.description, variant: 'destructive' });
+      toast({ title: result.title, description: result.description, variant: result.variant });
       setInvalidFields(result.fields);
       const [first] = result.fields;
       if (first) focusField(first);

@@ -12,7 +12,8 @@ import { useCheckoutStatus } from './hooks/use-checkout-status';
 export function SuccessPage() {
   const [searchParams] = useSearchParams();
   const sessionId = searchParams.get('session_id')?.trim();
-  // A new key remounts the status view, which asks the API again.
+  // A new key remounts the status view, which asks the API again from "loading": on "Try again",
+  // and when the session id changes, so one session's answer is never shown under another's reference.
   const [attempt, setAttempt] = useState(0);
 
   if (!sessionId) return <Navigate to={paths.home} replace />;
@@ -20,7 +21,7 @@ export function SuccessPage() {
     <>
       <title>Payment confirmation · Live Aquatics</title>
       <PaymentStatus
-        key={attempt}
+        key={`${sessionId}#${attempt}`}
         sessionId={sessionId}
         onRetry={() => setAttempt((current) => current + 1)}
       />

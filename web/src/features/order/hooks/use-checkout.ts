@@ -52,7 +52,7 @@ export function useCheckout() {
         }
         tab?.close();
         if (result.kind === 'received') return 'received';
-        toast({ ...ORDER_MESSAGES.checkoutFailed, variant: 'destructive' });
+        toast(ORDER_MESSAGES.checkoutFailed);
         return 'failed';
       } finally {
         inFlight.current = false;
