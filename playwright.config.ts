@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -6,6 +7,13 @@ import { defineConfig } from '@playwright/test';
  * run side by side.
  */
 export const E2E_PORTS = { shop: 3100, dynamo: 8100, ses: 8105, simulator: 12211 } as const;
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromiumPath)) {
+  throw new Error(
+    `No Chromium at ${chromiumPath}: install Debian's (apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH.`,
+  );
+}
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -17,7 +25,7 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${E2E_PORTS.shop}`,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath,
       args: [
         '--no-sandbox',
         '--disable-gpu',
