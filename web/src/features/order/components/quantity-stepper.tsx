@@ -1,6 +1,7 @@
 import { formatGbp, quoteOrder } from '../../../../../shared/pricing';
-import { animalRange, DAPHNIA } from '../../../../../shared/product';
+import { DAPHNIA } from '../../../../../shared/product';
 import { MinusIcon, PlusIcon } from '../../../components/ui/icons';
+import { formatAnimalRange } from '../format-animal-range';
 
 interface QuantityStepperProps {
   quantity: number;
@@ -12,11 +13,8 @@ export function clampQuantity(quantity: number): number {
   return Math.min(DAPHNIA.max, Math.max(DAPHNIA.min, quantity));
 }
 
-const count = new Intl.NumberFormat('en-GB');
-
 export function QuantityStepper({ quantity, onChange }: QuantityStepperProps) {
   const quote = quoteOrder(quantity);
-  const range = animalRange(quantity);
   return (
     <fieldset className="stepper">
       <legend className="stepper__label">
@@ -37,9 +35,7 @@ export function QuantityStepper({ quantity, onChange }: QuantityStepperProps) {
           <p className="stepper__count">
             {quantity} bottles <span className="stepper__size">({DAPHNIA.bottleSize} each)</span>
           </p>
-          <p className="stepper__range">
-            approx. {count.format(range.min)}-{count.format(range.max)} {DAPHNIA.unit}
-          </p>
+          <p className="stepper__range">approx. {formatAnimalRange(quantity)}</p>
         </div>
         <button
           type="button"
