@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { FIELD_LIMITS, FIELD_MESSAGES } from '../../../../shared/checkout-request';
+import { SLOWER_DELIVERY_HINT } from '../../../../web/src/features/order/components/delivery-details';
 import {
   deferred,
   jsonResponse,
@@ -197,6 +198,23 @@ describe('order page: selecting the product', () => {
     await user.type(screen.getByLabelText('Postcode *'), 'sw1a 1aa');
 
     expect(screen.getByLabelText('Postcode *')).toHaveValue('SW1A 1AA');
+  });
+
+  it('gently notes slower delivery to Northern Ireland and the Highlands and Islands, without refusing', async () => {
+    const { user } = renderApp('/');
+    await user.click(productCard());
+    const postcode = screen.getByLabelText('Postcode *');
+
+    await user.type(postcode, 'SW1A 1AA');
+    expect(postcode).not.toHaveAccessibleDescription();
+
+    await user.clear(postcode);
+    await user.type(postcode, 'BT1 1AA');
+    expect(postcode).toHaveAccessibleDescription(SLOWER_DELIVERY_HINT);
+
+    await user.clear(postcode);
+    await user.type(postcode, 'HS1 2AA');
+    expect(postcode).toHaveAccessibleDescription(SLOWER_DELIVERY_HINT);
   });
 });
 

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { FIELD_LIMITS } from '../../../../../shared/checkout-request';
+import { parseUkPostcode } from '../../../../../shared/postcode';
 import type { DetailField, DeliveryDetails as Details } from '../order-form';
 import { TextField } from './text-field';
 
@@ -9,10 +10,16 @@ interface DeliveryDetailsProps {
   onChange: (field: DetailField, value: string) => void;
 }
 
+/** Shown, not refused: couriers reach Northern Ireland and the Highlands and Islands more slowly. */
+export const SLOWER_DELIVERY_HINT =
+  'Deliveries to Northern Ireland and the Scottish Highlands and Islands can take a day or two longer.';
+
 /** Spec §2 delivery fields. `name` attributes let the page focus a field the checks refused. */
 export function DeliveryDetails({ details, invalidFields, onChange }: DeliveryDetailsProps) {
   const headingId = useId();
   const invalid = (field: DetailField) => invalidFields.includes(field);
+  const postcode = parseUkPostcode(details.postcode);
+  const postcodeHint = postcode.ok && postcode.slowerDelivery ? SLOWER_DELIVERY_HINT : undefined;
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>Delivery Details</h2>
@@ -71,6 +78,7 @@ export function DeliveryDetails({ details, invalidFields, onChange }: DeliveryDe
           maxLength={FIELD_LIMITS.postcode}
           value={details.postcode}
           invalid={invalid('postcode')}
+          hint={postcodeHint}
           // Upper-cased in the value too, not only by CSS: what is seen is what is sent.
           onChange={(event) => onChange('postcode', event.target.value.toUpperCase())}
         />
