@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { orderReference } from '../../shared/checkout-status';
 import { nextDispatchDate } from '../../shared/dispatch';
+import '../lib/zod-locale';
 import type { PaidCheckout } from './paid-checkout';
 
 /** The two emails every order sends, each exactly once. */
@@ -12,7 +13,7 @@ export type EmailKind = (typeof EMAIL_KINDS)[number];
  * (sentAt, messageId). See send-order-emails.ts for the transitions.
  */
 export const emailStateSchema = z.enum(['pending', 'sending', 'sent']);
-export type EmailState = z.infer<typeof emailStateSchema>;
+export type EmailState = z.output<typeof emailStateSchema>;
 
 /** Attribute names of one email kind's state machine: flat, so each is one conditional update. */
 export function emailAttributes(kind: EmailKind) {
@@ -33,7 +34,7 @@ export function orderKey(sessionId: string): string {
   return `${ORDER_KEY_PREFIX}${sessionId}`;
 }
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 const isoInstant = z.iso.datetime();
 
 /**
@@ -41,17 +42,17 @@ const isoInstant = z.iso.datetime();
  * outside this process, so what comes back is checked, not cast.
  */
 export const orderItemSchema = z.object({
-  pk: z.string().startsWith(ORDER_KEY_PREFIX),
+  pk: z.string().check(z.startsWith(ORDER_KEY_PREFIX)),
   reference: z.string(),
   sessionId: z.string(),
-  paymentIntentId: z.string().optional(),
+  paymentIntentId: z.optional(z.string()),
   livemode: z.boolean(),
   status: z.literal('paid'),
-  bottles: z.number().int(),
-  unitPricePence: z.number().int(),
-  subtotalPence: z.number().int(),
-  shippingPence: z.number().int(),
-  totalPence: z.number().int(),
+  bottles: z.number().check(z.int()),
+  unitPricePence: z.number().check(z.int()),
+  subtotalPence: z.number().check(z.int()),
+  shippingPence: z.number().check(z.int()),
+  totalPence: z.number().check(z.int()),
   currency: z.literal('gbp'),
   customerName: z.string(),
   customerEmail: z.string(),
@@ -59,27 +60,27 @@ export const orderItemSchema = z.object({
   deliveryAddress: z.string(),
   postcode: z.string(),
   /** The date shown to the customer before paying (from the session's metadata). */
-  promisedDispatchDate: isoDate.optional(),
+  promisedDispatchDate: z.optional(isoDate),
   /** Recomputed when the order is recorded: the date the merchant packs for. */
   dispatchDate: isoDate,
   checkoutCreatedAt: isoInstant,
   paidAt: isoInstant,
   createdAt: isoInstant,
   confirmationEmailState: emailStateSchema,
-  confirmationEmailClaimedAt: isoInstant.optional(),
-  confirmationEmailClaimToken: z.string().optional(),
-  confirmationEmailSentAt: isoInstant.optional(),
-  confirmationEmailMessageId: z.string().optional(),
+  confirmationEmailClaimedAt: z.optional(isoInstant),
+  confirmationEmailClaimToken: z.optional(z.string()),
+  confirmationEmailSentAt: z.optional(isoInstant),
+  confirmationEmailMessageId: z.optional(z.string()),
   merchantNoticeEmailState: emailStateSchema,
-  merchantNoticeEmailClaimedAt: isoInstant.optional(),
-  merchantNoticeEmailClaimToken: z.string().optional(),
-  merchantNoticeEmailSentAt: isoInstant.optional(),
-  merchantNoticeEmailMessageId: z.string().optional(),
+  merchantNoticeEmailClaimedAt: z.optional(isoInstant),
+  merchantNoticeEmailClaimToken: z.optional(z.string()),
+  merchantNoticeEmailSentAt: z.optional(isoInstant),
+  merchantNoticeEmailMessageId: z.optional(z.string()),
   /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
-  gsi1pk: z.string().startsWith(DISPATCH_KEY_PREFIX),
+  gsi1pk: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
   gsi1sk: z.string(),
 });
-export type OrderItem = z.infer<typeof orderItemSchema>;
+export type OrderItem = z.output<typeof orderItemSchema>;
 
 export interface OrderTimes {
   /** When the order is recorded: now. */

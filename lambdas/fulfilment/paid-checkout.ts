@@ -1,19 +1,20 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { normalisePostcode, parseUkPostcode } from '../../shared/postcode';
 import { InvalidQuantityError, type Quote, quoteOrder } from '../../shared/pricing';
 import { hasShopMarker } from '../lib/order-metadata';
+import '../lib/zod-locale';
 
 /** The one currency the shop sells in. */
 export const SHOP_CURRENCY = 'gbp';
 
-const metadataSchema = z.record(z.string(), z.string()).nullable().optional();
+const metadataSchema = z.optional(z.nullable(z.record(z.string(), z.string())));
 
 const lineItemSchema = z.object({
-  quantity: z.number().int().nullable(),
-  amount_subtotal: z.number().int(),
-  amount_total: z.number().int(),
+  quantity: z.nullable(z.number().check(z.int())),
+  amount_subtotal: z.number().check(z.int()),
+  amount_total: z.number().check(z.int()),
   currency: z.string(),
-  price: z.object({ unit_amount: z.number().int().nullable() }).nullable(),
+  price: z.nullable(z.object({ unit_amount: z.nullable(z.number().check(z.int())) })),
 });
 
 /**
@@ -22,23 +23,20 @@ const lineItemSchema = z.object({
  * strings so a value Stripe adds later reads as "not paid", not as a crash.
  */
 const sessionSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   object: z.literal('checkout.session'),
   livemode: z.boolean(),
-  created: z.number().int(),
-  status: z.string().nullable(),
+  created: z.number().check(z.int()),
+  status: z.nullable(z.string()),
   payment_status: z.string(),
-  amount_total: z.number().int().nullable(),
-  currency: z.string().nullable(),
-  customer_email: z.string().nullable().optional(),
-  customer_details: z.object({ email: z.string().nullable().optional() }).nullable().optional(),
+  amount_total: z.nullable(z.number().check(z.int())),
+  currency: z.nullable(z.string()),
+  customer_email: z.optional(z.nullable(z.string())),
+  customer_details: z.optional(z.nullable(z.object({ email: z.optional(z.nullable(z.string())) }))),
   metadata: metadataSchema,
-  payment_intent: z
-    .union([z.string(), z.object({ id: z.string() })])
-    .nullable()
-    .optional(),
-  shipping_cost: z.object({ amount_total: z.number().int() }).nullable().optional(),
-  line_items: z.object({ data: z.array(lineItemSchema), has_more: z.boolean() }).optional(),
+  payment_intent: z.optional(z.nullable(z.union([z.string(), z.object({ id: z.string() })]))),
+  shipping_cost: z.optional(z.nullable(z.object({ amount_total: z.number().check(z.int()) }))),
+  line_items: z.optional(z.object({ data: z.array(lineItemSchema), has_more: z.boolean() })),
 });
 
 /**
@@ -46,15 +44,12 @@ const sessionSchema = z.object({
  * validation with shared/checkout-request. `phone` is absent when the customer gave none.
  */
 const orderMetadataSchema = z.object({
-  name: z.string().trim().min(1),
-  phone: z.string().trim().optional().default(''),
-  address: z.string().trim().min(1),
-  postcode: z.string().trim().min(1),
-  quantity: z.string().regex(/^\d{1,2}$/),
-  dispatch_date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional(),
+  name: z.string().check(z.trim(), z.minLength(1)),
+  phone: z._default(z.optional(z.string().check(z.trim())), ''),
+  address: z.string().check(z.trim(), z.minLength(1)),
+  postcode: z.string().check(z.trim(), z.minLength(1)),
+  quantity: z.string().check(z.regex(/^\d{1,2}$/)),
+  dispatch_date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
 });
 
 /** A paid session of ours whose amounts match our price table: everything an order needs. */

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DEFAULT_DISPATCH_CUTOFF_HOURS } from '../../shared/dispatch';
+import './zod-locale';
 
 /** A setting is missing or malformed: thrown at cold start, naming every bad variable. */
 export class ConfigError extends Error {
@@ -15,7 +16,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
  * Parses environment variables with a zod schema, once per cold start. This is the only place
  * the lambdas read configuration; everything else receives typed values.
  */
-export function parseEnv<T extends z.ZodType>(schema: T, env: Env): z.output<T> {
+export function parseEnv<T extends z.ZodMiniType>(schema: T, env: Env): z.output<T> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
   throw new ConfigError(
@@ -23,10 +24,12 @@ export function parseEnv<T extends z.ZodType>(schema: T, env: Env): z.output<T> 
   );
 }
 
-const optionalText = z
-  .string()
-  .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+const optionalText = z.pipe(
+  z.optional(z.string()),
+  z.transform((value: string | undefined) =>
+    value === undefined || value.trim() === '' ? undefined : value.trim(),
+  ),
+);
 
 /** Where the Stripe SDK goes and how its keys are found. */
 export const stripeEnvSchema = z.object({
@@ -36,23 +39,25 @@ export const stripeEnvSchema = z.object({
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   /** e.g. http://localhost:12111 for the simulator; absent means api.stripe.com. */
-  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
-  STRIPE_LIVEMODE: z
-    .enum(['true', 'false'], { error: 'must be "true" or "false"' })
-    .transform((v) => v === 'true'),
+  STRIPE_API_BASE: z.optional(z.url({ protocol: /^https?$/ })),
+  STRIPE_LIVEMODE: z.pipe(
+    z.enum(['true', 'false'], { error: 'must be "true" or "false"' }),
+    z.transform((v: 'true' | 'false') => v === 'true'),
+  ),
 });
 export type StripeEnv = z.output<typeof stripeEnvSchema>;
 
-const dispatchCutoffHours = z.coerce
-  .number()
-  .min(0)
-  .max(24 * 6)
-  .optional()
-  .transform((value) => value ?? DEFAULT_DISPATCH_CUTOFF_HOURS);
+const dispatchCutoffHours = z.pipe(
+  z.optional(z.coerce.number().check(z.minimum(0), z.maximum(24 * 6))),
+  z.transform((value: number | undefined) => value ?? DEFAULT_DISPATCH_CUTOFF_HOURS),
+);
 
 /** create-checkout */
-export const checkoutEnvSchema = stripeEnvSchema.extend({
-  SITE_URL: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')),
+export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
+  SITE_URL: z.pipe(
+    z.url({ protocol: /^https?$/ }),
+    z.transform((url: string) => url.replace(/\/+$/, '')),
+  ),
   PUBLIC_API_KEY: optionalText,
   DISPATCH_CUTOFF_HOURS: dispatchCutoffHours,
 });
@@ -62,15 +67,15 @@ export type CheckoutEnv = z.output<typeof checkoutEnvSchema>;
 export const statusEnvSchema = stripeEnvSchema;
 
 /** stripe-webhook and reconcile-orders */
-export const fulfilmentEnvSchema = stripeEnvSchema.extend({
-  ORDERS_TABLE_NAME: z.string().min(1),
-  DYNAMODB_ENDPOINT: z.url().optional(),
-  SES_ENDPOINT: z.url().optional(),
+export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {
+  ORDERS_TABLE_NAME: z.string().check(z.minLength(1)),
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  SES_ENDPOINT: z.optional(z.url()),
   SES_FROM_ADDRESS: z.email(),
   MERCHANT_EMAIL: z.email(),
   SES_CONFIGURATION_SET: optionalText,
-  SELLER_NAME: z.string().min(1),
-  SELLER_ADDRESS: z.string().min(1),
+  SELLER_NAME: z.string().check(z.minLength(1)),
+  SELLER_ADDRESS: z.string().check(z.minLength(1)),
   SELLER_EMAIL: z.email(),
   SELLER_COMPANY_NUMBER: optionalText,
   SELLER_VAT_NUMBER: optionalText,
@@ -83,5 +88,7 @@ export const fulfilmentEnvSchema = stripeEnvSchema.extend({
  * name no stack may set) and the local stack sets. Parsed rather than left to the SDK's own
  * lookup, so a missing one fails at cold start with its name, like every other setting.
  */
-export const fulfilmentRuntimeEnvSchema = fulfilmentEnvSchema.extend({ AWS_REGION: z.string().min(1) });
+export const fulfilmentRuntimeEnvSchema = z.extend(fulfilmentEnvSchema, {
+  AWS_REGION: z.string().check(z.minLength(1)),
+});
 export type FulfilmentEnv = z.output<typeof fulfilmentRuntimeEnvSchema>;

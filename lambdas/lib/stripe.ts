@@ -1,6 +1,6 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import Stripe from 'stripe';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ConfigError, type StripeEnv } from './config';
 
 export interface StripeSecrets {
@@ -9,8 +9,8 @@ export interface StripeSecrets {
 }
 
 const secretDocumentSchema = z.object({
-  stripeSecretKey: z.string().startsWith('sk_'),
-  stripeWebhookSecret: z.string().startsWith('whsec_').optional(),
+  stripeSecretKey: z.string().check(z.startsWith('sk_')),
+  stripeWebhookSecret: z.optional(z.string().check(z.startsWith('whsec_'))),
 });
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { orderReference } from '../../shared/checkout-status';
 import { loadFulfilmentRuntime } from '../fulfilment/dependencies';
 import { type FulfilmentDeps, type FulfilmentResult, fulfilCheckout } from '../fulfilment/fulfil-checkout';
@@ -36,8 +36,8 @@ export async function loadWebhookDeps(env: Env): Promise<WebhookHandlerDeps> {
 
 /** The part of a Checkout Session event's object the webhook looks at before fulfilling. */
 const sessionRefSchema = z.object({
-  id: z.string().min(1),
-  metadata: z.record(z.string(), z.string()).nullable().optional(),
+  id: z.string().check(z.minLength(1)),
+  metadata: z.optional(z.nullable(z.record(z.string(), z.string()))),
 });
 
 type Handled = { handled: string } | FulfilmentResult;

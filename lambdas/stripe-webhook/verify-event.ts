@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Stripe's own default: an event signed more than 5 minutes away from our clock is refused. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -28,10 +28,10 @@ const eventSchema = z.object({
   id: z.string(),
   type: z.string(),
   livemode: z.boolean(),
-  created: z.number().int(),
+  created: z.number().check(z.int()),
   data: z.object({ object: z.unknown() }),
 });
-export type VerifiedEvent = z.infer<typeof eventSchema>;
+export type VerifiedEvent = z.output<typeof eventSchema>;
 
 /**
  * The signing timestamp of a `Stripe-Signature` header, read as the SDK reads it (the last `t=`),

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { API_ROUTES } from '../../infra/lib/constructs/checkout-api';
 import {
   METRICS_NAMESPACE as INFRA_NAMESPACE,
@@ -62,7 +62,7 @@ describe('contracts between infra and the lambdas', () => {
     ['checkoutStatus', statusEnvSchema],
     ['stripeWebhook', fulfilmentEnvSchema],
     ['reconcileOrders', fulfilmentEnvSchema],
-  ] as const)('sets for %s exactly the variables its handler parses', (name, schema: z.ZodObject) => {
+  ] as const)('sets for %s exactly the variables its handler parses', (name, schema: z.ZodMiniObject) => {
     const env = deployedEnvironment(name);
 
     expect(() => schema.parse(env)).not.toThrow();
