@@ -84,6 +84,27 @@ describe('create-checkout: the same key returns the same session', () => {
     expect(createdSession(a)).toEqual(createdSession(b));
   });
 
+  it('answers "try again" (502), not "different details", when the first request with the key is still running', async () => {
+    // No SDK retry here, so Stripe's 409 "in progress" reaches the handler: it is transient, not a conflict.
+    const stripe = createStripeClient(TEST_SECRET_KEY, { apiBase: harness.sim.url, maxNetworkRetries: 0 });
+    const handle = createCheckoutHandler({
+      stripe,
+      siteUrl: SITE_URL,
+      cutoffHours: 36,
+      publicApiKey: undefined,
+    });
+    harness.sim.injectFault({ delayMs: 300, times: 1, pathPrefix: '/v1/checkout/sessions' });
+    const key = randomUUID();
+
+    const first = handle(keyed(key));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await handle(keyed(key));
+
+    expect(createdSession(await first).sessionId).toMatch(/^cs_test_/);
+    expect(second.statusCode).toBe(502);
+    expect(second.body).not.toContain(CHECKOUT_ERRORS.conflict);
+  });
+
   it('sends identical parameters a second apart within a window', async () => {
     const key = randomUUID();
     const start = currentWindow();
