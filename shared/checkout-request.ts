@@ -134,7 +134,6 @@ export const checkoutRequestSchema = z.strictObject({
 export type CheckoutRequestBody = z.input<typeof checkoutRequestSchema>;
 /** What the server works with after parsing: trimmed, postcode normalised. */
 export type CheckoutRequest = z.output<typeof checkoutRequestSchema>;
-export type CheckoutField = keyof CheckoutRequest;
 
 /** Field → first message, for a 400 answer and for the form's toast. */
 export function describeIssues(error: z.core.$ZodError): {

@@ -9,7 +9,6 @@ export const createCheckoutResponseSchema = z.union([
   z.object({ url: z.url({ protocol: /^https?$/ }), sessionId: z.string().check(z.minLength(1)) }),
   z.object({ status: z.literal('received') }),
 ]);
-export type CreateCheckoutResponse = z.infer<typeof createCheckoutResponseSchema>;
 
 /** The 409 answer: the browser's totals differ from the server's quote. */
 export const quoteMismatchResponseSchema = z.object({

@@ -1,5 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { type EmailKind, emailAttributes, type OrderItem, orderItemSchema, orderKey } from './order';
 
 /** An order item in the table does not have the shape we write: a bug or a manual edit. */
@@ -62,6 +68,12 @@ async function conditional(write: () => Promise<unknown>): Promise<boolean> {
 
 /** The orders repository over the DynamoDB document client. */
 export function createOrdersRepository(client: DynamoDBDocumentClient, tableName: string): OrdersRepository {
+  /** A conditional update of one session's order: `false` when its condition did not hold. */
+  const updateOrder = (sessionId: string, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>) =>
+    conditional(() =>
+      client.send(new UpdateCommand({ TableName: tableName, Key: { pk: orderKey(sessionId) }, ...update })),
+    );
+
   return {
     async get(sessionId) {
       const { Item } = await client.send(
@@ -92,77 +104,59 @@ export function createOrdersRepository(client: DynamoDBDocumentClient, tableName
 
     claimEmail(sessionId, kind, token, now, staleBefore) {
       const a = emailAttributes(kind);
-      return conditional(() =>
-        client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: { pk: orderKey(sessionId) },
-            // ISO instants in UTC compare correctly as strings.
-            ConditionExpression:
-              'attribute_exists(pk) AND (#state = :pending OR (#state = :sending AND #claimedAt < :staleBefore))',
-            UpdateExpression: 'SET #state = :sending, #claimedAt = :now, #token = :token',
-            ExpressionAttributeNames: {
-              '#state': a.state,
-              '#claimedAt': a.claimedAt,
-              '#token': a.claimToken,
-            },
-            ExpressionAttributeValues: {
-              ':pending': 'pending',
-              ':sending': 'sending',
-              ':staleBefore': staleBefore.toISOString(),
-              ':now': now.toISOString(),
-              ':token': token,
-            },
-          }),
-        ),
-      );
+      return updateOrder(sessionId, {
+        // ISO instants in UTC compare correctly as strings.
+        ConditionExpression:
+          'attribute_exists(pk) AND (#state = :pending OR (#state = :sending AND #claimedAt < :staleBefore))',
+        UpdateExpression: 'SET #state = :sending, #claimedAt = :now, #token = :token',
+        ExpressionAttributeNames: {
+          '#state': a.state,
+          '#claimedAt': a.claimedAt,
+          '#token': a.claimToken,
+        },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':sending': 'sending',
+          ':staleBefore': staleBefore.toISOString(),
+          ':now': now.toISOString(),
+          ':token': token,
+        },
+      });
     },
 
     markEmailSent(sessionId, kind, token, messageId, now) {
       const a = emailAttributes(kind);
-      return conditional(() =>
-        client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: { pk: orderKey(sessionId) },
-            ConditionExpression: '#state = :sending AND #token = :token',
-            UpdateExpression: 'SET #state = :sent, #sentAt = :now, #messageId = :messageId REMOVE #token',
-            ExpressionAttributeNames: {
-              '#state': a.state,
-              '#token': a.claimToken,
-              '#sentAt': a.sentAt,
-              '#messageId': a.messageId,
-            },
-            ExpressionAttributeValues: {
-              ':sending': 'sending',
-              ':sent': 'sent',
-              ':token': token,
-              ':now': now.toISOString(),
-              ':messageId': messageId,
-            },
-          }),
-        ),
-      );
+      return updateOrder(sessionId, {
+        ConditionExpression: '#state = :sending AND #token = :token',
+        UpdateExpression: 'SET #state = :sent, #sentAt = :now, #messageId = :messageId REMOVE #token',
+        ExpressionAttributeNames: {
+          '#state': a.state,
+          '#token': a.claimToken,
+          '#sentAt': a.sentAt,
+          '#messageId': a.messageId,
+        },
+        ExpressionAttributeValues: {
+          ':sending': 'sending',
+          ':sent': 'sent',
+          ':token': token,
+          ':now': now.toISOString(),
+          ':messageId': messageId,
+        },
+      });
     },
 
     async releaseEmail(sessionId, kind, token) {
       const a = emailAttributes(kind);
-      await conditional(() =>
-        client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: { pk: orderKey(sessionId) },
-            ConditionExpression: '#state = :sending AND #token = :token',
-            UpdateExpression: 'SET #state = :pending REMOVE #token, #claimedAt',
-            ExpressionAttributeNames: {
-              '#state': a.state,
-              '#token': a.claimToken,
-              '#claimedAt': a.claimedAt,
-            },
-            ExpressionAttributeValues: { ':sending': 'sending', ':pending': 'pending', ':token': token },
-          }),
-        ),
-      );
+      await updateOrder(sessionId, {
+        ConditionExpression: '#state = :sending AND #token = :token',
+        UpdateExpression: 'SET #state = :pending REMOVE #token, #claimedAt',
+        ExpressionAttributeNames: {
+          '#state': a.state,
+          '#token': a.claimToken,
+          '#claimedAt': a.claimedAt,
+        },
+        ExpressionAttributeValues: { ':sending': 'sending', ':pending': 'pending', ':token': token },
+      });
     },
   };
 }

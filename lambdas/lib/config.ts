@@ -61,7 +61,6 @@ export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
   PUBLIC_API_KEY: optionalText,
   DISPATCH_CUTOFF_HOURS: dispatchCutoffHours,
 });
-export type CheckoutEnv = z.output<typeof checkoutEnvSchema>;
 
 /** checkout-status */
 export const statusEnvSchema = stripeEnvSchema;

@@ -127,9 +127,7 @@ function listSessions(context: ApiContext, params: FormObject): unknown {
 }
 
 function retrieveSession(context: ApiContext, params: FormObject, id: string): unknown {
-  checkParams(params, EXPAND_ONLY_PARAMS);
-  const expand = new ParamReader(params).strings('expand');
-  checkExpand(expand, 'session');
+  const expand = readSessionExpand(params);
   return sessionJson(context.store, context.store.require(id), expand);
 }
 
@@ -144,10 +142,16 @@ function listLineItems(context: ApiContext, params: FormObject, id: string): unk
 }
 
 function expireSession(context: ApiContext, params: FormObject, id: string): unknown {
+  const expand = readSessionExpand(params);
+  return sessionJson(context.store, context.store.expireByApi(id), expand);
+}
+
+/** The one parameter of the endpoints that answer a single session: `expand`, checked. */
+function readSessionExpand(params: FormObject): string[] {
   checkParams(params, EXPAND_ONLY_PARAMS);
   const expand = new ParamReader(params).strings('expand');
   checkExpand(expand, 'session');
-  return sessionJson(context.store, context.store.expireByApi(id), expand);
+  return expand;
 }
 
 function matchRoute(method: string, path: string): { route: Route; pathId: string } {

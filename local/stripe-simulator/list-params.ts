@@ -4,22 +4,14 @@ import { checkParams, list, ParamReader, type RangeFilter, range, text } from '.
 import type { SessionStatus } from './session-types';
 
 /** Parameters of the read endpoints: `GET /v1/checkout/sessions`, `…/:id`, `…/:id/line_items`. */
-const LIST_SESSIONS_PARAMS = {
-  status: text,
-  created: range,
-  limit: text,
-  starting_after: text,
-  ending_before: text,
-  expand: list(text),
-};
-
 export const EXPAND_ONLY_PARAMS = { expand: list(text) };
 export const PAGINATION_PARAMS = {
   limit: text,
   starting_after: text,
   ending_before: text,
-  expand: list(text),
+  ...EXPAND_ONLY_PARAMS,
 };
+const LIST_SESSIONS_PARAMS = { status: text, created: range, ...PAGINATION_PARAMS };
 
 const SESSION_STATUSES = ['open', 'complete', 'expired'] as const;
 

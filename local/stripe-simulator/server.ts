@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { decodePathSegment, handleApiRequest } from './api';
+import { Delays } from './delays';
 import { FaultInjector, type FaultSpec } from './faults';
 import { BodyTooLargeError, bodyTooLarge, readBody } from './form-body';
 import { IdempotencyStore } from './idempotency';
@@ -80,16 +81,9 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
   });
   const faults = new FaultInjector();
   const idempotency = new IdempotencyStore();
-  const delays = new Map<NodeJS.Timeout, () => void>();
-  const sleep = (ms: number): Promise<void> => {
-    if (ms <= 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        delays.delete(timer);
-        resolve();
-      }, ms);
-      delays.set(timer, resolve);
-    });
+  const delays = new Delays();
+  const sleep = async (ms: number): Promise<void> => {
+    if (ms > 0) await delays.wait(ms);
   };
 
   const server = createServer();
@@ -176,11 +170,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     setWebhook: (webhook) => webhooks.setEndpoint(webhook),
     async close() {
       webhooks.close();
-      for (const [timer, resolve] of delays) {
-        clearTimeout(timer);
-        resolve();
-      }
-      delays.clear();
+      delays.cancelAll();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // The SDK keeps connections alive; without this close() would wait for them to time out.

@@ -93,8 +93,7 @@ export function parseCreateSessionParams(form: FormObject, now: number): CreateS
   checkParams(form, CREATE_SESSION_PARAMS);
   const params = new ParamReader(form);
 
-  const mode = params.string('mode');
-  if (mode === undefined) throw missingParameter('mode');
+  const mode = params.requiredString('mode');
   if (mode === 'setup' || mode === 'subscription') {
     throw invalidRequest(`The Stripe simulator supports only mode=payment, not mode=${mode}.`, {
       param: 'mode',

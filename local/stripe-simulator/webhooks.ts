@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { type ClientRequest, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import Stripe from 'stripe';
+import { Delays } from './delays';
 import { newEventId, nowSeconds } from './ids';
 import type { SessionEventType } from './session-store';
 import type { CheckoutSessionJson } from './session-types';
@@ -81,7 +82,7 @@ export class WebhookSender {
   private pending = 0;
   private closed = false;
   private idleWaiters: Array<() => void> = [];
-  private readonly waits = new Map<NodeJS.Timeout, (elapsed: boolean) => void>();
+  private readonly delays = new Delays();
   private readonly requests = new Set<ClientRequest>();
 
   constructor(options: WebhookSenderOptions) {
@@ -110,7 +111,7 @@ export class WebhookSender {
     void first
       .then(async (delivered) => {
         for (let index = 0; !delivered && index < this.retryDelaysMs.length; index += 1) {
-          if (!(await this.wait(this.retryDelaysMs[index] ?? 0))) return;
+          if (!(await this.delays.wait(this.retryDelaysMs[index] ?? 0))) return;
           delivered = await this.attempt(endpoint, event, payload, index + 2);
         }
       })
@@ -129,11 +130,7 @@ export class WebhookSender {
   /** Cancels pending retries and in-flight requests. */
   close(): void {
     this.closed = true;
-    for (const [timer, resolve] of this.waits) {
-      clearTimeout(timer);
-      resolve(false);
-    }
-    this.waits.clear();
+    this.delays.cancelAll();
     for (const request of this.requests) request.destroy(new Error('simulator closed'));
   }
 
@@ -141,18 +138,6 @@ export class WebhookSender {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
-  }
-
-  /** Resolves true after `ms`, or false at once if the sender closes first. */
-  private wait(ms: number): Promise<boolean> {
-    if (this.closed) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waits.delete(timer);
-        resolve(true);
-      }, ms);
-      this.waits.set(timer, resolve);
-    });
   }
 
   private attempt(

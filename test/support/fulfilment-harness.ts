@@ -46,6 +46,8 @@ export interface FulfilmentHarness {
   delivery(payload: string, options?: Partial<DeliveryOptions>): APIGatewayProxyEventV2;
   ordersFor(sessionId: string): Promise<Array<Record<string, unknown>>>;
   emailsFor(sessionId: string): Promise<{ confirmation: StoredEmail[]; merchantNotice: StoredEmail[] }>;
+  /** How many orders and emails of each kind a session has: "exactly once" at a glance. */
+  counts(sessionId: string): Promise<{ orders: number; confirmation: number; merchantNotice: number }>;
   close(): Promise<void>;
 }
 
@@ -100,6 +102,16 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
   };
   const stripe = createStripeClient('sk_test_harness', { apiBase: simulator.url, maxNetworkRetries: 0 });
   const webhook = createWebhookHandler({ fulfilment: deps, webhookSecret: WEBHOOK_SECRET, livemode: false });
+  const ordersFor = async (sessionId: string) =>
+    (await standIns.orderItems()).filter((item) => item.sessionId === sessionId);
+  const emailsFor = async (sessionId: string) => {
+    const reference = orderReference(sessionId);
+    const emails = (await standIns.emails()).filter((email) => email.subject.includes(reference));
+    return {
+      confirmation: emails.filter((email) => !email.destination.to.includes(MERCHANT_EMAIL)),
+      merchantNotice: emails.filter((email) => email.destination.to.includes(MERCHANT_EMAIL)),
+    };
+  };
 
   return {
     simulator,
@@ -125,15 +137,14 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
     delivery(payload, options = {}) {
       return webhookDelivery(payload, { secret: WEBHOOK_SECRET, timestamp: clock.nowSeconds(), ...options });
     },
-    async ordersFor(sessionId) {
-      return (await standIns.orderItems()).filter((item) => item.sessionId === sessionId);
-    },
-    async emailsFor(sessionId) {
-      const reference = orderReference(sessionId);
-      const emails = (await standIns.emails()).filter((email) => email.subject.includes(reference));
+    ordersFor,
+    emailsFor,
+    async counts(sessionId) {
+      const emails = await emailsFor(sessionId);
       return {
-        confirmation: emails.filter((email) => !email.destination.to.includes(MERCHANT_EMAIL)),
-        merchantNotice: emails.filter((email) => email.destination.to.includes(MERCHANT_EMAIL)),
+        orders: (await ordersFor(sessionId)).length,
+        confirmation: emails.confirmation.length,
+        merchantNotice: emails.merchantNotice.length,
       };
     },
     async close() {

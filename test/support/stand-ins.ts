@@ -59,8 +59,6 @@ export async function startStandIns(): Promise<StandIns> {
   await new Promise<void>((resolve) => dynamo.listen(0, '127.0.0.1', resolve));
   const dynamoEndpoint = `http://127.0.0.1:${portOf(dynamo)}`;
 
-  // This CommonJS package sets `exports.default`: vitest hands the function over as `default`,
-  // Node's own ESM loader (tsx) as `default.default`. Module interop, not outside data.
   const ses = await startSesLocal({ port: 0, host: '127.0.0.1' });
   const sesEndpoint = `http://127.0.0.1:${portOf(ses)}`;
 

@@ -1,8 +1,8 @@
-import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStatusHandler, handler, STATUS_ERRORS } from '../../../lambdas/checkout-status/handler';
 import { GENERIC_ERRORS } from '../../../lambdas/lib/error-response';
 import { jsonBody } from '../../support/api-gateway-event';
+import { bundledInputs } from '../../support/bundle';
 import { CLIENT_TIMEOUT_MS, SITE_URL, TEST_SECRET_KEY, withLogs } from '../create-checkout/harness';
 import { type StatusHarness, startStatusHarness, statusAnswer, statusEvent } from './harness';
 
@@ -155,17 +155,8 @@ describe('checkout-status: Stripe and configuration failing', () => {
   });
 
   it('cannot write orders or send email: no DynamoDB or SES client in its bundle', async () => {
-    const result = await build({
-      entryPoints: ['lambdas/checkout-status/handler.ts'],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
+    const inputs = await bundledInputs('lambdas/checkout-status/handler.ts');
 
-    const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((path) => path.includes('lambdas/checkout-status/handler.ts'))).toBe(true);
     expect(
       inputs.filter((path) => /client-dynamodb|lib-dynamodb|client-ses|client-sesv2/.test(path)),

@@ -39,9 +39,13 @@ export interface Harness {
   sim: StripeSimulator;
   /** The real SDK against the simulator, as the handler's deps use it (no retries, short timeout). */
   stripe: Stripe;
-  handle: (event: APIGatewayProxyEventV2) => ReturnType<ReturnType<typeof createCheckoutHandler>>;
+  handle: CheckoutHandler;
+  /** Another handler on the same simulator: the harness's defaults with `overrides` on top. */
+  handlerWith: (overrides: Partial<CheckoutHandlerDeps>) => CheckoutHandler;
   close: () => Promise<void>;
 }
+
+type CheckoutHandler = ReturnType<typeof createCheckoutHandler>;
 
 export async function startHarness(overrides: Partial<CheckoutHandlerDeps> = {}): Promise<Harness> {
   // Quiet by default; tests that assert on log lines use withLogs().
@@ -52,14 +56,16 @@ export async function startHarness(overrides: Partial<CheckoutHandlerDeps> = {})
     timeoutMs: CLIENT_TIMEOUT_MS,
     maxNetworkRetries: 0,
   });
-  const handle = createCheckoutHandler({
-    stripe,
-    siteUrl: SITE_URL,
-    cutoffHours: 36,
-    publicApiKey: undefined,
-    ...overrides,
-  });
-  return { sim, stripe, handle, close: () => sim.close() };
+  const handlerWith = (more: Partial<CheckoutHandlerDeps>): CheckoutHandler =>
+    createCheckoutHandler({
+      stripe,
+      siteUrl: SITE_URL,
+      cutoffHours: 36,
+      publicApiKey: undefined,
+      ...overrides,
+      ...more,
+    });
+  return { sim, stripe, handle: handlerWith({}), handlerWith, close: () => sim.close() };
 }
 
 /** A POST to the checkout route as API Gateway delivers it (header names lower-cased). */

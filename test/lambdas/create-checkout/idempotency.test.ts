@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_WINDOW_MS } from '../../../lambdas/create-checkout/create-checkout-session';
-import { CHECKOUT_ERRORS, createCheckoutHandler } from '../../../lambdas/create-checkout/handler';
+import { CHECKOUT_ERRORS } from '../../../lambdas/create-checkout/handler';
 import { createStripeClient } from '../../../lambdas/lib/stripe';
 import { nextDispatchDate } from '../../../shared/dispatch';
 import { jsonBody } from '../../support/api-gateway-event';
@@ -10,7 +10,6 @@ import {
   checkoutEvent,
   createdSession,
   type Harness,
-  SITE_URL,
   startHarness,
   TEST_SECRET_KEY,
   validOrder,
@@ -34,13 +33,7 @@ const currentWindow = () => Math.floor(Date.now() / SESSION_WINDOW_MS) * SESSION
 
 /** A handler whose clock reads `at` and whose dispatch cut-off is `cutoffHours`. */
 function handlerAt(at: number, cutoffHours = 36) {
-  return createCheckoutHandler({
-    stripe: harness.stripe,
-    siteUrl: SITE_URL,
-    cutoffHours,
-    publicApiKey: undefined,
-    now: () => new Date(at),
-  });
+  return harness.handlerWith({ cutoffHours, now: () => new Date(at) });
 }
 
 describe('create-checkout: the same key returns the same session', () => {
@@ -70,12 +63,7 @@ describe('create-checkout: the same key returns the same session', () => {
   it('answers a concurrent double-click with one session (Stripe\'s "in progress" 409 is retried)', async () => {
     // The production client: one network retry. The first request holds the key for 300 ms.
     const stripe = createStripeClient(TEST_SECRET_KEY, { apiBase: harness.sim.url });
-    const handle = createCheckoutHandler({
-      stripe,
-      siteUrl: SITE_URL,
-      cutoffHours: 36,
-      publicApiKey: undefined,
-    });
+    const handle = harness.handlerWith({ stripe });
     harness.sim.injectFault({ delayMs: 300, times: 1, pathPrefix: '/v1/checkout/sessions' });
     const key = randomUUID();
 
@@ -87,12 +75,7 @@ describe('create-checkout: the same key returns the same session', () => {
   it('answers "try again" (502), not "different details", when the first request with the key is still running', async () => {
     // No SDK retry here, so Stripe's 409 "in progress" reaches the handler: it is transient, not a conflict.
     const stripe = createStripeClient(TEST_SECRET_KEY, { apiBase: harness.sim.url, maxNetworkRetries: 0 });
-    const handle = createCheckoutHandler({
-      stripe,
-      siteUrl: SITE_URL,
-      cutoffHours: 36,
-      publicApiKey: undefined,
-    });
+    const handle = harness.handlerWith({ stripe });
     harness.sim.injectFault({ delayMs: 300, times: 1, pathPrefix: '/v1/checkout/sessions' });
     const key = randomUUID();
 

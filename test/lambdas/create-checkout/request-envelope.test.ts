@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CHECKOUT_ERRORS,
-  createCheckoutHandler,
-  MAX_BODY_BYTES,
-} from '../../../lambdas/create-checkout/handler';
+import { CHECKOUT_ERRORS, MAX_BODY_BYTES } from '../../../lambdas/create-checkout/handler';
 import { API_PATHS } from '../../../shared/api-paths';
 import { apiGatewayEvent, jsonBody } from '../../support/api-gateway-event';
 import {
@@ -11,7 +7,6 @@ import {
   createdSession,
   type Harness,
   handleCountingSessions,
-  SITE_URL,
   startHarness,
   validOrder,
 } from './harness';
@@ -126,13 +121,7 @@ describe('create-checkout: method', () => {
 
 describe('create-checkout: the public key of spec §6 (noise filter, not security)', () => {
   const PUBLIC_KEY = 'pk_public_demo_123';
-  const withKey = () =>
-    createCheckoutHandler({
-      stripe: harness.stripe,
-      siteUrl: SITE_URL,
-      cutoffHours: 36,
-      publicApiKey: PUBLIC_KEY,
-    });
+  const withKey = () => harness.handlerWith({ publicApiKey: PUBLIC_KEY });
 
   it.each([
     ['no Authorization header', {}],

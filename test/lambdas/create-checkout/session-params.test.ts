@@ -1,4 +1,3 @@
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SESSION_EXPIRY_AFTER_WINDOW_START_MS,
@@ -6,6 +5,7 @@ import {
 } from '../../../lambdas/create-checkout/create-checkout-session';
 import { FIELD_LIMITS } from '../../../shared/checkout-request';
 import { formatDispatchDate, nextDispatchDate } from '../../../shared/dispatch';
+import { bundledInputs } from '../../support/bundle';
 import {
   checkoutEvent,
   createdSession,
@@ -179,17 +179,8 @@ describe('create-checkout: side effects', () => {
   });
 
   it('has no DynamoDB or SES client in its bundle at all', async () => {
-    const result = await build({
-      entryPoints: ['lambdas/create-checkout/handler.ts'],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
+    const inputs = await bundledInputs('lambdas/create-checkout/handler.ts');
 
-    const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((path) => path.includes('lambdas/create-checkout/handler.ts'))).toBe(true);
     expect(
       inputs.filter((path) => /client-dynamodb|lib-dynamodb|client-ses|client-sesv2/.test(path)),

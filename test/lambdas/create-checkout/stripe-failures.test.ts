@@ -10,7 +10,6 @@ import {
   createdSession,
   type Harness,
   PERSONAL_DATA,
-  SITE_URL,
   startHarness,
   TEST_SECRET_KEY,
   withLogs,
@@ -83,12 +82,7 @@ describe('create-checkout: Stripe failing', () => {
   it('answers a rejected secret key with 502 and never logs the key', async () => {
     const badKey = 'sk_live_should_never_be_logged';
     const stripe = createStripeClient(badKey, { apiBase: harness.sim.url, maxNetworkRetries: 0 });
-    const handle = createCheckoutHandler({
-      stripe,
-      siteUrl: SITE_URL,
-      cutoffHours: 36,
-      publicApiKey: undefined,
-    });
+    const handle = harness.handlerWith({ stripe });
 
     const { result, logged } = await withLogs(() => handle(checkoutEvent()));
 
@@ -129,11 +123,7 @@ describe('create-checkout: configuration and unexpected errors', () => {
   });
 
   it('answers an unexpected error with a generic 500, the detail in the log only', async () => {
-    const handle = createCheckoutHandler({
-      stripe: harness.stripe,
-      siteUrl: SITE_URL,
-      cutoffHours: 36,
-      publicApiKey: undefined,
+    const handle = harness.handlerWith({
       now: () => {
         throw new RangeError('clock exploded');
       },

@@ -21,15 +21,6 @@ describe('reconcile-orders', () => {
   });
   afterAll(() => h.close());
 
-  async function counts(sessionId: string) {
-    const emails = await h.emailsFor(sessionId);
-    return {
-      orders: (await h.ordersFor(sessionId)).length,
-      confirmation: emails.confirmation.length,
-      merchantNotice: emails.merchantNotice.length,
-    };
-  }
-
   /** The EMF metric lines for the reconciler's count, as CloudWatch would read them. */
   function missedOrderMetrics(): number[] {
     return h.metricLines
@@ -50,7 +41,7 @@ describe('reconcile-orders', () => {
     const summary = await createReconcileHandler(h.deps)();
 
     // Assess
-    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
     expect(summary.fulfilledMissedOrders).toBeGreaterThanOrEqual(1);
     expect(missedOrderMetrics().at(-1)).toBe(summary.fulfilledMissedOrders);
   });
@@ -69,8 +60,8 @@ describe('reconcile-orders', () => {
 
     // Assess
     expect([concurrentWebhook.statusCode, lateWebhook.statusCode]).toEqual([200, 200]);
-    expect(await counts(together.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
-    expect(await counts(after.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(together.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(after.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
   it('sends the emails an earlier attempt left unsent, and nothing twice', async () => {
@@ -79,7 +70,7 @@ describe('reconcile-orders', () => {
     const sesDown = injectAwsFault(h.clients.ses, { command: 'SendEmailCommand', when: 'before', times: 1 });
     const webhook = await h.webhook(h.delivery(await h.eventFor('checkout.session.completed', session.id)));
     sesDown.remove();
-    const beforeRun = await counts(session.id);
+    const beforeRun = await h.counts(session.id);
 
     // Act
     const summary = await reconcileOrders(h.deps);
@@ -89,7 +80,7 @@ describe('reconcile-orders', () => {
     expect(webhook.statusCode).toBe(500);
     expect(beforeRun).toEqual({ orders: 1, confirmation: 0, merchantNotice: 0 });
     expect(summary.emailsRetried).toBeGreaterThanOrEqual(2);
-    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
   it('walks every page of the session list', async () => {
@@ -102,7 +93,7 @@ describe('reconcile-orders', () => {
 
     // Assess
     expect(summary.checked).toBeGreaterThanOrEqual(5);
-    expect(await counts(missed.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(missed.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
   it('leaves alone sessions that are not ours, not paid, or older than three days', async () => {
@@ -119,9 +110,9 @@ describe('reconcile-orders', () => {
     await reconcileOrders(h.deps);
 
     // Assess
-    expect(await counts(notOurs.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
-    expect(await counts(unpaid.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
-    expect(await counts(old.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+    expect(await h.counts(notOurs.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+    expect(await h.counts(unpaid.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+    expect(await h.counts(old.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
   });
 
   it('carries on past a session that fails, then reports the run as incomplete', async () => {
@@ -139,7 +130,7 @@ describe('reconcile-orders', () => {
     await expect(run).rejects.toBeInstanceOf(ReconcileIncompleteError);
     dynamoDown.remove();
     await reconcileOrders(h.deps);
-    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
   it('stops between sessions before the Lambda time limit, says the run is incomplete, and the next run finishes', async () => {
@@ -152,13 +143,13 @@ describe('reconcile-orders', () => {
     // Act
     const cutShort = createReconcileHandler(h.deps)({}, outOfTime);
     await expect(cutShort).rejects.toBeInstanceOf(ReconcileIncompleteError);
-    const afterCutShort = await counts(session.id);
+    const afterCutShort = await h.counts(session.id);
     const nextRun = await createReconcileHandler(h.deps)({}, plentyOfTime);
 
     // Assess: nothing started past the deadline, yet the run still reported its metric.
     expect(afterCutShort).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
     expect(h.metricLines.length).toBeGreaterThan(metricsBefore);
     expect(nextRun.fulfilledMissedOrders).toBeGreaterThanOrEqual(1);
-    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 });

@@ -31,15 +31,6 @@ describe('stripe-webhook: failures and replays', () => {
     return { sessionId: session.id, payload, first };
   }
 
-  async function counts(sessionId: string) {
-    const emails = await h.emailsFor(sessionId);
-    return {
-      orders: (await h.ordersFor(sessionId)).length,
-      confirmation: emails.confirmation.length,
-      merchantNotice: emails.merchantNotice.length,
-    };
-  }
-
   it.each<[string, 'dynamo' | 'ses', AwsFault]>([
     ['the order is written', 'dynamo', { command: 'PutItemCommand', when: 'after' }],
     [
@@ -59,7 +50,7 @@ describe('stripe-webhook: failures and replays', () => {
       // Assess
       expect(first.statusCode).toBe(500);
       expect(replay.statusCode).toBe(200);
-      expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+      expect(await h.counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
     },
   );
 
@@ -73,7 +64,7 @@ describe('stripe-webhook: failures and replays', () => {
 
     // Act
     const replayAtOnce = await h.webhook(h.delivery(payload));
-    const whileClaimed = await counts(sessionId);
+    const whileClaimed = await h.counts(sessionId);
     h.clock.advance(STALE_CLAIM_MS + 1_000);
     const replayLater = await h.webhook(h.delivery(payload));
 
@@ -82,7 +73,7 @@ describe('stripe-webhook: failures and replays', () => {
     expect(replayAtOnce.statusCode).toBe(200);
     expect(whileClaimed).toEqual({ orders: 1, confirmation: 0, merchantNotice: 1 });
     expect(replayLater.statusCode).toBe(200);
-    expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
   it('sends the email twice after a crash between SES accepting it and the mark: the one accepted duplicate window', async () => {
@@ -98,7 +89,7 @@ describe('stripe-webhook: failures and replays', () => {
     // Assess: documented in lambdas/fulfilment/send-order-emails.ts.
     expect(first.statusCode).toBe(500);
     expect(replay.statusCode).toBe(200);
-    expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 2, merchantNotice: 1 });
+    expect(await h.counts(sessionId)).toEqual({ orders: 1, confirmation: 2, merchantNotice: 1 });
   });
 
   it('resends only once the claim is stale when the mark itself fails after SES accepted', async () => {
@@ -111,7 +102,7 @@ describe('stripe-webhook: failures and replays', () => {
 
     // Act
     const replayAtOnce = await h.webhook(h.delivery(payload));
-    const whileClaimed = await counts(sessionId);
+    const whileClaimed = await h.counts(sessionId);
     h.clock.advance(STALE_CLAIM_MS + 1_000);
     const replayLater = await h.webhook(h.delivery(payload));
 
@@ -119,7 +110,7 @@ describe('stripe-webhook: failures and replays', () => {
     expect(first.statusCode).toBe(500);
     expect([replayAtOnce.statusCode, replayLater.statusCode]).toEqual([200, 200]);
     expect(whileClaimed).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
-    expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 2, merchantNotice: 1 });
+    expect(await h.counts(sessionId)).toEqual({ orders: 1, confirmation: 2, merchantNotice: 1 });
   });
 
   it.each<[string, 'dynamo' | 'ses', AwsFault]>([
@@ -141,7 +132,7 @@ describe('stripe-webhook: failures and replays', () => {
     // Assess
     expect(first.statusCode).toBe(500);
     expect(retry.statusCode).toBe(200);
-    expect(await counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
   it('answers 5xx when Stripe fails, and the retry completes the work', async () => {
@@ -159,7 +150,7 @@ describe('stripe-webhook: failures and replays', () => {
     expect(first.statusCode).toBe(502);
     expect(ordersAfterFailure).toHaveLength(0);
     expect(retry.statusCode).toBe(200);
-    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
   it("keeps the customer's address out of the logs when SES refuses a message naming it", async () => {
@@ -192,7 +183,7 @@ describe('stripe-webhook: failures and replays', () => {
     expect(JSON.stringify(logs)).toContain('MessageRejected');
     expect(JSON.stringify(logs)).not.toContain(address);
     expect(retry.statusCode).toBe(200);
-    expect(await counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
   it('sends every message to exactly one recipient, replying to the seller or to the customer', async () => {
