@@ -41,7 +41,8 @@ export default defineConfig({
     command: 'npx tsx local/dev-server.ts',
     url: `http://localhost:${E2E_PORTS.shop}/`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // Generous: on a loaded 2-core machine tsx compiles the whole local stack before it listens.
+    timeout: 180_000,
     env: {
       // Playwright replaces the environment rather than extending it: keep PATH and friends.
       ...Object.fromEntries(

@@ -12,7 +12,7 @@ import { ShopEmail } from './constructs/email';
 import { ShopMonitoring } from './constructs/monitoring';
 import { OrdersTable } from './constructs/orders-table';
 import { StripeSecret } from './constructs/secrets';
-import { ShopFunction } from './constructs/shop-function';
+import { ShopFunction, type ShopFunctionProps } from './constructs/shop-function';
 import { Website } from './constructs/website';
 
 /** Shown instead of the shop when the stack is synthesised before `npm run build:web`. */
@@ -120,21 +120,17 @@ export class ShopStack extends Stack {
 
     const shopFunction = (
       id: string,
-      options: {
-        entry: string;
-        description: string;
-        timeout: Duration;
+      {
+        reservedConcurrency,
+        ...options
+      }: Omit<ShopFunctionProps, 'repoRoot' | 'reservedConcurrentExecutions'> & {
         reservedConcurrency: number;
-        environment: Record<string, string>;
       },
     ): ShopFunction =>
       new ShopFunction(this, id, {
+        ...options,
         repoRoot,
-        entry: options.entry,
-        description: options.description,
-        timeout: options.timeout,
-        reservedConcurrentExecutions: config.reservedConcurrency ? options.reservedConcurrency : undefined,
-        environment: options.environment,
+        reservedConcurrentExecutions: config.reservedConcurrency ? reservedConcurrency : undefined,
       });
 
     // Timeouts of the API functions: under API Gateway's 30 s, and above one Stripe call with the

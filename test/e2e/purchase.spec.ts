@@ -1,6 +1,6 @@
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { CONTENT_SECURITY_POLICY } from '../../infra/lib/constructs/website';
 import { E2E_PORTS } from '../../playwright.config';
 
@@ -21,6 +21,29 @@ async function emailsTo(address: string): Promise<StoredEmail[]> {
   return store.emails.filter((email) => email.destination.to.includes(address));
 }
 
+interface Customer {
+  name: string;
+  email: string;
+  address: string;
+  postcode: string;
+}
+
+async function fillDeliveryDetails(page: Page, customer: Customer): Promise<void> {
+  await page.getByLabel('Full Name *').fill(customer.name);
+  await page.getByLabel('Email *').fill(customer.email);
+  await page.getByLabel('Delivery Address *').fill(customer.address);
+  await page.getByLabel('Postcode *').fill(customer.postcode);
+}
+
+/** Submits the order and returns the tab the payment page opens in. */
+async function openPaymentTab(page: Page, context: BrowserContext): Promise<Page> {
+  const [payment] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Secure Checkout with Stripe' }).click(),
+  ]);
+  return payment;
+}
+
 test('a customer buys 6 bottles: new tab, card 4242, success page, one order and both emails', async ({
   page,
   context,
@@ -28,16 +51,15 @@ test('a customer buys 6 bottles: new tab, card 4242, success page, one order and
   await page.goto('/');
   await page.getByRole('button', { name: /Daphnia Magna/ }).click();
   await page.getByRole('button', { name: /increase/i }).click();
-  await page.getByLabel('Full Name *').fill('Zoë Browser');
-  await page.getByLabel('Email *').fill('zoe.e2e@example.com');
-  await page.getByLabel('Delivery Address *').fill('1 High Street\nLondon');
-  await page.getByLabel('Postcode *').fill('sw1a1aa');
+  await fillDeliveryDetails(page, {
+    name: 'Zoë Browser',
+    email: 'zoe.e2e@example.com',
+    address: '1 High Street\nLondon',
+    postcode: 'sw1a1aa',
+  });
   await expect(page.getByLabel('Postcode *')).toHaveValue('SW1A1AA');
 
-  const [payment] = await Promise.all([
-    context.waitForEvent('page'),
-    page.getByRole('button', { name: 'Secure Checkout with Stripe' }).click(),
-  ]);
+  const payment = await openPaymentTab(page, context);
   await payment.waitForURL(/\/c\/pay\/cs_test_/);
   await expect(payment.getByText('TEST MODE', { exact: false })).toBeVisible();
   await payment.getByLabel(/Card number/).fill('4242 4242 4242 4242');
@@ -64,14 +86,13 @@ test('a customer buys 6 bottles: new tab, card 4242, success page, one order and
 test('a declined card leaves the session open and shows the decline', async ({ page, context }) => {
   await page.goto('/');
   await page.getByRole('button', { name: /Daphnia Magna/ }).click();
-  await page.getByLabel('Full Name *').fill('Declined Customer');
-  await page.getByLabel('Email *').fill('declined@example.com');
-  await page.getByLabel('Delivery Address *').fill('2 Low Road, Leeds');
-  await page.getByLabel('Postcode *').fill('LS1 1AA');
-  const [payment] = await Promise.all([
-    context.waitForEvent('page'),
-    page.getByRole('button', { name: 'Secure Checkout with Stripe' }).click(),
-  ]);
+  await fillDeliveryDetails(page, {
+    name: 'Declined Customer',
+    email: 'declined@example.com',
+    address: '2 Low Road, Leeds',
+    postcode: 'LS1 1AA',
+  });
+  const payment = await openPaymentTab(page, context);
   await payment.getByLabel(/Card number/).fill('4000 0000 0000 0002');
   await payment.getByRole('button', { name: 'Pay £14.70' }).click();
   await expect(payment.getByText('Your card was declined.')).toBeVisible();
@@ -114,17 +135,16 @@ test('the production build runs under the deployed CSP and fits a 360px screen',
 
   await page.goto('/');
   await page.getByRole('button', { name: /Daphnia Magna/ }).click();
-  await page.getByLabel('Full Name *').fill('Narrow Screen');
-  await page.getByLabel('Email *').fill('narrow@example.com');
-  await page.getByLabel('Delivery Address *').fill('3 Slim Lane, York');
-  await page.getByLabel('Postcode *').fill('YO1 7HH');
+  await fillDeliveryDetails(page, {
+    name: 'Narrow Screen',
+    email: 'narrow@example.com',
+    address: '3 Slim Lane, York',
+    postcode: 'YO1 7HH',
+  });
   // Nothing wider than the screen: no sideways scrolling at 360px.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
-  const [payment] = await Promise.all([
-    context.waitForEvent('page'),
-    page.getByRole('button', { name: 'Secure Checkout with Stripe' }).click(),
-  ]);
+  const payment = await openPaymentTab(page, context);
   // The checkout call (connect-src) went through and the payment tab opened.
   await payment.waitForURL(/\/c\/pay\/cs_test_/);
   await page.goto('/no-such-page');

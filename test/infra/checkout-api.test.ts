@@ -31,16 +31,12 @@ describe('CheckoutApi', () => {
       'POST /functions/v1/stripe-webhook',
     ]);
 
-    const handlers = {
-      createCheckout: stack.functions.createCheckout,
-      checkoutStatus: stack.functions.checkoutStatus,
-      stripeWebhook: stack.functions.stripeWebhook,
-    };
+    // Each route's handler is the stack function of the same name.
     for (const name of API_ROUTE_NAMES) {
       template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
         IntegrationType: 'AWS_PROXY',
         PayloadFormatVersion: '2.0',
-        IntegrationUri: { 'Fn::GetAtt': [logicalIdOf(handlers[name].function), 'Arn'] },
+        IntegrationUri: { 'Fn::GetAtt': [logicalIdOf(stack.functions[name].function), 'Arn'] },
       });
       template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
         RouteKey: routeKeyOf(name),

@@ -15,7 +15,7 @@ import { checkoutEnvSchema, fulfilmentEnvSchema, statusEnvSchema } from '../../l
 import { emitMetric, METRIC_NAMES, METRICS_NAMESPACE } from '../../lambdas/lib/metrics';
 import { DISPATCH_DATE_INDEX } from '../../local/orders-table';
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../../shared/api-paths';
-import { fakeWebBuild, logicalIdOf, synthShop } from './support';
+import { environmentOf, fakeWebBuild, synthShop } from './support';
 
 /*
  * infra knows the lambdas only by entry path (docs/architecture.md), so nothing in infra imports
@@ -44,9 +44,7 @@ describe('contracts between infra and the lambdas', () => {
   });
 
   function deployedEnvironment(name: keyof ShopStack['functions']): Record<string, string> {
-    const variables: Record<string, unknown> =
-      template.toJSON().Resources[logicalIdOf(stack.functions[name].function)].Properties.Environment
-        .Variables;
+    const variables = environmentOf(template, stack.functions[name]);
     return Object.fromEntries(
       Object.entries(variables).map(([key, value]) => {
         if (typeof value === 'string') return [key, value];

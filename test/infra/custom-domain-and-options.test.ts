@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { CUSTOM_DOMAIN_CONTEXT, fakeWebBuild, logicalIdOf, synthShop } from './support';
+import { CUSTOM_DOMAIN_CONTEXT, environmentOf, fakeWebBuild, logicalIdOf, synthShop } from './support';
 
 /*
  * The stack with every optional setting turned the other way, synthesised once: a custom domain in
@@ -70,9 +70,7 @@ describe('custom domain and options', () => {
       const outputs = template.toJSON().Outputs;
       expect(outputs.SiteUrl.Value).toBe('https://shop.example.co.uk');
       expect(outputs.StripeWebhookUrl.Value).toBe('https://shop.example.co.uk/functions/v1/stripe-webhook');
-      const checkoutEnv =
-        template.toJSON().Resources[logicalIdOf(stack.functions.createCheckout.function)].Properties
-          .Environment.Variables;
+      const checkoutEnv = environmentOf(template, stack.functions.createCheckout);
       expect(checkoutEnv.SITE_URL).toBe('https://shop.example.co.uk');
     });
 
@@ -86,8 +84,7 @@ describe('custom domain and options', () => {
 
   it('runs the webhook in live mode when stripeLivemode is true', () => {
     for (const shopFunction of Object.values(stack.functions)) {
-      const variables =
-        template.toJSON().Resources[logicalIdOf(shopFunction.function)].Properties.Environment.Variables;
+      const variables = environmentOf(template, shopFunction);
       expect(variables.STRIPE_LIVEMODE).toBe('true');
     }
   });

@@ -2,9 +2,9 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { PublicHostedZone } from 'aws-cdk-lib/aws-route53';
 import { Topic } from 'aws-cdk-lib/aws-sns';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SEND_EMAIL_ACTIONS, ShopEmail, type ShopEmailProps } from '../../infra/lib/constructs/email';
-import { constructStack, logicalIdOf } from './support';
+import { constructStack, logicalIdOf, sesArn } from './support';
 
 function build(props: Partial<ShopEmailProps> = {}) {
   const stack = constructStack();
@@ -21,8 +21,14 @@ function build(props: Partial<ShopEmailProps> = {}) {
 }
 
 describe('ShopEmail', () => {
+  // The tests that only read the default set-up share one stack.
+  let defaults: ReturnType<typeof build>;
+  beforeAll(() => {
+    defaults = build();
+  });
+
   it('verifies the sender address and the merchant address (so notices reach it in the sandbox)', () => {
-    const { template } = build();
+    const { template } = defaults;
 
     template.resourceCountIs('AWS::SES::EmailIdentity', 2);
     template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'orders@shop.example.co.uk' });
@@ -36,7 +42,7 @@ describe('ShopEmail', () => {
   });
 
   it('sends through a configuration set that requires TLS and suppresses bounces and complaints', () => {
-    const { template, email } = build();
+    const { template, email } = defaults;
 
     template.hasResourceProperties('AWS::SES::ConfigurationSet', {
       DeliveryOptions: { TlsPolicy: 'REQUIRE' },
@@ -50,7 +56,7 @@ describe('ShopEmail', () => {
   });
 
   it('reports bounces, complaints, rejections and rendering failures to the alarm topic', () => {
-    const { template, topic } = build();
+    const { template, topic } = defaults;
 
     template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
       EventDestination: {
@@ -62,21 +68,7 @@ describe('ShopEmail', () => {
   });
 
   it('grants SendEmail and SendRawEmail on the sender, the merchant and the configuration set, nothing else', () => {
-    const { template, email } = build();
-    const sesArn = (...suffix: unknown[]) => ({
-      'Fn::Join': [
-        '',
-        [
-          'arn:',
-          { Ref: 'AWS::Partition' },
-          ':ses:',
-          { Ref: 'AWS::Region' },
-          ':',
-          { Ref: 'AWS::AccountId' },
-          ...suffix,
-        ],
-      ],
-    });
+    const { template, email } = defaults;
 
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FULFILMENT_TABLE_ACTIONS } from '../../infra/lib/constructs/orders-table';
 import type { ShopFunction } from '../../infra/lib/constructs/shop-function';
 import { RESERVED_CONCURRENCY, type ShopStack } from '../../infra/lib/shop-stack';
-import { actionsOf, fakeWebBuild, logicalIdOf, statementsOfRole, synthShop } from './support';
+import { actionsOf, fakeWebBuild, logicalIdOf, sesArn, statementsOfRole, synthShop } from './support';
 
 type FunctionName = keyof ShopStack['functions'];
 const ALL: readonly FunctionName[] = ['createCheckout', 'checkoutStatus', 'stripeWebhook', 'reconcileOrders'];
@@ -116,20 +116,6 @@ describe('shop functions', () => {
           secretRead(),
           { Effect: 'Allow', Action: [...FULFILMENT_TABLE_ACTIONS], Resource: tableArn },
         ]);
-        const sesArn = (...suffix: unknown[]) => ({
-          'Fn::Join': [
-            '',
-            [
-              'arn:',
-              { Ref: 'AWS::Partition' },
-              ':ses:',
-              { Ref: 'AWS::Region' },
-              ':',
-              { Ref: 'AWS::AccountId' },
-              ...suffix,
-            ],
-          ],
-        });
         expect(all).toHaveLength(4);
         expect(all[3]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
         expect(all[3]?.Resource).toHaveLength(3);

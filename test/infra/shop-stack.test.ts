@@ -2,7 +2,7 @@ import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STRIPE_SECRET_JSON_KEYS } from '../../infra/lib/constructs/secrets';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { fakeWebBuild, logicalIdOf, synthShop } from './support';
+import { environmentOf, fakeWebBuild, logicalIdOf, synthShop } from './support';
 
 /** What Stripe secrets look like: none of these may appear anywhere in the template. */
 const STRIPE_SECRET_PATTERNS = [/sk_(live|test)_/, /rk_(live|test)_/, /whsec_/];
@@ -33,8 +33,7 @@ describe('ShopStack', () => {
     it('is known to the functions by id only: no key or webhook secret in any environment', () => {
       const secretRef = { Ref: logicalIdOf(stack.stripeSecret.secret) };
       for (const shopFunction of Object.values(stack.functions)) {
-        const variables =
-          template.toJSON().Resources[logicalIdOf(shopFunction.function)].Properties.Environment.Variables;
+        const variables = environmentOf(template, shopFunction);
         expect(variables.STRIPE_SECRET_ID).toEqual(secretRef);
         expect(Object.keys(variables)).not.toContain('STRIPE_SECRET_KEY');
         expect(Object.keys(variables)).not.toContain('STRIPE_WEBHOOK_SECRET');
@@ -51,16 +50,13 @@ describe('ShopStack', () => {
 
   it('gives every function the Stripe mode from config, so events of the other mode are rejected', () => {
     for (const shopFunction of Object.values(stack.functions)) {
-      const variables =
-        template.toJSON().Resources[logicalIdOf(shopFunction.function)].Properties.Environment.Variables;
+      const variables = environmentOf(template, shopFunction);
       expect(variables.STRIPE_LIVEMODE).toBe('false');
     }
   });
 
   it('builds success and cancel URLs from the site URL in config, never from the request', () => {
-    const variables =
-      template.toJSON().Resources[logicalIdOf(stack.functions.createCheckout.function)].Properties.Environment
-        .Variables;
+    const variables = environmentOf(template, stack.functions.createCheckout);
     expect(variables.SITE_URL).toEqual({
       'Fn::Join': [
         '',

@@ -6,6 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { afterAll } from 'vitest';
 import { z } from 'zod';
+import type { ShopFunction } from '../../infra/lib/constructs/shop-function';
 import { REPO_ROOT } from '../../infra/lib/paths';
 import { createShopApp } from '../../infra/lib/shop-app';
 import type { ShopStack } from '../../infra/lib/shop-stack';
@@ -98,6 +99,29 @@ export function logicalIdOf(construct: IConstruct): string {
     throw new Error(`${construct.node.path} has no CloudFormation resource`);
   }
   return Stack.of(element).getLogicalId(element);
+}
+
+/** The environment variables of a shop function, as synthesised (references stay CloudFormation objects). */
+export function environmentOf(template: Template, shopFunction: ShopFunction): Record<string, unknown> {
+  return template.toJSON().Resources[logicalIdOf(shopFunction.function)].Properties.Environment.Variables;
+}
+
+/** An SES ARN in the stack's partition, region and account, as `Stack.formatArn` renders it. */
+export function sesArn(...suffix: unknown[]) {
+  return {
+    'Fn::Join': [
+      '',
+      [
+        'arn:',
+        { Ref: 'AWS::Partition' },
+        ':ses:',
+        { Ref: 'AWS::Region' },
+        ':',
+        { Ref: 'AWS::AccountId' },
+        ...suffix,
+      ],
+    ],
+  };
 }
 
 const iamStatementSchema = z.object({

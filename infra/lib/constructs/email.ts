@@ -64,40 +64,30 @@ export class ShopEmail extends Construct {
     }
 
     const senderDomain = domainOf(props.senderEmail);
-    const verifyWholeDomain = props.hostedZone !== undefined && props.hostedZone.zoneName === senderDomain;
+    const senderZone = props.hostedZone?.zoneName === senderDomain ? props.hostedZone : undefined;
     this.senderIdentity = new EmailIdentity(this, 'SenderIdentity', {
       identity:
-        verifyWholeDomain && props.hostedZone !== undefined
-          ? Identity.publicHostedZone(props.hostedZone)
-          : Identity.email(props.senderEmail),
+        senderZone === undefined ? Identity.email(props.senderEmail) : Identity.publicHostedZone(senderZone),
       // Sends that name no configuration set still get TLS, suppression and problem reports.
       configurationSet: this.configurationSet,
     });
 
-    const stack = Stack.of(this);
-    const merchantIdentityArn = stack.formatArn({
-      service: 'ses',
-      resource: 'identity',
-      resourceName: props.merchantEmail,
-    });
     const merchantCovered =
       props.merchantEmail.toLowerCase() === props.senderEmail.toLowerCase() ||
-      (verifyWholeDomain && domainOf(props.merchantEmail) === senderDomain);
+      (senderZone !== undefined && domainOf(props.merchantEmail) === senderDomain);
     if (!merchantCovered) {
       // In the sandbox SES only delivers to verified addresses; verifying the merchant's lets the
       // shop be tested end to end before production access is granted.
       new EmailIdentity(this, 'MerchantIdentity', { identity: Identity.email(props.merchantEmail) });
     }
 
+    const sesArn = (resource: string, resourceName: string): string =>
+      Stack.of(this).formatArn({ service: 'ses', resource, resourceName });
     this.sendResourceArns = [
       this.senderIdentity.emailIdentityArn,
       // In the sandbox SES also authorises the send against the recipient's identity.
-      merchantIdentityArn,
-      stack.formatArn({
-        service: 'ses',
-        resource: 'configuration-set',
-        resourceName: this.configurationSet.configurationSetName,
-      }),
+      sesArn('identity', props.merchantEmail),
+      sesArn('configuration-set', this.configurationSet.configurationSetName),
     ];
   }
 

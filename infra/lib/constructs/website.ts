@@ -247,21 +247,21 @@ export class Website extends Construct {
       description: 'Copies the web build into the site bucket and invalidates CloudFront',
     });
     deploymentLogs.grantWrite(deploymentRole);
-    const assets = new BucketDeployment(this, 'DeployAssets', {
+    const upload = {
       sources: [Source.asset(props.siteDir)],
       destinationBucket: this.bucket,
       role: deploymentRole,
       logGroup: deploymentLogs,
+    };
+    const assets = new BucketDeployment(this, 'DeployAssets', {
+      ...upload,
       exclude: ['*'],
       include: ['assets/*'],
       prune: false,
       cacheControl: IMMUTABLE_CACHE,
     });
     const pages = new BucketDeployment(this, 'DeployPages', {
-      sources: [Source.asset(props.siteDir)],
-      destinationBucket: this.bucket,
-      role: deploymentRole,
-      logGroup: deploymentLogs,
+      ...upload,
       exclude: ['assets/*'],
       cacheControl: REVALIDATE_CACHE,
       distribution: this.distribution,

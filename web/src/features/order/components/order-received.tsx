@@ -1,8 +1,9 @@
 import { quoteOrder } from '../../../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../../../shared/product';
 import { FocusHeading } from '../../../components/ui/focus-heading';
+import { SummaryLine } from '../../../components/ui/summary-line';
 import { formatAnimalRange } from '../format-animal-range';
-import { PriceLines, SummaryLine } from './price-lines';
+import { PriceLines } from './price-lines';
 
 interface OrderReceivedProps {
   quantity: number;

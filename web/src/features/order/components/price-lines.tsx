@@ -1,23 +1,5 @@
-import type { ReactNode } from 'react';
 import { formatGbp, type Quote } from '../../../../../shared/pricing';
-
-/** One "label: value" row of a summary list (`<dl className="summary__lines">`). */
-export function SummaryLine({
-  label,
-  children,
-  total = false,
-}: {
-  label: string;
-  children: ReactNode;
-  total?: boolean;
-}) {
-  return (
-    <div className={total ? 'summary__line summary__line--total' : 'summary__line'}>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
+import { SummaryLine } from '../../../components/ui/summary-line';
 
 /** Subtotal, shipping and total from the shared quote (integer pence), as every summary shows them. */
 export function PriceLines({ quote, totalLabel }: { quote: Quote; totalLabel: string }) {

@@ -3,6 +3,9 @@ import { formatGbp, quoteOrder } from '../../../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME, PROMO } from '../../../../../shared/product';
 import { CheckIcon } from '../../../components/ui/icons';
 
+// The headline offer is fixed, so it is priced once rather than on every render.
+const PROMO_QUOTE = quoteOrder(PROMO.bottles);
+
 interface ProductCardProps {
   selected: boolean;
   onToggle: () => void;
@@ -16,7 +19,6 @@ interface ProductCardProps {
 export function ProductCard({ selected, onToggle, ref }: ProductCardProps) {
   const nameId = useId();
   const detailsId = useId();
-  const promo = quoteOrder(PROMO.bottles);
   return (
     <button
       ref={ref}
@@ -43,11 +45,11 @@ export function ProductCard({ selected, onToggle, ref }: ProductCardProps) {
           <s className="product-card__was">{formatGbp(PROMO.wasPence)}</s>
           <span className="visually-hidden">, now</span>{' '}
           <span className="product-card__promo">
-            {formatGbp(promo.subtotalPence)} for {PROMO.bottles} bottles
+            {formatGbp(PROMO_QUOTE.subtotalPence)} for {PROMO.bottles} bottles
           </span>
         </span>{' '}
         {/* DMCC Act drip pricing: the mandatory delivery charge belongs in the headline price. */}
-        <span className="product-card__delivered">{formatGbp(promo.totalPence)} delivered</span>{' '}
+        <span className="product-card__delivered">{formatGbp(PROMO_QUOTE.totalPence)} delivered</span>{' '}
         <span className="product-card__min">Min. {DAPHNIA.min} bottles</span>
       </span>
       <span className="product-card__state">{selected ? 'Selected' : 'Select'}</span>

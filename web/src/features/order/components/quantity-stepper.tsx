@@ -9,7 +9,7 @@ interface QuantityStepperProps {
 }
 
 /** Moves within the product's bounds only, whatever the caller asks for (spec §4). */
-export function clampQuantity(quantity: number): number {
+function clampQuantity(quantity: number): number {
   return Math.min(DAPHNIA.max, Math.max(DAPHNIA.min, quantity));
 }
 

@@ -15,28 +15,40 @@ type TextareaFieldProps = FieldProps & TextareaHTMLAttributes<HTMLTextAreaElemen
 export function TextField(props: InputFieldProps | TextareaFieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
-  const described = props.hint ? { 'aria-describedby': hintId } : {};
-  const hint = props.hint ? (
-    <p id={hintId} className="field__hint">
-      {props.hint}
-    </p>
-  ) : null;
-  if (props.multiline) {
-    const { label, invalid, className, hint: _hint, multiline: _multiline, ...rest } = props;
-    return (
-      <div className={className ? `field ${className}` : 'field'}>
-        <label htmlFor={id}>{label}</label>
-        <textarea id={id} aria-invalid={invalid || undefined} {...described} {...rest} />
-        {hint}
-      </div>
-    );
-  }
-  const { label, invalid, className, hint: _hint, multiline: _multiline, ...rest } = props;
+  const { label, invalid, className, hint } = props;
+  const control = {
+    id,
+    'aria-invalid': invalid || undefined,
+    ...(hint ? { 'aria-describedby': hintId } : {}),
+  };
   return (
     <div className={className ? `field ${className}` : 'field'}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={invalid || undefined} {...described} {...rest} />
-      {hint}
+      {props.multiline ? (
+        <textarea {...control} {...nativeProps(props)} />
+      ) : (
+        <input {...control} {...nativeProps(props)} />
+      )}
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
     </div>
   );
+}
+
+/** The props that go on the `<input>` or `<textarea>` itself. */
+function nativeProps<T extends FieldProps & { multiline?: boolean }>(
+  props: T,
+): Omit<T, keyof FieldProps | 'multiline'> {
+  const {
+    label: _label,
+    invalid: _invalid,
+    className: _className,
+    hint: _hint,
+    multiline: _multiline,
+    ...rest
+  } = props;
+  return rest;
 }

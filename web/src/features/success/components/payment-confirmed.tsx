@@ -4,6 +4,7 @@ import { formatGbp } from '../../../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../../../shared/product';
 import { FocusHeading } from '../../../components/ui/focus-heading';
 import { CheckIcon } from '../../../components/ui/icons';
+import { SummaryLine } from '../../../components/ui/summary-line';
 import { OrderReference } from './order-reference';
 import { ReturnHomeLink } from './return-home-link';
 
@@ -21,20 +22,11 @@ export function PaymentConfirmed({ sessionId, status }: { sessionId: string; sta
       <p>You will receive an email confirmation shortly with your order details and delivery information.</p>
       <OrderReference sessionId={sessionId} />
       <dl className="summary__lines">
-        <div className="summary__line">
-          <dt>Order</dt>
-          <dd>
-            {status.bottles} × {DAPHNIA.bottleSize} {PRODUCT_NAME}
-          </dd>
-        </div>
-        <div className="summary__line">
-          <dt>Total paid</dt>
-          <dd>{formatGbp(status.total)}</dd>
-        </div>
-        <div className="summary__line">
-          <dt>Dispatch date</dt>
-          <dd>{formatDispatchDate(status.dispatchDate)}</dd>
-        </div>
+        <SummaryLine label="Order">
+          {status.bottles} × {DAPHNIA.bottleSize} {PRODUCT_NAME}
+        </SummaryLine>
+        <SummaryLine label="Total paid">{formatGbp(status.total)}</SummaryLine>
+        <SummaryLine label="Dispatch date">{formatDispatchDate(status.dispatchDate)}</SummaryLine>
       </dl>
       <ReturnHomeLink />
     </section>
