@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { type ChangeEvent, useId } from 'react';
 import { FIELD_LIMITS } from '../../../../../shared/checkout-request';
 import { parseUkPostcode } from '../../../../../shared/postcode';
 import type { DetailField, DeliveryDetails as Details } from '../order-form';
@@ -17,70 +17,42 @@ export const SLOWER_DELIVERY_HINT =
 /** Spec §2 delivery fields. `name` attributes let the page focus a field the checks refused. */
 export function DeliveryDetails({ details, invalidFields, onChange }: DeliveryDetailsProps) {
   const headingId = useId();
-  const invalid = (field: DetailField) => invalidFields.includes(field);
   const postcode = parseUkPostcode(details.postcode);
   const postcodeHint = postcode.ok && postcode.slowerDelivery ? SLOWER_DELIVERY_HINT : undefined;
+  /** What every field shares: its name (for focusing), value, length limit, invalid mark and change handler. */
+  const bind = (field: DetailField, normalise: (value: string) => string = (value) => value) => ({
+    name: field,
+    value: details[field],
+    maxLength: FIELD_LIMITS[field],
+    invalid: invalidFields.includes(field),
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      onChange(field, normalise(event.target.value)),
+  });
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>Delivery Details</h2>
       <div className="fields">
-        <TextField
-          label="Full Name *"
-          name="name"
-          autoComplete="name"
-          required
-          maxLength={FIELD_LIMITS.name}
-          value={details.name}
-          invalid={invalid('name')}
-          onChange={(event) => onChange('name', event.target.value)}
-        />
-        <TextField
-          label="Email *"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={FIELD_LIMITS.email}
-          value={details.email}
-          invalid={invalid('email')}
-          onChange={(event) => onChange('email', event.target.value)}
-        />
-        <TextField
-          label="Phone Number (Optional)"
-          name="phone"
-          type="tel"
-          autoComplete="tel"
-          maxLength={FIELD_LIMITS.phone}
-          value={details.phone}
-          invalid={invalid('phone')}
-          onChange={(event) => onChange('phone', event.target.value)}
-        />
+        <TextField label="Full Name *" autoComplete="name" required {...bind('name')} />
+        <TextField label="Email *" type="email" autoComplete="email" required {...bind('email')} />
+        <TextField label="Phone Number (Optional)" type="tel" autoComplete="tel" {...bind('phone')} />
         <TextField
           multiline
           label="Delivery Address *"
-          name="address"
           autoComplete="street-address"
           required
           rows={3}
-          maxLength={FIELD_LIMITS.address}
-          value={details.address}
-          invalid={invalid('address')}
-          onChange={(event) => onChange('address', event.target.value)}
+          {...bind('address')}
         />
         <TextField
           label="Postcode *"
-          name="postcode"
           className="field--postcode"
           autoComplete="postal-code"
           autoCapitalize="characters"
           spellCheck={false}
           required
-          maxLength={FIELD_LIMITS.postcode}
-          value={details.postcode}
-          invalid={invalid('postcode')}
           hint={postcodeHint}
           // Upper-cased in the value too, not only by CSS: what is seen is what is sent.
-          onChange={(event) => onChange('postcode', event.target.value.toUpperCase())}
+          {...bind('postcode', (value) => value.toUpperCase())}
         />
       </div>
     </section>
