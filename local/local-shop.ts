@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -88,7 +88,23 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     closers.push(() => closeServer(ses));
     const sesUrl = `http://127.0.0.1:${(ses.address() as AddressInfo).port}`;
 
-    const app = createServer();
+    // The request handler is attached before the port opens: a request that arrives while the
+    // rest of the stack starts waits for it (or gets a 503 if start-up fails), and never hangs.
+    let serve: (req: IncomingMessage, res: ServerResponse) => Promise<void> = () => Promise.resolve();
+    let markReady: () => void = () => undefined;
+    let markFailed: () => void = () => undefined;
+    const ready = new Promise<boolean>((done) => {
+      markReady = () => done(true);
+      markFailed = () => done(false);
+    });
+    const app = createServer((req, res) => {
+      void ready.then((ok) => {
+        if (ok) return serve(req, res);
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end(JSON.stringify({ error: 'The local shop failed to start.' }));
+      });
+    });
+    closers.push(async () => markFailed());
     const port = await listen(app, options.port);
     closers.push(() => closeServer(app));
     const url = `http://localhost:${port}`;
@@ -144,7 +160,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     };
     const site = createStaticSite(resolve(options.webRoot));
 
-    app.on('request', async (req, res) => {
+    serve = async (req, res) => {
       try {
         const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
         const route = routes[pathname];
@@ -167,7 +183,8 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'Internal error' }));
       }
-    });
+    };
+    markReady();
 
     return { url, dynamoUrl, sesUrl, simulator, close };
   } catch (error) {
