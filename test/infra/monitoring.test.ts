@@ -1,5 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { routeKeyOf } from '../../infra/lib/constructs/checkout-api';
 import {
   METRICS_NAMESPACE,
@@ -40,6 +41,69 @@ describe('ShopMonitoring', () => {
           }),
         ]),
       },
+    });
+  });
+
+  describe("the alarm topic policy (which replaces SNS's default policy)", () => {
+    const statements = () => {
+      const policies = Object.values(template.findResources('AWS::SNS::TopicPolicy'));
+      expect(policies).toHaveLength(1);
+      return z
+        .array(z.record(z.string(), z.unknown()))
+        .parse(policies[0]?.Properties.PolicyDocument.Statement);
+    };
+
+    it('lets CloudWatch publish, only for alarms of this account and region', () => {
+      const cloudWatch = statements().filter(
+        (s) => JSON.stringify(s.Principal) === JSON.stringify({ Service: 'cloudwatch.amazonaws.com' }),
+      );
+      expect(cloudWatch).toEqual([
+        {
+          Sid: 'AllowCloudWatchAlarmsOfThisAccount',
+          Effect: 'Allow',
+          Principal: { Service: 'cloudwatch.amazonaws.com' },
+          Action: 'sns:Publish',
+          Resource: topicRef,
+          Condition: {
+            StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+            ArnLike: {
+              'aws:SourceArn': {
+                'Fn::Join': [
+                  '',
+                  [
+                    'arn:',
+                    { Ref: 'AWS::Partition' },
+                    ':cloudwatch:',
+                    { Ref: 'AWS::Region' },
+                    ':',
+                    { Ref: 'AWS::AccountId' },
+                    ':alarm:*',
+                  ],
+                ],
+              },
+            },
+          },
+        },
+      ]);
+    });
+
+    it("still lets SES report delivery problems from the shop's configuration set", () => {
+      const ses = statements().filter(
+        (s) => JSON.stringify(s.Principal) === JSON.stringify({ Service: 'ses.amazonaws.com' }),
+      );
+      expect(ses).toHaveLength(1);
+      expect(ses[0]).toMatchObject({
+        Effect: 'Allow',
+        Action: 'sns:Publish',
+        Condition: { StringEquals: { 'AWS:SourceAccount': { Ref: 'AWS::AccountId' } } },
+      });
+    });
+
+    it('allows nobody else: every Allow names a service principal and a source condition', () => {
+      for (const statement of statements().filter((s) => s.Effect === 'Allow')) {
+        expect(statement.Principal).toEqual({ Service: expect.stringMatching(/\.amazonaws\.com$/) });
+        expect(JSON.stringify(statement.Condition)).toMatch(/SourceAccount/i);
+      }
     });
   });
 
