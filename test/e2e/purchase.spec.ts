@@ -1,25 +1,8 @@
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import AxeBuilder from '@axe-core/playwright';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { CONTENT_SECURITY_POLICY } from '../../infra/lib/constructs/website';
-import { E2E_PORTS } from '../../playwright.config';
-
-const sesStore = `http://127.0.0.1:${E2E_PORTS.ses}/store`;
-const dynamo = new DynamoDBClient({
-  region: 'eu-west-2',
-  endpoint: `http://127.0.0.1:${E2E_PORTS.dynamo}`,
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-});
-
-interface StoredEmail {
-  subject: string;
-  destination: { to: string[] };
-}
-
-async function emailsTo(address: string): Promise<StoredEmail[]> {
-  const store = (await (await fetch(sesStore)).json()) as { emails: StoredEmail[] };
-  return store.emails.filter((email) => email.destination.to.includes(address));
-}
+import { expect, test } from './support/fixtures';
 
 interface Customer {
   name: string;
@@ -47,6 +30,7 @@ async function openPaymentTab(page: Page, context: BrowserContext): Promise<Page
 test('a customer buys 6 bottles: new tab, card 4242, success page, one order and both emails', async ({
   page,
   context,
+  stack,
 }) => {
   await page.goto('/');
   await page.getByRole('button', { name: /Daphnia Magna/ }).click();
@@ -72,18 +56,18 @@ test('a customer buys 6 bottles: new tab, card 4242, success page, one order and
   // The order page stays as it was (spec §4).
   await expect(page.getByLabel('Full Name *')).toHaveValue('Zoë Browser');
 
-  await expect.poll(async () => (await emailsTo('zoe.e2e@example.com')).length).toBe(1);
-  const orders = await dynamo.send(new ScanCommand({ TableName: 'live-aquatics-orders' }));
+  await expect.poll(async () => (await stack.emailsTo('zoe.e2e@example.com')).length).toBe(1);
+  const orders = await stack.dynamo.send(new ScanCommand({ TableName: 'live-aquatics-orders' }));
   const mine = (orders.Items ?? []).filter((item) => item.sessionId?.S === sessionId);
   expect(mine).toHaveLength(1);
   expect(mine[0]?.totalPence?.N).toBe('2445');
-  const notices = (await emailsTo('merchant@live-aquatics.test')).filter((email) =>
+  const notices = (await stack.emailsTo('merchant@live-aquatics.test')).filter((email) =>
     email.subject.includes(sessionId.slice(-12)),
   );
   expect(notices).toHaveLength(1);
 });
 
-test('a declined card leaves the session open and shows the decline', async ({ page, context }) => {
+test('a declined card leaves the session open and shows the decline', async ({ page, context, stack }) => {
   await page.goto('/');
   await page.getByRole('button', { name: /Daphnia Magna/ }).click();
   await fillDeliveryDetails(page, {
@@ -96,7 +80,7 @@ test('a declined card leaves the session open and shows the decline', async ({ p
   await payment.getByLabel(/Card number/).fill('4000 0000 0000 0002');
   await payment.getByRole('button', { name: 'Pay £14.70' }).click();
   await expect(payment.getByText('Your card was declined.')).toBeVisible();
-  expect(await emailsTo('declined@example.com')).toHaveLength(0);
+  expect(await stack.emailsTo('declined@example.com')).toHaveLength(0);
 });
 
 test('the order page and the 404 page pass axe WCAG 2.2 AA checks', async ({ page }) => {
@@ -123,7 +107,10 @@ test('the production build runs under the deployed CSP and fits a 360px screen',
   const policy = CONTENT_SECURITY_POLICY.split('; ')
     .filter((directive) => directive !== 'upgrade-insecure-requests')
     .join('; ');
+  // Only documents carry the policy; leaving the rest alone also avoids fulfilling a sub-request
+  // whose page has already navigated away.
   await page.route('**/*', async (route) => {
+    if (route.request().resourceType() !== 'document') return route.continue();
     const response = await route.fetch();
     await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': policy } });
   });

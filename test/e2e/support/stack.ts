@@ -1,0 +1,23 @@
+/** Environment variables through which the global setup tells the test workers where the stack runs. */
+export const STACK_ENV = {
+  shop: 'E2E_SHOP_URL',
+  dynamo: 'E2E_DYNAMODB_URL',
+  ses: 'E2E_SES_URL',
+  simulator: 'E2E_SIMULATOR_URL',
+} as const;
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: the browser tests run through \`npm run test:e2e\`.`);
+  return value;
+}
+
+/** The running local stack's addresses, read in a test worker. */
+export function stackUrls(): { shop: string; dynamo: string; ses: string; simulator: string } {
+  return {
+    shop: required(STACK_ENV.shop),
+    dynamo: required(STACK_ENV.dynamo),
+    ses: required(STACK_ENV.ses),
+    simulator: required(STACK_ENV.simulator),
+  };
+}
