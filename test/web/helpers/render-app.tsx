@@ -1,8 +1,15 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import {
+  type Location,
+  MemoryRouter,
+  type NavigateFunction,
+  useLocation,
+  useNavigate,
+} from 'react-router-dom';
 import { AppProvider } from '../../../web/src/app/provider';
-import { appRoutes } from '../../../web/src/app/routes';
+import { AppRoutes } from '../../../web/src/app/routes';
 import type { AppConfig } from '../../../web/src/config';
 
 export const TEST_CONFIG: AppConfig = {
@@ -13,17 +20,45 @@ export const TEST_CONFIG: AppConfig = {
 
 interface RenderAppOptions {
   config?: AppConfig;
-  routes?: RouteObject[];
+  /** Extra `<Route>` elements, added before the 404 route. */
+  routes?: ReactNode;
 }
 
-/** The real app (providers and routes) in a memory router, starting at `path`. */
-export function renderApp(path = '/', { config = TEST_CONFIG, routes = appRoutes }: RenderAppOptions = {}) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+interface RouterHandle {
+  location: Location | undefined;
+  navigate: NavigateFunction | undefined;
+}
+
+/** Reports the router's current location and navigate function to the test, rendering nothing. */
+function RouterProbe({ handle }: { handle: RouterHandle }) {
+  handle.location = useLocation();
+  handle.navigate = useNavigate();
+  return null;
+}
+
+/** The real app (providers, error boundary and routes) in a memory router, starting at `path`. */
+export function renderApp(path = '/', { config = TEST_CONFIG, routes }: RenderAppOptions = {}) {
   const user = userEvent.setup();
+  const handle: RouterHandle = { location: undefined, navigate: undefined };
   const view = render(
     <AppProvider config={config}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <RouterProbe handle={handle} />
+        <AppRoutes>{routes}</AppRoutes>
+      </MemoryRouter>
     </AppProvider>,
   );
+  const router = {
+    /** Where the app is now, e.g. after a redirect. */
+    get location(): Location {
+      if (!handle.location) throw new Error('The router has not rendered');
+      return handle.location;
+    },
+    /** Navigates as a link in the app would. */
+    async navigate(to: string): Promise<void> {
+      if (!handle.navigate) throw new Error('The router has not rendered');
+      await handle.navigate(to);
+    },
+  };
   return { ...view, user, router };
 }

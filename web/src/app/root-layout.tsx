@@ -1,11 +1,9 @@
-import { Outlet } from 'react-router-dom';
+import type { ReactNode } from 'react';
 
-export function RootLayout() {
+export function RootLayout({ children }: { children: ReactNode }) {
   return (
     <div className="app-shell">
-      <main className="page">
-        <Outlet />
-      </main>
+      <main className="page">{children}</main>
     </div>
   );
 }

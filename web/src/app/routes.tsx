@@ -1,20 +1,29 @@
-import type { RouteObject } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import { Route, Routes, useLocation } from 'react-router-dom';
 import { OrderPage } from '../features/order/order-page';
 import { SuccessPage } from '../features/success/success-page';
+import { ErrorBoundary } from './error-boundary';
 import { paths } from './paths';
 import { RootLayout } from './root-layout';
-import { ErrorPage } from './routes/error-page';
 import { NotFoundPage } from './routes/not-found';
 
-/** The layout route: it owns the error page, so a failure in any child is caught here. */
-export const rootRoute = {
-  element: <RootLayout />,
-  errorElement: <ErrorPage />,
-  children: [
-    { path: paths.home, element: <OrderPage /> },
-    { path: paths.success, element: <SuccessPage /> },
-    { path: paths.notFound, element: <NotFoundPage /> },
-  ],
-} satisfies RouteObject;
-
-export const appRoutes: RouteObject[] = [rootRoute];
+/**
+ * Every page of the app, with the layout and the error boundary around them. The declarative
+ * `<Routes>` rather than a data router: the app loads nothing before rendering, and the data
+ * router adds about 16 KiB gzip to the first load. `children` adds routes (tests use it).
+ */
+export function AppRoutes({ children }: { children?: ReactNode }) {
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary resetKey={pathname}>
+      <RootLayout>
+        <Routes>
+          <Route path={paths.home} element={<OrderPage />} />
+          <Route path={paths.success} element={<SuccessPage />} />
+          {children}
+          <Route path={paths.notFound} element={<NotFoundPage />} />
+        </Routes>
+      </RootLayout>
+    </ErrorBoundary>
+  );
+}

@@ -16,7 +16,7 @@ describe('success page', () => {
     const { router } = renderApp('/success');
 
     expect(await screen.findByRole('heading', { name: 'Live Aquatics Order' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -25,7 +25,7 @@ describe('success page', () => {
     const { router } = renderApp('/success?session_id=');
 
     expect(await screen.findByRole('heading', { name: 'Live Aquatics Order' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
   });
 
   it('shows a loading state while it checks the payment', async () => {
@@ -67,7 +67,7 @@ describe('success page', () => {
     const home = screen.getByRole('link', { name: 'Return Home' });
     expect(home).toHaveAttribute('href', '/');
     await user.click(home);
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
     expect(await screen.findByRole('heading', { name: 'Live Aquatics Order' })).toBeInTheDocument();
   });
 

@@ -1,16 +1,9 @@
-import { useEffect } from 'react';
-import { Link, useRouteError } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { paths } from '../paths';
 
-/** Shown instead of the page when rendering or loading a route throws (spec §8). */
+/** Shown by the error boundary instead of a page that threw while rendering (spec §8). */
 export function ErrorPage() {
-  const error = useRouteError();
-
-  useEffect(() => {
-    console.error('Unexpected application error:', error);
-  }, [error]);
-
-  // The layout is what failed, so this page brings its own <main>.
+  // The layout may be what failed, so this page brings its own <main>.
   return (
     <div className="app-shell">
       <main className="page">
