@@ -1,8 +1,7 @@
 import type Stripe from 'stripe';
-import { initOnce } from '../lib/cold-start';
 import { type Env, parseEnv, statusEnvSchema } from '../lib/config';
-import { DependenciesUnavailableError, sharedErrorResponse } from '../lib/error-response';
-import { HttpError, type HttpEvent, type HttpResult, json } from '../lib/http';
+import { type HttpEvent, type HttpResult, json } from '../lib/http';
+import { type HttpRequest, httpEndpoint, type LogKeys } from '../lib/http-handler';
 import { logger } from '../lib/logger';
 import { createStripeClient, loadStripeSecrets } from '../lib/stripe';
 import { CheckoutSessionNotFoundError, getCheckoutStatus } from './get-checkout-status';
@@ -31,42 +30,32 @@ export async function loadStatusDeps(env: Env): Promise<StatusHandlerDeps> {
 export function createStatusHandler(
   deps: StatusHandlerDeps | (() => Promise<StatusHandlerDeps>),
 ): (event: HttpEvent) => Promise<HttpResult> {
-  const getDeps = typeof deps === 'function' ? deps : async () => deps;
-  return async (event) => {
-    const logKeys = { requestId: event.requestContext.requestId, route: 'checkout-status' };
-    try {
-      if (event.requestContext.http.method !== 'GET') {
-        throw new HttpError(405, { error: STATUS_ERRORS.method });
-      }
-      const resolved = await getDeps().catch((cause: unknown) => {
-        throw new DependenciesUnavailableError({ cause });
-      });
-      const sessionId = event.queryStringParameters?.session_id ?? '';
-      const status = await getCheckoutStatus(sessionId, { stripe: resolved.stripe });
-      logger.info('Checkout status answered', {
-        ...logKeys,
-        statusCode: 200,
-        sessionId,
-        status: status.status,
-      });
-      return json(200, status);
-    } catch (error) {
-      return statusErrorResponse(error, logKeys);
-    }
-  };
+  return httpEndpoint({
+    route: 'checkout-status',
+    method: 'GET',
+    loadDeps: typeof deps === 'function' ? deps : async () => deps,
+    handle: checkoutStatus,
+    mapError: statusErrorResponse,
+    messages: { paymentProvider: STATUS_ERRORS.unavailable },
+  });
 }
 
-/** The one place this endpoint's errors become HTTP answers. */
-function statusErrorResponse(error: unknown, logKeys: Record<string, unknown>): HttpResult {
+async function checkoutStatus({ event, deps, logKeys }: HttpRequest<StatusHandlerDeps>): Promise<HttpResult> {
+  const sessionId = event.queryStringParameters?.session_id ?? '';
+  const status = await getCheckoutStatus(sessionId, { stripe: deps.stripe });
+  logger.info('Checkout status answered', { ...logKeys, statusCode: 200, sessionId, status: status.status });
+  return json(200, status);
+}
+
+/** This endpoint's own errors; the rest fall through to the shared mapping. */
+function statusErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
   if (error instanceof CheckoutSessionNotFoundError) {
     // The id itself is not logged when malformed: it is whatever the visitor typed.
     logger.info('Checkout Session not found', { ...logKeys, statusCode: 404, reason: error.reason });
     return json(404, { error: STATUS_ERRORS.notFound });
   }
-  return sharedErrorResponse(error, logKeys, { paymentProvider: STATUS_ERRORS.unavailable });
+  return undefined;
 }
 
-const loadDeps = initOnce(() => loadStatusDeps(process.env));
-
 /** The Lambda entry point: the Stripe client built once per cold start from the environment. */
-export const handler = createStatusHandler(loadDeps);
+export const handler = createStatusHandler(() => loadStatusDeps(process.env));

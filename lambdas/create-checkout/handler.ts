@@ -2,10 +2,9 @@ import type Stripe from 'stripe';
 import { IDEMPOTENCY_HEADER } from '../../shared/api-paths';
 import { checkoutRequestSchema, describeIssues } from '../../shared/checkout-request';
 import { penceToPounds } from '../../shared/pricing';
-import { initOnce } from '../lib/cold-start';
 import { checkoutEnvSchema, type Env, parseEnv } from '../lib/config';
-import { DependenciesUnavailableError, sharedErrorResponse } from '../lib/error-response';
 import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../lib/http';
+import { type HttpRequest, httpEndpoint, type LogKeys } from '../lib/http-handler';
 import { logger } from '../lib/logger';
 import { createStripeClient, loadStripeSecrets } from '../lib/stripe';
 import { CheckoutConflictError, createCheckoutSession, QuoteMismatchError } from './create-checkout-session';
@@ -53,48 +52,48 @@ export async function loadCheckoutDeps(env: Env): Promise<CheckoutHandlerDeps> {
 export function createCheckoutHandler(
   deps: CheckoutHandlerDeps | (() => Promise<CheckoutHandlerDeps>),
 ): (event: HttpEvent) => Promise<HttpResult> {
-  const getDeps = typeof deps === 'function' ? deps : async () => deps;
-  return async (event) => {
-    const logKeys = { requestId: event.requestContext.requestId, route: 'create-checkout' };
-    try {
-      if (event.requestContext.http.method !== 'POST') {
-        throw new HttpError(405, { error: CHECKOUT_ERRORS.method });
-      }
-      const resolved = await getDeps().catch((cause: unknown) => {
-        throw new DependenciesUnavailableError({ cause });
-      });
-      checkPublicKey(event, resolved.publicApiKey);
-      const idempotencyKey = readIdempotencyKey(event);
-      const parsed = checkoutRequestSchema.safeParse(readJsonBody(event, MAX_BODY_BYTES));
-      if (!parsed.success) {
-        const { fields, message } = describeIssues(parsed.error);
-        throw new HttpError(400, { error: message, fields });
-      }
-      const session = await createCheckoutSession(parsed.data, {
-        stripe: resolved.stripe,
-        siteUrl: resolved.siteUrl,
-        now: (resolved.now ?? (() => new Date()))(),
-        cutoffHours: resolved.cutoffHours,
-        idempotencyKey,
-      });
-      logger.info('Checkout Session created', {
-        ...logKeys,
-        statusCode: 200,
-        sessionId: session.sessionId,
-        clientReferenceId: session.clientReferenceId,
-        quantity: parsed.data.quantity,
-        dispatchDate: session.dispatchDate,
-        idempotent: idempotencyKey !== undefined,
-      });
-      return json(200, { url: session.url, sessionId: session.sessionId });
-    } catch (error) {
-      return checkoutErrorResponse(error, logKeys);
-    }
-  };
+  return httpEndpoint({
+    route: 'create-checkout',
+    method: 'POST',
+    loadDeps: typeof deps === 'function' ? deps : async () => deps,
+    handle: createCheckout,
+    mapError: checkoutErrorResponse,
+  });
 }
 
-/** The one place this endpoint's errors become HTTP answers. */
-function checkoutErrorResponse(error: unknown, logKeys: Record<string, unknown>): HttpResult {
+async function createCheckout({
+  event,
+  deps,
+  logKeys,
+}: HttpRequest<CheckoutHandlerDeps>): Promise<HttpResult> {
+  checkPublicKey(event, deps.publicApiKey);
+  const idempotencyKey = readIdempotencyKey(event);
+  const parsed = checkoutRequestSchema.safeParse(readJsonBody(event, MAX_BODY_BYTES));
+  if (!parsed.success) {
+    const { fields, message } = describeIssues(parsed.error);
+    throw new HttpError(400, { error: message, fields });
+  }
+  const session = await createCheckoutSession(parsed.data, {
+    stripe: deps.stripe,
+    siteUrl: deps.siteUrl,
+    now: (deps.now ?? (() => new Date()))(),
+    cutoffHours: deps.cutoffHours,
+    idempotencyKey,
+  });
+  logger.info('Checkout Session created', {
+    ...logKeys,
+    statusCode: 200,
+    sessionId: session.sessionId,
+    clientReferenceId: session.clientReferenceId,
+    quantity: parsed.data.quantity,
+    dispatchDate: session.dispatchDate,
+    idempotent: idempotencyKey !== undefined,
+  });
+  return json(200, { url: session.url, sessionId: session.sessionId });
+}
+
+/** This endpoint's own errors; the rest fall through to the shared mapping. */
+function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
   if (error instanceof QuoteMismatchError) {
     logger.info('Totals do not match the quote', { ...logKeys, statusCode: 409 });
     const { subtotalPence, shippingPence, totalPence } = error.quote;
@@ -111,7 +110,7 @@ function checkoutErrorResponse(error: unknown, logKeys: Record<string, unknown>)
     logger.warn('Idempotency key reused with different details', { ...logKeys, statusCode: 409 });
     return json(409, { error: CHECKOUT_ERRORS.conflict });
   }
-  return sharedErrorResponse(error, logKeys);
+  return undefined;
 }
 
 function checkPublicKey(event: HttpEvent, publicApiKey: string | undefined): void {
@@ -133,7 +132,5 @@ function readIdempotencyKey(event: HttpEvent): string | undefined {
   return value;
 }
 
-const loadDeps = initOnce(() => loadCheckoutDeps(process.env));
-
 /** The Lambda entry point: dependencies built once per cold start from the environment. */
-export const handler = createCheckoutHandler(loadDeps);
+export const handler = createCheckoutHandler(() => loadCheckoutDeps(process.env));

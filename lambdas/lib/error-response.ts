@@ -1,7 +1,7 @@
 import { ConfigError } from './config';
 import { HttpError, type HttpResult, json } from './http';
 import { logger } from './logger';
-import { PaymentProviderError } from './stripe-errors';
+import { PaymentProviderError, toPaymentProviderError } from './stripe-errors';
 
 /** What the customer reads when something on our side failed: never a detail, never a stack. */
 export const GENERIC_ERRORS = {
@@ -10,6 +10,8 @@ export const GENERIC_ERRORS = {
   unavailable: 'The shop is temporarily unavailable. Please try again in a few minutes.',
   unexpected: 'Something went wrong. Please try again.',
 } as const;
+
+export type GenericMessages = Record<keyof typeof GENERIC_ERRORS, string>;
 
 /**
  * The clients or configuration of a Lambda could not be built (a missing setting, Secrets Manager
@@ -23,19 +25,21 @@ export class DependenciesUnavailableError extends Error {
 }
 
 /**
- * The errors every Lambda shares, mapped to HTTP: an HttpError keeps its status and safe body;
- * configuration or secrets that cannot be loaded are a 503; Stripe failing is a 502; anything
- * else is a bug, a generic 500 with the detail in the log only. Each handler maps its own domain
- * errors first and hands the rest here, so there is one mapping per handler. `logKeys` (the
- * request id, say) go on every line: passed explicitly rather than appended to the shared logger,
- * because the local dev server runs concurrent requests through one module instance.
+ * The errors every Lambda shares, mapped to HTTP: an HttpError keeps its status, headers and safe
+ * body; configuration or secrets that cannot be loaded are a 503; Stripe failing (a
+ * PaymentProviderError, or a Stripe SDK error that reached here unwrapped) is a 502; anything else
+ * is a bug, a generic 500 with the detail in the log only. `httpEndpoint` calls this after the
+ * endpoint's own mapper. `logKeys` (the request id, say) go on every line: passed explicitly
+ * rather than appended to the shared logger, because the local dev server runs concurrent
+ * requests through one module instance.
  */
 export function sharedErrorResponse(
-  error: unknown,
+  thrown: unknown,
   logKeys: Record<string, unknown>,
-  messages: Partial<Record<keyof typeof GENERIC_ERRORS, string>> = {},
+  messages: Partial<GenericMessages> = {},
 ): HttpResult {
   const text = { ...GENERIC_ERRORS, ...messages };
+  const error = toPaymentProviderError(thrown);
   if (error instanceof HttpError) {
     const { fields } = error.body;
     // The names of the refused fields help spot a broken page; their values stay out of the log.
@@ -46,7 +50,7 @@ export function sharedErrorResponse(
       reason: error.message,
       fieldNames,
     });
-    return json(error.statusCode, error.body);
+    return json(error.statusCode, error.body, error.headers);
   }
   if (error instanceof ConfigError || error instanceof DependenciesUnavailableError) {
     const cause = error instanceof DependenciesUnavailableError ? error.cause : error;

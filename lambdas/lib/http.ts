@@ -3,15 +3,21 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 
-/** A failure with a status and a body that is safe to show the customer. Detail goes to the log. */
+/**
+ * A failure with a status and a body that is safe to show the customer, plus any headers the
+ * answer needs (`allow` on a 405). Detail goes to the log.
+ */
 export class HttpError extends Error {
+  readonly headers: Record<string, string>;
+
   constructor(
     readonly statusCode: number,
     readonly body: Record<string, unknown>,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; headers?: Record<string, string> },
   ) {
     super(typeof body.error === 'string' ? body.error : `HTTP ${statusCode}`, options);
     this.name = 'HttpError';
+    this.headers = options?.headers ?? {};
   }
 }
 

@@ -2,13 +2,11 @@ import * as z from 'zod/mini';
 import { orderReference } from '../../shared/checkout-status';
 import { loadFulfilmentRuntime } from '../fulfilment/dependencies';
 import { type FulfilmentDeps, type FulfilmentResult, fulfilCheckout } from '../fulfilment/fulfil-checkout';
-import { initOnce } from '../lib/cold-start';
 import { ConfigError, type Env } from '../lib/config';
-import { DependenciesUnavailableError, sharedErrorResponse } from '../lib/error-response';
 import { type HttpEvent, type HttpResult, header, json, rawBody } from '../lib/http';
+import { type HttpRequest, httpEndpoint, type LogKeys } from '../lib/http-handler';
 import { logger } from '../lib/logger';
 import { hasShopMarker } from '../lib/order-metadata';
-import { toPaymentProviderError } from '../lib/stripe-errors';
 import { type VerifiedEvent, verifyStripeEvent, WebhookVerificationError } from './verify-event';
 
 export interface WebhookHandlerDeps {
@@ -80,44 +78,44 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
 export function createWebhookHandler(
   deps: WebhookHandlerDeps | (() => Promise<WebhookHandlerDeps>),
 ): (event: HttpEvent) => Promise<HttpResult> {
-  const getDeps = typeof deps === 'function' ? deps : async () => deps;
-  return async (request) => {
-    const logKeys: Record<string, unknown> = {
-      requestId: request.requestContext.requestId,
-      route: 'stripe-webhook',
-    };
-    try {
-      const resolved = await getDeps().catch((cause: unknown) => {
-        throw new DependenciesUnavailableError({ cause });
-      });
-      const event = verifyStripeEvent(rawBody(request), header(request, 'stripe-signature'), {
-        secret: resolved.webhookSecret,
-        livemode: resolved.livemode,
-        now: resolved.fulfilment.now(),
-      });
-      logKeys.eventId = event.id;
-      logKeys.eventType = event.type;
-      const result = await handleEvent(event, resolved);
-      const outcome = 'outcome' in result ? result.outcome : result.handled;
-      logger.info('Webhook handled', { ...logKeys, statusCode: 200, outcome });
-      return json(200, { received: true, outcome });
-    } catch (error) {
-      return webhookErrorResponse(error, logKeys);
-    }
-  };
+  return httpEndpoint({
+    route: 'stripe-webhook',
+    method: 'POST',
+    loadDeps: typeof deps === 'function' ? deps : async () => deps,
+    handle: receiveWebhook,
+    mapError: webhookErrorResponse,
+  });
 }
 
-/** The one place this endpoint's errors become HTTP answers. */
-function webhookErrorResponse(error: unknown, logKeys: Record<string, unknown>): HttpResult {
+async function receiveWebhook({
+  event: request,
+  deps,
+  logKeys,
+}: HttpRequest<WebhookHandlerDeps>): Promise<HttpResult> {
+  const event = verifyStripeEvent(rawBody(request), header(request, 'stripe-signature'), {
+    secret: deps.webhookSecret,
+    livemode: deps.livemode,
+    now: deps.fulfilment.now(),
+  });
+  logKeys.eventId = event.id;
+  logKeys.eventType = event.type;
+  const result = await handleEvent(event, deps);
+  const outcome = 'outcome' in result ? result.outcome : result.handled;
+  logger.info('Webhook handled', { ...logKeys, statusCode: 200, outcome });
+  return json(200, { received: true, outcome });
+}
+
+/**
+ * Verification failures are this endpoint's own 400. Everything else (Stripe, DynamoDB or SES
+ * failing) falls through to the shared mapping: a 5xx, so Stripe retries, with detail in the log.
+ */
+function webhookErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
   if (error instanceof WebhookVerificationError) {
     logger.warn('Webhook refused', { ...logKeys, statusCode: 400, reason: error.reason });
     return json(400, { error: 'Webhook signature verification failed.' });
   }
-  // Everything else is worth a retry (Stripe, DynamoDB or SES failing): a 5xx, detail in the log.
-  return sharedErrorResponse(toPaymentProviderError(error), logKeys);
+  return undefined;
 }
 
-const loadDeps = initOnce(() => loadWebhookDeps(process.env));
-
 /** The Lambda entry point: configuration, secrets and clients built once per cold start. */
-export const handler = createWebhookHandler(loadDeps);
+export const handler = createWebhookHandler(() => loadWebhookDeps(process.env));
