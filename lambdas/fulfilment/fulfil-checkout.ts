@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { logger } from '../lib/logger';
-import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../lib/metrics';
+import { emitMetric, METRIC_NAMES } from '../lib/metrics';
 import { toOrderItem } from './order';
 import { assessCheckoutSession } from './paid-checkout';
 import { type EmailOutcome, type OrderEmailDeps, sendOrderEmails } from './send-order-emails';
@@ -9,7 +9,6 @@ export interface FulfilmentDeps extends OrderEmailDeps {
   stripe: Stripe;
   /** DISPATCH_CUTOFF_HOURS, for recomputing the dispatch date. */
   cutoffHours: number;
-  metrics: MetricsWriter;
 }
 
 export type FulfilmentResult =

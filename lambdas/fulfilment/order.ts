@@ -10,9 +10,10 @@ export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /**
  * Per email kind: `pending` → `sending` (claimed, with claimedAt and a claim token) → `sent`
- * (sentAt, messageId). See send-order-emails.ts for the transitions.
+ * (sentAt, messageId), or `failed` (failedAt, failureReason) when SES refused the recipient for
+ * good. `sent` and `failed` are final. See send-order-emails.ts for the transitions.
  */
-export const emailStateSchema = z.enum(['pending', 'sending', 'sent']);
+export const emailStateSchema = z.enum(['pending', 'sending', 'sent', 'failed']);
 export type EmailState = z.output<typeof emailStateSchema>;
 
 /** Attribute names of one email kind's state machine: flat, so each is one conditional update. */
@@ -23,6 +24,8 @@ export function emailAttributes(kind: EmailKind) {
     claimToken: `${kind}EmailClaimToken`,
     sentAt: `${kind}EmailSentAt`,
     messageId: `${kind}EmailMessageId`,
+    failedAt: `${kind}EmailFailedAt`,
+    failureReason: `${kind}EmailFailureReason`,
   } as const;
 }
 
@@ -71,11 +74,15 @@ export const orderItemSchema = z.object({
   confirmationEmailClaimToken: z.optional(z.string()),
   confirmationEmailSentAt: z.optional(isoInstant),
   confirmationEmailMessageId: z.optional(z.string()),
+  confirmationEmailFailedAt: z.optional(isoInstant),
+  confirmationEmailFailureReason: z.optional(z.string()),
   merchantNoticeEmailState: emailStateSchema,
   merchantNoticeEmailClaimedAt: z.optional(isoInstant),
   merchantNoticeEmailClaimToken: z.optional(z.string()),
   merchantNoticeEmailSentAt: z.optional(isoInstant),
   merchantNoticeEmailMessageId: z.optional(z.string()),
+  merchantNoticeEmailFailedAt: z.optional(isoInstant),
+  merchantNoticeEmailFailureReason: z.optional(z.string()),
   /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
   gsi1pk: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
   gsi1sk: z.string(),

@@ -47,7 +47,18 @@ export interface OrdersRepository {
     messageId: string,
     now: Date,
   ): Promise<boolean>;
-  /** `sending` with our token → `pending`, after SES refused the message, so a retry need not wait. */
+  /**
+   * `sending` with our token → `failed` (final), when SES refused the recipient for good: no retry
+   * can deliver it. `false` when our claim was taken over meanwhile.
+   */
+  markEmailFailed(
+    sessionId: string,
+    kind: EmailKind,
+    token: string,
+    reason: string,
+    now: Date,
+  ): Promise<boolean>;
+  /** `sending` with our token → `pending`, after a transient failure, so a retry need not wait. */
   releaseEmail(sessionId: string, kind: EmailKind, token: string): Promise<void>;
 }
 
@@ -141,6 +152,27 @@ export function createOrdersRepository(client: DynamoDBDocumentClient, tableName
           ':token': token,
           ':now': now.toISOString(),
           ':messageId': messageId,
+        },
+      });
+    },
+
+    markEmailFailed(sessionId, kind, token, reason, now) {
+      const a = emailAttributes(kind);
+      return updateOrder(sessionId, {
+        ConditionExpression: '#state = :sending AND #token = :token',
+        UpdateExpression: 'SET #state = :failed, #failedAt = :now, #reason = :reason REMOVE #token',
+        ExpressionAttributeNames: {
+          '#state': a.state,
+          '#token': a.claimToken,
+          '#failedAt': a.failedAt,
+          '#reason': a.failureReason,
+        },
+        ExpressionAttributeValues: {
+          ':sending': 'sending',
+          ':failed': 'failed',
+          ':token': token,
+          ':now': now.toISOString(),
+          ':reason': reason,
         },
       });
     },

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '../lib/logger';
+import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../lib/metrics';
 import { renderCustomerConfirmation, type SellerDetails } from './emails/customer-confirmation';
 import { renderMerchantNotice } from './emails/merchant-notice';
-import type { EmailSender, OutgoingEmail } from './emails/send-email';
-import { EMAIL_KINDS, type EmailKind, emailAttributes, type OrderItem } from './order';
+import {
+  type EmailSender,
+  isSesAcceptableAddress,
+  type OutgoingEmail,
+  PermanentEmailRefusalError,
+} from './emails/send-email';
+import { type EmailKind, emailAttributes, type OrderItem } from './order';
 import type { OrdersRepository } from './orders-repository';
 
 /**
@@ -20,13 +26,16 @@ export interface OrderEmailDeps {
   /** MERCHANT_EMAIL: where new-order notices go. */
   merchantEmail: string;
   now: () => Date;
+  /** Where `CustomerEmailRefused` goes. */
+  metrics: MetricsWriter;
 }
 
 /**
  * What happened to one email in this attempt. `claimed-elsewhere`: another attempt holds a fresh
  * claim (it is sending now, or crashed less than STALE_CLAIM_MS ago), or sent it meanwhile.
+ * `refused`: SES can never deliver it (recorded as `failed` on the order, now or earlier).
  */
-export type EmailOutcome = 'sent' | 'already-sent' | 'claimed-elsewhere';
+export type EmailOutcome = 'sent' | 'already-sent' | 'claimed-elsewhere' | 'refused';
 
 function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): OutgoingEmail {
   switch (kind) {
@@ -38,8 +47,13 @@ function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Ou
         content: renderCustomerConfirmation(order, deps.seller),
       };
     case 'merchantNotice':
-      // The merchant answers a notice to reach the customer (a delivery question, a problem).
-      return { to: deps.merchantEmail, replyTo: order.customerEmail, content: renderMerchantNotice(order) };
+      // The merchant answers a notice to reach the customer (a delivery question, a problem); an
+      // address SES would refuse is left out, or it would take the notice down with it.
+      return {
+        to: deps.merchantEmail,
+        replyTo: isSesAcceptableAddress(order.customerEmail) ? order.customerEmail : undefined,
+        content: renderMerchantNotice(order),
+      };
   }
 }
 
@@ -50,12 +64,12 @@ function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Ou
  * Per kind, a state machine on the order item, moved only by conditional updates:
  *
  *   pending ──claim──▶ sending(claimedAt, token) ──SES accepted, mark──▶ sent(sentAt, messageId)
- *      ▲                        │
- *      └──── release ◀──────────┘  when SES refuses the message (an error, nothing sent)
+ *      ▲                        │  └──SES refused the customer for good──▶ failed(failedAt, reason)
+ *      └──── release ◀──────────┘  on a transient failure (an error, nothing sent)
  *
  * A claim is taken only from `pending`, or from a `sending` claim older than STALE_CLAIM_MS (its
  * holder crashed). Only the holder of the claim sends, so two attempts never send the same email
- * at once, and `sent` is final.
+ * at once, and `sent` and `failed` are final.
  *
  * The one accepted duplicate window: SES has accepted the message, but `sent` is never recorded.
  * Either the attempt stops before the mark (the process crashes or times out, DynamoDB fails on
@@ -65,39 +79,72 @@ function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Ou
  * cannot; never resending would risk an email never sent, which Invariant 3 forbids. So, rarely,
  * a customer or the merchant gets the same email twice.
  *
- * @returns what happened to each kind.
- * @throws the SES or DynamoDB error of a failed step, after releasing a claim SES refused, so the
- *   caller answers 5xx and Stripe's retry (or the reconciler) finishes the work.
+ * @returns what happened to each kind. A customer address SES can never take is `refused`, not an
+ *   error: retrying cannot help, and the order is durable.
+ * @throws the SES or DynamoDB error of a failed step (after both kinds were tried, and after
+ *   releasing a claim whose send failed), so the caller answers 5xx and Stripe's retry (or the
+ *   reconciler) finishes the work.
  */
 export async function sendOrderEmails(
   order: OrderItem,
   deps: OrderEmailDeps,
 ): Promise<Record<EmailKind, EmailOutcome>> {
-  const outcomes: Record<EmailKind, EmailOutcome> = {
-    confirmation: 'already-sent',
-    merchantNotice: 'already-sent',
-  };
-  // One after the other: the customer's confirmation first, as it is the one the law asks for.
-  for (const kind of EMAIL_KINDS) {
-    outcomes[kind] = await sendOnce(kind, order, deps);
-  }
-  return outcomes;
+  // The confirmation goes first, as the law asks for it, but the notice never depends on it: it is
+  // sent whatever the confirmation did, and says so when SES refused the customer's address, so
+  // the merchant can reach the customer another way. A transient failure of either is thrown only
+  // once both were tried, so one bad send never holds the other back.
+  const confirmation = await settle(sendOnce('confirmation', order, deps));
+  const noticeOrder: OrderItem =
+    confirmation.ok && confirmation.refusedFor
+      ? {
+          ...order,
+          confirmationEmailState: 'failed',
+          confirmationEmailFailureReason: confirmation.refusedFor,
+        }
+      : order;
+  const merchantNotice = await settle(sendOnce('merchantNotice', noticeOrder, deps));
+  if (!confirmation.ok) throw confirmation.error;
+  if (!merchantNotice.ok) throw merchantNotice.error;
+  return { confirmation: confirmation.outcome, merchantNotice: merchantNotice.outcome };
 }
 
-async function sendOnce(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Promise<EmailOutcome> {
-  // A read that already says `sent` saves a write; anything else is settled by the claim itself.
-  if (order[emailAttributes(kind).state] === 'sent') return 'already-sent';
+interface SendResult {
+  outcome: EmailOutcome;
+  /** The reason recorded, when this attempt found SES refusing the recipient for good. */
+  refusedFor?: string | undefined;
+}
+
+async function settle(
+  sending: Promise<SendResult>,
+): Promise<({ ok: true } & SendResult) | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, ...(await sending) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+async function sendOnce(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Promise<SendResult> {
+  // A read that already says `sent` or `failed` saves a write; anything else is settled by the claim.
+  const state = order[emailAttributes(kind).state];
+  if (state === 'sent') return { outcome: 'already-sent' };
+  if (state === 'failed') return { outcome: 'refused' };
 
   const token = randomUUID();
   const claimedAt = deps.now();
   const staleBefore = new Date(claimedAt.getTime() - STALE_CLAIM_MS);
   const claimed = await deps.orders.claimEmail(order.sessionId, kind, token, claimedAt, staleBefore);
-  if (!claimed) return 'claimed-elsewhere';
+  if (!claimed) return { outcome: 'claimed-elsewhere' };
 
   let messageId: string;
   try {
     messageId = await deps.sender.send(messageFor(kind, order, deps));
   } catch (error) {
+    // Only the customer's address can be refused for good: the merchant's is configuration, and a
+    // refusal of it stays an error to retry until the operator fixes it (their alarm says so).
+    if (error instanceof PermanentEmailRefusalError && kind === 'confirmation') {
+      return recordRefusal(kind, order, token, error, deps);
+    }
     // Hand the claim back so the next attempt need not wait for it to go stale. If SES did in
     // fact accept the message (an answer lost on the way back), this is the duplicate window.
     await deps.orders.releaseEmail(order.sessionId, kind, token).catch((releaseError: unknown) => {
@@ -120,5 +167,29 @@ async function sendOnce(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps)
     });
   }
   logger.info('Order email sent', { reference: order.reference, kind, messageId });
-  return 'sent';
+  return { outcome: 'sent' };
+}
+
+/**
+ * Records a recipient SES will never accept as `failed` on the order (final: no retry, so the
+ * webhook answers 2xx, the order being durable), and counts it in `CustomerEmailRefused` for the
+ * merchant's alarm. If the mark fails, the error is thrown and a retry meets the same refusal.
+ */
+async function recordRefusal(
+  kind: EmailKind,
+  order: OrderItem,
+  token: string,
+  refusal: PermanentEmailRefusalError,
+  deps: OrderEmailDeps,
+): Promise<SendResult> {
+  const marked = await deps.orders.markEmailFailed(order.sessionId, kind, token, refusal.reason, deps.now());
+  if (!marked) return { outcome: 'claimed-elsewhere' };
+  logger.warn('SES refused the customer confirmation for good; recorded on the order', {
+    alarm: METRIC_NAMES.customerEmailRefused,
+    reference: order.reference,
+    kind,
+    reason: refusal.reason,
+  });
+  emitMetric(deps.metrics, METRIC_NAMES.customerEmailRefused, 1);
+  return { outcome: 'refused', refusedFor: refusal.reason };
 }

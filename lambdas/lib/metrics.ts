@@ -7,6 +7,8 @@ export const METRIC_NAMES = {
   reconcilerFulfilledMissedOrders: 'ReconcilerFulfilledMissedOrders',
   /** Paid sessions whose amount, currency or quantity is not what we priced: the merchant must act. */
   paidCheckoutNeedsReview: 'PaidCheckoutNeedsReview',
+  /** Customer confirmations SES refused for good (an address it cannot take): the merchant must reach them another way. */
+  customerEmailRefused: 'CustomerEmailRefused',
 } as const;
 
 export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];

@@ -3,7 +3,14 @@ import { formatGbp } from '../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import type { OrderItem } from '../order';
 import { formatOrderDate } from './customer-confirmation';
-import { type EmailContent, renderEmail } from './render';
+import { type EmailBlock, type EmailContent, renderEmail } from './render';
+
+/** What the merchant reads about each reason SES refused the customer's confirmation. */
+const REFUSAL_EXPLANATIONS: Record<string, string> = {
+  'address-not-ascii': 'the address has characters email servers do not accept',
+  InvalidParameterValue: 'the email service says the address is not valid',
+  MessageRejected: 'the email service refused to deliver to the address',
+};
 
 /**
  * The merchant's new-order notice: everything needed to pack and post the order without opening
@@ -31,8 +38,23 @@ export function renderMerchantNotice(order: OrderItem): EmailContent {
     ['Stripe session', order.sessionId],
   );
   if (order.paymentIntentId) rows.push(['Stripe payment', order.paymentIntentId]);
-  return renderEmail(`New order ${order.reference}: ${order.bottles} bottles, dispatch ${dispatch}`, [
-    { kind: 'paragraph', text: 'A new order has been paid. Reply to this email to reach the customer.' },
-    { kind: 'rows', rows },
-  ]);
+  const blocks: EmailBlock[] = [];
+  if (order.confirmationEmailState === 'failed') {
+    const why =
+      REFUSAL_EXPLANATIONS[order.confirmationEmailFailureReason ?? ''] ?? 'the email service refused it';
+    blocks.push({
+      kind: 'paragraph',
+      text:
+        `Action needed: the customer has NOT received their order confirmation (${why}). ` +
+        'Please contact them by phone, or ask them for another email address.',
+    });
+    rows.push(['Customer email', 'NOT SENT: confirmation refused']);
+  } else {
+    blocks.push({
+      kind: 'paragraph',
+      text: 'A new order has been paid. Reply to this email to reach the customer.',
+    });
+  }
+  blocks.push({ kind: 'rows', rows });
+  return renderEmail(`New order ${order.reference}: ${order.bottles} bottles, dispatch ${dispatch}`, blocks);
 }

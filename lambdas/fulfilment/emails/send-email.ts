@@ -5,7 +5,8 @@ import { singleLine } from './render';
 /** One message to exactly one recipient: never a list, so no customer ever sees another's address. */
 export interface OutgoingEmail {
   to: string;
-  replyTo: string;
+  /** Left out when there is none SES would take: a bad Reply-To makes SES refuse the whole message. */
+  replyTo?: string | undefined;
   content: EmailContent;
 }
 
@@ -24,6 +25,40 @@ export interface SesSenderOptions {
 /** A single mailbox: no list separators, no display-name brackets, no header-breaking characters. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const UNSAFE_ADDRESS = /[\u0000-\u001f\u007f,;<>\s]/;
+
+/**
+ * What SES takes as an address: 7-bit printable ASCII only (it has no SMTPUTF8, so `zoë@…` and
+ * an IDN domain not in punycode are refused), one `@`, something either side.
+ */
+const SES_ACCEPTABLE_ADDRESS = /^[\x21-\x7e]+@[\x21-\x7e]+$/;
+
+/** True when SES would accept `address` as a recipient or Reply-To (see SES_ACCEPTABLE_ADDRESS). */
+export function isSesAcceptableAddress(address: string): boolean {
+  return (
+    SES_ACCEPTABLE_ADDRESS.test(address) && !UNSAFE_ADDRESS.test(address) && address.split('@').length === 2
+  );
+}
+
+/**
+ * Why a recipient can never receive a message, as stored on the order (`…EmailFailureReason`):
+ * - `address-not-ascii`: refused before calling SES, which takes 7-bit ASCII addresses only;
+ * - `InvalidParameterValue`: SES refused the address itself ("Local address contains control or
+ *   whitespace", "Domain contains illegal character", "Missing final '@domain'");
+ * - `MessageRejected`: SES refused the message for this recipient (in the SES sandbox: a recipient
+ *   that is not verified).
+ */
+export type PermanentRefusalReason = 'address-not-ascii' | 'InvalidParameterValue' | 'MessageRejected';
+
+/**
+ * SES refused this recipient for good: sending again cannot help, so the caller records it and
+ * moves on rather than retrying for ever. Like EmailRefusedError, it keeps no SES message text.
+ */
+export class PermanentEmailRefusalError extends Error {
+  constructor(readonly reason: PermanentRefusalReason) {
+    super(`SES cannot deliver to this recipient: ${reason}`);
+    this.name = 'PermanentEmailRefusalError';
+  }
+}
 
 export class UnsafeAddressError extends Error {
   constructor() {
@@ -50,17 +85,39 @@ export class EmailRefusedError extends Error {
 }
 
 /**
+ * Which SES errors mean the recipient can never be reached, from the error's name and, for
+ * MessageRejected, whom its message names (read here, never logged). Everything else is worth a
+ * retry: throttling, SES unavailable, and account or configuration problems (sending paused, an
+ * unverified sending identity, a missing configuration set) that the operator fixes, after which
+ * the retry delivers. A MessageRejected that names our own sending identity is such a problem.
+ */
+export function classifySesRefusal(
+  error: SESServiceException,
+  from: string,
+): PermanentRefusalReason | undefined {
+  if (error.name === 'InvalidParameterValue') return 'InvalidParameterValue';
+  if (error.name === 'MessageRejected' && !error.message.toLowerCase().includes(from.toLowerCase())) {
+    return 'MessageRejected';
+  }
+  return undefined;
+}
+
+/**
  * Sends through SES's v1 `SendEmail`: HTML and text parts in UTF-8, one recipient, the subject on
  * one line (again, whatever the template did), the configuration set when there is one.
  */
 export function createSesEmailSender(ses: SESClient, options: SesSenderOptions): EmailSender {
   return {
     async send({ to, replyTo, content }) {
-      if (UNSAFE_ADDRESS.test(to) || UNSAFE_ADDRESS.test(replyTo)) throw new UnsafeAddressError();
+      if (UNSAFE_ADDRESS.test(to) || (replyTo !== undefined && UNSAFE_ADDRESS.test(replyTo))) {
+        throw new UnsafeAddressError();
+      }
+      // SES would refuse it with InvalidParameterValue; say so without the round trip.
+      if (!isSesAcceptableAddress(to)) throw new PermanentEmailRefusalError('address-not-ascii');
       const command = new SendEmailCommand({
         Source: options.from,
         Destination: { ToAddresses: [to] },
-        ReplyToAddresses: [replyTo],
+        ...(replyTo !== undefined && { ReplyToAddresses: [replyTo] }),
         Message: {
           Subject: { Data: singleLine(content.subject), Charset: 'UTF-8' },
           Body: {
@@ -72,7 +129,9 @@ export function createSesEmailSender(ses: SESClient, options: SesSenderOptions):
       });
       const result = await ses.send(command).catch((error: unknown) => {
         // What the logs may keep: see EmailRefusedError. Network errors and timeouts name no one.
-        throw error instanceof SESServiceException ? new EmailRefusedError(error) : error;
+        if (!(error instanceof SESServiceException)) throw error;
+        const permanent = classifySesRefusal(error, options.from);
+        throw permanent ? new PermanentEmailRefusalError(permanent) : new EmailRefusedError(error);
       });
       // SES always answers with an id; an absent one must not make us send again.
       return result.MessageId ?? 'unknown';

@@ -67,7 +67,7 @@ describe('reconcile-orders', () => {
   it('sends the emails an earlier attempt left unsent, and nothing twice', async () => {
     // Prepare: the webhook wrote the order, but SES was down for both emails.
     const session = await h.paidSession();
-    const sesDown = injectAwsFault(h.clients.ses, { command: 'SendEmailCommand', when: 'before', times: 1 });
+    const sesDown = injectAwsFault(h.clients.ses, { command: 'SendEmailCommand', when: 'before', times: 2 });
     const webhook = await h.webhook(h.delivery(await h.eventFor('checkout.session.completed', session.id)));
     sesDown.remove();
     const beforeRun = await h.counts(session.id);

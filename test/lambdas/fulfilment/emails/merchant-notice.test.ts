@@ -43,4 +43,34 @@ describe('renderMerchantNotice', () => {
     expect(email.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(email.html).toContain('&quot;&gt;&lt;a href=&quot;https://evil.test&quot;&gt;win&lt;/a&gt;');
   });
+
+  it('tells the merchant, first, when the customer has not received their confirmation, and why', () => {
+    // Prepare
+    const order = {
+      ...orderFixture(),
+      confirmationEmailState: 'failed' as const,
+      confirmationEmailFailureReason: 'address-not-ascii',
+    };
+
+    // Act
+    const email = renderMerchantNotice(order);
+
+    // Assess
+    expect(email.text.split('\n')[0]).toBe(
+      'Action needed: the customer has NOT received their order confirmation (the address has characters email servers do not accept). Please contact them by phone, or ask them for another email address.',
+    );
+    expect(email.text).toContain('Customer email: NOT SENT: confirmation refused');
+    expect(email.text).not.toContain('Reply to this email to reach the customer');
+  });
+
+  it('says a paid order and how to reach the customer when the confirmation is not refused', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture());
+
+    // Assess
+    expect(email.text.split('\n')[0]).toBe(
+      'A new order has been paid. Reply to this email to reach the customer.',
+    );
+    expect(email.text).not.toContain('NOT SENT');
+  });
 });

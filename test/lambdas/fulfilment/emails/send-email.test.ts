@@ -1,5 +1,12 @@
+import { SESServiceException } from '@aws-sdk/client-ses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSesEmailSender, UnsafeAddressError } from '../../../../lambdas/fulfilment/emails/send-email';
+import {
+  classifySesRefusal,
+  createSesEmailSender,
+  isSesAcceptableAddress,
+  PermanentEmailRefusalError,
+  UnsafeAddressError,
+} from '../../../../lambdas/fulfilment/emails/send-email';
 import { createSesClient } from '../../../../lambdas/lib/aws';
 import { recordInputs } from '../../../support/aws-faults';
 import { STAND_IN_REGION, type StandIns, startStandIns } from '../../../support/stand-ins';
@@ -77,4 +84,72 @@ describe('createSesEmailSender', () => {
       expect(await standIns.emails()).toHaveLength(before);
     },
   );
+
+  it('refuses a recipient SES cannot take as a permanent refusal, without calling SES', async () => {
+    // Prepare
+    const ses = createSesClient({ region: STAND_IN_REGION, endpoint: standIns.sesEndpoint });
+    const sent = recordInputs(ses, 'SendEmailCommand');
+
+    // Act
+    const sending = createSesEmailSender(ses, { from: 'orders@live-aquatics.test' }).send({
+      to: 'zoë@example.com',
+      content,
+    });
+
+    // Assess
+    await expect(sending).rejects.toEqual(new PermanentEmailRefusalError('address-not-ascii'));
+    expect(sent).toEqual([]);
+  });
+
+  it('leaves Reply-To out when there is none', async () => {
+    // Prepare
+    const ses = createSesClient({ region: STAND_IN_REGION, endpoint: standIns.sesEndpoint });
+    const sent = recordInputs(ses, 'SendEmailCommand');
+
+    // Act
+    const messageId = await createSesEmailSender(ses, { from: 'orders@live-aquatics.test' }).send({
+      to: 'merchant@example.com',
+      content,
+    });
+
+    // Assess
+    expect(sent).toEqual([expect.not.objectContaining({ ReplyToAddresses: expect.anything() })]);
+    expect((await standIns.emails()).find((email) => email.messageId === messageId)?.replyTo).toEqual([]);
+  });
+});
+
+describe('isSesAcceptableAddress', () => {
+  it.each(['zoe@example.com', 'a.b+c@xn--exmple-cua.com', "o'brien@example.co.uk"])('takes %j', (address) => {
+    expect(isSesAcceptableAddress(address)).toBe(true);
+  });
+  it.each([
+    'zoë@example.com',
+    'zoe@exämple.com',
+    'zoe@example.com\u200b',
+    'a b@example.com',
+    'a@b@example.com',
+    'example.com',
+    '@example.com',
+    'zoe@',
+  ])('refuses %j', (address) => {
+    expect(isSesAcceptableAddress(address)).toBe(false);
+  });
+});
+
+describe('classifySesRefusal', () => {
+  const error = (name: string, message: string) =>
+    new SESServiceException({ name, $fault: 'client', message, $metadata: { httpStatusCode: 400 } });
+  const from = 'orders@live-aquatics.test';
+
+  it.each<[string, string, string | undefined]>([
+    ['InvalidParameterValue', 'Local address contains control or whitespace', 'InvalidParameterValue'],
+    ['MessageRejected', 'Email address is not verified: zoe@example.com', 'MessageRejected'],
+    ['MessageRejected', 'Email address is not verified: ORDERS@live-aquatics.test', undefined],
+    ['Throttling', 'Maximum sending rate exceeded.', undefined],
+    ['AccountSendingPausedException', 'Sending paused', undefined],
+    ['MailFromDomainNotVerifiedException', 'Not verified', undefined],
+    ['ConfigurationSetDoesNotExist', 'No such set', undefined],
+  ])('%s (%s) → %s', (name, message, expected) => {
+    expect(classifySesRefusal(error(name, message), from)).toBe(expected);
+  });
 });
