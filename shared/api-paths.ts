@@ -1,4 +1,4 @@
-/** API routes, served on the site's own origin (spec §7 names the first). */
+/** API routes, served on the site's own origin. The paths are a public contract: keep them exactly. */
 export const API_PATHS = {
   createCheckout: '/functions/v1/create-checkout',
   checkoutStatus: '/functions/v1/checkout-status',

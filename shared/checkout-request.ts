@@ -110,7 +110,7 @@ const amount = z.number({ error: FIELD_MESSAGES.amount }).check(
 );
 
 /**
- * The body of `POST /functions/v1/create-checkout` (spec §7), the one schema of that boundary:
+ * The body of `POST /functions/v1/create-checkout`, the one schema of that boundary:
  * the order form checks it before sending and the Lambda parses with it. Unknown fields are
  * refused, not passed on. Strings come out trimmed and the postcode normalised. The amounts are
  * the browser's idea of the price: a cross-check against the server's quote, never a source.

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 
 /**
  * The answers of `POST /functions/v1/create-checkout` that the page acts on: a payment page to
- * open (`url`), or an order request accepted without one (`status: 'received'`, the spec's
+ * open (`url`), or an order request accepted without one (`status: 'received'`, shown as the
  * Order-received view). Anything else is a failure.
  */
 export const createCheckoutResponseSchema = z.union([

@@ -45,7 +45,7 @@ export function formatGbp(pence: number): string {
   return gbp.format(pence / 100);
 }
 
-/** Pence to a pounds number with 2 decimals, for the checkout request body (spec §7). */
+/** Pence to a pounds number with 2 decimals: the checkout request body carries amounts in pounds. */
 export function penceToPounds(pence: number): number {
   return Math.round(pence) / 100;
 }

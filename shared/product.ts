@@ -1,10 +1,10 @@
-/** The product's display name: the `{product}` placeholder of the spec, kept in one place. */
+/** The product's display name, kept in one place: every text that names the product uses it. */
 export const PRODUCT_NAME = 'Daphnia Magna';
 
-/** The only product key the storefront knows (spec §3, "Selected products"). */
+/** The only product key the storefront knows: the selection is a set of these. */
 export type ProductKey = 'daphnia';
 
-/** Spec §3 product definition. Prices are integer pence (spec says £3.25). */
+/** The product: 3 to 9 bottles in steps of 3, 100–300 animals each, £3.25 a bottle (in pence). */
 export const DAPHNIA = {
   key: 'daphnia',
   name: PRODUCT_NAME,
@@ -29,10 +29,10 @@ export const DAPHNIA = {
   unitPricePence: number;
 };
 
-/** Flat UK delivery added to every order (spec §9). */
+/** Flat UK delivery, £4.95, added to every order whatever its size. */
 export const SHIPPING_PENCE = 495;
 
-/** The promo shown on the product card (spec §2, §9): "£9.75 for 3 bottles" against £12.00. */
+/** The promo shown on the product card: "£9.75 for 3 bottles" against a struck-through £12.00. */
 export const PROMO = { wasPence: 1200, bottles: 3 } as const;
 
 /** The bottle quantities a customer may order: 3, 6, 9. */
@@ -45,7 +45,7 @@ export function isAllowedQuantity(value: unknown): value is number {
   return typeof value === 'number' && ALLOWED_QUANTITIES.includes(value);
 }
 
-/** Approximate animal count for a number of bottles (spec §9: bottles×100 to bottles×300). */
+/** Approximate animal count for a number of bottles: bottles×100 to bottles×300. */
 export function animalRange(bottles: number): { min: number; max: number } {
   return { min: bottles * DAPHNIA.countMin, max: bottles * DAPHNIA.countMax };
 }

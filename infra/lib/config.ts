@@ -62,7 +62,7 @@ const shopConfigSchema = z
     stripeLivemode: booleanFlag,
     /** Hours before the start of dispatch day after which an order goes to the next week. */
     dispatchCutoffHours: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(168).default(36)),
-    /** Optional public key of spec §6; not a secret (the browser sends it), so it may live in context. */
+    /** Optional public bearer the page sends to create-checkout; not a secret, so it may live in context. */
     publicApiKey: optionalText(200),
     /** Custom domain of the shop; needs `certificateArn`. */
     domainName: z.preprocess(blankToUndefined, hostname.optional()),

@@ -27,7 +27,7 @@ export interface CheckoutHandlerDeps {
   stripe: Stripe;
   siteUrl: string;
   cutoffHours: number;
-  /** Spec §6's public key: when set, other bearers are refused. It filters noise, it secures nothing. */
+  /** The page's public bearer: when set, other bearers are refused. It filters noise, secures nothing. */
   publicApiKey: string | undefined;
   now?: () => Date;
 }

@@ -5,7 +5,7 @@ import { PaymentProviderError, toPaymentProviderError } from './stripe-errors';
 
 /** What the customer reads when something on our side failed: never a detail, never a stack. */
 export const GENERIC_ERRORS = {
-  /** The spec's "Checkout Failed" toast text, so the page can show the body as it is. */
+  /** Word for word the page's "Checkout Failed" toast text, so the page can show the body as it is. */
   paymentProvider: 'Unable to process your order. Please try again.',
   unavailable: 'The shop is temporarily unavailable. Please try again in a few minutes.',
   unexpected: 'Something went wrong. Please try again.',

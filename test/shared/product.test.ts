@@ -8,7 +8,7 @@ import {
 } from '../../shared/product';
 
 describe('the daphnia product', () => {
-  it('is the spec §3 definition under the one display name', () => {
+  it('is 3 to 9 bottles of 250ml in steps of 3, under the one display name', () => {
     expect(PRODUCT_NAME).toBe('Daphnia Magna');
     expect(DAPHNIA).toMatchObject({ name: 'Daphnia Magna', min: 3, max: 9, step: 3, bottleSize: '250ml' });
   });

@@ -6,7 +6,7 @@ import { DEFAULT_DISPATCH_CUTOFF_HOURS } from '../../shared/dispatch';
 export interface AppConfig {
   /** Origin (optionally with a base path) the API is served from, without a trailing slash. */
   apiOrigin: string;
-  /** The public, anonymous-level bearer of spec §6; sent only when configured. */
+  /** The public, anonymous-level bearer sent with the checkout request; sent only when configured. */
   publicKey: string | undefined;
   /** Same meaning as the lambdas' DISPATCH_CUTOFF_HOURS, so the page shows the date the server will use. */
   dispatchCutoffHours: number;

@@ -28,8 +28,8 @@ export function formatOrderDate(instant: string): string {
 }
 
 /**
- * The customer's order confirmation: the durable record the Consumer Contracts Regulations ask
- * for (../shared/docs/uk-domain-notes.md, "Consumer law"): seller identity and contact, reference
+ * The customer's order confirmation: the durable record the Consumer Contracts Regulations 2013
+ * ask for after a distance sale: seller identity and contact, reference
  * and date, what was bought at what price, delivery and total paid, delivery address, planned
  * dispatch date, the no-cancellation notice for live goods and how to report a problem.
  */

@@ -119,7 +119,7 @@ describe('create-checkout: method', () => {
   });
 });
 
-describe('create-checkout: the public key of spec §6 (noise filter, not security)', () => {
+describe('create-checkout: the public bearer key (noise filter, not security)', () => {
   const PUBLIC_KEY = 'pk_public_demo_123';
   const withKey = () => harness.handlerWith({ publicApiKey: PUBLIC_KEY });
 

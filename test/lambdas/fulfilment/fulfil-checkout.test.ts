@@ -8,8 +8,8 @@ import { createCheckoutSession } from '../../support/checkout-sessions';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../support/fulfilment-harness';
 import { captureLogs } from '../../support/logs';
 
-// Docs: ../shared/docs/payments-and-reliability.md, Invariant 1 and "Amount, currency or quantity ...
-// not matching our price table", and "Email" (escaping, one recipient) on real messages.
+// An order exists if and only if Stripe says the session is paid, for an amount, currency and
+// quantity we priced; emails escape every customer string and go to one recipient each.
 describe('fulfilCheckout', () => {
   let h: FulfilmentHarness;
 

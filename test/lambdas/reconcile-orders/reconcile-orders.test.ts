@@ -12,7 +12,7 @@ import { injectAwsFault } from '../../support/aws-faults';
 import { createCheckoutSession } from '../../support/checkout-sessions';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../support/fulfilment-harness';
 
-// Docs: ../shared/docs/payments-and-reliability.md, "Exactly once": the reconciler cases.
+// The reconciler finds paid sessions the webhook missed and fulfils each exactly once.
 describe('reconcile-orders', () => {
   let h: FulfilmentHarness;
 

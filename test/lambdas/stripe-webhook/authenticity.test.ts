@@ -9,7 +9,7 @@ import {
 } from '../../support/fulfilment-harness';
 import { eventPayload, signPayload, stripeEvent } from '../../support/stripe-events';
 
-// Docs: ../shared/docs/payments-and-reliability.md, "Webhook authenticity".
+// A delivery whose signature or timestamp fails verification causes no side effect at all.
 describe('stripe-webhook: authenticity', () => {
   let h: FulfilmentHarness;
   let dynamoCommands: () => number;

@@ -9,7 +9,8 @@ import {
   WEBHOOK_SECRET,
 } from '../../support/fulfilment-harness';
 
-// Docs: ../shared/docs/payments-and-reliability.md, "Exactly once" (events; failures are in failures.test.ts).
+// One order and at most one email of each kind per session, however many events or deliveries
+// arrive (failures are in failures.test.ts).
 describe('stripe-webhook: exactly once', () => {
   let h: FulfilmentHarness;
 

@@ -5,8 +5,8 @@ import { type AwsFault, injectAwsFault, inputContaining } from '../../support/aw
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../support/fulfilment-harness';
 import { captureLogs } from '../../support/logs';
 
-// Docs: ../shared/docs/payments-and-reliability.md, "Exactly once": a failure after each step,
-// then the event replayed; DynamoDB, SES or Stripe failing, then Stripe's retry finishing the work.
+// Exactly once through failures: a failure after each step, then the event replayed; DynamoDB,
+// SES or Stripe failing, then Stripe's retry finishing the work.
 describe('stripe-webhook: failures and replays', () => {
   let h: FulfilmentHarness;
 

@@ -1,4 +1,4 @@
-/** Every route path of the app, in one place (spec §2). */
+/** Every route path of the app, in one place: `/`, `/success`, and anything else is the 404 page. */
 export const paths = {
   home: '/',
   success: '/success',

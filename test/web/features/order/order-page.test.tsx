@@ -24,12 +24,12 @@ function submitButton() {
   return screen.getByRole('button', { name: /Secure Checkout with Stripe|Processing\.\.\./ });
 }
 
-/** Destructive toasts (spec §5, §8: "Select a Product", "Checkout Failed"), announced assertively. */
+/** Destructive toasts ("Select a Product", "Checkout Failed"), announced assertively. */
 function toasts() {
   return screen.getByRole('alert');
 }
 
-/** Plain toasts (spec §5: "Missing Information", and our field checks), announced politely. */
+/** Plain toasts ("Missing Information", and our field checks), announced politely. */
 function notices() {
   return screen.getByRole('status', { name: 'Notifications' });
 }
@@ -288,7 +288,7 @@ describe('order page: checks on submit', () => {
 
     await user.click(submitButton());
 
-    // Spec §5 and §8: "a toast", not the destructive one that "Select a Product" and "Checkout Failed" are.
+    // "Missing Information" is a plain toast, unlike "Select a Product" and "Checkout Failed".
     const notice = notices();
     expect(within(notice).getByText('Missing Information')).toBeInTheDocument();
     expect(within(notice).getByText('Please fill in all required fields.')).toBeInTheDocument();

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { paths } from '../paths';
 
-/** Shown by the error boundary instead of a page that threw while rendering (spec §8). */
+/** "Unexpected Application Error!": shown by the error boundary instead of a page that threw. */
 export function ErrorPage() {
   // The layout may be what failed, so this page brings its own <main>.
   return (

@@ -6,7 +6,7 @@ export function NotFoundPage() {
   const { pathname } = useLocation();
 
   useEffect(() => {
-    // Spec §2: the unknown path is logged, so broken links show up in the browser console and RUM.
+    // The unknown path is logged, so broken links show up in the browser console and RUM.
     console.error('404 Error: User attempted to access non-existent route:', pathname);
   }, [pathname]);
 

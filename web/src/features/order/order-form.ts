@@ -7,7 +7,7 @@ import {
 import { penceToPounds, quoteOrder } from '../../../../shared/pricing';
 import type { ToastOptions } from '../../components/toast/toast-context';
 
-/** The customer's delivery details, as typed (spec §3 "Order form"). */
+/** The customer's delivery details, as typed: all strings, phone optional. */
 export interface DeliveryDetails {
   name: string;
   email: string;
@@ -24,7 +24,7 @@ const FIELD_ORDER: readonly DetailField[] = ['name', 'email', 'phone', 'address'
 const REQUIRED_FIELDS: readonly DetailField[] = ['name', 'email', 'address', 'postcode'];
 
 /**
- * Toasts of spec §5 and §8, word for word, with the spec's variant: "Select a Product" and
+ * The order page's toasts, word for word (their texts are a contract): "Select a Product" and
  * "Checkout Failed" are destructive toasts, "Missing Information" a plain one.
  */
 export const ORDER_MESSAGES = {
@@ -52,7 +52,7 @@ export type OrderValidation =
 /** The body before the schema has checked it: the quantity is any number until then. */
 type UncheckedBody = Omit<CheckoutRequestBody, 'quantity'> & { quantity: number };
 
-/** The request body of spec §7: amounts in pounds from the shared quote, so page and server agree. */
+/** The checkout request body: amounts in pounds from the shared quote, so page and server agree. */
 function buildCheckoutBody(details: DeliveryDetails, quantity: number): UncheckedBody {
   const quote = quoteOrder(quantity);
   return {
@@ -65,7 +65,7 @@ function buildCheckoutBody(details: DeliveryDetails, quantity: number): Unchecke
 }
 
 /**
- * The checks run on submit, in the spec's order (§5): a product, then the required fields, then
+ * The checks run on submit, in this fixed order: a product, then the required fields, then
  * the shared request schema (our addition, so a bad postcode is caught before the payment page).
  */
 export function validateOrder(
@@ -81,7 +81,7 @@ export function validateOrder(
   const parsed = checkoutRequestSchema.safeParse(buildCheckoutBody(details, quantity));
   if (parsed.success) return { ok: true, request: parsed.data };
 
-  // Our own checks speak like the spec's "Missing Information": a plain toast, focus on the field.
+  // Our own checks speak like "Missing Information": a plain toast, focus on the field.
   const { fields, message } = describeIssues(parsed.error);
   const field = FIELD_ORDER.find((key) => fields[key] !== undefined);
   if (!field) {

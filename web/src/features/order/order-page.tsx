@@ -18,7 +18,7 @@ interface ReceivedOrder {
   email: string;
 }
 
-/** The order form of spec §2, and the Order-received view that replaces it. */
+/** The order form, and the Order-received view that replaces it once a request is taken. */
 export function OrderPage() {
   const [selected, setSelected] = useState(false);
   const [quantity, setQuantity] = useState<number>(DAPHNIA.min);
@@ -88,7 +88,7 @@ export function OrderPage() {
           onSubmitAnother={startAnotherOrder}
         />
       ) : (
-        // noValidate: our checks run in the spec's order and speak through toasts; the `required`
+        // noValidate: our checks run in their fixed order and speak through toasts; the `required`
         // attributes still tell assistive technology which fields are needed.
         <form ref={formRef} className="order-form" noValidate onSubmit={handleSubmit}>
           <section className="card" aria-label="Product">

@@ -8,7 +8,7 @@ import { PaymentNotCompleted } from './components/payment-not-completed';
 import { StatusCheckFailed } from './components/status-check-failed';
 import { useCheckoutStatus } from './hooks/use-checkout-status';
 
-/** Where Stripe sends the customer back (spec §2): `/success?session_id=cs_...`. */
+/** Where Stripe sends the customer back: `/success?session_id=cs_...`; without the id, to `/`. */
 export function SuccessPage() {
   const [searchParams] = useSearchParams();
   const sessionId = searchParams.get('session_id')?.trim();

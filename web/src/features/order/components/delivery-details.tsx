@@ -14,7 +14,7 @@ interface DeliveryDetailsProps {
 export const SLOWER_DELIVERY_HINT =
   'Deliveries to Northern Ireland and the Scottish Highlands and Islands can take a day or two longer.';
 
-/** Spec §2 delivery fields. `name` attributes let the page focus a field the checks refused. */
+/** The delivery fields. `name` attributes let the page focus a field the checks refused. */
 export function DeliveryDetails({ details, invalidFields, onChange }: DeliveryDetailsProps) {
   const headingId = useId();
   const postcode = parseUkPostcode(details.postcode);

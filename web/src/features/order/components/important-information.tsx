@@ -1,8 +1,8 @@
 import { useId } from 'react';
 
-// Spec §2's six points, in customer words. Live animals are exempt from the 14-day right to
-// cancel, and the customer must be told before ordering: this list is that notice. The wording
-// should be reviewed by the merchant (see ../shared/docs/uk-domain-notes.md).
+// Six points, in customer words. Live animals are exempt from the 14-day right to cancel, and
+// the customer must be told before ordering: this list is that notice. The merchant should
+// review the wording.
 const POINTS = [
   'This is a trial run. Daphnia are live, natural stock, so the number in each bottle can vary from the estimate shown.',
   'If an unforeseen supply issue means we cannot send your order, we will refund you in full.',

@@ -11,7 +11,7 @@ interface OrderReceivedProps {
   onSubmitAnother: () => void;
 }
 
-/** Spec §2's Order-received view: the API took the order without a payment page. */
+/** The Order-received view: the API took the order without a payment page. */
 export function OrderReceived({ quantity, email, onSubmitAnother }: OrderReceivedProps) {
   const quote = quoteOrder(quantity);
   return (

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { Quote } from '../../../../../shared/pricing';
 import { PriceLines } from './price-lines';
 
-/** Subtotal, shipping and total of spec §2, from the shared quote (integer pence). */
+/** Subtotal, shipping and total under the form, from the shared quote (integer pence). */
 export function OrderSummary({ quote }: { quote: Quote }) {
   const headingId = useId();
   return (

@@ -13,8 +13,9 @@ interface ProductCardProps {
 }
 
 /**
- * The one product, as a toggle button (spec §2). The product name alone names the button; the
- * price details describe it, so a screen reader hears "Daphnia Magna, toggle button, pressed".
+ * The one product, as a toggle button: pressing it again deselects it. The product name alone
+ * names the button; the price details describe it, so a screen reader hears "Daphnia Magna,
+ * toggle button, pressed".
  */
 export function ProductCard({ selected, onToggle, ref }: ProductCardProps) {
   const nameId = useId();

@@ -8,7 +8,7 @@ interface QuantityStepperProps {
   onChange: (quantity: number) => void;
 }
 
-/** Moves within the product's bounds only, whatever the caller asks for (spec §4). */
+/** Moves within 3–9 only, clamped, whatever the caller asks for. */
 function clampQuantity(quantity: number): number {
   return Math.min(DAPHNIA.max, Math.max(DAPHNIA.min, quantity));
 }

@@ -27,7 +27,7 @@ function showPaymentPage(tab: Window | null, url: string) {
   }
 }
 
-/** Sends a valid order to the API and takes the customer to the payment page (spec §4, §7, §8). */
+/** Sends a valid order to the API and opens the payment page in a new tab; failures: "Checkout Failed". */
 export function useCheckout() {
   const api = useApiClient();
   const { toast } = useToast();

@@ -1,6 +1,6 @@
 import { orderReference } from '../../../../../shared/checkout-status';
 
-/** "Order Reference": the last 12 characters of the session id (spec §2, §9). */
+/** "Order Reference": the last 12 characters of the session id. */
 export function OrderReference({ sessionId }: { sessionId: string }) {
   return (
     <div className="reference">

@@ -8,7 +8,7 @@ import { SummaryLine } from '../../../components/ui/summary-line';
 import { OrderReference } from './order-reference';
 import { ReturnHomeLink } from './return-home-link';
 
-/** Spec §2's success page, shown only once the API says the session is paid. */
+/** The success page's confirmation, shown only once the API says the session is paid. */
 export function PaymentConfirmed({ sessionId, status }: { sessionId: string; status: CheckoutStatus }) {
   return (
     <section className="card card--centered">
