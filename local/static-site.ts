@@ -17,7 +17,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** Paths the app renders as real pages; any other path gets the app with a 404 status, as on CloudFront. */
-const APP_ROUTES = new Set(['/', '/success']);
+const APP_ROUTES = new Set(['/', '/success', '/privacy', '/terms', '/contact']);
 
 /**
  * Serves the Vite build like the deployed CloudFront distribution does: files as they are,

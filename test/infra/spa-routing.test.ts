@@ -58,9 +58,12 @@ function statusFor(uri: string): { asModified: number; asReceived: number; origi
 }
 
 describe('SPA routing CloudFront Function', () => {
-  it.each(['/', '/success'])('serves the app page %s from index.html with 200', (uri) => {
-    expect(statusFor(uri)).toEqual({ origin: '/index.html', asModified: 200, asReceived: 200 });
-  });
+  it.each(['/', '/success', '/privacy', '/terms', '/contact'])(
+    'serves the app page %s from index.html with 200',
+    (uri) => {
+      expect(statusFor(uri)).toEqual({ origin: '/index.html', asModified: 200, asReceived: 200 });
+    },
+  );
 
   it.each(['/assets/index-abc123.js', '/favicon.svg', '/robots.txt', '/index.html'])(
     'passes the build file %s through untouched',

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
 describe('the local static site, serving the build as CloudFront does', () => {
-  it.each(['/', '/success', '/success?session_id=cs_test_x'])(
+  it.each(['/', '/success', '/success?session_id=cs_test_x', '/privacy', '/terms', '/contact'])(
     'serves the app at %s with 200',
     async (path) => {
       const response = await fetch(`${base}${path}`);

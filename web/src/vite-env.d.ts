@@ -6,3 +6,14 @@ interface ImportMetaEnv {
   readonly VITE_PUBLIC_KEY?: string;
   readonly VITE_DISPATCH_CUTOFF_HOURS?: string;
 }
+
+// The seller's details (web/src/features/policies/seller.ts); unset, the local shop's are used.
+interface ImportMetaEnv {
+  readonly VITE_SHOP_NAME?: string;
+  readonly VITE_SELLER_NAME?: string;
+  readonly VITE_SELLER_ADDRESS?: string;
+  readonly VITE_SELLER_EMAIL?: string;
+  readonly VITE_SELLER_PHONE?: string;
+  readonly VITE_SELLER_COMPANY_NUMBER?: string;
+  readonly VITE_SELLER_VAT_NUMBER?: string;
+}

@@ -1,4 +1,5 @@
 import { formatDispatchDate } from '../../../shared/dispatch';
+import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../shared/live-animals';
 import { formatGbp } from '../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import type { OrderItem } from '../order';
@@ -82,12 +83,10 @@ export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetai
     { kind: 'heading', text: 'Live animals: cancellation and problems' },
     {
       kind: 'paragraph',
-      text: 'Daphnia are live animals that deteriorate rapidly, so the 14-day right to cancel does not apply to this order (Consumer Contracts Regulations 2013). Your other statutory rights are not affected: the goods remain our responsibility until they are delivered to you.',
+      // The same words as the order page and the terms (shared/live-animals.ts).
+      text: NO_CANCELLATION_STATEMENT,
     },
-    {
-      kind: 'paragraph',
-      text: `If something is wrong when your order arrives, please email ${seller.email} on the day of delivery if you can, quoting your order reference ${order.reference} and including a photo of the bottles. We will put it right.`,
-    },
+    { kind: 'paragraph', text: liveArrivalStatement(seller.email, order.reference) },
     { kind: 'heading', text: 'Contact us' },
     {
       kind: 'paragraph',

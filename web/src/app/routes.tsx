@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { OrderPage } from '../features/order/order-page';
+import { ContactPage, PrivacyPage, TermsPage } from '../features/policies/policy-page';
+import { policyPaths } from '../features/policies/policy-paths';
 import { SuccessPage } from '../features/success/success-page';
 import { ErrorBoundary } from './error-boundary';
 import { paths } from './paths';
@@ -20,6 +22,9 @@ export function AppRoutes({ children }: { children?: ReactNode }) {
         <Routes>
           <Route path={paths.home} element={<OrderPage />} />
           <Route path={paths.success} element={<SuccessPage />} />
+          <Route path={policyPaths.privacy} element={<PrivacyPage />} />
+          <Route path={policyPaths.terms} element={<TermsPage />} />
+          <Route path={policyPaths.contact} element={<ContactPage />} />
           {children}
           <Route path={paths.notFound} element={<NotFoundPage />} />
         </Routes>

@@ -24,7 +24,12 @@ describe('renderCustomerConfirmation', () => {
       expect(part).toContain('Flat 2, 10 Downing Street\nLondon\nSW1A 2AA'); // delivery address
       expect(part).toContain('Monday 23 November'); // planned dispatch
       expect(part).toContain('the 14-day right to cancel does not apply');
-      expect(part).toContain('If something is wrong when your order arrives');
+      // The live-animal statement the order page and the terms share: statutory rights kept.
+      expect(part).toContain('your order is our responsibility until it is delivered');
+      expect(part).toContain(
+        'email hello@live-aquatics.test on the day of delivery if you can, quoting your order reference J0kLmNoPqRsT, with a photo',
+      );
+      expect(part).not.toContain('We will put it right');
     }
     expect(email.subject).toBe('Order confirmed: J0kLmNoPqRsT (3 bottles of Daphnia Magna)');
   });

@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { SiteFooter } from '../../components/layout/site-footer';
 import { paths } from '../paths';
 
 /** "Unexpected Application Error!": shown by the error boundary instead of a page that threw. */
@@ -16,6 +17,7 @@ export function ErrorPage() {
           </Link>
         </section>
       </main>
+      <SiteFooter />
     </div>
   );
 }

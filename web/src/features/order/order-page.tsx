@@ -1,8 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { quoteOrder } from '../../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../../shared/product';
 import { useToast } from '../../components/toast/toast-context';
 import { LockIcon } from '../../components/ui/icons';
+import { policyPaths } from '../policies/policy-paths';
 import { DeliveryDetails } from './components/delivery-details';
 import { DispatchNote } from './components/dispatch-note';
 import { ImportantInformation } from './components/important-information';
@@ -119,6 +121,10 @@ export function OrderPage() {
               {submitting ? 'Processing...' : 'Secure Checkout with Stripe'}
             </button>
             <p className="fine-print">You will pay on Stripe's secure page, which opens in a new tab.</p>
+            <p className="fine-print">
+              Before you pay, please read our <Link to={policyPaths.terms}>Terms of sale</Link> and{' '}
+              <Link to={policyPaths.privacy}>Privacy notice</Link>.
+            </p>
           </section>
         </form>
       )}

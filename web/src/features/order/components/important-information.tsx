@@ -1,12 +1,15 @@
 import { useId } from 'react';
+import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../../../shared/live-animals';
+import { SELLER } from '../../policies/seller';
 
 // Six points, in customer words. Live animals are exempt from the 14-day right to cancel, and
 // the customer must be told before ordering: this list is that notice. The merchant should
-// review the wording.
+// review the wording. The live-animal wording is
+// shared with the terms and the confirmation email, so all three say the same.
 const POINTS = [
   'This is a trial run. Daphnia are live, natural stock, so the number in each bottle can vary from the estimate shown.',
   'If an unforeseen supply issue means we cannot send your order, we will refund you in full.',
-  'As live, perishable goods, Daphnia cannot be returned and the 14-day right to cancel does not apply. We do not offer a dead-on-arrival guarantee; this does not affect your statutory rights.',
+  `${NO_CANCELLATION_STATEMENT} ${liveArrivalStatement(SELLER.email)}`,
   'We ship on Mondays only (or on the first working day of the week when Monday is a bank holiday), so your Daphnia do not spend a weekend in transit.',
   'Freezing or extreme weather delays shipment until it is safe for live animals to travel.',
   'You can follow your order status through the email confirmation we send after checkout.',

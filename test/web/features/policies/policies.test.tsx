@@ -1,0 +1,139 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { parseSeller } from '../../../../web/src/features/policies/seller';
+import { jsonResponse, stubFetch } from '../../helpers/fake-browser';
+import { renderApp } from '../../helpers/render-app';
+
+function footer() {
+  return screen.getByRole('contentinfo');
+}
+
+/** The one live-animal statement the page, the terms and the email share (its key sentence). */
+const RESPONSIBILITY = 'your order is our responsibility until it is delivered';
+
+describe('seller identity', () => {
+  it('shows the seller, address, contact and the policy links in the footer of the order page', () => {
+    renderApp('/');
+
+    const bottom = footer();
+    expect(bottom).toHaveTextContent(
+      'Live Aquatics is sold by Live Aquatics (local test shop), 1 Test Street, Testville, TE1 1ST.',
+    );
+    expect(within(bottom).getByRole('link', { name: 'hello@live-aquatics.test' })).toHaveAttribute(
+      'href',
+      'mailto:hello@live-aquatics.test',
+    );
+    const policies = within(bottom).getByRole('navigation', { name: 'Shop policies' });
+    expect(within(policies).getByRole('link', { name: 'Privacy notice' })).toHaveAttribute(
+      'href',
+      '/privacy',
+    );
+    expect(within(policies).getByRole('link', { name: 'Terms of sale' })).toHaveAttribute('href', '/terms');
+    expect(within(policies).getByRole('link', { name: 'Contact us' })).toHaveAttribute('href', '/contact');
+  });
+
+  it('shows the footer, with the shop name, on the 404 and success pages too', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/no-such-page');
+    expect(footer()).toHaveTextContent('Live Aquatics is sold by');
+
+    stubFetch(
+      jsonResponse({
+        status: 'paid',
+        reference: 'i9J0kLmNoPqR',
+        bottles: 3,
+        total: 1470,
+        dispatchDate: '2026-11-23',
+      }),
+    );
+    renderApp('/success?session_id=cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqR');
+    await screen.findByText('i9J0kLmNoPqR');
+    expect(screen.getAllByRole('contentinfo')).toHaveLength(2);
+  });
+
+  it('links the policies next to the checkout button', async () => {
+    const { user } = renderApp('/');
+    await user.click(screen.getByRole('button', { name: 'Daphnia Magna' }));
+
+    const checkout = screen.getByRole('region', { name: 'Checkout' });
+    expect(within(checkout).getByRole('link', { name: 'Terms of sale' })).toHaveAttribute('href', '/terms');
+    expect(within(checkout).getByRole('link', { name: 'Privacy notice' })).toHaveAttribute(
+      'href',
+      '/privacy',
+    );
+  });
+
+  it('reads the seller from the build settings, with company and VAT numbers when set', () => {
+    expect(
+      parseSeller({
+        VITE_SHOP_NAME: 'Pond Life',
+        VITE_SELLER_NAME: 'Pond Life Ltd',
+        VITE_SELLER_ADDRESS: '2 Mill Lane, Bath BA1 1AA',
+        VITE_SELLER_EMAIL: 'shop@pond.example',
+        VITE_SELLER_COMPANY_NUMBER: '01234567',
+        VITE_SELLER_VAT_NUMBER: 'GB123456789',
+        VITE_SELLER_PHONE: '',
+      }),
+    ).toEqual({
+      shopName: 'Pond Life',
+      name: 'Pond Life Ltd',
+      address: '2 Mill Lane, Bath BA1 1AA',
+      email: 'shop@pond.example',
+      phone: undefined,
+      companyNumber: '01234567',
+      vatNumber: 'GB123456789',
+    });
+    expect(() => parseSeller({ VITE_SELLER_EMAIL: 'not-an-email' })).toThrow(/VITE_SELLER_EMAIL/);
+  });
+});
+
+describe('policy pages', () => {
+  it('serves a privacy notice naming the controller, the processors and the ICO', () => {
+    renderApp('/privacy');
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Privacy notice' })).toBeInTheDocument();
+    expect(document.title).toBe('Privacy notice · Live Aquatics');
+    const page = screen.getByRole('article');
+    expect(page).toHaveTextContent('Live Aquatics (local test shop) ("we") is the controller');
+    expect(page).toHaveTextContent('Stripe (payment), Amazon Web Services');
+    expect(page).toHaveTextContent("Information Commissioner's Office");
+  });
+
+  it('serves terms with the seller, prices, the weekly cut-off and the live-animal statement', () => {
+    renderApp('/terms');
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Terms of sale' })).toBeInTheDocument();
+    const page = screen.getByRole('article');
+    expect(page).toHaveTextContent(
+      'sold by Live Aquatics (local test shop), 1 Test Street, Testville, TE1 1ST',
+    );
+    expect(page).toHaveTextContent('at £3.25 a bottle, plus UK delivery of £4.95 per order');
+    expect(page).toHaveTextContent('orders placed after Saturday 12:00 before a Monday dispatch');
+    expect(page).toHaveTextContent('the 14-day right to cancel does not apply');
+    expect(page).toHaveTextContent(RESPONSIBILITY);
+  });
+
+  it('serves a contact page with every seller detail', () => {
+    renderApp('/contact');
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Contact us' })).toBeInTheDocument();
+    const page = screen.getByRole('article');
+    expect(within(page).getByText('1 Test Street, Testville, TE1 1ST')).toBeInTheDocument();
+    expect(within(page).getByRole('link', { name: 'hello@live-aquatics.test' })).toBeInTheDocument();
+  });
+});
+
+describe('live animals on arrival', () => {
+  it('says the same on the order page as in the terms: no DOA guarantee, statutory rights kept', () => {
+    renderApp('/');
+    const info = screen.getByRole('region', { name: 'Important Information' });
+    const point = within(info).getAllByRole('listitem')[2];
+    expect(point).toHaveTextContent(
+      'We do not offer a dead-on-arrival guarantee beyond your statutory rights',
+    );
+    expect(point).toHaveTextContent(RESPONSIBILITY);
+    expect(point).toHaveTextContent(
+      'If it arrives dead or not as described, email hello@live-aquatics.test on the day of delivery',
+    );
+  });
+});
