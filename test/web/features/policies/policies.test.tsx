@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import { Route } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { parseSeller } from '../../../../web/src/features/policies/seller';
 import { jsonResponse, stubFetch } from '../../helpers/fake-browser';
@@ -49,6 +50,17 @@ describe('seller identity', () => {
     renderApp('/success?session_id=cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqR');
     await screen.findByText('i9J0kLmNoPqR');
     expect(screen.getAllByRole('contentinfo')).toHaveLength(2);
+  });
+
+  it('shows the footer, with the shop name, on the error page', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    function Broken(): never {
+      throw new Error('boom');
+    }
+    renderApp('/broken', { routes: <Route path="/broken" element={<Broken />} /> });
+
+    expect(screen.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
+    expect(footer()).toHaveTextContent('Live Aquatics is sold by Live Aquatics (local test shop)');
   });
 
   it('links the policies next to the checkout button', async () => {

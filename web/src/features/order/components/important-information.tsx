@@ -4,8 +4,8 @@ import { SELLER } from '../../policies/seller';
 
 // Six points, in customer words. Live animals are exempt from the 14-day right to cancel, and
 // the customer must be told before ordering: this list is that notice. The merchant should
-// review the wording. The live-animal wording is
-// shared with the terms and the confirmation email, so all three say the same.
+// review the wording. The live-animal wording is shared with the terms and the confirmation
+// email, so all three say the same.
 const POINTS = [
   'This is a trial run. Daphnia are live, natural stock, so the number in each bottle can vary from the estimate shown.',
   'If an unforeseen supply issue means we cannot send your order, we will refund you in full.',
