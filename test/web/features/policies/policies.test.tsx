@@ -5,6 +5,10 @@ import { parseSeller } from '../../../../web/src/features/policies/seller';
 import { jsonResponse, stubFetch } from '../../helpers/fake-browser';
 import { renderApp } from '../../helpers/render-app';
 
+function Broken(): never {
+  throw new Error('boom');
+}
+
 function footer() {
   return screen.getByRole('contentinfo');
 }
@@ -54,9 +58,6 @@ describe('seller identity', () => {
 
   it('shows the footer, with the shop name, on the error page', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    function Broken(): never {
-      throw new Error('boom');
-    }
     renderApp('/broken', { routes: <Route path="/broken" element={<Broken />} /> });
 
     expect(screen.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
