@@ -21,19 +21,36 @@ export const FIELD_LIMITS = {
 /** Largest amount in pounds a request may carry: far above any real order, far below float trouble. */
 const MAX_POUNDS = 10_000;
 
-// C0 and C1 controls, DEL, the Unicode line/paragraph separators, and bidi overrides/isolates:
-// they break headers, logs and the merchant's packing slips, and can disguise text.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+/**
+ * Characters refused in every field. They break headers, logs and the merchant's packing slips,
+ * or hide or reorder text on screen: C0 controls, DEL and the C1 controls (U+0080–U+009F); the
+ * Arabic letter mark (U+061C); zero-width space, non-joiner, joiner and the left-to-right and
+ * right-to-left marks (U+200B–U+200F); the line and paragraph separators (U+2028, U+2029); the
+ * bidi embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069); and the byte order
+ * mark / zero-width no-break space (U+FEFF).
+ */
+const FORBIDDEN_CHARS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
 // The address is the one multi-line field (a textarea): line feeds are allowed there, nothing else.
 const FORBIDDEN_CHARS_EXCEPT_LF =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+
+/**
+ * A UTF-16 surrogate without its partner: JSON can carry one (`"\ud800"`), but it is not text.
+ * Stripe's SDK cannot URL-encode it (URIError) and no email could carry it.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Messages shown to the customer (toast) and returned by the API, one per rule. */
 export const FIELD_MESSAGES = {
   name: 'Please enter your full name (up to 100 characters).',
   email: 'Please enter a valid email address.',
+  emailNotAscii:
+    'Please enter your email address without accented or special letters before the @: our email service cannot deliver to them.',
+  emailDomain: 'Please check the part of your email address after the @: it is not a domain we can send to.',
+  emailRefused: 'Our payment provider did not accept this email address. Please check it, or use another.',
   phone: 'Please enter a valid phone number, or leave it empty.',
   address: 'Please enter your delivery address (up to 400 characters).',
   postcodeFormat: 'Please enter a valid UK postcode, for example SW1A 1AA.',
@@ -42,13 +59,20 @@ export const FIELD_MESSAGES = {
   quantity: 'Please choose 3, 6 or 9 bottles.',
   amount: 'Order amounts must be numbers in pounds with at most 2 decimals.',
   controlCharacters: 'Please remove special or invisible characters.',
+  malformedText: 'Please retype this field: it contains characters that are not valid text.',
 } as const;
 
-const noControlCharacters = (forbidden: RegExp) =>
+/** Well-formed Unicode first (a 400, never the SDK's URIError), then the forbidden characters. */
+const plainText = (forbidden: RegExp) => [
+  z.refine<string>((value) => !LONE_SURROGATE.test(value), {
+    error: FIELD_MESSAGES.malformedText,
+    abort: true,
+  }),
   z.refine<string>((value) => !forbidden.test(value), {
     error: FIELD_MESSAGES.controlCharacters,
     abort: true,
-  });
+  }),
+];
 
 const trimmed = (schema: z.ZodMiniString) =>
   z.pipe(
@@ -56,30 +80,73 @@ const trimmed = (schema: z.ZodMiniString) =>
     z.transform((value: string) => value.trim()),
   );
 
+/**
+ * Lengths in UTF-16 code units, as Stripe counts a metadata value's 500 and a browser counts
+ * `maxlength`: an emoji is 2, so 251 emoji are 502, not 251.
+ */
+const lengthBetween = (min: number, max: number, message: string) =>
+  z.refine<string>((value) => value.length >= min && value.length <= max, { error: message });
+
 function text(max: number, message: string, forbidden = FORBIDDEN_CHARS) {
-  return trimmed(z.string({ error: message }).check(noControlCharacters(forbidden))).check(
-    z.minLength(1, { error: message }),
-    z.maxLength(max, { error: message }),
+  return trimmed(z.string({ error: message }).check(...plainText(forbidden))).check(
+    lengthBetween(1, max, message),
   );
 }
 
-// A practical address shape: one @, no spaces or angle brackets, a dotted domain. Stricter than
-// the browser's type=email check and enough to refuse anything that could smuggle a header.
-const EMAIL_SHAPE =
-  /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+/**
+ * The local part SES and Stripe take: RFC 5322 "dot-atom" in ASCII, so no leading, trailing or
+ * doubled dot, no quotes, no spaces, nothing SES (7-bit ASCII only) would refuse.
+ */
+const EMAIL_LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+/** A dotted domain of letters, digits and inner hyphens (punycode `xn--` labels included). */
+const EMAIL_DOMAIN =
+  /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: anything outside ASCII is the point.
+const NON_ASCII = /[^\u0000-\u007f]/;
 
-const email = text(FIELD_LIMITS.email, FIELD_MESSAGES.email).check(
-  z.refine(
-    (value: string) =>
-      EMAIL_SHAPE.test(value) && (value.split('@')[0] ?? '').length <= FIELD_LIMITS.emailLocalPart,
-    { error: FIELD_MESSAGES.email },
-  ),
+/**
+ * An internationalised domain (`exämple.com`) in its ASCII (punycode) form, which SES requires
+ * and Stripe takes: the WHATWG URL parser does IDNA in the browser and in Node alike. `undefined`
+ * when it is not a valid host.
+ */
+function asciiDomain(domain: string): string | undefined {
+  // Letters of any script, digits, dots and hyphens only: the URL parser would also read a port,
+  // a path or credentials out of what follows, and drop them silently.
+  if (!/^[\p{L}\p{M}\p{N}.-]+$/u.test(domain)) return undefined;
+  try {
+    const host = new URL(`http://${domain}`).hostname;
+    return host === '' ? undefined : host;
+  } catch {
+    return undefined;
+  }
+}
+
+const email = z.pipe(
+  text(FIELD_LIMITS.email, FIELD_MESSAGES.email),
+  z.transform((value: string, ctx) => {
+    const at = value.lastIndexOf('@');
+    const local = value.slice(0, Math.max(at, 0));
+    const domain = value.slice(at + 1);
+    const refuse = (message: string) => {
+      ctx.issues.push({ code: 'custom', input: value, message });
+      return z.NEVER;
+    };
+    if (at <= 0 || local.includes('@')) return refuse(FIELD_MESSAGES.email);
+    if (NON_ASCII.test(local)) return refuse(FIELD_MESSAGES.emailNotAscii);
+    if (local.length > FIELD_LIMITS.emailLocalPart || !EMAIL_LOCAL_PART.test(local)) {
+      return refuse(FIELD_MESSAGES.email);
+    }
+    const ascii = NON_ASCII.test(domain) ? asciiDomain(domain) : domain;
+    if (ascii === undefined || !EMAIL_DOMAIN.test(ascii)) {
+      return refuse(NON_ASCII.test(domain) ? FIELD_MESSAGES.emailDomain : FIELD_MESSAGES.email);
+    }
+    const address = `${local}@${ascii}`;
+    return address.length <= FIELD_LIMITS.email ? address : refuse(FIELD_MESSAGES.email);
+  }),
 );
 
-const phone = trimmed(
-  z.string({ error: FIELD_MESSAGES.phone }).check(noControlCharacters(FORBIDDEN_CHARS)),
-).check(
-  z.maxLength(FIELD_LIMITS.phone, { error: FIELD_MESSAGES.phone }),
+const phone = trimmed(z.string({ error: FIELD_MESSAGES.phone }).check(...plainText(FORBIDDEN_CHARS))).check(
+  lengthBetween(0, FIELD_LIMITS.phone, FIELD_MESSAGES.phone),
   z.regex(/^(?:\+?[0-9][0-9 ()-]{5,}[0-9])?$/, { error: FIELD_MESSAGES.phone }),
 );
 
@@ -87,8 +154,8 @@ const postcode = z.pipe(
   z
     .string({ error: FIELD_MESSAGES.postcodeFormat })
     .check(
-      z.maxLength(FIELD_LIMITS.postcode + 10, { error: FIELD_MESSAGES.postcodeFormat }),
-      noControlCharacters(FORBIDDEN_CHARS),
+      lengthBetween(0, FIELD_LIMITS.postcode + 10, FIELD_MESSAGES.postcodeFormat),
+      ...plainText(FORBIDDEN_CHARS),
     ),
   z.transform((value: string, ctx) => {
     const result = parseUkPostcode(value);

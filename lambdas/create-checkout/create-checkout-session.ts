@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import type { CheckoutRequest } from '../../shared/checkout-request';
 import { formatDispatchDate, type IsoDate, nextDispatchDate } from '../../shared/dispatch';
 import { poundsToPence, type Quote, quoteOrder } from '../../shared/pricing';
@@ -41,6 +41,26 @@ export class CheckoutConflictError extends Error {
   }
 }
 
+/**
+ * Stripe refused the customer's email address (`invalid_request_error` on `customer_email`, such
+ * as "Invalid email address"): the customer must change it, so it is their field's error, not a
+ * "try again" that would send the same address for ever.
+ */
+export class CustomerEmailRejectedError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('Stripe refused the customer email address', options);
+    this.name = 'CustomerEmailRejectedError';
+  }
+}
+
+/** A Stripe error as this function reports it: the customer's email refused, or PaymentProviderError. */
+function toCheckoutError(error: unknown): unknown {
+  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.param === 'customer_email') {
+    return new CustomerEmailRejectedError({ cause: toPaymentProviderError(error) });
+  }
+  return toPaymentProviderError(error);
+}
+
 export interface CreateCheckoutSessionDeps {
   stripe: Stripe;
   /** Public origin of the site, without a trailing slash: the only source of success/cancel URLs. */
@@ -66,6 +86,7 @@ export interface CreatedCheckoutSession {
  *
  * @throws QuoteMismatchError when the sent totals differ from the quote (nothing is sent to Stripe).
  * @throws CheckoutConflictError when the idempotency key was used for different details.
+ * @throws CustomerEmailRejectedError when Stripe refuses the customer's email address.
  * @throws PaymentProviderError when Stripe fails, times out or answers without a payment page URL.
  */
 export async function createCheckoutSession(
@@ -104,14 +125,14 @@ export async function createCheckoutSession(
   try {
     return await attempt(windowStart);
   } catch (error) {
-    if (!(stripeKey && isIdempotencyMismatch(error))) throw toPaymentProviderError(error);
+    if (!(stripeKey && isIdempotencyMismatch(error))) throw toCheckoutError(error);
   }
   // A retry that crossed a window boundary: the first attempt used the previous window.
   try {
     return await attempt(windowStart - SESSION_WINDOW_MS);
   } catch (error) {
     if (isIdempotencyMismatch(error)) throw new CheckoutConflictError({ cause: error });
-    throw toPaymentProviderError(error);
+    throw toCheckoutError(error);
   }
 }
 

@@ -1,13 +1,19 @@
 import type Stripe from 'stripe';
 import { IDEMPOTENCY_HEADER } from '../../shared/api-paths';
-import { checkoutRequestSchema, describeIssues } from '../../shared/checkout-request';
+import { checkoutRequestSchema, describeIssues, FIELD_MESSAGES } from '../../shared/checkout-request';
 import { penceToPounds } from '../../shared/pricing';
 import { checkoutEnvSchema, type Env, parseEnv } from '../lib/config';
 import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../lib/http';
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../lib/http-handler';
 import { logger } from '../lib/logger';
 import { createStripeClient, loadStripeSecrets } from '../lib/stripe';
-import { CheckoutConflictError, createCheckoutSession, QuoteMismatchError } from './create-checkout-session';
+import { PaymentProviderError } from '../lib/stripe-errors';
+import {
+  CheckoutConflictError,
+  CustomerEmailRejectedError,
+  createCheckoutSession,
+  QuoteMismatchError,
+} from './create-checkout-session';
 
 /** A checkout body is a few hundred bytes; anything near this limit is not a real order. */
 export const MAX_BODY_BYTES = 8 * 1024;
@@ -104,6 +110,15 @@ function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | u
         shipping: penceToPounds(shippingPence),
         total: penceToPounds(totalPence),
       },
+    });
+  }
+  if (error instanceof CustomerEmailRejectedError) {
+    // The Stripe summary (type, code, param: no value) says why; the address stays out of the log.
+    const stripe = error.cause instanceof PaymentProviderError ? error.cause.summary : undefined;
+    logger.info('Stripe refused the customer email', { ...logKeys, statusCode: 400, stripe });
+    return json(400, {
+      error: FIELD_MESSAGES.emailRefused,
+      fields: { email: FIELD_MESSAGES.emailRefused },
     });
   }
   if (error instanceof CheckoutConflictError) {

@@ -44,6 +44,16 @@ describe('pounds and pence', () => {
     expect([975, 495, 1470, 2445, 3420].map(penceToPounds)).toEqual([9.75, 4.95, 14.7, 24.45, 34.2]);
   });
 
+  it('reads £3.25 as 325 pence and £0.29 (28.999… × 100 in binary) as 29', () => {
+    expect(poundsToPence(3.25)).toBe(325);
+    expect(poundsToPence(0.29)).toBe(29);
+    expect(poundsToPence(4.95)).toBe(495);
+  });
+
+  it('refuses £0.005: half a penny is not money', () => {
+    expect(poundsToPence(0.005)).toBeUndefined();
+  });
+
   it('reads pounds back to pence despite binary noise', () => {
     expect(poundsToPence(14.7)).toBe(1470);
     expect(poundsToPence(0.1 + 0.2)).toBe(30);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIELD_LIMITS, FIELD_MESSAGES } from '../../../shared/checkout-request';
+import { FIELD_MESSAGES } from '../../../shared/checkout-request';
 import { jsonBody } from '../../support/api-gateway-event';
 import {
   checkoutEvent,
@@ -69,11 +69,11 @@ describe('create-checkout: unknown fields are refused, not passed on', () => {
 
 describe('create-checkout: length limits (each also fits Stripe metadata)', () => {
   it.each([
-    ['name', 'N'.repeat(FIELD_LIMITS.name + 1)],
-    ['phone', `07700 ${'9'.repeat(FIELD_LIMITS.phone)}`],
-    ['address', 'A'.repeat(FIELD_LIMITS.address + 1)],
-    ['postcode', 'SW1A 1AA'.padEnd(FIELD_LIMITS.postcode + 11, 'A')],
-    ['email', `${'a'.repeat(FIELD_LIMITS.emailLocalPart + 1)}@example.com`],
+    ['name', 'N'.repeat(101)],
+    ['phone', `07700 ${'9'.repeat(30)}`],
+    ['address', 'A'.repeat(401)],
+    ['postcode', 'SW1A 1AA'.padEnd(21, 'A')],
+    ['email', `${'a'.repeat(65)}@example.com`],
   ])('refuses %s over its limit', async (field, value) => {
     await expectRefused({ ...validOrder, [field]: value }, field);
   });
@@ -159,5 +159,53 @@ describe('create-checkout: email and postcode shapes', () => {
     for (const value of [validOrder.name, validOrder.email, validOrder.phone, 'Pondside']) {
       expect(logged).not.toContain(value);
     }
+  });
+});
+
+// Findings 3, 4 and 5 of issue 10: text Stripe or SES would refuse is a 400 on its field, never
+// a 500 (the SDK's URIError) or a generic 502 (Stripe's refusal), and nothing reaches Stripe.
+describe('create-checkout: only text Stripe and SES accept', () => {
+  it.each([
+    ['name', 'Zo\ud800e'],
+    ['address', '1 Pond Lane\udc00'],
+    ['email', 'zoe\ud83d@example.com'],
+  ])('refuses a lone UTF-16 surrogate in the %s with 400, not 500', async (field, value) => {
+    await expectRefused({ ...validOrder, [field]: value }, field, FIELD_MESSAGES.malformedText);
+  });
+
+  it.each([
+    ['name', 'Zoë\u200bSmith'],
+    ['name', 'Zoë\u200eSmith'],
+    ['name', 'Zoë\u200fSmith'],
+    ['name', '\u061cZoë'],
+    ['name', '\ufeffZoë'],
+    ['name', 'Zoë\u2066Smith\u2069'],
+    ['phone', '07700\u0085900123'],
+  ])('refuses the invisible character in %s %j', async (field, value) => {
+    await expectRefused({ ...validOrder, [field]: value }, field, FIELD_MESSAGES.controlCharacters);
+  });
+
+  it.each(['a..b@example.com', '.a@example.com', 'a.@example.com'])(
+    'refuses the email %j, which Stripe calls invalid',
+    async (email) => {
+      await expectRefused({ ...validOrder, email }, 'email', FIELD_MESSAGES.email);
+    },
+  );
+
+  it('refuses an accented email local part, saying why', async () => {
+    await expectRefused({ ...validOrder, email: 'zoë@example.com' }, 'email', FIELD_MESSAGES.emailNotAscii);
+  });
+
+  it('sends an international domain to Stripe in punycode', async () => {
+    const { sessionId } = createdSession(
+      await harness.handle(checkoutEvent({ body: { ...validOrder, email: 'zoe@exämple.com' } })),
+    );
+    expect((await harness.stripe.checkout.sessions.retrieve(sessionId)).customer_email).toBe(
+      'zoe@xn--exmple-cua.com',
+    );
+  });
+
+  it('refuses 251 emoji in the address (502 UTF-16 units, over the 400 limit and Stripe’s 500)', async () => {
+    await expectRefused({ ...validOrder, address: '🐟'.repeat(251) }, 'address', FIELD_MESSAGES.address);
   });
 });
