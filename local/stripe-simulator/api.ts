@@ -5,6 +5,7 @@ import {
   invalidApiKey,
   invalidRequest,
   missingApiKey,
+  resourceMissing,
   StripeApiError,
   simulatedFailure,
   unrecognizedUrl,
@@ -12,22 +13,25 @@ import {
 import type { FaultInjector } from './faults';
 import { type FormObject, parseForm } from './form-body';
 import type { IdempotencyStore, StoredResponse } from './idempotency';
-import { newRequestId, nowSeconds } from './ids';
+import { newId, nowSeconds } from './ids';
+import { buildList, buildSession } from './objects';
 import {
-  EXPAND_ONLY_PARAMS,
-  PAGINATION_PARAMS,
-  parseListSessionsParams,
-  readPagination,
-} from './list-params';
-import { checkParams, ParamReader } from './params';
-import { checkExpand, lineItemsJson, paginate, sessionJson } from './session-json';
-import { parseCreateSessionParams } from './session-params';
-import type { SessionStore } from './session-store';
+  createRefundSchema,
+  createSessionSchema,
+  listSessionsSchema,
+  parseParams,
+  retrieveSchema,
+  SESSION_EXPANSIONS,
+  sessionInput,
+} from './params';
+import { type Store, type StoredSession, withoutLineItems } from './store';
 
 export interface ApiContext {
-  store: SessionStore;
+  store: Store;
   faults: FaultInjector;
   idempotency: IdempotencyStore;
+  /** The hosted payment page of a session. */
+  payPageUrl: (id: string) => string;
   /** A delay the simulator can cut short when it closes. */
   sleep: (ms: number) => Promise<void>;
   log: (line: string) => void;
@@ -49,58 +53,61 @@ export interface ApiResponse {
 
 type RouteHandler = (context: ApiContext, params: FormObject, pathId: string) => unknown;
 
-interface Route {
-  method: 'GET' | 'POST';
-  pattern: RegExp;
-  handle: RouteHandler;
-}
-
-const ROUTES: Route[] = [
+const ROUTES: Array<{ method: 'GET' | 'POST'; pattern: RegExp; handle: RouteHandler }> = [
   { method: 'POST', pattern: /^\/v1\/checkout\/sessions$/, handle: createSession },
   { method: 'GET', pattern: /^\/v1\/checkout\/sessions$/, handle: listSessions },
   { method: 'GET', pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/, handle: retrieveSession },
-  { method: 'GET', pattern: /^\/v1\/checkout\/sessions\/([^/]+)\/line_items$/, handle: listLineItems },
   { method: 'POST', pattern: /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/, handle: expireSession },
+  { method: 'GET', pattern: /^\/v1\/payment_intents\/([^/]+)$/, handle: retrievePaymentIntent },
+  { method: 'GET', pattern: /^\/v1\/charges\/([^/]+)$/, handle: retrieveCharge },
+  { method: 'POST', pattern: /^\/v1\/refunds$/, handle: createRefund },
+  { method: 'GET', pattern: /^\/v1\/refunds\/([^/]+)$/, handle: retrieveRefund },
 ];
 
 /** Answers one `/v1/...` request: faults, then authentication, idempotency and the endpoint itself. */
 export async function handleApiRequest(context: ApiContext, request: ApiRequest): Promise<ApiResponse> {
   const headers: Record<string, string> = {
-    'Request-Id': newRequestId(),
+    'Request-Id': newId.request(),
     'Stripe-Version': headerValue(request.headers['stripe-version']) ?? Stripe.API_VERSION,
   };
   try {
-    // An injected failure stands for trouble in front of the API, so it comes before everything else.
     const fault = context.faults.take(request.path);
-    if (fault?.status !== undefined) {
+    // A failure in front of the API comes before everything else.
+    if (fault?.status !== undefined && !fault.storedForKey) {
       await context.sleep(fault.delayMs);
       throw simulatedFailure(fault.status);
     }
     authenticate(headerValue(request.headers.authorization));
     const params = request.method === 'POST' ? parsePostBody(request) : parseForm(request.query);
-    const { route, pathId } = matchRoute(request.method, request.path);
+    const { handle, pathId } = matchRoute(request.method, request.path);
+    const run = async (): Promise<StoredResponse> => {
+      await context.sleep(fault?.delayMs ?? 0);
+      if (fault?.status !== undefined) throw simulatedFailure(fault.status);
+      return { status: 200, body: toJson(handle(context, params, pathId)) };
+    };
 
     const key = request.method === 'POST' ? headerValue(request.headers['idempotency-key']) : undefined;
-    if (key === undefined) {
-      await context.sleep(fault?.delayMs ?? 0);
-      return { status: 200, headers, body: toJson(route.handle(context, params, pathId)) };
-    }
+    if (key === undefined) return { ...(await run()), headers };
     headers['Idempotency-Key'] = key;
     const outcome = context.idempotency.begin(key, request.method, request.path, params);
     if (outcome.kind === 'refuse') throw outcome.error;
     if (outcome.kind === 'replay') {
       return { ...outcome.response, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
     }
+    // While this runs the key is held: a retry arriving meanwhile gets Stripe's 409 "in progress".
+    let response: StoredResponse;
     try {
-      // Slow, but holding the key: a retry arriving meanwhile gets Stripe's 409 "in progress".
-      await context.sleep(fault?.delayMs ?? 0);
-      const response: StoredResponse = { status: 200, body: toJson(route.handle(context, params, pathId)) };
-      outcome.finish(response);
-      return { ...response, headers };
+      response = await run();
     } catch (error) {
-      outcome.abandon();
-      throw error;
+      // The endpoint started its work, so Stripe keeps a 500 for the key; a refusal keeps nothing.
+      if (!(error instanceof StripeApiError && error.status >= 500)) {
+        outcome.abandon();
+        throw error;
+      }
+      response = { status: error.status, body: toJson(error) };
     }
+    outcome.finish(response);
+    return { ...response, headers };
   } catch (error) {
     if (error instanceof StripeApiError) return { status: error.status, headers, body: toJson(error) };
     context.log(`stripe simulator: unexpected error on ${request.method} ${request.path}: ${String(error)}`);
@@ -109,55 +116,131 @@ export async function handleApiRequest(context: ApiContext, request: ApiRequest)
   }
 }
 
-function createSession(context: ApiContext, params: FormObject): unknown {
+function createSession(context: ApiContext, form: FormObject): Stripe.Checkout.Session {
   const now = nowSeconds();
-  const input = parseCreateSessionParams(params, now);
-  checkExpand(input.expand, 'session');
-  const record = context.store.create(input, now);
-  return sessionJson(context.store, context.store.require(record.id), input.expand);
+  const params = parseParams(createSessionSchema, form);
+  const built = buildSession(sessionInput(params, now), now, context.payPageUrl);
+  const entry = context.store.addSession(built, {
+    metadata: params.payment_intent_data?.metadata ?? {},
+    description: params.payment_intent_data?.description ?? null,
+  });
+  return sessionView(context, entry, params.expand);
 }
 
-function listSessions(context: ApiContext, params: FormObject): unknown {
-  const input = parseListSessionsParams(params);
-  checkExpand(input.expand, 'session list');
-  const sessions = context.store
-    .list({ status: input.status, created: input.created })
-    .map((entry) => sessionJson(context.store, entry, input.expand));
-  return paginate(sessions, input.pagination, '/v1/checkout/sessions', 'checkout.session');
+function listSessions(context: ApiContext, form: FormObject): Stripe.ApiList<Stripe.Checkout.Session> {
+  const {
+    status,
+    created,
+    limit = 10,
+    starting_after: cursorId,
+    expand,
+  } = parseParams(listSessionsSchema, form);
+  let sessions = context.store.listSessions({ status, created });
+  if (cursorId !== undefined) {
+    // The page after the cursor in newest-first order, even if the cursor itself no longer matches.
+    const cursor = context.store.findSession(cursorId);
+    if (cursor === undefined) throw resourceMissing('checkout.session', cursorId, 'starting_after', 400);
+    const { created: at } = cursor.session;
+    sessions = sessions.filter(
+      ({ session, seq }) => session.created < at || (session.created === at && seq < cursor.seq),
+    );
+  }
+  const page = sessions.slice(0, limit).map((entry) => sessionView(context, entry, expand));
+  return buildList(page, sessions.length > limit, '/v1/checkout/sessions');
 }
 
-function retrieveSession(context: ApiContext, params: FormObject, id: string): unknown {
-  const expand = readSessionExpand(params);
-  return sessionJson(context.store, context.store.require(id), expand);
+function retrieveSession(context: ApiContext, form: FormObject, id: string): Stripe.Checkout.Session {
+  const { expand } = parseParams(retrieveSchema(SESSION_EXPANSIONS), form);
+  return sessionView(context, context.store.requireSession(id), expand);
 }
 
-function listLineItems(context: ApiContext, params: FormObject, id: string): unknown {
-  checkParams(params, PAGINATION_PARAMS);
-  const reader = new ParamReader(params);
-  const expand = reader.strings('expand');
-  checkExpand(expand, 'line item list');
-  const { record } = context.store.require(id);
-  const items = lineItemsJson(context.store, record.line_items.data, expand.includes('data.price.product'));
-  return paginate(items, readPagination(reader), record.line_items.url, 'line_item');
+function expireSession(context: ApiContext, form: FormObject, id: string): Stripe.Checkout.Session {
+  const { expand } = parseParams(retrieveSchema(SESSION_EXPANSIONS), form);
+  return sessionView(context, context.store.expireByApi(id), expand);
 }
 
-function expireSession(context: ApiContext, params: FormObject, id: string): unknown {
-  const expand = readSessionExpand(params);
-  return sessionJson(context.store, context.store.expireByApi(id), expand);
+function retrievePaymentIntent(context: ApiContext, form: FormObject, id: string): Stripe.PaymentIntent {
+  const { expand } = parseParams(retrieveSchema(['latest_charge']), form);
+  return paymentIntentView(context, context.store.requireIntent(id), expand.includes('latest_charge'));
 }
 
-/** The one parameter of the endpoints that answer a single session: `expand`, checked. */
-function readSessionExpand(params: FormObject): string[] {
-  checkParams(params, EXPAND_ONLY_PARAMS);
-  const expand = new ParamReader(params).strings('expand');
-  checkExpand(expand, 'session');
-  return expand;
+function retrieveCharge(context: ApiContext, form: FormObject, id: string): Stripe.Charge {
+  parseParams(retrieveSchema([]), form);
+  return context.store.requireCharge(id);
 }
 
-function matchRoute(method: string, path: string): { route: Route; pathId: string } {
+function createRefund(context: ApiContext, form: FormObject): Stripe.Refund {
+  const {
+    payment_intent: paymentIntent,
+    charge,
+    amount,
+    reason,
+    metadata,
+    expand,
+  } = parseParams(createRefundSchema, form);
+  const { refund } = context.store.refund({ paymentIntent, charge, amount, reason, metadata });
+  return refundView(context, refund, expand);
+}
+
+function retrieveRefund(context: ApiContext, form: FormObject, id: string): Stripe.Refund {
+  const { expand } = parseParams(retrieveSchema(['charge', 'payment_intent']), form);
+  return refundView(context, context.store.requireRefund(id), expand);
+}
+
+/** A session as the API answers it: `line_items` and `payment_intent` only as far as `expand` asks. */
+function sessionView(context: ApiContext, entry: StoredSession, expand: string[]): Stripe.Checkout.Session {
+  const paths = new Set(expand.map((path) => path.replace(/^data\./, '')));
+  const view = withoutLineItems(entry);
+  const withProduct = paths.has('line_items.data.price.product');
+  if (paths.has('line_items') || withProduct) {
+    const { line_items: lineItems } = entry.session;
+    view.line_items = {
+      ...lineItems,
+      data: lineItems.data.map((item) => {
+        const { product } = item.price;
+        const expanded = typeof product === 'string' ? context.store.product(product) : undefined;
+        return withProduct && expanded ? { ...item, price: { ...item.price, product: expanded } } : item;
+      }),
+    };
+  }
+  const withCharge = paths.has('payment_intent.latest_charge');
+  if ((paths.has('payment_intent') || withCharge) && typeof view.payment_intent === 'string') {
+    view.payment_intent = paymentIntentView(
+      context,
+      context.store.requireIntent(view.payment_intent),
+      withCharge,
+    );
+  }
+  return view;
+}
+
+function paymentIntentView(
+  context: ApiContext,
+  intent: Stripe.PaymentIntent,
+  withCharge: boolean,
+): Stripe.PaymentIntent {
+  const { latest_charge: charge } = intent;
+  if (!withCharge || typeof charge !== 'string') return intent;
+  return { ...intent, latest_charge: context.store.charge(charge) ?? charge };
+}
+
+function refundView(context: ApiContext, refund: Stripe.Refund, expand: string[]): Stripe.Refund {
+  const { charge, payment_intent: intent } = refund;
+  return {
+    ...refund,
+    charge:
+      expand.includes('charge') && typeof charge === 'string' ? context.store.requireCharge(charge) : charge,
+    payment_intent:
+      expand.includes('payment_intent') && typeof intent === 'string'
+        ? context.store.requireIntent(intent)
+        : intent,
+  };
+}
+
+function matchRoute(method: string, path: string): { handle: RouteHandler; pathId: string } {
   for (const route of ROUTES) {
     const match = route.method === method ? route.pattern.exec(path) : null;
-    if (match !== null) return { route, pathId: decodePathSegment(match[1] ?? '') };
+    if (match !== null) return { handle: route.handle, pathId: decodePathSegment(match[1] ?? '') };
   }
   throw unrecognizedUrl(method, path);
 }
@@ -170,15 +253,10 @@ export function decodePathSegment(segment: string): string {
   }
 }
 
-/** Test-mode secret or restricted keys only, as Bearer (the SDK) or Basic (`curl -u sk_test_…:`). */
+/** Test-mode secret or restricted keys only, sent as the SDK sends them: `Authorization: Bearer <key>`. */
 function authenticate(authorization: string | undefined): void {
-  if (authorization === undefined) throw missingApiKey();
-  const [scheme = '', credentials = ''] = authorization.trim().split(/\s+/, 2);
-  let key = '';
-  if (scheme.toLowerCase() === 'bearer') key = credentials;
-  if (scheme.toLowerCase() === 'basic')
-    key = Buffer.from(credentials, 'base64').toString('utf8').split(':')[0] ?? '';
-  if (key === '') throw missingApiKey();
+  const key = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+  if (key === undefined) throw missingApiKey();
   if (!/^(sk|rk)_test_\w+$/.test(key)) throw invalidApiKey(key);
 }
 

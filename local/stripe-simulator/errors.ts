@@ -5,10 +5,8 @@
  * are what callers see; the messages follow Stripe's wording where we know it.
  */
 
-export type StripeErrorType = 'invalid_request_error' | 'api_error' | 'idempotency_error';
-
 export interface StripeErrorBody {
-  type: StripeErrorType;
+  type: 'invalid_request_error' | 'api_error' | 'idempotency_error';
   message: string;
   code?: string;
   param?: string;
@@ -31,13 +29,10 @@ export class StripeApiError extends Error {
   }
 }
 
-interface InvalidRequestOptions {
-  param?: string;
-  code?: string;
-  status?: number;
-}
-
-export function invalidRequest(message: string, options: InvalidRequestOptions = {}): StripeApiError {
+export function invalidRequest(
+  message: string,
+  options: { param?: string; code?: string; status?: number } = {},
+): StripeApiError {
   const body: StripeErrorBody = { type: 'invalid_request_error', message };
   if (options.code !== undefined) {
     body.code = options.code;
@@ -45,27 +40,6 @@ export function invalidRequest(message: string, options: InvalidRequestOptions =
   }
   if (options.param !== undefined) body.param = options.param;
   return new StripeApiError(options.status ?? 400, body);
-}
-
-export function unknownParameter(param: string): StripeApiError {
-  return invalidRequest(`Received unknown parameter: ${param}`, { param, code: 'parameter_unknown' });
-}
-
-export function missingParameter(param: string): StripeApiError {
-  return invalidRequest(`Missing required param: ${param}.`, { param, code: 'parameter_missing' });
-}
-
-/** Stripe reads an empty string as "unset", which it refuses for parameters that cannot be unset. */
-export function emptyStringParameter(param: string): StripeApiError {
-  return invalidRequest(
-    `You passed an empty string for '${param}'. We assume empty values are an attempt to unset a parameter; ` +
-      `however '${param}' cannot be unset. You should remove '${param}' from your request or supply a non-empty value.`,
-    { param, code: 'parameter_invalid_empty' },
-  );
-}
-
-export function invalidInteger(param: string, value: string): StripeApiError {
-  return invalidRequest(`Invalid integer: ${value}`, { param, code: 'parameter_invalid_integer' });
 }
 
 export function resourceMissing(objectName: string, id: string, param: string, status = 404): StripeApiError {

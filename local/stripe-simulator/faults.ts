@@ -7,11 +7,18 @@ export interface FaultSpec {
   times?: number;
   /** Only requests whose path starts with this, e.g. `/v1/checkout/sessions`. */
   pathPrefix?: string;
+  /**
+   * The failure happens inside the endpoint, after Stripe took the request's idempotency key, so
+   * (like Stripe) the error is stored and replayed to every retry with that key. Without it the
+   * failure stands for trouble in front of the API, and a retry with the same key runs afresh.
+   */
+  storedForKey?: boolean;
 }
 
 export interface Fault {
   status: number | undefined;
   delayMs: number;
+  storedForKey: boolean;
 }
 
 interface QueuedFault extends Fault {
@@ -24,7 +31,7 @@ export class FaultInjector {
   private faults: QueuedFault[] = [];
 
   add(spec: FaultSpec): void {
-    const { status, delayMs = 0, times = 1, pathPrefix = '/' } = spec;
+    const { status, delayMs = 0, times = 1, pathPrefix = '/', storedForKey = false } = spec;
     if (status === undefined && delayMs <= 0)
       throw new Error('injectFault needs a status, a delayMs, or both');
     if (status !== undefined && (!Number.isInteger(status) || status < 400 || status > 599)) {
@@ -33,7 +40,7 @@ export class FaultInjector {
     if (!Number.isInteger(times) || times < 1)
       throw new Error(`injectFault times must be a positive integer`);
     if (!Number.isFinite(delayMs) || delayMs < 0) throw new Error('injectFault delayMs must be zero or more');
-    this.faults.push({ status, delayMs, remaining: times, pathPrefix });
+    this.faults.push({ status, delayMs, storedForKey, remaining: times, pathPrefix });
   }
 
   clear(): void {
@@ -46,6 +53,6 @@ export class FaultInjector {
     if (fault === undefined) return undefined;
     fault.remaining -= 1;
     if (fault.remaining === 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
-    return { status: fault.status, delayMs: fault.delayMs };
+    return { status: fault.status, delayMs: fault.delayMs, storedForKey: fault.storedForKey };
   }
 }

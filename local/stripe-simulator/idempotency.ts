@@ -22,10 +22,10 @@ export type IdempotencyOutcome =
   | { kind: 'execute'; finish: (response: StoredResponse) => void; abandon: () => void };
 
 /**
- * Stripe's idempotency for POST requests: the first response to a key is stored and replayed to
- * every retry with the same parameters; a key reused with different parameters, or while its
- * first request is still running, is refused. Only successful results are stored, as Stripe
- * stores nothing when a request fails validation before the endpoint starts its work.
+ * Stripe's idempotency for POST requests: the result of a key's first request is stored and
+ * replayed to every retry with the same parameters, a 500 included; a key reused with different
+ * parameters, or while its first request is still running, is refused. A request refused by
+ * validation stores nothing (the endpoint never started its work), so its key stays free.
  */
 export class IdempotencyStore {
   private readonly keys = new Map<string, KeyRecord>();
@@ -52,8 +52,7 @@ export class IdempotencyStore {
     return {
       kind: 'execute',
       finish: (response) => {
-        if (response.status >= 200 && response.status < 300) record.response = response;
-        else this.keys.delete(key);
+        record.response = response;
       },
       abandon: () => this.keys.delete(key),
     };

@@ -9,14 +9,18 @@ export function randomId(prefix: string, length: number): string {
   return id;
 }
 
-export const newSessionId = () => randomId('cs_test_', 58);
-export const newPaymentIntentId = () => randomId('pi_', 24);
-export const newEventId = () => randomId('evt_', 24);
-export const newRequestId = () => randomId('req_', 14);
-export const newLineItemId = () => randomId('li_', 24);
-export const newPriceId = () => randomId('price_', 24);
-export const newProductId = () => randomId('prod_', 14);
-export const newShippingRateId = () => randomId('shr_', 24);
+export const newId = {
+  session: () => randomId('cs_test_', 58),
+  paymentIntent: () => randomId('pi_', 24),
+  charge: () => randomId('ch_', 24),
+  refund: () => randomId('re_', 24),
+  event: () => randomId('evt_', 24),
+  request: () => randomId('req_', 14),
+  lineItem: () => randomId('li_', 24),
+  price: () => randomId('price_', 24),
+  product: () => randomId('prod_', 14),
+  shippingRate: () => randomId('shr_', 24),
+};
 
 export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);

@@ -1,4 +1,5 @@
-import type { CheckoutSessionRecord, ShippingRateRecord } from './session-types';
+import type Stripe from 'stripe';
+import type { CheckoutSessionRecord } from './objects';
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(value: string): string {
@@ -45,6 +46,11 @@ input[aria-invalid="true"]{border-color:#c0123c}
 .hint{color:#5c6670;font-size:.875rem;margin:.25rem 0 .75rem}
 .error{color:#c0123c;font-weight:600;margin:.25rem 0 .75rem}
 .message{background:#f6f8fa;border-radius:.375rem;padding:.5rem .75rem}
+fieldset{border:0;margin:0 0 .75rem;padding:0}
+legend{font-weight:600;margin-bottom:.25rem}
+.choice{display:flex;gap:.5rem;align-items:baseline;padding:.25rem 0}
+.choice input{width:auto}
+.secondary{background:#fff;color:#0a2540;border:1px solid #0a2540;margin-top:.5rem}
 button{width:100%;font:inherit;font-weight:700;padding:.75rem;border:0;border-radius:.375rem;background:#0a2540;color:#fff;cursor:pointer}
 a{color:#0a4fc2}
 @media (min-width:48rem){main{padding:2rem 1rem}}
@@ -72,7 +78,7 @@ ${content}
 
 export interface PaymentPageView {
   session: CheckoutSessionRecord;
-  shippingRate: ShippingRateRecord | null;
+  shippingRate: Stripe.ShippingRate | null;
   error?: string;
   cardNumber?: string;
 }
@@ -93,7 +99,7 @@ export function renderPaymentPage({ session, shippingRate, error, cardNumber }: 
       : `<div class="row"><dt>Delivery${
           shippingRate === null
             ? ''
-            : `<span class="detail">${escapeHtml(describeShipping(shippingRate))}</span>`
+            : `<span class="detail">${escapeHtml(shippingRate.display_name ?? '')}</span>`
         }</dt><dd>${money(session.shipping_cost.amount_total)}</dd></div>`;
   const describedBy = error === undefined ? 'card-hint' : 'card-hint card-error';
   const submitMessage = session.custom_text.submit?.message;
@@ -123,19 +129,47 @@ ${submitMessage === undefined ? '' : `<p class="message">${escapeHtml(submitMess
 <button type="submit">${escapeHtml(payLabel)}</button>
 </form>
 </section>
+<section class="card" aria-labelledby="debit-heading">
+<h2 id="debit-heading">Bacs Direct Debit (test)</h2>
+<p class="hint">A debit takes days to settle: the session completes unpaid and the shop hears later whether the bank collected it.</p>
+<form method="post">
+<input type="hidden" name="method" value="bacs_debit">
+<fieldset>
+<legend>When the bank settles</legend>
+${DEBIT_CHOICES.map(
+  ([value, label], index) =>
+    `<label class="choice"><input type="radio" name="outcome" value="${value}"${index === 0 ? ' checked' : ''}> ${label}</label>`,
+).join('\n')}
+</fieldset>
+<button type="submit" class="secondary">Pay ${escapeHtml(formatAmount(session.amount_total, session.currency))} by Direct Debit</button>
+</form>
+</section>
 ${session.cancel_url === null ? '' : `<p><a href="${escapeHtml(session.cancel_url)}">Cancel and return to the shop</a></p>`}`;
   return layout(payLabel, content);
 }
 
-function describeShipping(rate: ShippingRateRecord): string {
-  const { minimum, maximum } = rate.delivery_estimate ?? { minimum: null, maximum: null };
-  const unit = (maximum ?? minimum)?.unit.replace('_', ' ');
-  if (unit === undefined) return rate.display_name;
-  const span =
-    minimum !== null && maximum !== null && minimum.value !== maximum.value
-      ? `${minimum.value}–${maximum.value}`
-      : String((maximum ?? minimum)?.value ?? '');
-  return `${rate.display_name} · ${span} ${unit}${span === '1' ? '' : 's'}`;
+const DEBIT_CHOICES = [
+  ['collected', 'Collected at once (succeeds)'],
+  ['collected_later', 'Settles later: succeeds'],
+  ['fails_later', 'Settles later: fails'],
+] as const;
+
+/**
+ * A completed session whose Direct Debit is still processing, with test controls to settle it
+ * now: what the bank does days later at Stripe, on demand for a browser test.
+ */
+export function renderProcessingPage(session: CheckoutSessionRecord): string {
+  const action = `/c/pay/${encodeURIComponent(session.id)}/settle`;
+  const button = (outcome: string, label: string, extra = '') =>
+    `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="outcome" value="${outcome}"><button type="submit"${extra}>${label}</button></form>`;
+  return layout(
+    'Direct Debit processing',
+    `<section class="card"><h1>Direct Debit processing</h1>
+<p>The payment of ${escapeHtml(formatAmount(session.amount_total, session.currency))} is waiting for the bank.</p>
+${button('succeeded', 'Settle now: collected')}
+${button('failed', 'Settle now: failed', ' class="secondary"')}
+</section>`,
+  );
 }
 
 /** A page for a session that cannot be paid (expired, already paid) or does not exist. */

@@ -1,23 +1,26 @@
 /**
  * A local stand-in for Stripe Checkout that the real `stripe` SDK talks to over HTTP
- * (`new Stripe(key, { host, port, protocol: 'http' })`): the Checkout Sessions endpoints the shop
- * uses, a hosted payment page at `/c/pay/:id`, and signed webhooks with retries. It refuses what
- * Stripe refuses, so a mistake in the shop fails here first rather than in production, and its
- * test hooks (faults, delayed payments, tampered sessions) reach the cases real Stripe makes hard.
+ * (`new Stripe(key, { host, port, protocol: 'http' })`): the Checkout Sessions, PaymentIntents,
+ * Charges and Refunds endpoints the shop uses, a hosted payment page at `/c/pay/:id` (card, or a
+ * Bacs Direct Debit that settles later), and signed webhooks with retries. It refuses what Stripe
+ * refuses, so a mistake in the shop fails here first rather than in production, and its test
+ * hooks (faults, delayed payments, tampered sessions, Dashboard refunds) reach the cases real
+ * Stripe makes hard.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type Stripe from 'stripe';
 import { decodePathSegment, handleApiRequest } from './api';
 import { Delays } from './delays';
 import { FaultInjector, type FaultSpec } from './faults';
 import { BodyTooLargeError, bodyTooLarge, readBody } from './form-body';
 import { IdempotencyStore } from './idempotency';
+import { nowSeconds } from './ids';
+import { buildEvent, type CheckoutSessionRecord } from './objects';
 import { handlePaymentPage, type PageResponse } from './payment-page';
-import { sessionEventObject } from './session-json';
-import { SessionStore } from './session-store';
-import type { CheckoutSessionRecord } from './session-types';
-import { buildEvent, type WebhookDelivery, type WebhookEndpoint, WebhookSender } from './webhooks';
+import { StateError, Store } from './store';
+import { type WebhookDelivery, type WebhookEndpoint, WebhookSender } from './webhooks';
 
-export type { CheckoutSessionRecord } from './session-types';
+export type { CheckoutSessionRecord } from './objects';
 export type { WebhookDelivery, WebhookEndpoint } from './webhooks';
 
 export interface StripeSimulatorOptions {
@@ -31,6 +34,11 @@ export interface StripeSimulatorOptions {
   webhook?: WebhookEndpoint;
   /** Waits between retries after a non-2xx answer or a network error; default [1000, 5000, 30000, 120000]. */
   webhookRetryDelaysMs?: number[];
+  /**
+   * How long a Direct Debit paid on the hosted page with "settles later" waits before it settles;
+   * default 180000, like Stripe's delayed test bank accounts. The processing page can settle it at once.
+   */
+  asyncSettleDelayMs?: number;
   log?: (line: string) => void;
 }
 
@@ -47,7 +55,7 @@ export interface StripeSimulator {
   clearFaults(): void;
   /**
    * Pays an open session as the hosted page would (4242 card): completes it and sends
-   * `checkout.session.completed`. `paymentStatus: 'unpaid'` simulates a delayed method
+   * `checkout.session.completed`. `paymentStatus: 'unpaid'` pays by Bacs Direct Debit, a delayed method
    * (completed but unpaid). Resolves after the first webhook delivery attempt finished.
    */
   completeSession(
@@ -56,6 +64,17 @@ export interface StripeSimulator {
   ): Promise<CheckoutSessionRecord>;
   /** For delayed methods: marks the session paid and sends `…async_payment_succeeded` (or `_failed`, leaving it unpaid). */
   settleAsyncPayment(id: string, outcome: 'succeeded' | 'failed'): Promise<CheckoutSessionRecord>;
+  /**
+   * A refund made in the Stripe Dashboard: refunds the payment of a session (`cs_…`), a PaymentIntent
+   * (`pi_…`) or a charge (`ch_…`), in full unless `amount` says less, and sends `charge.refunded`.
+   * Resolves after the first webhook delivery attempt; throws Stripe's refusal (e.g. already refunded).
+   */
+  refundFromDashboard(
+    id: string,
+    options?: { amount?: number; reason?: Stripe.Refund.Reason },
+  ): Promise<Stripe.Refund>;
+  /** Every refund made, through the API or the Dashboard hook, oldest first. */
+  readonly refunds: ReadonlyArray<Stripe.Refund>;
   /** Overrides fields of a stored session (amount_total, currency, metadata, created, expires_at, line_items…). */
   patchSession(id: string, patch: Partial<CheckoutSessionRecord>): void;
   /** A copy of the stored session with `line_items` filled in; undefined for an unknown id. */
@@ -91,10 +110,21 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
   const port = await listen(server, options.port ?? DEFAULT_PORT, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  const store = new SessionStore(publicUrl, (type, record) =>
-    webhooks.send(buildEvent(type, sessionEventObject(record))),
-  );
-  const context = { store, faults, idempotency, sleep, log };
+  const store = new Store((subject) => webhooks.send(buildEvent(subject, nowSeconds())));
+  const payPageUrl = (id: string) => `${publicUrl}/c/pay/${id}`;
+  const context = { store, faults, idempotency, payPageUrl, sleep, log };
+  const settleDelayMs = options.asyncSettleDelayMs ?? 180_000;
+  const settleLater = (id: string, outcome: 'succeeded' | 'failed'): void => {
+    void delays.wait(settleDelayMs).then((elapsed) => {
+      if (!elapsed) return;
+      try {
+        store.settle(id, outcome);
+      } catch (error) {
+        // Settled meanwhile from the processing page or a test hook: nothing left to do.
+        if (!(error instanceof StateError)) throw error;
+      }
+    });
+  };
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     route(request, response).catch((error: unknown) => {
@@ -128,9 +158,11 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
       sendJson(response, answer.status, answer.headers, answer.body);
       return;
     }
-    const page = /^\/c\/pay\/([^/]+)$/.exec(target.pathname);
+    const page = /^\/c\/pay\/([^/]+)(\/settle)?$/.exec(target.pathname);
     if (page !== null) {
-      sendPage(response, await handlePaymentPage(store, method, decodePathSegment(page[1] ?? ''), body));
+      const id = decodePathSegment(page[1] ?? '');
+      const action = page[2] === undefined ? 'pay' : 'settle';
+      sendPage(response, await handlePaymentPage({ store, settleLater }, method, id, body, action));
       return;
     }
     const status = target.pathname === '/' ? 200 : 404;
@@ -143,9 +175,17 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     if (record === undefined) throw new Error(`No such Checkout Session: ${id}`);
     return record;
   };
+  // Stored objects are never mutated (a change replaces them), so a shallow copy is a snapshot.
   const getSession = (id: string): CheckoutSessionRecord | undefined => {
-    const entry = store.find(id);
-    return entry === undefined ? undefined : structuredClone(entry.record);
+    const entry = store.findSession(id);
+    return entry === undefined ? undefined : { ...entry.session };
+  };
+  const refundTarget = (id: string): { paymentIntent?: string; charge?: string } => {
+    if (id.startsWith('ch_')) return { charge: id };
+    if (id.startsWith('pi_')) return { paymentIntent: id };
+    const intent = store.findSession(id)?.session.payment_intent;
+    if (typeof intent !== 'string') throw new StateError(`Checkout Session ${id} has no payment to refund.`);
+    return { paymentIntent: intent };
   };
 
   return {
@@ -154,14 +194,23 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     injectFault: (fault) => faults.add(fault),
     clearFaults: () => faults.clear(),
     async completeSession(id, completeOptions = {}) {
-      await store.complete(id, completeOptions.paymentStatus ?? 'paid').delivered;
+      const method = completeOptions.paymentStatus === 'unpaid' ? 'bacs_debit' : 'card';
+      await store.complete(id, method).delivered;
       return sessionHookResult(id);
     },
     async settleAsyncPayment(id, outcome) {
       await store.settle(id, outcome).delivered;
       return sessionHookResult(id);
     },
-    patchSession: (id, patch) => store.patch(id, structuredClone(patch)),
+    async refundFromDashboard(id, refundOptions = {}) {
+      const { refund, delivered } = store.refund({ ...refundTarget(id), ...refundOptions });
+      await delivered;
+      return refund;
+    },
+    get refunds() {
+      return [...store.refunds.values()];
+    },
+    patchSession: (id, patch) => store.patchSession(id, patch),
     getSession,
     get deliveries() {
       return webhooks.deliveries;

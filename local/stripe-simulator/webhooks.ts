@@ -1,33 +1,19 @@
 import { createHmac } from 'node:crypto';
 import { type ClientRequest, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { Delays } from './delays';
-import { newEventId, nowSeconds } from './ids';
-import type { SessionEventType } from './session-store';
-import type { CheckoutSessionJson } from './session-types';
+import { nowSeconds } from './ids';
 
 export interface WebhookEndpoint {
   url: string;
   secret: string;
 }
 
-export interface WebhookEvent {
-  id: string;
-  object: 'event';
-  api_version: string;
-  created: number;
-  data: { object: CheckoutSessionJson };
-  livemode: false;
-  pending_webhooks: number;
-  request: { id: null; idempotency_key: null };
-  type: SessionEventType;
-}
-
 /** One attempt to deliver one event, as the Stripe dashboard lists them. */
 export interface WebhookDelivery {
   eventId: string;
-  eventType: SessionEventType;
+  eventType: Stripe.Event.Type;
   /** 1 for the first try, then 2, 3, … for each retry. */
   attempt: number;
   url: string;
@@ -52,20 +38,6 @@ export interface WebhookSenderOptions {
 export function signatureHeader(payload: string, secret: string, timestamp: number): string {
   const signature = createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex');
   return `t=${timestamp},v1=${signature}`;
-}
-
-export function buildEvent(type: SessionEventType, session: CheckoutSessionJson): WebhookEvent {
-  return {
-    id: newEventId(),
-    object: 'event',
-    api_version: Stripe.API_VERSION,
-    created: nowSeconds(),
-    data: { object: session },
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-  };
 }
 
 /**
@@ -97,7 +69,7 @@ export class WebhookSender {
   }
 
   /** Resolves once the first attempt has finished, whatever its outcome; retries carry on in the background. */
-  send(event: WebhookEvent): Promise<void> {
+  send(event: Stripe.Event): Promise<void> {
     const endpoint = this.endpoint;
     if (endpoint === undefined || this.closed) {
       const reason = this.closed ? 'simulator closed' : 'no endpoint configured';
@@ -142,7 +114,7 @@ export class WebhookSender {
 
   private attempt(
     endpoint: WebhookEndpoint,
-    event: WebhookEvent,
+    event: Stripe.Event,
     payload: string,
     attempt: number,
   ): Promise<boolean> {

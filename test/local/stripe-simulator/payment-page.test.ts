@@ -33,19 +33,17 @@ describe('hosted payment page', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(html).toContain('TEST MODE');
-    expect(html).toContain('Daphnia Magna');
+    expect(html).toContain('Daphnia Magna (250ml bottle)');
     expect(html).toContain('Qty 3 × £3.25');
-    expect(html).toContain('Royal Mail Tracked 24 · 1–2 business days');
+    expect(html).toContain('UK delivery (dispatched Monday 30 November)');
     expect(html).toContain('£4.95');
     expect(html).toContain('zoe@example.com');
-    expect(html).toContain('Live cultures are dispatched on Mondays.');
+    expect(html).toContain('Dispatched Monday 30 November (freezing or extreme weather can delay dispatch).');
     expect(html).toMatch(
       /<label for="card-number">Card number<\/label>\s*<input id="card-number" name="card_number"/,
     );
     expect(html).toContain('<button type="submit">Pay £14.70</button>');
-    expect(html).toContain(
-      '<a href="http://localhost:3000/?checkout=cancelled">Cancel and return to the shop</a>',
-    );
+    expect(html).toContain('<a href="http://localhost:3000/">Cancel and return to the shop</a>');
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
   });
 

@@ -1,6 +1,9 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
+import { buildSessionParams } from '../../../lambdas/create-checkout/create-checkout-session';
 import type { StripeSimulator } from '../../../local/stripe-simulator/server';
+import { checkoutRequestSchema } from '../../../shared/checkout-request';
+import { quoteOrder } from '../../../shared/pricing';
 
 export const SECRET_KEY = 'sk_test_simulator';
 export const WEBHOOK_SECRET = 'whsec_test_simulator';
@@ -16,50 +19,33 @@ export function stripeFor(simulator: StripeSimulator, config: Stripe.StripeConfi
   });
 }
 
-/** What the shop's create-checkout Lambda sends for 3 bottles (3 × £3.25 + £4.95 delivery = £14.70). */
+/**
+ * What the shop's create-checkout sends for 3 bottles (3 × £3.25 + £4.95 delivery = £14.70),
+ * made by its own parameter builder, so these tests exercise the parameters production sends.
+ */
 export function shopSessionParams(
   overrides: Partial<Stripe.Checkout.SessionCreateParams> = {},
 ): Stripe.Checkout.SessionCreateParams {
-  return {
-    mode: 'payment',
-    currency: 'gbp',
-    locale: 'en-GB',
-    line_items: [
-      {
-        price_data: {
-          currency: 'gbp',
-          unit_amount: 325,
-          product_data: {
-            name: 'Daphnia Magna',
-            description: 'Live Daphnia magna, 250ml bottle',
-            metadata: { sku: 'daphnia-magna-250ml' },
-          },
-        },
-        quantity: 3,
-      },
-    ],
-    shipping_options: [
-      {
-        shipping_rate_data: {
-          type: 'fixed_amount',
-          fixed_amount: { amount: 495, currency: 'gbp' },
-          display_name: 'Royal Mail Tracked 24',
-          delivery_estimate: {
-            minimum: { unit: 'business_day', value: 1 },
-            maximum: { unit: 'business_day', value: 2 },
-          },
-        },
-      },
-    ],
-    customer_email: 'zoe@example.com',
-    client_reference_id: 'order-123',
-    metadata: { shop: 'live-aquatics', bottles: '3' },
-    payment_intent_data: { metadata: { shop: 'live-aquatics' }, description: 'Daphnia Magna × 3' },
-    success_url: 'http://localhost:3000/success?session_id={CHECKOUT_SESSION_ID}',
-    cancel_url: 'http://localhost:3000/?checkout=cancelled',
-    custom_text: { submit: { message: 'Live cultures are dispatched on Mondays.' } },
-    ...overrides,
-  };
+  const order = checkoutRequestSchema.parse({
+    name: 'Zoë Brontë',
+    email: 'zoe@example.com',
+    phone: '07700 900123',
+    address: '1 Pond Lane\nBristol',
+    postcode: 'BS1 4DJ',
+    quantity: 3,
+    subtotal: 9.75,
+    shipping: 4.95,
+    total: 14.7,
+  });
+  const params = buildSessionParams({
+    input: order,
+    quote: quoteOrder(3),
+    siteUrl: 'http://localhost:3000',
+    clientReferenceId: 'ord_test_123',
+    dispatchDate: '2026-11-30',
+    expiresAt: Math.floor(Date.now() / 1000) + 3600,
+  });
+  return { ...params, ...overrides };
 }
 
 /** Awaits a promise that must reject, and hands back the rejection for typed assertions. */
