@@ -33,6 +33,8 @@ export interface FakeTab {
   opener: unknown;
   location: { href: string };
   close: ReturnType<typeof vi.fn>;
+  /** A real (jsdom) document, so what the page writes into the tab can be read back. */
+  document: Document;
 }
 
 /**
@@ -44,7 +46,10 @@ export function stubWindowOpen(result: 'tab' | 'blocked' = 'tab') {
     closed: false,
     opener: window,
     location: { href: 'about:blank' },
-    close: vi.fn(),
+    close: vi.fn(() => {
+      tab.closed = true;
+    }),
+    document: document.implementation.createHTMLDocument(''),
   };
   const open = vi
     .spyOn(window, 'open')

@@ -468,6 +468,12 @@ describe('order page: the payment tab', () => {
     expect(open.mock.invocationCallOrder[0]).toBeLessThan(fetchMock.mock.invocationCallOrder[0] ?? 0);
     expect(tab.opener).toBeNull();
     expect(tab.location.href).toBe('about:blank');
+    // Never a blank page: from the first instant it names the shop and says what is happening.
+    expect(tab.document.title).toBe('Opening secure checkout… · Live Aquatics');
+    expect(tab.document.documentElement.lang).toBe('en-GB');
+    expect(tab.document.querySelector('h1')?.textContent).toContain('Opening secure checkout…');
+    expect(tab.document.body?.textContent).toContain('Live Aquatics');
+    expect(tab.document.querySelectorAll('script, style')).toHaveLength(0);
     expect(submitButton()).toHaveTextContent('Processing...');
     expect(submitButton()).toBeDisabled();
 
@@ -519,7 +525,7 @@ describe('order page: the payment tab', () => {
 });
 
 describe('order page: checkout failures', () => {
-  it('shows "Checkout Failed", closes the empty tab and re-enables the button on a 500', async () => {
+  it('shows "Checkout Failed", says so in the payment tab with a way back, and re-enables the button on a 500', async () => {
     stubFetch(jsonResponse({ error: 'Internal error' }, 500));
     const { tab } = stubWindowOpen();
     const { user } = renderApp('/');
@@ -530,6 +536,12 @@ describe('order page: checkout failures', () => {
     const alert = await screen.findByRole('alert');
     expect(await within(alert).findByText('Checkout Failed')).toBeInTheDocument();
     expect(within(alert).getByText('Unable to process your order. Please try again.')).toBeInTheDocument();
+    // The payment tab says so too, and offers the way back.
+    expect(tab.document.title).toBe('Secure checkout could not open · Live Aquatics');
+    expect(tab.document.body?.textContent).toContain('no order has been placed and no money has been taken');
+    const back = tab.document.querySelector('button');
+    expect(back?.textContent).toContain('Return to the shop');
+    back?.click();
     expect(tab.close).toHaveBeenCalled();
     expect(submitButton()).toBeEnabled();
     expect(submitButton()).toHaveTextContent('Secure Checkout with Stripe');
@@ -548,7 +560,7 @@ describe('order page: checkout failures', () => {
     const first = requestOf(fetchMock, 0).headers.get('Idempotency-Key');
     expect(first).toMatch(UUID);
     expect(requestOf(fetchMock, 1).headers.get('Idempotency-Key')).toBe(first);
-    expect(tab.close).toHaveBeenCalled();
+    expect(tab.document.body?.textContent).toContain('Secure checkout could not open');
     expect(submitButton()).toBeEnabled();
   });
 
@@ -581,7 +593,7 @@ describe('order page: checkout failures', () => {
 
     expect(await within(toasts()).findByText('Checkout Failed')).toBeInTheDocument();
     expect(tab.location.href).toBe('about:blank');
-    expect(tab.close).toHaveBeenCalled();
+    expect(tab.document.body?.textContent).toContain('Secure checkout could not open');
   });
 });
 
