@@ -9,6 +9,8 @@ import {
 
 /** The GSI that lists one dispatch day's orders by status (docs/architecture.md, "Orders table"). */
 export const DISPATCH_DATE_INDEX = 'byDispatchDate';
+/** The GSI that finds an order or request by its customer-facing reference (the operator's commands). */
+export const REFERENCE_INDEX = 'byReference';
 
 /**
  * Creates the orders table with its `byDispatchDate` index when it does not exist yet: the same
@@ -31,6 +33,7 @@ export async function ensureOrdersTable(client: DynamoDBClient, tableName: strin
           { AttributeName: 'pk', AttributeType: 'S' },
           { AttributeName: 'gsi1pk', AttributeType: 'S' },
           { AttributeName: 'gsi1sk', AttributeType: 'S' },
+          { AttributeName: 'reference', AttributeType: 'S' },
         ],
         KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
         GlobalSecondaryIndexes: [
@@ -41,6 +44,11 @@ export async function ensureOrdersTable(client: DynamoDBClient, tableName: strin
               { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'ALL' },
+          },
+          {
+            IndexName: REFERENCE_INDEX,
+            KeySchema: [{ AttributeName: 'reference', KeyType: 'HASH' }],
+            Projection: { ProjectionType: 'KEYS_ONLY' },
           },
         ],
       }),

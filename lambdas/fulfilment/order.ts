@@ -29,6 +29,13 @@ export function emailAttributes(kind: EmailKind) {
   } as const;
 }
 
+/**
+ * Order statuses. Fulfilment writes `paid`; the operator's commands (lambdas/shop) move an order
+ * forward only: `paid → dispatched`, `paid → refunded`, `dispatched → refunded`.
+ */
+export const ORDER_STATUSES = ['paid', 'dispatched', 'refunded'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
 export const ORDER_KEY_PREFIX = 'ORDER#';
 export const DISPATCH_KEY_PREFIX = 'DISPATCH#';
 
@@ -50,7 +57,7 @@ export const orderItemSchema = z.object({
   sessionId: z.string(),
   paymentIntentId: z.optional(z.string()),
   livemode: z.boolean(),
-  status: z.literal('paid'),
+  status: z.enum(ORDER_STATUSES),
   bottles: z.number().check(z.int()),
   unitPricePence: z.number().check(z.int()),
   subtotalPence: z.number().check(z.int()),

@@ -5,6 +5,8 @@ import { Construct } from 'constructs';
 
 /** Name of the GSI that lists one dispatch day's orders by status (docs/architecture.md). */
 export const BY_DISPATCH_DATE_INDEX = 'byDispatchDate';
+/** Name of the GSI that finds an order or request by its customer-facing reference (operator commands). */
+export const BY_REFERENCE_INDEX = 'byReference';
 
 /**
  * The DynamoDB actions that fulfilment needs: read an order, create it with a conditional put, and
@@ -47,6 +49,12 @@ export class OrdersTable extends Construct {
       partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
       sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
       projectionType: ProjectionType.ALL,
+    });
+    // Keys only: the operator's commands read the item itself, strongly consistent, by its key.
+    this.table.addGlobalSecondaryIndex({
+      indexName: BY_REFERENCE_INDEX,
+      partitionKey: { name: 'reference', type: AttributeType.STRING },
+      projectionType: ProjectionType.KEYS_ONLY,
     });
   }
 

@@ -1,0 +1,22 @@
+import type Stripe from 'stripe';
+import type { SellerDetails } from '../fulfilment/emails/customer-confirmation';
+import type { EmailSender } from '../fulfilment/emails/send-email';
+import type { ShopTable } from './shop-table';
+
+/** What the shop's operator actions need: injected, so the CLI and the Lambdas build them alike. */
+export interface ShopDeps {
+  table: ShopTable;
+  sender: EmailSender;
+  seller: SellerDetails;
+  /** Where request notices go. */
+  merchantEmail: string;
+  now: () => Date;
+}
+
+/** Actions that also talk to Stripe (refunds, payment links). */
+export interface ShopStripeDeps extends ShopDeps {
+  stripe: Stripe;
+  /** The shop's public origin: the payment link's success and cancel pages. */
+  siteUrl: string;
+  cutoffHours: number;
+}

@@ -1,0 +1,433 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { dispatchDayOfWeek, listRecords, nextDispatchDay, ordersToPack } from '../lambdas/shop/listing';
+import {
+  DELAY_REASONS,
+  type DelayReason,
+  REFUND_REASONS,
+  type RefundReason,
+} from '../lambdas/shop/managed-order';
+import { delayDispatch, markDispatched, refundOrder } from '../lambdas/shop/order-actions';
+import { RefusedError } from '../lambdas/shop/refusal';
+import { declineRequest, requestPayment } from '../lambdas/shop/request-actions';
+import { readShopSettings, writeShopSettings } from '../lambdas/shop/shop-settings';
+import { assertBankHolidayCoverage, formatDispatchDate, type IsoDate } from '../shared/dispatch';
+import { formatGbp } from '../shared/pricing';
+import type { SHOP_MODES } from '../shared/shop-status';
+import { courierCsv, packingSlipsHtml } from './dispatch-files';
+import { formatTable, toListRow } from './format';
+import { deployedTarget, localTarget, type Target } from './stack-target';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | Array<string | boolean> | undefined>;
+
+/** Output and clock of one run: the process's in normal use, a test's in the tests. */
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: Readonly<Record<string, string | undefined>>;
+  now: () => Date;
+  cwd: string;
+}
+
+interface Command {
+  summary: string;
+  usage: string;
+  /** Extra lines of --help. */
+  details: string[];
+  options: Options;
+  positionals: 'none' | 'one' | 'many';
+  run(target: Target, values: Values, positionals: string[], io: CliIo): Promise<void>;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function isoDate(value: unknown, flag: string): IsoDate {
+  if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    throw new UsageError(`${flag} needs a date as YYYY-MM-DD.`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string): T {
+  const found = allowed.find((a) => a === value);
+  if (found === undefined) throw new UsageError(`${flag} must be one of: ${allowed.join(', ')}.`);
+  return found;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A mistake in how the command was typed: printed with the command's usage. */
+class UsageError extends Error {}
+
+/** The dispatch day a `--date`/`--dispatch` value means; `next` is the next one from today. */
+function dispatchDayFor(value: unknown, flag: string, io: CliIo): { day: IsoDate; note?: string } {
+  if (value === undefined || value === 'next') {
+    // Fail here, loudly, rather than pick a wrong day from bank holiday data that has run out.
+    assertBankHolidayCoverage(io.now(), 60);
+    return { day: nextDispatchDay(io.now()) };
+  }
+  const asked = isoDate(value, flag);
+  const day = dispatchDayOfWeek(asked);
+  return day === asked
+    ? { day }
+    : {
+        day,
+        note: `${formatDispatchDate(asked)} is not a dispatch day; that week's dispatch day is ${formatDispatchDate(day)}.`,
+      };
+}
+
+const COMMANDS: Record<string, Command> = {
+  list: {
+    summary: 'Orders and order requests, newest first',
+    usage: 'list [--status S] [--dispatch next|YYYY-MM-DD] [--weeks N] [--json]',
+    details: [
+      'Without --dispatch: every dispatch day from --weeks (default 8) weeks back to 8 weeks ahead.',
+      'Statuses: paid, dispatched, refunded, requested, invited, declined.',
+      'EMAILS lists the emails of each order; a name ending in ! is due and not sent yet.',
+    ],
+    options: {
+      status: { type: 'string' },
+      dispatch: { type: 'string' },
+      weeks: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    positionals: 'none',
+    async run(target, values, _p, io) {
+      const status =
+        values.status === undefined
+          ? undefined
+          : oneOf(
+              values.status,
+              ['paid', 'dispatched', 'refunded', 'requested', 'invited', 'declined'] as const,
+              '--status',
+            );
+      const weeks = values.weeks === undefined ? 8 : Number(values.weeks);
+      if (!Number.isInteger(weeks) || weeks < 0 || weeks > 104)
+        throw new UsageError('--weeks must be a whole number from 0 to 104.');
+      const dispatch =
+        values.dispatch === undefined ? undefined : dispatchDayFor(values.dispatch, '--dispatch', io);
+      if (dispatch?.note) io.err(dispatch.note);
+      const records = await listRecords(
+        { status, dispatchDate: dispatch?.day, weeksBack: weeks },
+        target.deps,
+      );
+      const rows = records.map(toListRow);
+      if (values.json) {
+        io.out(JSON.stringify(rows, null, 2));
+        return;
+      }
+      if (rows.length === 0) {
+        io.out(
+          `No orders${status ? ` with status ${status}` : ''}${dispatch ? ` for ${formatDispatchDate(dispatch.day)}` : ''}.`,
+        );
+        return;
+      }
+      io.out(formatTable(rows));
+      io.out(`${rows.length} ${rows.length === 1 ? 'row' : 'rows'}.`);
+    },
+  },
+  'dispatch-list': {
+    summary: 'The orders to pack for a dispatch day: courier CSV, packing slips, total bottles',
+    usage: 'dispatch-list [--date next|YYYY-MM-DD] [--out DIR]',
+    details: [
+      'Writes dispatch-YYYY-MM-DD.csv (name, address lines, postcode, phone, email, reference, bottles)',
+      'and packing-slips-YYYY-MM-DD.html (print it; one A6 slip per order) into DIR (default: here).',
+      "A date in a bank-holiday week picks that week's dispatch day (Tuesday after Easter Monday).",
+    ],
+    options: { date: { type: 'string' }, out: { type: 'string' } },
+    positionals: 'none',
+    async run(target, values, _p, io) {
+      const { day, note } = dispatchDayFor(values.date, '--date', io);
+      if (note) io.out(note);
+      const orders = await ordersToPack(day, target.deps);
+      const bottles = orders.reduce((sum, order) => sum + order.bottles, 0);
+      const dir = resolve(io.cwd, text(values.out) ?? '.');
+      mkdirSync(dir, { recursive: true });
+      const csvPath = join(dir, `dispatch-${day}.csv`);
+      const htmlPath = join(dir, `packing-slips-${day}.html`);
+      writeFileSync(csvPath, courierCsv(orders));
+      writeFileSync(htmlPath, packingSlipsHtml(day, orders, target.deps.seller));
+      io.out(
+        `Dispatch ${formatDispatchDate(day)} ${day.slice(0, 4)}: ${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${bottles} bottles to prepare.`,
+      );
+      for (const order of orders)
+        io.out(`  ${order.reference}  ${String(order.bottles).padStart(2)} bottles  ${order.postcode}`);
+      io.out(`Courier CSV:   ${csvPath}`);
+      io.out(`Packing slips: ${htmlPath}`);
+    },
+  },
+  'mark-dispatched': {
+    summary: 'Mark orders dispatched and email each customer once',
+    usage: 'mark-dispatched <reference>... [--tracking NUMBER]',
+    details: [
+      'Run it again safely: an order already dispatched is not emailed again.',
+      '--tracking applies to one reference at a time.',
+    ],
+    options: { tracking: { type: 'string' } },
+    positionals: 'many',
+    async run(target, values, references, io) {
+      const tracking = text(values.tracking);
+      if (tracking !== undefined && references.length > 1)
+        throw new UsageError('--tracking goes with one reference at a time.');
+      let refused = 0;
+      for (const reference of references) {
+        try {
+          const result = await markDispatched(reference, { trackingNumber: tracking }, target.deps);
+          io.out(
+            result.changed
+              ? `${result.reference}: dispatched${result.order.trackingNumber ? ` (tracking ${result.order.trackingNumber})` : ''}; dispatch email ${result.email === 'sent' ? 'sent' : 'not sent (already sent or being sent)'}.`
+              : `${result.reference}: already dispatched${result.order.dispatchedAt ? ` on ${result.order.dispatchedAt}` : ''}; ${result.email === 'sent' ? 'its dispatch email, not sent before, sent now' : 'nothing sent again'}.`,
+          );
+        } catch (error) {
+          if (!(error instanceof RefusedError)) throw error;
+          refused += 1;
+          io.err(`${reference}: ${error.message}`);
+        }
+      }
+      if (refused > 0) throw new RefusedError(`${refused} of ${references.length} not marked dispatched.`);
+    },
+  },
+  delay: {
+    summary: "Move a dispatch day's undispatched orders to a later day and tell each customer",
+    usage: 'delay --dispatch YYYY-MM-DD --to YYYY-MM-DD --reason weather|supply|other',
+    details: ['Each customer is emailed once with the new date; running it again sends nothing more.'],
+    options: { dispatch: { type: 'string' }, to: { type: 'string' }, reason: { type: 'string' } },
+    positionals: 'none',
+    async run(target, values, _p, io) {
+      const from = isoDate(values.dispatch, '--dispatch');
+      const to = isoDate(values.to, '--to');
+      const reason: DelayReason = oneOf(values.reason, DELAY_REASONS, '--reason');
+      const result = await delayDispatch({ from, to, reason }, target.deps);
+      io.out(
+        `Moved ${result.moved.length} ${result.moved.length === 1 ? 'order' : 'orders'} from ${formatDispatchDate(from)} to ${formatDispatchDate(to)} (${reason})${result.moved.length ? `: ${result.moved.join(', ')}` : ''}.`,
+      );
+      io.out(
+        `Delay emails sent: ${result.emailed.length}${result.emailed.length ? ` (${result.emailed.join(', ')})` : ''}.`,
+      );
+    },
+  },
+  refund: {
+    summary: 'Refund an order in full through Stripe and email the customer',
+    usage: 'refund <reference> [--reason supply|doa|other]',
+    details: [
+      'Refused for an order already refunded (here or in the Stripe Dashboard).',
+      'If Stripe refuses, the order is left unchanged and the reason is printed.',
+    ],
+    options: { reason: { type: 'string' } },
+    positionals: 'one',
+    async run(target, values, [reference = ''], io) {
+      const reason: RefundReason =
+        values.reason === undefined ? 'other' : oneOf(values.reason, REFUND_REASONS, '--reason');
+      const result = await refundOrder(reference, reason, target.deps);
+      io.out(
+        `${result.reference}: refunded ${formatGbp(result.order.totalPence)} in full (Stripe refund ${result.refundId}, reason ${reason}); refund email ${result.email === 'sent' ? 'sent' : 'not sent (already sent or being sent)'}.`,
+      );
+    },
+  },
+  pause: {
+    summary: 'Stop taking orders (the page shows the message), or take requests without payment',
+    usage: 'pause --message "..." | pause --requests [--message "..."]',
+    details: [
+      'pause --message: checkout answers 503 with the message; the page shows it and disables checkout.',
+      'pause --requests: the shop takes order requests without payment; answer them with request-payment or decline.',
+      'Takes effect within a few seconds. resume reopens the shop.',
+    ],
+    options: { message: { type: 'string' }, requests: { type: 'boolean' } },
+    positionals: 'none',
+    async run(target, values, _p, io) {
+      const mode = values.requests ? 'requests' : 'paused';
+      const settings = await writeShopSettings(
+        target.deps.table,
+        { mode, message: text(values.message) },
+        target.deps.now(),
+      );
+      io.out(
+        mode === 'paused'
+          ? `Shop paused: checkout is refused with "${settings.message ?? ''}".`
+          : `Shop taking order requests without payment${settings.message ? ` ("${settings.message}")` : ''}.`,
+      );
+    },
+  },
+  resume: {
+    summary: 'Take paid orders again',
+    usage: 'resume',
+    details: [],
+    options: {},
+    positionals: 'none',
+    async run(target, _v, _p, io) {
+      await writeShopSettings(target.deps.table, { mode: 'open' }, target.deps.now());
+      io.out('Shop open: checkout takes paid orders again.');
+    },
+  },
+  status: {
+    summary: 'Whether the shop is open, paused or taking requests, and the next dispatch day',
+    usage: 'status',
+    details: [],
+    options: {},
+    positionals: 'none',
+    async run(target, _v, _p, io) {
+      const settings = await readShopSettings(target.deps.table, true);
+      const modes: Record<(typeof SHOP_MODES)[number], string> = {
+        open: 'open (taking paid orders)',
+        paused: 'paused (checkout refused)',
+        requests: 'taking order requests without payment',
+      };
+      io.out(
+        `Shop: ${modes[settings.mode]}${settings.message ? `; message: "${settings.message}"` : ''}${settings.updatedAt ? ` (since ${settings.updatedAt})` : ''}.`,
+      );
+      const day = nextDispatchDay(io.now());
+      const orders = await ordersToPack(day, target.deps);
+      io.out(
+        `Next dispatch: ${formatDispatchDate(day)} ${day.slice(0, 4)}: ${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${orders.reduce((s, o) => s + o.bottles, 0)} bottles.`,
+      );
+    },
+  },
+  'request-payment': {
+    summary: 'Email an order request a Stripe payment link',
+    usage: 'request-payment <reference>',
+    details: ['Paying the link makes an ordinary order (confirmation emails, dispatch list).'],
+    options: {},
+    positionals: 'one',
+    async run(target, _v, [reference = ''], io) {
+      const result = await requestPayment(reference, target.deps);
+      io.out(`${result.reference}: payment link emailed (valid until ${result.expiresAt}): ${result.url}`);
+    },
+  },
+  decline: {
+    summary: 'Decline an order request and email the customer',
+    usage: 'decline <reference>',
+    details: [],
+    options: {},
+    positionals: 'one',
+    async run(target, _v, [reference = ''], io) {
+      const result = await declineRequest(reference, target.deps);
+      io.out(
+        `${result.reference}: declined; customer ${result.email === 'sent' ? 'emailed' : 'not emailed (already sent)'}.`,
+      );
+    },
+  },
+};
+
+const TARGET_HELP = [
+  'Where: --local (the stack of `npm start`) or --stage NAME [--region R] (a deployed stage,',
+  'found from its CloudFormation outputs with your own AWS credentials).',
+];
+
+function commandHelp(command: Command): string {
+  return [
+    `npm run orders -- ${command.usage} (--local | --stage NAME)`,
+    '',
+    `${command.summary}.`,
+    ...command.details,
+    '',
+    ...TARGET_HELP,
+  ].join('\n');
+}
+
+function overview(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  return [
+    'npm run orders -- <command> [options] (--local | --stage NAME)',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    ...TARGET_HELP,
+    "Run `npm run orders -- <command> --help` for a command's options.",
+  ].join('\n');
+}
+
+const TARGET_OPTIONS: Options = {
+  local: { type: 'boolean' },
+  stage: { type: 'string' },
+  region: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+/** Runs one command line; resolves with the exit code (0 done, 1 refused, 2 mistyped). */
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo,
+  makeTarget: (values: Values, io: CliIo) => Promise<Target> = defaultTarget,
+): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(overview());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`Unknown command "${name}".\n\n${overview()}`);
+    return 2;
+  }
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: [...rest],
+      options: { ...command.options, ...TARGET_OPTIONS },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}\n\n${commandHelp(command)}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(commandHelp(command));
+    return 0;
+  }
+  const expected = command.positionals;
+  if (
+    (expected === 'none' && positionals.length > 0) ||
+    (expected === 'one' && positionals.length !== 1) ||
+    (expected === 'many' && positionals.length === 0)
+  ) {
+    io.err(
+      `${expected === 'none' ? 'No references expected' : 'Give the order reference'}.\n\n${commandHelp(command)}`,
+    );
+    return 2;
+  }
+  if (Boolean(values.local) === (values.stage !== undefined)) {
+    io.err(`Say where: --local or --stage NAME (one of them).\n\n${commandHelp(command)}`);
+    return 2;
+  }
+  let target: Target | undefined;
+  try {
+    target = await makeTarget(values, io);
+    io.err(`[${target.description}]`);
+    await command.run(target, values, positionals, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n\n${commandHelp(command)}`);
+      return 2;
+    }
+    if (error instanceof RefusedError) {
+      io.err(`Refused: ${error.message}`);
+      return 1;
+    }
+    if (
+      error instanceof Error &&
+      /ECONNREFUSED|fetch failed/.test(`${error.message} ${String(error.cause ?? '')}`) &&
+      values.local
+    ) {
+      io.err(
+        'The local stack is not running: start it with `npm start` (or set ORDERS_LOCAL_* to its addresses).',
+      );
+      return 1;
+    }
+    throw error;
+  } finally {
+    target?.close();
+  }
+}
+
+async function defaultTarget(values: Values, io: CliIo): Promise<Target> {
+  if (values.local) return localTarget(io.env, io.now);
+  return deployedTarget({ stage: String(values.stage), region: text(values.region) }, io.now);
+}

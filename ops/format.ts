@@ -1,0 +1,130 @@
+import type { ShopRecord } from '../lambdas/shop/records';
+import { SHOP_EMAIL_KINDS, shopEmailAttributes } from '../lambdas/shop/send-once';
+import { formatGbp } from '../shared/pricing';
+
+const instantFormat = new Intl.DateTimeFormat('en-GB', {
+  day: '2-digit',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'Europe/London',
+});
+
+/** "23 Nov, 14:05" in London time. */
+export function shortInstant(iso: string): string {
+  return instantFormat.format(new Date(iso));
+}
+
+/** One row of `list`: the columns the merchant reads, as plain values. */
+export interface ListRow {
+  reference: string;
+  kind: 'order' | 'request';
+  paid: string;
+  name: string;
+  postcode: string;
+  bottles: number;
+  totalPence: number;
+  dispatchDate: string;
+  status: string;
+  /** Email kinds sent, and those due but not sent (marked `!`). */
+  emails: string;
+}
+
+const EMAIL_LABELS: Record<string, string> = {
+  confirmation: 'confirmation',
+  merchantNotice: 'notice',
+  dispatch: 'dispatch',
+  delay: 'delay',
+  refund: 'refund',
+  requestReceived: 'received',
+  requestNotice: 'notice',
+  paymentInvitation: 'invitation',
+  decline: 'decline',
+};
+
+/** "confirmation notice dispatch!": each email the record has, `!` when it is due and not yet sent. */
+function emailSummary(item: Record<string, unknown>): string {
+  const kinds = ['confirmation', 'merchantNotice', ...SHOP_EMAIL_KINDS];
+  return kinds
+    .flatMap((kind) => {
+      const state =
+        item[
+          kind === 'confirmation' || kind === 'merchantNotice'
+            ? `${kind}EmailState`
+            : shopEmailAttributes(kind as (typeof SHOP_EMAIL_KINDS)[number]).state
+        ];
+      if (state === undefined) return [];
+      return [`${EMAIL_LABELS[kind] ?? kind}${state === 'sent' ? '' : '!'}`];
+    })
+    .join(' ');
+}
+
+export function toListRow(record: ShopRecord): ListRow {
+  if (record.kind === 'order') {
+    const o = record.order;
+    return {
+      reference: o.reference,
+      kind: 'order',
+      paid: o.paidAt,
+      name: o.customerName,
+      postcode: o.postcode,
+      bottles: o.bottles,
+      totalPence: o.totalPence,
+      dispatchDate: o.dispatchDate,
+      status: o.status,
+      emails: emailSummary(o),
+    };
+  }
+  const r = record.request;
+  return {
+    reference: r.reference,
+    kind: 'request',
+    paid: r.createdAt,
+    name: r.customerName,
+    postcode: r.postcode,
+    bottles: r.bottles,
+    totalPence: r.totalPence,
+    dispatchDate: r.dispatchDate,
+    status: `request:${r.status}`,
+    emails: emailSummary(r),
+  };
+}
+
+/** Cuts a value to `width` characters on one line, so one odd name cannot break the table. */
+function cell(value: string, width: number): string {
+  const line = value.replace(/\s+/g, ' ');
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}
+
+/** A readable fixed-width table of list rows. */
+export function formatTable(rows: readonly ListRow[]): string {
+  const header = [
+    'REFERENCE',
+    'PAID',
+    'NAME',
+    'POSTCODE',
+    'BOTTLES',
+    'TOTAL',
+    'DISPATCH',
+    'STATUS',
+    'EMAILS',
+  ];
+  const body = rows.map((row) => [
+    row.reference,
+    row.kind === 'request' ? `(req) ${shortInstant(row.paid)}` : shortInstant(row.paid),
+    cell(row.name, 24),
+    row.postcode,
+    String(row.bottles),
+    formatGbp(row.totalPence),
+    row.dispatchDate,
+    row.status,
+    row.emails,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 4 || i === 5 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...body.map(line)].join('\n');
+}

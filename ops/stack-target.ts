@@ -1,0 +1,201 @@
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { GetFunctionConfigurationCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import * as z from 'zod/mini';
+import { createSesEmailSender } from '../lambdas/fulfilment/emails/send-email';
+import { createDocumentClient, createSesClient } from '../lambdas/lib/aws';
+import { createStripeClient } from '../lambdas/lib/stripe';
+import type { ShopStripeDeps } from '../lambdas/shop/deps';
+import { RefusedError } from '../lambdas/shop/refusal';
+import { DEFAULT_DISPATCH_CUTOFF_HOURS } from '../shared/dispatch';
+
+/**
+ * Where the operator's commands act, and the one module that knows how to find it: the local
+ * stack of `npm start`, or a deployed stage found from its CloudFormation outputs with the
+ * operator's own AWS credentials. Nothing else in ops/ knows a stack name, an output or a port.
+ */
+export interface Target {
+  /** Printed before anything is done, so the operator sees which shop a command touches. */
+  description: string;
+  deps: ShopStripeDeps;
+  close(): void;
+}
+
+/** The local stack's fixed addresses (local/local-shop.ts); each can be moved by an environment variable. */
+export const LOCAL_DEFAULTS = {
+  region: 'eu-west-2',
+  tableName: 'live-aquatics-orders',
+  dynamoEndpoint: 'http://localhost:8000',
+  sesEndpoint: 'http://localhost:8005',
+  stripeApiBase: 'http://localhost:12111',
+  siteUrl: 'http://localhost:3000',
+  stripeSecretKey: 'sk_test_local_simulator',
+} as const;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The local stack: `npm start`'s stand-ins, or others named by ORDERS_LOCAL_* variables. */
+export function localTarget(env: Env, now: () => Date = () => new Date()): Target {
+  const dynamo = env.ORDERS_LOCAL_DYNAMODB_ENDPOINT ?? LOCAL_DEFAULTS.dynamoEndpoint;
+  const sesEndpoint = env.ORDERS_LOCAL_SES_ENDPOINT ?? LOCAL_DEFAULTS.sesEndpoint;
+  const stripeBase = env.ORDERS_LOCAL_STRIPE_API_BASE ?? LOCAL_DEFAULTS.stripeApiBase;
+  const tableName = env.ORDERS_LOCAL_TABLE ?? LOCAL_DEFAULTS.tableName;
+  const client = createDocumentClient({ region: LOCAL_DEFAULTS.region, endpoint: dynamo });
+  const ses = createSesClient({ region: LOCAL_DEFAULTS.region, endpoint: sesEndpoint });
+  return {
+    description: `local stack (DynamoDB ${dynamo}, table ${tableName}; SES ${sesEndpoint}; Stripe ${stripeBase})`,
+    deps: {
+      table: { client, tableName },
+      sender: createSesEmailSender(ses, { from: env.SES_FROM_ADDRESS ?? 'orders@live-aquatics.test' }),
+      seller: {
+        name: env.SELLER_NAME ?? 'Live Aquatics (local test shop)',
+        address: env.SELLER_ADDRESS ?? '1 Test Street, Testville, TE1 1ST',
+        email: env.SELLER_EMAIL ?? 'hello@live-aquatics.test',
+        companyNumber: env.SELLER_COMPANY_NUMBER,
+        vatNumber: env.SELLER_VAT_NUMBER,
+      },
+      merchantEmail: env.MERCHANT_EMAIL ?? 'merchant@live-aquatics.test',
+      stripe: createStripeClient(env.STRIPE_SECRET_KEY ?? LOCAL_DEFAULTS.stripeSecretKey, {
+        apiBase: stripeBase,
+      }),
+      siteUrl: env.ORDERS_LOCAL_SITE_URL ?? LOCAL_DEFAULTS.siteUrl,
+      cutoffHours: DEFAULT_DISPATCH_CUTOFF_HOURS,
+      now,
+    },
+    close() {
+      client.destroy();
+      ses.destroy();
+    },
+  };
+}
+
+/** The stack of a stage, as infra names it. */
+export function stackName(stage: string): string {
+  return `LiveAquatics-${stage}`;
+}
+
+const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,20}$/;
+
+/** The webhook function's environment: the settings its emails use, which the commands reuse. */
+const webhookEnvSchema = z.object({
+  ORDERS_TABLE_NAME: z.string(),
+  SES_FROM_ADDRESS: z.string(),
+  SES_CONFIGURATION_SET: z.optional(z.string()),
+  MERCHANT_EMAIL: z.string(),
+  SELLER_NAME: z.string(),
+  SELLER_ADDRESS: z.string(),
+  SELLER_EMAIL: z.string(),
+  SELLER_COMPANY_NUMBER: z.optional(z.string()),
+  SELLER_VAT_NUMBER: z.optional(z.string()),
+  DISPATCH_CUTOFF_HOURS: z.optional(z.string()),
+});
+
+const secretSchema = z.object({ stripeSecretKey: z.string().check(z.startsWith('sk_')) });
+
+/** What a failed AWS call means for the operator, in a sentence they can act on. */
+function explainAwsError(error: unknown, stack: string, region: string): never {
+  const name = error instanceof Error ? error.name : '';
+  if (
+    name === 'CredentialsProviderError' ||
+    /credential/i.test(error instanceof Error ? error.message : '')
+  ) {
+    throw new RefusedError(
+      'No AWS credentials found. Sign in first (for example `aws sso login --profile shop` and `export AWS_PROFILE=shop`), then run the command again.',
+      { cause: error },
+    );
+  }
+  if (name === 'ValidationError') {
+    throw new RefusedError(
+      `No stack ${stack} in ${region} for these credentials: check --stage (and AWS_REGION / --region).`,
+      { cause: error },
+    );
+  }
+  if (name === 'AccessDeniedException' || name === 'AccessDenied') {
+    throw new RefusedError(
+      `Your AWS credentials may not read ${stack}: ${error instanceof Error ? error.message : ''}`,
+      { cause: error },
+    );
+  }
+  throw error;
+}
+
+/**
+ * A deployed stage: the stack's outputs name the table, the site and the Stripe secret, and the
+ * webhook function's own environment gives the sender, seller details and merchant address, so
+ * the commands' emails come from exactly where the shop's own emails do.
+ */
+export async function deployedTarget(
+  options: { stage: string; region: string | undefined },
+  now: () => Date = () => new Date(),
+): Promise<Target> {
+  if (!STAGE_PATTERN.test(options.stage))
+    throw new RefusedError(`"${options.stage}" is not a stage name (for example dev or prod).`);
+  const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'eu-west-2';
+  const stack = stackName(options.stage);
+  const cloudFormation = new CloudFormationClient({ region });
+  const outputs = new Map<string, string>();
+  try {
+    const { Stacks = [] } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stack }));
+    for (const output of Stacks[0]?.Outputs ?? []) {
+      if (output.OutputKey && output.OutputValue) outputs.set(output.OutputKey, output.OutputValue);
+    }
+  } catch (error) {
+    explainAwsError(error, stack, region);
+  } finally {
+    cloudFormation.destroy();
+  }
+  const output = (key: string) => {
+    const value = outputs.get(key);
+    if (!value)
+      throw new RefusedError(`Stack ${stack} has no output ${key}: deploy the current version first.`);
+    return value;
+  };
+
+  const lambda = new LambdaClient({ region });
+  const secrets = new SecretsManagerClient({ region });
+  try {
+    const config = await lambda.send(
+      new GetFunctionConfigurationCommand({ FunctionName: output('StripeWebhookFunctionName') }),
+    );
+    const env = webhookEnvSchema.parse(config.Environment?.Variables ?? {});
+    const secret = await secrets.send(new GetSecretValueCommand({ SecretId: output('StripeSecretName') }));
+    const key = secretSchema.safeParse(JSON.parse(secret.SecretString ?? '{}'));
+    if (!key.success)
+      throw new RefusedError(`The secret ${output('StripeSecretName')} holds no stripeSecretKey.`);
+    const tableName = output('OrdersTableName');
+    const client = createDocumentClient({ region });
+    const ses = createSesClient({ region });
+    return {
+      description: `stage ${options.stage} (stack ${stack}, ${region}, table ${tableName}, ${key.data.stripeSecretKey.startsWith('sk_live_') ? 'LIVE Stripe' : 'Stripe test mode'})`,
+      deps: {
+        table: { client, tableName },
+        sender: createSesEmailSender(ses, {
+          from: env.SES_FROM_ADDRESS,
+          configurationSet: env.SES_CONFIGURATION_SET,
+        }),
+        seller: {
+          name: env.SELLER_NAME,
+          address: env.SELLER_ADDRESS,
+          email: env.SELLER_EMAIL,
+          companyNumber: env.SELLER_COMPANY_NUMBER || undefined,
+          vatNumber: env.SELLER_VAT_NUMBER || undefined,
+        },
+        merchantEmail: env.MERCHANT_EMAIL,
+        stripe: createStripeClient(key.data.stripeSecretKey),
+        siteUrl: output('SiteUrl').replace(/\/+$/, ''),
+        cutoffHours: Number(env.DISPATCH_CUTOFF_HOURS ?? DEFAULT_DISPATCH_CUTOFF_HOURS),
+        now,
+      },
+      close() {
+        client.destroy();
+        ses.destroy();
+      },
+    };
+  } catch (error) {
+    if (error instanceof RefusedError) throw error;
+    explainAwsError(error, stack, region);
+  } finally {
+    lambda.destroy();
+    secrets.destroy();
+  }
+}
