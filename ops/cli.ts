@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { dispatchDayOfWeek, listRecords, nextDispatchDay, ordersToPack } from '../lambdas/shop/listing';
+import { listRecords, nextDispatchDay, ordersToPack, packingDay } from '../lambdas/shop/listing';
 import {
   DELAY_REASONS,
   type DelayReason,
@@ -71,12 +71,12 @@ function dispatchDayFor(value: unknown, flag: string, io: CliIo): { day: IsoDate
     return { day: nextDispatchDay(io.now()) };
   }
   const asked = isoDate(value, flag);
-  const day = dispatchDayOfWeek(asked);
+  const day = packingDay(asked);
   return day === asked
     ? { day }
     : {
         day,
-        note: `${formatDispatchDate(asked)} is not a dispatch day; that week's dispatch day is ${formatDispatchDate(day)}.`,
+        note: `${formatDispatchDate(asked)} is a weekend day or bank holiday: using the dispatch day ${formatDispatchDate(day)}.`,
       };
 }
 

@@ -1,3 +1,4 @@
+import { BANK_HOLIDAYS_ENGLAND_AND_WALES } from '../../shared/bank-holidays.generated';
 import { type IsoDate, londonDate, nextDispatchDate } from '../../shared/dispatch';
 import type { ShopDeps } from './deps';
 import type { ManagedOrder } from './managed-order';
@@ -17,6 +18,19 @@ export function dispatchDayOfWeek(day: IsoDate): IsoDate {
   const monday = addDays(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
   // At noon on the Monday, a cut-off 24 hours after the start of the day picks that week's day.
   return nextDispatchDate(new Date(`${monday}T12:00:00Z`), { cutoffHours: -24 });
+}
+
+const HOLIDAYS: ReadonlySet<IsoDate> = new Set(BANK_HOLIDAYS_ENGLAND_AND_WALES);
+
+/**
+ * The day a merchant's date means for packing: a working day is itself (a delay may have moved
+ * orders to any working day); a weekend day or bank holiday becomes the first dispatch day on or
+ * after it, so the bank-holiday Monday of Easter or Christmas week gives that Tuesday.
+ */
+export function packingDay(day: IsoDate): IsoDate {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  if (weekday !== 0 && weekday !== 6 && !HOLIDAYS.has(day)) return day;
+  return nextDispatchDate(new Date(`${day}T12:00:00Z`), { cutoffHours: -24 });
 }
 
 /** The next dispatch day on or after today (London): the day the merchant packs for next. */

@@ -19,7 +19,7 @@ describe('OrdersTable', () => {
     tableLogicalId = Object.keys(template.findResources('AWS::DynamoDB::Table'))[0] ?? '';
   });
 
-  it('keys orders by pk alone and lists a dispatch day through the byDispatchDate index', () => {
+  it('keys orders by pk alone, lists a dispatch day through byDispatchDate, finds a reference through byReference', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
       GlobalSecondaryIndexes: [
@@ -30,6 +30,11 @@ describe('OrdersTable', () => {
             { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
           ],
           Projection: { ProjectionType: 'ALL' },
+        },
+        {
+          IndexName: 'byReference',
+          KeySchema: [{ AttributeName: 'reference', KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
         },
       ],
       BillingMode: 'PAY_PER_REQUEST',

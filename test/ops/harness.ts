@@ -1,0 +1,109 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { fulfilCheckout } from '../../lambdas/fulfilment/fulfil-checkout';
+import { type OrderItem, toOrderItem } from '../../lambdas/fulfilment/order';
+import { runCli } from '../../ops/cli';
+import { localTarget } from '../../ops/stack-target';
+import { quoteOrder } from '../../shared/pricing';
+import type { SessionOptions } from '../support/checkout-sessions';
+import { type FulfilmentHarness, startFulfilmentHarness } from '../support/fulfilment-harness';
+import type { StoredEmail } from '../support/stand-ins';
+
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+export interface OpsHarness {
+  shop: FulfilmentHarness;
+  /** The operator's clock; tests move it to a bank-holiday week. */
+  setNow(instant: Date | undefined): void;
+  /** Runs `npm run orders -- <args> --local` against the stand-ins, in `cwd`. */
+  orders(args: string[], options?: { cwd?: string }): Promise<CliRun>;
+  /** A paid order made the real way: a session paid in the simulator, fulfilled by fulfilCheckout. */
+  paidOrder(options?: SessionOptions): Promise<OrderItem>;
+  /** An order written directly with the real mapping, for a given moment of payment. */
+  orderPaidAt(now: Date, n: number, bottles?: 3 | 6 | 9): Promise<OrderItem>;
+  emailsTo(address: string): Promise<StoredEmail[]>;
+  close(): Promise<void>;
+}
+
+/** The CLI over the local stand-ins (dynalite, SES stand-in, Stripe simulator), on free ports. */
+export async function startOpsHarness(): Promise<OpsHarness> {
+  const shop = await startFulfilmentHarness();
+  let now: Date | undefined;
+  const env = {
+    ORDERS_LOCAL_DYNAMODB_ENDPOINT: shop.standIns.dynamoEndpoint,
+    ORDERS_LOCAL_SES_ENDPOINT: shop.standIns.sesEndpoint,
+    ORDERS_LOCAL_STRIPE_API_BASE: shop.simulator.url,
+    ORDERS_LOCAL_TABLE: shop.standIns.tableName,
+    ORDERS_LOCAL_SITE_URL: 'http://shop.test',
+    SELLER_NAME: 'Live Aquatics Ltd',
+    SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
+    SELLER_EMAIL: 'hello@live-aquatics.test',
+    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
+  };
+  const clock = () => now ?? new Date();
+  return {
+    shop,
+    setNow(instant) {
+      now = instant;
+    },
+    async orders(args, options = {}) {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli(
+        [...args],
+        {
+          out: (l) => out.push(l),
+          err: (l) => err.push(l),
+          env,
+          now: clock,
+          cwd: options.cwd ?? process.cwd(),
+        },
+        async (values, io) => {
+          if (!values.local) throw new Error('tests run --local only');
+          return localTarget(io.env, io.now);
+        },
+      );
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    },
+    async paidOrder(options) {
+      const session = await shop.paidSession(options);
+      const result = await fulfilCheckout(session.id, shop.deps);
+      if (result.outcome !== 'fulfilled') throw new Error(`not fulfilled: ${result.outcome}`);
+      const order = await shop.deps.orders.get(session.id);
+      if (!order) throw new Error('no order');
+      return order;
+    },
+    async orderPaidAt(at, n, bottles = 3) {
+      const quote = quoteOrder(bottles);
+      const sessionId = `cs_test_seeded${at.getTime()}x${String(n).padStart(6, '0')}`;
+      const order = toOrderItem(
+        {
+          sessionId,
+          paymentIntentId: `pi_test_seeded${n}`,
+          livemode: false,
+          quote,
+          currency: 'gbp',
+          customer: {
+            name: `Customer ${n}`,
+            email: `customer${n}@example.com`,
+            phone: '07700 900123',
+            address: `${n} Pond Lane\nBristol`,
+            postcode: 'BS1 4DJ',
+          },
+          promisedDispatchDate: undefined,
+          checkoutCreatedAt: at,
+        },
+        { now: at, cutoffHours: 36 },
+      );
+      await shop.standIns.inspector.send(new PutCommand({ TableName: shop.standIns.tableName, Item: order }));
+      return order;
+    },
+    async emailsTo(address) {
+      return (await shop.standIns.emails()).filter((email) => email.destination.to.includes(address));
+    },
+    close: () => shop.close(),
+  };
+}

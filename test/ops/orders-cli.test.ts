@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OpsHarness, startOpsHarness } from './harness';
+
+let h: OpsHarness;
+beforeAll(async () => {
+  h = await startOpsHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const COMMANDS = [
+  'list',
+  'dispatch-list',
+  'mark-dispatched',
+  'delay',
+  'refund',
+  'pause',
+  'resume',
+  'status',
+  'request-payment',
+  'decline',
+];
+
+describe('orders CLI: usage', () => {
+  it.each(COMMANDS)('%s --help prints its usage and exits 0', async (command) => {
+    const run = await h.orders([command, '--help']);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(`npm run orders -- ${command}`);
+    expect(run.out).toContain('--local');
+  });
+
+  it('refuses a command without --local or --stage, with exit code 2', async () => {
+    const run = await h.orders(['list']);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('Say where: --local or --stage NAME');
+  });
+
+  it('refuses an unknown command and an unknown option', async () => {
+    expect((await h.orders(['ship', '--local'])).err).toContain('Unknown command "ship"');
+    const run = await h.orders(['list', '--local', '--colour', 'red']);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain("Unknown option '--colour'");
+  });
+});
+
+describe('orders CLI: list, mark-dispatched', () => {
+  it('lists orders newest first with reference, name, postcode, bottles, total, dispatch, status and emails', async () => {
+    const older = await h.paidOrder({ quantity: 3, customer: { name: 'Ada Older' } });
+    const newer = await h.paidOrder({ quantity: 6, customer: { name: 'Bea Newer' } });
+    const run = await h.orders(['list', '--local']);
+    expect(run.code).toBe(0);
+    const lines = run.out.split('\n');
+    expect(lines[0]).toMatch(
+      /^REFERENCE\s+PAID\s+NAME\s+POSTCODE\s+BOTTLES\s+TOTAL\s+DISPATCH\s+STATUS\s+EMAILS$/,
+    );
+    const newerLine = lines.findIndex((l) => l.startsWith(newer.reference));
+    const olderLine = lines.findIndex((l) => l.startsWith(older.reference));
+    expect(newerLine).toBeGreaterThan(0);
+    expect(olderLine).toBeGreaterThan(newerLine);
+    expect(lines[newerLine]).toContain('Bea Newer');
+    expect(lines[newerLine]).toContain('SW1A 2AA');
+    expect(lines[newerLine]).toContain('£24.45');
+    expect(lines[newerLine]).toContain('paid');
+    expect(lines[newerLine]).toContain('confirmation notice');
+
+    const json = await h.orders(['list', '--local', '--json', '--status', 'paid']);
+    const rows: Array<{ reference: string; bottles: number; totalPence: number }> = JSON.parse(json.out);
+    expect(rows.find((r) => r.reference === older.reference)).toMatchObject({ bottles: 3, totalPence: 1470 });
+  });
+
+  it('marks an order dispatched once: one dispatch email with the tracking number; a second run sends nothing', async () => {
+    const order = await h.paidOrder({ customer: { email: 'dispatch.once@example.com' } });
+    const first = await h.orders([
+      'mark-dispatched',
+      order.reference,
+      '--tracking',
+      'TRK 123-456',
+      '--local',
+    ]);
+    expect(first.code).toBe(0);
+    expect(first.out).toContain(
+      `${order.reference}: dispatched (tracking TRK 123-456); dispatch email sent.`,
+    );
+    const second = await h.orders(['mark-dispatched', order.reference, '--local']);
+    expect(second.code).toBe(0);
+    expect(second.out).toContain('already dispatched');
+    expect(second.out).toContain('nothing sent again');
+
+    const dispatchEmails = (await h.emailsTo('dispatch.once@example.com')).filter((e) =>
+      e.subject.includes('on its way'),
+    );
+    expect(dispatchEmails).toHaveLength(1);
+    const [email] = dispatchEmails;
+    expect(email?.subject).toBe(`Live Aquatics Ltd: your order ${order.reference} is on its way`);
+    expect(email?.body.text).toContain('Tracking number: TRK 123-456');
+    expect(email?.body.text).toContain('This parcel holds live animals');
+    expect(email?.body.text).toContain('Please open it as soon as it arrives');
+    expect(email?.body.text).toContain('Seller: Live Aquatics Ltd');
+    expect(email?.body.html).toContain('Hello Zoë Brontë,');
+
+    const listed = await h.orders(['list', '--local', '--status', 'dispatched']);
+    expect(listed.out).toContain(order.reference);
+    expect(listed.out).toContain('dispatch');
+  });
+
+  it('refuses an unknown reference and a malformed one, and changes nothing', async () => {
+    const unknown = await h.orders(['mark-dispatched', 'ZZZZZZZZZZZZ', '--local']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('No order or request with reference ZZZZZZZZZZZZ.');
+    const malformed = await h.orders(['refund', '<script>', '--local']);
+    expect(malformed.code).toBe(1);
+    expect(malformed.err).toContain('is not an order reference');
+  });
+
+  it('refuses --tracking with several references', async () => {
+    const run = await h.orders([
+      'mark-dispatched',
+      'AAAAAAAAAAAA',
+      'BBBBBBBBBBBB',
+      '--tracking',
+      'T1234',
+      '--local',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('--tracking goes with one reference at a time.');
+  });
+});
+
+describe('orders CLI: delay', () => {
+  it("moves a day's undispatched orders, emails each customer once with the new date, and a rerun sends nothing", async () => {
+    // Paid on Tuesday 1 December 2026: dispatch Monday 7 December.
+    const paidAt = new Date('2026-12-01T10:00:00Z');
+    const a = await h.orderPaidAt(paidAt, 101);
+    const b = await h.orderPaidAt(paidAt, 102, 9);
+    const shipped = await h.orderPaidAt(paidAt, 103);
+    expect(a.dispatchDate).toBe('2026-12-07');
+    h.setNow(new Date('2026-12-05T09:00:00Z'));
+    expect((await h.orders(['mark-dispatched', shipped.reference, '--local'])).code).toBe(0);
+
+    const run = await h.orders([
+      'delay',
+      '--dispatch',
+      '2026-12-07',
+      '--to',
+      '2026-12-08',
+      '--reason',
+      'weather',
+      '--local',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('Moved 2 orders from Monday 7 December to Tuesday 8 December (weather)');
+    expect(run.out).toContain('Delay emails sent: 2');
+
+    const again = await h.orders([
+      'delay',
+      '--dispatch',
+      '2026-12-07',
+      '--to',
+      '2026-12-08',
+      '--reason',
+      'weather',
+      '--local',
+    ]);
+    expect(again.out).toContain('Moved 0 orders');
+    expect(again.out).toContain('Delay emails sent: 0.');
+
+    for (const order of [a, b]) {
+      const emails = (await h.emailsTo(order.customerEmail)).filter((e) =>
+        e.subject.includes('new dispatch date'),
+      );
+      expect(emails).toHaveLength(1);
+      expect(emails[0]?.body.text).toContain(
+        'from Monday 7 December to Tuesday 8 December, because of freezing or extreme weather',
+      );
+    }
+    expect(
+      (await h.emailsTo(shipped.customerEmail)).filter((e) => e.subject.includes('new dispatch date')),
+    ).toHaveLength(0);
+    const listed = await h.orders(['list', '--local', '--dispatch', '2026-12-08', '--json']);
+    expect(JSON.parse(listed.out)).toHaveLength(2);
+    h.setNow(undefined);
+  });
+
+  it('refuses a new date at a weekend or not after the old one', async () => {
+    const weekend = await h.orders([
+      'delay',
+      '--dispatch',
+      '2026-12-07',
+      '--to',
+      '2026-12-12',
+      '--reason',
+      'supply',
+      '--local',
+    ]);
+    expect(weekend.code).toBe(1);
+    expect(weekend.err).toContain('Saturday 12 December is a weekend day');
+    const backwards = await h.orders([
+      'delay',
+      '--dispatch',
+      '2026-12-07',
+      '--to',
+      '2026-12-07',
+      '--reason',
+      'other',
+      '--local',
+    ]);
+    expect(backwards.err).toContain('must be after 2026-12-07');
+    const reason = await h.orders([
+      'delay',
+      '--dispatch',
+      '2026-12-07',
+      '--to',
+      '2026-12-08',
+      '--reason',
+      'snow',
+      '--local',
+    ]);
+    expect(reason.code).toBe(2);
+    expect(reason.err).toContain('--reason must be one of: weather, supply, other.');
+  });
+});
