@@ -1,22 +1,13 @@
-// zod/mini: the same schemas as classic zod, but tree-shakable; the order page ships this file,
-// and classic zod would add about 20 KB gzipped to its first load.
+// zod/mini: the same schemas as classic zod, but tree-shakable. The order page loads this file
+// when the customer starts an order, not with the page; the limits and messages it shows before
+// that live in the zod-free checkout-fields.ts.
 import * as z from 'zod/mini';
+import { FIELD_LIMITS, FIELD_MESSAGES } from './checkout-fields';
 import { parseUkPostcode } from './postcode';
 import { poundsToPence } from './pricing';
 import { isAllowedQuantity } from './product';
 
-/**
- * Field limits. Each also fits a Stripe metadata value (500 characters) and keeps an email
- * readable; the address is the longest thing a courier label takes.
- */
-export const FIELD_LIMITS = {
-  name: 100,
-  email: 254,
-  emailLocalPart: 64,
-  phone: 30,
-  address: 400,
-  postcode: 10,
-} as const;
+export { FIELD_LIMITS, FIELD_MESSAGES } from './checkout-fields';
 
 /** Largest amount in pounds a request may carry: far above any real order, far below float trouble. */
 const MAX_POUNDS = 10_000;
@@ -42,25 +33,6 @@ const FORBIDDEN_CHARS_EXCEPT_LF =
  * Stripe's SDK cannot URL-encode it (URIError) and no email could carry it.
  */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Messages shown to the customer (toast) and returned by the API, one per rule. */
-export const FIELD_MESSAGES = {
-  name: 'Please enter your full name (up to 100 characters).',
-  email: 'Please enter a valid email address.',
-  emailNotAscii:
-    'Please enter your email address without accented or special letters before the @: our email service cannot deliver to them.',
-  emailDomain: 'Please check the part of your email address after the @: it is not a domain we can send to.',
-  emailRefused: 'Our payment provider did not accept this email address. Please check it, or use another.',
-  phone: 'Please enter a valid phone number, or leave it empty.',
-  address: 'Please enter your delivery address (up to 400 characters).',
-  postcodeFormat: 'Please enter a valid UK postcode, for example SW1A 1AA.',
-  postcodeNotDeliverable:
-    'We can only deliver to Great Britain and Northern Ireland: not to the Channel Islands, the Isle of Man, BFPO or overseas addresses.',
-  quantity: 'Please choose 3, 6 or 9 bottles.',
-  amount: 'Order amounts must be numbers in pounds with at most 2 decimals.',
-  controlCharacters: 'Please remove special or invisible characters.',
-  malformedText: 'Please retype this field: it contains characters that are not valid text.',
-} as const;
 
 /** Well-formed Unicode first (a 400, never the SDK's URIError), then the forbidden characters. */
 const plainText = (forbidden: RegExp) => [

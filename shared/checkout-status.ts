@@ -1,12 +1,7 @@
 import * as z from 'zod/mini';
 
-/** Checkout Session ids as Stripe makes them: `cs_test_...` or `cs_live_...`, letters and digits. */
-export const CHECKOUT_SESSION_ID_PATTERN = /^cs_(test|live)_[A-Za-z0-9]{10,200}$/;
-
-/** The customer-facing order reference: the last 12 characters of the Checkout Session id. */
-export function orderReference(sessionId: string): string {
-  return sessionId.slice(-12);
-}
+// The id helpers are zod-free, so the success page can show a reference without loading zod.
+export { CHECKOUT_SESSION_ID_PATTERN, orderReference } from './order-reference';
 
 /**
  * The answer of `GET /functions/v1/checkout-status`: the minimum the success page needs, never

@@ -9,3 +9,7 @@ afterEach(() => {
   vi.restoreAllMocks();
   vi.useRealTimers();
 });
+
+// The app loads zod and the schemas on demand. Load them once here, so a test's findBy timeout
+// never includes vitest compiling them on first use (slow on a busy machine).
+await Promise.all([import('../../web/src/lib/response-schemas'), import('../../shared/checkout-request')]);

@@ -1,7 +1,6 @@
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
-import { createCheckoutResponseSchema } from '../../../shared/checkout-response';
-import { type CheckoutStatus, checkoutStatusSchema } from '../../../shared/checkout-status';
+import type { CheckoutStatus } from '../../../shared/checkout-status';
 import type { AppConfig } from '../config';
 
 export type CreateCheckoutResult =
@@ -32,6 +31,16 @@ export type ApiClientConfig = Pick<AppConfig, 'apiOrigin' | 'publicKey'> & {
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 
+/** Starts loading the answer schemas; a failed load is retried by the next request. */
+let schemas: Promise<typeof import('./response-schemas')> | undefined;
+function loadResponseSchemas() {
+  schemas ??= import('./response-schemas').catch((error: unknown) => {
+    schemas = undefined;
+    throw error;
+  });
+  return schemas;
+}
+
 /** The one place the browser talks to the API: base URL, headers, timeout and answer parsing. */
 export function createApiClient({
   apiOrigin,
@@ -56,6 +65,9 @@ export function createApiClient({
   return {
     async createCheckout(body) {
       const idempotencyKey = createIdempotencyKey();
+      const parsers = loadResponseSchemas();
+      // Handled below; this stops an unhandled rejection if the request fails first.
+      parsers.catch(() => undefined);
       const send = () =>
         request(API_PATHS.createCheckout, {
           method: 'POST',
@@ -73,13 +85,18 @@ export function createApiClient({
         return { kind: 'failed' };
       }
       if (!response.ok) return { kind: 'failed' };
-      const parsed = createCheckoutResponseSchema.safeParse(await readJson(response));
-      if (!parsed.success) return { kind: 'failed' };
+      const schema = await parsers
+        .then((loaded) => loaded.createCheckoutResponseSchema)
+        .catch(() => undefined);
+      const parsed = schema?.safeParse(await readJson(response));
+      if (!parsed?.success) return { kind: 'failed' };
       return 'url' in parsed.data ? { kind: 'payment-page', url: parsed.data.url } : { kind: 'received' };
     },
 
     async getCheckoutStatus(sessionId, signal) {
       const query = new URLSearchParams({ session_id: sessionId });
+      const parsers = loadResponseSchemas();
+      parsers.catch(() => undefined);
       let response: Response;
       try {
         response = await request(`${API_PATHS.checkoutStatus}?${query}`, {
@@ -92,8 +109,9 @@ export function createApiClient({
       }
       if (response.status === 404) return { kind: 'not-found' };
       if (!response.ok) return { kind: 'failed' };
-      const parsed = checkoutStatusSchema.safeParse(await readJson(response));
-      return parsed.success ? { kind: 'found', status: parsed.data } : { kind: 'failed' };
+      const schema = await parsers.then((loaded) => loaded.checkoutStatusSchema).catch(() => undefined);
+      const parsed = schema?.safeParse(await readJson(response));
+      return parsed?.success ? { kind: 'found', status: parsed.data } : { kind: 'failed' };
     },
   };
 }

@@ -1,9 +1,4 @@
-import {
-  type CheckoutRequest,
-  type CheckoutRequestBody,
-  checkoutRequestSchema,
-  describeIssues,
-} from '../../../../shared/checkout-request';
+import type { CheckoutRequest, CheckoutRequestBody } from '../../../../shared/checkout-request';
 import { penceToPounds, quoteOrder } from '../../../../shared/pricing';
 import type { ToastOptions } from '../../components/toast/toast-context';
 
@@ -64,20 +59,58 @@ function buildCheckoutBody(details: DeliveryDetails, quantity: number): Unchecke
   };
 }
 
+type RequestChecks = typeof import('../../../../shared/checkout-request');
+let requestChecks: Promise<RequestChecks> | undefined;
+let loadedChecks: RequestChecks | undefined;
+
+/**
+ * Loads the shared request schema (and zod with it) in its own chunk, once. The page calls this
+ * when the customer starts an order, so it is there by the time they submit; a failed load is
+ * retried on the next call.
+ */
+export function loadRequestChecks(): Promise<RequestChecks> {
+  requestChecks ??= import('../../../../shared/checkout-request').then(
+    (checks) => {
+      loadedChecks = checks;
+      return checks;
+    },
+    (error: unknown) => {
+      requestChecks = undefined;
+      throw error;
+    },
+  );
+  return requestChecks;
+}
+
 /**
  * The checks run on submit, in this fixed order: a product, then the required fields, then
  * the shared request schema (our addition, so a bad postcode is caught before the payment page).
+ * The answer is synchronous, so the payment tab can still open inside the click, except when the
+ * schema has not loaded yet (see `loadRequestChecks`): then it is a promise.
  */
 export function validateOrder(
   selected: boolean,
   quantity: number,
   details: DeliveryDetails,
-): OrderValidation {
+): OrderValidation | Promise<OrderValidation> {
   if (!selected) return { ok: false, ...ORDER_MESSAGES.noProduct, fields: [] };
 
   const missing = REQUIRED_FIELDS.filter((field) => details[field].trim() === '');
   if (missing.length > 0) return { ok: false, ...ORDER_MESSAGES.missing, fields: missing };
 
+  if (loadedChecks) return checkRequest(loadedChecks, quantity, details);
+  return loadRequestChecks().then(
+    (checks) => checkRequest(checks, quantity, details),
+    // Offline, or the chunk went with a new deployment: nothing could be sent anyway.
+    (): OrderValidation => ({ ok: false, ...ORDER_MESSAGES.checkoutFailed, fields: [] }),
+  );
+}
+
+function checkRequest(
+  { checkoutRequestSchema, describeIssues }: RequestChecks,
+  quantity: number,
+  details: DeliveryDetails,
+): OrderValidation {
   const parsed = checkoutRequestSchema.safeParse(buildCheckoutBody(details, quantity));
   if (parsed.success) return { ok: true, request: parsed.data };
 

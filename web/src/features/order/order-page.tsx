@@ -13,7 +13,13 @@ import { OrderSummary } from './components/order-summary';
 import { ProductCard } from './components/product-card';
 import { QuantityStepper } from './components/quantity-stepper';
 import { useCheckout } from './hooks/use-checkout';
-import { type DetailField, EMPTY_DETAILS, validateOrder } from './order-form';
+import {
+  type DetailField,
+  EMPTY_DETAILS,
+  loadRequestChecks,
+  type OrderValidation,
+  validateOrder,
+} from './order-form';
 
 interface ReceivedOrder {
   quantity: number;
@@ -38,9 +44,19 @@ export function OrderPage() {
     if (element instanceof HTMLElement) element.focus();
   };
 
+  // The customer has started an order: fetch the request checks now, so submit finds them loaded.
+  useEffect(() => {
+    if (selected) loadRequestChecks().catch(() => undefined);
+  }, [selected]);
+
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const result = validateOrder(selected, quantity, details);
+    if (result instanceof Promise) void result.then(submitChecked);
+    else submitChecked(result);
+  };
+
+  const submitChecked = (result: OrderValidation) => {
     if (!result.ok) {
       toast({ title: result.title, description: result.description, variant: result.variant });
       setInvalidFields(result.fields);

@@ -1,5 +1,5 @@
 import { type ChangeEvent, useId } from 'react';
-import { FIELD_LIMITS } from '../../../../../shared/checkout-request';
+import { FIELD_LIMITS } from '../../../../../shared/checkout-fields';
 import { parseUkPostcode } from '../../../../../shared/postcode';
 import type { DetailField, DeliveryDetails as Details } from '../order-form';
 import { TextField } from './text-field';

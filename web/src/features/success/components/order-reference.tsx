@@ -1,4 +1,4 @@
-import { orderReference } from '../../../../../shared/checkout-status';
+import { orderReference } from '../../../../../shared/order-reference';
 
 /** "Order Reference": the last 12 characters of the session id. */
 export function OrderReference({ sessionId }: { sessionId: string }) {
