@@ -141,7 +141,7 @@ ${DEBIT_CHOICES.map(
     `<label class="choice"><input type="radio" name="outcome" value="${value}"${index === 0 ? ' checked' : ''}> ${label}</label>`,
 ).join('\n')}
 </fieldset>
-<button type="submit" class="secondary">Pay ${escapeHtml(formatAmount(session.amount_total, session.currency))} by Direct Debit</button>
+<button type="submit" class="secondary">Confirm Direct Debit of ${escapeHtml(formatAmount(session.amount_total, session.currency))}</button>
 </form>
 </section>
 ${session.cancel_url === null ? '' : `<p><a href="${escapeHtml(session.cancel_url)}">Cancel and return to the shop</a></p>`}`;

@@ -161,6 +161,9 @@ describe('Bacs Direct Debit on the hosted page', () => {
     expect(html).toContain('value="collected_later"> Settles later: succeeds');
     expect(html).toContain('value="fails_later"> Settles later: fails');
     expect(session.payment_method_types).toEqual(['card', 'bacs_debit']);
+    // One button says "Pay £14.70", so a browser test finding the card's button by name finds only it.
+    expect(html).toContain('<button type="submit" class="secondary">Confirm Direct Debit of £14.70</button>');
+    expect(html.match(/<button[^>]*>[^<]*Pay £14\.70/g)).toHaveLength(1);
   });
 
   it('collected at once: completed unpaid, then async_payment_succeeded, both before the redirect', async () => {
