@@ -277,6 +277,20 @@ describe('Bacs Direct Debit on the hosted page', () => {
   });
 });
 
+describe('expanding the PaymentIntents of a session list', () => {
+  it('answers data.payment_intent.latest_charge, so one request finds when each payment was made', async () => {
+    const { id } = await stripe.checkout.sessions.create(shopSessionParams());
+    await simulator.completeSession(id, { paymentStatus: 'unpaid' });
+
+    const list = await stripe.checkout.sessions.list({ expand: ['data.payment_intent.latest_charge'] });
+
+    expect(list.data[0]?.payment_intent).toMatchObject({
+      status: 'processing',
+      latest_charge: { object: 'charge', status: 'pending' },
+    });
+  });
+});
+
 describe('listing completed sessions of the last days, as the reconciler does', () => {
   it('filters by status and created[gte]/[lte], and pages with limit and starting_after', async () => {
     const now = Math.floor(Date.now() / 1000);

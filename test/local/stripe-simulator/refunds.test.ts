@@ -72,6 +72,10 @@ describe('POST /v1/refunds', () => {
       }),
     ]);
     expect(await stripe.refunds.retrieve(refund.id)).toMatchObject({ id: refund.id, amount: 1470 });
+    expect(await stripe.charges.retrieve(String(refund.charge))).toMatchObject({
+      amount_refunded: 1470,
+      refunded: true,
+    });
   });
 
   it('replays a refund for the same idempotency key, refunding once', async () => {
