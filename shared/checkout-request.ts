@@ -119,7 +119,8 @@ const email = z.pipe(
 
 const phone = trimmed(z.string({ error: FIELD_MESSAGES.phone }).check(...plainText(FORBIDDEN_CHARS))).check(
   lengthBetween(0, FIELD_LIMITS.phone, FIELD_MESSAGES.phone),
-  z.regex(/^(?:\+?[0-9][0-9 ()-]{5,}[0-9])?$/, { error: FIELD_MESSAGES.phone }),
+  // A leading bracket too: "(0161) 496 0000" is how UK numbers are often written.
+  z.regex(/^(?:\+?\(?[0-9][0-9 ()-]{5,}[0-9])?$/, { error: FIELD_MESSAGES.phone }),
 );
 
 const postcode = z.pipe(

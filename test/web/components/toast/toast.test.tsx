@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { useToast } from '../../../../web/src/components/toast/toast-context';
 import { ToastProvider } from '../../../../web/src/components/toast/toast-provider';
+import { ToastViewport } from '../../../../web/src/components/toast/toast-viewport';
 
 function Trigger() {
   const { toast } = useToast();
@@ -26,6 +27,7 @@ function renderToasts() {
   render(
     <ToastProvider>
       <Trigger />
+      <ToastViewport />
     </ToastProvider>,
   );
   return user;
@@ -40,34 +42,60 @@ describe('toasts', () => {
     expect(assertive).toHaveAttribute('aria-live', 'assertive');
 
     await user.click(screen.getByRole('button', { name: 'Info' }));
-    await user.click(screen.getByRole('button', { name: 'Error' }));
-
     expect(within(polite).getByText('Saved')).toBeInTheDocument();
     expect(within(polite).getByText('All good.')).toBeInTheDocument();
+    const saved = within(polite).getByText('Saved').closest('.toast');
+
+    await user.click(screen.getByRole('button', { name: 'Error' }));
     expect(within(assertive).getByText('Checkout Failed')).toBeInTheDocument();
     expect(within(assertive).queryByText('Saved')).not.toBeInTheDocument();
     // The destructive look is more than colour: its own class (border and icon) on the toast.
     expect(within(assertive).getByText('Checkout Failed').closest('.toast')).toHaveClass(
       'toast--destructive',
     );
-    expect(within(polite).getByText('Saved').closest('.toast')).not.toHaveClass('toast--destructive');
+    expect(saved).not.toHaveClass('toast--destructive');
   });
 
-  it('closes with the Dismiss button', async () => {
+  it('closes with its close button, named after its message, and focus goes back to what raised it', async () => {
     const user = renderToasts();
     await user.click(screen.getByRole('button', { name: 'Error' }));
 
-    await user.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Dismiss' }));
+    await user.click(
+      within(screen.getByRole('alert')).getByRole('button', { name: 'Close message: Checkout Failed' }),
+    );
 
     expect(screen.queryByText('Checkout Failed')).not.toBeInTheDocument();
+    // Not dropped to <body>: back on the button that raised the message.
+    expect(screen.getByRole('button', { name: 'Error' })).toHaveFocus();
+  });
+
+  it('closes with Escape', async () => {
+    const user = renderToasts();
+    await user.click(screen.getByRole('button', { name: 'Info' }));
+    expect(screen.getByText('Saved')).toBeInTheDocument();
+
+    await user.keyboard('{Escape}');
+
+    expect(screen.queryByText('Saved')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Info' })).toHaveFocus();
+  });
+
+  it('replaces the message shown rather than stacking a second one', async () => {
+    const user = renderToasts();
+    await user.click(screen.getByRole('button', { name: 'Info' }));
+    await user.click(screen.getByRole('button', { name: 'Error' }));
+
+    expect(screen.queryByText('Saved')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /^Close message/ })).toHaveLength(1);
   });
 
   it('disappears by itself after a few seconds, but not while hovered', () => {
     // fireEvent rather than user-event here: user-event waits on setTimeout, which is faked.
     vi.useFakeTimers();
     render(
-      <ToastProvider durationMs={5000}>
+      <ToastProvider>
         <Trigger />
+        <ToastViewport durationMs={5000} />
       </ToastProvider>,
     );
     fireEvent.click(screen.getByRole('button', { name: 'Error' }));

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { FIELD_LIMITS, FIELD_MESSAGES } from '../../../../shared/checkout-request';
+import { FIELD_LIMITS } from '../../../../shared/checkout-request';
 import { SLOWER_DELIVERY_HINT } from '../../../../web/src/features/order/components/delivery-details';
 import {
   deferred,
@@ -261,7 +261,7 @@ describe('order page: quantity stepper', () => {
 });
 
 describe('order page: checks on submit', () => {
-  it('with no product selected, shows only "Select a Product", even with every field empty', async () => {
+  it('with no product selected, shows only "Select a Product", even with every field empty, and focuses the card', async () => {
     const fetchMock = stubFetch();
     const { open } = stubWindowOpen();
     const { user } = renderApp('/');
@@ -274,11 +274,17 @@ describe('order page: checks on submit', () => {
     // A destructive toast, as the spec says.
     expect(within(alert).getByText('Select a Product').closest('.toast')).toHaveClass('toast--destructive');
     expect(screen.queryByText('Missing Information')).not.toBeInTheDocument();
+    // Focus goes to what must be done next.
+    expect(productCard()).toHaveFocus();
     expect(fetchMock).not.toHaveBeenCalled();
     expect(open).not.toHaveBeenCalled();
+
+    // Selecting the product fixes the problem, so the message goes.
+    await user.click(productCard());
+    expect(screen.queryByText('Select a Product')).not.toBeInTheDocument();
   });
 
-  it('with the product selected and a required field empty, shows "Missing Information"', async () => {
+  it('with the product selected and a required field empty, shows "Missing Information" and the message beside the field', async () => {
     const fetchMock = stubFetch();
     const { open } = stubWindowOpen();
     const { user } = renderApp('/');
@@ -297,8 +303,14 @@ describe('order page: checks on submit', () => {
     );
     expect(toasts()).toBeEmptyDOMElement();
     expect(screen.queryByText('Select a Product')).not.toBeInTheDocument();
-    expect(screen.getByLabelText('Full Name *')).toHaveFocus();
-    expect(screen.getByLabelText('Full Name *')).toHaveAttribute('aria-invalid', 'true');
+    const name = screen.getByLabelText('Full Name *');
+    expect(name).toHaveFocus();
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    // The field's own message, beside it and linked to it; not a live region (announced once, on focus).
+    expect(name).toHaveAccessibleDescription('Error: Please enter your full name (up to 100 characters).');
+    const message = screen.getByText('Please enter your full name (up to 100 characters).');
+    expect(message.closest('[aria-live], [role="status"], [role="alert"]')).toBeNull();
+    expect(screen.getByLabelText('Email *')).not.toHaveAttribute('aria-invalid');
     expect(fetchMock).not.toHaveBeenCalled();
     expect(open).not.toHaveBeenCalled();
   });
@@ -308,33 +320,78 @@ describe('order page: checks on submit', () => {
     const { user } = renderApp('/');
     await user.click(productCard());
 
-    for (const [field, label] of [
-      ['email', 'Email *'],
-      ['address', 'Delivery Address *'],
-      ['postcode', 'Postcode *'],
+    for (const [field, label, message] of [
+      ['email', 'Email *', 'Please enter a valid email address.'],
+      ['address', 'Delivery Address *', 'Please enter your delivery address (up to 400 characters).'],
+      ['postcode', 'Postcode *', 'Please enter a valid UK postcode, for example SW1A 1AA.'],
     ] as const) {
       await fillDetails(user, { [field]: '' });
       await user.click(submitButton());
       expect(within(notices()).getByText('Missing Information')).toBeInTheDocument();
       expect(screen.getByLabelText(label)).toHaveFocus();
-      await user.click(within(notices()).getByRole('button', { name: 'Dismiss' }));
+      expect(screen.getByLabelText(label)).toHaveAccessibleDescription(`Error: ${message}`);
+      await user.click(within(notices()).getByRole('button', { name: 'Close message: Missing Information' }));
       expect(screen.queryByText('Missing Information')).not.toBeInTheDocument();
     }
   });
 
-  it('refuses a postcode outside the UK with an "Invalid Postcode" toast', async () => {
-    const fetchMock = stubFetch();
+  it("clears a field's message once it is fixed, and the toast once every field is", async () => {
+    stubFetch();
     const { user } = renderApp('/');
     await user.click(productCard());
-    await fillDetails(user, { postcode: 'JE2 3AB' });
+    await fillDetails(user, { name: '', email: '' });
+    await user.click(submitButton());
+    const name = screen.getByLabelText('Full Name *');
+    const email = screen.getByLabelText('Email *');
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+
+    await user.type(name, 'Ada');
+    expect(name).not.toHaveAttribute('aria-invalid');
+    expect(name).not.toHaveAccessibleDescription();
+    expect(within(notices()).getByText('Missing Information')).toBeInTheDocument();
+
+    // Still wrong while typing: the message changes to what is wrong now, and stays.
+    await user.type(email, 'ada@');
+    expect(email).toHaveAccessibleDescription('Error: Please enter a valid email address.');
+    await user.type(email, 'example.com');
+    expect(email).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Missing Information')).not.toBeInTheDocument();
+  });
+
+  it('clears an old message on a successful submit', async () => {
+    stubFetch(
+      jsonResponse({ error: 'Internal error' }, 500),
+      jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_a1B2c3D4e5F6g7H8' }),
+    );
+    stubWindowOpen();
+    const { user } = renderApp('/');
+    await prepareOrder(user);
+    await user.click(submitButton());
+    expect(await within(toasts()).findByText('Checkout Failed')).toBeInTheDocument();
+    await waitFor(() => expect(submitButton()).toBeEnabled());
 
     await user.click(submitButton());
 
-    // Our addition, in the style of the spec's "Missing Information" toast.
-    const notice = notices();
-    expect(within(notice).getByText('Invalid Postcode')).toBeInTheDocument();
-    expect(within(notice).getByText(FIELD_MESSAGES.postcodeNotDeliverable)).toBeInTheDocument();
-    expect(screen.getByLabelText('Postcode *')).toHaveFocus();
+    expect(toasts()).toBeEmptyDOMElement();
+    expect(notices()).toBeEmptyDOMElement();
+  });
+
+  it('refuses Jersey, Guernsey and the Isle of Man beside the postcode, without calling them invalid', async () => {
+    const fetchMock = stubFetch();
+    const { user } = renderApp('/');
+    await user.click(productCard());
+
+    for (const postcode of ['JE2 3AB', 'GY1 1AA', 'IM1 1AA']) {
+      await fillDetails(user, { postcode });
+      await user.click(submitButton());
+
+      const field = screen.getByLabelText('Postcode *');
+      expect(field).toHaveFocus();
+      expect(field).toHaveAccessibleDescription(
+        'Error: We can only deliver to Great Britain and Northern Ireland: not to the Channel Islands, the Isle of Man, BFPO or overseas addresses.',
+      );
+      expect(screen.queryByText(/Invalid Postcode/i)).not.toBeInTheDocument();
+    }
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -346,12 +403,13 @@ describe('order page: checks on submit', () => {
 
     await user.click(submitButton());
 
-    expect(within(notices()).getByText('Invalid Postcode')).toBeInTheDocument();
-    expect(within(notices()).getByText(FIELD_MESSAGES.postcodeFormat)).toBeInTheDocument();
+    expect(screen.getByLabelText('Postcode *')).toHaveAccessibleDescription(
+      'Error: Please enter a valid UK postcode, for example SW1A 1AA.',
+    );
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('refuses an email the shared schema does not accept, naming the problem', async () => {
+  it('refuses an email the shared schema does not accept, naming the problem beside it', async () => {
     const fetchMock = stubFetch();
     const { user } = renderApp('/');
     await user.click(productCard());
@@ -359,10 +417,25 @@ describe('order page: checks on submit', () => {
 
     await user.click(submitButton());
 
-    expect(within(notices()).getByText('Check Your Details')).toBeInTheDocument();
-    expect(within(notices()).getByText(FIELD_MESSAGES.email)).toBeInTheDocument();
     expect(screen.getByLabelText('Email *')).toHaveFocus();
+    expect(screen.getByLabelText('Email *')).toHaveAccessibleDescription(
+      'Error: Please enter a valid email address.',
+    );
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('accepts a UK phone number written with the area code in brackets', async () => {
+    const fetchMock = stubFetch(jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_a1B2c3D4e5F6g7H8' }));
+    stubWindowOpen();
+    const { user } = renderApp('/');
+    await user.click(productCard());
+    await fillDetails(user, { phone: '(0161) 496 0000' });
+
+    await user.click(submitButton());
+
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(requestOf(fetchMock).body ?? '{}')).toMatchObject({ phone: '(0161) 496 0000' });
+    expect(screen.getByLabelText('Phone Number (Optional)')).not.toHaveAttribute('aria-invalid');
   });
 });
 

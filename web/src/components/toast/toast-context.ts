@@ -14,14 +14,19 @@ export interface ToastItem {
   title: string;
   description: string | undefined;
   variant: ToastVariant;
+  /** What had focus when the toast appeared: focus goes back there when the toast is closed from inside. */
+  returnFocus: Element | null;
 }
 
 export interface ToastApi {
+  /** Shows a message, replacing the one shown (never a stack). Returns its id. */
   toast(options: ToastOptions): number;
   dismiss(id: number): void;
+  dismissAll(): void;
 }
 
 export const ToastContext = createContext<ToastApi | null>(null);
+export const ToastListContext = createContext<readonly ToastItem[]>([]);
 
 /** Shows short messages in the page's live regions. */
 export function useToast(): ToastApi {

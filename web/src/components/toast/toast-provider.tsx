@@ -1,18 +1,18 @@
 import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
-import { type ToastApi, ToastContext, type ToastItem, type ToastOptions } from './toast-context';
-import { ToastViewport } from './toast-viewport';
+import {
+  type ToastApi,
+  ToastContext,
+  type ToastItem,
+  ToastListContext,
+  type ToastOptions,
+} from './toast-context';
 
-// A few at most: a stack of old errors hides the page and says nothing new.
-const MAX_TOASTS = 3;
-const DEFAULT_DURATION_MS = 7000;
-
-export function ToastProvider({
-  children,
-  durationMs = DEFAULT_DURATION_MS,
-}: {
-  children: ReactNode;
-  durationMs?: number;
-}) {
+/**
+ * Holds the toast shown. It renders none itself: the page places `<ToastViewport />` where a
+ * message can never cover what the customer is working on (the order page puts it under the
+ * checkout button, in the flow of the page rather than over it).
+ */
+export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<readonly ToastItem[]>([]);
   const nextId = useRef(0);
 
@@ -20,20 +20,21 @@ export function ToastProvider({
     setToasts((current) => current.filter((item) => item.id !== id));
   }, []);
 
+  const dismissAll = useCallback(() => setToasts([]), []);
+
   const toast = useCallback(({ title, description, variant = 'default' }: ToastOptions) => {
     nextId.current += 1;
-    const item: ToastItem = { id: nextId.current, title, description, variant };
-    // The same message again replaces the old one, so it is announced again without piling up.
-    setToasts((current) => [...current.filter((other) => other.title !== title), item].slice(-MAX_TOASTS));
-    return item.id;
+    const returnFocus = typeof document === 'undefined' ? null : document.activeElement;
+    // One at a time: a new message replaces the old one, which no longer applies.
+    setToasts([{ id: nextId.current, title, description, variant, returnFocus }]);
+    return nextId.current;
   }, []);
 
-  const api = useMemo<ToastApi>(() => ({ toast, dismiss }), [toast, dismiss]);
+  const api = useMemo<ToastApi>(() => ({ toast, dismiss, dismissAll }), [toast, dismiss, dismissAll]);
 
   return (
     <ToastContext value={api}>
-      {children}
-      <ToastViewport toasts={toasts} onDismiss={dismiss} durationMs={durationMs} />
+      <ToastListContext value={toasts}>{children}</ToastListContext>
     </ToastContext>
   );
 }

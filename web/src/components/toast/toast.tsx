@@ -4,19 +4,20 @@ import type { ToastItem } from './toast-context';
 
 interface ToastProps {
   toast: ToastItem;
-  onDismiss: (id: number) => void;
+  onClose: () => void;
+  onExpire: (id: number) => void;
   durationMs: number;
 }
 
-export function Toast({ toast, onDismiss, durationMs }: ToastProps) {
+export function Toast({ toast, onClose, onExpire, durationMs }: ToastProps) {
   // Hovering or focusing a toast stops the clock, so nobody loses a message they are reading.
   const [paused, setPaused] = useState(false);
 
   useEffect(() => {
     if (paused) return;
-    const timer = setTimeout(() => onDismiss(toast.id), durationMs);
+    const timer = setTimeout(() => onExpire(toast.id), durationMs);
     return () => clearTimeout(timer);
-  }, [paused, durationMs, onDismiss, toast.id]);
+  }, [paused, durationMs, onExpire, toast.id]);
 
   const destructive = toast.variant === 'destructive';
   return (
@@ -35,7 +36,13 @@ export function Toast({ toast, onDismiss, durationMs }: ToastProps) {
         <p className="toast__title">{toast.title}</p>
         {toast.description ? <p className="toast__description">{toast.description}</p> : null}
       </div>
-      <button type="button" className="toast__close" aria-label="Dismiss" onClick={() => onDismiss(toast.id)}>
+      {/* Named after its message, so two close buttons never sound the same. */}
+      <button
+        type="button"
+        className="toast__close"
+        aria-label={`Close message: ${toast.title}`}
+        onClick={onClose}
+      >
         <CloseIcon />
       </button>
     </div>

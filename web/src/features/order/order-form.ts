@@ -40,9 +40,19 @@ export const ORDER_MESSAGES = {
   },
 } as const satisfies Record<string, ToastOptions>;
 
+/** A message per field, shown beside it. */
+export type FieldErrors = Partial<Record<DetailField, string>>;
+
 export type OrderValidation =
   | { ok: true; request: CheckoutRequest }
-  | ({ ok: false; fields: readonly DetailField[] } & Required<ToastOptions>);
+  | {
+      ok: false;
+      /** The spec's toast, when the failure is one of its own; our field checks speak inline only. */
+      toast: Required<ToastOptions> | undefined;
+      errors: FieldErrors;
+      /** Where focus goes: the product card, or the first field with a problem. */
+      focus: 'product' | DetailField;
+    };
 
 /** The body before the schema has checked it: the quantity is any number until then. */
 type UncheckedBody = Omit<CheckoutRequestBody, 'quantity'> & { quantity: number };
@@ -83,8 +93,19 @@ export function loadRequestChecks(): Promise<RequestChecks> {
 }
 
 /**
- * The checks run on submit, in this fixed order: a product, then the required fields, then
- * the shared request schema (our addition, so a bad postcode is caught before the payment page).
+ * The problem with one field's value, by the same shared schema the server uses; undefined when
+ * fine. Only asked after a submit, when the checks are loaded; before that there is nothing to say.
+ */
+export function checkField(field: DetailField, value: string): string | undefined {
+  if (!loadedChecks) return undefined;
+  const result = loadedChecks.checkoutRequestSchema.shape[field].safeParse(value);
+  return result.success ? undefined : (result.error.issues[0]?.message ?? 'Please check this field.');
+}
+
+/**
+ * The checks run on submit, in this fixed order: a product, then the required fields, then the
+ * shared request schema (our addition, so a bad postcode is caught before the payment page).
+ * Every field with a problem gets its message at once, so nobody fixes one and meets the next.
  * The answer is synchronous, so the payment tab can still open inside the click, except when the
  * schema has not loaded yet (see `loadRequestChecks`): then it is a promise.
  */
@@ -93,16 +114,13 @@ export function validateOrder(
   quantity: number,
   details: DeliveryDetails,
 ): OrderValidation | Promise<OrderValidation> {
-  if (!selected) return { ok: false, ...ORDER_MESSAGES.noProduct, fields: [] };
-
-  const missing = REQUIRED_FIELDS.filter((field) => details[field].trim() === '');
-  if (missing.length > 0) return { ok: false, ...ORDER_MESSAGES.missing, fields: missing };
+  if (!selected) return { ok: false, toast: ORDER_MESSAGES.noProduct, errors: {}, focus: 'product' };
 
   if (loadedChecks) return checkRequest(loadedChecks, quantity, details);
   return loadRequestChecks().then(
     (checks) => checkRequest(checks, quantity, details),
     // Offline, or the chunk went with a new deployment: nothing could be sent anyway.
-    (): OrderValidation => ({ ok: false, ...ORDER_MESSAGES.checkoutFailed, fields: [] }),
+    (): OrderValidation => ({ ok: false, toast: ORDER_MESSAGES.checkoutFailed, errors: {}, focus: 'name' }),
   );
 }
 
@@ -114,17 +132,19 @@ function checkRequest(
   const parsed = checkoutRequestSchema.safeParse(buildCheckoutBody(details, quantity));
   if (parsed.success) return { ok: true, request: parsed.data };
 
-  // Our own checks speak like "Missing Information": a plain toast, focus on the field.
-  const { fields, message } = describeIssues(parsed.error);
-  const field = FIELD_ORDER.find((key) => fields[key] !== undefined);
-  if (!field) {
-    return { ok: false, title: 'Check Your Details', description: message, variant: 'default', fields: [] };
+  const { fields } = describeIssues(parsed.error);
+  const errors: FieldErrors = {};
+  for (const field of FIELD_ORDER) {
+    const message = fields[field];
+    if (message !== undefined) errors[field] = message;
   }
-  return {
-    ok: false,
-    title: field === 'postcode' ? 'Invalid Postcode' : 'Check Your Details',
-    description: fields[field] ?? message,
-    variant: 'default',
-    fields: [field],
-  };
+  const missing = REQUIRED_FIELDS.some((field) => details[field].trim() === '');
+  const first = FIELD_ORDER.find((field) => errors[field] !== undefined) ?? 'name';
+  // A failure no field explains (the amounts, the quantity) cannot be fixed by the customer.
+  const toast = missing
+    ? ORDER_MESSAGES.missing
+    : Object.keys(errors).length === 0
+      ? ORDER_MESSAGES.checkoutFailed
+      : undefined;
+  return { ok: false, toast, errors, focus: first };
 }

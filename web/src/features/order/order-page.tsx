@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { quoteOrder } from '../../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../../shared/product';
 import { useToast } from '../../components/toast/toast-context';
+import { ToastViewport } from '../../components/toast/toast-viewport';
 import { LockIcon } from '../../components/ui/icons';
 import { policyPaths } from '../policies/policy-paths';
 import { DeliveryDetails } from './components/delivery-details';
@@ -14,8 +15,10 @@ import { ProductCard } from './components/product-card';
 import { QuantityStepper } from './components/quantity-stepper';
 import { useCheckout } from './hooks/use-checkout';
 import {
+  checkField,
   type DetailField,
   EMPTY_DETAILS,
+  type FieldErrors,
   loadRequestChecks,
   type OrderValidation,
   validateOrder,
@@ -31,12 +34,14 @@ export function OrderPage() {
   const [selected, setSelected] = useState(false);
   const [quantity, setQuantity] = useState<number>(DAPHNIA.min);
   const [details, setDetails] = useState(EMPTY_DETAILS);
-  const [invalidFields, setInvalidFields] = useState<readonly DetailField[]>([]);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  // The toast a failed check raised, closed once its problem is fixed.
+  const checkToast = useRef<{ id: number; kind: 'product' | 'fields' } | null>(null);
   const [received, setReceived] = useState<ReceivedOrder | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const cardRef = useRef<HTMLButtonElement>(null);
   const focusCardOnReturn = useRef(false);
-  const { toast } = useToast();
+  const { toast, dismiss, dismissAll } = useToast();
   const { checkout, submitting } = useCheckout();
 
   const focusField = (field: DetailField) => {
@@ -58,13 +63,19 @@ export function OrderPage() {
 
   const submitChecked = (result: OrderValidation) => {
     if (!result.ok) {
-      toast({ title: result.title, description: result.description, variant: result.variant });
-      setInvalidFields(result.fields);
-      const [first] = result.fields;
-      if (first) focusField(first);
+      setErrors(result.errors);
+      checkToast.current = result.toast
+        ? { id: toast(result.toast), kind: result.focus === 'product' ? 'product' : 'fields' }
+        : null;
+      if (!result.toast) dismissAll();
+      if (result.focus === 'product') cardRef.current?.focus();
+      else focusField(result.focus);
       return;
     }
-    setInvalidFields([]);
+    setErrors({});
+    // Old messages no longer apply once the order goes through.
+    dismissAll();
+    checkToast.current = null;
     // Called without awaiting first: the payment tab must open inside this click.
     void checkout(result.request).then((outcome) => {
       if (outcome === 'received')
@@ -72,9 +83,27 @@ export function OrderPage() {
     });
   };
 
+  const closeCheckToast = (kind: 'product' | 'fields') => {
+    if (checkToast.current?.kind !== kind) return;
+    dismiss(checkToast.current.id);
+    checkToast.current = null;
+  };
+
   const updateField = (field: DetailField, value: string) => {
     setDetails((current) => ({ ...current, [field]: value }));
-    setInvalidFields((current) => current.filter((other) => other !== field));
+    // A field that was refused is checked again as it changes, so its message goes once it is fixed.
+    if (errors[field] === undefined) return;
+    const next = { ...errors };
+    const message = checkField(field, value);
+    if (message === undefined) delete next[field];
+    else next[field] = message;
+    setErrors(next);
+    if (Object.keys(next).length === 0) closeCheckToast('fields');
+  };
+
+  const toggleProduct = () => {
+    if (!selected) closeCheckToast('product');
+    setSelected((current) => !current);
   };
 
   // Back from the Order-received view, focus goes where the next order starts, not to <body>.
@@ -106,21 +135,15 @@ export function OrderPage() {
           onSubmitAnother={startAnotherOrder}
         />
       ) : (
-        // noValidate: our checks run in their fixed order and speak through toasts; the `required`
-        // attributes still tell assistive technology which fields are needed.
+        // noValidate: our checks run in their fixed order and speak beside the fields and in toasts; the
+        // `required` attributes still tell assistive technology which fields are needed.
         <form ref={formRef} className="order-form" noValidate onSubmit={handleSubmit}>
           <section className="card" aria-label="Product">
-            <ProductCard
-              ref={cardRef}
-              selected={selected}
-              onToggle={() => setSelected((current) => !current)}
-            />
+            <ProductCard ref={cardRef} selected={selected} onToggle={toggleProduct} />
             {selected ? <QuantityStepper quantity={quantity} onChange={setQuantity} /> : null}
           </section>
 
-          {selected ? (
-            <DeliveryDetails details={details} invalidFields={invalidFields} onChange={updateField} />
-          ) : null}
+          {selected ? <DeliveryDetails details={details} errors={errors} onChange={updateField} /> : null}
 
           <section className="card checkout" aria-label="Checkout">
             {selected ? (
@@ -136,6 +159,8 @@ export function OrderPage() {
               <LockIcon />
               {submitting ? 'Processing...' : 'Secure Checkout with Stripe'}
             </button>
+            {/* In the flow under the button, never over the page: it cannot cover a field or the total. */}
+            <ToastViewport />
             <p className="fine-print">You will pay on Stripe's secure page, which opens in a new tab.</p>
             <p className="fine-print">
               Before you pay, please read our <Link to={policyPaths.terms}>Terms of sale</Link> and{' '}

@@ -1,12 +1,12 @@
 import { type ChangeEvent, useId } from 'react';
 import { FIELD_LIMITS } from '../../../../../shared/checkout-fields';
 import { parseUkPostcode } from '../../../../../shared/postcode';
-import type { DetailField, DeliveryDetails as Details } from '../order-form';
+import type { DetailField, DeliveryDetails as Details, FieldErrors } from '../order-form';
 import { TextField } from './text-field';
 
 interface DeliveryDetailsProps {
   details: Details;
-  invalidFields: readonly DetailField[];
+  errors: FieldErrors;
   onChange: (field: DetailField, value: string) => void;
 }
 
@@ -15,16 +15,16 @@ export const SLOWER_DELIVERY_HINT =
   'Deliveries to Northern Ireland and the Scottish Highlands and Islands can take a day or two longer.';
 
 /** The delivery fields. `name` attributes let the page focus a field the checks refused. */
-export function DeliveryDetails({ details, invalidFields, onChange }: DeliveryDetailsProps) {
+export function DeliveryDetails({ details, errors, onChange }: DeliveryDetailsProps) {
   const headingId = useId();
   const postcode = parseUkPostcode(details.postcode);
   const postcodeHint = postcode.ok && postcode.slowerDelivery ? SLOWER_DELIVERY_HINT : undefined;
-  /** What every field shares: its name (for focusing), value, length limit, invalid mark and change handler. */
+  /** What every field shares: its name (for focusing), value, length limit, error and change handler. */
   const bind = (field: DetailField, normalise: (value: string) => string = (value) => value) => ({
     name: field,
     value: details[field],
     maxLength: FIELD_LIMITS[field],
-    invalid: invalidFields.includes(field),
+    error: errors[field],
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
       onChange(field, normalise(event.target.value)),
   });

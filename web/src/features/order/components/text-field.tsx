@@ -1,8 +1,10 @@
 import { type InputHTMLAttributes, type TextareaHTMLAttributes, useId } from 'react';
+import { AlertIcon } from '../../../components/ui/icons';
 
 interface FieldProps {
   label: string;
-  invalid: boolean;
+  /** The problem with the value, shown beside the field and announced with it; undefined when fine. */
+  error?: string | undefined;
   className?: string;
   /** A short note under the field, announced with it (aria-describedby). */
   hint?: string | undefined;
@@ -11,19 +13,35 @@ interface FieldProps {
 type InputFieldProps = FieldProps & InputHTMLAttributes<HTMLInputElement> & { multiline?: false };
 type TextareaFieldProps = FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement> & { multiline: true };
 
-/** A labelled input or textarea; the label is the field's accessible name. */
+/**
+ * A labelled input or textarea; the label is the field's accessible name. Its error sits between
+ * label and control, where eyes and screen magnifiers already are, and is linked to the control
+ * with aria-describedby: read when the field is focused, and not a live region, so it is
+ * announced once rather than again on every keystroke.
+ */
 export function TextField(props: InputFieldProps | TextareaFieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
-  const { label, invalid, className, hint } = props;
+  const errorId = `${id}-error`;
+  const { label, error, className, hint } = props;
+  const describedBy = [error ? errorId : undefined, hint ? hintId : undefined].filter(Boolean).join(' ');
   const control = {
     id,
-    'aria-invalid': invalid || undefined,
-    ...(hint ? { 'aria-describedby': hintId } : {}),
+    'aria-invalid': error ? true : undefined,
+    ...(describedBy ? { 'aria-describedby': describedBy } : {}),
   };
+  const classes = ['field', className, error ? 'field--invalid' : undefined].filter(Boolean).join(' ');
   return (
-    <div className={className ? `field ${className}` : 'field'}>
+    <div className={classes}>
       <label htmlFor={id}>{label}</label>
+      {error ? (
+        <p id={errorId} className="field__error">
+          <AlertIcon className="field__error-icon" />
+          <span>
+            <span className="visually-hidden">Error:</span> {error}
+          </span>
+        </p>
+      ) : null}
       {props.multiline ? (
         <textarea {...control} {...nativeProps(props)} />
       ) : (
@@ -44,7 +62,7 @@ function nativeProps<T extends FieldProps & { multiline?: boolean }>(
 ): Omit<T, keyof FieldProps | 'multiline'> {
   const {
     label: _label,
-    invalid: _invalid,
+    error: _error,
     className: _className,
     hint: _hint,
     multiline: _multiline,
