@@ -30,13 +30,8 @@ const QS_OPTIONS = {
   allowDots: false,
 } as const;
 
-export function isFormObject(value: FormValue | undefined): value is FormObject {
+function isFormObject(value: FormValue | undefined): value is FormObject {
   return typeof value === 'object' && !Array.isArray(value);
-}
-
-/** Reads a key only if the client sent it (never something inherited). */
-export function ownValue(form: FormObject, key: string): FormValue | undefined {
-  return Object.hasOwn(form, key) ? form[key] : undefined;
 }
 
 export function parseForm(text: string): FormObject {

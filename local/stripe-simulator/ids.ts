@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A Stripe-looking id such as `cs_test_a1B2…`; crypto-random so ids cannot be guessed from one another. */
-export function randomId(prefix: string, length: number): string {
+function randomId(prefix: string, length: number): string {
   let id = prefix;
   for (let index = 0; index < length; index += 1) id += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
   return id;

@@ -215,7 +215,6 @@ export const createRefundSchema = z.strictObject({
   metadata,
   expand: expand(['charge', 'payment_intent']),
 });
-export type CreateRefundParams = z.output<typeof createRefundSchema>;
 
 /** Checks a form against a schema, throwing the first problem as Stripe words it. */
 export function parseParams<T extends z.ZodType>(schema: T, form: FormObject): z.output<T> {
@@ -245,7 +244,7 @@ function bracketPath(path: readonly PropertyKey[]): string {
   return first + rest.map((key) => `[${key}]`).join('');
 }
 
-export const EXPIRY_WINDOW_SECONDS = { min: 30 * 60, max: 24 * 60 * 60 } as const;
+const EXPIRY_WINDOW_SECONDS = { min: 30 * 60, max: 24 * 60 * 60 } as const;
 
 /** The checks of a create request that look at more than one parameter, and the session they describe. */
 export function sessionInput(params: CreateSessionParams, now: number): SessionInput {

@@ -15,7 +15,7 @@ export interface PageContext {
 }
 
 /** Stripe's test card numbers that the simulator knows. */
-export const TEST_CARDS = { pays: '4242424242424242', declined: '4000000000000002' } as const;
+const TEST_CARDS = { pays: '4242424242424242', declined: '4000000000000002' } as const;
 
 /** What the customer chose for a Bacs Direct Debit, after Stripe's own test bank accounts. */
 const DEBIT_OUTCOMES = ['collected', 'collected_later', 'fails_later'] as const;

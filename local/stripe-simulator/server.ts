@@ -87,8 +87,8 @@ export interface StripeSimulator {
   close(): Promise<void>;
 }
 
-export const DEFAULT_PORT = 12111;
-export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [1000, 5000, 30000, 120000];
+const DEFAULT_PORT = 12111;
+const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [1000, 5000, 30000, 120000];
 
 /** Starts the Stripe Checkout simulator; the real `stripe` SDK talks to it with `host`, `port` and `protocol: 'http'`. */
 export async function startStripeSimulator(options: StripeSimulatorOptions = {}): Promise<StripeSimulator> {
