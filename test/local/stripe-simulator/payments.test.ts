@@ -29,6 +29,13 @@ afterEach(async () => {
   await receiver.close();
 });
 
+/** When the `index`th event was created, in Unix seconds. */
+function receivedAt(index: number): number {
+  const webhook = receiver.received[index];
+  if (webhook === undefined) throw new Error(`no webhook #${index}`);
+  return stripe.webhooks.constructEvent(webhook.rawBody, webhook.signature, WEBHOOK_SECRET).created;
+}
+
 /** The types and payment statuses of every event received so far, each verified as the shop verifies it. */
 function received(): Array<[string, string | null]> {
   return receiver.received.map(({ rawBody, signature }) => {
@@ -187,36 +194,30 @@ describe('Bacs Direct Debit on the hosted page', () => {
     expect(chargeOf(intent)).toMatchObject({ status: 'succeeded', paid: true });
   });
 
-  it('settles later (succeeds): processing and pending until the delay passes, then async_payment_succeeded', async () => {
+  it('settles later (succeeds): async_payment_succeeded once the delay passes, the charge keeping its time', async () => {
     const { id } = await stripe.checkout.sessions.create(shopSessionParams());
     const submittedAt = Math.floor(Date.now() / 1000);
 
     await payOnPage(id, { method: 'bacs_debit', outcome: 'collected_later' });
-    const pending = await intentOf(id);
-    const session = await stripe.checkout.sessions.retrieve(id);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    await simulator.idle();
+    await expect.poll(() => receiver.received.length).toBe(2);
     const settled = await intentOf(id);
 
-    expect(session).toMatchObject({ status: 'complete', payment_status: 'unpaid' });
-    expect(pending).toMatchObject({ status: 'processing', amount_received: 0 });
-    expect(chargeOf(pending)).toMatchObject({ status: 'pending', paid: false });
     expect(received()).toEqual([
       ['checkout.session.completed', 'unpaid'],
       ['checkout.session.async_payment_succeeded', 'paid'],
     ]);
-    expect(settled.status).toBe('succeeded');
+    expect(settled).toMatchObject({ status: 'succeeded', amount_received: 1470 });
     // Like Stripe, the charge is made when the debit is submitted, and keeps that time when it settles.
-    expect(chargeOf(settled)).toMatchObject({ status: 'succeeded', created: chargeOf(pending).created });
+    expect(chargeOf(settled).status).toBe('succeeded');
     expect(chargeOf(settled).created).toBeGreaterThanOrEqual(submittedAt);
+    expect(chargeOf(settled).created).toBeLessThanOrEqual(receivedAt(1));
   });
 
   it('settles later (fails): async_payment_failed, PaymentIntent back to requires_payment_method, charge failed', async () => {
     const { id } = await stripe.checkout.sessions.create(shopSessionParams());
 
     await payOnPage(id, { method: 'bacs_debit', outcome: 'fails_later' });
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    await simulator.idle();
+    await expect.poll(() => receiver.received.length).toBe(2);
     const intent = await intentOf(id);
 
     expect(received()).toEqual([
@@ -249,6 +250,11 @@ describe('Bacs Direct Debit on the hosted page', () => {
         redirect: 'manual',
       });
 
+      const session = await slowStripe.checkout.sessions.retrieve(id, {
+        expand: ['payment_intent.latest_charge'],
+      });
+      const pending = session.payment_intent;
+      if (typeof pending !== 'object' || pending === null) throw new Error('payment_intent not expanded');
       const processing = await fetch(`${slow.url}/c/pay/${id}`);
       const processingHtml = await processing.text();
       const settle = await fetch(`${slow.url}/c/pay/${id}/settle`, {
@@ -260,6 +266,9 @@ describe('Bacs Direct Debit on the hosted page', () => {
         body: new URLSearchParams({ outcome: 'failed' }),
       });
 
+      expect(session).toMatchObject({ status: 'complete', payment_status: 'unpaid' });
+      expect(pending).toMatchObject({ status: 'processing', amount_received: 0 });
+      expect(chargeOf(pending)).toMatchObject({ status: 'pending', paid: false });
       expect(processing.status).toBe(200);
       expect(processingHtml).toContain('Direct Debit processing');
       expect(processingHtml).toContain(`<form method="post" action="/c/pay/${id}/settle">`);
