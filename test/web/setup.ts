@@ -8,8 +8,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   vi.useRealTimers();
+  // Nor what the page remembered: the next test starts as a new visitor.
+  sessionStorage.clear();
+  localStorage.clear();
 });
-
-// The app loads zod and the schemas on demand. Load them once here, so a test's findBy timeout
-// never includes vitest compiling them on first use (slow on a busy machine).
-await Promise.all([import('../../web/src/lib/response-schemas'), import('../../shared/checkout-request')]);

@@ -4,7 +4,7 @@ import type { CheckoutStatus } from '../../../shared/checkout-status';
 import type { AppConfig } from '../config';
 
 export type CreateCheckoutResult =
-  | { kind: 'payment-page'; url: string }
+  | { kind: 'payment-page'; url: string; sessionId: string }
   | { kind: 'received' }
   | { kind: 'failed' };
 
@@ -90,7 +90,9 @@ export function createApiClient({
         .catch(() => undefined);
       const parsed = schema?.safeParse(await readJson(response));
       if (!parsed?.success) return { kind: 'failed' };
-      return 'url' in parsed.data ? { kind: 'payment-page', url: parsed.data.url } : { kind: 'received' };
+      return 'url' in parsed.data
+        ? { kind: 'payment-page', url: parsed.data.url, sessionId: parsed.data.sessionId }
+        : { kind: 'received' };
     },
 
     async getCheckoutStatus(sessionId, signal) {

@@ -9,6 +9,7 @@ import { policyPaths } from '../policies/policy-paths';
 import { DeliveryDetails } from './components/delivery-details';
 import { DispatchNote } from './components/dispatch-note';
 import { ImportantInformation } from './components/important-information';
+import { OrderPlaced } from './components/order-placed';
 import { OrderReceived } from './components/order-received';
 import { OrderSummary } from './components/order-summary';
 import { ProductCard } from './components/product-card';
@@ -23,6 +24,7 @@ import {
   type OrderValidation,
   validateOrder,
 } from './order-form';
+import { forgetForm, listenForPaid, loadForm, openedPayments, saveForm } from './order-memory';
 
 interface ReceivedOrder {
   quantity: number;
@@ -31,9 +33,12 @@ interface ReceivedOrder {
 
 /** The order form, and the Order-received view that replaces it once a request is taken. */
 export function OrderPage() {
-  const [selected, setSelected] = useState(false);
-  const [quantity, setQuantity] = useState<number>(DAPHNIA.min);
-  const [details, setDetails] = useState(EMPTY_DETAILS);
+  // Restored from this tab's memory: back from the payment page, the details are as typed.
+  const [saved] = useState(loadForm);
+  const [selected, setSelected] = useState(saved?.selected ?? false);
+  const [quantity, setQuantity] = useState<number>(saved?.quantity ?? DAPHNIA.min);
+  const [details, setDetails] = useState(saved?.details ?? EMPTY_DETAILS);
+  const [placed, setPlaced] = useState<{ reference: string } | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   // The toast a failed check raised, closed once its problem is fixed.
   const checkToast = useRef<{ id: number; kind: 'product' | 'fields' } | null>(null);
@@ -48,6 +53,21 @@ export function OrderPage() {
     const element = formRef.current?.elements.namedItem(field);
     if (element instanceof HTMLElement) element.focus();
   };
+
+  useEffect(() => {
+    if (!placed) saveForm({ selected, quantity, details });
+  }, [selected, quantity, details, placed]);
+
+  // The payment this tab opened went through in the other tab: show the order as placed.
+  useEffect(
+    () =>
+      listenForPaid((message) => {
+        if (!openedPayments().includes(message.sessionId)) return;
+        forgetForm();
+        setPlaced({ reference: message.reference });
+      }),
+    [],
+  );
 
   // The customer has started an order: fetch the request checks now, so submit finds them loaded.
   useEffect(() => {
@@ -108,16 +128,23 @@ export function OrderPage() {
 
   // Back from the Order-received view, focus goes where the next order starts, not to <body>.
   useEffect(() => {
-    if (received || !focusCardOnReturn.current) return;
+    if (received || placed || !focusCardOnReturn.current) return;
     focusCardOnReturn.current = false;
     cardRef.current?.focus();
-  }, [received]);
+  }, [received, placed]);
 
   const startAnotherOrder = () => {
     focusCardOnReturn.current = true;
     setSelected(false);
     setQuantity(DAPHNIA.min);
     setReceived(null);
+  };
+
+  const placeAnotherOrder = () => {
+    setDetails(EMPTY_DETAILS);
+    setErrors({});
+    setPlaced(null);
+    startAnotherOrder();
   };
 
   return (
@@ -128,7 +155,9 @@ export function OrderPage() {
         <p className="subtitle">Fresh live stock delivered within the UK</p>
       </header>
 
-      {received ? (
+      {placed ? (
+        <OrderPlaced reference={placed.reference} onPlaceAnother={placeAnotherOrder} />
+      ) : received ? (
         <OrderReceived
           quantity={received.quantity}
           email={received.email}

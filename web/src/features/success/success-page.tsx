@@ -1,6 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
+import { announcePaid } from '../order/order-memory';
+import { SELLER } from '../policies/seller';
 import { CheckingPayment } from './components/checking-payment';
 import { OrderNotFound } from './components/order-not-found';
 import { PaymentConfirmed } from './components/payment-confirmed';
@@ -19,7 +21,7 @@ export function SuccessPage() {
   if (!sessionId) return <Navigate to={paths.home} replace />;
   return (
     <>
-      <title>Payment confirmation · Live Aquatics</title>
+      <title>{`Payment confirmation · ${SELLER.shopName}`}</title>
       <PaymentStatus
         key={`${sessionId}#${attempt}`}
         sessionId={sessionId}
@@ -31,6 +33,14 @@ export function SuccessPage() {
 
 function PaymentStatus({ sessionId, onRetry }: { sessionId: string; onRetry: () => void }) {
   const state = useCheckoutStatus(sessionId);
+  const paidReference =
+    state.kind === 'found' && state.status.status === 'paid' ? state.status.reference : null;
+
+  // Paid: this tab forgets the form, and the shop tab that opened the payment learns it.
+  useEffect(() => {
+    if (paidReference !== null) announcePaid({ sessionId, reference: paidReference });
+  }, [sessionId, paidReference]);
+
   switch (state.kind) {
     case 'loading':
       return <CheckingPayment />;

@@ -5,6 +5,7 @@ import type { CreateCheckoutResult } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/app-context';
 import { SELLER } from '../../policies/seller';
 import { ORDER_MESSAGES } from '../order-form';
+import { rememberPayment } from '../order-memory';
 import { openPaymentTab } from '../payment-tab';
 
 export type CheckoutOutcome = 'payment-page' | 'received' | 'failed' | 'busy';
@@ -29,6 +30,7 @@ export function useCheckout() {
           .createCheckout(request)
           .catch((): CreateCheckoutResult => ({ kind: 'failed' }));
         if (result.kind === 'payment-page') {
+          rememberPayment(result.sessionId, result.url);
           tab.go(result.url);
           return 'payment-page';
         }

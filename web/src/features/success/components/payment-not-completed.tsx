@@ -1,5 +1,6 @@
 import type { CheckoutStatus } from '../../../../../shared/checkout-status';
 import { FocusHeading } from '../../../components/ui/focus-heading';
+import { paymentUrl } from '../../order/order-memory';
 import { OrderReference } from './order-reference';
 import { ReturnHomeLink } from './return-home-link';
 
@@ -19,12 +20,27 @@ export function PaymentNotCompleted({
   sessionId: string;
   status: Exclude<CheckoutStatus['status'], 'paid'>;
 }) {
+  // An open session can still be paid: its page is remembered by the browser that opened it.
+  const resume = status === 'open' ? paymentUrl(sessionId) : undefined;
   return (
     <section className="card card--centered">
       <FocusHeading>Payment not completed</FocusHeading>
-      <p>{EXPLANATIONS[status]}</p>
+      <p>
+        {resume
+          ? 'Your payment was not completed, so no money has been taken. Your checkout is still open: you can return to the payment page to finish paying.'
+          : EXPLANATIONS[status]}
+      </p>
       <OrderReference sessionId={sessionId} />
-      <ReturnHomeLink label="Back to the shop" />
+      {resume ? (
+        <div className="actions">
+          <a className="button button--primary" href={resume}>
+            Return to the payment page
+          </a>
+          <ReturnHomeLink label="Back to the shop" primary={false} />
+        </div>
+      ) : (
+        <ReturnHomeLink label="Back to the shop" />
+      )}
     </section>
   );
 }
