@@ -1,14 +1,84 @@
-import { fileURLToPath } from 'node:url';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
+const outDir = join(repoRoot, 'dist/web');
+// Inside the repository, so the server bundle finds react and react-router in node_modules.
+const prerenderDir = join(repoRoot, 'dist/.prerender');
+
+/** What web/src/app/prerender.tsx exports, checked at the boundary rather than cast. */
+interface RenderedPage {
+  key: string;
+  file: string;
+  head: string;
+  body: string;
+}
+function isRenderedPages(value: unknown): value is RenderedPage[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (page: unknown) =>
+        typeof page === 'object' &&
+        page !== null &&
+        ['key', 'file', 'head', 'body'].every(
+          (field) => typeof (page as Record<string, unknown>)[field] === 'string',
+        ),
+    )
+  );
+}
+
+/**
+ * Writes the prerendered pages (web/src/app/pages.ts) into the built HTML: after the browser
+ * build, a server build of web/src/app/prerender.tsx renders each page, and its markup goes into
+ * `#root` (marked with `data-page`, which main.tsx checks before hydrating), its <title> into
+ * <head>. One template, so every page links the same hashed script and stylesheet.
+ */
+function prerender(): Plugin {
+  return {
+    name: 'shop:prerender',
+    apply: 'build',
+    async closeBundle() {
+      await build({
+        configFile: false,
+        root: join(repoRoot, 'web'),
+        envDir: repoRoot,
+        logLevel: 'warn',
+        plugins: [react()],
+        build: {
+          ssr: join(repoRoot, 'web/src/app/prerender.tsx'),
+          outDir: prerenderDir,
+          emptyOutDir: true,
+          rollupOptions: { output: { entryFileNames: 'prerender.mjs' } },
+        },
+      });
+      const module: Record<string, unknown> = await import(
+        `${pathToFileURL(join(prerenderDir, 'prerender.mjs')).href}?t=${Date.now()}`
+      );
+      const renderPages = module.renderPages;
+      if (typeof renderPages !== 'function') throw new Error('prerender.tsx exports no renderPages');
+      const pages: unknown = renderPages();
+      if (!isRenderedPages(pages)) throw new Error('renderPages returned something other than pages');
+      const template = await readFile(join(outDir, 'index.html'), 'utf8');
+      if (!template.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
+      for (const page of pages) {
+        const html = template
+          .replace(/<title>[^<]*<\/title>/, page.head || '$&')
+          .replace('<div id="root"></div>', `<div id="root" data-page="${page.key}">${page.body}</div>`);
+        await writeFile(join(outDir, page.file), html);
+      }
+      await rm(prerenderDir, { recursive: true, force: true });
+    },
+  };
+}
 
 export default defineConfig({
   root: 'web',
   // .env files live at the repo root, next to the other settings, not inside web/.
   envDir: repoRoot,
-  plugins: [react()],
+  plugins: [react(), prerender()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

@@ -1,7 +1,8 @@
-import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -16,16 +17,96 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** Paths the app renders as real pages; any other path gets the app with a 404 status, as on CloudFront. */
+/** Types CloudFront compresses; images and fonts are compressed already. */
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt', '.webmanifest']);
+/** CloudFront compresses files from 1,000 bytes to 10 MB; smaller ones gain nothing. */
+const MIN_COMPRESS_BYTES = 1000;
+
+/** Paths the app renders as real pages; any other path gets the 404 page with a 404 status, as on CloudFront. */
 const APP_ROUTES = new Set(['/', '/success', '/privacy', '/terms', '/contact']);
 
+type Encoding = 'br' | 'gzip';
+const compress: Record<Encoding, (data: Buffer) => Promise<Buffer>> = {
+  br: (data) =>
+    promisify(brotliCompress)(data, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+    }),
+  gzip: (data) => promisify(gzip)(data, { level: 9 }),
+};
+
+/** Brotli when the browser takes it, else gzip, else none: CloudFront's order of preference. */
+function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  const accepted = new Map(
+    (acceptEncoding ?? '').split(',').map((part) => {
+      const [name = '', ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return [name, q ? Number(q.slice(2)) : 1] as const;
+    }),
+  );
+  const takes = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (takes('br')) return 'br';
+  if (takes('gzip')) return 'gzip';
+  return undefined;
+}
+
 /**
- * Serves the Vite build like the deployed CloudFront distribution does: files as they are,
- * `/` and `/success` as the app, and every other path as the app with HTTP status 404 so the
- * app shows its own 404 page and crawlers see the right status.
+ * Serves the Vite build like the deployed CloudFront distribution does: files as they are, each
+ * app page as its prerendered HTML (`/success` from `success.html`, falling back to `index.html`),
+ * and every other path as `404.html` with HTTP status 404 so crawlers see the right status. Text
+ * is compressed as CloudFront compresses it (brotli or gzip by Accept-Encoding, from 1,000
+ * bytes), so local Lighthouse figures match the deployed site's.
  */
 export function createStaticSite(root: string) {
-  const indexHtml = readFile(join(root, 'index.html'));
+  // Compressed bodies by file, kept while the file is unchanged (a rebuild changes size or time).
+  const compressed = new Map<string, { version: string; body: Promise<Buffer> }>();
+
+  async function readFileIfPresent(file: string) {
+    const info = await stat(file).catch(() => undefined);
+    return info?.isFile() ? { file, version: `${info.size}:${info.mtimeMs}` } : undefined;
+  }
+
+  /** The HTML for a page path: its own prerendered file when the build has one, else index.html. */
+  async function pageFile(pathname: string, status: 200 | 404) {
+    const own = status === 404 ? '404.html' : pathname === '/' ? 'index.html' : `${pathname.slice(1)}.html`;
+    return (await readFileIfPresent(join(root, own))) ?? (await readFileIfPresent(join(root, 'index.html')));
+  }
+
+  async function body(file: string, version: string, encoding: Encoding | undefined): Promise<Buffer> {
+    const raw = await readFile(file);
+    if (!encoding) return raw;
+    const key = `${encoding}:${file}`;
+    const cached = compressed.get(key);
+    if (cached?.version === version) return cached.body;
+    const entry = { version, body: compress[encoding](raw) };
+    compressed.set(key, entry);
+    return entry.body;
+  }
+
+  async function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    found: { file: string; version: string },
+    headers: Record<string, string>,
+  ) {
+    const extension = extname(found.file);
+    const size = (await stat(found.file)).size;
+    const encoding =
+      COMPRESSIBLE.has(extension) && size >= MIN_COMPRESS_BYTES
+        ? chooseEncoding(req.headers['accept-encoding'])
+        : undefined;
+    const data = await body(found.file, found.version, encoding);
+    res.writeHead(status, {
+      'content-type': CONTENT_TYPES[extension] ?? 'application/octet-stream',
+      'content-length': data.length,
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+      ...(COMPRESSIBLE.has(extension) ? { vary: 'Accept-Encoding' } : {}),
+      'x-content-type-options': 'nosniff',
+      ...headers,
+    });
+    res.end(data);
+  }
+
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let pathname: string;
     try {
@@ -38,25 +119,25 @@ export function createStaticSite(root: string) {
     const file = normalize(join(root, pathname));
     const inside = file.startsWith(root + sep);
     if (inside && !APP_ROUTES.has(pathname)) {
-      const info = await stat(file).catch(() => undefined);
-      if (info?.isFile()) {
+      const found = await readFileIfPresent(file);
+      if (found) {
         const immutable = pathname.startsWith('/assets/');
-        res.writeHead(200, {
-          'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-          'content-length': info.size,
+        await send(req, res, 200, found, {
           'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-          'x-content-type-options': 'nosniff',
         });
-        createReadStream(file).pipe(res);
         return;
       }
     }
-    res.writeHead(APP_ROUTES.has(pathname) ? 200 : 404, {
-      'content-type': CONTENT_TYPES['.html'] ?? 'text/html',
+    const status = APP_ROUTES.has(pathname) ? 200 : 404;
+    const page = await pageFile(pathname, status);
+    if (!page) {
+      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('The web build has no index.html');
+      return;
+    }
+    await send(req, res, status, page, {
       'cache-control': 'no-cache',
-      'x-content-type-options': 'nosniff',
       'referrer-policy': 'strict-origin-when-cross-origin',
     });
-    res.end(await indexHtml);
   };
 }

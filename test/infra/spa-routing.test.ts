@@ -19,8 +19,13 @@ const requestSchema = z.object({ uri: z.string(), headers: headersSchema });
 const responseSchema = z.object({ statusCode: z.number(), statusDescription: z.string().optional() });
 type CfRequest = z.infer<typeof requestSchema>;
 
-function loadHandler(): (event: unknown) => unknown {
-  const code = spaRoutingFunctionCode({ appRoutes: APP_ROUTES, ...describeSiteDir(fakeWebBuild()) });
+function loadHandler(rootFiles?: readonly string[]): (event: unknown) => unknown {
+  const site = describeSiteDir(fakeWebBuild());
+  const code = spaRoutingFunctionCode({
+    appRoutes: APP_ROUTES,
+    ...site,
+    rootFiles: rootFiles ?? site.rootFiles,
+  });
   const handler: unknown = runInNewContext(`${code}\nhandler;`, {});
   if (typeof handler !== 'function') throw new Error('the function code defines no handler');
   return (event) => handler(event);
@@ -78,6 +83,33 @@ describe('SPA routing CloudFront Function', () => {
       expect(statusFor(uri)).toEqual({ origin: '/index.html', asModified: 404, asReceived: 404 });
     },
   );
+
+  it('serves each page its own prerendered file when the build has one, and unknown paths 404.html', () => {
+    const prerendered = loadHandler([
+      '/404.html',
+      '/favicon.svg',
+      '/index.html',
+      '/privacy.html',
+      '/success.html',
+    ]);
+    const originFor = (uri: string) =>
+      requestSchema.parse(
+        prerendered({
+          context: { eventType: 'viewer-request' },
+          request: { method: 'GET', uri, querystring: {}, headers: {} },
+        }),
+      );
+
+    expect(originFor('/').uri).toBe('/index.html');
+    expect(originFor('/success').uri).toBe('/success.html');
+    expect(originFor('/privacy').uri).toBe('/privacy.html');
+    // Not prerendered in this build: the app's index.html, which draws the page itself.
+    expect(originFor('/terms').uri).toBe('/index.html');
+    const unknown = originFor('/nope');
+    expect(unknown.uri).toBe('/404.html');
+    expect(unknown.headers[NOT_FOUND_MARK_HEADER]).toEqual({ value: '1' });
+    expect(originFor('/success.html').uri).toBe('/success.html');
+  });
 
   it('drops a not-found mark sent by the viewer, so nobody can make a page 404 through the cache', () => {
     const request = viewerRequest('/', { [NOT_FOUND_MARK_HEADER]: { value: '1' } });

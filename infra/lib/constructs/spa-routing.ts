@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The app's own pages (react-router routes); each serves index.html with 200. */
+/** The app's own pages (react-router routes); each serves its prerendered HTML (or index.html) with 200. */
 export const APP_ROUTES: readonly string[] = ['/', '/success', '/privacy', '/terms', '/contact'];
 
 /**
@@ -45,8 +45,10 @@ export function describeSiteDir(siteDir: string): Pick<SpaRoutingOptions, 'rootF
  * Source of the CloudFront Function (runtime cloudfront-js-2.0) that gives the single-page app real
  * status codes without custom error responses, which would also rewrite the API's own 404s:
  *
- * - viewer request: an app page is served from `/index.html`; a build file or anything under a
- *   build folder passes through; any other path is also served from `/index.html`, marked.
+ * - viewer request: an app page is served from its prerendered file when the build has one
+ *   (`/` from `/index.html`, `/success` from `/success.html`), else from `/index.html`; a build file
+ *   or anything under a build folder passes through; any other path is served from `/404.html`
+ *   (the prerendered 404 page; `/index.html` if the build has none), marked.
  * - viewer response: a marked (or, if CloudFront hands the handler the viewer's original request,
  *   unknown) path that got a 200 becomes a 404, so the app renders its 404 page with a 404 status.
  *
@@ -68,14 +70,18 @@ function isFile(uri) {
   return false;
 }
 
+function builtPage(file) {
+  return ROOT_FILES[file] === true ? file : '/index.html';
+}
+
 function handler(event) {
   var request = event.request;
   if (event.context.eventType === 'viewer-request') {
     delete request.headers[MARK];
     if (APP_ROUTES[request.uri] === true) {
-      request.uri = '/index.html';
+      request.uri = request.uri === '/' ? '/index.html' : builtPage(request.uri + '.html');
     } else if (!isFile(request.uri)) {
-      request.uri = '/index.html';
+      request.uri = builtPage('/404.html');
       request.headers[MARK] = { value: '1' };
     }
     return request;

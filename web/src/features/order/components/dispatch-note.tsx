@@ -1,6 +1,7 @@
 import { formatDispatchDate, nextDispatchDate } from '../../../../../shared/dispatch';
 import { TruckIcon } from '../../../components/ui/icons';
 import { useAppConfig } from '../../../lib/app-context';
+import { useHydrated } from '../../../lib/use-hydrated';
 
 /**
  * The day an order placed now leaves, with the server's cut-off. Worked out on every render, so
@@ -8,11 +9,13 @@ import { useAppConfig } from '../../../lib/app-context';
  */
 export function DispatchNote() {
   const { dispatchCutoffHours } = useAppConfig();
+  // The page's HTML is written at build time, when "now" is another day: the date comes after.
+  const live = useHydrated();
   const day = nextDispatchDate(new Date(), { cutoffHours: dispatchCutoffHours });
   return (
     <p className="dispatch-note">
       <TruckIcon />
-      <span>Dispatched {formatDispatchDate(day)}</span>
+      <span>{live ? `Dispatched ${formatDispatchDate(day)}` : 'Dispatched on Mondays'}</span>
     </p>
   );
 }
