@@ -33,7 +33,13 @@ const ROUTE_PATHS = [paths.home, paths.success, ...Object.values(policyPaths)];
  * matches (so `/privacy/` is `/privacy`); undefined when none fits (the success page without a
  * session id redirects). The app hydrates the HTML only when this equals the page it was given.
  */
-export function prerenderedPageAt({ pathname, search }: { pathname: string; search: string }): string | undefined {
+export function prerenderedPageAt({
+  pathname,
+  search,
+}: {
+  pathname: string;
+  search: string;
+}): string | undefined {
   const route = ROUTE_PATHS.find((path) => matchPath(path, pathname) !== null);
   if (route === undefined) return NOT_FOUND_KEY;
   if (route === paths.success) {
