@@ -146,6 +146,8 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       SELLER_NAME: process.env.SELLER_NAME ?? 'Live Aquatics (local test shop)',
       SELLER_ADDRESS: process.env.SELLER_ADDRESS ?? '1 Test Street, Testville, TE1 1ST',
       SELLER_EMAIL: process.env.SELLER_EMAIL ?? 'hello@live-aquatics.test',
+      // The deployment marker in session metadata: set your own when sharing a Stripe test account.
+      SHOP_ID: process.env.SHOP_ID ?? 'LiveAquatics-local',
     });
 
     const [createCheckout, checkoutStatus, stripeWebhook] = await Promise.all([

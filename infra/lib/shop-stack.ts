@@ -94,6 +94,8 @@ export class ShopStack extends Stack {
     const stripeEnv = {
       STRIPE_SECRET_ID: this.stripeSecret.secret.secretArn,
       STRIPE_LIVEMODE: String(config.stripeLivemode),
+      // The marker this deployment puts on its sessions and looks for (money's lambdas/lib/config.ts).
+      SHOP_ID: `${this.stackName}-${config.stage}`,
     };
     const dispatchEnv = { DISPATCH_CUTOFF_HOURS: String(config.dispatchCutoffHours) };
     const checkoutEnv = {

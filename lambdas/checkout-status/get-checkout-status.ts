@@ -18,6 +18,8 @@ export class CheckoutSessionNotFoundError extends Error {
 
 export interface GetCheckoutStatusDeps {
   stripe: Stripe;
+  /** SHOP_ID: a session of another deployment is not found. */
+  shopId: string;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function getCheckoutStatus(
     if (isResourceMissing(error)) throw new CheckoutSessionNotFoundError('missing');
     throw toPaymentProviderError(error);
   }
-  if (!hasShopMarker(session.metadata)) throw new CheckoutSessionNotFoundError('not-ours');
+  if (!hasShopMarker(session.metadata, deps.shopId)) throw new CheckoutSessionNotFoundError('not-ours');
 
   const answer = checkoutStatusSchema.safeParse({
     status: statusOf(session),

@@ -14,13 +14,18 @@ export const STATUS_ERRORS = {
 
 export interface StatusHandlerDeps {
   stripe: Stripe;
+  /** SHOP_ID: sessions of other deployments are not found. */
+  shopId: string;
 }
 
 /** Builds the Stripe client from the environment: once per cold start (see `handler`). */
 export async function loadStatusDeps(env: Env): Promise<StatusHandlerDeps> {
   const config = parseEnv(statusEnvSchema, env);
   const secrets = await loadStripeSecrets(config);
-  return { stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }) };
+  return {
+    stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
+    shopId: config.SHOP_ID,
+  };
 }
 
 /**
@@ -42,7 +47,7 @@ export function createStatusHandler(
 
 async function checkoutStatus({ event, deps, logKeys }: HttpRequest<StatusHandlerDeps>): Promise<HttpResult> {
   const sessionId = event.queryStringParameters?.session_id ?? '';
-  const status = await getCheckoutStatus(sessionId, { stripe: deps.stripe });
+  const status = await getCheckoutStatus(sessionId, deps);
   logger.info('Checkout status answered', { ...logKeys, statusCode: 200, sessionId, status: status.status });
   return json(200, status);
 }

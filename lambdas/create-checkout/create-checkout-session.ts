@@ -68,6 +68,8 @@ export interface CreateCheckoutSessionDeps {
   now: Date;
   /** See `DispatchOptions.cutoffHours`. */
   cutoffHours: number;
+  /** SHOP_ID: this deployment's marker in the session's metadata. */
+  shopId: string;
   /** The page's per-attempt key (already validated); absent means every request makes a new session. */
   idempotencyKey?: string | undefined;
 }
@@ -110,6 +112,7 @@ export async function createCheckoutSession(
       input,
       quote,
       siteUrl: deps.siteUrl,
+      shopId: deps.shopId,
       clientReferenceId,
       dispatchDate,
       expiresAt: Math.floor((start + SESSION_EXPIRY_AFTER_WINDOW_START_MS) / 1000),
@@ -157,6 +160,8 @@ interface SessionParamsInput {
   input: CheckoutRequest;
   quote: Quote;
   siteUrl: string;
+  /** SHOP_ID, the deployment's marker (see order-metadata.ts). */
+  shopId: string;
   clientReferenceId: string;
   dispatchDate: IsoDate;
   expiresAt: number;
@@ -170,12 +175,13 @@ export function buildSessionParams({
   input,
   quote,
   siteUrl,
+  shopId,
   clientReferenceId,
   dispatchDate,
   expiresAt,
 }: SessionParamsInput): Stripe.Checkout.SessionCreateParams {
   const dispatchText = formatDispatchDate(dispatchDate);
-  const metadata = orderMetadata(input, dispatchDate);
+  const metadata = orderMetadata(input, dispatchDate, shopId);
   return {
     mode: 'payment',
     currency: 'gbp',

@@ -33,6 +33,8 @@ export interface CheckoutHandlerDeps {
   stripe: Stripe;
   siteUrl: string;
   cutoffHours: number;
+  /** SHOP_ID: this deployment's marker on the sessions it creates. */
+  shopId: string;
   /** The page's public bearer: when set, other bearers are refused. It filters noise, secures nothing. */
   publicApiKey: string | undefined;
   now?: () => Date;
@@ -46,6 +48,7 @@ export async function loadCheckoutDeps(env: Env): Promise<CheckoutHandlerDeps> {
     stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
     siteUrl: config.SITE_URL,
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
+    shopId: config.SHOP_ID,
     publicApiKey: config.PUBLIC_API_KEY,
   };
 }
@@ -84,6 +87,7 @@ async function createCheckout({
     siteUrl: deps.siteUrl,
     now: (deps.now ?? (() => new Date()))(),
     cutoffHours: deps.cutoffHours,
+    shopId: deps.shopId,
     idempotencyKey,
   });
   logger.info('Checkout Session created', {

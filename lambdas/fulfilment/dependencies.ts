@@ -48,6 +48,7 @@ export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime
       },
       merchantEmail: config.MERCHANT_EMAIL,
       cutoffHours: config.DISPATCH_CUTOFF_HOURS,
+      shopId: config.SHOP_ID,
       metrics: stdoutMetricsWriter,
       now: () => new Date(),
     },

@@ -9,6 +9,8 @@ export interface FulfilmentDeps extends OrderEmailDeps {
   stripe: Stripe;
   /** DISPATCH_CUTOFF_HOURS, for recomputing the dispatch date. */
   cutoffHours: number;
+  /** SHOP_ID: sessions of other deployments are not ours. */
+  shopId: string;
 }
 
 export type FulfilmentResult =
@@ -62,7 +64,7 @@ export async function fulfilCheckout(
   }
 
   const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['line_items'] });
-  const assessment = assessCheckoutSession(session);
+  const assessment = assessCheckoutSession(session, deps.shopId);
   switch (assessment.kind) {
     case 'not-ours':
       return { outcome: 'not-ours' };

@@ -87,11 +87,11 @@ function quoteFor(quantity: number): Quote | undefined {
  * paid, and exactly what we priced (amount, currency, unit price × quantity, shipping, quantity of
  * 3, 6 or 9): Invariant 1 of docs/payments-and-reliability. Pure: no I/O, so every rule is a unit test.
  */
-export function assessCheckoutSession(input: unknown): CheckoutAssessment {
+export function assessCheckoutSession(input: unknown, shopId: string): CheckoutAssessment {
   const metadata = metadataSchema.safeParse(
     typeof input === 'object' && input !== null && 'metadata' in input ? input.metadata : undefined,
   );
-  if (!metadata.success || !hasShopMarker(metadata.data)) return { kind: 'not-ours' };
+  if (!metadata.success || !hasShopMarker(metadata.data, shopId)) return { kind: 'not-ours' };
 
   const parsed = sessionSchema.safeParse(input);
   if (!parsed.success) {

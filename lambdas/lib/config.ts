@@ -47,6 +47,13 @@ export const stripeEnvSchema = z.object({
 });
 export type StripeEnv = z.output<typeof stripeEnvSchema>;
 
+/**
+ * SHOP_ID: this deployment's marker in Stripe metadata (`<stack>-<stage>`, set by the stack), so
+ * deployments sharing a Stripe account ignore each other's sessions. Required: a deployment
+ * without one would take every other deployment's sessions for its own.
+ */
+const shopId = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/));
+
 const dispatchCutoffHours = z.pipe(
   z.optional(z.coerce.number().check(z.minimum(0), z.maximum(24 * 6))),
   z.transform((value: number | undefined) => value ?? DEFAULT_DISPATCH_CUTOFF_HOURS),
@@ -60,10 +67,11 @@ export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
   ),
   PUBLIC_API_KEY: optionalText,
   DISPATCH_CUTOFF_HOURS: dispatchCutoffHours,
+  SHOP_ID: shopId,
 });
 
 /** checkout-status */
-export const statusEnvSchema = stripeEnvSchema;
+export const statusEnvSchema = z.extend(stripeEnvSchema, { SHOP_ID: shopId });
 
 /** stripe-webhook and reconcile-orders */
 export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {
@@ -79,6 +87,7 @@ export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {
   SELLER_COMPANY_NUMBER: optionalText,
   SELLER_VAT_NUMBER: optionalText,
   DISPATCH_CUTOFF_HOURS: dispatchCutoffHours,
+  SHOP_ID: shopId,
 });
 
 /**

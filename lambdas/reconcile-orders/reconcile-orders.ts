@@ -73,7 +73,7 @@ export async function reconcileOrders(
       break;
     }
     summary.checked += 1;
-    if (!hasShopMarker(session.metadata) || session.payment_status !== 'paid') continue;
+    if (!hasShopMarker(session.metadata, deps.shopId) || session.payment_status !== 'paid') continue;
     summary.paid += 1;
     try {
       const result = await fulfilCheckout(session.id, deps);

@@ -48,7 +48,8 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
       const session = sessionRefSchema.safeParse(event.data.object);
       // The event is signed, so its metadata is Stripe's: enough to skip other sales without a
       // Stripe call. fulfilCheckout checks the marker again on the session it retrieves.
-      if (!session.success || !hasShopMarker(session.data.metadata)) return { outcome: 'not-ours' };
+      if (!session.success || !hasShopMarker(session.data.metadata, deps.fulfilment.shopId))
+        return { outcome: 'not-ours' };
       if (event.type === 'checkout.session.async_payment_failed') {
         // No order exists for an unpaid session, so there is nothing to undo; the customer saw
         // the failure at their bank. Logged so the merchant can follow up if they wish.

@@ -4,10 +4,13 @@ import { buildSessionParams } from '../../lambdas/create-checkout/create-checkou
 import { type CheckoutRequestBody, checkoutRequestSchema } from '../../shared/checkout-request';
 import { nextDispatchDate } from '../../shared/dispatch';
 import { penceToPounds, quoteOrder } from '../../shared/pricing';
+import { TEST_SHOP_ID } from './shop';
 
 export interface SessionOptions {
   quantity?: 3 | 6 | 9;
   customer?: Partial<Pick<CheckoutRequestBody, 'name' | 'email' | 'phone' | 'address' | 'postcode'>>;
+  /** The deployment that creates it (default TEST_SHOP_ID). */
+  shopId?: string;
   /** Leave the shop's marker out of the metadata: a sale that is not ours. */
   notOurs?: boolean;
   /** An email the checkout no longer takes (`zoë@…`), as sessions made before it checked have. */
@@ -46,6 +49,7 @@ export async function createCheckoutSession(
     input,
     quote,
     siteUrl: 'http://shop.test',
+    shopId: options.shopId ?? TEST_SHOP_ID,
     clientReferenceId: `ord_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
     dispatchDate: nextDispatchDate(new Date(now)),
     expiresAt: Math.floor(now / 1000) + 3_600,

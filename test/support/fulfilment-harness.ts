@@ -8,6 +8,7 @@ import { createWebhookHandler } from '../../lambdas/stripe-webhook/handler';
 import { type StripeSimulator, startStripeSimulator } from '../../local/stripe-simulator/server';
 import { orderReference } from '../../shared/checkout-status';
 import { createCheckoutSession, type SessionOptions } from './checkout-sessions';
+import { TEST_SHOP_ID } from './shop';
 import { STAND_IN_REGION, type StandIns, type StoredEmail, startStandIns } from './stand-ins';
 import {
   type CheckoutEventType,
@@ -79,6 +80,7 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
     SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
     SELLER_EMAIL,
     SELLER_COMPANY_NUMBER: '01234567',
+    SHOP_ID: TEST_SHOP_ID,
   });
   let offsetMs = 0;
   const metricLines: string[] = [];

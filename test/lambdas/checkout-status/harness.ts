@@ -4,6 +4,7 @@ import { createStatusHandler } from '../../../lambdas/checkout-status/handler';
 import { API_PATHS } from '../../../shared/api-paths';
 import { checkoutStatusSchema } from '../../../shared/checkout-status';
 import { apiGatewayEvent, jsonBody } from '../../support/api-gateway-event';
+import { TEST_SHOP_ID } from '../../support/shop';
 import {
   checkoutEvent,
   createdSession,
@@ -23,7 +24,7 @@ export async function startStatusHarness(): Promise<StatusHarness> {
   const harness = await startHarness();
   return {
     ...harness,
-    status: createStatusHandler({ stripe: harness.stripe }),
+    status: createStatusHandler({ stripe: harness.stripe, shopId: TEST_SHOP_ID }),
     createSession: async (body = validOrder) =>
       createdSession(await harness.handle(checkoutEvent({ body }))).sessionId,
   };

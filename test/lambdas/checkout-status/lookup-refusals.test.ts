@@ -143,6 +143,7 @@ describe('checkout-status: Stripe and configuration failing', () => {
     vi.stubEnv('STRIPE_SECRET_ID', undefined);
     vi.stubEnv('STRIPE_SECRET_KEY', TEST_SECRET_KEY);
     vi.stubEnv('STRIPE_API_BASE', harness.sim.url);
+    vi.stubEnv('SHOP_ID', 'LiveAquatics-test');
     vi.stubEnv('STRIPE_LIVEMODE', undefined);
     const sessionId = await harness.createSession();
 

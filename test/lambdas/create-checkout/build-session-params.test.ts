@@ -16,6 +16,7 @@ const params = () =>
     input: order,
     quote: quoteOrder(order.quantity),
     siteUrl: SITE_URL,
+    shopId: 'LiveAquatics-test',
     clientReferenceId: 'ord_0123456789abcdef01234567',
     dispatchDate: '2026-11-23',
     expiresAt: 1_795_000_000,

@@ -9,6 +9,7 @@ import { API_PATHS } from '../../../shared/api-paths';
 import type { CheckoutRequestBody } from '../../../shared/checkout-request';
 import { apiGatewayEvent, jsonBody } from '../../support/api-gateway-event';
 import { captureLogs } from '../../support/logs';
+import { TEST_SHOP_ID } from '../../support/shop';
 
 /** Test-mode values for the simulator: not secrets. */
 export const SITE_URL = 'https://shop.test';
@@ -61,6 +62,7 @@ export async function startHarness(overrides: Partial<CheckoutHandlerDeps> = {})
       stripe,
       siteUrl: SITE_URL,
       cutoffHours: 36,
+      shopId: TEST_SHOP_ID,
       publicApiKey: undefined,
       ...overrides,
       ...more,

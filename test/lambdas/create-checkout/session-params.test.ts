@@ -82,7 +82,7 @@ describe('create-checkout: the session Stripe stores', () => {
       cancel_url: `${SITE_URL}/`,
       client_reference_id: expect.stringMatching(/^ord_[0-9a-f]{24}$/),
       metadata: {
-        shop: 'live-aquatics',
+        shop: 'LiveAquatics-test',
         order_version: '1',
         name: validOrder.name,
         phone: validOrder.phone,

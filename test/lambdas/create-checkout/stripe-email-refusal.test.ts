@@ -41,7 +41,13 @@ describe('create-checkout: Stripe refuses the customer email (finding 4 of issue
       apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       maxNetworkRetries: 0,
     });
-    return createCheckoutHandler({ stripe, siteUrl: SITE_URL, cutoffHours: 36, publicApiKey: undefined });
+    return createCheckoutHandler({
+      stripe,
+      siteUrl: SITE_URL,
+      cutoffHours: 36,
+      shopId: 'LiveAquatics-test',
+      publicApiKey: undefined,
+    });
   };
 
   beforeAll(() => {

@@ -144,6 +144,7 @@ describe('create-checkout: the deployed entry point, configured from the environ
     vi.stubEnv('STRIPE_SECRET_ID', undefined);
     vi.stubEnv('STRIPE_SECRET_KEY', TEST_SECRET_KEY);
     vi.stubEnv('STRIPE_API_BASE', harness.sim.url);
+    vi.stubEnv('SHOP_ID', 'LiveAquatics-test');
     vi.stubEnv('STRIPE_LIVEMODE', 'false');
     vi.stubEnv('PUBLIC_API_KEY', undefined);
 

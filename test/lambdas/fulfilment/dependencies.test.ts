@@ -14,6 +14,7 @@ describe('loadFulfilmentRuntime', () => {
     SELLER_NAME: 'Live Aquatics Ltd',
     SELLER_ADDRESS: '1 Pond Lane, Bristol BS1 4DJ',
     SELLER_EMAIL: 'hello@live-aquatics.test',
+    SHOP_ID: 'LiveAquatics-test',
   };
 
   it('fails at cold start naming AWS_REGION when the runtime did not set it', async () => {

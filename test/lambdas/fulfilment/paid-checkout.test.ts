@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assessCheckoutSession } from '../../../lambdas/fulfilment/paid-checkout';
+import { TEST_SHOP_ID } from '../../support/shop';
 
 /**
  * The fields of a retrieved session (expand: ['line_items']) that the assessment reads, for a
@@ -19,7 +20,7 @@ function retrievedSession(quantity = 3) {
     customer_email: 'zoe@example.com',
     customer_details: { email: 'zoe@example.com' },
     metadata: {
-      shop: 'live-aquatics',
+      shop: TEST_SHOP_ID,
       order_version: '1',
       name: 'Zoë Brontë',
       phone: '07700 900123',
@@ -56,7 +57,7 @@ function withLineItem(session: Session, patch: Partial<LineItem>): Session {
 describe('assessCheckoutSession', () => {
   it.each([3, 6, 9])('accepts a paid session of %i bottles at our prices', (quantity) => {
     // Act
-    const assessment = assessCheckoutSession(retrievedSession(quantity));
+    const assessment = assessCheckoutSession(retrievedSession(quantity), TEST_SHOP_ID);
 
     // Assess
     expect(assessment).toMatchObject({
@@ -78,16 +79,18 @@ describe('assessCheckoutSession', () => {
 
   it('ignores sessions without our marker, whatever else they carry', () => {
     const base = retrievedSession();
-    expect(assessCheckoutSession({ ...base, metadata: {} })).toEqual({ kind: 'not-ours' });
-    expect(assessCheckoutSession({ ...base, metadata: null })).toEqual({ kind: 'not-ours' });
-    expect(assessCheckoutSession({ ...base, metadata: { ...base.metadata, shop: 'other-shop' } })).toEqual({
+    expect(assessCheckoutSession({ ...base, metadata: {} }, TEST_SHOP_ID)).toEqual({ kind: 'not-ours' });
+    expect(assessCheckoutSession({ ...base, metadata: null }, TEST_SHOP_ID)).toEqual({ kind: 'not-ours' });
+    expect(
+      assessCheckoutSession({ ...base, metadata: { ...base.metadata, shop: 'other-shop' } }, TEST_SHOP_ID),
+    ).toEqual({
       kind: 'not-ours',
     });
-    expect(assessCheckoutSession('not even an object')).toEqual({ kind: 'not-ours' });
+    expect(assessCheckoutSession('not even an object', TEST_SHOP_ID)).toEqual({ kind: 'not-ours' });
   });
 
   it('does not fulfil an unpaid session (a delayed payment still pending)', () => {
-    expect(assessCheckoutSession({ ...retrievedSession(), payment_status: 'unpaid' })).toEqual({
+    expect(assessCheckoutSession({ ...retrievedSession(), payment_status: 'unpaid' }, TEST_SHOP_ID)).toEqual({
       kind: 'not-paid',
       paymentStatus: 'unpaid',
       status: 'complete',
@@ -111,7 +114,7 @@ describe('assessCheckoutSession', () => {
     ['session shape', { ...base, amount_total: '1470' }],
   ])('sends a paid session with a wrong %s to review, not to fulfilment', (_field, session) => {
     // Act
-    const assessment = assessCheckoutSession(session);
+    const assessment = assessCheckoutSession(session, TEST_SHOP_ID);
 
     // Assess
     expect(assessment.kind).toBe('needs-review');
@@ -127,7 +130,7 @@ describe('assessCheckoutSession', () => {
     };
 
     // Act
-    const assessment = assessCheckoutSession(session);
+    const assessment = assessCheckoutSession(session, TEST_SHOP_ID);
 
     // Assess
     expect(assessment).toMatchObject({
@@ -142,7 +145,7 @@ describe('assessCheckoutSession', () => {
     const session = { ...retrievedSession(), metadata: { ...metadata, postcode: ' sw1a2aa ' } };
 
     // Act
-    const assessment = assessCheckoutSession(session);
+    const assessment = assessCheckoutSession(session, TEST_SHOP_ID);
 
     // Assess
     expect(assessment).toMatchObject({
