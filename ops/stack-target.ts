@@ -60,6 +60,8 @@ export function localTarget(env: Env, now: () => Date = () => new Date()): Targe
       }),
       siteUrl: env.ORDERS_LOCAL_SITE_URL ?? LOCAL_DEFAULTS.siteUrl,
       cutoffHours: DEFAULT_DISPATCH_CUTOFF_HOURS,
+      // As local/local-shop.ts sets it.
+      shopId: env.SHOP_ID ?? 'LiveAquatics-local',
       now,
     },
     close() {
@@ -88,6 +90,7 @@ const webhookEnvSchema = z.object({
   SELLER_COMPANY_NUMBER: z.optional(z.string()),
   SELLER_VAT_NUMBER: z.optional(z.string()),
   DISPATCH_CUTOFF_HOURS: z.optional(z.string()),
+  SHOP_ID: z.string(),
 });
 
 const secretSchema = z.object({ stripeSecretKey: z.string().check(z.startsWith('sk_')) });
@@ -184,6 +187,7 @@ export async function deployedTarget(
         stripe: createStripeClient(key.data.stripeSecretKey),
         siteUrl: output('SiteUrl').replace(/\/+$/, ''),
         cutoffHours: Number(env.DISPATCH_CUTOFF_HOURS ?? DEFAULT_DISPATCH_CUTOFF_HOURS),
+        shopId: env.SHOP_ID,
         now,
       },
       close() {

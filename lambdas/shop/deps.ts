@@ -19,4 +19,6 @@ export interface ShopStripeDeps extends ShopDeps {
   /** The shop's public origin: the payment link's success and cancel pages. */
   siteUrl: string;
   cutoffHours: number;
+  /** SHOP_ID: the deployment's marker on the sessions it creates (lambdas/lib/order-metadata.ts). */
+  shopId: string;
 }

@@ -163,6 +163,7 @@ export async function requestPayment(
       },
       quote,
       siteUrl: deps.siteUrl,
+      shopId: deps.shopId,
       clientReferenceId: `req_${request.reference}`,
       dispatchDate,
       expiresAt,

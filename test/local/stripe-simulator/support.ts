@@ -41,6 +41,7 @@ export function shopSessionParams(
     input: order,
     quote: quoteOrder(3),
     siteUrl: 'http://localhost:3000',
+    shopId: 'live-aquatics',
     clientReferenceId: 'ord_test_123',
     dispatchDate: '2026-11-30',
     expiresAt: Math.floor(Date.now() / 1000) + 3600,
