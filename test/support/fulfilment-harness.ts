@@ -34,7 +34,11 @@ export interface FulfilmentHarness {
   /** The webhook handler over `deps`. */
   webhook(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2>;
   /** The code's clock (`deps.now`), which tests can move forward. */
-  clock: { nowSeconds(): number; advance(ms: number): void; reset(): void };
+  /**
+   * `freeze` stops the code's clock on a whole second, so a test that signs "301 s ahead" is still
+   * 301 s ahead when the code reads the clock, however slow the machine.
+   */
+  clock: { nowSeconds(): number; advance(ms: number): void; freeze(): void; reset(): void };
   /** EMF lines the code wrote. */
   metricLines: string[];
   /** Requests the code under test made to Stripe. */
@@ -83,10 +87,11 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
     SHOP_ID: TEST_SHOP_ID,
   });
   let offsetMs = 0;
+  let frozenAtMs: number | undefined;
   const metricLines: string[] = [];
   const deps: FulfilmentDeps = {
     ...runtime.deps,
-    now: () => new Date(Date.now() + offsetMs),
+    now: () => new Date((frozenAtMs ?? Date.now()) + offsetMs),
     metrics: (line) => metricLines.push(line),
   };
   let stripeCalls = 0;
@@ -98,8 +103,12 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
     advance: (ms: number) => {
       offsetMs += ms;
     },
+    freeze: () => {
+      frozenAtMs = Math.floor(Date.now() / 1000) * 1000;
+    },
     reset: () => {
       offsetMs = 0;
+      frozenAtMs = undefined;
     },
   };
   const stripe = createStripeClient('sk_test_harness', { apiBase: simulator.url, maxNetworkRetries: 0 });
