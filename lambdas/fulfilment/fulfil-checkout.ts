@@ -28,11 +28,6 @@ export type FulfilmentResult =
       emails: Record<'confirmation' | 'merchantNotice', EmailOutcome>;
     };
 
-export interface FulfilOptions {
-  /** When Stripe recorded the payment (the event's `created`), if the caller knows it. */
-  paidAt?: Date | undefined;
-}
-
 /**
  * Turns a paid Checkout Session into exactly one order and one set of emails. The one fulfil
  * function of Stripe's guidance, used by the webhook and the reconciler alike: safe to call any
@@ -52,18 +47,17 @@ export interface FulfilOptions {
  *
  * @throws Stripe, DynamoDB and SES errors: transient failures the caller turns into a retry.
  */
-export async function fulfilCheckout(
-  sessionId: string,
-  deps: FulfilmentDeps,
-  options: FulfilOptions = {},
-): Promise<FulfilmentResult> {
+export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): Promise<FulfilmentResult> {
   const existing = await deps.orders.get(sessionId);
   if (existing) {
     const emails = await sendOrderEmails(existing, deps);
     return { outcome: 'fulfilled', reference: existing.reference, orderCreated: false, emails };
   }
 
-  const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['line_items'] });
+  // The charge gives Stripe's own payment time, and the PaymentIntent a delayed payment's outcome.
+  const session = await deps.stripe.checkout.sessions.retrieve(sessionId, {
+    expand: ['line_items', 'payment_intent.latest_charge'],
+  });
   const assessment = assessCheckoutSession(session, deps.shopId);
   switch (assessment.kind) {
     case 'not-ours':
@@ -91,7 +85,6 @@ export async function fulfilCheckout(
 
   const item = toOrderItem(assessment.checkout, {
     now: deps.now(),
-    paidAt: options.paidAt,
     cutoffHours: deps.cutoffHours,
   });
   const orderCreated = await deps.orders.createIfAbsent(item);

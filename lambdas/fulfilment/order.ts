@@ -99,7 +99,10 @@ export type OrderItem = z.output<typeof orderItemSchema>;
 export interface OrderTimes {
   /** When the order is recorded: now. */
   now: Date;
-  /** When Stripe recorded the payment (the event's `created`), if known; else `now`. */
+  /**
+   * When Stripe recorded the payment (the event's `created`), if known; the charge's own time
+   * (`checkout.paidAt`) comes first, and `now` only when Stripe told us neither.
+   */
   paidAt?: Date | undefined;
   cutoffHours: number;
 }
@@ -116,7 +119,7 @@ export interface OrderTimes {
  */
 export function toOrderItem(checkout: PaidCheckout, times: OrderTimes): OrderItem {
   const reference = orderReference(checkout.sessionId);
-  const paidAt = (times.paidAt ?? times.now).toISOString();
+  const paidAt = (checkout.paidAt ?? times.paidAt ?? times.now).toISOString();
   const dispatchDate = nextDispatchDate(times.now, { cutoffHours: times.cutoffHours });
   const status = 'paid' as const;
   return {

@@ -17,6 +17,19 @@ const lineItemSchema = z.object({
   price: z.nullable(z.object({ unit_amount: z.nullable(z.number().check(z.int())) })),
 });
 
+/** The charge that took the money: its `created` is when Stripe recorded the payment. */
+const chargeSchema = z.object({ created: z.number().check(z.int()) });
+
+/**
+ * The session's PaymentIntent, when expanded (`payment_intent.latest_charge`): for a delayed
+ * method its status turns `succeeded` when the money arrives, days after the session completed.
+ */
+const paymentIntentSchema = z.object({
+  id: z.string(),
+  status: z.optional(z.string()),
+  latest_charge: z.optional(z.nullable(z.union([z.string(), chargeSchema]))),
+});
+
 /**
  * The fields of a Checkout Session (retrieved with `expand: ['line_items']`) that fulfilment
  * relies on, parsed rather than cast: this is data from outside. Status strings stay open
@@ -34,7 +47,7 @@ const sessionSchema = z.object({
   customer_email: z.optional(z.nullable(z.string())),
   customer_details: z.optional(z.nullable(z.object({ email: z.optional(z.nullable(z.string())) }))),
   metadata: metadataSchema,
-  payment_intent: z.optional(z.nullable(z.union([z.string(), z.object({ id: z.string() })]))),
+  payment_intent: z.optional(z.nullable(z.union([z.string(), paymentIntentSchema]))),
   shipping_cost: z.optional(z.nullable(z.object({ amount_total: z.number().check(z.int()) }))),
   line_items: z.optional(z.object({ data: z.array(lineItemSchema), has_more: z.boolean() })),
 });
@@ -64,6 +77,11 @@ export interface PaidCheckout {
   promisedDispatchDate: string | undefined;
   /** When the customer started the checkout (the session's `created`). */
   checkoutCreatedAt: Date;
+  /**
+   * When Stripe recorded the payment: the PaymentIntent's latest charge's `created`, when the
+   * session was retrieved with `payment_intent.latest_charge` expanded; else undefined.
+   */
+  paidAt?: Date | undefined;
 }
 
 export type CheckoutAssessment =
@@ -101,7 +119,12 @@ export function assessCheckoutSession(input: unknown, shopId: string): CheckoutA
     };
   }
   const session = parsed.data;
-  if (session.payment_status !== 'paid') {
+  const intent = typeof session.payment_intent === 'object' ? session.payment_intent : undefined;
+  // A delayed method (Bacs Direct Debit) completes the session unpaid; when the money arrives its
+  // PaymentIntent succeeds. Either says the money is ours.
+  const paid =
+    session.payment_status === 'paid' || (session.status === 'complete' && intent?.status === 'succeeded');
+  if (!paid) {
     return { kind: 'not-paid', paymentStatus: session.payment_status, status: session.status };
   }
 
@@ -164,6 +187,10 @@ export function assessCheckoutSession(input: unknown, shopId: string): CheckoutA
       },
       promisedDispatchDate: details.data.dispatch_date,
       checkoutCreatedAt: new Date(session.created * 1000),
+      paidAt:
+        typeof intent?.latest_charge === 'object' && intent.latest_charge !== null
+          ? new Date(intent.latest_charge.created * 1000)
+          : undefined,
     },
   };
 }

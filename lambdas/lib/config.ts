@@ -88,6 +88,8 @@ export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {
   SELLER_VAT_NUMBER: optionalText,
   DISPATCH_CUTOFF_HOURS: dispatchCutoffHours,
   SHOP_ID: shopId,
+  /** The reconciler's window in days (default 10: the longest delayed-payment settlement). */
+  RECONCILE_LOOKBACK_DAYS: z.optional(z.coerce.number().check(z.int(), z.minimum(3), z.maximum(60))),
 });
 
 /**

@@ -1,8 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { loadFulfilmentRuntime } from '../fulfilment/dependencies';
-import type { FulfilmentDeps } from '../fulfilment/fulfil-checkout';
 import { initOnce } from '../lib/cold-start';
-import { type ReconcileSummary, reconcileOrders } from './reconcile-orders';
+import { type ReconcileDeps, type ReconcileSummary, reconcileOrders } from './reconcile-orders';
 
 /**
  * Time kept back from the Lambda's limit: a run starts no session later than this before it.
@@ -17,7 +16,7 @@ export const RECONCILE_SAFETY_MARGIN_MS = 60_000;
  * incomplete run throws, so the function's Errors metric shows it.
  */
 export function createReconcileHandler(
-  deps: FulfilmentDeps | (() => Promise<FulfilmentDeps>),
+  deps: ReconcileDeps | (() => Promise<ReconcileDeps>),
 ): (event?: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>) => Promise<ReconcileSummary> {
   const getDeps = typeof deps === 'function' ? deps : async () => deps;
   return async (_event, context) => {
@@ -29,6 +28,9 @@ export function createReconcileHandler(
   };
 }
 
-const loadDeps = initOnce(async () => (await loadFulfilmentRuntime(process.env)).deps);
+const loadDeps = initOnce(async (): Promise<ReconcileDeps> => {
+  const runtime = await loadFulfilmentRuntime(process.env);
+  return { ...runtime.deps, lookbackDays: runtime.config.RECONCILE_LOOKBACK_DAYS };
+});
 
 export const handler = createReconcileHandler(loadDeps);

@@ -59,7 +59,8 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
         });
         return { handled: 'payment-failed' };
       }
-      return fulfilCheckout(session.data.id, deps.fulfilment, { paidAt: new Date(event.created * 1000) });
+      // The payment time comes from Stripe's charge, not from this event (a retry may be days late).
+      return fulfilCheckout(session.data.id, deps.fulfilment);
     }
     case 'checkout.session.expired':
       // Abandoned checkouts write nothing at creation, so there is nothing to clean up.

@@ -89,10 +89,21 @@ describe('fulfilCheckout', () => {
     h.simulator.patchSession(session.id, {
       metadata: { ...(h.simulator.getSession(session.id)?.metadata ?? {}), dispatch_date: '2020-01-06' },
     });
-    const paidAt = new Date(Date.now() - 5_000);
+    const intent = await h.stripe.paymentIntents.retrieve(
+      String(h.simulator.getSession(session.id)?.payment_intent),
+      {
+        expand: ['latest_charge'],
+      },
+    );
+    const charge = intent.latest_charge;
+    if (typeof charge !== 'object' || charge === null) throw new Error('a paid session has a charge');
+    const paidAt = new Date(charge.created * 1000);
+    // Recorded an hour after the payment (a retry, the reconciler): paidAt is still Stripe's time.
+    h.clock.advance(3_600_000);
 
     // Act
-    const result = await fulfilCheckout(session.id, h.deps, { paidAt });
+    const result = await fulfilCheckout(session.id, h.deps);
+    h.clock.reset();
 
     // Assess
     expect(result).toMatchObject({

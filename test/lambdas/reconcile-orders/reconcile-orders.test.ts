@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderItemSchema } from '../../../lambdas/fulfilment/order';
 import {
   createReconcileHandler,
   RECONCILE_SAFETY_MARGIN_MS,
 } from '../../../lambdas/reconcile-orders/handler';
 import {
-  RECONCILE_LOOKBACK_MS,
   ReconcileIncompleteError,
   reconcileOrders,
 } from '../../../lambdas/reconcile-orders/reconcile-orders';
@@ -96,15 +96,19 @@ describe('reconcile-orders', () => {
     expect(await h.counts(missed.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
-  it('leaves alone sessions that are not ours, not paid, or older than three days', async () => {
+  const DAY_SECONDS = 86_400;
+  /** Moves a session's `created` back by `days` (and a minute more or less), as if made then. */
+  function ageSession(id: string, days: number, extraSeconds = 0): void {
+    h.simulator.patchSession(id, {
+      created: Math.floor(Date.now() / 1000) - days * DAY_SECONDS - extraSeconds,
+    });
+  }
+
+  it('leaves alone sessions that are not ours, or not paid', async () => {
     // Prepare
     const notOurs = await h.paidSession({ notOurs: true });
     const unpaid = await createCheckoutSession(h.stripe);
     await h.simulator.completeSession(unpaid.id, { paymentStatus: 'unpaid' });
-    const old = await h.paidSession();
-    h.simulator.patchSession(old.id, {
-      created: Math.floor((Date.now() - RECONCILE_LOOKBACK_MS) / 1000) - 60,
-    });
 
     // Act
     await reconcileOrders(h.deps);
@@ -112,7 +116,93 @@ describe('reconcile-orders', () => {
     // Assess
     expect(await h.counts(notOurs.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
     expect(await h.counts(unpaid.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
-    expect(await h.counts(old.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+  });
+
+  it('looks back 10 days by default: a session 9 days old is found, one 11 days old is not', async () => {
+    // Prepare
+    const nineDays = await h.paidSession();
+    ageSession(nineDays.id, 9);
+    const elevenDays = await h.paidSession();
+    ageSession(elevenDays.id, 11);
+
+    // Act
+    await reconcileOrders(h.deps);
+
+    // Assess
+    expect(await h.counts(nineDays.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(elevenDays.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+  });
+
+  it('takes its window from configuration: 4 days finds a 3-day-old session, not a 5-day-old one', async () => {
+    // Prepare
+    const threeDays = await h.paidSession();
+    ageSession(threeDays.id, 3);
+    const fiveDays = await h.paidSession();
+    ageSession(fiveDays.id, 5);
+
+    // Act
+    await reconcileOrders({ ...h.deps, lookbackDays: 4 });
+
+    // Assess
+    expect(await h.counts(threeDays.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    expect(await h.counts(fiveDays.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+  });
+
+  it('fulfils a delayed payment that settled 8 days after checkout and whose webhook was lost, paid at Stripe’s time', async () => {
+    // Prepare: Bacs Direct Debit; the success event goes nowhere (no endpoint), as if lost.
+    const session = await createCheckoutSession(h.stripe);
+    await h.simulator.completeSession(session.id, { paymentStatus: 'unpaid' });
+    await h.simulator.settleAsyncPayment(session.id, 'succeeded');
+    ageSession(session.id, 8);
+    const intent = await h.stripe.paymentIntents.retrieve(
+      String(h.simulator.getSession(session.id)?.payment_intent),
+      {
+        expand: ['latest_charge'],
+      },
+    );
+    const charge = intent.latest_charge;
+    if (typeof charge !== 'object' || charge === null) throw new Error('a settled payment has a charge');
+    // The reconciler runs 2 hours after the money arrived.
+    h.clock.advance(2 * 3_600_000);
+
+    // Act
+    await reconcileOrders(h.deps);
+    h.clock.reset();
+
+    // Assess
+    expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    const order = orderItemSchema.parse((await h.ordersFor(session.id))[0]);
+    expect(order.paidAt).toBe(new Date(charge.created * 1000).toISOString());
+    expect(order.paidAt).not.toBe(order.createdAt);
+  });
+
+  it('fulfils a session still marked unpaid whose PaymentIntent has succeeded', async () => {
+    // Prepare
+    const session = await createCheckoutSession(h.stripe);
+    await h.simulator.completeSession(session.id, { paymentStatus: 'unpaid' });
+    await h.simulator.settleAsyncPayment(session.id, 'succeeded');
+    h.simulator.patchSession(session.id, { payment_status: 'unpaid' });
+    ageSession(session.id, 6);
+
+    // Act
+    const summary = await reconcileOrders(h.deps);
+
+    // Assess
+    expect(summary.settledLater).toBeGreaterThanOrEqual(1);
+    expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+
+  it('does not fulfil a delayed payment that failed', async () => {
+    // Prepare
+    const session = await createCheckoutSession(h.stripe);
+    await h.simulator.completeSession(session.id, { paymentStatus: 'unpaid' });
+    await h.simulator.settleAsyncPayment(session.id, 'failed');
+
+    // Act
+    await reconcileOrders(h.deps);
+
+    // Assess
+    expect(await h.counts(session.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
   });
 
   it('carries on past a session that fails, then reports the run as incomplete', async () => {
