@@ -34,13 +34,19 @@ describe('shop functions', () => {
       });
     });
 
-    it.each(ALL)('%s logs to its own log group, kept one month, with source-mapped stack traces', (name) => {
-      expect(functionProps(name)).toMatchObject({
-        LoggingConfig: { LogGroup: { Ref: logicalIdOf(fn(name).logGroup) } },
-        Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
-      });
-      expect(template.toJSON().Resources[logicalIdOf(fn(name).logGroup)].Properties.RetentionInDays).toBe(30);
-    });
+    it.each(ALL)(
+      '%s logs to its own log group, kept one month, without parsing source maps at start-up',
+      (name) => {
+        expect(functionProps(name)).toMatchObject({
+          LoggingConfig: { LogGroup: { Ref: logicalIdOf(fn(name).logGroup) } },
+        });
+        // --enable-source-maps costs 13–23 % of every cold load; traces are mapped offline instead.
+        expect(JSON.stringify(functionProps(name).Environment)).not.toContain('NODE_OPTIONS');
+        expect(template.toJSON().Resources[logicalIdOf(fn(name).logGroup)].Properties.RetentionInDays).toBe(
+          30,
+        );
+      },
+    );
 
     it.each(API_FUNCTIONS)('%s stops before API Gateway does (30 s)', (name) => {
       const timeout = functionProps(name).Timeout;
