@@ -110,7 +110,10 @@ describe('order page: texts', () => {
     renderApp('/');
 
     const checkout = screen.getByRole('region', { name: 'Checkout' });
-    expect(within(checkout).getByText('Dispatched Monday 23 November')).toBeInTheDocument();
+    expect(checkout).toHaveTextContent(
+      'Order by 12:00 on Saturday 21 November for dispatch on Monday 23 November. Most orders arrive the next day, Tuesday 24 November.',
+    );
+    expect(checkout).not.toHaveTextContent('Dispatched');
   });
 
   it('moves the dispatch date to the following week after the cut-off', () => {
@@ -119,7 +122,9 @@ describe('order page: texts', () => {
     vi.setSystemTime(new Date('2026-11-21T13:00:00Z'));
     renderApp('/');
 
-    expect(screen.getByText('Dispatched Monday 30 November')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Checkout' })).toHaveTextContent(
+      'Order by 12:00 on Saturday 28 November for dispatch on Monday 30 November. Most orders arrive the next day, Tuesday 1 December.',
+    );
   });
 });
 
@@ -227,7 +232,7 @@ describe('order page: quantity stepper', () => {
     const plus = within(stepper).getByRole('button', { name: 'Increase quantity' });
     const summary = () => screen.getByRole('region', { name: 'Order Summary' });
 
-    expect(within(stepper).getByText(/^3 bottles/)).toBeInTheDocument();
+    expect(within(stepper).getByText('3 bottles')).toBeInTheDocument();
     expect(within(stepper).getByText('approx. 300-900 daphnia')).toBeInTheDocument();
     expect(within(stepper).getByText('£9.75')).toBeInTheDocument();
     expect(within(stepper).getByText('(£3.25 per bottle)')).toBeInTheDocument();
@@ -235,14 +240,14 @@ describe('order page: quantity stepper', () => {
     expect(plus).toBeEnabled();
 
     await user.click(plus);
-    expect(within(stepper).getByText(/^6 bottles/)).toBeInTheDocument();
+    expect(within(stepper).getByText('6 bottles')).toBeInTheDocument();
     expect(within(stepper).getByText('approx. 600-1,800 daphnia')).toBeInTheDocument();
     expect(within(stepper).getByText('£19.50')).toBeInTheDocument();
     expect(within(summary()).getByText('Order Total').nextElementSibling).toHaveTextContent('£24.45');
     expect(minus).toBeEnabled();
 
     await user.click(plus);
-    expect(within(stepper).getByText(/^9 bottles/)).toBeInTheDocument();
+    expect(within(stepper).getByText('9 bottles')).toBeInTheDocument();
     expect(within(stepper).getByText('approx. 900-2,700 daphnia')).toBeInTheDocument();
     expect(within(stepper).getByText('£29.25')).toBeInTheDocument();
     expect(within(summary()).getByText('Subtotal').nextElementSibling).toHaveTextContent('£29.25');
@@ -251,11 +256,11 @@ describe('order page: quantity stepper', () => {
 
     // A disabled button does nothing: still 9.
     await user.click(plus);
-    expect(within(stepper).getByText(/^9 bottles/)).toBeInTheDocument();
+    expect(within(stepper).getByText('9 bottles')).toBeInTheDocument();
 
     await user.click(minus);
     await user.click(minus);
-    expect(within(stepper).getByText(/^3 bottles/)).toBeInTheDocument();
+    expect(within(stepper).getByText('3 bottles')).toBeInTheDocument();
     expect(minus).toBeDisabled();
   });
 });
@@ -704,7 +709,55 @@ describe('order page: order received', () => {
     expect(productCard()).toHaveFocus();
     expect(screen.queryByRole('region', { name: 'Delivery Details' })).not.toBeInTheDocument();
     await user.click(productCard());
-    expect(screen.getByText(/^3 bottles/)).toBeInTheDocument();
+    expect(screen.getByText('3 bottles')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Decrease quantity' })).toBeDisabled();
+  });
+});
+
+describe('order page: the dispatch cut-off', () => {
+  it('counts the configured cut-off back from the dispatch day, on the wall clock', () => {
+    // Monday 4 May 2026 is a bank holiday: dispatch moves to Tuesday 5 May; 48 hours before is Sunday 00:00.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-04-29T09:00:00Z'));
+    renderApp('/', { config: { ...TEST_CONFIG, dispatchCutoffHours: 48 } });
+
+    expect(screen.getByRole('region', { name: 'Checkout' })).toHaveTextContent(
+      'Order by 00:00 on Sunday 3 May for dispatch on Tuesday 5 May. Most orders arrive the next day, Wednesday 6 May.',
+    );
+  });
+});
+
+describe('order page: the stepper for keyboard and screen reader users', () => {
+  it('moves focus off a button that its own press disables, at 9 and back at 3', async () => {
+    const { user } = renderApp('/');
+    await user.click(productCard());
+    const plus = screen.getByRole('button', { name: 'Increase quantity' });
+    const minus = screen.getByRole('button', { name: 'Decrease quantity' });
+
+    plus.focus();
+    await user.keyboard('{Enter}');
+    expect(plus).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(plus).toBeDisabled();
+    expect(minus).toHaveFocus();
+
+    await user.keyboard('{Enter}');
+    await user.keyboard('{Enter}');
+    expect(minus).toBeDisabled();
+    expect(plus).toHaveFocus();
+  });
+
+  it('announces the new count and price in one polite live region', async () => {
+    const { user } = renderApp('/');
+    await user.click(productCard());
+
+    await user.click(screen.getByRole('button', { name: 'Increase quantity' }));
+
+    const stepper = screen.getByRole('group', { name: /How many bottles/ });
+    const live = stepper.querySelectorAll('[aria-live="polite"]');
+    expect(live).toHaveLength(1);
+    expect(live[0]).toHaveTextContent(
+      '6 bottles, approx. 600-1,800 daphnia: £19.50, or £24.45 with delivery',
+    );
   });
 });

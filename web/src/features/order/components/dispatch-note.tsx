@@ -2,6 +2,7 @@ import { formatDispatchDate, nextDispatchDate } from '../../../../../shared/disp
 import { TruckIcon } from '../../../components/ui/icons';
 import { useAppConfig } from '../../../lib/app-context';
 import { useHydrated } from '../../../lib/use-hydrated';
+import { formatArrivalEstimate, formatCutoff } from '../dispatch-wording';
 
 /**
  * The day an order placed now leaves, with the server's cut-off. Worked out on every render, so
@@ -15,7 +16,12 @@ export function DispatchNote() {
   return (
     <p className="dispatch-note">
       <TruckIcon />
-      <span>{live ? `Dispatched ${formatDispatchDate(day)}` : 'Dispatched on Mondays'}</span>
+      {/* A plan, not a fact: when to order by, when it leaves, and when it should arrive. */}
+      <span>
+        {live
+          ? `Order by ${formatCutoff(day, dispatchCutoffHours)} for dispatch on ${formatDispatchDate(day)}. Most orders arrive the next day, ${formatArrivalEstimate(day)}.`
+          : 'We dispatch on Mondays; most orders arrive the next day.'}
+      </span>
     </p>
   );
 }

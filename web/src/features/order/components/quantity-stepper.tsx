@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { formatGbp, quoteOrder } from '../../../../../shared/pricing';
 import { DAPHNIA } from '../../../../../shared/product';
 import { MinusIcon, PlusIcon } from '../../../components/ui/icons';
@@ -15,6 +16,20 @@ function clampQuantity(quantity: number): number {
 
 export function QuantityStepper({ quantity, onChange }: QuantityStepperProps) {
   const quote = quoteOrder(quantity);
+  const minus = useRef<HTMLButtonElement>(null);
+  const plus = useRef<HTMLButtonElement>(null);
+
+  /**
+   * A button that reaches its limit is disabled; focus left on it would sit there invisibly, so it
+   * moves to the other button, which still does something.
+   */
+  const step = (by: number) => {
+    const next = clampQuantity(quantity + by);
+    if (next === DAPHNIA.min) plus.current?.focus();
+    if (next === DAPHNIA.max) minus.current?.focus();
+    onChange(next);
+  };
+
   return (
     <fieldset className="stepper">
       <legend className="stepper__label">
@@ -23,15 +38,15 @@ export function QuantityStepper({ quantity, onChange }: QuantityStepperProps) {
       <div className="stepper__row">
         <button
           type="button"
+          ref={minus}
           className="stepper__button"
           aria-label="Decrease quantity"
           disabled={quantity <= DAPHNIA.min}
-          onClick={() => onChange(clampQuantity(quantity - DAPHNIA.step))}
+          onClick={() => step(-DAPHNIA.step)}
         >
           <MinusIcon />
         </button>
-        {/* Announced when it changes: the buttons alone give no feedback to a screen reader. */}
-        <div className="stepper__value" aria-live="polite" aria-atomic="true">
+        <div className="stepper__value">
           <p className="stepper__count">
             {quantity} bottles <span className="stepper__size">({DAPHNIA.bottleSize} each)</span>
           </p>
@@ -39,10 +54,11 @@ export function QuantityStepper({ quantity, onChange }: QuantityStepperProps) {
         </div>
         <button
           type="button"
+          ref={plus}
           className="stepper__button"
           aria-label="Increase quantity"
           disabled={quantity >= DAPHNIA.max}
-          onClick={() => onChange(clampQuantity(quantity + DAPHNIA.step))}
+          onClick={() => step(DAPHNIA.step)}
         >
           <PlusIcon />
         </button>
@@ -50,6 +66,11 @@ export function QuantityStepper({ quantity, onChange }: QuantityStepperProps) {
       <p className="stepper__price">
         <span className="stepper__total">{formatGbp(quote.subtotalPence)}</span>{' '}
         <span className="stepper__each">({formatGbp(quote.unitPricePence)} per bottle)</span>
+      </p>
+      {/* Announced when it changes, price included: the buttons alone give no feedback to a screen reader. */}
+      <p className="visually-hidden" aria-live="polite" aria-atomic="true">
+        {quantity} bottles, approx. {formatAnimalRange(quantity)}: {formatGbp(quote.subtotalPence)}, or{' '}
+        {formatGbp(quote.totalPence)} with delivery
       </p>
     </fieldset>
   );
