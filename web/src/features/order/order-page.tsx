@@ -33,11 +33,11 @@ interface ReceivedOrder {
 
 /** The order form, and the Order-received view that replaces it once a request is taken. */
 export function OrderPage() {
-  // Restored from this tab's memory: back from the payment page, the details are as typed.
-  const [saved] = useState(loadForm);
-  const [selected, setSelected] = useState(saved?.selected ?? false);
-  const [quantity, setQuantity] = useState<number>(saved?.quantity ?? DAPHNIA.min);
-  const [details, setDetails] = useState(saved?.details ?? EMPTY_DETAILS);
+  const [selected, setSelected] = useState(false);
+  const [quantity, setQuantity] = useState<number>(DAPHNIA.min);
+  const [details, setDetails] = useState(EMPTY_DETAILS);
+  // False until this tab's memory has been read, so the empty first render never overwrites it.
+  const [restored, setRestored] = useState(false);
   const [placed, setPlaced] = useState<{ reference: string } | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   // The toast a failed check raised, closed once its problem is fixed.
@@ -54,9 +54,21 @@ export function OrderPage() {
     if (element instanceof HTMLElement) element.focus();
   };
 
+  // Back from the payment page (Cancel, or Back after a same-tab payment), the details are as
+  // typed. Read after the first render, so HTML written at build time is taken over unchanged.
   useEffect(() => {
-    if (!placed) saveForm({ selected, quantity, details });
-  }, [selected, quantity, details, placed]);
+    const saved = loadForm();
+    if (saved) {
+      setSelected(saved.selected);
+      setQuantity(saved.quantity);
+      setDetails(saved.details);
+    }
+    setRestored(true);
+  }, []);
+
+  useEffect(() => {
+    if (restored && !placed) saveForm({ selected, quantity, details });
+  }, [selected, quantity, details, placed, restored]);
 
   // The payment this tab opened went through in the other tab: show the order as placed.
   useEffect(
