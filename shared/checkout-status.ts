@@ -6,9 +6,14 @@ export { CHECKOUT_SESSION_ID_PATTERN, orderReference } from './order-reference';
 /**
  * The answer of `GET /functions/v1/checkout-status`: the minimum the success page needs, never
  * a name, address, phone or email. `total` is in pence, `dispatchDate` is `YYYY-MM-DD`.
+ *
+ * `status`: `paid` (the order is confirmed); `in_review` (the payment was received, but it does
+ * not match our prices, so fulfilment holds it for the merchant to check: never "Payment
+ * Successful!"); `unpaid` (complete, money not received yet: a delayed method, or none taken);
+ * `open` (not paid, still payable); `expired`.
  */
 export const checkoutStatusSchema = z.object({
-  status: z.enum(['paid', 'unpaid', 'open', 'expired']),
+  status: z.enum(['paid', 'in_review', 'unpaid', 'open', 'expired']),
   reference: z.string(),
   bottles: z.int(),
   total: z.int(),

@@ -5,6 +5,7 @@ import {
   checkoutStatusSchema,
   orderReference,
 } from '../../shared/checkout-status';
+import { assessCheckoutSession } from '../fulfilment/paid-checkout';
 import { hasShopMarker } from '../lib/order-metadata';
 import { isResourceMissing, PaymentProviderError, toPaymentProviderError } from '../lib/stripe-errors';
 
@@ -27,7 +28,8 @@ export interface GetCheckoutStatusDeps {
  * (pence) and dispatch date, never the customer's name, email, phone or address. Read-only: it
  * retrieves the session from Stripe and writes nothing.
  *
- * Only a complete session whose payment_status is `paid` is `paid`. `no_payment_required`
+ * Only a complete session whose payment_status is `paid`, and which fulfilment will fulfil, is
+ * `paid`; a paid one it holds for review is `in_review`. `no_payment_required`
  * (a 100% discount) is reported `unpaid`: our prices never make a free session, fulfilment only
  * creates orders for paid ones, and the page must not say "Payment Successful!" for an order
  * that will never be fulfilled.
@@ -51,7 +53,7 @@ export async function getCheckoutStatus(
   if (!hasShopMarker(session.metadata, deps.shopId)) throw new CheckoutSessionNotFoundError('not-ours');
 
   const answer = checkoutStatusSchema.safeParse({
-    status: statusOf(session),
+    status: statusOf(session, deps.shopId),
     reference: orderReference(session.id),
     bottles: bottlesOf(session),
     total: session.amount_total,
@@ -62,8 +64,12 @@ export async function getCheckoutStatus(
   return answer.data;
 }
 
-function statusOf(session: Stripe.Checkout.Session): CheckoutStatus['status'] {
-  if (session.status === 'complete' && session.payment_status === 'paid') return 'paid';
+function statusOf(session: Stripe.Checkout.Session, shopId: string): CheckoutStatus['status'] {
+  if (session.status === 'complete' && session.payment_status === 'paid') {
+    // The same rule fulfilment applies: a paid session it will not fulfil automatically (amount,
+    // currency or quantity not what we priced) is held for the merchant, not confirmed.
+    return assessCheckoutSession(session, shopId).kind === 'payable' ? 'paid' : 'in_review';
+  }
   if (session.status === 'expired') return 'expired';
   if (session.status === 'open') return 'open';
   // Complete but not (yet) paid: a delayed payment method still settling, or no payment taken.

@@ -41,6 +41,22 @@ describe('checkout-status: status mapping', () => {
     expect(answer.status).toBe('paid');
   });
 
+  it.each([
+    ['an amount that is not our price', { amount_total: 1 }],
+    ['another currency', { currency: 'eur' }],
+  ])(
+    'answers a paid session with %s as in_review: held by fulfilment, never "paid"',
+    async (_case, patch) => {
+      const sessionId = await harness.createSession();
+      await harness.sim.completeSession(sessionId);
+      harness.sim.patchSession(sessionId, patch);
+
+      const answer = statusAnswer(await harness.status(statusEvent(sessionId)));
+
+      expect(answer.status).toBe('in_review');
+    },
+  );
+
   it('answers a completed but unpaid session (delayed method) as unpaid, then paid once it settles', async () => {
     const sessionId = await harness.createSession();
     await harness.sim.completeSession(sessionId, { paymentStatus: 'unpaid' });

@@ -6,7 +6,7 @@ import { renderApp } from '../../helpers/render-app';
 const SESSION_ID = 'cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqR';
 const REFERENCE = 'i9J0kLmNoPqR';
 
-function statusAnswer(status: 'paid' | 'unpaid' | 'open' | 'expired') {
+function statusAnswer(status: 'paid' | 'in_review' | 'unpaid' | 'open' | 'expired') {
   return jsonResponse({ status, reference: REFERENCE, bottles: 3, total: 1470, dispatchDate: '2026-11-23' });
 }
 
@@ -88,6 +88,21 @@ describe('success page', () => {
       expect(within(view).getByRole('link', { name: 'Back to the shop' })).toHaveAttribute('href', '/');
     },
   );
+
+  it('says "payment received, we are checking your order" for a paid session held for review', async () => {
+    stubFetch(statusAnswer('in_review'));
+    renderApp(`/success?session_id=${SESSION_ID}`);
+
+    const heading = await screen.findByRole('heading', {
+      level: 1,
+      name: 'Payment received, we are checking your order',
+    });
+    const view = heading.closest('section');
+    if (!view) throw new Error('the view has no section');
+    expect(screen.queryByText(/Payment Successful/)).not.toBeInTheDocument();
+    expect(within(view).getByText(/you do not need to pay again/)).toBeInTheDocument();
+    expect(within(view).getByText('Order Reference').nextElementSibling).toHaveTextContent(REFERENCE);
+  });
 
   it('checks again, showing nothing of the old answer, when session_id changes', async () => {
     const OTHER_SESSION = 'cs_test_zzzzzzzzzzzzzzzzzzzzOtherSession';

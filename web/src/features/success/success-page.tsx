@@ -7,6 +7,7 @@ import { CheckingPayment } from './components/checking-payment';
 import { OrderNotFound } from './components/order-not-found';
 import { PaymentConfirmed } from './components/payment-confirmed';
 import { PaymentNotCompleted } from './components/payment-not-completed';
+import { PaymentUnderReview } from './components/payment-under-review';
 import { StatusCheckFailed } from './components/status-check-failed';
 import { useCheckoutStatus } from './hooks/use-checkout-status';
 
@@ -49,10 +50,13 @@ function PaymentStatus({ sessionId, onRetry }: { sessionId: string; onRetry: () 
     case 'failed':
       return <StatusCheckFailed onRetry={onRetry} />;
     case 'found':
-      return state.status.status === 'paid' ? (
-        <PaymentConfirmed sessionId={sessionId} status={state.status} />
-      ) : (
-        <PaymentNotCompleted sessionId={sessionId} status={state.status.status} />
-      );
+      switch (state.status.status) {
+        case 'paid':
+          return <PaymentConfirmed sessionId={sessionId} status={state.status} />;
+        case 'in_review':
+          return <PaymentUnderReview sessionId={sessionId} />;
+        default:
+          return <PaymentNotCompleted sessionId={sessionId} status={state.status.status} />;
+      }
   }
 }

@@ -4,7 +4,7 @@ import { paymentUrl } from '../../order/order-memory';
 import { OrderReference } from './order-reference';
 import { ReturnHomeLink } from './return-home-link';
 
-const EXPLANATIONS: Record<Exclude<CheckoutStatus['status'], 'paid'>, string> = {
+const EXPLANATIONS: Record<Exclude<CheckoutStatus['status'], 'paid' | 'in_review'>, string> = {
   open: 'Your payment was not completed, so no money has been taken. You can place your order again from the shop.',
   unpaid:
     'We have not received your payment yet. If your bank is still processing it, we will email you as soon as it completes; otherwise you can place your order again from the shop.',
@@ -18,7 +18,7 @@ export function PaymentNotCompleted({
   status,
 }: {
   sessionId: string;
-  status: Exclude<CheckoutStatus['status'], 'paid'>;
+  status: Exclude<CheckoutStatus['status'], 'paid' | 'in_review'>;
 }) {
   // An open session can still be paid: its page is remembered by the browser that opened it.
   const resume = status === 'open' ? paymentUrl(sessionId) : undefined;
