@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderReference } from '../../../shared/checkout-status';
-import { ORDERS, PERSONAL_DATA, validOrder, withLogs } from '../create-checkout/harness';
+import {
+  ORDERS,
+  PERSONAL_DATA,
+  recordingWebhookEndpoint,
+  validOrder,
+  withLogs,
+} from '../create-checkout/harness';
 import { type StatusHarness, startStatusHarness, statusAnswer, statusEvent } from './harness';
 
 // The success page's lookup against real sessions in the simulator: only `paid` means paid, and
@@ -136,16 +142,25 @@ describe('checkout-status: privacy and read-only', () => {
   });
 
   it('changes nothing: the session and the webhook deliveries are as before', async () => {
-    const sessionId = await harness.createSession();
-    await harness.sim.completeSession(sessionId);
-    await harness.sim.idle();
-    const sessionBefore = harness.sim.getSession(sessionId);
-    const deliveriesBefore = harness.sim.deliveries.length;
+    // An endpoint that would notice any event: completing the session shows it does.
+    const recorder = await recordingWebhookEndpoint();
+    harness.sim.setWebhook(recorder.endpoint);
+    try {
+      const sessionId = await harness.createSession();
+      await harness.sim.completeSession(sessionId);
+      await harness.sim.idle();
+      expect(recorder.received).toEqual(['checkout.session.completed']);
+      const sessionBefore = harness.sim.getSession(sessionId);
 
-    await harness.status(statusEvent(sessionId));
-    await harness.status(statusEvent(sessionId));
+      await harness.status(statusEvent(sessionId));
+      await harness.status(statusEvent(sessionId));
+      await harness.sim.idle();
 
-    expect(harness.sim.getSession(sessionId)).toEqual(sessionBefore);
-    expect(harness.sim.deliveries.length).toBe(deliveriesBefore);
+      expect(harness.sim.getSession(sessionId)).toEqual(sessionBefore);
+      expect(recorder.received).toEqual(['checkout.session.completed']);
+    } finally {
+      harness.sim.setWebhook(undefined);
+      await recorder.close();
+    }
   });
 });

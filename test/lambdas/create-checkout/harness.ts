@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type Stripe from 'stripe';
 import { z } from 'zod';
@@ -134,4 +135,38 @@ export function createdSession(result: { statusCode?: number | undefined; body?:
 } {
   if (result.statusCode !== 200) throw new Error(`expected 200, got ${result.statusCode}: ${result.body}`);
   return createdSchema.parse(jsonBody(result));
+}
+
+/**
+ * A webhook endpoint that records what reaches it, for "sends nothing" checks that can fail: the
+ * simulator delivers every event there, and each test first proves that an event does arrive.
+ */
+export async function recordingWebhookEndpoint(): Promise<{
+  endpoint: { url: string; secret: string };
+  received: string[];
+  close: () => Promise<void>;
+}> {
+  const received: string[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      received.push(typeof body === 'object' && body !== null && 'type' in body ? String(body.type) : '?');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('endpoint is not on a TCP port');
+  return {
+    endpoint: { url: `http://127.0.0.1:${address.port}/webhook`, secret: 'whsec_recording' },
+    received,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -11,6 +11,7 @@ import {
   type Harness,
   ORDERS,
   PERSONAL_DATA,
+  recordingWebhookEndpoint,
   SITE_URL,
   startHarness,
   validOrder,
@@ -169,12 +170,26 @@ describe('create-checkout: the session Stripe stores', () => {
 
 describe('create-checkout: side effects', () => {
   it('sends nothing when a session is created: no webhook, no email, no order', async () => {
-    const deliveriesBefore = harness.sim.deliveries.length;
+    // Prepare: an endpoint that would notice any event, and proof that it does.
+    const recorder = await recordingWebhookEndpoint();
+    harness.sim.setWebhook(recorder.endpoint);
+    try {
+      const control = createdSession(await harness.handle(checkoutEvent()));
+      await harness.sim.completeSession(control.sessionId);
+      await harness.sim.idle();
+      expect(recorder.received).toEqual(['checkout.session.completed']);
+      recorder.received.length = 0;
 
-    createdSession(await harness.handle(checkoutEvent()));
-    await harness.sim.idle();
+      // Act
+      createdSession(await harness.handle(checkoutEvent()));
+      await harness.sim.idle();
 
-    expect(harness.sim.deliveries.length).toBe(deliveriesBefore);
+      // Assess
+      expect(recorder.received).toEqual([]);
+    } finally {
+      harness.sim.setWebhook(undefined);
+      await recorder.close();
+    }
   });
 
   it('has no DynamoDB or SES client in its bundle at all', async () => {

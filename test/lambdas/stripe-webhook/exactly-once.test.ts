@@ -50,6 +50,52 @@ describe('stripe-webhook: exactly once', () => {
     await expectOneOrderAndOneEmailOfEach(session.id);
   });
 
+  it('keeps one order and one email of each kind when a late writer’s order put lands after the first attempt finished', async () => {
+    // Prepare: attempt B reads "no order", and its put is held in flight (a slow network).
+    const session = await h.paidSession();
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+    let releasePut: () => void = () => {};
+    const putHeld = new Promise<void>((resolve) => {
+      releasePut = resolve;
+    });
+    let putReached: () => void = () => {};
+    const putSeen = new Promise<void>((resolve) => {
+      putReached = resolve;
+    });
+    let held = false;
+    h.clients.documentClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PutItemCommand' && !held) {
+          held = true;
+          putReached();
+          await putHeld;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'hold-first-order-put' },
+    );
+    try {
+      const late = h.webhook(h.delivery(payload));
+      await putSeen;
+
+      // Act: attempt A writes the order and sends both emails; then B's put lands.
+      const first = await h.webhook(h.delivery(payload));
+      const afterFirst = await h.counts(session.id);
+      releasePut();
+      const second = await late;
+
+      // Assess: the conditional put refused B; nothing was reset, nothing sent twice.
+      expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+      expect(afterFirst).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+      expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+      const [order] = await h.ordersFor(session.id);
+      expect(order).toMatchObject({ confirmationEmailState: 'sent', merchantNoticeEmailState: 'sent' });
+    } finally {
+      h.clients.documentClient.middlewareStack.remove('hold-first-order-put');
+      releasePut();
+    }
+  });
+
   it.each([
     ['10 minutes', 10 * 60_000],
     ['4 days', 4 * 24 * 3_600_000],
