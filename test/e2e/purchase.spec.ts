@@ -53,8 +53,8 @@ test('a customer buys 6 bottles: new tab, card 4242, success page, one order and
   await expect(payment.getByRole('heading', { name: /Payment Successful!/ })).toBeVisible();
   const sessionId = new URL(payment.url()).searchParams.get('session_id') ?? '';
   await expect(payment.getByText(sessionId.slice(-12), { exact: true })).toBeVisible();
-  // The order page stays as it was: the payment opens in a new tab.
-  await expect(page.getByLabel('Full Name *')).toHaveValue('Zoë Browser');
+  // The order page learned of the payment: the order is placed, not a form left to pay again.
+  await expect(page.getByRole('heading', { name: 'Your order is placed' })).toBeVisible();
 
   await expect.poll(async () => (await stack.emailsTo('zoe.e2e@example.com')).length).toBe(1);
   const orders = await stack.dynamo.send(new ScanCommand({ TableName: 'live-aquatics-orders' }));
