@@ -85,7 +85,9 @@ test('the order page works after hydration: the dispatch date appears, the produ
 }) => {
   const errors = collectErrors(page);
   await page.goto('/');
-  await expect(page.getByText(/^Order by \d\d:\d\d on [A-Z][a-z]+day \d{1,2} [A-Z][a-z]+ for dispatch on /)).toBeVisible();
+  await expect(
+    page.getByText(/^Order by \d\d:\d\d on [A-Z][a-z]+day \d{1,2} [A-Z][a-z]+ for dispatch on /),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Daphnia Magna' }).click();
   await expect(page.getByLabel('Full Name *')).toBeVisible();
   expect(errors).toEqual([]);
