@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sendApiGatewayResult, toApiGatewayEvent } from '../../../local/api-gateway-adapter';
+import { formatDispatchDate } from '../../../shared/dispatch';
 import { jsonBody } from '../../support/api-gateway-event';
+import { injectAwsFault } from '../../support/aws-faults';
 import { createCheckoutSession } from '../../support/checkout-sessions';
 import {
   type FulfilmentHarness,
@@ -92,6 +94,62 @@ describe('stripe-webhook: exactly once', () => {
       expect(order).toMatchObject({ confirmationEmailState: 'sent', merchantNoticeEmailState: 'sent' });
     } finally {
       h.clients.documentClient.middlewareStack.remove('hold-first-order-put');
+      releasePut();
+    }
+  });
+
+  it('renders the emails from the stored order, not from a losing attempt’s own idea of it', async () => {
+    // Prepare: B computes its order at T and its put is held; A, a week later, writes the order
+    // (dispatch a week later too) but SES fails both its emails; then B's put lands and loses.
+    const session = await h.paidSession();
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+    let releasePut: () => void = () => {};
+    const putHeld = new Promise<void>((resolve) => {
+      releasePut = resolve;
+    });
+    let putReached: () => void = () => {};
+    const putSeen = new Promise<void>((resolve) => {
+      putReached = resolve;
+    });
+    let held = false;
+    h.clients.documentClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PutItemCommand' && !held) {
+          held = true;
+          putReached();
+          await putHeld;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'hold-losing-put' },
+    );
+    try {
+      const late = h.webhook(h.delivery(payload));
+      await putSeen;
+      h.clock.advance(7 * 24 * 3_600_000);
+      const sesDown = injectAwsFault(h.clients.ses, {
+        command: 'SendEmailCommand',
+        when: 'before',
+        times: 2,
+      });
+      const first = await h.webhook(h.delivery(payload));
+      sesDown.remove();
+
+      // Act
+      releasePut();
+      const second = await late;
+
+      // Assess
+      expect([first.statusCode, second.statusCode]).toEqual([500, 200]);
+      const [stored] = await h.ordersFor(session.id);
+      const storedDispatch = formatDispatchDate(String(stored?.dispatchDate));
+      const { confirmation, merchantNotice } = await h.emailsFor(session.id);
+      expect(confirmation).toHaveLength(1);
+      expect(merchantNotice).toHaveLength(1);
+      expect(confirmation[0]?.body.text).toContain(`Planned dispatch: ${storedDispatch}`);
+      expect(merchantNotice[0]?.subject).toContain(`dispatch ${storedDispatch}`);
+    } finally {
+      h.clients.documentClient.middlewareStack.remove('hold-losing-put');
       releasePut();
     }
   });
