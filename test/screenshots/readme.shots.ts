@@ -1,0 +1,66 @@
+import type { Page } from '@playwright/test';
+import { fillDeliveryDetails, openPaymentTab } from '../e2e/support/customer';
+import { expect, test } from '../e2e/support/fixtures';
+
+/**
+ * Takes the README's screenshots into docs/screenshots/: the order page (desktop and a 360px
+ * phone), the payment page, the success page, and both emails as the SES stand-in received them.
+ * The clock is fixed, so the dispatch dates in the pictures do not change from run to run.
+ */
+const OUT = 'docs/screenshots';
+// Wednesday 18 November 2026, 10:00 in London: dispatch Monday 23 November.
+const NOW = new Date('2026-11-18T10:00:00Z');
+
+async function orderReady(page: Page, customerEmail: string): Promise<void> {
+  await page.clock.setFixedTime(NOW);
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Daphnia Magna' }).click();
+  await page.getByRole('button', { name: 'Increase quantity' }).click();
+  await fillDeliveryDetails(page, {
+    name: 'Ada Lovelace',
+    email: customerEmail,
+    address: '12 St James’s Square\nLondon',
+    postcode: 'SW1Y 4JH',
+  });
+}
+
+test('order page, payment page, success page and both emails', async ({ page, context, stack }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await orderReady(page, 'ada.screenshots@example.com');
+  await page.screenshot({ path: `${OUT}/order-page-desktop.png`, fullPage: true });
+
+  const payment = await openPaymentTab(page, context);
+  await payment.setViewportSize({ width: 1280, height: 900 });
+  await payment.waitForURL(/\/c\/pay\/cs_test_/);
+  await payment.getByLabel(/Card number/).fill('4242 4242 4242 4242');
+  await payment.screenshot({ path: `${OUT}/payment-page.png`, fullPage: true });
+  await payment.getByRole('button', { name: 'Pay £24.45' }).click();
+  await payment.waitForURL(/\/success\?session_id=cs_test_/);
+  await expect(payment.getByRole('heading', { name: /Payment Successful!/ })).toBeVisible();
+  await payment.screenshot({ path: `${OUT}/success-page.png`, fullPage: true });
+
+  await expect.poll(async () => (await stack.emailsTo('ada.screenshots@example.com')).length).toBe(1);
+  const [confirmation] = await stack.emailsTo('ada.screenshots@example.com');
+  const reference = new URL(payment.url()).searchParams.get('session_id')?.slice(-12) ?? '';
+  const notice = (await stack.emailsTo('merchant@live-aquatics.test')).find((email) =>
+    email.subject.includes(reference),
+  );
+  for (const [email, file, width] of [
+    [confirmation, 'email-confirmation.png', 720],
+    [notice, 'email-merchant-notice.png', 720],
+    [notice, 'email-merchant-notice-phone.png', 360],
+  ] as const) {
+    if (!email?.body.html) throw new Error(`no HTML email for ${file}`);
+    const mail = await context.newPage();
+    await mail.setViewportSize({ width, height: 800 });
+    await mail.setContent(email.body.html);
+    await mail.screenshot({ path: `${OUT}/${file}`, fullPage: true });
+    await mail.close();
+  }
+});
+
+test('order page on a 360px phone', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await orderReady(page, 'ada.phone@example.com');
+  await page.screenshot({ path: `${OUT}/order-page-360.png`, fullPage: true });
+});
