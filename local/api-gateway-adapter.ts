@@ -10,13 +10,21 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded)|text\/)/i;
 
+/** The body is over API Gateway's limit: it answers 413 without calling the function. */
+export class PayloadTooLargeError extends Error {
+  constructor() {
+    super(`Request body over ${MAX_BODY_BYTES} bytes`);
+    this.name = 'PayloadTooLargeError';
+  }
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new Error('Request body too large');
+    if (size > MAX_BODY_BYTES) throw new PayloadTooLargeError();
     chunks.push(buffer);
   }
   return Buffer.concat(chunks);
@@ -78,4 +86,29 @@ export function sendApiGatewayResult(res: ServerResponse, result: APIGatewayProx
   const body = result.body ?? '';
   res.writeHead(result.statusCode ?? 200, headers);
   res.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8'));
+}
+
+/**
+ * One request through a Lambda handler, as API Gateway runs it: a body over the limit is answered
+ * 413 (API Gateway's own `{"message":"Request Entity Too Large"}`) and never reaches the handler.
+ * @returns the status sent.
+ */
+export async function serveWithLambda(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handler: HttpLambda,
+): Promise<number> {
+  let event: APIGatewayProxyEventV2;
+  try {
+    event = await toApiGatewayEvent(req);
+  } catch (error) {
+    if (!(error instanceof PayloadTooLargeError)) throw error;
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+    res.end(JSON.stringify({ message: 'Request Entity Too Large' }));
+    req.resume();
+    return 413;
+  }
+  const result = await handler(event);
+  sendApiGatewayResult(res, result);
+  return result.statusCode ?? 200;
 }

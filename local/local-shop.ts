@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { API_PATHS } from '../shared/api-paths';
-import { type HttpLambda, sendApiGatewayResult, toApiGatewayEvent } from './api-gateway-adapter';
+import { type HttpLambda, serveWithLambda } from './api-gateway-adapter';
 import { ensureOrdersTable } from './orders-table';
-import { startSesLocal } from './ses-local';
+import { portMessage, startSesLocal } from './ses-local';
 import { createStaticSite } from './static-site';
 import { type StripeSimulator, startStripeSimulator } from './stripe-simulator/server';
 
@@ -42,17 +42,39 @@ const LOCAL = {
   simulatorWebhookSecret: 'whsec_local_simulator',
 } as const;
 
-function listen(server: Server, port: number, host?: string): Promise<number> {
+function listen(server: Server, part: string, port: number, host?: string): Promise<number> {
   return new Promise((done, fail) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      fail(
-        error.code === 'EADDRINUSE'
-          ? new Error(`Port ${port} is already in use: stop what runs there or change the port`)
-          : error,
-      ),
+    server.once('error', (error) =>
+      fail(new Error(portMessage(part, { port, host: host ?? 'all interfaces' }, error), { cause: error })),
     );
     server.listen(port, host, () => done((server.address() as AddressInfo).port));
   });
+}
+
+/**
+ * Resolves once every part answers HTTP (any status: it is listening and serving), so `npm start`
+ * prints its banner only when the shop can be used; rejects naming the first part that does not
+ * answer within `timeoutMs`.
+ */
+export async function waitUntilAnswering(
+  parts: ReadonlyArray<{ name: string; url: string }>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const part of parts) {
+    for (;;) {
+      const answered = await fetch(part.url, { signal: AbortSignal.timeout(1_000) }).then(
+        async (response) => {
+          await response.arrayBuffer();
+          return true;
+        },
+        () => false,
+      );
+      if (answered) break;
+      if (Date.now() >= deadline) throw new Error(`${part.name} does not answer at ${part.url}`);
+      await new Promise((wait) => setTimeout(wait, 50));
+    }
+  }
 }
 
 function closeServer(server: Server): Promise<void> {
@@ -80,7 +102,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       updateTableMs: 0,
       ...(options.dataDir && { path: options.dataDir }),
     });
-    const dynamoPort = await listen(dynamo, options.dynamoPort, '127.0.0.1');
+    const dynamoPort = await listen(dynamo, 'DynamoDB stand-in (dynalite)', options.dynamoPort, '127.0.0.1');
     closers.push(() => closeServer(dynamo));
     const dynamoUrl = `http://127.0.0.1:${dynamoPort}`;
 
@@ -105,7 +127,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       });
     });
     closers.push(async () => markFailed());
-    const port = await listen(app, options.port);
+    const port = await listen(app, 'Shop', options.port);
     closers.push(() => closeServer(app));
     const url = `http://localhost:${port}`;
 
@@ -175,9 +197,8 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
           res.end(JSON.stringify({ error: `Use ${route.method}.` }));
           return;
         }
-        const result = await route.handler(await toApiGatewayEvent(req));
-        sendApiGatewayResult(res, result);
-        options.log(`${req.method} ${pathname} ${result.statusCode ?? 200}`);
+        const status = await serveWithLambda(req, res, route.handler);
+        options.log(`${req.method} ${pathname} ${status}`);
       } catch (error) {
         options.log(
           `error serving ${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`,
@@ -187,6 +208,12 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       }
     };
     markReady();
+    await waitUntilAnswering([
+      { name: 'DynamoDB stand-in', url: dynamoUrl },
+      { name: 'SES stand-in', url: `${sesUrl}/health-check` },
+      ...(simulator ? [{ name: 'Stripe simulator', url: simulator.url }] : []),
+      { name: 'Shop', url: `${url}/` },
+    ]);
 
     return { url, dynamoUrl, sesUrl, simulator, close };
   } catch (error) {

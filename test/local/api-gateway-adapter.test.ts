@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendApiGatewayResult, toApiGatewayEvent } from '../../local/api-gateway-adapter';
+import { sendApiGatewayResult, serveWithLambda, toApiGatewayEvent } from '../../local/api-gateway-adapter';
 
 let server: Server;
 let base: string;
@@ -63,5 +63,43 @@ describe('the local HTTP to API Gateway (payload 2.0) adapter', () => {
     expect(await response.text()).toBe('binary-ok');
     expect(lastEvent?.body).toBeUndefined();
     expect(lastEvent?.queryStringParameters).toBeUndefined();
+  });
+});
+
+describe('serveWithLambda', () => {
+  it('answers a body over 1 MiB with 413, as API Gateway does, without calling the handler', async () => {
+    // Prepare
+    let calls = 0;
+    const lambdaServer = createServer((req, res) => {
+      void serveWithLambda(req, res, async () => {
+        calls += 1;
+        return { statusCode: 200, body: '{}' };
+      });
+    });
+    await new Promise<void>((done) => lambdaServer.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(lambdaServer.address() as AddressInfo).port}/functions/v1/create-checkout`;
+
+    try {
+      // Act
+      const tooLarge = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'x'.repeat(1024 * 1024 + 1),
+      });
+      const atLimit = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'x'.repeat(1024 * 1024),
+      });
+
+      // Assess
+      expect(tooLarge.status).toBe(413);
+      expect(await tooLarge.json()).toEqual({ message: 'Request Entity Too Large' });
+      expect(atLimit.status).toBe(200);
+      expect(calls).toBe(1);
+    } finally {
+      lambdaServer.closeAllConnections();
+      await new Promise<void>((done) => lambdaServer.close(() => done()));
+    }
   });
 });

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startLocalShop } from '../../local/local-shop';
+import { startLocalShop, waitUntilAnswering } from '../../local/local-shop';
 
 function freePort(): Promise<number> {
   return new Promise((done) => {
@@ -64,4 +64,59 @@ describe('the local shop start-up', () => {
       await shop.close();
     }
   }, 30_000);
+
+  it('says which part could not start when a port is taken, not a null dereference', async () => {
+    // Prepare: something already listens on the SES stand-in's port.
+    const webRoot = mkdtempSync(join(tmpdir(), 'local-shop-'));
+    writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>shop</title>');
+    const squatter = createServer();
+    await new Promise<void>((done) => squatter.listen(0, '127.0.0.1', done));
+    const taken = (squatter.address() as AddressInfo).port;
+    const [port, dynamoPort, simulatorPort] = await Promise.all([freePort(), freePort(), freePort()]);
+
+    try {
+      // Act
+      const starting = startLocalShop({
+        port,
+        dynamoPort,
+        sesPort: taken,
+        simulatorPort,
+        dataDir: undefined,
+        webRoot,
+        stripe: undefined,
+        log: () => undefined,
+      });
+
+      // Assess
+      await expect(starting).rejects.toThrow(`SES stand-in: port ${taken} on 127.0.0.1 is already in use`);
+    } finally {
+      await new Promise<void>((done) => squatter.close(() => done()));
+    }
+  });
+
+  it('waits until every part answers, and names the one that does not', async () => {
+    // Prepare: one part answers, the other port has nothing behind it.
+    const answering = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((done) => answering.listen(0, '127.0.0.1', done));
+    const up = `http://127.0.0.1:${(answering.address() as AddressInfo).port}/`;
+    const down = `http://127.0.0.1:${await freePort()}/`;
+
+    try {
+      // Act
+      const allUp = waitUntilAnswering([{ name: 'Shop', url: up }], 2_000);
+      const oneDown = waitUntilAnswering(
+        [
+          { name: 'Shop', url: up },
+          { name: 'SES stand-in', url: down },
+        ],
+        300,
+      );
+
+      // Assess
+      await expect(allUp).resolves.toBeUndefined();
+      await expect(oneDown).rejects.toThrow(`SES stand-in does not answer at ${down}`);
+    } finally {
+      await new Promise<void>((done) => answering.close(() => done()));
+    }
+  });
 });
