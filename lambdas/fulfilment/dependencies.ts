@@ -37,6 +37,7 @@ export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime
       orders: createOrdersRepository(documentClient, config.ORDERS_TABLE_NAME),
       sender: createSesEmailSender(ses, {
         from: config.SES_FROM_ADDRESS,
+        fromName: config.SELLER_NAME,
         configurationSet: config.SES_CONFIGURATION_SET,
       }),
       seller: {

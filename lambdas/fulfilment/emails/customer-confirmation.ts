@@ -95,7 +95,8 @@ export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetai
     { kind: 'rows', rows: sellerRows },
   ];
   return renderEmail(
-    `Order confirmed: ${order.reference} (${order.bottles} bottles of ${PRODUCT_NAME})`,
+    // Names the shop: the inbox shows who the mail is from before it is opened.
+    `${seller.name}: order ${order.reference} confirmed (${order.bottles} bottles of ${PRODUCT_NAME})`,
     blocks,
   );
 }

@@ -12,6 +12,13 @@ const REFUSAL_EXPLANATIONS: Record<string, string> = {
   MessageRejected: 'the email service refused to deliver to the address',
 };
 
+/** The payment's page in the Stripe Dashboard (test-mode payments live under /test/). */
+export function stripeDashboardPaymentUrl(order: Pick<OrderItem, 'paymentIntentId' | 'livemode'>) {
+  const id = order.paymentIntentId;
+  if (!id || !/^pi_[A-Za-z0-9_]+$/.test(id)) return undefined;
+  return `https://dashboard.stripe.com/${order.livemode ? '' : 'test/'}payments/${id}`;
+}
+
 /**
  * The merchant's new-order notice: everything needed to pack and post the order without opening
  * Stripe or the table (reference, bottles, who and where, phone and email for the courier,
@@ -56,5 +63,8 @@ export function renderMerchantNotice(order: OrderItem): EmailContent {
     });
   }
   blocks.push({ kind: 'rows', rows });
+  const dashboard = stripeDashboardPaymentUrl(order);
+  if (dashboard)
+    blocks.push({ kind: 'link', text: 'Open this payment in the Stripe Dashboard', href: dashboard });
   return renderEmail(`New order ${order.reference}: ${order.bottles} bottles, dispatch ${dispatch}`, blocks);
 }

@@ -14,7 +14,9 @@ export type EmailBlock =
   | { kind: 'heading'; text: string }
   | { kind: 'paragraph'; text: string }
   /** Label/value pairs; a value may span lines (a postal address). */
-  | { kind: 'rows'; rows: ReadonlyArray<readonly [label: string, value: string]> };
+  | { kind: 'rows'; rows: ReadonlyArray<readonly [label: string, value: string]> }
+  /** A link on its own line; the text part shows the address after the words. */
+  | { kind: 'link'; text: string; href: string };
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -51,11 +53,14 @@ function blockToHtml(block: EmailBlock): string {
       return `<h2 style="font-size:18px;margin:24px 0 8px">${escapeHtml(block.text)}</h2>`;
     case 'paragraph':
       return `<p style="margin:0 0 12px">${htmlLines(block.text)}</p>`;
+    case 'link':
+      return `<p style="margin:0 0 12px"><a href="${escapeHtml(block.href)}" style="color:#0b5f6b;font-weight:600">${escapeHtml(block.text)}</a></p>`;
     case 'rows':
-      return `<table role="presentation" style="border-collapse:collapse;margin:0 0 12px">${block.rows
+      // Long values (Stripe ids, email addresses) wrap rather than push a phone screen sideways.
+      return `<table role="presentation" style="border-collapse:collapse;margin:0 0 12px;max-width:100%">${block.rows
         .map(
           ([label, value]) =>
-            `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:2px 16px 2px 0;font-weight:600">${escapeHtml(label)}</th><td style="padding:2px 0">${htmlLines(value)}</td></tr>`,
+            `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:2px 16px 2px 0;font-weight:600">${escapeHtml(label)}</th><td style="padding:2px 0;overflow-wrap:anywhere;word-break:break-word">${htmlLines(value)}</td></tr>`,
         )
         .join('')}</table>`;
   }
@@ -67,6 +72,8 @@ function blockToText(block: EmailBlock): string {
       return `${block.text}\n${'-'.repeat(Math.min(block.text.length, 60))}`;
     case 'paragraph':
       return block.text;
+    case 'link':
+      return `${block.text}: ${block.href}`;
     case 'rows':
       return block.rows
         .map(([label, value]) => `${label}: ${value.split(/\r\n|\r|\n/).join('\n  ')}`)
@@ -80,6 +87,7 @@ export function renderEmail(subject: string, blocks: readonly EmailBlock[]): Ema
   const html = [
     '<!doctype html>',
     '<html lang="en-GB"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(safeSubject)}</title></head>`,
     '<body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a;max-width:640px;margin:0 auto;padding:16px">',
     ...blocks.map(blockToHtml),

@@ -18,6 +18,8 @@ export interface EmailSender {
 export interface SesSenderOptions {
   /** SES_FROM_ADDRESS: a verified identity. */
   from: string;
+  /** The display name shown beside it ("Live Aquatics Ltd"), so the mail is recognised in the inbox. */
+  fromName?: string | undefined;
   /** SES_CONFIGURATION_SET: bounce, complaint and delivery events, when configured. */
   configurationSet?: string | undefined;
 }
@@ -103,6 +105,20 @@ export function classifySesRefusal(
 }
 
 /**
+ * The From header: `"Display Name" <address>`. A name in printable ASCII is a quoted string with
+ * `"` and `\` escaped; any other is an RFC 2047 encoded word (UTF-8, base64), as SES needs for
+ * non-ASCII display names. Control characters never reach the header.
+ */
+export function formatFromAddress(address: string, name: string | undefined): string {
+  const clean = name === undefined ? '' : singleLine(name);
+  if (clean === '') return address;
+  const display = /^[\x20-\x7e]*$/.test(clean)
+    ? `"${clean.replace(/["\\]/g, '\\$&')}"`
+    : `=?UTF-8?B?${Buffer.from(clean, 'utf8').toString('base64')}?=`;
+  return `${display} <${address}>`;
+}
+
+/**
  * Sends through SES's v1 `SendEmail`: HTML and text parts in UTF-8, one recipient, the subject on
  * one line (again, whatever the template did), the configuration set when there is one.
  */
@@ -115,7 +131,7 @@ export function createSesEmailSender(ses: SESClient, options: SesSenderOptions):
       // SES would refuse it with InvalidParameterValue; say so without the round trip.
       if (!isSesAcceptableAddress(to)) throw new PermanentEmailRefusalError('address-not-ascii');
       const command = new SendEmailCommand({
-        Source: options.from,
+        Source: formatFromAddress(options.from, options.fromName),
         Destination: { ToAddresses: [to] },
         ...(replyTo !== undefined && { ReplyToAddresses: [replyTo] }),
         Message: {

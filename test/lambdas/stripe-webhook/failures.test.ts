@@ -196,7 +196,7 @@ describe('stripe-webhook: failures and replays', () => {
       expect(email.destination.to).toHaveLength(1);
       expect(email.destination.cc).toEqual([]);
       expect(email.destination.bcc).toEqual([]);
-      expect(email.from).toBe('orders@live-aquatics.test');
+      expect(email.from).toBe('"Live Aquatics Ltd" <orders@live-aquatics.test>');
     }
     expect(confirmation[0]?.destination.to).toEqual([session.customer_email]);
     expect(confirmation[0]?.replyTo).toEqual(['hello@live-aquatics.test']);

@@ -31,7 +31,9 @@ describe('renderCustomerConfirmation', () => {
       );
       expect(part).not.toContain('We will put it right');
     }
-    expect(email.subject).toBe('Order confirmed: J0kLmNoPqRsT (3 bottles of Daphnia Magna)');
+    expect(email.subject).toBe(
+      'Live Aquatics Ltd: order J0kLmNoPqRsT confirmed (3 bottles of Daphnia Magna)',
+    );
   });
 
   it('leaves out company and VAT numbers the seller does not have', () => {

@@ -24,6 +24,30 @@ describe('renderMerchantNotice', () => {
     }
   });
 
+  it('links to the payment in the Stripe Dashboard, under /test/ for a test-mode payment', () => {
+    // Act
+    const test = renderMerchantNotice(orderFixture());
+    const live = renderMerchantNotice({ ...orderFixture(), livemode: true });
+
+    // Assess
+    expect(test.html).toContain(
+      '<a href="https://dashboard.stripe.com/test/payments/pi_test_123" style="color:#0b5f6b;font-weight:600">Open this payment in the Stripe Dashboard</a>',
+    );
+    expect(test.text).toContain(
+      'Open this payment in the Stripe Dashboard: https://dashboard.stripe.com/test/payments/pi_test_123',
+    );
+    expect(live.text).toContain('https://dashboard.stripe.com/payments/pi_test_123');
+  });
+
+  it('fits a phone: a viewport, and long values that wrap instead of scrolling sideways', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture());
+
+    // Assess
+    expect(email.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(email.html).toContain('<td style="padding:2px 0;overflow-wrap:anywhere;word-break:break-word">');
+  });
+
   it('says when no phone was given, rather than leaving a blank', () => {
     // Act
     const email = renderMerchantNotice(orderFixture({ customer: { ...paidCheckout().customer, phone: '' } }));
@@ -39,7 +63,8 @@ describe('renderMerchantNotice', () => {
     );
 
     // Assess
-    expect(email.html).not.toMatch(/<img|<a href/);
+    // The one link is ours, to the Stripe Dashboard; the customer's text never becomes one.
+    expect(email.html).not.toMatch(/<img|<a href="https:\/\/evil/);
     expect(email.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(email.html).toContain('&quot;&gt;&lt;a href=&quot;https://evil.test&quot;&gt;win&lt;/a&gt;');
   });

@@ -20,7 +20,9 @@ describe('the emails’ required contents, field by field', () => {
     const email = renderCustomerConfirmation(orderFixture(), SELLER);
 
     // Assess
-    expect(email.subject).toBe('Order confirmed: J0kLmNoPqRsT (3 bottles of Daphnia Magna)');
+    expect(email.subject).toBe(
+      'Live Aquatics Ltd: order J0kLmNoPqRsT confirmed (3 bottles of Daphnia Magna)',
+    );
     expect(email.text).toBe(`Hello Zoë Brontë,
 
 Thank you for your order from Live Aquatics Ltd. We have received your payment and your order is confirmed.
@@ -108,6 +110,8 @@ Total paid: £14.70
 Paid: 21 November 2026 (2026-11-21T10:00:00.000Z)
 Stripe session: cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsT
 Stripe payment: pi_test_123
+
+Open this payment in the Stripe Dashboard: https://dashboard.stripe.com/test/payments/pi_test_123
 `);
     expect(htmlRows(email.html).map(([label]) => label)).toEqual([
       'Reference',

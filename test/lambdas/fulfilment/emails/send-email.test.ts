@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   classifySesRefusal,
   createSesEmailSender,
+  formatFromAddress,
   isSesAcceptableAddress,
   PermanentEmailRefusalError,
   UnsafeAddressError,
@@ -47,6 +48,26 @@ describe('createSesEmailSender', () => {
       body: { html: '<p>Hi</p>', text: 'Hi' },
     });
     expect(sent).toEqual([expect.objectContaining({ ConfigurationSetName: 'shop-events' })]);
+  });
+
+  it("sends from the seller's name as well as the address, so the inbox shows who wrote", async () => {
+    // Prepare
+    const ses = createSesClient({ region: STAND_IN_REGION, endpoint: standIns.sesEndpoint });
+    const sender = createSesEmailSender(ses, {
+      from: 'orders@live-aquatics.test',
+      fromName: 'Live Aquatics Ltd',
+    });
+
+    // Act
+    const messageId = await sender.send({
+      to: 'zoe@example.com',
+      replyTo: 'hello@live-aquatics.test',
+      content,
+    });
+
+    // Assess
+    const stored = (await standIns.emails()).find((email) => email.messageId === messageId);
+    expect(stored).toMatchObject({ from: '"Live Aquatics Ltd" <orders@live-aquatics.test>' });
   });
 
   it('leaves the configuration set out when none is configured', async () => {
@@ -151,5 +172,27 @@ describe('classifySesRefusal', () => {
     ['ConfigurationSetDoesNotExist', 'No such set', undefined],
   ])('%s (%s) → %s', (name, message, expected) => {
     expect(classifySesRefusal(error(name, message), from)).toBe(expected);
+  });
+});
+
+describe('formatFromAddress', () => {
+  it('quotes an ASCII display name, escaping quotes and backslashes', () => {
+    expect(formatFromAddress('orders@shop.test', 'Pond "Life" \\ Co')).toBe(
+      '"Pond \\"Life\\" \\\\ Co" <orders@shop.test>',
+    );
+  });
+
+  it('encodes a non-ASCII name as an RFC 2047 word, and never lets a line break through', () => {
+    expect(formatFromAddress('orders@shop.test', 'Zoë’s Daphnia')).toBe(
+      '=?UTF-8?B?Wm/Dq+KAmXMgRGFwaG5pYQ==?= <orders@shop.test>',
+    );
+    expect(formatFromAddress('orders@shop.test', 'Shop\r\nBcc: x@y.z')).toBe(
+      '"Shop Bcc: x@y.z" <orders@shop.test>',
+    );
+  });
+
+  it('is the bare address without a name', () => {
+    expect(formatFromAddress('orders@shop.test', undefined)).toBe('orders@shop.test');
+    expect(formatFromAddress('orders@shop.test', '  ')).toBe('orders@shop.test');
   });
 });
