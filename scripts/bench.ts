@@ -851,6 +851,19 @@ process.on('warning', (warning) => {
   if (!warning.message.includes('Request metrics buffer is full')) console.warn(warning);
 });
 
+/** The same table in Markdown, for the README's performance section. */
+function markdownTable(): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  return [
+    '| | Figure | Measured | Target | Detail |',
+    '|---|---|---|---|---|',
+    ...figures.map(
+      (f) =>
+        `| ${f.mark === 'pass' ? 'pass' : f.mark === 'miss' ? '**miss**' : ''} | ${cell(f.name)} | ${cell(`${f.value}${f.unit ? ` ${f.unit}` : ''}`)} | ${cell(f.target ?? '')} | ${cell(f.detail ?? '')} |`,
+    ),
+  ].join('\n');
+}
+
 const only = new Set(process.argv.slice(2));
 const want = (name: string) => only.size === 0 || only.has(name);
 
@@ -863,6 +876,7 @@ if (want('cost')) costFigures();
 printTable();
 writeFileSync(
   'bench-results.json',
-  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, figures, raw }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, figures, markdown: markdownTable(), raw }, null, 2)}\n`,
 );
+console.log(`\n${markdownTable()}`);
 console.log('\nWritten to bench-results.json');
