@@ -55,7 +55,8 @@ import { apiGatewayEvent } from '../test/support/api-gateway-event';
 import { startFulfilmentHarness } from '../test/support/fulfilment-harness';
 
 const execFileAsync = promisify(execFile);
-const WEB_DIR = 'dist/web';
+/** The build measured; BENCH_WEB_DIR points at another (an older commit's) to compare. */
+const WEB_DIR = process.env.BENCH_WEB_DIR ?? 'dist/web';
 const LAMBDAS = ['create-checkout', 'checkout-status', 'stripe-webhook', 'reconcile-orders'] as const;
 type LambdaName = (typeof LAMBDAS)[number];
 /** At least 11 rounds for a median and range worth reading; fewer only to try the script out. */
