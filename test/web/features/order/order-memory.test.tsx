@@ -134,3 +134,33 @@ describe('success page: a payment not completed', () => {
     expect(screen.getByRole('link', { name: 'Back to the shop' })).toHaveAttribute('href', '/');
   });
 });
+
+describe('order page: a payment held for review in the other tab', () => {
+  it('shows the payment received and being checked, never a live form or "placed"', async () => {
+    stubFetch(
+      jsonResponse({ url: CHECKOUT_URL, sessionId: SESSION_ID }),
+      jsonResponse({
+        status: 'in_review',
+        reference: 'i9J0kLmNoPqR',
+        bottles: 6,
+        total: 2445,
+        dispatchDate: '2026-11-30',
+      }),
+    );
+    const { tab } = stubWindowOpen();
+    const shop = renderApp('/');
+    await fillOrder(shop.user);
+    await shop.user.click(screen.getByRole('button', { name: 'Secure Checkout with Stripe' }));
+    await waitFor(() => expect(tab.location.href).toBe(CHECKOUT_URL));
+
+    renderApp(`/success?session_id=${SESSION_ID}`);
+
+    const shopView = within(shop.container);
+    expect(
+      await shopView.findByRole('heading', { name: 'Payment received, we are checking your order' }),
+    ).toBeInTheDocument();
+    expect(shopView.getByText(/You do not need to pay again/)).toBeInTheDocument();
+    expect(shopView.queryByText('Your order is placed')).not.toBeInTheDocument();
+    expect(shopView.queryByRole('button', { name: 'Secure Checkout with Stripe' })).not.toBeInTheDocument();
+  });
+});

@@ -27,6 +27,8 @@ export interface PaidMessage {
   type: 'paid';
   sessionId: string;
   reference: string;
+  /** The payment was received but the order is held for the merchant to check. */
+  held: boolean;
 }
 
 function storage(kind: 'session' | 'local'): Storage | undefined {
@@ -127,7 +129,12 @@ export function listenForPaid(onPaid: (message: PaidMessage) => void): () => voi
   channel.onmessage = (event: MessageEvent<unknown>) => {
     const data = event.data;
     if (isRecord(data) && data.type === 'paid' && typeof data.sessionId === 'string') {
-      onPaid({ type: 'paid', sessionId: data.sessionId, reference: text(data.reference) });
+      onPaid({
+        type: 'paid',
+        sessionId: data.sessionId,
+        reference: text(data.reference),
+        held: data.held === true,
+      });
     }
   };
   return () => channel.close();

@@ -38,7 +38,7 @@ export function OrderPage() {
   const [details, setDetails] = useState(EMPTY_DETAILS);
   // False until this tab's memory has been read, so the empty first render never overwrites it.
   const [restored, setRestored] = useState(false);
-  const [placed, setPlaced] = useState<{ reference: string } | null>(null);
+  const [placed, setPlaced] = useState<{ reference: string; held: boolean } | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   // The toast a failed check raised, closed once its problem is fixed.
   const checkToast = useRef<{ id: number; kind: 'product' | 'fields' } | null>(null);
@@ -76,7 +76,7 @@ export function OrderPage() {
       listenForPaid((message) => {
         if (!openedPayments().includes(message.sessionId)) return;
         forgetForm();
-        setPlaced({ reference: message.reference });
+        setPlaced({ reference: message.reference, held: message.held });
       }),
     [],
   );
@@ -168,7 +168,7 @@ export function OrderPage() {
       </header>
 
       {placed ? (
-        <OrderPlaced reference={placed.reference} onPlaceAnother={placeAnotherOrder} />
+        <OrderPlaced reference={placed.reference} held={placed.held} onPlaceAnother={placeAnotherOrder} />
       ) : received ? (
         <OrderReceived
           quantity={received.quantity}

@@ -34,13 +34,18 @@ export function SuccessPage() {
 
 function PaymentStatus({ sessionId, onRetry }: { sessionId: string; onRetry: () => void }) {
   const state = useCheckoutStatus(sessionId);
-  const paidReference =
-    state.kind === 'found' && state.status.status === 'paid' ? state.status.reference : null;
+  const received =
+    state.kind === 'found' && (state.status.status === 'paid' || state.status.status === 'in_review')
+      ? { reference: state.status.reference, held: state.status.status === 'in_review' }
+      : null;
+  const receivedReference = received?.reference ?? null;
+  const held = received?.held ?? false;
 
-  // Paid: this tab forgets the form, and the shop tab that opened the payment learns it.
+  // Paid (held for review or not): this tab forgets the form, and the shop tab that opened the
+  // payment learns it, so it cannot be paid a second time from there.
   useEffect(() => {
-    if (paidReference !== null) announcePaid({ sessionId, reference: paidReference });
-  }, [sessionId, paidReference]);
+    if (receivedReference !== null) announcePaid({ sessionId, reference: receivedReference, held });
+  }, [sessionId, receivedReference, held]);
 
   switch (state.kind) {
     case 'loading':

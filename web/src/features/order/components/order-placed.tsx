@@ -7,17 +7,23 @@ import { FocusHeading } from '../../../components/ui/focus-heading';
  */
 export function OrderPlaced({
   reference,
+  held,
   onPlaceAnother,
 }: {
   reference: string;
+  /** Paid, but held for the merchant to check: never announced as confirmed. */
+  held: boolean;
   onPlaceAnother: () => void;
 }) {
   return (
     <section className="card card--centered order-placed">
-      <FocusHeading level={2}>Your order is placed</FocusHeading>
+      <FocusHeading level={2}>
+        {held ? 'Payment received, we are checking your order' : 'Your order is placed'}
+      </FocusHeading>
       <p>
-        We have received your payment. Your confirmation email with the order details and delivery information
-        is on its way.
+        {held
+          ? 'We have received your payment and will email you once we have checked your order. You do not need to pay again.'
+          : 'We have received your payment. Your confirmation email with the order details and delivery information is on its way.'}
       </p>
       <div className="reference">
         <p className="reference__label">Order Reference</p>
