@@ -1,4 +1,5 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { CONTENT_SECURITY_POLICY } from '../../infra/lib/constructs/website';
 import {
   expectAccessible,
   fillDeliveryDetails,
@@ -135,6 +136,16 @@ test('a slow API: the payment tab says secure checkout is opening, titled with t
   page,
   context,
 }) => {
+  // The deployed CSP on the shop's documents: the payment tab inherits it, so what it shows must
+  // pass it (less upgrade-insecure-requests, which would send this http test server to https).
+  const policy = CONTENT_SECURITY_POLICY.split('; ')
+    .filter((directive) => directive !== 'upgrade-insecure-requests')
+    .join('; ');
+  await page.route('**/*', async (route) => {
+    if (route.request().resourceType() !== 'document') return route.continue();
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': policy } });
+  });
   await page.route(CHECKOUT_API, async (route) => {
     await new Promise((done) => setTimeout(done, 3000));
     await route.continue();
@@ -152,6 +163,9 @@ test('a slow API: the payment tab says secure checkout is opening, titled with t
   await expect(payment.getByRole('heading', { name: 'Opening secure checkout…' })).toBeVisible();
   expect(await payment.title()).toBe('Opening secure checkout… · Live Aquatics');
   await expect(payment.getByText('Live Aquatics', { exact: true })).toBeVisible();
+  // Styled through the CSSOM, which the CSP allows: an inline style it refuses would leave no width.
+  expect(await payment.locator('main').evaluate((main) => getComputedStyle(main).maxWidth)).toBe('544px');
+  expect(await payment.locator('script, style').count()).toBe(0);
   await expect(page.getByRole('button', { name: 'Processing...' })).toBeDisabled();
 
   await payment.waitForURL(/\/c\/pay\/cs_test_/);
