@@ -7,7 +7,8 @@ import { build, defineConfig, type Plugin } from 'vite';
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const outDir = join(repoRoot, 'dist/web');
 // Inside the repository, so the server bundle finds react and react-router in node_modules.
-const prerenderDir = join(repoRoot, 'dist/.prerender');
+// A new folder each build: Node caches modules by URL, and its chunks import the entry by name.
+const prerenderDir = () => join(repoRoot, `dist/.prerender-${process.pid}-${Date.now()}`);
 
 /** What web/src/app/prerender.tsx exports, checked at the boundary rather than cast. */
 interface RenderedPage {
@@ -41,6 +42,7 @@ function prerender(): Plugin {
     name: 'shop:prerender',
     apply: 'build',
     async closeBundle() {
+      const serverDir = prerenderDir();
       await build({
         configFile: false,
         root: join(repoRoot, 'web'),
@@ -49,27 +51,30 @@ function prerender(): Plugin {
         plugins: [react()],
         build: {
           ssr: join(repoRoot, 'web/src/app/prerender.tsx'),
-          outDir: prerenderDir,
+          outDir: serverDir,
           emptyOutDir: true,
           rollupOptions: { output: { entryFileNames: 'prerender.mjs' } },
         },
       });
       const module: Record<string, unknown> = await import(
-        `${pathToFileURL(join(prerenderDir, 'prerender.mjs')).href}?t=${Date.now()}`
+        pathToFileURL(join(serverDir, 'prerender.mjs')).href
       );
       const renderPages = module.renderPages;
       if (typeof renderPages !== 'function') throw new Error('prerender.tsx exports no renderPages');
-      const pages: unknown = renderPages();
+      const pages: unknown = await renderPages();
       if (!isRenderedPages(pages)) throw new Error('renderPages returned something other than pages');
       const template = await readFile(join(outDir, 'index.html'), 'utf8');
       if (!template.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
       for (const page of pages) {
+        // React marks a boundary it gave up on with <!--$!-->: the page would be drawn by the browser.
+        if (page.body.includes('<!--$!-->'))
+          throw new Error(`Prerendering ${page.file} failed in a Suspense boundary`);
         const html = template
           .replace(/<title>[^<]*<\/title>/, page.head || '$&')
           .replace('<div id="root"></div>', `<div id="root" data-page="${page.key}">${page.body}</div>`);
         await writeFile(join(outDir, page.file), html);
       }
-      await rm(prerenderDir, { recursive: true, force: true });
+      await rm(serverDir, { recursive: true, force: true });
     },
   };
 }

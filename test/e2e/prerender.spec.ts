@@ -52,18 +52,26 @@ test('the order page arrives prerendered: title, product card, prices and Import
   expect(html).toContain('By placing an order, you acknowledge and accept these terms.');
 });
 
-test('unknown paths get the prerendered 404 page with status 404; /success its own checking page', async ({
+test('unknown paths get the prerendered 404 page with status 404; /success and the policy pages their own', async ({
   request,
 }) => {
   const missing = await request.get('/no-such-page');
   expect(missing.status()).toBe(404);
   expect(await missing.text()).toContain('<h1>Oops! Page not found</h1>');
+  // The policy pages load their code on demand; their HTML is still written in full.
+  for (const [path, heading] of [
+    ['/privacy', 'Privacy notice'],
+    ['/terms', 'Terms of sale'],
+    ['/contact', 'Contact us'],
+  ] as const) {
+    expect(await (await request.get(path)).text()).toContain(`<h1>${heading}</h1>`);
+  }
   const success = await request.get('/success?session_id=cs_test_a1B2c3D4e5F6g7H8');
   expect(await success.text()).toContain('Checking your payment...');
   expect(await success.text()).not.toContain('Live Aquatics Order</h1>');
 });
 
-for (const path of ['/', '/privacy', '/no-such-page']) {
+for (const path of ['/', '/privacy', '/terms', '/no-such-page']) {
   test(`${path} is hydrated, not drawn again, and React reports no mismatch`, async ({ page }) => {
     await watchForReplacedShell(page);
     const errors = collectErrors(page);

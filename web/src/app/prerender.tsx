@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { renderToString } from 'react-dom/server';
+import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { PRERENDERED_PAGES } from './pages';
 import { AppProvider } from './provider';
@@ -22,9 +22,11 @@ const HOISTED = /^(?:<title>[^<]*<\/title>|<meta [^>]*\/?>|<link [^>]*\/?>)*/;
  * main.tsx, with a static router), for the build to write into the HTML files. Runs in Node at
  * build time only.
  */
-export function renderPages(): RenderedPage[] {
-  return PRERENDERED_PAGES.map(({ key, file, url }) => {
-    const html = renderToString(
+export async function renderPages(): Promise<RenderedPage[]> {
+  const pages: RenderedPage[] = [];
+  for (const { key, file, url } of PRERENDERED_PAGES) {
+    // prerender, unlike renderToString, waits for pages that load on demand (React.lazy).
+    const { prelude } = await prerenderToNodeStream(
       <StrictMode>
         <AppProvider>
           <StaticRouter location={url}>
@@ -33,7 +35,10 @@ export function renderPages(): RenderedPage[] {
         </AppProvider>
       </StrictMode>,
     );
+    let html = '';
+    for await (const chunk of prelude) html += String(chunk);
     const head = HOISTED.exec(html)?.[0] ?? '';
-    return { key, file, head, body: html.slice(head.length) };
-  });
+    pages.push({ key, file, head, body: html.slice(head.length) });
+  }
+  return pages;
 }

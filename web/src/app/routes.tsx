@@ -1,13 +1,19 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { OrderPage } from '../features/order/order-page';
-import { ContactPage, PrivacyPage, TermsPage } from '../features/policies/policy-page';
 import { policyPaths } from '../features/policies/policy-paths';
 import { SuccessPage } from '../features/success/success-page';
 import { ErrorBoundary } from './error-boundary';
 import { paths } from './paths';
 import { RootLayout } from './root-layout';
 import { NotFoundPage } from './routes/not-found';
+
+// The policy pages (mostly wording) load on demand: every other page's first load is about
+// 2 KiB gzip lighter. Their HTML is prerendered, so they still paint before their script.
+const policyPages = () => import('../features/policies/policy-page');
+const PrivacyPage = lazy(() => policyPages().then((pages) => ({ default: pages.PrivacyPage })));
+const TermsPage = lazy(() => policyPages().then((pages) => ({ default: pages.TermsPage })));
+const ContactPage = lazy(() => policyPages().then((pages) => ({ default: pages.ContactPage })));
 
 /**
  * Every page of the app, with the layout and the error boundary around them. The declarative
@@ -19,15 +25,18 @@ export function AppRoutes({ children }: { children?: ReactNode }) {
   return (
     <ErrorBoundary resetKey={pathname}>
       <RootLayout>
-        <Routes>
-          <Route path={paths.home} element={<OrderPage />} />
-          <Route path={paths.success} element={<SuccessPage />} />
-          <Route path={policyPaths.privacy} element={<PrivacyPage />} />
-          <Route path={policyPaths.terms} element={<TermsPage />} />
-          <Route path={policyPaths.contact} element={<ContactPage />} />
-          {children}
-          <Route path={paths.notFound} element={<NotFoundPage />} />
-        </Routes>
+        {/* While a page's chunk loads, hydration keeps the prerendered HTML on screen. */}
+        <Suspense fallback={null}>
+          <Routes>
+            <Route path={paths.home} element={<OrderPage />} />
+            <Route path={paths.success} element={<SuccessPage />} />
+            <Route path={policyPaths.privacy} element={<PrivacyPage />} />
+            <Route path={policyPaths.terms} element={<TermsPage />} />
+            <Route path={policyPaths.contact} element={<ContactPage />} />
+            {children}
+            <Route path={paths.notFound} element={<NotFoundPage />} />
+          </Routes>
+        </Suspense>
       </RootLayout>
     </ErrorBoundary>
   );

@@ -101,10 +101,11 @@ describe('seller identity', () => {
 });
 
 describe('policy pages', () => {
-  it('serves a privacy notice naming the controller, the processors and the ICO', () => {
+  it('serves a privacy notice naming the controller, the processors and the ICO', async () => {
     renderApp('/privacy');
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Privacy notice' })).toBeInTheDocument();
+    // The policy pages load on demand.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Privacy notice' })).toBeInTheDocument();
     expect(document.title).toBe('Privacy notice · Live Aquatics');
     const page = screen.getByRole('article');
     expect(page).toHaveTextContent('Live Aquatics (local test shop) ("we") is the controller');
@@ -112,10 +113,11 @@ describe('policy pages', () => {
     expect(page).toHaveTextContent("Information Commissioner's Office");
   });
 
-  it('serves terms with the seller, prices, the weekly cut-off and the live-animal statement', () => {
+  it('serves terms with the seller, prices, the weekly cut-off and the live-animal statement', async () => {
     renderApp('/terms');
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Terms of sale' })).toBeInTheDocument();
+    // The policy pages load on demand.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Terms of sale' })).toBeInTheDocument();
     const page = screen.getByRole('article');
     expect(page).toHaveTextContent(
       'sold by Live Aquatics (local test shop), 1 Test Street, Testville, TE1 1ST',
@@ -126,10 +128,11 @@ describe('policy pages', () => {
     expect(page).toHaveTextContent(RESPONSIBILITY);
   });
 
-  it('serves a contact page with every seller detail', () => {
+  it('serves a contact page with every seller detail', async () => {
     renderApp('/contact');
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Contact us' })).toBeInTheDocument();
+    // The policy pages load on demand.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Contact us' })).toBeInTheDocument();
     const page = screen.getByRole('article');
     expect(within(page).getByText('1 Test Street, Testville, TE1 1ST')).toBeInTheDocument();
     expect(within(page).getByRole('link', { name: 'hello@live-aquatics.test' })).toBeInTheDocument();
