@@ -66,3 +66,12 @@ describe('pounds and pence', () => {
     expect(poundsToPence(Number.NaN)).toBeUndefined();
   });
 });
+
+describe('InvalidQuantityError', () => {
+  it('names itself and the quantity it refused', () => {
+    const error = new InvalidQuantityError(4);
+    expect(error.name).toBe('InvalidQuantityError');
+    expect(error.message).toBe('Quantity must be one of 3, 6 or 9 bottles, got 4');
+    expect(error.quantity).toBe(4);
+  });
+});

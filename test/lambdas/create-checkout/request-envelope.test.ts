@@ -128,6 +128,11 @@ describe('create-checkout: the public bearer key (noise filter, not security)', 
     ['a different bearer', { Authorization: 'Bearer pk_public_other' }],
     ['the key without the Bearer scheme', { Authorization: PUBLIC_KEY }],
     ['a Basic credential', { Authorization: `Basic ${Buffer.from(`${PUBLIC_KEY}:`).toString('base64')}` }],
+    ['a scheme that only ends in Bearer', { Authorization: `XBearer ${PUBLIC_KEY}` }],
+    ['the key with more after it', { Authorization: `Bearer ${PUBLIC_KEY} ${PUBLIC_KEY}` }],
+    ['a prefix of the key', { Authorization: 'Bearer pk_public_demo_12' }],
+    ['the key with one more character', { Authorization: `Bearer ${PUBLIC_KEY}4` }],
+    ['the scheme without a space', { Authorization: `Bearer${PUBLIC_KEY}` }],
   ])('refuses %s with 401 when a key is configured', async (_label, headers) => {
     const keyed: Harness = { ...harness, handle: withKey() };
 

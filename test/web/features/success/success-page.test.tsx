@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { deferred, jsonResponse, requestOf, stubFetch } from '../../helpers/fake-browser';
 import { renderApp } from '../../helpers/render-app';
@@ -50,7 +50,8 @@ describe('success page', () => {
       level: 1,
       name: 'Payment Successful! Your order has been confirmed',
     });
-    expect(heading).toHaveFocus();
+    // Focus moves in an effect after the heading renders: wait on that state, not on time.
+    await waitFor(() => expect(heading).toHaveFocus());
     expect(requestOf(fetchMock).url).toBe(
       `https://api.shop.test/functions/v1/checkout-status?session_id=${SESSION_ID}`,
     );

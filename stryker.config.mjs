@@ -1,0 +1,36 @@
+// @ts-check
+// `npm run mutation`: mutation testing of the money path (see README, "Mutation testing").
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts' },
+  plugins: ['@stryker-mutator/vitest-runner', './stryker/log-message-ignorer.mjs'],
+  ignorers: ['log-messages'],
+  coverageAnalysis: 'perTest',
+  ignoreStatic: true,
+  // The money path: pricing, the request schema, dispatch, postcodes and status in shared/;
+  // create-checkout; fulfilment and its emails; the webhook; the reconciler; checkout status; and
+  // the HTTP, Stripe-error and metadata helpers they share.
+  mutate: [
+    'shared/pricing.ts',
+    'shared/checkout-request.ts',
+    'shared/dispatch.ts',
+    'shared/postcode.ts',
+    'shared/checkout-status.ts',
+    'lambdas/create-checkout/**/*.ts',
+    'lambdas/fulfilment/**/*.ts',
+    'lambdas/stripe-webhook/**/*.ts',
+    'lambdas/reconcile-orders/**/*.ts',
+    'lambdas/checkout-status/**/*.ts',
+    'lambdas/lib/http*.ts',
+    'lambdas/lib/stripe-errors.ts',
+    'lambdas/lib/order-metadata.ts',
+  ],
+  reporters: ['html', 'clear-text', 'progress', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  concurrency: 2,
+  timeoutMS: 20_000,
+  tempDirName: '.stryker-tmp',
+  thresholds: { high: 90, low: 80, break: null },
+};
