@@ -33,8 +33,14 @@ const optionalText = z.pipe(
 
 /** Where the Stripe SDK goes and how its keys are found. */
 export const stripeEnvSchema = z.object({
-  /** Secrets Manager id of `{ "stripeSecretKey", "stripeWebhookSecret" }`: the deployed way. */
+  /** Secrets Manager id of `{ "stripeSecretKey": "rk_..." }`, this function's key: the deployed way. */
   STRIPE_SECRET_ID: optionalText,
+  /** Secrets Manager id of `{ "stripeWebhookSecret": "whsec_..." }`: set for the webhook alone. */
+  STRIPE_WEBHOOK_SECRET_ID: optionalText,
+  /** Port of the Parameters and Secrets extension the secrets are read through (default 2773). */
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.optional(
+    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)),
+  ),
   /** Local development only, when no STRIPE_SECRET_ID is set. */
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,

@@ -1,32 +1,95 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { ConfigError, type StripeEnv } from './config';
+import { type ExtensionOptions, readSecretString } from './secrets-extension';
 
 export interface StripeSecrets {
   secretKey: string;
   webhookSecret: string | undefined;
 }
 
-const secretDocumentSchema = z.object({
-  stripeSecretKey: z.string().check(z.startsWith('sk_')),
-  stripeWebhookSecret: z.optional(z.string().check(z.startsWith('whsec_'))),
+/**
+ * A secret or restricted key of either mode. Restricted keys (`rk_`) are what the deployed
+ * functions should get: each limited to the Stripe resources its function uses (docs/deploy.md).
+ */
+const STRIPE_KEY_PATTERN = /^(sk|rk)_(live|test)_[A-Za-z0-9]+$/;
+const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/=]+$/;
+
+const keyDocumentSchema = z.object({
+  stripeSecretKey: z.string().check(z.regex(STRIPE_KEY_PATTERN)),
+  // The one-secret layout of earlier deployments kept the signing secret beside the key.
+  stripeWebhookSecret: z.optional(z.string().check(z.regex(WEBHOOK_SECRET_PATTERN))),
+});
+const webhookDocumentSchema = z.object({
+  stripeWebhookSecret: z.string().check(z.regex(WEBHOOK_SECRET_PATTERN)),
 });
 
+function parseDocument<T extends z.ZodMiniType>(
+  schema: T,
+  secretId: string,
+  text: string,
+  expected: string,
+): z.output<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    // Never echo the value: it may be a real key in the wrong shape.
+    throw new ConfigError([`${secretId}: secret must be JSON ${expected}`]);
+  }
+  return parsed.data;
+}
+
+/** A key of the other mode would create live sessions from a test shop, or the reverse. */
+function checkMode(secretKey: string, livemode: boolean, secretId: string): void {
+  const keyIsLive = secretKey.includes('_live_');
+  if (keyIsLive !== livemode) {
+    throw new ConfigError([
+      `${secretId}: holds a ${keyIsLive ? 'live' : 'test'} key but STRIPE_LIVEMODE is ${String(livemode)}`,
+    ]);
+  }
+}
+
 /**
- * The Stripe keys, read once per cold start: from Secrets Manager when deployed (never from the
- * template or plain environment variables), from the environment in local development.
+ * The Stripe keys, read once per cold start (the handlers cache the result and retry a failure
+ * on the next request): when deployed, from Secrets Manager through the Parameters and Secrets
+ * extension on localhost (never from the template or plain environment variables), the key from
+ * STRIPE_SECRET_ID and the webhook signing secret from STRIPE_WEBHOOK_SECRET_ID (set for the
+ * webhook only); in local development, from STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.
+ * Fails closed: a secret that cannot be read or parsed throws, and no client is built.
  */
-export async function loadStripeSecrets(env: StripeEnv): Promise<StripeSecrets> {
+export async function loadStripeSecrets(
+  env: StripeEnv,
+  extension: ExtensionOptions = {},
+): Promise<StripeSecrets> {
   if (env.STRIPE_SECRET_ID) {
-    const raw = await getSecret(env.STRIPE_SECRET_ID, { transform: 'json' });
-    const parsed = secretDocumentSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new ConfigError([
-        `${env.STRIPE_SECRET_ID}: secret must be JSON with stripeSecretKey (sk_...) and stripeWebhookSecret (whsec_...)`,
-      ]);
-    }
-    return { secretKey: parsed.data.stripeSecretKey, webhookSecret: parsed.data.stripeWebhookSecret };
+    const read = (secretId: string) =>
+      readSecretString(secretId, { port: env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT, ...extension });
+    const [keyText, webhookText] = await Promise.all([
+      read(env.STRIPE_SECRET_ID),
+      env.STRIPE_WEBHOOK_SECRET_ID ? read(env.STRIPE_WEBHOOK_SECRET_ID) : Promise.resolve(undefined),
+    ]);
+    const keyDocument = parseDocument(
+      keyDocumentSchema,
+      env.STRIPE_SECRET_ID,
+      keyText,
+      '{"stripeSecretKey": "rk_live_..."} (or sk_/rk_, live/test)',
+    );
+    checkMode(keyDocument.stripeSecretKey, env.STRIPE_LIVEMODE, env.STRIPE_SECRET_ID);
+    const webhookSecret =
+      env.STRIPE_WEBHOOK_SECRET_ID && webhookText !== undefined
+        ? parseDocument(
+            webhookDocumentSchema,
+            env.STRIPE_WEBHOOK_SECRET_ID,
+            webhookText,
+            '{"stripeWebhookSecret": "whsec_..."}',
+          ).stripeWebhookSecret
+        : keyDocument.stripeWebhookSecret;
+    return { secretKey: keyDocument.stripeSecretKey, webhookSecret };
   }
   if (!env.STRIPE_SECRET_KEY)
     throw new ConfigError(['STRIPE_SECRET_ID or STRIPE_SECRET_KEY: one must be set']);
