@@ -38,6 +38,18 @@ const cloudFrontCertificateArn = z
     error: 'expected an ACM certificate ARN in us-east-1 (CloudFront only uses certificates from us-east-1)',
   });
 
+/** Stages where the cdk.json placeholders (example.com addresses) may be deployed. */
+export const PLACEHOLDER_STAGES: readonly string[] = ['dev', 'local'];
+
+/**
+ * Domains reserved for documentation (RFC 2606 and the UK's usual stand-in): mail to them goes
+ * nowhere, so a shop deployed with them takes payments and tells nobody.
+ */
+const PLACEHOLDER_DOMAIN = /(^|\.)(example\.(com|net|org|co\.uk)|example|test|invalid|localhost)$/i;
+
+/** How the stack gets SES identities for the sender (and the merchant, while in the sandbox). */
+export const SES_IDENTITY_MODES = ['domain', 'address', 'existing'] as const;
+
 const shopConfigSchema = z
   .object({
     /** Short name of this deployment; part of the stack name, so one account can hold several. */
@@ -47,6 +59,42 @@ const shopConfigSchema = z
       .regex(/^[a-z][a-z0-9-]{0,19}$/, {
         error: 'expected lower-case letters, digits and dashes, e.g. prod',
       }),
+    /**
+     * AWS account of this stage. When set, the stacks are pinned to it and a deploy with a profile
+     * of another account fails; otherwise the CLI's account (CDK_DEFAULT_ACCOUNT) is used.
+     */
+    account: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^\d{12}$/, { error: 'expected a 12-digit AWS account id' })
+        .optional(),
+    ),
+    /** AWS region of this stage's shop; the WAF stack is always in us-east-1 (CloudFront's region). */
+    region: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, { error: 'expected an AWS region like eu-west-2' })
+        .optional(),
+    ),
+    /**
+     * `domain` (default): verify the sender's whole domain with Easy DKIM (records written to the
+     * Route 53 zone when it is the sender's domain, otherwise output for any DNS provider);
+     * `address`: verify the sender address alone by a link SES mails to it; `existing`: the
+     * identities are already verified in this account and region (by hand or by another stage),
+     * so the stack creates none. SES identities are unique per account and region.
+     */
+    sesIdentity: z.preprocess(blankToUndefined, z.enum(SES_IDENTITY_MODES).default('domain')),
+    /**
+     * AWS WAF in front of CloudFront (per-client rate limits), in its own us-east-1 stack. Default:
+     * on, except in the dev and local stages.
+     */
+    waf: z.preprocess(blankToUndefined, booleanFlag.optional()),
+    /** Monthly AWS cost budget in US dollars; the alarm address hears at 80 % actual and 100 % forecast. */
+    monthlyBudgetUsd: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(100_000).default(20)),
     /** The From address of every email (verified in SES by this stack). */
     senderEmail: emailAddress,
     /** Where "new order" notices go. */
@@ -71,14 +119,43 @@ const shopConfigSchema = z
     hostedZoneId: optionalText(32),
     hostedZoneName: z.preprocess(blankToUndefined, hostname.optional()),
     /**
-     * Reserve Lambda concurrency per function. New AWS accounts may have a total quota of only 10,
-     * which leaves nothing to reserve: set false there until the quota is raised.
+     * Reserve Lambda concurrency per function (21 in all). Off by default: Lambda keeps 100 of the
+     * account's quota unreserved, and new accounts start with a quota of 10 or 50, where any
+     * reservation fails the deploy. Turn on once the quota is 1,000.
      */
-    reservedConcurrency: z.preprocess(blankToUndefined, booleanFlag.default(true)),
+    reservedConcurrency: z.preprocess(blankToUndefined, booleanFlag.default(false)),
     /** The Vite build to deploy, relative to the repository root. */
     webBuildDir: z.preprocess(blankToUndefined, z.string().trim().min(1).default('dist/web')),
   })
   .superRefine((config, ctx) => {
+    if (!PLACEHOLDER_STAGES.includes(config.stage)) {
+      for (const key of ['senderEmail', 'merchantEmail', 'alarmEmail', 'sellerEmail'] as const) {
+        const address = config[key];
+        if (address !== undefined && PLACEHOLDER_DOMAIN.test(address.slice(address.lastIndexOf('@') + 1))) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `${address} is a placeholder; stage ${config.stage} needs a real address (placeholders are for ${PLACEHOLDER_STAGES.join(' and ')} only)`,
+          });
+        }
+      }
+      for (const key of ['sellerName', 'sellerAddress'] as const) {
+        if (/\bexample\b/i.test(config[key])) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `"${config[key]}" is a placeholder; stage ${config.stage} needs the real seller details`,
+          });
+        }
+      }
+      if (config.domainName !== undefined && PLACEHOLDER_DOMAIN.test(config.domainName)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['domainName'],
+          message: `${config.domainName} is a placeholder domain`,
+        });
+      }
+    }
     if (config.domainName !== undefined && config.certificateArn === undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -122,11 +199,19 @@ const shopConfigSchema = z
     }
   });
 
-/** Validated deployment settings of one shop stack. */
-export type ShopConfig = z.output<typeof shopConfigSchema>;
+type ParsedShopConfig = z.output<typeof shopConfigSchema>;
+
+/** Validated deployment settings of one stage. */
+export type ShopConfig = Omit<ParsedShopConfig, 'waf'> & {
+  /** Whether the us-east-1 WAF stack guards CloudFront (resolved from the stage when unset). */
+  readonly waf: boolean;
+};
 
 /** The context keys the shop reads; anything else in the context is CDK's own. */
-export const SHOP_CONFIG_KEYS: readonly (keyof ShopConfig)[] = shopConfigSchema.keyof().options;
+export const SHOP_CONFIG_KEYS: readonly (keyof ParsedShopConfig)[] = shopConfigSchema.keyof().options;
+
+/** The context key of per-stage overrides: `"stages": { "prod": { "account": "…", … } }`. */
+export const STAGES_CONTEXT_KEY = 'stages';
 
 /** Raised when the context is missing a setting or has an invalid one; the message names each key. */
 export class ShopConfigError extends Error {
@@ -140,7 +225,7 @@ export class ShopConfigError extends Error {
 export function parseShopConfig(raw: Readonly<Record<string, unknown>>): ShopConfig {
   const result = shopConfigSchema.safeParse(raw);
   if (result.success) {
-    return result.data;
+    return { ...result.data, waf: result.data.waf ?? !PLACEHOLDER_STAGES.includes(result.data.stage) };
   }
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.map(String).join('.') || '(context)';
@@ -156,11 +241,32 @@ export function parseShopConfig(raw: Readonly<Record<string, unknown>>): ShopCon
   );
 }
 
-/** Reads the shop's keys from the construct tree's context (cdk.json plus --context) and validates them. */
+const stageOverridesSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
+
+/**
+ * Reads the shop's keys from the construct tree's context (cdk.json plus --context) and validates
+ * them. The selected stage's block under `stages` wins over the top-level keys, so one cdk.json
+ * can hold a test and a live stage (own account, region, addresses) side by side.
+ */
 export function readShopConfig(node: Node): ShopConfig {
   const raw: Record<string, unknown> = {};
   for (const key of SHOP_CONFIG_KEYS) {
     raw[key] = node.tryGetContext(key);
+  }
+  const stages = stageOverridesSchema.safeParse(node.tryGetContext(STAGES_CONTEXT_KEY) ?? {});
+  if (!stages.success) {
+    throw new ShopConfigError(
+      `Invalid shop configuration in CDK context:\n  - ${STAGES_CONTEXT_KEY}: expected { "<stage>": { "<key>": <value> } }`,
+    );
+  }
+  const overrides = typeof raw.stage === 'string' ? stages.data[raw.stage] : undefined;
+  for (const [key, value] of Object.entries(overrides ?? {})) {
+    if (!(SHOP_CONFIG_KEYS as readonly string[]).includes(key) || key === 'stage') {
+      throw new ShopConfigError(
+        `Invalid shop configuration in CDK context:\n  - ${STAGES_CONTEXT_KEY}.${String(raw.stage)}.${key}: not a stage setting`,
+      );
+    }
+    raw[key] = value;
   }
   return parseShopConfig(raw);
 }

@@ -1,8 +1,12 @@
-import { App, Validations } from 'aws-cdk-lib';
+import { App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { readShopConfig } from './config';
+import { readShopConfig, type ShopConfig } from './config';
+import { ShopDataStack } from './data-stack';
 import { REPO_ROOT } from './paths';
 import { ShopStack } from './shop-stack';
+
+/** The region of a stage when neither context nor the CLI profile names one: London. */
+export const DEFAULT_REGION = 'eu-west-2';
 
 /** Options of {@link createShopApp}; the CLI passes none, tests pass context and an output directory. */
 export interface CreateShopAppOptions {
@@ -10,22 +14,60 @@ export interface CreateShopAppOptions {
   readonly context?: Record<string, unknown>;
   /** Where to write the cloud assembly. @default the CLI's, or a temporary directory */
   readonly outdir?: string;
+  /** Stands in for process.env when resolving the account and region (CDK_DEFAULT_ACCOUNT/REGION). */
+  readonly processEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The stacks of one stage, named so that several stages share an account without clashing. */
+export interface ShopStacks {
+  readonly app: App;
+  readonly config: ShopConfig;
+  readonly env: Environment;
+  /** `LiveAquatics-<stage>-Data`: table, secrets, SES, alarm topic, budget (termination protection). */
+  readonly data: ShopDataStack;
+  /** `LiveAquatics-<stage>`: website, API, functions, alarms. */
+  readonly stack: ShopStack;
 }
 
 /**
- * Builds the shop's CDK app: validated config, one stack, and cdk-nag's AWS Solutions checks as a
- * validation plugin, so synthesis fails on any finding that has not been acknowledged with a reason.
+ * The stage's account and region: the stage's config first, then the CLI's profile (which the CLI
+ * passes as CDK_DEFAULT_ACCOUNT/REGION), then London. The region is always concrete: stacks that
+ * reference each other across regions (the us-east-1 WAF) need it. Without credentials the account
+ * stays unresolved and synthesis still works offline.
  */
-export function createShopApp(options: CreateShopAppOptions = {}): { app: App; stack: ShopStack } {
+export function stageEnvironment(
+  config: Pick<ShopConfig, 'account' | 'region'>,
+  processEnv: Readonly<Record<string, string | undefined>>,
+): Environment {
+  return {
+    account: config.account ?? processEnv.CDK_DEFAULT_ACCOUNT,
+    region: config.region ?? processEnv.CDK_DEFAULT_REGION ?? DEFAULT_REGION,
+  };
+}
+
+/**
+ * Builds the shop's CDK app for the stage selected by context (`-c stage=prod`): validated config,
+ * the stage's stacks, and cdk-nag's AWS Solutions checks as a validation plugin, so synthesis fails
+ * on any finding that has not been acknowledged with a reason.
+ */
+export function createShopApp(options: CreateShopAppOptions = {}): ShopStacks {
   const app = new App({ context: options.context, outdir: options.outdir });
   const config = readShopConfig(app.node);
-  // Environment-agnostic: the stack deploys to the account and region of the operator's AWS
-  // profile, and synthesis needs no credentials.
-  const stack = new ShopStack(app, `LiveAquatics-${config.stage}`, {
+  const env = stageEnvironment(config, options.processEnv ?? process.env);
+  const prefix = `LiveAquatics-${config.stage}`;
+
+  const data = new ShopDataStack(app, `${prefix}-Data`, {
+    env,
     config,
+    description: `Live Aquatics shop (${config.stage}): orders table, Stripe secrets, SES, alarm topic, budget`,
+  });
+  const stack = new ShopStack(app, prefix, {
+    env,
+    config,
+    data,
     repoRoot: REPO_ROOT,
-    description: `Live Aquatics shop (${config.stage}): website, checkout API, Stripe webhook, orders, email, alarms`,
+    description: `Live Aquatics shop (${config.stage}): website, checkout API, Stripe webhook, functions, alarms`,
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
-  return { app, stack };
+  return { app, config, env, data, stack };
 }

@@ -4,16 +4,13 @@ import { Annotations, CfnOutput, Duration, Stack, type StackProps, Tags } from '
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { type IPublicHostedZone, PublicHostedZone } from 'aws-cdk-lib/aws-route53';
 import type { Construct } from 'constructs';
 import type { ShopConfig } from './config';
 import { API_ROUTES, CheckoutApi, routeKeyOf } from './constructs/checkout-api';
-import { ShopEmail } from './constructs/email';
 import { ShopMonitoring } from './constructs/monitoring';
-import { OrdersTable } from './constructs/orders-table';
-import { StripeSecret } from './constructs/secrets';
 import { ShopFunction, type ShopFunctionProps } from './constructs/shop-function';
 import { Website } from './constructs/website';
+import type { ShopDataStack } from './data-stack';
 
 /** Shown instead of the shop when the stack is synthesised before `npm run build:web`. */
 export const PLACEHOLDER_SITE_DIR = 'infra/placeholder-web';
@@ -25,10 +22,10 @@ export const RECONCILE_EVERY = Duration.minutes(15);
 export const RECONCILER_TIMEOUT = Duration.minutes(5);
 
 /**
- * Reserved concurrency per function, when enabled (21 in all). The webhook gets the most so a flood
- * of checkouts cannot starve it; the reconciler gets one so runs never overlap. Lambda keeps at
- * least 100 of the account's quota unreserved (10 on new accounts with a quota of 10, where nothing
- * can be reserved: see docs/deploy.md).
+ * Reserved concurrency per function, when enabled with `reservedConcurrency` (21 in all; off by
+ * default). The webhook gets the most so a flood of checkouts cannot starve it; the reconciler
+ * gets one so runs never overlap. Lambda keeps 100 of the account's quota unreserved, so this
+ * needs a quota of at least 121; new accounts start at 10 or 50 (docs/deploy.md).
  */
 export const RESERVED_CONCURRENCY = {
   createCheckout: 5,
@@ -43,18 +40,42 @@ export interface ShopStackProps extends StackProps {
   readonly config: ShopConfig;
   /** Repository root, for the Lambda entries and the web build. */
   readonly repoRoot: string;
+  /** The stage's stateful stack: table, secrets, SES, alarm topic. */
+  readonly data: ShopDataStack;
 }
 
 /**
- * The whole shop in one stack: website and API behind one CloudFront distribution, the four
- * functions with one role each, the orders table, the Stripe secret, SES, and alarms by email.
+ * Stable output keys of the app stack, read by the operator's commands and the ops CLI
+ * (`aws cloudformation describe-stacks`). Renaming one breaks them.
+ */
+export const APP_OUTPUT_KEYS = {
+  siteUrl: 'SiteUrl',
+  apiUrl: 'ApiUrl',
+  stripeWebhookUrl: 'StripeWebhookUrl',
+  ordersTableName: 'OrdersTableName',
+  alarmTopicArn: 'AlarmTopicArn',
+  distributionId: 'DistributionId',
+  distributionDomainName: 'DistributionDomainName',
+  apiAccessLogGroupName: 'ApiAccessLogGroupName',
+} as const;
+
+/** Per function: `<Name>FunctionName` and `<Name>LogGroupName` outputs. */
+export const FUNCTION_OUTPUT_NAMES = {
+  createCheckout: 'CreateCheckout',
+  checkoutStatus: 'CheckoutStatus',
+  stripeWebhook: 'StripeWebhook',
+  reconcileOrders: 'ReconcileOrders',
+} as const;
+
+/**
+ * The shop's application stack: website and API behind one CloudFront distribution, the four
+ * functions with one role each, and the alarms. Everything here can be deleted and recreated; what
+ * holds state is in {@link ShopDataStack}, read through stack outputs.
  */
 export class ShopStack extends Stack {
   readonly website: Website;
   readonly api: CheckoutApi;
-  readonly orders: OrdersTable;
-  readonly stripeSecret: StripeSecret;
-  readonly email: ShopEmail;
+  readonly data: ShopDataStack;
   readonly monitoring: ShopMonitoring;
   readonly functions: {
     readonly createCheckout: ShopFunction;
@@ -65,52 +86,36 @@ export class ShopStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ShopStackProps) {
     super(scope, id, props);
-    const { config, repoRoot } = props;
+    const { config, repoRoot, data } = props;
+    this.data = data;
     Tags.of(this).add('project', 'live-aquatics');
     Tags.of(this).add('stage', config.stage);
+    const { orders, stripeSecrets, email } = data;
 
-    const hostedZone: IPublicHostedZone | undefined =
-      config.hostedZoneId !== undefined && config.hostedZoneName !== undefined
-        ? PublicHostedZone.fromPublicHostedZoneAttributes(this, 'HostedZone', {
-            hostedZoneId: config.hostedZoneId,
-            zoneName: config.hostedZoneName,
-          })
-        : undefined;
-
-    this.monitoring = new ShopMonitoring(this, 'Monitoring', {
-      alarmEmail: config.alarmEmail ?? config.merchantEmail,
-    });
-    this.orders = new OrdersTable(this, 'Orders');
-    this.stripeSecret = new StripeSecret(this, 'StripeSecret', { stage: config.stage });
-    this.email = new ShopEmail(this, 'Email', {
-      senderEmail: config.senderEmail,
-      merchantEmail: config.merchantEmail,
-      hostedZone,
-      deliveryProblemsTopic: this.monitoring.topic,
-    });
+    this.monitoring = new ShopMonitoring(this, 'Monitoring', { topic: data.alarms.topic });
 
     // Each function gets only the settings its handler parses (lambdas/lib/config.ts); none of
     // them is secret. What a function may touch is decided by its role, below.
-    const stripeEnv = {
-      STRIPE_SECRET_ID: this.stripeSecret.secret.secretArn,
+    const stripeEnv = (secret: 'checkoutKey' | 'fulfilmentKey') => ({
+      STRIPE_SECRET_ID: stripeSecrets.secrets[secret].secretArn,
       STRIPE_LIVEMODE: String(config.stripeLivemode),
       // The marker this deployment puts on its sessions and looks for (money's lambdas/lib/config.ts).
       SHOP_ID: `${this.stackName}-${config.stage}`,
-    };
+    });
     const dispatchEnv = { DISPATCH_CUTOFF_HOURS: String(config.dispatchCutoffHours) };
     const checkoutEnv = {
-      ...stripeEnv,
+      ...stripeEnv('checkoutKey'),
       ...dispatchEnv,
       ...(config.publicApiKey === undefined ? {} : { PUBLIC_API_KEY: config.publicApiKey }),
       // SITE_URL is added once the distribution exists (below).
     };
     const fulfilmentEnv = {
-      ...stripeEnv,
+      ...stripeEnv('fulfilmentKey'),
       ...dispatchEnv,
-      ORDERS_TABLE_NAME: this.orders.table.tableName,
+      ORDERS_TABLE_NAME: orders.table.tableName,
       SES_FROM_ADDRESS: config.senderEmail,
       MERCHANT_EMAIL: config.merchantEmail,
-      SES_CONFIGURATION_SET: this.email.configurationSet.configurationSetName,
+      SES_CONFIGURATION_SET: email.configurationSet.configurationSetName,
       SELLER_NAME: config.sellerName,
       SELLER_ADDRESS: config.sellerAddress,
       SELLER_EMAIL: config.sellerEmail,
@@ -151,14 +156,17 @@ export class ShopStack extends Stack {
         description: 'Read-only status of a Checkout Session for the success page',
         timeout: Duration.seconds(20),
         reservedConcurrency: RESERVED_CONCURRENCY.checkoutStatus,
-        environment: stripeEnv,
+        environment: stripeEnv('checkoutKey'),
       }),
       stripeWebhook: shopFunction('StripeWebhook', {
         entry: 'lambdas/stripe-webhook/handler.ts',
         description: 'Verifies Stripe events and fulfils paid sessions exactly once',
         timeout: Duration.seconds(25),
         reservedConcurrency: RESERVED_CONCURRENCY.stripeWebhook,
-        environment: fulfilmentEnv,
+        environment: {
+          ...fulfilmentEnv,
+          STRIPE_WEBHOOK_SECRET_ID: stripeSecrets.secrets.webhookSigningSecret.secretArn,
+        },
       }),
       reconcileOrders: shopFunction('ReconcileOrders', {
         entry: 'lambdas/reconcile-orders/handler.ts',
@@ -168,17 +176,22 @@ export class ShopStack extends Stack {
         timeout: RECONCILER_TIMEOUT,
         reservedConcurrency: RESERVED_CONCURRENCY.reconcileOrders,
         environment: fulfilmentEnv,
+        // The schedule's next run does the same work; Lambda's own two async retries would only
+        // run the same walk again, overlapping the next run.
+        retryAttempts: 0,
       }),
     };
 
-    // Exactly what each function touches. The two public read/start functions only call Stripe.
+    // Exactly what each function touches. The two public read/start functions only call Stripe,
+    // with the checkout key; only the webhook reads the signing secret.
     const { createCheckout, checkoutStatus, stripeWebhook, reconcileOrders } = this.functions;
-    this.stripeSecret.grantRead(createCheckout);
-    this.stripeSecret.grantRead(checkoutStatus);
+    stripeSecrets.grantRead('checkoutKey', createCheckout);
+    stripeSecrets.grantRead('checkoutKey', checkoutStatus);
+    stripeSecrets.grantRead('webhookSigningSecret', stripeWebhook);
     for (const fulfiller of [stripeWebhook, reconcileOrders]) {
-      this.stripeSecret.grantRead(fulfiller);
-      this.orders.grantFulfilment(fulfiller);
-      this.email.grantSend(fulfiller);
+      stripeSecrets.grantRead('fulfilmentKey', fulfiller);
+      orders.grantFulfilment(fulfiller);
+      email.grantSend(fulfiller);
     }
 
     new Rule(this, 'ReconcileSchedule', {
@@ -193,11 +206,12 @@ export class ShopStack extends Stack {
         ? {
             domainName: config.domainName,
             certificate: Certificate.fromCertificateArn(this, 'Certificate', config.certificateArn),
-            hostedZone,
+            hostedZone: data.hostedZone,
           }
         : undefined;
 
     this.api = new CheckoutApi(this, 'Api', {
+      apiName: `LiveAquatics-${config.stage}`,
       handlers: {
         createCheckout: createCheckout.function,
         checkoutStatus: checkoutStatus.function,
@@ -225,25 +239,42 @@ export class ShopStack extends Stack {
     this.monitoring.monitorMissedOrders();
     this.monitoring.monitorPaidCheckoutsNeedingReview();
 
-    new CfnOutput(this, 'SiteUrl', { value: this.website.siteUrl, description: 'The shop' });
-    new CfnOutput(this, 'StripeWebhookUrl', {
-      value: `${this.website.siteUrl}${API_ROUTES.stripeWebhook.path}`,
-      description: 'Register in Stripe (Developers > Webhooks) for the three checkout.session events',
-    });
-    new CfnOutput(this, 'StripeSecretName', {
-      value: this.stripeSecret.secret.secretName,
-      description: 'Put the Stripe keys here with aws secretsmanager put-secret-value',
-    });
-    new CfnOutput(this, 'OrdersTableName', { value: this.orders.table.tableName });
-    new CfnOutput(this, 'AlarmTopicArn', {
-      value: this.monitoring.topic.topicArn,
-      description: 'Alarms; confirm the email subscription',
-    });
-    new CfnOutput(this, 'DistributionId', { value: this.website.distribution.distributionId });
-    new CfnOutput(this, 'DistributionDomainName', {
-      value: this.website.distribution.distributionDomainName,
-      description: 'Point a custom domain here (CNAME or alias) if the stack does not manage its DNS',
-    });
+    const output = (key: string, value: string, description?: string) =>
+      new CfnOutput(this, key, { value, description });
+    output(APP_OUTPUT_KEYS.siteUrl, this.website.siteUrl, 'The shop');
+    output(
+      APP_OUTPUT_KEYS.apiUrl,
+      `${this.website.siteUrl}/functions/v1`,
+      'The API, through CloudFront (the only way in)',
+    );
+    output(
+      APP_OUTPUT_KEYS.stripeWebhookUrl,
+      `${this.website.siteUrl}${API_ROUTES.stripeWebhook.path}`,
+      'Register in Stripe (Developers > Webhooks) for the three checkout.session events',
+    );
+    output(APP_OUTPUT_KEYS.ordersTableName, orders.table.tableName, 'The orders table (in the data stack)');
+    output(
+      APP_OUTPUT_KEYS.alarmTopicArn,
+      data.alarms.topic.topicArn,
+      'Alarms; confirm the email subscription',
+    );
+    output(APP_OUTPUT_KEYS.distributionId, this.website.distribution.distributionId);
+    output(
+      APP_OUTPUT_KEYS.distributionDomainName,
+      this.website.distribution.distributionDomainName,
+      'Point a custom domain here (CNAME or alias) if the stack does not manage its DNS',
+    );
+    output(
+      APP_OUTPUT_KEYS.apiAccessLogGroupName,
+      this.api.accessLogs.logGroupName,
+      'API access log (one JSON line per request)',
+    );
+    for (const [name, outputName] of Object.entries(FUNCTION_OUTPUT_NAMES) as Array<
+      [keyof typeof FUNCTION_OUTPUT_NAMES, string]
+    >) {
+      output(`${outputName}FunctionName`, this.functions[name].function.functionName);
+      output(`${outputName}LogGroupName`, this.functions[name].logGroup.logGroupName);
+    }
   }
 
   /**

@@ -19,6 +19,13 @@ describe('CheckoutApi', () => {
     ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild() }));
   });
 
+  it('is named after its stage, so two stages are told apart in the console and CLI', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      Name: 'LiveAquatics-dev',
+      ProtocolType: 'HTTP',
+    });
+  });
+
   it('has exactly the three routes of the contract, each on its own function through a payload 2.0 proxy', () => {
     const routes = template.findResources('AWS::ApiGatewayV2::Route');
     expect(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseShopConfig, SHOP_CONFIG_KEYS, ShopConfigError } from '../../infra/lib/config';
-import { createShopApp } from '../../infra/lib/shop-app';
+import { createShopApp, stageEnvironment } from '../../infra/lib/shop-app';
 import { CUSTOM_DOMAIN_CONTEXT, cdkJsonContext, SKIP_BUNDLING, tempDir } from './support';
 
 /** cdk.json's defaults, limited to the shop's own keys. */
@@ -27,7 +27,10 @@ describe('shop config', () => {
       stage: 'dev',
       stripeLivemode: false,
       dispatchCutoffHours: 36,
-      reservedConcurrency: true,
+      reservedConcurrency: false,
+      sesIdentity: 'domain',
+      waf: false,
+      monthlyBudgetUsd: 20,
       webBuildDir: 'dist/web',
     });
     expect(config.domainName).toBeUndefined();
@@ -60,12 +63,12 @@ describe('shop config', () => {
     const config = parseShopConfig({
       ...defaults(),
       stripeLivemode: 'true',
-      reservedConcurrency: 'false',
+      reservedConcurrency: 'true',
       dispatchCutoffHours: '48',
     });
 
     expect(config.stripeLivemode).toBe(true);
-    expect(config.reservedConcurrency).toBe(false);
+    expect(config.reservedConcurrency).toBe(true);
     expect(config.dispatchCutoffHours).toBe(48);
   });
 
@@ -118,4 +121,89 @@ describe('shop config', () => {
       }),
     ).toThrow(/merchantEmail: missing/);
   });
+
+  describe('placeholders', () => {
+    it('are allowed in the dev and local stages, so synth works on a fresh clone', () => {
+      expect(parseShopConfig({ ...defaults(), stage: 'local' }).senderEmail).toBe('orders@example.com');
+    });
+
+    it('are refused in any other stage, naming each key', () => {
+      const message = errorOf({ ...defaults(), stage: 'prod' });
+
+      for (const key of ['senderEmail', 'merchantEmail', 'sellerEmail', 'sellerName', 'sellerAddress']) {
+        expect(message).toMatch(new RegExp(`- ${key}: .*placeholder`));
+      }
+    });
+
+    it.each(['orders@shop.example', 'orders@example.org', 'orders@mail.example.co.uk', 'orders@shop.test'])(
+      'refuses %s as a production address',
+      (address) => {
+        expect(errorOf({ ...realShop(), senderEmail: address })).toMatch(/- senderEmail: .*placeholder/);
+      },
+    );
+
+    it('accepts real details in production', () => {
+      expect(parseShopConfig(realShop()).senderEmail).toBe('orders@daphnia-direct.co.uk');
+    });
+  });
+
+  it('turns the WAF on outside dev and local unless told otherwise', () => {
+    expect(parseShopConfig(defaults()).waf).toBe(false);
+    expect(parseShopConfig(realShop()).waf).toBe(true);
+    expect(parseShopConfig({ ...realShop(), waf: 'false' }).waf).toBe(false);
+  });
+
+  it('checks the account and region of a stage', () => {
+    expect(errorOf({ ...defaults(), account: '1234' })).toMatch(
+      /- account: expected a 12-digit AWS account id/,
+    );
+    expect(errorOf({ ...defaults(), region: 'London' })).toMatch(/- region: expected an AWS region/);
+    expect(parseShopConfig({ ...defaults(), account: '123456789012', region: 'eu-west-2' })).toMatchObject({
+      account: '123456789012',
+      region: 'eu-west-2',
+    });
+  });
+
+  it('takes the selected stage\'s block under "stages" over the top-level keys', () => {
+    const { stage: _stage, ...prodSettings } = realShop();
+    const { config, env } = createShopApp({
+      context: {
+        ...cdkJsonContext(),
+        ...SKIP_BUNDLING,
+        stage: 'prod',
+        stages: {
+          prod: { ...prodSettings, account: '210987654321', region: 'eu-west-1' },
+          test: { region: 'us-west-2' },
+        },
+      },
+      outdir: tempDir('shop-cdk-out-'),
+      processEnv: { CDK_DEFAULT_ACCOUNT: '111111111111', CDK_DEFAULT_REGION: 'eu-central-1' },
+    });
+
+    expect(config.senderEmail).toBe('orders@daphnia-direct.co.uk');
+    expect(env).toEqual({ account: '210987654321', region: 'eu-west-1' });
+  });
+
+  it("deploys to the CLI profile's account and region when the stage names none, else London", () => {
+    expect(
+      stageEnvironment({}, { CDK_DEFAULT_ACCOUNT: '111111111111', CDK_DEFAULT_REGION: 'eu-central-1' }),
+    ).toEqual({
+      account: '111111111111',
+      region: 'eu-central-1',
+    });
+    expect(stageEnvironment({}, {})).toEqual({ account: undefined, region: 'eu-west-2' });
+  });
 });
+
+/** A production stage with real-looking details. */
+function realShop(): Record<string, unknown> {
+  return {
+    ...defaults(),
+    stage: 'prod',
+    senderEmail: 'orders@daphnia-direct.co.uk',
+    merchantEmail: 'owner@daphnia-direct.co.uk',
+    sellerName: 'Daphnia Direct Ltd',
+    sellerAddress: '4 Pond Lane, Norwich NR1 1AA',
+    sellerEmail: 'hello@daphnia-direct.co.uk',
+  };
+}

@@ -15,7 +15,7 @@ import { checkoutEnvSchema, fulfilmentEnvSchema, statusEnvSchema } from '../../l
 import { emitMetric, METRIC_NAMES, METRICS_NAMESPACE } from '../../lambdas/lib/metrics';
 import { DISPATCH_DATE_INDEX } from '../../local/orders-table';
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../../shared/api-paths';
-import { environmentOf, fakeWebBuild, synthShop } from './support';
+import { environmentOf, fakeWebBuild, logicalIdOf, synthShop } from './support';
 
 /*
  * infra knows the lambdas only by entry path (docs/architecture.md), so nothing in infra imports
@@ -26,14 +26,29 @@ import { environmentOf, fakeWebBuild, synthShop } from './support';
 
 /** Deploy-time values stand in for CloudFormation references in the synthesised environment. */
 const DEPLOYED_VALUES: Readonly<Record<string, string>> = {
-  STRIPE_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:StripeSecret-AbCdEf',
+  STRIPE_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:StripeCheckoutKey-AbCdEf',
+  STRIPE_WEBHOOK_SECRET_ID:
+    'arn:aws:secretsmanager:eu-west-2:123456789012:secret:StripeWebhookSigningSecret-AbCdEf',
   ORDERS_TABLE_NAME: 'LiveAquatics-dev-OrdersTable-ABC',
   SES_CONFIGURATION_SET: 'EmailConfigurationSet-ABC',
   SITE_URL: 'https://d111111abcdef8.cloudfront.net',
 };
 
-/** Set by the function helper for the runtime, not parsed by the handlers. */
-const RUNTIME_ONLY = new Set(['NODE_OPTIONS']);
+/**
+ * Set for the runtime and the secrets extension, not parsed by the handlers (the extension's port,
+ * PARAMETERS_SECRETS_EXTENSION_HTTP_PORT, is parsed: the code calls it there).
+ */
+const RUNTIME_ONLY = new Set([
+  'NODE_OPTIONS',
+  'PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED',
+  'PARAMETERS_SECRETS_EXTENSION_CACHE_SIZE',
+  'PARAMETERS_SECRETS_EXTENSION_LOG_LEVEL',
+  'PARAMETERS_SECRETS_EXTENSION_MAX_CONNECTIONS',
+  'SECRETS_MANAGER_TIMEOUT_MILLIS',
+  'SECRETS_MANAGER_TTL',
+  'SSM_PARAMETER_STORE_TIMEOUT_MILLIS',
+  'SSM_PARAMETER_STORE_TTL',
+]);
 
 describe('contracts between infra and the lambdas', () => {
   let stack: ShopStack;
@@ -66,6 +81,19 @@ describe('contracts between infra and the lambdas', () => {
     expect(() => schema.parse(env)).not.toThrow();
     const parsed = Object.keys(schema.shape);
     expect(Object.keys(env).filter((key) => !RUNTIME_ONLY.has(key) && !parsed.includes(key))).toEqual([]);
+  });
+
+  it('runs every function with the secrets extension on the port the code calls', () => {
+    for (const name of ['createCheckout', 'checkoutStatus', 'stripeWebhook', 'reconcileOrders'] as const) {
+      const env = deployedEnvironment(name);
+      expect(
+        statusEnvSchema.parse({ ...env, STRIPE_LIVEMODE: 'false' }).PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
+      ).toBe(2773);
+      const fn = template.toJSON().Resources[logicalIdOf(stack.functions[name].function)].Properties;
+      expect(fn.Layers).toEqual([
+        'arn:aws:lambda:eu-west-2:133256977650:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:4',
+      ]);
+    }
   });
 
   it('emits the metrics the alarms watch, with the same namespace and dimensions', () => {

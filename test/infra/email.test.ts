@@ -20,6 +20,11 @@ function build(props: Partial<ShopEmailProps> = {}) {
   return { stack, email, topic, template: Template.fromStack(stack) };
 }
 
+function senderOf(email: ShopEmail) {
+  if (email.senderIdentity === undefined) throw new Error('expected a sender identity');
+  return email.senderIdentity;
+}
+
 describe('ShopEmail', () => {
   // The tests that only read the default set-up share one stack.
   let defaults: ReturnType<typeof build>;
@@ -27,18 +32,70 @@ describe('ShopEmail', () => {
     defaults = build();
   });
 
-  it('verifies the sender address and the merchant address (so notices reach it in the sandbox)', () => {
+  it("verifies the sender's domain by default, and the merchant address (so notices reach it in the sandbox)", () => {
     const { template } = defaults;
 
     template.resourceCountIs('AWS::SES::EmailIdentity', 2);
-    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'orders@shop.example.co.uk' });
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'shop.example.co.uk' });
     template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'owner@gmail.example' });
   });
 
-  it('does not verify the merchant twice when it is also the sender', () => {
-    const { template } = build({ merchantEmail: 'orders@shop.example.co.uk' });
+  it('outputs the three Easy DKIM CNAME records for any DNS provider when no Route 53 zone holds the domain', () => {
+    const { template, email } = defaults;
+    const outputs = template.toJSON().Outputs;
+    const sender = email.senderIdentity;
+    if (sender === undefined) throw new Error('expected a sender identity');
 
-    template.resourceCountIs('AWS::SES::EmailIdentity', 1);
+    for (const n of [1, 2, 3]) {
+      expect(outputs[`DkimRecord${n}Name`].Value).toEqual({
+        'Fn::GetAtt': [logicalIdOf(sender), `DkimDNSTokenName${n}`],
+      });
+      expect(outputs[`DkimRecord${n}Value`].Value).toEqual({
+        'Fn::GetAtt': [logicalIdOf(sender), `DkimDNSTokenValue${n}`],
+      });
+    }
+    template.resourceCountIs('AWS::Route53::RecordSet', 0);
+  });
+
+  it('verifies only the sender address in address mode (a sender on a domain you do not control)', () => {
+    const { template } = build({ identityMode: 'address' });
+
+    template.resourceCountIs('AWS::SES::EmailIdentity', 2);
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'orders@shop.example.co.uk' });
+    expect(Object.keys(template.toJSON().Outputs ?? {})).toEqual([]);
+  });
+
+  it('does not verify the merchant twice when it is also the sender, or in the verified domain', () => {
+    build({ identityMode: 'address', merchantEmail: 'orders@shop.example.co.uk' }).template.resourceCountIs(
+      'AWS::SES::EmailIdentity',
+      1,
+    );
+    build({ merchantEmail: 'owner@shop.example.co.uk' }).template.resourceCountIs(
+      'AWS::SES::EmailIdentity',
+      1,
+    );
+  });
+
+  it('creates no identity in existing mode, and may send as the address or its domain, whichever is verified', () => {
+    const { template, email } = build({ identityMode: 'existing' });
+
+    template.resourceCountIs('AWS::SES::EmailIdentity', 0);
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: [...SEND_EMAIL_ACTIONS],
+            Resource: Match.arrayEquals([
+              sesArn(':configuration-set/', { Ref: logicalIdOf(email.configurationSet) }),
+              sesArn(':identity/orders@shop.example.co.uk'),
+              sesArn(':identity/owner@gmail.example'),
+              sesArn(':identity/shop.example.co.uk'),
+            ]),
+          },
+        ],
+      },
+    });
   });
 
   it('sends through a configuration set that requires TLS and suppresses bounces and complaints', () => {
@@ -50,7 +107,7 @@ describe('ShopEmail', () => {
       ReputationOptions: { ReputationMetricsEnabled: true },
     });
     template.hasResourceProperties('AWS::SES::EmailIdentity', {
-      EmailIdentity: 'orders@shop.example.co.uk',
+      EmailIdentity: 'shop.example.co.uk',
       ConfigurationSetAttributes: { ConfigurationSetName: { Ref: logicalIdOf(email.configurationSet) } },
     });
   });
@@ -78,7 +135,7 @@ describe('ShopEmail', () => {
             Action: [...SEND_EMAIL_ACTIONS],
             Resource: Match.arrayEquals([
               sesArn(':configuration-set/', { Ref: logicalIdOf(email.configurationSet) }),
-              sesArn(':identity/', { Ref: logicalIdOf(email.senderIdentity) }),
+              sesArn(':identity/', { Ref: logicalIdOf(senderOf(email)) }),
               sesArn(':identity/owner@gmail.example'),
             ]),
           },

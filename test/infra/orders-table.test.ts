@@ -48,8 +48,11 @@ describe('OrdersTable', () => {
     });
   });
 
-  it('is retained when the stack is deleted or the table replaced', () => {
-    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  it('is retained when the stack is deleted or the table replaced, not when its first create fails', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'RetainExceptOnCreate',
+      UpdateReplacePolicy: 'Retain',
+    });
   });
 
   it('grants fulfilment get, conditional put and update on the table only: no scan, delete, batch or index', () => {

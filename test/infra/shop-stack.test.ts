@@ -1,47 +1,80 @@
 import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { STRIPE_SECRET_JSON_KEYS } from '../../infra/lib/constructs/secrets';
+import type { ShopDataStack } from '../../infra/lib/data-stack';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { environmentOf, fakeWebBuild, logicalIdOf, synthShop } from './support';
+import { environmentOf, fakeWebBuild, fromDataStack, logicalIdOf, synthShop } from './support';
 
 /** What Stripe secrets look like: none of these may appear anywhere in the template. */
 const STRIPE_SECRET_PATTERNS = [/sk_(live|test)_/, /rk_(live|test)_/, /whsec_/];
 
 describe('ShopStack', () => {
   let stack: ShopStack;
+  let data: ShopDataStack;
   let template: Template;
+  let dataTemplate: Template;
 
   beforeAll(() => {
-    ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild() }));
+    ({ stack, data, template, dataTemplate } = synthShop({ webBuildDir: fakeWebBuild() }));
   });
 
-  it('is named after its stage', () => {
+  it('is named after its stage, beside its data stack', () => {
     expect(stack.stackName).toBe('LiveAquatics-dev');
+    expect(data.stackName).toBe('LiveAquatics-dev-Data');
   });
 
-  describe('Stripe secret', () => {
-    it('is one Secrets Manager secret, created with a random placeholder and no value in the template', () => {
-      template.resourceCountIs('AWS::SecretsManager::Secret', 1);
-      template.hasResourceProperties('AWS::SecretsManager::Secret', {
-        SecretString: Match.absent(),
-        GenerateSecretString: Match.objectLike({ PasswordLength: 32 }),
-        Description: Match.stringLikeRegexp(STRIPE_SECRET_JSON_KEYS.join('", "')),
-      });
-      template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+  describe('Stripe secrets', () => {
+    it('are three Secrets Manager secrets in the data stack, created with a random placeholder and no value', () => {
+      template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+      dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 3);
+      for (const [key, readers] of [
+        ['stripeSecretKey', 'create-checkout, checkout-status'],
+        ['stripeSecretKey', 'stripe-webhook, reconcile-orders'],
+        ['stripeWebhookSecret', 'stripe-webhook;'],
+      ]) {
+        dataTemplate.hasResourceProperties('AWS::SecretsManager::Secret', {
+          SecretString: Match.absent(),
+          GenerateSecretString: Match.objectLike({ PasswordLength: 32 }),
+          Description: Match.stringLikeRegexp(`\\{"${key}": .*read by ${readers}`),
+        });
+      }
     });
 
-    it('is known to the functions by id only: no key or webhook secret in any environment', () => {
-      const secretRef = { Ref: logicalIdOf(stack.stripeSecret.secret) };
-      for (const shopFunction of Object.values(stack.functions)) {
-        const variables = environmentOf(template, shopFunction);
-        expect(variables.STRIPE_SECRET_ID).toEqual(secretRef);
+    it('are kept when the stack is deleted, but not when its first create fails', () => {
+      const secrets = Object.values(dataTemplate.findResources('AWS::SecretsManager::Secret'));
+      expect(secrets.map((s) => [s.DeletionPolicy, s.UpdateReplacePolicy])).toEqual([
+        ['RetainExceptOnCreate', 'Retain'],
+        ['RetainExceptOnCreate', 'Retain'],
+        ['RetainExceptOnCreate', 'Retain'],
+      ]);
+    });
+
+    it('are known to the functions by ARN only, each function the key of its trust level', () => {
+      const secretRef = (name: keyof ShopDataStack['stripeSecrets']['secrets']) =>
+        fromDataStack(data, { Ref: logicalIdOf(data.stripeSecrets.secrets[name]) });
+      const expected = {
+        createCheckout: { STRIPE_SECRET_ID: secretRef('checkoutKey') },
+        checkoutStatus: { STRIPE_SECRET_ID: secretRef('checkoutKey') },
+        stripeWebhook: {
+          STRIPE_SECRET_ID: secretRef('fulfilmentKey'),
+          STRIPE_WEBHOOK_SECRET_ID: secretRef('webhookSigningSecret'),
+        },
+        reconcileOrders: { STRIPE_SECRET_ID: secretRef('fulfilmentKey') },
+      } as const;
+      for (const [name, ids] of Object.entries(expected)) {
+        const variables = environmentOf(template, stack.functions[name as keyof typeof expected]);
+        expect(variables, name).toMatchObject(ids);
+        expect(
+          Object.keys(variables)
+            .filter((k) => k.startsWith('STRIPE_') && k.endsWith('_ID'))
+            .sort(),
+        ).toEqual(Object.keys(ids).sort());
         expect(Object.keys(variables)).not.toContain('STRIPE_SECRET_KEY');
         expect(Object.keys(variables)).not.toContain('STRIPE_WEBHOOK_SECRET');
       }
     });
 
-    it('appears nowhere in the template as a value', () => {
-      const text = JSON.stringify(template.toJSON());
+    it('appear nowhere in either template as a value', () => {
+      const text = JSON.stringify([template.toJSON(), dataTemplate.toJSON()]);
       for (const pattern of STRIPE_SECRET_PATTERNS) {
         expect(text).not.toMatch(pattern);
       }
@@ -65,13 +98,49 @@ describe('ShopStack', () => {
     });
   });
 
-  it('outputs what the operator needs: site URL, webhook URL, secret name, table, alarm topic', () => {
+  it('outputs under stable keys what the operator and the ops CLI read', () => {
     const outputs = template.toJSON().Outputs;
-    expect(Object.keys(outputs)).toEqual(
-      expect.arrayContaining([
+    expect(Object.keys(outputs).sort()).toEqual(
+      [
         'SiteUrl',
+        'ApiUrl',
         'StripeWebhookUrl',
-        'StripeSecretName',
+        'OrdersTableName',
+        'AlarmTopicArn',
+        'DistributionId',
+        'DistributionDomainName',
+        'ApiAccessLogGroupName',
+        'CreateCheckoutFunctionName',
+        'CreateCheckoutLogGroupName',
+        'CheckoutStatusFunctionName',
+        'CheckoutStatusLogGroupName',
+        'StripeWebhookFunctionName',
+        'StripeWebhookLogGroupName',
+        'ReconcileOrdersFunctionName',
+        'ReconcileOrdersLogGroupName',
+      ].sort(),
+    );
+    expect(outputs.CreateCheckoutFunctionName.Value).toEqual({
+      Ref: logicalIdOf(stack.functions.createCheckout.function),
+    });
+    expect(outputs.ReconcileOrdersLogGroupName.Value).toEqual({
+      Ref: logicalIdOf(stack.functions.reconcileOrders.logGroup),
+    });
+    expect(outputs.ApiUrl.Value).toEqual({
+      'Fn::Join': [
+        '',
+        [
+          'https://',
+          { 'Fn::GetAtt': [logicalIdOf(stack.website.distribution), 'DomainName'] },
+          '/functions/v1',
+        ],
+      ],
+    });
+    expect(Object.keys(dataTemplate.toJSON().Outputs)).toEqual(
+      expect.arrayContaining([
+        'StripeCheckoutKeySecretName',
+        'StripeFulfilmentKeySecretName',
+        'StripeWebhookSigningSecretName',
         'OrdersTableName',
         'AlarmTopicArn',
       ]),
@@ -86,8 +155,10 @@ describe('ShopStack', () => {
         ],
       ],
     });
-    expect(outputs.OrdersTableName.Value).toEqual({ Ref: logicalIdOf(stack.orders.table) });
-    expect(outputs.AlarmTopicArn.Value).toEqual({ Ref: logicalIdOf(stack.monitoring.topic) });
+    expect(outputs.OrdersTableName.Value).toEqual(
+      fromDataStack(data, { Ref: logicalIdOf(data.orders.table) }),
+    );
+    expect(outputs.AlarmTopicArn.Value).toEqual(fromDataStack(data, { Ref: logicalIdOf(data.alarms.topic) }));
   });
 
   it('synthesises without a web build, deploying a placeholder page and saying so', () => {

@@ -7,6 +7,7 @@ import type { IConstruct } from 'constructs';
 import { afterAll } from 'vitest';
 import { z } from 'zod';
 import type { ShopFunction } from '../../infra/lib/constructs/shop-function';
+import type { ShopDataStack } from '../../infra/lib/data-stack';
 import { REPO_ROOT } from '../../infra/lib/paths';
 import { createShopApp } from '../../infra/lib/shop-app';
 import type { ShopStack } from '../../infra/lib/shop-stack';
@@ -52,23 +53,44 @@ export const CUSTOM_DOMAIN_CONTEXT = {
   senderEmail: 'orders@shop.example.co.uk',
 } as const;
 
+/** No credentials in tests: the account stays unresolved unless the context names one. */
+export const NO_CLI_ENVIRONMENT = {} as const;
+
 /**
- * The shop stack exactly as the CLI builds it (cdk.json context, cdk-nag on), with `overrides`
- * applied and bundling skipped unless asked for.
+ * The shop's stacks exactly as the CLI builds them (cdk.json context, cdk-nag on), with
+ * `overrides` applied and bundling skipped unless asked for. `template` is the app stack's,
+ * `dataTemplate` the stateful stack's.
  */
 export function synthShop(
   overrides: Record<string, unknown> = {},
-  options: { bundle?: boolean; outdir?: string } = {},
-): { app: App; stack: ShopStack; template: Template } {
-  const { app, stack } = createShopApp({
+  options: { bundle?: boolean; outdir?: string; processEnv?: Record<string, string> } = {},
+): { app: App; stack: ShopStack; data: ShopDataStack; template: Template; dataTemplate: Template } {
+  const { app, stack, data } = createShopApp({
     context: {
       ...cdkJsonContext(),
       ...(options.bundle === true ? {} : SKIP_BUNDLING),
       ...overrides,
     },
     outdir: options.outdir ?? tempDir('shop-cdk-out-'),
+    processEnv: options.processEnv ?? NO_CLI_ENVIRONMENT,
   });
-  return { app, stack, template: Template.fromStack(stack) };
+  return { app, stack, data, template: Template.fromStack(stack), dataTemplate: Template.fromStack(data) };
+}
+
+/**
+ * How the app stack's template reads `value` (e.g. `{ Ref: '<logical id>' }`) of the data stack:
+ * CloudFormation's Fn::GetStackOutput on the output CDK publishes for it (a weak reference, no
+ * export), as the cdk.json flag `@aws-cdk/core:defaultCrossStackReferences: weak` asks.
+ */
+export function fromDataStack(data: ShopDataStack, value: unknown) {
+  const outputs: Record<string, { Value: unknown }> = Template.fromStack(data).toJSON().Outputs;
+  const outputName = Object.keys(outputs).find(
+    (key) => key.startsWith('PublishOutput') && JSON.stringify(outputs[key]?.Value) === JSON.stringify(value),
+  );
+  if (outputName === undefined) {
+    throw new Error(`${data.stackName} publishes no output for ${JSON.stringify(value)}`);
+  }
+  return { 'Fn::GetStackOutput': { StackName: data.stackName, Region: data.region, OutputName: outputName } };
 }
 
 /** A bare stack for testing one construct, with cdk.json's feature flags and no cdk-nag. */

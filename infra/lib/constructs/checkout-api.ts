@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CfnStage,
@@ -75,6 +75,8 @@ export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
 
 /** Props of {@link CheckoutApi}. */
 export interface CheckoutApiProps {
+  /** Name of the HTTP API in the console and CLI, e.g. `LiveAquatics-prod`; one per stage. */
+  readonly apiName: string;
   /** The function behind each route. */
   readonly handlers: Readonly<Record<ApiRouteName, IFunction>>;
   /**
@@ -108,6 +110,7 @@ export class CheckoutApi extends Construct {
     super(scope, id);
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
+      apiName: props.apiName,
       description: 'Live Aquatics shop: checkout, checkout status, Stripe webhook',
       createDefaultStage: false,
       corsPreflight:
@@ -123,6 +126,7 @@ export class CheckoutApi extends Construct {
 
     this.accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.accessLogRetention ?? RetentionDays.THREE_MONTHS,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
 
     const stageThrottle = props.stageThrottle ?? DEFAULT_STAGE_THROTTLE;

@@ -1,4 +1,4 @@
-import { Stack } from 'aws-cdk-lib';
+import { CfnOutput, Stack } from 'aws-cdk-lib';
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IPublicHostedZone } from 'aws-cdk-lib/aws-route53';
 import {
@@ -16,16 +16,25 @@ import { Construct } from 'constructs';
 /** The only SES actions the functions use: the v1 SendEmail of `@aws-sdk/client-ses`, and its raw variant. */
 export const SEND_EMAIL_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'] as const;
 
+/** How SES identities are obtained (see `sesIdentity` in config.ts). */
+export type SesIdentityMode = 'domain' | 'address' | 'existing';
+
 /** Props of {@link ShopEmail}. */
 export interface ShopEmailProps {
+  /**
+   * `domain`: verify the sender's domain with Easy DKIM; `address`: verify the sender address by
+   * link; `existing`: use identities already verified in this account and region, create none.
+   * @default 'domain'
+   */
+  readonly identityMode?: SesIdentityMode;
   /** The From address of confirmations and notices. */
   readonly senderEmail: string;
   /** Receives a notice for every new order. */
   readonly merchantEmail: string;
   /**
-   * Public hosted zone of the sender's domain. When its name is exactly the sender's domain the
-   * whole domain is verified with Easy DKIM (records written by the stack); otherwise only the
-   * sender address is verified, by a link SES mails to it.
+   * Public hosted zone. When its name is exactly the sender's domain (and the mode is `domain`),
+   * the stack writes the Easy DKIM records there; otherwise they are stack outputs, to be added
+   * at whichever DNS provider holds the domain.
    */
   readonly hostedZone?: IPublicHostedZone;
   /** Receives bounces, complaints and rejections, so the merchant hears of an order email that never arrived. */
@@ -38,12 +47,14 @@ export interface ShopEmailProps {
  * account's suppression list for bounces and complaints, and reports delivery problems.
  */
 export class ShopEmail extends Construct {
-  readonly senderIdentity: EmailIdentity;
+  /** The sender identity this stack created; undefined in `existing` mode. */
+  readonly senderIdentity: EmailIdentity | undefined;
   readonly configurationSet: ConfigurationSet;
   private readonly sendResourceArns: string[];
 
   constructor(scope: Construct, id: string, props: ShopEmailProps) {
     super(scope, id);
+    const mode = props.identityMode ?? 'domain';
 
     this.configurationSet = new ConfigurationSet(this, 'ConfigurationSet', {
       tlsPolicy: ConfigurationSetTlsPolicy.REQUIRE,
@@ -65,30 +76,56 @@ export class ShopEmail extends Construct {
 
     const senderDomain = domainOf(props.senderEmail);
     const senderZone = props.hostedZone?.zoneName === senderDomain ? props.hostedZone : undefined;
-    this.senderIdentity = new EmailIdentity(this, 'SenderIdentity', {
-      identity:
-        senderZone === undefined ? Identity.email(props.senderEmail) : Identity.publicHostedZone(senderZone),
-      // Sends that name no configuration set still get TLS, suppression and problem reports.
-      configurationSet: this.configurationSet,
-    });
+    const sesArn = (resource: string, resourceName: string): string =>
+      Stack.of(this).formatArn({ service: 'ses', resource, resourceName });
+
+    if (mode === 'existing') {
+      this.senderIdentity = undefined;
+      // Which of the two was verified is not known here; SES authorises a send against the
+      // address identity when it exists, else against the domain's.
+      this.sendResourceArns = [sesArn('identity', props.senderEmail), sesArn('identity', senderDomain)];
+    } else {
+      this.senderIdentity = new EmailIdentity(this, 'SenderIdentity', {
+        identity:
+          mode === 'address'
+            ? Identity.email(props.senderEmail)
+            : senderZone !== undefined
+              ? Identity.publicHostedZone(senderZone)
+              : Identity.domain(senderDomain),
+        // Sends that name no configuration set still get TLS, suppression and problem reports.
+        configurationSet: this.configurationSet,
+      });
+      if (mode === 'domain' && senderZone === undefined) {
+        // Any DNS provider: the three Easy DKIM CNAMEs, to be added by hand.
+        this.senderIdentity.dkimRecords.forEach((record, index) => {
+          const n = index + 1;
+          new CfnOutput(Stack.of(this), `DkimRecord${n}Name`, {
+            value: record.name,
+            description: `Easy DKIM: add a CNAME record with this name at your DNS provider (${n} of 3)`,
+          });
+          new CfnOutput(Stack.of(this), `DkimRecord${n}Value`, {
+            value: record.value,
+            description: `Easy DKIM: the value of CNAME record ${n}`,
+          });
+        });
+      }
+      this.sendResourceArns = [this.senderIdentity.emailIdentityArn];
+    }
 
     const merchantCovered =
       props.merchantEmail.toLowerCase() === props.senderEmail.toLowerCase() ||
-      (senderZone !== undefined && domainOf(props.merchantEmail) === senderDomain);
-    if (!merchantCovered) {
+      (mode === 'domain' && domainOf(props.merchantEmail) === senderDomain);
+    if (mode !== 'existing' && !merchantCovered) {
       // In the sandbox SES only delivers to verified addresses; verifying the merchant's lets the
       // shop be tested end to end before production access is granted.
       new EmailIdentity(this, 'MerchantIdentity', { identity: Identity.email(props.merchantEmail) });
     }
 
-    const sesArn = (resource: string, resourceName: string): string =>
-      Stack.of(this).formatArn({ service: 'ses', resource, resourceName });
-    this.sendResourceArns = [
-      this.senderIdentity.emailIdentityArn,
+    this.sendResourceArns.push(
       // In the sandbox SES also authorises the send against the recipient's identity.
       sesArn('identity', props.merchantEmail),
       sesArn('configuration-set', this.configurationSet.configurationSetName),
-    ];
+    );
   }
 
   /** Lets a function send as the shop's sender through its configuration set, and nothing else in SES. */

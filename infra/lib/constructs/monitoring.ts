@@ -5,7 +5,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 
@@ -32,22 +32,20 @@ export const WEBHOOK_SERVER_ERRORS_METRIC = 'WebhookServerErrors';
 
 const FIVE_MINUTES = Duration.minutes(5);
 
-/** Props of {@link ShopMonitoring}. */
-export interface ShopMonitoringProps {
+/** Props of {@link AlarmTopic}. */
+export interface AlarmTopicProps {
   /** Receives every alarm (the SNS subscription must be confirmed from this inbox once). */
   readonly alarmEmail: string;
 }
 
 /**
- * Alarms that tell the merchant, by email through SNS, that money may be going unprocessed:
- * Lambda errors and throttles, webhook 5xx answers, API 5xx answers, and orders that only the
- * reconciler caught. Alarms treat missing data as fine: a quiet shop is not a broken one.
+ * The SNS topic every alarm, SES delivery problem and budget warning goes to, mailed to the alarm
+ * address. It lives in the stateful stack: recreating it would need the subscription confirmed again.
  */
-export class ShopMonitoring extends Construct {
+export class AlarmTopic extends Construct {
   readonly topic: Topic;
-  private readonly action: SnsAction;
 
-  constructor(scope: Construct, id: string, props: ShopMonitoringProps) {
+  constructor(scope: Construct, id: string, props: AlarmTopicProps) {
     super(scope, id);
 
     this.topic = new Topic(this, 'AlarmTopic', {
@@ -80,6 +78,48 @@ export class ShopMonitoring extends Construct {
         },
       }),
     );
+    // AWS Budgets publishes its warnings the same way; budgets are global (no region in the ARN).
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowBudgetsOfThisAccount',
+        principals: [new ServicePrincipal('budgets.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'budgets',
+              region: '',
+              resource: 'budget',
+              resourceName: '*',
+            }),
+          },
+        },
+      }),
+    );
+  }
+}
+
+/** Props of {@link ShopMonitoring}. */
+export interface ShopMonitoringProps {
+  /** Where every alarm goes (see {@link AlarmTopic}). */
+  readonly topic: ITopic;
+}
+
+/**
+ * Alarms that tell the merchant, by email through SNS, that money may be going unprocessed:
+ * Lambda errors and throttles, webhook 5xx answers, API 5xx and 429 answers, orders that only the
+ * reconciler caught, a reconciler that stopped running, SES reputation, refused customer emails.
+ * Most treat missing data as fine (a quiet shop is not a broken one); the heartbeat does not.
+ */
+export class ShopMonitoring extends Construct {
+  readonly topic: ITopic;
+  private readonly action: SnsAction;
+
+  constructor(scope: Construct, id: string, props: ShopMonitoringProps) {
+    super(scope, id);
+    this.topic = props.topic;
     this.action = new SnsAction(this.topic);
   }
 

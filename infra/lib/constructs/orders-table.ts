@@ -25,7 +25,8 @@ export type OrdersTableProps = Record<string, never>;
  * The orders table: one item per paid Checkout Session (`pk = ORDER#<session id>`), plus the
  * dispatch-day index. It holds the only record of what customers paid for, so it is protected
  * from every kind of loss the stack can cause: point-in-time recovery, deletion protection, and
- * kept when the stack is deleted.
+ * kept when the stack is deleted or the table replaced. A first create that fails is rolled back
+ * with nothing left over (RETAIN_ON_UPDATE_OR_DELETE), since no order can be in it yet.
  */
 export class OrdersTable extends Construct {
   readonly table: Table;
@@ -39,7 +40,7 @@ export class OrdersTable extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       // Encrypted at rest with the AWS owned key: free, and no key policy for the functions to need.
       encryption: TableEncryption.DEFAULT,
     });

@@ -4,48 +4,87 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { acknowledgeNag } from '../nag';
 
-/** Keys of the JSON the operator puts in the secret (docs/architecture.md, docs/deploy.md). */
-export const STRIPE_SECRET_JSON_KEYS = ['stripeSecretKey', 'stripeWebhookSecret'] as const;
+/** JSON key of a Stripe API key secret: `{ "stripeSecretKey": "rk_live_..." }`. */
+export const STRIPE_KEY_JSON_KEY = 'stripeSecretKey';
 
-/** Props of {@link StripeSecret}. */
-export interface StripeSecretProps {
-  /** Deployment stage, shown in the secret's description so an operator picks the right one. */
+/** JSON key of the webhook signing secret: `{ "stripeWebhookSecret": "whsec_..." }`. */
+export const STRIPE_WEBHOOK_JSON_KEY = 'stripeWebhookSecret';
+
+/**
+ * The Stripe credentials, one secret per trust level, so each function can read only what it
+ * needs (docs/decisions/0010-secret-layout.md):
+ * - `checkoutKey`: create-checkout and checkout-status, a restricted key with Checkout Sessions write;
+ * - `fulfilmentKey`: stripe-webhook and reconcile-orders, a restricted key with Checkout Sessions read;
+ * - `webhookSigningSecret`: stripe-webhook alone.
+ */
+export const STRIPE_SECRETS = {
+  checkoutKey: {
+    id: 'StripeCheckoutKey',
+    jsonKey: STRIPE_KEY_JSON_KEY,
+    example: '<restricted key>',
+    readers: 'create-checkout, checkout-status',
+  },
+  fulfilmentKey: {
+    id: 'StripeFulfilmentKey',
+    jsonKey: STRIPE_KEY_JSON_KEY,
+    example: '<restricted key>',
+    readers: 'stripe-webhook, reconcile-orders',
+  },
+  webhookSigningSecret: {
+    id: 'StripeWebhookSigningSecret',
+    jsonKey: STRIPE_WEBHOOK_JSON_KEY,
+    example: '<endpoint signing secret>',
+    readers: 'stripe-webhook',
+  },
+} as const;
+
+export type StripeSecretName = keyof typeof STRIPE_SECRETS;
+
+/** Props of {@link StripeSecrets}. */
+export interface StripeSecretsProps {
+  /** Deployment stage, shown in each secret's description so an operator picks the right one. */
   readonly stage: string;
 }
 
 /**
- * The one Secrets Manager secret holding the Stripe secret key and webhook signing secret, as JSON
- * `{ "stripeSecretKey": "...", "stripeWebhookSecret": "..." }`.
- *
- * The stack never sees the values: CloudFormation creates the secret with a random placeholder,
- * the operator replaces it once with `aws secretsmanager put-secret-value`, and the functions read
- * it at cold start by id (`STRIPE_SECRET_ID`). Stack updates leave the value alone, because the
- * template's generator settings never change.
+ * The Stripe secrets in Secrets Manager. The stack never sees the values: CloudFormation creates
+ * each with a random placeholder, the operator replaces it once with `aws secretsmanager
+ * put-secret-value`, and the functions read it at cold start by ARN. Stack updates leave the
+ * values alone, because the template's generator settings never change.
  */
-export class StripeSecret extends Construct {
-  readonly secret: Secret;
+export class StripeSecrets extends Construct {
+  readonly secrets: Readonly<Record<StripeSecretName, Secret>>;
 
-  constructor(scope: Construct, id: string, props: StripeSecretProps) {
+  constructor(scope: Construct, id: string, props: StripeSecretsProps) {
     super(scope, id);
 
-    this.secret = new Secret(this, 'Secret', {
-      description: `Live Aquatics (${props.stage}): Stripe keys as JSON {"${STRIPE_SECRET_JSON_KEYS.join('", "')}"}; set with aws secretsmanager put-secret-value (docs/deploy.md)`,
-      // A random string that is not JSON: a function that runs before the operator's step fails
-      // at cold start with a clear config error instead of calling Stripe with a guessable key.
-      generateSecretString: { passwordLength: 32, excludePunctuation: true },
-      // Losing the secret with the stack would take the webhook signing secret with it.
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-
-    acknowledgeNag(
-      this.secret,
-      'AwsSolutions-SMG4',
-      'Stripe API keys and webhook signing secrets are issued and rolled in the Stripe Dashboard; Secrets Manager has no way to rotate them. Control: the rolling procedure in docs/deploy.md, read access granted only to the four functions that call Stripe, encryption with the account key.',
-    );
+    const make = (name: StripeSecretName): Secret => {
+      const spec = STRIPE_SECRETS[name];
+      const secret = new Secret(this, spec.id, {
+        description: `Live Aquatics (${props.stage}): JSON {"${spec.jsonKey}": "${spec.example}"}, read by ${spec.readers}; set with aws secretsmanager put-secret-value (docs/deploy.md)`,
+        // A random string that is not JSON: a function that runs before the operator's step fails
+        // at cold start with a clear config error instead of calling Stripe with a guessable key.
+        generateSecretString: { passwordLength: 32, excludePunctuation: true },
+        // Kept when the stack is deleted (the webhook signing secret goes with it otherwise), but
+        // removed when the stack's first create fails, so a retry starts clean.
+        removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+      });
+      acknowledgeNag(
+        secret,
+        'AwsSolutions-SMG4',
+        'Stripe API keys and webhook signing secrets are issued and rolled in the Stripe Dashboard; Secrets Manager has no way to rotate them. Control: the rolling procedure in docs/deploy.md, read access granted only to the functions that use this secret, encryption with the account key.',
+      );
+      return secret;
+    };
+    this.secrets = {
+      checkoutKey: make('checkoutKey'),
+      fulfilmentKey: make('fulfilmentKey'),
+      webhookSigningSecret: make('webhookSigningSecret'),
+    };
   }
 
-  /** Lets a function read the secret (GetSecretValue, DescribeSecret on this secret only). */
-  grantRead(grantee: IGrantable): Grant {
-    return this.secret.grantRead(grantee);
+  /** Lets a function read one secret (GetSecretValue, DescribeSecret on that secret only). */
+  grantRead(name: StripeSecretName, grantee: IGrantable): Grant {
+    return this.secrets[name].grantRead(grantee);
   }
 }

@@ -1,7 +1,13 @@
 import { join } from 'node:path';
-import type { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { type IGrantable, type IPrincipal, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  ParamsAndSecretsLayerVersion,
+  ParamsAndSecretsLogLevel,
+  ParamsAndSecretsVersions,
+  Runtime,
+} from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -13,6 +19,20 @@ import { Construct } from 'constructs';
  */
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);";
+
+/**
+ * The AWS Parameters and Secrets Lambda Extension, through which the functions read their
+ * secrets over localhost with no AWS SDK in the bundle (lambdas/lib/secrets-extension.ts). CDK
+ * picks the layer ARN of the stack's region and architecture. The port is the extension's
+ * default, which the code also assumes when PARAMETERS_SECRETS_EXTENSION_HTTP_PORT is unset.
+ */
+export const SECRETS_EXTENSION = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
+  cacheEnabled: true,
+  // The functions keep their own copy per cold start; the extension's TTL only bounds how long a
+  // rolled key takes to reach a new container of a warm sandbox.
+  secretsManagerTtl: Duration.minutes(5),
+  logLevel: ParamsAndSecretsLogLevel.WARN,
+});
 
 /** Props of {@link ShopFunction}. */
 export interface ShopFunctionProps {
@@ -39,6 +59,8 @@ export interface ShopFunctionProps {
   readonly environment: Readonly<Record<string, string>>;
   /** How long its logs are kept. @default one month */
   readonly logRetention?: RetentionDays;
+  /** Lambda's own retries of an asynchronous invocation (0 to 2). @default Lambda's default, 2 */
+  readonly retryAttempts?: number;
 }
 
 /**
@@ -62,6 +84,9 @@ export class ShopFunction extends Construct implements IGrantable {
 
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      // Kept after the stack is deleted (they may explain what went wrong), not after a failed
+      // first create, which would otherwise leave a log group that blocks nothing but costs.
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
 
     // An explicit role instead of the default one, which would attach the AWS managed
@@ -84,6 +109,8 @@ export class ShopFunction extends Construct implements IGrantable {
       memorySize: props.memorySize ?? 256,
       timeout: props.timeout,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      retryAttempts: props.retryAttempts,
+      paramsAndSecrets: SECRETS_EXTENSION,
       role: this.role,
       logGroup: this.logGroup,
       // No NODE_OPTIONS=--enable-source-maps: Node would parse the map on every cold start (13–23 %

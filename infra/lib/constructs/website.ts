@@ -1,4 +1,4 @@
-import { DefaultStackSynthesizer, Duration, Stack } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -124,6 +124,8 @@ export class Website extends Construct {
       // CloudFront standard logs are delivered with an ACL grant, so ACLs must stay enabled here.
       objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ expiration: Duration.days(90) }],
+      // Kept when the stack is deleted, not when its first create fails (nothing to keep then).
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     acknowledgeNag(
       this.logsBucket,
@@ -138,6 +140,7 @@ export class Website extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: this.logsBucket,
       serverAccessLogsPrefix: 'site-bucket/',
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
 
     this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
@@ -209,7 +212,7 @@ export class Website extends Construct {
       domainNames: props.domain === undefined ? undefined : [props.domain.domainName],
       certificate: props.domain?.certificate,
       // Only meaningful with a custom certificate; the default certificate's policy is fixed.
-      minimumProtocolVersion: props.domain === undefined ? undefined : SecurityPolicyProtocol.TLS_V1_2_2021,
+      minimumProtocolVersion: props.domain === undefined ? undefined : SecurityPolicyProtocol.TLS_V1_2_2025,
       httpVersion: HttpVersion.HTTP2_AND_3,
       // Europe and North America edges: the customers are in the UK, and it is the cheapest class.
       priceClass: PriceClass.PRICE_CLASS_100,
@@ -233,7 +236,7 @@ export class Website extends Construct {
       acknowledgeNag(
         this.distribution,
         'AwsSolutions-CFR4',
-        'Without a custom domain the distribution uses the default *.cloudfront.net certificate, whose security policy CloudFront fixes at TLSv1. Control: browsers negotiate TLS 1.2 or 1.3 with CloudFront, HSTS keeps them on HTTPS, and setting domainName and certificateArn switches the policy to TLSv1.2_2021 (docs/deploy.md).',
+        'Without a custom domain the distribution uses the default *.cloudfront.net certificate, whose security policy CloudFront fixes at TLSv1. Control: browsers negotiate TLS 1.2 or 1.3 with CloudFront, HSTS keeps them on HTTPS, and setting domainName and certificateArn switches the policy to TLSv1.2_2025 (docs/deploy.md).',
       );
     }
 
@@ -241,7 +244,10 @@ export class Website extends Construct {
     // pruned, so a page loaded before a deploy can still fetch the files it references. Both run in
     // CDK's deployment function, given its own role and log group instead of the defaults (which
     // attach the AWS managed AWSLambdaBasicExecutionRole).
-    const deploymentLogs = new LogGroup(this, 'DeploymentLogs', { retention: RetentionDays.ONE_MONTH });
+    const deploymentLogs = new LogGroup(this, 'DeploymentLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+    });
     const deploymentRole = new Role(this, 'DeploymentRole', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: 'Copies the web build into the site bucket and invalidates CloudFront',
@@ -266,8 +272,18 @@ export class Website extends Construct {
       cacheControl: REVALIDATE_CACHE,
       distribution: this.distribution,
       distributionPaths: ['/*'],
+      // Do not hold the deploy until CloudFront finishes: waiting is what makes deploys fail
+      // intermittently (aws/aws-cdk#15891), and the new pages are served within minutes anyway.
+      waitForDistributionInvalidation: false,
     });
     pages.node.addDependency(assets);
+    // Both uploads run in one shared function, which carries the first one's AWS CLI layer; each
+    // BucketDeployment still adds its own layer resource, so the second is deployed for nothing.
+    if (!pages.node.tryRemoveChild('AwsCliLayer')) {
+      throw new Error(
+        'Website: the second upload no longer adds its own AWS CLI layer; remove this workaround',
+      );
+    }
 
     if (props.domain?.hostedZone !== undefined) {
       const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
@@ -317,7 +333,7 @@ export class Website extends Construct {
         'Writes any object of the site bucket, which holds only the build.',
       ],
       [
-        `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-<AWS::AccountId>-<AWS::Region>/*]`,
+        `AwsSolutions-IAM5[Resource::arn:${nagValue(stack.partition, 'AWS::Partition')}:s3:::cdk-${qualifier}-assets-${nagValue(stack.account, 'AWS::AccountId')}-${nagValue(stack.region, 'AWS::Region')}/*]`,
         'Reads the build zip from the CDK bootstrap assets bucket, whose object keys are content hashes.',
       ],
       [
@@ -338,6 +354,11 @@ export class Website extends Construct {
       }
     }
   }
+}
+
+/** How cdk-nag spells a stack attribute in a finding: the literal when known, else `<AWS::Pseudo>`. */
+function nagValue(value: string, pseudoParameter: string): string {
+  return Token.isUnresolved(value) ? `<${pseudoParameter}>` : value;
 }
 
 /** CDK's context key for a non-default bootstrap qualifier. */

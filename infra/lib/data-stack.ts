@@ -1,0 +1,100 @@
+import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { CfnBudget } from 'aws-cdk-lib/aws-budgets';
+import { type IPublicHostedZone, PublicHostedZone } from 'aws-cdk-lib/aws-route53';
+import type { Construct } from 'constructs';
+import type { ShopConfig } from './config';
+import { ShopEmail } from './constructs/email';
+import { AlarmTopic } from './constructs/monitoring';
+import { OrdersTable } from './constructs/orders-table';
+import { STRIPE_SECRETS, type StripeSecretName, StripeSecrets } from './constructs/secrets';
+
+/** Props of {@link ShopDataStack}. */
+export interface ShopDataStackProps extends StackProps {
+  readonly config: ShopConfig;
+}
+
+/** Output keys of the Stripe secrets' names, read by the operator's put-secret-value step. */
+export const STRIPE_SECRET_OUTPUT_KEYS: Readonly<Record<StripeSecretName, string>> = {
+  checkoutKey: 'StripeCheckoutKeySecretName',
+  fulfilmentKey: 'StripeFulfilmentKeySecretName',
+  webhookSigningSecret: 'StripeWebhookSigningSecretName',
+};
+
+/**
+ * Everything of a stage that holds state or must not be recreated: the orders table, the Stripe
+ * secrets, the SES identities and configuration set, the alarm topic (its email subscription is
+ * confirmed by hand) and the cost budget. Termination protection is on; the app stack reads these
+ * through stack outputs and can be deleted and recreated freely.
+ */
+export class ShopDataStack extends Stack {
+  readonly orders: OrdersTable;
+  readonly stripeSecrets: StripeSecrets;
+  readonly email: ShopEmail;
+  readonly alarms: AlarmTopic;
+  readonly hostedZone: IPublicHostedZone | undefined;
+
+  constructor(scope: Construct, id: string, props: ShopDataStackProps) {
+    super(scope, id, { terminationProtection: true, ...props });
+    const { config } = props;
+    Tags.of(this).add('project', 'live-aquatics');
+    Tags.of(this).add('stage', config.stage);
+
+    this.hostedZone =
+      config.hostedZoneId !== undefined && config.hostedZoneName !== undefined
+        ? PublicHostedZone.fromPublicHostedZoneAttributes(this, 'HostedZone', {
+            hostedZoneId: config.hostedZoneId,
+            zoneName: config.hostedZoneName,
+          })
+        : undefined;
+
+    this.alarms = new AlarmTopic(this, 'Monitoring', {
+      alarmEmail: config.alarmEmail ?? config.merchantEmail,
+    });
+    this.stripeSecrets = new StripeSecrets(this, 'StripeSecrets', { stage: config.stage });
+    this.email = new ShopEmail(this, 'Email', {
+      identityMode: config.sesIdentity,
+      senderEmail: config.senderEmail,
+      merchantEmail: config.merchantEmail,
+      hostedZone: this.hostedZone,
+      deliveryProblemsTopic: this.alarms.topic,
+    });
+    this.orders = new OrdersTable(this, 'Orders');
+    // Created last: if anything else in a first deploy fails (an SES identity that already
+    // exists, say), CloudFormation has not started the table, so the rollback never meets its
+    // deletion protection.
+    this.orders.node.addDependency(this.email, this.stripeSecrets, this.alarms);
+
+    new CfnBudget(this, 'CostBudget', {
+      budget: {
+        budgetName: `LiveAquatics-${config.stage}`,
+        budgetType: 'COST',
+        timeUnit: 'MONTHLY',
+        budgetLimit: { amount: config.monthlyBudgetUsd, unit: 'USD' },
+      },
+      notificationsWithSubscribers: [
+        { type: 'ACTUAL', threshold: 80 },
+        { type: 'FORECASTED', threshold: 100 },
+      ].map(({ type, threshold }) => ({
+        notification: {
+          notificationType: type,
+          comparisonOperator: 'GREATER_THAN',
+          threshold,
+          thresholdType: 'PERCENTAGE',
+        },
+        subscribers: [{ subscriptionType: 'SNS', address: this.alarms.topic.topicArn }],
+      })),
+    });
+
+    for (const name of Object.keys(STRIPE_SECRET_OUTPUT_KEYS) as StripeSecretName[]) {
+      new CfnOutput(this, STRIPE_SECRET_OUTPUT_KEYS[name], {
+        value: this.stripeSecrets.secrets[name].secretName,
+        description: `Put {"${STRIPE_SECRETS[name].jsonKey}": "${STRIPE_SECRETS[name].example}"} here with aws secretsmanager put-secret-value`,
+      });
+    }
+    new CfnOutput(this, 'OrdersTableName', { value: this.orders.table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarms.topic.topicArn,
+      description: 'Alarms; confirm the email subscription',
+    });
+  }
+}
