@@ -57,6 +57,8 @@ export const APP_OUTPUT_KEYS = {
   distributionId: 'DistributionId',
   distributionDomainName: 'DistributionDomainName',
   apiAccessLogGroupName: 'ApiAccessLogGroupName',
+  /** The fulfilment key's secret: what the ops CLI reads to call Stripe as the back office. */
+  stripeSecretName: 'StripeSecretName',
 } as const;
 
 /** Per function: `<Name>FunctionName` and `<Name>LogGroupName` outputs. */
@@ -268,6 +270,11 @@ export class ShopStack extends Stack {
       APP_OUTPUT_KEYS.apiAccessLogGroupName,
       this.api.accessLogs.logGroupName,
       'API access log (one JSON line per request)',
+    );
+    output(
+      APP_OUTPUT_KEYS.stripeSecretName,
+      stripeSecrets.secrets.fulfilmentKey.secretName,
+      'The fulfilment key (webhook, reconciler, ops commands); the other secrets are outputs of the data stack',
     );
     for (const [name, outputName] of Object.entries(FUNCTION_OUTPUT_NAMES) as Array<
       [keyof typeof FUNCTION_OUTPUT_NAMES, string]

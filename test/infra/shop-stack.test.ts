@@ -110,6 +110,7 @@ describe('ShopStack', () => {
         'DistributionId',
         'DistributionDomainName',
         'ApiAccessLogGroupName',
+        'StripeSecretName',
         'CreateCheckoutFunctionName',
         'CreateCheckoutLogGroupName',
         'CheckoutStatusFunctionName',
