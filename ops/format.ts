@@ -42,7 +42,10 @@ const EMAIL_LABELS: Record<string, string> = {
   decline: 'decline',
 };
 
-/** "confirmation notice dispatch!": each email the record has, `!` when it is due and not yet sent. */
+/**
+ * "confirmation notice dispatch!": each email the record has, `!` when it is due and not yet sent,
+ * `(refused)` when SES refused the address for good.
+ */
 function emailSummary(item: Record<string, unknown>): string {
   const kinds = ['confirmation', 'merchantNotice', ...SHOP_EMAIL_KINDS];
   return kinds
@@ -54,7 +57,9 @@ function emailSummary(item: Record<string, unknown>): string {
             : shopEmailAttributes(kind as (typeof SHOP_EMAIL_KINDS)[number]).state
         ];
       if (state === undefined) return [];
-      return [`${EMAIL_LABELS[kind] ?? kind}${state === 'sent' ? '' : '!'}`];
+      // `failed`: SES refused the customer's address for good (money's CustomerEmailRefused).
+      const mark = state === 'sent' ? '' : state === 'failed' ? '(refused)' : '!';
+      return [`${EMAIL_LABELS[kind] ?? kind}${mark}`];
     })
     .join(' ');
 }

@@ -58,6 +58,11 @@ export function recordInstant(record: ShopRecord): string {
   return record.kind === 'order' ? record.order.paidAt : record.request.createdAt;
 }
 
+/** When a record was written to the table: the tie-break between equal payment times. */
+function recordedAt(record: ShopRecord): string {
+  return record.kind === 'order' ? record.order.createdAt : record.request.createdAt;
+}
+
 export interface ListOptions {
   status?: string | undefined;
   /** One dispatch day; otherwise the days of `weeksBack` weeks back to 8 weeks ahead. */
@@ -79,7 +84,11 @@ export async function listRecords(
       : dispatchDaysAround(deps.now(), options.weeksBack ?? 8, 8);
   const records: ShopRecord[] = [];
   for (const day of days) records.push(...(await queryDispatchDay(deps.table, day, options.status)));
-  return records.sort((a, b) => recordInstant(b).localeCompare(recordInstant(a)));
+  // Stripe's payment time is whole seconds, so two orders paid in one second tie: the moment each
+  // was recorded (milliseconds) breaks the tie.
+  return records.sort(
+    (a, b) => recordInstant(b).localeCompare(recordInstant(a)) || recordedAt(b).localeCompare(recordedAt(a)),
+  );
 }
 
 /** The orders to pack on one dispatch day: `paid`, not yet dispatched or refunded, oldest first. */
@@ -87,5 +96,5 @@ export async function ordersToPack(day: IsoDate, deps: Pick<ShopDeps, 'table'>):
   const records = await queryDispatchDay(deps.table, day, 'paid');
   return records
     .flatMap((record) => (record.kind === 'order' ? [record.order] : []))
-    .sort((a, b) => a.paidAt.localeCompare(b.paidAt));
+    .sort((a, b) => a.paidAt.localeCompare(b.paidAt) || a.createdAt.localeCompare(b.createdAt));
 }
