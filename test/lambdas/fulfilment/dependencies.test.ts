@@ -31,4 +31,15 @@ describe('loadFulfilmentRuntime', () => {
       [...Object.keys(fulfilmentEnvSchema.shape), 'AWS_REGION'].sort(),
     );
   });
+
+  it('reads the reconciler’s window in days, absent by default (10 then applies)', () => {
+    const base = { ...stackEnv, AWS_REGION: 'eu-west-2' };
+    expect(
+      fulfilmentRuntimeEnvSchema.parse({ ...base, RECONCILE_LOOKBACK_DAYS: '14' }).RECONCILE_LOOKBACK_DAYS,
+    ).toBe(14);
+    expect(fulfilmentRuntimeEnvSchema.parse(base).RECONCILE_LOOKBACK_DAYS).toBeUndefined();
+    expect(fulfilmentRuntimeEnvSchema.safeParse({ ...base, RECONCILE_LOOKBACK_DAYS: '2' }).success).toBe(
+      false,
+    );
+  });
 });
