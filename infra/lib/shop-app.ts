@@ -2,6 +2,7 @@ import { App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readShopConfig, type ShopConfig } from './config';
 import { ShopDataStack } from './data-stack';
+import { ShopEdgeStack } from './edge-stack';
 import { REPO_ROOT } from './paths';
 import { ShopStack } from './shop-stack';
 
@@ -27,6 +28,8 @@ export interface ShopStacks {
   readonly data: ShopDataStack;
   /** `LiveAquatics-<stage>`: website, API, functions, alarms. */
   readonly stack: ShopStack;
+  /** `LiveAquatics-<stage>-Edge` in us-east-1: the WAF web ACL, when `waf` is on. */
+  readonly edge: ShopEdgeStack | undefined;
 }
 
 /**
@@ -61,13 +64,22 @@ export function createShopApp(options: CreateShopAppOptions = {}): ShopStacks {
     config,
     description: `Live Aquatics shop (${config.stage}): orders table, Stripe secrets, SES, alarm topic, budget`,
   });
+  const edge = config.waf
+    ? new ShopEdgeStack(app, `${prefix}-Edge`, {
+        env,
+        stage: config.stage,
+        description: `Live Aquatics shop (${config.stage}): AWS WAF web ACL for CloudFront (us-east-1)`,
+      })
+    : undefined;
   const stack = new ShopStack(app, prefix, {
     env,
     config,
     data,
+    webAclArn: edge?.webAcl.attrArn,
+    crossRegionReferences: edge !== undefined,
     repoRoot: REPO_ROOT,
     description: `Live Aquatics shop (${config.stage}): website, checkout API, Stripe webhook, functions, alarms`,
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
-  return { app, config, env, data, stack };
+  return { app, config, env, data, stack, edge };
 }

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Annotations, CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { ShopConfig } from './config';
 import { API_ROUTES, CheckoutApi, routeKeyOf } from './constructs/checkout-api';
@@ -11,6 +13,10 @@ import { ShopMonitoring } from './constructs/monitoring';
 import { ShopFunction, type ShopFunctionProps } from './constructs/shop-function';
 import { Website } from './constructs/website';
 import type { ShopDataStack } from './data-stack';
+import { acknowledgeNag } from './nag';
+
+/** The header CloudFront adds to API requests (as lambdas/lib/origin-verify.ts reads it). */
+export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 
 /** Shown instead of the shop when the stack is synthesised before `npm run build:web`. */
 export const PLACEHOLDER_SITE_DIR = 'infra/placeholder-web';
@@ -42,6 +48,8 @@ export interface ShopStackProps extends StackProps {
   readonly repoRoot: string;
   /** The stage's stateful stack: table, secrets, SES, alarm topic. */
   readonly data: ShopDataStack;
+  /** The us-east-1 WAF web ACL for the distribution (a cross-region reference). @default none */
+  readonly webAclArn?: string;
 }
 
 /**
@@ -79,6 +87,8 @@ export class ShopStack extends Stack {
   readonly api: CheckoutApi;
   readonly data: ShopDataStack;
   readonly monitoring: ShopMonitoring;
+  /** The API's authorizer: requests must carry CloudFront's origin-verify header. */
+  readonly originVerifier: ShopFunction;
   readonly functions: {
     readonly createCheckout: ShopFunction;
     readonly checkoutStatus: ShopFunction;
@@ -212,8 +222,36 @@ export class ShopStack extends Stack {
           }
         : undefined;
 
+    // Only CloudFront knows this value (it sends it as a header on every API request); the
+    // authorizer refuses anything without it before any shop function runs, so the execute-api
+    // URL cannot be used to go around the WAF.
+    const originVerify = new Secret(this, 'OriginVerifySecret', {
+      description: `Live Aquatics (${config.stage}): the value CloudFront sends in ${ORIGIN_VERIFY_HEADER} to the API`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    acknowledgeNag(
+      originVerify,
+      'AwsSolutions-SMG4',
+      'Rotation would change the value the authorizer expects before CloudFront sends it. Control: the value never leaves AWS (CloudFront origin config and this secret), only the authorizer may read it, and docs/deploy.md says how to roll it with a deploy.',
+    );
+    const originVerifier = new ShopFunction(this, 'OriginVerify', {
+      repoRoot,
+      entry: 'lambdas/origin-verify/handler.ts',
+      description: 'Lets API requests in only when they came through CloudFront',
+      timeout: Duration.seconds(5),
+      environment: { ORIGIN_VERIFY_SECRET_ID: originVerify.secretArn },
+    });
+    originVerify.grantRead(originVerifier);
+    const authorizer = new HttpLambdaAuthorizer('OriginVerify', originVerifier.function, {
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      identitySource: [`$request.header.${ORIGIN_VERIFY_HEADER}`],
+      resultsCacheTtl: Duration.minutes(5),
+    });
+    this.originVerifier = originVerifier;
+
     this.api = new CheckoutApi(this, 'Api', {
       apiName: `LiveAquatics-${config.stage}`,
+      authorizer,
       handlers: {
         createCheckout: createCheckout.function,
         checkoutStatus: checkoutStatus.function,
@@ -227,6 +265,8 @@ export class ShopStack extends Stack {
     this.website = new Website(this, 'Website', {
       siteDir: this.resolveSiteDir(repoRoot, config.webBuildDir),
       apiOriginDomainName: this.api.originDomainName,
+      apiOriginHeader: { name: ORIGIN_VERIFY_HEADER, value: originVerify.secretValue.unsafeUnwrap() },
+      webAclArn: props.webAclArn,
       domain,
     });
     // success_url and cancel_url are built from this, never from the request.
@@ -240,6 +280,10 @@ export class ShopStack extends Stack {
     this.monitoring.monitorApiServerErrors(this.api.httpApi);
     this.monitoring.monitorMissedOrders();
     this.monitoring.monitorPaidCheckoutsNeedingReview();
+    this.monitoring.monitorThrottledRequests(this.api.accessLogs);
+    this.monitoring.monitorReconcilerHeartbeat();
+    this.monitoring.monitorSesReputation();
+    this.monitoring.monitorCustomerEmailRefused();
 
     const output = (key: string, value: string, description?: string) =>
       new CfnOutput(this, key, { value, description });

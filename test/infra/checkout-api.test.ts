@@ -79,9 +79,9 @@ describe('CheckoutApi', () => {
       const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0];
       const settings = stage?.Properties.RouteSettings;
       expect(settings).toEqual({
-        'POST /functions/v1/create-checkout': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 },
-        'GET /functions/v1/checkout-status': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
-        'POST /functions/v1/stripe-webhook': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+        'POST /functions/v1/create-checkout': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+        'GET /functions/v1/checkout-status': { ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 },
+        'POST /functions/v1/stripe-webhook': { ThrottlingRateLimit: 40, ThrottlingBurstLimit: 80 },
       });
       const checkout = DEFAULT_ROUTE_THROTTLES.createCheckout;
       for (const other of [

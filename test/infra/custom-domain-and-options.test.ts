@@ -96,7 +96,8 @@ describe('custom domain and options', () => {
     const shopFunctions = template.findResources('AWS::Lambda::Function', {
       Properties: { Runtime: 'nodejs24.x' },
     });
-    expect(Object.keys(shopFunctions)).toHaveLength(4);
+    // The four shop functions and the origin-verify authorizer.
+    expect(Object.keys(shopFunctions)).toHaveLength(5);
     for (const resource of Object.values(shopFunctions)) {
       expect(resource.Properties.ReservedConcurrentExecutions).toBeUndefined();
     }

@@ -168,12 +168,74 @@ describe('ShopMonitoring', () => {
     });
   });
 
-  it('sends every alarm to the topic and treats a quiet shop as healthy', () => {
-    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(4 * 2 + 4);
-    for (const alarm of alarms) {
+  it('sends every alarm to the topic and treats a quiet shop as healthy, except the heartbeat', () => {
+    const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(4 * 2 + 9);
+    for (const [id, alarm] of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([alarmTopic]);
-      expect(alarm.Properties.TreatMissingData).toBe('notBreaching');
+      expect([id, alarm.Properties.TreatMissingData]).toEqual([
+        id,
+        id.includes('Heartbeat') ? 'breaching' : 'notBreaching',
+      ]);
     }
+  });
+
+  it('counts 429 answers from the access log and alarms on 10 in 5 minutes', () => {
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      LogGroupName: { Ref: logicalIdOf(stack.api.accessLogs) },
+      FilterPattern: '{ $.status = "429" }',
+      MetricTransformations: [
+        { MetricNamespace: 'LiveAquatics', MetricName: 'ApiThrottledRequests', MetricValue: '1' },
+      ],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'LiveAquatics',
+      MetricName: 'ApiThrottledRequests',
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 10,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [alarmTopic],
+    });
+  });
+
+  it('alarms when the reconciler has not reported a run for an hour, missing data counting as down', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'LiveAquatics',
+      MetricName: 'ReconcilerFulfilledMissedOrders',
+      Dimensions: [{ Name: 'service', Value: 'live-aquatics-shop' }],
+      Statistic: 'SampleCount',
+      Period: 3600,
+      Threshold: 1,
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'breaching',
+      AlarmActions: [alarmTopic],
+    });
+  });
+
+  it.each([
+    ['Reputation.BounceRate', 0.05],
+    ['Reputation.ComplaintRate', 0.001],
+  ])("alarms on the SES %s at AWS's review level (%s)", (metricName, threshold) => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SES',
+      MetricName: metricName,
+      Statistic: 'Maximum',
+      Period: 3600,
+      Threshold: threshold,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [alarmTopic],
+    });
+  });
+
+  it('alarms on the first customer confirmation SES refused (CustomerEmailRefused)', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'LiveAquatics',
+      MetricName: 'CustomerEmailRefused',
+      Dimensions: [{ Name: 'service', Value: 'live-aquatics-shop' }],
+      Statistic: 'Sum',
+      Threshold: 1,
+      AlarmActions: [alarmTopic],
+    });
   });
 });

@@ -24,7 +24,11 @@ describe('ShopStack', () => {
 
   describe('Stripe secrets', () => {
     it('are three Secrets Manager secrets in the data stack, created with a random placeholder and no value', () => {
-      template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+      // The app stack's one secret is CloudFront's origin-verify value, which holds no Stripe data.
+      template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+      template.hasResourceProperties('AWS::SecretsManager::Secret', {
+        Description: Match.stringLikeRegexp('the value CloudFront sends in x-origin-verify'),
+      });
       dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 3);
       for (const [key, readers] of [
         ['stripeSecretKey', 'create-checkout, checkout-status'],

@@ -96,7 +96,9 @@ describe('two stages in one account', () => {
       [
         'LiveAquatics-prod eu-west-2',
         'LiveAquatics-prod-Data eu-west-2',
+        'LiveAquatics-prod-Edge us-east-1',
         'LiveAquatics-test eu-west-2',
+        'LiveAquatics-test-Edge us-east-1',
         'LiveAquatics-test-Data eu-west-2',
       ].sort(),
     );
@@ -116,6 +118,7 @@ describe('two stages in one account', () => {
         'AWS::ApiGatewayV2::Api LiveAquatics-prod',
         'AWS::Budgets::Budget LiveAquatics-prod',
         'AWS::SES::EmailIdentity daphnia-direct.co.uk',
+        'AWS::WAFv2::WebACL LiveAquatics-prod',
       ]),
     );
   });

@@ -8,6 +8,7 @@ import { afterAll } from 'vitest';
 import { z } from 'zod';
 import type { ShopFunction } from '../../infra/lib/constructs/shop-function';
 import type { ShopDataStack } from '../../infra/lib/data-stack';
+import type { ShopEdgeStack } from '../../infra/lib/edge-stack';
 import { REPO_ROOT } from '../../infra/lib/paths';
 import { createShopApp } from '../../infra/lib/shop-app';
 import type { ShopStack } from '../../infra/lib/shop-stack';
@@ -64,8 +65,15 @@ export const NO_CLI_ENVIRONMENT = {} as const;
 export function synthShop(
   overrides: Record<string, unknown> = {},
   options: { bundle?: boolean; outdir?: string; processEnv?: Record<string, string> } = {},
-): { app: App; stack: ShopStack; data: ShopDataStack; template: Template; dataTemplate: Template } {
-  const { app, stack, data } = createShopApp({
+): {
+  app: App;
+  stack: ShopStack;
+  data: ShopDataStack;
+  edge: ShopEdgeStack | undefined;
+  template: Template;
+  dataTemplate: Template;
+} {
+  const { app, stack, data, edge } = createShopApp({
     context: {
       ...cdkJsonContext(),
       ...(options.bundle === true ? {} : SKIP_BUNDLING),
@@ -74,7 +82,14 @@ export function synthShop(
     outdir: options.outdir ?? tempDir('shop-cdk-out-'),
     processEnv: options.processEnv ?? NO_CLI_ENVIRONMENT,
   });
-  return { app, stack, data, template: Template.fromStack(stack), dataTemplate: Template.fromStack(data) };
+  return {
+    app,
+    stack,
+    data,
+    edge,
+    template: Template.fromStack(stack),
+    dataTemplate: Template.fromStack(data),
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   HttpMethod,
   type HttpRoute,
   HttpStage,
+  type IHttpRouteAuthorizer,
   LogGroupLogDestination,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -42,16 +43,18 @@ export interface ThrottleLimits {
 }
 
 /**
- * Stage default, which also covers anything not listed per route. Numbers for a small shop: a real
- * customer makes one checkout and a few status polls; Stripe delivers a handful of events per order.
+ * Stage default, which also covers anything not listed per route. These are shared by all
+ * clients, so they cap the total (and the bill), not one client: per-client limits are the WAF's
+ * (edge-stack.ts). A client at 10 requests/s, before the WAF blocks it, leaves create-checkout
+ * half of its rate for everyone else.
  */
-export const DEFAULT_STAGE_THROTTLE: ThrottleLimits = { rateLimit: 10, burstLimit: 20 };
+export const DEFAULT_STAGE_THROTTLE: ThrottleLimits = { rateLimit: 50, burstLimit: 100 };
 
 /** Per-route limits: checkout is the endpoint that costs money (Stripe calls), so it gets the least. */
 export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<ApiRouteName, ThrottleLimits>> = {
-  createCheckout: { rateLimit: 2, burstLimit: 5 },
-  checkoutStatus: { rateLimit: 5, burstLimit: 10 },
-  stripeWebhook: { rateLimit: 10, burstLimit: 20 },
+  createCheckout: { rateLimit: 20, burstLimit: 40 },
+  checkoutStatus: { rateLimit: 30, burstLimit: 60 },
+  stripeWebhook: { rateLimit: 40, burstLimit: 80 },
 };
 
 /**
@@ -85,6 +88,11 @@ export interface CheckoutApiProps {
    * every cross-origin call is refused by the browser.
    */
   readonly corsOrigin?: string;
+  /**
+   * Checked before any route's function runs; the shop's is the origin-verify authorizer, so only
+   * requests that came through CloudFront (and its WAF) get in.
+   */
+  readonly authorizer?: IHttpRouteAuthorizer;
   /** @default DEFAULT_STAGE_THROTTLE */
   readonly stageThrottle?: ThrottleLimits;
   /** @default DEFAULT_ROUTE_THROTTLES */
@@ -147,6 +155,7 @@ export class CheckoutApi extends Construct {
         path,
         methods: [method],
         integration: new HttpLambdaIntegration(`${name}Integration`, props.handlers[name]),
+        authorizer: props.authorizer,
       });
       if (route === undefined) {
         throw new Error(`CheckoutApi: no route was created for ${routeKeyOf(name)}`);

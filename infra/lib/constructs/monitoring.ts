@@ -27,6 +27,15 @@ export const MISSED_ORDERS_METRIC = 'ReconcilerFulfilledMissedOrders';
 /** Emitted by fulfilment for a paid session whose amount, currency or quantity is not what we priced. */
 export const NEEDS_REVIEW_METRIC = 'PaidCheckoutNeedsReview';
 
+/** Emitted by fulfilment when SES refuses the customer's confirmation (a bad address, say). */
+export const CUSTOMER_EMAIL_REFUSED_METRIC = 'CustomerEmailRefused';
+
+/** Derived from the API access log: requests refused with 429 (API Gateway throttles). */
+export const API_THROTTLED_METRIC = 'ApiThrottledRequests';
+
+/** SES account reputation: AWS reviews an account at 5 % bounces or 0.1 % complaints. */
+export const SES_REPUTATION_THRESHOLDS = { bounceRate: 0.05, complaintRate: 0.001 } as const;
+
 /** Derived from the API access log: webhook requests that got a 5xx, whoever produced it. */
 export const WEBHOOK_SERVER_ERRORS_METRIC = 'WebhookServerErrors';
 
@@ -180,6 +189,70 @@ export class ShopMonitoring extends Construct {
     });
   }
 
+  /** Requests refused with 429: the route throttle is being hit (a flood, or traffic outgrowing it). */
+  monitorThrottledRequests(accessLogs: ILogGroup): void {
+    new MetricFilter(this, 'ApiThrottledFilter', {
+      logGroup: accessLogs,
+      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: API_THROTTLED_METRIC,
+      metricValue: '1',
+    });
+    this.alarm('ApiThrottledRequests', {
+      metric: new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: API_THROTTLED_METRIC,
+        statistic: 'Sum',
+        period: FIVE_MINUTES,
+      }),
+      threshold: 10,
+      description:
+        'The API answered 10 or more 429s in 5 minutes: customers may be seeing "Too many requests" at checkout. Check the access log (sourceIp, routeKey) and the WAF sampled requests.',
+    });
+  }
+
+  /**
+   * The reconciler reports its metric on every run; no report for an hour means it stopped (a
+   * deleted schedule, a crash before the metric, a broken deploy). Missing data is the alarm here.
+   */
+  monitorReconcilerHeartbeat(): void {
+    this.alarm('ReconcilerHeartbeat', {
+      metric: shopMetric(MISSED_ORDERS_METRIC, Duration.hours(1), 'SampleCount'),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+      treatMissingData: TreatMissingData.BREACHING,
+      description:
+        'The reconciler has not completed a run for an hour (it runs every 15 minutes): paid orders whose webhook was lost are not being caught. Check its log group and the ReconcileSchedule rule.',
+    });
+  }
+
+  /** SES account reputation (account-wide, per region): above these AWS reviews or pauses sending. */
+  monitorSesReputation(): void {
+    const reputation = (metricName: string) =>
+      new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1) });
+    this.alarm('SesBounceRate', {
+      metric: reputation('Reputation.BounceRate'),
+      threshold: SES_REPUTATION_THRESHOLDS.bounceRate,
+      description:
+        'SES bounce rate is 5 % or more: AWS reviews the account at 5 % and may pause sending at 10 %. Check the bounces (mailed to this address) and the suppression list.',
+    });
+    this.alarm('SesComplaintRate', {
+      metric: reputation('Reputation.ComplaintRate'),
+      threshold: SES_REPUTATION_THRESHOLDS.complaintRate,
+      description:
+        'SES complaint rate is 0.1 % or more: AWS reviews the account at 0.1 % and may pause sending at 0.5 %.',
+    });
+  }
+
+  /** SES refused a customer's confirmation: the order stands, but the customer has no email. */
+  monitorCustomerEmailRefused(): void {
+    this.alarm('CustomerEmailRefused', {
+      metric: shopMetric(CUSTOMER_EMAIL_REFUSED_METRIC, FIVE_MINUTES),
+      description:
+        'SES refused an order confirmation to a customer (e.g. a mistyped address): the order is recorded but the customer was not told. Find it in the webhook log and contact the customer.',
+    });
+  }
+
   /** A customer paid an amount, currency or quantity we did not price: not fulfilled automatically. */
   monitorPaidCheckoutsNeedingReview(): void {
     this.alarm('PaidCheckoutNeedsReview', {
@@ -189,13 +262,22 @@ export class ShopMonitoring extends Construct {
     });
   }
 
-  private alarm(id: string, options: { metric: Metric; description: string; threshold?: number }): Alarm {
+  private alarm(
+    id: string,
+    options: {
+      metric: Metric;
+      description: string;
+      threshold?: number;
+      comparisonOperator?: ComparisonOperator;
+      treatMissingData?: TreatMissingData;
+    },
+  ): Alarm {
     const alarm = new Alarm(this, id, {
       metric: options.metric,
       threshold: options.threshold ?? 1,
       evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+      comparisonOperator: options.comparisonOperator ?? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: options.treatMissingData ?? TreatMissingData.NOT_BREACHING,
       alarmDescription: options.description,
     });
     alarm.addAlarmAction(this.action);
@@ -203,12 +285,12 @@ export class ShopMonitoring extends Construct {
   }
 }
 
-function shopMetric(metricName: string, period: Duration): Metric {
+function shopMetric(metricName: string, period: Duration, statistic = 'Sum'): Metric {
   return new Metric({
     namespace: METRICS_NAMESPACE,
     metricName,
     dimensionsMap: { ...SHOP_METRIC_DIMENSIONS },
-    statistic: 'Sum',
+    statistic,
     period,
   });
 }

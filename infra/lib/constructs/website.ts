@@ -97,6 +97,10 @@ export interface WebsiteProps {
   readonly apiOriginDomainName: string;
   /** @default the distribution's cloudfront.net name, without a custom domain */
   readonly domain?: WebsiteDomain;
+  /** A header CloudFront adds to every API request, which the API checks (its origin-verify authorizer). */
+  readonly apiOriginHeader?: { readonly name: string; readonly value: string };
+  /** ARN of a us-east-1 WAF web ACL for the distribution. @default no WAF */
+  readonly webAclArn?: string;
 }
 
 /**
@@ -199,6 +203,10 @@ export class Website extends Construct {
           origin: new HttpOrigin(props.apiOriginDomainName, {
             protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
             originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+            customHeaders:
+              props.apiOriginHeader === undefined
+                ? undefined
+                : { [props.apiOriginHeader.name]: props.apiOriginHeader.value },
           }),
           // A POST must not be answered with a redirect: plain HTTP is refused instead.
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
@@ -214,6 +222,7 @@ export class Website extends Construct {
       // Only meaningful with a custom certificate; the default certificate's policy is fixed.
       minimumProtocolVersion: props.domain === undefined ? undefined : SecurityPolicyProtocol.TLS_V1_2_2025,
       httpVersion: HttpVersion.HTTP2_AND_3,
+      webAclId: props.webAclArn,
       // Europe and North America edges: the customers are in the UK, and it is the cheapest class.
       priceClass: PriceClass.PRICE_CLASS_100,
       enableIpv6: true,
@@ -227,11 +236,13 @@ export class Website extends Construct {
       'AwsSolutions-CFR1',
       'No geo restriction: Stripe delivers webhooks from outside the UK (mostly the US), and a customer abroad may pay for a UK delivery. Control: the shop only sells to UK postcodes (validated server side) and every API route is throttled.',
     );
-    acknowledgeNag(
-      this.distribution,
-      'AwsSolutions-CFR2',
-      'No AWS WAF: a web ACL costs more per month than this shop is expected to spend on all its infrastructure. Controls: API Gateway throttling per route, capped Lambda concurrency, server-side validation and pricing, Stripe signature checks on the webhook, and AWS Shield Standard on CloudFront.',
-    );
+    if (props.webAclArn === undefined) {
+      acknowledgeNag(
+        this.distribution,
+        'AwsSolutions-CFR2',
+        'No AWS WAF in this stage (waf=false: dev and local stages, where a web ACL would cost more than the rest of the stack). Controls: API Gateway throttling per route, server-side validation and pricing, Stripe signature checks on the webhook, and AWS Shield Standard on CloudFront. Production stages have the WAF on by default.',
+      );
+    }
     if (props.domain === undefined) {
       acknowledgeNag(
         this.distribution,

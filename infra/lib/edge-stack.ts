@@ -1,0 +1,107 @@
+import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import type { Construct } from 'constructs';
+import { API_ROUTES } from './constructs/checkout-api';
+
+/** CloudFront only takes web ACLs (and certificates) from us-east-1, whatever the shop's region. */
+export const EDGE_REGION = 'us-east-1';
+
+/**
+ * Per-client limits. A real customer starts one or two checkouts; a script sending 10 a second is
+ * blocked within about a minute instead of using up the route's shared throttle for everyone.
+ */
+export const WAF_LIMITS = {
+  /** create-checkout requests per client IP in any 60 s (the smallest window WAF offers). */
+  checkoutPerMinute: 10,
+  /** All requests per client IP in any 5 minutes, the Stripe webhook excepted. */
+  allPerFiveMinutes: 600,
+} as const;
+
+/** Props of {@link ShopEdgeStack}. */
+export interface ShopEdgeStackProps extends StackProps {
+  readonly stage: string;
+}
+
+const visibility = (metricName: string) => ({
+  cloudWatchMetricsEnabled: true,
+  metricName,
+  sampledRequestsEnabled: true,
+});
+
+const uriPathIs = (path: string) => ({
+  byteMatchStatement: {
+    fieldToMatch: { uriPath: {} },
+    positionalConstraint: 'EXACTLY',
+    searchString: path,
+    textTransformations: [{ priority: 0, type: 'NONE' }],
+  },
+});
+
+/** WAF's answer to a blocked client: 429 like API Gateway's throttle, so the page says the same. */
+const tooManyRequests = { block: { customResponse: { responseCode: 429 } } };
+
+/**
+ * The stage's AWS WAF web ACL for CloudFront, in us-east-1: per-client rate limits on checkout
+ * and on everything, and Amazon's IP reputation list. The app stack attaches it to the
+ * distribution through a cross-region reference.
+ */
+export class ShopEdgeStack extends Stack {
+  readonly webAcl: CfnWebACL;
+
+  constructor(scope: Construct, id: string, props: ShopEdgeStackProps) {
+    super(scope, id, { ...props, env: { ...props.env, region: EDGE_REGION }, crossRegionReferences: true });
+    Tags.of(this).add('project', 'live-aquatics');
+    Tags.of(this).add('stage', props.stage);
+
+    this.webAcl = new CfnWebACL(this, 'WebAcl', {
+      name: `LiveAquatics-${props.stage}`,
+      description: 'Live Aquatics shop: per-client rate limits in front of CloudFront',
+      scope: 'CLOUDFRONT',
+      defaultAction: { allow: {} },
+      visibilityConfig: visibility(`LiveAquatics-${props.stage}`),
+      rules: [
+        {
+          name: 'CheckoutPerClient',
+          priority: 0,
+          action: tooManyRequests,
+          statement: {
+            rateBasedStatement: {
+              limit: WAF_LIMITS.checkoutPerMinute,
+              evaluationWindowSec: 60,
+              aggregateKeyType: 'IP',
+              scopeDownStatement: uriPathIs(API_ROUTES.createCheckout.path),
+            },
+          },
+          visibilityConfig: visibility(`LiveAquatics-${props.stage}-CheckoutPerClient`),
+        },
+        {
+          name: 'AllPerClient',
+          priority: 1,
+          action: tooManyRequests,
+          statement: {
+            rateBasedStatement: {
+              limit: WAF_LIMITS.allPerFiveMinutes,
+              evaluationWindowSec: 300,
+              aggregateKeyType: 'IP',
+              // Stripe delivers webhooks from a handful of addresses; a burst of events must not
+              // be mistaken for a flood (the webhook checks signatures and has its own throttle).
+              scopeDownStatement: { notStatement: { statement: uriPathIs(API_ROUTES.stripeWebhook.path) } },
+            },
+          },
+          visibilityConfig: visibility(`LiveAquatics-${props.stage}-AllPerClient`),
+        },
+        {
+          name: 'AmazonIpReputationList',
+          priority: 2,
+          overrideAction: { none: {} },
+          statement: {
+            managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesAmazonIpReputationList' },
+          },
+          visibilityConfig: visibility(`LiveAquatics-${props.stage}-IpReputation`),
+        },
+      ],
+    });
+
+    new CfnOutput(this, 'WebAclArn', { value: this.webAcl.attrArn });
+  }
+}

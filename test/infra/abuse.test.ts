@@ -1,0 +1,167 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ShopEdgeStack } from '../../infra/lib/edge-stack';
+import type { ShopStack } from '../../infra/lib/shop-stack';
+import { fakeWebBuild, logicalIdOf, statementsOfRole, synthShop } from './support';
+
+/*
+ * Abuse resistance in the default production configuration: a WAF with per-client rate limits in
+ * front of CloudFront (us-east-1), and an API that answers only requests that came through it.
+ */
+const PROD = {
+  stage: 'prod',
+  stripeLivemode: 'true',
+  senderEmail: 'orders@daphnia-direct.co.uk',
+  merchantEmail: 'owner@daphnia-direct.co.uk',
+  sellerName: 'Daphnia Direct Ltd',
+  sellerAddress: '4 Pond Lane, Norwich NR1 1AA',
+  sellerEmail: 'hello@daphnia-direct.co.uk',
+};
+
+describe('abuse resistance (prod)', () => {
+  let stack: ShopStack;
+  let edge: ShopEdgeStack;
+  let template: Template;
+  let edgeTemplate: Template;
+
+  beforeAll(() => {
+    const synthesised = synthShop({ ...PROD, webBuildDir: fakeWebBuild() });
+    ({ stack, template } = synthesised);
+    const built = synthesised.edge;
+    if (built === undefined) throw new Error('prod has the WAF by default');
+    edge = built;
+    edgeTemplate = Template.fromStack(edge);
+  });
+
+  describe('WAF', () => {
+    it('is its own stack in us-east-1, the only region CloudFront takes web ACLs from', () => {
+      expect([edge.stackName, edge.region]).toEqual(['LiveAquatics-prod-Edge', 'us-east-1']);
+      edgeTemplate.hasResourceProperties('AWS::WAFv2::WebACL', {
+        Name: 'LiveAquatics-prod',
+        Scope: 'CLOUDFRONT',
+        DefaultAction: { Allow: {} },
+      });
+    });
+
+    it('limits each client to 10 create-checkouts a minute, answering 429', () => {
+      const rules = Object.values(edgeTemplate.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules;
+      expect(rules[0]).toMatchObject({
+        Name: 'CheckoutPerClient',
+        Priority: 0,
+        Action: { Block: { CustomResponse: { ResponseCode: 429 } } },
+        Statement: {
+          RateBasedStatement: {
+            Limit: 10,
+            EvaluationWindowSec: 60,
+            AggregateKeyType: 'IP',
+            ScopeDownStatement: {
+              ByteMatchStatement: {
+                FieldToMatch: { UriPath: {} },
+                PositionalConstraint: 'EXACTLY',
+                SearchString: '/functions/v1/create-checkout',
+              },
+            },
+          },
+        },
+      });
+    });
+
+    it("limits each client to 600 requests in 5 minutes overall, never counting Stripe's webhook calls", () => {
+      const rules = Object.values(edgeTemplate.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules;
+      expect(rules[1]).toMatchObject({
+        Name: 'AllPerClient',
+        Action: { Block: { CustomResponse: { ResponseCode: 429 } } },
+        Statement: {
+          RateBasedStatement: {
+            Limit: 600,
+            EvaluationWindowSec: 300,
+            AggregateKeyType: 'IP',
+            ScopeDownStatement: {
+              NotStatement: {
+                Statement: { ByteMatchStatement: { SearchString: '/functions/v1/stripe-webhook' } },
+              },
+            },
+          },
+        },
+      });
+      expect(rules.map((r: { Name: string }) => r.Name)).toEqual([
+        'CheckoutPerClient',
+        'AllPerClient',
+        'AmazonIpReputationList',
+      ]);
+    });
+
+    it('is attached to the distribution through a cross-region stack output', () => {
+      const distribution = template.toJSON().Resources[logicalIdOf(stack.website.distribution)].Properties;
+      expect(distribution.DistributionConfig.WebACLId).toEqual({
+        'Fn::GetStackOutput': {
+          StackName: 'LiveAquatics-prod-Edge',
+          Region: 'us-east-1',
+          OutputName: expect.stringMatching(/^PublishOutputFnGetAttWebAcl/),
+        },
+      });
+    });
+
+    it('is off in dev, which needs no acknowledgement of CFR2 anywhere else', () => {
+      const dev = synthShop({ webBuildDir: fakeWebBuild() });
+      expect(dev.edge).toBeUndefined();
+      const devDistribution = dev.template.toJSON().Resources[logicalIdOf(dev.stack.website.distribution)];
+      expect(devDistribution.Properties.DistributionConfig.WebACLId).toBeUndefined();
+    });
+  });
+
+  describe('the API only through CloudFront', () => {
+    it('sends the origin-verify secret as a header on the API origin, resolved at deploy time', () => {
+      const origins =
+        template.toJSON().Resources[logicalIdOf(stack.website.distribution)].Properties.DistributionConfig
+          .Origins;
+      const api = origins.find((o: { CustomOriginConfig?: unknown }) => o.CustomOriginConfig !== undefined);
+      expect(api.OriginCustomHeaders).toEqual([
+        {
+          HeaderName: 'x-origin-verify',
+          HeaderValue: {
+            'Fn::Join': [
+              '',
+              [
+                '{{resolve:secretsmanager:',
+                { Ref: expect.stringMatching(/^OriginVerifySecret/) },
+                ':SecretString:::}}',
+              ],
+            ],
+          },
+        },
+      ]);
+    });
+
+    it('checks every route with the origin-verify authorizer, cached 5 minutes per header value', () => {
+      const authorizers = Object.entries(template.findResources('AWS::ApiGatewayV2::Authorizer'));
+      expect(authorizers).toHaveLength(1);
+      const [authorizerId, authorizer] = authorizers[0] ?? [];
+      expect(authorizer?.Properties).toMatchObject({
+        AuthorizerType: 'REQUEST',
+        AuthorizerPayloadFormatVersion: '2.0',
+        EnableSimpleResponses: true,
+        IdentitySource: ['$request.header.x-origin-verify'],
+        AuthorizerResultTtlInSeconds: 300,
+      });
+      const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
+      expect(routes).toHaveLength(3);
+      for (const route of routes) {
+        expect(route.Properties).toMatchObject({
+          AuthorizationType: 'CUSTOM',
+          AuthorizerId: { Ref: authorizerId },
+        });
+      }
+    });
+
+    it('lets only the authorizer read the origin-verify secret', () => {
+      const secretRef = JSON.stringify({ Ref: logicalIdOf(stack.node.findChild('OriginVerifySecret')) });
+      const readers = [...Object.entries(stack.functions), ['originVerifier', stack.originVerifier] as const]
+        .filter(([, fn]) =>
+          JSON.stringify(statementsOfRole(template, logicalIdOf(fn.role))).includes(secretRef),
+        )
+        .map(([name]) => name);
+      expect(readers).toEqual(['originVerifier']);
+    });
+  });
+});
