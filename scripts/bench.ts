@@ -707,14 +707,16 @@ function synthesisedResources(): TemplateResource[] {
   const cdkJson = JSON.parse(readFileSync('cdk.json', 'utf8')) as { context: Record<string, unknown> };
   const outdir = mkdtempSync(join(tmpdir(), 'shop-bench-cdk-'));
   try {
-    const { app, stack } = createShopApp({
+    const { app } = createShopApp({
       context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:disable-asset-staging': true },
       outdir,
     });
-    const template = app.synth().getStackByName(stack.stackName).template as {
-      Resources: Record<string, TemplateResource>;
-    };
-    return Object.values(template.Resources);
+    // Every stack of the stage (the data stack holds the table and secrets, the app stack the rest).
+    return app
+      .synth()
+      .stacks.flatMap((stack) =>
+        Object.values((stack.template as { Resources: Record<string, TemplateResource> }).Resources),
+      );
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
