@@ -1,0 +1,135 @@
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import type { BrowserContext, Page } from '@playwright/test';
+import { expectAccessible, fillDeliveryDetails, openPaymentTab } from './support/customer';
+import { expect, type Stack, test } from './support/fixtures';
+import { stackUrls } from './support/stack';
+
+const MERCHANT = 'merchant@live-aquatics.test';
+
+/**
+ * Orders a bottle and pays by the simulator's Bacs Direct Debit with the chosen settlement. The
+ * simulator settles such a debit on its own only after three minutes, so within a test it stays
+ * processing until the test presses a "Settle now" button. Returns the payment tab, on the shop's
+ * success page, and the session id.
+ */
+async function payByDirectDebit(
+  page: Page,
+  context: BrowserContext,
+  email: string,
+  settlement: 'Settles later: succeeds' | 'Settles later: fails',
+): Promise<{ payment: Page; sessionId: string }> {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Daphnia Magna' }).click();
+  await fillDeliveryDetails(page, {
+    name: 'Dee Debit',
+    email,
+    address: '11 Bank Street, Norwich',
+    postcode: 'NR1 3AA',
+  });
+  const payment = await openPaymentTab(page, context);
+  await payment.waitForURL(/\/c\/pay\/cs_test_/);
+  const debit = payment.getByRole('region', { name: 'Bacs Direct Debit (test)' });
+  await debit.getByRole('radio', { name: settlement }).check();
+  await debit.getByRole('button', { name: 'Confirm Direct Debit of £14.70' }).click();
+  await payment.waitForURL(/\/success\?session_id=cs_test_/);
+  return { payment, sessionId: new URL(payment.url()).searchParams.get('session_id') ?? '' };
+}
+
+/** Presses one of the processing page's buttons, as the bank answering days later. */
+async function settle(
+  context: BrowserContext,
+  sessionId: string,
+  button: 'Settle now: collected' | 'Settle now: failed',
+  page: Page,
+): Promise<void> {
+  const bank = await context.newPage();
+  await bank.goto(`${stackUrls().simulator}/c/pay/${sessionId}`);
+  await expect(bank.getByRole('heading', { name: 'Direct Debit processing' })).toBeVisible();
+  await expect(bank.getByText('The payment of £14.70 is waiting for the bank.')).toBeVisible();
+  await expectAccessible(bank);
+  await bank.getByRole('button', { name: button }).click();
+  await expect(
+    bank.getByRole('heading', {
+      name: button === 'Settle now: collected' ? 'Direct Debit collected' : 'Direct Debit failed',
+    }),
+  ).toBeVisible();
+  await bank.close();
+  await page.bringToFront();
+}
+
+async function ordersFor(stack: Stack, sessionId: string): Promise<number> {
+  const orders = await stack.dynamo.send(new ScanCommand({ TableName: 'live-aquatics-orders' }));
+  return (orders.Items ?? []).filter((item) => item.sessionId?.S === sessionId).length;
+}
+
+async function noticesFor(stack: Stack, sessionId: string): Promise<number> {
+  const notices = await stack.emailsTo(MERCHANT);
+  return notices.filter((email) => email.subject.includes(sessionId.slice(-12))).length;
+}
+
+const NOT_YET_RECEIVED =
+  'We have not received your payment yet. If your bank is still processing it, we will email you as soon as it completes; otherwise you can place your order again from the shop.';
+
+test('a Direct Debit that settles later and succeeds: "not received yet", then one order, both emails, "Payment Successful!"', async ({
+  page,
+  context,
+  stack,
+}) => {
+  const email = 'debit.later@example.com';
+  const { payment, sessionId } = await payByDirectDebit(page, context, email, 'Settles later: succeeds');
+
+  // Completed but not collected: the success page must not confirm an order the bank may refuse.
+  await expect(payment.getByRole('heading', { name: 'Payment not completed' })).toBeVisible();
+  await expect(payment.getByText(NOT_YET_RECEIVED)).toBeVisible();
+  await expect(payment.getByText(sessionId.slice(-12), { exact: true })).toBeVisible();
+  await expect(payment.getByText('Payment Successful!')).toHaveCount(0);
+  await expectAccessible(payment);
+  expect(await ordersFor(stack, sessionId)).toBe(0);
+  expect(await stack.emailsTo(email)).toHaveLength(0);
+  expect(await noticesFor(stack, sessionId)).toBe(0);
+
+  await settle(context, sessionId, 'Settle now: collected', payment);
+
+  await expect.poll(() => ordersFor(stack, sessionId)).toBe(1);
+  await expect.poll(async () => (await stack.emailsTo(email)).length).toBe(1);
+  await expect.poll(() => noticesFor(stack, sessionId)).toBe(1);
+
+  await payment.reload();
+  await expect(
+    payment.getByRole('heading', { name: 'Payment Successful! Your order has been confirmed' }),
+  ).toBeVisible();
+  await expect(payment.getByText('£14.70', { exact: true })).toBeVisible();
+  await expectAccessible(payment);
+
+  // Settled once, recorded once: a second look changes nothing.
+  expect(await ordersFor(stack, sessionId)).toBe(1);
+  expect(await stack.emailsTo(email)).toHaveLength(1);
+  expect(await noticesFor(stack, sessionId)).toBe(1);
+});
+
+test('a Direct Debit that settles later and fails: no order, no email, never "Payment Successful!"', async ({
+  page,
+  context,
+  stack,
+}) => {
+  const email = 'debit.fails@example.com';
+  const { payment, sessionId } = await payByDirectDebit(page, context, email, 'Settles later: fails');
+
+  await expect(payment.getByRole('heading', { name: 'Payment not completed' })).toBeVisible();
+  await expect(payment.getByText(NOT_YET_RECEIVED)).toBeVisible();
+  await expect(payment.getByText('Payment Successful!')).toHaveCount(0);
+
+  await settle(context, sessionId, 'Settle now: failed', payment);
+
+  await payment.reload();
+  await expect(payment.getByRole('heading', { name: 'Payment not completed' })).toBeVisible();
+  await expect(payment.getByText(NOT_YET_RECEIVED)).toBeVisible();
+  await expect(payment.getByText('Payment Successful!')).toHaveCount(0);
+  await expectAccessible(payment);
+
+  // The failure webhook has been delivered by the time the settle page answers (the simulator
+  // awaits delivery), so nothing can still be on its way.
+  expect(await ordersFor(stack, sessionId)).toBe(0);
+  expect(await stack.emailsTo(email)).toHaveLength(0);
+  expect(await noticesFor(stack, sessionId)).toBe(0);
+});
