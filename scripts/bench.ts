@@ -495,6 +495,7 @@ async function warmFigures() {
     STRIPE_API_BASE: simulator.url,
     STRIPE_LIVEMODE: 'false',
     SITE_URL: 'https://shop.test',
+    SHOP_ID: 'bench',
   };
   const checkout = createCheckoutHandler(() => loadCheckoutDeps(env));
   const status = createStatusHandler(() => loadStatusDeps(env));
@@ -509,6 +510,7 @@ async function warmFigures() {
     );
   try {
     const first = await checkoutRequest();
+    if (first.statusCode !== 200) throw new Error(`create-checkout answered ${first.statusCode}: ${first.body}`);
     const sessionId = (JSON.parse(first.body ?? '{}') as { sessionId?: string }).sessionId ?? '';
     const statusRequest = () =>
       status(
