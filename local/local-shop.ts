@@ -172,15 +172,17 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       SHOP_ID: process.env.SHOP_ID ?? 'LiveAquatics-local',
     });
 
-    const [createCheckout, checkoutStatus, stripeWebhook] = await Promise.all([
+    const [createCheckout, checkoutStatus, stripeWebhook, shopStatus] = await Promise.all([
       import('../lambdas/create-checkout/handler'),
       import('../lambdas/checkout-status/handler'),
       import('../lambdas/stripe-webhook/handler'),
+      import('../lambdas/shop-status/handler'),
     ]);
     const routes: Record<string, { method: string; handler: HttpLambda }> = {
       [API_PATHS.createCheckout]: { method: 'POST', handler: createCheckout.handler },
       [API_PATHS.checkoutStatus]: { method: 'GET', handler: checkoutStatus.handler },
       [API_PATHS.stripeWebhook]: { method: 'POST', handler: stripeWebhook.handler },
+      [API_PATHS.shopStatus]: { method: 'GET', handler: shopStatus.handler },
     };
     const site = createStaticSite(resolve(options.webRoot));
 

@@ -2,12 +2,20 @@ import type Stripe from 'stripe';
 import { IDEMPOTENCY_HEADER } from '../../shared/api-paths';
 import { checkoutRequestSchema, describeIssues, FIELD_MESSAGES } from '../../shared/checkout-request';
 import { penceToPounds } from '../../shared/pricing';
-import { checkoutEnvSchema, type Env, parseEnv } from '../lib/config';
+import { checkoutRuntimeEnvSchema, type Env, parseEnv } from '../lib/config';
+import { DependenciesUnavailableError } from '../lib/error-response';
 import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../lib/http';
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../lib/http-handler';
 import { logger } from '../lib/logger';
 import { createStripeClient, loadStripeSecrets } from '../lib/stripe';
 import { PaymentProviderError } from '../lib/stripe-errors';
+import {
+  type CheckoutGateDeps,
+  createCheckoutGate,
+  DEFAULT_PAUSED_MESSAGE,
+  takeOrderRequest,
+} from '../shop/checkout-gate';
+import { OPEN_SHOP, type ShopSettings } from '../shop/shop-settings';
 import {
   CheckoutConflictError,
   CustomerEmailRejectedError,
@@ -38,11 +46,13 @@ export interface CheckoutHandlerDeps {
   /** The page's public bearer: when set, other bearers are refused. It filters noise, secures nothing. */
   publicApiKey: string | undefined;
   now?: () => Date;
+  /** The shop's settings and order requests; absent only in tests of the paid path, where the shop is open. */
+  shop?: CheckoutGateDeps | undefined;
 }
 
 /** Builds the clients and settings from the environment: once per cold start (see `handler`). */
 export async function loadCheckoutDeps(env: Env): Promise<CheckoutHandlerDeps> {
-  const config = parseEnv(checkoutEnvSchema, env);
+  const config = parseEnv(checkoutRuntimeEnvSchema, env);
   const secrets = await loadStripeSecrets(config);
   return {
     stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
@@ -50,6 +60,7 @@ export async function loadCheckoutDeps(env: Env): Promise<CheckoutHandlerDeps> {
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
     shopId: config.SHOP_ID,
     publicApiKey: config.PUBLIC_API_KEY,
+    shop: createCheckoutGate(config),
   };
 }
 
@@ -76,11 +87,33 @@ async function createCheckout({
   logKeys,
 }: HttpRequest<CheckoutHandlerDeps>): Promise<HttpResult> {
   checkPublicKey(event, deps.publicApiKey);
+  const settings = await shopSettings(deps);
+  // Paused: refused before the body is even read, with the merchant's message for the page.
+  if (settings.mode === 'paused') {
+    throw new HttpError(503, { error: settings.message ?? DEFAULT_PAUSED_MESSAGE, shop: 'paused' });
+  }
   const idempotencyKey = readIdempotencyKey(event);
   const parsed = checkoutRequestSchema.safeParse(readJsonBody(event, MAX_BODY_BYTES));
   if (!parsed.success) {
     const { fields, message } = describeIssues(parsed.error);
     throw new HttpError(400, { error: message, fields });
+  }
+  if (settings.mode === 'requests' && deps.shop) {
+    // Validated exactly as a paid checkout; the totals are checked against the quote too.
+    const request = await takeOrderRequest(
+      parsed.data,
+      { idempotencyKey, cutoffHours: deps.cutoffHours },
+      deps.shop,
+    );
+    logger.info('Order request recorded', {
+      ...logKeys,
+      statusCode: 200,
+      reference: request.reference,
+      created: request.created,
+      quantity: parsed.data.quantity,
+      emails: request.emails,
+    });
+    return json(200, { status: 'received' });
   }
   const session = await createCheckoutSession(parsed.data, {
     stripe: deps.stripe,
@@ -100,6 +133,14 @@ async function createCheckout({
     idempotent: idempotencyKey !== undefined,
   });
   return json(200, { url: session.url, sessionId: session.sessionId });
+}
+
+/** The settings, or a 503 when they cannot be read: a paused shop must never sell by accident. */
+async function shopSettings(deps: CheckoutHandlerDeps): Promise<ShopSettings> {
+  if (!deps.shop) return OPEN_SHOP;
+  return deps.shop.settings().catch((cause: unknown) => {
+    throw new DependenciesUnavailableError({ cause });
+  });
 }
 
 /** This endpoint's own errors; the rest fall through to the shared mapping. */

@@ -65,8 +65,27 @@ const dispatchCutoffHours = z.pipe(
   z.transform((value: number | undefined) => value ?? DEFAULT_DISPATCH_CUTOFF_HOURS),
 );
 
+/**
+ * The orders table and the sender of the shop's own emails, for create-checkout: it reads the
+ * shop's settings (pause, requests mode) and, in requests mode, records requests and emails them.
+ */
+const shopTableAndEmailEnv = {
+  ORDERS_TABLE_NAME: z.string().check(z.minLength(1)),
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  SES_ENDPOINT: z.optional(z.url()),
+  SES_FROM_ADDRESS: z.email(),
+  MERCHANT_EMAIL: z.email(),
+  SES_CONFIGURATION_SET: optionalText,
+  SELLER_NAME: z.string().check(z.minLength(1)),
+  SELLER_ADDRESS: z.string().check(z.minLength(1)),
+  SELLER_EMAIL: z.email(),
+  SELLER_COMPANY_NUMBER: optionalText,
+  SELLER_VAT_NUMBER: optionalText,
+};
+
 /** create-checkout */
 export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
+  ...shopTableAndEmailEnv,
   SITE_URL: z.pipe(
     z.url({ protocol: /^https?$/ }),
     z.transform((url: string) => url.replace(/\/+$/, '')),
@@ -108,3 +127,19 @@ export const fulfilmentRuntimeEnvSchema = z.extend(fulfilmentEnvSchema, {
   AWS_REGION: z.string().check(z.minLength(1)),
 });
 export type FulfilmentEnv = z.output<typeof fulfilmentRuntimeEnvSchema>;
+
+/** create-checkout at run time: what the stack sets, plus AWS_REGION (see fulfilmentRuntimeEnvSchema). */
+export const checkoutRuntimeEnvSchema = z.extend(checkoutEnvSchema, {
+  AWS_REGION: z.string().check(z.minLength(1)),
+});
+
+/** shop-status: it reads the one settings item, nothing else. */
+export const shopStatusEnvSchema = z.object({
+  ORDERS_TABLE_NAME: z.string().check(z.minLength(1)),
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+});
+
+/** shop-status at run time. */
+export const shopStatusRuntimeEnvSchema = z.extend(shopStatusEnvSchema, {
+  AWS_REGION: z.string().check(z.minLength(1)),
+});

@@ -281,6 +281,9 @@ function moveToRefunded(
   });
 }
 
+/** What the webhook needs to record a refund: the shop's table and sender, and Stripe to find the session. */
+export type RefundRecorderDeps = ShopDeps & Pick<ShopStripeDeps, 'stripe'>;
+
 export type StripeRefundOutcome = 'recorded' | 'already-refunded' | 'partial' | 'no-order' | 'not-ours';
 
 /**
@@ -291,7 +294,7 @@ export type StripeRefundOutcome = 'recorded' | 'already-refunded' | 'partial' | 
  */
 export async function recordStripeRefund(
   charge: { paymentIntentId: string; fullyRefunded: boolean; refundId: string | undefined },
-  deps: ShopStripeDeps,
+  deps: RefundRecorderDeps,
 ): Promise<StripeRefundOutcome> {
   const sessions = await deps.stripe.checkout.sessions.list({
     payment_intent: charge.paymentIntentId,

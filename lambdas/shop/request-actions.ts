@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRequest } from '../../shared/checkout-request';
 import { nextDispatchDate } from '../../shared/dispatch';
-import { quoteOrder } from '../../shared/pricing';
-import { buildSessionParams } from '../create-checkout/create-checkout-session';
+import { poundsToPence, quoteOrder } from '../../shared/pricing';
+import { buildSessionParams, QuoteMismatchError } from '../create-checkout/create-checkout-session';
 import { logger } from '../lib/logger';
 import { isStripeError } from '../lib/stripe-errors';
 import type { ShopDeps, ShopStripeDeps } from './deps';
@@ -35,7 +35,8 @@ export function requestReference(idempotencyKey: string | undefined): string {
 }
 
 /**
- * Records an order request taken in requests mode (its own item, `REQUEST#<reference>`, never an
+ * Records an order request taken in requests mode (the browser's totals checked against the
+ * server's quote first, as for a paid checkout: QuoteMismatchError) (its own item, `REQUEST#<reference>`, never an
  * order) and emails the customer and the merchant, each exactly once. A repeat with the same
  * idempotency key finds the request and only finishes emails a stopped attempt left unsent.
  * An email SES refuses is logged, not thrown: the request is recorded, `orders list` shows the
@@ -50,8 +51,13 @@ export async function recordOrderRequest(
   created: boolean;
   emails: Record<'customer' | 'merchant', SendOnceOutcome | 'failed'>;
 }> {
-  const reference = requestReference(options.idempotencyKey);
   const quote = quoteOrder(input.quantity);
+  const totalsMatch =
+    poundsToPence(input.subtotal) === quote.subtotalPence &&
+    poundsToPence(input.shipping) === quote.shippingPence &&
+    poundsToPence(input.total) === quote.totalPence;
+  if (!totalsMatch) throw new QuoteMismatchError(quote);
+  const reference = requestReference(options.idempotencyKey);
   const now = deps.now();
   const createdAt = now.toISOString();
   const dispatchDate = nextDispatchDate(now, { cutoffHours: options.cutoffHours });

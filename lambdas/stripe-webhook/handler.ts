@@ -7,6 +7,7 @@ import { type HttpEvent, type HttpResult, header, json, rawBody } from '../lib/h
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../lib/http-handler';
 import { logger } from '../lib/logger';
 import { hasShopMarker } from '../lib/order-metadata';
+import { type RefundRecorderDeps, recordStripeRefund } from '../shop/order-actions';
 import { type VerifiedEvent, verifyStripeEvent, WebhookVerificationError } from './verify-event';
 
 export interface WebhookHandlerDeps {
@@ -15,6 +16,8 @@ export interface WebhookHandlerDeps {
   webhookSecret: string;
   /** STRIPE_LIVEMODE. */
   livemode: boolean;
+  /** Records refunds made in the Stripe Dashboard (`charge.refunded`); absent, they are ignored. */
+  refunds?: RefundRecorderDeps | undefined;
 }
 
 /** Configuration, secrets and clients from the environment: once per cold start (see `handler`). */
@@ -29,6 +32,14 @@ export async function loadWebhookDeps(env: Env): Promise<WebhookHandlerDeps> {
     fulfilment: runtime.deps,
     webhookSecret: runtime.secrets.webhookSecret,
     livemode: runtime.config.STRIPE_LIVEMODE,
+    refunds: {
+      table: { client: runtime.clients.documentClient, tableName: runtime.config.ORDERS_TABLE_NAME },
+      sender: runtime.deps.sender,
+      seller: runtime.deps.seller,
+      merchantEmail: runtime.deps.merchantEmail,
+      now: runtime.deps.now,
+      stripe: runtime.deps.stripe,
+    },
   };
 }
 
@@ -36,6 +47,13 @@ export async function loadWebhookDeps(env: Env): Promise<WebhookHandlerDeps> {
 const sessionRefSchema = z.object({
   id: z.string().check(z.minLength(1)),
   metadata: z.optional(z.nullable(z.record(z.string(), z.string()))),
+});
+
+/** The part of a refunded Charge the webhook needs: its payment, and whether it is refunded in full. */
+const chargeSchema = z.object({
+  payment_intent: z.string().check(z.minLength(1)),
+  refunded: z.boolean(),
+  refunds: z.optional(z.nullable(z.object({ data: z.optional(z.array(z.object({ id: z.string() }))) }))),
 });
 
 type Handled = { handled: string } | FulfilmentResult;
@@ -61,6 +79,16 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
       }
       // The payment time comes from Stripe's charge, not from this event (a retry may be days late).
       return fulfilCheckout(session.data.id, deps.fulfilment);
+    }
+    case 'charge.refunded': {
+      const charge = chargeSchema.safeParse(event.data.object);
+      if (!charge.success || !deps.refunds) return { handled: 'ignored' };
+      const refundId = charge.data.refunds?.data?.[0]?.id;
+      const outcome = await recordStripeRefund(
+        { paymentIntentId: charge.data.payment_intent, fullyRefunded: charge.data.refunded, refundId },
+        deps.refunds,
+      );
+      return { handled: `refund-${outcome}` };
     }
     case 'checkout.session.expired':
       // Abandoned checkouts write nothing at creation, so there is nothing to clean up.

@@ -1,0 +1,48 @@
+import type { ShopStatus } from '../../shared/shop-status';
+import { createDocumentClient } from '../lib/aws';
+import { type Env, parseEnv, shopStatusRuntimeEnvSchema } from '../lib/config';
+import { type HttpEvent, type HttpResult, json } from '../lib/http';
+import { type HttpRequest, httpEndpoint } from '../lib/http-handler';
+import { logger } from '../lib/logger';
+import { createSettingsReader, type ShopSettings } from '../shop/shop-settings';
+
+export interface ShopStatusDeps {
+  /** The shop's settings, cached for a few seconds at most. */
+  settings: () => Promise<ShopSettings>;
+}
+
+/** The table client from the environment: once per cold start (see `handler`). */
+export function loadShopStatusDeps(env: Env): ShopStatusDeps {
+  const config = parseEnv(shopStatusRuntimeEnvSchema, env);
+  const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
+  return { settings: createSettingsReader({ client, tableName: config.ORDERS_TABLE_NAME }) };
+}
+
+/**
+ * `GET /functions/v1/shop-status`: whether the shop takes paid orders (`open`), none (`paused`,
+ * with the merchant's message for the page's banner) or requests without payment (`requests`).
+ * Public and read-only; cacheable for as long as the settings are (5 s).
+ */
+export function createShopStatusHandler(
+  deps: ShopStatusDeps | (() => Promise<ShopStatusDeps>),
+): (event: HttpEvent) => Promise<HttpResult> {
+  return httpEndpoint({
+    route: 'shop-status',
+    method: 'GET',
+    loadDeps: typeof deps === 'function' ? deps : async () => deps,
+    handle: shopStatus,
+  });
+}
+
+async function shopStatus({ deps, logKeys }: HttpRequest<ShopStatusDeps>): Promise<HttpResult> {
+  const settings = await deps.settings();
+  const body: ShopStatus = {
+    mode: settings.mode,
+    ...(settings.message !== undefined && { message: settings.message }),
+  };
+  logger.info('Shop status answered', { ...logKeys, statusCode: 200, mode: body.mode });
+  return json(200, body, { 'cache-control': 'public, max-age=5' });
+}
+
+/** The Lambda entry point. */
+export const handler = createShopStatusHandler(async () => loadShopStatusDeps(process.env));

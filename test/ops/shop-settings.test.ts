@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/create-checkout/handler';
+import { createShopStatusHandler, loadShopStatusDeps } from '../../lambdas/shop-status/handler';
+import { API_PATHS } from '../../shared/api-paths';
+import { apiGatewayEvent } from '../support/api-gateway-event';
+import { STAND_IN_REGION } from '../support/stand-ins';
+import { type OpsHarness, startOpsHarness } from './harness';
+
+let h: OpsHarness;
+let env: Record<string, string>;
+beforeAll(async () => {
+  h = await startOpsHarness();
+  env = {
+    STRIPE_LIVEMODE: 'false',
+    STRIPE_SECRET_KEY: 'sk_test_shop_settings',
+    STRIPE_API_BASE: h.shop.simulator.url,
+    SITE_URL: 'http://shop.test',
+    ORDERS_TABLE_NAME: h.shop.standIns.tableName,
+    DYNAMODB_ENDPOINT: h.shop.standIns.dynamoEndpoint,
+    SES_ENDPOINT: h.shop.standIns.sesEndpoint,
+    AWS_REGION: STAND_IN_REGION,
+    SES_FROM_ADDRESS: 'orders@live-aquatics.test',
+    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
+    SELLER_NAME: 'Live Aquatics Ltd',
+    SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
+    SELLER_EMAIL: 'hello@live-aquatics.test',
+  };
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Fresh handlers, as a new Lambda container would have: no settings cached yet. */
+function handlers() {
+  return {
+    checkout: createCheckoutHandler(() => loadCheckoutDeps(env)),
+    status: createShopStatusHandler(async () => loadShopStatusDeps(env)),
+  };
+}
+
+function order(email: string) {
+  return {
+    name: 'Ruth Request',
+    email,
+    phone: '07700 900456',
+    address: '3 Reed Row\nBath',
+    postcode: 'ba1 1aa',
+    quantity: 6,
+    subtotal: 19.5,
+    shipping: 4.95,
+    total: 24.45,
+  };
+}
+
+function post(body: unknown, key = randomUUID()) {
+  return apiGatewayEvent({
+    method: 'POST',
+    path: API_PATHS.createCheckout,
+    headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    body,
+  });
+}
+
+const getStatus = () => apiGatewayEvent({ method: 'GET', path: API_PATHS.shopStatus });
+
+describe('pause, resume and status', () => {
+  it('a new shop is open: shop-status says so and checkout opens a payment page', async () => {
+    const { checkout, status } = handlers();
+    const answer = await status(getStatus());
+    expect(answer.statusCode).toBe(200);
+    expect(JSON.parse(answer.body ?? '')).toEqual({ mode: 'open' });
+    const created = await checkout(post(order('open.shop@example.com')));
+    expect(created.statusCode).toBe(200);
+    expect(JSON.parse(created.body ?? '')).toHaveProperty('url');
+  });
+
+  it('paused: checkout answers 503 with the message, shop-status gives it to the page, nothing is sent', async () => {
+    const run = await h.orders(['pause', '--message', 'Back on Monday 4 January: frozen ponds.', '--local']);
+    expect(run.code).toBe(0);
+    expect(run.out).toBe('Shop paused: checkout is refused with "Back on Monday 4 January: frozen ponds.".');
+    const { checkout, status } = handlers();
+    const answer = await checkout(post(order('paused.shop@example.com')));
+    expect(answer.statusCode).toBe(503);
+    expect(JSON.parse(answer.body ?? '')).toEqual({
+      error: 'Back on Monday 4 January: frozen ponds.',
+      shop: 'paused',
+    });
+    expect(JSON.parse((await status(getStatus())).body ?? '')).toEqual({
+      mode: 'paused',
+      message: 'Back on Monday 4 January: frozen ponds.',
+    });
+    const shown = await h.orders(['status', '--local']);
+    expect(shown.out).toContain(
+      'Shop: paused (checkout refused); message: "Back on Monday 4 January: frozen ponds."',
+    );
+    expect(await h.emailsTo('paused.shop@example.com')).toHaveLength(0);
+  });
+
+  it('refuses a pause without a message, and a message with a line break', async () => {
+    const bare = await h.orders(['pause', '--local']);
+    expect(bare.code).toBe(1);
+    expect(bare.err).toContain('Pausing needs a --message');
+    const broken = await h.orders(['pause', '--message', 'one\ntwo', '--local']);
+    expect(broken.code).toBe(1);
+    expect(broken.err).toContain('one line of 1 to 300 characters');
+  });
+
+  it('resume: checkout opens payment pages again', async () => {
+    expect((await h.orders(['resume', '--local'])).out).toBe('Shop open: checkout takes paid orders again.');
+    const { checkout, status } = handlers();
+    expect((await checkout(post(order('resumed.shop@example.com')))).statusCode).toBe(200);
+    expect(JSON.parse((await status(getStatus())).body ?? '')).toEqual({ mode: 'open' });
+  });
+});
+
+describe('requests mode', () => {
+  it('records a request (not an order), emails the customer and the merchant once, and answers received', async () => {
+    expect((await h.orders(['pause', '--requests', '--local'])).code).toBe(0);
+    const { checkout, status } = handlers();
+    expect(JSON.parse((await status(getStatus())).body ?? '')).toEqual({ mode: 'requests' });
+
+    const key = randomUUID();
+    const first = await checkout(post(order('ruth.request@example.com'), key));
+    const again = await checkout(post(order('ruth.request@example.com'), key));
+    expect(first.statusCode).toBe(200);
+    expect(JSON.parse(first.body ?? '')).toEqual({ status: 'received' });
+    expect(JSON.parse(again.body ?? '')).toEqual({ status: 'received' });
+
+    const items = (await h.shop.standIns.orderItems()).filter(
+      (i) => i.customerEmail === 'ruth.request@example.com',
+    );
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ status: 'requested', bottles: 6, totalPence: 2445 });
+    expect(String(items[0]?.pk)).toMatch(/^REQUEST#R[0-9A-F]{11}$/);
+    const reference = String(items[0]?.reference);
+
+    const toCustomer = await h.emailsTo('ruth.request@example.com');
+    expect(toCustomer).toHaveLength(1);
+    expect(toCustomer[0]?.subject).toBe(`Live Aquatics Ltd: order request ${reference} received`);
+    expect(toCustomer[0]?.body.text).toContain('No payment has been taken and you do not owe anything yet.');
+    const toMerchant = (await h.emailsTo('merchant@live-aquatics.test')).filter((e) =>
+      e.subject.includes(reference),
+    );
+    expect(toMerchant).toHaveLength(1);
+    expect(toMerchant[0]?.body.text).toContain(`npm run orders -- request-payment ${reference}`);
+
+    const listed = await h.orders(['list', '--local', '--status', 'requested']);
+    expect(listed.out).toContain(reference);
+    expect(listed.out).toContain('request:requested');
+  });
+
+  it('refuses totals that do not match the quote in requests mode too (409), recording nothing', async () => {
+    const { checkout } = handlers();
+    const answer = await checkout(post({ ...order('wrong.total@example.com'), total: 1 }));
+    expect(answer.statusCode).toBe(409);
+    expect(
+      (await h.shop.standIns.orderItems()).filter((i) => i.customerEmail === 'wrong.total@example.com'),
+    ).toHaveLength(0);
+  });
+
+  it('request-payment emails a Stripe payment link once; a second run sends nothing', async () => {
+    const { checkout } = handlers();
+    await checkout(post(order('pay.later@example.com')));
+    const [item] = (await h.shop.standIns.orderItems()).filter(
+      (i) => i.customerEmail === 'pay.later@example.com',
+    );
+    const reference = String(item?.reference);
+
+    const run = await h.orders(['request-payment', reference, '--local']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(new RegExp(`^${reference}: payment link emailed \\(valid until .+\\): http`));
+    const again = await h.orders(['request-payment', reference, '--local']);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('was already invited to pay');
+
+    const invitations = (await h.emailsTo('pay.later@example.com')).filter((e) =>
+      e.subject.includes('pay for your order request'),
+    );
+    expect(invitations).toHaveLength(1);
+    const stored = (await h.shop.standIns.orderItems()).find((i) => i.reference === reference);
+    expect(stored?.status).toBe('invited');
+    expect(invitations[0]?.body.text).toContain(String(stored?.checkoutUrl));
+    const session = await h.shop.stripe.checkout.sessions.retrieve(String(stored?.checkoutSessionId));
+    expect(session.amount_total).toBe(2445);
+    expect(session.customer_email).toBe('pay.later@example.com');
+
+    const declined = await h.orders(['decline', reference, '--local']);
+    expect(declined.code).toBe(1);
+    expect(declined.err).toContain('already sent a payment link');
+  });
+
+  it('decline emails the customer once; a second decline is refused and sends nothing', async () => {
+    const { checkout } = handlers();
+    await checkout(post(order('no.stock@example.com')));
+    const [item] = (await h.shop.standIns.orderItems()).filter(
+      (i) => i.customerEmail === 'no.stock@example.com',
+    );
+    const reference = String(item?.reference);
+    const run = await h.orders(['decline', reference, '--local']);
+    expect(run.out).toBe(`${reference}: declined; customer emailed.`);
+    const again = await h.orders(['decline', reference, '--local']);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('was already declined');
+    const declines = (await h.emailsTo('no.stock@example.com')).filter((e) =>
+      e.body.text?.includes('we cannot supply'),
+    );
+    expect(declines).toHaveLength(1);
+    const refund = await h.orders(['refund', reference, '--local']);
+    expect(refund.err).toContain('is an order request (declined), not a paid order');
+    await h.orders(['resume', '--local']);
+  });
+});
