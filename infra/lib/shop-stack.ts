@@ -38,6 +38,7 @@ export const RESERVED_CONCURRENCY = {
   checkoutStatus: 5,
   stripeWebhook: 10,
   reconcileOrders: 1,
+  shopStatus: 2,
 } as const;
 
 /** Props of {@link ShopStack}. */
@@ -75,6 +76,7 @@ export const FUNCTION_OUTPUT_NAMES = {
   checkoutStatus: 'CheckoutStatus',
   stripeWebhook: 'StripeWebhook',
   reconcileOrders: 'ReconcileOrders',
+  shopStatus: 'ShopStatus',
 } as const;
 
 /**
@@ -94,6 +96,7 @@ export class ShopStack extends Stack {
     readonly checkoutStatus: ShopFunction;
     readonly stripeWebhook: ShopFunction;
     readonly reconcileOrders: ShopFunction;
+    readonly shopStatus: ShopFunction;
   };
 
   constructor(scope: Construct, id: string, props: ShopStackProps) {
@@ -115,12 +118,6 @@ export class ShopStack extends Stack {
       SHOP_ID: `${this.stackName}-${config.stage}`,
     });
     const dispatchEnv = { DISPATCH_CUTOFF_HOURS: String(config.dispatchCutoffHours) };
-    const checkoutEnv = {
-      ...stripeEnv('checkoutKey'),
-      ...dispatchEnv,
-      ...(config.publicApiKey === undefined ? {} : { PUBLIC_API_KEY: config.publicApiKey }),
-      // SITE_URL is added once the distribution exists (below).
-    };
     const fulfilmentEnv = {
       ...stripeEnv('fulfilmentKey'),
       ...dispatchEnv,
@@ -135,6 +132,14 @@ export class ShopStack extends Stack {
         ? {}
         : { SELLER_COMPANY_NUMBER: config.sellerCompanyNumber }),
       ...(config.sellerVatNumber === undefined ? {} : { SELLER_VAT_NUMBER: config.sellerVatNumber }),
+    };
+    // Checkout reads the shop's settings and, in requests mode, records and emails requests, so it
+    // needs the table and the email settings the fulfilment functions have.
+    const checkoutEnv = {
+      ...fulfilmentEnv,
+      ...stripeEnv('checkoutKey'),
+      ...(config.publicApiKey === undefined ? {} : { PUBLIC_API_KEY: config.publicApiKey }),
+      // SITE_URL is added once the distribution exists (below).
     };
 
     const shopFunction = (
@@ -192,12 +197,25 @@ export class ShopStack extends Stack {
         // run the same walk again, overlapping the next run.
         retryAttempts: 0,
       }),
+      shopStatus: shopFunction('ShopStatus', {
+        entry: 'lambdas/shop-status/handler.ts',
+        description: 'Whether the shop is open, paused or taking requests, for the page',
+        timeout: Duration.seconds(10),
+        reservedConcurrency: RESERVED_CONCURRENCY.shopStatus,
+        environment: { ORDERS_TABLE_NAME: orders.table.tableName },
+        readsSecrets: false,
+      }),
     };
 
     // Exactly what each function touches. The two public read/start functions only call Stripe,
     // with the checkout key; only the webhook reads the signing secret.
-    const { createCheckout, checkoutStatus, stripeWebhook, reconcileOrders } = this.functions;
+    const { createCheckout, checkoutStatus, stripeWebhook, reconcileOrders, shopStatus } = this.functions;
     stripeSecrets.grantRead('checkoutKey', createCheckout);
+    // The shop's settings item, and order requests in requests mode: nothing else of the table.
+    orders.grantShopSettingsRead(createCheckout);
+    orders.grantOrderRequestsWrite(createCheckout);
+    email.grantSend(createCheckout);
+    orders.grantShopSettingsRead(shopStatus);
     stripeSecrets.grantRead('checkoutKey', checkoutStatus);
     stripeSecrets.grantRead('webhookSigningSecret', stripeWebhook);
     for (const fulfiller of [stripeWebhook, reconcileOrders]) {
@@ -256,6 +274,7 @@ export class ShopStack extends Stack {
         createCheckout: createCheckout.function,
         checkoutStatus: checkoutStatus.function,
         stripeWebhook: stripeWebhook.function,
+        shopStatus: shopStatus.function,
       },
       // With the cloudfront.net name there is nothing to allow: the name is only known after the
       // distribution exists, and the distribution needs the API first. Same origin needs no CORS.
@@ -276,6 +295,7 @@ export class ShopStack extends Stack {
     this.monitoring.monitorFunction('CheckoutStatus', checkoutStatus.function);
     this.monitoring.monitorFunction('StripeWebhook', stripeWebhook.function);
     this.monitoring.monitorFunction('ReconcileOrders', reconcileOrders.function);
+    this.monitoring.monitorFunction('ShopStatus', shopStatus.function);
     this.monitoring.monitorWebhookServerErrors(this.api.accessLogs, routeKeyOf('stripeWebhook'));
     this.monitoring.monitorApiServerErrors(this.api.httpApi);
     this.monitoring.monitorMissedOrders();
@@ -296,7 +316,7 @@ export class ShopStack extends Stack {
     output(
       APP_OUTPUT_KEYS.stripeWebhookUrl,
       `${this.website.siteUrl}${API_ROUTES.stripeWebhook.path}`,
-      'Register in Stripe (Developers > Webhooks) for the three checkout.session events',
+      'Register in Stripe (Developers > Webhooks) for the checkout.session events and charge.refunded',
     );
     output(APP_OUTPUT_KEYS.ordersTableName, orders.table.tableName, 'The orders table (in the data stack)');
     output(

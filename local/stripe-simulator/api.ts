@@ -130,12 +130,13 @@ function createSession(context: ApiContext, form: FormObject): Stripe.Checkout.S
 function listSessions(context: ApiContext, form: FormObject): Stripe.ApiList<Stripe.Checkout.Session> {
   const {
     status,
+    payment_intent: paymentIntent,
     created,
     limit = 10,
     starting_after: cursorId,
     expand,
   } = parseParams(listSessionsSchema, form);
-  let sessions = context.store.listSessions({ status, created });
+  let sessions = context.store.listSessions({ status, created, paymentIntent });
   if (cursorId !== undefined) {
     // The page after the cursor in newest-first order, even if the cursor itself no longer matches.
     const cursor = context.store.findSession(cursorId);

@@ -198,6 +198,7 @@ export type CreatedFilter = z.output<typeof createdFilter>;
 
 export const listSessionsSchema = z.strictObject({
   status: oneOf(['open', 'complete', 'expired']).optional(),
+  payment_intent: text().optional(),
   created: createdFilter,
   limit: integer({ min: 1, max: 100 }).optional(),
   starting_after: text().optional(),

@@ -74,7 +74,11 @@ export class Store {
   }
 
   /** Newest first, by `created` and then creation order. */
-  listSessions(filter: { status?: string | undefined; created?: CreatedFilter }): StoredSession[] {
+  listSessions(filter: {
+    status?: string | undefined;
+    created?: CreatedFilter;
+    paymentIntent?: string | undefined;
+  }): StoredSession[] {
     const { gt, gte, lt, lte } = filter.created ?? {};
     return [...this.sessions.values()]
       .filter((entry) => {
@@ -82,6 +86,7 @@ export class Store {
         const { status, created } = entry.session;
         return (
           (filter.status === undefined || status === filter.status) &&
+          (filter.paymentIntent === undefined || entry.session.payment_intent === filter.paymentIntent) &&
           (gt === undefined || created > gt) &&
           (gte === undefined || created >= gte) &&
           (lt === undefined || created < lt) &&

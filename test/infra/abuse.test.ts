@@ -145,7 +145,7 @@ describe('abuse resistance (prod)', () => {
         AuthorizerResultTtlInSeconds: 300,
       });
       const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
-      expect(routes).toHaveLength(3);
+      expect(routes).toHaveLength(4);
       for (const route of routes) {
         expect(route.Properties).toMatchObject({
           AuthorizationType: 'CUSTOM',

@@ -26,7 +26,7 @@ describe('CheckoutApi', () => {
     });
   });
 
-  it('has exactly the three routes of the contract, each on its own function through a payload 2.0 proxy', () => {
+  it('has exactly the four routes of the contract, each on its own function through a payload 2.0 proxy', () => {
     const routes = template.findResources('AWS::ApiGatewayV2::Route');
     expect(
       Object.values(routes)
@@ -34,6 +34,7 @@ describe('CheckoutApi', () => {
         .sort(),
     ).toEqual([
       'GET /functions/v1/checkout-status',
+      'GET /functions/v1/shop-status',
       'POST /functions/v1/create-checkout',
       'POST /functions/v1/stripe-webhook',
     ]);
@@ -82,12 +83,14 @@ describe('CheckoutApi', () => {
         'POST /functions/v1/create-checkout': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
         'GET /functions/v1/checkout-status': { ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 },
         'POST /functions/v1/stripe-webhook': { ThrottlingRateLimit: 40, ThrottlingBurstLimit: 80 },
+        'GET /functions/v1/shop-status': { ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 },
       });
       const checkout = DEFAULT_ROUTE_THROTTLES.createCheckout;
       for (const other of [
         DEFAULT_STAGE_THROTTLE,
         DEFAULT_ROUTE_THROTTLES.checkoutStatus,
         DEFAULT_ROUTE_THROTTLES.stripeWebhook,
+        DEFAULT_ROUTE_THROTTLES.shopStatus,
       ]) {
         expect(checkout.rateLimit).toBeLessThan(other.rateLimit);
         expect(checkout.burstLimit).toBeLessThan(other.burstLimit);

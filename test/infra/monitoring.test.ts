@@ -170,7 +170,7 @@ describe('ShopMonitoring', () => {
 
   it('sends every alarm to the topic and treats a quiet shop as healthy, except the heartbeat', () => {
     const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(4 * 2 + 9);
+    expect(alarms).toHaveLength(5 * 2 + 9);
     for (const [id, alarm] of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([alarmTopic]);
       expect([id, alarm.Properties.TreatMissingData]).toEqual([

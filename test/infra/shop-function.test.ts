@@ -7,7 +7,13 @@ import { RESERVED_CONCURRENCY, type ShopStack } from '../../infra/lib/shop-stack
 import { actionsOf, fakeWebBuild, fromDataStack, logicalIdOf, statementsOfRole, synthShop } from './support';
 
 type FunctionName = keyof ShopStack['functions'];
-const ALL: readonly FunctionName[] = ['createCheckout', 'checkoutStatus', 'stripeWebhook', 'reconcileOrders'];
+const ALL: readonly FunctionName[] = [
+  'createCheckout',
+  'checkoutStatus',
+  'stripeWebhook',
+  'reconcileOrders',
+  'shopStatus',
+];
 const API_FUNCTIONS: readonly FunctionName[] = ['createCheckout', 'checkoutStatus', 'stripeWebhook'];
 
 describe('shop functions', () => {
@@ -116,12 +122,42 @@ describe('shop functions', () => {
       Resource: resource,
     });
 
-    it.each(['createCheckout', 'checkoutStatus'] as const)(
-      '%s may write its logs and read the checkout key, nothing else: no other secret, no table, no email',
-      (name) => {
-        expect(statements(name)).toEqual([logs(name), secretRead(secret('checkoutKey'))]);
-      },
-    );
+    it('checkoutStatus may write its logs and read the checkout key, nothing else: no other secret, no table, no email', () => {
+      expect(statements('checkoutStatus')).toEqual([
+        logs('checkoutStatus'),
+        secretRead(secret('checkoutKey')),
+      ]);
+    });
+
+    const tableArn = () =>
+      fromDataStack(stack.data, { 'Fn::GetAtt': [logicalIdOf(stack.data.orders.table), 'Arn'] });
+    const settingsRead = () => ({
+      Effect: 'Allow',
+      Action: 'dynamodb:GetItem',
+      Resource: tableArn(),
+      Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['SETTINGS#shop'] } },
+    });
+
+    it('shopStatus may write its logs and read the one settings item, nothing else: no Stripe, no email', () => {
+      expect(statements('shopStatus')).toEqual([logs('shopStatus'), settingsRead()]);
+    });
+
+    it('createCheckout may read the settings item and write order requests only (LeadingKeys), and send email', () => {
+      const all = statements('createCheckout');
+      expect(all.slice(0, 4)).toEqual([
+        logs('createCheckout'),
+        secretRead(secret('checkoutKey')),
+        settingsRead(),
+        {
+          Effect: 'Allow',
+          Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+          Resource: tableArn(),
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['REQUEST#*'] } },
+        },
+      ]);
+      expect(all).toHaveLength(5);
+      expect(all[4]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+    });
 
     it('only the webhook may read the webhook signing secret', () => {
       const readers = ALL.filter((name) =>

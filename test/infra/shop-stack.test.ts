@@ -64,6 +64,8 @@ describe('ShopStack', () => {
         },
         reconcileOrders: { STRIPE_SECRET_ID: secretRef('fulfilmentKey') },
       } as const;
+      // shop-status reads the settings item only: no Stripe at all.
+      expect(Object.keys(environmentOf(template, stack.functions.shopStatus))).toEqual(['ORDERS_TABLE_NAME']);
       for (const [name, ids] of Object.entries(expected)) {
         const variables = environmentOf(template, stack.functions[name as keyof typeof expected]);
         expect(variables, name).toMatchObject(ids);
@@ -85,8 +87,9 @@ describe('ShopStack', () => {
     });
   });
 
-  it('gives every function the Stripe mode from config, so events of the other mode are rejected', () => {
-    for (const shopFunction of Object.values(stack.functions)) {
+  it('gives every function that calls Stripe the Stripe mode from config, so events of the other mode are rejected', () => {
+    const { shopStatus: _noStripe, ...stripeFunctions } = stack.functions;
+    for (const shopFunction of Object.values(stripeFunctions)) {
       const variables = environmentOf(template, shopFunction);
       expect(variables.STRIPE_LIVEMODE).toBe('false');
     }
@@ -123,6 +126,8 @@ describe('ShopStack', () => {
         'StripeWebhookLogGroupName',
         'ReconcileOrdersFunctionName',
         'ReconcileOrdersLogGroupName',
+        'ShopStatusFunctionName',
+        'ShopStatusLogGroupName',
       ].sort(),
     );
     expect(outputs.CreateCheckoutFunctionName.Value).toEqual({

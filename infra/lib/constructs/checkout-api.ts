@@ -21,6 +21,7 @@ export const API_ROUTES = {
   createCheckout: { method: HttpMethod.POST, path: '/functions/v1/create-checkout' },
   checkoutStatus: { method: HttpMethod.GET, path: '/functions/v1/checkout-status' },
   stripeWebhook: { method: HttpMethod.POST, path: '/functions/v1/stripe-webhook' },
+  shopStatus: { method: HttpMethod.GET, path: '/functions/v1/shop-status' },
 } as const;
 
 /** Path pattern of the CloudFront behaviour that forwards to the API. */
@@ -28,7 +29,12 @@ export const API_PATH_PATTERN = '/functions/v1/*';
 
 export type ApiRouteName = keyof typeof API_ROUTES;
 
-export const API_ROUTE_NAMES: readonly ApiRouteName[] = ['createCheckout', 'checkoutStatus', 'stripeWebhook'];
+export const API_ROUTE_NAMES: readonly ApiRouteName[] = [
+  'createCheckout',
+  'checkoutStatus',
+  'stripeWebhook',
+  'shopStatus',
+];
 
 /** `METHOD /path`, as API Gateway names a route in route settings and access logs. */
 export function routeKeyOf(route: ApiRouteName): string {
@@ -55,6 +61,8 @@ export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<ApiRouteName, ThrottleLimi
   createCheckout: { rateLimit: 20, burstLimit: 40 },
   checkoutStatus: { rateLimit: 30, burstLimit: 60 },
   stripeWebhook: { rateLimit: 40, burstLimit: 80 },
+  // One read per page load, answered from a settings item cached for seconds.
+  shopStatus: { rateLimit: 30, burstLimit: 60 },
 };
 
 /**
@@ -166,6 +174,7 @@ export class CheckoutApi extends Construct {
       createCheckout: addRoute('createCheckout'),
       checkoutStatus: addRoute('checkoutStatus'),
       stripeWebhook: addRoute('stripeWebhook'),
+      shopStatus: addRoute('shopStatus'),
     };
 
     // The L2 stage sets only the default throttle; per-route limits live in RouteSettings, a

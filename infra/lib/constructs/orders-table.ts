@@ -18,6 +18,11 @@ export const FULFILMENT_TABLE_ACTIONS = [
   'dynamodb:UpdateItem',
 ] as const;
 
+/** The shop's settings item (pause, requests mode): the same key as lambdas/shop/shop-settings.ts. */
+export const SHOP_SETTINGS_KEY = 'SETTINGS#shop';
+/** Order requests' key prefix: the same as lambdas/shop/order-request.ts. */
+export const ORDER_REQUEST_KEY_PREFIX = 'REQUEST#';
+
 /** Props of {@link OrdersTable}; there is nothing to choose, the key design is a contract. */
 export type OrdersTableProps = Record<string, never>;
 
@@ -56,6 +61,32 @@ export class OrdersTable extends Construct {
       indexName: BY_REFERENCE_INDEX,
       partitionKey: { name: 'reference', type: AttributeType.STRING },
       projectionType: ProjectionType.KEYS_ONLY,
+    });
+  }
+
+  /**
+   * Lets a function read the shop's settings item (`pk = SETTINGS#shop`) and nothing else of the
+   * table: `dynamodb:LeadingKeys` limits every key it may touch.
+   */
+  grantShopSettingsRead(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SHOP_SETTINGS_KEY] } },
+    });
+  }
+
+  /**
+   * Lets create-checkout, in requests mode, record order requests (`pk = REQUEST#…`) with
+   * conditional writes and move their email states: request items only, never an order.
+   */
+  grantOrderRequestsWrite(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ORDER_REQUEST_KEY_PREFIX}*`] } },
     });
   }
 

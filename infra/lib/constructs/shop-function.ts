@@ -57,6 +57,8 @@ export interface ShopFunctionProps {
   readonly reservedConcurrentExecutions?: number;
   /** Non-secret configuration (docs/architecture.md); secrets are read from Secrets Manager. */
   readonly environment: Readonly<Record<string, string>>;
+  /** False for a function that reads no secret (shop-status): no secrets extension layer. @default true */
+  readonly readsSecrets?: boolean;
   /** How long its logs are kept. @default one month */
   readonly logRetention?: RetentionDays;
   /** Lambda's own retries of an asynchronous invocation (0 to 2). @default Lambda's default, 2 */
@@ -110,7 +112,7 @@ export class ShopFunction extends Construct implements IGrantable {
       timeout: props.timeout,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       retryAttempts: props.retryAttempts,
-      paramsAndSecrets: SECRETS_EXTENSION,
+      paramsAndSecrets: props.readsSecrets === false ? undefined : SECRETS_EXTENSION,
       role: this.role,
       logGroup: this.logGroup,
       // No NODE_OPTIONS=--enable-source-maps: Node would parse the map on every cold start (13–23 %

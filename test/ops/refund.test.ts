@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookHandler, loadWebhookDeps } from '../../lambdas/stripe-webhook/handler';
+import { WEBHOOK_SECRET } from '../support/fulfilment-harness';
+import { STAND_IN_REGION } from '../support/stand-ins';
+import { eventPayload, stripeEvent } from '../support/stripe-events';
+import { type OpsHarness, startOpsHarness } from './harness';
+
+let h: OpsHarness;
+let webhook: ReturnType<typeof createWebhookHandler>;
+beforeAll(async () => {
+  h = await startOpsHarness();
+  // The webhook wired from its environment exactly as in Lambda, refunds recorder included.
+  webhook = createWebhookHandler(() =>
+    loadWebhookDeps({
+      STRIPE_LIVEMODE: 'false',
+      STRIPE_SECRET_KEY: 'sk_test_refunds',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: h.shop.simulator.url,
+      ORDERS_TABLE_NAME: h.shop.standIns.tableName,
+      DYNAMODB_ENDPOINT: h.shop.standIns.dynamoEndpoint,
+      SES_ENDPOINT: h.shop.standIns.sesEndpoint,
+      AWS_REGION: STAND_IN_REGION,
+      SES_FROM_ADDRESS: 'orders@live-aquatics.test',
+      MERCHANT_EMAIL: 'merchant@live-aquatics.test',
+      SELLER_NAME: 'Live Aquatics Ltd',
+      SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
+      SELLER_EMAIL: 'hello@live-aquatics.test',
+    }),
+  );
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const refundsOf = (paymentIntent: string | undefined) =>
+  h.shop.simulator.refunds.filter((r) => r.payment_intent === paymentIntent);
+const refundEmails = async (to: string) =>
+  (await h.emailsTo(to)).filter((e) => e.subject.startsWith('Live Aquatics Ltd: refund for order'));
+
+/** The `charge.refunded` event Stripe sends after a Dashboard refund, delivered to the webhook. */
+async function deliverChargeRefunded(paymentIntentId: string) {
+  const intent = await h.shop.stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] });
+  const charge = intent.latest_charge;
+  if (charge === null || typeof charge === 'string') throw new Error('no charge');
+  const payload = eventPayload(
+    stripeEvent('charge.refunded', charge, { created: h.shop.clock.nowSeconds() }),
+  );
+  return webhook(h.shop.delivery(payload));
+}
+
+describe('orders CLI: refund', () => {
+  it('refunds in full once through the Refunds API: one refund, one email; a second refund is refused and sends nothing', async () => {
+    const order = await h.paidOrder({ quantity: 9, customer: { email: 'refund.once@example.com' } });
+    const run = await h.orders(['refund', order.reference, '--reason', 'supply', '--local']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(
+      new RegExp(
+        `^${order.reference}: refunded £34.20 in full \\(Stripe refund re_\\w+, reason supply\\); refund email sent\\.$`,
+      ),
+    );
+    const again = await h.orders(['refund', order.reference, '--local']);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain(`Refused: ${order.reference} was already refunded on`);
+
+    const refunds = refundsOf(order.paymentIntentId);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({
+      amount: 3420,
+      status: 'succeeded',
+      metadata: { reference: order.reference, reason: 'supply' },
+    });
+    const emails = await refundEmails('refund.once@example.com');
+    expect(emails).toHaveLength(1);
+    expect(emails[0]?.body.text).toContain(
+      `We have refunded £34.20 in full for your order ${order.reference} because we could not supply live Daphnia`,
+    );
+    const [item] = await h.shop.ordersFor(order.sessionId);
+    expect(item).toMatchObject({ status: 'refunded', refundReason: 'supply', refundEmailState: 'sent' });
+    expect(item?.gsi1sk).toMatch(/^refunded#/);
+  });
+
+  it('refunds a dispatched order (dispatched → refunded), and refuses to dispatch a refunded one', async () => {
+    const order = await h.paidOrder({ customer: { email: 'doa@example.com' } });
+    expect((await h.orders(['mark-dispatched', order.reference, '--local'])).code).toBe(0);
+    expect((await h.orders(['refund', order.reference, '--reason', 'doa', '--local'])).code).toBe(0);
+    const dispatchAgain = await h.orders(['mark-dispatched', order.reference, '--local']);
+    expect(dispatchAgain.code).toBe(1);
+    expect(dispatchAgain.err).toContain('was refunded');
+    expect(await refundEmails('doa@example.com')).toHaveLength(1);
+  });
+
+  it('a refund Stripe refuses leaves the order unchanged and says why', async () => {
+    const order = await h.paidOrder({ customer: { email: 'refused@example.com' } });
+    // Refunded in the Dashboard, its webhook not (yet) delivered: Stripe refuses a second refund.
+    await h.shop.simulator.refundFromDashboard(order.sessionId);
+    const run = await h.orders(['refund', order.reference, '--local']);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(`Refused: Stripe refused the refund of ${order.reference}:`);
+    expect(run.err).toContain('The order is unchanged.');
+    const [item] = await h.shop.ordersFor(order.sessionId);
+    expect(item?.status).toBe('paid');
+    expect(item?.refundEmailState).toBeUndefined();
+    expect(await refundEmails('refused@example.com')).toHaveLength(0);
+    expect(refundsOf(order.paymentIntentId)).toHaveLength(1);
+  });
+
+  it('a Dashboard refund (charge.refunded) ends in the same state as the command: refunded, one email; the command then refuses', async () => {
+    const order = await h.paidOrder({ customer: { email: 'dashboard@example.com' } });
+    await h.shop.simulator.refundFromDashboard(order.sessionId);
+    const first = await deliverChargeRefunded(String(order.paymentIntentId));
+    const second = await deliverChargeRefunded(String(order.paymentIntentId));
+    expect(first.statusCode).toBe(200);
+    expect(JSON.parse(first.body ?? '')).toMatchObject({ outcome: 'refund-recorded' });
+    expect(JSON.parse(second.body ?? '')).toMatchObject({ outcome: 'refund-already-refunded' });
+
+    const [item] = await h.shop.ordersFor(order.sessionId);
+    expect(item).toMatchObject({ status: 'refunded', refundReason: 'stripe', refundEmailState: 'sent' });
+    expect(await refundEmails('dashboard@example.com')).toHaveLength(1);
+
+    const run = await h.orders(['refund', order.reference, '--local']);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('was already refunded');
+    expect(await refundEmails('dashboard@example.com')).toHaveLength(1);
+    expect(refundsOf(order.paymentIntentId)).toHaveLength(1);
+  });
+});
