@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EmailSender, OutgoingEmail } from '../fulfilment/emails/send-email';
-import { STALE_CLAIM_MS } from '../fulfilment/send-order-emails';
 import { logger } from '../lib/logger';
 import { conditionalWrite, type ShopTable } from './shop-table';
+
+/**
+ * A `sending` claim older than this belongs to a run that crashed and may be taken over: the same
+ * two minutes as the order's own emails, far above one SES call with the clients' timeouts.
+ */
+const STALE_CLAIM_MS = 2 * 60_000;
 
 /** The operator's emails; each is sent at most once per transition that asks for it. */
 export const SHOP_EMAIL_KINDS = [

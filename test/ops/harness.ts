@@ -6,6 +6,7 @@ import { localTarget } from '../../ops/stack-target';
 import { quoteOrder } from '../../shared/pricing';
 import type { SessionOptions } from '../support/checkout-sessions';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../support/fulfilment-harness';
+import { TEST_SHOP_ID } from '../support/shop';
 import type { StoredEmail } from '../support/stand-ins';
 
 export interface CliRun {
@@ -42,6 +43,7 @@ export async function startOpsHarness(): Promise<OpsHarness> {
     SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
     SELLER_EMAIL: 'hello@live-aquatics.test',
     MERCHANT_EMAIL: 'merchant@live-aquatics.test',
+    SHOP_ID: TEST_SHOP_ID,
   };
   const clock = () => now ?? new Date();
   return {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookHandler, loadWebhookDeps } from '../../lambdas/stripe-webhook/handler';
 import { WEBHOOK_SECRET } from '../support/fulfilment-harness';
+import { TEST_SHOP_ID } from '../support/shop';
 import { STAND_IN_REGION } from '../support/stand-ins';
 import { eventPayload, stripeEvent } from '../support/stripe-events';
 import { type OpsHarness, startOpsHarness } from './harness';
@@ -13,6 +14,7 @@ beforeAll(async () => {
   webhook = createWebhookHandler(() =>
     loadWebhookDeps({
       STRIPE_LIVEMODE: 'false',
+      SHOP_ID: TEST_SHOP_ID,
       STRIPE_SECRET_KEY: 'sk_test_refunds',
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE: h.shop.simulator.url,

@@ -4,6 +4,7 @@ import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/create-ch
 import { createShopStatusHandler, loadShopStatusDeps } from '../../lambdas/shop-status/handler';
 import { API_PATHS } from '../../shared/api-paths';
 import { apiGatewayEvent } from '../support/api-gateway-event';
+import { TEST_SHOP_ID } from '../support/shop';
 import { STAND_IN_REGION } from '../support/stand-ins';
 import { type OpsHarness, startOpsHarness } from './harness';
 
@@ -16,6 +17,7 @@ beforeAll(async () => {
     STRIPE_SECRET_KEY: 'sk_test_shop_settings',
     STRIPE_API_BASE: h.shop.simulator.url,
     SITE_URL: 'http://shop.test',
+    SHOP_ID: TEST_SHOP_ID,
     ORDERS_TABLE_NAME: h.shop.standIns.tableName,
     DYNAMODB_ENDPOINT: h.shop.standIns.dynamoEndpoint,
     SES_ENDPOINT: h.shop.standIns.sesEndpoint,

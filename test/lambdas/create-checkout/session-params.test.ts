@@ -192,12 +192,15 @@ describe('create-checkout: side effects', () => {
     }
   });
 
-  it('has no DynamoDB or SES client in its bundle at all', async () => {
+  it('reaches the table only through the shop settings and order requests, never the orders repository', async () => {
     const inputs = await bundledInputs('lambdas/create-checkout/handler.ts');
 
     expect(inputs.some((path) => path.includes('lambdas/create-checkout/handler.ts'))).toBe(true);
+    expect(inputs.some((path) => path.includes('lambdas/shop/shop-settings.ts'))).toBe(true);
     expect(
-      inputs.filter((path) => /client-dynamodb|lib-dynamodb|client-ses|client-sesv2/.test(path)),
+      inputs.filter((path) =>
+        /lambdas\/fulfilment\/(orders-repository|fulfil-checkout|send-order-emails)\.ts/.test(path),
+      ),
     ).toEqual([]);
   });
 

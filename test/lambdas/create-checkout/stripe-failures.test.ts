@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createCheckoutHandler, handler } from '../../../lambdas/create-checkout/handler';
 import { ConfigError } from '../../../lambdas/lib/config';
 import { GENERIC_ERRORS } from '../../../lambdas/lib/error-response';
 import { createStripeClient } from '../../../lambdas/lib/stripe';
 import { jsonBody } from '../../support/api-gateway-event';
+import { STAND_IN_REGION, startStandIns } from '../../support/stand-ins';
 import {
   CLIENT_TIMEOUT_MS,
   checkoutEvent,
@@ -147,6 +148,22 @@ describe('create-checkout: the deployed entry point, configured from the environ
     vi.stubEnv('SHOP_ID', 'LiveAquatics-test');
     vi.stubEnv('STRIPE_LIVEMODE', 'false');
     vi.stubEnv('PUBLIC_API_KEY', undefined);
+    // The shop's settings item is read on every checkout: the table and sender of a real stack.
+    const standIns = await startStandIns();
+    onTestFinished(() => standIns.close());
+    for (const [name, value] of Object.entries({
+      ORDERS_TABLE_NAME: standIns.tableName,
+      DYNAMODB_ENDPOINT: standIns.dynamoEndpoint,
+      SES_ENDPOINT: standIns.sesEndpoint,
+      AWS_REGION: STAND_IN_REGION,
+      SES_FROM_ADDRESS: 'orders@live-aquatics.test',
+      MERCHANT_EMAIL: 'merchant@live-aquatics.test',
+      SELLER_NAME: 'Live Aquatics Ltd',
+      SELLER_ADDRESS: '1 Pond Lane, Bristol BS1 4DJ',
+      SELLER_EMAIL: 'hello@live-aquatics.test',
+    })) {
+      vi.stubEnv(name, value);
+    }
 
     const { result: missing, logged } = await withLogs(() => handler(checkoutEvent()));
     vi.stubEnv('SITE_URL', 'https://configured.example/');
