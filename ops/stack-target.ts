@@ -93,7 +93,8 @@ const webhookEnvSchema = z.object({
   SHOP_ID: z.string(),
 });
 
-const secretSchema = z.object({ stripeSecretKey: z.string().check(z.startsWith('sk_')) });
+/** The fulfilment key's secret document: a secret (`sk_`) or restricted (`rk_`) key. */
+const secretSchema = z.object({ stripeSecretKey: z.string().check(z.regex(/^(sk|rk)_(test|live)_/)) });
 
 /** What a failed AWS call means for the operator, in a sentence they can act on. */
 function explainAwsError(error: unknown, stack: string, region: string): never {
@@ -169,7 +170,7 @@ export async function deployedTarget(
     const client = createDocumentClient({ region });
     const ses = createSesClient({ region });
     return {
-      description: `stage ${options.stage} (stack ${stack}, ${region}, table ${tableName}, ${key.data.stripeSecretKey.startsWith('sk_live_') ? 'LIVE Stripe' : 'Stripe test mode'})`,
+      description: `stage ${options.stage} (stack ${stack}, ${region}, table ${tableName}, ${/^(sk|rk)_live_/.test(key.data.stripeSecretKey) ? 'LIVE Stripe' : 'Stripe test mode'})`,
       deps: {
         table: { client, tableName },
         sender: createSesEmailSender(ses, {

@@ -190,17 +190,24 @@ describe('loadStripeSecrets through the Parameters and Secrets extension', () =>
 
 describe('bundles of the public functions', () => {
   it.each(['create-checkout', 'checkout-status'])(
-    '%s carries no AWS SDK: its keys come through the extension over HTTP',
+    '%s carries no Secrets Manager client: its keys come through the extension over HTTP',
     async (name) => {
       const inputs = await bundledInputs(`lambdas/${name}/handler.ts`);
 
       expect(
         inputs.filter((path) =>
-          /node_modules\/(@aws-sdk|@smithy|@aws-lambda-powertools\/parameters)\//.test(path),
+          /node_modules\/(@aws-sdk\/client-secrets-manager|@aws-lambda-powertools\/parameters)\//.test(path),
         ),
       ).toEqual([]);
       expect(inputs).toContain('lambdas/lib/secrets-extension.ts');
     },
     30_000,
   );
+
+  // create-checkout reads the shop's settings item and records order requests (DynamoDB, SES);
+  // checkout-status touches nothing of AWS but its own secret.
+  it('checkout-status carries no AWS SDK at all', async () => {
+    const inputs = await bundledInputs('lambdas/checkout-status/handler.ts');
+    expect(inputs.filter((path) => /node_modules\/(@aws-sdk|@smithy)\//.test(path))).toEqual([]);
+  }, 30_000);
 });
