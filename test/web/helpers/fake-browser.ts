@@ -5,7 +5,17 @@ export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
-/** Replaces the browser's fetch; each call gets the next answer (a Response, an error to throw, or a promise). */
+/** What `GET /functions/v1/shop-status` answers in the stubbed browser; open unless a test says otherwise. */
+let shopStatusAnswer: unknown = { mode: 'open' };
+export function stubShopStatus(body: unknown) {
+  shopStatusAnswer = body;
+}
+
+/**
+ * Replaces the browser's fetch; each call gets the next answer (a Response, an error to throw, or a
+ * promise). The order page's shop-status read is answered apart (see `stubShopStatus`), so the queue
+ * and the recorded calls are the checkout and status requests only.
+ */
 export function stubFetch(...answers: Array<Response | Error | Promise<Response>>) {
   const queue = [...answers];
   const fetchMock = vi.fn<typeof fetch>(async () => {
@@ -14,7 +24,11 @@ export function stubFetch(...answers: Array<Response | Error | Promise<Response>
     if (next instanceof Error) throw next;
     return next;
   });
-  vi.stubGlobal('fetch', fetchMock);
+  const answered: typeof fetch = async (input, init) =>
+    String(input).includes('/functions/v1/shop-status')
+      ? jsonResponse(shopStatusAnswer)
+      : fetchMock(input, init);
+  vi.stubGlobal('fetch', answered);
   return fetchMock;
 }
 

@@ -1,6 +1,7 @@
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
 import type { CheckoutStatus } from '../../../shared/checkout-status';
+import type { ShopStatus } from '../../../shared/shop-status';
 import type { AppConfig } from '../config';
 
 export type CreateCheckoutResult =
@@ -22,6 +23,11 @@ export interface ApiClient {
   createCheckout(body: CheckoutRequest): Promise<CreateCheckoutResult>;
   /** Reads the state of a Checkout Session for the success page. */
   getCheckoutStatus(sessionId: string, signal?: AbortSignal): Promise<CheckoutStatusResult>;
+  /**
+   * How the shop takes orders now (open, paused with a message, or order requests). Undefined
+   * when it cannot be read: the page then stays open, since create-checkout enforces a pause itself.
+   */
+  getShopStatus(signal?: AbortSignal): Promise<ShopStatus | undefined>;
 }
 
 export type ApiClientConfig = Pick<AppConfig, 'apiOrigin' | 'publicKey'> & {
@@ -115,7 +121,29 @@ export function createApiClient({
       const parsed = schema?.safeParse(await readJson(response));
       return parsed?.success ? { kind: 'found', status: parsed.data } : { kind: 'failed' };
     },
+
+    async getShopStatus(signal) {
+      try {
+        const response = await request(API_PATHS.shopStatus, {
+          method: 'GET',
+          headers: { Accept: 'application/json' },
+          signal,
+        });
+        return response.ok ? readShopStatus(await readJson(response)) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
   };
+}
+
+/** Checked by hand rather than with the shared zod schema: this call is on the order page's first load. */
+function readShopStatus(body: unknown): ShopStatus | undefined {
+  if (typeof body !== 'object' || body === null || !('mode' in body)) return undefined;
+  const { mode } = body;
+  const message = 'message' in body && typeof body.message === 'string' ? body.message : undefined;
+  if (mode !== 'open' && mode !== 'paused' && mode !== 'requests') return undefined;
+  return message === undefined ? { mode } : { mode, message };
 }
 
 async function readJson(response: Response): Promise<unknown> {

@@ -15,6 +15,7 @@ import { OrderSummary } from './components/order-summary';
 import { ProductCard } from './components/product-card';
 import { QuantityStepper } from './components/quantity-stepper';
 import { useCheckout } from './hooks/use-checkout';
+import { useShopStatus } from './hooks/use-shop-status';
 import {
   checkField,
   type DetailField,
@@ -48,6 +49,8 @@ export function OrderPage() {
   const focusCardOnReturn = useRef(false);
   const { toast, dismiss, dismissAll } = useToast();
   const { checkout, submitting } = useCheckout();
+  const shopStatus = useShopStatus();
+  const paused = shopStatus?.mode === 'paused';
 
   const focusField = (field: DetailField) => {
     const element = formRef.current?.elements.namedItem(field);
@@ -167,6 +170,15 @@ export function OrderPage() {
         <p className="subtitle">Fresh live stock delivered within the UK</p>
       </header>
 
+      {shopStatus && shopStatus.mode !== 'open' && shopStatus.message ? (
+        <div className={`card shop-banner shop-banner--${shopStatus.mode}`} role="status">
+          <h2 className="shop-banner__title">
+            {paused ? 'We are not taking orders at the moment' : 'We are taking order requests'}
+          </h2>
+          <p>{shopStatus.message}</p>
+        </div>
+      ) : null}
+
       {placed ? (
         <OrderPlaced reference={placed.reference} held={placed.held} onPlaceAnother={placeAnotherOrder} />
       ) : received ? (
@@ -196,7 +208,11 @@ export function OrderPage() {
               </p>
             )}
             <DispatchNote />
-            <button type="submit" className="button button--primary button--block" disabled={submitting}>
+            <button
+              type="submit"
+              className="button button--primary button--block"
+              disabled={submitting || paused}
+            >
               <LockIcon />
               {submitting ? 'Processing...' : 'Secure Checkout with Stripe'}
             </button>
