@@ -25,7 +25,7 @@ export async function loadWebhookDeps(env: Env): Promise<WebhookHandlerDeps> {
   const runtime = await loadFulfilmentRuntime(env);
   if (!runtime.secrets.webhookSecret) {
     throw new ConfigError([
-      'STRIPE_WEBHOOK_SECRET (or stripeWebhookSecret in STRIPE_SECRET_ID): required by the webhook',
+      'STRIPE_WEBHOOK_SECRET_ID (deployed) or STRIPE_WEBHOOK_SECRET (local): required by the webhook',
     ]);
   }
   return {

@@ -26,7 +26,9 @@ describe('stripe-webhook: configuration', () => {
 
     // Assess
     await expect(loading).rejects.toBeInstanceOf(ConfigError);
-    await expect(loading).rejects.toThrow(/STRIPE_WEBHOOK_SECRET/);
+    await expect(loading).rejects.toThrow(
+      'STRIPE_WEBHOOK_SECRET_ID (deployed) or STRIPE_WEBHOOK_SECRET (local): required by the webhook',
+    );
   });
 
   it('starts with the secret, the mode and the deployment marker it was given', async () => {
