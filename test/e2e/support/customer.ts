@@ -10,6 +10,16 @@ export interface Customer {
 
 /** Fails the test with axe's findings if the page breaks a WCAG 2.2 A or AA rule. */
 export async function expectAccessible(page: Page): Promise<void> {
+  // A toast fading in is half transparent for 0.2 s: axe would measure its contrast mid-fade.
+  // Wait for every finite animation to end (the spinner's endless one is left running).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
     .analyze();
