@@ -100,17 +100,7 @@ export const statusEnvSchema = z.extend(stripeEnvSchema, { SHOP_ID: shopId });
 
 /** stripe-webhook and reconcile-orders */
 export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {
-  ORDERS_TABLE_NAME: z.string().check(z.minLength(1)),
-  DYNAMODB_ENDPOINT: z.optional(z.url()),
-  SES_ENDPOINT: z.optional(z.url()),
-  SES_FROM_ADDRESS: z.email(),
-  MERCHANT_EMAIL: z.email(),
-  SES_CONFIGURATION_SET: optionalText,
-  SELLER_NAME: z.string().check(z.minLength(1)),
-  SELLER_ADDRESS: z.string().check(z.minLength(1)),
-  SELLER_EMAIL: z.email(),
-  SELLER_COMPANY_NUMBER: optionalText,
-  SELLER_VAT_NUMBER: optionalText,
+  ...shopTableAndEmailEnv,
   DISPATCH_CUTOFF_HOURS: dispatchCutoffHours,
   SHOP_ID: shopId,
   /** The reconciler's window in days (default 10: the longest delayed-payment settlement). */
