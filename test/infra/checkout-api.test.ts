@@ -65,7 +65,7 @@ describe('CheckoutApi', () => {
   });
 
   describe('throttling', () => {
-    it('throttles every route through the stage default', () => {
+    it('API throttling on every route, through the stage default', () => {
       template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
         StageName: '$default',
         AutoDeploy: true,
@@ -76,7 +76,7 @@ describe('CheckoutApi', () => {
       });
     });
 
-    it('sets an explicit limit on each route, the lowest on create-checkout', () => {
+    it('API throttling: an explicit limit on each route, the lowest on checkout', () => {
       const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0];
       const settings = stage?.Properties.RouteSettings;
       expect(settings).toEqual({

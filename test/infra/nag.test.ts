@@ -61,14 +61,14 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
     assemblyDir = created.app.synth().directory;
   }, 120_000);
 
-  it('passes with no unacknowledged finding, error or warning', () => {
+  it('cdk-nag AwsSolutions checks pass: no unacknowledged finding, error or warning', () => {
     const report = reportSchema.parse(
       JSON.parse(readFileSync(join(assemblyDir, 'validation-report.json'), 'utf8')),
     );
     expect(report.pluginReports.flatMap((r) => r.violations)).toEqual([]);
   });
 
-  it('acknowledges only these findings, each with the control that makes it safe', () => {
+  it('cdk-nag acknowledgements: only these, each naming the rule and the control that makes it safe', () => {
     const acks = [...acknowledgementsIn(stack), ...acknowledgementsIn(data)];
     // The deployment function's id carries a fixed UUID of aws-cdk-lib's.
     const named = acks.map((a) =>

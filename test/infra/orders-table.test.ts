@@ -41,14 +41,14 @@ describe('OrdersTable', () => {
     });
   });
 
-  it('has point-in-time recovery and deletion protection', () => {
+  it('orders table: point-in-time recovery and deletion protection', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       DeletionProtectionEnabled: true,
     });
   });
 
-  it('is retained when the stack is deleted or the table replaced, not when its first create fails', () => {
+  it('orders table: retained on delete or replacement, not when its first create fails', () => {
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',

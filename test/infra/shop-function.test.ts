@@ -96,7 +96,7 @@ describe('shop functions', () => {
   });
 
   describe('one role per function, with exactly what it touches', () => {
-    it('gives each function its own role, assumable only by Lambda, with no managed policy', () => {
+    it('each Lambda its own role, assumable only by Lambda, with no managed policy', () => {
       const roleIds = ALL.map((name) => functionProps(name).Role);
       expect(new Set(roleIds.map((r) => JSON.stringify(r))).size).toBe(ALL.length);
       for (const name of ALL) {
@@ -197,7 +197,7 @@ describe('shop functions', () => {
       },
     );
 
-    it('grants no wildcard action or resource to any shop function', () => {
+    it('each role scoped to exact resources: no wildcard action or resource on any shop function', () => {
       for (const name of ALL) {
         for (const statement of statements(name)) {
           expect(actionsOf([statement]).every((action) => !action.includes('*'))).toBe(true);
@@ -206,7 +206,7 @@ describe('shop functions', () => {
       }
     });
 
-    it('never lets the success-page lookup write orders or send email', () => {
+    it('the success lookup cannot write orders or send email: no DynamoDB or SES action in its role', () => {
       const actions = actionsOf(statements('checkoutStatus'));
       expect(actions.filter((a) => a.startsWith('dynamodb:') || a.startsWith('ses:'))).toEqual([]);
     });

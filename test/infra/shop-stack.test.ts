@@ -52,7 +52,7 @@ describe('ShopStack', () => {
       ]);
     });
 
-    it('are known to the functions by ARN only, each function the key of its trust level', () => {
+    it('no Stripe key or webhook secret in plain environment variables: functions know them by ARN only, each the key of its trust level', () => {
       const secretRef = (name: keyof ShopDataStack['stripeSecrets']['secrets']) =>
         fromDataStack(data, { Ref: logicalIdOf(data.stripeSecrets.secrets[name]) });
       const expected = {
@@ -79,7 +79,7 @@ describe('ShopStack', () => {
       }
     });
 
-    it('appear nowhere in either template as a value', () => {
+    it('no Stripe key or webhook secret in the template: none appears in either template as a value', () => {
       const text = JSON.stringify([template.toJSON(), dataTemplate.toJSON()]);
       for (const pattern of STRIPE_SECRET_PATTERNS) {
         expect(text).not.toMatch(pattern);

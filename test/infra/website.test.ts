@@ -41,7 +41,7 @@ describe('Website', () => {
   });
 
   describe('site bucket', () => {
-    it('blocks all public access, owns its objects, and logs access', () => {
+    it('S3: all public access blocked, objects owned by the bucket, access logged', () => {
       const bucket = template.toJSON().Resources[logicalIdOf(stack.website.bucket)].Properties;
       expect(bucket).toMatchObject({
         PublicAccessBlockConfiguration: {
@@ -58,7 +58,7 @@ describe('Website', () => {
       });
     });
 
-    it('refuses plain HTTP and lets only this distribution read, through origin access control', () => {
+    it('S3: TLS enforced, readable only by this distribution through origin access control', () => {
       const bucketId = logicalIdOf(stack.website.bucket);
       const policies = Object.values(
         template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: bucketId } } }),
@@ -101,7 +101,7 @@ describe('Website', () => {
   });
 
   describe('security headers', () => {
-    it('sends HSTS for two years, a strict CSP, nosniff, DENY framing and a same-origin referrer', () => {
+    it('CloudFront security headers: HSTS for two years, the CSP, nosniff, DENY framing, a referrer policy keeping session_id on the site', () => {
       template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
         ResponseHeadersPolicyConfig: {
           SecurityHeadersConfig: {
@@ -120,7 +120,7 @@ describe('Website', () => {
       });
     });
 
-    it('has a CSP that allows only what the app needs', () => {
+    it("CloudFront CSP: default-src 'self', object-src 'none', base-uri 'none', frame-ancestors 'none', nothing unsafe", () => {
       const directives = Object.fromEntries(
         CONTENT_SECURITY_POLICY.split(';').map((d) => {
           const [name, ...values] = d.trim().split(/\s+/);
@@ -144,7 +144,7 @@ describe('Website', () => {
       expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
     });
 
-    it('is on every response: the site behaviour and the API behaviour alike', () => {
+    it('CloudFront security headers on every response: the site behaviour and the API behaviour alike', () => {
       const policy = { Ref: logicalIdOf(stack.website.responseHeadersPolicy) };
       expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual(policy);
       expect(config.CacheBehaviors.map((b) => b.ResponseHeadersPolicyId)).toEqual([policy]);

@@ -32,7 +32,7 @@ describe('checkout-status: 404 for anything that is not one of our sessions', ()
     ['a PaymentIntent id', 'pi_3Oabcdefghijklmnop'],
     ['an id with a newline', 'cs_test_abcdefghijkl\n'],
     ['an id over 200 characters', `cs_test_${'a'.repeat(201)}`],
-  ])('answers a malformed id (%s) with 404, without asking Stripe', async (_label, id) => {
+  ])('success lookup of a malformed id (%s): 404, without asking Stripe', async (_label, id) => {
     // A pending fault proves Stripe was not called: it is still there for the next lookup.
     const ours = await harness.createSession();
     harness.sim.injectFault({ status: 500, times: 1, pathPrefix: '/v1/checkout/sessions/' });
@@ -51,7 +51,7 @@ describe('checkout-status: 404 for anything that is not one of our sessions', ()
     expect(jsonBody(result)).toEqual(NOT_FOUND);
   });
 
-  it('answers a well-formed id Stripe does not know with 404', async () => {
+  it('success lookup of an unknown id: 404', async () => {
     const unknownId = 'cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuV';
 
     const { result, logged } = await withLogs(() => harness.status(statusEvent(unknownId)));
@@ -155,7 +155,7 @@ describe('checkout-status: Stripe and configuration failing', () => {
     expect(statusAnswer(configured).status).toBe('open');
   });
 
-  it('cannot write orders or send email: no DynamoDB or SES client in its bundle', async () => {
+  it('success lookup cannot write orders or send email: no DynamoDB or SES client in its bundle', async () => {
     const inputs = await bundledInputs('lambdas/checkout-status/handler.ts');
 
     expect(inputs.some((path) => path.includes('lambdas/checkout-status/handler.ts'))).toBe(true);

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => harness.close());
 
 describe('checkout-status: status mapping', () => {
-  it('answers an open session as open, with exactly the minimal fields', async () => {
+  it('success lookup returns the minimum: status, reference, bottles, total, dispatch date', async () => {
     const sessionId = await harness.createSession();
 
     const result = await harness.status(statusEvent(sessionId));
@@ -128,7 +128,7 @@ describe('checkout-status: status mapping', () => {
 });
 
 describe('checkout-status: privacy and read-only', () => {
-  it('never answers or logs the name, email, phone or address', async () => {
+  it('success lookup never answers or logs the name, address, phone or email', async () => {
     const sessionId = await harness.createSession();
     await harness.sim.completeSession(sessionId);
 
@@ -141,7 +141,7 @@ describe('checkout-status: privacy and read-only', () => {
     }
   });
 
-  it('changes nothing: the session and the webhook deliveries are as before', async () => {
+  it('success lookup is read-only: the session and the webhook deliveries are as before', async () => {
     // An endpoint that would notice any event: completing the session shows it does.
     const recorder = await recordingWebhookEndpoint();
     harness.sim.setWebhook(recorder.endpoint);

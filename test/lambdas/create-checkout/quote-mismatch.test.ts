@@ -35,7 +35,7 @@ describe('create-checkout: totals that differ from the quote (409)', () => {
     ['a huge but well-formed total', { total: 9999.99 }],
     ['the 6-bottle totals for 3 bottles', { subtotal: 19.5, total: 24.45 }],
     ['totals that add up to a cheaper order', { subtotal: 6.5, total: 11.45 }],
-  ])('answers 409 with the quote in pounds for %s', async (_label, change) => {
+  ])('browser totals that do not match the server quote (%s): 409 with the quote, no session', async (_label, change) => {
     const { result, newSessions } = await handleCountingSessions(
       harness,
       checkoutEvent({ body: { ...validOrder, ...change } }),
@@ -75,7 +75,7 @@ describe('create-checkout: malformed totals (400)', () => {
     ['an array', [14.7]],
     ['an object', { amount: 1470 }],
     ['a boolean', true],
-  ])('refuses a total that is %s', async (_label, total) => {
+  ])('browser total that is %s: 400 with a clear error, no session', async (_label, total) => {
     const { result, newSessions } = await handleCountingSessions(
       harness,
       checkoutEvent({ body: { ...validOrder, total } }),
@@ -89,7 +89,7 @@ describe('create-checkout: malformed totals (400)', () => {
     expect(newSessions).toEqual([]);
   });
 
-  it.each(['subtotal', 'shipping', 'total'] as const)('refuses a body without %s', async (field) => {
+  it.each(['subtotal', 'shipping', 'total'] as const)('browser totals absent (no %s): 400 with a clear error', async (field) => {
     const body: Record<string, unknown> = { ...validOrder };
     delete body[field];
 

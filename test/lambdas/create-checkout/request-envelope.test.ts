@@ -34,7 +34,7 @@ describe('create-checkout: content type (no CSRF "simple request")', () => {
     ['application/x-www-form-urlencoded', 'name=Zo%C3%AB&quantity=3'],
     ['multipart/form-data; boundary=x', '--x--'],
     ['application/jsonp', JSON.stringify(validOrder)],
-  ])('refuses %s with 415', async (contentType, body) => {
+  ])('content type %s, not JSON: 415, no CSRF simple request', async (contentType, body) => {
     const { result, newSessions } = await handleCountingSessions(
       harness,
       checkoutEvent({ body, headers: { 'Content-Type': contentType } }),
@@ -55,7 +55,7 @@ describe('create-checkout: content type (no CSRF "simple request")', () => {
 });
 
 describe('create-checkout: body size and syntax', () => {
-  it('refuses 8193 bytes with 413, and reads 8192 bytes', async () => {
+  it('body over 8 KB: 8193 bytes refused with 413, 8192 bytes read', async () => {
     const atLimit = await harness.handle(checkoutEvent({ body: bodyOfSize(8192) }));
     const { result: overLimit, newSessions } = await handleCountingSessions(
       harness,
@@ -79,7 +79,7 @@ describe('create-checkout: body size and syntax', () => {
   });
 
   it.each(['{"name": "Zoë",', '{name: "Zoë"}', "{'quantity': 3}", '{"quantity": 3}}', 'undefined'])(
-    'refuses invalid JSON %s with 400',
+    'invalid JSON %s: 400 with a clear message, never a 500',
     async (body) => {
       const result = await harness.handle(checkoutEvent({ body }));
 

@@ -35,7 +35,7 @@ async function expectRefused(body: unknown, field: string, message?: string): Pr
 }
 
 describe('create-checkout: quantity', () => {
-  it.each([0, -3, 3.5, 12, '03', null, [3], {}])('refuses quantity %j', async (quantity) => {
+  it.each([0, -3, 3.5, 12, '03', null, [3], {}])('quantity %j: rejected (only 3, 6 or 9)', async (quantity) => {
     await expectRefused({ ...validOrder, quantity }, 'quantity', FIELD_MESSAGES.quantity);
   });
 
@@ -51,7 +51,7 @@ describe('create-checkout: unknown fields are refused, not passed on', () => {
     ['cancel_url', 'https://evil.example/'],
     ['unit_amount', 1],
     ['metadata', { shop: 'live-aquatics' }],
-  ])('refuses %s', async (field, value) => {
+  ])('unknown field %s: rejected, not passed on', async (field, value) => {
     await expectRefused({ ...validOrder, [field]: value }, field, `Unknown field "${field}".`);
   });
 
@@ -74,11 +74,11 @@ describe('create-checkout: length limits (each also fits Stripe metadata)', () =
     ['address', 'A'.repeat(401)],
     ['postcode', 'SW1A 1AA'.padEnd(21, 'A')],
     ['email', `${'a'.repeat(65)}@example.com`],
-  ])('refuses %s over its limit', async (field, value) => {
+  ])('field %s over its length limit: rejected', async (field, value) => {
     await expectRefused({ ...validOrder, [field]: value }, field);
   });
 
-  it('checks the email limits exactly: local part 65 and 255 in all are refused, 64 and 254 pass', async () => {
+  it('email local part at most 64, whole at most 254: 65 and 255 rejected, 64 and 254 accepted', async () => {
     const local64 = `${'a'.repeat(64)}@example.com`;
     const whole254 = `a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(57)}.uk`;
     const whole255 = `a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(58)}.uk`;
@@ -106,12 +106,12 @@ describe('create-checkout: control characters and header injection', () => {
     ['U+2028 line separator', '\u2028'],
     ['U+2029 paragraph separator', '\u2029'],
     ['U+202E right-to-left override', '\u202E'],
-  ])('refuses %s in the name', async (_label, char) => {
+  ])('control character %s in the name: rejected', async (_label, char) => {
     await expectRefused({ ...validOrder, name: `Zoë${char}Smith` }, 'name', FIELD_MESSAGES.controlCharacters);
   });
 
   it.each(['\r', '\u0000', '\u2028', '\u202E'])(
-    'refuses %j in the address, where only LF is allowed',
+    'control character %j in the address: rejected (only LF is allowed there)',
     async (char) => {
       await expectRefused({ ...validOrder, address: `1 High St${char}London` }, 'address');
     },
@@ -121,7 +121,7 @@ describe('create-checkout: control characters and header injection', () => {
     ['name', 'Zoë\r\nBcc: victim@example.com'],
     ['email', 'zoe@example.com\r\nBcc: victim@example.com'],
     ['phone', '07700 900123\r\nBcc: victim@example.com'],
-  ])('refuses a %s carrying "\\r\\nBcc:" before any email exists', async (field, value) => {
+  ])('header injection: a %s carrying "\\r\\nBcc:" is rejected before any email exists', async (field, value) => {
     await expectRefused({ ...validOrder, [field]: value }, field);
   });
 });
@@ -135,12 +135,12 @@ describe('create-checkout: email and postcode shapes', () => {
     'zoe smith@example.com',
     'zoe@exa mple.com',
     '<z>@x.com',
-  ])('refuses the email %j', async (email) => {
+  ])('email %j: rejected, not a real address shape', async (email) => {
     await expectRefused({ ...validOrder, email }, 'email', FIELD_MESSAGES.email);
   });
 
   it.each(['<b>x</b> SW1A 1AA', 'SW1A 1AA <b>', 'SW1A 1AAX', '12345'])(
-    'refuses the postcode %j (the check is anchored at both ends)',
+    'postcode %j: rejected, the check is anchored at both ends',
     async (postcode) => {
       await expectRefused({ ...validOrder, postcode }, 'postcode', FIELD_MESSAGES.postcodeFormat);
     },
@@ -150,7 +150,7 @@ describe('create-checkout: email and postcode shapes', () => {
     await expectRefused({ ...validOrder, postcode }, 'postcode', FIELD_MESSAGES.postcodeNotDeliverable);
   });
 
-  it('never logs the personal data of a refused body', async () => {
+  it('no full PII in the logs of a refused body', async () => {
     const { logged } = await withLogs(() =>
       harness.handle(checkoutEvent({ body: { ...validOrder, quantity: 4 } })),
     );

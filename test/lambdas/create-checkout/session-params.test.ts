@@ -31,7 +31,7 @@ afterAll(() => harness.close());
 const windowStart = (ms: number) => Math.floor(ms / SESSION_WINDOW_MS) * SESSION_WINDOW_MS;
 
 describe('create-checkout: the session Stripe stores', () => {
-  it.each(ORDERS)('prices $quantity bottles at $pence pence, from the server price only', async (order) => {
+  it.each(ORDERS)('session created from the server price only: $quantity bottles at $pence pence', async (order) => {
     const body = { ...validOrder, quantity: order.quantity, subtotal: order.subtotal, total: order.total };
 
     const { sessionId, url } = createdSession(await harness.handle(checkoutEvent({ body })));
@@ -105,6 +105,26 @@ describe('create-checkout: the session Stripe stores', () => {
     expect(dispatchDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
+  it('success_url and cancel_url come from configuration only: the request’s Host, Origin, Referer and forwarded headers are ignored', async () => {
+    const event = checkoutEvent({
+      headers: {
+        Host: 'evil.example',
+        Origin: 'https://evil.example',
+        Referer: 'https://evil.example/phish',
+        'X-Forwarded-Host': 'evil.example',
+        'X-Forwarded-Proto': 'http',
+      },
+    });
+    event.requestContext = { ...event.requestContext, domainName: 'evil.example' };
+
+    const { sessionId } = createdSession(await harness.handle(event));
+
+    expect(harness.sim.getSession(sessionId)).toMatchObject({
+      success_url: 'https://shop.test/success?session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'https://shop.test/',
+    });
+  });
+
   it('copies the metadata to the PaymentIntent, with a description and no personal data in it', async () => {
     const { sessionId } = createdSession(await harness.handle(checkoutEvent()));
     await harness.sim.completeSession(sessionId);
@@ -128,7 +148,7 @@ describe('create-checkout: the session Stripe stores', () => {
     expect(harness.sim.getSession(sessionId)?.metadata).not.toHaveProperty('phone');
   });
 
-  it('keeps every metadata value within Stripe limits when each field is at its maximum', async () => {
+  it('every field at its length limit fits Stripe metadata (50 keys, keys of 40, values of 500 characters)', async () => {
     const longest = {
       ...validOrder,
       name: 'N'.repeat(100),
@@ -169,7 +189,7 @@ describe('create-checkout: the session Stripe stores', () => {
 });
 
 describe('create-checkout: side effects', () => {
-  it('sends nothing when a session is created: no webhook, no email, no order', async () => {
+  it('creating a session sends no webhook event, so no email and no order follow', async () => {
     // Prepare: an endpoint that would notice any event, and proof that it does.
     const recorder = await recordingWebhookEndpoint();
     harness.sim.setWebhook(recorder.endpoint);
@@ -204,7 +224,7 @@ describe('create-checkout: side effects', () => {
     ).toEqual([]);
   });
 
-  it('logs the session id and status, never personal data or the secret key', async () => {
+  it('no secret or full PII in the logs: a created session logs its id and status only', async () => {
     const { result, logged } = await withLogs(() => harness.handle(checkoutEvent()));
 
     const { sessionId } = createdSession(result);

@@ -45,7 +45,7 @@ function expectNoLeak(body: string | undefined): void {
 }
 
 describe('create-checkout: Stripe failing', () => {
-  it.each([500, 502, 503, 429])('answers a Stripe %i with a generic 502', async (status) => {
+  it.each([500, 502, 503, 429])('Stripe error %i: a generic 502 body, the detail in the log, no secret or PII', async (status) => {
     harness.sim.injectFault({ status, pathPrefix: '/v1/checkout/sessions' });
 
     const { result, logged } = await withLogs(() => harness.handle(checkoutEvent()));

@@ -33,7 +33,7 @@ describe('reconcile-orders', () => {
       );
   }
 
-  it('fulfils a paid session whose webhook never arrived, and says so in a metric', async () => {
+  it('a paid session whose webhook never arrived: found and fulfilled by the reconciler, and said so in a metric', async () => {
     // Prepare: paid on Stripe; no event was ever delivered.
     const session = await h.paidSession();
 
@@ -46,7 +46,7 @@ describe('reconcile-orders', () => {
     expect(missedOrderMetrics().at(-1)).toBe(summary.fulfilledMissedOrders);
   });
 
-  it('leaves one order when the reconciler and a late webhook meet, at once or one after the other', async () => {
+  it('the reconciler and a late webhook together, at once or one after the other: still one order', async () => {
     // Prepare
     const together = await h.paidSession();
     const after = await h.paidSession();

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWebhookHandler } from '../../../lambdas/stripe-webhook/handler';
 import { jsonBody } from '../../support/api-gateway-event';
 import { countCommands } from '../../support/aws-faults';
 import {
@@ -10,7 +11,7 @@ import {
 import { eventPayload, signPayload, stripeEvent } from '../../support/stripe-events';
 
 // A delivery whose signature or timestamp fails verification causes no side effect at all.
-describe('stripe-webhook: authenticity', () => {
+describe('payments and reliability: webhook authenticity', () => {
   let h: FulfilmentHarness;
   let dynamoCommands: () => number;
   let sesCommands: () => number;
@@ -33,7 +34,7 @@ describe('stripe-webhook: authenticity', () => {
     };
   }
 
-  it('verifies a pretty-printed event with non-ASCII text, as plain and as base64 body, and fulfils once', async () => {
+  it('same signed event pretty-printed with Zoë and £, plain and base64 body: verifies and fulfils once', async () => {
     // Prepare
     const session = await h.paidSession({
       customer: { name: 'Zoë Brontë', address: 'Flat 2, Pound (£) Court\nLondon' },
@@ -58,7 +59,7 @@ describe('stripe-webhook: authenticity', () => {
     expect(emails.merchantNotice).toHaveLength(1);
   });
 
-  it('refuses the same event re-serialised under the original signature: only the raw bytes verify', async () => {
+  it('body re-serialised before verifying (parsed and stringified again): 400, only the raw bytes verify', async () => {
     // Prepare: what a handler that parsed and re-stringified the body would hand to the SDK.
     const session = await h.paidSession({ customer: { name: 'Zoë Brontë' } });
     const payload = await h.eventFor('checkout.session.completed', session.id);
@@ -74,7 +75,7 @@ describe('stripe-webhook: authenticity', () => {
   });
 
   it.each(['stripe-signature', 'Stripe-Signature'])(
-    'accepts the signature header named %s',
+    'header named %s: verifies',
     async (headerName) => {
       // Prepare
       const session = await h.paidSession();
@@ -89,7 +90,7 @@ describe('stripe-webhook: authenticity', () => {
     },
   );
 
-  describe('refuses with 400 and no side effect at all', () => {
+  describe('refused with 400 and no side effect at all', () => {
     let payload: string;
     let sessionId: string;
 
@@ -132,23 +133,26 @@ describe('stripe-webhook: authenticity', () => {
         }),
       ],
       ['an empty body', () => ({ body: '', header: signPayload('', WEBHOOK_SECRET, now()) })],
+    ];
+    const timestamps: Array<[string, () => { body: string; header: string }]> = [
+      ['301 s old', () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() - 301) })],
       [
-        'a timestamp 301 s old',
-        () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() - 301) }),
-      ],
-      [
-        'a timestamp far in the future',
+        'far in the future (an hour ahead)',
         () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() + 3_600) }),
       ],
       [
-        'a timestamp 301 s in the future',
+        '301 s in the future',
         () => ({ body: payload, header: signPayload(payload, WEBHOOK_SECRET, now() + 301) }),
       ],
     ];
 
-    it.each(cases)('%s', async (_name, build) => {
+    async function expectRefusedWithoutSideEffect(delivery: {
+      body: string;
+      header: string | null;
+      base64?: boolean;
+    }): Promise<void> {
       // Prepare
-      const { body, header, base64 } = build();
+      const { body, header, base64 } = delivery;
       const before = await sideEffects();
 
       // Act
@@ -159,9 +163,17 @@ describe('stripe-webhook: authenticity', () => {
       expect(jsonBody(result)).toEqual({ error: 'Webhook signature verification failed.' });
       expect(await sideEffects()).toEqual(before);
       expect(await h.ordersFor(sessionId)).toHaveLength(0);
+    }
+
+    it.each(cases)('%s: 400, no DynamoDB write, no SES call, no Stripe call', async (_name, build) => {
+      await expectRefusedWithoutSideEffect(build());
     });
 
-    it('an event of the other mode (livemode: true on a test deployment)', async () => {
+    it.each(timestamps)('timestamp %s: 400, no side effect', async (_name, build) => {
+      await expectRefusedWithoutSideEffect(build());
+    });
+
+    it('livemode true on a test deployment: rejected, no side effect', async () => {
       // Prepare
       const live = await h.eventFor('checkout.session.completed', sessionId, { livemode: true });
       const before = await sideEffects();
@@ -173,9 +185,28 @@ describe('stripe-webhook: authenticity', () => {
       expect(result.statusCode).toBe(400);
       expect(await sideEffects()).toEqual(before);
     });
+
+    it('livemode false on a live deployment: rejected, no side effect', async () => {
+      // Prepare: the same clients and secret, configured as a live deployment.
+      const liveWebhook = createWebhookHandler({
+        fulfilment: h.deps,
+        webhookSecret: WEBHOOK_SECRET,
+        livemode: true,
+      });
+      const testEvent = await h.eventFor('checkout.session.completed', sessionId, { livemode: false });
+      const before = await sideEffects();
+
+      // Act
+      const result = await liveWebhook(h.delivery(testEvent));
+
+      // Assess
+      expect(result.statusCode).toBe(400);
+      expect(jsonBody(result)).toEqual({ error: 'Webhook signature verification failed.' });
+      expect(await sideEffects()).toEqual(before);
+    });
   });
 
-  it('accepts a timestamp 299 s old', async () => {
+  it('timestamp 299 s old: accepted', async () => {
     // Prepare
     const session = await h.paidSession();
     const payload = await h.eventFor('checkout.session.completed', session.id);
@@ -188,7 +219,7 @@ describe('stripe-webhook: authenticity', () => {
     expect(await h.ordersFor(session.id)).toHaveLength(1);
   });
 
-  it('answers 2xx and does nothing for an event type it does not handle', async () => {
+  it('unknown event type (customer.created): 2xx, no work', async () => {
     // Prepare
     const payload = eventPayload(
       stripeEvent(
@@ -208,7 +239,7 @@ describe('stripe-webhook: authenticity', () => {
     expect(await sideEffects()).toEqual(before);
   });
 
-  it('answers 2xx and does nothing for a paid session that is not ours', async () => {
+  it('paid session that is not ours (no marker in metadata): 2xx, no work', async () => {
     // Prepare
     const session = await h.paidSession({ notOurs: true });
     const payload = await h.eventFor('checkout.session.completed', session.id);

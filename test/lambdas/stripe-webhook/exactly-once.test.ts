@@ -13,7 +13,7 @@ import {
 
 // One order and at most one email of each kind per session, however many events or deliveries
 // arrive (failures are in failures.test.ts).
-describe('stripe-webhook: exactly once', () => {
+describe('payments and reliability: exactly once', () => {
   let h: FulfilmentHarness;
 
   beforeAll(async () => {
@@ -39,7 +39,7 @@ describe('stripe-webhook: exactly once', () => {
     return { sessionId: session.id, completed, succeeded };
   }
 
-  it('makes one order and one email of each kind from the same event delivered 5 times at once', async () => {
+  it('the same signed event 5 times concurrently: one order, one email of each kind, all 2xx', async () => {
     // Prepare
     const session = await h.paidSession();
     const payload = await h.eventFor('checkout.session.completed', session.id);
@@ -157,7 +157,7 @@ describe('stripe-webhook: exactly once', () => {
   it.each([
     ['10 minutes', 10 * 60_000],
     ['4 days', 4 * 24 * 3_600_000],
-  ])('keeps one order when the same event is re-signed %s later', async (_label, laterMs) => {
+  ])('the same event re-signed %s later: still one order', async (_label, laterMs) => {
     // Prepare
     const session = await h.paidSession();
     const payload = await h.eventFor('checkout.session.completed', session.id);
@@ -196,7 +196,7 @@ describe('stripe-webhook: exactly once', () => {
   it.each([
     ['completed, then async_payment_succeeded', ['completed', 'succeeded'] as const],
     ['async_payment_succeeded, then completed', ['succeeded', 'completed'] as const],
-  ])('makes one order from %s', async (_label, order) => {
+  ])('%s for one session: one order', async (_label, order) => {
     // Prepare
     const events = await delayedPayment();
 
@@ -209,7 +209,7 @@ describe('stripe-webhook: exactly once', () => {
     await expectOneOrderAndOneEmailOfEach(events.sessionId);
   });
 
-  it('makes one order from completed and async_payment_succeeded arriving together', async () => {
+  it('completed and async_payment_succeeded for one session concurrently: one order', async () => {
     // Prepare
     const { sessionId, completed, succeeded } = await delayedPayment();
 

@@ -7,7 +7,7 @@ import { captureLogs } from '../../support/logs';
 
 // Exactly once through failures: a failure after each step, then the event replayed; DynamoDB,
 // SES or Stripe failing, then Stripe's retry finishing the work.
-describe('stripe-webhook: failures and replays', () => {
+describe('payments and reliability: exactly once through failures and replays', () => {
   let h: FulfilmentHarness;
 
   beforeAll(async () => {
@@ -39,7 +39,7 @@ describe('stripe-webhook: failures and replays', () => {
       { command: 'UpdateItemCommand', when: 'after', matches: markOfConfirmation },
     ],
   ])(
-    'recovers from a crash after %s: the replay leaves one order and one email of each kind',
+    'failure injected after %s, then the event replayed: one order, each email sent once',
     async (_step, target, fault) => {
       // Prepare
       const { sessionId, payload, first } = await deliverWithFault(target, fault);
@@ -54,7 +54,7 @@ describe('stripe-webhook: failures and replays', () => {
     },
   );
 
-  it('recovers from a crash after the email is claimed: the claim is honoured until stale, then re-claimed', async () => {
+  it('failure injected after the email is claimed, then the event replayed: one order, each email sent once (the claim is honoured until stale)', async () => {
     // Prepare
     const { sessionId, payload, first } = await deliverWithFault('dynamo', {
       command: 'UpdateItemCommand',
@@ -76,7 +76,7 @@ describe('stripe-webhook: failures and replays', () => {
     expect(await h.counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
-  it('sends the email twice after a crash between SES accepting it and the mark: the one accepted duplicate window', async () => {
+  it('failure injected after the email is sent, before it is marked sent, then replayed: sent twice, the one accepted duplicate window', async () => {
     // Prepare: SES accepts the confirmation, then its answer is lost.
     const { sessionId, payload, first } = await deliverWithFault('ses', {
       command: 'SendEmailCommand',
@@ -122,7 +122,7 @@ describe('stripe-webhook: failures and replays', () => {
       { command: 'UpdateItemCommand', when: 'before', matches: claimOfConfirmation },
     ],
     ['SES refuses the confirmation', 'ses', { command: 'SendEmailCommand', when: 'before' }],
-  ])('answers 5xx when %s, and Stripe’s retry completes the work once', async (_case, target, fault) => {
+  ])('DynamoDB or SES failing (%s): 5xx so Stripe retries, and the retry completes the work once', async (_case, target, fault) => {
     // Prepare
     const { sessionId, payload, first } = await deliverWithFault(target, fault);
 
@@ -153,7 +153,7 @@ describe('stripe-webhook: failures and replays', () => {
     expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
-  it("keeps the customer's address out of the logs when SES refuses a message naming it", async () => {
+  it("no full PII in the logs: the customer's address is kept out when SES refuses a message naming it", async () => {
     // Prepare: SES in its sandbox refuses an unverified recipient, and says which one.
     const session = await h.paidSession();
     const address = session.customer_email ?? '';
@@ -183,7 +183,7 @@ describe('stripe-webhook: failures and replays', () => {
     expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 0, merchantNotice: 1 });
   });
 
-  it('sends every message to exactly one recipient, replying to the seller or to the customer', async () => {
+  it('exactly one recipient per message, replying to the seller or to the customer', async () => {
     // Prepare
     const session = await h.paidSession();
 

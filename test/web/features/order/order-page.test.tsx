@@ -603,7 +603,7 @@ describe('order page: the payment tab', () => {
 });
 
 describe('order page: checkout failures', () => {
-  it('shows "Checkout Failed", says so in the payment tab with a way back, and re-enables the button on a 500', async () => {
+  it('an API error shows the "Checkout Failed" toast, says so in the payment tab with a way back, and re-enables the button', async () => {
     stubFetch(jsonResponse({ error: 'Internal error' }, 500));
     const { tab } = stubWindowOpen();
     const { user } = renderApp('/');

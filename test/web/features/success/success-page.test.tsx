@@ -73,7 +73,7 @@ describe('success page', () => {
   });
 
   it.each(['open', 'unpaid', 'expired'] as const)(
-    'never says "Payment Successful!" for a %s session',
+    '%s session: never shows "Payment Successful!"',
     async (status) => {
       stubFetch(statusAnswer(status));
       renderApp(`/success?session_id=${SESSION_ID}`);
