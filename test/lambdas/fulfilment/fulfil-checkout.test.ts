@@ -53,7 +53,7 @@ describe('fulfilCheckout', () => {
   }
 
   it.each(mismatches)(
-    'does not fulfil a paid session with %s, and logs an error for the merchant',
+    'paid session with %s, not matching our price table: no automatic fulfilment, an error logged for the merchant',
     async (_case, patch) => {
       // Prepare
       const session = await h.paidSession();
@@ -140,7 +140,7 @@ describe('fulfilCheckout', () => {
     expect(order.paymentIntentId).toMatch(/^pi_/);
   });
 
-  it('escapes hostile names and addresses in the HTML part of both real emails', async () => {
+  it('names and addresses like <img src=x onerror=alert(1)> and "><a href=...> come out escaped in the HTML part of both emails', async () => {
     // Prepare
     const session = await h.paidSession({
       customer: {

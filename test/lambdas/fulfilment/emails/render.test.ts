@@ -9,7 +9,7 @@ describe('email rendering', () => {
     );
   });
 
-  it('keeps a subject on one line: CR, LF and other separators cannot start a header', () => {
+  it('the subject never carries CR/LF: CR, LF and other separators cannot start a header', () => {
     expect(singleLine('Order\r\nBcc: victim@example.com')).toBe('Order Bcc: victim@example.com');
     expect(singleLine('a\u2028b\u0085c\td')).toBe('a b c d');
   });
