@@ -46,7 +46,12 @@ describe('no Stripe secret in the source', () => {
     for (const secret of [`sk_live_${random}`, `sk_test_${random}`, `rk_live_${random}`, `whsec_${random}`]) {
       expect(STRIPE_SECRET.test(`const key = '${secret}';`)).toBe(true);
     }
-    for (const placeholder of ['sk_test_local_simulator', 'whsec_local_simulator', 'sk_live_...', 'whsec_...']) {
+    for (const placeholder of [
+      'sk_test_local_simulator',
+      'whsec_local_simulator',
+      'sk_live_...',
+      'whsec_...',
+    ]) {
       expect(STRIPE_SECRET.test(placeholder)).toBe(false);
     }
   });

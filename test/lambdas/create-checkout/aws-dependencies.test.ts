@@ -2,8 +2,8 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../../lambdas/create-checkout/handler';
 import { jsonBody } from '../../support/api-gateway-event';
-import { STAND_IN_REGION, type StandIns, startStandIns } from '../../support/stand-ins';
 import { TEST_SHOP_ID } from '../../support/shop';
+import { STAND_IN_REGION, type StandIns, startStandIns } from '../../support/stand-ins';
 import {
   checkoutEvent,
   createdSession,

@@ -35,18 +35,21 @@ describe('create-checkout: totals that differ from the quote (409)', () => {
     ['a huge but well-formed total', { total: 9999.99 }],
     ['the 6-bottle totals for 3 bottles', { subtotal: 19.5, total: 24.45 }],
     ['totals that add up to a cheaper order', { subtotal: 6.5, total: 11.45 }],
-  ])('browser totals that do not match the server quote (%s): 409 with the quote, no session', async (_label, change) => {
-    const { result, newSessions } = await handleCountingSessions(
-      harness,
-      checkoutEvent({ body: { ...validOrder, ...change } }),
-    );
+  ])(
+    'browser totals that do not match the server quote (%s): 409 with the quote, no session',
+    async (_label, change) => {
+      const { result, newSessions } = await handleCountingSessions(
+        harness,
+        checkoutEvent({ body: { ...validOrder, ...change } }),
+      );
 
-    expect(result.statusCode).toBe(409);
-    expect(result.headers?.['cache-control']).toBe('no-store');
-    const answer = quoteMismatchResponseSchema.parse(jsonBody(result));
-    expect(answer).toEqual({ error: CHECKOUT_ERRORS.quoteMismatch, quote: QUOTE_FOR_3 });
-    expect(newSessions).toEqual([]);
-  });
+      expect(result.statusCode).toBe(409);
+      expect(result.headers?.['cache-control']).toBe('no-store');
+      const answer = quoteMismatchResponseSchema.parse(jsonBody(result));
+      expect(answer).toEqual({ error: CHECKOUT_ERRORS.quoteMismatch, quote: QUOTE_FOR_3 });
+      expect(newSessions).toEqual([]);
+    },
+  );
 
   it('quotes the requested quantity, not the sent amounts', async () => {
     const body = { ...validOrder, quantity: 9, subtotal: 9.75, total: 14.7 };
@@ -89,15 +92,18 @@ describe('create-checkout: malformed totals (400)', () => {
     expect(newSessions).toEqual([]);
   });
 
-  it.each(['subtotal', 'shipping', 'total'] as const)('browser totals absent (no %s): 400 with a clear error', async (field) => {
-    const body: Record<string, unknown> = { ...validOrder };
-    delete body[field];
+  it.each(['subtotal', 'shipping', 'total'] as const)(
+    'browser totals absent (no %s): 400 with a clear error',
+    async (field) => {
+      const body: Record<string, unknown> = { ...validOrder };
+      delete body[field];
 
-    const result = await harness.handle(checkoutEvent({ body }));
+      const result = await harness.handle(checkoutEvent({ body }));
 
-    expect(result.statusCode).toBe(400);
-    expect(jsonBody(result)).toMatchObject({ fields: { [field]: FIELD_MESSAGES.amount } });
-  });
+      expect(result.statusCode).toBe(400);
+      expect(jsonBody(result)).toMatchObject({ fields: { [field]: FIELD_MESSAGES.amount } });
+    },
+  );
 
   it('refuses NaN and Infinity, which JSON cannot carry', async () => {
     const { result, logged } = await withLogs(() =>

@@ -35,9 +35,12 @@ async function expectRefused(body: unknown, field: string, message?: string): Pr
 }
 
 describe('create-checkout: quantity', () => {
-  it.each([0, -3, 3.5, 12, '03', null, [3], {}])('quantity %j: rejected (only 3, 6 or 9)', async (quantity) => {
-    await expectRefused({ ...validOrder, quantity }, 'quantity', FIELD_MESSAGES.quantity);
-  });
+  it.each([0, -3, 3.5, 12, '03', null, [3], {}])(
+    'quantity %j: rejected (only 3, 6 or 9)',
+    async (quantity) => {
+      await expectRefused({ ...validOrder, quantity }, 'quantity', FIELD_MESSAGES.quantity);
+    },
+  );
 
   it('refuses a missing quantity', async () => {
     const { quantity: _omitted, ...body } = validOrder;
@@ -121,9 +124,12 @@ describe('create-checkout: control characters and header injection', () => {
     ['name', 'Zoë\r\nBcc: victim@example.com'],
     ['email', 'zoe@example.com\r\nBcc: victim@example.com'],
     ['phone', '07700 900123\r\nBcc: victim@example.com'],
-  ])('header injection: a %s carrying "\\r\\nBcc:" is rejected before any email exists', async (field, value) => {
-    await expectRefused({ ...validOrder, [field]: value }, field);
-  });
+  ])(
+    'header injection: a %s carrying "\\r\\nBcc:" is rejected before any email exists',
+    async (field, value) => {
+      await expectRefused({ ...validOrder, [field]: value }, field);
+    },
+  );
 });
 
 describe('create-checkout: email and postcode shapes', () => {

@@ -31,42 +31,45 @@ afterAll(() => harness.close());
 const windowStart = (ms: number) => Math.floor(ms / SESSION_WINDOW_MS) * SESSION_WINDOW_MS;
 
 describe('create-checkout: the session Stripe stores', () => {
-  it.each(ORDERS)('session created from the server price only: $quantity bottles at $pence pence', async (order) => {
-    const body = { ...validOrder, quantity: order.quantity, subtotal: order.subtotal, total: order.total };
+  it.each(ORDERS)(
+    'session created from the server price only: $quantity bottles at $pence pence',
+    async (order) => {
+      const body = { ...validOrder, quantity: order.quantity, subtotal: order.subtotal, total: order.total };
 
-    const { sessionId, url } = createdSession(await harness.handle(checkoutEvent({ body })));
-    const session = await harness.stripe.checkout.sessions.retrieve(sessionId, {
-      expand: ['line_items', 'line_items.data.price.product'],
-    });
+      const { sessionId, url } = createdSession(await harness.handle(checkoutEvent({ body })));
+      const session = await harness.stripe.checkout.sessions.retrieve(sessionId, {
+        expand: ['line_items', 'line_items.data.price.product'],
+      });
 
-    expect(url).toBe(session.url);
-    expect(session).toMatchObject({
-      mode: 'payment',
-      currency: 'gbp',
-      status: 'open',
-      payment_status: 'unpaid',
-      amount_subtotal: order.quantity * 325,
-      amount_total: order.pence,
-      total_details: { amount_shipping: 495, amount_discount: 0, amount_tax: 0 },
-      shipping_cost: { amount_total: 495 },
-      shipping_options: [{ shipping_amount: 495 }],
-    });
-    expect(session.line_items?.data).toHaveLength(1);
-    expect(session.line_items?.data[0]).toMatchObject({
-      description: 'Daphnia Magna (250ml bottle)',
-      quantity: order.quantity,
-      currency: 'gbp',
-      amount_total: order.quantity * 325,
-      price: {
-        unit_amount: 325,
+      expect(url).toBe(session.url);
+      expect(session).toMatchObject({
+        mode: 'payment',
         currency: 'gbp',
-        product: {
-          name: 'Daphnia Magna (250ml bottle)',
-          description: 'About 100-300 live daphnia per bottle.',
+        status: 'open',
+        payment_status: 'unpaid',
+        amount_subtotal: order.quantity * 325,
+        amount_total: order.pence,
+        total_details: { amount_shipping: 495, amount_discount: 0, amount_tax: 0 },
+        shipping_cost: { amount_total: 495 },
+        shipping_options: [{ shipping_amount: 495 }],
+      });
+      expect(session.line_items?.data).toHaveLength(1);
+      expect(session.line_items?.data[0]).toMatchObject({
+        description: 'Daphnia Magna (250ml bottle)',
+        quantity: order.quantity,
+        currency: 'gbp',
+        amount_total: order.quantity * 325,
+        price: {
+          unit_amount: 325,
+          currency: 'gbp',
+          product: {
+            name: 'Daphnia Magna (250ml bottle)',
+            description: 'About 100-300 live daphnia per bottle.',
+          },
         },
-      },
-    });
-  });
+      });
+    },
+  );
 
   it('fills in the customer, locale, URLs from configuration, expiry and the dispatch date', async () => {
     const before = Date.now();

@@ -45,19 +45,22 @@ function expectNoLeak(body: string | undefined): void {
 }
 
 describe('create-checkout: Stripe failing', () => {
-  it.each([500, 502, 503, 429])('Stripe error %i: a generic 502 body, the detail in the log, no secret or PII', async (status) => {
-    harness.sim.injectFault({ status, pathPrefix: '/v1/checkout/sessions' });
+  it.each([500, 502, 503, 429])(
+    'Stripe error %i: a generic 502 body, the detail in the log, no secret or PII',
+    async (status) => {
+      harness.sim.injectFault({ status, pathPrefix: '/v1/checkout/sessions' });
 
-    const { result, logged } = await withLogs(() => harness.handle(checkoutEvent()));
+      const { result, logged } = await withLogs(() => harness.handle(checkoutEvent()));
 
-    expect(result.statusCode).toBe(502);
-    expect(result.headers?.['cache-control']).toBe('no-store');
-    expect(jsonBody(result)).toEqual({ error: GENERIC_ERRORS.paymentProvider });
-    expectNoLeak(result.body);
-    expect(logged).toContain('"statusCode":502');
-    expect(logged).toContain(`"statusCode":${status}`);
-    for (const value of [...PERSONAL_DATA, TEST_SECRET_KEY]) expect(logged).not.toContain(value);
-  });
+      expect(result.statusCode).toBe(502);
+      expect(result.headers?.['cache-control']).toBe('no-store');
+      expect(jsonBody(result)).toEqual({ error: GENERIC_ERRORS.paymentProvider });
+      expectNoLeak(result.body);
+      expect(logged).toContain('"statusCode":502');
+      expect(logged).toContain(`"statusCode":${status}`);
+      for (const value of [...PERSONAL_DATA, TEST_SECRET_KEY]) expect(logged).not.toContain(value);
+    },
+  );
 
   it("answers Stripe refusing the request (a 400 that is our fault, not the customer's) with 502", async () => {
     harness.sim.injectFault({ status: 400, pathPrefix: '/v1/checkout/sessions' });

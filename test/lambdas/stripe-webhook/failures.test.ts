@@ -122,18 +122,21 @@ describe('payments and reliability: exactly once through failures and replays', 
       { command: 'UpdateItemCommand', when: 'before', matches: claimOfConfirmation },
     ],
     ['SES refuses the confirmation', 'ses', { command: 'SendEmailCommand', when: 'before' }],
-  ])('DynamoDB or SES failing (%s): 5xx so Stripe retries, and the retry completes the work once', async (_case, target, fault) => {
-    // Prepare
-    const { sessionId, payload, first } = await deliverWithFault(target, fault);
+  ])(
+    'DynamoDB or SES failing (%s): 5xx so Stripe retries, and the retry completes the work once',
+    async (_case, target, fault) => {
+      // Prepare
+      const { sessionId, payload, first } = await deliverWithFault(target, fault);
 
-    // Act
-    const retry = await h.webhook(h.delivery(payload));
+      // Act
+      const retry = await h.webhook(h.delivery(payload));
 
-    // Assess
-    expect(first.statusCode).toBe(500);
-    expect(retry.statusCode).toBe(200);
-    expect(await h.counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
-  });
+      // Assess
+      expect(first.statusCode).toBe(500);
+      expect(retry.statusCode).toBe(200);
+      expect(await h.counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+    },
+  );
 
   it('answers 5xx when Stripe fails, and the retry completes the work', async () => {
     // Prepare: two failures, as the client retries once by itself.
