@@ -347,6 +347,11 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
         file: `${CHECKOUT}/request-validation.test.ts`,
         title: 'header injection: a %s carrying "\\r\\nBcc:" is rejected before any email exists',
       },
+      {
+        file: `${CHECKOUT}/aws-dependencies.test.ts`,
+        title:
+          'header injection in requests mode, where checkout itself emails: "\\r\\nBcc:" in a name or email is rejected before any email exists',
+      },
     ],
   },
   {
@@ -501,6 +506,10 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
         file: 'test/web/features/success/success-page.test.tsx',
         title: '%s session: never shows "Payment Successful!"',
       },
+      {
+        file: 'test/e2e/delayed-payment.spec.ts',
+        title: 'a Direct Debit that settles later and fails: no order, no email, never "Payment Successful!"',
+      },
     ],
   },
 
@@ -523,6 +532,11 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
       {
         file: 'test/lambdas/fulfilment/emails/render.test.ts',
         title: 'the subject never carries CR/LF: CR, LF and other separators cannot start a header',
+      },
+      {
+        file: 'test/lambdas/fulfilment/fulfil-checkout.test.ts',
+        title:
+          'names and addresses like <img src=x onerror=alert(1)> and "><a href=...> come out escaped in the HTML part of both emails',
       },
     ],
   },

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../../lambdas/create-checkout/handler';
+import { writeShopSettings } from '../../../lambdas/shop/shop-settings';
 import { jsonBody } from '../../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../../support/shop';
 import { STAND_IN_REGION, type StandIns, startStandIns } from '../../support/stand-ins';
@@ -13,6 +15,7 @@ import {
   recordingWebhookEndpoint,
   startHarness,
   TEST_SECRET_KEY,
+  validOrder,
   withLogs,
 } from './harness';
 
@@ -116,5 +119,35 @@ describe('create-checkout: with its AWS dependencies', () => {
     expect(logged).toContain('"statusCode":503');
     expect(logged).toContain('ECONNREFUSED');
     for (const value of [...PERSONAL_DATA, TEST_SECRET_KEY]) expect(logged).not.toContain(value);
+  });
+
+  it('header injection in requests mode, where checkout itself emails: "\\r\\nBcc:" in a name or email is rejected before any email exists', async () => {
+    // Prepare: requests mode, and proof that a valid order there does send email.
+    const table = { client: standIns.inspector, tableName: standIns.tableName };
+    await writeShopSettings(table, { mode: 'requests' }, new Date());
+    try {
+      const handle = createCheckoutHandler(() => loadCheckoutDeps(environment()));
+      const post = (body: unknown) =>
+        handle(checkoutEvent({ body, headers: { 'Idempotency-Key': randomUUID() } }));
+      const control = await post(validOrder);
+      expect(control.statusCode).toBe(200);
+      expect(jsonBody(control)).toEqual({ status: 'received' });
+      const emailsBefore = await standIns.emails();
+      expect(emailsBefore.filter((email) => email.destination.to.includes(validOrder.email))).toHaveLength(1);
+      const itemsBefore = await standIns.orderItems();
+
+      // Act
+      const results = await Promise.all([
+        post({ ...validOrder, name: 'Zoë\r\nBcc: victim@example.com' }),
+        post({ ...validOrder, email: 'zoe@example.com\r\nBcc: victim@example.com' }),
+      ]);
+
+      // Assess
+      expect(results.map((result) => result.statusCode)).toEqual([400, 400]);
+      expect(await standIns.emails()).toEqual(emailsBefore);
+      expect(await standIns.orderItems()).toEqual(itemsBefore);
+    } finally {
+      await writeShopSettings(table, { mode: 'open' }, new Date());
+    }
   });
 });
