@@ -445,6 +445,11 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
       },
       { file: `${CHECKOUT}/request-validation.test.ts`, title: 'no full PII in the logs of a refused body' },
       {
+        file: `${WEBHOOK}/authenticity.test.ts`,
+        title:
+          'no secret or full PII in the webhook logs: a refused and a fulfilled delivery log ids and reasons only',
+      },
+      {
         file: `${WEBHOOK}/failures.test.ts`,
         title:
           "no full PII in the logs: the customer's address is kept out when SES refuses a message naming it",

@@ -8,6 +8,7 @@ import {
   startFulfilmentHarness,
   WEBHOOK_SECRET,
 } from '../../support/fulfilment-harness';
+import { captureLogs } from '../../support/logs';
 import { eventPayload, signPayload, stripeEvent } from '../../support/stripe-events';
 
 // A delivery whose signature or timestamp fails verification causes no side effect at all.
@@ -260,5 +261,30 @@ describe('payments and reliability: webhook authenticity', () => {
     expect(result.statusCode).toBe(200);
     expect(jsonBody(result)).toEqual({ received: true, outcome: 'not-ours' });
     expect(await sideEffects()).toEqual(before);
+  });
+
+  it('no secret or full PII in the webhook logs: a refused and a fulfilled delivery log ids and reasons only', async () => {
+    // Prepare
+    const session = await h.paidSession();
+    const email = session.customer_email ?? '';
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+    const header = signPayload(payload, WEBHOOK_SECRET, h.clock.nowSeconds());
+
+    // Act
+    const logs = await captureLogs(async () => {
+      await h.webhook(
+        h.delivery(payload, { header: signPayload(payload, 'whsec_someone_else', h.clock.nowSeconds()) }),
+      );
+      await h.webhook(h.delivery(payload, { header }));
+    });
+
+    // Assess: what the operator needs is there; the secret, the signature and the customer are not.
+    const text = JSON.stringify(logs);
+    expect(logs).toContainEqual(expect.objectContaining({ statusCode: 400, reason: 'bad-signature' }));
+    expect(logs).toContainEqual(expect.objectContaining({ statusCode: 200, outcome: 'fulfilled' }));
+    expect(email).toContain('@');
+    for (const value of [WEBHOOK_SECRET, header, email, 'Zoë Brontë', 'Downing Street', '07700 900123']) {
+      expect(text).not.toContain(value);
+    }
   });
 });
