@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createStatusHandler, handler, STATUS_ERRORS } from '../../../lambdas/checkout-status/handler';
-import { GENERIC_ERRORS } from '../../../lambdas/lib/error-response';
+import { createStatusHandler, handler } from '../../../lambdas/checkout-status/handler';
 import { jsonBody } from '../../support/api-gateway-event';
 import { bundledInputs } from '../../support/bundle';
 import { CLIENT_TIMEOUT_MS, SITE_URL, TEST_SECRET_KEY, withLogs } from '../create-checkout/harness';
@@ -20,7 +19,7 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-const NOT_FOUND = { error: STATUS_ERRORS.notFound };
+const NOT_FOUND = { error: 'Order not found.' };
 
 describe('checkout-status: 404 for anything that is not one of our sessions', () => {
   it.each([
@@ -102,7 +101,9 @@ describe('checkout-status: Stripe and configuration failing', () => {
 
     expect(result.statusCode).toBe(502);
     expect(result.headers?.['cache-control']).toBe('no-store');
-    expect(jsonBody(result)).toEqual({ error: STATUS_ERRORS.unavailable });
+    expect(jsonBody(result)).toEqual({
+      error: 'Unable to check your payment right now. Please refresh the page in a moment.',
+    });
     expect(logged).toContain(`"statusCode":${status}`);
   });
 
@@ -116,7 +117,9 @@ describe('checkout-status: Stripe and configuration failing', () => {
     const result = await harness.status(statusEvent(sessionId));
 
     expect(result.statusCode).toBe(502);
-    expect(jsonBody(result)).toEqual({ error: STATUS_ERRORS.unavailable });
+    expect(jsonBody(result)).toEqual({
+      error: 'Unable to check your payment right now. Please refresh the page in a moment.',
+    });
   });
 
   it('answers a session of ours that lost its dispatch date with 502, not a made-up answer', async () => {
@@ -136,7 +139,9 @@ describe('checkout-status: Stripe and configuration failing', () => {
     const result = await status(statusEvent('cs_test_a1B2c3D4e5F6g7H8i9J0'));
 
     expect(result.statusCode).toBe(503);
-    expect(jsonBody(result)).toEqual({ error: GENERIC_ERRORS.unavailable });
+    expect(jsonBody(result)).toEqual({
+      error: 'The shop is temporarily unavailable. Please try again in a few minutes.',
+    });
   });
 
   it('works as the deployed entry point, configured from the environment', async () => {

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKOUT_ERRORS } from '../../../lambdas/create-checkout/handler';
-import { FIELD_MESSAGES } from '../../../shared/checkout-request';
 import { quoteMismatchResponseSchema } from '../../../shared/checkout-response';
 import { jsonBody } from '../../support/api-gateway-event';
 import {
@@ -46,7 +44,10 @@ describe('create-checkout: totals that differ from the quote (409)', () => {
       expect(result.statusCode).toBe(409);
       expect(result.headers?.['cache-control']).toBe('no-store');
       const answer = quoteMismatchResponseSchema.parse(jsonBody(result));
-      expect(answer).toEqual({ error: CHECKOUT_ERRORS.quoteMismatch, quote: QUOTE_FOR_3 });
+      expect(answer).toEqual({
+        error: 'The order total has changed. Please check the new total and try again.',
+        quote: QUOTE_FOR_3,
+      });
       expect(newSessions).toEqual([]);
     },
   );
@@ -86,8 +87,8 @@ describe('create-checkout: malformed totals (400)', () => {
 
     expect(result.statusCode).toBe(400);
     expect(jsonBody(result)).toEqual({
-      error: FIELD_MESSAGES.amount,
-      fields: { total: FIELD_MESSAGES.amount },
+      error: 'Order amounts must be numbers in pounds with at most 2 decimals.',
+      fields: { total: 'Order amounts must be numbers in pounds with at most 2 decimals.' },
     });
     expect(newSessions).toEqual([]);
   });
@@ -101,7 +102,9 @@ describe('create-checkout: malformed totals (400)', () => {
       const result = await harness.handle(checkoutEvent({ body }));
 
       expect(result.statusCode).toBe(400);
-      expect(jsonBody(result)).toMatchObject({ fields: { [field]: FIELD_MESSAGES.amount } });
+      expect(jsonBody(result)).toMatchObject({
+        fields: { [field]: 'Order amounts must be numbers in pounds with at most 2 decimals.' },
+      });
     },
   );
 

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createCheckoutHandler, handler } from '../../../lambdas/create-checkout/handler';
 import { ConfigError } from '../../../lambdas/lib/config';
-import { GENERIC_ERRORS } from '../../../lambdas/lib/error-response';
 import { createStripeClient } from '../../../lambdas/lib/stripe';
 import { jsonBody } from '../../support/api-gateway-event';
 import { STAND_IN_REGION, startStandIns } from '../../support/stand-ins';
@@ -54,7 +53,7 @@ describe('create-checkout: Stripe failing', () => {
 
       expect(result.statusCode).toBe(502);
       expect(result.headers?.['cache-control']).toBe('no-store');
-      expect(jsonBody(result)).toEqual({ error: GENERIC_ERRORS.paymentProvider });
+      expect(jsonBody(result)).toEqual({ error: 'Unable to process your order. Please try again.' });
       expectNoLeak(result.body);
       expect(logged).toContain('"statusCode":502');
       expect(logged).toContain(`"statusCode":${status}`);
@@ -79,7 +78,7 @@ describe('create-checkout: Stripe failing', () => {
 
     expect(Date.now() - started).toBeLessThan(CLIENT_TIMEOUT_MS + 500);
     expect(result.statusCode).toBe(502);
-    expect(jsonBody(result)).toEqual({ error: GENERIC_ERRORS.paymentProvider });
+    expect(jsonBody(result)).toEqual({ error: 'Unable to process your order. Please try again.' });
     expect(logged).toContain('StripeConnectionError');
   });
 
@@ -113,7 +112,9 @@ describe('create-checkout: configuration and unexpected errors', () => {
     const { result, logged } = await withLogs(() => handle(checkoutEvent()));
 
     expect(result.statusCode).toBe(503);
-    expect(jsonBody(result)).toEqual({ error: GENERIC_ERRORS.unavailable });
+    expect(jsonBody(result)).toEqual({
+      error: 'The shop is temporarily unavailable. Please try again in a few minutes.',
+    });
     expect(logged).toContain('SITE_URL: Invalid URL');
   });
 
@@ -136,7 +137,7 @@ describe('create-checkout: configuration and unexpected errors', () => {
     const { result, logged } = await withLogs(() => handle(checkoutEvent()));
 
     expect(result.statusCode).toBe(500);
-    expect(jsonBody(result)).toEqual({ error: GENERIC_ERRORS.unexpected });
+    expect(jsonBody(result)).toEqual({ error: 'Something went wrong. Please try again.' });
     expect(result.body).not.toContain('clock');
     expect(logged).toContain('clock exploded');
   });
