@@ -431,7 +431,7 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
       {
         file: 'test/web/features/order/order-page.test.tsx',
         title:
-          'an API error shows the "Checkout Failed" toast, says so in the payment tab with a way back, and re-enables the button',
+          'an API error %i shows the "Checkout Failed" toast, says so in the payment tab with a way back, and re-enables the button',
       },
     ],
   },

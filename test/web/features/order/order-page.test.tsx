@@ -603,27 +603,36 @@ describe('order page: the payment tab', () => {
 });
 
 describe('order page: checkout failures', () => {
-  it('an API error shows the "Checkout Failed" toast, says so in the payment tab with a way back, and re-enables the button', async () => {
-    stubFetch(jsonResponse({ error: 'Internal error' }, 500));
-    const { tab } = stubWindowOpen();
-    const { user } = renderApp('/');
-    await prepareOrder(user);
+  it.each([
+    [500, 'Something went wrong. Please try again.'],
+    [502, 'Unable to process your order. Please try again.'],
+    [503, 'The shop is temporarily unavailable. Please try again in a few minutes.'],
+  ])(
+    'an API error %i shows the "Checkout Failed" toast, says so in the payment tab with a way back, and re-enables the button',
+    async (status, error) => {
+      stubFetch(jsonResponse({ error }, status));
+      const { tab } = stubWindowOpen();
+      const { user } = renderApp('/');
+      await prepareOrder(user);
 
-    await user.click(submitButton());
+      await user.click(submitButton());
 
-    const alert = await screen.findByRole('alert');
-    expect(await within(alert).findByText('Checkout Failed')).toBeInTheDocument();
-    expect(within(alert).getByText('Unable to process your order. Please try again.')).toBeInTheDocument();
-    // The payment tab says so too, and offers the way back.
-    expect(tab.document.title).toBe('Secure checkout could not open · Live Aquatics');
-    expect(tab.document.body?.textContent).toContain('no order has been placed and no money has been taken');
-    const back = tab.document.querySelector('button');
-    expect(back?.textContent).toContain('Return to the shop');
-    back?.click();
-    expect(tab.close).toHaveBeenCalled();
-    expect(submitButton()).toBeEnabled();
-    expect(submitButton()).toHaveTextContent('Secure Checkout with Stripe');
-  });
+      const alert = await screen.findByRole('alert');
+      expect(await within(alert).findByText('Checkout Failed')).toBeInTheDocument();
+      expect(within(alert).getByText('Unable to process your order. Please try again.')).toBeInTheDocument();
+      // The payment tab says so too, and offers the way back.
+      expect(tab.document.title).toBe('Secure checkout could not open · Live Aquatics');
+      expect(tab.document.body?.textContent).toContain(
+        'no order has been placed and no money has been taken',
+      );
+      const back = tab.document.querySelector('button');
+      expect(back?.textContent).toContain('Return to the shop');
+      back?.click();
+      expect(tab.close).toHaveBeenCalled();
+      expect(submitButton()).toBeEnabled();
+      expect(submitButton()).toHaveTextContent('Secure Checkout with Stripe');
+    },
+  );
 
   it('retries a network failure once with the same key, then shows "Checkout Failed"', async () => {
     const fetchMock = stubFetch(new TypeError('Failed to fetch'), new TypeError('Failed to fetch'));
