@@ -3,7 +3,13 @@ import { logger } from '../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../lib/metrics';
 import { toOrderItem } from './order';
 import { assessCheckoutSession } from './paid-checkout';
-import { type EmailOutcome, type OrderEmailDeps, sendOrderEmails } from './send-order-emails';
+import {
+  type EmailOutcome,
+  type OrderEmailDeps,
+  releaseEmailClaims,
+  sendOrderEmails,
+  withEmailsClaimed,
+} from './send-order-emails';
 
 export interface FulfilmentDeps extends OrderEmailDeps {
   stripe: Stripe;
@@ -37,9 +43,12 @@ export type FulfilmentResult =
  *    earlier attempt may have left emails unsent), with no Stripe call.
  * 2. Otherwise the session is retrieved from Stripe with its line items (an event's payload is
  *    never trusted for money) and checked: ours, paid, and exactly our price for 3, 6 or 9 bottles.
- * 3. The order is written with a conditional put on `ORDER#<session id>`; losing that race means
- *    another attempt wrote it, and this one carries on with the stored order.
- * 4. The emails are sent, each at most once (see sendOrderEmails).
+ * 3. The order is written with a conditional put on `ORDER#<session id>`, its two emails already
+ *    claimed by this attempt; losing that race means another attempt wrote it, and this one
+ *    carries on with the stored order.
+ * 4. The emails are sent, each at most once (see sendOrderEmails). A new order's first delivery
+ *    costs 4 DynamoDB calls (read, put, one mark per email), 2 SES calls and 1 Stripe call; a
+ *    redelivery once both are sent, 1 DynamoDB read.
  *
  * A paid session that does not match our prices is not fulfilled and is not an error to retry:
  * the session will not change however often Stripe redelivers, so the answer is a result, logged
@@ -83,12 +92,23 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
       break;
   }
 
-  const item = toOrderItem(assessment.checkout, {
-    now: deps.now(),
-    cutoffHours: deps.cutoffHours,
-  });
-  const orderCreated = await deps.orders.createIfAbsent(item);
-  // Lost the race: the stored order (written by the winner) is the one the emails describe.
+  const now = deps.now();
+  const { order: item, claims } = withEmailsClaimed(
+    toOrderItem(assessment.checkout, { now, cutoffHours: deps.cutoffHours }),
+    now,
+  );
+  let orderCreated: boolean;
+  try {
+    orderCreated = await deps.orders.createIfAbsent(item);
+  } catch (error) {
+    // The put may have been written with its answer lost (a timeout, a dropped connection): hand
+    // its email claims back, or a retry would wait STALE_CLAIM_MS for them. Conditional on our
+    // tokens, so it changes nothing when the put never landed.
+    await releaseEmailClaims(item, claims, deps);
+    throw error;
+  }
+  // Lost the race: the stored order (written by the winner) is the one the emails describe, and
+  // its claims are the winner's.
   const order = orderCreated ? item : await deps.orders.get(sessionId);
   if (!order) throw new Error(`Order ${sessionId} was reported as existing but cannot be read`);
   if (orderCreated) {
@@ -98,6 +118,6 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
       dispatchDate: order.dispatchDate,
     });
   }
-  const emails = await sendOrderEmails(order, deps);
+  const emails = await sendOrderEmails(order, deps, orderCreated ? claims : undefined);
   return { outcome: 'fulfilled', reference: order.reference, orderCreated, emails };
 }

@@ -9,7 +9,7 @@ import {
   type OutgoingEmail,
   PermanentEmailRefusalError,
 } from './emails/send-email';
-import { type EmailKind, emailAttributes, type OrderItem } from './order';
+import { EMAIL_KINDS, type EmailKind, emailAttributes, type OrderItem } from './order';
 import type { OrdersRepository } from './orders-repository';
 
 /**
@@ -36,6 +36,9 @@ export interface OrderEmailDeps {
  * `refused`: SES can never deliver it (recorded as `failed` on the order, now or earlier).
  */
 export type EmailOutcome = 'sent' | 'already-sent' | 'claimed-elsewhere' | 'refused';
+
+/** The claim token of each email kind, held by the attempt that wrote them. */
+export type EmailClaims = Record<EmailKind, string>;
 
 function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): OutgoingEmail {
   switch (kind) {
@@ -69,7 +72,8 @@ function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Ou
  *
  * A claim is taken only from `pending`, or from a `sending` claim older than STALE_CLAIM_MS (its
  * holder crashed). Only the holder of the claim sends, so two attempts never send the same email
- * at once, and `sent` and `failed` are final.
+ * at once, and `sent` and `failed` are final. A new order is written already in `sending`, claimed
+ * by the attempt that writes it (withEmailsClaimed), which passes its tokens in as `held`.
  *
  * The one accepted duplicate window: SES has accepted the message, but `sent` is never recorded.
  * Either the attempt stops before the mark (the process crashes or times out, DynamoDB fails on
@@ -88,12 +92,13 @@ function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Ou
 export async function sendOrderEmails(
   order: OrderItem,
   deps: OrderEmailDeps,
+  held?: EmailClaims,
 ): Promise<Record<EmailKind, EmailOutcome>> {
   // The confirmation goes first, as the law asks for it, but the notice never depends on it: it is
   // sent whatever the confirmation did, and says so when SES refused the customer's address, so
   // the merchant can reach the customer another way. A transient failure of either is thrown only
   // once both were tried, so one bad send never holds the other back.
-  const confirmation = await settle(sendOnce('confirmation', order, deps));
+  const confirmation = await settle(sendOnce('confirmation', order, deps, held?.confirmation));
   const noticeOrder: OrderItem =
     confirmation.ok && confirmation.refusedFor
       ? {
@@ -102,7 +107,7 @@ export async function sendOrderEmails(
           confirmationEmailFailureReason: confirmation.refusedFor,
         }
       : order;
-  const merchantNotice = await settle(sendOnce('merchantNotice', noticeOrder, deps));
+  const merchantNotice = await settle(sendOnce('merchantNotice', noticeOrder, deps, held?.merchantNotice));
   if (!confirmation.ok) throw confirmation.error;
   if (!merchantNotice.ok) throw merchantNotice.error;
   return { confirmation: confirmation.outcome, merchantNotice: merchantNotice.outcome };
@@ -124,7 +129,59 @@ async function settle(
   }
 }
 
-async function sendOnce(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Promise<SendResult> {
+/**
+ * Claims both emails of an order about to be written for the first time, in the item itself: the
+ * conditional put that creates the order is then also the claim, which saves one update per email
+ * on every new order. Only the attempt whose put succeeds holds the claims; a losing attempt
+ * carries on with the stored order and claims as usual.
+ */
+export function withEmailsClaimed(order: OrderItem, now: Date): { order: OrderItem; claims: EmailClaims } {
+  const claims = { confirmation: randomUUID(), merchantNotice: randomUUID() };
+  const claimedAt = now.toISOString();
+  return {
+    order: {
+      ...order,
+      confirmationEmailState: 'sending',
+      confirmationEmailClaimedAt: claimedAt,
+      confirmationEmailClaimToken: claims.confirmation,
+      merchantNoticeEmailState: 'sending',
+      merchantNoticeEmailClaimedAt: claimedAt,
+      merchantNoticeEmailClaimToken: claims.merchantNotice,
+    },
+    claims,
+  };
+}
+
+/**
+ * Hands back claims this attempt may hold, so the next attempt need not wait for them to go stale.
+ * Conditional on our tokens, so a no-op where the claim was never written or was taken over; a
+ * release that fails is logged and left to go stale.
+ */
+export async function releaseEmailClaims(
+  order: OrderItem,
+  claims: EmailClaims,
+  deps: Pick<OrderEmailDeps, 'orders'>,
+): Promise<void> {
+  await Promise.all(EMAIL_KINDS.map((kind) => releaseClaim(kind, order, claims[kind], deps)));
+}
+
+async function releaseClaim(
+  kind: EmailKind,
+  order: OrderItem,
+  token: string,
+  deps: Pick<OrderEmailDeps, 'orders'>,
+): Promise<void> {
+  await deps.orders.releaseEmail(order.sessionId, kind, token).catch((releaseError: unknown) => {
+    logger.warn('Could not release an email claim; it will be retried once stale', {
+      reference: order.reference,
+      kind,
+      error: releaseError,
+    });
+  });
+}
+
+/** Claims `kind` for this attempt: its token, or the outcome when it is not ours to send. */
+async function claim(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Promise<string | SendResult> {
   // A read that already says `sent` or `failed` saves a write; anything else is settled by the claim.
   const state = order[emailAttributes(kind).state];
   if (state === 'sent') return { outcome: 'already-sent' };
@@ -134,7 +191,17 @@ async function sendOnce(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps)
   const claimedAt = deps.now();
   const staleBefore = new Date(claimedAt.getTime() - STALE_CLAIM_MS);
   const claimed = await deps.orders.claimEmail(order.sessionId, kind, token, claimedAt, staleBefore);
-  if (!claimed) return { outcome: 'claimed-elsewhere' };
+  return claimed ? token : { outcome: 'claimed-elsewhere' };
+}
+
+async function sendOnce(
+  kind: EmailKind,
+  order: OrderItem,
+  deps: OrderEmailDeps,
+  heldToken: string | undefined,
+): Promise<SendResult> {
+  const token = heldToken ?? (await claim(kind, order, deps));
+  if (typeof token !== 'string') return token;
 
   let messageId: string;
   try {
@@ -147,13 +214,7 @@ async function sendOnce(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps)
     }
     // Hand the claim back so the next attempt need not wait for it to go stale. If SES did in
     // fact accept the message (an answer lost on the way back), this is the duplicate window.
-    await deps.orders.releaseEmail(order.sessionId, kind, token).catch((releaseError: unknown) => {
-      logger.warn('Could not release an email claim; it will be retried once stale', {
-        reference: order.reference,
-        kind,
-        error: releaseError,
-      });
-    });
+    await releaseClaim(kind, order, token, deps);
     throw error;
   }
 

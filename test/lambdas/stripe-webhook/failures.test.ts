@@ -20,9 +20,29 @@ describe('payments and reliability: exactly once through failures and replays', 
   const claimOfConfirmation = inputContaining('confirmationEmailClaimToken', ':staleBefore');
   const markOfConfirmation = inputContaining('confirmationEmailMessageId');
 
-  async function deliverWithFault(target: 'dynamo' | 'ses', fault: AwsFault) {
+  /** The release of a claim after a failure: hands the email back to `pending`. */
+  const releaseOfClaim = inputContaining('REMOVE #token, #claimedAt');
+
+  /**
+   * `new order`: the fault hits the first delivery. `emails left pending`: a first delivery during
+   * an SES outage wrote the order and released both claims, and the fault hits the next delivery,
+   * which claims each email with an update (a new order's put carries its claims itself).
+   */
+  type Setup = 'new order' | 'emails left pending';
+
+  async function deliverWithFault(target: 'dynamo' | 'ses', fault: AwsFault, setup: Setup = 'new order') {
     const session = await h.paidSession();
     const payload = await h.eventFor('checkout.session.completed', session.id);
+    if (setup === 'emails left pending') {
+      const sesDown = injectAwsFault(h.clients.ses, {
+        command: 'SendEmailCommand',
+        when: 'before',
+        times: 2,
+      });
+      expect((await h.webhook(h.delivery(payload))).statusCode).toBe(500);
+      sesDown.remove();
+      expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 0, merchantNotice: 0 });
+    }
     const client = target === 'dynamo' ? h.clients.documentClient : h.clients.ses;
     const injected = injectAwsFault(client, fault);
     const first = await h.webhook(h.delivery(payload));
@@ -56,11 +76,11 @@ describe('payments and reliability: exactly once through failures and replays', 
 
   it('failure injected after the email is claimed, then the event replayed: one order, each email sent once (the claim is honoured until stale)', async () => {
     // Prepare
-    const { sessionId, payload, first } = await deliverWithFault('dynamo', {
-      command: 'UpdateItemCommand',
-      when: 'after',
-      matches: claimOfConfirmation,
-    });
+    const { sessionId, payload, first } = await deliverWithFault(
+      'dynamo',
+      { command: 'UpdateItemCommand', when: 'after', matches: claimOfConfirmation },
+      'emails left pending',
+    );
 
     // Act
     const replayAtOnce = await h.webhook(h.delivery(payload));
@@ -74,6 +94,63 @@ describe('payments and reliability: exactly once through failures and replays', 
     expect(whileClaimed).toEqual({ orders: 1, confirmation: 0, merchantNotice: 1 });
     expect(replayLater.statusCode).toBe(200);
     expect(await h.counts(sessionId)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
+  });
+
+  it('hands the claims back when the order put’s answer is lost, so the replay sends at once', async () => {
+    // Act: the put lands (with both claims), then its answer is lost.
+    const { sessionId, first } = await deliverWithFault('dynamo', {
+      command: 'PutItemCommand',
+      when: 'after',
+    });
+
+    // Assess
+    const [order] = await h.ordersFor(sessionId);
+    expect(first.statusCode).toBe(500);
+    expect(order).toMatchObject({ confirmationEmailState: 'pending', merchantNoticeEmailState: 'pending' });
+    expect(order).not.toHaveProperty('confirmationEmailClaimToken');
+    expect(order).not.toHaveProperty('merchantNoticeEmailClaimToken');
+  });
+
+  it('failure injected after the order is written with its claims, the claims not handed back: one order, each email sent once (the claims are honoured until stale)', async () => {
+    // Prepare: the put landed, its answer was lost, and the claims could not be handed back (as
+    // when the process dies right after the put).
+    const session = await h.paidSession();
+    const payload = await h.eventFor('checkout.session.completed', session.id);
+    const putLost = injectAwsFault(h.clients.documentClient, { command: 'PutItemCommand', when: 'after' });
+    const releaseFails = injectAwsFault(h.clients.documentClient, {
+      command: 'UpdateItemCommand',
+      when: 'before',
+      matches: releaseOfClaim,
+      times: 2,
+    });
+    let first: Awaited<ReturnType<typeof h.webhook>> | undefined;
+    const logs = await captureLogs(async () => {
+      first = await h.webhook(h.delivery(payload));
+    });
+    putLost.remove();
+    releaseFails.remove();
+
+    // Act
+    const replayAtOnce = await h.webhook(h.delivery(payload));
+    const whileClaimed = await h.counts(session.id);
+    h.clock.advance(STALE_CLAIM_MS + 1_000);
+    const replayLater = await h.webhook(h.delivery(payload));
+
+    // Assess
+    expect([putLost.fired, releaseFails.fired]).toEqual([1, 2]);
+    expect(first?.statusCode).toBe(500);
+    // Each failed release is logged and left to go stale; the put's own error is the one answered.
+    const releaseWarnings = logs.filter(
+      (line) => line.message === 'Could not release an email claim; it will be retried once stale',
+    );
+    expect(releaseWarnings.map((line) => String(line.kind)).sort()).toEqual([
+      'confirmation',
+      'merchantNotice',
+    ]);
+    expect(replayAtOnce.statusCode).toBe(200);
+    expect(whileClaimed).toEqual({ orders: 1, confirmation: 0, merchantNotice: 0 });
+    expect(replayLater.statusCode).toBe(200);
+    expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
   it('failure injected after the email is sent, before it is marked sent, then replayed: sent twice, the one accepted duplicate window', async () => {
@@ -113,20 +190,21 @@ describe('payments and reliability: exactly once through failures and replays', 
     expect(await h.counts(sessionId)).toEqual({ orders: 1, confirmation: 2, merchantNotice: 1 });
   });
 
-  it.each<[string, 'dynamo' | 'ses', AwsFault]>([
+  it.each<[string, 'dynamo' | 'ses', AwsFault, Setup?]>([
     ['DynamoDB refuses the read', 'dynamo', { command: 'GetItemCommand', when: 'before' }],
     ['DynamoDB refuses the order write', 'dynamo', { command: 'PutItemCommand', when: 'before' }],
     [
       'DynamoDB refuses the email claim',
       'dynamo',
       { command: 'UpdateItemCommand', when: 'before', matches: claimOfConfirmation },
+      'emails left pending',
     ],
     ['SES refuses the confirmation', 'ses', { command: 'SendEmailCommand', when: 'before' }],
   ])(
     'DynamoDB or SES failing (%s): 5xx so Stripe retries, and the retry completes the work once',
-    async (_case, target, fault) => {
+    async (_case, target, fault, setup) => {
       // Prepare
-      const { sessionId, payload, first } = await deliverWithFault(target, fault);
+      const { sessionId, payload, first } = await deliverWithFault(target, fault, setup);
 
       // Act
       const retry = await h.webhook(h.delivery(payload));
