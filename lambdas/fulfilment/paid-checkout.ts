@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { normalisePostcode, parseUkPostcode } from '../../shared/postcode';
-import { InvalidQuantityError, type Quote, quoteOrder } from '../../shared/pricing';
+import { type Quote, quoteOrder } from '../../shared/pricing';
+import { isAllowedQuantity } from '../../shared/product';
 import { hasShopMarker } from '../lib/order-metadata';
 import '../lib/zod-locale';
 
@@ -92,12 +93,7 @@ export type CheckoutAssessment =
   | { kind: 'payable'; checkout: PaidCheckout };
 
 function quoteFor(quantity: number): Quote | undefined {
-  try {
-    return quoteOrder(quantity);
-  } catch (error) {
-    if (error instanceof InvalidQuantityError) return undefined;
-    throw error;
-  }
+  return isAllowedQuantity(quantity) ? quoteOrder(quantity) : undefined;
 }
 
 /**
