@@ -1,7 +1,14 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
+import { loadOrderFlow } from '../../web/src/features/order/order-flow-loader';
 import { stubShopStatus } from './helpers/fake-browser';
+
+// In the browser the order flow (fields, checks, checkout) loads right after the page hydrates,
+// long before a customer can click; the tests act as that customer, so it is loaded first.
+beforeAll(async () => {
+  await loadOrderFlow();
+});
 
 afterEach(() => {
   cleanup();

@@ -2,7 +2,6 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { OrderPage } from '../features/order/order-page';
 import { policyPaths } from '../features/policies/policy-paths';
-import { SuccessPage } from '../features/success/success-page';
 import { ErrorBoundary } from './error-boundary';
 import { paths } from './paths';
 import { RootLayout } from './root-layout';
@@ -14,6 +13,11 @@ const policyPages = () => import('../features/policies/policy-page');
 const PrivacyPage = lazy(() => policyPages().then((pages) => ({ default: pages.PrivacyPage })));
 const TermsPage = lazy(() => policyPages().then((pages) => ({ default: pages.TermsPage })));
 const ContactPage = lazy(() => policyPages().then((pages) => ({ default: pages.ContactPage })));
+// The success page too: success.html preloads its chunk beside the main one (vite.config.ts), so
+// its status request starts as early as before while the order page's first load is lighter.
+const SuccessPage = lazy(() =>
+  import('../features/success/success-page').then((page) => ({ default: page.SuccessPage })),
+);
 
 /**
  * Every page of the app, with the layout and the error boundary around them. The declarative

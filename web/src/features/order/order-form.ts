@@ -2,17 +2,9 @@ import type { CheckoutRequest, CheckoutRequestBody } from '../../../../shared/ch
 import { penceToPounds, quoteOrder } from '../../../../shared/pricing';
 import type { ToastOptions } from '../../components/toast/toast-context';
 
-/** The customer's delivery details, as typed: all strings, phone optional. */
-export interface DeliveryDetails {
-  name: string;
-  email: string;
-  phone: string;
-  address: string;
-  postcode: string;
-}
-export type DetailField = keyof DeliveryDetails;
+import type { DeliveryDetails, DetailField, FieldErrors } from './order-details';
 
-export const EMPTY_DETAILS: DeliveryDetails = { name: '', email: '', phone: '', address: '', postcode: '' };
+export type { DeliveryDetails, DetailField, FieldErrors } from './order-details';
 
 /** In the order the fields appear, so the first problem reported is the first one on screen. */
 const FIELD_ORDER: readonly DetailField[] = ['name', 'email', 'phone', 'address', 'postcode'];
@@ -39,9 +31,6 @@ export const ORDER_MESSAGES = {
     variant: 'destructive',
   },
 } as const satisfies Record<string, ToastOptions>;
-
-/** A message per field, shown beside it. */
-export type FieldErrors = Partial<Record<DetailField, string>>;
 
 export type OrderValidation =
   | { ok: true; request: CheckoutRequest }

@@ -5,34 +5,26 @@ import { DAPHNIA, PRODUCT_NAME } from '../../../../shared/product';
 import { useToast } from '../../components/toast/toast-context';
 import { ToastViewport } from '../../components/toast/toast-viewport';
 import { LockIcon } from '../../components/ui/icons';
+import { useApiClient } from '../../lib/app-context';
 import { policyPaths } from '../policies/policy-paths';
-import { DeliveryDetails } from './components/delivery-details';
 import { DispatchNote } from './components/dispatch-note';
 import { ImportantInformation } from './components/important-information';
-import { OrderPlaced } from './components/order-placed';
-import { OrderReceived } from './components/order-received';
-import { OrderSummary } from './components/order-summary';
 import { ProductCard } from './components/product-card';
-import { QuantityStepper } from './components/quantity-stepper';
-import { useCheckout } from './hooks/use-checkout';
 import { useShopStatus } from './hooks/use-shop-status';
-import {
-  checkField,
-  type DetailField,
-  EMPTY_DETAILS,
-  type FieldErrors,
-  loadRequestChecks,
-  type OrderValidation,
-  validateOrder,
-} from './order-form';
-import { forgetForm, listenForPaid, loadForm, openedPayments, saveForm } from './order-memory';
+import { type DetailField, EMPTY_DETAILS, type FieldErrors } from './order-details';
+import type { CheckToast, OrderPageControls } from './order-flow';
+import { loadedOrderFlow, loadOrderFlow, type OrderFlow, useOrderFlow } from './order-flow-loader';
 
 interface ReceivedOrder {
   quantity: number;
   email: string;
 }
 
-/** The order form, and the Order-received view that replaces it once a request is taken. */
+/**
+ * The order form, and the Order-received view that replaces it once a request is taken. What the
+ * page shows before an order is started is here; the rest (fields, stepper, summary, checks and
+ * checkout) is the order flow, loaded once the page has hydrated (order-flow-loader.ts).
+ */
 export function OrderPage() {
   const [selected, setSelected] = useState(false);
   const [quantity, setQuantity] = useState<number>(DAPHNIA.min);
@@ -41,103 +33,108 @@ export function OrderPage() {
   const [restored, setRestored] = useState(false);
   const [placed, setPlaced] = useState<{ reference: string; held: boolean } | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
-  // The toast a failed check raised, closed once its problem is fixed.
-  const checkToast = useRef<{ id: number; kind: 'product' | 'fields' } | null>(null);
+  const checkToast = useRef<CheckToast | null>(null);
   const [received, setReceived] = useState<ReceivedOrder | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const inFlight = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const cardRef = useRef<HTMLButtonElement>(null);
   const focusCardOnReturn = useRef(false);
-  const { toast, dismiss, dismissAll } = useToast();
-  const { checkout, submitting } = useCheckout();
+  const toasts = useToast();
+  const api = useApiClient();
+  const flow = useOrderFlow();
   const shopStatus = useShopStatus();
   const paused = shopStatus?.mode === 'paused';
 
-  const focusField = (field: DetailField) => {
-    const element = formRef.current?.elements.namedItem(field);
-    if (element instanceof HTMLElement) element.focus();
+  const closeCheckToast = (kind: CheckToast['kind']) => {
+    if (checkToast.current?.kind !== kind) return;
+    toasts.dismiss(checkToast.current.id);
+    checkToast.current = null;
   };
 
-  // Back from the payment page (Cancel, or Back after a same-tab payment), the details are as
-  // typed. Read after the first render, so HTML written at build time is taken over unchanged.
+  const controls = (): OrderPageControls => ({
+    selected,
+    quantity,
+    details,
+    errors,
+    setErrors,
+    toasts,
+    checkToast,
+    closeCheckToast,
+    focusCard: () => cardRef.current?.focus(),
+    focusField: (field: DetailField) => {
+      const element = formRef.current?.elements.namedItem(field);
+      if (element instanceof HTMLElement) element.focus();
+    },
+    api,
+    inFlight,
+    setSubmitting,
+    onReceived: (request) => setReceived({ quantity: request.quantity, email: request.email }),
+  });
+
+  // Once hydrated: load the order flow, then take back the details as typed (Cancel on the
+  // payment page, or Back after a same-tab payment) and listen for this tab's payment succeeding
+  // in another tab. After the first render, so the HTML written at build time is taken over unchanged.
   useEffect(() => {
-    const saved = loadForm();
-    if (saved) {
-      setSelected(saved.selected);
-      setQuantity(saved.quantity);
-      setDetails(saved.details);
-    }
-    setRestored(true);
+    let stopListening: (() => void) | undefined;
+    let mounted = true;
+    const start = (loaded: OrderFlow) => {
+      if (!mounted) return;
+      const saved = loaded.loadForm();
+      if (saved) {
+        setSelected(saved.selected);
+        setQuantity(saved.quantity);
+        setDetails(saved.details);
+      }
+      setRestored(true);
+      // The payment this tab opened went through in the other tab: show the order as placed.
+      stopListening = loaded.listenForPaid((message) => {
+        if (!loaded.openedPayments().includes(message.sessionId)) return;
+        loaded.forgetForm();
+        setPlaced({ reference: message.reference, held: message.held });
+      });
+    };
+    // Already loaded (the customer came back from another page of the shop): at once.
+    const loaded = loadedOrderFlow();
+    if (loaded) start(loaded);
+    else void loadOrderFlow().then(start, () => undefined);
+    return () => {
+      mounted = false;
+      stopListening?.();
+    };
   }, []);
 
   useEffect(() => {
-    if (restored && !placed) saveForm({ selected, quantity, details });
+    if (restored && !placed) loadedOrderFlow()?.saveForm({ selected, quantity, details });
   }, [selected, quantity, details, placed, restored]);
-
-  // The payment this tab opened went through in the other tab: show the order as placed.
-  useEffect(
-    () =>
-      listenForPaid((message) => {
-        if (!openedPayments().includes(message.sessionId)) return;
-        forgetForm();
-        setPlaced({ reference: message.reference, held: message.held });
-      }),
-    [],
-  );
 
   // The customer has started an order: fetch the request checks now, so submit finds them loaded.
   useEffect(() => {
-    if (selected) loadRequestChecks().catch(() => undefined);
-  }, [selected]);
+    if (selected && flow) flow.prepareChecks();
+  }, [selected, flow]);
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = validateOrder(selected, quantity, details);
-    if (result instanceof Promise) void result.then(submitChecked);
-    else submitChecked(result);
-  };
-
-  const submitChecked = (result: OrderValidation) => {
-    if (!result.ok) {
-      setErrors(result.errors);
-      checkToast.current = result.toast
-        ? { id: toast(result.toast), kind: result.focus === 'product' ? 'product' : 'fields' }
-        : null;
-      if (!result.toast) dismissAll();
-      if (result.focus === 'product') cardRef.current?.focus();
-      else focusField(result.focus);
-      return;
-    }
-    setErrors({});
-    // Old messages no longer apply once the order goes through.
-    dismissAll();
-    checkToast.current = null;
-    // Called without awaiting first: the payment tab must open inside this click.
-    void checkout(result.request).then((outcome) => {
-      if (outcome === 'received')
-        setReceived({ quantity: result.request.quantity, email: result.request.email });
-    });
-  };
-
-  const closeCheckToast = (kind: 'product' | 'fields') => {
-    if (checkToast.current?.kind !== kind) return;
-    dismiss(checkToast.current.id);
-    checkToast.current = null;
+    const page = controls();
+    // Loaded by now in practice (it loads right after hydration); if not, the submit waits for it.
+    const loaded = loadedOrderFlow();
+    if (loaded) loaded.submitOrder(page);
+    else
+      void loadOrderFlow().then(
+        (later) => later.submitOrder(page),
+        () => undefined,
+      );
   };
 
   const updateField = (field: DetailField, value: string) => {
     setDetails((current) => ({ ...current, [field]: value }));
-    // A field that was refused is checked again as it changes, so its message goes once it is fixed.
-    if (errors[field] === undefined) return;
-    const next = { ...errors };
-    const message = checkField(field, value);
-    if (message === undefined) delete next[field];
-    else next[field] = message;
-    setErrors(next);
-    if (Object.keys(next).length === 0) closeCheckToast('fields');
+    loadedOrderFlow()?.recheckField(controls(), field, value);
   };
 
   const toggleProduct = () => {
     if (!selected) closeCheckToast('product');
+    // A load that failed after hydration is tried again when the customer starts an order.
+    if (!flow) void loadOrderFlow().catch(() => undefined);
     setSelected((current) => !current);
   };
 
@@ -162,6 +159,9 @@ export function OrderPage() {
     startAnotherOrder();
   };
 
+  // Shown once an order is started and the flow has loaded (in practice, long before the click).
+  const started = selected && flow ? flow : undefined;
+
   return (
     <>
       <title>Live Aquatics Order</title>
@@ -179,10 +179,14 @@ export function OrderPage() {
         </div>
       ) : null}
 
-      {placed ? (
-        <OrderPlaced reference={placed.reference} held={placed.held} onPlaceAnother={placeAnotherOrder} />
-      ) : received ? (
-        <OrderReceived
+      {placed && flow ? (
+        <flow.OrderPlaced
+          reference={placed.reference}
+          held={placed.held}
+          onPlaceAnother={placeAnotherOrder}
+        />
+      ) : received && flow ? (
+        <flow.OrderReceived
           quantity={received.quantity}
           email={received.email}
           onSubmitAnother={startAnotherOrder}
@@ -193,14 +197,16 @@ export function OrderPage() {
         <form ref={formRef} className="order-form" noValidate onSubmit={handleSubmit}>
           <section className="card" aria-label="Product">
             <ProductCard ref={cardRef} selected={selected} onToggle={toggleProduct} />
-            {selected ? <QuantityStepper quantity={quantity} onChange={setQuantity} /> : null}
+            {started ? <started.QuantityStepper quantity={quantity} onChange={setQuantity} /> : null}
           </section>
 
-          {selected ? <DeliveryDetails details={details} errors={errors} onChange={updateField} /> : null}
+          {started ? (
+            <started.DeliveryDetails details={details} errors={errors} onChange={updateField} />
+          ) : null}
 
           <section className="card checkout" aria-label="Checkout">
-            {selected ? (
-              <OrderSummary quote={quoteOrder(quantity)} />
+            {started ? (
+              <started.OrderSummary quote={quoteOrder(quantity)} />
             ) : (
               <p className="hint">
                 Select {PRODUCT_NAME} above to choose how many bottles you need and enter your delivery

@@ -1,0 +1,135 @@
+import type { RefObject } from 'react';
+import type { CheckoutRequest } from '../../../../shared/checkout-request';
+import type { ToastApi } from '../../components/toast/toast-context';
+import type { ApiClient, CreateCheckoutResult } from '../../lib/api-client';
+import { SELLER } from '../policies/seller';
+import type { DeliveryDetails, DetailField, FieldErrors } from './order-details';
+import {
+  checkField,
+  loadRequestChecks,
+  ORDER_MESSAGES,
+  type OrderValidation,
+  validateOrder,
+} from './order-form';
+import { rememberPayment } from './order-memory';
+import { openPaymentTab } from './payment-tab';
+
+/**
+ * Everything the order page needs once a customer starts an order, in one chunk loaded after the
+ * page has hydrated (order-flow-loader.ts): the fields, stepper and summary, the checks, the
+ * checkout call and the form's memory. The first load carries only what the page shows before.
+ */
+export { DeliveryDetails } from './components/delivery-details';
+export { OrderPlaced } from './components/order-placed';
+export { OrderReceived } from './components/order-received';
+export { OrderSummary } from './components/order-summary';
+export { QuantityStepper } from './components/quantity-stepper';
+export { forgetForm, listenForPaid, loadForm, openedPayments, saveForm } from './order-memory';
+
+/** The toast a failed check raised, so it can be closed once its problem is fixed. */
+export interface CheckToast {
+  id: number;
+  kind: 'product' | 'fields';
+}
+
+/** The order page's state and controls, as the submit and field checks need them. */
+export interface OrderPageControls {
+  selected: boolean;
+  quantity: number;
+  details: DeliveryDetails;
+  errors: FieldErrors;
+  setErrors(errors: FieldErrors): void;
+  toasts: ToastApi;
+  checkToast: RefObject<CheckToast | null>;
+  closeCheckToast(kind: CheckToast['kind']): void;
+  focusCard(): void;
+  focusField(field: DetailField): void;
+  api: ApiClient;
+  /** Set while a checkout request is out; stops a second click that lands before the button is disabled. */
+  inFlight: RefObject<boolean>;
+  setSubmitting(submitting: boolean): void;
+  /** The API took the order without a payment page: the page shows Order received. */
+  onReceived(request: CheckoutRequest): void;
+}
+
+/**
+ * The submit: checks in their fixed order, then the checkout. Synchronous when the request checks
+ * are loaded (they are fetched when the product is selected), so the payment tab opens inside the
+ * click.
+ */
+export function submitOrder(page: OrderPageControls): void {
+  const result = validateOrder(page.selected, page.quantity, page.details);
+  if (result instanceof Promise) void result.then((checked) => submitChecked(page, checked));
+  else submitChecked(page, result);
+}
+
+function submitChecked(page: OrderPageControls, result: OrderValidation): void {
+  if (!result.ok) {
+    page.setErrors(result.errors);
+    page.checkToast.current = result.toast
+      ? { id: page.toasts.toast(result.toast), kind: result.focus === 'product' ? 'product' : 'fields' }
+      : null;
+    if (!result.toast) page.toasts.dismissAll();
+    if (result.focus === 'product') page.focusCard();
+    else page.focusField(result.focus);
+    return;
+  }
+  page.setErrors({});
+  // Old messages no longer apply once the order goes through.
+  page.toasts.dismissAll();
+  page.checkToast.current = null;
+  // Not awaited before returning: the payment tab must open inside this click.
+  void checkout(page, result.request).then((outcome) => {
+    if (outcome === 'received') page.onReceived(result.request);
+  });
+}
+
+type CheckoutOutcome = 'payment-page' | 'received' | 'failed' | 'busy';
+
+/** Sends a valid order to the API and opens the payment page in a new tab; failures: "Checkout Failed". */
+async function checkout(page: OrderPageControls, request: CheckoutRequest): Promise<CheckoutOutcome> {
+  if (page.inFlight.current) return 'busy';
+  page.inFlight.current = true;
+  page.setSubmitting(true);
+  // Synchronously, before the first await: a tab opened later would be stopped as a popup.
+  const tab = openPaymentTab(SELLER.shopName);
+  try {
+    const result = await page.api
+      .createCheckout(request)
+      .catch((): CreateCheckoutResult => ({ kind: 'failed' }));
+    if (result.kind === 'payment-page') {
+      rememberPayment(result.sessionId, result.url);
+      tab.go(result.url);
+      return 'payment-page';
+    }
+    if (result.kind === 'received') {
+      tab.close();
+      return 'received';
+    }
+    tab.fail();
+    page.toasts.toast(ORDER_MESSAGES.checkoutFailed);
+    return 'failed';
+  } finally {
+    page.inFlight.current = false;
+    page.setSubmitting(false);
+  }
+}
+
+/**
+ * A field that was refused is checked again as it changes, so its message goes once it is fixed;
+ * when no field has a problem left, the "Missing Information" toast goes too.
+ */
+export function recheckField(page: OrderPageControls, field: DetailField, value: string): void {
+  if (page.errors[field] === undefined) return;
+  const next = { ...page.errors };
+  const message = checkField(field, value);
+  if (message === undefined) delete next[field];
+  else next[field] = message;
+  page.setErrors(next);
+  if (Object.keys(next).length === 0) page.closeCheckToast('fields');
+}
+
+/** The customer has started an order: fetch the request checks now, so submit finds them loaded. */
+export function prepareChecks(): void {
+  loadRequestChecks().catch(() => undefined);
+}
