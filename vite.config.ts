@@ -2,7 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { build, defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin, type Rolldown } from 'vite';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const outDir = join(repoRoot, 'dist/web');
@@ -32,15 +32,55 @@ function isRenderedPages(value: unknown): value is RenderedPage[] {
 }
 
 /**
+ * The pages whose code is in chunks of their own (React.lazy in web/src/app/routes.tsx), by the file its
+ * HTML is written to: that file preloads the chunks beside the main script, so the page's code
+ * arrives in the same round trip instead of after the main script asks for it.
+ */
+const PAGE_CHUNKS: Record<string, string[]> = {
+  // With the status request's code (web/src/lib/api-requests.ts), which the page calls at once.
+  'success.html': ['web/src/features/success/success-page.tsx', 'web/src/lib/api-requests.ts'],
+  'privacy.html': ['web/src/features/policies/policy-page.tsx'],
+  'terms.html': ['web/src/features/policies/policy-page.tsx'],
+  'contact.html': ['web/src/features/policies/policy-page.tsx'],
+  '404.html': ['web/src/app/routes/not-found.tsx'],
+};
+
+/** A chunk's file and every chunk it imports statically, however deep, as root-relative URLs. */
+function chunkUrls(bundle: Rolldown.OutputBundle, fileName: string, seen = new Set<string>()): Set<string> {
+  const chunk = bundle[fileName];
+  if (seen.has(fileName) || chunk?.type !== 'chunk') return seen;
+  seen.add(fileName);
+  for (const imported of chunk.imports) chunkUrls(bundle, imported, seen);
+  return seen;
+}
+
+/**
  * Writes the prerendered pages (web/src/app/pages.ts) into the built HTML: after the browser
  * build, a server build of web/src/app/prerender.tsx renders each page, and its markup goes into
  * `#root` (marked with `data-page`, which main.tsx checks before hydrating), its <title> into
  * <head>. One template, so every page links the same hashed script and stylesheet.
  */
 function prerender(): Plugin {
+  /** Per HTML file, the extra chunks it preloads (see PAGE_CHUNKS). */
+  const pagePreloads = new Map<string, string[]>();
   return {
     name: 'shop:prerender',
     apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+      const entry = chunks.find((chunk) => chunk.isEntry);
+      if (!entry) throw new Error('The build has no entry chunk');
+      const loaded = chunkUrls(bundle, entry.fileName);
+      for (const [file, modules] of Object.entries(PAGE_CHUNKS)) {
+        const urls = new Set<string>();
+        for (const module of modules) {
+          const chunk = chunks.find((item) => item.facadeModuleId === join(repoRoot, module));
+          if (!chunk) throw new Error(`No chunk of its own for ${module}`);
+          for (const name of chunkUrls(bundle, chunk.fileName)) if (!loaded.has(name)) urls.add(name);
+        }
+        pagePreloads.set(file, [...urls]);
+      }
+    },
     async closeBundle() {
       const serverDir = prerenderDir();
       await build({
@@ -69,8 +109,12 @@ function prerender(): Plugin {
         // React marks a boundary it gave up on with <!--$!-->: the page would be drawn by the browser.
         if (page.body.includes('<!--$!-->'))
           throw new Error(`Prerendering ${page.file} failed in a Suspense boundary`);
+        const preloads = (pagePreloads.get(page.file) ?? [])
+          .map((name) => `<link rel="modulepreload" crossorigin href="/${name}">`)
+          .join('');
         const html = template
           .replace(/<title>[^<]*<\/title>/, page.head || '$&')
+          .replace('</head>', `${preloads}</head>`)
           .replace('<div id="root"></div>', `<div id="root" data-page="${page.key}">${page.body}</div>`);
         await writeFile(join(outDir, page.file), html);
       }
@@ -90,6 +134,8 @@ export default defineConfig({
     // Keep every asset a file: the CSP (`script-src 'self'`, `style-src 'self'`) refuses inline
     // content, and an inlined data: URL would need its own exception.
     assetsInlineLimit: 0,
+    // Every browser the shop supports preloads modules itself; the polyfill was first-load weight.
+    modulePreload: { polyfill: false },
   },
   server: {
     // `npm run dev:web` against the local stack (`npm start`), which serves the API on port 3000.

@@ -7,7 +7,8 @@ describe('404 page', () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { user } = renderApp('/no-such-page?x=1');
 
-    expect(screen.getByRole('heading', { name: 'Oops! Page not found' })).toBeInTheDocument();
+    // Its code loads on demand (404.html preloads it in the browser).
+    expect(await screen.findByRole('heading', { name: 'Oops! Page not found' })).toBeInTheDocument();
     expect(consoleError).toHaveBeenCalledWith(
       '404 Error: User attempted to access non-existent route:',
       '/no-such-page',

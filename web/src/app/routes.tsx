@@ -5,7 +5,6 @@ import { policyPaths } from '../features/policies/policy-paths';
 import { ErrorBoundary } from './error-boundary';
 import { paths } from './paths';
 import { RootLayout } from './root-layout';
-import { NotFoundPage } from './routes/not-found';
 
 // The policy pages (mostly wording) load on demand: every other page's first load is about
 // 2 KiB gzip lighter. Their HTML is prerendered, so they still paint before their script.
@@ -13,8 +12,11 @@ const policyPages = () => import('../features/policies/policy-page');
 const PrivacyPage = lazy(() => policyPages().then((pages) => ({ default: pages.PrivacyPage })));
 const TermsPage = lazy(() => policyPages().then((pages) => ({ default: pages.TermsPage })));
 const ContactPage = lazy(() => policyPages().then((pages) => ({ default: pages.ContactPage })));
-// The success page too: success.html preloads its chunk beside the main one (vite.config.ts), so
-// its status request starts as early as before while the order page's first load is lighter.
+// The success and 404 pages too: their HTML files preload their chunks beside the main one
+// (vite.config.ts), so they arrive in the same round trip while the order page's first load is lighter.
+const NotFoundPage = lazy(() =>
+  import('./routes/not-found').then((page) => ({ default: page.NotFoundPage })),
+);
 const SuccessPage = lazy(() =>
   import('../features/success/success-page').then((page) => ({ default: page.SuccessPage })),
 );

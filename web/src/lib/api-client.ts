@@ -37,14 +37,22 @@ export type ApiClientConfig = Pick<AppConfig, 'apiOrigin' | 'publicKey'> & {
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 
-/** Starts loading the answer schemas; a failed load is retried by the next request. */
-let schemas: Promise<typeof import('./response-schemas')> | undefined;
-function loadResponseSchemas() {
-  schemas ??= import('./response-schemas').catch((error: unknown) => {
-    schemas = undefined;
+export type ApiRequestInit = RequestInit & { headers: Record<string, string> };
+/** A request to the API: its origin, the bearer when configured, the timeout. */
+export type ApiRequest = (path: string, init: ApiRequestInit) => Promise<Response>;
+
+/**
+ * The checkout and status requests, loaded with the first of them (the order flow and the success
+ * page load them earlier, with their own code); only the shop status is read on the first load.
+ * A failed load is retried by the next request.
+ */
+let requests: Promise<typeof import('./api-requests')> | undefined;
+export function loadApiRequests() {
+  requests ??= import('./api-requests').catch((error: unknown) => {
+    requests = undefined;
     throw error;
   });
-  return schemas;
+  return requests;
 }
 
 /** The one place the browser talks to the API: base URL, headers, timeout and answer parsing. */
@@ -53,7 +61,7 @@ export function createApiClient({
   publicKey,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 }: ApiClientConfig): ApiClient {
-  async function request(path: string, init: RequestInit & { headers: Record<string, string> }) {
+  async function request(path: string, init: ApiRequestInit) {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     const outer = init.signal;
@@ -69,59 +77,16 @@ export function createApiClient({
   }
 
   return {
-    async createCheckout(body) {
-      const idempotencyKey = createIdempotencyKey();
-      const parsers = loadResponseSchemas();
-      // Handled below; this stops an unhandled rejection if the request fails first.
-      parsers.catch(() => undefined);
-      const send = () =>
-        request(API_PATHS.createCheckout, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', [IDEMPOTENCY_HEADER]: idempotencyKey },
-          body: JSON.stringify(body),
-        });
-      let response: Response;
-      try {
-        response = await send().catch((error: unknown) => {
-          // Only a plain network failure is worth a second try; a timeout already waited long enough.
-          if (isAbort(error)) throw error;
-          return send();
-        });
-      } catch {
-        return { kind: 'failed' };
-      }
-      if (!response.ok) return { kind: 'failed' };
-      const schema = await parsers
-        .then((loaded) => loaded.createCheckoutResponseSchema)
-        .catch(() => undefined);
-      const parsed = schema?.safeParse(await readJson(response));
-      if (!parsed?.success) return { kind: 'failed' };
-      return 'url' in parsed.data
-        ? { kind: 'payment-page', url: parsed.data.url, sessionId: parsed.data.sessionId }
-        : { kind: 'received' };
-    },
-
-    async getCheckoutStatus(sessionId, signal) {
-      const query = new URLSearchParams({ session_id: sessionId });
-      const parsers = loadResponseSchemas();
-      parsers.catch(() => undefined);
-      let response: Response;
-      try {
-        response = await request(`${API_PATHS.checkoutStatus}?${query}`, {
-          method: 'GET',
-          headers: { Accept: 'application/json' },
-          signal,
-        });
-      } catch {
-        return { kind: 'failed' };
-      }
-      if (response.status === 404) return { kind: 'not-found' };
-      if (!response.ok) return { kind: 'failed' };
-      const schema = await parsers.then((loaded) => loaded.checkoutStatusSchema).catch(() => undefined);
-      const parsed = schema?.safeParse(await readJson(response));
-      return parsed?.success ? { kind: 'found', status: parsed.data } : { kind: 'failed' };
-    },
-
+    createCheckout: (body) =>
+      loadApiRequests().then(
+        (loaded) => loaded.createCheckout(request, body),
+        (): CreateCheckoutResult => ({ kind: 'failed' }),
+      ),
+    getCheckoutStatus: (sessionId, signal) =>
+      loadApiRequests().then(
+        (loaded) => loaded.getCheckoutStatus(request, sessionId, signal),
+        (): CheckoutStatusResult => ({ kind: 'failed' }),
+      ),
     async getShopStatus(signal) {
       try {
         const response = await request(API_PATHS.shopStatus, {
@@ -146,25 +111,10 @@ function readShopStatus(body: unknown): ShopStatus | undefined {
   return message === undefined ? { mode } : { mode, message };
 }
 
-async function readJson(response: Response): Promise<unknown> {
+export async function readJson(response: Response): Promise<unknown> {
   try {
     return await response.json();
   } catch {
     return undefined;
   }
-}
-
-// By name, not instanceof: DOMException is not an Error subclass in every browser.
-function isAbort(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'name' in error && error.name === 'AbortError';
-}
-
-/**
- * `crypto.randomUUID` exists only in secure contexts (https, localhost); a preview served over
- * plain http on a LAN address would otherwise fail every checkout.
- */
-function createIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

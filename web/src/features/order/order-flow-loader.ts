@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { loadApiRequests } from '../../lib/api-client';
 
 export type OrderFlow = typeof import('./order-flow');
 
@@ -12,8 +13,9 @@ const listeners = new Set<() => void>();
  * failed load (offline, or a new deployment took the chunk) is retried by the next call.
  */
 export function loadOrderFlow(): Promise<OrderFlow> {
-  loading ??= import('./order-flow').then(
-    (flow) => {
+  // With the checkout request's code, so the first submit does not wait for it.
+  loading ??= Promise.all([import('./order-flow'), loadApiRequests()]).then(
+    ([flow]) => {
       loaded = flow;
       for (const listener of listeners) listener();
       return flow;

@@ -1,8 +1,10 @@
 import type { RefObject } from 'react';
 import type { CheckoutRequest } from '../../../../shared/checkout-request';
+import { formatDispatchDate, nextDispatchDate } from '../../../../shared/dispatch';
 import type { ToastApi } from '../../components/toast/toast-context';
 import type { ApiClient, CreateCheckoutResult } from '../../lib/api-client';
 import { SELLER } from '../policies/seller';
+import { formatArrivalEstimate, formatCutoff } from './dispatch-wording';
 import type { DeliveryDetails, DetailField, FieldErrors } from './order-details';
 import {
   checkField,
@@ -17,7 +19,7 @@ import { openPaymentTab } from './payment-tab';
 /**
  * Everything the order page needs once a customer starts an order, in one chunk loaded after the
  * page has hydrated (order-flow-loader.ts): the fields, stepper and summary, the checks, the
- * checkout call and the form's memory. The first load carries only what the page shows before.
+ * checkout call, the form's memory and the dispatch calendar. The first load carries only what the page shows before.
  */
 export { DeliveryDetails } from './components/delivery-details';
 export { OrderPlaced } from './components/order-placed';
@@ -132,4 +134,10 @@ export function recheckField(page: OrderPageControls, field: DetailField, value:
 /** The customer has started an order: fetch the request checks now, so submit finds them loaded. */
 export function prepareChecks(): void {
   loadRequestChecks().catch(() => undefined);
+}
+
+/** When to order by, the day an order placed now leaves, and when it should arrive. */
+export function dispatchPlan(now: Date, cutoffHours: number): string {
+  const day = nextDispatchDate(now, { cutoffHours });
+  return `Order by ${formatCutoff(day, cutoffHours)} for dispatch on ${formatDispatchDate(day)}. Most orders arrive the next day, ${formatArrivalEstimate(day)}.`;
 }

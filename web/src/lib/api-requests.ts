@@ -1,0 +1,93 @@
+import { API_PATHS, IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
+import type { CheckoutRequest } from '../../../shared/checkout-request';
+import {
+  type ApiRequest,
+  type CheckoutStatusResult,
+  type CreateCheckoutResult,
+  readJson,
+} from './api-client';
+
+// The checkout and status requests (api-client.ts loads this module with the first of them).
+
+/** Starts loading the answer schemas; a failed load is retried by the next request. */
+let schemas: Promise<typeof import('./response-schemas')> | undefined;
+function loadResponseSchemas() {
+  schemas ??= import('./response-schemas').catch((error: unknown) => {
+    schemas = undefined;
+    throw error;
+  });
+  return schemas;
+}
+
+export async function createCheckout(
+  request: ApiRequest,
+  body: CheckoutRequest,
+): Promise<CreateCheckoutResult> {
+  const idempotencyKey = createIdempotencyKey();
+  const parsers = loadResponseSchemas();
+  // Handled below; this stops an unhandled rejection if the request fails first.
+  parsers.catch(() => undefined);
+  const send = () =>
+    request(API_PATHS.createCheckout, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', [IDEMPOTENCY_HEADER]: idempotencyKey },
+      body: JSON.stringify(body),
+    });
+  let response: Response;
+  try {
+    response = await send().catch((error: unknown) => {
+      // Only a plain network failure is worth a second try; a timeout already waited long enough.
+      if (isAbort(error)) throw error;
+      return send();
+    });
+  } catch {
+    return { kind: 'failed' };
+  }
+  if (!response.ok) return { kind: 'failed' };
+  const schema = await parsers.then((loaded) => loaded.createCheckoutResponseSchema).catch(() => undefined);
+  const parsed = schema?.safeParse(await readJson(response));
+  if (!parsed?.success) return { kind: 'failed' };
+  return 'url' in parsed.data
+    ? { kind: 'payment-page', url: parsed.data.url, sessionId: parsed.data.sessionId }
+    : { kind: 'received' };
+}
+
+export async function getCheckoutStatus(
+  request: ApiRequest,
+  sessionId: string,
+  signal?: AbortSignal,
+): Promise<CheckoutStatusResult> {
+  const query = new URLSearchParams({ session_id: sessionId });
+  const parsers = loadResponseSchemas();
+  parsers.catch(() => undefined);
+  let response: Response;
+  try {
+    response = await request(`${API_PATHS.checkoutStatus}?${query}`, {
+      method: 'GET',
+      headers: { Accept: 'application/json' },
+      signal,
+    });
+  } catch {
+    return { kind: 'failed' };
+  }
+  if (response.status === 404) return { kind: 'not-found' };
+  if (!response.ok) return { kind: 'failed' };
+  const schema = await parsers.then((loaded) => loaded.checkoutStatusSchema).catch(() => undefined);
+  const parsed = schema?.safeParse(await readJson(response));
+  return parsed?.success ? { kind: 'found', status: parsed.data } : { kind: 'failed' };
+}
+
+// By name, not instanceof: DOMException is not an Error subclass in every browser.
+function isAbort(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'name' in error && error.name === 'AbortError';
+}
+
+/**
+ * `crypto.randomUUID` exists only in secure contexts (https, localhost); a preview served over
+ * plain http on a LAN address would otherwise fail every checkout.
+ */
+function createIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
