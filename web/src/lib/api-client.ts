@@ -1,4 +1,4 @@
-import { API_PATHS, IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
+import { API_PATHS } from '../../../shared/api-paths';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
 import type { CheckoutStatus } from '../../../shared/checkout-status';
 import type { ShopStatus } from '../../../shared/shop-status';
