@@ -128,6 +128,16 @@ export default defineConfig({
   // .env files live at the repo root, next to the other settings, not inside web/.
   envDir: repoRoot,
   plugins: [react(), prerender()],
+  resolve: {
+    // react-router publishes a production build beside the development one its package exports
+    // name; the same code without development-only checks, 0.5 KiB gzip off the first load.
+    alias: [
+      {
+        find: /^react-router$/,
+        replacement: join(repoRoot, 'node_modules/react-router/dist/production/index.mjs'),
+      },
+    ],
+  },
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

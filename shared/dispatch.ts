@@ -1,4 +1,7 @@
 import { BANK_HOLIDAYS_COVER_UNTIL, BANK_HOLIDAYS_ENGLAND_AND_WALES } from './bank-holidays.generated';
+import { DEFAULT_DISPATCH_CUTOFF_HOURS } from './dispatch-cutoff';
+
+export { DEFAULT_DISPATCH_CUTOFF_HOURS };
 
 /** A calendar day as `YYYY-MM-DD`, the form dispatch dates travel in (metadata, orders, emails). */
 export type IsoDate = string;
@@ -14,7 +17,6 @@ export interface DispatchOptions {
   bankHolidays?: ReadonlySet<IsoDate>;
 }
 
-export const DEFAULT_DISPATCH_CUTOFF_HOURS = 36;
 const DAY_MS = 86_400_000;
 const defaultHolidays: ReadonlySet<IsoDate> = new Set(BANK_HOLIDAYS_ENGLAND_AND_WALES);
 

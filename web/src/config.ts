@@ -1,6 +1,6 @@
 // Checked by hand rather than with zod: this runs on every page load, and zod would add about
 // 7 KiB gzip to the first load for three settings.
-import { DEFAULT_DISPATCH_CUTOFF_HOURS } from '../../shared/dispatch';
+import { DEFAULT_DISPATCH_CUTOFF_HOURS } from '../../shared/dispatch-cutoff';
 
 /** What the browser app needs to know about its deployment. */
 export interface AppConfig {

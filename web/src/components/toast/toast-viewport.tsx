@@ -1,8 +1,13 @@
 import { use, useCallback, useEffect, useRef } from 'react';
-import { Toast } from './toast';
+import { lazyModule } from '../../lib/lazy-module';
 import { type ToastItem, ToastListContext, useToast } from './toast-context';
 
 const DEFAULT_DURATION_MS = 7000;
+
+// A toast's own code loads when the first one is shown, or earlier with the code that raises
+// them (the order page's flow): the page's first load carries only the empty regions.
+const toastCode = lazyModule(() => import('./toast'));
+export const loadToasts = toastCode.load;
 
 /**
  * Two live regions that are always in the page, so screen readers are already watching them when
@@ -13,6 +18,11 @@ export function ToastViewport({ durationMs = DEFAULT_DURATION_MS }: { durationMs
   const toasts = use(ToastListContext);
   const { dismiss } = useToast();
   const viewport = useRef<HTMLDivElement>(null);
+  const code = toastCode.use();
+
+  useEffect(() => {
+    if (toasts.length > 0) toastCode.load().catch(() => undefined);
+  }, [toasts]);
 
   const close = useCallback(
     (item: ToastItem) => {
@@ -36,15 +46,16 @@ export function ToastViewport({ durationMs = DEFAULT_DURATION_MS }: { durationMs
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [toasts, close]);
 
-  const render = (item: ToastItem) => (
-    <Toast
-      key={item.id}
-      toast={item}
-      onClose={() => close(item)}
-      onExpire={dismiss}
-      durationMs={durationMs}
-    />
-  );
+  const render = (item: ToastItem) =>
+    code ? (
+      <code.Toast
+        key={item.id}
+        toast={item}
+        onClose={() => close(item)}
+        onExpire={dismiss}
+        durationMs={durationMs}
+      />
+    ) : null;
   return (
     <div className="toast-viewport" ref={viewport}>
       <div role="status" aria-live="polite" aria-label="Notifications" className="toast-region">

@@ -1,49 +1,20 @@
-import { useSyncExternalStore } from 'react';
+import { loadToasts } from '../../components/toast/toast-viewport';
 import { loadApiRequests } from '../../lib/api-client';
+import { lazyModule } from '../../lib/lazy-module';
 
 export type OrderFlow = typeof import('./order-flow');
 
-let loading: Promise<OrderFlow> | undefined;
-let loaded: OrderFlow | undefined;
-const listeners = new Set<() => void>();
-
 /**
- * Loads the part of the order page used once an order is started (order-flow.ts), once. The page
- * starts it as soon as it has hydrated, so it is there before anyone can select the product; a
- * failed load (offline, or a new deployment took the chunk) is retried by the next call.
+ * The part of the order page used once an order is started (order-flow.ts). The page loads it as
+ * soon as it has hydrated, so it is there before anyone can select the product; with it the
+ * checkout request's code and the toasts, so the first submit waits for nothing and "Checkout
+ * Failed" can still be shown when the network has gone.
  */
-export function loadOrderFlow(): Promise<OrderFlow> {
-  // With the checkout request's code, so the first submit does not wait for it.
-  loading ??= Promise.all([import('./order-flow'), loadApiRequests()]).then(
-    ([flow]) => {
-      loaded = flow;
-      for (const listener of listeners) listener();
-      return flow;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+const orderFlow = lazyModule(() =>
+  Promise.all([import('./order-flow'), loadApiRequests(), loadToasts()]).then(([flow]) => flow),
+);
 
+export const loadOrderFlow = orderFlow.load;
 /** The order flow if it has loaded: a submit then runs inside the click, as the payment tab needs. */
-export function loadedOrderFlow(): OrderFlow | undefined {
-  return loaded;
-}
-
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-};
-
-/**
- * The order flow once loaded, re-rendering when it arrives. Undefined while the browser takes
- * over the HTML written at build time (as it was then), so hydration never finds a difference.
- */
-export function useOrderFlow(): OrderFlow | undefined {
-  return useSyncExternalStore(subscribe, loadedOrderFlow, () => undefined);
-}
+export const loadedOrderFlow = orderFlow.current;
+export const useOrderFlow = orderFlow.use;
