@@ -101,6 +101,36 @@ test('the order page works after hydration: the dispatch date appears, the produ
   expect(errors).toEqual([]);
 });
 
+test('a customer faster than the order flow: the submit and the product wait for it, then answer as usual', async ({
+  page,
+}) => {
+  const errors = collectErrors(page);
+  // The order flow's chunk is held back until released, as on a slow line.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/order-flow-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const flowRequested = page.waitForRequest(/\/assets\/order-flow-[^/]+\.js$/);
+  await page.goto('/');
+  // The page asks for the flow once it has hydrated: from here the button is React's.
+  await flowRequested;
+
+  await page.getByRole('button', { name: 'Secure Checkout with Stripe' }).click();
+  await expect(page.getByText('We dispatch on Mondays; most orders arrive the next day.')).toBeVisible();
+  await expect(page.getByRole('alert')).toBeEmpty();
+
+  release();
+  await expect(page.getByRole('alert').getByText('Select a Product')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Daphnia Magna' })).toBeFocused();
+  await page.getByRole('button', { name: 'Daphnia Magna' }).click();
+  await expect(page.getByLabel('Full Name *')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
 test('HTML written for another page is replaced, not hydrated (the check works)', async ({ page }) => {
   await watchForReplacedShell(page);
   const errors = collectErrors(page);
