@@ -2,7 +2,9 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { build, defineConfig, type Plugin, type Rolldown } from 'vite';
+import { build, defineConfig, loadEnv, type Plugin, type Rolldown } from 'vite';
+import { parseSettings } from './web/src/config-check';
+import { parseSeller } from './web/src/features/policies/seller-check';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const outDir = join(repoRoot, 'dist/web');
@@ -123,32 +125,41 @@ function prerender(): Plugin {
   };
 }
 
-export default defineConfig({
-  root: 'web',
-  // .env files live at the repo root, next to the other settings, not inside web/.
-  envDir: repoRoot,
-  plugins: [react(), prerender()],
-  resolve: {
-    // react-router publishes a production build beside the development one its package exports
-    // name; the same code without development-only checks, 0.5 KiB gzip off the first load.
-    alias: [
-      {
-        find: /^react-router$/,
-        replacement: join(repoRoot, 'node_modules/react-router/dist/production/index.mjs'),
-      },
-    ],
-  },
-  build: {
-    outDir: '../dist/web',
-    emptyOutDir: true,
-    // Keep every asset a file: the CSP (`script-src 'self'`, `style-src 'self'`) refuses inline
-    // content, and an inlined data: URL would need its own exception.
-    assetsInlineLimit: 0,
-    // Every browser the shop supports preloads modules itself; the polyfill was first-load weight.
-    modulePreload: { polyfill: false },
-  },
-  server: {
-    // `npm run dev:web` against the local stack (`npm start`), which serves the API on port 3000.
-    proxy: { '/functions': 'http://localhost:3000' },
-  },
+export default defineConfig(({ mode }) => {
+  // The web settings and seller, checked here once: a bad value fails the build, naming the
+  // setting, and the page carries the answer rather than the checks (web/src/config.ts, seller.ts).
+  const env = loadEnv(mode, repoRoot, 'VITE_');
+  return {
+    define: {
+      __WEB_SETTINGS__: JSON.stringify(parseSettings(env)),
+      __SHOP_SELLER__: JSON.stringify(parseSeller(env)),
+    },
+    root: 'web',
+    // .env files live at the repo root, next to the other settings, not inside web/.
+    envDir: repoRoot,
+    plugins: [react(), prerender()],
+    resolve: {
+      // react-router publishes a production build beside the development one its package exports
+      // name; the same code without development-only checks, 0.5 KiB gzip off the first load.
+      alias: [
+        {
+          find: /^react-router$/,
+          replacement: join(repoRoot, 'node_modules/react-router/dist/production/index.mjs'),
+        },
+      ],
+    },
+    build: {
+      outDir: '../dist/web',
+      emptyOutDir: true,
+      // Keep every asset a file: the CSP (`script-src 'self'`, `style-src 'self'`) refuses inline
+      // content, and an inlined data: URL would need its own exception.
+      assetsInlineLimit: 0,
+      // Every browser the shop supports preloads modules itself; the polyfill was first-load weight.
+      modulePreload: { polyfill: false },
+    },
+    server: {
+      // `npm run dev:web` against the local stack (`npm start`), which serves the API on port 3000.
+      proxy: { '/functions': 'http://localhost:3000' },
+    },
+  };
 });

@@ -1,78 +1,16 @@
-// Checked by hand rather than with zod: this runs on every page load, and zod would add about
-// 7 KiB gzip to the first load for three settings.
-import { DEFAULT_DISPATCH_CUTOFF_HOURS } from '../../shared/dispatch-cutoff';
+import { type AppConfig, parseSettings, withPageOrigin } from './config-check';
 
-/** What the browser app needs to know about its deployment. */
-export interface AppConfig {
-  /** Origin (optionally with a base path) the API is served from, without a trailing slash. */
-  apiOrigin: string;
-  /** The public, anonymous-level bearer sent with the checkout request; sent only when configured. */
-  publicKey: string | undefined;
-  /** Same meaning as the lambdas' DISPATCH_CUTOFF_HOURS, so the page shows the date the server will use. */
-  dispatchCutoffHours: number;
-}
-
-const MAX_CUTOFF_HOURS = 24 * 14;
-
-/** Vite leaves unset variables undefined, but an empty line in a .env file gives "": both are unset. */
-function setting(env: Record<string, unknown>, name: string): unknown {
-  const value = env[name];
-  return value === '' ? undefined : value;
-}
-
-function parseApiOrigin(value: unknown): string | undefined | Error {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') return new Error();
-  // new URL, not URL.canParse: the latter is missing from browsers still on older phones.
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:' ? value : new Error();
-  } catch {
-    return new Error();
-  }
-}
-
-function parsePublicKey(value: unknown): string | undefined | Error {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.trim() === '') return new Error();
-  return value.trim();
-}
-
-function parseCutoffHours(value: unknown): number | undefined | Error {
-  if (value === undefined) return undefined;
-  const hours = typeof value === 'string' || typeof value === 'number' ? Number(value) : Number.NaN;
-  return Number.isInteger(hours) && hours >= 0 && hours <= MAX_CUTOFF_HOURS ? hours : new Error();
-}
+export type { AppConfig } from './config-check';
+export { parseConfig } from './config-check';
 
 /**
- * Parses the build-time environment. Fails fast, naming the setting, so a bad deployment shows up
- * when the page loads rather than as a confusing checkout failure.
+ * The app's configuration, read once. A browser build carries the settings as vite.config.ts
+ * checked them (`__WEB_SETTINGS__`), not the checks: they would be first-load code answering the
+ * same question on every visit. Where nothing was built in (tests, prerendering in Node) they are
+ * checked here. Components get the result through AppProvider so tests can pass their own. At
+ * build time there is no page origin; nothing rendered there uses the API origin.
  */
-export function parseConfig(env: Record<string, unknown>, pageOrigin: string): AppConfig {
-  const apiOrigin = parseApiOrigin(setting(env, 'VITE_API_ORIGIN'));
-  const publicKey = parsePublicKey(setting(env, 'VITE_PUBLIC_KEY'));
-  const cutoffHours = parseCutoffHours(setting(env, 'VITE_DISPATCH_CUTOFF_HOURS'));
-  if (apiOrigin instanceof Error || publicKey instanceof Error || cutoffHours instanceof Error) {
-    const invalid = [
-      apiOrigin instanceof Error ? 'VITE_API_ORIGIN' : '',
-      publicKey instanceof Error ? 'VITE_PUBLIC_KEY' : '',
-      cutoffHours instanceof Error ? 'VITE_DISPATCH_CUTOFF_HOURS' : '',
-    ].filter(Boolean);
-    throw new Error(`Invalid web configuration: check ${invalid.join(', ')}`);
-  }
-  return {
-    apiOrigin: (apiOrigin ?? pageOrigin).replace(/\/+$/, ''),
-    publicKey,
-    dispatchCutoffHours: cutoffHours ?? DEFAULT_DISPATCH_CUTOFF_HOURS,
-  };
-}
-
-/**
- * The app's configuration, read once. Components get it through AppProvider so tests can pass
- * their own. At build time (prerendering, in Node) there is no page origin; nothing rendered
- * there uses the API origin.
- */
-export const config: AppConfig = parseConfig(
-  import.meta.env,
+export const config: AppConfig = withPageOrigin(
+  typeof __WEB_SETTINGS__ === 'undefined' ? parseSettings(import.meta.env) : __WEB_SETTINGS__,
   typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
 );

@@ -17,3 +17,7 @@ interface ImportMetaEnv {
   readonly VITE_SELLER_COMPANY_NUMBER?: string;
   readonly VITE_SELLER_VAT_NUMBER?: string;
 }
+
+// Put in by vite.config.ts for a browser build: the settings and seller as checked at build time.
+declare const __WEB_SETTINGS__: import('./config-check').WebSettings | undefined;
+declare const __SHOP_SELLER__: import('./features/policies/seller-check').Seller | undefined;
