@@ -1,11 +1,12 @@
-import { use, useCallback, useEffect, useRef } from 'react';
+import { use, useEffect, useRef } from 'react';
 import { lazyModule } from '../../lib/lazy-module';
-import { type ToastItem, ToastListContext, useToast } from './toast-context';
+import { ToastListContext } from './toast-context';
 
 const DEFAULT_DURATION_MS = 7000;
 
-// A toast's own code loads when the first one is shown, or earlier with the code that raises
-// them (the order page's flow): the page's first load carries only the empty regions.
+// The toasts' own code (the toast, closing it, Escape) loads when the first one is shown, or
+// earlier with the code that raises them (the order page's flow): the first load carries only the
+// empty regions.
 const toastCode = lazyModule(() => import('./toast'));
 export const loadToasts = toastCode.load;
 
@@ -16,7 +17,6 @@ export const loadToasts = toastCode.load;
  */
 export function ToastViewport({ durationMs = DEFAULT_DURATION_MS }: { durationMs?: number }) {
   const toasts = use(ToastListContext);
-  const { dismiss } = useToast();
   const viewport = useRef<HTMLDivElement>(null);
   const code = toastCode.use();
 
@@ -24,45 +24,17 @@ export function ToastViewport({ durationMs = DEFAULT_DURATION_MS }: { durationMs
     if (toasts.length > 0) toastCode.load().catch(() => undefined);
   }, [toasts]);
 
-  const close = useCallback(
-    (item: ToastItem) => {
-      const active = document.activeElement;
-      const focusInside = active !== null && (viewport.current?.contains(active) ?? false);
-      dismiss(item.id);
-      if (focusInside && item.returnFocus instanceof HTMLElement && item.returnFocus.isConnected) {
-        item.returnFocus.focus();
-      }
-    },
-    [dismiss],
-  );
-
-  useEffect(() => {
-    const latest = toasts.at(-1);
-    if (!latest) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !event.defaultPrevented) close(latest);
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [toasts, close]);
-
-  const render = (item: ToastItem) =>
+  const list = (destructive: boolean) =>
     code ? (
-      <code.Toast
-        key={item.id}
-        toast={item}
-        onClose={() => close(item)}
-        onExpire={dismiss}
-        durationMs={durationMs}
-      />
+      <code.ToastList toasts={toasts} destructive={destructive} viewport={viewport} durationMs={durationMs} />
     ) : null;
   return (
     <div className="toast-viewport" ref={viewport}>
       <div role="status" aria-live="polite" aria-label="Notifications" className="toast-region">
-        {toasts.filter((item) => item.variant !== 'destructive').map(render)}
+        {list(false)}
       </div>
       <div role="alert" aria-live="assertive" aria-label="Errors" className="toast-region">
-        {toasts.filter((item) => item.variant === 'destructive').map(render)}
+        {list(true)}
       </div>
     </div>
   );

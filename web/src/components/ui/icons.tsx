@@ -2,11 +2,11 @@ import type { ReactNode } from 'react';
 
 // Small inline icons: no icon font or library, so nothing extra to download. All decorative:
 // the text next to them carries the meaning.
-interface IconProps {
+export interface IconProps {
   className?: string;
 }
 
-function Svg({ className, children }: IconProps & { children: ReactNode }) {
+export function Svg({ className, children }: IconProps & { children: ReactNode }) {
   return (
     <svg
       className={className ? `icon ${className}` : 'icon'}
@@ -26,52 +26,10 @@ function Svg({ className, children }: IconProps & { children: ReactNode }) {
   );
 }
 
-export function AlertIcon(props: IconProps) {
-  return (
-    <Svg {...props}>
-      <circle cx="12" cy="12" r="10" />
-      <path d="M12 7v6M12 17h.01" />
-    </Svg>
-  );
-}
-
-export function InfoIcon(props: IconProps) {
-  return (
-    <Svg {...props}>
-      <circle cx="12" cy="12" r="10" />
-      <path d="M12 11v6M12 7h.01" />
-    </Svg>
-  );
-}
-
 export function CheckIcon(props: IconProps) {
   return (
     <Svg {...props}>
       <path d="M20 6 9 17l-5-5" />
-    </Svg>
-  );
-}
-
-export function CloseIcon(props: IconProps) {
-  return (
-    <Svg {...props}>
-      <path d="M18 6 6 18M6 6l12 12" />
-    </Svg>
-  );
-}
-
-export function MinusIcon(props: IconProps) {
-  return (
-    <Svg {...props}>
-      <path d="M5 12h14" />
-    </Svg>
-  );
-}
-
-export function PlusIcon(props: IconProps) {
-  return (
-    <Svg {...props}>
-      <path d="M12 5v14M5 12h14" />
     </Svg>
   );
 }

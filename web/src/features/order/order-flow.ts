@@ -6,13 +6,7 @@ import type { ApiClient, CreateCheckoutResult } from '../../lib/api-client';
 import { SELLER } from '../policies/seller';
 import { formatArrivalEstimate, formatCutoff } from './dispatch-wording';
 import type { DeliveryDetails, DetailField, FieldErrors } from './order-details';
-import {
-  checkField,
-  loadRequestChecks,
-  ORDER_MESSAGES,
-  type OrderValidation,
-  validateOrder,
-} from './order-form';
+import { checkField, ORDER_MESSAGES, type OrderValidation, validateOrder } from './order-form';
 import { rememberPayment } from './order-memory';
 import { openPaymentTab } from './payment-tab';
 
@@ -22,11 +16,11 @@ import { openPaymentTab } from './payment-tab';
  * checkout call, the form's memory and the dispatch calendar. The first load carries only what the page shows before.
  */
 export { DeliveryDetails } from './components/delivery-details';
+export { FormMemory } from './components/form-memory';
 export { OrderPlaced } from './components/order-placed';
 export { OrderReceived } from './components/order-received';
 export { OrderSummary } from './components/order-summary';
 export { QuantityStepper } from './components/quantity-stepper';
-export { forgetForm, listenForPaid, loadForm, openedPayments, saveForm } from './order-memory';
 
 /** The toast a failed check raised, so it can be closed once its problem is fixed. */
 export interface CheckToast {
@@ -129,11 +123,6 @@ export function recheckField(page: OrderPageControls, field: DetailField, value:
   else next[field] = message;
   page.setErrors(next);
   if (Object.keys(next).length === 0) page.closeCheckToast('fields');
-}
-
-/** The customer has started an order: fetch the request checks now, so submit finds them loaded. */
-export function prepareChecks(): void {
-  loadRequestChecks().catch(() => undefined);
 }
 
 /** When to order by, the day an order placed now leaves, and when it should arrive. */

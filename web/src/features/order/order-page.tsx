@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { quoteOrder } from '../../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../../shared/product';
@@ -13,7 +13,8 @@ import { ProductCard } from './components/product-card';
 import { useShopStatus } from './hooks/use-shop-status';
 import { type DetailField, EMPTY_DETAILS, type FieldErrors } from './order-details';
 import type { CheckToast, OrderPageControls } from './order-flow';
-import { loadedOrderFlow, loadOrderFlow, type OrderFlow, useOrderFlow } from './order-flow-loader';
+import { loadedOrderFlow, loadOrderFlow, useOrderFlow } from './order-flow-loader';
+import type { PaidMessage, SavedForm } from './order-memory';
 
 interface ReceivedOrder {
   quantity: number;
@@ -29,8 +30,6 @@ export function OrderPage() {
   const [selected, setSelected] = useState(false);
   const [quantity, setQuantity] = useState<number>(DAPHNIA.min);
   const [details, setDetails] = useState(EMPTY_DETAILS);
-  // False until this tab's memory has been read, so the empty first render never overwrites it.
-  const [restored, setRestored] = useState(false);
   const [placed, setPlaced] = useState<{ reference: string; held: boolean } | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const checkToast = useRef<CheckToast | null>(null);
@@ -72,46 +71,21 @@ export function OrderPage() {
     onReceived: (request) => setReceived({ quantity: request.quantity, email: request.email }),
   });
 
-  // Once hydrated: load the order flow, then take back the details as typed (Cancel on the
-  // payment page, or Back after a same-tab payment) and listen for this tab's payment succeeding
-  // in another tab. After the first render, so the HTML written at build time is taken over unchanged.
+  // Once hydrated, the order flow loads: long before a customer can click, in practice. After
+  // the first render, so the HTML written at build time is taken over unchanged.
   useEffect(() => {
-    let stopListening: (() => void) | undefined;
-    let mounted = true;
-    const start = (loaded: OrderFlow) => {
-      if (!mounted) return;
-      const saved = loaded.loadForm();
-      if (saved) {
-        setSelected(saved.selected);
-        setQuantity(saved.quantity);
-        setDetails(saved.details);
-      }
-      setRestored(true);
-      // The payment this tab opened went through in the other tab: show the order as placed.
-      stopListening = loaded.listenForPaid((message) => {
-        if (!loaded.openedPayments().includes(message.sessionId)) return;
-        loaded.forgetForm();
-        setPlaced({ reference: message.reference, held: message.held });
-      });
-    };
-    // Already loaded (the customer came back from another page of the shop): at once.
-    const loaded = loadedOrderFlow();
-    if (loaded) start(loaded);
-    else void loadOrderFlow().then(start, () => undefined);
-    return () => {
-      mounted = false;
-      stopListening?.();
-    };
+    loadOrderFlow().catch(() => undefined);
   }, []);
 
-  useEffect(() => {
-    if (restored && !placed) loadedOrderFlow()?.saveForm({ selected, quantity, details });
-  }, [selected, quantity, details, placed, restored]);
-
-  // The customer has started an order: fetch the request checks now, so submit finds them loaded.
-  useEffect(() => {
-    if (selected && flow) flow.prepareChecks();
-  }, [selected, flow]);
+  const restoreForm = useCallback((saved: SavedForm) => {
+    setSelected(saved.selected);
+    setQuantity(saved.quantity);
+    setDetails(saved.details);
+  }, []);
+  const showPlaced = useCallback(
+    (message: PaidMessage) => setPlaced({ reference: message.reference, held: message.held }),
+    [],
+  );
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -165,6 +139,16 @@ export function OrderPage() {
   return (
     <>
       <title>Live Aquatics Order</title>
+      {flow ? (
+        <flow.FormMemory
+          selected={selected}
+          quantity={quantity}
+          details={details}
+          placed={placed !== null}
+          onRestore={restoreForm}
+          onPaid={showPlaced}
+        />
+      ) : null}
       <header className="page-header">
         <h1>Live Aquatics Order</h1>
         <p className="subtitle">Fresh live stock delivered within the UK</p>

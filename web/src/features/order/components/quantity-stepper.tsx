@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { formatGbp, quoteOrder } from '../../../../../shared/pricing';
 import { DAPHNIA } from '../../../../../shared/product';
-import { MinusIcon, PlusIcon } from '../../../components/ui/icons';
+import { MinusIcon, PlusIcon } from '../../../components/ui/more-icons';
 import { formatAnimalRange } from '../format-animal-range';
 
 interface QuantityStepperProps {

@@ -1,5 +1,5 @@
 import { type InputHTMLAttributes, type TextareaHTMLAttributes, useId } from 'react';
-import { AlertIcon } from '../../../components/ui/icons';
+import { AlertIcon } from '../../../components/ui/more-icons';
 
 interface FieldProps {
   label: string;
