@@ -5,7 +5,7 @@ import {
   checkoutStatusSchema,
   orderReference,
 } from '../../shared/checkout-status';
-import { assessCheckoutSession } from '../fulfilment/paid-checkout';
+import { checkCheckoutSession } from '../fulfilment/checkout-check';
 import { hasShopMarker } from '../lib/order-metadata';
 import { isResourceMissing, PaymentProviderError, toPaymentProviderError } from '../lib/stripe-errors';
 
@@ -68,7 +68,7 @@ function statusOf(session: Stripe.Checkout.Session, shopId: string): CheckoutSta
   if (session.status === 'complete' && session.payment_status === 'paid') {
     // The same rule fulfilment applies: a paid session it will not fulfil automatically (amount,
     // currency or quantity not what we priced) is held for the merchant, not confirmed.
-    return assessCheckoutSession(session, shopId).kind === 'payable' ? 'paid' : 'in_review';
+    return checkCheckoutSession(session, shopId).kind === 'payable' ? 'paid' : 'in_review';
   }
   if (session.status === 'expired') return 'expired';
   if (session.status === 'open') return 'open';

@@ -168,4 +168,11 @@ describe('checkout-status: Stripe and configuration failing', () => {
       inputs.filter((path) => /client-dynamodb|lib-dynamodb|client-ses|client-sesv2/.test(path)),
     ).toEqual([]);
   });
+
+  it('bundles fulfilment’s payable rule without the order mapping or the postcode code', async () => {
+    const inputs = await bundledInputs('lambdas/checkout-status/handler.ts');
+
+    expect(inputs).toContain('lambdas/fulfilment/checkout-check.ts');
+    expect(inputs.filter((path) => /paid-checkout|postcode/.test(path))).toEqual([]);
+  });
 });
