@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { renderMerchantNotice } from '../../../../lambdas/fulfilment/emails/merchant-notice';
+import {
+  renderMerchantNotice,
+  stripeDashboardPaymentUrl,
+} from '../../../../lambdas/fulfilment/emails/merchant-notice';
+import { toOrderItem } from '../../../../lambdas/fulfilment/order';
 import { HOSTILE, orderFixture, paidCheckout } from '../fixtures';
 
 describe('renderMerchantNotice', () => {
@@ -97,5 +101,56 @@ describe('renderMerchantNotice', () => {
       'A new order has been paid. Reply to this email to reach the customer.',
     );
     expect(email.text).not.toContain('NOT SENT');
+  });
+
+  it('shows the date shown at checkout only when the dispatch date moved from it', () => {
+    // Act: paid on Saturday 13:00, past the cut-off for Monday 23rd shown at checkout.
+    const moved = renderMerchantNotice(
+      toOrderItem(paidCheckout(), { now: new Date('2026-11-21T13:00:00Z'), cutoffHours: 36 }),
+    );
+    const kept = renderMerchantNotice(orderFixture());
+    const unknown = renderMerchantNotice(orderFixture({ promisedDispatchDate: undefined }));
+
+    // Assess
+    expect(moved.text).toContain('Dispatch on: Monday 30 November\nShown at checkout: Monday 23 November\n');
+    expect(kept.text).not.toContain('Shown at checkout');
+    expect(unknown.text).not.toContain('Shown at checkout');
+  });
+
+  it('without a PaymentIntent, shows no Stripe payment row and no Dashboard link', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture({ paymentIntentId: undefined }));
+
+    // Assess
+    expect(email.text).not.toContain('Stripe payment');
+    expect(email.text).not.toContain('Stripe Dashboard');
+    expect(email.html).not.toContain('dashboard.stripe.com');
+  });
+
+  it.each([
+    'pi_test_1"><script>alert(1)</script>',
+    'xpi_test_123',
+    'pi_test_123/../../settings',
+    'ch_test_123',
+    '',
+  ])('links to no Dashboard page for a payment id that is not a plain pi_ id: %j', (paymentIntentId) => {
+    expect(stripeDashboardPaymentUrl({ paymentIntentId, livemode: false })).toBeUndefined();
+  });
+
+  it('names the refusal in general terms when its reason is not one it knows', () => {
+    // Prepare
+    const order = {
+      ...orderFixture(),
+      confirmationEmailState: 'failed' as const,
+      confirmationEmailFailureReason: 'SomethingNew',
+    };
+
+    // Act
+    const email = renderMerchantNotice(order);
+
+    // Assess
+    expect(email.text.split('\n')[0]).toBe(
+      'Action needed: the customer has NOT received their order confirmation (the email service refused it). Please contact them by phone, or ask them for another email address.',
+    );
   });
 });

@@ -38,4 +38,40 @@ describe('email rendering', () => {
     expect(email.text).toContain(HOSTILE.name);
     expect(email.text).toContain('"><a href="https://evil.test">win</a>\n  London');
   });
+
+  it('renders one whole HTML document: doctype, British English, UTF-8, a heading, rows as a table and a link', () => {
+    // Act
+    const email = renderEmail('Order J0kLmNoPqRsT', [
+      { kind: 'heading', text: 'Your order' },
+      {
+        kind: 'rows',
+        rows: [
+          ['Bottles', '3'],
+          ['Address', 'Flat 2\nLondon'],
+        ],
+      },
+      { kind: 'link', text: 'Track it', href: 'https://shop.test/t?a=1&b=2' },
+    ]);
+
+    // Assess
+    expect(email.html).toBe(
+      [
+        '<!doctype html>',
+        '<html lang="en-GB"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<title>Order J0kLmNoPqRsT</title></head>',
+        '<body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a;max-width:640px;margin:0 auto;padding:16px">',
+        '<h2 style="font-size:18px;margin:24px 0 8px">Your order</h2>',
+        '<table role="presentation" style="border-collapse:collapse;margin:0 0 12px;max-width:100%">' +
+          '<tr><th scope="row" style="text-align:left;vertical-align:top;padding:2px 16px 2px 0;font-weight:600">Bottles</th><td style="padding:2px 0;overflow-wrap:anywhere;word-break:break-word">3</td></tr>' +
+          '<tr><th scope="row" style="text-align:left;vertical-align:top;padding:2px 16px 2px 0;font-weight:600">Address</th><td style="padding:2px 0;overflow-wrap:anywhere;word-break:break-word">Flat 2<br>London</td></tr>' +
+          '</table>',
+        '<p style="margin:0 0 12px"><a href="https://shop.test/t?a=1&amp;b=2" style="color:#0b5f6b;font-weight:600">Track it</a></p>',
+        '</body></html>',
+      ].join('\n'),
+    );
+    expect(email.text).toBe(
+      'Your order\n----------\n\nBottles: 3\nAddress: Flat 2\n  London\n\nTrack it: https://shop.test/t?a=1&b=2\n',
+    );
+  });
 });
