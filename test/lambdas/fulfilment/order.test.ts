@@ -75,4 +75,12 @@ describe('toOrderItem', () => {
     // Assess
     expect(sorted).toEqual([early.gsi1sk, late.gsi1sk]);
   });
+
+  it('dates dispatch by the configured cut-off, not the default one', () => {
+    // Saturday 21 November 13:00 UTC: past a 36-hour cut-off for Monday 23rd, before a 12-hour one.
+    const now = new Date('2026-11-21T13:00:00Z');
+
+    expect(toOrderItem(paidCheckout(), { now, cutoffHours: 12 }).dispatchDate).toBe('2026-11-23');
+    expect(toOrderItem(paidCheckout(), { now, cutoffHours: 36 }).dispatchDate).toBe('2026-11-30');
+  });
 });

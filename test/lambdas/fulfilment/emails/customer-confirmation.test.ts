@@ -61,6 +61,23 @@ describe('renderCustomerConfirmation', () => {
     expect(email.text).toContain('later than the Monday 23 November shown at checkout');
   });
 
+  it('says nothing of a move when the date shown at checkout is unknown or the same', () => {
+    // Act
+    const unknown = renderCustomerConfirmation(
+      { ...orderFixture(), promisedDispatchDate: undefined },
+      SELLER,
+    );
+    const same = renderCustomerConfirmation(
+      { ...orderFixture(), promisedDispatchDate: '2026-11-30', dispatchDate: '2026-11-30' },
+      SELLER,
+    );
+
+    // Assess
+    expect(unknown.text).not.toContain('shown at checkout');
+    expect(same.text).not.toContain('shown at checkout');
+    expect(same.text).toContain('We plan to dispatch your order on Monday 30 November');
+  });
+
   it('escapes the customer’s name and address in the HTML part', () => {
     // Prepare
     const order = orderFixture({ customer: { ...paidCheckout().customer, ...HOSTILE } });

@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   classifySesRefusal,
   createSesEmailSender,
+  EmailRefusedError,
   formatFromAddress,
   isSesAcceptableAddress,
   PermanentEmailRefusalError,
   UnsafeAddressError,
 } from '../../../../lambdas/fulfilment/emails/send-email';
 import { createSesClient } from '../../../../lambdas/lib/aws';
-import { recordInputs } from '../../../support/aws-faults';
+import { InjectedAwsFault, injectAwsFault, recordInputs } from '../../../support/aws-faults';
 import { STAND_IN_REGION, type StandIns, startStandIns } from '../../../support/stand-ins';
 
 describe('createSesEmailSender', () => {
@@ -47,7 +48,15 @@ describe('createSesEmailSender', () => {
       subject: 'Order Bcc: victim@example.com',
       body: { html: '<p>Hi</p>', text: 'Hi' },
     });
-    expect(sent).toEqual([expect.objectContaining({ ConfigurationSetName: 'shop-events' })]);
+    expect(sent).toEqual([
+      expect.objectContaining({
+        ConfigurationSetName: 'shop-events',
+        Message: {
+          Subject: { Data: 'Order Bcc: victim@example.com', Charset: 'UTF-8' },
+          Body: { Html: { Data: '<p>Hi</p>', Charset: 'UTF-8' }, Text: { Data: 'Hi', Charset: 'UTF-8' } },
+        },
+      }),
+    ]);
   });
 
   it("sends from the seller's name as well as the address, so the inbox shows who wrote", async () => {
@@ -105,6 +114,97 @@ describe('createSesEmailSender', () => {
       expect(await standIns.emails()).toHaveLength(before);
     },
   );
+
+  it.each([
+    'a@example.com, b@example.com',
+    'hello@shop.test\r\nBcc: b@example.com',
+    'Shop <hello@shop.test>',
+  ])(
+    'refuses a Reply-To that is not one plain mailbox, naming the refusal, without calling SES: %j',
+    async (replyTo) => {
+      // Prepare
+      const ses = createSesClient({ region: STAND_IN_REGION, endpoint: standIns.sesEndpoint });
+      const sent = recordInputs(ses, 'SendEmailCommand');
+
+      // Act
+      const sending = createSesEmailSender(ses, { from: 'orders@live-aquatics.test' }).send({
+        to: 'zoe@example.com',
+        replyTo,
+        content,
+      });
+
+      // Assess
+      await expect(sending).rejects.toMatchObject({
+        name: 'UnsafeAddressError',
+        message: 'Refusing to send to an address that is not a single plain mailbox',
+      });
+      expect(sent).toEqual([]);
+    },
+  );
+
+  it('names a permanent refusal and its reason, as the order records it', async () => {
+    // Prepare
+    const ses = createSesClient({ region: STAND_IN_REGION, endpoint: standIns.sesEndpoint });
+
+    // Act
+    const sending = createSesEmailSender(ses, { from: 'orders@live-aquatics.test' }).send({
+      to: 'zoë@example.com',
+      content,
+    });
+
+    // Assess
+    await expect(sending).rejects.toMatchObject({
+      name: 'PermanentEmailRefusalError',
+      message: 'SES cannot deliver to this recipient: address-not-ascii',
+      reason: 'address-not-ascii',
+    });
+  });
+
+  it('turns a passing SES error into EmailRefusedError with its name, status and request id, and no SES message text', async () => {
+    // Prepare: SES throttles, as its own exception (a retry is worth it, so it is not permanent).
+    const ses = createSesClient({ region: STAND_IN_REGION, endpoint: standIns.sesEndpoint });
+    injectAwsFault(ses, {
+      command: 'SendEmailCommand',
+      when: 'before',
+      error: () =>
+        new SESServiceException({
+          name: 'Throttling',
+          $fault: 'client',
+          message: 'Maximum sending rate exceeded for zoe@example.com',
+          $metadata: { httpStatusCode: 400, requestId: 'req-7' },
+        }),
+    });
+
+    // Act
+    const error = await createSesEmailSender(ses, { from: 'orders@live-aquatics.test' })
+      .send({ to: 'zoe@example.com', content })
+      .catch((caught: unknown) => caught);
+
+    // Assess
+    expect(error).toBeInstanceOf(EmailRefusedError);
+    expect(error).toMatchObject({
+      name: 'EmailRefusedError',
+      message: 'SES refused the message: Throttling',
+      statusCode: 400,
+      requestId: 'req-7',
+    });
+    expect(JSON.stringify(error)).not.toContain('zoe@example.com');
+  });
+
+  it('lets an error that is not from SES (the network, a timeout) through unchanged', async () => {
+    // Prepare
+    const ses = createSesClient({ region: STAND_IN_REGION, endpoint: standIns.sesEndpoint });
+    injectAwsFault(ses, { command: 'SendEmailCommand', when: 'before' });
+
+    // Act
+    const sending = createSesEmailSender(ses, { from: 'orders@live-aquatics.test' }).send({
+      to: 'zoe@example.com',
+      content,
+    });
+
+    // Assess
+    await expect(sending).rejects.toBeInstanceOf(InjectedAwsFault);
+  });
 
   it('refuses a recipient SES cannot take as a permanent refusal, without calling SES', async () => {
     // Prepare
