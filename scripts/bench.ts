@@ -54,6 +54,7 @@ import { startStripeSimulator } from '../local/stripe-simulator/server';
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../shared/api-paths';
 import { apiGatewayEvent } from '../test/support/api-gateway-event';
 import { startFulfilmentHarness } from '../test/support/fulfilment-harness';
+import { STAND_IN_REGION, startStandIns } from '../test/support/stand-ins';
 
 const execFileAsync = promisify(execFile);
 /** The build measured; BENCH_WEB_DIR points at another (an older commit's) to compare. */
@@ -491,12 +492,24 @@ async function warmFigures() {
   section('Warm latency against the Stripe simulator');
   logger.setLogLevel('SILENT');
   const simulator = await startStripeSimulator({ port: 0 });
+  // create-checkout reads the shop's settings (open, paused, requests) from the orders table on
+  // each request, so it runs against dynalite as it runs against DynamoDB when deployed.
+  const standIns = await startStandIns();
   const env = {
     STRIPE_SECRET_KEY: 'sk_test_bench',
     STRIPE_API_BASE: simulator.url,
     STRIPE_LIVEMODE: 'false',
     SITE_URL: 'https://shop.test',
     SHOP_ID: 'bench',
+    AWS_REGION: STAND_IN_REGION,
+    ORDERS_TABLE_NAME: standIns.tableName,
+    DYNAMODB_ENDPOINT: standIns.dynamoEndpoint,
+    SES_ENDPOINT: standIns.sesEndpoint,
+    SES_FROM_ADDRESS: 'orders@live-aquatics.test',
+    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
+    SELLER_NAME: 'Live Aquatics Ltd',
+    SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
+    SELLER_EMAIL: 'hello@live-aquatics.test',
   };
   const checkout = createCheckoutHandler(() => loadCheckoutDeps(env));
   const status = createStatusHandler(() => loadStatusDeps(env));
@@ -549,7 +562,7 @@ async function warmFigures() {
     }
     raw.warm = results;
   } finally {
-    await simulator.close();
+    await Promise.all([simulator.close(), standIns.close()]);
   }
 }
 
