@@ -88,9 +88,8 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
       );
       emitMetric(deps.metrics, METRIC_NAMES.paidCheckoutNeedsReview, 1);
       return { outcome: 'needs-review', problems: assessment.problems };
-    case 'payable':
-      break;
   }
+  // Only 'payable' is left here: every other kind returned above, and TypeScript narrows it so.
 
   const now = deps.now();
   const { order: item, claims } = withEmailsClaimed(

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError, json, rawBody, readJsonBody } from '../../../lambdas/lib/http';
+import { apiGatewayEvent } from '../../support/api-gateway-event';
+
+describe('HttpError', () => {
+  it('takes its message from the body the customer sees, and names itself', () => {
+    const error = new HttpError(413, { error: 'Request body must be at most 8192 bytes.' });
+
+    expect(error.name).toBe('HttpError');
+    expect(error.message).toBe('Request body must be at most 8192 bytes.');
+    expect(error.headers).toEqual({});
+  });
+
+  it('says only the status when the body has no error text', () => {
+    expect(new HttpError(503, { shop: 'paused' }).message).toBe('HTTP 503');
+  });
+});
+
+describe('json', () => {
+  it('answers JSON in UTF-8 that no cache keeps, with any extra headers', () => {
+    expect(json(405, { error: 'Method not allowed' }, { allow: 'POST' })).toEqual({
+      statusCode: 405,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        allow: 'POST',
+      },
+      body: '{"error":"Method not allowed"}',
+    });
+  });
+});
+
+describe('rawBody', () => {
+  it('is empty when API Gateway sends no body', () => {
+    expect(rawBody({ isBase64Encoded: false })).toEqual(Buffer.alloc(0));
+  });
+
+  it('keeps the bytes of a UTF-8 body and decodes a base64 one', () => {
+    expect(rawBody({ body: 'Zoë £', isBase64Encoded: false })).toEqual(
+      Buffer.from([0x5a, 0x6f, 0xc3, 0xab, 0x20, 0xc2, 0xa3]),
+    );
+    expect(rawBody({ body: 'Wm/DqyDCow==', isBase64Encoded: true }).toString('utf8')).toBe('Zoë £');
+  });
+});
+
+describe('readJsonBody', () => {
+  const post = (headers: Record<string, string>, body?: string) => ({
+    ...apiGatewayEvent({ method: 'POST', path: '/functions/v1/create-checkout', headers }),
+    body,
+    isBase64Encoded: false,
+  });
+
+  it.each(['text/plain; a=application/json', 'text/application/json', 'multipart/form-data'])(
+    'refuses a content type that only contains application/json, or none of it: %j',
+    (contentType) => {
+      expect(() => readJsonBody(post({ 'content-type': contentType }, '{}'), 8192)).toThrow(
+        'Content-Type must be application/json.',
+      );
+    },
+  );
+
+  it('accepts application/json with its parameters, in any case and padded', () => {
+    expect(
+      readJsonBody(post({ 'content-type': ' Application/JSON; charset=utf-8 ' }, '{"a":1}'), 8192),
+    ).toEqual({
+      a: 1,
+    });
+  });
+
+  it('answers 400 "Request body is empty." when there is no body at all', () => {
+    expect(() => readJsonBody(post({ 'content-type': 'application/json' }), 8192)).toThrow(
+      'Request body is empty.',
+    );
+  });
+});
