@@ -58,6 +58,8 @@ describe('create-checkout: the same key returns the same session', () => {
     expect(new Set(ids).size).toBe(4);
     const references = ids.map((id) => harness.sim.getSession(id)?.client_reference_id);
     expect(new Set(references).size).toBe(4);
+    // "ord_" and 24 hex digits, with a key as without: the reference the merchant reads everywhere.
+    for (const reference of references) expect(reference).toMatch(/^ord_[0-9a-f]{24}$/);
   });
 
   it('answers a concurrent double-click with one session (Stripe\'s "in progress" 409 is retried)', async () => {

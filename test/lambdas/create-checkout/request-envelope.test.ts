@@ -149,6 +149,14 @@ describe('create-checkout: the public bearer key (noise filter, not security)', 
     expect(createdSession(lower).sessionId).not.toBe(createdSession(mixed).sessionId);
   });
 
+  it('accepts the configured key after more than one space, and with trailing white space', async () => {
+    const spaced = await withKey()(checkoutEvent({ headers: { authorization: `Bearer   ${PUBLIC_KEY}` } }));
+    const trailing = await withKey()(checkoutEvent({ headers: { authorization: `Bearer ${PUBLIC_KEY}  ` } }));
+
+    expect(createdSession(spaced).sessionId).toMatch(/^cs_test_/);
+    expect(createdSession(trailing).sessionId).toMatch(/^cs_test_/);
+  });
+
   it('ignores any bearer when no key is configured', async () => {
     const result = await harness.handle(checkoutEvent({ headers: { Authorization: 'Bearer anything' } }));
 
