@@ -127,6 +127,43 @@ describe('checkout-status: status mapping', () => {
   });
 });
 
+describe('checkout-status: bottles', () => {
+  /** A completed 3-bottle session whose stored line items are replaced by `quantities`. */
+  async function sessionCharging(quantities: number[], metadataQuantity?: string) {
+    const sessionId = await harness.createSession(validOrder);
+    await harness.sim.completeSession(sessionId);
+    const stored = harness.sim.getSession(sessionId);
+    const item = stored?.line_items.data[0];
+    if (!stored || !item) throw new Error('session without line items');
+    harness.sim.patchSession(sessionId, {
+      line_items: { ...stored.line_items, data: quantities.map((quantity) => ({ ...item, quantity })) },
+      ...(metadataQuantity !== undefined && { metadata: { ...stored.metadata, quantity: metadataQuantity } }),
+    });
+    return sessionId;
+  }
+
+  it('counts the bottles Stripe charged for, over every line item, not the metadata copy', async () => {
+    const sessionId = await sessionCharging([6, 3]);
+
+    expect(statusAnswer(await harness.status(statusEvent(sessionId)))).toMatchObject({ bottles: 9 });
+  });
+
+  it('reads the metadata copy only when the session has no line items', async () => {
+    const sessionId = await sessionCharging([], '6');
+
+    expect(statusAnswer(await harness.status(statusEvent(sessionId)))).toMatchObject({ bottles: 6 });
+  });
+
+  it.each(['0', 'three', '2.5'])(
+    'answers 502 rather than guess when neither says how many bottles (metadata %j)',
+    async (quantity) => {
+      const sessionId = await sessionCharging([], quantity);
+
+      expect((await harness.status(statusEvent(sessionId))).statusCode).toBe(502);
+    },
+  );
+});
+
 describe('checkout-status: privacy and read-only', () => {
   it('success lookup never answers or logs the name, address, phone or email', async () => {
     const sessionId = await harness.createSession();
