@@ -82,6 +82,13 @@ describe('bank holiday data', () => {
     expect(() => assertBankHolidayCoverage(new Date(), 365)).not.toThrow();
   });
 
+  it('is content with data that reaches exactly the day needed (it covers up to 2032-12-31)', () => {
+    expect(() => assertBankHolidayCoverage(new Date('2032-12-30T12:00:00Z'), 1)).not.toThrow();
+    expect(() => assertBankHolidayCoverage(new Date('2032-12-31T12:00:00Z'), 1)).toThrow(
+      'Bank holiday data ends 2032-12-31, before 2033-01-01: run npm run generate:bank-holidays with a later LAST_YEAR',
+    );
+  });
+
   it('fails loudly when it runs out', () => {
     const late = new Date(`${BANK_HOLIDAYS_COVER_UNTIL}T12:00:00Z`);
     expect(() => assertBankHolidayCoverage(late, 1)).toThrow(/generate:bank-holidays/);

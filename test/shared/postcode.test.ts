@@ -59,4 +59,10 @@ describe('normalisePostcode', () => {
     expect(normalisePostcode(' ec1a1bb ')).toBe('EC1A 1BB');
     expect(normalisePostcode('m1   1ae')).toBe('M1 1AE');
   });
+
+  it('adds no space to three characters or fewer, which cannot hold an outward and an inward code', () => {
+    expect(normalisePostcode(' w1a ')).toBe('W1A');
+    expect(normalisePostcode('w1')).toBe('W1');
+    expect(normalisePostcode('')).toBe('');
+  });
 });
