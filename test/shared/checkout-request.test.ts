@@ -160,6 +160,19 @@ describe('checkoutRequestSchema', () => {
     expect(checkoutRequestSchema.parse({ ...valid, email }).email).toBe(expected);
   });
 
+  it('refuses an address of 203 characters whose international domain grows past 254 in punycode', () => {
+    // 64 + 1 + nine labels of 14 × "ä" + ".com": 203 characters as typed, 257 as SES would send it.
+    const email = `${'a'.repeat(64)}@${Array(9).fill('ä'.repeat(14)).join('.')}.com`;
+    expect(email).toHaveLength(203);
+
+    expect(firstProblem({ ...valid, email })).toEqual({ email: 'Please enter a valid email address.' });
+  });
+
+  it('files a problem with the whole body (not a JSON object) under "_"', () => {
+    expect(firstProblem(null)).toEqual({ _: 'Invalid input' });
+    expect(firstProblem([valid])).toEqual({ _: 'Invalid input' });
+  });
+
   describe('refuses invisible and control characters, range by range', () => {
     // Every single-line field, and the address (which allows only the line feed beyond them).
     const fields = ['name', 'email', 'phone', 'address', 'postcode'] as const;
