@@ -54,7 +54,7 @@ import { startStripeSimulator } from '../local/stripe-simulator/server';
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../shared/api-paths';
 import { apiGatewayEvent } from '../test/support/api-gateway-event';
 import { startFulfilmentHarness } from '../test/support/fulfilment-harness';
-import { STAND_IN_REGION, startStandIns } from '../test/support/stand-ins';
+import { standInEnvironment, startStandIns } from '../test/support/stand-ins';
 
 const execFileAsync = promisify(execFile);
 /** The build measured; BENCH_WEB_DIR points at another (an older commit's) to compare. */
@@ -501,15 +501,7 @@ async function warmFigures() {
     STRIPE_LIVEMODE: 'false',
     SITE_URL: 'https://shop.test',
     SHOP_ID: 'bench',
-    AWS_REGION: STAND_IN_REGION,
-    ORDERS_TABLE_NAME: standIns.tableName,
-    DYNAMODB_ENDPOINT: standIns.dynamoEndpoint,
-    SES_ENDPOINT: standIns.sesEndpoint,
-    SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-    SELLER_NAME: 'Live Aquatics Ltd',
-    SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
-    SELLER_EMAIL: 'hello@live-aquatics.test',
+    ...standInEnvironment(standIns),
   };
   const checkout = createCheckoutHandler(() => loadCheckoutDeps(env));
   const status = createStatusHandler(() => loadStatusDeps(env));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookHandler, loadWebhookDeps } from '../../lambdas/stripe-webhook/handler';
 import { WEBHOOK_SECRET } from '../support/fulfilment-harness';
 import { TEST_SHOP_ID } from '../support/shop';
-import { STAND_IN_REGION } from '../support/stand-ins';
+import { standInEnvironment } from '../support/stand-ins';
 import { eventPayload, stripeEvent } from '../support/stripe-events';
 import { type OpsHarness, startOpsHarness } from './harness';
 
@@ -18,15 +18,7 @@ beforeAll(async () => {
       STRIPE_SECRET_KEY: 'sk_test_refunds',
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE: h.shop.simulator.url,
-      ORDERS_TABLE_NAME: h.shop.standIns.tableName,
-      DYNAMODB_ENDPOINT: h.shop.standIns.dynamoEndpoint,
-      SES_ENDPOINT: h.shop.standIns.sesEndpoint,
-      AWS_REGION: STAND_IN_REGION,
-      SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-      MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-      SELLER_NAME: 'Live Aquatics Ltd',
-      SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
-      SELLER_EMAIL: 'hello@live-aquatics.test',
+      ...standInEnvironment(h.shop.standIns),
     }),
   );
 });

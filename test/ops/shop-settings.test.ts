@@ -5,7 +5,7 @@ import { createShopStatusHandler, loadShopStatusDeps } from '../../lambdas/shop-
 import { API_PATHS } from '../../shared/api-paths';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../support/shop';
-import { STAND_IN_REGION } from '../support/stand-ins';
+import { standInEnvironment } from '../support/stand-ins';
 import { type OpsHarness, startOpsHarness } from './harness';
 
 let h: OpsHarness;
@@ -18,15 +18,7 @@ beforeAll(async () => {
     STRIPE_API_BASE: h.shop.simulator.url,
     SITE_URL: 'http://shop.test',
     SHOP_ID: TEST_SHOP_ID,
-    ORDERS_TABLE_NAME: h.shop.standIns.tableName,
-    DYNAMODB_ENDPOINT: h.shop.standIns.dynamoEndpoint,
-    SES_ENDPOINT: h.shop.standIns.sesEndpoint,
-    AWS_REGION: STAND_IN_REGION,
-    SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-    SELLER_NAME: 'Live Aquatics Ltd',
-    SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
-    SELLER_EMAIL: 'hello@live-aquatics.test',
+    ...standInEnvironment(h.shop.standIns),
   };
 });
 afterAll(async () => {

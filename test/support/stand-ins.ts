@@ -50,6 +50,26 @@ export interface StandIns {
 }
 
 /**
+ * What a shop Lambda is configured with to reach these stand-ins and to sign its emails, as a
+ * deployed stack sets it: the table, both endpoints, the region, the sender and the seller.
+ */
+export function standInEnvironment(
+  standIns: Pick<StandIns, 'tableName' | 'dynamoEndpoint' | 'sesEndpoint'>,
+): Record<string, string> {
+  return {
+    ORDERS_TABLE_NAME: standIns.tableName,
+    DYNAMODB_ENDPOINT: standIns.dynamoEndpoint,
+    SES_ENDPOINT: standIns.sesEndpoint,
+    AWS_REGION: STAND_IN_REGION,
+    SES_FROM_ADDRESS: 'orders@live-aquatics.test',
+    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
+    SELLER_NAME: 'Live Aquatics Ltd',
+    SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
+    SELLER_EMAIL: 'hello@live-aquatics.test',
+  };
+}
+
+/**
  * Starts dynalite (in memory) and aws-ses-v2-local on free ports and creates the orders table with
  * `ensureOrdersTable`, as `npm start` does. Each test file gets its own pair; the SES stand-in's
  * store is per process, and vitest runs each file in its own.

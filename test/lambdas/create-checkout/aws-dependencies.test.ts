@@ -5,7 +5,7 @@ import { createCheckoutHandler, loadCheckoutDeps } from '../../../lambdas/create
 import { writeShopSettings } from '../../../lambdas/shop/shop-settings';
 import { jsonBody } from '../../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../../support/shop';
-import { STAND_IN_REGION, type StandIns, startStandIns } from '../../support/stand-ins';
+import { type StandIns, standInEnvironment, startStandIns } from '../../support/stand-ins';
 import {
   checkoutEvent,
   createdSession,
@@ -42,15 +42,7 @@ function environment(overrides: Record<string, string> = {}): Record<string, str
     STRIPE_API_BASE: harness.sim.url,
     SITE_URL: 'https://shop.test',
     SHOP_ID: TEST_SHOP_ID,
-    ORDERS_TABLE_NAME: standIns.tableName,
-    DYNAMODB_ENDPOINT: standIns.dynamoEndpoint,
-    SES_ENDPOINT: standIns.sesEndpoint,
-    AWS_REGION: STAND_IN_REGION,
-    SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-    SELLER_NAME: 'Live Aquatics Ltd',
-    SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
-    SELLER_EMAIL: 'hello@live-aquatics.test',
+    ...standInEnvironment(standIns),
     ...overrides,
   };
 }

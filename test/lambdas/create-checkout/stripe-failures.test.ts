@@ -3,7 +3,7 @@ import { createCheckoutHandler, handler } from '../../../lambdas/create-checkout
 import { ConfigError } from '../../../lambdas/lib/config';
 import { createStripeClient } from '../../../lambdas/lib/stripe';
 import { jsonBody } from '../../support/api-gateway-event';
-import { STAND_IN_REGION, startStandIns } from '../../support/stand-ins';
+import { standInEnvironment, startStandIns } from '../../support/stand-ins';
 import {
   CLIENT_TIMEOUT_MS,
   checkoutEvent,
@@ -155,17 +155,7 @@ describe('create-checkout: the deployed entry point, configured from the environ
     // The shop's settings item is read on every checkout: the table and sender of a real stack.
     const standIns = await startStandIns();
     onTestFinished(() => standIns.close());
-    for (const [name, value] of Object.entries({
-      ORDERS_TABLE_NAME: standIns.tableName,
-      DYNAMODB_ENDPOINT: standIns.dynamoEndpoint,
-      SES_ENDPOINT: standIns.sesEndpoint,
-      AWS_REGION: STAND_IN_REGION,
-      SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-      MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-      SELLER_NAME: 'Live Aquatics Ltd',
-      SELLER_ADDRESS: '1 Pond Lane, Bristol BS1 4DJ',
-      SELLER_EMAIL: 'hello@live-aquatics.test',
-    })) {
+    for (const [name, value] of Object.entries(standInEnvironment(standIns))) {
       vi.stubEnv(name, value);
     }
 
