@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 // The suites that exercise the money path, for `npm run mutation` (Stryker's vitest runner), in
-// Node: the Lambda and shared tests; the operator tests, which drive create-checkout and the
-// webhook in paused and requests mode and through refunds; and the local-stack tests, which
-// reach the handlers through the API Gateway adapter. The web, infra and simulator suites test
-// other code.
+// Node: the Lambda and shared tests, and the operator tests, which drive create-checkout and the
+// webhook in paused and requests mode and through refunds. Not the local-stack tests: with them,
+// a run reported module-level mutants (the request schema's patterns, the order item schema, the
+// status names) as survivors, though replacing those patterns fails the shared tests; the run
+// without them had killed them or ignored them as static. Left out until that is understood.
 export default defineConfig({
   test: {
     environment: 'node',
@@ -12,7 +13,6 @@ export default defineConfig({
       'test/lambdas/**/*.test.ts',
       'test/shared/**/*.test.ts',
       'test/ops/**/*.test.ts',
-      'test/local/*.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
