@@ -9,11 +9,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     environment: 'node',
-    include: [
-      'test/lambdas/**/*.test.ts',
-      'test/shared/**/*.test.ts',
-      'test/ops/**/*.test.ts',
-    ],
+    include: ['test/lambdas/**/*.test.ts', 'test/shared/**/*.test.ts', 'test/ops/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
