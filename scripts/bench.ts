@@ -4,13 +4,14 @@
  *
  * Method
  * - Web: the JS and CSS that dist/web/index.html loads before anything else (its module script,
- *   modulepreloads and stylesheets), each chunk raw, gzip -9 and brotli q11 (what CloudFront
+ *   modulepreloads, stylesheets and inlined `<style>`), each chunk raw, gzip -9 and brotli q11 (what CloudFront
  *   serves is one of the two); chunks loaded later are listed apart. Prerender check: the HTML of
  *   `/` holds the title, product card, prices and Important Information, marked for hydration,
  *   and the 404 page has its own prerendered file.
  * - Lighthouse (npm `lighthouse`, mobile defaults: simulated slow 4G and 4x CPU slowdown) against
  *   the whole local shop on free ports, whose static server compresses as CloudFront does: `/`
- *   and `/success` for a session paid in the simulator, 3 runs each, median and range. Skipped,
+ *   and `/success` for a session paid in the simulator, 3 runs each, median and range; the same
+ *   with devtools throttling (real slowed network and CPU) for comparison, no target. Skipped,
  *   saying so, when there is no Chromium (CHROME_PATH, default /usr/bin/chromium).
  * - Lambdas: each handler bundled as the CDK stack bundles it (esbuild, minified ESM, the
  *   require banner, an external source map without sources), plus an empty module bundled the
@@ -139,11 +140,20 @@ function webFigures() {
   const all = readdirSync(join(WEB_DIR, 'assets'))
     .filter((file) => /\.(js|css)$/.test(file))
     .map((file) => `assets/${file}`);
-  const chunks = all.map((file) => ({
-    file,
-    firstLoad: firstLoad.includes(file),
-    ...compressed(readFileSync(join(WEB_DIR, file))),
+  // The stylesheet is inlined into each page (vite.config.ts): counted as CSS of the first load.
+  const inlineStyles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match, index) => ({
+    file: `index.html <style> ${index + 1}.css`,
+    firstLoad: true,
+    ...compressed(Buffer.from(match[1] ?? '')),
   }));
+  const chunks = [
+    ...all.map((file) => ({
+      file,
+      firstLoad: firstLoad.includes(file),
+      ...compressed(readFileSync(join(WEB_DIR, file))),
+    })),
+    ...inlineStyles,
+  ];
   for (const chunk of chunks.sort((a, b) => Number(b.firstLoad) - Number(a.firstLoad) || b.raw - a.raw)) {
     console.log(
       `  ${chunk.firstLoad ? 'first' : 'later'}  ${chunk.file.padEnd(42)} ${`${kib(chunk.raw)} KiB`.padStart(10)}  gzip ${`${kib(chunk.gzip)} KiB`.padStart(9)}  brotli ${`${kib(chunk.brotli)} KiB`.padStart(9)}`,
@@ -274,26 +284,47 @@ async function lighthouseFigures() {
     const pages = { '/': '/', '/success': `/success?session_id=${sessionId}` };
     const outDir = mkdtempSync(join(tmpdir(), 'shop-lighthouse-'));
     const runs: Record<string, LighthouseRun[]> = { '/': [], '/success': [] };
+    const devtoolsRuns: Record<string, LighthouseRun[]> = { '/': [], '/success': [] };
+    const lighthouse = async (path: string, output: string, throttling: 'simulate' | 'devtools') => {
+      await execFileAsync(
+        bin,
+        [
+          `${shop.url}${path}`,
+          '--output=json',
+          `--output-path=${output}`,
+          '--quiet',
+          `--throttling-method=${throttling}`,
+          '--only-categories=performance,accessibility,best-practices',
+          '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage',
+        ],
+        { env: { ...process.env, CHROME_PATH: chrome }, timeout: 120_000 },
+      );
+      return lighthouseReport(JSON.parse(readFileSync(output, 'utf8')));
+    };
     for (let run = 0; run < LIGHTHOUSE_RUNS; run += 1) {
       for (const [name, path] of Object.entries(pages)) {
-        const output = join(outDir, `${name.replace(/\W/g, '') || 'home'}-${run}.json`);
-        await execFileAsync(
-          bin,
-          [
-            `${shop.url}${path}`,
-            '--output=json',
-            `--output-path=${output}`,
-            '--quiet',
-            '--only-categories=performance,accessibility,best-practices',
-            '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage',
-          ],
-          { env: { ...process.env, CHROME_PATH: chrome }, timeout: 120_000 },
-        );
-        runs[name]?.push(lighthouseReport(JSON.parse(readFileSync(output, 'utf8'))));
+        const file = `${name.replace(/\W/g, '') || 'home'}-${run}`;
+        runs[name]?.push(await lighthouse(path, join(outDir, `${file}.json`), 'simulate'));
+        devtoolsRuns[name]?.push(await lighthouse(path, join(outDir, `${file}-devtools.json`), 'devtools'));
       }
     }
     rmSync(outDir, { recursive: true, force: true });
     raw.lighthouse = runs;
+    raw.lighthouseDevtools = devtoolsRuns;
+    // The targets are judged by the simulated runs (Lighthouse's mobile default). Simulation
+    // rebuilds the load from a trace taken at full speed, where the script has run before the
+    // first paint, so it counts the script into the paint; devtools throttling slows the real
+    // network and CPU instead and shows when a customer on slow 4G sees the page.
+    for (const [page, results] of Object.entries(devtoolsRuns)) {
+      const lcp = results.map((r) => r.lcpMs);
+      record({
+        section: 'lighthouse',
+        name: `${page} LCP with devtools throttling (for comparison)`,
+        value: Math.round(median(lcp)),
+        unit: 'ms',
+        detail: `range ${range(lcp)} ms; performance ${median(results.map((r) => r.performance))}`,
+      });
+    }
     for (const [page, results] of Object.entries(runs)) {
       const of = (key: keyof LighthouseRun) => results.map((r) => r[key]);
       const scoreRange = (key: keyof LighthouseRun) =>
@@ -344,7 +375,7 @@ async function lighthouseFigures() {
         pass: median(of('tbtMs')) <= 50,
       });
     }
-    console.log(`  ${LIGHTHOUSE_RUNS} runs each of / and /success done`);
+    console.log(`  ${LIGHTHOUSE_RUNS} runs each of / and /success done, simulated and devtools throttling`);
   } finally {
     await shop.close();
   }

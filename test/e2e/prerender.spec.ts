@@ -52,6 +52,38 @@ test('the order page arrives prerendered: title, product card, prices and Import
   expect(html).toContain('By placing an order, you acknowledge and accept these terms.');
 });
 
+test('every page carries the stylesheet inline: the first paint needs no request after the HTML', async ({
+  page,
+  request,
+}) => {
+  for (const path of [
+    '/',
+    '/success?session_id=cs_test_x',
+    '/privacy',
+    '/terms',
+    '/contact',
+    '/no-such-page',
+  ]) {
+    const html = await (await request.get(path)).text();
+    expect(html, path).toMatch(/<style>:root\{--color-bg:/);
+    expect(html, path).not.toContain('rel="stylesheet"');
+  }
+  // With every other request held, the page is already styled: the product card has its border.
+  const held: Array<() => Promise<void>> = [];
+  await page.route(
+    (url) => url.pathname !== '/',
+    (route) => {
+      held.push(() => route.continue());
+    },
+  );
+  // 'commit': the held module script would keep DOMContentLoaded from firing.
+  await page.goto('/', { waitUntil: 'commit' });
+  const card = page.locator('.card').first();
+  await expect(card).toBeVisible();
+  expect(await card.evaluate((element) => getComputedStyle(element).borderTopStyle)).toBe('solid');
+  for (const release of held) await release();
+});
+
 test('unknown paths get the prerendered 404 page with status 404; /success and the policy pages their own', async ({
   request,
 }) => {

@@ -124,7 +124,10 @@ export function fakeWebBuild(
   const dir = tempDir('shop-web-');
   for (const file of files) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
-    writeFileSync(join(dir, file), file.endsWith('.html') ? '<!doctype html><title>x</title>' : 'x');
+    // Each page with the inlined stylesheet, as vite.config.ts writes it; its CSP hash is
+    // 'sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E='.
+    const html = '<!doctype html><title>x</title><style>body{color:red}</style>';
+    writeFileSync(join(dir, file), file.endsWith('.html') ? html : 'x');
   }
   return dir;
 }

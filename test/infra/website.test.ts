@@ -1,9 +1,18 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_PATH_PATTERN } from '../../infra/lib/constructs/checkout-api';
-import { API_FORWARDED_HEADERS, CONTENT_SECURITY_POLICY } from '../../infra/lib/constructs/website';
+import {
+  API_FORWARDED_HEADERS,
+  contentSecurityPolicy,
+  inlineStyleHashes,
+} from '../../infra/lib/constructs/website';
 import type { ShopStack } from '../../infra/lib/shop-stack';
 import { fakeWebBuild, logicalIdOf, synthShop } from './support';
+
+/** The CSP hash of the fake build's inlined style, `body{color:red}`. */
+const FAKE_STYLE_HASH = "'sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E='";
 
 /** AWS managed cache policy ids (CloudFront documentation). */
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
@@ -110,7 +119,10 @@ describe('Website', () => {
               IncludeSubdomains: true,
               Override: true,
             },
-            ContentSecurityPolicy: { ContentSecurityPolicy: CONTENT_SECURITY_POLICY, Override: true },
+            ContentSecurityPolicy: {
+              ContentSecurityPolicy: Match.stringLikeRegexp(`style-src 'self' ${FAKE_STYLE_HASH};`),
+              Override: true,
+            },
             ContentTypeOptions: { Override: true },
             FrameOptions: { FrameOption: 'DENY', Override: true },
             // Keeps ?session_id=... of the success page off every other site.
@@ -120,28 +132,45 @@ describe('Website', () => {
       });
     });
 
-    it("CloudFront CSP: default-src 'self', object-src 'none', base-uri 'none', frame-ancestors 'none', nothing unsafe", () => {
-      const directives = Object.fromEntries(
-        CONTENT_SECURITY_POLICY.split(';').map((d) => {
-          const [name, ...values] = d.trim().split(/\s+/);
-          return [name, values.join(' ')];
-        }),
+    it("CloudFront CSP: default-src 'self', object-src 'none', base-uri 'none', frame-ancestors 'none', the inlined style by hash, nothing unsafe", () => {
+      const policy: unknown =
+        template.toJSON().Resources[logicalIdOf(stack.website.responseHeadersPolicy)].Properties
+          .ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy;
+      expect(policy).toBe(
+        [
+          "default-src 'self'",
+          "script-src 'self'",
+          `style-src 'self' ${FAKE_STYLE_HASH}`,
+          // Every image is a file of the build (Vite's assetsInlineLimit is 0): no data: URLs.
+          "img-src 'self'",
+          "font-src 'self'",
+          // The only API is on the site's own origin, behind the same distribution.
+          "connect-src 'self'",
+          // The payment page opens in a new tab by script; no form is ever posted to Stripe.
+          "form-action 'self'",
+          "frame-ancestors 'none'",
+          "base-uri 'none'",
+          "object-src 'none'",
+          'upgrade-insecure-requests',
+        ].join('; '),
       );
-      expect(directives).toMatchObject({
-        'default-src': "'self'",
-        'script-src': "'self'",
-        'style-src': "'self'",
-        // Every image is a file of the build (Vite's assetsInlineLimit is 0): no data: URLs.
-        'img-src': "'self'",
-        // The only API is on the site's own origin, behind the same distribution.
-        'connect-src': "'self'",
-        // The payment page opens in a new tab by script; no form is ever posted to Stripe.
-        'form-action': "'self'",
-        'frame-ancestors': "'none'",
-        'base-uri': "'none'",
-        'object-src': "'none'",
-      });
-      expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+      expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    });
+
+    it('CSP style hashes: one per distinct <style> of any page, sorted; none for a build without inline styles', () => {
+      const site = fakeWebBuild(['index.html', '404.html', 'success.html', 'assets/index-abc123.js']);
+      writeFileSync(
+        join(site, 'success.html'),
+        '<style>p{margin:0}</style><p>x</p><style>body{color:red}</style>',
+      );
+      expect(inlineStyleHashes(site)).toEqual([
+        'sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E=',
+        'sha256-QRQPRLGyxt3RJiKpYNjpkgHcmHU2PywsfL2e8oI0LQA=',
+      ]);
+      const unstyled = fakeWebBuild(['index.html']);
+      writeFileSync(join(unstyled, 'index.html'), '<!doctype html><title>Not built yet</title>');
+      expect(inlineStyleHashes(unstyled)).toEqual([]);
+      expect(contentSecurityPolicy([])).toContain("style-src 'self';");
     });
 
     it('CloudFront security headers on every response: the site behaviour and the API behaviour alike', () => {

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -36,24 +39,42 @@ import { API_PATH_PATTERN } from './checkout-api';
 import { APP_ROUTES, describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
 
 /**
- * The site's Content-Security-Policy. The Vite build has no inline script or style and inlines no
- * asset as a data: URL (vite.config.ts), and the API is on the same origin. Stripe's hosted
- * Checkout opens in a new tab by script (a navigation, which CSP does not govern), never through a
- * form post, so no Stripe origin is listed.
+ * The site's Content-Security-Policy. The Vite build has no inline script and inlines no asset as
+ * a data: URL (vite.config.ts); its one stylesheet is inlined into each page and allowed by hash
+ * (`styleHashes`, from {@link inlineStyleHashes}), never by 'unsafe-inline'. The API is on the same
+ * origin. Stripe's hosted Checkout opens in a new tab by script (a navigation, which CSP does not
+ * govern), never through a form post, so no Stripe origin is listed.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "object-src 'none'",
-  'upgrade-insecure-requests',
-].join('; ');
+export function contentSecurityPolicy(styleHashes: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    ["style-src 'self'", ...styleHashes.map((hash) => `'${hash}'`)].join(' '),
+    "img-src 'self'",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+    'upgrade-insecure-requests',
+  ].join('; ');
+}
+
+/**
+ * The CSP hashes (`sha256-<base64>`) of every `<style>` element in the build's HTML files, sorted
+ * and without repeats: the policy then allows exactly the styles this build inlined.
+ */
+export function inlineStyleHashes(siteDir: string): string[] {
+  const hashes = new Set<string>();
+  for (const file of readdirSync(siteDir).filter((name) => name.endsWith('.html'))) {
+    const html = readFileSync(join(siteDir, file), 'utf8');
+    for (const [, css = ''] of html.matchAll(/<style>([\s\S]*?)<\/style>/g)) {
+      hashes.add(`sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}`);
+    }
+  }
+  return [...hashes].sort();
+}
 
 /** Features the shop never uses, switched off for any script that ends up on the page. */
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
@@ -150,7 +171,10 @@ export class Website extends Construct {
     this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Live Aquatics: security headers on every response',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        contentSecurityPolicy: {
+          contentSecurityPolicy: contentSecurityPolicy(inlineStyleHashes(props.siteDir)),
+          override: true,
+        },
         strictTransportSecurity: {
           accessControlMaxAge: Duration.days(365 * 2),
           includeSubdomains: true,
