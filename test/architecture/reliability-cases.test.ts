@@ -597,7 +597,7 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
       {
         file: 'test/infra/website.test.ts',
         title:
-          "CloudFront CSP: default-src 'self', object-src 'none', base-uri 'none', frame-ancestors 'none', nothing unsafe",
+          "CloudFront CSP: default-src 'self', object-src 'none', base-uri 'none', frame-ancestors 'none', the inlined style by hash, nothing unsafe",
       },
       {
         file: 'test/infra/website.test.ts',
