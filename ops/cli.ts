@@ -11,7 +11,7 @@ import {
 import { delayDispatch, markDispatched, refundOrder } from '../lambdas/shop/order-actions';
 import { RefusedError } from '../lambdas/shop/refusal';
 import { declineRequest, requestPayment } from '../lambdas/shop/request-actions';
-import { readShopSettings, writeShopSettings } from '../lambdas/shop/shop-settings';
+import { readShopSettings, writeShopSettings } from '../lambdas/shop/settings-store';
 import { assertBankHolidayCoverage, formatDispatchDate, type IsoDate } from '../shared/dispatch';
 import { formatGbp } from '../shared/pricing';
 import type { SHOP_MODES } from '../shared/shop-status';

@@ -9,12 +9,7 @@ import { type HttpRequest, httpEndpoint, type LogKeys } from '../lib/http-handle
 import { logger } from '../lib/logger';
 import { createStripeClient, loadStripeSecrets } from '../lib/stripe';
 import { PaymentProviderError } from '../lib/stripe-errors';
-import {
-  type CheckoutGateDeps,
-  createCheckoutGate,
-  DEFAULT_PAUSED_MESSAGE,
-  takeOrderRequest,
-} from '../shop/checkout-gate';
+import { type CheckoutGateDeps, createCheckoutGate, DEFAULT_PAUSED_MESSAGE } from '../shop/checkout-gate';
 import { OPEN_SHOP, type ShopSettings } from '../shop/shop-settings';
 import {
   CheckoutConflictError,
@@ -100,11 +95,10 @@ async function createCheckout({
   }
   if (settings.mode === 'requests' && deps.shop) {
     // Validated exactly as a paid checkout; the totals are checked against the quote too.
-    const request = await takeOrderRequest(
-      parsed.data,
-      { idempotencyKey, cutoffHours: deps.cutoffHours },
-      deps.shop,
-    );
+    const request = await deps.shop.recordRequest(parsed.data, {
+      idempotencyKey,
+      cutoffHours: deps.cutoffHours,
+    });
     logger.info('Order request recorded', {
       ...logKeys,
       statusCode: 200,

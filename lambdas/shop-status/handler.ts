@@ -1,21 +1,25 @@
 import type { ShopStatus } from '../../shared/shop-status';
-import { createDocumentClient } from '../lib/aws';
-import { type Env, parseEnv, shopStatusRuntimeEnvSchema } from '../lib/config';
+import { type Env, parseEnv, shopStatusRuntimeEnvSchema, signingCredentials } from '../lib/config';
+import { createItemReader } from '../lib/dynamodb-http';
 import { type HttpEvent, type HttpResult, json } from '../lib/http';
 import { type HttpRequest, httpEndpoint } from '../lib/http-handler';
 import { logger } from '../lib/logger';
-import { createSettingsReader, type ShopSettings } from '../shop/shop-settings';
+import { createSettingsReader, type ShopSettings, settingsOverHttp } from '../shop/shop-settings';
 
 export interface ShopStatusDeps {
   /** The shop's settings, cached for a few seconds at most. */
   settings: () => Promise<ShopSettings>;
 }
 
-/** The table client from the environment: once per cold start (see `handler`). */
+/** The settings reader from the environment, once per cold start (see `handler`): no AWS SDK. */
 export function loadShopStatusDeps(env: Env): ShopStatusDeps {
   const config = parseEnv(shopStatusRuntimeEnvSchema, env);
-  const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
-  return { settings: createSettingsReader({ client, tableName: config.ORDERS_TABLE_NAME }) };
+  const getItem = createItemReader({
+    region: config.AWS_REGION,
+    endpoint: config.DYNAMODB_ENDPOINT,
+    credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
+  });
+  return { settings: createSettingsReader(settingsOverHttp(getItem, config.ORDERS_TABLE_NAME)) };
 }
 
 /**

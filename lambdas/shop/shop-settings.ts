@@ -1,9 +1,8 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../shared/shop-status';
 import '../lib/zod-locale';
+import { type GetItem, stringAttributes } from '../lib/dynamodb-http';
 import { RefusedError } from './refusal';
-import type { ShopTable } from './shop-table';
 
 /** The one settings item in the orders table. */
 export const SETTINGS_KEY = 'SETTINGS#shop';
@@ -23,18 +22,26 @@ export const OPEN_SHOP: ShopSettings = { mode: 'open' };
 const UNSAFE_MESSAGE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /**
- * Reads the settings. A malformed item (a hand edit) reads as paused with no message, not as
- * open: a merchant who tried to stop sales should never find them running.
+ * The settings an item holds. A malformed item (a hand edit) reads as paused with no message, not
+ * as open: a merchant who tried to stop sales should never find them running.
  */
-export async function readShopSettings(table: ShopTable, consistent = false): Promise<ShopSettings> {
-  const { Item } = await table.client.send(
-    new GetCommand({ TableName: table.tableName, Key: { pk: SETTINGS_KEY }, ConsistentRead: consistent }),
-  );
-  if (Item === undefined) return OPEN_SHOP;
-  const parsed = settingsItemSchema.safeParse(Item);
+export function settingsFromItem(item: Record<string, unknown> | undefined): ShopSettings {
+  if (item === undefined) return OPEN_SHOP;
+  const parsed = settingsItemSchema.safeParse(item);
   if (!parsed.success) return { mode: 'paused' };
   const { mode, message, updatedAt } = parsed.data;
   return { mode, ...(message !== undefined && { message }), updatedAt };
+}
+
+/**
+ * Reads the settings with one signed GetItem and no AWS SDK: what create-checkout and shop-status
+ * use, so a customer's cold start does not load the DynamoDB client (lambdas/lib/dynamodb-http.ts).
+ */
+export function settingsOverHttp(getItem: GetItem, tableName: string): () => Promise<ShopSettings> {
+  return async () => {
+    const item = await getItem(tableName, { pk: SETTINGS_KEY });
+    return settingsFromItem(item === undefined ? undefined : stringAttributes(item));
+  };
 }
 
 /** Checks a message the merchant typed: one line, 1 to 300 characters. */
@@ -48,35 +55,15 @@ export function checkShopMessage(message: string): string {
   return text;
 }
 
-/** Replaces the settings (one item, last write wins: there is one merchant). */
-export async function writeShopSettings(
-  table: ShopTable,
-  settings: { mode: ShopSettings['mode']; message?: string | undefined },
-  now: Date,
-): Promise<ShopSettings> {
-  const message = settings.message === undefined ? undefined : checkShopMessage(settings.message);
-  if (settings.mode === 'paused' && message === undefined) {
-    throw new RefusedError('Pausing needs a --message for the page, for example "Back on 5 January".');
-  }
-  const item = {
-    pk: SETTINGS_KEY,
-    mode: settings.mode,
-    ...(message !== undefined && { message }),
-    updatedAt: now.toISOString(),
-  };
-  await table.client.send(new PutCommand({ TableName: table.tableName, Item: item }));
-  return { mode: item.mode, message, updatedAt: item.updatedAt };
-}
-
 /** How long a Lambda may act on settings it read: a pause takes effect within this. */
 export const SETTINGS_MAX_AGE_MS = 5_000;
 
 /**
- * A settings reader for the Lambdas: one table read per SETTINGS_MAX_AGE_MS at most, per
+ * A settings reader for the Lambdas: one read per SETTINGS_MAX_AGE_MS at most, per
  * container, so a pause reaches every checkout within seconds without a read per request.
  */
 export function createSettingsReader(
-  table: ShopTable,
+  read: () => Promise<ShopSettings>,
   now: () => number = Date.now,
   maxAgeMs = SETTINGS_MAX_AGE_MS,
 ): () => Promise<ShopSettings> {
@@ -84,7 +71,7 @@ export function createSettingsReader(
   return () => {
     const at = now();
     if (cached === undefined || at - cached.at >= maxAgeMs) {
-      const value = readShopSettings(table);
+      const value = read();
       cached = { at, value };
       // A failed read is not kept: the next request tries again.
       value.catch(() => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../../lambdas/create-checkout/handler';
-import { writeShopSettings } from '../../../lambdas/shop/shop-settings';
+import { writeShopSettings } from '../../../lambdas/shop/settings-store';
 import { jsonBody } from '../../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../../support/shop';
 import { type StandIns, standInEnvironment, startStandIns } from '../../support/stand-ins';

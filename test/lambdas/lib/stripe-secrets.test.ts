@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, type StripeEnv, stripeEnvSchema } from '../../../lambdas/lib/config';
 import { SecretUnavailableError } from '../../../lambdas/lib/secrets-extension';
 import { loadStripeSecrets } from '../../../lambdas/lib/stripe';
-import { bundledInputs } from '../../support/bundle';
+import { bundledInputs, loadedOnStart } from '../../support/bundle';
 
 /*
  * The Stripe keys as a deployed function reads them: through the AWS Parameters and Secrets
@@ -204,10 +204,34 @@ describe('bundles of the public functions', () => {
     30_000,
   );
 
-  // create-checkout reads the shop's settings item and records order requests (DynamoDB, SES);
-  // checkout-status touches nothing of AWS but its own secret.
+  // checkout-status touches nothing of AWS but its own secret; create-checkout and shop-status read
+  // the settings item with one signed request (lambdas/lib/dynamodb-http.ts).
+  it.each(['create-checkout', 'checkout-status', 'shop-status'])(
+    '%s loads no AWS SDK when it starts',
+    async (name) => {
+      const loaded = await loadedOnStart(`lambdas/${name}/handler.ts`);
+      expect(loaded).toContain(`lambdas/${name}/handler.ts`);
+      expect(loaded.filter((path) => /node_modules\/(@aws-sdk|@smithy|@aws-crypto)\//.test(path))).toEqual(
+        [],
+      );
+    },
+    30_000,
+  );
+
   it('checkout-status carries no AWS SDK at all', async () => {
     const inputs = await bundledInputs('lambdas/checkout-status/handler.ts');
     expect(inputs.filter((path) => /node_modules\/(@aws-sdk|@smithy)\//.test(path))).toEqual([]);
+  }, 30_000);
+
+  it("create-checkout carries the SDK only for requests mode, behind request-writer's import()", async () => {
+    const inputs = await bundledInputs('lambdas/create-checkout/handler.ts');
+    const loaded = await loadedOnStart('lambdas/create-checkout/handler.ts');
+
+    expect(inputs.some((path) => path.startsWith('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
+    expect(inputs.some((path) => path.startsWith('node_modules/@aws-sdk/client-ses/'))).toBe(true);
+    expect(inputs).toContain('lambdas/shop/request-writer.ts');
+    expect(loaded).not.toContain('lambdas/shop/request-writer.ts');
+    expect(loaded).not.toContain('lambdas/shop/request-actions.ts');
+    expect(loaded).toContain('lambdas/lib/dynamodb-http.ts');
   }, 30_000);
 });

@@ -1,0 +1,34 @@
+import { createSesEmailSender } from '../fulfilment/emails/send-email';
+import { createDocumentClient, createSesClient } from '../lib/aws';
+import type { CheckoutEnv } from '../lib/config';
+import type { ShopDeps } from './deps';
+
+// What create-checkout needs only in requests mode: the DynamoDB and SES clients and the request
+// actions. checkout-gate.ts imports this module on the first order request a container takes, so
+// the AWS SDK is never loaded on the paid path (ADR 0012, "Cold start").
+
+export { recordOrderRequest } from './request-actions';
+
+/** Builds the clients that record an order request and email it, from create-checkout's parsed configuration. */
+export function createRequestDeps(config: CheckoutEnv): ShopDeps {
+  const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
+  return {
+    table: {
+      client: createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }),
+      tableName: config.ORDERS_TABLE_NAME,
+    },
+    sender: createSesEmailSender(ses, {
+      from: config.SES_FROM_ADDRESS,
+      configurationSet: config.SES_CONFIGURATION_SET,
+    }),
+    seller: {
+      name: config.SELLER_NAME,
+      address: config.SELLER_ADDRESS,
+      email: config.SELLER_EMAIL,
+      companyNumber: config.SELLER_COMPANY_NUMBER,
+      vatNumber: config.SELLER_VAT_NUMBER,
+    },
+    merchantEmail: config.MERCHANT_EMAIL,
+    now: () => new Date(),
+  };
+}
