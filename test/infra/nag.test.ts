@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Validations } from 'aws-cdk-lib';
@@ -6,7 +6,7 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ESM_REQUIRE_BANNER } from '../../infra/lib/constructs/shop-function';
+import { ESM_REQUIRE_BANNER } from '../../infra/lib/constructs/lambda-bundle';
 import type { ShopDataStack } from '../../infra/lib/data-stack';
 import { createShopApp } from '../../infra/lib/shop-app';
 import type { ShopStack } from '../../infra/lib/shop-stack';
@@ -147,6 +147,33 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
         expect(code).not.toMatch(/sk_live_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{10,}/);
       },
     );
+
+    it("create-checkout's package loads the AWS SDK only through the requests-mode writer's import()", () => {
+      const dir = bundleOf('createCheckout');
+      const chunksOf = (code: string, pattern: RegExp) =>
+        [...code.matchAll(pattern)].map((match) => join(dir, match[1] ?? ''));
+      const staticImports = /(?:from|import)\s*"\.\/(chunks\/[\w-]+\.mjs)"/g;
+      // The files Node reads with index.mjs: it and its static imports, transitively.
+      const atStart = new Set([join(dir, 'index.mjs')]);
+      for (const file of atStart) {
+        for (const chunk of chunksOf(readFileSync(file, 'utf8'), staticImports)) atStart.add(chunk);
+      }
+      const index = readFileSync(join(dir, 'index.mjs'), 'utf8');
+      const onDemand = chunksOf(index, /import\("\.\/(chunks\/request-writer-[\w-]+\.mjs)"\)/g);
+
+      expect(onDemand).toHaveLength(1);
+      expect(existsSync(onDemand[0] ?? '')).toBe(true);
+      expect(atStart.has(onDemand[0] ?? '')).toBe(false);
+      for (const file of atStart) {
+        expect(readFileSync(file, 'utf8'), file).not.toContain('@aws-sdk/client-dynamodb');
+        expect(readFileSync(file, 'utf8'), file).not.toContain('@aws-sdk/client-ses');
+      }
+      const everything = readdirSync(join(dir, 'chunks'))
+        .map((name) => readFileSync(join(dir, 'chunks', name), 'utf8'))
+        .join('\n');
+      expect(everything).toContain('@aws-sdk/client-dynamodb');
+      expect(everything).toContain('@aws-sdk/client-ses');
+    });
 
     it.each(['createCheckout', 'checkoutStatus', 'stripeWebhook', 'reconcileOrders'] as const)(
       'loads the %s bundle as a module without "Dynamic require" errors and exports handler',

@@ -1,24 +1,19 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AssetHashType, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { type IGrantable, type IPrincipal, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   Architecture,
+  Code,
+  Function as LambdaFunction,
   ParamsAndSecretsLayerVersion,
   ParamsAndSecretsLogLevel,
   ParamsAndSecretsVersions,
   Runtime,
 } from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-
-/**
- * Makes the ESM bundle safe for CommonJS dependencies that call `require` (the AWS SDK and
- * stripe do), which esbuild's ESM output otherwise turns into "Dynamic require of ... is not
- * supported" at load time.
- */
-export const ESM_REQUIRE_BANNER =
-  "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);";
+import { EsbuildBundling, LAMBDA_HANDLER } from './lambda-bundle';
 
 /**
  * The AWS Parameters and Secrets Lambda Extension, through which the functions read their
@@ -67,8 +62,8 @@ export interface ShopFunctionProps {
 
 /**
  * One shop Lambda with the team's defaults: Node.js 24 on arm64, bundled by the local esbuild
- * (no Docker) into minified ESM with a source map for offline use, its own log group with retention, and its own
- * role that starts with nothing but writing to that log group. Callers add exactly what the
+ * (no Docker; lambda-bundle.ts) into minified ESM, with chunks for code loaded on demand and
+ * source maps for offline use, its own log group with retention, and its own role that starts with nothing but writing to that log group. Callers add exactly what the
  * function touches with `grant*`.
  *
  * Bundling runs during synthesis. Tests that only inspect the template skip it with CDK's own
@@ -76,7 +71,7 @@ export interface ShopFunctionProps {
  * checks it); `npm run synth` and the cdk-nag test bundle for real, so a broken entry fails there.
  */
 export class ShopFunction extends Construct implements IGrantable {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
   readonly grantPrincipal: IPrincipal;
@@ -100,12 +95,18 @@ export class ShopFunction extends Construct implements IGrantable {
     this.logGroup.grantWrite(this.role);
     this.grantPrincipal = this.role;
 
-    this.function = new NodejsFunction(this, 'Function', {
+    const entry = join(props.repoRoot, props.entry);
+    // CDK's constructor check for a missing entry, as NodejsFunction made it (bundling may be skipped).
+    if (!existsSync(entry)) throw new Error(`Lambda entry not found: ${entry}`);
+    this.function = new LambdaFunction(this, 'Function', {
       description: props.description,
-      entry: join(props.repoRoot, props.entry),
-      handler: 'handler',
-      projectRoot: props.repoRoot,
-      depsLockFilePath: join(props.repoRoot, 'package-lock.json'),
+      // Bundled by lambda-bundle.ts (minified ESM, lazy chunks, the SDK inside, maps for offline
+      // use); the asset is hashed by its output, as NodejsFunction hashes its own.
+      code: Code.fromAsset(props.repoRoot, {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: new EsbuildBundling(entry),
+      }),
+      handler: LAMBDA_HANDLER,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 256,
@@ -115,24 +116,10 @@ export class ShopFunction extends Construct implements IGrantable {
       paramsAndSecrets: props.readsSecrets === false ? undefined : SECRETS_EXTENSION,
       role: this.role,
       logGroup: this.logGroup,
-      // No NODE_OPTIONS=--enable-source-maps: Node would parse the map on every cold start (13–23 %
-      // of the load). The map still ships beside the code, so `npm run map-stack-trace` maps a
-      // logged trace offline with the exact version's map (ADR 0009).
+      // No NODE_OPTIONS=--enable-source-maps: Node would parse the maps on every cold start (13–23 %
+      // of the load). They still ship beside the code, so `npm run map-stack-trace` maps a logged
+      // trace offline with the exact version's maps (ADR 0009).
       environment: props.environment,
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node24',
-        minify: true,
-        // For offline mapping only (see above); the runtime never reads it.
-        sourceMap: true,
-        // Line mappings are enough for stack traces; embedding the sources would double the zip.
-        sourcesContent: false,
-        // Bundle the AWS SDK too: one file loads faster than the runtime's copy, and pins the version we test.
-        bundleAwsSDK: true,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        logLevel: LogLevel.WARNING,
-      },
     });
   }
 }
