@@ -13,10 +13,11 @@
  *   and `/success` for a session paid in the simulator, 3 runs each, median and range; the same
  *   with devtools throttling (real slowed network and CPU) for comparison, no target. Skipped,
  *   saying so, when there is no Chromium (CHROME_PATH, default /usr/bin/chromium).
- * - Lambdas: each handler bundled as the CDK stack bundles it (esbuild, minified ESM, the
- *   require banner, an external source map without sources), plus an empty module bundled the
- *   same way as the baseline. Each load is a fresh `node` process timing `await import()` of the
- *   bundle; runs are interleaved (every round loads every bundle, in a new random order, with and
+ * - Lambdas: each handler bundled as the CDK stack bundles it (infra's lambda-bundle.ts: esbuild,
+ *   minified ESM, the require banner, on-demand chunks, maps without sources), plus an empty
+ *   module bundled the same way as the baseline. The size is what Node reads at start (index.mjs
+ *   and its static chunk imports); chunks only an `import()` reaches are listed apart. Each load
+ *   is a fresh `node` process timing `await import()` of index.mjs; runs are interleaved (every round loads every bundle, in a new random order, with and
  *   without source maps), so drift on a busy machine spreads over all of them instead of landing
  *   on whichever runs first. Reported: median minus the baseline's median, and the range, of 15
  *   rounds. As deployed: the map beside the file, Node not told to read it (ADR 0009); the run
