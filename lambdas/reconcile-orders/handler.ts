@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { loadFulfilmentRuntime } from '../fulfilment/dependencies';
 import { initOnce } from '../lib/cold-start';
+import type { Env } from '../lib/config';
 import { type ReconcileDeps, type ReconcileSummary, reconcileOrders } from './reconcile-orders';
 
 /**
@@ -28,9 +29,10 @@ export function createReconcileHandler(
   };
 }
 
-const loadDeps = initOnce(async (): Promise<ReconcileDeps> => {
-  const runtime = await loadFulfilmentRuntime(process.env);
+/** The reconciler's clients and window from the environment: once per cold start (see `handler`). */
+export async function loadReconcileDeps(env: Env): Promise<ReconcileDeps> {
+  const runtime = await loadFulfilmentRuntime(env);
   return { ...runtime.deps, lookbackDays: runtime.config.RECONCILE_LOOKBACK_DAYS };
-});
+}
 
-export const handler = createReconcileHandler(loadDeps);
+export const handler = createReconcileHandler(initOnce(() => loadReconcileDeps(process.env)));

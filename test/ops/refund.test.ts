@@ -118,3 +118,89 @@ describe('orders CLI: refund', () => {
     expect(refundsOf(order.paymentIntentId)).toHaveLength(1);
   });
 });
+
+describe('stripe-webhook: charge.refunded events it cannot act on', () => {
+  /** A charge.refunded delivery for `charge`, to a webhook built in the test from its environment. */
+  async function deliver(charge: Record<string, unknown>, handler = webhookFromEnvironment()) {
+    const payload = eventPayload(
+      stripeEvent('charge.refunded', charge, { created: h.shop.clock.nowSeconds() }),
+    );
+    const answer = await handler(h.shop.delivery(payload));
+    return { statusCode: answer.statusCode, body: JSON.parse(answer.body ?? '') as Record<string, unknown> };
+  }
+  function webhookFromEnvironment() {
+    return createWebhookHandler(() =>
+      loadWebhookDeps({
+        STRIPE_LIVEMODE: 'false',
+        SHOP_ID: TEST_SHOP_ID,
+        STRIPE_SECRET_KEY: 'sk_test_refunds',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_BASE: h.shop.simulator.url,
+        ...standInEnvironment(h.shop.standIns),
+      }),
+    );
+  }
+
+  it('a charge without a PaymentIntent (not a Checkout payment) is acknowledged and ignored: no order changes, no email', async () => {
+    const order = await h.paidOrder({ customer: { email: 'no.intent@example.com' } });
+
+    const answer = await deliver({
+      id: 'ch_test_no_intent',
+      object: 'charge',
+      payment_intent: null,
+      refunded: true,
+    });
+
+    expect(answer).toEqual({ statusCode: 200, body: { received: true, outcome: 'ignored' } });
+    const [item] = await h.shop.ordersFor(order.sessionId);
+    expect(item).toMatchObject({ status: 'paid' });
+    expect(await refundEmails('no.intent@example.com')).toHaveLength(0);
+  });
+
+  it('a refund whose charge lists no refund objects is still recorded, without a refund id', async () => {
+    const order = await h.paidOrder({ customer: { email: 'no.refund.list@example.com' } });
+    await h.shop.simulator.refundFromDashboard(order.sessionId);
+
+    const answer = await deliver({
+      id: 'ch_test_no_list',
+      object: 'charge',
+      payment_intent: order.paymentIntentId,
+      refunded: true,
+      refunds: { object: 'list', data: [] },
+    });
+
+    expect(answer.body).toEqual({ received: true, outcome: 'refund-recorded' });
+    const [item] = await h.shop.ordersFor(order.sessionId);
+    expect(item).toMatchObject({ status: 'refunded', refundReason: 'stripe' });
+    expect(item?.refundId).toBeUndefined();
+    expect(await refundEmails('no.refund.list@example.com')).toHaveLength(1);
+  });
+
+  it('a webhook deployed without the refund recorder acknowledges a refund and changes nothing', async () => {
+    const order = await h.paidOrder({ customer: { email: 'no.recorder@example.com' } });
+    await h.shop.simulator.refundFromDashboard(order.sessionId);
+    const intent = await h.shop.stripe.paymentIntents.retrieve(String(order.paymentIntentId), {
+      expand: ['latest_charge'],
+    });
+
+    const answer = await deliver(
+      intent.latest_charge as unknown as Record<string, unknown>,
+      createWebhookHandler(async () => {
+        const { refunds: _none, ...withoutRefunds } = await loadWebhookDeps({
+          STRIPE_LIVEMODE: 'false',
+          SHOP_ID: TEST_SHOP_ID,
+          STRIPE_SECRET_KEY: 'sk_test_refunds',
+          STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+          STRIPE_API_BASE: h.shop.simulator.url,
+          ...standInEnvironment(h.shop.standIns),
+        });
+        return withoutRefunds;
+      }),
+    );
+
+    expect(answer.body).toEqual({ received: true, outcome: 'ignored' });
+    const [item] = await h.shop.ordersFor(order.sessionId);
+    expect(item).toMatchObject({ status: 'paid' });
+    expect(await refundEmails('no.recorder@example.com')).toHaveLength(0);
+  });
+});

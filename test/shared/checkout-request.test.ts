@@ -147,6 +147,9 @@ describe('checkoutRequestSchema', () => {
     ['ΖΩΗ@example.com', FIELD_MESSAGES.emailNotAscii],
     ['zoe@exämple.com:25', FIELD_MESSAGES.emailDomain],
     ['zoe@exämple.com/path', FIELD_MESSAGES.emailDomain],
+    // Letters only, but no valid IDN: a label marked as punycode ("xn--") that is not ASCII.
+    ['zoe@xn--ä.com', FIELD_MESSAGES.emailDomain],
+    ['zoe@ä.xn--', FIELD_MESSAGES.emailDomain],
   ])('refuses %j with a message that says why', (email, message) => {
     expect(firstProblem({ ...valid, email })).toEqual({ email: message });
   });

@@ -94,3 +94,12 @@ describe('bank holiday data', () => {
     expect(() => assertBankHolidayCoverage(late, 1)).toThrow(/generate:bank-holidays/);
   });
 });
+
+describe('nextDispatchDate: a cut-off at a wall-clock time the spring change skips', () => {
+  it('22.5 h before Monday 30 March 2026 is Sunday 01:30, which never shows: it falls at 02:30 BST (01:30 UTC)', () => {
+    // Clocks go from 01:00 GMT to 02:00 BST on Sunday 29 March 2026: 01:30 is read as the clocks
+    // read after the change, never as the hour before it (00:30 UTC).
+    expect(nextDispatchDate(at('2026-03-29T01:29:59Z'), { cutoffHours: 22.5 })).toBe('2026-03-30');
+    expect(nextDispatchDate(at('2026-03-29T01:30:00Z'), { cutoffHours: 22.5 })).toBe('2026-04-07');
+  });
+});

@@ -112,7 +112,9 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
     },
   };
   const stripe = createStripeClient('sk_test_harness', { apiBase: simulator.url, maxNetworkRetries: 0 });
-  const webhook = createWebhookHandler({ fulfilment: deps, webhookSecret: WEBHOOK_SECRET, livemode: false });
+  // Built for each delivery, so each test runs the handler's wiring too, not a copy built before it.
+  const webhook = (event: APIGatewayProxyEventV2) =>
+    createWebhookHandler({ fulfilment: deps, webhookSecret: WEBHOOK_SECRET, livemode: false })(event);
   const ordersFor = async (sessionId: string) =>
     (await standIns.orderItems()).filter((item) => item.sessionId === sessionId);
   const emailsFor = async (sessionId: string) => {

@@ -24,7 +24,8 @@ export async function startStatusHarness(): Promise<StatusHarness> {
   const harness = await startHarness();
   return {
     ...harness,
-    status: createStatusHandler({ stripe: harness.stripe, shopId: TEST_SHOP_ID }),
+    // Built for each request, so each test runs the handler's wiring too (see startHarness).
+    status: (event) => createStatusHandler({ stripe: harness.stripe, shopId: TEST_SHOP_ID })(event),
     createSession: async (body = validOrder) =>
       createdSession(await harness.handle(checkoutEvent({ body }))).sessionId,
   };

@@ -43,11 +43,13 @@ describe('checkout-status: 404 for anything that is not one of our sessions', ()
     expect((await harness.status(statusEvent(ours))).statusCode).toBe(502);
   });
 
-  it('answers a request without session_id with 404', async () => {
-    const result = await harness.status(statusEvent());
+  it('answers a request without session_id with 404, logged as malformed', async () => {
+    const { result, logged } = await withLogs(() => harness.status(statusEvent()));
 
     expect(result.statusCode).toBe(404);
     expect(jsonBody(result)).toEqual(NOT_FOUND);
+    // The operator tells a typo from a probe of real ids by the reason; the id itself is not logged.
+    expect(logged).toContain('"reason":"malformed"');
   });
 
   it('success lookup of an unknown id: 404', async () => {
@@ -105,6 +107,7 @@ describe('checkout-status: Stripe and configuration failing', () => {
       error: 'Unable to check your payment right now. Please refresh the page in a moment.',
     });
     expect(logged).toContain(`"statusCode":${status}`);
+    expect(logged).toContain('"route":"checkout-status"');
   });
 
   it(`answers a Stripe slower than the client timeout (${CLIENT_TIMEOUT_MS} ms) with 502`, async () => {

@@ -68,7 +68,10 @@ export async function startHarness(overrides: Partial<CheckoutHandlerDeps> = {})
       ...overrides,
       ...more,
     });
-  return { sim, stripe, handle: handlerWith({}), handlerWith, close: () => sim.close() };
+  // A handler built for each request (cheap with the deps given), so each test runs the handler's
+  // own wiring too, not a copy built before it: mutation testing sees that code as the test's.
+  const handle: CheckoutHandler = (event) => handlerWith({})(event);
+  return { sim, stripe, handle, handlerWith, close: () => sim.close() };
 }
 
 /** A POST to the checkout route as API Gateway delivers it (header names lower-cased). */

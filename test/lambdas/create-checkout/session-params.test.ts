@@ -233,6 +233,8 @@ describe('create-checkout: side effects', () => {
     const { sessionId } = createdSession(result);
     expect(logged).toContain(sessionId);
     expect(logged).toContain('"statusCode":200');
+    // The route names each line, so a Logs Insights query can pick one endpoint's lines.
+    expect(logged).toContain('"route":"create-checkout"');
     for (const value of [...PERSONAL_DATA, 'sk_test_']) expect(logged).not.toContain(value);
   });
 });
