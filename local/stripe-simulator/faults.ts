@@ -5,6 +5,8 @@ export interface FaultSpec {
   delayMs?: number;
   /** How many matching requests the fault applies to (default 1). */
   times?: number;
+  /** How many matching requests pass untouched before it applies (default 0): "the second call fails". */
+  skip?: number;
   /** Only requests whose path starts with this, e.g. `/v1/checkout/sessions`. */
   pathPrefix?: string;
   /**
@@ -23,6 +25,7 @@ export interface Fault {
 
 interface QueuedFault extends Fault {
   remaining: number;
+  skip: number;
   pathPrefix: string;
 }
 
@@ -31,7 +34,7 @@ export class FaultInjector {
   private faults: QueuedFault[] = [];
 
   add(spec: FaultSpec): void {
-    const { status, delayMs = 0, times = 1, pathPrefix = '/', storedForKey = false } = spec;
+    const { status, delayMs = 0, times = 1, skip = 0, pathPrefix = '/', storedForKey = false } = spec;
     if (status === undefined && delayMs <= 0)
       throw new Error('injectFault needs a status, a delayMs, or both');
     if (status !== undefined && (!Number.isInteger(status) || status < 400 || status > 599)) {
@@ -39,8 +42,10 @@ export class FaultInjector {
     }
     if (!Number.isInteger(times) || times < 1)
       throw new Error(`injectFault times must be a positive integer`);
+    if (!Number.isInteger(skip) || skip < 0)
+      throw new Error('injectFault skip must be zero or a positive integer');
     if (!Number.isFinite(delayMs) || delayMs < 0) throw new Error('injectFault delayMs must be zero or more');
-    this.faults.push({ status, delayMs, storedForKey, remaining: times, pathPrefix });
+    this.faults.push({ status, delayMs, storedForKey, remaining: times, skip, pathPrefix });
   }
 
   clear(): void {
@@ -51,6 +56,10 @@ export class FaultInjector {
   take(path: string): Fault | undefined {
     const fault = this.faults.find((candidate) => path.startsWith(candidate.pathPrefix));
     if (fault === undefined) return undefined;
+    if (fault.skip > 0) {
+      fault.skip -= 1;
+      return undefined;
+    }
     fault.remaining -= 1;
     if (fault.remaining === 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
     return { status: fault.status, delayMs: fault.delayMs, storedForKey: fault.storedForKey };

@@ -110,6 +110,20 @@ describe('create-checkout: the same key returns the same session', () => {
     expect(retry.sessionId).toBe(first.sessionId);
   });
 
+  it('answers "try again" (502), not "different details", when Stripe fails the retry with the previous window\'s parameters', async () => {
+    const key = randomUUID();
+    const start = currentWindow();
+    createdSession(await handlerAt(start + SESSION_WINDOW_MS - 500)(keyed(key)));
+    // The retry's first attempt (this window's parameters) meets the key's earlier use; its second
+    // attempt, with the previous window's, meets a Stripe outage.
+    harness.sim.injectFault({ status: 500, skip: 1, pathPrefix: '/v1/checkout/sessions' });
+
+    const retry = await handlerAt(start + SESSION_WINDOW_MS + 500)(keyed(key));
+
+    expect(retry.statusCode).toBe(502);
+    expect(jsonBody(retry)).toEqual({ error: 'Unable to process your order. Please try again.' });
+  });
+
   it('returns the first session, with its dispatch date, to a retry just after the dispatch cut-off', async () => {
     // Choose the cut-off so that it falls exactly on the next window boundary.
     const boundary = currentWindow() + SESSION_WINDOW_MS;

@@ -83,6 +83,19 @@ describe('injected faults', () => {
     expect(next.status).toBe('open');
   });
 
+  it('lets `skip` matching requests through before failing: the second call fails, the first and third do not', async () => {
+    const { id } = await stripe.checkout.sessions.create(shopSessionParams());
+    simulator.injectFault({ status: 500, skip: 1, pathPrefix: `/v1/checkout/sessions/${id}` });
+
+    const first = await stripe.checkout.sessions.retrieve(id);
+    const second = await rejectionOf(stripe.checkout.sessions.retrieve(id));
+    const third = await stripe.checkout.sessions.retrieve(id);
+
+    expect(first.id).toBe(id);
+    expect(second).toMatchObject({ type: 'StripeAPIError', statusCode: 500 });
+    expect(third.id).toBe(id);
+  });
+
   it('fails only requests under pathPrefix, as many times as asked', async () => {
     const { id } = await stripe.checkout.sessions.create(shopSessionParams());
     simulator.injectFault({ status: 503, times: 2, pathPrefix: `/v1/checkout/sessions/${id}` });
