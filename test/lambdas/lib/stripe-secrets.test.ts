@@ -227,8 +227,8 @@ describe('bundles of the public functions', () => {
     const inputs = await bundledInputs('lambdas/create-checkout/handler.ts');
     const loaded = await loadedOnStart('lambdas/create-checkout/handler.ts');
 
-    expect(inputs.some((path) => path.startsWith('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
-    expect(inputs.some((path) => path.startsWith('node_modules/@aws-sdk/client-ses/'))).toBe(true);
+    expect(inputs.some((path) => path.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
+    expect(inputs.some((path) => path.includes('node_modules/@aws-sdk/client-ses/'))).toBe(true);
     expect(inputs).toContain('lambdas/shop/request-writer.ts');
     expect(loaded).not.toContain('lambdas/shop/request-writer.ts');
     expect(loaded).not.toContain('lambdas/shop/request-actions.ts');
