@@ -148,6 +148,31 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
       },
     );
 
+    it('bundles each function from its own entry: four packages, each with its own handler', () => {
+      const marks = {
+        createCheckout: '"create-checkout"',
+        checkoutStatus: '"checkout-status"',
+        stripeWebhook: '"stripe-webhook"',
+        reconcileOrders: 'Reconciliation finished',
+      } as const;
+      const dirs = Object.keys(marks).map((name) => bundleOf(name as keyof typeof marks));
+      expect(new Set(dirs).size).toBe(4);
+      for (const [name, mark] of Object.entries(marks)) {
+        const dir = bundleOf(name as keyof typeof marks);
+        const chunks = existsSync(join(dir, 'chunks')) ? readdirSync(join(dir, 'chunks')) : [];
+        const code = [join(dir, 'index.mjs'), ...chunks.map((f) => join(dir, 'chunks', f))]
+          .filter((file) => file.endsWith('.mjs'))
+          .map((file) => readFileSync(file, 'utf8'))
+          .join('\n');
+        expect(code, name).toContain(mark);
+        for (const [other, otherMark] of Object.entries(marks)) {
+          if (other !== name && other !== 'reconcileOrders' && name !== 'reconcileOrders') {
+            expect(code, `${name} carries ${other}`).not.toContain(`route:${otherMark}`);
+          }
+        }
+      }
+    });
+
     it("create-checkout's package loads the AWS SDK only through the requests-mode writer's import()", () => {
       const dir = bundleOf('createCheckout');
       const chunksOf = (code: string, pattern: RegExp) =>

@@ -57,8 +57,15 @@ export function lambdaBuildOptions(entry: string, outdir: string, target = 'node
 export class EsbuildBundling implements BundlingOptions {
   readonly image = DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs24.x');
   readonly local: ILocalBundling;
+  /**
+   * Not read by CDK, but part of these options as data: CDK caches staged assets by the options'
+   * JSON, in which `local` (a function) is invisible, so without it every function would get the
+   * first one's bundle.
+   */
+  readonly entry: string;
 
   constructor(entryPath: string) {
+    this.entry = entryPath;
     this.local = {
       tryBundle(outputDir: string): boolean {
         const result = buildSync(lambdaBuildOptions(entryPath, outputDir));
