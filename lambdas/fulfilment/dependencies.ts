@@ -4,7 +4,7 @@ import { createDocumentClient, createSesClient } from '../lib/aws';
 import { type Env, type FulfilmentEnv, fulfilmentRuntimeEnvSchema, parseEnv } from '../lib/config';
 import { stdoutMetricsWriter } from '../lib/metrics';
 import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../lib/stripe';
-import { createSesEmailSender } from './emails/send-email';
+import { shopEmailIdentity } from './emails/send-email';
 import type { FulfilmentDeps } from './fulfil-checkout';
 import { createOrdersRepository } from './orders-repository';
 
@@ -35,18 +35,7 @@ export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime
     deps: {
       stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
       orders: createOrdersRepository(documentClient, config.ORDERS_TABLE_NAME),
-      sender: createSesEmailSender(ses, {
-        from: config.SES_FROM_ADDRESS,
-        fromName: config.SELLER_NAME,
-        configurationSet: config.SES_CONFIGURATION_SET,
-      }),
-      seller: {
-        name: config.SELLER_NAME,
-        address: config.SELLER_ADDRESS,
-        email: config.SELLER_EMAIL,
-        companyNumber: config.SELLER_COMPANY_NUMBER,
-        vatNumber: config.SELLER_VAT_NUMBER,
-      },
+      ...shopEmailIdentity(ses, config),
       merchantEmail: config.MERCHANT_EMAIL,
       cutoffHours: config.DISPATCH_CUTOFF_HOURS,
       shopId: config.SHOP_ID,

@@ -1,4 +1,4 @@
-import { createSesEmailSender } from '../fulfilment/emails/send-email';
+import { shopEmailIdentity } from '../fulfilment/emails/send-email';
 import { createDocumentClient, createSesClient } from '../lib/aws';
 import type { CheckoutEnv } from '../lib/config';
 import type { ShopDeps } from './deps';
@@ -17,17 +17,7 @@ export function createRequestDeps(config: CheckoutEnv): ShopDeps {
       client: createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }),
       tableName: config.ORDERS_TABLE_NAME,
     },
-    sender: createSesEmailSender(ses, {
-      from: config.SES_FROM_ADDRESS,
-      configurationSet: config.SES_CONFIGURATION_SET,
-    }),
-    seller: {
-      name: config.SELLER_NAME,
-      address: config.SELLER_ADDRESS,
-      email: config.SELLER_EMAIL,
-      companyNumber: config.SELLER_COMPANY_NUMBER,
-      vatNumber: config.SELLER_VAT_NUMBER,
-    },
+    ...shopEmailIdentity(ses, config),
     merchantEmail: config.MERCHANT_EMAIL,
     now: () => new Date(),
   };

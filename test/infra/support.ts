@@ -38,7 +38,7 @@ afterAll(() => {
 /**
  * CDK's own switches for template-only synthesis: skip asset bundling (what the CLI does for
  * stacks outside `--exclusively`) and asset staging (what SAM uses), so no esbuild run and no copy
- * of the 20 MB AWS CLI layer per test stack. Lambda entries must still exist: NodejsFunction checks.
+ * of the 20 MB AWS CLI layer per test stack. Lambda entries must still exist: ShopFunction checks.
  */
 export const SKIP_BUNDLING = {
   'aws:cdk:bundling-stacks': [],

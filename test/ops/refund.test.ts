@@ -11,20 +11,23 @@ let webhook: ReturnType<typeof createWebhookHandler>;
 beforeAll(async () => {
   h = await startOpsHarness();
   // The webhook wired from its environment exactly as in Lambda, refunds recorder included.
-  webhook = createWebhookHandler(() =>
-    loadWebhookDeps({
-      STRIPE_LIVEMODE: 'false',
-      SHOP_ID: TEST_SHOP_ID,
-      STRIPE_SECRET_KEY: 'sk_test_refunds',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: h.shop.simulator.url,
-      ...standInEnvironment(h.shop.standIns),
-    }),
-  );
+  webhook = createWebhookHandler(() => loadWebhookDeps(webhookEnvironment()));
 });
 afterAll(async () => {
   await h?.close();
 });
+
+/** The webhook's environment as the stack sets it, on this harness's stand-ins and simulator. */
+function webhookEnvironment(): Record<string, string> {
+  return {
+    STRIPE_LIVEMODE: 'false',
+    SHOP_ID: TEST_SHOP_ID,
+    STRIPE_SECRET_KEY: 'sk_test_refunds',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: h.shop.simulator.url,
+    ...standInEnvironment(h.shop.standIns),
+  };
+}
 
 const refundsOf = (paymentIntent: string | undefined) =>
   h.shop.simulator.refunds.filter((r) => r.payment_intent === paymentIntent);
@@ -129,16 +132,7 @@ describe('stripe-webhook: charge.refunded events it cannot act on', () => {
     return { statusCode: answer.statusCode, body: JSON.parse(answer.body ?? '') as Record<string, unknown> };
   }
   function webhookFromEnvironment() {
-    return createWebhookHandler(() =>
-      loadWebhookDeps({
-        STRIPE_LIVEMODE: 'false',
-        SHOP_ID: TEST_SHOP_ID,
-        STRIPE_SECRET_KEY: 'sk_test_refunds',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_BASE: h.shop.simulator.url,
-        ...standInEnvironment(h.shop.standIns),
-      }),
-    );
+    return createWebhookHandler(() => loadWebhookDeps(webhookEnvironment()));
   }
 
   it('a charge without a PaymentIntent (not a Checkout payment) is acknowledged and ignored: no order changes, no email', async () => {
@@ -186,14 +180,7 @@ describe('stripe-webhook: charge.refunded events it cannot act on', () => {
     const answer = await deliver(
       intent.latest_charge as unknown as Record<string, unknown>,
       createWebhookHandler(async () => {
-        const { refunds: _none, ...withoutRefunds } = await loadWebhookDeps({
-          STRIPE_LIVEMODE: 'false',
-          SHOP_ID: TEST_SHOP_ID,
-          STRIPE_SECRET_KEY: 'sk_test_refunds',
-          STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-          STRIPE_API_BASE: h.shop.simulator.url,
-          ...standInEnvironment(h.shop.standIns),
-        });
+        const { refunds: _none, ...withoutRefunds } = await loadWebhookDeps(webhookEnvironment());
         return withoutRefunds;
       }),
     );

@@ -1,4 +1,6 @@
 import { type SESClient, SESServiceException, SendEmailCommand } from '@aws-sdk/client-ses';
+import type { FulfilmentEnv } from '../../lib/config';
+import type { SellerDetails } from './customer-confirmation';
 import type { EmailContent } from './render';
 import { singleLine } from './render';
 
@@ -122,6 +124,40 @@ export function formatFromAddress(address: string, name: string | undefined): st
  * Sends through SES's v1 `SendEmail`: HTML and text parts in UTF-8, one recipient, the subject on
  * one line (again, whatever the template did), the configuration set when there is one.
  */
+/**
+ * The shop's sender and seller as every Lambda that emails builds them from its parsed
+ * configuration: the order emails (fulfilment) and the order-request emails (create-checkout in
+ * requests mode) come from the same address, under the seller's name.
+ */
+export function shopEmailIdentity(
+  ses: SESClient,
+  config: Pick<
+    FulfilmentEnv,
+    | 'SES_FROM_ADDRESS'
+    | 'SES_CONFIGURATION_SET'
+    | 'SELLER_NAME'
+    | 'SELLER_ADDRESS'
+    | 'SELLER_EMAIL'
+    | 'SELLER_COMPANY_NUMBER'
+    | 'SELLER_VAT_NUMBER'
+  >,
+): { sender: EmailSender; seller: SellerDetails } {
+  return {
+    sender: createSesEmailSender(ses, {
+      from: config.SES_FROM_ADDRESS,
+      fromName: config.SELLER_NAME,
+      configurationSet: config.SES_CONFIGURATION_SET,
+    }),
+    seller: {
+      name: config.SELLER_NAME,
+      address: config.SELLER_ADDRESS,
+      email: config.SELLER_EMAIL,
+      companyNumber: config.SELLER_COMPANY_NUMBER,
+      vatNumber: config.SELLER_VAT_NUMBER,
+    },
+  };
+}
+
 export function createSesEmailSender(ses: SESClient, options: SesSenderOptions): EmailSender {
   return {
     async send({ to, replyTo, content }) {

@@ -12,7 +12,7 @@ import { TEST_SHOP_ID } from '../../support/shop';
 import { type StandIns, standInEnvironment, startStandIns } from '../../support/stand-ins';
 import { checkoutEvent, type Harness, startHarness, TEST_SECRET_KEY, validOrder } from './harness';
 
-// create-checkout as the stack deploys it: one minified ESM file, run as Lambda runs it (the
+// create-checkout as the stack deploys it: index.mjs and its chunks, run as Lambda runs it (the
 // environment read at the first request). Its requests-mode code is reached through an import()
 // that esbuild resolves inside the bundle: this is the test that fails if that load breaks.
 

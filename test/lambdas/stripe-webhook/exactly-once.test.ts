@@ -27,6 +27,10 @@ describe('payments and reliability: exactly once', () => {
     const emails = await h.emailsFor(sessionId);
     expect(emails.confirmation).toHaveLength(1);
     expect(emails.merchantNotice).toHaveLength(1);
+    // From the shop's address under the seller's name, as the stack configures it.
+    for (const email of [...emails.confirmation, ...emails.merchantNotice]) {
+      expect(email.from).toBe('"Live Aquatics Ltd" <orders@live-aquatics.test>');
+    }
   }
 
   /** A session paid with a delayed method: completed unpaid, then settled. */
