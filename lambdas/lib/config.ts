@@ -128,11 +128,7 @@ const runtimeCredentialsEnv = {
   AWS_SECRET_ACCESS_KEY: optionalText,
   AWS_SESSION_TOKEN: optionalText,
 };
-export type RuntimeCredentialsEnv = {
-  AWS_ACCESS_KEY_ID?: string | undefined;
-  AWS_SECRET_ACCESS_KEY?: string | undefined;
-  AWS_SESSION_TOKEN?: string | undefined;
-};
+export type RuntimeCredentialsEnv = Partial<z.output<z.ZodMiniObject<typeof runtimeCredentialsEnv>>>;
 
 /** create-checkout at run time: what the stack sets, plus what the runtime sets (see fulfilmentRuntimeEnvSchema). */
 export const checkoutRuntimeEnvSchema = z.extend(checkoutEnvSchema, {

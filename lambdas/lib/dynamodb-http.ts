@@ -41,7 +41,7 @@ export type GetItem = (
 ) => Promise<AttributeMap | undefined>;
 
 /** The SDK clients allow 5 s an attempt (lambdas/lib/aws.ts); one read of one small item gets as long in all. */
-const ATTEMPT_TIMEOUT_MS = 5_000;
+const READ_TIMEOUT_MS = 5_000;
 /** aws4fetch retries 5xx and 429 with jittered backoff; two retries, as the SDK's standard mode does. */
 const RETRIES = 2;
 
@@ -54,7 +54,7 @@ export function createItemReader(options: ItemReaderOptions): GetItem {
     retries: RETRIES,
   });
   const url = options.endpoint ?? `https://dynamodb.${options.region}.amazonaws.com`;
-  const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? READ_TIMEOUT_MS;
   return async (tableName, key, { consistentRead = false } = {}) => {
     const response = await client.fetch(url, {
       method: 'POST',

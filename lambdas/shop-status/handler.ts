@@ -1,10 +1,9 @@
 import type { ShopStatus } from '../../shared/shop-status';
-import { type Env, parseEnv, shopStatusRuntimeEnvSchema, signingCredentials } from '../lib/config';
-import { createItemReader } from '../lib/dynamodb-http';
+import { type Env, parseEnv, shopStatusRuntimeEnvSchema } from '../lib/config';
 import { type HttpEvent, type HttpResult, json } from '../lib/http';
 import { type HttpRequest, httpEndpoint } from '../lib/http-handler';
 import { logger } from '../lib/logger';
-import { createSettingsReader, type ShopSettings, settingsOverHttp } from '../shop/shop-settings';
+import { type ShopSettings, settingsReaderFromConfig } from '../shop/shop-settings';
 
 export interface ShopStatusDeps {
   /** The shop's settings, cached for a few seconds at most. */
@@ -13,13 +12,7 @@ export interface ShopStatusDeps {
 
 /** The settings reader from the environment, once per cold start (see `handler`): no AWS SDK. */
 export function loadShopStatusDeps(env: Env): ShopStatusDeps {
-  const config = parseEnv(shopStatusRuntimeEnvSchema, env);
-  const getItem = createItemReader({
-    region: config.AWS_REGION,
-    endpoint: config.DYNAMODB_ENDPOINT,
-    credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
-  });
-  return { settings: createSettingsReader(settingsOverHttp(getItem, config.ORDERS_TABLE_NAME)) };
+  return { settings: settingsReaderFromConfig(parseEnv(shopStatusRuntimeEnvSchema, env)) };
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { CheckoutRequest } from '../../shared/checkout-request';
-import { type CheckoutEnv, signingCredentials } from '../lib/config';
-import { createItemReader } from '../lib/dynamodb-http';
+import type { CheckoutEnv } from '../lib/config';
 import type { ShopDeps } from './deps';
-import { createSettingsReader, type ShopSettings, settingsOverHttp } from './shop-settings';
+import { type ShopSettings, settingsReaderFromConfig } from './shop-settings';
 
 type RecordOrderRequest = typeof import('./request-writer').recordOrderRequest;
 export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
@@ -28,11 +27,6 @@ export const DEFAULT_PAUSED_MESSAGE = 'We are not taking orders at the moment. P
  * cold start never pays for them. A failed load is not kept: the next request tries again.
  */
 export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
-  const getItem = createItemReader({
-    region: config.AWS_REGION,
-    endpoint: config.DYNAMODB_ENDPOINT,
-    credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
-  });
   let writer: Promise<{ record: RecordOrderRequest; deps: ShopDeps }> | undefined;
   const loadWriter = () => {
     if (writer === undefined) {
@@ -48,7 +42,7 @@ export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
     return writer;
   };
   return {
-    settings: createSettingsReader(settingsOverHttp(getItem, config.ORDERS_TABLE_NAME)),
+    settings: settingsReaderFromConfig(config),
     recordRequest: async (input, options) => {
       const { record, deps } = await loadWriter();
       return record(input, options, deps);

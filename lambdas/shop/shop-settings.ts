@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../shared/shop-status';
 import '../lib/zod-locale';
-import { type GetItem, stringAttributes } from '../lib/dynamodb-http';
+import { type RuntimeCredentialsEnv, signingCredentials } from '../lib/config';
+import { createItemReader, type GetItem, stringAttributes } from '../lib/dynamodb-http';
 import { RefusedError } from './refusal';
 
 /** The one settings item in the orders table. */
@@ -80,4 +81,23 @@ export function createSettingsReader(
     }
     return cached.value;
   };
+}
+
+/**
+ * The cached settings reader of a Lambda on a customer's path (create-checkout, shop-status), from
+ * its parsed configuration: one signed GetItem per SETTINGS_MAX_AGE_MS at most, no AWS SDK.
+ */
+export function settingsReaderFromConfig(
+  config: RuntimeCredentialsEnv & {
+    AWS_REGION: string;
+    DYNAMODB_ENDPOINT?: string | undefined;
+    ORDERS_TABLE_NAME: string;
+  },
+): () => Promise<ShopSettings> {
+  const getItem = createItemReader({
+    region: config.AWS_REGION,
+    endpoint: config.DYNAMODB_ENDPOINT,
+    credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
+  });
+  return createSettingsReader(settingsOverHttp(getItem, config.ORDERS_TABLE_NAME));
 }

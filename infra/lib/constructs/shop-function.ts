@@ -63,8 +63,9 @@ export interface ShopFunctionProps {
 /**
  * One shop Lambda with the team's defaults: Node.js 24 on arm64, bundled by the local esbuild
  * (no Docker; lambda-bundle.ts) into minified ESM, with chunks for code loaded on demand and
- * source maps for offline use, its own log group with retention, and its own role that starts with nothing but writing to that log group. Callers add exactly what the
- * function touches with `grant*`.
+ * source maps for offline use, its own log group with retention, and its own role that starts
+ * with nothing but writing to that log group. Callers add exactly what the function touches with
+ * `grant*`.
  *
  * Bundling runs during synthesis. Tests that only inspect the template skip it with CDK's own
  * context flag, `aws:cdk:bundling-stacks: []` (the entry file must still exist: the constructor

@@ -124,6 +124,39 @@ export function formatFromAddress(address: string, name: string | undefined): st
  * Sends through SES's v1 `SendEmail`: HTML and text parts in UTF-8, one recipient, the subject on
  * one line (again, whatever the template did), the configuration set when there is one.
  */
+export function createSesEmailSender(ses: SESClient, options: SesSenderOptions): EmailSender {
+  return {
+    async send({ to, replyTo, content }) {
+      if (UNSAFE_ADDRESS.test(to) || (replyTo !== undefined && UNSAFE_ADDRESS.test(replyTo))) {
+        throw new UnsafeAddressError();
+      }
+      // SES would refuse it with InvalidParameterValue; say so without the round trip.
+      if (!isSesAcceptableAddress(to)) throw new PermanentEmailRefusalError('address-not-ascii');
+      const command = new SendEmailCommand({
+        Source: formatFromAddress(options.from, options.fromName),
+        Destination: { ToAddresses: [to] },
+        ...(replyTo !== undefined && { ReplyToAddresses: [replyTo] }),
+        Message: {
+          Subject: { Data: singleLine(content.subject), Charset: 'UTF-8' },
+          Body: {
+            Html: { Data: content.html, Charset: 'UTF-8' },
+            Text: { Data: content.text, Charset: 'UTF-8' },
+          },
+        },
+        ...(options.configurationSet && { ConfigurationSetName: options.configurationSet }),
+      });
+      const result = await ses.send(command).catch((error: unknown) => {
+        // What the logs may keep: see EmailRefusedError. Network errors and timeouts name no one.
+        if (!(error instanceof SESServiceException)) throw error;
+        const permanent = classifySesRefusal(error, options.from);
+        throw permanent ? new PermanentEmailRefusalError(permanent) : new EmailRefusedError(error);
+      });
+      // SES always answers with an id; an absent one must not make us send again.
+      return result.MessageId ?? 'unknown';
+    },
+  };
+}
+
 /**
  * The shop's sender and seller as every Lambda that emails builds them from its parsed
  * configuration: the order emails (fulfilment) and the order-request emails (create-checkout in
@@ -154,39 +187,6 @@ export function shopEmailIdentity(
       email: config.SELLER_EMAIL,
       companyNumber: config.SELLER_COMPANY_NUMBER,
       vatNumber: config.SELLER_VAT_NUMBER,
-    },
-  };
-}
-
-export function createSesEmailSender(ses: SESClient, options: SesSenderOptions): EmailSender {
-  return {
-    async send({ to, replyTo, content }) {
-      if (UNSAFE_ADDRESS.test(to) || (replyTo !== undefined && UNSAFE_ADDRESS.test(replyTo))) {
-        throw new UnsafeAddressError();
-      }
-      // SES would refuse it with InvalidParameterValue; say so without the round trip.
-      if (!isSesAcceptableAddress(to)) throw new PermanentEmailRefusalError('address-not-ascii');
-      const command = new SendEmailCommand({
-        Source: formatFromAddress(options.from, options.fromName),
-        Destination: { ToAddresses: [to] },
-        ...(replyTo !== undefined && { ReplyToAddresses: [replyTo] }),
-        Message: {
-          Subject: { Data: singleLine(content.subject), Charset: 'UTF-8' },
-          Body: {
-            Html: { Data: content.html, Charset: 'UTF-8' },
-            Text: { Data: content.text, Charset: 'UTF-8' },
-          },
-        },
-        ...(options.configurationSet && { ConfigurationSetName: options.configurationSet }),
-      });
-      const result = await ses.send(command).catch((error: unknown) => {
-        // What the logs may keep: see EmailRefusedError. Network errors and timeouts name no one.
-        if (!(error instanceof SESServiceException)) throw error;
-        const permanent = classifySesRefusal(error, options.from);
-        throw permanent ? new PermanentEmailRefusalError(permanent) : new EmailRefusedError(error);
-      });
-      // SES always answers with an id; an absent one must not make us send again.
-      return result.MessageId ?? 'unknown';
     },
   };
 }

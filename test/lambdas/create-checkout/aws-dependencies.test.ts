@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../../lambdas/create-checkout/handler';
 import { writeShopSettings } from '../../../lambdas/shop/settings-store';
 import { jsonBody } from '../../support/api-gateway-event';
-import { TEST_SHOP_ID } from '../../support/shop';
-import { type StandIns, standInEnvironment, startStandIns } from '../../support/stand-ins';
+import { type StandIns, startStandIns } from '../../support/stand-ins';
 import {
+  checkoutEnvironment,
   checkoutEvent,
   createdSession,
   type Harness,
@@ -36,15 +36,7 @@ afterAll(async () => {
 });
 
 function environment(overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    STRIPE_LIVEMODE: 'false',
-    STRIPE_SECRET_KEY: TEST_SECRET_KEY,
-    STRIPE_API_BASE: harness.sim.url,
-    SITE_URL: 'https://shop.test',
-    SHOP_ID: TEST_SHOP_ID,
-    ...standInEnvironment(standIns),
-    ...overrides,
-  };
+  return { ...checkoutEnvironment(harness, standIns), ...overrides };
 }
 
 /** A local port nothing listens on: DynamoDB "down" for the SDK's real client. */

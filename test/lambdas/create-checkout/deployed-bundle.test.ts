@@ -8,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeShopSettings } from '../../../lambdas/shop/settings-store';
 import { jsonBody } from '../../support/api-gateway-event';
 import { bundleAsDeployed } from '../../support/bundle';
-import { TEST_SHOP_ID } from '../../support/shop';
-import { type StandIns, standInEnvironment, startStandIns } from '../../support/stand-ins';
-import { checkoutEvent, type Harness, startHarness, TEST_SECRET_KEY, validOrder } from './harness';
+import { type StandIns, startStandIns } from '../../support/stand-ins';
+import { checkoutEnvironment, checkoutEvent, type Harness, startHarness, validOrder } from './harness';
 
 // create-checkout as the stack deploys it: index.mjs and its chunks, run as Lambda runs it (the
 // environment read at the first request). Its requests-mode code is reached through an import()
@@ -31,14 +30,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'create-checkout-bundle-'));
   file = join(dir, 'index.mjs');
   await bundleAsDeployed('lambdas/create-checkout/handler.ts', dir);
-  Object.assign(process.env, {
-    STRIPE_LIVEMODE: 'false',
-    STRIPE_SECRET_KEY: TEST_SECRET_KEY,
-    STRIPE_API_BASE: harness.sim.url,
-    SITE_URL: 'https://shop.test',
-    SHOP_ID: TEST_SHOP_ID,
-    ...standInEnvironment(standIns),
-  });
+  Object.assign(process.env, checkoutEnvironment(harness, standIns));
 }, 60_000);
 
 /** The bundle in a new module instance, as a new container loads it: nothing cached yet. */

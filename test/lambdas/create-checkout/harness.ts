@@ -11,6 +11,7 @@ import type { CheckoutRequestBody } from '../../../shared/checkout-request';
 import { apiGatewayEvent, jsonBody } from '../../support/api-gateway-event';
 import { captureLogs } from '../../support/logs';
 import { TEST_SHOP_ID } from '../../support/shop';
+import { type StandIns, standInEnvironment } from '../../support/stand-ins';
 
 /** Test-mode values for the simulator: not secrets. */
 export const SITE_URL = 'https://shop.test';
@@ -171,5 +172,23 @@ export async function recordingWebhookEndpoint(): Promise<{
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * create-checkout's environment as the stack sets it (and the runtime's region), on this
+ * harness's simulator and the given stand-ins: for tests that build it as Lambda does.
+ */
+export function checkoutEnvironment(
+  harness: Pick<Harness, 'sim'>,
+  standIns: Pick<StandIns, 'tableName' | 'dynamoEndpoint' | 'sesEndpoint'>,
+): Record<string, string> {
+  return {
+    STRIPE_LIVEMODE: 'false',
+    STRIPE_SECRET_KEY: TEST_SECRET_KEY,
+    STRIPE_API_BASE: harness.sim.url,
+    SITE_URL: 'https://shop.test',
+    SHOP_ID: TEST_SHOP_ID,
+    ...standInEnvironment(standIns),
   };
 }

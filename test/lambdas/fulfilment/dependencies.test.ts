@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadFulfilmentRuntime } from '../../../lambdas/fulfilment/dependencies';
 import { ConfigError, fulfilmentEnvSchema, fulfilmentRuntimeEnvSchema } from '../../../lambdas/lib/config';
+import { FULFILMENT_ENV } from '../../support/shop';
 
 // The stack's settings (fulfilmentEnvSchema, held to the template by test/infra) plus the region
 // the Lambda runtime sets: one place in lambdas/lib/config.ts, as docs/architecture.md says.
 describe('loadFulfilmentRuntime', () => {
-  const stackEnv = {
-    STRIPE_LIVEMODE: 'false',
-    STRIPE_SECRET_KEY: 'sk_test_config',
-    ORDERS_TABLE_NAME: 'orders',
-    SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-    SELLER_NAME: 'Live Aquatics Ltd',
-    SELLER_ADDRESS: '1 Pond Lane, Bristol BS1 4DJ',
-    SELLER_EMAIL: 'hello@live-aquatics.test',
-    SHOP_ID: 'LiveAquatics-test',
-  };
+  // The stack's settings without the region, which only the runtime sets.
+  const { AWS_REGION: _runtimeRegion, ...stackEnv } = FULFILMENT_ENV;
 
   it('fails at cold start naming AWS_REGION when the runtime did not set it', async () => {
     // Act

@@ -6,24 +6,14 @@ import {
   reconcileOrders,
 } from '../../../lambdas/reconcile-orders/reconcile-orders';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../support/fulfilment-harness';
-
-const STACK_ENV = {
-  STRIPE_LIVEMODE: 'false',
-  STRIPE_SECRET_KEY: 'sk_test_reconcile_config',
-  ORDERS_TABLE_NAME: 'orders',
-  SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-  MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-  SELLER_NAME: 'Live Aquatics Ltd',
-  SELLER_ADDRESS: '1 Pond Lane, Bristol BS1 4DJ',
-  SELLER_EMAIL: 'hello@live-aquatics.test',
-  SHOP_ID: 'LiveAquatics-test',
-  AWS_REGION: 'eu-west-2',
-};
+import { FULFILMENT_ENV } from '../../support/shop';
 
 describe('loadReconcileDeps: the Lambda entry point as configured', () => {
   it('takes the window the stack sets in RECONCILE_LOOKBACK_DAYS, and leaves it to the 10-day default when unset', async () => {
-    expect((await loadReconcileDeps({ ...STACK_ENV, RECONCILE_LOOKBACK_DAYS: '14' })).lookbackDays).toBe(14);
-    expect((await loadReconcileDeps(STACK_ENV)).lookbackDays).toBeUndefined();
+    expect((await loadReconcileDeps({ ...FULFILMENT_ENV, RECONCILE_LOOKBACK_DAYS: '14' })).lookbackDays).toBe(
+      14,
+    );
+    expect((await loadReconcileDeps(FULFILMENT_ENV)).lookbackDays).toBeUndefined();
   });
 });
 

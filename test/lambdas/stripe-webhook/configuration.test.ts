@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../lambdas/lib/config';
 import { loadWebhookDeps } from '../../../lambdas/stripe-webhook/handler';
+import { FULFILMENT_ENV } from '../../support/shop';
 
 // The webhook never runs without its signing secret: verification is never skipped.
 describe('stripe-webhook: configuration', () => {
-  const env = {
-    STRIPE_LIVEMODE: 'false',
-    STRIPE_SECRET_KEY: 'sk_test_config',
-    ORDERS_TABLE_NAME: 'orders',
-    SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-    SELLER_NAME: 'Live Aquatics Ltd',
-    SELLER_ADDRESS: '1 Pond Lane, Bristol BS1 4DJ',
-    SELLER_EMAIL: 'hello@live-aquatics.test',
-    SHOP_ID: 'LiveAquatics-test',
-    AWS_REGION: 'eu-west-2',
-  };
+  const env = FULFILMENT_ENV;
 
   it.each([
     ['absent', {}],
