@@ -173,10 +173,10 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     });
 
     const [createCheckout, checkoutStatus, stripeWebhook, shopStatus] = await Promise.all([
-      import('../lambdas/create-checkout/handler'),
-      import('../lambdas/checkout-status/handler'),
-      import('../lambdas/stripe-webhook/handler'),
-      import('../lambdas/shop-status/handler'),
+      import('../lambdas/handlers/create-checkout/handler'),
+      import('../lambdas/handlers/checkout-status/handler'),
+      import('../lambdas/handlers/stripe-webhook/handler'),
+      import('../lambdas/handlers/shop-status/handler'),
     ]);
     const routes: Record<string, { method: string; handler: HttpLambda }> = {
       [API_PATHS.createCheckout]: { method: 'POST', handler: createCheckout.handler },

@@ -1,17 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { listRecords, nextDispatchDay, ordersToPack, packingDay } from '../lambdas/shop/listing';
+import { listRecords, nextDispatchDay, ordersToPack, packingDay } from '../lambdas/domain/operations/listing';
+import { delayDispatch, markDispatched, refundOrder } from '../lambdas/domain/operations/order-actions';
+import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
 import {
   DELAY_REASONS,
   type DelayReason,
   REFUND_REASONS,
   type RefundReason,
-} from '../lambdas/shop/managed-order';
-import { delayDispatch, markDispatched, refundOrder } from '../lambdas/shop/order-actions';
-import { RefusedError } from '../lambdas/shop/refusal';
-import { declineRequest, requestPayment } from '../lambdas/shop/request-actions';
-import { readShopSettings, writeShopSettings } from '../lambdas/shop/settings-store';
+} from '../lambdas/domain/orders/managed-order';
+import { RefusedError } from '../lambdas/domain/refusal';
+import { readShopSettings, writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
 import { assertBankHolidayCoverage, formatDispatchDate, type IsoDate } from '../shared/dispatch';
 import { formatGbp } from '../shared/pricing';
 import type { SHOP_MODES } from '../shared/shop-status';

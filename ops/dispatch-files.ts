@@ -1,6 +1,6 @@
-import type { SellerDetails } from '../lambdas/fulfilment/emails/customer-confirmation';
-import { escapeHtml } from '../lambdas/fulfilment/emails/render';
-import type { ManagedOrder } from '../lambdas/shop/managed-order';
+import type { SellerDetails } from '../lambdas/domain/emails/customer-confirmation';
+import { escapeHtml } from '../lambdas/domain/emails/render';
+import type { ManagedOrder } from '../lambdas/domain/orders/managed-order';
 import { formatDispatchDate } from '../shared/dispatch';
 import { DAPHNIA, PRODUCT_NAME } from '../shared/product';
 

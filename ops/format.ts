@@ -1,5 +1,5 @@
-import type { ShopRecord } from '../lambdas/shop/records';
-import { SHOP_EMAIL_KINDS, shopEmailAttributes } from '../lambdas/shop/send-once';
+import type { ShopRecord } from '../lambdas/domain/orders/records';
+import { SHOP_EMAIL_KINDS, shopEmailAttributes } from '../lambdas/domain/orders/send-once';
 import { formatGbp } from '../shared/pricing';
 
 const instantFormat = new Intl.DateTimeFormat('en-GB', {

@@ -2,11 +2,11 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { GetFunctionConfigurationCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
-import { createSesEmailSender } from '../lambdas/fulfilment/emails/send-email';
+import { createSesEmailSender } from '../lambdas/domain/emails/send-email';
+import type { ShopStripeDeps } from '../lambdas/domain/operations/shop-deps';
+import { RefusedError } from '../lambdas/domain/refusal';
 import { createDocumentClient, createSesClient } from '../lambdas/lib/aws';
 import { createStripeClient } from '../lambdas/lib/stripe';
-import type { ShopStripeDeps } from '../lambdas/shop/deps';
-import { RefusedError } from '../lambdas/shop/refusal';
 import { DEFAULT_DISPATCH_CUTOFF_HOURS } from '../shared/dispatch';
 
 /**

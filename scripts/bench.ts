@@ -46,8 +46,8 @@ import { promisify } from 'node:util';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import type Stripe from 'stripe';
 import { createShopApp } from '../infra/lib/shop-app';
-import { createStatusHandler, loadStatusDeps } from '../lambdas/checkout-status/handler';
-import { createCheckoutHandler, loadCheckoutDeps } from '../lambdas/create-checkout/handler';
+import { createStatusHandler, loadStatusDeps } from '../lambdas/handlers/checkout-status/handler';
+import { createCheckoutHandler, loadCheckoutDeps } from '../lambdas/handlers/create-checkout/handler';
 import { logger } from '../lambdas/lib/logger';
 import { startLocalShop } from '../local/local-shop';
 import { startStripeSimulator } from '../local/stripe-simulator/server';
@@ -417,7 +417,7 @@ async function lambdaFigures() {
   };
   const written: Partial<Record<LambdaName, BundleFiles>> = {};
   await bundle(emptyEntry, join(dir, 'baseline'));
-  for (const name of LAMBDAS) written[name] = await bundle(`lambdas/${name}/handler.ts`, join(dir, name));
+  for (const name of LAMBDAS) written[name] = await bundle(`lambdas/handlers/${name}/handler.ts`, join(dir, name));
 
   const names = ['baseline', ...LAMBDAS] as const;
   const loads = new Map<string, number[]>();

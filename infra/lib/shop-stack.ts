@@ -162,21 +162,21 @@ export class ShopStack extends Stack {
     // clean 502 from the handler rather than a killed function.
     this.functions = {
       createCheckout: shopFunction('CreateCheckout', {
-        entry: 'lambdas/create-checkout/handler.ts',
+        entry: 'lambdas/handlers/create-checkout/handler.ts',
         description: 'Creates a Stripe Checkout Session at the server price',
         timeout: Duration.seconds(20),
         reservedConcurrency: RESERVED_CONCURRENCY.createCheckout,
         environment: checkoutEnv,
       }),
       checkoutStatus: shopFunction('CheckoutStatus', {
-        entry: 'lambdas/checkout-status/handler.ts',
+        entry: 'lambdas/handlers/checkout-status/handler.ts',
         description: 'Read-only status of a Checkout Session for the success page',
         timeout: Duration.seconds(20),
         reservedConcurrency: RESERVED_CONCURRENCY.checkoutStatus,
         environment: stripeEnv('checkoutKey'),
       }),
       stripeWebhook: shopFunction('StripeWebhook', {
-        entry: 'lambdas/stripe-webhook/handler.ts',
+        entry: 'lambdas/handlers/stripe-webhook/handler.ts',
         description: 'Verifies Stripe events and fulfils paid sessions exactly once',
         timeout: Duration.seconds(25),
         reservedConcurrency: RESERVED_CONCURRENCY.stripeWebhook,
@@ -186,7 +186,7 @@ export class ShopStack extends Stack {
         },
       }),
       reconcileOrders: shopFunction('ReconcileOrders', {
-        entry: 'lambdas/reconcile-orders/handler.ts',
+        entry: 'lambdas/handlers/reconcile-orders/handler.ts',
         description: 'Fulfils paid sessions whose webhook never arrived',
         // Not behind API Gateway: it walks three days of sessions, one Stripe call each. Well
         // inside the 15-minute schedule, so runs cannot pile up.
@@ -198,7 +198,7 @@ export class ShopStack extends Stack {
         retryAttempts: 0,
       }),
       shopStatus: shopFunction('ShopStatus', {
-        entry: 'lambdas/shop-status/handler.ts',
+        entry: 'lambdas/handlers/shop-status/handler.ts',
         description: 'Whether the shop is open, paused or taking requests, for the page',
         timeout: Duration.seconds(10),
         reservedConcurrency: RESERVED_CONCURRENCY.shopStatus,
@@ -254,7 +254,7 @@ export class ShopStack extends Stack {
     );
     const originVerifier = new ShopFunction(this, 'OriginVerify', {
       repoRoot,
-      entry: 'lambdas/origin-verify/handler.ts',
+      entry: 'lambdas/handlers/origin-verify/handler.ts',
       description: 'Lets API requests in only when they came through CloudFront',
       timeout: Duration.seconds(5),
       environment: { ORIGIN_VERIFY_SECRET_ID: originVerify.secretArn },

@@ -111,7 +111,7 @@ describe('the direction rule in npm run lint', () => {
     ['lambdas/lib/probe.ts', '../../shared/pricing'],
     ['infra/lib/probe.ts', '../../lambdas/lib/config'],
     ['infra/lib/probe.ts', '../../lambdas/lib/metrics'],
-    ['local/probe.ts', '../lambdas/create-checkout/handler'],
+    ['local/probe.ts', '../lambdas/handlers/create-checkout/handler'],
     ['ops/probe.ts', '../lambdas/lib/aws'],
   ])('passes %s importing %s', async (path, specifier) => {
     const result = await biomeCheck(path, specifier);

@@ -34,9 +34,9 @@ interface ReliabilityCase {
   tests: NamedTest[];
 }
 
-const WEBHOOK = 'test/lambdas/stripe-webhook';
-const CHECKOUT = 'test/lambdas/create-checkout';
-const STATUS = 'test/lambdas/checkout-status';
+const WEBHOOK = 'test/lambdas/handlers/stripe-webhook';
+const CHECKOUT = 'test/lambdas/handlers/create-checkout';
+const STATUS = 'test/lambdas/handlers/checkout-status';
 
 const RELIABILITY_CASES: ReliabilityCase[] = [
   // Webhook authenticity
@@ -209,7 +209,7 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
     name: 'A paid session whose webhook never arrived: fulfilled by the reconciler',
     tests: [
       {
-        file: 'test/lambdas/reconcile-orders/reconcile-orders.test.ts',
+        file: 'test/lambdas/domain/fulfilment/reconcile-orders.test.ts',
         title:
           'a paid session whose webhook never arrived: found and fulfilled by the reconciler, and said so in a metric',
       },
@@ -220,7 +220,7 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
     name: 'The reconciler and a late webhook together: one order',
     tests: [
       {
-        file: 'test/lambdas/reconcile-orders/reconcile-orders.test.ts',
+        file: 'test/lambdas/domain/fulfilment/reconcile-orders.test.ts',
         title: 'the reconciler and a late webhook together, at once or one after the other: still one order',
       },
     ],
@@ -230,7 +230,7 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
     name: 'Amount, currency or quantity not matching the price table: no fulfilment, error logged',
     tests: [
       {
-        file: 'test/lambdas/fulfilment/fulfil-checkout.test.ts',
+        file: 'test/lambdas/domain/fulfilment/fulfil-checkout.test.ts',
         title:
           'paid session with %s, not matching our price table: no automatic fulfilment, an error logged for the merchant',
       },
@@ -524,7 +524,7 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
     name: 'Hostile names and addresses come out escaped in the HTML part',
     tests: [
       {
-        file: 'test/lambdas/fulfilment/fulfil-checkout.test.ts',
+        file: 'test/lambdas/domain/fulfilment/fulfil-checkout.test.ts',
         title:
           'names and addresses like <img src=x onerror=alert(1)> and "><a href=...> come out escaped in the HTML part of both emails',
       },
@@ -535,11 +535,11 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
     name: 'The subject never carries CR/LF',
     tests: [
       {
-        file: 'test/lambdas/fulfilment/emails/render.test.ts',
+        file: 'test/lambdas/domain/emails/render.test.ts',
         title: 'the subject never carries CR/LF: CR, LF and other separators cannot start a header',
       },
       {
-        file: 'test/lambdas/fulfilment/fulfil-checkout.test.ts',
+        file: 'test/lambdas/domain/fulfilment/fulfil-checkout.test.ts',
         title:
           'names and addresses like <img src=x onerror=alert(1)> and "><a href=...> come out escaped in the HTML part of both emails',
       },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toListRow } from '../../ops/format';
-import { orderFixture } from '../lambdas/fulfilment/fixtures';
+import { orderFixture } from '../support/order-fixtures';
 
 describe('orders list: the emails column', () => {
   it('marks a confirmation SES refused for good as (refused), apart from one merely not sent yet (!)', () => {

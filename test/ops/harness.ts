@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { fulfilCheckout } from '../../lambdas/fulfilment/fulfil-checkout';
-import { type OrderItem, toOrderItem } from '../../lambdas/fulfilment/order';
+import { fulfilCheckout } from '../../lambdas/domain/fulfilment/fulfil-checkout';
+import { type OrderItem, toOrderItem } from '../../lambdas/domain/orders/order';
 import { runCli } from '../../ops/cli';
 import { localTarget } from '../../ops/stack-target';
 import { quoteOrder } from '../../shared/pricing';

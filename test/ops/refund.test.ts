@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookHandler, loadWebhookDeps } from '../../lambdas/stripe-webhook/handler';
+import { createWebhookHandler, loadWebhookDeps } from '../../lambdas/handlers/stripe-webhook/handler';
 import { WEBHOOK_SECRET } from '../support/fulfilment-harness';
 import { TEST_SHOP_ID } from '../support/shop';
 import { standInEnvironment } from '../support/stand-ins';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/create-checkout/handler';
-import { createShopStatusHandler, loadShopStatusDeps } from '../../lambdas/shop-status/handler';
+import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
+import { createShopStatusHandler, loadShopStatusDeps } from '../../lambdas/handlers/shop-status/handler';
 import { API_PATHS } from '../../shared/api-paths';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../support/shop';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { buildSessionParams } from '../../lambdas/create-checkout/create-checkout-session';
+import { buildSessionParams } from '../../lambdas/domain/checkout/create-checkout-session';
 import { type CheckoutRequestBody, checkoutRequestSchema } from '../../shared/checkout-request';
 import { nextDispatchDate } from '../../shared/dispatch';
 import { penceToPounds, quoteOrder } from '../../shared/pricing';

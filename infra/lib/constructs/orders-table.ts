@@ -18,9 +18,9 @@ export const FULFILMENT_TABLE_ACTIONS = [
   'dynamodb:UpdateItem',
 ] as const;
 
-/** The shop's settings item (pause, requests mode): the same key as lambdas/shop/shop-settings.ts. */
+/** The shop's settings item (pause, requests mode): the same key as lambdas/domain/shop-settings/shop-settings.ts. */
 export const SHOP_SETTINGS_KEY = 'SETTINGS#shop';
-/** Order requests' key prefix: the same as lambdas/shop/order-request.ts. */
+/** Order requests' key prefix: the same as lambdas/domain/orders/order-request.ts. */
 export const ORDER_REQUEST_KEY_PREFIX = 'REQUEST#';
 
 /** Props of {@link OrdersTable}; there is nothing to choose, the key design is a contract. */

@@ -33,7 +33,7 @@ export const SECRETS_EXTENSION = ParamsAndSecretsLayerVersion.fromVersion(Params
 export interface ShopFunctionProps {
   /** Repository root: entry, lockfile and tsconfig are resolved from here. */
   readonly repoRoot: string;
-  /** Handler file relative to the repository root, e.g. `lambdas/create-checkout/handler.ts`; it exports `handler`. */
+  /** Handler file relative to the repository root, e.g. `lambdas/handlers/create-checkout/handler.ts`; it exports `handler`. */
   readonly entry: string;
   /** One line for the console and the alarm names. */
   readonly description: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createOriginVerifyAuthorizer } from '../../../lambdas/handlers/origin-verify/handler';
 import { cameThroughCloudFront } from '../../../lambdas/lib/origin-verify';
-import { createOriginVerifyAuthorizer } from '../../../lambdas/origin-verify/handler';
 
 const SECRET = 'Qm9vdHN0cmFwT3JpZ2luVmVyaWZ5VmFsdWUx';
 

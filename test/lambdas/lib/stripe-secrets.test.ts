@@ -192,7 +192,7 @@ describe('bundles of the public functions', () => {
   it.each(['create-checkout', 'checkout-status'])(
     '%s carries no Secrets Manager client: its keys come through the extension over HTTP',
     async (name) => {
-      const inputs = await bundledInputs(`lambdas/${name}/handler.ts`);
+      const inputs = await bundledInputs(`lambdas/handlers/${name}/handler.ts`);
 
       expect(
         inputs.filter((path) =>
@@ -209,8 +209,8 @@ describe('bundles of the public functions', () => {
   it.each(['create-checkout', 'checkout-status', 'shop-status'])(
     '%s loads no AWS SDK when it starts',
     async (name) => {
-      const loaded = await loadedOnStart(`lambdas/${name}/handler.ts`);
-      expect(loaded).toContain(`lambdas/${name}/handler.ts`);
+      const loaded = await loadedOnStart(`lambdas/handlers/${name}/handler.ts`);
+      expect(loaded).toContain(`lambdas/handlers/${name}/handler.ts`);
       expect(loaded.filter((path) => /node_modules\/(@aws-sdk|@smithy|@aws-crypto)\//.test(path))).toEqual(
         [],
       );
@@ -219,19 +219,19 @@ describe('bundles of the public functions', () => {
   );
 
   it('checkout-status carries no AWS SDK at all', async () => {
-    const inputs = await bundledInputs('lambdas/checkout-status/handler.ts');
+    const inputs = await bundledInputs('lambdas/handlers/checkout-status/handler.ts');
     expect(inputs.filter((path) => /node_modules\/(@aws-sdk|@smithy)\//.test(path))).toEqual([]);
   }, 30_000);
 
   it("create-checkout carries the SDK only for requests mode, behind request-writer's import()", async () => {
-    const inputs = await bundledInputs('lambdas/create-checkout/handler.ts');
-    const loaded = await loadedOnStart('lambdas/create-checkout/handler.ts');
+    const inputs = await bundledInputs('lambdas/handlers/create-checkout/handler.ts');
+    const loaded = await loadedOnStart('lambdas/handlers/create-checkout/handler.ts');
 
     expect(inputs.some((path) => path.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
     expect(inputs.some((path) => path.includes('node_modules/@aws-sdk/client-ses/'))).toBe(true);
-    expect(inputs).toContain('lambdas/shop/request-writer.ts');
-    expect(loaded).not.toContain('lambdas/shop/request-writer.ts');
-    expect(loaded).not.toContain('lambdas/shop/request-actions.ts');
+    expect(inputs).toContain('lambdas/domain/operations/request-writer.ts');
+    expect(loaded).not.toContain('lambdas/domain/operations/request-writer.ts');
+    expect(loaded).not.toContain('lambdas/domain/operations/request-actions.ts');
     expect(loaded).toContain('lambdas/lib/dynamodb-http.ts');
   }, 30_000);
 });

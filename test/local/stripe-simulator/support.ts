@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
-import { buildSessionParams } from '../../../lambdas/create-checkout/create-checkout-session';
+import { buildSessionParams } from '../../../lambdas/domain/checkout/create-checkout-session';
 import type { StripeSimulator } from '../../../local/stripe-simulator/server';
 import { checkoutRequestSchema } from '../../../shared/checkout-request';
 import { quoteOrder } from '../../../shared/pricing';

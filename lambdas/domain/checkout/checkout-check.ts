@@ -1,0 +1,153 @@
+import * as z from 'zod/mini';
+import { type Quote, quoteOrder } from '../../../shared/pricing';
+import { isAllowedQuantity } from '../../../shared/product';
+import { hasShopMarker } from './order-metadata';
+import '../../lib/zod-locale';
+
+/** The one currency the shop sells in. */
+export const SHOP_CURRENCY = 'gbp';
+
+const metadataSchema = z.optional(z.nullable(z.record(z.string(), z.string())));
+
+const lineItemSchema = z.object({
+  quantity: z.nullable(z.number().check(z.int())),
+  amount_subtotal: z.number().check(z.int()),
+  amount_total: z.number().check(z.int()),
+  currency: z.string(),
+  price: z.nullable(z.object({ unit_amount: z.nullable(z.number().check(z.int())) })),
+});
+
+/** The charge that took the money: its `created` is when Stripe recorded the payment. */
+const chargeSchema = z.object({ created: z.number().check(z.int()) });
+
+/**
+ * The session's PaymentIntent, when expanded (`payment_intent.latest_charge`): for a delayed
+ * method its status turns `succeeded` when the money arrives, days after the session completed.
+ */
+const paymentIntentSchema = z.object({
+  id: z.string(),
+  status: z.optional(z.string()),
+  latest_charge: z.optional(z.nullable(z.union([z.string(), chargeSchema]))),
+});
+
+/**
+ * The fields of a Checkout Session (retrieved with `expand: ['line_items']`) that fulfilment
+ * relies on, parsed rather than cast: this is data from outside. Status strings stay open
+ * strings so a value Stripe adds later reads as "not paid", not as a crash.
+ */
+const sessionSchema = z.object({
+  id: z.string().check(z.minLength(1)),
+  object: z.literal('checkout.session'),
+  livemode: z.boolean(),
+  created: z.number().check(z.int()),
+  status: z.nullable(z.string()),
+  payment_status: z.string(),
+  amount_total: z.nullable(z.number().check(z.int())),
+  currency: z.nullable(z.string()),
+  customer_email: z.optional(z.nullable(z.string())),
+  customer_details: z.optional(z.nullable(z.object({ email: z.optional(z.nullable(z.string())) }))),
+  metadata: metadataSchema,
+  payment_intent: z.optional(z.nullable(z.union([z.string(), paymentIntentSchema]))),
+  shipping_cost: z.optional(z.nullable(z.object({ amount_total: z.number().check(z.int()) }))),
+  line_items: z.optional(z.object({ data: z.array(lineItemSchema), has_more: z.boolean() })),
+});
+
+/**
+ * What create-checkout stored in metadata (lambdas/domain/checkout/order-metadata.ts), after its own
+ * validation with shared/checkout-request. `phone` is absent when the customer gave none.
+ */
+const orderMetadataSchema = z.object({
+  name: z.string().check(z.trim(), z.minLength(1)),
+  phone: z._default(z.optional(z.string().check(z.trim())), ''),
+  address: z.string().check(z.trim(), z.minLength(1)),
+  postcode: z.string().check(z.trim(), z.minLength(1)),
+  quantity: z.string().check(z.regex(/^\d{1,2}$/)),
+  dispatch_date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
+});
+
+type Session = z.output<typeof sessionSchema>;
+type OrderMetadata = z.output<typeof orderMetadataSchema>;
+
+export type CheckoutCheck =
+  | { kind: 'not-ours' }
+  | { kind: 'not-paid'; paymentStatus: string; status: string | null }
+  /** Paid, ours, but not something we priced or can post: never fulfilled automatically. */
+  | { kind: 'needs-review'; problems: string[] }
+  /** Paid, ours, and exactly what we priced: the parsed session and what an order is made of. */
+  | { kind: 'payable'; session: Session; details: OrderMetadata; quote: Quote; email: string };
+
+function quoteFor(quantity: number): Quote | undefined {
+  return isAllowedQuantity(quantity) ? quoteOrder(quantity) : undefined;
+}
+
+/**
+ * Decides, from a Checkout Session retrieved from Stripe with its line items, whether it is ours,
+ * paid, and exactly what we priced (amount, currency, unit price × quantity, shipping, quantity of
+ * 3, 6 or 9): an order exists only for such a session. Pure: no I/O, so every rule is a unit test.
+ * Fulfilment builds its order from a `payable` answer (paid-checkout.ts); the status lookup needs
+ * only the kind, so this module carries nothing else (no postcode code in its bundle).
+ */
+export function checkCheckoutSession(input: unknown, shopId: string): CheckoutCheck {
+  const metadata = metadataSchema.safeParse(
+    typeof input === 'object' && input !== null && 'metadata' in input ? input.metadata : undefined,
+  );
+  if (!metadata.success || !hasShopMarker(metadata.data, shopId)) return { kind: 'not-ours' };
+
+  const parsed = sessionSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      kind: 'needs-review',
+      problems: parsed.error.issues.map((i) => `session.${i.path.join('.')}: ${i.message}`),
+    };
+  }
+  const session = parsed.data;
+  const intent = typeof session.payment_intent === 'object' ? session.payment_intent : undefined;
+  // A delayed method (Bacs Direct Debit) completes the session unpaid; when the money arrives its
+  // PaymentIntent succeeds. Either says the money is ours.
+  const paid =
+    session.payment_status === 'paid' || (session.status === 'complete' && intent?.status === 'succeeded');
+  if (!paid) {
+    return { kind: 'not-paid', paymentStatus: session.payment_status, status: session.status };
+  }
+
+  const problems: string[] = [];
+  const details = orderMetadataSchema.safeParse(session.metadata ?? {});
+  if (!details.success)
+    problems.push(...details.error.issues.map((i) => `metadata.${i.path.join('.')}: ${i.message}`));
+
+  const items = session.line_items;
+  const item = items?.data[0];
+  if (!items || !item || items.data.length !== 1 || items.has_more) {
+    problems.push(`expected exactly one line item, got ${items ? items.data.length : 'none'}`);
+  }
+  const quantity = item?.quantity ?? Number.NaN;
+  const quote = quoteFor(quantity);
+  if (!quote) problems.push(`quantity ${quantity} is not 3, 6 or 9`);
+  if (details.success && Number(details.data.quantity) !== quantity) {
+    problems.push(`metadata quantity ${details.data.quantity} differs from line item quantity ${quantity}`);
+  }
+  if (session.currency !== SHOP_CURRENCY)
+    problems.push(`currency ${session.currency} is not ${SHOP_CURRENCY}`);
+  if (item && item.currency !== SHOP_CURRENCY) problems.push(`line item currency ${item.currency}`);
+  if (quote && item) {
+    if (item.price?.unit_amount !== quote.unitPricePence) {
+      problems.push(`unit amount ${item.price?.unit_amount} is not ${quote.unitPricePence}`);
+    }
+    if (item.amount_total !== quote.subtotalPence) {
+      problems.push(`line item total ${item.amount_total} is not ${quote.subtotalPence}`);
+    }
+  }
+  if (quote && session.shipping_cost?.amount_total !== quote.shippingPence) {
+    problems.push(`shipping ${session.shipping_cost?.amount_total} is not ${quote.shippingPence}`);
+  }
+  if (quote && session.amount_total !== quote.totalPence) {
+    problems.push(`amount_total ${session.amount_total} is not ${quote.totalPence}`);
+  }
+  const email = session.customer_details?.email ?? session.customer_email ?? undefined;
+  if (!email) problems.push('no customer email');
+
+  if (problems.length > 0 || !details.success || !quote || !email) {
+    return { kind: 'needs-review', problems };
+  }
+  return { kind: 'payable', session, details: details.data, quote, email };
+}

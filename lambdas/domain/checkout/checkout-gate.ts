@@ -1,0 +1,51 @@
+import type { CheckoutRequest } from '../../../shared/checkout-request';
+import type { CheckoutEnv } from '../../lib/config';
+import type { ShopDeps } from '../operations/shop-deps';
+import { type ShopSettings, settingsReaderFromConfig } from '../shop-settings/shop-settings';
+
+type RecordOrderRequest = typeof import('../operations/request-writer').recordOrderRequest;
+export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
+
+/** What create-checkout needs for the shop's settings and order requests. */
+export interface CheckoutGateDeps {
+  /** The current settings; cached for a few seconds at most (createSettingsReader). */
+  settings: () => Promise<ShopSettings>;
+  /** Records a validated checkout as an order request and emails it (requests mode; recordOrderRequest). */
+  recordRequest: (
+    input: CheckoutRequest,
+    options: { idempotencyKey: string | undefined; cutoffHours: number },
+  ) => Promise<RecordedRequest>;
+}
+
+/** The page's text when the merchant paused without a message of their own (never expected). */
+export const DEFAULT_PAUSED_MESSAGE = 'We are not taking orders at the moment. Please come back soon.';
+
+/**
+ * Builds the gate from create-checkout's parsed configuration, once per cold start. The settings
+ * are one signed GetItem with no AWS SDK (settingsOverHttp); the SDK clients that record order
+ * requests load with their module on the first request in requests mode, so a paid checkout's
+ * cold start never pays for them. A failed load is not kept: the next request tries again.
+ */
+export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
+  let writer: Promise<{ record: RecordOrderRequest; deps: ShopDeps }> | undefined;
+  const loadWriter = () => {
+    if (writer === undefined) {
+      const loading = import('../operations/request-writer').then((module) => ({
+        record: module.recordOrderRequest,
+        deps: module.createRequestDeps(config),
+      }));
+      loading.catch(() => {
+        if (writer === loading) writer = undefined;
+      });
+      writer = loading;
+    }
+    return writer;
+  };
+  return {
+    settings: settingsReaderFromConfig(config),
+    recordRequest: async (input, options) => {
+      const { record, deps } = await loadWriter();
+      return record(input, options, deps);
+    },
+  };
+}

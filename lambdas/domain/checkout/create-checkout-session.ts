@@ -1,0 +1,232 @@
+import { createHash, randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+import type { CheckoutRequest } from '../../../shared/checkout-request';
+import { formatDispatchDate, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import { poundsToPence, type Quote, quoteOrder } from '../../../shared/pricing';
+import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
+import { isIdempotencyMismatch, PaymentProviderError, toPaymentProviderError } from '../../lib/stripe-errors';
+import { orderMetadata } from './order-metadata';
+
+/**
+ * Every time-dependent parameter (`expires_at`, the dispatch date in metadata and on the Stripe
+ * page) is computed from the start of a fixed 10-minute window, not from the request's instant.
+ * Stripe compares the parameters of a request that reuses an idempotency key with the first one
+ * and refuses any difference, so a double-click or a retry a second later must send exactly the
+ * same parameters: within one window it does. A retry that crosses into the next window is
+ * refused once by Stripe; we then repeat it with the previous window's parameters, which are
+ * exactly what the first attempt sent, and Stripe answers with the session it already made.
+ * A dispatch cut-off on a 10-minute boundary (whole hours, the default) is therefore exact.
+ */
+export const SESSION_WINDOW_MS = 10 * 60_000;
+/**
+ * `expires_at` is this long after the window start: 45 to 55 minutes ahead on a first attempt,
+ * 35 to 45 on the retry with the previous window, always inside Stripe's 30-minute minimum and
+ * our 60-minute maximum (the dispatch date shown must still be true when the customer pays).
+ */
+export const SESSION_EXPIRY_AFTER_WINDOW_START_MS = 55 * 60_000;
+
+/** The sent subtotal, shipping or total differ from the server's price. */
+export class QuoteMismatchError extends Error {
+  constructor(readonly quote: Quote) {
+    super('The totals sent do not match the server quote');
+    this.name = 'QuoteMismatchError';
+  }
+}
+
+/** The idempotency key was first used for a checkout with other details (Stripe's idempotency_error). */
+export class CheckoutConflictError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('The idempotency key was already used with different checkout details', options);
+    this.name = 'CheckoutConflictError';
+  }
+}
+
+/**
+ * Stripe refused the customer's email address (`invalid_request_error` on `customer_email`, such
+ * as "Invalid email address"): the customer must change it, so it is their field's error, not a
+ * "try again" that would send the same address for ever.
+ */
+export class CustomerEmailRejectedError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('Stripe refused the customer email address', options);
+    this.name = 'CustomerEmailRejectedError';
+  }
+}
+
+/** A Stripe error as this function reports it: the customer's email refused, or PaymentProviderError. */
+function toCheckoutError(error: unknown): unknown {
+  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.param === 'customer_email') {
+    return new CustomerEmailRejectedError({ cause: toPaymentProviderError(error) });
+  }
+  return toPaymentProviderError(error);
+}
+
+export interface CreateCheckoutSessionDeps {
+  stripe: Stripe;
+  /** Public origin of the site, without a trailing slash: the only source of success/cancel URLs. */
+  siteUrl: string;
+  now: Date;
+  /** See `DispatchOptions.cutoffHours`. */
+  cutoffHours: number;
+  /** SHOP_ID: this deployment's marker in the session's metadata. */
+  shopId: string;
+  /** The page's per-attempt key (already validated); absent means every request makes a new session. */
+  idempotencyKey?: string | undefined;
+}
+
+export interface CreatedCheckoutSession {
+  url: string;
+  sessionId: string;
+  clientReferenceId: string;
+  dispatchDate: IsoDate;
+}
+
+/**
+ * Creates the hosted Stripe Checkout Session for a validated order, priced by the server alone:
+ * the browser's totals are only compared with `quoteOrder`. Writes nothing and sends nothing; the
+ * order exists only once the webhook sees the session paid.
+ *
+ * @throws QuoteMismatchError when the sent totals differ from the quote (nothing is sent to Stripe).
+ * @throws CheckoutConflictError when the idempotency key was used for different details.
+ * @throws CustomerEmailRejectedError when Stripe refuses the customer's email address.
+ * @throws PaymentProviderError when Stripe fails, times out or answers without a payment page URL.
+ */
+export async function createCheckoutSession(
+  input: CheckoutRequest,
+  deps: CreateCheckoutSessionDeps,
+): Promise<CreatedCheckoutSession> {
+  const quote = quoteOrder(input.quantity);
+  assertTotalsMatch(input, quote);
+
+  const stripeKey = deps.idempotencyKey === undefined ? undefined : stripeIdempotencyKey(deps.idempotencyKey);
+  // With a key the reference is derived from it, so a retry sends the same parameters; without
+  // one every request is a new checkout and gets a fresh reference.
+  const clientReferenceId = stripeKey
+    ? `ord_${stripeKey.hash.slice(0, 24)}`
+    : `ord_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+  const windowStart = Math.floor(deps.now.getTime() / SESSION_WINDOW_MS) * SESSION_WINDOW_MS;
+
+  const attempt = async (start: number): Promise<CreatedCheckoutSession> => {
+    const dispatchDate = nextDispatchDate(new Date(start), { cutoffHours: deps.cutoffHours });
+    const params = buildSessionParams({
+      input,
+      quote,
+      siteUrl: deps.siteUrl,
+      shopId: deps.shopId,
+      clientReferenceId,
+      dispatchDate,
+      expiresAt: Math.floor((start + SESSION_EXPIRY_AFTER_WINDOW_START_MS) / 1000),
+    });
+    const session = await deps.stripe.checkout.sessions.create(
+      params,
+      stripeKey ? { idempotencyKey: stripeKey.key } : undefined,
+    );
+    if (!session.url) throw new PaymentProviderError({ type: 'session_without_url' });
+    return { url: session.url, sessionId: session.id, clientReferenceId, dispatchDate };
+  };
+
+  try {
+    return await attempt(windowStart);
+  } catch (error) {
+    if (!(stripeKey && isIdempotencyMismatch(error))) throw toCheckoutError(error);
+  }
+  // A retry that crossed a window boundary: the first attempt used the previous window.
+  try {
+    return await attempt(windowStart - SESSION_WINDOW_MS);
+  } catch (error) {
+    if (isIdempotencyMismatch(error)) throw new CheckoutConflictError({ cause: error });
+    throw toCheckoutError(error);
+  }
+}
+
+function assertTotalsMatch(input: CheckoutRequest, quote: Quote): void {
+  const matches =
+    poundsToPence(input.subtotal) === quote.subtotalPence &&
+    poundsToPence(input.shipping) === quote.shippingPence &&
+    poundsToPence(input.total) === quote.totalPence;
+  if (!matches) throw new QuoteMismatchError(quote);
+}
+
+/**
+ * Stripe's idempotency key for a page's key. Hashed, so it always fits Stripe's 255 characters
+ * behind the prefix, and prefixed, so it can never collide with a key another endpoint uses.
+ */
+export function stripeIdempotencyKey(pageKey: string): { key: string; hash: string } {
+  const hash = createHash('sha256').update(pageKey).digest('hex');
+  return { key: `checkout:${hash}`, hash };
+}
+
+interface SessionParamsInput {
+  input: CheckoutRequest;
+  quote: Quote;
+  siteUrl: string;
+  /** SHOP_ID, the deployment's marker (see order-metadata.ts). */
+  shopId: string;
+  clientReferenceId: string;
+  dispatchDate: IsoDate;
+  expiresAt: number;
+}
+
+/**
+ * The Checkout Session parameters: a pure function of its input, so the same order, key and time
+ * window always produce byte-identical parameters (see SESSION_WINDOW_MS).
+ */
+export function buildSessionParams({
+  input,
+  quote,
+  siteUrl,
+  shopId,
+  clientReferenceId,
+  dispatchDate,
+  expiresAt,
+}: SessionParamsInput): Stripe.Checkout.SessionCreateParams {
+  const dispatchText = formatDispatchDate(dispatchDate);
+  const metadata = orderMetadata(input, dispatchDate, shopId);
+  return {
+    mode: 'payment',
+    currency: 'gbp',
+    locale: 'en-GB',
+    line_items: [
+      {
+        price_data: {
+          currency: 'gbp',
+          unit_amount: quote.unitPricePence,
+          product_data: {
+            name: `${PRODUCT_NAME} (${DAPHNIA.bottleSize} bottle)`,
+            description: `About ${DAPHNIA.countMin}-${DAPHNIA.countMax} live ${DAPHNIA.unit} per bottle.`,
+          },
+        },
+        quantity: quote.bottles,
+      },
+    ],
+    // Delivery as a shipping rate, not a second line item: Stripe shows it as shipping, records it
+    // in total_details.amount_shipping, and the line items stay "what was bought" for fulfilment.
+    shipping_options: [
+      {
+        shipping_rate_data: {
+          type: 'fixed_amount',
+          fixed_amount: { amount: quote.shippingPence, currency: 'gbp' },
+          display_name: `UK delivery (dispatched ${dispatchText})`,
+        },
+      },
+    ],
+    customer_email: input.email,
+    client_reference_id: clientReferenceId,
+    metadata,
+    payment_intent_data: {
+      // Session metadata does not reach the PaymentIntent: copy it, for refunds and disputes.
+      metadata,
+      description: `${quote.bottles} x ${PRODUCT_NAME} (${DAPHNIA.bottleSize}), dispatch ${dispatchDate}`,
+    },
+    expires_at: expiresAt,
+    success_url: `${siteUrl}/success?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${siteUrl}/`,
+    custom_text: {
+      submit: {
+        message:
+          `Dispatched ${dispatchText} (freezing or extreme weather can delay dispatch). ` +
+          'These are live animals: the 14-day right to cancel does not apply.',
+      },
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import type Stripe from 'stripe';
+import {
+  CHECKOUT_SESSION_ID_PATTERN,
+  type CheckoutStatus,
+  checkoutStatusSchema,
+  orderReference,
+} from '../../../shared/checkout-status';
+import { isResourceMissing, PaymentProviderError, toPaymentProviderError } from '../../lib/stripe-errors';
+import { checkCheckoutSession } from './checkout-check';
+import { hasShopMarker } from './order-metadata';
+
+/** Malformed, unknown to Stripe, or not one of ours: all the same 404, so nothing can be probed. */
+export class CheckoutSessionNotFoundError extends Error {
+  constructor(readonly reason: 'malformed' | 'missing' | 'not-ours') {
+    super(`Checkout Session not found (${reason})`);
+    this.name = 'CheckoutSessionNotFoundError';
+  }
+}
+
+export interface GetCheckoutStatusDeps {
+  stripe: Stripe;
+  /** SHOP_ID: a session of another deployment is not found. */
+  shopId: string;
+}
+
+/**
+ * What the success page may show about a Checkout Session: status, reference, bottles, total
+ * (pence) and dispatch date, never the customer's name, email, phone or address. Read-only: it
+ * retrieves the session from Stripe and writes nothing.
+ *
+ * Only a complete session whose payment_status is `paid`, and which fulfilment will fulfil, is
+ * `paid`; a paid one it holds for review is `in_review`. `no_payment_required`
+ * (a 100% discount) is reported `unpaid`: our prices never make a free session, fulfilment only
+ * creates orders for paid ones, and the page must not say "Payment Successful!" for an order
+ * that will never be fulfilled.
+ *
+ * @throws CheckoutSessionNotFoundError for a malformed id, an id Stripe does not know, or a
+ *   session without our metadata marker.
+ * @throws PaymentProviderError when Stripe fails or answers a session we cannot read.
+ */
+export async function getCheckoutStatus(
+  sessionId: string,
+  deps: GetCheckoutStatusDeps,
+): Promise<CheckoutStatus> {
+  if (!CHECKOUT_SESSION_ID_PATTERN.test(sessionId)) throw new CheckoutSessionNotFoundError('malformed');
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['line_items'] });
+  } catch (error) {
+    if (isResourceMissing(error)) throw new CheckoutSessionNotFoundError('missing');
+    throw toPaymentProviderError(error);
+  }
+  if (!hasShopMarker(session.metadata, deps.shopId)) throw new CheckoutSessionNotFoundError('not-ours');
+
+  const answer = checkoutStatusSchema.safeParse({
+    status: statusOf(session, deps.shopId),
+    reference: orderReference(session.id),
+    bottles: bottlesOf(session),
+    total: session.amount_total,
+    dispatchDate: session.metadata?.dispatch_date,
+  });
+  // Our own sessions always have these; a session that lacks them was not made by create-checkout.
+  if (!answer.success) throw new PaymentProviderError({ type: 'unreadable_session' });
+  return answer.data;
+}
+
+function statusOf(session: Stripe.Checkout.Session, shopId: string): CheckoutStatus['status'] {
+  if (session.status === 'complete' && session.payment_status === 'paid') {
+    // The same rule fulfilment applies: a paid session it will not fulfil automatically (amount,
+    // currency or quantity not what we priced) is held for the merchant, not confirmed.
+    return checkCheckoutSession(session, shopId).kind === 'payable' ? 'paid' : 'in_review';
+  }
+  if (session.status === 'expired') return 'expired';
+  if (session.status === 'open') return 'open';
+  // Complete but not (yet) paid: a delayed payment method still settling, or no payment taken.
+  return 'unpaid';
+}
+
+/** The bottles Stripe charged for (the line items); the metadata copy only when they are absent. */
+function bottlesOf(session: Stripe.Checkout.Session): number | undefined {
+  const items = session.line_items?.data ?? [];
+  const charged = items.reduce((sum, item) => sum + (item.quantity ?? 0), 0);
+  if (charged > 0) return charged;
+  const fromMetadata = Number(session.metadata?.quantity);
+  return Number.isInteger(fromMetadata) && fromMetadata > 0 ? fromMetadata : undefined;
+}

@@ -1,0 +1,44 @@
+import type { CheckoutRequest } from '../../../shared/checkout-request';
+import type { IsoDate } from '../../../shared/dispatch';
+
+/**
+ * The metadata key of the marker create-checkout puts on every session it creates: its value is
+ * the deployment's SHOP_ID (stack and stage, from configuration). The status lookup, fulfilment
+ * and the reconciler act only on sessions carrying their own deployment's value, so a test and a
+ * live stage, or two developers, sharing one Stripe account never touch each other's sessions.
+ */
+export const SHOP_MARKER_KEY = 'shop';
+
+/** Version of the metadata layout below, so fulfilment can tell old sessions from new ones. */
+export const ORDER_METADATA_VERSION = '1';
+
+/** True when a session's metadata carries this deployment's marker (`shopId`: SHOP_ID). */
+export function hasShopMarker(
+  metadata: Readonly<Record<string, string>> | null | undefined,
+  shopId: string,
+): boolean {
+  return metadata?.[SHOP_MARKER_KEY] === shopId;
+}
+
+/**
+ * What fulfilment needs to know about an order, as Stripe metadata (on the session and copied to
+ * the PaymentIntent). Keys: shop, order_version, name, phone (only when given: Stripe reads an
+ * empty value as "unset"), address, postcode (normalised), quantity, dispatch_date (YYYY-MM-DD).
+ * The checkout schema's field limits keep every value within Stripe's 500 characters.
+ */
+export function orderMetadata(
+  order: CheckoutRequest,
+  dispatchDate: IsoDate,
+  shopId: string,
+): Record<string, string> {
+  return {
+    [SHOP_MARKER_KEY]: shopId,
+    order_version: ORDER_METADATA_VERSION,
+    name: order.name,
+    ...(order.phone ? { phone: order.phone } : {}),
+    address: order.address,
+    postcode: order.postcode,
+    quantity: String(order.quantity),
+    dispatch_date: dispatchDate,
+  };
+}

@@ -1,0 +1,70 @@
+import { formatDispatchDate } from '../../../shared/dispatch';
+import { formatGbp } from '../../../shared/pricing';
+import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
+import type { OrderItem } from '../orders/order';
+import { formatOrderDate } from './customer-confirmation';
+import { type EmailBlock, type EmailContent, renderEmail } from './render';
+
+/** What the merchant reads about each reason SES refused the customer's confirmation. */
+const REFUSAL_EXPLANATIONS: Record<string, string> = {
+  'address-not-ascii': 'the address has characters email servers do not accept',
+  InvalidParameterValue: 'the email service says the address is not valid',
+  MessageRejected: 'the email service refused to deliver to the address',
+};
+
+/** The payment's page in the Stripe Dashboard (test-mode payments live under /test/). */
+export function stripeDashboardPaymentUrl(order: Pick<OrderItem, 'paymentIntentId' | 'livemode'>) {
+  const id = order.paymentIntentId;
+  if (!id || !/^pi_[A-Za-z0-9_]+$/.test(id)) return undefined;
+  return `https://dashboard.stripe.com/${order.livemode ? '' : 'test/'}payments/${id}`;
+}
+
+/**
+ * The merchant's new-order notice: everything needed to pack and post the order without opening
+ * Stripe or the table (reference, bottles, who and where, phone and email for the courier,
+ * dispatch day, amount paid), plus the Stripe ids to find it later.
+ */
+export function renderMerchantNotice(order: OrderItem): EmailContent {
+  const dispatch = formatDispatchDate(order.dispatchDate);
+  const rows: Array<readonly [string, string]> = [
+    ['Reference', order.reference],
+    ['Pack', `${order.bottles} × ${DAPHNIA.bottleSize} bottles of ${PRODUCT_NAME}`],
+    ['Dispatch on', dispatch],
+  ];
+  if (order.promisedDispatchDate !== undefined && order.promisedDispatchDate !== order.dispatchDate) {
+    rows.push(['Shown at checkout', formatDispatchDate(order.promisedDispatchDate)]);
+  }
+  rows.push(
+    ['Name', order.customerName],
+    ['Address', order.deliveryAddress],
+    ['Postcode', order.postcode],
+    ['Phone', order.customerPhone === '' ? '(not given)' : order.customerPhone],
+    ['Email', order.customerEmail],
+    ['Total paid', formatGbp(order.totalPence)],
+    ['Paid', `${formatOrderDate(order.paidAt)} (${order.paidAt})`],
+    ['Stripe session', order.sessionId],
+  );
+  if (order.paymentIntentId) rows.push(['Stripe payment', order.paymentIntentId]);
+  const blocks: EmailBlock[] = [];
+  if (order.confirmationEmailState === 'failed') {
+    const why =
+      REFUSAL_EXPLANATIONS[order.confirmationEmailFailureReason ?? ''] ?? 'the email service refused it';
+    blocks.push({
+      kind: 'paragraph',
+      text:
+        `Action needed: the customer has NOT received their order confirmation (${why}). ` +
+        'Please contact them by phone, or ask them for another email address.',
+    });
+    rows.push(['Customer email', 'NOT SENT: confirmation refused']);
+  } else {
+    blocks.push({
+      kind: 'paragraph',
+      text: 'A new order has been paid. Reply to this email to reach the customer.',
+    });
+  }
+  blocks.push({ kind: 'rows', rows });
+  const dashboard = stripeDashboardPaymentUrl(order);
+  if (dashboard)
+    blocks.push({ kind: 'link', text: 'Open this payment in the Stripe Dashboard', href: dashboard });
+  return renderEmail(`New order ${order.reference}: ${order.bottles} bottles, dispatch ${dispatch}`, blocks);
+}

@@ -1,0 +1,46 @@
+import type { SESClient } from '@aws-sdk/client-ses';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient, createSesClient } from '../../lib/aws';
+import { type Env, type FulfilmentEnv, fulfilmentRuntimeEnvSchema, parseEnv } from '../../lib/config';
+import { stdoutMetricsWriter } from '../../lib/metrics';
+import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../../lib/stripe';
+import { shopEmailIdentity } from '../emails/send-email';
+import { createOrdersRepository } from '../orders/orders-repository';
+import type { FulfilmentDeps } from './fulfil-checkout';
+
+export interface FulfilmentRuntime {
+  config: FulfilmentEnv;
+  secrets: StripeSecrets;
+  deps: FulfilmentDeps;
+  /** The AWS clients inside `deps`, for tests that inject faults into them. */
+  clients: { documentClient: DynamoDBDocumentClient; ses: SESClient };
+}
+
+/**
+ * Configuration, secrets and clients of the webhook and the reconciler, built once per cold
+ * start (each handler wraps this in initOnce). The only place their environment is read.
+ */
+export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime> {
+  const config = parseEnv(fulfilmentRuntimeEnvSchema, env);
+  const secrets = await loadStripeSecrets(config);
+  const documentClient = createDocumentClient({
+    region: config.AWS_REGION,
+    endpoint: config.DYNAMODB_ENDPOINT,
+  });
+  const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
+  return {
+    config,
+    secrets,
+    clients: { documentClient, ses },
+    deps: {
+      stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
+      orders: createOrdersRepository(documentClient, config.ORDERS_TABLE_NAME),
+      ...shopEmailIdentity(ses, config),
+      merchantEmail: config.MERCHANT_EMAIL,
+      cutoffHours: config.DISPATCH_CUTOFF_HOURS,
+      shopId: config.SHOP_ID,
+      metrics: stdoutMetricsWriter,
+      now: () => new Date(),
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { logger } from '../../lib/logger';
+import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
+import { hasShopMarker } from '../checkout/order-metadata';
+import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
+
+/**
+ * How far back sessions are looked at, by default: the longest settlement of the enabled payment
+ * methods after the session completes (Bacs Direct Debit: up to 7 business days, so 10 calendar
+ * days with a weekend and a bank holiday), beyond Stripe's 3 days of webhook retries.
+ * RECONCILE_LOOKBACK_DAYS overrides it.
+ */
+export const DEFAULT_RECONCILE_LOOKBACK_DAYS = 10;
+const DAY_MS = 24 * 3_600_000;
+
+export interface ReconcileDeps extends FulfilmentDeps {
+  /** RECONCILE_LOOKBACK_DAYS; DEFAULT_RECONCILE_LOOKBACK_DAYS when absent. */
+  lookbackDays?: number | undefined;
+}
+
+export interface ReconcileSummary {
+  /** Completed sessions listed from Stripe in the window. */
+  checked: number;
+  /** Sessions of ours, paid, looked at (order and emails). */
+  paid: number;
+  /** Of those, sessions completed unpaid whose delayed payment (PaymentIntent) later succeeded. */
+  settledLater: number;
+  /** Paid sessions that had no order: their webhook never arrived (or failed for good). */
+  fulfilledMissedOrders: number;
+  /** Emails this run sent for orders that existed already (left unsent by a failed attempt). */
+  emailsRetried: number;
+  /** Paid sessions that do not match our prices: for the merchant. */
+  needsReview: number;
+  /** Sessions whose fulfilment threw (Stripe, DynamoDB or SES failing); the next run retries. */
+  failed: number;
+  /** The run reached its deadline and left the rest of the list for the next run. */
+  stoppedAtDeadline: boolean;
+}
+
+/** A run that could not finish every session: thrown after the summary and metric are out. */
+export class ReconcileIncompleteError extends Error {
+  constructor(readonly summary: ReconcileSummary) {
+    super(
+      summary.stoppedAtDeadline
+        ? `Reconciliation stopped at its deadline after ${summary.checked} session(s); the next run goes on`
+        : `Reconciliation left ${summary.failed} session(s) for the next run`,
+    );
+    this.name = 'ReconcileIncompleteError';
+  }
+}
+
+/**
+ * The safety net under the webhook: lists the Checkout Sessions completed in the lookback window
+ * (10 days by default) and runs fulfilCheckout on every paid one of ours, including one that
+ * completed unpaid (a delayed method) and whose PaymentIntent succeeded since. That writes the order of a session whose
+ * webhook never came, and sends any email an earlier attempt left pending (or stale in `sending`).
+ * Safe alongside webhooks: it goes through the same conditional writes. Emits
+ * `ReconcilerFulfilledMissedOrders` (namespace LiveAquatics) for an alarm to watch.
+ *
+ * `deadline` bounds the run: no session is started after it. Without it a backlog (after a webhook
+ * outage, say) could run into the Lambda's time limit, which kills the run mid-session (inside an
+ * email send: the duplicate window of send-order-emails.ts) before the summary and metric are out.
+ * @throws ReconcileIncompleteError when some sessions failed or the deadline came first, so the
+ *   run counts as an error.
+ */
+export async function reconcileOrders(
+  deps: ReconcileDeps,
+  options: { lookbackMs?: number; pageSize?: number; deadline?: Date | undefined } = {},
+): Promise<ReconcileSummary> {
+  const summary: ReconcileSummary = {
+    checked: 0,
+    paid: 0,
+    settledLater: 0,
+    fulfilledMissedOrders: 0,
+    emailsRetried: 0,
+    needsReview: 0,
+    failed: 0,
+    stoppedAtDeadline: false,
+  };
+  const lookbackMs = options.lookbackMs ?? (deps.lookbackDays ?? DEFAULT_RECONCILE_LOOKBACK_DAYS) * DAY_MS;
+  const since = Math.floor((deps.now().getTime() - lookbackMs) / 1000);
+  // The SDK's auto-pagination fetches further pages as the loop goes.
+  for await (const session of deps.stripe.checkout.sessions.list({
+    status: 'complete',
+    created: { gte: since },
+    limit: options.pageSize ?? 100,
+    // A delayed payment's outcome is on its PaymentIntent; expanded here, so an unpaid session
+    // costs no extra call.
+    expand: ['data.payment_intent'],
+  })) {
+    if (options.deadline !== undefined && deps.now() >= options.deadline) {
+      summary.stoppedAtDeadline = true;
+      break;
+    }
+    summary.checked += 1;
+    if (!hasShopMarker(session.metadata, deps.shopId)) continue;
+    const settledLater =
+      session.payment_status === 'unpaid' &&
+      typeof session.payment_intent === 'object' &&
+      session.payment_intent?.status === 'succeeded';
+    if (session.payment_status !== 'paid' && !settledLater) continue;
+    summary.paid += 1;
+    if (settledLater) summary.settledLater += 1;
+    try {
+      const result = await fulfilCheckout(session.id, deps);
+      if (result.outcome === 'needs-review') summary.needsReview += 1;
+      if (result.outcome !== 'fulfilled') continue;
+      if (result.orderCreated) {
+        summary.fulfilledMissedOrders += 1;
+        logger.warn('Reconciler recorded a paid order whose webhook never arrived', {
+          reference: result.reference,
+        });
+      } else {
+        summary.emailsRetried += Object.values(result.emails).filter((email) => email === 'sent').length;
+      }
+    } catch (error) {
+      summary.failed += 1;
+      logger.error('Reconciler could not fulfil a session; the next run retries', {
+        sessionId: session.id,
+        error,
+      });
+    }
+  }
+  emitMetric(deps.metrics, METRIC_NAMES.reconcilerFulfilledMissedOrders, summary.fulfilledMissedOrders);
+  logger.info('Reconciliation finished', { ...summary });
+  if (summary.failed > 0 || summary.stoppedAtDeadline) throw new ReconcileIncompleteError(summary);
+  return summary;
+}

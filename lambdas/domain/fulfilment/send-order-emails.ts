@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { logger } from '../../lib/logger';
+import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
+import { renderCustomerConfirmation, type SellerDetails } from '../emails/customer-confirmation';
+import { renderMerchantNotice } from '../emails/merchant-notice';
+import {
+  type EmailSender,
+  isSesAcceptableAddress,
+  type OutgoingEmail,
+  PermanentEmailRefusalError,
+} from '../emails/send-email';
+import { EMAIL_KINDS, type EmailKind, emailAttributes, type OrderItem } from '../orders/order';
+import type { OrdersRepository } from '../orders/orders-repository';
+
+/**
+ * A `sending` claim older than this is taken to belong to an attempt that crashed, and may be
+ * claimed again. Far above one SES call (the client's timeouts are seconds), and far below the
+ * reconciler's period, so a crashed send is retried on its next run at the latest.
+ */
+export const STALE_CLAIM_MS = 2 * 60_000;
+
+export interface OrderEmailDeps {
+  orders: OrdersRepository;
+  sender: EmailSender;
+  seller: SellerDetails;
+  /** MERCHANT_EMAIL: where new-order notices go. */
+  merchantEmail: string;
+  now: () => Date;
+  /** Where `CustomerEmailRefused` goes. */
+  metrics: MetricsWriter;
+}
+
+/**
+ * What happened to one email in this attempt. `claimed-elsewhere`: another attempt holds a fresh
+ * claim (it is sending now, or crashed less than STALE_CLAIM_MS ago), or sent it meanwhile.
+ * `refused`: SES can never deliver it (recorded as `failed` on the order, now or earlier).
+ */
+export type EmailOutcome = 'sent' | 'already-sent' | 'claimed-elsewhere' | 'refused';
+
+/** The claim token of each email kind, held by the attempt that wrote them. */
+export type EmailClaims = Record<EmailKind, string>;
+
+function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): OutgoingEmail {
+  switch (kind) {
+    case 'confirmation':
+      // Replies go to the seller's own mailbox, not to the sending identity.
+      return {
+        to: order.customerEmail,
+        replyTo: deps.seller.email,
+        content: renderCustomerConfirmation(order, deps.seller),
+      };
+    case 'merchantNotice':
+      // The merchant answers a notice to reach the customer (a delivery question, a problem); an
+      // address SES would refuse is left out, or it would take the notice down with it.
+      return {
+        to: deps.merchantEmail,
+        replyTo: isSesAcceptableAddress(order.customerEmail) ? order.customerEmail : undefined,
+        content: renderMerchantNotice(order),
+      };
+  }
+}
+
+/**
+ * Sends an order's customer confirmation and merchant notice, each at most once however many
+ * webhook deliveries, retries and reconciler runs call this, concurrently or not.
+ *
+ * Per kind, a state machine on the order item, moved only by conditional updates:
+ *
+ *   pending ──claim──▶ sending(claimedAt, token) ──SES accepted, mark──▶ sent(sentAt, messageId)
+ *      ▲                        │  └──SES refused the customer for good──▶ failed(failedAt, reason)
+ *      └──── release ◀──────────┘  on a transient failure (an error, nothing sent)
+ *
+ * A claim is taken only from `pending`, or from a `sending` claim older than STALE_CLAIM_MS (its
+ * holder crashed). Only the holder of the claim sends, so two attempts never send the same email
+ * at once, and `sent` and `failed` are final. A new order is written already in `sending`, claimed
+ * by the attempt that writes it (withEmailsClaimed), which passes its tokens in as `held`.
+ *
+ * The one accepted duplicate window: SES has accepted the message, but `sent` is never recorded.
+ * Either the attempt stops before the mark (the process crashes or times out, DynamoDB fails on
+ * the mark), and after STALE_CLAIM_MS the next attempt takes the stale claim and sends again; or
+ * SES's answer is lost on the way back, which looks exactly like a refusal, so the claim is
+ * released and the next attempt sends again. Closing it would need SES to deduplicate, which it
+ * cannot; never resending would risk an email never sent, which Invariant 3 forbids. So, rarely,
+ * a customer or the merchant gets the same email twice.
+ *
+ * @returns what happened to each kind. A customer address SES can never take is `refused`, not an
+ *   error: retrying cannot help, and the order is durable.
+ * @throws the SES or DynamoDB error of a failed step (after both kinds were tried, and after
+ *   releasing a claim whose send failed), so the caller answers 5xx and Stripe's retry (or the
+ *   reconciler) finishes the work.
+ */
+export async function sendOrderEmails(
+  order: OrderItem,
+  deps: OrderEmailDeps,
+  held?: EmailClaims,
+): Promise<Record<EmailKind, EmailOutcome>> {
+  // The confirmation goes first, as the law asks for it, but the notice never depends on it: it is
+  // sent whatever the confirmation did, and says so when SES refused the customer's address, so
+  // the merchant can reach the customer another way. A transient failure of either is thrown only
+  // once both were tried, so one bad send never holds the other back.
+  const confirmation = await settle(sendOnce('confirmation', order, deps, held?.confirmation));
+  const noticeOrder: OrderItem =
+    confirmation.ok && confirmation.refusedFor
+      ? {
+          ...order,
+          confirmationEmailState: 'failed',
+          confirmationEmailFailureReason: confirmation.refusedFor,
+        }
+      : order;
+  const merchantNotice = await settle(sendOnce('merchantNotice', noticeOrder, deps, held?.merchantNotice));
+  if (!confirmation.ok) throw confirmation.error;
+  if (!merchantNotice.ok) throw merchantNotice.error;
+  return { confirmation: confirmation.outcome, merchantNotice: merchantNotice.outcome };
+}
+
+interface SendResult {
+  outcome: EmailOutcome;
+  /** The reason recorded, when this attempt found SES refusing the recipient for good. */
+  refusedFor?: string | undefined;
+}
+
+async function settle(
+  sending: Promise<SendResult>,
+): Promise<({ ok: true } & SendResult) | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, ...(await sending) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/**
+ * Claims both emails of an order about to be written for the first time, in the item itself: the
+ * conditional put that creates the order is then also the claim, which saves one update per email
+ * on every new order. Only the attempt whose put succeeds holds the claims; a losing attempt
+ * carries on with the stored order and claims as usual.
+ */
+export function withEmailsClaimed(order: OrderItem, now: Date): { order: OrderItem; claims: EmailClaims } {
+  const claims = { confirmation: randomUUID(), merchantNotice: randomUUID() };
+  const claimedAt = now.toISOString();
+  return {
+    order: {
+      ...order,
+      confirmationEmailState: 'sending',
+      confirmationEmailClaimedAt: claimedAt,
+      confirmationEmailClaimToken: claims.confirmation,
+      merchantNoticeEmailState: 'sending',
+      merchantNoticeEmailClaimedAt: claimedAt,
+      merchantNoticeEmailClaimToken: claims.merchantNotice,
+    },
+    claims,
+  };
+}
+
+/**
+ * Hands back claims this attempt may hold, so the next attempt need not wait for them to go stale.
+ * Conditional on our tokens, so a no-op where the claim was never written or was taken over; a
+ * release that fails is logged and left to go stale.
+ */
+export async function releaseEmailClaims(
+  order: OrderItem,
+  claims: EmailClaims,
+  deps: Pick<OrderEmailDeps, 'orders'>,
+): Promise<void> {
+  await Promise.all(EMAIL_KINDS.map((kind) => releaseClaim(kind, order, claims[kind], deps)));
+}
+
+async function releaseClaim(
+  kind: EmailKind,
+  order: OrderItem,
+  token: string,
+  deps: Pick<OrderEmailDeps, 'orders'>,
+): Promise<void> {
+  await deps.orders.releaseEmail(order.sessionId, kind, token).catch((releaseError: unknown) => {
+    logger.warn('Could not release an email claim; it will be retried once stale', {
+      reference: order.reference,
+      kind,
+      error: releaseError,
+    });
+  });
+}
+
+/** Claims `kind` for this attempt: its token, or the outcome when it is not ours to send. */
+async function claim(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Promise<string | SendResult> {
+  // A read that already says `sent` or `failed` saves a write; anything else is settled by the claim.
+  const state = order[emailAttributes(kind).state];
+  if (state === 'sent') return { outcome: 'already-sent' };
+  if (state === 'failed') return { outcome: 'refused' };
+
+  const token = randomUUID();
+  const claimedAt = deps.now();
+  const staleBefore = new Date(claimedAt.getTime() - STALE_CLAIM_MS);
+  const claimed = await deps.orders.claimEmail(order.sessionId, kind, token, claimedAt, staleBefore);
+  return claimed ? token : { outcome: 'claimed-elsewhere' };
+}
+
+async function sendOnce(
+  kind: EmailKind,
+  order: OrderItem,
+  deps: OrderEmailDeps,
+  heldToken: string | undefined,
+): Promise<SendResult> {
+  const token = heldToken ?? (await claim(kind, order, deps));
+  if (typeof token !== 'string') return token;
+
+  let messageId: string;
+  try {
+    messageId = await deps.sender.send(messageFor(kind, order, deps));
+  } catch (error) {
+    // Only the customer's address can be refused for good: the merchant's is configuration, and a
+    // refusal of it stays an error to retry until the operator fixes it (their alarm says so).
+    if (error instanceof PermanentEmailRefusalError && kind === 'confirmation') {
+      return recordRefusal(kind, order, token, error, deps);
+    }
+    // Hand the claim back so the next attempt need not wait for it to go stale. If SES did in
+    // fact accept the message (an answer lost on the way back), this is the duplicate window.
+    await releaseClaim(kind, order, token, deps);
+    throw error;
+  }
+
+  // If this throws, the claim stays `sending` and is retried once stale: the duplicate window.
+  const marked = await deps.orders.markEmailSent(order.sessionId, kind, token, messageId, deps.now());
+  if (!marked) {
+    logger.warn('Email sent, but its claim had been taken over as stale: it may be sent twice', {
+      reference: order.reference,
+      kind,
+      messageId,
+    });
+  }
+  logger.info('Order email sent', { reference: order.reference, kind, messageId });
+  return { outcome: 'sent' };
+}
+
+/**
+ * Records a recipient SES will never accept as `failed` on the order (final: no retry, so the
+ * webhook answers 2xx, the order being durable), and counts it in `CustomerEmailRefused` for the
+ * merchant's alarm. If the mark fails, the error is thrown and a retry meets the same refusal.
+ */
+async function recordRefusal(
+  kind: EmailKind,
+  order: OrderItem,
+  token: string,
+  refusal: PermanentEmailRefusalError,
+  deps: OrderEmailDeps,
+): Promise<SendResult> {
+  const marked = await deps.orders.markEmailFailed(order.sessionId, kind, token, refusal.reason, deps.now());
+  if (!marked) return { outcome: 'claimed-elsewhere' };
+  logger.warn('SES refused the customer confirmation for good; recorded on the order', {
+    alarm: METRIC_NAMES.customerEmailRefused,
+    reference: order.reference,
+    kind,
+    reason: refusal.reason,
+  });
+  emitMetric(deps.metrics, METRIC_NAMES.customerEmailRefused, 1);
+  return { outcome: 'refused', refusedFor: refusal.reason };
+}

@@ -1,0 +1,329 @@
+import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type Stripe from 'stripe';
+import { formatDispatchDate, type IsoDate } from '../../../shared/dispatch';
+import { logger } from '../../lib/logger';
+import { isStripeError } from '../../lib/stripe-errors';
+import { renderDelayEmail, renderDispatchEmail, renderRefundEmail } from '../emails/order-updates';
+import {
+  type DelayReason,
+  dispatchSortKey,
+  type ManagedOrder,
+  type RefundReason,
+} from '../orders/managed-order';
+import { orderKey } from '../orders/order';
+import { conditionalWrite } from '../orders/orders-table';
+import { findByReference, getRecord, queryDispatchDay } from '../orders/records';
+import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
+import { RefusedError } from '../refusal';
+import type { ShopDeps, ShopStripeDeps } from './shop-deps';
+
+/** A tracking number as couriers print them; nothing that could break a line or a header. */
+const TRACKING_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 -]{2,38}[A-Za-z0-9]$/;
+
+/** The order a reference names; an order request is refused here, with what to do instead. */
+export async function findOrder(deps: Pick<ShopDeps, 'table'>, reference: string): Promise<ManagedOrder> {
+  const record = await findByReference(deps.table, reference);
+  if (record.kind === 'request') {
+    throw new RefusedError(
+      `${record.request.reference} is an order request (${record.request.status}), not a paid order: use request-payment or decline.`,
+    );
+  }
+  return record.order;
+}
+
+async function rereadOrder(deps: Pick<ShopDeps, 'table'>, sessionId: string): Promise<ManagedOrder> {
+  const record = await getRecord(deps.table, orderKey(sessionId));
+  if (record?.kind !== 'order') throw new Error(`Order ${sessionId} disappeared`);
+  return record.order;
+}
+
+function updateOrder(
+  deps: Pick<ShopDeps, 'table'>,
+  sessionId: string,
+  input: Omit<UpdateCommandInput, 'TableName' | 'Key'>,
+) {
+  return conditionalWrite(() =>
+    deps.table.client.send(
+      new UpdateCommand({ TableName: deps.table.tableName, Key: { pk: orderKey(sessionId) }, ...input }),
+    ),
+  );
+}
+
+function customerEmail(
+  order: ManagedOrder,
+  deps: ShopDeps,
+  render: (o: ManagedOrder) => ReturnType<typeof renderDispatchEmail>,
+) {
+  return () => ({ to: order.customerEmail, replyTo: deps.seller.email, content: render(order) });
+}
+
+export interface ActionResult {
+  reference: string;
+  /** True when this call changed the order; false when it found the change already made. */
+  changed: boolean;
+  email: SendOnceOutcome;
+  order: ManagedOrder;
+}
+
+/**
+ * `paid → dispatched`, with the dispatch email, exactly once however often it runs: the status
+ * moves by a conditional update that also makes the email due, and the email is claimed and sent
+ * once (send-once.ts). A second run finds the order dispatched and sends nothing, unless the first
+ * stopped between the two steps, in which case it sends the email the first did not.
+ * @throws RefusedError for an unknown reference, a request, or a refunded order.
+ */
+export async function markDispatched(
+  reference: string,
+  options: { trackingNumber?: string | undefined },
+  deps: ShopDeps,
+): Promise<ActionResult> {
+  const tracking = options.trackingNumber?.trim();
+  if (tracking !== undefined && !TRACKING_PATTERN.test(tracking)) {
+    throw new RefusedError('A tracking number is 4 to 40 letters, digits, spaces or dashes.');
+  }
+  let order = await findOrder(deps, reference);
+  if (order.status === 'refunded') {
+    throw new RefusedError(
+      `${order.reference} was refunded${order.refundedAt ? ` on ${order.refundedAt}` : ''}: it cannot be dispatched.`,
+    );
+  }
+  let changed = false;
+  if (order.status === 'paid') {
+    const now = deps.now().toISOString();
+    const due = emailDue('dispatch');
+    changed = await updateOrder(deps, order.sessionId, {
+      ConditionExpression: '#status = :paid',
+      UpdateExpression: `SET #status = :dispatched, dispatchedAt = :now, gsi1sk = :sk, ${due.set}${tracking ? ', trackingNumber = :tracking' : ''} REMOVE ${due.remove}`,
+      ExpressionAttributeNames: { '#status': 'status', ...due.names },
+      ExpressionAttributeValues: {
+        ':paid': 'paid',
+        ':dispatched': 'dispatched',
+        ':now': now,
+        ':pending': 'pending',
+        ':sk': dispatchSortKey('dispatched', order.paidAt, order.reference),
+        ...(tracking && { ':tracking': tracking }),
+      },
+    });
+    order = await rereadOrder(deps, order.sessionId);
+    if (order.status === 'refunded') {
+      throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
+    }
+  }
+  const email = await sendOnce(
+    order.pk,
+    'dispatch',
+    customerEmail(order, deps, (o) => renderDispatchEmail(o, deps.seller)),
+    deps,
+  );
+  return { reference: order.reference, changed, email, order };
+}
+
+export interface DelayResult {
+  from: IsoDate;
+  to: IsoDate;
+  /** Orders this run moved, and every order of the delay whose email it sent. */
+  moved: string[];
+  emailed: string[];
+}
+
+/**
+ * Moves one dispatch day's undispatched (`paid`) orders to a later day and tells each customer
+ * once. Each order moves by its own conditional update (still `paid`, still on `from`), which
+ * makes its delay email due; a second run with the same days finds nothing left on `from`, and
+ * sends only the emails a stopped first run did not.
+ */
+export async function delayDispatch(
+  input: { from: IsoDate; to: IsoDate; reason: DelayReason },
+  deps: ShopDeps,
+): Promise<DelayResult> {
+  const { from, to, reason } = input;
+  if (to <= from) throw new RefusedError(`The new date (${to}) must be after ${from}.`);
+  const weekday = new Date(`${to}T00:00:00Z`).getUTCDay();
+  if (weekday === 0 || weekday === 6) {
+    throw new RefusedError(`${formatDispatchDate(to)} is a weekend day; couriers collect on working days.`);
+  }
+  const now = deps.now().toISOString();
+  const moved: string[] = [];
+  for (const record of await queryDispatchDay(deps.table, from, 'paid')) {
+    if (record.kind !== 'order') continue;
+    const order = record.order;
+    const due = emailDue('delay');
+    const ok = await updateOrder(deps, order.sessionId, {
+      ConditionExpression: '#status = :paid AND dispatchDate = :from',
+      UpdateExpression: `SET dispatchDate = :to, gsi1pk = :pk, delayedFrom = :from, delayReason = :reason, delayedAt = :now, ${due.set} REMOVE ${due.remove}`,
+      ExpressionAttributeNames: { '#status': 'status', ...due.names },
+      ExpressionAttributeValues: {
+        ':paid': 'paid',
+        ':from': from,
+        ':to': to,
+        ':pk': `DISPATCH#${to}`,
+        ':reason': reason,
+        ':now': now,
+        ':pending': 'pending',
+      },
+    });
+    if (ok) moved.push(order.reference);
+  }
+  // Every order this delay moved, now or in an earlier run that stopped before its emails.
+  const emailed: string[] = [];
+  for (const record of await queryDispatchDay(deps.table, to)) {
+    if (record.kind !== 'order' || record.order.delayedFrom !== from) continue;
+    const order = record.order;
+    const outcome = await sendOnce(
+      order.pk,
+      'delay',
+      customerEmail(order, deps, (o) => renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller)),
+      deps,
+    );
+    if (outcome === 'sent') emailed.push(order.reference);
+  }
+  return { from, to, moved, emailed };
+}
+
+/**
+ * A full refund through Stripe's Refunds API, then `refunded` and the refund email, exactly once.
+ *
+ * The Stripe call carries an idempotency key derived from the order (`refund-<session id>`), so a
+ * repeat after a crash or a lost answer returns the same refund instead of a second one. Only
+ * after Stripe accepted it does the order move (`paid` or `dispatched` → `refunded`, conditional);
+ * a refusal from Stripe leaves the order as it was and says why. A refunded order is refused
+ * before any Stripe call; the `charge.refunded` webhook (recordStripeRefund) may have recorded it.
+ */
+export async function refundOrder(
+  reference: string,
+  reason: RefundReason,
+  deps: ShopStripeDeps,
+): Promise<ActionResult & { refundId: string }> {
+  let order = await findOrder(deps, reference);
+  if (order.status === 'refunded') {
+    // Finish a stopped earlier run's email, then refuse: the refund itself happened already.
+    const email = await sendOnce(
+      order.pk,
+      'refund',
+      customerEmail(order, deps, (o) => renderRefundEmail(o, deps.seller)),
+      deps,
+    );
+    throw new RefusedError(
+      `${order.reference} was already refunded${order.refundedAt ? ` on ${order.refundedAt}` : ''}${order.refundId ? ` (${order.refundId})` : ''}: nothing refunded again${email === 'sent' ? '; its refund email, not sent before, was sent now' : ''}.`,
+    );
+  }
+  const paymentIntent = order.paymentIntentId ?? (await paymentIntentOf(order.sessionId, deps.stripe));
+  let refund: Stripe.Refund;
+  try {
+    refund = await deps.stripe.refunds.create(
+      { payment_intent: paymentIntent, metadata: { reference: order.reference, reason } },
+      { idempotencyKey: `refund-${order.sessionId}` },
+    );
+  } catch (error) {
+    if (isStripeError(error) && error.type !== 'StripeConnectionError' && error.type !== 'StripeAPIError') {
+      throw new RefusedError(
+        `Stripe refused the refund of ${order.reference}: ${error.message}${error.code ? ` (${error.code})` : ''}. The order is unchanged.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  if (refund.status === 'failed' || refund.status === 'canceled') {
+    throw new RefusedError(
+      `Stripe's refund ${refund.id} of ${order.reference} is ${refund.status}${refund.failure_reason ? ` (${refund.failure_reason})` : ''}. The order is unchanged.`,
+    );
+  }
+  const changed = await moveToRefunded(order, { refundId: refund.id, reason }, deps);
+  if (!changed) {
+    // The webhook recorded the same refund first: keep the operator's reason, which it lacks.
+    await updateOrder(deps, order.sessionId, {
+      ConditionExpression:
+        '#status = :refunded AND (attribute_not_exists(refundReason) OR refundReason = :stripe)',
+      UpdateExpression: 'SET refundReason = :reason, refundId = :refundId',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':refunded': 'refunded',
+        ':stripe': 'stripe',
+        ':reason': reason,
+        ':refundId': refund.id,
+      },
+    });
+  }
+  order = await rereadOrder(deps, order.sessionId);
+  const email = await sendOnce(
+    order.pk,
+    'refund',
+    customerEmail(order, deps, (o) => renderRefundEmail(o, deps.seller)),
+    deps,
+  );
+  return { reference: order.reference, changed, email, order, refundId: refund.id };
+}
+
+async function paymentIntentOf(sessionId: string, stripe: Stripe): Promise<string> {
+  const session = await stripe.checkout.sessions.retrieve(sessionId);
+  const pi = session.payment_intent;
+  const id = typeof pi === 'string' ? pi : pi?.id;
+  if (!id) throw new RefusedError(`Stripe has no payment for ${sessionId}: nothing to refund.`);
+  return id;
+}
+
+/** `paid`/`dispatched` → `refunded`, making the refund email due; false when it was not in either. */
+function moveToRefunded(
+  order: ManagedOrder,
+  refund: { refundId: string | undefined; reason: RefundReason | 'stripe' },
+  deps: Pick<ShopDeps, 'table' | 'now'>,
+): Promise<boolean> {
+  const due = emailDue('refund');
+  return updateOrder(deps, order.sessionId, {
+    ConditionExpression: '#status IN (:paid, :dispatched)',
+    UpdateExpression: `SET #status = :refunded, refundedAt = :now, refundReason = :reason, gsi1sk = :sk, ${due.set}${refund.refundId ? ', refundId = :refundId' : ''} REMOVE ${due.remove}`,
+    ExpressionAttributeNames: { '#status': 'status', ...due.names },
+    ExpressionAttributeValues: {
+      ':paid': 'paid',
+      ':dispatched': 'dispatched',
+      ':refunded': 'refunded',
+      ':now': deps.now().toISOString(),
+      ':reason': refund.reason,
+      ':pending': 'pending',
+      ':sk': dispatchSortKey('refunded', order.paidAt, order.reference),
+      ...(refund.refundId && { ':refundId': refund.refundId }),
+    },
+  });
+}
+
+/** What the webhook needs to record a refund: the shop's table and sender, and Stripe to find the session. */
+export type RefundRecorderDeps = ShopDeps & Pick<ShopStripeDeps, 'stripe'>;
+
+export type StripeRefundOutcome = 'recorded' | 'already-refunded' | 'partial' | 'no-order' | 'not-ours';
+
+/**
+ * Records a refund made outside the operator's command (the Stripe Dashboard), from a verified
+ * `charge.refunded` event, so both ways of refunding end in the same state: the order `refunded`,
+ * and the customer's refund email sent once. A partial refund is only logged: the order is not
+ * refunded, and the merchant decides what it means.
+ */
+export async function recordStripeRefund(
+  charge: { paymentIntentId: string; fullyRefunded: boolean; refundId: string | undefined },
+  deps: RefundRecorderDeps,
+): Promise<StripeRefundOutcome> {
+  const sessions = await deps.stripe.checkout.sessions.list({
+    payment_intent: charge.paymentIntentId,
+    limit: 1,
+  });
+  const session = sessions.data[0];
+  if (!session) return 'not-ours';
+  const record = await getRecord(deps.table, orderKey(session.id));
+  if (record?.kind !== 'order') return 'no-order';
+  let order = record.order;
+  if (!charge.fullyRefunded) {
+    logger.warn('Partial refund made in Stripe: order left as it is', { reference: order.reference });
+    return 'partial';
+  }
+  const changed =
+    order.status === 'refunded'
+      ? false
+      : await moveToRefunded(order, { refundId: charge.refundId, reason: 'stripe' }, deps);
+  order = await rereadOrder(deps, order.sessionId);
+  await sendOnce(
+    order.pk,
+    'refund',
+    customerEmail(order, deps, (o) => renderRefundEmail(o, deps.seller)),
+    deps,
+  );
+  return changed ? 'recorded' : 'already-refunded';
+}

@@ -1,0 +1,24 @@
+import { createDocumentClient, createSesClient } from '../../lib/aws';
+import type { CheckoutEnv } from '../../lib/config';
+import { shopEmailIdentity } from '../emails/send-email';
+import type { ShopDeps } from './shop-deps';
+
+// What create-checkout needs only in requests mode: the DynamoDB and SES clients and the request
+// actions. checkout-gate.ts imports this module on the first order request a container takes, so
+// the AWS SDK is never loaded on the paid path (ADR 0009, "create-checkout and the AWS SDK").
+
+export { recordOrderRequest } from './request-actions';
+
+/** Builds the clients that record an order request and email it, from create-checkout's parsed configuration. */
+export function createRequestDeps(config: CheckoutEnv): ShopDeps {
+  const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
+  return {
+    table: {
+      client: createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }),
+      tableName: config.ORDERS_TABLE_NAME,
+    },
+    ...shopEmailIdentity(ses, config),
+    merchantEmail: config.MERCHANT_EMAIL,
+    now: () => new Date(),
+  };
+}

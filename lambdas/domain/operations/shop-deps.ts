@@ -1,0 +1,24 @@
+import type Stripe from 'stripe';
+import type { SellerDetails } from '../emails/customer-confirmation';
+import type { EmailSender } from '../emails/send-email';
+import type { ShopTable } from '../orders/orders-table';
+
+/** What the shop's operator actions need: injected, so the CLI and the Lambdas build them alike. */
+export interface ShopDeps {
+  table: ShopTable;
+  sender: EmailSender;
+  seller: SellerDetails;
+  /** Where request notices go. */
+  merchantEmail: string;
+  now: () => Date;
+}
+
+/** Actions that also talk to Stripe (refunds, payment links). */
+export interface ShopStripeDeps extends ShopDeps {
+  stripe: Stripe;
+  /** The shop's public origin: the payment link's success and cancel pages. */
+  siteUrl: string;
+  cutoffHours: number;
+  /** SHOP_ID: the deployment's marker on the sessions it creates (lambdas/domain/checkout/order-metadata.ts). */
+  shopId: string;
+}

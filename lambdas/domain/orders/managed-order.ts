@@ -1,0 +1,44 @@
+import * as z from 'zod/mini';
+import { emailStateSchema, type OrderStatus, orderItemSchema } from './order';
+import '../../lib/zod-locale';
+
+const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+const isoInstant = z.iso.datetime();
+const optionalEmailState = z.optional(emailStateSchema);
+
+/** Why an order was refunded; `stripe` when the refund was made in the Stripe Dashboard. */
+export const REFUND_REASONS = ['supply', 'doa', 'other'] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+export const DELAY_REASONS = ['weather', 'supply', 'other'] as const;
+export type DelayReason = (typeof DELAY_REASONS)[number];
+
+/**
+ * An order with what the operator's commands add to it. Every added field is optional: an order
+ * fulfilment has just written has none of them.
+ */
+export const managedOrderSchema = z.extend(orderItemSchema, {
+  dispatchedAt: z.optional(isoInstant),
+  trackingNumber: z.optional(z.string()),
+  delayedFrom: z.optional(isoDate),
+  delayReason: z.optional(z.enum(DELAY_REASONS)),
+  delayedAt: z.optional(isoInstant),
+  refundedAt: z.optional(isoInstant),
+  refundId: z.optional(z.string()),
+  refundReason: z.optional(z.enum([...REFUND_REASONS, 'stripe'])),
+  dispatchEmailState: optionalEmailState,
+  delayEmailState: optionalEmailState,
+  refundEmailState: optionalEmailState,
+});
+export type ManagedOrder = z.output<typeof managedOrderSchema>;
+
+/** The `byDispatchDate` sort key: status first, so one day's `paid` orders are one key range. */
+export function dispatchSortKey(status: string, instant: string, reference: string): string {
+  return `${status}#${instant}#${reference}`;
+}
+
+/** The forward-only moves an order's status may make, and nothing else. */
+export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  paid: ['dispatched', 'refunded'],
+  dispatched: ['refunded'],
+  refunded: [],
+};

@@ -1,0 +1,55 @@
+import * as z from 'zod/mini';
+import { emailStateSchema } from './order';
+import '../../lib/zod-locale';
+
+export const REQUEST_KEY_PREFIX = 'REQUEST#';
+
+/** The table key of an order request. */
+export function requestKey(reference: string): string {
+  return `${REQUEST_KEY_PREFIX}${reference}`;
+}
+
+/**
+ * An order request's statuses, apart from orders': `requested` (taken while the shop was in
+ * requests mode, nothing paid), then `invited` (a payment link was emailed; paying it makes an
+ * ordinary order) or `declined`. Forward only.
+ */
+export const REQUEST_STATUSES = ['requested', 'invited', 'declined'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+const isoInstant = z.iso.datetime();
+const optionalEmailState = z.optional(emailStateSchema);
+
+/** An order request as stored (`pk = REQUEST#<reference>`); checked when read back. */
+export const orderRequestSchema = z.object({
+  pk: z.string().check(z.startsWith(REQUEST_KEY_PREFIX)),
+  reference: z.string(),
+  status: z.enum(REQUEST_STATUSES),
+  bottles: z.number().check(z.int()),
+  unitPricePence: z.number().check(z.int()),
+  subtotalPence: z.number().check(z.int()),
+  shippingPence: z.number().check(z.int()),
+  totalPence: z.number().check(z.int()),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  deliveryAddress: z.string(),
+  postcode: z.string(),
+  /** The dispatch day the shop would have promised at the time of the request. */
+  dispatchDate: isoDate,
+  createdAt: isoInstant,
+  invitedAt: z.optional(isoInstant),
+  checkoutSessionId: z.optional(z.string()),
+  checkoutUrl: z.optional(z.string()),
+  checkoutExpiresAt: z.optional(isoInstant),
+  declinedAt: z.optional(isoInstant),
+  requestReceivedEmailState: optionalEmailState,
+  requestNoticeEmailState: optionalEmailState,
+  paymentInvitationEmailState: optionalEmailState,
+  declineEmailState: optionalEmailState,
+  /** `byDispatchDate`, so `orders list` shows requests beside the orders of their week. */
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+});
+export type OrderRequest = z.output<typeof orderRequestSchema>;

@@ -1,0 +1,153 @@
+import * as z from 'zod/mini';
+import { orderReference } from '../../../shared/checkout-status';
+import { nextDispatchDate } from '../../../shared/dispatch';
+import '../../lib/zod-locale';
+import type { PaidCheckout } from '../checkout/paid-checkout';
+
+/** The two emails every order sends, each exactly once. */
+export const EMAIL_KINDS = ['confirmation', 'merchantNotice'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+
+/**
+ * Per email kind: `pending` → `sending` (claimed, with claimedAt and a claim token) → `sent`
+ * (sentAt, messageId), or `failed` (failedAt, failureReason) when SES refused the recipient for
+ * good. `sent` and `failed` are final. See send-order-emails.ts for the transitions.
+ */
+export const emailStateSchema = z.enum(['pending', 'sending', 'sent', 'failed']);
+export type EmailState = z.output<typeof emailStateSchema>;
+
+/** Attribute names of one email kind's state machine: flat, so each is one conditional update. */
+export function emailAttributes(kind: EmailKind) {
+  return {
+    state: `${kind}EmailState`,
+    claimedAt: `${kind}EmailClaimedAt`,
+    claimToken: `${kind}EmailClaimToken`,
+    sentAt: `${kind}EmailSentAt`,
+    messageId: `${kind}EmailMessageId`,
+    failedAt: `${kind}EmailFailedAt`,
+    failureReason: `${kind}EmailFailureReason`,
+  } as const;
+}
+
+/**
+ * Order statuses. Fulfilment writes `paid`; the operator's commands (lambdas/shop) move an order
+ * forward only: `paid → dispatched`, `paid → refunded`, `dispatched → refunded`.
+ */
+export const ORDER_STATUSES = ['paid', 'dispatched', 'refunded'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const ORDER_KEY_PREFIX = 'ORDER#';
+export const DISPATCH_KEY_PREFIX = 'DISPATCH#';
+
+/** The table key of the one order a Checkout Session can ever have (docs/architecture.md). */
+export function orderKey(sessionId: string): string {
+  return `${ORDER_KEY_PREFIX}${sessionId}`;
+}
+
+const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+const isoInstant = z.iso.datetime();
+
+/**
+ * An order item as stored in the orders table. Also the parser for items read back: the table is
+ * outside this process, so what comes back is checked, not cast.
+ */
+export const orderItemSchema = z.object({
+  pk: z.string().check(z.startsWith(ORDER_KEY_PREFIX)),
+  reference: z.string(),
+  sessionId: z.string(),
+  paymentIntentId: z.optional(z.string()),
+  livemode: z.boolean(),
+  status: z.enum(ORDER_STATUSES),
+  bottles: z.number().check(z.int()),
+  unitPricePence: z.number().check(z.int()),
+  subtotalPence: z.number().check(z.int()),
+  shippingPence: z.number().check(z.int()),
+  totalPence: z.number().check(z.int()),
+  currency: z.literal('gbp'),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  deliveryAddress: z.string(),
+  postcode: z.string(),
+  /** The date shown to the customer before paying (from the session's metadata). */
+  promisedDispatchDate: z.optional(isoDate),
+  /** Recomputed when the order is recorded: the date the merchant packs for. */
+  dispatchDate: isoDate,
+  checkoutCreatedAt: isoInstant,
+  paidAt: isoInstant,
+  createdAt: isoInstant,
+  confirmationEmailState: emailStateSchema,
+  confirmationEmailClaimedAt: z.optional(isoInstant),
+  confirmationEmailClaimToken: z.optional(z.string()),
+  confirmationEmailSentAt: z.optional(isoInstant),
+  confirmationEmailMessageId: z.optional(z.string()),
+  confirmationEmailFailedAt: z.optional(isoInstant),
+  confirmationEmailFailureReason: z.optional(z.string()),
+  merchantNoticeEmailState: emailStateSchema,
+  merchantNoticeEmailClaimedAt: z.optional(isoInstant),
+  merchantNoticeEmailClaimToken: z.optional(z.string()),
+  merchantNoticeEmailSentAt: z.optional(isoInstant),
+  merchantNoticeEmailMessageId: z.optional(z.string()),
+  merchantNoticeEmailFailedAt: z.optional(isoInstant),
+  merchantNoticeEmailFailureReason: z.optional(z.string()),
+  /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
+  gsi1pk: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
+  gsi1sk: z.string(),
+});
+export type OrderItem = z.output<typeof orderItemSchema>;
+
+export interface OrderTimes {
+  /** When the order is recorded: now. */
+  now: Date;
+  /**
+   * When Stripe recorded the payment (the event's `created`), if known; the charge's own time
+   * (`checkout.paidAt`) comes first, and `now` only when Stripe told us neither.
+   */
+  paidAt?: Date | undefined;
+  cutoffHours: number;
+}
+
+/**
+ * Maps a paid, checked Checkout Session to its order item. Pure, so the mapping is unit tested.
+ *
+ * The dispatch date is recomputed from the moment the order is recorded, not taken from the
+ * metadata: a customer who paid after the cut-off (a session left open for hours, a delayed
+ * payment method) goes to the following week. On the normal path that moment is the payment
+ * (within seconds); when a retry or the reconciler records it later, the later moment is the right
+ * one, because the merchant cannot pack an order before hearing of it, and a date already in the
+ * past would be a broken promise.
+ */
+export function toOrderItem(checkout: PaidCheckout, times: OrderTimes): OrderItem {
+  const reference = orderReference(checkout.sessionId);
+  const paidAt = (checkout.paidAt ?? times.paidAt ?? times.now).toISOString();
+  const dispatchDate = nextDispatchDate(times.now, { cutoffHours: times.cutoffHours });
+  const status = 'paid' as const;
+  return {
+    pk: orderKey(checkout.sessionId),
+    reference,
+    sessionId: checkout.sessionId,
+    paymentIntentId: checkout.paymentIntentId,
+    livemode: checkout.livemode,
+    status,
+    bottles: checkout.quote.bottles,
+    unitPricePence: checkout.quote.unitPricePence,
+    subtotalPence: checkout.quote.subtotalPence,
+    shippingPence: checkout.quote.shippingPence,
+    totalPence: checkout.quote.totalPence,
+    currency: checkout.currency,
+    customerName: checkout.customer.name,
+    customerEmail: checkout.customer.email,
+    customerPhone: checkout.customer.phone,
+    deliveryAddress: checkout.customer.address,
+    postcode: checkout.customer.postcode,
+    promisedDispatchDate: checkout.promisedDispatchDate,
+    dispatchDate,
+    checkoutCreatedAt: checkout.checkoutCreatedAt.toISOString(),
+    paidAt,
+    createdAt: times.now.toISOString(),
+    confirmationEmailState: 'pending',
+    merchantNoticeEmailState: 'pending',
+    gsi1pk: `${DISPATCH_KEY_PREFIX}${dispatchDate}`,
+    gsi1sk: `${status}#${paidAt}#${reference}`,
+  };
+}

@@ -1,0 +1,109 @@
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { CHECKOUT_SESSION_ID_PATTERN } from '../../../shared/checkout-status';
+import { RefusedError } from '../refusal';
+import { type ManagedOrder, managedOrderSchema } from './managed-order';
+import { DISPATCH_KEY_PREFIX, ORDER_KEY_PREFIX, orderKey } from './order';
+import { type OrderRequest, orderRequestSchema, REQUEST_KEY_PREFIX } from './order-request';
+import { BY_REFERENCE_INDEX, type ShopTable } from './orders-table';
+
+/** The dispatch-day index (the same name as in infra and local/orders-table.ts). */
+export const DISPATCH_DATE_INDEX = 'byDispatchDate';
+
+/** What a reference names: a paid order or an order request. */
+export type ShopRecord = { kind: 'order'; order: ManagedOrder } | { kind: 'request'; request: OrderRequest };
+
+/** References are the last 12 characters of a session id, or a request's own; a session id works too. */
+const REFERENCE_PATTERN = /^[A-Za-z0-9_]{6,200}$/;
+
+/** Parses an item read from the table into an order or a request, refusing what is neither. */
+export function toShopRecord(item: Record<string, unknown>): ShopRecord {
+  const pk = typeof item.pk === 'string' ? item.pk : '';
+  if (pk.startsWith(ORDER_KEY_PREFIX)) {
+    const parsed = managedOrderSchema.safeParse(item);
+    if (parsed.success) return { kind: 'order', order: parsed.data };
+    throw new Error(
+      `${pk} is not a valid order item: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`,
+    );
+  }
+  if (pk.startsWith(REQUEST_KEY_PREFIX)) {
+    const parsed = orderRequestSchema.safeParse(item);
+    if (parsed.success) return { kind: 'request', request: parsed.data };
+    throw new Error(
+      `${pk} is not a valid request item: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`,
+    );
+  }
+  throw new Error(`${pk} is neither an order nor a request`);
+}
+
+/** One item by its key, read strongly consistent; undefined when absent. */
+export async function getRecord(table: ShopTable, pk: string): Promise<ShopRecord | undefined> {
+  const { Item } = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key: { pk }, ConsistentRead: true }),
+  );
+  return Item === undefined ? undefined : toShopRecord(Item);
+}
+
+/**
+ * The order or request a reference names, as the customer sees it (the last 12 characters of the
+ * Checkout Session id for an order), or a full session id. The `byReference` index gives the key;
+ * the item itself is then read strongly consistent, so a just-made change is never missed.
+ * @throws RefusedError for a malformed or unknown reference.
+ */
+export async function findByReference(table: ShopTable, input: string): Promise<ShopRecord> {
+  const reference = input.trim();
+  if (!REFERENCE_PATTERN.test(reference)) {
+    throw new RefusedError(`"${input}" is not an order reference (letters and digits, as in the emails).`);
+  }
+  if (CHECKOUT_SESSION_ID_PATTERN.test(reference)) {
+    const record = await getRecord(table, orderKey(reference));
+    if (record) return record;
+    throw new RefusedError(`No order for Checkout Session ${reference}.`);
+  }
+  const { Items = [] } = await table.client.send(
+    new QueryCommand({
+      TableName: table.tableName,
+      IndexName: BY_REFERENCE_INDEX,
+      KeyConditionExpression: '#reference = :reference',
+      ExpressionAttributeNames: { '#reference': 'reference' },
+      ExpressionAttributeValues: { ':reference': reference },
+    }),
+  );
+  const keys = Items.map((item) => item.pk).filter((pk): pk is string => typeof pk === 'string');
+  if (keys.length > 1) {
+    throw new RefusedError(
+      `Reference ${reference} matches ${keys.length} items; use the full Checkout Session id.`,
+    );
+  }
+  const record = keys[0] === undefined ? undefined : await getRecord(table, keys[0]);
+  if (!record) throw new RefusedError(`No order or request with reference ${reference}.`);
+  return record;
+}
+
+/**
+ * Every item of one dispatch day from the `byDispatchDate` index, optionally only one status (the
+ * sort key starts with it), following pages until the last.
+ */
+export async function queryDispatchDay(
+  table: ShopTable,
+  day: string,
+  status?: string,
+): Promise<ShopRecord[]> {
+  const input: QueryCommandInput = {
+    TableName: table.tableName,
+    IndexName: DISPATCH_DATE_INDEX,
+    KeyConditionExpression:
+      status === undefined ? 'gsi1pk = :day' : 'gsi1pk = :day AND begins_with(gsi1sk, :status)',
+    ExpressionAttributeValues: {
+      ':day': `${DISPATCH_KEY_PREFIX}${day}`,
+      ...(status !== undefined && { ':status': `${status}#` }),
+    },
+  };
+  const records: ShopRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    for (const item of page.Items ?? []) records.push(toShopRecord(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return records;
+}

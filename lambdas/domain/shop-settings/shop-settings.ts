@@ -1,0 +1,103 @@
+import * as z from 'zod/mini';
+import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../../shared/shop-status';
+import '../../lib/zod-locale';
+import { type RuntimeCredentialsEnv, signingCredentials } from '../../lib/config';
+import { createItemReader, type GetItem, stringAttributes } from '../../lib/dynamodb-http';
+import { RefusedError } from '../refusal';
+
+/** The one settings item in the orders table. */
+export const SETTINGS_KEY = 'SETTINGS#shop';
+
+const settingsItemSchema = z.object({
+  pk: z.literal(SETTINGS_KEY),
+  mode: z.enum(SHOP_MODES),
+  message: z.optional(z.string()),
+  updatedAt: z.iso.datetime(),
+});
+export type ShopSettings = ShopStatus & { updatedAt?: string | undefined };
+
+/** No settings item yet: a new shop is open. */
+export const OPEN_SHOP: ShopSettings = { mode: 'open' };
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
+const UNSAFE_MESSAGE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * The settings an item holds. A malformed item (a hand edit) reads as paused with no message, not
+ * as open: a merchant who tried to stop sales should never find them running.
+ */
+export function settingsFromItem(item: Record<string, unknown> | undefined): ShopSettings {
+  if (item === undefined) return OPEN_SHOP;
+  const parsed = settingsItemSchema.safeParse(item);
+  if (!parsed.success) return { mode: 'paused' };
+  const { mode, message, updatedAt } = parsed.data;
+  return { mode, ...(message !== undefined && { message }), updatedAt };
+}
+
+/**
+ * Reads the settings with one signed GetItem and no AWS SDK: what create-checkout and shop-status
+ * use, so a customer's cold start does not load the DynamoDB client (lambdas/lib/dynamodb-http.ts).
+ */
+export function settingsOverHttp(getItem: GetItem, tableName: string): () => Promise<ShopSettings> {
+  return async () => {
+    const item = await getItem(tableName, { pk: SETTINGS_KEY });
+    return settingsFromItem(item === undefined ? undefined : stringAttributes(item));
+  };
+}
+
+/** Checks a message the merchant typed: one line, 1 to 300 characters. */
+export function checkShopMessage(message: string): string {
+  const text = message.trim();
+  if (text.length === 0 || text.length > SHOP_MESSAGE_MAX_LENGTH || UNSAFE_MESSAGE.test(text)) {
+    throw new RefusedError(
+      `The message must be one line of 1 to ${SHOP_MESSAGE_MAX_LENGTH} characters, without control characters.`,
+    );
+  }
+  return text;
+}
+
+/** How long a Lambda may act on settings it read: a pause takes effect within this. */
+export const SETTINGS_MAX_AGE_MS = 5_000;
+
+/**
+ * A settings reader for the Lambdas: one read per SETTINGS_MAX_AGE_MS at most, per
+ * container, so a pause reaches every checkout within seconds without a read per request.
+ */
+export function createSettingsReader(
+  read: () => Promise<ShopSettings>,
+  now: () => number = Date.now,
+  maxAgeMs = SETTINGS_MAX_AGE_MS,
+): () => Promise<ShopSettings> {
+  let cached: { at: number; value: Promise<ShopSettings> } | undefined;
+  return () => {
+    const at = now();
+    if (cached === undefined || at - cached.at >= maxAgeMs) {
+      const value = read();
+      cached = { at, value };
+      // A failed read is not kept: the next request tries again.
+      value.catch(() => {
+        if (cached?.value === value) cached = undefined;
+      });
+    }
+    return cached.value;
+  };
+}
+
+/**
+ * The cached settings reader of a Lambda on a customer's path (create-checkout, shop-status), from
+ * its parsed configuration: one signed GetItem per SETTINGS_MAX_AGE_MS at most, no AWS SDK.
+ */
+export function settingsReaderFromConfig(
+  config: RuntimeCredentialsEnv & {
+    AWS_REGION: string;
+    DYNAMODB_ENDPOINT?: string | undefined;
+    ORDERS_TABLE_NAME: string;
+  },
+): () => Promise<ShopSettings> {
+  const getItem = createItemReader({
+    region: config.AWS_REGION,
+    endpoint: config.DYNAMODB_ENDPOINT,
+    credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
+  });
+  return createSettingsReader(settingsOverHttp(getItem, config.ORDERS_TABLE_NAME));
+}

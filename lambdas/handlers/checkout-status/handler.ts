@@ -1,0 +1,66 @@
+import type Stripe from 'stripe';
+import { CheckoutSessionNotFoundError, getCheckoutStatus } from '../../domain/checkout/get-checkout-status';
+import { type Env, parseEnv, statusEnvSchema } from '../../lib/config';
+import { type HttpEvent, type HttpResult, json } from '../../lib/http';
+import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
+import { logger } from '../../lib/logger';
+import { createStripeClient, loadStripeSecrets } from '../../lib/stripe';
+
+export const STATUS_ERRORS = {
+  notFound: 'Order not found.',
+  method: 'Use GET.',
+  unavailable: 'Unable to check your payment right now. Please refresh the page in a moment.',
+} as const;
+
+export interface StatusHandlerDeps {
+  stripe: Stripe;
+  /** SHOP_ID: sessions of other deployments are not found. */
+  shopId: string;
+}
+
+/** Builds the Stripe client from the environment: once per cold start (see `handler`). */
+export async function loadStatusDeps(env: Env): Promise<StatusHandlerDeps> {
+  const config = parseEnv(statusEnvSchema, env);
+  const secrets = await loadStripeSecrets(config);
+  return {
+    stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
+    shopId: config.SHOP_ID,
+  };
+}
+
+/**
+ * `GET /functions/v1/checkout-status?session_id=cs_...`: the success page's read-only lookup.
+ * Takes its dependencies, or a function that loads them (a failure there answers 503).
+ */
+export function createStatusHandler(
+  deps: StatusHandlerDeps | (() => Promise<StatusHandlerDeps>),
+): (event: HttpEvent) => Promise<HttpResult> {
+  return httpEndpoint({
+    route: 'checkout-status',
+    method: 'GET',
+    loadDeps: typeof deps === 'function' ? deps : async () => deps,
+    handle: checkoutStatus,
+    mapError: statusErrorResponse,
+    messages: { paymentProvider: STATUS_ERRORS.unavailable },
+  });
+}
+
+async function checkoutStatus({ event, deps, logKeys }: HttpRequest<StatusHandlerDeps>): Promise<HttpResult> {
+  const sessionId = event.queryStringParameters?.session_id ?? '';
+  const status = await getCheckoutStatus(sessionId, deps);
+  logger.info('Checkout status answered', { ...logKeys, statusCode: 200, sessionId, status: status.status });
+  return json(200, status);
+}
+
+/** This endpoint's own errors; the rest fall through to the shared mapping. */
+function statusErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
+  if (error instanceof CheckoutSessionNotFoundError) {
+    // The id itself is not logged when malformed: it is whatever the visitor typed.
+    logger.info('Checkout Session not found', { ...logKeys, statusCode: 404, reason: error.reason });
+    return json(404, { error: STATUS_ERRORS.notFound });
+  }
+  return undefined;
+}
+
+/** The Lambda entry point: the Stripe client built once per cold start from the environment. */
+export const handler = createStatusHandler(() => loadStatusDeps(process.env));

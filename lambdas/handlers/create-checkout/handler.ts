@@ -1,0 +1,194 @@
+import type Stripe from 'stripe';
+import { IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
+import { checkoutRequestSchema, describeIssues, FIELD_MESSAGES } from '../../../shared/checkout-request';
+import { penceToPounds } from '../../../shared/pricing';
+import {
+  type CheckoutGateDeps,
+  createCheckoutGate,
+  DEFAULT_PAUSED_MESSAGE,
+} from '../../domain/checkout/checkout-gate';
+import {
+  CheckoutConflictError,
+  CustomerEmailRejectedError,
+  createCheckoutSession,
+  QuoteMismatchError,
+} from '../../domain/checkout/create-checkout-session';
+import { OPEN_SHOP, type ShopSettings } from '../../domain/shop-settings/shop-settings';
+import { checkoutRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
+import { DependenciesUnavailableError } from '../../lib/error-response';
+import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
+import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
+import { logger } from '../../lib/logger';
+import { createStripeClient, loadStripeSecrets } from '../../lib/stripe';
+import { PaymentProviderError } from '../../lib/stripe-errors';
+
+/** A checkout body is a few hundred bytes; anything near this limit is not a real order. */
+export const MAX_BODY_BYTES = 8 * 1024;
+
+/** The page sends a UUID; any similar opaque token is fine, nothing that could smuggle text. */
+const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,255}$/;
+
+export const CHECKOUT_ERRORS = {
+  quoteMismatch: 'The order total has changed. Please check the new total and try again.',
+  conflict: 'This checkout was already started with different details. Please try again.',
+  idempotencyKey: `The ${IDEMPOTENCY_HEADER} header must be 8 to 255 letters, digits, "-" or "_".`,
+  unauthorised: 'Missing or wrong API key.',
+  method: 'Use POST.',
+} as const;
+
+export interface CheckoutHandlerDeps {
+  stripe: Stripe;
+  siteUrl: string;
+  cutoffHours: number;
+  /** SHOP_ID: this deployment's marker on the sessions it creates. */
+  shopId: string;
+  /** The page's public bearer: when set, other bearers are refused. It filters noise, secures nothing. */
+  publicApiKey: string | undefined;
+  now?: () => Date;
+  /** The shop's settings and order requests; absent only in tests of the paid path, where the shop is open. */
+  shop?: CheckoutGateDeps | undefined;
+}
+
+/** Builds the clients and settings from the environment: once per cold start (see `handler`). */
+export async function loadCheckoutDeps(env: Env): Promise<CheckoutHandlerDeps> {
+  const config = parseEnv(checkoutRuntimeEnvSchema, env);
+  const secrets = await loadStripeSecrets(config);
+  return {
+    stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
+    siteUrl: config.SITE_URL,
+    cutoffHours: config.DISPATCH_CUTOFF_HOURS,
+    shopId: config.SHOP_ID,
+    publicApiKey: config.PUBLIC_API_KEY,
+    shop: createCheckoutGate(config),
+  };
+}
+
+/**
+ * `POST /functions/v1/create-checkout`. Takes its dependencies, or a function that loads them
+ * (a failure there answers 503 and is retried on the next request). 429 is never produced here:
+ * API Gateway's route throttling answers it before the function runs.
+ */
+export function createCheckoutHandler(
+  deps: CheckoutHandlerDeps | (() => Promise<CheckoutHandlerDeps>),
+): (event: HttpEvent) => Promise<HttpResult> {
+  return httpEndpoint({
+    route: 'create-checkout',
+    method: 'POST',
+    loadDeps: typeof deps === 'function' ? deps : async () => deps,
+    handle: createCheckout,
+    mapError: checkoutErrorResponse,
+  });
+}
+
+async function createCheckout({
+  event,
+  deps,
+  logKeys,
+}: HttpRequest<CheckoutHandlerDeps>): Promise<HttpResult> {
+  checkPublicKey(event, deps.publicApiKey);
+  const settings = await shopSettings(deps);
+  // Paused: refused before the body is even read, with the merchant's message for the page.
+  if (settings.mode === 'paused') {
+    throw new HttpError(503, { error: settings.message ?? DEFAULT_PAUSED_MESSAGE, shop: 'paused' });
+  }
+  const idempotencyKey = readIdempotencyKey(event);
+  const parsed = checkoutRequestSchema.safeParse(readJsonBody(event, MAX_BODY_BYTES));
+  if (!parsed.success) {
+    const { fields, message } = describeIssues(parsed.error);
+    throw new HttpError(400, { error: message, fields });
+  }
+  if (settings.mode === 'requests' && deps.shop) {
+    // Validated exactly as a paid checkout; the totals are checked against the quote too.
+    const request = await deps.shop.recordRequest(parsed.data, {
+      idempotencyKey,
+      cutoffHours: deps.cutoffHours,
+    });
+    logger.info('Order request recorded', {
+      ...logKeys,
+      statusCode: 200,
+      reference: request.reference,
+      created: request.created,
+      quantity: parsed.data.quantity,
+      emails: request.emails,
+    });
+    return json(200, { status: 'received' });
+  }
+  const session = await createCheckoutSession(parsed.data, {
+    stripe: deps.stripe,
+    siteUrl: deps.siteUrl,
+    now: (deps.now ?? (() => new Date()))(),
+    cutoffHours: deps.cutoffHours,
+    shopId: deps.shopId,
+    idempotencyKey,
+  });
+  logger.info('Checkout Session created', {
+    ...logKeys,
+    statusCode: 200,
+    sessionId: session.sessionId,
+    clientReferenceId: session.clientReferenceId,
+    quantity: parsed.data.quantity,
+    dispatchDate: session.dispatchDate,
+    idempotent: idempotencyKey !== undefined,
+  });
+  return json(200, { url: session.url, sessionId: session.sessionId });
+}
+
+/** The settings, or a 503 when they cannot be read: a paused shop must never sell by accident. */
+async function shopSettings(deps: CheckoutHandlerDeps): Promise<ShopSettings> {
+  if (!deps.shop) return OPEN_SHOP;
+  return deps.shop.settings().catch((cause: unknown) => {
+    throw new DependenciesUnavailableError({ cause });
+  });
+}
+
+/** This endpoint's own errors; the rest fall through to the shared mapping. */
+function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
+  if (error instanceof QuoteMismatchError) {
+    logger.info('Totals do not match the quote', { ...logKeys, statusCode: 409 });
+    const { subtotalPence, shippingPence, totalPence } = error.quote;
+    return json(409, {
+      error: CHECKOUT_ERRORS.quoteMismatch,
+      quote: {
+        subtotal: penceToPounds(subtotalPence),
+        shipping: penceToPounds(shippingPence),
+        total: penceToPounds(totalPence),
+      },
+    });
+  }
+  if (error instanceof CustomerEmailRejectedError) {
+    // The Stripe summary (type, code, param: no value) says why; the address stays out of the log.
+    const stripe = error.cause instanceof PaymentProviderError ? error.cause.summary : undefined;
+    logger.info('Stripe refused the customer email', { ...logKeys, statusCode: 400, stripe });
+    return json(400, {
+      error: FIELD_MESSAGES.emailRefused,
+      fields: { email: FIELD_MESSAGES.emailRefused },
+    });
+  }
+  if (error instanceof CheckoutConflictError) {
+    logger.warn('Idempotency key reused with different details', { ...logKeys, statusCode: 409 });
+    return json(409, { error: CHECKOUT_ERRORS.conflict });
+  }
+  return undefined;
+}
+
+function checkPublicKey(event: HttpEvent, publicApiKey: string | undefined): void {
+  if (publicApiKey === undefined) return;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header(event, 'authorization') ?? '');
+  if (match?.[1] !== publicApiKey) throw new HttpError(401, { error: CHECKOUT_ERRORS.unauthorised });
+}
+
+/** Optional: without it each request creates a new session; a malformed one is refused, not ignored. */
+function readIdempotencyKey(event: HttpEvent): string | undefined {
+  const value = header(event, IDEMPOTENCY_HEADER);
+  if (value === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw new HttpError(400, {
+      error: CHECKOUT_ERRORS.idempotencyKey,
+      fields: { [IDEMPOTENCY_HEADER]: CHECKOUT_ERRORS.idempotencyKey },
+    });
+  }
+  return value;
+}
+
+/** The Lambda entry point: dependencies built once per cold start from the environment. */
+export const handler = createCheckoutHandler(() => loadCheckoutDeps(process.env));

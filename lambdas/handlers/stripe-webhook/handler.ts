@@ -1,0 +1,159 @@
+import * as z from 'zod/mini';
+import { orderReference } from '../../../shared/checkout-status';
+import { hasShopMarker } from '../../domain/checkout/order-metadata';
+import {
+  type FulfilmentDeps,
+  type FulfilmentResult,
+  fulfilCheckout,
+} from '../../domain/fulfilment/fulfil-checkout';
+import { loadFulfilmentRuntime } from '../../domain/fulfilment/fulfilment-runtime';
+import { type RefundRecorderDeps, recordStripeRefund } from '../../domain/operations/order-actions';
+import { ConfigError, type Env } from '../../lib/config';
+import { type HttpEvent, type HttpResult, header, json, rawBody } from '../../lib/http';
+import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
+import { logger } from '../../lib/logger';
+import {
+  type VerifiedEvent,
+  verifyStripeEvent,
+  WebhookVerificationError,
+} from '../../lib/verify-stripe-event';
+
+export interface WebhookHandlerDeps {
+  fulfilment: FulfilmentDeps;
+  /** The endpoint's signing secret (whsec_...). Required: verification is never skipped. */
+  webhookSecret: string;
+  /** STRIPE_LIVEMODE. */
+  livemode: boolean;
+  /** Records refunds made in the Stripe Dashboard (`charge.refunded`); absent, they are ignored. */
+  refunds?: RefundRecorderDeps | undefined;
+}
+
+/** Configuration, secrets and clients from the environment: once per cold start (see `handler`). */
+export async function loadWebhookDeps(env: Env): Promise<WebhookHandlerDeps> {
+  const runtime = await loadFulfilmentRuntime(env);
+  if (!runtime.secrets.webhookSecret) {
+    throw new ConfigError([
+      'STRIPE_WEBHOOK_SECRET_ID (deployed) or STRIPE_WEBHOOK_SECRET (local): required by the webhook',
+    ]);
+  }
+  return {
+    fulfilment: runtime.deps,
+    webhookSecret: runtime.secrets.webhookSecret,
+    livemode: runtime.config.STRIPE_LIVEMODE,
+    refunds: {
+      table: { client: runtime.clients.documentClient, tableName: runtime.config.ORDERS_TABLE_NAME },
+      sender: runtime.deps.sender,
+      seller: runtime.deps.seller,
+      merchantEmail: runtime.deps.merchantEmail,
+      now: runtime.deps.now,
+      stripe: runtime.deps.stripe,
+    },
+  };
+}
+
+/** The part of a Checkout Session event's object the webhook looks at before fulfilling. */
+const sessionRefSchema = z.object({
+  id: z.string().check(z.minLength(1)),
+  metadata: z.optional(z.nullable(z.record(z.string(), z.string()))),
+});
+
+/** The part of a refunded Charge the webhook needs: its payment, and whether it is refunded in full. */
+const chargeSchema = z.object({
+  payment_intent: z.string().check(z.minLength(1)),
+  refunded: z.boolean(),
+  refunds: z.optional(z.nullable(z.object({ data: z.optional(z.array(z.object({ id: z.string() }))) }))),
+});
+
+type Handled = { handled: string } | FulfilmentResult;
+
+async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Promise<Handled> {
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded':
+    case 'checkout.session.async_payment_failed': {
+      const session = sessionRefSchema.safeParse(event.data.object);
+      // The event is signed, so its metadata is Stripe's: enough to skip other sales without a
+      // Stripe call. fulfilCheckout checks the marker again on the session it retrieves.
+      if (!session.success || !hasShopMarker(session.data.metadata, deps.fulfilment.shopId))
+        return { outcome: 'not-ours' };
+      if (event.type === 'checkout.session.async_payment_failed') {
+        // No order exists for an unpaid session, so there is nothing to undo; the customer saw
+        // the failure at their bank. Logged so the merchant can follow up if they wish.
+        logger.warn('Delayed payment failed; no order', {
+          eventId: event.id,
+          reference: orderReference(session.data.id),
+        });
+        return { handled: 'payment-failed' };
+      }
+      // The payment time comes from Stripe's charge, not from this event (a retry may be days late).
+      return fulfilCheckout(session.data.id, deps.fulfilment);
+    }
+    case 'charge.refunded': {
+      const charge = chargeSchema.safeParse(event.data.object);
+      if (!charge.success || !deps.refunds) return { handled: 'ignored' };
+      const refundId = charge.data.refunds?.data?.[0]?.id;
+      const outcome = await recordStripeRefund(
+        { paymentIntentId: charge.data.payment_intent, fullyRefunded: charge.data.refunded, refundId },
+        deps.refunds,
+      );
+      return { handled: `refund-${outcome}` };
+    }
+    case 'checkout.session.expired':
+      // Abandoned checkouts write nothing at creation, so there is nothing to clean up.
+      return { handled: 'expired' };
+    default:
+      return { handled: 'ignored' };
+  }
+}
+
+/**
+ * `POST /functions/v1/stripe-webhook`. Verifies the delivery, then turns Checkout Session events
+ * into orders through fulfilCheckout. 2xx only once the order is durably written or found
+ * (or there is nothing to do); 5xx on a transient failure, so Stripe retries and the retry
+ * finishes the work; 400, with no side effect at all, for anything that fails verification.
+ * Takes its dependencies, or a function that loads them (a failure there answers 503).
+ */
+export function createWebhookHandler(
+  deps: WebhookHandlerDeps | (() => Promise<WebhookHandlerDeps>),
+): (event: HttpEvent) => Promise<HttpResult> {
+  return httpEndpoint({
+    route: 'stripe-webhook',
+    method: 'POST',
+    loadDeps: typeof deps === 'function' ? deps : async () => deps,
+    handle: receiveWebhook,
+    mapError: webhookErrorResponse,
+  });
+}
+
+async function receiveWebhook({
+  event: request,
+  deps,
+  logKeys,
+}: HttpRequest<WebhookHandlerDeps>): Promise<HttpResult> {
+  const event = verifyStripeEvent(rawBody(request), header(request, 'stripe-signature'), {
+    secret: deps.webhookSecret,
+    livemode: deps.livemode,
+    now: deps.fulfilment.now(),
+  });
+  logKeys.eventId = event.id;
+  logKeys.eventType = event.type;
+  const result = await handleEvent(event, deps);
+  const outcome = 'outcome' in result ? result.outcome : result.handled;
+  logger.info('Webhook handled', { ...logKeys, statusCode: 200, outcome });
+  return json(200, { received: true, outcome });
+}
+
+/**
+ * Verification failures are this endpoint's own 400. Everything else (Stripe, DynamoDB or SES
+ * failing) falls through to the shared mapping: a 5xx, so Stripe retries, with detail in the log.
+ */
+function webhookErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
+  if (error instanceof WebhookVerificationError) {
+    logger.warn('Webhook refused', { ...logKeys, statusCode: 400, reason: error.reason });
+    return json(400, { error: 'Webhook signature verification failed.' });
+  }
+  return undefined;
+}
+
+/** The Lambda entry point: configuration, secrets and clients built once per cold start. */
+export const handler = createWebhookHandler(() => loadWebhookDeps(process.env));

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import {
+  renderMerchantNotice,
+  stripeDashboardPaymentUrl,
+} from '../../../../lambdas/domain/emails/merchant-notice';
+import { toOrderItem } from '../../../../lambdas/domain/orders/order';
+import { HOSTILE, orderFixture, paidCheckout } from '../../../support/order-fixtures';
+
+describe('renderMerchantNotice', () => {
+  it('carries everything needed to pack and post the order', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture());
+
+    // Assess
+    expect(email.subject).toBe('New order J0kLmNoPqRsT: 3 bottles, dispatch Monday 23 November');
+    // Multi-line values: the text part indents continuation lines, the HTML part breaks with <br>.
+    for (const part of [email.text.replace(/\n +/g, '\n'), email.html.replaceAll('<br>', '\n')]) {
+      expect(part).toContain('J0kLmNoPqRsT');
+      expect(part).toContain('3 × 250ml bottles of Daphnia Magna');
+      expect(part).toContain('Monday 23 November');
+      expect(part).toContain('Zoë Brontë');
+      expect(part).toContain('Flat 2, 10 Downing Street\n');
+      expect(part).toContain('SW1A 2AA');
+      expect(part).toContain('07700 900123');
+      expect(part).toContain('zoe@example.com');
+      expect(part).toContain('£14.70');
+      expect(part).toContain('pi_test_123');
+    }
+  });
+
+  it('links to the payment in the Stripe Dashboard, under /test/ for a test-mode payment', () => {
+    // Act
+    const test = renderMerchantNotice(orderFixture());
+    const live = renderMerchantNotice({ ...orderFixture(), livemode: true });
+
+    // Assess
+    expect(test.html).toContain(
+      '<a href="https://dashboard.stripe.com/test/payments/pi_test_123" style="color:#0b5f6b;font-weight:600">Open this payment in the Stripe Dashboard</a>',
+    );
+    expect(test.text).toContain(
+      'Open this payment in the Stripe Dashboard: https://dashboard.stripe.com/test/payments/pi_test_123',
+    );
+    expect(live.text).toContain('https://dashboard.stripe.com/payments/pi_test_123');
+  });
+
+  it('fits a phone: a viewport, and long values that wrap instead of scrolling sideways', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture());
+
+    // Assess
+    expect(email.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(email.html).toContain('<td style="padding:2px 0;overflow-wrap:anywhere;word-break:break-word">');
+  });
+
+  it('says when no phone was given, rather than leaving a blank', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture({ customer: { ...paidCheckout().customer, phone: '' } }));
+
+    // Assess
+    expect(email.text).toContain('Phone: (not given)');
+  });
+
+  it('escapes the customer’s name and address in the HTML part', () => {
+    // Act
+    const email = renderMerchantNotice(
+      orderFixture({ customer: { ...paidCheckout().customer, ...HOSTILE } }),
+    );
+
+    // Assess
+    // The one link is ours, to the Stripe Dashboard; the customer's text never becomes one.
+    expect(email.html).not.toMatch(/<img|<a href="https:\/\/evil/);
+    expect(email.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(email.html).toContain('&quot;&gt;&lt;a href=&quot;https://evil.test&quot;&gt;win&lt;/a&gt;');
+  });
+
+  it('tells the merchant, first, when the customer has not received their confirmation, and why', () => {
+    // Prepare
+    const order = {
+      ...orderFixture(),
+      confirmationEmailState: 'failed' as const,
+      confirmationEmailFailureReason: 'address-not-ascii',
+    };
+
+    // Act
+    const email = renderMerchantNotice(order);
+
+    // Assess
+    expect(email.text.split('\n')[0]).toBe(
+      'Action needed: the customer has NOT received their order confirmation (the address has characters email servers do not accept). Please contact them by phone, or ask them for another email address.',
+    );
+    expect(email.text).toContain('Customer email: NOT SENT: confirmation refused');
+    expect(email.text).not.toContain('Reply to this email to reach the customer');
+  });
+
+  it('says a paid order and how to reach the customer when the confirmation is not refused', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture());
+
+    // Assess
+    expect(email.text.split('\n')[0]).toBe(
+      'A new order has been paid. Reply to this email to reach the customer.',
+    );
+    expect(email.text).not.toContain('NOT SENT');
+  });
+
+  it('shows the date shown at checkout only when the dispatch date moved from it', () => {
+    // Act: paid on Saturday 13:00, past the cut-off for Monday 23rd shown at checkout.
+    const moved = renderMerchantNotice(
+      toOrderItem(paidCheckout(), { now: new Date('2026-11-21T13:00:00Z'), cutoffHours: 36 }),
+    );
+    const kept = renderMerchantNotice(orderFixture());
+    const unknown = renderMerchantNotice(orderFixture({ promisedDispatchDate: undefined }));
+
+    // Assess
+    expect(moved.text).toContain('Dispatch on: Monday 30 November\nShown at checkout: Monday 23 November\n');
+    expect(kept.text).not.toContain('Shown at checkout');
+    expect(unknown.text).not.toContain('Shown at checkout');
+  });
+
+  it('without a PaymentIntent, shows no Stripe payment row and no Dashboard link', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture({ paymentIntentId: undefined }));
+
+    // Assess
+    expect(email.text).not.toContain('Stripe payment');
+    expect(email.text).not.toContain('Stripe Dashboard');
+    expect(email.html).not.toContain('dashboard.stripe.com');
+  });
+
+  it.each([
+    'pi_test_1"><script>alert(1)</script>',
+    'xpi_test_123',
+    'pi_test_123/../../settings',
+    'ch_test_123',
+    '',
+  ])('links to no Dashboard page for a payment id that is not a plain pi_ id: %j', (paymentIntentId) => {
+    expect(stripeDashboardPaymentUrl({ paymentIntentId, livemode: false })).toBeUndefined();
+  });
+
+  it('names the refusal in general terms when its reason is not one it knows', () => {
+    // Prepare
+    const order = {
+      ...orderFixture(),
+      confirmationEmailState: 'failed' as const,
+      confirmationEmailFailureReason: 'SomethingNew',
+    };
+
+    // Act
+    const email = renderMerchantNotice(order);
+
+    // Assess
+    expect(email.text.split('\n')[0]).toBe(
+      'Action needed: the customer has NOT received their order confirmation (the email service refused it). Please contact them by phone, or ask them for another email address.',
+    );
+  });
+});

@@ -1,0 +1,131 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeShopSettings } from '../../../../lambdas/domain/shop-settings/settings-store';
+import {
+  createSettingsReader,
+  type ShopSettings,
+  settingsFromItem,
+  settingsOverHttp,
+} from '../../../../lambdas/domain/shop-settings/shop-settings';
+import { createItemReader } from '../../../../lambdas/lib/dynamodb-http';
+import { type StandIns, startStandIns } from '../../../support/stand-ins';
+
+describe('settingsFromItem', () => {
+  it('no item: a new shop is open', () => {
+    expect(settingsFromItem(undefined)).toEqual({ mode: 'open' });
+  });
+
+  it('a well-formed item: its mode, message and time', () => {
+    expect(
+      settingsFromItem({
+        pk: 'SETTINGS#shop',
+        mode: 'paused',
+        message: 'Back on 5 January',
+        updatedAt: '2026-12-20T10:00:00.000Z',
+      }),
+    ).toEqual({ mode: 'paused', message: 'Back on 5 January', updatedAt: '2026-12-20T10:00:00.000Z' });
+  });
+
+  it.each([
+    ['an unknown mode', { pk: 'SETTINGS#shop', mode: 'closed', updatedAt: '2026-12-20T10:00:00.000Z' }],
+    ['no time', { pk: 'SETTINGS#shop', mode: 'open' }],
+    ['another key', { pk: 'SETTINGS#other', mode: 'open', updatedAt: '2026-12-20T10:00:00.000Z' }],
+    [
+      'a message that is not text',
+      { pk: 'SETTINGS#shop', mode: 'open', message: 5, updatedAt: '2026-12-20T10:00:00.000Z' },
+    ],
+  ])('a malformed item (%s) reads as paused with no message, never as open', (_case, item) => {
+    expect(settingsFromItem(item)).toEqual({ mode: 'paused' });
+  });
+});
+
+describe('createSettingsReader: one read per 5 seconds per container', () => {
+  function counting(results: Array<ShopSettings | Error>) {
+    let reads = 0;
+    const read = async () => {
+      const result = results[Math.min(reads, results.length - 1)];
+      reads += 1;
+      if (result instanceof Error) throw result;
+      return result as ShopSettings;
+    };
+    return { read, reads: () => reads };
+  }
+
+  it('answers from its copy for 4,999 ms and reads again at 5,000 ms', async () => {
+    let clock = 1_000_000;
+    const source = counting([{ mode: 'open' }, { mode: 'paused', message: 'Back soon' }]);
+    const settings = createSettingsReader(source.read, () => clock);
+
+    expect(await settings()).toEqual({ mode: 'open' });
+    clock += 4_999;
+    expect(await settings()).toEqual({ mode: 'open' });
+    expect(source.reads()).toBe(1);
+    clock += 1;
+    expect(await settings()).toEqual({ mode: 'paused', message: 'Back soon' });
+    expect(source.reads()).toBe(2);
+  });
+
+  it('a failed read is not kept: the next request reads again', async () => {
+    const clock = 1_000_000;
+    const source = counting([new Error('DynamoDB down'), { mode: 'requests' }]);
+    const settings = createSettingsReader(source.read, () => clock);
+
+    await expect(settings()).rejects.toThrow('DynamoDB down');
+    expect(await settings()).toEqual({ mode: 'requests' });
+    expect(source.reads()).toBe(2);
+  });
+
+  it('concurrent requests share one read', async () => {
+    const source = counting([{ mode: 'open' }]);
+    const settings = createSettingsReader(source.read, () => 0);
+
+    await Promise.all([settings(), settings(), settings()]);
+    expect(source.reads()).toBe(1);
+  });
+});
+
+describe('settingsOverHttp: the item the operator commands write, read without the SDK', () => {
+  let standIns: StandIns;
+  beforeAll(async () => {
+    standIns = await startStandIns();
+  });
+  afterAll(() => standIns?.close());
+
+  const read = () =>
+    settingsOverHttp(
+      createItemReader({
+        region: 'eu-west-2',
+        endpoint: standIns.dynamoEndpoint,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+      standIns.tableName,
+    )();
+
+  it('open with no item, then what `orders shop pause` wrote', async () => {
+    expect(await read()).toEqual({ mode: 'open' });
+
+    const table = { client: standIns.inspector, tableName: standIns.tableName };
+    await writeShopSettings(
+      table,
+      { mode: 'paused', message: 'Back on 5 January' },
+      new Date('2026-12-20T10:00:00Z'),
+    );
+
+    expect(await read()).toEqual({
+      mode: 'paused',
+      message: 'Back on 5 January',
+      updatedAt: '2026-12-20T10:00:00.000Z',
+    });
+  });
+
+  it('a hand-edited item whose mode is a number reads as paused', async () => {
+    await standIns.inspector.send(
+      new PutCommand({
+        TableName: standIns.tableName,
+        Item: { pk: 'SETTINGS#shop', mode: 1, updatedAt: '2026-12-20T10:00:00.000Z' },
+      }),
+    );
+
+    expect(await read()).toEqual({ mode: 'paused' });
+  });
+});
