@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { DEFAULT_DISPATCH_CUTOFF_HOURS } from '../../shared/dispatch';
-import './zod-locale';
+import { ENGLISH_MESSAGES } from './zod-messages';
 
 /** A setting is missing or malformed: thrown at cold start, naming every bad variable. */
 export class ConfigError extends Error {
@@ -17,7 +17,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
  * the lambdas read configuration; everything else receives typed values.
  */
 export function parseEnv<T extends z.ZodMiniType>(schema: T, env: Env): z.output<T> {
-  const result = schema.safeParse(env);
+  const result = schema.safeParse(env, ENGLISH_MESSAGES);
   if (result.success) return result.data;
   throw new ConfigError(
     result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`),

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { type Quote, quoteOrder } from '../../../shared/pricing';
 import { isAllowedQuantity } from '../../../shared/product';
+import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { hasShopMarker } from './order-metadata';
-import '../../lib/zod-locale';
 
 /** The one currency the shop sells in. */
 export const SHOP_CURRENCY = 'gbp';
@@ -93,7 +93,7 @@ export function checkCheckoutSession(input: unknown, shopId: string): CheckoutCh
   );
   if (!metadata.success || !hasShopMarker(metadata.data, shopId)) return { kind: 'not-ours' };
 
-  const parsed = sessionSchema.safeParse(input);
+  const parsed = sessionSchema.safeParse(input, ENGLISH_MESSAGES);
   if (!parsed.success) {
     return {
       kind: 'needs-review',
@@ -111,7 +111,7 @@ export function checkCheckoutSession(input: unknown, shopId: string): CheckoutCh
   }
 
   const problems: string[] = [];
-  const details = orderMetadataSchema.safeParse(session.metadata ?? {});
+  const details = orderMetadataSchema.safeParse(session.metadata ?? {}, ENGLISH_MESSAGES);
   if (!details.success)
     problems.push(...details.error.issues.map((i) => `metadata.${i.path.join('.')}: ${i.message}`));
 

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { emailStateSchema, type OrderStatus, orderItemSchema } from './order';
-import '../../lib/zod-locale';
 
 const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 const isoInstant = z.iso.datetime();

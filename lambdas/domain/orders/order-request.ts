@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { emailStateSchema } from './order';
-import '../../lib/zod-locale';
 
 export const REQUEST_KEY_PREFIX = 'REQUEST#';
 

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
 import { nextDispatchDate } from '../../../shared/dispatch';
-import '../../lib/zod-locale';
 import type { PaidCheckout } from '../checkout/paid-checkout';
 
 /** The two emails every order sends, each exactly once. */

@@ -6,6 +6,7 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { type EmailKind, emailAttributes, type OrderItem, orderItemSchema, orderKey } from './order';
 
 /** An order item in the table does not have the shape we write: a bug or a manual edit. */
@@ -91,7 +92,7 @@ export function createOrdersRepository(client: DynamoDBDocumentClient, tableName
         new GetCommand({ TableName: tableName, Key: { pk: orderKey(sessionId) }, ConsistentRead: true }),
       );
       if (Item === undefined) return undefined;
-      const parsed = orderItemSchema.safeParse(Item);
+      const parsed = orderItemSchema.safeParse(Item, ENGLISH_MESSAGES);
       if (!parsed.success) {
         throw new CorruptOrderError(
           sessionId,

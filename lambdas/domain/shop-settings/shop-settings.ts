@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../../shared/shop-status';
-import '../../lib/zod-locale';
 import { type RuntimeCredentialsEnv, signingCredentials } from '../../lib/config';
 import { createItemReader, type GetItem, stringAttributes } from '../../lib/dynamodb-http';
 import { RefusedError } from '../refusal';
