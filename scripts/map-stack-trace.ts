@@ -3,7 +3,7 @@
  * deployed Lambda (positions in its minified `index.mjs` and `chunks/*.mjs`) to source files and lines.
  *
  * The functions run without `--enable-source-maps` (it added 13–23 % to every cold load; see
- * docs/decisions/0009-router-and-bundles.md), but each deployment still carries its bundle's maps
+ * docs/decisions/0015-source-maps-not-read-at-run-time.md), but each deployment still carries its bundle's maps
  * beside the code, so the maps of exactly the version that logged the trace are in the function's
  * package: `aws lambda get-function --function-name <name> --query Code.Location` gives a link to
  * the zip; unzip it and pass the folder here (or the path of one of its `.mjs.map` files).

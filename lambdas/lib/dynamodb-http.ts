@@ -5,7 +5,7 @@ import { AwsClient } from 'aws4fetch';
  *
  * Why not the SDK: create-checkout and shop-status read one small item (the shop's settings) per
  * few seconds, and a customer waits on their cold start. The DynamoDB client costs about 330 KiB
- * of bundle and half of create-checkout's cold load (ADR 0009); this is about 3 KiB. Everything
+ * of bundle and half of create-checkout's cold load (ADR 0020); this is about 3 KiB. Everything
  * that writes, and every function that needs more than this one read, keeps the SDK.
  */
 

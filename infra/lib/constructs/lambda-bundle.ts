@@ -24,7 +24,7 @@ export const LAMBDA_HANDLER = 'index.handler';
  * - Code splitting: the handler is `index.mjs`; code reached only through `import()` (the
  *   requests-mode writer of create-checkout, which alone needs the DynamoDB and SES clients) is
  *   a chunk beside it, which Node reads and parses only when that `import()` runs. In one file,
- *   the unused SDK still cost its parse on every cold start (ADR 0009, "create-checkout and the AWS SDK").
+ *   the unused SDK still cost its parse on every cold start (ADR 0020).
  * - A linked source map per file, without sources: for `npm run map-stack-trace` offline only;
  *   no NODE_OPTIONS=--enable-source-maps, which would parse it on every cold start.
  */

@@ -119,7 +119,7 @@ export class ShopFunction extends Construct implements IGrantable {
       logGroup: this.logGroup,
       // No NODE_OPTIONS=--enable-source-maps: Node would parse the maps on every cold start (13–23 %
       // of the load). They still ship beside the code, so `npm run map-stack-trace` maps a logged
-      // trace offline with the exact version's maps (ADR 0009).
+      // trace offline with the exact version's maps (ADR 0015).
       environment: props.environment,
     });
   }

@@ -5,7 +5,7 @@ import type { ShopDeps } from './shop-deps';
 
 // What create-checkout needs only in requests mode: the DynamoDB and SES clients and the request
 // actions. checkout-gate.ts imports this module on the first order request a container takes, so
-// the AWS SDK is never loaded on the paid path (ADR 0009, "create-checkout and the AWS SDK").
+// the AWS SDK is never loaded on the paid path (ADR 0020).
 
 export { recordOrderRequest } from './request-actions';
 
