@@ -1,18 +1,13 @@
 import { API_PATHS } from '../../../shared/api-paths';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
-import type { CheckoutStatus } from '../../../shared/checkout-status';
 import type { ShopStatus } from '../../../shared/shop-status';
 import type { AppConfig } from '../config';
-
-export type CreateCheckoutResult =
-  | { kind: 'payment-page'; url: string; sessionId: string }
-  | { kind: 'received' }
-  | { kind: 'failed' };
-
-export type CheckoutStatusResult =
-  | { kind: 'found'; status: CheckoutStatus }
-  | { kind: 'not-found' }
-  | { kind: 'failed' };
+import {
+  type ApiRequestInit,
+  type CheckoutStatusResult,
+  type CreateCheckoutResult,
+  readJson,
+} from './api-contract';
 
 export interface ApiClient {
   /**
@@ -36,10 +31,6 @@ export type ApiClientConfig = Pick<AppConfig, 'apiOrigin' | 'publicKey'> & {
 };
 
 const DEFAULT_TIMEOUT_MS = 20_000;
-
-export type ApiRequestInit = RequestInit & { headers: Record<string, string> };
-/** A request to the API: its origin, the bearer when configured, the timeout. */
-export type ApiRequest = (path: string, init: ApiRequestInit) => Promise<Response>;
 
 /**
  * The checkout and status requests, loaded with the first of them (the order flow and the success
@@ -109,12 +100,4 @@ function readShopStatus(body: unknown): ShopStatus | undefined {
   const message = 'message' in body && typeof body.message === 'string' ? body.message : undefined;
   if (mode !== 'open' && mode !== 'paused' && mode !== 'requests') return undefined;
   return message === undefined ? { mode } : { mode, message };
-}
-
-export async function readJson(response: Response): Promise<unknown> {
-  try {
-    return await response.json();
-  } catch {
-    return undefined;
-  }
 }

@@ -5,7 +5,7 @@ import {
   type CheckoutStatusResult,
   type CreateCheckoutResult,
   readJson,
-} from './api-client';
+} from './api-contract';
 
 // The checkout and status requests (api-client.ts loads this module with the first of them).
 

@@ -1,5 +1,5 @@
-import type { IsoDate } from '../../../../shared/dispatch';
-import { formatDispatchDate } from '../../../../shared/dispatch';
+import type { IsoDate } from '../../../shared/dispatch';
+import { formatDispatchDate } from '../../../shared/dispatch';
 
 const HOUR_MS = 3_600_000;
 const wallClock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });

@@ -1,7 +1,7 @@
 import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../../shared/live-animals';
 import { formatGbp } from '../../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME, SHIPPING_PENCE } from '../../../../shared/product';
-import { formatWeeklyCutoff } from '../order/dispatch-wording';
+import { formatWeeklyCutoff } from '../../lib/dispatch-wording';
 import type { Seller } from './seller';
 
 /**

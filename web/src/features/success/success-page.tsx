@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
-import { announcePaid } from '../order/order-memory';
-import { SELLER } from '../policies/seller';
+import { announcePaid } from '../order/public';
+import { SELLER } from '../policies/public';
 import { CheckingPayment } from './components/checking-payment';
 import { OrderNotFound } from './components/order-not-found';
 import { PaymentConfirmed } from './components/payment-confirmed';

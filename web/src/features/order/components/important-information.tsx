@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../../../shared/live-animals';
-import { SELLER } from '../../policies/seller';
+import { SELLER } from '../../policies/public';
 
 // Six points, in customer words. Live animals are exempt from the 14-day right to cancel, and
 // the customer must be told before ordering: this list is that notice. The merchant should

@@ -1,6 +1,6 @@
 import type { CheckoutStatus } from '../../../../../shared/checkout-status';
 import { FocusHeading } from '../../../components/ui/focus-heading';
-import { paymentUrl } from '../../order/order-memory';
+import { paymentUrl } from '../../order/public';
 import { OrderReference } from './order-reference';
 import { ReturnHomeLink } from './return-home-link';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { CheckoutStatusResult } from '../../../lib/api-client';
+import type { CheckoutStatusResult } from '../../../lib/api-contract';
 import { useApiClient } from '../../../lib/app-context';
 
 export type CheckoutStatusState = { kind: 'loading' } | CheckoutStatusResult;
