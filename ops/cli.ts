@@ -15,7 +15,7 @@ import { readShopSettings, writeShopSettings } from '../lambdas/domain/shop-sett
 import { assertBankHolidayCoverage, formatDispatchDate, type IsoDate } from '../shared/dispatch';
 import { formatGbp } from '../shared/pricing';
 import type { SHOP_MODES } from '../shared/shop-status';
-import { courierCsv, packingSlipsHtml } from './dispatch-files';
+import { clickAndDropCsv, ordersWithoutTown, packingSlipsHtml } from './dispatch-files';
 import { formatTable, toListRow } from './format';
 import { deployedTarget, localTarget, type Target } from './stack-target';
 
@@ -131,11 +131,12 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'dispatch-list': {
-    summary: 'The orders to pack for a dispatch day: courier CSV, packing slips, total bottles',
+    summary: 'The orders to pack for a dispatch day: Click & Drop CSV, packing slips, total bottles',
     usage: 'dispatch-list [--date next|YYYY-MM-DD] [--out DIR]',
     details: [
-      'Writes dispatch-YYYY-MM-DD.csv (name, address lines, postcode, phone, email, reference, bottles)',
-      'and packing-slips-YYYY-MM-DD.html (print it; one A6 slip per order) into DIR (default: here).',
+      "Writes click-and-drop-YYYY-MM-DD.csv (Royal Mail Click & Drop's import headings, one parcel a row)",
+      'and packing-slips-YYYY-MM-DD.html (print it; one A6 slip per order) into DIR (default: ./dispatch).',
+      'Names the orders whose address has no town: fill in City before importing them.',
       "A date in a bank-holiday week picks that week's dispatch day (Tuesday after Easter Monday).",
     ],
     options: { date: { type: 'string' }, out: { type: 'string' } },
@@ -145,19 +146,30 @@ const COMMANDS: Record<string, Command> = {
       if (note) io.out(note);
       const orders = await ordersToPack(day, target.deps);
       const bottles = orders.reduce((sum, order) => sum + order.bottles, 0);
-      const dir = resolve(io.cwd, text(values.out) ?? '.');
+      // Customers' addresses stay out of the repository: ./dispatch is in .gitignore.
+      const dir = resolve(io.cwd, text(values.out) ?? 'dispatch');
       mkdirSync(dir, { recursive: true });
-      const csvPath = join(dir, `dispatch-${day}.csv`);
+      const csvPath = join(dir, `click-and-drop-${day}.csv`);
       const htmlPath = join(dir, `packing-slips-${day}.html`);
-      writeFileSync(csvPath, courierCsv(orders));
+      writeFileSync(csvPath, clickAndDropCsv(day, orders));
       writeFileSync(htmlPath, packingSlipsHtml(day, orders, target.deps.seller));
       io.out(
         `Dispatch ${formatDispatchDate(day)} ${day.slice(0, 4)}: ${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${bottles} bottles to prepare.`,
       );
       for (const order of orders)
         io.out(`  ${order.reference}  ${String(order.bottles).padStart(2)} bottles  ${order.postcode}`);
-      io.out(`Courier CSV:   ${csvPath}`);
-      io.out(`Packing slips: ${htmlPath}`);
+      io.out(`Click & Drop CSV: ${csvPath}`);
+      io.out(`Packing slips:    ${htmlPath}`);
+      const townless = ordersWithoutTown(orders);
+      if (townless.length > 0) {
+        io.out('No town in the address (Click & Drop needs City): fill it in before importing:');
+        for (const order of townless)
+          io.out(
+            `  ${order.reference}  ${order.deliveryAddress.replace(/\s*\r?\n\s*/g, ', ')}  ${order.postcode}`,
+          );
+      }
+      if (orders.length > 0)
+        io.out('Post them Royal Mail 1st Class or faster: live animals may not go 2nd Class.');
     },
   },
   'mark-dispatched': {

@@ -38,11 +38,11 @@ describe('orders CLI: dispatch-list', () => {
     h.setNow(undefined);
     expect(next.out).toContain('Dispatch Tuesday 29 December 2026: 2 orders, 12 bottles to prepare.');
 
-    const csv = readFileSync(join(dir, 'dispatch-2026-12-29.csv'), 'utf8');
+    const csv = readFileSync(join(dir, 'click-and-drop-2026-12-29.csv'), 'utf8');
     expect(csv.split('\r\n')).toEqual([
-      'name,address_line_1,address_line_2,address_line_3,postcode,phone,email,reference,bottles',
-      `"Customer 1","1 Pond Lane","Bristol","","BS1 4DJ","07700 900123","customer1@example.com","${first.reference}","3"`,
-      `"Customer 2","2 Pond Lane","Bristol","","BS1 4DJ","07700 900123","customer2@example.com","${second.reference}","9"`,
+      'Full name,Address line 1,Address line 2,Address line 3,City,County,Postcode,Country,Email,Phone,Order reference,Special instructions,Weight (kg),Package size,Service code,Planned despatch date',
+      `"Customer 1","1 Pond Lane","","","Bristol","","BS1 4DJ","United Kingdom","customer1@example.com","07700 900123","${first.reference}","URGENT – LIVING CREATURES – HANDLE WITH CARE","1.090","small parcel","","29/12/26"`,
+      `"Customer 2","2 Pond Lane","","","Bristol","","BS1 4DJ","United Kingdom","customer2@example.com","07700 900123","${second.reference}","URGENT – LIVING CREATURES – HANDLE WITH CARE","2.770","medium parcel","","29/12/26"`,
       '',
     ]);
     const html = readFileSync(join(dir, 'packing-slips-2026-12-29.html'), 'utf8');
@@ -51,6 +51,11 @@ describe('orders CLI: dispatch-list', () => {
     expect(html).toContain('@media print');
     expect(html.match(/<section class="slip">/g)).toHaveLength(2);
     expect(html).toContain('LIVE ANIMALS');
+    expect(html.match(/URGENT – LIVING CREATURES – HANDLE WITH CARE/g)).toHaveLength(2);
+    expect(byDate.out).toContain(
+      'Post them Royal Mail 1st Class or faster: live animals may not go 2nd Class.',
+    );
+    expect(byDate.out).not.toContain('No town');
   });
 
   it('Easter week 2027 (Monday 29 March is Easter Monday): next dispatch on that Monday is Tuesday 30 March', async () => {
@@ -82,11 +87,58 @@ describe('orders CLI: dispatch-list', () => {
     const run = await h.orders(['dispatch-list', '--date', '2027-01-11', '--out', dir, '--local']);
     h.setNow(undefined);
     expect(run.out).toContain('Dispatch Monday 11 January 2027: 1 order, 3 bottles to prepare.');
-    const csv = readFileSync(join(dir, 'dispatch-2027-01-11.csv'), 'utf8');
+    const csv = readFileSync(join(dir, 'click-and-drop-2027-01-11.csv'), 'utf8');
     expect(csv).toContain(`"'=HYPERLINK(""http://evil.test"")<img src=x>"`);
     expect(csv).not.toContain(shipped.reference);
     const html = readFileSync(join(dir, 'packing-slips-2027-01-11.html'), 'utf8');
     expect(html).toContain('=HYPERLINK(&quot;http://evil.test&quot;)&lt;img src=x&gt;');
     expect(html).not.toContain('<img src=x>');
+  });
+
+  it('writes into ./dispatch by default, names the orders without a town, and keeps a +44 phone as typed', async () => {
+    // Paid Tuesday 2 February 2027: packed on Monday 8 February.
+    const paidAt = new Date('2027-02-02T10:00:00Z');
+    const threeLines = await h.orderPaidAt(paidAt, 6, 3);
+    const oneLine = await h.orderPaidAt(paidAt, 7, 6);
+    const setCustomer = (pk: string, address: string, phone: string) =>
+      h.shop.standIns.inspector.send(
+        new UpdateCommand({
+          TableName: h.shop.standIns.tableName,
+          Key: { pk },
+          UpdateExpression: 'SET deliveryAddress = :address, customerPhone = :phone',
+          ExpressionAttributeValues: { ':address': address, ':phone': phone },
+        }),
+      );
+    await setCustomer(threeLines.pk, 'Flat 2\nRiverside House\n12 High St\nLeeds', '+44 7700 900123');
+    await setCustomer(oneLine.pk, '7 Mill Lane', '07700 900456');
+    const cwd = outDir();
+
+    h.setNow(new Date('2027-02-05T10:00:00Z'));
+    const run = await h.orders(['dispatch-list', '--date', '2027-02-08', '--local'], { cwd });
+    h.setNow(undefined);
+
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(`Click & Drop CSV: ${join(cwd, 'dispatch', 'click-and-drop-2027-02-08.csv')}`);
+    expect(run.out).toContain(`Packing slips:    ${join(cwd, 'dispatch', 'packing-slips-2027-02-08.html')}`);
+    expect(run.out).toContain(
+      `No town in the address (Click & Drop needs City): fill it in before importing:\n  ${oneLine.reference}  7 Mill Lane  BS1 4DJ\n`,
+    );
+    expect(run.out).not.toContain(`${threeLines.reference}  Flat 2`);
+    const rows = readFileSync(join(cwd, 'dispatch', 'click-and-drop-2027-02-08.csv'), 'utf8').split('\r\n');
+    expect(rows).toContain(
+      `"Customer 6","Flat 2","Riverside House","12 High St","Leeds","","BS1 4DJ","United Kingdom","customer6@example.com","+44 7700 900123","${threeLines.reference}","URGENT – LIVING CREATURES – HANDLE WITH CARE","1.090","small parcel","","08/02/27"`,
+    );
+    expect(rows).toContain(
+      `"Customer 7","7 Mill Lane","","","","","BS1 4DJ","United Kingdom","customer7@example.com","07700 900456","${oneLine.reference}","URGENT – LIVING CREATURES – HANDLE WITH CARE","1.930","small parcel","","08/02/27"`,
+    );
+  });
+
+  it('says nothing of towns or Royal Mail services on a day with no orders', async () => {
+    const dir = outDir();
+    const run = await h.orders(['dispatch-list', '--date', '2027-06-07', '--out', dir, '--local']);
+    expect(run.out).toContain('Dispatch Monday 7 June 2027: 0 orders, 0 bottles to prepare.');
+    expect(run.out).toContain(`Click & Drop CSV: ${join(dir, 'click-and-drop-2027-06-07.csv')}`);
+    expect(run.out).not.toContain('1st Class');
+    expect(run.out).not.toContain('No town');
   });
 });

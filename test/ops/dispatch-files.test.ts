@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import {
+  clickAndDropCsv,
+  clickAndDropDate,
+  csvField,
+  ordersWithoutTown,
+  packageSize,
+  packingSlipsHtml,
+  parcelWeightKg,
+  splitAddress,
+} from '../../ops/dispatch-files';
+import { orderFixture, paidCheckout, SELLER } from '../support/order-fixtures';
+
+const HEADER =
+  'Full name,Address line 1,Address line 2,Address line 3,City,County,Postcode,Country,Email,Phone,Order reference,Special instructions,Weight (kg),Package size,Service code,Planned despatch date';
+
+describe('Click & Drop CSV: the address in its fields', () => {
+  it('puts three address lines in Address line 1–3 and the last line before the postcode in City', () => {
+    expect(splitAddress('Flat 2\nRiverside House\n12 High St\nLeeds', 'LS1 1AA')).toEqual({
+      line1: 'Flat 2',
+      line2: 'Riverside House',
+      line3: '12 High St',
+      city: 'Leeds',
+      county: '',
+    });
+    expect(splitAddress('12 High St\nFlat 2\nLeeds', 'LS1 1AA')).toEqual({
+      line1: '12 High St',
+      line2: 'Flat 2',
+      line3: '',
+      city: 'Leeds',
+      county: '',
+    });
+  });
+
+  it('joins a fourth and later line onto the third, so nothing is lost', () => {
+    expect(splitAddress('Unit 4\nMill Yard\nBack Lane\nHolbeck\nLeeds', 'LS11 5AA')).toEqual({
+      line1: 'Unit 4',
+      line2: 'Mill Yard',
+      line3: 'Back Lane, Holbeck',
+      city: 'Leeds',
+      county: '',
+    });
+  });
+
+  it('splits a one-line address at its commas, the county last', () => {
+    expect(splitAddress('12 High St, Leeds, West Yorkshire', 'LS1 1AA')).toEqual({
+      line1: '12 High St',
+      line2: '',
+      line3: '',
+      city: 'Leeds',
+      county: 'West Yorkshire',
+    });
+  });
+
+  it('keeps commas inside the lines a customer typed, and splits the last line at its commas', () => {
+    expect(splitAddress('Flat 2, 10 Downing Street\nLondon', 'SW1A 2AA')).toEqual({
+      line1: 'Flat 2, 10 Downing Street',
+      line2: '',
+      line3: '',
+      city: 'London',
+      county: '',
+    });
+    expect(splitAddress('12 High St\nHebden Bridge, West Yorkshire', 'HX7 8AA')).toMatchObject({
+      line1: '12 High St',
+      city: 'Hebden Bridge',
+      county: 'West Yorkshire',
+    });
+  });
+
+  it('recognises counties by name, by "shire" and by "County"/"Co.", and a town named like its county stays the town', () => {
+    expect(splitAddress('1 Mill Lane\nClitheroe\nLancashire', 'BB7 1AA')).toMatchObject({
+      city: 'Clitheroe',
+      county: 'Lancashire',
+    });
+    expect(splitAddress('1 Main St, Newry, Co. Down', 'BT34 1AA')).toMatchObject({
+      city: 'Newry',
+      county: 'Co. Down',
+    });
+    expect(splitAddress('1 Quay St\nTruro\nCornwall', 'TR1 2AA')).toMatchObject({
+      city: 'Truro',
+      county: 'Cornwall',
+    });
+    expect(splitAddress('1 Market Place, Durham', 'DH1 3AA')).toMatchObject({
+      line1: '1 Market Place',
+      city: 'Durham',
+      county: '',
+    });
+  });
+
+  it('drops the postcode and a country the customer typed into the address (they have their own columns)', () => {
+    expect(splitAddress('1 Pond Lane\nBristol BS1 4DJ', 'BS1 4DJ')).toMatchObject({
+      line1: '1 Pond Lane',
+      city: 'Bristol',
+    });
+    expect(splitAddress('1 Pond Lane, Bristol, bs14dj, UK', 'BS1 4DJ')).toMatchObject({
+      line1: '1 Pond Lane',
+      line2: '',
+      city: 'Bristol',
+    });
+    expect(splitAddress('1 Pond Lane\nBristol\nBS1 4DJ', 'BS1 4DJ')).toMatchObject({
+      line1: '1 Pond Lane',
+      city: 'Bristol',
+    });
+    expect(splitAddress('12 High St, Leeds, West Yorkshire, LS1 1AA, England', 'LS1 1AA')).toMatchObject({
+      city: 'Leeds',
+      county: 'West Yorkshire',
+    });
+    // A postcode-like ending that is not the order's postcode is left alone.
+    expect(splitAddress('1 Pond Lane\nBristol BS2 0AA', 'BS1 4DJ')).toMatchObject({
+      city: 'Bristol BS2 0AA',
+    });
+  });
+
+  it('leaves City empty for a one-part address, and names that order as needing its town', () => {
+    expect(splitAddress('12 High St', 'LS1 1AA')).toEqual({
+      line1: '12 High St',
+      line2: '',
+      line3: '',
+      city: '',
+      county: '',
+    });
+    expect(splitAddress('12 High St, Kent', 'CT1 1AA')).toMatchObject({
+      line1: '12 High St',
+      city: '',
+      county: 'Kent',
+    });
+    const townless = orderFixture({ customer: { ...paidCheckout().customer, address: '12 High St' } });
+    expect(ordersWithoutTown([orderFixture(), townless]).map((o) => o.deliveryAddress)).toEqual([
+      '12 High St',
+    ]);
+  });
+});
+
+describe('Click & Drop CSV: fields a spreadsheet cannot turn into formulas', () => {
+  it('keeps a +44 phone exactly as typed, with no apostrophe', () => {
+    expect(csvField('+44 7700 900123', 'phone')).toBe('"+44 7700 900123"');
+    expect(csvField('+44 (0)7700-900123', 'phone')).toBe('"+44 (0)7700-900123"');
+    expect(csvField('07700 900123', 'phone')).toBe('"07700 900123"');
+  });
+
+  it('still defuses a phone that is not only digits after its +, and a +44 anywhere but the phone column', () => {
+    expect(csvField("+cmd|' /C calc'!A0", 'phone')).toBe(`"'+cmd|' /C calc'!A0"`);
+    expect(csvField('+44+SUM(A1)', 'phone')).toBe(`"'+44+SUM(A1)"`);
+    expect(csvField('=1+1', 'phone')).toBe(`"'=1+1"`);
+    expect(csvField('+44 7700 900123')).toBe(`"'+44 7700 900123"`);
+  });
+
+  it('defuses every formula-shaped start in the other fields and doubles quotes', () => {
+    expect(['=A1', '+A1', '-A1', '@A1', '\tA1', '\rA1'].map((value) => csvField(value))).toEqual([
+      `"'=A1"`,
+      `"'+A1"`,
+      `"'-A1"`,
+      `"'@A1"`,
+      `"'\tA1"`,
+      `"'\rA1"`,
+    ]);
+    expect(csvField('=HYPERLINK("http://evil.test")')).toBe(`"'=HYPERLINK(""http://evil.test"")"`);
+  });
+});
+
+describe('Click & Drop CSV: the parcel', () => {
+  it('weighs 280 g a bottle plus 250 g of packaging, in kilograms with three decimals', () => {
+    expect([3, 6, 9].map(parcelWeightKg)).toEqual(['1.090', '1.930', '2.770']);
+  });
+
+  it('is a small parcel up to 2 kg (3 and 6 bottles) and a medium parcel above (9 bottles)', () => {
+    expect([3, 6, 9].map(packageSize)).toEqual(['small parcel', 'small parcel', 'medium parcel']);
+  });
+
+  it("gives the planned despatch date as DD/MM/YY, Click & Drop's import default", () => {
+    expect(clickAndDropDate('2026-12-29')).toBe('29/12/26');
+    expect(clickAndDropDate('2027-03-02')).toBe('02/03/27');
+  });
+
+  it("writes Click & Drop's headings, then one row per order with the handling mark and a +44 phone as typed", () => {
+    const order = orderFixture({
+      customer: {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        phone: '+44 7700 900123',
+        address: '12 High St\nFlat 2\nLeeds, West Yorkshire',
+        postcode: 'LS1 1AA',
+      },
+    });
+    const csv = clickAndDropCsv('2026-11-23', [order]);
+    expect(csv.split('\r\n')).toEqual([
+      HEADER,
+      `"Ada Lovelace","12 High St","Flat 2","","Leeds","West Yorkshire","LS1 1AA","United Kingdom","ada@example.com","+44 7700 900123","${order.reference}","URGENT – LIVING CREATURES – HANDLE WITH CARE","1.090","small parcel","","23/11/26"`,
+      '',
+    ]);
+  });
+
+  it('writes the headings alone for a day with no orders', () => {
+    expect(clickAndDropCsv('2026-11-23', [])).toBe(`${HEADER}\r\n`);
+  });
+});
+
+describe('packing slips', () => {
+  it('carry the handling mark on every slip and the reference in a monospace face', () => {
+    const html = packingSlipsHtml('2026-11-23', [orderFixture(), orderFixture()], SELLER);
+    expect(html.match(/<p class="mark">URGENT – LIVING CREATURES – HANDLE WITH CARE<\/p>/g)).toHaveLength(2);
+    expect(html).toContain(`<h2 class="ref">${orderFixture().reference}</h2>`);
+    expect(html).toMatch(/\.ref\{font-family:[^}]*monospace\}/);
+  });
+});
