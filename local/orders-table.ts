@@ -6,16 +6,12 @@ import {
   ResourceNotFoundException,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-
-/** The GSI that lists one dispatch day's orders by status (docs/architecture.md, "Orders table"). */
-export const DISPATCH_DATE_INDEX = 'byDispatchDate';
-/** The GSI that finds an order or request by its customer-facing reference (the operator's commands). */
-export const REFERENCE_INDEX = 'byReference';
+import { DISPATCH_DATE_INDEX, PARTITION_KEY, REFERENCE_INDEX } from '../lambdas/domain/orders/orders-table';
 
 /**
- * Creates the orders table with its `byDispatchDate` index when it does not exist yet: the same
- * keys as the CDK table (infra), for dynalite in `npm start` and the integration tests. Safe to
- * call on every start, and concurrently.
+ * Creates the orders table with its indexes when it does not exist yet: the same design as the CDK
+ * table (lambdas/domain/orders/orders-table.ts), for dynalite in `npm start` and the integration
+ * tests. Safe to call on every start, and concurrently.
  */
 export async function ensureOrdersTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
@@ -30,25 +26,25 @@ export async function ensureOrdersTable(client: DynamoDBClient, tableName: strin
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
         AttributeDefinitions: [
-          { AttributeName: 'pk', AttributeType: 'S' },
-          { AttributeName: 'gsi1pk', AttributeType: 'S' },
-          { AttributeName: 'gsi1sk', AttributeType: 'S' },
-          { AttributeName: 'reference', AttributeType: 'S' },
-        ],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+          PARTITION_KEY,
+          DISPATCH_DATE_INDEX.partitionKey,
+          DISPATCH_DATE_INDEX.sortKey,
+          REFERENCE_INDEX.partitionKey,
+        ].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+        KeySchema: [{ AttributeName: PARTITION_KEY, KeyType: 'HASH' }],
         GlobalSecondaryIndexes: [
           {
-            IndexName: DISPATCH_DATE_INDEX,
+            IndexName: DISPATCH_DATE_INDEX.name,
             KeySchema: [
-              { AttributeName: 'gsi1pk', KeyType: 'HASH' },
-              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+              { AttributeName: DISPATCH_DATE_INDEX.partitionKey, KeyType: 'HASH' },
+              { AttributeName: DISPATCH_DATE_INDEX.sortKey, KeyType: 'RANGE' },
             ],
-            Projection: { ProjectionType: 'ALL' },
+            Projection: { ProjectionType: DISPATCH_DATE_INDEX.projection },
           },
           {
-            IndexName: REFERENCE_INDEX,
-            KeySchema: [{ AttributeName: 'reference', KeyType: 'HASH' }],
-            Projection: { ProjectionType: 'KEYS_ONLY' },
+            IndexName: REFERENCE_INDEX.name,
+            KeySchema: [{ AttributeName: REFERENCE_INDEX.partitionKey, KeyType: 'HASH' }],
+            Projection: { ProjectionType: REFERENCE_INDEX.projection },
           },
         ],
       }),

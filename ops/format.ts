@@ -1,5 +1,9 @@
 import type { ShopRecord } from '../lambdas/domain/orders/records';
-import { SHOP_EMAIL_KINDS, shopEmailAttributes } from '../lambdas/domain/orders/send-once';
+import {
+  CLAIMED_EMAIL_KINDS,
+  type ClaimedEmailKind,
+  emailAttributes,
+} from '../lambdas/domain/orders/send-once';
 import { formatGbp } from '../shared/pricing';
 
 const instantFormat = new Intl.DateTimeFormat('en-GB', {
@@ -30,7 +34,7 @@ export interface ListRow {
   emails: string;
 }
 
-const EMAIL_LABELS: Record<string, string> = {
+const EMAIL_LABELS: Record<ClaimedEmailKind, string> = {
   confirmation: 'confirmation',
   merchantNotice: 'notice',
   dispatch: 'dispatch',
@@ -47,21 +51,13 @@ const EMAIL_LABELS: Record<string, string> = {
  * `(refused)` when SES refused the address for good.
  */
 function emailSummary(item: Record<string, unknown>): string {
-  const kinds = ['confirmation', 'merchantNotice', ...SHOP_EMAIL_KINDS];
-  return kinds
-    .flatMap((kind) => {
-      const state =
-        item[
-          kind === 'confirmation' || kind === 'merchantNotice'
-            ? `${kind}EmailState`
-            : shopEmailAttributes(kind as (typeof SHOP_EMAIL_KINDS)[number]).state
-        ];
-      if (state === undefined) return [];
-      // `failed`: SES refused the customer's address for good (money's CustomerEmailRefused).
-      const mark = state === 'sent' ? '' : state === 'failed' ? '(refused)' : '!';
-      return [`${EMAIL_LABELS[kind] ?? kind}${mark}`];
-    })
-    .join(' ');
+  return CLAIMED_EMAIL_KINDS.flatMap((kind) => {
+    const state = item[emailAttributes(kind).state];
+    if (state === undefined) return [];
+    // `failed`: SES refused the customer's address for good (money's CustomerEmailRefused).
+    const mark = state === 'sent' ? '' : state === 'failed' ? '(refused)' : '!';
+    return [`${EMAIL_LABELS[kind]}${mark}`];
+  }).join(' ');
 }
 
 export function toListRow(record: ShopRecord): ListRow {

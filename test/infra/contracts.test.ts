@@ -8,7 +8,6 @@ import {
   NEEDS_REVIEW_METRIC,
   SHOP_METRIC_DIMENSIONS,
 } from '../../infra/lib/constructs/monitoring';
-import { BY_DISPATCH_DATE_INDEX } from '../../infra/lib/constructs/orders-table';
 import { API_FORWARDED_HEADERS } from '../../infra/lib/constructs/website';
 import type { ShopStack } from '../../infra/lib/shop-stack';
 import {
@@ -18,7 +17,6 @@ import {
   statusEnvSchema,
 } from '../../lambdas/lib/config';
 import { emitMetric, METRIC_NAMES, METRICS_NAMESPACE } from '../../lambdas/lib/metrics';
-import { DISPATCH_DATE_INDEX } from '../../local/orders-table';
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../../shared/api-paths';
 import { environmentOf, fakeWebBuild, logicalIdOf, synthShop } from './support';
 
@@ -128,9 +126,5 @@ describe('contracts between infra and the lambdas', () => {
 
   it('forwards the idempotency header the page sends', () => {
     expect(API_FORWARDED_HEADERS).toContain(IDEMPOTENCY_HEADER.toLowerCase());
-  });
-
-  it('names the dispatch-day index as the local table does', () => {
-    expect(BY_DISPATCH_DATE_INDEX).toBe(DISPATCH_DATE_INDEX);
   });
 });

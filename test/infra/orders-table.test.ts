@@ -1,7 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BY_DISPATCH_DATE_INDEX, OrdersTable } from '../../infra/lib/constructs/orders-table';
+import { OrdersTable } from '../../infra/lib/constructs/orders-table';
 import { constructStack } from './support';
 
 describe('OrdersTable', () => {
@@ -24,7 +24,7 @@ describe('OrdersTable', () => {
       KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
       GlobalSecondaryIndexes: [
         {
-          IndexName: BY_DISPATCH_DATE_INDEX,
+          IndexName: 'byDispatchDate',
           KeySchema: [
             { AttributeName: 'gsi1pk', KeyType: 'HASH' },
             { AttributeName: 'gsi1sk', KeyType: 'RANGE' },

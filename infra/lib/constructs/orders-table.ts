@@ -2,11 +2,13 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-
-/** Name of the GSI that lists one dispatch day's orders by status (docs/architecture.md). */
-export const BY_DISPATCH_DATE_INDEX = 'byDispatchDate';
-/** Name of the GSI that finds an order or request by its customer-facing reference (operator commands). */
-export const BY_REFERENCE_INDEX = 'byReference';
+import {
+  DISPATCH_DATE_INDEX,
+  PARTITION_KEY,
+  REFERENCE_INDEX,
+  REQUEST_KEY_PREFIX,
+  SETTINGS_KEY,
+} from '../../../lambdas/domain/orders/orders-table';
 
 /**
  * The DynamoDB actions that fulfilment needs: read an order, create it with a conditional put, and
@@ -18,12 +20,7 @@ export const FULFILMENT_TABLE_ACTIONS = [
   'dynamodb:UpdateItem',
 ] as const;
 
-/** The shop's settings item (pause, requests mode): the same key as lambdas/domain/shop-settings/shop-settings.ts. */
-export const SHOP_SETTINGS_KEY = 'SETTINGS#shop';
-/** Order requests' key prefix: the same as lambdas/domain/orders/order-request.ts. */
-export const ORDER_REQUEST_KEY_PREFIX = 'REQUEST#';
-
-/** Props of {@link OrdersTable}; there is nothing to choose, the key design is a contract. */
+/** Props of {@link OrdersTable}; there is nothing to choose, the key design is the domain's (orders-table.ts). */
 export type OrdersTableProps = Record<string, never>;
 
 /**
@@ -40,7 +37,7 @@ export class OrdersTable extends Construct {
     super(scope, id);
 
     this.table = new Table(this, 'Table', {
-      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      partitionKey: { name: PARTITION_KEY, type: AttributeType.STRING },
       // On demand: a small shop has long idle stretches, and pays nothing for them.
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
@@ -51,16 +48,15 @@ export class OrdersTable extends Construct {
     });
 
     this.table.addGlobalSecondaryIndex({
-      indexName: BY_DISPATCH_DATE_INDEX,
-      partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
-      sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
-      projectionType: ProjectionType.ALL,
+      indexName: DISPATCH_DATE_INDEX.name,
+      partitionKey: { name: DISPATCH_DATE_INDEX.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: DISPATCH_DATE_INDEX.sortKey, type: AttributeType.STRING },
+      projectionType: ProjectionType[DISPATCH_DATE_INDEX.projection],
     });
-    // Keys only: the operator's commands read the item itself, strongly consistent, by its key.
     this.table.addGlobalSecondaryIndex({
-      indexName: BY_REFERENCE_INDEX,
-      partitionKey: { name: 'reference', type: AttributeType.STRING },
-      projectionType: ProjectionType.KEYS_ONLY,
+      indexName: REFERENCE_INDEX.name,
+      partitionKey: { name: REFERENCE_INDEX.partitionKey, type: AttributeType.STRING },
+      projectionType: ProjectionType[REFERENCE_INDEX.projection],
     });
   }
 
@@ -73,7 +69,7 @@ export class OrdersTable extends Construct {
       grantee,
       actions: ['dynamodb:GetItem'],
       resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SHOP_SETTINGS_KEY] } },
+      conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SETTINGS_KEY] } },
     });
   }
 
@@ -86,7 +82,7 @@ export class OrdersTable extends Construct {
       grantee,
       actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ORDER_REQUEST_KEY_PREFIX}*`] } },
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${REQUEST_KEY_PREFIX}*`] } },
     });
   }
 

@@ -9,15 +9,9 @@ import {
   type OutgoingEmail,
   PermanentEmailRefusalError,
 } from '../emails/send-email';
-import { EMAIL_KINDS, type EmailKind, emailAttributes, type OrderItem } from '../orders/order';
+import { EMAIL_KINDS, type EmailKind, type OrderItem } from '../orders/order';
 import type { OrdersRepository } from '../orders/orders-repository';
-
-/**
- * A `sending` claim older than this is taken to belong to an attempt that crashed, and may be
- * claimed again. Far above one SES call (the client's timeouts are seconds), and far below the
- * reconciler's period, so a crashed send is retried on its next run at the latest.
- */
-export const STALE_CLAIM_MS = 2 * 60_000;
+import { emailAttributes, releaseClaim, sendEmailOnce } from '../orders/send-once';
 
 export interface OrderEmailDeps {
   orders: OrdersRepository;
@@ -64,24 +58,10 @@ function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Ou
  * Sends an order's customer confirmation and merchant notice, each at most once however many
  * webhook deliveries, retries and reconciler runs call this, concurrently or not.
  *
- * Per kind, a state machine on the order item, moved only by conditional updates:
- *
- *   pending ──claim──▶ sending(claimedAt, token) ──SES accepted, mark──▶ sent(sentAt, messageId)
- *      ▲                        │  └──SES refused the customer for good──▶ failed(failedAt, reason)
- *      └──── release ◀──────────┘  on a transient failure (an error, nothing sent)
- *
- * A claim is taken only from `pending`, or from a `sending` claim older than STALE_CLAIM_MS (its
- * holder crashed). Only the holder of the claim sends, so two attempts never send the same email
- * at once, and `sent` and `failed` are final. A new order is written already in `sending`, claimed
- * by the attempt that writes it (withEmailsClaimed), which passes its tokens in as `held`.
- *
- * The one accepted duplicate window: SES has accepted the message, but `sent` is never recorded.
- * Either the attempt stops before the mark (the process crashes or times out, DynamoDB fails on
- * the mark), and after STALE_CLAIM_MS the next attempt takes the stale claim and sends again; or
- * SES's answer is lost on the way back, which looks exactly like a refusal, so the claim is
- * released and the next attempt sends again. Closing it would need SES to deduplicate, which it
- * cannot; never resending would risk an email never sent, which Invariant 3 forbids. So, rarely,
- * a customer or the merchant gets the same email twice.
+ * Per kind, the one send-once protocol of every email the shop sends (sendEmailOnce, in
+ * orders/send-once.ts: claim, send, mark, with its one accepted duplicate window). A new order is
+ * written already in `sending`, claimed by the attempt that writes it (withEmailsClaimed), which
+ * passes its tokens in as `held`. Only the customer's confirmation can be refused for good.
  *
  * @returns what happened to each kind. A customer address SES can never take is `refused`, not an
  *   error: retrying cannot help, and the order is durable.
@@ -162,36 +142,16 @@ export async function releaseEmailClaims(
   claims: EmailClaims,
   deps: Pick<OrderEmailDeps, 'orders'>,
 ): Promise<void> {
-  await Promise.all(EMAIL_KINDS.map((kind) => releaseClaim(kind, order, claims[kind], deps)));
-}
-
-async function releaseClaim(
-  kind: EmailKind,
-  order: OrderItem,
-  token: string,
-  deps: Pick<OrderEmailDeps, 'orders'>,
-): Promise<void> {
-  await deps.orders.releaseEmail(order.sessionId, kind, token).catch((releaseError: unknown) => {
-    logger.warn('Could not release an email claim; it will be retried once stale', {
-      reference: order.reference,
-      kind,
-      error: releaseError,
-    });
-  });
-}
-
-/** Claims `kind` for this attempt: its token, or the outcome when it is not ours to send. */
-async function claim(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Promise<string | SendResult> {
-  // A read that already says `sent` or `failed` saves a write; anything else is settled by the claim.
-  const state = order[emailAttributes(kind).state];
-  if (state === 'sent') return { outcome: 'already-sent' };
-  if (state === 'failed') return { outcome: 'refused' };
-
-  const token = randomUUID();
-  const claimedAt = deps.now();
-  const staleBefore = new Date(claimedAt.getTime() - STALE_CLAIM_MS);
-  const claimed = await deps.orders.claimEmail(order.sessionId, kind, token, claimedAt, staleBefore);
-  return claimed ? token : { outcome: 'claimed-elsewhere' };
+  await Promise.all(
+    EMAIL_KINDS.map((kind) =>
+      releaseClaim(deps.orders, {
+        id: order.sessionId,
+        kind,
+        token: claims[kind],
+        log: { reference: order.reference },
+      }),
+    ),
+  );
 }
 
 async function sendOnce(
@@ -200,57 +160,49 @@ async function sendOnce(
   deps: OrderEmailDeps,
   heldToken: string | undefined,
 ): Promise<SendResult> {
-  const token = heldToken ?? (await claim(kind, order, deps));
-  if (typeof token !== 'string') return token;
-
-  let messageId: string;
-  try {
-    messageId = await deps.sender.send(messageFor(kind, order, deps));
-  } catch (error) {
-    // Only the customer's address can be refused for good: the merchant's is configuration, and a
-    // refusal of it stays an error to retry until the operator fixes it (their alarm says so).
-    if (error instanceof PermanentEmailRefusalError && kind === 'confirmation') {
-      return recordRefusal(kind, order, token, error, deps);
-    }
-    // Hand the claim back so the next attempt need not wait for it to go stale. If SES did in
-    // fact accept the message (an answer lost on the way back), this is the duplicate window.
-    await releaseClaim(kind, order, token, deps);
-    throw error;
+  if (heldToken === undefined) {
+    // A read that already says `sent` or `failed` saves a write; anything else is settled by the claim.
+    const state = order[emailAttributes(kind).state];
+    if (state === 'sent') return { outcome: 'already-sent' };
+    if (state === 'failed') return { outcome: 'refused' };
   }
-
-  // If this throws, the claim stays `sending` and is retried once stale: the duplicate window.
-  const marked = await deps.orders.markEmailSent(order.sessionId, kind, token, messageId, deps.now());
-  if (!marked) {
-    logger.warn('Email sent, but its claim had been taken over as stale: it may be sent twice', {
-      reference: order.reference,
+  const result = await sendEmailOnce(
+    {
+      id: order.sessionId,
       kind,
-      messageId,
-    });
+      message: () => messageFor(kind, order, deps),
+      heldToken,
+      // Only the customer's address can be refused for good: the merchant's is configuration, and a
+      // refusal of it stays an error to retry until the operator fixes it (their alarm says so).
+      refusedForGood: (error) =>
+        error instanceof PermanentEmailRefusalError && kind === 'confirmation' ? error.reason : undefined,
+      log: { reference: order.reference },
+    },
+    { store: deps.orders, sender: deps.sender, now: deps.now },
+  );
+  switch (result.outcome) {
+    case 'claimed-elsewhere':
+      return { outcome: 'claimed-elsewhere' };
+    case 'refused':
+      recordRefusal(kind, order, result.reason, deps);
+      return { outcome: 'refused', refusedFor: result.reason };
+    case 'sent':
+      logger.info('Order email sent', { reference: order.reference, kind, messageId: result.messageId });
+      return { outcome: 'sent' };
   }
-  logger.info('Order email sent', { reference: order.reference, kind, messageId });
-  return { outcome: 'sent' };
 }
 
 /**
- * Records a recipient SES will never accept as `failed` on the order (final: no retry, so the
- * webhook answers 2xx, the order being durable), and counts it in `CustomerEmailRefused` for the
- * merchant's alarm. If the mark fails, the error is thrown and a retry meets the same refusal.
+ * A recipient SES will never accept, now recorded as `failed` on the order (final: no retry, so
+ * the webhook answers 2xx, the order being durable), is counted in `CustomerEmailRefused` for the
+ * merchant's alarm. If the mark failed, sendEmailOnce threw and a retry meets the same refusal.
  */
-async function recordRefusal(
-  kind: EmailKind,
-  order: OrderItem,
-  token: string,
-  refusal: PermanentEmailRefusalError,
-  deps: OrderEmailDeps,
-): Promise<SendResult> {
-  const marked = await deps.orders.markEmailFailed(order.sessionId, kind, token, refusal.reason, deps.now());
-  if (!marked) return { outcome: 'claimed-elsewhere' };
+function recordRefusal(kind: EmailKind, order: OrderItem, reason: string, deps: OrderEmailDeps): void {
   logger.warn('SES refused the customer confirmation for good; recorded on the order', {
     alarm: METRIC_NAMES.customerEmailRefused,
     reference: order.reference,
     kind,
-    reason: refusal.reason,
+    reason,
   });
   emitMetric(deps.metrics, METRIC_NAMES.customerEmailRefused, 1);
-  return { outcome: 'refused', refusedFor: refusal.reason };
 }

@@ -1,17 +1,11 @@
-import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
 import { formatDispatchDate, type IsoDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
 import { renderDelayEmail, renderDispatchEmail, renderRefundEmail } from '../emails/order-updates';
-import {
-  type DelayReason,
-  dispatchSortKey,
-  type ManagedOrder,
-  type RefundReason,
-} from '../orders/managed-order';
-import { orderKey } from '../orders/order';
-import { conditionalWrite } from '../orders/orders-table';
+import { type ItemUpdate, updateIf } from '../orders/conditional-writes';
+import type { DelayReason, ManagedOrder, RefundReason } from '../orders/managed-order';
+import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../orders/orders-table';
 import { findByReference, getRecord, queryDispatchDay } from '../orders/records';
 import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
 import { RefusedError } from '../refusal';
@@ -37,16 +31,8 @@ async function rereadOrder(deps: Pick<ShopDeps, 'table'>, sessionId: string): Pr
   return record.order;
 }
 
-function updateOrder(
-  deps: Pick<ShopDeps, 'table'>,
-  sessionId: string,
-  input: Omit<UpdateCommandInput, 'TableName' | 'Key'>,
-) {
-  return conditionalWrite(() =>
-    deps.table.client.send(
-      new UpdateCommand({ TableName: deps.table.tableName, Key: { pk: orderKey(sessionId) }, ...input }),
-    ),
-  );
+function updateOrder(deps: Pick<ShopDeps, 'table'>, sessionId: string, update: ItemUpdate) {
+  return updateIf(deps.table, orderKey(sessionId), update);
 }
 
 function customerEmail(
@@ -93,8 +79,8 @@ export async function markDispatched(
     const due = emailDue('dispatch');
     changed = await updateOrder(deps, order.sessionId, {
       ConditionExpression: '#status = :paid',
-      UpdateExpression: `SET #status = :dispatched, dispatchedAt = :now, gsi1sk = :sk, ${due.set}${tracking ? ', trackingNumber = :tracking' : ''} REMOVE ${due.remove}`,
-      ExpressionAttributeNames: { '#status': 'status', ...due.names },
+      UpdateExpression: `SET #status = :dispatched, dispatchedAt = :now, #sort = :sk, ${due.set}${tracking ? ', trackingNumber = :tracking' : ''} REMOVE ${due.remove}`,
+      ExpressionAttributeNames: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...due.names },
       ExpressionAttributeValues: {
         ':paid': 'paid',
         ':dispatched': 'dispatched',
@@ -150,13 +136,17 @@ export async function delayDispatch(
     const due = emailDue('delay');
     const ok = await updateOrder(deps, order.sessionId, {
       ConditionExpression: '#status = :paid AND dispatchDate = :from',
-      UpdateExpression: `SET dispatchDate = :to, gsi1pk = :pk, delayedFrom = :from, delayReason = :reason, delayedAt = :now, ${due.set} REMOVE ${due.remove}`,
-      ExpressionAttributeNames: { '#status': 'status', ...due.names },
+      UpdateExpression: `SET dispatchDate = :to, #day = :day, delayedFrom = :from, delayReason = :reason, delayedAt = :now, ${due.set} REMOVE ${due.remove}`,
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#day': DISPATCH_DATE_INDEX.partitionKey,
+        ...due.names,
+      },
       ExpressionAttributeValues: {
         ':paid': 'paid',
         ':from': from,
         ':to': to,
-        ':pk': `DISPATCH#${to}`,
+        ':day': dispatchDayKey(to),
         ':reason': reason,
         ':now': now,
         ':pending': 'pending',
@@ -271,8 +261,8 @@ function moveToRefunded(
   const due = emailDue('refund');
   return updateOrder(deps, order.sessionId, {
     ConditionExpression: '#status IN (:paid, :dispatched)',
-    UpdateExpression: `SET #status = :refunded, refundedAt = :now, refundReason = :reason, gsi1sk = :sk, ${due.set}${refund.refundId ? ', refundId = :refundId' : ''} REMOVE ${due.remove}`,
-    ExpressionAttributeNames: { '#status': 'status', ...due.names },
+    UpdateExpression: `SET #status = :refunded, refundedAt = :now, refundReason = :reason, #sort = :sk, ${due.set}${refund.refundId ? ', refundId = :refundId' : ''} REMOVE ${due.remove}`,
+    ExpressionAttributeNames: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...due.names },
     ExpressionAttributeValues: {
       ':paid': 'paid',
       ':dispatched': 'dispatched',

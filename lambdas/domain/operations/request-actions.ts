@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
 import { nextDispatchDate } from '../../../shared/dispatch';
 import { poundsToPence, quoteOrder } from '../../../shared/pricing';
@@ -12,9 +11,9 @@ import {
   renderRequestNotice,
   renderRequestReceived,
 } from '../emails/request-emails';
-import { dispatchSortKey } from '../orders/managed-order';
-import { type OrderRequest, requestKey } from '../orders/order-request';
-import { conditionalWrite } from '../orders/orders-table';
+import { putIfAbsent, updateIf } from '../orders/conditional-writes';
+import type { OrderRequest } from '../orders/order-request';
+import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, requestKey } from '../orders/orders-table';
 import { findByReference, getRecord } from '../orders/records';
 import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
 import { RefusedError } from '../refusal';
@@ -79,18 +78,10 @@ export async function recordOrderRequest(
     createdAt,
     requestReceivedEmailState: 'pending',
     requestNoticeEmailState: 'pending',
-    gsi1pk: `DISPATCH#${dispatchDate}`,
+    gsi1pk: dispatchDayKey(dispatchDate),
     gsi1sk: dispatchSortKey('requested', createdAt, reference),
   };
-  const created = await conditionalWrite(() =>
-    deps.table.client.send(
-      new PutCommand({
-        TableName: deps.table.tableName,
-        Item: item,
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  const created = await putIfAbsent(deps.table, item);
   const stored = created ? item : await readRequest(deps, reference);
   // Independent: the merchant's notice never waits on, or fails with, the customer's email.
   const [merchant, customer] = await Promise.all([
@@ -191,29 +182,28 @@ export async function requestPayment(
     }
     if (!session.url) throw new Error(`Stripe made session ${session.id} without a URL`);
     const due = emailDue('paymentInvitation');
-    changed = await conditionalWrite(() =>
-      deps.table.client.send(
-        new UpdateCommand({
-          TableName: deps.table.tableName,
-          Key: { pk: request.pk },
-          ConditionExpression: '#status = :requested',
-          UpdateExpression: `SET #status = :invited, invitedAt = :now, checkoutSessionId = :session, checkoutUrl = :url, checkoutExpiresAt = :expires, dispatchDate = :day, gsi1pk = :pk, gsi1sk = :sk, ${due.set} REMOVE ${due.remove}`,
-          ExpressionAttributeNames: { '#status': 'status', ...due.names },
-          ExpressionAttributeValues: {
-            ':requested': 'requested',
-            ':invited': 'invited',
-            ':now': now.toISOString(),
-            ':session': session.id,
-            ':url': session.url,
-            ':expires': new Date(expiresAt * 1000).toISOString(),
-            ':day': dispatchDate,
-            ':pk': `DISPATCH#${dispatchDate}`,
-            ':sk': dispatchSortKey('invited', request.createdAt, request.reference),
-            ':pending': 'pending',
-          },
-        }),
-      ),
-    );
+    changed = await updateIf(deps.table, request.pk, {
+      ConditionExpression: '#status = :requested',
+      UpdateExpression: `SET #status = :invited, invitedAt = :now, checkoutSessionId = :session, checkoutUrl = :url, checkoutExpiresAt = :expires, dispatchDate = :day, #dayKey = :dayKey, #sort = :sk, ${due.set} REMOVE ${due.remove}`,
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#dayKey': DISPATCH_DATE_INDEX.partitionKey,
+        '#sort': DISPATCH_DATE_INDEX.sortKey,
+        ...due.names,
+      },
+      ExpressionAttributeValues: {
+        ':requested': 'requested',
+        ':invited': 'invited',
+        ':now': now.toISOString(),
+        ':session': session.id,
+        ':url': session.url,
+        ':expires': new Date(expiresAt * 1000).toISOString(),
+        ':day': dispatchDate,
+        ':dayKey': dispatchDayKey(dispatchDate),
+        ':sk': dispatchSortKey('invited', request.createdAt, request.reference),
+        ':pending': 'pending',
+      },
+    });
     request = await readRequest(deps, request.reference);
   }
   const { checkoutUrl, checkoutExpiresAt } = request;
@@ -257,24 +247,18 @@ export async function declineRequest(
   let changed = false;
   if (request.status === 'requested') {
     const due = emailDue('decline');
-    changed = await conditionalWrite(() =>
-      deps.table.client.send(
-        new UpdateCommand({
-          TableName: deps.table.tableName,
-          Key: { pk: request.pk },
-          ConditionExpression: '#status = :requested',
-          UpdateExpression: `SET #status = :declined, declinedAt = :now, gsi1sk = :sk, ${due.set} REMOVE ${due.remove}`,
-          ExpressionAttributeNames: { '#status': 'status', ...due.names },
-          ExpressionAttributeValues: {
-            ':requested': 'requested',
-            ':declined': 'declined',
-            ':now': deps.now().toISOString(),
-            ':sk': dispatchSortKey('declined', request.createdAt, request.reference),
-            ':pending': 'pending',
-          },
-        }),
-      ),
-    );
+    changed = await updateIf(deps.table, request.pk, {
+      ConditionExpression: '#status = :requested',
+      UpdateExpression: `SET #status = :declined, declinedAt = :now, #sort = :sk, ${due.set} REMOVE ${due.remove}`,
+      ExpressionAttributeNames: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...due.names },
+      ExpressionAttributeValues: {
+        ':requested': 'requested',
+        ':declined': 'declined',
+        ':now': deps.now().toISOString(),
+        ':sk': dispatchSortKey('declined', request.createdAt, request.reference),
+        ':pending': 'pending',
+      },
+    });
     request = await readRequest(deps, request.reference);
   }
   const stored = request;

@@ -30,11 +30,6 @@ export const managedOrderSchema = z.extend(orderItemSchema, {
 });
 export type ManagedOrder = z.output<typeof managedOrderSchema>;
 
-/** The `byDispatchDate` sort key: status first, so one day's `paid` orders are one key range. */
-export function dispatchSortKey(status: string, instant: string, reference: string): string {
-  return `${status}#${instant}#${reference}`;
-}
-
 /** The forward-only moves an order's status may make, and nothing else. */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
   paid: ['dispatched', 'refunded'],

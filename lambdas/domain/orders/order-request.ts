@@ -1,12 +1,6 @@
 import * as z from 'zod/mini';
 import { emailStateSchema } from './order';
-
-export const REQUEST_KEY_PREFIX = 'REQUEST#';
-
-/** The table key of an order request. */
-export function requestKey(reference: string): string {
-  return `${REQUEST_KEY_PREFIX}${reference}`;
-}
+import { DISPATCH_DATE_INDEX, PARTITION_KEY, REFERENCE_INDEX, REQUEST_KEY_PREFIX } from './orders-table';
 
 /**
  * An order request's statuses, apart from orders': `requested` (taken while the shop was in
@@ -22,8 +16,8 @@ const optionalEmailState = z.optional(emailStateSchema);
 
 /** An order request as stored (`pk = REQUEST#<reference>`); checked when read back. */
 export const orderRequestSchema = z.object({
-  pk: z.string().check(z.startsWith(REQUEST_KEY_PREFIX)),
-  reference: z.string(),
+  [PARTITION_KEY]: z.string().check(z.startsWith(REQUEST_KEY_PREFIX)),
+  [REFERENCE_INDEX.partitionKey]: z.string(),
   status: z.enum(REQUEST_STATUSES),
   bottles: z.number().check(z.int()),
   unitPricePence: z.number().check(z.int()),
@@ -48,7 +42,7 @@ export const orderRequestSchema = z.object({
   paymentInvitationEmailState: optionalEmailState,
   declineEmailState: optionalEmailState,
   /** `byDispatchDate`, so `orders list` shows requests beside the orders of their week. */
-  gsi1pk: z.string(),
-  gsi1sk: z.string(),
+  [DISPATCH_DATE_INDEX.partitionKey]: z.string(),
+  [DISPATCH_DATE_INDEX.sortKey]: z.string(),
 });
 export type OrderRequest = z.output<typeof orderRequestSchema>;

@@ -2,6 +2,16 @@ import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
 import { nextDispatchDate } from '../../../shared/dispatch';
 import type { PaidCheckout } from '../checkout/paid-checkout';
+import {
+  DISPATCH_DATE_INDEX,
+  DISPATCH_KEY_PREFIX,
+  dispatchDayKey,
+  dispatchSortKey,
+  ORDER_KEY_PREFIX,
+  orderKey,
+  PARTITION_KEY,
+  REFERENCE_INDEX,
+} from './orders-table';
 
 /** The two emails every order sends, each exactly once. */
 export const EMAIL_KINDS = ['confirmation', 'merchantNotice'] as const;
@@ -10,23 +20,10 @@ export type EmailKind = (typeof EMAIL_KINDS)[number];
 /**
  * Per email kind: `pending` → `sending` (claimed, with claimedAt and a claim token) → `sent`
  * (sentAt, messageId), or `failed` (failedAt, failureReason) when SES refused the recipient for
- * good. `sent` and `failed` are final. See send-order-emails.ts for the transitions.
+ * good. `sent` and `failed` are final. See send-once.ts for the transitions.
  */
 export const emailStateSchema = z.enum(['pending', 'sending', 'sent', 'failed']);
 export type EmailState = z.output<typeof emailStateSchema>;
-
-/** Attribute names of one email kind's state machine: flat, so each is one conditional update. */
-export function emailAttributes(kind: EmailKind) {
-  return {
-    state: `${kind}EmailState`,
-    claimedAt: `${kind}EmailClaimedAt`,
-    claimToken: `${kind}EmailClaimToken`,
-    sentAt: `${kind}EmailSentAt`,
-    messageId: `${kind}EmailMessageId`,
-    failedAt: `${kind}EmailFailedAt`,
-    failureReason: `${kind}EmailFailureReason`,
-  } as const;
-}
 
 /**
  * Order statuses. Fulfilment writes `paid`; the operator's commands (lambdas/shop) move an order
@@ -34,14 +31,6 @@ export function emailAttributes(kind: EmailKind) {
  */
 export const ORDER_STATUSES = ['paid', 'dispatched', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-export const ORDER_KEY_PREFIX = 'ORDER#';
-export const DISPATCH_KEY_PREFIX = 'DISPATCH#';
-
-/** The table key of the one order a Checkout Session can ever have (docs/architecture.md). */
-export function orderKey(sessionId: string): string {
-  return `${ORDER_KEY_PREFIX}${sessionId}`;
-}
 
 const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 const isoInstant = z.iso.datetime();
@@ -51,8 +40,8 @@ const isoInstant = z.iso.datetime();
  * outside this process, so what comes back is checked, not cast.
  */
 export const orderItemSchema = z.object({
-  pk: z.string().check(z.startsWith(ORDER_KEY_PREFIX)),
-  reference: z.string(),
+  [PARTITION_KEY]: z.string().check(z.startsWith(ORDER_KEY_PREFIX)),
+  [REFERENCE_INDEX.partitionKey]: z.string(),
   sessionId: z.string(),
   paymentIntentId: z.optional(z.string()),
   livemode: z.boolean(),
@@ -90,8 +79,8 @@ export const orderItemSchema = z.object({
   merchantNoticeEmailFailedAt: z.optional(isoInstant),
   merchantNoticeEmailFailureReason: z.optional(z.string()),
   /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
-  gsi1pk: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
-  gsi1sk: z.string(),
+  [DISPATCH_DATE_INDEX.partitionKey]: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
+  [DISPATCH_DATE_INDEX.sortKey]: z.string(),
 });
 export type OrderItem = z.output<typeof orderItemSchema>;
 
@@ -146,7 +135,7 @@ export function toOrderItem(checkout: PaidCheckout, times: OrderTimes): OrderIte
     createdAt: times.now.toISOString(),
     confirmationEmailState: 'pending',
     merchantNoticeEmailState: 'pending',
-    gsi1pk: `${DISPATCH_KEY_PREFIX}${dispatchDate}`,
-    gsi1sk: `${status}#${paidAt}#${reference}`,
+    gsi1pk: dispatchDayKey(dispatchDate),
+    gsi1sk: dispatchSortKey(status, paidAt, reference),
   };
 }

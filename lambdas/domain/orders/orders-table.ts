@@ -1,5 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+// The orders table's design, written once: infra creates the table from it, local/ creates the
+// dynalite copy from it, and the domain reads and writes by it. No runtime imports, so infra and
+// the customer-path Lambdas (which read the settings item without the SDK) can load it freely.
 
 /** The orders table as the shop's operator code sees it: the document client and the table name. */
 export interface ShopTable {
@@ -7,21 +10,60 @@ export interface ShopTable {
   tableName: string;
 }
 
-/** Name of the GSI that finds an order or request by its customer-facing reference. */
-export const BY_REFERENCE_INDEX = 'byReference';
+/** Every item's partition key attribute; the table has no sort key. */
+export const PARTITION_KEY = 'pk';
 
-/** Runs a conditional write: `false` when its condition did not hold, any other error thrown. */
-export async function conditionalWrite(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    // By name as well: a second copy of the SDK in a bundle would make instanceof miss it.
-    if (
-      error instanceof ConditionalCheckFailedException ||
-      (error instanceof Error && error.name === 'ConditionalCheckFailedException')
-    )
-      return false;
-    throw error;
-  }
+/**
+ * The GSI that lists one dispatch day's orders and requests (`DISPATCH#<day>`), sorted by status,
+ * then time, then reference ({@link dispatchSortKey}). All attributes projected: a listing needs them.
+ */
+export const DISPATCH_DATE_INDEX = {
+  name: 'byDispatchDate',
+  partitionKey: 'gsi1pk',
+  sortKey: 'gsi1sk',
+  projection: 'ALL',
+} as const;
+
+/**
+ * The GSI that finds an order or request by its customer-facing reference. Keys only: the
+ * operator's commands then read the item itself, strongly consistent, by its key.
+ */
+export const REFERENCE_INDEX = {
+  name: 'byReference',
+  partitionKey: 'reference',
+  projection: 'KEYS_ONLY',
+} as const;
+
+/** Paid orders: `ORDER#<Checkout Session id>`. */
+export const ORDER_KEY_PREFIX = 'ORDER#';
+/** Order requests taken in requests mode: `REQUEST#<reference>`. */
+export const REQUEST_KEY_PREFIX = 'REQUEST#';
+/** The dispatch-day index's partition: `DISPATCH#<yyyy-mm-dd>`. */
+export const DISPATCH_KEY_PREFIX = 'DISPATCH#';
+/** The one item holding the shop's settings (pause, requests mode). */
+export const SETTINGS_KEY = 'SETTINGS#shop';
+
+/** The key of one item, for GetItem and UpdateItem. */
+export function itemKey(pk: string): { [PARTITION_KEY]: string } {
+  return { [PARTITION_KEY]: pk };
+}
+
+/** The table key of the one order a Checkout Session can ever have. */
+export function orderKey(sessionId: string): string {
+  return `${ORDER_KEY_PREFIX}${sessionId}`;
+}
+
+/** The table key of an order request. */
+export function requestKey(reference: string): string {
+  return `${REQUEST_KEY_PREFIX}${reference}`;
+}
+
+/** The dispatch-day index's partition key of one day. */
+export function dispatchDayKey(day: string): string {
+  return `${DISPATCH_KEY_PREFIX}${day}`;
+}
+
+/** The dispatch-day index's sort key: status first, so one day's `paid` orders are one key range. */
+export function dispatchSortKey(status: string, instant: string, reference: string): string {
+  return `${status}#${instant}#${reference}`;
 }

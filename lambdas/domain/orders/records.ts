@@ -2,12 +2,18 @@ import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-d
 import { CHECKOUT_SESSION_ID_PATTERN } from '../../../shared/checkout-status';
 import { RefusedError } from '../refusal';
 import { type ManagedOrder, managedOrderSchema } from './managed-order';
-import { DISPATCH_KEY_PREFIX, ORDER_KEY_PREFIX, orderKey } from './order';
-import { type OrderRequest, orderRequestSchema, REQUEST_KEY_PREFIX } from './order-request';
-import { BY_REFERENCE_INDEX, type ShopTable } from './orders-table';
-
-/** The dispatch-day index (the same name as in infra and local/orders-table.ts). */
-export const DISPATCH_DATE_INDEX = 'byDispatchDate';
+import { type OrderRequest, orderRequestSchema } from './order-request';
+import {
+  DISPATCH_DATE_INDEX,
+  dispatchDayKey,
+  itemKey,
+  ORDER_KEY_PREFIX,
+  orderKey,
+  PARTITION_KEY,
+  REFERENCE_INDEX,
+  REQUEST_KEY_PREFIX,
+  type ShopTable,
+} from './orders-table';
 
 /** What a reference names: a paid order or an order request. */
 export type ShopRecord = { kind: 'order'; order: ManagedOrder } | { kind: 'request'; request: OrderRequest };
@@ -17,7 +23,8 @@ const REFERENCE_PATTERN = /^[A-Za-z0-9_]{6,200}$/;
 
 /** Parses an item read from the table into an order or a request, refusing what is neither. */
 export function toShopRecord(item: Record<string, unknown>): ShopRecord {
-  const pk = typeof item.pk === 'string' ? item.pk : '';
+  const key = item[PARTITION_KEY];
+  const pk = typeof key === 'string' ? key : '';
   if (pk.startsWith(ORDER_KEY_PREFIX)) {
     const parsed = managedOrderSchema.safeParse(item);
     if (parsed.success) return { kind: 'order', order: parsed.data };
@@ -38,7 +45,7 @@ export function toShopRecord(item: Record<string, unknown>): ShopRecord {
 /** One item by its key, read strongly consistent; undefined when absent. */
 export async function getRecord(table: ShopTable, pk: string): Promise<ShopRecord | undefined> {
   const { Item } = await table.client.send(
-    new GetCommand({ TableName: table.tableName, Key: { pk }, ConsistentRead: true }),
+    new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
   );
   return Item === undefined ? undefined : toShopRecord(Item);
 }
@@ -62,13 +69,13 @@ export async function findByReference(table: ShopTable, input: string): Promise<
   const { Items = [] } = await table.client.send(
     new QueryCommand({
       TableName: table.tableName,
-      IndexName: BY_REFERENCE_INDEX,
+      IndexName: REFERENCE_INDEX.name,
       KeyConditionExpression: '#reference = :reference',
-      ExpressionAttributeNames: { '#reference': 'reference' },
+      ExpressionAttributeNames: { '#reference': REFERENCE_INDEX.partitionKey },
       ExpressionAttributeValues: { ':reference': reference },
     }),
   );
-  const keys = Items.map((item) => item.pk).filter((pk): pk is string => typeof pk === 'string');
+  const keys = Items.map((item) => item[PARTITION_KEY]).filter((pk): pk is string => typeof pk === 'string');
   if (keys.length > 1) {
     throw new RefusedError(
       `Reference ${reference} matches ${keys.length} items; use the full Checkout Session id.`,
@@ -90,11 +97,15 @@ export async function queryDispatchDay(
 ): Promise<ShopRecord[]> {
   const input: QueryCommandInput = {
     TableName: table.tableName,
-    IndexName: DISPATCH_DATE_INDEX,
+    IndexName: DISPATCH_DATE_INDEX.name,
     KeyConditionExpression:
-      status === undefined ? 'gsi1pk = :day' : 'gsi1pk = :day AND begins_with(gsi1sk, :status)',
+      status === undefined ? '#day = :day' : '#day = :day AND begins_with(#sort, :status)',
+    ExpressionAttributeNames: {
+      '#day': DISPATCH_DATE_INDEX.partitionKey,
+      ...(status !== undefined && { '#sort': DISPATCH_DATE_INDEX.sortKey }),
+    },
     ExpressionAttributeValues: {
-      ':day': `${DISPATCH_KEY_PREFIX}${day}`,
+      ':day': dispatchDayKey(day),
       ...(status !== undefined && { ':status': `${status}#` }),
     },
   };

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../../lib/logger';
 import type { EmailSender, OutgoingEmail } from '../emails/send-email';
-import { conditionalWrite, type ShopTable } from './orders-table';
+import { updateIf } from './conditional-writes';
+import { EMAIL_KINDS, type EmailKind } from './order';
+import type { ShopTable } from './orders-table';
 
 /**
- * A `sending` claim older than this belongs to a run that crashed and may be taken over: the same
- * two minutes as the order's own emails, far above one SES call with the clients' timeouts.
+ * A `sending` claim older than this is taken to belong to an attempt that crashed, and may be
+ * claimed again. Far above one SES call (the clients' timeouts are seconds), and far below the
+ * reconciler's period, so a crashed send is retried on its next run at the latest.
  */
-const STALE_CLAIM_MS = 2 * 60_000;
+export const STALE_CLAIM_MS = 2 * 60_000;
 
 /** The operator's emails; each is sent at most once per transition that asks for it. */
 export const SHOP_EMAIL_KINDS = [
@@ -22,14 +24,24 @@ export const SHOP_EMAIL_KINDS = [
 ] as const;
 export type ShopEmailKind = (typeof SHOP_EMAIL_KINDS)[number];
 
-/** Flat attribute names of one kind's state machine, as the order's own emails use them. */
-export function shopEmailAttributes(kind: ShopEmailKind) {
+/** Every email kind the shop tracks on an item: an order's own two, then the operator's. */
+export const CLAIMED_EMAIL_KINDS = [...EMAIL_KINDS, ...SHOP_EMAIL_KINDS] as const;
+export type ClaimedEmailKind = EmailKind | ShopEmailKind;
+
+/**
+ * Attribute names of one email kind's state machine on its item: flat, so each move is one
+ * conditional update. `failedAt` and `failureReason` are written only for an order's
+ * confirmation, the one email whose recipient SES can refuse for good.
+ */
+export function emailAttributes<K extends ClaimedEmailKind>(kind: K) {
   return {
     state: `${kind}EmailState`,
     claimedAt: `${kind}EmailClaimedAt`,
     claimToken: `${kind}EmailClaimToken`,
     sentAt: `${kind}EmailSentAt`,
     messageId: `${kind}EmailMessageId`,
+    failedAt: `${kind}EmailFailedAt`,
+    failureReason: `${kind}EmailFailureReason`,
   } as const;
 }
 
@@ -42,7 +54,7 @@ export function emailDue(kind: ShopEmailKind): {
   remove: string;
   names: Record<string, string>;
 } {
-  const a = shopEmailAttributes(kind);
+  const a = emailAttributes(kind);
   const id = `${kind}Email`;
   return {
     set: `#${id}State = :pending`,
@@ -57,10 +69,205 @@ export function emailDue(kind: ShopEmailKind): {
   };
 }
 
-export interface SendOnceDeps {
-  table: ShopTable;
-  sender: EmailSender;
-  now: () => Date;
+/**
+ * The conditional updates that move one email's state on its item, the item named by `id` (a table
+ * key, or an order's session id). Each is `false` when its condition did not hold.
+ */
+export interface EmailClaimStore<Id, Kind extends ClaimedEmailKind> {
+  /**
+   * Moves the email from `pending` (or from a `sending` claim older than `staleBefore`) to
+   * `sending` with this `token`. `false` when another attempt holds a fresh claim, or it is final.
+   */
+  claimEmail(id: Id, kind: Kind, token: string, now: Date, staleBefore: Date): Promise<boolean>;
+  /** `sending` with our token → `sent`. `false` when our claim was taken over meanwhile. */
+  markEmailSent(id: Id, kind: Kind, token: string, messageId: string, now: Date): Promise<boolean>;
+  /**
+   * `sending` with our token → `failed` (final), when SES refused the recipient for good: no retry
+   * can deliver it. `false` when our claim was taken over meanwhile.
+   */
+  markEmailFailed(id: Id, kind: Kind, token: string, reason: string, now: Date): Promise<boolean>;
+  /** `sending` with our token → `pending`, after a transient failure, so a retry need not wait. */
+  releaseEmail(id: Id, kind: Kind, token: string): Promise<void>;
+}
+
+/** The email claims of any item of the table, by its key. */
+export function emailClaimStore(table: ShopTable): EmailClaimStore<string, ClaimedEmailKind> {
+  return {
+    claimEmail(pk, kind, token, now, staleBefore) {
+      const a = emailAttributes(kind);
+      return updateIf(table, pk, {
+        // ISO instants in UTC compare correctly as strings.
+        ConditionExpression: '#state = :pending OR (#state = :sending AND #claimedAt < :staleBefore)',
+        UpdateExpression: 'SET #state = :sending, #claimedAt = :now, #token = :token',
+        ExpressionAttributeNames: { '#state': a.state, '#claimedAt': a.claimedAt, '#token': a.claimToken },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':sending': 'sending',
+          ':staleBefore': staleBefore.toISOString(),
+          ':now': now.toISOString(),
+          ':token': token,
+        },
+      });
+    },
+
+    markEmailSent(pk, kind, token, messageId, now) {
+      const a = emailAttributes(kind);
+      return updateIf(table, pk, {
+        ConditionExpression: '#state = :sending AND #token = :token',
+        UpdateExpression: 'SET #state = :sent, #sentAt = :now, #messageId = :messageId REMOVE #token',
+        ExpressionAttributeNames: {
+          '#state': a.state,
+          '#token': a.claimToken,
+          '#sentAt': a.sentAt,
+          '#messageId': a.messageId,
+        },
+        ExpressionAttributeValues: {
+          ':sending': 'sending',
+          ':sent': 'sent',
+          ':token': token,
+          ':now': now.toISOString(),
+          ':messageId': messageId,
+        },
+      });
+    },
+
+    markEmailFailed(pk, kind, token, reason, now) {
+      const a = emailAttributes(kind);
+      return updateIf(table, pk, {
+        ConditionExpression: '#state = :sending AND #token = :token',
+        UpdateExpression: 'SET #state = :failed, #failedAt = :now, #reason = :reason REMOVE #token',
+        ExpressionAttributeNames: {
+          '#state': a.state,
+          '#token': a.claimToken,
+          '#failedAt': a.failedAt,
+          '#reason': a.failureReason,
+        },
+        ExpressionAttributeValues: {
+          ':sending': 'sending',
+          ':failed': 'failed',
+          ':token': token,
+          ':now': now.toISOString(),
+          ':reason': reason,
+        },
+      });
+    },
+
+    async releaseEmail(pk, kind, token) {
+      const a = emailAttributes(kind);
+      await updateIf(table, pk, {
+        ConditionExpression: '#state = :sending AND #token = :token',
+        UpdateExpression: 'SET #state = :pending REMOVE #token, #claimedAt',
+        ExpressionAttributeNames: { '#state': a.state, '#token': a.claimToken, '#claimedAt': a.claimedAt },
+        ExpressionAttributeValues: { ':sending': 'sending', ':pending': 'pending', ':token': token },
+      });
+    },
+  };
+}
+
+/**
+ * Hands back a claim this attempt may hold, so the next attempt need not wait for it to go stale.
+ * Conditional on our token, so a no-op where the claim was never written or was taken over; a
+ * release that fails is logged and left to go stale.
+ */
+export async function releaseClaim<Id, Kind extends ClaimedEmailKind>(
+  store: EmailClaimStore<Id, Kind>,
+  email: { id: Id; kind: Kind; token: string; log: Record<string, unknown> },
+): Promise<void> {
+  await store.releaseEmail(email.id, email.kind, email.token).catch((releaseError: unknown) => {
+    logger.warn('Could not release an email claim; it will be retried once stale', {
+      ...email.log,
+      kind: email.kind,
+      error: releaseError,
+    });
+  });
+}
+
+/** One email to send at most once: which item and kind, and how to write it. */
+export interface EmailToSend<Id, Kind extends ClaimedEmailKind> {
+  id: Id;
+  kind: Kind;
+  message: () => OutgoingEmail;
+  /** The token of a claim this attempt already holds (written with the item itself). */
+  heldToken?: string | undefined;
+  /**
+   * Why a send error means the recipient can never receive it (recorded as `failed`, final), or
+   * undefined when the error is transient. Absent: every error is transient.
+   */
+  refusedForGood?: ((error: unknown) => string | undefined) | undefined;
+  /** What the log lines about this email say it is (a reference, a key). */
+  log: Record<string, unknown>;
+}
+
+/**
+ * `claimed-elsewhere`: another attempt holds a fresh claim, or the email is final (sent, failed).
+ * `refused`: the recipient was refused for good, and this attempt recorded it.
+ */
+export type EmailOnceResult =
+  | { outcome: 'sent'; messageId: string }
+  | { outcome: 'claimed-elsewhere' }
+  | { outcome: 'refused'; reason: string };
+
+/**
+ * Sends one email of an item at most once, however many attempts run, concurrently or not: the
+ * one protocol of every email the shop sends (an order's confirmation and merchant notice, and
+ * the operator's dispatch, delay, refund, request and payment-link emails).
+ *
+ *   pending ──claim──▶ sending(claimedAt, token) ──SES accepted, mark──▶ sent(sentAt, messageId)
+ *      ▲                        │  └──refused for good (refusedForGood)──▶ failed(failedAt, reason)
+ *      └──── release ◀──────────┘  on a transient failure (an error, nothing sent)
+ *
+ * A claim is taken only from `pending`, or from a `sending` claim older than STALE_CLAIM_MS (its
+ * holder crashed). Only the holder of the claim sends, so two attempts never send the same email
+ * at once, and `sent` and `failed` are final. What makes an email `pending` is the conditional
+ * write that creates its item or moves its status, so a second run finds it `sent`, and a run that
+ * crashed after that write sends it on the next run.
+ *
+ * The one accepted duplicate window: SES has accepted the message, but `sent` is never recorded.
+ * Either the attempt stops before the mark (a crash, a timeout, DynamoDB failing on the mark), and
+ * once the claim is stale the next attempt sends again; or SES's answer is lost on the way back,
+ * which looks exactly like a failure, so the claim is released and the next attempt sends again.
+ * Closing it would need SES to deduplicate, which it cannot; never resending would risk an email
+ * never sent. So, rarely, someone gets the same email twice.
+ *
+ * @throws the SES or DynamoDB error of a failed step, after releasing a claim whose send failed.
+ */
+export async function sendEmailOnce<Id, Kind extends ClaimedEmailKind>(
+  email: EmailToSend<Id, Kind>,
+  deps: { store: EmailClaimStore<Id, Kind>; sender: EmailSender; now: () => Date },
+): Promise<EmailOnceResult> {
+  const token = email.heldToken ?? randomUUID();
+  if (email.heldToken === undefined) {
+    const claimedAt = deps.now();
+    const staleBefore = new Date(claimedAt.getTime() - STALE_CLAIM_MS);
+    const claimed = await deps.store.claimEmail(email.id, email.kind, token, claimedAt, staleBefore);
+    if (!claimed) return { outcome: 'claimed-elsewhere' };
+  }
+
+  let messageId: string;
+  try {
+    messageId = await deps.sender.send(email.message());
+  } catch (error) {
+    const reason = email.refusedForGood?.(error);
+    if (reason !== undefined) {
+      const marked = await deps.store.markEmailFailed(email.id, email.kind, token, reason, deps.now());
+      return marked ? { outcome: 'refused', reason } : { outcome: 'claimed-elsewhere' };
+    }
+    // If SES did in fact accept the message (an answer lost on the way back), this is the
+    // duplicate window.
+    await releaseClaim(deps.store, { ...email, token });
+    throw error;
+  }
+
+  // If this throws, the claim stays `sending` and is retried once stale: the duplicate window.
+  const marked = await deps.store.markEmailSent(email.id, email.kind, token, messageId, deps.now());
+  if (!marked) {
+    logger.warn('Email sent, but its claim had been taken over as stale: it may be sent twice', {
+      ...email.log,
+      kind: email.kind,
+      messageId,
+    });
+  }
+  return { outcome: 'sent', messageId };
 }
 
 /**
@@ -70,81 +277,18 @@ export interface SendOnceDeps {
 export type SendOnceOutcome = 'sent' | 'not-sent';
 
 /**
- * Sends one email of an item at most once, with the claim protocol of the order's own emails
- * (lambdas/domain/fulfilment/send-order-emails.ts, docs/decisions/0004): `pending` → `sending` (a claim
- * with a token, taken over only once stale) → `sent`. The state is set to `pending` by the
- * conditional update of the transition that makes the email due, so a second run of a command
- * finds it `sent` and sends nothing, and a run that crashed after the transition sends it on the
- * next run. The same accepted duplicate window as there: SES accepted, `sent` not recorded.
+ * Sends one of the operator's emails of the item `pk` at most once (sendEmailOnce). Its state is set to
+ * `pending` by the conditional update of the transition that makes it due (emailDue).
  */
 export async function sendOnce(
   pk: string,
   kind: ShopEmailKind,
   message: () => OutgoingEmail,
-  deps: SendOnceDeps,
+  deps: { table: ShopTable; sender: EmailSender; now: () => Date },
 ): Promise<SendOnceOutcome> {
-  const a = shopEmailAttributes(kind);
-  const token = randomUUID();
-  const claimedAt = deps.now();
-  const update = (input: {
-    condition: string;
-    expression: string;
-    names: Record<string, string>;
-    values: Record<string, unknown>;
-  }) =>
-    conditionalWrite(() =>
-      deps.table.client.send(
-        new UpdateCommand({
-          TableName: deps.table.tableName,
-          Key: { pk },
-          ConditionExpression: input.condition,
-          UpdateExpression: input.expression,
-          ExpressionAttributeNames: input.names,
-          ExpressionAttributeValues: input.values,
-        }),
-      ),
-    );
-
-  const claimed = await update({
-    // ISO instants in UTC compare correctly as strings.
-    condition: '#state = :pending OR (#state = :sending AND #claimedAt < :staleBefore)',
-    expression: 'SET #state = :sending, #claimedAt = :now, #token = :token',
-    names: { '#state': a.state, '#claimedAt': a.claimedAt, '#token': a.claimToken },
-    values: {
-      ':pending': 'pending',
-      ':sending': 'sending',
-      ':staleBefore': new Date(claimedAt.getTime() - STALE_CLAIM_MS).toISOString(),
-      ':now': claimedAt.toISOString(),
-      ':token': token,
-    },
-  });
-  if (!claimed) return 'not-sent';
-
-  let messageId: string;
-  try {
-    messageId = await deps.sender.send(message());
-  } catch (error) {
-    // Hand the claim back so the next run need not wait for it to go stale.
-    await update({
-      condition: '#state = :sending AND #token = :token',
-      expression: 'SET #state = :pending REMOVE #token, #claimedAt',
-      names: { '#state': a.state, '#token': a.claimToken, '#claimedAt': a.claimedAt },
-      values: { ':sending': 'sending', ':pending': 'pending', ':token': token },
-    }).catch(() => false);
-    throw error;
-  }
-  const marked = await update({
-    condition: '#state = :sending AND #token = :token',
-    expression: 'SET #state = :sent, #sentAt = :now, #messageId = :messageId REMOVE #token',
-    names: { '#state': a.state, '#token': a.claimToken, '#sentAt': a.sentAt, '#messageId': a.messageId },
-    values: {
-      ':sending': 'sending',
-      ':sent': 'sent',
-      ':token': token,
-      ':now': deps.now().toISOString(),
-      ':messageId': messageId,
-    },
-  });
-  if (!marked) logger.warn('Email sent, but its claim had been taken over as stale', { pk, kind, messageId });
-  return 'sent';
+  const result = await sendEmailOnce(
+    { id: pk, kind, message, log: { pk } },
+    { store: emailClaimStore(deps.table), sender: deps.sender, now: deps.now },
+  );
+  return result.outcome === 'sent' ? 'sent' : 'not-sent';
 }

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { ShopTable } from '../orders/orders-table';
+import { itemKey, SETTINGS_KEY, type ShopTable } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
-import { checkShopMessage, SETTINGS_KEY, type ShopSettings, settingsFromItem } from './shop-settings';
+import { checkShopMessage, type ShopSettings, settingsFromItem } from './shop-settings';
 
 // The settings item through the SDK's document client: the operator commands' side (they write
 // it, and read it back consistently). The Lambdas on a customer's path read it without the SDK
@@ -10,7 +10,7 @@ import { checkShopMessage, SETTINGS_KEY, type ShopSettings, settingsFromItem } f
 /** Reads the settings; `consistent` for the operator, who must see the write they just made. */
 export async function readShopSettings(table: ShopTable, consistent = false): Promise<ShopSettings> {
   const { Item } = await table.client.send(
-    new GetCommand({ TableName: table.tableName, Key: { pk: SETTINGS_KEY }, ConsistentRead: consistent }),
+    new GetCommand({ TableName: table.tableName, Key: itemKey(SETTINGS_KEY), ConsistentRead: consistent }),
   );
   return settingsFromItem(Item);
 }
@@ -26,7 +26,7 @@ export async function writeShopSettings(
     throw new RefusedError('Pausing needs a --message for the page, for example "Back on 5 January".');
   }
   const item = {
-    pk: SETTINGS_KEY,
+    ...itemKey(SETTINGS_KEY),
     mode: settings.mode,
     ...(message !== undefined && { message }),
     updatedAt: now.toISOString(),

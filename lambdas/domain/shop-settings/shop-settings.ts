@@ -2,13 +2,11 @@ import * as z from 'zod/mini';
 import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../../shared/shop-status';
 import { type RuntimeCredentialsEnv, signingCredentials } from '../../lib/config';
 import { createItemReader, type GetItem, stringAttributes } from '../../lib/dynamodb-http';
+import { itemKey, PARTITION_KEY, SETTINGS_KEY } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
 
-/** The one settings item in the orders table. */
-export const SETTINGS_KEY = 'SETTINGS#shop';
-
 const settingsItemSchema = z.object({
-  pk: z.literal(SETTINGS_KEY),
+  [PARTITION_KEY]: z.literal(SETTINGS_KEY),
   mode: z.enum(SHOP_MODES),
   message: z.optional(z.string()),
   updatedAt: z.iso.datetime(),
@@ -39,7 +37,7 @@ export function settingsFromItem(item: Record<string, unknown> | undefined): Sho
  */
 export function settingsOverHttp(getItem: GetItem, tableName: string): () => Promise<ShopSettings> {
   return async () => {
-    const item = await getItem(tableName, { pk: SETTINGS_KEY });
+    const item = await getItem(tableName, itemKey(SETTINGS_KEY));
     return settingsFromItem(item === undefined ? undefined : stringAttributes(item));
   };
 }
