@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
+import type { SimulatorClock } from './clock';
 import {
   internalError,
   invalidApiKey,
@@ -13,7 +14,7 @@ import {
 import type { FaultInjector } from './faults';
 import { type FormObject, parseForm } from './form-body';
 import type { IdempotencyStore, StoredResponse } from './idempotency';
-import { newId, nowSeconds } from './ids';
+import { newId } from './ids';
 import { buildList, buildSession } from './objects';
 import {
   createRefundSchema,
@@ -28,6 +29,7 @@ import { type Store, type StoredSession, withoutLineItems } from './store';
 
 export interface ApiContext {
   store: Store;
+  clock: SimulatorClock;
   faults: FaultInjector;
   idempotency: IdempotencyStore;
   /** The hosted payment page of a session. */
@@ -89,7 +91,13 @@ export async function handleApiRequest(context: ApiContext, request: ApiRequest)
     const key = request.method === 'POST' ? headerValue(request.headers['idempotency-key']) : undefined;
     if (key === undefined) return { ...(await run()), headers };
     headers['Idempotency-Key'] = key;
-    const outcome = context.idempotency.begin(key, request.method, request.path, params);
+    const outcome = context.idempotency.begin(
+      key,
+      request.method,
+      request.path,
+      params,
+      context.clock.nowMs(),
+    );
     if (outcome.kind === 'refuse') throw outcome.error;
     if (outcome.kind === 'replay') {
       return { ...outcome.response, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
@@ -117,7 +125,7 @@ export async function handleApiRequest(context: ApiContext, request: ApiRequest)
 }
 
 function createSession(context: ApiContext, form: FormObject): Stripe.Checkout.Session {
-  const now = nowSeconds();
+  const now = context.clock.nowSeconds();
   const params = parseParams(createSessionSchema, form);
   const built = buildSession(sessionInput(params, now), now, context.payPageUrl);
   const entry = context.store.addSession(built, {

@@ -30,7 +30,7 @@ export type IdempotencyOutcome =
 export class IdempotencyStore {
   private readonly keys = new Map<string, KeyRecord>();
 
-  begin(key: string, method: string, path: string, params: FormObject, now = Date.now()): IdempotencyOutcome {
+  begin(key: string, method: string, path: string, params: FormObject, now: number): IdempotencyOutcome {
     this.forgetOlderThan(now - KEY_LIFETIME_MS);
     const endpoint = `${method} ${path}`;
     const fingerprint = canonicalJson(params);

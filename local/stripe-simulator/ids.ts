@@ -21,7 +21,3 @@ export const newId = {
   product: () => randomId('prod_', 14),
   shippingRate: () => randomId('shr_', 24),
 };
-
-export function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
-}

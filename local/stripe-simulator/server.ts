@@ -4,17 +4,28 @@
  * Charges and Refunds endpoints the shop uses, a hosted payment page at `/c/pay/:id` (card, or a
  * Bacs Direct Debit that settles later), and signed webhooks with retries. It refuses what Stripe
  * refuses, so a mistake in the shop fails here first rather than in production, and its test
- * hooks (faults, delayed payments, tampered sessions, Dashboard refunds) reach the cases real
- * Stripe makes hard.
+ * hooks (faults, delayed payments, tampered sessions, Dashboard refunds, a clock to move) reach
+ * the cases real Stripe makes hard.
+ *
+ * Endpoints:
+ * - `POST /v1/checkout/sessions`: `expires_at` 30 minutes to 24 hours after creation (default 24 hours).
+ * - `GET /v1/checkout/sessions`: newest first; `status` (open, complete, expired), `payment_intent`,
+ *   `created`, `limit`, `starting_after`.
+ * - `GET /v1/checkout/sessions/:id`; `POST /v1/checkout/sessions/:id/expire` (open sessions only).
+ * - `GET /v1/payment_intents/:id`, `GET /v1/charges/:id`, `POST /v1/refunds`, `GET /v1/refunds/:id`.
+ *
+ * A session expires by itself when its `expires_at` passes on the simulator's clock (checked every
+ * second, and whenever the session is read or `advanceClock` moves the clock), sending
+ * `checkout.session.expired` once; its page then refuses payment.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type Stripe from 'stripe';
 import { decodePathSegment, handleApiRequest } from './api';
+import { SimulatorClock } from './clock';
 import { Delays } from './delays';
 import { FaultInjector, type FaultSpec } from './faults';
 import { BodyTooLargeError, bodyTooLarge, readBody } from './form-body';
 import { IdempotencyStore } from './idempotency';
-import { nowSeconds } from './ids';
 import { buildEvent, type CheckoutSessionRecord } from './objects';
 import { handlePaymentPage, type PageResponse } from './payment-page';
 import { StateError, Store } from './store';
@@ -35,10 +46,17 @@ export interface StripeSimulatorOptions {
   /** Waits between retries after a non-2xx answer or a network error; default [1000, 5000, 30000, 120000]. */
   webhookRetryDelaysMs?: number[];
   /**
-   * How long a Direct Debit paid on the hosted page with "settles later" waits before it settles;
-   * default 180000, like Stripe's delayed test bank accounts. The processing page can settle it at once.
+   * How long, on the simulator's clock, a Direct Debit paid on the hosted page with "settles later"
+   * waits before it settles; default 180000, like Stripe's delayed test bank accounts. The
+   * processing page can settle it at once, and `advanceClock` can move time past it.
    */
   asyncSettleDelayMs?: number;
+  /**
+   * The base of the simulator's clock in epoch milliseconds (default `Date.now`). A harness whose
+   * code under test reads a clock it moves can share it here, so the simulator's sessions expire,
+   * and its webhooks are signed, on the same time the code checks them against.
+   */
+  now?: () => number;
   log?: (line: string) => void;
 }
 
@@ -75,6 +93,23 @@ export interface StripeSimulator {
   ): Promise<Stripe.Refund>;
   /** Every refund made, through the API or the Dashboard hook, oldest first. */
   readonly refunds: ReadonlyArray<Stripe.Refund>;
+  /**
+   * Moves the simulator's clock forward by `ms`, as if that much time had passed at Stripe: every
+   * Direct Debit due to settle meanwhile settles, and every open session whose `expires_at` is now
+   * past expires and sends `checkout.session.expired`. Resolves with the ids of the sessions it
+   * expired, after the first delivery attempt of each event this sent. New sessions, events and
+   * webhook signatures then carry the moved time, so a webhook handler checking signatures on the
+   * real clock would see them as from the future: share one clock with `now` when both must agree.
+   */
+  advanceClock(ms: number): Promise<string[]>;
+  /**
+   * Expires now every open session whose `expires_at` has passed (the simulator otherwise does so
+   * within a second): for a test that moved the clock it shares through `now`. Resolves like
+   * `advanceClock`.
+   */
+  expireDueSessions(): Promise<string[]>;
+  /** The simulator's clock, in Unix seconds. */
+  nowSeconds(): number;
   /** Overrides fields of a stored session (amount_total, currency, metadata, created, expires_at, line_items…). */
   patchSession(id: string, patch: Partial<CheckoutSessionRecord>): void;
   /** A copy of the stored session with `line_items` filled in; undefined for an unknown id. */
@@ -89,14 +124,18 @@ export interface StripeSimulator {
 
 const DEFAULT_PORT = 12111;
 const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [1000, 5000, 30000, 120000];
+/** How often, in real time, the simulator looks for sessions whose `expires_at` has passed. */
+const EXPIRY_SWEEP_INTERVAL_MS = 1000;
 
 /** Starts the Stripe Checkout simulator; the real `stripe` SDK talks to it with `host`, `port` and `protocol: 'http'`. */
 export async function startStripeSimulator(options: StripeSimulatorOptions = {}): Promise<StripeSimulator> {
   const log = options.log ?? (() => {});
+  const clock = new SimulatorClock(options.now);
   const webhooks = new WebhookSender({
     endpoint: options.webhook,
     retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
     log,
+    nowSeconds: () => clock.nowSeconds(),
   });
   const faults = new FaultInjector();
   const idempotency = new IdempotencyStore();
@@ -110,21 +149,29 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
   const port = await listen(server, options.port ?? DEFAULT_PORT, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  const store = new Store((subject) => webhooks.send(buildEvent(subject, nowSeconds())));
+  const store = new Store((subject) => webhooks.send(buildEvent(subject, clock.nowSeconds())), clock);
   const payPageUrl = (id: string) => `${publicUrl}/c/pay/${id}`;
-  const context = { store, faults, idempotency, payPageUrl, sleep, log };
+  const context = { store, clock, faults, idempotency, payPageUrl, sleep, log };
   const settleDelayMs = options.asyncSettleDelayMs ?? 180_000;
   const settleLater = (id: string, outcome: 'succeeded' | 'failed'): void => {
-    void delays.wait(settleDelayMs).then((elapsed) => {
-      if (!elapsed) return;
+    clock.schedule(settleDelayMs, async () => {
       try {
-        store.settle(id, outcome);
+        await store.settle(id, outcome).delivered;
       } catch (error) {
         // Settled meanwhile from the processing page or a test hook: nothing left to do.
         if (!(error instanceof StateError)) throw error;
       }
     });
   };
+
+  const expireDue = async (): Promise<string[]> => {
+    const { expired, delivered } = store.expireDue();
+    await delivered;
+    return expired;
+  };
+  // Stripe expires sessions without being asked; this finds them even if nothing reads them.
+  const sweep = setInterval(() => void expireDue(), EXPIRY_SWEEP_INTERVAL_MS);
+  sweep.unref();
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     route(request, response).catch((error: unknown) => {
@@ -210,6 +257,12 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     get refunds() {
       return [...store.refunds.values()];
     },
+    async advanceClock(ms) {
+      await clock.advance(ms);
+      return expireDue();
+    },
+    expireDueSessions: expireDue,
+    nowSeconds: () => clock.nowSeconds(),
     patchSession: (id, patch) => store.patchSession(id, patch),
     getSession,
     get deliveries() {
@@ -218,8 +271,10 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     idle: () => webhooks.idle(),
     setWebhook: (webhook) => webhooks.setEndpoint(webhook),
     async close() {
+      clearInterval(sweep);
       webhooks.close();
       delays.cancelAll();
+      clock.cancelAll();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // The SDK keeps connections alive; without this close() would wait for them to time out.

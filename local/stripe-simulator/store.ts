@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
+import type { SimulatorClock } from './clock';
 import { invalidRequest, resourceMissing } from './errors';
-import { nowSeconds } from './ids';
 import {
   type BuiltSession,
   buildCharge,
@@ -46,7 +46,10 @@ export class Store {
   readonly refunds = new Map<string, Stripe.Refund>();
   private nextSeq = 0;
 
-  constructor(private readonly emit: EventListener) {}
+  constructor(
+    private readonly emit: EventListener,
+    private readonly clock: SimulatorClock,
+  ) {}
 
   addSession(built: BuiltSession, paymentIntentData: StoredSession['paymentIntentData']): StoredSession {
     for (const product of built.products) this.products.set(product.id, product);
@@ -132,12 +135,22 @@ export class Store {
     const { status } = entry.session;
     if (status !== 'open') {
       throw invalidRequest(
-        `This Checkout Session has a status of \`${status}\`. Only Checkout Sessions with a status of \`open\` can be expired.`,
-        { param: 'session' },
+        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of \`${status}\`.`,
       );
     }
     void this.expire(entry);
     return entry;
+  }
+
+  /**
+   * Expires every open session whose `expires_at` has passed, as Stripe does on its own without
+   * being asked, sending `checkout.session.expired` for each; `delivered` resolves after their
+   * first delivery attempts.
+   */
+  expireDue(): { expired: string[]; delivered: Promise<void> } {
+    const due = [...this.sessions.values()].filter((entry) => this.isDue(entry));
+    const delivered = Promise.all(due.map((entry) => this.expire(entry)));
+    return { expired: due.map((entry) => entry.session.id), delivered: delivered.then(() => undefined) };
   }
 
   /**
@@ -149,7 +162,7 @@ export class Store {
     const { session } = entry;
     if (session.status !== 'open')
       throw new StateError(`Checkout Session ${id} is ${session.status}, not open.`);
-    const now = nowSeconds();
+    const now = this.clock.nowSeconds();
     const created = buildPaymentIntent(session, entry.paymentIntentData, method, now);
     const charge = buildCharge(created, session.customer_email, method, now);
     const paid = charge.status === 'succeeded';
@@ -250,7 +263,13 @@ export class Store {
         { param: 'amount' },
       );
     }
-    const refund = buildRefund(charge, amount, request.reason ?? null, request.metadata ?? {}, nowSeconds());
+    const refund = buildRefund(
+      charge,
+      amount,
+      request.reason ?? null,
+      request.metadata ?? {},
+      this.clock.nowSeconds(),
+    );
     this.refunds.set(refund.id, refund);
     const amountRefunded = charge.amount_refunded + amount;
     const refunded = {
@@ -308,7 +327,11 @@ export class Store {
   }
 
   private expireIfDue(entry: StoredSession): void {
-    if (entry.session.status === 'open' && entry.session.expires_at <= nowSeconds()) void this.expire(entry);
+    if (this.isDue(entry)) void this.expire(entry);
+  }
+
+  private isDue({ session }: StoredSession): boolean {
+    return session.status === 'open' && session.expires_at <= this.clock.nowSeconds();
   }
 
   private expire(entry: StoredSession): Promise<void> {

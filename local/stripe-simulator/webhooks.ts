@@ -3,7 +3,6 @@ import { type ClientRequest, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type Stripe from 'stripe';
 import { Delays } from './delays';
-import { nowSeconds } from './ids';
 
 export interface WebhookEndpoint {
   url: string;
@@ -31,6 +30,8 @@ export interface WebhookSenderOptions {
   endpoint: WebhookEndpoint | undefined;
   retryDelaysMs: readonly number[];
   log: (line: string) => void;
+  /** The simulator's clock, which signs each attempt as Stripe's clock would. */
+  nowSeconds: () => number;
   timeoutMs?: number;
 }
 
@@ -50,6 +51,7 @@ export class WebhookSender {
   private endpoint: WebhookEndpoint | undefined;
   private readonly retryDelaysMs: readonly number[];
   private readonly log: (line: string) => void;
+  private readonly nowSeconds: () => number;
   private readonly timeoutMs: number;
   private pending = 0;
   private closed = false;
@@ -61,6 +63,7 @@ export class WebhookSender {
     this.endpoint = options.endpoint;
     this.retryDelaysMs = options.retryDelaysMs;
     this.log = options.log;
+    this.nowSeconds = options.nowSeconds;
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }
 
@@ -118,7 +121,7 @@ export class WebhookSender {
     payload: string,
     attempt: number,
   ): Promise<boolean> {
-    const signedAt = nowSeconds();
+    const signedAt = this.nowSeconds();
     const signature = signatureHeader(payload, endpoint.secret, signedAt);
     return new Promise((resolve) => {
       let settled = false;
