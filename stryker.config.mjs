@@ -1,5 +1,5 @@
 // @ts-check
-// `npm run mutation`: mutation testing of the money path (see README, "Mutation testing").
+// `npm run mutation`: mutation testing of the money path (figures and how to read them: docs/mutation.md).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',

@@ -20,7 +20,7 @@
  *   is a fresh `node` process timing `await import()` of index.mjs; runs are interleaved (every round loads every bundle, in a new random order, with and
  *   without source maps), so drift on a busy machine spreads over all of them instead of landing
  *   on whichever runs first. Reported: median minus the baseline's median, and the range, of 15
- *   rounds. As deployed: the map beside the file, Node not told to read it (ADR 0009); the run
+ *   rounds. As deployed: the map beside the file, Node not told to read it (ADR 0015); the run
  *   with `--enable-source-maps` (as deployed before) is shown beside it.
  * - Warm latency: the create-checkout and checkout-status handlers in this process, built from an
  *   environment as in Lambda, against the Stripe simulator on a free port; after a warm-up, p50
@@ -33,13 +33,14 @@
  *   schedule, alarms, secrets), times the measured durations and the unit prices written below.
  *
  * Every figure is printed beside its target with a pass/miss mark and written to
- * bench-results.json (git-ignored). Node here is 20; Lambda runs Node 24 on arm64, so absolute
- * cold loads differ there, the comparisons between bundles do not.
+ * bench-results.json (git-ignored); a run of every part also rewrites the figures block of
+ * docs/benchmarks.md, with the date, commit and machine. Node here is 20; Lambda runs Node 24 on
+ * arm64, so absolute cold loads differ there, the comparisons between bundles do not.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -56,6 +57,7 @@ import { apiGatewayEvent } from '../test/support/api-gateway-event';
 import { type BundleFiles, bundleAsDeployed } from '../test/support/bundle';
 import { startFulfilmentHarness } from '../test/support/fulfilment-harness';
 import { standInEnvironment, startStandIns } from '../test/support/stand-ins';
+import { type BenchFigure, updateBenchmarksPage } from './benchmarks-page';
 
 const execFileAsync = promisify(execFile);
 /** The build measured; BENCH_WEB_DIR points at another (an older commit's) to compare. */
@@ -66,20 +68,23 @@ type LambdaName = (typeof LAMBDAS)[number];
 const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
 const LIGHTHOUSE_RUNS = 3;
 const KIB = 1024;
+/** The page whose generated block a full run rewrites. */
+const BENCHMARKS_PAGE = 'docs/benchmarks.md';
+
+/** The commit measured, and whether the working tree had changes (then it is not that commit). */
+function currentCommit(): { commit: string; uncommitted: boolean } {
+  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+  try {
+    return { commit: git('rev-parse', '--short', 'HEAD'), uncommitted: git('status', '--porcelain') !== '' };
+  } catch {
+    return { commit: 'unknown', uncommitted: true };
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Figures, targets and the table
 
-type Mark = 'pass' | 'miss' | 'info';
-interface Figure {
-  section: string;
-  name: string;
-  value: number | string;
-  unit: string;
-  detail?: string;
-  target?: string;
-  mark: Mark;
-}
+type Figure = BenchFigure;
 const figures: Figure[] = [];
 const raw: Record<string, unknown> = {};
 
@@ -417,7 +422,8 @@ async function lambdaFigures() {
   };
   const written: Partial<Record<LambdaName, BundleFiles>> = {};
   await bundle(emptyEntry, join(dir, 'baseline'));
-  for (const name of LAMBDAS) written[name] = await bundle(`lambdas/handlers/${name}/handler.ts`, join(dir, name));
+  for (const name of LAMBDAS)
+    written[name] = await bundle(`lambdas/handlers/${name}/handler.ts`, join(dir, name));
 
   const names = ['baseline', ...LAMBDAS] as const;
   const loads = new Map<string, number[]>();
@@ -887,21 +893,15 @@ process.on('warning', (warning) => {
   if (!warning.message.includes('Request metrics buffer is full')) console.warn(warning);
 });
 
-/** The same table in Markdown, for the README's performance section. */
-function markdownTable(): string {
-  const cell = (text: string) => text.replaceAll('|', '\\|');
-  return [
-    '| | Figure | Measured | Target | Detail |',
-    '|---|---|---|---|---|',
-    ...figures.map(
-      (f) =>
-        `| ${f.mark === 'pass' ? 'pass' : f.mark === 'miss' ? '**miss**' : ''} | ${cell(f.name)} | ${cell(`${f.value}${f.unit ? ` ${f.unit}` : ''}`)} | ${cell(f.target ?? '')} | ${cell(f.detail ?? '')} |`,
-    ),
-  ].join('\n');
-}
-
 const only = new Set(process.argv.slice(2));
 const want = (name: string) => only.size === 0 || only.has(name);
+const started = {
+  at: new Date().toISOString(),
+  ...currentCommit(),
+  node: process.version,
+  cpus: availableParallelism(),
+  loadAverage: loadavg()[0] ?? 0,
+};
 
 if (want('web')) webFigures();
 if (want('lambda')) await lambdaFigures();
@@ -910,9 +910,16 @@ if (want('fulfilment')) await fulfilmentFigures();
 if (want('lighthouse')) await lighthouseFigures();
 if (want('cost')) costFigures();
 printTable();
-writeFileSync(
-  'bench-results.json',
-  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, figures, markdown: markdownTable(), raw }, null, 2)}\n`,
-);
-console.log(`\n${markdownTable()}`);
+writeFileSync('bench-results.json', `${JSON.stringify({ ...started, figures, raw }, null, 2)}\n`);
 console.log('\nWritten to bench-results.json');
+const page = updateBenchmarksPage(readFileSync(BENCHMARKS_PAGE, 'utf8'), {
+  ...started,
+  partial: only.size > 0,
+  figures,
+});
+if (page === undefined) {
+  console.log(`${BENCHMARKS_PAGE} left as it is: only a run of every part rewrites it.`);
+} else {
+  writeFileSync(BENCHMARKS_PAGE, page);
+  console.log(`Written to ${BENCHMARKS_PAGE}`);
+}
