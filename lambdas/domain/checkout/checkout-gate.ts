@@ -1,6 +1,6 @@
 import type { CheckoutRequest } from '../../../shared/checkout-request';
+import { initOnce } from '../../lib/cold-start';
 import type { CheckoutEnv } from '../../lib/config';
-import type { ShopDeps } from '../operations/shop-deps';
 import { type ShopSettings, settingsReaderFromConfig } from '../shop-settings/shop-settings';
 
 type RecordOrderRequest = typeof import('../operations/request-writer').recordOrderRequest;
@@ -27,20 +27,12 @@ export const DEFAULT_PAUSED_MESSAGE = 'We are not taking orders at the moment. P
  * cold start never pays for them. A failed load is not kept: the next request tries again.
  */
 export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
-  let writer: Promise<{ record: RecordOrderRequest; deps: ShopDeps }> | undefined;
-  const loadWriter = () => {
-    if (writer === undefined) {
-      const loading = import('../operations/request-writer').then((module) => ({
-        record: module.recordOrderRequest,
-        deps: module.createRequestDeps(config),
-      }));
-      loading.catch(() => {
-        if (writer === loading) writer = undefined;
-      });
-      writer = loading;
-    }
-    return writer;
-  };
+  const loadWriter = initOnce(() =>
+    import('../operations/request-writer').then((module) => ({
+      record: module.recordOrderRequest,
+      deps: module.createRequestDeps(config),
+    })),
+  );
   return {
     settings: settingsReaderFromConfig(config),
     recordRequest: async (input, options) => {

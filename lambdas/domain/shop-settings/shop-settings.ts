@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../../shared/shop-status';
+import { initOnce } from '../../lib/cold-start';
 import { type RuntimeCredentialsEnv, signingCredentials } from '../../lib/config';
 import { createItemReader, type GetItem, stringAttributes } from '../../lib/dynamodb-http';
 import { itemKey, PARTITION_KEY, SETTINGS_KEY } from '../orders/orders-table';
@@ -65,19 +66,8 @@ export function createSettingsReader(
   now: () => number = Date.now,
   maxAgeMs = SETTINGS_MAX_AGE_MS,
 ): () => Promise<ShopSettings> {
-  let cached: { at: number; value: Promise<ShopSettings> } | undefined;
-  return () => {
-    const at = now();
-    if (cached === undefined || at - cached.at >= maxAgeMs) {
-      const value = read();
-      cached = { at, value };
-      // A failed read is not kept: the next request tries again.
-      value.catch(() => {
-        if (cached?.value === value) cached = undefined;
-      });
-    }
-    return cached.value;
-  };
+  // A failed read is not kept: the next request tries again.
+  return initOnce(read, { maxAgeMs, now });
 }
 
 /**
