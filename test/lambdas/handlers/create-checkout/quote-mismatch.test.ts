@@ -10,9 +10,9 @@ import {
   withLogs,
 } from './harness';
 
-// The browser's totals are a cross-check, never a source (invariant 4): a well-formed total that
-// differs from the server's quote is a 409 with the quote; a malformed one is a 400. Neither
-// reaches Stripe.
+// The browser's totals are a cross-check, never a source (the server prices every order, ADR
+// 0001): a well-formed total that differs from the server's quote is a 409 with the quote; a
+// malformed one is a 400. Neither reaches Stripe.
 
 let harness: Harness;
 

@@ -187,7 +187,7 @@ describe('create-checkout: email and postcode shapes', () => {
   });
 });
 
-// Findings 3, 4 and 5 of issue 10: text Stripe or SES would refuse is a 400 on its field, never
+// Text Stripe or SES would refuse is a 400 on its field, never
 // a 500 (the SDK's URIError) or a generic 502 (Stripe's refusal), and nothing reaches Stripe.
 describe('create-checkout: only text Stripe and SES accept', () => {
   it.each([

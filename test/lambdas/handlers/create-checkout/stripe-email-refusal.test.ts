@@ -32,7 +32,7 @@ function startRefusingStripe(param: string): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-describe('create-checkout: Stripe refuses the customer email (finding 4 of issue 10)', () => {
+describe('create-checkout: Stripe refuses the customer email', () => {
   const servers: Server[] = [];
   const handlerFor = async (param: string) => {
     const server = await startRefusingStripe(param);

@@ -15,7 +15,7 @@ import {
   withLogs,
 } from './harness';
 
-// Stripe or our own configuration failing: the customer gets a generic body (the spec's "Checkout
+// Stripe or our own configuration failing: the customer gets a generic body (the page's "Checkout
 // Failed" text), the log gets the detail, and neither gets personal data or a secret.
 
 let harness: Harness;

@@ -15,7 +15,7 @@ function sesError(name: string, message: string): SESServiceException {
   return new SESServiceException({ name, $fault: 'client', message, $metadata: { httpStatusCode: 400 } });
 }
 
-// Finding 1 of issue 10: a permanent SES refusal of the customer's address must not stop the
+// A permanent SES refusal of the customer's address must not stop the
 // merchant notice, nor make the webhook fail for ever; transient failures still retry.
 describe('stripe-webhook: the customer confirmation refused by SES', () => {
   let h: FulfilmentHarness;

@@ -6,7 +6,7 @@ import { jsonBody } from '../../../support/api-gateway-event';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
 import { statusEvent } from '../checkout-status/harness';
 
-// Finding 7 of issue 10: two deployments (a test and a live stage, or two developers) on one
+// Two deployments (a test and a live stage, or two developers) on one
 // Stripe account. The harness runs as SHOP_ID "LiveAquatics-test"; the other is "LiveAquatics-live".
 describe('the per-deployment shop marker', () => {
   let h: FulfilmentHarness;

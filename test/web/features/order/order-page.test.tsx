@@ -70,7 +70,7 @@ async function prepareOrder(user: UserEvent, bottles: 3 | 6 | 9 = 3) {
 }
 
 describe('order page: texts', () => {
-  it('shows the title, subtitle, product card and Important Information of the spec', () => {
+  it('shows the title, subtitle, product card and Important Information', () => {
     renderApp('/');
 
     expect(screen.getByRole('heading', { level: 1, name: 'Live Aquatics Order' })).toBeInTheDocument();
@@ -169,7 +169,7 @@ describe('order page: selecting the product', () => {
     expect(productCard()).toHaveAttribute('aria-pressed', 'false');
   });
 
-  it('has the delivery fields of the spec, with required, types, limits and autocomplete', async () => {
+  it('has the delivery fields, with required, types, limits and autocomplete', async () => {
     const { user } = renderApp('/');
     await user.click(productCard());
 
@@ -276,7 +276,7 @@ describe('order page: checks on submit', () => {
     const alert = toasts();
     expect(within(alert).getByText('Select a Product')).toBeInTheDocument();
     expect(within(alert).getByText('Please choose at least one product.')).toBeInTheDocument();
-    // A destructive toast, as the spec says.
+    // A destructive toast: nothing can go ahead until a product is chosen.
     expect(within(alert).getByText('Select a Product').closest('.toast')).toHaveClass('toast--destructive');
     expect(screen.queryByText('Missing Information')).not.toBeInTheDocument();
     // Focus goes to what must be done next.

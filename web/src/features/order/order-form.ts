@@ -36,7 +36,7 @@ export type OrderValidation =
   | { ok: true; request: CheckoutRequest }
   | {
       ok: false;
-      /** The spec's toast, when the failure is one of its own; our field checks speak inline only. */
+      /** One of the page's toasts (ORDER_MESSAGES) when the failure has one; field checks speak inline only. */
       toast: Required<ToastOptions> | undefined;
       errors: FieldErrors;
       /** Where focus goes: the product card, or the first field with a problem. */
