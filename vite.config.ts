@@ -1,13 +1,11 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { build, defineConfig, loadEnv, type Plugin, type Rolldown } from 'vite';
-import { parseSettings } from './web/src/config-check';
-import { parseSeller } from './web/src/features/policies/seller-check';
+import { build, defineConfig, type Plugin, type Rolldown } from 'vite';
+import { readStageSettings, siteConfigOf } from './shared/stage-config';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
-const outDir = join(repoRoot, 'dist/web');
 // Inside the repository, so the server bundle finds react and react-router in node_modules.
 // A new folder each build: Node caches modules by URL, and its chunks import the entry by name.
 const prerenderDir = () => join(repoRoot, `dist/.prerender-${process.pid}-${Date.now()}`);
@@ -62,7 +60,7 @@ function chunkUrls(bundle: Rolldown.OutputBundle, fileName: string, seen = new S
  * Lighthouse's throttled slow 4G). The file is removed, as nothing links it any more; the CSP
  * allows the style by its hash, taken from the built pages (infra: inlineStyleHashes).
  */
-async function inlineStylesheet(html: string): Promise<string> {
+async function inlineStylesheet(html: string, outDir: string): Promise<string> {
   const links = [...html.matchAll(/<link rel="stylesheet"[^>]* href="\/(assets\/[^"]+\.css)">/g)];
   const [link, ...others] = links;
   if (!link?.[1] || others.length > 0) {
@@ -80,14 +78,20 @@ async function inlineStylesheet(html: string): Promise<string> {
  * Writes the prerendered pages (web/src/app/pages.ts) into the built HTML: after the browser
  * build, a server build of web/src/app/prerender.tsx renders each page, and its markup goes into
  * `#root` (marked with `data-page`, which main.tsx checks before hydrating), its <title> into
- * <head>. One template, so every page links the same hashed script and carries the same inlined style.
+ * <head>. One template, so every page links the same hashed script and carries the same inlined
+ * style. The server build gets the same `define`, so the pages show the seller the script does.
  */
-function prerender(): Plugin {
+function prerender(define: Record<string, string>): Plugin {
   /** Per HTML file, the extra chunks it preloads (see PAGE_CHUNKS). */
   const pagePreloads = new Map<string, string[]>();
+  /** Where the browser build went: `build.outDir`, or `--outDir` (the CDK app's site build). */
+  let outDir = join(repoRoot, 'dist/web');
   return {
     name: 'shop:prerender',
     apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
       const entry = chunks.find((chunk) => chunk.isEntry);
@@ -108,8 +112,8 @@ function prerender(): Plugin {
       await build({
         configFile: false,
         root: join(repoRoot, 'web'),
-        envDir: repoRoot,
         logLevel: 'warn',
+        define,
         plugins: [react()],
         build: {
           ssr: join(repoRoot, 'web/src/app/prerender.tsx'),
@@ -127,7 +131,7 @@ function prerender(): Plugin {
       if (!isRenderedPages(pages)) throw new Error('renderPages returned something other than pages');
       const built = await readFile(join(outDir, 'index.html'), 'utf8');
       if (!built.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
-      const template = await inlineStylesheet(built);
+      const template = await inlineStylesheet(built, outDir);
       for (const page of pages) {
         // React marks a boundary it gave up on with <!--$!-->: the page would be drawn by the browser.
         if (page.body.includes('<!--$!-->'))
@@ -146,19 +150,15 @@ function prerender(): Plugin {
   };
 }
 
-export default defineConfig(({ mode }) => {
-  // The web settings and seller, checked here once: a bad value fails the build, naming the
-  // setting, and the page carries the answer rather than the checks (web/src/config.ts, seller.ts).
-  const env = loadEnv(mode, repoRoot, 'VITE_');
+export default defineConfig(() => {
+  // The stage's settings, as the CDK app gives them (infra/lib/site-build.ts), or the local
+  // stage's: checked here with the stage's schema, so the page carries the answer rather than the
+  // checks (web/src/config.ts).
+  const define = { __SITE_CONFIG__: JSON.stringify(siteConfigOf(readStageSettings(process.env))) };
   return {
-    define: {
-      __WEB_SETTINGS__: JSON.stringify(parseSettings(env)),
-      __SHOP_SELLER__: JSON.stringify(parseSeller(env)),
-    },
+    define,
     root: 'web',
-    // .env files live at the repo root, next to the other settings, not inside web/.
-    envDir: repoRoot,
-    plugins: [react(), prerender()],
+    plugins: [react(), prerender(define)],
     resolve: {
       // react-router publishes a production build beside the development one its package exports
       // name; the same code without development-only checks, 0.5 KiB gzip off the first load.

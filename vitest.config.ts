@@ -12,7 +12,8 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           include: ['test/web/**/*.test.{ts,tsx}'],
-          setupFiles: ['test/web/setup.ts'],
+          // site-config.ts first: the app's modules read the site's settings as they load.
+          setupFiles: ['test/web/site-config.ts', 'test/web/setup.ts'],
         },
       },
       {

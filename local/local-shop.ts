@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { API_PATHS } from '../shared/api-paths';
+import { LOCAL_STAGE_SETTINGS } from '../shared/stage-config';
 import { type HttpLambda, serveWithLambda } from './api-gateway-adapter';
 import { ensureOrdersTable } from './orders-table';
 import { portMessage, startSesLocal } from './ses-local';
@@ -163,11 +164,12 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       AWS_REGION: LOCAL.region,
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-      SES_FROM_ADDRESS: process.env.SES_FROM_ADDRESS ?? 'orders@live-aquatics.test',
-      MERCHANT_EMAIL: process.env.MERCHANT_EMAIL ?? 'merchant@live-aquatics.test',
-      SELLER_NAME: process.env.SELLER_NAME ?? 'Live Aquatics (local test shop)',
-      SELLER_ADDRESS: process.env.SELLER_ADDRESS ?? '1 Test Street, Testville, TE1 1ST',
-      SELLER_EMAIL: process.env.SELLER_EMAIL ?? 'hello@live-aquatics.test',
+      // The local stage's sender and seller, which the site shows too (shared/stage-config.ts).
+      SES_FROM_ADDRESS: process.env.SES_FROM_ADDRESS ?? LOCAL_STAGE_SETTINGS.senderEmail,
+      MERCHANT_EMAIL: process.env.MERCHANT_EMAIL ?? LOCAL_STAGE_SETTINGS.merchantEmail,
+      SELLER_NAME: process.env.SELLER_NAME ?? LOCAL_STAGE_SETTINGS.sellerName,
+      SELLER_ADDRESS: process.env.SELLER_ADDRESS ?? LOCAL_STAGE_SETTINGS.sellerAddress,
+      SELLER_EMAIL: process.env.SELLER_EMAIL ?? LOCAL_STAGE_SETTINGS.sellerEmail,
       // The deployment marker in session metadata: set your own when sharing a Stripe test account.
       SHOP_ID: process.env.SHOP_ID ?? 'LiveAquatics-local',
     });

@@ -1,7 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { listRecords, nextDispatchDay, ordersToPack, packingDay } from '../lambdas/domain/operations/listing';
+import {
+  listRecords,
+  nextPackingDay,
+  ordersToPack,
+  packingDay,
+  undispatchedByDay,
+} from '../lambdas/domain/operations/listing';
 import { delayDispatch, markDispatched, refundOrder } from '../lambdas/domain/operations/order-actions';
 import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
 import {
@@ -12,7 +18,12 @@ import {
 } from '../lambdas/domain/orders/managed-order';
 import { RefusedError } from '../lambdas/domain/refusal';
 import { readShopSettings, writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
-import { assertBankHolidayCoverage, formatDispatchDate, type IsoDate } from '../shared/dispatch';
+import {
+  assertBankHolidayCoverage,
+  formatDispatchDate,
+  type IsoDate,
+  isCalendarDate,
+} from '../shared/dispatch';
 import { formatGbp } from '../shared/pricing';
 import type { SHOP_MODES } from '../shared/shop-status';
 import { clickAndDropCsv, ordersWithoutTown, packingSlipsHtml } from './dispatch-files';
@@ -41,12 +52,11 @@ interface Command {
   run(target: Target, values: Values, positionals: string[], io: CliIo): Promise<void>;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 function isoDate(value: unknown, flag: string): IsoDate {
-  if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) {
     throw new UsageError(`${flag} needs a date as YYYY-MM-DD.`);
   }
+  if (!isCalendarDate(value)) throw new UsageError(`${flag} ${value} is not a date: no such day.`);
   return value;
 }
 
@@ -60,15 +70,28 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** "Monday 30 November 2026": the merchant's lists always say the year. */
+function fullDate(day: IsoDate): string {
+  return `${formatDispatchDate(day)} ${day.slice(0, 4)}`;
+}
+
 /** A mistake in how the command was typed: printed with the command's usage. */
 class UsageError extends Error {}
 
-/** The dispatch day a `--date`/`--dispatch` value means; `next` is the next one from today. */
-function dispatchDayFor(value: unknown, flag: string, io: CliIo): { day: IsoDate; note?: string } {
+/**
+ * The dispatch day a `--date`/`--dispatch` value means; `next` is the earliest day still holding
+ * undispatched orders or the next dispatch day, whichever comes first (nextPackingDay).
+ */
+async function dispatchDayFor(
+  value: unknown,
+  flag: string,
+  target: Target,
+  io: CliIo,
+): Promise<{ day: IsoDate; note?: string }> {
   if (value === undefined || value === 'next') {
     // Fail here, loudly, rather than pick a wrong day from bank holiday data that has run out.
     assertBankHolidayCoverage(io.now(), 60);
-    return { day: nextDispatchDay(io.now()) };
+    return { day: await nextPackingDay(target.deps) };
   }
   const asked = isoDate(value, flag);
   const day = packingDay(asked);
@@ -109,7 +132,9 @@ const COMMANDS: Record<string, Command> = {
       if (!Number.isInteger(weeks) || weeks < 0 || weeks > 104)
         throw new UsageError('--weeks must be a whole number from 0 to 104.');
       const dispatch =
-        values.dispatch === undefined ? undefined : dispatchDayFor(values.dispatch, '--dispatch', io);
+        values.dispatch === undefined
+          ? undefined
+          : await dispatchDayFor(values.dispatch, '--dispatch', target, io);
       if (dispatch?.note) io.err(dispatch.note);
       const records = await listRecords(
         { status, dispatchDate: dispatch?.day, weeksBack: weeks },
@@ -142,7 +167,7 @@ const COMMANDS: Record<string, Command> = {
     options: { date: { type: 'string' }, out: { type: 'string' } },
     positionals: 'none',
     async run(target, values, _p, io) {
-      const { day, note } = dispatchDayFor(values.date, '--date', io);
+      const { day, note } = await dispatchDayFor(values.date, '--date', target, io);
       if (note) io.out(note);
       const orders = await ordersToPack(day, target.deps);
       const bottles = orders.reduce((sum, order) => sum + order.bottles, 0);
@@ -154,7 +179,7 @@ const COMMANDS: Record<string, Command> = {
       writeFileSync(csvPath, clickAndDropCsv(day, orders));
       writeFileSync(htmlPath, packingSlipsHtml(day, orders, target.deps.seller));
       io.out(
-        `Dispatch ${formatDispatchDate(day)} ${day.slice(0, 4)}: ${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${bottles} bottles to prepare.`,
+        `Dispatch ${fullDate(day)}: ${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${bottles} bottles to prepare.`,
       );
       for (const order of orders)
         io.out(`  ${order.reference}  ${String(order.bottles).padStart(2)} bottles  ${order.postcode}`);
@@ -205,17 +230,25 @@ const COMMANDS: Record<string, Command> = {
   },
   delay: {
     summary: "Move a dispatch day's undispatched orders to a later day and tell each customer",
-    usage: 'delay --dispatch YYYY-MM-DD --to YYYY-MM-DD --reason weather|supply|other',
-    details: ['Each customer is emailed once with the new date; running it again sends nothing more.'],
+    usage: 'delay --dispatch next|YYYY-MM-DD --to YYYY-MM-DD --reason weather|supply|other',
+    details: [
+      '--to: a working day (no weekend or bank holiday) after --dispatch and today, at most 8 weeks ahead.',
+      'Each customer is emailed once with the new date; running it again sends nothing more.',
+    ],
     options: { dispatch: { type: 'string' }, to: { type: 'string' }, reason: { type: 'string' } },
     positionals: 'none',
     async run(target, values, _p, io) {
-      const from = isoDate(values.dispatch, '--dispatch');
+      if (values.dispatch === undefined)
+        throw new UsageError('--dispatch needs next or a date as YYYY-MM-DD.');
+      const from =
+        values.dispatch === 'next'
+          ? (await dispatchDayFor('next', '--dispatch', target, io)).day
+          : isoDate(values.dispatch, '--dispatch');
       const to = isoDate(values.to, '--to');
       const reason: DelayReason = oneOf(values.reason, DELAY_REASONS, '--reason');
       const result = await delayDispatch({ from, to, reason }, target.deps);
       io.out(
-        `Moved ${result.moved.length} ${result.moved.length === 1 ? 'order' : 'orders'} from ${formatDispatchDate(from)} to ${formatDispatchDate(to)} (${reason})${result.moved.length ? `: ${result.moved.join(', ')}` : ''}.`,
+        `Moved ${result.moved.length} ${result.moved.length === 1 ? 'order' : 'orders'} from ${fullDate(from)} to ${fullDate(to)} (${reason})${result.moved.length ? `: ${result.moved.join(', ')}` : ''}.`,
       );
       io.out(
         `Delay emails sent: ${result.emailed.length}${result.emailed.length ? ` (${result.emailed.join(', ')})` : ''}.`,
@@ -291,11 +324,17 @@ const COMMANDS: Record<string, Command> = {
       io.out(
         `Shop: ${modes[settings.mode]}${settings.message ? `; message: "${settings.message}"` : ''}${settings.updatedAt ? ` (since ${settings.updatedAt})` : ''}.`,
       );
-      const day = nextDispatchDay(io.now());
-      const orders = await ordersToPack(day, target.deps);
+      const day = await nextPackingDay(target.deps);
+      const waiting = await undispatchedByDay(target.deps);
+      const summary = (orders: readonly { bottles: number }[]) =>
+        `${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${orders.reduce((s, o) => s + o.bottles, 0)} bottles`;
       io.out(
-        `Next dispatch: ${formatDispatchDate(day)} ${day.slice(0, 4)}: ${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${orders.reduce((s, o) => s + o.bottles, 0)} bottles.`,
+        `Next dispatch: ${fullDate(day)}: ${summary(waiting.find((w) => w.day === day)?.orders ?? [])}.`,
       );
+      // Orders on any other day (moved by a delay, or left from a past week) are never hidden.
+      for (const other of waiting.filter((w) => w.day !== day)) {
+        io.out(`${other.day < day ? 'Overdue' : 'Then'}: ${fullDate(other.day)}: ${summary(other.orders)}.`);
+      }
     },
   },
   'request-payment': {

@@ -1,13 +1,15 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { GetFunctionConfigurationCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SESClient } from '@aws-sdk/client-ses';
 import * as z from 'zod/mini';
-import { createSesEmailSender } from '../lambdas/domain/emails/send-email';
+import { shopEmailIdentity } from '../lambdas/domain/emails/send-email';
 import type { ShopStripeDeps } from '../lambdas/domain/operations/shop-deps';
 import { RefusedError } from '../lambdas/domain/refusal';
 import { createDocumentClient, createSesClient } from '../lambdas/lib/aws';
+import { fulfilmentEnvSchema, type Env as LambdaEnv, parseEnv } from '../lambdas/lib/config';
 import { createStripeClient } from '../lambdas/lib/stripe';
-import { DEFAULT_DISPATCH_CUTOFF_HOURS } from '../shared/dispatch';
+import { LOCAL_STAGE_SETTINGS } from '../shared/stage-config';
 
 /**
  * Where the operator's commands act, and the one module that knows how to find it: the local
@@ -34,34 +36,72 @@ export const LOCAL_DEFAULTS = {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The local stack: `npm start`'s stand-ins, or others named by ORDERS_LOCAL_* variables. */
+/**
+ * The webhook function's settings that the commands reuse: its table, the stage's sender, seller,
+ * merchant and cut-off, and the deployment marker, checked as the webhook checks them.
+ */
+const shopEnvSchema = z.pick(fulfilmentEnvSchema, {
+  ORDERS_TABLE_NAME: true,
+  SES_FROM_ADDRESS: true,
+  SES_CONFIGURATION_SET: true,
+  MERCHANT_EMAIL: true,
+  SELLER_NAME: true,
+  SELLER_ADDRESS: true,
+  SELLER_EMAIL: true,
+  SELLER_COMPANY_NUMBER: true,
+  SELLER_VAT_NUMBER: true,
+  DISPATCH_CUTOFF_HOURS: true,
+  SHOP_ID: true,
+});
+
+/**
+ * What the commands take from the shop's settings, built as the Lambdas build it: the emails go
+ * out through the shop's one sender (shopEmailIdentity), under the seller's name like the order
+ * emails, and the cut-off has the Lambdas' limits.
+ */
+function shopSettingsDeps(ses: SESClient, env: LambdaEnv) {
+  const settings = parseEnv(shopEnvSchema, env);
+  return {
+    tableName: settings.ORDERS_TABLE_NAME,
+    ...shopEmailIdentity(ses, settings),
+    merchantEmail: settings.MERCHANT_EMAIL,
+    cutoffHours: settings.DISPATCH_CUTOFF_HOURS,
+    shopId: settings.SHOP_ID,
+  };
+}
+
+/**
+ * The local stack: `npm start`'s stand-ins, or others named by ORDERS_LOCAL_* variables, with the
+ * local stage's settings unless the variables local/local-shop.ts reads say otherwise.
+ */
 export function localTarget(env: Env, now: () => Date = () => new Date()): Target {
   const dynamo = env.ORDERS_LOCAL_DYNAMODB_ENDPOINT ?? LOCAL_DEFAULTS.dynamoEndpoint;
   const sesEndpoint = env.ORDERS_LOCAL_SES_ENDPOINT ?? LOCAL_DEFAULTS.sesEndpoint;
   const stripeBase = env.ORDERS_LOCAL_STRIPE_API_BASE ?? LOCAL_DEFAULTS.stripeApiBase;
-  const tableName = env.ORDERS_LOCAL_TABLE ?? LOCAL_DEFAULTS.tableName;
   const client = createDocumentClient({ region: LOCAL_DEFAULTS.region, endpoint: dynamo });
   const ses = createSesClient({ region: LOCAL_DEFAULTS.region, endpoint: sesEndpoint });
+  const { tableName, ...shop } = shopSettingsDeps(ses, {
+    ORDERS_TABLE_NAME: env.ORDERS_LOCAL_TABLE ?? LOCAL_DEFAULTS.tableName,
+    SES_FROM_ADDRESS: env.SES_FROM_ADDRESS ?? LOCAL_STAGE_SETTINGS.senderEmail,
+    MERCHANT_EMAIL: env.MERCHANT_EMAIL ?? LOCAL_STAGE_SETTINGS.merchantEmail,
+    SELLER_NAME: env.SELLER_NAME ?? LOCAL_STAGE_SETTINGS.sellerName,
+    SELLER_ADDRESS: env.SELLER_ADDRESS ?? LOCAL_STAGE_SETTINGS.sellerAddress,
+    SELLER_EMAIL: env.SELLER_EMAIL ?? LOCAL_STAGE_SETTINGS.sellerEmail,
+    SELLER_COMPANY_NUMBER: env.SELLER_COMPANY_NUMBER,
+    SELLER_VAT_NUMBER: env.SELLER_VAT_NUMBER,
+    DISPATCH_CUTOFF_HOURS: env.DISPATCH_CUTOFF_HOURS,
+    // As local/local-shop.ts sets it.
+    SHOP_ID: env.SHOP_ID ?? 'LiveAquatics-local',
+  });
   return {
     description: `local stack (DynamoDB ${dynamo}, table ${tableName}; SES ${sesEndpoint}; Stripe ${stripeBase})`,
     deps: {
       table: { client, tableName },
-      sender: createSesEmailSender(ses, { from: env.SES_FROM_ADDRESS ?? 'orders@live-aquatics.test' }),
-      seller: {
-        name: env.SELLER_NAME ?? 'Live Aquatics (local test shop)',
-        address: env.SELLER_ADDRESS ?? '1 Test Street, Testville, TE1 1ST',
-        email: env.SELLER_EMAIL ?? 'hello@live-aquatics.test',
-        companyNumber: env.SELLER_COMPANY_NUMBER,
-        vatNumber: env.SELLER_VAT_NUMBER,
-      },
-      merchantEmail: env.MERCHANT_EMAIL ?? 'merchant@live-aquatics.test',
+      ...shop,
       stripe: createStripeClient(env.STRIPE_SECRET_KEY ?? LOCAL_DEFAULTS.stripeSecretKey, {
         apiBase: stripeBase,
       }),
       siteUrl: env.ORDERS_LOCAL_SITE_URL ?? LOCAL_DEFAULTS.siteUrl,
-      cutoffHours: DEFAULT_DISPATCH_CUTOFF_HOURS,
-      // As local/local-shop.ts sets it.
-      shopId: env.SHOP_ID ?? 'LiveAquatics-local',
       now,
     },
     close() {
@@ -77,21 +117,6 @@ export function stackName(stage: string): string {
 }
 
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,20}$/;
-
-/** The webhook function's environment: the settings its emails use, which the commands reuse. */
-const webhookEnvSchema = z.object({
-  ORDERS_TABLE_NAME: z.string(),
-  SES_FROM_ADDRESS: z.string(),
-  SES_CONFIGURATION_SET: z.optional(z.string()),
-  MERCHANT_EMAIL: z.string(),
-  SELLER_NAME: z.string(),
-  SELLER_ADDRESS: z.string(),
-  SELLER_EMAIL: z.string(),
-  SELLER_COMPANY_NUMBER: z.optional(z.string()),
-  SELLER_VAT_NUMBER: z.optional(z.string()),
-  DISPATCH_CUTOFF_HOURS: z.optional(z.string()),
-  SHOP_ID: z.string(),
-});
 
 /** The fulfilment key's secret document: a secret (`sk_`) or restricted (`rk_`) key. */
 const secretSchema = z.object({ stripeSecretKey: z.string().check(z.regex(/^(sk|rk)_(test|live)_/)) });
@@ -161,34 +186,21 @@ export async function deployedTarget(
     const config = await lambda.send(
       new GetFunctionConfigurationCommand({ FunctionName: output('StripeWebhookFunctionName') }),
     );
-    const env = webhookEnvSchema.parse(config.Environment?.Variables ?? {});
     const secret = await secrets.send(new GetSecretValueCommand({ SecretId: output('StripeSecretName') }));
     const key = secretSchema.safeParse(JSON.parse(secret.SecretString ?? '{}'));
     if (!key.success)
       throw new RefusedError(`The secret ${output('StripeSecretName')} holds no stripeSecretKey.`);
-    const tableName = output('OrdersTableName');
     const client = createDocumentClient({ region });
     const ses = createSesClient({ region });
+    const { tableName: _webhookTable, ...shop } = shopSettingsDeps(ses, config.Environment?.Variables ?? {});
+    const tableName = output('OrdersTableName');
     return {
       description: `stage ${options.stage} (stack ${stack}, ${region}, table ${tableName}, ${/^(sk|rk)_live_/.test(key.data.stripeSecretKey) ? 'LIVE Stripe' : 'Stripe test mode'})`,
       deps: {
         table: { client, tableName },
-        sender: createSesEmailSender(ses, {
-          from: env.SES_FROM_ADDRESS,
-          configurationSet: env.SES_CONFIGURATION_SET,
-        }),
-        seller: {
-          name: env.SELLER_NAME,
-          address: env.SELLER_ADDRESS,
-          email: env.SELLER_EMAIL,
-          companyNumber: env.SELLER_COMPANY_NUMBER || undefined,
-          vatNumber: env.SELLER_VAT_NUMBER || undefined,
-        },
-        merchantEmail: env.MERCHANT_EMAIL,
+        ...shop,
         stripe: createStripeClient(key.data.stripeSecretKey),
         siteUrl: output('SiteUrl').replace(/\/+$/, ''),
-        cutoffHours: Number(env.DISPATCH_CUTOFF_HOURS ?? DEFAULT_DISPATCH_CUTOFF_HOURS),
-        shopId: env.SHOP_ID,
         now,
       },
       close() {

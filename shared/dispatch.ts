@@ -62,8 +62,24 @@ function londonWallClock(day: IsoDate, hoursAfterMidnight: number): number {
   return wall - offset;
 }
 
-function addDays(day: IsoDate, days: number): IsoDate {
+/** The calendar day `days` after (or before, when negative) `day`. */
+export function addDays(day: IsoDate, days: number): IsoDate {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * Whether `value` is a day that exists, written `YYYY-MM-DD`: 2026-11-31 is not (JavaScript's
+ * own parser would roll it over to 1 December, and a merchant would act on the wrong day).
+ */
+export function isCalendarDate(value: string): value is IsoDate {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+}
+
+/** A day couriers collect on and the shop can dispatch: Monday to Friday, no bank holiday. */
+export function isWorkingDay(day: IsoDate, holidays: ReadonlySet<IsoDate> = defaultHolidays): boolean {
+  return weekdayIndex(day) < 5 && !holidays.has(day);
 }
 
 /** 0 = Monday ... 6 = Sunday. */
@@ -119,7 +135,14 @@ const longDate = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
-/** "Monday 23 November": how a dispatch date reads on the page, the Stripe page and emails. */
-export function formatDispatchDate(day: IsoDate): string {
-  return longDate.format(new Date(`${day}T00:00:00Z`)).replace(',', '');
+/**
+ * "Monday 23 November": how a dispatch date reads on the page, the Stripe page and emails. Given
+ * `today`, a day in another year carries its year ("Monday 7 December 2099"), so a date the
+ * merchant moved far ahead never reads as this year's.
+ */
+export function formatDispatchDate(day: IsoDate, options: { today?: IsoDate } = {}): string {
+  const text = longDate.format(new Date(`${day}T00:00:00Z`)).replace(',', '');
+  return options.today !== undefined && options.today.slice(0, 4) !== day.slice(0, 4)
+    ? `${text} ${day.slice(0, 4)}`
+    : text;
 }

@@ -1,18 +1,20 @@
 import type { Node } from 'constructs';
 import { z } from 'zod';
+import { STAGE_SETTINGS } from '../../shared/stage-config';
 
 /*
  * The shop's deployment settings, read once from CDK context (cdk.json "context", or
- * `--context key=value` on the command line) and validated before any construct is built.
- * Values from the command line always arrive as strings, so booleans and numbers accept their
- * string spellings too.
+ * `--context key=value` on the command line) and validated before any construct is built: the
+ * stage's own settings (seller, shop name, addresses, cut-off, public key, domain), declared with
+ * their limits in shared/stage-config.ts, and the keys only a deployment has (account, region,
+ * certificate, WAF, budget...). Values from the command line always arrive as strings, so
+ * booleans and numbers accept their string spellings too.
  */
 
 /** A context value that was set to an empty string counts as not set. */
 const blankToUndefined = (value: unknown): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
-const requiredText = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (max: number) =>
   z.preprocess(blankToUndefined, z.string().trim().min(1).max(max).optional());
 
@@ -21,14 +23,6 @@ const emailAddress = z.email({ error: 'expected an email address like orders@sho
 const booleanFlag = z.union([z.boolean(), z.stringbool()], {
   error: 'expected true or false',
 });
-
-const hostname = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, {
-    error: 'expected a DNS name like shop.example.co.uk',
-  });
 
 /** CloudFront only accepts ACM certificates from us-east-1, whatever region the stack is in. */
 const cloudFrontCertificateArn = z
@@ -52,6 +46,8 @@ export const SES_IDENTITY_MODES = ['domain', 'address', 'existing'] as const;
 
 const shopConfigSchema = z
   .object({
+    /** Seller, shop name, addresses, dispatch cut-off, public key, domain: the stage's own settings. */
+    ...STAGE_SETTINGS,
     /** Short name of this deployment; part of the stack name, so one account can hold several. */
     stage: z
       .string()
@@ -95,37 +91,21 @@ const shopConfigSchema = z
     waf: z.preprocess(blankToUndefined, booleanFlag.optional()),
     /** Monthly AWS cost budget in US dollars; the alarm address hears at 80 % actual and 100 % forecast. */
     monthlyBudgetUsd: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(100_000).default(20)),
-    /** The From address of every email (verified in SES by this stack). */
-    senderEmail: emailAddress,
-    /** Where "new order" notices go. */
-    merchantEmail: emailAddress,
     /** Where alarms go; defaults to the merchant's address. */
     alarmEmail: z.preprocess(blankToUndefined, emailAddress.optional()),
-    sellerName: requiredText(200),
-    sellerAddress: requiredText(500),
-    sellerEmail: emailAddress,
-    sellerCompanyNumber: optionalText(20),
-    sellerVatNumber: optionalText(20),
     /** The Stripe mode of this deployment: events of the other mode are rejected by the webhook. */
     stripeLivemode: booleanFlag,
-    /** Hours before the start of dispatch day after which an order goes to the next week. */
-    dispatchCutoffHours: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(168).default(36)),
-    /** Optional public bearer the page sends to create-checkout; not a secret, so it may live in context. */
-    publicApiKey: optionalText(200),
-    /** Custom domain of the shop; needs `certificateArn`. */
-    domainName: z.preprocess(blankToUndefined, hostname.optional()),
+    /** The certificate of `domainName` (a shared setting, shared/stage-config.ts). */
     certificateArn: z.preprocess(blankToUndefined, cloudFrontCertificateArn.optional()),
     /** Route 53 public hosted zone of `domainName`: when set, the stack writes the alias and DKIM records. */
     hostedZoneId: optionalText(32),
-    hostedZoneName: z.preprocess(blankToUndefined, hostname.optional()),
+    hostedZoneName: STAGE_SETTINGS.domainName,
     /**
      * Reserve Lambda concurrency per function (21 in all). Off by default: Lambda keeps 100 of the
      * account's quota unreserved, and new accounts start with a quota of 10 or 50, where any
      * reservation fails the deploy. Turn on once the quota is 1,000.
      */
     reservedConcurrency: z.preprocess(blankToUndefined, booleanFlag.default(false)),
-    /** The Vite build to deploy, relative to the repository root. */
-    webBuildDir: z.preprocess(blankToUndefined, z.string().trim().min(1).default('dist/web')),
   })
   .superRefine((config, ctx) => {
     if (!PLACEHOLDER_STAGES.includes(config.stage)) {

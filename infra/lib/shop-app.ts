@@ -17,6 +17,8 @@ export interface CreateShopAppOptions {
   readonly outdir?: string;
   /** Stands in for process.env when resolving the account and region (CDK_DEFAULT_ACCOUNT/REGION). */
   readonly processEnv?: Readonly<Record<string, string | undefined>>;
+  /** A site already built, deployed instead of building one from the stage's settings (tests). */
+  readonly siteDir?: string;
 }
 
 /** The stacks of one stage, named so that several stages share an account without clashing. */
@@ -78,6 +80,7 @@ export function createShopApp(options: CreateShopAppOptions = {}): ShopStacks {
     webAclArn: edge?.webAcl.attrArn,
     crossRegionReferences: edge !== undefined,
     repoRoot: REPO_ROOT,
+    siteDir: options.siteDir,
     description: `Live Aquatics shop (${config.stage}): website, checkout API, Stripe webhook, functions, alarms`,
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

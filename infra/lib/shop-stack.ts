@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { Annotations, CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { join } from 'node:path';
+import { CfnOutput, Duration, Stack, type StackProps, Stage, Tags } from 'aws-cdk-lib';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -14,11 +13,12 @@ import { ShopFunction, type ShopFunctionProps } from './constructs/shop-function
 import { Website } from './constructs/website';
 import type { ShopDataStack } from './data-stack';
 import { acknowledgeNag } from './nag';
+import { buildSite } from './site-build';
 
 /** The header CloudFront adds to API requests (as lambdas/lib/origin-verify.ts reads it). */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 
-/** Shown instead of the shop when the stack is synthesised before `npm run build:web`. */
+/** The site in a template synthesised without bundling (nothing of that stack is deployed then). */
 export const PLACEHOLDER_SITE_DIR = 'infra/placeholder-web';
 
 /** How often the reconciler looks for paid sessions whose webhook never arrived. */
@@ -47,6 +47,11 @@ export interface ShopStackProps extends StackProps {
   readonly config: ShopConfig;
   /** Repository root, for the Lambda entries and the web build. */
   readonly repoRoot: string;
+  /**
+   * A site already built, deployed as it is: for tests, which synthesise many stacks.
+   * @default the site built with `config` (infra/lib/site-build.ts) when the stack is bundled
+   */
+  readonly siteDir?: string;
   /** The stage's stateful stack: table, secrets, SES, alarm topic. */
   readonly data: ShopDataStack;
   /** The us-east-1 WAF web ACL for the distribution (a cross-region reference). @default none */
@@ -86,6 +91,8 @@ export const FUNCTION_OUTPUT_NAMES = {
  */
 export class ShopStack extends Stack {
   readonly website: Website;
+  /** The site this stack uploads. */
+  readonly siteDir: string;
   readonly api: CheckoutApi;
   readonly data: ShopDataStack;
   readonly monitoring: ShopMonitoring;
@@ -281,8 +288,9 @@ export class ShopStack extends Stack {
       corsOrigin: domain === undefined ? undefined : `https://${domain.domainName}`,
     });
 
+    this.siteDir = props.siteDir ?? this.buildSite(repoRoot, config);
     this.website = new Website(this, 'Website', {
-      siteDir: this.resolveSiteDir(repoRoot, config.webBuildDir),
+      siteDir: this.siteDir,
       apiOriginDomainName: this.api.originDomainName,
       apiOriginHeader: { name: ORIGIN_VERIFY_HEADER, value: originVerify.secretValue.unsafeUnwrap() },
       webAclArn: props.webAclArn,
@@ -349,18 +357,14 @@ export class ShopStack extends Stack {
   }
 
   /**
-   * The web build if it exists, else a placeholder page, so synthesis and tests work on a fresh
-   * clone without building the web app first. Deploying the placeholder is flagged loudly.
+   * The site, built from the same settings as the functions' environment, so its pages show the
+   * seller, cut-off and key the Lambdas have. Only when this stack is bundled (`cdk synth`,
+   * `cdk deploy`): a stack whose assets are skipped (`--exclusively` another stack) is not deployed,
+   * and its template gets a placeholder page.
    */
-  private resolveSiteDir(repoRoot: string, webBuildDir: string): string {
-    const built = resolve(repoRoot, webBuildDir);
-    if (existsSync(join(built, 'index.html'))) {
-      return built;
-    }
-    Annotations.of(this).addWarningV2(
-      'live-aquatics:web-build-missing',
-      `No web build at ${webBuildDir}: deploying a placeholder page. Run npm run build:web before cdk deploy.`,
-    );
-    return join(repoRoot, PLACEHOLDER_SITE_DIR);
+  private buildSite(repoRoot: string, config: ShopConfig): string {
+    const outdir = Stage.of(this)?.outdir;
+    if (!this.bundlingRequired || outdir === undefined) return join(repoRoot, PLACEHOLDER_SITE_DIR);
+    return buildSite({ repoRoot, outDir: join(outdir, `site-${config.stage}`), settings: config });
   }
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DEFAULT_DISPATCH_CUTOFF_HOURS } from '../../shared/dispatch';
+import { STAGE_SETTINGS } from '../../shared/stage-config';
 import { ENGLISH_MESSAGES } from './zod-messages';
 
 /** A setting is missing or malformed: thrown at cold start, naming every bad variable. */
@@ -60,27 +60,24 @@ export type StripeEnv = z.output<typeof stripeEnvSchema>;
  */
 const shopId = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/));
 
-const dispatchCutoffHours = z.pipe(
-  z.optional(z.coerce.number().check(z.minimum(0), z.maximum(24 * 6))),
-  z.transform((value: number | undefined) => value ?? DEFAULT_DISPATCH_CUTOFF_HOURS),
-);
-
 /**
  * The orders table and the sender of the shop's own emails, for create-checkout: it reads the
  * shop's settings (pause, requests mode) and, in requests mode, records requests and emails them.
+ * The stage's settings among them are checked with the stage's own schemas and limits
+ * (shared/stage-config.ts), the ones synthesis checked the context with.
  */
 const shopTableAndEmailEnv = {
   ORDERS_TABLE_NAME: z.string().check(z.minLength(1)),
   DYNAMODB_ENDPOINT: z.optional(z.url()),
   SES_ENDPOINT: z.optional(z.url()),
-  SES_FROM_ADDRESS: z.email(),
-  MERCHANT_EMAIL: z.email(),
+  SES_FROM_ADDRESS: STAGE_SETTINGS.senderEmail,
+  MERCHANT_EMAIL: STAGE_SETTINGS.merchantEmail,
   SES_CONFIGURATION_SET: optionalText,
-  SELLER_NAME: z.string().check(z.minLength(1)),
-  SELLER_ADDRESS: z.string().check(z.minLength(1)),
-  SELLER_EMAIL: z.email(),
-  SELLER_COMPANY_NUMBER: optionalText,
-  SELLER_VAT_NUMBER: optionalText,
+  SELLER_NAME: STAGE_SETTINGS.sellerName,
+  SELLER_ADDRESS: STAGE_SETTINGS.sellerAddress,
+  SELLER_EMAIL: STAGE_SETTINGS.sellerEmail,
+  SELLER_COMPANY_NUMBER: STAGE_SETTINGS.sellerCompanyNumber,
+  SELLER_VAT_NUMBER: STAGE_SETTINGS.sellerVatNumber,
 };
 
 /** create-checkout */
@@ -90,8 +87,8 @@ export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
     z.url({ protocol: /^https?$/ }),
     z.transform((url: string) => url.replace(/\/+$/, '')),
   ),
-  PUBLIC_API_KEY: optionalText,
-  DISPATCH_CUTOFF_HOURS: dispatchCutoffHours,
+  PUBLIC_API_KEY: STAGE_SETTINGS.publicApiKey,
+  DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,
 });
 
@@ -101,7 +98,7 @@ export const statusEnvSchema = z.extend(stripeEnvSchema, { SHOP_ID: shopId });
 /** stripe-webhook and reconcile-orders */
 export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {
   ...shopTableAndEmailEnv,
-  DISPATCH_CUTOFF_HOURS: dispatchCutoffHours,
+  DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,
   /** The reconciler's window in days (default 10: the longest delayed-payment settlement). */
   RECONCILE_LOOKBACK_DAYS: z.optional(z.coerce.number().check(z.int(), z.minimum(3), z.maximum(60))),

@@ -11,32 +11,53 @@ function resolve(): UserConfig {
   return config;
 }
 
-describe('the web build checks its settings', () => {
+/** A stage's settings as the CDK app gives them to the build (infra/lib/site-build.ts). */
+const POND_LIFE = {
+  shopName: '  Pond Life  ',
+  sellerName: 'Pond Life Ltd',
+  sellerAddress: '2 Mill Lane, Bath BA1 1AA',
+  sellerEmail: 'shop@pond-life.co.uk',
+  senderEmail: 'orders@pond-life.co.uk',
+  merchantEmail: 'owner@pond-life.co.uk',
+  dispatchCutoffHours: 48,
+};
+
+describe("the web build takes the stage's settings", () => {
   afterEach(() => {
     vi.unstubAllEnvs();
   });
 
   it('puts the checked settings and seller into the page, not the checks', () => {
-    vi.stubEnv('VITE_API_ORIGIN', 'https://api.shop.example/');
-    vi.stubEnv('VITE_DISPATCH_CUTOFF_HOURS', '48');
-    vi.stubEnv('VITE_SHOP_NAME', '  Pond Life  ');
+    vi.stubEnv('SHOP_STAGE_SETTINGS', JSON.stringify(POND_LIFE));
 
     const { define } = resolve();
 
-    expect(JSON.parse(String(define?.__WEB_SETTINGS__))).toMatchObject({
-      apiOrigin: 'https://api.shop.example',
+    expect(JSON.parse(String(define?.__SITE_CONFIG__))).toEqual({
+      seller: {
+        shopName: 'Pond Life',
+        name: 'Pond Life Ltd',
+        address: '2 Mill Lane, Bath BA1 1AA',
+        email: 'shop@pond-life.co.uk',
+      },
       dispatchCutoffHours: 48,
     });
-    expect(JSON.parse(String(define?.__SHOP_SELLER__))).toMatchObject({ shopName: 'Pond Life' });
   });
 
-  it('fails the build on a bad value, naming it', () => {
-    vi.stubEnv('VITE_SELLER_EMAIL', 'not-an-email');
-    expect(resolve).toThrow('Invalid web configuration: check VITE_SELLER_EMAIL');
+  it("builds the local stage's site, with its test seller, when given none", () => {
+    vi.stubEnv('SHOP_STAGE_SETTINGS', undefined);
+
+    const { define } = resolve();
+
+    expect(JSON.parse(String(define?.__SITE_CONFIG__))).toMatchObject({
+      seller: { name: 'Live Aquatics (local test shop)', address: '1 Test Street, Testville, TE1 1ST' },
+      dispatchCutoffHours: 36,
+    });
   });
 
-  it('fails the build on a bad API origin, naming it', () => {
-    vi.stubEnv('VITE_API_ORIGIN', 'ftp://api.shop.example');
-    expect(resolve).toThrow('Invalid web configuration: check VITE_API_ORIGIN');
+  it('fails the build on a bad value, naming the key and its limit', () => {
+    vi.stubEnv('SHOP_STAGE_SETTINGS', JSON.stringify({ ...POND_LIFE, dispatchCutoffHours: 150 }));
+    expect(resolve).toThrow('dispatchCutoffHours: expected a whole number of hours from 0 to 144');
+    vi.stubEnv('SHOP_STAGE_SETTINGS', JSON.stringify({ ...POND_LIFE, sellerEmail: 'not-an-email' }));
+    expect(resolve).toThrow('sellerEmail: expected an email address like orders@shop.example');
   });
 });

@@ -2,7 +2,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ShopEdgeStack } from '../../infra/lib/edge-stack';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { fakeWebBuild, logicalIdOf, statementsOfRole, synthShop } from './support';
+import { logicalIdOf, statementsOfRole, synthShop } from './support';
 
 /*
  * Abuse resistance in the default production configuration: a WAF with per-client rate limits in
@@ -25,7 +25,7 @@ describe('abuse resistance (prod)', () => {
   let edgeTemplate: Template;
 
   beforeAll(() => {
-    const synthesised = synthShop({ ...PROD, webBuildDir: fakeWebBuild() });
+    const synthesised = synthShop(PROD);
     ({ stack, template } = synthesised);
     const built = synthesised.edge;
     if (built === undefined) throw new Error('prod has the WAF by default');
@@ -103,7 +103,7 @@ describe('abuse resistance (prod)', () => {
     });
 
     it('is off in dev, which needs no acknowledgement of CFR2 anywhere else', () => {
-      const dev = synthShop({ webBuildDir: fakeWebBuild() });
+      const dev = synthShop();
       expect(dev.edge).toBeUndefined();
       const devDistribution = dev.template.toJSON().Resources[logicalIdOf(dev.stack.website.distribution)];
       expect(devDistribution.Properties.DistributionConfig.WebACLId).toBeUndefined();

@@ -9,14 +9,14 @@ import {
   routeKeyOf,
 } from '../../infra/lib/constructs/checkout-api';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { fakeWebBuild, logicalIdOf, synthShop } from './support';
+import { logicalIdOf, synthShop } from './support';
 
 describe('CheckoutApi', () => {
   let stack: ShopStack;
   let template: Template;
 
   beforeAll(() => {
-    ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild() }));
+    ({ stack, template } = synthShop());
   });
 
   it('is named after its stage, so two stages are told apart in the console and CLI', () => {

@@ -31,7 +31,7 @@ describe('shop config', () => {
       sesIdentity: 'domain',
       waf: false,
       monthlyBudgetUsd: 20,
-      webBuildDir: 'dist/web',
+      shopName: 'Live Aquatics',
     });
     expect(config.domainName).toBeUndefined();
   });
@@ -70,6 +70,40 @@ describe('shop config', () => {
     expect(config.stripeLivemode).toBe(true);
     expect(config.reservedConcurrency).toBe(true);
     expect(config.dispatchCutoffHours).toBe(48);
+  });
+
+  describe('the dispatch cut-off: one limit, six days, the one the Lambdas and the site check too', () => {
+    it('accepts 0 and 144 hours', () => {
+      expect(parseShopConfig({ ...defaults(), dispatchCutoffHours: 0 }).dispatchCutoffHours).toBe(0);
+      expect(parseShopConfig({ ...defaults(), dispatchCutoffHours: '144' }).dispatchCutoffHours).toBe(144);
+    });
+
+    it.each([145, 150, -1, 36.5, 'soon'])('refuses %s, naming the key and the limit', (hours) => {
+      expect(errorOf({ ...defaults(), dispatchCutoffHours: hours })).toContain(
+        '- dispatchCutoffHours: expected a whole number of hours from 0 to 144',
+      );
+    });
+
+    it('fails synthesis with 150, before any construct is built', () => {
+      expect(() =>
+        createShopApp({
+          context: { ...cdkJsonContext(), ...SKIP_BUNDLING, dispatchCutoffHours: 150 },
+          outdir: tempDir('shop-cdk-out-'),
+        }),
+      ).toThrow('- dispatchCutoffHours: expected a whole number of hours from 0 to 144');
+    });
+  });
+
+  it('checks the seller with the limits the Lambdas use, naming the key', () => {
+    expect(errorOf({ ...defaults(), sellerName: 'x'.repeat(201) })).toContain(
+      '- sellerName: expected text of 1 to 200 characters',
+    );
+    expect(errorOf({ ...defaults(), shopName: 'x'.repeat(101) })).toContain(
+      '- shopName: expected text of 1 to 100 characters',
+    );
+    expect(parseShopConfig({ ...defaults(), sellerPhone: '0117 496 0000' }).sellerPhone).toBe(
+      '0117 496 0000',
+    );
   });
 
   it('rejects a Stripe mode that is neither true nor false', () => {

@@ -18,7 +18,7 @@ import {
 } from '../../lambdas/lib/config';
 import { emitMetric, METRIC_NAMES, METRICS_NAMESPACE } from '../../lambdas/lib/metrics';
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../../shared/api-paths';
-import { environmentOf, fakeWebBuild, logicalIdOf, synthShop } from './support';
+import { environmentOf, logicalIdOf, synthShop } from './support';
 
 /*
  * infra knows the lambdas only by entry path (docs/architecture.md), so nothing in infra imports
@@ -58,7 +58,7 @@ describe('contracts between infra and the lambdas', () => {
   let template: Template;
 
   beforeAll(() => {
-    ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild(), publicApiKey: 'pk_public_example' }));
+    ({ stack, template } = synthShop({ publicApiKey: 'pk_public_example' }));
   });
 
   function deployedEnvironment(name: keyof ShopStack['functions']): Record<string, string> {

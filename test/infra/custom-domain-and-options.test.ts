@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { CUSTOM_DOMAIN_CONTEXT, environmentOf, fakeWebBuild, logicalIdOf, synthShop } from './support';
+import { CUSTOM_DOMAIN_CONTEXT, environmentOf, logicalIdOf, synthShop } from './support';
 
 /*
  * The stack with every optional setting turned the other way, synthesised once: a custom domain in
@@ -15,7 +15,6 @@ describe('custom domain and options', () => {
 
   beforeAll(() => {
     ({ stack, template, dataTemplate } = synthShop({
-      webBuildDir: fakeWebBuild(),
       ...CUSTOM_DOMAIN_CONTEXT,
       stripeLivemode: 'true',
       reservedConcurrency: 'false',

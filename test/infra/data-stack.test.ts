@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ShopDataStack } from '../../infra/lib/data-stack';
-import { fakeWebBuild, logicalIdOf, synthShop } from './support';
+import { logicalIdOf, synthShop } from './support';
 
 /*
  * The stateful stack of a stage: what a first deploy on a fresh account needs, and what must
@@ -12,7 +12,7 @@ describe('ShopDataStack', () => {
   let dataTemplate: Template;
 
   beforeAll(() => {
-    ({ data, dataTemplate } = synthShop({ webBuildDir: fakeWebBuild() }));
+    ({ data, dataTemplate } = synthShop());
   });
 
   it('has termination protection', () => {

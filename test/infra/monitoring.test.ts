@@ -9,7 +9,7 @@ import {
   WEBHOOK_SERVER_ERRORS_METRIC,
 } from '../../infra/lib/constructs/monitoring';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { fakeWebBuild, fromDataStack, logicalIdOf, synthShop } from './support';
+import { fromDataStack, logicalIdOf, synthShop } from './support';
 
 describe('ShopMonitoring', () => {
   let stack: ShopStack;
@@ -21,7 +21,7 @@ describe('ShopMonitoring', () => {
   let alarmTopic: ReturnType<typeof fromDataStack>;
 
   beforeAll(() => {
-    ({ stack, template, dataTemplate } = synthShop({ webBuildDir: fakeWebBuild() }));
+    ({ stack, template, dataTemplate } = synthShop());
     topicRef = { Ref: logicalIdOf(stack.data.alarms.topic) };
     alarmTopic = fromDataStack(stack.data, topicRef);
   });

@@ -51,7 +51,8 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
 
   beforeAll(() => {
     const created = createShopApp({
-      context: { ...cdkJsonContext(), webBuildDir: fakeWebBuild() },
+      context: cdkJsonContext(),
+      siteDir: fakeWebBuild(),
       outdir: tempDir('shop-cdk-out-'),
       processEnv: {},
     });
@@ -211,7 +212,8 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
 
   it('fails synthesis on a finding nobody acknowledged', () => {
     const { app, stack: sentinelStack } = createShopApp({
-      context: { ...cdkJsonContext(), ...SKIP_BUNDLING, webBuildDir: fakeWebBuild() },
+      context: { ...cdkJsonContext(), ...SKIP_BUNDLING },
+      siteDir: fakeWebBuild(),
       outdir: tempDir('shop-cdk-out-'),
       processEnv: {},
     });

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FULFILMENT_TABLE_ACTIONS } from '../../infra/lib/constructs/orders-table';
 import type { ShopFunction } from '../../infra/lib/constructs/shop-function';
 import { RESERVED_CONCURRENCY, type ShopStack } from '../../infra/lib/shop-stack';
-import { actionsOf, fakeWebBuild, fromDataStack, logicalIdOf, statementsOfRole, synthShop } from './support';
+import { actionsOf, fromDataStack, logicalIdOf, statementsOfRole, synthShop } from './support';
 
 type FunctionName = keyof ShopStack['functions'];
 const ALL: readonly FunctionName[] = [
@@ -27,7 +27,7 @@ describe('shop functions', () => {
   const statements = (name: FunctionName) => statementsOfRole(template, logicalIdOf(fn(name).role));
 
   beforeAll(() => {
-    ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild() }));
+    ({ stack, template } = synthShop());
   });
 
   describe('defaults of the helper', () => {
@@ -73,7 +73,7 @@ describe('shop functions', () => {
     });
 
     it('caps every function when turned on, and a checkout flood cannot take the webhook capacity', () => {
-      const reserved = synthShop({ webBuildDir: fakeWebBuild(), reservedConcurrency: 'true' });
+      const reserved = synthShop({ reservedConcurrency: 'true' });
       const functionProps = (name: FunctionName): Record<string, unknown> =>
         reserved.template.toJSON().Resources[logicalIdOf(reserved.stack.functions[name].function)].Properties;
       expect(functionProps('createCheckout').ReservedConcurrentExecutions).toBe(

@@ -1,8 +1,19 @@
-import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
+import { join } from 'node:path';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ShopDataStack } from '../../infra/lib/data-stack';
+import { REPO_ROOT } from '../../infra/lib/paths';
+import { createShopApp } from '../../infra/lib/shop-app';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { environmentOf, fakeWebBuild, fromDataStack, logicalIdOf, synthShop } from './support';
+import {
+  cdkJsonContext,
+  environmentOf,
+  fromDataStack,
+  logicalIdOf,
+  SKIP_BUNDLING,
+  synthShop,
+  tempDir,
+} from './support';
 
 /** What Stripe secrets look like: none of these may appear anywhere in the template. */
 const STRIPE_SECRET_PATTERNS = [/sk_(live|test)_/, /rk_(live|test)_/, /whsec_/];
@@ -14,7 +25,7 @@ describe('ShopStack', () => {
   let dataTemplate: Template;
 
   beforeAll(() => {
-    ({ stack, data, template, dataTemplate } = synthShop({ webBuildDir: fakeWebBuild() }));
+    ({ stack, data, template, dataTemplate } = synthShop());
   });
 
   it('is named after its stage, beside its data stack', () => {
@@ -171,11 +182,15 @@ describe('ShopStack', () => {
     expect(outputs.AlarmTopicArn.Value).toEqual(fromDataStack(data, { Ref: logicalIdOf(data.alarms.topic) }));
   });
 
-  it('synthesises without a web build, deploying a placeholder page and saying so', () => {
-    const placeholder = synthShop({ webBuildDir: 'does/not/exist' });
+  it('builds no site when the stack is not bundled (so not deployed): its template has a placeholder page', () => {
+    const { stack: unbundled } = createShopApp({
+      context: { ...cdkJsonContext(), ...SKIP_BUNDLING },
+      outdir: tempDir('shop-cdk-out-'),
+      processEnv: {},
+    });
 
-    Annotations.fromStack(placeholder.stack).hasWarning('*', Match.stringLikeRegexp('Run npm run build:web'));
-    placeholder.template.hasResourceProperties('AWS::CloudFront::Function', {
+    expect(unbundled.siteDir).toBe(join(REPO_ROOT, 'infra/placeholder-web'));
+    Template.fromStack(unbundled).hasResourceProperties('AWS::CloudFront::Function', {
       FunctionCode: Match.stringLikeRegexp('var ROOT_FILES = \\{"/index.html":true\\};'),
     });
   });

@@ -49,10 +49,11 @@ const UNIQUE_NAME_PATHS: Readonly<Record<string, readonly string[]>> = {
 };
 
 function stagesInOneAccount(stages: ReadonlyArray<Record<string, unknown>>): Stack[] {
-  const webBuildDir = fakeWebBuild();
+  const siteDir = fakeWebBuild();
   return stages.flatMap((stage) => {
     const { app } = createShopApp({
-      context: { ...cdkJsonContext(), ...SKIP_BUNDLING, ...SHOP, webBuildDir, ...stage },
+      context: { ...cdkJsonContext(), ...SKIP_BUNDLING, ...SHOP, ...stage },
+      siteDir,
       outdir: tempDir('shop-cdk-out-'),
       processEnv: {},
     });

@@ -59,12 +59,13 @@ export const NO_CLI_ENVIRONMENT = {} as const;
 
 /**
  * The shop's stacks exactly as the CLI builds them (cdk.json context, cdk-nag on), with
- * `overrides` applied and bundling skipped unless asked for. `template` is the app stack's,
- * `dataTemplate` the stateful stack's.
+ * `overrides` applied and bundling skipped unless asked for. The site is a small fake build
+ * (fakeWebBuild) unless `siteDir` names another, so no test waits for Vite. `template` is the app
+ * stack's, `dataTemplate` the stateful stack's.
  */
 export function synthShop(
   overrides: Record<string, unknown> = {},
-  options: { bundle?: boolean; outdir?: string; processEnv?: Record<string, string> } = {},
+  options: { bundle?: boolean; outdir?: string; processEnv?: Record<string, string>; siteDir?: string } = {},
 ): {
   app: App;
   stack: ShopStack;
@@ -81,6 +82,7 @@ export function synthShop(
     },
     outdir: options.outdir ?? tempDir('shop-cdk-out-'),
     processEnv: options.processEnv ?? NO_CLI_ENVIRONMENT,
+    siteDir: options.siteDir ?? fakeWebBuild(),
   });
   return {
     app,

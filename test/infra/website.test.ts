@@ -44,7 +44,7 @@ describe('Website', () => {
   };
 
   beforeAll(() => {
-    ({ stack, template } = synthShop({ webBuildDir: fakeWebBuild() }));
+    ({ stack, template } = synthShop());
     config =
       template.toJSON().Resources[logicalIdOf(stack.website.distribution)].Properties.DistributionConfig;
   });

@@ -149,7 +149,7 @@ describe('orders CLI: delay', () => {
       '--local',
     ]);
     expect(run.code).toBe(0);
-    expect(run.out).toContain('Moved 2 orders from Monday 7 December to Tuesday 8 December (weather)');
+    expect(run.out).toContain('Moved 2 orders from Monday 7 December 2026 to Tuesday 8 December 2026 (weather)');
     expect(run.out).toContain('Delay emails sent: 2');
 
     const again = await h.orders([
@@ -183,6 +183,7 @@ describe('orders CLI: delay', () => {
   });
 
   it('refuses a new date at a weekend or not after the old one', async () => {
+    h.setNow(new Date('2026-11-25T10:00:00Z'));
     const weekend = await h.orders([
       'delay',
       '--dispatch',
@@ -194,7 +195,7 @@ describe('orders CLI: delay', () => {
       '--local',
     ]);
     expect(weekend.code).toBe(1);
-    expect(weekend.err).toContain('Saturday 12 December is a weekend day');
+    expect(weekend.err).toContain('Saturday 12 December is a weekend day or bank holiday');
     const backwards = await h.orders([
       'delay',
       '--dispatch',
@@ -205,7 +206,7 @@ describe('orders CLI: delay', () => {
       'other',
       '--local',
     ]);
-    expect(backwards.err).toContain('must be after 2026-12-07');
+    expect(backwards.err).toContain('The new date, Monday 7 December, must be after Monday 7 December.');
     const reason = await h.orders([
       'delay',
       '--dispatch',
@@ -218,5 +219,6 @@ describe('orders CLI: delay', () => {
     ]);
     expect(reason.code).toBe(2);
     expect(reason.err).toContain('--reason must be one of: weather, supply, other.');
+    h.setNow(undefined);
   });
 });

@@ -1,16 +1,33 @@
-import { type AppConfig, parseSettings, withPageOrigin } from './config-check';
+import type { SiteConfig } from '../../shared/stage-config';
 
-export type { AppConfig } from './config-check';
-export { parseConfig } from './config-check';
+/** What the browser app needs to know about its deployment. */
+export interface AppConfig {
+  /** Origin the API is served from (the page's own: CloudFront and the local stack serve both), without a trailing slash. */
+  apiOrigin: string;
+  /** The public, anonymous-level bearer sent with the checkout request; sent only when configured. */
+  publicKey: string | undefined;
+  /** The stage's dispatch cut-off, as the Lambdas have it, so the page shows the date the server will use. */
+  dispatchCutoffHours: number;
+}
 
 /**
- * The app's configuration, read once. A browser build carries the settings as vite.config.ts
- * checked them (`__WEB_SETTINGS__`), not the checks: they would be first-load code answering the
- * same question on every visit. Where nothing was built in (tests, prerendering in Node) they are
- * checked here. Components get the result through AppProvider so tests can pass their own. At
- * build time there is no page origin; nothing rendered there uses the API origin.
+ * The stage's settings this site was built with: the one place the web reads them. vite.config.ts
+ * checks them with the stage's schema (shared/stage-config.ts) and puts in the answer
+ * (`__SITE_CONFIG__`), not the checks, which every page's first load would carry; the tests'
+ * config puts in the local stage's.
  */
-export const config: AppConfig = withPageOrigin(
-  typeof __WEB_SETTINGS__ === 'undefined' ? parseSettings(import.meta.env) : __WEB_SETTINGS__,
-  typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
-);
+export const SITE: SiteConfig = __SITE_CONFIG__;
+
+/**
+ * The app's configuration, read once. Components get it through AppProvider so tests can pass
+ * their own. At build time (prerendering) there is no page origin; nothing rendered there uses
+ * the API origin.
+ */
+export const config: AppConfig = {
+  apiOrigin: (typeof window === 'undefined' ? 'http://localhost' : window.location.origin).replace(
+    /\/+$/,
+    '',
+  ),
+  publicKey: SITE.publicKey,
+  dispatchCutoffHours: SITE.dispatchCutoffHours,
+};

@@ -52,12 +52,14 @@ export function renderDelayEmail(
   reason: DelayReason,
   seller: SellerDetails,
 ): EmailContent {
-  const newDate = formatDispatchDate(order.dispatchDate);
+  // The day the merchant moved it: a date in another year then carries its year.
+  const today = order.delayedAt === undefined ? undefined : londonDate(new Date(order.delayedAt));
+  const newDate = formatDispatchDate(order.dispatchDate, { today });
   return renderEmail(`${seller.name}: new dispatch date for order ${order.reference}: ${newDate}`, [
     { kind: 'paragraph', text: `Hello ${order.customerName},` },
     {
       kind: 'paragraph',
-      text: `We have had to move the dispatch of your order from ${formatDispatchDate(previousDate)} to ${newDate}, because of ${DELAY_REASON_TEXT[reason]}.`,
+      text: `We have had to move the dispatch of your order from ${formatDispatchDate(previousDate, { today })} to ${newDate}, because of ${DELAY_REASON_TEXT[reason]}.`,
     },
     {
       kind: 'rows',

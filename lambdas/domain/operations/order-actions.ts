@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { formatDispatchDate, type IsoDate } from '../../../shared/dispatch';
+import type { IsoDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
 import { renderDelayEmail, renderDispatchEmail, renderRefundEmail } from '../emails/order-updates';
@@ -9,6 +9,7 @@ import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '
 import { findByReference, getRecord, queryDispatchDay } from '../orders/records';
 import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
 import { RefusedError } from '../refusal';
+import { checkDelayTarget, nothingToDelay } from './listing';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 
 /** A tracking number as couriers print them; nothing that could break a line or a header. */
@@ -113,8 +114,9 @@ export interface DelayResult {
 }
 
 /**
- * Moves one dispatch day's undispatched (`paid`) orders to a later day and tells each customer
- * once. Each order moves by its own conditional update (still `paid`, still on `from`), which
+ * Moves one dispatch day's undispatched (`paid`) orders to a later working day (checkDelayTarget)
+ * and tells each customer once; a day with nothing to move is refused, naming the days that hold
+ * orders. Each order moves by its own conditional update (still `paid`, still on `from`), which
  * makes its delay email due; a second run with the same days finds nothing left on `from`, and
  * sends only the emails a stopped first run did not.
  */
@@ -123,11 +125,7 @@ export async function delayDispatch(
   deps: ShopDeps,
 ): Promise<DelayResult> {
   const { from, to, reason } = input;
-  if (to <= from) throw new RefusedError(`The new date (${to}) must be after ${from}.`);
-  const weekday = new Date(`${to}T00:00:00Z`).getUTCDay();
-  if (weekday === 0 || weekday === 6) {
-    throw new RefusedError(`${formatDispatchDate(to)} is a weekend day; couriers collect on working days.`);
-  }
+  checkDelayTarget(from, to, deps.now());
   const now = deps.now().toISOString();
   const moved: string[] = [];
   for (const record of await queryDispatchDay(deps.table, from, 'paid')) {
@@ -156,9 +154,12 @@ export async function delayDispatch(
   }
   // Every order this delay moved, now or in an earlier run that stopped before its emails.
   const emailed: string[] = [];
-  for (const record of await queryDispatchDay(deps.table, to)) {
-    if (record.kind !== 'order' || record.order.delayedFrom !== from) continue;
-    const order = record.order;
+  const delayed = (await queryDispatchDay(deps.table, to)).flatMap((record) =>
+    record.kind === 'order' && record.order.delayedFrom === from ? [record.order] : [],
+  );
+  // Nothing moved now nor by an earlier run of this delay: the day held nothing to move.
+  if (moved.length === 0 && delayed.length === 0) throw await nothingToDelay(from, deps);
+  for (const order of delayed) {
     const outcome = await sendOnce(
       order.pk,
       'delay',

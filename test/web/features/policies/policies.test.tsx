@@ -1,7 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { Route } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { parseSeller } from '../../../../web/src/features/policies/seller';
 import { jsonResponse, stubFetch } from '../../helpers/fake-browser';
 import { renderApp } from '../../helpers/render-app';
 
@@ -74,29 +73,6 @@ describe('seller identity', () => {
       'href',
       '/privacy',
     );
-  });
-
-  it('reads the seller from the build settings, with company and VAT numbers when set', () => {
-    expect(
-      parseSeller({
-        VITE_SHOP_NAME: 'Pond Life',
-        VITE_SELLER_NAME: 'Pond Life Ltd',
-        VITE_SELLER_ADDRESS: '2 Mill Lane, Bath BA1 1AA',
-        VITE_SELLER_EMAIL: 'shop@pond.example',
-        VITE_SELLER_COMPANY_NUMBER: '01234567',
-        VITE_SELLER_VAT_NUMBER: 'GB123456789',
-        VITE_SELLER_PHONE: '',
-      }),
-    ).toEqual({
-      shopName: 'Pond Life',
-      name: 'Pond Life Ltd',
-      address: '2 Mill Lane, Bath BA1 1AA',
-      email: 'shop@pond.example',
-      phone: undefined,
-      companyNumber: '01234567',
-      vatNumber: 'GB123456789',
-    });
-    expect(() => parseSeller({ VITE_SELLER_EMAIL: 'not-an-email' })).toThrow(/VITE_SELLER_EMAIL/);
   });
 });
 
