@@ -1,4 +1,4 @@
-import type { SellerDetails } from '../lambdas/domain/emails/customer-confirmation';
+import type { SellerDetails } from '../lambdas/domain/emails/common';
 import { escapeHtml } from '../lambdas/domain/emails/render';
 import type { ManagedOrder } from '../lambdas/domain/orders/managed-order';
 import { formatDispatchDate, type IsoDate } from '../shared/dispatch';

@@ -61,33 +61,22 @@ function emailSummary(item: Record<string, unknown>): string {
 }
 
 export function toListRow(record: ShopRecord): ListRow {
-  if (record.kind === 'order') {
-    const o = record.order;
-    return {
-      reference: o.reference,
-      kind: 'order',
-      paid: o.paidAt,
-      name: o.customerName,
-      postcode: o.postcode,
-      bottles: o.bottles,
-      totalPence: o.totalPence,
-      dispatchDate: o.dispatchDate,
-      status: o.status,
-      emails: emailSummary(o),
-    };
-  }
-  const r = record.request;
+  // A request has no payment: it lists at the time it was made, and its status says what it is.
+  const [item, paid, status] =
+    record.kind === 'order'
+      ? [record.order, record.order.paidAt, record.order.status]
+      : [record.request, record.request.createdAt, `request:${record.request.status}`];
   return {
-    reference: r.reference,
-    kind: 'request',
-    paid: r.createdAt,
-    name: r.customerName,
-    postcode: r.postcode,
-    bottles: r.bottles,
-    totalPence: r.totalPence,
-    dispatchDate: r.dispatchDate,
-    status: `request:${r.status}`,
-    emails: emailSummary(r),
+    reference: item.reference,
+    kind: record.kind,
+    paid,
+    name: item.customerName,
+    postcode: item.postcode,
+    bottles: item.bottles,
+    totalPence: item.totalPence,
+    dispatchDate: item.dispatchDate,
+    status,
+    emails: emailSummary(item),
   };
 }
 

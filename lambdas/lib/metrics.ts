@@ -1,9 +1,18 @@
 /** The CloudWatch namespace of the shop's own metrics; alarms in infra watch these names. */
 export const METRICS_NAMESPACE = 'LiveAquatics';
 
+/**
+ * The dimensions every shop metric carries. An alarm only sees a metric whose dimensions match
+ * exactly, so infra's alarms watch these too.
+ */
+export const METRIC_DIMENSIONS: Readonly<Record<string, string>> = { service: 'live-aquatics-shop' };
+
 /** Metric names, in one place so the alarms in infra and the code cannot drift apart. */
 export const METRIC_NAMES = {
-  /** Paid sessions the reconciler found without an order (their webhook never arrived). */
+  /**
+   * Paid sessions the reconciler found without an order (their webhook never arrived), every run.
+   * Above zero means the webhook path is losing events.
+   */
   reconcilerFulfilledMissedOrders: 'ReconcilerFulfilledMissedOrders',
   /** Paid sessions whose amount, currency or quantity is not what we priced: the merchant must act. */
   paidCheckoutNeedsReview: 'PaidCheckoutNeedsReview',
@@ -33,7 +42,7 @@ export function emitMetric(
   write: MetricsWriter,
   name: MetricName,
   value: number,
-  dimensions: Record<string, string> = { service: 'live-aquatics-shop' },
+  dimensions: Readonly<Record<string, string>> = METRIC_DIMENSIONS,
 ): void {
   write(
     JSON.stringify({

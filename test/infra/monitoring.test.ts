@@ -2,12 +2,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { routeKeyOf } from '../../infra/lib/constructs/checkout-api';
-import {
-  METRICS_NAMESPACE,
-  MISSED_ORDERS_METRIC,
-  NEEDS_REVIEW_METRIC,
-  WEBHOOK_SERVER_ERRORS_METRIC,
-} from '../../infra/lib/constructs/monitoring';
+import { WEBHOOK_SERVER_ERRORS_METRIC } from '../../infra/lib/constructs/monitoring';
 import type { ShopStack } from '../../infra/lib/shop-stack';
 import { fromDataStack, logicalIdOf, synthShop } from './support';
 
@@ -131,11 +126,11 @@ describe('ShopMonitoring', () => {
       LogGroupName: { Ref: logicalIdOf(stack.api.accessLogs) },
       FilterPattern: `{ ($.routeKey = "${routeKeyOf('stripeWebhook')}") && ($.status = "5*") }`,
       MetricTransformations: [
-        { MetricNamespace: METRICS_NAMESPACE, MetricName: WEBHOOK_SERVER_ERRORS_METRIC, MetricValue: '1' },
+        { MetricNamespace: 'LiveAquatics', MetricName: WEBHOOK_SERVER_ERRORS_METRIC, MetricValue: '1' },
       ],
     });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: METRICS_NAMESPACE,
+      Namespace: 'LiveAquatics',
       MetricName: WEBHOOK_SERVER_ERRORS_METRIC,
       Threshold: 1,
       AlarmActions: [alarmTopic],
@@ -153,8 +148,8 @@ describe('ShopMonitoring', () => {
   });
 
   it.each([
-    [MISSED_ORDERS_METRIC, 900],
-    [NEEDS_REVIEW_METRIC, 300],
+    ['ReconcilerFulfilledMissedOrders', 900],
+    ['PaidCheckoutNeedsReview', 300],
   ])('alarms when the functions report %s (EMF, service dimension)', (metricName, period) => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'LiveAquatics',

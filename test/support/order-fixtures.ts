@@ -1,5 +1,5 @@
 import type { PaidCheckout } from '../../lambdas/domain/checkout/paid-checkout';
-import type { SellerDetails } from '../../lambdas/domain/emails/customer-confirmation';
+import type { SellerDetails } from '../../lambdas/domain/emails/common';
 import { type OrderItem, toOrderItem } from '../../lambdas/domain/orders/order';
 import { quoteOrder } from '../../shared/pricing';
 

@@ -8,27 +8,10 @@ import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-log
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import { METRIC_DIMENSIONS, METRIC_NAMES, METRICS_NAMESPACE } from '../../../lambdas/lib/metrics';
 
-/** CloudWatch namespace of the shop's own metrics. */
-export const METRICS_NAMESPACE = 'LiveAquatics';
-
-/**
- * Dimensions the functions put on their Embedded Metric Format lines (lambdas/lib/metrics.ts). An
- * alarm only sees a metric whose dimensions match exactly.
- */
-export const SHOP_METRIC_DIMENSIONS: Readonly<Record<string, string>> = { service: 'live-aquatics-shop' };
-
-/**
- * Emitted by the reconciler every run, with the number of paid sessions it had to fulfil because
- * their webhook never arrived. Above zero means the webhook path is losing events.
- */
-export const MISSED_ORDERS_METRIC = 'ReconcilerFulfilledMissedOrders';
-
-/** Emitted by fulfilment for a paid session whose amount, currency or quantity is not what we priced. */
-export const NEEDS_REVIEW_METRIC = 'PaidCheckoutNeedsReview';
-
-/** Emitted by fulfilment when SES refuses the customer's confirmation (a bad address, say). */
-export const CUSTOMER_EMAIL_REFUSED_METRIC = 'CustomerEmailRefused';
+// The functions' own metrics (Embedded Metric Format) are named in lambdas/lib/metrics.ts; the
+// two below are infra's, derived from the API's access log.
 
 /** Derived from the API access log: requests refused with 429 (API Gateway throttles). */
 export const API_THROTTLED_METRIC = 'ApiThrottledRequests';
@@ -68,44 +51,34 @@ export class AlarmTopic extends Construct {
     // silent. Limited to alarms of this account and region, so no other account's alarm (or
     // other service) can use the topic to mail the merchant.
     const stack = Stack.of(this);
-    this.topic.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'AllowCloudWatchAlarmsOfThisAccount',
-        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: {
-          StringEquals: { 'aws:SourceAccount': stack.account },
-          ArnLike: {
-            'aws:SourceArn': stack.formatArn({
-              service: 'cloudwatch',
-              resource: 'alarm',
-              resourceName: '*',
-              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-            }),
+    const allowPublishFrom = (sid: string, service: string, sourceArn: string) =>
+      this.topic.addToResourcePolicy(
+        new PolicyStatement({
+          sid,
+          principals: [new ServicePrincipal(`${service}.amazonaws.com`)],
+          actions: ['sns:Publish'],
+          resources: [this.topic.topicArn],
+          conditions: {
+            StringEquals: { 'aws:SourceAccount': stack.account },
+            ArnLike: { 'aws:SourceArn': sourceArn },
           },
-        },
+        }),
+      );
+    allowPublishFrom(
+      'AllowCloudWatchAlarmsOfThisAccount',
+      'cloudwatch',
+      stack.formatArn({
+        service: 'cloudwatch',
+        resource: 'alarm',
+        resourceName: '*',
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
       }),
     );
     // AWS Budgets publishes its warnings the same way; budgets are global (no region in the ARN).
-    this.topic.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'AllowBudgetsOfThisAccount',
-        principals: [new ServicePrincipal('budgets.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: {
-          StringEquals: { 'aws:SourceAccount': stack.account },
-          ArnLike: {
-            'aws:SourceArn': stack.formatArn({
-              service: 'budgets',
-              region: '',
-              resource: 'budget',
-              resourceName: '*',
-            }),
-          },
-        },
-      }),
+    allowPublishFrom(
+      'AllowBudgetsOfThisAccount',
+      'budgets',
+      stack.formatArn({ service: 'budgets', region: '', resource: 'budget', resourceName: '*' }),
     );
   }
 }
@@ -183,7 +156,7 @@ export class ShopMonitoring extends Construct {
   /** The reconciler fulfilled orders whose webhook never arrived. */
   monitorMissedOrders(): void {
     this.alarm('ReconcilerFulfilledMissedOrders', {
-      metric: shopMetric(MISSED_ORDERS_METRIC, Duration.minutes(15)),
+      metric: shopMetric(METRIC_NAMES.reconcilerFulfilledMissedOrders, Duration.minutes(15)),
       description:
         'The reconciler found paid Checkout Sessions with no order and fulfilled them: the webhook is missing events (endpoint, secret or Stripe registration).',
     });
@@ -217,7 +190,7 @@ export class ShopMonitoring extends Construct {
    */
   monitorReconcilerHeartbeat(): void {
     this.alarm('ReconcilerHeartbeat', {
-      metric: shopMetric(MISSED_ORDERS_METRIC, Duration.hours(1), 'SampleCount'),
+      metric: shopMetric(METRIC_NAMES.reconcilerFulfilledMissedOrders, Duration.hours(1), 'SampleCount'),
       threshold: 1,
       comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
       treatMissingData: TreatMissingData.BREACHING,
@@ -247,7 +220,7 @@ export class ShopMonitoring extends Construct {
   /** SES refused a customer's confirmation: the order stands, but the customer has no email. */
   monitorCustomerEmailRefused(): void {
     this.alarm('CustomerEmailRefused', {
-      metric: shopMetric(CUSTOMER_EMAIL_REFUSED_METRIC, FIVE_MINUTES),
+      metric: shopMetric(METRIC_NAMES.customerEmailRefused, FIVE_MINUTES),
       description:
         'SES refused an order confirmation to a customer (e.g. a mistyped address): the order is recorded but the customer was not told. Find it in the webhook log and contact the customer.',
     });
@@ -256,7 +229,7 @@ export class ShopMonitoring extends Construct {
   /** A customer paid an amount, currency or quantity we did not price: not fulfilled automatically. */
   monitorPaidCheckoutsNeedingReview(): void {
     this.alarm('PaidCheckoutNeedsReview', {
-      metric: shopMetric(NEEDS_REVIEW_METRIC, FIVE_MINUTES),
+      metric: shopMetric(METRIC_NAMES.paidCheckoutNeedsReview, FIVE_MINUTES),
       description:
         'A paid Checkout Session does not match the price table and was NOT fulfilled. Check the function log for the session id, then refund or fulfil by hand.',
     });
@@ -289,7 +262,7 @@ function shopMetric(metricName: string, period: Duration, statistic = 'Sum'): Me
   return new Metric({
     namespace: METRICS_NAMESPACE,
     metricName,
-    dimensionsMap: { ...SHOP_METRIC_DIMENSIONS },
+    dimensionsMap: { ...METRIC_DIMENSIONS },
     statistic,
     period,
   });

@@ -1,6 +1,16 @@
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
-import type { SellerDetails } from './customer-confirmation';
 import type { EmailBlock } from './render';
+
+/** The seller's details every customer email carries (configuration: SELLER_*). */
+export interface SellerDetails {
+  /** Trading name. */
+  name: string;
+  /** Geographic address (not a PO box). */
+  address: string;
+  email: string;
+  companyNumber?: string | undefined;
+  vatNumber?: string | undefined;
+}
 
 /** "3 × 250ml bottles of Daphnia (live)": what was bought, as every email names it. */
 export function itemLine(bottles: number): string {
@@ -8,8 +18,8 @@ export function itemLine(bottles: number): string {
 }
 
 /**
- * The seller block every customer email ends with: trading name, geographic address, email, and
- * company and VAT numbers where they exist, as the confirmation carries them.
+ * The seller block every customer email ends with, the confirmation included: trading name,
+ * geographic address, email, and company and VAT numbers where they exist.
  */
 export function sellerBlocks(seller: SellerDetails): EmailBlock[] {
   const rows: Array<readonly [string, string]> = [

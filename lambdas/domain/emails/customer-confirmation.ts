@@ -1,20 +1,10 @@
 import { formatDispatchDate } from '../../../shared/dispatch';
 import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../shared/live-animals';
 import { formatGbp } from '../../../shared/pricing';
-import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
+import { PRODUCT_NAME } from '../../../shared/product';
 import type { OrderItem } from '../orders/order';
+import { itemLine, type SellerDetails, sellerBlocks } from './common';
 import { type EmailBlock, type EmailContent, renderEmail } from './render';
-
-/** The seller's details the confirmation must carry (configuration: SELLER_*). */
-export interface SellerDetails {
-  /** Trading name. */
-  name: string;
-  /** Geographic address (not a PO box). */
-  address: string;
-  email: string;
-  companyNumber?: string | undefined;
-  vatNumber?: string | undefined;
-}
 
 const orderDate = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
@@ -40,14 +30,6 @@ export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetai
     order.promisedDispatchDate !== undefined && order.promisedDispatchDate !== order.dispatchDate
       ? ` This is later than the ${formatDispatchDate(order.promisedDispatchDate)} shown at checkout, because the payment completed after that week's packing cut-off.`
       : '';
-  const sellerRows: Array<readonly [string, string]> = [
-    ['Seller', seller.name],
-    ['Address', seller.address],
-    ['Email', seller.email],
-  ];
-  if (seller.companyNumber) sellerRows.push(['Company number', seller.companyNumber]);
-  if (seller.vatNumber) sellerRows.push(['VAT number', seller.vatNumber]);
-
   const blocks: EmailBlock[] = [
     { kind: 'paragraph', text: `Hello ${order.customerName},` },
     {
@@ -62,7 +44,7 @@ export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetai
         ['Order date', formatOrderDate(order.paidAt)],
         [
           'Item',
-          `${order.bottles} × ${DAPHNIA.bottleSize} bottles of ${PRODUCT_NAME} (live) at ${formatGbp(order.unitPricePence)} each: ${formatGbp(order.subtotalPence)}`,
+          `${itemLine(order.bottles)} at ${formatGbp(order.unitPricePence)} each: ${formatGbp(order.subtotalPence)}`,
         ],
         ['UK delivery', formatGbp(order.shippingPence)],
         ['Total paid', `${formatGbp(order.totalPence)} (including any VAT)`],
@@ -87,12 +69,7 @@ export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetai
       text: NO_CANCELLATION_STATEMENT,
     },
     { kind: 'paragraph', text: liveArrivalStatement(seller.email, order.reference) },
-    { kind: 'heading', text: 'Contact us' },
-    {
-      kind: 'paragraph',
-      text: `Questions about your order? Reply to this email or write to ${seller.email}.`,
-    },
-    { kind: 'rows', rows: sellerRows },
+    ...sellerBlocks(seller),
   ];
   return renderEmail(
     // Names the shop: the inbox shows who the mail is from before it is opened.

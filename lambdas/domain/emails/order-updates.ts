@@ -1,8 +1,7 @@
 import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import type { DelayReason, ManagedOrder, RefundReason } from '../orders/managed-order';
-import { itemLine, liveAnimalRights, sellerBlocks } from './common';
-import type { SellerDetails } from './customer-confirmation';
+import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
 import { type EmailContent, renderEmail } from './render';
 
 /**

@@ -1,8 +1,8 @@
 import { formatDispatchDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import type { OrderRequest } from '../orders/order-request';
-import { itemLine, liveAnimalRights, sellerBlocks } from './common';
-import { formatOrderDate, type SellerDetails } from './customer-confirmation';
+import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
+import { formatOrderDate } from './customer-confirmation';
 import { type EmailContent, renderEmail } from './render';
 
 function requestRows(request: OrderRequest): Array<readonly [string, string]> {

@@ -1,6 +1,6 @@
 import { type SESClient, SESServiceException, SendEmailCommand } from '@aws-sdk/client-ses';
 import type { FulfilmentEnv } from '../../lib/config';
-import type { SellerDetails } from './customer-confirmation';
+import type { SellerDetails } from './common';
 import type { EmailContent } from './render';
 import { singleLine } from './render';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
-import { renderCustomerConfirmation, type SellerDetails } from '../emails/customer-confirmation';
+import type { SellerDetails } from '../emails/common';
+import { renderCustomerConfirmation } from '../emails/customer-confirmation';
 import { renderMerchantNotice } from '../emails/merchant-notice';
 import {
   type EmailSender,

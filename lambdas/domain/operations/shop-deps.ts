@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { SellerDetails } from '../emails/customer-confirmation';
+import type { SellerDetails } from '../emails/common';
 import type { EmailSender } from '../emails/send-email';
 import type { ShopTable } from '../orders/orders-table';
 

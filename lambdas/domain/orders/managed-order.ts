@@ -1,8 +1,6 @@
 import * as z from 'zod/mini';
-import { emailStateSchema, type OrderStatus, orderItemSchema } from './order';
+import { emailStateSchema, isoDate, isoInstant, type OrderStatus, orderItemSchema } from './order';
 
-const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
-const isoInstant = z.iso.datetime();
 const optionalEmailState = z.optional(emailStateSchema);
 
 /** Why an order was refunded; `stripe` when the refund was made in the Stripe Dashboard. */

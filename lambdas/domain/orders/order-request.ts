@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { emailStateSchema } from './order';
+import { emailStateSchema, isoDate, isoInstant, quoteAndCustomerFields } from './order';
 import { DISPATCH_DATE_INDEX, PARTITION_KEY, REFERENCE_INDEX, REQUEST_KEY_PREFIX } from './orders-table';
 
 /**
@@ -10,8 +10,6 @@ import { DISPATCH_DATE_INDEX, PARTITION_KEY, REFERENCE_INDEX, REQUEST_KEY_PREFIX
 export const REQUEST_STATUSES = ['requested', 'invited', 'declined'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
-const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
-const isoInstant = z.iso.datetime();
 const optionalEmailState = z.optional(emailStateSchema);
 
 /** An order request as stored (`pk = REQUEST#<reference>`); checked when read back. */
@@ -19,16 +17,7 @@ export const orderRequestSchema = z.object({
   [PARTITION_KEY]: z.string().check(z.startsWith(REQUEST_KEY_PREFIX)),
   [REFERENCE_INDEX.partitionKey]: z.string(),
   status: z.enum(REQUEST_STATUSES),
-  bottles: z.number().check(z.int()),
-  unitPricePence: z.number().check(z.int()),
-  subtotalPence: z.number().check(z.int()),
-  shippingPence: z.number().check(z.int()),
-  totalPence: z.number().check(z.int()),
-  customerName: z.string(),
-  customerEmail: z.string(),
-  customerPhone: z.string(),
-  deliveryAddress: z.string(),
-  postcode: z.string(),
+  ...quoteAndCustomerFields,
   /** The dispatch day the shop would have promised at the time of the request. */
   dispatchDate: isoDate,
   createdAt: isoInstant,

@@ -32,8 +32,24 @@ export type EmailState = z.output<typeof emailStateSchema>;
 export const ORDER_STATUSES = ['paid', 'dispatched', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
-const isoInstant = z.iso.datetime();
+/** A day as the table stores it: `yyyy-mm-dd`. */
+export const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+/** An instant as the table stores it: ISO 8601 in UTC. */
+export const isoInstant = z.iso.datetime();
+
+/** What an order and an order request both hold: the server's quote and the customer's details. */
+export const quoteAndCustomerFields = {
+  bottles: z.number().check(z.int()),
+  unitPricePence: z.number().check(z.int()),
+  subtotalPence: z.number().check(z.int()),
+  shippingPence: z.number().check(z.int()),
+  totalPence: z.number().check(z.int()),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  deliveryAddress: z.string(),
+  postcode: z.string(),
+};
 
 /**
  * An order item as stored in the orders table. Also the parser for items read back: the table is
@@ -46,17 +62,8 @@ export const orderItemSchema = z.object({
   paymentIntentId: z.optional(z.string()),
   livemode: z.boolean(),
   status: z.enum(ORDER_STATUSES),
-  bottles: z.number().check(z.int()),
-  unitPricePence: z.number().check(z.int()),
-  subtotalPence: z.number().check(z.int()),
-  shippingPence: z.number().check(z.int()),
-  totalPence: z.number().check(z.int()),
+  ...quoteAndCustomerFields,
   currency: z.literal('gbp'),
-  customerName: z.string(),
-  customerEmail: z.string(),
-  customerPhone: z.string(),
-  deliveryAddress: z.string(),
-  postcode: z.string(),
   /** The date shown to the customer before paying (from the session's metadata). */
   promisedDispatchDate: z.optional(isoDate),
   /** Recomputed when the order is recorded: the date the merchant packs for. */

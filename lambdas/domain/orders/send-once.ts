@@ -92,6 +92,36 @@ export interface EmailClaimStore<Id, Kind extends ClaimedEmailKind> {
 
 /** The email claims of any item of the table, by its key. */
 export function emailClaimStore(table: ShopTable): EmailClaimStore<string, ClaimedEmailKind> {
+  /** `sending` with our token → `sent` or `failed` (final), with when and what: the message id, or why. */
+  const settle = (
+    pk: string,
+    kind: ClaimedEmailKind,
+    token: string,
+    now: Date,
+    final: 'sent' | 'failed',
+    detail: string,
+  ) => {
+    const a = emailAttributes(kind);
+    const [at, detailName] = final === 'sent' ? [a.sentAt, a.messageId] : [a.failedAt, a.failureReason];
+    return updateIf(table, pk, {
+      ConditionExpression: '#state = :sending AND #token = :token',
+      UpdateExpression: 'SET #state = :final, #at = :now, #detail = :detail REMOVE #token',
+      ExpressionAttributeNames: {
+        '#state': a.state,
+        '#token': a.claimToken,
+        '#at': at,
+        '#detail': detailName,
+      },
+      ExpressionAttributeValues: {
+        ':sending': 'sending',
+        ':final': final,
+        ':token': token,
+        ':now': now.toISOString(),
+        ':detail': detail,
+      },
+    });
+  };
+
   return {
     claimEmail(pk, kind, token, now, staleBefore) {
       const a = emailAttributes(kind);
@@ -110,47 +140,8 @@ export function emailClaimStore(table: ShopTable): EmailClaimStore<string, Claim
       });
     },
 
-    markEmailSent(pk, kind, token, messageId, now) {
-      const a = emailAttributes(kind);
-      return updateIf(table, pk, {
-        ConditionExpression: '#state = :sending AND #token = :token',
-        UpdateExpression: 'SET #state = :sent, #sentAt = :now, #messageId = :messageId REMOVE #token',
-        ExpressionAttributeNames: {
-          '#state': a.state,
-          '#token': a.claimToken,
-          '#sentAt': a.sentAt,
-          '#messageId': a.messageId,
-        },
-        ExpressionAttributeValues: {
-          ':sending': 'sending',
-          ':sent': 'sent',
-          ':token': token,
-          ':now': now.toISOString(),
-          ':messageId': messageId,
-        },
-      });
-    },
-
-    markEmailFailed(pk, kind, token, reason, now) {
-      const a = emailAttributes(kind);
-      return updateIf(table, pk, {
-        ConditionExpression: '#state = :sending AND #token = :token',
-        UpdateExpression: 'SET #state = :failed, #failedAt = :now, #reason = :reason REMOVE #token',
-        ExpressionAttributeNames: {
-          '#state': a.state,
-          '#token': a.claimToken,
-          '#failedAt': a.failedAt,
-          '#reason': a.failureReason,
-        },
-        ExpressionAttributeValues: {
-          ':sending': 'sending',
-          ':failed': 'failed',
-          ':token': token,
-          ':now': now.toISOString(),
-          ':reason': reason,
-        },
-      });
-    },
+    markEmailSent: (pk, kind, token, messageId, now) => settle(pk, kind, token, now, 'sent', messageId),
+    markEmailFailed: (pk, kind, token, reason, now) => settle(pk, kind, token, now, 'failed', reason),
 
     async releaseEmail(pk, kind, token) {
       const a = emailAttributes(kind);
