@@ -44,6 +44,16 @@ function customerEmail(
   return () => ({ to: order.customerEmail, replyTo: deps.seller.email, content: render(order) });
 }
 
+/** The refund email of a refunded order, once, whichever way it was refunded. */
+function sendRefundEmail(order: ManagedOrder, deps: ShopDeps): Promise<SendOnceOutcome> {
+  return sendOnce(
+    order.pk,
+    'refund',
+    customerEmail(order, deps, (o) => renderRefundEmail(o, deps.seller)),
+    deps,
+  );
+}
+
 export interface ActionResult {
   reference: string;
   /** True when this call changed the order; false when it found the change already made. */
@@ -188,12 +198,7 @@ export async function refundOrder(
   let order = await findOrder(deps, reference);
   if (order.status === 'refunded') {
     // Finish a stopped earlier run's email, then refuse: the refund itself happened already.
-    const email = await sendOnce(
-      order.pk,
-      'refund',
-      customerEmail(order, deps, (o) => renderRefundEmail(o, deps.seller)),
-      deps,
-    );
+    const email = await sendRefundEmail(order, deps);
     throw new RefusedError(
       `${order.reference} was already refunded${order.refundedAt ? ` on ${order.refundedAt}` : ''}${order.refundId ? ` (${order.refundId})` : ''}: nothing refunded again${email === 'sent' ? '; its refund email, not sent before, was sent now' : ''}.`,
     );
@@ -236,12 +241,7 @@ export async function refundOrder(
     });
   }
   order = await rereadOrder(deps, order.sessionId);
-  const email = await sendOnce(
-    order.pk,
-    'refund',
-    customerEmail(order, deps, (o) => renderRefundEmail(o, deps.seller)),
-    deps,
-  );
+  const email = await sendRefundEmail(order, deps);
   return { reference: order.reference, changed, email, order, refundId: refund.id };
 }
 
@@ -310,11 +310,6 @@ export async function recordStripeRefund(
       ? false
       : await moveToRefunded(order, { refundId: charge.refundId, reason: 'stripe' }, deps);
   order = await rereadOrder(deps, order.sessionId);
-  await sendOnce(
-    order.pk,
-    'refund',
-    customerEmail(order, deps, (o) => renderRefundEmail(o, deps.seller)),
-    deps,
-  );
+  await sendRefundEmail(order, deps);
   return changed ? 'recorded' : 'already-refunded';
 }
