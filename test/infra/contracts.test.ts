@@ -15,10 +15,10 @@ import { API_PATHS, IDEMPOTENCY_HEADER } from '../../shared/api-paths';
 import { environmentOf, logicalIdOf, synthShop } from './support';
 
 /*
- * infra knows the lambdas only by entry path (docs/architecture.md), so nothing in infra imports
- * them. These tests hold the two sides to the same contract: what the stack sets is what the
- * handlers parse, the metrics the alarms watch are the ones the code emits, the routes are the
- * ones the web app calls.
+ * infra knows the lambdas by entry path and imports only the domain's shared names (table keys,
+ * metric names), never an entry (docs/architecture.md). These tests hold the two sides to the
+ * same contract where no import does: what the stack sets is what the handlers parse, the
+ * metrics the alarms watch are the ones the code emits, the routes are the ones the web app calls.
  */
 
 /** Deploy-time values stand in for CloudFormation references in the synthesised environment. */
