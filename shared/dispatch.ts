@@ -146,3 +146,34 @@ export function formatDispatchDate(day: IsoDate, options: { today?: IsoDate } = 
     ? `${text} ${day.slice(0, 4)}`
     : text;
 }
+
+const SHORT_WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+// Spelled out rather than asked of Intl: ICU versions differ ("Sep" or "Sept").
+const SHORT_MONTHS = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+] as const;
+
+/**
+ * "Wed 25 Nov, 13:15": when something happened, as a clock in London read it (GMT or BST), with
+ * the year ("Tue 25 Nov 2025, 13:15") when it is not `now`'s year in London. How the operator's
+ * messages and lists say a time; the stored value stays the UTC instant.
+ */
+export function formatLondonTime(instant: string | Date, now: Date): string {
+  const at = new Date(instant).getTime();
+  const wall = new Date(at + londonOffsetMs(at));
+  const year = String(wall.getUTCFullYear());
+  const day = `${SHORT_WEEKDAYS[wall.getUTCDay()]} ${wall.getUTCDate()} ${SHORT_MONTHS[wall.getUTCMonth()]}`;
+  const time = `${String(wall.getUTCHours()).padStart(2, '0')}:${String(wall.getUTCMinutes()).padStart(2, '0')}`;
+  return `${day}${year === londonDate(now).slice(0, 4) ? '' : ` ${year}`}, ${time}`;
+}

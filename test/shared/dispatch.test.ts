@@ -3,6 +3,7 @@ import { BANK_HOLIDAYS_COVER_UNTIL } from '../../shared/bank-holidays.generated'
 import {
   assertBankHolidayCoverage,
   formatDispatchDate,
+  formatLondonTime,
   londonDate,
   nextDispatchDate,
 } from '../../shared/dispatch';
@@ -101,5 +102,32 @@ describe('nextDispatchDate: a cut-off at a wall-clock time the spring change ski
     // read after the change, never as the hour before it (00:30 UTC).
     expect(nextDispatchDate(at('2026-03-29T01:29:59Z'), { cutoffHours: 22.5 })).toBe('2026-03-30');
     expect(nextDispatchDate(at('2026-03-29T01:30:00Z'), { cutoffHours: 22.5 })).toBe('2026-04-07');
+  });
+});
+
+describe('formatLondonTime', () => {
+  const inNovember2026 = at('2026-11-26T10:00:00Z');
+
+  it.each([
+    ['2026-11-25T13:15:24.760Z', 'Wed 25 Nov, 13:15'],
+    ['2026-07-01T12:30:00Z', 'Wed 1 Jul, 13:30'],
+    ['2026-06-30T23:30:00Z', 'Wed 1 Jul, 00:30'],
+    ['2026-12-31T23:59:00Z', 'Thu 31 Dec, 23:59'],
+    ['2026-01-01T00:00:00Z', 'Thu 1 Jan, 00:00'],
+    ['2026-03-29T00:59:00Z', 'Sun 29 Mar, 00:59'],
+    ['2026-03-29T01:00:00Z', 'Sun 29 Mar, 02:00'],
+    ['2026-10-25T00:30:00Z', 'Sun 25 Oct, 01:30'],
+    ['2026-10-25T01:30:00Z', 'Sun 25 Oct, 01:30'],
+  ])('%s reads %s on a London clock (GMT or BST) in the same year', (instant, expected) => {
+    expect(formatLondonTime(instant, inNovember2026)).toBe(expected);
+  });
+
+  it("carries the year of a time in another London year, midnight's day included", () => {
+    expect(formatLondonTime('2025-09-14T23:05:00Z', inNovember2026)).toBe('Mon 15 Sep 2025, 00:05');
+    expect(formatLondonTime(at('2026-11-25T13:15:00Z'), at('2027-01-01T00:00:00Z'))).toBe(
+      'Wed 25 Nov 2026, 13:15',
+    );
+    // 23:30 UTC on 31 December 2026 is still 2026 in London (GMT): no year.
+    expect(formatLondonTime('2026-12-31T09:00:00Z', at('2026-12-31T23:30:00Z'))).toBe('Thu 31 Dec, 09:00');
   });
 });
