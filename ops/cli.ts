@@ -21,6 +21,7 @@ import { readShopSettings, writeShopSettings } from '../lambdas/domain/shop-sett
 import {
   assertBankHolidayCoverage,
   formatDispatchDate,
+  formatLondonTime,
   type IsoDate,
   isCalendarDate,
 } from '../shared/dispatch';
@@ -29,6 +30,14 @@ import type { SHOP_MODES } from '../shared/shop-status';
 import { clickAndDropCsv, ordersWithoutTown, packingSlipsHtml } from './dispatch-files';
 import { formatTable, toListRow } from './format';
 import { deployedTarget, localTarget, type Target } from './stack-target';
+import {
+  chooseTarget,
+  describeChoice,
+  readRememberedTarget,
+  rememberTarget,
+  TARGET_FILE_NAME,
+  type TargetChoice,
+} from './target-choice';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | Array<string | boolean> | undefined>;
@@ -40,6 +49,11 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   now: () => Date;
   cwd: string;
+  /**
+   * Where the target is remembered (main.ts: the repository's .orders-target.json); without it,
+   * as in most tests, nothing is remembered and nothing is read.
+   */
+  targetFile?: string;
 }
 
 interface Command {
@@ -151,7 +165,7 @@ const COMMANDS: Record<string, Command> = {
         );
         return;
       }
-      io.out(formatTable(rows));
+      io.out(formatTable(rows, io.now()));
       io.out(`${rows.length} ${rows.length === 1 ? 'row' : 'rows'}.`);
     },
   },
@@ -217,7 +231,7 @@ const COMMANDS: Record<string, Command> = {
           io.out(
             result.changed
               ? `${result.reference}: dispatched${result.order.trackingNumber ? ` (tracking ${result.order.trackingNumber})` : ''}; dispatch email ${result.email === 'sent' ? 'sent' : 'not sent (already sent or being sent)'}.`
-              : `${result.reference}: already dispatched${result.order.dispatchedAt ? ` on ${result.order.dispatchedAt}` : ''}; ${result.email === 'sent' ? 'its dispatch email, not sent before, sent now' : 'nothing sent again'}.`,
+              : `${result.reference}: already dispatched${result.order.dispatchedAt ? ` on ${formatLondonTime(result.order.dispatchedAt, io.now())}` : ''}; ${result.email === 'sent' ? 'its dispatch email, not sent before, sent now' : 'nothing sent again'}.`,
           );
         } catch (error) {
           if (!(error instanceof RefusedError)) throw error;
@@ -322,7 +336,7 @@ const COMMANDS: Record<string, Command> = {
         requests: 'taking order requests without payment',
       };
       io.out(
-        `Shop: ${modes[settings.mode]}${settings.message ? `; message: "${settings.message}"` : ''}${settings.updatedAt ? ` (since ${settings.updatedAt})` : ''}.`,
+        `Shop: ${modes[settings.mode]}${settings.message ? `; message: "${settings.message}"` : ''}${settings.updatedAt ? ` (since ${formatLondonTime(settings.updatedAt, io.now())})` : ''}.`,
       );
       const day = await nextPackingDay(target.deps);
       const waiting = await undispatchedByDay(target.deps);
@@ -345,7 +359,9 @@ const COMMANDS: Record<string, Command> = {
     positionals: 'one',
     async run(target, _v, [reference = ''], io) {
       const result = await requestPayment(reference, target.deps);
-      io.out(`${result.reference}: payment link emailed (valid until ${result.expiresAt}): ${result.url}`);
+      io.out(
+        `${result.reference}: payment link emailed (valid until ${formatLondonTime(result.expiresAt, io.now())}): ${result.url}`,
+      );
     },
   },
   decline: {
@@ -365,12 +381,24 @@ const COMMANDS: Record<string, Command> = {
 
 const TARGET_HELP = [
   'Where: --local (the stack of `npm start`) or --stage NAME [--region R] (a deployed stage,',
-  'found from its CloudFormation outputs with your own AWS credentials).',
+  'found from its CloudFormation outputs with your own AWS credentials). The first one given is',
+  `remembered in ${TARGET_FILE_NAME} (delete it to choose again); ORDERS_STAGE=NAME or local`,
+  '(and ORDERS_REGION) sets it for a shell. Given on the command line, --local or --stage wins.',
 ];
+
+const WHERE = '[--local | --stage NAME]';
+
+/** The lines that follow a mistyped command: its usage and where to read more. */
+function usageLines(name: string, command: Command): string {
+  return [
+    `Usage: npm run orders -- ${command.usage} ${WHERE}`,
+    `(\`npm run orders -- ${name} --help\` says more.)`,
+  ].join('\n');
+}
 
 function commandHelp(command: Command): string {
   return [
-    `npm run orders -- ${command.usage} (--local | --stage NAME)`,
+    `npm run orders -- ${command.usage} ${WHERE}`,
     '',
     `${command.summary}.`,
     ...command.details,
@@ -382,7 +410,7 @@ function commandHelp(command: Command): string {
 function overview(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   return [
-    'npm run orders -- <command> [options] (--local | --stage NAME)',
+    `npm run orders -- <command> [options] ${WHERE}`,
     '',
     'Commands:',
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
@@ -399,11 +427,72 @@ const TARGET_OPTIONS: Options = {
   help: { type: 'boolean', short: 'h' },
 };
 
+/** Edits (insert, delete, replace) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** The known name a typo most likely meant: within two edits, ignoring case, else none. */
+function closest(typed: string, known: readonly string[]): string | undefined {
+  const scored = known
+    .map((name) => ({ name, distance: editDistance(typed.toLowerCase(), name.toLowerCase()) }))
+    .filter((s) => s.distance <= 2)
+    .sort((a, b) => a.distance - b.distance);
+  return scored[0]?.name;
+}
+
+/**
+ * node:util parseArgs's refusal in the command's own words ("unknown flag --dispach (did you mean
+ * --dispatch?)", "--to needs a value") instead of Node's text, which talks about positionals and
+ * option arguments. Anything else parseArgs throws is not a typing mistake and is rethrown.
+ */
+function parseMistake(error: unknown, options: Options): string {
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  const message = error instanceof Error ? error.message : '';
+  // Node quotes the option first: "Unknown option '--x'", "Option '--to <value>' argument missing".
+  const flag = /'(-[^' ]*)/.exec(message)?.[1] ?? '';
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const guess = flag.startsWith('--') ? closest(flag.slice(2), Object.keys(options)) : undefined;
+      return `unknown flag ${flag}${guess === undefined ? '' : ` (did you mean --${guess}?)`}`;
+    }
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /does not take an argument/.test(message) ? `${flag} takes no value` : `${flag} needs a value`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL': {
+      const argument = /Unexpected argument '([^']*)'/.exec(message)?.[1] ?? '';
+      return `unexpected "${argument}": this command takes no reference`;
+    }
+    default:
+      throw error;
+  }
+}
+
+/** What is wrong with the references given, or undefined when their number is right. */
+function referencesMistake(expected: Command['positionals'], given: readonly string[]): string | undefined {
+  if (expected === 'one' && given.length === 0) return 'give the order reference';
+  if (expected === 'one' && given.length > 1)
+    return `give one order reference, not ${given.length} (${given.join(' ')})`;
+  if (expected === 'many' && given.length === 0) return 'give at least one order reference';
+  return undefined;
+}
+
 /** Runs one command line; resolves with the exit code (0 done, 1 refused, 2 mistyped). */
 export async function runCli(
   argv: readonly string[],
   io: CliIo,
-  makeTarget: (values: Values, io: CliIo) => Promise<Target> = defaultTarget,
+  makeTarget: (choice: TargetChoice, io: CliIo) => Promise<Target> = defaultTarget,
 ): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -412,52 +501,71 @@ export async function runCli(
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.err(`Unknown command "${name}".\n\n${overview()}`);
+    const guess = closest(name, Object.keys(COMMANDS));
+    io.err(
+      `Unknown command "${name}"${guess === undefined ? '' : ` (did you mean ${guess}?)`}.\n\n${overview()}`,
+    );
     return 2;
   }
+  const options = { ...command.options, ...TARGET_OPTIONS };
+  const mistyped = (mistake: string) => {
+    io.err(`${name}: ${mistake}\n${usageLines(name, command)}`);
+    return 2;
+  };
   let parsed: { values: Values; positionals: string[] };
   try {
     parsed = parseArgs({
       args: [...rest],
-      options: { ...command.options, ...TARGET_OPTIONS },
-      allowPositionals: true,
+      options,
+      allowPositionals: command.positionals !== 'none',
       strict: true,
     });
   } catch (error) {
-    io.err(`${error instanceof Error ? error.message : String(error)}\n\n${commandHelp(command)}`);
-    return 2;
+    return mistyped(parseMistake(error, options));
   }
   const { values, positionals } = parsed;
   if (values.help) {
     io.out(commandHelp(command));
     return 0;
   }
-  const expected = command.positionals;
-  if (
-    (expected === 'none' && positionals.length > 0) ||
-    (expected === 'one' && positionals.length !== 1) ||
-    (expected === 'many' && positionals.length === 0)
-  ) {
-    io.err(
-      `${expected === 'none' ? 'No references expected' : 'Give the order reference'}.\n\n${commandHelp(command)}`,
-    );
-    return 2;
-  }
-  if (Boolean(values.local) === (values.stage !== undefined)) {
-    io.err(`Say where: --local or --stage NAME (one of them).\n\n${commandHelp(command)}`);
-    return 2;
-  }
+  const wrongReferences = referencesMistake(command.positionals, positionals);
+  if (wrongReferences !== undefined) return mistyped(wrongReferences);
   let target: Target | undefined;
+  let choice: TargetChoice | undefined;
   try {
-    target = await makeTarget(values, io);
-    io.err(`[${target.description}]`);
+    const remembered = io.targetFile === undefined ? undefined : readRememberedTarget(io.targetFile);
+    const chosen = chooseTarget(
+      { local: values.local === true, stage: text(values.stage), region: text(values.region) },
+      io.env,
+      remembered,
+    );
+    if (chosen === 'both') return mistyped('say where once: --local or --stage NAME, not both');
+    if (chosen === undefined) {
+      io.err(
+        `Say where: --local, --stage NAME, or set ORDERS_STAGE (the first --local or --stage is then remembered in ${TARGET_FILE_NAME}).\n${usageLines(name, command)}`,
+      );
+      return 2;
+    }
+    choice = chosen.choice;
+    target = await makeTarget(choice, io);
+    io.err(
+      `[${target.description}]${chosen.source === 'command line' ? '' : chosen.source === 'file' ? ` remembered in ${io.targetFile}` : ' from ORDERS_STAGE'}`,
+    );
+    if (
+      io.targetFile !== undefined &&
+      chosen.source === 'command line' &&
+      remembered === undefined &&
+      !io.env.ORDERS_STAGE
+    ) {
+      rememberTarget(io.targetFile, choice);
+      io.err(
+        `Remembered: later commands act on ${describeChoice(choice)} without --local or --stage (${io.targetFile}; delete it to choose again).`,
+      );
+    }
     await command.run(target, values, positionals, io);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`${error.message}\n\n${commandHelp(command)}`);
-      return 2;
-    }
+    if (error instanceof UsageError) return mistyped(error.message);
     if (error instanceof RefusedError) {
       io.err(`Refused: ${error.message}`);
       return 1;
@@ -465,7 +573,7 @@ export async function runCli(
     if (
       error instanceof Error &&
       /ECONNREFUSED|fetch failed/.test(`${error.message} ${String(error.cause ?? '')}`) &&
-      values.local
+      choice?.kind === 'local'
     ) {
       io.err(
         'The local stack is not running: start it with `npm start` (or set ORDERS_LOCAL_* to its addresses).',
@@ -478,7 +586,7 @@ export async function runCli(
   }
 }
 
-async function defaultTarget(values: Values, io: CliIo): Promise<Target> {
-  if (values.local) return localTarget(io.env, io.now);
-  return deployedTarget({ stage: String(values.stage), region: text(values.region) }, io.now);
+async function defaultTarget(choice: TargetChoice, io: CliIo): Promise<Target> {
+  if (choice.kind === 'local') return localTarget(io.env, io.now);
+  return deployedTarget({ stage: choice.stage, region: choice.region }, io.now);
 }

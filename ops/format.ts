@@ -4,20 +4,8 @@ import {
   type ClaimedEmailKind,
   emailAttributes,
 } from '../lambdas/domain/orders/send-once';
+import { formatLondonTime } from '../shared/dispatch';
 import { formatGbp } from '../shared/pricing';
-
-const instantFormat = new Intl.DateTimeFormat('en-GB', {
-  day: '2-digit',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'Europe/London',
-});
-
-/** "23 Nov, 14:05" in London time. */
-export function shortInstant(iso: string): string {
-  return instantFormat.format(new Date(iso));
-}
 
 /** One row of `list`: the columns the merchant reads, as plain values. */
 export interface ListRow {
@@ -32,6 +20,8 @@ export interface ListRow {
   status: string;
   /** Email kinds sent, and those due but not sent (marked `!`). */
   emails: string;
+  /** An order paid while the shop was paused: the merchant refunds or delays it (ADR 0021). */
+  placedWhilePaused?: true;
 }
 
 const EMAIL_LABELS: Record<ClaimedEmailKind, string> = {
@@ -77,6 +67,7 @@ export function toListRow(record: ShopRecord): ListRow {
     dispatchDate: item.dispatchDate,
     status,
     emails: emailSummary(item),
+    ...(record.kind === 'order' && record.order.placedWhilePaused && { placedWhilePaused: true }),
   };
 }
 
@@ -86,8 +77,8 @@ function cell(value: string, width: number): string {
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
 
-/** A readable fixed-width table of list rows. */
-export function formatTable(rows: readonly ListRow[]): string {
+/** A readable fixed-width table of list rows; times as London's clock read them, seen from `now`. */
+export function formatTable(rows: readonly ListRow[], now: Date): string {
   const header = [
     'REFERENCE',
     'PAID',
@@ -101,13 +92,13 @@ export function formatTable(rows: readonly ListRow[]): string {
   ];
   const body = rows.map((row) => [
     row.reference,
-    row.kind === 'request' ? `(req) ${shortInstant(row.paid)}` : shortInstant(row.paid),
+    row.kind === 'request' ? `(req) ${formatLondonTime(row.paid, now)}` : formatLondonTime(row.paid, now),
     cell(row.name, 24),
     row.postcode,
     String(row.bottles),
     formatGbp(row.totalPence),
     row.dispatchDate,
-    row.status,
+    row.placedWhilePaused ? `${row.status} (while paused)` : row.status,
     row.emails,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toListRow } from '../../ops/format';
+import { formatTable, toListRow } from '../../ops/format';
 import { orderFixture } from '../support/order-fixtures';
 
 describe('orders list: the emails column', () => {
@@ -17,5 +17,26 @@ describe('orders list: the emails column', () => {
 
     // Assess
     expect(rows.map((row) => row.emails)).toEqual(['confirmation(refused) notice', 'confirmation! notice']);
+  });
+});
+
+describe('orders list: the PAID column', () => {
+  it("says when each order was paid as London's clock read it, with the year only for another year", () => {
+    // Prepare: paid in GMT, in BST just after midnight, and in another year.
+    const rows = [
+      { ...orderFixture(), paidAt: '2026-11-25T13:15:24.760Z' },
+      { ...orderFixture(), paidAt: '2026-06-30T23:30:00.000Z' },
+      { ...orderFixture(), paidAt: '2025-12-31T23:59:00.000Z' },
+    ].map((order) => toListRow({ kind: 'order', order }));
+
+    // Act
+    const table = formatTable(rows, new Date('2026-11-26T10:00:00Z'));
+
+    // Assess
+    const paid = table
+      .split('\n')
+      .slice(1)
+      .map((line) => /^\S+ {2}(.+?) {2}/.exec(line)?.[1]);
+    expect(paid).toEqual(['Wed 25 Nov, 13:15', 'Wed 1 Jul, 00:30', 'Wed 31 Dec 2025, 23:59']);
   });
 });

@@ -19,8 +19,14 @@ export interface OpsHarness {
   shop: FulfilmentHarness;
   /** The operator's clock; tests move it to a bank-holiday week. */
   setNow(instant: Date | undefined): void;
-  /** Runs `npm run orders -- <args> --local` against the stand-ins, in `cwd`. */
-  orders(args: string[], options?: { cwd?: string }): Promise<CliRun>;
+  /**
+   * Runs `npm run orders -- <args>` against the stand-ins, in `cwd`; `env` adds to the stand-ins'
+   * variables (ORDERS_STAGE), `targetFile` is where the target is remembered (none by default).
+   */
+  orders(
+    args: string[],
+    options?: { cwd?: string; env?: Record<string, string>; targetFile?: string },
+  ): Promise<CliRun>;
   /** A paid order made the real way: a session paid in the simulator, fulfilled by fulfilCheckout. */
   paidOrder(options?: SessionOptions): Promise<OrderItem>;
   /** An order written directly with the real mapping, for a given moment of payment. */
@@ -59,12 +65,13 @@ export async function startOpsHarness(): Promise<OpsHarness> {
         {
           out: (l) => out.push(l),
           err: (l) => err.push(l),
-          env,
+          env: { ...env, ...options.env },
           now: clock,
           cwd: options.cwd ?? process.cwd(),
+          targetFile: options.targetFile,
         },
-        async (values, io) => {
-          if (!values.local) throw new Error('tests run --local only');
+        async (choice, io) => {
+          if (choice.kind !== 'local') throw new Error('tests run the local stack only');
           return localTarget(io.env, io.now);
         },
       );

@@ -30,17 +30,93 @@ describe('orders CLI: usage', () => {
     expect(run.out).toContain('--local');
   });
 
-  it('refuses a command without --local or --stage, with exit code 2', async () => {
+  it('refuses a command with nowhere to act, saying how to say where, with exit code 2', async () => {
     const run = await h.orders(['list']);
     expect(run.code).toBe(2);
-    expect(run.err).toContain('Say where: --local or --stage NAME');
+    expect(run.err).toBe(
+      [
+        'Say where: --local, --stage NAME, or set ORDERS_STAGE (the first --local or --stage is then remembered in .orders-target.json).',
+        'Usage: npm run orders -- list [--status S] [--dispatch next|YYYY-MM-DD] [--weeks N] [--json] [--local | --stage NAME]',
+        '(`npm run orders -- list --help` says more.)',
+      ].join('\n'),
+    );
+    const both = await h.orders(['status', '--local', '--stage', 'dev']);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('status: say where once: --local or --stage NAME, not both');
   });
 
-  it('refuses an unknown command and an unknown option', async () => {
-    expect((await h.orders(['ship', '--local'])).err).toContain('Unknown command "ship"');
-    const run = await h.orders(['list', '--local', '--colour', 'red']);
+  it('refuses an unknown command, suggesting the one meant', async () => {
+    const run = await h.orders(['refnd', 'ABC', '--local']);
     expect(run.code).toBe(2);
-    expect(run.err).toContain("Unknown option '--colour'");
+    expect(run.err).toContain('Unknown command "refnd" (did you mean refund?).');
+    expect((await h.orders(['ship', '--local'])).err).toContain('Unknown command "ship".');
+  });
+});
+
+describe("orders CLI: mistyped flags and values, in the command's words with its usage", () => {
+  const DELAY_USAGE = [
+    'Usage: npm run orders -- delay --dispatch next|YYYY-MM-DD --to YYYY-MM-DD --reason weather|supply|other [--local | --stage NAME]',
+    '(`npm run orders -- delay --help` says more.)',
+  ].join('\n');
+
+  it.each([
+    [
+      'a mistyped flag, with the flag meant',
+      ['delay', '--dispach', '2026-11-30', '--to', '2026-12-01', '--reason', 'weather', '--local'],
+      'delay: unknown flag --dispach (did you mean --dispatch?)',
+    ],
+    [
+      'a flag the command does not have',
+      ['delay', '--dispatch', '2026-11-30', '--colour', 'red', '--local'],
+      'delay: unknown flag --colour',
+    ],
+    [
+      'a value missing at the end',
+      ['delay', '--dispatch', '2026-11-30', '--local', '--to'],
+      'delay: --to needs a value',
+    ],
+    [
+      'a value missing before the next flag',
+      ['delay', '--dispatch', '2026-11-30', '--to', '--reason', 'weather', '--local'],
+      'delay: --to needs a value',
+    ],
+    ['a value given to a switch', ['delay', '--local=yes'], 'delay: --local takes no value'],
+    [
+      'a reference to a command that takes none',
+      ['delay', 'R7gTnyJUONdT', '--local'],
+      'delay: unexpected "R7gTnyJUONdT": this command takes no reference',
+    ],
+  ])('%s exits 2', async (_case, args, first) => {
+    const run = await h.orders(args);
+    expect(run.code).toBe(2);
+    expect(run.err).toBe(`${first}\n${DELAY_USAGE}`);
+    expect(run.out).toBe('');
+  });
+
+  it('asks for the reference a command needs, and for one only where one is meant', async () => {
+    const none = await h.orders(['refund', '--local']);
+    expect(none.code).toBe(2);
+    expect(none.err).toBe(
+      [
+        'refund: give the order reference',
+        'Usage: npm run orders -- refund <reference> [--reason supply|doa|other] [--local | --stage NAME]',
+        '(`npm run orders -- refund --help` says more.)',
+      ].join('\n'),
+    );
+    const two = await h.orders(['decline', 'AAAAAAAAAAAA', 'BBBBBBBBBBBB', '--local']);
+    expect(two.code).toBe(2);
+    expect(two.err).toContain('decline: give one order reference, not 2 (AAAAAAAAAAAA BBBBBBBBBBBB)');
+    const many = await h.orders(['mark-dispatched', '--local']);
+    expect(many.code).toBe(2);
+    expect(many.err).toContain('mark-dispatched: give at least one order reference');
+  });
+
+  it("says a value the command cannot use in the command's words, with its usage", async () => {
+    const run = await h.orders(['list', '--weeks', 'many', '--local']);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(
+      'list: --weeks must be a whole number from 0 to 104.\nUsage: npm run orders -- list ',
+    );
   });
 });
 
@@ -219,6 +295,30 @@ describe('orders CLI: delay', () => {
     ]);
     expect(reason.code).toBe(2);
     expect(reason.err).toContain('--reason must be one of: weather, supply, other.');
+    h.setNow(undefined);
+  });
+});
+
+describe("orders CLI: times as London's clock read them", () => {
+  it('says when an order was dispatched in London wording, in BST just after midnight', async () => {
+    const order = await h.orderPaidAt(new Date('2026-06-29T10:00:00Z'), 201);
+    h.setNow(new Date('2026-06-30T23:30:00Z'));
+    expect((await h.orders(['mark-dispatched', order.reference, '--local'])).code).toBe(0);
+    h.setNow(new Date('2026-11-25T13:15:00Z'));
+    const again = await h.orders(['mark-dispatched', order.reference, '--local']);
+    expect(again.out).toBe(`${order.reference}: already dispatched on Wed 1 Jul, 00:30; nothing sent again.`);
+    h.setNow(new Date('2027-01-04T09:00:00Z'));
+    const nextYear = await h.orders(['mark-dispatched', order.reference, '--local']);
+    expect(nextYear.out).toContain('already dispatched on Wed 1 Jul 2026, 00:30;');
+    h.setNow(undefined);
+  });
+
+  it('says since when the shop has been open, in GMT', async () => {
+    h.setNow(new Date('2026-11-23T08:05:00Z'));
+    expect((await h.orders(['resume', '--local'])).code).toBe(0);
+    h.setNow(new Date('2026-11-25T13:15:00Z'));
+    const run = await h.orders(['status', '--local']);
+    expect(run.out).toContain('(since Mon 23 Nov, 08:05).');
     h.setNow(undefined);
   });
 });
