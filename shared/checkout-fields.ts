@@ -24,6 +24,8 @@ export const FIELD_MESSAGES = {
   postcodeFormat: 'Please enter a valid UK postcode, for example SW1A 1AA.',
   postcodeNotDeliverable:
     'We can only deliver to Great Britain and Northern Ireland: not to the Channel Islands, the Isle of Man, BFPO or overseas addresses.',
+  postcodeBfpo:
+    'We cannot send live animals to BFPO addresses. Please give a delivery address in Great Britain or Northern Ireland.',
   quantity: 'Please choose 3, 6 or 9 bottles.',
   amount: 'Order amounts must be numbers in pounds with at most 2 decimals.',
   controlCharacters: 'Please remove special or invisible characters.',

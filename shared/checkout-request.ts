@@ -13,30 +13,39 @@ export { FIELD_LIMITS, FIELD_MESSAGES } from './checkout-fields';
 const MAX_POUNDS = 10_000;
 
 /**
- * Characters refused in every field. They break headers, logs and the merchant's packing slips,
- * or hide or reorder text on screen: C0 controls, DEL and the C1 controls (U+0080–U+009F); the
- * Arabic letter mark (U+061C); zero-width space, non-joiner, joiner and the left-to-right and
- * right-to-left marks (U+200B–U+200F); the line and paragraph separators (U+2028, U+2029); the
- * bidi embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069); and the byte order
- * mark / zero-width no-break space (U+FEFF).
+ * Characters refused in every field, one rule for the page and the server. They break headers,
+ * logs and the merchant's packing slips, or hide or reorder text on screen and on a label:
+ * controls (C0, DEL, C1); every format character (Cf: the zero-width space, joiners and marks,
+ * bidi embeddings, overrides and isolates, the soft hyphen, the word joiner U+2060, the Mongolian
+ * vowel separator,
+ * the interlinear annotations U+FFF9–U+FFFB, the byte order mark, the tag characters
+ * U+E0000–U+E007F); the line and paragraph separators; everything Unicode marks as ignorable by
+ * default (it draws nothing: the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, variation
+ * selectors); the noncharacters (U+FFFE, U+FFFF, ...); and the braille blank U+2800, a symbol
+ * that prints as nothing. Property escapes rather than a list, so no member of a class is missed.
  */
-const FORBIDDEN_CHARS =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+const INVISIBLE_OR_CONTROL = String.raw`\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\u2800`;
+const FORBIDDEN_CHARS = new RegExp(`[${INVISIBLE_OR_CONTROL}]`, 'u');
 // The address is the one multi-line field (a textarea): line feeds are allowed there, nothing else.
-const FORBIDDEN_CHARS_EXCEPT_LF =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+const FORBIDDEN_CHARS_EXCEPT_LF = new RegExp(`(?!\\n)[${INVISIBLE_OR_CONTROL}]`, 'u');
 
 /**
  * A UTF-16 surrogate without its partner: JSON can carry one (`"\ud800"`), but it is not text.
  * Stripe's SDK cannot URL-encode it (URIError) and no email could carry it.
  */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/**
+ * U+FFFD, what a decoder puts where bytes were not text in its charset: "Zoë" sent in Latin-1 and
+ * read as UTF-8 arrives as "Zo\ufffd". Nobody types it; storing it would print the mangled name.
+ */
+const REPLACEMENT_CHARACTER = /\ufffd/;
+
+/** Something that shows: a letter or a digit of any script, so a name or line cannot print blank. */
+const VISIBLE_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** Well-formed Unicode first (a 400, never the SDK's URIError), then the forbidden characters. */
 const plainText = (forbidden: RegExp) => [
-  z.refine<string>((value) => !LONE_SURROGATE.test(value), {
+  z.refine<string>((value) => !LONE_SURROGATE.test(value) && !REPLACEMENT_CHARACTER.test(value), {
     error: FIELD_MESSAGES.malformedText,
     abort: true,
   }),
@@ -64,6 +73,12 @@ function text(max: number, message: string, forbidden = FORBIDDEN_CHARS) {
     lengthBetween(1, max, message),
   );
 }
+
+/** Every line shows a letter or digit: dots, dashes or emoji alone print nothing a courier can use. */
+const visibleLines = (message: string) =>
+  z.refine<string>((value) => value.split('\n').every((line) => VISIBLE_LETTER_OR_DIGIT.test(line)), {
+    error: message,
+  });
 
 /**
  * The local part SES and Stripe take: RFC 5322 "dot-atom" in ASCII, so no leading, trailing or
@@ -123,6 +138,12 @@ const phone = trimmed(z.string({ error: FIELD_MESSAGES.phone }).check(...plainTe
   z.regex(/^(?:\+?\(?[0-9][0-9 ()-]{5,}[0-9])?$/, { error: FIELD_MESSAGES.phone }),
 );
 
+const POSTCODE_MESSAGES = {
+  format: FIELD_MESSAGES.postcodeFormat,
+  'not-deliverable': FIELD_MESSAGES.postcodeNotDeliverable,
+  bfpo: FIELD_MESSAGES.postcodeBfpo,
+} as const;
+
 const postcode = z.pipe(
   z
     .string({ error: FIELD_MESSAGES.postcodeFormat })
@@ -136,8 +157,7 @@ const postcode = z.pipe(
     ctx.issues.push({
       code: 'custom',
       input: value,
-      message:
-        result.reason === 'format' ? FIELD_MESSAGES.postcodeFormat : FIELD_MESSAGES.postcodeNotDeliverable,
+      message: POSTCODE_MESSAGES[result.reason],
     });
     return z.NEVER;
   }),
@@ -156,13 +176,22 @@ const amount = z.number({ error: FIELD_MESSAGES.amount }).check(
  * the browser's idea of the price: a cross-check against the server's quote, never a source.
  */
 export const checkoutRequestSchema = z.strictObject({
-  name: text(FIELD_LIMITS.name, FIELD_MESSAGES.name),
+  name: text(FIELD_LIMITS.name, FIELD_MESSAGES.name).check(visibleLines(FIELD_MESSAGES.name)),
   email,
   phone: z._default(z.optional(phone), ''),
-  address: z.pipe(
-    text(FIELD_LIMITS.address, FIELD_MESSAGES.address, FORBIDDEN_CHARS_EXCEPT_LF),
-    z.transform((value: string) => value.replace(/\n{2,}/g, '\n')),
-  ),
+  address: z
+    .pipe(
+      text(FIELD_LIMITS.address, FIELD_MESSAGES.address, FORBIDDEN_CHARS_EXCEPT_LF),
+      // Each line trimmed and blank lines dropped: a label prints no empty or indented lines.
+      z.transform((value: string) =>
+        value
+          .split('\n')
+          .map((line) => line.trim())
+          .filter((line) => line !== '')
+          .join('\n'),
+      ),
+    )
+    .check(visibleLines(FIELD_MESSAGES.address)),
   postcode,
   quantity: z.custom<3 | 6 | 9>(isAllowedQuantity, { error: FIELD_MESSAGES.quantity }),
   subtotal: amount,

@@ -21,9 +21,17 @@ const SLOWER_DELIVERY_AREAS = new Set(['BT', 'HS', 'IV', 'KW', 'PA', 'PH', 'ZE']
 /** Strict BS 7666 shape, anchored at both ends, on an already normalised value. */
 const POSTCODE_SHAPE = /^[A-PR-UWYZ][A-HK-Y]?[0-9][0-9A-HJKMNPR-Y]? [0-9][ABD-HJLNP-UW-Z]{2}$/;
 
+/**
+ * A British Forces Post Office number as the forces write it ("BFPO 1234", one to four digits),
+ * and the BF area of postcode shape that BFPO also uses (BF1 3AA): both go through the forces'
+ * own mail, which takes no live animals.
+ */
+const BFPO_NUMBER = /^BFPO[0-9]{1,4}$/;
+const BFPO_AREA = 'BF';
+
 export type PostcodeResult =
   | { ok: true; postcode: string; area: string; slowerDelivery: boolean }
-  | { ok: false; reason: 'format' | 'not-deliverable' };
+  | { ok: false; reason: 'format' | 'not-deliverable' | 'bfpo' };
 
 /** Trim, upper-case, and one space before the last three characters: " sw1a1aa " → "SW1A 1AA". */
 export function normalisePostcode(input: string): string {
@@ -34,13 +42,17 @@ export function normalisePostcode(input: string): string {
 /**
  * Validates a UK delivery postcode: the BS 7666 shape, and an area of Great Britain or Northern
  * Ireland. The Crown Dependencies, BFPO and overseas territories are refused: live animals
- * cannot be sent there. A valid format is not a deliverable address; only Royal Mail's PAF knows.
+ * cannot be sent there; BFPO has a reason of its own, so the customer is told why. A valid format
+ * is not a deliverable address; only Royal Mail's PAF knows.
  */
 export function parseUkPostcode(input: string): PostcodeResult {
   const candidate = normalisePostcode(input);
+  // Its own answer, not "format": the customer typed their address correctly, we cannot send there.
+  if (BFPO_NUMBER.test(input.replace(/\s+/g, '').toUpperCase())) return { ok: false, reason: 'bfpo' };
   if (!POSTCODE_SHAPE.test(candidate) || !isValid(candidate)) return { ok: false, reason: 'format' };
   const postcode = toNormalised(candidate) ?? candidate;
   const area = /^[A-Z]+/.exec(postcode)?.[0] ?? '';
+  if (area === BFPO_AREA) return { ok: false, reason: 'bfpo' };
   if (!UK_POSTCODE_AREAS.has(area)) return { ok: false, reason: 'not-deliverable' };
   return { ok: true, postcode, area, slowerDelivery: SLOWER_DELIVERY_AREAS.has(area) };
 }

@@ -44,22 +44,47 @@ export function rawBody(event: Pick<HttpEvent, 'body' | 'isBase64Encoded'>): Buf
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
 }
 
+/** The answer to a body that is not UTF-8: what we stored would be mangled ("Zo\ufffd Bront\ufffd"). */
+const NOT_UTF8_MESSAGE = 'The request body must be UTF-8.';
+
+/** Refuses bytes that are not UTF-8 instead of replacing them with U+FFFD, as Buffer#toString does. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The `charset` parameter of a content type, lower-cased and unquoted; undefined when absent. */
+function charsetOf(contentType: string): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType);
+  return match?.[1]?.toLowerCase();
+}
+
 /**
  * Reads a JSON request body with the checks an open endpoint needs: JSON content type only (no
- * `text/plain` or form posts, so no CSRF "simple request"), a size limit, and valid JSON.
+ * `text/plain` or form posts, so no CSRF "simple request"), a size limit, UTF-8 only (a declared
+ * charset other than UTF-8, or bytes that are not UTF-8, are refused rather than read as
+ * replacement characters), and valid JSON.
  */
 export function readJsonBody(event: HttpEvent, maxBytes: number): unknown {
   const contentType = header(event, 'content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(contentType.trim())) {
     throw new HttpError(415, { error: 'Content-Type must be application/json.' });
   }
+  const charset = charsetOf(contentType);
+  // JSON is UTF-8 (RFC 8259); a Latin-1 body decoded as UTF-8 would lose every accented letter.
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new HttpError(400, { error: NOT_UTF8_MESSAGE });
+  }
   const bytes = rawBody(event);
   if (bytes.length > maxBytes) {
     throw new HttpError(413, { error: `Request body must be at most ${maxBytes} bytes.` });
   }
   if (bytes.length === 0) throw new HttpError(400, { error: 'Request body is empty.' });
+  let text: string;
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    text = strictUtf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, { error: NOT_UTF8_MESSAGE });
+  }
+  try {
+    return JSON.parse(text);
   } catch {
     throw new HttpError(400, { error: 'Request body is not valid JSON.' });
   }

@@ -83,10 +83,12 @@ describe('checkoutRequestSchema', () => {
     expect(Object.keys(firstProblem({ ...valid, [field]: char.repeat(limit + 1) }))).toEqual([field]);
   });
 
-  it('counts lengths in UTF-16 units as Stripe does: 200 emoji fill a 400-character address, 201 do not', () => {
+  it('counts lengths in UTF-16 units as Stripe does: "1 " and 199 emoji fill a 400-character address, 200 do not', () => {
     // 251 emoji were 251 characters to a code-point count, and 502 units to Stripe's 500-unit limit.
-    expect(checkoutRequestSchema.parse({ ...valid, address: '😀'.repeat(200) }).address).toHaveLength(400);
-    expect(firstProblem({ ...valid, address: '😀'.repeat(201) })).toEqual({
+    expect(checkoutRequestSchema.parse({ ...valid, address: `1 ${'😀'.repeat(199)}` }).address).toHaveLength(
+      400,
+    );
+    expect(firstProblem({ ...valid, address: `1 ${'😀'.repeat(200)}` })).toEqual({
       address: FIELD_MESSAGES.address,
     });
     expect(firstProblem({ ...valid, address: '😀'.repeat(251) })).toEqual({
@@ -133,6 +135,13 @@ describe('checkoutRequestSchema', () => {
     });
     expect(firstProblem({ ...valid, postcode: 'JE2 3AB' })).toEqual({
       postcode: FIELD_MESSAGES.postcodeNotDeliverable,
+    });
+  });
+
+  it.each(['BFPO 1234', 'bfpo 57', 'BF1 3AA'])('tells a BFPO address (%j) why it is refused', (postcode) => {
+    expect(firstProblem({ ...valid, postcode })).toEqual({
+      postcode:
+        'We cannot send live animals to BFPO addresses. Please give a delivery address in Great Britain or Northern Ireland.',
     });
   });
 
@@ -213,14 +222,113 @@ describe('checkoutRequestSchema', () => {
 
     it('and takes the characters just outside those ranges', () => {
       for (const code of [
-        0x0020, 0x007e, 0x00a0, 0x00e9, 0x061b, 0x061d, 0x200a, 0x2010, 0x2027, 0x202f, 0x2065, 0x206a,
-        0xfefe,
+        0x0020, 0x007e, 0x00a0, 0x00e9, 0x061b, 0x061d, 0x200a, 0x2010, 0x2027, 0x202f, 0x205f, 0x2070,
+        0xfefe, 0x2801, 0x3165, 0x1161, 0xffa1,
       ]) {
         const name = `Zoë${String.fromCharCode(code)}Smith`;
         expect(checkoutRequestSchema.safeParse({ ...valid, name }).success, `U+${code.toString(16)}`).toBe(
           true,
         );
       }
+    });
+  });
+
+  describe('refuses every invisible and format character, as the page does', () => {
+    // One case per character; the rule is Unicode's classes (Cf, Default_Ignorable_Code_Point,
+    // noncharacters), so these are samples of each, written out as the code points they are.
+    it.each([
+      ['U+2060 word joiner', '\u2060'],
+      ['U+180E Mongolian vowel separator', '\u180e'],
+      ['U+E0000 (tag block, unassigned)', '\u{e0000}'],
+      ['U+E0001 language tag', '\u{e0001}'],
+      ['U+E0041 tag Latin capital A', '\u{e0041}'],
+      ['U+E007F cancel tag', '\u{e007f}'],
+      ['U+FFF9 interlinear annotation anchor', '\ufff9'],
+      ['U+FFFA interlinear annotation separator', '\ufffa'],
+      ['U+FFFB interlinear annotation terminator', '\ufffb'],
+      ['U+FFFE noncharacter', '\ufffe'],
+      ['U+FFFF noncharacter', '\uffff'],
+      ['U+3164 Hangul filler', '\u3164'],
+      ['U+2800 braille pattern blank', '\u2800'],
+      ['U+115F Hangul choseong filler', '\u115f'],
+      ['U+1160 Hangul jungseong filler', '\u1160'],
+      ['U+FFA0 halfwidth Hangul filler', '\uffa0'],
+      ['U+00AD soft hyphen', '\u00ad'],
+      ['U+034F combining grapheme joiner', '\u034f'],
+      ['U+17B4 Khmer vowel inherent aq', '\u17b4'],
+      ['U+FE0F variation selector-16', '\ufe0f'],
+      ['U+E0100 variation selector-17', '\u{e0100}'],
+      ['U+1D173 musical symbol begin beam', '\u{1d173}'],
+      ['U+0600 Arabic number sign', '\u0600'],
+      ['U+206A inhibit symmetric swapping', '\u206a'],
+      ['U+2065 (unassigned, ignorable)', '\u2065'],
+      ['U+1FFFF noncharacter', '\u{1ffff}'],
+    ])('%s, in every field', (_label, char) => {
+      expect(firstProblem({ ...valid, name: `Zoë${char}Smith` })).toEqual({
+        name: FIELD_MESSAGES.controlCharacters,
+      });
+      expect(firstProblem({ ...valid, address: `1 High${char} Street\nLondon` })).toEqual({
+        address: FIELD_MESSAGES.controlCharacters,
+      });
+      expect(firstProblem({ ...valid, email: `zoe${char}@example.com` })).toEqual({
+        email: FIELD_MESSAGES.controlCharacters,
+      });
+      expect(firstProblem({ ...valid, phone: `07700${char}900123` })).toEqual({
+        phone: FIELD_MESSAGES.controlCharacters,
+      });
+      expect(firstProblem({ ...valid, postcode: `SW1A${char}1AA` })).toEqual({
+        postcode: FIELD_MESSAGES.controlCharacters,
+      });
+    });
+  });
+
+  describe('a name and each address line show a letter or digit', () => {
+    it('refuses a name of Hangul fillers and an address line of braille blanks: blank on a label', () => {
+      expect(firstProblem({ ...valid, name: '\u3164\u3164\u3164' })).toEqual({
+        name: 'Please remove special or invisible characters.',
+      });
+      expect(firstProblem({ ...valid, address: '1 High Street\n\u2800\u2800\nLondon' })).toEqual({
+        address: 'Please remove special or invisible characters.',
+      });
+    });
+
+    it.each(['...', '-', '🐟🐟', "'\u0301"])('refuses the name %j, with nothing to print', (name) => {
+      expect(firstProblem({ ...valid, name })).toEqual({
+        name: 'Please enter your full name (up to 100 characters).',
+      });
+    });
+
+    it.each(['1 High Street\n---\nLondon', '...\nLondon', '1 High Street\n🏠'])(
+      'refuses the address %j, one of whose lines has nothing to print',
+      (address) => {
+        expect(firstProblem({ ...valid, address })).toEqual({
+          address: 'Please enter your delivery address (up to 400 characters).',
+        });
+      },
+    );
+
+    it.each(['Zoë Brontë', '李小龍', "O'Brien-Smith", 'Ólafur Þór', 'Δημήτρης', 'J 3'])(
+      'takes the name %j',
+      (name) => {
+        expect(checkoutRequestSchema.parse({ ...valid, name }).name).toBe(name);
+      },
+    );
+
+    it('takes an address with a digit-only line, trimming each line and dropping blank ones', () => {
+      expect(
+        checkoutRequestSchema.parse({ ...valid, address: '  Flat 2 \n   \n 10\nHigh Street  \n\nLondon' })
+          .address,
+      ).toBe('Flat 2\n10\nHigh Street\nLondon');
+    });
+  });
+
+  it.each([
+    ['name', 'Zo\ufffd Bront\ufffd'],
+    ['address', '1 Caf\ufffd Lane'],
+    ['email', 'zo\ufffd@example.com'],
+  ])('refuses U+FFFD, the mark of text decoded in the wrong charset, in the %s', (field, value) => {
+    expect(firstProblem({ ...valid, [field]: value })).toEqual({
+      [field]: 'Please retype this field: it contains characters that are not valid text.',
     });
   });
 

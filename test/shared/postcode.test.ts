@@ -22,15 +22,27 @@ describe('parseUkPostcode', () => {
     ['JE2 3AB', 'Jersey'],
     ['GY1 1AA', 'Guernsey'],
     ['IM1 1AA', 'Isle of Man'],
-    ['BF1 3AA', 'BFPO'],
     ['GX11 1AA', 'Gibraltar'],
   ])('refuses %s (%s) as not deliverable', (input) => {
     expect(parseUkPostcode(input)).toEqual({ ok: false, reason: 'not-deliverable' });
   });
 
+  it.each(['BFPO 1234', 'bfpo 57', 'BFPO1', ' BFPO  123 ', 'BF1 3AA'])(
+    'refuses the forces address %j as BFPO, so the customer hears why',
+    (input) => {
+      expect(parseUkPostcode(input)).toEqual({ ok: false, reason: 'bfpo' });
+    },
+  );
+
+  it.each(['BFPO', 'BFPO 12345', 'BFPO 12A'])(
+    'refuses %j, not a BFPO number, as a format problem',
+    (input) => {
+      expect(parseUkPostcode(input)).toEqual({ ok: false, reason: 'format' });
+    },
+  );
+
   it.each([
     'GIR 0AA',
-    'BFPO 123',
     'ASCN 1ZZ',
     'STHL 1ZZ',
     'TDCU 1ZZ',

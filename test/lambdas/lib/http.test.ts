@@ -72,6 +72,51 @@ describe('readJsonBody', () => {
     });
   });
 
+  /** What `read` threw, for checking its status as well as its message. */
+  const thrownBy = (read: () => unknown): unknown => {
+    try {
+      read();
+    } catch (error) {
+      return error;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it.each(['charset=utf-8', 'charset=UTF8', 'charset="utf-8"', 'Charset = UTF-8'])(
+    'reads a body declared %s',
+    (charset) => {
+      expect(
+        readJsonBody(post({ 'content-type': `application/json; ${charset}` }, '{"name":"Zoë"}'), 8192),
+      ).toEqual({
+        name: 'Zoë',
+      });
+    },
+  );
+
+  it.each(['charset=iso-8859-1', 'charset=latin1', 'charset="windows-1252"', 'charset=utf-16', 'charset='])(
+    'answers 400 "The request body must be UTF-8." to a body declared %s',
+    (charset) => {
+      expect(
+        thrownBy(() =>
+          readJsonBody(post({ 'content-type': `application/json; ${charset}` }, '{"a":1}'), 8192),
+        ),
+      ).toMatchObject({ statusCode: 400, body: { error: 'The request body must be UTF-8.' } });
+    },
+  );
+
+  it('answers 400 "The request body must be UTF-8." to bytes that are not, instead of reading U+FFFD', () => {
+    const event = {
+      ...post({ 'content-type': 'application/json' }),
+      body: Buffer.from('{"name":"Zoë"}', 'latin1').toString('base64'),
+      isBase64Encoded: true,
+    };
+
+    expect(thrownBy(() => readJsonBody(event, 8192))).toMatchObject({
+      statusCode: 400,
+      body: { error: 'The request body must be UTF-8.' },
+    });
+  });
+
   it('answers 400 "Request body is empty." when there is no body at all', () => {
     expect(() => readJsonBody(post({ 'content-type': 'application/json' }), 8192)).toThrow(
       'Request body is empty.',
