@@ -282,8 +282,15 @@ const COMMANDS: Record<string, Command> = {
       const reason: RefundReason =
         values.reason === undefined ? 'other' : oneOf(values.reason, REFUND_REASONS, '--reason');
       const result = await refundOrder(reference, reason, target.deps);
+      const email = result.refundEmail;
       io.out(
-        `${result.reference}: refunded ${formatGbp(result.order.totalPence)} in full (Stripe refund ${result.refundId}, reason ${reason}); refund email ${result.email === 'sent' ? 'sent' : 'not sent (already sent or being sent)'}.`,
+        `${result.reference}: refunded ${formatGbp(result.order.totalPence)} in full (Stripe refund ${result.refundId}, reason ${reason}); ${
+          email.state === 'sent'
+            ? `refund email sent${email.by === 'this run' ? '' : ` (by ${email.by})`}`
+            : email.state === 'being sent'
+              ? 'refund email being sent by another run (list shows when it has gone)'
+              : 'refund email not sent yet (run refund again to send it)'
+        }.`,
       );
     },
   },

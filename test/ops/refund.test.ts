@@ -1,5 +1,7 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookHandler, loadWebhookDeps } from '../../lambdas/handlers/stripe-webhook/handler';
+import { sendApiGatewayResult, toApiGatewayEvent } from '../../local/api-gateway-adapter';
 import { WEBHOOK_SECRET } from '../support/fulfilment-harness';
 import { TEST_SHOP_ID } from '../support/shop';
 import { standInEnvironment } from '../support/stand-ins';
@@ -97,6 +99,10 @@ describe('orders CLI: refund', () => {
     const [item] = await h.shop.ordersFor(order.sessionId);
     expect(item?.status).toBe('paid');
     expect(item?.refundEmailState).toBeUndefined();
+    // The reason stored before asking Stripe is taken back: the Dashboard refund's webhook, when
+    // it arrives, must not tell the customer the command's reason.
+    expect(item?.refundReason).toBeUndefined();
+    expect(item?.refundRequestedAt).toBeUndefined();
     expect(await refundEmails('refused@example.com')).toHaveLength(0);
     expect(refundsOf(order.paymentIntentId)).toHaveLength(1);
   });
@@ -119,6 +125,152 @@ describe('orders CLI: refund', () => {
     expect(run.err).toContain('was already refunded');
     expect(await refundEmails('dashboard@example.com')).toHaveLength(1);
     expect(refundsOf(order.paymentIntentId)).toHaveLength(1);
+  });
+});
+
+/** Starts an HTTP server on a free port of 127.0.0.1; resolves with its base URL. */
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+}
+
+async function readAll(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks);
+}
+
+describe('orders CLI: refund and its charge.refunded webhook, in either order', () => {
+  /**
+   * The webhook as Stripe reaches it: the simulator posts its signed `charge.refunded` to this
+   * endpoint, which runs the handler; while `held`, a delivery waits for `release()`.
+   */
+  let endpoint: Server;
+  let held: Promise<void> = Promise.resolve();
+  let release = () => {};
+  /**
+   * Stripe as the command reaches it: the simulator behind a pass-through that, while
+   * `webhookFirst`, answers `POST /v1/refunds` only after the simulator's webhook delivery of
+   * that refund has finished, so the webhook records the refund before the command does.
+   */
+  let stripeProxy: Server;
+  let stripeProxyUrl = '';
+  let webhookFirst = false;
+
+  beforeAll(async () => {
+    endpoint = createServer((req, res) => {
+      void held
+        .then(() => toApiGatewayEvent(req))
+        .then((event) => webhook(event))
+        .then((result) => sendApiGatewayResult(res, result));
+    });
+    h.shop.simulator.setWebhook({
+      url: `${await listen(endpoint)}/functions/v1/stripe-webhook`,
+      secret: WEBHOOK_SECRET,
+    });
+    stripeProxy = createServer((req, res) => {
+      void (async () => {
+        const body = await readAll(req);
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(req.headers)) {
+          if (typeof value === 'string' && name !== 'host' && name !== 'content-length')
+            headers.set(name, value);
+        }
+        const answer = await fetch(`${h.shop.simulator.url}${req.url ?? '/'}`, {
+          method: req.method,
+          headers,
+          ...(body.length > 0 && { body: body.toString('utf8') }),
+        });
+        const text = await answer.text();
+        if (webhookFirst && req.method === 'POST' && req.url === '/v1/refunds') await h.shop.simulator.idle();
+        res.writeHead(answer.status, {
+          'content-type': answer.headers.get('content-type') ?? 'application/json',
+        });
+        res.end(text);
+      })();
+    });
+    stripeProxyUrl = await listen(stripeProxy);
+  });
+  afterAll(() => {
+    h.shop.simulator.setWebhook(undefined);
+    for (const server of [endpoint, stripeProxy]) {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  const refundCommand = (reference: string) =>
+    h.orders(['refund', reference, '--reason', 'doa', '--local'], {
+      env: { ORDERS_LOCAL_STRIPE_API_BASE: stripeProxyUrl },
+    });
+  const DOA_TEXT = 'for animals that did not arrive in good condition';
+
+  it('webhook first: it records the refund and mails the reason the command stored; the command says the webhook sent it', async () => {
+    // Prepare
+    const order = await h.paidOrder({ customer: { email: 'webhook.first@example.com' } });
+    webhookFirst = true;
+
+    // Act
+    const run = await refundCommand(order.reference).finally(() => {
+      webhookFirst = false;
+    });
+
+    // Assess
+    const refunds = refundsOf(order.paymentIntentId);
+    expect(refunds).toHaveLength(1);
+    const refundId = refunds[0]?.id ?? '';
+    expect(run.code).toBe(0);
+    expect(run.out).toBe(
+      `${order.reference}: refunded £14.70 in full (Stripe refund ${refundId}, reason doa); refund email sent (by the Stripe webhook).`,
+    );
+    const delivered = h.shop.simulator.deliveries.filter((d) => d.eventType === 'charge.refunded');
+    expect(delivered.at(-1)?.statusCode).toBe(200);
+    const emails = await refundEmails('webhook.first@example.com');
+    expect(emails).toHaveLength(1);
+    expect(emails[0]?.body.text).toContain(
+      `We have refunded £14.70 in full for your order ${order.reference} ${DOA_TEXT}.`,
+    );
+    const [item] = await h.shop.ordersFor(order.sessionId);
+    // The event's charge does not list its refunds: the command fills in the refund id.
+    expect(item).toMatchObject({
+      status: 'refunded',
+      refundReason: 'doa',
+      refundRecordedBy: 'webhook',
+      refundId,
+      refundEmailState: 'sent',
+    });
+  });
+
+  it('command first: it records the refund and mails the reason; the webhook arriving after sends nothing more', async () => {
+    // Prepare
+    const order = await h.paidOrder({ customer: { email: 'command.first@example.com' } });
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+
+    // Act
+    const run = await refundCommand(order.reference);
+    release();
+    held = Promise.resolve();
+    await h.shop.simulator.idle();
+
+    // Assess
+    const refunds = refundsOf(order.paymentIntentId);
+    expect(refunds).toHaveLength(1);
+    expect(run.code).toBe(0);
+    expect(run.out).toBe(
+      `${order.reference}: refunded £14.70 in full (Stripe refund ${refunds[0]?.id}, reason doa); refund email sent.`,
+    );
+    const delivered = h.shop.simulator.deliveries.filter((d) => d.eventType === 'charge.refunded');
+    expect(delivered.at(-1)?.statusCode).toBe(200);
+    const emails = await refundEmails('command.first@example.com');
+    expect(emails).toHaveLength(1);
+    expect(emails[0]?.body.text).toContain(
+      `We have refunded £14.70 in full for your order ${order.reference} ${DOA_TEXT}.`,
+    );
+    const [item] = await h.shop.ordersFor(order.sessionId);
+    expect(item).toMatchObject({ status: 'refunded', refundReason: 'doa', refundRecordedBy: 'command' });
   });
 });
 
@@ -168,6 +320,29 @@ describe('stripe-webhook: charge.refunded events it cannot act on', () => {
     expect(item).toMatchObject({ status: 'refunded', refundReason: 'stripe' });
     expect(item?.refundId).toBeUndefined();
     expect(await refundEmails('no.refund.list@example.com')).toHaveLength(1);
+  });
+
+  it("a refund whose charge lists it with the command's reason in its metadata mails that reason", async () => {
+    const order = await h.paidOrder({ customer: { email: 'metadata.reason@example.com' } });
+    const refund = await h.shop.simulator.refundFromDashboard(order.sessionId);
+
+    const answer = await deliver({
+      id: 'ch_test_listed',
+      object: 'charge',
+      payment_intent: order.paymentIntentId,
+      refunded: true,
+      refunds: {
+        object: 'list',
+        data: [{ id: refund.id, metadata: { reference: order.reference, reason: 'supply' } }],
+      },
+    });
+
+    expect(answer.body).toEqual({ received: true, outcome: 'refund-recorded' });
+    const [item] = await h.shop.ordersFor(order.sessionId);
+    expect(item).toMatchObject({ status: 'refunded', refundReason: 'supply', refundId: refund.id });
+    const emails = await refundEmails('metadata.reason@example.com');
+    expect(emails).toHaveLength(1);
+    expect(emails[0]?.body.text).toContain('because we could not supply live Daphnia');
   });
 
   it('a webhook deployed without the refund recorder acknowledges a refund and changes nothing', async () => {

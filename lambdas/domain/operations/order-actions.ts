@@ -4,7 +4,13 @@ import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
 import { renderDelayEmail, renderDispatchEmail, renderRefundEmail } from '../emails/order-updates';
 import { type ItemUpdate, updateIf } from '../orders/conditional-writes';
-import type { DelayReason, ManagedOrder, RefundReason } from '../orders/managed-order';
+import {
+  type DelayReason,
+  type ManagedOrder,
+  REFUND_REASONS,
+  type RefundReason,
+  type RefundRecorder,
+} from '../orders/managed-order';
 import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../orders/orders-table';
 import { findByReference, getRecord, queryDispatchDay } from '../orders/records';
 import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
@@ -44,12 +50,17 @@ function customerEmail(
   return () => ({ to: order.customerEmail, replyTo: deps.seller.email, content: render(order) });
 }
 
-/** The refund email of a refunded order, once, whichever way it was refunded. */
-function sendRefundEmail(order: ManagedOrder, deps: ShopDeps): Promise<SendOnceOutcome> {
+/**
+ * The refund email of a refunded order, once, whichever way it was refunded. Rendered from the
+ * order read back just before the claim, so it carries the reason as stored by then: the command
+ * stores its reason before it asks Stripe, so every path that records the refund finds it.
+ */
+async function sendRefundEmail(order: ManagedOrder, deps: ShopDeps): Promise<SendOnceOutcome> {
+  const stored = await rereadOrder(deps, order.sessionId);
   return sendOnce(
-    order.pk,
+    stored.pk,
     'refund',
-    customerEmail(order, deps, (o) => renderRefundEmail(o, deps.seller)),
+    customerEmail(stored, deps, (o) => renderRefundEmail(o, deps.seller)),
     deps,
   );
 }
@@ -182,27 +193,65 @@ export async function delayDispatch(
 }
 
 /**
+ * Who the refund email went out from, read back after this run's attempt: this run, or the other
+ * path (the `charge.refunded` webhook, or another run of the command), or nobody yet.
+ */
+export type RefundEmailReport =
+  | { state: 'sent'; by: 'this run' | 'the Stripe webhook' | 'another run' }
+  | { state: 'being sent' | 'not sent' };
+
+export interface RefundResult extends ActionResult {
+  refundId: string;
+  refundEmail: RefundEmailReport;
+}
+
+/**
  * A full refund through Stripe's Refunds API, then `refunded` and the refund email, exactly once.
+ *
+ * The merchant's reason is stored on the order before Stripe is asked (`refundReason`,
+ * `refundRequestedAt`, conditional on the order still being refundable), and goes in the refund's
+ * metadata too: Stripe sends `charge.refunded` as soon as it refunds, and the webhook
+ * (recordStripeRefund) may record the refund and send the email before this call has Stripe's
+ * answer; it finds the reason on the order. Whichever path records it, the email says why, once.
  *
  * The Stripe call carries an idempotency key derived from the order (`refund-<session id>`), so a
  * repeat after a crash or a lost answer returns the same refund instead of a second one. Only
  * after Stripe accepted it does the order move (`paid` or `dispatched` → `refunded`, conditional);
- * a refusal from Stripe leaves the order as it was and says why. A refunded order is refused
- * before any Stripe call; the `charge.refunded` webhook (recordStripeRefund) may have recorded it.
+ * a refusal from Stripe takes the stored reason back, leaving the order as it was, and says why. A
+ * refunded order is refused before any Stripe call: the webhook may have recorded a Dashboard refund.
  */
 export async function refundOrder(
   reference: string,
   reason: RefundReason,
   deps: ShopStripeDeps,
-): Promise<ActionResult & { refundId: string }> {
+): Promise<RefundResult> {
   let order = await findOrder(deps, reference);
-  if (order.status === 'refunded') {
-    // Finish a stopped earlier run's email, then refuse: the refund itself happened already.
-    const email = await sendRefundEmail(order, deps);
-    throw new RefusedError(
-      `${order.reference} was already refunded${order.refundedAt ? ` on ${order.refundedAt}` : ''}${order.refundId ? ` (${order.refundId})` : ''}: nothing refunded again${email === 'sent' ? '; its refund email, not sent before, was sent now' : ''}.`,
-    );
-  }
+  const requestedAt = deps.now().toISOString();
+  const intended = await updateOrder(deps, order.sessionId, {
+    ConditionExpression: '#status IN (:paid, :dispatched)',
+    UpdateExpression: 'SET refundReason = :reason, refundRequestedAt = :requestedAt',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':paid': 'paid',
+      ':dispatched': 'dispatched',
+      ':reason': reason,
+      ':requestedAt': requestedAt,
+    },
+  });
+  // Refunded already (here, or in the Dashboard): nothing is asked of Stripe.
+  if (!intended) return refuseRefunded(await rereadOrder(deps, order.sessionId), deps);
+  // Stripe said no: the order goes back to as it was, so a later Dashboard refund is not given this reason.
+  const withdrawIntent = () =>
+    updateOrder(deps, order.sessionId, {
+      ConditionExpression: '#status IN (:paid, :dispatched) AND refundRequestedAt = :requestedAt',
+      UpdateExpression: 'REMOVE refundReason, refundRequestedAt',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':paid': 'paid',
+        ':dispatched': 'dispatched',
+        ':requestedAt': requestedAt,
+      },
+    });
   const paymentIntent = order.paymentIntentId ?? (await paymentIntentOf(order.sessionId, deps.stripe));
   let refund: Stripe.Refund;
   try {
@@ -211,7 +260,9 @@ export async function refundOrder(
       { idempotencyKey: `refund-${order.sessionId}` },
     );
   } catch (error) {
+    // A connection or API error may hide a refund Stripe did make: the reason stays for its webhook.
     if (isStripeError(error) && error.type !== 'StripeConnectionError' && error.type !== 'StripeAPIError') {
+      await withdrawIntent();
       throw new RefusedError(
         `Stripe refused the refund of ${order.reference}: ${error.message}${error.code ? ` (${error.code})` : ''}. The order is unchanged.`,
         { cause: error },
@@ -220,29 +271,55 @@ export async function refundOrder(
     throw error;
   }
   if (refund.status === 'failed' || refund.status === 'canceled') {
+    await withdrawIntent();
     throw new RefusedError(
       `Stripe's refund ${refund.id} of ${order.reference} is ${refund.status}${refund.failure_reason ? ` (${refund.failure_reason})` : ''}. The order is unchanged.`,
     );
   }
-  const changed = await moveToRefunded(order, { refundId: refund.id, reason }, deps);
+  const changed = await moveToRefunded(order, { refundId: refund.id, reason, by: 'command' }, deps);
   if (!changed) {
-    // The webhook recorded the same refund first: keep the operator's reason, which it lacks.
+    // The webhook recorded this refund first; its charge may not have named the refund.
     await updateOrder(deps, order.sessionId, {
-      ConditionExpression:
-        '#status = :refunded AND (attribute_not_exists(refundReason) OR refundReason = :stripe)',
-      UpdateExpression: 'SET refundReason = :reason, refundId = :refundId',
+      ConditionExpression: '#status = :refunded AND attribute_not_exists(refundId)',
+      UpdateExpression: 'SET refundId = :refundId',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':refunded': 'refunded',
-        ':stripe': 'stripe',
-        ':reason': reason,
-        ':refundId': refund.id,
-      },
+      ExpressionAttributeValues: { ':refunded': 'refunded', ':refundId': refund.id },
     });
   }
-  order = await rereadOrder(deps, order.sessionId);
   const email = await sendRefundEmail(order, deps);
-  return { reference: order.reference, changed, email, order, refundId: refund.id };
+  order = await rereadOrder(deps, order.sessionId);
+  return {
+    reference: order.reference,
+    changed,
+    email,
+    order,
+    refundId: refund.id,
+    refundEmail: refundEmailReport(order, email),
+  };
+}
+
+/** Finishes a stopped earlier run's refund email, then refuses: the refund itself happened already. */
+async function refuseRefunded(order: ManagedOrder, deps: ShopDeps): Promise<never> {
+  const email = await sendRefundEmail(order, deps);
+  throw new RefusedError(
+    `${order.reference} was already refunded${order.refundedAt ? ` on ${order.refundedAt}` : ''}${order.refundId ? ` (${order.refundId})` : ''}: nothing refunded again${email === 'sent' ? '; its refund email, not sent before, was sent now' : ''}.`,
+  );
+}
+
+/** What became of the refund email, from the order as read after this run's attempt to send it. */
+function refundEmailReport(order: ManagedOrder, thisRun: SendOnceOutcome): RefundEmailReport {
+  if (thisRun === 'sent') return { state: 'sent', by: 'this run' };
+  switch (order.refundEmailState) {
+    case 'sent':
+      return {
+        state: 'sent',
+        by: order.refundRecordedBy === 'webhook' ? 'the Stripe webhook' : 'another run',
+      };
+    case 'sending':
+      return { state: 'being sent' };
+    default:
+      return { state: 'not sent' };
+  }
 }
 
 async function paymentIntentOf(sessionId: string, stripe: Stripe): Promise<string> {
@@ -253,16 +330,24 @@ async function paymentIntentOf(sessionId: string, stripe: Stripe): Promise<strin
   return id;
 }
 
-/** `paid`/`dispatched` → `refunded`, making the refund email due; false when it was not in either. */
+/**
+ * `paid`/`dispatched` → `refunded`, making the refund email due; false when it was not in either.
+ * The command writes its reason; the webhook keeps a reason the command stored before asking
+ * Stripe, and writes its own (the refund's metadata, or `stripe`) only where there is none.
+ */
 function moveToRefunded(
   order: ManagedOrder,
-  refund: { refundId: string | undefined; reason: RefundReason | 'stripe' },
+  refund: { refundId: string | undefined; reason: RefundReason | 'stripe'; by: RefundRecorder },
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<boolean> {
   const due = emailDue('refund');
+  const setReason =
+    refund.by === 'command'
+      ? 'refundReason = :reason'
+      : 'refundReason = if_not_exists(refundReason, :reason)';
   return updateOrder(deps, order.sessionId, {
     ConditionExpression: '#status IN (:paid, :dispatched)',
-    UpdateExpression: `SET #status = :refunded, refundedAt = :now, refundReason = :reason, #sort = :sk, ${due.set}${refund.refundId ? ', refundId = :refundId' : ''} REMOVE ${due.remove}`,
+    UpdateExpression: `SET #status = :refunded, refundedAt = :now, ${setReason}, refundRecordedBy = :by, #sort = :sk, ${due.set}${refund.refundId ? ', refundId = :refundId' : ''} REMOVE ${due.remove}`,
     ExpressionAttributeNames: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...due.names },
     ExpressionAttributeValues: {
       ':paid': 'paid',
@@ -270,6 +355,7 @@ function moveToRefunded(
       ':refunded': 'refunded',
       ':now': deps.now().toISOString(),
       ':reason': refund.reason,
+      ':by': refund.by,
       ':pending': 'pending',
       ':sk': dispatchSortKey('refunded', order.paidAt, order.reference),
       ...(refund.refundId && { ':refundId': refund.refundId }),
@@ -283,13 +369,21 @@ export type RefundRecorderDeps = ShopDeps & Pick<ShopStripeDeps, 'stripe'>;
 export type StripeRefundOutcome = 'recorded' | 'already-refunded' | 'partial' | 'no-order' | 'not-ours';
 
 /**
- * Records a refund made outside the operator's command (the Stripe Dashboard), from a verified
- * `charge.refunded` event, so both ways of refunding end in the same state: the order `refunded`,
- * and the customer's refund email sent once. A partial refund is only logged: the order is not
- * refunded, and the merchant decides what it means.
+ * Records a refund from a verified `charge.refunded` event: one made in the Stripe Dashboard, or
+ * the command's own, whose event may arrive before the command has Stripe's answer. Both ways of
+ * refunding end in the same state: the order `refunded`, and the customer's refund email sent
+ * once, with the reason the command stored on the order (or put in the refund's metadata) when
+ * it was the command's. A partial refund is only logged: the order is not refunded, and the
+ * merchant decides what it means.
  */
 export async function recordStripeRefund(
-  charge: { paymentIntentId: string; fullyRefunded: boolean; refundId: string | undefined },
+  charge: {
+    paymentIntentId: string;
+    fullyRefunded: boolean;
+    refundId: string | undefined;
+    /** The refund's `metadata.reason`, when the event's charge lists the refund. */
+    metadataReason?: string | undefined;
+  },
   deps: RefundRecorderDeps,
 ): Promise<StripeRefundOutcome> {
   const sessions = await deps.stripe.checkout.sessions.list({
@@ -300,7 +394,7 @@ export async function recordStripeRefund(
   if (!session) return 'not-ours';
   const record = await getRecord(deps.table, orderKey(session.id));
   if (record?.kind !== 'order') return 'no-order';
-  let order = record.order;
+  const order = record.order;
   if (!charge.fullyRefunded) {
     logger.warn('Partial refund made in Stripe: order left as it is', { reference: order.reference });
     return 'partial';
@@ -308,8 +402,15 @@ export async function recordStripeRefund(
   const changed =
     order.status === 'refunded'
       ? false
-      : await moveToRefunded(order, { refundId: charge.refundId, reason: 'stripe' }, deps);
-  order = await rereadOrder(deps, order.sessionId);
+      : await moveToRefunded(
+          order,
+          {
+            refundId: charge.refundId,
+            reason: REFUND_REASONS.find((r) => r === charge.metadataReason) ?? 'stripe',
+            by: 'webhook',
+          },
+          deps,
+        );
   await sendRefundEmail(order, deps);
   return changed ? 'recorded' : 'already-refunded';
 }

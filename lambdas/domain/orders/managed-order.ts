@@ -6,6 +6,9 @@ const optionalEmailState = z.optional(emailStateSchema);
 /** Why an order was refunded; `stripe` when the refund was made in the Stripe Dashboard. */
 export const REFUND_REASONS = ['supply', 'doa', 'other'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
+/** Which path recorded a refund on the order: the operator's command, or the `charge.refunded` webhook. */
+export const REFUND_RECORDERS = ['command', 'webhook'] as const;
+export type RefundRecorder = (typeof REFUND_RECORDERS)[number];
 export const DELAY_REASONS = ['weather', 'supply', 'other'] as const;
 export type DelayReason = (typeof DELAY_REASONS)[number];
 
@@ -21,7 +24,10 @@ export const managedOrderSchema = z.extend(orderItemSchema, {
   delayedAt: z.optional(isoInstant),
   refundedAt: z.optional(isoInstant),
   refundId: z.optional(z.string()),
+  /** Stored before Stripe is asked (with `refundRequestedAt`), so the refund's webhook finds it. */
   refundReason: z.optional(z.enum([...REFUND_REASONS, 'stripe'])),
+  refundRequestedAt: z.optional(isoInstant),
+  refundRecordedBy: z.optional(z.enum(REFUND_RECORDERS)),
   dispatchEmailState: optionalEmailState,
   delayEmailState: optionalEmailState,
   refundEmailState: optionalEmailState,

@@ -61,7 +61,21 @@ const sessionRefSchema = z.object({
 const chargeSchema = z.object({
   payment_intent: z.string().check(z.minLength(1)),
   refunded: z.boolean(),
-  refunds: z.optional(z.nullable(z.object({ data: z.optional(z.array(z.object({ id: z.string() }))) }))),
+  // Listed only on older API versions or when expanded; the command's reason is on the order anyway.
+  refunds: z.optional(
+    z.nullable(
+      z.object({
+        data: z.optional(
+          z.array(
+            z.object({
+              id: z.string(),
+              metadata: z.optional(z.nullable(z.record(z.string(), z.string()))),
+            }),
+          ),
+        ),
+      }),
+    ),
+  ),
 });
 
 type Handled = { handled: string } | FulfilmentResult;
@@ -91,9 +105,14 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
     case 'charge.refunded': {
       const charge = chargeSchema.safeParse(event.data.object);
       if (!charge.success || !deps.refunds) return { handled: 'ignored' };
-      const refundId = charge.data.refunds?.data?.[0]?.id;
+      const refund = charge.data.refunds?.data?.[0];
       const outcome = await recordStripeRefund(
-        { paymentIntentId: charge.data.payment_intent, fullyRefunded: charge.data.refunded, refundId },
+        {
+          paymentIntentId: charge.data.payment_intent,
+          fullyRefunded: charge.data.refunded,
+          refundId: refund?.id,
+          metadataReason: refund?.metadata?.reason,
+        },
         deps.refunds,
       );
       return { handled: `refund-${outcome}` };
