@@ -313,6 +313,21 @@ describe("orders CLI: times as London's clock read them", () => {
     h.setNow(undefined);
   });
 
+  it('says when an order was refunded in London wording, refusing a second refund and its dispatch', async () => {
+    const order = await h.paidOrder({ customer: { email: 'refunded.when@example.com' } });
+    h.setNow(new Date('2026-11-24T00:10:00Z'));
+    expect((await h.orders(['refund', order.reference, '--local'])).code).toBe(0);
+    h.setNow(new Date('2026-11-25T13:15:00Z'));
+    const again = await h.orders(['refund', order.reference, '--local']);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain(`Refused: ${order.reference} was already refunded on Tue 24 Nov, 00:10 (re_`);
+    const dispatch = await h.orders(['mark-dispatched', order.reference, '--local']);
+    expect(dispatch.err).toContain(
+      `${order.reference}: ${order.reference} was refunded on Tue 24 Nov, 00:10: it cannot be dispatched.`,
+    );
+    h.setNow(undefined);
+  });
+
   it('says since when the shop has been open, in GMT', async () => {
     h.setNow(new Date('2026-11-23T08:05:00Z'));
     expect((await h.orders(['resume', '--local'])).code).toBe(0);

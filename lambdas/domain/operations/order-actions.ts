@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { IsoDate } from '../../../shared/dispatch';
+import { formatLondonTime, type IsoDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
 import { renderDelayEmail, renderDispatchEmail, renderRefundEmail } from '../emails/order-updates';
@@ -92,7 +92,7 @@ export async function markDispatched(
   let order = await findOrder(deps, reference);
   if (order.status === 'refunded') {
     throw new RefusedError(
-      `${order.reference} was refunded${order.refundedAt ? ` on ${order.refundedAt}` : ''}: it cannot be dispatched.`,
+      `${order.reference} was refunded${order.refundedAt ? ` on ${formatLondonTime(order.refundedAt, deps.now())}` : ''}: it cannot be dispatched.`,
     );
   }
   let changed = false;
@@ -302,7 +302,7 @@ export async function refundOrder(
 async function refuseRefunded(order: ManagedOrder, deps: ShopDeps): Promise<never> {
   const email = await sendRefundEmail(order, deps);
   throw new RefusedError(
-    `${order.reference} was already refunded${order.refundedAt ? ` on ${order.refundedAt}` : ''}${order.refundId ? ` (${order.refundId})` : ''}: nothing refunded again${email === 'sent' ? '; its refund email, not sent before, was sent now' : ''}.`,
+    `${order.reference} was already refunded${order.refundedAt ? ` on ${formatLondonTime(order.refundedAt, deps.now())}` : ''}${order.refundId ? ` (${order.refundId})` : ''}: nothing refunded again${email === 'sent' ? '; its refund email, not sent before, was sent now' : ''}.`,
   );
 }
 
