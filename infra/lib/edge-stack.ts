@@ -28,12 +28,20 @@ const visibility = (metricName: string) => ({
   sampledRequestsEnabled: true,
 });
 
+/**
+ * Matches one API path as API Gateway will route it: decoded and lower-cased first, so
+ * `/functions/v1/create%2Dcheckout` or `/Functions/v1/create-checkout` counts as checkout too
+ * instead of slipping past the checkout limit. The routes are lower-case, so nothing else matches.
+ */
 const uriPathIs = (path: string) => ({
   byteMatchStatement: {
     fieldToMatch: { uriPath: {} },
     positionalConstraint: 'EXACTLY',
     searchString: path,
-    textTransformations: [{ priority: 0, type: 'NONE' }],
+    textTransformations: [
+      { priority: 0, type: 'URL_DECODE' },
+      { priority: 1, type: 'LOWERCASE' },
+    ],
   },
 });
 

@@ -43,7 +43,7 @@ describe('abuse resistance (prod)', () => {
       });
     });
 
-    it('limits each client to 10 create-checkouts a minute, answering 429', () => {
+    it('limits each client to 10 create-checkouts a minute, matched on the URL-decoded, lower-cased path (create%2Dcheckout counts), answering 429', () => {
       const rules = Object.values(edgeTemplate.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules;
       expect(rules[0]).toMatchObject({
         Name: 'CheckoutPerClient',
@@ -59,6 +59,10 @@ describe('abuse resistance (prod)', () => {
                 FieldToMatch: { UriPath: {} },
                 PositionalConstraint: 'EXACTLY',
                 SearchString: '/functions/v1/create-checkout',
+                TextTransformations: [
+                  { Priority: 0, Type: 'URL_DECODE' },
+                  { Priority: 1, Type: 'LOWERCASE' },
+                ],
               },
             },
           },
@@ -78,7 +82,15 @@ describe('abuse resistance (prod)', () => {
             AggregateKeyType: 'IP',
             ScopeDownStatement: {
               NotStatement: {
-                Statement: { ByteMatchStatement: { SearchString: '/functions/v1/stripe-webhook' } },
+                Statement: {
+                  ByteMatchStatement: {
+                    SearchString: '/functions/v1/stripe-webhook',
+                    TextTransformations: [
+                      { Priority: 0, Type: 'URL_DECODE' },
+                      { Priority: 1, Type: 'LOWERCASE' },
+                    ],
+                  },
+                },
               },
             },
           },
