@@ -1,7 +1,9 @@
-import { type ChangeEvent, useId } from 'react';
+import { type ChangeEvent, useId, useState } from 'react';
 import { FIELD_LIMITS } from '../../../../../shared/checkout-fields';
+import { suggestEmailDomain } from '../../../../../shared/email-suggestion';
 import { parseUkPostcode } from '../../../../../shared/postcode';
 import type { DetailField, DeliveryDetails as Details, FieldErrors } from '../order-form';
+import { EmailSuggestion } from './email-suggestion';
 import { TextField } from './text-field';
 
 interface DeliveryDetailsProps {
@@ -19,6 +21,13 @@ export function DeliveryDetails({ details, errors, onChange }: DeliveryDetailsPr
   const headingId = useId();
   const postcode = parseUkPostcode(details.postcode);
   const postcodeHint = postcode.ok && postcode.slowerDelivery ? SLOWER_DELIVERY_HINT : undefined;
+  // Offered once the customer leaves the field, not while they are still typing "gmail.co".
+  const [leftEmail, setLeftEmail] = useState<string>();
+  const suggestedEmail = leftEmail === details.email ? suggestEmailDomain(details.email) : undefined;
+  const acceptEmail = (email: string) => {
+    setLeftEmail(email);
+    onChange('email', email);
+  };
   /** What every field shares: its name (for focusing), value, length limit, error and change handler. */
   const bind = (field: DetailField, normalise: (value: string) => string = (value) => value) => ({
     name: field,
@@ -33,7 +42,17 @@ export function DeliveryDetails({ details, errors, onChange }: DeliveryDetailsPr
       <h2 id={headingId}>Delivery Details</h2>
       <div className="fields">
         <TextField label="Full Name *" autoComplete="name" required {...bind('name')} />
-        <TextField label="Email *" type="email" autoComplete="email" required {...bind('email')} />
+        <TextField
+          label="Email *"
+          type="email"
+          autoComplete="email"
+          required
+          hint={
+            suggestedEmail ? <EmailSuggestion email={suggestedEmail} onAccept={acceptEmail} /> : undefined
+          }
+          onBlur={(event) => setLeftEmail(event.target.value)}
+          {...bind('email')}
+        />
         <TextField label="Phone Number (Optional)" type="tel" autoComplete="tel" {...bind('phone')} />
         <TextField
           multiline

@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type TextareaHTMLAttributes, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from 'react';
 import { AlertIcon } from '../../../components/ui/more-icons';
 
 interface FieldProps {
@@ -6,8 +6,8 @@ interface FieldProps {
   /** The problem with the value, shown beside the field and announced with it; undefined when fine. */
   error?: string | undefined;
   className?: string;
-  /** A short note under the field, announced with it (aria-describedby). */
-  hint?: string | undefined;
+  /** A short note under the field, announced with it (aria-describedby); it may hold a button. */
+  hint?: ReactNode;
 }
 
 type InputFieldProps = FieldProps & InputHTMLAttributes<HTMLInputElement> & { multiline?: false };
