@@ -312,6 +312,7 @@ export class ShopStack extends Stack {
     this.monitoring.monitorReconcilerHeartbeat();
     this.monitoring.monitorSesReputation();
     this.monitoring.monitorCustomerEmailRefused();
+    this.monitoring.monitorOrderRequests();
 
     const output = (key: string, value: string, description?: string) =>
       new CfnOutput(this, key, { value, description });

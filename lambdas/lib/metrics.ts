@@ -18,6 +18,10 @@ export const METRIC_NAMES = {
   paidCheckoutNeedsReview: 'PaidCheckoutNeedsReview',
   /** Customer confirmations SES refused for good (an address it cannot take): the merchant must reach them another way. */
   customerEmailRefused: 'CustomerEmailRefused',
+  /** Order requests recorded in requests mode (each new one, not a retry): a flood shows here first. */
+  orderRequests: 'OrderRequests',
+  /** Order requests whose merchant notice a limit kept back (counted in the next notice instead). */
+  orderRequestNoticesSuppressed: 'OrderRequestNoticesSuppressed',
 } as const;
 
 export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];

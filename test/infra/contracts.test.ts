@@ -4,6 +4,7 @@ import type * as z from 'zod/mini';
 import { API_ROUTES } from '../../infra/lib/constructs/checkout-api';
 import { API_FORWARDED_HEADERS } from '../../infra/lib/constructs/website';
 import type { ShopStack } from '../../infra/lib/shop-stack';
+import { CLIENT_ADDRESS_HEADER } from '../../lambdas/handlers/create-checkout/handler';
 import {
   checkoutEnvSchema,
   fulfilmentEnvSchema,
@@ -122,5 +123,9 @@ describe('contracts between infra and the lambdas', () => {
 
   it('forwards the idempotency header the page sends', () => {
     expect(API_FORWARDED_HEADERS).toContain(IDEMPOTENCY_HEADER.toLowerCase());
+  });
+
+  it("forwards the viewer's address that create-checkout's notice limits count", () => {
+    expect(API_FORWARDED_HEADERS).toContain(CLIENT_ADDRESS_HEADER);
   });
 });

@@ -165,7 +165,7 @@ describe('ShopMonitoring', () => {
 
   it('sends every alarm to the topic and treats a quiet shop as healthy, except the heartbeat', () => {
     const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(5 * 2 + 9);
+    expect(alarms).toHaveLength(5 * 2 + 10);
     for (const [id, alarm] of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([alarmTopic]);
       expect([id, alarm.Properties.TreatMissingData]).toEqual([
@@ -173,6 +173,20 @@ describe('ShopMonitoring', () => {
         id.includes('Heartbeat') ? 'breaching' : 'notBreaching',
       ]);
     }
+  });
+
+  it('alarms on more than 50 order requests in an hour (a requests-mode flood)', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'LiveAquatics',
+      MetricName: 'OrderRequests',
+      Dimensions: [{ Name: 'service', Value: 'live-aquatics-shop' }],
+      Statistic: 'Sum',
+      Period: 3600,
+      Threshold: 50,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 1,
+      AlarmActions: [alarmTopic],
+    });
   });
 
   it('counts 429 answers from the access log and alarms on 10 in 5 minutes', () => {

@@ -41,6 +41,12 @@ describe('OrdersTable', () => {
     });
   });
 
+  it('deletes only what carries deleteAfter (the notice counters) by TTL', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: 'deleteAfter', Enabled: true },
+    });
+  });
+
   it('orders table: point-in-time recovery and deletion protection', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },

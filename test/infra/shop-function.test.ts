@@ -142,7 +142,7 @@ describe('shop functions', () => {
       expect(statements('shopStatus')).toEqual([logs('shopStatus'), settingsRead()]);
     });
 
-    it('createCheckout may read the settings item and write order requests only (LeadingKeys), and send email', () => {
+    it('createCheckout may read the settings item and write order requests and notice counters only (LeadingKeys), and send email', () => {
       const all = statements('createCheckout');
       expect(all.slice(0, 4)).toEqual([
         logs('createCheckout'),
@@ -152,7 +152,9 @@ describe('shop functions', () => {
           Effect: 'Allow',
           Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
           Resource: tableArn(),
-          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['REQUEST#*'] } },
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['REQUEST#*', 'NOTICE_LIMIT#*'] },
+          },
         },
       ]);
       expect(all).toHaveLength(5);

@@ -230,6 +230,7 @@ describe('Website', () => {
         },
       });
       expect([...API_FORWARDED_HEADERS].sort()).toEqual([
+        'cloudfront-viewer-address',
         'content-type',
         'idempotency-key',
         'stripe-signature',

@@ -235,6 +235,21 @@ export class ShopMonitoring extends Construct {
     });
   }
 
+  /**
+   * More order requests in an hour than a small shop gets in a good week: a flood (each is recorded,
+   * the merchant's notices of them are limited). Check `orders list --status requested` and the
+   * create-checkout log (the sender's address is in the access log).
+   */
+  monitorOrderRequests(): void {
+    this.alarm('OrderRequestsFlood', {
+      metric: shopMetric(METRIC_NAMES.orderRequests, Duration.hours(1)),
+      threshold: 50,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      description:
+        'More than 50 order requests in an hour (requests mode): most likely a flood. Each is recorded; the merchant is notified of a few per hour. Check npm run orders -- list --status requested, and consider pausing.',
+    });
+  }
+
   private alarm(
     id: string,
     options: {

@@ -4,10 +4,12 @@ import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import {
   DISPATCH_DATE_INDEX,
+  NOTICE_LIMIT_KEY_PREFIX,
   PARTITION_KEY,
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
   SETTINGS_KEY,
+  TTL_ATTRIBUTE,
 } from '../../../lambdas/domain/orders/orders-table';
 
 /**
@@ -45,6 +47,9 @@ export class OrdersTable extends Construct {
       removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       // Encrypted at rest with the AWS owned key: free, and no key policy for the functions to need.
       encryption: TableEncryption.DEFAULT,
+      // Only requests mode's notice counters carry it (hourly, useless a day later); no order or
+      // request ever does, so TTL never deletes one.
+      timeToLiveAttribute: TTL_ATTRIBUTE,
     });
 
     this.table.addGlobalSecondaryIndex({
@@ -75,14 +80,19 @@ export class OrdersTable extends Construct {
 
   /**
    * Lets create-checkout, in requests mode, record order requests (`pk = REQUEST#…`) with
-   * conditional writes and move their email states: request items only, never an order.
+   * conditional writes and move their email states, and count its notices to the merchant
+   * (`pk = NOTICE_LIMIT#…`): those items only, never an order.
    */
   grantOrderRequestsWrite(grantee: IGrantable): Grant {
     return Grant.addToPrincipal({
       grantee,
       actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${REQUEST_KEY_PREFIX}*`] } },
+      conditions: {
+        'ForAllValues:StringLike': {
+          'dynamodb:LeadingKeys': [`${REQUEST_KEY_PREFIX}*`, `${NOTICE_LIMIT_KEY_PREFIX}*`],
+        },
+      },
     });
   }
 

@@ -82,9 +82,16 @@ export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), pay
 /**
  * Request headers the API handlers read. `Authorization` is not listed because CloudFront refuses it
  * in an origin request policy; it forwards it anyway on POST, the only method that carries it
- * (create-checkout's optional public key).
+ * (create-checkout's optional public key). `cloudfront-viewer-address` is CloudFront's own, the
+ * viewer's IP and port: API Gateway sees only CloudFront's address, and requests mode limits its
+ * notices per client.
  */
-export const API_FORWARDED_HEADERS = ['content-type', 'stripe-signature', 'idempotency-key'] as const;
+export const API_FORWARDED_HEADERS = [
+  'content-type',
+  'stripe-signature',
+  'idempotency-key',
+  'cloudfront-viewer-address',
+] as const;
 
 /** Hashed build files never change under the same name. */
 const IMMUTABLE_CACHE = [

@@ -10,10 +10,13 @@ export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
 export interface CheckoutGateDeps {
   /** The current settings; cached for a few seconds at most (createSettingsReader). */
   settings: () => Promise<ShopSettings>;
-  /** Records a validated checkout as an order request and emails it (requests mode; recordOrderRequest). */
+  /**
+   * Records a validated checkout as an order request and notifies the merchant within the notice
+   * limits (requests mode; recordOrderRequest). `client`: the sender's IP address, which the limits count.
+   */
   recordRequest: (
     input: CheckoutRequest,
-    options: { idempotencyKey: string | undefined; cutoffHours: number },
+    options: { idempotencyKey: string | undefined; cutoffHours: number; client: string },
   ) => Promise<RecordedRequest>;
 }
 

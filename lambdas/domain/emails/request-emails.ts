@@ -1,9 +1,9 @@
-import { formatDispatchDate } from '../../../shared/dispatch';
+import { formatDispatchDate, formatLondonTime } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import type { OrderRequest } from '../orders/order-request';
 import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
 import { formatOrderDate } from './customer-confirmation';
-import { type EmailContent, renderEmail } from './render';
+import { type EmailBlock, type EmailContent, renderEmail } from './render';
 
 function requestRows(request: OrderRequest): Array<readonly [string, string]> {
   return [
@@ -15,27 +15,28 @@ function requestRows(request: OrderRequest): Array<readonly [string, string]> {
   ];
 }
 
-/** To the customer: the request is received, nothing is paid or owed yet, what happens next. */
-export function renderRequestReceived(request: OrderRequest, seller: SellerDetails): EmailContent {
-  return renderEmail(`${seller.name}: order request ${request.reference} received`, [
-    { kind: 'paragraph', text: `Hello ${request.customerName},` },
-    {
-      kind: 'paragraph',
-      text: `Thank you for your order request. No payment has been taken and you do not owe anything yet. We will contact you at ${request.customerEmail} to confirm your delivery details; when we can supply your order we will email you a secure payment link.`,
-    },
-    { kind: 'heading', text: 'Your request' },
-    { kind: 'rows', rows: requestRows(request) },
-    ...sellerBlocks(seller),
-  ]);
-}
-
-/** To the merchant: a request to answer, with the two commands that answer it. */
+/**
+ * To the merchant: a request to answer, with the two commands that answer it, as they work when
+ * typed (the operator's target remembered). The customer is not emailed until the merchant answers.
+ * When notice limits kept earlier requests back, it says how many and since when.
+ */
 export function renderRequestNotice(request: OrderRequest): EmailContent {
+  const unnotified = request.unnotifiedRequests ?? 0;
+  const earlier: EmailBlock[] =
+    unnotified > 0 && request.unnotifiedSince !== undefined
+      ? [
+          {
+            kind: 'paragraph',
+            text: `Also ${unnotified} earlier ${unnotified === 1 ? 'request' : 'requests'} since ${formatLondonTime(request.unnotifiedSince, new Date(request.createdAt))} (UK time), recorded without a notice of their own (the hourly limits on these notices). List them with: npm run orders -- list --status requested`,
+          },
+        ]
+      : [];
   return renderEmail(`Order request ${request.reference}: ${request.bottles} bottles (not paid)`, [
     {
       kind: 'paragraph',
-      text: `A new order request (the shop is taking requests, so nothing has been paid). Invite payment with: npm run orders -- request-payment ${request.reference}. Or decline it with: npm run orders -- decline ${request.reference}. Reply to this email to reach the customer.`,
+      text: `A new order request (the shop is taking requests, so nothing has been paid, and the customer has not been emailed). Invite payment with: npm run orders -- request-payment ${request.reference}. Or decline it with: npm run orders -- decline ${request.reference}. Reply to this email to reach the customer.`,
     },
+    ...earlier,
     {
       kind: 'rows',
       rows: [

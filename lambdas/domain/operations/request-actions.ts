@@ -1,22 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
-import { nextDispatchDate } from '../../../shared/dispatch';
+import { orderReference } from '../../../shared/checkout-status';
+import { formatLondonTime, nextDispatchDate } from '../../../shared/dispatch';
 import { poundsToPence, quoteOrder } from '../../../shared/pricing';
 import { logger } from '../../lib/logger';
+import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
 import { isStripeError } from '../../lib/stripe-errors';
-import { buildSessionParams, QuoteMismatchError } from '../checkout/create-checkout-session';
 import {
-  renderDecline,
-  renderPaymentInvitation,
-  renderRequestNotice,
-  renderRequestReceived,
-} from '../emails/request-emails';
+  buildSessionParams,
+  CheckoutConflictError,
+  QuoteMismatchError,
+} from '../checkout/create-checkout-session';
+import { renderDecline, renderPaymentInvitation, renderRequestNotice } from '../emails/request-emails';
 import { putIfAbsent, updateIf } from '../orders/conditional-writes';
 import type { OrderRequest } from '../orders/order-request';
 import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, requestKey } from '../orders/orders-table';
-import { findByReference, getRecord } from '../orders/records';
+import { findByReference, getRecord, type ShopRecord } from '../orders/records';
 import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
 import { RefusedError } from '../refusal';
+import { decideRequestNotice, type NoticeLimitScope } from './request-notice-limits';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 
 /** How long a payment link stays usable: under Stripe's 24-hour maximum for `expires_at`. */
@@ -33,23 +35,35 @@ export function requestReference(idempotencyKey: string | undefined): string {
   return `R${digits.slice(0, 11).toUpperCase()}`;
 }
 
+/** What recording an order request needs: the shop's clients, and where its metrics go. */
+export interface RequestWriterDeps extends ShopDeps {
+  metrics: MetricsWriter;
+}
+
+/** What recording a request did about the merchant's notice. */
+export type RequestNoticeOutcome = SendOnceOutcome | 'failed' | `limited-by-${NoticeLimitScope}`;
+
 /**
  * Records an order request taken in requests mode (the browser's totals checked against the
- * server's quote first, as for a paid checkout: QuoteMismatchError) (its own item, `REQUEST#<reference>`, never an
- * order) and emails the customer and the merchant, each exactly once. A repeat with the same
- * idempotency key finds the request and only finishes emails a stopped attempt left unsent.
- * An email SES refuses is logged, not thrown: the request is recorded, `orders list` shows the
- * unsent email, and the customer is told on the page that it was received.
+ * server's quote first, as for a paid checkout: QuoteMismatchError) as its own item,
+ * `REQUEST#<reference>`, never an order, and notifies the merchant within the notice limits
+ * (request-notice-limits.ts). The customer is emailed nothing: the page tells them the shop will
+ * be in touch, and only the merchant's answer (request-payment, decline) emails them, so nothing a
+ * sender types is mailed to an address they chose.
+ *
+ * A repeat with the same idempotency key and the same details finds the request and only finishes
+ * a notice a stopped attempt left unsent; with other details it is CheckoutConflictError (409), as
+ * in paid mode. A notice SES refuses is logged, not thrown: the request is recorded and `orders
+ * list` shows the unsent notice. Emits OrderRequests for each new request, and
+ * OrderRequestNoticesSuppressed for each one over a limit.
+ * @throws QuoteMismatchError when the totals are not the server's quote.
+ * @throws CheckoutConflictError when the idempotency key was used for other details.
  */
 export async function recordOrderRequest(
   input: CheckoutRequest,
-  options: { idempotencyKey: string | undefined; cutoffHours: number },
-  deps: ShopDeps,
-): Promise<{
-  reference: string;
-  created: boolean;
-  emails: Record<'customer' | 'merchant', SendOnceOutcome | 'failed'>;
-}> {
+  options: { idempotencyKey: string | undefined; cutoffHours: number; client: string },
+  deps: RequestWriterDeps,
+): Promise<{ reference: string; created: boolean; notice: RequestNoticeOutcome }> {
   const quote = quoteOrder(input.quantity);
   const totalsMatch =
     poundsToPence(input.subtotal) === quote.subtotalPence &&
@@ -57,9 +71,15 @@ export async function recordOrderRequest(
     poundsToPence(input.total) === quote.totalPence;
   if (!totalsMatch) throw new QuoteMismatchError(quote);
   const reference = requestReference(options.idempotencyKey);
+  // Read first, so a retry of a recorded request never spends a notice allowance.
+  const earlier =
+    options.idempotencyKey === undefined ? undefined : await getRecord(deps.table, requestKey(reference));
+  if (earlier) return { reference, created: false, notice: await finishRepeat(earlier) };
+
   const now = deps.now();
   const createdAt = now.toISOString();
   const dispatchDate = nextDispatchDate(now, { cutoffHours: options.cutoffHours });
+  const decision = await decideRequestNotice(deps.table, { email: input.email, client: options.client }, now);
   const item: OrderRequest = {
     pk: requestKey(reference),
     reference,
@@ -76,40 +96,62 @@ export async function recordOrderRequest(
     postcode: input.postcode,
     dispatchDate,
     createdAt,
-    requestReceivedEmailState: 'pending',
-    requestNoticeEmailState: 'pending',
+    ...(decision.notify && {
+      requestNoticeEmailState: 'pending',
+      ...(decision.unnotified && {
+        unnotifiedRequests: decision.unnotified.count,
+        unnotifiedSince: decision.unnotified.since,
+      }),
+    }),
     gsi1pk: dispatchDayKey(dispatchDate),
     gsi1sk: dispatchSortKey('requested', createdAt, reference),
   };
-  const created = await putIfAbsent(deps.table, item);
-  const stored = created ? item : await readRequest(deps, reference);
-  // Independent: the merchant's notice never waits on, or fails with, the customer's email.
-  const [merchant, customer] = await Promise.all([
-    trySend(stored, 'requestNotice', () => ({
-      to: deps.merchantEmail,
-      replyTo: stored.customerEmail,
-      content: renderRequestNotice(stored),
-    })),
-    trySend(stored, 'requestReceived', () => ({
-      to: stored.customerEmail,
-      replyTo: deps.seller.email,
-      content: renderRequestReceived(stored, deps.seller),
-    })),
-  ]);
-  return { reference, created, emails: { customer, merchant } };
+  if (!(await putIfAbsent(deps.table, item))) {
+    // The same key recorded concurrently: as a repeat (its allowance, if it took one, is spent).
+    return { reference, created: false, notice: await finishRepeat(await getRecord(deps.table, item.pk)) };
+  }
+  emitMetric(deps.metrics, METRIC_NAMES.orderRequests, 1);
+  if (!decision.notify) {
+    emitMetric(deps.metrics, METRIC_NAMES.orderRequestNoticesSuppressed, 1);
+    return { reference, created: true, notice: `limited-by-${decision.limitedBy}` };
+  }
+  return { reference, created: true, notice: await trySendNotice(item) };
 
-  async function trySend(
-    request: OrderRequest,
-    kind: 'requestNotice' | 'requestReceived',
-    message: Parameters<typeof sendOnce>[2],
-  ): Promise<SendOnceOutcome | 'failed'> {
+  async function finishRepeat(record: ShopRecord | undefined): Promise<RequestNoticeOutcome> {
+    if (record?.kind !== 'request') throw new Error(`Request ${reference} cannot be read`);
+    if (!sameDetails(record.request, input)) throw new CheckoutConflictError();
+    return trySendNotice(record.request);
+  }
+
+  async function trySendNotice(request: OrderRequest): Promise<SendOnceOutcome | 'failed'> {
     try {
-      return await sendOnce(request.pk, kind, message, deps);
+      return await sendOnce(
+        request.pk,
+        'requestNotice',
+        () => ({
+          to: deps.merchantEmail,
+          replyTo: request.customerEmail,
+          content: renderRequestNotice(request),
+        }),
+        deps,
+      );
     } catch (error) {
-      logger.error('Order request email not sent', { reference: request.reference, kind, error });
+      logger.error('Order request notice not sent', { reference: request.reference, error });
       return 'failed';
     }
   }
+}
+
+/** Whether a repeat of a request (same idempotency key) asks for what the stored request holds. */
+function sameDetails(request: OrderRequest, input: CheckoutRequest): boolean {
+  return (
+    request.customerName === input.name &&
+    request.customerEmail === input.email &&
+    request.customerPhone === input.phone &&
+    request.deliveryAddress === input.address &&
+    request.postcode === input.postcode &&
+    request.bottles === input.quantity
+  );
 }
 
 async function readRequest(deps: Pick<ShopDeps, 'table'>, reference: string): Promise<OrderRequest> {
@@ -128,10 +170,67 @@ async function findRequest(deps: Pick<ShopDeps, 'table'>, reference: string): Pr
   return record.request;
 }
 
+/** Whether a request's payment link has expired: it can then be sent again, or the request declined. */
+function linkExpired(request: OrderRequest, now: Date): boolean {
+  return (
+    request.status === 'invited' &&
+    request.checkoutExpiresAt !== undefined &&
+    Date.parse(request.checkoutExpiresAt) <= now.getTime()
+  );
+}
+
+/**
+ * Makes sure an expired link's Checkout Session can never be paid, so that a new link or a
+ * decline cannot meet a payment for the old one: Stripe expires a session a little after its
+ * `expires_at`, so one still open is expired here. Returns its id.
+ * @throws RefusedError when the customer completed it (paid, or a payment on its way): the
+ *   request is an order now, and only a refund undoes it.
+ */
+async function closeExpiredLink(request: OrderRequest, deps: ShopStripeDeps): Promise<string> {
+  const sessionId = request.checkoutSessionId;
+  if (sessionId === undefined) throw new Error(`${request.reference} is invited without a Checkout Session`);
+  let session = await deps.stripe.checkout.sessions.retrieve(sessionId);
+  if (session.status === 'open') {
+    try {
+      session = await deps.stripe.checkout.sessions.expire(sessionId);
+    } catch (error) {
+      // Completed or expired between the two calls: the session as it is now says which.
+      if (!(isStripeError(error) && error.type === 'StripeInvalidRequestError')) throw error;
+      session = await deps.stripe.checkout.sessions.retrieve(sessionId);
+    }
+  }
+  if (session.status === 'complete') {
+    throw new RefusedError(
+      `${request.reference} was paid through its payment link: it is order ${orderReference(sessionId)} now (refund it if it cannot be supplied). Nothing changed.`,
+    );
+  }
+  return sessionId;
+}
+
+/**
+ * The condition that a request is still as it was read: `requested`, or `invited` with the
+ * Checkout Session `previous` (an expired link), so two operators' commands never both move it.
+ */
+function stillAsRead(previous: string | undefined): {
+  condition: string;
+  names: Record<string, string>;
+  values: Record<string, string>;
+} {
+  return previous === undefined
+    ? { condition: '#status = :from', names: { '#status': 'status' }, values: { ':from': 'requested' } }
+    : {
+        condition: '#status = :from AND #previous = :previous',
+        names: { '#status': 'status', '#previous': 'checkoutSessionId' },
+        values: { ':from': 'invited', ':previous': previous },
+      };
+}
+
 /**
  * Invites payment for a request: a Checkout Session made exactly as create-checkout makes one
  * (so the paid session becomes an ordinary order through the webhook), valid for
  * PAYMENT_LINK_HOURS, its link emailed to the customer once. `requested → invited`, conditional.
+ * Once the link has expired, a new one: the old session closed first (closeExpiredLink), a new
+ * session, one more email (`invited → invited`). While the link is valid, refused: it was sent.
  */
 export async function requestPayment(
   reference: string,
@@ -141,8 +240,9 @@ export async function requestPayment(
   if (request.status === 'declined')
     throw new RefusedError(`${request.reference} was declined: no payment can be asked for it.`);
   let changed = false;
-  if (request.status === 'requested') {
-    const now = deps.now();
+  const now = deps.now();
+  if (request.status === 'requested' || linkExpired(request, now)) {
+    const previous = request.status === 'invited' ? await closeExpiredLink(request, deps) : undefined;
     const dispatchDate = nextDispatchDate(now, { cutoffHours: deps.cutoffHours });
     const quote = quoteOrder(request.bottles);
     const expiresAt = Math.floor(now.getTime() / 1000) + PAYMENT_LINK_HOURS * 3600;
@@ -167,9 +267,10 @@ export async function requestPayment(
     });
     let session: { id: string; url: string | null };
     try {
-      // Keyed on the request: a repeat within Stripe's 24-hour key lifetime gets the same session.
+      // Keyed on the request (and the link it replaces): a repeat within Stripe's 24-hour key
+      // lifetime gets the same session, and a new link never gets the expired one back.
       session = await deps.stripe.checkout.sessions.create(params, {
-        idempotencyKey: `request-payment-${request.reference}`,
+        idempotencyKey: `request-payment-${request.reference}${previous === undefined ? '' : `-after-${previous}`}`,
       });
     } catch (error) {
       if (isStripeError(error) && error.type === 'StripeInvalidRequestError') {
@@ -182,17 +283,18 @@ export async function requestPayment(
     }
     if (!session.url) throw new Error(`Stripe made session ${session.id} without a URL`);
     const due = emailDue('paymentInvitation');
+    const from = stillAsRead(previous);
     changed = await updateIf(deps.table, request.pk, {
-      ConditionExpression: '#status = :requested',
+      ConditionExpression: from.condition,
       UpdateExpression: `SET #status = :invited, invitedAt = :now, checkoutSessionId = :session, checkoutUrl = :url, checkoutExpiresAt = :expires, dispatchDate = :day, #dayKey = :dayKey, #sort = :sk, ${due.set} REMOVE ${due.remove}`,
       ExpressionAttributeNames: {
-        '#status': 'status',
+        ...from.names,
         '#dayKey': DISPATCH_DATE_INDEX.partitionKey,
         '#sort': DISPATCH_DATE_INDEX.sortKey,
         ...due.names,
       },
       ExpressionAttributeValues: {
-        ':requested': 'requested',
+        ...from.values,
         ':invited': 'invited',
         ':now': now.toISOString(),
         ':session': session.id,
@@ -226,35 +328,47 @@ export async function requestPayment(
     deps,
   );
   if (!changed && email !== 'sent') {
+    const invitedAt = stored.invitedAt === undefined ? '(unknown)' : formatLondonTime(stored.invitedAt, now);
     throw new RefusedError(
-      `${stored.reference} was already invited to pay on ${stored.invitedAt ?? '(unknown)'}; the link (valid until ${checkoutExpiresAt}) was emailed then. Nothing sent again.`,
+      `${stored.reference} was already invited to pay on ${invitedAt}; the link (valid until ${formatLondonTime(checkoutExpiresAt, now)}) was emailed then. Nothing sent again; once it expires, request-payment sends a new one.`,
     );
   }
   return { reference: stored.reference, changed, url: checkoutUrl, expiresAt: checkoutExpiresAt, email };
 }
 
-/** Declines a request not yet invited to pay (`requested → declined`) and tells the customer once. */
+/**
+ * Declines a request and tells the customer once: `requested → declined`, or `invited →
+ * declined` once its payment link has expired (the old session closed first, closeExpiredLink).
+ * While a link is valid the customer may be paying, so it is refused.
+ */
 export async function declineRequest(
   reference: string,
-  deps: ShopDeps,
+  deps: ShopStripeDeps,
 ): Promise<{ reference: string; changed: boolean; email: SendOnceOutcome }> {
   let request = await findRequest(deps, reference);
-  if (request.status === 'invited') {
+  const now = deps.now();
+  if (request.status === 'invited' && !linkExpired(request, now)) {
+    const until =
+      request.checkoutExpiresAt === undefined
+        ? 'its expiry'
+        : formatLondonTime(request.checkoutExpiresAt, now);
     throw new RefusedError(
-      `${request.reference} was already sent a payment link (valid until ${request.checkoutExpiresAt ?? 'its expiry'}); it cannot be declined now. Wait for the link to expire, or refund if it is paid.`,
+      `${request.reference} was already sent a payment link (valid until ${until}); it cannot be declined now. Once the link expires it can be declined (or sent a new link); if it is paid, refund the order.`,
     );
   }
   let changed = false;
-  if (request.status === 'requested') {
+  if (request.status !== 'declined') {
+    const previous = request.status === 'invited' ? await closeExpiredLink(request, deps) : undefined;
     const due = emailDue('decline');
+    const from = stillAsRead(previous);
     changed = await updateIf(deps.table, request.pk, {
-      ConditionExpression: '#status = :requested',
+      ConditionExpression: from.condition,
       UpdateExpression: `SET #status = :declined, declinedAt = :now, #sort = :sk, ${due.set} REMOVE ${due.remove}`,
-      ExpressionAttributeNames: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...due.names },
+      ExpressionAttributeNames: { ...from.names, '#sort': DISPATCH_DATE_INDEX.sortKey, ...due.names },
       ExpressionAttributeValues: {
-        ':requested': 'requested',
+        ...from.values,
         ':declined': 'declined',
-        ':now': deps.now().toISOString(),
+        ':now': now.toISOString(),
         ':sk': dispatchSortKey('declined', request.createdAt, request.reference),
         ':pending': 'pending',
       },
@@ -273,9 +387,9 @@ export async function declineRequest(
     deps,
   );
   if (!changed && email !== 'sent') {
-    throw new RefusedError(
-      `${stored.reference} was already declined on ${stored.declinedAt ?? '(unknown)'}. Nothing sent again.`,
-    );
+    const declinedAt =
+      stored.declinedAt === undefined ? '(unknown)' : formatLondonTime(stored.declinedAt, now);
+    throw new RefusedError(`${stored.reference} was already declined on ${declinedAt}. Nothing sent again.`);
   }
   return { reference: stored.reference, changed, email };
 }

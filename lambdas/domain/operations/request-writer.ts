@@ -1,7 +1,8 @@
 import { createDocumentClient, createSesClient } from '../../lib/aws';
 import type { CheckoutEnv } from '../../lib/config';
+import { stdoutMetricsWriter } from '../../lib/metrics';
 import { shopEmailIdentity } from '../emails/send-email';
-import type { ShopDeps } from './shop-deps';
+import type { RequestWriterDeps } from './request-actions';
 
 // What create-checkout needs only in requests mode: the DynamoDB and SES clients and the request
 // actions. checkout-gate.ts imports this module on the first order request a container takes, so
@@ -9,8 +10,8 @@ import type { ShopDeps } from './shop-deps';
 
 export { recordOrderRequest } from './request-actions';
 
-/** Builds the clients that record an order request and email it, from create-checkout's parsed configuration. */
-export function createRequestDeps(config: CheckoutEnv): ShopDeps {
+/** Builds the clients that record an order request and notify the merchant, from create-checkout's parsed configuration. */
+export function createRequestDeps(config: CheckoutEnv): RequestWriterDeps {
   const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
     table: {
@@ -20,5 +21,6 @@ export function createRequestDeps(config: CheckoutEnv): ShopDeps {
     ...shopEmailIdentity(ses, config),
     merchantEmail: config.MERCHANT_EMAIL,
     now: () => new Date(),
+    metrics: stdoutMetricsWriter,
   };
 }

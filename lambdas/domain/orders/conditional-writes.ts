@@ -6,7 +6,7 @@ import { itemKey, PARTITION_KEY, type ShopTable } from './orders-table';
 // exactly-once needs neither transactions (dynalite has none) nor a lock.
 
 /** Runs a conditional write: `false` when its condition did not hold, any other error thrown. */
-async function conditionalWrite(write: () => Promise<unknown>): Promise<boolean> {
+export async function conditionalWrite(write: () => Promise<unknown>): Promise<boolean> {
   try {
     await write();
     return true;

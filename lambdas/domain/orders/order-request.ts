@@ -26,8 +26,13 @@ export const orderRequestSchema = z.object({
   checkoutUrl: z.optional(z.string()),
   checkoutExpiresAt: z.optional(isoInstant),
   declinedAt: z.optional(isoInstant),
+  /** Only on requests recorded before requests stopped emailing the customer (request-notice-limits.ts). */
   requestReceivedEmailState: optionalEmailState,
+  /** Absent when the request was over a notice limit and the merchant was not notified of it alone. */
   requestNoticeEmailState: optionalEmailState,
+  /** Requests recorded without a notice since `unnotifiedSince`, told to the merchant in this one's notice. */
+  unnotifiedRequests: z.optional(z.number().check(z.int())),
+  unnotifiedSince: z.optional(isoInstant),
   paymentInvitationEmailState: optionalEmailState,
   declineEmailState: optionalEmailState,
   /** `byDispatchDate`, so `orders list` shows requests beside the orders of their week. */

@@ -42,6 +42,16 @@ export const REQUEST_KEY_PREFIX = 'REQUEST#';
 export const DISPATCH_KEY_PREFIX = 'DISPATCH#';
 /** The one item holding the shop's settings (pause, requests mode). */
 export const SETTINGS_KEY = 'SETTINGS#shop';
+/**
+ * Counters that limit the merchant's notices of order requests (`NOTICE_LIMIT#<scope>#<hour>#<hash>`)
+ * and the count of requests recorded without a notice (lambdas/domain/operations/request-notice-limits.ts).
+ */
+export const NOTICE_LIMIT_KEY_PREFIX = 'NOTICE_LIMIT#';
+/**
+ * The table's TTL attribute (epoch seconds): only the notice counters carry it, so DynamoDB deletes
+ * them once their hour is long past. No order or request ever has it.
+ */
+export const TTL_ATTRIBUTE = 'deleteAfter';
 
 /** The key of one item, for GetItem and UpdateItem. */
 export function itemKey(pk: string): { [PARTITION_KEY]: string } {
