@@ -150,6 +150,30 @@ function prerender(define: Record<string, string>): Plugin {
   };
 }
 
+/**
+ * Vite wraps every dynamic `import()` in a helper that preloads the chunk's imports and CSS
+ * (vitejs/vite#18551: even with `build.modulePreload: false`). With no preload list
+ * (`modulePreload: false`) and one stylesheet inlined into every page (`cssCodeSplit: false`), it
+ * only ever calls the import: this plugin makes it say so, 0.6 KiB gzip off the first load.
+ * A stylesheet per chunk would need the helper back, so that setting stops the build.
+ */
+function plainDynamicImports(): Plugin {
+  const helperId = '\0vite/preload-helper.js';
+  return {
+    name: 'shop:plain-dynamic-imports',
+    apply: 'build',
+    enforce: 'pre',
+    configResolved(config) {
+      if (config.build.cssCodeSplit || config.build.modulePreload !== false) {
+        throw new Error('plainDynamicImports needs build.cssCodeSplit and build.modulePreload false');
+      }
+    },
+    load(id) {
+      return id === helperId ? 'export const __vitePreload = (load) => load();' : undefined;
+    },
+  };
+}
+
 export default defineConfig(() => {
   // The stage's settings, as the CDK app gives them (infra/lib/site-build.ts), or the local
   // stage's: checked here with the stage's schema, so the page carries the answer rather than the
@@ -158,7 +182,7 @@ export default defineConfig(() => {
   return {
     define,
     root: 'web',
-    plugins: [react(), prerender(define)],
+    plugins: [plainDynamicImports(), react(), prerender(define)],
     resolve: {
       // react-router publishes a production build beside the development one its package exports
       // name; the same code without development-only checks, 0.5 KiB gzip off the first load.

@@ -6,9 +6,14 @@ export function jsonResponse(body: unknown, status = 200): Response {
 }
 
 /** What `GET /functions/v1/shop-status` answers in the stubbed browser; open unless a test says otherwise. */
-let shopStatusAnswer: unknown = { mode: 'open' };
-export function stubShopStatus(body: unknown) {
-  shopStatusAnswer = body;
+let shopStatusAnswer: { body: unknown; status: number } = { body: { mode: 'open' }, status: 200 };
+let shopStatusReadCount = 0;
+export function stubShopStatus(body: unknown, status = 200) {
+  shopStatusAnswer = { body, status };
+}
+/** How many times the page has read the shop's status since `stubFetch`. */
+export function shopStatusReads(): number {
+  return shopStatusReadCount;
 }
 
 /**
@@ -24,10 +29,12 @@ export function stubFetch(...answers: Array<Response | Error | Promise<Response>
     if (next instanceof Error) throw next;
     return next;
   });
-  const answered: typeof fetch = async (input, init) =>
-    String(input).includes('/functions/v1/shop-status')
-      ? jsonResponse(shopStatusAnswer)
-      : fetchMock(input, init);
+  shopStatusReadCount = 0;
+  const answered: typeof fetch = async (input, init) => {
+    if (!String(input).includes('/functions/v1/shop-status')) return fetchMock(input, init);
+    shopStatusReadCount += 1;
+    return jsonResponse(shopStatusAnswer.body, shopStatusAnswer.status);
+  };
   vi.stubGlobal('fetch', answered);
   return fetchMock;
 }

@@ -5,7 +5,7 @@ import type { CheckoutStatus } from '../../../shared/checkout-status';
 
 export type CreateCheckoutResult =
   | { kind: 'payment-page'; url: string; sessionId: string }
-  | { kind: 'received' }
+  | { kind: 'received'; reference: string | undefined }
   | { kind: 'failed' };
 
 export type CheckoutStatusResult =

@@ -49,7 +49,7 @@ export async function createCheckout(
   if (!parsed?.success) return { kind: 'failed' };
   return 'url' in parsed.data
     ? { kind: 'payment-page', url: parsed.data.url, sessionId: parsed.data.sessionId }
-    : { kind: 'received' };
+    : { kind: 'received', reference: parsed.data.reference };
 }
 
 export async function getCheckoutStatus(

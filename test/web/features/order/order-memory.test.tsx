@@ -164,3 +164,38 @@ describe('order page: a payment held for review in the other tab', () => {
     expect(shopView.queryByRole('button', { name: 'Secure Checkout with Stripe' })).not.toBeInTheDocument();
   });
 });
+
+describe('order page: a Direct Debit still with the bank, seen in the other tab', () => {
+  it('shows the order placed and waiting for the bank, never a live form or "we have received your payment"', async () => {
+    stubFetch(
+      jsonResponse({ url: CHECKOUT_URL, sessionId: SESSION_ID }),
+      jsonResponse({
+        status: 'unpaid',
+        reference: 'i9J0kLmNoPqR',
+        bottles: 6,
+        total: 2445,
+        dispatchDate: '2026-11-30',
+      }),
+    );
+    const { tab } = stubWindowOpen();
+    const shop = renderApp('/');
+    await fillOrder(shop.user);
+    await shop.user.click(screen.getByRole('button', { name: 'Secure Checkout with Stripe' }));
+    await waitFor(() => expect(tab.location.href).toBe(CHECKOUT_URL));
+
+    renderApp(`/success?session_id=${SESSION_ID}`);
+
+    const shopView = within(shop.container);
+    const heading = await shopView.findByRole('heading', {
+      name: 'Your order is placed, waiting for your bank',
+    });
+    const view = heading.closest('section');
+    if (!view) throw new Error('the view has no section');
+    expect(view).toHaveTextContent(
+      'Your bank is processing your payment, which can take a few working days. You do not need to order again: we will email you as soon as it clears.',
+    );
+    expect(within(view).getByText('Order Reference').nextElementSibling).toHaveTextContent('i9J0kLmNoPqR');
+    expect(shopView.queryByText(/We have received your payment/)).not.toBeInTheDocument();
+    expect(shopView.queryByRole('button', { name: 'Secure Checkout with Stripe' })).not.toBeInTheDocument();
+  });
+});

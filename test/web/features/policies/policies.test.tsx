@@ -1,6 +1,7 @@
-import { screen, within } from '@testing-library/react';
-import { Route } from 'react-router-dom';
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter, Route } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
+import { SiteFooter } from '../../../../web/src/components/layout/site-footer';
 import { jsonResponse, stubFetch } from '../../helpers/fake-browser';
 import { renderApp } from '../../helpers/render-app';
 
@@ -34,6 +35,70 @@ describe('seller identity', () => {
     );
     expect(within(policies).getByRole('link', { name: 'Terms of sale' })).toHaveAttribute('href', '/terms');
     expect(within(policies).getByRole('link', { name: 'Contact us' })).toHaveAttribute('href', '/contact');
+  });
+
+  it('names a shop that trades under its own name once, without "sold by"', () => {
+    render(
+      <MemoryRouter>
+        <SiteFooter
+          seller={{
+            shopName: 'Live Aquatics',
+            name: 'Live Aquatics',
+            address: '1 Test Street, Testville',
+            email: 'hello@live-aquatics.example',
+          }}
+        />
+      </MemoryRouter>,
+    );
+
+    const sentence = within(footer()).getByText(/Testville/);
+    expect(sentence).toHaveTextContent(
+      'Live Aquatics, 1 Test Street, Testville. hello@live-aquatics.example',
+    );
+    expect(sentence).not.toHaveTextContent('sold by');
+  });
+
+  it('says who sells when the seller trades under another name, whatever the letter case', () => {
+    const seller = { address: '2 Pond Lane, Leeds', email: 'hello@pond.example' };
+    const { unmount } = render(
+      <MemoryRouter>
+        <SiteFooter seller={{ ...seller, shopName: 'Live Aquatics', name: 'Pond Life Ltd' }} />
+      </MemoryRouter>,
+    );
+    expect(footer()).toHaveTextContent('Live Aquatics is sold by Pond Life Ltd, 2 Pond Lane, Leeds.');
+    unmount();
+
+    render(
+      <MemoryRouter>
+        <SiteFooter seller={{ ...seller, shopName: 'Live Aquatics', name: 'LIVE AQUATICS' }} />
+      </MemoryRouter>,
+    );
+    expect(footer()).toHaveTextContent('LIVE AQUATICS, 2 Pond Lane, Leeds.');
+    expect(footer()).not.toHaveTextContent('sold by');
+  });
+
+  it("shows the shop's logo in the header of every page, sized and named by the shop's name", async () => {
+    const expectLogo = () => {
+      const logo = screen.getByRole('img', { name: 'Live Aquatics' });
+      expect(logo).toHaveAttribute('src', '/favicon.svg');
+      expect(logo).toHaveAttribute('width', '48');
+      expect(logo).toHaveAttribute('height', '48');
+      // The page's header, above its main content.
+      expect(logo.closest('header')?.nextElementSibling).toBe(screen.getByRole('main'));
+    };
+    const order = renderApp('/');
+    expectLogo();
+    order.unmount();
+
+    stubFetch(new Promise<Response>(() => {}));
+    const success = renderApp('/success?session_id=cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqR');
+    expect(await screen.findByRole('heading', { name: 'Checking your payment...' })).toBeInTheDocument();
+    expectLogo();
+    success.unmount();
+
+    renderApp('/privacy');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Privacy notice' })).toBeInTheDocument();
+    expectLogo();
   });
 
   it('shows the footer, with the shop name, on the 404 and success pages too', async () => {

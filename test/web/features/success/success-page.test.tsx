@@ -28,13 +28,17 @@ describe('success page', () => {
     expect(router.location.pathname).toBe('/');
   });
 
-  it('shows a loading state while it checks the payment', async () => {
+  it('shows the shell at once, before the status answer: the heading, the wait and the reference from the address', async () => {
     const answer = deferred<Response>();
     stubFetch(answer.promise);
     renderApp(`/success?session_id=${SESSION_ID}`);
 
+    expect(screen.getByRole('heading', { level: 1, name: 'Checking your payment...' })).toBeInTheDocument();
     // A live region of its own, so the wait is announced.
-    expect(screen.getByText('Checking your payment...')).toHaveAttribute('role', 'status');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'We are confirming your payment with our payment provider. This usually takes a moment, so please keep this page open: your order details will appear here.',
+    );
+    expect(screen.getByText('Order Reference').nextElementSibling).toHaveTextContent(REFERENCE);
     expect(screen.queryByText(/Payment Successful!/)).not.toBeInTheDocument();
 
     answer.resolve(statusAnswer('paid'));
@@ -72,23 +76,43 @@ describe('success page', () => {
     expect(await screen.findByRole('heading', { name: 'Live Aquatics Order' })).toBeInTheDocument();
   });
 
-  it.each(['open', 'unpaid', 'expired'] as const)(
-    '%s session: never shows "Payment Successful!"',
-    async (status) => {
-      stubFetch(statusAnswer(status));
-      renderApp(`/success?session_id=${SESSION_ID}`);
+  it('a payment the bank is still processing (Direct Debit): the order is placed and waits, with its reference and dispatch date, and no second order is suggested', async () => {
+    stubFetch(statusAnswer('unpaid'));
+    renderApp(`/success?session_id=${SESSION_ID}`);
 
-      const heading = await screen.findByRole('heading', { level: 1, name: 'Payment not completed' });
-      const view = heading.closest('section');
-      if (!view) throw new Error('the view has no section');
-      expect(screen.queryByText(/Payment Successful/)).not.toBeInTheDocument();
-      expect(within(view).getByText('Order Reference').nextElementSibling).toHaveTextContent(REFERENCE);
-      expect(
-        within(view).getByText(/no money has been taken|not received your payment yet/),
-      ).toBeInTheDocument();
-      expect(within(view).getByRole('link', { name: 'Back to the shop' })).toHaveAttribute('href', '/');
-    },
-  );
+    const heading = await screen.findByRole('heading', {
+      level: 1,
+      name: 'Your order is placed We are waiting for your bank to confirm the payment',
+    });
+    await waitFor(() => expect(heading).toHaveFocus());
+    const view = heading.closest('section');
+    if (!view) throw new Error('the view has no section');
+    expect(view).toHaveTextContent(
+      'Your bank is processing your payment, which can take a few working days. You do not need to do anything or order again: we will email you as soon as the payment clears, or if your bank turns it down.',
+    );
+    expect(within(view).getByText('Order Reference').nextElementSibling).toHaveTextContent(REFERENCE);
+    expect(within(view).getByText('Expected dispatch').nextElementSibling).toHaveTextContent(
+      'Monday 23 November',
+    );
+    expect(within(view).getByText('Order').nextElementSibling).toHaveTextContent('3 × 250ml Daphnia Magna');
+    expect(within(view).getByText('Total').nextElementSibling).toHaveTextContent('£14.70');
+    expect(screen.queryByText(/Payment Successful|Payment not completed/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/place your order again|order again from the shop/)).not.toBeInTheDocument();
+    expect(within(view).getByRole('link', { name: 'Return Home' })).toHaveAttribute('href', '/');
+  });
+
+  it.each(['open', 'expired'] as const)('%s session: never shows "Payment Successful!"', async (status) => {
+    stubFetch(statusAnswer(status));
+    renderApp(`/success?session_id=${SESSION_ID}`);
+
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Payment not completed' });
+    const view = heading.closest('section');
+    if (!view) throw new Error('the view has no section');
+    expect(screen.queryByText(/Payment Successful/)).not.toBeInTheDocument();
+    expect(within(view).getByText('Order Reference').nextElementSibling).toHaveTextContent(REFERENCE);
+    expect(within(view).getByText(/no money has been taken/)).toBeInTheDocument();
+    expect(within(view).getByRole('link', { name: 'Back to the shop' })).toHaveAttribute('href', '/');
+  });
 
   it('says "payment received, we are checking your order" for a paid session held for review', async () => {
     stubFetch(statusAnswer('in_review'));

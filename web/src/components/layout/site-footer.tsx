@@ -1,16 +1,21 @@
 import { Link } from 'react-router-dom';
 import { policyPaths } from '../../features/policies/policy-paths';
-import { SELLER } from '../../features/policies/seller';
+import { SELLER, type Seller } from '../../features/policies/seller';
 
-/** On every page: who sells, how to reach them, and the policies, before anyone pays. */
-export function SiteFooter() {
+/**
+ * On every page: who sells, how to reach them, and the policies, before anyone pays. A shop that
+ * trades under its own name is not said to be "sold by" itself.
+ */
+export function SiteFooter({ seller = SELLER }: { seller?: Seller }) {
   return (
     <footer className="site-footer">
       <p>
-        {SELLER.shopName} is sold by {SELLER.name}, {SELLER.address}.{' '}
-        <a href={`mailto:${SELLER.email}`}>{SELLER.email}</a>
-        {SELLER.companyNumber ? ` · Company number ${SELLER.companyNumber}` : ''}
-        {SELLER.vatNumber ? ` · VAT number ${SELLER.vatNumber}` : ''}
+        {seller.shopName.toLowerCase() === seller.name.toLowerCase()
+          ? seller.name
+          : `${seller.shopName} is sold by ${seller.name}`}
+        , {seller.address}. <a href={`mailto:${seller.email}`}>{seller.email}</a>
+        {seller.companyNumber ? ` · Company number ${seller.companyNumber}` : ''}
+        {seller.vatNumber ? ` · VAT number ${seller.vatNumber}` : ''}
       </p>
       <nav aria-label="Shop policies">
         <PolicyLinks />

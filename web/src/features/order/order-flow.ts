@@ -9,7 +9,7 @@ import { SELLER } from '../policies/public';
 import type { DeliveryDetails, DetailField, FieldErrors } from './order-details';
 import { checkField, ORDER_MESSAGES, type OrderValidation, validateOrder } from './order-form';
 import { rememberPayment } from './order-memory';
-import { openPaymentTab } from './payment-tab';
+import { openPaymentTab, type PaymentTab, SAME_TAB } from './payment-tab';
 
 /**
  * Everything the order page needs once a customer starts an order, in one chunk loaded after the
@@ -45,8 +45,10 @@ export interface OrderPageControls {
   /** Set while a checkout request is out; stops a second click that lands before the button is disabled. */
   inFlight: RefObject<boolean>;
   setSubmitting(submitting: boolean): void;
-  /** The API took the order without a payment page: the page shows Order received. */
-  onReceived(request: CheckoutRequest): void;
+  /** The shop takes order requests, answered without a payment page: no payment tab is opened. */
+  takesRequests: boolean;
+  /** The API took the order without a payment page (with the request's reference): the page shows Order received. */
+  onReceived(request: CheckoutRequest, reference: string | undefined): void;
 }
 
 /**
@@ -77,19 +79,23 @@ function submitChecked(page: OrderPageControls, result: OrderValidation): void {
   page.checkToast.current = null;
   // Not awaited before returning: the payment tab must open inside this click.
   void checkout(page, result.request).then((outcome) => {
-    if (outcome === 'received') page.onReceived(result.request);
+    if (outcome.kind === 'received') page.onReceived(result.request, outcome.reference);
   });
 }
 
-type CheckoutOutcome = 'payment-page' | 'received' | 'failed' | 'busy';
+type CheckoutOutcome = CreateCheckoutResult | { kind: 'busy' };
 
-/** Sends a valid order to the API and opens the payment page in a new tab; failures: "Checkout Failed". */
+/**
+ * Sends a valid order to the API and opens the payment page in a new tab; failures: "Checkout
+ * Failed". In requests mode no tab is opened (it would only flash open and closed): a payment page
+ * answered all the same (the merchant reopened the shop meanwhile) opens in this tab.
+ */
 async function checkout(page: OrderPageControls, request: CheckoutRequest): Promise<CheckoutOutcome> {
-  if (page.inFlight.current) return 'busy';
+  if (page.inFlight.current) return { kind: 'busy' };
   page.inFlight.current = true;
   page.setSubmitting(true);
   // Synchronously, before the first await: a tab opened later would be stopped as a popup.
-  const tab = openPaymentTab(SELLER.shopName);
+  const tab: PaymentTab = page.takesRequests ? SAME_TAB : openPaymentTab(SELLER.shopName);
   try {
     const result = await page.api
       .createCheckout(request)
@@ -97,15 +103,13 @@ async function checkout(page: OrderPageControls, request: CheckoutRequest): Prom
     if (result.kind === 'payment-page') {
       rememberPayment(result.sessionId, result.url);
       tab.go(result.url);
-      return 'payment-page';
-    }
-    if (result.kind === 'received') {
+    } else if (result.kind === 'received') {
       tab.close();
-      return 'received';
+    } else {
+      tab.fail();
+      page.toasts.toast(ORDER_MESSAGES.checkoutFailed);
     }
-    tab.fail();
-    page.toasts.toast(ORDER_MESSAGES.checkoutFailed);
-    return 'failed';
+    return result;
   } finally {
     page.inFlight.current = false;
     page.setSubmitting(false);

@@ -9,8 +9,9 @@ import type { DeliveryDetails } from './order-form';
  *   payment, land on the details as typed. A tab the page opens starts with a copy of it.
  * - Each payment page this tab opened is noted with its session id, so the success page can offer
  *   the way back to a payment not completed, in whichever tab it shows.
- * - When a payment succeeds, the success page says so on a BroadcastChannel: the shop tab that
- *   opened it shows the order as placed instead of a form that could pay again.
+ * - When a payment succeeds (or is with the bank, as a Direct Debit is for days), the success page
+ *   says so on a BroadcastChannel: the shop tab that opened it shows the order as placed instead
+ *   of a form that could pay again.
  */
 export interface SavedForm {
   selected: boolean;
@@ -29,6 +30,8 @@ export interface PaidMessage {
   reference: string;
   /** The payment was received but the order is held for the merchant to check. */
   held: boolean;
+  /** The payment is with the customer's bank (a Direct Debit): the order is placed, not yet paid. */
+  pending: boolean;
 }
 
 function storage(kind: 'session' | 'local'): Storage | undefined {
@@ -112,7 +115,10 @@ export function paymentUrl(sessionId: string): string | undefined {
   return url && /^https?:\/\//.test(url) ? url : undefined;
 }
 
-/** The success page: the payment went through, so this tab forgets the form and the open tabs learn it. */
+/**
+ * The success page: the payment went through (or is with the bank), so this tab forgets the form
+ * and the open tabs learn it.
+ */
 export function announcePaid(message: Omit<PaidMessage, 'type'>): void {
   forgetForm();
   storage('local')?.removeItem(`${PAYMENT_URL_PREFIX}${message.sessionId}`);
@@ -134,6 +140,7 @@ export function listenForPaid(onPaid: (message: PaidMessage) => void): () => voi
         sessionId: data.sessionId,
         reference: text(data.reference),
         held: data.held === true,
+        pending: data.pending === true,
       });
     }
   };

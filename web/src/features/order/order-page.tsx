@@ -19,6 +19,7 @@ import type { PaidMessage, SavedForm } from './order-memory';
 interface ReceivedOrder {
   quantity: number;
   email: string;
+  reference: string | undefined;
 }
 
 /**
@@ -30,7 +31,7 @@ export function OrderPage() {
   const [selected, setSelected] = useState(false);
   const [quantity, setQuantity] = useState<number>(DAPHNIA.min);
   const [details, setDetails] = useState(EMPTY_DETAILS);
-  const [placed, setPlaced] = useState<{ reference: string; held: boolean } | null>(null);
+  const [placed, setPlaced] = useState<PaidMessage | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const checkToast = useRef<CheckToast | null>(null);
   const [received, setReceived] = useState<ReceivedOrder | null>(null);
@@ -43,7 +44,9 @@ export function OrderPage() {
   const api = useApiClient();
   const flow = useOrderFlow();
   const shopStatus = useShopStatus();
-  const paused = shopStatus?.mode === 'paused';
+  const mode = shopStatus?.mode;
+  const paused = mode === 'paused';
+  const requests = mode === 'requests';
 
   const closeCheckToast = (kind: CheckToast['kind']) => {
     if (checkToast.current?.kind !== kind) return;
@@ -68,7 +71,9 @@ export function OrderPage() {
     api,
     inFlight,
     setSubmitting,
-    onReceived: (request) => setReceived({ quantity: request.quantity, email: request.email }),
+    takesRequests: requests,
+    onReceived: (request, reference) =>
+      setReceived({ quantity: request.quantity, email: request.email, reference }),
   });
 
   // Once hydrated, the order flow loads: long before a customer can click, in practice. After
@@ -82,10 +87,6 @@ export function OrderPage() {
     setQuantity(saved.quantity);
     setDetails(saved.details);
   }, []);
-  const showPlaced = useCallback(
-    (message: PaidMessage) => setPlaced({ reference: message.reference, held: message.held }),
-    [],
-  );
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -133,8 +134,9 @@ export function OrderPage() {
     startAnotherOrder();
   };
 
-  // Shown once an order is started and the flow has loaded (in practice, long before the click).
-  const started = selected && flow ? flow : undefined;
+  // Shown once an order is started and the flow has loaded (in practice, long before the click);
+  // never while the shop is paused, though what was typed comes back when it reopens.
+  const started = selected && !paused && flow ? flow : undefined;
 
   return (
     <>
@@ -146,7 +148,7 @@ export function OrderPage() {
           details={details}
           placed={placed !== null}
           onRestore={restoreForm}
-          onPaid={showPlaced}
+          onPaid={setPlaced}
         />
       ) : null}
       <header className="page-header">
@@ -154,25 +156,22 @@ export function OrderPage() {
         <p className="subtitle">Fresh live stock delivered within the UK</p>
       </header>
 
-      {shopStatus && shopStatus.mode !== 'open' && shopStatus.message ? (
-        <div className={`card shop-banner shop-banner--${shopStatus.mode}`} role="status">
+      {shopStatus && mode !== 'open' ? (
+        <div className={`card shop-banner shop-banner--${mode}`} role="status">
           <h2 className="shop-banner__title">
             {paused ? 'We are not taking orders at the moment' : 'We are taking order requests'}
           </h2>
-          <p>{shopStatus.message}</p>
+          {shopStatus.message ? <p>{shopStatus.message}</p> : null}
         </div>
       ) : null}
 
       {placed && flow ? (
-        <flow.OrderPlaced
-          reference={placed.reference}
-          held={placed.held}
-          onPlaceAnother={placeAnotherOrder}
-        />
+        <flow.OrderPlaced message={placed} onPlaceAnother={placeAnotherOrder} />
       ) : received && flow ? (
         <flow.OrderReceived
           quantity={received.quantity}
           email={received.email}
+          reference={received.reference}
           onSubmitAnother={startAnotherOrder}
         />
       ) : (
@@ -180,7 +179,12 @@ export function OrderPage() {
         // `required` attributes still tell assistive technology which fields are needed.
         <form ref={formRef} className="order-form" noValidate onSubmit={handleSubmit}>
           <section className="card" aria-label="Product">
-            <ProductCard ref={cardRef} selected={selected} onToggle={toggleProduct} />
+            <ProductCard
+              ref={cardRef}
+              selected={selected && !paused}
+              disabled={paused}
+              onToggle={toggleProduct}
+            />
             {started ? <started.QuantityStepper quantity={quantity} onChange={setQuantity} /> : null}
           </section>
 
@@ -188,32 +192,39 @@ export function OrderPage() {
             <started.DeliveryDetails details={details} errors={errors} onChange={updateField} />
           ) : null}
 
-          <section className="card checkout" aria-label="Checkout">
-            {started ? (
-              <started.OrderSummary quote={quoteOrder(quantity)} />
-            ) : (
-              <p className="hint">
-                Select {PRODUCT_NAME} above to choose how many bottles you need and enter your delivery
-                details.
+          {/* Paused: nothing to fill in and no dispatch to promise; the banner above says why. */}
+          {paused ? null : (
+            <section className="card checkout" aria-label="Checkout">
+              {started ? (
+                <started.OrderSummary quote={quoteOrder(quantity)} />
+              ) : (
+                <p className="hint">
+                  Select {PRODUCT_NAME} above to choose how many bottles you need and enter your delivery
+                  details.
+                </p>
+              )}
+              <DispatchNote />
+              <button type="submit" className="button button--primary button--block" disabled={submitting}>
+                <LockIcon />
+                {submitting
+                  ? 'Processing...'
+                  : requests
+                    ? 'Send order request'
+                    : 'Secure Checkout with Stripe'}
+              </button>
+              {/* In the flow under the button, never over the page: it cannot cover a field or the total. */}
+              <ToastViewport />
+              <p className="fine-print">
+                {requests
+                  ? 'Nothing is charged now: we will email you to confirm your order and send a secure payment link.'
+                  : "You will pay on Stripe's secure page, which opens in a new tab."}
               </p>
-            )}
-            <DispatchNote />
-            <button
-              type="submit"
-              className="button button--primary button--block"
-              disabled={submitting || paused}
-            >
-              <LockIcon />
-              {submitting ? 'Processing...' : 'Secure Checkout with Stripe'}
-            </button>
-            {/* In the flow under the button, never over the page: it cannot cover a field or the total. */}
-            <ToastViewport />
-            <p className="fine-print">You will pay on Stripe's secure page, which opens in a new tab.</p>
-            <p className="fine-print">
-              Before you pay, please read our <Link to={policyPaths.terms}>Terms of sale</Link> and{' '}
-              <Link to={policyPaths.privacy}>Privacy notice</Link>.
-            </p>
-          </section>
+              <p className="fine-print">
+                Before you pay, please read our <Link to={policyPaths.terms}>Terms of sale</Link> and{' '}
+                <Link to={policyPaths.privacy}>Privacy notice</Link>.
+              </p>
+            </section>
+          )}
         </form>
       )}
 

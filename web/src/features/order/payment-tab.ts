@@ -17,6 +17,13 @@ export interface PaymentTab {
   close(): void;
 }
 
+/** No tab of its own (requests mode): a payment page goes in this tab, and there is nothing to close or explain. */
+export const SAME_TAB: PaymentTab = {
+  go: (url) => window.location.assign(url),
+  fail: () => undefined,
+  close: () => undefined,
+};
+
 /** Must run synchronously inside the click. */
 export function openPaymentTab(shopName: string): PaymentTab {
   const tab = window.open('', '_blank');

@@ -7,6 +7,7 @@ import { CheckingPayment } from './components/checking-payment';
 import { OrderNotFound } from './components/order-not-found';
 import { PaymentConfirmed } from './components/payment-confirmed';
 import { PaymentNotCompleted } from './components/payment-not-completed';
+import { PaymentPending } from './components/payment-pending';
 import { PaymentUnderReview } from './components/payment-under-review';
 import { StatusCheckFailed } from './components/status-check-failed';
 import { useCheckoutStatus } from './hooks/use-checkout-status';
@@ -34,22 +35,23 @@ export function SuccessPage() {
 
 function PaymentStatus({ sessionId, onRetry }: { sessionId: string; onRetry: () => void }) {
   const state = useCheckoutStatus(sessionId);
-  const received =
-    state.kind === 'found' && (state.status.status === 'paid' || state.status.status === 'in_review')
-      ? { reference: state.status.reference, held: state.status.status === 'in_review' }
+  const status = state.kind === 'found' ? state.status.status : undefined;
+  const placedReference =
+    state.kind === 'found' && (status === 'paid' || status === 'in_review' || status === 'unpaid')
+      ? state.status.reference
       : null;
-  const receivedReference = received?.reference ?? null;
-  const held = received?.held ?? false;
+  const held = status === 'in_review';
+  const pending = status === 'unpaid';
 
-  // Paid (held for review or not): this tab forgets the form, and the shop tab that opened the
-  // payment learns it, so it cannot be paid a second time from there.
+  // Paid (held for review or not), or with the bank: this tab forgets the form, and the shop tab
+  // that opened the payment learns it, so the order cannot be placed a second time from there.
   useEffect(() => {
-    if (receivedReference !== null) announcePaid({ sessionId, reference: receivedReference, held });
-  }, [sessionId, receivedReference, held]);
+    if (placedReference !== null) announcePaid({ sessionId, reference: placedReference, held, pending });
+  }, [sessionId, placedReference, held, pending]);
 
   switch (state.kind) {
     case 'loading':
-      return <CheckingPayment />;
+      return <CheckingPayment sessionId={sessionId} />;
     case 'not-found':
       return <OrderNotFound />;
     case 'failed':
@@ -60,6 +62,8 @@ function PaymentStatus({ sessionId, onRetry }: { sessionId: string; onRetry: () 
           return <PaymentConfirmed sessionId={sessionId} status={state.status} />;
         case 'in_review':
           return <PaymentUnderReview sessionId={sessionId} />;
+        case 'unpaid':
+          return <PaymentPending sessionId={sessionId} status={state.status} />;
         default:
           return <PaymentNotCompleted sessionId={sessionId} status={state.status.status} />;
       }

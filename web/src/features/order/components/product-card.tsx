@@ -8,6 +8,8 @@ const PROMO_QUOTE = quoteOrder(PROMO.bottles);
 
 interface ProductCardProps {
   selected: boolean;
+  /** The shop is paused: the product is shown, but cannot be chosen. */
+  disabled?: boolean;
   onToggle: () => void;
   ref?: Ref<HTMLButtonElement>;
 }
@@ -17,7 +19,7 @@ interface ProductCardProps {
  * names the button; the price details describe it, so a screen reader hears "Daphnia Magna,
  * toggle button, pressed".
  */
-export function ProductCard({ selected, onToggle, ref }: ProductCardProps) {
+export function ProductCard({ selected, disabled, onToggle, ref }: ProductCardProps) {
   const nameId = useId();
   const detailsId = useId();
   return (
@@ -28,6 +30,7 @@ export function ProductCard({ selected, onToggle, ref }: ProductCardProps) {
       aria-pressed={selected}
       aria-labelledby={nameId}
       aria-describedby={detailsId}
+      disabled={disabled}
       onClick={onToggle}
     >
       <span className="product-card__check" aria-hidden="true">
@@ -53,7 +56,9 @@ export function ProductCard({ selected, onToggle, ref }: ProductCardProps) {
         <span className="product-card__delivered">{formatGbp(PROMO_QUOTE.totalPence)} delivered</span>{' '}
         <span className="product-card__min">Min. {DAPHNIA.min} bottles</span>
       </span>
-      <span className="product-card__state">{selected ? 'Selected' : 'Select'}</span>
+      <span className="product-card__state">
+        {disabled ? 'Unavailable' : selected ? 'Selected' : 'Select'}
+      </span>
     </button>
   );
 }

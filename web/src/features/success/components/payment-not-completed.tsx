@@ -4,22 +4,16 @@ import { paymentUrl } from '../../order/public';
 import { OrderReference } from './order-reference';
 import { ReturnHomeLink } from './return-home-link';
 
-const EXPLANATIONS: Record<Exclude<CheckoutStatus['status'], 'paid' | 'in_review'>, string> = {
+type NotCompleted = Exclude<CheckoutStatus['status'], 'paid' | 'in_review' | 'unpaid'>;
+
+const EXPLANATIONS: Record<NotCompleted, string> = {
   open: 'Your payment was not completed, so no money has been taken. You can place your order again from the shop.',
-  unpaid:
-    'We have not received your payment yet. If your bank is still processing it, we will email you as soon as it completes; otherwise you can place your order again from the shop.',
   expired:
     'This checkout has expired and no money has been taken. You can place your order again from the shop.',
 };
 
-/** Open, unpaid or expired sessions: never the "Payment Successful!" view. */
-export function PaymentNotCompleted({
-  sessionId,
-  status,
-}: {
-  sessionId: string;
-  status: Exclude<CheckoutStatus['status'], 'paid' | 'in_review'>;
-}) {
+/** Open or expired sessions: never the "Payment Successful!" view. */
+export function PaymentNotCompleted({ sessionId, status }: { sessionId: string; status: NotCompleted }) {
   // An open session can still be paid: its page is remembered by the browser that opened it.
   const resume = status === 'open' ? paymentUrl(sessionId) : undefined;
   return (
