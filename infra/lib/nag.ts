@@ -1,4 +1,4 @@
-import { Validations } from 'aws-cdk-lib';
+import { Token, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
 /**
@@ -10,4 +10,9 @@ import type { IConstruct } from 'constructs';
  */
 export function acknowledgeNag(scope: IConstruct, finding: `AwsSolutions-${string}`, reason: string): void {
   Validations.of(scope).acknowledge({ id: finding, reason });
+}
+
+/** How cdk-nag spells a stack attribute in a finding: the literal when known, else `<AWS::Pseudo>`. */
+export function nagValue(value: string, pseudoParameter: string): string {
+  return Token.isUnresolved(value) ? `<${pseudoParameter}>` : value;
 }

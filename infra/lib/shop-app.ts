@@ -2,6 +2,7 @@ import { App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readShopConfig, type ShopConfig } from './config';
 import { ShopDataStack } from './data-stack';
+import { GitHubDeployRoleStack, readDeployRoleContext } from './deploy-role-stack';
 import { ShopEdgeStack } from './edge-stack';
 import { REPO_ROOT } from './paths';
 import { ShopStack } from './shop-stack';
@@ -32,6 +33,8 @@ export interface ShopStacks {
   readonly stack: ShopStack;
   /** `LiveAquatics-<stage>-Edge` in us-east-1: the WAF web ACL, when `waf` is on. */
   readonly edge: ShopEdgeStack | undefined;
+  /** `LiveAquatics-GitHubDeploy`: the GitHub Actions deploy role, only with `-c deployRole=OWNER/NAME`. */
+  readonly deployRole: GitHubDeployRoleStack | undefined;
 }
 
 /**
@@ -83,6 +86,15 @@ export function createShopApp(options: CreateShopAppOptions = {}): ShopStacks {
     siteDir: options.siteDir,
     description: `Live Aquatics shop (${config.stage}): website, checkout API, Stripe webhook, functions, alarms`,
   });
+  const deployRoleSettings = readDeployRoleContext(app.node);
+  const deployRole =
+    deployRoleSettings === undefined
+      ? undefined
+      : new GitHubDeployRoleStack(app, 'LiveAquatics-GitHubDeploy', {
+          env,
+          ...deployRoleSettings,
+          description: `Live Aquatics shop: the role GitHub Actions deploys ${deployRoleSettings.repository} with (OIDC, no keys)`,
+        });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
-  return { app, config, env, data, stack, edge };
+  return { app, config, env, data, stack, edge, deployRole };
 }
