@@ -115,7 +115,7 @@ async function createCheckout({
       quantity: parsed.data.quantity,
       notice: request.notice,
     });
-    return json(200, { status: 'received' });
+    return json(200, { status: 'received', reference: request.reference });
   }
   const session = await createCheckoutSession(parsed.data, {
     stripe: deps.stripe,

@@ -118,7 +118,10 @@ describe('create-checkout: with its AWS dependencies', () => {
         handle(checkoutEvent({ body, headers: { 'Idempotency-Key': randomUUID() } }));
       const control = await post(validOrder);
       expect(control.statusCode).toBe(200);
-      expect(jsonBody(control)).toEqual({ status: 'received' });
+      expect(jsonBody(control)).toEqual({
+        status: 'received',
+        reference: expect.stringMatching(/^R[0-9A-F]{11}$/),
+      });
       const emailsBefore = await standIns.emails();
       expect(emailsBefore.map((email) => email.subject)).toEqual([
         expect.stringMatching(/^Order request R[0-9A-F]{11}: 3 bottles \(not paid\)$/),

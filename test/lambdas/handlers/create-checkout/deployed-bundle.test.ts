@@ -72,10 +72,11 @@ describe('create-checkout, bundled as deployed', () => {
     );
 
     expect(result.statusCode).toBe(200);
-    expect(jsonBody(result)).toEqual({ status: 'received' });
     const requests = (await standIns.orderItems()).filter((item) => item.customerEmail === email);
     expect(requests).toHaveLength(1);
     expect(requests[0]?.pk).toMatch(/^REQUEST#R[0-9A-F]{11}$/);
+    // The page shows the request's reference: the one stored.
+    expect(jsonBody(result)).toEqual({ status: 'received', reference: requests[0]?.reference });
     const emails = await standIns.emails();
     expect(emails.filter((sent) => sent.destination.to.includes(email))).toHaveLength(0);
     expect(emails.filter((sent) => sent.destination.to.includes('merchant@live-aquatics.test'))).toHaveLength(
