@@ -9,6 +9,7 @@ import {
   undispatchedByDay,
 } from '../lambdas/domain/operations/listing';
 import { delayDispatch, markDispatched, refundOrder } from '../lambdas/domain/operations/order-actions';
+import { pauseShop } from '../lambdas/domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
 import {
   DELAY_REASONS,
@@ -301,21 +302,44 @@ const COMMANDS: Record<string, Command> = {
       'pause --message: checkout answers 503 with the message; the page shows it and disables checkout.',
       'pause --requests: the shop takes order requests without payment; answer them with request-payment or decline.',
       'Takes effect within a few seconds. resume reopens the shop.',
+      "Either kind closes this shop's open Stripe checkouts, so no one can pay them; pause --requests",
+      'leaves open the payment links sent with request-payment. An order paid in the moment before its',
+      'checkout closed is kept and marked "while paused" in list and in its notice: refund or delay it.',
     ],
     options: { message: { type: 'string' }, requests: { type: 'boolean' } },
     positionals: 'none',
     async run(target, values, _p, io) {
       const mode = values.requests ? 'requests' : 'paused';
-      const settings = await writeShopSettings(
-        target.deps.table,
-        { mode, message: text(values.message) },
-        target.deps.now(),
-      );
+      const result = await pauseShop({ mode, message: text(values.message) }, target.deps);
+      const { settings, closed, paymentLinksKept, completedMeanwhile } = result;
       io.out(
         mode === 'paused'
           ? `Shop paused: checkout is refused with "${settings.message ?? ''}".`
           : `Shop taking order requests without payment${settings.message ? ` ("${settings.message}")` : ''}.`,
       );
+      const checkouts = (n: number) => `${n} open ${n === 1 ? 'checkout' : 'checkouts'}`;
+      io.out(
+        closed.length === 0
+          ? 'No open checkouts to close.'
+          : `Closed ${checkouts(closed.length)} (customers can no longer pay ${closed.length === 1 ? 'it' : 'them'}).`,
+      );
+      if (paymentLinksKept.length > 0)
+        io.out(
+          `Left ${paymentLinksKept.length} payment ${paymentLinksKept.length === 1 ? 'link' : 'links'} of order requests open (sent with request-payment).`,
+        );
+      const one = completedMeanwhile.length === 1;
+      if (completedMeanwhile.length > 0)
+        io.out(
+          `${completedMeanwhile.length} ${one ? 'checkout was completed before it' : 'checkouts were completed before they'} could be closed: ${one ? 'its order is' : 'their orders are'} kept, marked "while paused" in list (refund or delay ${one ? 'it' : 'them'}).`,
+        );
+      if (result.listingFailed !== undefined)
+        io.err(
+          `Could not list the open checkouts (Stripe: ${result.listingFailed}): customers may still pay those opened before the pause. Run the same pause again.`,
+        );
+      for (const { sessionId, message } of result.failed)
+        io.err(
+          `Could not close ${sessionId} (Stripe: ${message}): it can still be paid. Run the same pause again.`,
+        );
     },
   },
   resume: {

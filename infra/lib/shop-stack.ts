@@ -209,7 +209,8 @@ export class ShopStack extends Stack {
         description: 'Whether the shop is open, paused or taking requests, for the page',
         timeout: Duration.seconds(10),
         reservedConcurrency: RESERVED_CONCURRENCY.shopStatus,
-        environment: { ORDERS_TABLE_NAME: orders.table.tableName },
+        // The cut-off gives the first dispatch day, from which it looks for one with room.
+        environment: { ORDERS_TABLE_NAME: orders.table.tableName, ...dispatchEnv },
         readsSecrets: false,
       }),
     };
@@ -222,7 +223,9 @@ export class ShopStack extends Stack {
     orders.grantShopSettingsRead(createCheckout);
     orders.grantOrderRequestsWrite(createCheckout);
     email.grantSend(createCheckout);
+    orders.grantCapacityReservations(createCheckout);
     orders.grantShopSettingsRead(shopStatus);
+    orders.grantCapacityRead(shopStatus);
     stripeSecrets.grantRead('checkoutKey', checkoutStatus);
     stripeSecrets.grantRead('webhookSigningSecret', stripeWebhook);
     for (const fulfiller of [stripeWebhook, reconcileOrders]) {

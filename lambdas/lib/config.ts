@@ -134,10 +134,11 @@ export const checkoutRuntimeEnvSchema = z.extend(checkoutEnvSchema, {
 });
 export type CheckoutEnv = z.output<typeof checkoutRuntimeEnvSchema>;
 
-/** shop-status: it reads the one settings item, nothing else. */
+/** shop-status: it reads the settings item and the dispatch days' capacity, nothing else. */
 export const shopStatusEnvSchema = z.object({
   ORDERS_TABLE_NAME: z.string().check(z.minLength(1)),
   DYNAMODB_ENDPOINT: z.optional(z.url()),
+  DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
 });
 
 /** shop-status at run time. */

@@ -402,12 +402,12 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
   },
   {
     section: 'Checkout endpoint',
-    name: 'Creating a session writes nothing and sends nothing',
+    name: 'Creating a session writes only its hold and sends nothing',
     tests: [
       {
         file: `${CHECKOUT}/aws-dependencies.test.ts`,
         title:
-          'creating a session writes nothing and sends nothing: no table item, no SES message, no webhook event',
+          'creating a session writes only its hold and sends nothing: no order, no SES message, no webhook event',
       },
       {
         file: `${CHECKOUT}/session-params.test.ts`,

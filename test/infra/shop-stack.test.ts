@@ -75,8 +75,11 @@ describe('ShopStack', () => {
         },
         reconcileOrders: { STRIPE_SECRET_ID: secretRef('fulfilmentKey') },
       } as const;
-      // shop-status reads the settings item only: no Stripe at all.
-      expect(Object.keys(environmentOf(template, stack.functions.shopStatus))).toEqual(['ORDERS_TABLE_NAME']);
+      // shop-status reads the settings item and the capacity days only: no Stripe at all.
+      expect(Object.keys(environmentOf(template, stack.functions.shopStatus))).toEqual([
+        'ORDERS_TABLE_NAME',
+        'DISPATCH_CUTOFF_HOURS',
+      ]);
       for (const [name, ids] of Object.entries(expected)) {
         const variables = environmentOf(template, stack.functions[name as keyof typeof expected]);
         expect(variables, name).toMatchObject(ids);

@@ -40,3 +40,30 @@ describe('orders list: the PAID column', () => {
     expect(paid).toEqual(['Wed 25 Nov, 13:15', 'Wed 1 Jul, 00:30', 'Wed 31 Dec 2025, 23:59']);
   });
 });
+
+describe('orders list: an order paid while the shop was paused', () => {
+  it('carries placedWhilePaused in the row (list --json) and "(while paused)" after its status in the table', () => {
+    // Prepare
+    const flagged = {
+      ...orderFixture(),
+      placedWhilePaused: true as const,
+      pausedMode: 'paused' as const,
+      pausedSince: '2026-11-21T08:00:00.000Z',
+    };
+
+    // Act
+    const rows = [
+      toListRow({ kind: 'order', order: flagged }),
+      toListRow({ kind: 'order', order: orderFixture() }),
+    ];
+    const table = formatTable(rows, new Date('2026-11-26T10:00:00Z'));
+
+    // Assess
+    expect(rows[0]).toMatchObject({ status: 'paid', placedWhilePaused: true });
+    expect(rows[1]).not.toHaveProperty('placedWhilePaused');
+    const statuses = table
+      .split('\n')
+      .map((line) => /\s(paid(?: \(while paused\))?|STATUS)\s/.exec(line)?.[1]);
+    expect(statuses).toEqual(['STATUS', 'paid (while paused)', 'paid']);
+  });
+});

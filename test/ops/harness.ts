@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { fulfilCheckout } from '../../lambdas/domain/fulfilment/fulfil-checkout';
 import { type OrderItem, toOrderItem } from '../../lambdas/domain/orders/order';
 import { runCli } from '../../ops/cli';
-import { localTarget } from '../../ops/stack-target';
+import { localTarget, type Target } from '../../ops/stack-target';
 import { quoteOrder } from '../../shared/pricing';
 import type { SessionOptions } from '../support/checkout-sessions';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../support/fulfilment-harness';
@@ -21,11 +21,17 @@ export interface OpsHarness {
   setNow(instant: Date | undefined): void;
   /**
    * Runs `npm run orders -- <args>` against the stand-ins, in `cwd`; `env` adds to the stand-ins'
-   * variables (ORDERS_STAGE), `targetFile` is where the target is remembered (none by default).
+   * variables (ORDERS_STAGE), `targetFile` is where the target is remembered (none by default);
+   * `onTarget` sees the command's target before it runs (to watch its Stripe client's requests).
    */
   orders(
     args: string[],
-    options?: { cwd?: string; env?: Record<string, string>; targetFile?: string },
+    options?: {
+      cwd?: string;
+      env?: Record<string, string>;
+      targetFile?: string;
+      onTarget?: (target: Target) => void;
+    },
   ): Promise<CliRun>;
   /** A paid order made the real way: a session paid in the simulator, fulfilled by fulfilCheckout. */
   paidOrder(options?: SessionOptions): Promise<OrderItem>;
@@ -72,7 +78,9 @@ export async function startOpsHarness(): Promise<OpsHarness> {
         },
         async (choice, io) => {
           if (choice.kind !== 'local') throw new Error('tests run the local stack only');
-          return localTarget(io.env, io.now);
+          const target = localTarget(io.env, io.now);
+          options.onTarget?.(target);
+          return target;
         },
       );
       return { code, out: out.join('\n'), err: err.join('\n') };

@@ -3,6 +3,7 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import {
+  CAPACITY_KEY_PREFIX,
   DISPATCH_DATE_INDEX,
   NOTICE_LIMIT_KEY_PREFIX,
   PARTITION_KEY,
@@ -62,6 +63,32 @@ export class OrdersTable extends Construct {
       indexName: REFERENCE_INDEX.name,
       partitionKey: { name: REFERENCE_INDEX.partitionKey, type: AttributeType.STRING },
       projectionType: ProjectionType[REFERENCE_INDEX.projection],
+    });
+  }
+
+  /**
+   * Lets a function read the dispatch days' capacity counters (`pk = CAPACITY#…`) and nothing
+   * else: shop-status, which tells the page the next day with room.
+   */
+  grantCapacityRead(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CAPACITY_KEY_PREFIX}*`] } },
+    });
+  }
+
+  /**
+   * Lets create-checkout reserve and release bottles on the dispatch days (`pk = CAPACITY#…`):
+   * conditional updates, and the read that tells a full day from its own earlier hold.
+   */
+  grantCapacityReservations(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CAPACITY_KEY_PREFIX}*`] } },
     });
   }
 

@@ -1,6 +1,7 @@
 import type { CheckoutRequest } from '../../../shared/checkout-request';
 import { initOnce } from '../../lib/cold-start';
 import type { CheckoutEnv } from '../../lib/config';
+import { type CapacityStore, capacityStoreFromConfig } from '../capacity/capacity-store';
 import { type ShopSettings, settingsReaderFromConfig } from '../shop-settings/shop-settings';
 
 type RecordOrderRequest = typeof import('../operations/request-writer').recordOrderRequest;
@@ -10,6 +11,8 @@ export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
 export interface CheckoutGateDeps {
   /** The current settings; cached for a few seconds at most (createSettingsReader). */
   settings: () => Promise<ShopSettings>;
+  /** The dispatch days' bottles, reserved before a session is made (signed fetch, no SDK). */
+  capacity: CapacityStore;
   /**
    * Records a validated checkout as an order request and notifies the merchant within the notice
    * limits (requests mode; recordOrderRequest). `client`: the sender's IP address, which the limits count.
@@ -38,6 +41,7 @@ export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
   );
   return {
     settings: settingsReaderFromConfig(config),
+    capacity: capacityStoreFromConfig(config),
     recordRequest: async (input, options) => {
       const { record, deps } = await loadWriter();
       return record(input, options, deps);

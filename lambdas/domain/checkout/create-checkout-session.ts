@@ -4,7 +4,18 @@ import type { CheckoutRequest } from '../../../shared/checkout-request';
 import { formatDispatchDate, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import { poundsToPence, type Quote, quoteOrder } from '../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
+import { logger } from '../../lib/logger';
 import { isIdempotencyMismatch, PaymentProviderError, toPaymentProviderError } from '../../lib/stripe-errors';
+import type { CapacitySettings } from '../capacity/capacity-settings';
+import type { CapacityStore } from '../capacity/capacity-store';
+import {
+  checkoutReservationId,
+  holdId,
+  type Reservation,
+  releaseHold,
+  reserveBottles,
+} from '../capacity/holds';
+import { CAPACITY_HOLD_KEY } from '../capacity/session-reservation';
 import { orderMetadata } from './order-metadata';
 
 /**
@@ -19,11 +30,13 @@ import { orderMetadata } from './order-metadata';
  */
 export const SESSION_WINDOW_MS = 10 * 60_000;
 /**
- * `expires_at` is this long after the window start: 45 to 55 minutes ahead on a first attempt,
- * 35 to 45 on the retry with the previous window, always inside Stripe's 30-minute minimum and
- * our 60-minute maximum (the dispatch date shown must still be true when the customer pays).
+ * `expires_at` is this long after the window start: 31 to 41 minutes ahead when the session is
+ * made, whichever moment of the window a first attempt or its retries come in (Stripe's minimum
+ * is 30 minutes, and a request takes a moment to reach it). Short, because the session holds its
+ * bottles on the dispatch day until it expires (ADR 0023). The retry with the previous window
+ * only ever replays a session Stripe already made with exactly these parameters.
  */
-export const SESSION_EXPIRY_AFTER_WINDOW_START_MS = 55 * 60_000;
+export const SESSION_EXPIRY_AFTER_WINDOW_START_MS = 41 * 60_000;
 
 /** The sent subtotal, shipping or total differ from the server's price. */
 export class QuoteMismatchError extends Error {
@@ -72,6 +85,11 @@ export interface CreateCheckoutSessionDeps {
   shopId: string;
   /** The page's per-attempt key (already validated); absent means every request makes a new session. */
   idempotencyKey?: string | undefined;
+  /**
+   * The dispatch days' capacity: the bottles are reserved here before Stripe is asked. Absent only
+   * in tests of the session alone, where nothing is counted.
+   */
+  capacity?: { store: CapacityStore; settings: CapacitySettings | undefined } | undefined;
 }
 
 export interface CreatedCheckoutSession {
@@ -79,13 +97,24 @@ export interface CreatedCheckoutSession {
   sessionId: string;
   clientReferenceId: string;
   dispatchDate: IsoDate;
+  /** The session's hold on its dispatch day's bottles, when capacity is counted. */
+  capacityHold?: string | undefined;
 }
 
 /**
  * Creates the hosted Stripe Checkout Session for a validated order, priced by the server alone:
- * the browser's totals are only compared with `quoteOrder`. Writes nothing and sends nothing; the
- * order exists only once the webhook sees the session paid.
+ * the browser's totals are only compared with `quoteOrder`. Sends nothing; the order exists only
+ * once the webhook sees the session paid.
  *
+ * First it reserves the bottles (one conditional update) on the first dispatch day from the
+ * cut-off rules with room for all of them, moving to the next dispatch day while a day is full;
+ * the session then states that day (metadata, shipping line, text by the pay button) and carries
+ * the hold. The hold id comes from the page's key and the time window, so a retry of the same
+ * attempt finds its hold instead of taking more bottles. If Stripe then fails, a hold this call
+ * made is released at once, unless Stripe says another request with the same key is still
+ * making the session (that request uses the hold).
+ *
+ * @throws CapacityFullError when no dispatch day within 8 weeks has room (nothing sent to Stripe).
  * @throws QuoteMismatchError when the sent totals differ from the quote (nothing is sent to Stripe).
  * @throws CheckoutConflictError when the idempotency key was used for different details.
  * @throws CustomerEmailRejectedError when Stripe refuses the customer's email address.
@@ -106,8 +135,21 @@ export async function createCheckoutSession(
     : `ord_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
   const windowStart = Math.floor(deps.now.getTime() / SESSION_WINDOW_MS) * SESSION_WINDOW_MS;
 
+  const reservationToken = stripeKey
+    ? stripeKey.hash.slice(0, 20)
+    : randomUUID().replaceAll('-', '').slice(0, 20);
+
   const attempt = async (start: number): Promise<CreatedCheckoutSession> => {
-    const dispatchDate = nextDispatchDate(new Date(start), { cutoffHours: deps.cutoffHours });
+    const firstDay = nextDispatchDate(new Date(start), { cutoffHours: deps.cutoffHours });
+    const expiresAt = Math.floor((start + SESSION_EXPIRY_AFTER_WINDOW_START_MS) / 1000);
+    const reservation = deps.capacity
+      ? await reserveBottles(deps.capacity.store, {
+          from: firstDay,
+          hold: holdId(checkoutReservationId(reservationToken, expiresAt), quote.bottles),
+          capacity: deps.capacity.settings,
+        })
+      : undefined;
+    const dispatchDate = reservation?.date ?? firstDay;
     const params = buildSessionParams({
       input,
       quote,
@@ -115,14 +157,26 @@ export async function createCheckoutSession(
       shopId: deps.shopId,
       clientReferenceId,
       dispatchDate,
-      expiresAt: Math.floor((start + SESSION_EXPIRY_AFTER_WINDOW_START_MS) / 1000),
+      expiresAt,
+      capacityHold: reservation?.hold,
     });
-    const session = await deps.stripe.checkout.sessions.create(
-      params,
-      stripeKey ? { idempotencyKey: stripeKey.key } : undefined,
-    );
-    if (!session.url) throw new PaymentProviderError({ type: 'session_without_url' });
-    return { url: session.url, sessionId: session.id, clientReferenceId, dispatchDate };
+    try {
+      const session = await deps.stripe.checkout.sessions.create(
+        params,
+        stripeKey ? { idempotencyKey: stripeKey.key } : undefined,
+      );
+      if (!session.url) throw new PaymentProviderError({ type: 'session_without_url' });
+      return {
+        url: session.url,
+        sessionId: session.id,
+        clientReferenceId,
+        dispatchDate,
+        capacityHold: reservation?.hold,
+      };
+    } catch (error) {
+      if (reservation?.added && !isKeyInUse(error)) await releaseQuietly(deps, reservation);
+      throw error;
+    }
   };
 
   try {
@@ -136,6 +190,29 @@ export async function createCheckoutSession(
   } catch (error) {
     if (isIdempotencyMismatch(error)) throw new CheckoutConflictError({ cause: error });
     throw toCheckoutError(error);
+  }
+}
+
+/** Stripe's 409: another request with the same key is making the session now, with this hold. */
+function isKeyInUse(error: unknown): boolean {
+  return error instanceof Stripe.errors.StripeIdempotencyError && error.statusCode === 409;
+}
+
+/**
+ * Gives back a hold whose session Stripe did not make. A failure here is logged, not thrown: the
+ * customer sees Stripe's failure, and the reconciler releases the hold once its session could no
+ * longer be paid (its expiry is in its id).
+ */
+async function releaseQuietly(deps: CreateCheckoutSessionDeps, reservation: Reservation): Promise<void> {
+  if (!deps.capacity) return;
+  try {
+    await releaseHold(deps.capacity.store, reservation.date, reservation.hold);
+  } catch (error) {
+    logger.error('Could not release the hold of a checkout Stripe did not make; the reconciler will', {
+      dispatchDate: reservation.date,
+      hold: reservation.hold,
+      error,
+    });
   }
 }
 
@@ -165,6 +242,8 @@ interface SessionParamsInput {
   clientReferenceId: string;
   dispatchDate: IsoDate;
   expiresAt: number;
+  /** The hold on the dispatch day's bottles this session pays for (CAPACITY_HOLD_KEY in metadata). */
+  capacityHold?: string | undefined;
 }
 
 /**
@@ -179,9 +258,13 @@ export function buildSessionParams({
   clientReferenceId,
   dispatchDate,
   expiresAt,
+  capacityHold,
 }: SessionParamsInput): Stripe.Checkout.SessionCreateParams {
   const dispatchText = formatDispatchDate(dispatchDate);
-  const metadata = orderMetadata(input, dispatchDate, shopId);
+  const metadata = {
+    ...orderMetadata(input, dispatchDate, shopId),
+    ...(capacityHold !== undefined && { [CAPACITY_HOLD_KEY]: capacityHold }),
+  };
   return {
     mode: 'payment',
     currency: 'gbp',

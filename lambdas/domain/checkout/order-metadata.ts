@@ -21,6 +21,19 @@ export function hasShopMarker(
 }
 
 /**
+ * The `client_reference_id` prefix of an order request's payment link: the session the merchant
+ * made with `request-payment` (lambdas/domain/operations/request-actions.ts, `req_<reference>`).
+ * The shop's own checkouts use `ord_`. Its metadata is an ordinary order's, so this is what tells
+ * the two apart.
+ */
+export const PAYMENT_LINK_REFERENCE_PREFIX = 'req_';
+
+/** True for a session the merchant made to invite payment for an order request. */
+export function isPaymentLinkSession(session: { client_reference_id: string | null }): boolean {
+  return session.client_reference_id?.startsWith(PAYMENT_LINK_REFERENCE_PREFIX) ?? false;
+}
+
+/**
  * What fulfilment needs to know about an order, as Stripe metadata (on the session and copied to
  * the PaymentIntent). Keys: shop, order_version, name, phone (only when given: Stripe reads an
  * empty value as "unset"), address, postcode (normalised), quantity, dispatch_date (YYYY-MM-DD).

@@ -1,4 +1,4 @@
-import { formatDispatchDate } from '../../../shared/dispatch';
+import { formatDispatchDate, formatLondonTime } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import type { OrderItem } from '../orders/order';
@@ -17,6 +17,25 @@ export function stripeDashboardPaymentUrl(order: Pick<OrderItem, 'paymentIntentI
   const id = order.paymentIntentId;
   if (!id || !/^pi_[A-Za-z0-9_]+$/.test(id)) return undefined;
   return `https://dashboard.stripe.com/${order.livemode ? '' : 'test/'}payments/${id}`;
+}
+
+/**
+ * What the merchant reads first about an order paid while checkout was closed (a session `pause`
+ * could not close in time): what happened, and the two ways out.
+ */
+function pausedParagraph(order: OrderItem): string | undefined {
+  if (!order.placedWhilePaused) return undefined;
+  const since =
+    order.pausedSince === undefined
+      ? ''
+      : ` since ${formatLondonTime(order.pausedSince, new Date(order.createdAt))}`;
+  const state = order.pausedMode === 'requests' ? `taking order requests only${since}` : `paused${since}`;
+  return (
+    `Paid while the shop was ${state}: the customer opened checkout before the pause and paid before it ` +
+    'could be closed. The order is recorded for the dispatch day below. If you cannot send it then, ' +
+    `refund it (npm run orders -- refund ${order.reference}) or move the day's orders ` +
+    `(npm run orders -- delay --dispatch ${order.dispatchDate} --to YYYY-MM-DD --reason other).`
+  );
 }
 
 /**
@@ -46,6 +65,11 @@ export function renderMerchantNotice(order: OrderItem): EmailContent {
   );
   if (order.paymentIntentId) rows.push(['Stripe payment', order.paymentIntentId]);
   const blocks: EmailBlock[] = [];
+  const paused = pausedParagraph(order);
+  if (paused !== undefined) {
+    blocks.push({ kind: 'paragraph', text: paused });
+    rows.push(['Placed', 'While the shop was paused (see above)']);
+  }
   if (order.confirmationEmailState === 'failed') {
     const why =
       REFUSAL_EXPLANATIONS[order.confirmationEmailFailureReason ?? ''] ?? 'the email service refused it';
@@ -66,5 +90,8 @@ export function renderMerchantNotice(order: OrderItem): EmailContent {
   const dashboard = stripeDashboardPaymentUrl(order);
   if (dashboard)
     blocks.push({ kind: 'link', text: 'Open this payment in the Stripe Dashboard', href: dashboard });
-  return renderEmail(`New order ${order.reference}: ${order.bottles} bottles, dispatch ${dispatch}`, blocks);
+  return renderEmail(
+    `New order ${order.reference}: ${order.bottles} bottles, dispatch ${dispatch}${paused === undefined ? '' : ' (paid while paused)'}`,
+    blocks,
+  );
 }

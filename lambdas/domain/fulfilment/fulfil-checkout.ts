@@ -1,8 +1,10 @@
 import type Stripe from 'stripe';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
+import { isPaymentLinkSession } from '../checkout/order-metadata';
 import { assessCheckoutSession } from '../checkout/paid-checkout';
-import { toOrderItem } from '../orders/order';
+import { type PauseMark, toOrderItem } from '../orders/order';
+import type { ShopSettings } from '../shop-settings/shop-settings';
 import {
   type EmailOutcome,
   type OrderEmailDeps,
@@ -17,6 +19,26 @@ export interface FulfilmentDeps extends OrderEmailDeps {
   cutoffHours: number;
   /** SHOP_ID: sessions of other deployments are not ours. */
   shopId: string;
+  /**
+   * The shop's settings, read when a new order is recorded (a missing item reads as open), so an
+   * order paid while the shop is paused is kept and flagged (pauseMarkFor).
+   */
+  shopSettings: () => Promise<ShopSettings>;
+}
+
+/**
+ * The flag of an order recorded while checkout was closed: the shop paused, or taking requests
+ * and the session an ordinary checkout (a request's payment link is how requests mode takes
+ * money, so it is not flagged). Such a session completed in the gap `pause` cannot close (paid
+ * between its listing and its expire, or made from a create-checkout's cached settings).
+ */
+export function pauseMarkFor(
+  settings: ShopSettings,
+  session: { client_reference_id: string | null },
+): PauseMark | undefined {
+  if (settings.mode === 'open') return undefined;
+  if (settings.mode === 'requests' && isPaymentLinkSession(session)) return undefined;
+  return { mode: settings.mode, since: settings.updatedAt };
 }
 
 export type FulfilmentResult =
@@ -47,8 +69,14 @@ export type FulfilmentResult =
  *    claimed by this attempt; losing that race means another attempt wrote it, and this one
  *    carries on with the stored order.
  * 4. The emails are sent, each at most once (see sendOrderEmails). A new order's first delivery
- *    costs 4 DynamoDB calls (read, put, one mark per email), 2 SES calls and 1 Stripe call; a
- *    redelivery once both are sent, 1 DynamoDB read.
+ *    costs 5 DynamoDB calls (read, settings read, put, one mark per email), 2 SES calls and 1
+ *    Stripe call; a redelivery once both are sent, 1 DynamoDB read.
+ *
+ * An order paid while the shop is paused (a session `pause` could not close in time) is recorded
+ * like any other, never dropped, with a flag the merchant sees in the notice and in `list`
+ * (pauseMarkFor); its dispatch date is computed as usual and the merchant refunds or delays it
+ * (docs/decisions/0021-orders-paid-while-paused.md). The settings cost one GetItem, on new orders
+ * only: a redelivery of a recorded order reads nothing more.
  *
  * A paid session that does not match our prices is not fulfilled and is not an error to retry:
  * the session will not change however often Stripe redelivers, so the answer is a result, logged
@@ -91,9 +119,11 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
   }
   // Only 'payable' is left here: every other kind returned above, and TypeScript narrows it so.
 
+  // Read only for an order about to be written: redeliveries of a recorded order never pay for it.
+  const pause = pauseMarkFor(await deps.shopSettings(), session);
   const now = deps.now();
   const { order: item, claims } = withEmailsClaimed(
-    toOrderItem(assessment.checkout, { now, cutoffHours: deps.cutoffHours }),
+    toOrderItem(assessment.checkout, { now, cutoffHours: deps.cutoffHours }, pause),
     now,
   );
   let orderCreated: boolean;
@@ -115,6 +145,7 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
       reference: order.reference,
       bottles: order.bottles,
       dispatchDate: order.dispatchDate,
+      ...(order.placedWhilePaused && { placedWhilePaused: true, pausedMode: order.pausedMode }),
     });
   }
   const emails = await sendOrderEmails(order, deps, orderCreated ? claims : undefined);

@@ -6,6 +6,7 @@ import { stdoutMetricsWriter } from '../../lib/metrics';
 import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../../lib/stripe';
 import { shopEmailIdentity } from '../emails/send-email';
 import { createOrdersRepository } from '../orders/orders-repository';
+import { readShopSettings } from '../shop-settings/settings-store';
 import type { FulfilmentDeps } from './fulfil-checkout';
 
 export interface FulfilmentRuntime {
@@ -35,6 +36,9 @@ export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime
     deps: {
       stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
       orders: createOrdersRepository(documentClient, config.ORDERS_TABLE_NAME),
+      // Consistent, and not cached: a pause written a moment ago must flag the order it races.
+      shopSettings: () =>
+        readShopSettings({ client: documentClient, tableName: config.ORDERS_TABLE_NAME }, true),
       ...shopEmailIdentity(ses, config),
       merchantEmail: config.MERCHANT_EMAIL,
       cutoffHours: config.DISPATCH_CUTOFF_HOURS,

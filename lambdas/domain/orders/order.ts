@@ -85,11 +85,26 @@ export const orderItemSchema = z.object({
   merchantNoticeEmailMessageId: z.optional(z.string()),
   merchantNoticeEmailFailedAt: z.optional(isoInstant),
   merchantNoticeEmailFailureReason: z.optional(z.string()),
+  /**
+   * Paid while checkout was closed (`pause` could not close the session in time): kept, and
+   * shown to the merchant, who refunds or delays it. Absent on every other order.
+   */
+  placedWhilePaused: z.optional(z.literal(true)),
+  /** The shop's mode then: `paused`, or `requests` (an ordinary checkout, not a payment link). */
+  pausedMode: z.optional(z.enum(['paused', 'requests'])),
+  /** When that pause was written (the settings' updatedAt). */
+  pausedSince: z.optional(isoInstant),
   /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
   [DISPATCH_DATE_INDEX.partitionKey]: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
   [DISPATCH_DATE_INDEX.sortKey]: z.string(),
 });
 export type OrderItem = z.output<typeof orderItemSchema>;
+
+/** The shop was not taking paid checkouts when the order was recorded: its mode, and since when. */
+export interface PauseMark {
+  mode: 'paused' | 'requests';
+  since: string | undefined;
+}
 
 export interface OrderTimes {
   /** When the order is recorded: now. */
@@ -111,8 +126,12 @@ export interface OrderTimes {
  * (within seconds); when a retry or the reconciler records it later, the later moment is the right
  * one, because the merchant cannot pack an order before hearing of it, and a date already in the
  * past would be a broken promise.
+ *
+ * `pause`: the shop was not taking paid checkouts at that moment. The order is kept with the flag
+ * and its dispatch date computed all the same; the merchant refunds or delays it
+ * (docs/decisions/0021-orders-paid-while-paused.md).
  */
-export function toOrderItem(checkout: PaidCheckout, times: OrderTimes): OrderItem {
+export function toOrderItem(checkout: PaidCheckout, times: OrderTimes, pause?: PauseMark): OrderItem {
   const reference = orderReference(checkout.sessionId);
   const paidAt = (checkout.paidAt ?? times.paidAt ?? times.now).toISOString();
   const dispatchDate = nextDispatchDate(times.now, { cutoffHours: times.cutoffHours });
@@ -144,5 +163,10 @@ export function toOrderItem(checkout: PaidCheckout, times: OrderTimes): OrderIte
     merchantNoticeEmailState: 'pending',
     gsi1pk: dispatchDayKey(dispatchDate),
     gsi1sk: dispatchSortKey(status, paidAt, reference),
+    ...(pause && {
+      placedWhilePaused: true,
+      pausedMode: pause.mode,
+      ...(pause.since !== undefined && { pausedSince: pause.since }),
+    }),
   };
 }

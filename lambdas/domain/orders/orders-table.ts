@@ -42,6 +42,8 @@ export const REQUEST_KEY_PREFIX = 'REQUEST#';
 export const DISPATCH_KEY_PREFIX = 'DISPATCH#';
 /** The one item holding the shop's settings (pause, requests mode). */
 export const SETTINGS_KEY = 'SETTINGS#shop';
+/** One dispatch day's capacity counters: `CAPACITY#<yyyy-mm-dd>` (lambdas/domain/capacity). */
+export const CAPACITY_KEY_PREFIX = 'CAPACITY#';
 /**
  * Counters that limit the merchant's notices of order requests (`NOTICE_LIMIT#<scope>#<hour>#<hash>`)
  * and the count of requests recorded without a notice (lambdas/domain/operations/request-notice-limits.ts).
@@ -71,6 +73,11 @@ export function requestKey(reference: string): string {
 /** The dispatch-day index's partition key of one day. */
 export function dispatchDayKey(day: string): string {
   return `${DISPATCH_KEY_PREFIX}${day}`;
+}
+
+/** The key of one dispatch day's capacity counters. */
+export function capacityDayKey(day: string): string {
+  return `${CAPACITY_KEY_PREFIX}${day}`;
 }
 
 /** The dispatch-day index's sort key: status first, so one day's `paid` orders are one key range. */

@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CapacitySettings } from '../capacity/capacity-settings';
 import { itemKey, SETTINGS_KEY, type ShopTable } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
 import { checkShopMessage, type ShopSettings, settingsFromItem } from './shop-settings';
@@ -15,7 +16,10 @@ export async function readShopSettings(table: ShopTable, consistent = false): Pr
   return settingsFromItem(Item);
 }
 
-/** Replaces the settings (one item, last write wins: there is one merchant). */
+/**
+ * Sets the shop's mode and message (one item, last write wins: there is one merchant). An update,
+ * not a put: the same item holds the capacity settings, which a pause must leave as they are.
+ */
 export async function writeShopSettings(
   table: ShopTable,
   settings: { mode: ShopSettings['mode']; message?: string | undefined },
@@ -25,12 +29,52 @@ export async function writeShopSettings(
   if (settings.mode === 'paused' && message === undefined) {
     throw new RefusedError('Pausing needs a --message for the page, for example "Back on 5 January".');
   }
-  const item = {
-    ...itemKey(SETTINGS_KEY),
-    mode: settings.mode,
-    ...(message !== undefined && { message }),
-    updatedAt: now.toISOString(),
-  };
-  await table.client.send(new PutCommand({ TableName: table.tableName, Item: item }));
-  return { mode: item.mode, message, updatedAt: item.updatedAt };
+  const updatedAt = now.toISOString();
+  await table.client.send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: itemKey(SETTINGS_KEY),
+      UpdateExpression: `SET #mode = :mode, #updatedAt = :now${message === undefined ? ' REMOVE #message' : ', #message = :message'}`,
+      ExpressionAttributeNames: { '#mode': 'mode', '#updatedAt': 'updatedAt', '#message': 'message' },
+      ExpressionAttributeValues: {
+        ':mode': settings.mode,
+        ':now': updatedAt,
+        ...(message !== undefined && { ':message': message }),
+      },
+    }),
+  );
+  return { mode: settings.mode, message, updatedAt };
+}
+
+/**
+ * Replaces the capacity settings (the weekly default and every day's own limit), leaving the mode
+ * as it is. A shop with no settings item yet gets one that reads as open, as no item did:
+ * `updatedAt` keeps saying when the mode last changed.
+ */
+export async function writeCapacitySettings(
+  table: ShopTable,
+  capacity: CapacitySettings,
+  now: Date,
+): Promise<void> {
+  const sets = ['#mode = if_not_exists(#mode, :open)', '#updatedAt = if_not_exists(#updatedAt, :now)'];
+  const removes: string[] = [];
+  if (capacity.weekly === undefined) removes.push('capacityWeekly');
+  else sets.push('capacityWeekly = :weekly');
+  const days = capacity.days ?? {};
+  if (Object.keys(days).length === 0) removes.push('capacityDays');
+  else sets.push('capacityDays = :days');
+  await table.client.send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: itemKey(SETTINGS_KEY),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ExpressionAttributeNames: { '#mode': 'mode', '#updatedAt': 'updatedAt' },
+      ExpressionAttributeValues: {
+        ':open': 'open',
+        ':now': now.toISOString(),
+        ...(capacity.weekly !== undefined && { ':weekly': capacity.weekly }),
+        ...(Object.keys(days).length > 0 && { ':days': { ...days } }),
+      },
+    }),
+  );
 }

@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../../shared/shop-status';
 import { initOnce } from '../../lib/cold-start';
 import { type RuntimeCredentialsEnv, signingCredentials } from '../../lib/config';
-import { createItemReader, type GetItem, stringAttributes } from '../../lib/dynamodb-http';
+import { createItemReader, type GetItem, plainAttributes } from '../../lib/dynamodb-http';
+import { type CapacitySettings, capacityFromItem, capacityItemFields } from '../capacity/capacity-settings';
 import { itemKey, PARTITION_KEY, SETTINGS_KEY } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
 
@@ -11,8 +12,13 @@ const settingsItemSchema = z.object({
   mode: z.enum(SHOP_MODES),
   message: z.optional(z.string()),
   updatedAt: z.iso.datetime(),
+  ...capacityItemFields,
 });
-export type ShopSettings = ShopStatus & { updatedAt?: string | undefined };
+export type ShopSettings = Pick<ShopStatus, 'mode' | 'message'> & {
+  updatedAt?: string | undefined;
+  /** Bottles per dispatch day (lambdas/domain/capacity); absent: no limit. */
+  capacity?: CapacitySettings | undefined;
+};
 
 /** No settings item yet: a new shop is open. */
 export const OPEN_SHOP: ShopSettings = { mode: 'open' };
@@ -29,7 +35,8 @@ export function settingsFromItem(item: Record<string, unknown> | undefined): Sho
   const parsed = settingsItemSchema.safeParse(item);
   if (!parsed.success) return { mode: 'paused' };
   const { mode, message, updatedAt } = parsed.data;
-  return { mode, ...(message !== undefined && { message }), updatedAt };
+  const capacity = capacityFromItem(parsed.data);
+  return { mode, ...(message !== undefined && { message }), updatedAt, ...(capacity && { capacity }) };
 }
 
 /**
@@ -39,7 +46,7 @@ export function settingsFromItem(item: Record<string, unknown> | undefined): Sho
 export function settingsOverHttp(getItem: GetItem, tableName: string): () => Promise<ShopSettings> {
   return async () => {
     const item = await getItem(tableName, itemKey(SETTINGS_KEY));
-    return settingsFromItem(item === undefined ? undefined : stringAttributes(item));
+    return settingsFromItem(item === undefined ? undefined : plainAttributes(item));
   };
 }
 

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
 import { checkoutRequestSchema, describeIssues, FIELD_MESSAGES } from '../../../shared/checkout-request';
 import { penceToPounds } from '../../../shared/pricing';
+import { CapacityFullError } from '../../domain/capacity/holds';
 import {
   type CheckoutGateDeps,
   createCheckoutGate,
@@ -33,6 +34,7 @@ const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,255}$/;
 
 export const CHECKOUT_ERRORS = {
   quoteMismatch: 'The order total has changed. Please check the new total and try again.',
+  soldOut: 'Sorry, every dispatch day in the next 8 weeks is fully booked. Please try again in a few days.',
   conflict: 'This checkout was already started with different details. Please try again.',
   idempotencyKey: `The ${IDEMPOTENCY_HEADER} header must be 8 to 255 letters, digits, "-" or "_".`,
   unauthorised: 'Missing or wrong API key.',
@@ -124,6 +126,7 @@ async function createCheckout({
     cutoffHours: deps.cutoffHours,
     shopId: deps.shopId,
     idempotencyKey,
+    capacity: deps.shop && { store: deps.shop.capacity, settings: settings.capacity },
   });
   logger.info('Checkout Session created', {
     ...logKeys,
@@ -132,6 +135,7 @@ async function createCheckout({
     clientReferenceId: session.clientReferenceId,
     quantity: parsed.data.quantity,
     dispatchDate: session.dispatchDate,
+    capacityHold: session.capacityHold,
     idempotent: idempotencyKey !== undefined,
   });
   return json(200, { url: session.url, sessionId: session.sessionId });
@@ -167,6 +171,10 @@ function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | u
       error: FIELD_MESSAGES.emailRefused,
       fields: { email: FIELD_MESSAGES.emailRefused },
     });
+  }
+  if (error instanceof CapacityFullError) {
+    logger.warn('No dispatch day has room for the order', { ...logKeys, statusCode: 409, from: error.from });
+    return json(409, { error: CHECKOUT_ERRORS.soldOut });
   }
   if (error instanceof CheckoutConflictError) {
     logger.warn('Idempotency key reused with different details', { ...logKeys, statusCode: 409 });

@@ -1,4 +1,7 @@
+import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import type { ShopStatus } from '../../../shared/shop-status';
+import { capacityStoreFromConfig } from '../../domain/capacity/capacity-store';
+import { firstDayWithRoom } from '../../domain/capacity/holds';
 import { type ShopSettings, settingsReaderFromConfig } from '../../domain/shop-settings/shop-settings';
 import { type Env, parseEnv, shopStatusRuntimeEnvSchema } from '../../lib/config';
 import { type HttpEvent, type HttpResult, json } from '../../lib/http';
@@ -8,16 +11,41 @@ import { logger } from '../../lib/logger';
 export interface ShopStatusDeps {
   /** The shop's settings, cached for a few seconds at most. */
   settings: () => Promise<ShopSettings>;
+  /**
+   * The first dispatch day with room for an order placed now (null: none within 8 weeks), for
+   * settings that limit the bottles per day; cached for as long as the settings.
+   */
+  dayWithRoom?: ((settings: ShopSettings) => Promise<IsoDate | null>) | undefined;
 }
 
-/** The settings reader from the environment, once per cold start (see `handler`): no AWS SDK. */
+/** The settings reader and the capacity days from the environment, once per cold start (see `handler`): no AWS SDK. */
 export function loadShopStatusDeps(env: Env): ShopStatusDeps {
-  return { settings: settingsReaderFromConfig(parseEnv(shopStatusRuntimeEnvSchema, env)) };
+  const config = parseEnv(shopStatusRuntimeEnvSchema, env);
+  const store = capacityStoreFromConfig(config);
+  // Worked out again whenever the settings are read again (every SETTINGS_MAX_AGE_MS at most):
+  // a full day shows on the page within seconds, without a read per visitor. A failure is not kept.
+  let memo: { settings: ShopSettings; day: Promise<IsoDate | null> } | undefined;
+  const dayWithRoom = (settings: ShopSettings): Promise<IsoDate | null> => {
+    if (memo?.settings !== settings) {
+      const from = nextDispatchDate(new Date(), { cutoffHours: config.DISPATCH_CUTOFF_HOURS });
+      const entry = {
+        settings,
+        day: firstDayWithRoom(store, settings.capacity, from).then((room) => room?.date ?? null),
+      };
+      entry.day.catch(() => {
+        if (memo === entry) memo = undefined;
+      });
+      memo = entry;
+    }
+    return memo.day;
+  };
+  return { settings: settingsReaderFromConfig(config), dayWithRoom };
 }
 
 /**
  * `GET /functions/v1/shop-status`: whether the shop takes paid orders (`open`), none (`paused`,
- * with the merchant's message for the page's banner) or requests without payment (`requests`).
+ * with the merchant's message for the page's banner) or requests without payment (`requests`),
+ * and, when the merchant limits the bottles per dispatch day, the first day with room.
  * Public and read-only; cacheable for as long as the settings are (5 s).
  */
 export function createShopStatusHandler(
@@ -33,11 +61,15 @@ export function createShopStatusHandler(
 
 async function shopStatus({ deps, logKeys }: HttpRequest<ShopStatusDeps>): Promise<HttpResult> {
   const settings = await deps.settings();
+  // A shop without limits sells on the calendar's day, which the page works out itself.
+  const limited = settings.capacity !== undefined && settings.mode !== 'paused';
+  const dispatchDate = limited && deps.dayWithRoom ? await deps.dayWithRoom(settings) : undefined;
   const body: ShopStatus = {
     mode: settings.mode,
     ...(settings.message !== undefined && { message: settings.message }),
+    ...(dispatchDate !== undefined && { dispatchDate }),
   };
-  logger.info('Shop status answered', { ...logKeys, statusCode: 200, mode: body.mode });
+  logger.info('Shop status answered', { ...logKeys, statusCode: 200, mode: body.mode, dispatchDate });
   return json(200, body, { 'cache-control': 'public, max-age=5' });
 }
 

@@ -2,7 +2,13 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, signingCredentials } from '../../../lambdas/lib/config';
-import { createItemReader, DynamoDbRequestError, stringAttributes } from '../../../lambdas/lib/dynamodb-http';
+import {
+  createDynamoDbHttp,
+  createItemReader,
+  DynamoDbRequestError,
+  plainAttributes,
+  toAttributeValue,
+} from '../../../lambdas/lib/dynamodb-http';
 import { type StandIns, startStandIns } from '../../support/stand-ins';
 
 // The settings read without the SDK, against dynalite (DynamoDB's JSON protocol) and, for what
@@ -161,17 +167,124 @@ describe('createItemReader: GetItem over HTTP, without the SDK', () => {
   });
 });
 
-describe('stringAttributes', () => {
-  it('keeps string attributes and drops every other type', () => {
+describe('updateItem: one conditional UpdateItem over HTTP, without the SDK', () => {
+  const calls = () =>
+    createDynamoDbHttp({ region: 'eu-west-2', endpoint: standIns.dynamoEndpoint, credentials: LOCAL });
+  const add = (hold: string) => ({
+    updateExpression: 'ADD #taken :n, #holds :holds',
+    conditionExpression: 'NOT contains(#holds, :hold)',
+    names: { '#taken': 'taken', '#holds': 'holds' },
+    values: {
+      ':n': toAttributeValue(3),
+      ':holds': toAttributeValue(new Set([hold])),
+      ':hold': toAttributeValue(hold),
+    },
+  });
+
+  it('applies the update and answers the whole item as it left it, as DynamoDB JSON', async () => {
+    const { updateItem } = calls();
+
+    const attributes = await updateItem(
+      standIns.tableName,
+      { pk: 'CAPACITY#http-update' },
+      {
+        ...add('a:3'),
+        returnValues: 'ALL_NEW',
+      },
+    );
+
+    expect(attributes).toEqual({
+      pk: { S: 'CAPACITY#http-update' },
+      taken: { N: '3' },
+      holds: { SS: ['a:3'] },
+    });
+  });
+
+  it('a condition that does not hold: DynamoDbRequestError ConditionalCheckFailedException, nothing changed', async () => {
+    const { updateItem, getItem } = calls();
+    await updateItem(standIns.tableName, { pk: 'CAPACITY#http-condition' }, add('a:3'));
+
+    const error = await updateItem(standIns.tableName, { pk: 'CAPACITY#http-condition' }, add('a:3')).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(DynamoDbRequestError);
+    expect(error).toMatchObject({ type: 'ConditionalCheckFailedException', statusCode: 400 });
+    expect((error as Error).message).toMatch(
+      /^DynamoDB UpdateItem failed: ConditionalCheckFailedException: /,
+    );
+    expect(await getItem(standIns.tableName, { pk: 'CAPACITY#http-condition' })).toMatchObject({
+      taken: { N: '3' },
+    });
+  });
+
+  it('without returnValues answers an empty map, and sends UpdateItem JSON with NONE', async () => {
+    const server = await recordingServer(() => [200, '{}']);
+    try {
+      const { updateItem } = createDynamoDbHttp({
+        region: 'eu-west-2',
+        endpoint: server.url,
+        credentials: LOCAL,
+      });
+
+      expect(await updateItem('orders', { pk: 'CAPACITY#2026-12-07' }, add('a:3'))).toEqual({});
+      const [request] = server.received;
+      expect(request?.headers['x-amz-target']).toBe('DynamoDB_20120810.UpdateItem');
+      expect(JSON.parse(request?.body ?? '')).toEqual({
+        TableName: 'orders',
+        Key: { pk: { S: 'CAPACITY#2026-12-07' } },
+        UpdateExpression: 'ADD #taken :n, #holds :holds',
+        ConditionExpression: 'NOT contains(#holds, :hold)',
+        ExpressionAttributeNames: { '#taken': 'taken', '#holds': 'holds' },
+        ExpressionAttributeValues: { ':n': { N: '3' }, ':holds': { SS: ['a:3'] }, ':hold': { S: 'a:3' } },
+        ReturnValues: 'NONE',
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('Attributes that are not a map are an error', async () => {
+    const server = await recordingServer(() => [200, '{"Attributes":["taken"]}']);
+    try {
+      const { updateItem } = createDynamoDbHttp({
+        region: 'eu-west-2',
+        endpoint: server.url,
+        credentials: LOCAL,
+      });
+
+      await expect(updateItem('orders', { pk: 'CAPACITY#x' }, add('a:3'))).rejects.toMatchObject({
+        type: 'MalformedResponse',
+        message: 'UpdateItem answered Attributes that are not a map',
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('plainAttributes', () => {
+  it('reads the wire values as the document client would, and drops types it does not know', () => {
     expect(
-      stringAttributes({
+      plainAttributes({
         pk: { S: 'SETTINGS#shop' },
-        mode: { S: 'open' },
         count: { N: '3' },
         flag: { BOOL: true },
-        list: { L: [{ S: 'x' }] },
+        none: { NULL: true },
+        holds: { SS: ['a:3', 'b:6'] },
+        list: { L: [{ S: 'x' }, { N: '2' }, { B: 'AAE=' }] },
+        days: { M: { '2026-12-07': { N: '12' }, '2026-12-14': { NULL: true } } },
+        binary: { B: 'AAE=' },
       }),
-    ).toEqual({ pk: 'SETTINGS#shop', mode: 'open' });
+    ).toEqual({
+      pk: 'SETTINGS#shop',
+      count: 3,
+      flag: true,
+      none: null,
+      holds: new Set(['a:3', 'b:6']),
+      list: ['x', 2],
+      days: { '2026-12-07': 12, '2026-12-14': null },
+    });
   });
 });
 

@@ -137,6 +137,46 @@ describe('renderMerchantNotice', () => {
     expect(stripeDashboardPaymentUrl({ paymentIntentId, livemode: false })).toBeUndefined();
   });
 
+  it('says first, and in the subject, that an order was paid while the shop was paused, and how to refund or delay it', () => {
+    // Prepare: paused on Wednesday 25 November 13:15 London time, recorded the next day.
+    const order = {
+      ...orderFixture(),
+      createdAt: '2026-11-26T10:00:00.000Z',
+      placedWhilePaused: true as const,
+      pausedMode: 'paused' as const,
+      pausedSince: '2026-11-25T13:15:00.000Z',
+    };
+
+    // Act
+    const email = renderMerchantNotice(order);
+    const requests = renderMerchantNotice({ ...order, pausedMode: 'requests', pausedSince: undefined });
+
+    // Assess
+    expect(email.subject).toBe(
+      'New order J0kLmNoPqRsT: 3 bottles, dispatch Monday 23 November (paid while paused)',
+    );
+    expect(email.text.split('\n')[0]).toBe(
+      "Paid while the shop was paused since Wed 25 Nov, 13:15: the customer opened checkout before the pause and paid before it could be closed. The order is recorded for the dispatch day below. If you cannot send it then, refund it (npm run orders -- refund J0kLmNoPqRsT) or move the day's orders (npm run orders -- delay --dispatch 2026-11-23 --to YYYY-MM-DD --reason other).",
+    );
+    expect(email.text).toContain('Placed: While the shop was paused (see above)');
+    expect(email.html).toContain('Paid while the shop was paused since Wed 25 Nov, 13:15:');
+    expect(requests.text.split('\n')[0]).toMatch(
+      /^Paid while the shop was taking order requests only: the customer opened checkout/,
+    );
+  });
+
+  it('says nothing of a pause on an ordinary order', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture());
+
+    // Assess
+    expect(email.subject).toBe('New order J0kLmNoPqRsT: 3 bottles, dispatch Monday 23 November');
+    expect(email.text).not.toContain('paused');
+    expect(email.text.split('\n')[0]).toBe(
+      'A new order has been paid. Reply to this email to reach the customer.',
+    );
+  });
+
   it('names the refusal in general terms when its reason is not one it knows', () => {
     // Prepare
     const order = {

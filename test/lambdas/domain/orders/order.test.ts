@@ -83,4 +83,32 @@ describe('toOrderItem', () => {
     expect(toOrderItem(paidCheckout(), { now, cutoffHours: 12 }).dispatchDate).toBe('2026-11-23');
     expect(toOrderItem(paidCheckout(), { now, cutoffHours: 36 }).dispatchDate).toBe('2026-11-30');
   });
+
+  it('flags an order recorded while the shop was paused, keeping its dispatch date and index keys', () => {
+    // Act
+    const open = toOrderItem(paidCheckout(), { now: BEFORE_CUTOFF, cutoffHours: 36 });
+    const paused = toOrderItem(
+      paidCheckout(),
+      { now: BEFORE_CUTOFF, cutoffHours: 36 },
+      { mode: 'paused', since: '2026-11-21T08:00:00.000Z' },
+    );
+    const malformed = toOrderItem(
+      paidCheckout(),
+      { now: BEFORE_CUTOFF, cutoffHours: 36 },
+      { mode: 'requests', since: undefined },
+    );
+
+    // Assess
+    expect(paused).toEqual({
+      ...open,
+      placedWhilePaused: true,
+      pausedMode: 'paused',
+      pausedSince: '2026-11-21T08:00:00.000Z',
+    });
+    expect(paused.dispatchDate).toBe('2026-11-23');
+    expect(malformed).toEqual({ ...open, placedWhilePaused: true, pausedMode: 'requests' });
+    expect(malformed).not.toHaveProperty('pausedSince');
+    expect(open).not.toHaveProperty('placedWhilePaused');
+    expect(orderItemSchema.parse(paused)).toEqual(paused);
+  });
 });

@@ -53,7 +53,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe('create-checkout: with its AWS dependencies', () => {
-  it('creating a session writes nothing and sends nothing: no table item, no SES message, no webhook event', async () => {
+  it('creating a session writes only its hold and sends nothing: no order, no SES message, no webhook event', async () => {
     // Prepare: a webhook endpoint that would notice any event, and proof that it does.
     const handle = createCheckoutHandler(() => loadCheckoutDeps(environment()));
     const recorder = await recordingWebhookEndpoint();
@@ -71,9 +71,20 @@ describe('create-checkout: with its AWS dependencies', () => {
       const { sessionId } = createdSession(await handle(checkoutEvent()));
       await harness.sim.idle();
 
-      // Assess
-      expect(harness.sim.getSession(sessionId)?.status).toBe('open');
-      expect(await standIns.orderItems()).toEqual(itemsBefore);
+      // Assess: the one write is the session's hold on its dispatch day's bottles.
+      const session = harness.sim.getSession(sessionId);
+      expect(session?.status).toBe('open');
+      const dayKey = `CAPACITY#${session?.metadata?.dispatch_date}`;
+      const others = (items: Array<Record<string, unknown>>) => items.filter((item) => item.pk !== dayKey);
+      const holdsOf = (items: Array<Record<string, unknown>>) => {
+        const holds = items.find((item) => item.pk === dayKey)?.holds;
+        return holds instanceof Set ? [...holds].map(String) : [];
+      };
+      const itemsAfter = await standIns.orderItems();
+      expect(others(itemsAfter)).toEqual(others(itemsBefore));
+      expect(holdsOf(itemsAfter).sort()).toEqual(
+        [...holdsOf(itemsBefore), session?.metadata?.capacity_hold].sort(),
+      );
       expect(await standIns.emails()).toEqual(emailsBefore);
       expect(recorder.received).toEqual([]);
     } finally {

@@ -19,7 +19,8 @@ function recordCommandNames<Input extends object, Output extends MetadataBearer>
 }
 
 // Round trips per paid order, counted on the real clients against dynalite, the SES stand-in and
-// the Stripe simulator: a new order's emails are claimed in the order's own conditional put.
+// the Stripe simulator: a new order's emails are claimed in the order's own conditional put, and
+// the shop's settings are read once, so an order paid while the shop is paused is flagged.
 describe('stripe-webhook: calls per order', () => {
   let h: FulfilmentHarness;
   let dynamo: string[];
@@ -32,7 +33,7 @@ describe('stripe-webhook: calls per order', () => {
   });
   afterAll(() => h.close());
 
-  it('fulfils a new order with 4 DynamoDB calls (read, put, one mark per email), 2 SES calls and 1 Stripe call', async () => {
+  it('fulfils a new order with 5 DynamoDB calls (read, settings read, put, one mark per email), 2 SES calls and 1 Stripe call', async () => {
     // Prepare
     const session = await h.paidSession();
     const payload = await h.eventFor('checkout.session.completed', session.id);
@@ -45,7 +46,13 @@ describe('stripe-webhook: calls per order', () => {
 
     // Assess
     expect(result.statusCode).toBe(200);
-    expect(dynamo).toEqual(['GetItemCommand', 'PutItemCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
+    expect(dynamo).toEqual([
+      'GetItemCommand',
+      'GetItemCommand',
+      'PutItemCommand',
+      'UpdateItemCommand',
+      'UpdateItemCommand',
+    ]);
     expect(ses).toEqual(['SendEmailCommand', 'SendEmailCommand']);
     expect(h.stripeCalls() - stripeBefore).toBe(1);
     expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });

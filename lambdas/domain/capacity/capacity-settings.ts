@@ -1,0 +1,45 @@
+import * as z from 'zod/mini';
+import type { IsoDate } from '../../../shared/dispatch';
+
+/** The most bottles one dispatch day may be set to: far above any culture, low enough to catch a typo. */
+export const MAX_DAY_CAPACITY = 10_000;
+
+const bottles = z.number().check(z.int(), z.minimum(0), z.maximum(MAX_DAY_CAPACITY));
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+
+/**
+ * How many bottles each dispatch day may sell, as the settings item stores it: `capacityWeekly`,
+ * the default of every dispatch day (absent: no limit), and `capacityDays`, one day's own limit
+ * by date, where `null` means that day has no limit whatever the default says. No limit anywhere
+ * is the shop as it was before capacity existed: every order is still counted.
+ */
+export const capacityItemFields = {
+  capacityWeekly: z.optional(bottles),
+  capacityDays: z.optional(z.record(day, z.nullable(bottles))),
+};
+
+export interface CapacitySettings {
+  /** Bottles per dispatch day unless the day says otherwise; undefined: no limit. */
+  weekly?: number | undefined;
+  /** A day's own limit (null: none that day); a day not listed follows `weekly`. */
+  days?: Readonly<Record<IsoDate, number | null>> | undefined;
+}
+
+/** The capacity settings of a parsed settings item; undefined when it sets none. */
+export function capacityFromItem(item: {
+  capacityWeekly?: number | undefined;
+  capacityDays?: Record<string, number | null> | undefined;
+}): CapacitySettings | undefined {
+  if (item.capacityWeekly === undefined && item.capacityDays === undefined) return undefined;
+  return {
+    ...(item.capacityWeekly !== undefined && { weekly: item.capacityWeekly }),
+    ...(item.capacityDays !== undefined && { days: item.capacityDays }),
+  };
+}
+
+/** The most bottles `day` may sell; undefined when it has no limit. */
+export function limitFor(capacity: CapacitySettings | undefined, day: IsoDate): number | undefined {
+  const own = capacity?.days?.[day];
+  if (own !== undefined) return own ?? undefined;
+  return capacity?.weekly;
+}

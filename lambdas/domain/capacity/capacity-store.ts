@@ -1,0 +1,122 @@
+import * as z from 'zod/mini';
+import type { IsoDate } from '../../../shared/dispatch';
+import { type RuntimeCredentialsEnv, signingCredentials } from '../../lib/config';
+import {
+  type AttributeMap,
+  CONDITIONAL_CHECK_FAILED,
+  createDynamoDbHttp,
+  DynamoDbRequestError,
+  type GetItem,
+  plainAttributes,
+  toAttributeValue,
+  type UpdateItem,
+} from '../../lib/dynamodb-http';
+import { capacityDayKey, itemKey } from '../orders/orders-table';
+
+/**
+ * One dispatch day's counters (`CAPACITY#<date>`): `taken`, the bottles the limit applies to
+ * (reserved and sold), `sold`, and the hold ids behind them, `holds` (reserved, not paid yet) and
+ * `sales` (paid, or a debit pending). A hold id names its bottles (holds.ts), so every change
+ * can be made, and made once, from the id alone.
+ */
+export interface CapacityDay {
+  date: IsoDate;
+  taken: number;
+  sold: number;
+  holds: ReadonlySet<string>;
+  sales: ReadonlySet<string>;
+}
+
+/** The item's attribute names; every expression names them through `#taken`, `#sold`, `#holds`, `#sales`. */
+const ATTRIBUTES = ['taken', 'sold', 'holds', 'sales'] as const;
+
+const count = z._default(z.number().check(z.int()), 0);
+const members = z._default(z.set(z.string()), () => new Set<string>());
+const dayItemSchema = z.object({ taken: count, sold: count, holds: members, sales: members });
+
+/** A day's counters from its item as read (plain values: the document client's, or plainAttributes); absent: nothing yet. */
+export function capacityDayFromItem(date: IsoDate, item: Record<string, unknown> | undefined): CapacityDay {
+  const parsed = dayItemSchema.safeParse(item ?? {});
+  // A day item is only ever written by holds.ts; one that does not parse is a hand edit, and
+  // reading it as empty would sell bottles that may be gone.
+  if (!parsed.success) throw new Error(`The capacity item of ${date} is malformed`);
+  return { date, ...parsed.data };
+}
+
+/** One conditional update of a day's item: expressions over `#taken`, `#sold`, `#holds`, `#sales` and named values. */
+export interface CapacityChange {
+  update: string;
+  condition: string;
+  values: Readonly<Record<string, string | number | ReadonlySet<string>>>;
+}
+
+/**
+ * The capacity items as the domain uses them, over either client: the signed fetch on
+ * create-checkout's and shop-status's path (below, no AWS SDK), or the document client
+ * elsewhere (capacity-table.ts).
+ */
+export interface CapacityStore {
+  /** Makes `change` on the day's item: the day after it, or undefined when its condition did not hold. */
+  change(date: IsoDate, change: CapacityChange): Promise<CapacityDay | undefined>;
+  /** The day's counters, read strongly consistent (a failed reservation must see the write that beat it). */
+  read(date: IsoDate): Promise<CapacityDay>;
+}
+
+/** The `#name` placeholders an expression uses, and nothing more: DynamoDB refuses unused names. */
+export function attributeNames(change: CapacityChange): Record<string, string> {
+  const text = `${change.update} ${change.condition}`;
+  return Object.fromEntries(
+    ATTRIBUTES.filter((name) => new RegExp(`#${name}\\b`).test(text)).map((name) => [`#${name}`, name]),
+  );
+}
+
+/** The store over signed HTTP calls (lambdas/lib/dynamodb-http.ts): what create-checkout and shop-status use. */
+export function capacityStoreOverHttp(
+  calls: { getItem: GetItem; updateItem: UpdateItem },
+  tableName: string,
+): CapacityStore {
+  const key = (date: IsoDate) => itemKey(capacityDayKey(date));
+  return {
+    async change(date, change) {
+      const values: AttributeMap = {};
+      for (const [name, value] of Object.entries(change.values)) values[name] = toAttributeValue(value);
+      try {
+        const attributes = await calls.updateItem(tableName, key(date), {
+          updateExpression: change.update,
+          conditionExpression: change.condition,
+          names: attributeNames(change),
+          values,
+          returnValues: 'ALL_NEW',
+        });
+        return capacityDayFromItem(date, plainAttributes(attributes));
+      } catch (error) {
+        if (error instanceof DynamoDbRequestError && error.type === CONDITIONAL_CHECK_FAILED)
+          return undefined;
+        throw error;
+      }
+    },
+    async read(date) {
+      const item = await calls.getItem(tableName, key(date), { consistentRead: true });
+      return capacityDayFromItem(date, item === undefined ? undefined : plainAttributes(item));
+    },
+  };
+}
+
+/**
+ * The store of a Lambda on a customer's path (create-checkout), from its parsed configuration:
+ * signed fetch calls, no AWS SDK. Built once per cold start.
+ */
+export function capacityStoreFromConfig(
+  config: RuntimeCredentialsEnv & {
+    AWS_REGION: string;
+    DYNAMODB_ENDPOINT?: string | undefined;
+    ORDERS_TABLE_NAME: string;
+  },
+): CapacityStore {
+  const calls = createDynamoDbHttp({
+    region: config.AWS_REGION,
+    endpoint: config.DYNAMODB_ENDPOINT,
+    credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
+  });
+  return capacityStoreOverHttp(calls, config.ORDERS_TABLE_NAME);
+}

@@ -1,0 +1,231 @@
+import { addDays, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import { DAPHNIA } from '../../../shared/product';
+import { type CapacitySettings, limitFor } from './capacity-settings';
+import type { CapacityChange, CapacityDay, CapacityStore } from './capacity-store';
+
+// The transitions of a dispatch day's bottles, each ONE conditional UpdateItem on the day's item
+// (no read-then-write, no transaction: dynalite has none, and one item needs none):
+//
+//   reserve:   ADD taken n, holds {h}       if taken <= limit - n (when limited), h neither held nor sold
+//   release:   DELETE holds {h}, ADD taken -n               if h is held
+//   sell:      DELETE holds {h}, ADD sold n, sales {h}      if h is held
+//   sell late: ADD taken n, sold n, sales {h}               if h is neither held nor sold (paid, so no limit)
+//   give back: DELETE sales {h}, ADD sold -n, taken -n      if h is sold
+//
+// A hold id `h` is `<reservation id>:<bottles>`. The conditions on set membership make every
+// transition happen at most once per id, whatever replays it (a webhook redelivered, the
+// reconciler, a retried request whose first answer was lost): a hold is never released twice,
+// nor after it became a sale, and a sale is given back once.
+
+/** How far ahead a reservation looks for a day with room, in dispatch days (one a week). */
+export const RESERVATION_WEEKS = 8;
+
+/** The smallest order: a day with fewer bottles left than this has no room. */
+export const SMALLEST_ORDER = DAPHNIA.min;
+
+/** No dispatch day within RESERVATION_WEEKS has room for the order. */
+export class CapacityFullError extends Error {
+  constructor(
+    readonly from: IsoDate,
+    readonly bottles: number,
+  ) {
+    super(`No dispatch day from ${from} within ${RESERVATION_WEEKS} weeks has room for ${bottles} bottles`);
+    this.name = 'CapacityFullError';
+  }
+}
+
+const HOLD_PATTERN = /^([A-Za-z0-9_-][A-Za-z0-9._-]{0,99}):([1-9]\d{0,3})$/;
+
+/** A hold id: the reservation and the bottles it holds, so a release or sale needs nothing else. */
+export function holdId(reservationId: string, bottles: number): string {
+  const hold = `${reservationId}:${bottles}`;
+  if (!HOLD_PATTERN.test(hold)) throw new Error(`"${hold}" is not a hold id`);
+  return hold;
+}
+
+/** Whether `value` is a hold id (a session's metadata is read back from outside). */
+export function isHoldId(value: string): boolean {
+  return HOLD_PATTERN.test(value);
+}
+
+/** The bottles a hold id names. */
+export function holdBottles(hold: string): number {
+  const match = HOLD_PATTERN.exec(hold);
+  if (!match?.[2]) throw new Error(`"${hold}" is not a hold id`);
+  return Number(match[2]);
+}
+
+/**
+ * A checkout's reservation: `c<token>.<expires_at>`. The token comes from the page's idempotency
+ * key, so a retry of the same attempt reserves once; the session's `expires_at` (epoch seconds) is
+ * part of it, so a hold whose session can no longer be paid is known by its id alone, even when
+ * no session was ever made for it (a function stopped between the reservation and Stripe).
+ */
+export function checkoutReservationId(token: string, expiresAt: number): string {
+  return `c${token}.${expiresAt}`;
+}
+
+/** An order request's reservation (requests mode): `r<reference>`; it lasts until declined or paid. */
+export function requestReservationId(reference: string): string {
+  return `r${reference}`;
+}
+
+/** When a checkout hold's session expires (epoch seconds); undefined for any other hold. */
+export function checkoutHoldExpiresAt(hold: string): number | undefined {
+  const match = /^c[A-Za-z0-9_-]+\.(\d{9,11}):\d+$/.exec(hold);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+/**
+ * The dispatch day of the week after `day`'s: the next one a full day moves an order to. Dispatch
+ * days are at most one a week (Monday, or the first working day after a bank holiday).
+ */
+export function followingDispatchDay(day: IsoDate): IsoDate {
+  return nextDispatchDate(new Date(`${addDays(day, 1)}T12:00:00Z`), { cutoffHours: 0 });
+}
+
+/** `count` dispatch days from `first` (itself a dispatch day), one a week. */
+export function dispatchDaysFrom(first: IsoDate, count: number): IsoDate[] {
+  const days: IsoDate[] = [];
+  for (let day = first; days.length < count; day = followingDispatchDay(day)) days.push(day);
+  return days;
+}
+
+/** Bottles still free on a day (reserved ones count as taken); undefined when it has no limit. */
+export function bottlesLeft(day: CapacityDay, limit: number | undefined): number | undefined {
+  return limit === undefined ? undefined : Math.max(0, limit - day.taken);
+}
+
+/** True when the day's sales alone leave no room for the smallest order: sold out, whatever reservations lapse. */
+export function isSoldOut(day: Pick<CapacityDay, 'sold'>, limit: number | undefined): boolean {
+  return limit !== undefined && limit - day.sold < SMALLEST_ORDER;
+}
+
+function reserveChange(hold: string, bottles: number, limit: number | undefined): CapacityChange {
+  const notYet = 'NOT contains(#holds, :hold) AND NOT contains(#sales, :hold)';
+  // DynamoDB's conditions cannot add, so "taken + n <= limit" is written "taken <= limit - n".
+  return {
+    update: 'ADD #taken :n, #holds :holdSet',
+    condition:
+      limit === undefined ? notYet : `(attribute_not_exists(#taken) OR #taken <= :maxBefore) AND ${notYet}`,
+    values: {
+      ':n': bottles,
+      ':hold': hold,
+      ':holdSet': new Set([hold]),
+      ...(limit !== undefined && { ':maxBefore': limit - bottles }),
+    },
+  };
+}
+
+export interface Reservation {
+  date: IsoDate;
+  hold: string;
+  /** False when this attempt's hold was already there (a retry): it is not this call's to release. */
+  added: boolean;
+}
+
+/**
+ * Reserves a hold's bottles on the first dispatch day from `from` with room for all of them: one
+ * conditional update per day tried. Only when it fails is the day read (strongly consistent), to
+ * tell this attempt's own earlier hold (a retry: proceed with it) from a full day (try the next).
+ * A day whose limit is below the order is skipped without a call. Unlimited days are counted too.
+ * @throws CapacityFullError when no day within RESERVATION_WEEKS has room.
+ */
+export async function reserveBottles(
+  store: CapacityStore,
+  request: { from: IsoDate; hold: string; capacity: CapacitySettings | undefined },
+): Promise<Reservation> {
+  const bottles = holdBottles(request.hold);
+  for (const date of dispatchDaysFrom(request.from, RESERVATION_WEEKS)) {
+    const limit = limitFor(request.capacity, date);
+    if (limit !== undefined && limit < bottles) continue;
+    if (await store.change(date, reserveChange(request.hold, bottles, limit))) {
+      return { date, hold: request.hold, added: true };
+    }
+    const day = await store.read(date);
+    if (day.holds.has(request.hold) || day.sales.has(request.hold)) {
+      return { date, hold: request.hold, added: false };
+    }
+  }
+  throw new CapacityFullError(request.from, bottles);
+}
+
+/** Gives a hold's bottles back to its day; false when it is not held (released already, or sold). */
+export async function releaseHold(store: CapacityStore, date: IsoDate, hold: string): Promise<boolean> {
+  const changed = await store.change(date, {
+    update: 'DELETE #holds :holdSet ADD #taken :minus',
+    condition: 'contains(#holds, :hold)',
+    values: { ':hold': hold, ':holdSet': new Set([hold]), ':minus': -holdBottles(hold) },
+  });
+  return changed !== undefined;
+}
+
+/**
+ * Makes a hold a sale (a checkout completed: paid, or a debit pending). A hold that is gone (it
+ * lapsed, or was never written because Stripe answered after create-checkout gave up) is sold all
+ * the same, over the limit if need be: the customer has paid. Resolves with the day after this
+ * call's sale, or undefined when the sale was made before (a replay).
+ */
+export async function sellHold(
+  store: CapacityStore,
+  date: IsoDate,
+  hold: string,
+): Promise<CapacityDay | undefined> {
+  const bottles = holdBottles(hold);
+  const values = { ':hold': hold, ':holdSet': new Set([hold]), ':n': bottles };
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const fromHold = await store.change(date, {
+      update: 'DELETE #holds :holdSet ADD #sold :n, #sales :holdSet',
+      condition: 'contains(#holds, :hold)',
+      values,
+    });
+    if (fromHold) return fromHold;
+    const withoutHold = await store.change(date, {
+      update: 'ADD #taken :n, #sold :n, #sales :holdSet',
+      condition: 'NOT contains(#holds, :hold) AND NOT contains(#sales, :hold)',
+      values,
+    });
+    if (withoutHold) return withoutHold;
+    if ((await store.read(date)).sales.has(hold)) return undefined;
+    // The hold reappeared between the two updates (a retried reservation of the same attempt): again.
+  }
+  throw new Error(`Could not sell hold ${hold} on ${date}`);
+}
+
+/** Gives a sale's bottles back to its day (a refund or a failed debit); false when it is not a sale there. */
+export async function giveBackSale(store: CapacityStore, date: IsoDate, hold: string): Promise<boolean> {
+  const changed = await store.change(date, {
+    update: 'DELETE #sales :holdSet ADD #sold :minus, #taken :minus',
+    condition: 'contains(#sales, :hold)',
+    values: { ':hold': hold, ':holdSet': new Set([hold]), ':minus': -holdBottles(hold) },
+  });
+  return changed !== undefined;
+}
+
+/**
+ * A checkout that will never be paid (a failed debit): its bottles back, whether it was still a
+ * hold or already a sale (the completed event came first). False when neither: done before.
+ */
+export async function releaseOrGiveBack(store: CapacityStore, date: IsoDate, hold: string): Promise<boolean> {
+  return (await releaseHold(store, date, hold)) || (await giveBackSale(store, date, hold));
+}
+
+/**
+ * The first dispatch day from `from` with room for the smallest order, and what is left there
+ * (undefined: no limit); undefined when none within RESERVATION_WEEKS has room. An unlimited day
+ * costs no read.
+ */
+export async function firstDayWithRoom(
+  store: Pick<CapacityStore, 'read'>,
+  capacity: CapacitySettings | undefined,
+  from: IsoDate,
+): Promise<{ date: IsoDate; left: number | undefined } | undefined> {
+  for (const date of dispatchDaysFrom(from, RESERVATION_WEEKS)) {
+    const limit = limitFor(capacity, date);
+    if (limit === undefined) return { date, left: undefined };
+    if (limit < SMALLEST_ORDER) continue;
+    const left = bottlesLeft(await store.read(date), limit) ?? 0;
+    if (left >= SMALLEST_ORDER) return { date, left };
+  }
+  return undefined;
+}

@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capacityStoreOverHttp } from '../../../../lambdas/domain/capacity/capacity-store';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
+import {
+  CapacityFullError,
+  checkoutHoldExpiresAt,
+  checkoutReservationId,
+  dispatchDaysFrom,
+  firstDayWithRoom,
+  followingDispatchDay,
+  giveBackSale,
+  holdBottles,
+  holdId,
+  releaseHold,
+  releaseOrGiveBack,
+  reserveBottles,
+  sellHold,
+} from '../../../../lambdas/domain/capacity/holds';
+import { createDynamoDbHttp } from '../../../../lambdas/lib/dynamodb-http';
+import { type StandIns, startStandIns } from '../../../support/stand-ins';
+
+// Every transition of a day's bottles against dynalite, through both stores: the signed fetch
+// create-checkout uses and the document client everything else uses. Each test has its own days
+// (a year of its own), so the tests share one table without sharing counters.
+
+let standIns: StandIns;
+beforeAll(async () => {
+  standIns = await startStandIns();
+});
+afterAll(() => standIns?.close());
+
+const stores = {
+  'signed fetch': () =>
+    capacityStoreOverHttp(
+      createDynamoDbHttp({
+        region: 'eu-west-2',
+        endpoint: standIns.dynamoEndpoint,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+      standIns.tableName,
+    ),
+  'document client': () =>
+    capacityStoreFromTable({ client: standIns.inspector, tableName: standIns.tableName }),
+};
+
+let year = 2040;
+/** Three consecutive Mondays of a year no other test uses (no bank holiday falls on them). */
+function freshMondays(): [string, string, string] {
+  year += 1;
+  // The first Monday of June: never a bank holiday in England and Wales.
+  const june = new Date(Date.UTC(year, 5, 1));
+  const monday = new Date(june.getTime() + ((8 - june.getUTCDay()) % 7) * 86_400_000);
+  const first = monday.toISOString().slice(0, 10);
+  const [a, b, c] = dispatchDaysFrom(first, 3);
+  if (!a || !b || !c) throw new Error('no dispatch days');
+  return [a, b, c];
+}
+
+describe('hold ids', () => {
+  it('name their bottles and, for a checkout, when its session expires', () => {
+    const hold = holdId(checkoutReservationId('0123456789abcdef0123', 1_795_000_000), 6);
+
+    expect(hold).toBe('c0123456789abcdef0123.1795000000:6');
+    expect(holdBottles(hold)).toBe(6);
+    expect(checkoutHoldExpiresAt(hold)).toBe(1_795_000_000);
+    expect(checkoutHoldExpiresAt('rR0123456789A:3')).toBeUndefined();
+  });
+
+  it.each(['', 'x', 'x:0', 'x:-3', 'x:3:3', 'a b:3', ':3'])('"%s" is not a hold id', (text) => {
+    expect(() => holdBottles(text)).toThrow('is not a hold id');
+  });
+
+  it('the following dispatch day skips a bank holiday Monday to the Tuesday', () => {
+    // Easter Monday 2027 is 29 March.
+    expect(followingDispatchDay('2027-03-22')).toBe('2027-03-30');
+    expect(followingDispatchDay('2027-03-30')).toBe('2027-04-05');
+  });
+});
+
+describe.each(Object.entries(stores))('day transitions through the %s', (_name, makeStore) => {
+  it('reserves on the first day with room for the whole order, then the next', async () => {
+    const store = makeStore();
+    const [monday, next] = freshMondays();
+    const capacity = { days: { [monday]: 5 } };
+
+    const first = await reserveBottles(store, { from: monday, hold: 'ca.1:3', capacity });
+    const second = await reserveBottles(store, { from: monday, hold: 'cb.1:3', capacity });
+
+    expect(first).toEqual({ date: monday, hold: 'ca.1:3', added: true });
+    expect(second).toEqual({ date: next, hold: 'cb.1:3', added: true });
+    expect(await store.read(monday)).toEqual({
+      date: monday,
+      taken: 3,
+      sold: 0,
+      holds: new Set(['ca.1:3']),
+      sales: new Set(),
+    });
+    // Unlimited days are counted too.
+    expect((await store.read(next)).taken).toBe(3);
+  });
+
+  it('a retry of the same attempt finds its own hold and adds nothing', async () => {
+    const store = makeStore();
+    const [monday] = freshMondays();
+    const capacity = { weekly: 6 };
+    await reserveBottles(store, { from: monday, hold: 'ca.1:6', capacity });
+
+    const again = await reserveBottles(store, { from: monday, hold: 'ca.1:6', capacity });
+
+    expect(again).toEqual({ date: monday, hold: 'ca.1:6', added: false });
+    expect((await store.read(monday)).taken).toBe(6);
+  });
+
+  it('a retry whose day filled up meanwhile still finds its hold, on the later day it got', async () => {
+    const store = makeStore();
+    const [monday, next] = freshMondays();
+    const capacity = { days: { [monday]: 3 } };
+    await reserveBottles(store, { from: monday, hold: 'cfirst.1:3', capacity });
+    expect((await reserveBottles(store, { from: monday, hold: 'cmine.1:3', capacity })).date).toBe(next);
+
+    expect(await reserveBottles(store, { from: monday, hold: 'cmine.1:3', capacity })).toEqual({
+      date: next,
+      hold: 'cmine.1:3',
+      added: false,
+    });
+  });
+
+  it('skips a day whose limit is below the order, and a day set to no limit ignores the default', async () => {
+    const store = makeStore();
+    const [monday, next, third] = freshMondays();
+    const capacity = { weekly: 0, days: { [monday]: 6, [third]: null } };
+
+    expect((await reserveBottles(store, { from: monday, hold: 'cnine.1:9', capacity })).date).toBe(third);
+    expect((await store.read(monday)).taken).toBe(0);
+    expect((await store.read(next)).taken).toBe(0);
+  });
+
+  it('no day with room within 8 weeks: CapacityFullError, nothing written', async () => {
+    const store = makeStore();
+    const [monday] = freshMondays();
+
+    const error = await reserveBottles(store, {
+      from: monday,
+      hold: 'cx.1:3',
+      capacity: { weekly: 2 },
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(CapacityFullError);
+    expect(await store.read(monday)).toMatchObject({ taken: 0, holds: new Set() });
+  });
+
+  it('a day lowered below what it holds takes nothing more', async () => {
+    const store = makeStore();
+    const [monday, next] = freshMondays();
+    await reserveBottles(store, { from: monday, hold: 'ca.1:9', capacity: undefined });
+
+    const later = await reserveBottles(store, {
+      from: monday,
+      hold: 'cb.1:3',
+      capacity: { days: { [monday]: 6 } },
+    });
+
+    expect(later.date).toBe(next);
+  });
+
+  it('release gives the bottles back once; a released hold is neither released nor sold again', async () => {
+    const store = makeStore();
+    const [monday] = freshMondays();
+    await reserveBottles(store, { from: monday, hold: 'ca.1:3', capacity: undefined });
+
+    expect(await releaseHold(store, monday, 'ca.1:3')).toBe(true);
+    expect(await releaseHold(store, monday, 'ca.1:3')).toBe(false);
+    expect(await store.read(monday)).toMatchObject({ taken: 0, sold: 0, holds: new Set() });
+  });
+
+  it('a sale moves a hold to sold once; a sold hold is never released', async () => {
+    const store = makeStore();
+    const [monday] = freshMondays();
+    await reserveBottles(store, { from: monday, hold: 'ca.1:6', capacity: undefined });
+
+    const sold = await sellHold(store, monday, 'ca.1:6');
+    const replay = await sellHold(store, monday, 'ca.1:6');
+
+    expect(sold).toMatchObject({ taken: 6, sold: 6, holds: new Set(), sales: new Set(['ca.1:6']) });
+    expect(replay).toBeUndefined();
+    expect(await releaseHold(store, monday, 'ca.1:6')).toBe(false);
+    expect(await store.read(monday)).toMatchObject({ taken: 6, sold: 6 });
+  });
+
+  it('a paid session whose hold is gone is sold all the same, over the limit, once', async () => {
+    const store = makeStore();
+    const [monday] = freshMondays();
+    await reserveBottles(store, { from: monday, hold: 'ca.1:3', capacity: { weekly: 3 } });
+
+    expect(await sellHold(store, monday, 'cgone.1:3')).toMatchObject({ taken: 6, sold: 3 });
+    expect(await sellHold(store, monday, 'cgone.1:3')).toBeUndefined();
+    expect((await store.read(monday)).taken).toBe(6);
+  });
+
+  it('give back returns a sale once, and only a sale', async () => {
+    const store = makeStore();
+    const [monday] = freshMondays();
+    await reserveBottles(store, { from: monday, hold: 'ca.1:3', capacity: undefined });
+    expect(await giveBackSale(store, monday, 'ca.1:3')).toBe(false);
+    await sellHold(store, monday, 'ca.1:3');
+
+    expect(await giveBackSale(store, monday, 'ca.1:3')).toBe(true);
+    expect(await giveBackSale(store, monday, 'ca.1:3')).toBe(false);
+    expect(await store.read(monday)).toMatchObject({ taken: 0, sold: 0, sales: new Set() });
+  });
+
+  it('a failed debit returns a hold or a sale, once', async () => {
+    const store = makeStore();
+    const [monday] = freshMondays();
+    await reserveBottles(store, { from: monday, hold: 'cheld.1:3', capacity: undefined });
+    await reserveBottles(store, { from: monday, hold: 'csold.1:6', capacity: undefined });
+    await sellHold(store, monday, 'csold.1:6');
+
+    expect(await releaseOrGiveBack(store, monday, 'cheld.1:3')).toBe(true);
+    expect(await releaseOrGiveBack(store, monday, 'csold.1:6')).toBe(true);
+    expect(await releaseOrGiveBack(store, monday, 'csold.1:6')).toBe(false);
+    expect(await store.read(monday)).toMatchObject({ taken: 0, sold: 0 });
+  });
+
+  it('firstDayWithRoom: the first day the smallest order fits, and what is left there', async () => {
+    const store = makeStore();
+    const [monday, next] = freshMondays();
+    const capacity = { weekly: 10, days: { [monday]: 5 } };
+    await reserveBottles(store, { from: monday, hold: 'ca.1:3', capacity });
+    await reserveBottles(store, { from: next, hold: 'cb.1:3', capacity });
+
+    expect(await firstDayWithRoom(store, capacity, monday)).toEqual({ date: next, left: 7 });
+    expect(await firstDayWithRoom(store, undefined, monday)).toEqual({ date: monday, left: undefined });
+    expect(await firstDayWithRoom(store, { weekly: 2 }, monday)).toBeUndefined();
+  });
+});
+
+describe('concurrent reservations', () => {
+  it('30 reservations of 3 bottles at a day of 12: exactly 4 there, the rest on later days they fit', async () => {
+    const store = stores['signed fetch']();
+    const [monday, next, third] = freshMondays();
+    const fourth = followingDispatchDay(third);
+    const capacity = { weekly: 30, days: { [monday]: 12 } };
+
+    const reservations = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        reserveBottles(store, { from: monday, hold: `c${i}.1:3`, capacity }),
+      ),
+    );
+
+    const on = (day: string) => reservations.filter((r) => r.date === day).length;
+    expect(on(monday)).toBe(4);
+    expect(on(next)).toBe(10);
+    expect(on(third)).toBe(10);
+    expect(on(fourth)).toBe(6);
+    expect((await store.read(monday)).taken).toBe(12);
+    expect((await store.read(next)).taken).toBe(30);
+    expect((await store.read(fourth)).taken).toBe(18);
+  });
+});
