@@ -6,7 +6,12 @@ import {
   ResourceNotFoundException,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { DISPATCH_DATE_INDEX, PARTITION_KEY, REFERENCE_INDEX } from '../lambdas/domain/orders/orders-table';
+import {
+  DISPATCH_DATE_INDEX,
+  PARTITION_KEY,
+  REFERENCE_INDEX,
+  RETIRED_REFERENCE_INDEX,
+} from '../lambdas/domain/orders/orders-table';
 
 /**
  * Creates the orders table with its indexes when it does not exist yet: the same design as the CDK
@@ -30,6 +35,7 @@ export async function ensureOrdersTable(client: DynamoDBClient, tableName: strin
           DISPATCH_DATE_INDEX.partitionKey,
           DISPATCH_DATE_INDEX.sortKey,
           REFERENCE_INDEX.partitionKey,
+          RETIRED_REFERENCE_INDEX.partitionKey,
         ].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
         KeySchema: [{ AttributeName: PARTITION_KEY, KeyType: 'HASH' }],
         GlobalSecondaryIndexes: [
@@ -45,6 +51,11 @@ export async function ensureOrdersTable(client: DynamoDBClient, tableName: strin
             IndexName: REFERENCE_INDEX.name,
             KeySchema: [{ AttributeName: REFERENCE_INDEX.partitionKey, KeyType: 'HASH' }],
             Projection: { ProjectionType: REFERENCE_INDEX.projection },
+          },
+          {
+            IndexName: RETIRED_REFERENCE_INDEX.name,
+            KeySchema: [{ AttributeName: RETIRED_REFERENCE_INDEX.partitionKey, KeyType: 'HASH' }],
+            Projection: { ProjectionType: RETIRED_REFERENCE_INDEX.projection },
           },
         ],
       }),

@@ -8,6 +8,7 @@ import {
   packingDay,
   undispatchedByDay,
 } from '../lambdas/domain/operations/listing';
+import { findRecords } from '../lambdas/domain/operations/find-orders';
 import { delayDispatch, markDispatched, refundOrder } from '../lambdas/domain/operations/order-actions';
 import { pauseShop } from '../lambdas/domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
@@ -164,6 +165,34 @@ const COMMANDS: Record<string, Command> = {
         io.out(
           `No orders${status ? ` with status ${status}` : ''}${dispatch ? ` for ${formatDispatchDate(dispatch.day)}` : ''}.`,
         );
+        return;
+      }
+      io.out(formatTable(rows, io.now()));
+      io.out(`${rows.length} ${rows.length === 1 ? 'row' : 'rows'}.`);
+    },
+  },
+  find: {
+    summary: 'Find orders and requests by reference (any case), email, name or postcode',
+    usage: 'find <text> [--weeks N] [--json]',
+    details: [
+      'A reference is found in any case, whatever its date. An email (the whole address, any case),',
+      "part of a name or of a postcode is looked for among list's days: --weeks (default 8) weeks back",
+      'to 8 weeks ahead. Quotes are optional: find Jane Smith.',
+    ],
+    options: { weeks: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: 'many',
+    async run(target, values, words, io) {
+      const weeks = values.weeks === undefined ? 8 : Number(values.weeks);
+      if (!Number.isInteger(weeks) || weeks < 0 || weeks > 104)
+        throw new UsageError('--weeks must be a whole number from 0 to 104.');
+      const text = words.join(' ');
+      const rows = (await findRecords(text, target.deps, { weeksBack: weeks })).map(toListRow);
+      if (values.json) {
+        io.out(JSON.stringify(rows, null, 2));
+        return;
+      }
+      if (rows.length === 0) {
+        io.out(`Nothing found for "${text}".`);
         return;
       }
       io.out(formatTable(rows, io.now()));

@@ -61,14 +61,21 @@ describe('OrdersTable', () => {
     });
   });
 
-  it('grants fulfilment get, conditional put and update on the table only: no scan, delete, batch or index', () => {
+  it('grants fulfilment get, conditional put and update of orders (ORDER#) and a read of the settings item, on the table only: no scan, delete, batch or index', () => {
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: [
           {
             Effect: 'Allow',
+            Action: 'dynamodb:GetItem',
+            Resource: { 'Fn::GetAtt': [tableLogicalId, 'Arn'] },
+            Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['SETTINGS#shop'] } },
+          },
+          {
+            Effect: 'Allow',
             Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
             Resource: { 'Fn::GetAtt': [tableLogicalId, 'Arn'] },
+            Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*'] } },
           },
         ],
       },

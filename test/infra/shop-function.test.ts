@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FULFILMENT_TABLE_ACTIONS } from '../../infra/lib/constructs/orders-table';
+import { z } from 'zod';
 import type { ShopFunction } from '../../infra/lib/constructs/shop-function';
 import { RESERVED_CONCURRENCY, type ShopStack } from '../../infra/lib/shop-stack';
 import { actionsOf, fromDataStack, logicalIdOf, statementsOfRole, synthShop } from './support';
@@ -138,19 +138,8 @@ describe('shop functions', () => {
       Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['SETTINGS#shop'] } },
     });
 
-    const capacity = (actions: string | string[]) => ({
-      Effect: 'Allow',
-      Action: actions,
-      Resource: tableArn(),
-      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CAPACITY#*'] } },
-    });
-
-    it('shopStatus may write its logs and read the settings item and the capacity days, nothing else: no Stripe, no email', () => {
-      expect(statements('shopStatus')).toEqual([
-        logs('shopStatus'),
-        settingsRead(),
-        capacity('dynamodb:GetItem'),
-      ]);
+    it('shopStatus may write its logs and read the one settings item, nothing else: no Stripe, no email', () => {
+      expect(statements('shopStatus')).toEqual([logs('shopStatus'), settingsRead()]);
     });
 
     it('createCheckout may read the settings item and write order requests and notice counters only (LeadingKeys), and send email', () => {
@@ -168,10 +157,8 @@ describe('shop functions', () => {
           },
         },
       ]);
-      expect(all).toHaveLength(6);
+      expect(all).toHaveLength(5);
       expect(all[4]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
-      // Reserving and releasing bottles on the dispatch days, and nothing else of the table.
-      expect(all[5]).toEqual(capacity(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
     });
 
     it('only the webhook may read the webhook signing secret', () => {
@@ -185,21 +172,24 @@ describe('shop functions', () => {
       ['stripeWebhook', () => [secret('fulfilmentKey'), secret('webhookSigningSecret')]],
       ['reconcileOrders', () => secret('fulfilmentKey')],
     ] as const)(
-      '%s may read its secrets, get/put/update orders on the table and send as the shop through its configuration set',
+      '%s may read its secrets and the settings item, get/put/update orders only (LeadingKeys ORDER#) and send as the shop through its configuration set',
       (name, secrets) => {
-        const tableArn = fromDataStack(stack.data, {
-          'Fn::GetAtt': [logicalIdOf(stack.data.orders.table), 'Arn'],
-        });
         const all = statements(name);
-        expect(all.slice(0, 3)).toEqual([
+        expect(all.slice(0, 4)).toEqual([
           logs(name),
           secretRead(secrets()),
-          { Effect: 'Allow', Action: [...FULFILMENT_TABLE_ACTIONS], Resource: tableArn },
+          settingsRead(),
+          {
+            Effect: 'Allow',
+            Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+            Resource: tableArn(),
+            Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*'] } },
+          },
         ]);
-        expect(all).toHaveLength(4);
-        expect(all[3]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
-        const sesText = JSON.stringify(all[3]?.Resource);
-        expect(all[3]?.Resource).toHaveLength(3);
+        expect(all).toHaveLength(5);
+        expect(all[4]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+        const sesText = JSON.stringify(all[4]?.Resource);
+        expect(all[4]?.Resource).toHaveLength(3);
         // The sender identity, the merchant's address (in the SES sandbox the recipient's identity
         // is authorised too) and the configuration set.
         expect(sesText).toContain(
@@ -211,6 +201,51 @@ describe('shop functions', () => {
         expect(sesText).toContain(JSON.stringify(fromDataStack(stack.data, { Ref: logicalIdOf(sender) })));
       },
     );
+
+    const tableStatements = (name: FunctionName) =>
+      statements(name).filter((statement) => actionsOf([statement]).some((a) => a.startsWith('dynamodb:')));
+    const conditionSchema = z.record(
+      z.string(),
+      z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+    );
+    /** The statement's dynamodb:LeadingKeys patterns, whatever the condition operator. */
+    const leadingKeys = (statement: { Condition?: unknown }): string[] =>
+      Object.values(conditionSchema.parse(statement.Condition ?? {})).flatMap((keys) => {
+        const patterns = keys['dynamodb:LeadingKeys'] ?? [];
+        return Array.isArray(patterns) ? patterns : [patterns];
+      });
+    /** Whether an IAM StringLike pattern (`*` for any run of characters) matches a key. */
+    const likeMatches = (pattern: string, key: string) =>
+      new RegExp(
+        `^${pattern
+          .split('*')
+          .map((part) => part.replace(/\W/g, (c) => `\\${c}`))
+          .join('.*')}$`,
+      ).test(key);
+
+    it.each(ALL)('%s: every table grant is limited by dynamodb:LeadingKeys', (name) => {
+      for (const statement of tableStatements(name)) {
+        expect(leadingKeys(statement), JSON.stringify(statement)).not.toEqual([]);
+      }
+    });
+
+    it('no function may write the settings item: only the operator pauses or reopens the shop', () => {
+      const writes = [
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:BatchWriteItem',
+      ];
+      expect(likeMatches('ORDER#*', 'SETTINGS#shop')).toBe(false);
+      expect(likeMatches('SETTINGS#*', 'SETTINGS#shop')).toBe(true);
+      for (const name of ALL) {
+        for (const statement of tableStatements(name)) {
+          if (!actionsOf([statement]).some((action) => writes.includes(action))) continue;
+          const settings = leadingKeys(statement).filter((pattern) => likeMatches(pattern, 'SETTINGS#shop'));
+          expect(settings, `${name}: ${JSON.stringify(statement)}`).toEqual([]);
+        }
+      }
+    });
 
     it('each role scoped to exact resources: no wildcard action or resource on any shop function', () => {
       for (const name of ALL) {

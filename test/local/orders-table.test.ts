@@ -12,7 +12,7 @@ describe('ensureOrdersTable', () => {
   });
   afterAll(() => standIns.close());
 
-  it('keys the local table by pk alone, with byDispatchDate and byReference as deployed', async () => {
+  it('keys the local table by pk alone, with byDispatchDate, byReferenceKey and the retired byReference as deployed', async () => {
     // Act
     const { Table } = await standIns.inspector.send(
       new DescribeTableCommand({ TableName: standIns.tableName }),
@@ -34,6 +34,11 @@ describe('ensureOrdersTable', () => {
           { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        IndexName: 'byReferenceKey',
+        KeySchema: [{ AttributeName: 'referenceKey', KeyType: 'HASH' }],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
       },
       {
         IndexName: 'byReference',

@@ -3,9 +3,9 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import {
-  CAPACITY_KEY_PREFIX,
   DISPATCH_DATE_INDEX,
   NOTICE_LIMIT_KEY_PREFIX,
+  ORDER_KEY_PREFIX,
   PARTITION_KEY,
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
@@ -67,32 +67,6 @@ export class OrdersTable extends Construct {
   }
 
   /**
-   * Lets a function read the dispatch days' capacity counters (`pk = CAPACITY#…`) and nothing
-   * else: shop-status, which tells the page the next day with room.
-   */
-  grantCapacityRead(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:GetItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CAPACITY_KEY_PREFIX}*`] } },
-    });
-  }
-
-  /**
-   * Lets create-checkout reserve and release bottles on the dispatch days (`pk = CAPACITY#…`):
-   * conditional updates, and the read that tells a full day from its own earlier hold.
-   */
-  grantCapacityReservations(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CAPACITY_KEY_PREFIX}*`] } },
-    });
-  }
-
-  /**
    * Lets a function read the shop's settings item (`pk = SETTINGS#shop`) and nothing else of the
    * table: `dynamodb:LeadingKeys` limits every key it may touch.
    */
@@ -124,14 +98,19 @@ export class OrdersTable extends Construct {
   }
 
   /**
-   * Lets a fulfilment function (webhook, reconciler) read and conditionally write orders.
-   * Scoped to the table itself, not its indexes: no function queries the index, the merchant does.
+   * Lets a fulfilment function (webhook, reconciler) read and conditionally write orders
+   * (`pk = ORDER#…`), and read the settings item, which flags an order paid while the shop was
+   * paused. Nothing else: a compromised webhook can neither reopen a paused shop nor touch a
+   * request. Scoped to the table itself, not its indexes: no function queries them, the merchant does.
+   * Returns the grant on orders (the settings read is {@link grantShopSettingsRead}'s).
    */
   grantFulfilment(grantee: IGrantable): Grant {
+    this.grantShopSettingsRead(grantee);
     return Grant.addToPrincipal({
       grantee,
       actions: [...FULFILMENT_TABLE_ACTIONS],
       resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ORDER_KEY_PREFIX}*`] } },
     });
   }
 }

@@ -40,7 +40,7 @@ export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetai
     {
       kind: 'rows',
       rows: [
-        ['Order reference', order.reference],
+        ['Order reference', order.reference, { mono: true }],
         ['Order date', formatOrderDate(order.paidAt)],
         [
           'Item',

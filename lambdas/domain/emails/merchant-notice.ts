@@ -3,7 +3,7 @@ import { formatGbp } from '../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import type { OrderItem } from '../orders/order';
 import { formatOrderDate } from './customer-confirmation';
-import { type EmailBlock, type EmailContent, renderEmail } from './render';
+import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
 /** What the merchant reads about each reason SES refused the customer's confirmation. */
 const REFUSAL_EXPLANATIONS: Record<string, string> = {
@@ -45,8 +45,8 @@ function pausedParagraph(order: OrderItem): string | undefined {
  */
 export function renderMerchantNotice(order: OrderItem): EmailContent {
   const dispatch = formatDispatchDate(order.dispatchDate);
-  const rows: Array<readonly [string, string]> = [
-    ['Reference', order.reference],
+  const rows: EmailRow[] = [
+    ['Reference', order.reference, { mono: true }],
     ['Pack', `${order.bottles} × ${DAPHNIA.bottleSize} bottles of ${PRODUCT_NAME}`],
     ['Dispatch on', dispatch],
   ];

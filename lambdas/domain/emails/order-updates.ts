@@ -2,15 +2,15 @@ import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import type { DelayReason, ManagedOrder, RefundReason } from '../orders/managed-order';
 import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
-import { type EmailContent, renderEmail } from './render';
+import { type EmailContent, type EmailRow, renderEmail } from './render';
 
 /**
  * The dispatch email: the parcel is on its way, it holds live animals, what to do on arrival,
  * and the tracking number when the merchant gave one.
  */
 export function renderDispatchEmail(order: ManagedOrder, seller: SellerDetails): EmailContent {
-  const rows: Array<readonly [string, string]> = [
-    ['Order reference', order.reference],
+  const rows: EmailRow[] = [
+    ['Order reference', order.reference, { mono: true }],
     ['Item', itemLine(order.bottles)],
     ['Dispatched', formatDispatchDate(londonDate(new Date(order.dispatchedAt ?? order.dispatchDate)))],
     ['Deliver to', `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`],
@@ -63,7 +63,7 @@ export function renderDelayEmail(
     {
       kind: 'rows',
       rows: [
-        ['Order reference', order.reference],
+        ['Order reference', order.reference, { mono: true }],
         ['Item', itemLine(order.bottles)],
         ['New dispatch date', newDate],
       ],
@@ -95,7 +95,7 @@ export function renderRefundEmail(order: ManagedOrder, seller: SellerDetails): E
     {
       kind: 'rows',
       rows: [
-        ['Order reference', order.reference],
+        ['Order reference', order.reference, { mono: true }],
         ['Item', itemLine(order.bottles)],
         ['Refunded', `${formatGbp(order.totalPence)} (including delivery)`],
       ],

@@ -14,9 +14,19 @@ export type EmailBlock =
   | { kind: 'heading'; text: string }
   | { kind: 'paragraph'; text: string }
   /** Label/value pairs; a value may span lines (a postal address). */
-  | { kind: 'rows'; rows: ReadonlyArray<readonly [label: string, value: string]> }
+  | { kind: 'rows'; rows: ReadonlyArray<EmailRow> }
   /** A link on its own line; the text part shows the address after the words. */
   | { kind: 'link'; text: string; href: string };
+
+/**
+ * One label/value row. `mono`: a code to read or type character by character (an order
+ * reference, where I and l, O and 0 must not look alike), set in a monospace face in HTML; the
+ * text part, monospace in most clients already, is the same either way.
+ */
+export type EmailRow = readonly [label: string, value: string, format?: { mono: boolean }];
+
+/** Monospace faces every mail client has one of; the generic family last. */
+const MONOSPACE = "font-family:Menlo,Consolas,'Courier New',monospace";
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -59,8 +69,8 @@ function blockToHtml(block: EmailBlock): string {
       // Long values (Stripe ids, email addresses) wrap rather than push a phone screen sideways.
       return `<table role="presentation" style="border-collapse:collapse;margin:0 0 12px;max-width:100%">${block.rows
         .map(
-          ([label, value]) =>
-            `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:2px 16px 2px 0;font-weight:600">${escapeHtml(label)}</th><td style="padding:2px 0;overflow-wrap:anywhere;word-break:break-word">${htmlLines(value)}</td></tr>`,
+          ([label, value, format]) =>
+            `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:2px 16px 2px 0;font-weight:600">${escapeHtml(label)}</th><td style="padding:2px 0;overflow-wrap:anywhere;word-break:break-word${format?.mono ? `;${MONOSPACE}` : ''}">${htmlLines(value)}</td></tr>`,
         )
         .join('')}</table>`;
   }

@@ -3,11 +3,11 @@ import { formatGbp } from '../../../shared/pricing';
 import type { OrderRequest } from '../orders/order-request';
 import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
 import { formatOrderDate } from './customer-confirmation';
-import { type EmailBlock, type EmailContent, renderEmail } from './render';
+import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
-function requestRows(request: OrderRequest): Array<readonly [string, string]> {
+function requestRows(request: OrderRequest): EmailRow[] {
   return [
-    ['Request reference', request.reference],
+    ['Request reference', request.reference, { mono: true }],
     ['Item', `${itemLine(request.bottles)} at ${formatGbp(request.unitPricePence)} each`],
     ['UK delivery', formatGbp(request.shippingPence)],
     ['Total', `${formatGbp(request.totalPence)} (including any VAT)`],

@@ -14,7 +14,13 @@ import {
 import { renderDecline, renderPaymentInvitation, renderRequestNotice } from '../emails/request-emails';
 import { putIfAbsent, updateIf } from '../orders/conditional-writes';
 import type { OrderRequest } from '../orders/order-request';
-import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, requestKey } from '../orders/orders-table';
+import {
+  DISPATCH_DATE_INDEX,
+  dispatchDayKey,
+  dispatchSortKey,
+  referenceKeyOf,
+  requestKey,
+} from '../orders/orders-table';
 import { findByReference, getRecord, type ShopRecord } from '../orders/records';
 import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
 import { RefusedError } from '../refusal';
@@ -83,6 +89,7 @@ export async function recordOrderRequest(
   const item: OrderRequest = {
     pk: requestKey(reference),
     reference,
+    referenceKey: referenceKeyOf(reference),
     status: 'requested',
     bottles: quote.bottles,
     unitPricePence: quote.unitPricePence,

@@ -15,6 +15,8 @@ const optionalEmailState = z.optional(emailStateSchema);
 /** An order request as stored (`pk = REQUEST#<reference>`); checked when read back. */
 export const orderRequestSchema = z.object({
   [PARTITION_KEY]: z.string().check(z.startsWith(REQUEST_KEY_PREFIX)),
+  reference: z.string(),
+  /** GSI `byReferenceKey`: the reference lower-cased, so it is found in any case. */
   [REFERENCE_INDEX.partitionKey]: z.string(),
   status: z.enum(REQUEST_STATUSES),
   ...quoteAndCustomerFields,

@@ -11,6 +11,7 @@ import {
   orderKey,
   PARTITION_KEY,
   REFERENCE_INDEX,
+  referenceKeyOf,
 } from './orders-table';
 
 /** The two emails every order sends, each exactly once. */
@@ -57,6 +58,8 @@ export const quoteAndCustomerFields = {
  */
 export const orderItemSchema = z.object({
   [PARTITION_KEY]: z.string().check(z.startsWith(ORDER_KEY_PREFIX)),
+  reference: z.string(),
+  /** GSI `byReferenceKey`: the reference lower-cased, so it is found in any case. */
   [REFERENCE_INDEX.partitionKey]: z.string(),
   sessionId: z.string(),
   paymentIntentId: z.optional(z.string()),
@@ -139,6 +142,7 @@ export function toOrderItem(checkout: PaidCheckout, times: OrderTimes, pause?: P
   return {
     pk: orderKey(checkout.sessionId),
     reference,
+    referenceKey: referenceKeyOf(reference),
     sessionId: checkout.sessionId,
     paymentIntentId: checkout.paymentIntentId,
     livemode: checkout.livemode,

@@ -25,14 +25,33 @@ export const DISPATCH_DATE_INDEX = {
 } as const;
 
 /**
- * The GSI that finds an order or request by its customer-facing reference. Keys only: the
- * operator's commands then read the item itself, strongly consistent, by its key.
+ * The GSI that finds an order or request by its customer-facing reference in any case: keyed on
+ * `referenceKey`, the reference lower-cased ({@link referenceKeyOf}), since a reference read off a
+ * screen or over the phone loses its case. Keys only: the operator's commands then read the item
+ * itself, strongly consistent, by its key.
  */
 export const REFERENCE_INDEX = {
+  name: 'byReferenceKey',
+  partitionKey: 'referenceKey',
+  projection: 'KEYS_ONLY',
+} as const;
+
+/**
+ * The index by the exact `reference` that REFERENCE_INDEX replaces, no longer read. Kept for one
+ * release because CloudFormation adds or deletes one GSI per table update: a deployed table gains
+ * the new index with this release and can lose this one with the next
+ * (docs/decisions/0022-references-any-case.md).
+ */
+export const RETIRED_REFERENCE_INDEX = {
   name: 'byReference',
   partitionKey: 'reference',
   projection: 'KEYS_ONLY',
 } as const;
+
+/** The reference index's key of a reference: the reference lower-cased. */
+export function referenceKeyOf(reference: string): string {
+  return reference.toLowerCase();
+}
 
 /** Paid orders: `ORDER#<Checkout Session id>`. */
 export const ORDER_KEY_PREFIX = 'ORDER#';

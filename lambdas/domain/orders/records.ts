@@ -12,6 +12,7 @@ import {
   PARTITION_KEY,
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
+  referenceKeyOf,
   type ShopTable,
 } from './orders-table';
 
@@ -51,38 +52,64 @@ export async function getRecord(table: ShopTable, pk: string): Promise<ShopRecor
 }
 
 /**
- * The order or request a reference names, as the customer sees it (the last 12 characters of the
- * Checkout Session id for an order), or a full session id. The `byReference` index gives the key;
- * the item itself is then read strongly consistent, so a just-made change is never missed.
- * @throws RefusedError for a malformed or unknown reference.
+ * Every order or request whose reference is `input` in any case (the last 12 characters of the
+ * Checkout Session id for an order, `R…` for a request), or the one order of a full session id;
+ * none for a string that cannot be a reference. The `byReferenceKey` index gives the keys; each
+ * item itself is then read strongly consistent, so a just-made change is never missed.
+ */
+export async function recordsByReference(table: ShopTable, input: string): Promise<ShopRecord[]> {
+  const reference = input.trim();
+  if (!REFERENCE_PATTERN.test(reference)) return [];
+  if (CHECKOUT_SESSION_ID_PATTERN.test(reference)) {
+    const record = await getRecord(table, orderKey(reference));
+    return record ? [record] : [];
+  }
+  const { Items = [] } = await table.client.send(
+    new QueryCommand({
+      TableName: table.tableName,
+      IndexName: REFERENCE_INDEX.name,
+      KeyConditionExpression: '#key = :key',
+      ExpressionAttributeNames: { '#key': REFERENCE_INDEX.partitionKey },
+      ExpressionAttributeValues: { ':key': referenceKeyOf(reference) },
+    }),
+  );
+  const keys = Items.map((item) => item[PARTITION_KEY]).filter((pk): pk is string => typeof pk === 'string');
+  const records = await Promise.all(keys.map((pk) => getRecord(table, pk)));
+  return records.filter((record) => record !== undefined);
+}
+
+/** The reference of an order or a request. */
+export function referenceOf(record: ShopRecord): string {
+  return record.kind === 'order' ? record.order.reference : record.request.reference;
+}
+
+/**
+ * The order or request a reference names, in any case, or a full session id. Two references equal
+ * but for case (two sessions whose ids end alike) are told apart by the exact reference; in any
+ * other case they are refused, and the full session id names one.
+ * @throws RefusedError for a malformed, unknown or ambiguous reference.
  */
 export async function findByReference(table: ShopTable, input: string): Promise<ShopRecord> {
   const reference = input.trim();
   if (!REFERENCE_PATTERN.test(reference)) {
     throw new RefusedError(`"${input}" is not an order reference (letters and digits, as in the emails).`);
   }
-  if (CHECKOUT_SESSION_ID_PATTERN.test(reference)) {
-    const record = await getRecord(table, orderKey(reference));
-    if (record) return record;
-    throw new RefusedError(`No order for Checkout Session ${reference}.`);
-  }
-  const { Items = [] } = await table.client.send(
-    new QueryCommand({
-      TableName: table.tableName,
-      IndexName: REFERENCE_INDEX.name,
-      KeyConditionExpression: '#reference = :reference',
-      ExpressionAttributeNames: { '#reference': REFERENCE_INDEX.partitionKey },
-      ExpressionAttributeValues: { ':reference': reference },
-    }),
-  );
-  const keys = Items.map((item) => item[PARTITION_KEY]).filter((pk): pk is string => typeof pk === 'string');
-  if (keys.length > 1) {
+  const records = await recordsByReference(table, reference);
+  const exact = records.filter((record) => referenceOf(record) === reference);
+  const candidates = records.length > 1 && exact.length > 0 ? exact : records;
+  if (candidates.length > 1) {
     throw new RefusedError(
-      `Reference ${reference} matches ${keys.length} items; use the full Checkout Session id.`,
+      `Reference ${reference} matches ${candidates.length} items; use the full Checkout Session id.`,
     );
   }
-  const record = keys[0] === undefined ? undefined : await getRecord(table, keys[0]);
-  if (!record) throw new RefusedError(`No order or request with reference ${reference}.`);
+  const [record] = candidates;
+  if (!record) {
+    throw new RefusedError(
+      CHECKOUT_SESSION_ID_PATTERN.test(reference)
+        ? `No order for Checkout Session ${reference}.`
+        : `No order or request with reference ${reference}.`,
+    );
+  }
   return record;
 }
 

@@ -74,4 +74,26 @@ describe('email rendering', () => {
       'Your order\n----------\n\nBottles: 3\nAddress: Flat 2\n  London\n\nTrack it: https://shop.test/t?a=1&b=2\n',
     );
   });
+
+  it('sets a value marked mono (a reference) in a monospace face in HTML, and leaves the text part as it is', () => {
+    // Act
+    const email = renderEmail('Order', [
+      {
+        kind: 'rows',
+        rows: [
+          ['Order reference', 'nOARwiIJfKj0', { mono: true }],
+          ['Item', '3 bottles'],
+        ],
+      },
+    ]);
+
+    // Assess
+    expect(email.html).toContain(
+      `<td style="padding:2px 0;overflow-wrap:anywhere;word-break:break-word;font-family:Menlo,Consolas,'Courier New',monospace">nOARwiIJfKj0</td>`,
+    );
+    expect(email.html).toContain(
+      '<td style="padding:2px 0;overflow-wrap:anywhere;word-break:break-word">3 bottles</td>',
+    );
+    expect(email.text).toBe('Order reference: nOARwiIJfKj0\nItem: 3 bottles\n');
+  });
 });

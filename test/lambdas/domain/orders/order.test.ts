@@ -14,6 +14,7 @@ describe('toOrderItem', () => {
     expect(item).toEqual({
       pk: `ORDER#${SESSION_ID}`,
       reference: 'J0kLmNoPqRsT',
+      referenceKey: 'j0klmnopqrst',
       sessionId: SESSION_ID,
       paymentIntentId: 'pi_test_123',
       livemode: false,

@@ -1,0 +1,53 @@
+import { recordsByReference, type ShopRecord } from '../orders/records';
+import { RefusedError } from '../refusal';
+import { listRecords, OPEN_ORDER_WEEKS, recordInstant } from './listing';
+import type { ShopDeps } from './shop-deps';
+
+/** What a search of the merchant's orders looks at beyond the reference. */
+export interface FindOptions {
+  /** Weeks of dispatch days back from today to search by email, name or postcode; 8 by default. */
+  weeksBack?: number;
+}
+
+/** Lower case, and no spaces: "bs1 4dj" finds "BS1 4DJ", "BS14DJ" too. */
+function squeezed(value: string): string {
+  return value.toLowerCase().replace(/\s+/g, '');
+}
+
+/** Whether a record's customer is the one `text` describes: whole email, or part of name or postcode. */
+function customerMatches(record: ShopRecord, text: string): boolean {
+  const item = record.kind === 'order' ? record.order : record.request;
+  const wanted = text.toLowerCase();
+  return (
+    item.customerEmail.toLowerCase() === wanted ||
+    item.customerName.toLowerCase().includes(wanted) ||
+    squeezed(item.postcode).includes(squeezed(text))
+  );
+}
+
+/**
+ * The orders and requests the merchant means by `text`, newest first, each once: the one whose
+ * reference it is, in any case and whatever its date (the reference index); and, among the
+ * dispatch days a list covers (listRecords: `weeksBack` weeks back to 8 weeks ahead), those whose
+ * customer's email is `text` (the whole address, any case) or whose name or postcode contains it
+ * (any case; spaces in a postcode ignored). For the CLI's `find` and any later admin page.
+ * @throws RefusedError for empty text.
+ */
+export async function findRecords(
+  text: string,
+  deps: Pick<ShopDeps, 'table' | 'now'>,
+  options: FindOptions = {},
+): Promise<ShopRecord[]> {
+  const wanted = text.trim();
+  if (wanted === '') throw new RefusedError('Say what to find: a reference, an email, a name or a postcode.');
+  const [byReference, listed] = await Promise.all([
+    recordsByReference(deps.table, wanted),
+    listRecords({ weeksBack: options.weeksBack ?? OPEN_ORDER_WEEKS }, deps),
+  ]);
+  const found = new Map<string, ShopRecord>();
+  for (const record of [...byReference, ...listed.filter((r) => customerMatches(r, wanted))]) {
+    const pk = record.kind === 'order' ? record.order.pk : record.request.pk;
+    if (!found.has(pk)) found.set(pk, record);
+  }
+  return [...found.values()].sort((a, b) => recordInstant(b).localeCompare(recordInstant(a)));
+}

@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toOrderItem } from '../../lambdas/domain/orders/order';
+import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
+import { API_PATHS } from '../../shared/api-paths';
+import { quoteOrder } from '../../shared/pricing';
+import { apiGatewayEvent } from '../support/api-gateway-event';
+import { TEST_SHOP_ID } from '../support/shop';
+import { standInEnvironment } from '../support/stand-ins';
+import { type OpsHarness, startOpsHarness } from './harness';
+
+// References are the last 12 characters of a Checkout Session id, in mixed case; read off a
+// screen or over the phone they lose their case, so the commands find them in any case.
+
+let h: OpsHarness;
+beforeAll(async () => {
+  h = await startOpsHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** "nOARwiIJfKj0" → "NoarWIijFkJ0": the same reference with every letter's case turned over. */
+function swapCase(text: string): string {
+  return [...text].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+}
+
+describe('references in any case', () => {
+  it('mark-dispatched, refund and find take a reference in lower or swapped case', async () => {
+    // Prepare
+    const order = await h.paidOrder({ customer: { email: 'any.case@example.com' } });
+    expect(order.reference.toLowerCase()).not.toBe(order.reference);
+
+    // Act
+    const dispatched = await h.orders(['mark-dispatched', order.reference.toLowerCase(), '--local']);
+    const refunded = await h.orders(['refund', swapCase(order.reference), '--reason', 'doa', '--local']);
+    const found = await h.orders(['find', order.reference.toLowerCase(), '--local']);
+
+    // Assess
+    expect(dispatched.code).toBe(0);
+    expect(dispatched.out).toBe(`${order.reference}: dispatched; dispatch email sent.`);
+    expect(refunded.code).toBe(0);
+    expect(refunded.out).toMatch(new RegExp(`^${order.reference}: refunded £14.70 in full `));
+    expect(found.code).toBe(0);
+    expect(found.out).toContain(`${order.reference}  `);
+    expect(found.out.split('\n').at(-1)).toBe('1 row.');
+    const [item] = await h.shop.ordersFor(order.sessionId);
+    expect(item?.referenceKey).toBe(order.reference.toLowerCase());
+  });
+
+  it('the confirmation, the merchant notice, the dispatch and refund emails set the reference in a monospace face', async () => {
+    // Prepare
+    const order = await h.paidOrder({ customer: { email: 'monospace@example.com' } });
+
+    // Act
+    expect((await h.orders(['mark-dispatched', order.reference, '--local'])).code).toBe(0);
+    expect((await h.orders(['refund', order.reference, '--local'])).code).toBe(0);
+
+    // Assess
+    const toCustomer = await h.emailsTo('monospace@example.com');
+    const notice = (await h.emailsTo('merchant@live-aquatics.test')).filter((e) =>
+      e.subject.includes(order.reference),
+    );
+    const emails = [...toCustomer, ...notice];
+    expect(emails.map((e) => e.subject.replace(order.reference, 'REF'))).toEqual([
+      expect.stringContaining('order REF confirmed'),
+      'Live Aquatics Ltd: your order REF is on its way',
+      'Live Aquatics Ltd: refund for order REF',
+      expect.stringContaining('New order REF'),
+    ]);
+    for (const email of emails) {
+      expect(email.body.html).toContain(`monospace">${order.reference}</td>`);
+      expect(email.body.text).toContain(`eference: ${order.reference}\n`);
+    }
+  });
+
+  it('a request reference (R and 11 upper-case hex digits) is found in lower case', async () => {
+    // Prepare: a request taken through create-checkout in requests mode.
+    expect((await h.orders(['pause', '--requests', '--local'])).code).toBe(0);
+    const checkout = createCheckoutHandler(() =>
+      loadCheckoutDeps({
+        STRIPE_LIVEMODE: 'false',
+        STRIPE_SECRET_KEY: 'sk_test_references',
+        STRIPE_API_BASE: h.shop.simulator.url,
+        SITE_URL: 'http://shop.test',
+        SHOP_ID: TEST_SHOP_ID,
+        ...standInEnvironment(h.shop.standIns),
+      }),
+    );
+    const answer = await checkout(
+      apiGatewayEvent({
+        method: 'POST',
+        path: API_PATHS.createCheckout,
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: {
+          name: 'Rowan Request',
+          email: 'rowan.request@example.com',
+          phone: '07700 900456',
+          address: '3 Reed Row\nBath',
+          postcode: 'BA1 1AA',
+          quantity: 3,
+          subtotal: 9.75,
+          shipping: 4.95,
+          total: 14.7,
+        },
+      }),
+    );
+    expect(answer.statusCode).toBe(200);
+    const [item] = (await h.shop.standIns.orderItems()).filter(
+      (i) => i.customerEmail === 'rowan.request@example.com',
+    );
+    const reference = String(item?.reference);
+    expect(reference).toMatch(/^R[0-9A-F]{11}$/);
+    expect(item?.referenceKey).toBe(reference.toLowerCase());
+
+    // Act
+    const found = await h.orders(['find', reference.toLowerCase(), '--local']);
+    const declined = await h.orders(['decline', reference.toLowerCase(), '--local']);
+
+    // Assess
+    expect(found.out).toContain(`${reference}  `);
+    expect(found.out).toContain('request:requested');
+    expect(declined.code).toBe(0);
+    expect(declined.out).toMatch(new RegExp(`^${reference}: declined`));
+    expect((await h.orders(['resume', '--local'])).code).toBe(0);
+  });
+
+  it('two references equal but for case: each exact reference finds its own order, one case for both is refused', async () => {
+    // Prepare: two sessions whose ids end in the same letters, in other cases.
+    const paidAt = new Date();
+    const quote = quoteOrder(3);
+    const [upper, lower] = [
+      'cs_test_twinsAAAAAAAAAAAAAbCdEfGhIjKl',
+      'cs_test_twinsBBBBBBBBBBBBBabcdefghijkl',
+    ].map((sessionId, n) =>
+      toOrderItem(
+        {
+          sessionId,
+          paymentIntentId: `pi_test_twins${n}`,
+          livemode: false,
+          quote,
+          currency: 'gbp',
+          customer: {
+            // Its name holds the reference too: found both ways, listed once.
+            name: `Twin ${n} of abcdefghijkl`,
+            email: `twin${n}@example.com`,
+            phone: '07700 900123',
+            address: '1 Pond Lane\nBristol',
+            postcode: 'BS1 4DJ',
+          },
+          promisedDispatchDate: undefined,
+          checkoutCreatedAt: paidAt,
+        },
+        { now: paidAt, cutoffHours: 36 },
+      ),
+    );
+    for (const order of [upper, lower]) {
+      await h.shop.standIns.inspector.send(
+        new PutCommand({ TableName: h.shop.standIns.tableName, Item: order }),
+      );
+    }
+    expect(upper?.reference).toBe('AbCdEfGhIjKl');
+    expect(lower?.reference).toBe('abcdefghijkl');
+
+    // Act
+    const ambiguous = await h.orders(['mark-dispatched', 'ABCDEFGHIJKL', '--local']);
+    const exactUpper = await h.orders(['mark-dispatched', 'AbCdEfGhIjKl', '--local']);
+    const exactLower = await h.orders(['mark-dispatched', 'abcdefghijkl', '--local']);
+    const both = await h.orders(['find', 'ABCDEFGHIJKL', '--local']);
+
+    // Assess
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.err).toContain(
+      'Reference ABCDEFGHIJKL matches 2 items; use the full Checkout Session id.',
+    );
+    expect(exactUpper.out).toBe('AbCdEfGhIjKl: dispatched; dispatch email sent.');
+    expect(exactLower.out).toBe('abcdefghijkl: dispatched; dispatch email sent.');
+    expect(both.out.split('\n').at(-1)).toBe('2 rows.');
+  });
+});
+
+describe('orders CLI: find', () => {
+  it('finds by the whole email in any case, by part of the name, by postcode with or without its space', async () => {
+    // Prepare
+    const order = await h.paidOrder({
+      customer: { email: 'marguerite@example.com', name: 'Marguerite Pondsworth', postcode: 'TR19 7AA' },
+    });
+    const other = await h.paidOrder({
+      customer: { email: 'someone.else@example.com', name: 'Someone Else', postcode: 'BS1 4DJ' },
+    });
+
+    // Act
+    const byEmail = await h.orders(['find', 'MARGUERITE@Example.COM', '--local']);
+    const byName = await h.orders(['find', 'pondsw', '--local']);
+    const byFullName = await h.orders(['find', 'marguerite', 'pondsworth', '--local']);
+    const byPostcode = await h.orders(['find', 'tr197aa', '--local']);
+    const byPartOfEmail = await h.orders(['find', 'marguerite@example', '--local']);
+
+    // Assess
+    for (const run of [byEmail, byName, byFullName, byPostcode]) {
+      expect(run.code).toBe(0);
+      expect(run.out).toContain(`${order.reference}  `);
+      expect(run.out).not.toContain(other.reference);
+      expect(run.out.split('\n').at(-1)).toBe('1 row.');
+    }
+    // An email is matched whole: part of one is not a name, and finds nothing.
+    expect(byPartOfEmail.out).toBe('Nothing found for "marguerite@example".');
+    const blank = await h.orders(['find', ' ', '--local']);
+    expect(blank.code).toBe(1);
+    expect(blank.err).toContain('Say what to find: a reference, an email, a name or a postcode.');
+  });
+});
