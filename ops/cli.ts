@@ -2,13 +2,21 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import {
+  type CapacityRow,
+  type CapacityValue,
+  capacityReport,
+  dispatchDayOfWeekOf,
+  firstComingDispatchDay,
+  setCapacity,
+} from '../lambdas/domain/capacity/capacity-report';
+import { findRecords } from '../lambdas/domain/operations/find-orders';
+import {
   listRecords,
   nextPackingDay,
   ordersToPack,
   packingDay,
   undispatchedByDay,
 } from '../lambdas/domain/operations/listing';
-import { findRecords } from '../lambdas/domain/operations/find-orders';
 import { delayDispatch, markDispatched, refundOrder } from '../lambdas/domain/operations/order-actions';
 import { pauseShop } from '../lambdas/domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
@@ -117,6 +125,36 @@ async function dispatchDayFor(
         day,
         note: `${formatDispatchDate(asked)} is a weekend day or bank holiday: using the dispatch day ${formatDispatchDate(day)}.`,
       };
+}
+
+/** `--set`'s value: a number of bottles, `none` or `default`. */
+function capacityValue(value: unknown): CapacityValue {
+  if (value === 'none' || value === 'default') return value;
+  if (typeof value === 'string' && /^\d{1,5}$/.test(value)) return Number(value);
+  throw new UsageError('--set needs a number of bottles, none, or default (with --date).');
+}
+
+/** The capacity list: one line a dispatch day, with the year. */
+function capacityTable(rows: readonly CapacityRow[]): string {
+  const header = ['DISPATCH DAY', 'CAPACITY', 'RESERVED', 'SOLD', 'LEFT'];
+  const lines = rows.map((row) => [
+    fullDate(row.date),
+    row.capacity === null ? 'no limit' : String(row.capacity),
+    String(row.reserved),
+    String(row.sold),
+    row.left === null ? '-' : row.left === 0 ? '0 (full)' : String(row.left),
+  ]);
+  const widths = header.map((title, i) =>
+    Math.max(title.length, ...lines.map((line) => (line[i] ?? '').length)),
+  );
+  return [header, ...lines]
+    .map((line) =>
+      line
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -409,6 +447,59 @@ const COMMANDS: Record<string, Command> = {
       for (const other of waiting.filter((w) => w.day !== day)) {
         io.out(`${other.day < day ? 'Overdue' : 'Then'}: ${fullDate(other.day)}: ${summary(other.orders)}.`);
       }
+    },
+  },
+  capacity: {
+    summary: 'Bottles per dispatch day: what each coming day may sell, holds, has sold and has left',
+    usage:
+      'capacity [--weeks N] [--json] | capacity --set N|none [--date next|YYYY-MM-DD] | capacity --set default --date D',
+    details: [
+      'Lists the next --weeks (default 8) dispatch days. RESERVED: checkouts not paid yet and order requests.',
+      '--set N: every dispatch day sells at most N bottles; --set none: no limit (as before capacity existed).',
+      '--set N|none --date D: that day only; --set default --date D: that day follows the weekly default again.',
+      'Lowering a day below what it has sold is allowed: nothing is cancelled, and it sells no more.',
+      'Checkout moves an order that does not fit to the next dispatch day with room (8 weeks at most).',
+    ],
+    options: {
+      weeks: { type: 'string' },
+      json: { type: 'boolean' },
+      set: { type: 'string' },
+      date: { type: 'string' },
+    },
+    positionals: 'none',
+    async run(target, values, _p, io) {
+      const weeks = values.weeks === undefined ? 8 : Number(values.weeks);
+      if (!Number.isInteger(weeks) || weeks < 1 || weeks > 52)
+        throw new UsageError('--weeks must be a whole number from 1 to 52.');
+      if (values.set === undefined) {
+        if (values.date !== undefined) throw new UsageError('--date goes with --set.');
+        const rows = await capacityReport(target.deps, weeks);
+        io.out(values.json ? JSON.stringify(rows, null, 2) : capacityTable(rows));
+        return;
+      }
+      const value = capacityValue(values.set);
+      let date: IsoDate | undefined;
+      if (values.date === 'next') date = firstComingDispatchDay(io.now());
+      else if (values.date !== undefined) {
+        const asked = isoDate(values.date, '--date');
+        date = dispatchDayOfWeekOf(asked);
+        if (date !== asked)
+          io.err(`${formatDispatchDate(asked)} is not a dispatch day: using that week's, ${fullDate(date)}.`);
+      }
+      const { settings, oversold } = await setCapacity(target.deps, { value, date }, weeks);
+      const bottles = (n: number | null | undefined) =>
+        n === undefined || n === null ? 'no limit' : `${n} ${n === 1 ? 'bottle' : 'bottles'}`;
+      io.out(
+        date === undefined
+          ? `Every dispatch day: ${bottles(settings.weekly)}${settings.weekly === undefined ? '' : ' each'}, except days set on their own.`
+          : value === 'default'
+            ? `${fullDate(date)}: follows the weekly default again (${bottles(settings.weekly)}).`
+            : `${fullDate(date)}: ${bottles(settings.days?.[date])}.`,
+      );
+      for (const day of oversold)
+        io.out(
+          `${fullDate(day.date)} has already sold ${bottles(day.sold)}, more than its capacity of ${day.capacity}: nothing is cancelled, and it sells no more.`,
+        );
     },
   },
   'request-payment': {

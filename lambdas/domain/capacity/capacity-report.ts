@@ -1,0 +1,111 @@
+import { addDays, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import type { ShopTable } from '../orders/orders-table';
+import { RefusedError } from '../refusal';
+import { readShopSettings, writeCapacitySettings } from '../shop-settings/settings-store';
+import { type CapacitySettings, limitFor, MAX_DAY_CAPACITY } from './capacity-settings';
+import { capacityStoreFromTable } from './capacity-table';
+import { dispatchDaysFrom } from './holds';
+
+/** One coming dispatch day as the merchant sees it; `capacity` and `left` are null when the day has no limit. */
+export interface CapacityRow {
+  date: IsoDate;
+  capacity: number | null;
+  /** Bottles held by checkouts not paid yet (and by order requests). */
+  reserved: number;
+  sold: number;
+  left: number | null;
+}
+
+/** The first dispatch day on or after today (London), the first the merchant still packs for. */
+export function firstComingDispatchDay(now: Date): IsoDate {
+  return nextDispatchDate(now, { cutoffHours: -24 });
+}
+
+/** The dispatch day of the week holding `day`: capacity is counted per dispatch day, one a week. */
+export function dispatchDayOfWeekOf(day: IsoDate): IsoDate {
+  const monday = addDays(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
+  return nextDispatchDate(new Date(`${monday}T12:00:00Z`), { cutoffHours: -24 });
+}
+
+/**
+ * Each of the next `weeks` dispatch days from today: its limit, what checkouts hold, what is
+ * sold and what is left (never below 0; a day lowered below its sales shows 0 left). One
+ * consistent read per day, and one of the settings.
+ */
+export async function capacityReport(
+  deps: { table: ShopTable; now: () => Date },
+  weeks: number,
+): Promise<CapacityRow[]> {
+  const settings = await readShopSettings(deps.table, true);
+  const store = capacityStoreFromTable(deps.table);
+  const days = dispatchDaysFrom(firstComingDispatchDay(deps.now()), weeks);
+  return Promise.all(
+    days.map(async (date) => {
+      const day = await store.read(date);
+      const limit = limitFor(settings.capacity, date);
+      return {
+        date,
+        capacity: limit ?? null,
+        reserved: day.taken - day.sold,
+        sold: day.sold,
+        left: limit === undefined ? null : Math.max(0, limit - day.taken),
+      };
+    }),
+  );
+}
+
+/**
+ * What `capacity --set` asks for: a number of bottles, `none` (no limit), or, for one day,
+ * `default` (that day follows the weekly default again).
+ */
+export type CapacityValue = number | 'none' | 'default';
+
+export interface CapacityChangeResult {
+  settings: CapacitySettings;
+  /** Coming days (within `weeks`) whose sales are already above the limit they now have: nothing is cancelled. */
+  oversold: Array<{ date: IsoDate; sold: number; capacity: number }>;
+}
+
+/**
+ * Sets the weekly default (`date` absent) or one dispatch day's own limit. Lowering a day below
+ * what it has sold is allowed: nothing is cancelled, no more is sold there, and the result names
+ * the days in that state. Days already past are dropped from the stored overrides.
+ * @throws RefusedError for a number out of range, or `default` without a day.
+ */
+export async function setCapacity(
+  deps: { table: ShopTable; now: () => Date },
+  change: { value: CapacityValue; date?: IsoDate | undefined },
+  weeks: number,
+): Promise<CapacityChangeResult> {
+  const { value, date } = change;
+  if (typeof value === 'number' && !(Number.isInteger(value) && value >= 0 && value <= MAX_DAY_CAPACITY)) {
+    throw new RefusedError(`A capacity is a whole number of bottles from 0 to ${MAX_DAY_CAPACITY}, or none.`);
+  }
+  if (value === 'default' && date === undefined) {
+    throw new RefusedError('default goes with --date: it makes that day follow the weekly default again.');
+  }
+  const first = firstComingDispatchDay(deps.now());
+  if (date !== undefined && date < first) {
+    throw new RefusedError(`${date} is past: its capacity can no longer change anything.`);
+  }
+  const current = (await readShopSettings(deps.table, true)).capacity ?? {};
+  const limit = value === 'none' ? null : value;
+  // Only coming days are kept (a past day's limit can sell nothing more), and the day set is replaced.
+  const days: Record<IsoDate, number | null> = Object.fromEntries([
+    ...Object.entries(current.days ?? {}).filter(([day]) => day >= first && day !== date),
+    ...(date !== undefined && limit !== 'default' ? [[date, limit]] : []),
+  ]);
+  const weekly = date === undefined && limit !== 'default' ? (limit ?? undefined) : current.weekly;
+  const settings: CapacitySettings = {
+    ...(weekly !== undefined && { weekly }),
+    ...(Object.keys(days).length > 0 && { days }),
+  };
+  await writeCapacitySettings(deps.table, settings, deps.now());
+  const rows = await capacityReport(deps, weeks);
+  const oversold = rows.flatMap((row) =>
+    row.capacity !== null && row.sold > row.capacity && (date === undefined || row.date === date)
+      ? [{ date: row.date, sold: row.sold, capacity: row.capacity }]
+      : [],
+  );
+  return { settings, oversold };
+}

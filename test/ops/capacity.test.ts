@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { capacityStoreFromTable } from '../../lambdas/domain/capacity/capacity-table';
+import { reserveBottles, sellHold } from '../../lambdas/domain/capacity/holds';
+import { type OpsHarness, startOpsHarness } from './harness';
+
+// `npm run orders -- capacity` against the stand-ins, on the operator's clock: Wednesday
+// 2 December 2026, so the coming dispatch days are 7, 14 and 21 December, then Tuesday 29
+// December (Monday 28 is the Boxing Day bank holiday), 4 January...
+
+let h: OpsHarness;
+beforeAll(async () => {
+  h = await startOpsHarness();
+  h.setNow(new Date('2026-12-02T10:00:00Z'));
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const store = () =>
+  capacityStoreFromTable({ client: h.shop.standIns.inspector, tableName: h.shop.standIns.tableName });
+
+async function rows(...extra: string[]) {
+  const run = await h.orders(['capacity', '--json', '--local', ...extra]);
+  expect(run.code, run.err).toBe(0);
+  return JSON.parse(run.out) as unknown;
+}
+
+describe('npm run orders -- capacity', () => {
+  beforeEach(async () => {
+    // Each test starts from a shop without limits.
+    for (const args of [
+      ['--set', 'none'],
+      ['--set', 'default', '--date', '2026-12-07'],
+      ['--set', 'default', '--date', '2026-12-14'],
+    ]) {
+      expect((await h.orders(['capacity', '--local', ...args])).code).toBe(0);
+    }
+  });
+
+  it('--json lists each coming dispatch day; no limit reads as null capacity and null left', async () => {
+    const list = await rows('--weeks', '4');
+
+    expect(list).toEqual([
+      { date: '2026-12-07', capacity: null, reserved: 0, sold: 0, left: null },
+      { date: '2026-12-14', capacity: null, reserved: 0, sold: 0, left: null },
+      { date: '2026-12-21', capacity: null, reserved: 0, sold: 0, left: null },
+      { date: '2026-12-29', capacity: null, reserved: 0, sold: 0, left: null },
+    ]);
+  });
+
+  it('--set N sets every day; --set N --date sets one; reserved and sold count against it', async () => {
+    const set = await h.orders(['capacity', '--set', '60', '--local']);
+    const day = await h.orders(['capacity', '--set', '12', '--date', '2026-12-07', '--local']);
+    await reserveBottles(store(), { from: '2026-12-07', hold: 'cheld.1:3', capacity: undefined });
+    await reserveBottles(store(), { from: '2026-12-07', hold: 'csold.1:6', capacity: undefined });
+    await sellHold(store(), '2026-12-07', 'csold.1:6');
+
+    expect(set.out).toBe('Every dispatch day: 60 bottles each, except days set on their own.');
+    expect(day.out).toBe('Monday 7 December 2026: 12 bottles.');
+    expect(await rows('--weeks', '2')).toEqual([
+      { date: '2026-12-07', capacity: 12, reserved: 3, sold: 6, left: 3 },
+      { date: '2026-12-14', capacity: 60, reserved: 0, sold: 0, left: 60 },
+    ]);
+    const table = await h.orders(['capacity', '--weeks', '2', '--local']);
+    expect(table.out.split('\n')).toEqual([
+      'DISPATCH DAY             CAPACITY  RESERVED  SOLD  LEFT',
+      'Monday 7 December 2026   12        3         6     3',
+      'Monday 14 December 2026  60        0         0     60',
+    ]);
+  });
+
+  it('--set none --date lifts one day; --set default --date puts it back on the weekly default', async () => {
+    await h.orders(['capacity', '--set', '30', '--local']);
+
+    const none = await h.orders(['capacity', '--set', 'none', '--date', '2026-12-14', '--local']);
+    expect(none.out).toBe('Monday 14 December 2026: no limit.');
+    expect(await rows('--weeks', '2')).toMatchObject([{ capacity: 30 }, { capacity: null, left: null }]);
+
+    const back = await h.orders(['capacity', '--set', 'default', '--date', '2026-12-14', '--local']);
+    expect(back.out).toBe('Monday 14 December 2026: follows the weekly default again (30 bottles).');
+    expect(await rows('--weeks', '2')).toMatchObject([{ capacity: 30 }, { capacity: 30, left: 30 }]);
+  });
+
+  it('--date next is the first coming dispatch day; a date in its week means that dispatch day', async () => {
+    const next = await h.orders(['capacity', '--set', '9', '--date', 'next', '--local']);
+    const inWeek = await h.orders(['capacity', '--set', '15', '--date', '2026-12-16', '--local']);
+
+    expect(next.out).toBe('Monday 7 December 2026: 9 bottles.');
+    expect(inWeek.err).toContain(
+      "Wednesday 16 December is not a dispatch day: using that week's, Monday 14 December 2026.",
+    );
+    expect(await rows('--weeks', '2')).toMatchObject([{ capacity: 9 }, { capacity: 15 }]);
+  });
+
+  it('lowering a day below what it has sold is allowed and says so; nothing is cancelled', async () => {
+    await reserveBottles(store(), { from: '2026-12-14', hold: 'cbig.1:9', capacity: undefined });
+    await sellHold(store(), '2026-12-14', 'cbig.1:9');
+
+    const run = await h.orders(['capacity', '--set', '6', '--date', '2026-12-14', '--local']);
+
+    expect(run.code).toBe(0);
+    expect(run.out.split('\n')).toEqual([
+      'Monday 14 December 2026: 6 bottles.',
+      'Monday 14 December 2026 has already sold 9 bottles, more than its capacity of 6: nothing is cancelled, and it sells no more.',
+    ]);
+    expect(await rows('--weeks', '2')).toMatchObject([{}, { capacity: 6, sold: 9, left: 0 }]);
+  });
+
+  it('the capacity settings survive a pause and a resume', async () => {
+    await h.orders(['capacity', '--set', '24', '--local']);
+    await h.orders(['pause', '--message', 'Back on Monday', '--local']);
+    await h.orders(['resume', '--local']);
+
+    expect(await rows('--weeks', '1')).toMatchObject([{ capacity: 24 }]);
+  });
+
+  it.each([
+    [['--set', 'lots'], '--set needs a number of bottles, none, or default (with --date).'],
+    [['--date', '2026-12-07'], '--date goes with --set.'],
+    [['--weeks', '0'], '--weeks must be a whole number from 1 to 52.'],
+    [['--set', '3', '--date', '2026-13-01'], '--date 2026-13-01 is not a date: no such day.'],
+  ])('mistyped %j: exit 2 with the reason', async (args, reason) => {
+    const run = await h.orders(['capacity', ...args, '--local']);
+
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(reason);
+  });
+
+  it.each([
+    [['--set', 'default'], 'default goes with --date'],
+    [['--set', '10001'], 'A capacity is a whole number of bottles from 0 to 10000, or none.'],
+    [['--set', '3', '--date', '2026-11-30'], '2026-11-30 is past'],
+  ])('refused %j: exit 1, nothing changed', async (args, reason) => {
+    const run = await h.orders(['capacity', ...args, '--local']);
+
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(reason);
+    expect(await rows('--weeks', '1')).toMatchObject([{ capacity: null }]);
+  });
+});
