@@ -138,8 +138,19 @@ describe('shop functions', () => {
       Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['SETTINGS#shop'] } },
     });
 
-    it('shopStatus may write its logs and read the one settings item, nothing else: no Stripe, no email', () => {
-      expect(statements('shopStatus')).toEqual([logs('shopStatus'), settingsRead()]);
+    const capacity = (actions: string | string[]) => ({
+      Effect: 'Allow',
+      Action: actions,
+      Resource: tableArn(),
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CAPACITY#*'] } },
+    });
+
+    it('shopStatus may write its logs and read the settings item and the capacity days, nothing else: no Stripe, no email', () => {
+      expect(statements('shopStatus')).toEqual([
+        logs('shopStatus'),
+        settingsRead(),
+        capacity('dynamodb:GetItem'),
+      ]);
     });
 
     it('createCheckout may read the settings item and write order requests and notice counters only (LeadingKeys), and send email', () => {
@@ -157,8 +168,10 @@ describe('shop functions', () => {
           },
         },
       ]);
-      expect(all).toHaveLength(5);
+      expect(all).toHaveLength(6);
       expect(all[4]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+      // Reserving and releasing bottles on the dispatch days, and nothing else of the table.
+      expect(all[5]).toEqual(capacity(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
     });
 
     it('only the webhook may read the webhook signing secret', () => {

@@ -3,13 +3,13 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import {
+  CAPACITY_KEY_PREFIX,
   DISPATCH_DATE_INDEX,
   NOTICE_LIMIT_KEY_PREFIX,
   ORDER_KEY_PREFIX,
   PARTITION_KEY,
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
-  RETIRED_REFERENCE_INDEX,
   SETTINGS_KEY,
   TTL_ATTRIBUTE,
 } from '../../../lambdas/domain/orders/orders-table';
@@ -65,11 +65,31 @@ export class OrdersTable extends Construct {
       partitionKey: { name: REFERENCE_INDEX.partitionKey, type: AttributeType.STRING },
       projectionType: ProjectionType[REFERENCE_INDEX.projection],
     });
-    // Unread; kept until the next release so that each deploy adds or deletes one index only.
-    this.table.addGlobalSecondaryIndex({
-      indexName: RETIRED_REFERENCE_INDEX.name,
-      partitionKey: { name: RETIRED_REFERENCE_INDEX.partitionKey, type: AttributeType.STRING },
-      projectionType: ProjectionType[RETIRED_REFERENCE_INDEX.projection],
+  }
+
+  /**
+   * Lets a function read the dispatch days' capacity counters (`pk = CAPACITY#…`) and nothing
+   * else: shop-status, which tells the page the next day with room.
+   */
+  grantCapacityRead(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CAPACITY_KEY_PREFIX}*`] } },
+    });
+  }
+
+  /**
+   * Lets create-checkout reserve and release bottles on the dispatch days (`pk = CAPACITY#…`):
+   * conditional updates, and the read that tells a full day from its own earlier hold.
+   */
+  grantCapacityReservations(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CAPACITY_KEY_PREFIX}*`] } },
     });
   }
 
