@@ -10,6 +10,7 @@ import {
   PARTITION_KEY,
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
+  RETIRED_REFERENCE_INDEX,
   SETTINGS_KEY,
   TTL_ATTRIBUTE,
 } from '../../../lambdas/domain/orders/orders-table';
@@ -64,6 +65,12 @@ export class OrdersTable extends Construct {
       indexName: REFERENCE_INDEX.name,
       partitionKey: { name: REFERENCE_INDEX.partitionKey, type: AttributeType.STRING },
       projectionType: ProjectionType[REFERENCE_INDEX.projection],
+    });
+    // Unread; kept until the next release so that each deploy adds or deletes one index only.
+    this.table.addGlobalSecondaryIndex({
+      indexName: RETIRED_REFERENCE_INDEX.name,
+      partitionKey: { name: RETIRED_REFERENCE_INDEX.partitionKey, type: AttributeType.STRING },
+      projectionType: ProjectionType[RETIRED_REFERENCE_INDEX.projection],
     });
   }
 
