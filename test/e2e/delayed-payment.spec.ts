@@ -67,10 +67,28 @@ async function noticesFor(stack: Stack, sessionId: string): Promise<number> {
   return notices.filter((email) => email.subject.includes(sessionId.slice(-12))).length;
 }
 
-const NOT_YET_RECEIVED =
-  'We have not received your payment yet. If your bank is still processing it, we will email you as soon as it completes; otherwise you can place your order again from the shop.';
+const WITH_THE_BANK =
+  'Your bank is processing your payment, which can take a few working days. You do not need to do anything or order again: we will email you as soon as the payment clears, or if your bank turns it down.';
 
-test('a Direct Debit that settles later and succeeds: "not received yet", then one order, both emails, "Payment Successful!"', async ({
+/** The success page while the debit is with the bank: placed, waiting, never paid and never "order again". */
+async function expectWaitingForTheBank(payment: Page, sessionId: string): Promise<void> {
+  await expect(
+    payment.getByRole('heading', {
+      level: 1,
+      name: 'Your order is placed We are waiting for your bank to confirm the payment',
+    }),
+  ).toBeVisible();
+  await expect(payment.getByText(WITH_THE_BANK)).toBeVisible();
+  await expect(payment.getByText(sessionId.slice(-12), { exact: true })).toBeVisible();
+  await expect(payment.getByText('Expected dispatch')).toBeVisible();
+  await expect(payment.getByText('Expected dispatch').locator('xpath=following-sibling::dd')).toHaveText(
+    /^[A-Z][a-z]+day \d{1,2} [A-Z][a-z]+$/,
+  );
+  await expect(payment.getByText('Payment Successful!')).toHaveCount(0);
+  await expect(payment.getByText(/order again from the shop|place your order again/)).toHaveCount(0);
+}
+
+test('a Direct Debit that settles later and succeeds: placed and waiting for the bank, then one order, both emails, "Payment Successful!"', async ({
   page,
   context,
   stack,
@@ -78,12 +96,15 @@ test('a Direct Debit that settles later and succeeds: "not received yet", then o
   const email = 'debit.later@example.com';
   const { payment, sessionId } = await payByDirectDebit(page, context, email, 'Settles later: succeeds');
 
-  // Completed but not collected: the success page must not confirm an order the bank may refuse.
-  await expect(payment.getByRole('heading', { name: 'Payment not completed' })).toBeVisible();
-  await expect(payment.getByText(NOT_YET_RECEIVED)).toBeVisible();
-  await expect(payment.getByText(sessionId.slice(-12), { exact: true })).toBeVisible();
-  await expect(payment.getByText('Payment Successful!')).toHaveCount(0);
+  // Completed but not collected: the order is placed, but the page must not confirm a payment the
+  // bank may refuse, nor invite a second order while the first waits.
+  await expectWaitingForTheBank(payment, sessionId);
   await expectAccessible(payment);
+  // The shop tab that opened the payment says the same, instead of a form that could order again.
+  await expect(
+    page.getByRole('heading', { name: 'Your order is placed, waiting for your bank' }),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Secure Checkout with Stripe' })).toHaveCount(0);
   expect(await ordersFor(stack, sessionId)).toBe(0);
   expect(await stack.emailsTo(email)).toHaveLength(0);
   expect(await noticesFor(stack, sessionId)).toBe(0);
@@ -107,7 +128,7 @@ test('a Direct Debit that settles later and succeeds: "not received yet", then o
   expect(await noticesFor(stack, sessionId)).toBe(1);
 });
 
-test('a Direct Debit that settles later and fails: no order, no email, never "Payment Successful!"', async ({
+test('a Direct Debit that settles later and fails: no order, never "Payment Successful!"', async ({
   page,
   context,
   stack,
@@ -115,16 +136,13 @@ test('a Direct Debit that settles later and fails: no order, no email, never "Pa
   const email = 'debit.fails@example.com';
   const { payment, sessionId } = await payByDirectDebit(page, context, email, 'Settles later: fails');
 
-  await expect(payment.getByRole('heading', { name: 'Payment not completed' })).toBeVisible();
-  await expect(payment.getByText(NOT_YET_RECEIVED)).toBeVisible();
-  await expect(payment.getByText('Payment Successful!')).toHaveCount(0);
+  await expectWaitingForTheBank(payment, sessionId);
 
   await settle(context, sessionId, 'Settle now: failed', payment);
 
   await payment.reload();
-  await expect(payment.getByRole('heading', { name: 'Payment not completed' })).toBeVisible();
-  await expect(payment.getByText(NOT_YET_RECEIVED)).toBeVisible();
-  await expect(payment.getByText('Payment Successful!')).toHaveCount(0);
+  await expect(payment.getByText(sessionId.slice(-12), { exact: true })).toBeVisible();
+  await expect(payment.getByRole('heading', { level: 1, name: /Payment Successful!/ })).toHaveCount(0);
   await expectAccessible(payment);
 
   // The failure webhook has been delivered by the time the settle page answers (the simulator

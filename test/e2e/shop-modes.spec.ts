@@ -24,7 +24,7 @@ test.afterEach(async ({ stack }) => {
   await setShopMode(stack, 'open');
 });
 
-test('a paused shop shows the merchant message above the form and the checkout button is disabled', async ({
+test('a paused shop offers no form and no dispatch promise, says why, and a resume is picked up when the tab is back in front', async ({
   page,
   stack,
 }) => {
@@ -35,12 +35,36 @@ test('a paused shop shows the merchant message above the form and the checkout b
   const banner = page.getByRole('status').filter({ hasText: 'Frozen ponds' });
   await expect(banner).toContainText('We are not taking orders at the moment');
   await expect(banner).toContainText('Frozen ponds: orders reopen on Monday 4 January.');
-  await expect(page.getByRole('button', { name: 'Secure Checkout with Stripe' })).toBeDisabled();
+  const card = page.getByRole('button', { name: 'Daphnia Magna' });
+  await expect(card).toBeDisabled();
+  await expect(card).toContainText('Unavailable');
+  await expect(page.getByRole('region', { name: 'Checkout' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Checkout|order request/ })).toHaveCount(0);
+  await expect(page.getByText(/Order by|for dispatch on|We dispatch on Mondays/)).toHaveCount(0);
   await expectAccessible(page);
+
+  // The merchant reopens the shop while the customer is in another tab; then they come back.
+  // Headless Chromium keeps every tab visible and focused, so the return is played by the events
+  // a browser sends then.
+  await setShopMode(stack, 'open');
+  await page.evaluate(() => {
+    document.dispatchEvent(new Event('visibilitychange'));
+    window.dispatchEvent(new Event('focus'));
+  });
+
+  await expect(card).toBeEnabled();
+  await expect(banner).toHaveCount(0);
+  await card.click();
+  await expect(page.getByLabel('Full Name *')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Secure Checkout with Stripe' })).toBeEnabled();
+  await expect(
+    page.getByText(/^Order by \d\d:\d\d on [A-Z][a-z]+day \d{1,2} [A-Z][a-z]+ for dispatch on /),
+  ).toBeVisible();
 });
 
-test('requests mode: the order becomes a request, the Order-received view shows, "Submit Another Order" resets', async ({
+test('requests mode: its own button and words, no tab opened, the Order-received view with the request reference, "Submit Another Order" resets', async ({
   page,
+  context,
   stack,
 }) => {
   await setShopMode(stack, 'requests', 'This week we take order requests and confirm each by email.');
@@ -56,13 +80,26 @@ test('requests mode: the order becomes a request, the Order-received view shows,
     address: '2 Pond Lane, Leeds',
     postcode: 'LS1 4AP',
   });
-  await page.getByRole('button', { name: 'Secure Checkout with Stripe' }).click();
+  const checkout = page.getByRole('region', { name: 'Checkout' });
+  await expect(checkout).toContainText(
+    'Nothing is charged now: we will email you to confirm your order and send a secure payment link.',
+  );
+  await expect(checkout).not.toContainText('Stripe');
+  await expect(page.getByRole('button', { name: 'Secure Checkout with Stripe' })).toHaveCount(0);
+  const tabs: unknown[] = [];
+  const countTabs = (opened: unknown) => tabs.push(opened);
+  context.on('page', countTabs);
+  await page.getByRole('button', { name: 'Send order request' }).click();
 
-  await expect(
-    page.getByRole('heading', { name: 'Thank You! Your order request has been received' }),
-  ).toBeVisible();
+  const heading = page.getByRole('heading', { name: 'Thank You! Your order request has been received' });
+  await expect(heading).toBeVisible();
+  // No tab was opened, not even one closed again at once. (axe, below, opens one of its own.)
+  expect(tabs).toHaveLength(0);
+  context.off('page', countTabs);
   await expect(page.getByText('6 × 250ml')).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
+  const reference = page.getByText('Request Reference').locator('xpath=following-sibling::p');
+  await expect(reference).toHaveText(/^R[0-9A-F]{11}$/);
   await expectAccessible(page);
   // One notice to the merchant, nothing to the customer until the merchant answers, and no order paid for.
   await expect
@@ -72,6 +109,9 @@ test('requests mode: the order becomes a request, the Order-received view shows,
     )
     .toBe(1);
   expect(await stack.emailsTo(email)).toHaveLength(0);
+  // The reference on the page is the request the merchant was told about.
+  const notice = (await stack.emailsTo(MERCHANT)).find((mail) => mail.body.text?.includes('Rita Request'));
+  expect(notice?.subject).toContain((await reference.textContent()) ?? 'a reference');
 
   await page.getByRole('button', { name: 'Submit Another Order' }).click();
   const card = page.getByRole('button', { name: 'Daphnia Magna' });
