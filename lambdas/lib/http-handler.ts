@@ -1,6 +1,6 @@
 import { initOnce } from './cold-start';
 import { DependenciesUnavailableError, type GenericMessages, sharedErrorResponse } from './error-response';
-import { HttpError, type HttpEvent, type HttpResult } from './http';
+import { HttpError, type HttpEvent, type HttpResult, viewerAddress } from './http';
 
 /** Fields put on every log line of one request. The endpoint may add its own (an event id, say). */
 export type LogKeys = Record<string, unknown>;
@@ -46,7 +46,13 @@ export function httpEndpoint<Deps>(endpoint: HttpEndpoint<Deps>): (event: HttpEv
   const methodNotAllowed = `Use ${endpoint.method}.`;
 
   return async (event) => {
-    const logKeys: LogKeys = { requestId: event.requestContext.requestId, route: endpoint.route };
+    // The viewer's address on every line: API Gateway's access log can only name CloudFront's, so
+    // the function's log is where an abusive client is found (joined on requestId).
+    const logKeys: LogKeys = {
+      requestId: event.requestContext.requestId,
+      route: endpoint.route,
+      viewerAddress: viewerAddress(event),
+    };
     try {
       if (event.requestContext.http.method !== endpoint.method) {
         throw new HttpError(405, { error: methodNotAllowed }, { headers: { allow: endpoint.method } });

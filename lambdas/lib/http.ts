@@ -29,6 +29,21 @@ export function json(statusCode: number, body: unknown, headers: Record<string, 
   };
 }
 
+/** Where CloudFront gives the viewer's address and port, `ip:port` (infra's API behaviour forwards it). */
+export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
+
+/**
+ * The IP address of whoever sent the request. The API answers only requests that came through
+ * CloudFront (the origin-verify authorizer), so API Gateway's source IP is CloudFront's own;
+ * CloudFront puts the viewer's, `ip:port` (IPv6 unbracketed), in `cloudfront-viewer-address`.
+ * Without it (the local stack), the connection's address.
+ */
+export function viewerAddress(event: Pick<HttpEvent, 'headers' | 'requestContext'>): string {
+  const viewer = header(event, VIEWER_ADDRESS_HEADER)?.trim() ?? '';
+  const port = viewer.lastIndexOf(':');
+  return port > 0 ? viewer.slice(0, port) : event.requestContext.http.sourceIp;
+}
+
 /** API Gateway payload 2.0 lower-cases header names, other callers may not: look up in any case. */
 export function header(event: Pick<HttpEvent, 'headers'>, name: string): string | undefined {
   const wanted = name.toLowerCase();

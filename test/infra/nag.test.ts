@@ -92,7 +92,6 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
           'Website/DeploymentRole AwsSolutions-IAM5[Action::s3:GetBucket*]',
           'Website/DeploymentRole AwsSolutions-IAM5[Action::s3:GetObject*]',
           'Website/DeploymentRole AwsSolutions-IAM5[Action::s3:List*]',
-          'Website/DeploymentRole AwsSolutions-IAM5[Resource::*]',
           `Website/DeploymentRole AwsSolutions-IAM5[Resource::<${logicalIdOf(stack.website.bucket)}.Arn>/*]`,
           'Website/DeploymentRole AwsSolutions-IAM5[Resource::arn:aws:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-eu-west-2/*]',
         ].map((ack) => `LiveAquatics-dev/${ack}`),

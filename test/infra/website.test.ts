@@ -3,13 +3,9 @@ import { join } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_PATH_PATTERN } from '../../infra/lib/constructs/checkout-api';
-import {
-  API_FORWARDED_HEADERS,
-  contentSecurityPolicy,
-  inlineStyleHashes,
-} from '../../infra/lib/constructs/website';
+import { contentSecurityPolicy, inlineStyleHashes } from '../../infra/lib/constructs/website';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { fakeWebBuild, logicalIdOf, synthShop } from './support';
+import { fakeWebBuild, logicalIdOf, statementsOfRole, synthShop } from './support';
 
 /** The CSP hash of the fake build's inlined style, `body{color:red}`. */
 const FAKE_STYLE_HASH = "'sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E='";
@@ -17,6 +13,8 @@ const FAKE_STYLE_HASH = "'sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E='";
 /** AWS managed cache policy ids (CloudFront documentation). */
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+/** AWS managed origin request policy AllViewerExceptHostHeader (CloudFront documentation). */
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 interface Behavior {
   PathPattern?: string;
@@ -208,7 +206,7 @@ describe('Website', () => {
         PathPattern: API_PATH_PATTERN,
         ViewerProtocolPolicy: 'https-only',
         CachePolicyId: CACHING_DISABLED,
-        OriginRequestPolicyId: { Ref: logicalIdOf(stack.website.apiOriginRequestPolicy) },
+        OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
         AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
       });
       expect(api?.FunctionAssociations).toBeUndefined();
@@ -221,20 +219,11 @@ describe('Website', () => {
       );
     });
 
-    it('forwards to the API only the headers the handlers read, and the query string; no cookies', () => {
-      template.hasResourceProperties('AWS::CloudFront::OriginRequestPolicy', {
-        OriginRequestPolicyConfig: {
-          HeadersConfig: { HeaderBehavior: 'whitelist', Headers: [...API_FORWARDED_HEADERS] },
-          QueryStringsConfig: { QueryStringBehavior: 'all' },
-          CookiesConfig: { CookieBehavior: 'none' },
-        },
-      });
-      expect([...API_FORWARDED_HEADERS].sort()).toEqual([
-        'cloudfront-viewer-address',
-        'content-type',
-        'idempotency-key',
-        'stripe-signature',
-      ]);
+    it("forwards every viewer header but Host (Authorization too) and CloudFront's viewer address through AWS's AllViewerExceptHostHeader, no policy of its own", () => {
+      // CloudFront refuses Authorization in an origin request policy of our own; the managed one
+      // carries it, so create-checkout's public key check sees it.
+      expect(config.CacheBehaviors[0]?.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
+      template.resourceCountIs('AWS::CloudFront::OriginRequestPolicy', 0);
     });
   });
 
@@ -271,6 +260,31 @@ describe('Website', () => {
         // Waiting is what fails deploys intermittently (aws/aws-cdk#15891).
         WaitForDistributionInvalidation: false,
       });
+    });
+
+    it('may invalidate its own distribution only: no CloudFront grant on every distribution (*)', () => {
+      const role = logicalIdOf(stack.website.node.findChild('DeploymentRole'));
+      const all = statementsOfRole(template, role);
+      const cloudFront = all.filter((statement) => JSON.stringify(statement.Action).includes('cloudfront:'));
+
+      expect(cloudFront).toEqual([
+        {
+          Effect: 'Allow',
+          Action: ['cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation'],
+          Resource: {
+            'Fn::Join': [
+              '',
+              [
+                'arn:aws:cloudfront::',
+                { Ref: 'AWS::AccountId' },
+                ':distribution/',
+                { Ref: logicalIdOf(stack.website.distribution) },
+              ],
+            ],
+          },
+        },
+      ]);
+      expect(all.map((statement) => statement.Resource)).not.toContain('*');
     });
 
     it('deploys one AWS CLI layer, the one the shared upload function uses', () => {

@@ -67,7 +67,9 @@ export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<ApiRouteName, ThrottleLimi
 
 /**
  * One JSON line per request. No path or query string (the query carries the session id), and no
- * headers: the handlers log what they need without PII.
+ * headers: an HTTP API's access log cannot name a request header. `sourceIp` is therefore
+ * CloudFront's edge, not the customer: the viewer's address is on the function's own log lines
+ * (`viewerAddress`, from CloudFront's viewer-address header), found by `requestId`.
  */
 export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
   requestId: '$context.requestId',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -16,10 +16,7 @@ import {
   HeadersReferrerPolicy,
   HttpVersion,
   OriginProtocolPolicy,
-  OriginRequestCookieBehavior,
-  OriginRequestHeaderBehavior,
   OriginRequestPolicy,
-  OriginRequestQueryStringBehavior,
   OriginSslPolicy,
   PriceClass,
   ResponseHeadersPolicy,
@@ -27,14 +24,20 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import {
+  type AddToPrincipalPolicyResult,
+  PolicyStatement,
+  Role,
+  type RoleProps,
+  ServicePrincipal,
+} from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AaaaRecord, ARecord, type IHostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { acknowledgeNag } from '../nag';
+import { acknowledgeNag, nagValue } from '../nag';
 import { API_PATH_PATTERN } from './checkout-api';
 import { APP_ROUTES, describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
 
@@ -80,18 +83,15 @@ export function inlineStyleHashes(siteDir: string): string[] {
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
 
 /**
- * Request headers the API handlers read. `Authorization` is not listed because CloudFront refuses it
- * in an origin request policy; it forwards it anyway on POST, the only method that carries it
- * (create-checkout's optional public key). `cloudfront-viewer-address` is CloudFront's own, the
- * viewer's IP and port: API Gateway sees only CloudFront's address, and requests mode limits its
- * notices per client.
+ * What the API behaviour forwards: every viewer header but Host (API Gateway answers only to its
+ * own host name), every cookie and the query string, plus CloudFront's own viewer headers such as
+ * `cloudfront-viewer-address`, the viewer's IP and port (API Gateway sees only CloudFront's).
+ * AWS's managed policy, because CloudFront refuses `Authorization` in a policy of our own and
+ * create-checkout reads it when a public key is set: without it every checkout would answer 401.
+ * With caching disabled nothing is cached, so nothing is shared between viewers. The origin-verify
+ * header is the origin's own custom header: CloudFront sets it over any viewer header of that name.
  */
-export const API_FORWARDED_HEADERS = [
-  'content-type',
-  'stripe-signature',
-  'idempotency-key',
-  'cloudfront-viewer-address',
-] as const;
+const API_ORIGIN_REQUEST_POLICY = OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER;
 
 /** Hashed build files never change under the same name. */
 const IMMUTABLE_CACHE = [
@@ -141,7 +141,6 @@ export class Website extends Construct {
   readonly logsBucket: Bucket;
   readonly distribution: Distribution;
   readonly responseHeadersPolicy: ResponseHeadersPolicy;
-  readonly apiOriginRequestPolicy: OriginRequestPolicy;
   readonly routingFunction: CloudFrontFunction;
   /** `https://` origin of the shop, no trailing slash. */
   readonly siteUrl: string;
@@ -207,13 +206,6 @@ export class Website extends Construct {
       ),
     });
 
-    this.apiOriginRequestPolicy = new OriginRequestPolicy(this, 'ApiOriginRequests', {
-      comment: 'Live Aquatics API: only the headers the handlers read, and the query string',
-      headerBehavior: OriginRequestHeaderBehavior.allowList(...API_FORWARDED_HEADERS),
-      queryStringBehavior: OriginRequestQueryStringBehavior.all(),
-      cookieBehavior: OriginRequestCookieBehavior.none(),
-    });
-
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Live Aquatics shop',
       defaultBehavior: {
@@ -243,7 +235,7 @@ export class Website extends Construct {
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
-          originRequestPolicy: this.apiOriginRequestPolicy,
+          originRequestPolicy: API_ORIGIN_REQUEST_POLICY,
           responseHeadersPolicy: this.responseHeadersPolicy,
         },
       },
@@ -290,9 +282,10 @@ export class Website extends Construct {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
-    const deploymentRole = new Role(this, 'DeploymentRole', {
+    const deploymentRole = new DeploymentRole(this, 'DeploymentRole', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: 'Copies the web build into the site bucket and invalidates CloudFront',
+      distributionArn: this.distribution.distributionArn,
     });
     deploymentLogs.grantWrite(deploymentRole);
     const upload = {
@@ -378,10 +371,6 @@ export class Website extends Construct {
         `AwsSolutions-IAM5[Resource::arn:${nagValue(stack.partition, 'AWS::Partition')}:s3:::cdk-${qualifier}-assets-${nagValue(stack.account, 'AWS::AccountId')}-${nagValue(stack.region, 'AWS::Region')}/*]`,
         'Reads the build zip from the CDK bootstrap assets bucket, whose object keys are content hashes.',
       ],
-      [
-        'AwsSolutions-IAM5[Resource::*]',
-        'cloudfront:CreateInvalidation and GetInvalidation as granted by aws-cdk-lib, which does not scope them to the distribution.',
-      ],
     ];
     for (const [finding, why] of findings) {
       acknowledgeNag(role, finding, `${why} ${control}`);
@@ -398,9 +387,42 @@ export class Website extends Construct {
   }
 }
 
-/** How cdk-nag spells a stack attribute in a finding: the literal when known, else `<AWS::Pseudo>`. */
-function nagValue(value: string, pseudoParameter: string): string {
-  return Token.isUnresolved(value) ? `<${pseudoParameter}>` : value;
+/** The invalidation actions BucketDeployment grants its role, on every distribution (`*`). */
+const INVALIDATION_ACTIONS = new Set(['cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation']);
+
+/** Props of {@link DeploymentRole}. */
+interface DeploymentRoleProps extends RoleProps {
+  /** The one distribution the deployment invalidates. */
+  readonly distributionArn: string;
+}
+
+/**
+ * The role of CDK's deployment function. BucketDeployment grants it cloudfront:CreateInvalidation
+ * and GetInvalidation on `*`, every distribution in the account, and offers no way to narrow that
+ * grant; this role narrows it to the one distribution as the grant is added.
+ */
+class DeploymentRole extends Role {
+  private readonly distributionArn: string;
+
+  constructor(scope: Construct, id: string, { distributionArn, ...props }: DeploymentRoleProps) {
+    super(scope, id, props);
+    this.distributionArn = distributionArn;
+  }
+
+  override addToPrincipalPolicy(statement: PolicyStatement): AddToPrincipalPolicyResult {
+    const invalidatesAll =
+      statement.resources.includes('*') &&
+      statement.actions.every((action) => INVALIDATION_ACTIONS.has(action));
+    return super.addToPrincipalPolicy(
+      invalidatesAll
+        ? new PolicyStatement({
+            effect: statement.effect,
+            actions: statement.actions,
+            resources: [this.distributionArn],
+          })
+        : statement,
+    );
+  }
 }
 
 /** CDK's context key for a non-default bootstrap qualifier. */

@@ -17,7 +17,15 @@ import {
 import { OPEN_SHOP, type ShopSettings } from '../../domain/shop-settings/shop-settings';
 import { checkoutRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
 import { DependenciesUnavailableError } from '../../lib/error-response';
-import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
+import {
+  HttpError,
+  type HttpEvent,
+  type HttpResult,
+  header,
+  json,
+  readJsonBody,
+  viewerAddress,
+} from '../../lib/http';
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { createStripeClient, loadStripeSecrets } from '../../lib/stripe';
@@ -25,9 +33,6 @@ import { PaymentProviderError } from '../../lib/stripe-errors';
 
 /** A checkout body is a few hundred bytes; anything near this limit is not a real order. */
 export const MAX_BODY_BYTES = 8 * 1024;
-
-/** Where CloudFront gives the viewer's address and port (forwarded by infra's origin request policy). */
-export const CLIENT_ADDRESS_HEADER = 'cloudfront-viewer-address';
 
 /** The page sends a UUID; any similar opaque token is fine, nothing that could smuggle text. */
 const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,255}$/;
@@ -107,7 +112,7 @@ async function createCheckout({
     const request = await deps.shop.recordRequest(parsed.data, {
       idempotencyKey,
       cutoffHours: deps.cutoffHours,
-      client: clientAddress(event),
+      client: viewerAddress(event),
     });
     logger.info('Order request recorded', {
       ...logKeys,
@@ -187,18 +192,6 @@ function checkPublicKey(event: HttpEvent, publicApiKey: string | undefined): voi
   if (publicApiKey === undefined) return;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header(event, 'authorization') ?? '');
   if (match?.[1] !== publicApiKey) throw new HttpError(401, { error: CHECKOUT_ERRORS.unauthorised });
-}
-
-/**
- * The sender's IP address, which requests mode's notice limits count. The API is reached only
- * through CloudFront (the origin-verify authorizer), so API Gateway's source IP is CloudFront's;
- * CloudFront puts the viewer's own, "ip:port", in `cloudfront-viewer-address` (website.ts forwards
- * it). Without it (the local stack), the connection's address.
- */
-function clientAddress(event: HttpEvent): string {
-  const viewer = header(event, CLIENT_ADDRESS_HEADER)?.trim() ?? '';
-  const port = viewer.lastIndexOf(':');
-  return port > 0 ? viewer.slice(0, port) : event.requestContext.http.sourceIp;
 }
 
 /** Optional: without it each request creates a new session; a malformed one is refused, not ignored. */

@@ -120,6 +120,25 @@ describe('httpEndpoint: dependencies', () => {
   });
 });
 
+describe('httpEndpoint: log keys', () => {
+  it("puts the viewer's address (CloudFront's, not API Gateway's source IP) on every line of the request", async () => {
+    const { handler } = endpoint({ handle: () => Promise.reject(new TypeError('boom')) });
+    const event = apiGatewayEvent({
+      method: 'POST',
+      path: '/functions/v1/greet',
+      headers: { 'cloudfront-viewer-address': '198.51.100.23:49152' },
+    });
+
+    const lines = await captureLogs(() => handler(event));
+
+    expect(lines.find((entry) => entry.statusCode === 500)).toMatchObject({
+      requestId: event.requestContext.requestId,
+      route: 'greet',
+      viewerAddress: '198.51.100.23',
+    });
+  });
+});
+
 describe('httpEndpoint: error mapping', () => {
   it('answers an unknown error with a generic 500 that carries no detail, detail in the log', async () => {
     const { handler } = endpoint({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, json, rawBody, readJsonBody } from '../../../lambdas/lib/http';
+import { HttpError, json, rawBody, readJsonBody, viewerAddress } from '../../../lambdas/lib/http';
 import { apiGatewayEvent } from '../../support/api-gateway-event';
 
 describe('HttpError', () => {
@@ -120,6 +120,29 @@ describe('readJsonBody', () => {
   it('answers 400 "Request body is empty." when there is no body at all', () => {
     expect(() => readJsonBody(post({ 'content-type': 'application/json' }), 8192)).toThrow(
       'Request body is empty.',
+    );
+  });
+});
+
+describe('viewerAddress', () => {
+  it("reads the viewer's IPv4 address from CloudFront's cloudfront-viewer-address, without the port", () => {
+    const event = apiGatewayEvent({ headers: { 'cloudfront-viewer-address': '198.51.100.23:49152' } });
+
+    expect(viewerAddress(event)).toBe('198.51.100.23');
+  });
+
+  it('reads an IPv6 address, which CloudFront writes unbracketed before the port', () => {
+    const event = apiGatewayEvent({
+      headers: { 'CloudFront-Viewer-Address': '2001:db8:85a3::8a2e:370:7334:443' },
+    });
+
+    expect(viewerAddress(event)).toBe('2001:db8:85a3::8a2e:370:7334');
+  });
+
+  it("falls back to the connection's address without the header (the local stack)", () => {
+    expect(viewerAddress(apiGatewayEvent())).toBe('203.0.113.7');
+    expect(viewerAddress(apiGatewayEvent({ headers: { 'cloudfront-viewer-address': ' ' } }))).toBe(
+      '203.0.113.7',
     );
   });
 });
