@@ -6,5 +6,23 @@ export const API_PATHS = {
   shopStatus: '/functions/v1/shop-status',
 } as const;
 
+/**
+ * The merchant's admin API: every route needs a Cognito token of a user in the `merchants` group
+ * (infra's JWT authorizer, and the Lambda checks the group). One Lambda serves them all.
+ */
+export const ADMIN_API_PATHS = {
+  orders: '/functions/v1/admin/orders',
+  dispatch: '/functions/v1/admin/orders/dispatch',
+  delay: '/functions/v1/admin/orders/delay',
+  refund: '/functions/v1/admin/orders/refund',
+  pause: '/functions/v1/admin/shop/pause',
+  resume: '/functions/v1/admin/shop/resume',
+  requestPayment: '/functions/v1/admin/requests/payment',
+  declineRequest: '/functions/v1/admin/requests/decline',
+} as const;
+
+/** What every admin path starts with: CloudFront's behaviour and the local verifier match on it. */
+export const ADMIN_API_PREFIX = '/functions/v1/admin/';
+
 /** The header carrying the page's per-attempt id, so a double-click or retry reuses one session. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

@@ -73,6 +73,8 @@ const shopTableAndEmailEnv = {
   SES_FROM_ADDRESS: STAGE_SETTINGS.senderEmail,
   MERCHANT_EMAIL: STAGE_SETTINGS.merchantEmail,
   SES_CONFIGURATION_SET: optionalText,
+  /** Every email's header (shared/stage-config.ts: "Live Aquatics" when unset). */
+  SHOP_NAME: STAGE_SETTINGS.shopName,
   SELLER_NAME: STAGE_SETTINGS.sellerName,
   SELLER_ADDRESS: STAGE_SETTINGS.sellerAddress,
   SELLER_EMAIL: STAGE_SETTINGS.sellerEmail,
@@ -133,6 +135,25 @@ export const checkoutRuntimeEnvSchema = z.extend(checkoutEnvSchema, {
   ...runtimeCredentialsEnv,
 });
 export type CheckoutEnv = z.output<typeof checkoutRuntimeEnvSchema>;
+
+/**
+ * admin-api: the operator's actions behind sign-in, so what the CLI's commands reuse from the
+ * webhook (table, sender, seller, cut-off, marker) plus the site for payment links.
+ */
+export const adminEnvSchema = z.extend(stripeEnvSchema, {
+  ...shopTableAndEmailEnv,
+  SITE_URL: z.pipe(
+    z.url({ protocol: /^https?$/ }),
+    z.transform((url: string) => url.replace(/\/+$/, '')),
+  ),
+  DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
+  SHOP_ID: shopId,
+});
+
+/** admin-api at run time. */
+export const adminRuntimeEnvSchema = z.extend(adminEnvSchema, {
+  AWS_REGION: z.string().check(z.minLength(1)),
+});
 
 /** shop-status: it reads the settings item and the dispatch days' capacity, nothing else. */
 export const shopStatusEnvSchema = z.object({

@@ -1,0 +1,66 @@
+// The merchant page's request bodies and list query, shared by the /admin page and the admin
+// Lambda: one schema per boundary. zod/mini, like the checkout schema, so the page's bundle stays small.
+import * as z from 'zod/mini';
+import { isCalendarDate } from './dispatch';
+
+const reference = z
+  .string({ error: 'Give an order or request reference.' })
+  .check(z.trim(), z.regex(/^[A-Za-z0-9_]{6,200}$/, 'A reference is 6 to 200 letters, digits or "_".'));
+
+const day = z
+  .string({ error: 'Give a date as YYYY-MM-DD.' })
+  .check(z.refine(isCalendarDate, 'Give a date as YYYY-MM-DD.'));
+
+/** `GET /functions/v1/admin/orders?status=&dispatch=&q=`: every part optional. */
+export const adminListQuerySchema = z.strictObject({
+  status: z.optional(
+    z.enum(['paid', 'dispatched', 'refunded', 'requested', 'invited', 'declined'], {
+      error: 'Status is one of paid, dispatched, refunded, requested, invited, declined.',
+    }),
+  ),
+  dispatch: z.optional(day),
+  q: z.optional(z.string().check(z.trim(), z.minLength(1, 'Say what to find.'), z.maxLength(200))),
+});
+export type AdminListQuery = z.output<typeof adminListQuerySchema>;
+
+/** Mark one or several orders dispatched; a tracking number only makes sense for one parcel. */
+export const adminDispatchSchema = z
+  .strictObject({
+    references: z
+      .array(reference)
+      .check(z.minLength(1, 'Choose at least one order.'), z.maxLength(50, 'At most 50 orders at once.')),
+    trackingNumber: z.optional(z.string().check(z.trim())),
+  })
+  .check(
+    z.refine((body) => body.trackingNumber === undefined || body.references.length === 1, {
+      message: 'A tracking number goes with one order at a time.',
+      path: ['trackingNumber'],
+    }),
+  );
+export type AdminDispatchRequest = z.output<typeof adminDispatchSchema>;
+
+/** Move a dispatch day's undispatched orders to a later working day. */
+export const adminDelaySchema = z.strictObject({
+  from: day,
+  to: day,
+  reason: z.enum(['weather', 'supply', 'other'], { error: 'The reason is weather, supply or other.' }),
+});
+export type AdminDelayRequest = z.output<typeof adminDelaySchema>;
+
+/** A full refund; the page asks for confirmation before it sends this. */
+export const adminRefundSchema = z.strictObject({
+  reference,
+  reason: z.enum(['supply', 'doa', 'other'], { error: 'The reason is supply, doa or other.' }),
+});
+export type AdminRefundRequest = z.output<typeof adminRefundSchema>;
+
+/** Pause with a message, or take order requests (a message optional). */
+export const adminPauseSchema = z.strictObject({
+  mode: z.enum(['paused', 'requests'], { error: 'The mode is paused or requests.' }),
+  message: z.optional(z.string()),
+});
+export type AdminPauseRequest = z.output<typeof adminPauseSchema>;
+
+/** Answer an order request: send a payment link, or decline it. */
+export const adminRequestSchema = z.strictObject({ reference });
+export type AdminRequestAction = z.output<typeof adminRequestSchema>;

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fulfilCheckout } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
+import { createAdminApiHandler, loadAdminDeps } from '../../../../lambdas/handlers/admin-api/handler';
+import { logger } from '../../../../lambdas/lib/logger';
+import type { HttpLambda } from '../../../../local/api-gateway-adapter';
+import { withJwtAuthorizer } from '../../../../local/jwt-authorizer';
+import { orderReference } from '../../../../shared/order-reference';
+import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
+import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
+import { signingKey, signToken, TEST_CLIENT_ID, TEST_ISSUER } from '../../../support/jwt-tokens';
+import { TEST_SHOP_ID } from '../../../support/shop';
+import { STAND_IN_REGION } from '../../../support/stand-ins';
+
+// The admin Lambda with its own dependency loader fed a Lambda-like environment, behind the local
+// JWT authorizer, against dynalite, the SES stand-in and the Stripe simulator.
+let h: FulfilmentHarness;
+let admin: HttpLambda;
+const key = signingKey();
+const token = signToken(key, { email: 'packer@live-aquatics.test' });
+
+beforeAll(async () => {
+  h = await startFulfilmentHarness();
+  logger.setLogLevel('SILENT');
+  const handler = createAdminApiHandler(() =>
+    loadAdminDeps({
+      STRIPE_LIVEMODE: 'false',
+      STRIPE_SECRET_KEY: 'sk_test_admin',
+      STRIPE_API_BASE: h.simulator.url,
+      ORDERS_TABLE_NAME: h.standIns.tableName,
+      DYNAMODB_ENDPOINT: h.standIns.dynamoEndpoint,
+      SES_ENDPOINT: h.standIns.sesEndpoint,
+      AWS_REGION: STAND_IN_REGION,
+      SES_FROM_ADDRESS: 'orders@live-aquatics.test',
+      MERCHANT_EMAIL: 'merchant@live-aquatics.test',
+      SELLER_NAME: 'Live Aquatics Ltd',
+      SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
+      SELLER_EMAIL: 'hello@live-aquatics.test',
+      SITE_URL: 'http://shop.test',
+      SHOP_ID: TEST_SHOP_ID,
+    }),
+  );
+  admin = withJwtAuthorizer(handler, { issuer: TEST_ISSUER, clientId: TEST_CLIENT_ID, jwks: key.jwks });
+});
+afterAll(() => h.close());
+
+function call(
+  method: 'GET' | 'POST',
+  path: string,
+  options: { body?: unknown; query?: Record<string, string> } = {},
+) {
+  return admin(
+    apiGatewayEvent({
+      method,
+      path,
+      lowerCaseHeaders: true,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(options.body !== undefined && { body: options.body }),
+      ...(options.query && { queryStringParameters: options.query }),
+    }),
+  );
+}
+
+async function paidOrder(email: string): Promise<string> {
+  const session = await h.paidSession({ customer: { email } });
+  const result = await fulfilCheckout(session.id, h.deps);
+  if (result.outcome !== 'fulfilled') throw new Error(`not fulfilled: ${result.outcome}`);
+  return orderReference(session.id);
+}
+
+const dispatchEmailsTo = async (to: string) =>
+  (await h.standIns.emails()).filter(
+    (email) => email.destination.to.includes(to) && email.subject.includes('is on its way'),
+  );
+
+describe('admin API against the stand-ins', () => {
+  it('lists an order just placed, finds it by reference in any case, and filters by status', async () => {
+    const reference = await paidOrder('lister@example.com');
+
+    const listed = await call('GET', '/functions/v1/admin/orders');
+    const found = await call('GET', '/functions/v1/admin/orders', { query: { q: reference.toLowerCase() } });
+    const none = await call('GET', '/functions/v1/admin/orders', {
+      query: { q: reference, status: 'refunded' },
+    });
+
+    expect(listed.statusCode).toBe(200);
+    expect(listed.headers?.['cache-control']).toBe('no-store');
+    expect(jsonBody(listed)).toMatchObject({
+      records: expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'order',
+          reference,
+          status: 'paid',
+          customerEmail: 'lister@example.com',
+        }),
+      ]),
+    });
+    expect(jsonBody(found)).toMatchObject({ records: [{ kind: 'order', reference }] });
+    expect(jsonBody(none)).toEqual({ records: [] });
+  });
+
+  it('marks an order dispatched with one email, and a second press changes nothing and sends nothing', async () => {
+    const reference = await paidOrder('packed@example.com');
+
+    const first = await call('POST', '/functions/v1/admin/orders/dispatch', {
+      body: { references: [reference], trackingNumber: 'AB 1234 5678 GB' },
+    });
+    const second = await call('POST', '/functions/v1/admin/orders/dispatch', {
+      body: { references: [reference] },
+    });
+
+    expect(first.statusCode).toBe(200);
+    expect(jsonBody(first)).toEqual({
+      results: [{ reference, changed: true, email: 'sent', status: 'dispatched' }],
+    });
+    expect(jsonBody(second)).toEqual({
+      results: [{ reference, changed: false, email: 'not-sent', status: 'dispatched' }],
+    });
+    expect(await dispatchEmailsTo('packed@example.com')).toHaveLength(1);
+  });
+
+  it('answers 400 with a message per field for a bad body or query', async () => {
+    const body = await call('POST', '/functions/v1/admin/orders/dispatch', {
+      body: { references: [], extra: true },
+    });
+    const refund = await call('POST', '/functions/v1/admin/orders/refund', {
+      body: { reference: 'ABCDEF123456', reason: 'changed-mind' },
+    });
+    const query = await call('GET', '/functions/v1/admin/orders', { query: { status: 'lost' } });
+    const notJson = await call('POST', '/functions/v1/admin/shop/pause', { body: 'mode=paused' });
+
+    expect(body.statusCode).toBe(400);
+    expect(jsonBody(body)).toMatchObject({
+      fields: { references: 'Choose at least one order.', extra: 'Unknown field "extra".' },
+    });
+    expect(jsonBody(refund)).toMatchObject({ fields: { reason: 'The reason is supply, doa or other.' } });
+    expect(query.statusCode).toBe(400);
+    expect(jsonBody(query)).toMatchObject({
+      fields: { status: 'Status is one of paid, dispatched, refunded, requested, invited, declined.' },
+    });
+    expect(notJson.statusCode).toBe(400);
+  });
+
+  it('answers 409 with the domain refusal for a refused transition, and sends nothing', async () => {
+    const unknown = await call('POST', '/functions/v1/admin/orders/dispatch', {
+      body: { references: ['ZZZZZZZZZZZZ'] },
+    });
+    const pauseWithoutMessage = await call('POST', '/functions/v1/admin/shop/pause', {
+      body: { mode: 'paused' },
+    });
+
+    expect(unknown.statusCode).toBe(409);
+    expect(jsonBody(unknown)).toMatchObject({
+      results: [{ reference: 'ZZZZZZZZZZZZ', refused: expect.any(String) }],
+    });
+    expect(pauseWithoutMessage.statusCode).toBe(409);
+    expect(jsonBody(pauseWithoutMessage)).toEqual({
+      error: 'Pausing needs a --message for the page, for example "Back on 5 January".',
+    });
+  });
+
+  it('dispatches several at once: the refused one is reported and the others are done (200)', async () => {
+    const reference = await paidOrder('several@example.com');
+
+    const result = await call('POST', '/functions/v1/admin/orders/dispatch', {
+      body: { references: [reference, 'ZZZZZZZZZZZZ'] },
+    });
+
+    expect(result.statusCode).toBe(200);
+    expect(jsonBody(result)).toMatchObject({
+      results: [
+        { reference, changed: true, status: 'dispatched' },
+        { reference: 'ZZZZZZZZZZZZ', refused: expect.any(String) },
+      ],
+    });
+  });
+
+  it('pauses with a message and resumes', async () => {
+    const paused = await call('POST', '/functions/v1/admin/shop/pause', {
+      body: { mode: 'paused', message: 'Back on Monday' },
+    });
+    const resumed = await call('POST', '/functions/v1/admin/shop/resume');
+
+    expect(paused.statusCode).toBe(200);
+    expect(jsonBody(paused)).toMatchObject({ settings: { mode: 'paused', message: 'Back on Monday' } });
+    expect(jsonBody(resumed)).toMatchObject({ settings: { mode: 'open' } });
+  });
+});
