@@ -167,6 +167,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       // The local stage's sender and seller, which the site shows too (shared/stage-config.ts).
       SES_FROM_ADDRESS: process.env.SES_FROM_ADDRESS ?? LOCAL_STAGE_SETTINGS.senderEmail,
       MERCHANT_EMAIL: process.env.MERCHANT_EMAIL ?? LOCAL_STAGE_SETTINGS.merchantEmail,
+      SHOP_NAME: process.env.SHOP_NAME ?? LOCAL_STAGE_SETTINGS.shopName,
       SELLER_NAME: process.env.SELLER_NAME ?? LOCAL_STAGE_SETTINGS.sellerName,
       SELLER_ADDRESS: process.env.SELLER_ADDRESS ?? LOCAL_STAGE_SETTINGS.sellerAddress,
       SELLER_EMAIL: process.env.SELLER_EMAIL ?? LOCAL_STAGE_SETTINGS.sellerEmail,

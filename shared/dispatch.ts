@@ -128,6 +128,51 @@ export function assertBankHolidayCoverage(now: Date, horizonDays = 365): void {
   }
 }
 
+/** The `count`-th working day (isWorkingDay) after `day`. */
+export function addWorkingDays(
+  day: IsoDate,
+  count: number,
+  holidays: ReadonlySet<IsoDate> = defaultHolidays,
+): IsoDate {
+  let result = day;
+  for (let left = count; left > 0; ) {
+    result = addDays(result, 1);
+    if (isWorkingDay(result, holidays)) left -= 1;
+  }
+  return result;
+}
+
+/**
+ * Working days a Bacs Direct Debit takes to confirm after the customer sets it up: 7 with a new
+ * mandate, which is every customer's here (no accounts, so no mandate is ever reused).
+ */
+export const DIRECT_DEBIT_WORKING_DAYS = 7;
+
+/**
+ * The dispatch day to expect for an order paid by Bacs Direct Debit set up at `start`: the first
+ * dispatch day whose cut-off is after the end of the day the debit should confirm
+ * (DIRECT_DEBIT_WORKING_DAYS working days after `start`'s London day). The goods wait for the
+ * money, so a debit cannot make the card's dispatch day; the order itself is dated when the debit
+ * settles, like any order, which is this day or, when the bank is quicker, an earlier one.
+ */
+export function debitDispatchDate(start: Date, options: DispatchOptions = {}): IsoDate {
+  const holidays = options.bankHolidays ?? defaultHolidays;
+  const confirmed = addWorkingDays(londonDate(start), DIRECT_DEBIT_WORKING_DAYS, holidays);
+  const endOfThatDay = new Date(londonWallClock(addDays(confirmed, 1), 0) - 1);
+  return nextDispatchDate(endOfThatDay, options);
+}
+
+/**
+ * The day an order dispatched on `day` should arrive by Royal Mail 1st Class: the next day it
+ * delivers (not a Sunday, not a bank holiday). An estimate the pages and emails give as "most
+ * orders arrive", never a promise.
+ */
+export function expectedArrivalDate(day: IsoDate, holidays: ReadonlySet<IsoDate> = defaultHolidays): IsoDate {
+  let arrival = addDays(day, 1);
+  while (weekdayIndex(arrival) === 6 || holidays.has(arrival)) arrival = addDays(arrival, 1);
+  return arrival;
+}
+
 const longDate = new Intl.DateTimeFormat('en-GB', {
   weekday: 'long',
   day: 'numeric',

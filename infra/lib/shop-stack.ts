@@ -132,6 +132,7 @@ export class ShopStack extends Stack {
       SES_FROM_ADDRESS: config.senderEmail,
       MERCHANT_EMAIL: config.merchantEmail,
       SES_CONFIGURATION_SET: email.configurationSet.configurationSetName,
+      SHOP_NAME: config.shopName,
       SELLER_NAME: config.sellerName,
       SELLER_ADDRESS: config.sellerAddress,
       SELLER_EMAIL: config.sellerEmail,

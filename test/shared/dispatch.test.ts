@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { BANK_HOLIDAYS_COVER_UNTIL } from '../../shared/bank-holidays.generated';
 import {
+  addWorkingDays,
   assertBankHolidayCoverage,
+  debitDispatchDate,
+  expectedArrivalDate,
   formatDispatchDate,
   formatLondonTime,
   londonDate,
@@ -129,5 +132,43 @@ describe('formatLondonTime', () => {
     );
     // 23:30 UTC on 31 December 2026 is still 2026 in London (GMT): no year.
     expect(formatLondonTime('2026-12-31T09:00:00Z', at('2026-12-31T23:30:00Z'))).toBe('Thu 31 Dec, 09:00');
+  });
+});
+
+describe('addWorkingDays', () => {
+  it('counts Monday to Friday only, skipping bank holidays', () => {
+    expect(addWorkingDays('2026-11-27', 1)).toBe('2026-11-30'); // Friday → Monday
+    expect(addWorkingDays('2026-11-27', 7)).toBe('2026-12-08');
+    // Christmas Day, Boxing Day (a Saturday) and the substitute Monday 28 December 2026.
+    expect(addWorkingDays('2026-12-24', 1)).toBe('2026-12-29');
+  });
+});
+
+describe('debitDispatchDate: the goods wait the 7 working days a new Direct Debit takes', () => {
+  it('a debit set up on a Friday cannot make the coming Monday, nor the one after', () => {
+    // Friday 27 November: the card's day is Monday 30 November; the debit confirms Tuesday 8 December.
+    expect(nextDispatchDate(at('2026-11-27T15:00:00Z'))).toBe('2026-11-30');
+    expect(debitDispatchDate(at('2026-11-27T15:00:00Z'))).toBe('2026-12-14');
+  });
+
+  it('a debit set up on a Monday confirms the next Wednesday week, in time for the Monday after', () => {
+    expect(debitDispatchDate(at('2026-11-23T08:00:00Z'))).toBe('2026-12-07');
+  });
+
+  it('counts from the London day and applies the cut-off to the end of the day the debit confirms', () => {
+    // Sunday 22 November at 23:30 GMT is Sunday in London: Monday 23 is the first working day;
+    // confirms Tuesday 1 December; with a 144-hour cut-off (Tuesday 00:00 before a Monday) the
+    // Monday after, 7 December, is already closed.
+    expect(debitDispatchDate(at('2026-11-22T23:30:00Z'))).toBe('2026-12-07');
+    expect(debitDispatchDate(at('2026-11-22T23:30:00Z'), { cutoffHours: 144 })).toBe('2026-12-14');
+  });
+});
+
+describe('expectedArrivalDate', () => {
+  it('is the next day Royal Mail delivers: never a Sunday or a bank holiday', () => {
+    expect(expectedArrivalDate('2026-11-30')).toBe('2026-12-01');
+    expect(expectedArrivalDate('2026-11-27')).toBe('2026-11-28'); // Friday → Saturday
+    expect(expectedArrivalDate('2026-11-28')).toBe('2026-11-30'); // Saturday → Monday
+    expect(expectedArrivalDate('2026-12-24')).toBe('2026-12-29');
   });
 });

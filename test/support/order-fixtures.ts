@@ -34,6 +34,7 @@ export function orderFixture(overrides: Partial<PaidCheckout> = {}): OrderItem {
 }
 
 export const SELLER: SellerDetails = {
+  shopName: 'Live Aquatics',
   name: 'Live Aquatics Ltd',
   address: '1 Pond Lane\nBristol BS1 4DJ',
   email: 'hello@live-aquatics.test',

@@ -1,8 +1,12 @@
+import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../shared/live-animals';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
+import { shopAndSeller, tradesUnderOwnName } from '../../../shared/shop-and-seller';
 import type { EmailBlock } from './render';
 
-/** The seller's details every customer email carries (configuration: SELLER_*). */
+/** The seller's details every customer email carries (configuration: SELLER_*, SHOP_NAME). */
 export interface SellerDetails {
+  /** The shop's name as customers know it: every email's header. */
+  shopName: string;
   /** Trading name. */
   name: string;
   /** Geographic address (not a PO box). */
@@ -33,25 +37,21 @@ export function sellerBlocks(seller: SellerDetails): EmailBlock[] {
     { kind: 'heading', text: 'Contact us' },
     {
       kind: 'paragraph',
-      text: `Questions about your order? Reply to this email or write to ${seller.email}.`,
+      // A shop trading under its own name is named once, in the rows: never "X is sold by X".
+      text: `${tradesUnderOwnName(seller) ? '' : `${shopAndSeller(seller)}. `}Questions about your order? Reply to this email or write to ${seller.email}.`,
     },
     { kind: 'rows', rows },
   ];
 }
 
 /**
- * The statutory position on live goods, in the confirmation's words: no 14-day cancellation for
- * goods that deteriorate rapidly, other rights unaffected, our risk until delivered.
+ * The statutory position on live goods and how to report a problem, in the words the order page,
+ * the terms and Stripe's page use (shared/live-animals.ts): no 14-day cancellation for goods that
+ * deteriorate rapidly, other rights unaffected, our risk until delivered.
  */
 export function liveAnimalRights(seller: SellerDetails, reference: string): EmailBlock[] {
   return [
-    {
-      kind: 'paragraph',
-      text: 'Daphnia are live animals that deteriorate rapidly, so the 14-day right to cancel does not apply (Consumer Contracts Regulations 2013). Your other statutory rights are not affected: the goods remain our responsibility until they are delivered to you.',
-    },
-    {
-      kind: 'paragraph',
-      text: `If something is wrong when your order arrives, please email ${seller.email} on the day of delivery if you can, quoting your order reference ${reference} and including a photo of the bottles. We will put it right.`,
-    },
+    { kind: 'paragraph', text: NO_CANCELLATION_STATEMENT },
+    { kind: 'paragraph', text: liveArrivalStatement(seller.email, reference) },
   ];
 }

@@ -1,9 +1,8 @@
-import { formatDispatchDate } from '../../../shared/dispatch';
-import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../shared/live-animals';
+import { expectedArrivalDate, formatDispatchDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { PRODUCT_NAME } from '../../../shared/product';
 import type { OrderItem } from '../orders/order';
-import { itemLine, type SellerDetails, sellerBlocks } from './common';
+import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
 import { type EmailBlock, type EmailContent, renderEmail } from './render';
 
 const orderDate = new Intl.DateTimeFormat('en-GB', {
@@ -22,14 +21,20 @@ export function formatOrderDate(instant: string): string {
  * The customer's order confirmation: the durable record the Consumer Contracts Regulations 2013
  * ask for after a distance sale: seller identity and contact, reference
  * and date, what was bought at what price, delivery and total paid, delivery address, planned
- * dispatch date, the no-cancellation notice for live goods and how to report a problem.
+ * dispatch date and expected arrival, the no-cancellation notice for live goods and how to report a problem.
  */
 export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetails): EmailContent {
   const dispatch = formatDispatchDate(order.dispatchDate);
+  const arrival = formatDispatchDate(expectedArrivalDate(order.dispatchDate));
+  const promised = order.promisedDispatchDate;
+  // ISO dates compare as strings. Earlier happens when a Direct Debit confirms before the day
+  // expected for it at checkout.
   const moved =
-    order.promisedDispatchDate !== undefined && order.promisedDispatchDate !== order.dispatchDate
-      ? ` This is later than the ${formatDispatchDate(order.promisedDispatchDate)} shown at checkout, because the payment completed after that week's packing cut-off.`
-      : '';
+    promised === undefined || promised === order.dispatchDate
+      ? ''
+      : promised < order.dispatchDate
+        ? ` This is later than the ${formatDispatchDate(promised)} shown at checkout, because the payment completed after that week's packing cut-off.`
+        : ` This is earlier than the ${formatDispatchDate(promised)} expected at checkout, because your bank confirmed the payment sooner.`;
   const blocks: EmailBlock[] = [
     { kind: 'paragraph', text: `Hello ${order.customerName},` },
     {
@@ -56,24 +61,21 @@ export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetai
       rows: [
         ['Deliver to', `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`],
         ['Planned dispatch', dispatch],
+        ['Expected arrival', arrival],
       ],
     },
     {
       kind: 'paragraph',
-      text: `We plan to dispatch your order on ${dispatch}. We dispatch on Mondays (or the first working day of the week after a bank holiday).${moved} Freezing or extreme weather can delay dispatch; if it does, we will email you.`,
+      text: `We plan to dispatch your order on ${dispatch} by Royal Mail 1st Class; most orders arrive the next day, ${arrival}. We dispatch on Mondays (or the first working day of the week after a bank holiday).${moved} Freezing or extreme weather can delay dispatch; if it does, we will email you.`,
     },
     { kind: 'heading', text: 'Live animals: cancellation and problems' },
-    {
-      kind: 'paragraph',
-      // The same words as the order page and the terms (shared/live-animals.ts).
-      text: NO_CANCELLATION_STATEMENT,
-    },
-    { kind: 'paragraph', text: liveArrivalStatement(seller.email, order.reference) },
+    ...liveAnimalRights(seller, order.reference),
     ...sellerBlocks(seller),
   ];
   return renderEmail(
     // Names the shop: the inbox shows who the mail is from before it is opened.
     `${seller.name}: order ${order.reference} confirmed (${order.bottles} bottles of ${PRODUCT_NAME})`,
     blocks,
+    seller.shopName,
   );
 }

@@ -2,7 +2,6 @@ import { formatDispatchDate, formatLondonTime } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import type { OrderItem } from '../orders/order';
-import { formatOrderDate } from './customer-confirmation';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
 /** What the merchant reads about each reason SES refused the customer's confirmation. */
@@ -43,7 +42,7 @@ function pausedParagraph(order: OrderItem): string | undefined {
  * Stripe or the table (reference, bottles, who and where, phone and email for the courier,
  * dispatch day, amount paid), plus the Stripe ids to find it later.
  */
-export function renderMerchantNotice(order: OrderItem): EmailContent {
+export function renderMerchantNotice(order: OrderItem, shopName: string): EmailContent {
   const dispatch = formatDispatchDate(order.dispatchDate);
   const rows: EmailRow[] = [
     ['Reference', order.reference, { mono: true }],
@@ -60,7 +59,7 @@ export function renderMerchantNotice(order: OrderItem): EmailContent {
     ['Phone', order.customerPhone === '' ? '(not given)' : order.customerPhone],
     ['Email', order.customerEmail],
     ['Total paid', formatGbp(order.totalPence)],
-    ['Paid', `${formatOrderDate(order.paidAt)} (${order.paidAt})`],
+    ['Paid', `${formatLondonTime(order.paidAt, new Date(order.createdAt))} (UK time)`],
     ['Stripe session', order.sessionId],
   );
   if (order.paymentIntentId) rows.push(['Stripe payment', order.paymentIntentId]);
@@ -93,5 +92,6 @@ export function renderMerchantNotice(order: OrderItem): EmailContent {
   return renderEmail(
     `New order ${order.reference}: ${order.bottles} bottles, dispatch ${dispatch}${paused === undefined ? '' : ' (paid while paused)'}`,
     blocks,
+    shopName,
   );
 }

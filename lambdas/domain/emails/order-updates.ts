@@ -16,26 +16,30 @@ export function renderDispatchEmail(order: ManagedOrder, seller: SellerDetails):
     ['Deliver to', `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`],
   ];
   if (order.trackingNumber) rows.push(['Tracking number', order.trackingNumber]);
-  return renderEmail(`${seller.name}: your order ${order.reference} is on its way`, [
-    { kind: 'paragraph', text: `Hello ${order.customerName},` },
-    {
-      kind: 'paragraph',
-      text: `Your order has been dispatched.${order.trackingNumber ? ` You can follow it with the tracking number ${order.trackingNumber}.` : ''}`,
-    },
-    { kind: 'rows', rows },
-    { kind: 'heading', text: 'This parcel holds live animals' },
-    {
-      kind: 'paragraph',
-      text: 'Please open it as soon as it arrives. Keep the bottles upright, out of direct sun and away from heaters and frost, and loosen the caps so the water can breathe. Let the bottles reach room temperature slowly, then add the Daphnia with their water to your culture or tank the same day.',
-    },
-    {
-      kind: 'paragraph',
-      text: 'If nobody will be in, tell the courier where to leave the parcel somewhere sheltered and not in the sun.',
-    },
-    { kind: 'heading', text: 'If something is wrong' },
-    ...liveAnimalRights(seller, order.reference),
-    ...sellerBlocks(seller),
-  ]);
+  return renderEmail(
+    `${seller.name}: your order ${order.reference} is on its way`,
+    [
+      { kind: 'paragraph', text: `Hello ${order.customerName},` },
+      {
+        kind: 'paragraph',
+        text: `Your order has been dispatched.${order.trackingNumber ? ` You can follow it with the tracking number ${order.trackingNumber}.` : ''}`,
+      },
+      { kind: 'rows', rows },
+      { kind: 'heading', text: 'This parcel holds live animals' },
+      {
+        kind: 'paragraph',
+        text: 'Please open it as soon as it arrives. Keep the bottles upright, out of direct sun and away from heaters and frost, and loosen the caps so the water can breathe. Let the bottles reach room temperature slowly, then add the Daphnia with their water to your culture or tank the same day.',
+      },
+      {
+        kind: 'paragraph',
+        text: 'If nobody will be in, tell the courier where to leave the parcel somewhere sheltered and not in the sun.',
+      },
+      { kind: 'heading', text: 'If something is wrong' },
+      ...liveAnimalRights(seller, order.reference),
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
 }
 
 const DELAY_REASON_TEXT: Record<DelayReason, string> = {
@@ -54,26 +58,30 @@ export function renderDelayEmail(
   // The day the merchant moved it: a date in another year then carries its year.
   const today = order.delayedAt === undefined ? undefined : londonDate(new Date(order.delayedAt));
   const newDate = formatDispatchDate(order.dispatchDate, { today });
-  return renderEmail(`${seller.name}: new dispatch date for order ${order.reference}: ${newDate}`, [
-    { kind: 'paragraph', text: `Hello ${order.customerName},` },
-    {
-      kind: 'paragraph',
-      text: `We have had to move the dispatch of your order from ${formatDispatchDate(previousDate, { today })} to ${newDate}, because of ${DELAY_REASON_TEXT[reason]}.`,
-    },
-    {
-      kind: 'rows',
-      rows: [
-        ['Order reference', order.reference, { mono: true }],
-        ['Item', itemLine(order.bottles)],
-        ['New dispatch date', newDate],
-      ],
-    },
-    {
-      kind: 'paragraph',
-      text: 'You do not need to do anything. If the new date does not suit you, reply to this email before then: your order has not been dispatched, so we will cancel it and refund you in full.',
-    },
-    ...sellerBlocks(seller),
-  ]);
+  return renderEmail(
+    `${seller.name}: new dispatch date for order ${order.reference}: ${newDate}`,
+    [
+      { kind: 'paragraph', text: `Hello ${order.customerName},` },
+      {
+        kind: 'paragraph',
+        text: `We have had to move the dispatch of your order from ${formatDispatchDate(previousDate, { today })} to ${newDate}, because of ${DELAY_REASON_TEXT[reason]}.`,
+      },
+      {
+        kind: 'rows',
+        rows: [
+          ['Order reference', order.reference, { mono: true }],
+          ['Item', itemLine(order.bottles)],
+          ['New dispatch date', newDate],
+        ],
+      },
+      {
+        kind: 'paragraph',
+        text: 'You do not need to do anything. If the new date does not suit you, reply to this email before then: your order has not been dispatched, so we will cancel it and refund you in full.',
+      },
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
 }
 
 const REFUND_REASON_TEXT: Record<RefundReason | 'stripe', string> = {
@@ -86,21 +94,25 @@ const REFUND_REASON_TEXT: Record<RefundReason | 'stripe', string> = {
 /** The refund email: the full amount, where it goes, and how long banks take. */
 export function renderRefundEmail(order: ManagedOrder, seller: SellerDetails): EmailContent {
   const reason = REFUND_REASON_TEXT[order.refundReason ?? 'other'];
-  return renderEmail(`${seller.name}: refund for order ${order.reference}`, [
-    { kind: 'paragraph', text: `Hello ${order.customerName},` },
-    {
-      kind: 'paragraph',
-      text: `We have refunded ${formatGbp(order.totalPence)} in full for your order ${order.reference}${reason}. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
-    },
-    {
-      kind: 'rows',
-      rows: [
-        ['Order reference', order.reference, { mono: true }],
-        ['Item', itemLine(order.bottles)],
-        ['Refunded', `${formatGbp(order.totalPence)} (including delivery)`],
-      ],
-    },
-    { kind: 'paragraph', text: 'We are sorry for the trouble.' },
-    ...sellerBlocks(seller),
-  ]);
+  return renderEmail(
+    `${seller.name}: refund for order ${order.reference}`,
+    [
+      { kind: 'paragraph', text: `Hello ${order.customerName},` },
+      {
+        kind: 'paragraph',
+        text: `We have refunded ${formatGbp(order.totalPence)} in full for your order ${order.reference}${reason}. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
+      },
+      {
+        kind: 'rows',
+        rows: [
+          ['Order reference', order.reference, { mono: true }],
+          ['Item', itemLine(order.bottles)],
+          ['Refunded', `${formatGbp(order.totalPence)} (including delivery)`],
+        ],
+      },
+      { kind: 'paragraph', text: 'We are sorry for the trouble.' },
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
 }

@@ -16,7 +16,12 @@ export type EmailBlock =
   /** Label/value pairs; a value may span lines (a postal address). */
   | { kind: 'rows'; rows: ReadonlyArray<EmailRow> }
   /** A link on its own line; the text part shows the address after the words. */
-  | { kind: 'link'; text: string; href: string };
+  | { kind: 'link'; text: string; href: string }
+  /**
+   * The one thing the email asks the reader to do, as a button: the address only in `href`, so a
+   * long URL never widens a phone's screen; the text part shows it after the words.
+   */
+  | { kind: 'button'; text: string; href: string };
 
 /**
  * One label/value row. `mono`: a code to read or type character by character (an order
@@ -24,6 +29,9 @@ export type EmailBlock =
  * text part, monospace in most clients already, is the same either way.
  */
 export type EmailRow = readonly [label: string, value: string, format?: { mono: boolean }];
+
+/** The shop's colour: the header's name and rule, links and buttons. */
+const BRAND = '#0b5f6b';
 
 /** Monospace faces every mail client has one of; the generic family last. */
 const MONOSPACE = "font-family:Menlo,Consolas,'Courier New',monospace";
@@ -64,7 +72,9 @@ function blockToHtml(block: EmailBlock): string {
     case 'paragraph':
       return `<p style="margin:0 0 12px">${htmlLines(block.text)}</p>`;
     case 'link':
-      return `<p style="margin:0 0 12px"><a href="${escapeHtml(block.href)}" style="color:#0b5f6b;font-weight:600">${escapeHtml(block.text)}</a></p>`;
+      return `<p style="margin:0 0 12px"><a href="${escapeHtml(block.href)}" style="color:${BRAND};font-weight:600">${escapeHtml(block.text)}</a></p>`;
+    case 'button':
+      return `<p style="margin:16px 0"><a href="${escapeHtml(block.href)}" style="display:inline-block;max-width:100%;box-sizing:border-box;padding:12px 24px;border-radius:6px;background:${BRAND};color:#ffffff;font-weight:600;text-decoration:none;text-align:center">${escapeHtml(block.text)}</a></p>`;
     case 'rows':
       // Long values (Stripe ids, email addresses) wrap rather than push a phone screen sideways.
       return `<table role="presentation" style="border-collapse:collapse;margin:0 0 12px;max-width:100%">${block.rows
@@ -83,6 +93,7 @@ function blockToText(block: EmailBlock): string {
     case 'paragraph':
       return block.text;
     case 'link':
+    case 'button':
       return `${block.text}: ${block.href}`;
     case 'rows':
       return block.rows
@@ -91,18 +102,25 @@ function blockToText(block: EmailBlock): string {
   }
 }
 
-/** Renders a subject and blocks into the HTML and text parts of one email. */
-export function renderEmail(subject: string, blocks: readonly EmailBlock[]): EmailContent {
+/**
+ * Renders a subject and blocks into the HTML and text parts of one email, under the one header
+ * every email of the shop has, customer's and merchant's alike: the shop's name (SHOP_NAME), so the
+ * reader knows at a glance whose mail it is.
+ */
+export function renderEmail(subject: string, blocks: readonly EmailBlock[], shopName: string): EmailContent {
   const safeSubject = singleLine(subject);
+  const name = singleLine(shopName);
   const html = [
     '<!doctype html>',
     '<html lang="en-GB"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(safeSubject)}</title></head>`,
     '<body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a;max-width:640px;margin:0 auto;padding:16px">',
+    `<p style="margin:0 0 20px;padding:0 0 10px;border-bottom:3px solid ${BRAND};font-size:22px;font-weight:700;color:${BRAND}">${escapeHtml(name)}</p>`,
     ...blocks.map(blockToHtml),
     '</body></html>',
   ].join('\n');
-  const text = `${blocks.map(blockToText).join('\n\n')}\n`;
+  const header = `${name}\n${'='.repeat(Math.min(name.length, 60))}`;
+  const text = `${[header, ...blocks.map(blockToText)].join('\n\n')}\n`;
   return { subject: safeSubject, html, text };
 }

@@ -2,7 +2,6 @@ import { formatDispatchDate, formatLondonTime } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import type { OrderRequest } from '../orders/order-request';
 import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
-import { formatOrderDate } from './customer-confirmation';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
 function requestRows(request: OrderRequest): EmailRow[] {
@@ -20,7 +19,7 @@ function requestRows(request: OrderRequest): EmailRow[] {
  * typed (the operator's target remembered). The customer is not emailed until the merchant answers.
  * When notice limits kept earlier requests back, it says how many and since when.
  */
-export function renderRequestNotice(request: OrderRequest): EmailContent {
+export function renderRequestNotice(request: OrderRequest, shopName: string): EmailContent {
   const unnotified = request.unnotifiedRequests ?? 0;
   const earlier: EmailBlock[] =
     unnotified > 0 && request.unnotifiedSince !== undefined
@@ -31,22 +30,26 @@ export function renderRequestNotice(request: OrderRequest): EmailContent {
           },
         ]
       : [];
-  return renderEmail(`Order request ${request.reference}: ${request.bottles} bottles (not paid)`, [
-    {
-      kind: 'paragraph',
-      text: `A new order request (the shop is taking requests, so nothing has been paid, and the customer has not been emailed). Invite payment with: npm run orders -- request-payment ${request.reference}. Or decline it with: npm run orders -- decline ${request.reference}. Reply to this email to reach the customer.`,
-    },
-    ...earlier,
-    {
-      kind: 'rows',
-      rows: [
-        ...requestRows(request),
-        ['Phone', request.customerPhone === '' ? '(not given)' : request.customerPhone],
-        ['Email', request.customerEmail],
-        ['Received', `${formatOrderDate(request.createdAt)} (${request.createdAt})`],
-      ],
-    },
-  ]);
+  return renderEmail(
+    `Order request ${request.reference}: ${request.bottles} bottles (not paid)`,
+    [
+      {
+        kind: 'paragraph',
+        text: `A new order request (the shop is taking requests, so nothing has been paid, and the customer has not been emailed). Invite payment with: npm run orders -- request-payment ${request.reference}. Or decline it with: npm run orders -- decline ${request.reference}. Reply to this email to reach the customer.`,
+      },
+      ...earlier,
+      {
+        kind: 'rows',
+        rows: [
+          ...requestRows(request),
+          ['Phone', request.customerPhone === '' ? '(not given)' : request.customerPhone],
+          ['Email', request.customerEmail],
+          ['Received', `${formatLondonTime(request.createdAt, new Date(request.createdAt))} (UK time)`],
+        ],
+      },
+    ],
+    shopName,
+  );
 }
 
 const expiryFormat = new Intl.DateTimeFormat('en-GB', {
@@ -64,29 +67,43 @@ export function renderPaymentInvitation(
   link: { url: string; expiresAt: string; dispatchDate: string },
   seller: SellerDetails,
 ): EmailContent {
-  return renderEmail(`${seller.name}: pay for your order request ${request.reference}`, [
-    { kind: 'paragraph', text: `Hello ${request.customerName},` },
-    {
-      kind: 'paragraph',
-      text: `Good news: we can supply your order. To place it, pay securely with Stripe here:\n${link.url}\nThe link works until ${expiryFormat.format(new Date(link.expiresAt))} (UK time). Your order is placed only when you pay, and we then email you a confirmation.`,
-    },
-    {
-      kind: 'rows',
-      rows: [...requestRows(request), ['Planned dispatch', formatDispatchDate(link.dispatchDate)]],
-    },
-    ...liveAnimalRights(seller, request.reference),
-    ...sellerBlocks(seller),
-  ]);
+  return renderEmail(
+    `${seller.name}: pay for your order request ${request.reference}`,
+    [
+      { kind: 'paragraph', text: `Hello ${request.customerName},` },
+      {
+        kind: 'paragraph',
+        text: 'Good news: we can supply your order. To place it, pay securely with Stripe:',
+      },
+      // A button, the address only behind it: a bare URL would stretch a phone's screen sideways.
+      { kind: 'button', text: `Pay ${formatGbp(request.totalPence)} with Stripe`, href: link.url },
+      {
+        kind: 'paragraph',
+        text: `The link works until ${expiryFormat.format(new Date(link.expiresAt))} (UK time). Your order is placed only when you pay, and we then email you a confirmation.`,
+      },
+      {
+        kind: 'rows',
+        rows: [...requestRows(request), ['Planned dispatch', formatDispatchDate(link.dispatchDate)]],
+      },
+      ...liveAnimalRights(seller, request.reference),
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
 }
 
 /** To the customer: the request is declined; nothing was paid. */
 export function renderDecline(request: OrderRequest, seller: SellerDetails): EmailContent {
-  return renderEmail(`${seller.name}: order request ${request.reference}`, [
-    { kind: 'paragraph', text: `Hello ${request.customerName},` },
-    {
-      kind: 'paragraph',
-      text: `We are sorry: we cannot supply your order request ${request.reference} (${itemLine(request.bottles)}). No payment was taken and you owe nothing. You are welcome to order again when the shop reopens.`,
-    },
-    ...sellerBlocks(seller),
-  ]);
+  return renderEmail(
+    `${seller.name}: order request ${request.reference}`,
+    [
+      { kind: 'paragraph', text: `Hello ${request.customerName},` },
+      {
+        kind: 'paragraph',
+        text: `We are sorry: we cannot supply your order request ${request.reference} (${itemLine(request.bottles)}). No payment was taken and you owe nothing. You are welcome to order again when the shop reopens.`,
+      },
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
 }

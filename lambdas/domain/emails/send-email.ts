@@ -168,6 +168,7 @@ export function shopEmailIdentity(
     FulfilmentEnv,
     | 'SES_FROM_ADDRESS'
     | 'SES_CONFIGURATION_SET'
+    | 'SHOP_NAME'
     | 'SELLER_NAME'
     | 'SELLER_ADDRESS'
     | 'SELLER_EMAIL'
@@ -182,6 +183,7 @@ export function shopEmailIdentity(
       configurationSet: config.SES_CONFIGURATION_SET,
     }),
     seller: {
+      shopName: config.SHOP_NAME,
       name: config.SELLER_NAME,
       address: config.SELLER_ADDRESS,
       email: config.SELLER_EMAIL,

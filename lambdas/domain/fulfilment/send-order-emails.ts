@@ -50,7 +50,7 @@ function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): Ou
       return {
         to: deps.merchantEmail,
         replyTo: isSesAcceptableAddress(order.customerEmail) ? order.customerEmail : undefined,
-        content: renderMerchantNotice(order),
+        content: renderMerchantNotice(order, deps.seller.shopName),
       };
   }
 }

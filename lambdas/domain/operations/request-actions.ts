@@ -138,7 +138,7 @@ export async function recordOrderRequest(
         () => ({
           to: deps.merchantEmail,
           replyTo: request.customerEmail,
-          content: renderRequestNotice(request),
+          content: renderRequestNotice(request, deps.seller.shopName),
         }),
         deps,
       );

@@ -1,5 +1,5 @@
 import type { IsoDate } from '../../../shared/dispatch';
-import { formatDispatchDate } from '../../../shared/dispatch';
+import { expectedArrivalDate, formatDispatchDate } from '../../../shared/dispatch';
 
 const HOUR_MS = 3_600_000;
 const wallClock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
@@ -23,8 +23,7 @@ export function formatWeeklyCutoff(cutoffHours: number): string {
   return `${weekday.format(cutoff)} ${wallClock.format(cutoff)}`;
 }
 
-/** The day after dispatch, when most orders arrive: "Tuesday 1 December". */
+/** When most orders dispatched on `day` arrive (expectedArrivalDate): "Tuesday 1 December". */
 export function formatArrivalEstimate(day: IsoDate): string {
-  const next = new Date(Date.parse(`${day}T00:00:00Z`) + 24 * HOUR_MS).toISOString().slice(0, 10);
-  return formatDispatchDate(next);
+  return formatDispatchDate(expectedArrivalDate(day));
 }

@@ -61,6 +61,34 @@ describe('renderCustomerConfirmation', () => {
     expect(email.text).toContain('later than the Monday 23 November shown at checkout');
   });
 
+  it('says so when a Direct Debit confirmed sooner than the day expected for it at checkout', () => {
+    // Act
+    const email = renderCustomerConfirmation(
+      { ...orderFixture(), promisedDispatchDate: '2026-12-07', dispatchDate: '2026-11-30' },
+      SELLER,
+    );
+
+    // Assess
+    expect(email.text).toContain(
+      'This is earlier than the Monday 7 December expected at checkout, because your bank confirmed the payment sooner.',
+    );
+    expect(email.text).not.toContain('later than');
+  });
+
+  it('expects arrival the next day Royal Mail delivers: after a Friday dispatch, Saturday; never a bank holiday', () => {
+    // Act: Thursday 24 December 2026 is followed by Christmas Day, Boxing Day (a Saturday), a
+    // Sunday and the substitute bank holiday on Monday 28th.
+    const friday = renderCustomerConfirmation({ ...orderFixture(), dispatchDate: '2026-11-27' }, SELLER);
+    const christmasEve = renderCustomerConfirmation(
+      { ...orderFixture(), dispatchDate: '2026-12-24', promisedDispatchDate: '2026-12-24' },
+      SELLER,
+    );
+
+    // Assess
+    expect(friday.text).toContain('\nExpected arrival: Saturday 28 November\n');
+    expect(christmasEve.text).toContain('\nExpected arrival: Tuesday 29 December\n');
+  });
+
   it('says nothing of a move when the date shown at checkout is unknown or the same', () => {
     // Act
     const unknown = renderCustomerConfirmation(

@@ -6,10 +6,15 @@ import {
 import { toOrderItem } from '../../../../lambdas/domain/orders/order';
 import { HOSTILE, orderFixture, paidCheckout } from '../../../support/order-fixtures';
 
+/** The first line under the shop-name header (its name, its rule and a blank line). */
+function firstLine(email: { text: string }): string | undefined {
+  return email.text.split('\n')[3];
+}
+
 describe('renderMerchantNotice', () => {
   it('carries everything needed to pack and post the order', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture());
+    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics');
 
     // Assess
     expect(email.subject).toBe('New order J0kLmNoPqRsT: 3 bottles, dispatch Monday 23 November');
@@ -30,8 +35,8 @@ describe('renderMerchantNotice', () => {
 
   it('links to the payment in the Stripe Dashboard, under /test/ for a test-mode payment', () => {
     // Act
-    const test = renderMerchantNotice(orderFixture());
-    const live = renderMerchantNotice({ ...orderFixture(), livemode: true });
+    const test = renderMerchantNotice(orderFixture(), 'Live Aquatics');
+    const live = renderMerchantNotice({ ...orderFixture(), livemode: true }, 'Live Aquatics');
 
     // Assess
     expect(test.html).toContain(
@@ -45,7 +50,7 @@ describe('renderMerchantNotice', () => {
 
   it('fits a phone: a viewport, and long values that wrap instead of scrolling sideways', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture());
+    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics');
 
     // Assess
     expect(email.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
@@ -54,7 +59,10 @@ describe('renderMerchantNotice', () => {
 
   it('says when no phone was given, rather than leaving a blank', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture({ customer: { ...paidCheckout().customer, phone: '' } }));
+    const email = renderMerchantNotice(
+      orderFixture({ customer: { ...paidCheckout().customer, phone: '' } }),
+      'Live Aquatics',
+    );
 
     // Assess
     expect(email.text).toContain('Phone: (not given)');
@@ -64,6 +72,7 @@ describe('renderMerchantNotice', () => {
     // Act
     const email = renderMerchantNotice(
       orderFixture({ customer: { ...paidCheckout().customer, ...HOSTILE } }),
+      'Live Aquatics',
     );
 
     // Assess
@@ -82,10 +91,10 @@ describe('renderMerchantNotice', () => {
     };
 
     // Act
-    const email = renderMerchantNotice(order);
+    const email = renderMerchantNotice(order, 'Live Aquatics');
 
     // Assess
-    expect(email.text.split('\n')[0]).toBe(
+    expect(firstLine(email)).toBe(
       'Action needed: the customer has NOT received their order confirmation (the address has characters email servers do not accept). Please contact them by phone, or ask them for another email address.',
     );
     expect(email.text).toContain('Customer email: NOT SENT: confirmation refused');
@@ -94,12 +103,10 @@ describe('renderMerchantNotice', () => {
 
   it('says a paid order and how to reach the customer when the confirmation is not refused', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture());
+    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics');
 
     // Assess
-    expect(email.text.split('\n')[0]).toBe(
-      'A new order has been paid. Reply to this email to reach the customer.',
-    );
+    expect(firstLine(email)).toBe('A new order has been paid. Reply to this email to reach the customer.');
     expect(email.text).not.toContain('NOT SENT');
   });
 
@@ -107,9 +114,10 @@ describe('renderMerchantNotice', () => {
     // Act: paid on Saturday 13:00, past the cut-off for Monday 23rd shown at checkout.
     const moved = renderMerchantNotice(
       toOrderItem(paidCheckout(), { now: new Date('2026-11-21T13:00:00Z'), cutoffHours: 36 }),
+      'Live Aquatics',
     );
-    const kept = renderMerchantNotice(orderFixture());
-    const unknown = renderMerchantNotice(orderFixture({ promisedDispatchDate: undefined }));
+    const kept = renderMerchantNotice(orderFixture(), 'Live Aquatics');
+    const unknown = renderMerchantNotice(orderFixture({ promisedDispatchDate: undefined }), 'Live Aquatics');
 
     // Assess
     expect(moved.text).toContain('Dispatch on: Monday 30 November\nShown at checkout: Monday 23 November\n');
@@ -119,7 +127,7 @@ describe('renderMerchantNotice', () => {
 
   it('without a PaymentIntent, shows no Stripe payment row and no Dashboard link', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture({ paymentIntentId: undefined }));
+    const email = renderMerchantNotice(orderFixture({ paymentIntentId: undefined }), 'Live Aquatics');
 
     // Assess
     expect(email.text).not.toContain('Stripe payment');
@@ -148,33 +156,34 @@ describe('renderMerchantNotice', () => {
     };
 
     // Act
-    const email = renderMerchantNotice(order);
-    const requests = renderMerchantNotice({ ...order, pausedMode: 'requests', pausedSince: undefined });
+    const email = renderMerchantNotice(order, 'Live Aquatics');
+    const requests = renderMerchantNotice(
+      { ...order, pausedMode: 'requests', pausedSince: undefined },
+      'Live Aquatics',
+    );
 
     // Assess
     expect(email.subject).toBe(
       'New order J0kLmNoPqRsT: 3 bottles, dispatch Monday 23 November (paid while paused)',
     );
-    expect(email.text.split('\n')[0]).toBe(
+    expect(firstLine(email)).toBe(
       "Paid while the shop was paused since Wed 25 Nov, 13:15: the customer opened checkout before the pause and paid before it could be closed. The order is recorded for the dispatch day below. If you cannot send it then, refund it (npm run orders -- refund J0kLmNoPqRsT) or move the day's orders (npm run orders -- delay --dispatch 2026-11-23 --to YYYY-MM-DD --reason other).",
     );
     expect(email.text).toContain('Placed: While the shop was paused (see above)');
     expect(email.html).toContain('Paid while the shop was paused since Wed 25 Nov, 13:15:');
-    expect(requests.text.split('\n')[0]).toMatch(
+    expect(firstLine(requests)).toMatch(
       /^Paid while the shop was taking order requests only: the customer opened checkout/,
     );
   });
 
   it('says nothing of a pause on an ordinary order', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture());
+    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics');
 
     // Assess
     expect(email.subject).toBe('New order J0kLmNoPqRsT: 3 bottles, dispatch Monday 23 November');
     expect(email.text).not.toContain('paused');
-    expect(email.text.split('\n')[0]).toBe(
-      'A new order has been paid. Reply to this email to reach the customer.',
-    );
+    expect(firstLine(email)).toBe('A new order has been paid. Reply to this email to reach the customer.');
   });
 
   it('names the refusal in general terms when its reason is not one it knows', () => {
@@ -186,10 +195,10 @@ describe('renderMerchantNotice', () => {
     };
 
     // Act
-    const email = renderMerchantNotice(order);
+    const email = renderMerchantNotice(order, 'Live Aquatics');
 
     // Assess
-    expect(email.text.split('\n')[0]).toBe(
+    expect(firstLine(email)).toBe(
       'Action needed: the customer has NOT received their order confirmation (the email service refused it). Please contact them by phone, or ask them for another email address.',
     );
   });

@@ -23,7 +23,10 @@ describe('the emails’ required contents, field by field', () => {
     expect(email.subject).toBe(
       'Live Aquatics Ltd: order J0kLmNoPqRsT confirmed (3 bottles of Daphnia Magna)',
     );
-    expect(email.text).toBe(`Hello Zoë Brontë,
+    expect(email.text).toBe(`Live Aquatics
+=============
+
+Hello Zoë Brontë,
 
 Thank you for your order from Live Aquatics Ltd. We have received your payment and your order is confirmed.
 
@@ -44,8 +47,9 @@ Deliver to: Zoë Brontë
   London
   SW1A 2AA
 Planned dispatch: Monday 23 November
+Expected arrival: Tuesday 24 November
 
-We plan to dispatch your order on Monday 23 November. We dispatch on Mondays (or the first working day of the week after a bank holiday). Freezing or extreme weather can delay dispatch; if it does, we will email you.
+We plan to dispatch your order on Monday 23 November by Royal Mail 1st Class; most orders arrive the next day, Tuesday 24 November. We dispatch on Mondays (or the first working day of the week after a bank holiday). Freezing or extreme weather can delay dispatch; if it does, we will email you.
 
 Live animals: cancellation and problems
 ---------------------------------------
@@ -57,7 +61,7 @@ We do not offer a dead-on-arrival guarantee beyond your statutory rights, which 
 Contact us
 ----------
 
-Questions about your order? Reply to this email or write to hello@live-aquatics.test.
+Live Aquatics is sold by Live Aquatics Ltd. Questions about your order? Reply to this email or write to hello@live-aquatics.test.
 
 Seller: Live Aquatics Ltd
 Address: 1 Pond Lane
@@ -81,6 +85,7 @@ VAT number: GB123456789
       ['Total paid', '£14.70 (including any VAT)'],
       ['Deliver to', 'Zoë Brontë\nFlat 2, 10 Downing Street\nLondon\nSW1A 2AA'],
       ['Planned dispatch', 'Monday 23 November'],
+      ['Expected arrival', 'Tuesday 24 November'],
       ['Seller', 'Live Aquatics Ltd'],
       ['Address', '1 Pond Lane\nBristol BS1 4DJ'],
       ['Email', 'hello@live-aquatics.test'],
@@ -91,11 +96,14 @@ VAT number: GB123456789
 
   it('the merchant notice, word for word', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture());
+    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics');
 
     // Assess
     expect(email.subject).toBe('New order J0kLmNoPqRsT: 3 bottles, dispatch Monday 23 November');
-    expect(email.text).toBe(`A new order has been paid. Reply to this email to reach the customer.
+    expect(email.text).toBe(`Live Aquatics
+=============
+
+A new order has been paid. Reply to this email to reach the customer.
 
 Reference: J0kLmNoPqRsT
 Pack: 3 × 250ml bottles of Daphnia Magna
@@ -107,7 +115,7 @@ Postcode: SW1A 2AA
 Phone: 07700 900123
 Email: zoe@example.com
 Total paid: £14.70
-Paid: 21 November 2026 (2026-11-21T10:00:00.000Z)
+Paid: Sat 21 Nov, 10:00 (UK time)
 Stripe session: cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsT
 Stripe payment: pi_test_123
 

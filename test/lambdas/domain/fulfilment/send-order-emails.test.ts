@@ -80,7 +80,7 @@ describe('sendOrderEmails', () => {
     // Assess
     expect(outcomes).toEqual({ confirmation: 'sent', merchantNotice: 'sent' });
     expect(sent.map((email) => email.to)).toEqual(['zoe@example.com', MERCHANT]);
-    expect(sent[1]?.content.text).toMatch(/^A new order has been paid/);
+    expect(sent[1]?.content.text).toMatch(/^Live Aquatics\n=+\n\nA new order has been paid/);
     expect(sent[1]?.replyTo).toBe('zoe@example.com');
     expect(await orders.get(order.sessionId)).toMatchObject({
       confirmationEmailState: 'sent',
@@ -137,7 +137,9 @@ describe('sendOrderEmails', () => {
 
     // Assess
     expect(outcomes).toEqual({ confirmation: 'refused', merchantNotice: 'sent' });
-    expect(sent[1]?.content.text).toMatch(/^Action needed: the customer has NOT received/);
+    expect(sent[1]?.content.text).toMatch(
+      /^Live Aquatics\n=+\n\nAction needed: the customer has NOT received/,
+    );
     expect(metricLines.slice(before).map((line) => JSON.parse(line).CustomerEmailRefused)).toEqual([1]);
     expect(await orders.get(order.sessionId)).toMatchObject({
       confirmationEmailState: 'failed',

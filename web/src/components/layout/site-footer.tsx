@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { shopAndSeller } from '../../../../shared/shop-and-seller';
 import { policyPaths } from '../../features/policies/policy-paths';
 import { SELLER, type Seller } from '../../features/policies/seller';
 
@@ -10,10 +11,7 @@ export function SiteFooter({ seller = SELLER }: { seller?: Seller }) {
   return (
     <footer className="site-footer">
       <p>
-        {seller.shopName.toLowerCase() === seller.name.toLowerCase()
-          ? seller.name
-          : `${seller.shopName} is sold by ${seller.name}`}
-        , {seller.address}. <a href={`mailto:${seller.email}`}>{seller.email}</a>
+        {shopAndSeller(seller)}, {seller.address}. <a href={`mailto:${seller.email}`}>{seller.email}</a>
         {seller.companyNumber ? ` · Company number ${seller.companyNumber}` : ''}
         {seller.vatNumber ? ` · VAT number ${seller.vatNumber}` : ''}
       </p>
