@@ -233,6 +233,8 @@ export class ShopStack extends Stack {
       stripeSecrets.grantRead('fulfilmentKey', fulfiller);
       orders.grantFulfilment(fulfiller);
       email.grantSend(fulfiller);
+      // A completed session's hold becomes a sale; an expired one's is released; a refund gives back.
+      orders.grantCapacityReservations(fulfiller);
     }
 
     new Rule(this, 'ReconcileSchedule', {

@@ -22,6 +22,8 @@ export const METRIC_NAMES = {
   orderRequests: 'OrderRequests',
   /** Order requests whose merchant notice a limit kept back (counted in the next notice instead). */
   orderRequestNoticesSuppressed: 'OrderRequestNoticesSuppressed',
+  /** A sale that left its dispatch day no room for the smallest order: demand beyond what the cultures give. */
+  dispatchDaySoldOut: 'DispatchDaySoldOut',
 } as const;
 
 export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];

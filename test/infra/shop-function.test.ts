@@ -185,7 +185,7 @@ describe('shop functions', () => {
       ['stripeWebhook', () => [secret('fulfilmentKey'), secret('webhookSigningSecret')]],
       ['reconcileOrders', () => secret('fulfilmentKey')],
     ] as const)(
-      '%s may read its secrets and the settings item, get/put/update orders only (LeadingKeys ORDER#) and send as the shop through its configuration set',
+      '%s may read its secrets and the settings item, get/put/update orders only (LeadingKeys ORDER#), send as the shop through its configuration set, and move bottles on the capacity days',
       (name, secrets) => {
         const all = statements(name);
         expect(all.slice(0, 4)).toEqual([
@@ -199,8 +199,9 @@ describe('shop functions', () => {
             Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*'] } },
           },
         ]);
-        expect(all).toHaveLength(5);
+        expect(all).toHaveLength(6);
         expect(all[4]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+        expect(all[5]).toEqual(capacity(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
         const sesText = JSON.stringify(all[4]?.Resource);
         expect(all[4]?.Resource).toHaveLength(3);
         // The sender identity, the merchant's address (in the SES sandbox the recipient's identity

@@ -88,8 +88,9 @@ export class OrdersTable extends Construct {
   }
 
   /**
-   * Lets create-checkout reserve and release bottles on the dispatch days (`pk = CAPACITY#…`):
-   * conditional updates, and the read that tells a full day from its own earlier hold.
+   * Lets a function reserve, release, sell and give back bottles on the dispatch days
+   * (`pk = CAPACITY#…`): conditional updates, and the read that tells a full day from a hold or
+   * sale already made. create-checkout reserves; the webhook and the reconciler sell and release.
    */
   grantCapacityReservations(grantee: IGrantable): Grant {
     return Grant.addToPrincipal({

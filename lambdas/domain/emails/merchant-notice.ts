@@ -85,6 +85,15 @@ export function renderMerchantNotice(order: OrderItem, shopName: string): EmailC
       text: 'A new order has been paid. Reply to this email to reach the customer.',
     });
   }
+  if (order.dispatchDayFull) {
+    const { sold, capacity } = order.dispatchDayFull;
+    blocks.push({
+      kind: 'paragraph',
+      text:
+        `${dispatch} is now full: ${sold} of ${capacity} bottles sold. New orders go to the next ` +
+        'dispatch day with room (npm run orders -- capacity shows each day).',
+    });
+  }
   blocks.push({ kind: 'rows', rows });
   const dashboard = stripeDashboardPaymentUrl(order);
   if (dashboard)

@@ -1,6 +1,9 @@
 import type Stripe from 'stripe';
+import { nextDispatchDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
+import type { CapacityStore } from '../capacity/capacity-store';
+import { keepSessionReservation } from '../capacity/session-capacity';
 import { isPaymentLinkSession } from '../checkout/order-metadata';
 import { assessCheckoutSession } from '../checkout/paid-checkout';
 import { type PauseMark, toOrderItem } from '../orders/order';
@@ -24,6 +27,11 @@ export interface FulfilmentDeps extends OrderEmailDeps {
    * order paid while the shop is paused is kept and flagged (pauseMarkFor).
    */
   shopSettings: () => Promise<ShopSettings>;
+  /**
+   * The dispatch days' bottles: a completed session's hold becomes a sale there. Absent only in
+   * tests of fulfilment alone, where nothing is counted.
+   */
+  capacity?: CapacityStore | undefined;
 }
 
 /**
@@ -100,6 +108,15 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
     case 'not-ours':
       return { outcome: 'not-ours' };
     case 'not-paid':
+      // A debit pending: the session is complete and its bottles stay sold until it settles or fails.
+      if (assessment.status === 'complete' && deps.capacity) {
+        const settings = await deps.shopSettings();
+        await keepSessionReservation(session.metadata, {
+          store: deps.capacity,
+          settings: settings.capacity,
+          metrics: deps.metrics,
+        });
+      }
       logger.info('Checkout session not paid yet; no order', {
         sessionId,
         paymentStatus: assessment.paymentStatus,
@@ -120,10 +137,20 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
   // Only 'payable' is left here: every other kind returned above, and TypeScript narrows it so.
 
   // Read only for an order about to be written: redeliveries of a recorded order never pay for it.
-  const pause = pauseMarkFor(await deps.shopSettings(), session);
+  const settings = await deps.shopSettings();
+  const pause = pauseMarkFor(settings, session);
   const now = deps.now();
+  // The bottles are sold before the order is written: a retry after a crash between the two finds
+  // them sold and sells nothing twice.
+  const sale = deps.capacity
+    ? await keepSessionReservation(
+        session.metadata,
+        { store: deps.capacity, settings: settings.capacity, metrics: deps.metrics },
+        nextDispatchDate(now, { cutoffHours: deps.cutoffHours }),
+      )
+    : undefined;
   const { order: item, claims } = withEmailsClaimed(
-    toOrderItem(assessment.checkout, { now, cutoffHours: deps.cutoffHours }, pause),
+    toOrderItem(assessment.checkout, { now, cutoffHours: deps.cutoffHours }, pause, sale),
     now,
   );
   let orderCreated: boolean;

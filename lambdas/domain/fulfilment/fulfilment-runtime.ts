@@ -4,6 +4,7 @@ import { createDocumentClient, createSesClient } from '../../lib/aws';
 import { type Env, type FulfilmentEnv, fulfilmentRuntimeEnvSchema, parseEnv } from '../../lib/config';
 import { stdoutMetricsWriter } from '../../lib/metrics';
 import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../../lib/stripe';
+import { capacityStoreFromTable } from '../capacity/capacity-table';
 import { shopEmailIdentity } from '../emails/send-email';
 import { createOrdersRepository } from '../orders/orders-repository';
 import { readShopSettings } from '../shop-settings/settings-store';
@@ -39,6 +40,7 @@ export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime
       // Consistent, and not cached: a pause written a moment ago must flag the order it races.
       shopSettings: () =>
         readShopSettings({ client: documentClient, tableName: config.ORDERS_TABLE_NAME }, true),
+      capacity: capacityStoreFromTable({ client: documentClient, tableName: config.ORDERS_TABLE_NAME }),
       ...shopEmailIdentity(ses, config),
       merchantEmail: config.MERCHANT_EMAIL,
       cutoffHours: config.DISPATCH_CUTOFF_HOURS,

@@ -1,5 +1,9 @@
+import type Stripe from 'stripe';
+import { initOnce } from '../../lib/cold-start';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
+import { releaseLapsedHolds } from '../capacity/lapsed-holds';
+import { settleUnpaidSession } from '../capacity/session-capacity';
 import { hasShopMarker } from '../checkout/order-metadata';
 import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
 
@@ -32,8 +36,37 @@ export interface ReconcileSummary {
   needsReview: number;
   /** Sessions whose fulfilment threw (Stripe, DynamoDB or SES failing); the next run retries. */
   failed: number;
+  /** Holds on dispatch days given back because their session expired and the webhook did not say so. */
+  holdsReleased: number;
   /** The run reached its deadline and left the rest of the list for the next run. */
   stoppedAtDeadline: boolean;
+}
+
+/**
+ * A completed session not paid: its bottles stay sold while the debit is with the bank, and go
+ * back when it failed, whichever webhook was missed. A failure counts as a failed session.
+ */
+async function keepOrReturnBottles(
+  session: Stripe.Checkout.Session,
+  deps: ReconcileDeps,
+  summary: ReconcileSummary,
+): Promise<void> {
+  if (!deps.capacity) return;
+  const intent = typeof session.payment_intent === 'object' ? session.payment_intent : undefined;
+  try {
+    const settings = await deps.shopSettings();
+    await settleUnpaidSession(session.metadata, intent?.status, {
+      store: deps.capacity,
+      settings: settings.capacity,
+      metrics: deps.metrics,
+    });
+  } catch (error) {
+    summary.failed += 1;
+    logger.error('Reconciler could not settle the bottles of an unpaid session; the next run retries', {
+      sessionId: session.id,
+      error,
+    });
+  }
 }
 
 /** A run that could not finish every session: thrown after the summary and metric are out. */
@@ -74,10 +107,13 @@ export async function reconcileOrders(
     emailsRetried: 0,
     needsReview: 0,
     failed: 0,
+    holdsReleased: 0,
     stoppedAtDeadline: false,
   };
   const lookbackMs = options.lookbackMs ?? (deps.lookbackDays ?? DEFAULT_RECONCILE_LOOKBACK_DAYS) * DAY_MS;
   const since = Math.floor((deps.now().getTime() - lookbackMs) / 1000);
+  // Read once a run, and only if an unpaid session needs the limits.
+  const settings = initOnce(() => deps.shopSettings());
   // The SDK's auto-pagination fetches further pages as the loop goes.
   for await (const session of deps.stripe.checkout.sessions.list({
     status: 'complete',
@@ -97,7 +133,10 @@ export async function reconcileOrders(
       session.payment_status === 'unpaid' &&
       typeof session.payment_intent === 'object' &&
       session.payment_intent?.status === 'succeeded';
-    if (session.payment_status !== 'paid' && !settledLater) continue;
+    if (session.payment_status !== 'paid' && !settledLater) {
+      await keepOrReturnBottles(session, { ...deps, shopSettings: settings }, summary);
+      continue;
+    }
     summary.paid += 1;
     if (settledLater) summary.settledLater += 1;
     try {
@@ -118,6 +157,15 @@ export async function reconcileOrders(
         sessionId: session.id,
         error,
       });
+    }
+  }
+  // After the completed sessions, so a hold paid in its last minute is already a sale here.
+  if (deps.capacity && !summary.stoppedAtDeadline) {
+    try {
+      summary.holdsReleased = await releaseLapsedHolds({ ...deps, store: deps.capacity });
+    } catch (error) {
+      summary.failed += 1;
+      logger.error('Reconciler could not release lapsed holds; the next run retries', { error });
     }
   }
   emitMetric(deps.metrics, METRIC_NAMES.reconcilerFulfilledMissedOrders, summary.fulfilledMissedOrders);

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
-import { nextDispatchDate } from '../../../shared/dispatch';
+import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import type { PaidCheckout } from '../checkout/paid-checkout';
 import {
   DISPATCH_DATE_INDEX,
@@ -69,6 +69,12 @@ export const orderItemSchema = z.object({
   currency: z.literal('gbp'),
   /** The date shown to the customer before paying (from the session's metadata). */
   promisedDispatchDate: z.optional(isoDate),
+  /**
+   * The words Stripe's page showed the customer by the pay button (the session's
+   * `custom_text.submit`), kept as the record that they saw the dispatch dates and the live-goods
+   * no-cancellation statement before paying. Absent on orders whose session had none.
+   */
+  termsShown: z.optional(z.string()),
   /** Recomputed when the order is recorded: the date the merchant packs for. */
   dispatchDate: isoDate,
   checkoutCreatedAt: isoInstant,
@@ -97,6 +103,14 @@ export const orderItemSchema = z.object({
   pausedMode: z.optional(z.enum(['paused', 'requests'])),
   /** When that pause was written (the settings' updatedAt). */
   pausedSince: z.optional(isoInstant),
+  /** The hold whose bottles this order bought (lambdas/domain/capacity): a refund gives them back. */
+  capacityHold: z.optional(z.string()),
+  /** The dispatch day those bottles count on: the order's day when it was recorded (a delay moves only the order). */
+  capacityDate: z.optional(isoDate),
+  /** This order's sale left its dispatch day without room: what the day had sold, and its limit. */
+  dispatchDayFull: z.optional(
+    z.object({ sold: z.number().check(z.int()), capacity: z.number().check(z.int()) }),
+  ),
   /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
   [DISPATCH_DATE_INDEX.partitionKey]: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
   [DISPATCH_DATE_INDEX.sortKey]: z.string(),
@@ -120,6 +134,13 @@ export interface OrderTimes {
   cutoffHours: number;
 }
 
+/** Where the order's bottles were sold (lambdas/domain/capacity/session-capacity.ts). */
+export interface OrderSale {
+  date: IsoDate;
+  hold: string;
+  full?: { sold: number; capacity: number } | undefined;
+}
+
 /**
  * Maps a paid, checked Checkout Session to its order item. Pure, so the mapping is unit tested.
  *
@@ -133,11 +154,20 @@ export interface OrderTimes {
  * `pause`: the shop was not taking paid checkouts at that moment. The order is kept with the flag
  * and its dispatch date computed all the same; the merchant refunds or delays it
  * (docs/decisions/0021-orders-paid-while-paused.md).
+ *
+ * `sale`: the session reserved its bottles (ADR 0023), and they are sold on `sale.date`, which is
+ * the order's dispatch date: the day reserved, or, when that day's cut-off has passed by now, the
+ * first day an order recorded now can go (session-capacity.ts moved the bottles there).
  */
-export function toOrderItem(checkout: PaidCheckout, times: OrderTimes, pause?: PauseMark): OrderItem {
+export function toOrderItem(
+  checkout: PaidCheckout,
+  times: OrderTimes,
+  pause?: PauseMark,
+  sale?: OrderSale,
+): OrderItem {
   const reference = orderReference(checkout.sessionId);
   const paidAt = (checkout.paidAt ?? times.paidAt ?? times.now).toISOString();
-  const dispatchDate = nextDispatchDate(times.now, { cutoffHours: times.cutoffHours });
+  const dispatchDate = sale?.date ?? nextDispatchDate(times.now, { cutoffHours: times.cutoffHours });
   const status = 'paid' as const;
   return {
     pk: orderKey(checkout.sessionId),
@@ -159,6 +189,7 @@ export function toOrderItem(checkout: PaidCheckout, times: OrderTimes, pause?: P
     deliveryAddress: checkout.customer.address,
     postcode: checkout.customer.postcode,
     promisedDispatchDate: checkout.promisedDispatchDate,
+    ...(checkout.termsShown !== undefined && { termsShown: checkout.termsShown }),
     dispatchDate,
     checkoutCreatedAt: checkout.checkoutCreatedAt.toISOString(),
     paidAt,
@@ -171,6 +202,11 @@ export function toOrderItem(checkout: PaidCheckout, times: OrderTimes, pause?: P
       placedWhilePaused: true,
       pausedMode: pause.mode,
       ...(pause.since !== undefined && { pausedSince: pause.since }),
+    }),
+    ...(sale && {
+      capacityHold: sale.hold,
+      capacityDate: sale.date,
+      ...(sale.full && { dispatchDayFull: sale.full }),
     }),
   };
 }

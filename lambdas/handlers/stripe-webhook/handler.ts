@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
+import { releaseExpiredSession, returnFailedPayment } from '../../domain/capacity/session-capacity';
 import { hasShopMarker } from '../../domain/checkout/order-metadata';
 import {
   type FulfilmentDeps,
@@ -91,11 +92,15 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
       if (!session.success || !hasShopMarker(session.data.metadata, deps.fulfilment.shopId))
         return { outcome: 'not-ours' };
       if (event.type === 'checkout.session.async_payment_failed') {
-        // No order exists for an unpaid session, so there is nothing to undo; the customer saw
-        // the failure at their bank. Logged so the merchant can follow up if they wish.
+        // No order exists for an unpaid session: only its bottles go back to their day (once); the
+        // customer saw the failure at their bank. Logged so the merchant can follow up if they wish.
+        const returned = deps.fulfilment.capacity
+          ? await returnFailedPayment(session.data.metadata, deps.fulfilment.capacity)
+          : false;
         logger.warn('Delayed payment failed; no order', {
           eventId: event.id,
           reference: orderReference(session.data.id),
+          bottlesReturned: returned,
         });
         return { handled: 'payment-failed' };
       }
@@ -117,9 +122,18 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
       );
       return { handled: `refund-${outcome}` };
     }
-    case 'checkout.session.expired':
-      // Abandoned checkouts write nothing at creation, so there is nothing to clean up.
+    case 'checkout.session.expired': {
+      const session = sessionRefSchema.safeParse(event.data.object);
+      if (!session.success || !hasShopMarker(session.data.metadata, deps.fulfilment.shopId))
+        return { outcome: 'not-ours' };
+      // An abandoned checkout wrote only its hold: the bottles go back to their day, once however
+      // often this is delivered, and never once the session was paid.
+      const released = deps.fulfilment.capacity
+        ? await releaseExpiredSession(session.data.metadata, deps.fulfilment.capacity)
+        : false;
+      logger.info('Checkout session expired', { eventId: event.id, bottlesReleased: released });
       return { handled: 'expired' };
+    }
     default:
       return { handled: 'ignored' };
   }

@@ -46,6 +46,7 @@ describe('reconcile-orders: the summary of a run', () => {
       emailsRetried: 1,
       needsReview: 1,
       failed: 0,
+      holdsReleased: 0,
       stoppedAtDeadline: false,
     });
     expect(await h.counts(emailLeft.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });

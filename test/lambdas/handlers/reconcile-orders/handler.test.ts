@@ -29,6 +29,7 @@ describe('ReconcileIncompleteError: what the Errors log says', () => {
     emailsRetried: 0,
     needsReview: 0,
     failed: 2,
+    holdsReleased: 0,
     stoppedAtDeadline: false,
     ...overrides,
   });
