@@ -1,5 +1,5 @@
 // @ts-check
-// `npm run mutation`: mutation testing of the money path (figures and how to read them: docs/mutation.md).
+// `npm run mutation`: mutation testing of the money path and the operator's domain (figures and how to read them: docs/mutation.md).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
@@ -8,9 +8,10 @@ export default {
   ignorers: ['log-messages'],
   coverageAnalysis: 'perTest',
   ignoreStatic: true,
-  // The money path: pricing, the request schema, dispatch, postcodes and status in shared/;
-  // create-checkout; fulfilment and its emails; the webhook; the reconciler; checkout status; and
-  // the HTTP, Stripe-error and metadata helpers they share.
+  // The money path and the operator's domain: pricing, the request schema, dispatch, postcodes
+  // and status in shared/; the checkout, webhook, reconciler and status entries; the whole server
+  // domain (checkout, fulfilment, orders, emails, operations, shop settings, capacity); and the
+  // HTTP, Stripe-error and webhook-verification helpers they share.
   mutate: [
     'shared/pricing.ts',
     'shared/checkout-request.ts',
@@ -21,14 +22,7 @@ export default {
     'lambdas/handlers/stripe-webhook/**/*.ts',
     'lambdas/handlers/reconcile-orders/**/*.ts',
     'lambdas/handlers/checkout-status/**/*.ts',
-    'lambdas/domain/checkout/**/*.ts',
-    'lambdas/domain/fulfilment/**/*.ts',
-    'lambdas/domain/orders/order.ts',
-    'lambdas/domain/orders/orders-repository.ts',
-    'lambdas/domain/emails/render.ts',
-    'lambdas/domain/emails/send-email.ts',
-    'lambdas/domain/emails/customer-confirmation.ts',
-    'lambdas/domain/emails/merchant-notice.ts',
+    'lambdas/domain/**/*.ts',
     'lambdas/lib/verify-stripe-event.ts',
     'lambdas/lib/http*.ts',
     'lambdas/lib/stripe-errors.ts',
