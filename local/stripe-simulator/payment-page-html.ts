@@ -102,7 +102,10 @@ export function renderPaymentPage({ session, shippingRate, error, cardNumber }: 
             : `<span class="detail">${escapeHtml(shippingRate.display_name ?? '')}</span>`
         }</dt><dd>${money(session.shipping_cost.amount_total)}</dd></div>`;
   const describedBy = error === undefined ? 'card-hint' : 'card-hint card-error';
+  // Stripe shows `custom_text.submit` by its one pay button whatever the method; here each
+  // method has its own button, so each carries it.
   const submitMessage = session.custom_text.submit?.message;
+  const message = submitMessage === undefined ? '' : `<p class="message">${escapeHtml(submitMessage)}</p>`;
   const content = `<h1>${escapeHtml(payLabel)}</h1>
 <section class="card" aria-labelledby="summary-heading">
 <h2 id="summary-heading">Order summary</h2>
@@ -125,7 +128,7 @@ ${session.customer_email === null ? '' : `<p>Email: <strong>${escapeHtml(session
  value="${escapeHtml(cardNumber ?? '')}">
 <p id="card-hint" class="hint">Test cards: <span class="nowrap">4242 4242 4242 4242</span> pays; <span class="nowrap">4000 0000 0000 0002</span> is declined.</p>
 ${error === undefined ? '' : `<p id="card-error" class="error" role="alert">${escapeHtml(error)}</p>`}
-${submitMessage === undefined ? '' : `<p class="message">${escapeHtml(submitMessage)}</p>`}
+${message}
 <button type="submit">${escapeHtml(payLabel)}</button>
 </form>
 </section>
@@ -141,6 +144,7 @@ ${DEBIT_CHOICES.map(
     `<label class="choice"><input type="radio" name="outcome" value="${value}"${index === 0 ? ' checked' : ''}> ${label}</label>`,
 ).join('\n')}
 </fieldset>
+${message}
 <button type="submit" class="secondary">Confirm Direct Debit of ${escapeHtml(formatAmount(session.amount_total, session.currency))}</button>
 </form>
 </section>

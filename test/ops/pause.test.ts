@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildSessionParams } from '../../lambdas/domain/checkout/create-checkout-session';
 import { checkoutRequestSchema } from '../../shared/checkout-request';
-import { nextDispatchDate } from '../../shared/dispatch';
+import { debitDispatchDate, nextDispatchDate } from '../../shared/dispatch';
 import { quoteOrder } from '../../shared/pricing';
 import { createCheckoutSession } from '../support/checkout-sessions';
 import { OTHER_SHOP_ID, TEST_SHOP_ID } from '../support/shop';
@@ -45,6 +45,7 @@ async function openPaymentLink(reference: string): Promise<Stripe.Checkout.Sessi
     shopId: TEST_SHOP_ID,
     clientReferenceId: `req_${reference}`,
     dispatchDate: nextDispatchDate(new Date(now)),
+    debitDispatchDate: debitDispatchDate(new Date(now)),
     expiresAt: Math.floor(now / 1000) + 23 * 3600,
   });
   return h.shop.stripe.checkout.sessions.create(params);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { buildSessionParams } from '../../lambdas/domain/checkout/create-checkout-session';
 import { type CheckoutRequestBody, checkoutRequestSchema } from '../../shared/checkout-request';
-import { nextDispatchDate } from '../../shared/dispatch';
+import { debitDispatchDate, nextDispatchDate } from '../../shared/dispatch';
 import { penceToPounds, quoteOrder } from '../../shared/pricing';
 import { TEST_SHOP_ID } from './shop';
 
@@ -52,6 +52,7 @@ export async function createCheckoutSession(
     shopId: options.shopId ?? TEST_SHOP_ID,
     clientReferenceId: `ord_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
     dispatchDate: nextDispatchDate(new Date(now)),
+    debitDispatchDate: debitDispatchDate(new Date(now)),
     expiresAt: Math.floor(now / 1000) + 3_600,
   });
   if (options.uncheckedEmail !== undefined) params.customer_email = options.uncheckedEmail;

@@ -17,8 +17,14 @@ const lineItemSchema = z.object({
   price: z.nullable(z.object({ unit_amount: z.nullable(z.number().check(z.int())) })),
 });
 
-/** The charge that took the money: its `created` is when Stripe recorded the payment. */
-const chargeSchema = z.object({ created: z.number().check(z.int()) });
+/**
+ * The charge that took the money: its `created` is when Stripe recorded the payment, and its
+ * method's type (`card`, `bacs_debit`...) which dispatch day the customer was promised.
+ */
+const chargeSchema = z.object({
+  created: z.number().check(z.int()),
+  payment_method_details: z.optional(z.nullable(z.object({ type: z.string() }))),
+});
 
 /**
  * The session's PaymentIntent, when expanded (`payment_intent.latest_charge`): for a delayed
@@ -49,6 +55,10 @@ const sessionSchema = z.object({
   metadata: metadataSchema,
   payment_intent: z.optional(z.nullable(z.union([z.string(), paymentIntentSchema]))),
   shipping_cost: z.optional(z.nullable(z.object({ amount_total: z.number().check(z.int()) }))),
+  /** Our words by the pay button, as Stripe showed them (create-checkout-session.ts payStepMessage). */
+  custom_text: z.optional(
+    z.nullable(z.object({ submit: z.optional(z.nullable(z.object({ message: z.string() }))) })),
+  ),
   line_items: z.optional(z.object({ data: z.array(lineItemSchema), has_more: z.boolean() })),
 });
 
@@ -63,6 +73,7 @@ const orderMetadataSchema = z.object({
   postcode: z.string().check(z.trim(), z.minLength(1)),
   quantity: z.string().check(z.regex(/^\d{1,2}$/)),
   dispatch_date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
+  debit_dispatch_date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
 });
 
 type Session = z.output<typeof sessionSchema>;

@@ -1,7 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
-import { formatDispatchDate, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import {
+  DIRECT_DEBIT_WORKING_DAYS,
+  debitDispatchDate,
+  formatDispatchDate,
+  type IsoDate,
+  nextDispatchDate,
+} from '../../../shared/dispatch';
+import { NO_CANCELLATION_STATEMENT } from '../../../shared/live-animals';
 import { poundsToPence, type Quote, quoteOrder } from '../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import { logger } from '../../lib/logger';
@@ -157,6 +164,7 @@ export async function createCheckoutSession(
       shopId: deps.shopId,
       clientReferenceId,
       dispatchDate,
+      debitDispatchDate: debitDispatchDate(new Date(start), { cutoffHours: deps.cutoffHours }),
       expiresAt,
       capacityHold: reservation?.hold,
     });
@@ -241,6 +249,11 @@ interface SessionParamsInput {
   shopId: string;
   clientReferenceId: string;
   dispatchDate: IsoDate;
+  /**
+   * The day to expect dispatch when the customer pays by Bacs Direct Debit (debitDispatchDate of
+   * the same moment); never earlier than `dispatchDate`.
+   */
+  debitDispatchDate: IsoDate;
   expiresAt: number;
   /** The hold on the dispatch day's bottles this session pays for (CAPACITY_HOLD_KEY in metadata). */
   capacityHold?: string | undefined;
@@ -257,12 +270,14 @@ export function buildSessionParams({
   shopId,
   clientReferenceId,
   dispatchDate,
+  debitDispatchDate,
   expiresAt,
   capacityHold,
 }: SessionParamsInput): Stripe.Checkout.SessionCreateParams {
-  const dispatchText = formatDispatchDate(dispatchDate);
+  // A day full of card orders can put the card's date after a debit's: a debit never goes sooner.
+  const debitDate = debitDispatchDate > dispatchDate ? debitDispatchDate : dispatchDate;
   const metadata = {
-    ...orderMetadata(input, dispatchDate, shopId),
+    ...orderMetadata(input, { card: dispatchDate, debit: debitDate }, shopId),
     ...(capacityHold !== undefined && { [CAPACITY_HOLD_KEY]: capacityHold }),
   };
   return {
@@ -289,7 +304,9 @@ export function buildSessionParams({
         shipping_rate_data: {
           type: 'fixed_amount',
           fixed_amount: { amount: quote.shippingPence, currency: 'gbp' },
-          display_name: `UK delivery (dispatched ${dispatchText})`,
+          // No date here: one session has one shipping line for every method, and a debit's
+          // dispatch day is not a card's (custom_text below gives both).
+          display_name: 'UK delivery by Royal Mail 1st Class',
         },
       },
     ],
@@ -304,12 +321,23 @@ export function buildSessionParams({
     expires_at: expiresAt,
     success_url: `${siteUrl}/success?session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: `${siteUrl}/`,
-    custom_text: {
-      submit: {
-        message:
-          `Dispatched ${dispatchText} (freezing or extreme weather can delay dispatch). ` +
-          'These are live animals: the 14-day right to cancel does not apply.',
-      },
-    },
+    // By the pay button, before the contract: when it goes (by card, and by a debit, which waits
+    // for the bank), and the statement that the right to cancel does not apply to live goods.
+    // Fulfilment copies these words onto the order (termsShown) from the session Stripe returns.
+    custom_text: { submit: { message: payStepMessage(dispatchDate, debitDate) } },
   };
+}
+
+/**
+ * The words beside Stripe's pay button (at most 1,200 characters): the dispatch day by card and the
+ * one to expect by Bacs Direct Debit (the day a session cannot show per method), the weather
+ * caveat, and the live-goods no-cancellation statement in the one wording of shared/live-animals.ts.
+ */
+export function payStepMessage(dispatchDate: IsoDate, debitDispatchDate: IsoDate): string {
+  return [
+    `Dispatch on ${formatDispatchDate(dispatchDate)} by Royal Mail 1st Class; most orders arrive the next day.`,
+    `Paying by Bacs Direct Debit? We dispatch once your bank confirms the payment (up to ${DIRECT_DEBIT_WORKING_DAYS} working days): expect dispatch on ${formatDispatchDate(debitDispatchDate)}.`,
+    'Freezing or extreme weather can delay dispatch.',
+    NO_CANCELLATION_STATEMENT,
+  ].join(' ');
 }

@@ -52,12 +52,17 @@ export async function getCheckoutStatus(
   }
   if (!hasShopMarker(session.metadata, deps.shopId)) throw new CheckoutSessionNotFoundError('not-ours');
 
+  const status = statusOf(session, deps.shopId);
   const answer = checkoutStatusSchema.safeParse({
-    status: statusOf(session, deps.shopId),
+    status,
     reference: orderReference(session.id),
     bottles: bottlesOf(session),
     total: session.amount_total,
-    dispatchDate: session.metadata?.dispatch_date,
+    // Complete and unpaid is a Direct Debit waiting for the bank: its goods wait for the money, so
+    // the day to expect is the debit's, as Stripe's page gave it, not the card's.
+    dispatchDate:
+      (status === 'unpaid' ? session.metadata?.debit_dispatch_date : undefined) ??
+      session.metadata?.dispatch_date,
   });
   // Our own sessions always have these; a session that lacks them was not made by create-checkout.
   if (!answer.success) throw new PaymentProviderError({ type: 'unreadable_session' });

@@ -36,12 +36,13 @@ export function isPaymentLinkSession(session: { client_reference_id: string | nu
 /**
  * What fulfilment needs to know about an order, as Stripe metadata (on the session and copied to
  * the PaymentIntent). Keys: shop, order_version, name, phone (only when given: Stripe reads an
- * empty value as "unset"), address, postcode (normalised), quantity, dispatch_date (YYYY-MM-DD).
- * The checkout schema's field limits keep every value within Stripe's 500 characters.
+ * empty value as "unset"), address, postcode (normalised), quantity, dispatch_date (YYYY-MM-DD)
+ * and debit_dispatch_date (the day to expect when paid by Bacs Direct Debit, which waits for the
+ * bank). The checkout schema's field limits keep every value within Stripe's 500 characters.
  */
 export function orderMetadata(
   order: CheckoutRequest,
-  dispatchDate: IsoDate,
+  dispatch: { card: IsoDate; debit: IsoDate },
   shopId: string,
 ): Record<string, string> {
   return {
@@ -52,6 +53,7 @@ export function orderMetadata(
     address: order.address,
     postcode: order.postcode,
     quantity: String(order.quantity),
-    dispatch_date: dispatchDate,
+    dispatch_date: dispatch.card,
+    debit_dispatch_date: dispatch.debit,
   };
 }

@@ -10,8 +10,16 @@ export interface PaidCheckout {
   quote: Quote;
   currency: typeof SHOP_CURRENCY;
   customer: { name: string; email: string; phone: string; address: string; postcode: string };
-  /** The dispatch date the customer was shown before paying, when the session recorded it. */
+  /**
+   * The dispatch date the customer was shown before paying, when the session recorded it: the
+   * card's, or for a payment by Bacs Direct Debit the later one given for a debit.
+   */
   promisedDispatchDate: string | undefined;
+  /**
+   * The words Stripe's page showed by the pay button (`custom_text.submit`): the dispatch dates
+   * and the live-goods no-cancellation statement the customer saw before paying.
+   */
+  termsShown?: string | undefined;
   /** When the customer started the checkout (the session's `created`). */
   checkoutCreatedAt: Date;
   /**
@@ -34,7 +42,13 @@ export function assessCheckoutSession(input: unknown, shopId: string): CheckoutA
   if (check.kind !== 'payable') return check;
   const { session, details, quote, email } = check;
   const intent = typeof session.payment_intent === 'object' ? session.payment_intent : undefined;
+  const charge =
+    typeof intent?.latest_charge === 'object' && intent.latest_charge !== null
+      ? intent.latest_charge
+      : undefined;
+  const paidByDebit = charge?.payment_method_details?.type === 'bacs_debit';
   const postcode = parseUkPostcode(details.postcode);
+  const termsShown = session.custom_text?.submit?.message;
   return {
     kind: 'payable',
     checkout: {
@@ -52,12 +66,10 @@ export function assessCheckoutSession(input: unknown, shopId: string): CheckoutA
         // Validated at checkout; normalise again rather than trust, and never refuse a paid order over it.
         postcode: postcode.ok ? postcode.postcode : normalisePostcode(details.postcode),
       },
-      promisedDispatchDate: details.dispatch_date,
+      promisedDispatchDate: (paidByDebit ? details.debit_dispatch_date : undefined) ?? details.dispatch_date,
+      ...(termsShown !== undefined && { termsShown }),
       checkoutCreatedAt: new Date(session.created * 1000),
-      paidAt:
-        typeof intent?.latest_charge === 'object' && intent.latest_charge !== null
-          ? new Date(intent.latest_charge.created * 1000)
-          : undefined,
+      paidAt: charge === undefined ? undefined : new Date(charge.created * 1000),
     },
   };
 }

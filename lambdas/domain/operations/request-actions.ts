@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
 import { orderReference } from '../../../shared/checkout-status';
-import { formatLondonTime, nextDispatchDate } from '../../../shared/dispatch';
+import { debitDispatchDate, formatLondonTime, nextDispatchDate } from '../../../shared/dispatch';
 import { poundsToPence, quoteOrder } from '../../../shared/pricing';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
@@ -270,6 +270,7 @@ export async function requestPayment(
       shopId: deps.shopId,
       clientReferenceId: `req_${request.reference}`,
       dispatchDate,
+      debitDispatchDate: debitDispatchDate(now, { cutoffHours: deps.cutoffHours }),
       expiresAt,
     });
     let session: { id: string; url: string | null };

@@ -35,10 +35,19 @@ describe('hosted payment page', () => {
     expect(html).toContain('TEST MODE');
     expect(html).toContain('Daphnia Magna (250ml bottle)');
     expect(html).toContain('Qty 3 × £3.25');
-    expect(html).toContain('UK delivery (dispatched Monday 30 November)');
+    expect(html).toContain('UK delivery by Royal Mail 1st Class');
     expect(html).toContain('£4.95');
     expect(html).toContain('zoe@example.com');
-    expect(html).toContain('Dispatched Monday 30 November (freezing or extreme weather can delay dispatch).');
+    // The words by the pay button, next to each method's button (card, then Direct Debit).
+    const message =
+      '<p class="message">Dispatch on Monday 30 November by Royal Mail 1st Class; most orders arrive the next day. ' +
+      'Paying by Bacs Direct Debit? We dispatch once your bank confirms the payment (up to 7 working days): expect dispatch on Monday 7 December. ' +
+      'Freezing or extreme weather can delay dispatch. ' +
+      'As live, perishable goods, Daphnia cannot be returned and the 14-day right to cancel does not apply.</p>';
+    expect(html).toContain(`${message}\n<button type="submit">Pay £14.70</button>`);
+    expect(html).toContain(
+      `${message}\n<button type="submit" class="secondary">Confirm Direct Debit of £14.70</button>`,
+    );
     expect(html).toMatch(
       /<label for="card-number">Card number<\/label>\s*<input id="card-number" name="card_number"/,
     );

@@ -37,7 +37,11 @@ describe('Checkout Sessions API through the real stripe SDK', () => {
       metadata: { shop: 'live-aquatics', quantity: '3', dispatch_date: '2026-11-30', postcode: 'BS1 4DJ' },
       locale: 'en-GB',
       url: `${PUBLIC_URL}/c/pay/${session.id}`,
-      custom_text: { submit: { message: expect.stringMatching(/^Dispatched Monday 30 November /) } },
+      custom_text: {
+        submit: {
+          message: expect.stringMatching(/^Dispatch on Monday 30 November by Royal Mail 1st Class;/),
+        },
+      },
     });
     expect(session.shipping_cost).toMatchObject({
       amount_total: 495,

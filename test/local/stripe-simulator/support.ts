@@ -44,6 +44,7 @@ export function shopSessionParams(
     shopId: 'live-aquatics',
     clientReferenceId: 'ord_test_123',
     dispatchDate: '2026-11-30',
+    debitDispatchDate: '2026-12-07',
     expiresAt: Math.floor(Date.now() / 1000) + 3600,
   });
   return { ...params, ...overrides };

@@ -267,6 +267,37 @@ describe('assessCheckoutSession', () => {
     });
   });
 
+  it('keeps the words Stripe showed by the pay button, and promises a debit the debit’s day', () => {
+    // Prepare
+    const message =
+      'Dispatch on Monday 23 November by Royal Mail 1st Class; most orders arrive the next day.';
+    const shown = {
+      ...retrievedSession(),
+      metadata: { ...retrievedSession().metadata, debit_dispatch_date: '2026-11-30' },
+      custom_text: { submit: { message }, after_submit: null },
+    };
+    const charge = (type: string) => ({
+      id: 'pi_test_123',
+      latest_charge: { created: 1_795_900_000, payment_method_details: { type } },
+    });
+
+    // Act
+    const byCard = assessCheckoutSession({ ...shown, payment_intent: charge('card') }, TEST_SHOP_ID);
+    const byDebit = assessCheckoutSession({ ...shown, payment_intent: charge('bacs_debit') }, TEST_SHOP_ID);
+    const withoutText = assessCheckoutSession({ ...retrievedSession(), custom_text: null }, TEST_SHOP_ID);
+
+    // Assess
+    expect(byCard).toMatchObject({
+      kind: 'payable',
+      checkout: { termsShown: message, promisedDispatchDate: '2026-11-23' },
+    });
+    expect(byDebit).toMatchObject({
+      kind: 'payable',
+      checkout: { termsShown: message, promisedDispatchDate: '2026-11-30' },
+    });
+    expect(withoutText.kind === 'payable' && 'termsShown' in withoutText.checkout).toBe(false);
+  });
+
   it('reads an absent phone as empty, and normalises the postcode again', () => {
     // Prepare
     const { phone: _phone, ...metadata } = retrievedSession().metadata;

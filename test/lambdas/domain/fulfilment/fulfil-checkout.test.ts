@@ -138,6 +138,30 @@ describe('fulfilCheckout', () => {
       gsi1sk: `paid#${paidAt.toISOString()}#${session.id.slice(-12)}`,
     });
     expect(order.paymentIntentId).toMatch(/^pi_/);
+    // What Stripe's page showed by the pay button, as the session Stripe returns holds it.
+    expect(order.termsShown).toBe(h.simulator.getSession(session.id)?.custom_text.submit?.message);
+    expect(order.termsShown).toContain(
+      'As live, perishable goods, Daphnia cannot be returned and the 14-day right to cancel does not apply.',
+    );
+  });
+
+  it('promises an order paid by Direct Debit the day given for a debit, and dates it when the debit settles', async () => {
+    // Prepare
+    const session = await createCheckoutSession(h.stripe);
+    await h.simulator.completeSession(session.id, { paymentStatus: 'unpaid' });
+    await h.simulator.settleAsyncPayment(session.id, 'succeeded');
+
+    // Act
+    const result = await fulfilCheckout(session.id, h.deps);
+
+    // Assess
+    expect(result).toMatchObject({ outcome: 'fulfilled', orderCreated: true });
+    const order = orderItemSchema.parse((await h.ordersFor(session.id))[0]);
+    const metadata = h.simulator.getSession(session.id)?.metadata;
+    expect(metadata?.debit_dispatch_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(order.promisedDispatchDate).toBe(metadata?.debit_dispatch_date);
+    expect(order.promisedDispatchDate).not.toBe(metadata?.dispatch_date);
+    expect(order.dispatchDate).toBe(nextDispatchDate(new Date(order.createdAt)));
   });
 
   it('names and addresses like <img src=x onerror=alert(1)> and "><a href=...> come out escaped in the HTML part of both emails', async () => {

@@ -75,6 +75,18 @@ describe('checkout-status: status mapping', () => {
     expect(settled.status).toBe('paid');
   });
 
+  it('gives a debit waiting for the bank the day Stripe’s page gave for a debit, not the card’s', async () => {
+    const sessionId = await harness.createSession();
+    await harness.sim.completeSession(sessionId, { paymentStatus: 'unpaid' });
+    const metadata = harness.sim.getSession(sessionId)?.metadata;
+
+    const pending = statusAnswer(await harness.status(statusEvent(sessionId)));
+
+    expect(metadata?.debit_dispatch_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(metadata?.debit_dispatch_date).not.toBe(metadata?.dispatch_date);
+    expect(pending.dispatchDate).toBe(metadata?.debit_dispatch_date);
+  });
+
   it('keeps a failed delayed payment unpaid', async () => {
     const sessionId = await harness.createSession();
     await harness.sim.completeSession(sessionId, { paymentStatus: 'unpaid' });

@@ -3,7 +3,7 @@ import {
   SESSION_EXPIRY_AFTER_WINDOW_START_MS,
   SESSION_WINDOW_MS,
 } from '../../../../lambdas/domain/checkout/create-checkout-session';
-import { formatDispatchDate, nextDispatchDate } from '../../../../shared/dispatch';
+import { debitDispatchDate, formatDispatchDate, nextDispatchDate } from '../../../../shared/dispatch';
 import { bundledInputs } from '../../../support/bundle';
 import {
   checkoutEvent,
@@ -79,6 +79,7 @@ describe('create-checkout: the session Stripe stores', () => {
     const session = harness.sim.getSession(sessionId);
 
     const dispatchDate = nextDispatchDate(new Date(windowStart(before)), { cutoffHours: 36 });
+    const debitDate = debitDispatchDate(new Date(windowStart(before)), { cutoffHours: 36 });
     expect(session).toMatchObject({
       customer_email: validOrder.email,
       locale: 'en-GB',
@@ -94,9 +95,14 @@ describe('create-checkout: the session Stripe stores', () => {
         postcode: 'SW1A 1AA',
         quantity: '3',
         dispatch_date: dispatchDate,
+        debit_dispatch_date: debitDate,
       },
       custom_text: {
-        submit: { message: expect.stringContaining(`Dispatched ${formatDispatchDate(dispatchDate)}`) },
+        submit: {
+          message: expect.stringContaining(
+            `Dispatch on ${formatDispatchDate(dispatchDate)} by Royal Mail 1st Class; most orders arrive the next day. Paying by Bacs Direct Debit? We dispatch once your bank confirms the payment (up to 7 working days): expect dispatch on ${formatDispatchDate(debitDate)}.`,
+          ),
+        },
       },
     });
     // 31 to 41 minutes ahead (Stripe's minimum is 30), computed from the 10-minute window so a
