@@ -59,7 +59,9 @@ describe('buildSessionParams', () => {
       debit_dispatch_date: '2026-11-30',
     });
     expect(later.metadata).toMatchObject({ dispatch_date: '2026-12-07', debit_dispatch_date: '2026-12-07' });
-    expect(later.custom_text?.submit?.message).toContain('expect dispatch on Monday 7 December.');
+    expect(later.custom_text).toEqual({
+      submit: { message: expect.stringContaining('expect dispatch on Monday 7 December.') },
+    });
   });
 
   it('is a pure function: the same input gives byte-identical parameters', () => {
