@@ -1,6 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { capacityStoreFromTable } from '../../lambdas/domain/capacity/capacity-table';
 import { reserveBottles, sellHold } from '../../lambdas/domain/capacity/holds';
+import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
+import { API_PATHS } from '../../shared/api-paths';
+import { penceToPounds, quoteOrder } from '../../shared/pricing';
+import { apiGatewayEvent } from '../support/api-gateway-event';
+import { TEST_SHOP_ID } from '../support/shop';
+import { standInEnvironment } from '../support/stand-ins';
+import type { CheckoutEventType } from '../support/stripe-events';
 import { type OpsHarness, startOpsHarness } from './harness';
 
 // `npm run orders -- capacity` against the stand-ins, on the operator's clock: Wednesday
@@ -10,7 +19,6 @@ import { type OpsHarness, startOpsHarness } from './harness';
 let h: OpsHarness;
 beforeAll(async () => {
   h = await startOpsHarness();
-  h.setNow(new Date('2026-12-02T10:00:00Z'));
 });
 afterAll(async () => {
   await h?.close();
@@ -26,6 +34,8 @@ async function rows(...extra: string[]) {
 }
 
 describe('npm run orders -- capacity', () => {
+  beforeAll(() => h.setNow(new Date('2026-12-02T10:00:00Z')));
+  afterAll(() => h.setNow(undefined));
   beforeEach(async () => {
     // Each test starts from a shop without limits.
     for (const args of [
@@ -136,5 +146,129 @@ describe('npm run orders -- capacity', () => {
     expect(run.code).toBe(1);
     expect(run.err).toContain(reason);
     expect(await rows('--weeks', '1')).toMatchObject([{ capacity: null }]);
+  });
+});
+
+describe('the operator gives bottles back: refund and decline; a payment link keeps them', () => {
+  const env = () => ({
+    STRIPE_LIVEMODE: 'false',
+    STRIPE_SECRET_KEY: 'sk_test_capacity_ops',
+    STRIPE_API_BASE: h.shop.simulator.url,
+    SITE_URL: 'http://shop.test',
+    SHOP_ID: TEST_SHOP_ID,
+    ...standInEnvironment(h.shop.standIns),
+  });
+  /** A checkout (or, in requests mode, a request) through create-checkout as deployed. */
+  async function checkout(quantity: 3 | 6 | 9) {
+    const quote = quoteOrder(quantity);
+    const result = await createCheckoutHandler(() => loadCheckoutDeps(env()))(
+      apiGatewayEvent({
+        method: 'POST',
+        path: API_PATHS.createCheckout,
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: {
+          name: 'Olive Operator',
+          email: `olive.${randomUUID().slice(0, 8)}@example.com`,
+          phone: '07700 900321',
+          address: '6 Mill Lane\nFrome',
+          postcode: 'BA11 1AA',
+          quantity,
+          subtotal: penceToPounds(quote.subtotalPence),
+          shipping: penceToPounds(quote.shippingPence),
+          total: penceToPounds(quote.totalPence),
+        },
+      }),
+    );
+    expect(result.statusCode, result.body).toBe(200);
+    return z
+      .object({ sessionId: z.string().optional(), reference: z.string().optional() })
+      .parse(JSON.parse(result.body ?? '{}'));
+  }
+  async function deliver(type: CheckoutEventType, sessionId: string) {
+    return h.shop.webhook(h.shop.delivery(await h.shop.eventFor(type, sessionId)));
+  }
+  async function paidOrder(quantity: 3 | 6 | 9) {
+    const { sessionId = '' } = await checkout(quantity);
+    await h.shop.simulator.completeSession(sessionId);
+    await deliver('checkout.session.completed', sessionId);
+    const [order] = await h.shop.ordersFor(sessionId);
+    return { sessionId, reference: String(order?.reference), day: String(order?.capacityDate) };
+  }
+  async function requestOf(reference: string) {
+    return (await h.shop.standIns.orderItems()).find((item) => item.reference === reference);
+  }
+
+  beforeAll(async () => {
+    expect((await h.orders(['capacity', '--set', 'none', '--local'])).code).toBe(0);
+  });
+
+  it('refund of an undispatched order: its bottles go back to their day, once', async () => {
+    const { reference, day } = await paidOrder(6);
+    expect(await store().read(day)).toMatchObject({ sold: 6 });
+    const before = await store().read(day);
+
+    const refunded = await h.orders(['refund', reference, '--local']);
+    const again = await h.orders(['refund', reference, '--local']);
+
+    expect(refunded.code, refunded.err).toBe(0);
+    expect(again.code).toBe(1);
+    expect(await store().read(day)).toMatchObject({ taken: before.taken - 6, sold: before.sold - 6 });
+  });
+
+  it('refund of a dispatched order: its bottles were used, nothing goes back', async () => {
+    const { reference, day } = await paidOrder(3);
+    expect((await h.orders(['mark-dispatched', reference, '--local'])).code).toBe(0);
+    const before = await store().read(day);
+
+    expect((await h.orders(['refund', reference, '--local'])).code).toBe(0);
+
+    expect(await store().read(day)).toMatchObject({ taken: before.taken, sold: before.sold });
+  });
+
+  describe('in requests mode', () => {
+    beforeAll(async () => {
+      expect((await h.orders(['pause', '--requests', '--local'])).code).toBe(0);
+    });
+    afterAll(async () => {
+      expect((await h.orders(['resume', '--local'])).code).toBe(0);
+    });
+
+    it('a request holds its bottles on its day; decline gives them back, once', async () => {
+      const { reference = '' } = await checkout(9);
+      const request = await requestOf(reference);
+      const day = String(request?.dispatchDate);
+      expect((await store().read(day)).holds).toContain(`r${reference}:9`);
+      const before = await store().read(day);
+
+      expect((await h.orders(['decline', reference, '--local'])).code).toBe(0);
+      expect((await h.orders(['decline', reference, '--local'])).code).toBe(1);
+
+      expect(await store().read(day)).toMatchObject({ taken: before.taken - 9 });
+      expect((await store().read(day)).holds).not.toContain(`r${reference}:9`);
+    });
+
+    it("request-payment: the link's session carries the request's bottles (moved, never let go); paying it sells them; its expiry would release them", async () => {
+      const { reference = '' } = await checkout(3);
+      const day = String((await requestOf(reference))?.dispatchDate);
+      const before = await store().read(day);
+
+      expect((await h.orders(['request-payment', reference, '--local'])).code).toBe(0);
+
+      const sessionId = String((await requestOf(reference))?.checkoutSessionId);
+      const hold = h.shop.simulator.getSession(sessionId)?.metadata?.capacity_hold ?? '';
+      expect(hold).toMatch(new RegExp(`^r${reference}\\.\\d+:3$`));
+      expect(h.shop.simulator.getSession(sessionId)?.metadata?.dispatch_date).toBe(day);
+      const linked = await store().read(day);
+      expect(linked.taken).toBe(before.taken);
+      expect(linked.holds).toContain(hold);
+      expect(linked.holds).not.toContain(`r${reference}:3`);
+
+      await h.shop.simulator.completeSession(sessionId);
+      await deliver('checkout.session.completed', sessionId);
+      await deliver('checkout.session.expired', sessionId);
+
+      expect(await store().read(day)).toMatchObject({ taken: before.taken, sold: before.sold + 3 });
+      expect((await store().read(day)).sales).toContain(hold);
+    });
   });
 });

@@ -70,6 +70,14 @@ export function attributeNames(change: CapacityChange): Record<string, string> {
   );
 }
 
+/** The change's values its expressions use, and no others: DynamoDB refuses unused values too. */
+export function usedValues(change: CapacityChange): CapacityChange['values'] {
+  const text = `${change.update} ${change.condition}`;
+  return Object.fromEntries(
+    Object.entries(change.values).filter(([name]) => new RegExp(`${name}\\b`).test(text)),
+  );
+}
+
 /** The store over signed HTTP calls (lambdas/lib/dynamodb-http.ts): what create-checkout and shop-status use. */
 export function capacityStoreOverHttp(
   calls: { getItem: GetItem; updateItem: UpdateItem },
@@ -79,7 +87,7 @@ export function capacityStoreOverHttp(
   return {
     async change(date, change) {
       const values: AttributeMap = {};
-      for (const [name, value] of Object.entries(change.values)) values[name] = toAttributeValue(value);
+      for (const [name, value] of Object.entries(usedValues(change))) values[name] = toAttributeValue(value);
       try {
         const attributes = await calls.updateItem(tableName, key(date), {
           updateExpression: change.update,

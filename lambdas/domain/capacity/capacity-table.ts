@@ -1,7 +1,13 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite } from '../orders/conditional-writes';
 import { capacityDayKey, itemKey, type ShopTable } from '../orders/orders-table';
-import { attributeNames, type CapacityDay, type CapacityStore, capacityDayFromItem } from './capacity-store';
+import {
+  attributeNames,
+  type CapacityDay,
+  type CapacityStore,
+  capacityDayFromItem,
+  usedValues,
+} from './capacity-store';
 
 /**
  * The capacity store over the SDK's document client: the webhook, the reconciler, the operator's
@@ -21,7 +27,7 @@ export function capacityStoreFromTable(table: ShopTable): CapacityStore {
             UpdateExpression: change.update,
             ConditionExpression: change.condition,
             ExpressionAttributeNames: attributeNames(change),
-            ExpressionAttributeValues: { ...change.values },
+            ExpressionAttributeValues: { ...usedValues(change) },
             ReturnValues: 'ALL_NEW',
           }),
         );

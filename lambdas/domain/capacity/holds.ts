@@ -65,14 +65,24 @@ export function checkoutReservationId(token: string, expiresAt: number): string 
   return `c${token}.${expiresAt}`;
 }
 
-/** An order request's reservation (requests mode): `r<reference>`; it lasts until declined or paid. */
+/**
+ * An order request's reservation (requests mode): `r<reference>`, from the moment it is recorded
+ * until it is declined or invited to pay. A payment link then holds the bottles under its own id,
+ * `r<reference>.<expires_at>` ({@link paymentLinkReservationId}), so an expired link's late events
+ * can never release a newer link's bottles.
+ */
 export function requestReservationId(reference: string): string {
   return `r${reference}`;
 }
 
-/** When a checkout hold's session expires (epoch seconds); undefined for any other hold. */
-export function checkoutHoldExpiresAt(hold: string): number | undefined {
-  const match = /^c[A-Za-z0-9_-]+\.(\d{9,11}):\d+$/.exec(hold);
+/** A payment link's reservation: its request's, with the link's `expires_at` (epoch seconds). */
+export function paymentLinkReservationId(reference: string, expiresAt: number): string {
+  return `r${reference}.${expiresAt}`;
+}
+
+/** When a hold's session expires (epoch seconds), for a checkout's or a payment link's; undefined for a request's. */
+export function holdExpiresAt(hold: string): number | undefined {
+  const match = /^[cr][A-Za-z0-9_-]+\.(\d{9,11}):\d+$/.exec(hold);
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
@@ -190,6 +200,38 @@ export async function sellHold(
     // The hold reappeared between the two updates (a retried reservation of the same attempt): again.
   }
   throw new Error(`Could not sell hold ${hold} on ${date}`);
+}
+
+/**
+ * Moves a hold's bottles to another id on the same day without letting go of them: first the new
+ * id joins the old (`taken` unchanged, so no other checkout can take the bottles meanwhile), then
+ * the old one leaves. Both steps are conditional, so a repeat after a stop between them finishes
+ * the move. False when `from` was not held there (and `to` is not either): reserve `to` instead.
+ */
+export async function transferHold(
+  store: CapacityStore,
+  date: IsoDate,
+  from: string,
+  to: string,
+): Promise<boolean> {
+  if (holdBottles(from) !== holdBottles(to)) throw new Error(`${from} and ${to} hold different bottles`);
+  const values = {
+    ':from': from,
+    ':fromSet': new Set([from]),
+    ':to': to,
+    ':toSet': new Set([to]),
+  };
+  await store.change(date, {
+    update: 'ADD #holds :toSet',
+    condition: 'contains(#holds, :from) AND NOT contains(#holds, :to) AND NOT contains(#sales, :to)',
+    values,
+  });
+  await store.change(date, {
+    update: 'DELETE #holds :fromSet',
+    condition: 'contains(#holds, :from) AND contains(#holds, :to)',
+    values,
+  });
+  return (await store.read(date)).holds.has(to);
 }
 
 /** Gives a sale's bottles back to its day (a refund or a failed debit); false when it is not a sale there. */

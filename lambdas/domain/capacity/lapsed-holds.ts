@@ -3,7 +3,7 @@ import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { hasShopMarker } from '../checkout/order-metadata';
 import type { CapacityStore } from './capacity-store';
-import { checkoutHoldExpiresAt, dispatchDaysFrom, RESERVATION_WEEKS, releaseHold } from './holds';
+import { dispatchDaysFrom, holdExpiresAt, RESERVATION_WEEKS, releaseHold } from './holds';
 import { reservationOf } from './session-reservation';
 
 /**
@@ -30,11 +30,11 @@ export interface LapsedHoldDeps {
 
 /**
  * Gives back the holds the webhook should have released: those of this shop's sessions Stripe
- * lists as expired (the last two days), and checkout holds whose session's expiry, written in the
- * hold id, is past by LAPSE_MARGIN_MS (a function stopped between the reservation and Stripe, so
- * no session ever carried it). Looks at the coming dispatch days and the days those sessions
- * held; each day is read once and only its lapsed holds are written. Order requests' holds never
- * lapse: the merchant declines or invites them.
+ * lists as expired (the last two days), and checkout and payment-link holds whose session's
+ * expiry, written in the hold id, is past by LAPSE_MARGIN_MS (a function stopped between the
+ * reservation and Stripe, so no session ever carried it). Looks at the coming dispatch days and
+ * the days those sessions held; each day is read once and only its lapsed holds are written. An
+ * order request's own hold never lapses: the merchant declines or invites it.
  * @returns how many holds it released.
  */
 export async function releaseLapsedHolds(deps: LapsedHoldDeps): Promise<number> {
@@ -57,7 +57,7 @@ export async function releaseLapsedHolds(deps: LapsedHoldDeps): Promise<number> 
   for (const date of new Set([...coming, ...expired.keys()])) {
     const day = await deps.store.read(date);
     for (const hold of day.holds) {
-      const expiresAt = checkoutHoldExpiresAt(hold);
+      const expiresAt = holdExpiresAt(hold);
       const lapsed = expiresAt !== undefined && expiresAt * 1000 + LAPSE_MARGIN_MS < now.getTime();
       if (!lapsed && !expired.get(date)?.has(hold)) continue;
       if (await releaseHold(deps.store, date, hold)) {

@@ -3,7 +3,7 @@ import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
 import { type CapacitySettings, limitFor } from './capacity-settings';
 import type { CapacityDay, CapacityStore } from './capacity-store';
-import { holdBottles, isSoldOut, releaseHold, releaseOrGiveBack, sellHold } from './holds';
+import { giveBackSale, holdBottles, isSoldOut, releaseHold, releaseOrGiveBack, sellHold } from './holds';
 import { reservationOf } from './session-reservation';
 
 // What a Checkout Session's events do to its dispatch day's bottles. Every function reads the
@@ -121,4 +121,23 @@ export async function settleUnpaidSession(
     return;
   }
   await keepSessionReservation(metadata, deps);
+}
+
+/**
+ * A refunded order that was never dispatched gives its bottles back to the day they counted on,
+ * once: the give-back is conditional on the sale. A dispatched order's bottles were used. False
+ * when nothing was given back now.
+ */
+export async function returnRefundedBottles(
+  store: CapacityStore,
+  order: {
+    status: string;
+    dispatchedAt?: string | undefined;
+    capacityHold?: string | undefined;
+    capacityDate?: IsoDate | undefined;
+  },
+): Promise<boolean> {
+  if (order.status !== 'refunded' || order.dispatchedAt !== undefined) return false;
+  if (order.capacityHold === undefined || order.capacityDate === undefined) return false;
+  return giveBackSale(store, order.capacityDate, order.capacityHold);
 }

@@ -1,6 +1,7 @@
 import type { CheckoutRequest } from '../../../shared/checkout-request';
 import { initOnce } from '../../lib/cold-start';
 import type { CheckoutEnv } from '../../lib/config';
+import type { CapacitySettings } from '../capacity/capacity-settings';
 import { type CapacityStore, capacityStoreFromConfig } from '../capacity/capacity-store';
 import { type ShopSettings, settingsReaderFromConfig } from '../shop-settings/shop-settings';
 
@@ -15,11 +16,17 @@ export interface CheckoutGateDeps {
   capacity: CapacityStore;
   /**
    * Records a validated checkout as an order request and notifies the merchant within the notice
-   * limits (requests mode; recordOrderRequest). `client`: the sender's IP address, which the limits count.
+   * limits (requests mode; recordOrderRequest). `client`: the sender's IP address, which the limits
+   * count; `capacity`: the dispatch days' limits, the request's bottles are held as a checkout's.
    */
   recordRequest: (
     input: CheckoutRequest,
-    options: { idempotencyKey: string | undefined; cutoffHours: number; client: string },
+    options: {
+      idempotencyKey: string | undefined;
+      cutoffHours: number;
+      client: string;
+      capacity: CapacitySettings | undefined;
+    },
   ) => Promise<RecordedRequest>;
 }
 

@@ -2,6 +2,8 @@ import type Stripe from 'stripe';
 import { formatLondonTime, type IsoDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
+import { capacityStoreFromTable } from '../capacity/capacity-table';
+import { returnRefundedBottles } from '../capacity/session-capacity';
 import { renderDelayEmail, renderDispatchEmail, renderRefundEmail } from '../emails/order-updates';
 import { type ItemUpdate, updateIf } from '../orders/conditional-writes';
 import {
@@ -54,9 +56,12 @@ function customerEmail(
  * The refund email of a refunded order, once, whichever way it was refunded. Rendered from the
  * order read back just before the claim, so it carries the reason as stored by then: the command
  * stores its reason before it asks Stripe, so every path that records the refund finds it.
+ * Every refund path ends here, so this is also where an undispatched order's bottles go back to
+ * their dispatch day (once: the give-back is conditional on the sale).
  */
 async function sendRefundEmail(order: ManagedOrder, deps: ShopDeps): Promise<SendOnceOutcome> {
   const stored = await rereadOrder(deps, order.sessionId);
+  await returnRefundedBottles(capacityStoreFromTable(deps.table), stored);
   return sendOnce(
     stored.pk,
     'refund',

@@ -6,6 +6,10 @@ import { poundsToPence, quoteOrder } from '../../../shared/pricing';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
 import { isStripeError } from '../../lib/stripe-errors';
+import type { CapacitySettings } from '../capacity/capacity-settings';
+import { capacityStoreFromTable } from '../capacity/capacity-table';
+import { CapacityFullError, releaseHold, reserveBottles } from '../capacity/holds';
+import { holdForPaymentLink, releaseRequestBottles, requestHold } from '../capacity/request-capacity';
 import {
   buildSessionParams,
   CheckoutConflictError,
@@ -24,6 +28,7 @@ import {
 import { findByReference, getRecord, type ShopRecord } from '../orders/records';
 import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
 import { RefusedError } from '../refusal';
+import { readShopSettings } from '../shop-settings/settings-store';
 import { decideRequestNotice, type NoticeLimitScope } from './request-notice-limits';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 
@@ -62,12 +67,20 @@ export type RequestNoticeOutcome = SendOnceOutcome | 'failed' | `limited-by-${No
  * in paid mode. A notice SES refuses is logged, not thrown: the request is recorded and `orders
  * list` shows the unsent notice. Emits OrderRequests for each new request, and
  * OrderRequestNoticesSuppressed for each one over a limit.
+ * The request holds its bottles from the start, on the first dispatch day with room (as a paid
+ * checkout does, with the shop's `capacity`), and is dated that day; decline gives them back.
  * @throws QuoteMismatchError when the totals are not the server's quote.
  * @throws CheckoutConflictError when the idempotency key was used for other details.
+ * @throws CapacityFullError when no dispatch day within 8 weeks has room (nothing recorded).
  */
 export async function recordOrderRequest(
   input: CheckoutRequest,
-  options: { idempotencyKey: string | undefined; cutoffHours: number; client: string },
+  options: {
+    idempotencyKey: string | undefined;
+    cutoffHours: number;
+    client: string;
+    capacity?: CapacitySettings | undefined;
+  },
   deps: RequestWriterDeps,
 ): Promise<{ reference: string; created: boolean; notice: RequestNoticeOutcome }> {
   const quote = quoteOrder(input.quantity);
@@ -84,7 +97,13 @@ export async function recordOrderRequest(
 
   const now = deps.now();
   const createdAt = now.toISOString();
-  const dispatchDate = nextDispatchDate(now, { cutoffHours: options.cutoffHours });
+  const capacity = capacityStoreFromTable(deps.table);
+  const reservation = await reserveBottles(capacity, {
+    from: nextDispatchDate(now, { cutoffHours: options.cutoffHours }),
+    hold: requestHold({ reference, bottles: quote.bottles }),
+    capacity: options.capacity,
+  });
+  const dispatchDate = reservation.date;
   const decision = await decideRequestNotice(deps.table, { email: input.email, client: options.client }, now);
   const item: OrderRequest = {
     pk: requestKey(reference),
@@ -113,7 +132,13 @@ export async function recordOrderRequest(
     gsi1pk: dispatchDayKey(dispatchDate),
     gsi1sk: dispatchSortKey('requested', createdAt, reference),
   };
-  if (!(await putIfAbsent(deps.table, item))) {
+  const recorded = await putIfAbsent(deps.table, item).catch(async (error: unknown) => {
+    // Not known to be recorded: give the bottles back rather than hold them for a request that may
+    // not exist (a request that does exist then holds none, and its payment link reserves afresh).
+    if (reservation.added) await releaseHold(capacity, dispatchDate, reservation.hold).catch(() => undefined);
+    throw error;
+  });
+  if (!recorded) {
     // The same key recorded concurrently: as a repeat (its allowance, if it took one, is spent).
     return { reference, created: false, notice: await finishRepeat(await getRecord(deps.table, item.pk)) };
   }
@@ -250,9 +275,20 @@ export async function requestPayment(
   const now = deps.now();
   if (request.status === 'requested' || linkExpired(request, now)) {
     const previous = request.status === 'invited' ? await closeExpiredLink(request, deps) : undefined;
-    const dispatchDate = nextDispatchDate(now, { cutoffHours: deps.cutoffHours });
     const quote = quoteOrder(request.bottles);
     const expiresAt = Math.floor(now.getTime() / 1000) + PAYMENT_LINK_HOURS * 3600;
+    // The link holds the request's bottles (moved to a later day with room if the request's closed).
+    const link = await holdForPaymentLink(capacityStoreFromTable(deps.table), request, {
+      expiresAt,
+      earliest: nextDispatchDate(now, { cutoffHours: deps.cutoffHours }),
+      capacity: (await readShopSettings(deps.table, true)).capacity,
+    }).catch((error: unknown) => {
+      if (!(error instanceof CapacityFullError)) throw error;
+      throw new RefusedError(
+        `No dispatch day in the next 8 weeks has room for ${request.reference}'s ${request.bottles} bottles: raise a day's capacity (npm run orders -- capacity) or decline it. Nothing sent.`,
+      );
+    });
+    const dispatchDate = link.date;
     const params = buildSessionParams({
       input: {
         name: request.customerName,
@@ -272,6 +308,7 @@ export async function requestPayment(
       dispatchDate,
       debitDispatchDate: debitDispatchDate(now, { cutoffHours: deps.cutoffHours }),
       expiresAt,
+      capacityHold: link.hold,
     });
     let session: { id: string; url: string | null };
     try {
@@ -281,6 +318,7 @@ export async function requestPayment(
         idempotencyKey: `request-payment-${request.reference}${previous === undefined ? '' : `-after-${previous}`}`,
       });
     } catch (error) {
+      await link.undo().catch(() => undefined);
       if (isStripeError(error) && error.type === 'StripeInvalidRequestError') {
         throw new RefusedError(
           `Stripe refused the payment link for ${request.reference}: ${error.message}. Nothing changed.`,
@@ -384,6 +422,8 @@ export async function declineRequest(
     request = await readRequest(deps, request.reference);
   }
   const stored = request;
+  // Whatever the request still holds goes back to its day (every run: a stopped one may not have).
+  if (stored.status === 'declined') await releaseRequestBottles(capacityStoreFromTable(deps.table), stored);
   const email = await sendOnce(
     stored.pk,
     'decline',

@@ -113,6 +113,7 @@ async function createCheckout({
       idempotencyKey,
       cutoffHours: deps.cutoffHours,
       client: viewerAddress(event),
+      capacity: settings.capacity,
     });
     logger.info('Order request recorded', {
       ...logKeys,

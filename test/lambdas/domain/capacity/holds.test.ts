@@ -3,18 +3,20 @@ import { capacityStoreOverHttp } from '../../../../lambdas/domain/capacity/capac
 import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import {
   CapacityFullError,
-  checkoutHoldExpiresAt,
   checkoutReservationId,
   dispatchDaysFrom,
   firstDayWithRoom,
   followingDispatchDay,
   giveBackSale,
   holdBottles,
+  holdExpiresAt,
   holdId,
+  paymentLinkReservationId,
   releaseHold,
   releaseOrGiveBack,
   reserveBottles,
   sellHold,
+  transferHold,
 } from '../../../../lambdas/domain/capacity/holds';
 import { createDynamoDbHttp } from '../../../../lambdas/lib/dynamodb-http';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';
@@ -62,8 +64,11 @@ describe('hold ids', () => {
 
     expect(hold).toBe('c0123456789abcdef0123.1795000000:6');
     expect(holdBottles(hold)).toBe(6);
-    expect(checkoutHoldExpiresAt(hold)).toBe(1_795_000_000);
-    expect(checkoutHoldExpiresAt('rR0123456789A:3')).toBeUndefined();
+    expect(holdExpiresAt(hold)).toBe(1_795_000_000);
+    expect(holdExpiresAt('rR0123456789A:3')).toBeUndefined();
+    expect(holdExpiresAt(holdId(paymentLinkReservationId('R0123456789A', 1_795_000_000), 3))).toBe(
+      1_795_000_000,
+    );
   });
 
   it.each(['', 'x', 'x:0', 'x:-3', 'x:3:3', 'a b:3', ':3'])('"%s" is not a hold id', (text) => {
@@ -220,6 +225,25 @@ describe.each(Object.entries(stores))('day transitions through the %s', (_name, 
     expect(await releaseOrGiveBack(store, monday, 'csold.1:6')).toBe(true);
     expect(await releaseOrGiveBack(store, monday, 'csold.1:6')).toBe(false);
     expect(await store.read(monday)).toMatchObject({ taken: 0, sold: 0 });
+  });
+
+  it('transferHold moves a hold to a new id without letting go of its bottles; a repeat finishes a stopped move', async () => {
+    const store = makeStore();
+    const [monday] = freshMondays();
+    await reserveBottles(store, { from: monday, hold: 'rR1:6', capacity: { weekly: 6 } });
+
+    expect(await transferHold(store, monday, 'rR1:6', 'rR1.1:6')).toBe(true);
+    expect(await store.read(monday)).toMatchObject({ taken: 6, holds: new Set(['rR1.1:6']) });
+    // Stopped between its two steps: both ids held, the bottles counted once; a repeat finishes.
+    await store.change(monday, {
+      update: 'ADD #holds :s',
+      condition: 'contains(#holds, :h)',
+      values: { ':s': new Set(['rR1:6']), ':h': 'rR1.1:6' },
+    });
+    expect(await transferHold(store, monday, 'rR1:6', 'rR1.1:6')).toBe(true);
+    expect(await store.read(monday)).toMatchObject({ taken: 6, holds: new Set(['rR1.1:6']) });
+    expect(await transferHold(store, monday, 'rR2:6', 'rR2.1:6')).toBe(false);
+    await expect(transferHold(store, monday, 'rR1.1:6', 'rR1.2:3')).rejects.toThrow('hold different bottles');
   });
 
   it('firstDayWithRoom: the first day the smallest order fits, and what is left there', async () => {

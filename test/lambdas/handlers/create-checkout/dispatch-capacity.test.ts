@@ -78,7 +78,7 @@ describe('create-checkout reserves each order on a dispatch day with room', () =
     })
       .format(new Date(`${second}T00:00:00Z`))
       .replace(',', '');
-    expect(session?.custom_text?.submit?.message).toContain(`Dispatched ${shown}`);
+    expect(session?.custom_text?.submit?.message).toContain(`Dispatch on ${shown}`);
     expect(session?.shipping_options?.[0]?.shipping_rate).toBeDefined();
     expect((await shop.day(second)).holds).toEqual(new Set([session?.metadata?.capacity_hold]));
   });

@@ -1,0 +1,101 @@
+import type { IsoDate } from '../../../shared/dispatch';
+import type { CapacitySettings } from './capacity-settings';
+import type { CapacityStore } from './capacity-store';
+import {
+  holdId,
+  paymentLinkReservationId,
+  releaseHold,
+  requestReservationId,
+  reserveBottles,
+  transferHold,
+} from './holds';
+
+// An order request's bottles (requests mode): held under the request's own id from the moment it
+// is recorded, then under its payment link's id (which carries the link's expiry) once the
+// merchant invites payment, so a link's events never touch another link's bottles.
+
+/** What of a request these functions read: as stored (lambdas/domain/orders/order-request.ts). */
+export interface RequestForCapacity {
+  reference: string;
+  bottles: number;
+  dispatchDate: IsoDate;
+  checkoutExpiresAt?: string | undefined;
+}
+
+/** The hold a request takes when it is recorded. */
+export function requestHold(request: Pick<RequestForCapacity, 'reference' | 'bottles'>): string {
+  return holdId(requestReservationId(request.reference), request.bottles);
+}
+
+/** The hold of a request's payment link that expires at `expiresAt` (epoch seconds). */
+function linkHold(request: Pick<RequestForCapacity, 'reference' | 'bottles'>, expiresAt: number): string {
+  return holdId(paymentLinkReservationId(request.reference, expiresAt), request.bottles);
+}
+
+/** The hold of the link the request was last sent, if any. */
+function lastLinkHold(request: RequestForCapacity): string | undefined {
+  if (request.checkoutExpiresAt === undefined) return undefined;
+  return linkHold(request, Math.floor(Date.parse(request.checkoutExpiresAt) / 1000));
+}
+
+export interface LinkReservation {
+  date: IsoDate;
+  hold: string;
+  /** Stripe made no session: the bottles go back to the request (or back to the day when it moved). */
+  undo: () => Promise<void>;
+}
+
+/**
+ * The bottles a new payment link holds: the request's own, moved to the link's id on the request's
+ * day while that day is still open (`earliest`, the first day an order placed now can go), without
+ * ever letting go of them; otherwise (the day closed, or the request held nothing: made before
+ * capacity existed, or its last link expired and gave them back) reserved afresh from the later of
+ * the two days. An expired earlier link's bottles are given back first.
+ * @throws CapacityFullError when they must be reserved afresh and no day has room.
+ */
+export async function holdForPaymentLink(
+  store: CapacityStore,
+  request: RequestForCapacity,
+  link: { expiresAt: number; earliest: IsoDate; capacity: CapacitySettings | undefined },
+): Promise<LinkReservation> {
+  const own = requestHold(request);
+  const hold = linkHold(request, link.expiresAt);
+  const previous = lastLinkHold(request);
+  if (previous !== undefined) await releaseHold(store, request.dispatchDate, previous);
+  const stillOpen = request.dispatchDate >= link.earliest;
+  if (stillOpen && (await transferHold(store, request.dispatchDate, own, hold))) {
+    return {
+      date: request.dispatchDate,
+      hold,
+      undo: async () => {
+        await transferHold(store, request.dispatchDate, hold, own);
+      },
+    };
+  }
+  await releaseHold(store, request.dispatchDate, own);
+  const reservation = await reserveBottles(store, {
+    from: stillOpen ? request.dispatchDate : link.earliest,
+    hold,
+    capacity: link.capacity,
+  });
+  return {
+    date: reservation.date,
+    hold,
+    undo: async () => {
+      await releaseHold(store, reservation.date, hold);
+    },
+  };
+}
+
+/**
+ * A declined request gives back whatever it holds: its own hold, or its expired link's. Safe to
+ * repeat.
+ */
+export async function releaseRequestBottles(
+  store: CapacityStore,
+  request: RequestForCapacity,
+): Promise<void> {
+  await releaseHold(store, request.dispatchDate, requestHold(request));
+  const previous = lastLinkHold(request);
+  if (previous !== undefined) await releaseHold(store, request.dispatchDate, previous);
+}
