@@ -21,6 +21,9 @@ export const ADMIN_API_PATHS = {
   declineRequest: '/functions/v1/admin/requests/decline',
 } as const;
 
+/** The Cognito group whose members may use the admin API (the user pool's group, the Lambda's check). */
+export const MERCHANTS_GROUP = 'merchants';
+
 /** What every admin path starts with: CloudFront's behaviour and the local verifier match on it. */
 export const ADMIN_API_PREFIX = '/functions/v1/admin/';
 

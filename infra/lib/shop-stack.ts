@@ -6,8 +6,9 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import type { ShopConfig } from './config';
+import { PLACEHOLDER_STAGES, type ShopConfig } from './config';
 import { API_ROUTES, CheckoutApi, routeKeyOf } from './constructs/checkout-api';
+import { MerchantAdmin } from './constructs/merchant-admin';
 import { ShopMonitoring } from './constructs/monitoring';
 import { ShopFunction, type ShopFunctionProps } from './constructs/shop-function';
 import { Website } from './constructs/website';
@@ -39,6 +40,7 @@ export const RESERVED_CONCURRENCY = {
   stripeWebhook: 10,
   reconcileOrders: 1,
   shopStatus: 2,
+  adminApi: 2,
 } as const;
 
 /** Props of {@link ShopStack}. */
@@ -73,6 +75,12 @@ export const APP_OUTPUT_KEYS = {
   apiAccessLogGroupName: 'ApiAccessLogGroupName',
   /** The fulfilment key's secret: what the ops CLI reads to call Stripe as the back office. */
   stripeSecretName: 'StripeSecretName',
+  /** The merchants' user pool: `npm run orders -- merchant add` creates users in it. */
+  adminUserPoolId: 'AdminUserPoolId',
+  /** The admin page's app client (public, authorization code + PKCE). */
+  adminClientId: 'AdminClientId',
+  /** Managed login's base URL, where the admin page sends the merchant to sign in. */
+  adminSignInUrl: 'AdminSignInUrl',
 } as const;
 
 /** Per function: `<Name>FunctionName` and `<Name>LogGroupName` outputs. */
@@ -82,6 +90,7 @@ export const FUNCTION_OUTPUT_NAMES = {
   stripeWebhook: 'StripeWebhook',
   reconcileOrders: 'ReconcileOrders',
   shopStatus: 'ShopStatus',
+  adminApi: 'AdminApi',
 } as const;
 
 /**
@@ -96,6 +105,8 @@ export class ShopStack extends Stack {
   readonly api: CheckoutApi;
   readonly data: ShopDataStack;
   readonly monitoring: ShopMonitoring;
+  /** The merchant's user pool and the admin routes behind its JWT authorizer. */
+  readonly admin: MerchantAdmin;
   /** The API's authorizer: requests must carry CloudFront's origin-verify header. */
   readonly originVerifier: ShopFunction;
   readonly functions: {
@@ -104,6 +115,7 @@ export class ShopStack extends Stack {
     readonly stripeWebhook: ShopFunction;
     readonly reconcileOrders: ShopFunction;
     readonly shopStatus: ShopFunction;
+    readonly adminApi: ShopFunction;
   };
 
   constructor(scope: Construct, id: string, props: ShopStackProps) {
@@ -214,11 +226,23 @@ export class ShopStack extends Stack {
         environment: { ORDERS_TABLE_NAME: orders.table.tableName, ...dispatchEnv },
         readsSecrets: false,
       }),
+      // The operator's actions behind sign-in: refunds and payment links call Stripe with the
+      // fulfilment key, as the CLI does. SITE_URL and the origin check's secret are added below.
+      adminApi: shopFunction('AdminApi', {
+        entry: 'lambdas/handlers/admin-api/handler.ts',
+        description: "The merchant's admin API (Cognito sign-in, merchants group)",
+        timeout: Duration.seconds(25),
+        reservedConcurrency: RESERVED_CONCURRENCY.adminApi,
+        environment: fulfilmentEnv,
+      }),
     };
 
     // Exactly what each function touches. The two public read/start functions only call Stripe,
     // with the checkout key; only the webhook reads the signing secret.
-    const { createCheckout, checkoutStatus, stripeWebhook, reconcileOrders, shopStatus } = this.functions;
+    const { createCheckout, checkoutStatus, stripeWebhook, reconcileOrders, shopStatus, adminApi } =
+      this.functions;
+    stripeSecrets.grantRead('fulfilmentKey', adminApi);
+    email.grantSend(adminApi);
     stripeSecrets.grantRead('checkoutKey', createCheckout);
     // The shop's settings item, and order requests in requests mode: nothing else of the table.
     orders.grantShopSettingsRead(createCheckout);
@@ -304,12 +328,25 @@ export class ShopStack extends Stack {
     });
     // success_url and cancel_url are built from this, never from the request.
     createCheckout.function.addEnvironment('SITE_URL', this.website.siteUrl);
+    adminApi.function.addEnvironment('SITE_URL', this.website.siteUrl);
+    // The admin routes carry the JWT authorizer instead of origin-verify: the Lambda checks the header.
+    adminApi.function.addEnvironment('ORIGIN_VERIFY_SECRET_ID', originVerify.secretArn);
+    originVerify.grantRead(adminApi);
+    this.admin = new MerchantAdmin(this, 'MerchantAdmin', {
+      httpApi: this.api.httpApi,
+      handler: adminApi.function,
+      siteUrl: this.website.siteUrl,
+      requireMfa: !PLACEHOLDER_STAGES.includes(config.stage),
+      domainPrefix: `live-aquatics-shop-${config.stage}`,
+      tableArn: orders.table.tableArn,
+    });
 
     this.monitoring.monitorFunction('CreateCheckout', createCheckout.function);
     this.monitoring.monitorFunction('CheckoutStatus', checkoutStatus.function);
     this.monitoring.monitorFunction('StripeWebhook', stripeWebhook.function);
     this.monitoring.monitorFunction('ReconcileOrders', reconcileOrders.function);
     this.monitoring.monitorFunction('ShopStatus', shopStatus.function);
+    this.monitoring.monitorFunction('AdminApi', adminApi.function);
     this.monitoring.monitorWebhookServerErrors(this.api.accessLogs, routeKeyOf('stripeWebhook'));
     this.monitoring.monitorApiServerErrors(this.api.httpApi);
     this.monitoring.monitorMissedOrders();
@@ -355,6 +392,9 @@ export class ShopStack extends Stack {
       stripeSecrets.secrets.fulfilmentKey.secretName,
       'The fulfilment key (webhook, reconciler, ops commands); the other secrets are outputs of the data stack',
     );
+    output(APP_OUTPUT_KEYS.adminUserPoolId, this.admin.userPool.userPoolId, "The merchants' user pool");
+    output(APP_OUTPUT_KEYS.adminClientId, this.admin.client.userPoolClientId, "The admin page's app client");
+    output(APP_OUTPUT_KEYS.adminSignInUrl, this.admin.domain.baseUrl(), 'Managed login for the admin page');
     for (const [name, outputName] of Object.entries(FUNCTION_OUTPUT_NAMES) as Array<
       [keyof typeof FUNCTION_OUTPUT_NAMES, string]
     >) {

@@ -1,8 +1,6 @@
 import * as z from 'zod/mini';
+import { MERCHANTS_GROUP } from '../../shared/api-paths';
 import { HttpError, type HttpEvent } from './http';
-
-/** The Cognito group whose members may use the admin API. */
-export const MERCHANTS_GROUP = 'merchants';
 
 export const AUTH_ERRORS = {
   unauthenticated: 'Sign in first.',

@@ -96,6 +96,8 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
           'Website/DeploymentRole AwsSolutions-IAM5[Resource::arn:aws:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-eu-west-2/*]',
         ].map((ack) => `LiveAquatics-dev/${ack}`),
         'LiveAquatics-dev/Custom::CDKBucketDeployment<uuid> AwsSolutions-L1',
+        'LiveAquatics-dev/MerchantAdmin/Merchants AwsSolutions-COG2',
+        'LiveAquatics-dev/MerchantAdmin/Merchants AwsSolutions-COG8',
       ].sort(),
     );
     for (const ack of acks) {

@@ -142,6 +142,11 @@ describe('ShopStack', () => {
         'ReconcileOrdersLogGroupName',
         'ShopStatusFunctionName',
         'ShopStatusLogGroupName',
+        'AdminApiFunctionName',
+        'AdminApiLogGroupName',
+        'AdminUserPoolId',
+        'AdminClientId',
+        'AdminSignInUrl',
       ].sort(),
     );
     expect(outputs.CreateCheckoutFunctionName.Value).toEqual({

@@ -174,7 +174,7 @@ describe('Website', () => {
     it('CloudFront security headers on every response: the site behaviour and the API behaviour alike', () => {
       const policy = { Ref: logicalIdOf(stack.website.responseHeadersPolicy) };
       expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual(policy);
-      expect(config.CacheBehaviors.map((b) => b.ResponseHeadersPolicyId)).toEqual([policy]);
+      expect(config.CacheBehaviors.map((b) => b.ResponseHeadersPolicyId)).toEqual([policy, policy]);
     });
   });
 
@@ -200,8 +200,9 @@ describe('Website', () => {
     });
 
     it('sends /functions/v1/* to the HTTP API over TLS 1.2, uncached, without the SPA function', () => {
-      expect(config.CacheBehaviors).toHaveLength(1);
-      const api = config.CacheBehaviors[0];
+      // The admin API's own behaviour comes first (test/infra/merchant-admin.test.ts), then this one.
+      expect(config.CacheBehaviors).toHaveLength(2);
+      const api = config.CacheBehaviors.find((b) => b.PathPattern === API_PATH_PATTERN);
       expect(api).toMatchObject({
         PathPattern: API_PATH_PATTERN,
         ViewerProtocolPolicy: 'https-only',

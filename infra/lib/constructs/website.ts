@@ -39,6 +39,10 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import { Construct } from 'constructs';
 import { acknowledgeNag, nagValue } from '../nag';
 import { API_PATH_PATTERN } from './checkout-api';
+
+/** The admin API's CloudFront behaviour: caching off, every viewer header but Host forwarded. */
+export const ADMIN_API_PATH_PATTERN = '/functions/v1/admin/*';
+
 import { APP_ROUTES, describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
 
 /**
@@ -206,6 +210,22 @@ export class Website extends Construct {
       ),
     });
 
+    const apiBehavior = {
+      origin: new HttpOrigin(props.apiOriginDomainName, {
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+        customHeaders:
+          props.apiOriginHeader === undefined
+            ? undefined
+            : { [props.apiOriginHeader.name]: props.apiOriginHeader.value },
+      }),
+      // A POST must not be answered with a redirect: plain HTTP is refused instead.
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: API_ORIGIN_REQUEST_POLICY,
+      responseHeadersPolicy: this.responseHeadersPolicy,
+    };
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Live Aquatics shop',
       defaultBehavior: {
@@ -222,22 +242,11 @@ export class Website extends Construct {
         ],
       },
       additionalBehaviors: {
-        [API_PATH_PATTERN]: {
-          origin: new HttpOrigin(props.apiOriginDomainName, {
-            protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-            originSslProtocols: [OriginSslPolicy.TLS_V1_2],
-            customHeaders:
-              props.apiOriginHeader === undefined
-                ? undefined
-                : { [props.apiOriginHeader.name]: props.apiOriginHeader.value },
-          }),
-          // A POST must not be answered with a redirect: plain HTTP is refused instead.
-          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-          allowedMethods: AllowedMethods.ALLOW_ALL,
-          cachePolicy: CachePolicy.CACHING_DISABLED,
-          originRequestPolicy: API_ORIGIN_REQUEST_POLICY,
-          responseHeadersPolicy: this.responseHeadersPolicy,
-        },
+        // The admin API first (CloudFront takes the first pattern that matches): its own
+        // behaviour, so the merchant's `Authorization` bearer reaching the origin on every method,
+        // uncached, is stated once for these paths whatever becomes of the shop's API behaviour.
+        [ADMIN_API_PATH_PATTERN]: apiBehavior,
+        [API_PATH_PATTERN]: apiBehavior,
       },
       // No errorResponses: they apply to every origin and would turn the API's JSON 404s into the app.
       domainNames: props.domain === undefined ? undefined : [props.domain.domainName],

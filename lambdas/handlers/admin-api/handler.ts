@@ -23,10 +23,12 @@ import { createDocumentClient, createSesClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
-import { HttpError, type HttpEvent, type HttpResult, json, readJsonBody } from '../../lib/http';
+import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
+import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
+import { readSecretString } from '../../lib/secrets-extension';
 import { createStripeClient, loadStripeSecrets } from '../../lib/stripe';
 
 /** An admin body is a handful of references at most. */
@@ -34,7 +36,20 @@ const MAX_BODY_BYTES = 8 * 1024;
 
 export const ADMIN_ERRORS = {
   notFound: 'No such admin route.',
+  notThroughCloudFront: 'Forbidden.',
 } as const;
+
+/**
+ * The value CloudFront sends in the origin-verify header, when the stack sets
+ * ORIGIN_VERIFY_SECRET_ID. The admin routes carry the JWT authorizer, and a route has one
+ * authorizer, so the origin check the other routes get from the origin-verify authorizer is made
+ * here, first. The local stack has no CloudFront and sets none.
+ */
+export function originValueFromEnv(env: Env): (() => Promise<string>) | undefined {
+  const parsed = z.safeParse(z.object({ ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)) }), env);
+  if (!parsed.success) return undefined;
+  return initOnce(() => readSecretString(parsed.data.ORIGIN_VERIFY_SECRET_ID, {}));
+}
 
 /** The clients and settings the operator's actions need, from the environment: once per cold start. */
 export async function loadAdminDeps(env: Env): Promise<ShopStripeDeps> {
@@ -183,6 +198,7 @@ function adminErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | unde
  */
 export function createAdminApiHandler(
   deps: Deps | (() => Promise<Deps>),
+  options: { expectedOrigin?: (() => Promise<string>) | undefined } = {},
 ): (event: HttpEvent) => Promise<HttpResult> {
   const loadDeps = initOnce(typeof deps === 'function' ? deps : async () => deps);
   const endpoints = new Map(
@@ -204,6 +220,13 @@ export function createAdminApiHandler(
   return async (event) => {
     const logKeys = { requestId: event.requestContext.requestId, route: 'admin-api' };
     try {
+      if (options.expectedOrigin !== undefined) {
+        // Fails closed: a secret that cannot be read lets nothing in.
+        const expected = await options.expectedOrigin().catch(() => undefined);
+        if (!cameThroughCloudFront(header(event, ORIGIN_VERIFY_HEADER), expected)) {
+          throw new HttpError(403, { error: ADMIN_ERRORS.notThroughCloudFront });
+        }
+      }
       requireMerchant(event);
       const endpoint = endpoints.get(event.rawPath);
       if (endpoint === undefined) throw new HttpError(404, { error: ADMIN_ERRORS.notFound });
@@ -215,4 +238,6 @@ export function createAdminApiHandler(
 }
 
 /** The Lambda entry point. */
-export const handler = createAdminApiHandler(() => loadAdminDeps(process.env));
+export const handler = createAdminApiHandler(() => loadAdminDeps(process.env), {
+  expectedOrigin: originValueFromEnv(process.env),
+});

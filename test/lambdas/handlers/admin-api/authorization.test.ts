@@ -135,3 +135,30 @@ describe('routing', () => {
     expect(result.statusCode).toBe(405);
   });
 });
+
+describe('the origin check (the admin routes carry the JWT authorizer, not the origin-verify one)', () => {
+  const guarded = withJwtAuthorizer(
+    createAdminApiHandler(() => Promise.reject(new Error('no dependencies in this test')), {
+      expectedOrigin: async () => 'cloudfront-only-value',
+    }),
+    { issuer: TEST_ISSUER, clientId: TEST_CLIENT_ID, jwks: key.jwks },
+  );
+  const withHeader = (value?: string) =>
+    apiGatewayEvent({
+      path: '/functions/v1/admin/orders',
+      lowerCaseHeaders: true,
+      headers: {
+        authorization: `Bearer ${signToken(key)}`,
+        ...(value !== undefined && { 'x-origin-verify': value }),
+      },
+    });
+
+  it('refuses a merchant request that did not come through CloudFront', async () => {
+    expect((await guarded(withHeader())).statusCode).toBe(403);
+    expect((await guarded(withHeader('guess'))).statusCode).toBe(403);
+  });
+
+  it("lets one with CloudFront's value through to the next check", async () => {
+    expect((await guarded(withHeader('cloudfront-only-value'))).statusCode).toBe(503);
+  });
+});

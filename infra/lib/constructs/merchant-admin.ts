@@ -1,0 +1,177 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { type HttpApi, HttpMethod, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  AccountRecovery,
+  CfnUserPoolGroup,
+  ManagedLoginVersion,
+  Mfa,
+  OAuthScope,
+  UserPool,
+  type UserPoolClient,
+  type UserPoolDomain,
+} from 'aws-cdk-lib/aws-cognito';
+import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import {
+  DISPATCH_DATE_INDEX,
+  ORDER_KEY_PREFIX,
+  REFERENCE_INDEX,
+  REQUEST_KEY_PREFIX,
+  SETTINGS_KEY,
+} from '../../../lambdas/domain/orders/orders-table';
+import { ADMIN_API_PATHS, MERCHANTS_GROUP } from '../../../shared/api-paths';
+import { acknowledgeNag } from '../nag';
+
+/** Every admin route: `METHOD path`, each with the JWT authorizer. */
+export const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string }> = [
+  { method: HttpMethod.GET, path: ADMIN_API_PATHS.orders },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.dispatch },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.delay },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.refund },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.pause },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.resume },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.requestPayment },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.declineRequest },
+];
+
+/** How long an ID or access token lives; the page renews it with the refresh token. */
+export const ADMIN_TOKEN_VALIDITY = Duration.minutes(30);
+/** How long a sign-in lasts without a new password (and MFA code). */
+export const ADMIN_REFRESH_VALIDITY = Duration.hours(12);
+
+/** Props of {@link MerchantAdmin}. */
+export interface MerchantAdminProps {
+  /** The shop's HTTP API: the admin routes are added to it. */
+  readonly httpApi: HttpApi;
+  /** The admin-api Lambda, behind every admin route. */
+  readonly handler: IFunction;
+  /** The site's origin, e.g. `https://shop.example`: managed login returns to `<siteUrl>/admin`. */
+  readonly siteUrl: string;
+  /** TOTP MFA required (every stage but local/dev), or optional. */
+  readonly requireMfa: boolean;
+  /** The managed login's Cognito domain prefix, unique in the region, e.g. `live-aquatics-prod`. */
+  readonly domainPrefix: string;
+  /** The orders table, for the admin function's least-privilege grant. */
+  readonly tableArn: string;
+}
+
+/**
+ * The merchant's sign-in and the admin routes: a Cognito user pool nobody can sign up to (the
+ * operator creates merchants, Cognito emails the invitation), email as the user name, TOTP MFA,
+ * short-lived tokens with refresh, a `merchants` group, a public app client for the browser
+ * (authorization code with PKCE through managed login, no secret), and every admin route on
+ * the HTTP API behind an `HttpUserPoolAuthorizer` for that client.
+ */
+export class MerchantAdmin extends Construct {
+  readonly userPool: UserPool;
+  readonly client: UserPoolClient;
+  readonly domain: UserPoolDomain;
+  readonly routes: HttpRoute[];
+
+  constructor(scope: Construct, id: string, props: MerchantAdminProps) {
+    super(scope, id);
+
+    this.userPool = new UserPool(this, 'Merchants', {
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      mfa: props.requireMfa ? Mfa.REQUIRED : Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+      },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      userInvitation: {
+        emailSubject: 'Your Live Aquatics shop admin account',
+        emailBody:
+          "You can now manage the shop. Your user name is {username} and your temporary password is {####}. Sign in at the shop's /admin page.",
+      },
+      // The merchants are re-created with one command; a torn-down stage should not keep them.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    new CfnUserPoolGroup(this, 'MerchantsGroup', {
+      userPoolId: this.userPool.userPoolId,
+      groupName: MERCHANTS_GROUP,
+      description: 'May use the admin page and API',
+    });
+
+    const callbackUrl = `${props.siteUrl}/admin`;
+    this.client = this.userPool.addClient('AdminPage', {
+      generateSecret: false,
+      authFlows: { userSrp: true },
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
+        callbackUrls: [callbackUrl],
+        logoutUrls: [callbackUrl],
+      },
+      idTokenValidity: ADMIN_TOKEN_VALIDITY,
+      accessTokenValidity: ADMIN_TOKEN_VALIDITY,
+      refreshTokenValidity: ADMIN_REFRESH_VALIDITY,
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+    });
+
+    this.domain = this.userPool.addDomain('ManagedLogin', {
+      cognitoDomain: { domainPrefix: props.domainPrefix },
+      managedLoginVersion: ManagedLoginVersion.NEWER_MANAGED_LOGIN,
+    });
+
+    const authorizer = new HttpUserPoolAuthorizer('MerchantToken', this.userPool, {
+      userPoolClients: [this.client],
+    });
+    this.grantAdmin(props.handler, props.tableArn);
+    const integration = new HttpLambdaIntegration('AdminIntegration', props.handler);
+    this.routes = ADMIN_ROUTES.flatMap(({ method, path }) =>
+      props.httpApi.addRoutes({ path, methods: [method], integration, authorizer }),
+    );
+
+    acknowledgeNag(
+      this.userPool,
+      'AwsSolutions-COG8',
+      'Threat protection needs the Plus feature plan. Controls: one or two merchants, created by the operator only (no self sign-up), TOTP MFA required outside local/dev, 12-character passwords, 30-minute tokens.',
+    );
+    if (!props.requireMfa) {
+      acknowledgeNag(
+        this.userPool,
+        'AwsSolutions-COG2',
+        'MFA is optional in local/dev only. Control: those stages hold test data only (Stripe test mode), and every other stage requires TOTP MFA (test/infra/merchant-admin.test.ts).',
+      );
+    }
+  }
+
+  /**
+   * What the admin Lambda may touch: orders and requests (read, conditional writes, the email
+   * claims), the settings item (pause, resume), and the two indexes it lists and searches by.
+   */
+  grantAdmin(grantee: IGrantable, tableArn: string): void {
+    Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
+      resourceArns: [tableArn],
+      conditions: {
+        'ForAllValues:StringLike': {
+          'dynamodb:LeadingKeys': [`${ORDER_KEY_PREFIX}*`, `${REQUEST_KEY_PREFIX}*`, SETTINGS_KEY],
+        },
+      },
+    });
+    Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:Query'],
+      resourceArns: [
+        `${tableArn}/index/${DISPATCH_DATE_INDEX.name}`,
+        `${tableArn}/index/${REFERENCE_INDEX.name}`,
+      ],
+    });
+  }
+}

@@ -1,0 +1,141 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ShopStack } from '../../infra/lib/shop-stack';
+import { logicalIdOf, statementsOfRole, synthShop } from './support';
+
+const ADMIN_ROUTE_KEYS = [
+  'GET /functions/v1/admin/orders',
+  'POST /functions/v1/admin/orders/delay',
+  'POST /functions/v1/admin/orders/dispatch',
+  'POST /functions/v1/admin/orders/refund',
+  'POST /functions/v1/admin/requests/decline',
+  'POST /functions/v1/admin/requests/payment',
+  'POST /functions/v1/admin/shop/pause',
+  'POST /functions/v1/admin/shop/resume',
+];
+
+type Resource = { Properties: Record<string, unknown> };
+
+const PROD = {
+  stage: 'prod',
+  stripeLivemode: 'true',
+  senderEmail: 'orders@daphnia-direct.co.uk',
+  merchantEmail: 'owner@daphnia-direct.co.uk',
+  sellerName: 'Daphnia Direct Ltd',
+  sellerAddress: '4 Pond Lane, Norwich NR1 1AA',
+  sellerEmail: 'hello@daphnia-direct.co.uk',
+};
+
+describe('MerchantAdmin', () => {
+  let stack: ShopStack;
+  let template: Template;
+  let prod: Template;
+
+  beforeAll(() => {
+    ({ stack, template } = synthShop());
+    ({ template: prod } = synthShop(PROD));
+  });
+
+  it('has a user pool nobody can sign up to, signing in by email, with invitations', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      AdminCreateUserConfig: Match.objectLike({ AllowAdminCreateUserOnly: true }),
+      UsernameAttributes: ['email'],
+    });
+  });
+
+  it('requires TOTP MFA outside local/dev, and offers it in dev', () => {
+    prod.hasResourceProperties('AWS::Cognito::UserPool', {
+      MfaConfiguration: 'ON',
+      EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+    });
+    template.hasResourceProperties('AWS::Cognito::UserPool', { MfaConfiguration: 'OPTIONAL' });
+  });
+
+  it('has the merchants group', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPoolGroup', {
+      GroupName: 'merchants',
+      UserPoolId: { Ref: logicalIdOf(stack.admin.userPool) },
+    });
+  });
+
+  it('gives the browser a public client: code + PKCE to /admin, 30-minute tokens with refresh', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      AllowedOAuthFlows: ['code'],
+      AllowedOAuthFlowsUserPoolClient: true,
+      CallbackURLs: [Match.objectLike({ 'Fn::Join': ['', Match.arrayWith(['/admin'])] })],
+      IdTokenValidity: 30,
+      AccessTokenValidity: 30,
+      TokenValidityUnits: Match.objectLike({ IdToken: 'minutes', AccessToken: 'minutes' }),
+    });
+  });
+
+  it('puts the Cognito JWT authorizer on every admin route, and on no other route', () => {
+    const authorizers = template.findResources('AWS::ApiGatewayV2::Authorizer', {
+      Properties: { AuthorizerType: 'JWT' },
+    });
+    const [jwtId] = Object.keys(authorizers);
+    expect(Object.keys(authorizers)).toHaveLength(1);
+    const jwt = Object.values(authorizers)[0] as Resource;
+    expect(jwt.Properties.JwtConfiguration).toMatchObject({
+      Audience: [{ Ref: logicalIdOf(stack.admin.client) }],
+    });
+
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
+    const withJwt = routes.filter(
+      (r) =>
+        r.Properties.AuthorizationType === 'JWT' &&
+        JSON.stringify(r.Properties.AuthorizerId).includes(String(jwtId)),
+    );
+    expect(withJwt.map((r) => r.Properties.RouteKey).sort()).toEqual(ADMIN_ROUTE_KEYS);
+    const publicRoutes = routes.filter(
+      (r) =>
+        !String(r.Properties.RouteKey).startsWith('GET /functions/v1/admin') &&
+        !String(r.Properties.RouteKey).includes('/functions/v1/admin/'),
+    );
+    expect(publicRoutes).toHaveLength(4);
+    for (const route of publicRoutes) expect(route.Properties.AuthorizationType).toBe('CUSTOM');
+  });
+
+  it('forwards Authorization on the admin path: its own behaviour, caching off, AllViewerExceptHostHeader, every method', () => {
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        CacheBehaviors: Match.arrayWith([
+          Match.objectLike({
+            PathPattern: '/functions/v1/admin/*',
+            // Managed-CachingDisabled and Managed-AllViewerExceptHostHeader.
+            CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
+            OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac',
+            AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+            ViewerProtocolPolicy: 'https-only',
+          }),
+        ]),
+      }),
+    });
+    const distribution = Object.values(
+      template.findResources('AWS::CloudFront::Distribution'),
+    )[0] as Resource;
+    const behaviors = (
+      distribution.Properties.DistributionConfig as { CacheBehaviors: Array<{ PathPattern: string }> }
+    ).CacheBehaviors;
+    // CloudFront takes the first match: the admin pattern must come before the API's.
+    expect(behaviors.map((b) => b.PathPattern)).toEqual(['/functions/v1/admin/*', '/functions/v1/*']);
+  });
+
+  it('lets the admin function touch orders, requests and the settings item only, and query the two indexes', () => {
+    const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
+    const dynamo = statementsOfRole(template, roleId).filter((s) =>
+      JSON.stringify(s.Action).includes('dynamodb:'),
+    );
+    expect(dynamo).toEqual([
+      expect.objectContaining({
+        Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        Condition: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*', 'REQUEST#*', 'SETTINGS#shop'] },
+        },
+      }),
+      expect.objectContaining({ Action: 'dynamodb:Query' }),
+    ]);
+    expect(JSON.stringify(dynamo[1]?.Resource)).toContain('/index/byDispatchDate');
+  });
+});
