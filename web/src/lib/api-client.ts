@@ -99,5 +99,13 @@ function readShopStatus(body: unknown): ShopStatus | undefined {
   const { mode } = body;
   const message = 'message' in body && typeof body.message === 'string' ? body.message : undefined;
   if (mode !== 'open' && mode !== 'paused' && mode !== 'requests') return undefined;
-  return message === undefined ? { mode } : { mode, message };
+  // The first dispatch day with room when the merchant limits them (null: none for 8 weeks).
+  const day = 'dispatchDate' in body ? body.dispatchDate : undefined;
+  const dispatchDate =
+    day === null || (typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day)) ? day : undefined;
+  return {
+    mode,
+    ...(message !== undefined && { message }),
+    ...(dispatchDate !== undefined && { dispatchDate }),
+  };
 }

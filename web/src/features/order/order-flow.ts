@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
 import type { CheckoutRequest } from '../../../../shared/checkout-request';
-import { formatDispatchDate, nextDispatchDate } from '../../../../shared/dispatch';
+import { formatDispatchDate, type IsoDate, nextDispatchDate } from '../../../../shared/dispatch';
 import type { ToastApi } from '../../components/toast/toast-context';
 import type { ApiClient } from '../../lib/api-client';
 import type { CreateCheckoutResult } from '../../lib/api-contract';
@@ -130,8 +130,17 @@ export function recheckField(page: OrderPageControls, field: DetailField, value:
   if (Object.keys(next).length === 0) page.closeCheckToast('fields');
 }
 
-/** When to order by, the day an order placed now leaves, and when it should arrive. */
-export function dispatchPlan(now: Date, cutoffHours: number): string {
+/**
+ * When to order by, the day an order placed now leaves, and when it should arrive. `roomDay`: the
+ * shop's first dispatch day with room (shop-status, when the merchant limits the bottles per
+ * day), later than the calendar's when that one is full; null when none has room for 8 weeks.
+ */
+export function dispatchPlan(now: Date, cutoffHours: number, roomDay?: IsoDate | null): string {
   const day = nextDispatchDate(now, { cutoffHours });
+  if (roomDay === null)
+    return 'Every dispatch day for the next 8 weeks is fully booked. Please check back soon.';
+  if (roomDay !== undefined && roomDay > day) {
+    return `${formatDispatchDate(day)} is fully booked: orders placed now are dispatched on ${formatDispatchDate(roomDay)}. Most orders arrive the next day, ${formatArrivalEstimate(roomDay)}.`;
+  }
   return `Order by ${formatCutoff(day, cutoffHours)} for dispatch on ${formatDispatchDate(day)}. Most orders arrive the next day, ${formatArrivalEstimate(day)}.`;
 }

@@ -203,7 +203,7 @@ export function OrderPage() {
                   details.
                 </p>
               )}
-              <DispatchNote />
+              <DispatchNote roomDay={shopStatus?.dispatchDate} />
               <button type="submit" className="button button--primary button--block" disabled={submitting}>
                 <LockIcon />
                 {submitting

@@ -6,9 +6,10 @@ import { useOrderFlow } from '../order-flow-loader';
  * The day an order placed now leaves, with the server's cut-off. Worked out on every render, so
  * a page left open over the weekend does not keep promising last week's Monday. The page's HTML
  * is written at build time, when "now" is another day, so the date comes after hydration, with
- * the order flow that holds the calendar (bank holidays included).
+ * the order flow that holds the calendar (bank holidays included). `roomDay`: the first day with
+ * room, from shop-status, when the merchant limits the bottles per day.
  */
-export function DispatchNote() {
+export function DispatchNote({ roomDay }: { roomDay?: string | null | undefined }) {
   const { dispatchCutoffHours } = useAppConfig();
   const flow = useOrderFlow();
   return (
@@ -17,7 +18,7 @@ export function DispatchNote() {
       {/* A plan, not a fact: when to order by, when it leaves, and when it should arrive. */}
       <span>
         {flow
-          ? flow.dispatchPlan(new Date(), dispatchCutoffHours)
+          ? flow.dispatchPlan(new Date(), dispatchCutoffHours, roomDay)
           : 'We dispatch on Mondays; most orders arrive the next day.'}
       </span>
     </p>
