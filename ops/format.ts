@@ -34,6 +34,8 @@ const EMAIL_LABELS: Record<ClaimedEmailKind, string> = {
   requestNotice: 'notice',
   paymentInvitation: 'invitation',
   decline: 'decline',
+  debitFailed: 'debit-failed',
+  debitFailedNotice: 'debit-failed-notice',
 };
 
 /**

@@ -328,6 +328,9 @@ export class ShopStack extends Stack {
     });
     // success_url and cancel_url are built from this, never from the request.
     createCheckout.function.addEnvironment('SITE_URL', this.website.siteUrl);
+    // Where a customer whose Direct Debit failed is sent to order again.
+    stripeWebhook.function.addEnvironment('SITE_URL', this.website.siteUrl);
+    reconcileOrders.function.addEnvironment('SITE_URL', this.website.siteUrl);
     adminApi.function.addEnvironment('SITE_URL', this.website.siteUrl);
     // The admin routes carry the JWT authorizer instead of origin-verify: the Lambda checks the header.
     adminApi.function.addEnvironment('ORIGIN_VERIFY_SECRET_ID', originVerify.secretArn);

@@ -82,13 +82,16 @@ const shopTableAndEmailEnv = {
   SELLER_VAT_NUMBER: STAGE_SETTINGS.sellerVatNumber,
 };
 
+/** The shop's public origin, without a trailing slash: payment pages' return addresses, emails' links. */
+const siteUrl = z.pipe(
+  z.url({ protocol: /^https?$/ }),
+  z.transform((url: string) => url.replace(/\/+$/, '')),
+);
+
 /** create-checkout */
 export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
   ...shopTableAndEmailEnv,
-  SITE_URL: z.pipe(
-    z.url({ protocol: /^https?$/ }),
-    z.transform((url: string) => url.replace(/\/+$/, '')),
-  ),
+  SITE_URL: siteUrl,
   PUBLIC_API_KEY: STAGE_SETTINGS.publicApiKey,
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,
@@ -100,6 +103,8 @@ export const statusEnvSchema = z.extend(stripeEnvSchema, { SHOP_ID: shopId });
 /** stripe-webhook and reconcile-orders */
 export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {
   ...shopTableAndEmailEnv,
+  /** Where a customer whose Direct Debit failed is sent to order again. */
+  SITE_URL: siteUrl,
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,
   /** The reconciler's window in days (default 10: the longest delayed-payment settlement). */
@@ -142,10 +147,7 @@ export type CheckoutEnv = z.output<typeof checkoutRuntimeEnvSchema>;
  */
 export const adminEnvSchema = z.extend(stripeEnvSchema, {
   ...shopTableAndEmailEnv,
-  SITE_URL: z.pipe(
-    z.url({ protocol: /^https?$/ }),
-    z.transform((url: string) => url.replace(/\/+$/, '')),
-  ),
+  SITE_URL: siteUrl,
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,
 });

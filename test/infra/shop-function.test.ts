@@ -185,7 +185,7 @@ describe('shop functions', () => {
       ['stripeWebhook', () => [secret('fulfilmentKey'), secret('webhookSigningSecret')]],
       ['reconcileOrders', () => secret('fulfilmentKey')],
     ] as const)(
-      '%s may read its secrets and the settings item, get/put/update orders only (LeadingKeys ORDER#), send as the shop through its configuration set, and move bottles on the capacity days',
+      '%s may read its secrets and the settings item, get/put/update orders and failed debits’ records only (LeadingKeys ORDER#, FAILED_DEBIT#), send as the shop through its configuration set, and move bottles on the capacity days',
       (name, secrets) => {
         const all = statements(name);
         expect(all.slice(0, 4)).toEqual([
@@ -196,7 +196,9 @@ describe('shop functions', () => {
             Effect: 'Allow',
             Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
             Resource: tableArn(),
-            Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*'] } },
+            Condition: {
+              'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*', 'FAILED_DEBIT#*'] },
+            },
           },
         ]);
         expect(all).toHaveLength(6);

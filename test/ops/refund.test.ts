@@ -27,6 +27,7 @@ function webhookEnvironment(): Record<string, string> {
     STRIPE_SECRET_KEY: 'sk_test_refunds',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_API_BASE: h.shop.simulator.url,
+    SITE_URL: 'http://shop.test',
     ...standInEnvironment(h.shop.standIns),
   };
 }

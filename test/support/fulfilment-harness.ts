@@ -21,6 +21,8 @@ import {
 export const WEBHOOK_SECRET = 'whsec_test_fulfilment';
 export const MERCHANT_EMAIL = 'merchant@live-aquatics.test';
 export const SELLER_EMAIL = 'hello@live-aquatics.test';
+/** The shop's address, where a customer whose Direct Debit failed is sent to order again. */
+export const SITE_URL = 'https://shop.test';
 
 export interface FulfilmentHarness {
   simulator: StripeSimulator;
@@ -84,6 +86,7 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
     SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
     SELLER_EMAIL,
     SELLER_COMPANY_NUMBER: '01234567',
+    SITE_URL,
     SHOP_ID: TEST_SHOP_ID,
   });
   let offsetMs = 0;
@@ -116,7 +119,9 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
   const webhook = (event: APIGatewayProxyEventV2) =>
     createWebhookHandler({ fulfilment: deps, webhookSecret: WEBHOOK_SECRET, livemode: false })(event);
   const ordersFor = async (sessionId: string) =>
-    (await standIns.orderItems()).filter((item) => item.sessionId === sessionId);
+    (await standIns.orderItems()).filter(
+      (item) => item.sessionId === sessionId && String(item.pk).startsWith('ORDER#'),
+    );
   const emailsFor = async (sessionId: string) => {
     const reference = orderReference(sessionId);
     const emails = (await standIns.emails()).filter((email) => email.subject.includes(reference));

@@ -16,6 +16,7 @@ export const FULFILMENT_ENV = {
   SELLER_NAME: 'Live Aquatics Ltd',
   SELLER_ADDRESS: '1 Pond Lane, Bristol BS1 4DJ',
   SELLER_EMAIL: 'hello@live-aquatics.test',
+  SITE_URL: 'https://shop.test',
   SHOP_ID: TEST_SHOP_ID,
   AWS_REGION: 'eu-west-2',
 } as const;

@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import {
   CAPACITY_KEY_PREFIX,
   DISPATCH_DATE_INDEX,
+  FAILED_DEBIT_KEY_PREFIX,
   NOTICE_LIMIT_KEY_PREFIX,
   ORDER_KEY_PREFIX,
   PARTITION_KEY,
@@ -134,7 +135,8 @@ export class OrdersTable extends Construct {
 
   /**
    * Lets a fulfilment function (webhook, reconciler) read and conditionally write orders
-   * (`pk = ORDER#…`), and read the settings item, which flags an order paid while the shop was
+   * (`pk = ORDER#…`) and failed Direct Debits' records (`pk = FAILED_DEBIT#…`, whose emails it
+   * sends once), and read the settings item, which flags an order paid while the shop was
    * paused. Nothing else: a compromised webhook can neither reopen a paused shop nor touch a
    * request. Scoped to the table itself, not its indexes: no function queries them, the merchant does.
    * Returns the grant on orders (the settings read is {@link grantShopSettingsRead}'s).
@@ -145,7 +147,11 @@ export class OrdersTable extends Construct {
       grantee,
       actions: [...FULFILMENT_TABLE_ACTIONS],
       resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ORDER_KEY_PREFIX}*`] } },
+      conditions: {
+        'ForAllValues:StringLike': {
+          'dynamodb:LeadingKeys': [`${ORDER_KEY_PREFIX}*`, `${FAILED_DEBIT_KEY_PREFIX}*`],
+        },
+      },
     });
   }
 }

@@ -7,6 +7,7 @@ import { keepSessionReservation } from '../capacity/session-capacity';
 import { isPaymentLinkSession } from '../checkout/order-metadata';
 import { assessCheckoutSession } from '../checkout/paid-checkout';
 import { type PauseMark, toOrderItem } from '../orders/order';
+import type { ShopTable } from '../orders/orders-table';
 import type { ShopSettings } from '../shop-settings/shop-settings';
 import {
   type EmailOutcome,
@@ -22,6 +23,10 @@ export interface FulfilmentDeps extends OrderEmailDeps {
   cutoffHours: number;
   /** SHOP_ID: sessions of other deployments are not ours. */
   shopId: string;
+  /** The orders table itself, for records that are not orders: a failed Direct Debit's (failed-debit.ts). */
+  table: ShopTable;
+  /** SITE_URL: where a customer whose Direct Debit failed can order again. */
+  siteUrl: string;
   /**
    * The shop's settings, read when a new order is recorded (a missing item reads as open), so an
    * order paid while the shop is paused is kept and flagged (pauseMarkFor).

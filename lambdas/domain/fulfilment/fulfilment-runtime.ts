@@ -41,6 +41,8 @@ export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime
       shopSettings: () =>
         readShopSettings({ client: documentClient, tableName: config.ORDERS_TABLE_NAME }, true),
       capacity: capacityStoreFromTable({ client: documentClient, tableName: config.ORDERS_TABLE_NAME }),
+      table: { client: documentClient, tableName: config.ORDERS_TABLE_NAME },
+      siteUrl: config.SITE_URL,
       ...shopEmailIdentity(ses, config),
       merchantEmail: config.MERCHANT_EMAIL,
       cutoffHours: config.DISPATCH_CUTOFF_HOURS,

@@ -5,6 +5,7 @@ import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
 import { releaseLapsedHolds } from '../capacity/lapsed-holds';
 import { settleUnpaidSession } from '../capacity/session-capacity';
 import { hasShopMarker } from '../checkout/order-metadata';
+import { notifyFailedDebit } from './failed-debit';
 import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
 
 /**
@@ -38,6 +39,11 @@ export interface ReconcileSummary {
   failed: number;
   /** Holds on dispatch days given back because their session expired and the webhook did not say so. */
   holdsReleased: number;
+  /**
+   * Failed Direct Debits this run recorded and emailed about (customer and merchant): their
+   * `async_payment_failed` webhook never arrived, or failed before it recorded them.
+   */
+  failedDebitsNotified: number;
   /** The run reached its deadline and left the rest of the list for the next run. */
   stoppedAtDeadline: boolean;
 }
@@ -69,6 +75,41 @@ async function keepOrReturnBottles(
   }
 }
 
+/** A delayed payment the bank refused: its PaymentIntent waits for another method, or was cancelled. */
+function debitFailed(session: Stripe.Checkout.Session): boolean {
+  const intent = typeof session.payment_intent === 'object' ? session.payment_intent : undefined;
+  return intent?.status === 'requires_payment_method' || intent?.status === 'canceled';
+}
+
+/**
+ * A failed debit's emails, once each (notifyFailedDebit): sent here when the webhook's were not;
+ * a session whose record exists costs one read. A failure counts as a failed session.
+ */
+async function notifyMissedFailure(
+  sessionId: string,
+  deps: ReconcileDeps,
+  summary: ReconcileSummary,
+): Promise<void> {
+  try {
+    const result = await notifyFailedDebit(sessionId, deps);
+    if (result.outcome === 'notified' && result.recorded) {
+      summary.failedDebitsNotified += 1;
+      logger.warn(
+        'Reconciler told the customer and the merchant of a failed Direct Debit whose webhook never arrived',
+        {
+          reference: result.reference,
+        },
+      );
+    }
+  } catch (error) {
+    summary.failed += 1;
+    logger.error('Reconciler could not send the emails of a failed Direct Debit; the next run retries', {
+      sessionId,
+      error,
+    });
+  }
+}
+
 /** A run that could not finish every session: thrown after the summary and metric are out. */
 export class ReconcileIncompleteError extends Error {
   constructor(readonly summary: ReconcileSummary) {
@@ -86,6 +127,8 @@ export class ReconcileIncompleteError extends Error {
  * (10 days by default) and runs fulfilCheckout on every paid one of ours, including one that
  * completed unpaid (a delayed method) and whose PaymentIntent succeeded since. That writes the order of a session whose
  * webhook never came, and sends any email an earlier attempt left pending (or stale in `sending`).
+ * A completed session whose Direct Debit failed gets its two emails (notifyFailedDebit) in the
+ * same way, once each, when `async_payment_failed` never arrived.
  * Safe alongside webhooks: it goes through the same conditional writes. Emits
  * `ReconcilerFulfilledMissedOrders` (namespace LiveAquatics) for an alarm to watch.
  *
@@ -108,6 +151,7 @@ export async function reconcileOrders(
     needsReview: 0,
     failed: 0,
     holdsReleased: 0,
+    failedDebitsNotified: 0,
     stoppedAtDeadline: false,
   };
   const lookbackMs = options.lookbackMs ?? (deps.lookbackDays ?? DEFAULT_RECONCILE_LOOKBACK_DAYS) * DAY_MS;
@@ -135,6 +179,7 @@ export async function reconcileOrders(
       session.payment_intent?.status === 'succeeded';
     if (session.payment_status !== 'paid' && !settledLater) {
       await keepOrReturnBottles(session, { ...deps, shopSettings: settings }, summary);
+      if (debitFailed(session)) await notifyMissedFailure(session.id, deps, summary);
       continue;
     }
     summary.paid += 1;

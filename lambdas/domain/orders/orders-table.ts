@@ -69,8 +69,14 @@ export const CAPACITY_KEY_PREFIX = 'CAPACITY#';
  */
 export const NOTICE_LIMIT_KEY_PREFIX = 'NOTICE_LIMIT#';
 /**
- * The table's TTL attribute (epoch seconds): only the notice counters carry it, so DynamoDB deletes
- * them once their hour is long past. No order or request ever has it.
+ * A Bacs Direct Debit that failed at the customer's bank: `FAILED_DEBIT#<Checkout Session id>`, the
+ * record that its two emails (customer, merchant) were sent once (lambdas/domain/fulfilment/failed-debit.ts).
+ * Not an order: no order exists for money never received.
+ */
+export const FAILED_DEBIT_KEY_PREFIX = 'FAILED_DEBIT#';
+/**
+ * The table's TTL attribute (epoch seconds): only the notice counters and the failed-debit records
+ * carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
  */
 export const TTL_ATTRIBUTE = 'deleteAfter';
 
@@ -82,6 +88,11 @@ export function itemKey(pk: string): { [PARTITION_KEY]: string } {
 /** The table key of the one order a Checkout Session can ever have. */
 export function orderKey(sessionId: string): string {
   return `${ORDER_KEY_PREFIX}${sessionId}`;
+}
+
+/** The table key of the record of a Checkout Session whose Direct Debit failed. */
+export function failedDebitKey(sessionId: string): string {
+  return `${FAILED_DEBIT_KEY_PREFIX}${sessionId}`;
 }
 
 /** The table key of an order request. */

@@ -12,7 +12,7 @@ import type { ShopTable } from './orders-table';
  */
 export const STALE_CLAIM_MS = 2 * 60_000;
 
-/** The operator's emails; each is sent at most once per transition that asks for it. */
+/** The shop's other emails; each is sent at most once per transition that asks for it. */
 export const SHOP_EMAIL_KINDS = [
   'dispatch',
   'delay',
@@ -21,6 +21,9 @@ export const SHOP_EMAIL_KINDS = [
   'requestNotice',
   'paymentInvitation',
   'decline',
+  // A failed Direct Debit's: to the customer, and to the merchant (lambdas/domain/fulfilment/failed-debit.ts).
+  'debitFailed',
+  'debitFailedNotice',
 ] as const;
 export type ShopEmailKind = (typeof SHOP_EMAIL_KINDS)[number];
 

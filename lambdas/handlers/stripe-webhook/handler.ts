@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
 import { releaseExpiredSession, returnFailedPayment } from '../../domain/capacity/session-capacity';
 import { hasShopMarker } from '../../domain/checkout/order-metadata';
+import { notifyFailedDebit } from '../../domain/fulfilment/failed-debit';
 import {
   type FulfilmentDeps,
   type FulfilmentResult,
@@ -92,17 +93,19 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
       if (!session.success || !hasShopMarker(session.data.metadata, deps.fulfilment.shopId))
         return { outcome: 'not-ours' };
       if (event.type === 'checkout.session.async_payment_failed') {
-        // No order exists for an unpaid session: only its bottles go back to their day (once); the
-        // customer saw the failure at their bank. Logged so the merchant can follow up if they wish.
+        // No order exists for an unpaid session: its bottles go back to their day (once), and the
+        // customer and the merchant are each emailed once.
         const returned = deps.fulfilment.capacity
           ? await returnFailedPayment(session.data.metadata, deps.fulfilment.capacity)
           : false;
+        const notified = await notifyFailedDebit(session.data.id, deps.fulfilment);
         logger.warn('Delayed payment failed; no order', {
           eventId: event.id,
           reference: orderReference(session.data.id),
           bottlesReturned: returned,
+          ...(notified.outcome === 'notified' && { emails: notified.emails }),
         });
-        return { handled: 'payment-failed' };
+        return { handled: notified.outcome === 'notified' ? 'payment-failed' : notified.outcome };
       }
       // The payment time comes from Stripe's charge, not from this event (a retry may be days late).
       return fulfilCheckout(session.data.id, deps.fulfilment);

@@ -192,17 +192,25 @@ describe('reconcile-orders', () => {
     expect(await h.counts(session.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 
-  it('does not fulfil a delayed payment that failed', async () => {
+  it('does not fulfil a delayed payment that failed: no order, only the failure’s two emails', async () => {
     // Prepare
     const session = await createCheckoutSession(h.stripe);
     await h.simulator.completeSession(session.id, { paymentStatus: 'unpaid' });
     await h.simulator.settleAsyncPayment(session.id, 'failed');
+    const reference = session.id.slice(-12);
 
     // Act
     await reconcileOrders(h.deps);
 
     // Assess
-    expect(await h.counts(session.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+    expect(await h.ordersFor(session.id)).toEqual([]);
+    const emails = await h.emailsFor(session.id);
+    expect(emails.confirmation.map((email) => email.subject)).toEqual([
+      `Live Aquatics Ltd: your Direct Debit for order ${reference} did not go through`,
+    ]);
+    expect(emails.merchantNotice.map((email) => email.subject)).toEqual([
+      `Direct Debit failed: ${reference}, 3 bottles (no order)`,
+    ]);
   });
 
   it('carries on past a session that fails, then reports the run as incomplete', async () => {

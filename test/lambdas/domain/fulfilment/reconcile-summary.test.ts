@@ -15,7 +15,7 @@ describe('reconcile-orders: the summary of a run', () => {
   });
   afterAll(() => h.close());
 
-  it('counts each kind of session once: missed, recorded, emails left unsent, not ours, unpaid, settled later, not our price', async () => {
+  it('counts each kind of session once: missed, recorded, emails left unsent, not ours, unpaid, settled later, debit failed, not our price', async () => {
     // Prepare
     await h.paidSession(); // paid, its webhook never arrived
     const recorded = await h.paidSession();
@@ -31,6 +31,9 @@ describe('reconcile-orders: the summary of a run', () => {
     await h.simulator.completeSession(settled.id, { paymentStatus: 'unpaid' });
     await h.simulator.settleAsyncPayment(settled.id, 'succeeded');
     h.simulator.patchSession(settled.id, { payment_status: 'unpaid' });
+    const failedDebit = await createCheckoutSession(h.stripe);
+    await h.simulator.completeSession(failedDebit.id, { paymentStatus: 'unpaid' });
+    await h.simulator.settleAsyncPayment(failedDebit.id, 'failed'); // its webhook never arrived
     const mispriced = await h.paidSession();
     h.simulator.patchSession(mispriced.id, { amount_total: 1 });
 
@@ -39,7 +42,7 @@ describe('reconcile-orders: the summary of a run', () => {
 
     // Assess
     expect(summary).toEqual({
-      checked: 7,
+      checked: 8,
       paid: 5,
       settledLater: 1,
       fulfilledMissedOrders: 2,
@@ -47,6 +50,7 @@ describe('reconcile-orders: the summary of a run', () => {
       needsReview: 1,
       failed: 0,
       holdsReleased: 0,
+      failedDebitsNotified: 1,
       stoppedAtDeadline: false,
     });
     expect(await h.counts(emailLeft.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });

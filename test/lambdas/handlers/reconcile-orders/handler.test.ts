@@ -30,6 +30,7 @@ describe('ReconcileIncompleteError: what the Errors log says', () => {
     needsReview: 0,
     failed: 2,
     holdsReleased: 0,
+    failedDebitsNotified: 0,
     stoppedAtDeadline: false,
     ...overrides,
   });

@@ -29,5 +29,31 @@ describe('stripe-webhook: configuration', () => {
     expect(deps.webhookSecret).toBe('whsec_configured');
     expect(deps.livemode).toBe(false);
     expect(deps.fulfilment.shopId).toBe('LiveAquatics-test');
+    expect(deps.fulfilment.siteUrl).toBe('https://shop.test');
+    expect(deps.fulfilment.seller.shopName).toBe('Live Aquatics');
+  });
+
+  it('refuses to start without SITE_URL, where a failed debit’s email sends the customer, naming it', async () => {
+    // Prepare
+    const { SITE_URL: _unset, ...withoutSiteUrl } = env;
+
+    // Act
+    const loading = loadWebhookDeps({ ...withoutSiteUrl, STRIPE_WEBHOOK_SECRET: 'whsec_configured' });
+
+    // Assess
+    await expect(loading).rejects.toBeInstanceOf(ConfigError);
+    await expect(loading).rejects.toThrow(/SITE_URL/);
+  });
+
+  it('takes the shop name every email is headed with from SHOP_NAME', async () => {
+    // Act
+    const deps = await loadWebhookDeps({
+      ...env,
+      SHOP_NAME: 'Daphnia Direct',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    });
+
+    // Assess
+    expect(deps.fulfilment.seller).toMatchObject({ shopName: 'Daphnia Direct', name: 'Live Aquatics Ltd' });
   });
 });

@@ -1,0 +1,269 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type Stripe from 'stripe';
+import * as z from 'zod/mini';
+import { orderReference } from '../../../shared/checkout-status';
+import { logger } from '../../lib/logger';
+import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
+import { hasShopMarker } from '../checkout/order-metadata';
+import type { SellerDetails } from '../emails/common';
+import {
+  type FailedDebitFacts,
+  renderDebitFailed,
+  renderDebitFailedNotice,
+} from '../emails/failed-debit-emails';
+import { type EmailSender, isSesAcceptableAddress, PermanentEmailRefusalError } from '../emails/send-email';
+import { putIfAbsent } from '../orders/conditional-writes';
+import { emailStateSchema, isoInstant } from '../orders/order';
+import {
+  FAILED_DEBIT_KEY_PREFIX,
+  failedDebitKey,
+  itemKey,
+  PARTITION_KEY,
+  type ShopTable,
+  TTL_ATTRIBUTE,
+} from '../orders/orders-table';
+import { emailAttributes, emailClaimStore, sendEmailOnce } from '../orders/send-once';
+
+/**
+ * How long a failed debit's record is kept: beyond the reconciler's longest window (60 days), so
+ * no run finds the session again once its record is gone, and then deleted by TTL, since it holds
+ * a name and an address the shop no longer needs.
+ */
+export const FAILED_DEBIT_RECORD_DAYS = 90;
+
+/** PaymentIntent statuses after a delayed payment failed: it waits for another method, or was cancelled. */
+const FAILED_INTENT_STATUSES = ['requires_payment_method', 'canceled'] as const;
+
+/**
+ * The parts of a Checkout Session (retrieved with `expand: ['payment_intent']`) that say its
+ * Direct Debit failed, and whom to tell. Parsed, not cast: this is data from outside.
+ */
+const failedSessionSchema = z.object({
+  id: z.string().check(z.minLength(1)),
+  livemode: z.boolean(),
+  created: z.number().check(z.int()),
+  status: z.literal('complete'),
+  payment_status: z.literal('unpaid'),
+  amount_total: z.number().check(z.int()),
+  customer_email: z.optional(z.nullable(z.string())),
+  customer_details: z.optional(z.nullable(z.object({ email: z.optional(z.nullable(z.string())) }))),
+  metadata: z.object({
+    name: z.string().check(z.trim(), z.minLength(1)),
+    phone: z._default(z.optional(z.string().check(z.trim())), ''),
+    quantity: z.string().check(z.regex(/^\d{1,2}$/)),
+  }),
+  payment_intent: z.object({
+    id: z.string(),
+    status: z.enum(FAILED_INTENT_STATUSES),
+    last_payment_error: z.optional(z.nullable(z.object({ message: z.optional(z.nullable(z.string())) }))),
+  }),
+});
+
+export type FailedDebitCheck =
+  | { kind: 'not-ours' }
+  /** Paid, still with the bank, never completed, or not readable as a failed debit of ours. */
+  | { kind: 'not-failed' }
+  | { kind: 'failed'; facts: Omit<FailedDebitFacts, 'recordedAt'> };
+
+/**
+ * Whether a retrieved Checkout Session is ours and its delayed payment failed: complete, unpaid,
+ * and its PaymentIntent back to `requires_payment_method` (or cancelled), as Stripe leaves a Bacs
+ * Direct Debit the bank did not pay. Pure: every rule is a unit test.
+ */
+export function checkFailedDebit(input: unknown, shopId: string): FailedDebitCheck {
+  const metadata =
+    typeof input === 'object' && input !== null && 'metadata' in input ? input.metadata : undefined;
+  const marker = z.optional(z.nullable(z.record(z.string(), z.string()))).safeParse(metadata);
+  if (!marker.success || !hasShopMarker(marker.data, shopId)) return { kind: 'not-ours' };
+  const parsed = failedSessionSchema.safeParse(input, ENGLISH_MESSAGES);
+  if (!parsed.success) return { kind: 'not-failed' };
+  const session = parsed.data;
+  const email = session.customer_details?.email ?? session.customer_email;
+  if (!email) return { kind: 'not-failed' };
+  return {
+    kind: 'failed',
+    facts: {
+      reference: orderReference(session.id),
+      sessionId: session.id,
+      paymentIntentId: session.payment_intent.id,
+      livemode: session.livemode,
+      bottles: Number(session.metadata.quantity),
+      totalPence: session.amount_total,
+      customerName: session.metadata.name,
+      customerEmail: email,
+      customerPhone: session.metadata.phone,
+      checkoutCreatedAt: new Date(session.created * 1000).toISOString(),
+      failureMessage: session.payment_intent.last_payment_error?.message ?? undefined,
+    },
+  };
+}
+
+/** The record of a failed debit as stored (`FAILED_DEBIT#<session id>`); checked when read back. */
+const failedDebitItemSchema = z.object({
+  [PARTITION_KEY]: z.string().check(z.startsWith(FAILED_DEBIT_KEY_PREFIX)),
+  reference: z.string(),
+  sessionId: z.string(),
+  paymentIntentId: z.optional(z.string()),
+  livemode: z.boolean(),
+  bottles: z.number().check(z.int()),
+  totalPence: z.number().check(z.int()),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  checkoutCreatedAt: isoInstant,
+  recordedAt: isoInstant,
+  failureMessage: z.optional(z.string()),
+  [TTL_ATTRIBUTE]: z.number().check(z.int()),
+  debitFailedEmailState: emailStateSchema,
+  debitFailedNoticeEmailState: emailStateSchema,
+});
+type FailedDebitItem = z.output<typeof failedDebitItemSchema>;
+
+export interface FailedDebitDeps {
+  stripe: Stripe;
+  /** SHOP_ID: sessions of other deployments are not ours. */
+  shopId: string;
+  /** The orders table, where the record and its email states live. */
+  table: ShopTable;
+  sender: EmailSender;
+  seller: SellerDetails;
+  merchantEmail: string;
+  /** SITE_URL: where the customer can order again. */
+  siteUrl: string;
+  now: () => Date;
+}
+
+/** What happened to each email in this call (see sendEmailOnce): `refused` only for the customer's. */
+export type FailedDebitEmailOutcome = 'sent' | 'not-sent' | 'refused';
+
+export type FailedDebitResult =
+  | { outcome: 'not-ours' }
+  | { outcome: 'not-failed' }
+  | {
+      outcome: 'notified';
+      reference: string;
+      /** True when this call wrote the record; false when it already existed. */
+      recorded: boolean;
+      emails: { customer: FailedDebitEmailOutcome; merchant: FailedDebitEmailOutcome };
+    };
+
+/**
+ * Tells the customer (nothing was taken, there is no order, how to order again) and the merchant
+ * that a Bacs Direct Debit failed at the bank, each exactly once however often the webhook's
+ * `checkout.session.async_payment_failed` is delivered and however many reconciler runs find the
+ * session. A failed debit has no order to hold the emails' states, so they live on a record of
+ * their own, `FAILED_DEBIT#<session id>` (docs/decisions/0025-bacs-debits.md), written once with a
+ * conditional put and moved by the one send-once protocol (orders/send-once.ts).
+ *
+ * 1. A record already written goes straight to the emails (1 DynamoDB read; no Stripe call).
+ * 2. Otherwise the session is retrieved from Stripe (an event's payload is never trusted) and
+ *    checked: ours, complete, unpaid, its PaymentIntent failed. Anything else does nothing.
+ * 3. The record is written with both emails `pending`; a lost race carries on with the stored one.
+ * 4. The customer's email, then the merchant's, each sent at most once. An address SES refuses for
+ *    good is recorded as `failed` and said in the merchant's email.
+ *
+ * @throws Stripe, DynamoDB and SES errors (after both emails were tried): the caller retries.
+ */
+export async function notifyFailedDebit(
+  sessionId: string,
+  deps: FailedDebitDeps,
+): Promise<FailedDebitResult> {
+  const pk = failedDebitKey(sessionId);
+  let item = await readRecord(deps.table, pk);
+  let recorded = false;
+  if (item === undefined) {
+    const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] });
+    const check = checkFailedDebit(session, deps.shopId);
+    if (check.kind !== 'failed') return { outcome: check.kind };
+    const now = deps.now();
+    const fresh: FailedDebitItem = {
+      [PARTITION_KEY]: pk,
+      ...check.facts,
+      recordedAt: now.toISOString(),
+      [TTL_ATTRIBUTE]: Math.floor(now.getTime() / 1000) + FAILED_DEBIT_RECORD_DAYS * 86_400,
+      debitFailedEmailState: 'pending',
+      debitFailedNoticeEmailState: 'pending',
+    };
+    // DynamoDB refuses an attribute set to undefined: leave out what Stripe did not give.
+    const stored = Object.fromEntries(Object.entries(fresh).filter(([, value]) => value !== undefined));
+    recorded = await putIfAbsent(deps.table, stored);
+    item = recorded ? fresh : await readRecord(deps.table, pk);
+    if (item === undefined) throw new Error(`${pk} was reported as existing but cannot be read`);
+    if (recorded) logger.warn('Direct Debit failed; no order', { reference: item.reference });
+  }
+  const record = item;
+
+  const customer = await attempt(() =>
+    sendOne(record, 'debitFailed', deps, () => ({
+      to: record.customerEmail,
+      replyTo: deps.seller.email,
+      content: renderDebitFailed(record, deps.seller, deps.siteUrl),
+    })),
+  );
+  const customerRefused =
+    record.debitFailedEmailState === 'failed' || (customer.ok && customer.outcome === 'refused');
+  const merchant = await attempt(() =>
+    sendOne(record, 'debitFailedNotice', deps, () => ({
+      to: deps.merchantEmail,
+      replyTo: isSesAcceptableAddress(record.customerEmail) ? record.customerEmail : undefined,
+      content: renderDebitFailedNotice(record, !customerRefused, deps.seller.shopName),
+    })),
+  );
+  if (!customer.ok) throw customer.error;
+  if (!merchant.ok) throw merchant.error;
+  return {
+    outcome: 'notified',
+    reference: record.reference,
+    recorded,
+    emails: { customer: customer.outcome, merchant: merchant.outcome },
+  };
+}
+
+async function readRecord(table: ShopTable, pk: string): Promise<FailedDebitItem | undefined> {
+  const { Item } = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
+  );
+  return Item === undefined ? undefined : failedDebitItemSchema.parse(Item);
+}
+
+async function attempt<T>(
+  run: () => Promise<T>,
+): Promise<{ ok: true; outcome: T } | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, outcome: await run() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+async function sendOne(
+  record: FailedDebitItem,
+  kind: 'debitFailed' | 'debitFailedNotice',
+  deps: FailedDebitDeps,
+  message: Parameters<typeof sendEmailOnce>[0]['message'],
+): Promise<FailedDebitEmailOutcome> {
+  // A record read as final saves a write; anything else is settled by the claim.
+  const state = record[emailAttributes(kind).state];
+  if (state === 'sent') return 'not-sent';
+  if (state === 'failed') return 'refused';
+  const result = await sendEmailOnce(
+    {
+      id: record.pk,
+      kind,
+      message,
+      // Only the customer's address can be refused for good: the merchant's is configuration.
+      refusedForGood: (error) =>
+        error instanceof PermanentEmailRefusalError && kind === 'debitFailed' ? error.reason : undefined,
+      log: { reference: record.reference },
+    },
+    { store: emailClaimStore(deps.table), sender: deps.sender, now: deps.now },
+  );
+  if (result.outcome === 'sent') {
+    logger.info('Failed debit email sent', {
+      reference: record.reference,
+      kind,
+      messageId: result.messageId,
+    });
+  }
+  return result.outcome === 'claimed-elsewhere' ? 'not-sent' : result.outcome;
+}
