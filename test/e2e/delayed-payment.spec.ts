@@ -59,7 +59,9 @@ async function settle(
 
 async function ordersFor(stack: Stack, sessionId: string): Promise<number> {
   const orders = await stack.dynamo.send(new ScanCommand({ TableName: 'live-aquatics-orders' }));
-  return (orders.Items ?? []).filter((item) => item.sessionId?.S === sessionId).length;
+  return (orders.Items ?? []).filter(
+    (item) => item.sessionId?.S === sessionId && item.pk?.S?.startsWith('ORDER#'),
+  ).length;
 }
 
 async function noticesFor(stack: Stack, sessionId: string): Promise<number> {
@@ -128,7 +130,7 @@ test('a Direct Debit that settles later and succeeds: placed and waiting for the
   expect(await noticesFor(stack, sessionId)).toBe(1);
 });
 
-test('a Direct Debit that settles later and fails: no order, never "Payment Successful!"', async ({
+test('a Direct Debit that settles later and fails: no order, never "Payment Successful!", one email to the customer and one to the merchant', async ({
   page,
   context,
   stack,
@@ -148,6 +150,19 @@ test('a Direct Debit that settles later and fails: no order, never "Payment Succ
   // The failure webhook has been delivered by the time the settle page answers (the simulator
   // awaits delivery), so nothing can still be on its way.
   expect(await ordersFor(stack, sessionId)).toBe(0);
-  expect(await stack.emailsTo(email)).toHaveLength(0);
-  expect(await noticesFor(stack, sessionId)).toBe(0);
+  const told = await stack.emailsTo(email);
+  expect(told.map((message) => message.subject)).toEqual([
+    `Live Aquatics (local test shop): your Direct Debit for order ${sessionId.slice(-12)} did not go through`,
+  ]);
+  expect(told[0]?.body.text).toContain('Nothing was taken from your account and you owe us nothing.');
+  expect(await noticesFor(stack, sessionId)).toBe(1);
+
+  // The customer's email, as a phone shows it: the way back to the shop is a button.
+  await payment.setViewportSize({ width: 360, height: 740 });
+  await payment.setContent(told[0]?.body.html ?? '');
+  await expect(payment.getByRole('link', { name: 'Order again' })).toHaveAttribute(
+    'href',
+    `${stackUrls().shop.replace(/\/$/, '')}/`,
+  );
+  expect(await payment.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });

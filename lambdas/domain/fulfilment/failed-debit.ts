@@ -189,7 +189,7 @@ export async function notifyFailedDebit(
     recorded = await putIfAbsent(deps.table, stored);
     item = recorded ? fresh : await readRecord(deps.table, pk);
     if (item === undefined) throw new Error(`${pk} was reported as existing but cannot be read`);
-    if (recorded) logger.warn('Direct Debit failed; no order', { reference: item.reference });
+    if (recorded) logger.info('Failed Direct Debit recorded', { reference: item.reference });
   }
   const record = item;
 
