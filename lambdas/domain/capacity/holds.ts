@@ -160,6 +160,39 @@ export async function reserveBottles(
   throw new CapacityFullError(request.from, bottles);
 }
 
+/**
+ * Sells a paid order's bottles on the first dispatch day from `from` with room for them, when the
+ * day they were held on has closed (paid across its cut-off, or a debit that settled days later):
+ * one conditional update per day tried, as a reservation. When no day within RESERVATION_WEEKS has
+ * room, they are sold on `from` all the same: the money is taken. A repeat finds the sale made
+ * (the first day holding it in `sales` stops the search) and sells nothing twice.
+ * @returns the day they are sold on, and the day's counters when this call sold them.
+ */
+export async function sellFromDay(
+  store: CapacityStore,
+  request: { from: IsoDate; hold: string; capacity: CapacitySettings | undefined },
+): Promise<{ date: IsoDate; after: CapacityDay | undefined }> {
+  const { hold } = request;
+  const bottles = holdBottles(hold);
+  const values = { ':n': bottles, ':hold': hold, ':holdSet': new Set([hold]) };
+  const notYet = 'NOT contains(#holds, :hold) AND NOT contains(#sales, :hold)';
+  for (const date of dispatchDaysFrom(request.from, RESERVATION_WEEKS)) {
+    const limit = limitFor(request.capacity, date);
+    if (limit !== undefined && limit < bottles) continue;
+    const after = await store.change(date, {
+      update: 'ADD #taken :n, #sold :n, #sales :holdSet',
+      condition:
+        limit === undefined ? notYet : `(attribute_not_exists(#taken) OR #taken <= :maxBefore) AND ${notYet}`,
+      values: { ...values, ...(limit !== undefined && { ':maxBefore': limit - bottles }) },
+    });
+    if (after) return { date, after };
+    const day = await store.read(date);
+    if (day.sales.has(hold)) return { date, after: undefined };
+    if (day.holds.has(hold)) return { date, after: await sellHold(store, date, hold) };
+  }
+  return { date: request.from, after: await sellHold(store, request.from, hold) };
+}
+
 /** Gives a hold's bottles back to its day; false when it is not held (released already, or sold). */
 export async function releaseHold(store: CapacityStore, date: IsoDate, hold: string): Promise<boolean> {
   const changed = await store.change(date, {

@@ -3,7 +3,15 @@ import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
 import { type CapacitySettings, limitFor } from './capacity-settings';
 import type { CapacityDay, CapacityStore } from './capacity-store';
-import { giveBackSale, holdBottles, isSoldOut, releaseHold, releaseOrGiveBack, sellHold } from './holds';
+import {
+  giveBackSale,
+  holdBottles,
+  isSoldOut,
+  releaseHold,
+  releaseOrGiveBack,
+  sellFromDay,
+  sellHold,
+} from './holds';
 import { reservationOf } from './session-reservation';
 
 // What a Checkout Session's events do to its dispatch day's bottles. Every function reads the
@@ -56,9 +64,10 @@ export interface SessionCapacityDeps {
  * A completed session (paid, or a debit pending) keeps its bottles: its hold becomes a sale on its
  * day. When the order is recorded after that day's cut-off (`earliest`, the first day an order
  * recorded now can go: a session paid across the cut-off, a debit that settled days later), the
- * sale moves to `earliest`, over its limit if need be (the money is taken), and the reserved day
- * gets the bottles back. Without `earliest` (no order yet: a debit pending) the day never moves.
- * Safe to repeat: a replay sells nothing twice.
+ * reserved day gets the bottles back and they are sold on the first day from `earliest` with room
+ * (over `earliest`'s limit when none within 8 weeks has any: the money is taken). Without
+ * `earliest` (no order yet: a debit pending) the day never moves. Safe to repeat: a replay sells
+ * nothing twice.
  * @returns undefined for a session without a reservation.
  */
 export async function keepSessionReservation(
@@ -71,15 +80,19 @@ export async function keepSessionReservation(
   const { hold } = reservation;
   const bottles = holdBottles(hold);
   let date = reservation.date;
+  let after: CapacityDay | undefined;
   if (earliest !== undefined && date < earliest) {
     await releaseOrGiveBack(deps.store, date, hold);
-    logger.warn('Paid after its dispatch day closed: its bottles move to the next dispatch day', {
+    const sold = await sellFromDay(deps.store, { from: earliest, hold, capacity: deps.settings });
+    logger.warn('Paid after its dispatch day closed: its bottles move to a later dispatch day', {
       reservedDate: date,
-      dispatchDate: earliest,
+      dispatchDate: sold.date,
     });
-    date = earliest;
+    date = sold.date;
+    after = sold.after;
+  } else {
+    after = await sellHold(deps.store, date, hold);
   }
-  const after = await sellHold(deps.store, date, hold);
   const kept = { date, hold, full: filledBy(after, limitFor(deps.settings, date), bottles) };
   countSoldOut(kept, deps.metrics);
   return kept;

@@ -15,6 +15,7 @@ import {
   releaseHold,
   releaseOrGiveBack,
   reserveBottles,
+  sellFromDay,
   sellHold,
   transferHold,
 } from '../../../../lambdas/domain/capacity/holds';
@@ -244,6 +245,26 @@ describe.each(Object.entries(stores))('day transitions through the %s', (_name, 
     expect(await store.read(monday)).toMatchObject({ taken: 6, holds: new Set(['rR1.1:6']) });
     expect(await transferHold(store, monday, 'rR2:6', 'rR2.1:6')).toBe(false);
     await expect(transferHold(store, monday, 'rR1.1:6', 'rR1.2:3')).rejects.toThrow('hold different bottles');
+  });
+
+  it('sellFromDay sells a late order on the first day with room, once; over the limit of the first day when none has room', async () => {
+    const store = makeStore();
+    const [monday, next, third] = freshMondays();
+    const capacity = { weekly: 3, days: { [monday]: 0 } };
+    await reserveBottles(store, { from: next, hold: 'cother.1:3', capacity });
+
+    expect(await sellFromDay(store, { from: monday, hold: 'clate.1:3', capacity })).toMatchObject({
+      date: third,
+      after: { taken: 3, sold: 3 },
+    });
+    expect(await sellFromDay(store, { from: monday, hold: 'clate.1:3', capacity })).toEqual({
+      date: third,
+      after: undefined,
+    });
+    const full = await sellFromDay(store, { from: monday, hold: 'cnone.1:6', capacity });
+    expect(full).toMatchObject({ date: monday, after: { taken: 6, sold: 6 } });
+    expect((await sellFromDay(store, { from: monday, hold: 'cnone.1:6', capacity })).after).toBeUndefined();
+    expect((await store.read(monday)).sold).toBe(6);
   });
 
   it('firstDayWithRoom: the first day the smallest order fits, and what is left there', async () => {

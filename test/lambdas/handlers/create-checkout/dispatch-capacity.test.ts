@@ -200,22 +200,24 @@ describe('what gives the bottles back, once', () => {
     expect(await shop.day(day)).toMatchObject({ taken: 3, sold: 3 });
   });
 
-  it('a session recorded after its day closed (paid across the cut-off): the order and its bottles move to the next day', async () => {
-    const [first, second] = days(0);
+  it('a session recorded after its day closed (paid across the cut-off): the order and its bottles move to the next day with room', async () => {
+    const [first, second, third] = days(0);
     const { sessionId = '' } = await shop.checkout(3);
     expect(shop.metadata(sessionId).dispatch_date).toBe(first);
     await shop.h.simulator.completeSession(sessionId);
-    // The payment reaches the shop a week later, past the first day's cut-off.
+    // The payment reaches the shop a week later, past the first day's cut-off; the second is full.
+    await shop.setCapacity({ days: { [second]: 0 } });
     shop.h.clock.advance(7 * 86_400_000);
 
     await shop.deliver('checkout.session.completed', sessionId);
     await shop.deliver('checkout.session.completed', sessionId);
 
     expect(await shop.h.ordersFor(sessionId)).toMatchObject([
-      { dispatchDate: second, capacityDate: second, promisedDispatchDate: first },
+      { dispatchDate: third, capacityDate: third, promisedDispatchDate: first },
     ]);
     expect(await shop.day(first)).toMatchObject({ taken: 0, sold: 0, holds: new Set() });
-    expect(await shop.day(second)).toMatchObject({ taken: 3, sold: 3 });
+    expect(await shop.day(second)).toMatchObject({ taken: 0, sold: 0 });
+    expect(await shop.day(third)).toMatchObject({ taken: 3, sold: 3 });
   });
 });
 
