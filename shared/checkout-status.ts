@@ -10,10 +10,11 @@ export { CHECKOUT_SESSION_ID_PATTERN, orderReference } from './order-reference';
  * `status`: `paid` (the order is confirmed); `in_review` (the payment was received, but it does
  * not match our prices, so fulfilment holds it for the merchant to check: never "Payment
  * Successful!"); `unpaid` (complete, money not received yet: a delayed method, or none taken);
+ * `failed` (complete, but the bank refused the delayed payment: nothing taken, the order cancelled);
  * `open` (not paid, still payable); `expired`.
  */
 export const checkoutStatusSchema = z.object({
-  status: z.enum(['paid', 'in_review', 'unpaid', 'open', 'expired']),
+  status: z.enum(['paid', 'in_review', 'unpaid', 'failed', 'open', 'expired']),
   reference: z.string(),
   bottles: z.int(),
   total: z.int(),

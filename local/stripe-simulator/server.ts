@@ -112,6 +112,8 @@ export interface StripeSimulator {
   nowSeconds(): number;
   /** Overrides fields of a stored session (amount_total, currency, metadata, created, expires_at, line_items…). */
   patchSession(id: string, patch: Partial<CheckoutSessionRecord>): void;
+  /** Overrides fields of a stored PaymentIntent (status, last_payment_error…): states no hook reaches. */
+  patchPaymentIntent(id: string, patch: Partial<Stripe.PaymentIntent>): void;
   /** A copy of the stored session with `line_items` filled in; undefined for an unknown id. */
   getSession(id: string): CheckoutSessionRecord | undefined;
   /** Every webhook delivery attempt, oldest first. */
@@ -264,6 +266,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     expireDueSessions: expireDue,
     nowSeconds: () => clock.nowSeconds(),
     patchSession: (id, patch) => store.patchSession(id, patch),
+    patchPaymentIntent: (id, patch) => store.patchPaymentIntent(id, patch),
     getSession,
     get deliveries() {
       return webhooks.deliveries;

@@ -320,6 +320,12 @@ export class Store {
     entry.session = { ...entry.session, ...patch, id: entry.session.id };
   }
 
+  patchPaymentIntent(id: string, patch: Partial<Stripe.PaymentIntent>): void {
+    const intent = this.intents.get(id);
+    if (intent === undefined) throw new StateError(`No such PaymentIntent: ${id}`);
+    this.intents.set(id, { ...intent, ...patch, id });
+  }
+
   private requireForHook(id: string): StoredSession {
     const entry = this.findSession(id);
     if (entry === undefined) throw new StateError(`No such Checkout Session: ${id}`);

@@ -29,7 +29,9 @@ export interface GetCheckoutStatusDeps {
  * retrieves the session from Stripe and writes nothing.
  *
  * Only a complete session whose payment_status is `paid`, and which fulfilment will fulfil, is
- * `paid`; a paid one it holds for review is `in_review`. `no_payment_required`
+ * `paid`; a paid one it holds for review is `in_review`. A complete, unpaid session whose
+ * PaymentIntent is back to `requires_payment_method` or `canceled` is `failed`: the bank refused
+ * its Direct Debit, so nothing was taken and no order will be made. `no_payment_required`
  * (a 100% discount) is reported `unpaid`: our prices never make a free session, fulfilment only
  * creates orders for paid ones, and the page must not say "Payment Successful!" for an order
  * that will never be fulfilled.
@@ -45,7 +47,10 @@ export async function getCheckoutStatus(
   if (!CHECKOUT_SESSION_ID_PATTERN.test(sessionId)) throw new CheckoutSessionNotFoundError('malformed');
   let session: Stripe.Checkout.Session;
   try {
-    session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['line_items'] });
+    // The PaymentIntent tells a debit still with the bank from one the bank refused.
+    session = await deps.stripe.checkout.sessions.retrieve(sessionId, {
+      expand: ['line_items', 'payment_intent'],
+    });
   } catch (error) {
     if (isResourceMissing(error)) throw new CheckoutSessionNotFoundError('missing');
     throw toPaymentProviderError(error);
@@ -77,8 +82,19 @@ function statusOf(session: Stripe.Checkout.Session, shopId: string): CheckoutSta
   }
   if (session.status === 'expired') return 'expired';
   if (session.status === 'open') return 'open';
+  if (debitRefused(session)) return 'failed';
   // Complete but not (yet) paid: a delayed payment method still settling, or no payment taken.
   return 'unpaid';
+}
+
+/**
+ * A complete session's delayed payment the bank refused: Stripe leaves the session `unpaid` and
+ * sends its PaymentIntent back to `requires_payment_method` (or it was cancelled), where a debit
+ * still with the bank is `processing`.
+ */
+function debitRefused(session: Stripe.Checkout.Session): boolean {
+  const intent = typeof session.payment_intent === 'object' ? session.payment_intent : null;
+  return intent?.status === 'requires_payment_method' || intent?.status === 'canceled';
 }
 
 /** The bottles Stripe charged for (the line items); the metadata copy only when they are absent. */

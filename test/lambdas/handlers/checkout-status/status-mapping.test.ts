@@ -87,15 +87,42 @@ describe('checkout-status: status mapping', () => {
     expect(pending.dispatchDate).toBe(metadata?.debit_dispatch_date);
   });
 
-  it('keeps a failed delayed payment unpaid', async () => {
+  it('answers a Direct Debit the bank refused as failed: the session stays unpaid, its PaymentIntent wants another method', async () => {
     const sessionId = await harness.createSession();
     await harness.sim.completeSession(sessionId, { paymentStatus: 'unpaid' });
     await harness.sim.settleAsyncPayment(sessionId, 'failed');
+    const stored = harness.sim.getSession(sessionId);
 
     const answer = statusAnswer(await harness.status(statusEvent(sessionId)));
 
-    expect(answer.status).toBe('unpaid');
+    expect(stored).toMatchObject({ status: 'complete', payment_status: 'unpaid' });
+    expect(answer).toEqual({
+      status: 'failed',
+      reference: orderReference(sessionId),
+      bottles: 3,
+      total: 1470,
+      dispatchDate: stored?.metadata.dispatch_date,
+    });
   });
+
+  it.each([
+    ['canceled', 'failed'],
+    ['requires_payment_method', 'failed'],
+    ['processing', 'unpaid'],
+  ] as const)(
+    'answers a complete unpaid session whose PaymentIntent is %s as %s',
+    async (intentStatus, expected) => {
+      const sessionId = await harness.createSession();
+      await harness.sim.completeSession(sessionId, { paymentStatus: 'unpaid' });
+      const intentId = harness.sim.getSession(sessionId)?.payment_intent;
+      if (typeof intentId !== 'string') throw new Error('the completed session has no PaymentIntent');
+      harness.sim.patchPaymentIntent(intentId, { status: intentStatus });
+
+      const answer = statusAnswer(await harness.status(statusEvent(sessionId)));
+
+      expect(answer.status).toBe(expected);
+    },
+  );
 
   it('answers a session expired through the API as expired', async () => {
     const sessionId = await harness.createSession();

@@ -6,7 +6,7 @@ import { renderApp } from '../../helpers/render-app';
 const SESSION_ID = 'cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqR';
 const REFERENCE = 'i9J0kLmNoPqR';
 
-function statusAnswer(status: 'paid' | 'in_review' | 'unpaid' | 'open' | 'expired') {
+function statusAnswer(status: 'paid' | 'in_review' | 'unpaid' | 'failed' | 'open' | 'expired') {
   return jsonResponse({ status, reference: REFERENCE, bottles: 3, total: 1470, dispatchDate: '2026-11-23' });
 }
 
@@ -99,6 +99,37 @@ describe('success page', () => {
     expect(screen.queryByText(/Payment Successful|Payment not completed/)).not.toBeInTheDocument();
     expect(screen.queryByText(/place your order again|order again from the shop/)).not.toBeInTheDocument();
     expect(within(view).getByRole('link', { name: 'Return Home' })).toHaveAttribute('href', '/');
+  });
+
+  it('a Direct Debit the bank refused: not completed, cancelled, nothing taken, and an invitation to order again', async () => {
+    stubFetch(statusAnswer('failed'));
+    const { user, router } = renderApp(`/success?session_id=${SESSION_ID}`);
+
+    const heading = await screen.findByRole('heading', {
+      level: 1,
+      name: 'Payment not completed Your bank did not pay the Direct Debit',
+    });
+    await waitFor(() => expect(heading).toHaveFocus());
+    const view = heading.closest('section');
+    if (!view) throw new Error('the view has no section');
+    expect(view).toHaveTextContent(
+      'Your bank did not pay the Bacs Direct Debit for this order, so the order is cancelled and will not be dispatched. Nothing was taken from your account and you owe us nothing. We have also sent you an email about it.',
+    );
+    expect(view).toHaveTextContent(
+      'If you would still like your Daphnia, you are welcome to order again. A card payment confirms the order at once; a new Direct Debit waits for your bank again.',
+    );
+    expect(within(view).getByText('Order Reference').nextElementSibling).toHaveTextContent(REFERENCE);
+    expect(within(view).getByText('Order').nextElementSibling).toHaveTextContent('3 × 250ml Daphnia Magna');
+    expect(within(view).getByText('Total').nextElementSibling).toHaveTextContent('£14.70 (not taken)');
+    // Nothing of the waiting or paid views: no dispatch is coming.
+    expect(
+      screen.queryByText(/Payment Successful|Your order is placed|waiting for your bank/),
+    ).not.toBeInTheDocument();
+    expect(screen.queryByText(/dispatch date|Expected dispatch/i)).not.toBeInTheDocument();
+
+    await user.click(within(view).getByRole('link', { name: 'Order again' }));
+    expect(router.location.pathname).toBe('/');
+    expect(await screen.findByRole('heading', { name: 'Live Aquatics Order' })).toBeInTheDocument();
   });
 
   it.each(['open', 'expired'] as const)('%s session: never shows "Payment Successful!"', async (status) => {

@@ -6,6 +6,7 @@ import { SELLER } from '../policies/public';
 import { CheckingPayment } from './components/checking-payment';
 import { OrderNotFound } from './components/order-not-found';
 import { PaymentConfirmed } from './components/payment-confirmed';
+import { PaymentFailed } from './components/payment-failed';
 import { PaymentNotCompleted } from './components/payment-not-completed';
 import { PaymentPending } from './components/payment-pending';
 import { PaymentUnderReview } from './components/payment-under-review';
@@ -64,6 +65,8 @@ function PaymentStatus({ sessionId, onRetry }: { sessionId: string; onRetry: () 
           return <PaymentUnderReview sessionId={sessionId} />;
         case 'unpaid':
           return <PaymentPending sessionId={sessionId} status={state.status} />;
+        case 'failed':
+          return <PaymentFailed sessionId={sessionId} status={state.status} />;
         default:
           return <PaymentNotCompleted sessionId={sessionId} status={state.status.status} />;
       }

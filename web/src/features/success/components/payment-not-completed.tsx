@@ -4,7 +4,7 @@ import { paymentUrl } from '../../order/public';
 import { OrderReference } from './order-reference';
 import { ReturnHomeLink } from './return-home-link';
 
-type NotCompleted = Exclude<CheckoutStatus['status'], 'paid' | 'in_review' | 'unpaid'>;
+type NotCompleted = Exclude<CheckoutStatus['status'], 'paid' | 'in_review' | 'unpaid' | 'failed'>;
 
 const EXPLANATIONS: Record<NotCompleted, string> = {
   open: 'Your payment was not completed, so no money has been taken. You can place your order again from the shop.',

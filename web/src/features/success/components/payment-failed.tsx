@@ -1,0 +1,40 @@
+import type { CheckoutStatus } from '../../../../../shared/checkout-status';
+import { formatGbp } from '../../../../../shared/pricing';
+import { DAPHNIA, PRODUCT_NAME } from '../../../../../shared/product';
+import { FocusHeading } from '../../../components/ui/focus-heading';
+import { SummaryLine } from '../../../components/ui/summary-line';
+import { OrderReference } from './order-reference';
+import { ReturnHomeLink } from './return-home-link';
+
+/**
+ * A Direct Debit the bank refused: the order is cancelled and nothing was taken, as the email the
+ * customer is sent says. Here, unlike while the debit is with the bank, ordering again is the way
+ * forward, since the first order will never be dispatched.
+ */
+export function PaymentFailed({ sessionId, status }: { sessionId: string; status: CheckoutStatus }) {
+  return (
+    <section className="card card--centered">
+      <FocusHeading>
+        <span className="heading-line">Payment not completed</span>{' '}
+        <span className="heading-line">Your bank did not pay the Direct Debit</span>
+      </FocusHeading>
+      <p>
+        Your bank did not pay the Bacs Direct Debit for this order, so the order is cancelled and will not be
+        dispatched. Nothing was taken from your account and you owe us nothing. We have also sent you an email
+        about it.
+      </p>
+      <OrderReference sessionId={sessionId} />
+      <dl className="summary__lines">
+        <SummaryLine label="Order">
+          {status.bottles} × {DAPHNIA.bottleSize} {PRODUCT_NAME}
+        </SummaryLine>
+        <SummaryLine label="Total">{formatGbp(status.total)} (not taken)</SummaryLine>
+      </dl>
+      <p>
+        If you would still like your Daphnia, you are welcome to order again. A card payment confirms the
+        order at once; a new Direct Debit waits for your bank again.
+      </p>
+      <ReturnHomeLink label="Order again" />
+    </section>
+  );
+}
