@@ -143,8 +143,24 @@ test('a Direct Debit that settles later and fails: no order, never "Payment Succ
   await settle(context, sessionId, 'Settle now: failed', payment);
 
   await payment.reload();
+  // The page now says what the email says: cancelled, nothing taken, and ordering again is welcome.
+  await expect(
+    payment.getByRole('heading', {
+      level: 1,
+      name: 'Payment not completed Your bank did not pay the Direct Debit',
+    }),
+  ).toBeVisible();
+  await expect(
+    payment.getByText(
+      'Your bank did not pay the Bacs Direct Debit for this order, so the order is cancelled and will not be dispatched. Nothing was taken from your account and you owe us nothing. We have also sent you an email about it.',
+    ),
+  ).toBeVisible();
   await expect(payment.getByText(sessionId.slice(-12), { exact: true })).toBeVisible();
+  await expect(payment.getByText('£14.70 (not taken)')).toBeVisible();
+  await expect(payment.getByRole('link', { name: 'Order again' })).toHaveAttribute('href', '/');
   await expect(payment.getByRole('heading', { level: 1, name: /Payment Successful!/ })).toHaveCount(0);
+  await expect(payment.getByText(WITH_THE_BANK)).toHaveCount(0);
+  await expect(payment.getByText('Expected dispatch')).toHaveCount(0);
   await expectAccessible(payment);
 
   // The failure webhook has been delivered by the time the settle page answers (the simulator
