@@ -243,6 +243,8 @@ export class ShopStack extends Stack {
       this.functions;
     stripeSecrets.grantRead('fulfilmentKey', adminApi);
     email.grantSend(adminApi);
+    // Its refund, decline and request-payment give back or move bottles on the dispatch days.
+    orders.grantCapacityReservations(adminApi);
     stripeSecrets.grantRead('checkoutKey', createCheckout);
     // The shop's settings item, and order requests in requests mode: nothing else of the table.
     orders.grantShopSettingsRead(createCheckout);

@@ -122,12 +122,16 @@ describe('MerchantAdmin', () => {
     expect(behaviors.map((b) => b.PathPattern)).toEqual(['/functions/v1/admin/*', '/functions/v1/*']);
   });
 
-  it('lets the admin function touch orders, requests and the settings item only, and query the two indexes', () => {
+  it('lets the admin function touch orders, requests, the settings item and the capacity days only, and query the two indexes', () => {
     const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
     const dynamo = statementsOfRole(template, roleId).filter((s) =>
       JSON.stringify(s.Action).includes('dynamodb:'),
     );
     expect(dynamo).toEqual([
+      expect.objectContaining({
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CAPACITY#*'] } },
+      }),
       expect.objectContaining({
         Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         Condition: {
@@ -136,6 +140,6 @@ describe('MerchantAdmin', () => {
       }),
       expect.objectContaining({ Action: 'dynamodb:Query' }),
     ]);
-    expect(JSON.stringify(dynamo[1]?.Resource)).toContain('/index/byDispatchDate');
+    expect(JSON.stringify(dynamo[2]?.Resource)).toContain('/index/byDispatchDate');
   });
 });
