@@ -513,7 +513,8 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
       },
       {
         file: 'test/e2e/delayed-payment.spec.ts',
-        title: 'a Direct Debit that settles later and fails: no order, no email, never "Payment Successful!"',
+        title:
+          'a Direct Debit that settles later and fails: no order, never "Payment Successful!", one email to the customer and one to the merchant',
       },
     ],
   },

@@ -97,7 +97,7 @@ describe('ShopMonitoring', () => {
     });
   });
 
-  it.each(['CreateCheckout', 'CheckoutStatus', 'StripeWebhook', 'ReconcileOrders'] as const)(
+  it.each(['CreateCheckout', 'CheckoutStatus', 'StripeWebhook', 'ReconcileOrders', 'AdminApi'] as const)(
     'alarms on any error or throttle of %s',
     (name) => {
       const fn = {
@@ -105,6 +105,7 @@ describe('ShopMonitoring', () => {
         CheckoutStatus: stack.functions.checkoutStatus,
         StripeWebhook: stack.functions.stripeWebhook,
         ReconcileOrders: stack.functions.reconcileOrders,
+        AdminApi: stack.functions.adminApi,
       }[name];
       for (const metric of ['Errors', 'Throttles']) {
         template.hasResourceProperties('AWS::CloudWatch::Alarm', {
@@ -165,7 +166,7 @@ describe('ShopMonitoring', () => {
 
   it('sends every alarm to the topic and treats a quiet shop as healthy, except the heartbeat', () => {
     const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(5 * 2 + 10);
+    expect(alarms).toHaveLength(6 * 2 + 10);
     for (const [id, alarm] of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([alarmTopic]);
       expect([id, alarm.Properties.TreatMissingData]).toEqual([

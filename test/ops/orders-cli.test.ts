@@ -225,7 +225,9 @@ describe('orders CLI: delay', () => {
       '--local',
     ]);
     expect(run.code).toBe(0);
-    expect(run.out).toContain('Moved 2 orders from Monday 7 December 2026 to Tuesday 8 December 2026 (weather)');
+    expect(run.out).toContain(
+      'Moved 2 orders from Monday 7 December 2026 to Tuesday 8 December 2026 (weather)',
+    );
     expect(run.out).toContain('Delay emails sent: 2');
 
     const again = await h.orders([
