@@ -4,6 +4,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import {
   type CapacityRow,
   type CapacityValue,
+  capacityOfDays,
   capacityReport,
   dispatchDayOfWeekOf,
   firstComingDispatchDay,
@@ -15,6 +16,7 @@ import {
   nextPackingDay,
   ordersToPack,
   packingDay,
+  recordDay,
   undispatchedByDay,
 } from '../lambdas/domain/operations/listing';
 import { delayDispatch, markDispatched, refundOrder } from '../lambdas/domain/operations/order-actions';
@@ -34,6 +36,7 @@ import {
   formatLondonTime,
   type IsoDate,
   isCalendarDate,
+  londonDate,
 } from '../shared/dispatch';
 import { formatGbp } from '../shared/pricing';
 import type { SHOP_MODES } from '../shared/shop-status';
@@ -134,6 +137,21 @@ function capacityValue(value: unknown): CapacityValue {
   throw new UsageError('--set needs a number of bottles, none, or default (with --date).');
 }
 
+/** "; capacity 60 bottles, 12 left" for a day with a limit; nothing for a day without one. */
+function capacityNote(row: CapacityRow | undefined): string {
+  return row === undefined || row.capacity === null
+    ? ''
+    : `; capacity ${row.capacity} bottles, ${row.left ?? 0} left`;
+}
+
+/** Under a list: each coming day's capacity, or that it has no limit. */
+function capacityLines(rows: readonly CapacityRow[]): string[] {
+  return rows.map(
+    (row) =>
+      `Capacity ${fullDate(row.date)}: ${row.capacity === null ? `no limit (${row.sold} sold, ${row.reserved} reserved)` : `${row.capacity} bottles, ${row.sold} sold, ${row.reserved} reserved, ${row.left ?? 0} left`}.`,
+  );
+}
+
 /** The capacity list: one line a dispatch day, with the year. */
 function capacityTable(rows: readonly CapacityRow[]): string {
   const header = ['DISPATCH DAY', 'CAPACITY', 'RESERVED', 'SOLD', 'LEFT'];
@@ -207,6 +225,10 @@ const COMMANDS: Record<string, Command> = {
       }
       io.out(formatTable(rows, io.now()));
       io.out(`${rows.length} ${rows.length === 1 ? 'row' : 'rows'}.`);
+      // Each coming dispatch day the list shows, with its capacity and what is left to sell.
+      const today = londonDate(io.now());
+      const coming = [...new Set(records.map(recordDay))].filter((day) => day >= today).sort();
+      for (const line of capacityLines(await capacityOfDays(target.deps, coming))) io.out(line);
     },
   },
   find: {
@@ -440,12 +462,18 @@ const COMMANDS: Record<string, Command> = {
       const waiting = await undispatchedByDay(target.deps);
       const summary = (orders: readonly { bottles: number }[]) =>
         `${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${orders.reduce((s, o) => s + o.bottles, 0)} bottles`;
+      const others = waiting.filter((w) => w.day !== day);
+      const capacity = new Map(
+        (await capacityOfDays(target.deps, [day, ...others.map((w) => w.day)])).map((row) => [row.date, row]),
+      );
       io.out(
-        `Next dispatch: ${fullDate(day)}: ${summary(waiting.find((w) => w.day === day)?.orders ?? [])}.`,
+        `Next dispatch: ${fullDate(day)}: ${summary(waiting.find((w) => w.day === day)?.orders ?? [])}${capacityNote(capacity.get(day))}.`,
       );
       // Orders on any other day (moved by a delay, or left from a past week) are never hidden.
-      for (const other of waiting.filter((w) => w.day !== day)) {
-        io.out(`${other.day < day ? 'Overdue' : 'Then'}: ${fullDate(other.day)}: ${summary(other.orders)}.`);
+      for (const other of others) {
+        io.out(
+          `${other.day < day ? 'Overdue' : 'Then'}: ${fullDate(other.day)}: ${summary(other.orders)}${capacityNote(capacity.get(other.day))}.`,
+        );
       }
     },
   },

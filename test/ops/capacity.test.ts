@@ -272,3 +272,37 @@ describe('the operator gives bottles back: refund and decline; a payment link ke
     });
   });
 });
+
+describe('status and list show each day capacity and what is left', () => {
+  beforeAll(() => h.setNow(new Date('2026-12-02T10:00:00Z')));
+  afterAll(() => h.setNow(undefined));
+
+  it('names the limit and what is left beside the day, and no limit where there is none', async () => {
+    expect((await h.orders(['capacity', '--local', '--set', 'none'])).code).toBe(0);
+    expect((await h.orders(['capacity', '--local', '--set', '12', '--date', '2026-12-07'])).code).toBe(0);
+    // Paid Tuesday 1 December: dated Monday 7 December (written directly, so it holds no bottles).
+    const order = await h.orderPaidAt(new Date('2026-12-01T10:00:00Z'), 901);
+    expect(order.dispatchDate).toBe('2026-12-07');
+    // Earlier tests of this file left holds and sales on the day: read them to say what is left.
+    const { taken, sold } = await store().read('2026-12-07');
+
+    const status = await h.orders(['status', '--local']);
+    const line = status.out.split('\n').find((l) => l.includes('Monday 7 December 2026:'));
+    expect(line).toMatch(/: \d+ orders?, \d+ bottles; capacity 12 bottles, \d+ left\.$/);
+    expect(line?.endsWith(`; capacity 12 bottles, ${12 - taken} left.`)).toBe(true);
+
+    const list = await h.orders(['list', '--local', '--dispatch', '2026-12-07']);
+    expect(list.out).toContain(
+      `Capacity Monday 7 December 2026: 12 bottles, ${sold} sold, ${taken - sold} reserved, ${12 - taken} left.`,
+    );
+
+    expect((await h.orders(['capacity', '--local', '--set', 'default', '--date', '2026-12-07'])).code).toBe(
+      0,
+    );
+    const unlimited = await h.orders(['list', '--local', '--dispatch', '2026-12-07']);
+    expect(unlimited.out).toContain(
+      `Capacity Monday 7 December 2026: no limit (${sold} sold, ${taken - sold} reserved).`,
+    );
+    expect((await h.orders(['status', '--local'])).out).not.toContain('; capacity');
+  });
+});

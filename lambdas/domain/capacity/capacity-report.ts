@@ -36,9 +36,16 @@ export async function capacityReport(
   deps: { table: ShopTable; now: () => Date },
   weeks: number,
 ): Promise<CapacityRow[]> {
+  return capacityOfDays(deps, dispatchDaysFrom(firstComingDispatchDay(deps.now()), weeks));
+}
+
+/** The capacity rows of the given days, in their order (see capacityReport). */
+export async function capacityOfDays(
+  deps: { table: ShopTable },
+  days: readonly IsoDate[],
+): Promise<CapacityRow[]> {
   const settings = await readShopSettings(deps.table, true);
   const store = capacityStoreFromTable(deps.table);
-  const days = dispatchDaysFrom(firstComingDispatchDay(deps.now()), weeks);
   return Promise.all(
     days.map(async (date) => {
       const day = await store.read(date);
