@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Navigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { announcePaid } from '../order/public';
 import { SELLER } from '../policies/public';
@@ -15,13 +15,21 @@ import { useCheckoutStatus } from './hooks/use-checkout-status';
 
 /** Where Stripe sends the customer back: `/success?session_id=cs_...`; without the id, to `/`. */
 export function SuccessPage() {
-  const [searchParams] = useSearchParams();
-  const sessionId = searchParams.get('session_id')?.trim();
+  // useLocation and useNavigate, not useSearchParams and <Navigate>: react-router sits in the
+  // first-load chunk with every part any page uses, and the routes and <Link> need these two anyway.
+  const { search } = useLocation();
+  const sessionId = new URLSearchParams(search).get('session_id')?.trim();
+  const navigate = useNavigate();
   // A new key remounts the status view, which asks the API again from "loading": on "Try again",
   // and when the session id changes, so one session's answer is never shown under another's reference.
   const [attempt, setAttempt] = useState(0);
 
-  if (!sessionId) return <Navigate to={paths.home} replace />;
+  // After rendering, as <Navigate replace> does: nothing to check without a session.
+  useEffect(() => {
+    if (!sessionId) void navigate(paths.home, { replace: true });
+  }, [navigate, sessionId]);
+
+  if (!sessionId) return null;
   return (
     <>
       <title>{`Payment confirmation · ${SELLER.shopName}`}</title>
