@@ -145,10 +145,11 @@ describe('abuse resistance (prod)', () => {
       ]);
     });
 
-    it('checks every route with the origin-verify authorizer, cached 5 minutes per header value', () => {
+    it('checks every public route with the origin-verify authorizer, cached 5 minutes per header value; the admin routes with the merchant sign-in', () => {
       const authorizers = Object.entries(template.findResources('AWS::ApiGatewayV2::Authorizer'));
-      expect(authorizers).toHaveLength(1);
-      const [authorizerId, authorizer] = authorizers[0] ?? [];
+      const ofType = (type: string) => authorizers.filter(([, a]) => a.Properties.AuthorizerType === type);
+      expect([ofType('REQUEST').length, ofType('JWT').length, authorizers.length]).toEqual([1, 1, 2]);
+      const [authorizerId, authorizer] = ofType('REQUEST')[0] ?? [];
       expect(authorizer?.Properties).toMatchObject({
         AuthorizerType: 'REQUEST',
         AuthorizerPayloadFormatVersion: '2.0',
@@ -156,24 +157,29 @@ describe('abuse resistance (prod)', () => {
         IdentitySource: ['$request.header.x-origin-verify'],
         AuthorizerResultTtlInSeconds: 300,
       });
+      const [jwtId] = ofType('JWT')[0] ?? [];
       const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
-      expect(routes).toHaveLength(4);
+      const isAdmin = (route: (typeof routes)[number]) =>
+        String(route.Properties.RouteKey).includes(' /functions/v1/admin/');
+      expect([routes.filter((r) => !isAdmin(r)).length, routes.filter(isAdmin).length]).toEqual([4, 8]);
       for (const route of routes) {
-        expect(route.Properties).toMatchObject({
-          AuthorizationType: 'CUSTOM',
-          AuthorizerId: { Ref: authorizerId },
-        });
+        // The admin Lambda makes the origin check itself: a route takes one authorizer.
+        expect(route.Properties).toMatchObject(
+          isAdmin(route)
+            ? { AuthorizationType: 'JWT', AuthorizerId: { Ref: jwtId } }
+            : { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } },
+        );
       }
     });
 
-    it('lets only the authorizer read the origin-verify secret', () => {
+    it('lets only the authorizer and the admin API (which checks the origin itself) read the origin-verify secret', () => {
       const secretRef = JSON.stringify({ Ref: logicalIdOf(stack.node.findChild('OriginVerifySecret')) });
       const readers = [...Object.entries(stack.functions), ['originVerifier', stack.originVerifier] as const]
         .filter(([, fn]) =>
           JSON.stringify(statementsOfRole(template, logicalIdOf(fn.role))).includes(secretRef),
         )
         .map(([name]) => name);
-      expect(readers).toEqual(['originVerifier']);
+      expect(readers).toEqual(['adminApi', 'originVerifier']);
     });
   });
 });

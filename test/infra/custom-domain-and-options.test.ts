@@ -96,8 +96,8 @@ describe('custom domain and options', () => {
     const shopFunctions = template.findResources('AWS::Lambda::Function', {
       Properties: { Runtime: 'nodejs24.x' },
     });
-    // The five shop functions and the origin-verify authorizer.
-    expect(Object.keys(shopFunctions)).toHaveLength(6);
+    // The six shop functions (the admin API among them) and the origin-verify authorizer.
+    expect(Object.keys(shopFunctions)).toHaveLength(7);
     for (const resource of Object.values(shopFunctions)) {
       expect(resource.Properties.ReservedConcurrentExecutions).toBeUndefined();
     }
