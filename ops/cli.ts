@@ -102,6 +102,14 @@ function fullDate(day: IsoDate): string {
   return `${formatDispatchDate(day)} ${day.slice(0, 4)}`;
 }
 
+/** `--weeks N`: 8 when not given, else a whole number from `min` to `max`. */
+function weeksOption(value: unknown, min: number, max: number): number {
+  const weeks = value === undefined ? 8 : Number(value);
+  if (!Number.isInteger(weeks) || weeks < min || weeks > max)
+    throw new UsageError(`--weeks must be a whole number from ${min} to ${max}.`);
+  return weeks;
+}
+
 /** A mistake in how the command was typed: printed with the command's usage. */
 class UsageError extends Error {}
 
@@ -200,9 +208,7 @@ const COMMANDS: Record<string, Command> = {
               ['paid', 'dispatched', 'refunded', 'requested', 'invited', 'declined'] as const,
               '--status',
             );
-      const weeks = values.weeks === undefined ? 8 : Number(values.weeks);
-      if (!Number.isInteger(weeks) || weeks < 0 || weeks > 104)
-        throw new UsageError('--weeks must be a whole number from 0 to 104.');
+      const weeks = weeksOption(values.weeks, 0, 104);
       const dispatch =
         values.dispatch === undefined
           ? undefined
@@ -242,9 +248,7 @@ const COMMANDS: Record<string, Command> = {
     options: { weeks: { type: 'string' }, json: { type: 'boolean' } },
     positionals: 'many',
     async run(target, values, words, io) {
-      const weeks = values.weeks === undefined ? 8 : Number(values.weeks);
-      if (!Number.isInteger(weeks) || weeks < 0 || weeks > 104)
-        throw new UsageError('--weeks must be a whole number from 0 to 104.');
+      const weeks = weeksOption(values.weeks, 0, 104);
       const text = words.join(' ');
       const rows = (await findRecords(text, target.deps, { weeksBack: weeks })).map(toListRow);
       if (values.json) {
@@ -496,9 +500,7 @@ const COMMANDS: Record<string, Command> = {
     },
     positionals: 'none',
     async run(target, values, _p, io) {
-      const weeks = values.weeks === undefined ? 8 : Number(values.weeks);
-      if (!Number.isInteger(weeks) || weeks < 1 || weeks > 52)
-        throw new UsageError('--weeks must be a whole number from 1 to 52.');
+      const weeks = weeksOption(values.weeks, 1, 52);
       if (values.set === undefined) {
         if (values.date !== undefined) throw new UsageError('--date goes with --set.');
         const rows = await capacityReport(target.deps, weeks);
