@@ -1,0 +1,32 @@
+// What the /admin page needs to sign the merchant in, served beside the site as
+// `/admin-config.json`: written by the CDK deployment from the user pool's outputs (the client id
+// and the managed login's domain are only known once deployed, after the site is built) and by the
+// local stack for its own identity provider. One schema for the writer and the page.
+import * as z from 'zod/mini';
+
+/** Where the page fetches its sign-in settings, on the site's own origin. */
+export const ADMIN_CONFIG_PATH = '/admin-config.json';
+
+/**
+ * Cognito's managed login endpoints, relative to its domain (and the local stand-in's): the page
+ * uses the authorization code flow with PKCE, a public client, and Cognito's logout endpoint.
+ */
+export const SIGN_IN_ENDPOINTS = {
+  authorize: '/oauth2/authorize',
+  token: '/oauth2/token',
+  logout: '/logout',
+} as const;
+
+/** The scopes the page asks for: an ID token carrying the merchant's email and groups. */
+export const ADMIN_SCOPES = 'openid email';
+
+/** The path Cognito sends the merchant back to after sign-in and sign-out (the app client's callback and logout URL). */
+export const ADMIN_PAGE_PATH = '/admin';
+
+export const adminConfigSchema = z.strictObject({
+  /** The managed login's base URL, e.g. `https://live-aquatics-shop-prod.auth.eu-west-2.amazoncognito.com`. */
+  signInUrl: z.url({ protocol: /^https?$/ }),
+  /** The admin page's app client id (public: no secret). */
+  clientId: z.string().check(z.minLength(1)),
+});
+export type AdminConfig = z.output<typeof adminConfigSchema>;
