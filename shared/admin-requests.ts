@@ -64,3 +64,54 @@ export type AdminPauseRequest = z.output<typeof adminPauseSchema>;
 /** Answer an order request: send a payment link, or decline it. */
 export const adminRequestSchema = z.strictObject({ reference });
 export type AdminRequestAction = z.output<typeof adminRequestSchema>;
+
+/** `GET order?reference=`: one order or request, in any case. */
+export const adminOrderQuerySchema = z.strictObject({ reference });
+export type AdminOrderQuery = z.output<typeof adminOrderQuerySchema>;
+
+/** `GET capacity?weeks=`: 1 to 52 coming dispatch days, 8 when absent. */
+export const adminCapacityQuerySchema = z.strictObject({
+  weeks: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,2}$/, 'Weeks is a whole number from 1 to 52.')),
+      z.pipe(
+        z.transform((value: string) => Number(value)),
+        z
+          .number()
+          .check(
+            z.minimum(1, 'Weeks is a whole number from 1 to 52.'),
+            z.maximum(52, 'Weeks is a whole number from 1 to 52.'),
+          ),
+      ),
+    ),
+  ),
+});
+export type AdminCapacityQuery = z.output<typeof adminCapacityQuerySchema>;
+
+/** The most bottles a day may be set to (the domain's own limit, lambdas/domain/capacity). */
+const MAX_BOTTLES = 10_000;
+
+/**
+ * `POST capacity`: `date` a dispatch day (a date in its week means that week's dispatch day) or
+ * `default` (every dispatch day without its own limit); `bottles` a whole number, `null` for no
+ * limit, or, with a date, `default` (that day follows the weekly default again).
+ */
+export const adminCapacitySetSchema = z
+  .strictObject({
+    date: z.union([z.literal('default'), day], { error: 'Give a date as YYYY-MM-DD, or default.' }),
+    bottles: z.union(
+      [z.number().check(z.int(), z.minimum(0), z.maximum(MAX_BOTTLES)), z.null(), z.literal('default')],
+      { error: `Bottles is a whole number from 0 to ${MAX_BOTTLES}, null (no limit) or default.` },
+    ),
+  })
+  .check(
+    z.refine((body) => !(body.date === 'default' && body.bottles === 'default'), {
+      message: 'default goes with a date: it makes that day follow the weekly default again.',
+      path: ['bottles'],
+    }),
+  );
+export type AdminCapacitySet = z.output<typeof adminCapacitySetSchema>;
+
+/** `GET dispatch-csv?date=` and `GET packing-slips?date=`: a day, or the next packing day when absent. */
+export const adminDispatchDayQuerySchema = z.strictObject({ date: z.optional(day) });
+export type AdminDispatchDayQuery = z.output<typeof adminDispatchDayQuerySchema>;

@@ -19,6 +19,16 @@ export const ADMIN_API_PATHS = {
   resume: '/functions/v1/admin/shop/resume',
   requestPayment: '/functions/v1/admin/requests/payment',
   declineRequest: '/functions/v1/admin/requests/decline',
+  /** GET ?reference=: one order or request with its emails, payment and history. */
+  order: '/functions/v1/admin/order',
+  /** GET: the shop's mode and the week: the next dispatch day, overdue and later days. */
+  status: '/functions/v1/admin/status',
+  /** GET ?weeks=: each coming dispatch day's capacity; POST: set a day's or the weekly default. */
+  capacity: '/functions/v1/admin/capacity',
+  /** GET ?date=: the Click & Drop CSV of a dispatch day (text/csv attachment). */
+  dispatchCsv: '/functions/v1/admin/dispatch-csv',
+  /** GET ?date=: the printable packing slips of a dispatch day (text/html). */
+  packingSlips: '/functions/v1/admin/packing-slips',
 } as const;
 
 /** The Cognito group whose members may use the admin API (the user pool's group, the Lambda's check). */
