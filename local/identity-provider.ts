@@ -1,0 +1,485 @@
+import {
+  createHash,
+  createSign,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  randomUUID,
+  timingSafeEqual,
+} from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MERCHANTS_GROUP } from '../shared/api-paths';
+import { portMessage } from './ses-local';
+
+/**
+ * The local stand-in for the user pool's managed login (docs/decisions/0027): the authorization
+ * code flow with PKCE at Cognito's own paths, Cognito-shaped RS256 tokens, Cognito's logout, and a
+ * plain sign-in page. Users, codes, sessions and refresh tokens live in memory; the signing key is
+ * made at start, so a restart signs everyone out.
+ */
+
+/** The merchant `npm start` seeds when LOCAL_MERCHANT_EMAIL / LOCAL_MERCHANT_PASSWORD are unset. */
+export const LOCAL_MERCHANT = {
+  email: 'merchant@live-aquatics.test',
+  password: 'Daphnia-Local-2026',
+} as const;
+
+/** The local app client's id, as `/admin-config.json` names it to the page. */
+export const LOCAL_ADMIN_CLIENT_ID = 'local-admin-page';
+
+/** As the stack's app client: 30-minute ID and access tokens, a 12-hour refresh token. */
+const TOKEN_VALIDITY_SECONDS = 30 * 60;
+const REFRESH_VALIDITY_SECONDS = 12 * 60 * 60;
+/** Cognito's authorization codes last five minutes and work once. */
+const CODE_VALIDITY_SECONDS = 5 * 60;
+/** How long a sign-in form may wait for its password. */
+const PENDING_VALIDITY_SECONDS = 30 * 60;
+/** Cognito's managed login keeps its own session for an hour. */
+const SESSION_VALIDITY_SECONDS = 60 * 60;
+const SESSION_COOKIE = 'local-idp-session';
+const MAX_FORM_BYTES = 16 * 1024;
+
+/** Cognito's wording for a wrong email or password (it never says which). */
+export const WRONG_CREDENTIALS = 'Incorrect username or password.';
+
+export interface LocalUser {
+  email: string;
+  password: string;
+  /** `cognito:groups`; a user outside `merchants` lets tests see the API's 403. */
+  groups: readonly string[];
+}
+
+export interface IdentityProviderOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** The app client's id. */
+  clientId: string;
+  /** The app client's callback and sign-out URLs (exact matches), e.g. `http://localhost:3000/admin`. */
+  redirectUris: readonly string[];
+  users: readonly LocalUser[];
+  /** The clock tokens are dated by (tests move it to see expiry). */
+  now?: () => Date;
+}
+
+export interface IdentityProvider {
+  /** Browser-facing base URL and the tokens' issuer, e.g. `http://localhost:8010`. */
+  url: string;
+  clientId: string;
+  jwksUrl: string;
+  close(): Promise<void>;
+}
+
+interface AuthorizeRequest {
+  redirectUri: string;
+  state: string | undefined;
+  codeChallenge: string;
+  scope: string;
+}
+
+interface Grant {
+  user: LocalUser;
+  sub: string;
+  authTime: number;
+  scope: string;
+  expiresAt: number;
+}
+
+class SigningKey {
+  readonly kid = randomUUID();
+  private readonly privateKey: KeyObject;
+  readonly jwk: Record<string, string>;
+
+  constructor() {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    this.privateKey = privateKey;
+    const { n, e } = publicKey.export({ format: 'jwk' });
+    this.jwk = { kty: 'RSA', kid: this.kid, alg: 'RS256', use: 'sig', n: String(n), e: String(e) };
+  }
+
+  sign(payload: Record<string, unknown>): string {
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const input = `${part({ kid: this.kid, alg: 'RS256' })}.${part(payload)}`;
+    return `${input}.${createSign('RSA-SHA256').update(input).sign(this.privateKey).toString('base64url')}`;
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function same(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_FORM_BYTES) {
+        fail(new Error('form too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => done(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', fail);
+  });
+}
+
+function cookieValue(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+/** A page of the stand-in: the sign-in form or an error, plain and labelled. */
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}: Live Aquatics (local sign-in)</title>
+<style>
+body { font-family: system-ui, sans-serif; max-width: 24rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1a1a1a; }
+label { display: block; margin-top: 1rem; font-weight: 600; }
+input { display: block; width: 100%; box-sizing: border-box; padding: 0.6rem; font-size: 1rem; border: 1px solid #555; border-radius: 4px; }
+button { margin-top: 1.5rem; padding: 0.7rem 1.2rem; font-size: 1rem; background: #0b5c2e; color: #fff; border: 0; border-radius: 4px; }
+[role="alert"] { color: #a00000; font-weight: 600; }
+.note { color: #444; font-size: 0.9rem; }
+</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+function signInPage(pendingId: string, email: string, error: string | undefined): string {
+  return page(
+    'Sign in',
+    `<h1>Sign in</h1>
+<p class="note">The shop's admin, on this machine: a local stand-in for the Cognito sign-in page.</p>
+${error === undefined ? '' : `<p role="alert">${escapeHtml(error)}</p>`}
+<form method="post" action="/login">
+<input type="hidden" name="request" value="${escapeHtml(pendingId)}">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+/**
+ * Starts the local identity provider: `GET /oauth2/authorize` (sign-in page, or straight back
+ * with a code while its session lasts), `POST /login` (the form), `POST /oauth2/token`
+ * (authorization_code with the PKCE verifier; refresh_token), `GET /logout` (Cognito's:
+ * `client_id` and a registered `logout_uri`), `/.well-known/jwks.json` and the OpenID discovery
+ * document. The token endpoint answers CORS for the redirect URIs' origins, as the page calls it
+ * from the shop's origin.
+ */
+export async function startIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
+  const now = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
+  const key = new SigningKey();
+  const origins = new Set(options.redirectUris.map((uri) => new URL(uri).origin));
+  const pending = new Map<string, AuthorizeRequest & { expiresAt: number }>();
+  const codes = new Map<string, AuthorizeRequest & Grant>();
+  const sessions = new Map<string, Omit<Grant, 'scope'>>();
+  const refreshTokens = new Map<string, Grant>();
+  const subs = new Map(options.users.map((user) => [user.email.toLowerCase(), randomUUID()]));
+  let issuer = '';
+
+  const send = (
+    res: ServerResponse,
+    status: number,
+    body: string,
+    headers: Record<string, string | string[]> = {},
+  ) => {
+    res.writeHead(status, { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
+    res.end(body);
+  };
+  const sendJson = (
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) => send(res, status, JSON.stringify(body), { 'content-type': 'application/json', ...headers });
+  const sendPage = (
+    res: ServerResponse,
+    status: number,
+    html: string,
+    headers: Record<string, string> = {},
+  ) =>
+    send(res, status, html, {
+      'content-type': 'text/html; charset=utf-8',
+      // The form posts here and is then redirected to the shop, which form-action must allow too.
+      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${[...origins].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+      ...headers,
+    });
+  const errorPage = (res: ServerResponse, status: number, message: string) =>
+    sendPage(
+      res,
+      status,
+      page('Error', `<h1>Sign-in error</h1>\n<p role="alert">${escapeHtml(message)}</p>`),
+    );
+  const redirect = (res: ServerResponse, location: string, headers: Record<string, string> = {}) =>
+    send(res, 302, '', { location, ...headers });
+  const back = (to: AuthorizeRequest, params: Record<string, string>) => {
+    const url = new URL(to.redirectUri);
+    for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+    if (to.state !== undefined) url.searchParams.set('state', to.state);
+    return url.toString();
+  };
+
+  const userOf = (email: string) => options.users.find((u) => u.email.toLowerCase() === email.toLowerCase());
+
+  const issueCode = (request: AuthorizeRequest, session: Omit<Grant, 'scope'>): string => {
+    const code = randomUUID();
+    codes.set(code, { ...request, ...session, expiresAt: now() + CODE_VALIDITY_SECONDS });
+    return back(request, { code });
+  };
+
+  /** The ID and access tokens of one grant, shaped and signed as a user pool signs them. */
+  const tokens = (grant: Grant) => {
+    const iat = now();
+    const common = {
+      sub: grant.sub,
+      'cognito:groups': [...grant.user.groups],
+      iss: issuer,
+      origin_jti: randomUUID(),
+      event_id: randomUUID(),
+      auth_time: grant.authTime,
+      iat,
+      exp: iat + TOKEN_VALIDITY_SECONDS,
+    };
+    return {
+      id_token: key.sign({
+        ...common,
+        email_verified: true,
+        'cognito:username': grant.sub,
+        aud: options.clientId,
+        token_use: 'id',
+        email: grant.user.email,
+        jti: randomUUID(),
+      }),
+      access_token: key.sign({
+        ...common,
+        version: 2,
+        client_id: options.clientId,
+        token_use: 'access',
+        scope: grant.scope,
+        username: grant.sub,
+        jti: randomUUID(),
+      }),
+      expires_in: TOKEN_VALIDITY_SECONDS,
+      token_type: 'Bearer',
+    };
+  };
+
+  const authorize = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
+    // Until client and redirect URI check out, an error is shown here, never sent anywhere.
+    if (query.get('client_id') !== options.clientId) return errorPage(res, 400, 'Unknown client_id.');
+    const redirectUri = query.get('redirect_uri') ?? '';
+    if (!options.redirectUris.includes(redirectUri))
+      return errorPage(res, 400, 'redirect_uri is not a callback URL of this app client.');
+    const request: AuthorizeRequest = {
+      redirectUri,
+      state: query.get('state') ?? undefined,
+      codeChallenge: query.get('code_challenge') ?? '',
+      scope: query.get('scope') ?? 'openid',
+    };
+    if (query.get('response_type') !== 'code')
+      return redirect(res, back(request, { error: 'unsupported_response_type' }));
+    if (query.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(request.codeChallenge))
+      return redirect(
+        res,
+        back(request, {
+          error: 'invalid_request',
+          error_description: 'code_challenge with code_challenge_method=S256 is required',
+        }),
+      );
+    if (!request.scope.split(' ').includes('openid'))
+      return redirect(res, back(request, { error: 'invalid_scope' }));
+    const session = sessions.get(cookieValue(req, SESSION_COOKIE) ?? '');
+    if (session !== undefined && session.expiresAt > now()) return redirect(res, issueCode(request, session));
+    const id = randomBytes(24).toString('base64url');
+    pending.set(id, { ...request, expiresAt: now() + PENDING_VALIDITY_SECONDS });
+    return sendPage(res, 200, signInPage(id, '', undefined));
+  };
+
+  const login = async (req: IncomingMessage, res: ServerResponse) => {
+    const form = await readForm(req);
+    const id = form.get('request') ?? '';
+    const request = pending.get(id);
+    if (request === undefined || request.expiresAt <= now())
+      return errorPage(res, 400, 'This sign-in has expired: go back to the shop and sign in again.');
+    const email = (form.get('email') ?? '').trim();
+    const user = userOf(email);
+    if (user === undefined || !same(form.get('password') ?? '', user.password))
+      return sendPage(res, 401, signInPage(id, email, WRONG_CREDENTIALS));
+    pending.delete(id);
+    const session = {
+      user,
+      sub: subs.get(user.email.toLowerCase()) ?? randomUUID(),
+      authTime: now(),
+      expiresAt: now() + SESSION_VALIDITY_SECONDS,
+    };
+    const sessionId = randomBytes(24).toString('base64url');
+    sessions.set(sessionId, session);
+    return redirect(res, issueCode(request, session), {
+      'set-cookie': `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_VALIDITY_SECONDS}`,
+    });
+  };
+
+  const token = async (req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) => {
+    const form = await readForm(req);
+    const fail = (error: string, status = 400) => sendJson(res, status, { error }, cors);
+    if (form.get('client_id') !== options.clientId) return fail('invalid_client', 401);
+    switch (form.get('grant_type')) {
+      case 'authorization_code': {
+        const code = form.get('code') ?? '';
+        const grant = codes.get(code);
+        codes.delete(code);
+        if (grant === undefined || grant.expiresAt <= now()) return fail('invalid_grant');
+        if (form.get('redirect_uri') !== grant.redirectUri) return fail('invalid_grant');
+        const verifier = form.get('code_verifier') ?? '';
+        const challenge = createHash('sha256').update(verifier).digest('base64url');
+        if (!same(challenge, grant.codeChallenge)) return fail('invalid_grant');
+        const refreshToken = randomBytes(48).toString('base64url');
+        const issued = { ...grant, expiresAt: now() + REFRESH_VALIDITY_SECONDS };
+        refreshTokens.set(refreshToken, issued);
+        return sendJson(res, 200, { ...tokens(issued), refresh_token: refreshToken }, cors);
+      }
+      case 'refresh_token': {
+        const grant = refreshTokens.get(form.get('refresh_token') ?? '');
+        if (grant === undefined || grant.expiresAt <= now()) return fail('invalid_grant');
+        // Cognito does not rotate refresh tokens unless asked to: the same one works until it expires.
+        return sendJson(res, 200, tokens(grant), cors);
+      }
+      default:
+        return fail('unsupported_grant_type');
+    }
+  };
+
+  const logout = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
+    if (query.get('client_id') !== options.clientId) return errorPage(res, 400, 'Unknown client_id.');
+    const logoutUri = query.get('logout_uri') ?? '';
+    if (!options.redirectUris.includes(logoutUri))
+      return errorPage(res, 400, 'logout_uri is not a sign-out URL of this app client.');
+    sessions.delete(cookieValue(req, SESSION_COOKIE) ?? '');
+    return redirect(res, logoutUri, {
+      'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`,
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const origin = req.headers.origin;
+    const cors: Record<string, string> =
+      origin !== undefined && origins.has(origin)
+        ? { 'access-control-allow-origin': origin, vary: 'Origin' }
+        : {};
+    const route = `${req.method} ${url.pathname}`;
+    switch (route) {
+      case 'GET /oauth2/authorize':
+        return authorize(req, res, url.searchParams);
+      case 'POST /login':
+        return login(req, res);
+      case 'OPTIONS /oauth2/token':
+        return send(res, 204, '', {
+          ...cors,
+          'access-control-allow-methods': 'POST',
+          'access-control-allow-headers': 'content-type',
+          'access-control-max-age': '600',
+        });
+      case 'POST /oauth2/token':
+        return token(req, res, cors);
+      case 'GET /logout':
+        return logout(req, res, url.searchParams);
+      case 'GET /.well-known/jwks.json':
+        return sendJson(res, 200, { keys: [key.jwk] }, { 'access-control-allow-origin': '*' });
+      case 'GET /.well-known/openid-configuration':
+        return sendJson(res, 200, {
+          issuer,
+          authorization_endpoint: `${issuer}/oauth2/authorize`,
+          token_endpoint: `${issuer}/oauth2/token`,
+          end_session_endpoint: `${issuer}/logout`,
+          jwks_uri: `${issuer}/.well-known/jwks.json`,
+          response_types_supported: ['code'],
+          grant_types_supported: ['authorization_code', 'refresh_token'],
+          code_challenge_methods_supported: ['S256'],
+          scopes_supported: ['openid', 'email'],
+          subject_types_supported: ['public'],
+          id_token_signing_alg_values_supported: ['RS256'],
+          token_endpoint_auth_methods_supported: ['none'],
+        });
+      case 'GET /':
+        return sendPage(
+          res,
+          200,
+          page(
+            'Local sign-in',
+            "<h1>Local sign-in</h1>\n<p>The local stand-in for the shop's Cognito sign-in. Open the shop's <code>/admin</code> page to sign in.</p>",
+          ),
+        );
+      default:
+        return sendJson(res, 404, { error: 'not_found' });
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
+      else res.end();
+    });
+  });
+  const port = await new Promise<number>((done, fail) => {
+    server.once('error', (error) =>
+      fail(
+        new Error(portMessage('Identity provider', { port: options.port, host: 'all interfaces' }, error), {
+          cause: error,
+        }),
+      ),
+    );
+    server.listen(options.port, () => done((server.address() as AddressInfo).port));
+  });
+  issuer = `http://localhost:${port}`;
+  // Forget what has expired now and then, so a long `npm start` does not grow.
+  const sweeper = setInterval(() => {
+    const t = now();
+    for (const store of [pending, codes, sessions, refreshTokens] as const) {
+      for (const [id, entry] of store) if (entry.expiresAt <= t) store.delete(id);
+    }
+  }, 60_000);
+  sweeper.unref();
+
+  return {
+    url: issuer,
+    clientId: options.clientId,
+    jwksUrl: `${issuer}/.well-known/jwks.json`,
+    close: () =>
+      new Promise((done) => {
+        clearInterval(sweeper);
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+/** The local merchant seeded by `npm start`, in the merchants group. */
+export function localMerchant(email: string, password: string): LocalUser {
+  return { email, password, groups: [MERCHANTS_GROUP] };
+}
