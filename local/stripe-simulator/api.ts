@@ -19,16 +19,24 @@ import { buildList, buildSession } from './objects';
 import {
   createRefundSchema,
   createSessionSchema,
+  createWebhookEndpointSchema,
   listSessionsSchema,
+  listWebhookEndpointsSchema,
   parseParams,
   retrieveSchema,
   SESSION_EXPANSIONS,
   sessionInput,
+  updateWebhookEndpointSchema,
 } from './params';
+import { type RestrictedKeys, requirePermission, type StripePermission } from './permissions';
 import { type Store, type StoredSession, withoutLineItems } from './store';
+import type { WebhookEndpointStore } from './webhook-endpoints';
 
 export interface ApiContext {
   store: Store;
+  webhookEndpoints: WebhookEndpointStore;
+  /** Restricted keys with fewer permissions than all; see permissions.ts. */
+  restrictedKeys: RestrictedKeys;
   clock: SimulatorClock;
   faults: FaultInjector;
   idempotency: IdempotencyStore;
@@ -55,15 +63,79 @@ export interface ApiResponse {
 
 type RouteHandler = (context: ApiContext, params: FormObject, pathId: string) => unknown;
 
-const ROUTES: Array<{ method: 'GET' | 'POST'; pattern: RegExp; handle: RouteHandler }> = [
-  { method: 'POST', pattern: /^\/v1\/checkout\/sessions$/, handle: createSession },
-  { method: 'GET', pattern: /^\/v1\/checkout\/sessions$/, handle: listSessions },
-  { method: 'GET', pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/, handle: retrieveSession },
-  { method: 'POST', pattern: /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/, handle: expireSession },
-  { method: 'GET', pattern: /^\/v1\/payment_intents\/([^/]+)$/, handle: retrievePaymentIntent },
-  { method: 'GET', pattern: /^\/v1\/charges\/([^/]+)$/, handle: retrieveCharge },
-  { method: 'POST', pattern: /^\/v1\/refunds$/, handle: createRefund },
-  { method: 'GET', pattern: /^\/v1\/refunds\/([^/]+)$/, handle: retrieveRefund },
+const ROUTES: Array<{
+  method: 'GET' | 'POST' | 'DELETE';
+  pattern: RegExp;
+  permission: StripePermission;
+  handle: RouteHandler;
+}> = [
+  {
+    method: 'POST',
+    pattern: /^\/v1\/checkout\/sessions$/,
+    permission: 'checkout_session_write',
+    handle: createSession,
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/checkout\/sessions$/,
+    permission: 'checkout_session_read',
+    handle: listSessions,
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/,
+    permission: 'checkout_session_read',
+    handle: retrieveSession,
+  },
+  {
+    method: 'POST',
+    pattern: /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/,
+    permission: 'checkout_session_write',
+    handle: expireSession,
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/payment_intents\/([^/]+)$/,
+    permission: 'payment_intent_read',
+    handle: retrievePaymentIntent,
+  },
+  { method: 'GET', pattern: /^\/v1\/charges\/([^/]+)$/, permission: 'charge_read', handle: retrieveCharge },
+  { method: 'POST', pattern: /^\/v1\/refunds$/, permission: 'refund_write', handle: createRefund },
+  { method: 'GET', pattern: /^\/v1\/refunds\/([^/]+)$/, permission: 'refund_read', handle: retrieveRefund },
+  {
+    method: 'POST',
+    pattern: /^\/v1\/webhook_endpoints$/,
+    permission: 'webhook_endpoint_write',
+    handle: createWebhookEndpoint,
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/webhook_endpoints$/,
+    permission: 'webhook_endpoint_read',
+    handle: listWebhookEndpoints,
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/webhook_endpoints\/([^/]+)$/,
+    permission: 'webhook_endpoint_read',
+    handle: (context, form, id) => {
+      parseParams(retrieveSchema([]), form);
+      return context.webhookEndpoints.retrieve(id);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/v1\/webhook_endpoints\/([^/]+)$/,
+    permission: 'webhook_endpoint_write',
+    handle: (context, form, id) =>
+      context.webhookEndpoints.update(id, parseParams(updateWebhookEndpointSchema, form)),
+  },
+  {
+    method: 'DELETE',
+    pattern: /^\/v1\/webhook_endpoints\/([^/]+)$/,
+    permission: 'webhook_endpoint_write',
+    handle: (context, _form, id) => context.webhookEndpoints.delete(id),
+  },
 ];
 
 /** Answers one `/v1/...` request: faults, then authentication, idempotency and the endpoint itself. */
@@ -79,9 +151,10 @@ export async function handleApiRequest(context: ApiContext, request: ApiRequest)
       await context.sleep(fault.delayMs);
       throw simulatedFailure(fault.status);
     }
-    authenticate(headerValue(request.headers.authorization));
+    const apiKey = authenticate(headerValue(request.headers.authorization));
     const params = request.method === 'POST' ? parsePostBody(request) : parseForm(request.query);
-    const { handle, pathId } = matchRoute(request.method, request.path);
+    const { handle, pathId, permission } = matchRoute(request.method, request.path);
+    requirePermission(context.restrictedKeys, apiKey, permission);
     const run = async (): Promise<StoredResponse> => {
       await context.sleep(fault?.delayMs ?? 0);
       if (fault?.status !== undefined) throw simulatedFailure(fault.status);
@@ -191,6 +264,22 @@ function createRefund(context: ApiContext, form: FormObject): Stripe.Refund {
   return refundView(context, refund, expand);
 }
 
+function createWebhookEndpoint(context: ApiContext, form: FormObject): Stripe.WebhookEndpoint {
+  const { expand: _expand, ...fields } = parseParams(createWebhookEndpointSchema, form);
+  return context.webhookEndpoints.create(fields, context.clock.nowSeconds());
+}
+
+function listWebhookEndpoints(context: ApiContext, form: FormObject): Stripe.ApiList<Stripe.WebhookEndpoint> {
+  const { limit = 10, starting_after: cursorId } = parseParams(listWebhookEndpointsSchema, form);
+  let endpoints = context.webhookEndpoints.list();
+  if (cursorId !== undefined) {
+    const at = endpoints.findIndex(({ id }) => id === cursorId);
+    if (at === -1) throw resourceMissing('webhook_endpoint', cursorId, 'starting_after', 400);
+    endpoints = endpoints.slice(at + 1);
+  }
+  return buildList(endpoints.slice(0, limit), endpoints.length > limit, '/v1/webhook_endpoints');
+}
+
 function retrieveRefund(context: ApiContext, form: FormObject, id: string): Stripe.Refund {
   const { expand } = parseParams(retrieveSchema(['charge', 'payment_intent']), form);
   return refundView(context, context.store.requireRefund(id), expand);
@@ -246,10 +335,18 @@ function refundView(context: ApiContext, refund: Stripe.Refund, expand: string[]
   };
 }
 
-function matchRoute(method: string, path: string): { handle: RouteHandler; pathId: string } {
+function matchRoute(
+  method: string,
+  path: string,
+): { handle: RouteHandler; pathId: string; permission: StripePermission } {
   for (const route of ROUTES) {
     const match = route.method === method ? route.pattern.exec(path) : null;
-    if (match !== null) return { handle: route.handle, pathId: decodePathSegment(match[1] ?? '') };
+    if (match !== null)
+      return {
+        handle: route.handle,
+        pathId: decodePathSegment(match[1] ?? ''),
+        permission: route.permission,
+      };
   }
   throw unrecognizedUrl(method, path);
 }
@@ -263,10 +360,11 @@ export function decodePathSegment(segment: string): string {
 }
 
 /** Test-mode secret or restricted keys only, sent as the SDK sends them: `Authorization: Bearer <key>`. */
-function authenticate(authorization: string | undefined): void {
+function authenticate(authorization: string | undefined): string {
   const key = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
   if (key === undefined) throw missingApiKey();
   if (!/^(sk|rk)_test_\w+$/.test(key)) throw invalidApiKey(key);
+  return key;
 }
 
 function parsePostBody(request: ApiRequest): FormObject {

@@ -20,4 +20,6 @@ export const newId = {
   price: () => randomId('price_', 24),
   product: () => randomId('prod_', 14),
   shippingRate: () => randomId('shr_', 24),
+  webhookEndpoint: () => randomId('we_', 24),
+  webhookSecret: () => randomId('whsec_', 32),
 };

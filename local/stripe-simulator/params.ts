@@ -312,3 +312,37 @@ export function sessionInput(params: CreateSessionParams, now: number): SessionI
     submitMessage: params.custom_text?.submit?.message ?? null,
   };
 }
+
+/** An event type as Stripe spells it (`checkout.session.completed`), or `*` for every event. */
+const eventType = text().refine((value) => value === '*' || /^[a-z_]+(\.[a-z_]+)+$/.test(value), {
+  error: (issue) => `Invalid {param}: ${String(issue.input)} is not an event type`,
+});
+
+/** `POST /v1/webhook_endpoints`: `url` and `enabled_events` are required, as at Stripe. */
+export const createWebhookEndpointSchema = z.strictObject({
+  url,
+  enabled_events: z.preprocess(
+    blankToAbsent,
+    z.array(eventType, { error: missingOr('Invalid array') }).min(1, { error: MISSING }),
+  ),
+  description: text().optional(),
+  metadata,
+  api_version: text().optional(),
+  expand: expand([]),
+});
+
+/** `POST /v1/webhook_endpoints/:id`: every field optional; `disabled` pauses deliveries. */
+export const updateWebhookEndpointSchema = z.strictObject({
+  url: url.optional(),
+  enabled_events: list(eventType),
+  description: text().optional(),
+  metadata,
+  disabled: oneOf(['true', 'false']).optional(),
+  expand: expand([]),
+});
+
+export const listWebhookEndpointsSchema = z.strictObject({
+  limit: integer({ min: 1, max: 100 }).optional(),
+  starting_after: text().optional(),
+  expand: expand([]),
+});

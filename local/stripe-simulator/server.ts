@@ -13,6 +13,12 @@
  *   `created`, `limit`, `starting_after`.
  * - `GET /v1/checkout/sessions/:id`; `POST /v1/checkout/sessions/:id/expire` (open sessions only).
  * - `GET /v1/payment_intents/:id`, `GET /v1/charges/:id`, `POST /v1/refunds`, `GET /v1/refunds/:id`.
+ * - `POST /v1/webhook_endpoints` (`url`, `enabled_events`; the answer alone carries the signing
+ *   `secret`), `GET /v1/webhook_endpoints` (newest first), `GET`, `POST` (update) and `DELETE`
+ *   `/v1/webhook_endpoints/:id`. Endpoints are recorded, not delivered to: events go to `webhook`.
+ *
+ * Restricted keys listed in `restrictedKeys` may call only what their permissions allow, and are
+ * refused otherwise with Stripe's 403 naming the missing permission.
  *
  * A session expires by itself when its `expires_at` passes on the simulator's clock (checked every
  * second, and whenever the session is read or `advanceClock` moves the clock), sending
@@ -28,10 +34,13 @@ import { BodyTooLargeError, bodyTooLarge, readBody } from './form-body';
 import { IdempotencyStore } from './idempotency';
 import { buildEvent, type CheckoutSessionRecord } from './objects';
 import { handlePaymentPage, type PageResponse } from './payment-page';
+import type { RestrictedKeys } from './permissions';
 import { StateError, Store } from './store';
+import { WebhookEndpointStore } from './webhook-endpoints';
 import { type WebhookDelivery, type WebhookEndpoint, WebhookSender } from './webhooks';
 
 export type { CheckoutSessionRecord } from './objects';
+export type { RestrictedKeys, StripePermission } from './permissions';
 export type { WebhookDelivery, WebhookEndpoint } from './webhooks';
 
 export interface StripeSimulatorOptions {
@@ -57,6 +66,11 @@ export interface StripeSimulatorOptions {
    * and its webhooks are signed, on the same time the code checks them against.
    */
   now?: () => number;
+  /**
+   * Restricted keys (`rk_test_…`) and the permissions each has; a key not listed may call every
+   * endpoint. A call its permissions do not cover gets Stripe's 403 naming the one it lacks.
+   */
+  restrictedKeys?: RestrictedKeys;
   log?: (line: string) => void;
 }
 
@@ -153,7 +167,17 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
   const publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const store = new Store((subject) => webhooks.send(buildEvent(subject, clock.nowSeconds())), clock);
   const payPageUrl = (id: string) => `${publicUrl}/c/pay/${id}`;
-  const context = { store, clock, faults, idempotency, payPageUrl, sleep, log };
+  const context = {
+    store,
+    webhookEndpoints: new WebhookEndpointStore(),
+    restrictedKeys: options.restrictedKeys ?? {},
+    clock,
+    faults,
+    idempotency,
+    payPageUrl,
+    sleep,
+    log,
+  };
   const settleDelayMs = options.asyncSettleDelayMs ?? 180_000;
   const settleLater = (id: string, outcome: 'succeeded' | 'failed'): void => {
     clock.schedule(settleDelayMs, async () => {
