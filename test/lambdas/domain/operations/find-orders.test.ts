@@ -1,0 +1,47 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findRecords } from '../../../../lambdas/domain/operations/find-orders';
+import type { ShopRecord } from '../../../../lambdas/domain/orders/records';
+import { type OperationsHarness, startOperationsHarness } from './operations-harness';
+
+let h: OperationsHarness;
+beforeAll(async () => {
+  h = await startOperationsHarness();
+});
+afterEach(() => h.setNow(undefined));
+afterAll(() => h?.close());
+
+const references = (records: ShopRecord[]) =>
+  records.map((r) => (r.kind === 'order' ? r.order.reference : r.request.reference));
+
+describe('findRecords', () => {
+  it('looks back as many weeks of dispatch days as asked, 8 by default', async () => {
+    await h.seedOrder({
+      sessionId: 'cs_test_find_weeks_WEEKSBACK001',
+      paidAt: '2027-05-01T09:00:00Z',
+      dispatchDate: '2027-05-03',
+      name: 'Walter Weeksback',
+    });
+    h.setNow(new Date('2027-05-26T10:00:00Z'));
+    expect(references(await findRecords('weeksback', h.deps, { weeksBack: 1 }))).toEqual([]);
+    expect(references(await findRecords('weeksback', h.deps, { weeksBack: 4 }))).toEqual(['WEEKSBACK001']);
+    expect(references(await findRecords('weeksback', h.deps))).toEqual(['WEEKSBACK001']);
+  });
+
+  it('gives the order found by reference and the one found by name newest payment first', async () => {
+    await h.seedOrder({
+      sessionId: 'cs_test_find_sort_OLDREF000001',
+      paidAt: '2027-08-02T09:00:00Z',
+      dispatchDate: '2027-08-09',
+      name: 'Olive Older',
+    });
+    // A newer order whose customer's name happens to hold the older one's reference.
+    await h.seedOrder({
+      sessionId: 'cs_test_find_sort_NEWREF000002',
+      paidAt: '2027-08-03T09:00:00Z',
+      dispatchDate: '2027-08-09',
+      name: 'Nell oldref000001 Newer',
+    });
+    h.setNow(new Date('2027-08-04T10:00:00Z'));
+    expect(references(await findRecords('OLDREF000001', h.deps))).toEqual(['NEWREF000002', 'OLDREF000001']);
+  });
+});
