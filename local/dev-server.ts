@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { LOCAL_MERCHANT, localMerchant } from './identity-provider';
 import { startLocalShop } from './local-shop';
 
 const env = z
@@ -20,6 +21,10 @@ const env = z
     LOCAL_DYNAMODB_PORT: z.coerce.number().int().min(0).max(65535).default(8000),
     LOCAL_SES_PORT: z.coerce.number().int().min(0).max(65535).default(8005),
     STRIPE_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(12111),
+    // The admin page's sign-in (a stand-in for Cognito's managed login) and its one merchant.
+    LOCAL_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(8010),
+    LOCAL_MERCHANT_EMAIL: z.email().default(LOCAL_MERCHANT.email),
+    LOCAL_MERCHANT_PASSWORD: z.string().min(8).default(LOCAL_MERCHANT.password),
     LOCAL_DATA_DIR: z.string().default('.local-data/dynamodb'),
   })
   .parse(process.env);
@@ -35,6 +40,8 @@ const shop = await startLocalShop({
   dynamoPort: env.LOCAL_DYNAMODB_PORT,
   sesPort: env.LOCAL_SES_PORT,
   simulatorPort: env.STRIPE_SIMULATOR_PORT,
+  identityProviderPort: env.LOCAL_IDP_PORT,
+  adminUsers: [localMerchant(env.LOCAL_MERCHANT_EMAIL, env.LOCAL_MERCHANT_PASSWORD)],
   dataDir: env.LOCAL_DATA_DIR === 'memory' ? undefined : resolve(env.LOCAL_DATA_DIR),
   webRoot,
   stripe: env.STRIPE_SECRET_KEY
@@ -52,6 +59,9 @@ Live Aquatics is running locally:
   Stripe Checkout          ${shop.simulator ? `${shop.simulator.url} (simulator: pay with 4242 4242 4242 4242)` : 'real Stripe test mode (STRIPE_SECRET_KEY)'}
   DynamoDB (dynalite)      ${shop.dynamoUrl} (data in ${env.LOCAL_DATA_DIR})
   SES inbox                ${shop.sesUrl}
+  Admin                    ${shop.url}/admin
+    sign in at             ${shop.identityProvider.url} (local stand-in for Cognito)
+    as                     ${env.LOCAL_MERCHANT_EMAIL} / ${env.LOCAL_MERCHANT_PASSWORD}
 Press Ctrl+C to stop.
 `);
 

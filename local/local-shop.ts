@@ -4,9 +4,19 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import { API_PATHS } from '../shared/api-paths';
+import { ADMIN_CONFIG_PATH, ADMIN_PAGE_PATH, adminConfigSchema } from '../shared/admin-config';
+import { ADMIN_API_PREFIX, API_PATHS } from '../shared/api-paths';
 import { LOCAL_STAGE_SETTINGS } from '../shared/stage-config';
 import { type HttpLambda, serveWithLambda } from './api-gateway-adapter';
+import {
+  type IdentityProvider,
+  LOCAL_ADMIN_CLIENT_ID,
+  LOCAL_MERCHANT,
+  type LocalUser,
+  localMerchant,
+  startIdentityProvider,
+} from './identity-provider';
+import { fetchJwks, withJwtAuthorizer } from './jwt-authorizer';
 import { ensureOrdersTable } from './orders-table';
 import { portMessage, startSesLocal } from './ses-local';
 import { createStaticSite } from './static-site';
@@ -18,6 +28,10 @@ export interface LocalShopOptions {
   dynamoPort: number;
   sesPort: number;
   simulatorPort: number;
+  /** The merchant's sign-in (local/identity-provider.ts); 0 or absent picks a free port. */
+  identityProviderPort?: number;
+  /** Who may sign in to /admin: LOCAL_MERCHANT when absent; tests add a user outside `merchants`. */
+  adminUsers?: readonly LocalUser[];
   /** Folder for dynalite's data; undefined keeps it in memory (tests). */
   dataDir: string | undefined;
   /** The Vite build to serve. */
@@ -32,6 +46,8 @@ export interface LocalShop {
   dynamoUrl: string;
   sesUrl: string;
   simulator: StripeSimulator | undefined;
+  /** The /admin page's identity provider: where to sign in, and as whom by default. */
+  identityProvider: { url: string; clientId: string; users: readonly LocalUser[] };
   close(): Promise<void>;
 }
 
@@ -132,6 +148,20 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     closers.push(() => closeServer(app));
     const url = `http://localhost:${port}`;
 
+    // Started once the shop's port is known: the app client's callback and sign-out URL is its /admin.
+    const adminUsers = options.adminUsers ?? [localMerchant(LOCAL_MERCHANT.email, LOCAL_MERCHANT.password)];
+    const identityProvider: IdentityProvider = await startIdentityProvider({
+      port: options.identityProviderPort ?? 0,
+      clientId: LOCAL_ADMIN_CLIENT_ID,
+      redirectUris: [`${url}${ADMIN_PAGE_PATH}`],
+      users: adminUsers,
+    });
+    closers.push(() => identityProvider.close());
+    const adminConfig = adminConfigSchema.parse({
+      signInUrl: identityProvider.url,
+      clientId: identityProvider.clientId,
+    });
+
     let simulator: StripeSimulator | undefined;
     if (!options.stripe) {
       simulator = await startStripeSimulator({
@@ -175,12 +205,20 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       SHOP_ID: process.env.SHOP_ID ?? 'LiveAquatics-local',
     });
 
-    const [createCheckout, checkoutStatus, stripeWebhook, shopStatus] = await Promise.all([
+    const [createCheckout, checkoutStatus, stripeWebhook, shopStatus, adminApi] = await Promise.all([
       import('../lambdas/handlers/create-checkout/handler'),
       import('../lambdas/handlers/checkout-status/handler'),
       import('../lambdas/handlers/stripe-webhook/handler'),
       import('../lambdas/handlers/shop-status/handler'),
+      import('../lambdas/handlers/admin-api/handler'),
     ]);
+    // Every admin path, whatever routes the function has: API Gateway's JWT authorizer in front
+    // (issuer, client, expiry, signature from the identity provider's JWKS), the function behind.
+    const admin = withJwtAuthorizer(adminApi.handler, {
+      issuer: identityProvider.url,
+      clientId: identityProvider.clientId,
+      jwks: await fetchJwks(identityProvider.jwksUrl),
+    });
     const routes: Record<string, { method: string; handler: HttpLambda }> = {
       [API_PATHS.createCheckout]: { method: 'POST', handler: createCheckout.handler },
       [API_PATHS.checkoutStatus]: { method: 'GET', handler: checkoutStatus.handler },
@@ -192,6 +230,17 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     serve = async (req, res) => {
       try {
         const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+        if (pathname.startsWith(ADMIN_API_PREFIX)) {
+          const status = await serveWithLambda(req, res, admin);
+          options.log(`${req.method} ${pathname} ${status}`);
+          return;
+        }
+        if (pathname === ADMIN_CONFIG_PATH) {
+          // As the deployment writes it beside the site, never cached.
+          res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+          res.end(JSON.stringify(adminConfig));
+          return;
+        }
         const route = routes[pathname];
         if (!route) {
           await site(req, res);
@@ -220,7 +269,14 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       { name: 'Shop', url: `${url}/` },
     ]);
 
-    return { url, dynamoUrl, sesUrl, simulator, close };
+    return {
+      url,
+      dynamoUrl,
+      sesUrl,
+      simulator,
+      identityProvider: { url: identityProvider.url, clientId: identityProvider.clientId, users: adminUsers },
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
