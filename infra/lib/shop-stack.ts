@@ -67,6 +67,8 @@ export interface ShopStackProps extends StackProps {
 export const APP_OUTPUT_KEYS = {
   siteUrl: 'SiteUrl',
   apiUrl: 'ApiUrl',
+  /** The API's own execute-api address: `npm run doctor` checks it refuses what bypasses CloudFront. */
+  apiOriginUrl: 'ApiOriginUrl',
   stripeWebhookUrl: 'StripeWebhookUrl',
   ordersTableName: 'OrdersTableName',
   alarmTopicArn: 'AlarmTopicArn',
@@ -371,9 +373,14 @@ export class ShopStack extends Stack {
       'The API, through CloudFront (the only way in)',
     );
     output(
+      APP_OUTPUT_KEYS.apiOriginUrl,
+      `https://${this.api.originDomainName}`,
+      'The API behind CloudFront: it answers 403 to anything that did not come through CloudFront',
+    );
+    output(
       APP_OUTPUT_KEYS.stripeWebhookUrl,
       `${this.website.siteUrl}${API_ROUTES.stripeWebhook.path}`,
-      'Register in Stripe (Developers > Webhooks) for the checkout.session events and charge.refunded',
+      'npm run setup registers it in Stripe for the events the webhook handles',
     );
     output(APP_OUTPUT_KEYS.ordersTableName, orders.table.tableName, 'The orders table (in the data stack)');
     output(

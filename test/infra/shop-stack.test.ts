@@ -125,6 +125,7 @@ describe('ShopStack', () => {
       [
         'SiteUrl',
         'ApiUrl',
+        'ApiOriginUrl',
         'StripeWebhookUrl',
         'OrdersTableName',
         'AlarmTopicArn',
@@ -162,6 +163,17 @@ describe('ShopStack', () => {
           'https://',
           { 'Fn::GetAtt': [logicalIdOf(stack.website.distribution), 'DomainName'] },
           '/functions/v1',
+        ],
+      ],
+    });
+    expect(outputs.ApiOriginUrl.Value).toEqual({
+      'Fn::Join': [
+        '',
+        [
+          'https://',
+          { Ref: logicalIdOf(stack.api.httpApi) },
+          '.execute-api.eu-west-2.',
+          { Ref: 'AWS::URLSuffix' },
         ],
       ],
     });
