@@ -321,7 +321,11 @@ const COMMANDS: Record<string, Command> = {
       let refused = 0;
       for (const reference of references) {
         try {
-          const result = await markDispatched(reference, { trackingNumber: tracking }, target.deps);
+          const result = await markDispatched(
+            reference,
+            { trackingNumber: tracking, actor: target.actor },
+            target.deps,
+          );
           io.out(
             result.changed
               ? `${result.reference}: dispatched${result.order.trackingNumber ? ` (tracking ${result.order.trackingNumber})` : ''}; dispatch email ${result.email === 'sent' ? 'sent' : 'not sent (already sent or being sent)'}.`
@@ -354,7 +358,7 @@ const COMMANDS: Record<string, Command> = {
           : isoDate(values.dispatch, '--dispatch');
       const to = isoDate(values.to, '--to');
       const reason: DelayReason = oneOf(values.reason, DELAY_REASONS, '--reason');
-      const result = await delayDispatch({ from, to, reason }, target.deps);
+      const result = await delayDispatch({ from, to, reason, actor: target.actor }, target.deps);
       io.out(
         `Moved ${result.moved.length} ${result.moved.length === 1 ? 'order' : 'orders'} from ${fullDate(from)} to ${fullDate(to)} (${reason})${result.moved.length ? `: ${result.moved.join(', ')}` : ''}.`,
       );
@@ -375,7 +379,7 @@ const COMMANDS: Record<string, Command> = {
     async run(target, values, [reference = ''], io) {
       const reason: RefundReason =
         values.reason === undefined ? 'other' : oneOf(values.reason, REFUND_REASONS, '--reason');
-      const result = await refundOrder(reference, reason, target.deps);
+      const result = await refundOrder(reference, { reason, actor: target.actor }, target.deps);
       const email = result.refundEmail;
       io.out(
         `${result.reference}: refunded ${formatGbp(result.order.totalPence)} in full (Stripe refund ${result.refundId}, reason ${reason}); ${
@@ -539,7 +543,7 @@ const COMMANDS: Record<string, Command> = {
     options: {},
     positionals: 'one',
     async run(target, _v, [reference = ''], io) {
-      const result = await requestPayment(reference, target.deps);
+      const result = await requestPayment(reference, { actor: target.actor }, target.deps);
       io.out(
         `${result.reference}: payment link emailed (valid until ${formatLondonTime(result.expiresAt, io.now())}): ${result.url}`,
       );
@@ -552,7 +556,7 @@ const COMMANDS: Record<string, Command> = {
     options: {},
     positionals: 'one',
     async run(target, _v, [reference = ''], io) {
-      const result = await declineRequest(reference, target.deps);
+      const result = await declineRequest(reference, { actor: target.actor }, target.deps);
       io.out(
         `${result.reference}: declined; customer ${result.email === 'sent' ? 'emailed' : 'not emailed (already sent)'}.`,
       );

@@ -1,7 +1,9 @@
+import { userInfo } from 'node:os';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { GetFunctionConfigurationCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SESClient } from '@aws-sdk/client-ses';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import * as z from 'zod/mini';
 import { shopEmailIdentity } from '../lambdas/domain/emails/send-email';
 import type { ShopStripeDeps } from '../lambdas/domain/operations/shop-deps';
@@ -20,6 +22,11 @@ export interface Target {
   /** Printed before anything is done, so the operator sees which shop a command touches. */
   description: string;
   deps: ShopStripeDeps;
+  /**
+   * Who the orders' history names for this operator's actions: the AWS identity (its ARN) on a
+   * deployed stage, "local operator (<user>)" on the local stack.
+   */
+  actor: string;
   close(): void;
 }
 
@@ -97,6 +104,7 @@ export function localTarget(env: Env, now: () => Date = () => new Date()): Targe
   });
   return {
     description: `local stack (DynamoDB ${dynamo}, table ${tableName}; SES ${sesEndpoint}; Stripe ${stripeBase})`,
+    actor: `local operator (${env.USER ?? env.USERNAME ?? userInfo().username})`,
     deps: {
       table: { client, tableName },
       ...shop,
@@ -184,7 +192,12 @@ export async function deployedTarget(
 
   const lambda = new LambdaClient({ region });
   const secrets = new SecretsManagerClient({ region });
+  const sts = new STSClient({ region });
   try {
+    // The operator's own identity, for the history of every order this run changes.
+    const { Arn: actor } = await sts.send(new GetCallerIdentityCommand({}));
+    if (!actor)
+      throw new RefusedError('AWS did not say who these credentials belong to (STS GetCallerIdentity).');
     const config = await lambda.send(
       new GetFunctionConfigurationCommand({ FunctionName: output('StripeWebhookFunctionName') }),
     );
@@ -198,6 +211,7 @@ export async function deployedTarget(
     const tableName = output('OrdersTableName');
     return {
       description: `stage ${options.stage} (stack ${stack}, ${region}, table ${tableName}, ${/^(sk|rk)_live_/.test(key.data.stripeSecretKey) ? 'LIVE Stripe' : 'Stripe test mode'})`,
+      actor,
       deps: {
         table: { client, tableName },
         ...shop,
@@ -216,5 +230,6 @@ export async function deployedTarget(
   } finally {
     lambda.destroy();
     secrets.destroy();
+    sts.destroy();
   }
 }

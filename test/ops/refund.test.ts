@@ -104,6 +104,7 @@ describe('orders CLI: refund', () => {
     // it arrives, must not tell the customer the command's reason.
     expect(item?.refundReason).toBeUndefined();
     expect(item?.refundRequestedAt).toBeUndefined();
+    expect(item?.refundRequestedBy).toBeUndefined();
     expect(await refundEmails('refused@example.com')).toHaveLength(0);
     expect(refundsOf(order.paymentIntentId)).toHaveLength(1);
   });
@@ -203,7 +204,7 @@ describe('orders CLI: refund and its charge.refunded webhook, in either order', 
 
   const refundCommand = (reference: string) =>
     h.orders(['refund', reference, '--reason', 'doa', '--local'], {
-      env: { ORDERS_LOCAL_STRIPE_API_BASE: stripeProxyUrl },
+      env: { ORDERS_LOCAL_STRIPE_API_BASE: stripeProxyUrl, USER: 'packer' },
     });
   const DOA_TEXT = 'for animals that did not arrive in good condition';
 
@@ -241,6 +242,11 @@ describe('orders CLI: refund and its charge.refunded webhook, in either order', 
       refundId,
       refundEmailState: 'sent',
     });
+    // The webhook recorded it, and names who asked for it: the operator, stored before Stripe was asked.
+    expect(item?.history).toEqual([
+      { at: order.paidAt, actor: 'Stripe', action: 'paid' },
+      { at: expect.any(String), actor: 'local operator (packer)', action: 'refunded', detail: 'doa' },
+    ]);
   });
 
   it('command first: it records the refund and mails the reason; the webhook arriving after sends nothing more', async () => {
@@ -272,6 +278,15 @@ describe('orders CLI: refund and its charge.refunded webhook, in either order', 
     );
     const [item] = await h.shop.ordersFor(order.sessionId);
     expect(item).toMatchObject({ status: 'refunded', refundReason: 'doa', refundRecordedBy: 'command' });
+    expect(item?.history).toEqual([
+      { at: order.paidAt, actor: 'Stripe', action: 'paid' },
+      {
+        at: expect.any(String),
+        actor: 'local operator (packer)',
+        action: 'refunded',
+        detail: `doa, ${refunds[0]?.id}`,
+      },
+    ]);
   });
 });
 

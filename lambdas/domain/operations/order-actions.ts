@@ -6,6 +6,7 @@ import { capacityStoreFromTable } from '../capacity/capacity-table';
 import { returnRefundedBottles } from '../capacity/session-capacity';
 import { renderDelayEmail, renderDispatchEmail, renderRefundEmail } from '../emails/order-updates';
 import { type ItemUpdate, updateIf } from '../orders/conditional-writes';
+import { ACTORS, appendHistory, historyEntry } from '../orders/history';
 import {
   type DelayReason,
   type ManagedOrder,
@@ -82,12 +83,13 @@ export interface ActionResult {
  * `paid → dispatched`, with the dispatch email, exactly once however often it runs: the status
  * moves by a conditional update that also makes the email due, and the email is claimed and sent
  * once (send-once.ts). A second run finds the order dispatched and sends nothing, unless the first
- * stopped between the two steps, in which case it sends the email the first did not.
+ * stopped between the two steps, in which case it sends the email the first did not. The same
+ * update appends `dispatched` by `actor` to the order's history, so a second run adds nothing.
  * @throws RefusedError for an unknown reference, a request, or a refunded order.
  */
 export async function markDispatched(
   reference: string,
-  options: { trackingNumber?: string | undefined },
+  options: { trackingNumber?: string | undefined; actor: string },
   deps: ShopDeps,
 ): Promise<ActionResult> {
   const tracking = options.trackingNumber?.trim();
@@ -104,11 +106,20 @@ export async function markDispatched(
   if (order.status === 'paid') {
     const now = deps.now().toISOString();
     const due = emailDue('dispatch');
+    const history = appendHistory(
+      historyEntry(now, options.actor, 'dispatched', tracking ? `tracking ${tracking}` : undefined),
+    );
     changed = await updateOrder(deps, order.sessionId, {
       ConditionExpression: '#status = :paid',
-      UpdateExpression: `SET #status = :dispatched, dispatchedAt = :now, #sort = :sk, ${due.set}${tracking ? ', trackingNumber = :tracking' : ''} REMOVE ${due.remove}`,
-      ExpressionAttributeNames: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...due.names },
+      UpdateExpression: `SET #status = :dispatched, dispatchedAt = :now, #sort = :sk, ${due.set}, ${history.set}${tracking ? ', trackingNumber = :tracking' : ''} REMOVE ${due.remove}`,
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#sort': DISPATCH_DATE_INDEX.sortKey,
+        ...due.names,
+        ...history.names,
+      },
       ExpressionAttributeValues: {
+        ...history.values,
         ':paid': 'paid',
         ':dispatched': 'dispatched',
         ':now': now,
@@ -144,10 +155,11 @@ export interface DelayResult {
  * and tells each customer once; a day with nothing to move is refused, naming the days that hold
  * orders. Each order moves by its own conditional update (still `paid`, still on `from`), which
  * makes its delay email due; a second run with the same days finds nothing left on `from`, and
- * sends only the emails a stopped first run did not.
+ * sends only the emails a stopped first run did not. Each order's update appends `delayed` by
+ * `actor` to its history.
  */
 export async function delayDispatch(
-  input: { from: IsoDate; to: IsoDate; reason: DelayReason },
+  input: { from: IsoDate; to: IsoDate; reason: DelayReason; actor: string },
   deps: ShopDeps,
 ): Promise<DelayResult> {
   const { from, to, reason } = input;
@@ -158,15 +170,18 @@ export async function delayDispatch(
     if (record.kind !== 'order') continue;
     const order = record.order;
     const due = emailDue('delay');
+    const history = appendHistory(historyEntry(now, input.actor, 'delayed', `${from} to ${to}, ${reason}`));
     const ok = await updateOrder(deps, order.sessionId, {
       ConditionExpression: '#status = :paid AND dispatchDate = :from',
-      UpdateExpression: `SET dispatchDate = :to, #day = :day, delayedFrom = :from, delayReason = :reason, delayedAt = :now, ${due.set} REMOVE ${due.remove}`,
+      UpdateExpression: `SET dispatchDate = :to, #day = :day, delayedFrom = :from, delayReason = :reason, delayedAt = :now, ${due.set}, ${history.set} REMOVE ${due.remove}`,
       ExpressionAttributeNames: {
         '#status': 'status',
         '#day': DISPATCH_DATE_INDEX.partitionKey,
         ...due.names,
+        ...history.names,
       },
       ExpressionAttributeValues: {
+        ...history.values,
         ':paid': 'paid',
         ':from': from,
         ':to': to,
@@ -224,23 +239,29 @@ export interface RefundResult extends ActionResult {
  * after Stripe accepted it does the order move (`paid` or `dispatched` → `refunded`, conditional);
  * a refusal from Stripe takes the stored reason back, leaving the order as it was, and says why. A
  * refunded order is refused before any Stripe call: the webhook may have recorded a Dashboard refund.
+ *
+ * `actor` is stored with the reason (`refundRequestedBy`), so whichever path records the refund
+ * appends `refunded` by them to the order's history, once.
  */
 export async function refundOrder(
   reference: string,
-  reason: RefundReason,
+  input: { reason: RefundReason; actor: string },
   deps: ShopStripeDeps,
 ): Promise<RefundResult> {
+  const { reason, actor } = input;
   let order = await findOrder(deps, reference);
   const requestedAt = deps.now().toISOString();
   const intended = await updateOrder(deps, order.sessionId, {
     ConditionExpression: '#status IN (:paid, :dispatched)',
-    UpdateExpression: 'SET refundReason = :reason, refundRequestedAt = :requestedAt',
+    UpdateExpression:
+      'SET refundReason = :reason, refundRequestedAt = :requestedAt, refundRequestedBy = :actor',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':paid': 'paid',
       ':dispatched': 'dispatched',
       ':reason': reason,
       ':requestedAt': requestedAt,
+      ':actor': actor,
     },
   });
   // Refunded already (here, or in the Dashboard): nothing is asked of Stripe.
@@ -249,7 +270,7 @@ export async function refundOrder(
   const withdrawIntent = () =>
     updateOrder(deps, order.sessionId, {
       ConditionExpression: '#status IN (:paid, :dispatched) AND refundRequestedAt = :requestedAt',
-      UpdateExpression: 'REMOVE refundReason, refundRequestedAt',
+      UpdateExpression: 'REMOVE refundReason, refundRequestedAt, refundRequestedBy',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':paid': 'paid',
@@ -281,7 +302,7 @@ export async function refundOrder(
       `Stripe's refund ${refund.id} of ${order.reference} is ${refund.status}${refund.failure_reason ? ` (${refund.failure_reason})` : ''}. The order is unchanged.`,
     );
   }
-  const changed = await moveToRefunded(order, { refundId: refund.id, reason, by: 'command' }, deps);
+  const changed = await moveToRefunded(order, { refundId: refund.id, reason, by: 'command', actor }, deps);
   if (!changed) {
     // The webhook recorded this refund first; its charge may not have named the refund.
     await updateOrder(deps, order.sessionId, {
@@ -342,7 +363,13 @@ async function paymentIntentOf(sessionId: string, stripe: Stripe): Promise<strin
  */
 function moveToRefunded(
   order: ManagedOrder,
-  refund: { refundId: string | undefined; reason: RefundReason | 'stripe'; by: RefundRecorder },
+  refund: {
+    refundId: string | undefined;
+    reason: RefundReason | 'stripe';
+    by: RefundRecorder;
+    /** Who the history names: the merchant or operator who asked, or the Stripe Dashboard. */
+    actor: string;
+  },
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<boolean> {
   const due = emailDue('refund');
@@ -350,15 +377,27 @@ function moveToRefunded(
     refund.by === 'command'
       ? 'refundReason = :reason'
       : 'refundReason = if_not_exists(refundReason, :reason)';
+  const now = deps.now().toISOString();
+  // The reason the order will hold: the webhook keeps one the command stored before asking Stripe.
+  const reason = refund.by === 'command' ? refund.reason : (order.refundReason ?? refund.reason);
+  const history = appendHistory(
+    historyEntry(now, refund.actor, 'refunded', [reason, refund.refundId].filter(Boolean).join(', ')),
+  );
   return updateOrder(deps, order.sessionId, {
     ConditionExpression: '#status IN (:paid, :dispatched)',
-    UpdateExpression: `SET #status = :refunded, refundedAt = :now, ${setReason}, refundRecordedBy = :by, #sort = :sk, ${due.set}${refund.refundId ? ', refundId = :refundId' : ''} REMOVE ${due.remove}`,
-    ExpressionAttributeNames: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...due.names },
+    UpdateExpression: `SET #status = :refunded, refundedAt = :now, ${setReason}, refundRecordedBy = :by, #sort = :sk, ${due.set}, ${history.set}${refund.refundId ? ', refundId = :refundId' : ''} REMOVE ${due.remove}`,
+    ExpressionAttributeNames: {
+      '#status': 'status',
+      '#sort': DISPATCH_DATE_INDEX.sortKey,
+      ...due.names,
+      ...history.names,
+    },
     ExpressionAttributeValues: {
+      ...history.values,
       ':paid': 'paid',
       ':dispatched': 'dispatched',
       ':refunded': 'refunded',
-      ':now': deps.now().toISOString(),
+      ':now': now,
       ':reason': refund.reason,
       ':by': refund.by,
       ':pending': 'pending',
@@ -366,6 +405,19 @@ function moveToRefunded(
       ...(refund.refundId && { ':refundId': refund.refundId }),
     },
   });
+}
+
+/**
+ * Who made a refund the webhook records: the merchant or operator whose command stored its intent
+ * on the order before asking Stripe; else the shop (its refund's metadata has a reason, but the
+ * order names nobody: a command from before history was kept); else the Stripe Dashboard.
+ */
+function refundActor(order: ManagedOrder, metadataReason: string | undefined): string {
+  if (order.refundRequestedBy !== undefined) return order.refundRequestedBy;
+  if (order.refundRequestedAt !== undefined || REFUND_REASONS.some((r) => r === metadataReason)) {
+    return ACTORS.shop;
+  }
+  return ACTORS.stripeDashboard;
 }
 
 /** What the webhook needs to record a refund: the shop's table and sender, and Stripe to find the session. */
@@ -413,6 +465,7 @@ export async function recordStripeRefund(
             refundId: charge.refundId,
             reason: REFUND_REASONS.find((r) => r === charge.metadataReason) ?? 'stripe',
             by: 'webhook',
+            actor: refundActor(order, charge.metadataReason),
           },
           deps,
         );

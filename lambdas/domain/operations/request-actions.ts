@@ -17,6 +17,7 @@ import {
 } from '../checkout/create-checkout-session';
 import { renderDecline, renderPaymentInvitation, renderRequestNotice } from '../emails/request-emails';
 import { putIfAbsent, updateIf } from '../orders/conditional-writes';
+import { ACTORS, appendHistory, historyEntry } from '../orders/history';
 import type { OrderRequest } from '../orders/order-request';
 import {
   DISPATCH_DATE_INDEX,
@@ -131,6 +132,7 @@ export async function recordOrderRequest(
     }),
     gsi1pk: dispatchDayKey(dispatchDate),
     gsi1sk: dispatchSortKey('requested', createdAt, reference),
+    history: [historyEntry(createdAt, ACTORS.customer, 'requested')],
   };
   const recorded = await putIfAbsent(deps.table, item).catch(async (error: unknown) => {
     // Not known to be recorded: give the bottles back rather than hold them for a request that may
@@ -263,9 +265,11 @@ function stillAsRead(previous: string | undefined): {
  * PAYMENT_LINK_HOURS, its link emailed to the customer once. `requested → invited`, conditional.
  * Once the link has expired, a new one: the old session closed first (closeExpiredLink), a new
  * session, one more email (`invited → invited`). While the link is valid, refused: it was sent.
+ * Each link sent appends `payment-link-sent` by `actor` to the request's history.
  */
 export async function requestPayment(
   reference: string,
+  options: { actor: string },
   deps: ShopStripeDeps,
 ): Promise<{ reference: string; changed: boolean; url: string; expiresAt: string; email: SendOnceOutcome }> {
   let request = await findRequest(deps, reference);
@@ -330,22 +334,33 @@ export async function requestPayment(
     if (!session.url) throw new Error(`Stripe made session ${session.id} without a URL`);
     const due = emailDue('paymentInvitation');
     const from = stillAsRead(previous);
+    const linkExpiresAt = new Date(expiresAt * 1000).toISOString();
+    const history = appendHistory(
+      historyEntry(
+        now.toISOString(),
+        options.actor,
+        'payment-link-sent',
+        `dispatch ${dispatchDate}, link valid until ${linkExpiresAt}`,
+      ),
+    );
     changed = await updateIf(deps.table, request.pk, {
       ConditionExpression: from.condition,
-      UpdateExpression: `SET #status = :invited, invitedAt = :now, checkoutSessionId = :session, checkoutUrl = :url, checkoutExpiresAt = :expires, dispatchDate = :day, #dayKey = :dayKey, #sort = :sk, ${due.set} REMOVE ${due.remove}`,
+      UpdateExpression: `SET #status = :invited, invitedAt = :now, checkoutSessionId = :session, checkoutUrl = :url, checkoutExpiresAt = :expires, dispatchDate = :day, #dayKey = :dayKey, #sort = :sk, ${due.set}, ${history.set} REMOVE ${due.remove}`,
       ExpressionAttributeNames: {
         ...from.names,
         '#dayKey': DISPATCH_DATE_INDEX.partitionKey,
         '#sort': DISPATCH_DATE_INDEX.sortKey,
         ...due.names,
+        ...history.names,
       },
       ExpressionAttributeValues: {
         ...from.values,
+        ...history.values,
         ':invited': 'invited',
         ':now': now.toISOString(),
         ':session': session.id,
         ':url': session.url,
-        ':expires': new Date(expiresAt * 1000).toISOString(),
+        ':expires': linkExpiresAt,
         ':day': dispatchDate,
         ':dayKey': dispatchDayKey(dispatchDate),
         ':sk': dispatchSortKey('invited', request.createdAt, request.reference),
@@ -385,10 +400,12 @@ export async function requestPayment(
 /**
  * Declines a request and tells the customer once: `requested → declined`, or `invited →
  * declined` once its payment link has expired (the old session closed first, closeExpiredLink).
- * While a link is valid the customer may be paying, so it is refused.
+ * While a link is valid the customer may be paying, so it is refused. The update appends
+ * `declined` by `actor` to the request's history.
  */
 export async function declineRequest(
   reference: string,
+  options: { actor: string },
   deps: ShopStripeDeps,
 ): Promise<{ reference: string; changed: boolean; email: SendOnceOutcome }> {
   let request = await findRequest(deps, reference);
@@ -407,12 +424,19 @@ export async function declineRequest(
     const previous = request.status === 'invited' ? await closeExpiredLink(request, deps) : undefined;
     const due = emailDue('decline');
     const from = stillAsRead(previous);
+    const history = appendHistory(historyEntry(now.toISOString(), options.actor, 'declined'));
     changed = await updateIf(deps.table, request.pk, {
       ConditionExpression: from.condition,
-      UpdateExpression: `SET #status = :declined, declinedAt = :now, #sort = :sk, ${due.set} REMOVE ${due.remove}`,
-      ExpressionAttributeNames: { ...from.names, '#sort': DISPATCH_DATE_INDEX.sortKey, ...due.names },
+      UpdateExpression: `SET #status = :declined, declinedAt = :now, #sort = :sk, ${due.set}, ${history.set} REMOVE ${due.remove}`,
+      ExpressionAttributeNames: {
+        ...from.names,
+        '#sort': DISPATCH_DATE_INDEX.sortKey,
+        ...due.names,
+        ...history.names,
+      },
       ExpressionAttributeValues: {
         ...from.values,
+        ...history.values,
         ':declined': 'declined',
         ':now': now.toISOString(),
         ':sk': dispatchSortKey('declined', request.createdAt, request.reference),

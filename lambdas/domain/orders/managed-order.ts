@@ -27,6 +27,8 @@ export const managedOrderSchema = z.extend(orderItemSchema, {
   /** Stored before Stripe is asked (with `refundRequestedAt`), so the refund's webhook finds it. */
   refundReason: z.optional(z.enum([...REFUND_REASONS, 'stripe'])),
   refundRequestedAt: z.optional(isoInstant),
+  /** Who asked for the refund (the merchant's email, the operator): the history's actor, whichever path records it. */
+  refundRequestedBy: z.optional(z.string()),
   refundRecordedBy: z.optional(z.enum(REFUND_RECORDERS)),
   dispatchEmailState: optionalEmailState,
   delayEmailState: optionalEmailState,

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { historyField } from './history';
 import { emailStateSchema, isoDate, isoInstant, quoteAndCustomerFields } from './order';
 import { DISPATCH_DATE_INDEX, PARTITION_KEY, REFERENCE_INDEX, REQUEST_KEY_PREFIX } from './orders-table';
 
@@ -40,5 +41,7 @@ export const orderRequestSchema = z.object({
   /** `byDispatchDate`, so `orders list` shows requests beside the orders of their week. */
   [DISPATCH_DATE_INDEX.partitionKey]: z.string(),
   [DISPATCH_DATE_INDEX.sortKey]: z.string(),
+  /** Who did what to the request, oldest first (history.ts); absent on requests recorded before it was kept. */
+  ...historyField,
 });
 export type OrderRequest = z.output<typeof orderRequestSchema>;

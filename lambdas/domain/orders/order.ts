@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
 import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import type { PaidCheckout } from '../checkout/paid-checkout';
+import { ACTORS, historyEntry, historyField } from './history';
 import {
   DISPATCH_DATE_INDEX,
   DISPATCH_KEY_PREFIX,
@@ -114,6 +115,8 @@ export const orderItemSchema = z.object({
   /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
   [DISPATCH_DATE_INDEX.partitionKey]: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
   [DISPATCH_DATE_INDEX.sortKey]: z.string(),
+  /** Who did what to the order, oldest first (history.ts); absent on orders recorded before it was kept. */
+  ...historyField,
 });
 export type OrderItem = z.output<typeof orderItemSchema>;
 
@@ -198,6 +201,7 @@ export function toOrderItem(
     merchantNoticeEmailState: 'pending',
     gsi1pk: dispatchDayKey(dispatchDate),
     gsi1sk: dispatchSortKey(status, paidAt, reference),
+    history: [historyEntry(paidAt, ACTORS.stripe, 'paid')],
     ...(pause && {
       placedWhilePaused: true,
       pausedMode: pause.mode,

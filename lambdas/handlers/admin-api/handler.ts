@@ -109,12 +109,12 @@ const listOrders: Handle = async ({ event, deps }) => {
  * Several orders at once: each is its own exactly-once action, so one refusal (a refunded order)
  * does not stop the others; the answer is 409 only when every one was refused.
  */
-const dispatchOrders: Handle = async ({ event, deps }) => {
+const dispatchOrders: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminDispatchSchema, readJsonBody(event, MAX_BODY_BYTES));
   const results: Array<Record<string, unknown>> = [];
   for (const reference of body.references) {
     try {
-      const result = await markDispatched(reference, { trackingNumber: body.trackingNumber }, deps);
+      const result = await markDispatched(reference, { trackingNumber: body.trackingNumber, actor }, deps);
       results.push({
         reference: result.reference,
         changed: result.changed,
@@ -133,14 +133,14 @@ const dispatchOrders: Handle = async ({ event, deps }) => {
   return json(200, { results });
 };
 
-const delayOrders: Handle = async ({ event, deps }) => {
+const delayOrders: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminDelaySchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, await delayDispatch(body, deps));
+  return json(200, await delayDispatch({ ...body, actor }, deps));
 };
 
-const refund: Handle = async ({ event, deps }) => {
+const refund: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminRefundSchema, readJsonBody(event, MAX_BODY_BYTES));
-  const result = await refundOrder(body.reference, body.reason, deps);
+  const result = await refundOrder(body.reference, { reason: body.reason, actor }, deps);
   return json(200, {
     reference: result.reference,
     changed: result.changed,
@@ -159,14 +159,14 @@ const pause: Handle = async ({ event, deps }) => {
 const resume: Handle = async ({ deps }) =>
   json(200, { settings: await writeShopSettings(deps.table, { mode: 'open' }, deps.now()) });
 
-const sendPaymentLink: Handle = async ({ event, deps }) => {
+const sendPaymentLink: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminRequestSchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, await requestPayment(body.reference, deps));
+  return json(200, await requestPayment(body.reference, { actor }, deps));
 };
 
-const decline: Handle = async ({ event, deps }) => {
+const decline: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminRequestSchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, await declineRequest(body.reference, deps));
+  return json(200, await declineRequest(body.reference, { actor }, deps));
 };
 
 /** The route table: path → the one method it answers and the domain function behind it. */

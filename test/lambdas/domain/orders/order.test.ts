@@ -39,6 +39,7 @@ describe('toOrderItem', () => {
       merchantNoticeEmailState: 'pending',
       gsi1pk: 'DISPATCH#2026-11-23',
       gsi1sk: 'paid#2026-11-21T09:59:30.000Z#J0kLmNoPqRsT',
+      history: [{ at: '2026-11-21T09:59:30.000Z', actor: 'Stripe', action: 'paid' }],
     });
     expect(orderItemSchema.parse(item)).toEqual(item);
   });
