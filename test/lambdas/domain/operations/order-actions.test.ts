@@ -1,0 +1,452 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import Stripe from 'stripe';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  delayDispatch,
+  markDispatched,
+  recordStripeRefund,
+  refundOrder,
+} from '../../../../lambdas/domain/operations/order-actions';
+import type { OrderItem } from '../../../../lambdas/domain/orders/order';
+import { RefusedError } from '../../../../lambdas/domain/refusal';
+import { createStripeClient } from '../../../../lambdas/lib/stripe';
+import { injectAwsFault, inputContaining } from '../../../support/aws-faults';
+import { createCheckoutSession } from '../../../support/checkout-sessions';
+import { type OperationsHarness, startOperationsHarness } from './operations-harness';
+
+let h: OperationsHarness;
+beforeAll(async () => {
+  h = await startOperationsHarness();
+});
+afterEach(() => {
+  h.setNow(undefined);
+  h.shop.simulator.clearFaults();
+  vi.restoreAllMocks();
+});
+afterAll(() => h?.close());
+
+/** Sets attributes of a stored item as another process would. */
+async function setAttributes(pk: string, values: Record<string, unknown>): Promise<void> {
+  const names = Object.keys(values);
+  await h.shop.standIns.inspector.send(
+    new UpdateCommand({
+      TableName: h.shop.standIns.tableName,
+      Key: { pk },
+      UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, values[name]])),
+    }),
+  );
+}
+
+/** The Stripe requests the code makes while `run` runs: method, path and idempotency key. */
+async function stripeRequestsDuring<T>(run: () => Promise<T>) {
+  const seen: Array<{ method: string; path: string; key: string | undefined }> = [];
+  const listener = (event: Stripe.RequestEvent) =>
+    seen.push({ method: event.method, path: event.path, key: event.idempotency_key });
+  h.deps.stripe.on('request', listener);
+  try {
+    return { result: await run(), requests: seen };
+  } finally {
+    h.deps.stripe.off('request', listener);
+  }
+}
+
+const OPERATOR = 'merchant@live-aquatics.test';
+
+const refundEmails = async (order: OrderItem) =>
+  (await h.emailsTo(order.customerEmail)).filter((e) => e.subject.includes('refund'));
+
+describe('markDispatched', () => {
+  it('stores the tracking number without the spaces around it', async () => {
+    const order = await h.seedOrder({
+      sessionId: 'cs_test_mark_trim_TRACKTRIM001',
+      paidAt: '2026-11-20T09:00:00Z',
+      dispatchDate: '2026-11-23',
+      email: 'track.trim@example.com',
+    });
+    const result = await markDispatched(
+      order.reference,
+      { trackingNumber: '  RM 1234 5678 GB  ', actor: OPERATOR },
+      h.deps,
+    );
+    expect(result).toMatchObject({ reference: 'TRACKTRIM001', changed: true, email: 'sent' });
+    expect(await h.item(order.pk)).toMatchObject({ status: 'dispatched', trackingNumber: 'RM 1234 5678 GB' });
+  });
+
+  it.each(['ab', 'RM12\nX', '-RM1234'])(
+    'refuses the tracking number %j and changes nothing',
+    async (tracking) => {
+      const order = await h.seedOrder({
+        sessionId: `cs_test_mark_bad_${Buffer.from(tracking).toString('hex').padStart(12, '0').slice(-12)}`,
+        paidAt: '2026-11-20T09:00:00Z',
+        dispatchDate: '2026-11-23',
+        email: 'track.bad@example.com',
+      });
+      await expect(
+        markDispatched(order.reference, { trackingNumber: tracking, actor: OPERATOR }, h.deps),
+      ).rejects.toThrow(new RefusedError('A tracking number is 4 to 40 letters, digits, spaces or dashes.'));
+      expect(await h.item(order.pk)).toMatchObject({ status: 'paid' });
+      expect(await h.emailsTo('track.bad@example.com')).toEqual([]);
+    },
+  );
+
+  it('refuses an order refunded between its read and its dispatch, and sends no dispatch email', async () => {
+    const order = await h.seedOrder({
+      sessionId: 'cs_test_mark_race_RACEREFUND01',
+      paidAt: '2026-11-20T09:00:00Z',
+      dispatchDate: '2026-11-23',
+      email: 'race.refund@example.com',
+    });
+    h.beforeCommand('UpdateItemCommand', inputContaining(order.pk, ':dispatched'), () =>
+      setAttributes(order.pk, { status: 'refunded', refundedAt: '2026-11-21T10:00:00.000Z' }),
+    );
+    await expect(markDispatched(order.reference, { actor: OPERATOR }, h.deps)).rejects.toThrow(
+      new RefusedError('RACEREFUND01 was refunded meanwhile: it cannot be dispatched.'),
+    );
+    expect(await h.emailsTo('race.refund@example.com')).toEqual([]);
+  });
+});
+
+describe('delayDispatch', () => {
+  it("moves the day's orders and emails only them, not an order already dated the new day", async () => {
+    h.setNow(new Date('2031-03-05T10:00:00Z'));
+    const moving1 = await h.seedOrder({
+      sessionId: 'cs_test_delay_a_DELAYMOVE001',
+      paidAt: '2031-03-01T09:00:00Z',
+      dispatchDate: '2031-03-10',
+      email: 'delay.move1@example.com',
+    });
+    const moving2 = await h.seedOrder({
+      sessionId: 'cs_test_delay_a_DELAYMOVE002',
+      paidAt: '2031-03-01T09:05:00Z',
+      dispatchDate: '2031-03-10',
+      email: 'delay.move2@example.com',
+    });
+    const already = await h.seedOrder({
+      sessionId: 'cs_test_delay_a_DELAYSTAY003',
+      paidAt: '2031-03-01T08:00:00Z',
+      dispatchDate: '2031-03-11',
+      email: 'delay.stay@example.com',
+    });
+    const result = await delayDispatch(
+      { from: '2031-03-10', to: '2031-03-11', reason: 'weather', actor: OPERATOR },
+      h.deps,
+    );
+    expect(result).toEqual({
+      from: '2031-03-10',
+      to: '2031-03-11',
+      moved: ['DELAYMOVE001', 'DELAYMOVE002'],
+      emailed: ['DELAYMOVE001', 'DELAYMOVE002'],
+    });
+    expect(await h.item(moving1.pk)).toMatchObject({
+      dispatchDate: '2031-03-11',
+      delayedFrom: '2031-03-10',
+      delayReason: 'weather',
+      delayEmailState: 'sent',
+    });
+    expect(await h.item(moving2.pk)).toMatchObject({ dispatchDate: '2031-03-11', delayEmailState: 'sent' });
+    const untouched = await h.item(already.pk);
+    expect(untouched).toMatchObject({ dispatchDate: '2031-03-11' });
+    expect(untouched).not.toHaveProperty('delayedFrom');
+    expect(untouched).not.toHaveProperty('delayEmailState');
+    expect(await h.emailsTo('delay.stay@example.com')).toEqual([]);
+    expect(await h.emailsTo('delay.move1@example.com')).toHaveLength(1);
+  });
+
+  it("a rerun after a stopped run's email tells the customer the first run's reason, not the rerun's", async () => {
+    h.setNow(new Date('2031-03-12T10:00:00Z'));
+    const order = await h.seedOrder({
+      sessionId: 'cs_test_delay_b_DELAYREASON1',
+      paidAt: '2031-03-08T09:00:00Z',
+      dispatchDate: '2031-03-17',
+      email: 'delay.reason@example.com',
+    });
+    const sesDown = injectAwsFault(h.shop.clients.ses, { command: 'SendEmailCommand', when: 'before' });
+    await expect(
+      delayDispatch({ from: '2031-03-17', to: '2031-03-18', reason: 'weather', actor: OPERATOR }, h.deps),
+    ).rejects.toThrow();
+    sesDown.remove();
+    const rerun = await delayDispatch(
+      { from: '2031-03-17', to: '2031-03-18', reason: 'supply', actor: OPERATOR },
+      h.deps,
+    );
+    expect(rerun).toEqual({ from: '2031-03-17', to: '2031-03-18', moved: [], emailed: ['DELAYREASON1'] });
+    const [email] = await h.emailsTo('delay.reason@example.com');
+    expect(email?.body.text).toContain('freezing or extreme weather');
+    expect(email?.body.text).not.toContain('supply of live cultures');
+    expect(await h.item(order.pk)).toMatchObject({ delayReason: 'weather' });
+  });
+
+  it('does not count as moved an order dispatched between the read and its move', async () => {
+    h.setNow(new Date('2031-03-19T10:00:00Z'));
+    const dispatched = await h.seedOrder({
+      sessionId: 'cs_test_delay_c_DELAYRACE001',
+      paidAt: '2031-03-15T09:00:00Z',
+      dispatchDate: '2031-03-24',
+      email: 'delay.race1@example.com',
+    });
+    await h.seedOrder({
+      sessionId: 'cs_test_delay_c_DELAYRACE002',
+      paidAt: '2031-03-15T09:05:00Z',
+      dispatchDate: '2031-03-24',
+      email: 'delay.race2@example.com',
+    });
+    h.beforeCommand('UpdateItemCommand', inputContaining(dispatched.pk, 'delayedFrom'), () =>
+      setAttributes(dispatched.pk, { status: 'dispatched' }),
+    );
+    const result = await delayDispatch(
+      { from: '2031-03-24', to: '2031-03-25', reason: 'other', actor: OPERATOR },
+      h.deps,
+    );
+    expect(result).toEqual({
+      from: '2031-03-24',
+      to: '2031-03-25',
+      moved: ['DELAYRACE002'],
+      emailed: ['DELAYRACE002'],
+    });
+    expect(await h.item(dispatched.pk)).toMatchObject({ status: 'dispatched', dispatchDate: '2031-03-24' });
+    expect(await h.emailsTo('delay.race1@example.com')).toEqual([]);
+  });
+});
+
+describe('refundOrder', () => {
+  it('makes one Stripe request: the refund of the stored PaymentIntent, keyed on the order', async () => {
+    const order = await h.paidOrder();
+    const { result, requests } = await stripeRequestsDuring(() =>
+      refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps),
+    );
+    expect(requests).toEqual([{ method: 'POST', path: '/v1/refunds', key: `refund-${order.sessionId}` }]);
+    expect(result).toMatchObject({
+      changed: true,
+      email: 'sent',
+      refundEmail: { state: 'sent', by: 'this run' },
+    });
+  });
+
+  it('finds the PaymentIntent through the session when the order does not hold it', async () => {
+    const session = await h.shop.paidSession();
+    const intent = (await h.shop.stripe.checkout.sessions.retrieve(session.id)).payment_intent;
+    const order = await h.seedOrder({
+      sessionId: session.id,
+      paidAt: '2026-11-20T09:00:00Z',
+      dispatchDate: '2026-11-23',
+      paymentIntentId: undefined,
+    });
+    expect(order.paymentIntentId).toBeUndefined();
+    const { result, requests } = await stripeRequestsDuring(() =>
+      refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps),
+    );
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v1/checkout/sessions/${session.id}`,
+      'POST /v1/refunds',
+    ]);
+    expect(h.shop.simulator.refunds.find((r) => r.id === result.refundId)?.payment_intent).toBe(intent);
+    expect(await h.item(order.pk)).toMatchObject({ status: 'refunded' });
+  });
+
+  it('refuses an order whose session Stripe has no payment for', async () => {
+    const session = await createCheckoutSession(h.shop.stripe);
+    const order = await h.seedOrder({
+      sessionId: session.id,
+      paidAt: '2026-11-20T09:00:00Z',
+      dispatchDate: '2026-11-23',
+      paymentIntentId: undefined,
+    });
+    await expect(refundOrder(order.reference, { reason: 'other', actor: OPERATOR }, h.deps)).rejects.toThrow(
+      new RefusedError(`Stripe has no payment for ${session.id}: nothing to refund.`),
+    );
+    expect(await h.item(order.pk)).toMatchObject({ status: 'paid' });
+  });
+
+  it("Stripe's refusal of a dispatched order's refund leaves the order exactly as it was, reason included", async () => {
+    const order = await h.paidOrder();
+    await markDispatched(order.reference, { actor: OPERATOR }, h.deps);
+    // Refunded in the Dashboard, its event not delivered: Stripe refuses a second refund.
+    await h.shop.simulator.refundFromDashboard(order.sessionId);
+    const refusal = await refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps).catch(
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(RefusedError);
+    expect(refusal).toHaveProperty(
+      'message',
+      expect.stringMatching(
+        new RegExp(
+          `^Stripe refused the refund of ${order.reference}: Charge ch_\\w+ has already been refunded\\. \\(charge_already_refunded\\)\\. The order is unchanged\\.$`,
+        ),
+      ),
+    );
+    expect(refusal).toHaveProperty('cause', expect.any(Stripe.errors.StripeInvalidRequestError));
+    const item = await h.item(order.pk);
+    expect(item).toMatchObject({ status: 'dispatched' });
+    expect(item).not.toHaveProperty('refundReason');
+    expect(item).not.toHaveProperty('refundRequestedAt');
+  });
+
+  it("keeps the reason when Stripe's answer is an API error (the refund may have been made) and passes the error on", async () => {
+    const order = await h.paidOrder();
+    h.shop.simulator.injectFault({ status: 500, pathPrefix: '/v1/refunds', times: 5 });
+    const error = await refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAPIError);
+    expect(error).not.toBeInstanceOf(RefusedError);
+    expect(await h.item(order.pk)).toMatchObject({ status: 'paid', refundReason: 'doa' });
+  });
+
+  it('keeps the reason when Stripe cannot be reached, and passes the error on', async () => {
+    const order = await h.paidOrder();
+    const unreachable = createStripeClient('sk_test_unreachable', {
+      apiBase: 'http://127.0.0.1:9',
+      maxNetworkRetries: 0,
+    });
+    const error = await refundOrder(
+      order.reference,
+      { reason: 'supply', actor: OPERATOR },
+      { ...h.deps, stripe: unreachable },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Stripe.errors.StripeConnectionError);
+    expect(await h.item(order.pk)).toMatchObject({ status: 'paid', refundReason: 'supply' });
+  });
+
+  // The simulator's card refunds always succeed at once; Stripe answers `failed` or `canceled`
+  // for some payment methods. The answer is a real refund of another order with its status set.
+  it.each([
+    ['failed', 'expired_or_canceled_card', 'is failed (expired_or_canceled_card)'],
+    ['canceled', undefined, 'is canceled'],
+  ] as const)(
+    'a refund Stripe answers as %s leaves the order unchanged',
+    async (status, failureReason, words) => {
+      const other = await h.paidOrder();
+      const real = await h.shop.stripe.refunds.create({ payment_intent: other.paymentIntentId });
+      const order = await h.paidOrder();
+      vi.spyOn(h.deps.stripe.refunds, 'create').mockResolvedValueOnce({
+        ...real,
+        status,
+        failure_reason: failureReason,
+      });
+      await expect(
+        refundOrder(order.reference, { reason: 'supply', actor: OPERATOR }, h.deps),
+      ).rejects.toThrow(
+        new RefusedError(
+          `Stripe's refund ${real.id} of ${order.reference} ${words}. The order is unchanged.`,
+        ),
+      );
+      const item = await h.item(order.pk);
+      expect(item).toMatchObject({ status: 'paid' });
+      expect(item).not.toHaveProperty('refundReason');
+      expect(await refundEmails(order)).toEqual([]);
+    },
+  );
+
+  it('refuses an order the webhook refunded, without a refund id when the event named none', async () => {
+    const order = await h.paidOrder();
+    h.setNow(new Date('2026-11-25T13:15:24.760Z'));
+    expect(
+      await recordStripeRefund(
+        { paymentIntentId: order.paymentIntentId ?? '', fullyRefunded: true, refundId: undefined },
+        h.deps,
+      ),
+    ).toBe('recorded');
+    await expect(refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps)).rejects.toThrow(
+      new RefusedError(
+        `${order.reference} was already refunded on Wed 25 Nov, 13:15: nothing refunded again.`,
+      ),
+    );
+    expect(await refundEmails(order)).toHaveLength(1);
+  });
+
+  it('refusing a refunded order sends the refund email a stopped run left unsent, and says so', async () => {
+    const order = await h.paidOrder();
+    h.setNow(new Date('2026-11-25T13:15:24.760Z'));
+    const sesDown = injectAwsFault(h.shop.clients.ses, { command: 'SendEmailCommand', when: 'before' });
+    await expect(
+      recordStripeRefund(
+        { paymentIntentId: order.paymentIntentId ?? '', fullyRefunded: true, refundId: 're_webhook_first' },
+        h.deps,
+      ),
+    ).rejects.toThrow();
+    sesDown.remove();
+    expect(await refundEmails(order)).toEqual([]);
+    await expect(refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps)).rejects.toThrow(
+      new RefusedError(
+        `${order.reference} was already refunded on Wed 25 Nov, 13:15 (re_webhook_first): nothing refunded again; its refund email, not sent before, was sent now.`,
+      ),
+    );
+    expect(await refundEmails(order)).toHaveLength(1);
+  });
+
+  it.each([
+    ['sending', { state: 'being sent' }],
+    ['failed', { state: 'not sent' }],
+    ['sent', { state: 'sent', by: 'another run' }],
+  ] as const)('reports a refund email another run left %s as %j', async (state, report) => {
+    const order = await h.paidOrder();
+    h.beforeCommand('UpdateItemCommand', inputContaining(order.pk, 'SET #state = :sending'), () =>
+      setAttributes(order.pk, {
+        refundEmailState: state,
+        refundEmailClaimedAt: new Date().toISOString(),
+        refundEmailClaimToken: 'another-run',
+      }),
+    );
+    const result = await refundOrder(order.reference, { reason: 'other', actor: OPERATOR }, h.deps);
+    expect(result).toMatchObject({ changed: true, email: 'not-sent', refundEmail: report });
+    expect(result.refundEmail).toEqual(report);
+    expect(await refundEmails(order)).toEqual([]);
+  });
+});
+
+describe('recordStripeRefund', () => {
+  it("records the refund on the order whose PaymentIntent it names, not the shop's latest", async () => {
+    const older = await h.paidOrder();
+    const newer = await h.paidOrder();
+    expect(
+      await recordStripeRefund(
+        { paymentIntentId: older.paymentIntentId ?? '', fullyRefunded: true, refundId: 're_older' },
+        h.deps,
+      ),
+    ).toBe('recorded');
+    expect(await h.item(older.pk)).toMatchObject({
+      status: 'refunded',
+      refundId: 're_older',
+      refundReason: 'stripe',
+    });
+    expect(await h.item(newer.pk)).toMatchObject({ status: 'paid' });
+  });
+
+  it('a partial refund leaves the order as it is and sends nothing', async () => {
+    const order = await h.paidOrder();
+    expect(
+      await recordStripeRefund(
+        { paymentIntentId: order.paymentIntentId ?? '', fullyRefunded: false, refundId: 're_part' },
+        h.deps,
+      ),
+    ).toBe('partial');
+    const item = await h.item(order.pk);
+    expect(item).toMatchObject({ status: 'paid' });
+    expect(item).not.toHaveProperty('refundEmailState');
+    expect(await refundEmails(order)).toEqual([]);
+  });
+
+  it('a PaymentIntent of no session of ours is not ours', async () => {
+    expect(
+      await recordStripeRefund(
+        { paymentIntentId: 'pi_test_not_ours_at_all', fullyRefunded: true, refundId: undefined },
+        h.deps,
+      ),
+    ).toBe('not-ours');
+  });
+
+  it('a paid session with no order recorded yet is no order, and records none', async () => {
+    const session = await h.shop.paidSession();
+    const intent = (await h.shop.stripe.checkout.sessions.retrieve(session.id)).payment_intent;
+    expect(typeof intent).toBe('string');
+    expect(
+      await recordStripeRefund(
+        { paymentIntentId: typeof intent === 'string' ? intent : '', fullyRefunded: true, refundId: 're_x' },
+        h.deps,
+      ),
+    ).toBe('no-order');
+    expect(await h.shop.ordersFor(session.id)).toEqual([]);
+  });
+});
