@@ -23,7 +23,7 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt', '
 const MIN_COMPRESS_BYTES = 1000;
 
 /** Paths the app renders as real pages; any other path gets the 404 page with a 404 status, as on CloudFront. */
-const APP_ROUTES = new Set(['/', '/success', '/privacy', '/terms', '/contact']);
+const APP_ROUTES = new Set(['/', '/success', '/privacy', '/terms', '/contact', '/admin']);
 
 type Encoding = 'br' | 'gzip';
 const compress: Record<Encoding, (data: Buffer) => Promise<Buffer>> = {

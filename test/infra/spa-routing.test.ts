@@ -63,7 +63,7 @@ function statusFor(uri: string): { asModified: number; asReceived: number; origi
 }
 
 describe('SPA routing CloudFront Function', () => {
-  it.each(['/', '/success', '/privacy', '/terms', '/contact'])(
+  it.each(['/', '/success', '/privacy', '/terms', '/contact', '/admin'])(
     'serves the app page %s from index.html with 200',
     (uri) => {
       expect(statusFor(uri)).toEqual({ origin: '/index.html', asModified: 200, asReceived: 200 });

@@ -58,7 +58,7 @@ afterAll(async () => {
 });
 
 describe('the local static site, serving the build as CloudFront does', () => {
-  it.each(['/', '/privacy', '/terms', '/contact'])('serves %s with 200', async (path) => {
+  it.each(['/', '/privacy', '/terms', '/contact', '/admin'])('serves %s with 200', async (path) => {
     const response = await fetch(`${site.base}${path}`);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('<title>app</title>');

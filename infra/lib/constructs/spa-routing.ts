@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The app's own pages (react-router routes); each serves its prerendered HTML (or index.html) with 200. */
-export const APP_ROUTES: readonly string[] = ['/', '/success', '/privacy', '/terms', '/contact'];
+export const APP_ROUTES: readonly string[] = ['/', '/success', '/privacy', '/terms', '/contact', '/admin'];
 
 /**
  * Request header that the viewer-request handler sets to tell the viewer-response handler "this
