@@ -33,6 +33,15 @@ describe('clientGroup', () => {
     ['1:2:3:4:5::1.2.3.4', '1:2:3:4::/64'],
     ['1:2:3::1.2.3.4', '1:2:3:0::/64'],
     ['not an address', 'not an address'],
+    [' 203.0.113.7 ', '203.0.113.7'],
+    ['::FFFF:203.0.113.7', '203.0.113.7'],
+    ['::ffff:10.20.30.40', '10.20.30.40'],
+    // Only a whole mapped address is IPv4: one mapped further in, or with a zone, is IPv6.
+    ['1::ffff:1.2.3.4', '1:0:0:0::/64'],
+    ['::ffff:1.2.3.4%eth0', '0:0:0:0::/64'],
+    ['::ffff:999.1.1.1', '::ffff:999.1.1.1'],
+    // The embedded IPv4 address fills two groups, so `::` stands for one group here.
+    ['1::2:3:4:5:1.2.3.4', '1:0:2:3::/64'],
   ])('%s counts as %s', (address, group) => {
     expect(clientGroup(address)).toBe(group);
   });
@@ -44,6 +53,7 @@ describe('addressGroup', () => {
     ['victim+prize@example.com', 'victim@example.com'],
     ['victim+a+b@example.com', 'victim@example.com'],
     ['plain@example.com', 'plain@example.com'],
+    [' Victim@Example.com ', 'victim@example.com'],
   ])('%s counts as %s', (email, group) => {
     expect(addressGroup(email)).toBe(group);
   });
