@@ -6,9 +6,10 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { ADMIN_CONFIG_PATH, type AdminConfig } from '../../shared/admin-config';
 import { PLACEHOLDER_STAGES, type ShopConfig } from './config';
 import { API_ROUTES, CheckoutApi, routeKeyOf } from './constructs/checkout-api';
-import { MerchantAdmin } from './constructs/merchant-admin';
+import { MerchantAdmin, managedLoginUrl } from './constructs/merchant-admin';
 import { ShopMonitoring } from './constructs/monitoring';
 import { ShopFunction, type ShopFunctionProps } from './constructs/shop-function';
 import { Website } from './constructs/website';
@@ -323,12 +324,16 @@ export class ShopStack extends Stack {
     });
 
     this.siteDir = props.siteDir ?? this.buildSite(repoRoot, config);
+    const adminDomainPrefix = `live-aquatics-shop-${config.stage}`;
     this.website = new Website(this, 'Website', {
       siteDir: this.siteDir,
       apiOriginDomainName: this.api.originDomainName,
       apiOriginHeader: { name: ORIGIN_VERIFY_HEADER, value: originVerify.secretValue.unsafeUnwrap() },
       webAclArn: props.webAclArn,
       domain,
+      // The admin page fetches its tokens from managed login, whose name is known before the pool is.
+      connectOrigins: [managedLoginUrl(adminDomainPrefix, this.region)],
+      deployTimeFiles: [ADMIN_CONFIG_PATH],
     });
     // success_url and cancel_url are built from this, never from the request.
     createCheckout.function.addEnvironment('SITE_URL', this.website.siteUrl);
@@ -344,9 +349,15 @@ export class ShopStack extends Stack {
       handler: adminApi.function,
       siteUrl: this.website.siteUrl,
       requireMfa: !PLACEHOLDER_STAGES.includes(config.stage),
-      domainPrefix: `live-aquatics-shop-${config.stage}`,
+      domainPrefix: adminDomainPrefix,
       tableArn: orders.table.tableArn,
     });
+    // The page's sign-in settings, beside the site: known only once the pool and its client exist.
+    const adminConfig = {
+      signInUrl: this.admin.domain.baseUrl(),
+      clientId: this.admin.client.userPoolClientId,
+    } satisfies AdminConfig;
+    this.website.deployJsonFile('DeployAdminConfig', ADMIN_CONFIG_PATH, adminConfig);
 
     this.monitoring.monitorFunction('CreateCheckout', createCheckout.function);
     this.monitoring.monitorFunction('CheckoutStatus', checkoutStatus.function);

@@ -211,7 +211,9 @@ describe('ShopStack', () => {
 
     expect(unbundled.siteDir).toBe(join(REPO_ROOT, 'infra/placeholder-web'));
     Template.fromStack(unbundled).hasResourceProperties('AWS::CloudFront::Function', {
-      FunctionCode: Match.stringLikeRegexp('var ROOT_FILES = \\{"/index.html":true\\};'),
+      FunctionCode: Match.stringLikeRegexp(
+        'var ROOT_FILES = \\{"/admin-config.json":true,"/index.html":true\\};',
+      ),
     });
   });
 });

@@ -142,8 +142,8 @@ describe('Website', () => {
           // Every image is a file of the build (Vite's assetsInlineLimit is 0): no data: URLs.
           "img-src 'self'",
           "font-src 'self'",
-          // The only API is on the site's own origin, behind the same distribution.
-          "connect-src 'self'",
+          // The API is on the site's own origin; the admin page gets its tokens from managed login.
+          "connect-src 'self' https://live-aquatics-shop-dev.auth.eu-west-2.amazoncognito.com",
           // The payment page opens in a new tab by script; no form is ever posted to Stripe.
           "form-action 'self'",
           "frame-ancestors 'none'",
@@ -253,7 +253,8 @@ describe('Website', () => {
 
     it('uploads the pages revalidating, then invalidates the whole distribution without waiting for it', () => {
       template.hasResourceProperties('Custom::CDKBucketDeployment', {
-        Exclude: ['assets/*'],
+        // admin-config.json is written at deploy time (test/infra/admin-config.test.ts), not pruned.
+        Exclude: ['assets/*', 'admin-config.json'],
         Prune: true,
         SystemMetadata: { 'cache-control': 'public, max-age=0, s-maxage=86400, must-revalidate' },
         DistributionId: { Ref: logicalIdOf(stack.website.distribution) },

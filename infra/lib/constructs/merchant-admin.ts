@@ -42,6 +42,14 @@ export const ADMIN_TOKEN_VALIDITY = Duration.minutes(30);
 /** How long a sign-in lasts without a new password (and MFA code). */
 export const ADMIN_REFRESH_VALIDITY = Duration.hours(12);
 
+/**
+ * Managed login's base URL for a Cognito domain prefix, as `UserPoolDomain.baseUrl()` renders it:
+ * for what must name it before the domain exists (the site's CSP).
+ */
+export function managedLoginUrl(domainPrefix: string, region: string): string {
+  return `https://${domainPrefix}.auth.${region}.amazoncognito.com`;
+}
+
 /** Props of {@link MerchantAdmin}. */
 export interface MerchantAdminProps {
   /** The shop's HTTP API: the admin routes are added to it. */

@@ -35,7 +35,12 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AaaaRecord, ARecord, type IHostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import {
+  BucketDeployment,
+  type BucketDeploymentProps,
+  CacheControl,
+  Source,
+} from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { acknowledgeNag, nagValue } from '../nag';
 import { API_PATH_PATTERN } from './checkout-api';
@@ -50,16 +55,20 @@ import { APP_ROUTES, describeSiteDir, spaRoutingFunctionCode } from './spa-routi
  * a data: URL (vite.config.ts); its one stylesheet is inlined into each page and allowed by hash
  * (`styleHashes`, from {@link inlineStyleHashes}), never by 'unsafe-inline'. The API is on the same
  * origin. Stripe's hosted Checkout opens in a new tab by script (a navigation, which CSP does not
- * govern), never through a form post, so no Stripe origin is listed.
+ * govern), never through a form post, so no Stripe origin is listed. `connectOrigins` are the
+ * other origins the page may fetch from: the admin page's sign-in, whose token endpoint it calls.
  */
-export function contentSecurityPolicy(styleHashes: readonly string[]): string {
+export function contentSecurityPolicy(
+  styleHashes: readonly string[],
+  connectOrigins: readonly string[] = [],
+): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     ["style-src 'self'", ...styleHashes.map((hash) => `'${hash}'`)].join(' '),
     "img-src 'self'",
     "font-src 'self'",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...connectOrigins].join(' '),
     "form-action 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",
@@ -133,6 +142,14 @@ export interface WebsiteProps {
   readonly apiOriginHeader?: { readonly name: string; readonly value: string };
   /** ARN of a us-east-1 WAF web ACL for the distribution. @default no WAF */
   readonly webAclArn?: string;
+  /** Other origins the pages may fetch from (CSP connect-src), e.g. the admin's managed login. @default none */
+  readonly connectOrigins?: readonly string[];
+  /**
+   * Paths of files the stack writes beside the build when it deploys ({@link Website.deployJsonFile}),
+   * e.g. `/admin-config.json`: served as files, not as the 404 page, and kept by the build's upload.
+   * @default none
+   */
+  readonly deployTimeFiles?: readonly string[];
 }
 
 /**
@@ -148,6 +165,9 @@ export class Website extends Construct {
   readonly routingFunction: CloudFrontFunction;
   /** `https://` origin of the shop, no trailing slash. */
   readonly siteUrl: string;
+  private readonly deployTimeFiles: readonly string[];
+  private readonly pagesUpload: BucketDeployment;
+  private readonly uploadSettings: Pick<BucketDeploymentProps, 'destinationBucket' | 'role' | 'logGroup'>;
 
   constructor(scope: Construct, id: string, props: WebsiteProps) {
     super(scope, id);
@@ -182,7 +202,10 @@ export class Website extends Construct {
       comment: 'Live Aquatics: security headers on every response',
       securityHeadersBehavior: {
         contentSecurityPolicy: {
-          contentSecurityPolicy: contentSecurityPolicy(inlineStyleHashes(props.siteDir)),
+          contentSecurityPolicy: contentSecurityPolicy(
+            inlineStyleHashes(props.siteDir),
+            props.connectOrigins,
+          ),
           override: true,
         },
         strictTransportSecurity: {
@@ -202,11 +225,17 @@ export class Website extends Construct {
       },
     });
 
+    this.deployTimeFiles = props.deployTimeFiles ?? [];
+    const build = describeSiteDir(props.siteDir);
     this.routingFunction = new CloudFrontFunction(this, 'SpaRouting', {
       comment: 'App pages serve index.html; unknown paths serve it with 404',
       runtime: FunctionRuntime.JS_2_0,
       code: FunctionCode.fromInline(
-        spaRoutingFunctionCode({ appRoutes: APP_ROUTES, ...describeSiteDir(props.siteDir) }),
+        spaRoutingFunctionCode({
+          appRoutes: APP_ROUTES,
+          rootFiles: [...build.rootFiles, ...this.deployTimeFiles].sort(),
+          staticPrefixes: build.staticPrefixes,
+        }),
       ),
     });
 
@@ -297,12 +326,8 @@ export class Website extends Construct {
       distributionArn: this.distribution.distributionArn,
     });
     deploymentLogs.grantWrite(deploymentRole);
-    const upload = {
-      sources: [Source.asset(props.siteDir)],
-      destinationBucket: this.bucket,
-      role: deploymentRole,
-      logGroup: deploymentLogs,
-    };
+    this.uploadSettings = { destinationBucket: this.bucket, role: deploymentRole, logGroup: deploymentLogs };
+    const upload = { sources: [Source.asset(props.siteDir)], ...this.uploadSettings };
     const assets = new BucketDeployment(this, 'DeployAssets', {
       ...upload,
       exclude: ['*'],
@@ -312,7 +337,8 @@ export class Website extends Construct {
     });
     const pages = new BucketDeployment(this, 'DeployPages', {
       ...upload,
-      exclude: ['assets/*'],
+      // The files written at deploy time are not in the build: excluded, the sync does not prune them.
+      exclude: ['assets/*', ...this.deployTimeFiles.map((path) => path.slice(1))],
       cacheControl: REVALIDATE_CACHE,
       distribution: this.distribution,
       distributionPaths: ['/*'],
@@ -321,13 +347,8 @@ export class Website extends Construct {
       waitForDistributionInvalidation: false,
     });
     pages.node.addDependency(assets);
-    // Both uploads run in one shared function, which carries the first one's AWS CLI layer; each
-    // BucketDeployment still adds its own layer resource, so the second is deployed for nothing.
-    if (!pages.node.tryRemoveChild('AwsCliLayer')) {
-      throw new Error(
-        'Website: the second upload no longer adds its own AWS CLI layer; remove this workaround',
-      );
-    }
+    removeUnusedCliLayer(pages);
+    this.pagesUpload = pages;
 
     if (props.domain?.hostedZone !== undefined) {
       const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
@@ -345,6 +366,28 @@ export class Website extends Construct {
 
     this.siteUrl = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}`;
     this.acknowledgeDeploymentGrants(deploymentRole);
+  }
+
+  /**
+   * Writes `path` (one of `deployTimeFiles`) as JSON when the stack deploys, after the build's
+   * upload. Its values may be tokens, e.g. a user pool client's id, which CloudFormation resolves:
+   * the file carries what only exists once the stack does, with no second build of the site. Served
+   * `Cache-Control: no-cache`, so a redeploy that changes it is read at once.
+   */
+  deployJsonFile(id: string, path: string, data: Record<string, unknown>): BucketDeployment {
+    if (!this.deployTimeFiles.includes(path)) {
+      throw new Error(`Website: ${path} is not one of deployTimeFiles (${this.deployTimeFiles.join(', ')})`);
+    }
+    const deployment = new BucketDeployment(this, id, {
+      ...this.uploadSettings,
+      sources: [Source.jsonData(path.slice(1), data)],
+      // Only this file: the build's upload owns everything else.
+      prune: false,
+      cacheControl: [CacheControl.noCache()],
+    });
+    deployment.node.addDependency(this.pagesUpload);
+    removeUnusedCliLayer(deployment);
+    return deployment;
   }
 
   /**
@@ -393,6 +436,16 @@ export class Website extends Construct {
         );
       }
     }
+  }
+}
+
+/**
+ * Every upload runs in one shared function, which carries the first one's AWS CLI layer; each
+ * later BucketDeployment still adds its own layer resource, deployed for nothing: removed.
+ */
+function removeUnusedCliLayer(deployment: BucketDeployment): void {
+  if (!deployment.node.tryRemoveChild('AwsCliLayer')) {
+    throw new Error('Website: a later upload no longer adds its own AWS CLI layer; remove this workaround');
   }
 }
 
