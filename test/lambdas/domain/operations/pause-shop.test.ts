@@ -10,8 +10,8 @@ beforeAll(async () => {
 afterEach(() => h.shop.simulator.clearFaults());
 afterAll(() => h?.close());
 
-/** Pauses while `meanwhile` runs as Stripe holds up the expire of `sessionId` (600 ms). */
-async function pauseWhile(sessionId: string, meanwhile: () => Promise<unknown>) {
+/** Pauses while `meanwhile` runs, as Stripe holds up the session's expire (600 ms). */
+async function pauseWhile(meanwhile: () => Promise<unknown>) {
   const pausing = pauseShop({ mode: 'paused', message: 'Back on Monday' }, h.deps);
   await new Promise((resolve) => setTimeout(resolve, 150));
   await meanwhile();
@@ -27,7 +27,7 @@ describe('pauseShop: a session Stripe would not expire', () => {
       status: 500,
       times: 3,
     });
-    const outcome = await pauseWhile(session.id, () => h.shop.simulator.completeSession(session.id));
+    const outcome = await pauseWhile(() => h.shop.simulator.completeSession(session.id));
     expect(outcome.closed).toEqual([]);
     expect(outcome.completedMeanwhile).toEqual([]);
     expect(outcome.failed).toEqual([{ sessionId: session.id, message: expect.any(String) }]);
@@ -41,7 +41,7 @@ describe('pauseShop: a session Stripe would not expire', () => {
       status: 500,
       times: 3,
     });
-    const outcome = await pauseWhile(session.id, () => h.shop.simulator.completeSession(session.id));
+    const outcome = await pauseWhile(() => h.shop.simulator.completeSession(session.id));
     expect(outcome.settings).toMatchObject({ mode: 'paused', message: 'Back on Monday' });
     expect(outcome.closed).toEqual([]);
     expect(outcome.completedMeanwhile).toEqual([]);
