@@ -10,6 +10,11 @@ import {
   firstComingDispatchDay,
   setCapacity,
 } from '../lambdas/domain/capacity/capacity-report';
+import {
+  clickAndDropCsv,
+  ordersWithoutTown,
+  packingSlipsHtml,
+} from '../lambdas/domain/fulfilment/dispatch-files';
 import { findRecords } from '../lambdas/domain/operations/find-orders';
 import {
   listRecords,
@@ -17,11 +22,11 @@ import {
   ordersToPack,
   packingDay,
   recordDay,
-  undispatchedByDay,
 } from '../lambdas/domain/operations/listing';
 import { delayDispatch, markDispatched, refundOrder } from '../lambdas/domain/operations/order-actions';
 import { pauseShop } from '../lambdas/domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
+import { shopWeek } from '../lambdas/domain/operations/shop-week';
 import {
   DELAY_REASONS,
   type DelayReason,
@@ -29,7 +34,8 @@ import {
   type RefundReason,
 } from '../lambdas/domain/orders/managed-order';
 import { RefusedError } from '../lambdas/domain/refusal';
-import { readShopSettings, writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
+import { writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
+import type { AdminDaySummary } from '../shared/admin-responses';
 import {
   assertBankHolidayCoverage,
   formatDispatchDate,
@@ -40,8 +46,13 @@ import {
 } from '../shared/dispatch';
 import { formatGbp } from '../shared/pricing';
 import type { SHOP_MODES } from '../shared/shop-status';
-import { clickAndDropCsv, ordersWithoutTown, packingSlipsHtml } from './dispatch-files';
 import { formatTable, toListRow } from './format';
+import {
+  type MerchantCommand,
+  type MerchantPoolTarget,
+  merchantCommand,
+  merchantPoolTarget,
+} from './merchant-command';
 import { deployedTarget, localTarget, type Target } from './stack-target';
 import {
   chooseTarget,
@@ -69,7 +80,7 @@ export interface CliIo {
   targetFile?: string;
 }
 
-interface Command {
+interface ShopCommand {
   summary: string;
   usage: string;
   /** Extra lines of --help. */
@@ -78,6 +89,9 @@ interface Command {
   positionals: 'none' | 'one' | 'many';
   run(target: Target, values: Values, positionals: string[], io: CliIo): Promise<void>;
 }
+
+/** A command on the shop's orders, or `merchant`, on the stage's user pool. */
+type Command = ShopCommand | MerchantCommand;
 
 function isoDate(value: unknown, flag: string): IsoDate {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) {
@@ -457,32 +471,22 @@ const COMMANDS: Record<string, Command> = {
     options: {},
     positionals: 'none',
     async run(target, _v, _p, io) {
-      const settings = await readShopSettings(target.deps.table, true);
+      const week = await shopWeek(target.deps);
+      const { shop } = week;
       const modes: Record<(typeof SHOP_MODES)[number], string> = {
         open: 'open (taking paid orders)',
         paused: 'paused (checkout refused)',
         requests: 'taking order requests without payment',
       };
       io.out(
-        `Shop: ${modes[settings.mode]}${settings.message ? `; message: "${settings.message}"` : ''}${settings.updatedAt ? ` (since ${formatLondonTime(settings.updatedAt, io.now())})` : ''}.`,
+        `Shop: ${modes[shop.mode]}${shop.message ? `; message: "${shop.message}"` : ''}${shop.updatedAt ? ` (since ${formatLondonTime(shop.updatedAt, io.now())})` : ''}.`,
       );
-      const day = await nextPackingDay(target.deps);
-      const waiting = await undispatchedByDay(target.deps);
-      const summary = (orders: readonly { bottles: number }[]) =>
-        `${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${orders.reduce((s, o) => s + o.bottles, 0)} bottles`;
-      const others = waiting.filter((w) => w.day !== day);
-      const capacity = new Map(
-        (await capacityOfDays(target.deps, [day, ...others.map((w) => w.day)])).map((row) => [row.date, row]),
-      );
-      io.out(
-        `Next dispatch: ${fullDate(day)}: ${summary(waiting.find((w) => w.day === day)?.orders ?? [])}${capacityNote(capacity.get(day))}.`,
-      );
+      const summary = (day: AdminDaySummary) =>
+        `${day.orders} ${day.orders === 1 ? 'order' : 'orders'}, ${day.bottles} bottles${capacityNote(day)}`;
+      io.out(`Next dispatch: ${fullDate(week.next.date)}: ${summary(week.next)}.`);
       // Orders on any other day (moved by a delay, or left from a past week) are never hidden.
-      for (const other of others) {
-        io.out(
-          `${other.day < day ? 'Overdue' : 'Then'}: ${fullDate(other.day)}: ${summary(other.orders)}${capacityNote(capacity.get(other.day))}.`,
-        );
-      }
+      for (const day of week.overdue) io.out(`Overdue: ${fullDate(day.date)}: ${summary(day)}.`);
+      for (const day of week.later) io.out(`Then: ${fullDate(day.date)}: ${summary(day)}.`);
     },
   },
   capacity: {
@@ -562,6 +566,7 @@ const COMMANDS: Record<string, Command> = {
       );
     },
   },
+  merchant: merchantCommand,
 };
 
 const TARGET_HELP = [
@@ -678,6 +683,7 @@ export async function runCli(
   argv: readonly string[],
   io: CliIo,
   makeTarget: (choice: TargetChoice, io: CliIo) => Promise<Target> = defaultTarget,
+  makeMerchantPool: (choice: TargetChoice) => Promise<MerchantPoolTarget> = merchantPoolTarget,
 ): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -713,9 +719,12 @@ export async function runCli(
     io.out(commandHelp(command));
     return 0;
   }
-  const wrongReferences = referencesMistake(command.positionals, positionals);
+  const wrongReferences =
+    'positionalsMistake' in command
+      ? command.positionalsMistake(positionals)
+      : referencesMistake(command.positionals, positionals);
   if (wrongReferences !== undefined) return mistyped(wrongReferences);
-  let target: Target | undefined;
+  let target: { close(): void } | undefined;
   let choice: TargetChoice | undefined;
   try {
     const remembered = io.targetFile === undefined ? undefined : readRememberedTarget(io.targetFile);
@@ -732,9 +741,19 @@ export async function runCli(
       return 2;
     }
     choice = chosen.choice;
-    target = await makeTarget(choice, io);
+    const opened =
+      'runOnPool' in command
+        ? await makeMerchantPool(choice).then((pool) => ({
+            target: pool,
+            run: () => command.runOnPool(pool, values, positionals, io),
+          }))
+        : await makeTarget(choice, io).then((shop) => ({
+            target: shop,
+            run: () => command.run(shop, values, positionals, io),
+          }));
+    target = opened.target;
     io.err(
-      `[${target.description}]${chosen.source === 'command line' ? '' : chosen.source === 'file' ? ` remembered in ${io.targetFile}` : ' from ORDERS_STAGE'}`,
+      `[${opened.target.description}]${chosen.source === 'command line' ? '' : chosen.source === 'file' ? ` remembered in ${io.targetFile}` : ' from ORDERS_STAGE'}`,
     );
     if (
       io.targetFile !== undefined &&
@@ -747,7 +766,7 @@ export async function runCli(
         `Remembered: later commands act on ${describeChoice(choice)} without --local or --stage (${io.targetFile}; delete it to choose again).`,
       );
     }
-    await command.run(target, values, positionals, io);
+    await opened.run();
     return 0;
   } catch (error) {
     if (error instanceof UsageError) return mistyped(error.message);

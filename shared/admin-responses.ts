@@ -70,7 +70,7 @@ export interface AdminStripePayment {
   livemode: boolean;
   /**
    * The payment in the Stripe Dashboard: `https://dashboard.stripe.com/payments/<pi>`, or under
-   * `/test/` in test mode; the Checkout Session's page when the payment intent is unknown.
+   * `/test/` in test mode; a Dashboard search for the Checkout Session when the payment intent is unknown.
    */
   dashboardUrl: string;
 }

@@ -4,7 +4,13 @@ import type { ShopStack } from '../../infra/lib/shop-stack';
 import { logicalIdOf, statementsOfRole, synthShop } from './support';
 
 const ADMIN_ROUTE_KEYS = [
+  'GET /functions/v1/admin/capacity',
+  'GET /functions/v1/admin/dispatch-csv',
+  'GET /functions/v1/admin/order',
   'GET /functions/v1/admin/orders',
+  'GET /functions/v1/admin/packing-slips',
+  'GET /functions/v1/admin/status',
+  'POST /functions/v1/admin/capacity',
   'POST /functions/v1/admin/orders/delay',
   'POST /functions/v1/admin/orders/dispatch',
   'POST /functions/v1/admin/orders/refund',

@@ -1,24 +1,58 @@
 import * as z from 'zod/mini';
 import {
+  adminCapacityQuerySchema,
+  adminCapacitySetSchema,
   adminDelaySchema,
+  adminDispatchDayQuerySchema,
   adminDispatchSchema,
   adminListQuerySchema,
+  adminOrderQuerySchema,
   adminPauseSchema,
   adminRefundSchema,
   adminRequestSchema,
 } from '../../../shared/admin-requests';
+import type {
+  AdminCapacityResponse,
+  AdminCapacitySetResponse,
+  AdminDeclineResponse,
+  AdminDelayResponse,
+  AdminDispatchResponse,
+  AdminDispatchResult,
+  AdminListResponse,
+  AdminPauseResponse,
+  AdminRecordResponse,
+  AdminRefundResponse,
+  AdminRequestPaymentResponse,
+  AdminResumeResponse,
+  AdminStatusResponse,
+} from '../../../shared/admin-responses';
 import { ADMIN_API_PATHS } from '../../../shared/api-paths';
 import { describeIssues } from '../../../shared/checkout-request';
+import type { IsoDate } from '../../../shared/dispatch';
+import {
+  type CapacityValue,
+  capacityReport,
+  dispatchDayOfWeekOf,
+  setCapacity,
+} from '../../domain/capacity/capacity-report';
 import { shopEmailIdentity } from '../../domain/emails/send-email';
+import { clickAndDropCsv, packingSlipsHtml } from '../../domain/fulfilment/dispatch-files';
+import {
+  capacitySettingsView,
+  orderView,
+  recordView,
+  settingsView,
+} from '../../domain/operations/admin-views';
 import { findRecords } from '../../domain/operations/find-orders';
-import { listRecords } from '../../domain/operations/listing';
+import { listRecords, nextPackingDay, ordersToPack, packingDay } from '../../domain/operations/listing';
 import { delayDispatch, markDispatched, refundOrder } from '../../domain/operations/order-actions';
 import { pauseShop } from '../../domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../../domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
-import type { ShopRecord } from '../../domain/orders/records';
+import { shopWeek } from '../../domain/operations/shop-week';
+import { findByReference } from '../../domain/orders/records';
 import { RefusedError } from '../../domain/refusal';
-import { writeShopSettings } from '../../domain/shop-settings/settings-store';
+import { readShopSettings, writeShopSettings } from '../../domain/shop-settings/settings-store';
 import { createDocumentClient, createSesClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
@@ -79,11 +113,30 @@ function parseBody<T extends z.ZodMiniType>(schema: T, value: unknown): z.output
   return parsed.data;
 }
 
-/** A record as the page reads it: the order or request with which it is. */
-function recordView(record: ShopRecord): Record<string, unknown> {
-  return record.kind === 'order'
-    ? { kind: 'order', ...record.order }
-    : { kind: 'request', ...record.request };
+/** The coming dispatch days the capacity routes show when the page does not say. */
+const DEFAULT_CAPACITY_WEEKS = 8;
+
+/**
+ * A file the page downloads or prints (the Click & Drop CSV, the packing slips): never cached,
+ * never sniffed as something else. The slips' HTML has every customer value escaped; its policy
+ * lets it load nothing and run nothing, only its own inline style.
+ */
+function file(body: string, contentType: string, headers: Record<string, string> = {}): HttpResult {
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': contentType,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...headers,
+    },
+    body,
+  };
+}
+
+/** The query of a GET checked against its shared schema: 400 with a message per field otherwise. */
+function parseQuery<T extends z.ZodMiniType>(schema: T, event: HttpEvent): z.output<T> {
+  return parseBody(schema, event.queryStringParameters ?? {});
 }
 
 type Deps = ShopStripeDeps;
@@ -91,7 +144,7 @@ type Handle = (request: HttpRequest<Deps>, actor: string) => Promise<HttpResult>
 
 /** `GET orders`: a window of dispatch days (or one day), or a search, optionally of one status. */
 const listOrders: Handle = async ({ event, deps }) => {
-  const query = parseBody(adminListQuerySchema, event.queryStringParameters ?? {});
+  const query = parseQuery(adminListQuerySchema, event);
   const records =
     query.q === undefined
       ? await listRecords({ status: query.status, dispatchDate: query.dispatch }, deps)
@@ -102,7 +155,79 @@ const listOrders: Handle = async ({ event, deps }) => {
             (query.dispatch === undefined || item.dispatchDate === query.dispatch)
           );
         });
-  return json(200, { records: records.map(recordView) });
+  return json(200, { records: records.map(recordView) } satisfies AdminListResponse);
+};
+
+/** `GET order?reference=`: one order or request in full; 404 when the reference names none. */
+const getOrder: Handle = async ({ event, deps }) => {
+  const query = parseQuery(adminOrderQuerySchema, event);
+  const record = await findByReference(deps.table, query.reference).catch((error: unknown) => {
+    if (error instanceof RefusedError) throw new HttpError(404, { error: error.message });
+    throw error;
+  });
+  return json(200, { record: recordView(record) } satisfies AdminRecordResponse);
+};
+
+/** `GET status`: the shop's mode and the week (the same as `orders status`). */
+const getStatus: Handle = async ({ deps }) => json(200, (await shopWeek(deps)) satisfies AdminStatusResponse);
+
+/** `GET capacity?weeks=`: the settings and each coming dispatch day's capacity. */
+const getCapacity: Handle = async ({ event, deps }) => {
+  const query = parseQuery(adminCapacityQuerySchema, event);
+  const [settings, rows] = await Promise.all([
+    readShopSettings(deps.table, true),
+    capacityReport(deps, query.weeks ?? DEFAULT_CAPACITY_WEEKS),
+  ]);
+  return json(200, {
+    settings: capacitySettingsView(settings.capacity),
+    rows,
+  } satisfies AdminCapacityResponse);
+};
+
+/**
+ * `POST capacity`: the CLI's `capacity --set`, with its refusals (setCapacity). A date in a week
+ * means that week's dispatch day, as the CLI takes it.
+ */
+const postCapacity: Handle = async ({ event, deps }) => {
+  const body = parseBody(adminCapacitySetSchema, readJsonBody(event, MAX_BODY_BYTES));
+  const date = body.date === 'default' ? undefined : dispatchDayOfWeekOf(body.date);
+  const value: CapacityValue = body.bottles === null ? 'none' : body.bottles;
+  const result = await setCapacity(deps, { value, date }, DEFAULT_CAPACITY_WEEKS);
+  return json(200, {
+    date: date ?? 'default',
+    settings: capacitySettingsView(result.settings),
+    rows: await capacityReport(deps, DEFAULT_CAPACITY_WEEKS),
+    oversold: result.oversold,
+  } satisfies AdminCapacitySetResponse);
+};
+
+/**
+ * The dispatch day a `date` query means (a weekend day or bank holiday: the next dispatch day, as
+ * the CLI's dispatch-list), or without one the day the merchant packs for next; and its orders.
+ */
+async function dayToPack(
+  event: HttpEvent,
+  deps: Deps,
+): Promise<{ day: IsoDate; orders: Awaited<ReturnType<typeof ordersToPack>> }> {
+  const query = parseQuery(adminDispatchDayQuerySchema, event);
+  const day = query.date === undefined ? await nextPackingDay(deps) : packingDay(query.date);
+  return { day, orders: await ordersToPack(day, deps) };
+}
+
+/** `GET dispatch-csv?date=`: Royal Mail Click & Drop's import of that day's orders. */
+const getDispatchCsv: Handle = async ({ event, deps }) => {
+  const { day, orders } = await dayToPack(event, deps);
+  return file(clickAndDropCsv(day, orders), 'text/csv; charset=utf-8', {
+    'content-disposition': `attachment; filename="click-and-drop-${day}.csv"`,
+  });
+};
+
+/** `GET packing-slips?date=`: that day's packing slips, to print. */
+const getPackingSlips: Handle = async ({ event, deps }) => {
+  const { day, orders } = await dayToPack(event, deps);
+  return file(packingSlipsHtml(day, orders, deps.seller), 'text/html; charset=utf-8', {
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'",
+  });
 };
 
 /**
@@ -111,7 +236,7 @@ const listOrders: Handle = async ({ event, deps }) => {
  */
 const dispatchOrders: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminDispatchSchema, readJsonBody(event, MAX_BODY_BYTES));
-  const results: Array<Record<string, unknown>> = [];
+  const results: AdminDispatchResult[] = [];
   for (const reference of body.references) {
     try {
       const result = await markDispatched(reference, { trackingNumber: body.trackingNumber, actor }, deps);
@@ -120,22 +245,23 @@ const dispatchOrders: Handle = async ({ event, deps }, actor) => {
         changed: result.changed,
         email: result.email,
         status: result.order.status,
+        record: orderView(result.order),
       });
     } catch (error) {
       if (!(error instanceof RefusedError)) throw error;
       results.push({ reference, refused: error.message });
     }
   }
-  const refused = results.filter((result) => typeof result.refused === 'string');
+  const refused = results.flatMap((result) => ('refused' in result ? [result.refused] : []));
   if (refused.length === results.length) {
-    return json(409, { error: refused[0]?.refused, results });
+    return json(409, { error: refused[0], results } satisfies AdminDispatchResponse);
   }
-  return json(200, { results });
+  return json(200, { results } satisfies AdminDispatchResponse);
 };
 
 const delayOrders: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminDelaySchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, await delayDispatch({ ...body, actor }, deps));
+  return json(200, (await delayDispatch({ ...body, actor }, deps)) satisfies AdminDelayResponse);
 };
 
 const refund: Handle = async ({ event, deps }, actor) => {
@@ -148,30 +274,43 @@ const refund: Handle = async ({ event, deps }, actor) => {
     email: result.email,
     refundEmail: result.refundEmail,
     status: result.order.status,
-  });
+    record: orderView(result.order),
+  } satisfies AdminRefundResponse);
 };
 
 const pause: Handle = async ({ event, deps }) => {
   const body = parseBody(adminPauseSchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, await pauseShop(body, deps));
+  const outcome = await pauseShop(body, deps);
+  return json(200, { ...outcome, settings: settingsView(outcome.settings) } satisfies AdminPauseResponse);
 };
 
-const resume: Handle = async ({ deps }) =>
-  json(200, { settings: await writeShopSettings(deps.table, { mode: 'open' }, deps.now()) });
+const resume: Handle = async ({ deps }) => {
+  const settings = await writeShopSettings(deps.table, { mode: 'open' }, deps.now());
+  return json(200, { settings: settingsView(settings) } satisfies AdminResumeResponse);
+};
 
 const sendPaymentLink: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminRequestSchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, await requestPayment(body.reference, { actor }, deps));
+  return json(
+    200,
+    (await requestPayment(body.reference, { actor }, deps)) satisfies AdminRequestPaymentResponse,
+  );
 };
 
 const decline: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminRequestSchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, await declineRequest(body.reference, { actor }, deps));
+  return json(200, (await declineRequest(body.reference, { actor }, deps)) satisfies AdminDeclineResponse);
 };
 
-/** The route table: path → the one method it answers and the domain function behind it. */
+/** The route table: path and method → the domain function behind it. */
 const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' | 'POST'; handle: Handle }> = [
   { path: ADMIN_API_PATHS.orders, name: 'list', method: 'GET', handle: listOrders },
+  { path: ADMIN_API_PATHS.order, name: 'order', method: 'GET', handle: getOrder },
+  { path: ADMIN_API_PATHS.status, name: 'status', method: 'GET', handle: getStatus },
+  { path: ADMIN_API_PATHS.capacity, name: 'capacity', method: 'GET', handle: getCapacity },
+  { path: ADMIN_API_PATHS.capacity, name: 'set-capacity', method: 'POST', handle: postCapacity },
+  { path: ADMIN_API_PATHS.dispatchCsv, name: 'dispatch-csv', method: 'GET', handle: getDispatchCsv },
+  { path: ADMIN_API_PATHS.packingSlips, name: 'packing-slips', method: 'GET', handle: getPackingSlips },
   { path: ADMIN_API_PATHS.dispatch, name: 'dispatch', method: 'POST', handle: dispatchOrders },
   { path: ADMIN_API_PATHS.delay, name: 'delay', method: 'POST', handle: delayOrders },
   { path: ADMIN_API_PATHS.refund, name: 'refund', method: 'POST', handle: refund },
@@ -201,22 +340,24 @@ export function createAdminApiHandler(
   options: { expectedOrigin?: (() => Promise<string>) | undefined } = {},
 ): (event: HttpEvent) => Promise<HttpResult> {
   const loadDeps = initOnce(typeof deps === 'function' ? deps : async () => deps);
-  const endpoints = new Map(
-    ROUTES.map((route) => {
-      const endpoint = httpEndpoint<Deps>({
-        route: `admin-api ${route.name}`,
-        method: route.method,
-        loadDeps,
-        handle: (request) => {
-          const merchant = requireMerchant(request.event);
-          request.logKeys.actor = merchant.actor;
-          return route.handle(request, merchant.actor);
-        },
-        mapError: adminErrorResponse,
-      });
-      return [route.path, endpoint] as const;
-    }),
-  );
+  // Path → method → endpoint: one path may answer two methods (capacity: GET and POST).
+  const endpoints = new Map<string, Map<string, (event: HttpEvent) => Promise<HttpResult>>>();
+  for (const route of ROUTES) {
+    const endpoint = httpEndpoint<Deps>({
+      route: `admin-api ${route.name}`,
+      method: route.method,
+      loadDeps,
+      handle: (request) => {
+        const merchant = requireMerchant(request.event);
+        request.logKeys.actor = merchant.actor;
+        return route.handle(request, merchant.actor);
+      },
+      mapError: adminErrorResponse,
+    });
+    const methods = endpoints.get(route.path) ?? new Map();
+    methods.set(route.method, endpoint);
+    endpoints.set(route.path, methods);
+  }
   return async (event) => {
     const logKeys = { requestId: event.requestContext.requestId, route: 'admin-api' };
     try {
@@ -228,8 +369,17 @@ export function createAdminApiHandler(
         }
       }
       requireMerchant(event);
-      const endpoint = endpoints.get(event.rawPath);
-      if (endpoint === undefined) throw new HttpError(404, { error: ADMIN_ERRORS.notFound });
+      const methods = endpoints.get(event.rawPath);
+      if (methods === undefined) throw new HttpError(404, { error: ADMIN_ERRORS.notFound });
+      const endpoint = methods.get(event.requestContext.http.method);
+      if (endpoint === undefined) {
+        const allowed = [...methods.keys()];
+        throw new HttpError(
+          405,
+          { error: `Use ${allowed.join(' or ')}.` },
+          { headers: { allow: allowed.join(', ') } },
+        );
+      }
       return await endpoint(event);
     } catch (error) {
       return sharedErrorResponse(error, logKeys);

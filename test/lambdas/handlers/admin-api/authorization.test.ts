@@ -15,6 +15,12 @@ const ROUTES = [
   { method: 'POST', path: '/functions/v1/admin/shop/resume' },
   { method: 'POST', path: '/functions/v1/admin/requests/payment' },
   { method: 'POST', path: '/functions/v1/admin/requests/decline' },
+  { method: 'GET', path: '/functions/v1/admin/order' },
+  { method: 'GET', path: '/functions/v1/admin/status' },
+  { method: 'GET', path: '/functions/v1/admin/capacity' },
+  { method: 'POST', path: '/functions/v1/admin/capacity' },
+  { method: 'GET', path: '/functions/v1/admin/dispatch-csv' },
+  { method: 'GET', path: '/functions/v1/admin/packing-slips' },
 ] as const;
 
 beforeAll(() => logger.setLogLevel('SILENT'));
@@ -133,6 +139,16 @@ describe('routing', () => {
     );
 
     expect(result.statusCode).toBe(405);
+  });
+
+  it('answers 405 naming both methods on the path that has two', async () => {
+    const result = await viaAuthorizer(
+      request({ method: 'DELETE', path: '/functions/v1/admin/capacity' }, signToken(key)),
+    );
+
+    expect(result.statusCode).toBe(405);
+    expect(result.headers?.allow).toBe('GET, POST');
+    expect(jsonBody(result)).toEqual({ error: 'Use GET or POST.' });
   });
 });
 

@@ -8,8 +8,8 @@ import {
   packingSlipsHtml,
   parcelWeightKg,
   splitAddress,
-} from '../../ops/dispatch-files';
-import { orderFixture, paidCheckout, SELLER } from '../support/order-fixtures';
+} from '../../../../lambdas/domain/fulfilment/dispatch-files';
+import { orderFixture, paidCheckout, SELLER } from '../../../support/order-fixtures';
 
 const HEADER =
   'Full name,Address line 1,Address line 2,Address line 3,City,County,Postcode,Country,Email,Phone,Order reference,Special instructions,Weight (kg),Package size,Service code,Planned despatch date';

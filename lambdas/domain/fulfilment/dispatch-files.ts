@@ -1,8 +1,8 @@
-import type { SellerDetails } from '../lambdas/domain/emails/common';
-import { escapeHtml } from '../lambdas/domain/emails/render';
-import type { ManagedOrder } from '../lambdas/domain/orders/managed-order';
-import { formatDispatchDate, type IsoDate } from '../shared/dispatch';
-import { DAPHNIA, PRODUCT_NAME } from '../shared/product';
+import { formatDispatchDate, type IsoDate } from '../../../shared/dispatch';
+import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
+import type { SellerDetails } from '../emails/common';
+import { escapeHtml } from '../emails/render';
+import type { ManagedOrder } from '../orders/managed-order';
 
 /**
  * Royal Mail Click & Drop's spreadsheet import headings, in the order the CSV gives them. With

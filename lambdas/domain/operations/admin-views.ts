@@ -1,0 +1,156 @@
+import type {
+  AdminCapacitySettings,
+  AdminEmail,
+  AdminEmailKind,
+  AdminOrderView,
+  AdminRecordView,
+  AdminRequestView,
+  AdminShopSettingsView,
+  AdminStripePayment,
+} from '../../../shared/admin-responses';
+import type { CapacitySettings } from '../capacity/capacity-settings';
+import type { ManagedOrder } from '../orders/managed-order';
+import type { OrderRequest } from '../orders/order-request';
+import type { ShopRecord } from '../orders/records';
+import { emailAttributes } from '../orders/send-once';
+import type { ShopSettings } from '../shop-settings/shop-settings';
+
+/** The emails the page shows, in the order they happen. */
+const VIEW_EMAIL_KINDS: readonly AdminEmailKind[] = [
+  'confirmation',
+  'merchantNotice',
+  'requestReceived',
+  'requestNotice',
+  'paymentInvitation',
+  'decline',
+  'delay',
+  'dispatch',
+  'refund',
+];
+
+const EMAIL_STATES = ['pending', 'sending', 'sent', 'failed'] as const;
+
+/** Each email the item tracks, with when it was sent (or refused for good). */
+function emailsOf(item: Readonly<Record<string, unknown>>): AdminEmail[] {
+  return VIEW_EMAIL_KINDS.flatMap((kind) => {
+    const names = emailAttributes(kind);
+    const state = EMAIL_STATES.find((s) => s === item[names.state]);
+    if (state === undefined) return [];
+    const sentAt = item[names.sentAt];
+    const failedAt = item[names.failedAt];
+    return [
+      {
+        kind,
+        state,
+        ...(typeof sentAt === 'string' && { sentAt }),
+        ...(typeof failedAt === 'string' && { failedAt }),
+      },
+    ];
+  });
+}
+
+/**
+ * The order's payment in the Stripe Dashboard: the payment intent's page, under `/test/` for a
+ * test-mode payment (the Dashboard shows test objects only there); a Dashboard search for the
+ * Checkout Session when the order was recorded without its payment intent.
+ */
+export function stripeDashboardUrl(
+  order: Pick<ManagedOrder, 'paymentIntentId' | 'sessionId' | 'livemode'>,
+): string {
+  const base = `https://dashboard.stripe.com${order.livemode ? '' : '/test'}`;
+  return order.paymentIntentId === undefined
+    ? `${base}/search?query=${encodeURIComponent(order.sessionId)}`
+    : `${base}/payments/${order.paymentIntentId}`;
+}
+
+function paymentOf(order: ManagedOrder): AdminStripePayment {
+  return {
+    checkoutSessionId: order.sessionId,
+    ...(order.paymentIntentId !== undefined && { paymentIntentId: order.paymentIntentId }),
+    livemode: order.livemode,
+    dashboardUrl: stripeDashboardUrl(order),
+  };
+}
+
+/** What an order and a request share, as the page reads it. */
+function commonFields(item: ManagedOrder | OrderRequest) {
+  return {
+    reference: item.reference,
+    dispatchDate: item.dispatchDate,
+    bottles: item.bottles,
+    unitPricePence: item.unitPricePence,
+    subtotalPence: item.subtotalPence,
+    shippingPence: item.shippingPence,
+    totalPence: item.totalPence,
+    customerName: item.customerName,
+    customerEmail: item.customerEmail,
+    customerPhone: item.customerPhone,
+    deliveryAddress: item.deliveryAddress,
+    postcode: item.postcode,
+    createdAt: item.createdAt,
+    emails: emailsOf(item),
+    history: item.history ?? [],
+  };
+}
+
+/** An order as the admin page reads it: no table keys, no email claim tokens. */
+export function orderView(order: ManagedOrder): AdminOrderView {
+  return {
+    kind: 'order',
+    ...commonFields(order),
+    status: order.status,
+    paidAt: order.paidAt,
+    ...(order.promisedDispatchDate !== undefined && { promisedDispatchDate: order.promisedDispatchDate }),
+    placedWhilePaused: order.placedWhilePaused === true,
+    ...(order.pausedMode !== undefined && { pausedMode: order.pausedMode }),
+    ...(order.dispatchDayFull !== undefined && { dispatchDayFull: order.dispatchDayFull }),
+    ...(order.dispatchedAt !== undefined && { dispatchedAt: order.dispatchedAt }),
+    ...(order.trackingNumber !== undefined && { trackingNumber: order.trackingNumber }),
+    ...(order.delayedFrom !== undefined && { delayedFrom: order.delayedFrom }),
+    ...(order.delayReason !== undefined && { delayReason: order.delayReason }),
+    ...(order.delayedAt !== undefined && { delayedAt: order.delayedAt }),
+    ...(order.refundedAt !== undefined && { refundedAt: order.refundedAt }),
+    ...(order.refundId !== undefined && { refundId: order.refundId }),
+    // A reason stored before asking Stripe is not a refund until the order says refunded.
+    ...(order.status === 'refunded' &&
+      order.refundReason !== undefined && { refundReason: order.refundReason }),
+    payment: paymentOf(order),
+  };
+}
+
+/** An order request as the admin page reads it. */
+export function requestView(request: OrderRequest): AdminRequestView {
+  const { checkoutUrl, checkoutExpiresAt, checkoutSessionId } = request;
+  return {
+    kind: 'request',
+    ...commonFields(request),
+    status: request.status,
+    ...(request.invitedAt !== undefined && { invitedAt: request.invitedAt }),
+    ...(request.status === 'invited' &&
+      checkoutUrl !== undefined &&
+      checkoutExpiresAt !== undefined &&
+      checkoutSessionId !== undefined && {
+        paymentLink: { url: checkoutUrl, expiresAt: checkoutExpiresAt, checkoutSessionId },
+      }),
+    ...(request.declinedAt !== undefined && { declinedAt: request.declinedAt }),
+  };
+}
+
+/** An order or a request as the admin page reads it. */
+export function recordView(record: ShopRecord): AdminRecordView {
+  return record.kind === 'order' ? orderView(record.order) : requestView(record.request);
+}
+
+/** The shop's mode as the page reads it, without the capacity settings (their own route's). */
+export function settingsView(settings: ShopSettings): AdminShopSettingsView {
+  return {
+    mode: settings.mode,
+    ...(settings.message !== undefined && { message: settings.message }),
+    ...(settings.updatedAt !== undefined && { updatedAt: settings.updatedAt }),
+  };
+}
+
+/** The capacity settings as the page reads them: no weekly limit is null, as is a day's "none". */
+export function capacitySettingsView(capacity: CapacitySettings | undefined): AdminCapacitySettings {
+  return { weekly: capacity?.weekly ?? null, days: { ...capacity?.days } };
+}

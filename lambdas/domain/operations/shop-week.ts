@@ -1,0 +1,57 @@
+import type { AdminDaySummary, AdminStatusResponse } from '../../../shared/admin-responses';
+import { type IsoDate, londonDate } from '../../../shared/dispatch';
+import { type CapacityRow, capacityOfDays } from '../capacity/capacity-report';
+import type { ManagedOrder } from '../orders/managed-order';
+import { readShopSettings } from '../shop-settings/settings-store';
+import { listRecords, nextPackingDay, undispatchedByDay } from './listing';
+import type { ShopDeps } from './shop-deps';
+
+/** A day's undispatched orders and its capacity, as one summary. */
+function daySummary(
+  day: IsoDate,
+  orders: readonly ManagedOrder[],
+  row: CapacityRow | undefined,
+): AdminDaySummary {
+  return {
+    date: day,
+    orders: orders.length,
+    bottles: orders.reduce((sum, order) => sum + order.bottles, 0),
+    references: orders.map((order) => order.reference),
+    capacity: row?.capacity ?? null,
+    reserved: row?.reserved ?? 0,
+    sold: row?.sold ?? 0,
+    left: row?.left ?? null,
+  };
+}
+
+/**
+ * What the merchant's week looks like: the shop's mode and message, the day to pack for next
+ * (nextPackingDay) with its undispatched orders and capacity, every other day within the lists'
+ * window still holding undispatched orders (before it: overdue; after it: later), and the order
+ * requests waiting for an answer. What `orders status` prints and the admin page's first view.
+ */
+export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<AdminStatusResponse> {
+  const [settings, next, waiting, requests] = await Promise.all([
+    readShopSettings(deps.table, true),
+    nextPackingDay(deps),
+    undispatchedByDay(deps),
+    listRecords({ status: 'requested' }, deps),
+  ]);
+  const others = waiting.filter((w) => w.day !== next);
+  const rows = new Map(
+    (await capacityOfDays(deps, [next, ...others.map((w) => w.day)])).map((row) => [row.date, row]),
+  );
+  const summary = (day: IsoDate, orders: readonly ManagedOrder[]) => daySummary(day, orders, rows.get(day));
+  return {
+    shop: {
+      mode: settings.mode,
+      ...(settings.message !== undefined && { message: settings.message }),
+      ...(settings.updatedAt !== undefined && { updatedAt: settings.updatedAt }),
+    },
+    today: londonDate(deps.now()),
+    next: summary(next, waiting.find((w) => w.day === next)?.orders ?? []),
+    overdue: others.filter((w) => w.day < next).map((w) => summary(w.day, w.orders)),
+    later: others.filter((w) => w.day > next).map((w) => summary(w.day, w.orders)),
+    requestsWaiting: requests.length,
+  };
+}
