@@ -35,6 +35,12 @@ export const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string }> =
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.resume },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.requestPayment },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.declineRequest },
+  { method: HttpMethod.GET, path: ADMIN_API_PATHS.order },
+  { method: HttpMethod.GET, path: ADMIN_API_PATHS.status },
+  { method: HttpMethod.GET, path: ADMIN_API_PATHS.capacity },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.capacity },
+  { method: HttpMethod.GET, path: ADMIN_API_PATHS.dispatchCsv },
+  { method: HttpMethod.GET, path: ADMIN_API_PATHS.packingSlips },
 ];
 
 /** How long an ID or access token lives; the page renews it with the refresh token. */
