@@ -251,11 +251,14 @@ describe('requestPayment', () => {
       options('192.0.2.70', 'stripe-refuses-link'),
       h.deps,
     );
-    await expect(requestPayment(reference, { actor: OPERATOR }, h.deps)).rejects.toThrow(
+    const refusal = await requestPayment(reference, { actor: OPERATOR }, h.deps).catch((e: unknown) => e);
+    expect(refusal).toEqual(
       new RefusedError(
         `Stripe refused the payment link for ${reference}: Invalid email address: not-an-address. Nothing changed.`,
       ),
     );
+    expect(refusal).toBeInstanceOf(RefusedError);
+    expect(refusal).toHaveProperty('cause', expect.any(Stripe.errors.StripeInvalidRequestError));
     expect(await h.item(`REQUEST#${reference}`)).toMatchObject({ status: 'requested' });
     const item = await h.item(`REQUEST#${reference}`);
     const day = await capacityStoreFromTable(h.deps.table).read(String(item?.dispatchDate));
