@@ -1,0 +1,533 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, stubLocationAssign } from '../../helpers/fake-browser';
+import { renderApp } from '../../helpers/render-app';
+
+// The admin page against a fake network: the sign-in settings, the identity provider's token
+// endpoint and the admin API are answered by URL; everything else is the real page.
+
+const SIGN_IN_URL = 'https://auth.shop.test';
+const API = 'https://api.shop.test/functions/v1/admin';
+
+function idToken(claims: Record<string, unknown>) {
+  const part = (value: unknown) => btoa(JSON.stringify(value)).replace(/=+$/, '');
+  return `${part({ alg: 'RS256' })}.${part(claims)}.signature`;
+}
+
+const TOKENS = {
+  id_token: idToken({ email: 'merchant@live-aquatics.test' }),
+  access_token: 'access-1',
+  refresh_token: 'refresh-1',
+  expires_in: 1800,
+  token_type: 'Bearer',
+};
+
+function order(overrides: Record<string, unknown> = {}) {
+  return {
+    kind: 'order',
+    reference: 'a1b2c3d4e5f6',
+    status: 'paid',
+    dispatchDate: '2026-11-30',
+    bottles: 3,
+    unitPricePence: 325,
+    subtotalPence: 975,
+    shippingPence: 495,
+    totalPence: 1470,
+    customerName: 'Jane Doe',
+    customerEmail: 'jane@example.com',
+    customerPhone: '07700 900123',
+    deliveryAddress: '1 Pond Lane\nLeeds',
+    postcode: 'LS1 4AP',
+    createdAt: '2026-11-25T10:00:00.000Z',
+    paidAt: '2026-11-25T10:00:05.000Z',
+    placedWhilePaused: false,
+    emails: [
+      { kind: 'confirmation', state: 'sent', sentAt: '2026-11-25T10:00:06.000Z' },
+      { kind: 'merchantNotice', state: 'sent', sentAt: '2026-11-25T10:00:07.000Z' },
+    ],
+    history: [{ at: '2026-11-25T10:00:05.000Z', actor: 'Stripe', action: 'paid' }],
+    payment: {
+      checkoutSessionId: 'cs_test_a1b2c3d4e5f6',
+      paymentIntentId: 'pi_123',
+      livemode: false,
+      dashboardUrl: 'https://dashboard.stripe.com/test/payments/pi_123',
+    },
+    ...overrides,
+  };
+}
+
+const SECOND = order({
+  reference: 'zz9yy8xx7ww6',
+  customerName: 'Sam Smith',
+  customerEmail: 'sam@example.com',
+  postcode: 'M1 1AE',
+  bottles: 6,
+  totalPence: 2445,
+});
+
+const STATUS = {
+  shop: { mode: 'open' },
+  today: '2026-11-25',
+  next: {
+    date: '2026-11-30',
+    capacity: 20,
+    reserved: 0,
+    sold: 9,
+    left: 11,
+    orders: 2,
+    bottles: 9,
+    references: ['a1b2c3d4e5f6', 'zz9yy8xx7ww6'],
+  },
+  overdue: [],
+  later: [],
+  requestsWaiting: 0,
+};
+
+type Handler = (request: {
+  url: string;
+  method: string;
+  body: string;
+  headers: Headers;
+}) => Response | Promise<Response>;
+
+/** Answers fetch by "METHOD url-without-origin-query"; records every call. */
+function stubNetwork(routes: Record<string, Handler>) {
+  const calls: Array<{ url: string; method: string; body: string; headers: Headers }> = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const method = init?.method ?? 'GET';
+    const body = init?.body instanceof URLSearchParams ? init.body.toString() : String(init?.body ?? '');
+    const request = { url, method, body, headers: new Headers(init?.headers) };
+    calls.push(request);
+    const path = url.split('?')[0] ?? url;
+    const handler =
+      routes[`${method} ${path}`] ??
+      (path.endsWith('/functions/v1/shop-status') ? () => jsonResponse({ mode: 'open' }) : undefined);
+    if (!handler) throw new Error(`Unexpected fetch: ${method} ${url}`);
+    return handler(request);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+const baseRoutes: Record<string, Handler> = {
+  'GET https://api.shop.test/admin-config.json': () =>
+    jsonResponse({ signInUrl: SIGN_IN_URL, clientId: 'admin-client' }),
+  [`POST ${SIGN_IN_URL}/oauth2/token`]: () => jsonResponse(TOKENS),
+  [`GET ${API}/status`]: () => jsonResponse(STATUS),
+  [`GET ${API}/orders`]: () => jsonResponse({ records: [order(), SECOND] }),
+  [`GET ${API}/order`]: () => jsonResponse({ record: order() }),
+};
+
+let codes = 0;
+/** Arrives back from the identity provider with a fresh code, as after signing in there. */
+function signedIn(returnTo = '/admin') {
+  codes += 1;
+  sessionStorage.setItem(
+    'admin-sign-in',
+    JSON.stringify({ state: `state-${codes}`, verifier: 'verifier-1', returnTo }),
+  );
+  return renderApp(`/admin?code=code-${codes}&state=state-${codes}`);
+}
+
+beforeEach(() => {
+  stubLocationAssign();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('admin sign-in', () => {
+  it('signed out: a sign-in button that goes to the identity provider with PKCE (S256) and keeps only the verifier and state, in sessionStorage', async () => {
+    stubNetwork(baseRoutes);
+    const assign = stubLocationAssign();
+    const { user } = renderApp('/admin?view=orders');
+
+    expect(await screen.findByRole('heading', { name: 'Merchant sign-in' }, { timeout: 5000 })).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    const target = new URL(String(assign.mock.calls[0]?.[0]));
+    expect(`${target.origin}${target.pathname}`).toBe('https://auth.shop.test/oauth2/authorize');
+    const pending = JSON.parse(sessionStorage.getItem('admin-sign-in') ?? '{}');
+    expect(Object.fromEntries(target.searchParams)).toEqual({
+      response_type: 'code',
+      client_id: 'admin-client',
+      redirect_uri: 'https://api.shop.test/admin',
+      scope: 'openid email',
+      state: pending.state,
+      code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      code_challenge_method: 'S256',
+    });
+    expect(pending.returnTo).toBe('/admin?view=orders');
+    // The challenge is SHA-256 of the verifier, base64url.
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(pending.verifier));
+    const expected = btoa(String.fromCharCode(...new Uint8Array(digest)))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
+    expect(target.searchParams.get('code_challenge')).toBe(expected);
+    expect(localStorage.length).toBe(0);
+  });
+
+  it('back from the identity provider: exchanges the code with its verifier (form-encoded, public client), returns where the merchant was, and sends the ID token to the API; no token is stored', async () => {
+    const calls = stubNetwork(baseRoutes);
+    const { router } = signedIn('/admin?view=shop');
+
+    expect(await screen.findByRole('heading', { name: 'Shop & capacity' }, { timeout: 5000 })).toBeVisible();
+    expect(router.location.search).toBe('?view=shop');
+    const token = calls.find((call) => call.url === `${SIGN_IN_URL}/oauth2/token`);
+    expect(token?.headers.get('Content-Type')).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(token?.body))).toEqual({
+      client_id: 'admin-client',
+      grant_type: 'authorization_code',
+      code: expect.stringMatching(/^code-\d+$/),
+      redirect_uri: 'https://api.shop.test/admin',
+      code_verifier: 'verifier-1',
+    });
+    await waitFor(() => expect(calls.some((call) => call.url === `${API}/status`)).toBe(true));
+    const status = calls.find((call) => call.url === `${API}/status`);
+    expect(status?.headers.get('Authorization')).toBe(`Bearer ${TOKENS.id_token}`);
+    expect(screen.getByText('merchant@live-aquatics.test')).toBeVisible();
+    expect(localStorage.length).toBe(0);
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it('a code whose state is not the one this tab sent is not exchanged', async () => {
+    const calls = stubNetwork(baseRoutes);
+    sessionStorage.setItem(
+      'admin-sign-in',
+      JSON.stringify({ state: 'mine', verifier: 'v', returnTo: '/admin' }),
+    );
+    renderApp('/admin?code=stolen&state=theirs');
+
+    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent(
+      'That sign-in link has expired. Please sign in again.',
+    );
+    expect(screen.getByRole('heading', { name: 'Merchant sign-in' })).toBeVisible();
+    expect(calls.some((call) => call.url.endsWith('/oauth2/token'))).toBe(false);
+  });
+
+  it('renews the tokens with the refresh token before they expire', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`POST ${SIGN_IN_URL}/oauth2/token`]: ({ body }) =>
+        jsonResponse(
+          new URLSearchParams(body).get('grant_type') === 'refresh_token'
+            ? {
+                ...TOKENS,
+                id_token: idToken({ email: 'merchant@live-aquatics.test', n: 2 }),
+                refresh_token: undefined,
+              }
+            : { ...TOKENS, expires_in: 30 },
+        ),
+    });
+    signedIn();
+
+    expect(
+      await screen.findByRole('heading', { name: 'Next dispatch: Monday 30 November' }, { timeout: 5000 }),
+    ).toBeVisible();
+    const refresh = calls.filter(
+      (call) => new URLSearchParams(call.body).get('grant_type') === 'refresh_token',
+    );
+    expect(Object.fromEntries(new URLSearchParams(refresh[0]?.body))).toEqual({
+      client_id: 'admin-client',
+      grant_type: 'refresh_token',
+      refresh_token: 'refresh-1',
+    });
+    const status = calls.find((call) => call.url === `${API}/status`);
+    expect(status?.headers.get('Authorization')).not.toBe(`Bearer ${TOKENS.id_token}`);
+  });
+
+  it('a 401 from the API ends the session: the sign-in again, with why', async () => {
+    stubNetwork({ ...baseRoutes, [`GET ${API}/status`]: () => jsonResponse({ error: 'Unauthorized' }, 401) });
+    signedIn();
+
+    expect(await screen.findByRole('heading', { name: 'Merchant sign-in' }, { timeout: 5000 })).toBeVisible();
+    expect(screen.getByRole('alert')).toHaveTextContent('Your session has ended. Please sign in again.');
+  });
+
+  it('sign-out forgets the tokens and goes to the provider’s logout, which returns to /admin', async () => {
+    stubNetwork(baseRoutes);
+    const assign = stubLocationAssign();
+    const { user } = signedIn();
+
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }, { timeout: 5000 }));
+    expect(assign).toHaveBeenCalledWith(
+      'https://auth.shop.test/logout?client_id=admin-client&logout_uri=https%3A%2F%2Fapi.shop.test%2Fadmin',
+    );
+  });
+});
+
+describe('this week', () => {
+  it('shows the next dispatch day, its orders, bottles and capacity left, and the day’s orders', async () => {
+    const calls = stubNetwork(baseRoutes);
+    signedIn();
+
+    const day = await screen.findByRole(
+      'heading',
+      { name: 'Next dispatch: Monday 30 November' },
+      { timeout: 5000 },
+    );
+    const card = day.closest('.card');
+    if (!(card instanceof HTMLElement)) throw new Error('no card');
+    expect(within(card).getByText('Orders').nextElementSibling).toHaveTextContent('2');
+    expect(within(card).getByText('Bottles').nextElementSibling).toHaveTextContent('9');
+    expect(within(card).getByText('Capacity left').nextElementSibling).toHaveTextContent('11 bottles of 20');
+    expect(within(card).getByRole('button', { name: 'Packing slips' })).toBeVisible();
+    expect(within(card).getByRole('button', { name: 'Click & Drop CSV' })).toBeVisible();
+    const list = await screen.findByRole('list', { name: 'Orders for Monday 30 November' });
+    expect(within(list).getByRole('link', { name: 'A1B2C3D4E5F6' })).toHaveAttribute(
+      'href',
+      '/admin?order=a1b2c3d4e5f6',
+    );
+    expect(list).toHaveTextContent('Jane Doe · LS1 4AP');
+    expect(list).toHaveTextContent('3 bottles · £14.70 · dispatch Monday 30 November');
+    expect(calls.find((call) => call.url.startsWith(`${API}/orders`))?.url).toBe(
+      `${API}/orders?dispatch=2026-11-30&status=paid`,
+    );
+  });
+
+  it('marks the chosen orders dispatched in one call, says what was emailed, and a second press sends nothing twice', async () => {
+    let release: () => void = () => {};
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/dispatch`]: () =>
+        new Promise((done) => {
+          release = () =>
+            done(
+              jsonResponse({
+                results: [
+                  {
+                    reference: 'a1b2c3d4e5f6',
+                    changed: true,
+                    email: 'sent',
+                    status: 'dispatched',
+                    record: order({ status: 'dispatched' }),
+                  },
+                  {
+                    reference: 'zz9yy8xx7ww6',
+                    refused: 'Order ZZ9YY8XX7WW6 was refunded: it cannot be dispatched.',
+                  },
+                ],
+              }),
+            );
+        }),
+    });
+    const { user } = signedIn();
+
+    await user.click(
+      await screen.findByRole('checkbox', { name: 'Choose A1B2C3D4E5F6 (Jane Doe)' }, { timeout: 5000 }),
+    );
+    await user.click(screen.getByRole('checkbox', { name: 'Choose ZZ9YY8XX7WW6 (Sam Smith)' }));
+    const button = screen.getByRole('button', { name: 'Mark 2 dispatched' });
+    await user.dblClick(button);
+    expect(screen.getByRole('button', { name: 'Marking dispatched…' })).toBeDisabled();
+    release();
+
+    expect(
+      await screen.findByText(
+        'A1B2C3D4E5F6 marked dispatched; dispatch email sent to jane@example.com. ZZ9YY8XX7WW6: Order ZZ9YY8XX7WW6 was refunded: it cannot be dispatched.',
+      ),
+    ).toBeVisible();
+    const dispatches = calls.filter((call) => call.url === `${API}/orders/dispatch`);
+    expect(dispatches).toHaveLength(1);
+    expect(JSON.parse(dispatches[0]?.body ?? '')).toEqual({ references: ['a1b2c3d4e5f6', 'zz9yy8xx7ww6'] });
+  });
+});
+
+describe('an order’s page', () => {
+  it('shows everything the customer gave, the emails sent and when, the Stripe Dashboard link and the history', async () => {
+    const calls = stubNetwork(baseRoutes);
+    signedIn('/admin?order=A1B2C3D4E5F6');
+
+    expect(
+      await screen.findByRole('heading', { name: 'Order A1B2C3D4E5F6' }, { timeout: 5000 }),
+    ).toBeVisible();
+    expect(calls.find((call) => call.url.startsWith(`${API}/order?`))?.url).toBe(
+      `${API}/order?reference=A1B2C3D4E5F6`,
+    );
+    expect(screen.getByText('Name').nextElementSibling).toHaveTextContent('Jane Doe');
+    expect(screen.getByText('Email').nextElementSibling).toHaveTextContent('jane@example.com');
+    expect(screen.getByText('Phone').nextElementSibling).toHaveTextContent('07700 900123');
+    expect(screen.getByText('Delivery address').nextElementSibling).toHaveTextContent('1 Pond Lane Leeds');
+    expect(screen.getByText('Postcode').nextElementSibling).toHaveTextContent('LS1 4AP');
+    expect(screen.getByText('Price').nextElementSibling).toHaveTextContent(
+      '3 bottles × £3.25 = £9.75, delivery £4.95, total £14.70',
+    );
+    expect(screen.getByRole('link', { name: 'Open in the Stripe Dashboard' })).toHaveAttribute(
+      'href',
+      'https://dashboard.stripe.com/test/payments/pi_123',
+    );
+    expect(screen.getByText('Order confirmation: sent Wed 25 Nov, 10:00')).toBeVisible();
+    expect(screen.getByText('Notice to the shop: sent Wed 25 Nov, 10:00')).toBeVisible();
+    expect(screen.getByText(/Wed 25 Nov, 10:00: paid by/)).toHaveTextContent(
+      'Wed 25 Nov, 10:00: paid by Stripe',
+    );
+  });
+
+  it('a tracking number the API refuses is shown by its field (400)', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/dispatch`]: () =>
+        jsonResponse(
+          {
+            error: 'Check the tracking number.',
+            fields: { trackingNumber: 'A tracking number is 8 to 40 letters or digits.' },
+          },
+          400,
+        ),
+    });
+    const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
+
+    await user.type(await screen.findByLabelText('Tracking number (optional)', {}, { timeout: 5000 }), '!!');
+    await user.click(screen.getByRole('button', { name: 'Mark dispatched' }));
+
+    const field = await screen.findByLabelText('Tracking number (optional)');
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    expect(field).toHaveAccessibleDescription('A tracking number is 8 to 40 letters or digits.');
+    expect(screen.getByText('Check the tracking number.')).toBeVisible();
+  });
+
+  it('refund asks first, naming the amount and the customer, then says what was refunded and emailed', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/refund`]: () =>
+        jsonResponse({
+          reference: 'a1b2c3d4e5f6',
+          changed: true,
+          refundId: 're_1',
+          email: 'sent',
+          refundEmail: { state: 'sent', by: 'this run' },
+          status: 'refunded',
+          record: order({
+            status: 'refunded',
+            refundedAt: '2026-11-25T11:00:00.000Z',
+            refundReason: 'supply',
+          }),
+        }),
+    });
+    const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
+
+    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    expect(calls.some((call) => call.url.endsWith('/orders/refund'))).toBe(false);
+    expect(
+      screen.getByText('Refund £14.70 to Jane Doe (jane@example.com)? This cannot be undone.'),
+    ).toBeVisible();
+    await user.dblClick(screen.getByRole('button', { name: 'Refund £14.70' }));
+
+    expect(
+      await screen.findByText('£14.70 refunded to Jane Doe (re_1). Refund email sent to jane@example.com.'),
+    ).toBeVisible();
+    const refunds = calls.filter((call) => call.url === `${API}/orders/refund`);
+    expect(refunds).toHaveLength(1);
+    expect(JSON.parse(refunds[0]?.body ?? '')).toEqual({ reference: 'a1b2c3d4e5f6', reason: 'supply' });
+    expect(screen.queryByRole('button', { name: /Refund/ })).not.toBeInTheDocument();
+  });
+
+  it('a refused refund (409) is shown in the API’s words', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/refund`]: () =>
+        jsonResponse({ error: 'Order A1B2C3D4E5F6 is already refunded (re_1): nothing was done.' }, 409),
+    });
+    const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
+
+    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    await user.click(screen.getByRole('button', { name: 'Refund £14.70' }));
+
+    expect(
+      await screen.findByText('Order A1B2C3D4E5F6 is already refunded (re_1): nothing was done.'),
+    ).toBeVisible();
+  });
+});
+
+describe('shop and capacity', () => {
+  const capacity = {
+    settings: { weekly: null, days: {} },
+    rows: [
+      { date: '2026-11-30', capacity: null, reserved: 0, sold: 9, left: null },
+      { date: '2026-12-07', capacity: null, reserved: 0, sold: 0, left: null },
+    ],
+  };
+
+  it('pauses with a message and resumes, saying what each did', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/capacity`]: () => jsonResponse(capacity),
+      [`POST ${API}/shop/pause`]: ({ body }) =>
+        jsonResponse({
+          settings: { mode: 'paused', message: JSON.parse(body).message },
+          closed: ['cs_test_1'],
+          paymentLinksKept: [],
+          completedMeanwhile: [],
+          failed: [],
+        }),
+      [`POST ${API}/shop/resume`]: () => jsonResponse({ settings: { mode: 'open' } }),
+    });
+    const { user } = signedIn('/admin?view=shop');
+
+    await user.type(
+      await screen.findByLabelText('Message to customers', {}, { timeout: 5000 }),
+      'Back on Monday',
+    );
+    await user.click(screen.getByRole('button', { name: 'Pause the shop' }));
+    expect(
+      await screen.findByText(
+        'The shop is paused. Customers see: “Back on Monday”. 1 unpaid checkout(s) closed. No emails sent.',
+      ),
+    ).toBeVisible();
+    expect(JSON.parse(calls.find((call) => call.url === `${API}/shop/pause`)?.body ?? '')).toEqual({
+      mode: 'paused',
+      message: 'Back on Monday',
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Resume orders' }));
+    expect(
+      await screen.findByText('The shop is open again: customers can order and pay. No emails sent.'),
+    ).toBeVisible();
+  });
+
+  it('sets a day’s capacity; a 400 names the field', async () => {
+    let first = true;
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/capacity`]: () => jsonResponse(capacity),
+      [`POST ${API}/capacity`]: () => {
+        if (first) {
+          first = false;
+          return jsonResponse(
+            {
+              error: 'Check the bottles.',
+              fields: { bottles: 'Bottles is a whole number from 0 to 10000.' },
+            },
+            400,
+          );
+        }
+        return jsonResponse({
+          ...capacity,
+          date: '2026-12-07',
+          oversold: [],
+          rows: [capacity.rows[0], { date: '2026-12-07', capacity: 12, reserved: 0, sold: 0, left: 12 }],
+        });
+      },
+    });
+    const { user } = signedIn('/admin?view=shop');
+
+    await user.selectOptions(await screen.findByLabelText('Day', {}, { timeout: 5000 }), 'Monday 7 December');
+    await user.type(screen.getByLabelText('Bottles'), '12');
+    await user.click(screen.getByRole('button', { name: 'Set capacity' }));
+    expect(await screen.findByLabelText('Bottles')).toHaveAccessibleDescription(
+      'Leave empty for no limit. Bottles is a whole number from 0 to 10000.',
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Set capacity' }));
+    expect(await screen.findByText('Monday 7 December: at most 12 bottles. No emails sent.')).toBeVisible();
+    const sets = calls.filter((call) => call.url === `${API}/capacity` && call.method === 'POST');
+    expect(JSON.parse(sets[1]?.body ?? '')).toEqual({ date: '2026-12-07', bottles: 12 });
+    expect(screen.getByRole('row', { name: /Monday 7 December/ })).toHaveTextContent(
+      'Monday 7 December120012',
+    );
+  });
+});

@@ -1,0 +1,206 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import type { AdminConfig } from '../../../../shared/admin-config';
+import { useAppConfig } from '../../lib/app-context';
+import stylesheet from './admin.css?url';
+import { type AdminApi, createAdminApi } from './admin-api';
+import { AdminSession } from './admin-session';
+import { OrderView } from './order-view';
+import { OrdersView } from './orders-view';
+import { ShopView } from './shop-view';
+import { finishSignIn, loadAdminConfig, type SignInCallback, signOutUrl, startSignIn } from './sign-in';
+import { useAdminParams } from './use-admin-params';
+import { WeekView } from './week-view';
+
+type PageState =
+  | { kind: 'loading' }
+  | { kind: 'unavailable' }
+  | { kind: 'signed-out'; config: AdminConfig; message: string | undefined }
+  | { kind: 'signed-in'; config: AdminConfig; session: AdminSession; api: AdminApi };
+
+// Module-level so React's development double effects (StrictMode) read the config once and
+// exchange a code once: a code is single use, and a second exchange would fail the sign-in.
+let configLoad: Promise<AdminConfig | undefined> | undefined;
+let callback: { code: string; result: Promise<SignInCallback> } | undefined;
+
+/** The views of the admin, by `?view=`; `?order=` opens an order or request. */
+export const ADMIN_VIEWS = {
+  week: 'This week',
+  orders: 'Orders & requests',
+  shop: 'Shop & capacity',
+} as const;
+export type AdminView = keyof typeof ADMIN_VIEWS;
+
+function viewOf(value: string | null): AdminView {
+  return value === 'orders' || value === 'shop' ? value : 'week';
+}
+
+/**
+ * `/admin`: the merchant's page behind sign-in. Signed out it shows the sign-in; back from the
+ * identity provider (`?code=&state=`) it finishes the sign-in and returns to where the merchant
+ * was; signed in, the views and the sign-out. Its stylesheet is its own file, linked here, so the
+ * shop's pages carry none of it.
+ */
+export function AdminPage() {
+  const [state, setState] = useState<PageState>({ kind: 'loading' });
+  const params = useAdminParams();
+  const navigate = useNavigate();
+  // The site's own origin (the page's): the API, the config and the sign-in's return address.
+  const origin = useAppConfig().apiOrigin;
+  const code = params.get('code');
+  const signInError = params.get('error');
+  const returning = code !== null || signInError !== null;
+
+  useEffect(() => {
+    if (state.kind !== 'loading') return;
+    let active = true;
+    configLoad ??= loadAdminConfig(origin);
+    void (async () => {
+      const config = await configLoad;
+      if (!active) return;
+      if (config === undefined) {
+        configLoad = undefined;
+        setState({ kind: 'unavailable' });
+        return;
+      }
+      if (!returning) {
+        setState({ kind: 'signed-out', config, message: undefined });
+        return;
+      }
+      const key = code ?? signInError ?? '';
+      if (callback?.code !== key) {
+        callback = { code: key, result: finishSignIn(config, origin, params) };
+      }
+      const result = await callback.result;
+      if (!active) return;
+      if (result.kind === 'failed') {
+        navigate('/admin', { replace: true });
+        setState({ kind: 'signed-out', config, message: result.message });
+        return;
+      }
+      const session = new AdminSession(config, result.tokens, (message) =>
+        setState({ kind: 'signed-out', config, message }),
+      );
+      setState({ kind: 'signed-in', config, session, api: createAdminApi(origin, session) });
+      navigate(result.returnTo, { replace: true });
+    })();
+    return () => {
+      active = false;
+    };
+  }, [state.kind, returning, code, signInError, origin, navigate, params]);
+
+  return (
+    <div className="admin">
+      <link rel="stylesheet" href={stylesheet} precedence="default" />
+      <title>Admin · Live Aquatics</title>
+      {state.kind === 'loading' && (
+        <p className="loading" role="status">
+          Loading the admin…
+        </p>
+      )}
+      {state.kind === 'unavailable' && (
+        <section className="card">
+          <h1>Admin</h1>
+          <p role="alert">The admin's sign-in settings could not be loaded. Please reload the page.</p>
+        </section>
+      )}
+      {state.kind === 'signed-out' && (
+        <SignInView config={state.config} origin={origin} message={state.message} />
+      )}
+      {state.kind === 'signed-in' && (
+        <SignedIn config={state.config} origin={origin} session={state.session} api={state.api} />
+      )}
+    </div>
+  );
+}
+
+function SignInView({
+  config,
+  origin,
+  message,
+}: {
+  config: AdminConfig;
+  origin: string;
+  message: string | undefined;
+}) {
+  const [pending, setPending] = useState(false);
+  const location = useLocation();
+  const signIn = async () => {
+    if (pending) return;
+    setPending(true);
+    const returnTo = `${location.pathname}${location.search}`;
+    window.location.assign(await startSignIn(config, origin, returnTo));
+  };
+  return (
+    <section className="card admin-sign-in">
+      <h1>Merchant sign-in</h1>
+      <p>Sign in to see this week's orders, dispatch them, and answer requests.</p>
+      {message !== undefined && (
+        <p className="admin-report admin-report--failed" role="alert">
+          {message}
+        </p>
+      )}
+      <button
+        type="button"
+        className="button button--primary button--block"
+        disabled={pending}
+        onClick={signIn}
+      >
+        Sign in
+      </button>
+    </section>
+  );
+}
+
+function SignedIn({
+  config,
+  origin,
+  session,
+  api,
+}: {
+  config: AdminConfig;
+  origin: string;
+  session: AdminSession;
+  api: AdminApi;
+}) {
+  const params = useAdminParams();
+  const view = viewOf(params.get('view'));
+  const reference = params.get('order');
+  const signOut = () => {
+    session.forget();
+    window.location.assign(signOutUrl(config, origin));
+  };
+  const content = useMemo(() => {
+    if (reference !== null) return <OrderView key={reference} api={api} reference={reference} />;
+    if (view === 'orders') return <OrdersView api={api} />;
+    if (view === 'shop') return <ShopView api={api} />;
+    return <WeekView api={api} />;
+  }, [api, reference, view]);
+  return (
+    <>
+      <header className="admin-bar">
+        <nav aria-label="Admin">
+          <ul className="admin-nav">
+            {Object.entries(ADMIN_VIEWS).map(([key, label]) => (
+              <li key={key}>
+                <Link
+                  to={key === 'week' ? '/admin' : `/admin?view=${key}`}
+                  aria-current={reference === null && view === key ? 'page' : undefined}
+                >
+                  {label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="admin-account">
+          {session.email !== undefined && <span className="break-anywhere">{session.email}</span>}
+          <button type="button" className="button button--secondary" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      {content}
+    </>
+  );
+}

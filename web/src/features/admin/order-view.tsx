@@ -1,0 +1,415 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { AdminOrderView, AdminRecordView, AdminRequestView } from '../../../../shared/admin-responses';
+import { formatGbp } from '../../../../shared/pricing';
+import type { AdminApi } from './admin-api';
+import { bottlesText, emailLine, formatDay, formatInstant, referenceText } from './admin-format';
+import { ActionReportView, AdminField, emailWording, StatusTag } from './admin-ui';
+import { useAdminAction } from './use-admin-action';
+
+type Loaded = { record: AdminRecordView } | { failed: string } | undefined;
+
+/**
+ * One order or request: everything the customer gave, the emails sent and when, the payment in
+ * Stripe's Dashboard, its history, and the actions its status allows.
+ */
+export function OrderView({ api, reference }: { api: AdminApi; reference: string }) {
+  const [loaded, setLoaded] = useState<Loaded>(undefined);
+  useEffect(() => {
+    let active = true;
+    void api.record(reference).then((answer) => {
+      if (active) setLoaded(answer.ok ? { record: answer.value.record } : { failed: answer.message });
+    });
+    return () => {
+      active = false;
+    };
+  }, [api, reference]);
+  const update = (record: AdminRecordView) => setLoaded({ record });
+
+  return (
+    <section className="admin-view" aria-labelledby="admin-order-heading">
+      <p>
+        <Link to="/admin?view=orders">All orders &amp; requests</Link>
+      </p>
+      <h1 id="admin-order-heading">
+        {loaded !== undefined && 'record' in loaded
+          ? loaded.record.kind === 'order'
+            ? 'Order '
+            : 'Request '
+          : ''}
+        {reference.toUpperCase()}
+      </h1>
+      {loaded === undefined && (
+        <p className="loading" role="status">
+          Loading…
+        </p>
+      )}
+      {loaded !== undefined && 'failed' in loaded && <p role="alert">{loaded.failed}</p>}
+      {loaded !== undefined && 'record' in loaded && (
+        <RecordDetails api={api} record={loaded.record} onUpdate={update} />
+      )}
+    </section>
+  );
+}
+
+function RecordDetails({
+  api,
+  record,
+  onUpdate,
+}: {
+  api: AdminApi;
+  record: AdminRecordView;
+  onUpdate: (record: AdminRecordView) => void;
+}) {
+  return (
+    <>
+      <div className="card">
+        <p>
+          <StatusTag status={record.status} /> {bottlesText(record.bottles)} · {formatGbp(record.totalPence)}{' '}
+          · dispatch {formatDay(record.dispatchDate)}
+        </p>
+        <dl className="admin-details">
+          <div>
+            <dt>Name</dt>
+            <dd>{record.customerName}</dd>
+          </div>
+          <div>
+            <dt>Email</dt>
+            <dd className="break-anywhere">
+              <a href={`mailto:${record.customerEmail}`}>{record.customerEmail}</a>
+            </dd>
+          </div>
+          <div>
+            <dt>Phone</dt>
+            <dd>{record.customerPhone || 'Not given'}</dd>
+          </div>
+          <div>
+            <dt>Delivery address</dt>
+            <dd className="admin-address">{record.deliveryAddress}</dd>
+          </div>
+          <div>
+            <dt>Postcode</dt>
+            <dd>{record.postcode}</dd>
+          </div>
+          <div>
+            <dt>Price</dt>
+            <dd>
+              {bottlesText(record.bottles)} × {formatGbp(record.unitPricePence)} ={' '}
+              {formatGbp(record.subtotalPence)}, delivery {formatGbp(record.shippingPence)}, total{' '}
+              {formatGbp(record.totalPence)}
+            </dd>
+          </div>
+          {record.kind === 'order' ? <OrderFacts order={record} /> : <RequestFacts request={record} />}
+        </dl>
+      </div>
+      {record.kind === 'order' ? (
+        <OrderActions api={api} order={record} onUpdate={onUpdate} />
+      ) : (
+        <RequestActions api={api} request={record} onUpdate={onUpdate} />
+      )}
+      <div className="card">
+        <h2>Emails</h2>
+        {record.emails.length === 0 ? (
+          <p className="hint">No emails yet.</p>
+        ) : (
+          <ul className="admin-lines">
+            {record.emails.map((email) => (
+              <li key={email.kind}>{emailLine(email)}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className="card">
+        <h2>History</h2>
+        {record.history.length === 0 ? (
+          <p className="hint">No history kept for this one.</p>
+        ) : (
+          <ol className="admin-lines">
+            {record.history.map((entry) => (
+              <li key={`${entry.at}-${entry.action}`}>
+                {formatInstant(entry.at)}: {entry.action}
+                {entry.detail ? ` (${entry.detail})` : ''} by{' '}
+                <span className="break-anywhere">{entry.actor}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+    </>
+  );
+}
+
+function OrderFacts({ order }: { order: AdminOrderView }) {
+  return (
+    <>
+      <div>
+        <dt>Paid</dt>
+        <dd>{formatInstant(order.paidAt)}</dd>
+      </div>
+      {order.promisedDispatchDate && order.promisedDispatchDate !== order.dispatchDate && (
+        <div>
+          <dt>Promised dispatch</dt>
+          <dd>{formatDay(order.promisedDispatchDate)}</dd>
+        </div>
+      )}
+      {order.placedWhilePaused && (
+        <div>
+          <dt>Note</dt>
+          <dd>Paid while the shop was {order.pausedMode === 'requests' ? 'taking requests' : 'paused'}</dd>
+        </div>
+      )}
+      {order.dispatchedAt && (
+        <div>
+          <dt>Dispatched</dt>
+          <dd>
+            {formatInstant(order.dispatchedAt)}
+            {order.trackingNumber ? `, tracking ${order.trackingNumber}` : ''}
+          </dd>
+        </div>
+      )}
+      {order.refundedAt && (
+        <div>
+          <dt>Refunded</dt>
+          <dd>
+            {formatInstant(order.refundedAt)}
+            {order.refundReason ? ` (${order.refundReason})` : ''}
+          </dd>
+        </div>
+      )}
+      <div>
+        <dt>Payment</dt>
+        <dd>
+          <a href={order.payment.dashboardUrl} target="_blank" rel="noreferrer">
+            Open in the Stripe Dashboard
+          </a>
+        </dd>
+      </div>
+    </>
+  );
+}
+
+function RequestFacts({ request }: { request: AdminRequestView }) {
+  return (
+    <>
+      <div>
+        <dt>Asked</dt>
+        <dd>{formatInstant(request.createdAt)}</dd>
+      </div>
+      {request.paymentLink && (
+        <div>
+          <dt>Payment link</dt>
+          <dd>Sent, valid until {formatInstant(request.paymentLink.expiresAt)}</dd>
+        </div>
+      )}
+    </>
+  );
+}
+
+const REFUND_REASONS = { supply: 'Supply problem', doa: 'Arrived dead', other: 'Other' } as const;
+type RefundReason = keyof typeof REFUND_REASONS;
+const isRefundReason = (value: string): value is RefundReason => value in REFUND_REASONS;
+
+function OrderActions({
+  api,
+  order,
+  onUpdate,
+}: {
+  api: AdminApi;
+  order: AdminOrderView;
+  onUpdate: (record: AdminRecordView) => void;
+}) {
+  const dispatchAction = useAdminAction();
+  const refundAction = useAdminAction();
+  const [tracking, setTracking] = useState('');
+  const [reason, setReason] = useState<RefundReason>(order.status === 'dispatched' ? 'doa' : 'supply');
+  const [confirming, setConfirming] = useState(false);
+  const reference = referenceText(order);
+
+  const dispatch = async () => {
+    const answer = await dispatchAction.run(
+      () =>
+        api.dispatch({
+          references: [order.reference],
+          ...(tracking.trim() && { trackingNumber: tracking.trim() }),
+        }),
+      ({ results }) => {
+        const [result] = results;
+        if (result === undefined) return 'Nothing was changed.';
+        if ('refused' in result) return result.refused;
+        return result.changed
+          ? `${reference} marked dispatched. ${emailWording(result.email, 'Dispatch', result.record.customerEmail)}`
+          : `${reference} was already dispatched: nothing changed. ${emailWording(result.email, 'Dispatch', result.record.customerEmail)}`;
+      },
+    );
+    const [result] = answer?.results ?? [];
+    if (result !== undefined && 'record' in result) onUpdate(result.record);
+  };
+
+  const refund = async () => {
+    const answer = await refundAction.run(
+      () => api.refund({ reference: order.reference, reason }),
+      (result) => {
+        const emailed =
+          result.refundEmail.state === 'sent'
+            ? result.refundEmail.by === 'this run'
+              ? `Refund email sent to ${result.record.customerEmail}.`
+              : `Refund email sent by ${result.refundEmail.by}.`
+            : `Refund email ${result.refundEmail.state}.`;
+        return result.changed
+          ? `${formatGbp(result.record.totalPence)} refunded to ${result.record.customerName} (${result.refundId}). ${emailed}`
+          : `${reference} was already refunded (${result.refundId}): nothing changed. ${emailed}`;
+      },
+    );
+    setConfirming(false);
+    if (answer !== undefined) onUpdate(answer.record);
+  };
+
+  const refunded = order.status === 'refunded';
+  if (refunded && refundAction.report === undefined) return null;
+  return (
+    <>
+      {order.status === 'paid' && (
+        <form
+          className="card"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void dispatch();
+          }}
+        >
+          <h2>Dispatch</h2>
+          <AdminField label="Tracking number (optional)" error={dispatchAction.fieldError('trackingNumber')}>
+            {(props) => (
+              <input
+                {...props}
+                value={tracking}
+                autoComplete="off"
+                onChange={(e) => setTracking(e.target.value)}
+              />
+            )}
+          </AdminField>
+          <button type="submit" className="button button--primary" disabled={dispatchAction.pending}>
+            {dispatchAction.pending ? 'Marking dispatched…' : 'Mark dispatched'}
+          </button>
+          <ActionReportView report={dispatchAction.report} />
+        </form>
+      )}
+      {order.status !== 'paid' && dispatchAction.report && (
+        <div className="card">
+          <ActionReportView report={dispatchAction.report} />
+        </div>
+      )}
+      <form
+        className="card"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (confirming) void refund();
+          else {
+            refundAction.clear();
+            setConfirming(true);
+          }
+        }}
+      >
+        <h2>Refund</h2>
+        {!refunded && (
+          <AdminField label="Reason" error={refundAction.fieldError('reason')}>
+            {(props) => (
+              <select
+                {...props}
+                value={reason}
+                disabled={confirming}
+                onChange={(e) => {
+                  if (isRefundReason(e.target.value)) setReason(e.target.value);
+                }}
+              >
+                {Object.entries(REFUND_REASONS).map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </AdminField>
+        )}
+        {refunded ? null : confirming ? (
+          <div className="admin-confirm">
+            <p id="admin-refund-confirm">
+              Refund {formatGbp(order.totalPence)} to {order.customerName} ({order.customerEmail})? This
+              cannot be undone.
+            </p>
+            <div className="admin-actions">
+              <button type="submit" className="button button--danger" disabled={refundAction.pending}>
+                {refundAction.pending ? 'Refunding…' : `Refund ${formatGbp(order.totalPence)}`}
+              </button>
+              <button
+                type="button"
+                className="button button--secondary"
+                disabled={refundAction.pending}
+                onClick={() => setConfirming(false)}
+              >
+                Cancel
+              </button>
+            </div>
+          </div>
+        ) : (
+          <button type="submit" className="button button--secondary">
+            Refund…
+          </button>
+        )}
+        <ActionReportView report={refundAction.report} />
+      </form>
+    </>
+  );
+}
+
+function RequestActions({
+  api,
+  request,
+  onUpdate,
+}: {
+  api: AdminApi;
+  request: AdminRequestView;
+  onUpdate: (record: AdminRecordView) => void;
+}) {
+  const action = useAdminAction();
+  const reference = referenceText(request);
+  const reload = async () => {
+    const answer = await api.record(request.reference);
+    if (answer.ok) onUpdate(answer.value.record);
+  };
+  const sendLink = async () => {
+    const answer = await action.run(
+      () => api.requestPayment(request.reference),
+      (result) =>
+        `Payment link for ${reference} ${result.changed ? 'made' : 'already made'}, valid until ${formatInstant(result.expiresAt)}. ${emailWording(result.email, 'Payment link', request.customerEmail)}`,
+    );
+    if (answer !== undefined) await reload();
+  };
+  const decline = async () => {
+    const answer = await action.run(
+      () => api.decline(request.reference),
+      (result) =>
+        `${reference} ${result.changed ? 'declined' : 'was already declined'}. ${emailWording(result.email, 'Decline', request.customerEmail)}`,
+    );
+    if (answer !== undefined) await reload();
+  };
+  if (request.status === 'declined' && action.report === undefined) return null;
+  return (
+    <div className="card">
+      <h2>Answer the request</h2>
+      <div className="admin-actions">
+        <button type="button" className="button button--primary" disabled={action.pending} onClick={sendLink}>
+          Send payment link
+        </button>
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={action.pending}
+          onClick={decline}
+        >
+          Decline
+        </button>
+      </div>
+      <ActionReportView report={action.report} />
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { AdminRecordView } from '../../../../shared/admin-responses';
+import { formatGbp } from '../../../../shared/pricing';
+import type { AdminApi } from './admin-api';
+import { bottlesText, formatDay, referenceText } from './admin-format';
+import { ActionReportView, StatusTag } from './admin-ui';
+import { useAdminAction } from './use-admin-action';
+
+interface RecordListProps {
+  api: AdminApi;
+  records: AdminRecordView[];
+  /** Called with the orders a dispatch changed, so the view can show their new state. */
+  onChanged: () => void;
+  /** Names the list for screen readers ("Orders for Monday 30 November"). */
+  label: string;
+}
+
+/**
+ * Orders and requests as rows, each leading to its page; paid orders have a checkbox, and the
+ * chosen ones are marked dispatched in one call.
+ */
+export function RecordList({ api, records, onChanged, label }: RecordListProps) {
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const action = useAdminAction();
+  const dispatchable = records.filter((record) => record.kind === 'order' && record.status === 'paid');
+
+  const toggle = (reference: string, on: boolean) =>
+    setChosen((current) => {
+      const next = new Set(current);
+      if (on) next.add(reference);
+      else next.delete(reference);
+      return next;
+    });
+
+  const dispatch = async () => {
+    const references = [...chosen];
+    const answer = await action.run(
+      () => api.dispatch({ references }),
+      ({ results }) =>
+        results
+          .map((result) =>
+            'refused' in result
+              ? `${result.reference.toUpperCase()}: ${result.refused}`
+              : result.changed
+                ? `${result.reference.toUpperCase()} marked dispatched; dispatch email ${result.email === 'sent' ? `sent to ${result.record.customerEmail}` : 'not sent again'}.`
+                : `${result.reference.toUpperCase()} was already dispatched: nothing changed, no email sent again.`,
+          )
+          .join(' '),
+    );
+    if (answer !== undefined) {
+      setChosen(new Set());
+      onChanged();
+    }
+  };
+
+  if (records.length === 0) return <p className="hint">Nothing here.</p>;
+  return (
+    <div className="admin-list">
+      <ul className="admin-records" aria-label={label}>
+        {records.map((record) => {
+          const canDispatch = record.kind === 'order' && record.status === 'paid';
+          return (
+            <li key={record.reference} className="admin-record">
+              {canDispatch && (
+                <input
+                  type="checkbox"
+                  className="admin-record__check"
+                  aria-label={`Choose ${referenceText(record)} (${record.customerName})`}
+                  checked={chosen.has(record.reference)}
+                  onChange={(event) => toggle(record.reference, event.target.checked)}
+                />
+              )}
+              <div className="admin-record__body">
+                <p className="admin-record__title">
+                  <Link to={`/admin?order=${encodeURIComponent(record.reference)}`}>
+                    {referenceText(record)}
+                  </Link>{' '}
+                  <StatusTag status={record.status} />
+                </p>
+                <p>
+                  {record.customerName} · {record.postcode}
+                </p>
+                <p className="hint">
+                  {bottlesText(record.bottles)} · {formatGbp(record.totalPence)} · dispatch{' '}
+                  {formatDay(record.dispatchDate)}
+                </p>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {dispatchable.length > 0 && (
+        <div className="admin-actions">
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={action.pending || chosen.size === 0}
+            onClick={dispatch}
+          >
+            {action.pending
+              ? 'Marking dispatched…'
+              : chosen.size > 0
+                ? `Mark ${chosen.size} dispatched`
+                : 'Mark dispatched'}
+          </button>
+        </div>
+      )}
+      <ActionReportView report={action.report} />
+    </div>
+  );
+}

@@ -1,0 +1,250 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { AdminCapacityResponse, AdminShopSettingsView } from '../../../../shared/admin-responses';
+import type { AdminApi } from './admin-api';
+import { bottlesText, formatDay } from './admin-format';
+import { ActionReportView, AdminField } from './admin-ui';
+import { useAdminAction } from './use-admin-action';
+
+const MODE_WORDS: Record<AdminShopSettingsView['mode'], string> = {
+  open: 'Open: customers can order and pay.',
+  paused: 'Paused: customers cannot order.',
+  requests: 'Taking order requests: customers ask, and you send a payment link.',
+};
+
+/** The shop's mode (pause with a message, requests mode, resume) and each dispatch day's capacity. */
+export function ShopView({ api }: { api: AdminApi }) {
+  const [shop, setShop] = useState<AdminShopSettingsView | { failed: string } | undefined>(undefined);
+  useEffect(() => {
+    let active = true;
+    void api.status().then((answer) => {
+      if (active) setShop(answer.ok ? answer.value.shop : { failed: answer.message });
+    });
+    return () => {
+      active = false;
+    };
+  }, [api]);
+  return (
+    <section className="admin-view" aria-labelledby="admin-shop-heading">
+      <h1 id="admin-shop-heading">Shop &amp; capacity</h1>
+      {shop === undefined && (
+        <p className="loading" role="status">
+          Loading…
+        </p>
+      )}
+      {shop !== undefined && 'failed' in shop && <p role="alert">{shop.failed}</p>}
+      {shop !== undefined && 'mode' in shop && <ShopMode api={api} shop={shop} onChange={setShop} />}
+      <Capacity api={api} />
+    </section>
+  );
+}
+
+function ShopMode({
+  api,
+  shop,
+  onChange,
+}: {
+  api: AdminApi;
+  shop: AdminShopSettingsView;
+  onChange: (shop: AdminShopSettingsView) => void;
+}) {
+  const action = useAdminAction();
+  const [mode, setMode] = useState<'paused' | 'requests'>(shop.mode === 'requests' ? 'requests' : 'paused');
+  const [message, setMessage] = useState(shop.message ?? '');
+
+  const pause = async () => {
+    const answer = await action.run(
+      () => api.pause({ mode, ...(message.trim() && { message: message.trim() }) }),
+      (result) =>
+        [
+          result.settings.mode === 'paused' ? 'The shop is paused.' : 'The shop takes order requests.',
+          result.settings.message ? `Customers see: “${result.settings.message}”.` : '',
+          result.closed.length > 0 ? `${result.closed.length} unpaid checkout(s) closed.` : '',
+          result.completedMeanwhile.length > 0
+            ? `${result.completedMeanwhile.length} paid meanwhile: kept, marked placed while paused.`
+            : '',
+          result.failed.length > 0 || result.listingFailed
+            ? 'Some checkouts could not be closed: pause again.'
+            : '',
+          'No emails sent.',
+        ]
+          .filter(Boolean)
+          .join(' '),
+    );
+    if (answer !== undefined) onChange(answer.settings);
+  };
+  const resume = async () => {
+    const answer = await action.run(
+      () => api.resume(),
+      () => 'The shop is open again: customers can order and pay. No emails sent.',
+    );
+    if (answer !== undefined) onChange(answer.settings);
+  };
+
+  return (
+    <form
+      className="card"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void pause();
+      }}
+    >
+      <h2>Shop</h2>
+      <p>
+        <strong>Now:</strong> {MODE_WORDS[shop.mode]}
+        {shop.message ? ` Message: “${shop.message}”` : ''}
+      </p>
+      <fieldset className="admin-choice">
+        <legend>Stop orders by</legend>
+        <label>
+          <input type="radio" name="mode" checked={mode === 'paused'} onChange={() => setMode('paused')} />{' '}
+          Pausing the shop
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="mode"
+            checked={mode === 'requests'}
+            onChange={() => setMode('requests')}
+          />{' '}
+          Taking order requests
+        </label>
+      </fieldset>
+      <AdminField
+        label="Message to customers"
+        hint="Shown on the shop page, e.g. when you will be back."
+        error={action.fieldError('message')}
+      >
+        {(props) => (
+          <textarea {...props} rows={3} value={message} onChange={(e) => setMessage(e.target.value)} />
+        )}
+      </AdminField>
+      <div className="admin-actions">
+        <button type="submit" className="button button--primary" disabled={action.pending}>
+          {mode === 'paused' ? 'Pause the shop' : 'Take requests'}
+        </button>
+        {shop.mode !== 'open' && (
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={action.pending}
+            onClick={resume}
+          >
+            Resume orders
+          </button>
+        )}
+      </div>
+      <ActionReportView report={action.report} />
+    </form>
+  );
+}
+
+function Capacity({ api }: { api: AdminApi }) {
+  const [capacity, setCapacity] = useState<AdminCapacityResponse | { failed: string } | undefined>(undefined);
+  const action = useAdminAction();
+  const [date, setDate] = useState('default');
+  const [limit, setLimit] = useState('');
+
+  const load = useCallback(async () => {
+    const answer = await api.capacity();
+    setCapacity(answer.ok ? answer.value : { failed: answer.message });
+  }, [api]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const save = async () => {
+    const value = limit.trim() === '' ? null : Number(limit);
+    const answer = await action.run(
+      () => api.setCapacity({ date, bottles: value }),
+      (result) =>
+        [
+          `${result.date === 'default' ? 'Every dispatch day' : formatDay(result.date)}: ${value === null ? 'no limit' : `at most ${bottlesText(value)}`}.`,
+          ...result.oversold.map(
+            (day) =>
+              `${formatDay(day.date)} has sold ${day.sold} already: nothing cancelled, it sells no more.`,
+          ),
+          'No emails sent.',
+        ].join(' '),
+    );
+    if (answer !== undefined) setCapacity(answer);
+  };
+
+  return (
+    <form
+      className="card"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <h2>Capacity</h2>
+      {capacity === undefined && <p className="hint">Loading…</p>}
+      {capacity !== undefined && 'failed' in capacity && <p role="alert">{capacity.failed}</p>}
+      {capacity !== undefined && 'rows' in capacity && (
+        <>
+          <p>
+            Every dispatch day:{' '}
+            {capacity.settings.weekly === null
+              ? 'no limit'
+              : `at most ${bottlesText(capacity.settings.weekly)}`}
+            .
+          </p>
+          <div className="admin-table-wrap">
+            <table className="admin-table">
+              <caption className="visually-hidden">Bottles per dispatch day</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Day</th>
+                  <th scope="col">Limit</th>
+                  <th scope="col">Sold</th>
+                  <th scope="col">Held</th>
+                  <th scope="col">Left</th>
+                </tr>
+              </thead>
+              <tbody>
+                {capacity.rows.map((row) => (
+                  <tr key={row.date}>
+                    <th scope="row">{formatDay(row.date)}</th>
+                    <td>{row.capacity ?? 'none'}</td>
+                    <td>{row.sold}</td>
+                    <td>{row.reserved}</td>
+                    <td>{row.left ?? '–'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <AdminField label="Day" error={action.fieldError('date')}>
+            {(props) => (
+              <select {...props} value={date} onChange={(e) => setDate(e.target.value)}>
+                <option value="default">Every dispatch day</option>
+                {capacity.rows.map((row) => (
+                  <option key={row.date} value={row.date}>
+                    {formatDay(row.date)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </AdminField>
+          <AdminField label="Bottles" hint="Leave empty for no limit." error={action.fieldError('bottles')}>
+            {(props) => (
+              <input
+                {...props}
+                type="number"
+                inputMode="numeric"
+                min={0}
+                step={1}
+                value={limit}
+                onChange={(e) => setLimit(e.target.value)}
+              />
+            )}
+          </AdminField>
+          <button type="submit" className="button button--primary" disabled={action.pending}>
+            Set capacity
+          </button>
+        </>
+      )}
+      <ActionReportView report={action.report} />
+    </form>
+  );
+}

@@ -1,0 +1,220 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { AdminRecordView, AdminStatusResponse } from '../../../../shared/admin-responses';
+import type { AdminApi } from './admin-api';
+import { bottlesText, formatDay } from './admin-format';
+import { ActionReportView, AdminField } from './admin-ui';
+import { RecordList } from './record-list';
+import { useAdminAction } from './use-admin-action';
+
+type Loaded = { status: AdminStatusResponse; records: AdminRecordView[] } | { failed: string } | undefined;
+
+/**
+ * This week: the next dispatch day (its orders, bottles and capacity left), the packing slips and
+ * Click & Drop file of that day, its orders to mark dispatched, and a delay of the whole day.
+ */
+export function WeekView({ api }: { api: AdminApi }) {
+  const [loaded, setLoaded] = useState<Loaded>(undefined);
+
+  const load = useCallback(async () => {
+    const status = await api.status();
+    if (!status.ok) return setLoaded({ failed: status.message });
+    const list = await api.list({ dispatch: status.value.next.date, status: 'paid' });
+    setLoaded(list.ok ? { status: status.value, records: list.value.records } : { failed: list.message });
+  }, [api]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <section className="admin-view" aria-labelledby="admin-week-heading">
+      <h1 id="admin-week-heading">This week</h1>
+      {loaded === undefined && (
+        <p className="loading" role="status">
+          Loading…
+        </p>
+      )}
+      {loaded !== undefined && 'failed' in loaded && <p role="alert">{loaded.failed}</p>}
+      {loaded !== undefined && 'status' in loaded && (
+        <WeekContent api={api} status={loaded.status} records={loaded.records} reload={load} />
+      )}
+    </section>
+  );
+}
+
+function WeekContent({
+  api,
+  status,
+  records,
+  reload,
+}: {
+  api: AdminApi;
+  status: AdminStatusResponse;
+  records: AdminRecordView[];
+  reload: () => void;
+}) {
+  const { next, shop } = status;
+  const day = formatDay(next.date);
+  return (
+    <>
+      {shop.mode !== 'open' && (
+        <p className="admin-notice">
+          The shop is {shop.mode === 'paused' ? 'paused' : 'taking order requests'}
+          {shop.message ? `: “${shop.message}”` : '.'} <Link to="/admin?view=shop">Change</Link>
+        </p>
+      )}
+      {status.overdue.length > 0 && (
+        <p className="admin-notice" role="alert">
+          Not yet dispatched from earlier days:{' '}
+          {status.overdue.map((overdue) => `${formatDay(overdue.date)} (${overdue.orders})`).join(', ')}.
+        </p>
+      )}
+      <div className="card">
+        <h2>Next dispatch: {day}</h2>
+        <dl className="admin-facts">
+          <div>
+            <dt>Orders</dt>
+            <dd>{next.orders}</dd>
+          </div>
+          <div>
+            <dt>Bottles</dt>
+            <dd>{next.bottles}</dd>
+          </div>
+          <div>
+            <dt>Capacity left</dt>
+            <dd>{next.left === null ? 'No limit' : `${bottlesText(next.left)} of ${next.capacity}`}</dd>
+          </div>
+        </dl>
+        {status.requestsWaiting > 0 && (
+          <p>
+            <Link to="/admin?view=orders&status=requested">
+              {status.requestsWaiting} order{' '}
+              {status.requestsWaiting === 1 ? 'request waits' : 'requests wait'} for an answer
+            </Link>
+          </p>
+        )}
+        <DayFiles api={api} date={next.date} />
+      </div>
+      <div className="card">
+        <h2>To dispatch on {day}</h2>
+        <RecordList api={api} records={records} onChanged={reload} label={`Orders for ${day}`} />
+      </div>
+      {next.orders > 0 && <DelayDay api={api} from={next.date} onDone={reload} />}
+    </>
+  );
+}
+
+/**
+ * The day's packing slips (opened in a new tab to print) and Click & Drop file (downloaded). A
+ * plain link cannot carry the token, so each is fetched and handed over as a file.
+ */
+function DayFiles({ api, date }: { api: AdminApi; date: string }) {
+  const [message, setMessage] = useState<string | undefined>(undefined);
+  const [pending, setPending] = useState(false);
+  const open = async (kind: 'dispatchCsv' | 'packingSlips') => {
+    if (pending) return;
+    setPending(true);
+    // Opened inside the click, so the browser lets it through; filled once the file is here.
+    const tab = kind === 'packingSlips' ? window.open('', '_blank') : null;
+    const file = await api.file(kind, date);
+    setPending(false);
+    if (file === undefined) {
+      tab?.close();
+      setMessage('The file could not be fetched. Please try again.');
+      return;
+    }
+    const url = URL.createObjectURL(file);
+    if (tab) {
+      tab.location.href = url;
+      setMessage(`Packing slips for ${formatDay(date)} opened in a new tab.`);
+    } else {
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `click-and-drop-${date}.csv`;
+      link.click();
+      setMessage(`click-and-drop-${date}.csv downloaded.`);
+    }
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  };
+  return (
+    <>
+      <div className="admin-actions">
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={pending}
+          onClick={() => open('packingSlips')}
+        >
+          Packing slips
+        </button>
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={pending}
+          onClick={() => open('dispatchCsv')}
+        >
+          Click &amp; Drop CSV
+        </button>
+      </div>
+      <div role="status">{message && <p className="admin-report">{message}</p>}</div>
+    </>
+  );
+}
+
+const REASONS = { weather: 'Weather', supply: 'Supply', other: 'Other' } as const;
+const isReason = (value: string): value is keyof typeof REASONS => value in REASONS;
+
+/** Moves the day's undispatched orders to a later working day, emailing each customer once. */
+function DelayDay({ api, from, onDone }: { api: AdminApi; from: string; onDone: () => void }) {
+  const action = useAdminAction();
+  const [to, setTo] = useState('');
+  const [reason, setReason] = useState<keyof typeof REASONS>('weather');
+  const delay = async () => {
+    const answer = await action.run(
+      () => api.delay({ from, to, reason }),
+      (result) =>
+        result.moved.length === 0
+          ? `Nothing moved: no order of ${formatDay(result.from)} was waiting. ${result.emailed.length} delay email(s) sent.`
+          : `${result.moved.length} order(s) moved from ${formatDay(result.from)} to ${formatDay(result.to)}; ${result.emailed.length} delay email(s) sent to the customers.`,
+    );
+    if (answer !== undefined) onDone();
+  };
+  return (
+    <form
+      className="card"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void delay();
+      }}
+    >
+      <h2>Delay {formatDay(from)}</h2>
+      <AdminField label="New dispatch day" error={action.fieldError('to')}>
+        {(props) => (
+          <input {...props} type="date" required value={to} onChange={(e) => setTo(e.target.value)} />
+        )}
+      </AdminField>
+      <AdminField label="Reason" error={action.fieldError('reason')}>
+        {(props) => (
+          <select
+            {...props}
+            value={reason}
+            onChange={(e) => {
+              if (isReason(e.target.value)) setReason(e.target.value);
+            }}
+          >
+            {Object.entries(REASONS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        )}
+      </AdminField>
+      <button type="submit" className="button button--secondary" disabled={action.pending}>
+        {action.pending ? 'Delaying…' : 'Delay the day'}
+      </button>
+      <ActionReportView report={action.report} />
+    </form>
+  );
+}
