@@ -1,0 +1,397 @@
+import { parseArgs } from 'node:util';
+import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { GetIdentityVerificationAttributesCommand } from '@aws-sdk/client-ses';
+import { GetAccountCommand } from '@aws-sdk/client-sesv2';
+import { ListSubscriptionsByTopicCommand } from '@aws-sdk/client-sns';
+import type Stripe from 'stripe';
+import * as z from 'zod/mini';
+import { RefusedError } from '../lambdas/domain/refusal';
+import { API_PATHS, MERCHANTS_GROUP } from '../shared/api-paths';
+import { createCheckoutResponseSchema } from '../shared/checkout-response';
+import { penceToPounds, quoteOrder } from '../shared/pricing';
+import { shopStatusSchema } from '../shared/shop-status';
+import { readSecretDocument, readStageOutputs, STAGE_OUTPUTS, type StageAwsClients } from './stage-aws';
+import { readStageBlock, type StageBlock } from './stage-file';
+import { eventDifference } from './stripe-account';
+
+/*
+ * `npm run doctor -- --stage NAME`: checks a deployed stage end to end and says, for each thing
+ * that is wrong, what an operator can do about it. Setup ends with the same checks.
+ */
+
+/** A deployed stage as the checks see it. */
+export interface DeployedStage {
+  stage: string;
+  region: string;
+  outputs: { get(key: string): string };
+  /** The stage's block in cdk.json: sender, merchant and alarm addresses, mode, public key. */
+  settings: StageBlock;
+}
+
+/** The clients the checks use; tests point them at the local stack and recorded answers. */
+export interface DoctorDeps {
+  aws: StageAwsClients;
+  stripe: (key: string) => Stripe;
+  fetch: typeof fetch;
+  now: () => Date;
+  /** The origin of Stripe's hosted payment pages (`https://checkout.stripe.com`; the simulator's in tests). */
+  checkoutOrigin: string;
+  /** The events the webhook handles: what its endpoint must listen for. */
+  events: readonly Stripe.WebhookEndpointCreateParams.EnabledEvent[];
+}
+
+/** One check's answer: passed, with what was seen, or failed, with what to do. */
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+const storedKeySchema = z.object({ stripeSecretKey: z.string() });
+const storedWebhookSchema = z.object({
+  stripeWebhookSecret: z.string(),
+  webhookEndpointId: z.optional(z.string()),
+});
+const errorBodySchema = z.object({ error: z.string() });
+
+/** A failed check's message: thrown inside a check, printed as it is. */
+class CheckFailure extends Error {}
+
+/** Runs every check, each on its own: one failing never hides another. */
+export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): Promise<CheckResult[]> {
+  const { outputs, settings } = stage;
+  const text = (key: string) => {
+    const value = settings[key];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const livemode = settings.stripeLivemode === true || settings.stripeLivemode === 'true';
+  const siteUrl = outputs.get(STAGE_OUTPUTS.siteUrl).replace(/\/+$/, '');
+  const apiUrl = outputs.get(STAGE_OUTPUTS.apiUrl).replace(/\/+$/, '');
+  const webhookUrl = outputs.get(STAGE_OUTPUTS.stripeWebhookUrl);
+  const apiPath = (path: string) => `${apiUrl}${path.replace(/^\/functions\/v1/, '')}`;
+  const publicKey = text('publicApiKey');
+  const sender = text('senderEmail') ?? '';
+  const merchantEmail = text('merchantEmail') ?? '';
+  const alarmEmail = text('alarmEmail') ?? merchantEmail;
+  const setupCommand = `npm run setup -- --stage ${stage.stage}`;
+
+  let fulfilmentStripe: Stripe | undefined;
+  const stripe = async () => {
+    if (fulfilmentStripe === undefined) {
+      const id = outputs.get(STAGE_OUTPUTS.fulfilmentKeySecret);
+      const stored = storedKeySchema.safeParse(await readSecretDocument(deps.aws.secretsManager, id));
+      if (!stored.success)
+        throw new CheckFailure(`The secret ${id} holds no Stripe key: run ${setupCommand}.`);
+      fulfilmentStripe = deps.stripe(stored.data.stripeSecretKey);
+    }
+    return fulfilmentStripe;
+  };
+  const webhookDocument = async () => {
+    const id = outputs.get(STAGE_OUTPUTS.webhookSecret);
+    const stored = storedWebhookSchema.safeParse(await readSecretDocument(deps.aws.secretsManager, id));
+    if (!stored.success)
+      throw new CheckFailure(`The secret ${id} holds no webhook signing secret: run ${setupCommand}.`);
+    return stored.data;
+  };
+  const get = async (url: string, init: RequestInit = {}) => {
+    try {
+      return await deps.fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(15_000), ...init });
+    } catch (error) {
+      throw new CheckFailure(
+        `${url} did not answer (${error instanceof Error ? error.message : String(error)}).`,
+      );
+    }
+  };
+  const contentType = (response: Response) => response.headers.get('content-type') ?? 'no content type';
+
+  const checks: Array<[name: string, run: () => Promise<string>]> = [
+    [
+      'Site through CloudFront',
+      async () => {
+        const response = await get(`${siteUrl}/`);
+        if (response.status !== 200 || !contentType(response).startsWith('text/html'))
+          throw new CheckFailure(
+            `${siteUrl}/ answered ${response.status} (${contentType(response)}), not the shop's page: check the distribution and that the last deploy finished (${setupCommand}).`,
+          );
+        return `${siteUrl}/ answers 200 with the shop's page`;
+      },
+    ],
+    [
+      'API through CloudFront',
+      async () => {
+        const url = `${apiPath(API_PATHS.checkoutStatus)}?session_id=cs_test_doctor_check`;
+        const response = await get(url);
+        const body = errorBodySchema.safeParse(await response.json().catch(() => undefined));
+        if (response.status !== 404 || !body.success)
+          throw new CheckFailure(
+            `GET ${url} answered ${response.status} (${contentType(response)}), not the API's JSON 404 for an unknown session: CloudFront does not reach the API under /functions/v1/*; redeploy (${setupCommand}).`,
+          );
+        return `${apiUrl} reaches the API (checkout-status answers)`;
+      },
+    ],
+    [
+      'API refuses requests that bypass CloudFront',
+      async () => {
+        const url = `${outputs.get(STAGE_OUTPUTS.apiOriginUrl).replace(/\/+$/, '')}${API_PATHS.shopStatus}`;
+        const response = await get(url);
+        if (response.status !== 403)
+          throw new CheckFailure(
+            `The API's own address answered ${response.status} to a request that did not come through CloudFront (expected 403): anyone can go round the WAF and its rate limits. Redeploy (${setupCommand}) so the origin-verify authorizer guards every route.`,
+          );
+        return `${url} answers 403`;
+      },
+    ],
+    [
+      'shop-status',
+      async () => {
+        const url = apiPath(API_PATHS.shopStatus);
+        const response = await get(url);
+        const status = shopStatusSchema.safeParse(await response.json().catch(() => undefined));
+        if (response.status !== 200 || !status.success)
+          throw new CheckFailure(
+            `GET ${url} answered ${response.status} (${contentType(response)}) instead of the shop's status: the order page cannot tell whether to take orders. Read the ShopStatus function's log.`,
+          );
+        return `the shop is ${status.data.mode}`;
+      },
+    ],
+    [
+      'Stripe webhook endpoint',
+      async () => {
+        const { webhookEndpointId } = await webhookDocument();
+        if (webhookEndpointId === undefined)
+          throw new CheckFailure(
+            `No webhook endpoint is recorded beside the signing secret: run ${setupCommand} to register one.`,
+          );
+        let endpoint: Stripe.WebhookEndpoint;
+        try {
+          endpoint = await (await stripe()).webhookEndpoints.retrieve(webhookEndpointId);
+        } catch (error) {
+          throw new CheckFailure(
+            `Stripe has no webhook endpoint ${webhookEndpointId} (${error instanceof Error ? error.message : String(error)}): no order reaches the shop. Run ${setupCommand} to register it again.`,
+          );
+        }
+        const problems: string[] = [];
+        if (endpoint.url !== webhookUrl) problems.push(`it sends to ${endpoint.url}, not ${webhookUrl}`);
+        if (endpoint.status !== 'enabled') problems.push(`it is ${endpoint.status}`);
+        const { missing, extra } = eventDifference(endpoint.enabled_events, deps.events);
+        if (missing.length > 0) problems.push(`it does not send ${missing.join(', ')}`);
+        if (extra.length > 0) problems.push(`it also sends ${extra.join(', ')}, which the shop ignores`);
+        if (problems.length > 0)
+          throw new CheckFailure(
+            `The webhook endpoint ${endpoint.id}: ${problems.join('; ')}. Run ${setupCommand} to put it right.`,
+          );
+        return `${endpoint.id} sends the ${deps.events.length} events the shop handles to ${webhookUrl}`;
+      },
+    ],
+    [
+      'Webhook signing secret',
+      async () => {
+        const { stripeWebhookSecret } = await webhookDocument();
+        const nowSeconds = Math.floor(deps.now().getTime() / 1000);
+        // An event type the webhook does not act on: verified, then acknowledged and ignored.
+        const payload = JSON.stringify({
+          id: `evt_doctor_${nowSeconds}`,
+          object: 'event',
+          type: 'doctor.check',
+          livemode,
+          created: nowSeconds,
+          data: { object: {} },
+        });
+        const signature = (await stripe()).webhooks.generateTestHeaderString({
+          payload,
+          secret: stripeWebhookSecret,
+          timestamp: nowSeconds,
+        });
+        const response = await get(webhookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: payload,
+        });
+        if (response.status !== 200)
+          throw new CheckFailure(
+            `The webhook answered ${response.status} to an event signed with the stored signing secret: it does not use the secret Stripe signs with, so every order event is refused. Run ${setupCommand} (it registers the endpoint again and stores its secret).`,
+          );
+        return 'the webhook accepts an event signed with the stored secret';
+      },
+    ],
+    [
+      'SES sender identity',
+      async () => {
+        const domain = sender.slice(sender.lastIndexOf('@') + 1);
+        const { VerificationAttributes = {} } = await deps.aws.ses.send(
+          new GetIdentityVerificationAttributesCommand({ Identities: [domain, sender] }),
+        );
+        const verified = [domain, sender].find(
+          (identity) => VerificationAttributes[identity]?.VerificationStatus === 'Success',
+        );
+        if (verified === undefined) {
+          const status = VerificationAttributes[domain]?.VerificationStatus ?? 'not created';
+          throw new CheckFailure(
+            `Neither ${domain} nor ${sender} is verified in SES in ${stage.region} (${domain}: ${status}), so no email goes out: add the DNS records setup printed (run it again to see them), or click the link SES mailed to ${sender}.`,
+          );
+        }
+        return `${verified} is verified`;
+      },
+    ],
+    [
+      'SES production access',
+      async () => {
+        const account = await deps.aws.sesv2.send(new GetAccountCommand({}));
+        if (account.ProductionAccessEnabled !== true)
+          throw new CheckFailure(
+            `SES in ${stage.region} is in the sandbox: it sends only to verified addresses, so customers get no confirmation. Request production access (SES console → Account dashboard → Request production access).`,
+          );
+        return `SES in ${stage.region} may send to anyone`;
+      },
+    ],
+    [
+      'Alarm subscription',
+      async () => {
+        const topic = outputs.get(STAGE_OUTPUTS.alarmTopicArn);
+        const { Subscriptions = [] } = await deps.aws.sns.send(
+          new ListSubscriptionsByTopicCommand({ TopicArn: topic }),
+        );
+        const confirmed = Subscriptions.filter(
+          (subscription) => subscription.SubscriptionArn?.startsWith('arn:') === true,
+        );
+        if (confirmed.length === 0)
+          throw new CheckFailure(
+            `Nobody has confirmed the alarm subscription, so no alarm reaches anyone: open "AWS Notification - Subscription Confirmation" in ${alarmEmail}'s inbox and click Confirm subscription.`,
+          );
+        return `alarms go to ${confirmed.map((subscription) => subscription.Endpoint ?? '?').join(', ')}`;
+      },
+    ],
+    [
+      'Merchant',
+      async () => {
+        const pool = outputs.get(STAGE_OUTPUTS.adminUserPoolId);
+        const { Users = [] } = await deps.aws.cognito.send(
+          new ListUsersInGroupCommand({ UserPoolId: pool, GroupName: MERCHANTS_GROUP, Limit: 60 }),
+        );
+        const enabled = Users.filter((user) => user.Enabled !== false);
+        if (enabled.length === 0)
+          throw new CheckFailure(
+            `Nobody can sign in to /admin: the ${MERCHANTS_GROUP} group of user pool ${pool} has no enabled user. Run ${setupCommand} to create the merchant.`,
+          );
+        return `${enabled.length} merchant${enabled.length === 1 ? '' : 's'} may sign in to /admin`;
+      },
+    ],
+    [
+      'Test checkout',
+      async () => {
+        if (livemode) return 'skipped in live mode (a checkout would hold real bottles)';
+        const quote = quoteOrder(3);
+        const url = apiPath(API_PATHS.createCheckout);
+        const response = await get(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(publicKey !== undefined && { authorization: `Bearer ${publicKey}` }),
+          },
+          body: JSON.stringify({
+            name: 'Doctor Check',
+            email: merchantEmail,
+            address: '1 Pond Lane\nBristol',
+            postcode: 'BS1 4DJ',
+            quantity: 3,
+            subtotal: penceToPounds(quote.subtotalPence),
+            shipping: penceToPounds(quote.shippingPence),
+            total: penceToPounds(quote.totalPence),
+          }),
+        });
+        const body: unknown = await response.json().catch(() => undefined);
+        const answer = createCheckoutResponseSchema.safeParse(body);
+        if (response.status !== 200 || !answer.success || !('url' in answer.data)) {
+          const said = errorBodySchema.safeParse(body);
+          throw new CheckFailure(
+            `create-checkout answered ${response.status}${said.success ? ` "${said.data.error}"` : ''} instead of a Stripe payment page${response.status === 401 ? ': the public key did not reach the API (CloudFront must forward Authorization)' : ''}. Read the CreateCheckout function's log.`,
+          );
+        }
+        if (!answer.data.url.startsWith(`${deps.checkoutOrigin}/`))
+          throw new CheckFailure(
+            `create-checkout answered with ${new URL(answer.data.url).origin}, not a Stripe payment page (${deps.checkoutOrigin}).`,
+          );
+        // Closed at once, so its hold on the dispatch day's bottles is given back.
+        await (await stripe()).checkout.sessions.expire(answer.data.sessionId);
+        return `create-checkout opens a Stripe payment page (test session ${answer.data.sessionId}, expired again)`;
+      },
+    ],
+  ];
+
+  const results: CheckResult[] = [];
+  for (const [name, run] of checks) {
+    try {
+      results.push({ name, ok: true, detail: await run() });
+    } catch (error) {
+      const known = error instanceof CheckFailure || error instanceof RefusedError;
+      results.push({
+        name,
+        ok: false,
+        detail: known
+          ? error.message
+          : `could not check: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+      });
+    }
+  }
+  return results;
+}
+
+/** Prints one line per check; whether all passed. */
+export function printChecks(results: readonly CheckResult[], out: (line: string) => void): boolean {
+  for (const { name, ok, detail } of results) out(`  ${ok ? '✓' : '✗'} ${name}: ${detail}`);
+  const failed = results.filter(({ ok }) => !ok).length;
+  out(
+    failed === 0
+      ? `All ${results.length} checks pass.`
+      : `${failed} of ${results.length} checks fail: fix what each ✗ line says, then run the checks again.`,
+  );
+  return failed === 0;
+}
+
+/** What `npm run doctor` uses: the process's in normal use (doctor-main.ts), a test's in the tests. */
+export interface DoctorCommandDeps extends Omit<DoctorDeps, 'aws'> {
+  out: (line: string) => void;
+  env: Readonly<Record<string, string | undefined>>;
+  aws: (region: string) => StageAwsClients;
+  cdkJsonPath: string;
+}
+
+/**
+ * `npm run doctor -- --stage NAME [--region R]`: the checks of a deployed stage; exit code 0 only
+ * when every check passes.
+ */
+export async function runDoctor(args: readonly string[], deps: DoctorCommandDeps): Promise<number> {
+  try {
+    const { values } = parseArgs({
+      args: [...args],
+      strict: true,
+      options: { stage: { type: 'string' }, region: { type: 'string' } },
+    });
+    const stage = values.stage;
+    if (stage === undefined) throw new RefusedError('Give the stage: npm run doctor -- --stage NAME.');
+    const settings = readStageBlock(deps.cdkJsonPath, stage);
+    if (settings === undefined)
+      throw new RefusedError(
+        `cdk.json has no stage ${stage}: set it up first (npm run setup -- --stage ${stage}).`,
+      );
+    const configured = settings.region;
+    const region =
+      values.region ??
+      (typeof configured === 'string' ? configured : undefined) ??
+      deps.env.AWS_REGION ??
+      'eu-west-2';
+    const aws = deps.aws(region);
+    const outputs = await readStageOutputs(aws.cloudFormation(region), stage);
+    if (outputs === undefined)
+      throw new RefusedError(
+        `Stage ${stage} is not deployed in ${region} (no stack LiveAquatics-${stage}): run npm run setup -- --stage ${stage}.`,
+      );
+    deps.out(`Checking stage ${stage} in ${region}:`);
+    const results = await runDoctorChecks({ stage, region, outputs, settings }, { ...deps, aws });
+    return printChecks(results, deps.out) ? 0 : 1;
+  } catch (error) {
+    if (!(error instanceof RefusedError) && !(error instanceof TypeError && 'code' in error)) throw error;
+    deps.out(`✗ ${error.message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,501 @@
+import { parseArgs } from 'node:util';
+import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  AdminListGroupsForUserCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import {
+  GetIdentityDkimAttributesCommand,
+  GetIdentityVerificationAttributesCommand,
+} from '@aws-sdk/client-ses';
+import { GetAccountCommand } from '@aws-sdk/client-sesv2';
+import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
+import type Stripe from 'stripe';
+import * as z from 'zod/mini';
+import { RefusedError } from '../lambdas/domain/refusal';
+import { MERCHANTS_GROUP } from '../shared/api-paths';
+import { stageSettingsSchema } from '../shared/stage-config';
+import { type DoctorDeps, printChecks, runDoctorChecks } from './doctor';
+import {
+  putSecretDocumentIfChanged,
+  readSecretDocument,
+  readStageOutputs,
+  STAGE_OUTPUTS,
+  type StageAwsClients,
+} from './stage-aws';
+import { readStageBlock, type StageBlock, writeStageBlock } from './stage-file';
+import {
+  checkKeyPermissions,
+  describeKey,
+  ensureWebhookEndpoint,
+  type StripeKeyFacts,
+  type StripeKeyRole,
+  stripeKeyFacts,
+} from './stripe-account';
+
+/*
+ * `npm run setup -- --stage NAME`: from "accounts exist, credentials in the shell" to a deployed
+ * stage. Everything is checked before anything changes; then each step changes only what differs
+ * from what is there, so a second run changes nothing and says so. No secret is ever printed.
+ */
+
+/** Asks the operator one question; the answer, or the default when they just press Enter. */
+export type Prompter = (question: string, options: { default?: string; secret?: boolean }) => Promise<string>;
+
+/** What one run of setup uses: the process's in normal use (setup-main.ts), a test's in the tests. */
+export interface SetupDeps extends Omit<DoctorDeps, 'aws'> {
+  out: (line: string) => void;
+  env: Readonly<Record<string, string | undefined>>;
+  nodeVersion: string;
+  /** The AWS clients of a region. */
+  aws: (region: string) => StageAwsClients;
+  /** Runs the CDK CLI (`npx cdk …`) in the repository with the terminal attached; its exit code. */
+  runCdk: (args: readonly string[]) => Promise<number>;
+  /** The repository's cdk.json, where the stage's settings are written. */
+  cdkJsonPath: string;
+  /** Asks for what the flags do not give; absent (or with --yes) nothing is asked. */
+  prompt?: Prompter | undefined;
+}
+
+/** Node.js versions setup runs on: package.json's engines. */
+const MIN_NODE = [20, 19] as const;
+
+/** Settings setup asks for, in the order asked: flag, cdk.json key, question. */
+const SETTING_QUESTIONS = [
+  ['shop-name', 'shopName', 'Shop name, as customers know it'],
+  ['seller-name', 'sellerName', 'Seller (trading or company name)'],
+  ['seller-address', 'sellerAddress', "Seller's geographic address"],
+  ['seller-email', 'sellerEmail', 'Address customers write to'],
+  ['sender-email', 'senderEmail', 'From address of the shop’s emails'],
+  ['merchant-email', 'merchantEmail', 'Address that gets a notice per order'],
+  ['alarm-email', 'alarmEmail', 'Address that gets alarms'],
+  ['ses-identity', 'sesIdentity', 'SES identity to create (domain, address or existing)'],
+] as const;
+
+const SETTING_DEFAULTS: Record<string, string | undefined> = {
+  shopName: 'Live Aquatics',
+  sesIdentity: 'domain',
+};
+
+/** The keys' questions: flag, environment variable, question. */
+const KEY_QUESTIONS: Record<StripeKeyRole, [flag: string, variable: string, question: string]> = {
+  account: ['stripe-key', 'STRIPE_SECRET_KEY', 'Stripe secret key (registers the webhook; not stored)'],
+  checkout: ['checkout-key', 'STRIPE_CHECKOUT_KEY', 'Checkout key (restricted: Checkout Sessions Write)'],
+  fulfilment: [
+    'fulfilment-key',
+    'STRIPE_FULFILMENT_KEY',
+    'Fulfilment key (restricted: Checkout Sessions Write, Refunds Write, PaymentIntents Read, Charges Read, Webhook Endpoints Read)',
+  ],
+};
+
+const storedKeySchema = z.object({ stripeSecretKey: z.string() });
+const storedWebhookSchema = z.object({
+  stripeWebhookSecret: z.string(),
+  webhookEndpointId: z.optional(z.string()),
+});
+
+/** How the stack gets its SES identities (infra's sesIdentity setting). */
+const SES_IDENTITY_MODES = ['domain', 'address', 'existing'];
+
+const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
+/** Stages whose example.com placeholders infra accepts, and which have no WAF by default. */
+const PLACEHOLDER_STAGES = ['dev', 'local'];
+
+/**
+ * Runs setup; the process's exit code: 0 once the stage is set up (the checks at the end may
+ * still fail, for DNS records not yet added, and say so), 1 when something was refused.
+ */
+export async function runSetup(args: readonly string[], deps: SetupDeps): Promise<number> {
+  try {
+    await setUp(args, deps);
+    return 0;
+  } catch (error) {
+    // parseArgs refuses an unknown or malformed flag with a TypeError that carries a code.
+    if (!(error instanceof RefusedError) && !(error instanceof TypeError && 'code' in error)) throw error;
+    deps.out(`✗ ${error.message}`);
+    deps.out('Nothing after this point was changed.');
+    return 1;
+  }
+}
+
+async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
+  const { values } = parseArgs({
+    args: [...args],
+    strict: true,
+    options: {
+      stage: { type: 'string' },
+      region: { type: 'string' },
+      yes: { type: 'boolean', default: false },
+      'merchant-login': { type: 'string' },
+      ...Object.fromEntries(SETTING_QUESTIONS.map(([flag]) => [flag, { type: 'string' as const }])),
+      ...Object.fromEntries(
+        Object.values(KEY_QUESTIONS).map(([flag]) => [flag, { type: 'string' as const }]),
+      ),
+    },
+  });
+  const flag = (name: string): string | undefined => {
+    const value: unknown = values[name as keyof typeof values];
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  };
+  const stage = flag('stage');
+  if (stage === undefined || !STAGE_PATTERN.test(stage))
+    throw new RefusedError(
+      'Give the stage: npm run setup -- --stage NAME (lower-case letters, digits, dashes; e.g. prod).',
+    );
+  const ask = values.yes ? undefined : deps.prompt;
+  const answer = async (name: string, question: string, fallback: string | undefined, secret = false) => {
+    const given = flag(name);
+    if (given !== undefined) return given;
+    if (ask !== undefined) {
+      const typed = (
+        await ask(question, { ...(fallback !== undefined && { default: fallback }), secret })
+      ).trim();
+      if (typed !== '') return typed;
+    }
+    if (fallback !== undefined) return fallback;
+    throw new RefusedError(
+      `--${name} is needed (${question}): give it${ask === undefined ? ', or run without --yes to be asked' : ''}.`,
+    );
+  };
+  const out = deps.out;
+  const existing = readStageBlock(deps.cdkJsonPath, stage) ?? {};
+  const region =
+    flag('region') ??
+    textOf(existing.region) ??
+    deps.env.AWS_REGION ??
+    deps.env.AWS_DEFAULT_REGION ??
+    'eu-west-2';
+  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region))
+    throw new RefusedError(`${region} is not an AWS region (for example eu-west-2): give --region.`);
+  const aws = deps.aws(region);
+
+  out(`Setting up stage ${stage} in ${region}.`);
+  out('');
+  out('Checks before anything changes:');
+  const [major = 0, minor = 0] = deps.nodeVersion.replace(/^v/, '').split('.').map(Number);
+  if (major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1]))
+    throw new RefusedError(
+      `Node.js ${deps.nodeVersion} is too old: install Node.js 20.19 or later (22 or 24 recommended).`,
+    );
+  out(`  ✓ Node.js ${deps.nodeVersion.replace(/^v/, '')}`);
+
+  let account: string;
+  try {
+    const identity = await aws.sts.send(new GetCallerIdentityCommand({}));
+    account = identity.Account ?? '';
+    out(`  ✓ AWS credentials: account ${account} (${identity.Arn ?? 'unknown principal'})`);
+  } catch (error) {
+    throw new RefusedError(
+      `No working AWS credentials (${error instanceof Error ? error.message : String(error)}): sign in first (for example aws sso login --profile shop, then export AWS_PROFILE=shop) and run setup again.`,
+    );
+  }
+  const pinned = textOf(existing.account);
+  if (pinned !== undefined && pinned !== account)
+    throw new RefusedError(
+      `Stage ${stage} belongs to account ${pinned} (cdk.json), but these credentials are of ${account}: sign in to ${pinned}.`,
+    );
+  out(`  ✓ Region ${region}`);
+
+  // What an earlier run stored: the keys are asked again only to change them.
+  const deployed = await readStageOutputs(aws.cloudFormation(region), stage);
+  const storedKey = async (output: string) => {
+    if (deployed === undefined) return undefined;
+    const parsed = storedKeySchema.safeParse(
+      await readSecretDocument(aws.secretsManager, deployed.get(output)),
+    );
+    return parsed.success ? parsed.data.stripeSecretKey : undefined;
+  };
+  const settings: Record<string, unknown> = { ...existing };
+  for (const [name, key, question] of SETTING_QUESTIONS) {
+    const fallback =
+      textOf(existing[key]) ??
+      (key === 'alarmEmail' ? textOf(settings.merchantEmail) : SETTING_DEFAULTS[key]);
+    settings[key] = await answer(name, question, fallback);
+  }
+  const askKey = (role: StripeKeyRole, fallback: string | undefined) => {
+    const [name, variable, question] = KEY_QUESTIONS[role];
+    return answer(name, question, deps.env[variable] ?? fallback, true);
+  };
+  const accountKey = await askKey('account', undefined);
+  const checkoutKey = await askKey(
+    'checkout',
+    (await storedKey(STAGE_OUTPUTS.checkoutKeySecret)) ?? accountKey,
+  );
+  const fulfilmentKey = await askKey(
+    'fulfilment',
+    (await storedKey(STAGE_OUTPUTS.fulfilmentKeySecret)) ?? accountKey,
+  );
+  const keys: Array<[StripeKeyRole, string]> = [
+    ['account', accountKey],
+    ['checkout', checkoutKey],
+    ['fulfilment', fulfilmentKey],
+  ];
+  const facts = new Map<StripeKeyRole, StripeKeyFacts>(
+    keys.map(([role, key]) => [role, stripeKeyFacts(key, role)]),
+  );
+  const modes = new Set([...facts.values()].map(({ mode }) => mode));
+  if (modes.size > 1)
+    throw new RefusedError(
+      `The Stripe keys are of different modes (${keys.map(([role]) => `${role}: ${facts.get(role)?.mode}`).join(', ')}): give three keys of one mode.`,
+    );
+  const livemode = modes.has('live');
+  const stripeOf = new Map<StripeKeyRole, Stripe>(keys.map(([role, key]) => [role, deps.stripe(key)]));
+  for (const [role] of keys) {
+    const client = stripeOf.get(role);
+    const keyFacts = facts.get(role);
+    if (client !== undefined && keyFacts !== undefined) await checkKeyPermissions(client, role, keyFacts);
+  }
+  out(
+    `  ✓ Stripe ${livemode ? 'LIVE' : 'test'} mode: ${keys.map(([role]) => `${role} key ${describeKey(facts.get(role) ?? { kind: 'secret', mode: 'test' })}`).join('; ')}; each has the permissions it needs`,
+  );
+
+  const waf =
+    settings.waf === undefined
+      ? !PLACEHOLDER_STAGES.includes(stage)
+      : settings.waf === true || settings.waf === 'true';
+  const bootstrapRegions = waf && region !== 'us-east-1' ? [region, 'us-east-1'] : [region];
+  const unbootstrapped: string[] = [];
+  for (const at of bootstrapRegions) {
+    try {
+      await aws.cloudFormation(at).send(new DescribeStacksCommand({ StackName: 'CDKToolkit' }));
+    } catch (error) {
+      if (!(error instanceof Error && error.name === 'ValidationError')) throw error;
+      unbootstrapped.push(at);
+    }
+  }
+  out(
+    unbootstrapped.length === 0
+      ? `  ✓ CDK bootstrap: done in ${bootstrapRegions.join(' and ')}`
+      : `  ✓ CDK bootstrap: ${unbootstrapped.join(' and ')} not yet (setup bootstraps ${unbootstrapped.length === 1 ? 'it' : 'them'})`,
+  );
+
+  const sender = textOf(settings.senderEmail) ?? '';
+  const senderDomain = sender.slice(sender.lastIndexOf('@') + 1);
+  const sesState = await sesStatus(aws, [senderDomain, sender]);
+  out(
+    `  ✓ SES in ${region}: ${sesState.verified ?? `${senderDomain} not verified yet (the records to add are printed at the end)`}; ${sesState.production ? 'out of the sandbox' : 'in the sandbox: request production access (SES console → Account dashboard) before the shop opens'}`,
+  );
+
+  // Checked as the CDK app checks it, so a bad answer stops here rather than half-way through a deploy.
+  settings.account = account;
+  settings.region = region;
+  settings.stripeLivemode = livemode;
+  const checked = stageSettingsSchema.safeParse(settings);
+  const sesMode = textOf(settings.sesIdentity);
+  const problems = [
+    ...(checked.success
+      ? []
+      : checked.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`)),
+    ...(sesMode === undefined || SES_IDENTITY_MODES.includes(sesMode)
+      ? []
+      : [`sesIdentity: expected ${SES_IDENTITY_MODES.join(', ')}`]),
+  ];
+  if (problems.length > 0)
+    throw new RefusedError(`Stage ${stage}'s settings are not usable: ${problems.join('; ')}.`);
+
+  out('');
+  out('Changes:');
+  const changes: string[] = [];
+  const written = writeStageBlock(deps.cdkJsonPath, stage, settings);
+  if (written === 'unchanged') out(`  = cdk.json: stage ${stage} already as given`);
+  else {
+    out(
+      `  + cdk.json: stage ${stage} ${written} (${livemode ? 'live' : 'test'} mode, account ${account}, ${region})`,
+    );
+    changes.push(`cdk.json ${written}`);
+  }
+  if (unbootstrapped.length > 0) {
+    await cdk(deps, ['bootstrap', ...unbootstrapped.map((at) => `aws://${account}/${at}`)], 'bootstrap');
+    changes.push(`bootstrapped ${unbootstrapped.join(' and ')}`);
+  }
+  // CDK itself changes nothing when the stacks are as built; it lists what it changed otherwise.
+  await cdk(
+    deps,
+    [
+      'deploy',
+      '--all',
+      '-c',
+      `stage=${stage}`,
+      '--no-notices',
+      '--require-approval',
+      values.yes || ask === undefined ? 'never' : 'broadening',
+    ],
+    'deploy',
+  );
+
+  const outputs = await readStageOutputs(aws.cloudFormation(region), stage);
+  if (outputs === undefined)
+    throw new RefusedError(
+      `cdk deploy finished, but the stacks of stage ${stage} are not in ${region}: read the deploy's output above.`,
+    );
+
+  const webhookSecretId = outputs.get(STAGE_OUTPUTS.webhookSecret);
+  const storedWebhook = storedWebhookSchema.safeParse(
+    await readSecretDocument(aws.secretsManager, webhookSecretId),
+  );
+  const accountStripe = stripeOf.get('account');
+  if (accountStripe === undefined) throw new Error('no Stripe client for the account key');
+  const webhookUrl = outputs.get(STAGE_OUTPUTS.stripeWebhookUrl);
+  const endpoint = await ensureWebhookEndpoint(accountStripe, {
+    url: webhookUrl,
+    events: deps.events,
+    description: `Live Aquatics (${stage})`,
+    knownId: storedWebhook.success ? storedWebhook.data.webhookEndpointId : undefined,
+  });
+  for (const id of endpoint.removed) {
+    out(
+      `  - Stripe webhook endpoint ${id} at the same URL removed (its signing secret is not the stored one)`,
+    );
+    changes.push(`endpoint ${id} removed`);
+  }
+  if (endpoint.action === 'unchanged')
+    out(
+      `  = Stripe webhook endpoint ${endpoint.id}: already sends the ${deps.events.length} handled events to ${webhookUrl}`,
+    );
+  else {
+    out(
+      `  + Stripe webhook endpoint ${endpoint.id} ${endpoint.action}: ${webhookUrl}, events ${deps.events.join(', ')}`,
+    );
+    changes.push(`webhook endpoint ${endpoint.action}`);
+  }
+
+  const secretDocuments: Array<[string, string, Record<string, string> | undefined]> = [
+    ['checkout key', outputs.get(STAGE_OUTPUTS.checkoutKeySecret), { stripeSecretKey: checkoutKey }],
+    ['fulfilment key', outputs.get(STAGE_OUTPUTS.fulfilmentKeySecret), { stripeSecretKey: fulfilmentKey }],
+    [
+      'webhook signing secret',
+      webhookSecretId,
+      endpoint.action === 'created'
+        ? { stripeWebhookSecret: endpoint.secret, webhookEndpointId: endpoint.id }
+        : undefined,
+    ],
+  ];
+  for (const [what, secretId, document] of secretDocuments) {
+    if (
+      document !== undefined &&
+      (await putSecretDocumentIfChanged(aws.secretsManager, secretId, document))
+    ) {
+      out(`  + Secrets Manager: ${what} stored in ${secretId}`);
+      changes.push(`${what} stored`);
+    } else out(`  = Secrets Manager: ${what} in ${secretId} already as given`);
+  }
+
+  const merchantLogin = flag('merchant-login') ?? textOf(settings.merchantEmail) ?? '';
+  const merchant = await ensureMerchant(aws, outputs.get(STAGE_OUTPUTS.adminUserPoolId), merchantLogin);
+  if (merchant === 'unchanged') out(`  = Merchant ${merchantLogin}: may already sign in to /admin`);
+  else {
+    out(
+      `  + Merchant ${merchantLogin} ${merchant}${merchant === 'created' ? ' (Cognito emails a temporary password to that address)' : ''}`,
+    );
+    changes.push(`merchant ${merchant}`);
+  }
+
+  out('');
+  const records = await dnsRecords(aws, settings, senderDomain, sesState.verified !== undefined);
+  if (records.length === 0) out('DNS records to add: none.');
+  else {
+    out('DNS records to add at your DNS provider (SES checks them by itself; allow up to 72 hours):');
+    for (const record of records) out(`  ${record}`);
+  }
+
+  out('');
+  out(`Checks of the deployed stage (npm run doctor -- --stage ${stage}):`);
+  const results = await runDoctorChecks({ stage, region, outputs, settings }, { ...deps, aws });
+  printChecks(results, out);
+  out('');
+  out(
+    changes.length === 0
+      ? `Nothing changed: stage ${stage} was already set up as given.`
+      : `Stage ${stage} set up: ${changes.join(', ')}.`,
+  );
+}
+
+async function cdk(deps: SetupDeps, args: string[], what: string): Promise<void> {
+  deps.out(`  $ npx cdk ${args.join(' ')}`);
+  const code = await deps.runCdk(args);
+  if (code !== 0)
+    throw new RefusedError(
+      `cdk ${what} failed (exit code ${code}): read its output above, put it right and run setup again.`,
+    );
+}
+
+/** Which of the identities is verified, and whether the account is out of the sandbox. */
+async function sesStatus(aws: StageAwsClients, identities: string[]) {
+  const { VerificationAttributes = {} } = await aws.ses.send(
+    new GetIdentityVerificationAttributesCommand({ Identities: identities }),
+  );
+  const verified = identities.find(
+    (identity) => VerificationAttributes[identity]?.VerificationStatus === 'Success',
+  );
+  const account = await aws.sesv2.send(new GetAccountCommand({}));
+  return {
+    verified: verified === undefined ? undefined : `${verified} verified`,
+    production: account.ProductionAccessEnabled === true,
+  };
+}
+
+/**
+ * The DNS records the operator must still add by hand: the sender domain's three DKIM CNAMEs
+ * (unless Route 53 holds the zone, where the stack writes them, or the domain is verified).
+ */
+async function dnsRecords(
+  aws: StageAwsClients,
+  settings: StageBlock,
+  domain: string,
+  verified: boolean,
+): Promise<string[]> {
+  const mode = textOf(settings.sesIdentity) ?? 'domain';
+  if (verified || mode !== 'domain' || textOf(settings.hostedZoneId) !== undefined) return [];
+  const { DkimAttributes = {} } = await aws.ses.send(
+    new GetIdentityDkimAttributesCommand({ Identities: [domain] }),
+  );
+  return (DkimAttributes[domain]?.DkimTokens ?? []).map(
+    (token) => `${token}._domainkey.${domain}  CNAME  ${token}.dkim.amazonses.com`,
+  );
+}
+
+/**
+ * Makes `email` a merchant of the user pool: created (Cognito mails a temporary password) and
+ * in the merchants group, or left as it is when it already is both.
+ */
+async function ensureMerchant(
+  aws: StageAwsClients,
+  userPoolId: string,
+  email: string,
+): Promise<'created' | 'added to the merchants group' | 'unchanged'> {
+  let exists = true;
+  try {
+    await aws.cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'UserNotFoundException')) throw error;
+    exists = false;
+  }
+  if (!exists) {
+    await aws.cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId: userPoolId,
+        Username: email,
+        UserAttributes: [
+          { Name: 'email', Value: email },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+        DesiredDeliveryMediums: ['EMAIL'],
+      }),
+    );
+  } else {
+    const { Groups = [] } = await aws.cognito.send(
+      new AdminListGroupsForUserCommand({ UserPoolId: userPoolId, Username: email }),
+    );
+    if (Groups.some((group) => group.GroupName === MERCHANTS_GROUP)) return 'unchanged';
+  }
+  await aws.cognito.send(
+    new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: email, GroupName: MERCHANTS_GROUP }),
+  );
+  return exists ? 'added to the merchants group' : 'created';
+}
+
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}

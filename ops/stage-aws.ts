@@ -1,0 +1,154 @@
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  GetSecretValueCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import { SESClient } from '@aws-sdk/client-ses';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { STSClient } from '@aws-sdk/client-sts';
+import { RefusedError } from '../lambdas/domain/refusal';
+
+/**
+ * The AWS clients `npm run setup` and `npm run doctor` use, built once per run for the stage's
+ * region (the CDK bootstrap check also looks in us-east-1, the WAF stack's region). Tests give
+ * the same clients, with recorded answers where no stand-in can run here.
+ */
+export interface StageAwsClients {
+  sts: STSClient;
+  cloudFormation: (region: string) => CloudFormationClient;
+  secretsManager: SecretsManagerClient;
+  /** SES v1: identity verification and DKIM tokens. */
+  ses: SESClient;
+  /** SES v2: the account's sandbox state (GetAccount), which v1 has no call for. */
+  sesv2: SESv2Client;
+  sns: SNSClient;
+  cognito: CognitoIdentityProviderClient;
+}
+
+/** The clients of one region, with the operator's credentials from the usual chain. */
+export function createStageAwsClients(region: string): StageAwsClients {
+  const cloudFormation = new Map<string, CloudFormationClient>();
+  return {
+    sts: new STSClient({ region }),
+    cloudFormation: (at) => {
+      const client = cloudFormation.get(at) ?? new CloudFormationClient({ region: at });
+      cloudFormation.set(at, client);
+      return client;
+    },
+    secretsManager: new SecretsManagerClient({ region }),
+    ses: new SESClient({ region }),
+    sesv2: new SESv2Client({ region }),
+    sns: new SNSClient({ region }),
+    cognito: new CognitoIdentityProviderClient({ region }),
+  };
+}
+
+/** The stacks of a stage, as infra names them. */
+export function stageStackNames(stage: string): { app: string; data: string } {
+  return { app: `LiveAquatics-${stage}`, data: `LiveAquatics-${stage}-Data` };
+}
+
+/**
+ * The output keys setup and doctor read: APP_OUTPUT_KEYS and STRIPE_SECRET_OUTPUT_KEYS of infra,
+ * spelt out here so the operator's commands do not load the CDK library to read them.
+ */
+export const STAGE_OUTPUTS = {
+  siteUrl: 'SiteUrl',
+  apiUrl: 'ApiUrl',
+  apiOriginUrl: 'ApiOriginUrl',
+  stripeWebhookUrl: 'StripeWebhookUrl',
+  alarmTopicArn: 'AlarmTopicArn',
+  adminUserPoolId: 'AdminUserPoolId',
+  checkoutKeySecret: 'StripeCheckoutKeySecretName',
+  fulfilmentKeySecret: 'StripeFulfilmentKeySecretName',
+  webhookSecret: 'StripeWebhookSigningSecretName',
+} as const;
+
+/**
+ * A stack's outputs by key, or undefined when there is no such stack (CloudFormation's
+ * ValidationError "Stack with id … does not exist").
+ */
+export async function readStackOutputs(
+  cloudFormation: CloudFormationClient,
+  stackName: string,
+): Promise<Map<string, string> | undefined> {
+  try {
+    const { Stacks = [] } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
+    const stack = Stacks[0];
+    if (stack === undefined) return undefined;
+    const outputs = new Map<string, string>();
+    for (const { OutputKey, OutputValue } of stack.Outputs ?? []) {
+      if (OutputKey && OutputValue) outputs.set(OutputKey, OutputValue);
+    }
+    return outputs;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ValidationError' && /does not exist/.test(error.message))
+      return undefined;
+    throw error;
+  }
+}
+
+/** Both stacks' outputs of a deployed stage, read as one map. */
+export async function readStageOutputs(
+  cloudFormation: CloudFormationClient,
+  stage: string,
+): Promise<{ get(key: string): string } | undefined> {
+  const names = stageStackNames(stage);
+  const [app, data] = await Promise.all([
+    readStackOutputs(cloudFormation, names.app),
+    readStackOutputs(cloudFormation, names.data),
+  ]);
+  if (app === undefined || data === undefined) return undefined;
+  return {
+    get(key) {
+      const value = app.get(key) ?? data.get(key);
+      if (value === undefined)
+        throw new RefusedError(
+          `The stacks of stage ${stage} have no output ${key}: deploy the current version (npm run setup -- --stage ${stage}).`,
+        );
+      return value;
+    },
+  };
+}
+
+/** A secret's JSON document, or undefined when it holds none (CloudFormation's random placeholder). */
+export async function readSecretDocument(
+  secretsManager: SecretsManagerClient,
+  secretId: string,
+): Promise<Record<string, unknown> | undefined> {
+  const { SecretString } = await secretsManager.send(new GetSecretValueCommand({ SecretId: secretId }));
+  try {
+    const parsed: unknown = JSON.parse(SecretString ?? '');
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Puts `document` in the secret unless it holds exactly that already (a new version on every run
+ * would make the functions' cached copies look stale for nothing). Whether it wrote.
+ */
+export async function putSecretDocumentIfChanged(
+  secretsManager: SecretsManagerClient,
+  secretId: string,
+  document: Readonly<Record<string, string>>,
+): Promise<boolean> {
+  const current = await readSecretDocument(secretsManager, secretId);
+  const same =
+    current !== undefined &&
+    Object.keys(current).length === Object.keys(document).length &&
+    Object.entries(document).every(([key, value]) => current[key] === value);
+  if (same) return false;
+  await secretsManager.send(
+    new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(document) }),
+  );
+  return true;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

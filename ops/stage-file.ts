@@ -1,0 +1,74 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as z from 'zod/mini';
+import { RefusedError } from '../lambdas/domain/refusal';
+
+/*
+ * The stage's settings where the CDK app reads them: the stage's block under "stages" in the
+ * "context" of cdk.json (infra/lib/config.ts). Setup writes that block, doctor reads it; nothing
+ * else in cdk.json is touched, and the file keeps the layout Biome gives it.
+ */
+
+const cdkJsonSchema = z.looseObject({
+  context: z.optional(
+    z.looseObject({ stages: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))) }),
+  ),
+});
+
+/** A stage's settings as cdk.json holds them. */
+export type StageBlock = Readonly<Record<string, unknown>>;
+
+function readCdkJson(path: string) {
+  const parsed = cdkJsonSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success)
+    throw new RefusedError(
+      `${path} is not a CDK app's cdk.json (its "context.stages" is not a map of stages).`,
+    );
+  return parsed.data;
+}
+
+/** The stage's block, or undefined when cdk.json has none. */
+export function readStageBlock(path: string, stage: string): StageBlock | undefined {
+  return readCdkJson(path).context?.stages?.[stage];
+}
+
+/**
+ * Writes the stage's block when it differs from what cdk.json holds. Whether it wrote: nothing is
+ * written, not even the same bytes, when the block is already as given.
+ */
+export function writeStageBlock(
+  path: string,
+  stage: string,
+  block: StageBlock,
+): 'created' | 'updated' | 'unchanged' {
+  const file = readCdkJson(path);
+  const current = file.context?.stages?.[stage];
+  if (current !== undefined && JSON.stringify(sortedKeys(current)) === JSON.stringify(sortedKeys(block)))
+    return 'unchanged';
+  const context = file.context ?? {};
+  const next = { ...file, context: { ...context, stages: { ...context.stages, [stage]: { ...block } } } };
+  writeFileSync(path, formatJson(next));
+  return current === undefined ? 'created' : 'updated';
+}
+
+function sortedKeys(block: StageBlock): [string, unknown][] {
+  return Object.entries(block).sort(([a], [b]) => a.localeCompare(b));
+}
+
+/** Biome's line width: a list of plain values that fits on one line is written on one line, as Biome does. */
+const LINE_WIDTH = 110;
+
+/** JSON as Biome formats it: two-space indent, short lists of plain values inline. */
+export function formatJson(value: unknown): string {
+  const text = JSON.stringify(value, null, 2).replace(
+    /^( *)("[^"\n]*": )?\[\n((?: *(?:"[^"\n]*"|[\d.eE+-]+|true|false|null),?\n)+) *\]/gm,
+    (whole, indent: string, key: string | undefined, items: string) => {
+      const inline = `${indent}${key ?? ''}[${items
+        .split('\n')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+        .join(' ')}]`;
+      return inline.length <= LINE_WIDTH ? inline : whole;
+    },
+  );
+  return `${text}\n`;
+}

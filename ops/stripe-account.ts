@@ -1,0 +1,181 @@
+import Stripe from 'stripe';
+import { RefusedError } from '../lambdas/domain/refusal';
+
+/*
+ * What `npm run setup` and `npm run doctor` ask of the Stripe account: which mode each key is of,
+ * whether each has the permissions its users need, and the one webhook endpoint of a stage.
+ */
+
+/** The keys the operator gives setup, by what they are for. */
+export type StripeKeyRole = 'account' | 'checkout' | 'fulfilment';
+
+/** How a key is named to the operator: never by its value. */
+const ROLE_NAMES: Record<StripeKeyRole, string> = {
+  account: 'the Stripe key setup uses (--stripe-key)',
+  checkout: 'the checkout key (--checkout-key)',
+  fulfilment: 'the fulfilment key (--fulfilment-key)',
+};
+
+/** A restricted-key permission as the Stripe Dashboard's key editor names it. */
+export type StripePermissionName =
+  | 'Checkout Sessions: Write'
+  | 'Refunds: Write'
+  | 'PaymentIntents: Read'
+  | 'Charges: Read'
+  | 'Webhook Endpoints: Read'
+  | 'Webhook Endpoints: Write';
+
+/**
+ * What each key needs. The checkout key creates and retrieves sessions (create-checkout,
+ * checkout-status). The fulfilment key is the webhook's, the reconciler's and the operator's:
+ * sessions are created by request-payment and expired by pause (so Write, not Read), refunds
+ * made, payments and charges read, and its endpoint read by doctor. Setup's own key registers
+ * the webhook endpoint and is never stored.
+ */
+export const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionName[]> = {
+  account: ['Webhook Endpoints: Write'],
+  checkout: ['Checkout Sessions: Write'],
+  fulfilment: [
+    'Checkout Sessions: Write',
+    'Refunds: Write',
+    'PaymentIntents: Read',
+    'Charges: Read',
+    'Webhook Endpoints: Read',
+  ],
+};
+
+/**
+ * One call per permission that needs it and nothing else, and changes nothing: the writes are
+ * sent without their required parameters, so a key that may make them gets Stripe's 400 (or 404
+ * for an id that does not exist), and one that may not gets the 403 Stripe checks first.
+ */
+const PROBES: Record<StripePermissionName, (stripe: Stripe) => Promise<unknown>> = {
+  'Checkout Sessions: Write': (stripe) => stripe.rawRequest('POST', '/v1/checkout/sessions', {}),
+  'Refunds: Write': (stripe) => stripe.rawRequest('POST', '/v1/refunds', {}),
+  'PaymentIntents: Read': (stripe) => stripe.paymentIntents.retrieve('pi_setup_permission_probe'),
+  'Charges: Read': (stripe) => stripe.charges.retrieve('ch_setup_permission_probe'),
+  'Webhook Endpoints: Read': (stripe) => stripe.webhookEndpoints.list({ limit: 1 }),
+  'Webhook Endpoints: Write': (stripe) => stripe.rawRequest('POST', '/v1/webhook_endpoints', {}),
+};
+
+const KEY_PATTERN = /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/;
+
+/** What a key is, read from its prefix. */
+export interface StripeKeyFacts {
+  kind: 'secret' | 'restricted';
+  mode: 'test' | 'live';
+}
+
+/**
+ * The kind and mode of a key.
+ * @throws RefusedError when it is not a secret or restricted key (a publishable one, say), without echoing it.
+ */
+export function stripeKeyFacts(key: string, role: StripeKeyRole): StripeKeyFacts {
+  const match = KEY_PATTERN.exec(key);
+  if (match === null) {
+    const publishable = key.startsWith('pk_');
+    throw new RefusedError(
+      `${capitalise(ROLE_NAMES[role])} is ${publishable ? 'a publishable key (pk_…)' : 'not a Stripe key'}: give a secret (sk_…) or restricted (rk_…) key from Stripe's Developers → API keys.`,
+    );
+  }
+  return { kind: match[1] === 'sk' ? 'secret' : 'restricted', mode: match[2] === 'live' ? 'live' : 'test' };
+}
+
+/** "restricted, test mode": how a key is described in a line the operator reads. */
+export function describeKey(facts: StripeKeyFacts): string {
+  return `${facts.kind}, ${facts.mode} mode`;
+}
+
+/**
+ * Checks that `key` has every permission its role needs, by asking Stripe.
+ * @throws RefusedError naming each missing permission, or saying Stripe refused the key.
+ */
+export async function checkKeyPermissions(
+  stripe: Stripe,
+  role: StripeKeyRole,
+  facts: StripeKeyFacts,
+): Promise<void> {
+  const missing: StripePermissionName[] = [];
+  for (const permission of KEY_PERMISSIONS[role]) {
+    try {
+      await PROBES[permission](stripe);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripePermissionError) missing.push(permission);
+      else if (error instanceof Stripe.errors.StripeAuthenticationError)
+        throw new RefusedError(
+          `Stripe does not accept ${ROLE_NAMES[role]} (${describeKey(facts)}): it is mistyped, expired or rolled. Copy it again from Developers → API keys.`,
+        );
+      else if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+    }
+  }
+  if (missing.length > 0)
+    throw new RefusedError(
+      `${capitalise(ROLE_NAMES[role])} (${describeKey(facts)}) lacks ${missing.join(', ')}. In the Stripe Dashboard (Developers → API keys), edit the key to give it ${KEY_PERMISSIONS[role].join(', ')}, then run setup again.`,
+    );
+}
+
+/** The events an endpoint listens for that differ from `wanted`. */
+export function eventDifference(
+  enabled: readonly string[],
+  wanted: readonly string[],
+): { missing: string[]; extra: string[] } {
+  return {
+    missing: wanted.filter((event) => !enabled.includes(event)),
+    extra: enabled.filter((event) => !wanted.includes(event)),
+  };
+}
+
+/** What ensureWebhookEndpoint did. */
+export type EndpointOutcome =
+  | { action: 'created'; id: string; secret: string; removed: string[] }
+  | { action: 'updated' | 'unchanged'; id: string; removed: string[] };
+
+/**
+ * Makes the stage's webhook endpoint the one at `url` listening for exactly `events`, enabled:
+ * the endpoint whose signing secret is stored (`knownId`) is updated if it differs; without one,
+ * an endpoint is created, and its secret (which Stripe hands out only then) is returned to be
+ * stored. Any other endpoint at the same URL is deleted: its secret is not the stored one, so
+ * each of its deliveries would be refused.
+ */
+export async function ensureWebhookEndpoint(
+  stripe: Stripe,
+  wanted: {
+    url: string;
+    events: readonly Stripe.WebhookEndpointCreateParams.EnabledEvent[];
+    description: string;
+    knownId: string | undefined;
+  },
+): Promise<EndpointOutcome> {
+  const atUrl = (
+    await stripe.webhookEndpoints.list({ limit: 100 }).autoPagingToArray({ limit: 1000 })
+  ).filter((endpoint) => endpoint.url === wanted.url);
+  const known = atUrl.find((endpoint) => endpoint.id === wanted.knownId);
+  const removed: string[] = [];
+  for (const other of atUrl) {
+    if (other.id === known?.id) continue;
+    await stripe.webhookEndpoints.del(other.id);
+    removed.push(other.id);
+  }
+  if (known === undefined) {
+    const created = await stripe.webhookEndpoints.create({
+      url: wanted.url,
+      enabled_events: [...wanted.events],
+      description: wanted.description,
+    });
+    if (created.secret === undefined)
+      throw new Error(`Stripe created ${created.id} without a signing secret`);
+    return { action: 'created', id: created.id, secret: created.secret, removed };
+  }
+  const { missing, extra } = eventDifference(known.enabled_events, wanted.events);
+  if (missing.length === 0 && extra.length === 0 && known.status === 'enabled')
+    return { action: 'unchanged', id: known.id, removed };
+  await stripe.webhookEndpoints.update(known.id, {
+    enabled_events: [...wanted.events],
+    disabled: false,
+  });
+  return { action: 'updated', id: known.id, removed };
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

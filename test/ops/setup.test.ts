@@ -1,0 +1,274 @@
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStripeClient } from '../../lambdas/lib/stripe';
+import { startStripeSimulator } from '../../local/stripe-simulator/server';
+import { runSetup } from '../../ops/setup';
+import { readStageBlock } from '../../ops/stage-file';
+import { SECRETS, SETUP_FLAGS, STRIPE_KEY, type StageHarness, startStageHarness } from './stage-harness';
+
+/*
+ * `npm run setup` end to end: the real command over the local stack and its Stripe simulator,
+ * with CloudFormation, Secrets Manager, Cognito and STS answering from recorded responses.
+ * The runs follow each other as an operator's would: first, again, after the code handles
+ * another event.
+ */
+
+let harness: StageHarness;
+let first: { code: number; lines: string[] };
+
+async function setup(args: readonly string[] = SETUP_FLAGS) {
+  harness.lines.length = 0;
+  const code = await runSetup(args, harness.deps());
+  return { code, lines: [...harness.lines] };
+}
+
+function stripe(): Stripe {
+  const simulator = harness.shop.simulator;
+  if (simulator === undefined) throw new Error('no simulator');
+  return createStripeClient(STRIPE_KEY, { apiBase: simulator.url, maxNetworkRetries: 0 });
+}
+
+beforeAll(async () => {
+  harness = await startStageHarness();
+  // A fresh account: nothing bootstrapped or deployed, SES identity not verified yet.
+  Object.assign(harness.state, { bootstrapped: false, deployed: false, sesVerified: false });
+  first = await setup();
+}, 60_000);
+afterAll(async () => {
+  await harness?.close();
+});
+
+describe('npm run setup, first run', () => {
+  it('checks everything, then writes the stage, bootstraps, deploys and registers the webhook for the handled events', async () => {
+    expect(first.code).toBe(0);
+    expect(first.lines.slice(0, 9)).toEqual([
+      'Setting up stage prod in eu-west-2.',
+      '',
+      'Checks before anything changes:',
+      '  ✓ Node.js 20.20.2',
+      '  ✓ AWS credentials: account 123456789012 (arn:aws:iam::123456789012:user/operator)',
+      '  ✓ Region eu-west-2',
+      '  ✓ Stripe test mode: account key secret, test mode; checkout key secret, test mode; fulfilment key secret, test mode; each has the permissions it needs',
+      '  ✓ CDK bootstrap: eu-west-2 and us-east-1 not yet (setup bootstraps them)',
+      '  ✓ SES in eu-west-2: daphnia-direct.co.uk not verified yet (the records to add are printed at the end); out of the sandbox',
+    ]);
+    expect(harness.cdkCalls).toEqual([
+      ['bootstrap', 'aws://123456789012/eu-west-2', 'aws://123456789012/us-east-1'],
+      ['deploy', '--all', '-c', 'stage=prod', '--no-notices', '--require-approval', 'never'],
+    ]);
+    const { data } = await stripe().webhookEndpoints.list();
+    expect(data).toHaveLength(1);
+    expect(data[0]?.url).toBe(`${harness.shop.url}/functions/v1/stripe-webhook`);
+    expect(data[0]?.enabled_events).toEqual([
+      'checkout.session.completed',
+      'checkout.session.async_payment_succeeded',
+      'checkout.session.async_payment_failed',
+      'checkout.session.expired',
+      'charge.refunded',
+    ]);
+    expect(first.lines).toContain(
+      `  + Stripe webhook endpoint ${data[0]?.id} created: ${harness.shop.url}/functions/v1/stripe-webhook, events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired, charge.refunded`,
+    );
+  });
+
+  it("stores the keys and the endpoint's signing secret in the layout the functions read, and prints no secret", async () => {
+    const { data } = await stripe().webhookEndpoints.list();
+    const webhook = JSON.parse(harness.state.secrets.get(SECRETS.webhook) ?? '{}');
+    expect(webhook).toEqual({
+      stripeWebhookSecret: expect.stringMatching(/^whsec_\w{32}$/),
+      webhookEndpointId: data[0]?.id,
+    });
+    expect(JSON.parse(harness.state.secrets.get(SECRETS.checkout) ?? '{}')).toEqual({
+      stripeSecretKey: STRIPE_KEY,
+    });
+    expect(JSON.parse(harness.state.secrets.get(SECRETS.fulfilment) ?? '{}')).toEqual({
+      stripeSecretKey: STRIPE_KEY,
+    });
+    expect(first.lines).toEqual(
+      expect.arrayContaining([
+        `  + Secrets Manager: checkout key stored in ${SECRETS.checkout}`,
+        `  + Secrets Manager: fulfilment key stored in ${SECRETS.fulfilment}`,
+        `  + Secrets Manager: webhook signing secret stored in ${SECRETS.webhook}`,
+      ]),
+    );
+    const printed = first.lines.join('\n');
+    expect(printed).not.toContain(STRIPE_KEY);
+    expect(printed).not.toContain(webhook.stripeWebhookSecret);
+  });
+
+  it('writes the stage to cdk.json once, creates the merchant and prints the DKIM records to add', () => {
+    expect(readStageBlock(harness.cdkJsonPath, 'prod')).toEqual({
+      shopName: 'Daphnia Direct',
+      sellerName: 'Daphnia Direct Ltd',
+      sellerAddress: '4 Pond Lane, Norwich NR1 1AA',
+      sellerEmail: 'hello@daphnia-direct.co.uk',
+      senderEmail: 'orders@daphnia-direct.co.uk',
+      merchantEmail: 'owner@daphnia-direct.co.uk',
+      alarmEmail: 'alarms@daphnia-direct.co.uk',
+      sesIdentity: 'domain',
+      account: '123456789012',
+      region: 'eu-west-2',
+      stripeLivemode: false,
+    });
+    expect(harness.state.users).toEqual(new Map([['owner@daphnia-direct.co.uk', ['merchants']]]));
+    expect(first.lines).toEqual(
+      expect.arrayContaining([
+        '  + cdk.json: stage prod created (test mode, account 123456789012, eu-west-2)',
+        '  + Merchant owner@daphnia-direct.co.uk created (Cognito emails a temporary password to that address)',
+        'DNS records to add at your DNS provider (SES checks them by itself; allow up to 72 hours):',
+        '  tokenone._domainkey.daphnia-direct.co.uk  CNAME  tokenone.dkim.amazonses.com',
+        '  tokentwo._domainkey.daphnia-direct.co.uk  CNAME  tokentwo.dkim.amazonses.com',
+        '  tokenthree._domainkey.daphnia-direct.co.uk  CNAME  tokenthree.dkim.amazonses.com',
+      ]),
+    );
+  });
+
+  it('ends with the checks of the deployed stage, which say the sender is not verified yet', () => {
+    const checks = first.lines.slice(
+      first.lines.indexOf('Checks of the deployed stage (npm run doctor -- --stage prod):'),
+    );
+    expect(checks.filter((line) => line.startsWith('  ✗'))).toEqual([
+      '  ✗ SES sender identity: Neither daphnia-direct.co.uk nor orders@daphnia-direct.co.uk is verified in SES in eu-west-2 (daphnia-direct.co.uk: Pending), so no email goes out: add the DNS records setup printed (run it again to see them), or click the link SES mailed to orders@daphnia-direct.co.uk.',
+    ]);
+    expect(
+      checks.filter((line) => line.startsWith('  ✓')).map((line) => line.slice(0, line.indexOf(':'))),
+    ).toEqual([
+      '  ✓ Site through CloudFront',
+      '  ✓ API through CloudFront',
+      '  ✓ API refuses requests that bypass CloudFront',
+      '  ✓ shop-status',
+      '  ✓ Stripe webhook endpoint',
+      '  ✓ Webhook signing secret',
+      '  ✓ SES production access',
+      '  ✓ Alarm subscription',
+      '  ✓ Merchant',
+      '  ✓ Test checkout',
+    ]);
+    expect(first.lines.at(-1)).toBe(
+      'Stage prod set up: cdk.json created, bootstrapped eu-west-2 and us-east-1, webhook endpoint created, checkout key stored, fulfilment key stored, webhook signing secret stored, merchant created.',
+    );
+  });
+});
+
+describe('npm run setup, run again', () => {
+  it('changes nothing and says so', async () => {
+    harness.state.sesVerified = true;
+    const putsBefore = harness.state.puts.length;
+    const [endpointBefore] = (await stripe().webhookEndpoints.list()).data;
+
+    const again = await setup();
+
+    expect(again.code).toBe(0);
+    expect(harness.state.puts.length).toBe(putsBefore);
+    const [endpointAfter] = (await stripe().webhookEndpoints.list()).data;
+    expect(endpointAfter).toEqual(endpointBefore);
+    const changes = again.lines.slice(
+      again.lines.indexOf('Changes:'),
+      again.lines.indexOf('DNS records to add: none.'),
+    );
+    expect(changes).toEqual([
+      'Changes:',
+      '  = cdk.json: stage prod already as given',
+      '  $ npx cdk deploy --all -c stage=prod --no-notices --require-approval never',
+      `  = Stripe webhook endpoint ${endpointBefore?.id}: already sends the 5 handled events to ${harness.shop.url}/functions/v1/stripe-webhook`,
+      `  = Secrets Manager: checkout key in ${SECRETS.checkout} already as given`,
+      `  = Secrets Manager: fulfilment key in ${SECRETS.fulfilment} already as given`,
+      `  = Secrets Manager: webhook signing secret in ${SECRETS.webhook} already as given`,
+      '  = Merchant owner@daphnia-direct.co.uk: may already sign in to /admin',
+      '',
+    ]);
+    expect(again.lines).toContain('All 11 checks pass.');
+    expect(again.lines.at(-1)).toBe('Nothing changed: stage prod was already set up as given.');
+  });
+
+  it('updates the endpoint when the code handles an event it was not registered for, keeping its secret', async () => {
+    // Registered by an earlier version of the shop, before it handled Dashboard refunds.
+    const [endpoint] = (await stripe().webhookEndpoints.list()).data;
+    if (endpoint === undefined) throw new Error('no endpoint');
+    await stripe().webhookEndpoints.update(endpoint.id, {
+      enabled_events: [
+        'checkout.session.completed',
+        'checkout.session.async_payment_succeeded',
+        'checkout.session.async_payment_failed',
+        'checkout.session.expired',
+      ],
+    });
+    const storedSecret = harness.state.secrets.get(SECRETS.webhook);
+
+    const again = await setup();
+
+    expect(again.code).toBe(0);
+    expect((await stripe().webhookEndpoints.retrieve(endpoint.id)).enabled_events).toEqual([
+      'checkout.session.completed',
+      'checkout.session.async_payment_succeeded',
+      'checkout.session.async_payment_failed',
+      'checkout.session.expired',
+      'charge.refunded',
+    ]);
+    expect(again.lines).toContain(
+      `  + Stripe webhook endpoint ${endpoint.id} updated: ${harness.shop.url}/functions/v1/stripe-webhook, events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired, charge.refunded`,
+    );
+    expect(harness.state.secrets.get(SECRETS.webhook)).toBe(storedSecret);
+    expect(again.lines.at(-1)).toBe('Stage prod set up: webhook endpoint updated.');
+  });
+});
+
+describe('npm run setup, refused before any change', () => {
+  it('names the permission a restricted test-mode key lacks', async () => {
+    const simulator = await startStripeSimulator({
+      port: 0,
+      restrictedKeys: {
+        rk_test_checkout: ['checkout_session_read'],
+        rk_test_fulfilment: [
+          'checkout_session_write',
+          'payment_intent_read',
+          'charge_read',
+          'webhook_endpoint_read',
+        ],
+      },
+    });
+    try {
+      harness.lines.length = 0;
+      const stripeOfSimulator = (key: string) =>
+        createStripeClient(key, { apiBase: simulator.url, maxNetworkRetries: 0 });
+      const callsBefore = harness.cdkCalls.length;
+
+      const withoutWrite = await runSetup(
+        [...SETUP_FLAGS, '--checkout-key', 'rk_test_checkout', '--fulfilment-key', 'rk_test_fulfilment'],
+        harness.deps({ stripe: stripeOfSimulator }),
+      );
+
+      expect(withoutWrite).toBe(1);
+      expect(harness.lines.slice(-2)).toEqual([
+        '✗ The checkout key (--checkout-key) (restricted, test mode) lacks Checkout Sessions: Write. In the Stripe Dashboard (Developers → API keys), edit the key to give it Checkout Sessions: Write, then run setup again.',
+        'Nothing after this point was changed.',
+      ]);
+
+      harness.lines.length = 0;
+      const withoutRefunds = await runSetup(
+        [...SETUP_FLAGS, '--checkout-key', STRIPE_KEY, '--fulfilment-key', 'rk_test_fulfilment'],
+        harness.deps({ stripe: stripeOfSimulator }),
+      );
+
+      expect(withoutRefunds).toBe(1);
+      expect(harness.lines.at(-2)).toBe(
+        '✗ The fulfilment key (--fulfilment-key) (restricted, test mode) lacks Refunds: Write. In the Stripe Dashboard (Developers → API keys), edit the key to give it Checkout Sessions: Write, Refunds: Write, PaymentIntents: Read, Charges: Read, Webhook Endpoints: Read, then run setup again.',
+      );
+      expect(harness.cdkCalls.length).toBe(callsBefore);
+      expect(harness.lines.join('\n')).not.toContain('rk_test_');
+    } finally {
+      await simulator.close();
+    }
+  });
+
+  it('refuses keys of two modes', async () => {
+    harness.lines.length = 0;
+
+    const code = await runSetup([...SETUP_FLAGS, '--checkout-key', 'rk_live_abc123'], harness.deps());
+
+    expect(code).toBe(1);
+    expect(harness.lines.at(-2)).toBe(
+      '✗ The Stripe keys are of different modes (account: test, checkout: live, fulfilment: test): give three keys of one mode.',
+    );
+  });
+});
