@@ -158,15 +158,23 @@ function explainAwsError(error: unknown, stack: string, region: string): never {
   throw error;
 }
 
+/** A deployed stage's stack, read with the operator's credentials: its name, region and outputs. */
+export interface StackOutputs {
+  stack: string;
+  region: string;
+  /** The output's value; refuses when the stack has none (deployed before it existed). */
+  output(key: string): string;
+}
+
 /**
- * A deployed stage: the stack's outputs name the table, the site and the Stripe secret, and the
- * webhook function's own environment gives the sender, seller details and merchant address, so
- * the commands' emails come from exactly where the shop's own emails do.
+ * The outputs of a stage's stack (CloudFormation DescribeStacks), the one way the commands find
+ * a deployed stage's parts.
+ * @throws RefusedError for a malformed stage, missing credentials, or no such stack.
  */
-export async function deployedTarget(
-  options: { stage: string; region: string | undefined },
-  now: () => Date = () => new Date(),
-): Promise<Target> {
+export async function readStackOutputs(options: {
+  stage: string;
+  region: string | undefined;
+}): Promise<StackOutputs> {
   if (!STAGE_PATTERN.test(options.stage))
     throw new RefusedError(`"${options.stage}" is not a stage name (for example dev or prod).`);
   const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'eu-west-2';
@@ -183,12 +191,28 @@ export async function deployedTarget(
   } finally {
     cloudFormation.destroy();
   }
-  const output = (key: string) => {
-    const value = outputs.get(key);
-    if (!value)
-      throw new RefusedError(`Stack ${stack} has no output ${key}: deploy the current version first.`);
-    return value;
+  return {
+    stack,
+    region,
+    output(key) {
+      const value = outputs.get(key);
+      if (!value)
+        throw new RefusedError(`Stack ${stack} has no output ${key}: deploy the current version first.`);
+      return value;
+    },
   };
+}
+
+/**
+ * A deployed stage: the stack's outputs name the table, the site and the Stripe secret, and the
+ * webhook function's own environment gives the sender, seller details and merchant address, so
+ * the commands' emails come from exactly where the shop's own emails do.
+ */
+export async function deployedTarget(
+  options: { stage: string; region: string | undefined },
+  now: () => Date = () => new Date(),
+): Promise<Target> {
+  const { stack, region, output } = await readStackOutputs(options);
 
   const lambda = new LambdaClient({ region });
   const secrets = new SecretsManagerClient({ region });
