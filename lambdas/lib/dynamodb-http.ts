@@ -1,13 +1,18 @@
-import { AwsClient } from 'aws4fetch';
+import http from 'node:http';
+import https from 'node:https';
+import { createSigner } from './sigv4';
 
 /**
- * DynamoDB's GetItem and UpdateItem over its own JSON protocol, signed with SigV4 by aws4fetch.
+ * DynamoDB's GetItem and UpdateItem over its own JSON protocol, signed with SigV4 (sigv4.ts) and
+ * sent with node:http(s) on kept-alive connections.
  *
  * Why not the SDK: create-checkout and shop-status read one small item (the shop's settings) per
  * few seconds, and create-checkout reserves bottles on a dispatch day with one conditional update
  * per checkout; a customer waits on their cold start. The DynamoDB client costs about 330 KiB of
- * bundle and half of create-checkout's cold load (ADR 0020); this is about 3 KiB. Every other
+ * bundle and half of create-checkout's cold load (ADR 0020); this is a few KiB. Every other
  * write, and every function that needs more than these two calls, keeps the SDK (ADR 0023).
+ * Why not fetch: the reservation is on every checkout's path, and fetch (undici) with WebCrypto
+ * signing cost about 1 ms more a call than this (ADR 0030).
  */
 
 /** A DynamoDB attribute value as the wire carries it (`{"S": "..."}`, `{"N": "3"}`, `{"SS": [...]}`...). */
@@ -67,35 +72,61 @@ export type UpdateItem = (
 /** The SDK clients allow 5 s an attempt (lambdas/lib/aws.ts); one call on one small item gets as long in all. */
 const CALL_TIMEOUT_MS = 5_000;
 /**
- * aws4fetch retries 5xx and 429 with jittered backoff; two retries, as the SDK's standard mode
+ * 5xx and 429 answers, and a connection that failed before any answer (a kept-alive socket the
+ * server had closed), are retried with jittered backoff; two retries, as the SDK's standard mode
  * does. An UpdateItem retried after a lost answer may find its own change made: every update sent
  * this way is conditional on a set member it adds or removes, so the retry fails its condition
  * instead of counting twice, and the caller reads the item to tell which it was.
  */
 const RETRIES = 2;
+const FIRST_BACKOFF_MS = 50;
+/** Connection errors that mean no answer came: worth another attempt on a fresh socket. */
+const RETRIED_CONNECTION_ERRORS = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED']);
 
-/** Builds GetItem and UpdateItem once per cold start, on one signing client; each call is one signed POST (plus retries). */
+/**
+ * One agent per scheme for the process: the TLS connection to DynamoDB is made once per cold
+ * start and reused by every call (the settings read and the reservation share it).
+ */
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+};
+
+/** Builds GetItem and UpdateItem once per cold start, on one signer; each call is one signed POST (plus retries). */
 export function createDynamoDbHttp(options: ItemReaderOptions): { getItem: GetItem; updateItem: UpdateItem } {
-  const client = new AwsClient({
-    ...options.credentials,
-    service: 'dynamodb',
-    region: options.region,
-    retries: RETRIES,
-  });
-  const url = options.endpoint ?? `https://dynamodb.${options.region}.amazonaws.com`;
+  const sign = createSigner(options.credentials, { region: options.region, service: 'dynamodb' });
+  const url = new URL(options.endpoint ?? `https://dynamodb.${options.region}.amazonaws.com`);
   const timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
   const call = async (operation: 'GetItem' | 'UpdateItem', request: Record<string, unknown>) => {
-    const response = await client.fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': `DynamoDB_20120810.${operation}`,
-      },
-      body: JSON.stringify(request),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const answer: unknown = await response.json().catch(() => undefined);
-    if (!response.ok) throw requestError(operation, response.status, answer);
+    const body = JSON.stringify(request);
+    const signal = AbortSignal.timeout(timeoutMs);
+    const headers = {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amz-target': `DynamoDB_20120810.${operation}`,
+    };
+    let response: RawResponse | undefined;
+    for (let attempt = 0; response === undefined; attempt += 1) {
+      try {
+        const sent = await post(
+          url,
+          sign({ method: 'POST', host: url.host, path: '/', headers, body }),
+          body,
+          signal,
+        );
+        if (attempt < RETRIES && (sent.status >= 500 || sent.status === 429)) {
+          await backoff(attempt, signal);
+          continue;
+        }
+        response = sent;
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        if (attempt >= RETRIES || !isConnectionFailure(error)) throw error;
+        await backoff(attempt, signal);
+      }
+    }
+    const answer = parseJson(response.text);
+    if (response.status < 200 || response.status > 299)
+      throw requestError(operation, response.status, answer);
     if (typeof answer !== 'object' || answer === null) {
       throw new DynamoDbRequestError(
         'MalformedResponse',
@@ -136,6 +167,74 @@ export function createDynamoDbHttp(options: ItemReaderOptions): { getItem: GetIt
 /** Builds the reader once per cold start; each call is one signed POST (plus retries). */
 export function createItemReader(options: ItemReaderOptions): GetItem {
   return createDynamoDbHttp(options).getItem;
+}
+
+interface RawResponse {
+  status: number;
+  text: string;
+}
+
+/** One POST on the process's kept-alive agent; rejects when the connection fails or `signal` aborts. */
+function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<RawResponse> {
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = transport.request(
+      {
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port: url.port,
+        path: '/',
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent: url.protocol === 'https:' ? agents['https:'] : agents['http:'],
+        signal,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+function isConnectionFailure(error: unknown): boolean {
+  const code: unknown =
+    error instanceof Error ? Object.getOwnPropertyDescriptor(error, 'code')?.value : undefined;
+  return typeof code === 'string' && RETRIED_CONNECTION_ERRORS.has(code);
+}
+
+/** Waits 0 to 50 ms before the second attempt, 0 to 100 before the third; rejects when `signal` aborts. */
+function backoff(attempt: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, Math.random() * FIRST_BACKOFF_MS * 2 ** attempt);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The map an answer holds under `field` (an item, or an update's attributes); undefined when absent. */

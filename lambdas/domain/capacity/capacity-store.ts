@@ -58,6 +58,11 @@ export interface CapacityChange {
 export interface CapacityStore {
   /** Makes `change` on the day's item: the day after it, or undefined when its condition did not hold. */
   change(date: IsoDate, change: CapacityChange): Promise<CapacityDay | undefined>;
+  /**
+   * Makes `change` as `change` does, but answers only whether it was made: nothing comes back
+   * over the wire (a day's item carries every hold id, and a reservation needs none of them).
+   */
+  apply(date: IsoDate, change: CapacityChange): Promise<boolean>;
   /** The day's counters, read strongly consistent (a failed reservation must see the write that beat it). */
   read(date: IsoDate): Promise<CapacityDay>;
 }
@@ -84,24 +89,30 @@ export function capacityStoreOverHttp(
   tableName: string,
 ): CapacityStore {
   const key = (date: IsoDate) => itemKey(capacityDayKey(date));
+  /** The update's answer, or undefined when its condition did not hold. */
+  const update = async (date: IsoDate, change: CapacityChange, returnValues: 'ALL_NEW' | 'NONE') => {
+    const values: AttributeMap = {};
+    for (const [name, value] of Object.entries(usedValues(change))) values[name] = toAttributeValue(value);
+    try {
+      return await calls.updateItem(tableName, key(date), {
+        updateExpression: change.update,
+        conditionExpression: change.condition,
+        names: attributeNames(change),
+        values,
+        returnValues,
+      });
+    } catch (error) {
+      if (error instanceof DynamoDbRequestError && error.type === CONDITIONAL_CHECK_FAILED) return undefined;
+      throw error;
+    }
+  };
   return {
     async change(date, change) {
-      const values: AttributeMap = {};
-      for (const [name, value] of Object.entries(usedValues(change))) values[name] = toAttributeValue(value);
-      try {
-        const attributes = await calls.updateItem(tableName, key(date), {
-          updateExpression: change.update,
-          conditionExpression: change.condition,
-          names: attributeNames(change),
-          values,
-          returnValues: 'ALL_NEW',
-        });
-        return capacityDayFromItem(date, plainAttributes(attributes));
-      } catch (error) {
-        if (error instanceof DynamoDbRequestError && error.type === CONDITIONAL_CHECK_FAILED)
-          return undefined;
-        throw error;
-      }
+      const attributes = await update(date, change, 'ALL_NEW');
+      return attributes && capacityDayFromItem(date, plainAttributes(attributes));
+    },
+    async apply(date, change) {
+      return (await update(date, change, 'NONE')) !== undefined;
     },
     async read(date) {
       const item = await calls.getItem(tableName, key(date), { consistentRead: true });

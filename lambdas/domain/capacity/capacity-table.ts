@@ -35,6 +35,20 @@ export function capacityStoreFromTable(table: ShopTable): CapacityStore {
       });
       return written ? after : undefined;
     },
+    async apply(date, change) {
+      return conditionalWrite(async () => {
+        await table.client.send(
+          new UpdateCommand({
+            TableName: table.tableName,
+            Key: key(date),
+            UpdateExpression: change.update,
+            ConditionExpression: change.condition,
+            ExpressionAttributeNames: attributeNames(change),
+            ExpressionAttributeValues: { ...usedValues(change) },
+          }),
+        );
+      });
+    },
     async read(date) {
       const { Item } = await table.client.send(
         new GetCommand({ TableName: table.tableName, Key: key(date), ConsistentRead: true }),

@@ -96,9 +96,19 @@ export function followingDispatchDay(day: IsoDate): IsoDate {
 
 /** `count` dispatch days from `first` (itself a dispatch day), one a week. */
 export function dispatchDaysFrom(first: IsoDate, count: number): IsoDate[] {
-  const days: IsoDate[] = [];
-  for (let day = first; days.length < count; day = followingDispatchDay(day)) days.push(day);
-  return days;
+  return [...comingDispatchDays(first, count)];
+}
+
+/**
+ * The same days one at a time, each worked out only when asked for: a search that stops at the
+ * first day (nearly every checkout's) costs one London calendar look-up, not eight.
+ */
+function* comingDispatchDays(first: IsoDate, count: number): Generator<IsoDate> {
+  let day = first;
+  for (let index = 0; index < count; index += 1) {
+    if (index > 0) day = followingDispatchDay(day);
+    yield day;
+  }
 }
 
 /** Bottles still free on a day (reserved ones count as taken); undefined when it has no limit. */
@@ -146,10 +156,10 @@ export async function reserveBottles(
   request: { from: IsoDate; hold: string; capacity: CapacitySettings | undefined },
 ): Promise<Reservation> {
   const bottles = holdBottles(request.hold);
-  for (const date of dispatchDaysFrom(request.from, RESERVATION_WEEKS)) {
+  for (const date of comingDispatchDays(request.from, RESERVATION_WEEKS)) {
     const limit = limitFor(request.capacity, date);
     if (limit !== undefined && limit < bottles) continue;
-    if (await store.change(date, reserveChange(request.hold, bottles, limit))) {
+    if (await store.apply(date, reserveChange(request.hold, bottles, limit))) {
       return { date, hold: request.hold, added: true };
     }
     const day = await store.read(date);
@@ -176,7 +186,7 @@ export async function sellFromDay(
   const bottles = holdBottles(hold);
   const values = { ':n': bottles, ':hold': hold, ':holdSet': new Set([hold]) };
   const notYet = 'NOT contains(#holds, :hold) AND NOT contains(#sales, :hold)';
-  for (const date of dispatchDaysFrom(request.from, RESERVATION_WEEKS)) {
+  for (const date of comingDispatchDays(request.from, RESERVATION_WEEKS)) {
     const limit = limitFor(request.capacity, date);
     if (limit !== undefined && limit < bottles) continue;
     const after = await store.change(date, {
@@ -195,12 +205,11 @@ export async function sellFromDay(
 
 /** Gives a hold's bottles back to its day; false when it is not held (released already, or sold). */
 export async function releaseHold(store: CapacityStore, date: IsoDate, hold: string): Promise<boolean> {
-  const changed = await store.change(date, {
+  return store.apply(date, {
     update: 'DELETE #holds :holdSet ADD #taken :minus',
     condition: 'contains(#holds, :hold)',
     values: { ':hold': hold, ':holdSet': new Set([hold]), ':minus': -holdBottles(hold) },
   });
-  return changed !== undefined;
 }
 
 /**
@@ -254,12 +263,12 @@ export async function transferHold(
     ':to': to,
     ':toSet': new Set([to]),
   };
-  await store.change(date, {
+  await store.apply(date, {
     update: 'ADD #holds :toSet',
     condition: 'contains(#holds, :from) AND NOT contains(#holds, :to) AND NOT contains(#sales, :to)',
     values,
   });
-  await store.change(date, {
+  await store.apply(date, {
     update: 'DELETE #holds :fromSet',
     condition: 'contains(#holds, :from) AND contains(#holds, :to)',
     values,
@@ -269,12 +278,11 @@ export async function transferHold(
 
 /** Gives a sale's bottles back to its day (a refund or a failed debit); false when it is not a sale there. */
 export async function giveBackSale(store: CapacityStore, date: IsoDate, hold: string): Promise<boolean> {
-  const changed = await store.change(date, {
+  return store.apply(date, {
     update: 'DELETE #sales :holdSet ADD #sold :minus, #taken :minus',
     condition: 'contains(#sales, :hold)',
     values: { ':hold': hold, ':holdSet': new Set([hold]), ':minus': -holdBottles(hold) },
   });
-  return changed !== undefined;
 }
 
 /**
@@ -295,7 +303,7 @@ export async function firstDayWithRoom(
   capacity: CapacitySettings | undefined,
   from: IsoDate,
 ): Promise<{ date: IsoDate; left: number | undefined } | undefined> {
-  for (const date of dispatchDaysFrom(from, RESERVATION_WEEKS)) {
+  for (const date of comingDispatchDays(from, RESERVATION_WEEKS)) {
     const limit = limitFor(capacity, date);
     if (limit === undefined) return { date, left: undefined };
     if (limit < SMALLEST_ORDER) continue;

@@ -12,7 +12,8 @@ import {
 import { type StandIns, startStandIns } from '../../support/stand-ins';
 
 // The settings read without the SDK, against dynalite (DynamoDB's JSON protocol) and, for what
-// dynalite does not check (the signature, a hung connection), a local server that records requests.
+// dynalite does not check (the signature, a hung or dropped connection, connection reuse), a local
+// server that records requests.
 
 let standIns: StandIns;
 beforeAll(async () => {
@@ -48,6 +49,7 @@ async function recordingServer(
   if (address === null || typeof address === 'string') throw new Error('not on a TCP port');
   return {
     url: `http://127.0.0.1:${address.port}`,
+    server,
     received,
     close: () =>
       new Promise<void>((resolve) => {
@@ -131,6 +133,41 @@ describe('createItemReader: GetItem over HTTP, without the SDK', () => {
       expect(server.received).toHaveLength(3);
       expect(error).toMatchObject({ type: 'InternalServerError', statusCode: 500 });
       expect((error as Error).message).toBe('DynamoDB GetItem failed: InternalServerError: boom');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a connection dropped before any answer (a kept-alive socket the server closed) is tried again', async () => {
+    let dropped = 0;
+    const server = await recordingServer((request) => {
+      if (dropped === 0) {
+        dropped += 1;
+        request.socket.destroy();
+        return 'hang';
+      }
+      return [200, '{"Item":{"mode":{"S":"open"}}}'];
+    });
+    try {
+      expect(await reader(server.url)('orders', { pk: 'SETTINGS#shop' })).toEqual({ mode: { S: 'open' } });
+      expect(server.received).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('calls in a row share one kept-alive connection', async () => {
+    const server = await recordingServer(() => [200, '{}']);
+    let connections = 0;
+    server.server.on('connection', () => {
+      connections += 1;
+    });
+    try {
+      const getItem = reader(server.url);
+      for (const pk of ['SETTINGS#a', 'SETTINGS#b', 'SETTINGS#c']) await getItem('orders', { pk });
+
+      expect(server.received).toHaveLength(3);
+      expect(connections).toBe(1);
     } finally {
       await server.close();
     }
