@@ -39,6 +39,12 @@ async function setAttributes(pk: string, values: Record<string, unknown>): Promi
   );
 }
 
+/** The newest entry of a stored item's history. */
+function lastHistoryEntry(item: Record<string, unknown> | undefined): unknown {
+  const history = item?.history;
+  return Array.isArray(history) ? history.at(-1) : undefined;
+}
+
 /** The Stripe requests the code makes while `run` runs: method, path and idempotency key. */
 async function stripeRequestsDuring<T>(run: () => Promise<T>) {
   const seen: Array<{ method: string; path: string; key: string | undefined }> = [];
@@ -71,7 +77,12 @@ describe('markDispatched', () => {
       h.deps,
     );
     expect(result).toMatchObject({ reference: 'TRACKTRIM001', changed: true, email: 'sent' });
-    expect(await h.item(order.pk)).toMatchObject({ status: 'dispatched', trackingNumber: 'RM 1234 5678 GB' });
+    const item = await h.item(order.pk);
+    expect(item).toMatchObject({ status: 'dispatched', trackingNumber: 'RM 1234 5678 GB' });
+    expect(item?.history).toEqual([
+      { at: '2026-11-20T09:00:00.000Z', actor: 'Stripe', action: 'paid' },
+      { at: expect.any(String), actor: OPERATOR, action: 'dispatched', detail: 'tracking RM 1234 5678 GB' },
+    ]);
   });
 
   it.each(['ab', 'RM12\nX', '-RM1234'])(
@@ -145,6 +156,15 @@ describe('delayDispatch', () => {
       delayReason: 'weather',
       delayEmailState: 'sent',
     });
+    expect((await h.item(moving1.pk))?.history).toEqual([
+      { at: '2031-03-01T09:00:00.000Z', actor: 'Stripe', action: 'paid' },
+      {
+        at: '2031-03-05T10:00:00.000Z',
+        actor: OPERATOR,
+        action: 'delayed',
+        detail: '2031-03-10 to 2031-03-11, weather',
+      },
+    ]);
     expect(await h.item(moving2.pk)).toMatchObject({ dispatchDate: '2031-03-11', delayEmailState: 'sent' });
     const untouched = await h.item(already.pk);
     expect(untouched).toMatchObject({ dispatchDate: '2031-03-11' });
@@ -222,6 +242,10 @@ describe('refundOrder', () => {
       email: 'sent',
       refundEmail: { state: 'sent', by: 'this run' },
     });
+    expect((await h.item(order.pk))?.history).toEqual([
+      expect.objectContaining({ actor: 'Stripe', action: 'paid' }),
+      { at: expect.any(String), actor: OPERATOR, action: 'refunded', detail: `doa, ${result.refundId}` },
+    ]);
   });
 
   it('finds the PaymentIntent through the session when the order does not hold it', async () => {
@@ -262,6 +286,10 @@ describe('refundOrder', () => {
   it("Stripe's refusal of a dispatched order's refund leaves the order exactly as it was, reason included", async () => {
     const order = await h.paidOrder();
     await markDispatched(order.reference, { actor: OPERATOR }, h.deps);
+    expect((await h.item(order.pk))?.history).toEqual([
+      expect.objectContaining({ action: 'paid' }),
+      { at: expect.any(String), actor: OPERATOR, action: 'dispatched' },
+    ]);
     // Refunded in the Dashboard, its event not delivered: Stripe refuses a second refund.
     await h.shop.simulator.refundFromDashboard(order.sessionId);
     const refusal = await refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps).catch(
@@ -292,6 +320,26 @@ describe('refundOrder', () => {
     expect(error).toBeInstanceOf(Stripe.errors.StripeAPIError);
     expect(error).not.toBeInstanceOf(RefusedError);
     expect(await h.item(order.pk)).toMatchObject({ status: 'paid', refundReason: 'doa' });
+    // Stripe did refund it: its event names the operator who asked, from the order.
+    expect(
+      await recordStripeRefund(
+        {
+          paymentIntentId: order.paymentIntentId ?? '',
+          fullyRefunded: true,
+          refundId: 're_after_api_error',
+          metadataReason: 'doa',
+        },
+        h.deps,
+      ),
+    ).toBe('recorded');
+    const item = await h.item(order.pk);
+    expect(item).toMatchObject({ status: 'refunded', refundReason: 'doa', refundRecordedBy: 'webhook' });
+    expect(lastHistoryEntry(item)).toEqual({
+      at: expect.any(String),
+      actor: OPERATOR,
+      action: 'refunded',
+      detail: 'doa, re_after_api_error',
+    });
   });
 
   it('keeps the reason when Stripe cannot be reached, and passes the error on', async () => {
@@ -307,6 +355,19 @@ describe('refundOrder', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Stripe.errors.StripeConnectionError);
     expect(await h.item(order.pk)).toMatchObject({ status: 'paid', refundReason: 'supply' });
+    // The event of a refund Stripe made, its metadata lost: the order's stored reason and operator.
+    await recordStripeRefund(
+      { paymentIntentId: order.paymentIntentId ?? '', fullyRefunded: true, refundId: 're_after_lost_answer' },
+      h.deps,
+    );
+    const item = await h.item(order.pk);
+    expect(item).toMatchObject({ status: 'refunded', refundReason: 'supply' });
+    expect(lastHistoryEntry(item)).toEqual({
+      at: expect.any(String),
+      actor: OPERATOR,
+      action: 'refunded',
+      detail: 'supply, re_after_lost_answer',
+    });
   });
 
   // The simulator's card refunds always succeed at once; Stripe answers `failed` or `canceled`
@@ -348,6 +409,10 @@ describe('refundOrder', () => {
         h.deps,
       ),
     ).toBe('recorded');
+    expect((await h.item(order.pk))?.history).toEqual([
+      expect.objectContaining({ action: 'paid' }),
+      { at: '2026-11-25T13:15:24.760Z', actor: 'Stripe Dashboard', action: 'refunded', detail: 'stripe' },
+    ]);
     await expect(refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps)).rejects.toThrow(
       new RefusedError(
         `${order.reference} was already refunded on Wed 25 Nov, 13:15: nothing refunded again.`,
@@ -411,7 +476,41 @@ describe('recordStripeRefund', () => {
       refundId: 're_older',
       refundReason: 'stripe',
     });
+    expect(lastHistoryEntry(await h.item(older.pk))).toEqual({
+      at: expect.any(String),
+      actor: 'Stripe Dashboard',
+      action: 'refunded',
+      detail: 'stripe, re_older',
+    });
     expect(await h.item(newer.pk)).toMatchObject({ status: 'paid' });
+  });
+
+  it.each([
+    ['its metadata gives a reason', {}, 'supply', 'supply, re_by_shop'],
+    [
+      'the order holds a request that names nobody',
+      { refundRequestedAt: '2026-11-20T10:00:00.000Z', refundReason: 'doa' },
+      undefined,
+      'doa, re_by_shop',
+    ],
+  ] as const)('names the shop as who refunded when %s', async (_case, stored, metadataReason, detail) => {
+    const order = await h.paidOrder();
+    if (Object.keys(stored).length > 0) await setAttributes(order.pk, stored);
+    await recordStripeRefund(
+      {
+        paymentIntentId: order.paymentIntentId ?? '',
+        fullyRefunded: true,
+        refundId: 're_by_shop',
+        metadataReason,
+      },
+      h.deps,
+    );
+    expect(lastHistoryEntry(await h.item(order.pk))).toEqual({
+      at: expect.any(String),
+      actor: 'the shop',
+      action: 'refunded',
+      detail,
+    });
   });
 
   it('a partial refund leaves the order as it is and sends nothing', async () => {
