@@ -92,6 +92,8 @@ export interface StageHarness {
   state: AccountState;
   cdkJsonPath: string;
   cdkCalls: string[][];
+  /** The API's own address (ApiOriginUrl): a stand-in answering 403 like API Gateway without the origin header. */
+  originUrl: string;
   /** The origin the shop's payment pages are on (the simulator's). */
   checkoutOrigin: string;
   /** Dependencies of setup/doctor over all of it; `overrides` replace some. */
@@ -130,6 +132,7 @@ export async function startStageHarness(): Promise<StageHarness> {
     state: healthyAccount(),
     cdkJsonPath,
     cdkCalls: [],
+    originUrl: origin.url,
     checkoutOrigin: `http://localhost:${simulator.port}`,
     lines: [],
     deps: (overrides = {}) => ({

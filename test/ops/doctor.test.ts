@@ -1,0 +1,296 @@
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createStripeClient } from '../../lambdas/lib/stripe';
+import { runDoctor } from '../../ops/doctor';
+import { writeStageBlock } from '../../ops/stage-file';
+import {
+  healthyAccount,
+  SECRETS,
+  STRIPE_KEY,
+  type StageHarness,
+  setSesProduction,
+  startStageHarness,
+  USER_POOL,
+} from './stage-harness';
+
+/*
+ * `npm run doctor`: a stage set up as setup leaves it passes every check; each test then breaks
+ * one thing and reads the one check that says so, in its own words.
+ */
+
+let harness: StageHarness;
+let endpointId: string;
+const HANDLED = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+  'charge.refunded',
+] as const;
+
+function stripe(): Stripe {
+  const simulator = harness.shop.simulator;
+  if (simulator === undefined) throw new Error('no simulator');
+  return createStripeClient(STRIPE_KEY, { apiBase: simulator.url, maxNetworkRetries: 0 });
+}
+
+/** Answers `answer` for requests whose URL starts with `prefix`, and passes the rest to the stack. */
+function answering(
+  prefix: string,
+  answer: (url: string, init?: RequestInit) => Promise<Response>,
+): typeof fetch {
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    return url.startsWith(prefix) ? answer(url, init) : fetch(input, init);
+  };
+}
+
+async function doctor(fetchOverride?: typeof fetch) {
+  harness.lines.length = 0;
+  const code = await runDoctor(
+    ['--stage', 'prod'],
+    harness.deps(fetchOverride === undefined ? {} : { fetch: fetchOverride }),
+  );
+  return { code, lines: [...harness.lines] };
+}
+
+const failures = (lines: string[]) => lines.filter((line) => line.startsWith('  ✗'));
+
+beforeAll(async () => {
+  harness = await startStageHarness();
+  writeStageBlock(harness.cdkJsonPath, 'prod', {
+    shopName: 'Daphnia Direct',
+    sellerName: 'Daphnia Direct Ltd',
+    sellerAddress: '4 Pond Lane, Norwich NR1 1AA',
+    sellerEmail: 'hello@daphnia-direct.co.uk',
+    senderEmail: 'orders@daphnia-direct.co.uk',
+    merchantEmail: 'owner@daphnia-direct.co.uk',
+    alarmEmail: 'alarms@daphnia-direct.co.uk',
+    sesIdentity: 'domain',
+    account: '123456789012',
+    region: 'eu-west-2',
+    stripeLivemode: false,
+  });
+  const endpoint = await stripe().webhookEndpoints.create({
+    url: `${harness.shop.url}/functions/v1/stripe-webhook`,
+    enabled_events: [...HANDLED],
+  });
+  endpointId = endpoint.id;
+}, 60_000);
+afterAll(async () => {
+  await harness?.close();
+});
+beforeEach(async () => {
+  // As setup leaves a stage: the webhook reads the secret the local stack signs with.
+  Object.assign(harness.state, healthyAccount());
+  harness.state.secrets.set(SECRETS.checkout, JSON.stringify({ stripeSecretKey: STRIPE_KEY }));
+  harness.state.secrets.set(SECRETS.fulfilment, JSON.stringify({ stripeSecretKey: STRIPE_KEY }));
+  harness.state.secrets.set(
+    SECRETS.webhook,
+    JSON.stringify({ stripeWebhookSecret: 'whsec_local_simulator', webhookEndpointId: endpointId }),
+  );
+  harness.state.users.set('owner@daphnia-direct.co.uk', ['merchants']);
+  setSesProduction(true);
+  await stripe().webhookEndpoints.update(endpointId, { enabled_events: [...HANDLED], disabled: false });
+});
+
+describe('npm run doctor', () => {
+  it('passes every check of a stage set up as setup leaves it, with exit code 0', async () => {
+    const { code, lines } = await doctor();
+
+    expect(lines.map((line) => line.replace(/cs_test_\w+/, 'cs_test_…'))).toEqual([
+      'Checking stage prod in eu-west-2:',
+      `  ✓ Site through CloudFront: ${harness.shop.url}/ answers 200 with the shop's page`,
+      `  ✓ API through CloudFront: ${harness.shop.url}/functions/v1 reaches the API (checkout-status answers)`,
+      `  ✓ API refuses requests that bypass CloudFront: ${harness.originUrl}/functions/v1/shop-status answers 403`,
+      '  ✓ shop-status: the shop is open',
+      `  ✓ Stripe webhook endpoint: ${endpointId} sends the 5 events the shop handles to ${harness.shop.url}/functions/v1/stripe-webhook`,
+      '  ✓ Webhook signing secret: the webhook accepts an event signed with the stored secret',
+      '  ✓ SES sender identity: daphnia-direct.co.uk is verified',
+      '  ✓ SES production access: SES in eu-west-2 may send to anyone',
+      '  ✓ Alarm subscription: alarms go to alarms@daphnia-direct.co.uk',
+      '  ✓ Merchant: 1 merchant may sign in to /admin',
+      '  ✓ Test checkout: create-checkout opens a Stripe payment page (test session cs_test_…, expired again)',
+      'All 11 checks pass.',
+    ]);
+    expect(code).toBe(0);
+  });
+
+  it('says when the site does not answer through CloudFront', async () => {
+    const { code, lines } = await doctor(
+      answering(`${harness.shop.url}/`, async (url, init) =>
+        url === `${harness.shop.url}/`
+          ? new Response('<h1>502 Bad Gateway</h1>', {
+              status: 502,
+              headers: { 'content-type': 'text/html' },
+            })
+          : fetch(url, init),
+      ),
+    );
+
+    expect(failures(lines)).toEqual([
+      `  ✗ Site through CloudFront: ${harness.shop.url}/ answered 502 (text/html), not the shop's page: check the distribution and that the last deploy finished (npm run setup -- --stage prod).`,
+    ]);
+    expect(code).toBe(1);
+    expect(lines.at(-1)).toBe('1 of 11 checks fail: fix what each ✗ line says, then run the checks again.');
+  });
+
+  it('says when CloudFront does not reach the API', async () => {
+    const { code, lines } = await doctor(
+      answering(
+        `${harness.shop.url}/functions/v1/checkout-status`,
+        async () =>
+          new Response('<html>403 ERROR</html>', { status: 403, headers: { 'content-type': 'text/html' } }),
+      ),
+    );
+
+    expect(failures(lines)).toEqual([
+      `  ✗ API through CloudFront: GET ${harness.shop.url}/functions/v1/checkout-status?session_id=cs_test_doctor_check answered 403 (text/html), not the API's JSON 404 for an unknown session: CloudFront does not reach the API under /functions/v1/*; redeploy (npm run setup -- --stage prod).`,
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('says when the API answers a request that bypasses CloudFront', async () => {
+    const { originUrl } = harness;
+    // An API without the origin-verify check answers its own address like CloudFront's.
+    const { code, lines } = await doctor(
+      answering(originUrl, (url, init) => fetch(url.replace(originUrl, harness.shop.url), init)),
+    );
+
+    expect(failures(lines)).toEqual([
+      "  ✗ API refuses requests that bypass CloudFront: The API's own address answered 200 to a request that did not come through CloudFront (expected 403): anyone can go round the WAF and its rate limits. Redeploy (npm run setup -- --stage prod) so the origin-verify authorizer guards every route.",
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('says when shop-status does not answer', async () => {
+    const { code, lines } = await doctor(
+      answering(`${harness.shop.url}/functions/v1/shop-status`, async () =>
+        Response.json({ message: 'Internal Server Error' }, { status: 500 }),
+      ),
+    );
+
+    expect(failures(lines)).toEqual([
+      `  ✗ shop-status: GET ${harness.shop.url}/functions/v1/shop-status answered 500 (application/json) instead of the shop's status: the order page cannot tell whether to take orders. Read the ShopStatus function's log.`,
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('says which events the webhook endpoint lacks or sends for nothing', async () => {
+    await stripe().webhookEndpoints.update(endpointId, {
+      enabled_events: [
+        'checkout.session.completed',
+        'checkout.session.async_payment_succeeded',
+        'checkout.session.async_payment_failed',
+        'checkout.session.expired',
+        'customer.created',
+      ],
+    });
+
+    const { code, lines } = await doctor();
+
+    expect(failures(lines)).toEqual([
+      `  ✗ Stripe webhook endpoint: The webhook endpoint ${endpointId}: it does not send charge.refunded; it also sends customer.created, which the shop ignores. Run npm run setup -- --stage prod to put it right.`,
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('says when Stripe no longer has the endpoint the stored secret belongs to', async () => {
+    harness.state.secrets.set(
+      SECRETS.webhook,
+      JSON.stringify({
+        stripeWebhookSecret: 'whsec_local_simulator',
+        webhookEndpointId: 'we_deletedinthedashboard',
+      }),
+    );
+
+    const { code, lines } = await doctor();
+
+    expect(failures(lines)).toEqual([
+      "  ✗ Stripe webhook endpoint: Stripe has no webhook endpoint we_deletedinthedashboard (No such webhook_endpoint: 'we_deletedinthedashboard'): no order reaches the shop. Run npm run setup -- --stage prod to register it again.",
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('says when the stored signing secret is not the one the webhook checks', async () => {
+    harness.state.secrets.set(
+      SECRETS.webhook,
+      JSON.stringify({ stripeWebhookSecret: 'whsec_rolledinthedashboard', webhookEndpointId: endpointId }),
+    );
+
+    const { code, lines } = await doctor();
+
+    expect(failures(lines)).toEqual([
+      '  ✗ Webhook signing secret: The webhook answered 400 to an event signed with the stored signing secret: it does not use the secret Stripe signs with, so every order event is refused. Run npm run setup -- --stage prod (it registers the endpoint again and stores its secret).',
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('says when the sender is not verified in SES', async () => {
+    harness.state.sesVerified = false;
+
+    const { code, lines } = await doctor();
+
+    expect(failures(lines)).toEqual([
+      '  ✗ SES sender identity: Neither daphnia-direct.co.uk nor orders@daphnia-direct.co.uk is verified in SES in eu-west-2 (daphnia-direct.co.uk: Pending), so no email goes out: add the DNS records setup printed (run it again to see them), or click the link SES mailed to orders@daphnia-direct.co.uk.',
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('says when SES is still in the sandbox', async () => {
+    setSesProduction(false);
+
+    const { code, lines } = await doctor();
+
+    expect(failures(lines)).toEqual([
+      '  ✗ SES production access: SES in eu-west-2 is in the sandbox: it sends only to verified addresses, so customers get no confirmation. Request production access (SES console → Account dashboard → Request production access).',
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('says when nobody has confirmed the alarm subscription', async () => {
+    harness.state.alarmConfirmed = false;
+
+    const { code, lines } = await doctor();
+
+    expect(failures(lines)).toEqual([
+      `  ✗ Alarm subscription: Nobody has confirmed the alarm subscription, so no alarm reaches anyone: open "AWS Notification - Subscription Confirmation" in alarms@daphnia-direct.co.uk's inbox and click Confirm subscription.`,
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('says when no merchant can sign in', async () => {
+    harness.state.users.clear();
+
+    const { code, lines } = await doctor();
+
+    expect(failures(lines)).toEqual([
+      `  ✗ Merchant: Nobody can sign in to /admin: the merchants group of user pool ${USER_POOL} has no enabled user. Run npm run setup -- --stage prod to create the merchant.`,
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('says when a test checkout does not answer with a Stripe payment page', async () => {
+    const { code, lines } = await doctor(
+      answering(`${harness.shop.url}/functions/v1/create-checkout`, async () =>
+        Response.json({ error: 'Unauthorized' }, { status: 401 }),
+      ),
+    );
+
+    expect(failures(lines)).toEqual([
+      `  ✗ Test checkout: create-checkout answered 401 "Unauthorized" instead of a Stripe payment page: the public key did not reach the API (CloudFront must forward Authorization). Read the CreateCheckout function's log.`,
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('refuses a stage that setup has not written', async () => {
+    harness.lines.length = 0;
+
+    const code = await runDoctor(['--stage', 'test'], harness.deps());
+
+    expect(harness.lines).toEqual([
+      '✗ cdk.json has no stage test: set it up first (npm run setup -- --stage test).',
+    ]);
+    expect(code).toBe(1);
+  });
+});
