@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import { QuoteMismatchError } from '../../../../lambdas/domain/checkout/create-checkout-session';
 import {
+  declineRequest,
   recordOrderRequest,
   requestPayment,
   requestReference,
@@ -96,7 +97,11 @@ describe('recordOrderRequest', () => {
       { idempotencyKey: undefined, cutoffHours: 36, client: '192.0.2.62' },
       h.deps,
     );
-    expect(await h.item(`REQUEST#${noCutoff.reference}`)).toMatchObject({ dispatchDate: '2030-03-11' });
+    const item = await h.item(`REQUEST#${noCutoff.reference}`);
+    expect(item).toMatchObject({ dispatchDate: '2030-03-11' });
+    expect(item?.history).toEqual([
+      { at: '2030-03-10T10:00:00.000Z', actor: 'customer', action: 'requested' },
+    ]);
     expect(await h.item(`REQUEST#${usual.reference}`)).toMatchObject({ dispatchDate: '2030-03-18' });
   });
 
@@ -156,6 +161,36 @@ describe('recordOrderRequest', () => {
   });
 });
 
+describe('declineRequest', () => {
+  it('declines once, gives the bottles back, and says when it was declined on a repeat', async () => {
+    h.setNow(new Date('2030-10-02T10:00:00Z'));
+    const { reference } = await recordOrderRequest(
+      request('declined.once@example.com'),
+      options('192.0.2.73', 'declined-once'),
+      h.deps,
+    );
+    const dispatchDate = String((await h.item(`REQUEST#${reference}`))?.dispatchDate);
+    expect(await declineRequest(reference, { actor: OPERATOR }, h.deps)).toEqual({
+      reference,
+      changed: true,
+      email: 'sent',
+    });
+    const item = await h.item(`REQUEST#${reference}`);
+    expect(item).toMatchObject({ status: 'declined', declinedAt: '2030-10-02T10:00:00.000Z' });
+    expect(Array.isArray(item?.history) ? item.history.at(-1) : undefined).toEqual({
+      at: '2030-10-02T10:00:00.000Z',
+      actor: OPERATOR,
+      action: 'declined',
+    });
+    const day = await capacityStoreFromTable(h.deps.table).read(dispatchDate);
+    expect([...day.holds].filter((hold) => hold.includes(reference))).toEqual([]);
+    await expect(declineRequest(reference, { actor: OPERATOR }, h.deps)).rejects.toThrow(
+      new RefusedError(`${reference} was already declined on Wed 2 Oct, 11:00. Nothing sent again.`),
+    );
+    expect(await h.emailsTo('declined.once@example.com')).toHaveLength(1);
+  });
+});
+
 describe('requestPayment', () => {
   it('refuses the reference of a paid order', async () => {
     const order = await h.seedOrder({
@@ -190,6 +225,14 @@ describe('requestPayment', () => {
     );
     expect(keys).toEqual([`request-payment-${reference}-after-${String(oldSession)}`]);
     expect(second.url).not.toBe(first.url);
+    const item = await h.item(`REQUEST#${reference}`);
+    const history = Array.isArray(item?.history) ? item.history : [];
+    expect(history.at(-1)).toEqual({
+      at: new Date(sent.getTime() + 23 * 3600_000).toISOString(),
+      actor: OPERATOR,
+      action: 'payment-link-sent',
+      detail: `dispatch ${String(item?.dispatchDate)}, link valid until ${second.expiresAt}`,
+    });
   });
 
   it('refuses a new link when the old one was paid while it was being closed', async () => {
