@@ -28,7 +28,6 @@ import {
 import { readStageBlock, type StageBlock, writeStageBlock } from './stage-file';
 import {
   checkKeyPermissions,
-  describeKey,
   ensureWebhookEndpoint,
   type StripeKeyFacts,
   type StripeKeyRole,
@@ -248,7 +247,7 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
     if (client !== undefined && keyFacts !== undefined) await checkKeyPermissions(client, role, keyFacts);
   }
   out(
-    `  ✓ Stripe ${livemode ? 'LIVE' : 'test'} mode: ${keys.map(([role]) => `${role} key ${describeKey(facts.get(role) ?? { kind: 'secret', mode: 'test' })}`).join('; ')}; each has the permissions it needs`,
+    `  ✓ Stripe ${livemode ? 'LIVE' : 'test'} mode: ${keys.map(([role]) => `${role} key (${facts.get(role)?.kind ?? 'secret'})`).join(', ')}, each with the permissions it needs`,
   );
 
   const waf =

@@ -48,7 +48,7 @@ describe('npm run setup, first run', () => {
       '  ✓ Node.js 20.20.2',
       '  ✓ AWS credentials: account 123456789012 (arn:aws:iam::123456789012:user/operator)',
       '  ✓ Region eu-west-2',
-      '  ✓ Stripe test mode: account key secret, test mode; checkout key secret, test mode; fulfilment key secret, test mode; each has the permissions it needs',
+      '  ✓ Stripe test mode: account key (secret), checkout key (secret), fulfilment key (secret), each with the permissions it needs',
       '  ✓ CDK bootstrap: eu-west-2 and us-east-1 not yet (setup bootstraps them)',
       '  ✓ SES in eu-west-2: daphnia-direct.co.uk not verified yet (the records to add are printed at the end); out of the sandbox',
     ]);
