@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { fulfilCheckout } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
 import type { RequestWriterDeps } from '../../../../lambdas/domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../../../lambdas/domain/operations/shop-deps';
@@ -41,6 +41,8 @@ export interface OperationsHarness {
    * (once): another process's write landing between the code's read and its conditional update.
    */
   beforeCommand(command: string, matches: (input: unknown) => boolean, action: () => Promise<void>): void;
+  /** Sets attributes of a stored item, as another process would. */
+  setAttributes(pk: string, values: Record<string, unknown>): Promise<void>;
   /** The stored item of `pk`, as DynamoDB holds it. */
   item(pk: string): Promise<Record<string, unknown> | undefined>;
   emailsTo(address: string): Promise<StoredEmail[]>;
@@ -117,6 +119,18 @@ export async function startOperationsHarness(): Promise<OperationsHarness> {
           return next(args);
         },
         { step: 'initialize', name },
+      );
+    },
+    async setAttributes(pk, values) {
+      const names = Object.keys(values);
+      await shop.standIns.inspector.send(
+        new UpdateCommand({
+          TableName: shop.standIns.tableName,
+          Key: { pk },
+          UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :v${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, values[name]])),
+        }),
       );
     },
     async item(pk) {

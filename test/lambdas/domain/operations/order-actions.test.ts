@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -24,20 +23,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 afterAll(() => h?.close());
-
-/** Sets attributes of a stored item as another process would. */
-async function setAttributes(pk: string, values: Record<string, unknown>): Promise<void> {
-  const names = Object.keys(values);
-  await h.shop.standIns.inspector.send(
-    new UpdateCommand({
-      TableName: h.shop.standIns.tableName,
-      Key: { pk },
-      UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
-      ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, values[name]])),
-    }),
-  );
-}
 
 /** The newest entry of a stored item's history. */
 function lastHistoryEntry(item: Record<string, unknown> | undefined): unknown {
@@ -110,7 +95,7 @@ describe('markDispatched', () => {
       email: 'race.refund@example.com',
     });
     h.beforeCommand('UpdateItemCommand', inputContaining(order.pk, ':dispatched'), () =>
-      setAttributes(order.pk, { status: 'refunded', refundedAt: '2026-11-21T10:00:00.000Z' }),
+      h.setAttributes(order.pk, { status: 'refunded', refundedAt: '2026-11-21T10:00:00.000Z' }),
     );
     await expect(markDispatched(order.reference, { actor: OPERATOR }, h.deps)).rejects.toThrow(
       new RefusedError('RACEREFUND01 was refunded meanwhile: it cannot be dispatched.'),
@@ -213,7 +198,7 @@ describe('delayDispatch', () => {
       email: 'delay.race2@example.com',
     });
     h.beforeCommand('UpdateItemCommand', inputContaining(dispatched.pk, 'delayedFrom'), () =>
-      setAttributes(dispatched.pk, { status: 'dispatched' }),
+      h.setAttributes(dispatched.pk, { status: 'dispatched' }),
     );
     const result = await delayDispatch(
       { from: '2031-03-24', to: '2031-03-25', reason: 'other', actor: OPERATOR },
@@ -448,7 +433,7 @@ describe('refundOrder', () => {
   ] as const)('reports a refund email another run left %s as %j', async (state, report) => {
     const order = await h.paidOrder();
     h.beforeCommand('UpdateItemCommand', inputContaining(order.pk, 'SET #state = :sending'), () =>
-      setAttributes(order.pk, {
+      h.setAttributes(order.pk, {
         refundEmailState: state,
         refundEmailClaimedAt: new Date().toISOString(),
         refundEmailClaimToken: 'another-run',
@@ -495,7 +480,7 @@ describe('recordStripeRefund', () => {
     ],
   ] as const)('names the shop as who refunded when %s', async (_case, stored, metadataReason, detail) => {
     const order = await h.paidOrder();
-    if (Object.keys(stored).length > 0) await setAttributes(order.pk, stored);
+    if (Object.keys(stored).length > 0) await h.setAttributes(order.pk, stored);
     await recordStripeRefund(
       {
         paymentIntentId: order.paymentIntentId ?? '',

@@ -322,6 +322,22 @@ describe('requestPayment', () => {
     expect(await h.item(`REQUEST#${reference}`)).toMatchObject({ status: 'requested' });
   });
 
+  it('refuses to send a link when the request was declined while the link was being made', async () => {
+    const { reference } = await recordOrderRequest(
+      request('declined.meanwhile@example.com'),
+      options('192.0.2.74', 'declined-meanwhile'),
+      h.deps,
+    );
+    atStripeTime();
+    h.beforeCommand('UpdateItemCommand', inputContaining(`REQUEST#${reference}`, ':invited'), () =>
+      h.setAttributes(`REQUEST#${reference}`, { status: 'declined' }),
+    );
+    await expect(requestPayment(reference, { actor: OPERATOR }, h.deps)).rejects.toThrow(
+      new RefusedError(`${reference} is declined: no payment link to send.`),
+    );
+    expect(await h.emailsTo('declined.meanwhile@example.com')).toEqual([]);
+  });
+
   it('refuses when no dispatch day has room for a request whose own day has closed', async () => {
     h.setNow(new Date('2030-09-04T10:00:00Z'));
     const { reference } = await recordOrderRequest(
