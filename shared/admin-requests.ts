@@ -90,6 +90,7 @@ export type AdminCapacityQuery = z.output<typeof adminCapacityQuerySchema>;
 
 /** The most bottles a day may be set to (the domain's own limit, lambdas/domain/capacity). */
 const MAX_BOTTLES = 10_000;
+const BOTTLES_MESSAGE = `Bottles is a whole number from 0 to ${MAX_BOTTLES}, null (no limit) or default.`;
 
 /**
  * `POST capacity`: `date` a dispatch day (a date in its week means that week's dispatch day) or
@@ -98,10 +99,27 @@ const MAX_BOTTLES = 10_000;
  */
 export const adminCapacitySetSchema = z
   .strictObject({
-    date: z.union([z.literal('default'), day], { error: 'Give a date as YYYY-MM-DD, or default.' }),
+    date: z
+      .string({ error: 'Give a date as YYYY-MM-DD, or default.' })
+      .check(
+        z.refine(
+          (value) => value === 'default' || isCalendarDate(value),
+          'Give a date as YYYY-MM-DD, or default.',
+        ),
+      ),
     bottles: z.union(
-      [z.number().check(z.int(), z.minimum(0), z.maximum(MAX_BOTTLES)), z.null(), z.literal('default')],
-      { error: `Bottles is a whole number from 0 to ${MAX_BOTTLES}, null (no limit) or default.` },
+      [
+        z
+          .number()
+          .check(
+            z.int(BOTTLES_MESSAGE),
+            z.minimum(0, BOTTLES_MESSAGE),
+            z.maximum(MAX_BOTTLES, BOTTLES_MESSAGE),
+          ),
+        z.null(),
+        z.literal('default'),
+      ],
+      { error: BOTTLES_MESSAGE },
     ),
   })
   .check(

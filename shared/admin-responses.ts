@@ -176,8 +176,9 @@ export interface AdminShopSettingsView {
 
 /**
  * `GET status`: the shop's mode, the day the merchant packs for next (the earliest day still
- * holding undispatched orders, or the next dispatch day), and every other day holding
- * undispatched orders: before it (`overdue`) or after it (`later`), earliest first.
+ * holding undispatched orders, or the next dispatch day: before `today` when orders were left
+ * from a past week), and every other day holding undispatched orders, earliest first: before
+ * today (`overdue`) or not (`later`).
  */
 export interface AdminStatusResponse {
   shop: AdminShopSettingsView;

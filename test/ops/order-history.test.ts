@@ -1,3 +1,4 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookHandler, loadWebhookDeps } from '../../lambdas/handlers/stripe-webhook/handler';
 import { WEBHOOK_SECRET } from '../support/fulfilment-harness';
@@ -91,42 +92,60 @@ describe('orders CLI: the history of each order', () => {
 
   it('names the Stripe Dashboard for a refund made there, recorded once by charge.refunded', async () => {
     const order = await h.paidOrder({ customer: { email: 'dashboard.history@example.com' } });
-    const webhook = createWebhookHandler(() =>
-      loadWebhookDeps({
-        STRIPE_LIVEMODE: 'false',
-        SHOP_ID: TEST_SHOP_ID,
-        STRIPE_SECRET_KEY: 'sk_test_history',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_BASE: h.shop.simulator.url,
-        SITE_URL: 'http://shop.test',
-        ...standInEnvironment(h.shop.standIns),
+    await h.shop.simulator.refundFromDashboard(order.sessionId);
+
+    expect((await deliverChargeRefunded(String(order.paymentIntentId))).statusCode).toBe(200);
+    expect((await deliverChargeRefunded(String(order.paymentIntentId))).statusCode).toBe(200);
+
+    expect(await historyOf(order.sessionId)).toEqual([
+      { at: order.paidAt, actor: 'Stripe', action: 'paid' },
+      { at: expect.stringMatching(ISO), actor: 'Stripe Dashboard', action: 'refunded', detail: 'stripe' },
+    ]);
+  });
+
+  it('names the shop for a refund it asked for before history named who asked', async () => {
+    const order = await h.paidOrder({ customer: { email: 'older.refund@example.com' } });
+    // As a refund command of the version before history left the order, Stripe not yet answered.
+    await h.shop.standIns.inspector.send(
+      new UpdateCommand({
+        TableName: h.shop.standIns.tableName,
+        Key: { pk: order.pk },
+        UpdateExpression: 'SET refundReason = :reason, refundRequestedAt = :at',
+        ExpressionAttributeValues: { ':reason': 'supply', ':at': '2026-11-25T09:00:00.000Z' },
       }),
     );
     await h.shop.simulator.refundFromDashboard(order.sessionId);
-    const intent = await h.shop.stripe.paymentIntents.retrieve(String(order.paymentIntentId), {
-      expand: ['latest_charge'],
-    });
-    const charge = intent.latest_charge;
-    if (charge === null || typeof charge === 'string') throw new Error('no charge');
-    const delivery = () =>
-      webhook(
-        h.shop.delivery(
-          eventPayload(stripeEvent('charge.refunded', charge, { created: h.shop.clock.nowSeconds() })),
-        ),
-      );
 
-    expect((await delivery()).statusCode).toBe(200);
-    expect((await delivery()).statusCode).toBe(200);
+    expect((await deliverChargeRefunded(String(order.paymentIntentId))).statusCode).toBe(200);
 
-    const history = await historyOf(order.sessionId);
-    expect(history).toEqual([
+    expect(await historyOf(order.sessionId)).toEqual([
       { at: order.paidAt, actor: 'Stripe', action: 'paid' },
-      {
-        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-        actor: 'Stripe Dashboard',
-        action: 'refunded',
-        detail: 'stripe',
-      },
+      { at: expect.stringMatching(ISO), actor: 'the shop', action: 'refunded', detail: 'supply' },
     ]);
   });
 });
+
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** The `charge.refunded` event Stripe sends after a refund, delivered to the webhook built from its environment. */
+async function deliverChargeRefunded(paymentIntentId: string) {
+  const webhook = createWebhookHandler(() =>
+    loadWebhookDeps({
+      STRIPE_LIVEMODE: 'false',
+      SHOP_ID: TEST_SHOP_ID,
+      STRIPE_SECRET_KEY: 'sk_test_history',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: h.shop.simulator.url,
+      SITE_URL: 'http://shop.test',
+      ...standInEnvironment(h.shop.standIns),
+    }),
+  );
+  const intent = await h.shop.stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] });
+  const charge = intent.latest_charge;
+  if (charge === null || typeof charge === 'string') throw new Error('no charge');
+  return webhook(
+    h.shop.delivery(
+      eventPayload(stripeEvent('charge.refunded', charge, { created: h.shop.clock.nowSeconds() })),
+    ),
+  );
+}

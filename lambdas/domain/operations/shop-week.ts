@@ -26,9 +26,11 @@ function daySummary(
 
 /**
  * What the merchant's week looks like: the shop's mode and message, the day to pack for next
- * (nextPackingDay) with its undispatched orders and capacity, every other day within the lists'
- * window still holding undispatched orders (before it: overdue; after it: later), and the order
- * requests waiting for an answer. What `orders status` prints and the admin page's first view.
+ * (nextPackingDay: the earliest day still holding undispatched orders, or the next dispatch day;
+ * before today when orders were left from a past week) with its orders and capacity, every other
+ * day within the lists' window still holding undispatched orders (before today: overdue; else
+ * later), and the order requests waiting for an answer. What `orders status` prints and the
+ * admin page's first view.
  */
 export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<AdminStatusResponse> {
   const [settings, next, waiting, requests] = await Promise.all([
@@ -37,6 +39,7 @@ export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<A
     undispatchedByDay(deps),
     listRecords({ status: 'requested' }, deps),
   ]);
+  const today = londonDate(deps.now());
   const others = waiting.filter((w) => w.day !== next);
   const rows = new Map(
     (await capacityOfDays(deps, [next, ...others.map((w) => w.day)])).map((row) => [row.date, row]),
@@ -48,10 +51,10 @@ export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<A
       ...(settings.message !== undefined && { message: settings.message }),
       ...(settings.updatedAt !== undefined && { updatedAt: settings.updatedAt }),
     },
-    today: londonDate(deps.now()),
+    today,
     next: summary(next, waiting.find((w) => w.day === next)?.orders ?? []),
-    overdue: others.filter((w) => w.day < next).map((w) => summary(w.day, w.orders)),
-    later: others.filter((w) => w.day > next).map((w) => summary(w.day, w.orders)),
+    overdue: others.filter((w) => w.day < today).map((w) => summary(w.day, w.orders)),
+    later: others.filter((w) => w.day >= today).map((w) => summary(w.day, w.orders)),
     requestsWaiting: requests.length,
   };
 }
