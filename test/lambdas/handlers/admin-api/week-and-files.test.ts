@@ -296,3 +296,18 @@ describe('admin API: a delay, in the history of each order it moved', () => {
     });
   });
 });
+
+describe('admin API: days left from past weeks', () => {
+  it('packs the earliest first; every other day before today is overdue, the rest later', async () => {
+    const older = await seedOrder('2026-11-17T10:00:00Z', 4, 3);
+
+    const result = await call('GET', '/functions/v1/admin/status');
+
+    expect(jsonBody(result)).toMatchObject({
+      today: '2026-12-02',
+      next: { date: '2026-11-23', orders: 1, bottles: 3, references: [older] },
+      overdue: [{ date: '2026-11-30', orders: 1, bottles: 3, references: [leftOver] }],
+      later: [{ date: '2026-12-08', orders: 2, bottles: 9, references: [first, second] }],
+    });
+  });
+});
