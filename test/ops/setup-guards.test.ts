@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createStripeClient } from '../../lambdas/lib/stripe';
+import { runSetup } from '../../ops/setup';
+import { readStageBlock, writeStageBlock } from '../../ops/stage-file';
+import {
+  healthyAccount,
+  SETUP_FLAGS,
+  STRIPE_KEY,
+  type StageHarness,
+  startStageHarness,
+} from './stage-harness';
+
+/*
+ * What setup refuses before it changes anything, and the parts of its changes the first-run
+ * scenario does not reach: an endpoint of someone else's at the stage's URL, a merchant outside
+ * the group, a failed deploy, the questions of an interactive run.
+ */
+
+let harness: StageHarness;
+
+async function setup(args: readonly string[], overrides: Parameters<StageHarness['deps']>[0] = {}) {
+  harness.lines.length = 0;
+  const code = await runSetup(args, harness.deps(overrides));
+  return { code, lines: [...harness.lines] };
+}
+
+function stripe() {
+  const simulator = harness.shop.simulator;
+  if (simulator === undefined) throw new Error('no simulator');
+  return createStripeClient(STRIPE_KEY, { apiBase: simulator.url, maxNetworkRetries: 0 });
+}
+
+beforeAll(async () => {
+  harness = await startStageHarness();
+}, 60_000);
+afterAll(async () => {
+  await harness?.close();
+});
+beforeEach(() => {
+  Object.assign(harness.state, healthyAccount());
+  harness.cdkCalls.length = 0;
+});
+
+describe('setup refuses, before any change', () => {
+  it('a Node.js older than 20.19', async () => {
+    const { code, lines } = await setup(SETUP_FLAGS, { nodeVersion: '20.18.1' });
+
+    expect(code).toBe(1);
+    expect(lines.slice(-2)).toEqual([
+      '✗ Node.js 20.18.1 is too old: install Node.js 20.19 or later (22 or 24 recommended).',
+      'Nothing after this point was changed.',
+    ]);
+    expect(harness.cdkCalls).toEqual([]);
+  });
+
+  it('credentials of another account than the one the stage is pinned to', async () => {
+    writeStageBlock(harness.cdkJsonPath, 'pinned', { account: '999999999999', region: 'eu-west-2' });
+
+    const { code, lines } = await setup(['--stage', 'pinned', ...SETUP_FLAGS.slice(2)]);
+
+    expect(code).toBe(1);
+    expect(lines.at(-2)).toBe(
+      '✗ Stage pinned belongs to account 999999999999 (cdk.json), but these credentials are of 123456789012: sign in to 999999999999.',
+    );
+  });
+
+  it('an unattended run without an answer that has no default', async () => {
+    const withoutSeller = SETUP_FLAGS.filter(
+      (_, index, all) => all[index - 1] !== '--seller-name' && all[index] !== '--seller-name',
+    );
+
+    const { code, lines } = await setup(['--stage', 'fresh', ...withoutSeller.slice(2)]);
+
+    expect(code).toBe(1);
+    expect(lines.at(-2)).toBe(
+      '✗ --seller-name is needed (Seller (trading or company name)): give it, or run without --yes to be asked.',
+    );
+  });
+
+  it('a stage name infra would refuse', async () => {
+    const { code, lines } = await setup(['--stage', 'Prod!', '--yes']);
+
+    expect(code).toBe(1);
+    expect(lines[0]).toBe(
+      '✗ Give the stage: npm run setup -- --stage NAME (lower-case letters, digits, dashes; e.g. prod).',
+    );
+  });
+
+  it('a publishable key given as a secret one, without echoing it', async () => {
+    const { code, lines } = await setup([...SETUP_FLAGS, '--checkout-key', 'pk_test_51Hpublishable']);
+
+    expect(code).toBe(1);
+    expect(lines.at(-2)).toBe(
+      "✗ The checkout key (--checkout-key) is a publishable key (pk_…): give a secret (sk_…) or restricted (rk_…) key from Stripe's Developers → API keys.",
+    );
+  });
+
+  it('a key Stripe does not accept', async () => {
+    // The simulator, like Stripe's test mode, does not know live keys.
+    const { code, lines } = await setup([
+      ...SETUP_FLAGS.slice(0, -2),
+      '--stripe-key',
+      'sk_live_unknown',
+      '--checkout-key',
+      'rk_live_unknown',
+      '--fulfilment-key',
+      'rk_live_unknown',
+    ]);
+
+    expect(code).toBe(1);
+    expect(lines.at(-2)).toBe(
+      '✗ Stripe does not accept the Stripe key setup uses (--stripe-key) (secret, live mode): it is mistyped, expired or rolled. Copy it again from Developers → API keys.',
+    );
+    expect(lines.join('\n')).not.toContain('unknown');
+  });
+
+  it('a failed deploy, and goes no further', async () => {
+    const { code, lines } = await setup(SETUP_FLAGS, {
+      runCdk: async (args) => (args[0] === 'deploy' ? 1 : 0),
+    });
+
+    expect(code).toBe(1);
+    expect(lines.slice(-2)).toEqual([
+      '✗ cdk deploy failed (exit code 1): read its output above, put it right and run setup again.',
+      'Nothing after this point was changed.',
+    ]);
+    expect(harness.state.puts).toEqual([]);
+  });
+});
+
+describe('setup puts right', () => {
+  it("deletes another endpoint at the stage's URL, whose secret is not stored, and registers its own", async () => {
+    const stray = await stripe().webhookEndpoints.create({
+      url: `${harness.shop.url}/functions/v1/stripe-webhook`,
+      enabled_events: ['checkout.session.completed'],
+    });
+
+    const { code, lines } = await setup(SETUP_FLAGS);
+
+    expect(code).toBe(0);
+    expect(lines).toContain(
+      `  - Stripe webhook endpoint ${stray.id} at the same URL removed (its signing secret is not the stored one)`,
+    );
+    const { data } = await stripe().webhookEndpoints.list();
+    expect(data.map(({ id }) => id)).not.toContain(stray.id);
+    expect(data).toHaveLength(1);
+  });
+
+  it('adds an existing user to the merchants group', async () => {
+    harness.state.users.set('owner@daphnia-direct.co.uk', []);
+
+    const { lines } = await setup(SETUP_FLAGS);
+
+    expect(lines).toContain('  + Merchant owner@daphnia-direct.co.uk added to the merchants group');
+    expect(harness.state.users.get('owner@daphnia-direct.co.uk')).toEqual(['merchants']);
+  });
+
+  it('asks what the flags do not give, with the current value as default, keys without echo', async () => {
+    const asked: string[] = [];
+    const answers: Record<string, string> = {
+      'Seller (trading or company name)': 'Daphnia Direct Trading Ltd',
+      'Stripe secret key (registers the webhook; not stored)': STRIPE_KEY,
+    };
+
+    const { code } = await setup(['--stage', 'prod', '--region', 'eu-west-2'], {
+      prompt: async (question, { default: fallback, secret = false }) => {
+        asked.push(`${question} [${secret ? 'secret' : (fallback ?? '')}]`);
+        return answers[question] ?? '';
+      },
+    });
+
+    expect(code).toBe(0);
+    expect(asked).toEqual([
+      'Shop name, as customers know it [Daphnia Direct]',
+      'Seller (trading or company name) [Daphnia Direct Ltd]',
+      "Seller's geographic address [4 Pond Lane, Norwich NR1 1AA]",
+      'Address customers write to [hello@daphnia-direct.co.uk]',
+      'From address of the shop’s emails [orders@daphnia-direct.co.uk]',
+      'Address that gets a notice per order [owner@daphnia-direct.co.uk]',
+      'Address that gets alarms [alarms@daphnia-direct.co.uk]',
+      'SES identity to create (domain, address or existing) [domain]',
+      'Stripe secret key (registers the webhook; not stored) [secret]',
+      'Checkout key (restricted: Checkout Sessions Write) [secret]',
+      'Fulfilment key (restricted: Checkout Sessions Write, Refunds Write, PaymentIntents Read, Charges Read, Webhook Endpoints Read) [secret]',
+    ]);
+    expect(readStageBlock(harness.cdkJsonPath, 'prod')?.sellerName).toBe('Daphnia Direct Trading Ltd');
+    expect(harness.cdkCalls.at(-1)?.slice(-2)).toEqual(['--require-approval', 'broadening']);
+  });
+});
