@@ -189,7 +189,9 @@ function Capacity({ api }: { api: AdminApi }) {
               : `at most ${bottlesText(capacity.settings.weekly)}`}
             .
           </p>
-          <div className="admin-table-wrap">
+          {/* Scrolls sideways on a narrow phone: focusable and named, so a keyboard can scroll it too. */}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keyboard. */}
+          <section className="admin-table-wrap" aria-label="Bottles per dispatch day" tabIndex={0}>
             <table className="admin-table">
               <caption className="visually-hidden">Bottles per dispatch day</caption>
               <thead>
@@ -213,7 +215,7 @@ function Capacity({ api }: { api: AdminApi }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
           <AdminField label="Day" error={action.fieldError('date')}>
             {(props) => (
               <select {...props} value={date} onChange={(e) => setDate(e.target.value)}>
