@@ -144,7 +144,10 @@ export interface AdminListResponse {
   records: AdminRecordView[];
 }
 
-/** `GET order?reference=` (any case): 404 when no order or request has it. */
+/**
+ * `GET order?reference=` (any case, or a full Checkout Session id): 404 when no order or request
+ * has it, 409 when two do (equal but for case: ask with the full session id).
+ */
 export interface AdminRecordResponse {
   record: AdminRecordView;
 }

@@ -50,7 +50,7 @@ import { pauseShop } from '../../domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../../domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { shopWeek } from '../../domain/operations/shop-week';
-import { findByReference } from '../../domain/orders/records';
+import { findByReference, recordsByReference } from '../../domain/orders/records';
 import { RefusedError } from '../../domain/refusal';
 import { readShopSettings, writeShopSettings } from '../../domain/shop-settings/settings-store';
 import { createDocumentClient, createSesClient } from '../../lib/aws';
@@ -158,11 +158,16 @@ const listOrders: Handle = async ({ event, deps }) => {
   return json(200, { records: records.map(recordView) } satisfies AdminListResponse);
 };
 
-/** `GET order?reference=`: one order or request in full; 404 when the reference names none. */
+/**
+ * `GET order?reference=`: one order or request in full; 404 when the reference names none, 409
+ * when it names two (references equal but for case: the full session id names one).
+ */
 const getOrder: Handle = async ({ event, deps }) => {
   const query = parseQuery(adminOrderQuerySchema, event);
-  const record = await findByReference(deps.table, query.reference).catch((error: unknown) => {
-    if (error instanceof RefusedError) throw new HttpError(404, { error: error.message });
+  const record = await findByReference(deps.table, query.reference).catch(async (error: unknown) => {
+    const none =
+      error instanceof RefusedError && (await recordsByReference(deps.table, query.reference)).length === 0;
+    if (none) throw new HttpError(404, { error: error.message });
     throw error;
   });
   return json(200, { record: recordView(record) } satisfies AdminRecordResponse);

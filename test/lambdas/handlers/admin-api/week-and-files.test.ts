@@ -54,11 +54,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 /** An order paid at `paidAt`, written with the real mapping; its reference. */
-async function seedOrder(paidAt: string, n: number, bottles: 3 | 6): Promise<string> {
+async function seedOrder(paidAt: string, n: number, bottles: 3 | 6, sessionId?: string): Promise<string> {
   const at = new Date(paidAt);
   const order = toOrderItem(
     {
-      sessionId: `cs_test_week${at.getTime()}x${String(n).padStart(6, '0')}`,
+      sessionId: sessionId ?? `cs_test_week${at.getTime()}x${String(n).padStart(6, '0')}`,
       paymentIntentId: `pi_test_week${n}`,
       livemode: false,
       quote: quoteOrder(bottles),
@@ -308,6 +308,32 @@ describe('admin API: days left from past weeks', () => {
       next: { date: '2026-11-23', orders: 1, bottles: 3, references: [older] },
       overdue: [{ date: '2026-11-30', orders: 1, bottles: 3, references: [leftOver] }],
       later: [{ date: '2026-12-08', orders: 2, bottles: 9, references: [first, second] }],
+    });
+  });
+});
+
+describe('admin API: two references equal but for case', () => {
+  it('answers 409 for the reference in another case, and the order for each exact one or its session id', async () => {
+    await seedOrder('2026-11-17T11:00:00Z', 5, 3, 'cs_test_caseAAAAAAAAAAtwinREFERENCE');
+    await seedOrder('2026-11-17T11:00:00Z', 6, 3, 'cs_test_caseBBBBBBBBBBtwinreference');
+
+    const ambiguous = await call('GET', '/functions/v1/admin/order', {
+      query: { reference: 'WINreference' },
+    });
+    const exact = await call('GET', '/functions/v1/admin/order', { query: { reference: 'winREFERENCE' } });
+    const bySession = await call('GET', '/functions/v1/admin/order', {
+      query: { reference: 'cs_test_caseBBBBBBBBBBtwinreference' },
+    });
+
+    expect(ambiguous.statusCode).toBe(409);
+    expect(jsonBody(ambiguous)).toEqual({
+      error: 'Reference WINreference matches 2 items; use the full Checkout Session id.',
+    });
+    expect(jsonBody(exact)).toMatchObject({
+      record: { reference: 'winREFERENCE', customerEmail: 'week5@example.com' },
+    });
+    expect(jsonBody(bySession)).toMatchObject({
+      record: { reference: 'winreference', customerEmail: 'week6@example.com' },
     });
   });
 });
