@@ -64,3 +64,39 @@ test('order page on a 360px phone', async ({ page }) => {
   await orderReady(page, 'ada.phone@example.com');
   await page.screenshot({ path: `${OUT}/order-page-360.png`, fullPage: true });
 });
+
+test('the merchant’s admin: this week on a 360px phone and a desktop, and an order’s page', async ({
+  page,
+  context,
+}) => {
+  // An order to show (the admin's days are the server's own, so these pictures follow the calendar).
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Daphnia Magna' }).click();
+  await fillDeliveryDetails(page, {
+    name: 'Grace Hopper',
+    email: 'grace.admin@example.com',
+    address: '1 Harbour Street\nWhitby',
+    postcode: 'YO21 3PU',
+  });
+  const payment = await openPaymentTab(page, context);
+  await payment.waitForURL(/\/c\/pay\/cs_test_/);
+  await payment.getByLabel(/Card number/).fill('4242 4242 4242 4242');
+  await payment.getByRole('button', { name: 'Pay £14.70' }).click();
+  await payment.waitForURL(/\/success\?session_id=cs_test_/);
+  const reference = new URL(payment.url()).searchParams.get('session_id')?.slice(-12).toUpperCase() ?? '';
+  await payment.close();
+
+  await page.goto('/admin');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Email').fill('merchant@live-aquatics.test');
+  await page.getByLabel('Password').fill('Daphnia-Local-2026');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('link', { name: reference })).toBeVisible();
+  await page.screenshot({ path: `${OUT}/admin-week-desktop.png`, fullPage: true });
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.screenshot({ path: `${OUT}/admin-week-360.png`, fullPage: true });
+  await page.getByRole('link', { name: reference }).click();
+  await expect(page.getByRole('heading', { name: `Order ${reference}` })).toBeVisible();
+  await page.screenshot({ path: `${OUT}/admin-order-360.png`, fullPage: true });
+});
