@@ -114,3 +114,16 @@ describe('toOrderItem', () => {
     expect(orderItemSchema.parse(paused)).toEqual(paused);
   });
 });
+
+describe('orderItemSchema and history', () => {
+  it('reads an order recorded before history was kept, and refuses a history entry of an unknown action', () => {
+    const { history: _none, ...older } = toOrderItem(paidCheckout(), { now: BEFORE_CUTOFF, cutoffHours: 36 });
+    const unknownAction = {
+      ...older,
+      history: [{ at: '2026-11-21T10:00:00.000Z', actor: 'someone', action: 'lost' }],
+    };
+
+    expect(orderItemSchema.parse(older)).toEqual(older);
+    expect(orderItemSchema.safeParse(unknownAction).success).toBe(false);
+  });
+});
