@@ -56,21 +56,23 @@ async function doctor(fetchOverride?: typeof fetch) {
 
 const failures = (lines: string[]) => lines.filter((line) => line.startsWith('  ✗'));
 
+const STAGE_BLOCK = {
+  shopName: 'Daphnia Direct',
+  sellerName: 'Daphnia Direct Ltd',
+  sellerAddress: '4 Pond Lane, Norwich NR1 1AA',
+  sellerEmail: 'hello@daphnia-direct.co.uk',
+  senderEmail: 'orders@daphnia-direct.co.uk',
+  merchantEmail: 'owner@daphnia-direct.co.uk',
+  alarmEmail: 'alarms@daphnia-direct.co.uk',
+  sesIdentity: 'domain',
+  account: '123456789012',
+  region: 'eu-west-2',
+  stripeLivemode: false,
+};
+
 beforeAll(async () => {
   harness = await startStageHarness();
-  writeStageBlock(harness.cdkJsonPath, 'prod', {
-    shopName: 'Daphnia Direct',
-    sellerName: 'Daphnia Direct Ltd',
-    sellerAddress: '4 Pond Lane, Norwich NR1 1AA',
-    sellerEmail: 'hello@daphnia-direct.co.uk',
-    senderEmail: 'orders@daphnia-direct.co.uk',
-    merchantEmail: 'owner@daphnia-direct.co.uk',
-    alarmEmail: 'alarms@daphnia-direct.co.uk',
-    sesIdentity: 'domain',
-    account: '123456789012',
-    region: 'eu-west-2',
-    stripeLivemode: false,
-  });
+  writeStageBlock(harness.cdkJsonPath, 'prod', STAGE_BLOCK);
   const endpoint = await stripe().webhookEndpoints.create({
     url: `${harness.shop.url}/functions/v1/stripe-webhook`,
     enabled_events: [...HANDLED],
@@ -281,6 +283,70 @@ describe('npm run doctor', () => {
       `  ✗ Test checkout: create-checkout answered 401 "Unauthorized" instead of a Stripe payment page: the public key did not reach the API (CloudFront must forward Authorization). Read the CreateCheckout function's log.`,
     ]);
     expect(code).toBe(1);
+  });
+
+  it('says when no endpoint is recorded beside the signing secret', async () => {
+    harness.state.secrets.set(
+      SECRETS.webhook,
+      JSON.stringify({ stripeWebhookSecret: 'whsec_local_simulator' }),
+    );
+
+    const { lines } = await doctor();
+
+    expect(failures(lines)).toEqual([
+      '  ✗ Stripe webhook endpoint: No webhook endpoint is recorded beside the signing secret: run npm run setup -- --stage prod to register one.',
+    ]);
+  });
+
+  it("says when create-checkout answers with a page that is not Stripe's", async () => {
+    const { lines } = await doctor(
+      answering(`${harness.shop.url}/functions/v1/create-checkout`, async () =>
+        Response.json({ url: 'https://pay.example.net/cs_test_1', sessionId: 'cs_test_1' }),
+      ),
+    );
+
+    expect(failures(lines)).toEqual([
+      `  ✗ Test checkout: create-checkout answered with https://pay.example.net, not a Stripe payment page (${harness.checkoutOrigin}).`,
+    ]);
+  });
+
+  it('sends the public key with the test checkout when the stage has one', async () => {
+    const seen: Array<string | null> = [];
+    writeStageBlock(harness.cdkJsonPath, 'keyed', { ...STAGE_BLOCK, publicApiKey: 'pub_daphnia_2026' });
+    harness.lines.length = 0;
+
+    await runDoctor(
+      ['--stage', 'keyed'],
+      harness.deps({
+        fetch: answering(`${harness.shop.url}/functions/v1/create-checkout`, (url, init) => {
+          seen.push(new Headers(init?.headers).get('authorization'));
+          return fetch(url, init);
+        }),
+      }),
+    );
+
+    expect(seen).toEqual(['Bearer pub_daphnia_2026']);
+  });
+
+  it('skips the test checkout in live mode', async () => {
+    writeStageBlock(harness.cdkJsonPath, 'live', { ...STAGE_BLOCK, stripeLivemode: true });
+    const checkouts: string[] = [];
+    harness.lines.length = 0;
+
+    await runDoctor(
+      ['--stage', 'live'],
+      harness.deps({
+        fetch: answering(`${harness.shop.url}/functions/v1/create-checkout`, async (url, init) => {
+          checkouts.push(url);
+          return fetch(url, init);
+        }),
+      }),
+    );
+
+    expect(harness.lines).toContain(
+      '  ✓ Test checkout: skipped in live mode (a checkout would hold real bottles)',
+    );
+    expect(checkouts).toEqual([]);
   });
 
   it('refuses a stage that setup has not written', async () => {
