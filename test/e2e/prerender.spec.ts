@@ -62,6 +62,7 @@ test('every page carries the stylesheet inline: the first paint needs no request
     '/privacy',
     '/terms',
     '/contact',
+    '/admin',
     '/no-such-page',
   ]) {
     const html = await (await request.get(path)).text();
@@ -103,7 +104,7 @@ test('unknown paths get the prerendered 404 page with status 404; /success and t
   expect(await success.text()).not.toContain('Live Aquatics Order</h1>');
 });
 
-for (const path of ['/', '/privacy', '/terms', '/no-such-page']) {
+for (const path of ['/', '/privacy', '/terms', '/admin', '/no-such-page']) {
   test(`${path} is hydrated, not drawn again, and React reports no mismatch`, async ({ page }) => {
     await watchForReplacedShell(page);
     const errors = collectErrors(page);

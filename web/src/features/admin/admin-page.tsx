@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { AdminConfig } from '../../../../shared/admin-config';
 import { useAppConfig } from '../../lib/app-context';
+import { useHydrated } from '../../lib/use-hydrated';
 import stylesheet from './admin.css?url';
 import { type AdminApi, createAdminApi } from './admin-api';
 import { AdminSession } from './admin-session';
@@ -43,6 +44,7 @@ function viewOf(value: string | null): AdminView {
  */
 export function AdminPage() {
   const [state, setState] = useState<PageState>({ kind: 'loading' });
+  const hydrated = useHydrated();
   const params = useAdminParams();
   const navigate = useNavigate();
   // The site's own origin (the page's): the API, the config and the sign-in's return address.
@@ -91,7 +93,8 @@ export function AdminPage() {
 
   return (
     <div className="admin">
-      <link rel="stylesheet" href={stylesheet} precedence="default" />
+      {/* Linked once in the browser: the build's prerender is a separate build with its own asset names. */}
+      {hydrated && <link rel="stylesheet" href={stylesheet} precedence="default" />}
       <title>Admin · Live Aquatics</title>
       {state.kind === 'loading' && (
         <p className="loading" role="status">
