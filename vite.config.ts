@@ -45,6 +45,32 @@ const PAGE_CHUNKS: Record<string, string[]> = {
   '404.html': ['web/src/app/routes/not-found.tsx'],
 };
 
+/**
+ * The pages whose script starts only once the browser has painted their HTML. A customer reaches
+ * `/success` from Stripe with the main script already cached from `/`: run at once, it would
+ * evaluate and hydrate before the first paint, holding back a page whose HTML is ready (and
+ * Lighthouse's simulated slow 4G would count its download into the paint). See ADR 0030.
+ */
+const PAINT_FIRST_PAGES = new Set(['success.html']);
+
+/**
+ * The inline module that starts a PAINT_FIRST_PAGES page: after the next frame has painted (a
+ * hidden tab paints nothing, so it starts at once), it preloads the page's chunks and imports the
+ * entry, exactly what the page's `<script>` and `<link rel="modulepreload">` tags would have done
+ * a frame earlier. Allowed by its hash in the CSP (infra: inlineScriptHashes).
+ */
+function paintFirstStarter(entry: string, preloads: readonly string[]): string {
+  const urls = (list: readonly string[]) => JSON.stringify(list.map((name) => `/${name}`));
+  return (
+    '<script type="module">' +
+    `const start=()=>{for(const href of ${urls(preloads)}){const link=document.createElement("link");` +
+    'link.rel="modulepreload";link.crossOrigin="";link.href=href;document.head.append(link)}' +
+    `import(${JSON.stringify(`/${entry}`)})};` +
+    'document.visibilityState==="hidden"?start():requestAnimationFrame(()=>setTimeout(start))' +
+    '</script>'
+  );
+}
+
 /** A chunk's file and every chunk it imports statically, however deep, as root-relative URLs. */
 function chunkUrls(bundle: Rolldown.OutputBundle, fileName: string, seen = new Set<string>()): Set<string> {
   const chunk = bundle[fileName];
@@ -132,14 +158,26 @@ function prerender(define: Record<string, string>): Plugin {
       const built = await readFile(join(outDir, 'index.html'), 'utf8');
       if (!built.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
       const template = await inlineStylesheet(built, outDir);
+      const entryTags = [
+        ...template.matchAll(/<script type="module" crossorigin src="\/([^"]+\.js)"><\/script>/g),
+      ];
+      const [entryTag, ...otherEntries] = entryTags;
+      if (!entryTag?.[1] || otherEntries.length > 0) {
+        throw new Error(`index.html should load one module script, not ${entryTags.length}`);
+      }
       for (const page of pages) {
         // React marks a boundary it gave up on with <!--$!-->: the page would be drawn by the browser.
         if (page.body.includes('<!--$!-->'))
           throw new Error(`Prerendering ${page.file} failed in a Suspense boundary`);
-        const preloads = (pagePreloads.get(page.file) ?? [])
-          .map((name) => `<link rel="modulepreload" crossorigin href="/${name}">`)
-          .join('');
+        const chunks = pagePreloads.get(page.file) ?? [];
+        const paintFirst = PAINT_FIRST_PAGES.has(page.file);
+        const preloads = paintFirst
+          ? ''
+          : chunks.map((name) => `<link rel="modulepreload" crossorigin href="/${name}">`).join('');
         const html = template
+          .replace(entryTag[0], () =>
+            paintFirst ? paintFirstStarter(entryTag[1] ?? '', chunks) : entryTag[0],
+          )
           .replace(/<title>[^<]*<\/title>/, page.head || '$&')
           .replace('</head>', `${preloads}</head>`)
           .replace('<div id="root"></div>', `<div id="root" data-page="${page.key}">${page.body}</div>`);
@@ -196,8 +234,9 @@ export default defineConfig(() => {
     build: {
       outDir: '../dist/web',
       emptyOutDir: true,
-      // Keep every asset a file: the CSP (`script-src 'self'`, `style-src 'self'` and the inlined
-      // stylesheet's hash) refuses other inline content, and a data: URL would need an exception.
+      // Keep every asset a file: the CSP (`script-src 'self'` and the paint-first starters' hashes,
+      // `style-src 'self'` and the inlined stylesheet's hash) refuses other inline content, and a
+      // data: URL would need an exception.
       assetsInlineLimit: 0,
       // No list of each lazy chunk's imports in the first load (0.2 KiB gzip, mostly file hashes):
       // the HTML files preload each page's chunks themselves (PAGE_CHUNKS), and the order flow's

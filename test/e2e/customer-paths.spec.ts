@@ -1,5 +1,9 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
-import { contentSecurityPolicy, inlineStyleHashes } from '../../infra/lib/constructs/website';
+import {
+  contentSecurityPolicy,
+  inlineScriptHashes,
+  inlineStyleHashes,
+} from '../../infra/lib/constructs/website';
 import {
   expectAccessible,
   fillDeliveryDetails,
@@ -138,7 +142,7 @@ test('a slow API: the payment tab says secure checkout is opening, titled with t
 }) => {
   // The deployed CSP on the shop's documents: the payment tab inherits it, so what it shows must
   // pass it (less upgrade-insecure-requests, which would send this http test server to https).
-  const policy = contentSecurityPolicy(inlineStyleHashes('dist/web'))
+  const policy = contentSecurityPolicy(inlineStyleHashes('dist/web'), [], inlineScriptHashes('dist/web'))
     .split('; ')
     .filter((directive) => directive !== 'upgrade-insecure-requests')
     .join('; ');

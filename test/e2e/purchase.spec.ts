@@ -1,7 +1,11 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
-import { contentSecurityPolicy, inlineStyleHashes } from '../../infra/lib/constructs/website';
+import {
+  contentSecurityPolicy,
+  inlineScriptHashes,
+  inlineStyleHashes,
+} from '../../infra/lib/constructs/website';
 import { expect, test } from './support/fixtures';
 
 interface Customer {
@@ -104,7 +108,7 @@ test('the production build runs under the deployed CSP and fits a 360px screen',
 }) => {
   // The local server sends no CSP; CloudFront will. Add the deployed policy to every response, less
   // upgrade-insecure-requests, which would send this plain-http test server's files to https.
-  const policy = contentSecurityPolicy(inlineStyleHashes('dist/web'))
+  const policy = contentSecurityPolicy(inlineStyleHashes('dist/web'), [], inlineScriptHashes('dist/web'))
     .split('; ')
     .filter((directive) => directive !== 'upgrade-insecure-requests')
     .join('; ');

@@ -1,9 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_PATH_PATTERN } from '../../infra/lib/constructs/checkout-api';
-import { contentSecurityPolicy, inlineStyleHashes } from '../../infra/lib/constructs/website';
+import {
+  contentSecurityPolicy,
+  inlineScriptHashes,
+  inlineStyleHashes,
+} from '../../infra/lib/constructs/website';
 import type { ShopStack } from '../../infra/lib/shop-stack';
 import { fakeWebBuild, logicalIdOf, statementsOfRole, synthShop } from './support';
 
@@ -169,6 +173,41 @@ describe('Website', () => {
       writeFileSync(join(unstyled, 'index.html'), '<!doctype html><title>Not built yet</title>');
       expect(inlineStyleHashes(unstyled)).toEqual([]);
       expect(contentSecurityPolicy([])).toContain("style-src 'self';");
+    });
+
+    it('CSP script hashes: one per distinct inline <script> of any page, none for a script with a src', () => {
+      const site = fakeWebBuild(['index.html', 'success.html', 'assets/index-abc123.js']);
+      writeFileSync(
+        join(site, 'success.html'),
+        '<script type="module">start()</script><script type="module" crossorigin src="/assets/index-abc123.js"></script>',
+      );
+      writeFileSync(
+        join(site, 'index.html'),
+        '<script type="module" src="/assets/index-abc123.js"></script>',
+      );
+
+      expect(inlineScriptHashes(site)).toEqual(['sha256-DIm7WJS6ZKDYe5qFLPy+h4JFI9Bol5QmYC57mt3Fb00=']);
+      expect(contentSecurityPolicy([], [], inlineScriptHashes(site))).toContain(
+        "script-src 'self' 'sha256-DIm7WJS6ZKDYe5qFLPy+h4JFI9Bol5QmYC57mt3Fb00=';",
+      );
+      expect(contentSecurityPolicy([])).toContain("script-src 'self';");
+    });
+
+    it("the deployed CSP runs a build's inline starter by its hash, and no other inline script", () => {
+      const site = fakeWebBuild(['index.html', 'success.html', 'assets/index-abc123.js']);
+      writeFileSync(
+        join(site, 'success.html'),
+        '<style>body{color:red}</style><script type="module">start()</script>',
+      );
+      const { stack: withStarter } = synthShop({}, { siteDir: site });
+
+      const policy: unknown =
+        Template.fromStack(withStarter).toJSON().Resources[
+          logicalIdOf(withStarter.website.responseHeadersPolicy)
+        ].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy
+          .ContentSecurityPolicy;
+
+      expect(policy).toContain("; script-src 'self' 'sha256-DIm7WJS6ZKDYe5qFLPy+h4JFI9Bol5QmYC57mt3Fb00=';");
     });
 
     it('CloudFront security headers on every response: the site behaviour and the API behaviour alike', () => {

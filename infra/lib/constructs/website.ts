@@ -51,9 +51,11 @@ export const ADMIN_API_PATH_PATTERN = '/functions/v1/admin/*';
 import { APP_ROUTES, describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
 
 /**
- * The site's Content-Security-Policy. The Vite build has no inline script and inlines no asset as
- * a data: URL (vite.config.ts); its one stylesheet is inlined into each page and allowed by hash
- * (`styleHashes`, from {@link inlineStyleHashes}), never by 'unsafe-inline'. The API is on the same
+ * The site's Content-Security-Policy. The Vite build inlines no asset as a data: URL
+ * (vite.config.ts); its one stylesheet is inlined into each page and allowed by hash
+ * (`styleHashes`, from {@link inlineStyleHashes}), and so is the one inline script, the starter
+ * of the pages that paint before their script runs (`scriptHashes`, from
+ * {@link inlineScriptHashes}): never 'unsafe-inline'. The API is on the same
  * origin. Stripe's hosted Checkout opens in a new tab by script (a navigation, which CSP does not
  * govern), never through a form post, so no Stripe origin is listed. `connectOrigins` are the
  * other origins the page may fetch from: the admin page's sign-in, whose token endpoint it calls.
@@ -61,10 +63,11 @@ import { APP_ROUTES, describeSiteDir, spaRoutingFunctionCode } from './spa-routi
 export function contentSecurityPolicy(
   styleHashes: readonly string[],
   connectOrigins: readonly string[] = [],
+  scriptHashes: readonly string[] = [],
 ): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...scriptHashes.map((hash) => `'${hash}'`)].join(' '),
     ["style-src 'self'", ...styleHashes.map((hash) => `'${hash}'`)].join(' '),
     "img-src 'self'",
     "font-src 'self'",
@@ -82,11 +85,23 @@ export function contentSecurityPolicy(
  * and without repeats: the policy then allows exactly the styles this build inlined.
  */
 export function inlineStyleHashes(siteDir: string): string[] {
+  return inlineHashes(siteDir, /<style>([\s\S]*?)<\/style>/g);
+}
+
+/**
+ * The CSP hashes of every inline `<script>` (one without `src`) in the build's HTML files, sorted
+ * and without repeats: the policy then runs exactly the scripts this build inlined.
+ */
+export function inlineScriptHashes(siteDir: string): string[] {
+  return inlineHashes(siteDir, /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g);
+}
+
+function inlineHashes(siteDir: string, element: RegExp): string[] {
   const hashes = new Set<string>();
   for (const file of readdirSync(siteDir).filter((name) => name.endsWith('.html'))) {
     const html = readFileSync(join(siteDir, file), 'utf8');
-    for (const [, css = ''] of html.matchAll(/<style>([\s\S]*?)<\/style>/g)) {
-      hashes.add(`sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}`);
+    for (const [, text = ''] of html.matchAll(element)) {
+      hashes.add(`sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`);
     }
   }
   return [...hashes].sort();
@@ -205,6 +220,7 @@ export class Website extends Construct {
           contentSecurityPolicy: contentSecurityPolicy(
             inlineStyleHashes(props.siteDir),
             props.connectOrigins,
+            inlineScriptHashes(props.siteDir),
           ),
           override: true,
         },

@@ -33,11 +33,15 @@ export function SuccessPage() {
   return (
     <>
       <title>{`Payment confirmation · ${SELLER.shopName}`}</title>
-      <PaymentStatus
-        key={`${sessionId}#${attempt}`}
-        sessionId={sessionId}
-        onRetry={() => setAttempt((current) => current + 1)}
-      />
+      {/* A screen tall whatever the answer, so the footer stays below the fold when the
+          answer replaces the prerendered "checking" card with a taller one (no layout shift). */}
+      <div className="payment-status">
+        <PaymentStatus
+          key={`${sessionId}#${attempt}`}
+          sessionId={sessionId}
+          onRetry={() => setAttempt((current) => current + 1)}
+        />
+      </div>
     </>
   );
 }
