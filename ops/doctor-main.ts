@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import Stripe from 'stripe';
 import { HANDLED_WEBHOOK_EVENTS } from '../lambdas/domain/fulfilment/webhook-events';
 import { createStripeClient } from '../lambdas/lib/stripe';
 import { runDoctor } from './doctor';
@@ -17,5 +18,6 @@ process.exitCode = await runDoctor(process.argv.slice(2), {
   now: () => new Date(),
   checkoutOrigin: 'https://checkout.stripe.com',
   events: HANDLED_WEBHOOK_EVENTS,
+  apiVersion: Stripe.API_VERSION,
   cdkJsonPath: fileURLToPath(new URL('../cdk.json', import.meta.url)),
 });

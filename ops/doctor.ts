@@ -36,6 +36,8 @@ export interface DoctorDeps {
   now: () => Date;
   /** The origin of Stripe's hosted payment pages (`https://checkout.stripe.com`; the simulator's in tests). */
   checkoutOrigin: string;
+  /** The Stripe API version the code is tested with (the SDK's): the shape of the endpoint's events. */
+  apiVersion: Stripe.WebhookEndpointCreateParams.ApiVersion;
   /** The events the webhook handles: what its endpoint must listen for. */
   events: readonly Stripe.WebhookEndpointCreateParams.EnabledEvent[];
 }
@@ -173,6 +175,10 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
         const problems: string[] = [];
         if (endpoint.url !== webhookUrl) problems.push(`it sends to ${endpoint.url}, not ${webhookUrl}`);
         if (endpoint.status !== 'enabled') problems.push(`it is ${endpoint.status}`);
+        if (endpoint.api_version !== deps.apiVersion)
+          problems.push(
+            `it sends events of API version ${endpoint.api_version ?? "the account's default"}, not ${deps.apiVersion}`,
+          );
         const { missing, extra } = eventDifference(endpoint.enabled_events, deps.events);
         if (missing.length > 0) problems.push(`it does not send ${missing.join(', ')}`);
         if (extra.length > 0) problems.push(`it also sends ${extra.join(', ')}, which the shop ignores`);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { stdin, stdout } from 'node:process';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
+import Stripe from 'stripe';
 import { HANDLED_WEBHOOK_EVENTS } from '../lambdas/domain/fulfilment/webhook-events';
 import { createStripeClient } from '../lambdas/lib/stripe';
 import { type Prompter, runSetup } from './setup';
@@ -43,6 +44,7 @@ process.exitCode = await runSetup(process.argv.slice(2), {
   now: () => new Date(),
   checkoutOrigin: 'https://checkout.stripe.com',
   events: HANDLED_WEBHOOK_EVENTS,
+  apiVersion: Stripe.API_VERSION,
   cdkJsonPath: `${repoRoot}cdk.json`,
   prompt: stdin.isTTY ? prompt : undefined,
   runCdk: (args) =>

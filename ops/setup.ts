@@ -341,12 +341,11 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
     url: webhookUrl,
     events: deps.events,
     description: `Live Aquatics (${stage})`,
+    apiVersion: deps.apiVersion,
     knownId: storedWebhook.success ? storedWebhook.data.webhookEndpointId : undefined,
   });
-  for (const id of endpoint.removed) {
-    out(
-      `  - Stripe webhook endpoint ${id} at the same URL removed (its signing secret is not the stored one)`,
-    );
+  for (const { id, why } of endpoint.removed) {
+    out(`  - Stripe webhook endpoint ${id} at the same URL removed (${why})`);
     changes.push(`endpoint ${id} removed`);
   }
   if (endpoint.action === 'unchanged')

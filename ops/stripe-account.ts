@@ -125,17 +125,24 @@ export function eventDifference(
   };
 }
 
+/** An endpoint at the stage's URL that ensureWebhookEndpoint deleted, and why. */
+export interface RemovedEndpoint {
+  id: string;
+  why: string;
+}
+
 /** What ensureWebhookEndpoint did. */
 export type EndpointOutcome =
-  | { action: 'created'; id: string; secret: string; removed: string[] }
-  | { action: 'updated' | 'unchanged'; id: string; removed: string[] };
+  | { action: 'created'; id: string; secret: string; removed: RemovedEndpoint[] }
+  | { action: 'updated' | 'unchanged'; id: string; removed: RemovedEndpoint[] };
 
 /**
- * Makes the stage's webhook endpoint the one at `url` listening for exactly `events`, enabled:
- * the endpoint whose signing secret is stored (`knownId`) is updated if it differs; without one,
- * an endpoint is created, and its secret (which Stripe hands out only then) is returned to be
- * stored. Any other endpoint at the same URL is deleted: its secret is not the stored one, so
- * each of its deliveries would be refused.
+ * Makes the stage's webhook endpoint the one at `url` listening for exactly `events`, enabled,
+ * sending events in `apiVersion`'s shape: the endpoint whose signing secret is stored (`knownId`)
+ * is updated if its events differ; without one, an endpoint is created, and its secret (which
+ * Stripe hands out only then) is returned to be stored. Any other endpoint at the same URL is
+ * deleted: its secret is not the stored one, so each of its deliveries would be refused. So is the
+ * known one when its API version is another: Stripe cannot change an endpoint's version.
  */
 export async function ensureWebhookEndpoint(
   stripe: Stripe,
@@ -144,23 +151,34 @@ export async function ensureWebhookEndpoint(
     events: readonly Stripe.WebhookEndpointCreateParams.EnabledEvent[];
     description: string;
     knownId: string | undefined;
+    apiVersion: Stripe.WebhookEndpointCreateParams.ApiVersion;
   },
 ): Promise<EndpointOutcome> {
   const atUrl = (
     await stripe.webhookEndpoints.list({ limit: 100 }).autoPagingToArray({ limit: 1000 })
   ).filter((endpoint) => endpoint.url === wanted.url);
-  const known = atUrl.find((endpoint) => endpoint.id === wanted.knownId);
-  const removed: string[] = [];
+  const known = atUrl.find(
+    (endpoint) => endpoint.id === wanted.knownId && endpoint.api_version === wanted.apiVersion,
+  );
+  const removed: RemovedEndpoint[] = [];
   for (const other of atUrl) {
     if (other.id === known?.id) continue;
     await stripe.webhookEndpoints.del(other.id);
-    removed.push(other.id);
+    removed.push({
+      id: other.id,
+      why:
+        other.id === wanted.knownId
+          ? `it sends events of API version ${other.api_version ?? "the account's default"}, not ${wanted.apiVersion}`
+          : 'its signing secret is not the stored one',
+    });
   }
   if (known === undefined) {
     const created = await stripe.webhookEndpoints.create({
       url: wanted.url,
       enabled_events: [...wanted.events],
       description: wanted.description,
+      // Events in the shape the code was tested with (the SDK's version), whatever the account's default.
+      api_version: wanted.apiVersion,
     });
     if (created.secret === undefined)
       throw new Error(`Stripe created ${created.id} without a signing secret`);

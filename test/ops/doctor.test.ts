@@ -45,11 +45,11 @@ function answering(
   };
 }
 
-async function doctor(fetchOverride?: typeof fetch) {
+async function doctor(fetchOverride?: typeof fetch, overrides: Parameters<StageHarness['deps']>[0] = {}) {
   harness.lines.length = 0;
   const code = await runDoctor(
     ['--stage', 'prod'],
-    harness.deps(fetchOverride === undefined ? {} : { fetch: fetchOverride }),
+    harness.deps({ ...(fetchOverride !== undefined && { fetch: fetchOverride }), ...overrides }),
   );
   return { code, lines: [...harness.lines] };
 }
@@ -76,6 +76,7 @@ beforeAll(async () => {
   const endpoint = await stripe().webhookEndpoints.create({
     url: `${harness.shop.url}/functions/v1/stripe-webhook`,
     enabled_events: [...HANDLED],
+    api_version: '2026-10-28.endive',
   });
   endpointId = endpoint.id;
 }, 60_000);
@@ -193,6 +194,16 @@ describe('npm run doctor', () => {
 
     expect(failures(lines)).toEqual([
       `  ✗ Stripe webhook endpoint: The webhook endpoint ${endpointId}: it does not send charge.refunded; it also sends customer.created, which the shop ignores. Run npm run setup -- --stage prod to put it right.`,
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('says when the endpoint sends events of another API version than the code reads', async () => {
+    // The code now reads an older version than the endpoint was registered with.
+    const { code, lines } = await doctor(undefined, { apiVersion: '2026-09-30.endive' });
+
+    expect(failures(lines)).toEqual([
+      `  ✗ Stripe webhook endpoint: The webhook endpoint ${endpointId}: it sends events of API version 2026-10-28.endive, not 2026-09-30.endive. Run npm run setup -- --stage prod to put it right.`,
     ]);
     expect(code).toBe(1);
   });

@@ -4,6 +4,7 @@ import { runSetup } from '../../ops/setup';
 import { readStageBlock, writeStageBlock } from '../../ops/stage-file';
 import {
   healthyAccount,
+  SECRETS,
   SETUP_FLAGS,
   STRIPE_KEY,
   type StageHarness,
@@ -144,6 +145,24 @@ describe('setup puts right', () => {
     const { data } = await stripe().webhookEndpoints.list();
     expect(data.map(({ id }) => id)).not.toContain(stray.id);
     expect(data).toHaveLength(1);
+  });
+
+  it('replaces the stored endpoint when it sends events of another API version, and stores the new secret', async () => {
+    await setup(SETUP_FLAGS);
+    const [old] = (await stripe().webhookEndpoints.list()).data;
+    const oldSecret = harness.state.secrets.get(SECRETS.webhook);
+
+    const { lines } = await setup(SETUP_FLAGS, { apiVersion: '2026-09-30.endive' });
+
+    const [current] = (await stripe().webhookEndpoints.list()).data;
+    expect(lines).toContain(
+      `  - Stripe webhook endpoint ${old?.id} at the same URL removed (it sends events of API version 2026-10-28.endive, not 2026-09-30.endive)`,
+    );
+    expect(current?.api_version).toBe('2026-09-30.endive');
+    expect(harness.state.secrets.get(SECRETS.webhook)).not.toBe(oldSecret);
+    expect(JSON.parse(harness.state.secrets.get(SECRETS.webhook) ?? '{}').webhookEndpointId).toBe(
+      current?.id,
+    );
   });
 
   it('adds an existing user to the merchants group', async () => {

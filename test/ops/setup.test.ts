@@ -59,6 +59,8 @@ describe('npm run setup, first run', () => {
     const { data } = await stripe().webhookEndpoints.list();
     expect(data).toHaveLength(1);
     expect(data[0]?.url).toBe(`${harness.shop.url}/functions/v1/stripe-webhook`);
+    // The events' shape the code was tested with: the SDK's API version.
+    expect(data[0]?.api_version).toBe('2026-10-28.endive');
     expect(data[0]?.enabled_events).toEqual([
       'checkout.session.completed',
       'checkout.session.async_payment_succeeded',

@@ -31,6 +31,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { ListSubscriptionsByTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
+import Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { HANDLED_WEBHOOK_EVENTS } from '../../lambdas/domain/fulfilment/webhook-events';
 import { createStripeClient } from '../../lambdas/lib/stripe';
@@ -152,6 +153,7 @@ export async function startStageHarness(): Promise<StageHarness> {
       now: () => new Date(),
       checkoutOrigin: harness.checkoutOrigin,
       events: HANDLED_WEBHOOK_EVENTS,
+      apiVersion: Stripe.API_VERSION,
       cdkJsonPath,
       prompt: undefined,
       runCdk: async (args) => {
