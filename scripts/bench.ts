@@ -8,6 +8,10 @@
  *   serves is one of the two); chunks loaded later are listed apart. Prerender check: the HTML of
  *   `/` holds the title, product card, prices and Important Information, marked for hydration,
  *   and the 404 page has its own prerendered file.
+ * - Admin (`npm run bench -- admin`): what `/admin` loads before the merchant can sign in: its
+ *   HTML's scripts plus the admin's own chunk (the lazy route's import of AdminPage) and every chunk
+ *   that imports, gzip -9, its stylesheet apart; and Lighthouse's LCP of the page (signed out: the
+ *   sign-in), 3 runs, median and range. Reported, no target; `/`'s first load is the web part's.
  * - Lighthouse (npm `lighthouse`, mobile defaults: simulated slow 4G and 4x CPU slowdown) against
  *   the whole local shop on free ports, whose static server compresses as CloudFront does: `/`
  *   and `/success` for a session paid in the simulator, 3 runs each, median and range; the same
@@ -237,14 +241,38 @@ const lighthouseReport = (value: unknown): LighthouseRun => {
   };
 };
 
+const LIGHTHOUSE_BIN = resolve('node_modules/.bin/lighthouse');
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+/** Why Lighthouse cannot run here, or undefined when it can. */
+function lighthouseMissing(): string | undefined {
+  if (!existsSync(CHROME)) return `no Chromium at ${CHROME} (set CHROME_PATH)`;
+  if (!existsSync(LIGHTHOUSE_BIN)) return 'lighthouse is not installed';
+  return undefined;
+}
+
+/** One Lighthouse run (mobile defaults) of a URL, its report written to `output`. */
+async function runLighthouse(url: string, output: string, throttling: 'simulate' | 'devtools') {
+  await execFileAsync(
+    LIGHTHOUSE_BIN,
+    [
+      url,
+      '--output=json',
+      `--output-path=${output}`,
+      '--quiet',
+      `--throttling-method=${throttling}`,
+      '--only-categories=performance,accessibility,best-practices',
+      '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage',
+    ],
+    { env: { ...process.env, CHROME_PATH: CHROME }, timeout: 120_000 },
+  );
+  return lighthouseReport(JSON.parse(readFileSync(output, 'utf8')));
+}
+
 async function lighthouseFigures() {
   section('Lighthouse (mobile)');
-  const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-  const bin = resolve('node_modules/.bin/lighthouse');
-  if (!existsSync(chrome) || !existsSync(bin)) {
-    const why = !existsSync(chrome)
-      ? `no Chromium at ${chrome} (set CHROME_PATH)`
-      : 'lighthouse is not installed';
+  const why = lighthouseMissing();
+  if (why !== undefined) {
     console.log(`  NOT RUN: ${why}. Lighthouse figures are missing from this run.`);
     record({
       section: 'lighthouse',
@@ -290,22 +318,8 @@ async function lighthouseFigures() {
     const outDir = mkdtempSync(join(tmpdir(), 'shop-lighthouse-'));
     const runs: Record<string, LighthouseRun[]> = { '/': [], '/success': [] };
     const devtoolsRuns: Record<string, LighthouseRun[]> = { '/': [], '/success': [] };
-    const lighthouse = async (path: string, output: string, throttling: 'simulate' | 'devtools') => {
-      await execFileAsync(
-        bin,
-        [
-          `${shop.url}${path}`,
-          '--output=json',
-          `--output-path=${output}`,
-          '--quiet',
-          `--throttling-method=${throttling}`,
-          '--only-categories=performance,accessibility,best-practices',
-          '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage',
-        ],
-        { env: { ...process.env, CHROME_PATH: chrome }, timeout: 120_000 },
-      );
-      return lighthouseReport(JSON.parse(readFileSync(output, 'utf8')));
-    };
+    const lighthouse = (path: string, output: string, throttling: 'simulate' | 'devtools') =>
+      runLighthouse(`${shop.url}${path}`, output, throttling);
     for (let run = 0; run < LIGHTHOUSE_RUNS; run += 1) {
       for (const [name, path] of Object.entries(pages)) {
         const file = `${name.replace(/\W/g, '') || 'home'}-${run}`;
@@ -382,6 +396,110 @@ async function lighthouseFigures() {
     }
     console.log(`  ${LIGHTHOUSE_RUNS} runs each of / and /success done, simulated and devtools throttling`);
   } finally {
+    await shop.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The merchant's /admin: its own first load and LCP
+
+/** The chunks a built chunk imports statically (`from"./x.js"`, `import"./x.js"`), however deep. */
+function staticImports(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const code = readFileSync(join(WEB_DIR, file), 'utf8');
+  for (const match of code.matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)) {
+    staticImports(`assets/${match[1]}`, seen);
+  }
+  return seen;
+}
+
+async function adminFigures() {
+  section('Admin: what /admin loads before the sign-in (dist/web/admin.html)');
+  const htmlFile = existsSync(join(WEB_DIR, 'admin.html')) ? 'admin.html' : 'index.html';
+  const html = readFileSync(join(WEB_DIR, htmlFile), 'utf8');
+  const scripts = [
+    ...html.matchAll(/<script[^>]+src="\/([^"]+\.js)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g),
+  ].map((match) => match[1] ?? '');
+  const page = new Set<string>();
+  for (const file of scripts) staticImports(file, page);
+  // The lazy route's chunk: the import() whose module gives AdminPage (web/src/app/routes.tsx).
+  const lazyRoute = [...page]
+    .map((file) =>
+      /import\(`\.\/([\w.-]+\.js)`\)\.then\(\(?(\w+)\)?=>\(\{default:\2\.AdminPage\}/.exec(
+        readFileSync(join(WEB_DIR, file), 'utf8'),
+      ),
+    )
+    .find((match) => match !== null);
+  if (!lazyRoute?.[1]) {
+    record({
+      section: 'admin',
+      name: '/admin first-load JS (gzip)',
+      value: 'no admin chunk found',
+      unit: '',
+    });
+    return;
+  }
+  const own = [...staticImports(`assets/${lazyRoute[1]}`)].filter((file) => !page.has(file));
+  const size = (files: readonly string[]) =>
+    files.reduce((sum, file) => sum + compressed(readFileSync(join(WEB_DIR, file))).gzip, 0);
+  const stylesheets = new Set(
+    own.flatMap((file) =>
+      [...readFileSync(join(WEB_DIR, file), 'utf8').matchAll(/["'`]\/(assets\/[\w.-]+\.css)["'`]/g)].map(
+        (match) => match[1] ?? '',
+      ),
+    ),
+  );
+  for (const file of [...page, ...own, ...stylesheets]) {
+    const sizes = compressed(readFileSync(join(WEB_DIR, file)));
+    console.log(
+      `  ${page.has(file) ? 'page ' : 'admin'}  ${file.padEnd(42)} gzip ${`${kib(sizes.gzip)} KiB`.padStart(9)}`,
+    );
+  }
+  raw.adminChunks = { page: [...page], own, stylesheets: [...stylesheets] };
+  record({
+    section: 'admin',
+    name: '/admin first-load JS (gzip)',
+    value: kib(size([...page, ...own])),
+    unit: 'KiB',
+    detail: `the shop's ${kib(size([...page]))} KiB (${htmlFile}) + the admin's own ${kib(size(own))} KiB in ${own.length} chunk(s); stylesheet ${kib(size([...stylesheets]))} KiB`,
+  });
+
+  const why = lighthouseMissing();
+  if (why !== undefined) {
+    console.log(`  NOT RUN: ${why}. The admin's LCP is missing from this run.`);
+    record({ section: 'admin', name: '/admin LCP', value: `not run: ${why}`, unit: '' });
+    return;
+  }
+  logger.setLogLevel('SILENT');
+  const shop = await startLocalShop({
+    port: 0,
+    dynamoPort: 0,
+    sesPort: 0,
+    simulatorPort: 0,
+    dataDir: undefined,
+    webRoot: resolve(WEB_DIR),
+    stripe: undefined,
+    log: () => {},
+  });
+  const outDir = mkdtempSync(join(tmpdir(), 'shop-lighthouse-admin-'));
+  try {
+    const runs: LighthouseRun[] = [];
+    for (let run = 0; run < LIGHTHOUSE_RUNS; run += 1) {
+      runs.push(await runLighthouse(`${shop.url}/admin`, join(outDir, `admin-${run}.json`), 'simulate'));
+    }
+    raw.adminLighthouse = runs;
+    const lcp = runs.map((r) => r.lcpMs);
+    record({
+      section: 'admin',
+      name: '/admin LCP',
+      value: Math.round(median(lcp)),
+      unit: 'ms',
+      detail: `signed out (the sign-in); range ${range(lcp)} ms; performance ${median(runs.map((r) => r.performance))}`,
+    });
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
     await shop.close();
   }
 }
@@ -908,6 +1026,7 @@ if (want('lambda')) await lambdaFigures();
 if (want('warm')) await warmFigures();
 if (want('fulfilment')) await fulfilmentFigures();
 if (want('lighthouse')) await lighthouseFigures();
+if (want('admin')) await adminFigures();
 if (want('cost')) costFigures();
 printTable();
 writeFileSync('bench-results.json', `${JSON.stringify({ ...started, figures, raw }, null, 2)}\n`);
