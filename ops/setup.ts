@@ -1,12 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import {
-  AdminAddUserToGroupCommand,
-  AdminCreateUserCommand,
-  AdminGetUserCommand,
-  AdminListGroupsForUserCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
-import {
   GetIdentityDkimAttributesCommand,
   GetIdentityVerificationAttributesCommand,
 } from '@aws-sdk/client-ses';
@@ -14,8 +8,8 @@ import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
+import { addMerchant } from '../lambdas/domain/operations/merchant-accounts';
 import { RefusedError } from '../lambdas/domain/refusal';
-import { MERCHANTS_GROUP } from '../shared/api-paths';
 import { stageSettingsSchema } from '../shared/stage-config';
 import { type DoctorDeps, printChecks, runDoctorChecks } from './doctor';
 import {
@@ -381,7 +375,15 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
   }
 
   const merchantLogin = flag('merchant-login') ?? textOf(settings.merchantEmail) ?? '';
-  const merchant = await ensureMerchant(aws, outputs.get(STAGE_OUTPUTS.adminUserPoolId), merchantLogin);
+  const added = await addMerchant(merchantLogin, {
+    client: aws.cognito,
+    userPoolId: outputs.get(STAGE_OUTPUTS.adminUserPoolId),
+  });
+  const merchant = added.invited
+    ? 'created'
+    : added.addedToGroup
+      ? 'added to the merchants group'
+      : 'unchanged';
   if (merchant === 'unchanged') out(`  = Merchant ${merchantLogin}: may already sign in to /admin`);
   else {
     out(
@@ -452,46 +454,6 @@ async function dnsRecords(
   return (DkimAttributes[domain]?.DkimTokens ?? []).map(
     (token) => `${token}._domainkey.${domain}  CNAME  ${token}.dkim.amazonses.com`,
   );
-}
-
-/**
- * Makes `email` a merchant of the user pool: created (Cognito mails a temporary password) and
- * in the merchants group, or left as it is when it already is both.
- */
-async function ensureMerchant(
-  aws: StageAwsClients,
-  userPoolId: string,
-  email: string,
-): Promise<'created' | 'added to the merchants group' | 'unchanged'> {
-  let exists = true;
-  try {
-    await aws.cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));
-  } catch (error) {
-    if (!(error instanceof Error && error.name === 'UserNotFoundException')) throw error;
-    exists = false;
-  }
-  if (!exists) {
-    await aws.cognito.send(
-      new AdminCreateUserCommand({
-        UserPoolId: userPoolId,
-        Username: email,
-        UserAttributes: [
-          { Name: 'email', Value: email },
-          { Name: 'email_verified', Value: 'true' },
-        ],
-        DesiredDeliveryMediums: ['EMAIL'],
-      }),
-    );
-  } else {
-    const { Groups = [] } = await aws.cognito.send(
-      new AdminListGroupsForUserCommand({ UserPoolId: userPoolId, Username: email }),
-    );
-    if (Groups.some((group) => group.GroupName === MERCHANTS_GROUP)) return 'unchanged';
-  }
-  await aws.cognito.send(
-    new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: email, GroupName: MERCHANTS_GROUP }),
-  );
-  return exists ? 'added to the merchants group' : 'created';
 }
 
 function textOf(value: unknown): string | undefined {

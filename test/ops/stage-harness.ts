@@ -11,11 +11,11 @@ import {
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
-  AdminGetUserCommand,
   AdminListGroupsForUserCommand,
   CognitoIdentityProviderClient,
   ListUsersInGroupCommand,
   UserNotFoundException,
+  UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import {
   GetSecretValueCommand,
@@ -270,18 +270,18 @@ export async function startStageHarness(): Promise<StageHarness> {
   }));
 
   const cognito = mockClient(CognitoIdentityProviderClient);
-  cognito.on(AdminGetUserCommand).callsFake(({ Username = '' }) => {
-    if (!harness.state.users.has(Username))
-      throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
-    return { Username, Enabled: true };
-  });
   cognito.on(AdminCreateUserCommand).callsFake(({ Username = '' }) => {
+    if (harness.state.users.has(Username))
+      throw new UsernameExistsException({ message: 'User account already exists.', $metadata: {} });
     harness.state.users.set(Username, []);
     return { User: { Username, Enabled: true } };
   });
-  cognito.on(AdminListGroupsForUserCommand).callsFake(({ Username = '' }) => ({
-    Groups: (harness.state.users.get(Username) ?? []).map((GroupName) => ({ GroupName })),
-  }));
+  cognito.on(AdminListGroupsForUserCommand).callsFake(({ Username = '' }) => {
+    const groups = harness.state.users.get(Username);
+    if (groups === undefined)
+      throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
+    return { Groups: groups.map((GroupName) => ({ GroupName })) };
+  });
   cognito.on(AdminAddUserToGroupCommand).callsFake(({ Username = '', GroupName = '' }) => {
     harness.state.users.set(Username, [...(harness.state.users.get(Username) ?? []), GroupName]);
     return {};
