@@ -9,7 +9,7 @@ import {
 } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MERCHANTS_GROUP } from '../shared/api-paths';
+import { MERCHANTS_GROUP } from '../shared/admin-api-paths';
 import { portMessage } from './ses-local';
 
 /**

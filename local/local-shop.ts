@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
+import { ADMIN_API_PREFIX } from '../shared/admin-api-paths';
 import { ADMIN_CONFIG_PATH, ADMIN_PAGE_PATH, adminConfigSchema } from '../shared/admin-config';
-import { ADMIN_API_PREFIX, API_PATHS } from '../shared/api-paths';
+import { API_PATHS } from '../shared/api-paths';
 import { LOCAL_STAGE_SETTINGS } from '../shared/stage-config';
 import { type HttpLambda, serveWithLambda } from './api-gateway-adapter';
 import {

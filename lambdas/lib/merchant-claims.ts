@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MERCHANTS_GROUP } from '../../shared/api-paths';
+import { MERCHANTS_GROUP } from '../../shared/admin-api-paths';
 import { HttpError, type HttpEvent } from './http';
 
 export const AUTH_ERRORS = {

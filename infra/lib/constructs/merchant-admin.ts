@@ -22,7 +22,7 @@ import {
   REQUEST_KEY_PREFIX,
   SETTINGS_KEY,
 } from '../../../lambdas/domain/orders/orders-table';
-import { ADMIN_API_PATHS, MERCHANTS_GROUP } from '../../../shared/api-paths';
+import { ADMIN_API_PATHS, MERCHANTS_GROUP } from '../../../shared/admin-api-paths';
 import { acknowledgeNag } from '../nag';
 
 /** Every admin route: `METHOD path`, each with the JWT authorizer. */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ADMIN_API_PATHS } from '../../../shared/admin-api-paths';
 import {
   adminCapacityQuerySchema,
   adminCapacitySetSchema,
@@ -26,7 +27,6 @@ import type {
   AdminResumeResponse,
   AdminStatusResponse,
 } from '../../../shared/admin-responses';
-import { ADMIN_API_PATHS } from '../../../shared/api-paths';
 import { describeIssues } from '../../../shared/checkout-request';
 import type { IsoDate } from '../../../shared/dispatch';
 import {

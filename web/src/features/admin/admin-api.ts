@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ADMIN_API_PATHS } from '../../../../shared/admin-api-paths';
 import type {
   AdminCapacitySet,
   AdminDelayRequest,
@@ -7,7 +8,6 @@ import type {
   AdminPauseRequest,
   AdminRefundRequest,
 } from '../../../../shared/admin-requests';
-import { ADMIN_API_PATHS } from '../../../../shared/api-paths';
 import {
   capacitySchema,
   capacitySetSchema,
