@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { GetIdentityVerificationAttributesCommand } from '@aws-sdk/client-ses';
 import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { ListSubscriptionsByTopicCommand } from '@aws-sdk/client-sns';
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
+import { listMerchants } from '../lambdas/domain/operations/merchant-accounts';
 import { RefusedError } from '../lambdas/domain/refusal';
 import { MERCHANTS_GROUP } from '../shared/admin-api-paths';
 import { API_PATHS } from '../shared/api-paths';
@@ -272,13 +272,11 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
       'Merchant',
       async () => {
         const pool = outputs.get(STAGE_OUTPUTS.adminUserPoolId);
-        const { Users = [] } = await deps.aws.cognito.send(
-          new ListUsersInGroupCommand({ UserPoolId: pool, GroupName: MERCHANTS_GROUP, Limit: 60 }),
-        );
-        const enabled = Users.filter((user) => user.Enabled !== false);
+        const merchants = await listMerchants({ client: deps.aws.cognito, userPoolId: pool });
+        const enabled = merchants.filter((merchant) => merchant.enabled);
         if (enabled.length === 0)
           throw new CheckFailure(
-            `Nobody can sign in to /admin: the ${MERCHANTS_GROUP} group of user pool ${pool} has no enabled user. Run ${setupCommand} to create the merchant.`,
+            `Nobody can sign in to /admin: the ${MERCHANTS_GROUP} group of user pool ${pool} has no enabled user. Run ${setupCommand} to create the merchant (or npm run orders -- merchant add EMAIL --stage ${stage.stage}).`,
           );
         return `${enabled.length} merchant${enabled.length === 1 ? '' : 's'} may sign in to /admin`;
       },

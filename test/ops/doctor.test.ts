@@ -278,7 +278,7 @@ describe('npm run doctor', () => {
     const { code, lines } = await doctor();
 
     expect(failures(lines)).toEqual([
-      `  ✗ Merchant: Nobody can sign in to /admin: the merchants group of user pool ${USER_POOL} has no enabled user. Run npm run setup -- --stage prod to create the merchant.`,
+      `  ✗ Merchant: Nobody can sign in to /admin: the merchants group of user pool ${USER_POOL} has no enabled user. Run npm run setup -- --stage prod to create the merchant (or npm run orders -- merchant add EMAIL --stage prod).`,
     ]);
     expect(code).toBe(1);
   });
