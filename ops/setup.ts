@@ -393,7 +393,7 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
   }
 
   out('');
-  const records = await dnsRecords(aws, settings, senderDomain, sesState.verified !== undefined);
+  const records = await dnsRecords(aws, settings, outputs, senderDomain, sesState.verified !== undefined);
   if (records.length === 0) out('DNS records to add: none.');
   else {
     out('DNS records to add at your DNS provider (SES checks them by itself; allow up to 72 hours):');
@@ -437,23 +437,32 @@ async function sesStatus(aws: StageAwsClients, identities: string[]) {
 }
 
 /**
- * The DNS records the operator must still add by hand: the sender domain's three DKIM CNAMEs
- * (unless Route 53 holds the zone, where the stack writes them, or the domain is verified).
+ * The DNS records the operator must still add by hand, unless a Route 53 zone is given (the stack
+ * writes them there): the sender domain's three DKIM CNAMEs until SES has verified it, and the
+ * shop's own domain pointing at the distribution.
  */
 async function dnsRecords(
   aws: StageAwsClients,
   settings: StageBlock,
+  outputs: { get(key: string): string },
   domain: string,
   verified: boolean,
 ): Promise<string[]> {
-  const mode = textOf(settings.sesIdentity) ?? 'domain';
-  if (verified || mode !== 'domain' || textOf(settings.hostedZoneId) !== undefined) return [];
+  if (textOf(settings.hostedZoneId) !== undefined) return [];
+  const records: string[] = [];
+  const siteDomain = textOf(settings.domainName);
+  if (siteDomain !== undefined)
+    records.push(`${siteDomain}  CNAME  ${outputs.get(STAGE_OUTPUTS.distributionDomainName)}`);
+  if (verified || (textOf(settings.sesIdentity) ?? 'domain') !== 'domain') return records;
   const { DkimAttributes = {} } = await aws.ses.send(
     new GetIdentityDkimAttributesCommand({ Identities: [domain] }),
   );
-  return (DkimAttributes[domain]?.DkimTokens ?? []).map(
-    (token) => `${token}._domainkey.${domain}  CNAME  ${token}.dkim.amazonses.com`,
-  );
+  return [
+    ...records,
+    ...(DkimAttributes[domain]?.DkimTokens ?? []).map(
+      (token) => `${token}._domainkey.${domain}  CNAME  ${token}.dkim.amazonses.com`,
+    ),
+  ];
 }
 
 function textOf(value: unknown): string | undefined {

@@ -59,6 +59,7 @@ export const STAGE_OUTPUTS = {
   siteUrl: 'SiteUrl',
   apiUrl: 'ApiUrl',
   apiOriginUrl: 'ApiOriginUrl',
+  distributionDomainName: 'DistributionDomainName',
   stripeWebhookUrl: 'StripeWebhookUrl',
   alarmTopicArn: 'AlarmTopicArn',
   adminUserPoolId: 'AdminUserPoolId',

@@ -165,6 +165,20 @@ describe('setup puts right', () => {
     );
   });
 
+  it("prints the shop's own domain as a record to add when no Route 53 zone is given", async () => {
+    writeStageBlock(harness.cdkJsonPath, 'shop', {
+      domainName: 'shop.daphnia-direct.co.uk',
+      certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-aaaa-bbbb-cccc-000000000000',
+    });
+    harness.state.sesVerified = true;
+
+    const { lines } = await setup(['--stage', 'shop', ...SETUP_FLAGS.slice(2)]);
+
+    expect(lines.filter((line) => line.includes('CNAME'))).toEqual([
+      '  shop.daphnia-direct.co.uk  CNAME  d111111abcdef8.cloudfront.net',
+    ]);
+  });
+
   it('adds an existing user to the merchants group', async () => {
     harness.state.users.set('owner@daphnia-direct.co.uk', []);
 

@@ -175,6 +175,7 @@ export async function startStageHarness(): Promise<StageHarness> {
     SiteUrl: shop.url,
     ApiUrl: `${shop.url}/functions/v1`,
     ApiOriginUrl: origin.url,
+    DistributionDomainName: 'd111111abcdef8.cloudfront.net',
     StripeWebhookUrl: `${shop.url}/functions/v1/stripe-webhook`,
     AlarmTopicArn: TOPIC,
     AdminUserPoolId: USER_POOL,
