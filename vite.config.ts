@@ -43,6 +43,8 @@ const PAGE_CHUNKS: Record<string, string[]> = {
   'terms.html': ['web/src/features/policies/policy-page.tsx'],
   'contact.html': ['web/src/features/policies/policy-page.tsx'],
   '404.html': ['web/src/app/routes/not-found.tsx'],
+  // The merchant's page: its chunk (and zod) with the main script, not a round trip after it.
+  'admin.html': ['web/src/features/admin/public.ts'],
 };
 
 /**
