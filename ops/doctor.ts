@@ -11,7 +11,13 @@ import { API_PATHS } from '../shared/api-paths';
 import { createCheckoutResponseSchema } from '../shared/checkout-response';
 import { penceToPounds, quoteOrder } from '../shared/pricing';
 import { shopStatusSchema } from '../shared/shop-status';
-import { readSecretDocument, readStageOutputs, STAGE_OUTPUTS, type StageAwsClients } from './stage-aws';
+import {
+  operatorMessage,
+  readSecretDocument,
+  readStageOutputs,
+  STAGE_OUTPUTS,
+  type StageAwsClients,
+} from './stage-aws';
 import { readStageBlock, type StageBlock } from './stage-file';
 import { eventDifference } from './stripe-account';
 
@@ -395,8 +401,7 @@ export async function runDoctor(args: readonly string[], deps: DoctorCommandDeps
     const results = await runDoctorChecks({ stage, region, outputs, settings }, { ...deps, aws });
     return printChecks(results, deps.out) ? 0 : 1;
   } catch (error) {
-    if (!(error instanceof RefusedError) && !(error instanceof TypeError && 'code' in error)) throw error;
-    deps.out(`✗ ${error.message}`);
+    deps.out(`✗ ${operatorMessage(error)}`);
     return 1;
   }
 }

@@ -13,6 +13,7 @@ import { RefusedError } from '../lambdas/domain/refusal';
 import { stageSettingsSchema } from '../shared/stage-config';
 import { type DoctorDeps, printChecks, runDoctorChecks } from './doctor';
 import {
+  operatorMessage,
   putSecretDocumentIfChanged,
   readSecretDocument,
   readStageOutputs,
@@ -105,9 +106,7 @@ export async function runSetup(args: readonly string[], deps: SetupDeps): Promis
     await setUp(args, deps);
     return 0;
   } catch (error) {
-    // parseArgs refuses an unknown or malformed flag with a TypeError that carries a code.
-    if (!(error instanceof RefusedError) && !(error instanceof TypeError && 'code' in error)) throw error;
-    deps.out(`✗ ${error.message}`);
+    deps.out(`✗ ${operatorMessage(error)}`);
     deps.out('Nothing after this point was changed.');
     return 1;
   }

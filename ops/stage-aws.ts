@@ -153,3 +153,12 @@ export async function putSecretDocumentIfChanged(
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * A failure as the operator reads it: a refusal (or parseArgs's TypeError for a bad flag) as it
+ * is written; anything else (AWS refusing a call, say) with its type, as AWS and Stripe word it.
+ */
+export function operatorMessage(error: unknown): string {
+  if (error instanceof RefusedError || (error instanceof TypeError && 'code' in error)) return error.message;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -115,6 +115,18 @@ describe('setup refuses, before any change', () => {
     expect(lines.join('\n')).not.toContain('unknown');
   });
 
+  it("credentials that may not read the stacks, in AWS's words", async () => {
+    harness.state.stacksDenied = true;
+
+    const { code, lines } = await setup(SETUP_FLAGS);
+
+    expect(code).toBe(1);
+    expect(lines.slice(-2)).toEqual([
+      '✗ AccessDenied: User: arn:aws:iam::123456789012:user/operator is not authorized to perform: cloudformation:DescribeStacks on resource: LiveAquatics-prod',
+      'Nothing after this point was changed.',
+    ]);
+  });
+
   it('a failed deploy, and goes no further', async () => {
     const { code, lines } = await setup(SETUP_FLAGS, {
       runCdk: async (args) => (args[0] === 'deploy' ? 1 : 0),

@@ -73,6 +73,8 @@ export interface AccountState {
   sesVerified: boolean;
   sesProduction: boolean;
   alarmConfirmed: boolean;
+  /** The operator's credentials may not read the stage's stacks. */
+  stacksDenied: boolean;
 }
 
 export function healthyAccount(): AccountState {
@@ -85,6 +87,7 @@ export function healthyAccount(): AccountState {
     sesVerified: true,
     sesProduction: true,
     alarmConfirmed: true,
+    stacksDenied: false,
   };
 }
 
@@ -198,6 +201,13 @@ export async function startStageHarness(): Promise<StageHarness> {
       if (!harness.state.bootstrapped) throw missingStack(name);
       return { Stacks: [{ StackName: name, StackStatus: 'CREATE_COMPLETE', CreationTime: new Date() }] };
     }
+    if (harness.state.stacksDenied)
+      throw new CloudFormationServiceException({
+        name: 'AccessDenied',
+        $fault: 'client',
+        $metadata: {},
+        message: `User: arn:aws:iam::${ACCOUNT}:user/operator is not authorized to perform: cloudformation:DescribeStacks on resource: ${name}`,
+      });
     if (!harness.state.deployed || !name.startsWith('LiveAquatics-')) throw missingStack(name);
     const all = Object.entries(outputs()).map(([OutputKey, OutputValue]) => ({ OutputKey, OutputValue }));
     return {
