@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, stubLocationAssign } from '../../helpers/fake-browser';
 import { renderApp } from '../../helpers/render-app';
@@ -367,6 +367,37 @@ describe('an order’s page', () => {
     );
   });
 
+  it('two presses faster than the page can redraw (before the button is disabled) still send one dispatch', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/dispatch`]: () =>
+        jsonResponse({
+          results: [
+            {
+              reference: 'a1b2c3d4e5f6',
+              changed: true,
+              email: 'sent',
+              status: 'dispatched',
+              record: order({ status: 'dispatched' }),
+            },
+          ],
+        }),
+    });
+    signedIn('/admin?order=a1b2c3d4e5f6');
+
+    const button = await screen.findByRole('button', { name: 'Mark dispatched' }, { timeout: 5000 });
+    // Both clicks in one batch: React has not re-rendered the button disabled between them.
+    act(() => {
+      button.click();
+      button.click();
+    });
+
+    expect(
+      await screen.findByText('A1B2C3D4E5F6 marked dispatched. Dispatch email sent to jane@example.com.'),
+    ).toBeVisible();
+    expect(calls.filter((call) => call.url === `${API}/orders/dispatch`)).toHaveLength(1);
+  });
+
   it('a tracking number the API refuses is shown by its field (400)', async () => {
     stubNetwork({
       ...baseRoutes,
@@ -529,5 +560,118 @@ describe('shop and capacity', () => {
     expect(screen.getByRole('row', { name: /Monday 7 December/ })).toHaveTextContent(
       'Monday 7 December120012',
     );
+  });
+});
+
+describe('more actions', () => {
+  it('delays the day to a later one for a reason, saying what moved and what was emailed', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/delay`]: () =>
+        jsonResponse({
+          from: '2026-11-30',
+          to: '2026-12-01',
+          moved: ['a1b2c3d4e5f6', 'zz9yy8xx7ww6'],
+          emailed: ['a1b2c3d4e5f6', 'zz9yy8xx7ww6'],
+        }),
+    });
+    const { user } = signedIn();
+
+    await user.type(await screen.findByLabelText('New dispatch day', {}, { timeout: 5000 }), '2026-12-01');
+    await user.selectOptions(screen.getByLabelText('Reason'), 'Supply');
+    await user.click(screen.getByRole('button', { name: 'Delay the day' }));
+
+    expect(
+      await screen.findByText(
+        '2 order(s) moved from Monday 30 November to Tuesday 1 December; 2 delay email(s) sent to the customers.',
+      ),
+    ).toBeVisible();
+    expect(JSON.parse(calls.find((call) => call.url === `${API}/orders/delay`)?.body ?? '')).toEqual({
+      from: '2026-11-30',
+      to: '2026-12-01',
+      reason: 'supply',
+    });
+  });
+
+  it('downloads the day’s Click & Drop file with the token, since a link could not carry it', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/dispatch-csv`]: () =>
+        new Response('Order reference,Name\n', { headers: { 'Content-Type': 'text/csv' } }),
+    });
+    const createObjectURL = vi.fn(() => 'blob:https://api.shop.test/1');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const { user } = signedIn();
+
+    await user.click(await screen.findByRole('button', { name: 'Click & Drop CSV' }, { timeout: 5000 }));
+
+    expect(await screen.findByText('click-and-drop-2026-11-30.csv downloaded.')).toBeVisible();
+    const download = calls.find((call) => call.url.startsWith(`${API}/dispatch-csv`));
+    expect(download?.url).toBe(`${API}/dispatch-csv?date=2026-11-30`);
+    expect(download?.headers.get('Authorization')).toBe(`Bearer ${TOKENS.id_token}`);
+    expect(click).toHaveBeenCalledTimes(1);
+  });
+
+  it('finds orders by what the merchant types, with the filters in the address', async () => {
+    const calls = stubNetwork(baseRoutes);
+    const { user, router } = signedIn('/admin?view=orders');
+
+    await user.type(await screen.findByLabelText('Search', {}, { timeout: 5000 }), 'ls1 4ap');
+    await user.selectOptions(screen.getByLabelText('Status'), 'paid');
+    await user.click(screen.getByRole('button', { name: 'Show' }));
+
+    await waitFor(() => expect(router.location.search).toBe('?view=orders&status=paid&q=ls1+4ap'));
+    await waitFor(() =>
+      expect(calls.some((call) => call.url === `${API}/orders?status=paid&q=ls1+4ap`)).toBe(true),
+    );
+    expect(await screen.findByRole('heading', { name: '2 results' })).toBeVisible();
+  });
+
+  it('answers an order request: a payment link, then a decline the API refuses in its own words', async () => {
+    const request = {
+      ...order(),
+      kind: 'request',
+      reference: 'req_ab3de6gh9jk2',
+      status: 'requested',
+      emails: [{ kind: 'requestReceived', state: 'sent', sentAt: '2026-11-25T10:00:06.000Z' }],
+      history: [{ at: '2026-11-25T10:00:00.000Z', actor: 'customer', action: 'requested' }],
+    };
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/order`]: () => jsonResponse({ record: request }),
+      [`POST ${API}/requests/payment`]: () =>
+        jsonResponse({
+          reference: 'req_ab3de6gh9jk2',
+          changed: true,
+          url: 'https://checkout.stripe.com/c/pay/cs_test_1',
+          expiresAt: '2026-11-26T10:00:00.000Z',
+          email: 'sent',
+        }),
+      [`POST ${API}/requests/decline`]: () =>
+        jsonResponse(
+          { error: 'Request REQ_AB3DE6GH9JK2 has a payment link open: it cannot be declined.' },
+          409,
+        ),
+    });
+    const { user } = signedIn('/admin?order=req_ab3de6gh9jk2');
+
+    expect(
+      await screen.findByRole('heading', { name: 'Request REQ_AB3DE6GH9JK2' }, { timeout: 5000 }),
+    ).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Send payment link' }));
+    expect(
+      await screen.findByText(
+        'Payment link for REQ_AB3DE6GH9JK2 made, valid until Thu 26 Nov, 10:00. Payment link email sent to jane@example.com.',
+      ),
+    ).toBeVisible();
+    expect(JSON.parse(calls.find((call) => call.url === `${API}/requests/payment`)?.body ?? '')).toEqual({
+      reference: 'req_ab3de6gh9jk2',
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Decline' }));
+    expect(
+      await screen.findByText('Request REQ_AB3DE6GH9JK2 has a payment link open: it cannot be declined.'),
+    ).toBeVisible();
   });
 });
