@@ -80,6 +80,20 @@ test('the merchant signs in, dispatches an order placed in the same test and ref
   await expectAccessible(page);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
+  // This week's day files, fetched with the token: the Click & Drop CSV and the packing slips.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Click & Drop CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^click-and-drop-\d{4}-\d{2}-\d{2}\.csv$/);
+  const [slips] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Packing slips' }).click(),
+  ]);
+  await expect(slips.getByText(dora.name).first()).toBeVisible();
+  await expect(slips.getByText(rory.name).first()).toBeVisible();
+  await slips.close();
+
   // Find Dora's order by her email, choose it and mark it dispatched; the press is doubled.
   await page.getByRole('link', { name: 'Orders & requests' }).click();
   await page.getByLabel('Search').fill(dora.email);
