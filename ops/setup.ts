@@ -23,8 +23,8 @@ import {
 import { readStageBlock, type StageBlock, writeStageBlock } from './stage-file';
 import {
   checkKeyPermissions,
+  type EndpointOutcome,
   ensureWebhookEndpoint,
-  type StripeKeyFacts,
   type StripeKeyRole,
   stripeKeyFacts,
 } from './stripe-account';
@@ -219,49 +219,16 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
     'fulfilment',
     (await storedKey(STAGE_OUTPUTS.fulfilmentKeySecret)) ?? accountKey,
   );
-  const keys: Array<[StripeKeyRole, string]> = [
-    ['account', accountKey],
-    ['checkout', checkoutKey],
-    ['fulfilment', fulfilmentKey],
-  ];
-  const facts = new Map<StripeKeyRole, StripeKeyFacts>(
-    keys.map(([role, key]) => [role, stripeKeyFacts(key, role)]),
-  );
-  const modes = new Set([...facts.values()].map(({ mode }) => mode));
-  if (modes.size > 1)
-    throw new RefusedError(
-      `The Stripe keys are of different modes (${keys.map(([role]) => `${role}: ${facts.get(role)?.mode}`).join(', ')}): give three keys of one mode.`,
-    );
-  const livemode = modes.has('live');
-  const stripeOf = new Map<StripeKeyRole, Stripe>(keys.map(([role, key]) => [role, deps.stripe(key)]));
-  for (const [role] of keys) {
-    const client = stripeOf.get(role);
-    const keyFacts = facts.get(role);
-    if (client !== undefined && keyFacts !== undefined) await checkKeyPermissions(client, role, keyFacts);
-  }
-  out(
-    `  ✓ Stripe ${livemode ? 'LIVE' : 'test'} mode: ${keys.map(([role]) => `${role} key (${facts.get(role)?.kind ?? 'secret'})`).join(', ')}, each with the permissions it needs`,
+  const { livemode, accountStripe } = await checkStripeKeys(
+    [
+      ['account', accountKey],
+      ['checkout', checkoutKey],
+      ['fulfilment', fulfilmentKey],
+    ],
+    deps,
   );
 
-  const waf =
-    settings.waf === undefined
-      ? !PLACEHOLDER_STAGES.includes(stage)
-      : settings.waf === true || settings.waf === 'true';
-  const bootstrapRegions = waf && region !== 'us-east-1' ? [region, 'us-east-1'] : [region];
-  const unbootstrapped: string[] = [];
-  for (const at of bootstrapRegions) {
-    try {
-      await aws.cloudFormation(at).send(new DescribeStacksCommand({ StackName: 'CDKToolkit' }));
-    } catch (error) {
-      if (!(error instanceof Error && error.name === 'ValidationError')) throw error;
-      unbootstrapped.push(at);
-    }
-  }
-  out(
-    unbootstrapped.length === 0
-      ? `  ✓ CDK bootstrap: done in ${bootstrapRegions.join(' and ')}`
-      : `  ✓ CDK bootstrap: ${unbootstrapped.join(' and ')} not yet (setup bootstraps ${unbootstrapped.length === 1 ? 'it' : 'them'})`,
-  );
+  const unbootstrapped = await checkBootstrap(aws, region, stage, settings, out);
 
   const sender = textOf(settings.senderEmail) ?? '';
   const senderDomain = sender.slice(sender.lastIndexOf('@') + 1);
@@ -289,31 +256,23 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
 
   out('');
   out('Changes:');
-  const changes: string[] = [];
+  const changes = changeLog(out);
   const written = writeStageBlock(deps.cdkJsonPath, stage, settings);
-  if (written === 'unchanged') out(`  = cdk.json: stage ${stage} already as given`);
-  else {
-    out(
-      `  + cdk.json: stage ${stage} ${written} (${livemode ? 'live' : 'test'} mode, account ${account}, ${region})`,
+  if (written === 'unchanged') changes.same(`cdk.json: stage ${stage} already as given`);
+  else
+    changes.made(
+      `cdk.json: stage ${stage} ${written} (${livemode ? 'live' : 'test'} mode, account ${account}, ${region})`,
+      `cdk.json ${written}`,
     );
-    changes.push(`cdk.json ${written}`);
-  }
   if (unbootstrapped.length > 0) {
     await cdk(deps, ['bootstrap', ...unbootstrapped.map((at) => `aws://${account}/${at}`)], 'bootstrap');
-    changes.push(`bootstrapped ${unbootstrapped.join(' and ')}`);
+    changes.summary.push(`bootstrapped ${unbootstrapped.join(' and ')}`);
   }
   // CDK itself changes nothing when the stacks are as built; it lists what it changed otherwise.
+  const approval = values.yes || ask === undefined ? 'never' : 'broadening';
   await cdk(
     deps,
-    [
-      'deploy',
-      '--all',
-      '-c',
-      `stage=${stage}`,
-      '--no-notices',
-      '--require-approval',
-      values.yes || ask === undefined ? 'never' : 'broadening',
-    ],
+    ['deploy', '--all', '-c', `stage=${stage}`, '--no-notices', '--require-approval', approval],
     'deploy',
   );
 
@@ -322,74 +281,24 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
     throw new RefusedError(
       `cdk deploy finished, but the stacks of stage ${stage} are not in ${region}: read the deploy's output above.`,
     );
-
-  const webhookSecretId = outputs.get(STAGE_OUTPUTS.webhookSecret);
-  const storedWebhook = storedWebhookSchema.safeParse(
-    await readSecretDocument(aws.secretsManager, webhookSecretId),
-  );
-  const accountStripe = stripeOf.get('account');
-  if (accountStripe === undefined) throw new Error('no Stripe client for the account key');
-  const webhookUrl = outputs.get(STAGE_OUTPUTS.stripeWebhookUrl);
-  const endpoint = await ensureWebhookEndpoint(accountStripe, {
-    url: webhookUrl,
-    events: deps.events,
-    description: `Live Aquatics (${stage})`,
-    apiVersion: deps.apiVersion,
-    knownId: storedWebhook.success ? storedWebhook.data.webhookEndpointId : undefined,
-  });
-  for (const { id, why } of endpoint.removed) {
-    out(`  - Stripe webhook endpoint ${id} at the same URL removed (${why})`);
-    changes.push(`endpoint ${id} removed`);
-  }
-  if (endpoint.action === 'unchanged')
-    out(
-      `  = Stripe webhook endpoint ${endpoint.id}: already sends the ${deps.events.length} handled events to ${webhookUrl}`,
-    );
-  else {
-    out(
-      `  + Stripe webhook endpoint ${endpoint.id} ${endpoint.action}: ${webhookUrl}, events ${deps.events.join(', ')}`,
-    );
-    changes.push(`webhook endpoint ${endpoint.action}`);
-  }
-
-  const secretDocuments: Array<[string, string, Record<string, string> | undefined]> = [
-    ['checkout key', outputs.get(STAGE_OUTPUTS.checkoutKeySecret), { stripeSecretKey: checkoutKey }],
-    ['fulfilment key', outputs.get(STAGE_OUTPUTS.fulfilmentKeySecret), { stripeSecretKey: fulfilmentKey }],
-    [
-      'webhook signing secret',
-      webhookSecretId,
-      endpoint.action === 'created'
-        ? { stripeWebhookSecret: endpoint.secret, webhookEndpointId: endpoint.id }
-        : undefined,
-    ],
-  ];
-  for (const [what, secretId, document] of secretDocuments) {
-    if (
-      document !== undefined &&
-      (await putSecretDocumentIfChanged(aws.secretsManager, secretId, document))
-    ) {
-      out(`  + Secrets Manager: ${what} stored in ${secretId}`);
-      changes.push(`${what} stored`);
-    } else out(`  = Secrets Manager: ${what} in ${secretId} already as given`);
-  }
-
+  const endpoint = await registerWebhook(accountStripe, stage, outputs, aws, deps, changes);
+  await storeSecrets(outputs, aws, { checkoutKey, fulfilmentKey, endpoint }, changes);
   const merchantLogin = flag('merchant-login') ?? textOf(settings.merchantEmail) ?? '';
   const added = await addMerchant(merchantLogin, {
     client: aws.cognito,
     userPoolId: outputs.get(STAGE_OUTPUTS.adminUserPoolId),
   });
-  const merchant = added.invited
-    ? 'created'
-    : added.addedToGroup
-      ? 'added to the merchants group'
-      : 'unchanged';
-  if (merchant === 'unchanged') out(`  = Merchant ${merchantLogin}: may already sign in to /admin`);
-  else {
-    out(
-      `  + Merchant ${merchantLogin} ${merchant}${merchant === 'created' ? ' (Cognito emails a temporary password to that address)' : ''}`,
+  if (added.invited)
+    changes.made(
+      `Merchant ${merchantLogin} created (Cognito emails a temporary password to that address)`,
+      'merchant created',
     );
-    changes.push(`merchant ${merchant}`);
-  }
+  else if (added.addedToGroup)
+    changes.made(
+      `Merchant ${merchantLogin} added to the merchants group`,
+      'merchant added to the merchants group',
+    );
+  else changes.same(`Merchant ${merchantLogin}: may already sign in to /admin`);
 
   out('');
   const records = await dnsRecords(aws, settings, outputs, senderDomain, sesState.verified !== undefined);
@@ -405,10 +314,163 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
   printChecks(results, out);
   out('');
   out(
-    changes.length === 0
+    changes.summary.length === 0
       ? `Nothing changed: stage ${stage} was already set up as given.`
-      : `Stage ${stage} set up: ${changes.join(', ')}.`,
+      : `Stage ${stage} set up: ${changes.summary.join(', ')}.`,
   );
+}
+
+/** What a run changed: each change printed `+` (or `-`), each part left alone `=`, and a summary. */
+interface ChangeLog {
+  made(line: string, summary: string, mark?: '+' | '-'): void;
+  same(line: string): void;
+  summary: string[];
+}
+
+function changeLog(out: (line: string) => void): ChangeLog {
+  const summary: string[] = [];
+  return {
+    made(line, what, mark = '+') {
+      out(`  ${mark} ${line}`);
+      summary.push(what);
+    },
+    same(line) {
+      out(`  = ${line}`);
+    },
+    summary,
+  };
+}
+
+/**
+ * The mode of the three keys, which must agree, and each key's permissions, asked of Stripe.
+ * @throws RefusedError naming a key of the other mode or a missing permission.
+ */
+async function checkStripeKeys(
+  keys: ReadonlyArray<[StripeKeyRole, string]>,
+  deps: SetupDeps,
+): Promise<{ livemode: boolean; accountStripe: Stripe }> {
+  const facts = keys.map(([role, key]) => ({ role, key, ...stripeKeyFacts(key, role) }));
+  const modes = new Set(facts.map(({ mode }) => mode));
+  if (modes.size > 1)
+    throw new RefusedError(
+      `The Stripe keys are of different modes (${facts.map(({ role, mode }) => `${role}: ${mode}`).join(', ')}): give three keys of one mode.`,
+    );
+  let accountStripe: Stripe | undefined;
+  for (const { role, key, kind, mode } of facts) {
+    const client = deps.stripe(key);
+    await checkKeyPermissions(client, role, { kind, mode });
+    if (role === 'account') accountStripe = client;
+  }
+  if (accountStripe === undefined) throw new Error('setup is given no account key');
+  const livemode = modes.has('live');
+  deps.out(
+    `  ✓ Stripe ${livemode ? 'LIVE' : 'test'} mode: ${facts.map(({ role, kind }) => `${role} key (${kind})`).join(', ')}, each with the permissions it needs`,
+  );
+  return { livemode, accountStripe };
+}
+
+/**
+ * The regions the stage deploys to that have no CDK bootstrap stack yet: its own, and us-east-1
+ * when the WAF is on (the default outside the placeholder stages).
+ */
+async function checkBootstrap(
+  aws: StageAwsClients,
+  region: string,
+  stage: string,
+  settings: StageBlock,
+  out: (line: string) => void,
+): Promise<string[]> {
+  const waf =
+    settings.waf === undefined
+      ? !PLACEHOLDER_STAGES.includes(stage)
+      : settings.waf === true || settings.waf === 'true';
+  const regions = waf && region !== 'us-east-1' ? [region, 'us-east-1'] : [region];
+  const missing: string[] = [];
+  for (const at of regions) {
+    try {
+      await aws.cloudFormation(at).send(new DescribeStacksCommand({ StackName: 'CDKToolkit' }));
+    } catch (error) {
+      if (!(error instanceof Error && error.name === 'ValidationError')) throw error;
+      missing.push(at);
+    }
+  }
+  out(
+    missing.length === 0
+      ? `  ✓ CDK bootstrap: done in ${regions.join(' and ')}`
+      : `  ✓ CDK bootstrap: ${missing.join(' and ')} not yet (setup bootstraps ${missing.length === 1 ? 'it' : 'them'})`,
+  );
+  return missing;
+}
+
+/** The stage's webhook endpoint, made to listen for exactly the handled events (ensureWebhookEndpoint). */
+async function registerWebhook(
+  stripe: Stripe,
+  stage: string,
+  outputs: { get(key: string): string },
+  aws: StageAwsClients,
+  deps: SetupDeps,
+  changes: ChangeLog,
+): Promise<EndpointOutcome> {
+  const stored = storedWebhookSchema.safeParse(
+    await readSecretDocument(aws.secretsManager, outputs.get(STAGE_OUTPUTS.webhookSecret)),
+  );
+  const url = outputs.get(STAGE_OUTPUTS.stripeWebhookUrl);
+  const endpoint = await ensureWebhookEndpoint(stripe, {
+    url,
+    events: deps.events,
+    description: `Live Aquatics (${stage})`,
+    apiVersion: deps.apiVersion,
+    knownId: stored.success ? stored.data.webhookEndpointId : undefined,
+  });
+  for (const { id, why } of endpoint.removed)
+    changes.made(
+      `Stripe webhook endpoint ${id} at the same URL removed (${why})`,
+      `endpoint ${id} removed`,
+      '-',
+    );
+  if (endpoint.action === 'unchanged')
+    changes.same(
+      `Stripe webhook endpoint ${endpoint.id}: already sends the ${deps.events.length} handled events to ${url}`,
+    );
+  else
+    changes.made(
+      `Stripe webhook endpoint ${endpoint.id} ${endpoint.action}: ${url}, events ${deps.events.join(', ')}`,
+      `webhook endpoint ${endpoint.action}`,
+    );
+  return endpoint;
+}
+
+/**
+ * The keys and, for a new endpoint, its signing secret, in the layout the functions read (ADR
+ * 0010; the endpoint's id beside its secret, ADR 0029), each written only when it differs.
+ */
+async function storeSecrets(
+  outputs: { get(key: string): string },
+  aws: StageAwsClients,
+  values: { checkoutKey: string; fulfilmentKey: string; endpoint: EndpointOutcome },
+  changes: ChangeLog,
+): Promise<void> {
+  const { endpoint } = values;
+  const documents: Array<[string, string, Record<string, string> | undefined]> = [
+    ['checkout key', outputs.get(STAGE_OUTPUTS.checkoutKeySecret), { stripeSecretKey: values.checkoutKey }],
+    [
+      'fulfilment key',
+      outputs.get(STAGE_OUTPUTS.fulfilmentKeySecret),
+      { stripeSecretKey: values.fulfilmentKey },
+    ],
+    [
+      'webhook signing secret',
+      outputs.get(STAGE_OUTPUTS.webhookSecret),
+      endpoint.action === 'created'
+        ? { stripeWebhookSecret: endpoint.secret, webhookEndpointId: endpoint.id }
+        : undefined,
+    ],
+  ];
+  for (const [what, secretId, document] of documents) {
+    if (document !== undefined && (await putSecretDocumentIfChanged(aws.secretsManager, secretId, document)))
+      changes.made(`Secrets Manager: ${what} stored in ${secretId}`, `${what} stored`);
+    else changes.same(`Secrets Manager: ${what} in ${secretId} already as given`);
+  }
 }
 
 async function cdk(deps: SetupDeps, args: string[], what: string): Promise<void> {
