@@ -1,7 +1,11 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppProvider } from '../../../../web/src/app/provider';
+import { AppRoutes } from '../../../../web/src/app/routes';
 import { jsonResponse, stubLocationAssign } from '../../helpers/fake-browser';
-import { renderApp } from '../../helpers/render-app';
+import { renderApp, TEST_CONFIG } from '../../helpers/render-app';
 
 // The admin page against a fake network: the sign-in settings, the identity provider's token
 // endpoint and the admin API are answered by URL; everything else is the real page.
@@ -192,6 +196,26 @@ describe('admin sign-in', () => {
     expect(screen.getByText('merchant@live-aquatics.test')).toBeVisible();
     expect(localStorage.length).toBe(0);
     expect(sessionStorage.length).toBe(0);
+  });
+
+  it('exchanges a code once, even when React runs the page’s effects twice (StrictMode, as main.tsx renders)', async () => {
+    const calls = stubNetwork(baseRoutes);
+    sessionStorage.setItem(
+      'admin-sign-in',
+      JSON.stringify({ state: 'strict', verifier: 'v', returnTo: '/admin' }),
+    );
+    render(
+      <StrictMode>
+        <AppProvider config={TEST_CONFIG}>
+          <MemoryRouter initialEntries={['/admin?code=strict-code&state=strict']}>
+            <AppRoutes />
+          </MemoryRouter>
+        </AppProvider>
+      </StrictMode>,
+    );
+
+    expect(await screen.findByRole('heading', { name: 'This week' }, { timeout: 5000 })).toBeVisible();
+    expect(calls.filter((call) => call.url === `${SIGN_IN_URL}/oauth2/token`)).toHaveLength(1);
   });
 
   it('a code whose state is not the one this tab sent is not exchanged', async () => {
@@ -393,7 +417,11 @@ describe('an order’s page', () => {
     });
 
     expect(
-      await screen.findByText('A1B2C3D4E5F6 marked dispatched. Dispatch email sent to jane@example.com.'),
+      await screen.findByText(
+        'A1B2C3D4E5F6 marked dispatched. Dispatch email sent to jane@example.com.',
+        {},
+        { timeout: 5000 },
+      ),
     ).toBeVisible();
     expect(calls.filter((call) => call.url === `${API}/orders/dispatch`)).toHaveLength(1);
   });
