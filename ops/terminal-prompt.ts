@@ -1,0 +1,31 @@
+import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
+import type { Prompter } from './setup';
+
+/**
+ * Questions on a terminal, each with its default in brackets; the answer to a secret one is not
+ * echoed and its current value is never shown. Readline echoes what is typed through its output
+ * stream, so it writes through a stream that drops everything while a secret is typed.
+ */
+export function terminalPrompt(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Prompter {
+  return async (question, { default: fallback, secret = false }) => {
+    let muted = false;
+    const echo = new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        if (!muted) output.write(chunk);
+        done();
+      },
+    });
+    const lines = createInterface({ input, output: echo, terminal: true });
+    try {
+      const shown = fallback === undefined ? '' : secret ? ' [keep the current one]' : ` [${fallback}]`;
+      const answer = lines.question(`${question}${shown}: `);
+      muted = secret;
+      return await answer;
+    } finally {
+      muted = false;
+      if (secret) output.write('\n');
+      lines.close();
+    }
+  };
+}
