@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { GetFunctionConfigurationCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SESClient } from '@aws-sdk/client-ses';
@@ -12,6 +12,7 @@ import { createDocumentClient, createSesClient } from '../lambdas/lib/aws';
 import { fulfilmentEnvSchema, type Env as LambdaEnv, parseEnv } from '../lambdas/lib/config';
 import { createStripeClient } from '../lambdas/lib/stripe';
 import { LOCAL_STAGE_SETTINGS } from '../shared/stage-config';
+import { readStackOutputs as describeStackOutputs } from './stage-aws';
 
 /**
  * Where the operator's commands act, and the one module that knows how to find it: the local
@@ -180,17 +181,22 @@ export async function readStackOutputs(options: {
   const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'eu-west-2';
   const stack = stackName(options.stage);
   const cloudFormation = new CloudFormationClient({ region });
-  const outputs = new Map<string, string>();
+  // The one DescribeStacks reader (setup and doctor read through it too); here a missing stack
+  // or credentials become words the operator can act on.
+  let found: Map<string, string> | undefined;
   try {
-    const { Stacks = [] } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stack }));
-    for (const output of Stacks[0]?.Outputs ?? []) {
-      if (output.OutputKey && output.OutputValue) outputs.set(output.OutputKey, output.OutputValue);
-    }
+    found = await describeStackOutputs(cloudFormation, stack);
   } catch (error) {
     explainAwsError(error, stack, region);
   } finally {
     cloudFormation.destroy();
   }
+  if (found === undefined) {
+    throw new RefusedError(
+      `No stack ${stack} in ${region} for these credentials: check --stage (and AWS_REGION / --region).`,
+    );
+  }
+  const outputs = found;
   return {
     stack,
     region,

@@ -246,8 +246,28 @@ describe('npm run orders -- merchant, where and how', () => {
     expect(cognito.calls()).toEqual([]);
   });
 
-  it('refuses a stage whose stack has no user pool output yet', async () => {
+  it('refuses a stage that has no stack, naming it and the region', async () => {
     cloudFormation.on(DescribeStacksCommand).resolves({ Stacks: [] });
+
+    const run = await orders(['merchant', 'list', ...STAGE]);
+
+    expect(run.code).toBe(1);
+    expect(run.err).toBe(
+      'Refused: No stack LiveAquatics-prod in eu-west-2 for these credentials: check --stage (and AWS_REGION / --region).',
+    );
+  });
+
+  it('refuses a stage whose stack has no user pool output yet', async () => {
+    cloudFormation.on(DescribeStacksCommand).resolves({
+      Stacks: [
+        {
+          StackName: 'LiveAquatics-prod',
+          CreationTime: new Date('2026-11-01T10:00:00Z'),
+          StackStatus: 'UPDATE_COMPLETE',
+          Outputs: [{ OutputKey: 'OrdersTableName', OutputValue: 'orders' }],
+        },
+      ],
+    });
 
     const run = await orders(['merchant', 'list', ...STAGE]);
 
