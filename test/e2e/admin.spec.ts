@@ -4,12 +4,12 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { writeShopSettings } from '../../lambdas/domain/shop-settings/settings-store';
 import { expectAccessible, fillDeliveryDetails, openPaymentTab, payWithCard } from './support/customer';
 import { expect, type Stack, test } from './support/fixtures';
+import { MERCHANT, signIn } from './support/merchant';
 import { stackUrls } from './support/stack';
 
 // The merchant's /admin against the whole local stack: the local identity provider's sign-in
 // page, the admin API behind the local JWT authorizer, the SES stand-in and the Stripe simulator.
 
-const MERCHANT = { email: 'merchant@live-aquatics.test', password: 'Daphnia-Local-2026' };
 const TABLE_NAME = 'live-aquatics-orders';
 
 test.describe.configure({ mode: 'serial' });
@@ -32,18 +32,6 @@ async function placeOrder(page: Page, context: BrowserContext, customer: { name:
   const sessionId = new URL(payment.url()).searchParams.get('session_id') ?? '';
   await payment.close();
   return sessionId.slice(-12).toUpperCase();
-}
-
-/** Signs in through the identity provider's own page, as the merchant does. */
-async function signIn(page: Page) {
-  await page.goto('/admin');
-  await expect(page.getByRole('heading', { name: 'Merchant sign-in' })).toBeVisible();
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByLabel('Email').fill(MERCHANT.email);
-  await page.getByLabel('Password').fill(MERCHANT.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'This week' })).toBeVisible();
-  await expect(page.getByText(MERCHANT.email)).toBeVisible();
 }
 
 async function emailsWithSubject(stack: Stack, to: string, subject: RegExp) {
