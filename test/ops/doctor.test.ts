@@ -228,7 +228,7 @@ describe('npm run doctor', () => {
   it('says when the stored signing secret is not the one the webhook checks', async () => {
     harness.state.secrets.set(
       SECRETS.webhook,
-      JSON.stringify({ stripeWebhookSecret: 'whsec_rolledinthedashboard', webhookEndpointId: endpointId }),
+      JSON.stringify({ stripeWebhookSecret: 'whsec_rolled_in_the_dashboard', webhookEndpointId: endpointId }),
     );
 
     const { code, lines } = await doctor();
