@@ -6,6 +6,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { PACKING_SLIPS_STYLE } from '../../lambdas/domain/fulfilment/dispatch-files';
 import { ADMIN_CONFIG_PATH, type AdminConfig } from '../../shared/admin-config';
 import { PLACEHOLDER_STAGES, type ShopConfig } from './config';
 import { API_ROUTES, CheckoutApi, routeKeyOf } from './constructs/checkout-api';
@@ -334,6 +335,8 @@ export class ShopStack extends Stack {
       // The admin page fetches its tokens from managed login, whose name is known before the pool is.
       connectOrigins: [managedLoginUrl(adminDomainPrefix, this.region)],
       deployTimeFiles: [ADMIN_CONFIG_PATH],
+      // The admin page opens the day's packing slips from a blob, under the page's own policy.
+      openedDocumentStyles: [PACKING_SLIPS_STYLE],
     });
     // success_url and cancel_url are built from this, never from the request.
     createCheckout.function.addEnvironment('SITE_URL', this.website.siteUrl);

@@ -1,8 +1,9 @@
 import {
   contentSecurityPolicy,
   inlineScriptHashes,
-  inlineStyleHashes,
+  policyStyleHashes,
 } from '../../infra/lib/constructs/website';
+import { PACKING_SLIPS_STYLE } from '../../lambdas/domain/fulfilment/dispatch-files';
 import { expect, test } from './support/fixtures';
 import { signIn } from './support/merchant';
 
@@ -33,7 +34,7 @@ test('under the deployed CSP, with the sign-in domain the page calls for tokens,
   const config = (await (await fetch(`${baseURL}/admin-config.json`)).json()) as { signInUrl: string };
   // As CloudFront sends it, less upgrade-insecure-requests (this test server is plain http).
   const policy = contentSecurityPolicy(
-    inlineStyleHashes('dist/web'),
+    policyStyleHashes('dist/web', [PACKING_SLIPS_STYLE]),
     [new URL(config.signInUrl).origin],
     inlineScriptHashes('dist/web'),
   )
@@ -71,5 +72,17 @@ test('under the deployed CSP, with the sign-in domain the page calls for tokens,
   await expect(current).toHaveAttribute('aria-current', 'page');
   // admin.css, a file of its own that style-src 'self' allows: the current view's pill is filled.
   await expect(current).toHaveCSS('background-color', 'rgb(11, 95, 107)');
+
+  // The packing slips open from a blob, which keeps this page's policy: their one inline
+  // stylesheet is allowed by its hash, so the summary prints with its heading styled.
+  const [slips] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('button', { name: 'Packing slips' }).click(),
+  ]);
+  slips.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await expect(slips.getByRole('heading', { level: 1 })).toHaveText(/^Packing slips: /);
+  await expect(slips.getByRole('heading', { level: 1 })).toHaveCSS('font-size', '21.3333px');
   expect(violations).toEqual([]);
 });

@@ -13,6 +13,8 @@ import { fakeWebBuild, logicalIdOf, statementsOfRole, synthShop } from './suppor
 
 /** The CSP hash of the fake build's inlined style, `body{color:red}`. */
 const FAKE_STYLE_HASH = "'sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E='";
+/** The packing slips' inline style, which the admin page opens from a blob under the site's policy. */
+const PACKING_SLIPS_HASH = "'sha256-tgIZnj5+mbCQpH3li/kykCVbO4glb9j8Wa+I9BXpjx4='";
 
 /** AWS managed cache policy ids (CloudFront documentation). */
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
@@ -122,7 +124,9 @@ describe('Website', () => {
               Override: true,
             },
             ContentSecurityPolicy: {
-              ContentSecurityPolicy: Match.stringLikeRegexp(`style-src 'self' ${FAKE_STYLE_HASH};`),
+              ContentSecurityPolicy: Match.stringLikeRegexp(
+                `style-src 'self' ${FAKE_STYLE_HASH} ${PACKING_SLIPS_HASH};`.replace(/[+/]/g, '\\$&'),
+              ),
               Override: true,
             },
             ContentTypeOptions: { Override: true },
@@ -142,7 +146,8 @@ describe('Website', () => {
         [
           "default-src 'self'",
           "script-src 'self'",
-          `style-src 'self' ${FAKE_STYLE_HASH}`,
+          // The build's inlined stylesheet, and the packing slips' (opened by the admin page).
+          `style-src 'self' ${FAKE_STYLE_HASH} ${PACKING_SLIPS_HASH}`,
           // Every image is a file of the build (Vite's assetsInlineLimit is 0): no data: URLs.
           "img-src 'self'",
           "font-src 'self'",

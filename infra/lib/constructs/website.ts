@@ -96,12 +96,25 @@ export function inlineScriptHashes(siteDir: string): string[] {
   return inlineHashes(siteDir, /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g);
 }
 
+/**
+ * Every style the site's policy allows by hash: the build's inlined ones and those of documents
+ * the pages open themselves from a blob (which keep the opening page's policy), sorted.
+ */
+export function policyStyleHashes(siteDir: string, openedDocumentStyles: readonly string[] = []): string[] {
+  return [...new Set([...inlineStyleHashes(siteDir), ...openedDocumentStyles.map(cspHash)])].sort();
+}
+
+/** The CSP source expression of an inline element's text: `sha256-<base64>`. */
+function cspHash(text: string): string {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}
+
 function inlineHashes(siteDir: string, element: RegExp): string[] {
   const hashes = new Set<string>();
   for (const file of readdirSync(siteDir).filter((name) => name.endsWith('.html'))) {
     const html = readFileSync(join(siteDir, file), 'utf8');
     for (const [, text = ''] of html.matchAll(element)) {
-      hashes.add(`sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`);
+      hashes.add(cspHash(text));
     }
   }
   return [...hashes].sort();
@@ -159,6 +172,11 @@ export interface WebsiteProps {
   readonly webAclArn?: string;
   /** Other origins the pages may fetch from (CSP connect-src), e.g. the admin's managed login. @default none */
   readonly connectOrigins?: readonly string[];
+  /**
+   * Inline styles of documents the pages open themselves from a blob, which keep the page's
+   * policy (the admin's packing slips): allowed by hash like the build's own. @default none
+   */
+  readonly openedDocumentStyles?: readonly string[];
   /**
    * Paths of files the stack writes beside the build when it deploys ({@link Website.deployJsonFile}),
    * e.g. `/admin-config.json`: served as files, not as the 404 page, and kept by the build's upload.
@@ -218,7 +236,7 @@ export class Website extends Construct {
       securityHeadersBehavior: {
         contentSecurityPolicy: {
           contentSecurityPolicy: contentSecurityPolicy(
-            inlineStyleHashes(props.siteDir),
+            policyStyleHashes(props.siteDir, props.openedDocumentStyles),
             props.connectOrigins,
             inlineScriptHashes(props.siteDir),
           ),

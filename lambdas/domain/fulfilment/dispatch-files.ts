@@ -252,6 +252,22 @@ export function clickAndDropCsv(day: IsoDate, orders: readonly ManagedOrder[]): 
   return `${[CLICK_AND_DROP_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
 }
 
+/**
+ * The packing slips' one stylesheet, inline so the file prints on its own. The admin page opens
+ * the slips from a blob, which keeps the page's Content-Security-Policy: the site's policy allows
+ * this text by its hash (infra/lib/shop-stack.ts), so it must not vary per day or order.
+ */
+export const PACKING_SLIPS_STYLE = `body{font-family:Arial,Helvetica,sans-serif;font-size:12pt;color:#000;margin:0}
+.summary,.slip{box-sizing:border-box;max-width:105mm;padding:8mm;margin:0 auto 8mm;border:1px dashed #888}
+h1{font-size:16pt;margin:0 0 4mm}h2{font-size:20pt;margin:0 0 3mm;letter-spacing:.05em}
+.ref{font-family:"DejaVu Sans Mono",Consolas,"Courier New",monospace}
+.mark{font-size:15pt;font-weight:700;text-align:center;border:3px solid #000;padding:2mm;margin:0 0 4mm}
+.pack{font-size:16pt;font-weight:700}.to{font-size:13pt}.live{font-weight:700;border:2px solid #000;padding:2mm}
+.from{font-size:9pt}
+@page{size:A6;margin:6mm}
+@media print{.summary,.slip{border:0;margin:0;max-width:none;padding:0;break-after:page;page-break-after:always}.slip:last-child{break-after:auto}}
+`;
+
 /** One printable HTML file: a summary page, then one packing slip per order (A6-sized, one per page). */
 export function packingSlipsHtml(
   day: string,
@@ -275,17 +291,7 @@ export function packingSlipsHtml(
   return `<!doctype html>
 <html lang="en-GB"><head><meta charset="utf-8">
 <title>${escapeHtml(title)}</title>
-<style>
-body{font-family:Arial,Helvetica,sans-serif;font-size:12pt;color:#000;margin:0}
-.summary,.slip{box-sizing:border-box;max-width:105mm;padding:8mm;margin:0 auto 8mm;border:1px dashed #888}
-h1{font-size:16pt;margin:0 0 4mm}h2{font-size:20pt;margin:0 0 3mm;letter-spacing:.05em}
-.ref{font-family:"DejaVu Sans Mono",Consolas,"Courier New",monospace}
-.mark{font-size:15pt;font-weight:700;text-align:center;border:3px solid #000;padding:2mm;margin:0 0 4mm}
-.pack{font-size:16pt;font-weight:700}.to{font-size:13pt}.live{font-weight:700;border:2px solid #000;padding:2mm}
-.from{font-size:9pt}
-@page{size:A6;margin:6mm}
-@media print{.summary,.slip{border:0;margin:0;max-width:none;padding:0;break-after:page;page-break-after:always}.slip:last-child{break-after:auto}}
-</style></head><body>
+<style>${PACKING_SLIPS_STYLE}</style></head><body>
 <section class="summary"><h1>${escapeHtml(title)}</h1>
 <p>${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${bottles} bottles to prepare.</p>
 <ol>${orders.map((o) => `<li><span class="ref">${escapeHtml(o.reference)}</span>: ${o.bottles} bottles, ${escapeHtml(o.postcode)}</li>`).join('')}</ol></section>

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   clickAndDropCsv,
@@ -201,5 +202,18 @@ describe('packing slips', () => {
     expect(html.match(/<p class="mark">URGENT – LIVING CREATURES – HANDLE WITH CARE<\/p>/g)).toHaveLength(2);
     expect(html).toContain(`<h2 class="ref">${orderFixture().reference}</h2>`);
     expect(html).toMatch(/\.ref\{font-family:[^}]*monospace\}/);
+  });
+
+  it('style themselves with one inline stylesheet, the one the site policy allows by hash, and run no script', () => {
+    // Opened from a blob by the admin page, the slips keep the page's CSP: a second <style>, or
+    // one that changed with the day's orders, would be dropped, and the slips would print unstyled.
+    for (const orders of [[], [orderFixture()], [orderFixture(), orderFixture()]]) {
+      const html = packingSlipsHtml('2026-11-23', orders, SELLER);
+      const hashes = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+        ([, text = '']) => `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`,
+      );
+      expect(hashes).toEqual(['sha256-tgIZnj5+mbCQpH3li/kykCVbO4glb9j8Wa+I9BXpjx4=']);
+      expect(html).not.toMatch(/<script|\sstyle=|\son[a-z]+=/i);
+    }
   });
 });
