@@ -30,9 +30,17 @@ export const managedOrderSchema = z.extend(orderItemSchema, {
   /** Who asked for the refund (the merchant's email, the operator): the history's actor, whichever path records it. */
   refundRequestedBy: z.optional(z.string()),
   refundRecordedBy: z.optional(z.enum(REFUND_RECORDERS)),
+  // Each email an operator's action sends: its state, and when it was sent or refused for good,
+  // which the admin page shows (the claim's token and time stay the send-once mechanism's own).
   dispatchEmailState: optionalEmailState,
+  dispatchEmailSentAt: z.optional(isoInstant),
+  dispatchEmailFailedAt: z.optional(isoInstant),
   delayEmailState: optionalEmailState,
+  delayEmailSentAt: z.optional(isoInstant),
+  delayEmailFailedAt: z.optional(isoInstant),
   refundEmailState: optionalEmailState,
+  refundEmailSentAt: z.optional(isoInstant),
+  refundEmailFailedAt: z.optional(isoInstant),
 });
 export type ManagedOrder = z.output<typeof managedOrderSchema>;
 

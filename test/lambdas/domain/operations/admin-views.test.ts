@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { orderView, stripeDashboardUrl } from '../../../../lambdas/domain/operations/admin-views';
+import { toShopRecord } from '../../../../lambdas/domain/orders/records';
 import { orderFixture, SESSION_ID } from '../../../support/order-fixtures';
 
 describe('stripeDashboardUrl', () => {
@@ -73,5 +74,26 @@ describe('orderView', () => {
     const { history: _none, ...older } = orderFixture();
 
     expect(orderView(older).history).toEqual([]);
+  });
+
+  it("shows when each operator's email was sent or refused, as read back from the table", () => {
+    const record = toShopRecord({
+      ...orderFixture(),
+      status: 'refunded',
+      dispatchEmailState: 'sent',
+      dispatchEmailSentAt: '2026-11-23T08:15:00.000Z',
+      dispatchEmailMessageId: 'message-1',
+      delayEmailState: 'failed',
+      delayEmailFailedAt: '2026-11-22T18:00:00.000Z',
+      refundEmailState: 'sent',
+      refundEmailSentAt: '2026-11-24T09:30:00.000Z',
+    });
+    if (record.kind !== 'order') throw new Error('expected an order');
+
+    expect(orderView(record.order).emails.slice(2)).toEqual([
+      { kind: 'delay', state: 'failed', failedAt: '2026-11-22T18:00:00.000Z' },
+      { kind: 'dispatch', state: 'sent', sentAt: '2026-11-23T08:15:00.000Z' },
+      { kind: 'refund', state: 'sent', sentAt: '2026-11-24T09:30:00.000Z' },
+    ]);
   });
 });
