@@ -183,6 +183,40 @@ describe('delayDispatch', () => {
     expect(await h.item(order.pk)).toMatchObject({ delayReason: 'weather' });
   });
 
+  it("never sends another delay's unsent email with this delay's day", async () => {
+    h.setNow(new Date('2031-04-02T10:00:00Z'));
+    // Moved from Monday 7th to Wednesday 9th by a run whose email never went.
+    const earlier = await h.seedOrder({
+      sessionId: 'cs_test_delay_d_DELAYOTHER01',
+      paidAt: '2031-03-29T09:00:00Z',
+      dispatchDate: '2031-04-07',
+      email: 'delay.other1@example.com',
+    });
+    const sesDown = injectAwsFault(h.shop.clients.ses, { command: 'SendEmailCommand', when: 'before' });
+    await expect(
+      delayDispatch({ from: '2031-04-07', to: '2031-04-09', reason: 'weather', actor: OPERATOR }, h.deps),
+    ).rejects.toThrow();
+    sesDown.remove();
+    await h.seedOrder({
+      sessionId: 'cs_test_delay_d_DELAYOTHER02',
+      paidAt: '2031-03-29T09:05:00Z',
+      dispatchDate: '2031-04-08',
+      email: 'delay.other2@example.com',
+    });
+    const result = await delayDispatch(
+      { from: '2031-04-08', to: '2031-04-09', reason: 'supply', actor: OPERATOR },
+      h.deps,
+    );
+    expect(result).toEqual({
+      from: '2031-04-08',
+      to: '2031-04-09',
+      moved: ['DELAYOTHER02'],
+      emailed: ['DELAYOTHER02'],
+    });
+    expect(await h.emailsTo('delay.other1@example.com')).toEqual([]);
+    expect(await h.item(earlier.pk)).toMatchObject({ delayedFrom: '2031-04-07', delayEmailState: 'pending' });
+  });
+
   it('does not count as moved an order dispatched between the read and its move', async () => {
     h.setNow(new Date('2031-03-19T10:00:00Z'));
     const dispatched = await h.seedOrder({
@@ -324,6 +358,26 @@ describe('refundOrder', () => {
       actor: OPERATOR,
       action: 'refunded',
       detail: 'doa, re_after_api_error',
+    });
+  });
+
+  it("a rerun with another reason records the rerun's reason, in the order and its history", async () => {
+    const order = await h.paidOrder();
+    const unreachable = createStripeClient('sk_test_unreachable', {
+      apiBase: 'http://127.0.0.1:9',
+      maxNetworkRetries: 0,
+    });
+    await expect(
+      refundOrder(order.reference, { reason: 'supply', actor: OPERATOR }, { ...h.deps, stripe: unreachable }),
+    ).rejects.toThrow(Stripe.errors.StripeConnectionError);
+    const result = await refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps);
+    const item = await h.item(order.pk);
+    expect(item).toMatchObject({ status: 'refunded', refundReason: 'doa' });
+    expect(lastHistoryEntry(item)).toEqual({
+      at: expect.any(String),
+      actor: OPERATOR,
+      action: 'refunded',
+      detail: `doa, ${result.refundId}`,
     });
   });
 
