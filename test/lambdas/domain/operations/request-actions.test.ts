@@ -138,7 +138,8 @@ describe('recordOrderRequest', () => {
     ).catch((error: unknown) => error);
     down.remove();
     expect(failure).toBeInstanceOf(InjectedAwsFault);
-    const day = await capacityStoreFromTable(h.deps.table).read('2030-05-06');
+    // Monday 6 May 2030 is the Early May bank holiday: that week dispatches on Tuesday 7th.
+    const day = await capacityStoreFromTable(h.deps.table).read('2030-05-07');
     expect(day).toMatchObject({ taken: 0, sold: 0 });
     expect([...day.holds]).toEqual([]);
     expect(await requestItems('put.fails@example.com')).toEqual([]);
@@ -336,6 +337,24 @@ describe('requestPayment', () => {
       new RefusedError(`${reference} is declined: no payment link to send.`),
     );
     expect(await h.emailsTo('declined.meanwhile@example.com')).toEqual([]);
+  });
+
+  it('passes on a table failure while holding the bottles, rather than calling it a lack of room', async () => {
+    h.setNow(new Date('2030-11-06T10:00:00Z'));
+    const { reference } = await recordOrderRequest(
+      request('capacity.fails@example.com'),
+      options('192.0.2.75', 'capacity-fails'),
+      h.deps,
+    );
+    const down = injectAwsFault(h.shop.clients.documentClient, {
+      command: 'UpdateItemCommand',
+      when: 'before',
+      matches: inputContaining('CAPACITY#'),
+    });
+    const failure = await requestPayment(reference, { actor: OPERATOR }, h.deps).catch((e: unknown) => e);
+    down.remove();
+    expect(failure).toBeInstanceOf(InjectedAwsFault);
+    expect(await h.item(`REQUEST#${reference}`)).toMatchObject({ status: 'requested' });
   });
 
   it('refuses when no dispatch day has room for a request whose own day has closed', async () => {
