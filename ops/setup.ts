@@ -210,15 +210,11 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
     const [name, variable, question] = KEY_QUESTIONS[role];
     return answer(name, question, deps.env[variable] ?? fallback, true);
   };
+  // The functions' keys default only to what an earlier run stored, never to setup's own key:
+  // that may be the account's unrestricted secret key (stripeKeyFacts refuses one for them).
   const accountKey = await askKey('account', undefined);
-  const checkoutKey = await askKey(
-    'checkout',
-    (await storedKey(STAGE_OUTPUTS.checkoutKeySecret)) ?? accountKey,
-  );
-  const fulfilmentKey = await askKey(
-    'fulfilment',
-    (await storedKey(STAGE_OUTPUTS.fulfilmentKeySecret)) ?? accountKey,
-  );
+  const checkoutKey = await askKey('checkout', await storedKey(STAGE_OUTPUTS.checkoutKeySecret));
+  const fulfilmentKey = await askKey('fulfilment', await storedKey(STAGE_OUTPUTS.fulfilmentKeySecret));
   const { livemode, accountStripe } = await checkStripeKeys(
     [
       ['account', accountKey],
@@ -343,7 +339,8 @@ function changeLog(out: (line: string) => void): ChangeLog {
 
 /**
  * The mode of the three keys, which must agree, and each key's permissions, asked of Stripe.
- * @throws RefusedError naming a key of the other mode or a missing permission.
+ * @throws RefusedError naming a secret key given for a function, a key of the other mode or a
+ * missing permission.
  */
 async function checkStripeKeys(
   keys: ReadonlyArray<[StripeKeyRole, string]>,

@@ -67,18 +67,26 @@ export interface StripeKeyFacts {
 }
 
 /**
- * The kind and mode of a key.
- * @throws RefusedError when it is not a secret or restricted key (a publishable one, say), without echoing it.
+ * The kind and mode of a key. Setup's own key may be the account's secret key; the checkout and
+ * fulfilment keys are stored for the functions, so they must be restricted keys (ADR 0010).
+ * @throws RefusedError when it is not a secret or restricted key (a publishable one, say), or is a
+ * secret key given for a function, without echoing it.
  */
 export function stripeKeyFacts(key: string, role: StripeKeyRole): StripeKeyFacts {
+  const restrictedOnly = role !== 'account';
   const match = KEY_PATTERN.exec(key);
   if (match === null) {
     const publishable = key.startsWith('pk_');
     throw new RefusedError(
-      `${capitalise(ROLE_NAMES[role])} is ${publishable ? 'a publishable key (pk_…)' : 'not a Stripe key'}: give a secret (sk_…) or restricted (rk_…) key from Stripe's Developers → API keys.`,
+      `${capitalise(ROLE_NAMES[role])} is ${publishable ? 'a publishable key (pk_…)' : 'not a Stripe key'}: give ${restrictedOnly ? 'a restricted (rk_…)' : 'a secret (sk_…) or restricted (rk_…)'} key from Stripe's Developers → API keys.`,
     );
   }
-  return { kind: match[1] === 'sk' ? 'secret' : 'restricted', mode: match[2] === 'live' ? 'live' : 'test' };
+  const kind = match[1] === 'sk' ? 'secret' : 'restricted';
+  if (restrictedOnly && kind === 'secret')
+    throw new RefusedError(
+      `${capitalise(ROLE_NAMES[role])} is the account's secret key (sk_…): the shop's functions run with restricted keys only. Create a restricted key in Stripe's Developers → API keys with ${KEY_PERMISSIONS[role].join(', ')}, then run setup again.`,
+    );
+  return { kind, mode: match[2] === 'live' ? 'live' : 'test' };
 }
 
 /** "restricted, test mode": how a key is described in a line the operator reads. */

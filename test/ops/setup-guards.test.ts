@@ -3,9 +3,12 @@ import { createStripeClient } from '../../lambdas/lib/stripe';
 import { runSetup } from '../../ops/setup';
 import { readStageBlock, writeStageBlock } from '../../ops/stage-file';
 import {
+  CHECKOUT_KEY,
+  FULFILMENT_KEY,
   healthyAccount,
   SECRETS,
   SETUP_FLAGS,
+  SETUP_FLAGS_WITHOUT_FUNCTION_KEYS,
   STRIPE_KEY,
   type StageHarness,
   startStageHarness,
@@ -92,8 +95,57 @@ describe('setup refuses, before any change', () => {
 
     expect(code).toBe(1);
     expect(lines.at(-2)).toBe(
-      "✗ The checkout key (--checkout-key) is a publishable key (pk_…): give a secret (sk_…) or restricted (rk_…) key from Stripe's Developers → API keys.",
+      "✗ The checkout key (--checkout-key) is a publishable key (pk_…): give a restricted (rk_…) key from Stripe's Developers → API keys.",
     );
+  });
+
+  it("an unattended run without the checkout key: setup's own key is never the functions'", async () => {
+    const stageBefore = readStageBlock(harness.cdkJsonPath, 'prod');
+
+    const { code, lines } = await setup(SETUP_FLAGS_WITHOUT_FUNCTION_KEYS);
+
+    expect(code).toBe(1);
+    expect(lines.slice(-2)).toEqual([
+      '✗ --checkout-key is needed (Checkout key (restricted: Checkout Sessions Write)): give it, or run without --yes to be asked.',
+      'Nothing after this point was changed.',
+    ]);
+    expect(harness.cdkCalls).toEqual([]);
+    expect(harness.state.puts).toEqual([]);
+    expect(readStageBlock(harness.cdkJsonPath, 'prod')).toEqual(stageBefore);
+  });
+
+  it('an interactive run where the operator presses Enter at the checkout key and none is stored', async () => {
+    const { code, lines } = await setup(
+      SETUP_FLAGS_WITHOUT_FUNCTION_KEYS.filter((flag) => flag !== '--yes'),
+      {
+        prompt: async () => '',
+      },
+    );
+
+    expect(code).toBe(1);
+    expect(lines.at(-2)).toBe(
+      '✗ --checkout-key is needed (Checkout key (restricted: Checkout Sessions Write)): give it.',
+    );
+    expect(harness.cdkCalls).toEqual([]);
+    expect(harness.state.puts).toEqual([]);
+  });
+
+  it("the account's secret key given as the fulfilment key, without echoing it", async () => {
+    const endpointsBefore = (await stripe().webhookEndpoints.list()).data;
+    const stageBefore = readStageBlock(harness.cdkJsonPath, 'prod');
+
+    const { code, lines } = await setup([...SETUP_FLAGS, '--fulfilment-key', 'sk_test_operator']);
+
+    expect(code).toBe(1);
+    expect(lines.slice(-2)).toEqual([
+      "✗ The fulfilment key (--fulfilment-key) is the account's secret key (sk_…): the shop's functions run with restricted keys only. Create a restricted key in Stripe's Developers → API keys with Checkout Sessions: Write, Refunds: Write, PaymentIntents: Read, Charges: Read, Webhook Endpoints: Read, then run setup again.",
+      'Nothing after this point was changed.',
+    ]);
+    expect(harness.cdkCalls).toEqual([]);
+    expect(harness.state.puts).toEqual([]);
+    expect(readStageBlock(harness.cdkJsonPath, 'prod')).toEqual(stageBefore);
+    expect((await stripe().webhookEndpoints.list()).data).toEqual(endpointsBefore);
+    expect(lines.join('\n')).not.toContain('sk_test_operator');
   });
 
   it('a key Stripe does not accept', async () => {
@@ -205,6 +257,9 @@ describe('setup puts right', () => {
     const answers: Record<string, string> = {
       'Seller (trading or company name)': 'Daphnia Direct Trading Ltd',
       'Stripe secret key (registers the webhook; not stored)': STRIPE_KEY,
+      'Checkout key (restricted: Checkout Sessions Write)': CHECKOUT_KEY,
+      'Fulfilment key (restricted: Checkout Sessions Write, Refunds Write, PaymentIntents Read, Charges Read, Webhook Endpoints Read)':
+        FULFILMENT_KEY,
     };
 
     const { code } = await setup(['--stage', 'prod', '--region', 'eu-west-2'], {

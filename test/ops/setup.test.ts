@@ -4,7 +4,16 @@ import { createStripeClient } from '../../lambdas/lib/stripe';
 import { startStripeSimulator } from '../../local/stripe-simulator/server';
 import { runSetup } from '../../ops/setup';
 import { readStageBlock } from '../../ops/stage-file';
-import { SECRETS, SETUP_FLAGS, STRIPE_KEY, type StageHarness, startStageHarness } from './stage-harness';
+import {
+  CHECKOUT_KEY,
+  FULFILMENT_KEY,
+  SECRETS,
+  SETUP_FLAGS,
+  SETUP_FLAGS_WITHOUT_FUNCTION_KEYS,
+  STRIPE_KEY,
+  type StageHarness,
+  startStageHarness,
+} from './stage-harness';
 
 /*
  * `npm run setup` end to end: the real command over the local stack and its Stripe simulator,
@@ -48,7 +57,7 @@ describe('npm run setup, first run', () => {
       '  ✓ Node.js 20.20.2',
       '  ✓ AWS credentials: account 123456789012 (arn:aws:iam::123456789012:user/operator)',
       '  ✓ Region eu-west-2',
-      '  ✓ Stripe test mode: account key (secret), checkout key (secret), fulfilment key (secret), each with the permissions it needs',
+      '  ✓ Stripe test mode: account key (secret), checkout key (restricted), fulfilment key (restricted), each with the permissions it needs',
       '  ✓ CDK bootstrap: eu-west-2 and us-east-1 not yet (setup bootstraps them)',
       '  ✓ SES in eu-west-2: daphnia-direct.co.uk not verified yet (the records to add are printed at the end); out of the sandbox',
     ]);
@@ -80,11 +89,12 @@ describe('npm run setup, first run', () => {
       stripeWebhookSecret: expect.stringMatching(/^whsec_\w{32}$/),
       webhookEndpointId: data[0]?.id,
     });
+    // The restricted keys given for the functions; setup's own (secret) key is never stored.
     expect(JSON.parse(harness.state.secrets.get(SECRETS.checkout) ?? '{}')).toEqual({
-      stripeSecretKey: STRIPE_KEY,
+      stripeSecretKey: 'rk_test_shopcheckout',
     });
     expect(JSON.parse(harness.state.secrets.get(SECRETS.fulfilment) ?? '{}')).toEqual({
-      stripeSecretKey: STRIPE_KEY,
+      stripeSecretKey: 'rk_test_shopfulfilment',
     });
     expect(first.lines).toEqual(
       expect.arrayContaining([
@@ -94,7 +104,7 @@ describe('npm run setup, first run', () => {
       ]),
     );
     const printed = first.lines.join('\n');
-    expect(printed).not.toContain(STRIPE_KEY);
+    for (const key of [STRIPE_KEY, CHECKOUT_KEY, FULFILMENT_KEY]) expect(printed).not.toContain(key);
     expect(printed).not.toContain(webhook.stripeWebhookSecret);
   });
 
@@ -183,6 +193,25 @@ describe('npm run setup, run again', () => {
     expect(again.lines.at(-1)).toBe('Nothing changed: stage prod was already set up as given.');
   });
 
+  it("keeps the functions' keys the first run stored when only setup's own key is given", async () => {
+    const putsBefore = harness.state.puts.length;
+
+    const again = await setup(SETUP_FLAGS_WITHOUT_FUNCTION_KEYS);
+
+    expect(again.code).toBe(0);
+    expect(again.lines).toContain(
+      '  ✓ Stripe test mode: account key (secret), checkout key (restricted), fulfilment key (restricted), each with the permissions it needs',
+    );
+    expect(harness.state.puts.length).toBe(putsBefore);
+    expect(JSON.parse(harness.state.secrets.get(SECRETS.checkout) ?? '{}')).toEqual({
+      stripeSecretKey: 'rk_test_shopcheckout',
+    });
+    expect(JSON.parse(harness.state.secrets.get(SECRETS.fulfilment) ?? '{}')).toEqual({
+      stripeSecretKey: 'rk_test_shopfulfilment',
+    });
+    expect(again.lines.at(-1)).toBe('Nothing changed: stage prod was already set up as given.');
+  });
+
   it('updates the endpoint when the code handles an event it was not registered for, keeping its secret', async () => {
     // Registered by an earlier version of the shop, before it handled Dashboard refunds.
     const [endpoint] = (await stripe().webhookEndpoints.list()).data;
@@ -248,7 +277,7 @@ describe('npm run setup, refused before any change', () => {
 
       harness.lines.length = 0;
       const withoutRefunds = await runSetup(
-        [...SETUP_FLAGS, '--checkout-key', STRIPE_KEY, '--fulfilment-key', 'rk_test_fulfilment'],
+        [...SETUP_FLAGS, '--fulfilment-key', 'rk_test_fulfilment'],
         harness.deps({ stripe: stripeOfSimulator }),
       );
 

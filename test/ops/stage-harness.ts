@@ -58,8 +58,11 @@ export const SECRETS = {
   fulfilment: 'LiveAquatics-prod-StripeFulfilmentKey',
   webhook: 'LiveAquatics-prod-StripeWebhookSigningSecret',
 };
-/** The simulator's keys: any sk_test_/rk_test_ key works there. */
+/** The simulator's keys: any sk_test_/rk_test_ key works there (a restricted one not configured may do everything). */
 export const STRIPE_KEY = 'sk_test_operator';
+/** The functions' keys: restricted, as setup requires. */
+export const CHECKOUT_KEY = 'rk_test_shopcheckout';
+export const FULFILMENT_KEY = 'rk_test_shopfulfilment';
 
 /** What the in-memory AWS account holds; tests change it to break one thing. */
 export interface AccountState {
@@ -360,6 +363,17 @@ export const SETUP_FLAGS = [
   'owner@daphnia-direct.co.uk',
   '--alarm-email',
   'alarms@daphnia-direct.co.uk',
+  '--checkout-key',
+  CHECKOUT_KEY,
+  '--fulfilment-key',
+  FULFILMENT_KEY,
+  // Last, so a test can give another with SETUP_FLAGS.slice(0, -2).
   '--stripe-key',
   STRIPE_KEY,
 ];
+
+/** SETUP_FLAGS without the functions' keys: an operator who gives only setup's own key. */
+export const SETUP_FLAGS_WITHOUT_FUNCTION_KEYS = SETUP_FLAGS.filter(
+  (flag, index, all) =>
+    ![flag, all[index - 1]].some((name) => name === '--checkout-key' || name === '--fulfilment-key'),
+);
