@@ -261,7 +261,11 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
       `cdk.json ${written}`,
     );
   if (unbootstrapped.length > 0) {
-    await cdk(deps, ['bootstrap', ...unbootstrapped.map((at) => `aws://${account}/${at}`)], 'bootstrap');
+    await cdk(
+      deps,
+      ['bootstrap', '--no-notices', ...unbootstrapped.map((at) => `aws://${account}/${at}`)],
+      'bootstrap',
+    );
     changes.summary.push(`bootstrapped ${unbootstrapped.join(' and ')}`);
   }
   // CDK itself changes nothing when the stacks are as built; it lists what it changed otherwise.

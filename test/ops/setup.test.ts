@@ -62,7 +62,7 @@ describe('npm run setup, first run', () => {
       '  ✓ SES in eu-west-2: daphnia-direct.co.uk not verified yet (the records to add are printed at the end); out of the sandbox',
     ]);
     expect(harness.cdkCalls).toEqual([
-      ['bootstrap', 'aws://123456789012/eu-west-2', 'aws://123456789012/us-east-1'],
+      ['bootstrap', '--no-notices', 'aws://123456789012/eu-west-2', 'aws://123456789012/us-east-1'],
       ['deploy', '--all', '-c', 'stage=prod', '--no-notices', '--require-approval', 'never'],
     ]);
     const { data } = await stripe().webhookEndpoints.list();
