@@ -49,7 +49,9 @@ describe('ShopStack', () => {
         dataTemplate.hasResourceProperties('AWS::SecretsManager::Secret', {
           SecretString: Match.absent(),
           GenerateSecretString: Match.objectLike({ PasswordLength: 32 }),
-          Description: Match.stringLikeRegexp(`\\{"${key}": .*read by ${readers}`),
+          Description: Match.stringLikeRegexp(
+            `\\{"${key}": .*read by ${readers}.* set by npm run setup -- --stage dev \\(docs/deploy\\.md\\)$`,
+          ),
         });
       }
     });

@@ -48,9 +48,9 @@ export interface StripeSecretsProps {
 
 /**
  * The Stripe secrets in Secrets Manager. The stack never sees the values: CloudFormation creates
- * each with a random placeholder, the operator replaces it once with `aws secretsmanager
- * put-secret-value`, and the functions read it at cold start by ARN. Stack updates leave the
- * values alone, because the template's generator settings never change.
+ * each with a random placeholder, `npm run setup` replaces it (ADR 0029), and the functions read
+ * it at cold start by ARN. Stack updates leave the values alone, because the template's generator
+ * settings never change.
  */
 export class StripeSecrets extends Construct {
   readonly secrets: Readonly<Record<StripeSecretName, Secret>>;
@@ -61,7 +61,7 @@ export class StripeSecrets extends Construct {
     const make = (name: StripeSecretName): Secret => {
       const spec = STRIPE_SECRETS[name];
       const secret = new Secret(this, spec.id, {
-        description: `Live Aquatics (${props.stage}): JSON {"${spec.jsonKey}": "${spec.example}"}, read by ${spec.readers}; set with aws secretsmanager put-secret-value (docs/deploy.md)`,
+        description: `Live Aquatics (${props.stage}): JSON {"${spec.jsonKey}": "${spec.example}"}, read by ${spec.readers}; set by npm run setup -- --stage ${props.stage} (docs/deploy.md)`,
         // A random string that is not JSON: a function that runs before the operator's step fails
         // at cold start with a clear config error instead of calling Stripe with a guessable key.
         generateSecretString: { passwordLength: 32, excludePunctuation: true },
