@@ -2,6 +2,7 @@
 // Lambda: one schema per boundary. zod/mini, like the checkout schema, so the page's bundle stays small.
 import * as z from 'zod/mini';
 import { isCalendarDate } from './dispatch';
+import { SHOP_MESSAGE_MAX_LENGTH } from './shop-status';
 
 const reference = z
   .string({ error: 'Give an order or request reference.' })
@@ -54,11 +55,32 @@ export const adminRefundSchema = z.strictObject({
 });
 export type AdminRefundRequest = z.output<typeof adminRefundSchema>;
 
-/** Pause with a message, or take order requests (a message optional). */
-export const adminPauseSchema = z.strictObject({
-  mode: z.enum(['paused', 'requests'], { error: 'The mode is paused or requests.' }),
-  message: z.optional(z.string()),
-});
+/**
+ * Pause with a message, or take order requests (a message optional; a blank one is none). A pause
+ * without a message is refused here, with a field message in the page's words: the domain's own
+ * refusal speaks to the CLI (its --message flag) and stays for the CLI.
+ */
+export const adminPauseSchema = z
+  .strictObject({
+    mode: z.enum(['paused', 'requests'], { error: 'The mode is paused or requests.' }),
+    message: z.optional(
+      z
+        .string({ error: 'The message is text.' })
+        .check(
+          z.trim(),
+          z.maxLength(
+            SHOP_MESSAGE_MAX_LENGTH,
+            `The message is at most ${SHOP_MESSAGE_MAX_LENGTH} characters.`,
+          ),
+        ),
+    ),
+  })
+  .check(
+    z.refine((body) => body.mode !== 'paused' || (body.message ?? '') !== '', {
+      message: 'Write the message customers will see while the shop is paused.',
+      path: ['message'],
+    }),
+  );
 export type AdminPauseRequest = z.output<typeof adminPauseSchema>;
 
 /** Answer an order request: send a payment link, or decline it. */

@@ -285,7 +285,8 @@ const refund: Handle = async ({ event, deps }, actor) => {
 
 const pause: Handle = async ({ event, deps }) => {
   const body = parseBody(adminPauseSchema, readJsonBody(event, MAX_BODY_BYTES));
-  const outcome = await pauseShop(body, deps);
+  // A blank message (requests mode: a pause without one is a 400) is no message.
+  const outcome = await pauseShop({ mode: body.mode, message: body.message || undefined }, deps);
   return json(200, { ...outcome, settings: settingsView(outcome.settings) } satisfies AdminPauseResponse);
 };
 

@@ -1,15 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fulfilCheckout } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
 import { createAdminApiHandler, loadAdminDeps } from '../../../../lambdas/handlers/admin-api/handler';
+import {
+  createShopStatusHandler,
+  loadShopStatusDeps,
+} from '../../../../lambdas/handlers/shop-status/handler';
 import { logger } from '../../../../lambdas/lib/logger';
 import type { HttpLambda } from '../../../../local/api-gateway-adapter';
 import { withJwtAuthorizer } from '../../../../local/jwt-authorizer';
+import { API_PATHS } from '../../../../shared/api-paths';
 import { orderReference } from '../../../../shared/order-reference';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
+import { createCheckoutSession } from '../../../support/checkout-sessions';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
 import { signingKey, signToken, TEST_CLIENT_ID, TEST_ISSUER } from '../../../support/jwt-tokens';
 import { TEST_SHOP_ID } from '../../../support/shop';
-import { STAND_IN_REGION } from '../../../support/stand-ins';
+import { STAND_IN_REGION, standInEnvironment } from '../../../support/stand-ins';
 
 // The admin Lambda with its own dependency loader fed a Lambda-like environment, behind the local
 // JWT authorizer, against dynalite, the SES stand-in and the Stripe simulator.
@@ -147,6 +153,16 @@ describe('admin API against the stand-ins', () => {
     });
     const query = await call('GET', '/functions/v1/admin/orders', { query: { status: 'lost' } });
     const notJson = await call('POST', '/functions/v1/admin/shop/pause', { body: 'mode=paused' });
+    // The domain's refusal names the CLI's --message; the page gets a field message in its own words.
+    const pauseWithoutMessage = await call('POST', '/functions/v1/admin/shop/pause', {
+      body: { mode: 'paused' },
+    });
+    const pauseWithBlankMessage = await call('POST', '/functions/v1/admin/shop/pause', {
+      body: { mode: 'paused', message: '   ' },
+    });
+    const pauseWithLongMessage = await call('POST', '/functions/v1/admin/shop/pause', {
+      body: { mode: 'requests', message: 'x'.repeat(301) },
+    });
 
     expect(body.statusCode).toBe(400);
     expect(jsonBody(body)).toMatchObject({
@@ -158,23 +174,29 @@ describe('admin API against the stand-ins', () => {
       fields: { status: 'Status is one of paid, dispatched, refunded, requested, invited, declined.' },
     });
     expect(notJson.statusCode).toBe(400);
+    for (const refused of [pauseWithoutMessage, pauseWithBlankMessage]) {
+      expect(refused.statusCode).toBe(400);
+      expect(jsonBody(refused)).toEqual({
+        error: 'Write the message customers will see while the shop is paused.',
+        fields: { message: 'Write the message customers will see while the shop is paused.' },
+      });
+    }
+    expect(pauseWithLongMessage.statusCode).toBe(400);
+    expect(jsonBody(pauseWithLongMessage)).toMatchObject({
+      fields: { message: 'The message is at most 300 characters.' },
+    });
+    const shop = jsonBody(await call('GET', '/functions/v1/admin/status'));
+    expect(shop).toMatchObject({ shop: { mode: 'open' } });
   });
 
   it('answers 409 with the domain refusal for a refused transition, and sends nothing', async () => {
     const unknown = await call('POST', '/functions/v1/admin/orders/dispatch', {
       body: { references: ['ZZZZZZZZZZZZ'] },
     });
-    const pauseWithoutMessage = await call('POST', '/functions/v1/admin/shop/pause', {
-      body: { mode: 'paused' },
-    });
 
     expect(unknown.statusCode).toBe(409);
     expect(jsonBody(unknown)).toMatchObject({
       results: [{ reference: 'ZZZZZZZZZZZZ', refused: expect.any(String) }],
-    });
-    expect(pauseWithoutMessage.statusCode).toBe(409);
-    expect(jsonBody(pauseWithoutMessage)).toEqual({
-      error: 'Pausing needs a --message for the page, for example "Back on 5 January".',
     });
   });
 
@@ -203,5 +225,37 @@ describe('admin API against the stand-ins', () => {
     expect(paused.statusCode).toBe(200);
     expect(jsonBody(paused)).toMatchObject({ settings: { mode: 'paused', message: 'Back on Monday' } });
     expect(jsonBody(resumed)).toMatchObject({ settings: { mode: 'open' } });
+  });
+
+  it('takes order requests: the shop says requests mode, open checkouts close, and a second press changes nothing', async () => {
+    const checkout = await createCheckoutSession(h.stripe);
+    const emailsBefore = (await h.standIns.emails()).length;
+
+    const first = await call('POST', '/functions/v1/admin/shop/pause', { body: { mode: 'requests' } });
+    const second = await call('POST', '/functions/v1/admin/shop/pause', { body: { mode: 'requests' } });
+    const adminStatus = await call('GET', '/functions/v1/admin/status');
+    const shopStatus = await createShopStatusHandler(async () =>
+      loadShopStatusDeps(standInEnvironment(h.standIns)),
+    )(apiGatewayEvent({ method: 'GET', path: API_PATHS.shopStatus }));
+
+    expect(first.statusCode).toBe(200);
+    expect(jsonBody(first)).toMatchObject({
+      settings: { mode: 'requests' },
+      closed: [checkout.id],
+      completedMeanwhile: [],
+      failed: [],
+    });
+    expect(second.statusCode).toBe(200);
+    expect(jsonBody(second)).toMatchObject({
+      settings: { mode: 'requests' },
+      closed: [],
+      completedMeanwhile: [],
+      failed: [],
+    });
+    expect(jsonBody(second)).not.toHaveProperty('settings.message');
+    expect(jsonBody(adminStatus)).toMatchObject({ shop: { mode: 'requests' } });
+    expect(jsonBody(shopStatus)).toEqual({ mode: 'requests' });
+    expect((await h.stripe.checkout.sessions.retrieve(checkout.id)).status).toBe('expired');
+    expect(await h.standIns.emails()).toHaveLength(emailsBefore);
   });
 });
