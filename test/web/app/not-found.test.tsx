@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../helpers/render-app';
 
@@ -9,9 +9,12 @@ describe('404 page', () => {
 
     // Its code loads on demand (404.html preloads it in the browser).
     expect(await screen.findByRole('heading', { name: 'Oops! Page not found' })).toBeInTheDocument();
-    expect(consoleError).toHaveBeenCalledWith(
-      '404 Error: User attempted to access non-existent route:',
-      '/no-such-page',
+    // Logged from an effect, which may run a moment after the heading is on screen under load.
+    await waitFor(() =>
+      expect(consoleError).toHaveBeenCalledWith(
+        '404 Error: User attempted to access non-existent route:',
+        '/no-such-page',
+      ),
     );
 
     await user.click(screen.getByRole('link', { name: 'Return to Home' }));
