@@ -284,6 +284,33 @@ describe('admin sign-in', () => {
   });
 });
 
+describe('an account outside the merchants group (403)', () => {
+  it('says the account may not use the admin, who can add it, and offers the sign-out instead of a retry', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/status`]: () =>
+        jsonResponse({ error: 'This account is not a merchant of this shop.' }, 403),
+      [`GET ${API}/orders`]: () =>
+        jsonResponse({ error: 'This account is not a merchant of this shop.' }, 403),
+    });
+    const assign = stubLocationAssign();
+    const { user } = signedIn();
+
+    expect(
+      await screen.findByRole('heading', { name: 'Not a merchant account' }, { timeout: 5000 }),
+    ).toBeVisible();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      "This account (merchant@live-aquatics.test) may not use the shop's admin: ask the shop's operator to add it with npm run orders -- merchant add merchant@live-aquatics.test, or sign out and sign in as a merchant.",
+    );
+    expect(screen.queryByText(/please try again/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Admin' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(assign).toHaveBeenCalledWith(
+      'https://auth.shop.test/logout?client_id=admin-client&logout_uri=https%3A%2F%2Fapi.shop.test%2Fadmin',
+    );
+  });
+});
+
 describe('this week', () => {
   it('shows the next dispatch day, its orders, bottles and capacity left, and the day’s orders', async () => {
     const calls = stubNetwork(baseRoutes);
@@ -447,6 +474,40 @@ describe('an order’s page', () => {
     await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
     expect(field).toHaveAccessibleDescription('A tracking number is 8 to 40 letters or digits.');
     expect(screen.getByText('Check the tracking number.')).toBeVisible();
+  });
+
+  it('an action whose answer is lost says it may have been done and that pressing again is safe, not that nothing changed', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/dispatch`]: () => Promise.reject(new TypeError('Failed to fetch')),
+      [`POST ${API}/orders/refund`]: () => jsonResponse({ error: 'Internal error.' }, 504),
+    });
+    const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
+
+    await user.click(await screen.findByRole('button', { name: 'Mark dispatched' }, { timeout: 5000 }));
+    await user.click(screen.getByRole('button', { name: 'Refund…' }));
+    await user.click(screen.getByRole('button', { name: 'Refund £14.70' }));
+
+    await waitFor(() =>
+      expect(
+        screen.getAllByText(
+          'The answer did not arrive, so the change may or may not have been made. Open the order or the week again to see; pressing again is safe, as nothing is done twice.',
+        ),
+      ).toHaveLength(2),
+    );
+    expect(screen.queryByText(/Nothing was changed/)).not.toBeInTheDocument();
+  });
+
+  it('a read that cannot reach the API says nothing was changed and to try again', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/order`]: () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    signedIn('/admin?order=a1b2c3d4e5f6');
+
+    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent(
+      'The admin service could not be reached. Nothing was changed; please try again.',
+    );
   });
 
   it('refund asks first, naming the amount and the customer, then says what was refunded and emailed', async () => {

@@ -27,19 +27,38 @@ import type { AdminSession } from './admin-session';
 
 /**
  * What an admin call came to: the answer, a 400 with a message per field, a refusal in the API's
- * own words (409, 404), or a failure (network, 5xx). A 401 ends the session, and the page shows
- * the sign-in.
+ * own words (409, 404), a signed-in account outside the shop's merchants (403), or a failure
+ * (network, 5xx). A 401 ends the session, and the page shows the sign-in; a 403 calls the page's
+ * `onForbidden`, which shows why and the sign-out.
  */
 export type AdminOutcome<T> =
   | { ok: true; value: T }
   | { ok: false; kind: 'invalid'; message: string; fields: Record<string, string> }
   | { ok: false; kind: 'refused'; message: string }
+  | { ok: false; kind: 'forbidden'; message: string }
   | { ok: false; kind: 'failed'; message: string };
 
 export type AdminFailure = Exclude<AdminOutcome<unknown>, { ok: true }>;
 
+/** A read that failed changed nothing: trying again is all there is to do. */
 const FAILED = 'The admin service could not be reached. Nothing was changed; please try again.';
+/**
+ * An action whose answer never came (a network failure, a timeout, a 5xx, an answer cut short)
+ * may have been done before the answer was lost: a refund at Stripe, a dispatch email. Every
+ * action is exactly-once or forward-only on the server, so pressing again is safe.
+ */
+export const UNANSWERED =
+  'The answer did not arrive, so the change may or may not have been made. Open the order or the week again to see; pressing again is safe, as nothing is done twice.';
 const SIGNED_OUT = 'Your session has ended. Please sign in again.';
+
+/**
+ * What a signed-in account outside the `merchants` group is told (403): not to retry, but who can
+ * let it in, with the operator's command, or to sign in as a merchant.
+ */
+export function notMerchantMessage(email: string | undefined): string {
+  const account = email === undefined ? 'This account' : `This account (${email})`;
+  return `${account} may not use the shop's admin: ask the shop's operator to add it with npm run orders -- merchant add ${email ?? '<email>'}, or sign out and sign in as a merchant.`;
+}
 
 async function readJson(response: Response): Promise<unknown> {
   try {
@@ -49,23 +68,48 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-/** The admin API as the page calls it: the ID token on every request, answers checked by their schema. */
-export function createAdminApi(origin: string, session: AdminSession) {
-  async function send(path: string, init: RequestInit & { headers?: Record<string, string> }) {
+/**
+ * The admin API as the page calls it: the ID token on every request, answers checked by their
+ * schema. `onForbidden` hears a 403 (the account is not a merchant), with the message to show.
+ */
+export function createAdminApi(
+  origin: string,
+  session: AdminSession,
+  onForbidden: (message: string) => void,
+) {
+  /** The response, or the failure that ended the call before one could be read (401, 403, signed out). */
+  async function send(
+    path: string,
+    init: RequestInit & { headers?: Record<string, string> },
+  ): Promise<Response | AdminFailure> {
     const token = await session.idToken();
-    if (token === undefined) return undefined;
+    if (token === undefined) return { ok: false, kind: 'failed', message: SIGNED_OUT };
     const response = await fetch(`${origin}${path}`, {
       ...init,
       headers: { Accept: 'application/json', ...init.headers, Authorization: `Bearer ${token}` },
     });
     if (response.status === 401) {
       session.end(SIGNED_OUT);
-      return undefined;
+      return { ok: false, kind: 'failed', message: SIGNED_OUT };
+    }
+    if (response.status === 403) {
+      // The token is good but the account is not a merchant: every other call would be refused too.
+      const message = notMerchantMessage(session.email);
+      session.forget();
+      onForbidden(message);
+      return { ok: false, kind: 'forbidden', message };
     }
     return response;
   }
 
   async function call<T>(schema: z.ZodMiniType<T>, path: string, body?: unknown): Promise<AdminOutcome<T>> {
+    // A read that failed changed nothing. An action left without its answer (no response, a 5xx,
+    // an answer that does not parse) may have been done; a 4xx says it was not.
+    const unanswered: AdminFailure = {
+      ok: false,
+      kind: 'failed',
+      message: body === undefined ? FAILED : UNANSWERED,
+    };
     try {
       const response = await send(
         path,
@@ -73,13 +117,11 @@ export function createAdminApi(origin: string, session: AdminSession) {
           ? { method: 'GET' }
           : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
       );
-      if (response === undefined) return { ok: false, kind: 'failed', message: SIGNED_OUT };
+      if (!(response instanceof Response)) return response;
       const json = await readJson(response);
       if (response.ok) {
         const parsed = z.safeParse(schema, json);
-        return parsed.success
-          ? { ok: true, value: parsed.data }
-          : { ok: false, kind: 'failed', message: FAILED };
+        return parsed.success ? { ok: true, value: parsed.data } : unanswered;
       }
       const error = z.safeParse(errorSchema, json);
       const message = error.success ? error.data.error : FAILED;
@@ -87,9 +129,9 @@ export function createAdminApi(origin: string, session: AdminSession) {
         return { ok: false, kind: 'invalid', message, fields: (error.success && error.data.fields) || {} };
       }
       if (response.status === 409 || response.status === 404) return { ok: false, kind: 'refused', message };
-      return { ok: false, kind: 'failed', message: FAILED };
+      return response.status >= 500 ? unanswered : { ok: false, kind: 'failed', message: FAILED };
     } catch {
-      return { ok: false, kind: 'failed', message: FAILED };
+      return unanswered;
     }
   }
 
@@ -124,7 +166,7 @@ export function createAdminApi(origin: string, session: AdminSession) {
           method: 'GET',
           headers: { Accept: kind === 'dispatchCsv' ? 'text/csv' : 'text/html' },
         });
-        return response?.ok ? await response.blob() : undefined;
+        return response instanceof Response && response.ok ? await response.blob() : undefined;
       } catch {
         return undefined;
       }

@@ -17,7 +17,8 @@ type PageState =
   | { kind: 'loading' }
   | { kind: 'unavailable' }
   | { kind: 'signed-out'; config: AdminConfig; message: string | undefined }
-  | { kind: 'signed-in'; config: AdminConfig; session: AdminSession; api: AdminApi };
+  | { kind: 'signed-in'; config: AdminConfig; session: AdminSession; api: AdminApi }
+  | { kind: 'not-merchant'; config: AdminConfig; message: string };
 
 // Module-level so React's development double effects (StrictMode) read the config once and
 // exchange a code once: a code is single use, and a second exchange would fail the sign-in.
@@ -83,7 +84,10 @@ export function AdminPage() {
       const session = new AdminSession(config, result.tokens, (message) =>
         setState({ kind: 'signed-out', config, message }),
       );
-      setState({ kind: 'signed-in', config, session, api: createAdminApi(origin, session) });
+      const api = createAdminApi(origin, session, (message) =>
+        setState({ kind: 'not-merchant', config, message }),
+      );
+      setState({ kind: 'signed-in', config, session, api });
       navigate(result.returnTo, { replace: true });
     })();
     return () => {
@@ -112,6 +116,9 @@ export function AdminPage() {
       )}
       {state.kind === 'signed-in' && (
         <SignedIn config={state.config} origin={origin} session={state.session} api={state.api} />
+      )}
+      {state.kind === 'not-merchant' && (
+        <NotMerchantView config={state.config} origin={origin} message={state.message} />
       )}
     </div>
   );
@@ -150,6 +157,36 @@ function SignInView({
         onClick={signIn}
       >
         Sign in
+      </button>
+    </section>
+  );
+}
+
+/**
+ * Signed in, but not as one of the shop's merchants (the API answered 403): trying again cannot
+ * help, so the page says who can let the account in, and offers the sign-out to sign in as another.
+ */
+function NotMerchantView({
+  config,
+  origin,
+  message,
+}: {
+  config: AdminConfig;
+  origin: string;
+  message: string;
+}) {
+  return (
+    <section className="card admin-sign-in">
+      <h1>Not a merchant account</h1>
+      <p className="admin-report admin-report--failed" role="alert">
+        {message}
+      </p>
+      <button
+        type="button"
+        className="button button--primary button--block"
+        onClick={() => window.location.assign(signOutUrl(config, origin))}
+      >
+        Sign out
       </button>
     </section>
   );
