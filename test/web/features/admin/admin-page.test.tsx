@@ -609,6 +609,61 @@ describe('shop and capacity', () => {
     ).toBeVisible();
   });
 
+  it('a pause without a message shows the API’s message by the field, with no CLI flag in it', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/capacity`]: () => jsonResponse(capacity),
+      [`POST ${API}/shop/pause`]: () =>
+        jsonResponse(
+          {
+            error: 'Write the message customers will see while the shop is paused.',
+            fields: { message: 'Write the message customers will see while the shop is paused.' },
+          },
+          400,
+        ),
+    });
+    const { user } = signedIn('/admin?view=shop');
+
+    await user.click(await screen.findByRole('button', { name: 'Pause the shop' }, { timeout: 5000 }));
+
+    const field = screen.getByLabelText('Message to customers');
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    expect(field).toHaveAccessibleDescription(
+      'Shown on the shop page, e.g. when you will be back. Write the message customers will see while the shop is paused.',
+    );
+    expect(screen.queryByText(/--message/)).not.toBeInTheDocument();
+    expect(JSON.parse(calls.find((call) => call.url === `${API}/shop/pause`)?.body ?? '')).toEqual({
+      mode: 'paused',
+    });
+  });
+
+  it('takes order requests: the button sends mode requests and says what it did', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/capacity`]: () => jsonResponse(capacity),
+      [`POST ${API}/shop/pause`]: () =>
+        jsonResponse({
+          settings: { mode: 'requests' },
+          closed: [],
+          paymentLinksKept: [],
+          completedMeanwhile: [],
+          failed: [],
+        }),
+    });
+    const { user } = signedIn('/admin?view=shop');
+
+    await user.click(await screen.findByRole('radio', { name: 'Taking order requests' }, { timeout: 5000 }));
+    await user.click(screen.getByRole('button', { name: 'Take requests' }));
+
+    expect(await screen.findByText('The shop takes order requests. No emails sent.')).toBeVisible();
+    expect(screen.getByText(/^Now:/).closest('p')).toHaveTextContent(
+      'Now: Taking order requests: customers ask, and you send a payment link.',
+    );
+    const pauses = calls.filter((call) => call.url === `${API}/shop/pause`);
+    expect(pauses).toHaveLength(1);
+    expect(JSON.parse(pauses[0]?.body ?? '')).toEqual({ mode: 'requests' });
+  });
+
   it('sets a day’s capacity; a 400 names the field', async () => {
     let first = true;
     const calls = stubNetwork({
