@@ -13,7 +13,7 @@ export interface ShopDataStackProps extends StackProps {
   readonly config: ShopConfig;
 }
 
-/** Output keys of the Stripe secrets' names, read by the operator's put-secret-value step. */
+/** Output keys of the Stripe secrets' names, read by `npm run setup`, which stores the keys there. */
 export const STRIPE_SECRET_OUTPUT_KEYS: Readonly<Record<StripeSecretName, string>> = {
   checkoutKey: 'StripeCheckoutKeySecretName',
   fulfilmentKey: 'StripeFulfilmentKeySecretName',
@@ -88,7 +88,7 @@ export class ShopDataStack extends Stack {
     for (const name of Object.keys(STRIPE_SECRET_OUTPUT_KEYS) as StripeSecretName[]) {
       new CfnOutput(this, STRIPE_SECRET_OUTPUT_KEYS[name], {
         value: this.stripeSecrets.secrets[name].secretName,
-        description: `Put {"${STRIPE_SECRETS[name].jsonKey}": "${STRIPE_SECRETS[name].example}"} here with aws secretsmanager put-secret-value`,
+        description: `Holds {"${STRIPE_SECRETS[name].jsonKey}": "${STRIPE_SECRETS[name].example}"}, stored by npm run setup -- --stage <stage>`,
       });
     }
     new CfnOutput(this, 'OrdersTableName', { value: this.orders.table.tableName });

@@ -85,6 +85,8 @@ export const APP_OUTPUT_KEYS = {
   adminClientId: 'AdminClientId',
   /** Managed login's base URL, where the admin page sends the merchant to sign in. */
   adminSignInUrl: 'AdminSignInUrl',
+  /** The stage's CloudWatch dashboard (sold-out dispatch days, order requests). */
+  dashboardUrl: 'DashboardUrl',
 } as const;
 
 /** Per function: `<Name>FunctionName` and `<Name>LogGroupName` outputs. */
@@ -130,7 +132,10 @@ export class ShopStack extends Stack {
     Tags.of(this).add('stage', config.stage);
     const { orders, stripeSecrets, email } = data;
 
-    this.monitoring = new ShopMonitoring(this, 'Monitoring', { topic: data.alarms.topic });
+    this.monitoring = new ShopMonitoring(this, 'Monitoring', {
+      topic: data.alarms.topic,
+      dashboardName: `live-aquatics-shop-${config.stage}`,
+    });
 
     // Each function gets only the settings its handler parses (lambdas/lib/config.ts); none of
     // them is secret. What a function may touch is decided by its role, below.
@@ -376,6 +381,7 @@ export class ShopStack extends Stack {
     this.monitoring.monitorReconcilerHeartbeat();
     this.monitoring.monitorSesReputation();
     this.monitoring.monitorCustomerEmailRefused();
+    this.monitoring.monitorDispatchDaysSoldOut([stripeWebhook.logGroup, reconcileOrders.logGroup]);
     this.monitoring.monitorOrderRequests();
 
     const output = (key: string, value: string, description?: string) =>
@@ -421,6 +427,11 @@ export class ShopStack extends Stack {
     output(APP_OUTPUT_KEYS.adminUserPoolId, this.admin.userPool.userPoolId, "The merchants' user pool");
     output(APP_OUTPUT_KEYS.adminClientId, this.admin.client.userPoolClientId, "The admin page's app client");
     output(APP_OUTPUT_KEYS.adminSignInUrl, this.admin.domain.baseUrl(), 'Managed login for the admin page');
+    output(
+      APP_OUTPUT_KEYS.dashboardUrl,
+      this.monitoring.dashboardUrl,
+      'Sold-out dispatch days and order requests (no alarms on it)',
+    );
     for (const [name, outputName] of Object.entries(FUNCTION_OUTPUT_NAMES) as Array<
       [keyof typeof FUNCTION_OUTPUT_NAMES, string]
     >) {

@@ -41,14 +41,24 @@ export const stdoutMetricsWriter: MetricsWriter = (line) => {
 };
 
 /**
+ * What an EMF line may carry beside its metric: searchable in the log (CloudWatch Logs Insights),
+ * never a dimension. Each distinct dimension value is a metric of its own, billed monthly, and
+ * the alarms watch only {@link METRIC_DIMENSIONS}; so a value that changes (a date, an id) is a
+ * property.
+ */
+export type MetricProperties = Readonly<Record<string, string | number>>;
+
+/**
  * Emits one metric as a CloudWatch Embedded Metric Format line: no API call, no extra
- * permission, and an alarm can watch it like any other metric.
+ * permission, and an alarm can watch it like any other metric. Always with
+ * {@link METRIC_DIMENSIONS}; `properties` ride along in the line (a property never replaces a
+ * dimension or the value).
  */
 export function emitMetric(
   write: MetricsWriter,
   name: MetricName,
   value: number,
-  dimensions: Readonly<Record<string, string>> = METRIC_DIMENSIONS,
+  properties: MetricProperties = {},
 ): void {
   write(
     JSON.stringify({
@@ -57,12 +67,13 @@ export function emitMetric(
         CloudWatchMetrics: [
           {
             Namespace: METRICS_NAMESPACE,
-            Dimensions: [Object.keys(dimensions)],
+            Dimensions: [Object.keys(METRIC_DIMENSIONS)],
             Metrics: [{ Name: name, Unit: 'Count' }],
           },
         ],
       },
-      ...dimensions,
+      ...properties,
+      ...METRIC_DIMENSIONS,
       [name]: value,
     }),
   );

@@ -15,6 +15,18 @@ describe('ShopDataStack', () => {
     ({ data, dataTemplate } = synthShop());
   });
 
+  it('names npm run setup as what fills each Stripe secret, in the outputs an operator reads', () => {
+    const outputs = dataTemplate.toJSON().Outputs as Record<string, { Description?: string }>;
+    const descriptions = Object.values(outputs)
+      .map((output) => output.Description ?? '')
+      .filter((text) => text.startsWith('Holds {"stripe'));
+    expect(descriptions.sort()).toEqual([
+      'Holds {"stripeSecretKey": "<restricted key>"}, stored by npm run setup -- --stage <stage>',
+      'Holds {"stripeSecretKey": "<restricted key>"}, stored by npm run setup -- --stage <stage>',
+      'Holds {"stripeWebhookSecret": "<endpoint signing secret>"}, stored by npm run setup -- --stage <stage>',
+    ]);
+  });
+
   it('has termination protection', () => {
     expect(data.terminationProtection).toBe(true);
   });

@@ -238,6 +238,94 @@ describe('ShopMonitoring', () => {
     });
   });
 
+  describe('the dashboard (issue 22: sold-out days seen, no alarm)', () => {
+    const widgetSchema = z.object({
+      type: z.string(),
+      properties: z.looseObject({ title: z.string() }),
+    });
+    /**
+     * The dashboard's body as JSON, each CloudFormation reference (`Ref`, inside a JSON string of
+     * the body) written as `<Ref:logical id>`.
+     */
+    const body = () => {
+      const dashboards = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
+      expect(dashboards).toHaveLength(1);
+      const parts = z
+        .object({
+          'Fn::Join': z.tuple([z.literal(''), z.array(z.union([z.string(), z.object({ Ref: z.string() })]))]),
+        })
+        .parse(dashboards[0]?.Properties.DashboardBody)['Fn::Join'][1];
+      const text = parts.map((part) => (typeof part === 'string' ? part : `<Ref:${part.Ref}>`)).join('');
+      return z.looseObject({ widgets: z.array(widgetSchema) }).parse(JSON.parse(text));
+    };
+    const widget = (title: string) => {
+      const found = body().widgets.filter((w) => w.properties.title === title);
+      expect(found, title).toHaveLength(1);
+      return found[0]?.properties;
+    };
+
+    it("is named after the stage, so each stage's is its own", () => {
+      template.hasResourceProperties('AWS::CloudWatch::Dashboard', {
+        DashboardName: 'live-aquatics-shop-dev',
+      });
+    });
+
+    it('draws DispatchDaySoldOut (namespace LiveAquatics, service dimension) as a sum per day', () => {
+      expect(widget('Dispatch days sold out')?.metrics).toEqual([
+        [
+          'LiveAquatics',
+          'DispatchDaySoldOut',
+          'service',
+          'live-aquatics-shop',
+          expect.objectContaining({ stat: 'Sum', period: 86400 }),
+        ],
+      ]);
+      // "auto" would change the period with the time range: a point would no longer be one day.
+      expect(body().periodOverride).toBe('inherit');
+    });
+
+    it('lists which dispatch day sold out, from the logs of the functions that make the sales', () => {
+      const query = z.string().parse(widget('Which dispatch days sold out (newest first)')?.query);
+      expect(query).toContain(`SOURCE '<Ref:${logicalIdOf(stack.functions.stripeWebhook.logGroup)}>'`);
+      expect(query).toContain(`SOURCE '<Ref:${logicalIdOf(stack.functions.reconcileOrders.logGroup)}>'`);
+      expect(query).toMatch(/fields dispatchDate, .*\| filter ispresent\(DispatchDaySoldOut\)/s);
+    });
+
+    it("draws OrderRequests with the same metric as the flood alarm, and the alarm's threshold as a line", () => {
+      const orderRequests = widget('Order requests per hour (requests mode)');
+      expect(orderRequests?.metrics).toEqual([
+        [
+          'LiveAquatics',
+          'OrderRequests',
+          'service',
+          'live-aquatics-shop',
+          expect.objectContaining({ stat: 'Sum', period: 3600 }),
+        ],
+      ]);
+      expect(orderRequests?.annotations).toEqual({
+        horizontal: [expect.objectContaining({ value: 50 })],
+      });
+    });
+
+    it('adds no alarm: no alarm widget, and the alarm count is what it was', () => {
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 6 * 2 + 10);
+      expect(body().widgets.map((w) => w.type)).toEqual(['metric', 'log', 'metric']);
+      expect(JSON.stringify(body())).not.toMatch(/"alarms"|:alarm:/);
+    });
+
+    it('is an output: its console address in the stack region', () => {
+      expect(template.toJSON().Outputs.DashboardUrl.Value).toEqual({
+        'Fn::Join': [
+          '',
+          [
+            'https://eu-west-2.console.aws.amazon.com/cloudwatch/home?region=eu-west-2#dashboards/dashboard/',
+            { Ref: logicalIdOf(stack.monitoring.dashboard) },
+          ],
+        ],
+      });
+    });
+  });
+
   it('alarms on the first customer confirmation SES refused (CustomerEmailRefused)', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'LiveAquatics',

@@ -150,6 +150,7 @@ describe('ShopStack', () => {
         'AdminUserPoolId',
         'AdminClientId',
         'AdminSignInUrl',
+        'DashboardUrl',
       ].sort(),
     );
     expect(outputs.CreateCheckoutFunctionName.Value).toEqual({

@@ -1,6 +1,15 @@
 import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  LogQueryWidget,
+  Metric,
+  PeriodOverride,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -23,6 +32,9 @@ export const SES_REPUTATION_THRESHOLDS = { bounceRate: 0.05, complaintRate: 0.00
 export const WEBHOOK_SERVER_ERRORS_METRIC = 'WebhookServerErrors';
 
 const FIVE_MINUTES = Duration.minutes(5);
+
+/** More order requests than this in an hour raise `OrderRequestsFlood`; the dashboard draws the line. */
+export const ORDER_REQUESTS_FLOOD_PER_HOUR = 50;
 
 /** Props of {@link AlarmTopic}. */
 export interface AlarmTopicProps {
@@ -87,6 +99,8 @@ export class AlarmTopic extends Construct {
 export interface ShopMonitoringProps {
   /** Where every alarm goes (see {@link AlarmTopic}). */
   readonly topic: ITopic;
+  /** The CloudWatch dashboard's name: one per stage, so two stages in one account and region never clash. */
+  readonly dashboardName: string;
 }
 
 /**
@@ -94,15 +108,36 @@ export interface ShopMonitoringProps {
  * Lambda errors and throttles, webhook 5xx answers, API 5xx and 429 answers, orders that only the
  * reconciler caught, a reconciler that stopped running, SES reputation, refused customer emails.
  * Most treat missing data as fine (a quiet shop is not a broken one); the heartbeat does not.
+ * Beside them, a dashboard of what the merchant wants to see but need not be woken for (sold-out
+ * days, order requests): its widgets are graphs and a log table, never alarms.
  */
 export class ShopMonitoring extends Construct {
   readonly topic: ITopic;
+  readonly dashboard: Dashboard;
   private readonly action: SnsAction;
+  /** Each metric defined once, for its alarm and its widget alike. */
+  private readonly metrics = {
+    orderRequestsPerHour: shopMetric(METRIC_NAMES.orderRequests, Duration.hours(1)),
+    dispatchDaysSoldOutPerDay: shopMetric(METRIC_NAMES.dispatchDaySoldOut, Duration.days(1)),
+  };
 
   constructor(scope: Construct, id: string, props: ShopMonitoringProps) {
     super(scope, id);
     this.topic = props.topic;
     this.action = new SnsAction(this.topic);
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      dashboardName: props.dashboardName,
+      defaultInterval: Duration.days(28),
+      // Each graph keeps its own period (a day for sold-out days): "auto" would widen or narrow it
+      // with the time range, and a day's count would no longer read as one.
+      periodOverride: PeriodOverride.INHERIT,
+    });
+  }
+
+  /** The dashboard in the CloudWatch console of the stack's region. */
+  get dashboardUrl(): string {
+    const { region } = Stack.of(this);
+    return `https://${region}.console.aws.amazon.com/cloudwatch/home?region=${region}#dashboards/dashboard/${this.dashboard.dashboardName}`;
   }
 
   /** Errors (uncaught exceptions, timeouts, crashes) and throttles of one function. */
@@ -242,12 +277,53 @@ export class ShopMonitoring extends Construct {
    */
   monitorOrderRequests(): void {
     this.alarm('OrderRequestsFlood', {
-      metric: shopMetric(METRIC_NAMES.orderRequests, Duration.hours(1)),
-      threshold: 50,
+      metric: this.metrics.orderRequestsPerHour,
+      threshold: ORDER_REQUESTS_FLOOD_PER_HOUR,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      description:
-        'More than 50 order requests in an hour (requests mode): most likely a flood. Each is recorded; the merchant is notified of a few per hour. Check npm run orders -- list --status requested, and consider pausing.',
+      description: `More than ${ORDER_REQUESTS_FLOOD_PER_HOUR} order requests in an hour (requests mode): most likely a flood. Each is recorded; the merchant is notified of a few per hour. Check npm run orders -- list --status requested, and consider pausing.`,
     });
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Order requests per hour (requests mode)',
+        left: [this.metrics.orderRequestsPerHour.with({ label: 'Order requests' })],
+        leftYAxis: { min: 0, showUnits: false },
+        leftAnnotations: [{ value: ORDER_REQUESTS_FLOOD_PER_HOUR, label: 'Flood alarm above this' }],
+        width: 12,
+      }),
+    );
+  }
+
+  /**
+   * Dispatch days that sold out, on the dashboard only: a full day is the capacity limit working,
+   * not a fault, so no alarm (the merchant's notice of the sale that filled it says so too). The
+   * metric counts per day of the filling sale; the table beside it reads which dispatch day from
+   * the metric lines' `dispatchDate` property in `logGroups` (where the sales are made: the webhook
+   * and the reconciler).
+   */
+  monitorDispatchDaysSoldOut(logGroups: readonly ILogGroup[]): void {
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Dispatch days sold out',
+        left: [
+          this.metrics.dispatchDaysSoldOutPerDay.with({
+            label: 'Dispatch days filled, by the day of the filling sale',
+          }),
+        ],
+        leftYAxis: { min: 0, showUnits: false },
+        width: 12,
+      }),
+      new LogQueryWidget({
+        title: 'Which dispatch days sold out (newest first)',
+        logGroupNames: logGroups.map((group) => group.logGroupName),
+        queryLines: [
+          'fields dispatchDate, sold, capacity, @timestamp as filledAt',
+          `filter ispresent(${METRIC_NAMES.dispatchDaySoldOut})`,
+          'sort @timestamp desc',
+          'limit 50',
+        ],
+        width: 12,
+      }),
+    );
   }
 
   private alarm(

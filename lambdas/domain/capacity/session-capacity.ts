@@ -47,11 +47,15 @@ function filledBy(
     : undefined;
 }
 
-/** Counts a day that sold out, once, when the sale that filled it is made. */
+/**
+ * Counts a day that sold out, once, when the sale that filled it is made. The metric's time is
+ * the sale's, so the line names the dispatch day as a property (the dashboard lists it): as a
+ * dimension each date would be a new metric, billed for a month, that no alarm or widget watches.
+ */
 function countSoldOut(kept: KeptReservation, metrics: MetricsWriter): void {
   if (kept.full === undefined) return;
   logger.info('Dispatch day sold out', { dispatchDate: kept.date, ...kept.full });
-  emitMetric(metrics, METRIC_NAMES.dispatchDaySoldOut, 1);
+  emitMetric(metrics, METRIC_NAMES.dispatchDaySoldOut, 1, { dispatchDate: kept.date, ...kept.full });
 }
 
 export interface SessionCapacityDeps {
