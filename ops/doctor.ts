@@ -62,6 +62,11 @@ const storedWebhookSchema = z.object({
   webhookEndpointId: z.optional(z.string()),
 });
 const errorBodySchema = z.object({ error: z.string() });
+/**
+ * What API Gateway answers on its own address to a request that did not come through CloudFront:
+ * 401 without the authorizer's identity sources, 403 when the origin-verify authorizer refuses.
+ */
+const BYPASS_REFUSALS: readonly number[] = [401, 403];
 
 /** A failed check's message: thrown inside a check, printed as it is. */
 class CheckFailure extends Error {}
@@ -143,11 +148,11 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
       async () => {
         const url = `${outputs.get(STAGE_OUTPUTS.apiOriginUrl).replace(/\/+$/, '')}${API_PATHS.shopStatus}`;
         const response = await get(url);
-        if (response.status !== 403)
+        if (!BYPASS_REFUSALS.includes(response.status))
           throw new CheckFailure(
-            `The API's own address answered ${response.status} to a request that did not come through CloudFront (expected 403): anyone can go round the WAF and its rate limits. Redeploy (${setupCommand}) so the origin-verify authorizer guards every route.`,
+            `The API's own address answered ${response.status} to a request that did not come through CloudFront (expected 401 or 403): anyone can go round the WAF and its rate limits. Redeploy (${setupCommand}) so the origin-verify authorizer guards every route.`,
           );
-        return `${url} answers 403`;
+        return `${url} answers ${response.status}`;
       },
     ],
     [

@@ -20,6 +20,11 @@ import { buildSite } from './site-build';
 
 /** The header CloudFront adds to API requests (as lambdas/lib/origin-verify.ts reads it). */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+/**
+ * Where CloudFront gives the viewer's address, `ip:port` (as lambdas/lib/http.ts reads it): the
+ * authorizer's second identity source, so its cached answer, which carries the address, is per viewer.
+ */
+export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
 
 /** The site in a template synthesised without bundling (nothing of that stack is deployed then). */
 export const PLACEHOLDER_SITE_DIR = 'infra/placeholder-web';
@@ -308,9 +313,16 @@ export class ShopStack extends Stack {
       environment: { ORIGIN_VERIFY_SECRET_ID: originVerify.secretArn },
     });
     originVerify.grantRead(originVerifier);
+    // API Gateway caches the authorizer's answer by its identity sources, and the answer's context
+    // (the viewer's address, for the access log) is reused with it: the cache key must hold what
+    // the context carries, or one client's requests would be logged under another's address. The
+    // address is `ip:port` and a browser keeps one connection for the page and its checkout, so
+    // this costs about one authorizer call per customer visit. API Gateway refuses (401) a request
+    // without either header before the authorizer runs: CloudFront sends both on every API path
+    // (its origin custom header and the behaviour's origin request policy, website.ts).
     const authorizer = new HttpLambdaAuthorizer('OriginVerify', originVerifier.function, {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
-      identitySource: [`$request.header.${ORIGIN_VERIFY_HEADER}`],
+      identitySource: [`$request.header.${ORIGIN_VERIFY_HEADER}`, `$request.header.${VIEWER_ADDRESS_HEADER}`],
       resultsCacheTtl: Duration.minutes(5),
     });
     this.originVerifier = originVerifier;
@@ -395,7 +407,7 @@ export class ShopStack extends Stack {
     output(
       APP_OUTPUT_KEYS.apiOriginUrl,
       `https://${this.api.originDomainName}`,
-      'The API behind CloudFront: it answers 403 to anything that did not come through CloudFront',
+      'The API behind CloudFront: it refuses (401 or 403) anything that did not come through CloudFront',
     );
     output(
       APP_OUTPUT_KEYS.stripeWebhookUrl,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
 export type HttpEvent = APIGatewayProxyEventV2;
@@ -33,15 +34,25 @@ export function json(statusCode: number, body: unknown, headers: Record<string, 
 export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
 
 /**
+ * The IP address in a `cloudfront-viewer-address` value, `ip:port` (IPv6 unbracketed); undefined
+ * for anything else, so what reaches a log line or a limit's key is always an address, never an
+ * arbitrary string of any length.
+ */
+export function viewerAddressIn(value: string | undefined): string | undefined {
+  const viewer = value?.trim() ?? '';
+  const port = viewer.lastIndexOf(':');
+  const address = viewer.slice(0, Math.max(port, 0));
+  return isIP(address) !== 0 && /^\d{1,5}$/.test(viewer.slice(port + 1)) ? address : undefined;
+}
+
+/**
  * The IP address of whoever sent the request. The API answers only requests that came through
  * CloudFront (the origin-verify authorizer), so API Gateway's source IP is CloudFront's own;
  * CloudFront puts the viewer's, `ip:port` (IPv6 unbracketed), in `cloudfront-viewer-address`.
- * Without it (the local stack), the connection's address.
+ * Without it (the local stack), or with something that is not an address there, the connection's.
  */
 export function viewerAddress(event: Pick<HttpEvent, 'headers' | 'requestContext'>): string {
-  const viewer = header(event, VIEWER_ADDRESS_HEADER)?.trim() ?? '';
-  const port = viewer.lastIndexOf(':');
-  return port > 0 ? viewer.slice(0, port) : event.requestContext.http.sourceIp;
+  return viewerAddressIn(header(event, VIEWER_ADDRESS_HEADER)) ?? event.requestContext.http.sourceIp;
 }
 
 /** API Gateway payload 2.0 lower-cases header names, other callers may not: look up in any case. */

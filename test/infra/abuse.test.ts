@@ -1,5 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { API_ROUTES } from '../../infra/lib/constructs/checkout-api';
 import type { ShopEdgeStack } from '../../infra/lib/edge-stack';
 import type { ShopStack } from '../../infra/lib/shop-stack';
 import { logicalIdOf, statementsOfRole, synthShop } from './support';
@@ -145,7 +146,7 @@ describe('abuse resistance (prod)', () => {
       ]);
     });
 
-    it('checks every public route with the origin-verify authorizer, cached 5 minutes per header value; the admin routes with the merchant sign-in', () => {
+    it('checks every public route with the origin-verify authorizer, cached 5 minutes per origin-verify value and viewer address; the admin routes with the merchant sign-in', () => {
       const authorizers = Object.entries(template.findResources('AWS::ApiGatewayV2::Authorizer'));
       const ofType = (type: string) => authorizers.filter(([, a]) => a.Properties.AuthorizerType === type);
       expect([ofType('REQUEST').length, ofType('JWT').length, authorizers.length]).toEqual([1, 1, 2]);
@@ -154,7 +155,8 @@ describe('abuse resistance (prod)', () => {
         AuthorizerType: 'REQUEST',
         AuthorizerPayloadFormatVersion: '2.0',
         EnableSimpleResponses: true,
-        IdentitySource: ['$request.header.x-origin-verify'],
+        // The answer's context (the viewer's address, for the access log) is cached with it.
+        IdentitySource: ['$request.header.x-origin-verify', '$request.header.cloudfront-viewer-address'],
         AuthorizerResultTtlInSeconds: 300,
       });
       const [jwtId] = ofType('JWT')[0] ?? [];
@@ -170,6 +172,27 @@ describe('abuse resistance (prod)', () => {
             : { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } },
         );
       }
+    });
+
+    it("forwards CloudFront's viewer address on every public route, since API Gateway refuses (401) a request without it", () => {
+      const behaviours: Array<{ PathPattern: string; OriginRequestPolicyId: string }> =
+        template.toJSON().Resources[logicalIdOf(stack.website.distribution)].Properties.DistributionConfig
+          .CacheBehaviors;
+      // CloudFront takes the first pattern that matches; each public route falls to /functions/v1/*.
+      const patternOf = (path: string) =>
+        behaviours.find((b) => new RegExp(`^${b.PathPattern.replaceAll('*', '.*')}$`).test(path))
+          ?.PathPattern;
+      expect(Object.values(API_ROUTES).map((route) => [route.path, patternOf(route.path)])).toEqual([
+        ['/functions/v1/create-checkout', '/functions/v1/*'],
+        ['/functions/v1/checkout-status', '/functions/v1/*'],
+        ['/functions/v1/stripe-webhook', '/functions/v1/*'],
+        ['/functions/v1/shop-status', '/functions/v1/*'],
+      ]);
+      // AWS's managed AllViewerExceptHostHeader, which adds CloudFront's viewer headers, the
+      // viewer's address (CloudFront-Viewer-Address) among them, to every viewer header but Host.
+      expect(behaviours.find((b) => b.PathPattern === '/functions/v1/*')?.OriginRequestPolicyId).toBe(
+        'b689b0a8-53d0-40ab-baf2-68738e2966ac',
+      );
     });
 
     it('lets only the authorizer and the admin API (which checks the origin itself) read the origin-verify secret', () => {

@@ -129,6 +129,14 @@ describe('CheckoutApi', () => {
       const values = Object.values(ACCESS_LOG_FIELDS).join(' ');
       expect(values).not.toMatch(/\$context\.(path|querystring|requestOverride)|header/i);
     });
+
+    it("logs the viewer's address from the origin-verify authorizer's context beside CloudFront's edge", () => {
+      const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0];
+      expect(JSON.parse(stage?.Properties.AccessLogSettings.Format)).toMatchObject({
+        sourceIp: '$context.identity.sourceIp',
+        viewerAddress: '$context.authorizer.viewerAddress',
+      });
+    });
   });
 
   describe('CORS', () => {

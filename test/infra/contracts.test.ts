@@ -2,7 +2,10 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { API_ROUTES } from '../../infra/lib/constructs/checkout-api';
-import type { ShopStack } from '../../infra/lib/shop-stack';
+import {
+  type ShopStack,
+  VIEWER_ADDRESS_HEADER as STACK_VIEWER_ADDRESS_HEADER,
+} from '../../infra/lib/shop-stack';
 import {
   checkoutEnvSchema,
   fulfilmentEnvSchema,
@@ -127,7 +130,11 @@ describe('contracts between infra and the lambdas', () => {
     expect(api.OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac');
     // The page's idempotency key and the public key's Authorization are viewer headers, not Host.
     expect([IDEMPOTENCY_HEADER.toLowerCase(), 'authorization']).not.toContain('host');
-    // One of CloudFront's own headers, which the managed policy adds: the viewer's address.
-    expect(VIEWER_ADDRESS_HEADER).toBe('cloudfront-viewer-address');
+    // One of CloudFront's own headers, which the managed policy adds: the viewer's address, which
+    // the handlers read and the authorizer's identity sources name.
+    expect([VIEWER_ADDRESS_HEADER, STACK_VIEWER_ADDRESS_HEADER]).toEqual([
+      'cloudfront-viewer-address',
+      'cloudfront-viewer-address',
+    ]);
   });
 });

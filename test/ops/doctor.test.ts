@@ -161,7 +161,32 @@ describe('npm run doctor', () => {
     );
 
     expect(failures(lines)).toEqual([
-      "  ✗ API refuses requests that bypass CloudFront: The API's own address answered 200 to a request that did not come through CloudFront (expected 403): anyone can go round the WAF and its rate limits. Redeploy (npm run setup -- --stage prod) so the origin-verify authorizer guards every route.",
+      "  ✗ API refuses requests that bypass CloudFront: The API's own address answered 200 to a request that did not come through CloudFront (expected 401 or 403): anyone can go round the WAF and its rate limits. Redeploy (npm run setup -- --stage prod) so the origin-verify authorizer guards every route.",
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it("takes API Gateway's own 401, for a request without the authorizer's headers, as a refusal too", async () => {
+    const { originUrl } = harness;
+    const { code, lines } = await doctor(
+      answering(originUrl, async () => Response.json({ message: 'Unauthorized' }, { status: 401 })),
+    );
+
+    expect(lines).toContain(
+      `  ✓ API refuses requests that bypass CloudFront: ${originUrl}/functions/v1/shop-status answers 401`,
+    );
+    expect(failures(lines)).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('takes no other answer for a refusal, a 404 among them', async () => {
+    const { originUrl } = harness;
+    const { code, lines } = await doctor(
+      answering(originUrl, async () => Response.json({ message: 'Not Found' }, { status: 404 })),
+    );
+
+    expect(failures(lines)).toEqual([
+      "  ✗ API refuses requests that bypass CloudFront: The API's own address answered 404 to a request that did not come through CloudFront (expected 401 or 403): anyone can go round the WAF and its rate limits. Redeploy (npm run setup -- --stage prod) so the origin-verify authorizer guards every route.",
     ]);
     expect(code).toBe(1);
   });

@@ -67,14 +67,17 @@ export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<ApiRouteName, ThrottleLimi
 
 /**
  * One JSON line per request. No path or query string (the query carries the session id), and no
- * headers: an HTTP API's access log cannot name a request header. `sourceIp` is therefore
- * CloudFront's edge, not the customer: the viewer's address is on the function's own log lines
- * (`viewerAddress`, from CloudFront's viewer-address header), found by `requestId`.
+ * header: an HTTP API's access log cannot name one. `sourceIp` is CloudFront's edge, never the
+ * customer. `viewerAddress` is the customer's IP, from CloudFront's viewer-address header by way
+ * of the origin-verify authorizer's context (`$context.authorizer.*`, checked to be an IP there);
+ * it is empty (`-`) on the admin routes, whose JWT authorizer has no such context, and on what the
+ * authorizer refused. The functions' own log lines carry it too, found by `requestId`.
  */
 export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
   requestId: '$context.requestId',
   requestTime: '$context.requestTime',
   sourceIp: '$context.identity.sourceIp',
+  viewerAddress: '$context.authorizer.viewerAddress',
   routeKey: '$context.routeKey',
   status: '$context.status',
   protocol: '$context.protocol',

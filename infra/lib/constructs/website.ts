@@ -126,7 +126,9 @@ export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), pay
 /**
  * What the API behaviour forwards: every viewer header but Host (API Gateway answers only to its
  * own host name), every cookie and the query string, plus CloudFront's own viewer headers such as
- * `cloudfront-viewer-address`, the viewer's IP and port (API Gateway sees only CloudFront's).
+ * `cloudfront-viewer-address`, the viewer's IP and port (API Gateway sees only CloudFront's). The
+ * API's authorizer names that header among its identity sources: were it not forwarded, API
+ * Gateway would answer 401 on every public route (ADR 0032).
  * AWS's managed policy, because CloudFront refuses `Authorization` in a policy of our own and
  * create-checkout reads it when a public key is set: without it every checkout would answer 401.
  * With caching disabled nothing is cached, so nothing is shared between viewers. The origin-verify

@@ -1,14 +1,17 @@
 import * as z from 'zod/mini';
 import { initOnce } from '../../lib/cold-start';
 import { type Env, parseEnv } from '../../lib/config';
+import { VIEWER_ADDRESS_HEADER, viewerAddressIn } from '../../lib/http';
 import { logger } from '../../lib/logger';
 import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
 import { readSecretString } from '../../lib/secrets-extension';
 
 /*
  * The API's Lambda authorizer: every route answers only requests that came through CloudFront,
- * checked before any shop function runs. API Gateway caches the answer per header value, so this
- * runs about once per five minutes, not per request.
+ * checked before any shop function runs. Its answer carries the viewer's address for the access
+ * log (`$context.authorizer.viewerAddress`). API Gateway caches the answer for five minutes per
+ * origin-verify value and viewer address (`ip:port`, one browser connection), so this runs about
+ * once per customer visit, not per request.
  */
 
 const envSchema = z.object({
@@ -25,10 +28,19 @@ export interface AuthorizerEvent {
   requestContext?: { requestId?: string };
 }
 
+/**
+ * A simple response. `context` is what the access log reads as `$context.authorizer.<key>`: only
+ * the viewer's address, an IP checked as one, so nothing the client wrote reaches the log as is.
+ */
+export interface AuthorizerAnswer {
+  isAuthorized: boolean;
+  context?: { viewerAddress: string };
+}
+
 /** Builds the authorizer from a loader of the expected value (a failure refuses, and is retried next time). */
 export function createOriginVerifyAuthorizer(
   expectedValue: () => Promise<string>,
-): (event: AuthorizerEvent) => Promise<{ isAuthorized: boolean }> {
+): (event: AuthorizerEvent) => Promise<AuthorizerAnswer> {
   return async (event) => {
     const presented = event.headers?.[ORIGIN_VERIFY_HEADER];
     let expected: string | undefined;
@@ -39,11 +51,16 @@ export function createOriginVerifyAuthorizer(
       logger.error('Origin-verify secret unavailable', { error, requestId: event.requestContext?.requestId });
       return { isAuthorized: false };
     }
-    const isAuthorized = cameThroughCloudFront(presented, expected);
-    if (!isAuthorized) {
+    if (!cameThroughCloudFront(presented, expected)) {
       logger.warn('Request did not come through CloudFront', { requestId: event.requestContext?.requestId });
+      return { isAuthorized: false };
     }
-    return { isAuthorized };
+    // API Gateway lower-cases header names in payload 2.0. CloudFront always sends the address;
+    // without one (or with something else there) the log says so by leaving the field empty.
+    const viewer = viewerAddressIn(event.headers?.[VIEWER_ADDRESS_HEADER]);
+    return viewer === undefined
+      ? { isAuthorized: true }
+      : { isAuthorized: true, context: { viewerAddress: viewer } };
   };
 }
 

@@ -139,6 +139,20 @@ describe('viewerAddress', () => {
     expect(viewerAddress(event)).toBe('2001:db8:85a3::8a2e:370:7334');
   });
 
+  it("takes nothing but an address and a port from the header, else the connection's address", () => {
+    for (const value of [
+      'unknown:443',
+      `${'1'.repeat(5000)}:443`,
+      '198.51.100.23',
+      '198.51.100.23:https',
+      ':443',
+    ]) {
+      expect(viewerAddress(apiGatewayEvent({ headers: { 'cloudfront-viewer-address': value } }))).toBe(
+        '203.0.113.7',
+      );
+    }
+  });
+
   it("falls back to the connection's address without the header (the local stack)", () => {
     expect(viewerAddress(apiGatewayEvent())).toBe('203.0.113.7');
     expect(viewerAddress(apiGatewayEvent({ headers: { 'cloudfront-viewer-address': ' ' } }))).toBe(

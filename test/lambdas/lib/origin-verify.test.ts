@@ -28,15 +28,40 @@ describe('cameThroughCloudFront', () => {
 describe('the origin-verify authorizer', () => {
   const authorize = createOriginVerifyAuthorizer(async () => SECRET);
 
-  it('authorizes a request CloudFront forwarded', async () => {
+  it("authorizes a request CloudFront forwarded, handing the access log the viewer's address", async () => {
+    expect(
+      await authorize({
+        headers: { 'x-origin-verify': SECRET, 'cloudfront-viewer-address': '198.51.100.23:49152' },
+      }),
+    ).toEqual({ isAuthorized: true, context: { viewerAddress: '198.51.100.23' } });
+    expect(
+      await authorize({
+        headers: {
+          'x-origin-verify': SECRET,
+          'cloudfront-viewer-address': '2001:db8:85a3::8a2e:370:7334:443',
+        },
+      }),
+    ).toEqual({ isAuthorized: true, context: { viewerAddress: '2001:db8:85a3::8a2e:370:7334' } });
+  });
+
+  it('authorizes without a context when the viewer address is missing or not an address', async () => {
     expect(await authorize({ headers: { 'x-origin-verify': SECRET } })).toEqual({ isAuthorized: true });
+    for (const value of ['', 'unknown', `${'9'.repeat(5000)}:1`, '198.51.100.23', '198.51.100.23:port']) {
+      expect(
+        await authorize({ headers: { 'x-origin-verify': SECRET, 'cloudfront-viewer-address': value } }),
+      ).toEqual({ isAuthorized: true });
+    }
   });
 
   it('refuses a request sent straight to the execute-api URL', async () => {
     expect(await authorize({ headers: { 'content-type': 'application/json' } })).toEqual({
       isAuthorized: false,
     });
-    expect(await authorize({ headers: { 'x-origin-verify': 'guess' } })).toEqual({ isAuthorized: false });
+    expect(
+      await authorize({
+        headers: { 'x-origin-verify': 'guess', 'cloudfront-viewer-address': '198.51.100.23:49152' },
+      }),
+    ).toEqual({ isAuthorized: false });
   });
 
   it('fails closed when the secret cannot be read', async () => {
