@@ -215,7 +215,7 @@ export class ShopMonitoring extends Construct {
       }),
       threshold: 10,
       description:
-        'The API answered 10 or more 429s in 5 minutes: customers may be seeing "Too many requests" at checkout. Check the access log (sourceIp, routeKey) and the WAF sampled requests.',
+        'The API answered 10 or more 429s in 5 minutes: customers may be seeing "Too many requests" at checkout. Check the access log (viewerAddress, routeKey) and the WAF sampled requests.',
     });
   }
 
