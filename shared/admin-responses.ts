@@ -133,9 +133,25 @@ export interface AdminRequestView extends AdminRecordBase {
 
 export type AdminRecordView = AdminOrderView | AdminRequestView;
 
-/** Every error: the message to show, and for a 400 one message per field of the body or query. */
+/**
+ * Why the admin API answered 403, for the page to tell the two apart by something steadier than
+ * the words: `not-a-merchant`, a signed-in user outside the `merchants` group (sign in as a
+ * merchant); `not-through-cloudfront`, a request that did not come through the shop's CloudFront
+ * distribution (the origin check: call the site's address, not the API's own).
+ */
+export const ADMIN_FORBIDDEN_CODES = {
+  notAMerchant: 'not-a-merchant',
+  notThroughCloudFront: 'not-through-cloudfront',
+} as const;
+export type AdminForbiddenCode = (typeof ADMIN_FORBIDDEN_CODES)[keyof typeof ADMIN_FORBIDDEN_CODES];
+
+/**
+ * Every error: the message to show, for a 400 one message per field of the body or query, and
+ * for a 403 the code that says which refusal it is.
+ */
 export interface AdminErrorResponse {
   error: string;
+  code?: AdminForbiddenCode;
   fields?: Record<string, string>;
 }
 

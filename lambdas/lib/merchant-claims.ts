@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MERCHANTS_GROUP } from '../../shared/admin-api-paths';
+import { ADMIN_FORBIDDEN_CODES, type AdminErrorResponse } from '../../shared/admin-responses';
 import { HttpError, type HttpEvent } from './http';
 
 export const AUTH_ERRORS = {
@@ -45,14 +46,17 @@ export interface Merchant {
  * already refused a missing, expired or forged token before the Lambda ran; this refuses a
  * request without claims anyway (a route deployed without the authorizer must not be open) and a
  * signed-in user outside the `merchants` group, on every call.
- * @throws HttpError 401 without verified claims, 403 outside the group.
+ * @throws HttpError 401 without verified claims, 403 (`not-a-merchant`) outside the group.
  */
 export function requireMerchant(event: HttpEvent): Merchant {
   const parsed = contextSchema.safeParse(event.requestContext);
   if (!parsed.success) throw new HttpError(401, { error: AUTH_ERRORS.unauthenticated });
   const claims = parsed.data.authorizer.jwt.claims;
   if (!groupsOf(claims['cognito:groups']).includes(MERCHANTS_GROUP)) {
-    throw new HttpError(403, { error: AUTH_ERRORS.forbidden });
+    throw new HttpError(403, {
+      error: AUTH_ERRORS.forbidden,
+      code: ADMIN_FORBIDDEN_CODES.notAMerchant,
+    } satisfies AdminErrorResponse);
   }
   return { actor: claims.email ?? claims['cognito:username'] ?? claims.username ?? claims.sub };
 }

@@ -12,20 +12,22 @@ import {
   adminRefundSchema,
   adminRequestSchema,
 } from '../../../shared/admin-requests';
-import type {
-  AdminCapacityResponse,
-  AdminCapacitySetResponse,
-  AdminDeclineResponse,
-  AdminDelayResponse,
-  AdminDispatchResponse,
-  AdminDispatchResult,
-  AdminListResponse,
-  AdminPauseResponse,
-  AdminRecordResponse,
-  AdminRefundResponse,
-  AdminRequestPaymentResponse,
-  AdminResumeResponse,
-  AdminStatusResponse,
+import {
+  ADMIN_FORBIDDEN_CODES,
+  type AdminCapacityResponse,
+  type AdminCapacitySetResponse,
+  type AdminDeclineResponse,
+  type AdminDelayResponse,
+  type AdminDispatchResponse,
+  type AdminDispatchResult,
+  type AdminErrorResponse,
+  type AdminListResponse,
+  type AdminPauseResponse,
+  type AdminRecordResponse,
+  type AdminRefundResponse,
+  type AdminRequestPaymentResponse,
+  type AdminResumeResponse,
+  type AdminStatusResponse,
 } from '../../../shared/admin-responses';
 import { describeIssues } from '../../../shared/checkout-request';
 import type { IsoDate } from '../../../shared/dispatch';
@@ -371,7 +373,10 @@ export function createAdminApiHandler(
         // Fails closed: a secret that cannot be read lets nothing in.
         const expected = await options.expectedOrigin().catch(() => undefined);
         if (!cameThroughCloudFront(header(event, ORIGIN_VERIFY_HEADER), expected)) {
-          throw new HttpError(403, { error: ADMIN_ERRORS.notThroughCloudFront });
+          throw new HttpError(403, {
+            error: ADMIN_ERRORS.notThroughCloudFront,
+            code: ADMIN_FORBIDDEN_CODES.notThroughCloudFront,
+          } satisfies AdminErrorResponse);
         }
       }
       requireMerchant(event);

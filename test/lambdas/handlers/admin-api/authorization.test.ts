@@ -71,7 +71,10 @@ describe.each(ROUTES)('$method $path', (route) => {
     const result = await viaAuthorizer(request(route, signToken(key, { groups: ['customers'] })));
 
     expect(result.statusCode).toBe(403);
-    expect(jsonBody(result)).toEqual({ error: 'This account is not a merchant of this shop.' });
+    expect(jsonBody(result)).toEqual({
+      error: 'This account is not a merchant of this shop.',
+      code: 'not-a-merchant',
+    });
     expect(result.headers?.['cache-control']).toBe('no-store');
   });
 
@@ -79,6 +82,7 @@ describe.each(ROUTES)('$method $path', (route) => {
     const result = await viaAuthorizer(request(route, signToken(key, { groups: [] })));
 
     expect(result.statusCode).toBe(403);
+    expect(jsonBody(result)).toMatchObject({ code: 'not-a-merchant' });
   });
 
   it('answers 401 when no authorizer ran (a route deployed without one is not open)', async () => {
@@ -172,6 +176,32 @@ describe('the origin check (the admin routes carry the JWT authorizer, not the o
   it('refuses a merchant request that did not come through CloudFront', async () => {
     expect((await guarded(withHeader())).statusCode).toBe(403);
     expect((await guarded(withHeader('guess'))).statusCode).toBe(403);
+  });
+
+  it('says which 403 it is: not through CloudFront, apart from not a merchant', async () => {
+    // Prepare: a merchant's token without the header, and a non-merchant's with it.
+    const bypassing = withHeader('guess');
+    const outsider = apiGatewayEvent({
+      path: '/functions/v1/admin/orders',
+      lowerCaseHeaders: true,
+      headers: {
+        authorization: `Bearer ${signToken(key, { groups: ['customers'] })}`,
+        'x-origin-verify': 'cloudfront-only-value',
+      },
+    });
+
+    // Act
+    const [notThroughCloudFront, notAMerchant] = [await guarded(bypassing), await guarded(outsider)];
+
+    // Assess: the same status, bodies told apart by their code.
+    expect(notThroughCloudFront.statusCode).toBe(403);
+    expect(jsonBody(notThroughCloudFront)).toEqual({ error: 'Forbidden.', code: 'not-through-cloudfront' });
+    expect(notThroughCloudFront.headers?.['cache-control']).toBe('no-store');
+    expect(notAMerchant.statusCode).toBe(403);
+    expect(jsonBody(notAMerchant)).toEqual({
+      error: 'This account is not a merchant of this shop.',
+      code: 'not-a-merchant',
+    });
   });
 
   it("lets one with CloudFront's value through to the next check", async () => {
