@@ -1,7 +1,8 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ShopDataStack } from '../../infra/lib/data-stack';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { logicalIdOf, statementsOfRole, synthShop } from './support';
+import { fromDataStack, logicalIdOf, statementsOfRole, synthShop } from './support';
 
 const ADMIN_ROUTE_KEYS = [
   'GET /functions/v1/admin/capacity',
@@ -34,11 +35,12 @@ const PROD = {
 
 describe('MerchantAdmin', () => {
   let stack: ShopStack;
+  let data: ShopDataStack;
   let template: Template;
   let prod: Template;
 
   beforeAll(() => {
-    ({ stack, template } = synthShop());
+    ({ stack, data, template } = synthShop());
     ({ template: prod } = synthShop(PROD));
   });
 
@@ -147,5 +149,27 @@ describe('MerchantAdmin', () => {
       expect.objectContaining({ Action: 'dynamodb:Query' }),
     ]);
     expect(JSON.stringify(dynamo[2]?.Resource)).toContain('/index/byDispatchDate');
+  });
+
+  it('lets the admin function read exactly two secrets: the fulfilment key and the origin-verify value', () => {
+    const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
+
+    const secrets = statementsOfRole(template, roleId).filter((s) =>
+      JSON.stringify(s.Action).includes('secretsmanager:'),
+    );
+
+    // Not the checkout key, not the webhook signing secret: refunds, payment links and the pause's
+    // expiries are the back office's work, with the fulfilment key the webhook and the CLI use.
+    // The data stack's secret reaches this stack as one of its outputs (fromDataStack finds it).
+    expect(secrets).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
+        Resource: [
+          fromDataStack(data, { Ref: 'StripeSecretsStripeFulfilmentKey197039D3' }),
+          { Ref: 'OriginVerifySecret1DED2FB3' },
+        ],
+      },
+    ]);
   });
 });
