@@ -43,6 +43,7 @@ import {
   type IsoDate,
   isCalendarDate,
   londonDate,
+  nonWorkingDayKind,
 } from '../shared/dispatch';
 import { formatGbp } from '../shared/pricing';
 import type { SHOP_MODES } from '../shared/shop-status';
@@ -148,7 +149,7 @@ async function dispatchDayFor(
     ? { day }
     : {
         day,
-        note: `${formatDispatchDate(asked)} is a weekend day or bank holiday: using the dispatch day ${formatDispatchDate(day)}.`,
+        note: `${formatDispatchDate(asked)} is ${nonWorkingDayKind(asked)}: using the dispatch day ${formatDispatchDate(day)}.`,
       };
 }
 

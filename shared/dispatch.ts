@@ -100,6 +100,14 @@ export function isWorkingDay(day: IsoDate, holidays: ReadonlySet<IsoDate> = defa
   return weekdayIndex(day) < 5 && !holidays.has(day);
 }
 
+/**
+ * Why `day` is not a working day, for a message a merchant reads: "a weekend day" or "a bank
+ * holiday" (a bank holiday never falls on a weekend: its substitute day is the working day).
+ */
+export function nonWorkingDayKind(day: IsoDate): 'a weekend day' | 'a bank holiday' {
+  return weekdayIndex(day) >= 5 ? 'a weekend day' : 'a bank holiday';
+}
+
 /** 0 = Monday ... 6 = Sunday. */
 function weekdayIndex(day: IsoDate): number {
   return (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;

@@ -69,9 +69,9 @@ describe('orders CLI: delay says only true things', () => {
   it.each([
     [
       '2026-12-25',
-      'Friday 25 December is a weekend day or bank holiday: couriers collect and the shop dispatches on working days.',
+      'Friday 25 December is a bank holiday: couriers collect and the shop dispatches on working days.',
     ],
-    ['2026-12-19', 'Saturday 19 December is a weekend day or bank holiday'],
+    ['2026-12-19', 'Saturday 19 December is a weekend day: couriers collect'],
     ['2026-12-14', 'The new date, Monday 14 December, must be after Monday 14 December.'],
     [
       '2027-01-28',

@@ -29,7 +29,7 @@ describe('orders CLI: dispatch-list', () => {
     const byDate = await h.orders(['dispatch-list', '--date', '2026-12-28', '--out', dir, '--local']);
     expect(byDate.code).toBe(0);
     expect(byDate.out).toContain(
-      'Monday 28 December is a weekend day or bank holiday: using the dispatch day Tuesday 29 December.',
+      'Monday 28 December is a bank holiday: using the dispatch day Tuesday 29 December.',
     );
     expect(byDate.out).toContain('Dispatch Tuesday 29 December 2026: 2 orders, 12 bottles to prepare.');
 

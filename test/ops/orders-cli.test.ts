@@ -273,7 +273,7 @@ describe('orders CLI: delay', () => {
       '--local',
     ]);
     expect(weekend.code).toBe(1);
-    expect(weekend.err).toContain('Saturday 12 December is a weekend day or bank holiday');
+    expect(weekend.err).toContain('Saturday 12 December is a weekend day: couriers collect');
     const backwards = await h.orders([
       'delay',
       '--dispatch',

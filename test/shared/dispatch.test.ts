@@ -9,6 +9,7 @@ import {
   formatLondonTime,
   londonDate,
   nextDispatchDate,
+  nonWorkingDayKind,
 } from '../../shared/dispatch';
 
 const at = (iso: string) => new Date(iso);
@@ -170,5 +171,14 @@ describe('expectedArrivalDate', () => {
     expect(expectedArrivalDate('2026-11-27')).toBe('2026-11-28'); // Friday → Saturday
     expect(expectedArrivalDate('2026-11-28')).toBe('2026-11-30'); // Saturday → Monday
     expect(expectedArrivalDate('2026-12-24')).toBe('2026-12-29');
+  });
+});
+
+describe('nonWorkingDayKind', () => {
+  it('names a weekend day and a bank holiday apart', () => {
+    expect(nonWorkingDayKind('2026-12-19')).toBe('a weekend day');
+    expect(nonWorkingDayKind('2026-12-20')).toBe('a weekend day');
+    expect(nonWorkingDayKind('2026-12-25')).toBe('a bank holiday');
+    expect(nonWorkingDayKind('2026-12-28')).toBe('a bank holiday');
   });
 });

@@ -7,6 +7,7 @@ import {
   isWorkingDay,
   londonDate,
   nextDispatchDate,
+  nonWorkingDayKind,
 } from '../../../shared/dispatch';
 import type { ManagedOrder } from '../orders/managed-order';
 import { queryDispatchDay, type ShopRecord } from '../orders/records';
@@ -172,7 +173,7 @@ export function checkDelayTarget(from: IsoDate, to: IsoDate, now: Date): void {
   }
   if (!isWorkingDay(to)) {
     throw new RefusedError(
-      `${toText} is a weekend day or bank holiday: couriers collect and the shop dispatches on working days.`,
+      `${toText} is ${nonWorkingDayKind(to)}: couriers collect and the shop dispatches on working days.`,
     );
   }
 }
