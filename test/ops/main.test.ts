@@ -1,19 +1,33 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 
+interface ToolRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 /** `npm run orders -- <args>` as its own process: exit code, stdout and stderr. */
-function orders(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function orders(args: string[], env: NodeJS.ProcessEnv): Promise<ToolRun> {
+  return tool(root, 'main.ts', args, env);
+}
+
+/**
+ * One of ops/'s entry points run as npm runs it (tsx), from `repo`: the repository, or a copy of
+ * it made of links (the main is then run by its linked path, so it reads that copy's cdk.json).
+ */
+function tool(repo: string, main: string, args: string[], env: NodeJS.ProcessEnv): Promise<ToolRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'ops', 'main.ts'), ...args], {
-      cwd: root,
-      env,
-    });
+    const child = spawn(
+      join(root, 'node_modules', '.bin', 'tsx'),
+      ['--preserve-symlinks-main', join(repo, 'ops', main), ...args],
+      { cwd: repo, env },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -27,13 +41,18 @@ function orders(
   });
 }
 
+/** The environment of the operator's shell, without the SDK setting the mains are there to set. */
+function withoutSdkSetting(): NodeJS.ProcessEnv {
+  const { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: _operatorsOwn, ...env } = process.env;
+  return env;
+}
+
 describe('npm run orders: the process prints only its own answer', () => {
   it("builds AWS SDK clients without the SDK's Node version notice on stderr", async () => {
     // Prepare: a command that builds the SDK's DynamoDB and SES clients, then finds nothing listening.
     // ORDERS_STAGE says where, so no target file is written into the repository.
-    const { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: _operatorsOwn, ...env } = process.env;
     const environment = {
-      ...env,
+      ...withoutSdkSetting(),
       ORDERS_STAGE: 'local',
       ORDERS_LOCAL_DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
       ORDERS_LOCAL_SES_ENDPOINT: 'http://127.0.0.1:9',
@@ -52,5 +71,66 @@ describe('npm run orders: the process prints only its own answer', () => {
       'The local stack is not running: start it with `npm start` (or set ORDERS_LOCAL_* to its addresses).',
       '',
     ]);
+  }, 30_000);
+});
+
+describe('npm run setup and npm run doctor: the process prints only its own answer', () => {
+  // The repository as links, with a cdk.json of its own holding stage quiet: each command gets
+  // as far as building its AWS SDK clients (where the SDK's notice is printed) without touching
+  // the repository's cdk.json. Every AWS call goes to a port where nothing listens, so each
+  // command ends at its first AWS call, with its own words.
+  let repo: string;
+  beforeAll(() => {
+    repo = mkdtempSync(join(tmpdir(), 'quiet-tools-'));
+    for (const name of ['ops', 'lambdas', 'shared', 'node_modules', 'package.json', 'tsconfig.json'])
+      symlinkSync(join(root, name), join(repo, name));
+    writeFileSync(
+      join(repo, 'cdk.json'),
+      JSON.stringify({ context: { stages: { quiet: { region: 'eu-west-2' } } } }),
+    );
+  });
+  afterAll(() => {
+    if (repo !== undefined) rmSync(repo, { recursive: true, force: true });
+  });
+  const noAws = () => {
+    const { AWS_PROFILE: _profile, AWS_SESSION_TOKEN: _token, ...env } = withoutSdkSetting();
+    return {
+      ...env,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+      AWS_MAX_ATTEMPTS: '1',
+    };
+  };
+
+  it("setup: its checks' first lines, then its refusal, and nothing from the SDK", async () => {
+    // Act
+    const { code, stdout, stderr } = await tool(
+      repo,
+      'setup-main.ts',
+      ['--stage', 'quiet', '--yes'],
+      noAws(),
+    );
+
+    // Assess: the STS check fails, after the clients were built.
+    expect(code).toBe(1);
+    expect(stderr).not.toContain('NodeVersionSupportWarning');
+    expect(stderr).toBe('');
+    const lines = stdout.split('\n');
+    expect(lines[0]).toBe('Setting up stage quiet in eu-west-2.');
+    expect(lines.slice(1, 3)).toEqual(['', 'Checks before anything changes:']);
+    expect(lines.at(-3)).toMatch(/^✗ No working AWS credentials \(.*ECONNREFUSED.*\): sign in first/);
+    expect(lines.slice(-2)).toEqual(['Nothing after this point was changed.', '']);
+  }, 30_000);
+
+  it('doctor: its one line about the stack it could not read, and nothing from the SDK', async () => {
+    // Act
+    const { code, stdout, stderr } = await tool(repo, 'doctor-main.ts', ['--stage', 'quiet'], noAws());
+
+    // Assess: CloudFormation's DescribeStacks fails, after the clients were built.
+    expect(code).toBe(1);
+    expect(stderr).not.toContain('NodeVersionSupportWarning');
+    expect(stderr).toBe('');
+    expect(stdout).toBe('✗ Error: connect ECONNREFUSED 127.0.0.1:9\n');
   }, 30_000);
 });
