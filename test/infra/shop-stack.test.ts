@@ -43,7 +43,7 @@ describe('ShopStack', () => {
       dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 3);
       for (const [key, readers] of [
         ['stripeSecretKey', 'create-checkout, checkout-status'],
-        ['stripeSecretKey', 'stripe-webhook, reconcile-orders'],
+        ['stripeSecretKey', 'stripe-webhook, reconcile-orders, admin-api'],
         ['stripeWebhookSecret', 'stripe-webhook;'],
       ]) {
         dataTemplate.hasResourceProperties('AWS::SecretsManager::Secret', {

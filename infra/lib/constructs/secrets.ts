@@ -14,7 +14,8 @@ export const STRIPE_WEBHOOK_JSON_KEY = 'stripeWebhookSecret';
  * The Stripe credentials, one secret per trust level, so each function can read only what it
  * needs (docs/decisions/0010-secret-layout.md):
  * - `checkoutKey`: create-checkout and checkout-status, a restricted key with Checkout Sessions write;
- * - `fulfilmentKey`: stripe-webhook and reconcile-orders, a restricted key with Checkout Sessions read;
+ * - `fulfilmentKey`: stripe-webhook, reconcile-orders and admin-api, a restricted key with Checkout Sessions
+ *   write, Refunds write and PaymentIntents, Charges and Webhook Endpoints read (docs/deploy.md's key table);
  * - `webhookSigningSecret`: stripe-webhook alone.
  */
 export const STRIPE_SECRETS = {
@@ -28,7 +29,7 @@ export const STRIPE_SECRETS = {
     id: 'StripeFulfilmentKey',
     jsonKey: STRIPE_KEY_JSON_KEY,
     example: '<restricted key>',
-    readers: 'stripe-webhook, reconcile-orders',
+    readers: 'stripe-webhook, reconcile-orders, admin-api',
   },
   webhookSigningSecret: {
     id: 'StripeWebhookSigningSecret',
