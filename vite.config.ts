@@ -2,7 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { build, defineConfig, type Plugin, type Rolldown } from 'vite';
+import { build, defineConfig, type LogLevel, type Plugin, type Rolldown, type UserConfig } from 'vite';
 import { readStageSettings, siteConfigOf } from './shared/stage-config';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -43,8 +43,6 @@ const PAGE_CHUNKS: Record<string, string[]> = {
   'terms.html': ['web/src/features/policies/policy-page.tsx'],
   'contact.html': ['web/src/features/policies/policy-page.tsx'],
   '404.html': ['web/src/app/routes/not-found.tsx'],
-  // The merchant's page: its chunk (and zod) with the main script, not a round trip after it.
-  'admin.html': ['web/src/features/admin/public.ts'],
 };
 
 /**
@@ -102,23 +100,86 @@ async function inlineStylesheet(html: string, outDir: string): Promise<string> {
   return html.replace(link[0], () => `<style>${css}</style>`);
 }
 
+/** The admin's page: built from its own HTML file and entry (web/admin.html, web/src/admin-main.tsx). */
+const ADMIN_HTML = 'admin.html';
+
+/** What a build of the admin gives the page written for it. */
+interface AdminBuild {
+  /** `<script>` of the admin's entry chunk, as Vite wrote it into the built admin.html. */
+  entryTag: string;
+  /** The chunks the entry imports statically, which the page preloads beside it. */
+  preloads: string[];
+  /** The stylesheet the built admin.html links: the shop's, or the template's inlined style is not the admin's. */
+  stylesheet: string;
+}
+
 /**
- * Writes the prerendered pages (web/src/app/pages.ts) into the built HTML: after the browser
- * build, a server build of web/src/app/prerender.tsx renders each page, and its markup goes into
- * `#root` (marked with `data-page`, which main.tsx checks before hydrating), its <title> into
- * <head>. One template, so every page links the same hashed script and carries the same inlined
- * style. The server build gets the same `define`, so the pages show the seller the script does.
+ * Builds the admin into the shop's output folder, a build of its own. As a second input of the
+ * shop's build it would share React and the router with the shop in a chunk of their own, and
+ * `/`'s first load would change (two files instead of one): built apart, the shop's chunks are
+ * exactly what they would be with no admin at all (ADR 0033). The price: the admin carries its
+ * own copy of React and the router, which a merchant's browser fetches once.
+ */
+async function buildAdmin(
+  define: Record<string, string>,
+  outDir: string,
+  logLevel: LogLevel,
+): Promise<AdminBuild> {
+  const browser = browserOptions(define);
+  const result = await build({
+    configFile: false,
+    root: join(repoRoot, 'web'),
+    logLevel,
+    // web/public is the shop build's to copy.
+    publicDir: false,
+    ...browser,
+    build: {
+      ...browser.build,
+      outDir,
+      emptyOutDir: false,
+      rollupOptions: { input: join(repoRoot, 'web', ADMIN_HTML) },
+    },
+  });
+  const outputs = Array.isArray(result) ? result : [result];
+  const output = outputs.flatMap((item) => ('output' in item ? item.output : []));
+  const bundle: Rolldown.OutputBundle = Object.fromEntries(output.map((item) => [item.fileName, item]));
+  const entry = output.find((item) => item.type === 'chunk' && item.isEntry);
+  if (!entry) throw new Error('The admin build has no entry chunk');
+  const html = await readFile(join(outDir, ADMIN_HTML), 'utf8');
+  const entryTag = html.match(/<script type="module" crossorigin src="\/([^"]+\.js)"><\/script>/);
+  const stylesheet = html.match(/<link rel="stylesheet"[^>]* href="\/(assets\/[^"]+\.css)">/);
+  if (entryTag?.[1] !== entry.fileName || !stylesheet?.[1]) {
+    throw new Error(`The built ${ADMIN_HTML} should load ${entry.fileName} and link one stylesheet`);
+  }
+  return {
+    entryTag: entryTag[0],
+    preloads: [...chunkUrls(bundle, entry.fileName)].filter((name) => name !== entry.fileName),
+    stylesheet: stylesheet[1],
+  };
+}
+
+/**
+ * Writes the prerendered pages (web/src/app/pages.ts, and the admin's) into the built HTML: after
+ * the browser build (and the admin's, buildAdmin), a server build of web/src/app/prerender.tsx
+ * renders each page, and its markup goes into `#root` (marked with `data-page`, which main.tsx and
+ * admin-main.tsx check before hydrating), its <title> into <head>. One template, so every page
+ * carries the same head and inlined style and links the same hashed script, apart from admin.html,
+ * which links the admin's. The server build gets the same `define`, so the pages show the seller
+ * the script does.
  */
 function prerender(define: Record<string, string>): Plugin {
   /** Per HTML file, the extra chunks it preloads (see PAGE_CHUNKS). */
   const pagePreloads = new Map<string, string[]>();
   /** Where the browser build went: `build.outDir`, or `--outDir` (the CDK app's site build). */
   let outDir = join(repoRoot, 'dist/web');
+  /** The shop build's, so the admin's build lists its files beside the shop's, or stays as quiet. */
+  let logLevel: LogLevel = 'info';
   return {
     name: 'shop:prerender',
     apply: 'build',
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
+      logLevel = config.logLevel ?? logLevel;
     },
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
@@ -136,6 +197,7 @@ function prerender(define: Record<string, string>): Plugin {
       }
     },
     async closeBundle() {
+      const admin = await buildAdmin(define, outDir, logLevel);
       const serverDir = prerenderDir();
       await build({
         configFile: false,
@@ -159,6 +221,11 @@ function prerender(define: Record<string, string>): Plugin {
       if (!isRenderedPages(pages)) throw new Error('renderPages returned something other than pages');
       const built = await readFile(join(outDir, 'index.html'), 'utf8');
       if (!built.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
+      if (!built.includes(`href="/${admin.stylesheet}"`)) {
+        throw new Error(
+          `${ADMIN_HTML} links ${admin.stylesheet}, not the shop's stylesheet, which every page inlines`,
+        );
+      }
       const template = await inlineStylesheet(built, outDir);
       const entryTags = [
         ...template.matchAll(/<script type="module" crossorigin src="\/([^"]+\.js)"><\/script>/g),
@@ -171,14 +238,16 @@ function prerender(define: Record<string, string>): Plugin {
         // React marks a boundary it gave up on with <!--$!-->: the page would be drawn by the browser.
         if (page.body.includes('<!--$!-->'))
           throw new Error(`Prerendering ${page.file} failed in a Suspense boundary`);
-        const chunks = pagePreloads.get(page.file) ?? [];
+        const isAdmin = page.file === ADMIN_HTML;
+        const chunks = (isAdmin ? admin.preloads : pagePreloads.get(page.file)) ?? [];
         const paintFirst = PAINT_FIRST_PAGES.has(page.file);
         const preloads = paintFirst
           ? ''
           : chunks.map((name) => `<link rel="modulepreload" crossorigin href="/${name}">`).join('');
+        const ownEntryTag = isAdmin ? admin.entryTag : entryTag[0];
         const html = template
           .replace(entryTag[0], () =>
-            paintFirst ? paintFirstStarter(entryTag[1] ?? '', chunks) : entryTag[0],
+            paintFirst ? paintFirstStarter(entryTag[1] ?? '', chunks) : ownEntryTag,
           )
           .replace(/<title>[^<]*<\/title>/, page.head || '$&')
           .replace('</head>', `${preloads}</head>`)
@@ -214,15 +283,15 @@ function plainDynamicImports(): Plugin {
   };
 }
 
-export default defineConfig(() => {
-  // The stage's settings, as the CDK app gives them (infra/lib/site-build.ts), or the local
-  // stage's: checked here with the stage's schema, so the page carries the answer rather than the
-  // checks (web/src/config.ts).
-  const define = { __SITE_CONFIG__: JSON.stringify(siteConfigOf(readStageSettings(process.env))) };
+/**
+ * What the shop's build and the admin's (buildAdmin) share: the stage's settings, the plugins that
+ * shape the bundle, the router's production build, and the output settings the CSP and the
+ * inlined stylesheet rely on.
+ */
+function browserOptions(define: Record<string, string>) {
   return {
     define,
-    root: 'web',
-    plugins: [plainDynamicImports(), react(), prerender(define)],
+    plugins: [plainDynamicImports(), react()],
     resolve: {
       // react-router publishes a production build beside the development one its package exports
       // name; the same code without development-only checks, 0.5 KiB gzip off the first load.
@@ -234,8 +303,6 @@ export default defineConfig(() => {
       ],
     },
     build: {
-      outDir: '../dist/web',
-      emptyOutDir: true,
       // Keep every asset a file: the CSP (`script-src 'self'` and the paint-first starters' hashes,
       // `style-src 'self'` and the inlined stylesheet's hash) refuses other inline content, and a
       // data: URL would need an exception.
@@ -248,6 +315,20 @@ export default defineConfig(() => {
       // per-chunk CSS, lazy chunks would ask for the entry's stylesheet file again.
       cssCodeSplit: false,
     },
+  } satisfies UserConfig;
+}
+
+export default defineConfig(() => {
+  // The stage's settings, as the CDK app gives them (infra/lib/site-build.ts), or the local
+  // stage's: checked here with the stage's schema, so the page carries the answer rather than the
+  // checks (web/src/config.ts).
+  const define = { __SITE_CONFIG__: JSON.stringify(siteConfigOf(readStageSettings(process.env))) };
+  const browser = browserOptions(define);
+  return {
+    ...browser,
+    root: 'web',
+    plugins: [...browser.plugins, prerender(define)],
+    build: { ...browser.build, outDir: '../dist/web', emptyOutDir: true },
     server: {
       // `npm run dev:web` against the local stack (`npm start`), which serves the API on port 3000.
       proxy: { '/functions': 'http://localhost:3000' },

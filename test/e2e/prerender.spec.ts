@@ -175,6 +175,29 @@ test('HTML written for another page is replaced, not hydrated (the check works)'
   expect(errors).toEqual([]);
 });
 
+test("the admin is an entry of its own: `/` loads none of its files, and the admin's footer link loads the shop's page from the server", async ({
+  page,
+}) => {
+  const errors = collectErrors(page);
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  expect(scripts.filter((path) => /admin/i.test(path))).toEqual([]);
+
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Merchant sign-in' })).toBeVisible();
+  const privacy = page.waitForResponse((response) => new URL(response.url()).pathname === '/privacy');
+  await page.getByRole('link', { name: 'Privacy notice' }).click();
+
+  expect((await privacy).status()).toBe(200);
+  await expect(page.getByRole('heading', { name: 'Privacy notice', level: 1 })).toBeVisible();
+  await expect(page.locator('#root')).toHaveAttribute('data-page', '/privacy');
+  expect(errors).toEqual([]);
+});
+
 test('with JavaScript off the order page is still there to read', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const page = await context.newPage();

@@ -8,6 +8,7 @@ import {
   useLocation,
   useNavigate,
 } from 'react-router-dom';
+import { AdminRoutes } from '../../../web/src/app/admin-routes';
 import { AppProvider } from '../../../web/src/app/provider';
 import { AppRoutes } from '../../../web/src/app/routes';
 import type { AppConfig } from '../../../web/src/config';
@@ -38,13 +39,22 @@ function RouterProbe({ handle }: { handle: RouterHandle }) {
 
 /** The real app (providers, error boundary and routes) in a memory router, starting at `path`. */
 export function renderApp(path = '/', { config = TEST_CONFIG, routes }: RenderAppOptions = {}) {
+  return renderRoutes(path, config, <AppRoutes>{routes}</AppRoutes>);
+}
+
+/** The merchant's admin as its own entry renders it (web/src/admin-main.tsx), starting at `path`. */
+export function renderAdmin(path = '/admin', { config = TEST_CONFIG }: { config?: AppConfig } = {}) {
+  return renderRoutes(path, config, <AdminRoutes />);
+}
+
+function renderRoutes(path: string, config: AppConfig, routes: ReactNode) {
   const user = userEvent.setup();
   const handle: RouterHandle = { location: undefined, navigate: undefined };
   const view = render(
     <AppProvider config={config}>
       <MemoryRouter initialEntries={[path]}>
         <RouterProbe handle={handle} />
-        <AppRoutes>{routes}</AppRoutes>
+        {routes}
       </MemoryRouter>
     </AppProvider>,
   );

@@ -23,12 +23,10 @@ export const PRERENDERED_PAGES: readonly PrerenderedPage[] = [
   { key: policyPaths.privacy, file: 'privacy.html', url: policyPaths.privacy },
   { key: policyPaths.terms, file: 'terms.html', url: policyPaths.terms },
   { key: policyPaths.contact, file: 'contact.html', url: policyPaths.contact },
-  // The admin's "Loading" shell, so /admin never shows another page's HTML before its script.
-  { key: paths.admin, file: 'admin.html', url: paths.admin },
   { key: NOT_FOUND_KEY, file: '404.html', url: '/404' },
 ];
 
-const ROUTE_PATHS = [paths.home, paths.success, ...Object.values(policyPaths), paths.admin];
+const ROUTE_PATHS = [paths.home, paths.success, ...Object.values(policyPaths)];
 
 /**
  * Which prerendered page the app would show first at this address, matched as `<Routes>`

@@ -1,8 +1,9 @@
-/** Every route path of the app, in one place: `/`, `/success`, `/admin`, and anything else is the 404 page. */
+/**
+ * Every route path of the shop, in one place: `/`, `/success`, and anything else is the 404 page.
+ * `/admin` is not one of them: it has an entry of its own (web/src/admin-main.tsx, ADR 0033).
+ */
 export const paths = {
   home: '/',
   success: '/success',
-  /** The merchant's page (its views are `?view=`), loaded only there. */
-  admin: '/admin',
   notFound: '*',
 } as const;

@@ -1,7 +1,8 @@
-import { StrictMode } from 'react';
+import { type ReactNode, StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
-import { PRERENDERED_PAGES } from './pages';
+import { ADMIN_PAGE, AdminRoutes } from './admin-routes';
+import { PRERENDERED_PAGES, type PrerenderedPage } from './pages';
 import { AppProvider } from './provider';
 import { AppRoutes } from './routes';
 
@@ -17,28 +18,30 @@ export interface RenderedPage {
 // The elements renderToString puts first because React hoists them into <head>.
 const HOISTED = /^(?:<title>[^<]*<\/title>|<meta [^>]*\/?>|<link [^>]*\/?>)*/;
 
+/** One page as the browser's first render will draw it: `routes` in a static router at its address. */
+async function renderPage({ key, file, url }: PrerenderedPage, routes: ReactNode): Promise<RenderedPage> {
+  // prerender, unlike renderToString, waits for pages that load on demand (React.lazy).
+  const { prelude } = await prerenderToNodeStream(
+    <StrictMode>
+      <AppProvider>
+        <StaticRouter location={url}>{routes}</StaticRouter>
+      </AppProvider>
+    </StrictMode>,
+  );
+  let html = '';
+  for await (const chunk of prelude) html += String(chunk);
+  const head = HOISTED.exec(html)?.[0] ?? '';
+  return { key, file, head, body: html.slice(head.length) };
+}
+
 /**
- * Renders every prerendered page as the browser's first render will (the same tree as
- * main.tsx, with a static router), for the build to write into the HTML files. Runs in Node at
- * build time only.
+ * Renders every prerendered page as the browser's first render will (the same tree as main.tsx,
+ * or admin-main.tsx for the admin, with a static router), for the build to write into the HTML
+ * files. Runs in Node at build time only.
  */
 export async function renderPages(): Promise<RenderedPage[]> {
   const pages: RenderedPage[] = [];
-  for (const { key, file, url } of PRERENDERED_PAGES) {
-    // prerender, unlike renderToString, waits for pages that load on demand (React.lazy).
-    const { prelude } = await prerenderToNodeStream(
-      <StrictMode>
-        <AppProvider>
-          <StaticRouter location={url}>
-            <AppRoutes />
-          </StaticRouter>
-        </AppProvider>
-      </StrictMode>,
-    );
-    let html = '';
-    for await (const chunk of prelude) html += String(chunk);
-    const head = HOISTED.exec(html)?.[0] ?? '';
-    pages.push({ key, file, head, body: html.slice(head.length) });
-  }
+  for (const page of PRERENDERED_PAGES) pages.push(await renderPage(page, <AppRoutes />));
+  pages.push(await renderPage(ADMIN_PAGE, <AdminRoutes />));
   return pages;
 }

@@ -20,10 +20,6 @@ const NotFoundPage = lazy(() =>
 const SuccessPage = lazy(() =>
   import('../features/success/success-page').then((page) => ({ default: page.SuccessPage })),
 );
-// The merchant's admin, with its own stylesheet: nothing of it is in any shop page's first load.
-const AdminPage = lazy(() =>
-  import('../features/admin/public').then((page) => ({ default: page.AdminPage })),
-);
 
 /**
  * Every page of the app, with the layout and the error boundary around them. The declarative
@@ -43,7 +39,6 @@ export function AppRoutes({ children }: { children?: ReactNode }) {
             <Route path={policyPaths.privacy} element={<PrivacyPage />} />
             <Route path={policyPaths.terms} element={<TermsPage />} />
             <Route path={policyPaths.contact} element={<ContactPage />} />
-            <Route path={paths.admin} element={<AdminPage />} />
             {children}
             <Route path={paths.notFound} element={<NotFoundPage />} />
           </Routes>

@@ -2,10 +2,10 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AdminRoutes } from '../../../../web/src/app/admin-routes';
 import { AppProvider } from '../../../../web/src/app/provider';
-import { AppRoutes } from '../../../../web/src/app/routes';
 import { jsonResponse, stubLocationAssign } from '../../helpers/fake-browser';
-import { renderApp, TEST_CONFIG } from '../../helpers/render-app';
+import { renderAdmin, TEST_CONFIG } from '../../helpers/render-app';
 
 // The admin page against a fake network: the sign-in settings, the identity provider's token
 // endpoint and the admin API are answered by URL; everything else is the real page.
@@ -131,7 +131,7 @@ function signedIn(returnTo = '/admin') {
     'admin-sign-in',
     JSON.stringify({ state: `state-${codes}`, verifier: 'verifier-1', returnTo }),
   );
-  return renderApp(`/admin?code=code-${codes}&state=state-${codes}`);
+  return renderAdmin(`/admin?code=code-${codes}&state=state-${codes}`);
 }
 
 beforeEach(() => {
@@ -146,7 +146,7 @@ describe('admin sign-in', () => {
   it('signed out: a sign-in button that goes to the identity provider with PKCE (S256) and keeps only the verifier and state, in sessionStorage', async () => {
     stubNetwork(baseRoutes);
     const assign = stubLocationAssign();
-    const { user } = renderApp('/admin?view=orders');
+    const { user } = renderAdmin('/admin?view=orders');
 
     expect(await screen.findByRole('heading', { name: 'Merchant sign-in' }, { timeout: 5000 })).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
@@ -198,7 +198,7 @@ describe('admin sign-in', () => {
     expect(sessionStorage.length).toBe(0);
   });
 
-  it('exchanges a code once, even when React runs the page’s effects twice (StrictMode, as main.tsx renders)', async () => {
+  it('exchanges a code once, even when React runs the page’s effects twice (StrictMode, as admin-main.tsx renders)', async () => {
     const calls = stubNetwork(baseRoutes);
     sessionStorage.setItem(
       'admin-sign-in',
@@ -208,7 +208,7 @@ describe('admin sign-in', () => {
       <StrictMode>
         <AppProvider config={TEST_CONFIG}>
           <MemoryRouter initialEntries={['/admin?code=strict-code&state=strict']}>
-            <AppRoutes />
+            <AdminRoutes />
           </MemoryRouter>
         </AppProvider>
       </StrictMode>,
@@ -224,7 +224,7 @@ describe('admin sign-in', () => {
       'admin-sign-in',
       JSON.stringify({ state: 'mine', verifier: 'v', returnTo: '/admin' }),
     );
-    renderApp('/admin?code=stolen&state=theirs');
+    renderAdmin('/admin?code=stolen&state=theirs');
 
     expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent(
       'That sign-in link has expired. Please sign in again.',

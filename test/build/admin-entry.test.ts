@@ -1,0 +1,74 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The admin is built apart from the shop (ADR 0033): `/`'s first load is what it would be with no
+// admin at all, and /admin still gets its prerendered shell, hydrated by the admin's own entry.
+
+let outDir: string;
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'shop-web-build-'));
+  await build({ configFile: 'vite.config.ts', logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+}, 120_000);
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+const read = (file: string) => readFileSync(join(outDir, file), 'utf8');
+
+/** The chunks a page loads before anything else: its scripts, its preloads and what they import. */
+function firstLoad(page: string): string[] {
+  const html = read(page);
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const [, imported] of read(file).matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)) {
+      visit(`assets/${imported}`);
+    }
+  };
+  for (const [, file] of [
+    ...html.matchAll(/<script[^>]+src="\/([^"]+\.js)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g),
+    // The paint-first starter's entry and preloads (/success).
+    ...html.matchAll(/"\/(assets\/[\w.-]+\.js)"/g),
+  ]) {
+    if (file !== undefined) visit(file);
+  }
+  return [...files];
+}
+
+const SHOP_PAGES = ['index.html', 'success.html', 'privacy.html', 'terms.html', 'contact.html', '404.html'];
+
+describe('the admin, built apart from the shop', () => {
+  it("no shop page's first load mentions the admin: not its route or path, its API, nor its chunks", () => {
+    for (const page of SHOP_PAGES) {
+      expect(read(page), page).not.toMatch(/admin/i);
+      const files = firstLoad(page);
+      expect(files.length, page).toBeGreaterThan(0);
+      // "admin" is in the route's path, the admin API's paths (/functions/v1/admin/…) and the
+      // names of the admin's chunks and stylesheet: none of them may reach a customer's first load.
+      for (const file of files) expect(read(file), `${page}: ${file}`).not.toMatch(/admin/i);
+    }
+  });
+
+  it("/admin's prerendered shell loads the admin's own entry, none of `/`'s first load, with the shop's head and inlined style", () => {
+    const admin = read('admin.html');
+    const home = read('index.html');
+    const files = firstLoad('admin.html');
+
+    expect(admin).toContain('<div id="root" data-page="/admin">');
+    expect(admin).toContain('Loading the admin…');
+    expect(admin).toContain('<title>Admin · Live Aquatics</title>');
+    expect(admin).toMatch(/<script type="module" crossorigin src="\/assets\/admin-[\w-]+\.js"><\/script>/);
+    expect(files.some((file) => read(file).includes('/functions/v1/admin'))).toBe(true);
+    const shop = new Set(firstLoad('index.html'));
+    expect(files.filter((file) => shop.has(file))).toEqual([]);
+    // One stylesheet for every page, so the CSP's one style hash covers the admin too.
+    const style = (html: string) => /<style>[\s\S]*?<\/style>/.exec(html)?.[0];
+    expect(style(admin)).toBeDefined();
+    expect(style(admin)).toBe(style(home));
+    expect(admin.split('<title>')[0]).toBe(home.split('<title>')[0]);
+    for (const file of files) expect(existsSync(join(outDir, file)), file).toBe(true);
+  });
+});
