@@ -480,7 +480,7 @@ const COMMANDS: Record<string, Command> = {
         requests: 'taking order requests without payment',
       };
       io.out(
-        `Shop: ${modes[shop.mode]}${shop.message ? `; message: "${shop.message}"` : ''}${shop.updatedAt ? ` (since ${formatLondonTime(shop.updatedAt, io.now())})` : ''}.`,
+        `Shop: ${modes[shop.mode]}${shop.message ? `; message: "${shop.message}"` : ''}${shop.modeSince ? ` (since ${formatLondonTime(shop.modeSince, io.now())})` : ''}.`,
       );
       const summary = (day: AdminDaySummary) =>
         `${day.orders} ${day.orders === 1 ? 'order' : 'orders'}, ${day.bottles} bottles${capacityNote(day)}`;

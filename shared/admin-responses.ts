@@ -189,8 +189,10 @@ export interface AdminDaySummary extends AdminCapacityRow {
 export interface AdminShopSettingsView {
   mode: 'open' | 'paused' | 'requests';
   message?: string;
-  /** When the mode was last written. */
+  /** When the mode or the message was last written. */
   updatedAt?: AdminInstant;
+  /** Since when the shop has been in this mode; absent when not known (open since before it was kept). */
+  modeSince?: AdminInstant;
 }
 
 /**

@@ -58,6 +58,12 @@ describe('npm run orders -- capacity', () => {
     ]);
   });
 
+  it('a new shop whose first setting is a capacity: status says open, not open since that write', async () => {
+    const status = await h.orders(['status', '--local']);
+
+    expect(status.out.split('\n')[0]).toBe('Shop: open (taking paid orders).');
+  });
+
   it('--set N sets every day; --set N --date sets one; reserved and sold count against it', async () => {
     const set = await h.orders(['capacity', '--set', '60', '--local']);
     const day = await h.orders(['capacity', '--set', '12', '--date', '2026-12-07', '--local']);

@@ -257,7 +257,8 @@ describe('a checkout paid in the gap is recorded, never lost', () => {
     expect(run.err).not.toContain('Could not');
     expect(delivered.statusCode).toBe(200);
     const settings = await h.shop.standIns.orderItems();
-    const pausedSince = settings.find((item) => item.pk === 'SETTINGS#shop')?.updatedAt;
+    const pausedSince = settings.find((item) => item.pk === 'SETTINGS#shop')?.modeSince;
+    expect(pausedSince).toEqual(expect.any(String));
     expect((await h.shop.ordersFor(session.id))[0]).toMatchObject({
       status: 'paid',
       placedWhilePaused: true,

@@ -211,3 +211,34 @@ describe('requests mode', () => {
     await h.orders(['resume', '--local']);
   });
 });
+
+describe('status: since when the shop has been in its mode', () => {
+  afterAll(() => h.setNow(undefined));
+  /** Runs `args` at `time` on Monday 7 December 2026 (London, GMT). */
+  async function at(time: string, ...args: string[]) {
+    h.setNow(new Date(`2026-12-07T${time}:00Z`));
+    const run = await h.orders([...args, '--local']);
+    expect(run.code, run.err).toBe(0);
+    return run;
+  }
+  const shopLine = async (time: string) => (await at(time, 'status')).out.split('\n')[0];
+
+  it('from the pause, not from a capacity change nor a new message; from the resume after it', async () => {
+    await at('08:00', 'resume');
+    await at('09:00', 'pause', '--message', 'Back at ten.');
+    await at('09:50', 'capacity', '--set', '24');
+    expect(await shopLine('09:55')).toBe(
+      'Shop: paused (checkout refused); message: "Back at ten." (since Mon 7 Dec, 09:00).',
+    );
+
+    await at('10:05', 'pause', '--message', 'Back at eleven.');
+    expect(await shopLine('10:10')).toBe(
+      'Shop: paused (checkout refused); message: "Back at eleven." (since Mon 7 Dec, 09:00).',
+    );
+
+    await at('11:00', 'resume');
+    await at('11:30', 'capacity', '--set', 'none');
+    await at('11:45', 'resume');
+    expect(await shopLine('12:00')).toBe('Shop: open (taking paid orders) (since Mon 7 Dec, 11:00).');
+  });
+});

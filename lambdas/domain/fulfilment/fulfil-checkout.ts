@@ -51,7 +51,7 @@ export function pauseMarkFor(
 ): PauseMark | undefined {
   if (settings.mode === 'open') return undefined;
   if (settings.mode === 'requests' && isPaymentLinkSession(session)) return undefined;
-  return { mode: settings.mode, since: settings.updatedAt };
+  return { mode: settings.mode, since: settings.modeSince };
 }
 
 export type FulfilmentResult =

@@ -147,6 +147,7 @@ export function settingsView(settings: ShopSettings): AdminShopSettingsView {
     mode: settings.mode,
     ...(settings.message !== undefined && { message: settings.message }),
     ...(settings.updatedAt !== undefined && { updatedAt: settings.updatedAt }),
+    ...(settings.modeSince !== undefined && { modeSince: settings.modeSince }),
   };
 }
 

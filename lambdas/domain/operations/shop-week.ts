@@ -50,6 +50,7 @@ export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<A
       mode: settings.mode,
       ...(settings.message !== undefined && { message: settings.message }),
       ...(settings.updatedAt !== undefined && { updatedAt: settings.updatedAt }),
+      ...(settings.modeSince !== undefined && { modeSince: settings.modeSince }),
     },
     today,
     next: summary(next, waiting.find((w) => w.day === next)?.orders ?? []),

@@ -102,7 +102,7 @@ export const orderItemSchema = z.object({
   placedWhilePaused: z.optional(z.literal(true)),
   /** The shop's mode then: `paused`, or `requests` (an ordinary checkout, not a payment link). */
   pausedMode: z.optional(z.enum(['paused', 'requests'])),
-  /** When that pause was written (the settings' updatedAt). */
+  /** Since when the shop had been in that mode (the settings' modeSince). */
   pausedSince: z.optional(isoInstant),
   /** The hold whose bottles this order bought (lambdas/domain/capacity): a refund gives them back. */
   capacityHold: z.optional(z.string()),

@@ -12,10 +12,18 @@ const settingsItemSchema = z.object({
   mode: z.enum(SHOP_MODES),
   message: z.optional(z.string()),
   updatedAt: z.iso.datetime(),
+  modeSince: z.optional(z.iso.datetime()),
   ...capacityItemFields,
 });
 export type ShopSettings = Pick<ShopStatus, 'mode' | 'message'> & {
+  /** When the mode or the message was last written (a capacity write never moves it). */
   updatedAt?: string | undefined;
+  /**
+   * Since when the shop has been in its mode: written only by a write that changes the mode
+   * (settings-store.ts). Undefined when not known: no item (open since ever), or an open shop's
+   * item from before it was kept.
+   */
+  modeSince?: string | undefined;
   /** Bottles per dispatch day (lambdas/domain/capacity); absent: no limit. */
   capacity?: CapacitySettings | undefined;
 };
@@ -36,7 +44,23 @@ export function settingsFromItem(item: Record<string, unknown> | undefined): Sho
   if (!parsed.success) return { mode: 'paused' };
   const { mode, message, updatedAt } = parsed.data;
   const capacity = capacityFromItem(parsed.data);
-  return { mode, ...(message !== undefined && { message }), updatedAt, ...(capacity && { capacity }) };
+  const modeSince = parsed.data.modeSince ?? legacyModeSince(mode, updatedAt);
+  return {
+    mode,
+    ...(message !== undefined && { message }),
+    updatedAt,
+    ...(modeSince !== undefined && { modeSince }),
+    ...(capacity && { capacity }),
+  };
+}
+
+/**
+ * An item written before `modeSince` was kept. Only a pause writes a mode other than open, and a
+ * capacity write never moves an existing `updatedAt`, so a paused shop's `updatedAt` is its last
+ * pause. An open shop's may instead be the capacity write that made the item: not known.
+ */
+function legacyModeSince(mode: ShopSettings['mode'], updatedAt: string): string | undefined {
+  return mode === 'open' ? undefined : updatedAt;
 }
 
 /**

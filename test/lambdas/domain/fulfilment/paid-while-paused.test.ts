@@ -153,16 +153,24 @@ describe('pauseMarkFor', () => {
     ['open', { mode: 'open' as const }, ordinary, undefined],
     ['open, a payment link', { mode: 'open' as const }, paymentLink, undefined],
     [
-      'paused',
-      { mode: 'paused' as const, updatedAt: '2026-11-25T13:15:00.000Z' },
+      'paused (since its pause, not its latest message)',
+      {
+        mode: 'paused' as const,
+        updatedAt: '2026-11-25T13:15:00.000Z',
+        modeSince: '2026-11-25T12:00:00.000Z',
+      },
       ordinary,
-      { mode: 'paused', since: '2026-11-25T13:15:00.000Z' },
+      { mode: 'paused', since: '2026-11-25T12:00:00.000Z' },
     ],
     [
       'paused, a payment link',
-      { mode: 'paused' as const, updatedAt: '2026-11-25T13:15:00.000Z' },
+      {
+        mode: 'paused' as const,
+        updatedAt: '2026-11-25T13:15:00.000Z',
+        modeSince: '2026-11-25T12:00:00.000Z',
+      },
       paymentLink,
-      { mode: 'paused', since: '2026-11-25T13:15:00.000Z' },
+      { mode: 'paused', since: '2026-11-25T12:00:00.000Z' },
     ],
     [
       'paused, no time (a malformed item)',
@@ -172,7 +180,11 @@ describe('pauseMarkFor', () => {
     ],
     [
       'requests',
-      { mode: 'requests' as const, updatedAt: '2026-11-25T09:00:00.000Z' },
+      {
+        mode: 'requests' as const,
+        updatedAt: '2026-11-25T09:00:00.000Z',
+        modeSince: '2026-11-25T09:00:00.000Z',
+      },
       ordinary,
       { mode: 'requests', since: '2026-11-25T09:00:00.000Z' },
     ],

@@ -1,6 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeShopSettings } from '../../../../lambdas/domain/shop-settings/settings-store';
+import {
+  writeCapacitySettings,
+  writeShopSettings,
+} from '../../../../lambdas/domain/shop-settings/settings-store';
 import {
   createSettingsReader,
   type ShopSettings,
@@ -15,15 +18,36 @@ describe('settingsFromItem', () => {
     expect(settingsFromItem(undefined)).toEqual({ mode: 'open' });
   });
 
-  it('a well-formed item: its mode, message and time', () => {
+  it('a well-formed item: its mode, message, time, and since when it has been in that mode', () => {
     expect(
       settingsFromItem({
         pk: 'SETTINGS#shop',
         mode: 'paused',
         message: 'Back on 5 January',
         updatedAt: '2026-12-20T10:00:00.000Z',
+        modeSince: '2026-12-19T16:30:00.000Z',
       }),
-    ).toEqual({ mode: 'paused', message: 'Back on 5 January', updatedAt: '2026-12-20T10:00:00.000Z' });
+    ).toEqual({
+      mode: 'paused',
+      message: 'Back on 5 January',
+      updatedAt: '2026-12-20T10:00:00.000Z',
+      modeSince: '2026-12-19T16:30:00.000Z',
+    });
+  });
+
+  it('an item from before modeSince: a pause its last write; an open shop since it is not known', () => {
+    const item = { pk: 'SETTINGS#shop', updatedAt: '2026-12-20T10:00:00.000Z' };
+
+    expect(settingsFromItem({ ...item, mode: 'requests' })).toEqual({
+      mode: 'requests',
+      updatedAt: '2026-12-20T10:00:00.000Z',
+      modeSince: '2026-12-20T10:00:00.000Z',
+    });
+    // Perhaps made by a capacity write, which says nothing of the mode.
+    expect(settingsFromItem({ ...item, mode: 'open' })).toEqual({
+      mode: 'open',
+      updatedAt: '2026-12-20T10:00:00.000Z',
+    });
   });
 
   it.each([
@@ -115,6 +139,45 @@ describe('settingsOverHttp: the item the operator commands write, read without t
       mode: 'paused',
       message: 'Back on 5 January',
       updatedAt: '2026-12-20T10:00:00.000Z',
+      modeSince: '2026-12-20T10:00:00.000Z',
+    });
+  });
+
+  it('modeSince moves when the mode changes, and not for a new message, a resume of an open shop, or a capacity write', async () => {
+    const table = { client: standIns.inspector, tableName: standIns.tableName };
+    const at = (time: string) => new Date(`2026-12-21T${time}:00Z`);
+    await writeShopSettings(table, { mode: 'open' }, at('08:00'));
+
+    const paused = await writeShopSettings(table, { mode: 'paused', message: 'Back at ten' }, at('09:00'));
+    await writeCapacitySettings(table, { weekly: 24 }, at('09:50'));
+    const reworded = await writeShopSettings(
+      table,
+      { mode: 'paused', message: 'Back at eleven' },
+      at('10:05'),
+    );
+    const afterPause = await read();
+    const resumed = await writeShopSettings(table, { mode: 'open' }, at('11:00'));
+    await writeCapacitySettings(table, { weekly: 30 }, at('11:30'));
+    const resumedAgain = await writeShopSettings(table, { mode: 'open' }, at('11:45'));
+
+    expect(paused.modeSince).toBe('2026-12-21T09:00:00.000Z');
+    expect(reworded).toEqual({
+      mode: 'paused',
+      message: 'Back at eleven',
+      updatedAt: '2026-12-21T10:05:00.000Z',
+      modeSince: '2026-12-21T09:00:00.000Z',
+    });
+    expect(afterPause).toMatchObject({
+      updatedAt: '2026-12-21T10:05:00.000Z',
+      modeSince: '2026-12-21T09:00:00.000Z',
+    });
+    expect(resumed.modeSince).toBe('2026-12-21T11:00:00.000Z');
+    expect(resumedAgain.modeSince).toBe('2026-12-21T11:00:00.000Z');
+    expect(await read()).toEqual({
+      mode: 'open',
+      updatedAt: '2026-12-21T11:45:00.000Z',
+      modeSince: '2026-12-21T11:00:00.000Z',
+      capacity: { weekly: 30 },
     });
   });
 
