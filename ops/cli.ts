@@ -361,6 +361,7 @@ const COMMANDS: Record<string, Command> = {
     details: [
       '--to: a working day (no weekend or bank holiday) after --dispatch and today, at most 8 weeks ahead.',
       'Each customer is emailed once with the new date; running it again sends nothing more.',
+      "Their sold bottles move too, even past the new day's limit (the output then says so).",
     ],
     options: { dispatch: { type: 'string' }, to: { type: 'string' }, reason: { type: 'string' } },
     positionals: 'none',
@@ -380,6 +381,10 @@ const COMMANDS: Record<string, Command> = {
       io.out(
         `Delay emails sent: ${result.emailed.length}${result.emailed.length ? ` (${result.emailed.join(', ')})` : ''}.`,
       );
+      if (result.overLimit)
+        io.out(
+          `${fullDate(to)} is now over its limit: ${result.overLimit.sold} sold of ${result.overLimit.capacity}. Nothing is cancelled, and it sells no more.`,
+        );
     },
   },
   refund: {

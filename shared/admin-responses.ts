@@ -260,6 +260,8 @@ export interface AdminDelayResponse {
   to: AdminDate;
   moved: string[];
   emailed: string[];
+  /** `to` has now sold more than its limit: the moved orders' bottles count there all the same. */
+  overLimit?: { sold: number; capacity: number };
 }
 
 /** `POST orders/refund`. A second press is a 409 naming the refund already made. */

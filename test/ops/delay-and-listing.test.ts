@@ -1,4 +1,10 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capacityStoreFromTable } from '../../lambdas/domain/capacity/capacity-table';
+import { checkoutReservationId, holdId, sellHold } from '../../lambdas/domain/capacity/holds';
+import { toOrderItem } from '../../lambdas/domain/orders/order';
+import type { IsoDate } from '../../shared/dispatch';
+import { quoteOrder } from '../../shared/pricing';
 import { type OpsHarness, startOpsHarness } from './harness';
 
 // The merchant's week on the CLI, with the clock on Wednesday 25 November 2026 (London, GMT).
@@ -134,5 +140,115 @@ describe('orders CLI: delay says only true things', () => {
     expect(emails[0]?.subject).toContain('Monday 4 January 2027');
     expect(emails[0]?.body.text).toContain('from Monday 14 December to Monday 4 January 2027, because of');
     h.setNow(undefined);
+  });
+});
+
+describe('orders CLI: a delay moves the sold bottles with the orders', () => {
+  // On Wednesday 6 January 2027: Monday 11 January may sell 60 bottles, Monday 25 January 10.
+  const store = () =>
+    capacityStoreFromTable({ client: h.shop.standIns.inspector, tableName: h.shop.standIns.tableName });
+  let n = 100;
+  /**
+   * A paid order of `bottles` on `day`, sold there before it is written, as fulfilment does (ADR
+   * 0023); its payment is in the Stripe simulator, so it can be refunded.
+   */
+  async function soldOrder(day: IsoDate, bottles: 3 | 6) {
+    n += 1;
+    const session = await h.shop.paidSession({ quantity: bottles });
+    const hold = holdId(checkoutReservationId(session.id.slice(-12), 1_800_000_000), bottles);
+    await sellHold(store(), day, hold);
+    const paidAt = new Date('2027-01-05T10:00:00Z');
+    const order = toOrderItem(
+      {
+        sessionId: session.id,
+        paymentIntentId: undefined,
+        livemode: false,
+        quote: quoteOrder(bottles),
+        currency: 'gbp',
+        customer: {
+          name: `Customer ${n}`,
+          email: `bottles${n}@example.com`,
+          phone: '07700 900123',
+          address: `${n} Pond Lane\nBristol`,
+          postcode: 'BS1 4DJ',
+        },
+        promisedDispatchDate: day,
+        checkoutCreatedAt: paidAt,
+      },
+      { now: paidAt, cutoffHours: 36 },
+      undefined,
+      { date: day, hold },
+    );
+    await h.shop.standIns.inspector.send(
+      new PutCommand({ TableName: h.shop.standIns.tableName, Item: order }),
+    );
+    return order;
+  }
+  async function capacityRows(weeks: number) {
+    const run = await h.orders(['capacity', '--json', '--weeks', String(weeks), '--local']);
+    expect(run.code, run.err).toBe(0);
+    return JSON.parse(run.out) as unknown;
+  }
+
+  beforeAll(async () => {
+    h.setNow(new Date('2027-01-06T10:00:00Z'));
+    expect((await h.orders(['capacity', '--set', '60', '--date', '2027-01-11', '--local'])).code).toBe(0);
+    expect((await h.orders(['capacity', '--set', '10', '--date', '2027-01-25', '--local'])).code).toBe(0);
+  });
+  afterAll(() => h.setNow(undefined));
+
+  it('6 + 6 + 3 bottles from Monday to Tuesday: Monday 0 sold, Tuesday 15; the same delay again moves nothing twice', async () => {
+    for (const bottles of [6, 6, 3] as const) await soldOrder('2027-01-11', bottles);
+    expect(await capacityRows(1)).toEqual([
+      { date: '2027-01-11', capacity: 60, reserved: 0, sold: 15, left: 45 },
+    ]);
+
+    const moved = await delay('2027-01-11', '2027-01-12');
+    const again = await delay('2027-01-11', '2027-01-12');
+
+    expect(moved.out.split('\n')).toEqual([
+      expect.stringMatching(
+        /^Moved 3 orders from Monday 11 January 2027 to Tuesday 12 January 2027 \(weather\): /,
+      ),
+      expect.stringMatching(/^Delay emails sent: 3 /),
+    ]);
+    expect(again.out).toContain('Moved 0 orders from Monday 11 January 2027 to Tuesday 12 January 2027');
+    expect(await capacityRows(1)).toEqual([
+      { date: '2027-01-11', capacity: 60, reserved: 0, sold: 0, left: 60 },
+    ]);
+    expect((await h.orders(['list', '--dispatch', '2027-01-12', '--local'])).out).toContain(
+      'Capacity Tuesday 12 January 2027: no limit (15 sold, 0 reserved).',
+    );
+    expect((await h.orders(['status', '--local'])).out).toContain(
+      'Then: Tuesday 12 January 2027: 3 orders, 15 bottles.',
+    );
+  });
+
+  it('onto Monday 25 January, limit 10: the 15 bottles move all the same, and the output says the day is over', async () => {
+    for (const bottles of [6, 6, 3] as const) await soldOrder('2027-01-18', bottles);
+
+    const moved = await delay('2027-01-18', '2027-01-25');
+
+    expect(moved.code).toBe(0);
+    expect(moved.out.split('\n').at(-1)).toBe(
+      'Monday 25 January 2027 is now over its limit: 15 sold of 10. Nothing is cancelled, and it sells no more.',
+    );
+    expect(await capacityRows(3)).toEqual([
+      { date: '2027-01-11', capacity: 60, reserved: 0, sold: 0, left: 60 },
+      { date: '2027-01-18', capacity: null, reserved: 0, sold: 0, left: null },
+      { date: '2027-01-25', capacity: 10, reserved: 0, sold: 15, left: 0 },
+    ]);
+  });
+
+  it('a refund after the delay gives the bottles back to the new day', async () => {
+    const order = await soldOrder('2027-02-01', 6);
+    expect((await delay('2027-02-01', '2027-02-02')).code).toBe(0);
+    expect(await store().read('2027-02-02')).toMatchObject({ taken: 6, sold: 6 });
+
+    const refunded = await h.orders(['refund', order.reference, '--reason', 'supply', '--local']);
+
+    expect(refunded.code, refunded.err).toBe(0);
+    expect(await store().read('2027-02-02')).toMatchObject({ taken: 0, sold: 0 });
+    expect(await store().read('2027-02-01')).toMatchObject({ taken: 0, sold: 0 });
   });
 });

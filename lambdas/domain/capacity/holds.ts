@@ -11,6 +11,7 @@ import type { CapacityChange, CapacityDay, CapacityStore } from './capacity-stor
 //   sell:      DELETE holds {h}, ADD sold n, sales {h}      if h is held
 //   sell late: ADD taken n, sold n, sales {h}               if h is neither held nor sold (paid, so no limit)
 //   give back: DELETE sales {h}, ADD sold -n, taken -n      if h is sold
+//   move:      sell late on the new day, then give back on the old (moveSale: a delayed order)
 //
 // A hold id `h` is `<reservation id>:<bottles>`. The conditions on set membership make every
 // transition happen at most once per id, whatever replays it (a webhook redelivered, the
@@ -283,6 +284,26 @@ export async function giveBackSale(store: CapacityStore, date: IsoDate, hold: st
     condition: 'contains(#sales, :hold)',
     values: { ':hold': hold, ':holdSet': new Set([hold]), ':minus': -holdBottles(hold) },
   });
+}
+
+/**
+ * Moves a sale to another day (a delay moved its order there): sold on `to` ("sell, hold gone",
+ * whatever `to`'s limit: the merchant moved paid orders there, and nothing is refused), then given
+ * back on `from`, each step conditional on the hold id as every transition is. In that order: a
+ * stop between the two leaves the bottles counted on both days, so a day may refuse a checkout it
+ * had room for until the move is finished, but is never oversold; the other order would leave them
+ * on neither. A repeat finishes a stopped move and changes nothing more.
+ * @returns `to`'s counters after this call's sale there; undefined when they were sold there before.
+ */
+export async function moveSale(
+  store: CapacityStore,
+  hold: string,
+  days: { from: IsoDate; to: IsoDate },
+): Promise<CapacityDay | undefined> {
+  if (days.from === days.to) throw new Error(`${hold} cannot move from ${days.from} to itself`);
+  const after = await sellHold(store, days.to, hold);
+  await giveBackSale(store, days.from, hold);
+  return after;
 }
 
 /**

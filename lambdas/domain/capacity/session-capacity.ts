@@ -142,8 +142,9 @@ export async function settleUnpaidSession(
 
 /**
  * A refunded order that was never dispatched gives its bottles back to the day they counted on,
- * once: the give-back is conditional on the sale. A dispatched order's bottles were used. False
- * when nothing was given back now.
+ * once: the give-back is conditional on the sale. While a delay is moving them
+ * (`capacityMovingFrom`), they may still be on the old day too: given back there as well. A
+ * dispatched order's bottles were used. False when nothing was given back now.
  */
 export async function returnRefundedBottles(
   store: CapacityStore,
@@ -152,9 +153,14 @@ export async function returnRefundedBottles(
     dispatchedAt?: string | undefined;
     capacityHold?: string | undefined;
     capacityDate?: IsoDate | undefined;
+    capacityMovingFrom?: IsoDate | undefined;
   },
 ): Promise<boolean> {
   if (order.status !== 'refunded' || order.dispatchedAt !== undefined) return false;
   if (order.capacityHold === undefined || order.capacityDate === undefined) return false;
-  return giveBackSale(store, order.capacityDate, order.capacityHold);
+  const onDay = await giveBackSale(store, order.capacityDate, order.capacityHold);
+  const onOldDay =
+    order.capacityMovingFrom !== undefined &&
+    (await giveBackSale(store, order.capacityMovingFrom, order.capacityHold));
+  return onDay || onOldDay;
 }

@@ -18,6 +18,7 @@ import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '
 import { findByReference, getRecord, queryDispatchDay } from '../orders/records';
 import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
 import { RefusedError } from '../refusal';
+import { hasBottlesToMove, moveDelayedBottles, type OverLimit, overLimitOn } from './delayed-bottles';
 import { checkDelayTarget, nothingToDelay } from './listing';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 
@@ -148,6 +149,11 @@ export interface DelayResult {
   /** Orders this run moved, and every order of the delay whose email it sent. */
   moved: string[];
   emailed: string[];
+  /**
+   * The new day has now sold more than its limit: the orders' bottles moved there all the same
+   * (the merchant chose the day; as with a limit lowered below its sales, nothing is refused).
+   */
+  overLimit?: OverLimit;
 }
 
 /**
@@ -157,6 +163,14 @@ export interface DelayResult {
  * makes its delay email due; a second run with the same days finds nothing left on `from`, and
  * sends only the emails a stopped first run did not. Each order's update appends `delayed` by
  * `actor` to its history.
+ *
+ * Each order's sold bottles move with it, given back on `from` and sold on `to` whatever `to`'s
+ * limit (delayed-bottles.ts); the result says when `to` is now over its limit. A second run
+ * finishes a move a stopped run left and counts nothing twice.
+ *
+ * Order requests stay where they are: a delay moves paid orders only. A request's bottles stay
+ * held on its day, the one its customer was told; `request-payment` moves them to a later day
+ * with room when that day has closed, and `decline` gives them back (request-capacity.ts).
  */
 export async function delayDispatch(
   input: { from: IsoDate; to: IsoDate; reason: DelayReason; actor: string },
@@ -191,7 +205,9 @@ export async function delayDispatch(
         ':pending': 'pending',
       },
     });
-    if (ok) moved.push(order.reference);
+    if (!ok) continue;
+    moved.push(order.reference);
+    await moveDelayedBottles(order, deps);
   }
   // Every order this delay moved, now or in an earlier run that stopped before its emails.
   const emailed: string[] = [];
@@ -200,6 +216,9 @@ export async function delayDispatch(
   );
   // Nothing moved now nor by an earlier run of this delay: the day held nothing to move.
   if (moved.length === 0 && delayed.length === 0) throw await nothingToDelay(from, deps);
+  // Bottles an earlier run of this delay left counted on the old day (it stopped), before emails.
+  for (const order of delayed) if (hasBottlesToMove(order)) await moveDelayedBottles(order, deps);
+  const overLimit = await overLimitOn(deps, to);
   for (const order of delayed) {
     const outcome = await sendOnce(
       order.pk,
@@ -209,7 +228,7 @@ export async function delayDispatch(
     );
     if (outcome === 'sent') emailed.push(order.reference);
   }
-  return { from, to, moved, emailed };
+  return { from, to, moved, emailed, ...(overLimit && { overLimit }) };
 }
 
 /**

@@ -22,6 +22,11 @@ export const managedOrderSchema = z.extend(orderItemSchema, {
   delayedFrom: z.optional(isoDate),
   delayReason: z.optional(z.enum(DELAY_REASONS)),
   delayedAt: z.optional(isoInstant),
+  /**
+   * A delay is moving the order's bottles to `capacityDate` from this day, and has not finished:
+   * they may be counted on both days until it does (operations/delayed-bottles.ts).
+   */
+  capacityMovingFrom: z.optional(isoDate),
   refundedAt: z.optional(isoInstant),
   refundId: z.optional(z.string()),
   /** Stored before Stripe is asked (with `refundRequestedAt`), so the refund's webhook finds it. */

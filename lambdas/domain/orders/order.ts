@@ -106,7 +106,10 @@ export const orderItemSchema = z.object({
   pausedSince: z.optional(isoInstant),
   /** The hold whose bottles this order bought (lambdas/domain/capacity): a refund gives them back. */
   capacityHold: z.optional(z.string()),
-  /** The dispatch day those bottles count on: the order's day when it was recorded (a delay moves only the order). */
+  /**
+   * The dispatch day those bottles count on: the order's day when it was recorded, and the day a
+   * delay moved it to (operations/delayed-bottles.ts). A delay from before that moved only the order.
+   */
   capacityDate: z.optional(isoDate),
   /** This order's sale left its dispatch day without room: what the day had sold, and its limit. */
   dispatchDayFull: z.optional(

@@ -11,6 +11,7 @@ import {
   holdBottles,
   holdExpiresAt,
   holdId,
+  moveSale,
   paymentLinkReservationId,
   releaseHold,
   releaseOrGiveBack,
@@ -245,6 +246,33 @@ describe.each(Object.entries(stores))('day transitions through the %s', (_name, 
     expect(await store.read(monday)).toMatchObject({ taken: 6, holds: new Set(['rR1.1:6']) });
     expect(await transferHold(store, monday, 'rR2:6', 'rR2.1:6')).toBe(false);
     await expect(transferHold(store, monday, 'rR1.1:6', 'rR1.2:3')).rejects.toThrow('hold different bottles');
+  });
+
+  it('moveSale sells on the new day past its limit, then gives back on the old; a repeat finishes a stopped move and counts nothing twice', async () => {
+    const store = makeStore();
+    const [monday, next] = freshMondays();
+    const capacity = { weekly: 60, days: { [next]: 10 } };
+    for (const hold of ['ca.1:6', 'cb.1:6', 'cc.1:3']) {
+      await reserveBottles(store, { from: monday, hold, capacity });
+      await sellHold(store, monday, hold);
+    }
+
+    expect(await moveSale(store, 'ca.1:6', { from: monday, to: next })).toMatchObject({ taken: 6, sold: 6 });
+    // Stopped between the two steps: counted on both days, never on neither.
+    await sellHold(store, next, 'cb.1:6');
+    expect(await store.read(monday)).toMatchObject({ taken: 9, sold: 9 });
+    expect(await store.read(next)).toMatchObject({ taken: 12, sold: 12 });
+    expect(await moveSale(store, 'cb.1:6', { from: monday, to: next })).toBeUndefined();
+    await moveSale(store, 'cc.1:3', { from: monday, to: next });
+    await moveSale(store, 'cc.1:3', { from: monday, to: next });
+
+    expect(await store.read(monday)).toMatchObject({ taken: 0, sold: 0, sales: new Set() });
+    expect(await store.read(next)).toMatchObject({
+      taken: 15,
+      sold: 15,
+      sales: new Set(['ca.1:6', 'cb.1:6', 'cc.1:3']),
+    });
+    await expect(moveSale(store, 'ca.1:6', { from: next, to: next })).rejects.toThrow('to itself');
   });
 
   it('sellFromDay sells a late order on the first day with room, once; over the limit of the first day when none has room', async () => {

@@ -1,0 +1,117 @@
+import type { IsoDate } from '../../../shared/dispatch';
+import { capacityOfDays } from '../capacity/capacity-report';
+import type { CapacityStore } from '../capacity/capacity-store';
+import { capacityStoreFromTable } from '../capacity/capacity-table';
+import { giveBackSale, moveSale } from '../capacity/holds';
+import { returnRefundedBottles } from '../capacity/session-capacity';
+import { updateIf } from '../orders/conditional-writes';
+import type { ManagedOrder } from '../orders/managed-order';
+import { getRecord } from '../orders/records';
+import type { ShopDeps } from './shop-deps';
+
+// A delayed order's bottles move with it: given back on the day they counted on, sold on the new
+// one. The order says where they are (`capacityDate`), so a refund gives them back to the right
+// day whenever it comes; while a move is under way it names the day they are leaving
+// (`capacityMovingFrom`), and both days may count them. The steps, each a conditional write, in
+// this order, so a stop anywhere leaves a state the next run (or a refund) finishes:
+//
+//   1. the order moves (delayDispatch): `dispatchDate` only; `capacityDate` still says where they are
+//   2. the order: capacityDate = new day, capacityMovingFrom = old day    if capacityDate = old day
+//   3. the new day: sell late                                             if not sold there (moveSale)
+//   4. the old day: give back                                             if sold there
+//   5. the order: REMOVE capacityMovingFrom                               if still the same move
+//
+// Steps 3 and 4 are idempotent by the hold id, so a rerun counts nothing twice; 3 comes before 4,
+// so a stop between them counts the bottles on both days (a day may refuse a checkout until the
+// rerun) rather than on neither (a day could be oversold).
+
+/** Refunded before dispatch: its bottles go back rather than move (returnRefundedBottles). */
+function givesBack(order: ManagedOrder): boolean {
+  return order.status === 'refunded' && order.dispatchedAt === undefined;
+}
+
+async function reread(order: ManagedOrder, deps: Pick<ShopDeps, 'table'>): Promise<ManagedOrder> {
+  const record = await getRecord(deps.table, order.pk);
+  if (record?.kind !== 'order') throw new Error(`Order ${order.sessionId} disappeared`);
+  return record.order;
+}
+
+/** Steps 3 to 5 of a move the order has started (it names `capacityMovingFrom`). */
+async function finishMove(
+  order: ManagedOrder,
+  store: CapacityStore,
+  deps: Pick<ShopDeps, 'table'>,
+): Promise<ManagedOrder> {
+  const { capacityHold: hold, capacityDate: to, capacityMovingFrom: from } = order;
+  if (hold === undefined || to === undefined || from === undefined) return order;
+  let soldHere = false;
+  if (givesBack(order)) {
+    // Refunded meanwhile: nothing to move, only to give back, wherever they still count.
+    await giveBackSale(store, to, hold);
+    await giveBackSale(store, from, hold);
+  } else {
+    soldHere = (await moveSale(store, hold, { from, to })) !== undefined;
+  }
+  await updateIf(deps.table, order.pk, {
+    ConditionExpression: 'capacityMovingFrom = :from AND capacityDate = :to',
+    UpdateExpression: 'REMOVE capacityMovingFrom',
+    ExpressionAttributeValues: { ':from': from, ':to': to },
+  });
+  const after = await reread(order, deps);
+  // A refund recorded between the read above and this sale gave back on `to` before the sale was
+  // there: give back again (conditional: nothing happens when the refund came after, and did it).
+  if (soldHere && givesBack(after)) await returnRefundedBottles(store, after);
+  return after;
+}
+
+/**
+ * Whether an order's bottles still count elsewhere than its day, or a move of them is unfinished:
+ * what a delay's rerun looks for among the orders it moved. An order refunded before dispatch has
+ * nothing to move unless a move was under way (the refund gave them back); one without bottles
+ * counted (paid before capacity existed) never has.
+ */
+export function hasBottlesToMove(order: ManagedOrder): boolean {
+  if (order.capacityHold === undefined || order.capacityDate === undefined) return false;
+  if (order.capacityMovingFrom !== undefined) return true;
+  return order.capacityDate !== order.dispatchDate && !givesBack(order);
+}
+
+/**
+ * Moves a delayed order's sold bottles to its day (`dispatchDate`), from the order as read now
+ * (strongly consistent): steps 2 to 5 above. Safe to repeat, and a repeat finishes what a stopped
+ * run left: first a move already started (perhaps an earlier delay's, the order since delayed
+ * again), then the move to the order's day when its bottles still count elsewhere. That includes
+ * an order delayed before delays moved bottles: running the same delay again moves them.
+ */
+export async function moveDelayedBottles(order: ManagedOrder, deps: Pick<ShopDeps, 'table'>): Promise<void> {
+  const store = capacityStoreFromTable(deps.table);
+  let current = await reread(order, deps);
+  if (!hasBottlesToMove(current)) return;
+  if (current.capacityMovingFrom !== undefined) current = await finishMove(current, store, deps);
+  if (!hasBottlesToMove(current) || current.capacityDate === undefined) return;
+  await updateIf(deps.table, current.pk, {
+    ConditionExpression:
+      'capacityDate = :from AND dispatchDate = :to AND attribute_not_exists(capacityMovingFrom)',
+    UpdateExpression: 'SET capacityDate = :to, capacityMovingFrom = :from',
+    ExpressionAttributeValues: { ':from': current.capacityDate, ':to': current.dispatchDate },
+  });
+  // Read back whether this call or a concurrent one started it: either way it is finished here.
+  current = await reread(current, deps);
+  if (current.capacityMovingFrom !== undefined) await finishMove(current, store, deps);
+}
+
+/** A day that has sold more than its limit: what it sold, and the limit. */
+export interface OverLimit {
+  sold: number;
+  capacity: number;
+}
+
+/** What `day` has sold beyond its limit, read consistently; undefined when it has no limit or is within it. */
+export async function overLimitOn(
+  deps: Pick<ShopDeps, 'table'>,
+  day: IsoDate,
+): Promise<OverLimit | undefined> {
+  const [row] = await capacityOfDays(deps, [day]);
+  if (row === undefined || row.capacity === null || row.sold <= row.capacity) return undefined;
+  return { sold: row.sold, capacity: row.capacity };
+}
