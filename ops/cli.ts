@@ -45,6 +45,7 @@ import {
   londonDate,
   nonWorkingDayKind,
 } from '../shared/dispatch';
+import { describeOverLimit } from '../shared/over-limit';
 import { formatGbp } from '../shared/pricing';
 import type { SHOP_MODES } from '../shared/shop-status';
 import { formatTable, toListRow } from './format';
@@ -381,10 +382,7 @@ const COMMANDS: Record<string, Command> = {
       io.out(
         `Delay emails sent: ${result.emailed.length}${result.emailed.length ? ` (${result.emailed.join(', ')})` : ''}.`,
       );
-      if (result.overLimit)
-        io.out(
-          `${fullDate(to)} is now over its limit: ${result.overLimit.sold} sold of ${result.overLimit.capacity}. Nothing is cancelled, and it sells no more.`,
-        );
+      if (result.overLimit) io.out(describeOverLimit(fullDate(to), result.overLimit));
     },
   },
   refund: {

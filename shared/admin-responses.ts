@@ -2,6 +2,8 @@
 // builds them (lambdas/domain/operations/admin-views.ts). Types only, so the page's bundle carries
 // nothing of this file; the Lambda's values are typed by it, which keeps the two in step.
 
+import type { OverLimit } from './over-limit';
+
 /** A day as `YYYY-MM-DD` (London). */
 export type AdminDate = string;
 /** An instant as ISO 8601 in UTC. */
@@ -261,7 +263,7 @@ export interface AdminDelayResponse {
   moved: string[];
   emailed: string[];
   /** `to` has now sold more than its limit: the moved orders' bottles count there all the same. */
-  overLimit?: { sold: number; capacity: number };
+  overLimit?: OverLimit;
 }
 
 /** `POST orders/refund`. A second press is a 409 naming the refund already made. */

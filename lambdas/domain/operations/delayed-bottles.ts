@@ -1,4 +1,5 @@
 import type { IsoDate } from '../../../shared/dispatch';
+import type { OverLimit } from '../../../shared/over-limit';
 import { capacityOfDays } from '../capacity/capacity-report';
 import type { CapacityStore } from '../capacity/capacity-store';
 import { capacityStoreFromTable } from '../capacity/capacity-table';
@@ -98,12 +99,6 @@ export async function moveDelayedBottles(order: ManagedOrder, deps: Pick<ShopDep
   // Read back whether this call or a concurrent one started it: either way it is finished here.
   current = await reread(current, deps);
   if (current.capacityMovingFrom !== undefined) await finishMove(current, store, deps);
-}
-
-/** A day that has sold more than its limit: what it sold, and the limit. */
-export interface OverLimit {
-  sold: number;
-  capacity: number;
 }
 
 /** What `day` has sold beyond its limit, read consistently; undefined when it has no limit or is within it. */

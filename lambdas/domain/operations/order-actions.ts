@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import { formatLondonTime, type IsoDate } from '../../../shared/dispatch';
+import type { OverLimit } from '../../../shared/over-limit';
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
 import { capacityStoreFromTable } from '../capacity/capacity-table';
@@ -18,7 +19,7 @@ import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '
 import { findByReference, getRecord, queryDispatchDay } from '../orders/records';
 import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
 import { RefusedError } from '../refusal';
-import { hasBottlesToMove, moveDelayedBottles, type OverLimit, overLimitOn } from './delayed-bottles';
+import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
 import { checkDelayTarget, nothingToDelay } from './listing';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 

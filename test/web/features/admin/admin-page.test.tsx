@@ -737,6 +737,31 @@ describe('more actions', () => {
     });
   });
 
+  it('says when the new day is now over its limit, in the words the CLI uses', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/delay`]: () =>
+        jsonResponse({
+          from: '2026-11-30',
+          to: '2026-12-01',
+          moved: ['a1b2c3d4e5f6'],
+          emailed: ['a1b2c3d4e5f6'],
+          overLimit: { sold: 15, capacity: 10 },
+        }),
+    });
+    const { user } = signedIn();
+
+    await user.type(await screen.findByLabelText('New dispatch day', {}, { timeout: 5000 }), '2026-12-01');
+    await user.click(screen.getByRole('button', { name: 'Delay the day' }));
+
+    expect(
+      await screen.findByText(
+        '1 order(s) moved from Monday 30 November to Tuesday 1 December; 1 delay email(s) sent to the customers. ' +
+          'Tuesday 1 December is now over its limit: 15 sold of 10. Nothing is cancelled, and it sells no more.',
+      ),
+    ).toBeVisible();
+  });
+
   it('downloads the day’s Click & Drop file with the token, since a link could not carry it', async () => {
     const calls = stubNetwork({
       ...baseRoutes,

@@ -183,6 +183,7 @@ export const delaySchema: z.ZodMiniType<AdminDelayResponse> = z.object({
   to: text,
   moved: z.array(text),
   emailed: z.array(text),
+  overLimit: z.optional(z.object({ sold: count, capacity: count })),
 });
 
 export const refundSchema: z.ZodMiniType<AdminRefundResponse> = z.object({

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminRecordView, AdminStatusResponse } from '../../../../shared/admin-responses';
+import { describeOverLimit } from '../../../../shared/over-limit';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
 import { ActionReportView, AdminField } from './admin-ui';
@@ -174,9 +175,12 @@ function DelayDay({ api, from, onDone }: { api: AdminApi; from: string; onDone: 
     const answer = await action.run(
       () => api.delay({ from, to, reason }),
       (result) =>
-        result.moved.length === 0
-          ? `Nothing moved: no order of ${formatDay(result.from)} was waiting. ${result.emailed.length} delay email(s) sent.`
-          : `${result.moved.length} order(s) moved from ${formatDay(result.from)} to ${formatDay(result.to)}; ${result.emailed.length} delay email(s) sent to the customers.`,
+        [
+          result.moved.length === 0
+            ? `Nothing moved: no order of ${formatDay(result.from)} was waiting. ${result.emailed.length} delay email(s) sent.`
+            : `${result.moved.length} order(s) moved from ${formatDay(result.from)} to ${formatDay(result.to)}; ${result.emailed.length} delay email(s) sent to the customers.`,
+          ...(result.overLimit ? [describeOverLimit(formatDay(result.to), result.overLimit)] : []),
+        ].join(' '),
     );
     if (answer !== undefined) onDone();
   };
