@@ -404,7 +404,7 @@ const COMMANDS: Record<string, Command> = {
           email.state === 'sent'
             ? `refund email sent${email.by === 'this run' ? '' : ` (by ${email.by})`}`
             : email.state === 'being sent'
-              ? 'refund email being sent by another run (list shows when it has gone)'
+              ? 'refund email being sent by the Stripe webhook or another refund request (list shows when it has gone)'
               : 'refund email not sent yet (run refund again to send it)'
         }.`,
       );

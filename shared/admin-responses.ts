@@ -272,9 +272,12 @@ export interface AdminRefundResponse {
   changed: boolean;
   refundId: string;
   email: AdminEmailOutcome;
-  /** Who sent the refund email: this call, the Stripe webhook (it may record the refund first), another call. */
+  /** Who sent the refund email: this call, the Stripe webhook (it may record the refund first), or either of the webhook and another call. */
   refundEmail:
-    | { state: 'sent'; by: 'this run' | 'the Stripe webhook' | 'another run' }
+    | {
+        state: 'sent';
+        by: 'this run' | 'the Stripe webhook' | 'the Stripe webhook or another refund request';
+      }
     | { state: 'being sent' | 'not sent' };
   status: AdminOrderView['status'];
   record: AdminOrderView;

@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type Stripe from 'stripe';
 import { formatLondonTime, type IsoDate } from '../../../shared/dispatch';
 import type { OverLimit } from '../../../shared/over-limit';
@@ -233,12 +234,20 @@ export async function delayDispatch(
 }
 
 /**
- * Who the refund email went out from, read back after this run's attempt: this run, or the other
- * path (the `charge.refunded` webhook, or another run of the command), or nobody yet.
+ * Who the refund email went out from, read back after this run's attempt: this run, or another
+ * path, or nobody yet. The email's claim does not record who holds it, so when this run recorded
+ * the refund the other sender is named as either of the two it can be: the `charge.refunded`
+ * webhook (Stripe sends it at once, so it usually is) or a second refund of the same order.
  */
 export type RefundEmailReport =
-  | { state: 'sent'; by: 'this run' | 'the Stripe webhook' | 'another run' }
+  | { state: 'sent'; by: 'this run' | 'the Stripe webhook' | 'the Stripe webhook or another refund request' }
   | { state: 'being sent' | 'not sent' };
+
+/**
+ * How long a refund waits for an email that another path is sending before it reports "being
+ * sent": one SES call takes well under a second, so the usual race ends as a definite "sent".
+ */
+const OTHER_SENDER_WAIT = { attempts: 8, intervalMs: 250 } as const;
 
 export interface RefundResult extends ActionResult {
   refundId: string;
@@ -334,6 +343,11 @@ export async function refundOrder(
   }
   const email = await sendRefundEmail(order, deps);
   order = await rereadOrder(deps, order.sessionId);
+  for (let attempt = 0; email !== 'sent' && order.refundEmailState === 'sending'; attempt += 1) {
+    if (attempt === OTHER_SENDER_WAIT.attempts) break;
+    await setTimeout(OTHER_SENDER_WAIT.intervalMs);
+    order = await rereadOrder(deps, order.sessionId);
+  }
   return {
     reference: order.reference,
     changed,
@@ -359,7 +373,10 @@ function refundEmailReport(order: ManagedOrder, thisRun: SendOnceOutcome): Refun
     case 'sent':
       return {
         state: 'sent',
-        by: order.refundRecordedBy === 'webhook' ? 'the Stripe webhook' : 'another run',
+        by:
+          order.refundRecordedBy === 'webhook'
+            ? 'the Stripe webhook'
+            : 'the Stripe webhook or another refund request',
       };
     case 'sending':
       return { state: 'being sent' };

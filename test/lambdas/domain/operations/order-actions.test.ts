@@ -483,7 +483,7 @@ describe('refundOrder', () => {
   it.each([
     ['sending', { state: 'being sent' }],
     ['failed', { state: 'not sent' }],
-    ['sent', { state: 'sent', by: 'another run' }],
+    ['sent', { state: 'sent', by: 'the Stripe webhook or another refund request' }],
   ] as const)('reports a refund email another run left %s as %j', async (state, report) => {
     const order = await h.paidOrder();
     h.beforeCommand('UpdateItemCommand', inputContaining(order.pk, 'SET #state = :sending'), () =>
@@ -496,6 +496,29 @@ describe('refundOrder', () => {
     const result = await refundOrder(order.reference, { reason: 'other', actor: OPERATOR }, h.deps);
     expect(result).toMatchObject({ changed: true, email: 'not-sent', refundEmail: report });
     expect(result.refundEmail).toEqual(report);
+    expect(await refundEmails(order)).toEqual([]);
+  });
+  it('waits for a refund email another path is sending, then reports it sent by that path', async () => {
+    const order = await h.paidOrder();
+    h.beforeCommand('UpdateItemCommand', inputContaining(order.pk, 'SET #state = :sending'), async () => {
+      await h.setAttributes(order.pk, {
+        refundEmailState: 'sending',
+        refundEmailClaimedAt: new Date().toISOString(),
+        refundEmailClaimToken: 'the-webhook',
+      });
+      // The other sender finishes its SES call a moment later.
+      setTimeout(() => {
+        void h.setAttributes(order.pk, {
+          refundEmailState: 'sent',
+          refundEmailSentAt: new Date().toISOString(),
+        });
+      }, 600);
+    });
+    const result = await refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps);
+    expect(result.refundEmail).toEqual({
+      state: 'sent',
+      by: 'the Stripe webhook or another refund request',
+    });
     expect(await refundEmails(order)).toEqual([]);
   });
 });

@@ -192,7 +192,10 @@ export const refundSchema: z.ZodMiniType<AdminRefundResponse> = z.object({
   refundId: text,
   email: emailOutcome,
   refundEmail: z.union([
-    z.object({ state: z.literal('sent'), by: z.enum(['this run', 'the Stripe webhook', 'another run']) }),
+    z.object({
+      state: z.literal('sent'),
+      by: z.enum(['this run', 'the Stripe webhook', 'the Stripe webhook or another refund request']),
+    }),
     z.object({ state: z.enum(['being sent', 'not sent']) }),
   ]),
   status: z.enum(['paid', 'dispatched', 'refunded']),
