@@ -119,6 +119,17 @@ describe('npm run orders -- merchant add', () => {
     expect(cognito.calls()).toEqual([]);
   });
 
+  it('passes on what Cognito answers when the existing user is deleted before being added to the group', async () => {
+    const gone = new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
+    cognito
+      .on(AdminCreateUserCommand)
+      .rejects(new UsernameExistsException({ message: 'User account already exists', $metadata: {} }));
+    cognito.on(AdminListGroupsForUserCommand).rejects(gone);
+    cognito.on(AdminAddUserToGroupCommand).rejects(gone);
+
+    await expect(orders(['merchant', 'add', 'daphne@example.com', ...STAGE])).rejects.toBe(gone);
+  });
+
   it('passes on an error it does not expect', async () => {
     cognito.on(AdminCreateUserCommand).rejects(new Error('Rate exceeded'));
 
@@ -173,13 +184,46 @@ describe('npm run orders -- merchant list', () => {
     ]);
   });
 
-  it('says how to add the first merchant when there is none', async () => {
-    cognito.on(ListUsersInGroupCommand).resolves({ Users: [] });
+  it('shows the email whichever attribute comes first, the user name when there is none, and any other status by its Cognito name', async () => {
+    cognito.on(ListUsersInGroupCommand).resolves({
+      Users: [
+        {
+          Username: '6f1c2d3e-0000-4000-8000-000000000003',
+          Attributes: [
+            { Name: 'sub', Value: '6f1c2d3e-0000-4000-8000-000000000003' },
+            { Name: 'email', Value: 'ada@example.com' },
+          ],
+          UserStatus: 'RESET_REQUIRED',
+          Enabled: true,
+          UserCreateDate: new Date('2026-11-21T08:00:00Z'),
+        },
+        // Cognito's answer may leave out any of these fields: the user name stands for the
+        // email, a missing status is UNKNOWN, and a user is enabled unless it says otherwise.
+        { Username: 'bea@example.com' },
+      ],
+    });
 
     const run = await orders(['merchant', 'list', ...STAGE]);
 
-    expect(run.out).toBe('No merchants yet: npm run orders -- merchant add <email>');
+    expect(run.out).toBe(
+      [
+        'EMAIL            STATUS          ENABLED  CREATED',
+        'ada@example.com  RESET_REQUIRED  yes      2026-11-21',
+        'bea@example.com  UNKNOWN         yes      -',
+      ].join('\n'),
+    );
   });
+
+  it.each([{ Users: [] }, {}])(
+    'says how to add the first merchant when there is none (Cognito answers %j)',
+    async (page) => {
+      cognito.on(ListUsersInGroupCommand).resolves(page);
+
+      const run = await orders(['merchant', 'list', ...STAGE]);
+
+      expect(run.out).toBe('No merchants yet: npm run orders -- merchant add <email>');
+    },
+  );
 });
 
 describe('npm run orders -- merchant remove', () => {
@@ -196,6 +240,31 @@ describe('npm run orders -- merchant remove', () => {
     expect(cognito.commandCalls(AdminDeleteUserCommand).map((call) => call.args[0].input)).toEqual([
       { UserPoolId: 'eu-west-2_Merchants1', Username: 'daphne@example.com' },
     ]);
+  });
+
+  it("finds the merchants group on a later page of the user's groups", async () => {
+    cognito
+      .on(AdminListGroupsForUserCommand, { NextToken: undefined })
+      .resolves({ Groups: [{ GroupName: 'packers' }], NextToken: 'page-2' })
+      .on(AdminListGroupsForUserCommand, { NextToken: 'page-2' })
+      .resolves({ Groups: [{ GroupName: 'merchants' }] });
+    cognito.on(AdminDeleteUserCommand).resolves({});
+
+    const run = await orders(['merchant', 'remove', 'daphne@example.com', ...STAGE]);
+
+    expect(run.code).toBe(0);
+    expect(cognito.commandCalls(AdminDeleteUserCommand).map((call) => call.args[0].input)).toEqual([
+      { UserPoolId: 'eu-west-2_Merchants1', Username: 'daphne@example.com' },
+    ]);
+  });
+
+  it('passes on an error other than "no such user" from reading the groups, and deletes nobody', async () => {
+    cognito.on(AdminListGroupsForUserCommand).rejects(new Error('Rate exceeded'));
+
+    await expect(orders(['merchant', 'remove', 'daphne@example.com', ...STAGE])).rejects.toThrow(
+      'Rate exceeded',
+    );
+    expect(cognito.commandCalls(AdminDeleteUserCommand)).toEqual([]);
   });
 
   it('deletes nobody outside the merchants group', async () => {

@@ -10,6 +10,7 @@ import {
   parcelWeightKg,
   splitAddress,
 } from '../../../../lambdas/domain/fulfilment/dispatch-files';
+import { quoteOrder } from '../../../../shared/pricing';
 import { orderFixture, paidCheckout, SELLER } from '../../../support/order-fixtures';
 
 const HEADER =
@@ -112,6 +113,48 @@ describe('Click & Drop CSV: the address in its fields', () => {
     });
   });
 
+  it('reads the address alike whatever blank lines, spaces and stray commas the customer typed', () => {
+    const fields = {
+      line1: '12 High St',
+      line2: '',
+      line3: '',
+      city: 'Leeds',
+      county: 'West Yorkshire',
+    };
+    expect(splitAddress('12 High St\nLeeds, West Yorkshire\n', 'LS1 1AA')).toEqual(fields);
+    expect(splitAddress('12 High St\r\nLeeds, West Yorkshire\r\n  \r\n', 'LS1 1AA')).toEqual(fields);
+    expect(splitAddress('12 High St, Leeds, West Yorkshire,', 'LS1 1AA')).toEqual(fields);
+    expect(splitAddress('12 High St, Leeds, West  Yorkshire', 'LS1 1AA')).toEqual({
+      ...fields,
+      county: 'West  Yorkshire',
+    });
+    expect(splitAddress('1 Pond Lane\nBristol  BS1 4DJ', 'BS1 4DJ')).toMatchObject({ city: 'Bristol' });
+  });
+
+  it('takes "Co Down" without its dot as a county, and a name with "shire" or "Co" inside it as the town', () => {
+    expect(splitAddress('1 Main St, Newry, Co Down', 'BT34 1AA')).toMatchObject({
+      city: 'Newry',
+      county: 'Co Down',
+    });
+    expect(splitAddress('Unit 1\nCheshire Oaks', 'CH65 9JJ')).toMatchObject({
+      line1: 'Unit 1',
+      city: 'Cheshire Oaks',
+      county: '',
+    });
+    expect(splitAddress('50 Porters Walk\nTobacco Dock', 'E1W 2SF')).toMatchObject({
+      line1: '50 Porters Walk',
+      city: 'Tobacco Dock',
+      county: '',
+    });
+  });
+
+  it('gives empty fields for an address that is empty or only the postcode', () => {
+    const empty = { line1: '', line2: '', line3: '', city: '', county: '' };
+    expect(splitAddress('', 'LS1 1AA')).toEqual(empty);
+    expect(splitAddress('LS1 1AA', 'LS1 1AA')).toEqual(empty);
+    expect(splitAddress('LS1 1AA, UK', 'LS1 1AA')).toEqual(empty);
+  });
+
   it('leaves City empty for a one-part address, and names that order as needing its town', () => {
     expect(splitAddress('12 High St', 'LS1 1AA')).toEqual({
       line1: '12 High St',
@@ -168,6 +211,25 @@ describe('Click & Drop CSV: the parcel', () => {
     expect([3, 6, 9].map(packageSize)).toEqual(['small parcel', 'small parcel', 'medium parcel']);
   });
 
+  it('names the package size from the weight it declares, whatever the number of bottles', () => {
+    const bottles = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+    expect(bottles.map(parcelWeightKg)).toEqual([
+      '0.530',
+      '0.810',
+      '1.090',
+      '1.370',
+      '1.650',
+      '1.930',
+      '2.210',
+      '2.490',
+      '2.770',
+    ]);
+    expect(bottles.map(packageSize)).toEqual([
+      ...Array(6).fill('small parcel'),
+      ...Array(3).fill('medium parcel'),
+    ]);
+  });
+
   it("gives the planned despatch date as DD/MM/YY, Click & Drop's import default", () => {
     expect(clickAndDropDate('2026-12-29')).toBe('29/12/26');
     expect(clickAndDropDate('2027-03-02')).toBe('02/03/27');
@@ -202,6 +264,52 @@ describe('packing slips', () => {
     expect(html.match(/<p class="mark">URGENT – LIVING CREATURES – HANDLE WITH CARE<\/p>/g)).toHaveLength(2);
     expect(html).toContain(`<h2 class="ref">${orderFixture().reference}</h2>`);
     expect(html).toMatch(/\.ref\{font-family:[^}]*monospace\}/);
+  });
+
+  it('give the summary, then each slip with its contents, the address as typed, how to reach the customer and the sender', () => {
+    const ada = orderFixture({
+      sessionId: 'cs_test_AdaLovelace000000000000000000',
+      quote: quoteOrder(6),
+      customer: {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        phone: '+44 7700 900123',
+        address: '12 High St\r\nFlat 2\nLeeds',
+        postcode: 'LS1 1AA',
+      },
+    });
+    const zoe = orderFixture({ customer: { ...paidCheckout().customer, phone: '' } });
+    const html = packingSlipsHtml('2026-11-23', [ada, zoe], SELLER);
+
+    expect(html.slice(html.indexOf('<body>'))).toBe(`<body>
+<section class="summary"><h1>Packing slips: Monday 23 November</h1>
+<p>2 orders, 9 bottles to prepare.</p>
+<ol><li><span class="ref">${ada.reference}</span>: 6 bottles, LS1 1AA</li><li><span class="ref">${zoe.reference}</span>: 3 bottles, SW1A 2AA</li></ol></section>
+<section class="slip">
+<p class="mark">URGENT – LIVING CREATURES – HANDLE WITH CARE</p>
+<h2 class="ref">${ada.reference}</h2>
+<p class="pack">6 × 250ml Daphnia Magna</p>
+<p class="to">Ada Lovelace<br>12 High St<br>Flat 2<br>Leeds<br>LS1 1AA</p>
+<p>Phone: +44 7700 900123<br>Email: ada@example.com</p>
+<p class="live">LIVE ANIMALS: keep upright, away from heat and frost. Open on arrival.</p>
+<p class="from">From: Live Aquatics Ltd, 1 Pond Lane, Bristol BS1 4DJ</p>
+</section>
+<section class="slip">
+<p class="mark">URGENT – LIVING CREATURES – HANDLE WITH CARE</p>
+<h2 class="ref">${zoe.reference}</h2>
+<p class="pack">3 × 250ml Daphnia Magna</p>
+<p class="to">Zoë Brontë<br>Flat 2, 10 Downing Street<br>London<br>SW1A 2AA</p>
+<p>Email: zoe@example.com</p>
+<p class="live">LIVE ANIMALS: keep upright, away from heat and frost. Open on arrival.</p>
+<p class="from">From: Live Aquatics Ltd, 1 Pond Lane, Bristol BS1 4DJ</p>
+</section>
+</body></html>
+`);
+  });
+
+  it('count one order in the singular', () => {
+    const html = packingSlipsHtml('2026-11-23', [orderFixture()], SELLER);
+    expect(html).toContain('<p>1 order, 3 bottles to prepare.</p>');
   });
 
   it('style themselves with one inline stylesheet, the one the site policy allows by hash, and run no script', () => {
