@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { orderView, stripeDashboardUrl } from '../../../../lambdas/domain/operations/admin-views';
+import {
+  capacitySettingsView,
+  orderView,
+  recordView,
+  settingsView,
+  stripeDashboardUrl,
+} from '../../../../lambdas/domain/operations/admin-views';
+import {
+  dispatchDayKey,
+  dispatchSortKey,
+  referenceKeyOf,
+  requestKey,
+} from '../../../../lambdas/domain/orders/orders-table';
 import { toShopRecord } from '../../../../lambdas/domain/orders/records';
 import { orderFixture, SESSION_ID } from '../../../support/order-fixtures';
 
@@ -62,6 +74,43 @@ describe('orderView', () => {
     });
   });
 
+  it('shows what the merchant and the shop did to an order placed while paused: the pause, the full day, the delay, the dispatch and the refund', () => {
+    const record = toShopRecord({
+      ...orderFixture(),
+      placedWhilePaused: true,
+      pausedMode: 'requests',
+      dispatchDayFull: { sold: 12, capacity: 10 },
+      delayedFrom: '2026-11-23',
+      delayReason: 'weather',
+      delayedAt: '2026-11-22T18:00:00.000Z',
+      dispatchDate: '2026-11-30',
+      dispatchedAt: '2026-11-30T08:15:00.000Z',
+      trackingNumber: 'RM123456789GB',
+      status: 'refunded',
+      refundedAt: '2026-12-01T09:30:00.000Z',
+      refundId: 're_test_1',
+      refundReason: 'doa',
+    });
+
+    expect(recordView(record)).toMatchObject({
+      kind: 'order',
+      status: 'refunded',
+      dispatchDate: '2026-11-30',
+      promisedDispatchDate: '2026-11-23',
+      placedWhilePaused: true,
+      pausedMode: 'requests',
+      dispatchDayFull: { sold: 12, capacity: 10 },
+      delayedFrom: '2026-11-23',
+      delayReason: 'weather',
+      delayedAt: '2026-11-22T18:00:00.000Z',
+      dispatchedAt: '2026-11-30T08:15:00.000Z',
+      trackingNumber: 'RM123456789GB',
+      refundedAt: '2026-12-01T09:30:00.000Z',
+      refundId: 're_test_1',
+      refundReason: 'doa',
+    });
+  });
+
   it('keeps a refund reason stored before Stripe answered off the page until the order is refunded', () => {
     const asked = orderView({ ...orderFixture(), refundReason: 'supply' });
     const refunded = orderView({ ...orderFixture(), status: 'refunded', refundReason: 'supply' });
@@ -95,5 +144,122 @@ describe('orderView', () => {
       { kind: 'dispatch', state: 'sent', sentAt: '2026-11-23T08:15:00.000Z' },
       { kind: 'refund', state: 'sent', sentAt: '2026-11-24T09:30:00.000Z' },
     ]);
+  });
+});
+
+/** An order request as stored when the customer sent it, three bottles for Monday 23 November. */
+function requestItem(overrides: Record<string, unknown> = {}) {
+  const reference = 'R0A1B2C3D4E5';
+  return {
+    pk: requestKey(reference),
+    reference,
+    referenceKey: referenceKeyOf(reference),
+    status: 'requested',
+    bottles: 3,
+    unitPricePence: 325,
+    subtotalPence: 975,
+    shippingPence: 495,
+    totalPence: 1470,
+    customerName: 'Rhea Request',
+    customerEmail: 'rhea@example.com',
+    customerPhone: '07700 900456',
+    deliveryAddress: '3 Reed Row\nBath',
+    postcode: 'BA1 1AA',
+    dispatchDate: '2026-11-23',
+    createdAt: '2026-11-21T10:00:00.000Z',
+    requestNoticeEmailState: 'pending',
+    gsi1pk: dispatchDayKey('2026-11-23'),
+    gsi1sk: dispatchSortKey('requested', '2026-11-21T10:00:00.000Z', reference),
+    history: [{ at: '2026-11-21T10:00:00.000Z', actor: 'customer', action: 'requested' }],
+    ...overrides,
+  };
+}
+
+const INVITED = {
+  status: 'invited',
+  invitedAt: '2026-11-21T11:00:00.000Z',
+  checkoutSessionId: 'cs_test_link_R0A1B2C3D4E5',
+  checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test_link_R0A1B2C3D4E5',
+  checkoutExpiresAt: '2026-11-22T10:00:00.000Z',
+  paymentInvitationEmailState: 'pending',
+};
+
+describe('requestView', () => {
+  it('shows a request waiting for an answer with what the customer asked for, and no payment link', () => {
+    expect(recordView(toShopRecord(requestItem()))).toEqual({
+      kind: 'request',
+      reference: 'R0A1B2C3D4E5',
+      dispatchDate: '2026-11-23',
+      bottles: 3,
+      unitPricePence: 325,
+      subtotalPence: 975,
+      shippingPence: 495,
+      totalPence: 1470,
+      customerName: 'Rhea Request',
+      customerEmail: 'rhea@example.com',
+      customerPhone: '07700 900456',
+      deliveryAddress: '3 Reed Row\nBath',
+      postcode: 'BA1 1AA',
+      createdAt: '2026-11-21T10:00:00.000Z',
+      emails: [{ kind: 'requestNotice', state: 'pending' }],
+      history: [{ at: '2026-11-21T10:00:00.000Z', actor: 'customer', action: 'requested' }],
+      status: 'requested',
+    });
+  });
+
+  it('shows the payment link of an invited request, and when it was sent', () => {
+    const view = recordView(toShopRecord(requestItem(INVITED)));
+
+    expect(view).toMatchObject({
+      status: 'invited',
+      invitedAt: '2026-11-21T11:00:00.000Z',
+      paymentLink: {
+        url: 'https://checkout.stripe.com/c/pay/cs_test_link_R0A1B2C3D4E5',
+        expiresAt: '2026-11-22T10:00:00.000Z',
+        checkoutSessionId: 'cs_test_link_R0A1B2C3D4E5',
+      },
+    });
+    expect(view).not.toHaveProperty('declinedAt');
+  });
+
+  it('shows no payment link on a request declined after its link expired, though the link is still stored', () => {
+    const view = recordView(
+      toShopRecord(requestItem({ ...INVITED, status: 'declined', declinedAt: '2026-11-22T12:00:00.000Z' })),
+    );
+
+    expect(view).toMatchObject({
+      status: 'declined',
+      invitedAt: '2026-11-21T11:00:00.000Z',
+      declinedAt: '2026-11-22T12:00:00.000Z',
+    });
+    expect(view).not.toHaveProperty('paymentLink');
+  });
+});
+
+describe('settingsView', () => {
+  it("shows the shop's mode, its message, when it was last changed and since when the shop is in it", () => {
+    expect(
+      settingsView({
+        mode: 'paused',
+        message: 'Back on Monday',
+        updatedAt: '2026-11-21T12:00:00.000Z',
+        modeSince: '2026-11-20T09:00:00.000Z',
+      }),
+    ).toEqual({
+      mode: 'paused',
+      message: 'Back on Monday',
+      updatedAt: '2026-11-21T12:00:00.000Z',
+      modeSince: '2026-11-20T09:00:00.000Z',
+    });
+  });
+});
+
+describe('capacitySettingsView', () => {
+  it('shows no weekly limit and no day of its own when the shop has set none', () => {
+    expect(capacitySettingsView(undefined)).toEqual({ weekly: null, days: {} });
+    expect(capacitySettingsView({ days: { '2026-11-23': null } })).toEqual({
+      weekly: null,
+      days: { '2026-11-23': null },
+    });
   });
 });
