@@ -311,6 +311,26 @@ describe('an account outside the merchants group (403)', () => {
   });
 });
 
+describe("a request that did not come through the shop's address (403, not-through-cloudfront)", () => {
+  it('says the set-up needs checking, keeps the merchant signed in and shows no not-a-merchant page', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/status`]: () => jsonResponse({ error: 'Forbidden.', code: 'not-through-cloudfront' }, 403),
+    });
+    signedIn();
+
+    expect(
+      await screen.findByText(
+        "The admin service refused this request because it did not come through the shop's own address. Open the admin from the shop's address; if this keeps happening, the shop's set-up needs checking (npm run doctor).",
+        undefined,
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+    expect(screen.queryByRole('heading', { name: 'Not a merchant account' })).not.toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Admin' })).toBeVisible();
+  });
+});
+
 describe('this week', () => {
   it('shows the next dispatch day, its orders, bottles and capacity left, and the day’s orders', async () => {
     const calls = stubNetwork(baseRoutes);

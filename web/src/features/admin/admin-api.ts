@@ -8,6 +8,7 @@ import type {
   AdminPauseRequest,
   AdminRefundRequest,
 } from '../../../../shared/admin-requests';
+import { ADMIN_FORBIDDEN_CODES } from '../../../../shared/admin-responses';
 import {
   capacitySchema,
   capacitySetSchema,
@@ -50,6 +51,9 @@ const FAILED = 'The admin service could not be reached. Nothing was changed; ple
 export const UNANSWERED =
   'The answer did not arrive, so the change may or may not have been made. Open the order or the week again to see; pressing again is safe, as nothing is done twice.';
 const SIGNED_OUT = 'Your session has ended. Please sign in again.';
+/** A 403 for a request that did not come through CloudFront: a set-up fault, not the account's. */
+export const NOT_THROUGH_SITE =
+  "The admin service refused this request because it did not come through the shop's own address. Open the admin from the shop's address; if this keeps happening, the shop's set-up needs checking (npm run doctor).";
 
 /**
  * What a signed-in account outside the `merchants` group is told (403): not to retry, but who can
@@ -93,6 +97,11 @@ export function createAdminApi(
       return { ok: false, kind: 'failed', message: SIGNED_OUT };
     }
     if (response.status === 403) {
+      const refusal = z.safeParse(errorSchema, await readJson(response));
+      if (refusal.success && refusal.data.code === ADMIN_FORBIDDEN_CODES.notThroughCloudFront) {
+        // The account is fine; the request reached the API by another way than the shop's address.
+        return { ok: false, kind: 'failed', message: NOT_THROUGH_SITE };
+      }
       // The token is good but the account is not a merchant: every other call would be refused too.
       const message = notMerchantMessage(session.email);
       session.forget();

@@ -25,6 +25,7 @@ import type {
   AdminStatusResponse,
   HistoryEntry,
 } from '../../../../shared/admin-responses';
+import { ADMIN_FORBIDDEN_CODES } from '../../../../shared/admin-responses';
 
 const text = z.string();
 const count = z.number();
@@ -111,6 +112,7 @@ const recordViewSchema: z.ZodMiniType<AdminRecordView> = z.union([orderViewSchem
 export const errorSchema: z.ZodMiniType<AdminErrorResponse> = z.object({
   error: text,
   fields: z.optional(z.record(z.string(), z.string())),
+  code: z.optional(z.enum([ADMIN_FORBIDDEN_CODES.notAMerchant, ADMIN_FORBIDDEN_CODES.notThroughCloudFront])),
 });
 
 export const listSchema: z.ZodMiniType<AdminListResponse> = z.object({ records: z.array(recordViewSchema) });
