@@ -200,6 +200,11 @@ describe('npm run orders -- merchant list', () => {
         // Cognito's answer may leave out any of these fields: the user name stands for the
         // email, a missing status is UNKNOWN, and a user is enabled unless it says otherwise.
         { Username: 'bea@example.com' },
+        {
+          Username: 'cat@example.com',
+          Attributes: [{ Name: 'sub', Value: '6f1c2d3e-0000-4000-8000-000000000004' }],
+          UserStatus: 'CONFIRMED',
+        },
       ],
     });
 
@@ -210,6 +215,7 @@ describe('npm run orders -- merchant list', () => {
         'EMAIL            STATUS          ENABLED  CREATED',
         'ada@example.com  RESET_REQUIRED  yes      2026-11-21',
         'bea@example.com  UNKNOWN         yes      -',
+        'cat@example.com  active          yes      -',
       ].join('\n'),
     );
   });

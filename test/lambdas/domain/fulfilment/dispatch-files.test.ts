@@ -124,9 +124,10 @@ describe('Click & Drop CSV: the address in its fields', () => {
     expect(splitAddress('12 High St\nLeeds, West Yorkshire\n', 'LS1 1AA')).toEqual(fields);
     expect(splitAddress('12 High St\r\nLeeds, West Yorkshire\r\n  \r\n', 'LS1 1AA')).toEqual(fields);
     expect(splitAddress('12 High St, Leeds, West Yorkshire,', 'LS1 1AA')).toEqual(fields);
-    expect(splitAddress('12 High St, Leeds, West  Yorkshire', 'LS1 1AA')).toEqual({
+    expect(splitAddress('12 High St, Brighton, East  Sussex', 'BN1 1AA')).toEqual({
       ...fields,
-      county: 'West  Yorkshire',
+      city: 'Brighton',
+      county: 'East  Sussex',
     });
     expect(splitAddress('1 Pond Lane\nBristol  BS1 4DJ', 'BS1 4DJ')).toMatchObject({ city: 'Bristol' });
   });
