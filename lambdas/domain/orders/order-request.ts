@@ -12,6 +12,7 @@ export const REQUEST_STATUSES = ['requested', 'invited', 'declined'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
 const optionalEmailState = z.optional(emailStateSchema);
+const optionalInstant = z.optional(isoInstant);
 
 /** An order request as stored (`pk = REQUEST#<reference>`); checked when read back. */
 export const orderRequestSchema = z.object({
@@ -29,15 +30,25 @@ export const orderRequestSchema = z.object({
   checkoutUrl: z.optional(z.string()),
   checkoutExpiresAt: z.optional(isoInstant),
   declinedAt: z.optional(isoInstant),
+  // Each email's state, and when it was sent or refused for good, which the admin page shows (the
+  // claim's token and time stay the send-once mechanism's own), as for an order's emails.
   /** Only on requests recorded before requests stopped emailing the customer (request-notice-limits.ts). */
   requestReceivedEmailState: optionalEmailState,
+  requestReceivedEmailSentAt: optionalInstant,
+  requestReceivedEmailFailedAt: optionalInstant,
   /** Absent when the request was over a notice limit and the merchant was not notified of it alone. */
   requestNoticeEmailState: optionalEmailState,
+  requestNoticeEmailSentAt: optionalInstant,
+  requestNoticeEmailFailedAt: optionalInstant,
   /** Requests recorded without a notice since `unnotifiedSince`, told to the merchant in this one's notice. */
   unnotifiedRequests: z.optional(z.number().check(z.int())),
   unnotifiedSince: z.optional(isoInstant),
   paymentInvitationEmailState: optionalEmailState,
+  paymentInvitationEmailSentAt: optionalInstant,
+  paymentInvitationEmailFailedAt: optionalInstant,
   declineEmailState: optionalEmailState,
+  declineEmailSentAt: optionalInstant,
+  declineEmailFailedAt: optionalInstant,
   /** `byDispatchDate`, so `orders list` shows requests beside the orders of their week. */
   [DISPATCH_DATE_INDEX.partitionKey]: z.string(),
   [DISPATCH_DATE_INDEX.sortKey]: z.string(),

@@ -240,6 +240,15 @@ describe('admin API: order requests', () => {
         ],
       },
     });
+    // When each email went, as stored: the request's schema keeps the sent times on read.
+    const { record } = jsonBody(detail) as { record: { emails: Array<Record<string, string>> } };
+    expect(record.emails.map(({ kind, state }) => `${kind} ${state}`)).toEqual([
+      'requestNotice sent',
+      'paymentInvitation sent',
+    ]);
+    for (const email of record.emails) {
+      expect(email.sentAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
     expect(await emailsTo('link@example.com')).toHaveLength(1);
   });
 
