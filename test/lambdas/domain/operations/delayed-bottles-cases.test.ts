@@ -202,6 +202,28 @@ describe('a move stopped part way, finished by the next run', () => {
     expect(item).not.toHaveProperty('capacityMovingFrom');
   });
 
+  it('stopped after the sale, then the order moved on again: one call finishes the first move, then makes the next', async () => {
+    const order = await nineBottlesOn('2031-07-16', 'j');
+    const fault = giveBackOn('2031-07-16');
+    await expect(delay('2031-07-16', '2031-07-17')).rejects.toThrow('Injected fault');
+    fault.remove();
+    // As a second delay's order write leaves it, before it moves any bottle.
+    await h.setAttributes(order.pk, {
+      dispatchDate: '2031-07-18',
+      gsi1pk: dispatchDayKey('2031-07-18'),
+      delayedFrom: '2031-07-17',
+    });
+
+    await moveDelayedBottles(order, h.deps);
+
+    expect(await store().read('2031-07-16')).toMatchObject({ taken: 0, sold: 0 });
+    expect(await store().read('2031-07-17')).toMatchObject({ taken: 0, sold: 0, sales: new Set() });
+    expect(await store().read('2031-07-18')).toMatchObject({ taken: 9, sold: 9 });
+    const item = await h.item(order.pk);
+    expect(item).toMatchObject({ capacityDate: '2031-07-18' });
+    expect(item).not.toHaveProperty('capacityMovingFrom');
+  });
+
   it('stopped after the sale, then refunded with its give-back stopped too: the rerun gives back on both days', async () => {
     const order = await nineBottlesOn('2031-07-07', 'g');
     const fault = giveBackOn('2031-07-07');
