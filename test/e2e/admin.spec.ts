@@ -174,7 +174,11 @@ test('the merchant pauses with a message (the shop shows it), resumes, and sets 
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Resume orders' })).toHaveCount(0);
   await expect(async () => {
+    // The prerendered button is enabled before the shop's status has answered, and a cached
+    // "paused" may still answer for up to 5 s after the resume: wait for an answer that says open.
+    const status = shop.waitForResponse((response) => response.url().includes('/functions/v1/shop-status'));
     await shop.goto('/');
+    expect(await (await status).json()).toMatchObject({ mode: 'open' });
     await expect(shop.getByRole('button', { name: 'Daphnia Magna' })).toBeEnabled({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
   await expect(shop.getByText(message)).toHaveCount(0);
