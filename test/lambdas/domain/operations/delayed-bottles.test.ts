@@ -1,11 +1,15 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
-import { checkoutReservationId, holdId, sellHold } from '../../../../lambdas/domain/capacity/holds';
 import { delayDispatch, refundOrder } from '../../../../lambdas/domain/operations/order-actions';
 import { dispatchDayKey } from '../../../../lambdas/domain/orders/orders-table';
 import { writeCapacitySettings } from '../../../../lambdas/domain/shop-settings/settings-store';
 import { injectAwsFault, inputContaining } from '../../../support/aws-faults';
-import { type OperationsHarness, type SeededOrder, startOperationsHarness } from './operations-harness';
+import {
+  type OperationsHarness,
+  type SeededOrder,
+  seedSoldOrder,
+  startOperationsHarness,
+} from './operations-harness';
 
 // A delay moves its orders' sold bottles with them, against dynalite and the Stripe simulator, on
 // the operator's clock of Wednesday 28 May 2031. Each test has its own days. Monday 2 June may
@@ -22,18 +26,7 @@ afterAll(() => h?.close());
 const OPERATOR = 'merchant@live-aquatics.test';
 const store = () => capacityStoreFromTable(h.deps.table);
 
-/** A paid order of `bottles`, sold on its day before it is written, as fulfilment does (ADR 0023). */
-async function soldOrder(seed: SeededOrder & { bottles: 3 | 6 | 9 }) {
-  const hold = holdId(checkoutReservationId(seed.sessionId.slice(-12), 1_970_000_000), seed.bottles);
-  await sellHold(store(), seed.dispatchDate, hold);
-  const order = await h.seedOrder(seed);
-  await h.setAttributes(order.pk, {
-    bottles: seed.bottles,
-    capacityHold: hold,
-    capacityDate: seed.dispatchDate,
-  });
-  return order;
-}
+const soldOrder = (seed: SeededOrder & { bottles: 3 | 6 | 9 }) => seedSoldOrder(h, seed);
 
 /** Three paid orders of 6, 6 and 3 bottles on `day`: 15 sold there. */
 async function fifteenBottlesOn(day: string, tag: string) {

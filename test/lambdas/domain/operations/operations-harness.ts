@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
+import { checkoutReservationId, holdId, sellHold } from '../../../../lambdas/domain/capacity/holds';
 import { fulfilCheckout } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
 import type { RequestWriterDeps } from '../../../../lambdas/domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../../../lambdas/domain/operations/shop-deps';
@@ -144,4 +146,20 @@ export async function startOperationsHarness(): Promise<OperationsHarness> {
     },
     close: () => shop.close(),
   };
+}
+
+/**
+ * A paid order of `bottles`, sold on its day before it is written, as fulfilment does (ADR 0023):
+ * its capacity hold and the day its sale counts on are on the order.
+ */
+export async function seedSoldOrder(h: OperationsHarness, seed: SeededOrder & { bottles: 3 | 6 | 9 }) {
+  const hold = holdId(checkoutReservationId(seed.sessionId.slice(-12), 1_970_000_000), seed.bottles);
+  await sellHold(capacityStoreFromTable(h.deps.table), seed.dispatchDate, hold);
+  const order = await h.seedOrder(seed);
+  await h.setAttributes(order.pk, {
+    bottles: seed.bottles,
+    capacityHold: hold,
+    capacityDate: seed.dispatchDate,
+  });
+  return { ...order, capacityHold: hold, capacityDate: seed.dispatchDate };
 }
