@@ -14,6 +14,8 @@ export default defineConfig({
           include: ['test/web/**/*.test.{ts,tsx}'],
           // site-config.ts first: the app's modules read the site's settings as they load.
           setupFiles: ['test/web/site-config.ts', 'test/web/setup.ts'],
+          // Above the 5 s wait of setup.ts, so a page that never gets right fails on what it shows.
+          testTimeout: 15_000,
         },
       },
       {
