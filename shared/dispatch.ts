@@ -20,47 +20,26 @@ export interface DispatchOptions {
 const DAY_MS = 86_400_000;
 const defaultHolidays: ReadonlySet<IsoDate> = new Set(BANK_HOLIDAYS_ENGLAND_AND_WALES);
 
-const londonParts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/London',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
 const HOUR_MS = 3_600_000;
-/** Offsets already worked out, by UTC hour; cleared when full (a checkout asks for a handful of hours). */
-const offsetByHour = new Map<number, number>();
 
 /**
- * Milliseconds London is ahead of UTC at `instant` (0 in GMT, 3,600,000 in BST). London's clocks
- * have changed only on whole UTC hours since 1847, so one look-up per hour is exact; asking Intl
- * (about 20 µs each) once per hour keeps a checkout's dozens of date steps off its latency.
+ * Milliseconds London is ahead of UTC at `instant`: 3,600,000 in British Summer Time, else 0.
+ * BST runs from 01:00 UTC on the last Sunday of March to 01:00 UTC on the last Sunday of October
+ * (Summer Time Act 1972 as amended by the Summer Time Order 2002; the same dates since 1996).
+ * Worked out here rather than asked of Intl: the first Intl object a process makes loads ICU's
+ * data, about 16 ms of every cold start of a Lambda that otherwise never needs it (ADR 0034).
+ * test/shared/london-clock.test.ts holds this to Intl's Europe/London, hour by hour around every
+ * change from 1996 to 2100, so a change in the law reaches us with the time zone data that carries it.
  */
-function londonOffsetMs(instant: number): number {
-  const hour = Math.floor(instant / HOUR_MS);
-  const known = offsetByHour.get(hour);
-  if (known !== undefined) return known;
-  if (offsetByHour.size >= 1024) offsetByHour.clear();
-  const offset = intlLondonOffsetMs(hour * HOUR_MS);
-  offsetByHour.set(hour, offset);
-  return offset;
+export function londonOffsetMs(instant: number): number {
+  const year = new Date(instant).getUTCFullYear();
+  return instant >= lastSundayAt0100Utc(year, 2) && instant < lastSundayAt0100Utc(year, 9) ? HOUR_MS : 0;
 }
 
-function intlLondonOffsetMs(instant: number): number {
-  const parts = Object.fromEntries(londonParts.formatToParts(instant).map((p) => [p.type, p.value]));
-  const asUtc = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
-  );
-  return asUtc - Math.floor(instant / 1000) * 1000;
+/** 01:00 UTC on the last Sunday of `month` (0 = January) of `year`, as epoch milliseconds. */
+function lastSundayAt0100Utc(year: number, month: number): number {
+  const lastDay = Date.UTC(year, month + 1, 0);
+  return lastDay - new Date(lastDay).getUTCDay() * DAY_MS + HOUR_MS;
 }
 
 /** The London calendar day of an instant. Never the server's UTC day: they differ near midnight in BST. */
@@ -199,12 +178,23 @@ export function expectedArrivalDate(day: IsoDate, holidays: ReadonlySet<IsoDate>
   return arrival;
 }
 
-const longDate = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  timeZone: 'UTC',
-});
+// Spelled out rather than asked of Intl: no ICU load on a Lambda's path (ADR 0034), and no
+// difference between ICU versions ("Sep" or "Sept", a comma after the weekday or not).
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
 
 /**
  * "Monday 23 November": how a dispatch date reads on the page, the Stripe page and emails. Given
@@ -212,28 +202,30 @@ const longDate = new Intl.DateTimeFormat('en-GB', {
  * merchant moved far ahead never reads as this year's.
  */
 export function formatDispatchDate(day: IsoDate, options: { today?: IsoDate } = {}): string {
-  const text = longDate.format(new Date(`${day}T00:00:00Z`)).replace(',', '');
+  const date = new Date(`${day}T00:00:00Z`);
+  const text = `${WEEKDAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
   return options.today !== undefined && options.today.slice(0, 4) !== day.slice(0, 4)
     ? `${text} ${day.slice(0, 4)}`
     : text;
 }
 
-const SHORT_WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
-// Spelled out rather than asked of Intl: ICU versions differ ("Sep" or "Sept").
-const SHORT_MONTHS = [
-  'Jan',
-  'Feb',
-  'Mar',
-  'Apr',
-  'May',
-  'Jun',
-  'Jul',
-  'Aug',
-  'Sep',
-  'Oct',
-  'Nov',
-  'Dec',
-] as const;
+const SHORT_WEEKDAYS = WEEKDAYS.map((name) => name.slice(0, 3));
+const SHORT_MONTHS = MONTHS.map((name) => name.slice(0, 3));
+
+/** "21 November 2026": the London calendar day of an instant, as an order's date reads in an email. */
+export function formatLondonDate(instant: string | Date): string {
+  const at = new Date(instant).getTime();
+  const wall = new Date(at + londonOffsetMs(at));
+  return `${wall.getUTCDate()} ${MONTHS[wall.getUTCMonth()]} ${wall.getUTCFullYear()}`;
+}
+
+/** "Monday 30 November at 13:05": a London day and clock time, as a deadline a day away reads. */
+export function formatLondonDayAndTime(instant: string | Date): string {
+  const at = new Date(instant).getTime();
+  const wall = new Date(at + londonOffsetMs(at));
+  const time = `${String(wall.getUTCHours()).padStart(2, '0')}:${String(wall.getUTCMinutes()).padStart(2, '0')}`;
+  return `${WEEKDAYS[wall.getUTCDay()]} ${wall.getUTCDate()} ${MONTHS[wall.getUTCMonth()]} at ${time}`;
+}
 
 /**
  * "Wed 25 Nov, 13:15": when something happened, as a clock in London read it (GMT or BST), with

@@ -33,16 +33,16 @@ export function quoteOrder(quantity: number): Quote {
   };
 }
 
-const gbp = new Intl.NumberFormat('en-GB', {
-  style: 'currency',
-  currency: 'GBP',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
-/** The one way money is shown: `formatGbp(1470)` → "£14.70". */
+/**
+ * The one way money is shown: `formatGbp(1470)` → "£14.70", `formatGbp(123456)` → "£1,234.56", as
+ * en-GB's currency format writes them. Spelled out from the integer pence rather than asked of
+ * Intl, whose first use loads ICU's data on a Lambda's cold start (ADR 0034);
+ * test/shared/pricing.test.ts holds it to Intl's en-GB GBP format.
+ */
 export function formatGbp(pence: number): string {
-  return gbp.format(pence / 100);
+  const whole = Math.round(Math.abs(pence));
+  const pounds = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${pence < 0 && whole > 0 ? '-' : ''}£${pounds}.${String(whole % 100).padStart(2, '0')}`;
 }
 
 /** Pence to a pounds number with 2 decimals: the checkout request body carries amounts in pounds. */

@@ -37,6 +37,24 @@ describe('formatGbp', () => {
   ])('formats %i pence as %s', (pence, text) => {
     expect(formatGbp(pence)).toBe(text);
   });
+
+  it('writes large sums with thousands separators and a refund as a negative amount', () => {
+    expect(formatGbp(100_000_000)).toBe('£1,000,000.00');
+    expect(formatGbp(100_005)).toBe('£1,000.05');
+    expect(formatGbp(99_999)).toBe('£999.99');
+    expect(formatGbp(-1470)).toBe('-£14.70');
+    expect(formatGbp(5)).toBe('£0.05');
+  });
+
+  it("writes every amount as Intl's en-GB pound format does (spelled out to keep ICU off a Lambda's cold start)", () => {
+    const intl = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
+    const differing: string[] = [];
+    for (let pence = -2_000; pence <= 2_000_000; pence += pence < 20_000 ? 1 : 997) {
+      const expected = intl.format(pence / 100);
+      if (formatGbp(pence) !== expected) differing.push(`${pence}: ${formatGbp(pence)} ≠ ${expected}`);
+    }
+    expect(differing).toEqual([]);
+  });
 });
 
 describe('pounds and pence', () => {

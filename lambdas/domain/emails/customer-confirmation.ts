@@ -1,21 +1,9 @@
-import { expectedArrivalDate, formatDispatchDate } from '../../../shared/dispatch';
+import { expectedArrivalDate, formatDispatchDate, formatLondonDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { PRODUCT_NAME } from '../../../shared/product';
 import type { OrderItem } from '../orders/order';
 import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
 import { type EmailBlock, type EmailContent, renderEmail } from './render';
-
-const orderDate = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'Europe/London',
-});
-
-/** "21 November 2026", the day in London: the order date the customer recognises. */
-export function formatOrderDate(instant: string): string {
-  return orderDate.format(new Date(instant));
-}
 
 /**
  * The customer's order confirmation: the durable record the Consumer Contracts Regulations 2013
@@ -46,7 +34,8 @@ export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetai
       kind: 'rows',
       rows: [
         ['Order reference', order.reference, { mono: true }],
-        ['Order date', formatOrderDate(order.paidAt)],
+        // The London day ("21 November 2026"): the order date the customer recognises.
+        ['Order date', formatLondonDate(order.paidAt)],
         [
           'Item',
           `${itemLine(order.bottles)} at ${formatGbp(order.unitPricePence)} each: ${formatGbp(order.subtotalPence)}`,

@@ -1,4 +1,4 @@
-import { formatDispatchDate, formatLondonTime } from '../../../shared/dispatch';
+import { formatDispatchDate, formatLondonDayAndTime, formatLondonTime } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import type { OrderRequest } from '../orders/order-request';
 import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
@@ -52,15 +52,6 @@ export function renderRequestNotice(request: OrderRequest, shopName: string): Em
   );
 }
 
-const expiryFormat = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'Europe/London',
-});
-
 /** To the customer: we can supply the request; a Stripe payment link and until when it works. */
 export function renderPaymentInvitation(
   request: OrderRequest,
@@ -79,7 +70,7 @@ export function renderPaymentInvitation(
       { kind: 'button', text: `Pay ${formatGbp(request.totalPence)} with Stripe`, href: link.url },
       {
         kind: 'paragraph',
-        text: `The link works until ${expiryFormat.format(new Date(link.expiresAt))} (UK time). Your order is placed only when you pay, and we then email you a confirmation.`,
+        text: `The link works until ${formatLondonDayAndTime(link.expiresAt)} (UK time). Your order is placed only when you pay, and we then email you a confirmation.`,
       },
       {
         kind: 'rows',
