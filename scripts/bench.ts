@@ -1182,6 +1182,8 @@ function printTable() {
     console.log(row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i] ?? 0) : cell)).join('  '));
 }
 
+// The AWS SDK's Node-version notice, switched off as the operator commands do: it is not a figure.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // The Stripe SDK warns once per request when its telemetry buffer is full: noise at these rates.
 process.removeAllListeners('warning');
 process.on('warning', (warning) => {
