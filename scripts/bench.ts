@@ -73,12 +73,10 @@ import { createStatusHandler, loadStatusDeps } from '../lambdas/handlers/checkou
 import { createCheckoutHandler, loadCheckoutDeps } from '../lambdas/handlers/create-checkout/handler';
 import { logger } from '../lambdas/lib/logger';
 import { startLocalShop } from '../local/local-shop';
-import { startStripeSimulator } from '../local/stripe-simulator/server';
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../shared/api-paths';
 import { apiGatewayEvent } from '../test/support/api-gateway-event';
 import { type BundleFiles, bundleAsDeployed } from '../test/support/bundle';
 import { startFulfilmentHarness } from '../test/support/fulfilment-harness';
-import { standInEnvironment, startStandIns } from '../test/support/stand-ins';
 import { type BenchFigure, updateBenchmarksPage } from './benchmarks-page';
 
 const execFileAsync = promisify(execFile);
