@@ -32,8 +32,10 @@
  *   (scripts/bench-stand-ins.ts: in AWS their work is done elsewhere, so their CPU is not the
  *   handler's). create-checkout's sequential p50 and p99 come from 6 rounds of 100 requests, each
  *   round also run, in a random order, against create-checkout as it was before the capacity
- *   reservation (commit ef45d7f^, in a git worktree with its own `npm ci`): the difference of the
- *   p99s is what the reservation adds. Then 480 checkouts with 16 in flight, and checkout-status:
+ *   reservation (commit ef45d7f^, a git worktree on today's packages plus those it needs that
+ *   today's tree lacks): the difference of the
+ *   p99s is what the reservation adds, and this process's CPU per checkout of each build is
+ *   the handler's own work. Then 480 checkouts with 16 in flight, and checkout-status:
  *   300 sequential, 480 with 16 in flight. After a warm-up; logging is silenced.
  * - Fulfilment: the webhook handler over dynalite, the SES stand-in and the simulator (the test
  *   harness's real wiring); 400 sessions paid beforehand, then their `checkout.session.completed`
@@ -810,6 +812,7 @@ async function warmFigures() {
       );
     const results: Record<string, number[]> = {};
     const failures: Record<string, number> = {};
+    const cpuMs: Record<string, number> = {};
     const builds = [
       { name: 'create-checkout', request: checkoutRequest(checkout) },
       ...(baseline
@@ -820,11 +823,16 @@ async function warmFigures() {
     // Interleaved rounds, as the cold loads are: drift on a busy machine spreads over both builds.
     for (let round = 0; round < WARM_ROUNDS; round += 1) {
       for (const build of shuffle([...builds])) {
+        const cpuBefore = process.cpuUsage();
         const run = await timed(WARM_ROUND_REQUESTS, 1, build.request);
+        const cpu = process.cpuUsage(cpuBefore);
         results[build.name] = [...(results[build.name] ?? []), ...run.durations];
         failures[build.name] = (failures[build.name] ?? 0) + run.failures;
+        cpuMs[build.name] = (cpuMs[build.name] ?? 0) + (cpu.user + cpu.system) / 1000;
       }
     }
+    /** This process's CPU per checkout: the handler's own work, the stand-ins' being in theirs. */
+    const cpuPerCheckout = (name: string) => (cpuMs[name] ?? 0) / (WARM_ROUNDS * WARM_ROUND_REQUESTS);
     const p99 = (name: string) => percentile(results[name] ?? [], 99);
     const count = WARM_ROUNDS * WARM_ROUND_REQUESTS;
     const countOf = (name: string) =>
@@ -855,6 +863,13 @@ async function warmFigures() {
         unit: 'ms',
         target: '≤ 2',
         pass: difference <= 2 && (failures[before] ?? 0) === 0,
+      });
+      record({
+        section: 'warm',
+        name: 'create-checkout CPU per checkout, today / before the reservation',
+        value: `${round(cpuPerCheckout('create-checkout'), 2)} / ${round(cpuPerCheckout(before), 2)}`,
+        unit: 'ms',
+        detail: "this process's CPU over the same rounds; the stand-ins' is in theirs",
       });
     }
     await timed(50, 4, statusRequest);
