@@ -202,6 +202,8 @@ const MONTHS = [
  * merchant moved far ahead never reads as this year's.
  */
 export function formatDispatchDate(day: IsoDate, options: { today?: IsoDate } = {}): string {
+  // A wrong day in an email or on Stripe's page is worse than no email: refuse it, as Intl did.
+  if (!isCalendarDate(day)) throw new RangeError(`Not a calendar date: ${day}`);
   const date = new Date(`${day}T00:00:00Z`);
   const text = `${WEEKDAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
   return options.today !== undefined && options.today.slice(0, 4) !== day.slice(0, 4)
@@ -212,17 +214,25 @@ export function formatDispatchDate(day: IsoDate, options: { today?: IsoDate } = 
 const SHORT_WEEKDAYS = WEEKDAYS.map((name) => name.slice(0, 3));
 const SHORT_MONTHS = MONTHS.map((name) => name.slice(0, 3));
 
+/**
+ * London's wall clock at `instant`, read with the UTC getters. An instant that is not a time
+ * throws, as Intl did: "NaN undefined" must never reach an email or a merchant's list.
+ */
+function londonWallClockOf(instant: string | Date): Date {
+  const at = new Date(instant).getTime();
+  if (Number.isNaN(at)) throw new RangeError(`Not a time: ${String(instant)}`);
+  return new Date(at + londonOffsetMs(at));
+}
+
 /** "21 November 2026": the London calendar day of an instant, as an order's date reads in an email. */
 export function formatLondonDate(instant: string | Date): string {
-  const at = new Date(instant).getTime();
-  const wall = new Date(at + londonOffsetMs(at));
+  const wall = londonWallClockOf(instant);
   return `${wall.getUTCDate()} ${MONTHS[wall.getUTCMonth()]} ${wall.getUTCFullYear()}`;
 }
 
 /** "Monday 30 November at 13:05": a London day and clock time, as a deadline a day away reads. */
 export function formatLondonDayAndTime(instant: string | Date): string {
-  const at = new Date(instant).getTime();
-  const wall = new Date(at + londonOffsetMs(at));
+  const wall = londonWallClockOf(instant);
   const time = `${String(wall.getUTCHours()).padStart(2, '0')}:${String(wall.getUTCMinutes()).padStart(2, '0')}`;
   return `${WEEKDAYS[wall.getUTCDay()]} ${wall.getUTCDate()} ${MONTHS[wall.getUTCMonth()]} at ${time}`;
 }
@@ -233,8 +243,7 @@ export function formatLondonDayAndTime(instant: string | Date): string {
  * messages and lists say a time; the stored value stays the UTC instant.
  */
 export function formatLondonTime(instant: string | Date, now: Date): string {
-  const at = new Date(instant).getTime();
-  const wall = new Date(at + londonOffsetMs(at));
+  const wall = londonWallClockOf(instant);
   const year = String(wall.getUTCFullYear());
   const day = `${SHORT_WEEKDAYS[wall.getUTCDay()]} ${wall.getUTCDate()} ${SHORT_MONTHS[wall.getUTCMonth()]}`;
   const time = `${String(wall.getUTCHours()).padStart(2, '0')}:${String(wall.getUTCMinutes()).padStart(2, '0')}`;

@@ -42,7 +42,7 @@ export function quoteOrder(quantity: number): Quote {
 export function formatGbp(pence: number): string {
   const whole = Math.round(Math.abs(pence));
   const pounds = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, ',');
-  return `${pence < 0 && whole > 0 ? '-' : ''}£${pounds}.${String(whole % 100).padStart(2, '0')}`;
+  return `${pence < 0 ? '-' : ''}£${pounds}.${String(whole % 100).padStart(2, '0')}`;
 }
 
 /** Pence to a pounds number with 2 decimals: the checkout request body carries amounts in pounds. */

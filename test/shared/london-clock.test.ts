@@ -119,6 +119,15 @@ describe('dates as they read', () => {
     expect(formatLondonDayAndTime('2026-03-29T01:00:00Z')).toBe('Sunday 29 March at 02:00');
   });
 
+  it('refuses what is not a time or not a calendar day, as Intl did, rather than print "NaN undefined"', () => {
+    const now = new Date('2026-11-27T12:00:00Z');
+    expect(() => formatLondonTime('not a time', now)).toThrow(RangeError);
+    expect(() => formatLondonDate('2026-13-01T00:00:00Z')).toThrow('Not a time: 2026-13-01T00:00:00Z');
+    expect(() => formatLondonDayAndTime(new Date(Number.NaN))).toThrow(RangeError);
+    expect(() => formatDispatchDate('2026-11-31')).toThrow('Not a calendar date: 2026-11-31');
+    expect(() => formatDispatchDate('30 November')).toThrow(RangeError);
+  });
+
   it('formatLondonTime: the short form, the hour in London', () => {
     expect(formatLondonTime('2026-10-25T00:30:00Z', new Date('2026-10-25T12:00:00Z'))).toBe(
       'Sun 25 Oct, 01:30',

@@ -26,7 +26,7 @@ export function renderRequestNotice(request: OrderRequest, shopName: string): Em
       ? [
           {
             kind: 'paragraph',
-            text: `Also ${unnotified} earlier ${unnotified === 1 ? 'request' : 'requests'} since ${formatLondonTime(request.unnotifiedSince, new Date(request.createdAt))} (UK time), recorded without a notice of their own (the hourly limits on these notices). List them with: npm run orders -- list --status requested`,
+            text: `Also ${unnotified} earlier ${unnotified === 1 ? 'request' : 'requests'} since ${formatLondonTime(request.unnotifiedSince, new Date(request.createdAt))} (UK time), recorded without a notice of ${unnotified === 1 ? 'its' : 'their'} own (the hourly limits on these notices). List them with: npm run orders -- list --status requested`,
           },
         ]
       : [];

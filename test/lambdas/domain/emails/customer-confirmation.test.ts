@@ -101,8 +101,8 @@ describe('renderCustomerConfirmation', () => {
     );
 
     // Assess
-    expect(unknown.text).not.toContain('shown at checkout');
-    expect(same.text).not.toContain('shown at checkout');
+    expect(unknown.text).not.toContain('at checkout');
+    expect(same.text).not.toContain('at checkout');
     expect(same.text).toContain('We plan to dispatch your order on Monday 30 November');
   });
 

@@ -115,6 +115,68 @@ describe('renderRequestNotice', () => {
     expect(email.text).not.toContain('2026-11-25T13:15:24.760Z');
     expect(email.text.startsWith('Live Aquatics\n=============\n\nA new order request')).toBe(true);
   });
+
+  it('word for word: the two commands that answer it, the request, a phone not given, no earlier requests', () => {
+    // Act
+    const email = renderRequestNotice({ ...REQUEST, status: 'requested' }, 'Live Aquatics');
+
+    // Assess
+    expect(email.subject).toBe('Order request req_Ab3dE6gH9jK2: 3 bottles (not paid)');
+    expect(email.text).toBe(`Live Aquatics
+=============
+
+A new order request (the shop is taking requests, so nothing has been paid, and the customer has not been emailed). Invite payment with: npm run orders -- request-payment req_Ab3dE6gH9jK2. Or decline it with: npm run orders -- decline req_Ab3dE6gH9jK2. Reply to this email to reach the customer.
+
+Request reference: req_Ab3dE6gH9jK2
+Item: 3 × 250ml bottles of Daphnia Magna (live) at £3.25 each
+UK delivery: £4.95
+Total: £14.70 (including any VAT)
+Deliver to: Zoë Brontë
+  Flat 2, 10 Downing Street
+  London
+  SW1A 2AA
+Phone: (not given)
+Email: zoe@example.com
+Received: Wed 25 Nov, 13:15 (UK time)
+`);
+  });
+
+  it('gives the phone as typed, and sets the reference in a monospace face in HTML', () => {
+    // Act
+    const email = renderRequestNotice({ ...REQUEST, customerPhone: '+44 7700 900123' }, 'Live Aquatics');
+
+    // Assess
+    expect(email.text).toContain('\nPhone: +44 7700 900123\nEmail: zoe@example.com\n');
+    expect(email.text).not.toContain('(not given)');
+    expect(email.html).toMatch(/<td style="[^"]*monospace[^"]*">req_Ab3dE6gH9jK2<\/td>/);
+  });
+
+  it.each([
+    [1, 'Also 1 earlier request since Wed 25 Nov, 12:40 (UK time), recorded without a notice of its own'],
+    [3, 'Also 3 earlier requests since Wed 25 Nov, 12:40 (UK time), recorded without a notice of their own'],
+  ])('says how many earlier requests the hourly limits kept back (%i), and since when', (count, words) => {
+    // Act
+    const email = renderRequestNotice(
+      { ...REQUEST, unnotifiedRequests: count, unnotifiedSince: '2026-11-25T12:40:00.000Z' },
+      'Live Aquatics',
+    );
+
+    // Assess
+    expect(email.text).toContain(
+      `reach the customer.\n\n${words} (the hourly limits on these notices). List them with: npm run orders -- list --status requested\n\nRequest reference:`,
+    );
+  });
+
+  it('says nothing of earlier requests when none was kept back, or when it is not known since when', () => {
+    const none = renderRequestNotice(
+      { ...REQUEST, unnotifiedRequests: 0, unnotifiedSince: '2026-11-25T12:40:00.000Z' },
+      'S',
+    );
+    const noSince = renderRequestNotice({ ...REQUEST, unnotifiedRequests: 2 }, 'S');
+
+    expect(none.text).not.toContain('earlier request');
+    expect(noSince.text).not.toContain('earlier request');
+  });
 });
 
 describe('every customer email’s contact block', () => {
