@@ -11,6 +11,7 @@ import {
   holdBottles,
   holdExpiresAt,
   holdId,
+  isSoldOut,
   moveSale,
   paymentLinkReservationId,
   releaseHold,
@@ -305,6 +306,32 @@ describe.each(Object.entries(stores))('day transitions through the %s', (_name, 
     expect(await firstDayWithRoom(store, capacity, monday)).toEqual({ date: next, left: 7 });
     expect(await firstDayWithRoom(store, undefined, monday)).toEqual({ date: monday, left: undefined });
     expect(await firstDayWithRoom(store, { weekly: 2 }, monday)).toBeUndefined();
+  });
+
+  it('firstDayWithRoom: exactly 3 bottles left is room (the smallest order), 2 is not; a limit of 3 is a day', async () => {
+    const store = makeStore();
+    const [monday, next, third] = freshMondays();
+    await reserveBottles(store, { from: monday, hold: 'cc.1:9', capacity: { weekly: 12 } });
+    await reserveBottles(store, { from: next, hold: 'cd.1:9', capacity: { weekly: 11 } });
+
+    expect(await firstDayWithRoom(store, { weekly: 12 }, monday)).toEqual({ date: monday, left: 3 });
+    expect(await firstDayWithRoom(store, { weekly: 12, days: { [monday]: 11 } }, monday)).toEqual({
+      date: next,
+      left: 3,
+    });
+    expect(await firstDayWithRoom(store, { weekly: 3, days: { [monday]: 2, [next]: 2 } }, monday)).toEqual({
+      date: third,
+      left: 3,
+    });
+  });
+});
+
+describe('isSoldOut: sales that leave no room for the smallest order (3 bottles)', () => {
+  it('is sold out with 2 left, not with 3; never without a limit', () => {
+    expect(isSoldOut({ sold: 10 }, 12)).toBe(true);
+    expect(isSoldOut({ sold: 9 }, 12)).toBe(false);
+    expect(isSoldOut({ sold: 12 }, 12)).toBe(true);
+    expect(isSoldOut({ sold: 500 }, undefined)).toBe(false);
   });
 });
 
