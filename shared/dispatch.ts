@@ -224,6 +224,11 @@ function londonWallClockOf(instant: string | Date): Date {
   return new Date(at + londonOffsetMs(at));
 }
 
+/** "09:05": a wall clock's hours and minutes, on the 24-hour clock. */
+function clockTime(wall: Date): string {
+  return `${String(wall.getUTCHours()).padStart(2, '0')}:${String(wall.getUTCMinutes()).padStart(2, '0')}`;
+}
+
 /** "21 November 2026": the London calendar day of an instant, as an order's date reads in an email. */
 export function formatLondonDate(instant: string | Date): string {
   const wall = londonWallClockOf(instant);
@@ -233,8 +238,7 @@ export function formatLondonDate(instant: string | Date): string {
 /** "Monday 30 November at 13:05": a London day and clock time, as a deadline a day away reads. */
 export function formatLondonDayAndTime(instant: string | Date): string {
   const wall = londonWallClockOf(instant);
-  const time = `${String(wall.getUTCHours()).padStart(2, '0')}:${String(wall.getUTCMinutes()).padStart(2, '0')}`;
-  return `${WEEKDAYS[wall.getUTCDay()]} ${wall.getUTCDate()} ${MONTHS[wall.getUTCMonth()]} at ${time}`;
+  return `${WEEKDAYS[wall.getUTCDay()]} ${wall.getUTCDate()} ${MONTHS[wall.getUTCMonth()]} at ${clockTime(wall)}`;
 }
 
 /**
@@ -246,6 +250,5 @@ export function formatLondonTime(instant: string | Date, now: Date): string {
   const wall = londonWallClockOf(instant);
   const year = String(wall.getUTCFullYear());
   const day = `${SHORT_WEEKDAYS[wall.getUTCDay()]} ${wall.getUTCDate()} ${SHORT_MONTHS[wall.getUTCMonth()]}`;
-  const time = `${String(wall.getUTCHours()).padStart(2, '0')}:${String(wall.getUTCMinutes()).padStart(2, '0')}`;
-  return `${day}${year === londonDate(now).slice(0, 4) ? '' : ` ${year}`}, ${time}`;
+  return `${day}${year === londonDate(now).slice(0, 4) ? '' : ` ${year}`}, ${clockTime(wall)}`;
 }
