@@ -372,11 +372,26 @@ export interface DoctorCommandDeps extends Omit<DoctorDeps, 'aws'> {
   cdkJsonPath: string;
 }
 
+const DOCTOR_USAGE = [
+  'Usage: npm run doctor -- --stage NAME [--region R]',
+  '',
+  'Checks a deployed stage: its stack, secrets, webhook endpoint, email identity and alarms, each',
+  'with the step that fixes it. Exit code 0 only when every check passes. Uses your AWS credentials.',
+  '',
+  '  --stage NAME  the stage, as set up with npm run setup',
+  "  --region R    AWS region (default: the stage's, AWS_REGION, or eu-west-2)",
+  '  --help        this text',
+];
+
 /**
  * `npm run doctor -- --stage NAME [--region R]`: the checks of a deployed stage; exit code 0 only
  * when every check passes.
  */
 export async function runDoctor(args: readonly string[], deps: DoctorCommandDeps): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    for (const line of DOCTOR_USAGE) deps.out(line);
+    return 0;
+  }
   try {
     const { values } = parseArgs({
       args: [...args],

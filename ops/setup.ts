@@ -102,6 +102,10 @@ const PLACEHOLDER_STAGES = ['dev', 'local'];
  * still fail, for DNS records not yet added, and say so), 1 when something was refused.
  */
 export async function runSetup(args: readonly string[], deps: SetupDeps): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    for (const line of setupUsage()) deps.out(line);
+    return 0;
+  }
   try {
     await setUp(args, deps);
     return 0;
@@ -110,6 +114,27 @@ export async function runSetup(args: readonly string[], deps: SetupDeps): Promis
     deps.out('Nothing after this point was changed.');
     return 1;
   }
+}
+
+/** `npm run setup -- --help`: every flag, from the same lists the questions are asked from. */
+export function setupUsage(): string[] {
+  return [
+    'Usage: npm run setup -- --stage NAME [--region R] [--yes] [flags]',
+    '',
+    'Sets up and deploys a stage: checks the tools and accounts, asks for what the flags do not',
+    'give, stores the Stripe keys as secrets, writes the stage to cdk.json, runs cdk deploy and',
+    'registers the webhook. Run it again to change a setting; docs/deploy.md walks through it.',
+    '',
+    '  --stage NAME            the stage (lower-case letters, digits, dashes; e.g. prod)',
+    '  --region R              AWS region (default: the stage\'s, AWS_REGION, or eu-west-2)',
+    '  --yes                   ask nothing: take flags, environment and defaults',
+    '  --merchant-login EMAIL  the merchant who signs in to /admin',
+    ...SETTING_QUESTIONS.map(([flag, , question]) => `  --${flag.padEnd(22)}${question}`),
+    ...Object.values(KEY_QUESTIONS).map(
+      ([flag, variable, question]) => `  --${flag.padEnd(22)}${question}; or ${variable}`,
+    ),
+    '  --help                  this text',
+  ];
 }
 
 async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {

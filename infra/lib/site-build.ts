@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { STAGE_SETTINGS_ENV, type StageSettings, stageSettingsSchema } from '../../shared/stage-config';
 
 /** Options of {@link buildSite}. */
@@ -19,7 +19,10 @@ export interface SiteBuildOptions {
  * synchronously. Returns `outDir`.
  * @throws Error with the build's output when the build fails.
  */
-export function buildSite({ repoRoot, outDir, settings }: SiteBuildOptions): string {
+export function buildSite({ repoRoot, outDir: given, settings }: SiteBuildOptions): string {
+  // Vite resolves a relative --outDir from its root (web/), not from ours: `cdk synth`'s default
+  // `cdk.out` would put the site in web/cdk.out while the stack reads ./cdk.out.
+  const outDir = resolve(repoRoot, given);
   try {
     execFileSync(
       process.execPath,
