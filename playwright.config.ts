@@ -1,17 +1,12 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from './test/support/chromium';
 
 /**
- * Browser tests against the whole local stack, in Debian's Chromium (`apt-get install chromium`):
- * Playwright's own browser download cannot run here. The global setup starts the stack in this
+ * Browser tests against the whole local stack, in Debian's Chromium where it is installed and the
+ * npm package's otherwise (test/support/chromium.ts). The global setup starts the stack in this
  * process on free ports, so two runs, or a run beside `npm start`, never fight over a port.
  */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromiumPath)) {
-  throw new Error(
-    `No Chromium at ${chromiumPath}: install Debian's (apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH.`,
-  );
-}
+const executablePath = await chromiumPath();
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -23,16 +18,8 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     launchOptions: {
-      executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      executablePath,
+      args: CHROMIUM_ARGS,
     },
   },
 });

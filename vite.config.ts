@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type LogLevel, type Plugin, type Rolldown, type UserConfig } from 'vite';
-import { readStageSettings, siteConfigOf } from './shared/stage-config';
+import { readStageSettings, siteConfigOf } from './shared/stage-config.ts';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 // Inside the repository, so the server bundle finds react and react-router in node_modules.

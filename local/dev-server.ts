@@ -8,6 +8,9 @@ import { z } from 'zod';
 import { LOCAL_MERCHANT, localMerchant } from './identity-provider';
 import { startLocalShop } from './local-shop';
 
+// As in ops/main.ts: the SDK's Node-version notice (Lambda runs Node 24) would open every `npm start`.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const env = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),

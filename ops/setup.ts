@@ -126,7 +126,7 @@ export function setupUsage(): string[] {
     'registers the webhook. Run it again to change a setting; docs/deploy.md walks through it.',
     '',
     '  --stage NAME            the stage (lower-case letters, digits, dashes; e.g. prod)',
-    '  --region R              AWS region (default: the stage\'s, AWS_REGION, or eu-west-2)',
+    "  --region R              AWS region (default: the stage's, AWS_REGION, or eu-west-2)",
     '  --yes                   ask nothing: take flags, environment and defaults',
     '  --merchant-login EMAIL  the merchant who signs in to /admin',
     ...SETTING_QUESTIONS.map(([flag, , question]) => `  --${flag.padEnd(22)}${question}`),

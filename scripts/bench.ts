@@ -78,6 +78,7 @@ import { startLocalShop } from '../local/local-shop';
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../shared/api-paths';
 import { apiGatewayEvent } from '../test/support/api-gateway-event';
 import { type BundleFiles, bundleAsDeployed } from '../test/support/bundle';
+import { chromiumPath } from '../test/support/chromium';
 import { startFulfilmentHarness } from '../test/support/fulfilment-harness';
 import { type BenchFigure, updateBenchmarksPage } from './benchmarks-page';
 
@@ -260,7 +261,7 @@ const lighthouseReport = (value: unknown): LighthouseRun => {
 };
 
 const LIGHTHOUSE_BIN = resolve('node_modules/.bin/lighthouse');
-const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROME = process.env.CHROME_PATH ?? (await chromiumPath());
 
 /** Why Lighthouse cannot run here, or undefined when it can. */
 function lighthouseMissing(): string | undefined {

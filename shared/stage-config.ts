@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DEFAULT_DISPATCH_CUTOFF_HOURS } from './dispatch-cutoff';
+import { DEFAULT_DISPATCH_CUTOFF_HOURS } from './dispatch-cutoff.ts';
 
 /*
  * A stage's settings: who sells, under which shop name, from which addresses, with which dispatch

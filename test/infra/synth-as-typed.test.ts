@@ -23,9 +23,9 @@ async function cleanCopy(): Promise<string> {
 
 /** `npm run synth -- ARGS` as an operator types it: from the root, CDK's default output folder. */
 async function synthAsTyped(cwd: string, args: readonly string[] = []) {
-  const env = { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: 'true' };
-  delete env.VITEST;
-  delete env.NODE_ENV;
+  // The operator's shell: none of the test runner's variables (NODE_ENV=test would build React's development code).
+  const { VITEST: _vitest, NODE_ENV: _nodeEnv, ...shell } = process.env;
+  const env = { ...shell, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: 'true' };
   return run('npm', ['run', 'synth', ...(args.length > 0 ? ['--', ...args] : [])], {
     cwd,
     env,
