@@ -114,6 +114,14 @@ export type FulfilmentResult =
  * (docs/decisions/0021-orders-paid-while-paused.md). The settings cost one GetItem, on new orders
  * only: a redelivery of a recorded order reads nothing more.
  *
+ * A paid session whose charge Stripe has refunded in full (in the Dashboard, before a late
+ * `completed` or the reconciler got here) is still exactly one order, written `refunded`
+ * (toRefundedOrderItem): no confirmation, no new-order notice, its bottles back on their day, the
+ * refund email once. A call that asked Stripe before the refund and then loses its put to such an
+ * order reads it back and gives back the bottles it sold; `charge.refunded` moves a paid order it
+ * loses to (recordStripeRefund). A recorded order found refunded is never confirmed afterwards. A
+ * partial refund leaves the order standing, with the amount on it and in its history.
+ *
  * A paid session that does not match our prices is not fulfilled and is not an error to retry:
  * the session will not change however often Stripe redelivers, so the answer is a result, logged
  * as an error with a metric the merchant's alarm watches, for a person to refund or fulfil by hand.

@@ -28,7 +28,8 @@ export const emailStateSchema = z.enum(['pending', 'sending', 'sent', 'failed'])
 export type EmailState = z.output<typeof emailStateSchema>;
 
 /**
- * Order statuses. Fulfilment writes `paid`; the operator's commands (lambdas/shop) move an order
+ * Order statuses. Fulfilment writes `paid` (or `refunded`, for a payment Stripe refunded before its
+ * order was recorded: fulfilment/refunded-order.ts); the operator's commands (lambdas/shop) move an order
  * forward only: `paid → dispatched`, `paid → refunded`, `dispatched → refunded`.
  */
 export const ORDER_STATUSES = ['paid', 'dispatched', 'refunded'] as const;
