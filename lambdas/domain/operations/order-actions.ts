@@ -16,9 +16,10 @@ import {
   type RefundReason,
   type RefundRecorder,
 } from '../orders/managed-order';
+import type { OrderStatus } from '../orders/order';
 import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../orders/orders-table';
 import { findByReference, getRecord, queryDispatchDay } from '../orders/records';
-import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
+import { emailDue, type SendOnceOutcome, sendOnce, supersedeEmail } from '../orders/send-once';
 import { RefusedError } from '../refusal';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
 import { checkDelayTarget, nothingToDelay } from './listing';
@@ -56,6 +57,45 @@ function customerEmail(
   return () => ({ to: order.customerEmail, replyTo: deps.seller.email, content: render(order) });
 }
 
+type OrderEmailKind = 'dispatch' | 'delay' | 'refund';
+
+/**
+ * What each order email says, as the claim checks it at the moment of sending: "on its way" only
+ * while dispatched, "new date" only while paid, "refunded" only once refunded. A refund overrides
+ * both others and a dispatch a delay, so each waits for the one it overrides to leave SES first.
+ */
+const ORDER_EMAIL_GUARDS: Record<OrderEmailKind, { status: OrderStatus; after: readonly OrderEmailKind[] }> =
+  {
+    delay: { status: 'paid', after: [] },
+    dispatch: { status: 'dispatched', after: ['delay'] },
+    refund: { status: 'refunded', after: ['dispatch', 'delay'] },
+  };
+
+/**
+ * Sends one of the order's emails once (sendOnce), guarded by ORDER_EMAIL_GUARDS. When an email
+ * it overrides is being sent right now (one SES call), waits for that to finish, a bounded time,
+ * then claims: a refund at the same moment as a dispatch sends "refunded" last.
+ */
+async function sendOrderEmail(
+  order: ManagedOrder,
+  kind: OrderEmailKind,
+  render: (o: ManagedOrder) => ReturnType<typeof renderDispatchEmail>,
+  deps: ShopDeps,
+): Promise<SendOnceOutcome> {
+  const guard = ORDER_EMAIL_GUARDS[kind];
+  for (let attempt = 0; ; attempt += 1) {
+    const outcome = await sendOnce(order.pk, kind, customerEmail(order, deps, render), deps, guard);
+    if (outcome === 'sent' || attempt === OTHER_SENDER_WAIT.attempts) return outcome;
+    const stored = await rereadOrder(deps, order.sessionId);
+    const waiting =
+      stored.status === guard.status &&
+      stored[`${kind}EmailState`] === 'pending' &&
+      guard.after.some((other) => stored[`${other}EmailState`] === 'sending');
+    if (!waiting) return outcome;
+    await setTimeout(OTHER_SENDER_WAIT.intervalMs);
+  }
+}
+
 /**
  * The refund email of a refunded order, once, whichever way it was refunded. Rendered from the
  * order read back just before the claim, so it carries the reason as stored by then: the command
@@ -66,12 +106,11 @@ function customerEmail(
 async function sendRefundEmail(order: ManagedOrder, deps: ShopDeps): Promise<SendOnceOutcome> {
   const stored = await rereadOrder(deps, order.sessionId);
   await returnRefundedBottles(capacityStoreFromTable(deps.table), stored);
-  return sendOnce(
-    stored.pk,
-    'refund',
-    customerEmail(stored, deps, (o) => renderRefundEmail(o, deps.seller)),
-    deps,
-  );
+  // A dispatch or delay email still due would now say something untrue: it is never sent.
+  for (const kind of ORDER_EMAIL_GUARDS.refund.after) {
+    await supersedeEmail(deps.table, stored.pk, kind, 'refunded');
+  }
+  return sendOrderEmail(stored, 'refund', (o) => renderRefundEmail(o, deps.seller), deps);
 }
 
 export interface ActionResult {
@@ -135,13 +174,15 @@ export async function markDispatched(
     if (order.status === 'refunded') {
       throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
     }
+    // A delay email not sent yet would tell the customer a new date for a parcel on its way.
+    if (changed) await supersedeEmail(deps.table, order.pk, 'delay', 'dispatched');
   }
-  const email = await sendOnce(
-    order.pk,
-    'dispatch',
-    customerEmail(order, deps, (o) => renderDispatchEmail(o, deps.seller)),
-    deps,
-  );
+  const email = await sendOrderEmail(order, 'dispatch', (o) => renderDispatchEmail(o, deps.seller), deps);
+  if (email === 'not-sent' && (await rereadOrder(deps, order.sessionId)).status === 'refunded') {
+    throw new RefusedError(
+      `${order.reference} was refunded meanwhile: its dispatch email was not sent, the refund email says what happened.`,
+    );
+  }
   return { reference: order.reference, changed, email, order };
 }
 
@@ -222,10 +263,10 @@ export async function delayDispatch(
   for (const order of delayed) if (hasBottlesToMove(order)) await moveDelayedBottles(order, deps);
   const overLimit = await overLimitOn(deps, to);
   for (const order of delayed) {
-    const outcome = await sendOnce(
-      order.pk,
+    const outcome = await sendOrderEmail(
+      order,
       'delay',
-      customerEmail(order, deps, (o) => renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller)),
+      (o) => renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller),
       deps,
     );
     if (outcome === 'sent') emailed.push(order.reference);
