@@ -8,9 +8,10 @@ import type { EmailSender } from '../emails/send-email';
 import { ACTORS, historyEntry } from '../orders/history';
 import type { ManagedOrder } from '../orders/managed-order';
 import { type OrderItem, type OrderSale, type OrderTimes, toOrderItem } from '../orders/order';
+import { ORDER_EMAIL_GUARDS, sendOrderEmail } from '../orders/order-emails';
 import { dispatchSortKey, orderKey, type ShopTable } from '../orders/orders-table';
 import { getRecord } from '../orders/records';
-import { type SendOnceOutcome, sendOnce } from '../orders/send-once';
+import { type SendOnceOutcome, supersedeEmail } from '../orders/send-once';
 
 // A payment refunded in Stripe (in the Dashboard) before its order was recorded: its
 // `checkout.session.completed` came late (an outage, Stripe's retries), or only the reconciler
@@ -77,16 +78,15 @@ export async function sendRefundEmail(sessionId: string, deps: RefundedOrderDeps
   if (record?.kind !== 'order') throw new Error(`Order ${sessionId} disappeared`);
   const stored = record.order;
   await returnRefundedBottles(capacityStoreFromTable(deps.table), stored);
+  // A dispatch or delay email still due would now say something untrue: it is never sent.
+  for (const kind of ORDER_EMAIL_GUARDS.refund.after)
+    await supersedeEmail(deps.table, stored.pk, kind, 'refunded');
   // Final already (sent, or refused for good): a redelivery costs no claim.
   if (stored.refundEmailState === 'sent' || stored.refundEmailState === 'failed') return 'not-sent';
-  return sendOnce(
-    stored.pk,
+  return sendOrderEmail(
+    stored,
     'refund',
-    () => ({
-      to: stored.customerEmail,
-      replyTo: deps.seller.email,
-      content: renderRefundEmail(stored, deps.seller),
-    }),
+    (o) => ({ to: o.customerEmail, replyTo: deps.seller.email, content: renderRefundEmail(o, deps.seller) }),
     deps,
   );
 }

@@ -16,9 +16,10 @@ import {
   type RefundReason,
   type RefundRecorder,
 } from '../orders/managed-order';
+import { OTHER_SENDER_WAIT, rereadOrder, sendOrderEmail } from '../orders/order-emails';
 import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../orders/orders-table';
 import { findByReference, getRecord, queryDispatchDay } from '../orders/records';
-import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
+import { emailDue, type SendOnceOutcome, supersedeEmail } from '../orders/send-once';
 import { RefusedError } from '../refusal';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
 import { checkDelayTarget, nothingToDelay } from './listing';
@@ -38,22 +39,8 @@ export async function findOrder(deps: Pick<ShopDeps, 'table'>, reference: string
   return record.order;
 }
 
-async function rereadOrder(deps: Pick<ShopDeps, 'table'>, sessionId: string): Promise<ManagedOrder> {
-  const record = await getRecord(deps.table, orderKey(sessionId));
-  if (record?.kind !== 'order') throw new Error(`Order ${sessionId} disappeared`);
-  return record.order;
-}
-
 function updateOrder(deps: Pick<ShopDeps, 'table'>, sessionId: string, update: ItemUpdate) {
   return updateIf(deps.table, orderKey(sessionId), update);
-}
-
-function customerEmail(
-  order: ManagedOrder,
-  deps: ShopDeps,
-  render: (o: ManagedOrder) => ReturnType<typeof renderDispatchEmail>,
-) {
-  return () => ({ to: order.customerEmail, replyTo: deps.seller.email, content: render(order) });
 }
 
 export interface ActionResult {
@@ -117,13 +104,24 @@ export async function markDispatched(
     if (order.status === 'refunded') {
       throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
     }
+    // A delay email not sent yet would tell the customer a new date for a parcel on its way.
+    if (changed) await supersedeEmail(deps.table, order.pk, 'delay', 'dispatched');
   }
-  const email = await sendOnce(
-    order.pk,
+  const email = await sendOrderEmail(
+    order,
     'dispatch',
-    customerEmail(order, deps, (o) => renderDispatchEmail(o, deps.seller)),
+    (o) => ({
+      to: o.customerEmail,
+      replyTo: deps.seller.email,
+      content: renderDispatchEmail(o, deps.seller),
+    }),
     deps,
   );
+  if (email === 'not-sent' && (await rereadOrder(deps, order.sessionId)).status === 'refunded') {
+    throw new RefusedError(
+      `${order.reference} was refunded meanwhile: its dispatch email was not sent, the refund email says what happened.`,
+    );
+  }
   return { reference: order.reference, changed, email, order };
 }
 
@@ -204,10 +202,14 @@ export async function delayDispatch(
   for (const order of delayed) if (hasBottlesToMove(order)) await moveDelayedBottles(order, deps);
   const overLimit = await overLimitOn(deps, to);
   for (const order of delayed) {
-    const outcome = await sendOnce(
-      order.pk,
+    const outcome = await sendOrderEmail(
+      order,
       'delay',
-      customerEmail(order, deps, (o) => renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller)),
+      (o) => ({
+        to: o.customerEmail,
+        replyTo: deps.seller.email,
+        content: renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller),
+      }),
       deps,
     );
     if (outcome === 'sent') emailed.push(order.reference);
@@ -224,12 +226,6 @@ export async function delayDispatch(
 export type RefundEmailReport =
   | { state: 'sent'; by: 'this run' | 'the Stripe webhook' | 'the Stripe webhook or another refund request' }
   | { state: 'being sent' | 'not sent' };
-
-/**
- * How long a refund waits for an email that another path is sending before it reports "being
- * sent": one SES call takes well under a second, so the usual race ends as a definite "sent".
- */
-const OTHER_SENDER_WAIT = { attempts: 8, intervalMs: 250 } as const;
 
 export interface RefundResult extends ActionResult {
   refundId: string;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { hasRefusedCharacters } from '../../../shared/refused-characters';
 import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../../shared/shop-status';
 import { initOnce } from '../../lib/cold-start';
 import { type RuntimeCredentialsEnv, signingCredentials } from '../../lib/config';
@@ -30,9 +31,6 @@ export type ShopSettings = Pick<ShopStatus, 'mode' | 'message'> & {
 
 /** No settings item yet: a new shop is open. */
 export const OPEN_SHOP: ShopSettings = { mode: 'open' };
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
-const UNSAFE_MESSAGE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * The settings an item holds. A malformed item (a hand edit) reads as paused with no message, not
@@ -74,12 +72,16 @@ export function settingsOverHttp(getItem: GetItem, tableName: string): () => Pro
   };
 }
 
-/** Checks a message the merchant typed: one line, 1 to 300 characters. */
+/**
+ * Checks a message the merchant typed: one line, 1 to 300 characters, none of the characters the
+ * checkout refuses (refused-characters.ts): customers read it on the shop's page, where a
+ * zero-width or bidi character would hide or reorder what it says.
+ */
 export function checkShopMessage(message: string): string {
   const text = message.trim();
-  if (text.length === 0 || text.length > SHOP_MESSAGE_MAX_LENGTH || UNSAFE_MESSAGE.test(text)) {
+  if (text.length === 0 || text.length > SHOP_MESSAGE_MAX_LENGTH || hasRefusedCharacters(text)) {
     throw new RefusedError(
-      `The message must be one line of 1 to ${SHOP_MESSAGE_MAX_LENGTH} characters, without control characters.`,
+      `The message must be one line of 1 to ${SHOP_MESSAGE_MAX_LENGTH} characters, without control or invisible characters.`,
     );
   }
   return text;
