@@ -21,13 +21,21 @@ import { type HeldEvent, type OrderLifeShop, startOrderLifeShop } from '../../su
 // are checked against what the table, Stripe and the mailbox hold.
 //
 // Bounded for `npm test` (ORDER_LIFE_RUNS runs of up to 25 steps; 15 by default). A failure prints
-// fast-check's seed and path: replay exactly that case with
-//   ORDER_LIFE_SEED=<seed> ORDER_LIFE_PATH=<path> npx vitest run test/lambdas/model/order-life.model.test.ts
+// fast-check's seed and path, and the counterexample's replayPath (commands shrink by what ran, so
+// fast-check needs all three): replay exactly that case with
+//   ORDER_LIFE_SEED=<seed> ORDER_LIFE_PATH=<path> ORDER_LIFE_REPLAY_PATH=<replayPath> \
+//     npx vitest run test/lambdas/model/order-life.model.test.ts
 // and run longer with ORDER_LIFE_RUNS=500.
 
 const RUNS = Number(process.env.ORDER_LIFE_RUNS ?? 15);
 const SEED = process.env.ORDER_LIFE_SEED;
 const PATH = process.env.ORDER_LIFE_PATH;
+const REPLAY_PATH = process.env.ORDER_LIFE_REPLAY_PATH;
+/**
+ * Invariants to leave unchecked, by name as printed in brackets, comma-separated: for triage only,
+ * to look past one known bug for the next while its fix is under way.
+ */
+const IGNORED = new Set((process.env.ORDER_LIFE_IGNORE ?? '').split(',').filter(Boolean));
 const MAX_COMMANDS = 25;
 /** A small shop: two orders can fill a day, so limits are tested, not just counted. */
 const WEEKLY_LIMIT = 12;
@@ -293,8 +301,9 @@ class TwoCapacityChangesAtOnce implements OrderLifeCommand {
       [b, day1, this.second],
     ] as const) {
       if (answer === 200 && day !== undefined && capacity?.days?.[day] !== wanted) {
-        throw new Error(
-          `[capacity change lost] ${day} was set to ${wanted} (200), the settings say ${capacity?.days?.[day]}`,
+        fail(
+          'capacity change lost',
+          `${day} was set to ${wanted} (200), the settings say ${capacity?.days?.[day]}`,
         );
       }
     }
@@ -451,8 +460,8 @@ async function observe(r: Real) {
   return { orders, capacityDays, settings, emails, refundedIntents };
 }
 
-function fail(invariant: string, detail: string): never {
-  throw new Error(`[${invariant}] ${detail}`);
+function fail(invariant: string, detail: string): void {
+  if (!IGNORED.has(invariant)) throw new Error(`[${invariant}] ${detail}`);
 }
 
 async function checkInvariants(m: Model, r: Real, merchantActed: boolean): Promise<void> {
@@ -463,7 +472,7 @@ async function checkInvariants(m: Model, r: Real, merchantActed: boolean): Promi
 
   for (const session of m.sessions) {
     const stripe = simulator.getSession(session.id);
-    if (stripe === undefined) fail('session known to Stripe', session.id);
+    if (stripe === undefined) throw new Error(`Stripe does not know ${session.id}`);
     const orders = orderOf(session.id);
     const reference = orderReference(session.id);
     const intent = typeof stripe.payment_intent === 'string' ? stripe.payment_intent : undefined;
@@ -694,31 +703,37 @@ describe("an order's life, under any order of events", () => {
     'keeps every invariant after every step',
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS }), async (steps) => {
-          const shop = await startOrderLifeShop();
-          try {
-            const now = new Date();
-            const days = dispatchDaysFrom(nextDispatchDate(now, { cutoffHours: 36 }), 3);
-            await writeCapacitySettings(
-              { client: shop.h.standIns.inspector, tableName: shop.h.standIns.tableName },
-              { weekly: WEEKLY_LIMIT },
-              now,
-            );
-            const model: Model = {
-              sessions: [],
-              pending: [],
-              delivered: [],
-              mode: 'open',
-              allowance: new Map(),
-            };
-            const real: Real = { shop, days };
-            await fc.asyncModelRun(() => ({ model, real }), steps);
-            // However the run ended, the shop at rest must hold too.
-            await settle(model, real);
-          } finally {
-            await shop.close();
-          }
-        }),
+        fc.asyncProperty(
+          fc.commands(commands, {
+            maxCommands: MAX_COMMANDS,
+            ...(REPLAY_PATH !== undefined && { replayPath: REPLAY_PATH }),
+          }),
+          async (steps) => {
+            const shop = await startOrderLifeShop();
+            try {
+              const now = new Date();
+              const days = dispatchDaysFrom(nextDispatchDate(now, { cutoffHours: 36 }), 3);
+              await writeCapacitySettings(
+                { client: shop.h.standIns.inspector, tableName: shop.h.standIns.tableName },
+                { weekly: WEEKLY_LIMIT },
+                now,
+              );
+              const model: Model = {
+                sessions: [],
+                pending: [],
+                delivered: [],
+                mode: 'open',
+                allowance: new Map(),
+              };
+              const real: Real = { shop, days };
+              await fc.asyncModelRun(() => ({ model, real }), steps);
+              // However the run ended, the shop at rest must hold too.
+              await settle(model, real);
+            } finally {
+              await shop.close();
+            }
+          },
+        ),
         {
           numRuns: RUNS,
           ...(SEED !== undefined && { seed: Number(SEED) }),
