@@ -4,6 +4,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { reconcileOrders } from '../../lambdas/domain/fulfilment/reconcile-orders';
 import { createAdminApiHandler, loadAdminDeps } from '../../lambdas/handlers/admin-api/handler';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
+import { createWebhookHandler } from '../../lambdas/handlers/stripe-webhook/handler';
 import type { HttpLambda } from '../../local/api-gateway-adapter';
 import { withJwtAuthorizer } from '../../local/jwt-authorizer';
 import { API_PATHS } from '../../shared/api-paths';
@@ -76,6 +77,21 @@ export async function startOrderLifeShop(): Promise<OrderLifeShop> {
   };
   // One warm container for the whole run, as a busy Lambda is: settings read at most every 5 s.
   const checkoutHandler = createCheckoutHandler(() => loadCheckoutDeps(env));
+  // The webhook as loadWebhookDeps wires it, refunds included (the harness's own leaves them out).
+  const { deps } = h;
+  const webhook = createWebhookHandler({
+    fulfilment: deps,
+    webhookSecret: WEBHOOK_SECRET,
+    livemode: false,
+    refunds: {
+      table: { client: h.clients.documentClient, tableName: h.standIns.tableName },
+      sender: deps.sender,
+      seller: deps.seller,
+      merchantEmail: deps.merchantEmail,
+      now: deps.now,
+      stripe: deps.stripe,
+    },
+  });
   const key = signingKey();
   const token = signToken(key, { email: 'packer@live-aquatics.test' });
   const adminHandler: HttpLambda = withJwtAuthorizer(
@@ -115,7 +131,7 @@ export async function startOrderLifeShop(): Promise<OrderLifeShop> {
       const reference = typeof body.reference === 'string' ? body.reference : undefined;
       return { statusCode: result.statusCode ?? 0, sessionId, reference };
     },
-    deliver: (event) => h.webhook(h.delivery(event.payload)),
+    deliver: (event) => webhook(h.delivery(event.payload)),
     async admin(path, body) {
       const result = await adminHandler(
         apiGatewayEvent({

@@ -90,6 +90,8 @@ async function holdEvents(m: Model, r: Real): Promise<void> {
 
 async function deliver(m: Model, r: Real, event: HeldEvent): Promise<void> {
   const result = await r.shop.deliver(event);
+  if (process.env.ORDER_LIFE_DEBUG)
+    console.log(`deliver ${event.type} ${event.sessionId} → ${result.statusCode} ${result.body}`);
   const status = result.statusCode ?? 0;
   // Stripe retries anything but a 2xx: the event stays to be delivered again.
   if (status >= 200 && status < 300) {
