@@ -622,7 +622,9 @@ function checkWeeks(
       !session.debitFailed &&
       !hasOrder
     ) {
-      if (reservation) add(reservation.date, session.bottles);
+      // Still a hold until its completed event arrives: counted with the holds below then.
+      const stillHeld = seen.capacityDays.some((day) => reservation && day.holds.has(reservation.hold));
+      if (reservation && !stillHeld) add(reservation.date, session.bottles);
     }
   }
   const held = new Map<IsoDate, number>();
@@ -640,11 +642,11 @@ function checkWeeks(
       m.allowance.set(week, Math.max(allowed ?? 0, committed));
       continue;
     }
-    const weekSold = sold.get(week) ?? 0;
-    if (limit !== undefined && weekSold > Math.max(limit, allowed ?? 0)) {
+    // Held bottles count too: a hold is a promise, and every reservation is conditional on the limit.
+    if (limit !== undefined && committed > Math.max(limit, allowed ?? 0)) {
       fail(
         'no dispatch day sold over its limit',
-        `week of ${week}: ${weekSold} bottles sold, limit ${limit}${allowed === undefined ? '' : ` (the merchant let it carry ${allowed})`}`,
+        `week of ${week}: ${sold.get(week) ?? 0} bottles sold and ${held.get(week) ?? 0} held, limit ${limit}${allowed === undefined ? '' : ` (the merchant let it carry ${allowed})`}`,
       );
     }
     if (allowed !== undefined) m.allowance.set(week, Math.min(allowed, committed));
