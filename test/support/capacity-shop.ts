@@ -21,10 +21,14 @@ import type { CheckoutEventType } from './stripe-events';
  */
 export interface CapacityShop {
   h: FulfilmentHarness;
-  /** POSTs a checkout through create-checkout, as the page does (its own idempotency key unless given). */
+  /**
+   * POSTs a checkout through create-checkout, as the page does (its own idempotency key unless
+   * given; a customer address of its own unless `email`; `viewer`, the address CloudFront passes).
+   */
   checkout(
     quantity?: 3 | 6 | 9,
     key?: string,
+    from?: { email?: string; viewer?: string },
   ): Promise<APIGatewayProxyStructuredResultV2 & { sessionId?: string }>;
   /** Delivers one event of a session to the webhook, signed now, as Stripe would send it. */
   deliver(type: CheckoutEventType, sessionId: string): Promise<APIGatewayProxyStructuredResultV2>;
@@ -60,16 +64,20 @@ export async function startCapacityShop(): Promise<CapacityShop> {
     h.webhook(h.delivery(await h.eventFor(type, sessionId)));
   return {
     h,
-    async checkout(quantity = 3, key = randomUUID()) {
+    async checkout(quantity = 3, key = randomUUID(), from = {}) {
       const quote = quoteOrder(quantity);
       const result = await handle(
         apiGatewayEvent({
           method: 'POST',
           path: API_PATHS.createCheckout,
-          headers: { 'content-type': 'application/json', 'idempotency-key': key },
+          headers: {
+            'content-type': 'application/json',
+            'idempotency-key': key,
+            ...(from.viewer !== undefined && { 'cloudfront-viewer-address': `${from.viewer}:51234` }),
+          },
           body: {
             name: 'Cara Capacity',
-            email: `cara.${randomUUID().slice(0, 8)}@example.com`,
+            email: from.email ?? `cara.${randomUUID().slice(0, 8)}@example.com`,
             phone: '07700 900789',
             address: '4 Weir Walk\nBath',
             postcode: 'BA1 1AA',

@@ -10,6 +10,7 @@ import {
 } from '../../domain/checkout/checkout-gate';
 import {
   CheckoutConflictError,
+  CheckoutExpiredError,
   CustomerEmailRejectedError,
   createCheckoutSession,
   QuoteMismatchError,
@@ -41,6 +42,7 @@ export const CHECKOUT_ERRORS = {
   quoteMismatch: 'The order total has changed. Please check the new total and try again.',
   soldOut: 'Sorry, every dispatch day in the next 8 weeks is fully booked. Please try again in a few days.',
   conflict: 'This checkout was already started with different details. Please try again.',
+  expired: 'This checkout has expired. Please try again.',
   idempotencyKey: `The ${IDEMPOTENCY_HEADER} header must be 8 to 255 letters, digits, "-" or "_".`,
   unauthorised: 'Missing or wrong API key.',
   method: 'Use POST.',
@@ -181,6 +183,14 @@ function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | u
   if (error instanceof CapacityFullError) {
     logger.warn('No dispatch day has room for the order', { ...logKeys, statusCode: 409, from: error.from });
     return json(409, { error: CHECKOUT_ERRORS.soldOut });
+  }
+  if (error instanceof CheckoutExpiredError) {
+    logger.warn('Idempotency key reused after its session expired', {
+      ...logKeys,
+      statusCode: 409,
+      sessionId: error.sessionId,
+    });
+    return json(409, { error: CHECKOUT_ERRORS.expired });
   }
   if (error instanceof CheckoutConflictError) {
     logger.warn('Idempotency key reused with different details', { ...logKeys, statusCode: 409 });
