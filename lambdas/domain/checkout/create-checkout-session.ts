@@ -244,7 +244,10 @@ function isKeyInUse(error: unknown): boolean {
  * customer sees Stripe's failure, and the reconciler releases the hold once its session could no
  * longer be paid (its expiry is in its id).
  */
-async function releaseQuietly(deps: CreateCheckoutSessionDeps, reservation: Reservation): Promise<void> {
+async function releaseQuietly(
+  deps: Pick<CreateCheckoutSessionDeps, 'capacity'>,
+  reservation: Reservation,
+): Promise<void> {
   if (!deps.capacity) return;
   try {
     await releaseHold(deps.capacity.store, reservation.date, reservation.hold);
@@ -254,6 +257,31 @@ async function releaseQuietly(deps: CreateCheckoutSessionDeps, reservation: Rese
       hold: reservation.hold,
       error,
     });
+  }
+}
+
+/**
+ * Takes back a session made while a pause was being written (create-checkout read "open" just
+ * before it): expired through Stripe, so it can never be paid, and its hold given back at once
+ * (the expired event gives back nothing more). A failure to expire is logged, not thrown: the
+ * customer is refused all the same, and a session paid regardless is recorded as placed while
+ * paused (ADR 0021).
+ */
+export async function withdrawCheckoutSession(
+  session: CreatedCheckoutSession,
+  deps: Pick<CreateCheckoutSessionDeps, 'stripe' | 'capacity'>,
+): Promise<void> {
+  try {
+    await deps.stripe.checkout.sessions.expire(session.sessionId);
+  } catch (error) {
+    logger.error('Could not expire a session made as the shop paused; it stays payable until it expires', {
+      sessionId: session.sessionId,
+      error,
+    });
+    return;
+  }
+  if (deps.capacity && session.capacityHold !== undefined) {
+    await releaseQuietly(deps, { date: session.dispatchDate, hold: session.capacityHold, added: true });
   }
 }
 
