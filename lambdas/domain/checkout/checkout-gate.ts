@@ -3,15 +3,15 @@ import { initOnce } from '../../lib/cold-start';
 import type { CheckoutEnv } from '../../lib/config';
 import type { CapacitySettings } from '../capacity/capacity-settings';
 import { type CapacityStore, capacityStoreFromConfig } from '../capacity/capacity-store';
-import { type ShopSettings, settingsReaderFromConfig } from '../shop-settings/shop-settings';
+import { type CheckoutSettings, checkoutSettingsFromConfig } from '../shop-settings/shop-settings';
 
 type RecordOrderRequest = typeof import('../operations/request-writer').recordOrderRequest;
 export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
 
 /** What create-checkout needs for the shop's settings and order requests. */
 export interface CheckoutGateDeps {
-  /** The current settings; cached for a few seconds at most (createSettingsReader). */
-  settings: () => Promise<ShopSettings>;
+  /** The settings: cached for a few seconds, and confirmed before a session is made (createCheckoutSettings). */
+  settings: CheckoutSettings;
   /** The dispatch days' bottles, reserved before a session is made (signed fetch, no SDK). */
   capacity: CapacityStore;
   /**
@@ -47,7 +47,7 @@ export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
     })),
   );
   return {
-    settings: settingsReaderFromConfig(config),
+    settings: checkoutSettingsFromConfig(config),
     capacity: capacityStoreFromConfig(config),
     recordRequest: async (input, options) => {
       const { record, deps } = await loadWriter();

@@ -64,10 +64,17 @@ function legacyModeSince(mode: ShopSettings['mode'], updatedAt: string): string 
 /**
  * Reads the settings with one signed GetItem and no AWS SDK: what create-checkout and shop-status
  * use, so a customer's cold start does not load the DynamoDB client (lambdas/lib/dynamodb-http.ts).
+ * `consistent`: a strongly consistent read, which sees a pause written a moment ago.
  */
-export function settingsOverHttp(getItem: GetItem, tableName: string): () => Promise<ShopSettings> {
+export function settingsOverHttp(
+  getItem: GetItem,
+  tableName: string,
+  options: { consistent?: boolean } = {},
+): () => Promise<ShopSettings> {
   return async () => {
-    const item = await getItem(tableName, itemKey(SETTINGS_KEY));
+    const item = await getItem(tableName, itemKey(SETTINGS_KEY), {
+      consistentRead: options.consistent === true,
+    });
     return settingsFromItem(item === undefined ? undefined : plainAttributes(item));
   };
 }
@@ -104,6 +111,54 @@ export function createSettingsReader(
 }
 
 /**
+ * How old a cached copy create-checkout may still make a Checkout Session on: older, it reads the
+ * settings again, strongly consistent, so a pause stops new sessions within about a second
+ * wherever it was written, not within SETTINGS_MAX_AGE_MS.
+ */
+export const SETTINGS_CONFIRM_AGE_MS = 1_000;
+
+/** create-checkout's view of the settings: cached, and confirmed before money can be taken. */
+export interface CheckoutSettings {
+  /** Cached for SETTINGS_MAX_AGE_MS: the early refusal, before the body is even read. */
+  cached: () => Promise<ShopSettings>;
+  /**
+   * The cached copy when it was read under `maxAgeMs` ago, otherwise a strongly consistent read
+   * (not cached: it is the last word before a session, and a paused shop is refused on it).
+   */
+  within: (maxAgeMs: number) => Promise<ShopSettings>;
+}
+
+/** create-checkout's settings over a read that may be consistent (settingsOverHttp). */
+export function createCheckoutSettings(
+  read: (consistent: boolean) => Promise<ShopSettings>,
+  now: () => number = Date.now,
+  maxAgeMs = SETTINGS_MAX_AGE_MS,
+): CheckoutSettings {
+  // When the cached copy's read began: a write after that moment may be missing from it.
+  let cachedSince = Number.NEGATIVE_INFINITY;
+  const cached = createSettingsReader(
+    async () => {
+      const startedAt = now();
+      const settings = await read(false);
+      cachedSince = startedAt;
+      return settings;
+    },
+    now,
+    maxAgeMs,
+  );
+  return {
+    cached,
+    async within(confirmAgeMs) {
+      if (confirmAgeMs > 0) {
+        const settings = await cached();
+        if (now() - cachedSince < confirmAgeMs) return settings;
+      }
+      return read(true);
+    },
+  };
+}
+
+/**
  * The cached settings reader of a Lambda on a customer's path (create-checkout, shop-status), from
  * its parsed configuration: one signed GetItem per SETTINGS_MAX_AGE_MS at most, no AWS SDK.
  */
@@ -120,4 +175,22 @@ export function settingsReaderFromConfig(
     credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
   });
   return createSettingsReader(settingsOverHttp(getItem, config.ORDERS_TABLE_NAME));
+}
+
+/** create-checkout's settings from its parsed configuration: the same signed GetItem, cached and confirmed. */
+export function checkoutSettingsFromConfig(
+  config: RuntimeCredentialsEnv & {
+    AWS_REGION: string;
+    DYNAMODB_ENDPOINT?: string | undefined;
+    ORDERS_TABLE_NAME: string;
+  },
+): CheckoutSettings {
+  const getItem = createItemReader({
+    region: config.AWS_REGION,
+    endpoint: config.DYNAMODB_ENDPOINT,
+    credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
+  });
+  const eventual = settingsOverHttp(getItem, config.ORDERS_TABLE_NAME);
+  const consistent = settingsOverHttp(getItem, config.ORDERS_TABLE_NAME, { consistent: true });
+  return createCheckoutSettings((strongly) => (strongly ? consistent() : eventual()));
 }
