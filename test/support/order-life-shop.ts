@@ -83,14 +83,7 @@ export async function startOrderLifeShop(): Promise<OrderLifeShop> {
     fulfilment: deps,
     webhookSecret: WEBHOOK_SECRET,
     livemode: false,
-    refunds: {
-      table: { client: h.clients.documentClient, tableName: h.standIns.tableName },
-      sender: deps.sender,
-      seller: deps.seller,
-      merchantEmail: deps.merchantEmail,
-      now: deps.now,
-      stripe: deps.stripe,
-    },
+    refunds: deps,
   });
   const key = signingKey();
   const token = signToken(key, { email: 'packer@live-aquatics.test' });
