@@ -158,6 +158,10 @@ async function dispatchDayFor(
 function capacityValue(value: unknown): CapacityValue {
   if (value === 'none' || value === 'default') return value;
   if (typeof value === 'string' && /^\d{1,5}$/.test(value)) return Number(value);
+  if (typeof value === 'string' && /^[-+]?\d*[.,]?\d+$/.test(value))
+    throw new UsageError(
+      `--set ${value}: the bottles must be a whole number, 0 or more (or none, or default with --date).`,
+    );
   throw new UsageError('--set needs a number of bottles, none, or default (with --date).');
 }
 
@@ -673,6 +677,25 @@ function parseMistake(error: unknown, options: Options): string {
   }
 }
 
+/**
+ * The command line with a negative number after a flag that takes a value joined to it
+ * (`--set -1` as `--set=-1`): parseArgs takes a word starting with a dash for a flag, and would
+ * say "--set needs a value", when the command can say what is wrong with the number.
+ */
+function negativeNumbersAsValues(args: readonly string[], options: Options): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? '';
+    const next = args[index + 1];
+    const takesValue = arg.startsWith('--') && options[arg.slice(2)]?.type === 'string';
+    if (takesValue && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index += 1;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
 /** What is wrong with the references given, or undefined when their number is right. */
 function referencesMistake(expected: Command['positionals'], given: readonly string[]): string | undefined {
   if (expected === 'one' && given.length === 0) return 'give the order reference';
@@ -710,7 +733,7 @@ export async function runCli(
   let parsed: { values: Values; positionals: string[] };
   try {
     parsed = parseArgs({
-      args: [...rest],
+      args: negativeNumbersAsValues(rest, options),
       options,
       allowPositionals: command.positionals !== 'none',
       strict: true,
