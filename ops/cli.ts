@@ -36,6 +36,7 @@ import {
 import { RefusedError } from '../lambdas/domain/refusal';
 import { writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
 import type { AdminDaySummary } from '../shared/admin-responses';
+import { describeClosedDay, reopeningValue } from '../shared/closed-day';
 import {
   assertBankHolidayCoverage,
   formatDispatchDate,
@@ -367,6 +368,7 @@ const COMMANDS: Record<string, Command> = {
       '--to: a working day (no weekend or bank holiday) after --dispatch and today, at most 8 weeks ahead.',
       'Each customer is emailed once with the new date; running it again sends nothing more.',
       "Their sold bottles move too, even past the new day's limit (the output then says so).",
+      '--dispatch is closed (capacity 0) so checkout does not sell it again; `capacity --set` reopens it.',
     ],
     options: { dispatch: { type: 'string' }, to: { type: 'string' }, reason: { type: 'string' } },
     positionals: 'none',
@@ -387,6 +389,13 @@ const COMMANDS: Record<string, Command> = {
         `Delay emails sent: ${result.emailed.length}${result.emailed.length ? ` (${result.emailed.join(', ')})` : ''}.`,
       );
       if (result.overLimit) io.out(describeOverLimit(fullDate(to), result.overLimit));
+      if (result.closed)
+        io.out(
+          describeClosedDay(
+            fullDate(result.closed.date),
+            `npm run orders -- capacity --set ${reopeningValue(result.closed)} --date ${result.closed.date}`,
+          ),
+        );
     },
   },
   refund: {

@@ -1,3 +1,4 @@
+import type { ClosedDay } from '../../../shared/closed-day';
 import {
   addDays,
   formatDispatchDate,
@@ -76,6 +77,23 @@ export async function capacityOfDays(
       };
     }),
   );
+}
+
+/**
+ * Closes a dispatch day checkout could still sell: its own limit set to 0, as `capacity --set 0
+ * --date` would, so the merchant sees it in the capacity list and reopens it the same way.
+ * Undefined when `date` is past or not a week's dispatch day: checkout sells nothing there anyway.
+ */
+export async function closeDispatchDay(
+  deps: { table: ShopTable; now: () => Date },
+  date: IsoDate,
+): Promise<ClosedDay | undefined> {
+  const now = deps.now();
+  if (date < firstComingDispatchDay(now) || dispatchDayOfWeekOf(date) !== date) return undefined;
+  const own = (await readShopSettings(deps.table, true)).capacity?.days?.[date];
+  await writeDayCapacity(deps.table, { date, limit: 0 }, now);
+  // A day already at 0 (an earlier run of the same delay closed it) reopens to the weekly default.
+  return { date, before: own === undefined || own === 0 ? 'default' : own };
 }
 
 /**
