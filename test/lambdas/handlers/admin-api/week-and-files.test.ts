@@ -270,6 +270,12 @@ describe('admin API: a delay, in the history of each order it moved', () => {
       to: '2026-12-08',
       moved: [first, second],
       emailed: [first, second],
+      closed: {
+        date: '2026-12-07',
+        before: 'default',
+        message:
+          'Monday 7 December is now closed: checkout sells nothing more on it. To sell it again: set its capacity under Shop & capacity, or POST /functions/v1/admin/capacity {"date":"2026-12-07","bottles":"default"}.',
+      },
     });
     expect(jsonBody(again)).toEqual({ from: '2026-12-07', to: '2026-12-08', moved: [], emailed: [] });
     expect(backwards.statusCode).toBe(409);
