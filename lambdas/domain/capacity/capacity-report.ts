@@ -111,7 +111,7 @@ export interface CapacityChangeResult {
 /**
  * Sets the weekly default (`date` absent) or one dispatch day's own limit. Lowering a day below
  * what it has sold is allowed: nothing is cancelled, no more is sold there, and the result names
- * the days in that state. Days already past are dropped from the stored overrides.
+ * the days in that state. A day's change also drops the days already past from the overrides.
  * Each write changes only what it sets (the weekly default, or one day's entry), so changes made
  * at the same moment, by the CLI and the /admin page, all stay.
  * @throws RefusedError for a number out of range, `default` without a day, or a day past or
