@@ -42,6 +42,7 @@ import { RefusedError } from '../lambdas/domain/refusal';
 import { writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
 import { isStripeError } from '../lambdas/lib/stripe-errors';
 import type { AdminDaySummary } from '../shared/admin-responses';
+import { describeClosedDay, reopeningValue } from '../shared/closed-day';
 import {
   assertBankHolidayCoverage,
   formatDispatchDate,
@@ -186,6 +187,10 @@ async function dispatchDayFor(
 function capacityValue(value: unknown): CapacityValue {
   if (value === 'none' || value === 'default') return value;
   if (typeof value === 'string' && /^\d{1,5}$/.test(value)) return Number(value);
+  if (typeof value === 'string' && /^[-+]?\d*[.,]?\d+$/.test(value))
+    throw new UsageError(
+      `--set ${value}: the bottles must be a whole number, 0 or more (or none, or default with --date).`,
+    );
   throw new UsageError('--set needs a number of bottles, none, or default (with --date).');
 }
 
@@ -407,6 +412,7 @@ const COMMANDS: Record<string, Command> = {
       '--to: a working day (no weekend or bank holiday) after --dispatch and today, at most 8 weeks ahead.',
       'Each customer is emailed once with the new date; running it again sends nothing more.',
       "Their sold bottles move too, even past the new day's limit (the output then says so).",
+      '--dispatch is closed (capacity 0) so checkout does not sell it again; `capacity --set` reopens it.',
     ],
     options: { dispatch: { type: 'string' }, to: { type: 'string' }, reason: { type: 'string' } },
     positionals: 'none',
@@ -427,6 +433,13 @@ const COMMANDS: Record<string, Command> = {
         `Delay emails sent: ${result.emailed.length}${result.emailed.length ? ` (${result.emailed.join(', ')})` : ''}.`,
       );
       if (result.overLimit) io.out(describeOverLimit(fullDate(to), result.overLimit));
+      if (result.closed)
+        io.out(
+          describeClosedDay(
+            fullDate(result.closed.date),
+            `npm run orders -- capacity --set ${reopeningValue(result.closed)} --date ${result.closed.date}`,
+          ),
+        );
     },
   },
   refund: {
@@ -739,6 +752,25 @@ function parseMistake(error: unknown, options: Options): string {
   }
 }
 
+/**
+ * The command line with a negative number after a flag that takes a value joined to it
+ * (`--set -1` as `--set=-1`): parseArgs takes a word starting with a dash for a flag, and would
+ * say "--set needs a value", when the command can say what is wrong with the number.
+ */
+function negativeNumbersAsValues(args: readonly string[], options: Options): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? '';
+    const next = args[index + 1];
+    const takesValue = arg.startsWith('--') && options[arg.slice(2)]?.type === 'string';
+    if (takesValue && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index += 1;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
 /** What is wrong with the references given, or undefined when their number is right. */
 function referencesMistake(expected: Command['positionals'], given: readonly string[]): string | undefined {
   if (expected === 'one' && given.length === 0) return 'give the order reference';
@@ -776,7 +808,7 @@ export async function runCli(
   let parsed: { values: Values; positionals: string[] };
   try {
     parsed = parseArgs({
-      args: [...rest],
+      args: negativeNumbersAsValues(rest, options),
       options,
       allowPositionals: command.positionals !== 'none',
       strict: true,

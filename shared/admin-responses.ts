@@ -2,6 +2,7 @@
 // builds them (lambdas/domain/operations/admin-views.ts). Types only, so the page's bundle carries
 // nothing of this file; the Lambda's values are typed by it, which keeps the two in step.
 
+import type { ClosedDay } from './closed-day';
 import type { OverLimit } from './over-limit';
 
 /** A day as `YYYY-MM-DD` (London). */
@@ -266,6 +267,11 @@ export interface AdminDelayResponse {
   emailed: string[];
   /** `to` has now sold more than its limit: the moved orders' bottles count there all the same. */
   overLimit?: OverLimit;
+  /**
+   * `from`, closed by this delay (its capacity set to 0) so it is not sold again; `before`, its own
+   * limit before (POST capacity's `bottles` that reopens it as it was); `message`, all that in words.
+   */
+  closed?: ClosedDay & { message: string };
 }
 
 /** `POST orders/refund`. A second press is a 409 naming the refund already made. */

@@ -134,6 +134,12 @@ describe('npm run orders -- capacity', () => {
     [['--set', 'lots'], '--set needs a number of bottles, none, or default (with --date).'],
     [['--date', '2026-12-07'], '--date goes with --set.'],
     [['--weeks', '0'], '--weeks must be a whole number from 1 to 52.'],
+    [['--weeks', '-1'], '--weeks must be a whole number from 1 to 52.'],
+    [
+      ['--set', '-1'],
+      '--set -1: the bottles must be a whole number, 0 or more (or none, or default with --date).',
+    ],
+    [['--set', '2.5', '--date', '2026-12-07'], '--set 2.5: the bottles must be a whole number, 0 or more'],
     [['--set', '3', '--date', '2026-13-01'], '--date 2026-13-01 is not a date: no such day.'],
   ])('mistyped %j: exit 2 with the reason', async (args, reason) => {
     const run = await h.orders(['capacity', ...args, '--local']);
@@ -146,6 +152,10 @@ describe('npm run orders -- capacity', () => {
     [['--set', 'default'], 'default goes with --date'],
     [['--set', '10001'], 'A capacity is a whole number of bottles from 0 to 10000, or none.'],
     [['--set', '3', '--date', '2026-11-30'], '2026-11-30 is past'],
+    [
+      ['--set', '3', '--date', '2099-06-01'],
+      'Monday 1 June 2099 (2099-06-01) is beyond the 8 weeks checkout sells: the last day it can sell now is Monday 1 February 2027 (2027-02-01).',
+    ],
   ])('refused %j: exit 1, nothing changed', async (args, reason) => {
     const run = await h.orders(['capacity', ...args, '--local']);
 

@@ -46,7 +46,10 @@ describe('orders CLI: a delayed order stays in every list', () => {
     expect(JSON.parse(list.out)).toHaveLength(4);
 
     const status = await h.orders(['status', '--local']);
-    expect(status.out).toContain('Next dispatch: Monday 30 November 2026: 0 orders, 0 bottles.');
+    // The delay closed Monday 30 November: nothing more is sold there.
+    expect(status.out).toContain(
+      'Next dispatch: Monday 30 November 2026: 0 orders, 0 bottles; capacity 0 bottles, 0 left.',
+    );
     expect(status.out).toContain('Then: Tuesday 1 December 2026: 3 orders, 12 bottles.');
 
     // On Tuesday 1 December the next day to pack is that Tuesday, not Monday 7 December.
@@ -211,10 +214,12 @@ describe('orders CLI: a delay moves the sold bottles with the orders', () => {
         /^Moved 3 orders from Monday 11 January 2027 to Tuesday 12 January 2027 \(weather\): /,
       ),
       expect.stringMatching(/^Delay emails sent: 3 /),
+      'Monday 11 January 2027 is now closed: checkout sells nothing more on it. To sell it again: npm run orders -- capacity --set 60 --date 2027-01-11.',
     ]);
     expect(again.out).toContain('Moved 0 orders from Monday 11 January 2027 to Tuesday 12 January 2027');
+    expect(again.out).not.toContain('closed');
     expect(await capacityRows(1)).toEqual([
-      { date: '2027-01-11', capacity: 60, reserved: 0, sold: 0, left: 60 },
+      { date: '2027-01-11', capacity: 0, reserved: 0, sold: 0, left: 0 },
     ]);
     expect((await h.orders(['list', '--dispatch', '2027-01-12', '--local'])).out).toContain(
       'Capacity Tuesday 12 January 2027: no limit (15 sold, 0 reserved).',
@@ -230,12 +235,13 @@ describe('orders CLI: a delay moves the sold bottles with the orders', () => {
     const moved = await delay('2027-01-18', '2027-01-25');
 
     expect(moved.code).toBe(0);
-    expect(moved.out.split('\n').at(-1)).toBe(
+    expect(moved.out.split('\n').slice(-2)).toEqual([
       'Monday 25 January 2027 is now over its limit: 15 sold of 10. Nothing is cancelled, and it sells no more.',
-    );
+      'Monday 18 January 2027 is now closed: checkout sells nothing more on it. To sell it again: npm run orders -- capacity --set default --date 2027-01-18.',
+    ]);
     expect(await capacityRows(3)).toEqual([
-      { date: '2027-01-11', capacity: 60, reserved: 0, sold: 0, left: 60 },
-      { date: '2027-01-18', capacity: null, reserved: 0, sold: 0, left: null },
+      { date: '2027-01-11', capacity: 0, reserved: 0, sold: 0, left: 0 },
+      { date: '2027-01-18', capacity: 0, reserved: 0, sold: 0, left: 0 },
       { date: '2027-01-25', capacity: 10, reserved: 0, sold: 15, left: 0 },
     ]);
   });

@@ -1,10 +1,17 @@
-import { addDays, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import type { ClosedDay } from '../../../shared/closed-day';
+import {
+  addDays,
+  formatDispatchDate,
+  type IsoDate,
+  londonDate,
+  nextDispatchDate,
+} from '../../../shared/dispatch';
 import type { ShopTable } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
-import { readShopSettings, writeCapacitySettings } from '../shop-settings/settings-store';
+import { readShopSettings, writeDayCapacity, writeWeeklyCapacity } from '../shop-settings/settings-store';
 import { type CapacitySettings, limitFor, MAX_DAY_CAPACITY } from './capacity-settings';
 import { capacityStoreFromTable } from './capacity-table';
-import { dispatchDaysFrom } from './holds';
+import { dispatchDaysFrom, RESERVATION_WEEKS } from './holds';
 
 /** One coming dispatch day as the merchant sees it; `capacity` and `left` are null when the day has no limit. */
 export interface CapacityRow {
@@ -19,6 +26,17 @@ export interface CapacityRow {
 /** The first dispatch day on or after today (London), the first the merchant still packs for. */
 export function firstComingDispatchDay(now: Date): IsoDate {
   return nextDispatchDate(now, { cutoffHours: -24 });
+}
+
+/**
+ * The last dispatch day a checkout placed at `now` can sell: RESERVATION_WEEKS dispatch days from
+ * the first it may sell, which is this week's or, past the cut-off, next week's. A day's own limit
+ * beyond it would change nothing a customer sees, and one years ahead is a typo.
+ */
+export function lastSellableDay(now: Date): IsoDate {
+  return (
+    dispatchDaysFrom(firstComingDispatchDay(now), RESERVATION_WEEKS + 1).at(-1) ?? firstComingDispatchDay(now)
+  );
 }
 
 /** The dispatch day of the week holding `day`: capacity is counted per dispatch day, one a week. */
@@ -62,6 +80,23 @@ export async function capacityOfDays(
 }
 
 /**
+ * Closes a dispatch day checkout could still sell: its own limit set to 0, as `capacity --set 0
+ * --date` would, so the merchant sees it in the capacity list and reopens it the same way.
+ * Undefined when `date` is past or not a week's dispatch day: checkout sells nothing there anyway.
+ */
+export async function closeDispatchDay(
+  deps: { table: ShopTable; now: () => Date },
+  date: IsoDate,
+): Promise<ClosedDay | undefined> {
+  const now = deps.now();
+  if (date < firstComingDispatchDay(now) || dispatchDayOfWeekOf(date) !== date) return undefined;
+  const own = (await readShopSettings(deps.table, true)).capacity?.days?.[date];
+  await writeDayCapacity(deps.table, { date, limit: 0 }, now);
+  // A day already at 0 (an earlier run of the same delay closed it) reopens to the weekly default.
+  return { date, before: own === undefined || own === 0 ? 'default' : own };
+}
+
+/**
  * What `capacity --set` asks for: a number of bottles, `none` (no limit), or, for one day,
  * `default` (that day follows the weekly default again).
  */
@@ -76,8 +111,11 @@ export interface CapacityChangeResult {
 /**
  * Sets the weekly default (`date` absent) or one dispatch day's own limit. Lowering a day below
  * what it has sold is allowed: nothing is cancelled, no more is sold there, and the result names
- * the days in that state. Days already past are dropped from the stored overrides.
- * @throws RefusedError for a number out of range, or `default` without a day.
+ * the days in that state. A day's change also drops the days already past from the overrides.
+ * Each write changes only what it sets (the weekly default, or one day's entry), so changes made
+ * at the same moment, by the CLI and the /admin page, all stay.
+ * @throws RefusedError for a number out of range, `default` without a day, or a day past or
+ * beyond what checkout sells (lastSellableDay).
  */
 export async function setCapacity(
   deps: { table: ShopTable; now: () => Date },
@@ -95,19 +133,33 @@ export async function setCapacity(
   if (date !== undefined && date < first) {
     throw new RefusedError(`${date} is past: its capacity can no longer change anything.`);
   }
-  const current = (await readShopSettings(deps.table, true)).capacity ?? {};
+  const last = lastSellableDay(deps.now());
+  if (date !== undefined && date > last) {
+    const today = londonDate(deps.now());
+    throw new RefusedError(
+      `${formatDispatchDate(date, { today })} (${date}) is beyond the ${RESERVATION_WEEKS} weeks checkout sells: the last day it can sell now is ${formatDispatchDate(last, { today })} (${last}). Set that day's capacity once it is within them.`,
+    );
+  }
   const limit = value === 'none' ? null : value;
-  // Only coming days are kept (a past day's limit can sell nothing more), and the day set is replaced.
-  const days: Record<IsoDate, number | null> = Object.fromEntries([
-    ...Object.entries(current.days ?? {}).filter(([day]) => day >= first && day !== date),
-    ...(date !== undefined && limit !== 'default' ? [[date, limit]] : []),
-  ]);
-  const weekly = date === undefined && limit !== 'default' ? (limit ?? undefined) : current.weekly;
-  const settings: CapacitySettings = {
-    ...(weekly !== undefined && { weekly }),
-    ...(Object.keys(days).length > 0 && { days }),
-  };
-  await writeCapacitySettings(deps.table, settings, deps.now());
+  if (date === undefined) {
+    // 'default' without a date was refused above.
+    await writeWeeklyCapacity(
+      deps.table,
+      limit === null || limit === 'default' ? undefined : limit,
+      deps.now(),
+    );
+  } else {
+    // Past days' own limits can sell nothing more: dropped by the same write.
+    const stale = Object.keys((await readShopSettings(deps.table, true)).capacity?.days ?? {}).filter(
+      (day) => day < first,
+    );
+    await writeDayCapacity(
+      deps.table,
+      { date, limit: limit === 'default' ? undefined : limit, stale },
+      deps.now(),
+    );
+  }
+  const settings = (await readShopSettings(deps.table, true)).capacity ?? {};
   const rows = await capacityReport(deps, weeks);
   const oversold = rows.flatMap((row) =>
     row.capacity !== null && row.sold > row.capacity && (date === undefined || row.date === date)

@@ -1,5 +1,7 @@
+import { ADMIN_API_PATHS } from '../../../shared/admin-api-paths';
 import type {
   AdminCapacitySettings,
+  AdminDelayResponse,
   AdminEmail,
   AdminEmailKind,
   AdminOrderView,
@@ -8,12 +10,15 @@ import type {
   AdminShopSettingsView,
   AdminStripePayment,
 } from '../../../shared/admin-responses';
+import { describeClosedDay } from '../../../shared/closed-day';
+import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
 import type { CapacitySettings } from '../capacity/capacity-settings';
 import type { ManagedOrder } from '../orders/managed-order';
 import type { OrderRequest } from '../orders/order-request';
 import type { ShopRecord } from '../orders/records';
 import { emailAttributes } from '../orders/send-once';
 import type { ShopSettings } from '../shop-settings/shop-settings';
+import type { DelayResult } from './order-actions';
 
 /** The emails the page shows, in the order they happen. */
 const VIEW_EMAIL_KINDS: readonly AdminEmailKind[] = [
@@ -154,4 +159,25 @@ export function settingsView(settings: ShopSettings): AdminShopSettingsView {
 /** The capacity settings as the page reads them: no weekly limit is null, as is a day's "none". */
 export function capacitySettingsView(capacity: CapacitySettings | undefined): AdminCapacitySettings {
   return { weekly: capacity?.weekly ?? null, days: { ...capacity?.days } };
+}
+
+/**
+ * A delay's answer: what it moved and emailed, and the day it closed with, in words, how to sell
+ * it again (the capacity route with the day's limit as it was, or the page's capacity form).
+ */
+export function delayView(result: DelayResult, now: Date): AdminDelayResponse {
+  const { closed, ...rest } = result;
+  if (closed === undefined) return rest;
+  const day = formatDispatchDate(closed.date, { today: londonDate(now) });
+  const body = JSON.stringify({ date: closed.date, bottles: closed.before });
+  return {
+    ...rest,
+    closed: {
+      ...closed,
+      message: describeClosedDay(
+        day,
+        `set its capacity under Shop & capacity, or POST ${ADMIN_API_PATHS.capacity} ${body}`,
+      ),
+    },
+  };
 }

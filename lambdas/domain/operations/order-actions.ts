@@ -1,9 +1,11 @@
 import { setTimeout } from 'node:timers/promises';
 import type Stripe from 'stripe';
+import type { ClosedDay } from '../../../shared/closed-day';
 import { formatLondonTime, type IsoDate } from '../../../shared/dispatch';
 import type { OverLimit } from '../../../shared/over-limit';
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
+import { closeDispatchDay } from '../capacity/capacity-report';
 import { renderDelayEmail, renderDispatchEmail } from '../emails/order-updates';
 import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
 import { partialRefundDetail, sendRefundEmail } from '../fulfilment/refunded-order';
@@ -136,6 +138,8 @@ export interface DelayResult {
    * (the merchant chose the day; as with a limit lowered below its sales, nothing is refused).
    */
   overLimit?: OverLimit;
+  /** The day this run closed (`from`, when checkout could still sell it), and how it was before. */
+  closed?: ClosedDay;
 }
 
 /**
@@ -150,6 +154,10 @@ export interface DelayResult {
  * limit (delayed-bottles.ts); the result says when `to` is now over its limit. A second run
  * finishes a move a stopped run left and counts nothing twice.
  *
+ * Before it moves any order, the run closes `from` (its own limit 0, closeDispatchDay): the
+ * merchant could not dispatch that day, so it is not sold again until they reopen it with
+ * `capacity` (the result says so). A rerun that finds nothing left to move closes nothing.
+ *
  * Order requests stay where they are: a delay moves paid orders only. A request's bottles stay
  * held on its day, the one its customer was told; `request-payment` moves them to a later day
  * with room when that day has closed, and `decline` gives them back (request-capacity.ts).
@@ -162,7 +170,11 @@ export async function delayDispatch(
   checkDelayTarget(from, to, deps.now());
   const now = deps.now().toISOString();
   const moved: string[] = [];
-  for (const record of await queryDispatchDay(deps.table, from, 'paid')) {
+  const waiting = (await queryDispatchDay(deps.table, from, 'paid')).filter((r) => r.kind === 'order');
+  // Closed whatever the reason (weather, supply, other): a day the merchant could not dispatch is
+  // never one to promise the next customer; closed first, so no checkout takes the bottles given back.
+  const closed = waiting.length > 0 ? await closeDispatchDay(deps, from) : undefined;
+  for (const record of waiting) {
     if (record.kind !== 'order') continue;
     const order = record.order;
     const due = emailDue('delay');
@@ -214,7 +226,7 @@ export async function delayDispatch(
     );
     if (outcome === 'sent') emailed.push(order.reference);
   }
-  return { from, to, moved, emailed, ...(overLimit && { overLimit }) };
+  return { from, to, moved, emailed, ...(overLimit && { overLimit }), ...(closed && { closed }) };
 }
 
 /**

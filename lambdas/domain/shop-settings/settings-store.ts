@@ -1,4 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { IsoDate } from '../../../shared/dispatch';
 import type { CapacitySettings } from '../capacity/capacity-settings';
 import { conditionalWrite, type ItemUpdate } from '../orders/conditional-writes';
 import { itemKey, SETTINGS_KEY, type ShopTable } from '../orders/orders-table';
@@ -78,8 +79,10 @@ export async function writeShopSettings(
 }
 
 /**
- * Replaces the capacity settings (the weekly default and every day's own limit), leaving the mode
- * as it is. A shop with no settings item yet gets one that reads as open, as no item did, with no
+ * Replaces the capacity settings (the weekly default and every day's own limit) as one whole:
+ * for seeding a shop (tests, a fresh stack). A merchant's change goes through writeWeeklyCapacity
+ * or writeDayCapacity, which touch only what changes, so concurrent changes of other days stay.
+ * A shop with no settings item yet gets one that reads as open, as no item did, with no
  * `modeSince` (open since ever, not since this write); an existing item's `updatedAt` and
  * `modeSince` stay as they are.
  */
@@ -88,7 +91,7 @@ export async function writeCapacitySettings(
   capacity: CapacitySettings,
   now: Date,
 ): Promise<void> {
-  const sets = ['#mode = if_not_exists(#mode, :open)', '#updatedAt = if_not_exists(#updatedAt, :now)'];
+  const sets = [...KEEP_OR_OPEN];
   const removes: string[] = [];
   if (capacity.weekly === undefined) removes.push('capacityWeekly');
   else sets.push('capacityWeekly = :weekly');
@@ -100,13 +103,90 @@ export async function writeCapacitySettings(
       TableName: table.tableName,
       Key: itemKey(SETTINGS_KEY),
       UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      ExpressionAttributeNames: { '#mode': 'mode', '#updatedAt': 'updatedAt' },
+      ExpressionAttributeNames: KEEP_OR_OPEN_NAMES,
       ExpressionAttributeValues: {
-        ':open': 'open',
-        ':now': now.toISOString(),
+        ...keepOrOpenValues(now),
         ...(capacity.weekly !== undefined && { ':weekly': capacity.weekly }),
         ...(Object.keys(days).length > 0 && { ':days': { ...days } }),
       },
     }),
   );
+}
+
+// A capacity write on a shop with no settings item makes one that reads as open (as no item did);
+// on an existing item it leaves the mode and `updatedAt` as they are.
+const KEEP_OR_OPEN = ['#mode = if_not_exists(#mode, :open)', '#updatedAt = if_not_exists(#updatedAt, :now)'];
+const KEEP_OR_OPEN_NAMES = { '#mode': 'mode', '#updatedAt': 'updatedAt' };
+const keepOrOpenValues = (now: Date) => ({ ':open': 'open', ':now': now.toISOString() });
+
+/** Sets the weekly default (undefined: no limit), one attribute, leaving every day's own limit as it is. */
+export async function writeWeeklyCapacity(
+  table: ShopTable,
+  weekly: number | undefined,
+  now: Date,
+): Promise<void> {
+  await table.client.send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: itemKey(SETTINGS_KEY),
+      UpdateExpression: `SET ${[...KEEP_OR_OPEN, ...(weekly === undefined ? [] : ['capacityWeekly = :weekly'])].join(', ')}${weekly === undefined ? ' REMOVE capacityWeekly' : ''}`,
+      ExpressionAttributeNames: KEEP_OR_OPEN_NAMES,
+      ExpressionAttributeValues: {
+        ...keepOrOpenValues(now),
+        ...(weekly !== undefined && { ':weekly': weekly }),
+      },
+    }),
+  );
+}
+
+/**
+ * Sets one day's own limit (`null`: no limit that day), or with `undefined` takes it away (the day
+ * follows the weekly default again), and drops the `stale` days' entries (days past), by one
+ * update of those entries alone: changes of other days made at the same moment all stay, and two
+ * of the same day end as the last one written. The map is made by a write conditional on its
+ * absence, so two first changes cannot overwrite each other either.
+ */
+export async function writeDayCapacity(
+  table: ShopTable,
+  change: { date: IsoDate; limit: number | null | undefined; stale?: readonly IsoDate[] | undefined },
+  now: Date,
+): Promise<void> {
+  const { date, limit } = change;
+  const stale = (change.stale ?? []).filter((day) => day !== date);
+  const staleNames = Object.fromEntries(stale.map((day, index) => [`#stale${index}`, day]));
+  const removeStale = stale.map((_, index) => `capacityDays.#stale${index}`);
+  const send = (input: ItemUpdate) =>
+    conditionalWrite(() =>
+      table.client.send(
+        new UpdateCommand({ TableName: table.tableName, Key: itemKey(SETTINGS_KEY), ...input }),
+      ),
+    );
+  const names = { ...KEEP_OR_OPEN_NAMES, ...staleNames, '#day': date };
+  if (limit === undefined) {
+    // No map: no day has its own limit, so there is nothing to take away.
+    await send({
+      UpdateExpression: `REMOVE ${['capacityDays.#day', ...removeStale].join(', ')}`,
+      ConditionExpression: 'attribute_exists(capacityDays)',
+      ExpressionAttributeNames: { ...staleNames, '#day': date },
+    });
+    return;
+  }
+  // The map may appear between the two writes (another day's first change): then the first again.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const inMap = await send({
+      UpdateExpression: `SET ${[...KEEP_OR_OPEN, 'capacityDays.#day = :limit'].join(', ')}${removeStale.length > 0 ? ` REMOVE ${removeStale.join(', ')}` : ''}`,
+      ConditionExpression: 'attribute_exists(capacityDays)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ...keepOrOpenValues(now), ':limit': limit },
+    });
+    if (inMap) return;
+    const newMap = await send({
+      UpdateExpression: `SET ${[...KEEP_OR_OPEN, 'capacityDays = :days'].join(', ')}`,
+      ConditionExpression: 'attribute_not_exists(capacityDays)',
+      ExpressionAttributeNames: KEEP_OR_OPEN_NAMES,
+      ExpressionAttributeValues: { ...keepOrOpenValues(now), ':days': { [date]: limit } },
+    });
+    if (newMap) return;
+  }
+  throw new Error(`Could not write the capacity of ${date}: the settings changed under each of three writes`);
 }

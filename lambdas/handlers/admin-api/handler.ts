@@ -17,7 +17,6 @@ import {
   type AdminCapacityResponse,
   type AdminCapacitySetResponse,
   type AdminDeclineResponse,
-  type AdminDelayResponse,
   type AdminDispatchResponse,
   type AdminDispatchResult,
   type AdminErrorResponse,
@@ -41,6 +40,7 @@ import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { clickAndDropCsv, packingSlipsHtml } from '../../domain/fulfilment/dispatch-files';
 import {
   capacitySettingsView,
+  delayView,
   orderView,
   recordView,
   settingsView,
@@ -268,7 +268,7 @@ const dispatchOrders: Handle = async ({ event, deps }, actor) => {
 
 const delayOrders: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminDelaySchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, (await delayDispatch({ ...body, actor }, deps)) satisfies AdminDelayResponse);
+  return json(200, delayView(await delayDispatch({ ...body, actor }, deps), deps.now()));
 };
 
 const refund: Handle = async ({ event, deps }, actor) => {

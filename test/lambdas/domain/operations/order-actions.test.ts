@@ -134,6 +134,7 @@ describe('delayDispatch', () => {
       to: '2031-03-11',
       moved: ['DELAYMOVE001', 'DELAYMOVE002'],
       emailed: ['DELAYMOVE001', 'DELAYMOVE002'],
+      closed: { date: '2031-03-10', before: 'default' },
     });
     expect(await h.item(moving1.pk)).toMatchObject({
       dispatchDate: '2031-03-11',
@@ -243,6 +244,7 @@ describe('delayDispatch', () => {
       to: '2031-03-25',
       moved: ['DELAYRACE002'],
       emailed: ['DELAYRACE002'],
+      closed: { date: '2031-03-24', before: 'default' },
     });
     expect(await h.item(dispatched.pk)).toMatchObject({ status: 'dispatched', dispatchDate: '2031-03-24' });
     expect(await h.emailsTo('delay.race1@example.com')).toEqual([]);

@@ -172,6 +172,9 @@ describe('admin API: the week', () => {
     const past = await call('POST', '/functions/v1/admin/capacity', {
       body: { date: '2026-11-30', bottles: 5 },
     });
+    const far = await call('POST', '/functions/v1/admin/capacity', {
+      body: { date: '2099-06-03', bottles: 5 },
+    });
     const bad = await call('POST', '/functions/v1/admin/capacity', { body: { date: 'soon', bottles: -1 } });
     const defaultTwice = await call('POST', '/functions/v1/admin/capacity', {
       body: { date: 'default', bottles: 'default' },
@@ -181,6 +184,12 @@ describe('admin API: the week', () => {
     expect(past.statusCode).toBe(409);
     expect(jsonBody(past)).toEqual({
       error: '2026-11-30 is past: its capacity can no longer change anything.',
+    });
+    // A date in a week means that week's dispatch day: Wednesday 3 June 2099 is Monday 1 June's.
+    expect(far.statusCode).toBe(409);
+    expect(jsonBody(far)).toEqual({
+      error:
+        "Monday 1 June 2099 (2099-06-01) is beyond the 8 weeks checkout sells: the last day it can sell now is Monday 1 February 2027 (2027-02-01). Set that day's capacity once it is within them.",
     });
     expect(bad.statusCode).toBe(400);
     expect(jsonBody(bad)).toMatchObject({
@@ -270,6 +279,12 @@ describe('admin API: a delay, in the history of each order it moved', () => {
       to: '2026-12-08',
       moved: [first, second],
       emailed: [first, second],
+      closed: {
+        date: '2026-12-07',
+        before: 'default',
+        message:
+          'Monday 7 December is now closed: checkout sells nothing more on it. To sell it again: set its capacity under Shop & capacity, or POST /functions/v1/admin/capacity {"date":"2026-12-07","bottles":"default"}.',
+      },
     });
     expect(jsonBody(again)).toEqual({ from: '2026-12-07', to: '2026-12-08', moved: [], emailed: [] });
     expect(backwards.statusCode).toBe(409);

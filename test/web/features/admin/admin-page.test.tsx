@@ -807,6 +807,31 @@ describe('more actions', () => {
     ).toBeVisible();
   });
 
+  it('says the day it moved the orders off is now closed, and where to reopen it', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/delay`]: () =>
+        jsonResponse({
+          from: '2026-11-30',
+          to: '2026-12-01',
+          moved: ['a1b2c3d4e5f6'],
+          emailed: ['a1b2c3d4e5f6'],
+          closed: { date: '2026-11-30', before: 'default', message: 'Monday 30 November is now closed.' },
+        }),
+    });
+    const { user } = signedIn();
+
+    await user.type(await screen.findByLabelText('New dispatch day', {}, { timeout: 5000 }), '2026-12-01');
+    await user.click(screen.getByRole('button', { name: 'Delay the day' }));
+
+    expect(
+      await screen.findByText(
+        '1 order(s) moved from Monday 30 November to Tuesday 1 December; 1 delay email(s) sent to the customers. ' +
+          'Monday 30 November is now closed: checkout sells nothing more on it. To sell it again: set its capacity under Shop & capacity.',
+      ),
+    ).toBeVisible();
+  });
+
   it('downloads the day’s Click & Drop file with the token, since a link could not carry it', async () => {
     const calls = stubNetwork({
       ...baseRoutes,

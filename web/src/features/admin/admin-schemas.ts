@@ -195,6 +195,13 @@ export const delaySchema: z.ZodMiniType<AdminDelayResponse> = z.object({
   moved: z.array(text),
   emailed: z.array(text),
   overLimit: z.optional(z.object({ sold: count, capacity: count })),
+  closed: z.optional(
+    z.object({
+      date: text,
+      before: z.union([count, z.null(), z.literal('default')]),
+      message: text,
+    }),
+  ),
 });
 
 export const refundSchema: z.ZodMiniType<AdminRefundResponse> = z.object({

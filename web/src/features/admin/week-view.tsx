@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminRecordView, AdminStatusResponse } from '../../../../shared/admin-responses';
+import { describeClosedDay } from '../../../../shared/closed-day';
 import { describeOverLimit } from '../../../../shared/over-limit';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
@@ -180,6 +181,9 @@ function DelayDay({ api, from, onDone }: { api: AdminApi; from: string; onDone: 
             ? `Nothing moved: no order of ${formatDay(result.from)} was waiting. ${result.emailed.length} delay email(s) sent.`
             : `${result.moved.length} order(s) moved from ${formatDay(result.from)} to ${formatDay(result.to)}; ${result.emailed.length} delay email(s) sent to the customers.`,
           ...(result.overLimit ? [describeOverLimit(formatDay(result.to), result.overLimit)] : []),
+          ...(result.closed
+            ? [describeClosedDay(formatDay(result.closed.date), 'set its capacity under Shop & capacity')]
+            : []),
         ].join(' '),
     );
     if (answer !== undefined) onDone();
