@@ -115,8 +115,8 @@ async function createCheckout({
     const { fields, message } = describeIssues(parsed.error);
     throw new HttpError(400, { error: message, fields });
   }
-  // The cached copy may be up to SETTINGS_MAX_AGE_MS old: confirmed (read again when over a
-  // second old) before anything is recorded or held, so a pause refuses new sessions at once.
+  // The cached copy may be up to SETTINGS_MAX_AGE_MS old: read again, consistently, before
+  // anything is recorded or held, so a pause or a lowered limit holds for this request at once.
   const settings = await shopSettings(deps, (current) => current.within(SETTINGS_CONFIRM_AGE_MS));
   refuseWhilePaused(settings);
   if (settings.mode === 'requests' && deps.shop) {
