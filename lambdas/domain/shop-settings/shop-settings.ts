@@ -1,10 +1,8 @@
 import * as z from 'zod/mini';
 import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../../shared/shop-status';
 import { initOnce } from '../../lib/cold-start';
-import { type RuntimeCredentialsEnv, signingCredentials } from '../../lib/config';
-import { createItemReader, type GetItem, plainAttributes } from '../../lib/dynamodb-http';
 import { type CapacitySettings, capacityFromItem, capacityItemFields } from '../capacity/capacity-settings';
-import { itemKey, PARTITION_KEY, SETTINGS_KEY } from '../orders/orders-table';
+import { PARTITION_KEY, SETTINGS_KEY } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
 
 const settingsItemSchema = z.object({
@@ -63,17 +61,6 @@ function legacyModeSince(mode: ShopSettings['mode'], updatedAt: string): string 
   return mode === 'open' ? undefined : updatedAt;
 }
 
-/**
- * Reads the settings with one signed GetItem and no AWS SDK: what create-checkout and shop-status
- * use, so a customer's cold start does not load the DynamoDB client (lambdas/lib/dynamodb-http.ts).
- */
-export function settingsOverHttp(getItem: GetItem, tableName: string): () => Promise<ShopSettings> {
-  return async () => {
-    const item = await getItem(tableName, itemKey(SETTINGS_KEY));
-    return settingsFromItem(item === undefined ? undefined : plainAttributes(item));
-  };
-}
-
 /** Checks a message the merchant typed: one line, 1 to 300 characters. */
 export function checkShopMessage(message: string): string {
   const text = message.trim();
@@ -99,23 +86,4 @@ export function createSettingsReader(
 ): () => Promise<ShopSettings> {
   // A failed read is not kept: the next request tries again.
   return initOnce(read, { maxAgeMs, now });
-}
-
-/**
- * The cached settings reader of a Lambda on a customer's path (create-checkout, shop-status), from
- * its parsed configuration: one signed GetItem per SETTINGS_MAX_AGE_MS at most, no AWS SDK.
- */
-export function settingsReaderFromConfig(
-  config: RuntimeCredentialsEnv & {
-    AWS_REGION: string;
-    DYNAMODB_ENDPOINT?: string | undefined;
-    ORDERS_TABLE_NAME: string;
-  },
-): () => Promise<ShopSettings> {
-  const getItem = createItemReader({
-    region: config.AWS_REGION,
-    endpoint: config.DYNAMODB_ENDPOINT,
-    credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
-  });
-  return createSettingsReader(settingsOverHttp(getItem, config.ORDERS_TABLE_NAME));
 }
