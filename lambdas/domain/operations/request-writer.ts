@@ -1,6 +1,6 @@
-import { createSesClient } from '../../lib/ses-client';
 import type { CheckoutEnv } from '../../lib/config';
 import { stdoutMetricsWriter } from '../../lib/metrics';
+import { createSesClient } from '../../lib/ses-client';
 import { shopEmailIdentity } from '../emails/send-email';
 import type { ShopTable } from '../orders/orders-table';
 import type { RequestWriterDeps } from './request-actions';
