@@ -1,5 +1,5 @@
 // @ts-check
-// `npm run mutation`: mutation testing of the money path and the operator's domain (figures and how to read them: docs/mutation.md).
+// `npm run mutation`: mutation testing of the money path and the operator's domain (figures and how to read them: docs/reports/mutation.md).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',

@@ -186,10 +186,11 @@ ${error === undefined ? '' : `<p role="alert">${escapeHtml(error)}</p>`}
 /**
  * Starts the local identity provider: `GET /oauth2/authorize` (sign-in page, or straight back
  * with a code while its session lasts), `POST /login` (the form), `POST /oauth2/token`
- * (authorization_code with the PKCE verifier; refresh_token), `GET /logout` (Cognito's:
- * `client_id` and a registered `logout_uri`), `/.well-known/jwks.json` and the OpenID discovery
- * document. The token endpoint answers CORS for the redirect URIs' origins, as the page calls it
- * from the shop's origin.
+ * (authorization_code with the PKCE verifier; refresh_token), `POST /oauth2/revoke` (a refresh
+ * token, as Cognito's revocation endpoint), `GET /logout` (Cognito's: `client_id` and a registered
+ * `logout_uri`), `/.well-known/jwks.json` and the OpenID discovery document. The token and
+ * revocation endpoints answer CORS for the redirect URIs' origins, as the page calls them from the
+ * shop's origin.
  */
 export async function startIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
   const now = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
@@ -374,6 +375,23 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     }
   };
 
+  /**
+   * Cognito's `/oauth2/revoke` for a public client: the refresh token named by `token` stops
+   * working at once. As RFC 7009 has it (and Cognito), an unknown or already revoked token is
+   * answered 200 too, so a second sign-out is not an error; another client's id is not.
+   */
+  const revoke = async (req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) => {
+    const form = await readForm(req);
+    const fail = (error: string, status = 400) => sendJson(res, status, { error }, cors);
+    if (form.get('client_id') !== options.clientId) return fail('invalid_client', 401);
+    const refreshToken = form.get('token') ?? '';
+    if (refreshToken === '') return fail('invalid_request');
+    // Cognito revokes refresh tokens only; an ID or access token (a JWT) is another type.
+    if (refreshToken.split('.').length === 3) return fail('unsupported_token_type');
+    refreshTokens.delete(refreshToken);
+    return send(res, 200, '', cors);
+  };
+
   const logout = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
     if (query.get('client_id') !== options.clientId) return errorPage(res, 400, 'Unknown client_id.');
     const logoutUri = query.get('logout_uri') ?? '';
@@ -399,6 +417,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
       case 'POST /login':
         return login(req, res);
       case 'OPTIONS /oauth2/token':
+      case 'OPTIONS /oauth2/revoke':
         return send(res, 204, '', {
           ...cors,
           'access-control-allow-methods': 'POST',
@@ -407,6 +426,8 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
         });
       case 'POST /oauth2/token':
         return token(req, res, cors);
+      case 'POST /oauth2/revoke':
+        return revoke(req, res, cors);
       case 'GET /logout':
         return logout(req, res, url.searchParams);
       case 'GET /.well-known/jwks.json':
@@ -417,6 +438,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
           authorization_endpoint: `${issuer}/oauth2/authorize`,
           token_endpoint: `${issuer}/oauth2/token`,
           end_session_endpoint: `${issuer}/logout`,
+          revocation_endpoint: `${issuer}/oauth2/revoke`,
           jwks_uri: `${issuer}/.well-known/jwks.json`,
           response_types_supported: ['code'],
           grant_types_supported: ['authorization_code', 'refresh_token'],

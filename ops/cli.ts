@@ -23,7 +23,12 @@ import {
   packingDay,
   recordDay,
 } from '../lambdas/domain/operations/listing';
-import { delayDispatch, markDispatched, refundOrder } from '../lambdas/domain/operations/order-actions';
+import {
+  delayDispatch,
+  findOrder,
+  markDispatched,
+  refundOrder,
+} from '../lambdas/domain/operations/order-actions';
 import { pauseShop } from '../lambdas/domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
 import { shopWeek } from '../lambdas/domain/operations/shop-week';
@@ -35,6 +40,7 @@ import {
 } from '../lambdas/domain/orders/managed-order';
 import { RefusedError } from '../lambdas/domain/refusal';
 import { writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
+import { isStripeError } from '../lambdas/lib/stripe-errors';
 import type { AdminDaySummary } from '../shared/admin-responses';
 import {
   assertBankHolidayCoverage,
@@ -128,6 +134,28 @@ function weeksOption(value: unknown, min: number, max: number): number {
 
 /** A mistake in how the command was typed: printed with the command's usage. */
 class UsageError extends Error {}
+
+/**
+ * A command that could not finish because a service failed (Stripe, email): its message, one
+ * line, says what was done and what was not, and what to run next. Printed as it is; exit 1.
+ */
+class IncompleteError extends Error {}
+
+/**
+ * Why a service call failed, in one line and no stack: the network's own words where the SDK
+ * wraps them (Stripe's connection errors carry them as `detail`), else the error's first line.
+ */
+function shortReason(error: unknown): string {
+  if (error instanceof Error && 'detail' in error && error.detail instanceof Error)
+    return error.detail.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]?.trim() ?? '';
+}
+
+/** Stripe did not answer, or answered with its own server error: whether it acted is unknown. */
+function isStripeUnreachable(error: unknown): boolean {
+  return isStripeError(error) && (error.type === 'StripeConnectionError' || error.type === 'StripeAPIError');
+}
 
 /**
  * The dispatch day a `--date`/`--dispatch` value means; `next` is the earliest day still holding
@@ -335,6 +363,8 @@ const COMMANDS: Record<string, Command> = {
       if (tracking !== undefined && references.length > 1)
         throw new UsageError('--tracking goes with one reference at a time.');
       let refused = 0;
+      const emailsNotSent: string[] = [];
+      let emailFailure = '';
       for (const reference of references) {
         try {
           const result = await markDispatched(
@@ -348,10 +378,24 @@ const COMMANDS: Record<string, Command> = {
               : `${result.reference}: already dispatched${result.order.dispatchedAt ? ` on ${formatLondonTime(result.order.dispatchedAt, io.now())}` : ''}; ${result.email === 'sent' ? 'its dispatch email, not sent before, sent now' : 'nothing sent again'}.`,
           );
         } catch (error) {
-          if (!(error instanceof RefusedError)) throw error;
-          refused += 1;
-          io.err(`${reference}: ${error.message}`);
+          if (error instanceof RefusedError) {
+            refused += 1;
+            io.err(`${reference}: ${error.message}`);
+            continue;
+          }
+          // Dispatched, then the email failed (SES down): say so, and go on with the other orders.
+          const order = await findOrder(target.deps, reference).catch(() => undefined);
+          if (order?.status !== 'dispatched' || order.dispatchEmailState === 'sent') throw error;
+          emailsNotSent.push(order.reference);
+          emailFailure = shortReason(error);
+          io.out(`${order.reference}: dispatched; dispatch email NOT sent (${emailFailure}).`);
         }
+      }
+      if (emailsNotSent.length > 0) {
+        const list = emailsNotSent.join(' ');
+        throw new IncompleteError(
+          `Marked dispatched, but the dispatch email could not be sent for ${list} (${emailFailure}). Nothing retries it by itself: run mark-dispatched ${list} again once email works (each email is sent once).${refused > 0 ? ` ${refused} of ${references.length} not marked dispatched.` : ''}`,
+        );
       }
       if (refused > 0) throw new RefusedError(`${refused} of ${references.length} not marked dispatched.`);
     },
@@ -397,7 +441,29 @@ const COMMANDS: Record<string, Command> = {
     async run(target, values, [reference = ''], io) {
       const reason: RefundReason =
         values.reason === undefined ? 'other' : oneOf(values.reason, REFUND_REASONS, '--reason');
-      const result = await refundOrder(reference, { reason, actor: target.actor }, target.deps);
+      const result = await refundOrder(reference, { reason, actor: target.actor }, target.deps).catch(
+        async (error: unknown) => {
+          if (error instanceof RefusedError) throw error;
+          const order = await findOrder(target.deps, reference).catch(() => undefined);
+          if (order === undefined) throw error;
+          if (isStripeUnreachable(error)) {
+            // The refund request may not have reached Stripe, or its answer was lost: the order
+            // says which, once the webhook records a refund Stripe did make.
+            throw new IncompleteError(
+              order.status === 'refunded'
+                ? `Stripe's answer was lost (${shortReason(error)}), but it did refund ${order.reference}: the order is refunded.`
+                : `Stripe could not be reached (${shortReason(error)}): ${order.reference} was not refunded here and is still ${order.status}. Run refund ${order.reference} again once Stripe answers: it cannot refund twice.`,
+            );
+          }
+          // Refunded, then the email failed (SES down): the refund stands.
+          if (order.status === 'refunded' && order.refundEmailState !== 'sent') {
+            throw new IncompleteError(
+              `${order.reference}: refunded ${formatGbp(order.totalPence)} in full${order.refundId ? ` (Stripe refund ${order.refundId})` : ''}, but the refund email could not be sent (${shortReason(error)}). Run refund ${order.reference} again once email works: it refunds nothing twice and sends the email.`,
+            );
+          }
+          throw error;
+        },
+      );
       const email = result.refundEmail;
       io.out(
         `${result.reference}: refunded ${formatGbp(result.order.totalPence)} in full (Stripe refund ${result.refundId}, reason ${reason}); ${
@@ -776,6 +842,17 @@ export async function runCli(
     if (error instanceof UsageError) return mistyped(error.message);
     if (error instanceof RefusedError) {
       io.err(`Refused: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof IncompleteError) {
+      io.err(error.message);
+      return 1;
+    }
+    // Whatever the command, Stripe down is one line, not a stack trace.
+    if (isStripeUnreachable(error)) {
+      io.err(
+        `Stripe could not be reached (${shortReason(error)}). Run the command again once Stripe answers.`,
+      );
       return 1;
     }
     if (

@@ -40,14 +40,22 @@ const EMAIL_LABELS: Record<ClaimedEmailKind, string> = {
 
 /**
  * "confirmation notice dispatch!": each email the record has, `!` when it is due and not yet sent,
- * `(refused)` when SES refused the address for good.
+ * `(refused)` when SES refused the address for good, `(superseded)` when it will never be sent.
  */
 function emailSummary(item: Record<string, unknown>): string {
   return CLAIMED_EMAIL_KINDS.flatMap((kind) => {
     const state = item[emailAttributes(kind).state];
     if (state === undefined) return [];
     // `failed`: SES refused the customer's address for good (money's CustomerEmailRefused).
-    const mark = state === 'sent' ? '' : state === 'failed' ? '(refused)' : '!';
+    // `superseded`: never sent, the order moved on first (refunded before its dispatch email).
+    const mark =
+      state === 'sent'
+        ? ''
+        : state === 'failed'
+          ? '(refused)'
+          : state === 'superseded'
+            ? '(superseded)'
+            : '!';
     return [`${EMAIL_LABELS[kind]}${mark}`];
   }).join(' ');
 }

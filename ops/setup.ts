@@ -460,7 +460,7 @@ async function registerWebhook(
     );
   else
     changes.made(
-      `Stripe webhook endpoint ${endpoint.id} ${endpoint.action}: ${url}, events ${deps.events.join(', ')}`,
+      `Stripe webhook endpoint ${endpoint.id} ${endpoint.action}: ${url}${endpoint.action === 'updated' && endpoint.movedFrom !== undefined ? ` (moved from ${endpoint.movedFrom})` : ''}, events ${deps.events.join(', ')}`,
       `webhook endpoint ${endpoint.action}`,
     );
   return endpoint;

@@ -142,7 +142,8 @@ export interface RemovedEndpoint {
 /** What ensureWebhookEndpoint did. */
 export type EndpointOutcome =
   | { action: 'created'; id: string; secret: string; removed: RemovedEndpoint[] }
-  | { action: 'updated' | 'unchanged'; id: string; removed: RemovedEndpoint[] };
+  | { action: 'updated'; id: string; removed: RemovedEndpoint[]; movedFrom?: string }
+  | { action: 'unchanged'; id: string; removed: RemovedEndpoint[] };
 
 /**
  * Makes the stage's webhook endpoint the one at `url` listening for exactly `events`, enabled,
@@ -162,14 +163,17 @@ export async function ensureWebhookEndpoint(
     apiVersion: Stripe.WebhookEndpointCreateParams.ApiVersion;
   },
 ): Promise<EndpointOutcome> {
-  const atUrl = (
-    await stripe.webhookEndpoints.list({ limit: 100 }).autoPagingToArray({ limit: 1000 })
-  ).filter((endpoint) => endpoint.url === wanted.url);
-  const known = atUrl.find(
+  const all = await stripe.webhookEndpoints.list({ limit: 100 }).autoPagingToArray({ limit: 1000 });
+  // The stored endpoint wherever it points: a stage moved to a custom domain moves its endpoint,
+  // rather than leaving one at the old address that Stripe retries for three days, then disables.
+  const known = all.find(
     (endpoint) => endpoint.id === wanted.knownId && endpoint.api_version === wanted.apiVersion,
   );
+  const stale = all.filter(
+    (endpoint) => endpoint.url === wanted.url || (endpoint.id === wanted.knownId && endpoint !== known),
+  );
   const removed: RemovedEndpoint[] = [];
-  for (const other of atUrl) {
+  for (const other of stale) {
     if (other.id === known?.id) continue;
     await stripe.webhookEndpoints.del(other.id);
     removed.push({
@@ -193,13 +197,15 @@ export async function ensureWebhookEndpoint(
     return { action: 'created', id: created.id, secret: created.secret, removed };
   }
   const { missing, extra } = eventDifference(known.enabled_events, wanted.events);
-  if (missing.length === 0 && extra.length === 0 && known.status === 'enabled')
+  const moved = known.url !== wanted.url;
+  if (missing.length === 0 && extra.length === 0 && known.status === 'enabled' && !moved)
     return { action: 'unchanged', id: known.id, removed };
   await stripe.webhookEndpoints.update(known.id, {
+    url: wanted.url,
     enabled_events: [...wanted.events],
     disabled: false,
   });
-  return { action: 'updated', id: known.id, removed };
+  return { action: 'updated', id: known.id, removed, ...(moved && { movedFrom: known.url }) };
 }
 
 function capitalise(text: string): string {

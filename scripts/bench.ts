@@ -46,7 +46,7 @@
  *
  * Every figure is printed beside its target with a pass/miss mark and written to
  * bench-results.json (git-ignored); a run of every part also rewrites the figures block of
- * docs/benchmarks.md, with the date, commit and machine. Node here is 20; Lambda runs Node 24 on
+ * docs/reports/benchmarks.md, with the date, commit and machine. Node here is 20; Lambda runs Node 24 on
  * arm64, so absolute cold loads differ there, the comparisons between bundles do not.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
@@ -80,7 +80,7 @@ import { apiGatewayEvent } from '../test/support/api-gateway-event';
 import { type BundleFiles, bundleAsDeployed } from '../test/support/bundle';
 import { chromiumPath } from '../test/support/chromium';
 import { startFulfilmentHarness } from '../test/support/fulfilment-harness';
-import { type BenchFigure, updateBenchmarksPage } from './benchmarks-page';
+import { BENCHMARKS_PAGE, type BenchFigure, updateBenchmarksPage } from './benchmarks-page';
 
 const execFileAsync = promisify(execFile);
 /** The build measured; BENCH_WEB_DIR points at another (an older commit's) to compare. */
@@ -91,8 +91,6 @@ type LambdaName = (typeof LAMBDAS)[number];
 const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
 const LIGHTHOUSE_RUNS = 3;
 const KIB = 1024;
-/** The page whose generated block a full run rewrites. */
-const BENCHMARKS_PAGE = 'docs/benchmarks.md';
 
 /** The commit measured, and whether the working tree had changes (then it is not that commit). */
 function currentCommit(): { commit: string; uncommitted: boolean } {

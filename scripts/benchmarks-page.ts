@@ -28,7 +28,9 @@ export interface BenchRun {
   figures: readonly BenchFigure[];
 }
 
-/** The name of the block `npm run bench` owns in docs/benchmarks.md. */
+/** The page whose generated block a full run rewrites (generated pages live in docs/reports/). */
+export const BENCHMARKS_PAGE = 'docs/reports/benchmarks.md';
+/** The name of the block `npm run bench` owns in that page. */
 export const BENCH_BLOCK = 'bench figures';
 
 /** The figures as a Markdown table: mark, figure, measured value, target, detail. */
@@ -45,7 +47,7 @@ export function benchTable(figures: readonly BenchFigure[]): string {
   );
 }
 
-/** The run's date, commit and machine, then its table: what docs/benchmarks.md shows. */
+/** The run's date, commit and machine, then its table: what docs/reports/benchmarks.md shows. */
 export function benchBlock(run: BenchRun): string {
   const when = `${run.at.slice(0, 10)} ${run.at.slice(11, 16)} UTC`;
   const commit = `commit \`${run.commit}\`${run.uncommitted ? ' with uncommitted changes' : ''}`;

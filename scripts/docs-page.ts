@@ -1,6 +1,6 @@
-// Pages under docs/ that a tool rewrites in part (docs/benchmarks.md from `npm run bench`,
-// docs/mutation.md from `npm run mutation`): the tool owns one marked block, the prose around it
-// is written by hand and kept.
+// Pages under docs/reports/ that a tool rewrites in part (benchmarks.md from `npm run bench`,
+// mutation.md from `npm run mutation`): the tool owns one marked block, the prose around it is
+// written by hand and kept.
 
 /** A Markdown table laid out as Biome formats one, so a rewritten page passes `npm run lint`. */
 export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {

@@ -1,6 +1,6 @@
 /**
  * Run after Stryker by `npm run mutation`: reads its JSON report (reports/mutation/mutation.json)
- * and rewrites the figures block of docs/mutation.md. With `--mutate` (a run of some files only)
+ * and rewrites the figures block of docs/reports/mutation.md. With `--mutate` (a run of some files only)
  * the files run replace their own rows and the other rows stay, each with the date and commit of
  * the run that made it; a full run replaces every row.
  *
@@ -16,8 +16,9 @@ import { generatedBlock, markdownTable, replaceGeneratedBlock } from './docs-pag
 
 /** Where stryker.config.mjs's JSON reporter writes. */
 const REPORT = 'reports/mutation/mutation.json';
-const MUTATION_PAGE = 'docs/mutation.md';
-/** The name of the block `npm run mutation` owns in docs/mutation.md. */
+/** The page whose figures block a run rewrites (generated pages live in docs/reports/). */
+export const MUTATION_PAGE = 'docs/reports/mutation.md';
+/** The name of the block `npm run mutation` owns in docs/reports/mutation.md. */
 export const MUTATION_BLOCK = 'mutation figures';
 
 const MUTANT_STATUSES = [

@@ -9,11 +9,13 @@ export const ADMIN_CONFIG_PATH = '/admin-config.json';
 
 /**
  * Cognito's managed login endpoints, relative to its domain (and the local stand-in's): the page
- * uses the authorization code flow with PKCE, a public client, and Cognito's logout endpoint.
+ * uses the authorization code flow with PKCE, a public client, Cognito's revocation and logout endpoints.
  */
 export const SIGN_IN_ENDPOINTS = {
   authorize: '/oauth2/authorize',
   token: '/oauth2/token',
+  /** Cognito's token revocation: sign-out ends the refresh token, not only the managed login's session. */
+  revoke: '/oauth2/revoke',
   logout: '/logout',
 } as const;
 

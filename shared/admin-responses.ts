@@ -18,6 +18,8 @@ export const HISTORY_ACTIONS = [
   'dispatched',
   'delayed',
   'refunded',
+  // Part of the payment refunded in Stripe: the order stands (its detail says how much).
+  'partly-refunded',
   'requested',
   'payment-link-sent',
   'declined',

@@ -106,6 +106,23 @@ const shopConfigSchema = z
      * reservation fails the deploy. Turn on once the quota is 1,000.
      */
     reservedConcurrency: z.preprocess(blankToUndefined, booleanFlag.default(false)),
+    /**
+     * The admin sign-in's Cognito domain prefix, unique in its region across all AWS accounts (a
+     * clash rolls the deploy back). Default: `live-aquatics-<stage>-<account id>`, unique to the account.
+     */
+    cognitoDomainPrefix: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, {
+          error:
+            'expected lower-case letters, digits and dashes, 1 to 63, not starting or ending with a dash',
+        })
+        .refine((prefix) => !/aws|amazon|cognito/.test(prefix), {
+          error: 'Cognito refuses a prefix containing aws, amazon or cognito',
+        })
+        .optional(),
+    ),
   })
   .superRefine((config, ctx) => {
     if (!PLACEHOLDER_STAGES.includes(config.stage)) {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CfnOutput, Duration, Stack, type StackProps, Stage, Tags } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Stack, type StackProps, Stage, Tags } from 'aws-cdk-lib';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -342,7 +342,8 @@ export class ShopStack extends Stack {
     });
 
     this.siteDir = props.siteDir ?? this.buildSite(repoRoot, config);
-    const adminDomainPrefix = `live-aquatics-shop-${config.stage}`;
+    // The account id makes the default unique (a prefix is global to the region); the setting overrides it.
+    const adminDomainPrefix = config.cognitoDomainPrefix ?? `live-aquatics-${config.stage}-${Aws.ACCOUNT_ID}`;
     this.website = new Website(this, 'Website', {
       siteDir: this.siteDir,
       apiOriginDomainName: this.api.originDomainName,

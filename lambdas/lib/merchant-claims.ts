@@ -25,13 +25,20 @@ const contextSchema = z.object({
   authorizer: z.object({ jwt: z.object({ claims: claimsSchema }) }),
 });
 
-/** The groups of a `cognito:groups` claim in either shape. */
+/**
+ * The groups of a `cognito:groups` claim in either shape. API Gateway writes an array claim as
+ * "[" + its items joined by single spaces + "]", and a Cognito group name holds no whitespace,
+ * so splitting on the space gives the names back exactly; a comma, a bracket or any other mark is
+ * part of a name (`staff,merchants` is one group, not `merchants`).
+ */
 function groupsOf(claim: string | string[] | undefined): string[] {
   if (claim === undefined) return [];
   if (Array.isArray(claim)) return claim;
+  // A plain string claim (not an array) is one group, as it stands.
+  if (!(claim.startsWith('[') && claim.endsWith(']'))) return [claim];
   return claim
-    .replace(/^\[|\]$/g, '')
-    .split(/[\s,]+/)
+    .slice(1, -1)
+    .split(' ')
     .filter((group) => group !== '');
 }
 

@@ -70,8 +70,22 @@ describe('the admin page’s sign-in settings, deployed beside the site', () => 
         '<<marker:0xbaba:1>>': { Ref: logicalIdOf(stack.admin.client) },
       },
     ]);
-    expect(template.toJSON().Resources[logicalIdOf(stack.admin.domain)].Properties.Domain).toBe(
-      'live-aquatics-shop-dev',
+    // A prefix is global to the region: the default carries the account id, so no other shop's clashes.
+    expect(template.toJSON().Resources[logicalIdOf(stack.admin.domain)].Properties.Domain).toEqual({
+      'Fn::Join': ['', ['live-aquatics-dev-', { Ref: 'AWS::AccountId' }]],
+    });
+  });
+
+  it('takes the domain prefix from the cognitoDomainPrefix setting, and refuses one Cognito would', () => {
+    const chosen = synthShop({ cognitoDomainPrefix: 'daphnia-direct-admin' });
+    expect(chosen.template.toJSON().Resources[logicalIdOf(chosen.stack.admin.domain)].Properties.Domain).toBe(
+      'daphnia-direct-admin',
+    );
+    expect(() => synthShop({ cognitoDomainPrefix: 'my-cognito-shop' })).toThrow(
+      'Cognito refuses a prefix containing aws, amazon or cognito',
+    );
+    expect(() => synthShop({ cognitoDomainPrefix: 'Shop_Admin' })).toThrow(
+      'expected lower-case letters, digits and dashes',
     );
   });
 
@@ -110,8 +124,8 @@ describe('the admin page’s sign-in settings, deployed beside the site', () => 
       template.toJSON().Resources[logicalIdOf(stack.website.responseHeadersPolicy)].Properties
         .ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy;
 
-    expect(String(policy).split('; ')).toContain(
-      "connect-src 'self' https://live-aquatics-shop-dev.auth.eu-west-2.amazoncognito.com",
+    expect(JSON.stringify(policy)).toContain(
+      `connect-src 'self' https://live-aquatics-dev-",{"Ref":"AWS::AccountId"},".auth.eu-west-2.amazoncognito.com`,
     );
   });
 

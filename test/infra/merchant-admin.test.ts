@@ -78,6 +78,10 @@ describe('MerchantAdmin', () => {
     });
   });
 
+  it("lets sign-out revoke the page's refresh token (Cognito's /oauth2/revoke)", () => {
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', { EnableTokenRevocation: true });
+  });
+
   it('puts the Cognito JWT authorizer on every admin route, and on no other route', () => {
     const authorizers = template.findResources('AWS::ApiGatewayV2::Authorizer', {
       Properties: { AuthorizerType: 'JWT' },

@@ -48,7 +48,7 @@ describe('Website', () => {
   };
 
   beforeAll(() => {
-    ({ stack, template } = synthShop());
+    ({ stack, template } = synthShop({ cognitoDomainPrefix: 'live-aquatics-admin-dev' }));
     config =
       template.toJSON().Resources[logicalIdOf(stack.website.distribution)].Properties.DistributionConfig;
   });
@@ -152,7 +152,7 @@ describe('Website', () => {
           "img-src 'self'",
           "font-src 'self'",
           // The API is on the site's own origin; the admin page gets its tokens from managed login.
-          "connect-src 'self' https://live-aquatics-shop-dev.auth.eu-west-2.amazoncognito.com",
+          "connect-src 'self' https://live-aquatics-admin-dev.auth.eu-west-2.amazoncognito.com",
           // The payment page opens in a new tab by script; no form is ever posted to Stripe.
           "form-action 'self'",
           "frame-ancestors 'none'",
@@ -204,7 +204,10 @@ describe('Website', () => {
         join(site, 'success.html'),
         '<style>body{color:red}</style><script type="module">start()</script>',
       );
-      const { stack: withStarter } = synthShop({}, { siteDir: site });
+      const { stack: withStarter } = synthShop(
+        { cognitoDomainPrefix: 'live-aquatics-admin-dev' },
+        { siteDir: site },
+      );
 
       const policy: unknown =
         Template.fromStack(withStarter).toJSON().Resources[

@@ -4,6 +4,8 @@ import { JwtExpiredError } from 'aws-jwt-verify/error';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type IdentityProvider, startIdentityProvider } from '../../local/identity-provider';
 import { fetchJwks } from '../../local/jwt-authorizer';
+import { AdminSession } from '../../web/src/features/admin/admin-session';
+import { refreshTokens } from '../../web/src/features/admin/sign-in';
 
 const SHOP = 'http://localhost:3000';
 const CALLBACK = 'http://localhost:3000/admin';
@@ -273,6 +275,60 @@ describe('the local identity provider', () => {
     const late = await refresh(refresh_token);
     expect(late.status).toBe(400);
     expect(await late.json()).toEqual({ error: 'invalid_grant' });
+  });
+
+  it("revokes a refresh token at Cognito's /oauth2/revoke: the token endpoint then answers invalid_grant", async () => {
+    const { code, verifier: codeVerifier } = await signIn();
+    const { refresh_token = '' } = await tokenSet(await exchange(code, codeVerifier));
+    const refresh = () =>
+      fetch(
+        `${idp.url}/oauth2/token`,
+        form({ grant_type: 'refresh_token', client_id: CLIENT_ID, refresh_token }),
+      );
+    const revoke = (values: Record<string, string>) => fetch(`${idp.url}/oauth2/revoke`, form(values));
+
+    expect((await refresh()).status).toBe(200);
+    const otherClient = await revoke({ token: refresh_token, client_id: 'another-client' });
+    expect(otherClient.status).toBe(401);
+    expect((await refresh()).status).toBe(200);
+
+    const revoked = await revoke({ token: refresh_token, client_id: CLIENT_ID });
+    expect(revoked.status).toBe(200);
+    expect(await revoked.text()).toBe('');
+    const after = await refresh();
+    expect(after.status).toBe(400);
+    expect(await after.json()).toEqual({ error: 'invalid_grant' });
+    // A second sign-out of the same token is not an error (RFC 7009), nor is a missing token allowed.
+    expect((await revoke({ token: refresh_token, client_id: CLIENT_ID })).status).toBe(200);
+    expect((await revoke({ client_id: CLIENT_ID })).status).toBe(400);
+  });
+
+  it("the admin page's sign-out revokes its refresh token: it mints no more tokens", async () => {
+    const { code, verifier: codeVerifier } = await signIn();
+    const issued = await tokenSet(await exchange(code, codeVerifier));
+    const refreshToken = issued.refresh_token ?? '';
+    const config = { signInUrl: idp.url, clientId: CLIENT_ID };
+    const session = new AdminSession(
+      config,
+      {
+        idToken: issued.id_token,
+        accessToken: issued.access_token,
+        refreshToken,
+        expiresAt: Date.now() + 30 * 60_000,
+        email: 'merchant@live-aquatics.test',
+      },
+      () => {},
+    );
+
+    expect(await session.signOut()).toBe(true);
+
+    const after = await fetch(
+      `${idp.url}/oauth2/token`,
+      form({ grant_type: 'refresh_token', client_id: CLIENT_ID, refresh_token: refreshToken }),
+    );
+    expect(after.status).toBe(400);
+    expect(await after.json()).toEqual({ error: 'invalid_grant' });
+    await expect(refreshTokens(config, refreshToken)).rejects.toThrow('The token endpoint answered 400');
   });
 
   it('issues tokens that expire after 30 minutes', async () => {

@@ -180,6 +180,43 @@ describe('orders CLI: list, mark-dispatched', () => {
     expect(listed.out).toContain('dispatch');
   });
 
+  it('with email down, says the orders were marked dispatched and which emails were not sent, not that the stack is down; a rerun sends them', async () => {
+    const first = await h.paidOrder({ customer: { email: 'ses.down.1@example.com' } });
+    const second = await h.paidOrder({ customer: { email: 'ses.down.2@example.com' } });
+    const emailDown = { ORDERS_LOCAL_SES_ENDPOINT: 'http://127.0.0.1:9' };
+
+    const run = await h.orders(['mark-dispatched', first.reference, second.reference, '--local'], {
+      env: emailDown,
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.out.split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${first.reference}: dispatched; dispatch email NOT sent \\(.*ECONNREFUSED.*\\)\\.$`),
+      ),
+      expect.stringMatching(new RegExp(`^${second.reference}: dispatched; dispatch email NOT sent \\(`)),
+    ]);
+    expect(run.err).toContain(
+      `Marked dispatched, but the dispatch email could not be sent for ${first.reference} ${second.reference} (`,
+    );
+    expect(run.err).toContain(
+      `run mark-dispatched ${first.reference} ${second.reference} again once email works (each email is sent once).`,
+    );
+    expect(run.err).not.toContain('local stack is not running');
+    expect((await h.shop.ordersFor(first.sessionId))[0]).toMatchObject({
+      status: 'dispatched',
+      dispatchEmailState: 'pending',
+    });
+
+    const rerun = await h.orders(['mark-dispatched', first.reference, second.reference, '--local']);
+    expect(rerun.code).toBe(0);
+    expect(rerun.out).toContain(`${first.reference}: already dispatched`);
+    expect(rerun.out).toContain('its dispatch email, not sent before, sent now');
+    for (const to of ['ses.down.1@example.com', 'ses.down.2@example.com']) {
+      expect((await h.emailsTo(to)).filter((e) => e.subject.includes('on its way'))).toHaveLength(1);
+    }
+  });
+
   it('refuses an unknown reference and a malformed one, and changes nothing', async () => {
     const unknown = await h.orders(['mark-dispatched', 'ZZZZZZZZZZZZ', '--local']);
     expect(unknown.code).toBe(1);

@@ -109,6 +109,48 @@ describe('orders CLI: refund', () => {
     expect(refundsOf(order.paymentIntentId)).toHaveLength(1);
   });
 
+  it('with Stripe unreachable, says in one line that nothing was refunded and the order is still paid (no stack trace), exit 1', async () => {
+    const order = await h.paidOrder({ customer: { email: 'stripe.down@example.com' } });
+
+    const run = await h.orders(['refund', order.reference, '--local'], {
+      env: { ORDERS_LOCAL_STRIPE_API_BASE: 'http://127.0.0.1:9' },
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.out).toBe('');
+    const lines = run.err.split('\n');
+    // The target line, then the one line of the answer.
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^Stripe could not be reached \\(.*ECONNREFUSED.*\\): ${order.reference} was not refunded here and is still paid\\. Run refund ${order.reference} again once Stripe answers: it cannot refund twice\\.$`,
+      ),
+    );
+    expect((await h.shop.ordersFor(order.sessionId))[0]).toMatchObject({ status: 'paid' });
+    expect(refundsOf(order.paymentIntentId)).toHaveLength(0);
+    expect(await refundEmails('stripe.down@example.com')).toHaveLength(0);
+  });
+
+  it('with email down, says the refund was made and its email not sent; a rerun sends it and refunds nothing again', async () => {
+    const order = await h.paidOrder({ customer: { email: 'refund.ses.down@example.com' } });
+
+    const run = await h.orders(['refund', order.reference, '--local'], {
+      env: { ORDERS_LOCAL_SES_ENDPOINT: 'http://127.0.0.1:9' },
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(
+      new RegExp(
+        `${order.reference}: refunded £14\\.70 in full \\(Stripe refund re_\\w+\\), but the refund email could not be sent \\(.*ECONNREFUSED.*\\)\\. Run refund ${order.reference} again once email works: it refunds nothing twice and sends the email\\.$`,
+      ),
+    );
+    expect(run.err).not.toContain('local stack is not running');
+    const rerun = await h.orders(['refund', order.reference, '--local']);
+    expect(rerun.err).toContain('its refund email, not sent before, was sent now');
+    expect(refundsOf(order.paymentIntentId)).toHaveLength(1);
+    expect(await refundEmails('refund.ses.down@example.com')).toHaveLength(1);
+  });
+
   it('a Dashboard refund (charge.refunded) ends in the same state as the command: refunded, one email; the command then refuses', async () => {
     const order = await h.paidOrder({ customer: { email: 'dashboard@example.com' } });
     await h.shop.simulator.refundFromDashboard(order.sessionId);

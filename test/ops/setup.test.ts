@@ -242,6 +242,28 @@ describe('npm run setup, run again', () => {
     expect(harness.state.secrets.get(SECRETS.webhook)).toBe(storedSecret);
     expect(again.lines.at(-1)).toBe('Stage prod set up: webhook endpoint updated.');
   });
+
+  it('moves the endpoint when the site moved (a custom domain), leaving none at the old address', async () => {
+    // The stage's endpoint still at the address before the move: Stripe would retry there for days.
+    const [endpoint] = (await stripe().webhookEndpoints.list()).data;
+    if (endpoint === undefined) throw new Error('no endpoint');
+    await stripe().webhookEndpoints.update(endpoint.id, {
+      url: 'https://d111111abcdef8.cloudfront.net/functions/v1/stripe-webhook',
+    });
+    const storedSecret = harness.state.secrets.get(SECRETS.webhook);
+
+    const again = await setup();
+
+    expect(again.code).toBe(0);
+    const { data } = await stripe().webhookEndpoints.list();
+    expect(data.map(({ id, url }) => ({ id, url }))).toEqual([
+      { id: endpoint.id, url: `${harness.shop.url}/functions/v1/stripe-webhook` },
+    ]);
+    expect(harness.state.secrets.get(SECRETS.webhook)).toBe(storedSecret);
+    expect(again.lines).toContain(
+      `  + Stripe webhook endpoint ${endpoint.id} updated: ${harness.shop.url}/functions/v1/stripe-webhook (moved from https://d111111abcdef8.cloudfront.net/functions/v1/stripe-webhook), events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired, charge.refunded`,
+    );
+  });
 });
 
 describe('npm run setup, refused before any change', () => {

@@ -106,6 +106,16 @@ describe('pause, resume and status', () => {
     expect(broken.err).toContain('one line of 1 to 300 characters');
   });
 
+  it('refuses a message with a zero-width space or a bidi override, as the checkout refuses them', async () => {
+    for (const message of ['Back on\u200bMonday', 'Back on \u202eyadnoM']) {
+      const run = await h.orders(['pause', '--message', message, '--local']);
+      expect(run.code).toBe(1);
+      expect(run.err).toContain(
+        'The message must be one line of 1 to 300 characters, without control or invisible characters.',
+      );
+    }
+  });
+
   it('resume: checkout opens payment pages again', async () => {
     expect((await h.orders(['resume', '--local'])).out).toBe('Shop open: checkout takes paid orders again.');
     const { checkout, status } = handlers();

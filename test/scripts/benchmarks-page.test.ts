@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type BenchRun, updateBenchmarksPage } from '../../scripts/benchmarks-page';
+import { BENCHMARKS_PAGE, type BenchRun, updateBenchmarksPage } from '../../scripts/benchmarks-page';
 
 const PAGE = [
   '# Benchmarks',
@@ -55,7 +56,7 @@ const RUN: BenchRun = {
   ],
 };
 
-describe('docs/benchmarks.md from npm run bench', () => {
+describe('docs/reports/benchmarks.md from npm run bench', () => {
   it('rewrites only the generated block: the run, its machine and the table as Biome lays it out', () => {
     // Act
     const page = updateBenchmarksPage(PAGE, RUN);
@@ -122,5 +123,14 @@ describe('docs/benchmarks.md from npm run bench', () => {
     expect(rewrite).toThrow(
       'The page has no "<!-- bench figures: start (written by the tool; edits here are overwritten) -->" … "<!-- bench figures: end -->" block to rewrite.',
     );
+  });
+
+  it('writes the committed page in docs/reports/, which keeps the block a run replaces', () => {
+    // Act
+    const rewritten = updateBenchmarksPage(readFileSync(BENCHMARKS_PAGE, 'utf8'), RUN);
+
+    // Assess
+    expect(BENCHMARKS_PAGE).toBe('docs/reports/benchmarks.md');
+    expect(rewritten).toContain('Latest run: 2026-11-26 09:05 UTC, commit `abc1234`');
   });
 });

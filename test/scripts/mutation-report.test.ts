@@ -1,5 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isPartialRun, type MutationRun, updateMutationPage } from '../../scripts/mutation-report';
+import {
+  isPartialRun,
+  MUTATION_PAGE,
+  type MutationRun,
+  updateMutationPage,
+} from '../../scripts/mutation-report';
 
 /** A mutant as Stryker's JSON reporter writes it (mutation-testing-report-schema). */
 function mutant(id: number, status: string) {
@@ -82,7 +88,16 @@ const RUN: MutationRun = {
   partial: false,
 };
 
-describe('docs/mutation.md from a Stryker report', () => {
+describe('docs/reports/mutation.md from a Stryker report', () => {
+  it('writes the committed page in docs/reports/, which keeps the block a run replaces', () => {
+    // Act
+    const page = updateMutationPage(readFileSync(MUTATION_PAGE, 'utf8'), REPORT, { ...RUN, partial: true });
+
+    // Assess
+    expect(MUTATION_PAGE).toBe('docs/reports/mutation.md');
+    expect(page).toContain('Latest run: 2026-11-26 `abc1234`, 3 files (`--mutate`)');
+  });
+
   it("writes a full run's score as Stryker computes it, (killed + timeout) ÷ (killed + timeout + survived + no coverage), file by file", () => {
     // Act
     const page = updateMutationPage(PAGE, REPORT, RUN);

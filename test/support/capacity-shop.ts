@@ -21,11 +21,20 @@ import type { CheckoutEventType } from './stripe-events';
  */
 export interface CapacityShop {
   h: FulfilmentHarness;
-  /** POSTs a checkout through create-checkout, as the page does (its own idempotency key unless given). */
+  /**
+   * POSTs a checkout through create-checkout, as the page does (its own idempotency key unless
+   * given; a customer address of its own unless `email`; `viewer`, the address CloudFront passes).
+   */
   checkout(
     quantity?: 3 | 6 | 9,
     key?: string,
+    from?: { email?: string; viewer?: string },
   ): Promise<APIGatewayProxyStructuredResultV2 & { sessionId?: string }>;
+  /**
+   * One warm create-checkout container, as a Lambda keeps between requests: its cached settings
+   * are what a pause has to reach. Posts as `checkout` does.
+   */
+  warmContainer(): CapacityShop['checkout'];
   /** Delivers one event of a session to the webhook, signed now, as Stripe would send it. */
   deliver(type: CheckoutEventType, sessionId: string): Promise<APIGatewayProxyStructuredResultV2>;
   /** Pays a session on the simulator's page (card, or a debit left pending) and delivers `completed`. */
@@ -54,22 +63,22 @@ export async function startCapacityShop(): Promise<CapacityShop> {
   // would act on them within SETTINGS_MAX_AGE_MS).
   const handle: ReturnType<typeof createCheckoutHandler> = (event) =>
     createCheckoutHandler(() => loadCheckoutDeps(env))(event);
-  const table = { client: h.standIns.inspector, tableName: h.standIns.tableName };
-  const store = capacityStoreFromTable(table);
-  const deliver = async (type: CheckoutEventType, sessionId: string) =>
-    h.webhook(h.delivery(await h.eventFor(type, sessionId)));
-  return {
-    h,
-    async checkout(quantity = 3, key = randomUUID()) {
+  const post =
+    (container: ReturnType<typeof createCheckoutHandler>): CapacityShop['checkout'] =>
+    async (quantity = 3, key = randomUUID(), from = {}) => {
       const quote = quoteOrder(quantity);
-      const result = await handle(
+      const result = await container(
         apiGatewayEvent({
           method: 'POST',
           path: API_PATHS.createCheckout,
-          headers: { 'content-type': 'application/json', 'idempotency-key': key },
+          headers: {
+            'content-type': 'application/json',
+            'idempotency-key': key,
+            ...(from.viewer !== undefined && { 'cloudfront-viewer-address': `${from.viewer}:51234` }),
+          },
           body: {
             name: 'Cara Capacity',
-            email: `cara.${randomUUID().slice(0, 8)}@example.com`,
+            email: from.email ?? `cara.${randomUUID().slice(0, 8)}@example.com`,
             phone: '07700 900789',
             address: '4 Weir Walk\nBath',
             postcode: 'BA1 1AA',
@@ -86,7 +95,15 @@ export async function startCapacityShop(): Promise<CapacityShop> {
           ? body.sessionId
           : undefined;
       return { ...result, sessionId };
-    },
+    };
+  const table = { client: h.standIns.inspector, tableName: h.standIns.tableName };
+  const store = capacityStoreFromTable(table);
+  const deliver = async (type: CheckoutEventType, sessionId: string) =>
+    h.webhook(h.delivery(await h.eventFor(type, sessionId)));
+  return {
+    h,
+    checkout: post(handle),
+    warmContainer: () => post(createCheckoutHandler(() => loadCheckoutDeps(env))),
     deliver,
     async pay(sessionId, paymentStatus = 'paid') {
       await h.simulator.completeSession(sessionId, { paymentStatus });

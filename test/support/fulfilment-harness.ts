@@ -49,6 +49,8 @@ export interface FulfilmentHarness {
   paidSession(options?: SessionOptions): Promise<Stripe.Checkout.Session>;
   /** A signed-ready event payload for a session, as Stripe would send it now. */
   eventFor(type: CheckoutEventType, sessionId: string, options?: { livemode?: boolean }): Promise<string>;
+  /** The `charge.refunded` payload Stripe sends after a refund of a session's payment: its charge, now. */
+  chargeRefundedEventFor(sessionId: string): Promise<string>;
   /** A delivery of `payload`, signed now (or at `timestamp`) with the endpoint's secret. */
   delivery(payload: string, options?: Partial<DeliveryOptions>): APIGatewayProxyEventV2;
   ordersFor(sessionId: string): Promise<Array<Record<string, unknown>>>;
@@ -116,8 +118,11 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
   };
   const stripe = createStripeClient('sk_test_harness', { apiBase: simulator.url, maxNetworkRetries: 0 });
   // Built for each delivery, so each test runs the handler's wiring too, not a copy built before it.
+  // The refund recorder is wired as loadWebhookDeps wires it: over fulfilment's own dependencies.
   const webhook = (event: APIGatewayProxyEventV2) =>
-    createWebhookHandler({ fulfilment: deps, webhookSecret: WEBHOOK_SECRET, livemode: false })(event);
+    createWebhookHandler({ fulfilment: deps, webhookSecret: WEBHOOK_SECRET, livemode: false, refunds: deps })(
+      event,
+    );
   const ordersFor = async (sessionId: string) =>
     (await standIns.orderItems()).filter(
       (item) => item.sessionId === sessionId && String(item.pk).startsWith('ORDER#'),
@@ -151,6 +156,15 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
       return eventPayload(
         stripeEvent(type, session, { created: clock.nowSeconds(), livemode: options.livemode }),
       );
+    },
+    async chargeRefundedEventFor(sessionId) {
+      const session = await stripe.checkout.sessions.retrieve(sessionId, {
+        expand: ['payment_intent.latest_charge'],
+      });
+      const intent = session.payment_intent;
+      const charge = typeof intent === 'object' ? intent?.latest_charge : undefined;
+      if (typeof charge !== 'object' || charge === null) throw new Error(`${sessionId} has no charge`);
+      return eventPayload(stripeEvent('charge.refunded', charge, { created: clock.nowSeconds() }));
     },
     delivery(payload, options = {}) {
       return webhookDelivery(payload, { secret: WEBHOOK_SECRET, timestamp: clock.nowSeconds(), ...options });

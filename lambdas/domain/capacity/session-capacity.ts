@@ -124,6 +124,15 @@ export async function returnFailedPayment(metadata: Metadata, store: CapacitySto
 }
 
 /**
+ * A paid session refunded in full in Stripe before its order was recorded gives its bottles back,
+ * whether still a hold or already a sale (a debit pending sold them): like a failed payment, nothing
+ * will be dispatched. False when neither: done before.
+ */
+export async function returnRefundedSession(metadata: Metadata, store: CapacityStore): Promise<boolean> {
+  return returnFailedPayment(metadata, store);
+}
+
+/**
  * The reconciler's look at a completed session that is not paid: a debit still with the bank
  * keeps its bottles (the completed event may have been missed), a failed one gives them back (its
  * failure event may have been missed). `intentStatus` is its PaymentIntent's.

@@ -18,12 +18,16 @@ const lineItemSchema = z.object({
 });
 
 /**
- * The charge that took the money: its `created` is when Stripe recorded the payment, and its
- * method's type (`card`, `bacs_debit`...) which dispatch day the customer was promised.
+ * The charge that took the money: its `created` is when Stripe recorded the payment, its
+ * method's type (`card`, `bacs_debit`...) which dispatch day the customer was promised, and its
+ * refunds what is left of the sale.
  */
 const chargeSchema = z.object({
   created: z.number().check(z.int()),
   payment_method_details: z.optional(z.nullable(z.object({ type: z.string() }))),
+  /** What has been refunded of it (pence), and whether in full: a Dashboard refund may come before our order. */
+  amount_refunded: z.optional(z.number().check(z.int())),
+  refunded: z.optional(z.boolean()),
 });
 
 /**

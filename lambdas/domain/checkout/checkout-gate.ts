@@ -6,15 +6,15 @@ import type { CapacitySettings } from '../capacity/capacity-settings';
 import type { CapacityStore } from '../capacity/capacity-store';
 import { capacityStoreFromTable } from '../capacity/capacity-table';
 import { readShopSettings } from '../shop-settings/settings-store';
-import { createSettingsReader, type ShopSettings } from '../shop-settings/shop-settings';
+import { type CheckoutSettings, createCheckoutSettings } from '../shop-settings/shop-settings';
 
 type RecordOrderRequest = typeof import('../operations/request-writer').recordOrderRequest;
 export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
 
 /** What create-checkout needs for the shop's settings and order requests. */
 export interface CheckoutGateDeps {
-  /** The current settings; cached for a few seconds at most (createSettingsReader). */
-  settings: () => Promise<ShopSettings>;
+  /** The settings: cached for a few seconds, and confirmed before a session is made (createCheckoutSettings). */
+  settings: CheckoutSettings;
   /** The dispatch days' bottles, reserved before a session is made. */
   capacity: CapacityStore;
   /**
@@ -54,7 +54,7 @@ export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
     })),
   );
   return {
-    settings: createSettingsReader(() => readShopSettings(table)),
+    settings: createCheckoutSettings((consistent) => readShopSettings(table, consistent)),
     capacity: capacityStoreFromTable(table),
     recordRequest: async (input, options) => {
       const { record, deps } = await loadWriter();

@@ -62,6 +62,18 @@ export class CheckoutConflictError extends Error {
 }
 
 /**
+ * The idempotency key belongs to a session that has expired (Stripe replays a key's first answer for
+ * 24 hours, dead session included): nothing is held for it and no payment page is answered. The
+ * page makes a new key for each click, so the customer's next try makes a new session.
+ */
+export class CheckoutExpiredError extends Error {
+  constructor(readonly sessionId: string) {
+    super(`The idempotency key belongs to session ${sessionId}, which has expired`);
+    this.name = 'CheckoutExpiredError';
+  }
+}
+
+/**
  * Stripe refused the customer's email address (`invalid_request_error` on `customer_email`, such
  * as "Invalid email address"): the customer must change it, so it is their field's error, not a
  * "try again" that would send the same address for ever.
@@ -124,6 +136,7 @@ export interface CreatedCheckoutSession {
  * @throws CapacityFullError when no dispatch day within 8 weeks has room (nothing sent to Stripe).
  * @throws QuoteMismatchError when the sent totals differ from the quote (nothing is sent to Stripe).
  * @throws CheckoutConflictError when the idempotency key was used for different details.
+ * @throws CheckoutExpiredError when the idempotency key's session has expired (nothing held).
  * @throws CustomerEmailRejectedError when Stripe refuses the customer's email address.
  * @throws PaymentProviderError when Stripe fails, times out or answers without a payment page URL.
  */
@@ -174,6 +187,11 @@ export async function createCheckoutSession(
         stripeKey ? { idempotencyKey: stripeKey.key } : undefined,
       );
       if (!session.url) throw new PaymentProviderError({ type: 'session_without_url' });
+      if (await isExpiredReplay(deps.stripe, session)) {
+        // Its hold (taken again now, or never released yet) can never be paid for: give it back.
+        if (reservation) await releaseQuietly(deps, reservation);
+        throw new CheckoutExpiredError(session.id);
+      }
       return {
         url: session.url,
         sessionId: session.id,
@@ -182,6 +200,7 @@ export async function createCheckoutSession(
         capacityHold: reservation?.hold,
       };
     } catch (error) {
+      if (error instanceof CheckoutExpiredError) throw error;
       if (reservation?.added && !isKeyInUse(error)) await releaseQuietly(deps, reservation);
       throw error;
     }
@@ -201,6 +220,20 @@ export async function createCheckoutSession(
   }
 }
 
+/**
+ * Whether Stripe answered with a key's stored first answer (`Idempotent-Replayed`) for a session
+ * that has expired since (Stripe's expiry, or a pause's sweep): the stored answer still says
+ * "open", so only a retrieve tells. A fresh session costs no extra call.
+ */
+async function isExpiredReplay(
+  stripe: Stripe,
+  session: Stripe.Response<Stripe.Checkout.Session>,
+): Promise<boolean> {
+  if (session.lastResponse?.headers?.['idempotent-replayed'] !== 'true') return false;
+  const current = await stripe.checkout.sessions.retrieve(session.id);
+  return current.status === 'expired';
+}
+
 /** Stripe's 409: another request with the same key is making the session now, with this hold. */
 function isKeyInUse(error: unknown): boolean {
   return error instanceof Stripe.errors.StripeIdempotencyError && error.statusCode === 409;
@@ -211,7 +244,10 @@ function isKeyInUse(error: unknown): boolean {
  * customer sees Stripe's failure, and the reconciler releases the hold once its session could no
  * longer be paid (its expiry is in its id).
  */
-async function releaseQuietly(deps: CreateCheckoutSessionDeps, reservation: Reservation): Promise<void> {
+async function releaseQuietly(
+  deps: Pick<CreateCheckoutSessionDeps, 'capacity'>,
+  reservation: Reservation,
+): Promise<void> {
   if (!deps.capacity) return;
   try {
     await releaseHold(deps.capacity.store, reservation.date, reservation.hold);
@@ -221,6 +257,31 @@ async function releaseQuietly(deps: CreateCheckoutSessionDeps, reservation: Rese
       hold: reservation.hold,
       error,
     });
+  }
+}
+
+/**
+ * Takes back a session made while a pause was being written (create-checkout read "open" just
+ * before it): expired through Stripe, so it can never be paid, and its hold given back at once
+ * (the expired event gives back nothing more). A failure to expire is logged, not thrown: the
+ * customer is refused all the same, and a session paid regardless is recorded as placed while
+ * paused (ADR 0021).
+ */
+export async function withdrawCheckoutSession(
+  session: CreatedCheckoutSession,
+  deps: Pick<CreateCheckoutSessionDeps, 'stripe' | 'capacity'>,
+): Promise<void> {
+  try {
+    await deps.stripe.checkout.sessions.expire(session.sessionId);
+  } catch (error) {
+    logger.error('Could not expire a session made as the shop paused; it stays payable until it expires', {
+      sessionId: session.sessionId,
+      error,
+    });
+    return;
+  }
+  if (deps.capacity && session.capacityHold !== undefined) {
+    await releaseQuietly(deps, { date: session.dispatchDate, hold: session.capacityHold, added: true });
   }
 }
 

@@ -27,6 +27,12 @@ export interface PaidCheckout {
    * session was retrieved with `payment_intent.latest_charge` expanded; else undefined.
    */
   paidAt?: Date | undefined;
+  /**
+   * What Stripe has refunded of the charge already (a refund in the Dashboard before the order was
+   * recorded: its `completed` late): `full` when all of it. Absent when nothing was refunded, or
+   * the charge was not expanded.
+   */
+  refund?: { amountPence: number; full: boolean } | undefined;
 }
 
 export type CheckoutAssessment =
@@ -70,6 +76,10 @@ export function assessCheckoutSession(input: unknown, shopId: string): CheckoutA
       ...(termsShown !== undefined && { termsShown }),
       checkoutCreatedAt: new Date(session.created * 1000),
       paidAt: charge === undefined ? undefined : new Date(charge.created * 1000),
+      ...(charge?.amount_refunded !== undefined &&
+        charge.amount_refunded > 0 && {
+          refund: { amountPence: charge.amount_refunded, full: charge.refunded === true },
+        }),
     },
   };
 }

@@ -3,13 +3,24 @@ import { nextDispatchDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
 import type { CapacityStore } from '../capacity/capacity-store';
-import { keepSessionReservation } from '../capacity/session-capacity';
-import { isPaymentLinkSession } from '../checkout/order-metadata';
-import { assessCheckoutSession } from '../checkout/paid-checkout';
-import { type PauseMark, toOrderItem } from '../orders/order';
-import type { ShopTable } from '../orders/orders-table';
-import type { ShopSettings } from '../shop-settings/shop-settings';
+import { giveBackSale } from '../capacity/holds';
 import {
+  type KeptReservation,
+  keepSessionReservation,
+  returnRefundedSession,
+  settleUnpaidSession,
+} from '../capacity/session-capacity';
+import { reservationOf } from '../capacity/session-reservation';
+import { isPaymentLinkSession } from '../checkout/order-metadata';
+import { assessCheckoutSession, type PaidCheckout } from '../checkout/paid-checkout';
+import { ACTORS, historyEntry } from '../orders/history';
+import { type OrderItem, type PauseMark, toOrderItem } from '../orders/order';
+import type { ShopTable } from '../orders/orders-table';
+import type { SendOnceOutcome } from '../orders/send-once';
+import type { ShopSettings } from '../shop-settings/shop-settings';
+import { partialRefundDetail, sendRefundEmail, toRefundedOrderItem } from './refunded-order';
+import {
+  type EmailClaims,
   type EmailOutcome,
   type OrderEmailDeps,
   releaseEmailClaims,
@@ -67,6 +78,18 @@ export type FulfilmentResult =
       /** True when this call wrote the order; false when it already existed. */
       orderCreated: boolean;
       emails: Record<'confirmation' | 'merchantNotice', EmailOutcome>;
+    }
+  /**
+   * The session's order is refunded: Stripe refunded the charge in full before the order was
+   * recorded (this call or another wrote it so), or a refund path got there since. No
+   * confirmation or new-order notice is sent for it; the refund email is (once).
+   */
+  | {
+      outcome: 'refunded';
+      reference: string;
+      /** True when this call wrote the order (born refunded). */
+      orderCreated: boolean;
+      refundEmail: SendOnceOutcome;
     };
 
 /**
@@ -91,6 +114,14 @@ export type FulfilmentResult =
  * (docs/decisions/0021-orders-paid-while-paused.md). The settings cost one GetItem, on new orders
  * only: a redelivery of a recorded order reads nothing more.
  *
+ * A paid session whose charge Stripe has refunded in full (in the Dashboard, before a late
+ * `completed` or the reconciler got here) is still exactly one order, written `refunded`
+ * (toRefundedOrderItem): no confirmation, no new-order notice, its bottles back on their day, the
+ * refund email once. A call that asked Stripe before the refund and then loses its put to such an
+ * order reads it back and gives back the bottles it sold; `charge.refunded` moves a paid order it
+ * loses to (recordStripeRefund). A recorded order found refunded is never confirmed afterwards. A
+ * partial refund leaves the order standing, with the amount on it and in its history.
+ *
  * A paid session that does not match our prices is not fulfilled and is not an error to retry:
  * the session will not change however often Stripe redelivers, so the answer is a result, logged
  * as an error with a metric the merchant's alarm watches, for a person to refund or fulfil by hand.
@@ -99,10 +130,7 @@ export type FulfilmentResult =
  */
 export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): Promise<FulfilmentResult> {
   const existing = await deps.orders.get(sessionId);
-  if (existing) {
-    const emails = await sendOrderEmails(existing, deps);
-    return { outcome: 'fulfilled', reference: existing.reference, orderCreated: false, emails };
-  }
+  if (existing) return finishOrder(existing, false, deps);
 
   // The charge gives Stripe's own payment time, and the PaymentIntent a delayed payment's outcome.
   const session = await deps.stripe.checkout.sessions.retrieve(sessionId, {
@@ -114,9 +142,12 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
       return { outcome: 'not-ours' };
     case 'not-paid':
       // A debit pending: the session is complete and its bottles stay sold until it settles or fails.
+      // A debit the bank refused keeps none: its `async_payment_failed` (or the reconciler) may
+      // have given them back already, and a late `completed` must not take them again.
       if (assessment.status === 'complete' && deps.capacity) {
         const settings = await deps.shopSettings();
-        await keepSessionReservation(session.metadata, {
+        const intent = typeof session.payment_intent === 'object' ? session.payment_intent : undefined;
+        await settleUnpaidSession(session.metadata, intent?.status, {
           store: deps.capacity,
           settings: settings.capacity,
           metrics: deps.metrics,
@@ -140,6 +171,8 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
       return { outcome: 'needs-review', problems: assessment.problems };
   }
   // Only 'payable' is left here: every other kind returned above, and TypeScript narrows it so.
+  const { checkout } = assessment;
+  if (checkout.refund?.full) return recordRefundedCheckout(checkout, session.metadata, deps);
 
   // Read only for an order about to be written: redeliveries of a recorded order never pay for it.
   const settings = await deps.shopSettings();
@@ -155,7 +188,11 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
       )
     : undefined;
   const { order: item, claims } = withEmailsClaimed(
-    toOrderItem(assessment.checkout, { now, cutoffHours: deps.cutoffHours }, pause, sale),
+    withPartialRefund(
+      toOrderItem(checkout, { now, cutoffHours: deps.cutoffHours }, pause, sale),
+      checkout,
+      now,
+    ),
     now,
   );
   let orderCreated: boolean;
@@ -178,8 +215,93 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
       bottles: order.bottles,
       dispatchDate: order.dispatchDate,
       ...(order.placedWhilePaused && { placedWhilePaused: true, pausedMode: order.pausedMode }),
+      ...(order.partlyRefundedPence !== undefined && { partlyRefundedPence: order.partlyRefundedPence }),
     });
+  } else if (order.status === 'refunded') {
+    // Lost the race to a refund path that wrote it born refunded (the charge was refunded after
+    // this call asked Stripe): the bottles this call just sold are not the order's.
+    await giveBackOwnSale(sale, deps);
   }
-  const emails = await sendOrderEmails(order, deps, orderCreated ? claims : undefined);
+  return finishOrder(order, orderCreated, deps, orderCreated ? claims : undefined);
+}
+
+/**
+ * The emails of a recorded order. A refunded one is never confirmed afterwards (nor announced to
+ * the merchant as new): its refund email is sent instead, once, and its bottles are back on their
+ * day. A call that wrote the order itself holds its claims, and sends what it claimed.
+ */
+async function finishOrder(
+  order: OrderItem,
+  orderCreated: boolean,
+  deps: FulfilmentDeps,
+  claims?: EmailClaims,
+): Promise<FulfilmentResult> {
+  if (order.status === 'refunded' && claims === undefined) {
+    const refundEmail = await sendRefundEmail(order.sessionId, deps);
+    return { outcome: 'refunded', reference: order.reference, orderCreated, refundEmail };
+  }
+  const emails = await sendOrderEmails(order, deps, claims);
   return { outcome: 'fulfilled', reference: order.reference, orderCreated, emails };
+}
+
+/**
+ * A paid session whose charge Stripe refunded in full before its order existed: recorded once, as
+ * refunded (toRefundedOrderItem), its bottles given back on their day first, hold or sale (a debit
+ * pending sold them), so a crash in between leaves them free, never sold to nobody. No settings
+ * read and no pause flag: there is nothing to pack.
+ */
+async function recordRefundedCheckout(
+  checkout: PaidCheckout,
+  metadata: Readonly<Record<string, string>> | null,
+  deps: FulfilmentDeps,
+): Promise<FulfilmentResult> {
+  const reservation = reservationOf(metadata);
+  if (deps.capacity) await returnRefundedSession(metadata, deps.capacity);
+  const item = toRefundedOrderItem(checkout, { now: deps.now(), cutoffHours: deps.cutoffHours }, reservation);
+  const orderCreated = await deps.orders.createIfAbsent(item);
+  if (orderCreated) {
+    logger.warn('Paid checkout was refunded in Stripe before its order was recorded: recorded as refunded', {
+      reference: item.reference,
+      bottles: item.bottles,
+    });
+    const refundEmail = await sendRefundEmail(item.sessionId, deps);
+    return { outcome: 'refunded', reference: item.reference, orderCreated, refundEmail };
+  }
+  // Another attempt wrote it: refunded too, or paid (a `completed` that asked Stripe before the
+  // refund). A paid one is the `charge.refunded` path's to move (recordStripeRefund re-reads after
+  // this); this call sends only what is due on the stored order.
+  const stored = await deps.orders.get(checkout.sessionId);
+  if (!stored) throw new Error(`Order ${checkout.sessionId} was reported as existing but cannot be read`);
+  return finishOrder(stored, false, deps);
+}
+
+/** Gives back the sale this call made (when it made one), conditional on it, as every transition is. */
+async function giveBackOwnSale(sale: KeptReservation | undefined, deps: FulfilmentDeps): Promise<void> {
+  if (sale === undefined || deps.capacity === undefined) return;
+  await giveBackSale(deps.capacity, sale.date, sale.hold);
+}
+
+/**
+ * A charge Stripe has refunded in part before the order was recorded: the order stands (the
+ * merchant decides what a partial refund means), with the amount on it and in its history.
+ */
+function withPartialRefund(order: OrderItem, checkout: PaidCheckout, now: Date): OrderItem {
+  if (checkout.refund === undefined || checkout.refund.full) return order;
+  logger.warn('Paid checkout was partly refunded in Stripe before its order was recorded: order kept', {
+    reference: order.reference,
+    refundedPence: checkout.refund.amountPence,
+  });
+  return {
+    ...order,
+    partlyRefundedPence: checkout.refund.amountPence,
+    history: [
+      ...(order.history ?? []),
+      historyEntry(
+        now.toISOString(),
+        ACTORS.stripeDashboard,
+        'partly-refunded',
+        `${partialRefundDetail(checkout.refund.amountPence, order.totalPence)}, before the order was recorded`,
+      ),
+    ],
+  };
 }

@@ -187,6 +187,13 @@ export async function reconcileOrders(
     try {
       const result = await fulfilCheckout(session.id, deps);
       if (result.outcome === 'needs-review') summary.needsReview += 1;
+      if (result.outcome === 'refunded' && result.orderCreated) {
+        // Missed all the same (its webhook never came): counted, though there is nothing to pack.
+        summary.fulfilledMissedOrders += 1;
+        logger.warn('Reconciler recorded an order whose webhook never arrived; refunded in Stripe already', {
+          reference: result.reference,
+        });
+      }
       if (result.outcome !== 'fulfilled') continue;
       if (result.orderCreated) {
         summary.fulfilledMissedOrders += 1;

@@ -4,9 +4,9 @@ import { formatLondonTime, type IsoDate } from '../../../shared/dispatch';
 import type { OverLimit } from '../../../shared/over-limit';
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
-import { capacityStoreFromTable } from '../capacity/capacity-table';
-import { returnRefundedBottles } from '../capacity/session-capacity';
-import { renderDelayEmail, renderDispatchEmail, renderRefundEmail } from '../emails/order-updates';
+import { renderDelayEmail, renderDispatchEmail } from '../emails/order-updates';
+import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
+import { partialRefundDetail, sendRefundEmail } from '../fulfilment/refunded-order';
 import { type ItemUpdate, updateIf } from '../orders/conditional-writes';
 import { ACTORS, appendHistory, historyEntry } from '../orders/history';
 import {
@@ -16,9 +16,10 @@ import {
   type RefundReason,
   type RefundRecorder,
 } from '../orders/managed-order';
+import { OTHER_SENDER_WAIT, rereadOrder, sendOrderEmail } from '../orders/order-emails';
 import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../orders/orders-table';
 import { findByReference, getRecord, queryDispatchDay } from '../orders/records';
-import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
+import { emailDue, type SendOnceOutcome, supersedeEmail } from '../orders/send-once';
 import { RefusedError } from '../refusal';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
 import { checkDelayTarget, nothingToDelay } from './listing';
@@ -38,40 +39,8 @@ export async function findOrder(deps: Pick<ShopDeps, 'table'>, reference: string
   return record.order;
 }
 
-async function rereadOrder(deps: Pick<ShopDeps, 'table'>, sessionId: string): Promise<ManagedOrder> {
-  const record = await getRecord(deps.table, orderKey(sessionId));
-  if (record?.kind !== 'order') throw new Error(`Order ${sessionId} disappeared`);
-  return record.order;
-}
-
 function updateOrder(deps: Pick<ShopDeps, 'table'>, sessionId: string, update: ItemUpdate) {
   return updateIf(deps.table, orderKey(sessionId), update);
-}
-
-function customerEmail(
-  order: ManagedOrder,
-  deps: ShopDeps,
-  render: (o: ManagedOrder) => ReturnType<typeof renderDispatchEmail>,
-) {
-  return () => ({ to: order.customerEmail, replyTo: deps.seller.email, content: render(order) });
-}
-
-/**
- * The refund email of a refunded order, once, whichever way it was refunded. Rendered from the
- * order read back just before the claim, so it carries the reason as stored by then: the command
- * stores its reason before it asks Stripe, so every path that records the refund finds it.
- * Every refund path ends here, so this is also where an undispatched order's bottles go back to
- * their dispatch day (once: the give-back is conditional on the sale).
- */
-async function sendRefundEmail(order: ManagedOrder, deps: ShopDeps): Promise<SendOnceOutcome> {
-  const stored = await rereadOrder(deps, order.sessionId);
-  await returnRefundedBottles(capacityStoreFromTable(deps.table), stored);
-  return sendOnce(
-    stored.pk,
-    'refund',
-    customerEmail(stored, deps, (o) => renderRefundEmail(o, deps.seller)),
-    deps,
-  );
 }
 
 export interface ActionResult {
@@ -135,13 +104,24 @@ export async function markDispatched(
     if (order.status === 'refunded') {
       throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
     }
+    // A delay email not sent yet would tell the customer a new date for a parcel on its way.
+    if (changed) await supersedeEmail(deps.table, order.pk, 'delay', 'dispatched');
   }
-  const email = await sendOnce(
-    order.pk,
+  const email = await sendOrderEmail(
+    order,
     'dispatch',
-    customerEmail(order, deps, (o) => renderDispatchEmail(o, deps.seller)),
+    (o) => ({
+      to: o.customerEmail,
+      replyTo: deps.seller.email,
+      content: renderDispatchEmail(o, deps.seller),
+    }),
     deps,
   );
+  if (email === 'not-sent' && (await rereadOrder(deps, order.sessionId)).status === 'refunded') {
+    throw new RefusedError(
+      `${order.reference} was refunded meanwhile: its dispatch email was not sent, the refund email says what happened.`,
+    );
+  }
   return { reference: order.reference, changed, email, order };
 }
 
@@ -222,10 +202,14 @@ export async function delayDispatch(
   for (const order of delayed) if (hasBottlesToMove(order)) await moveDelayedBottles(order, deps);
   const overLimit = await overLimitOn(deps, to);
   for (const order of delayed) {
-    const outcome = await sendOnce(
-      order.pk,
+    const outcome = await sendOrderEmail(
+      order,
       'delay',
-      customerEmail(order, deps, (o) => renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller)),
+      (o) => ({
+        to: o.customerEmail,
+        replyTo: deps.seller.email,
+        content: renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller),
+      }),
       deps,
     );
     if (outcome === 'sent') emailed.push(order.reference);
@@ -242,12 +226,6 @@ export async function delayDispatch(
 export type RefundEmailReport =
   | { state: 'sent'; by: 'this run' | 'the Stripe webhook' | 'the Stripe webhook or another refund request' }
   | { state: 'being sent' | 'not sent' };
-
-/**
- * How long a refund waits for an email that another path is sending before it reports "being
- * sent": one SES call takes well under a second, so the usual race ends as a definite "sent".
- */
-const OTHER_SENDER_WAIT = { attempts: 8, intervalMs: 250 } as const;
 
 export interface RefundResult extends ActionResult {
   refundId: string;
@@ -341,7 +319,7 @@ export async function refundOrder(
       ExpressionAttributeValues: { ':refunded': 'refunded', ':refundId': refund.id },
     });
   }
-  const email = await sendRefundEmail(order, deps);
+  const email = await sendRefundEmail(order.sessionId, deps);
   order = await rereadOrder(deps, order.sessionId);
   for (let attempt = 0; email !== 'sent' && order.refundEmailState === 'sending'; attempt += 1) {
     if (attempt === OTHER_SENDER_WAIT.attempts) break;
@@ -360,7 +338,7 @@ export async function refundOrder(
 
 /** Finishes a stopped earlier run's refund email, then refuses: the refund itself happened already. */
 async function refuseRefunded(order: ManagedOrder, deps: ShopDeps): Promise<never> {
-  const email = await sendRefundEmail(order, deps);
+  const email = await sendRefundEmail(order.sessionId, deps);
   throw new RefusedError(
     `${order.reference} was already refunded${order.refundedAt ? ` on ${formatLondonTime(order.refundedAt, deps.now())}` : ''}${order.refundId ? ` (${order.refundId})` : ''}: nothing refunded again${email === 'sent' ? '; its refund email, not sent before, was sent now' : ''}.`,
   );
@@ -457,8 +435,11 @@ function refundActor(order: ManagedOrder, metadataReason: string | undefined): s
   return ACTORS.stripeDashboard;
 }
 
-/** What the webhook needs to record a refund: the shop's table and sender, and Stripe to find the session. */
-export type RefundRecorderDeps = ShopDeps & Pick<ShopStripeDeps, 'stripe'>;
+/**
+ * What the webhook needs to record a refund: the shop's table and sender, Stripe to find the
+ * session, and fulfilment's own dependencies to record an order that does not exist yet.
+ */
+export type RefundRecorderDeps = ShopDeps & FulfilmentDeps;
 
 export type StripeRefundOutcome = 'recorded' | 'already-refunded' | 'partial' | 'no-order' | 'not-ours';
 
@@ -467,8 +448,19 @@ export type StripeRefundOutcome = 'recorded' | 'already-refunded' | 'partial' | 
  * the command's own, whose event may arrive before the command has Stripe's answer. Both ways of
  * refunding end in the same state: the order `refunded`, and the customer's refund email sent
  * once, with the reason the command stored on the order (or put in the refund's metadata) when
- * it was the command's. A partial refund is only logged: the order is not refunded, and the
- * merchant decides what it means.
+ * it was the command's.
+ *
+ * A refund of a paid session whose order is not recorded yet (its `completed` is late: an outage,
+ * Stripe's retries) is not dropped: the order is recorded now through the one fulfil path, which
+ * asks Stripe and so finds the charge refunded and writes it refunded (no confirmation). Then the
+ * order is read again, consistently: a `completed` racing this one may have written it first as
+ * paid (it asked Stripe before the refund), and it is then moved to refunded here. Write, then
+ * read, on both sides (fulfilCheckout reads back the order it lost a put to), so every order of
+ * events ends in one refunded order.
+ *
+ * A partial refund does not refund the order: the merchant decides what it means. It is kept on
+ * the order (`partlyRefundedPence`) and in its history, once per amount however often the event
+ * is delivered.
  */
 export async function recordStripeRefund(
   charge: {
@@ -477,6 +469,8 @@ export async function recordStripeRefund(
     refundId: string | undefined;
     /** The refund's `metadata.reason`, when the event's charge lists the refund. */
     metadataReason?: string | undefined;
+    /** The charge's `amount_refunded` (pence): all its refunds so far. */
+    amountRefundedPence?: number | undefined;
   },
   deps: RefundRecorderDeps,
 ): Promise<StripeRefundOutcome> {
@@ -486,11 +480,20 @@ export async function recordStripeRefund(
   });
   const session = sessions.data[0];
   if (!session) return 'not-ours';
-  const record = await getRecord(deps.table, orderKey(session.id));
-  if (record?.kind !== 'order') return 'no-order';
+  let record = await getRecord(deps.table, orderKey(session.id));
+  let bornRefunded = false;
+  if (record?.kind !== 'order') {
+    const recorded = await fulfilCheckout(session.id, deps);
+    if (recorded.outcome === 'not-ours') return 'not-ours';
+    // Not paid, or not what we priced: no order to refund (needs-review is the merchant's already).
+    if (recorded.outcome !== 'fulfilled' && recorded.outcome !== 'refunded') return 'no-order';
+    bornRefunded = recorded.outcome === 'refunded' && recorded.orderCreated;
+    record = await getRecord(deps.table, orderKey(session.id));
+    if (record?.kind !== 'order') throw new Error(`Order ${session.id} was recorded but cannot be read`);
+  }
   const order = record.order;
   if (!charge.fullyRefunded) {
-    logger.warn('Partial refund made in Stripe: order left as it is', { reference: order.reference });
+    await recordPartialRefund(order, charge.amountRefundedPence, deps);
     return 'partial';
   }
   const changed =
@@ -506,6 +509,43 @@ export async function recordStripeRefund(
           },
           deps,
         );
-  await sendRefundEmail(order, deps);
-  return changed ? 'recorded' : 'already-refunded';
+  await sendRefundEmail(order.sessionId, deps);
+  return changed || bornRefunded ? 'recorded' : 'already-refunded';
+}
+
+/**
+ * A partial refund made in Stripe: logged, and kept on the order with a `partly-refunded` history
+ * entry, once per amount refunded so far (a redelivery, or the order recorded with it already,
+ * adds nothing). The order itself stays as it is.
+ */
+async function recordPartialRefund(
+  order: ManagedOrder,
+  amountRefundedPence: number | undefined,
+  deps: Pick<ShopDeps, 'table' | 'now'>,
+): Promise<void> {
+  logger.warn('Partial refund made in Stripe: order left as it is', {
+    reference: order.reference,
+    ...(amountRefundedPence !== undefined && { amountRefundedPence }),
+  });
+  if (amountRefundedPence === undefined || order.status === 'refunded') return;
+  const history = appendHistory(
+    historyEntry(
+      deps.now().toISOString(),
+      ACTORS.stripeDashboard,
+      'partly-refunded',
+      partialRefundDetail(amountRefundedPence, order.totalPence),
+    ),
+  );
+  await updateOrder(deps, order.sessionId, {
+    ConditionExpression:
+      '#status IN (:paid, :dispatched) AND (attribute_not_exists(partlyRefundedPence) OR partlyRefundedPence < :amount)',
+    UpdateExpression: `SET partlyRefundedPence = :amount, ${history.set}`,
+    ExpressionAttributeNames: { '#status': 'status', ...history.names },
+    ExpressionAttributeValues: {
+      ...history.values,
+      ':paid': 'paid',
+      ':dispatched': 'dispatched',
+      ':amount': amountRefundedPence,
+    },
+  });
 }

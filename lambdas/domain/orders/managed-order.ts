@@ -1,7 +1,11 @@
 import * as z from 'zod/mini';
 import { emailStateSchema, isoDate, isoInstant, type OrderStatus, orderItemSchema } from './order';
 
-const optionalEmailState = z.optional(emailStateSchema);
+/**
+ * An operator's email may also be `superseded`: due once, then the order moved on (refunded before
+ * its dispatch email went), so it is never sent (send-once.ts, supersedeEmail).
+ */
+const optionalEmailState = z.optional(z.enum([...emailStateSchema.options, 'superseded']));
 
 /** Why an order was refunded; `stripe` when the refund was made in the Stripe Dashboard. */
 export const REFUND_REASONS = ['supply', 'doa', 'other'] as const;

@@ -28,7 +28,8 @@ export const emailStateSchema = z.enum(['pending', 'sending', 'sent', 'failed'])
 export type EmailState = z.output<typeof emailStateSchema>;
 
 /**
- * Order statuses. Fulfilment writes `paid`; the operator's commands (lambdas/shop) move an order
+ * Order statuses. Fulfilment writes `paid` (or `refunded`, for a payment Stripe refunded before its
+ * order was recorded: fulfilment/refunded-order.ts); the operator's commands (lambdas/shop) move an order
  * forward only: `paid → dispatched`, `paid → refunded`, `dispatched → refunded`.
  */
 export const ORDER_STATUSES = ['paid', 'dispatched', 'refunded'] as const;
@@ -81,14 +82,18 @@ export const orderItemSchema = z.object({
   checkoutCreatedAt: isoInstant,
   paidAt: isoInstant,
   createdAt: isoInstant,
-  confirmationEmailState: emailStateSchema,
+  /**
+   * The two emails of a new order. Absent on an order recorded already refunded (refunded in
+   * Stripe before it was recorded): it is never confirmed, so neither email is ever due.
+   */
+  confirmationEmailState: z.optional(emailStateSchema),
   confirmationEmailClaimedAt: z.optional(isoInstant),
   confirmationEmailClaimToken: z.optional(z.string()),
   confirmationEmailSentAt: z.optional(isoInstant),
   confirmationEmailMessageId: z.optional(z.string()),
   confirmationEmailFailedAt: z.optional(isoInstant),
   confirmationEmailFailureReason: z.optional(z.string()),
-  merchantNoticeEmailState: emailStateSchema,
+  merchantNoticeEmailState: z.optional(emailStateSchema),
   merchantNoticeEmailClaimedAt: z.optional(isoInstant),
   merchantNoticeEmailClaimToken: z.optional(z.string()),
   merchantNoticeEmailSentAt: z.optional(isoInstant),
@@ -115,6 +120,11 @@ export const orderItemSchema = z.object({
   dispatchDayFull: z.optional(
     z.object({ sold: z.number().check(z.int()), capacity: z.number().check(z.int()) }),
   ),
+  /**
+   * What Stripe has refunded of a payment not refunded in full (a partial refund in the Dashboard):
+   * the order stands, and its history says how much went back. Absent when nothing was.
+   */
+  partlyRefundedPence: z.optional(z.number().check(z.int())),
   /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
   [DISPATCH_DATE_INDEX.partitionKey]: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
   [DISPATCH_DATE_INDEX.sortKey]: z.string(),

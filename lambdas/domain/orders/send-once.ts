@@ -73,15 +73,76 @@ export function emailDue(kind: ShopEmailKind): {
 }
 
 /**
+ * What must hold of the item, beyond the email's own state, for the email to be claimed: an email
+ * says something about the item ("on its way", "refunded"), so it goes out only while that is
+ * still true, and never ahead of an earlier email it contradicts.
+ */
+export interface ClaimGuard {
+  /** The item's `status` the email describes; not claimed once the item has moved on. */
+  status: string;
+  /**
+   * Emails this one overrides: not claimed while one of them holds a fresh `sending` claim, so SES
+   * accepts this one after them (a customer never reads "on its way" after "refunded").
+   */
+  after?: readonly ClaimedEmailKind[];
+}
+
+/**
+ * The condition a ClaimGuard adds to a claim, with its names and values (none when unguarded).
+ * `:staleBefore` is the claim's own: a contradicting claim that old belongs to a crashed attempt.
+ */
+function guardCondition(guard: ClaimGuard | undefined) {
+  if (guard === undefined) return { condition: '', names: {}, values: {} };
+  const names: Record<string, string> = { '#guardStatus': 'status' };
+  const parts = ['#guardStatus = :guardStatus'];
+  (guard.after ?? []).forEach((kind, i) => {
+    const a = emailAttributes(kind);
+    names[`#after${i}State`] = a.state;
+    names[`#after${i}ClaimedAt`] = a.claimedAt;
+    parts.push(
+      `(attribute_not_exists(#after${i}State) OR #after${i}State <> :sending OR #after${i}ClaimedAt < :staleBefore)`,
+    );
+  });
+  return { condition: ` AND ${parts.join(' AND ')}`, names, values: { ':guardStatus': guard.status } };
+}
+
+/**
+ * Marks an email that was due as never to be sent: the item has left the status it describes
+ * (`superseded`, final). Conditional on it still being `pending` and the item in `status`.
+ */
+export function supersedeEmail(
+  table: ShopTable,
+  pk: string,
+  kind: ClaimedEmailKind,
+  status: string,
+): Promise<boolean> {
+  const a = emailAttributes(kind);
+  return updateIf(table, pk, {
+    ConditionExpression: '#state = :pending AND #status = :status',
+    UpdateExpression: 'SET #state = :superseded',
+    ExpressionAttributeNames: { '#state': a.state, '#status': 'status' },
+    ExpressionAttributeValues: { ':pending': 'pending', ':superseded': 'superseded', ':status': status },
+  });
+}
+
+/**
  * The conditional updates that move one email's state on its item, the item named by `id` (a table
  * key, or an order's session id). Each is `false` when its condition did not hold.
  */
 export interface EmailClaimStore<Id, Kind extends ClaimedEmailKind> {
   /**
    * Moves the email from `pending` (or from a `sending` claim older than `staleBefore`) to
-   * `sending` with this `token`. `false` when another attempt holds a fresh claim, or it is final.
+   * `sending` with this `token`. `false` when another attempt holds a fresh claim, or it is final,
+   * or the item fails `guard`.
    */
-  claimEmail(id: Id, kind: Kind, token: string, now: Date, staleBefore: Date): Promise<boolean>;
+  claimEmail(
+    id: Id,
+    kind: Kind,
+    token: string,
+    now: Date,
+    staleBefore: Date,
+    guard?: ClaimGuard,
+  ): Promise<boolean>;
   /** `sending` with our token → `sent`. `false` when our claim was taken over meanwhile. */
   markEmailSent(id: Id, kind: Kind, token: string, messageId: string, now: Date): Promise<boolean>;
   /**
@@ -126,14 +187,21 @@ export function emailClaimStore(table: ShopTable): EmailClaimStore<string, Claim
   };
 
   return {
-    claimEmail(pk, kind, token, now, staleBefore) {
+    claimEmail(pk, kind, token, now, staleBefore, guard) {
       const a = emailAttributes(kind);
+      const guarded = guardCondition(guard);
       return updateIf(table, pk, {
         // ISO instants in UTC compare correctly as strings.
-        ConditionExpression: '#state = :pending OR (#state = :sending AND #claimedAt < :staleBefore)',
+        ConditionExpression: `(#state = :pending OR (#state = :sending AND #claimedAt < :staleBefore))${guarded.condition}`,
         UpdateExpression: 'SET #state = :sending, #claimedAt = :now, #token = :token',
-        ExpressionAttributeNames: { '#state': a.state, '#claimedAt': a.claimedAt, '#token': a.claimToken },
+        ExpressionAttributeNames: {
+          '#state': a.state,
+          '#claimedAt': a.claimedAt,
+          '#token': a.claimToken,
+          ...guarded.names,
+        },
         ExpressionAttributeValues: {
+          ...guarded.values,
           ':pending': 'pending',
           ':sending': 'sending',
           ':staleBefore': staleBefore.toISOString(),
@@ -190,6 +258,8 @@ export interface EmailToSend<Id, Kind extends ClaimedEmailKind> {
   refusedForGood?: ((error: unknown) => string | undefined) | undefined;
   /** What the log lines about this email say it is (a reference, a key). */
   log: Record<string, unknown>;
+  /** What the item must be when the email is claimed (ClaimGuard); absent: anything. */
+  guard?: ClaimGuard | undefined;
 }
 
 /**
@@ -209,6 +279,7 @@ export type EmailOnceResult =
  *   pending ──claim──▶ sending(claimedAt, token) ──SES accepted, mark──▶ sent(sentAt, messageId)
  *      ▲                        │  └──refused for good (refusedForGood)──▶ failed(failedAt, reason)
  *      └──── release ◀──────────┘  on a transient failure (an error, nothing sent)
+ *   pending ──supersede──▶ superseded: the item left the status the email describes (final)
  *
  * A claim is taken only from `pending`, or from a `sending` claim older than STALE_CLAIM_MS (its
  * holder crashed). Only the holder of the claim sends, so two attempts never send the same email
@@ -233,7 +304,14 @@ export async function sendEmailOnce<Id, Kind extends ClaimedEmailKind>(
   if (email.heldToken === undefined) {
     const claimedAt = deps.now();
     const staleBefore = new Date(claimedAt.getTime() - STALE_CLAIM_MS);
-    const claimed = await deps.store.claimEmail(email.id, email.kind, token, claimedAt, staleBefore);
+    const claimed = await deps.store.claimEmail(
+      email.id,
+      email.kind,
+      token,
+      claimedAt,
+      staleBefore,
+      email.guard,
+    );
     if (!claimed) return { outcome: 'claimed-elsewhere' };
   }
 
@@ -266,7 +344,7 @@ export async function sendEmailOnce<Id, Kind extends ClaimedEmailKind>(
 
 /**
  * `not-sent`: nothing was due (no transition asked for this email, or it was sent already), or
- * another run holds a fresh claim on it. Either way this run sent nothing.
+ * another run holds a fresh claim on it, or the item failed the guard. Either way this run sent nothing.
  */
 export type SendOnceOutcome = 'sent' | 'not-sent';
 
@@ -279,9 +357,10 @@ export async function sendOnce(
   kind: ShopEmailKind,
   message: () => OutgoingEmail,
   deps: { table: ShopTable; sender: EmailSender; now: () => Date },
+  guard?: ClaimGuard,
 ): Promise<SendOnceOutcome> {
   const result = await sendEmailOnce(
-    { id: pk, kind, message, log: { pk } },
+    { id: pk, kind, message, log: { pk }, guard },
     { store: emailClaimStore(deps.table), sender: deps.sender, now: deps.now },
   );
   return result.outcome === 'sent' ? 'sent' : 'not-sent';

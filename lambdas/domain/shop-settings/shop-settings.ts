@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { hasRefusedCharacters } from '../../../shared/refused-characters';
 import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../../shared/shop-status';
 import { initOnce } from '../../lib/cold-start';
 import { type CapacitySettings, capacityFromItem, capacityItemFields } from '../capacity/capacity-settings';
@@ -29,9 +30,6 @@ export type ShopSettings = Pick<ShopStatus, 'mode' | 'message'> & {
 /** No settings item yet: a new shop is open. */
 export const OPEN_SHOP: ShopSettings = { mode: 'open' };
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
-const UNSAFE_MESSAGE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-
 /**
  * The settings an item holds. A malformed item (a hand edit) reads as paused with no message, not
  * as open: a merchant who tried to stop sales should never find them running.
@@ -61,12 +59,16 @@ function legacyModeSince(mode: ShopSettings['mode'], updatedAt: string): string 
   return mode === 'open' ? undefined : updatedAt;
 }
 
-/** Checks a message the merchant typed: one line, 1 to 300 characters. */
+/**
+ * Checks a message the merchant typed: one line, 1 to 300 characters, none of the characters the
+ * checkout refuses (refused-characters.ts): customers read it on the shop's page, where a
+ * zero-width or bidi character would hide or reorder what it says.
+ */
 export function checkShopMessage(message: string): string {
   const text = message.trim();
-  if (text.length === 0 || text.length > SHOP_MESSAGE_MAX_LENGTH || UNSAFE_MESSAGE.test(text)) {
+  if (text.length === 0 || text.length > SHOP_MESSAGE_MAX_LENGTH || hasRefusedCharacters(text)) {
     throw new RefusedError(
-      `The message must be one line of 1 to ${SHOP_MESSAGE_MAX_LENGTH} characters, without control characters.`,
+      `The message must be one line of 1 to ${SHOP_MESSAGE_MAX_LENGTH} characters, without control or invisible characters.`,
     );
   }
   return text;
@@ -86,4 +88,52 @@ export function createSettingsReader(
 ): () => Promise<ShopSettings> {
   // A failed read is not kept: the next request tries again.
   return initOnce(read, { maxAgeMs, now });
+}
+
+/**
+ * How old a cached copy create-checkout may still make a Checkout Session on: older, it reads the
+ * settings again, strongly consistent, so a pause stops new sessions within about a second
+ * wherever it was written, not within SETTINGS_MAX_AGE_MS.
+ */
+export const SETTINGS_CONFIRM_AGE_MS = 1_000;
+
+/** create-checkout's view of the settings: cached, and confirmed before money can be taken. */
+export interface CheckoutSettings {
+  /** Cached for SETTINGS_MAX_AGE_MS: the early refusal, before the body is even read. */
+  cached: () => Promise<ShopSettings>;
+  /**
+   * The cached copy when it was read under `maxAgeMs` ago, otherwise a strongly consistent read
+   * (not cached: it is the last word before a session, and a paused shop is refused on it).
+   */
+  within: (maxAgeMs: number) => Promise<ShopSettings>;
+}
+
+/** create-checkout's settings over a read that may be consistent (readShopSettings). */
+export function createCheckoutSettings(
+  read: (consistent: boolean) => Promise<ShopSettings>,
+  now: () => number = Date.now,
+  maxAgeMs = SETTINGS_MAX_AGE_MS,
+): CheckoutSettings {
+  // When the cached copy's read began: a write after that moment may be missing from it.
+  let cachedSince = Number.NEGATIVE_INFINITY;
+  const cached = createSettingsReader(
+    async () => {
+      const startedAt = now();
+      const settings = await read(false);
+      cachedSince = startedAt;
+      return settings;
+    },
+    now,
+    maxAgeMs,
+  );
+  return {
+    cached,
+    async within(confirmAgeMs) {
+      if (confirmAgeMs > 0) {
+        const settings = await cached();
+        if (now() - cachedSince < confirmAgeMs) return settings;
+      }
+      return read(true);
+    },
+  };
 }

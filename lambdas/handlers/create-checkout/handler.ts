@@ -10,11 +10,20 @@ import {
 } from '../../domain/checkout/checkout-gate';
 import {
   CheckoutConflictError,
+  CheckoutExpiredError,
+  type CreateCheckoutSessionDeps,
+  type CreatedCheckoutSession,
   CustomerEmailRejectedError,
   createCheckoutSession,
   QuoteMismatchError,
+  withdrawCheckoutSession,
 } from '../../domain/checkout/create-checkout-session';
-import { OPEN_SHOP, type ShopSettings } from '../../domain/shop-settings/shop-settings';
+import {
+  type CheckoutSettings,
+  OPEN_SHOP,
+  SETTINGS_CONFIRM_AGE_MS,
+  type ShopSettings,
+} from '../../domain/shop-settings/shop-settings';
 import { checkoutRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
 import { DependenciesUnavailableError } from '../../lib/error-response';
 import {
@@ -41,6 +50,8 @@ export const CHECKOUT_ERRORS = {
   quoteMismatch: 'The order total has changed. Please check the new total and try again.',
   soldOut: 'Sorry, every dispatch day in the next 8 weeks is fully booked. Please try again in a few days.',
   conflict: 'This checkout was already started with different details. Please try again.',
+  expired: 'This checkout has expired. Please try again.',
+  modeChanged: 'The shop has just changed how it takes orders. Please reload the page and try again.',
   idempotencyKey: `The ${IDEMPOTENCY_HEADER} header must be 8 to 255 letters, digits, "-" or "_".`,
   unauthorised: 'Missing or wrong API key.',
   method: 'Use POST.',
@@ -96,17 +107,18 @@ async function createCheckout({
   logKeys,
 }: HttpRequest<CheckoutHandlerDeps>): Promise<HttpResult> {
   checkPublicKey(event, deps.publicApiKey);
-  const settings = await shopSettings(deps);
   // Paused: refused before the body is even read, with the merchant's message for the page.
-  if (settings.mode === 'paused') {
-    throw new HttpError(503, { error: settings.message ?? DEFAULT_PAUSED_MESSAGE, shop: 'paused' });
-  }
+  refuseWhilePaused(await shopSettings(deps, (settings) => settings.cached()));
   const idempotencyKey = readIdempotencyKey(event);
   const parsed = checkoutRequestSchema.safeParse(readJsonBody(event, MAX_BODY_BYTES));
   if (!parsed.success) {
     const { fields, message } = describeIssues(parsed.error);
     throw new HttpError(400, { error: message, fields });
   }
+  // The cached copy may be up to SETTINGS_MAX_AGE_MS old: confirmed (read again when over a
+  // second old) before anything is recorded or held, so a pause refuses new sessions at once.
+  const settings = await shopSettings(deps, (current) => current.within(SETTINGS_CONFIRM_AGE_MS));
+  refuseWhilePaused(settings);
   if (settings.mode === 'requests' && deps.shop) {
     // Validated exactly as a paid checkout; the totals are checked against the quote too.
     const request = await deps.shop.recordRequest(parsed.data, {
@@ -125,6 +137,7 @@ async function createCheckout({
     });
     return json(200, { status: 'received', reference: request.reference });
   }
+  const capacity = deps.shop && { store: deps.shop.capacity, settings: settings.capacity };
   const session = await createCheckoutSession(parsed.data, {
     stripe: deps.stripe,
     siteUrl: deps.siteUrl,
@@ -132,8 +145,9 @@ async function createCheckout({
     cutoffHours: deps.cutoffHours,
     shopId: deps.shopId,
     idempotencyKey,
-    capacity: deps.shop && { store: deps.shop.capacity, settings: settings.capacity },
+    capacity,
   });
+  await withdrawIfPausedMeanwhile(deps, session, capacity, logKeys);
   logger.info('Checkout Session created', {
     ...logKeys,
     statusCode: 200,
@@ -147,10 +161,56 @@ async function createCheckout({
   return json(200, { url: session.url, sessionId: session.sessionId });
 }
 
+/** 503 with the merchant's message while the shop is paused. */
+function refuseWhilePaused(settings: ShopSettings): void {
+  if (settings.mode === 'paused') {
+    throw new HttpError(503, { error: settings.message ?? DEFAULT_PAUSED_MESSAGE, shop: 'paused' });
+  }
+}
+
+/**
+ * A pause written while Stripe was making the session: its sweep listed the open sessions before
+ * this one existed. So the settings are read once more, strongly consistent, after the session is
+ * made, and a session made for a shop that is no longer open is expired here, its hold given back,
+ * and the customer refused. Chosen over a second sweep some seconds after the pause: it closes
+ * every such session however long Stripe took, for one GetItem per checkout.
+ */
+async function withdrawIfPausedMeanwhile(
+  deps: CheckoutHandlerDeps,
+  session: CreatedCheckoutSession,
+  capacity: CreateCheckoutSessionDeps['capacity'],
+  logKeys: LogKeys,
+): Promise<void> {
+  if (!deps.shop) return;
+  let unreadable: unknown;
+  const settings = await deps.shop.settings.within(0).catch((cause: unknown) => {
+    // Unconfirmed is not open: a paused shop must never sell by accident.
+    unreadable = cause;
+    return undefined;
+  });
+  if (settings?.mode === 'open') return;
+  await withdrawCheckoutSession(session, { stripe: deps.stripe, capacity });
+  logger.warn('The shop paused while its session was made: session expired', {
+    ...logKeys,
+    statusCode: 503,
+    sessionId: session.sessionId,
+    mode: settings?.mode,
+  });
+  if (settings === undefined) throw new DependenciesUnavailableError({ cause: unreadable });
+  throw new HttpError(503, {
+    error:
+      settings.mode === 'paused' ? (settings.message ?? DEFAULT_PAUSED_MESSAGE) : CHECKOUT_ERRORS.modeChanged,
+    shop: settings.mode,
+  });
+}
+
 /** The settings, or a 503 when they cannot be read: a paused shop must never sell by accident. */
-async function shopSettings(deps: CheckoutHandlerDeps): Promise<ShopSettings> {
+async function shopSettings(
+  deps: CheckoutHandlerDeps,
+  read: (settings: CheckoutSettings) => Promise<ShopSettings>,
+): Promise<ShopSettings> {
   if (!deps.shop) return OPEN_SHOP;
-  return deps.shop.settings().catch((cause: unknown) => {
+  return read(deps.shop.settings).catch((cause: unknown) => {
     throw new DependenciesUnavailableError({ cause });
   });
 }
@@ -181,6 +241,14 @@ function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | u
   if (error instanceof CapacityFullError) {
     logger.warn('No dispatch day has room for the order', { ...logKeys, statusCode: 409, from: error.from });
     return json(409, { error: CHECKOUT_ERRORS.soldOut });
+  }
+  if (error instanceof CheckoutExpiredError) {
+    logger.warn('Idempotency key reused after its session expired', {
+      ...logKeys,
+      statusCode: 409,
+      sessionId: error.sessionId,
+    });
+    return json(409, { error: CHECKOUT_ERRORS.expired });
   }
   if (error instanceof CheckoutConflictError) {
     logger.warn('Idempotency key reused with different details', { ...logKeys, statusCode: 409 });

@@ -43,14 +43,8 @@ export async function loadWebhookDeps(env: Env): Promise<WebhookHandlerDeps> {
     fulfilment: runtime.deps,
     webhookSecret: runtime.secrets.webhookSecret,
     livemode: runtime.config.STRIPE_LIVEMODE,
-    refunds: {
-      table: { client: runtime.clients.documentClient, tableName: runtime.config.ORDERS_TABLE_NAME },
-      sender: runtime.deps.sender,
-      seller: runtime.deps.seller,
-      merchantEmail: runtime.deps.merchantEmail,
-      now: runtime.deps.now,
-      stripe: runtime.deps.stripe,
-    },
+    // Fulfilment's own clients: a refund whose order is not recorded yet records it (born refunded).
+    refunds: runtime.deps,
   };
 }
 
@@ -64,6 +58,8 @@ const sessionRefSchema = z.object({
 const chargeSchema = z.object({
   payment_intent: z.string().check(z.minLength(1)),
   refunded: z.boolean(),
+  /** All the charge's refunds so far, in pence: a partial refund's amount goes on the order. */
+  amount_refunded: z.optional(z.number().check(z.int())),
   // Listed only on older API versions or when expanded; the command's reason is on the order anyway.
   refunds: z.optional(
     z.nullable(
@@ -123,6 +119,7 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
           fullyRefunded: charge.data.refunded,
           refundId: refund?.id,
           metadataReason: refund?.metadata?.reason,
+          amountRefundedPence: charge.data.amount_refunded,
         },
         deps.refunds,
       );

@@ -213,6 +213,27 @@ describe('assessCheckoutSession', () => {
     });
   });
 
+  it.each([
+    ['refunded in full', { amount_refunded: 1470, refunded: true }, { amountPence: 1470, full: true }],
+    ['refunded in part', { amount_refunded: 500, refunded: false }, { amountPence: 500, full: false }],
+    ['not refunded', { amount_refunded: 0, refunded: false }, undefined],
+    ['from a charge without refund fields', {}, undefined],
+  ])('reads what Stripe refunded of the expanded charge: %s', (_case, refundFields, refund) => {
+    const session = {
+      ...retrievedSession(),
+      payment_intent: {
+        id: 'pi_test_refund',
+        status: 'succeeded',
+        latest_charge: { created: 1_795_658_400, ...refundFields },
+      },
+    };
+
+    const assessment = assessCheckoutSession(session, TEST_SHOP_ID);
+
+    expect(assessment.kind === 'payable' && assessment.checkout.refund).toEqual(refund);
+    expect(assessment.kind).toBe('payable');
+  });
+
   it('does not count a session that never completed as paid, whatever its PaymentIntent says', () => {
     // Prepare
     const session = {

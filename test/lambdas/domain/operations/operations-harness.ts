@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import { checkoutReservationId, holdId, sellHold } from '../../../../lambdas/domain/capacity/holds';
-import { fulfilCheckout } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
+import { type FulfilmentDeps, fulfilCheckout } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
 import type { RequestWriterDeps } from '../../../../lambdas/domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../../../lambdas/domain/operations/shop-deps';
 import { type OrderItem, toOrderItem } from '../../../../lambdas/domain/orders/order';
@@ -32,7 +32,7 @@ export interface SeededOrder {
 export interface OperationsHarness {
   shop: FulfilmentHarness;
   /** The operator's dependencies over the stand-ins and the simulator, on the harness's clock. */
-  deps: ShopStripeDeps & RequestWriterDeps;
+  deps: ShopStripeDeps & RequestWriterDeps & FulfilmentDeps;
   /** Fixes the operator's clock (`deps.now`); `undefined` goes back to the real one. */
   setNow(instant: Date | undefined): void;
   seedOrder(order: SeededOrder): Promise<OrderItem>;

@@ -598,16 +598,26 @@ describe('recordStripeRefund', () => {
     ).toBe('not-ours');
   });
 
-  it('a paid session with no order recorded yet is no order, and records none', async () => {
-    const session = await h.shop.paidSession();
+  it('a refunded session with no order recorded yet (its completed late) records its order, born refunded: no confirmation, the refund email once', async () => {
+    const session = await h.shop.paidSession({ customer: { email: 'born.refunded@example.com' } });
+    await h.shop.simulator.refundFromDashboard(session.id);
     const intent = (await h.shop.stripe.checkout.sessions.retrieve(session.id)).payment_intent;
     expect(typeof intent).toBe('string');
-    expect(
-      await recordStripeRefund(
-        { paymentIntentId: typeof intent === 'string' ? intent : '', fullyRefunded: true, refundId: 're_x' },
-        h.deps,
-      ),
-    ).toBe('no-order');
-    expect(await h.shop.ordersFor(session.id)).toEqual([]);
+    const charge = {
+      paymentIntentId: typeof intent === 'string' ? intent : '',
+      fullyRefunded: true,
+      refundId: 're_x',
+    };
+
+    expect(await recordStripeRefund(charge, h.deps)).toBe('recorded');
+    expect(await recordStripeRefund(charge, h.deps)).toBe('already-refunded');
+
+    expect(await h.shop.ordersFor(session.id)).toMatchObject([
+      { status: 'refunded', refundReason: 'stripe', refundEmailState: 'sent' },
+    ]);
+    const emails = await h.emailsTo('born.refunded@example.com');
+    expect(emails.map((e) => e.subject)).toEqual([
+      `Live Aquatics Ltd: refund for order ${session.id.slice(-12)}`,
+    ]);
   });
 });

@@ -6,11 +6,43 @@ import {
   writeShopSettings,
 } from '../../../../lambdas/domain/shop-settings/settings-store';
 import {
+  checkShopMessage,
   createSettingsReader,
   type ShopSettings,
   settingsFromItem,
 } from '../../../../lambdas/domain/shop-settings/shop-settings';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';
+
+describe('checkShopMessage', () => {
+  // Each is a character the checkout refuses in a name or an address line.
+  it.each([
+    ['a zero-width space', 'Back\u200bon Monday'],
+    ['a zero-width joiner', 'Back on\u200d Monday'],
+    ['a right-to-left override', 'Back on \u202eyadnoM'],
+    ['a first-strong isolate', 'Back on \u2068Monday'],
+    ['a left-to-right mark', 'Back on\u200e Monday'],
+    ['a byte order mark', 'Back\ufeff on Monday'],
+    ['a soft hyphen', 'Back on Mon\u00adday'],
+    ['a word joiner', 'Back\u2060 on Monday'],
+    ['a tag character', 'Back on Monday\u{e0041}'],
+    ['a Hangul filler', 'Back on \u3164 Monday'],
+    ['a braille blank', 'Back on\u2800Monday'],
+    ['a bell', 'Back on Monday\u0007'],
+    ['a line separator', 'Back on\u2028Monday'],
+    ['a lone surrogate', 'Back on Monday \ud800'],
+    ['a replacement character', 'Back on Mon\ufffdday'],
+  ])('refuses %s, which the checkout refuses too', (_name, message) => {
+    expect(() => checkShopMessage(message)).toThrow(
+      'The message must be one line of 1 to 300 characters, without control or invisible characters.',
+    );
+  });
+
+  it('takes a message with accents, a pound sign and an emoji, trimmed', () => {
+    expect(checkShopMessage('  Zoë is away: orders over £50 ship Tuesday 🐟  ')).toBe(
+      'Zoë is away: orders over £50 ship Tuesday 🐟',
+    );
+  });
+});
 
 describe('settingsFromItem', () => {
   it('no item: a new shop is open', () => {

@@ -116,6 +116,29 @@ describe('the group claim', () => {
     expect((await admin(event)).statusCode).toBe(503);
   });
 
+  it.each([
+    ['a group named "staff,merchants"', ['staff,merchants']],
+    ['a group named "merchants,staff" beside another', ['packers', 'merchants,staff']],
+    ['a group named "[merchants]"', ['[merchants]']],
+  ])('does not take %s for the merchants group (403)', async (_case, groups) => {
+    const result = await viaAuthorizer(request(ROUTES[0], signToken(key, { groups })));
+
+    expect(result.statusCode).toBe(403);
+    expect(jsonBody(result)).toMatchObject({ code: 'not-a-merchant' });
+  });
+
+  it('does not take the "staff,merchants" group as API Gateway passes it, "[staff,merchants]" (403)', async () => {
+    const event = {
+      ...request(ROUTES[0]),
+      requestContext: {
+        ...request(ROUTES[0]).requestContext,
+        authorizer: { jwt: { claims: { sub: 'u1', 'cognito:groups': '[staff,merchants]' }, scopes: null } },
+      },
+    };
+
+    expect((await admin(event)).statusCode).toBe(403);
+  });
+
   it('does not take a group whose name only contains "merchants"', async () => {
     const result = await viaAuthorizer(request(ROUTES[0], signToken(key, { groups: ['merchants-old'] })));
 

@@ -118,6 +118,7 @@ const baseRoutes: Record<string, Handler> = {
   'GET https://api.shop.test/admin-config.json': () =>
     jsonResponse({ signInUrl: SIGN_IN_URL, clientId: 'admin-client' }),
   [`POST ${SIGN_IN_URL}/oauth2/token`]: () => jsonResponse(TOKENS),
+  [`POST ${SIGN_IN_URL}/oauth2/revoke`]: () => new Response('', { status: 200 }),
   [`GET ${API}/status`]: () => jsonResponse(STATUS),
   [`GET ${API}/orders`]: () => jsonResponse({ records: [order(), SECOND] }),
   [`GET ${API}/order`]: () => jsonResponse({ record: order() }),
@@ -272,14 +273,36 @@ describe('admin sign-in', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Your session has ended. Please sign in again.');
   });
 
-  it('sign-out forgets the tokens and goes to the provider’s logout, which returns to /admin', async () => {
-    stubNetwork(baseRoutes);
+  it('sign-out revokes the refresh token, then goes to the provider’s logout, which returns to /admin', async () => {
+    const calls = stubNetwork(baseRoutes);
     const assign = stubLocationAssign();
     const { user } = signedIn();
 
     await user.click(await screen.findByRole('button', { name: 'Sign out' }, { timeout: 5000 }));
-    expect(assign).toHaveBeenCalledWith(
-      'https://auth.shop.test/logout?client_id=admin-client&logout_uri=https%3A%2F%2Fapi.shop.test%2Fadmin',
+    await waitFor(() =>
+      expect(assign).toHaveBeenCalledWith(
+        'https://auth.shop.test/logout?client_id=admin-client&logout_uri=https%3A%2F%2Fapi.shop.test%2Fadmin',
+      ),
+    );
+    const revokes = calls.filter((call) => call.url === 'https://auth.shop.test/oauth2/revoke');
+    expect(revokes.map((call) => [call.method, call.body])).toEqual([
+      ['POST', 'token=refresh-1&client_id=admin-client'],
+    ]);
+  });
+
+  it('sign-out still leaves the page when the provider cannot be reached to revoke', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`POST ${SIGN_IN_URL}/oauth2/revoke`]: () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    const assign = stubLocationAssign();
+    const { user } = signedIn();
+
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }, { timeout: 5000 }));
+    await waitFor(() =>
+      expect(assign).toHaveBeenCalledWith(
+        'https://auth.shop.test/logout?client_id=admin-client&logout_uri=https%3A%2F%2Fapi.shop.test%2Fadmin',
+      ),
     );
   });
 });
@@ -305,8 +328,10 @@ describe('an account outside the merchants group (403)', () => {
     expect(screen.queryByText(/please try again/)).not.toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Admin' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
-    expect(assign).toHaveBeenCalledWith(
-      'https://auth.shop.test/logout?client_id=admin-client&logout_uri=https%3A%2F%2Fapi.shop.test%2Fadmin',
+    await waitFor(() =>
+      expect(assign).toHaveBeenCalledWith(
+        'https://auth.shop.test/logout?client_id=admin-client&logout_uri=https%3A%2F%2Fapi.shop.test%2Fadmin',
+      ),
     );
   });
 });

@@ -18,7 +18,7 @@ type PageState =
   | { kind: 'unavailable' }
   | { kind: 'signed-out'; config: AdminConfig; message: string | undefined }
   | { kind: 'signed-in'; config: AdminConfig; session: AdminSession; api: AdminApi }
-  | { kind: 'not-merchant'; config: AdminConfig; message: string };
+  | { kind: 'not-merchant'; config: AdminConfig; session: AdminSession; message: string };
 
 // Module-level so React's development double effects (StrictMode) read the config once and
 // exchange a code once: a code is single use, and a second exchange would fail the sign-in.
@@ -85,7 +85,7 @@ export function AdminPage() {
         setState({ kind: 'signed-out', config, message }),
       );
       const api = createAdminApi(origin, session, (message) =>
-        setState({ kind: 'not-merchant', config, message }),
+        setState({ kind: 'not-merchant', config, session, message }),
       );
       setState({ kind: 'signed-in', config, session, api });
       navigate(result.returnTo, { replace: true });
@@ -118,7 +118,12 @@ export function AdminPage() {
         <SignedIn config={state.config} origin={origin} session={state.session} api={state.api} />
       )}
       {state.kind === 'not-merchant' && (
-        <NotMerchantView config={state.config} origin={origin} message={state.message} />
+        <NotMerchantView
+          config={state.config}
+          origin={origin}
+          session={state.session}
+          message={state.message}
+        />
       )}
     </div>
   );
@@ -169,10 +174,12 @@ function SignInView({
 function NotMerchantView({
   config,
   origin,
+  session,
   message,
 }: {
   config: AdminConfig;
   origin: string;
+  session: AdminSession;
   message: string;
 }) {
   return (
@@ -184,12 +191,21 @@ function NotMerchantView({
       <button
         type="button"
         className="button button--primary button--block"
-        onClick={() => window.location.assign(signOutUrl(config, origin))}
+        onClick={() => void signOut(session, config, origin)}
       >
         Sign out
       </button>
     </section>
   );
+}
+
+/**
+ * Sign-out: the refresh token revoked first (it would otherwise renew the session for 12 hours),
+ * then the provider's logout, which ends its own session and sends the merchant back here.
+ */
+async function signOut(session: AdminSession, config: AdminConfig, origin: string): Promise<void> {
+  await session.signOut();
+  window.location.assign(signOutUrl(config, origin));
 }
 
 function SignedIn({
@@ -206,10 +222,6 @@ function SignedIn({
   const params = useAdminParams();
   const view = viewOf(params.get('view'));
   const reference = params.get('order');
-  const signOut = () => {
-    session.forget();
-    window.location.assign(signOutUrl(config, origin));
-  };
   const content = useMemo(() => {
     if (reference !== null) return <OrderView key={reference} api={api} reference={reference} />;
     if (view === 'orders') return <OrdersView api={api} />;
@@ -235,7 +247,11 @@ function SignedIn({
         </nav>
         <div className="admin-account">
           {session.email !== undefined && <span className="break-anywhere">{session.email}</span>}
-          <button type="button" className="button button--secondary" onClick={signOut}>
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => void signOut(session, config, origin)}
+          >
             Sign out
           </button>
         </div>

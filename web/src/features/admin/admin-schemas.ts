@@ -51,7 +51,16 @@ const email: z.ZodMiniType<AdminEmail> = z.object({
 const historyEntry: z.ZodMiniType<HistoryEntry> = z.object({
   at: text,
   actor: text,
-  action: z.enum(['paid', 'dispatched', 'delayed', 'refunded', 'requested', 'payment-link-sent', 'declined']),
+  action: z.enum([
+    'paid',
+    'dispatched',
+    'delayed',
+    'refunded',
+    'partly-refunded',
+    'requested',
+    'payment-link-sent',
+    'declined',
+  ]),
   detail: optionalText,
 });
 

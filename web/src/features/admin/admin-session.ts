@@ -1,5 +1,5 @@
 import type { AdminConfig } from '../../../../shared/admin-config';
-import { type AdminTokens, refreshTokens } from './sign-in';
+import { type AdminTokens, refreshTokens, revokeRefreshToken } from './sign-in';
 
 /** Tokens are renewed this long before they expire, so no request carries one about to lapse. */
 const REFRESH_MARGIN_MS = 60_000;
@@ -43,6 +43,18 @@ export class AdminSession {
     if (this.#tokens === undefined) return;
     this.forget();
     this.onEnd(message);
+  }
+
+  /**
+   * The merchant's sign-out: drops the tokens and revokes the refresh token at the provider, so no
+   * copy of it can renew the session. The page then goes to the provider's logout either way: a
+   * merchant who pressed "Sign out" is signed out of this page even if the provider is unreachable.
+   * @returns whether the provider confirmed the revocation (true when there was nothing to revoke).
+   */
+  async signOut(): Promise<boolean> {
+    const refreshToken = this.#tokens?.refreshToken;
+    this.forget();
+    return refreshToken === undefined ? true : revokeRefreshToken(this.config, refreshToken);
   }
 
   /** Drops the tokens and the renewal timer, telling no one (sign-out does its own navigation). */

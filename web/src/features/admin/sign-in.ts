@@ -178,6 +178,28 @@ export function refreshTokens(config: AdminConfig, refreshToken: string): Promis
   return requestTokens(config, { grant_type: 'refresh_token', refresh_token: refreshToken });
 }
 
+/** How long sign-out waits for the provider to revoke the refresh token before leaving anyway. */
+const REVOKE_TIMEOUT_MS = 5_000;
+
+/**
+ * Revokes the refresh token at the provider (Cognito's /oauth2/revoke), so it can mint no more
+ * tokens: without it, a copy of the token would keep the admin signed in for its 12 hours after
+ * sign-out. False when the provider did not confirm it (unreachable, or refused).
+ */
+export async function revokeRefreshToken(config: AdminConfig, refreshToken: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${config.signInUrl}${SIGN_IN_ENDPOINTS.revoke}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: new URLSearchParams({ token: refreshToken, client_id: config.clientId }),
+      signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS),
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
 /** Where sign-out sends the browser: the provider ends its own session and sends the merchant back here. */
 export function signOutUrl(config: AdminConfig, origin: string): string {
   const query = new URLSearchParams({ client_id: config.clientId, logout_uri: redirectUri(origin) });

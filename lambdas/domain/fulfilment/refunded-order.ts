@@ -1,0 +1,92 @@
+import { formatGbp } from '../../../shared/pricing';
+import { capacityStoreFromTable } from '../capacity/capacity-table';
+import { returnRefundedBottles } from '../capacity/session-capacity';
+import type { PaidCheckout } from '../checkout/paid-checkout';
+import type { SellerDetails } from '../emails/common';
+import { renderRefundEmail } from '../emails/order-updates';
+import type { EmailSender } from '../emails/send-email';
+import { ACTORS, historyEntry } from '../orders/history';
+import type { ManagedOrder } from '../orders/managed-order';
+import { type OrderItem, type OrderSale, type OrderTimes, toOrderItem } from '../orders/order';
+import { ORDER_EMAIL_GUARDS, sendOrderEmail } from '../orders/order-emails';
+import { dispatchSortKey, orderKey, type ShopTable } from '../orders/orders-table';
+import { getRecord } from '../orders/records';
+import { type SendOnceOutcome, supersedeEmail } from '../orders/send-once';
+
+// A payment refunded in Stripe (in the Dashboard) before its order was recorded: its
+// `checkout.session.completed` came late (an outage, Stripe's retries), or only the reconciler
+// found it. Every paid session is exactly one order, so it is recorded, but as refunded: never
+// confirmed, never on a dispatch list, its bottles back on their day.
+
+/**
+ * The order of a paid session whose charge Stripe has refunded in full, as it is first written:
+ * `refunded`, listed as such on its dispatch day, its history saying it was refunded in Stripe
+ * before it was recorded, and the refund email due.
+ *
+ * Neither the confirmation nor the merchant's new-order notice is ever due (their states are
+ * absent): a confirmation would promise Daphnia that will not come, and the merchant made the
+ * refund in their own Stripe Dashboard, so a "new order, pack it" notice would only mislead; the
+ * order shows as refunded in their list and admin page. The customer does get the refund email:
+ * they paid, so one email says the money is going back. `sale` names the session's reservation,
+ * whose bottles are given back, not sold (returnRefundedBottles gives back a sale a racing
+ * `completed` made there). Pure.
+ */
+export function toRefundedOrderItem(
+  checkout: PaidCheckout,
+  times: OrderTimes,
+  sale?: OrderSale,
+): ManagedOrder {
+  const paid: OrderItem = toOrderItem(checkout, times, undefined, sale);
+  const { confirmationEmailState: _confirmation, merchantNoticeEmailState: _notice, ...order } = paid;
+  const refundedAt = times.now.toISOString();
+  return {
+    ...order,
+    status: 'refunded',
+    gsi1sk: dispatchSortKey('refunded', paid.paidAt, paid.reference),
+    refundedAt,
+    refundReason: 'stripe',
+    refundEmailState: 'pending',
+    history: [
+      ...(paid.history ?? []),
+      historyEntry(refundedAt, ACTORS.stripeDashboard, 'refunded', 'stripe, before the order was recorded'),
+    ],
+  };
+}
+
+/** The history's words for a partial refund: "£5.00 of £14.70". */
+export function partialRefundDetail(refundedPence: number, totalPence: number): string {
+  return `${formatGbp(refundedPence)} of ${formatGbp(totalPence)}`;
+}
+
+export interface RefundedOrderDeps {
+  table: ShopTable;
+  sender: EmailSender;
+  seller: SellerDetails;
+  now: () => Date;
+}
+
+/**
+ * The refund email of a refunded order, once, whichever way it was refunded. Rendered from the
+ * order read back just before the claim, so it carries the reason as stored by then: the command
+ * stores its reason before it asks Stripe, so every path that records the refund finds it.
+ * Every refund path ends here (the command, `charge.refunded`, and fulfilment of a session refunded
+ * before its order), so this is also where an undispatched order's bottles go back to their
+ * dispatch day (once: the give-back is conditional on the sale).
+ */
+export async function sendRefundEmail(sessionId: string, deps: RefundedOrderDeps): Promise<SendOnceOutcome> {
+  const record = await getRecord(deps.table, orderKey(sessionId));
+  if (record?.kind !== 'order') throw new Error(`Order ${sessionId} disappeared`);
+  const stored = record.order;
+  await returnRefundedBottles(capacityStoreFromTable(deps.table), stored);
+  // A dispatch or delay email still due would now say something untrue: it is never sent.
+  for (const kind of ORDER_EMAIL_GUARDS.refund.after)
+    await supersedeEmail(deps.table, stored.pk, kind, 'refunded');
+  // Final already (sent, or refused for good): a redelivery costs no claim.
+  if (stored.refundEmailState === 'sent' || stored.refundEmailState === 'failed') return 'not-sent';
+  return sendOrderEmail(
+    stored,
+    'refund',
+    (o) => ({ to: o.customerEmail, replyTo: deps.seller.email, content: renderRefundEmail(o, deps.seller) }),
+    deps,
+  );
+}
