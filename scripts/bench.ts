@@ -580,7 +580,8 @@ async function lambdaFigures() {
     const gzipSize = atStart.reduce((total, file) => total + gzipSync(readFileSync(file)).length, 0);
     const loadsWithMaps = loads.get(`${name}|maps`) ?? [];
     const plain = loads.get(`${name}|plain`) ?? [];
-    const target = name === 'create-checkout' || name === 'checkout-status' ? 40 : 55;
+    // Issue 29's targets, since the customer path reads DynamoDB through the SDK too (ADR 0035).
+    const target = name === 'create-checkout' || name === 'checkout-status' ? 50 : 55;
     const withMaps = median(loadsWithMaps) - baseMaps;
     const withoutMaps = median(plain) - basePlain;
     record({
@@ -869,6 +870,8 @@ async function warmFigures() {
         value: `${round(cpuPerCheckout('create-checkout'), 2)} / ${round(cpuPerCheckout(before), 2)}`,
         unit: 'ms',
         detail: "this process's CPU over the same rounds; the stand-ins' is in theirs",
+        target: 'at most 1 more today',
+        pass: cpuPerCheckout('create-checkout') - cpuPerCheckout(before) <= 1,
       });
     }
     await timed(50, 4, statusRequest);

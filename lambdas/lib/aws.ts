@@ -1,5 +1,4 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SESClient } from '@aws-sdk/client-ses';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export interface AwsClientOptions {
@@ -14,7 +13,8 @@ export interface AwsClientOptions {
  */
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 
-function endpointOptions(options: AwsClientOptions) {
+/** What a client needs for a local stand-in (its endpoint, the local credentials); nothing for AWS. */
+export function endpointOptions(options: AwsClientOptions) {
   return options.endpoint ? { endpoint: options.endpoint, credentials: LOCAL_CREDENTIALS } : {};
 }
 
@@ -24,7 +24,7 @@ function endpointOptions(options: AwsClientOptions) {
  * its 2-minute staleness limit while its holder is still alive. `throwOnRequestTimeout`: newer
  * handlers only warn on a request timeout unless told to fail.
  */
-const REQUEST_HANDLER = {
+export const REQUEST_HANDLER = {
   connectionTimeout: 2_000,
   requestTimeout: 5_000,
   throwOnRequestTimeout: true,
@@ -41,13 +41,4 @@ export function createDocumentClient(options: AwsClientOptions): DynamoDBDocumen
     ...endpointOptions(options),
   });
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-}
-
-/** The SES (v1 API) client, built once per cold start. */
-export function createSesClient(options: AwsClientOptions): SESClient {
-  return new SESClient({
-    region: options.region,
-    requestHandler: REQUEST_HANDLER,
-    ...endpointOptions(options),
-  });
 }

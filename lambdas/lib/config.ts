@@ -122,22 +122,9 @@ export const fulfilmentRuntimeEnvSchema = z.extend(fulfilmentEnvSchema, {
 });
 export type FulfilmentEnv = z.output<typeof fulfilmentRuntimeEnvSchema>;
 
-/**
- * The role's credentials, which the Lambda runtime sets, for the one request create-checkout and
- * shop-status sign themselves (the settings read, lambdas/lib/dynamodb-http.ts). Optional here:
- * against a local stand-in nothing checks them; without one, signingCredentials requires them.
- */
-const runtimeCredentialsEnv = {
-  AWS_ACCESS_KEY_ID: optionalText,
-  AWS_SECRET_ACCESS_KEY: optionalText,
-  AWS_SESSION_TOKEN: optionalText,
-};
-export type RuntimeCredentialsEnv = Partial<z.output<z.ZodMiniObject<typeof runtimeCredentialsEnv>>>;
-
 /** create-checkout at run time: what the stack sets, plus what the runtime sets (see fulfilmentRuntimeEnvSchema). */
 export const checkoutRuntimeEnvSchema = z.extend(checkoutEnvSchema, {
   AWS_REGION: z.string().check(z.minLength(1)),
-  ...runtimeCredentialsEnv,
 });
 export type CheckoutEnv = z.output<typeof checkoutRuntimeEnvSchema>;
 
@@ -167,26 +154,4 @@ export const shopStatusEnvSchema = z.object({
 /** shop-status at run time. */
 export const shopStatusRuntimeEnvSchema = z.extend(shopStatusEnvSchema, {
   AWS_REGION: z.string().check(z.minLength(1)),
-  ...runtimeCredentialsEnv,
 });
-
-/** Stand-ins check no signature; a deployed function signs with its role's credentials only. */
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
-
-/**
- * The credentials to sign a request with: the stand-in's when an endpoint is set (as the SDK
- * clients do, lambdas/lib/aws.ts), otherwise the role's from the runtime, which must be there.
- */
-export function signingCredentials(
-  config: RuntimeCredentialsEnv,
-  endpoint: string | undefined,
-): { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined } {
-  if (endpoint !== undefined) return LOCAL_CREDENTIALS;
-  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = config;
-  if (accessKeyId === undefined || secretAccessKey === undefined) {
-    throw new ConfigError([
-      'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: not set (the Lambda runtime sets them from the function role)',
-    ]);
-  }
-  return { accessKeyId, secretAccessKey, sessionToken: config.AWS_SESSION_TOKEN };
-}

@@ -175,7 +175,7 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
       }
     });
 
-    it("create-checkout's package loads the AWS SDK only through the requests-mode writer's import()", () => {
+    it("create-checkout's package loads the DynamoDB client at start, the SES client only through the requests-mode writer's import()", () => {
       const dir = bundleOf('createCheckout');
       const chunksOf = (code: string, pattern: RegExp) =>
         [...code.matchAll(pattern)].map((match) => join(dir, match[1] ?? ''));
@@ -191,14 +191,13 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
       expect(onDemand).toHaveLength(1);
       expect(existsSync(onDemand[0] ?? '')).toBe(true);
       expect(atStart.has(onDemand[0] ?? '')).toBe(false);
-      for (const file of atStart) {
-        expect(readFileSync(file, 'utf8'), file).not.toContain('@aws-sdk/client-dynamodb');
-        expect(readFileSync(file, 'utf8'), file).not.toContain('@aws-sdk/client-ses');
-      }
+      const loadedAtStart = [...atStart].map((file) => readFileSync(file, 'utf8')).join('\n');
+      // Booleans, so a failure names the client instead of printing the bundle.
+      expect(loadedAtStart.includes('@aws-sdk/client-dynamodb'), 'DynamoDB client at start').toBe(true);
+      expect(loadedAtStart.includes('@aws-sdk/client-ses'), 'SES client at start').toBe(false);
       const everything = readdirSync(join(dir, 'chunks'))
         .map((name) => readFileSync(join(dir, 'chunks', name), 'utf8'))
         .join('\n');
-      expect(everything).toContain('@aws-sdk/client-dynamodb');
       expect(everything).toContain('@aws-sdk/client-ses');
     });
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type SESClient, SESServiceException, SendEmailCommand } from '@aws-sdk/client-ses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSesClient } from '../../lambdas/lib/aws';
+import { createSesClient } from '../../lambdas/lib/ses-client';
 import { startSesLocal } from '../../local/ses-local';
 import { STAND_IN_REGION } from '../support/stand-ins';
 

@@ -1,17 +1,5 @@
 import * as z from 'zod/mini';
 import type { IsoDate } from '../../../shared/dispatch';
-import { type RuntimeCredentialsEnv, signingCredentials } from '../../lib/config';
-import {
-  type AttributeMap,
-  CONDITIONAL_CHECK_FAILED,
-  createDynamoDbHttp,
-  DynamoDbRequestError,
-  type GetItem,
-  plainAttributes,
-  toAttributeValue,
-  type UpdateItem,
-} from '../../lib/dynamodb-http';
-import { capacityDayKey, itemKey } from '../orders/orders-table';
 
 /**
  * One dispatch day's counters (`CAPACITY#<date>`): `taken`, the bottles the limit applies to
@@ -34,7 +22,7 @@ const count = z._default(z.number().check(z.int()), 0);
 const members = z._default(z.set(z.string()), () => new Set<string>());
 const dayItemSchema = z.object({ taken: count, sold: count, holds: members, sales: members });
 
-/** A day's counters from its item as read (plain values: the document client's, or plainAttributes); absent: nothing yet. */
+/** A day's counters from its item as the document client reads it; absent: nothing yet. */
 export function capacityDayFromItem(date: IsoDate, item: Record<string, unknown> | undefined): CapacityDay {
   const parsed = dayItemSchema.safeParse(item ?? {});
   // A day item is only ever written by holds.ts; one that does not parse is a hand edit, and
@@ -50,11 +38,7 @@ export interface CapacityChange {
   values: Readonly<Record<string, string | number | ReadonlySet<string>>>;
 }
 
-/**
- * The capacity items as the domain uses them, over either client: the signed fetch on
- * create-checkout's and shop-status's path (below, no AWS SDK), or the document client
- * elsewhere (capacity-table.ts).
- */
+/** The capacity items as the domain uses them (over the document client: capacity-table.ts). */
 export interface CapacityStore {
   /** Makes `change` on the day's item: the day after it, or undefined when its condition did not hold. */
   change(date: IsoDate, change: CapacityChange): Promise<CapacityDay | undefined>;
@@ -81,61 +65,4 @@ export function usedValues(change: CapacityChange): CapacityChange['values'] {
   return Object.fromEntries(
     Object.entries(change.values).filter(([name]) => new RegExp(`${name}\\b`).test(text)),
   );
-}
-
-/** The store over signed HTTP calls (lambdas/lib/dynamodb-http.ts): what create-checkout and shop-status use. */
-export function capacityStoreOverHttp(
-  calls: { getItem: GetItem; updateItem: UpdateItem },
-  tableName: string,
-): CapacityStore {
-  const key = (date: IsoDate) => itemKey(capacityDayKey(date));
-  /** The update's answer, or undefined when its condition did not hold. */
-  const update = async (date: IsoDate, change: CapacityChange, returnValues: 'ALL_NEW' | 'NONE') => {
-    const values: AttributeMap = {};
-    for (const [name, value] of Object.entries(usedValues(change))) values[name] = toAttributeValue(value);
-    try {
-      return await calls.updateItem(tableName, key(date), {
-        updateExpression: change.update,
-        conditionExpression: change.condition,
-        names: attributeNames(change),
-        values,
-        returnValues,
-      });
-    } catch (error) {
-      if (error instanceof DynamoDbRequestError && error.type === CONDITIONAL_CHECK_FAILED) return undefined;
-      throw error;
-    }
-  };
-  return {
-    async change(date, change) {
-      const attributes = await update(date, change, 'ALL_NEW');
-      return attributes && capacityDayFromItem(date, plainAttributes(attributes));
-    },
-    async apply(date, change) {
-      return (await update(date, change, 'NONE')) !== undefined;
-    },
-    async read(date) {
-      const item = await calls.getItem(tableName, key(date), { consistentRead: true });
-      return capacityDayFromItem(date, item === undefined ? undefined : plainAttributes(item));
-    },
-  };
-}
-
-/**
- * The store of a Lambda on a customer's path (create-checkout), from its parsed configuration:
- * signed fetch calls, no AWS SDK. Built once per cold start.
- */
-export function capacityStoreFromConfig(
-  config: RuntimeCredentialsEnv & {
-    AWS_REGION: string;
-    DYNAMODB_ENDPOINT?: string | undefined;
-    ORDERS_TABLE_NAME: string;
-  },
-): CapacityStore {
-  const calls = createDynamoDbHttp({
-    region: config.AWS_REGION,
-    endpoint: config.DYNAMODB_ENDPOINT,
-    credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
-  });
-  return capacityStoreOverHttp(calls, config.ORDERS_TABLE_NAME);
 }

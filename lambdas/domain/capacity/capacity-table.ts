@@ -9,11 +9,7 @@ import {
   usedValues,
 } from './capacity-store';
 
-/**
- * The capacity store over the SDK's document client: the webhook, the reconciler, the operator's
- * commands and requests mode, which have the client anyway. Same items, same expressions as the
- * signed-fetch store create-checkout uses.
- */
+/** The capacity store over the SDK's document client: the only one (ADR 0035). */
 export function capacityStoreFromTable(table: ShopTable): CapacityStore {
   const key = (date: string) => itemKey(capacityDayKey(date));
   return {

@@ -1,9 +1,12 @@
 import type { CheckoutRequest } from '../../../shared/checkout-request';
+import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import type { CheckoutEnv } from '../../lib/config';
 import type { CapacitySettings } from '../capacity/capacity-settings';
-import { type CapacityStore, capacityStoreFromConfig } from '../capacity/capacity-store';
-import { type CheckoutSettings, checkoutSettingsFromConfig } from '../shop-settings/shop-settings';
+import type { CapacityStore } from '../capacity/capacity-store';
+import { capacityStoreFromTable } from '../capacity/capacity-table';
+import { readShopSettings } from '../shop-settings/settings-store';
+import { type CheckoutSettings, createCheckoutSettings } from '../shop-settings/shop-settings';
 
 type RecordOrderRequest = typeof import('../operations/request-writer').recordOrderRequest;
 export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
@@ -12,7 +15,7 @@ export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
 export interface CheckoutGateDeps {
   /** The settings: cached for a few seconds, and confirmed before a session is made (createCheckoutSettings). */
   settings: CheckoutSettings;
-  /** The dispatch days' bottles, reserved before a session is made (signed fetch, no SDK). */
+  /** The dispatch days' bottles, reserved before a session is made. */
   capacity: CapacityStore;
   /**
    * Records a validated checkout as an order request and notifies the merchant within the notice
@@ -34,21 +37,25 @@ export interface CheckoutGateDeps {
 export const DEFAULT_PAUSED_MESSAGE = 'We are not taking orders at the moment. Please come back soon.';
 
 /**
- * Builds the gate from create-checkout's parsed configuration, once per cold start. The settings
- * are one signed GetItem with no AWS SDK (settingsOverHttp); the SDK clients that record order
- * requests load with their module on the first request in requests mode, so a paid checkout's
- * cold start never pays for them. A failed load is not kept: the next request tries again.
+ * Builds the gate from create-checkout's parsed configuration, once per cold start, on one
+ * document client. The SES client and the request actions load with their module on the first
+ * request in requests mode, so a paid checkout's cold start never pays for them. A failed load is
+ * not kept: the next request tries again.
  */
 export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
+  const table = {
+    client: createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }),
+    tableName: config.ORDERS_TABLE_NAME,
+  };
   const loadWriter = initOnce(() =>
     import('../operations/request-writer').then((module) => ({
       record: module.recordOrderRequest,
-      deps: module.createRequestDeps(config),
+      deps: module.createRequestDeps(config, table),
     })),
   );
   return {
-    settings: checkoutSettingsFromConfig(config),
-    capacity: capacityStoreFromConfig(config),
+    settings: createCheckoutSettings((consistent) => readShopSettings(table, consistent)),
+    capacity: capacityStoreFromTable(table),
     recordRequest: async (input, options) => {
       const { record, deps } = await loadWriter();
       return record(input, options, deps);

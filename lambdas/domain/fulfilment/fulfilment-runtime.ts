@@ -1,8 +1,9 @@
 import type { SESClient } from '@aws-sdk/client-ses';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient, createSesClient } from '../../lib/aws';
+import { createDocumentClient } from '../../lib/aws';
 import { type Env, type FulfilmentEnv, fulfilmentRuntimeEnvSchema, parseEnv } from '../../lib/config';
 import { stdoutMetricsWriter } from '../../lib/metrics';
+import { createSesClient } from '../../lib/ses-client';
 import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../../lib/stripe';
 import { capacityStoreFromTable } from '../capacity/capacity-table';
 import { shopEmailIdentity } from '../emails/send-email';

@@ -1,8 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 // The orders table's design, written once: infra creates the table from it, local/ creates the
-// dynalite copy from it, and the domain reads and writes by it. No runtime imports, so infra and
-// the customer-path Lambdas (which read the settings item without the SDK) can load it freely.
+// dynalite copy from it, and the domain reads and writes by it. No runtime imports, so infra can
+// load it freely.
 
 /** The orders table as the shop's operator code sees it: the document client and the table name. */
 export interface ShopTable {

@@ -6,9 +6,8 @@ import { itemKey, SETTINGS_KEY, type ShopTable } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
 import { checkShopMessage, type ShopSettings, settingsFromItem } from './shop-settings';
 
-// The settings item through the SDK's document client: the operator commands' side (they write
-// it, and read it back consistently). The Lambdas on a customer's path read it without the SDK
-// (settingsOverHttp in shop-settings.ts).
+// The settings item through the SDK's document client: the operator commands write it and read it
+// back consistently; the Lambdas read it through createSettingsReader (shop-settings.ts).
 
 /** Reads the settings; `consistent` for the operator, who must see the write they just made. */
 export async function readShopSettings(table: ShopTable, consistent = false): Promise<ShopSettings> {

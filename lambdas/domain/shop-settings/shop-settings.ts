@@ -2,10 +2,8 @@ import * as z from 'zod/mini';
 import { hasRefusedCharacters } from '../../../shared/refused-characters';
 import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../../shared/shop-status';
 import { initOnce } from '../../lib/cold-start';
-import { type RuntimeCredentialsEnv, signingCredentials } from '../../lib/config';
-import { createItemReader, type GetItem, plainAttributes } from '../../lib/dynamodb-http';
 import { type CapacitySettings, capacityFromItem, capacityItemFields } from '../capacity/capacity-settings';
-import { itemKey, PARTITION_KEY, SETTINGS_KEY } from '../orders/orders-table';
+import { PARTITION_KEY, SETTINGS_KEY } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
 
 const settingsItemSchema = z.object({
@@ -62,24 +60,6 @@ function legacyModeSince(mode: ShopSettings['mode'], updatedAt: string): string 
 }
 
 /**
- * Reads the settings with one signed GetItem and no AWS SDK: what create-checkout and shop-status
- * use, so a customer's cold start does not load the DynamoDB client (lambdas/lib/dynamodb-http.ts).
- * `consistent`: a strongly consistent read, which sees a pause written a moment ago.
- */
-export function settingsOverHttp(
-  getItem: GetItem,
-  tableName: string,
-  options: { consistent?: boolean } = {},
-): () => Promise<ShopSettings> {
-  return async () => {
-    const item = await getItem(tableName, itemKey(SETTINGS_KEY), {
-      consistentRead: options.consistent === true,
-    });
-    return settingsFromItem(item === undefined ? undefined : plainAttributes(item));
-  };
-}
-
-/**
  * Checks a message the merchant typed: one line, 1 to 300 characters, none of the characters the
  * checkout refuses (refused-characters.ts): customers read it on the shop's page, where a
  * zero-width or bidi character would hide or reorder what it says.
@@ -128,7 +108,7 @@ export interface CheckoutSettings {
   within: (maxAgeMs: number) => Promise<ShopSettings>;
 }
 
-/** create-checkout's settings over a read that may be consistent (settingsOverHttp). */
+/** create-checkout's settings over a read that may be consistent (readShopSettings). */
 export function createCheckoutSettings(
   read: (consistent: boolean) => Promise<ShopSettings>,
   now: () => number = Date.now,
@@ -156,41 +136,4 @@ export function createCheckoutSettings(
       return read(true);
     },
   };
-}
-
-/**
- * The cached settings reader of a Lambda on a customer's path (create-checkout, shop-status), from
- * its parsed configuration: one signed GetItem per SETTINGS_MAX_AGE_MS at most, no AWS SDK.
- */
-export function settingsReaderFromConfig(
-  config: RuntimeCredentialsEnv & {
-    AWS_REGION: string;
-    DYNAMODB_ENDPOINT?: string | undefined;
-    ORDERS_TABLE_NAME: string;
-  },
-): () => Promise<ShopSettings> {
-  const getItem = createItemReader({
-    region: config.AWS_REGION,
-    endpoint: config.DYNAMODB_ENDPOINT,
-    credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
-  });
-  return createSettingsReader(settingsOverHttp(getItem, config.ORDERS_TABLE_NAME));
-}
-
-/** create-checkout's settings from its parsed configuration: the same signed GetItem, cached and confirmed. */
-export function checkoutSettingsFromConfig(
-  config: RuntimeCredentialsEnv & {
-    AWS_REGION: string;
-    DYNAMODB_ENDPOINT?: string | undefined;
-    ORDERS_TABLE_NAME: string;
-  },
-): CheckoutSettings {
-  const getItem = createItemReader({
-    region: config.AWS_REGION,
-    endpoint: config.DYNAMODB_ENDPOINT,
-    credentials: signingCredentials(config, config.DYNAMODB_ENDPOINT),
-  });
-  const eventual = settingsOverHttp(getItem, config.ORDERS_TABLE_NAME);
-  const consistent = settingsOverHttp(getItem, config.ORDERS_TABLE_NAME, { consistent: true });
-  return createCheckoutSettings((strongly) => (strongly ? consistent() : eventual()));
 }

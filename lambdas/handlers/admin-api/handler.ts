@@ -55,7 +55,7 @@ import { shopWeek } from '../../domain/operations/shop-week';
 import { findByReference, recordsByReference } from '../../domain/orders/records';
 import { RefusedError } from '../../domain/refusal';
 import { readShopSettings, writeShopSettings } from '../../domain/shop-settings/settings-store';
-import { createDocumentClient, createSesClient } from '../../lib/aws';
+import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
@@ -65,6 +65,7 @@ import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
 import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
 import { readSecretString } from '../../lib/secrets-extension';
+import { createSesClient } from '../../lib/ses-client';
 import { createStripeClient, loadStripeSecrets } from '../../lib/stripe';
 
 /** An admin body is a handful of references at most. */

@@ -1,8 +1,10 @@
 import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import type { ShopStatus } from '../../../shared/shop-status';
-import { capacityStoreFromConfig } from '../../domain/capacity/capacity-store';
+import { capacityStoreFromTable } from '../../domain/capacity/capacity-table';
 import { firstDayWithRoom } from '../../domain/capacity/holds';
-import { type ShopSettings, settingsReaderFromConfig } from '../../domain/shop-settings/shop-settings';
+import { readShopSettings } from '../../domain/shop-settings/settings-store';
+import { createSettingsReader, type ShopSettings } from '../../domain/shop-settings/shop-settings';
+import { createDocumentClient } from '../../lib/aws';
 import { type Env, parseEnv, shopStatusRuntimeEnvSchema } from '../../lib/config';
 import { type HttpEvent, type HttpResult, json } from '../../lib/http';
 import { type HttpRequest, httpEndpoint } from '../../lib/http-handler';
@@ -18,10 +20,14 @@ export interface ShopStatusDeps {
   dayWithRoom?: ((settings: ShopSettings) => Promise<IsoDate | null>) | undefined;
 }
 
-/** The settings reader and the capacity days from the environment, once per cold start (see `handler`): no AWS SDK. */
+/** The settings reader and the capacity days from the environment, once per cold start (see `handler`). */
 export function loadShopStatusDeps(env: Env): ShopStatusDeps {
   const config = parseEnv(shopStatusRuntimeEnvSchema, env);
-  const store = capacityStoreFromConfig(config);
+  const table = {
+    client: createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }),
+    tableName: config.ORDERS_TABLE_NAME,
+  };
+  const store = capacityStoreFromTable(table);
   // Worked out again whenever the settings are read again (every SETTINGS_MAX_AGE_MS at most):
   // a full day shows on the page within seconds, without a read per visitor. A failure is not kept.
   let memo: { settings: ShopSettings; day: Promise<IsoDate | null> } | undefined;
@@ -39,7 +45,7 @@ export function loadShopStatusDeps(env: Env): ShopStatusDeps {
     }
     return memo.day;
   };
-  return { settings: settingsReaderFromConfig(config), dayWithRoom };
+  return { settings: createSettingsReader(() => readShopSettings(table)), dayWithRoom };
 }
 
 /**

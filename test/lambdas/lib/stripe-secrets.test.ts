@@ -205,15 +205,21 @@ describe('bundles of the public functions', () => {
   );
 
   // checkout-status touches nothing of AWS but its own secret; create-checkout and shop-status read
-  // the settings item with one signed request (lambdas/lib/dynamodb-http.ts).
-  it.each(['create-checkout', 'checkout-status', 'shop-status'])(
-    '%s loads no AWS SDK when it starts',
+  // the settings and capacity items through the document client, and nothing else of AWS at start.
+  it('checkout-status loads no AWS SDK when it starts', async () => {
+    const loaded = await loadedOnStart('lambdas/handlers/checkout-status/handler.ts');
+    expect(loaded).toContain('lambdas/handlers/checkout-status/handler.ts');
+    expect(loaded.filter((path) => /node_modules\/(@aws-sdk|@smithy|@aws-crypto)\//.test(path))).toEqual([]);
+  }, 30_000);
+
+  it.each(['create-checkout', 'shop-status'])(
+    '%s loads the DynamoDB client when it starts, and no other AWS client',
     async (name) => {
       const loaded = await loadedOnStart(`lambdas/handlers/${name}/handler.ts`);
-      expect(loaded).toContain(`lambdas/handlers/${name}/handler.ts`);
-      expect(loaded.filter((path) => /node_modules\/(@aws-sdk|@smithy|@aws-crypto)\//.test(path))).toEqual(
-        [],
+      const clients = new Set(
+        loaded.flatMap((path) => /node_modules\/@aws-sdk\/(client-[a-z-]+)\//.exec(path)?.[1] ?? []),
       );
+      expect([...clients]).toEqual(['client-dynamodb']);
     },
     30_000,
   );
@@ -223,7 +229,7 @@ describe('bundles of the public functions', () => {
     expect(inputs.filter((path) => /node_modules\/(@aws-sdk|@smithy)\//.test(path))).toEqual([]);
   }, 30_000);
 
-  it("create-checkout carries the SDK only for requests mode, behind request-writer's import()", async () => {
+  it("create-checkout carries the SES client only for requests mode, behind request-writer's import()", async () => {
     const inputs = await bundledInputs('lambdas/handlers/create-checkout/handler.ts');
     const loaded = await loadedOnStart('lambdas/handlers/create-checkout/handler.ts');
 
@@ -232,6 +238,6 @@ describe('bundles of the public functions', () => {
     expect(inputs).toContain('lambdas/domain/operations/request-writer.ts');
     expect(loaded).not.toContain('lambdas/domain/operations/request-writer.ts');
     expect(loaded).not.toContain('lambdas/domain/operations/request-actions.ts');
-    expect(loaded).toContain('lambdas/lib/dynamodb-http.ts');
+    expect(loaded).not.toContain('lambdas/lib/ses-client.ts');
   }, 30_000);
 });

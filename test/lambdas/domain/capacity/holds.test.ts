@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capacityStoreOverHttp } from '../../../../lambdas/domain/capacity/capacity-store';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import {
   CapacityFullError,
@@ -21,12 +20,10 @@ import {
   sellHold,
   transferHold,
 } from '../../../../lambdas/domain/capacity/holds';
-import { createDynamoDbHttp } from '../../../../lambdas/lib/dynamodb-http';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';
 
-// Every transition of a day's bottles against dynalite, through both stores: the signed fetch
-// create-checkout uses and the document client everything else uses. Each test has its own days
-// (a year of its own), so the tests share one table without sharing counters.
+// Every transition of a day's bottles against dynalite, through the document client's store. Each
+// test has its own days (a year of its own), so the tests share one table without sharing counters.
 
 let standIns: StandIns;
 beforeAll(async () => {
@@ -34,19 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => standIns?.close());
 
-const stores = {
-  'signed fetch': () =>
-    capacityStoreOverHttp(
-      createDynamoDbHttp({
-        region: 'eu-west-2',
-        endpoint: standIns.dynamoEndpoint,
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }),
-      standIns.tableName,
-    ),
-  'document client': () =>
-    capacityStoreFromTable({ client: standIns.inspector, tableName: standIns.tableName }),
-};
+const makeStore = () => capacityStoreFromTable({ client: standIns.inspector, tableName: standIns.tableName });
 
 let year = 2040;
 /** Three consecutive Mondays of a year no other test uses (no bank holiday falls on them). */
@@ -85,7 +70,7 @@ describe('hold ids', () => {
   });
 });
 
-describe.each(Object.entries(stores))('day transitions through the %s', (_name, makeStore) => {
+describe('day transitions', () => {
   it('reserves on the first day with room for the whole order, then the next', async () => {
     const store = makeStore();
     const [monday, next] = freshMondays();
@@ -337,7 +322,7 @@ describe('isSoldOut: sales that leave no room for the smallest order (3 bottles)
 
 describe('concurrent reservations', () => {
   it('30 reservations of 3 bottles at a day of 12: exactly 4 there, the rest on later days they fit', async () => {
-    const store = stores['signed fetch']();
+    const store = makeStore();
     const [monday, next, third] = freshMondays();
     const fourth = followingDispatchDay(third);
     const capacity = { weekly: 30, days: { [monday]: 12 } };

@@ -9,7 +9,7 @@ import {
   PermanentEmailRefusalError,
   UnsafeAddressError,
 } from '../../../../lambdas/domain/emails/send-email';
-import { createSesClient } from '../../../../lambdas/lib/aws';
+import { createSesClient } from '../../../../lambdas/lib/ses-client';
 import { InjectedAwsFault, injectAwsFault, recordInputs } from '../../../support/aws-faults';
 import { STAND_IN_REGION, type StandIns, startStandIns } from '../../../support/stand-ins';
 

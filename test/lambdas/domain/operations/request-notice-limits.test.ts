@@ -139,7 +139,13 @@ describe('recordOrderRequest', () => {
       SHOP_ID: TEST_SHOP_ID,
       ...standInEnvironment(standIns),
     });
-    return { ...createRequestDeps(config), now: () => now, metrics: (line: string) => lines.push(line) };
+    // The table as create-checkout's gate passes it: its one document client.
+    const table = { client: standIns.inspector, tableName: config.ORDERS_TABLE_NAME };
+    return {
+      ...createRequestDeps(config, table),
+      now: () => now,
+      metrics: (line: string) => lines.push(line),
+    };
   }
   const order = {
     name: 'Mia Metric',

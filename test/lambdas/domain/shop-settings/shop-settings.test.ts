@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  readShopSettings,
   writeCapacitySettings,
   writeShopSettings,
 } from '../../../../lambdas/domain/shop-settings/settings-store';
@@ -9,9 +10,7 @@ import {
   createSettingsReader,
   type ShopSettings,
   settingsFromItem,
-  settingsOverHttp,
 } from '../../../../lambdas/domain/shop-settings/shop-settings';
-import { createItemReader } from '../../../../lambdas/lib/dynamodb-http';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';
 
 describe('checkShopMessage', () => {
@@ -140,22 +139,14 @@ describe('createSettingsReader: one read per 5 seconds per container', () => {
   });
 });
 
-describe('settingsOverHttp: the item the operator commands write, read without the SDK', () => {
+describe('readShopSettings: the item the operator commands write, as the Lambdas read it', () => {
   let standIns: StandIns;
   beforeAll(async () => {
     standIns = await startStandIns();
   });
   afterAll(() => standIns?.close());
 
-  const read = () =>
-    settingsOverHttp(
-      createItemReader({
-        region: 'eu-west-2',
-        endpoint: standIns.dynamoEndpoint,
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }),
-      standIns.tableName,
-    )();
+  const read = () => readShopSettings({ client: standIns.inspector, tableName: standIns.tableName });
 
   it('open with no item, then what `orders shop pause` wrote', async () => {
     expect(await read()).toEqual({ mode: 'open' });

@@ -14,7 +14,7 @@ import { nextDispatchDate } from '../../../../shared/dispatch';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import { type StandIns, standInEnvironment, startStandIns } from '../../../support/stand-ins';
 
-// shop-status as deployed (its settings and capacity days read by signed fetch), against dynalite.
+// shop-status as deployed (its settings and capacity days read by the document client), against dynalite.
 
 let standIns: StandIns;
 beforeAll(async () => {
