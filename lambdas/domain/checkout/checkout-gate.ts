@@ -3,6 +3,7 @@ import { initOnce } from '../../lib/cold-start';
 import type { CheckoutEnv } from '../../lib/config';
 import type { CapacitySettings } from '../capacity/capacity-settings';
 import { type CapacityStore, capacityStoreFromConfig } from '../capacity/capacity-store';
+import { type ClientHoldItems, clientHoldItemsFromConfig } from '../capacity/client-holds';
 import { type CheckoutSettings, checkoutSettingsFromConfig } from '../shop-settings/shop-settings';
 
 type RecordOrderRequest = typeof import('../operations/request-writer').recordOrderRequest;
@@ -14,6 +15,8 @@ export interface CheckoutGateDeps {
   settings: CheckoutSettings;
   /** The dispatch days' bottles, reserved before a session is made (signed fetch, no SDK). */
   capacity: CapacityStore;
+  /** Each client's open holds, of which it may have only a few (client-holds.ts; signed fetch, no SDK). */
+  clientHolds: ClientHoldItems;
   /**
    * Records a validated checkout as an order request and notifies the merchant within the notice
    * limits (requests mode; recordOrderRequest). `client`: the sender's IP address, which the limits
@@ -49,6 +52,7 @@ export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
   return {
     settings: checkoutSettingsFromConfig(config),
     capacity: capacityStoreFromConfig(config),
+    clientHolds: clientHoldItemsFromConfig(config),
     recordRequest: async (input, options) => {
       const { record, deps } = await loadWriter();
       return record(input, options, deps);
