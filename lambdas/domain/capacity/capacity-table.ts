@@ -8,6 +8,7 @@ import {
   capacityDayFromItem,
   usedValues,
 } from './capacity-store';
+import { CLIENT_HOLD_NAMES, type ClientHoldItems, clientHoldsFromItem, replaceUpdate } from './client-holds';
 
 /** The capacity store over the SDK's document client: the only one (ADR 0035). */
 export function capacityStoreFromTable(table: ShopTable): CapacityStore {
@@ -50,6 +51,38 @@ export function capacityStoreFromTable(table: ShopTable): CapacityStore {
         new GetCommand({ TableName: table.tableName, Key: key(date), ConsistentRead: true }),
       );
       return capacityDayFromItem(date, Item);
+    },
+  };
+}
+
+/** The client-holds items over the document client: requests mode's side (client-holds.ts). */
+export function clientHoldItemsFromTable(table: ShopTable): ClientHoldItems {
+  return {
+    async read(pk) {
+      const { Item } = await table.client.send(
+        new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
+      );
+      return clientHoldsFromItem(Item);
+    },
+    async replace(pk, holds, version, deleteAfter) {
+      const { update, condition } = replaceUpdate(version);
+      return conditionalWrite(() =>
+        table.client.send(
+          new UpdateCommand({
+            TableName: table.tableName,
+            Key: itemKey(pk),
+            UpdateExpression: update,
+            ConditionExpression: condition,
+            ExpressionAttributeNames: CLIENT_HOLD_NAMES,
+            ExpressionAttributeValues: {
+              ':holds': new Set(holds),
+              ':next': version + 1,
+              ':deleteAfter': deleteAfter,
+              ...(version !== 0 && { ':version': version }),
+            },
+          }),
+        ),
+      );
     },
   };
 }

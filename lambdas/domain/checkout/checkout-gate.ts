@@ -4,7 +4,8 @@ import { initOnce } from '../../lib/cold-start';
 import type { CheckoutEnv } from '../../lib/config';
 import type { CapacitySettings } from '../capacity/capacity-settings';
 import type { CapacityStore } from '../capacity/capacity-store';
-import { capacityStoreFromTable } from '../capacity/capacity-table';
+import { capacityStoreFromTable, clientHoldItemsFromTable } from '../capacity/capacity-table';
+import type { ClientHoldItems } from '../capacity/client-holds';
 import { readShopSettings } from '../shop-settings/settings-store';
 import { type CheckoutSettings, createCheckoutSettings } from '../shop-settings/shop-settings';
 
@@ -17,6 +18,8 @@ export interface CheckoutGateDeps {
   settings: CheckoutSettings;
   /** The dispatch days' bottles, reserved before a session is made. */
   capacity: CapacityStore;
+  /** Each client's open holds, of which it may have only a few (client-holds.ts). */
+  clientHolds: ClientHoldItems;
   /**
    * Records a validated checkout as an order request and notifies the merchant within the notice
    * limits (requests mode; recordOrderRequest). `client`: the sender's IP address, which the limits
@@ -56,6 +59,7 @@ export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
   return {
     settings: createCheckoutSettings((consistent) => readShopSettings(table, consistent)),
     capacity: capacityStoreFromTable(table),
+    clientHolds: clientHoldItemsFromTable(table),
     recordRequest: async (input, options) => {
       const { record, deps } = await loadWriter();
       return record(input, options, deps);

@@ -15,6 +15,7 @@ import { logger } from '../../lib/logger';
 import { isIdempotencyMismatch, PaymentProviderError, toPaymentProviderError } from '../../lib/stripe-errors';
 import type { CapacitySettings } from '../capacity/capacity-settings';
 import type { CapacityStore } from '../capacity/capacity-store';
+import { type ClientHoldItems, countClientHold, type HoldingClient } from '../capacity/client-holds';
 import {
   checkoutReservationId,
   holdId,
@@ -108,7 +109,14 @@ export interface CreateCheckoutSessionDeps {
    * The dispatch days' capacity: the bottles are reserved here before Stripe is asked. Absent only
    * in tests of the session alone, where nothing is counted.
    */
-  capacity?: { store: CapacityStore; settings: CapacitySettings | undefined } | undefined;
+  capacity?:
+    | {
+        store: CapacityStore;
+        settings: CapacitySettings | undefined;
+        /** Who asks, and their open holds: a client may hold only CLIENT_HOLD_LIMIT at once. */
+        clients?: { items: ClientHoldItems; client: HoldingClient } | undefined;
+      }
+    | undefined;
 }
 
 export interface CreatedCheckoutSession {
@@ -134,6 +142,7 @@ export interface CreatedCheckoutSession {
  * making the session (that request uses the hold).
  *
  * @throws CapacityFullError when no dispatch day within 8 weeks has room (nothing sent to Stripe).
+ * @throws TooManyOpenHoldsError when the client already holds its limit of open checkouts (nothing held).
  * @throws QuoteMismatchError when the sent totals differ from the quote (nothing is sent to Stripe).
  * @throws CheckoutConflictError when the idempotency key was used for different details.
  * @throws CheckoutExpiredError when the idempotency key's session has expired (nothing held).
@@ -169,6 +178,15 @@ export async function createCheckoutSession(
           capacity: deps.capacity.settings,
         })
       : undefined;
+    if (reservation && deps.capacity?.clients) {
+      const { items, client } = deps.capacity.clients;
+      try {
+        await countClientHold({ items, capacity: deps.capacity.store, now: deps.now }, client, reservation);
+      } catch (error) {
+        if (reservation.added) await releaseQuietly(deps, reservation);
+        throw error;
+      }
+    }
     const dispatchDate = reservation?.date ?? firstDay;
     const params = buildSessionParams({
       input,

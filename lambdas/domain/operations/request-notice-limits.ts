@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { isIPv4, isIPv6 } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
+import { addressGroup, clientGroup } from '../capacity/client-identity';
 import { conditionalWrite, updateIf } from '../orders/conditional-writes';
 import { itemKey, NOTICE_LIMIT_KEY_PREFIX, type ShopTable, TTL_ATTRIBUTE } from '../orders/orders-table';
 
@@ -78,37 +78,7 @@ export async function decideRequestNotice(
   return { notify: true, unnotified: await takeUnnotified(table) };
 }
 
-/**
- * The client a limit counts: an IPv4 address as it is; an IPv6 address by its /64 (one network
- * hands out a whole /64, so its addresses are one client); an IPv4 address mapped into IPv6 as IPv4.
- */
-export function clientGroup(address: string): string {
-  const ip = address.trim().toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip)?.[1];
-  if (mapped !== undefined && isIPv4(mapped)) return mapped;
-  if (!isIPv6(ip)) return ip;
-  const [head = '', tail] = ip.split('%')[0]?.split('::') ?? [];
-  const groups = (part: string | undefined) =>
-    // An embedded IPv4 address (`64:ff9b::1.2.3.4`) fills two groups.
-    part ? part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group])) : [];
-  const left = groups(head);
-  const right = groups(tail);
-  const full =
-    tail === undefined
-      ? left
-      : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${full
-    .slice(0, 4)
-    .map((group) => Number.parseInt(group, 16).toString(16))
-    .join(':')}::/64`;
-}
-
-/** The customer address a limit counts: lower case, without a `+tag`, which reaches the same mailbox. */
-export function addressGroup(email: string): string {
-  const at = email.lastIndexOf('@');
-  const local = email.slice(0, Math.max(at, 0)).split('+')[0] ?? '';
-  return `${local}${email.slice(Math.max(at, 0))}`.trim().toLowerCase();
-}
+export { addressGroup, clientGroup };
 
 /** Keys hold a hash, so the counters keep no customer's address and no client's IP. */
 function digest(value: string): string {

@@ -69,14 +69,19 @@ export const CAPACITY_KEY_PREFIX = 'CAPACITY#';
  */
 export const NOTICE_LIMIT_KEY_PREFIX = 'NOTICE_LIMIT#';
 /**
+ * The open holds of one client (`CLIENT_HOLDS#<viewer|email>#<hash>`), which a client may have only
+ * a few of at once (lambdas/domain/capacity/client-holds.ts).
+ */
+export const CLIENT_HOLDS_KEY_PREFIX = 'CLIENT_HOLDS#';
+/**
  * A Bacs Direct Debit that failed at the customer's bank: `FAILED_DEBIT#<Checkout Session id>`, the
  * record that its two emails (customer, merchant) were sent once (lambdas/domain/fulfilment/failed-debit.ts).
  * Not an order: no order exists for money never received.
  */
 export const FAILED_DEBIT_KEY_PREFIX = 'FAILED_DEBIT#';
 /**
- * The table's TTL attribute (epoch seconds): only the notice counters and the failed-debit records
- * carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
+ * The table's TTL attribute (epoch seconds): only the notice counters, the client-holds items and
+ * the failed-debit records carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
  */
 export const TTL_ATTRIBUTE = 'deleteAfter';
 

@@ -2,6 +2,11 @@ import type Stripe from 'stripe';
 import { IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
 import { checkoutRequestSchema, describeIssues, FIELD_MESSAGES } from '../../../shared/checkout-request';
 import { penceToPounds } from '../../../shared/pricing';
+import {
+  CLIENT_HOLD_LIMIT,
+  type HoldingClient,
+  TooManyOpenHoldsError,
+} from '../../domain/capacity/client-holds';
 import { CapacityFullError } from '../../domain/capacity/holds';
 import {
   type CheckoutGateDeps,
@@ -33,7 +38,9 @@ import {
   header,
   json,
   readJsonBody,
+  VIEWER_ADDRESS_HEADER,
   viewerAddress,
+  viewerAddressIn,
 } from '../../lib/http';
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
@@ -51,6 +58,7 @@ export const CHECKOUT_ERRORS = {
   soldOut: 'Sorry, every dispatch day in the next 8 weeks is fully booked. Please try again in a few days.',
   conflict: 'This checkout was already started with different details. Please try again.',
   expired: 'This checkout has expired. Please try again.',
+  tooManyOpen: `You already have ${CLIENT_HOLD_LIMIT} checkouts waiting for payment. Please pay for one of them, or try again in 45 minutes.`,
   modeChanged: 'The shop has just changed how it takes orders. Please reload the page and try again.',
   idempotencyKey: `The ${IDEMPOTENCY_HEADER} header must be 8 to 255 letters, digits, "-" or "_".`,
   unauthorised: 'Missing or wrong API key.',
@@ -137,7 +145,11 @@ async function createCheckout({
     });
     return json(200, { status: 'received', reference: request.reference });
   }
-  const capacity = deps.shop && { store: deps.shop.capacity, settings: settings.capacity };
+  const capacity = deps.shop && {
+    store: deps.shop.capacity,
+    settings: settings.capacity,
+    clients: { items: deps.shop.clientHolds, client: holdingClient(event, parsed.data.email) },
+  };
   const session = await createCheckoutSession(parsed.data, {
     stripe: deps.stripe,
     siteUrl: deps.siteUrl,
@@ -159,6 +171,15 @@ async function createCheckout({
     idempotent: idempotencyKey !== undefined,
   });
   return json(200, { url: session.url, sessionId: session.sessionId });
+}
+
+/**
+ * Who a hold is counted against: the email address, and the viewer address CloudFront passes.
+ * Only CloudFront's: every deployed request carries it (ADR 0032), and API Gateway's source IP is
+ * CloudFront's edge (or, locally, one address for every test and browser).
+ */
+function holdingClient(event: HttpEvent, email: string): HoldingClient {
+  return { email, viewer: viewerAddressIn(header(event, VIEWER_ADDRESS_HEADER)) };
 }
 
 /** 503 with the merchant's message while the shop is paused. */
@@ -241,6 +262,10 @@ function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | u
   if (error instanceof CapacityFullError) {
     logger.warn('No dispatch day has room for the order', { ...logKeys, statusCode: 409, from: error.from });
     return json(409, { error: CHECKOUT_ERRORS.soldOut });
+  }
+  if (error instanceof TooManyOpenHoldsError) {
+    logger.warn('Client already holds its limit of open checkouts', { ...logKeys, statusCode: 409 });
+    return json(409, { error: CHECKOUT_ERRORS.tooManyOpen });
   }
   if (error instanceof CheckoutExpiredError) {
     logger.warn('Idempotency key reused after its session expired', {

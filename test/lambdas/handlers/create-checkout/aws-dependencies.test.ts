@@ -53,7 +53,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe('create-checkout: with its AWS dependencies', () => {
-  it('creating a session writes only its hold and sends nothing: no order, no SES message, no webhook event', async () => {
+  it("creating a session writes only its hold (on its day, and in the client's open holds) and sends nothing: no order, no SES message, no webhook event", async () => {
     // Prepare: a webhook endpoint that would notice any event, and proof that it does.
     const handle = createCheckoutHandler(() => loadCheckoutDeps(environment()));
     const recorder = await recordingWebhookEndpoint();
@@ -71,11 +71,13 @@ describe('create-checkout: with its AWS dependencies', () => {
       const { sessionId } = createdSession(await handle(checkoutEvent()));
       await harness.sim.idle();
 
-      // Assess: the one write is the session's hold on its dispatch day's bottles.
+      // Assess: the one write is the session's hold on its dispatch day's bottles, counted as the client's.
       const session = harness.sim.getSession(sessionId);
       expect(session?.status).toBe('open');
       const dayKey = `CAPACITY#${session?.metadata?.dispatch_date}`;
-      const others = (items: Array<Record<string, unknown>>) => items.filter((item) => item.pk !== dayKey);
+      const isClients = (item: Record<string, unknown>) => String(item.pk).startsWith('CLIENT_HOLDS#');
+      const others = (items: Array<Record<string, unknown>>) =>
+        items.filter((item) => item.pk !== dayKey && !isClients(item));
       const holdsOf = (items: Array<Record<string, unknown>>) => {
         const holds = items.find((item) => item.pk === dayKey)?.holds;
         return holds instanceof Set ? [...holds].map(String) : [];
@@ -84,6 +86,12 @@ describe('create-checkout: with its AWS dependencies', () => {
       expect(others(itemsAfter)).toEqual(others(itemsBefore));
       expect(holdsOf(itemsAfter).sort()).toEqual(
         [...holdsOf(itemsBefore), session?.metadata?.capacity_hold].sort(),
+      );
+      const clients = itemsAfter.filter(isClients);
+      expect(clients).toHaveLength(1);
+      const counted = clients[0]?.holds;
+      expect(counted instanceof Set ? [...counted] : []).toContain(
+        `${session?.metadata?.dispatch_date}/${session?.metadata?.capacity_hold}`,
       );
       expect(await standIns.emails()).toEqual(emailsBefore);
       expect(recorder.received).toEqual([]);

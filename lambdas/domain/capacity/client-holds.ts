@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import type { IsoDate } from '../../../shared/dispatch';
+import { CLIENT_HOLDS_KEY_PREFIX, TTL_ATTRIBUTE } from '../orders/orders-table';
+import type { CapacityStore } from './capacity-store';
+import { addressGroup, clientGroup } from './client-identity';
+import { holdExpiresAt } from './holds';
+
+// Unpaid holds are free to make, so one client could take every dispatch day: eight 9-bottle
+// checkouts held 8 weeks of a small shop. Each client (the viewer address CloudFront passes, and
+// the customer's email address) may hold at most CLIENT_HOLD_LIMIT open holds at once.
+//
+// One item per client and scope, `CLIENT_HOLDS#<scope>#<hash>`: the set of its holds
+// (`<day>/<hold id>`) and a version. Taking one is read, then one update conditional on the version
+// read (dynalite has no transactions), so concurrent checkouts of one client never overshoot.
+// Nothing ever has to give a hold back here: a hold id carries its expiry, and when a client is at
+// the limit its holds are looked up on their days, so one paid (sold), released or lapsed no
+// longer counts. A TTL attribute lets DynamoDB delete idle items (cleanup only).
+
+/** Open holds (unpaid checkouts, waiting order requests) one client may have at once. */
+export const CLIENT_HOLD_LIMIT = 3;
+
+/** A client over CLIENT_HOLD_LIMIT: nothing is held for this attempt. */
+export class TooManyOpenHoldsError extends Error {
+  constructor(readonly limit: number) {
+    super(`The client already holds ${limit} open checkouts or requests`);
+    this.name = 'TooManyOpenHoldsError';
+  }
+}
+
+/** Who is asking: the customer's email address, and the viewer address when CloudFront passed one. */
+export interface HoldingClient {
+  email: string;
+  viewer?: string | undefined;
+}
+
+/** A hold to count: its day and id (which carries its expiry). */
+export interface CountedHold {
+  date: IsoDate;
+  hold: string;
+}
+
+/** The client-holds items (capacity-table.ts reads and writes them with the document client). */
+export interface ClientHoldItems {
+  /** The item's holds (`<day>/<hold id>`) and version (0: no item), read strongly consistent. */
+  read(pk: string): Promise<{ holds: ReadonlySet<string>; version: number }>;
+  /** Replaces the holds when the version is still `version`: false when another write came first. */
+  replace(pk: string, holds: ReadonlySet<string>, version: number, deleteAfter: number): Promise<boolean>;
+}
+
+/** Idle items are deleted (TTL) a day after their last hold's expiry: long after it counts. */
+const ITEM_LIFETIME_SECONDS = 24 * 3600;
+
+/** Attempts when other writes of the same client keep coming first. */
+const ATTEMPTS = 5;
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 32);
+}
+
+/** The items a client's holds are counted in: one per address, as request-notice-limits counts them. */
+export function clientHoldKeys(client: HoldingClient): string[] {
+  return [
+    ...(client.viewer === undefined ? [] : [`viewer#${digest(clientGroup(client.viewer))}`]),
+    `email#${digest(addressGroup(client.email))}`,
+  ].map((name) => `${CLIENT_HOLDS_KEY_PREFIX}${name}`);
+}
+
+/**
+ * A hold's attempt: its id without the expiry. A retry of the same attempt (the same page key,
+ * even in the next 10-minute window) is the same attempt, so it never counts twice.
+ */
+function attemptOf(hold: string): string {
+  return hold.replace(/(\.\d{9,11})?:\d+$/, '');
+}
+
+function entry(counted: CountedHold): string {
+  return `${counted.date}/${counted.hold}`;
+}
+
+function parseEntry(value: string): CountedHold | undefined {
+  const slash = value.indexOf('/');
+  return slash < 0 ? undefined : { date: value.slice(0, slash), hold: value.slice(slash + 1) };
+}
+
+/**
+ * Counts `counted` against each of the client's limits, or refuses it. Its bottles must already be
+ * held (the hold is what is looked up later); the caller gives them back on a refusal.
+ * @throws TooManyOpenHoldsError when the client already has CLIENT_HOLD_LIMIT open holds.
+ */
+export async function countClientHold(
+  deps: { items: ClientHoldItems; capacity: Pick<CapacityStore, 'read'>; now: Date },
+  client: HoldingClient,
+  counted: CountedHold,
+): Promise<void> {
+  for (const pk of clientHoldKeys(client)) {
+    if (!(await countIn(deps, pk, counted))) throw new TooManyOpenHoldsError(CLIENT_HOLD_LIMIT);
+  }
+}
+
+async function countIn(
+  deps: { items: ClientHoldItems; capacity: Pick<CapacityStore, 'read'>; now: Date },
+  pk: string,
+  counted: CountedHold,
+): Promise<boolean> {
+  const nowSeconds = Math.floor(deps.now.getTime() / 1000);
+  const attempt = attemptOf(counted.hold);
+  for (let tries = 0; tries < ATTEMPTS; tries += 1) {
+    const item = await deps.items.read(pk);
+    const entries = [...item.holds].flatMap((value) => {
+      const parsed = parseEntry(value);
+      return parsed === undefined ? [] : [parsed];
+    });
+    if (entries.some((held) => attemptOf(held.hold) === attempt)) return true;
+    let open = entries.filter((held) => (holdExpiresAt(held.hold) ?? 0) > nowSeconds);
+    if (open.length >= CLIENT_HOLD_LIMIT) open = await stillHeld(deps.capacity, open);
+    if (open.length >= CLIENT_HOLD_LIMIT) return false;
+    const kept = [...open, counted];
+    const lastExpiry = Math.max(...kept.map((held) => holdExpiresAt(held.hold) ?? nowSeconds));
+    if (
+      await deps.items.replace(pk, new Set(kept.map(entry)), item.version, lastExpiry + ITEM_LIFETIME_SECONDS)
+    ) {
+      return true;
+    }
+  }
+  throw new Error(`Could not count a hold in ${pk}: other writes kept coming first`);
+}
+
+/** Of `holds`, those still held on their days: not paid (sold), released or given back. */
+async function stillHeld(
+  capacity: Pick<CapacityStore, 'read'>,
+  holds: CountedHold[],
+): Promise<CountedHold[]> {
+  const days = new Map<IsoDate, ReadonlySet<string>>();
+  for (const date of new Set(holds.map((held) => held.date)))
+    days.set(date, (await capacity.read(date)).holds);
+  return holds.filter((held) => days.get(held.date)?.has(held.hold) === true);
+}
+
+const NAMES = { '#holds': 'holds', '#version': 'version', '#ttl': TTL_ATTRIBUTE };
+
+/** The conditional update that replaces an item's holds. */
+export function replaceUpdate(version: number): { update: string; condition: string } {
+  return {
+    update: 'SET #holds = :holds, #version = :next, #ttl = :deleteAfter',
+    condition: version === 0 ? 'attribute_not_exists(#version)' : '#version = :version',
+  };
+}
+
+/** An item as the document client reads it (plain values). */
+export function clientHoldsFromItem(item: Record<string, unknown> | undefined): {
+  holds: ReadonlySet<string>;
+  version: number;
+} {
+  const holds = item?.holds;
+  const version = item?.version;
+  return {
+    holds:
+      holds instanceof Set ? new Set([...holds].filter((value) => typeof value === 'string')) : new Set(),
+    version: typeof version === 'number' && Number.isInteger(version) ? version : 0,
+  };
+}
+
+export { NAMES as CLIENT_HOLD_NAMES };
