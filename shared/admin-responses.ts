@@ -130,6 +130,8 @@ export interface AdminOrderView extends AdminRecordBase {
 export interface AdminRequestView extends AdminRecordBase {
   kind: 'request';
   status: 'requested' | 'invited' | 'declined';
+  /** While it waits for an answer: until when it holds its bottles (then they are back on sale). */
+  holdsUntil?: AdminInstant;
   invitedAt?: AdminInstant;
   /** The payment link emailed, while there is one. */
   paymentLink?: { url: string; expiresAt: AdminInstant; checkoutSessionId: string };

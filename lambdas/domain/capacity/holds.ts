@@ -67,13 +67,15 @@ export function checkoutReservationId(token: string, expiresAt: number): string 
 }
 
 /**
- * An order request's reservation (requests mode): `r<reference>`, from the moment it is recorded
- * until it is declined or invited to pay. A payment link then holds the bottles under its own id,
- * `r<reference>.<expires_at>` ({@link paymentLinkReservationId}), so an expired link's late events
- * can never release a newer link's bottles.
+ * An order request's reservation (requests mode), from the moment it is recorded until it is
+ * declined, invited to pay, or lapses: `r<reference>.<holds_until>` (epoch seconds), so its hold
+ * lapses by its id alone as a checkout's does (lapsed-holds.ts); `r<reference>` for a request
+ * recorded before requests lapsed, which holds until declined or invited. A payment link then
+ * holds the bottles under its own id, `r<reference>.<expires_at>` ({@link paymentLinkReservationId}),
+ * so an expired link's late events can never release a newer link's bottles.
  */
-export function requestReservationId(reference: string): string {
-  return `r${reference}`;
+export function requestReservationId(reference: string, holdsUntil?: number): string {
+  return holdsUntil === undefined ? `r${reference}` : `r${reference}.${holdsUntil}`;
 }
 
 /** A payment link's reservation: its request's, with the link's `expires_at` (epoch seconds). */
@@ -81,7 +83,7 @@ export function paymentLinkReservationId(reference: string, expiresAt: number): 
   return `r${reference}.${expiresAt}`;
 }
 
-/** When a hold's session expires (epoch seconds), for a checkout's or a payment link's; undefined for a request's. */
+/** When a hold lapses (epoch seconds): a checkout's or a payment link's session expiry, or a request's `holds_until`; undefined for an older request's. */
 export function holdExpiresAt(hold: string): number | undefined {
   const match = /^[cr][A-Za-z0-9_-]+\.(\d{9,11}):\d+$/.exec(hold);
   return match?.[1] === undefined ? undefined : Number(match[1]);

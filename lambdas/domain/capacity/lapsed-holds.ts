@@ -34,7 +34,8 @@ export interface LapsedHoldDeps {
  * expiry, written in the hold id, is past by LAPSE_MARGIN_MS (a function stopped between the
  * reservation and Stripe, so no session ever carried it). Looks at the coming dispatch days and
  * the days those sessions held; each day is read once and only its lapsed holds are written. An
- * order request's own hold never lapses: the merchant declines or invites it.
+ * order request's own hold lapses the same way, by the `holds_until` in its id: its bottles go
+ * back on sale and nobody is emailed (the request stays, for the merchant to invite or decline).
  * @returns how many holds it released.
  */
 export async function releaseLapsedHolds(deps: LapsedHoldDeps): Promise<number> {

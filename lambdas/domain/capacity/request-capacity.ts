@@ -20,11 +20,22 @@ export interface RequestForCapacity {
   bottles: number;
   dispatchDate: IsoDate;
   checkoutExpiresAt?: string | undefined;
+  /** Until when the request's own hold lasts; absent: it holds nothing of its own, or was recorded before requests lapsed. */
+  holdsUntil?: string | undefined;
 }
 
-/** The hold a request takes when it is recorded. */
-export function requestHold(request: Pick<RequestForCapacity, 'reference' | 'bottles'>): string {
-  return holdId(requestReservationId(request.reference), request.bottles);
+/** The hold a request takes when it is recorded (its `holdsUntil` is in the id, so it lapses by itself). */
+export function requestHold(
+  request: Pick<RequestForCapacity, 'reference' | 'bottles' | 'holdsUntil'>,
+): string {
+  const until =
+    request.holdsUntil === undefined ? undefined : Math.floor(Date.parse(request.holdsUntil) / 1000);
+  return holdId(requestReservationId(request.reference, until), request.bottles);
+}
+
+/** Whether a request's own hold is past its time: the reconciler gives it back (or already has). */
+export function requestHoldLapsed(request: Pick<RequestForCapacity, 'holdsUntil'>, now: Date): boolean {
+  return request.holdsUntil !== undefined && Date.parse(request.holdsUntil) <= now.getTime();
 }
 
 /** The hold of a request's payment link that expires at `expiresAt` (epoch seconds). */
@@ -56,14 +67,17 @@ export interface LinkReservation {
 export async function holdForPaymentLink(
   store: CapacityStore,
   request: RequestForCapacity,
-  link: { expiresAt: number; earliest: IsoDate; capacity: CapacitySettings | undefined },
+  link: { expiresAt: number; earliest: IsoDate; capacity: CapacitySettings | undefined; now: Date },
 ): Promise<LinkReservation> {
   const own = requestHold(request);
   const hold = linkHold(request, link.expiresAt);
   const previous = lastLinkHold(request);
   if (previous !== undefined) await releaseHold(store, request.dispatchDate, previous);
   const stillOpen = request.dispatchDate >= link.earliest;
-  if (stillOpen && (await transferHold(store, request.dispatchDate, own, hold))) {
+  // A lapsed hold is never moved: the reconciler may be giving it back at this moment, and a move
+  // half done under it would leave the link's bottles uncounted. Reserved afresh instead.
+  const ownStillHeld = !requestHoldLapsed(request, link.now) && own !== hold;
+  if (stillOpen && ownStillHeld && (await transferHold(store, request.dispatchDate, own, hold))) {
     return {
       date: request.dispatchDate,
       hold,
@@ -72,7 +86,7 @@ export async function holdForPaymentLink(
       },
     };
   }
-  await releaseHold(store, request.dispatchDate, own);
+  if (own !== hold) await releaseHold(store, request.dispatchDate, own);
   const reservation = await reserveBottles(store, {
     from: stillOpen ? request.dispatchDate : link.earliest,
     hold,

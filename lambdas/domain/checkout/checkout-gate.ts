@@ -31,6 +31,7 @@ export interface CheckoutGateDeps {
       idempotencyKey: string | undefined;
       cutoffHours: number;
       client: string;
+      viewer: string | undefined;
       capacity: CapacitySettings | undefined;
     },
   ) => Promise<RecordedRequest>;

@@ -130,6 +130,9 @@ export function requestView(request: OrderRequest): AdminRequestView {
     kind: 'request',
     ...commonFields(request),
     status: request.status,
+    // Only a waiting request holds bottles of its own: an invited one's link holds them, until its expiry.
+    ...(request.status === 'requested' &&
+      request.holdsUntil !== undefined && { holdsUntil: request.holdsUntil }),
     ...(request.invitedAt !== undefined && { invitedAt: request.invitedAt }),
     ...(request.status === 'invited' &&
       checkoutUrl !== undefined &&

@@ -43,9 +43,13 @@ export interface PauseOutcome {
  * The settings are written first, then the open sessions are listed: every create-checkout that
  * reads the settings after the write refuses to make a session, so the listing sees every session
  * made before the pause. Listing first would leave a gap in which a new session could be made
- * after the listing and never closed. Only a create-checkout still on its cached settings (up to
- * SETTINGS_MAX_AGE_MS, 5 s) can make one after the listing; that session expires by itself within
- * the hour, and if it is paid, fulfilment records the order flagged as placed while paused.
+ * after the listing and never closed. A create-checkout confirms the settings before it makes a
+ * session (read again, consistently, when its copy is over a second old) and reads them once more
+ * after: a session Stripe finished after this listing is expired there (handlers/create-checkout).
+ *
+ * Resuming releases no order request's bottles: those customers still wait for the merchant's
+ * answer, and each request's hold lapses by itself 48 hours after it came (REQUEST_HOLD_HOURS),
+ * while one client can hold at most a few (client-holds.ts).
  *
  * Which sessions close: only those carrying this deployment's marker (another stage or developer
  * on the same Stripe account keeps its own). `pause --message` closes every one of them, payment

@@ -7,7 +7,8 @@ import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
 import { isStripeError } from '../../lib/stripe-errors';
 import type { CapacitySettings } from '../capacity/capacity-settings';
-import { capacityStoreFromTable } from '../capacity/capacity-table';
+import { capacityStoreFromTable, clientHoldItemsFromTable } from '../capacity/capacity-table';
+import { countClientHold, TooManyOpenHoldsError } from '../capacity/client-holds';
 import { CapacityFullError, releaseHold, reserveBottles } from '../capacity/holds';
 import { holdForPaymentLink, releaseRequestBottles, requestHold } from '../capacity/request-capacity';
 import {
@@ -32,6 +33,14 @@ import { RefusedError } from '../refusal';
 import { readShopSettings } from '../shop-settings/settings-store';
 import { decideRequestNotice, type NoticeLimitScope } from './request-notice-limits';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
+
+/**
+ * How long a request holds its bottles while it waits for the merchant's answer. Two days: a
+ * merchant answers within them, and an unanswered (or anonymous, unpayable) request then stops
+ * keeping paying customers off the day. The merchant sees it ("holds until"), and can still invite
+ * it afterwards: the link reserves afresh.
+ */
+export const REQUEST_HOLD_HOURS = 48;
 
 /** How long a payment link stays usable: under Stripe's 24-hour maximum for `expires_at`. */
 export const PAYMENT_LINK_HOURS = 23;
@@ -69,7 +78,9 @@ export type RequestNoticeOutcome = SendOnceOutcome | 'failed' | `limited-by-${No
  * list` shows the unsent notice. Emits OrderRequests for each new request, and
  * OrderRequestNoticesSuppressed for each one over a limit.
  * The request holds its bottles from the start, on the first dispatch day with room (as a paid
- * checkout does, with the shop's `capacity`), and is dated that day; decline gives them back.
+ * checkout does, with the shop's `capacity`), and is dated that day, for REQUEST_HOLD_HOURS: then
+ * the reconciler gives them back (lapsed-holds.ts), nobody emailed; decline gives them back sooner.
+ * A client over its limit of open holds (client-holds.ts) has its request recorded holding none.
  * @throws QuoteMismatchError when the totals are not the server's quote.
  * @throws CheckoutConflictError when the idempotency key was used for other details.
  * @throws CapacityFullError when no dispatch day within 8 weeks has room (nothing recorded).
@@ -80,6 +91,8 @@ export async function recordOrderRequest(
     idempotencyKey: string | undefined;
     cutoffHours: number;
     client: string;
+    /** The viewer address CloudFront passed, which the client's open holds are counted by (client-holds.ts). */
+    viewer?: string | undefined;
     capacity?: CapacitySettings | undefined;
   },
   deps: RequestWriterDeps,
@@ -99,12 +112,29 @@ export async function recordOrderRequest(
   const now = deps.now();
   const createdAt = now.toISOString();
   const capacity = capacityStoreFromTable(deps.table);
+  const holdsUntil = new Date(
+    Math.floor(now.getTime() / 1000) * 1000 + REQUEST_HOLD_HOURS * 3_600_000,
+  ).toISOString();
   const reservation = await reserveBottles(capacity, {
     from: nextDispatchDate(now, { cutoffHours: options.cutoffHours }),
-    hold: requestHold({ reference, bottles: quote.bottles }),
+    hold: requestHold({ reference, bottles: quote.bottles, holdsUntil }),
     capacity: options.capacity,
   });
   const dispatchDate = reservation.date;
+  // Over its client's limit of open holds, a request is recorded all the same (the merchant sees
+  // it, and a payment link reserves afresh) but holds nothing: one client cannot keep many days.
+  const holds = await countClientHold(
+    { items: clientHoldItemsFromTable(deps.table), capacity, now },
+    { email: input.email, viewer: options.viewer },
+    reservation,
+  ).then(
+    () => true,
+    async (error: unknown) => {
+      if (!(error instanceof TooManyOpenHoldsError)) throw error;
+      if (reservation.added) await releaseHold(capacity, dispatchDate, reservation.hold);
+      return false;
+    },
+  );
   const decision = await decideRequestNotice(deps.table, { email: input.email, client: options.client }, now);
   const item: OrderRequest = {
     pk: requestKey(reference),
@@ -123,6 +153,7 @@ export async function recordOrderRequest(
     postcode: input.postcode,
     dispatchDate,
     createdAt,
+    ...(holds && { holdsUntil }),
     ...(decision.notify && {
       requestNoticeEmailState: 'pending',
       ...(decision.unnotified && {
@@ -137,7 +168,9 @@ export async function recordOrderRequest(
   const recorded = await putIfAbsent(deps.table, item).catch(async (error: unknown) => {
     // Not known to be recorded: give the bottles back rather than hold them for a request that may
     // not exist (a request that does exist then holds none, and its payment link reserves afresh).
-    if (reservation.added) await releaseHold(capacity, dispatchDate, reservation.hold).catch(() => undefined);
+    if (reservation.added && holds) {
+      await releaseHold(capacity, dispatchDate, reservation.hold).catch(() => undefined);
+    }
     throw error;
   });
   if (!recorded) {
@@ -286,6 +319,7 @@ export async function requestPayment(
       expiresAt,
       earliest: nextDispatchDate(now, { cutoffHours: deps.cutoffHours }),
       capacity: (await readShopSettings(deps.table, true)).capacity,
+      now,
     }).catch((error: unknown) => {
       if (!(error instanceof CapacityFullError)) throw error;
       throw new RefusedError(

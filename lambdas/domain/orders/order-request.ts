@@ -25,6 +25,12 @@ export const orderRequestSchema = z.object({
   /** The dispatch day the shop would have promised at the time of the request. */
   dispatchDate: isoDate,
   createdAt: isoInstant,
+  /**
+   * Until when the request holds its bottles while it waits for an answer (REQUEST_HOLD_HOURS);
+   * then they are back on sale, nobody emailed. Absent: it holds none (over its client's limit, or
+   * recorded before requests lapsed).
+   */
+  holdsUntil: z.optional(isoInstant),
   invitedAt: z.optional(isoInstant),
   checkoutSessionId: z.optional(z.string()),
   checkoutUrl: z.optional(z.string()),

@@ -133,6 +133,7 @@ async function createCheckout({
       idempotencyKey,
       cutoffHours: deps.cutoffHours,
       client: viewerAddress(event),
+      viewer: holdingClient(event, parsed.data.email).viewer,
       capacity: settings.capacity,
     });
     logger.info('Order request recorded', {

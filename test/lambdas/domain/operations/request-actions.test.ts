@@ -306,8 +306,12 @@ describe('requestPayment', () => {
     expect(await h.item(`REQUEST#${reference}`)).toMatchObject({ status: 'requested' });
     const item = await h.item(`REQUEST#${reference}`);
     const day = await capacityStoreFromTable(h.deps.table).read(String(item?.dispatchDate));
-    expect([...day.holds]).toContain(`r${reference}:3`);
-    expect([...day.holds].filter((hold) => hold.includes(reference))).toEqual([`r${reference}:3`]);
+    // The request's own hold, which lapses 48 hours after it came (its time is in the id).
+    const own = `r${reference}.${Date.parse(String(item?.holdsUntil)) / 1000}:3`;
+    expect(Date.parse(String(item?.holdsUntil)) - Date.parse(String(item?.createdAt))).toBeLessThanOrEqual(
+      48 * 3600_000,
+    );
+    expect([...day.holds].filter((hold) => hold.includes(reference))).toEqual([own]);
   });
 
   it('passes on an API error from Stripe when making the link, and changes nothing', async () => {

@@ -111,6 +111,7 @@ const requestViewSchema: z.ZodMiniType<AdminRequestView> = z.object({
   ...recordBase,
   kind: z.literal('request'),
   status: z.enum(['requested', 'invited', 'declined']),
+  holdsUntil: optionalText,
   invitedAt: optionalText,
   paymentLink: z.optional(z.object({ url: text, expiresAt: text, checkoutSessionId: text })),
   declinedAt: optionalText,

@@ -195,6 +195,12 @@ function RequestFacts({ request }: { request: AdminRequestView }) {
         <dt>Asked</dt>
         <dd>{formatInstant(request.createdAt)}</dd>
       </div>
+      {request.holdsUntil && (
+        <div>
+          <dt>Bottles</dt>
+          <dd>Holds until {formatInstant(request.holdsUntil)}, then back on sale</dd>
+        </div>
+      )}
       {request.paymentLink && (
         <div>
           <dt>Payment link</dt>
