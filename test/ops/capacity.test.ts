@@ -253,7 +253,10 @@ describe('the operator gives bottles back: refund and decline; a payment link ke
       const { reference = '' } = await checkout(9);
       const request = await requestOf(reference);
       const day = String(request?.dispatchDate);
-      expect((await store().read(day)).holds).toContain(`r${reference}:9`);
+      // The hold's id carries its lapse time (48 hours on): `r<reference>.<epoch seconds>:9`.
+      expect([...(await store().read(day)).holds]).toContainEqual(
+        expect.stringMatching(new RegExp(`^r${reference}\\.\\d{10}:9$`)),
+      );
       const before = await store().read(day);
 
       expect((await h.orders(['decline', reference, '--local'])).code).toBe(0);
