@@ -4,6 +4,7 @@ import {
   policyStyleHashes,
 } from '../../infra/lib/constructs/website';
 import { PACKING_SLIPS_STYLE } from '../../lambdas/domain/fulfilment/dispatch-files';
+import { CHROMIUM_ARGS, chromiumPath } from '../support/chromium';
 import { expect, test } from './support/fixtures';
 import { signIn } from './support/merchant';
 
@@ -11,17 +12,12 @@ import { signIn } from './support/merchant';
 // the policy), which Chromium counts as public: its local-network checks would then refuse the
 // page's call to the identity provider on localhost (on the deployed site a public Cognito domain),
 // so this file's browser runs without them.
+const executablePath = await chromiumPath();
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath,
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
+      ...CHROMIUM_ARGS,
       '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults',
     ],
   },
