@@ -90,22 +90,16 @@ export function createSettingsReader(
   return initOnce(read, { maxAgeMs, now });
 }
 
-/**
- * How old a cached copy create-checkout may still hold bottles and make a Checkout Session on:
- * none. A pause or a lowered limit written before the request holds for it (the model-based test
- * found a day set to 0 sold for the cache's second); one consistent GetItem beside Stripe's call.
- */
-export const SETTINGS_CONFIRM_AGE_MS = 0;
-
 /** create-checkout's view of the settings: cached, and confirmed before money can be taken. */
 export interface CheckoutSettings {
   /** Cached for SETTINGS_MAX_AGE_MS: the early refusal, before the body is even read. */
   cached: () => Promise<ShopSettings>;
   /**
-   * The cached copy when it was read under `maxAgeMs` ago, otherwise a strongly consistent read
-   * (not cached: it is the last word before a session, and a paused shop is refused on it).
+   * A strongly consistent read, never cached: the last word before bottles are held and a session
+   * made, so a pause or a lowered limit written before the request holds for it (the model-based
+   * test found a day set to 0 sold for a cached second).
    */
-  within: (maxAgeMs: number) => Promise<ShopSettings>;
+  confirmed: () => Promise<ShopSettings>;
 }
 
 /** create-checkout's settings over a read that may be consistent (readShopSettings). */
@@ -114,26 +108,8 @@ export function createCheckoutSettings(
   now: () => number = Date.now,
   maxAgeMs = SETTINGS_MAX_AGE_MS,
 ): CheckoutSettings {
-  // When the cached copy's read began: a write after that moment may be missing from it.
-  let cachedSince = Number.NEGATIVE_INFINITY;
-  const cached = createSettingsReader(
-    async () => {
-      const startedAt = now();
-      const settings = await read(false);
-      cachedSince = startedAt;
-      return settings;
-    },
-    now,
-    maxAgeMs,
-  );
   return {
-    cached,
-    async within(confirmAgeMs) {
-      if (confirmAgeMs > 0) {
-        const settings = await cached();
-        if (now() - cachedSince < confirmAgeMs) return settings;
-      }
-      return read(true);
-    },
+    cached: createSettingsReader(() => read(false), now, maxAgeMs),
+    confirmed: () => read(true),
   };
 }

@@ -26,7 +26,6 @@ import {
 import {
   type CheckoutSettings,
   OPEN_SHOP,
-  SETTINGS_CONFIRM_AGE_MS,
   type ShopSettings,
 } from '../../domain/shop-settings/shop-settings';
 import { checkoutRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
@@ -123,9 +122,8 @@ async function createCheckout({
     const { fields, message } = describeIssues(parsed.error);
     throw new HttpError(400, { error: message, fields });
   }
-  // The cached copy may be up to SETTINGS_MAX_AGE_MS old: read again, consistently, before
-  // anything is recorded or held, so a pause or a lowered limit holds for this request at once.
-  const settings = await shopSettings(deps, (current) => current.within(SETTINGS_CONFIRM_AGE_MS));
+  // The cached copy may be up to SETTINGS_MAX_AGE_MS old: confirmed before anything is held.
+  const settings = await shopSettings(deps, (current) => current.confirmed());
   refuseWhilePaused(settings);
   if (settings.mode === 'requests' && deps.shop) {
     // Validated exactly as a paid checkout; the totals are checked against the quote too.
@@ -205,7 +203,7 @@ async function withdrawIfPausedMeanwhile(
 ): Promise<void> {
   if (!deps.shop) return;
   let unreadable: unknown;
-  const settings = await deps.shop.settings.within(0).catch((cause: unknown) => {
+  const settings = await deps.shop.settings.confirmed().catch((cause: unknown) => {
     // Unconfirmed is not open: a paused shop must never sell by accident.
     unreadable = cause;
     return undefined;
