@@ -198,9 +198,16 @@ test('the API down: "Checkout Failed" in the shop, and the payment tab says so w
   await expect(errors.getByText('Unable to process your order. Please try again.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Secure Checkout with Stripe' })).toBeEnabled();
 
+  // The button closes its own tab: the click may still be finishing when the tab is gone, which
+  // Playwright reports as an error of the click. The close itself is what is asserted.
   await Promise.all([
     payment.waitForEvent('close'),
-    payment.getByRole('button', { name: 'Return to the shop' }).click(),
+    payment
+      .getByRole('button', { name: 'Return to the shop' })
+      .click()
+      .catch((error: unknown) => {
+        if (!payment.isClosed()) throw error;
+      }),
   ]);
   await expectAccessible(page);
 });
