@@ -27,7 +27,7 @@ const manifestSchema = z.object({
     z.object({
       type: z.string(),
       environment: z.string().optional(),
-      properties: z.object({ templateFile: z.string().optional() }).optional(),
+      properties: z.looseObject({ templateFile: z.string().optional() }).optional(),
     }),
   ),
 });
@@ -50,6 +50,11 @@ interface Stack {
 
 export interface Assembly {
   dir: string;
+  /**
+   * The folder of a file asset by the S3 object key the template names (`<hash>.zip`), as the
+   * asset manifests (`*.assets.json`) map it: what `cdk deploy` would upload.
+   */
+  assetDir(objectKey: string): string | undefined;
   region: string;
   /** The app stack (`LiveAquatics-<stage>`) and the stacks it references, by name. */
   app: Stack;
@@ -208,8 +213,21 @@ export function readAssembly(dir: string, stage = 'dev'): Assembly {
     }
   };
 
+  const assetDirs = new Map<string, string>();
+  const assetManifestSchema = z.object({
+    files: z.record(z.string(), z.object({ source: z.object({ path: z.string() }) })).default({}),
+  });
+  for (const artifact of Object.values(manifest.artifacts)) {
+    const file = z.object({ file: z.string() }).safeParse(artifact.properties);
+    if (artifact.type !== 'cdk:asset-manifest' || !file.success) continue;
+    const assets = assetManifestSchema.parse(JSON.parse(readFileSync(join(dir, file.data.file), 'utf8')));
+    for (const [hash, asset] of Object.entries(assets.files))
+      assetDirs.set(hash, join(dir, asset.source.path));
+  }
+
   return {
     dir,
+    assetDir: (objectKey) => assetDirs.get(objectKey.replace(/\.zip$/, '')),
     region: stackRegion,
     app,
     stacks,

@@ -64,7 +64,9 @@ export async function createHttpApi(options: HttpApiOptions) {
   const functionNamed = (value: unknown): RunningFunction => {
     const id = mentionedIds(value).find((candidate) => functions.has(candidate));
     const running = id === undefined ? undefined : functions.get(id);
-    if (!running) throw new Error(`No function for ${JSON.stringify(value)}`);
+    if (!running) {
+      throw new Error(`No function for ${JSON.stringify(value)} among ${[...functions.keys()].join(', ')}`);
+    }
     return running;
   };
 

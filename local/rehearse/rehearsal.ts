@@ -206,8 +206,9 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     for (const [id, fn] of resourcesOfType(assembly, 'AWS::Lambda::Function')) {
       const props = fn.Properties;
       if (!String(props.Runtime).startsWith('nodejs')) continue;
-      const assetPath = fn.Metadata?.['aws:asset:path'];
-      if (typeof assetPath !== 'string') continue;
+      const code = z.object({ S3Key: z.string() }).safeParse(props.Code);
+      const bundleDir = code.success ? assembly.assetDir(code.data.S3Key) : undefined;
+      if (bundleDir === undefined) throw new Error(`${id}: its code is not an asset of ${assembly.dir}`);
       const variables = z
         .record(z.string(), z.unknown())
         .parse(z.object({ Variables: z.unknown() }).optional().parse(props.Environment)?.Variables ?? {});
@@ -219,7 +220,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       const roleId = mentionedIds(props.Role)[0] ?? id;
       specs.push({
         name: id,
-        bundleDir: join(assembly.dir, assetPath),
+        bundleDir,
         handler: z.string().parse(props.Handler),
         env: {
           ...env,
@@ -339,8 +340,8 @@ function siteAssetDir(assembly: Assembly): string {
   for (const [, deployment] of resourcesOfType(assembly, 'Custom::CDKBucketDeployment')) {
     const keys = z.array(z.string()).safeParse(deployment.Properties.SourceObjectKeys);
     for (const key of keys.success ? keys.data : []) {
-      const dir = join(assembly.dir, `asset.${key.replace(/\.zip$/, '')}`);
-      if (existsSync(join(dir, 'index.html'))) return dir;
+      const dir = assembly.assetDir(key);
+      if (dir !== undefined && existsSync(join(dir, 'index.html'))) return dir;
     }
   }
   throw new Error(`No site asset with an index.html in ${assembly.dir}`);
