@@ -150,7 +150,10 @@ export async function startAwsGate(options: AwsGateOptions): Promise<AwsGate> {
       }
       if (!allowed) {
         const resource = alternatives[0] ?? '*';
-        log(`AccessDenied: role ${call.roleId} may not ${call.action} on ${resource}`);
+        const keys = call.context['dynamodb:LeadingKeys'];
+        log(
+          `AccessDenied: role ${call.roleId} may not ${call.action} on ${resource}${keys === undefined ? '' : ` (dynamodb:LeadingKeys ${String(keys)})`}`,
+        );
         return `User: arn:aws:sts::${REHEARSAL_ACCOUNT}:assumed-role/${call.roleId}/rehearsal is not authorized to perform: ${call.action} on resource: ${resource} because no identity-based policy allows the ${call.action} action`;
       }
     }

@@ -18,8 +18,8 @@ import { createHttpApi } from './http-api';
 
 /** The simulator's keys: local values, never used outside this machine. */
 export const REHEARSAL_STRIPE = {
-  secretKey: 'sk_test_local_simulator',
-  webhookSecret: 'whsec_local_simulator',
+  secretKey: 'sk_test_rehearsal',
+  webhookSecret: 'whsec_rehearsal',
 } as const;
 
 export interface RehearsalOptions {

@@ -142,7 +142,11 @@ describe('npm run rehearse: the shop served from a synthesised assembly', () => 
   }, 60_000);
 
   it('fails the function whose environment lost a setting, naming it', async () => {
-    const response = await fetch(`${edited.url}/functions/v1/checkout-status?session_id=cs_test_rehearsal`);
+    // A well-formed session id, so the handler gets as far as its configuration.
+    const { body } = await startCheckout(edited);
+    const response = await fetch(
+      `${edited.url}/functions/v1/checkout-status?session_id=${String(body.sessionId)}`,
+    );
     expect(response.status).toBeGreaterThanOrEqual(500);
     expect(
       editedLines.some((line) => line.includes('CheckoutStatusFunction') && line.includes('SHOP_ID')),
