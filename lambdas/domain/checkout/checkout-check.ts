@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { calendarDateSchema } from '../../../shared/calendar-date';
 import { type Quote, quoteOrder } from '../../../shared/pricing';
 import { isAllowedQuantity } from '../../../shared/product';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
@@ -76,8 +77,8 @@ const orderMetadataSchema = z.object({
   address: z.string().check(z.trim(), z.minLength(1)),
   postcode: z.string().check(z.trim(), z.minLength(1)),
   quantity: z.string().check(z.regex(/^\d{1,2}$/)),
-  dispatch_date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
-  debit_dispatch_date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
+  dispatch_date: z.optional(calendarDateSchema),
+  debit_dispatch_date: z.optional(calendarDateSchema),
 });
 
 type Session = z.output<typeof sessionSchema>;
