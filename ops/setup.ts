@@ -11,6 +11,7 @@ import * as z from 'zod/mini';
 import { addMerchant } from '../lambdas/domain/operations/merchant-accounts';
 import { RefusedError } from '../lambdas/domain/refusal';
 import { readShopSettings, writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
+import { isStripeError } from '../lambdas/lib/stripe-errors';
 import { stageSettingsSchema } from '../shared/stage-config';
 import { type DoctorDeps, printChecks, runChecks, runDoctorChecks, sesReadinessChecks } from './doctor';
 import {
@@ -252,6 +253,8 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
     deps,
   );
 
+  await checkBacsDebit(accountStripe, out);
+
   const unbootstrapped = await checkBootstrap(aws, region, stage, settings, out);
 
   const sender = textOf(settings.senderEmail) ?? '';
@@ -403,6 +406,31 @@ async function checkStripeKeys(
     `  ✓ Stripe ${livemode ? 'LIVE' : 'test'} mode: ${facts.map(({ role, kind }) => `${role} key (${kind})`).join(', ')}, each with the permissions it needs`,
   );
   return { livemode, accountStripe };
+}
+
+/**
+ * Whether the Stripe account may take Bacs Direct Debit (its `bacs_debit_payments` capability).
+ * Never a refusal: the shop sells by card meanwhile.
+ */
+async function checkBacsDebit(stripe: Stripe, out: (line: string) => void): Promise<void> {
+  const howToTurnOn =
+    'turn it on in the Stripe Dashboard (Settings → Payments → Payment methods → Bacs Direct Debit; docs/deploy.md)';
+  let status: string;
+  try {
+    status = (await stripe.accounts.retrieve(null)).capabilities?.bacs_debit_payments ?? 'not requested';
+  } catch (error) {
+    if (!isStripeError(error)) throw error;
+    out(
+      `  ! Stripe Bacs Direct Debit: could not ask Stripe (${error.message}); if it is not on, the checkout offers cards only: ${howToTurnOn}`,
+    );
+    return;
+  }
+  // Checkout takes the account's own payment methods (no payment_method_types), so without Bacs it offers cards only.
+  out(
+    status === 'active'
+      ? '  ✓ Stripe Bacs Direct Debit: active (customers may pay by card or Direct Debit)'
+      : `  ! Stripe Bacs Direct Debit: ${status}, so the checkout offers cards only; to offer Direct Debit, ${howToTurnOn}`,
+  );
 }
 
 /**

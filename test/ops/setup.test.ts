@@ -61,7 +61,7 @@ afterAll(async () => {
 describe('npm run setup, first run', () => {
   it('checks everything, then writes the stage, bootstraps, deploys and registers the webhook for the handled events', async () => {
     expect(first.code).toBe(0);
-    expect(first.lines.slice(0, 9)).toEqual([
+    expect(first.lines.slice(0, 10)).toEqual([
       'Setting up stage prod in eu-west-2.',
       '',
       'Checks before anything changes:',
@@ -69,6 +69,7 @@ describe('npm run setup, first run', () => {
       '  ✓ AWS credentials: account 123456789012 (arn:aws:iam::123456789012:user/operator)',
       '  ✓ Region eu-west-2',
       '  ✓ Stripe test mode: account key (secret), checkout key (restricted), fulfilment key (restricted), each with the permissions it needs',
+      '  ✓ Stripe Bacs Direct Debit: active (customers may pay by card or Direct Debit)',
       '  ✓ CDK bootstrap: eu-west-2 and us-east-1 not yet (setup bootstraps them)',
       '  ✓ SES in eu-west-2: daphnia-direct.co.uk not verified yet (the records to add are printed at the end); out of the sandbox',
     ]);
@@ -346,6 +347,23 @@ describe('npm run setup while SES is in the sandbox', () => {
     expect(again.lines).toContain('  = Shop: paused (as the merchant set it)');
     expect(await shopMode()).toEqual({ mode: 'paused', message: 'Back on 5 January' });
     await writeShopSettings({ client, tableName: ORDERS_TABLE }, { mode: 'open' }, new Date());
+  });
+});
+
+describe('npm run setup on a Stripe account without Bacs Direct Debit', () => {
+  it('says the checkout offers cards only and how to turn Bacs on, and sets up all the same', async () => {
+    harness.shop.simulator?.setCapabilities({ bacs_debit_payments: 'inactive' });
+    try {
+      const run = await setup();
+
+      expect(run.code).toBe(0);
+      expect(run.lines).toContain(
+        '  ! Stripe Bacs Direct Debit: inactive, so the checkout offers cards only; to offer Direct Debit, turn it on in the Stripe Dashboard (Settings → Payments → Payment methods → Bacs Direct Debit; docs/deploy.md)',
+      );
+      expect(run.lines.at(-1)).toBe('Nothing changed: stage prod was already set up as given.');
+    } finally {
+      harness.shop.simulator?.setCapabilities({ bacs_debit_payments: 'active' });
+    }
   });
 });
 
