@@ -257,8 +257,13 @@ function londonWallClockOf(instant: string | Date): Date {
   return new Date(at + londonOffsetMs(at));
 }
 
-/** "09:05": a wall clock's hours and minutes, on the 24-hour clock. */
-function clockTime(wall: Date): string {
+/** "Saturday": the weekday of a wall clock read with the UTC getters. */
+export function formatWeekday(wall: Date): string {
+  return WEEKDAYS[wall.getUTCDay()] ?? '';
+}
+
+/** "09:05": a wall clock's hours and minutes (read with the UTC getters), on the 24-hour clock. */
+export function clockTime(wall: Date): string {
   return `${String(wall.getUTCHours()).padStart(2, '0')}:${String(wall.getUTCMinutes()).padStart(2, '0')}`;
 }
 
