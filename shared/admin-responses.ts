@@ -265,17 +265,17 @@ const emailOutcomeSchema = z.enum(['sent', 'not-sent']);
 export type AdminEmailOutcome = z.infer<typeof emailOutcomeSchema>;
 
 /**
+ * What every action on one order or request answers. `changed` false: it was done already (a
+ * second press), and nothing was sent again.
+ */
+const actionShape = { reference: text, changed: z.boolean(), email: emailOutcomeSchema };
+
+/**
  * One order of `POST orders/dispatch`: done (changed or found done), or refused. `changed` false:
  * it was dispatched already (a second press), and nothing was sent again.
  */
 const dispatchResultSchema = z.union([
-  z.object({
-    reference: text,
-    changed: z.boolean(),
-    email: emailOutcomeSchema,
-    status: orderStatus,
-    record: adminOrderViewSchema,
-  }),
+  z.object({ ...actionShape, status: orderStatus, record: adminOrderViewSchema }),
   z.object({ reference: text, refused: text }),
 ]);
 export type AdminDispatchResult = z.infer<typeof dispatchResultSchema>;
@@ -310,10 +310,8 @@ export type AdminDelayResponse = z.infer<typeof adminDelayResponseSchema>;
  * either of the webhook and another call.
  */
 export const adminRefundResponseSchema = z.object({
-  reference: text,
-  changed: z.boolean(),
+  ...actionShape,
   refundId: text,
-  email: emailOutcomeSchema,
   refundEmail: z.union([
     z.object({
       state: z.literal('sent'),
@@ -350,20 +348,14 @@ export type AdminResumeResponse = z.infer<typeof adminResumeResponseSchema>;
 
 /** `POST requests/payment`: a second press while the link is valid is a 409. */
 export const adminRequestPaymentResponseSchema = z.object({
-  reference: text,
-  changed: z.boolean(),
+  ...actionShape,
   url: text,
   expiresAt: instant,
-  email: emailOutcomeSchema,
 });
 export type AdminRequestPaymentResponse = z.infer<typeof adminRequestPaymentResponseSchema>;
 
 /** `POST requests/decline`: a second press is a 409. */
-export const adminDeclineResponseSchema = z.object({
-  reference: text,
-  changed: z.boolean(),
-  email: emailOutcomeSchema,
-});
+export const adminDeclineResponseSchema = z.object(actionShape);
 export type AdminDeclineResponse = z.infer<typeof adminDeclineResponseSchema>;
 
 // `GET dispatch-csv?date=` answers text/csv (Royal Mail Click & Drop's import, an attachment named
