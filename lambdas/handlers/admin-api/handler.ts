@@ -29,13 +29,8 @@ import {
   type AdminStatusResponse,
 } from '../../../shared/admin-responses';
 import { describeIssues } from '../../../shared/checkout-request';
-import type { IsoDate } from '../../../shared/dispatch';
-import {
-  type CapacityValue,
-  capacityReport,
-  dispatchDayOfWeekOf,
-  setCapacity,
-} from '../../domain/capacity/capacity-report';
+import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
+import { type CapacityValue, capacityReport, setCapacity } from '../../domain/capacity/capacity-report';
 import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { clickAndDropCsv, packingSlipsHtml } from '../../domain/fulfilment/dispatch-files';
 import {
@@ -46,7 +41,7 @@ import {
   settingsView,
 } from '../../domain/operations/admin-views';
 import { findRecords } from '../../domain/operations/find-orders';
-import { listRecords, nextPackingDay, ordersToPack, packingDay } from '../../domain/operations/listing';
+import { listRecords, nextPackingDay, ordersToPack } from '../../domain/operations/listing';
 import { delayDispatch, markDispatched, refundOrder } from '../../domain/operations/order-actions';
 import { pauseShop } from '../../domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../../domain/operations/request-actions';
