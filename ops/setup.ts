@@ -264,6 +264,10 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
     `  ✓ SES in ${region}: ${sesState.verified ?? `${senderDomain} not verified yet (the records to add are printed at the end)`}; ${sesState.production ? 'out of the sandbox' : 'in the sandbox: request production access (SES console → Account dashboard) before the shop opens'}`,
   );
 
+  // Cognito refuses a pool whose sender is not verified, and in the sandbox SES would drop an
+  // invitation to an address not yet verified: the shop's sender only once both hold (infra's cognitoSenderIdentity).
+  if (sesState.identity !== undefined && sesState.production)
+    settings.cognitoSenderIdentity = sesState.identity;
   // Checked as the CDK app checks it, so a bad answer stops here rather than half-way through a deploy.
   settings.account = account;
   settings.region = region;
@@ -597,12 +601,13 @@ async function sesStatus(aws: StageAwsClients, identities: string[]) {
   const { VerificationAttributes = {} } = await aws.ses.send(
     new GetIdentityVerificationAttributesCommand({ Identities: identities }),
   );
-  const verified = identities.find(
+  const identity = identities.find(
     (identity) => VerificationAttributes[identity]?.VerificationStatus === 'Success',
   );
   const account = await aws.sesv2.send(new GetAccountCommand({}));
   return {
-    verified: verified === undefined ? undefined : `${verified} verified`,
+    identity,
+    verified: identity === undefined ? undefined : `${identity} verified`,
     production: account.ProductionAccessEnabled === true,
   };
 }

@@ -198,7 +198,13 @@ describe('npm run setup, run again', () => {
     expect(again.code).toBe(0);
     expect(await shopMode()).toEqual({ mode: 'open', message: undefined });
     expect(again.lines).toContain('  + Shop opened: it takes orders now');
-    expect(again.lines.at(-1)).toBe('Stage prod set up: shop opened.');
+    expect(again.lines.at(-1)).toBe('Stage prod set up: cdk.json updated, shop opened.');
+  });
+
+  it("sends the merchant's invitations from the verified sender domain from then on", () => {
+    // The first run, with the domain pending, left Cognito's own sender (its block has no such key).
+    expect(readStageBlock(harness.cdkJsonPath, 'prod')?.cognitoSenderIdentity).toBe('daphnia-direct.co.uk');
+    expect(harness.cdkCalls.at(-1)?.[0]).toBe('deploy');
   });
 
   it('changes nothing and says so', async () => {
