@@ -30,6 +30,8 @@ const EMAIL_LABELS: Record<ClaimedEmailKind, string> = {
   dispatch: 'dispatch',
   delay: 'delay',
   refund: 'refund',
+  trackingUpdate: 'tracking-update',
+  partRefund: 'part-refund',
   requestReceived: 'received',
   requestNotice: 'notice',
   paymentInvitation: 'invitation',

@@ -21,6 +21,8 @@ export const HISTORY_ACTIONS = [
   'refunded',
   // Part of the payment refunded in Stripe: the order stands (its detail says how much).
   'partly-refunded',
+  // A tracking number added or corrected after dispatch (its detail: the new number, and the old).
+  'tracking-updated',
   'requested',
   'payment-link-sent',
   'declined',
@@ -51,6 +53,8 @@ export type AdminEmailKind =
   | 'dispatch'
   | 'delay'
   | 'refund'
+  | 'trackingUpdate'
+  | 'partRefund'
   | 'requestReceived'
   | 'requestNotice'
   | 'paymentInvitation'
@@ -123,7 +127,21 @@ export interface AdminOrderView extends AdminRecordBase {
   refundId?: string;
   /** `stripe`: refunded in the Stripe Dashboard. */
   refundReason?: 'supply' | 'doa' | 'other' | 'stripe';
+  /** Refunded in part so far (the shop's part refunds and the Dashboard's), in pence. */
+  partlyRefundedPence?: number;
+  /** The shop's own part refunds, oldest first. */
+  partRefunds?: AdminPartRefund[];
   payment: AdminStripePayment;
+}
+
+/** One part refund the shop made. */
+export interface AdminPartRefund {
+  refundId: string;
+  pence: number;
+  bottles: number;
+  delivery: boolean;
+  reason: 'supply' | 'doa' | 'other';
+  at: AdminInstant;
 }
 
 /** An order request (requests mode): nothing paid until the customer pays its link. */
@@ -259,6 +277,37 @@ export type AdminDispatchResult =
 export interface AdminDispatchResponse {
   results: AdminDispatchResult[];
   error?: string;
+}
+
+/** `POST orders/tracking`: the order with its new number; `changed` false when it already had it. */
+export interface AdminTrackingResponse {
+  reference: string;
+  changed: boolean;
+  email: AdminEmailOutcome;
+  record: AdminOrderView;
+}
+
+/** A row of a Click & Drop export that marked nothing: its line in the file, and why. */
+export interface AdminUnmatchedRow {
+  line: number;
+  reference: string;
+  trackingNumber: string;
+  reason: string;
+}
+
+/** `POST orders/tracking-import`: each matched order as dispatch answers it, and the rows that matched none. */
+export interface AdminTrackingImportResponse {
+  results: AdminDispatchResult[];
+  unmatched: AdminUnmatchedRow[];
+}
+
+/** `POST orders/refund-part`: the refund made, in pence, and the order after it. */
+export interface AdminPartRefundResponse {
+  reference: string;
+  refundId: string;
+  pence: number;
+  email: AdminEmailOutcome;
+  record: AdminOrderView;
 }
 
 /** `POST orders/delay`: orders moved by this call, and every order of the delay emailed by it. */

@@ -30,6 +30,8 @@ const VIEW_EMAIL_KINDS: readonly AdminEmailKind[] = [
   'decline',
   'delay',
   'dispatch',
+  'trackingUpdate',
+  'partRefund',
   'refund',
 ];
 
@@ -119,6 +121,8 @@ export function orderView(order: ManagedOrder): AdminOrderView {
     // A reason stored before asking Stripe is not a refund until the order says refunded.
     ...(order.status === 'refunded' &&
       order.refundReason !== undefined && { refundReason: order.refundReason }),
+    ...(order.partlyRefundedPence !== undefined && { partlyRefundedPence: order.partlyRefundedPence }),
+    ...(order.partRefunds !== undefined && { partRefunds: order.partRefunds }),
     payment: paymentOf(order),
   };
 }

@@ -17,6 +17,9 @@ export const SHOP_EMAIL_KINDS = [
   'dispatch',
   'delay',
   'refund',
+  // A tracking number added or corrected after the dispatch email; a part of the order refunded.
+  'trackingUpdate',
+  'partRefund',
   'requestReceived',
   'requestNotice',
   'paymentInvitation',

@@ -38,6 +38,8 @@ const email: z.ZodMiniType<AdminEmail> = z.object({
     'dispatch',
     'delay',
     'refund',
+    'trackingUpdate',
+    'partRefund',
     'requestReceived',
     'requestNotice',
     'paymentInvitation',
@@ -57,6 +59,7 @@ const historyEntry: z.ZodMiniType<HistoryEntry> = z.object({
     'delayed',
     'refunded',
     'partly-refunded',
+    'tracking-updated',
     'requested',
     'payment-link-sent',
     'declined',
@@ -99,6 +102,19 @@ export const orderViewSchema: z.ZodMiniType<AdminOrderView> = z.object({
   refundedAt: optionalText,
   refundId: optionalText,
   refundReason: z.optional(z.enum(['supply', 'doa', 'other', 'stripe'])),
+  partlyRefundedPence: z.optional(count),
+  partRefunds: z.optional(
+    z.array(
+      z.object({
+        refundId: text,
+        pence: count,
+        bottles: count,
+        delivery: z.boolean(),
+        reason: z.enum(['supply', 'doa', 'other']),
+        at: text,
+      }),
+    ),
+  ),
   payment: z.object({
     checkoutSessionId: text,
     paymentIntentId: optionalText,
