@@ -5,8 +5,10 @@ import type {
   AdminDelayRequest,
   AdminDispatchRequest,
   AdminListQuery,
+  AdminPartRefundRequest,
   AdminPauseRequest,
   AdminRefundRequest,
+  AdminTrackingRequest,
 } from '../../../../shared/admin-requests';
 import { ADMIN_FORBIDDEN_CODES } from '../../../../shared/admin-responses';
 import {
@@ -17,12 +19,15 @@ import {
   dispatchSchema,
   errorSchema,
   listSchema,
+  partRefundSchema,
   pauseSchema,
   recordSchema,
   refundSchema,
   requestPaymentSchema,
   resumeSchema,
   statusSchema,
+  trackingImportSchema,
+  trackingSchema,
 } from './admin-schemas';
 import type { AdminSession } from './admin-session';
 
@@ -160,6 +165,9 @@ export function createAdminApi(
     dispatch: (body: AdminDispatchRequest) => call(dispatchSchema, ADMIN_API_PATHS.dispatch, body),
     delay: (body: AdminDelayRequest) => call(delaySchema, ADMIN_API_PATHS.delay, body),
     refund: (body: AdminRefundRequest) => call(refundSchema, ADMIN_API_PATHS.refund, body),
+    refundPart: (body: AdminPartRefundRequest) => call(partRefundSchema, ADMIN_API_PATHS.refundPart, body),
+    tracking: (body: AdminTrackingRequest) => call(trackingSchema, ADMIN_API_PATHS.tracking, body),
+    importTracking: (csv: string) => call(trackingImportSchema, ADMIN_API_PATHS.trackingImport, { csv }),
     pause: (body: AdminPauseRequest) => call(pauseSchema, ADMIN_API_PATHS.pause, body),
     resume: () => call(resumeSchema, ADMIN_API_PATHS.resume, {}),
     requestPayment: (reference: string) =>

@@ -14,6 +14,7 @@ import type {
   AdminErrorResponse,
   AdminListResponse,
   AdminOrderView,
+  AdminPartRefundResponse,
   AdminPauseResponse,
   AdminRecordResponse,
   AdminRecordView,
@@ -23,6 +24,8 @@ import type {
   AdminResumeResponse,
   AdminShopSettingsView,
   AdminStatusResponse,
+  AdminTrackingImportResponse,
+  AdminTrackingResponse,
   HistoryEntry,
 } from '../../../../shared/admin-responses';
 import { ADMIN_FORBIDDEN_CODES } from '../../../../shared/admin-responses';
@@ -190,20 +193,42 @@ export const capacitySetSchema: z.ZodMiniType<AdminCapacitySetResponse> = z.obje
 
 const emailOutcome = z.enum(['sent', 'not-sent']);
 
+const dispatchResults = z.array(
+  z.union([
+    z.object({
+      reference: text,
+      changed: z.boolean(),
+      email: emailOutcome,
+      status: z.enum(['paid', 'dispatched', 'refunded']),
+      record: orderViewSchema,
+    }),
+    z.object({ reference: text, refused: text }),
+  ]),
+);
+
 export const dispatchSchema: z.ZodMiniType<AdminDispatchResponse> = z.object({
-  results: z.array(
-    z.union([
-      z.object({
-        reference: text,
-        changed: z.boolean(),
-        email: emailOutcome,
-        status: z.enum(['paid', 'dispatched', 'refunded']),
-        record: orderViewSchema,
-      }),
-      z.object({ reference: text, refused: text }),
-    ]),
-  ),
+  results: dispatchResults,
   error: optionalText,
+});
+
+export const trackingSchema: z.ZodMiniType<AdminTrackingResponse> = z.object({
+  reference: text,
+  changed: z.boolean(),
+  email: emailOutcome,
+  record: orderViewSchema,
+});
+
+export const trackingImportSchema: z.ZodMiniType<AdminTrackingImportResponse> = z.object({
+  results: dispatchResults,
+  unmatched: z.array(z.object({ line: count, reference: text, trackingNumber: text, reason: text })),
+});
+
+export const partRefundSchema: z.ZodMiniType<AdminPartRefundResponse> = z.object({
+  reference: text,
+  refundId: text,
+  pence: count,
+  email: emailOutcome,
+  record: orderViewSchema,
 });
 
 export const delaySchema: z.ZodMiniType<AdminDelayResponse> = z.object({
