@@ -609,13 +609,18 @@ async function recordPartialRefund(
   amountRefundedPence: number | undefined,
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<void> {
+  // The shop's own part refund: its command (part-refund.ts) records it, with its own history line,
+  // before or after this event; nothing to tell the merchant about.
+  if (
+    order.partRefundPending !== undefined ||
+    (amountRefundedPence !== undefined && (order.partlyRefundedPence ?? 0) >= amountRefundedPence)
+  )
+    return;
   logger.warn('Partial refund made in Stripe: order left as it is', {
     reference: order.reference,
     ...(amountRefundedPence !== undefined && { amountRefundedPence }),
   });
   if (amountRefundedPence === undefined || order.status === 'refunded') return;
-  // The shop's own part refund, being recorded by its command (part-refund.ts) with its own history line.
-  if (order.partRefundPending !== undefined) return;
   const history = appendHistory(
     historyEntry(
       deps.now().toISOString(),
