@@ -6,8 +6,6 @@ import {
   type CapacityValue,
   capacityOfDays,
   capacityReport,
-  dispatchDayOfWeekOf,
-  firstComingDispatchDay,
   setCapacity,
 } from '../lambdas/domain/capacity/capacity-report';
 import {
@@ -16,13 +14,7 @@ import {
   packingSlipsHtml,
 } from '../lambdas/domain/fulfilment/dispatch-files';
 import { findRecords } from '../lambdas/domain/operations/find-orders';
-import {
-  listRecords,
-  nextPackingDay,
-  ordersToPack,
-  packingDay,
-  recordDay,
-} from '../lambdas/domain/operations/listing';
+import { listRecords, nextPackingDay, ordersToPack, recordDay } from '../lambdas/domain/operations/listing';
 import {
   delayDispatch,
   findOrder,
@@ -48,12 +40,15 @@ import type { AdminDaySummary } from '../shared/admin-responses';
 import { describeClosedDay, reopeningValue } from '../shared/closed-day';
 import {
   assertBankHolidayCoverage,
+  dispatchDayOfWeekOf,
+  firstComingDispatchDay,
   formatDispatchDate,
   formatLondonTime,
   type IsoDate,
   isCalendarDate,
   londonDate,
   nonWorkingDayKind,
+  packingDay,
 } from '../shared/dispatch';
 import { describeOverLimit } from '../shared/over-limit';
 import { formatGbp } from '../shared/pricing';

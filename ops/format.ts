@@ -1,10 +1,7 @@
 import type { ShopRecord } from '../lambdas/domain/orders/records';
-import {
-  CLAIMED_EMAIL_KINDS,
-  type ClaimedEmailKind,
-  emailAttributes,
-} from '../lambdas/domain/orders/send-once';
+import { emailAttributes } from '../lambdas/domain/orders/send-once';
 import { formatLondonTime } from '../shared/dispatch';
+import { EMAIL_KINDS, type EmailKind } from '../shared/email-kinds';
 import { formatGbp } from '../shared/pricing';
 
 /** One row of `list`: the columns the merchant reads, as plain values. */
@@ -24,7 +21,7 @@ export interface ListRow {
   placedWhilePaused?: true;
 }
 
-const EMAIL_LABELS: Record<ClaimedEmailKind, string> = {
+const EMAIL_LABELS: Record<EmailKind, string> = {
   confirmation: 'confirmation',
   merchantNotice: 'notice',
   dispatch: 'dispatch',
@@ -45,7 +42,7 @@ const EMAIL_LABELS: Record<ClaimedEmailKind, string> = {
  * `(refused)` when SES refused the address for good, `(superseded)` when it will never be sent.
  */
 function emailSummary(item: Record<string, unknown>): string {
-  return CLAIMED_EMAIL_KINDS.flatMap((kind) => {
+  return EMAIL_KINDS.flatMap((kind) => {
     const state = item[emailAttributes(kind).state];
     if (state === undefined) return [];
     // `failed`: SES refused the customer's address for good (money's CustomerEmailRefused).

@@ -1,6 +1,7 @@
 // The merchant page's request bodies and list query, shared by the /admin page and the admin
 // Lambda: one schema per boundary. zod/mini, like the checkout schema, so the page's bundle stays small.
 import * as z from 'zod/mini';
+import { calendarDateSchema } from './calendar-date';
 import { isCalendarDate } from './dispatch';
 import { SHOP_MESSAGE_MAX_LENGTH } from './shop-status';
 import { normaliseTrackingNumber, TRACKING_NUMBER_MESSAGE } from './tracking-number';
@@ -9,9 +10,7 @@ const reference = z
   .string({ error: 'Give an order or request reference.' })
   .check(z.trim(), z.regex(/^[A-Za-z0-9_]{6,200}$/, 'A reference is 6 to 200 letters, digits or "_".'));
 
-const day = z
-  .string({ error: 'Give a date as YYYY-MM-DD.' })
-  .check(z.refine(isCalendarDate, 'Give a date as YYYY-MM-DD.'));
+const day = calendarDateSchema;
 
 /** `GET /functions/v1/admin/orders?status=&dispatch=&q=`: every part optional. */
 export const adminListQuerySchema = z.strictObject({

@@ -4,6 +4,7 @@
 // zod/mini, like the request schemas, so the admin chunk stays small.
 import * as z from 'zod/mini';
 import { closedDaySchema } from './closed-day';
+import { RECORD_EMAIL_KINDS } from './email-kinds';
 import { overLimitSchema } from './over-limit';
 
 /** A day as `YYYY-MM-DD` (London). */
@@ -54,28 +55,12 @@ export const historyEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
-/** Every email the shop tracks on an item. */
-export const ADMIN_EMAIL_KINDS = [
-  'confirmation',
-  'merchantNotice',
-  'dispatch',
-  'delay',
-  'refund',
-  'trackingUpdate',
-  'partRefund',
-  'requestReceived',
-  'requestNotice',
-  'paymentInvitation',
-  'decline',
-] as const;
-export type AdminEmailKind = (typeof ADMIN_EMAIL_KINDS)[number];
-
 /**
  * One email of an item: `pending` (due, not sent yet), `sending` (being sent), `sent` (with
  * sentAt), `failed` (SES refused the address for good; with failedAt).
  */
 export const adminEmailSchema = z.object({
-  kind: z.enum(ADMIN_EMAIL_KINDS),
+  kind: z.enum(RECORD_EMAIL_KINDS),
   state: z.enum(['pending', 'sending', 'sent', 'failed']),
   sentAt: optionalInstant,
   failedAt: optionalInstant,

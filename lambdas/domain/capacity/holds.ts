@@ -1,4 +1,4 @@
-import { addDays, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import { addDays, DISPATCH_WINDOW_WEEKS, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import { DAPHNIA } from '../../../shared/product';
 import { type CapacitySettings, limitFor } from './capacity-settings';
 import type { CapacityChange, CapacityDay, CapacityStore } from './capacity-store';
@@ -18,19 +18,18 @@ import type { CapacityChange, CapacityDay, CapacityStore } from './capacity-stor
 // reconciler, a retried request whose first answer was lost): a hold is never released twice,
 // nor after it became a sale, and a sale is given back once.
 
-/** How far ahead a reservation looks for a day with room, in dispatch days (one a week). */
-export const RESERVATION_WEEKS = 8;
-
 /** The smallest order: a day with fewer bottles left than this has no room. */
 export const SMALLEST_ORDER = DAPHNIA.min;
 
-/** No dispatch day within RESERVATION_WEEKS has room for the order. */
+/** No dispatch day within DISPATCH_WINDOW_WEEKS has room for the order. */
 export class CapacityFullError extends Error {
   constructor(
     readonly from: IsoDate,
     readonly bottles: number,
   ) {
-    super(`No dispatch day from ${from} within ${RESERVATION_WEEKS} weeks has room for ${bottles} bottles`);
+    super(
+      `No dispatch day from ${from} within ${DISPATCH_WINDOW_WEEKS} weeks has room for ${bottles} bottles`,
+    );
     this.name = 'CapacityFullError';
   }
 }
@@ -152,14 +151,14 @@ export interface Reservation {
  * conditional update per day tried. Only when it fails is the day read (strongly consistent), to
  * tell this attempt's own earlier hold (a retry: proceed with it) from a full day (try the next).
  * A day whose limit is below the order is skipped without a call. Unlimited days are counted too.
- * @throws CapacityFullError when no day within RESERVATION_WEEKS has room.
+ * @throws CapacityFullError when no day within DISPATCH_WINDOW_WEEKS has room.
  */
 export async function reserveBottles(
   store: CapacityStore,
   request: { from: IsoDate; hold: string; capacity: CapacitySettings | undefined },
 ): Promise<Reservation> {
   const bottles = holdBottles(request.hold);
-  for (const date of comingDispatchDays(request.from, RESERVATION_WEEKS)) {
+  for (const date of comingDispatchDays(request.from, DISPATCH_WINDOW_WEEKS)) {
     const limit = limitFor(request.capacity, date);
     if (limit !== undefined && limit < bottles) continue;
     if (await store.apply(date, reserveChange(request.hold, bottles, limit))) {
@@ -176,7 +175,7 @@ export async function reserveBottles(
 /**
  * Sells a paid order's bottles on the first dispatch day from `from` with room for them, when the
  * day they were held on has closed (paid across its cut-off, or a debit that settled days later):
- * one conditional update per day tried, as a reservation. When no day within RESERVATION_WEEKS has
+ * one conditional update per day tried, as a reservation. When no day within DISPATCH_WINDOW_WEEKS has
  * room, they are sold on `from` all the same: the money is taken. A repeat finds the sale made
  * (the first day holding it in `sales` stops the search) and sells nothing twice.
  * @returns the day they are sold on, and the day's counters when this call sold them.
@@ -189,7 +188,7 @@ export async function sellFromDay(
   const bottles = holdBottles(hold);
   const values = { ':n': bottles, ':hold': hold, ':holdSet': new Set([hold]) };
   const notYet = 'NOT contains(#holds, :hold) AND NOT contains(#sales, :hold)';
-  for (const date of comingDispatchDays(request.from, RESERVATION_WEEKS)) {
+  for (const date of comingDispatchDays(request.from, DISPATCH_WINDOW_WEEKS)) {
     const limit = limitFor(request.capacity, date);
     if (limit !== undefined && limit < bottles) continue;
     const after = await store.change(date, {
@@ -318,7 +317,7 @@ export async function releaseOrGiveBack(store: CapacityStore, date: IsoDate, hol
 
 /**
  * The first dispatch day from `from` with room for the smallest order, and what is left there
- * (undefined: no limit); undefined when none within RESERVATION_WEEKS has room. An unlimited day
+ * (undefined: no limit); undefined when none within DISPATCH_WINDOW_WEEKS has room. An unlimited day
  * costs no read.
  */
 export async function firstDayWithRoom(
@@ -326,7 +325,7 @@ export async function firstDayWithRoom(
   capacity: CapacitySettings | undefined,
   from: IsoDate,
 ): Promise<{ date: IsoDate; left: number | undefined } | undefined> {
-  for (const date of comingDispatchDays(from, RESERVATION_WEEKS)) {
+  for (const date of comingDispatchDays(from, DISPATCH_WINDOW_WEEKS)) {
     const limit = limitFor(capacity, date);
     if (limit === undefined) return { date, left: undefined };
     if (limit < SMALLEST_ORDER) continue;

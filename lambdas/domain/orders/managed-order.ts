@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { emailStateSchema, isoDate, isoInstant, type OrderStatus, orderItemSchema } from './order';
+import { calendarDateSchema } from '../../../shared/calendar-date';
+import { emailStateSchema, isoInstant, type OrderStatus, orderItemSchema } from './order';
 
 /**
  * An operator's email may also be `superseded`: due once, then the order moved on (refunded before
@@ -34,14 +35,14 @@ export type PartRefund = z.output<typeof partRefundSchema>;
 export const managedOrderSchema = z.extend(orderItemSchema, {
   dispatchedAt: z.optional(isoInstant),
   trackingNumber: z.optional(z.string()),
-  delayedFrom: z.optional(isoDate),
+  delayedFrom: z.optional(calendarDateSchema),
   delayReason: z.optional(z.enum(DELAY_REASONS)),
   delayedAt: z.optional(isoInstant),
   /**
    * A delay is moving the order's bottles to `capacityDate` from this day, and has not finished:
    * they may be counted on both days until it does (operations/delayed-bottles.ts).
    */
-  capacityMovingFrom: z.optional(isoDate),
+  capacityMovingFrom: z.optional(calendarDateSchema),
   refundedAt: z.optional(isoInstant),
   refundId: z.optional(z.string()),
   /** Stored before Stripe is asked (with `refundRequestedAt`), so the refund's webhook finds it. */

@@ -36,13 +36,8 @@ import {
   type AdminTrackingResponse,
 } from '../../../shared/admin-responses';
 import { describeIssues } from '../../../shared/checkout-request';
-import type { IsoDate } from '../../../shared/dispatch';
-import {
-  type CapacityValue,
-  capacityReport,
-  dispatchDayOfWeekOf,
-  setCapacity,
-} from '../../domain/capacity/capacity-report';
+import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
+import { type CapacityValue, capacityReport, setCapacity } from '../../domain/capacity/capacity-report';
 import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { clickAndDropCsv, packingSlipsHtml } from '../../domain/fulfilment/dispatch-files';
 import {
@@ -53,7 +48,7 @@ import {
   settingsView,
 } from '../../domain/operations/admin-views';
 import { findRecords } from '../../domain/operations/find-orders';
-import { listRecords, nextPackingDay, ordersToPack, packingDay } from '../../domain/operations/listing';
+import { listRecords, nextPackingDay, ordersToPack } from '../../domain/operations/listing';
 import {
   type ActionResult,
   delayDispatch,
