@@ -1,7 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import { checkoutReservationId, holdId, sellHold } from '../../../../lambdas/domain/capacity/holds';
-import { markDispatched, updateTrackingNumber } from '../../../../lambdas/domain/operations/order-actions';
+import {
+  markDispatched,
+  recordStripeRefund,
+  updateTrackingNumber,
+} from '../../../../lambdas/domain/operations/order-actions';
 import { refundPart } from '../../../../lambdas/domain/operations/part-refund';
 import { importClickAndDropTracking } from '../../../../lambdas/domain/operations/tracking-import';
 import { type OperationsHarness, startOperationsHarness } from './operations-harness';
@@ -203,6 +207,30 @@ describe('refundPart', () => {
         actor: OPERATOR,
         detail: expect.stringContaining('£14.70 of £24.45 in all'),
       }),
+    ]);
+  });
+
+  it("leaves the shop's own part refund to its command when Stripe's charge.refunded comes: no Dashboard line", async () => {
+    const order = await h.paidOrder({ quantity: 6 });
+    await refundPart(
+      order.reference,
+      { bottles: 2, delivery: false, reason: 'doa', actor: OPERATOR },
+      h.deps,
+    );
+    const charge = {
+      paymentIntentId: order.paymentIntentId ?? '',
+      fullyRefunded: false,
+      refundId: undefined,
+    };
+    // Delivered after the command recorded it, and (another refund on its way) while one is pending.
+    await recordStripeRefund({ ...charge, amountRefundedPence: 650 }, h.deps);
+    await h.setAttributes(order.pk, { partRefundPending: 2 });
+    await recordStripeRefund({ ...charge, amountRefundedPence: 1300 }, h.deps);
+    const item = await h.item(order.pk);
+    expect(item).toMatchObject({ partlyRefundedPence: 650 });
+    expect(Array.isArray(item?.history) && item.history.map((entry) => entry.actor)).toEqual([
+      'Stripe',
+      OPERATOR,
     ]);
   });
 
