@@ -256,6 +256,10 @@ describe('orders CLI: list, mark-dispatched', () => {
     expect(part.code).toBe(0);
     expect(part.out).toContain(`${a.reference}: refunded £6.50 (Stripe refund re_`);
     expect(part.out).toContain('£6.50 of £24.45 refunded in all; refund email sent.');
+    const listed = await h.orders(['list', '--local', '--status', 'dispatched']);
+    expect(listed.out.split('\n').find((line) => line.startsWith(a.reference))).toContain(
+      'dispatched (refunded in part)',
+    );
   });
 
   it('refuses --tracking with several references', async () => {
