@@ -18,6 +18,8 @@ export interface ListRow {
   /** Email kinds sent, and those due but not sent (marked `!`). */
   emails: string;
   /** An order paid while the shop was paused: the merchant refunds or delays it (ADR 0021). */
+  /** Refunded in part so far (pence): the shop's part refunds and the Stripe Dashboard's. */
+  partlyRefundedPence?: number;
   placedWhilePaused?: true;
 }
 
@@ -27,6 +29,8 @@ const EMAIL_LABELS: Record<EmailKind, string> = {
   dispatch: 'dispatch',
   delay: 'delay',
   refund: 'refund',
+  trackingUpdate: 'tracking-update',
+  partRefund: 'part-refund',
   requestReceived: 'received',
   requestNotice: 'notice',
   paymentInvitation: 'invitation',
@@ -75,6 +79,10 @@ export function toListRow(record: ShopRecord): ListRow {
     status,
     emails: emailSummary(item),
     ...(record.kind === 'order' && record.order.placedWhilePaused && { placedWhilePaused: true }),
+    ...(record.kind === 'order' &&
+      (record.order.partlyRefundedPence ?? 0) > 0 && {
+        partlyRefundedPence: record.order.partlyRefundedPence,
+      }),
   };
 }
 
@@ -105,7 +113,9 @@ export function formatTable(rows: readonly ListRow[], now: Date): string {
     String(row.bottles),
     formatGbp(row.totalPence),
     row.dispatchDate,
-    row.placedWhilePaused ? `${row.status} (while paused)` : row.status,
+    [row.status, row.placedWhilePaused && '(while paused)', row.partlyRefundedPence && '(refunded in part)']
+      .filter(Boolean)
+      .join(' '),
     row.emails,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));

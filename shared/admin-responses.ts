@@ -31,6 +31,8 @@ export const HISTORY_ACTIONS = [
   'refunded',
   // Part of the payment refunded in Stripe: the order stands (its detail says how much).
   'partly-refunded',
+  // A tracking number added or corrected after dispatch (its detail: the new number, and the old).
+  'tracking-updated',
   'requested',
   'payment-link-sent',
   'declined',
@@ -104,6 +106,17 @@ const recordBase = {
 
 const orderStatus = z.enum(['paid', 'dispatched', 'refunded']);
 
+/** One part refund the shop made: some bottles, the delivery, or both. */
+const partRefundSchema = z.object({
+  refundId: text,
+  pence: count,
+  bottles: count,
+  delivery: z.boolean(),
+  reason: z.enum(['supply', 'doa', 'other']),
+  at: instant,
+});
+export type AdminPartRefund = z.infer<typeof partRefundSchema>;
+
 /**
  * A paid order. `promisedDispatchDate`: the dispatch day shown to the customer before paying.
  * `placedWhilePaused`: paid while the shop was paused or taking requests (the merchant refunds or
@@ -127,6 +140,10 @@ export const adminOrderViewSchema = z.object({
   refundedAt: optionalInstant,
   refundId: optionalText,
   refundReason: z.optional(z.enum(['supply', 'doa', 'other', 'stripe'])),
+  /** Refunded in part so far (the shop's part refunds and the Dashboard's), in pence. */
+  partlyRefundedPence: z.optional(count),
+  /** The shop's own part refunds, oldest first. */
+  partRefunds: z.optional(z.array(partRefundSchema)),
   payment: stripePaymentSchema,
 });
 export type AdminOrderView = z.infer<typeof adminOrderViewSchema>;
@@ -286,6 +303,36 @@ export const adminDispatchResponseSchema = z.object({
   error: optionalText,
 });
 export type AdminDispatchResponse = z.infer<typeof adminDispatchResponseSchema>;
+
+/** `POST orders/tracking`: the order with its new number; `changed` false when it already had it. */
+export const adminTrackingResponseSchema = z.object({
+  reference: text,
+  changed: z.boolean(),
+  email: emailOutcomeSchema,
+  record: adminOrderViewSchema,
+});
+export type AdminTrackingResponse = z.infer<typeof adminTrackingResponseSchema>;
+
+/** A row of a Click & Drop export that marked nothing: its line in the file, and why. */
+const unmatchedRowSchema = z.object({ line: count, reference: text, trackingNumber: text, reason: text });
+export type AdminUnmatchedRow = z.infer<typeof unmatchedRowSchema>;
+
+/** `POST orders/tracking-import`: each matched order as dispatch answers it, and the rows that matched none. */
+export const adminTrackingImportResponseSchema = z.object({
+  results: z.array(dispatchResultSchema),
+  unmatched: z.array(unmatchedRowSchema),
+});
+export type AdminTrackingImportResponse = z.infer<typeof adminTrackingImportResponseSchema>;
+
+/** `POST orders/refund-part`: the refund made, in pence, and the order after it. */
+export const adminPartRefundResponseSchema = z.object({
+  reference: text,
+  refundId: text,
+  pence: count,
+  email: emailOutcomeSchema,
+  record: adminOrderViewSchema,
+});
+export type AdminPartRefundResponse = z.infer<typeof adminPartRefundResponseSchema>;
 
 /**
  * `POST orders/delay`: orders moved by this call, and every order of the delay emailed by it.

@@ -14,6 +14,9 @@ export const RECORD_EMAIL_KINDS = [
   'decline',
   'delay',
   'dispatch',
+  // A tracking number added or corrected after the dispatch email; a part of the order refunded.
+  'trackingUpdate',
+  'partRefund',
   'refund',
 ] as const;
 export type RecordEmailKind = (typeof RECORD_EMAIL_KINDS)[number];

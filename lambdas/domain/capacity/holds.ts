@@ -334,3 +334,33 @@ export async function firstDayWithRoom(
   }
   return undefined;
 }
+
+/**
+ * Gives back `bottles` of a sale (a part refund of an order not yet dispatched): the sale `hold`
+ * becomes the sale of what is left (`next`, the same reservation with fewer bottles), or goes when
+ * nothing is. Two conditional steps, since one update cannot add and delete in the same set: the
+ * new sale with the counters lowered, then the old sale gone. A repeat after a stop between them
+ * finds the first made and makes only the second, so nothing is given back twice.
+ * @returns the hold id of what is still sold (undefined: none), and whether bottles went back now.
+ */
+export async function giveBackPartOfSale(
+  store: CapacityStore,
+  date: IsoDate,
+  hold: string,
+  bottles: number,
+): Promise<{ next: string | undefined; given: boolean }> {
+  const left = holdBottles(hold) - bottles;
+  if (left <= 0) return { next: undefined, given: await giveBackSale(store, date, hold) };
+  const next = holdId(hold.slice(0, hold.lastIndexOf(':')), left);
+  const given = await store.apply(date, {
+    update: 'ADD #sales :nextSet, #sold :minus, #taken :minus',
+    condition: 'contains(#sales, :hold) AND NOT contains(#sales, :next)',
+    values: { ':hold': hold, ':next': next, ':nextSet': new Set([next]), ':minus': -bottles },
+  });
+  await store.apply(date, {
+    update: 'DELETE #sales :holdSet',
+    condition: 'contains(#sales, :hold) AND contains(#sales, :next)',
+    values: { ':hold': hold, ':next': next, ':holdSet': new Set([hold]) },
+  });
+  return { next, given };
+}

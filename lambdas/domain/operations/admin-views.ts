@@ -106,6 +106,8 @@ export function orderView(order: ManagedOrder): AdminOrderView {
     // A reason stored before asking Stripe is not a refund until the order says refunded.
     ...(order.status === 'refunded' &&
       order.refundReason !== undefined && { refundReason: order.refundReason }),
+    ...(order.partlyRefundedPence !== undefined && { partlyRefundedPence: order.partlyRefundedPence }),
+    ...(order.partRefunds !== undefined && { partRefunds: order.partRefunds }),
     payment: paymentOf(order),
   };
 }

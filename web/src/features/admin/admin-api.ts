@@ -5,8 +5,10 @@ import type {
   AdminDelayRequest,
   AdminDispatchRequest,
   AdminListQuery,
+  AdminPartRefundRequest,
   AdminPauseRequest,
   AdminRefundRequest,
+  AdminTrackingRequest,
 } from '../../../../shared/admin-requests';
 import {
   ADMIN_FORBIDDEN_CODES,
@@ -17,12 +19,15 @@ import {
   adminDispatchResponseSchema,
   adminErrorSchema,
   adminListResponseSchema,
+  adminPartRefundResponseSchema,
   adminPauseResponseSchema,
   adminRecordResponseSchema,
   adminRefundResponseSchema,
   adminRequestPaymentResponseSchema,
   adminResumeResponseSchema,
   adminStatusResponseSchema,
+  adminTrackingImportResponseSchema,
+  adminTrackingResponseSchema,
 } from '../../../../shared/admin-responses';
 import type { AdminSession } from './admin-session';
 
@@ -164,6 +169,12 @@ export function createAdminApi(
       call(adminDispatchResponseSchema, ADMIN_API_PATHS.dispatch, body),
     delay: (body: AdminDelayRequest) => call(adminDelayResponseSchema, ADMIN_API_PATHS.delay, body),
     refund: (body: AdminRefundRequest) => call(adminRefundResponseSchema, ADMIN_API_PATHS.refund, body),
+    refundPart: (body: AdminPartRefundRequest) =>
+      call(adminPartRefundResponseSchema, ADMIN_API_PATHS.refundPart, body),
+    tracking: (body: AdminTrackingRequest) =>
+      call(adminTrackingResponseSchema, ADMIN_API_PATHS.tracking, body),
+    importTracking: (csv: string) =>
+      call(adminTrackingImportResponseSchema, ADMIN_API_PATHS.trackingImport, { csv }),
     pause: (body: AdminPauseRequest) => call(adminPauseResponseSchema, ADMIN_API_PATHS.pause, body),
     resume: () => call(adminResumeResponseSchema, ADMIN_API_PATHS.resume, {}),
     requestPayment: (reference: string) =>
