@@ -134,7 +134,7 @@ describe('MerchantAdmin', () => {
     expect(behaviors.map((b) => b.PathPattern)).toEqual(['/functions/v1/admin/*', '/functions/v1/*']);
   });
 
-  it('lets the admin function touch orders, requests, the settings item and the capacity days only, and query the two indexes', () => {
+  it('lets the admin function touch orders, requests, the settings item, the capacity days and client holds only, and query the two indexes', () => {
     const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
     const dynamo = statementsOfRole(template, roleId).filter((s) =>
       JSON.stringify(s.Action).includes('dynamodb:'),
@@ -145,6 +145,10 @@ describe('MerchantAdmin', () => {
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CAPACITY#*'] } },
       }),
       expect.objectContaining({
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT_HOLDS#*'] } },
+      }),
+      expect.objectContaining({
         Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         Condition: {
           'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*', 'REQUEST#*', 'SETTINGS#shop'] },
@@ -152,7 +156,7 @@ describe('MerchantAdmin', () => {
       }),
       expect.objectContaining({ Action: 'dynamodb:Query' }),
     ]);
-    expect(JSON.stringify(dynamo[2]?.Resource)).toContain('/index/byDispatchDate');
+    expect(JSON.stringify(dynamo[3]?.Resource)).toContain('/index/byDispatchDate');
   });
 
   it('lets the admin function read exactly two secrets: the fulfilment key and the origin-verify value', () => {
