@@ -372,6 +372,14 @@ export class ShopStack extends Stack {
       requireMfa: !PLACEHOLDER_STAGES.includes(config.stage),
       domainPrefix: adminDomainPrefix,
       tableArn: orders.table.tableArn,
+      invitationSender:
+        config.cognitoSenderIdentity === undefined
+          ? undefined
+          : {
+              fromEmail: config.senderEmail,
+              fromName: config.shopName,
+              identity: config.cognitoSenderIdentity,
+            },
     });
     // The page's sign-in settings, beside the site: known only once the pool and its client exist.
     const adminConfig = {

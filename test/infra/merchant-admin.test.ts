@@ -177,3 +177,51 @@ describe('MerchantAdmin', () => {
     ]);
   });
 });
+
+describe("MerchantAdmin's invitations", () => {
+  it("come from Cognito's own sender until setup names a verified SES identity", () => {
+    const { template } = synthShop(PROD);
+
+    const pools = template.findResources('AWS::Cognito::UserPool');
+    expect(Object.values(pools).map((pool) => pool.Properties.EmailConfiguration)).toEqual([undefined]);
+  });
+
+  it("come from the shop's sender through SES, as the shop, once its domain is verified", () => {
+    const { template } = synthShop({
+      ...PROD,
+      shopName: 'Daphnia Direct',
+      cognitoSenderIdentity: 'daphnia-direct.co.uk',
+    });
+
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: {
+        EmailSendingAccount: 'DEVELOPER',
+        From: 'Daphnia Direct <orders@daphnia-direct.co.uk>',
+        SourceArn: {
+          'Fn::Join': [
+            '',
+            ['arn:aws:ses:eu-west-2:', { Ref: 'AWS::AccountId' }, ':identity/daphnia-direct.co.uk'],
+          ],
+        },
+      },
+    });
+  });
+
+  it('use the address identity when the address alone is verified', () => {
+    const { template } = synthShop({ ...PROD, cognitoSenderIdentity: 'orders@daphnia-direct.co.uk' });
+
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: Match.objectLike({
+        SourceArn: {
+          'Fn::Join': ['', Match.arrayWith([':identity/orders@daphnia-direct.co.uk'])],
+        },
+      }),
+    });
+  });
+
+  it('refuse an identity that is not the sender', () => {
+    expect(() => synthShop({ ...PROD, cognitoSenderIdentity: 'other.co.uk' })).toThrow(
+      "cognitoSenderIdentity: must be the sender's address orders@daphnia-direct.co.uk or its domain",
+    );
+  });
+});
