@@ -71,7 +71,12 @@ export async function startForecastStandIn(
       }
       const lat = Number(url.searchParams.get('latitude'));
       const lon = Number(url.searchParams.get('longitude'));
-      if (!Number.isFinite(lat) || !Number.isFinite(lon)) {
+      if (
+        !url.searchParams.has('latitude') ||
+        !url.searchParams.has('longitude') ||
+        !Number.isFinite(lat) ||
+        !Number.isFinite(lon)
+      ) {
         res
           .writeHead(400, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: true, reason: 'latitude and longitude required' }));
