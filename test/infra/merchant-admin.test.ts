@@ -15,6 +15,9 @@ const ADMIN_ROUTE_KEYS = [
   'POST /functions/v1/admin/orders/delay',
   'POST /functions/v1/admin/orders/dispatch',
   'POST /functions/v1/admin/orders/refund',
+  'POST /functions/v1/admin/orders/refund-part',
+  'POST /functions/v1/admin/orders/tracking',
+  'POST /functions/v1/admin/orders/tracking-import',
   'POST /functions/v1/admin/requests/decline',
   'POST /functions/v1/admin/requests/payment',
   'POST /functions/v1/admin/shop/pause',
@@ -42,7 +45,7 @@ describe('MerchantAdmin', () => {
   beforeAll(() => {
     ({ stack, data, template } = synthShop());
     ({ template: prod } = synthShop(PROD));
-  });
+  }, 120_000);
 
   it('has a user pool nobody can sign up to, signing in by email, with invitations', () => {
     template.hasResourceProperties('AWS::Cognito::UserPool', {
