@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import {
@@ -6,8 +6,6 @@ import {
   type CapacityValue,
   capacityOfDays,
   capacityReport,
-  dispatchDayOfWeekOf,
-  firstComingDispatchDay,
   setCapacity,
 } from '../lambdas/domain/capacity/capacity-report';
 import {
@@ -16,22 +14,19 @@ import {
   packingSlipsHtml,
 } from '../lambdas/domain/fulfilment/dispatch-files';
 import { findRecords } from '../lambdas/domain/operations/find-orders';
-import {
-  listRecords,
-  nextPackingDay,
-  ordersToPack,
-  packingDay,
-  recordDay,
-} from '../lambdas/domain/operations/listing';
+import { listRecords, nextPackingDay, ordersToPack, recordDay } from '../lambdas/domain/operations/listing';
 import {
   delayDispatch,
   findOrder,
   markDispatched,
   refundOrder,
+  updateTrackingNumber,
 } from '../lambdas/domain/operations/order-actions';
+import { refundPart } from '../lambdas/domain/operations/part-refund';
 import { pauseShop } from '../lambdas/domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
 import { shopWeek } from '../lambdas/domain/operations/shop-week';
+import { importClickAndDropTracking } from '../lambdas/domain/operations/tracking-import';
 import {
   DELAY_REASONS,
   type DelayReason,
@@ -45,12 +40,15 @@ import type { AdminDaySummary } from '../shared/admin-responses';
 import { describeClosedDay, reopeningValue } from '../shared/closed-day';
 import {
   assertBankHolidayCoverage,
+  dispatchDayOfWeekOf,
+  firstComingDispatchDay,
   formatDispatchDate,
   formatLondonTime,
   type IsoDate,
   isCalendarDate,
   londonDate,
   nonWorkingDayKind,
+  packingDay,
 } from '../shared/dispatch';
 import { describeOverLimit } from '../shared/over-limit';
 import { formatGbp } from '../shared/pricing';
@@ -356,10 +354,11 @@ const COMMANDS: Record<string, Command> = {
   },
   'mark-dispatched': {
     summary: 'Mark orders dispatched and email each customer once',
-    usage: 'mark-dispatched <reference>... [--tracking NUMBER]',
+    usage: 'mark-dispatched <reference>[=TRACKING]... [--tracking NUMBER]',
     details: [
       'Run it again safely: an order already dispatched is not emailed again.',
-      '--tracking applies to one reference at a time.',
+      'Each order its own number: mark-dispatched AB12CD34EF56=AB123456789GB GH78IJ90KL12=CD987654321GB.',
+      '--tracking applies to one reference at a time. A new number for a dispatched order corrects it.',
     ],
     options: { tracking: { type: 'string' } },
     positionals: 'many',
@@ -370,11 +369,12 @@ const COMMANDS: Record<string, Command> = {
       let refused = 0;
       const emailsNotSent: string[] = [];
       let emailFailure = '';
-      for (const reference of references) {
+      for (const word of references) {
+        const [reference = word, own] = word.split('=', 2);
         try {
           const result = await markDispatched(
             reference,
-            { trackingNumber: tracking, actor: target.actor },
+            { trackingNumber: own ?? tracking, actor: target.actor },
             target.deps,
           );
           io.out(
@@ -442,18 +442,77 @@ const COMMANDS: Record<string, Command> = {
         );
     },
   },
+  tracking: {
+    summary: "Add or correct a dispatched order's tracking number, or import Click & Drop's export",
+    usage: 'tracking <reference> <number> | tracking import <file.csv>',
+    details: [
+      'tracking REF NUMBER: the customer gets one short email with the new number (none if unchanged).',
+      "tracking import FILE: the CSV Click & Drop exports after printing labels; each row's order",
+      '(by Order reference) is marked dispatched with its number, emailed once; rows matching none are listed.',
+    ],
+    options: {},
+    positionals: 'many',
+    async run(target, _values, words, io) {
+      const [first = '', second, ...rest] = words;
+      if (second === undefined || rest.length > 0)
+        throw new UsageError('Give a reference and a number, or import and a file.');
+      if (first === 'import') {
+        const result = await importClickAndDropTracking(
+          readFileSync(resolve(io.cwd, second), 'utf8'),
+          { actor: target.actor },
+          target.deps,
+        );
+        for (const done of result.dispatched)
+          io.out(
+            `${done.reference}: ${done.changed ? 'dispatched' : 'already dispatched'} (tracking ${done.order.trackingNumber ?? 'none'}); ${done.email === 'sent' ? 'email sent' : 'nothing sent again'}.`,
+          );
+        for (const row of result.unmatched)
+          io.out(
+            `Line ${row.line} not matched (${row.reference || 'no reference'} ${row.trackingNumber}): ${row.reason}`,
+          );
+        io.out(`${result.dispatched.length} matched, ${result.unmatched.length} not matched.`);
+        return;
+      }
+      const result = await updateTrackingNumber(
+        first,
+        { trackingNumber: second, actor: target.actor },
+        target.deps,
+      );
+      io.out(
+        result.changed
+          ? `${result.reference}: tracking ${result.order.trackingNumber}; customer ${result.email === 'sent' ? 'emailed' : 'not emailed'}.`
+          : `${result.reference}: already has tracking ${result.order.trackingNumber}; nothing sent.`,
+      );
+    },
+  },
   refund: {
     summary: 'Refund an order in full through Stripe and email the customer',
-    usage: 'refund <reference> [--reason supply|doa|other]',
+    usage: 'refund <reference> [--bottles N] [--delivery] [--reason supply|doa|other]',
     details: [
       'Refused for an order already refunded (here or in the Stripe Dashboard).',
       'If Stripe refuses, the order is left unchanged and the reason is printed.',
+      '--bottles N and/or --delivery refund that part only (again later, up to what was paid); the',
+      'customer is emailed the amount and what it was for. Bottles not dispatched go back on sale.',
     ],
-    options: { reason: { type: 'string' } },
+    options: { reason: { type: 'string' }, bottles: { type: 'string' }, delivery: { type: 'boolean' } },
     positionals: 'one',
     async run(target, values, [reference = ''], io) {
       const reason: RefundReason =
         values.reason === undefined ? 'other' : oneOf(values.reason, REFUND_REASONS, '--reason');
+      if (values.bottles !== undefined || values.delivery === true) {
+        const typed = text(values.bottles) ?? '0';
+        if (!/^\d{1,2}$/.test(typed)) throw new UsageError('--bottles is a whole number of bottles.');
+        const bottles = Number(typed);
+        const part = await refundPart(
+          reference,
+          { bottles, delivery: values.delivery === true, reason, actor: target.actor },
+          target.deps,
+        );
+        io.out(
+          `${part.reference}: refunded ${formatGbp(part.pence)} (Stripe refund ${part.refundId}, reason ${reason}); ${formatGbp(part.order.partlyRefundedPence ?? part.pence)} of ${formatGbp(part.order.totalPence)} refunded in all; refund email ${part.email === 'sent' ? 'sent' : 'not sent'}.`,
+        );
+        return;
+      }
       const result = await refundOrder(reference, { reason, actor: target.actor }, target.deps).catch(
         async (error: unknown) => {
           if (error instanceof RefusedError) throw error;

@@ -1,10 +1,7 @@
 import type { ShopRecord } from '../lambdas/domain/orders/records';
-import {
-  CLAIMED_EMAIL_KINDS,
-  type ClaimedEmailKind,
-  emailAttributes,
-} from '../lambdas/domain/orders/send-once';
+import { emailAttributes } from '../lambdas/domain/orders/send-once';
 import { formatLondonTime } from '../shared/dispatch';
+import { EMAIL_KINDS, type EmailKind } from '../shared/email-kinds';
 import { formatGbp } from '../shared/pricing';
 
 /** One row of `list`: the columns the merchant reads, as plain values. */
@@ -21,15 +18,19 @@ export interface ListRow {
   /** Email kinds sent, and those due but not sent (marked `!`). */
   emails: string;
   /** An order paid while the shop was paused: the merchant refunds or delays it (ADR 0021). */
+  /** Refunded in part so far (pence): the shop's part refunds and the Stripe Dashboard's. */
+  partlyRefundedPence?: number;
   placedWhilePaused?: true;
 }
 
-const EMAIL_LABELS: Record<ClaimedEmailKind, string> = {
+const EMAIL_LABELS: Record<EmailKind, string> = {
   confirmation: 'confirmation',
   merchantNotice: 'notice',
   dispatch: 'dispatch',
   delay: 'delay',
   refund: 'refund',
+  trackingUpdate: 'tracking-update',
+  partRefund: 'part-refund',
   requestReceived: 'received',
   requestNotice: 'notice',
   paymentInvitation: 'invitation',
@@ -43,7 +44,7 @@ const EMAIL_LABELS: Record<ClaimedEmailKind, string> = {
  * `(refused)` when SES refused the address for good, `(superseded)` when it will never be sent.
  */
 function emailSummary(item: Record<string, unknown>): string {
-  return CLAIMED_EMAIL_KINDS.flatMap((kind) => {
+  return EMAIL_KINDS.flatMap((kind) => {
     const state = item[emailAttributes(kind).state];
     if (state === undefined) return [];
     // `failed`: SES refused the customer's address for good (money's CustomerEmailRefused).
@@ -78,6 +79,10 @@ export function toListRow(record: ShopRecord): ListRow {
     status,
     emails: emailSummary(item),
     ...(record.kind === 'order' && record.order.placedWhilePaused && { placedWhilePaused: true }),
+    ...(record.kind === 'order' &&
+      (record.order.partlyRefundedPence ?? 0) > 0 && {
+        partlyRefundedPence: record.order.partlyRefundedPence,
+      }),
   };
 }
 
@@ -108,7 +113,9 @@ export function formatTable(rows: readonly ListRow[], now: Date): string {
     String(row.bottles),
     formatGbp(row.totalPence),
     row.dispatchDate,
-    row.placedWhilePaused ? `${row.status} (while paused)` : row.status,
+    [row.status, row.placedWhilePaused && '(while paused)', row.partlyRefundedPence && '(refunded in part)']
+      .filter(Boolean)
+      .join(' '),
     row.emails,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));

@@ -11,6 +11,12 @@ export const ADMIN_API_PATHS = {
   dispatch: '/functions/v1/admin/orders/dispatch',
   delay: '/functions/v1/admin/orders/delay',
   refund: '/functions/v1/admin/orders/refund',
+  /** POST: refund some bottles and/or the delivery of an order. */
+  refundPart: '/functions/v1/admin/orders/refund-part',
+  /** POST: add or correct a dispatched order's tracking number. */
+  tracking: '/functions/v1/admin/orders/tracking',
+  /** POST: Click & Drop's export (CSV text): mark its orders dispatched with their tracking numbers. */
+  trackingImport: '/functions/v1/admin/orders/tracking-import',
   pause: '/functions/v1/admin/shop/pause',
   resume: '/functions/v1/admin/shop/resume',
   requestPayment: '/functions/v1/admin/requests/payment',

@@ -1,16 +1,16 @@
 // The merchant page's request bodies and list query, shared by the /admin page and the admin
 // Lambda: one schema per boundary. zod/mini, like the checkout schema, so the page's bundle stays small.
 import * as z from 'zod/mini';
+import { calendarDateSchema } from './calendar-date';
 import { isCalendarDate } from './dispatch';
 import { SHOP_MESSAGE_MAX_LENGTH } from './shop-status';
+import { normaliseTrackingNumber, TRACKING_NUMBER_MESSAGE } from './tracking-number';
 
 const reference = z
   .string({ error: 'Give an order or request reference.' })
   .check(z.trim(), z.regex(/^[A-Za-z0-9_]{6,200}$/, 'A reference is 6 to 200 letters, digits or "_".'));
 
-const day = z
-  .string({ error: 'Give a date as YYYY-MM-DD.' })
-  .check(z.refine(isCalendarDate, 'Give a date as YYYY-MM-DD.'));
+const day = calendarDateSchema;
 
 /** `GET /functions/v1/admin/orders?status=&dispatch=&q=`: every part optional. */
 export const adminListQuerySchema = z.strictObject({
@@ -24,21 +24,63 @@ export const adminListQuerySchema = z.strictObject({
 });
 export type AdminListQuery = z.output<typeof adminListQuerySchema>;
 
-/** Mark one or several orders dispatched; a tracking number only makes sense for one parcel. */
+const trackingNumber = z
+  .string({ error: TRACKING_NUMBER_MESSAGE })
+  .check(z.refine((value) => normaliseTrackingNumber(value) !== undefined, TRACKING_NUMBER_MESSAGE));
+
+/**
+ * Mark one or several orders dispatched, each with its own tracking number when it has one
+ * (`trackingNumbers`, by reference; a blank one is none). `trackingNumber` is the one-order form.
+ */
 export const adminDispatchSchema = z
   .strictObject({
     references: z
       .array(reference)
       .check(z.minLength(1, 'Choose at least one order.'), z.maxLength(50, 'At most 50 orders at once.')),
-    trackingNumber: z.optional(z.string().check(z.trim())),
+    trackingNumber: z.optional(trackingNumber),
+    trackingNumbers: z.optional(
+      z.record(
+        z.string(),
+        z
+          .string()
+          .check(
+            z.refine(
+              (value) => value.trim() === '' || normaliseTrackingNumber(value) !== undefined,
+              TRACKING_NUMBER_MESSAGE,
+            ),
+          ),
+      ),
+    ),
   })
   .check(
     z.refine((body) => body.trackingNumber === undefined || body.references.length === 1, {
       message: 'A tracking number goes with one order at a time.',
       path: ['trackingNumber'],
     }),
+    z.refine(
+      (body) => Object.keys(body.trackingNumbers ?? {}).every((ref) => body.references.includes(ref)),
+      { message: 'A tracking number goes with an order you chose.', path: ['trackingNumbers'] },
+    ),
   );
 export type AdminDispatchRequest = z.output<typeof adminDispatchSchema>;
+
+/** Add or correct the tracking number of a dispatched order (its customer gets one short update). */
+export const adminTrackingSchema = z.strictObject({ reference, trackingNumber });
+export type AdminTrackingRequest = z.output<typeof adminTrackingSchema>;
+
+/** The largest Click & Drop export the page uploads: a few hundred orders' rows. */
+export const TRACKING_IMPORT_MAX_CHARS = 200_000;
+
+/** A Click & Drop export (CSV text) to read tracking numbers from. */
+export const adminTrackingImportSchema = z.strictObject({
+  csv: z
+    .string({ error: 'Choose the CSV file Click & Drop exported.' })
+    .check(
+      z.minLength(1, 'The file is empty.'),
+      z.maxLength(TRACKING_IMPORT_MAX_CHARS, 'The file is too large for one import.'),
+    ),
+});
+export type AdminTrackingImportRequest = z.output<typeof adminTrackingImportSchema>;
 
 /** Move a dispatch day's undispatched orders to a later working day. */
 export const adminDelaySchema = z.strictObject({
@@ -54,6 +96,27 @@ export const adminRefundSchema = z.strictObject({
   reason: z.enum(['supply', 'doa', 'other'], { error: 'The reason is supply, doa or other.' }),
 });
 export type AdminRefundRequest = z.output<typeof adminRefundSchema>;
+
+/**
+ * Refund part of an order: a number of bottles, the delivery, or both; several times, up to what
+ * was paid (the domain refuses more than remains).
+ */
+export const adminPartRefundSchema = z
+  .strictObject({
+    reference,
+    reason: z.enum(['supply', 'doa', 'other'], { error: 'The reason is supply, doa or other.' }),
+    bottles: z
+      .number({ error: 'Bottles is a whole number.' })
+      .check(z.int('Bottles is a whole number.'), z.minimum(0, 'Bottles is a whole number.')),
+    delivery: z.boolean({ error: 'Delivery is true or false.' }),
+  })
+  .check(
+    z.refine((body) => body.bottles > 0 || body.delivery, {
+      message: 'Refund at least one bottle, or the delivery.',
+      path: ['bottles'],
+    }),
+  );
+export type AdminPartRefundRequest = z.output<typeof adminPartRefundSchema>;
 
 /**
  * Pause with a message, or take order requests (a message optional; a blank one is none). A pause

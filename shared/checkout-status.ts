@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { calendarDateSchema } from './calendar-date';
 
 // The id helpers are zod-free, so the success page can show a reference without loading zod.
 export { CHECKOUT_SESSION_ID_PATTERN, orderReference } from './order-reference';
@@ -18,6 +19,6 @@ export const checkoutStatusSchema = z.object({
   reference: z.string(),
   bottles: z.int(),
   total: z.int(),
-  dispatchDate: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)),
+  dispatchDate: calendarDateSchema,
 });
 export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;

@@ -121,6 +121,39 @@ export function nextDispatchDate(now: Date, options: DispatchOptions = {}): IsoD
 }
 
 /**
+ * How far ahead checkout sells, a delay may move orders, and the merchant's lists look (back as
+ * well: live animals eight weeks overdue are long past packing).
+ */
+export const DISPATCH_WINDOW_WEEKS = 8;
+
+/** The first dispatch day on or after `day`: at noon, a cut-off 24 hours after its start keeps `day` itself. */
+export function dispatchDayOnOrAfter(day: IsoDate): IsoDate {
+  return nextDispatchDate(new Date(`${day}T12:00:00Z`), { cutoffHours: -24 });
+}
+
+/** The first dispatch day on or after today (London): the first the merchant still packs for. */
+export function firstComingDispatchDay(now: Date): IsoDate {
+  return nextDispatchDate(now, { cutoffHours: -24 });
+}
+
+/**
+ * The dispatch day of the week that holds `day`: its Monday, or the first working day after a
+ * bank-holiday Monday. Capacity is counted per dispatch day, one a week.
+ */
+export function dispatchDayOfWeekOf(day: IsoDate): IsoDate {
+  return dispatchDayOnOrAfter(addDays(day, -weekdayIndex(day)));
+}
+
+/**
+ * The day a merchant's date means for packing: a working day is itself (a delay may have moved
+ * orders to any working day); a weekend day or bank holiday becomes the first dispatch day on or
+ * after it, so the bank-holiday Monday of Easter or Christmas week gives that Tuesday.
+ */
+export function packingDay(day: IsoDate): IsoDate {
+  return isWorkingDay(day) ? day : dispatchDayOnOrAfter(day);
+}
+
+/**
  * Throws when the generated bank holiday data ends less than `horizonDays` after `now`. Called by
  * tests and operator commands, never in a checkout: a customer must not pay for stale data.
  */
@@ -224,8 +257,13 @@ function londonWallClockOf(instant: string | Date): Date {
   return new Date(at + londonOffsetMs(at));
 }
 
-/** "09:05": a wall clock's hours and minutes, on the 24-hour clock. */
-function clockTime(wall: Date): string {
+/** "Saturday": the weekday of a wall clock read with the UTC getters. */
+export function formatWeekday(wall: Date): string {
+  return WEEKDAYS[wall.getUTCDay()] ?? '';
+}
+
+/** "09:05": a wall clock's hours and minutes (read with the UTC getters), on the 24-hour clock. */
+export function clockTime(wall: Date): string {
   return `${String(wall.getUTCHours()).padStart(2, '0')}:${String(wall.getUTCMinutes()).padStart(2, '0')}`;
 }
 

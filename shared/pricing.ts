@@ -41,8 +41,12 @@ export function quoteOrder(quantity: number): Quote {
  */
 export function formatGbp(pence: number): string {
   const whole = Math.round(Math.abs(pence));
-  const pounds = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, ',');
-  return `${pence < 0 ? '-' : ''}£${pounds}.${String(whole % 100).padStart(2, '0')}`;
+  return `${pence < 0 ? '-' : ''}£${formatCount(Math.floor(whole / 100))}.${String(whole % 100).padStart(2, '0')}`;
+}
+
+/** "2,700": a whole number with en-GB's thousands separators, without Intl (ADR 0034). */
+export function formatCount(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 /** Pence to a pounds number with 2 decimals: the checkout request body carries amounts in pounds. */

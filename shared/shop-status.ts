@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { calendarDateSchema } from './calendar-date';
 
 /**
  * How the shop takes orders: `open` (card payment through Stripe Checkout), `paused` (no orders;
@@ -20,6 +21,6 @@ export const SHOP_MESSAGE_MAX_LENGTH = 300;
 export const shopStatusSchema = z.object({
   mode: z.enum(SHOP_MODES),
   message: z.optional(z.string()),
-  dispatchDate: z.optional(z.nullable(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)))),
+  dispatchDate: z.optional(z.nullable(calendarDateSchema)),
 });
 export type ShopStatus = z.infer<typeof shopStatusSchema>;

@@ -107,6 +107,13 @@ const shopConfigSchema = z
      */
     reservedConcurrency: z.preprocess(blankToUndefined, booleanFlag.default(false)),
     /**
+     * The verified SES identity (the sender's domain, or the sender address) Cognito sends the
+     * merchant's invitations and password codes from, as the shop. Unset: Cognito's own sender.
+     * Setup sets it once SES has verified it and is out of the sandbox: Cognito refuses an
+     * unverified identity, so the pool cannot be made with it before then.
+     */
+    cognitoSenderIdentity: z.preprocess(blankToUndefined, z.string().trim().toLowerCase().optional()),
+    /**
      * The admin sign-in's Cognito domain prefix, unique in its region across all AWS accounts (a
      * clash rolls the deploy back). Default: `live-aquatics-<stage>-<account id>`, unique to the account.
      */
@@ -152,6 +159,18 @@ const shopConfigSchema = z
           message: `${config.domainName} is a placeholder domain`,
         });
       }
+    }
+    const sender = config.senderEmail.toLowerCase();
+    if (
+      config.cognitoSenderIdentity !== undefined &&
+      config.cognitoSenderIdentity !== sender &&
+      config.cognitoSenderIdentity !== sender.slice(sender.lastIndexOf('@') + 1)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cognitoSenderIdentity'],
+        message: `must be the sender's address ${sender} or its domain`,
+      });
     }
     if (config.domainName !== undefined && config.certificateArn === undefined) {
       ctx.addIssue({

@@ -259,12 +259,15 @@ export class ShopStack extends Stack {
     email.grantSend(adminApi);
     // Its refund, decline and request-payment give back or move bottles on the dispatch days.
     orders.grantCapacityReservations(adminApi);
+    orders.grantClientHolds(adminApi);
     stripeSecrets.grantRead('checkoutKey', createCheckout);
     // The shop's settings item, and order requests in requests mode: nothing else of the table.
     orders.grantShopSettingsRead(createCheckout);
     orders.grantOrderRequestsWrite(createCheckout);
     email.grantSend(createCheckout);
     orders.grantCapacityReservations(createCheckout);
+    // At most 3 open checkouts per client (lambdas/domain/capacity/client-holds.ts); `npm run rehearse` found it missing.
+    orders.grantClientHolds(createCheckout);
     orders.grantShopSettingsRead(shopStatus);
     orders.grantCapacityRead(shopStatus);
     stripeSecrets.grantRead('checkoutKey', checkoutStatus);
@@ -372,6 +375,14 @@ export class ShopStack extends Stack {
       requireMfa: !PLACEHOLDER_STAGES.includes(config.stage),
       domainPrefix: adminDomainPrefix,
       tableArn: orders.table.tableArn,
+      invitationSender:
+        config.cognitoSenderIdentity === undefined
+          ? undefined
+          : {
+              fromEmail: config.senderEmail,
+              fromName: config.shopName,
+              identity: config.cognitoSenderIdentity,
+            },
     });
     // The page's sign-in settings, beside the site: known only once the pool and its client exist.
     const adminConfig = {

@@ -1,3 +1,5 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+
 /** The CloudWatch namespace of the shop's own metrics; alarms in infra watch these names. */
 export const METRICS_NAMESPACE = 'LiveAquatics';
 
@@ -5,7 +7,7 @@ export const METRICS_NAMESPACE = 'LiveAquatics';
  * The dimensions every shop metric carries. An alarm only sees a metric whose dimensions match
  * exactly, so infra's alarms watch these too.
  */
-export const METRIC_DIMENSIONS: Readonly<Record<string, string>> = { service: 'live-aquatics-shop' };
+export const METRIC_DIMENSIONS = { service: 'live-aquatics-shop' } as const;
 
 /** Metric names, in one place so the alarms in infra and the code cannot drift apart. */
 export const METRIC_NAMES = {
@@ -31,11 +33,7 @@ export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];
 /** Where EMF lines go: stdout in Lambda; tests collect them. */
 export type MetricsWriter = (line: string) => void;
 
-/**
- * Lambda's runtime prefixes `console.log` lines with a timestamp and request id, and CloudWatch
- * only extracts metrics from log events that are pure JSON; so, like Powertools Metrics, write
- * straight to stdout.
- */
+/** Powertools' Console writes to stdout as well: a pure-JSON log event, which is what CloudWatch extracts metrics from. */
 export const stdoutMetricsWriter: MetricsWriter = (line) => {
   process.stdout.write(`${line}\n`);
 };
@@ -44,15 +42,19 @@ export const stdoutMetricsWriter: MetricsWriter = (line) => {
  * What an EMF line may carry beside its metric: searchable in the log (CloudWatch Logs Insights),
  * never a dimension. Each distinct dimension value is a metric of its own, billed monthly, and
  * the alarms watch only {@link METRIC_DIMENSIONS}; so a value that changes (a date, an id) is a
- * property.
+ * property. Written as text (Powertools' metadata).
  */
 export type MetricProperties = Readonly<Record<string, string | number>>;
 
+// Made on the first metric, not at load: most invocations emit none.
+let shopMetrics: Metrics | undefined;
+
 /**
- * Emits one metric as a CloudWatch Embedded Metric Format line: no API call, no extra
- * permission, and an alarm can watch it like any other metric. Always with
- * {@link METRIC_DIMENSIONS}; `properties` ride along in the line (a property never replaces a
- * dimension or the value).
+ * Emits one metric as a CloudWatch Embedded Metric Format line, serialised by Powertools Metrics:
+ * no API call, no extra permission, and an alarm can watch it like any other metric. Always with
+ * {@link METRIC_DIMENSIONS}; `properties` ride along as metadata (a property named like the
+ * dimension or the metric is dropped, never replacing either). `write` is where the line goes:
+ * stdout in Lambda; tests collect it.
  */
 export function emitMetric(
   write: MetricsWriter,
@@ -60,21 +62,16 @@ export function emitMetric(
   value: number,
   properties: MetricProperties = {},
 ): void {
-  write(
-    JSON.stringify({
-      _aws: {
-        Timestamp: Date.now(),
-        CloudWatchMetrics: [
-          {
-            Namespace: METRICS_NAMESPACE,
-            Dimensions: [Object.keys(METRIC_DIMENSIONS)],
-            Metrics: [{ Name: name, Unit: 'Count' }],
-          },
-        ],
-      },
-      ...properties,
-      ...METRIC_DIMENSIONS,
-      [name]: value,
-    }),
-  );
+  shopMetrics ??= new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRIC_DIMENSIONS.service });
+  const metrics = shopMetrics;
+  try {
+    for (const [key, property] of Object.entries(properties)) {
+      if (key !== name && !(key in METRIC_DIMENSIONS)) metrics.addMetadata(key, String(property));
+    }
+    metrics.addMetric(name, MetricUnit.Count, value);
+    write(JSON.stringify(metrics.serializeMetrics()));
+  } finally {
+    metrics.clearMetrics();
+    metrics.clearMetadata();
+  }
 }

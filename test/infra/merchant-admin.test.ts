@@ -134,7 +134,7 @@ describe('MerchantAdmin', () => {
     expect(behaviors.map((b) => b.PathPattern)).toEqual(['/functions/v1/admin/*', '/functions/v1/*']);
   });
 
-  it('lets the admin function touch orders, requests, the settings item and the capacity days only, and query the two indexes', () => {
+  it('lets the admin function touch orders, requests, the settings item, the capacity days and client holds only, and query the two indexes', () => {
     const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
     const dynamo = statementsOfRole(template, roleId).filter((s) =>
       JSON.stringify(s.Action).includes('dynamodb:'),
@@ -145,6 +145,10 @@ describe('MerchantAdmin', () => {
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CAPACITY#*'] } },
       }),
       expect.objectContaining({
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT_HOLDS#*'] } },
+      }),
+      expect.objectContaining({
         Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         Condition: {
           'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*', 'REQUEST#*', 'SETTINGS#shop'] },
@@ -152,7 +156,7 @@ describe('MerchantAdmin', () => {
       }),
       expect.objectContaining({ Action: 'dynamodb:Query' }),
     ]);
-    expect(JSON.stringify(dynamo[2]?.Resource)).toContain('/index/byDispatchDate');
+    expect(JSON.stringify(dynamo[3]?.Resource)).toContain('/index/byDispatchDate');
   });
 
   it('lets the admin function read exactly two secrets: the fulfilment key and the origin-verify value', () => {
@@ -175,5 +179,53 @@ describe('MerchantAdmin', () => {
         ],
       },
     ]);
+  });
+});
+
+describe("MerchantAdmin's invitations", () => {
+  it("come from Cognito's own sender until setup names a verified SES identity", () => {
+    const { template } = synthShop(PROD);
+
+    const pools = template.findResources('AWS::Cognito::UserPool');
+    expect(Object.values(pools).map((pool) => pool.Properties.EmailConfiguration)).toEqual([undefined]);
+  });
+
+  it("come from the shop's sender through SES, as the shop, once its domain is verified", () => {
+    const { template } = synthShop({
+      ...PROD,
+      shopName: 'Daphnia Direct',
+      cognitoSenderIdentity: 'daphnia-direct.co.uk',
+    });
+
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: {
+        EmailSendingAccount: 'DEVELOPER',
+        From: 'Daphnia Direct <orders@daphnia-direct.co.uk>',
+        SourceArn: {
+          'Fn::Join': [
+            '',
+            ['arn:aws:ses:eu-west-2:', { Ref: 'AWS::AccountId' }, ':identity/daphnia-direct.co.uk'],
+          ],
+        },
+      },
+    });
+  });
+
+  it('use the address identity when the address alone is verified', () => {
+    const { template } = synthShop({ ...PROD, cognitoSenderIdentity: 'orders@daphnia-direct.co.uk' });
+
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: Match.objectLike({
+        SourceArn: {
+          'Fn::Join': ['', Match.arrayWith([':identity/orders@daphnia-direct.co.uk'])],
+        },
+      }),
+    });
+  });
+
+  it('refuse an identity that is not the sender', () => {
+    expect(() => synthShop({ ...PROD, cognitoSenderIdentity: 'other.co.uk' })).toThrow(
+      "cognitoSenderIdentity: must be the sender's address orders@daphnia-direct.co.uk or its domain",
+    );
   });
 });

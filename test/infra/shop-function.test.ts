@@ -168,10 +168,17 @@ describe('shop functions', () => {
           },
         },
       ]);
-      expect(all).toHaveLength(6);
+      expect(all).toHaveLength(7);
       expect(all[4]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
       // Reserving and releasing bottles on the dispatch days, and nothing else of the table.
       expect(all[5]).toEqual(capacity(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
+      // Counting the client's open checkouts (at most 3).
+      expect(all[6]).toEqual({
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Resource: tableArn(),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT_HOLDS#*'] } },
+      });
     });
 
     it('only the webhook may read the webhook signing secret', () => {

@@ -71,7 +71,7 @@ describe('orders CLI: the history of each order', () => {
         at: '2026-11-25T10:00:00.000Z',
         actor: 'local operator (packer)',
         action: 'dispatched',
-        detail: 'tracking AB 1234 5678 GB',
+        detail: 'tracking AB12345678GB',
       },
     ]);
     expect(await historyOf(moved.sessionId)).toEqual([

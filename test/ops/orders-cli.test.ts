@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpsHarness, startOpsHarness } from './harness';
 
@@ -99,7 +102,7 @@ describe("orders CLI: mistyped flags and values, in the command's words with its
     expect(none.err).toBe(
       [
         'refund: give the order reference',
-        'Usage: npm run orders -- refund <reference> [--reason supply|doa|other] [--local | --stage NAME]',
+        'Usage: npm run orders -- refund <reference> [--bottles N] [--delivery] [--reason supply|doa|other] [--local | --stage NAME]',
         '(`npm run orders -- refund --help` says more.)',
       ].join('\n'),
     );
@@ -151,12 +154,12 @@ describe('orders CLI: list, mark-dispatched', () => {
       'mark-dispatched',
       order.reference,
       '--tracking',
-      'TRK 123-456',
+      'ab 123 456 789 gb',
       '--local',
     ]);
     expect(first.code).toBe(0);
     expect(first.out).toContain(
-      `${order.reference}: dispatched (tracking TRK 123-456); dispatch email sent.`,
+      `${order.reference}: dispatched (tracking AB123456789GB); dispatch email sent.`,
     );
     const second = await h.orders(['mark-dispatched', order.reference, '--local']);
     expect(second.code).toBe(0);
@@ -169,7 +172,7 @@ describe('orders CLI: list, mark-dispatched', () => {
     expect(dispatchEmails).toHaveLength(1);
     const [email] = dispatchEmails;
     expect(email?.subject).toBe(`Live Aquatics Ltd: your order ${order.reference} is on its way`);
-    expect(email?.body.text).toContain('Tracking number: TRK 123-456');
+    expect(email?.body.text).toContain('Tracking number: AB123456789GB');
     expect(email?.body.text).toContain('This parcel holds live animals');
     expect(email?.body.text).toContain('Please open it as soon as it arrives');
     expect(email?.body.text).toContain('Seller: Live Aquatics Ltd');
@@ -224,6 +227,39 @@ describe('orders CLI: list, mark-dispatched', () => {
     const malformed = await h.orders(['refund', '<script>', '--local']);
     expect(malformed.code).toBe(1);
     expect(malformed.err).toContain('is not an order reference');
+  });
+
+  it('dispatches two orders each with its number, imports a Click & Drop export, and refunds 2 bottles', async () => {
+    const a = await h.paidOrder({ quantity: 6, customer: { email: 'cli.bulk.a@example.com' } });
+    const b = await h.paidOrder({ customer: { email: 'cli.bulk.b@example.com' } });
+    const c = await h.paidOrder({ customer: { email: 'cli.bulk.c@example.com' } });
+    const bulk = await h.orders([
+      'mark-dispatched',
+      `${a.reference}=AB123456789GB`,
+      `${b.reference}=CD987654321GB`,
+      '--local',
+    ]);
+    expect(bulk.out).toContain(`${a.reference}: dispatched (tracking AB123456789GB); dispatch email sent.`);
+    expect(bulk.out).toContain(`${b.reference}: dispatched (tracking CD987654321GB); dispatch email sent.`);
+    const file = join(mkdtempSync(join(tmpdir(), 'cnd-')), 'export.csv');
+    writeFileSync(
+      file,
+      `\uFEFF"Order reference","Tracking number"\r\n"${c.reference}","JX123456789GB"\r\n"NOSUCHREF123","JX123456780GB"\r\n`,
+    );
+    const imported = await h.orders(['tracking', 'import', file, '--local']);
+    expect(imported.out).toContain(`${c.reference}: dispatched (tracking JX123456789GB); email sent.`);
+    expect(imported.out).toContain(
+      'Line 3 not matched (NOSUCHREF123 JX123456780GB): No order or request with reference NOSUCHREF123.',
+    );
+    expect(imported.out).toContain('1 matched, 1 not matched.');
+    const part = await h.orders(['refund', a.reference, '--bottles', '2', '--reason', 'doa', '--local']);
+    expect(part.code).toBe(0);
+    expect(part.out).toContain(`${a.reference}: refunded £6.50 (Stripe refund re_`);
+    expect(part.out).toContain('£6.50 of £24.45 refunded in all; refund email sent.');
+    const listed = await h.orders(['list', '--local', '--status', 'dispatched']);
+    expect(listed.out.split('\n').find((line) => line.startsWith(a.reference))).toContain(
+      'dispatched (refunded in part)',
+    );
   });
 
   it('refuses --tracking with several references', async () => {

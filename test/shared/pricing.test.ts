@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatCount,
   formatGbp,
   InvalidQuantityError,
   penceToPounds,
@@ -54,6 +55,12 @@ describe('formatGbp', () => {
       if (formatGbp(pence) !== expected) differing.push(`${pence}: ${formatGbp(pence)} ≠ ${expected}`);
     }
     expect(differing).toEqual([]);
+  });
+});
+
+describe('formatCount', () => {
+  it('writes counts as the page shows animals: 900, 2,700, 1,234,567', () => {
+    expect([900, 2700, 1234567, 0].map(formatCount)).toEqual(['900', '2,700', '1,234,567', '0']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { type HttpApi, HttpMethod, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -11,6 +11,7 @@ import {
   UserPool,
   type UserPoolClient,
   type UserPoolDomain,
+  UserPoolEmail,
 } from 'aws-cdk-lib/aws-cognito';
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -31,6 +32,9 @@ export const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string }> =
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.dispatch },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.delay },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.refund },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.refundPart },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.tracking },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.trackingImport },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.pause },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.resume },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.requestPayment },
@@ -70,6 +74,11 @@ export interface MerchantAdminProps {
   readonly domainPrefix: string;
   /** The orders table, for the admin function's least-privilege grant. */
   readonly tableArn: string;
+  /**
+   * Invitations sent through SES as the shop, from a verified identity: `identity` is the sender's
+   * domain or its address. Absent: Cognito's own sender (an identity must be verified first).
+   */
+  readonly invitationSender?: { fromEmail: string; fromName: string; identity: string } | undefined;
 }
 
 /**
@@ -104,6 +113,17 @@ export class MerchantAdmin extends Construct {
         tempPasswordValidity: Duration.days(3),
       },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
+      ...(props.invitationSender !== undefined && {
+        email: UserPoolEmail.withSES({
+          fromEmail: props.invitationSender.fromEmail,
+          fromName: props.invitationSender.fromName,
+          ...(props.invitationSender.identity !== props.invitationSender.fromEmail && {
+            sesVerifiedDomain: props.invitationSender.identity,
+          }),
+          // The shop's own region, where its identity is verified (explicit for an env-agnostic stack).
+          sesRegion: Stack.of(scope).region,
+        }),
+      }),
       userInvitation: {
         emailSubject: 'Your Live Aquatics shop admin account',
         emailBody:

@@ -4,6 +4,7 @@ import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import {
   CAPACITY_KEY_PREFIX,
+  CLIENT_HOLDS_KEY_PREFIX,
   DISPATCH_DATE_INDEX,
   FAILED_DEBIT_KEY_PREFIX,
   NOTICE_LIMIT_KEY_PREFIX,
@@ -85,6 +86,19 @@ export class OrdersTable extends Construct {
       actions: ['dynamodb:GetItem'],
       resourceArns: [this.table.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CAPACITY_KEY_PREFIX}*`] } },
+    });
+  }
+
+  /**
+   * Lets a function count a client's open holds (`pk = CLIENT_HOLDS#…`, read then a versioned
+   * update): create-checkout when it takes a hold, admin-api when it asks a request to pay.
+   */
+  grantClientHolds(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CLIENT_HOLDS_KEY_PREFIX}*`] } },
     });
   }
 

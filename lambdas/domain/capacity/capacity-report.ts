@@ -1,17 +1,18 @@
 import type { ClosedDay } from '../../../shared/closed-day';
 import {
-  addDays,
+  DISPATCH_WINDOW_WEEKS,
+  dispatchDayOfWeekOf,
+  firstComingDispatchDay,
   formatDispatchDate,
   type IsoDate,
   londonDate,
-  nextDispatchDate,
 } from '../../../shared/dispatch';
 import type { ShopTable } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
 import { readShopSettings, writeDayCapacity, writeWeeklyCapacity } from '../shop-settings/settings-store';
 import { type CapacitySettings, limitFor, MAX_DAY_CAPACITY } from './capacity-settings';
 import { capacityStoreFromTable } from './capacity-table';
-import { dispatchDaysFrom, RESERVATION_WEEKS } from './holds';
+import { dispatchDaysFrom } from './holds';
 
 /** One coming dispatch day as the merchant sees it; `capacity` and `left` are null when the day has no limit. */
 export interface CapacityRow {
@@ -23,26 +24,16 @@ export interface CapacityRow {
   left: number | null;
 }
 
-/** The first dispatch day on or after today (London), the first the merchant still packs for. */
-export function firstComingDispatchDay(now: Date): IsoDate {
-  return nextDispatchDate(now, { cutoffHours: -24 });
-}
-
 /**
- * The last dispatch day a checkout placed at `now` can sell: RESERVATION_WEEKS dispatch days from
+ * The last dispatch day a checkout placed at `now` can sell: DISPATCH_WINDOW_WEEKS dispatch days from
  * the first it may sell, which is this week's or, past the cut-off, next week's. A day's own limit
  * beyond it would change nothing a customer sees, and one years ahead is a typo.
  */
 export function lastSellableDay(now: Date): IsoDate {
   return (
-    dispatchDaysFrom(firstComingDispatchDay(now), RESERVATION_WEEKS + 1).at(-1) ?? firstComingDispatchDay(now)
+    dispatchDaysFrom(firstComingDispatchDay(now), DISPATCH_WINDOW_WEEKS + 1).at(-1) ??
+    firstComingDispatchDay(now)
   );
-}
-
-/** The dispatch day of the week holding `day`: capacity is counted per dispatch day, one a week. */
-export function dispatchDayOfWeekOf(day: IsoDate): IsoDate {
-  const monday = addDays(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
-  return nextDispatchDate(new Date(`${monday}T12:00:00Z`), { cutoffHours: -24 });
 }
 
 /**
@@ -137,7 +128,7 @@ export async function setCapacity(
   if (date !== undefined && date > last) {
     const today = londonDate(deps.now());
     throw new RefusedError(
-      `${formatDispatchDate(date, { today })} (${date}) is beyond the ${RESERVATION_WEEKS} weeks checkout sells: the last day it can sell now is ${formatDispatchDate(last, { today })} (${last}). Set that day's capacity once it is within them.`,
+      `${formatDispatchDate(date, { today })} (${date}) is beyond the ${DISPATCH_WINDOW_WEEKS} weeks checkout sells: the last day it can sell now is ${formatDispatchDate(last, { today })} (${last}). Set that day's capacity once it is within them.`,
     );
   }
   const limit = value === 'none' ? null : value;

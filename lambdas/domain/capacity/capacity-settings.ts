@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
+import { calendarDateSchema as day } from '../../../shared/calendar-date';
 import type { IsoDate } from '../../../shared/dispatch';
 
 /** The most bottles one dispatch day may be set to: far above any culture, low enough to catch a typo. */
 export const MAX_DAY_CAPACITY = 10_000;
 
 const bottles = z.number().check(z.int(), z.minimum(0), z.maximum(MAX_DAY_CAPACITY));
-const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 
 /**
  * How many bottles each dispatch day may sell, as the settings item stores it: `capacityWeekly`,

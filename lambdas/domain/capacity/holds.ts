@@ -1,4 +1,4 @@
-import { addDays, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import { addDays, DISPATCH_WINDOW_WEEKS, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import { DAPHNIA } from '../../../shared/product';
 import { type CapacitySettings, limitFor } from './capacity-settings';
 import type { CapacityChange, CapacityDay, CapacityStore } from './capacity-store';
@@ -18,19 +18,18 @@ import type { CapacityChange, CapacityDay, CapacityStore } from './capacity-stor
 // reconciler, a retried request whose first answer was lost): a hold is never released twice,
 // nor after it became a sale, and a sale is given back once.
 
-/** How far ahead a reservation looks for a day with room, in dispatch days (one a week). */
-export const RESERVATION_WEEKS = 8;
-
 /** The smallest order: a day with fewer bottles left than this has no room. */
 export const SMALLEST_ORDER = DAPHNIA.min;
 
-/** No dispatch day within RESERVATION_WEEKS has room for the order. */
+/** No dispatch day within DISPATCH_WINDOW_WEEKS has room for the order. */
 export class CapacityFullError extends Error {
   constructor(
     readonly from: IsoDate,
     readonly bottles: number,
   ) {
-    super(`No dispatch day from ${from} within ${RESERVATION_WEEKS} weeks has room for ${bottles} bottles`);
+    super(
+      `No dispatch day from ${from} within ${DISPATCH_WINDOW_WEEKS} weeks has room for ${bottles} bottles`,
+    );
     this.name = 'CapacityFullError';
   }
 }
@@ -152,14 +151,14 @@ export interface Reservation {
  * conditional update per day tried. Only when it fails is the day read (strongly consistent), to
  * tell this attempt's own earlier hold (a retry: proceed with it) from a full day (try the next).
  * A day whose limit is below the order is skipped without a call. Unlimited days are counted too.
- * @throws CapacityFullError when no day within RESERVATION_WEEKS has room.
+ * @throws CapacityFullError when no day within DISPATCH_WINDOW_WEEKS has room.
  */
 export async function reserveBottles(
   store: CapacityStore,
   request: { from: IsoDate; hold: string; capacity: CapacitySettings | undefined },
 ): Promise<Reservation> {
   const bottles = holdBottles(request.hold);
-  for (const date of comingDispatchDays(request.from, RESERVATION_WEEKS)) {
+  for (const date of comingDispatchDays(request.from, DISPATCH_WINDOW_WEEKS)) {
     const limit = limitFor(request.capacity, date);
     if (limit !== undefined && limit < bottles) continue;
     if (await store.apply(date, reserveChange(request.hold, bottles, limit))) {
@@ -176,7 +175,7 @@ export async function reserveBottles(
 /**
  * Sells a paid order's bottles on the first dispatch day from `from` with room for them, when the
  * day they were held on has closed (paid across its cut-off, or a debit that settled days later):
- * one conditional update per day tried, as a reservation. When no day within RESERVATION_WEEKS has
+ * one conditional update per day tried, as a reservation. When no day within DISPATCH_WINDOW_WEEKS has
  * room, they are sold on `from` all the same: the money is taken. A repeat finds the sale made
  * (the first day holding it in `sales` stops the search) and sells nothing twice.
  * @returns the day they are sold on, and the day's counters when this call sold them.
@@ -189,7 +188,7 @@ export async function sellFromDay(
   const bottles = holdBottles(hold);
   const values = { ':n': bottles, ':hold': hold, ':holdSet': new Set([hold]) };
   const notYet = 'NOT contains(#holds, :hold) AND NOT contains(#sales, :hold)';
-  for (const date of comingDispatchDays(request.from, RESERVATION_WEEKS)) {
+  for (const date of comingDispatchDays(request.from, DISPATCH_WINDOW_WEEKS)) {
     const limit = limitFor(request.capacity, date);
     if (limit !== undefined && limit < bottles) continue;
     const after = await store.change(date, {
@@ -318,7 +317,7 @@ export async function releaseOrGiveBack(store: CapacityStore, date: IsoDate, hol
 
 /**
  * The first dispatch day from `from` with room for the smallest order, and what is left there
- * (undefined: no limit); undefined when none within RESERVATION_WEEKS has room. An unlimited day
+ * (undefined: no limit); undefined when none within DISPATCH_WINDOW_WEEKS has room. An unlimited day
  * costs no read.
  */
 export async function firstDayWithRoom(
@@ -326,7 +325,7 @@ export async function firstDayWithRoom(
   capacity: CapacitySettings | undefined,
   from: IsoDate,
 ): Promise<{ date: IsoDate; left: number | undefined } | undefined> {
-  for (const date of comingDispatchDays(from, RESERVATION_WEEKS)) {
+  for (const date of comingDispatchDays(from, DISPATCH_WINDOW_WEEKS)) {
     const limit = limitFor(capacity, date);
     if (limit === undefined) return { date, left: undefined };
     if (limit < SMALLEST_ORDER) continue;
@@ -334,4 +333,34 @@ export async function firstDayWithRoom(
     if (left >= SMALLEST_ORDER) return { date, left };
   }
   return undefined;
+}
+
+/**
+ * Gives back `bottles` of a sale (a part refund of an order not yet dispatched): the sale `hold`
+ * becomes the sale of what is left (`next`, the same reservation with fewer bottles), or goes when
+ * nothing is. Two conditional steps, since one update cannot add and delete in the same set: the
+ * new sale with the counters lowered, then the old sale gone. A repeat after a stop between them
+ * finds the first made and makes only the second, so nothing is given back twice.
+ * @returns the hold id of what is still sold (undefined: none), and whether bottles went back now.
+ */
+export async function giveBackPartOfSale(
+  store: CapacityStore,
+  date: IsoDate,
+  hold: string,
+  bottles: number,
+): Promise<{ next: string | undefined; given: boolean }> {
+  const left = holdBottles(hold) - bottles;
+  if (left <= 0) return { next: undefined, given: await giveBackSale(store, date, hold) };
+  const next = holdId(hold.slice(0, hold.lastIndexOf(':')), left);
+  const given = await store.apply(date, {
+    update: 'ADD #sales :nextSet, #sold :minus, #taken :minus',
+    condition: 'contains(#sales, :hold) AND NOT contains(#sales, :next)',
+    values: { ':hold': hold, ':next': next, ':nextSet': new Set([next]), ':minus': -bottles },
+  });
+  await store.apply(date, {
+    update: 'DELETE #sales :holdSet',
+    condition: 'contains(#sales, :hold) AND contains(#sales, :next)',
+    values: { ':hold': hold, ':next': next, ':holdSet': new Set([hold]) },
+  });
+  return { next, given };
 }

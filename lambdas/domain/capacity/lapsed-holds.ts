@@ -1,9 +1,9 @@
 import type Stripe from 'stripe';
-import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import { DISPATCH_WINDOW_WEEKS, firstComingDispatchDay, type IsoDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { hasShopMarker } from '../checkout/order-metadata';
 import type { CapacityStore } from './capacity-store';
-import { dispatchDaysFrom, holdExpiresAt, RESERVATION_WEEKS, releaseHold } from './holds';
+import { dispatchDaysFrom, holdExpiresAt, releaseHold } from './holds';
 import { reservationOf } from './session-reservation';
 
 /**
@@ -53,7 +53,7 @@ export async function releaseLapsedHolds(deps: LapsedHoldDeps): Promise<number> 
     holds.add(reservation.hold);
     expired.set(reservation.date, holds);
   }
-  const coming = dispatchDaysFrom(nextDispatchDate(now, { cutoffHours: -24 }), RESERVATION_WEEKS + 1);
+  const coming = dispatchDaysFrom(firstComingDispatchDay(now), DISPATCH_WINDOW_WEEKS + 1);
   let released = 0;
   for (const date of new Set([...coming, ...expired.keys()])) {
     const day = await deps.store.read(date);

@@ -1,4 +1,4 @@
-import type { IsoDate } from '../../../shared/dispatch';
+import { type IsoDate, isCalendarDate } from '../../../shared/dispatch';
 import { isHoldId } from './holds';
 
 /**
@@ -24,6 +24,6 @@ export function reservationOf(
   const hold = metadata?.[CAPACITY_HOLD_KEY];
   const date = metadata?.dispatch_date;
   if (hold === undefined || date === undefined) return undefined;
-  if (!isHoldId(hold) || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined;
+  if (!isHoldId(hold) || !isCalendarDate(date)) return undefined;
   return { date, hold };
 }

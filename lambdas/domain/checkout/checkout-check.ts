@@ -2,12 +2,10 @@ import * as z from 'zod/mini';
 import { type Quote, quoteOrder } from '../../../shared/pricing';
 import { isAllowedQuantity } from '../../../shared/product';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
-import { hasShopMarker } from './order-metadata';
+import { isShopSession, orderMetadataSchema, stripeMetadataSchema } from './order-metadata';
 
 /** The one currency the shop sells in. */
 export const SHOP_CURRENCY = 'gbp';
-
-const metadataSchema = z.optional(z.nullable(z.record(z.string(), z.string())));
 
 const lineItemSchema = z.object({
   quantity: z.nullable(z.number().check(z.int())),
@@ -56,7 +54,7 @@ const sessionSchema = z.object({
   currency: z.nullable(z.string()),
   customer_email: z.optional(z.nullable(z.string())),
   customer_details: z.optional(z.nullable(z.object({ email: z.optional(z.nullable(z.string())) }))),
-  metadata: metadataSchema,
+  metadata: stripeMetadataSchema,
   payment_intent: z.optional(z.nullable(z.union([z.string(), paymentIntentSchema]))),
   shipping_cost: z.optional(z.nullable(z.object({ amount_total: z.number().check(z.int()) }))),
   /** Our words by the pay button, as Stripe showed them (create-checkout-session.ts payStepMessage). */
@@ -64,20 +62,6 @@ const sessionSchema = z.object({
     z.nullable(z.object({ submit: z.optional(z.nullable(z.object({ message: z.string() }))) })),
   ),
   line_items: z.optional(z.object({ data: z.array(lineItemSchema), has_more: z.boolean() })),
-});
-
-/**
- * What create-checkout stored in metadata (lambdas/domain/checkout/order-metadata.ts), after its own
- * validation with shared/checkout-request. `phone` is absent when the customer gave none.
- */
-const orderMetadataSchema = z.object({
-  name: z.string().check(z.trim(), z.minLength(1)),
-  phone: z._default(z.optional(z.string().check(z.trim())), ''),
-  address: z.string().check(z.trim(), z.minLength(1)),
-  postcode: z.string().check(z.trim(), z.minLength(1)),
-  quantity: z.string().check(z.regex(/^\d{1,2}$/)),
-  dispatch_date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
-  debit_dispatch_date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
 });
 
 type Session = z.output<typeof sessionSchema>;
@@ -103,10 +87,7 @@ function quoteFor(quantity: number): Quote | undefined {
  * only the kind, so this module carries nothing else (no postcode code in its bundle).
  */
 export function checkCheckoutSession(input: unknown, shopId: string): CheckoutCheck {
-  const metadata = metadataSchema.safeParse(
-    typeof input === 'object' && input !== null && 'metadata' in input ? input.metadata : undefined,
-  );
-  if (!metadata.success || !hasShopMarker(metadata.data, shopId)) return { kind: 'not-ours' };
+  if (!isShopSession(input, shopId)) return { kind: 'not-ours' };
 
   const parsed = sessionSchema.safeParse(input, ENGLISH_MESSAGES);
   if (!parsed.success) {

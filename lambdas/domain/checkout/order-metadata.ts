@@ -1,3 +1,5 @@
+import * as z from 'zod/mini';
+import { calendarDateSchema } from '../../../shared/calendar-date';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
 import type { IsoDate } from '../../../shared/dispatch';
 
@@ -18,6 +20,17 @@ export function hasShopMarker(
   shopId: string,
 ): boolean {
   return metadata?.[SHOP_MARKER_KEY] === shopId;
+}
+
+/** Metadata as Stripe returns it: text values, or none. */
+export const stripeMetadataSchema = z.optional(z.nullable(z.record(z.string(), z.string())));
+
+/** True when `input`, an object as Stripe returned it, carries this deployment's marker. Parsed, not cast. */
+export function isShopSession(input: unknown, shopId: string): boolean {
+  const metadata = stripeMetadataSchema.safeParse(
+    typeof input === 'object' && input !== null && 'metadata' in input ? input.metadata : undefined,
+  );
+  return metadata.success && hasShopMarker(metadata.data, shopId);
 }
 
 /**
@@ -57,3 +70,17 @@ export function orderMetadata(
     debit_dispatch_date: dispatch.debit,
   };
 }
+
+/**
+ * What orderMetadata wrote, read back from Stripe: data from outside, checked again. `phone` is
+ * absent when the customer gave none.
+ */
+export const orderMetadataSchema = z.object({
+  name: z.string().check(z.trim(), z.minLength(1)),
+  phone: z._default(z.optional(z.string().check(z.trim())), ''),
+  address: z.string().check(z.trim(), z.minLength(1)),
+  postcode: z.string().check(z.trim(), z.minLength(1)),
+  quantity: z.string().check(z.regex(/^\d{1,2}$/)),
+  dispatch_date: z.optional(calendarDateSchema),
+  debit_dispatch_date: z.optional(calendarDateSchema),
+});

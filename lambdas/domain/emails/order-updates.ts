@@ -1,8 +1,9 @@
 import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
-import type { DelayReason, ManagedOrder, RefundReason } from '../orders/managed-order';
+import { royalMailTrackingUrl } from '../../../shared/royal-mail';
+import type { DelayReason, ManagedOrder, PartRefund, RefundReason } from '../orders/managed-order';
 import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
-import { type EmailContent, type EmailRow, renderEmail } from './render';
+import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
 /**
  * The dispatch email: the parcel is on its way, it holds live animals, what to do on arrival,
@@ -25,6 +26,7 @@ export function renderDispatchEmail(order: ManagedOrder, seller: SellerDetails):
         text: `Your order has been dispatched.${order.trackingNumber ? ` You can follow it with the tracking number ${order.trackingNumber}.` : ''}`,
       },
       { kind: 'rows', rows },
+      ...trackingLink(order.trackingNumber),
       { kind: 'heading', text: 'This parcel holds live animals' },
       {
         kind: 'paragraph',
@@ -36,6 +38,37 @@ export function renderDispatchEmail(order: ManagedOrder, seller: SellerDetails):
       },
       { kind: 'heading', text: 'If something is wrong' },
       ...liveAnimalRights(seller, order.reference),
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
+}
+
+/** The number as a link to Royal Mail's tracking page, when there is one. */
+function trackingLink(trackingNumber: string | undefined): EmailBlock[] {
+  return trackingNumber
+    ? [
+        {
+          kind: 'link',
+          text: `Track ${trackingNumber} with Royal Mail`,
+          href: royalMailTrackingUrl(trackingNumber),
+        },
+      ]
+    : [];
+}
+
+/** The short update sent when a tracking number is added or corrected after the dispatch email. */
+export function renderTrackingUpdateEmail(order: ManagedOrder, seller: SellerDetails): EmailContent {
+  const number = order.trackingNumber ?? '';
+  return renderEmail(
+    `${seller.name}: tracking number for order ${order.reference}`,
+    [
+      { kind: 'paragraph', text: `Hello ${order.customerName},` },
+      {
+        kind: 'paragraph',
+        text: `The tracking number of your order ${order.reference} is ${number}. Please use this one: it replaces any number we sent before.`,
+      },
+      ...trackingLink(number),
       ...sellerBlocks(seller),
     ],
     seller.shopName,
@@ -108,6 +141,45 @@ export function renderRefundEmail(order: ManagedOrder, seller: SellerDetails): E
           ['Order reference', order.reference, { mono: true }],
           ['Item', itemLine(order.bottles)],
           ['Refunded', `${formatGbp(order.totalPence)} (including delivery)`],
+        ],
+      },
+      { kind: 'paragraph', text: 'We are sorry for the trouble.' },
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
+}
+
+/** What a part refund was for, in words: "2 bottles and the delivery". */
+export function partRefundWhat(part: Pick<PartRefund, 'bottles' | 'delivery'>): string {
+  const bottles = part.bottles > 0 ? `${part.bottles} ${part.bottles === 1 ? 'bottle' : 'bottles'}` : '';
+  return [bottles, part.delivery ? 'the delivery' : ''].filter(Boolean).join(' and ');
+}
+
+/** The part refund email: how much, for what, why; the rest of the order stands. */
+export function renderPartRefundEmail(
+  order: ManagedOrder,
+  part: PartRefund,
+  seller: SellerDetails,
+): EmailContent {
+  const what = partRefundWhat(part);
+  return renderEmail(
+    `${seller.name}: ${formatGbp(part.pence)} refunded for order ${order.reference}`,
+    [
+      { kind: 'paragraph', text: `Hello ${order.customerName},` },
+      {
+        kind: 'paragraph',
+        text: `We have refunded ${formatGbp(part.pence)} for ${what} of your order ${order.reference}${REFUND_REASON_TEXT[part.reason]}. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
+      },
+      {
+        kind: 'rows',
+        rows: [
+          ['Order reference', order.reference, { mono: true }],
+          ['Refunded', `${formatGbp(part.pence)} for ${what}`],
+          [
+            'Refunded in all',
+            `${formatGbp(order.partlyRefundedPence ?? part.pence)} of ${formatGbp(order.totalPence)}`,
+          ],
         ],
       },
       { kind: 'paragraph', text: 'We are sorry for the trouble.' },

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
 import { logger } from '../../lib/logger';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
-import { hasShopMarker } from '../checkout/order-metadata';
+import { isShopSession, orderMetadataSchema } from '../checkout/order-metadata';
 import type { SellerDetails } from '../emails/common';
 import {
   type FailedDebitFacts,
@@ -47,11 +47,7 @@ const failedSessionSchema = z.object({
   amount_total: z.number().check(z.int()),
   customer_email: z.optional(z.nullable(z.string())),
   customer_details: z.optional(z.nullable(z.object({ email: z.optional(z.nullable(z.string())) }))),
-  metadata: z.object({
-    name: z.string().check(z.trim(), z.minLength(1)),
-    phone: z._default(z.optional(z.string().check(z.trim())), ''),
-    quantity: z.string().check(z.regex(/^\d{1,2}$/)),
-  }),
+  metadata: z.pick(orderMetadataSchema, { name: true, phone: true, quantity: true }),
   payment_intent: z.object({
     id: z.string(),
     status: z.enum(FAILED_INTENT_STATUSES),
@@ -71,10 +67,7 @@ export type FailedDebitCheck =
  * Direct Debit the bank did not pay. Pure: every rule is a unit test.
  */
 export function checkFailedDebit(input: unknown, shopId: string): FailedDebitCheck {
-  const metadata =
-    typeof input === 'object' && input !== null && 'metadata' in input ? input.metadata : undefined;
-  const marker = z.optional(z.nullable(z.record(z.string(), z.string()))).safeParse(metadata);
-  if (!marker.success || !hasShopMarker(marker.data, shopId)) return { kind: 'not-ours' };
+  if (!isShopSession(input, shopId)) return { kind: 'not-ours' };
   const parsed = failedSessionSchema.safeParse(input, ENGLISH_MESSAGES);
   if (!parsed.success) return { kind: 'not-failed' };
   const session = parsed.data;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PAYMENT_EMAIL_KINDS, type PaymentEmailKind } from '../../../shared/email-kinds';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
 import type { SellerDetails } from '../emails/common';
@@ -10,7 +11,7 @@ import {
   type OutgoingEmail,
   PermanentEmailRefusalError,
 } from '../emails/send-email';
-import { EMAIL_KINDS, type EmailKind, type OrderItem } from '../orders/order';
+import type { OrderItem } from '../orders/order';
 import type { OrdersRepository } from '../orders/orders-repository';
 import { emailAttributes, releaseClaim, sendEmailOnce } from '../orders/send-once';
 
@@ -33,9 +34,9 @@ export interface OrderEmailDeps {
 export type EmailOutcome = 'sent' | 'already-sent' | 'claimed-elsewhere' | 'refused';
 
 /** The claim token of each email kind, held by the attempt that wrote them. */
-export type EmailClaims = Record<EmailKind, string>;
+export type EmailClaims = Record<PaymentEmailKind, string>;
 
-function messageFor(kind: EmailKind, order: OrderItem, deps: OrderEmailDeps): OutgoingEmail {
+function messageFor(kind: PaymentEmailKind, order: OrderItem, deps: OrderEmailDeps): OutgoingEmail {
   switch (kind) {
     case 'confirmation':
       // Replies go to the seller's own mailbox, not to the sending identity.
@@ -74,7 +75,7 @@ export async function sendOrderEmails(
   order: OrderItem,
   deps: OrderEmailDeps,
   held?: EmailClaims,
-): Promise<Record<EmailKind, EmailOutcome>> {
+): Promise<Record<PaymentEmailKind, EmailOutcome>> {
   // The confirmation goes first, as the law asks for it, but the notice never depends on it: it is
   // sent whatever the confirmation did, and says so when SES refused the customer's address, so
   // the merchant can reach the customer another way. A transient failure of either is thrown only
@@ -144,7 +145,7 @@ export async function releaseEmailClaims(
   deps: Pick<OrderEmailDeps, 'orders'>,
 ): Promise<void> {
   await Promise.all(
-    EMAIL_KINDS.map((kind) =>
+    PAYMENT_EMAIL_KINDS.map((kind) =>
       releaseClaim(deps.orders, {
         id: order.sessionId,
         kind,
@@ -156,7 +157,7 @@ export async function releaseEmailClaims(
 }
 
 async function sendOnce(
-  kind: EmailKind,
+  kind: PaymentEmailKind,
   order: OrderItem,
   deps: OrderEmailDeps,
   heldToken: string | undefined,
@@ -198,7 +199,7 @@ async function sendOnce(
  * the webhook answers 2xx, the order being durable), is counted in `CustomerEmailRefused` for the
  * merchant's alarm. If the mark failed, sendEmailOnce threw and a retry meets the same refusal.
  */
-function recordRefusal(kind: EmailKind, order: OrderItem, reason: string, deps: OrderEmailDeps): void {
+function recordRefusal(kind: PaymentEmailKind, order: OrderItem, reason: string, deps: OrderEmailDeps): void {
   logger.warn('SES refused the customer confirmation for good; recorded on the order', {
     alarm: METRIC_NAMES.customerEmailRefused,
     reference: order.reference,

@@ -3,7 +3,6 @@ import type {
   AdminCapacitySettings,
   AdminDelayResponse,
   AdminEmail,
-  AdminEmailKind,
   AdminOrderView,
   AdminRecordView,
   AdminRequestView,
@@ -12,6 +11,7 @@ import type {
 } from '../../../shared/admin-responses';
 import { describeClosedDay } from '../../../shared/closed-day';
 import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
+import { RECORD_EMAIL_KINDS } from '../../../shared/email-kinds';
 import type { CapacitySettings } from '../capacity/capacity-settings';
 import type { ManagedOrder } from '../orders/managed-order';
 import type { OrderRequest } from '../orders/order-request';
@@ -20,24 +20,11 @@ import { emailAttributes } from '../orders/send-once';
 import type { ShopSettings } from '../shop-settings/shop-settings';
 import type { DelayResult } from './order-actions';
 
-/** The emails the page shows, in the order they happen. */
-const VIEW_EMAIL_KINDS: readonly AdminEmailKind[] = [
-  'confirmation',
-  'merchantNotice',
-  'requestReceived',
-  'requestNotice',
-  'paymentInvitation',
-  'decline',
-  'delay',
-  'dispatch',
-  'refund',
-];
-
 const EMAIL_STATES = ['pending', 'sending', 'sent', 'failed'] as const;
 
 /** Each email the item tracks, with when it was sent (or refused for good). */
 function emailsOf(item: Readonly<Record<string, unknown>>): AdminEmail[] {
-  return VIEW_EMAIL_KINDS.flatMap((kind) => {
+  return RECORD_EMAIL_KINDS.flatMap((kind) => {
     const names = emailAttributes(kind);
     const state = EMAIL_STATES.find((s) => s === item[names.state]);
     if (state === undefined) return [];
@@ -119,6 +106,8 @@ export function orderView(order: ManagedOrder): AdminOrderView {
     // A reason stored before asking Stripe is not a refund until the order says refunded.
     ...(order.status === 'refunded' &&
       order.refundReason !== undefined && { refundReason: order.refundReason }),
+    ...(order.partlyRefundedPence !== undefined && { partlyRefundedPence: order.partlyRefundedPence }),
+    ...(order.partRefunds !== undefined && { partRefunds: order.partRefunds }),
     payment: paymentOf(order),
   };
 }

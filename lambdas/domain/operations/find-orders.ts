@@ -1,6 +1,7 @@
+import { DISPATCH_WINDOW_WEEKS } from '../../../shared/dispatch';
 import { recordsByReference, type ShopRecord } from '../orders/records';
 import { RefusedError } from '../refusal';
-import { listRecords, OPEN_ORDER_WEEKS, recordInstant } from './listing';
+import { listRecords, recordInstant } from './listing';
 import type { ShopDeps } from './shop-deps';
 
 /** What a search of the merchant's orders looks at beyond the reference. */
@@ -42,7 +43,7 @@ export async function findRecords(
   if (wanted === '') throw new RefusedError('Say what to find: a reference, an email, a name or a postcode.');
   const [byReference, listed] = await Promise.all([
     recordsByReference(deps.table, wanted),
-    listRecords({ weeksBack: options.weeksBack ?? OPEN_ORDER_WEEKS }, deps),
+    listRecords({ weeksBack: options.weeksBack ?? DISPATCH_WINDOW_WEEKS }, deps),
   ]);
   const found = new Map<string, ShopRecord>();
   for (const record of [...byReference, ...listed.filter((r) => customerMatches(r, wanted))]) {

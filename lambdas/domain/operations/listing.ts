@@ -1,52 +1,18 @@
-import { BANK_HOLIDAYS_ENGLAND_AND_WALES } from '../../../shared/bank-holidays.generated';
 import {
   addDays,
   assertBankHolidayCoverage,
+  DISPATCH_WINDOW_WEEKS,
+  firstComingDispatchDay,
   formatDispatchDate,
   type IsoDate,
   isWorkingDay,
   londonDate,
-  nextDispatchDate,
   nonWorkingDayKind,
 } from '../../../shared/dispatch';
 import type { ManagedOrder } from '../orders/managed-order';
 import { queryDispatchDay, type ShopRecord } from '../orders/records';
 import { RefusedError } from '../refusal';
 import type { ShopDeps } from './shop-deps';
-
-/**
- * How far back and ahead the merchant's lists look for undispatched orders: a delay may move
- * orders at most this far ahead, and live animals eight weeks overdue are long past packing.
- */
-export const OPEN_ORDER_WEEKS = 8;
-
-/**
- * The dispatch day of the week that holds `day`: its Monday, or the first working day after a
- * bank-holiday Monday (Tuesday after Easter Monday, say). Uses the same rule as checkout.
- */
-export function dispatchDayOfWeek(day: IsoDate): IsoDate {
-  const monday = addDays(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
-  // At noon on the Monday, a cut-off 24 hours after the start of the day picks that week's day.
-  return nextDispatchDate(new Date(`${monday}T12:00:00Z`), { cutoffHours: -24 });
-}
-
-const HOLIDAYS: ReadonlySet<IsoDate> = new Set(BANK_HOLIDAYS_ENGLAND_AND_WALES);
-
-/**
- * The day a merchant's date means for packing: a working day is itself (a delay may have moved
- * orders to any working day); a weekend day or bank holiday becomes the first dispatch day on or
- * after it, so the bank-holiday Monday of Easter or Christmas week gives that Tuesday.
- */
-export function packingDay(day: IsoDate): IsoDate {
-  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-  if (weekday !== 0 && weekday !== 6 && !HOLIDAYS.has(day)) return day;
-  return nextDispatchDate(new Date(`${day}T12:00:00Z`), { cutoffHours: -24 });
-}
-
-/** The next dispatch day on or after today (London): the day the merchant packs for next. */
-export function nextDispatchDay(now: Date): IsoDate {
-  return nextDispatchDate(now, { cutoffHours: -24 });
-}
 
 /** `today` as the merchant's calendar says it. */
 export function today(now: Date): IsoDate {
@@ -111,7 +77,7 @@ export async function listRecords(
   const days =
     options.dispatchDate !== undefined
       ? [options.dispatchDate]
-      : daysAround(deps.now(), options.weeksBack ?? OPEN_ORDER_WEEKS, OPEN_ORDER_WEEKS);
+      : daysAround(deps.now(), options.weeksBack ?? DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS);
   const records = await queryDays(deps.table, days, options.status);
   // Stripe's payment time is whole seconds, so two orders paid in one second tie: the moment each
   // was recorded (milliseconds) breaks the tie.
@@ -135,8 +101,8 @@ export async function ordersToPack(day: IsoDate, deps: Pick<ShopDeps, 'table'>):
  */
 export async function nextPackingDay(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<IsoDate> {
   const now = deps.now();
-  const next = nextDispatchDay(now);
-  const days = daysAround(now, OPEN_ORDER_WEEKS, 0).filter((day) => day < next);
+  const next = firstComingDispatchDay(now);
+  const days = daysAround(now, DISPATCH_WINDOW_WEEKS, 0).filter((day) => day < next);
   const waiting = await daysHoldingOrders(days, deps);
   return waiting.length > 0 && waiting[0] !== undefined ? waiting[0] : next;
 }
@@ -153,14 +119,14 @@ async function daysHoldingOrders(
 
 /**
  * Refuses a delay that would tell customers something untrue: `to` must be a working day
- * (couriers collect, the shop packs), after `from`, after today, and at most OPEN_ORDER_WEEKS
+ * (couriers collect, the shop packs), after `from`, after today, and at most DISPATCH_WINDOW_WEEKS
  * ahead (the bank-holiday data and the lists reach that far).
  * @throws RefusedError with the reason in the merchant's words.
  */
 export function checkDelayTarget(from: IsoDate, to: IsoDate, now: Date): void {
   const today = londonDate(now);
-  const last = addDays(today, OPEN_ORDER_WEEKS * 7);
-  assertBankHolidayCoverage(now, OPEN_ORDER_WEEKS * 7);
+  const last = addDays(today, DISPATCH_WINDOW_WEEKS * 7);
+  assertBankHolidayCoverage(now, DISPATCH_WINDOW_WEEKS * 7);
   const toText = formatDispatchDate(to, { today });
   if (to <= from) {
     throw new RefusedError(`The new date, ${toText}, must be after ${formatDispatchDate(from, { today })}.`);
@@ -168,7 +134,7 @@ export function checkDelayTarget(from: IsoDate, to: IsoDate, now: Date): void {
   if (to <= today) throw new RefusedError(`The new date, ${toText}, is not in the future.`);
   if (to > last) {
     throw new RefusedError(
-      `The new date, ${toText}, is more than ${OPEN_ORDER_WEEKS} weeks ahead: the latest is ${formatDispatchDate(last, { today })}.`,
+      `The new date, ${toText}, is more than ${DISPATCH_WINDOW_WEEKS} weeks ahead: the latest is ${formatDispatchDate(last, { today })}.`,
     );
   }
   if (!isWorkingDay(to)) {
@@ -185,7 +151,10 @@ export async function nothingToDelay(
 ): Promise<RefusedError> {
   const now = deps.now();
   const today = londonDate(now);
-  const days = await daysHoldingOrders(daysAround(now, OPEN_ORDER_WEEKS, OPEN_ORDER_WEEKS).reverse(), deps);
+  const days = await daysHoldingOrders(
+    daysAround(now, DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS).reverse(),
+    deps,
+  );
   return new RefusedError(
     `${formatDispatchDate(from, { today })} holds no undispatched orders: nothing to move.${
       days.length > 0
@@ -196,7 +165,7 @@ export async function nothingToDelay(
 }
 
 /**
- * Every day from OPEN_ORDER_WEEKS back to OPEN_ORDER_WEEKS ahead that holds undispatched (`paid`)
+ * Every day from DISPATCH_WINDOW_WEEKS back to DISPATCH_WINDOW_WEEKS ahead that holds undispatched (`paid`)
  * orders, earliest first, each with its orders oldest first: what the merchant still has to pack.
  */
 export async function undispatchedByDay(
@@ -204,7 +173,7 @@ export async function undispatchedByDay(
 ): Promise<Array<{ day: IsoDate; orders: ManagedOrder[] }>> {
   const records = await queryDays(
     deps.table,
-    daysAround(deps.now(), OPEN_ORDER_WEEKS, OPEN_ORDER_WEEKS).reverse(),
+    daysAround(deps.now(), DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS).reverse(),
     'paid',
   );
   const byDay = new Map<IsoDate, ManagedOrder[]>();

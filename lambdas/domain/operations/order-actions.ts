@@ -3,10 +3,11 @@ import type Stripe from 'stripe';
 import type { ClosedDay } from '../../../shared/closed-day';
 import { formatLondonTime, type IsoDate } from '../../../shared/dispatch';
 import type { OverLimit } from '../../../shared/over-limit';
+import { normaliseTrackingNumber, TRACKING_NUMBER_MESSAGE } from '../../../shared/tracking-number';
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
 import { closeDispatchDay } from '../capacity/capacity-report';
-import { renderDelayEmail, renderDispatchEmail } from '../emails/order-updates';
+import { renderDelayEmail, renderDispatchEmail, renderTrackingUpdateEmail } from '../emails/order-updates';
 import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
 import { partialRefundDetail, sendRefundEmail } from '../fulfilment/refunded-order';
 import { type ItemUpdate, updateIf } from '../orders/conditional-writes';
@@ -26,9 +27,6 @@ import { RefusedError } from '../refusal';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
 import { checkDelayTarget, nothingToDelay } from './listing';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
-
-/** A tracking number as couriers print them; nothing that could break a line or a header. */
-const TRACKING_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 -]{2,38}[A-Za-z0-9]$/;
 
 /** The order a reference names; an order request is refused here, with what to do instead. */
 export async function findOrder(deps: Pick<ShopDeps, 'table'>, reference: string): Promise<ManagedOrder> {
@@ -66,11 +64,12 @@ export async function markDispatched(
   options: { trackingNumber?: string | undefined; actor: string },
   deps: ShopDeps,
 ): Promise<ActionResult> {
-  const tracking = options.trackingNumber?.trim();
-  if (tracking !== undefined && !TRACKING_PATTERN.test(tracking)) {
-    throw new RefusedError('A tracking number is 4 to 40 letters, digits, spaces or dashes.');
-  }
+  const tracking = checkedTrackingNumber(options.trackingNumber);
   let order = await findOrder(deps, reference);
+  // Dispatched already with another number (a re-import, a rescanned label): that is a correction.
+  if (order.status === 'dispatched' && tracking !== undefined && tracking !== order.trackingNumber) {
+    return updateTrackingNumber(reference, { trackingNumber: tracking, actor: options.actor }, deps);
+  }
   if (order.status === 'refunded') {
     throw new RefusedError(
       `${order.reference} was refunded${order.refundedAt ? ` on ${formatLondonTime(order.refundedAt, deps.now())}` : ''}: it cannot be dispatched.`,
@@ -125,6 +124,81 @@ export async function markDispatched(
     );
   }
   return { reference: order.reference, changed, email, order };
+}
+
+/** The number as stored (capitals, no spaces), or undefined for none; refused when it is not one. */
+function checkedTrackingNumber(typed: string | undefined): string | undefined {
+  if (typed === undefined || typed.trim() === '') return undefined;
+  const tracking = normaliseTrackingNumber(typed);
+  if (tracking === undefined)
+    throw new RefusedError(`"${typed.trim().slice(0, 40)}": ${TRACKING_NUMBER_MESSAGE}`);
+  return tracking;
+}
+
+/**
+ * Adds or corrects the tracking number of a dispatched order, and tells the customer once per
+ * change: the same conditional update that stores the new number (only if it differs) makes the
+ * `trackingUpdate` email due and appends `tracking-updated` to the history, so a repeat with the
+ * same number changes and sends nothing. While the dispatch email itself has not gone yet, it
+ * carries the new number and no update is due: one email, not two.
+ * @throws RefusedError for a number that is not one, or an order that is not dispatched.
+ */
+export async function updateTrackingNumber(
+  reference: string,
+  options: { trackingNumber: string; actor: string },
+  deps: ShopDeps,
+): Promise<ActionResult> {
+  const tracking = checkedTrackingNumber(options.trackingNumber);
+  if (tracking === undefined) throw new RefusedError(TRACKING_NUMBER_MESSAGE);
+  const found = await findOrder(deps, reference);
+  if (found.status !== 'dispatched') {
+    throw new RefusedError(
+      found.status === 'paid'
+        ? `${found.reference} is not dispatched yet: mark it dispatched with its tracking number.`
+        : `${found.reference} was refunded: its tracking number is no longer used.`,
+    );
+  }
+  const dispatchEmailGone = found.dispatchEmailState === 'sent';
+  const due = emailDue('trackingUpdate');
+  const history = appendHistory(
+    historyEntry(
+      deps.now().toISOString(),
+      options.actor,
+      'tracking-updated',
+      found.trackingNumber ? `${tracking} (was ${found.trackingNumber})` : tracking,
+    ),
+  );
+  const changed = await updateOrder(deps, found.sessionId, {
+    ConditionExpression:
+      '#status = :dispatched AND (attribute_not_exists(trackingNumber) OR trackingNumber <> :tracking)',
+    UpdateExpression: `SET trackingNumber = :tracking, ${history.set}${dispatchEmailGone ? `, ${due.set} REMOVE ${due.remove}` : ''}`,
+    ExpressionAttributeNames: {
+      '#status': 'status',
+      ...history.names,
+      ...(dispatchEmailGone && due.names),
+    },
+    ExpressionAttributeValues: {
+      ...history.values,
+      ':dispatched': 'dispatched',
+      ':tracking': tracking,
+      ...(dispatchEmailGone && { ':pending': 'pending' }),
+    },
+  });
+  const order = await rereadOrder(deps, found.sessionId);
+  const email = await sendOrderEmail(
+    order,
+    dispatchEmailGone ? 'trackingUpdate' : 'dispatch',
+    (o) => ({
+      to: o.customerEmail,
+      replyTo: deps.seller.email,
+      content: dispatchEmailGone
+        ? renderTrackingUpdateEmail(o, deps.seller)
+        : renderDispatchEmail(o, deps.seller),
+    }),
+    deps,
+  );
+  // As stored after the email, so the page's Emails list says it went.
+  return { reference: order.reference, changed, email, order: await rereadOrder(deps, found.sessionId) };
 }
 
 export interface DelayResult {
@@ -375,7 +449,7 @@ function refundEmailReport(order: ManagedOrder, thisRun: SendOnceOutcome): Refun
   }
 }
 
-async function paymentIntentOf(sessionId: string, stripe: Stripe): Promise<string> {
+export async function paymentIntentOf(sessionId: string, stripe: Stripe): Promise<string> {
   const session = await stripe.checkout.sessions.retrieve(sessionId);
   const pi = session.payment_intent;
   const id = typeof pi === 'string' ? pi : pi?.id;
@@ -535,6 +609,13 @@ async function recordPartialRefund(
   amountRefundedPence: number | undefined,
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<void> {
+  // The shop's own part refund: its command (part-refund.ts) records it, with its own history line,
+  // before or after this event; nothing to tell the merchant about.
+  if (
+    order.partRefundPending !== undefined ||
+    (amountRefundedPence !== undefined && (order.partlyRefundedPence ?? 0) >= amountRefundedPence)
+  )
+    return;
   logger.warn('Partial refund made in Stripe: order left as it is', {
     reference: order.reference,
     ...(amountRefundedPence !== undefined && { amountRefundedPence }),

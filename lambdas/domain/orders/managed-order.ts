@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { emailStateSchema, isoDate, isoInstant, type OrderStatus, orderItemSchema } from './order';
+import { calendarDateSchema } from '../../../shared/calendar-date';
+import { emailStateSchema, isoInstant, type OrderStatus, orderItemSchema } from './order';
 
 /**
  * An operator's email may also be `superseded`: due once, then the order moved on (refunded before
@@ -16,6 +17,17 @@ export type RefundRecorder = (typeof REFUND_RECORDERS)[number];
 export const DELAY_REASONS = ['weather', 'supply', 'other'] as const;
 export type DelayReason = (typeof DELAY_REASONS)[number];
 
+/** One part refund the shop made (bottles, the delivery or both), as its email and history tell it. */
+export const partRefundSchema = z.object({
+  refundId: z.string(),
+  pence: z.number().check(z.int()),
+  bottles: z.number().check(z.int()),
+  delivery: z.boolean(),
+  reason: z.enum(REFUND_REASONS),
+  at: isoInstant,
+});
+export type PartRefund = z.output<typeof partRefundSchema>;
+
 /**
  * An order with what the operator's commands add to it. Every added field is optional: an order
  * fulfilment has just written has none of them.
@@ -23,14 +35,14 @@ export type DelayReason = (typeof DELAY_REASONS)[number];
 export const managedOrderSchema = z.extend(orderItemSchema, {
   dispatchedAt: z.optional(isoInstant),
   trackingNumber: z.optional(z.string()),
-  delayedFrom: z.optional(isoDate),
+  delayedFrom: z.optional(calendarDateSchema),
   delayReason: z.optional(z.enum(DELAY_REASONS)),
   delayedAt: z.optional(isoInstant),
   /**
    * A delay is moving the order's bottles to `capacityDate` from this day, and has not finished:
    * they may be counted on both days until it does (operations/delayed-bottles.ts).
    */
-  capacityMovingFrom: z.optional(isoDate),
+  capacityMovingFrom: z.optional(calendarDateSchema),
   refundedAt: z.optional(isoInstant),
   refundId: z.optional(z.string()),
   /** Stored before Stripe is asked (with `refundRequestedAt`), so the refund's webhook finds it. */
@@ -50,6 +62,16 @@ export const managedOrderSchema = z.extend(orderItemSchema, {
   refundEmailState: optionalEmailState,
   refundEmailSentAt: z.optional(isoInstant),
   refundEmailFailedAt: z.optional(isoInstant),
+  trackingUpdateEmailState: optionalEmailState,
+  trackingUpdateEmailSentAt: z.optional(isoInstant),
+  trackingUpdateEmailFailedAt: z.optional(isoInstant),
+  partRefundEmailState: optionalEmailState,
+  partRefundEmailSentAt: z.optional(isoInstant),
+  partRefundEmailFailedAt: z.optional(isoInstant),
+  /** The shop's own part refunds, oldest first: each one's sequence number is its Stripe idempotency key's. */
+  partRefunds: z.optional(z.array(partRefundSchema)),
+  /** A part refund asked of Stripe and not recorded yet (its sequence number): its webhook leaves it to the command. */
+  partRefundPending: z.optional(z.number().check(z.int())),
 });
 export type ManagedOrder = z.output<typeof managedOrderSchema>;
 

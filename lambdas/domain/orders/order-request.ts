@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import { calendarDateSchema } from '../../../shared/calendar-date';
 import { historyField } from './history';
-import { emailStateSchema, isoDate, isoInstant, quoteAndCustomerFields } from './order';
+import { emailStateSchema, isoInstant, quoteAndCustomerFields } from './order';
 import { DISPATCH_DATE_INDEX, PARTITION_KEY, REFERENCE_INDEX, REQUEST_KEY_PREFIX } from './orders-table';
 
 /**
@@ -23,7 +24,7 @@ export const orderRequestSchema = z.object({
   status: z.enum(REQUEST_STATUSES),
   ...quoteAndCustomerFields,
   /** The dispatch day the shop would have promised at the time of the request. */
-  dispatchDate: isoDate,
+  dispatchDate: calendarDateSchema,
   createdAt: isoInstant,
   /**
    * Until when the request holds its bottles while it waits for an answer (REQUEST_HOLD_HOURS);

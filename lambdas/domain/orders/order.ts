@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { calendarDateSchema } from '../../../shared/calendar-date';
 import { orderReference } from '../../../shared/checkout-status';
 import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import type { PaidCheckout } from '../checkout/paid-checkout';
@@ -14,10 +15,6 @@ import {
   REFERENCE_INDEX,
   referenceKeyOf,
 } from './orders-table';
-
-/** The two emails every order sends, each exactly once. */
-export const EMAIL_KINDS = ['confirmation', 'merchantNotice'] as const;
-export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /**
  * Per email kind: `pending` → `sending` (claimed, with claimedAt and a claim token) → `sent`
@@ -36,7 +33,6 @@ export const ORDER_STATUSES = ['paid', 'dispatched', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** A day as the table stores it: `yyyy-mm-dd`. */
-export const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 /** An instant as the table stores it: ISO 8601 in UTC. */
 export const isoInstant = z.iso.datetime();
 
@@ -70,7 +66,7 @@ export const orderItemSchema = z.object({
   ...quoteAndCustomerFields,
   currency: z.literal('gbp'),
   /** The date shown to the customer before paying (from the session's metadata). */
-  promisedDispatchDate: z.optional(isoDate),
+  promisedDispatchDate: z.optional(calendarDateSchema),
   /**
    * The words Stripe's page showed the customer by the pay button (the session's
    * `custom_text.submit`), kept as the record that they saw the dispatch dates and the live-goods
@@ -78,7 +74,7 @@ export const orderItemSchema = z.object({
    */
   termsShown: z.optional(z.string()),
   /** Recomputed when the order is recorded: the date the merchant packs for. */
-  dispatchDate: isoDate,
+  dispatchDate: calendarDateSchema,
   checkoutCreatedAt: isoInstant,
   paidAt: isoInstant,
   createdAt: isoInstant,
@@ -115,7 +111,7 @@ export const orderItemSchema = z.object({
    * The dispatch day those bottles count on: the order's day when it was recorded, and the day a
    * delay moved it to (operations/delayed-bottles.ts). A delay from before that moved only the order.
    */
-  capacityDate: z.optional(isoDate),
+  capacityDate: z.optional(calendarDateSchema),
   /** This order's sale left its dispatch day without room: what the day had sold, and its limit. */
   dispatchDayFull: z.optional(
     z.object({ sold: z.number().check(z.int()), capacity: z.number().check(z.int()) }),

@@ -1,8 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { PaymentEmailKind } from '../../../shared/email-kinds';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { putIfAbsent } from './conditional-writes';
-import { type EmailKind, type OrderItem, orderItemSchema } from './order';
+import { type OrderItem, orderItemSchema } from './order';
 import { itemKey, orderKey } from './orders-table';
 import { type EmailClaimStore, emailClaimStore } from './send-once';
 
@@ -22,7 +23,7 @@ export class CorruptOrderError extends Error {
  * conditional write on the one item per session is all exactly-once needs). The email claims are
  * those of every item (send-once.ts), by the order's session id.
  */
-export interface OrdersRepository extends EmailClaimStore<string, EmailKind> {
+export interface OrdersRepository extends EmailClaimStore<string, PaymentEmailKind> {
   /** The order of a session, read strongly consistent so a just-written order is never missed. */
   get(sessionId: string): Promise<OrderItem | undefined>;
   /** Writes the order only if none exists for its session; `false` when one already did. */

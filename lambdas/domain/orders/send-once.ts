@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { EmailKind, ShopEmailKind } from '../../../shared/email-kinds';
 import { logger } from '../../lib/logger';
 import type { EmailSender, OutgoingEmail } from '../emails/send-email';
 import { updateIf } from './conditional-writes';
-import { EMAIL_KINDS, type EmailKind } from './order';
 import type { ShopTable } from './orders-table';
 
 /**
@@ -12,31 +12,12 @@ import type { ShopTable } from './orders-table';
  */
 export const STALE_CLAIM_MS = 2 * 60_000;
 
-/** The shop's other emails; each is sent at most once per transition that asks for it. */
-export const SHOP_EMAIL_KINDS = [
-  'dispatch',
-  'delay',
-  'refund',
-  'requestReceived',
-  'requestNotice',
-  'paymentInvitation',
-  'decline',
-  // A failed Direct Debit's: to the customer, and to the merchant (lambdas/domain/fulfilment/failed-debit.ts).
-  'debitFailed',
-  'debitFailedNotice',
-] as const;
-export type ShopEmailKind = (typeof SHOP_EMAIL_KINDS)[number];
-
-/** Every email kind the shop tracks on an item: an order's own two, then the operator's. */
-export const CLAIMED_EMAIL_KINDS = [...EMAIL_KINDS, ...SHOP_EMAIL_KINDS] as const;
-export type ClaimedEmailKind = EmailKind | ShopEmailKind;
-
 /**
  * Attribute names of one email kind's state machine on its item: flat, so each move is one
  * conditional update. `failedAt` and `failureReason` are written only for an order's
  * confirmation, the one email whose recipient SES can refuse for good.
  */
-export function emailAttributes<K extends ClaimedEmailKind>(kind: K) {
+export function emailAttributes<K extends EmailKind>(kind: K) {
   return {
     state: `${kind}EmailState`,
     claimedAt: `${kind}EmailClaimedAt`,
@@ -84,7 +65,7 @@ export interface ClaimGuard {
    * Emails this one overrides: not claimed while one of them holds a fresh `sending` claim, so SES
    * accepts this one after them (a customer never reads "on its way" after "refunded").
    */
-  after?: readonly ClaimedEmailKind[];
+  after?: readonly EmailKind[];
 }
 
 /**
@@ -113,7 +94,7 @@ function guardCondition(guard: ClaimGuard | undefined) {
 export function supersedeEmail(
   table: ShopTable,
   pk: string,
-  kind: ClaimedEmailKind,
+  kind: EmailKind,
   status: string,
 ): Promise<boolean> {
   const a = emailAttributes(kind);
@@ -129,7 +110,7 @@ export function supersedeEmail(
  * The conditional updates that move one email's state on its item, the item named by `id` (a table
  * key, or an order's session id). Each is `false` when its condition did not hold.
  */
-export interface EmailClaimStore<Id, Kind extends ClaimedEmailKind> {
+export interface EmailClaimStore<Id, Kind extends EmailKind> {
   /**
    * Moves the email from `pending` (or from a `sending` claim older than `staleBefore`) to
    * `sending` with this `token`. `false` when another attempt holds a fresh claim, or it is final,
@@ -155,11 +136,11 @@ export interface EmailClaimStore<Id, Kind extends ClaimedEmailKind> {
 }
 
 /** The email claims of any item of the table, by its key. */
-export function emailClaimStore(table: ShopTable): EmailClaimStore<string, ClaimedEmailKind> {
+export function emailClaimStore(table: ShopTable): EmailClaimStore<string, EmailKind> {
   /** `sending` with our token → `sent` or `failed` (final), with when and what: the message id, or why. */
   const settle = (
     pk: string,
-    kind: ClaimedEmailKind,
+    kind: EmailKind,
     token: string,
     now: Date,
     final: 'sent' | 'failed',
@@ -231,7 +212,7 @@ export function emailClaimStore(table: ShopTable): EmailClaimStore<string, Claim
  * Conditional on our token, so a no-op where the claim was never written or was taken over; a
  * release that fails is logged and left to go stale.
  */
-export async function releaseClaim<Id, Kind extends ClaimedEmailKind>(
+export async function releaseClaim<Id, Kind extends EmailKind>(
   store: EmailClaimStore<Id, Kind>,
   email: { id: Id; kind: Kind; token: string; log: Record<string, unknown> },
 ): Promise<void> {
@@ -245,7 +226,7 @@ export async function releaseClaim<Id, Kind extends ClaimedEmailKind>(
 }
 
 /** One email to send at most once: which item and kind, and how to write it. */
-export interface EmailToSend<Id, Kind extends ClaimedEmailKind> {
+export interface EmailToSend<Id, Kind extends EmailKind> {
   id: Id;
   kind: Kind;
   message: () => OutgoingEmail;
@@ -296,7 +277,7 @@ export type EmailOnceResult =
  *
  * @throws the SES or DynamoDB error of a failed step, after releasing a claim whose send failed.
  */
-export async function sendEmailOnce<Id, Kind extends ClaimedEmailKind>(
+export async function sendEmailOnce<Id, Kind extends EmailKind>(
   email: EmailToSend<Id, Kind>,
   deps: { store: EmailClaimStore<Id, Kind>; sender: EmailSender; now: () => Date },
 ): Promise<EmailOnceResult> {

@@ -8,9 +8,13 @@ import {
   adminDispatchSchema,
   adminListQuerySchema,
   adminOrderQuerySchema,
+  adminPartRefundSchema,
   adminPauseSchema,
   adminRefundSchema,
   adminRequestSchema,
+  adminTrackingImportSchema,
+  adminTrackingSchema,
+  TRACKING_IMPORT_MAX_CHARS,
 } from '../../../shared/admin-requests';
 import {
   ADMIN_FORBIDDEN_CODES,
@@ -21,21 +25,19 @@ import {
   type AdminDispatchResult,
   type AdminErrorResponse,
   type AdminListResponse,
+  type AdminPartRefundResponse,
   type AdminPauseResponse,
   type AdminRecordResponse,
   type AdminRefundResponse,
   type AdminRequestPaymentResponse,
   type AdminResumeResponse,
   type AdminStatusResponse,
+  type AdminTrackingImportResponse,
+  type AdminTrackingResponse,
 } from '../../../shared/admin-responses';
 import { describeIssues } from '../../../shared/checkout-request';
-import type { IsoDate } from '../../../shared/dispatch';
-import {
-  type CapacityValue,
-  capacityReport,
-  dispatchDayOfWeekOf,
-  setCapacity,
-} from '../../domain/capacity/capacity-report';
+import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
+import { type CapacityValue, capacityReport, setCapacity } from '../../domain/capacity/capacity-report';
 import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { clickAndDropCsv, packingSlipsHtml } from '../../domain/fulfilment/dispatch-files';
 import {
@@ -46,12 +48,20 @@ import {
   settingsView,
 } from '../../domain/operations/admin-views';
 import { findRecords } from '../../domain/operations/find-orders';
-import { listRecords, nextPackingDay, ordersToPack, packingDay } from '../../domain/operations/listing';
-import { delayDispatch, markDispatched, refundOrder } from '../../domain/operations/order-actions';
+import { listRecords, nextPackingDay, ordersToPack } from '../../domain/operations/listing';
+import {
+  type ActionResult,
+  delayDispatch,
+  markDispatched,
+  refundOrder,
+  updateTrackingNumber,
+} from '../../domain/operations/order-actions';
+import { refundPart } from '../../domain/operations/part-refund';
 import { pauseShop } from '../../domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../../domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { shopWeek } from '../../domain/operations/shop-week';
+import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
 import { findByReference, recordsByReference } from '../../domain/orders/records';
 import { RefusedError } from '../../domain/refusal';
 import { readShopSettings, writeShopSettings } from '../../domain/shop-settings/settings-store';
@@ -247,14 +257,8 @@ const dispatchOrders: Handle = async ({ event, deps }, actor) => {
   const results: AdminDispatchResult[] = [];
   for (const reference of body.references) {
     try {
-      const result = await markDispatched(reference, { trackingNumber: body.trackingNumber, actor }, deps);
-      results.push({
-        reference: result.reference,
-        changed: result.changed,
-        email: result.email,
-        status: result.order.status,
-        record: orderView(result.order),
-      });
+      const trackingNumber = body.trackingNumbers?.[reference] ?? body.trackingNumber;
+      results.push(dispatchResult(await markDispatched(reference, { trackingNumber, actor }, deps)));
     } catch (error) {
       if (!(error instanceof RefusedError)) throw error;
       results.push({ reference, refused: error.message });
@@ -265,6 +269,56 @@ const dispatchOrders: Handle = async ({ event, deps }, actor) => {
     return json(409, { error: refused[0], results } satisfies AdminDispatchResponse);
   }
   return json(200, { results } satisfies AdminDispatchResponse);
+};
+
+function dispatchResult(result: ActionResult): AdminDispatchResult {
+  return {
+    reference: result.reference,
+    changed: result.changed,
+    email: result.email,
+    status: result.order.status,
+    record: orderView(result.order),
+  };
+}
+
+/** `POST orders/tracking`: a dispatched order's number added or corrected (one update email a change). */
+const setTracking: Handle = async ({ event, deps }, actor) => {
+  const body = parseBody(adminTrackingSchema, readJsonBody(event, MAX_BODY_BYTES));
+  const result = await updateTrackingNumber(
+    body.reference,
+    { trackingNumber: body.trackingNumber, actor },
+    deps,
+  );
+  return json(200, {
+    reference: result.reference,
+    changed: result.changed,
+    email: result.email,
+    record: orderView(result.order),
+  } satisfies AdminTrackingResponse);
+};
+
+/** `POST orders/tracking-import`: a Click & Drop export's orders dispatched with their numbers. */
+const importTracking: Handle = async ({ event, deps }, actor) => {
+  // The CSV's characters, in JSON, with room for escaped quotes and line ends.
+  const body = parseBody(adminTrackingImportSchema, readJsonBody(event, TRACKING_IMPORT_MAX_CHARS * 2));
+  const result = await importClickAndDropTracking(body.csv, { actor }, deps);
+  return json(200, {
+    results: result.dispatched.map(dispatchResult),
+    unmatched: result.unmatched,
+  } satisfies AdminTrackingImportResponse);
+};
+
+/** `POST orders/refund-part`: some bottles and/or the delivery refunded, with its email. */
+const refundPartOf: Handle = async ({ event, deps }, actor) => {
+  const body = parseBody(adminPartRefundSchema, readJsonBody(event, MAX_BODY_BYTES));
+  const result = await refundPart(body.reference, { ...body, actor }, deps);
+  return json(200, {
+    reference: result.reference,
+    refundId: result.refundId,
+    pence: result.pence,
+    email: result.email,
+    record: orderView(result.order),
+  } satisfies AdminPartRefundResponse);
 };
 
 const delayOrders: Handle = async ({ event, deps }, actor) => {
@@ -323,6 +377,9 @@ const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' | 'POST'
   { path: ADMIN_API_PATHS.dispatch, name: 'dispatch', method: 'POST', handle: dispatchOrders },
   { path: ADMIN_API_PATHS.delay, name: 'delay', method: 'POST', handle: delayOrders },
   { path: ADMIN_API_PATHS.refund, name: 'refund', method: 'POST', handle: refund },
+  { path: ADMIN_API_PATHS.refundPart, name: 'refund-part', method: 'POST', handle: refundPartOf },
+  { path: ADMIN_API_PATHS.tracking, name: 'tracking', method: 'POST', handle: setTracking },
+  { path: ADMIN_API_PATHS.trackingImport, name: 'tracking-import', method: 'POST', handle: importTracking },
   { path: ADMIN_API_PATHS.pause, name: 'pause', method: 'POST', handle: pause },
   { path: ADMIN_API_PATHS.resume, name: 'resume', method: 'POST', handle: resume },
   { path: ADMIN_API_PATHS.requestPayment, name: 'request-payment', method: 'POST', handle: sendPaymentLink },

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
 import { releaseExpiredSession, returnFailedPayment } from '../../domain/capacity/session-capacity';
-import { hasShopMarker } from '../../domain/checkout/order-metadata';
+import { hasShopMarker, stripeMetadataSchema } from '../../domain/checkout/order-metadata';
 import { notifyFailedDebit } from '../../domain/fulfilment/failed-debit';
 import {
   type FulfilmentDeps,
@@ -51,7 +51,7 @@ export async function loadWebhookDeps(env: Env): Promise<WebhookHandlerDeps> {
 /** The part of a Checkout Session event's object the webhook looks at before fulfilling. */
 const sessionRefSchema = z.object({
   id: z.string().check(z.minLength(1)),
-  metadata: z.optional(z.nullable(z.record(z.string(), z.string()))),
+  metadata: stripeMetadataSchema,
 });
 
 /** The part of a refunded Charge the webhook needs: its payment, and whether it is refunded in full. */
@@ -68,7 +68,7 @@ const chargeSchema = z.object({
           z.array(
             z.object({
               id: z.string(),
-              metadata: z.optional(z.nullable(z.record(z.string(), z.string()))),
+              metadata: stripeMetadataSchema,
             }),
           ),
         ),

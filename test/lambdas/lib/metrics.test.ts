@@ -37,7 +37,7 @@ describe('emitMetric', () => {
   it('carries properties in the line without making them dimensions', () => {
     const emf = emitted(METRIC_NAMES.dispatchDaySoldOut, 1, { dispatchDate: '2026-11-30', sold: 60 });
 
-    expect(emf).toMatchObject({ dispatchDate: '2026-11-30', sold: 60, DispatchDaySoldOut: 1 });
+    expect(emf).toMatchObject({ dispatchDate: '2026-11-30', sold: '60', DispatchDaySoldOut: 1 });
     expect(emf._aws.CloudWatchMetrics[0].Dimensions).toEqual([['service']]);
   });
 

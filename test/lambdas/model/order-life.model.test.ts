@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { dispatchDayOfWeekOf } from '../../../lambdas/domain/capacity/capacity-report';
 import { limitFor } from '../../../lambdas/domain/capacity/capacity-settings';
 import { capacityDayFromItem } from '../../../lambdas/domain/capacity/capacity-store';
 import { dispatchDaysFrom, holdBottles } from '../../../lambdas/domain/capacity/holds';
@@ -10,7 +9,12 @@ import {
   writeCapacitySettings,
 } from '../../../lambdas/domain/shop-settings/settings-store';
 import { ADMIN_API_PATHS } from '../../../shared/admin-api-paths';
-import { addWorkingDays, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import {
+  addWorkingDays,
+  dispatchDayOfWeekOf,
+  type IsoDate,
+  nextDispatchDate,
+} from '../../../shared/dispatch';
 import { orderReference } from '../../../shared/order-reference';
 import { type HeldEvent, type OrderLifeShop, startOrderLifeShop } from '../../support/order-life-shop';
 

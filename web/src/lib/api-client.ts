@@ -1,5 +1,6 @@
 import { API_PATHS } from '../../../shared/api-paths';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
+import { isCalendarDate } from '../../../shared/dispatch';
 import type { ShopStatus } from '../../../shared/shop-status';
 import type { AppConfig } from '../config';
 import {
@@ -101,8 +102,7 @@ function readShopStatus(body: unknown): ShopStatus | undefined {
   if (mode !== 'open' && mode !== 'paused' && mode !== 'requests') return undefined;
   // The first dispatch day with room when the merchant limits them (null: none for 8 weeks).
   const day = 'dispatchDate' in body ? body.dispatchDate : undefined;
-  const dispatchDate =
-    day === null || (typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day)) ? day : undefined;
+  const dispatchDate = day === null || (typeof day === 'string' && isCalendarDate(day)) ? day : undefined;
   return {
     mode,
     ...(message !== undefined && { message }),

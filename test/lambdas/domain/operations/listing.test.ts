@@ -1,15 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkDelayTarget,
-  dispatchDayOfWeek,
   listRecords,
   nothingToDelay,
   ordersToPack,
-  packingDay,
   today,
   undispatchedByDay,
 } from '../../../../lambdas/domain/operations/listing';
 import { recordOrderRequest } from '../../../../lambdas/domain/operations/request-actions';
+import { dispatchDayOfWeekOf as dispatchDayOfWeek, packingDay } from '../../../../shared/dispatch';
 import { type OperationsHarness, startOperationsHarness } from './operations-harness';
 
 describe('dispatchDayOfWeek', () => {

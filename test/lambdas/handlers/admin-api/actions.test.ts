@@ -108,7 +108,7 @@ describe('admin API against the stand-ins', () => {
     const reference = await paidOrder('packed@example.com');
 
     const first = await call('POST', '/functions/v1/admin/orders/dispatch', {
-      body: { references: [reference], trackingNumber: 'AB 1234 5678 GB' },
+      body: { references: [reference], trackingNumbers: { [reference]: 'ab 1234 5678 9gb' } },
     });
     const second = await call('POST', '/functions/v1/admin/orders/dispatch', {
       body: { references: [reference] },
@@ -122,7 +122,7 @@ describe('admin API against the stand-ins', () => {
         at: expect.any(String),
         actor: 'packer@live-aquatics.test',
         action: 'dispatched',
-        detail: 'tracking AB 1234 5678 GB',
+        detail: 'tracking AB123456789GB',
       },
     ];
     expect(first.statusCode).toBe(200);
@@ -133,7 +133,7 @@ describe('admin API against the stand-ins', () => {
           changed: true,
           email: 'sent',
           status: 'dispatched',
-          record: { kind: 'order', reference, status: 'dispatched', trackingNumber: 'AB 1234 5678 GB' },
+          record: { kind: 'order', reference, status: 'dispatched', trackingNumber: 'AB123456789GB' },
         },
       ],
     });
@@ -142,6 +142,69 @@ describe('admin API against the stand-ins', () => {
       results: [{ reference, changed: false, email: 'not-sent', status: 'dispatched', record: { history } }],
     });
     expect(await dispatchEmailsTo('packed@example.com')).toHaveLength(1);
+  });
+
+  it('dispatches two orders with a tracking number each, corrects one, and refuses a garbage number with a field message', async () => {
+    const a = await paidOrder('bulk.a@example.com');
+    const b = await paidOrder('bulk.b@example.com');
+    const bad = await call('POST', '/functions/v1/admin/orders/dispatch', {
+      body: { references: [a, b], trackingNumbers: { [a]: 'n/a' } },
+    });
+    const both = await call('POST', '/functions/v1/admin/orders/dispatch', {
+      body: { references: [a, b], trackingNumbers: { [a]: 'AB123456789GB', [b]: 'CD 987654321 GB' } },
+    });
+    const fixed = await call('POST', '/functions/v1/admin/orders/tracking', {
+      body: { reference: b, trackingNumber: 'CD987654320GB' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(jsonBody(bad)).toMatchObject({
+      fields: {
+        trackingNumbers:
+          'A tracking number is the one on the label: like AB123456789GB (2 letters, 9 digits, 2 letters), or 8 to 30 letters and digits.',
+      },
+    });
+    expect(jsonBody(both)).toMatchObject({
+      results: [
+        { reference: a, record: { trackingNumber: 'AB123456789GB' } },
+        { reference: b, record: { trackingNumber: 'CD987654321GB' } },
+      ],
+    });
+    expect(jsonBody(fixed)).toMatchObject({
+      reference: b,
+      changed: true,
+      email: 'sent',
+      record: {
+        trackingNumber: 'CD987654320GB',
+        emails: expect.arrayContaining([
+          { kind: 'trackingUpdate', state: 'sent', sentAt: expect.any(String) },
+        ]),
+      },
+    });
+  });
+
+  it('imports a Click & Drop export and refunds 2 bottles of an order, through the API', async () => {
+    const a = await paidOrder('api.cnd@example.com');
+    const imported = await call('POST', '/functions/v1/admin/orders/tracking-import', {
+      body: {
+        csv: `Order reference,Tracking number\r\n${a},JX123456789GB\r\nZZZZZZ999999,JX123456780GB\r\n`,
+      },
+    });
+    const part = await call('POST', '/functions/v1/admin/orders/refund-part', {
+      body: { reference: a, bottles: 2, delivery: false, reason: 'doa' },
+    });
+    expect(jsonBody(imported)).toMatchObject({
+      results: [{ reference: a, changed: true, email: 'sent', record: { trackingNumber: 'JX123456789GB' } }],
+      unmatched: [
+        { line: 3, reference: 'ZZZZZZ999999', reason: 'No order or request with reference ZZZZZZ999999.' },
+      ],
+    });
+    expect(part.statusCode).toBe(200);
+    expect(jsonBody(part)).toMatchObject({
+      reference: a,
+      pence: 650,
+      email: 'sent',
+      record: { partlyRefundedPence: 650 },
+    });
   });
 
   it('answers 400 with a message per field for a bad body or query', async () => {

@@ -400,7 +400,7 @@ describe('this week', () => {
                     changed: true,
                     email: 'sent',
                     status: 'dispatched',
-                    record: order({ status: 'dispatched' }),
+                    record: order({ status: 'dispatched', trackingNumber: 'AB123456789GB' }),
                   },
                   {
                     reference: 'zz9yy8xx7ww6',
@@ -417,6 +417,11 @@ describe('this week', () => {
       await screen.findByRole('checkbox', { name: 'Choose A1B2C3D4E5F6 (Jane Doe)' }, { timeout: 5000 }),
     );
     await user.click(screen.getByRole('checkbox', { name: 'Choose ZZ9YY8XX7WW6 (Sam Smith)' }));
+    // A number for the first order only: the second goes without one.
+    await user.type(
+      screen.getByRole('textbox', { name: 'Tracking number for A1B2C3D4E5F6' }),
+      'ab 123456789 gb',
+    );
     const button = screen.getByRole('button', { name: 'Mark 2 dispatched' });
     await user.dblClick(button);
     expect(screen.getByRole('button', { name: 'Marking dispatched…' })).toBeDisabled();
@@ -424,12 +429,15 @@ describe('this week', () => {
 
     expect(
       await screen.findByText(
-        'A1B2C3D4E5F6 marked dispatched; dispatch email sent to jane@example.com. ZZ9YY8XX7WW6: Order ZZ9YY8XX7WW6 was refunded: it cannot be dispatched.',
+        'A1B2C3D4E5F6 marked dispatched (tracking AB123456789GB); dispatch email sent to jane@example.com. ZZ9YY8XX7WW6: Order ZZ9YY8XX7WW6 was refunded: it cannot be dispatched.',
       ),
     ).toBeVisible();
     const dispatches = calls.filter((call) => call.url === `${API}/orders/dispatch`);
     expect(dispatches).toHaveLength(1);
-    expect(JSON.parse(dispatches[0]?.body ?? '')).toEqual({ references: ['a1b2c3d4e5f6', 'zz9yy8xx7ww6'] });
+    expect(JSON.parse(dispatches[0]?.body ?? '')).toEqual({
+      references: ['a1b2c3d4e5f6', 'zz9yy8xx7ww6'],
+      trackingNumbers: { a1b2c3d4e5f6: 'ab 123456789 gb' },
+    });
   });
 });
 
@@ -918,5 +926,130 @@ describe('more actions', () => {
     expect(
       await screen.findByText('Request REQ_AB3DE6GH9JK2 has a payment link open: it cannot be declined.'),
     ).toBeVisible();
+  });
+});
+
+describe('tracking and part refunds on the page', () => {
+  it('corrects the tracking number of a dispatched order in its Dispatch section', async () => {
+    const dispatched = order({
+      status: 'dispatched',
+      dispatchedAt: '2026-11-30T09:00:00.000Z',
+      trackingNumber: 'AB123456789GB',
+    });
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/order`]: () => jsonResponse({ record: dispatched }),
+      [`POST ${API}/orders/tracking`]: () =>
+        jsonResponse({
+          reference: 'a1b2c3d4e5f6',
+          changed: true,
+          email: 'sent',
+          record: { ...dispatched, trackingNumber: 'AB123456780GB' },
+        }),
+    });
+    const { user } = signedIn('/admin?order=A1B2C3D4E5F6');
+    const section = await screen.findByRole('form', { name: 'Dispatch' }, { timeout: 5000 });
+    expect(section).toHaveTextContent('tracking AB123456789GB');
+    await user.type(
+      within(section).getByRole('textbox', { name: 'Correct tracking number' }),
+      'AB123456780GB',
+    );
+    await user.click(within(section).getByRole('button', { name: 'Save tracking number' }));
+    expect(
+      await screen.findByText(
+        'Tracking number of A1B2C3D4E5F6 is now AB123456780GB. Update email sent to jane@example.com.',
+      ),
+    ).toBeVisible();
+    const sent = calls.filter((call) => call.url === `${API}/orders/tracking`);
+    expect(sent.map((call) => JSON.parse(call.body))).toEqual([
+      { reference: 'a1b2c3d4e5f6', trackingNumber: 'AB123456780GB' },
+    ]);
+  });
+
+  it('refunds 2 bottles after showing the amount, and shows the order refunded in part', async () => {
+    const six = order({ bottles: 6, subtotalPence: 1950, totalPence: 2445 });
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/order`]: () => jsonResponse({ record: six }),
+      [`POST ${API}/orders/refund-part`]: () =>
+        jsonResponse({
+          reference: 'a1b2c3d4e5f6',
+          refundId: 're_part_1',
+          pence: 650,
+          email: 'sent',
+          record: {
+            ...six,
+            partlyRefundedPence: 650,
+            partRefunds: [
+              {
+                refundId: 're_part_1',
+                pence: 650,
+                bottles: 2,
+                delivery: false,
+                reason: 'doa',
+                at: '2026-12-01T10:00:00.000Z',
+              },
+            ],
+          },
+        }),
+    });
+    const { user } = signedIn('/admin?order=A1B2C3D4E5F6');
+    const form = await screen.findByRole('form', { name: 'Refund part of A1B2C3D4E5F6' }, { timeout: 5000 });
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Bottles to refund' }), '2');
+    await user.click(within(form).getByRole('button', { name: 'Refund £6.50' }));
+    expect(
+      within(form).getByText('Refund £6.50 to Jane Doe? Stripe sends it back to their card.'),
+    ).toBeVisible();
+    expect(calls.filter((call) => call.url === `${API}/orders/refund-part`)).toHaveLength(0);
+    await user.click(within(form).getByRole('button', { name: 'Confirm refund of £6.50' }));
+    expect(
+      await screen.findByText(
+        '£6.50 refunded to Jane Doe (re_part_1); £6.50 of £24.45 refunded in all. Refund email sent to jane@example.com.',
+      ),
+    ).toBeVisible();
+    expect(screen.getByText('Refunded in part').nextElementSibling).toHaveTextContent('£6.50 of £24.45');
+    const sent = calls.filter((call) => call.url === `${API}/orders/refund-part`);
+    expect(sent.map((call) => JSON.parse(call.body))).toEqual([
+      { reference: 'a1b2c3d4e5f6', bottles: 2, delivery: false, reason: 'doa' },
+    ]);
+  });
+
+  it('imports a Click & Drop export from the orders screen and lists the row that matched nothing', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/tracking-import`]: () =>
+        jsonResponse({
+          results: [
+            {
+              reference: 'a1b2c3d4e5f6',
+              changed: true,
+              email: 'sent',
+              status: 'dispatched',
+              record: order({ status: 'dispatched' }),
+            },
+          ],
+          unmatched: [
+            {
+              line: 3,
+              reference: 'nosuchref123',
+              trackingNumber: 'JX123456780GB',
+              reason: 'No order or request with reference nosuchref123.',
+            },
+          ],
+        }),
+    });
+    const { user } = signedIn('/admin?view=orders');
+    const input = await screen.findByLabelText('Choose the Click & Drop export', {}, { timeout: 5000 });
+    const csv =
+      'Order reference,Tracking number\r\na1b2c3d4e5f6,JX123456789GB\r\nnosuchref123,JX123456780GB\r\n';
+    await user.upload(input, new File([csv], 'export.csv', { type: 'text/csv' }));
+    expect(
+      await screen.findByText('1 order matched: 1 marked dispatched, 1 email sent. 1 row not matched.'),
+    ).toBeVisible();
+    expect(
+      within(screen.getByRole('list', { name: 'Rows not matched' })).getByRole('listitem'),
+    ).toHaveTextContent('Line 3 (NOSUCHREF123): No order or request with reference nosuchref123.');
+    const sent = calls.filter((call) => call.url === `${API}/orders/tracking-import`);
+    expect(sent.map((call) => JSON.parse(call.body))).toEqual([{ csv }]);
   });
 });

@@ -16,6 +16,8 @@ const EMAIL_NAMES: Record<AdminEmail['kind'], string> = {
   dispatch: 'Dispatch',
   delay: 'Delay',
   refund: 'Refund',
+  trackingUpdate: 'Tracking update',
+  partRefund: 'Part refund',
   requestReceived: 'Request received',
   requestNotice: 'Request notice to the shop',
   paymentInvitation: 'Payment link',

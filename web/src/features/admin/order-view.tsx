@@ -5,6 +5,7 @@ import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
 import { bottlesText, emailLine, formatDay, formatInstant, referenceText } from './admin-format';
 import { ActionReportView, AdminField, emailWording, StatusTag } from './admin-ui';
+import { PartRefundSection, TrackingSection } from './order-after-dispatch';
 import { useAdminAction } from './use-admin-action';
 
 type Loaded = { record: AdminRecordView } | { failed: string } | undefined;
@@ -167,6 +168,14 @@ function OrderFacts({ order }: { order: AdminOrderView }) {
           </dd>
         </div>
       )}
+      {order.partlyRefundedPence !== undefined && order.partlyRefundedPence > 0 && (
+        <div>
+          <dt>Refunded in part</dt>
+          <dd>
+            {formatGbp(order.partlyRefundedPence)} of {formatGbp(order.totalPence)}
+          </dd>
+        </div>
+      )}
       {order.refundedAt && (
         <div>
           <dt>Refunded</dt>
@@ -304,6 +313,8 @@ function OrderActions({
           <ActionReportView report={dispatchAction.report} />
         </div>
       )}
+      {order.status === 'dispatched' && <TrackingSection api={api} order={order} onUpdate={onUpdate} />}
+      {!refunded && <PartRefundSection api={api} order={order} onUpdate={onUpdate} />}
       <form
         className="card"
         onSubmit={(event) => {

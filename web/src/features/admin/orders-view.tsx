@@ -5,6 +5,7 @@ import type { AdminRecordView } from '../../../../shared/admin-responses';
 import type { AdminApi } from './admin-api';
 import { AdminField } from './admin-ui';
 import { RecordList } from './record-list';
+import { TrackingImport } from './tracking-import';
 import { useAdminParams } from './use-admin-params';
 
 const STATUSES = ['paid', 'dispatched', 'refunded', 'requested', 'invited', 'declined'] as const;
@@ -88,6 +89,7 @@ export function OrdersView({ api }: { api: AdminApi }) {
           Show
         </button>
       </form>
+      <TrackingImport api={api} onChanged={load} />
       {loaded === undefined && (
         <p className="loading" role="status">
           Loading…

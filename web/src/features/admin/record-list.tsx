@@ -4,7 +4,7 @@ import type { AdminRecordView } from '../../../../shared/admin-responses';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay, referenceText } from './admin-format';
-import { ActionReportView, StatusTag } from './admin-ui';
+import { ActionReportView, AdminField, StatusTag } from './admin-ui';
 import { useAdminAction } from './use-admin-action';
 
 interface RecordListProps {
@@ -22,6 +22,8 @@ interface RecordListProps {
  */
 export function RecordList({ api, records, onChanged, label }: RecordListProps) {
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  // Each chosen order's tracking number as typed or scanned; a blank one is none.
+  const [tracking, setTracking] = useState<Readonly<Record<string, string>>>({});
   const action = useAdminAction();
   const dispatchable = records.filter((record) => record.kind === 'order' && record.status === 'paid');
 
@@ -35,21 +37,28 @@ export function RecordList({ api, records, onChanged, label }: RecordListProps) 
 
   const dispatch = async () => {
     const references = [...chosen];
+    const trackingNumbers = Object.fromEntries(
+      references.flatMap((reference) => {
+        const typed = tracking[reference]?.trim() ?? '';
+        return typed === '' ? [] : [[reference, typed]];
+      }),
+    );
     const answer = await action.run(
-      () => api.dispatch({ references }),
+      () => api.dispatch({ references, trackingNumbers }),
       ({ results }) =>
         results
           .map((result) =>
             'refused' in result
               ? `${result.reference.toUpperCase()}: ${result.refused}`
               : result.changed
-                ? `${result.reference.toUpperCase()} marked dispatched; dispatch email ${result.email === 'sent' ? `sent to ${result.record.customerEmail}` : 'not sent again'}.`
+                ? `${result.reference.toUpperCase()} marked dispatched${result.record.trackingNumber ? ` (tracking ${result.record.trackingNumber})` : ''}; dispatch email ${result.email === 'sent' ? `sent to ${result.record.customerEmail}` : 'not sent again'}.`
                 : `${result.reference.toUpperCase()} was already dispatched: nothing changed, no email sent again.`,
           )
           .join(' '),
     );
     if (answer !== undefined) {
       setChosen(new Set());
+      setTracking({});
       onChanged();
     }
   };
@@ -77,6 +86,12 @@ export function RecordList({ api, records, onChanged, label }: RecordListProps) 
                     {referenceText(record)}
                   </Link>{' '}
                   <StatusTag status={record.status} />
+                  {record.kind === 'order' && (record.partlyRefundedPence ?? 0) > 0 && (
+                    <>
+                      {' '}
+                      <span className="admin-tag admin-tag--partly-refunded">refunded in part</span>
+                    </>
+                  )}
                 </p>
                 <p>
                   {record.customerName} · {record.postcode}
@@ -85,6 +100,27 @@ export function RecordList({ api, records, onChanged, label }: RecordListProps) 
                   {bottlesText(record.bottles)} · {formatGbp(record.totalPence)} · dispatch{' '}
                   {formatDay(record.dispatchDate)}
                 </p>
+                {canDispatch && chosen.has(record.reference) && (
+                  <AdminField
+                    label={`Tracking number for ${referenceText(record)}`}
+                    hint="Optional: type or scan it from the label"
+                    error={action.fieldError('trackingNumbers')}
+                  >
+                    {(props) => (
+                      <input
+                        {...props}
+                        name={`tracking-${record.reference}`}
+                        autoComplete="off"
+                        autoCapitalize="characters"
+                        spellCheck={false}
+                        value={tracking[record.reference] ?? ''}
+                        onChange={(event) =>
+                          setTracking((current) => ({ ...current, [record.reference]: event.target.value }))
+                        }
+                      />
+                    )}
+                  </AdminField>
+                )}
               </div>
             </li>
           );

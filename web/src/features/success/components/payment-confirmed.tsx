@@ -1,10 +1,10 @@
 import type { CheckoutStatus } from '../../../../../shared/checkout-status';
 import { formatDispatchDate } from '../../../../../shared/dispatch';
 import { formatGbp } from '../../../../../shared/pricing';
-import { DAPHNIA, PRODUCT_NAME } from '../../../../../shared/product';
 import { FocusHeading } from '../../../components/ui/focus-heading';
 import { CheckIcon } from '../../../components/ui/icons';
 import { SummaryLine } from '../../../components/ui/summary-line';
+import { OrderLine } from './order-line';
 import { OrderReference } from './order-reference';
 import { ReturnHomeLink } from './return-home-link';
 
@@ -22,9 +22,7 @@ export function PaymentConfirmed({ sessionId, status }: { sessionId: string; sta
       <p>You will receive an email confirmation shortly with your order details and delivery information.</p>
       <OrderReference sessionId={sessionId} />
       <dl className="summary__lines">
-        <SummaryLine label="Order">
-          {status.bottles} × {DAPHNIA.bottleSize} {PRODUCT_NAME}
-        </SummaryLine>
+        <OrderLine bottles={status.bottles} />
         <SummaryLine label="Total paid">{formatGbp(status.total)}</SummaryLine>
         <SummaryLine label="Dispatch date">{formatDispatchDate(status.dispatchDate)}</SummaryLine>
       </dl>

@@ -1,8 +1,8 @@
 import type { CheckoutStatus } from '../../../../../shared/checkout-status';
 import { formatGbp } from '../../../../../shared/pricing';
-import { DAPHNIA, PRODUCT_NAME } from '../../../../../shared/product';
 import { FocusHeading } from '../../../components/ui/focus-heading';
 import { SummaryLine } from '../../../components/ui/summary-line';
+import { OrderLine } from './order-line';
 import { OrderReference } from './order-reference';
 import { ReturnHomeLink } from './return-home-link';
 
@@ -25,9 +25,7 @@ export function PaymentFailed({ sessionId, status }: { sessionId: string; status
       </p>
       <OrderReference sessionId={sessionId} />
       <dl className="summary__lines">
-        <SummaryLine label="Order">
-          {status.bottles} × {DAPHNIA.bottleSize} {PRODUCT_NAME}
-        </SummaryLine>
+        <OrderLine bottles={status.bottles} />
         <SummaryLine label="Total">{formatGbp(status.total)} (not taken)</SummaryLine>
       </dl>
       <p>

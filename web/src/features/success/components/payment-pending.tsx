@@ -1,9 +1,9 @@
 import type { CheckoutStatus } from '../../../../../shared/checkout-status';
 import { formatDispatchDate } from '../../../../../shared/dispatch';
 import { formatGbp } from '../../../../../shared/pricing';
-import { DAPHNIA, PRODUCT_NAME } from '../../../../../shared/product';
 import { FocusHeading } from '../../../components/ui/focus-heading';
 import { SummaryLine } from '../../../components/ui/summary-line';
+import { OrderLine } from './order-line';
 import { OrderReference } from './order-reference';
 import { ReturnHomeLink } from './return-home-link';
 
@@ -26,9 +26,7 @@ export function PaymentPending({ sessionId, status }: { sessionId: string; statu
       </p>
       <OrderReference sessionId={sessionId} />
       <dl className="summary__lines">
-        <SummaryLine label="Order">
-          {status.bottles} × {DAPHNIA.bottleSize} {PRODUCT_NAME}
-        </SummaryLine>
+        <OrderLine bottles={status.bottles} />
         <SummaryLine label="Total">{formatGbp(status.total)}</SummaryLine>
         <SummaryLine label="Expected dispatch">{formatDispatchDate(status.dispatchDate)}</SummaryLine>
       </dl>

@@ -1,0 +1,172 @@
+import type Stripe from 'stripe';
+import { formatGbp } from '../../../shared/pricing';
+import { isStripeError } from '../../lib/stripe-errors';
+import { capacityStoreFromTable } from '../capacity/capacity-table';
+import { giveBackPartOfSale, holdBottles, holdId } from '../capacity/holds';
+import { partRefundWhat, renderPartRefundEmail } from '../emails/order-updates';
+import { updateIf } from '../orders/conditional-writes';
+import { appendHistory, historyEntry } from '../orders/history';
+import type { ManagedOrder, PartRefund, RefundReason } from '../orders/managed-order';
+import { rereadOrder } from '../orders/order-emails';
+import { orderKey } from '../orders/orders-table';
+import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
+import { RefusedError } from '../refusal';
+import { findOrder, paymentIntentOf } from './order-actions';
+import type { ShopStripeDeps } from './shop-deps';
+
+export interface PartRefundResult {
+  reference: string;
+  refundId: string;
+  pence: number;
+  email: SendOnceOutcome;
+  order: ManagedOrder;
+}
+
+/** What a part refund costs: the bottles at the price the customer paid, and the delivery they paid. */
+export function partRefundPence(
+  order: Pick<ManagedOrder, 'unitPricePence' | 'shippingPence'>,
+  part: { bottles: number; delivery: boolean },
+): number {
+  return part.bottles * order.unitPricePence + (part.delivery ? order.shippingPence : 0);
+}
+
+/** Why this part cannot be refunded, in the merchant's words; undefined when it can. */
+function refusalOf(order: ManagedOrder, part: { bottles: number; delivery: boolean }, pence: number) {
+  if (order.status === 'refunded') return `${order.reference} was refunded in full already.`;
+  if (part.bottles < 0 || !Number.isInteger(part.bottles)) return 'Bottles is a whole number.';
+  if (pence <= 0) return 'Refund at least one bottle, or the delivery.';
+  const parts = order.partRefunds ?? [];
+  const bottlesLeft = order.bottles - parts.reduce((sum, p) => sum + p.bottles, 0);
+  if (part.bottles > bottlesLeft) {
+    return `${order.reference} has ${bottlesLeft} of its ${order.bottles} bottles not refunded yet: ${part.bottles} cannot be refunded.`;
+  }
+  if (part.delivery && parts.some((p) => p.delivery))
+    return `The delivery of ${order.reference} was refunded already.`;
+  const left = order.totalPence - (order.partlyRefundedPence ?? 0);
+  if (pence > left) {
+    return `${formatGbp(pence)} is more than the ${formatGbp(left)} of ${order.reference} not refunded yet.`;
+  }
+  return undefined;
+}
+
+/**
+ * Refunds part of an order (some bottles, the delivery, or both) through Stripe, with its own email,
+ * as many times as the merchant needs up to what was paid. The amount is the order's own prices
+ * (integer pence). The Stripe call carries an idempotency key of the order and this refund's
+ * sequence number (`refund-<session>-part-<n>`), so a repeat after a crash or a lost answer gets
+ * the same refund back instead of a second one, and the next refund gets a new key.
+ *
+ * The intent is stored first (`partRefundPending`), so the `charge.refunded` webhook Stripe sends
+ * at once leaves the recording to this call (recordStripeRefund). Then one conditional update (the
+ * order still has n-1 part refunds) appends the refund, raises `partlyRefundedPence`, appends
+ * `partly-refunded` by `actor` to the history and makes the part refund email due; the email goes
+ * once. Bottles of an order not yet dispatched go back to their day's capacity.
+ * @throws RefusedError for more than remains, a refunded order, or Stripe's refusal.
+ */
+export async function refundPart(
+  reference: string,
+  input: { bottles: number; delivery: boolean; reason: RefundReason; actor: string },
+  deps: ShopStripeDeps,
+): Promise<PartRefundResult> {
+  const part = { bottles: input.bottles, delivery: input.delivery };
+  const found = await findOrder(deps, reference);
+  const pence = partRefundPence(found, part);
+  const refused = refusalOf(found, part, pence);
+  if (refused !== undefined) throw new RefusedError(refused);
+  const seq = (found.partRefunds?.length ?? 0) + 1;
+  const update = (params: Parameters<typeof updateIf>[2]) =>
+    updateIf(deps.table, orderKey(found.sessionId), params);
+  const countIs = seq === 1 ? 'attribute_not_exists(partRefunds)' : 'size(partRefunds) = :before';
+  const beforeValue = seq === 1 ? {} : { ':before': seq - 1 };
+  const pending = await update({
+    ConditionExpression: `#status IN (:paid, :dispatched) AND ${countIs}`,
+    UpdateExpression: 'SET partRefundPending = :seq',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':paid': 'paid', ':dispatched': 'dispatched', ':seq': seq, ...beforeValue },
+  });
+  if (!pending)
+    throw new RefusedError(`${found.reference} changed meanwhile (another refund?): look at it again.`);
+
+  let refund: Stripe.Refund;
+  try {
+    refund = await deps.stripe.refunds.create(
+      {
+        payment_intent: found.paymentIntentId ?? (await paymentIntentOf(found.sessionId, deps.stripe)),
+        amount: pence,
+        metadata: { reference: found.reference, reason: input.reason, part: String(seq) },
+      },
+      { idempotencyKey: `refund-${found.sessionId}-part-${seq}` },
+    );
+  } catch (error) {
+    if (isStripeError(error) && error.type !== 'StripeConnectionError' && error.type !== 'StripeAPIError') {
+      await update({
+        ConditionExpression: 'partRefundPending = :seq',
+        UpdateExpression: 'REMOVE partRefundPending',
+        ExpressionAttributeValues: { ':seq': seq },
+      });
+      throw new RefusedError(
+        `Stripe refused the refund of ${found.reference}: ${error.message}. Nothing was refunded.`,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+
+  const now = deps.now().toISOString();
+  const record: PartRefund = { refundId: refund.id, pence, ...part, reason: input.reason, at: now };
+  // Bottles not dispatched yet were counted on their day: what is left of the sale stays counted.
+  const givesBack =
+    found.status === 'paid' &&
+    part.bottles > 0 &&
+    found.capacityHold !== undefined &&
+    found.capacityDate !== undefined &&
+    found.capacityMovingFrom === undefined;
+  const oldHold = found.capacityHold;
+  const nextHold =
+    givesBack && oldHold !== undefined && holdBottles(oldHold) > part.bottles
+      ? holdId(oldHold.slice(0, oldHold.lastIndexOf(':')), holdBottles(oldHold) - part.bottles)
+      : undefined;
+  const refundedSoFar = (found.partlyRefundedPence ?? 0) + pence;
+  const due = emailDue('partRefund');
+  const history = appendHistory(
+    historyEntry(
+      now,
+      input.actor,
+      'partly-refunded',
+      `${formatGbp(pence)} for ${partRefundWhat(part)}, ${input.reason} (${refund.id}); ${formatGbp(refundedSoFar)} of ${formatGbp(found.totalPence)} in all`,
+    ),
+  );
+  const recorded = await update({
+    ConditionExpression: `partRefundPending = :seq AND ${countIs}`,
+    UpdateExpression: `SET partRefunds = list_append(if_not_exists(partRefunds, :none), :part), partlyRefundedPence = :soFar, ${due.set}, ${history.set}${givesBack ? (nextHold ? ', capacityHold = :nextHold' : '') : ''} REMOVE partRefundPending, ${due.remove}${givesBack && !nextHold ? ', capacityHold' : ''}`,
+    ExpressionAttributeNames: { ...due.names, ...history.names },
+    ExpressionAttributeValues: {
+      ...history.values,
+      ...beforeValue,
+      ':seq': seq,
+      ':none': [],
+      ':part': [record],
+      ':soFar': refundedSoFar,
+      ':pending': 'pending',
+      ...(nextHold && { ':nextHold': nextHold }),
+    },
+  });
+  if (recorded && givesBack && oldHold !== undefined && found.capacityDate !== undefined) {
+    await giveBackPartOfSale(capacityStoreFromTable(deps.table), found.capacityDate, oldHold, part.bottles);
+  }
+  let order = await rereadOrder(deps, found.sessionId);
+  const email = await sendOnce(
+    order.pk,
+    'partRefund',
+    () => ({
+      to: order.customerEmail,
+      replyTo: deps.seller.email,
+      content: renderPartRefundEmail(order, order.partRefunds?.at(-1) ?? record, deps.seller),
+    }),
+    deps,
+  );
+  order = await rereadOrder(deps, found.sessionId);
+  return { reference: order.reference, refundId: refund.id, pence, email, order };
+}

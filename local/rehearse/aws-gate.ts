@@ -1,0 +1,348 @@
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runSimulation } from '@cloud-copilot/iam-simulate';
+import { z } from 'zod';
+import { type Assembly, REHEARSAL_ACCOUNT, resourcesOfType } from './assembly';
+
+/**
+ * The rehearsal's AWS: a gate in front of each stand-in (dynalite, SES, the Secrets Manager
+ * extension) that checks every call against the calling function's role in the template, with
+ * @cloud-copilot/iam-simulate, before the stand-in answers. A refusal answers as AWS does and
+ * prints one line naming AccessDenied, the role, the action and the resource.
+ */
+
+export interface AwsGate {
+  /** Environment variables pointing each SDK client at its gate (AWS_ENDPOINT_URL_<SERVICE>). */
+  endpoints: Readonly<Record<string, string>>;
+  extensionPort: number;
+  /** The access key id a role's function signs with: how the gate knows which role calls. */
+  accessKeyFor(roleId: string): string;
+  /** AWS_SESSION_TOKEN of a role's function: how the secrets extension knows which role calls. */
+  sessionTokenFor(roleId: string): string;
+  close(): Promise<void>;
+}
+
+export interface AwsGateOptions {
+  assembly: Assembly;
+  dynamoUrl: string;
+  sesUrl: string;
+  /** The template's secrets, by ARN, as the extension answers them. */
+  secrets: ReadonlyMap<string, string>;
+  /** undefined: the port the template gives the extension (PARAMETERS_SECRETS_EXTENSION_HTTP_PORT). */
+  extensionPort: number | undefined;
+  log: (line: string) => void;
+}
+
+const policyDocumentSchema = z.object({ Statement: z.array(z.record(z.string(), z.unknown())) });
+
+/** The identity policies of each role in the app stack: its inline policies and the AWS::IAM::Policy resources naming it. */
+function rolePolicies(assembly: Assembly): Map<string, Array<{ name: string; policy: unknown }>> {
+  const app = assembly.app.name;
+  const policies = new Map<string, Array<{ name: string; policy: unknown }>>();
+  const add = (roleId: string, name: string, document: unknown) => {
+    const resolved = assembly.resolve(app, document);
+    policyDocumentSchema.parse(resolved);
+    policies.set(roleId, [...(policies.get(roleId) ?? []), { name, policy: resolved }]);
+  };
+  for (const [roleId, role] of resourcesOfType(assembly, 'AWS::IAM::Role')) {
+    policies.set(roleId, []);
+    const inline = z
+      .array(z.object({ PolicyName: z.string(), PolicyDocument: z.unknown() }))
+      .optional()
+      .parse(role.Properties.Policies);
+    for (const policy of inline ?? []) add(roleId, policy.PolicyName, policy.PolicyDocument);
+  }
+  for (const [policyId, policy] of resourcesOfType(assembly, 'AWS::IAM::Policy')) {
+    const roles = z
+      .array(z.object({ Ref: z.string() }))
+      .default([])
+      .parse(policy.Properties.Roles);
+    for (const role of roles) add(role.Ref, policyId, policy.Properties.PolicyDocument);
+  }
+  return policies;
+}
+
+interface Call {
+  roleId: string;
+  action: string;
+  /** Any one of these allowing the call allows it (SES: the address's identity or its domain's). */
+  resources: readonly string[][];
+  context: Record<string, string | string[]>;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks);
+}
+
+function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, target: string): Promise<void> {
+  const url = new URL(req.url ?? '/', target);
+  return new Promise((done, fail) => {
+    const upstream = request(
+      url,
+      {
+        method: req.method,
+        headers: { ...req.headers, host: url.host, 'content-length': String(body.length) },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on('end', () => done());
+      },
+    );
+    upstream.on('error', fail);
+    upstream.end(body);
+  });
+}
+
+/** `Credential=AKID/date/region/service/aws4_request` in a SigV4 Authorization header. */
+function signingKeyId(req: IncomingMessage): string | undefined {
+  return /Credential=([^/,\s]+)\//.exec(req.headers.authorization ?? '')?.[1];
+}
+
+export async function startAwsGate(options: AwsGateOptions): Promise<AwsGate> {
+  const { assembly, log } = options;
+  const policies = rolePolicies(assembly);
+  const roleArn = (roleId: string) => `arn:aws:iam::${REHEARSAL_ACCOUNT}:role/${roleId}`;
+  const region = assembly.region;
+  const tables = new Map<string, string>();
+  for (const stack of assembly.stacks.values()) {
+    for (const [id, resource] of Object.entries(stack.template.Resources)) {
+      if (resource.Type !== 'AWS::DynamoDB::Table') continue;
+      const hash = z
+        .array(z.object({ AttributeName: z.string(), KeyType: z.string() }))
+        .parse(resource.Properties.KeySchema)
+        .find((key) => key.KeyType === 'HASH');
+      if (hash) tables.set(assembly.resolveString(stack.name, { Ref: id }), hash.AttributeName);
+    }
+  }
+
+  /** @returns undefined when allowed, else the line to print and the message AWS would give. */
+  async function check(call: Call): Promise<string | undefined> {
+    const identityPolicies = policies.get(call.roleId);
+    if (!identityPolicies) return `no role ${call.roleId} in the template`;
+    for (const alternatives of call.resources) {
+      let allowed = false;
+      for (const resource of alternatives) {
+        const result = await runSimulation(
+          {
+            request: {
+              principal: roleArn(call.roleId),
+              action: call.action,
+              resource: { resource, accountId: REHEARSAL_ACCOUNT },
+              contextVariables: call.context,
+            },
+            identityPolicies,
+            serviceControlPolicies: [],
+            resourceControlPolicies: [],
+          },
+          {},
+        );
+        if (result.resultType === 'error') {
+          log(
+            `iam-simulate could not evaluate ${call.action} on ${resource}: ${JSON.stringify(result.errors)}`,
+          );
+        } else if (result.overallResult === 'Allowed') {
+          allowed = true;
+          break;
+        }
+      }
+      if (!allowed) {
+        const resource = alternatives[0] ?? '*';
+        const keys = call.context['dynamodb:LeadingKeys'];
+        log(
+          `AccessDenied: role ${call.roleId} may not ${call.action} on ${resource}${keys === undefined ? '' : ` (dynamodb:LeadingKeys ${String(keys)})`}`,
+        );
+        return `User: arn:aws:sts::${REHEARSAL_ACCOUNT}:assumed-role/${call.roleId}/rehearsal is not authorized to perform: ${call.action} on resource: ${resource} because no identity-based policy allows the ${call.action} action`;
+      }
+    }
+    return undefined;
+  }
+
+  const roleOfKey = (keyId: string | undefined) => (keyId?.startsWith('ROLE.') ? keyId.slice(5) : undefined);
+
+  // DynamoDB (JSON protocol): the action from X-Amz-Target, the table (or index) from the body,
+  // and dynamodb:LeadingKeys from the item's partition key.
+  const dynamo = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const roleId = roleOfKey(signingKeyId(req));
+      const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+      const parsed = z
+        .object({
+          TableName: z.string().optional(),
+          IndexName: z.string().optional(),
+          Key: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+          Item: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+        })
+        .safeParse(JSON.parse(body.toString('utf8') || '{}'));
+      const input = parsed.success ? parsed.data : {};
+      const table = input.TableName ?? '';
+      const partitionKey = tables.get(table);
+      const keyValue = partitionKey ? (input.Key ?? input.Item)?.[partitionKey]?.S : undefined;
+      const resource = `arn:aws:dynamodb:${region}:${REHEARSAL_ACCOUNT}:table/${table}${input.IndexName ? `/index/${input.IndexName}` : ''}`;
+      const refusal =
+        roleId === undefined
+          ? undefined // the rehearsal's own set-up calls, signed with no role
+          : await check({
+              roleId,
+              action: `dynamodb:${operation}`,
+              resources: [[resource]],
+              context: typeof keyValue === 'string' ? { 'dynamodb:LeadingKeys': [keyValue] } : {},
+            });
+      if (refusal !== undefined) {
+        res.writeHead(400, { 'content-type': 'application/x-amz-json-1.0' });
+        res.end(
+          JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', Message: refusal }),
+        );
+        return;
+      }
+      await forward(req, body, res, options.dynamoUrl);
+    })().catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
+      res.end(JSON.stringify({ __type: 'InternalServerError', Message: String(error) }));
+    });
+  });
+
+  // SES: v1 (query protocol, form body) and v2 (REST JSON). SES authorises a send against the
+  // sender's identity (its address or its domain) and the configuration set.
+  const ses = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const roleId = roleOfKey(signingKeyId(req));
+      const isV2 = (req.url ?? '').startsWith('/v2/');
+      let action: string | undefined;
+      let from: string | undefined;
+      let configurationSet: string | undefined;
+      if (isV2 && (req.url ?? '').startsWith('/v2/email/outbound-emails')) {
+        const input = z
+          .object({ FromEmailAddress: z.string().optional(), ConfigurationSetName: z.string().optional() })
+          .safeParse(JSON.parse(body.toString('utf8') || '{}'));
+        action = 'ses:SendEmail';
+        from = input.success ? input.data.FromEmailAddress : undefined;
+        configurationSet = input.success ? input.data.ConfigurationSetName : undefined;
+      } else if (!isV2) {
+        const form = new URLSearchParams(body.toString('utf8'));
+        const name = form.get('Action');
+        if (name === 'SendEmail' || name === 'SendRawEmail') {
+          action = `ses:${name}`;
+          from = form.get('Source') ?? undefined;
+          configurationSet = form.get('ConfigurationSetName') ?? undefined;
+        }
+      }
+      if (action && roleId !== undefined) {
+        const address = /<([^>]+)>/.exec(from ?? '')?.[1] ?? from ?? '';
+        const identity = (name: string) => `arn:aws:ses:${region}:${REHEARSAL_ACCOUNT}:identity/${name}`;
+        const resources = [[identity(address), identity(address.split('@')[1] ?? address)]];
+        if (configurationSet) {
+          resources.push([
+            `arn:aws:ses:${region}:${REHEARSAL_ACCOUNT}:configuration-set/${configurationSet}`,
+          ]);
+        }
+        const refusal = await check({ roleId, action, resources, context: {} });
+        if (refusal !== undefined) {
+          res.writeHead(
+            403,
+            isV2
+              ? { 'content-type': 'application/json', 'x-amzn-errortype': 'AccessDeniedException' }
+              : { 'content-type': 'text/xml' },
+          );
+          res.end(
+            isV2
+              ? JSON.stringify({ message: refusal })
+              : `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>${refusal}</Message></Error><RequestId>rehearsal</RequestId></ErrorResponse>`,
+          );
+          return;
+        }
+      }
+      await forward(req, body, res, options.sesUrl);
+    })().catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(error));
+    });
+  });
+
+  // The AWS Parameters and Secrets Lambda Extension: the session token says which function asks.
+  const extension = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const token = String(req.headers['x-aws-parameters-secrets-token'] ?? '');
+      const roleId = token.startsWith('rehearsal.') ? token.slice(10) : undefined;
+      const secretId = url.searchParams.get('secretId') ?? '';
+      if (url.pathname !== '/secretsmanager/get' || roleId === undefined) {
+        res.writeHead(400, { 'content-type': 'text/plain' });
+        res.end('missing or wrong X-Aws-Parameters-Secrets-Token');
+        return;
+      }
+      const refusal = await check({
+        roleId,
+        action: 'secretsmanager:GetSecretValue',
+        resources: [[secretId]],
+        context: {},
+      });
+      const value = options.secrets.get(secretId);
+      if (refusal !== undefined || value === undefined) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            refusal !== undefined
+              ? { __type: 'AccessDeniedException', Message: refusal }
+              : {
+                  __type: 'ResourceNotFoundException',
+                  Message: "Secrets Manager can't find the specified secret.",
+                },
+          ),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ARN: secretId, Name: secretId.split(':').pop(), SecretString: value }));
+    })().catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(error));
+    });
+  });
+
+  const listen = (server: Server, port: number) =>
+    new Promise<number>((done, fail) => {
+      server.once('error', fail);
+      server.listen(port, '127.0.0.1', () => done((server.address() as AddressInfo).port));
+    });
+  const templatePort = Number(
+    resourcesOfType(assembly, 'AWS::Lambda::Function')
+      .map(([, fn]) => JSON.stringify(fn.Properties.Environment ?? {}))
+      .map((text) => /"PARAMETERS_SECRETS_EXTENSION_HTTP_PORT":"(\d+)"/.exec(text)?.[1])
+      .find((port) => port !== undefined) ?? 2773,
+  );
+  const dynamoPort = await listen(dynamo, 0);
+  const sesPort = await listen(ses, 0);
+  const extensionPort = await listen(extension, options.extensionPort ?? templatePort).catch(
+    (error: unknown) => {
+      throw new Error(
+        `Secrets extension stand-in: port ${options.extensionPort ?? templatePort}: ${String(error)}`,
+      );
+    },
+  );
+  const servers = [dynamo, ses, extension];
+  return {
+    endpoints: {
+      AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${dynamoPort}`,
+      AWS_ENDPOINT_URL_SES: `http://127.0.0.1:${sesPort}`,
+      AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${sesPort}`,
+    },
+    extensionPort,
+    accessKeyFor: (roleId) => `ROLE.${roleId}`,
+    sessionTokenFor: (roleId) => `rehearsal.${roleId}`,
+    close: () =>
+      Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((done) => {
+              server.closeAllConnections();
+              server.close(() => done());
+            }),
+        ),
+      ).then(() => undefined),
+  };
+}

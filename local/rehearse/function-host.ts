@@ -1,0 +1,115 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The function could not load (missing setting at init, missing chunk, no such export): as Lambda's init error. */
+export class FunctionInitError extends Error {
+  constructor(functionName: string, detail: string) {
+    super(`${functionName} failed at load: ${detail}`);
+    this.name = 'FunctionInitError';
+  }
+}
+
+export interface FunctionSpec {
+  /** The template's logical id, e.g. CreateCheckoutFunction09C2BC7F. */
+  name: string;
+  /** The asset folder the template's code points at (cdk.out/asset.<hash>). */
+  bundleDir: string;
+  /** The template's Handler, e.g. `index.handler`. */
+  handler: string;
+  /** Exactly the environment the function gets: the template's, resolved, plus what the runtime sets. */
+  env: Readonly<Record<string, string>>;
+}
+
+export interface RunningFunction {
+  name: string;
+  invoke(event: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+const RUNNER = resolve(import.meta.dirname, 'function-runner.ts');
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
+
+/** `index.handler` → index.mjs (or .js/.cjs, as the Node.js runtime looks) and the export `handler`. */
+function bundleEntry(spec: FunctionSpec): { file: string; exportName: string } {
+  const dot = spec.handler.lastIndexOf('.');
+  const module = spec.handler.slice(0, dot);
+  const exportName = spec.handler.slice(dot + 1);
+  const file = ['.mjs', '.js', '.cjs'].map((ext) => join(spec.bundleDir, `${module}${ext}`)).find(existsSync);
+  if (!file) throw new FunctionInitError(spec.name, `no ${module}.mjs in ${spec.bundleDir}`);
+  return { file, exportName };
+}
+
+type RunnerMessage =
+  | { type: 'ready' }
+  | { type: 'init-error'; message: string }
+  | { type: 'result'; id: number; result: unknown }
+  | { type: 'error'; id: number; message: string };
+
+/**
+ * Starts a function in a process of its own (its init runs now, as a cold start), with nothing of
+ * this process's environment: what the template does not set, the function does not have. Its
+ * output goes to `log`, each line prefixed by the function's name.
+ */
+export async function startFunction(
+  spec: FunctionSpec,
+  log: (line: string) => void,
+): Promise<RunningFunction> {
+  const { file, exportName } = bundleEntry(spec);
+  // tsx only runs the runner itself; the bundle is plain ESM, imported as Lambda imports it.
+  const child: ChildProcess = fork(RUNNER, [file, exportName], {
+    cwd: REPO_ROOT,
+    env: { ...spec.env },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      for (const line of chunk.split('\n')) if (line.trim()) log(`[${spec.name}] ${line}`);
+    });
+  }
+  const pending = new Map<number, { done: (value: unknown) => void; fail: (error: Error) => void }>();
+  let initError: FunctionInitError | undefined;
+  let nextId = 1;
+  const ready = new Promise<void>((done) => {
+    child.on('message', (message: RunnerMessage) => {
+      if (message.type === 'ready') done();
+      else if (message.type === 'init-error') {
+        initError = new FunctionInitError(spec.name, message.message);
+        log(initError.message);
+        done();
+      } else {
+        const waiting = pending.get(message.id);
+        pending.delete(message.id);
+        if (message.type === 'result') waiting?.done(message.result);
+        else waiting?.fail(new Error(`${spec.name}: ${message.message}`));
+      }
+    });
+    child.once('exit', (code) => {
+      initError ??= new FunctionInitError(spec.name, `process exited (${String(code)})`);
+      for (const waiting of pending.values()) waiting.fail(initError);
+      pending.clear();
+      done();
+    });
+  });
+  await ready;
+  return {
+    name: spec.name,
+    invoke(event) {
+      if (initError) return Promise.reject(initError);
+      const id = nextId++;
+      return new Promise((done, fail) => {
+        pending.set(id, { done, fail });
+        child.send({ id, event, functionName: spec.name });
+      });
+    },
+    close() {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      return new Promise((done) => {
+        child.once('exit', () => done());
+        child.kill();
+      });
+    },
+  };
+}

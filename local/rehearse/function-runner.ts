@@ -1,0 +1,53 @@
+/**
+ * One Lambda function as the Node.js runtime runs it: this process imports the bundle the
+ * template names (its init, with exactly the environment it was given) and answers invocations
+ * from its parent over IPC, one message per event. Started by function-host.ts, never by hand.
+ */
+import { pathToFileURL } from 'node:url';
+
+type Handler = (event: unknown, context: unknown) => unknown;
+
+interface Invocation {
+  id: number;
+  event: unknown;
+  functionName: string;
+}
+
+function send(message: unknown): void {
+  process.send?.(message);
+}
+
+const [bundleFile, handlerName] = process.argv.slice(2);
+let handler: Handler | undefined;
+try {
+  if (!bundleFile || !handlerName) throw new Error('usage: function-runner <bundle.mjs> <export>');
+  const loaded: Record<string, unknown> = await import(pathToFileURL(bundleFile).href);
+  const exported = loaded[handlerName];
+  if (typeof exported !== 'function') throw new Error(`${bundleFile} exports no function ${handlerName}`);
+  handler = (event, context) => Reflect.apply(exported, undefined, [event, context]);
+  send({ type: 'ready' });
+} catch (error) {
+  // Lambda's Runtime.ImportModuleError / init error: the function never answers.
+  send({ type: 'init-error', message: error instanceof Error ? error.message : String(error) });
+  process.exitCode = 1;
+  process.disconnect?.();
+}
+
+process.on('message', (message: Invocation) => {
+  const context = {
+    functionName: message.functionName,
+    awsRequestId: `rehearsal-${message.id}`,
+    getRemainingTimeInMillis: () => 30_000,
+  };
+  Promise.resolve()
+    .then(() => handler?.(message.event, context))
+    .then(
+      (result) => send({ type: 'result', id: message.id, result: result ?? null }),
+      (error: unknown) =>
+        send({
+          type: 'error',
+          id: message.id,
+          message: error instanceof Error ? error.message : String(error),
+        }),
+    );
+});

@@ -1,0 +1,96 @@
+/**
+ * `npm run rehearse`: the shop as AWS will run it, on this machine. Synthesises the dev stage as
+ * `cdk deploy` would (or serves `--assembly DIR` as it is) and serves it on `npm start`'s ports.
+ */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { startRehearsal } from './rehearsal';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const USAGE = `Usage: npm run rehearse [-- --assembly DIR] [-- --stage STAGE]
+
+Serves the shop from a synthesised cloud assembly: the site and CloudFront's behaviours, the HTTP
+API's routes and authorizers, each function's bundle with its template environment, and every AWS
+call checked against the function's role. Without --assembly, synthesises the stage into cdk.out.`;
+
+const { values } = parseArgs({
+  options: {
+    assembly: { type: 'string' },
+    stage: { type: 'string', default: 'dev' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const env = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    LOCAL_DYNAMODB_PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+    LOCAL_SES_PORT: z.coerce.number().int().min(0).max(65535).default(8005),
+    STRIPE_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(12111),
+    LOCAL_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(8010),
+    // The template's extension port (2773) unless moved, e.g. for browser tests beside another rehearsal.
+    REHEARSAL_EXTENSION_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  })
+  .parse(process.env);
+
+const stage = values.stage;
+let assemblyDir = values.assembly === undefined ? undefined : resolve(values.assembly);
+if (assemblyDir === undefined) {
+  assemblyDir = resolve('cdk.out');
+  console.log(`Synthesising the ${stage} stage into ${assemblyDir} ...`);
+  execFileSync(
+    'npx',
+    [
+      'cdk',
+      'synth',
+      '--quiet',
+      '--no-notices',
+      '--no-version-reporting',
+      '-c',
+      `stage=${stage}`,
+      '-o',
+      assemblyDir,
+    ],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: 'true' },
+    },
+  );
+}
+
+const rehearsal = await startRehearsal({
+  assemblyDir,
+  stage,
+  port: env.PORT,
+  dynamoPort: env.LOCAL_DYNAMODB_PORT,
+  sesPort: env.LOCAL_SES_PORT,
+  simulatorPort: env.STRIPE_SIMULATOR_PORT,
+  identityProviderPort: env.LOCAL_IDP_PORT,
+  extensionPort: env.REHEARSAL_EXTENSION_PORT,
+  log: (line) => console.log(`  ${line}`),
+}).catch((error: unknown) => {
+  console.error(`Could not start the rehearsal: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
+
+console.log(`
+Live Aquatics, rehearsed from ${assemblyDir}:
+  Shop                     ${rehearsal.url}
+  Stripe Checkout          ${rehearsal.simulator.url} (simulator: pay with 4242 4242 4242 4242)
+  SES inbox                ${rehearsal.sesUrl}
+  Admin                    ${rehearsal.url}/admin (sign in at ${rehearsal.identityProvider.url})
+Press Ctrl+C to stop.
+`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void rehearsal.close().then(() => process.exit(0));
+  });
+}

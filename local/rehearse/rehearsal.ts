@@ -1,0 +1,409 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import dynalite from 'dynalite';
+import { z } from 'zod';
+import { ADMIN_CONFIG_PATH, ADMIN_PAGE_PATH, adminConfigSchema } from '../../shared/admin-config';
+import { LOCAL_MERCHANT, type LocalUser, localMerchant, startIdentityProvider } from '../identity-provider';
+import { portMessage, startSesLocal } from '../ses-local';
+import { createStaticSite } from '../static-site';
+import { type StripeSimulator, startStripeSimulator } from '../stripe-simulator/server';
+import { type Assembly, mentionedIds, readAssembly, resourcesOfType } from './assembly';
+import { type AwsGate, startAwsGate } from './aws-gate';
+import { type FunctionSpec, type RunningFunction, startFunction } from './function-host';
+import { createHttpApi } from './http-api';
+
+/** The simulator's keys: local values, never used outside this machine. */
+export const REHEARSAL_STRIPE = {
+  secretKey: 'sk_test_rehearsal',
+  webhookSecret: 'whsec_rehearsal',
+} as const;
+
+export interface RehearsalOptions {
+  /** A synthesised cloud assembly (cdk.out). */
+  assemblyDir: string;
+  stage?: string;
+  /** The shop (CloudFront's stand-in). 0 picks a free port. */
+  port: number;
+  dynamoPort: number;
+  sesPort: number;
+  simulatorPort: number;
+  identityProviderPort: number;
+  /** The secrets extension's port; undefined means the template's (PARAMETERS_SECRETS_EXTENSION_HTTP_PORT). */
+  extensionPort?: number;
+  adminUsers?: readonly LocalUser[];
+  log: (line: string) => void;
+}
+
+export interface Rehearsal {
+  url: string;
+  dynamoUrl: string;
+  sesUrl: string;
+  simulator: StripeSimulator;
+  identityProvider: { url: string; clientId: string; users: readonly LocalUser[] };
+  assembly: Assembly;
+  /** Runs each scheduled rule's target now, as EventBridge would at its next tick. */
+  runSchedule(): Promise<unknown[]>;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, part: string, port: number, host?: string): Promise<number> {
+  return new Promise((done, fail) => {
+    server.once('error', (error) =>
+      fail(new Error(portMessage(part, { port, host: host ?? 'all interfaces' }, error), { cause: error })),
+    );
+    server.listen(port, host, () => done((server.address() as AddressInfo).port));
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((done) => {
+    server.closeAllConnections();
+    server.close(() => done());
+  });
+}
+
+/**
+ * What each of the template's secrets holds here: a Stripe key document where its description
+ * names one (the stage's Stripe secrets), else the generated string Secrets Manager would make.
+ */
+function localSecretValue(description: unknown): string {
+  const key = /JSON \{"(\w+)"/.exec(typeof description === 'string' ? description : '')?.[1];
+  if (key === 'stripeSecretKey') return JSON.stringify({ stripeSecretKey: REHEARSAL_STRIPE.secretKey });
+  if (key === 'stripeWebhookSecret')
+    return JSON.stringify({ stripeWebhookSecret: REHEARSAL_STRIPE.webhookSecret });
+  return randomBytes(24).toString('hex');
+}
+
+/** `rate(15 minutes)` → milliseconds; cron schedules are not rehearsed. */
+function rateMs(expression: unknown): number | undefined {
+  const match = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(String(expression));
+  if (!match) return undefined;
+  const unit = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }[match[2]?.replace(/s$/, '') ?? 'minute'];
+  return Number(match[1]) * (unit ?? 60_000);
+}
+
+/**
+ * The shop served from a synthesised cloud assembly alone: CloudFront's behaviours, the HTTP API's
+ * routes and authorizers, each function's bundle in a process of its own with the template's
+ * environment, every AWS call checked against the function's role, and the reconciler's schedule.
+ * The stand-ins (dynalite, SES, Stripe simulator, identity provider) are those of `npm start`.
+ */
+export async function startRehearsal(options: RehearsalOptions): Promise<Rehearsal> {
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer().catch(() => undefined);
+  };
+  try {
+    const assembly = readAssembly(options.assemblyDir, options.stage);
+    const app = assembly.app.name;
+    const log = options.log;
+
+    const dynamo = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+    const dynamoUrl = `http://127.0.0.1:${await listen(dynamo, 'DynamoDB stand-in (dynalite)', options.dynamoPort, '127.0.0.1')}`;
+    closers.push(() => closeServer(dynamo));
+    const ses = await startSesLocal({ port: options.sesPort, host: '127.0.0.1' });
+    closers.push(() => closeServer(ses));
+    const sesUrl = `http://127.0.0.1:${(ses.address() as AddressInfo).port}`;
+
+    // Every table of every stack, as its template defines it.
+    const dynamoClient = new DynamoDBClient({
+      region: assembly.region,
+      endpoint: dynamoUrl,
+      credentials: { accessKeyId: 'rehearsal', secretAccessKey: 'rehearsal' },
+    });
+    for (const stack of assembly.stacks.values()) {
+      for (const [id, table] of Object.entries(stack.template.Resources)) {
+        if (table.Type !== 'AWS::DynamoDB::Table') continue;
+        const props = table.Properties;
+        const input: CreateTableCommandInput = {
+          TableName: id,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: z
+            .array(z.object({ AttributeName: z.string(), AttributeType: z.enum(['S', 'N', 'B']) }))
+            .parse(props.AttributeDefinitions),
+          KeySchema: z
+            .array(z.object({ AttributeName: z.string(), KeyType: z.enum(['HASH', 'RANGE']) }))
+            .parse(props.KeySchema),
+          GlobalSecondaryIndexes: z
+            .array(
+              z.object({
+                IndexName: z.string(),
+                KeySchema: z.array(
+                  z.object({ AttributeName: z.string(), KeyType: z.enum(['HASH', 'RANGE']) }),
+                ),
+                Projection: z.object({
+                  ProjectionType: z.enum(['ALL', 'KEYS_ONLY', 'INCLUDE']),
+                  NonKeyAttributes: z.array(z.string()).optional(),
+                }),
+              }),
+            )
+            .optional()
+            .parse(props.GlobalSecondaryIndexes),
+        };
+        await dynamoClient.send(new CreateTableCommand(input));
+      }
+    }
+    dynamoClient.destroy();
+
+    const secrets = new Map<string, string>();
+    for (const stack of assembly.stacks.values()) {
+      for (const [id, secret] of Object.entries(stack.template.Resources)) {
+        if (secret.Type !== 'AWS::SecretsManager::Secret') continue;
+        secrets.set(
+          assembly.resolveString(stack.name, { Ref: id }),
+          localSecretValue(secret.Properties.Description),
+        );
+      }
+    }
+
+    // The shop's port first: the identity provider's callback and the webhook's URL are on it.
+    let serve: (req: IncomingMessage, res: ServerResponse) => Promise<void> = async (_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end(JSON.stringify({ error: 'The rehearsal is starting.' }));
+    };
+    const front = createServer((req, res) => void serve(req, res));
+    const port = await listen(front, 'Shop', options.port);
+    closers.push(() => closeServer(front));
+    const url = `http://localhost:${port}`;
+
+    // The template's app client: its id is the JWT authorizer's audience.
+    const clientIds = resourcesOfType(assembly, 'AWS::Cognito::UserPoolClient').map(([id]) =>
+      assembly.resolveString(app, { Ref: id }),
+    );
+    const adminUsers = options.adminUsers ?? [localMerchant(LOCAL_MERCHANT.email, LOCAL_MERCHANT.password)];
+    const identityProvider = await startIdentityProvider({
+      port: options.identityProviderPort,
+      clientId: clientIds[0] ?? 'rehearsal-admin-page',
+      redirectUris: [`${url}${ADMIN_PAGE_PATH}`],
+      users: adminUsers,
+    });
+    closers.push(() => identityProvider.close());
+
+    const simulator = await startStripeSimulator({
+      port: options.simulatorPort,
+      webhook: { url: `${url}/functions/v1/stripe-webhook`, secret: REHEARSAL_STRIPE.webhookSecret },
+      log,
+    });
+    closers.push(() => simulator.close());
+
+    const gate: AwsGate = await startAwsGate({
+      assembly,
+      dynamoUrl,
+      sesUrl,
+      secrets,
+      extensionPort: options.extensionPort,
+      log,
+    });
+    closers.push(() => gate.close());
+
+    // Each Node.js function, from its bundle, with exactly its template's environment.
+    const functions = new Map<string, RunningFunction>();
+    const specs: FunctionSpec[] = [];
+    for (const [id, fn] of resourcesOfType(assembly, 'AWS::Lambda::Function')) {
+      const props = fn.Properties;
+      if (!String(props.Runtime).startsWith('nodejs')) continue;
+      const code = z.object({ S3Key: z.string() }).safeParse(props.Code);
+      const bundleDir = code.success ? assembly.assetDir(code.data.S3Key) : undefined;
+      if (bundleDir === undefined) throw new Error(`${id}: its code is not an asset of ${assembly.dir}`);
+      const variables = z
+        .record(z.string(), z.unknown())
+        .parse(z.object({ Variables: z.unknown() }).optional().parse(props.Environment)?.Variables ?? {});
+      const env: Record<string, string> = {};
+      for (const [name, value] of Object.entries(variables)) {
+        // The distribution's domain is this server: what https://<distribution> is on this machine.
+        env[name] = assembly.resolveString(app, value).replace('https://{{rehearsal:site-domain}}', url);
+      }
+      const roleId = mentionedIds(props.Role)[0] ?? id;
+      specs.push({
+        name: id,
+        bundleDir,
+        handler: z.string().parse(props.Handler),
+        env: {
+          ...env,
+          ...(options.extensionPort !== undefined && {
+            PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: String(gate.extensionPort),
+          }),
+          // What the Lambda runtime sets; the credentials name the role, so the gate knows who calls.
+          AWS_REGION: assembly.region,
+          AWS_DEFAULT_REGION: assembly.region,
+          AWS_LAMBDA_FUNCTION_NAME: id,
+          AWS_ACCESS_KEY_ID: gate.accessKeyFor(roleId),
+          AWS_SECRET_ACCESS_KEY: 'rehearsal',
+          AWS_SESSION_TOKEN: gate.sessionTokenFor(roleId),
+          // The stand-ins, where the SDK and the Stripe client look for an endpoint.
+          ...gate.endpoints,
+          STRIPE_API_BASE: simulator.url,
+          // Lambda runs Node 24; the SDK's notice about this machine's Node 20 is not the function's.
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
+      });
+    }
+    const started = await Promise.all(specs.map((spec) => startFunction(spec, log)));
+    for (const running of started) {
+      functions.set(running.name, running);
+      closers.push(() => running.close());
+    }
+
+    const serveApi = await createHttpApi({ assembly, functions, identityProvider, log });
+    const behaviours = readBehaviours(assembly, secrets);
+    const siteDir = siteAssetDir(assembly);
+    const site = createStaticSite(siteDir);
+    const adminConfig = adminConfigSchema.parse({
+      signInUrl: identityProvider.url,
+      clientId: identityProvider.clientId,
+    });
+
+    serve = async (req, res) => {
+      const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+      try {
+        const behaviour = behaviours.find((candidate) => candidate.matches(pathname));
+        if (behaviour) {
+          if (!behaviour.methods.includes(req.method ?? 'GET')) {
+            res.writeHead(403, { 'content-type': 'text/plain' });
+            res.end('This distribution is not configured to allow the HTTP request method that was used.');
+            return;
+          }
+          const viewer = `${req.socket.remoteAddress ?? '127.0.0.1'}:${req.socket.remotePort ?? 0}`;
+          const status = await serveApi(req, res, {
+            ...behaviour.originHeaders,
+            'cloudfront-viewer-address': viewer,
+          });
+          log(`${req.method} ${pathname} ${status}`);
+          return;
+        }
+        if (pathname === ADMIN_CONFIG_PATH) {
+          res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+          res.end(JSON.stringify(adminConfig));
+          return;
+        }
+        await site(req, res);
+      } catch (error) {
+        log(
+          `error serving ${req.method} ${pathname}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'Bad gateway' }));
+      }
+    };
+
+    // The schedules: each rule's Lambda target, invoked with EventBridge's scheduled event.
+    const scheduled: Array<{ rule: string; target: RunningFunction }> = [];
+    for (const [ruleId, rule] of resourcesOfType(assembly, 'AWS::Events::Rule')) {
+      const every = rateMs(rule.Properties.ScheduleExpression);
+      if (every === undefined || rule.Properties.State === 'DISABLED') continue;
+      for (const targetId of mentionedIds(rule.Properties.Targets)) {
+        const target = functions.get(targetId);
+        if (!target) continue;
+        scheduled.push({ rule: ruleId, target });
+        const timer = setInterval(() => void runRule(ruleId, target), every);
+        closers.push(async () => clearInterval(timer));
+      }
+    }
+    const runRule = (rule: string, target: RunningFunction) =>
+      target
+        .invoke({
+          version: '0',
+          'detail-type': 'Scheduled Event',
+          source: 'aws.events',
+          time: new Date().toISOString(),
+          region: assembly.region,
+          resources: [rule],
+          detail: {},
+        })
+        .catch((error: unknown) => {
+          log(`${rule}: ${error instanceof Error ? error.message : String(error)}`);
+          return undefined;
+        });
+
+    return {
+      url,
+      dynamoUrl,
+      sesUrl,
+      simulator,
+      identityProvider: { url: identityProvider.url, clientId: identityProvider.clientId, users: adminUsers },
+      assembly,
+      runSchedule: () => Promise.all(scheduled.map(({ rule, target }) => runRule(rule, target))),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The folder of the site bucket's deployment asset: what the BucketDeployment copies to S3. */
+function siteAssetDir(assembly: Assembly): string {
+  for (const [, deployment] of resourcesOfType(assembly, 'Custom::CDKBucketDeployment')) {
+    const keys = z.array(z.string()).safeParse(deployment.Properties.SourceObjectKeys);
+    for (const key of keys.success ? keys.data : []) {
+      const dir = assembly.assetDir(key);
+      if (dir !== undefined && existsSync(join(dir, 'index.html'))) return dir;
+    }
+  }
+  throw new Error(`No site asset with an index.html in ${assembly.dir}`);
+}
+
+interface Behaviour {
+  matches(pathname: string): boolean;
+  methods: readonly string[];
+  originHeaders: Readonly<Record<string, string>>;
+}
+
+/** CloudFront's `*` matches any characters, `/` included. */
+function pathMatcher(pattern: string): (pathname: string) => boolean {
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return (pathname) => new RegExp(`^${source}$`).test(pathname);
+}
+
+/**
+ * The distribution's cache behaviours whose origin is not the site bucket (the API), in the
+ * template's order, with each origin's custom headers (secrets' dynamic references resolved).
+ */
+function readBehaviours(assembly: Assembly, secrets: ReadonlyMap<string, string>): Behaviour[] {
+  const [distribution] = resourcesOfType(assembly, 'AWS::CloudFront::Distribution');
+  if (!distribution) return [];
+  const config = z
+    .object({
+      CacheBehaviors: z
+        .array(
+          z.object({
+            PathPattern: z.string(),
+            TargetOriginId: z.string(),
+            AllowedMethods: z.array(z.string()),
+          }),
+        )
+        .default([]),
+      Origins: z.array(
+        z.object({
+          Id: z.string(),
+          S3OriginConfig: z.unknown().optional(),
+          OriginCustomHeaders: z
+            .array(z.object({ HeaderName: z.string(), HeaderValue: z.unknown() }))
+            .default([]),
+        }),
+      ),
+    })
+    .parse(distribution[1].Properties.DistributionConfig);
+  const dynamicReference = /^\{\{resolve:secretsmanager:(.+?):SecretString:::\}\}$/;
+  return config.CacheBehaviors.flatMap((behaviour) => {
+    const origin = config.Origins.find((candidate) => candidate.Id === behaviour.TargetOriginId);
+    if (!origin || origin.S3OriginConfig !== undefined) return [];
+    const originHeaders: Record<string, string> = {};
+    for (const header of origin.OriginCustomHeaders) {
+      const value = assembly.resolveString(assembly.app.name, header.HeaderValue);
+      const secretArn = dynamicReference.exec(value)?.[1];
+      originHeaders[header.HeaderName.toLowerCase()] =
+        secretArn === undefined ? value : (secrets.get(secretArn) ?? '');
+    }
+    return [
+      { matches: pathMatcher(behaviour.PathPattern), methods: behaviour.AllowedMethods, originHeaders },
+    ];
+  });
+}

@@ -1,0 +1,31 @@
+// Every email the shop sends, each at most once per transition that asks for it: the one list the
+// Lambdas' send-once protocol, the admin API's answers, the page and the CLI all read.
+
+/** The two emails every order sends when it is paid. */
+export const PAYMENT_EMAIL_KINDS = ['confirmation', 'merchantNotice'] as const;
+export type PaymentEmailKind = (typeof PAYMENT_EMAIL_KINDS)[number];
+
+/** The emails tracked on an order or an order request, in the order they happen. */
+export const RECORD_EMAIL_KINDS = [
+  ...PAYMENT_EMAIL_KINDS,
+  'requestReceived',
+  'requestNotice',
+  'paymentInvitation',
+  'decline',
+  'delay',
+  'dispatch',
+  // A tracking number added or corrected after the dispatch email; a part of the order refunded.
+  'trackingUpdate',
+  'partRefund',
+  'refund',
+] as const;
+export type RecordEmailKind = (typeof RECORD_EMAIL_KINDS)[number];
+
+/**
+ * Every email kind, the last two a failed Direct Debit's (to the customer, and to the merchant),
+ * tracked on that failure's own record (lambdas/domain/fulfilment/failed-debit.ts).
+ */
+export const EMAIL_KINDS = [...RECORD_EMAIL_KINDS, 'debitFailed', 'debitFailedNotice'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+/** The emails an operator's or a webhook's transition makes due (all but the payment's own). */
+export type ShopEmailKind = Exclude<EmailKind, PaymentEmailKind>;

@@ -1,0 +1,178 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type Rehearsal, startRehearsal } from '../../local/rehearse/rehearsal';
+import { tempDir } from '../infra/support';
+
+const run = promisify(execFile);
+const repoRoot = resolve(import.meta.dirname, '../..');
+const APP_TEMPLATE = 'LiveAquatics-dev.template.json';
+
+const templateSchema = z.object({
+  Resources: z.record(
+    z.string(),
+    z.object({ Type: z.string(), Properties: z.record(z.string(), z.unknown()) }),
+  ),
+});
+type Template = z.infer<typeof templateSchema>;
+
+/** The dev stage, synthesised as `cdk deploy` synthesises it: bundles, site and all. */
+async function synthesise(): Promise<string> {
+  const outdir = tempDir('rehearse-assembly-');
+  const { VITEST: _vitest, NODE_ENV: _nodeEnv, ...shell } = process.env;
+  await run('npx', ['cdk', 'synth', '--quiet', '--no-notices', '--no-version-reporting', '-o', outdir], {
+    cwd: repoRoot,
+    env: { ...shell, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: 'true' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return outdir;
+}
+
+/** A copy of the assembly whose app template a reviewer has edited; the assets are the same files. */
+function editedAssembly(base: string, edit: (template: Template) => void): string {
+  const dir = tempDir('rehearse-edited-');
+  for (const name of readdirSync(base)) {
+    if (name !== APP_TEMPLATE) symlinkSync(join(base, name), join(dir, name));
+  }
+  const raw: unknown = JSON.parse(readFileSync(join(base, APP_TEMPLATE), 'utf8'));
+  const template = templateSchema.parse(raw);
+  edit(template);
+  writeFileSync(join(dir, APP_TEMPLATE), JSON.stringify(template));
+  return dir;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The object at `key`, the template's own (not a parsed copy), so an edit changes the template. */
+function objectAt(value: unknown, key: string): Record<string, unknown> {
+  const inner: unknown = isRecord(value) ? value[key] : undefined;
+  if (!isRecord(inner)) throw new Error(`No object at ${key}`);
+  return inner;
+}
+
+function logicalIdStarting(template: Template, prefix: string, type: string): string {
+  const id = Object.keys(template.Resources).find(
+    (candidate) => candidate.startsWith(prefix) && template.Resources[candidate]?.Type === type,
+  );
+  if (!id) throw new Error(`No ${type} ${prefix}* in the template`);
+  return id;
+}
+
+async function rehearse(assemblyDir: string, lines: string[]): Promise<Rehearsal> {
+  return startRehearsal({
+    assemblyDir,
+    port: 0,
+    dynamoPort: 0,
+    sesPort: 0,
+    simulatorPort: 0,
+    identityProviderPort: 0,
+    extensionPort: 0,
+    log: (line) => lines.push(line),
+  });
+}
+
+const ORDER = {
+  name: 'Rita Rehearsal',
+  email: 'rita@example.com',
+  phone: '07700 900123',
+  address: '1 Pond Lane\nBath',
+  postcode: 'BA1 1AA',
+  quantity: 3,
+  // Three bottles at £3.25 and £4.95 delivery (the page's quote, cross-checked by the server).
+  subtotal: 9.75,
+  shipping: 4.95,
+  total: 14.7,
+};
+
+async function startCheckout(shop: Rehearsal): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${shop.url}/functions/v1/create-checkout`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': `rehearsal-${Date.now()}` },
+    body: JSON.stringify(ORDER),
+  });
+  return { status: response.status, body: z.record(z.string(), z.unknown()).parse(await response.json()) };
+}
+
+describe('npm run rehearse: the shop served from a synthesised assembly', () => {
+  const lines: string[] = [];
+  const editedLines: string[] = [];
+  let shop: Rehearsal;
+  let edited: Rehearsal;
+
+  beforeAll(async () => {
+    const assembly = await synthesise();
+    // One edited assembly carries the three edits a reviewer might make, each on a different part.
+    const editedDir = editedAssembly(assembly, (template) => {
+      const route = Object.entries(template.Resources).find(
+        ([, resource]) => resource.Properties.RouteKey === 'GET /functions/v1/shop-status',
+      );
+      if (route) delete template.Resources[route[0]];
+      const status =
+        template.Resources[logicalIdStarting(template, 'CheckoutStatusFunction', 'AWS::Lambda::Function')];
+      delete objectAt(objectAt(status?.Properties, 'Environment'), 'Variables').SHOP_ID;
+      const policy =
+        template.Resources[logicalIdStarting(template, 'StripeWebhookRoleDefaultPolicy', 'AWS::IAM::Policy')];
+      const document = objectAt(policy?.Properties, 'PolicyDocument');
+      const statements = z.array(z.unknown()).parse(document.Statement);
+      document.Statement = statements.filter((statement) => !JSON.stringify(statement).includes('ORDER#'));
+    });
+    [shop, edited] = await Promise.all([rehearse(assembly, lines), rehearse(editedDir, editedLines)]);
+  }, 600_000);
+
+  afterAll(async () => {
+    await Promise.all([shop?.close(), edited?.close()]);
+  });
+
+  it('starts a checkout through CloudFront, the origin-verify authorizer and the bundled function', async () => {
+    const { status, body } = await startCheckout(shop);
+    expect(status).toBe(200);
+    expect(String(body.url)).toMatch(
+      new RegExp(`^${shop.simulator.url.replace(/127\.0\.0\.1|localhost/, '(127\\.0\\.0\\.1|localhost)')}`),
+    );
+    expect(lines.filter((line) => line.includes('AccessDenied'))).toEqual([]);
+  }, 60_000);
+
+  it('refuses the webhook the DynamoDB write its role no longer allows, so Stripe retries', async () => {
+    const { body } = await startCheckout(edited);
+    const sessionId = String(body.sessionId);
+    await edited.simulator.completeSession(sessionId);
+    const denied = editedLines.find((line) => line.startsWith('AccessDenied'));
+    expect(denied).toMatch(
+      /^AccessDenied: role StripeWebhookRole\w+ may not dynamodb:GetItem on arn:aws:dynamodb:[\w-]+:123456789012:table\/OrdersTable\w+ \(dynamodb:LeadingKeys ORDER#cs_test_\w+\)$/,
+    );
+    expect(editedLines).toContainEqual(expect.stringMatching(/^POST \/functions\/v1\/stripe-webhook 5\d\d$/));
+  }, 60_000);
+
+  it('fails the function whose environment lost a setting, naming it', async () => {
+    // A well-formed session id, so the handler gets as far as its configuration.
+    const { body } = await startCheckout(edited);
+    const response = await fetch(
+      `${edited.url}/functions/v1/checkout-status?session_id=${String(body.sessionId)}`,
+    );
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    expect(
+      editedLines.some((line) => line.includes('CheckoutStatusFunction') && line.includes('SHOP_ID')),
+    ).toBe(true);
+  }, 60_000);
+
+  it('answers 404 for a route the template no longer has, as API Gateway does', async () => {
+    const response = await fetch(`${edited.url}/functions/v1/shop-status`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: 'Not Found' });
+    const before = await fetch(`${shop.url}/functions/v1/shop-status`);
+    expect(before.status).toBe(200);
+  }, 60_000);
+
+  it('serves the site bucket’s asset and runs the reconciler on demand', async () => {
+    const page = await fetch(`${shop.url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Daphnia Magna');
+    const [result] = await shop.runSchedule();
+    expect(result).not.toBeUndefined();
+  }, 120_000);
+});

@@ -1,0 +1,212 @@
+import { useState } from 'react';
+import type { AdminOrderView, AdminRecordView } from '../../../../shared/admin-responses';
+import { formatGbp } from '../../../../shared/pricing';
+import type { AdminApi } from './admin-api';
+import { bottlesText, formatInstant, referenceText } from './admin-format';
+import { ActionReportView, AdminField } from './admin-ui';
+import { useAdminAction } from './use-admin-action';
+
+/** A dispatched order's tracking number, added or corrected: the customer gets one short update. */
+export function TrackingSection({
+  api,
+  order,
+  onUpdate,
+}: {
+  api: AdminApi;
+  order: AdminOrderView;
+  onUpdate: (record: AdminRecordView) => void;
+}) {
+  const action = useAdminAction();
+  const [tracking, setTracking] = useState('');
+  const reference = referenceText(order);
+  return (
+    <form
+      className="card"
+      aria-labelledby="admin-dispatch-heading"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const answer = await action.run(
+          () => api.tracking({ reference: order.reference, trackingNumber: tracking }),
+          (result) =>
+            result.changed
+              ? `Tracking number of ${reference} is now ${result.record.trackingNumber ?? ''}. ${result.email === 'sent' ? `Update email sent to ${result.record.customerEmail}.` : 'No update email sent.'}`
+              : `${reference} already has tracking number ${result.record.trackingNumber ?? ''}: nothing sent.`,
+        );
+        if (answer !== undefined) {
+          setTracking('');
+          onUpdate(answer.record);
+        }
+      }}
+    >
+      <h2 id="admin-dispatch-heading">Dispatch</h2>
+      <p>
+        Dispatched {order.dispatchedAt ? formatInstant(order.dispatchedAt) : ''}
+        {order.trackingNumber ? `, tracking ${order.trackingNumber}` : ', no tracking number yet'}.
+      </p>
+      <AdminField
+        label={order.trackingNumber ? 'Correct tracking number' : 'Add tracking number'}
+        hint="The customer gets one short email with the new number."
+        error={action.fieldError('trackingNumber')}
+      >
+        {(props) => (
+          <input
+            {...props}
+            value={tracking}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            onChange={(event) => setTracking(event.target.value)}
+          />
+        )}
+      </AdminField>
+      <button
+        type="submit"
+        className="button button--primary"
+        disabled={action.pending || tracking.trim() === ''}
+      >
+        {action.pending ? 'Saving…' : 'Save tracking number'}
+      </button>
+      <ActionReportView report={action.report} />
+    </form>
+  );
+}
+
+const REASONS = { doa: 'Arrived dead', supply: 'Supply problem', other: 'Other' } as const;
+type Reason = keyof typeof REASONS;
+const isReason = (value: string): value is Reason => value in REASONS;
+
+/**
+ * Refunds part of an order: some bottles, the delivery, or both, with a reason; again later, up to
+ * what was paid. The amount is shown before the second press that sends it.
+ */
+export function PartRefundSection({
+  api,
+  order,
+  onUpdate,
+}: {
+  api: AdminApi;
+  order: AdminOrderView;
+  onUpdate: (record: AdminRecordView) => void;
+}) {
+  const action = useAdminAction();
+  const parts = order.partRefunds ?? [];
+  const bottlesLeft = order.bottles - parts.reduce((sum, part) => sum + part.bottles, 0);
+  const deliveryLeft = !parts.some((part) => part.delivery);
+  const [bottles, setBottles] = useState(0);
+  const [delivery, setDelivery] = useState(false);
+  const [reason, setReason] = useState<Reason>('doa');
+  const [confirming, setConfirming] = useState(false);
+  // The page's figure to confirm; the server prices the refund itself from the order.
+  const pence = bottles * order.unitPricePence + (delivery ? order.shippingPence : 0);
+  const reference = referenceText(order);
+
+  return (
+    <form
+      className="card"
+      aria-labelledby="admin-part-refund-heading"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        if (!confirming) {
+          action.clear();
+          setConfirming(true);
+          return;
+        }
+        const answer = await action.run(
+          () => api.refundPart({ reference: order.reference, bottles, delivery, reason }),
+          (result) =>
+            `${formatGbp(result.pence)} refunded to ${result.record.customerName} (${result.refundId}); ${formatGbp(result.record.partlyRefundedPence ?? result.pence)} of ${formatGbp(result.record.totalPence)} refunded in all. ${result.email === 'sent' ? `Refund email sent to ${result.record.customerEmail}.` : 'No refund email sent again.'}`,
+        );
+        setConfirming(false);
+        if (answer !== undefined) {
+          setBottles(0);
+          setDelivery(false);
+          onUpdate(answer.record);
+        }
+      }}
+    >
+      <h2 id="admin-part-refund-heading">Refund part of {reference}</h2>
+      {parts.length > 0 && (
+        <ul className="admin-lines" aria-label="Part refunds">
+          {parts.map((part) => (
+            <li key={part.refundId}>
+              {formatInstant(part.at)}: {formatGbp(part.pence)} for{' '}
+              {[part.bottles > 0 ? bottlesText(part.bottles) : '', part.delivery ? 'the delivery' : '']
+                .filter(Boolean)
+                .join(' and ')}{' '}
+              ({part.reason})
+            </li>
+          ))}
+        </ul>
+      )}
+      <AdminField
+        label="Bottles to refund"
+        hint={`${bottlesLeft} not refunded yet`}
+        error={action.fieldError('bottles')}
+      >
+        {(props) => (
+          <select
+            {...props}
+            value={bottles}
+            disabled={confirming}
+            onChange={(event) => setBottles(Number(event.target.value))}
+          >
+            {[...Array(bottlesLeft + 1).keys()].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        )}
+      </AdminField>
+      {deliveryLeft && (
+        <label className="admin-check">
+          <input
+            type="checkbox"
+            checked={delivery}
+            disabled={confirming}
+            onChange={(event) => setDelivery(event.target.checked)}
+          />{' '}
+          Refund the delivery too ({formatGbp(order.shippingPence)})
+        </label>
+      )}
+      <AdminField label="Reason" error={action.fieldError('reason')}>
+        {(props) => (
+          <select
+            {...props}
+            value={reason}
+            disabled={confirming}
+            onChange={(event) => {
+              if (isReason(event.target.value)) setReason(event.target.value);
+            }}
+          >
+            {Object.entries(REASONS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        )}
+      </AdminField>
+      {confirming && (
+        <p role="status">
+          Refund {formatGbp(pence)} to {order.customerName}? Stripe sends it back to their card.
+        </p>
+      )}
+      <div className="admin-actions">
+        <button type="submit" className="button button--primary" disabled={action.pending || pence === 0}>
+          {action.pending
+            ? 'Refunding…'
+            : confirming
+              ? `Confirm refund of ${formatGbp(pence)}`
+              : `Refund ${formatGbp(pence)}`}
+        </button>
+        {confirming && (
+          <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        )}
+      </div>
+      <ActionReportView report={action.report} />
+    </form>
+  );
+}
