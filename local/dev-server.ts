@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { startForecastStandIn } from './forecast-stand-in';
 import { LOCAL_MERCHANT, localMerchant } from './identity-provider';
 import { startLocalShop } from './local-shop';
 
@@ -26,6 +27,8 @@ const env = z
     STRIPE_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(12111),
     // The admin page's sign-in (a stand-in for Cognito's managed login) and its one merchant.
     LOCAL_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(8010),
+    // Open-Meteo's forecast API for the weather check (POST /__set sets a place's day).
+    LOCAL_FORECAST_PORT: z.coerce.number().int().min(0).max(65535).default(4012),
     LOCAL_MERCHANT_EMAIL: z.email().default(LOCAL_MERCHANT.email),
     LOCAL_MERCHANT_PASSWORD: z.string().min(8).default(LOCAL_MERCHANT.password),
     LOCAL_DATA_DIR: z.string().default('.local-data/dynamodb'),
@@ -56,6 +59,8 @@ const shop = await startLocalShop({
   process.exit(1);
 });
 
+const forecast = await startForecastStandIn(env.LOCAL_FORECAST_PORT);
+
 console.log(`
 Live Aquatics is running locally:
   Shop                     ${shop.url}
@@ -65,11 +70,12 @@ Live Aquatics is running locally:
   Admin                    ${shop.url}/admin
     sign in at             ${shop.identityProvider.url} (local stand-in for Cognito)
     as                     ${env.LOCAL_MERCHANT_EMAIL} / ${env.LOCAL_MERCHANT_PASSWORD}
+  Forecasts (Open-Meteo)   ${forecast.url}/v1/forecast (set one: POST ${forecast.url}/__set)
 Press Ctrl+C to stop.
 `);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void shop.close().then(() => process.exit(0));
+    void Promise.all([shop.close(), forecast.close()]).then(() => process.exit(0));
   });
 }

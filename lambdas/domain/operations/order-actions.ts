@@ -237,17 +237,28 @@ export interface DelayResult {
  * with room when that day has closed, and `decline` gives them back (request-capacity.ts).
  */
 export async function delayDispatch(
-  input: { from: IsoDate; to: IsoDate; reason: DelayReason; actor: string },
+  input: {
+    from: IsoDate;
+    to: IsoDate;
+    reason: DelayReason;
+    actor: string;
+    /** Only these orders (the weather check's "at risk"); absent: every paid order of the day. */
+    references?: readonly string[] | undefined;
+  },
   deps: ShopDeps,
 ): Promise<DelayResult> {
-  const { from, to, reason } = input;
+  const { from, to, reason, references } = input;
   checkDelayTarget(from, to, deps.now());
   const now = deps.now().toISOString();
   const moved: string[] = [];
-  const waiting = (await queryDispatchDay(deps.table, from, 'paid')).filter((r) => r.kind === 'order');
+  const waiting = (await queryDispatchDay(deps.table, from, 'paid')).filter(
+    (r) => r.kind === 'order' && (references === undefined || references.includes(r.order.reference)),
+  );
   // Closed whatever the reason (weather, supply, other): a day the merchant could not dispatch is
   // never one to promise the next customer; closed first, so no checkout takes the bottles given back.
-  const closed = waiting.length > 0 ? await closeDispatchDay(deps, from) : undefined;
+  // A delay of some orders leaves the day open: the merchant still dispatches the rest that day.
+  const closed =
+    waiting.length > 0 && references === undefined ? await closeDispatchDay(deps, from) : undefined;
   for (const record of waiting) {
     if (record.kind !== 'order') continue;
     const order = record.order;

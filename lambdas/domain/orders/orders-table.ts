@@ -80,8 +80,13 @@ export const CLIENT_HOLDS_KEY_PREFIX = 'CLIENT_HOLDS#';
  */
 export const FAILED_DEBIT_KEY_PREFIX = 'FAILED_DEBIT#';
 /**
- * The table's TTL attribute (epoch seconds): only the notice counters, the client-holds items and
- * the failed-debit records carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
+ * One place's forecast as fetched on one day: `FORECAST#<lat>,<lon>#<yyyy-mm-dd>`, so each place is
+ * asked of the provider once a day (lambdas/domain/weather/forecast-cache.ts). Carries the TTL.
+ */
+export const FORECAST_KEY_PREFIX = 'FORECAST#';
+/**
+ * The table's TTL attribute (epoch seconds): only the notice counters, the client-holds items,
+ * the cached forecasts and the failed-debit records carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
  */
 export const TTL_ATTRIBUTE = 'deleteAfter';
 
@@ -108,6 +113,11 @@ export function requestKey(reference: string): string {
 /** The dispatch-day index's partition key of one day. */
 export function dispatchDayKey(day: string): string {
   return `${DISPATCH_KEY_PREFIX}${day}`;
+}
+
+/** The key of one place's forecast fetched on `fetchedOn` (London day). */
+export function forecastKey(latitude: number, longitude: number, fetchedOn: string): string {
+  return `${FORECAST_KEY_PREFIX}${latitude.toFixed(2)},${longitude.toFixed(2)}#${fetchedOn}`;
 }
 
 /** The key of one dispatch day's capacity counters. */

@@ -1,0 +1,201 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import {
+  addDays,
+  expectedArrivalDate,
+  formatDispatchDate,
+  type IsoDate,
+  londonDate,
+  londonOffsetMs,
+} from '../../../shared/dispatch';
+import { logger } from '../../lib/logger';
+import { forecastKey, type ShopTable, TTL_ATTRIBUTE } from '../orders/orders-table';
+import { queryDispatchDay } from '../orders/records';
+import { readWeatherThresholds, type WeatherThresholds } from '../shop-settings/weather-thresholds';
+import { type DayForecast, type ForecastSource, fetchPlaceForecast, type PlaceForecast } from './open-meteo';
+import { type ForecastPlace, placeOfPostcode } from './postcode-places';
+
+export type WeatherVerdict = 'fine' | 'watch' | 'at risk' | 'unknown';
+
+export interface OrderWeather {
+  reference: string;
+  customerEmail: string;
+  verdict: WeatherVerdict;
+  /** "−4 °C in Aberdeen on Tuesday morning"; for "unknown", why. */
+  reason: string;
+}
+
+export type WeatherCheck =
+  | { day: IsoDate; state: 'not yet'; knownFrom: string; message: string }
+  | { day: IsoDate; state: 'checked'; forecastSeen: boolean; orders: OrderWeather[] };
+
+export interface WeatherDeps {
+  table: ShopTable;
+  now: () => Date;
+  forecast: ForecastSource;
+  /** Where parcels leave from (the seller's postcode): its weather counts for every order. */
+  dispatchPostcode?: string | undefined;
+}
+
+/** A forecast is trusted from 18:00 London two days before the dispatch day (about 60 hours ahead). */
+export function weatherKnownFrom(day: IsoDate): Date {
+  const wall = Date.parse(`${addDays(day, -2)}T18:00:00Z`);
+  return new Date(wall - londonOffsetMs(wall));
+}
+
+const cachedSchema = z.object({
+  days: z.record(
+    z.string(),
+    z.object({ min: z.number(), max: z.number(), minHour: z.number(), maxHour: z.number() }),
+  ),
+});
+
+/** Cached forecasts live two days: long enough for today's and tomorrow's reads, then DynamoDB deletes them. */
+const CACHE_SECONDS = 2 * 86_400;
+
+/**
+ * One place's forecast, asked of the provider at most once per London day: the first read stores it
+ * under FORECAST#<place>#<today>. A failed fetch is not stored, so the next read tries again.
+ */
+export async function forecastFor(place: ForecastPlace, deps: WeatherDeps): Promise<PlaceForecast> {
+  const now = deps.now();
+  const key = forecastKey(place.latitude, place.longitude, londonDate(now));
+  const { Item } = await deps.table.client.send(
+    new GetCommand({ TableName: deps.table.tableName, Key: { pk: key } }),
+  );
+  const cached = cachedSchema.safeParse(Item);
+  if (cached.success) return cached.data.days;
+  const days = await fetchPlaceForecast(place, deps.forecast);
+  await deps.table.client.send(
+    new PutCommand({
+      TableName: deps.table.tableName,
+      Item: {
+        pk: key,
+        days,
+        fetchedAt: now.toISOString(),
+        [TTL_ATTRIBUTE]: Math.floor(now.getTime() / 1000) + CACHE_SECONDS,
+      },
+    }),
+  );
+  return days;
+}
+
+const RANK: Record<WeatherVerdict, number> = { fine: 0, watch: 1, 'at risk': 2, unknown: 3 };
+
+function partOfDay(hour: number): string {
+  if (hour < 12) return 'morning';
+  if (hour < 18) return 'afternoon';
+  return 'evening';
+}
+
+/** "−4 °C": whole degrees with a true minus sign, as a forecast reads. */
+function degrees(value: number): string {
+  const rounded = Math.round(value);
+  return `${rounded < 0 ? '\u2212' : ''}${Math.abs(rounded)} °C`;
+}
+
+interface Reading {
+  town: string;
+  day: IsoDate;
+  forecast: DayForecast;
+}
+
+/** The worst of one reading: its verdict and the words for it. */
+function judge(
+  reading: Reading,
+  t: WeatherThresholds,
+): { verdict: WeatherVerdict; reason: string; severity: number } {
+  const weekday = formatDispatchDate(reading.day).split(' ')[0];
+  const cold = (v: WeatherVerdict) => ({
+    verdict: v,
+    reason: `${degrees(reading.forecast.min)} in ${reading.town} on ${weekday} ${partOfDay(reading.forecast.minHour)}`,
+    severity: RANK[v] * 100 + (t.watchBelow - reading.forecast.min),
+  });
+  const hot = (v: WeatherVerdict) => ({
+    verdict: v,
+    reason: `${degrees(reading.forecast.max)} in ${reading.town} on ${weekday} ${partOfDay(reading.forecast.maxHour)}`,
+    severity: RANK[v] * 100 + (reading.forecast.max - t.watchAbove),
+  });
+  if (reading.forecast.min < t.atRiskBelow) return cold('at risk');
+  if (reading.forecast.max > t.atRiskAbove) return hot('at risk');
+  if (reading.forecast.min < t.watchBelow) return cold('watch');
+  if (reading.forecast.max > t.watchAbove) return hot('watch');
+  return {
+    verdict: 'fine',
+    reason: `${degrees(reading.forecast.min)} to ${degrees(reading.forecast.max)} in ${reading.town}`,
+    severity: 0,
+  };
+}
+
+/**
+ * The weather check of one dispatch day: each paid order's verdict by the merchant's thresholds,
+ * from the forecast at the dispatch postcode on the day and at the order's postcode on the day and
+ * the day it should arrive. Before weatherKnownFrom it says when it will know. A place whose forecast
+ * cannot be seen (provider down or slow) makes its orders "unknown", never an error: the page and
+ * the checkout go on.
+ */
+export async function checkWeather(day: IsoDate, deps: WeatherDeps): Promise<WeatherCheck> {
+  const knownFrom = weatherKnownFrom(day);
+  if (deps.now() < knownFrom) {
+    return {
+      day,
+      state: 'not yet',
+      knownFrom: knownFrom.toISOString(),
+      message: `The weather for ${formatDispatchDate(day)} is checked from 18:00 on ${formatDispatchDate(addDays(day, -2))}.`,
+    };
+  }
+  const [records, thresholds] = await Promise.all([
+    queryDispatchDay(deps.table, day, 'paid'),
+    readWeatherThresholds(deps.table),
+  ]);
+  const orders = records.flatMap((r) => (r.kind === 'order' ? [r.order] : []));
+  const arrival = expectedArrivalDate(day);
+  const origin = deps.dispatchPostcode === undefined ? undefined : placeOfPostcode(deps.dispatchPostcode);
+  const places = new Map<string, ForecastPlace>();
+  for (const place of [origin, ...orders.map((o) => placeOfPostcode(o.postcode))]) {
+    if (place) places.set(place.town + place.latitude, place);
+  }
+  const forecasts = new Map<string, PlaceForecast | undefined>();
+  await Promise.all(
+    [...places].map(async ([id, place]) => {
+      try {
+        forecasts.set(id, await forecastFor(place, deps));
+      } catch (error) {
+        logger.warn('Forecast not seen', { town: place.town, error: String(error) });
+        forecasts.set(id, undefined);
+      }
+    }),
+  );
+  let forecastSeen = true;
+  const verdicts = orders.map((order): OrderWeather => {
+    const destination = placeOfPostcode(order.postcode);
+    const legs: Array<[ForecastPlace | undefined, IsoDate]> = [
+      ...(origin ? ([[origin, day]] as Array<[ForecastPlace, IsoDate]>) : []),
+      [destination, day],
+      [destination, arrival],
+    ];
+    let worst: ReturnType<typeof judge> | undefined;
+    for (const [place, when] of legs) {
+      const forecast = place && forecasts.get(place.town + place.latitude)?.[when];
+      if (!place || !forecast) {
+        forecastSeen = false;
+        return {
+          reference: order.reference,
+          customerEmail: order.customerEmail,
+          verdict: 'unknown',
+          reason: `Could not see the forecast for ${place?.town ?? order.postcode}`,
+        };
+      }
+      const judged = judge({ town: place.town, day: when, forecast }, thresholds);
+      if (worst === undefined || judged.severity > worst.severity) worst = judged;
+    }
+    return {
+      reference: order.reference,
+      customerEmail: order.customerEmail,
+      verdict: worst?.verdict ?? 'fine',
+      reason: worst?.reason ?? '',
+    };
+  });
+  verdicts.sort((a, b) => RANK[b.verdict] - RANK[a.verdict]);
+  return { day, state: 'checked', forecastSeen, orders: verdicts };
+}
