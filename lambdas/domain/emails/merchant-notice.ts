@@ -42,7 +42,7 @@ function pausedParagraph(order: OrderItem): string | undefined {
  * Stripe or the table (reference, bottles, who and where, phone and email for the courier,
  * dispatch day, amount paid), plus the Stripe ids to find it later.
  */
-export function renderMerchantNotice(order: OrderItem, shopName: string): EmailContent {
+export function renderMerchantNotice(order: OrderItem, shopName: string, siteUrl: string): EmailContent {
   const dispatch = formatDispatchDate(order.dispatchDate);
   const rows: EmailRow[] = [
     ['Reference', order.reference, { mono: true }],
@@ -95,6 +95,12 @@ export function renderMerchantNotice(order: OrderItem, shopName: string): EmailC
     });
   }
   blocks.push({ kind: 'rows', rows });
+  // The order's page in /admin first: it works from a phone, where a terminal command does not.
+  blocks.push({
+    kind: 'link',
+    text: 'Open this order in the admin',
+    href: `${siteUrl}/admin?order=${encodeURIComponent(order.reference)}`,
+  });
   const dashboard = stripeDashboardPaymentUrl(order);
   if (dashboard)
     blocks.push({ kind: 'link', text: 'Open this payment in the Stripe Dashboard', href: dashboard });

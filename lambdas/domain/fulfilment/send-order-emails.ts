@@ -21,6 +21,8 @@ export interface OrderEmailDeps {
   seller: SellerDetails;
   /** MERCHANT_EMAIL: where new-order notices go. */
   merchantEmail: string;
+  /** SITE_URL: the shop's origin, where the merchant's `/admin` lives. */
+  siteUrl: string;
   now: () => Date;
   /** Where `CustomerEmailRefused` goes. */
   metrics: MetricsWriter;
@@ -51,7 +53,7 @@ function messageFor(kind: PaymentEmailKind, order: OrderItem, deps: OrderEmailDe
       return {
         to: deps.merchantEmail,
         replyTo: isSesAcceptableAddress(order.customerEmail) ? order.customerEmail : undefined,
-        content: renderMerchantNotice(order, deps.seller.shopName),
+        content: renderMerchantNotice(order, deps.seller.shopName, deps.siteUrl),
       };
   }
 }

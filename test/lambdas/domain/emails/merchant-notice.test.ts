@@ -14,7 +14,7 @@ function firstLine(email: { text: string }): string | undefined {
 describe('renderMerchantNotice', () => {
   it('carries everything needed to pack and post the order', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics');
+    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics', 'https://daphnia.example');
 
     // Assess
     expect(email.subject).toBe('New order J0kLmNoPqRsT: 3 bottles, dispatch Monday 23 November');
@@ -33,10 +33,28 @@ describe('renderMerchantNotice', () => {
     }
   });
 
+  it('links first to the order in /admin, which opens on a phone, then to Stripe', () => {
+    // Act
+    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics', 'https://daphnia.example');
+
+    // Assess
+    expect(email.text).toContain(
+      'Open this order in the admin: https://daphnia.example/admin?order=J0kLmNoPqRsT',
+    );
+    expect(email.html).toContain('href="https://daphnia.example/admin?order=J0kLmNoPqRsT"');
+    expect(email.text.indexOf('https://daphnia.example/admin?order=')).toBeLessThan(
+      email.text.indexOf('https://dashboard.stripe.com/'),
+    );
+  });
+
   it('links to the payment in the Stripe Dashboard, under /test/ for a test-mode payment', () => {
     // Act
-    const test = renderMerchantNotice(orderFixture(), 'Live Aquatics');
-    const live = renderMerchantNotice({ ...orderFixture(), livemode: true }, 'Live Aquatics');
+    const test = renderMerchantNotice(orderFixture(), 'Live Aquatics', 'https://daphnia.example');
+    const live = renderMerchantNotice(
+      { ...orderFixture(), livemode: true },
+      'Live Aquatics',
+      'https://daphnia.example',
+    );
 
     // Assess
     expect(test.html).toContain(
@@ -50,7 +68,7 @@ describe('renderMerchantNotice', () => {
 
   it('fits a phone: a viewport, and long values that wrap instead of scrolling sideways', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics');
+    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics', 'https://daphnia.example');
 
     // Assess
     expect(email.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
@@ -62,6 +80,7 @@ describe('renderMerchantNotice', () => {
     const email = renderMerchantNotice(
       orderFixture({ customer: { ...paidCheckout().customer, phone: '' } }),
       'Live Aquatics',
+      'https://daphnia.example',
     );
 
     // Assess
@@ -73,6 +92,7 @@ describe('renderMerchantNotice', () => {
     const email = renderMerchantNotice(
       orderFixture({ customer: { ...paidCheckout().customer, ...HOSTILE } }),
       'Live Aquatics',
+      'https://daphnia.example',
     );
 
     // Assess
@@ -91,7 +111,7 @@ describe('renderMerchantNotice', () => {
     };
 
     // Act
-    const email = renderMerchantNotice(order, 'Live Aquatics');
+    const email = renderMerchantNotice(order, 'Live Aquatics', 'https://daphnia.example');
 
     // Assess
     expect(firstLine(email)).toBe(
@@ -103,7 +123,7 @@ describe('renderMerchantNotice', () => {
 
   it('says a paid order and how to reach the customer when the confirmation is not refused', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics');
+    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics', 'https://daphnia.example');
 
     // Assess
     expect(firstLine(email)).toBe('A new order has been paid. Reply to this email to reach the customer.');
@@ -115,9 +135,14 @@ describe('renderMerchantNotice', () => {
     const moved = renderMerchantNotice(
       toOrderItem(paidCheckout(), { now: new Date('2026-11-21T13:00:00Z'), cutoffHours: 36 }),
       'Live Aquatics',
+      'https://daphnia.example',
     );
-    const kept = renderMerchantNotice(orderFixture(), 'Live Aquatics');
-    const unknown = renderMerchantNotice(orderFixture({ promisedDispatchDate: undefined }), 'Live Aquatics');
+    const kept = renderMerchantNotice(orderFixture(), 'Live Aquatics', 'https://daphnia.example');
+    const unknown = renderMerchantNotice(
+      orderFixture({ promisedDispatchDate: undefined }),
+      'Live Aquatics',
+      'https://daphnia.example',
+    );
 
     // Assess
     expect(moved.text).toContain('Dispatch on: Monday 30 November\nShown at checkout: Monday 23 November\n');
@@ -127,7 +152,11 @@ describe('renderMerchantNotice', () => {
 
   it('without a PaymentIntent, shows no Stripe payment row and no Dashboard link', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture({ paymentIntentId: undefined }), 'Live Aquatics');
+    const email = renderMerchantNotice(
+      orderFixture({ paymentIntentId: undefined }),
+      'Live Aquatics',
+      'https://daphnia.example',
+    );
 
     // Assess
     expect(email.text).not.toContain('Stripe payment');
@@ -156,10 +185,11 @@ describe('renderMerchantNotice', () => {
     };
 
     // Act
-    const email = renderMerchantNotice(order, 'Live Aquatics');
+    const email = renderMerchantNotice(order, 'Live Aquatics', 'https://daphnia.example');
     const requests = renderMerchantNotice(
       { ...order, pausedMode: 'requests', pausedSince: undefined },
       'Live Aquatics',
+      'https://daphnia.example',
     );
 
     // Assess
@@ -178,7 +208,7 @@ describe('renderMerchantNotice', () => {
 
   it('says nothing of a pause on an ordinary order', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics');
+    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics', 'https://daphnia.example');
 
     // Assess
     expect(email.subject).toBe('New order J0kLmNoPqRsT: 3 bottles, dispatch Monday 23 November');
@@ -195,7 +225,7 @@ describe('renderMerchantNotice', () => {
     };
 
     // Act
-    const email = renderMerchantNotice(order, 'Live Aquatics');
+    const email = renderMerchantNotice(order, 'Live Aquatics', 'https://daphnia.example');
 
     // Assess
     expect(firstLine(email)).toBe(

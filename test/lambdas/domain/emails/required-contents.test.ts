@@ -96,7 +96,7 @@ VAT number: GB123456789
 
   it('the merchant notice, word for word', () => {
     // Act
-    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics');
+    const email = renderMerchantNotice(orderFixture(), 'Live Aquatics', 'https://daphnia.example');
 
     // Assess
     expect(email.subject).toBe('New order J0kLmNoPqRsT: 3 bottles, dispatch Monday 23 November');
@@ -118,6 +118,8 @@ Total paid: £14.70
 Paid: Sat 21 Nov, 10:00 (UK time)
 Stripe session: cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsT
 Stripe payment: pi_test_123
+
+Open this order in the admin: https://daphnia.example/admin?order=J0kLmNoPqRsT
 
 Open this payment in the Stripe Dashboard: https://dashboard.stripe.com/test/payments/pi_test_123
 `);

@@ -65,6 +65,7 @@ describe('sendOrderEmails', () => {
     sender,
     seller: SELLER,
     merchantEmail: MERCHANT,
+    siteUrl: 'https://daphnia.example',
     now: () => new Date(),
     metrics: (line) => metricLines.push(line),
   });

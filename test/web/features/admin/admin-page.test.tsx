@@ -656,10 +656,16 @@ describe('shop and capacity', () => {
       message: 'Back on Monday',
     });
 
+    // While paused the filled button is the one that reopens; pausing again is the outlined one.
+    expect(screen.getByRole('button', { name: 'Resume orders' })).toHaveClass('button--primary');
+    expect(screen.getByRole('button', { name: 'Pause the shop' })).toHaveClass('button--secondary');
+    expect(screen.getByRole('button', { name: 'Pause the shop' })).not.toHaveClass('button--primary');
+
     await user.click(screen.getByRole('button', { name: 'Resume orders' }));
     expect(
       await screen.findByText('The shop is open again: customers can order and pay. No emails sent.'),
     ).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Pause the shop' })).toHaveClass('button--primary');
   });
 
   it('a pause without a message shows the API’s message by the field, with no CLI flag in it', async () => {

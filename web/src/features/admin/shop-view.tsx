@@ -119,19 +119,19 @@ function ShopMode({
         )}
       </AdminField>
       <div className="admin-actions">
-        <button type="submit" className="button button--primary" disabled={action.pending}>
-          {mode === 'paused' ? 'Pause the shop' : 'Take requests'}
-        </button>
+        {/* While stopped, reopening is what the shop needs next, so it is the filled button and comes first. */}
         {shop.mode !== 'open' && (
-          <button
-            type="button"
-            className="button button--secondary"
-            disabled={action.pending}
-            onClick={resume}
-          >
+          <button type="button" className="button button--primary" disabled={action.pending} onClick={resume}>
             Resume orders
           </button>
         )}
+        <button
+          type="submit"
+          className={shop.mode === 'open' ? 'button button--primary' : 'button button--secondary'}
+          disabled={action.pending}
+        >
+          {mode === 'paused' ? 'Pause the shop' : 'Take requests'}
+        </button>
       </div>
       <ActionReportView report={action.report} />
     </form>
