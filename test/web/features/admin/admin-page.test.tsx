@@ -783,6 +783,7 @@ describe('more actions', () => {
     await user.type(await screen.findByLabelText('New dispatch day', {}, { timeout: 5000 }), '2026-12-01');
     await user.selectOptions(screen.getByLabelText('Reason'), 'Supply');
     await user.click(screen.getByRole('button', { name: 'Delay the day' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
 
     expect(
       await screen.findByText(
@@ -794,6 +795,67 @@ describe('more actions', () => {
       to: '2026-12-01',
       reason: 'supply',
     });
+  });
+
+  it('asks before it emails, then keeps its result on screen (the day now empty) until dismissed', async () => {
+    let delayed = false;
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/status`]: () =>
+        jsonResponse(
+          delayed ? { ...STATUS, next: { ...STATUS.next, orders: 0, bottles: 0, references: [] } } : STATUS,
+        ),
+      [`GET ${API}/orders`]: () => jsonResponse({ records: delayed ? [] : [order(), SECOND] }),
+      [`POST ${API}/orders/delay`]: () => {
+        delayed = true;
+        return jsonResponse({
+          from: '2026-11-30',
+          to: '2026-12-01',
+          moved: ['a1b2c3d4e5f6', 'zz9yy8xx7ww6'],
+          emailed: ['a1b2c3d4e5f6', 'zz9yy8xx7ww6'],
+        });
+      },
+    });
+    const { user } = signedIn();
+
+    await user.type(await screen.findByLabelText('New dispatch day', {}, { timeout: 5000 }), '2026-12-01');
+    await user.click(screen.getByRole('button', { name: 'Delay the day' }));
+
+    expect(screen.getByText('Email 2 customers that their order moves to Tuesday 1 December?')).toBeVisible();
+    expect(calls.filter((call) => call.url === `${API}/orders/delay`)).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    const result =
+      '2 order(s) moved from Monday 30 November to Tuesday 1 December; 2 delay email(s) sent to the customers.';
+    expect(await screen.findByText(result)).toBeVisible();
+    await waitFor(() => expect(screen.queryByLabelText('New dispatch day')).toBeNull());
+    expect(screen.getByText(result)).toBeVisible();
+    expect(calls.filter((call) => call.url === `${API}/orders/delay`)).toHaveLength(1);
+
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(result)).toBeNull();
+  });
+
+  it('names one customer in the singular, and sends nothing when the delay is cancelled', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/status`]: () =>
+        jsonResponse({
+          ...STATUS,
+          next: { ...STATUS.next, orders: 1, bottles: 3, references: ['a1b2c3d4e5f6'] },
+        }),
+      [`GET ${API}/orders`]: () => jsonResponse({ records: [order()] }),
+    });
+    const { user } = signedIn();
+
+    await user.type(await screen.findByLabelText('New dispatch day', {}, { timeout: 5000 }), '2026-12-01');
+    await user.click(screen.getByRole('button', { name: 'Delay the day' }));
+    expect(screen.getByText('Email 1 customer that their order moves to Tuesday 1 December?')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+
+    expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Delay the day' })).toBeVisible();
+    expect(calls.filter((call) => call.url === `${API}/orders/delay`)).toHaveLength(0);
   });
 
   it('says when the new day is now over its limit, in the words the CLI uses', async () => {
@@ -812,6 +874,7 @@ describe('more actions', () => {
 
     await user.type(await screen.findByLabelText('New dispatch day', {}, { timeout: 5000 }), '2026-12-01');
     await user.click(screen.getByRole('button', { name: 'Delay the day' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
 
     expect(
       await screen.findByText(
@@ -837,6 +900,7 @@ describe('more actions', () => {
 
     await user.type(await screen.findByLabelText('New dispatch day', {}, { timeout: 5000 }), '2026-12-01');
     await user.click(screen.getByRole('button', { name: 'Delay the day' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
 
     expect(
       await screen.findByText(

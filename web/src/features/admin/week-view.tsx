@@ -102,7 +102,7 @@ function WeekContent({
         <h2>To dispatch on {day}</h2>
         <RecordList api={api} records={records} onChanged={reload} label={`Orders for ${day}`} />
       </div>
-      {next.orders > 0 && <DelayDay api={api} from={next.date} onDone={reload} />}
+      <DelayDay api={api} from={next.date} orders={next.orders} onDone={reload} />
     </>
   );
 }
@@ -167,12 +167,28 @@ function DayFiles({ api, date }: { api: AdminApi; date: string }) {
 const REASONS = { weather: 'Weather', supply: 'Supply', other: 'Other' } as const;
 const isReason = (value: string): value is keyof typeof REASONS => value in REASONS;
 
-/** Moves the day's undispatched orders to a later working day, emailing each customer once. */
-function DelayDay({ api, from, onDone }: { api: AdminApi; from: string; onDone: () => void }) {
+/**
+ * Moves the day's undispatched orders to a later working day, emailing each customer once. It asks
+ * first, since the emails cannot be unsent; its result stays until dismissed, since after the move
+ * the day has no orders and the form would otherwise vanish with it.
+ */
+function DelayDay({
+  api,
+  from,
+  orders,
+  onDone,
+}: {
+  api: AdminApi;
+  from: string;
+  orders: number;
+  onDone: () => void;
+}) {
   const action = useAdminAction();
   const [to, setTo] = useState('');
   const [reason, setReason] = useState<keyof typeof REASONS>('weather');
+  const [confirming, setConfirming] = useState(false);
   const delay = async () => {
+    setConfirming(false);
     const answer = await action.run(
       () => api.delay({ from, to, reason }),
       (result) =>
@@ -188,12 +204,24 @@ function DelayDay({ api, from, onDone }: { api: AdminApi; from: string; onDone: 
     );
     if (answer !== undefined) onDone();
   };
+  if (orders === 0 && action.report === undefined) return null;
+  if (orders === 0 && action.report !== undefined) {
+    return (
+      <div className="card">
+        <ActionReportView report={action.report} />
+        <button type="button" className="button button--secondary" onClick={action.clear}>
+          Dismiss
+        </button>
+      </div>
+    );
+  }
   return (
     <form
       className="card"
       onSubmit={(event) => {
         event.preventDefault();
-        void delay();
+        action.clear();
+        setConfirming(true);
       }}
     >
       <h2>Delay {formatDay(from)}</h2>
@@ -219,10 +247,32 @@ function DelayDay({ api, from, onDone }: { api: AdminApi; from: string; onDone: 
           </select>
         )}
       </AdminField>
-      <button type="submit" className="button button--secondary" disabled={action.pending}>
-        {action.pending ? 'Delaying…' : 'Delay the day'}
-      </button>
+      {confirming ? (
+        <div className="admin-confirm">
+          <p>
+            Email {orders} {orders === 1 ? 'customer' : 'customers'} that their order moves to {formatDay(to)}
+            ?
+          </p>
+          <div className="admin-actions">
+            <button type="button" className="button" onClick={() => void delay()}>
+              Confirm
+            </button>
+            <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="submit" className="button button--secondary" disabled={action.pending}>
+          {action.pending ? 'Delaying…' : 'Delay the day'}
+        </button>
+      )}
       <ActionReportView report={action.report} />
+      {action.report !== undefined && (
+        <button type="button" className="button button--secondary" onClick={action.clear}>
+          Dismiss
+        </button>
+      )}
     </form>
   );
 }
