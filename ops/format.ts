@@ -36,6 +36,7 @@ const EMAIL_LABELS: Record<ClaimedEmailKind, string> = {
   decline: 'decline',
   debitFailed: 'debit-failed',
   debitFailedNotice: 'debit-failed-notice',
+  addressCorrected: 'address-corrected',
 };
 
 /**

@@ -21,6 +21,8 @@ export const HISTORY_ACTIONS = [
   'refunded',
   // Part of the payment refunded in Stripe: the order stands (its detail says how much).
   'partly-refunded',
+  // The delivery address or phone corrected before packing (its detail holds before and after).
+  'address-corrected',
   'requested',
   'payment-link-sent',
   'declined',

@@ -50,6 +50,9 @@ export const managedOrderSchema = z.extend(orderItemSchema, {
   refundEmailState: optionalEmailState,
   refundEmailSentAt: z.optional(isoInstant),
   refundEmailFailedAt: z.optional(isoInstant),
+  addressCorrectedEmailState: optionalEmailState,
+  addressCorrectedEmailSentAt: z.optional(isoInstant),
+  addressCorrectedEmailFailedAt: z.optional(isoInstant),
 });
 export type ManagedOrder = z.output<typeof managedOrderSchema>;
 

@@ -7,7 +7,7 @@ import { getRecord } from './records';
 import { type SendOnceOutcome, sendOnce } from './send-once';
 
 /** The order's emails after its confirmation: each says something about the order's state. */
-export type OrderEmailKind = 'dispatch' | 'delay' | 'refund';
+export type OrderEmailKind = 'dispatch' | 'delay' | 'refund' | 'addressCorrected';
 
 /**
  * What each order email says, as the claim checks it at the moment of sending: "on its way" only
@@ -21,6 +21,8 @@ export const ORDER_EMAIL_GUARDS: Record<
   delay: { status: 'paid', after: [] },
   dispatch: { status: 'dispatched', after: ['delay'] },
   refund: { status: 'refunded', after: ['dispatch', 'delay'] },
+  // Only while nothing is packed: once dispatched, the parcel went to the address on its label.
+  addressCorrected: { status: 'paid', after: [] },
 };
 
 /**

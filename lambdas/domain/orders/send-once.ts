@@ -24,6 +24,8 @@ export const SHOP_EMAIL_KINDS = [
   // A failed Direct Debit's: to the customer, and to the merchant (lambdas/domain/fulfilment/failed-debit.ts).
   'debitFailed',
   'debitFailedNotice',
+  // The short note that a correction of the delivery details was recorded (orders/correct-address.ts).
+  'addressCorrected',
 ] as const;
 export type ShopEmailKind = (typeof SHOP_EMAIL_KINDS)[number];
 

@@ -57,6 +57,8 @@ const historyEntry: z.ZodMiniType<HistoryEntry> = z.object({
     'delayed',
     'refunded',
     'partly-refunded',
+    // The delivery address or phone corrected before packing (its detail holds before and after).
+    'address-corrected',
     'requested',
     'payment-link-sent',
     'declined',
