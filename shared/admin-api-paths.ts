@@ -11,6 +11,8 @@ export const ADMIN_API_PATHS = {
   dispatch: '/functions/v1/admin/orders/dispatch',
   delay: '/functions/v1/admin/orders/delay',
   refund: '/functions/v1/admin/orders/refund',
+  /** POST: correct a paid order's delivery address, postcode and phone before its packing cut-off. */
+  correctAddress: '/functions/v1/admin/orders/address',
   pause: '/functions/v1/admin/shop/pause',
   resume: '/functions/v1/admin/shop/resume',
   requestPayment: '/functions/v1/admin/requests/payment',

@@ -1,6 +1,7 @@
 // The merchant page's request bodies and list query, shared by the /admin page and the admin
 // Lambda: one schema per boundary. zod/mini, like the checkout schema, so the page's bundle stays small.
 import * as z from 'zod/mini';
+import { deliveryFields } from './checkout-request';
 import { isCalendarDate } from './dispatch';
 import { SHOP_MESSAGE_MAX_LENGTH } from './shop-status';
 
@@ -54,6 +55,10 @@ export const adminRefundSchema = z.strictObject({
   reason: z.enum(['supply', 'doa', 'other'], { error: 'The reason is supply, doa or other.' }),
 });
 export type AdminRefundRequest = z.output<typeof adminRefundSchema>;
+
+/** A delivery correction: the order, and the checkout's own address, postcode and phone fields. */
+export const adminAddressSchema = z.strictObject({ reference, ...deliveryFields });
+export type AdminAddressRequest = z.input<typeof adminAddressSchema>;
 
 /**
  * Pause with a message, or take order requests (a message optional; a blank one is none). A pause

@@ -279,6 +279,14 @@ export interface AdminDelayResponse {
 }
 
 /** `POST orders/refund`. A second press is a 409 naming the refund already made. */
+/** `POST orders/address`: the corrected order; `not-due` when the details were already its own. */
+export interface AdminAddressResponse {
+  reference: string;
+  changed: boolean;
+  email: AdminEmailOutcome | 'not-due';
+  record: AdminOrderView;
+}
+
 export interface AdminRefundResponse {
   reference: string;
   changed: boolean;

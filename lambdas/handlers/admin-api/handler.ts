@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ADMIN_API_PATHS } from '../../../shared/admin-api-paths';
 import {
+  adminAddressSchema,
   adminCapacityQuerySchema,
   adminCapacitySetSchema,
   adminDelaySchema,
@@ -14,6 +15,7 @@ import {
 } from '../../../shared/admin-requests';
 import {
   ADMIN_FORBIDDEN_CODES,
+  type AdminAddressResponse,
   type AdminCapacityResponse,
   type AdminCapacitySetResponse,
   type AdminDeclineResponse,
@@ -47,11 +49,12 @@ import {
 } from '../../domain/operations/admin-views';
 import { findRecords } from '../../domain/operations/find-orders';
 import { listRecords, nextPackingDay, ordersToPack, packingDay } from '../../domain/operations/listing';
-import { delayDispatch, markDispatched, refundOrder } from '../../domain/operations/order-actions';
+import { delayDispatch, findOrder, markDispatched, refundOrder } from '../../domain/operations/order-actions';
 import { pauseShop } from '../../domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../../domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { shopWeek } from '../../domain/operations/shop-week';
+import { correctOrderAddress } from '../../domain/orders/correct-address';
 import { findByReference, recordsByReference } from '../../domain/orders/records';
 import { RefusedError } from '../../domain/refusal';
 import { readShopSettings, writeShopSettings } from '../../domain/shop-settings/settings-store';
@@ -286,6 +289,18 @@ const refund: Handle = async ({ event, deps }, actor) => {
   } satisfies AdminRefundResponse);
 };
 
+/** `POST orders/address`: the CLI's `address`, with the checkout's rules and the packing cut-off. */
+const correctAddress: Handle = async ({ event, deps }, actor) => {
+  const { reference, ...details } = parseBody(adminAddressSchema, readJsonBody(event, MAX_BODY_BYTES));
+  const result = await correctOrderAddress(await findOrder(deps, reference), details, { actor }, deps);
+  return json(200, {
+    reference: result.reference,
+    changed: result.changed,
+    email: result.email,
+    record: orderView(result.order),
+  } satisfies AdminAddressResponse);
+};
+
 const pause: Handle = async ({ event, deps }) => {
   const body = parseBody(adminPauseSchema, readJsonBody(event, MAX_BODY_BYTES));
   // A blank message (requests mode: a pause without one is a 400) is no message.
@@ -323,6 +338,7 @@ const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' | 'POST'
   { path: ADMIN_API_PATHS.dispatch, name: 'dispatch', method: 'POST', handle: dispatchOrders },
   { path: ADMIN_API_PATHS.delay, name: 'delay', method: 'POST', handle: delayOrders },
   { path: ADMIN_API_PATHS.refund, name: 'refund', method: 'POST', handle: refund },
+  { path: ADMIN_API_PATHS.correctAddress, name: 'address', method: 'POST', handle: correctAddress },
   { path: ADMIN_API_PATHS.pause, name: 'pause', method: 'POST', handle: pause },
   { path: ADMIN_API_PATHS.resume, name: 'resume', method: 'POST', handle: resume },
   { path: ADMIN_API_PATHS.requestPayment, name: 'request-payment', method: 'POST', handle: sendPaymentLink },

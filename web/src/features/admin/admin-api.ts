@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ADMIN_API_PATHS } from '../../../../shared/admin-api-paths';
 import type {
+  AdminAddressRequest,
   AdminCapacitySet,
   AdminDelayRequest,
   AdminDispatchRequest,
@@ -10,6 +11,7 @@ import type {
 } from '../../../../shared/admin-requests';
 import { ADMIN_FORBIDDEN_CODES } from '../../../../shared/admin-responses';
 import {
+  addressSchema,
   capacitySchema,
   capacitySetSchema,
   declineSchema,
@@ -160,6 +162,7 @@ export function createAdminApi(
     dispatch: (body: AdminDispatchRequest) => call(dispatchSchema, ADMIN_API_PATHS.dispatch, body),
     delay: (body: AdminDelayRequest) => call(delaySchema, ADMIN_API_PATHS.delay, body),
     refund: (body: AdminRefundRequest) => call(refundSchema, ADMIN_API_PATHS.refund, body),
+    correctAddress: (body: AdminAddressRequest) => call(addressSchema, ADMIN_API_PATHS.correctAddress, body),
     pause: (body: AdminPauseRequest) => call(pauseSchema, ADMIN_API_PATHS.pause, body),
     resume: () => call(resumeSchema, ADMIN_API_PATHS.resume, {}),
     requestPayment: (reference: string) =>

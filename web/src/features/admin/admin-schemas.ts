@@ -3,6 +3,7 @@
 // change on either side fails the type check instead of drifting. In the admin chunk only.
 import * as z from 'zod/mini';
 import type {
+  AdminAddressResponse,
   AdminCapacityResponse,
   AdminCapacityRow,
   AdminCapacitySetResponse,
@@ -205,6 +206,13 @@ export const delaySchema: z.ZodMiniType<AdminDelayResponse> = z.object({
       message: text,
     }),
   ),
+});
+
+export const addressSchema: z.ZodMiniType<AdminAddressResponse> = z.object({
+  reference: text,
+  changed: z.boolean(),
+  email: z.enum(['sent', 'not-sent', 'not-due']),
+  record: orderViewSchema,
 });
 
 export const refundSchema: z.ZodMiniType<AdminRefundResponse> = z.object({
