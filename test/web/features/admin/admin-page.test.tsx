@@ -511,11 +511,11 @@ describe('an order’s page', () => {
     });
     const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
 
-    const address = await screen.findByLabelText('Delivery address', {}, { timeout: 5000 });
+    const address = await screen.findByLabelText('New address', {}, { timeout: 5000 });
     await user.clear(address);
     await user.type(address, '9 Heron Way{Enter}Leeds');
-    await user.clear(screen.getByLabelText('Postcode'));
-    await user.type(screen.getByLabelText('Postcode'), 'ls2 7ey');
+    await user.clear(screen.getByLabelText('New postcode'));
+    await user.type(screen.getByLabelText('New postcode'), 'ls2 7ey');
     await user.click(screen.getByRole('button', { name: 'Correct delivery details' }));
 
     expect(

@@ -405,7 +405,7 @@ function AddressForm({
       }}
     >
       <h2>Delivery details</h2>
-      <AdminField label="Delivery address" error={action.fieldError('address')}>
+      <AdminField label="New address" error={action.fieldError('address')}>
         {(props) => (
           <textarea
             {...props}
@@ -416,7 +416,7 @@ function AddressForm({
           />
         )}
       </AdminField>
-      <AdminField label="Postcode" error={action.fieldError('postcode')}>
+      <AdminField label="New postcode" error={action.fieldError('postcode')}>
         {(props) => (
           <input
             {...props}
@@ -426,7 +426,7 @@ function AddressForm({
           />
         )}
       </AdminField>
-      <AdminField label="Phone (optional)" error={action.fieldError('phone')}>
+      <AdminField label="New phone (optional)" error={action.fieldError('phone')}>
         {(props) => (
           <input
             {...props}
