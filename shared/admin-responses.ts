@@ -56,7 +56,8 @@ export type AdminEmailKind =
   | 'requestReceived'
   | 'requestNotice'
   | 'paymentInvitation'
-  | 'decline';
+  | 'decline'
+  | 'addressCorrected';
 
 /**
  * One email of an item: `pending` (due, not sent yet), `sending` (being sent), `sent` (with

@@ -31,6 +31,7 @@ const VIEW_EMAIL_KINDS: readonly AdminEmailKind[] = [
   'delay',
   'dispatch',
   'refund',
+  'addressCorrected',
 ];
 
 const EMAIL_STATES = ['pending', 'sending', 'sent', 'failed'] as const;

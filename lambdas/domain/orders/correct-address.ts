@@ -127,5 +127,11 @@ export async function correctOrderAddress(
     }),
     deps,
   );
-  return { reference: stored.reference, changed: true, email, order: stored };
+  // Read again so the answer shows the email as it now stands, never "pending" once sent.
+  return {
+    reference: stored.reference,
+    changed: true,
+    email,
+    order: await rereadOrder(deps, order.sessionId),
+  };
 }

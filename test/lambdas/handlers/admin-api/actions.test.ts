@@ -284,6 +284,9 @@ describe('admin API against the stand-ins', () => {
         deliveryAddress: '12 Mill Lane\nYork',
         postcode: 'YO1 7HH',
         customerPhone: '07700 900999',
+        emails: expect.arrayContaining([
+          { kind: 'addressCorrected', state: 'sent', sentAt: expect.any(String) },
+        ]),
         history: [{ action: 'paid' }, { action: 'address-corrected', actor: 'packer@live-aquatics.test' }],
       },
     });

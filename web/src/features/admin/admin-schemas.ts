@@ -43,6 +43,7 @@ const email: z.ZodMiniType<AdminEmail> = z.object({
     'requestNotice',
     'paymentInvitation',
     'decline',
+    'addressCorrected',
   ]),
   state: z.enum(['pending', 'sending', 'sent', 'failed']),
   sentAt: optionalText,
