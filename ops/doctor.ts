@@ -118,7 +118,9 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
   };
   const contentType = (response: Response) => response.headers.get('content-type') ?? 'no content type';
 
-  const checks: Array<[name: string, run: () => Promise<string>]> = [
+  /** What shop-status answered, read by the test checkout. */
+  let shopMode: string | undefined;
+  const checks: Check[] = [
     [
       'Site through CloudFront',
       async () => {
@@ -165,6 +167,7 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
           throw new CheckFailure(
             `GET ${url} answered ${response.status} (${contentType(response)}) instead of the shop's status: the order page cannot tell whether to take orders. Read the ShopStatus function's log.`,
           );
+        shopMode = status.data.mode;
         return `the shop is ${status.data.mode}`;
       },
     ],
@@ -232,36 +235,7 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
         return 'the webhook accepts an event signed with the stored secret';
       },
     ],
-    [
-      'SES sender identity',
-      async () => {
-        const domain = sender.slice(sender.lastIndexOf('@') + 1);
-        const { VerificationAttributes = {} } = await deps.aws.ses.send(
-          new GetIdentityVerificationAttributesCommand({ Identities: [domain, sender] }),
-        );
-        const verified = [domain, sender].find(
-          (identity) => VerificationAttributes[identity]?.VerificationStatus === 'Success',
-        );
-        if (verified === undefined) {
-          const status = VerificationAttributes[domain]?.VerificationStatus ?? 'not created';
-          throw new CheckFailure(
-            `Neither ${domain} nor ${sender} is verified in SES in ${stage.region} (${domain}: ${status}), so no email goes out: add the DNS records setup printed (run it again to see them), or click the link SES mailed to ${sender}.`,
-          );
-        }
-        return `${verified} is verified`;
-      },
-    ],
-    [
-      'SES production access',
-      async () => {
-        const account = await deps.aws.sesv2.send(new GetAccountCommand({}));
-        if (account.ProductionAccessEnabled !== true)
-          throw new CheckFailure(
-            `SES in ${stage.region} is in the sandbox: it sends only to verified addresses, so customers get no confirmation. Request production access (SES console → Account dashboard → Request production access).`,
-          );
-        return `SES in ${stage.region} may send to anyone`;
-      },
-    ],
+    ...sesReadinessChecks(stage.region, sender, deps.aws),
     [
       'Alarm subscription',
       async () => {
@@ -296,6 +270,8 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
       'Test checkout',
       async () => {
         if (livemode) return 'skipped in live mode (a checkout would hold real bottles)';
+        // A paused shop refuses checkouts by design, and one taking requests would record one.
+        if (shopMode !== undefined && shopMode !== 'open') return `skipped: the shop is ${shopMode}`;
         const quote = quoteOrder(3);
         const url = apiPath(API_PATHS.createCheckout);
         const response = await get(url, {
@@ -334,6 +310,14 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
     ],
   ];
 
+  return runChecks(checks);
+}
+
+/** A named check: what was seen when it passes; a CheckFailure saying what to do when not. */
+type Check = [name: string, run: () => Promise<string>];
+
+/** Runs each check on its own: one failing never hides another. */
+export async function runChecks(checks: readonly Check[]): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const [name, run] of checks) {
     try {
@@ -350,6 +334,45 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
     }
   }
   return results;
+}
+
+/**
+ * Whether the shop's emails reach customers: the sender verified (its domain's DKIM, or the
+ * address) and SES out of the sandbox. Setup keeps the shop paused until both pass.
+ */
+export function sesReadinessChecks(region: string, sender: string, aws: StageAwsClients): Check[] {
+  return [
+    [
+      'SES sender identity',
+      async () => {
+        const domain = sender.slice(sender.lastIndexOf('@') + 1);
+        const { VerificationAttributes = {} } = await aws.ses.send(
+          new GetIdentityVerificationAttributesCommand({ Identities: [domain, sender] }),
+        );
+        const verified = [domain, sender].find(
+          (identity) => VerificationAttributes[identity]?.VerificationStatus === 'Success',
+        );
+        if (verified === undefined) {
+          const status = VerificationAttributes[domain]?.VerificationStatus ?? 'not created';
+          throw new CheckFailure(
+            `Neither ${domain} nor ${sender} is verified in SES in ${region} (${domain}: ${status}), so no email goes out: add the DNS records setup printed (run it again to see them), or click the link SES mailed to ${sender}.`,
+          );
+        }
+        return `${verified} is verified`;
+      },
+    ],
+    [
+      'SES production access',
+      async () => {
+        const account = await aws.sesv2.send(new GetAccountCommand({}));
+        if (account.ProductionAccessEnabled !== true)
+          throw new CheckFailure(
+            `SES in ${region} is in the sandbox: it sends only to verified addresses, so customers get no confirmation. Request production access (SES console → Account dashboard → Request production access).`,
+          );
+        return `SES in ${region} may send to anyone`;
+      },
+    ],
+  ];
 }
 
 /** Prints one line per check; whether all passed. */

@@ -10,8 +10,10 @@ import type Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { addMerchant } from '../lambdas/domain/operations/merchant-accounts';
 import { RefusedError } from '../lambdas/domain/refusal';
+import { readShopSettings, writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
+import { isStripeError } from '../lambdas/lib/stripe-errors';
 import { stageSettingsSchema } from '../shared/stage-config';
-import { type DoctorDeps, printChecks, runDoctorChecks } from './doctor';
+import { type DoctorDeps, printChecks, runChecks, runDoctorChecks, sesReadinessChecks } from './doctor';
 import {
   operatorMessage,
   putSecretDocumentIfChanged,
@@ -128,6 +130,7 @@ export function setupUsage(): string[] {
     '  --stage NAME            the stage (lower-case letters, digits, dashes; e.g. prod)',
     "  --region R              AWS region (default: the stage's, AWS_REGION, or eu-west-2)",
     '  --yes                   ask nothing: take flags, environment and defaults',
+    '  --open-anyway           open the shop though SES cannot yet email customers (kept paused otherwise)',
     '  --merchant-login EMAIL  the merchant who signs in to /admin',
     ...SETTING_QUESTIONS.map(([flag, , question]) => `  --${flag.padEnd(22)}${question}`),
     ...Object.values(KEY_QUESTIONS).map(
@@ -145,6 +148,7 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
       stage: { type: 'string' },
       region: { type: 'string' },
       yes: { type: 'boolean', default: false },
+      'open-anyway': { type: 'boolean', default: false },
       'merchant-login': { type: 'string' },
       ...Object.fromEntries(SETTING_QUESTIONS.map(([flag]) => [flag, { type: 'string' as const }])),
       ...Object.fromEntries(
@@ -249,6 +253,8 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
     deps,
   );
 
+  await checkBacsDebit(accountStripe, out);
+
   const unbootstrapped = await checkBootstrap(aws, region, stage, settings, out);
 
   const sender = textOf(settings.senderEmail) ?? '';
@@ -306,6 +312,13 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
     throw new RefusedError(
       `cdk deploy finished, but the stacks of stage ${stage} are not in ${region}: read the deploy's output above.`,
     );
+  await openWhenEmailsGoOut(
+    { stage, region, sender, openAnyway: values['open-anyway'] },
+    outputs,
+    aws,
+    deps,
+    changes,
+  );
   const endpoint = await registerWebhook(accountStripe, stage, outputs, aws, deps, changes);
   await storeSecrets(outputs, aws, { checkoutKey, fulfilmentKey, endpoint }, changes);
   const merchantLogin = flag('merchant-login') ?? textOf(settings.merchantEmail) ?? '';
@@ -396,6 +409,31 @@ async function checkStripeKeys(
 }
 
 /**
+ * Whether the Stripe account may take Bacs Direct Debit (its `bacs_debit_payments` capability).
+ * Never a refusal: the shop sells by card meanwhile.
+ */
+async function checkBacsDebit(stripe: Stripe, out: (line: string) => void): Promise<void> {
+  const howToTurnOn =
+    'turn it on in the Stripe Dashboard (Settings → Payments → Payment methods → Bacs Direct Debit; docs/deploy.md)';
+  let status: string;
+  try {
+    status = (await stripe.accounts.retrieve(null)).capabilities?.bacs_debit_payments ?? 'not requested';
+  } catch (error) {
+    if (!isStripeError(error)) throw error;
+    out(
+      `  ! Stripe Bacs Direct Debit: could not ask Stripe (${error.message}); if it is not on, the checkout offers cards only: ${howToTurnOn}`,
+    );
+    return;
+  }
+  // Checkout takes the account's own payment methods (no payment_method_types), so without Bacs it offers cards only.
+  out(
+    status === 'active'
+      ? '  ✓ Stripe Bacs Direct Debit: active (customers may pay by card or Direct Debit)'
+      : `  ! Stripe Bacs Direct Debit: ${status}, so the checkout offers cards only; to offer Direct Debit, ${howToTurnOn}`,
+  );
+}
+
+/**
  * The regions the stage deploys to that have no CDK bootstrap stack yet: its own, and us-east-1
  * when the WAF is on (the default outside the placeholder stages).
  */
@@ -426,6 +464,52 @@ async function checkBootstrap(
       : `  ✓ CDK bootstrap: ${missing.join(' and ')} not yet (setup bootstraps ${missing.length === 1 ? 'it' : 'them'})`,
   );
   return missing;
+}
+
+/**
+ * The page's message while setup keeps a new shop shut; setup opens a shop paused with exactly
+ * this message once its emails can go out, and leaves any other pause (the merchant's) alone.
+ */
+export const OPENING_SOON_MESSAGE = 'Opening soon: we are getting ready to take orders.';
+
+/**
+ * Keeps the shop paused while SES cannot email customers (the sender not verified, or the account
+ * in the sandbox): a customer who paid and got no confirmation is worse than a shop opening a day
+ * later. The checks are doctor's own; `--open-anyway` opens it regardless.
+ */
+async function openWhenEmailsGoOut(
+  run: { stage: string; region: string; sender: string; openAnyway: boolean },
+  outputs: { get(key: string): string },
+  aws: StageAwsClients,
+  deps: SetupDeps,
+  changes: ChangeLog,
+): Promise<void> {
+  const failing = (await runChecks(sesReadinessChecks(run.region, run.sender, aws))).filter(({ ok }) => !ok);
+  const table = { client: aws.dynamo, tableName: outputs.get(STAGE_OUTPUTS.ordersTable) };
+  const shop = await readShopSettings(table, true);
+  const pausedBySetup = shop.mode === 'paused' && shop.message === OPENING_SOON_MESSAGE;
+  // Written directly rather than by pauseShop: a shop setup pauses has just been deployed or was
+  // kept shut by setup, so it has no open Checkout Session to close.
+  if (failing.length === 0 || run.openAnyway) {
+    if (failing.length > 0)
+      deps.out(
+        `  ! --open-anyway: the shop takes orders though ${failing.map(({ name }) => name).join(' and ')} fail${failing.length === 1 ? 's' : ''}, so customers may get no email`,
+      );
+    if (pausedBySetup) {
+      await writeShopSettings(table, { mode: 'open' }, deps.now());
+      changes.made('Shop opened: it takes orders now', 'shop opened');
+    } else changes.same(`Shop: ${shop.mode}${shop.mode === 'open' ? '' : ' (as the merchant set it)'}`);
+    return;
+  }
+  const why = failing.map(({ name, detail }) => `    ${name}: ${detail}`);
+  if (shop.mode === 'open') {
+    await writeShopSettings(table, { mode: 'paused', message: OPENING_SOON_MESSAGE }, deps.now());
+    changes.made(`Shop paused ("${OPENING_SOON_MESSAGE}"): it cannot email customers yet`, 'shop paused');
+  } else changes.same(`Shop: stays ${shop.mode}: it cannot email customers yet`);
+  for (const line of why) deps.out(line);
+  deps.out(
+    `    Once that is done, run npm run setup -- --stage ${run.stage} again to open the shop (or add --open-anyway to open it now).`,
+  );
 }
 
 /** The stage's webhook endpoint, made to listen for exactly the handled events (ensureWebhookEndpoint). */

@@ -9,7 +9,9 @@ import { SESClient } from '@aws-sdk/client-ses';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { STSClient } from '@aws-sdk/client-sts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RefusedError } from '../lambdas/domain/refusal';
+import { createDocumentClient } from '../lambdas/lib/aws';
 
 /**
  * The AWS clients `npm run setup` and `npm run doctor` use, built once per run for the stage's
@@ -26,6 +28,8 @@ export interface StageAwsClients {
   sesv2: SESv2Client;
   sns: SNSClient;
   cognito: CognitoIdentityProviderClient;
+  /** The stage's table: setup keeps the shop paused there until its emails can go out. */
+  dynamo: DynamoDBDocumentClient;
 }
 
 /** The clients of one region, with the operator's credentials from the usual chain. */
@@ -43,6 +47,7 @@ export function createStageAwsClients(region: string): StageAwsClients {
     sesv2: new SESv2Client({ region }),
     sns: new SNSClient({ region }),
     cognito: new CognitoIdentityProviderClient({ region }),
+    dynamo: createDocumentClient({ region }),
   };
 }
 
@@ -63,6 +68,7 @@ export const STAGE_OUTPUTS = {
   stripeWebhookUrl: 'StripeWebhookUrl',
   alarmTopicArn: 'AlarmTopicArn',
   adminUserPoolId: 'AdminUserPoolId',
+  ordersTable: 'OrdersTableName',
   checkoutKeySecret: 'StripeCheckoutKeySecretName',
   fulfilmentKeySecret: 'StripeFulfilmentKeySecretName',
   webhookSecret: 'StripeWebhookSigningSecretName',

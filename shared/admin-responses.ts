@@ -1,14 +1,23 @@
-// What the admin API answers, route by route: the /admin page reads these and the admin Lambda
-// builds them (lambdas/domain/operations/admin-views.ts). Types only, so the page's bundle carries
-// nothing of this file; the Lambda's values are typed by it, which keeps the two in step.
-
-import type { ClosedDay } from './closed-day';
-import type { OverLimit } from './over-limit';
+// What the admin API answers, route by route: one zod schema per answer, its type inferred. The
+// admin Lambda's values are typed by these (lambdas/domain/operations/admin-views.ts), the /admin
+// page checks what it reads against them, and the CLI reads the same types: one contract.
+// zod/mini, like the request schemas, so the admin chunk stays small.
+import * as z from 'zod/mini';
+import { closedDaySchema } from './closed-day';
+import { overLimitSchema } from './over-limit';
 
 /** A day as `YYYY-MM-DD` (London). */
-export type AdminDate = string;
+const date = z.string();
 /** An instant as ISO 8601 in UTC. */
-export type AdminInstant = string;
+const instant = z.string();
+const text = z.string();
+const count = z.number();
+const optionalText = z.optional(text);
+const optionalInstant = z.optional(instant);
+const optionalDate = z.optional(date);
+
+export type AdminDate = z.infer<typeof date>;
+export type AdminInstant = z.infer<typeof instant>;
 
 /**
  * What happened to an order or request, as its history names it. `paid`: Stripe's payment was
@@ -32,116 +41,130 @@ export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 /**
  * One line of an order's or request's history, kept on the item itself and written by the same
  * conditional update as the change it records, so it never disagrees with the status. Oldest first.
+ * `actor`: the signed-in merchant's email, the operator's AWS identity (an ARN) or
+ * "local operator (<user>)" for the CLI, "Stripe" for a payment, "Stripe Dashboard" for a refund
+ * the shop did not make, "customer" for a request. `detail`: a short note ("tracking AB 1234 5678
+ * GB", "from 2026-11-30, weather", "supply (re_…)").
  */
-export interface HistoryEntry {
-  at: AdminInstant;
-  /**
-   * Who: the signed-in merchant's email, the operator's AWS identity (an ARN) or
-   * "local operator (<user>)" for the CLI, "Stripe" for a payment, "Stripe Dashboard" for a refund
-   * the shop did not make, "customer" for a request.
-   */
-  actor: string;
-  action: HistoryAction;
-  /** A short note: "tracking AB 1234 5678 GB", "from 2026-11-30, weather", "supply (re_…)". */
-  detail?: string;
-}
+export const historyEntrySchema = z.object({
+  at: instant,
+  actor: text,
+  action: z.enum(HISTORY_ACTIONS),
+  detail: optionalText,
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 /** Every email the shop tracks on an item. */
-export type AdminEmailKind =
-  | 'confirmation'
-  | 'merchantNotice'
-  | 'dispatch'
-  | 'delay'
-  | 'refund'
-  | 'requestReceived'
-  | 'requestNotice'
-  | 'paymentInvitation'
-  | 'decline'
-  | 'addressCorrected';
+export const ADMIN_EMAIL_KINDS = [
+  'confirmation',
+  'merchantNotice',
+  'dispatch',
+  'delay',
+  'refund',
+  'requestReceived',
+  'requestNotice',
+  'paymentInvitation',
+  'decline',
+  'addressCorrected',
+] as const;
+export type AdminEmailKind = (typeof ADMIN_EMAIL_KINDS)[number];
 
 /**
  * One email of an item: `pending` (due, not sent yet), `sending` (being sent), `sent` (with
  * sentAt), `failed` (SES refused the address for good; with failedAt).
  */
-export interface AdminEmail {
-  kind: AdminEmailKind;
-  state: 'pending' | 'sending' | 'sent' | 'failed';
-  sentAt?: AdminInstant;
-  failedAt?: AdminInstant;
-}
+export const adminEmailSchema = z.object({
+  kind: z.enum(ADMIN_EMAIL_KINDS),
+  state: z.enum(['pending', 'sending', 'sent', 'failed']),
+  sentAt: optionalInstant,
+  failedAt: optionalInstant,
+});
+export type AdminEmail = z.infer<typeof adminEmailSchema>;
 
-/** The customer's payment in Stripe. */
-export interface AdminStripePayment {
-  checkoutSessionId: string;
-  /** Absent on an order recorded without it (the refund finds it from the session). */
-  paymentIntentId?: string;
-  livemode: boolean;
-  /**
-   * The payment in the Stripe Dashboard: `https://dashboard.stripe.com/payments/<pi>`, or under
-   * `/test/` in test mode; a Dashboard search for the Checkout Session when the payment intent is unknown.
-   */
-  dashboardUrl: string;
-}
+/**
+ * The customer's payment in Stripe. `paymentIntentId` is absent on an order recorded without it
+ * (the refund finds it from the session). `dashboardUrl`: the payment in the Stripe Dashboard,
+ * `https://dashboard.stripe.com/payments/<pi>` (under `/test/` in test mode), or a Dashboard
+ * search for the Checkout Session when the payment intent is unknown.
+ */
+const stripePaymentSchema = z.object({
+  checkoutSessionId: text,
+  paymentIntentId: optionalText,
+  livemode: z.boolean(),
+  dashboardUrl: text,
+});
+export type AdminStripePayment = z.infer<typeof stripePaymentSchema>;
 
-/** What an order and a request both show. Money in integer pence. */
-interface AdminRecordBase {
-  reference: string;
-  dispatchDate: AdminDate;
-  bottles: number;
-  unitPricePence: number;
-  subtotalPence: number;
-  shippingPence: number;
-  totalPence: number;
-  customerName: string;
-  customerEmail: string;
-  customerPhone: string;
-  /** The customer's free text, lines separated by "\n". */
-  deliveryAddress: string;
-  postcode: string;
-  /** When the item was recorded. */
-  createdAt: AdminInstant;
-  emails: AdminEmail[];
-  /** Oldest first; empty on items recorded before history was kept. */
-  history: HistoryEntry[];
-}
+/**
+ * What an order and a request both show. Money in integer pence. `deliveryAddress`: the
+ * customer's free text, lines separated by "\n". `createdAt`: when the item was recorded.
+ * `history`: oldest first; empty on items recorded before history was kept.
+ */
+const recordBase = {
+  reference: text,
+  dispatchDate: date,
+  bottles: count,
+  unitPricePence: count,
+  subtotalPence: count,
+  shippingPence: count,
+  totalPence: count,
+  customerName: text,
+  customerEmail: text,
+  customerPhone: text,
+  deliveryAddress: text,
+  postcode: text,
+  createdAt: instant,
+  emails: z.array(adminEmailSchema),
+  history: z.array(historyEntrySchema),
+};
 
-/** A paid order. */
-export interface AdminOrderView extends AdminRecordBase {
-  kind: 'order';
-  status: 'paid' | 'dispatched' | 'refunded';
-  paidAt: AdminInstant;
-  /** The dispatch day shown to the customer before paying. */
-  promisedDispatchDate?: AdminDate;
-  /** Paid while the shop was paused or taking requests: the merchant refunds or delays it. */
-  placedWhilePaused: boolean;
-  pausedMode?: 'paused' | 'requests';
-  /** This order's sale took its dispatch day over its capacity. */
-  dispatchDayFull?: { sold: number; capacity: number };
-  dispatchedAt?: AdminInstant;
-  trackingNumber?: string;
-  delayedFrom?: AdminDate;
-  delayReason?: 'weather' | 'supply' | 'other';
-  delayedAt?: AdminInstant;
-  refundedAt?: AdminInstant;
-  refundId?: string;
-  /** `stripe`: refunded in the Stripe Dashboard. */
-  refundReason?: 'supply' | 'doa' | 'other' | 'stripe';
-  payment: AdminStripePayment;
-}
+const orderStatus = z.enum(['paid', 'dispatched', 'refunded']);
 
-/** An order request (requests mode): nothing paid until the customer pays its link. */
-export interface AdminRequestView extends AdminRecordBase {
-  kind: 'request';
-  status: 'requested' | 'invited' | 'declined';
-  /** While it waits for an answer: until when it holds its bottles (then they are back on sale). */
-  holdsUntil?: AdminInstant;
-  invitedAt?: AdminInstant;
-  /** The payment link emailed, while there is one. */
-  paymentLink?: { url: string; expiresAt: AdminInstant; checkoutSessionId: string };
-  declinedAt?: AdminInstant;
-}
+/**
+ * A paid order. `promisedDispatchDate`: the dispatch day shown to the customer before paying.
+ * `placedWhilePaused`: paid while the shop was paused or taking requests (the merchant refunds or
+ * delays it). `dispatchDayFull`: this order's sale took its dispatch day over its capacity.
+ * `refundReason` `stripe`: refunded in the Stripe Dashboard.
+ */
+export const adminOrderViewSchema = z.object({
+  ...recordBase,
+  kind: z.literal('order'),
+  status: orderStatus,
+  paidAt: instant,
+  promisedDispatchDate: optionalDate,
+  placedWhilePaused: z.boolean(),
+  pausedMode: z.optional(z.enum(['paused', 'requests'])),
+  dispatchDayFull: z.optional(overLimitSchema),
+  dispatchedAt: optionalInstant,
+  trackingNumber: optionalText,
+  delayedFrom: optionalDate,
+  delayReason: z.optional(z.enum(['weather', 'supply', 'other'])),
+  delayedAt: optionalInstant,
+  refundedAt: optionalInstant,
+  refundId: optionalText,
+  refundReason: z.optional(z.enum(['supply', 'doa', 'other', 'stripe'])),
+  payment: stripePaymentSchema,
+});
+export type AdminOrderView = z.infer<typeof adminOrderViewSchema>;
 
-export type AdminRecordView = AdminOrderView | AdminRequestView;
+/**
+ * An order request (requests mode): nothing paid until the customer pays its link. `holdsUntil`:
+ * while it waits for an answer, until when it holds its bottles (then they are back on sale).
+ * `paymentLink`: the payment link emailed, while there is one.
+ */
+export const adminRequestViewSchema = z.object({
+  ...recordBase,
+  kind: z.literal('request'),
+  status: z.enum(['requested', 'invited', 'declined']),
+  holdsUntil: optionalInstant,
+  invitedAt: optionalInstant,
+  paymentLink: z.optional(z.object({ url: text, expiresAt: instant, checkoutSessionId: text })),
+  declinedAt: optionalInstant,
+});
+export type AdminRequestView = z.infer<typeof adminRequestViewSchema>;
+
+const recordViewSchema = z.union([adminOrderViewSchema, adminRequestViewSchema]);
+export type AdminRecordView = z.infer<typeof recordViewSchema>;
 
 /**
  * Why the admin API answered 403, for the page to tell the two apart by something steadier than
@@ -159,186 +182,214 @@ export type AdminForbiddenCode = (typeof ADMIN_FORBIDDEN_CODES)[keyof typeof ADM
  * Every error: the message to show, for a 400 one message per field of the body or query, and
  * for a 403 the code that says which refusal it is.
  */
-export interface AdminErrorResponse {
-  error: string;
-  code?: AdminForbiddenCode;
-  fields?: Record<string, string>;
-}
+export const adminErrorSchema = z.object({
+  error: text,
+  code: z.optional(z.enum([ADMIN_FORBIDDEN_CODES.notAMerchant, ADMIN_FORBIDDEN_CODES.notThroughCloudFront])),
+  fields: z.optional(z.record(z.string(), z.string())),
+});
+export type AdminErrorResponse = z.infer<typeof adminErrorSchema>;
 
 /** `GET orders?status=&dispatch=&q=`: newest first. */
-export interface AdminListResponse {
-  records: AdminRecordView[];
-}
+export const adminListResponseSchema = z.object({ records: z.array(recordViewSchema) });
+export type AdminListResponse = z.infer<typeof adminListResponseSchema>;
 
 /**
  * `GET order?reference=` (any case, or a full Checkout Session id): 404 when no order or request
  * has it, 409 when two do (equal but for case: ask with the full session id).
  */
-export interface AdminRecordResponse {
-  record: AdminRecordView;
-}
+export const adminRecordResponseSchema = z.object({ record: recordViewSchema });
+export type AdminRecordResponse = z.infer<typeof adminRecordResponseSchema>;
 
-/** One dispatch day's capacity; `capacity` and `left` are null when the day has no limit. */
-export interface AdminCapacityRow {
-  date: AdminDate;
-  capacity: number | null;
-  /** Bottles held by checkouts not yet paid and by order requests. */
-  reserved: number;
-  sold: number;
-  left: number | null;
-}
+/**
+ * One dispatch day's capacity; `capacity` and `left` are null when the day has no limit.
+ * `reserved`: bottles held by checkouts not yet paid and by order requests.
+ */
+const capacityRowShape = {
+  date,
+  capacity: z.nullable(count),
+  reserved: count,
+  sold: count,
+  left: z.nullable(count),
+};
+const capacityRowSchema = z.object(capacityRowShape);
+export type AdminCapacityRow = z.infer<typeof capacityRowSchema>;
 
-/** A dispatch day with its undispatched (`paid`) orders, and its capacity. */
-export interface AdminDaySummary extends AdminCapacityRow {
-  /** Undispatched orders, oldest payment first. */
-  orders: number;
-  bottles: number;
-  references: string[];
-}
+/** A dispatch day with its undispatched (`paid`) orders, oldest payment first, and its capacity. */
+const daySummarySchema = z.object({
+  ...capacityRowShape,
+  orders: count,
+  bottles: count,
+  references: z.array(text),
+});
+export type AdminDaySummary = z.infer<typeof daySummarySchema>;
 
-export interface AdminShopSettingsView {
-  mode: 'open' | 'paused' | 'requests';
-  message?: string;
-  /** When the mode or the message was last written. */
-  updatedAt?: AdminInstant;
-  /** Since when the shop has been in this mode; absent when not known (open since before it was kept). */
-  modeSince?: AdminInstant;
-}
+/**
+ * `updatedAt`: when the mode or the message was last written. `modeSince`: since when the shop
+ * has been in this mode; absent when not known (open since before it was kept).
+ */
+const shopSettingsSchema = z.object({
+  mode: z.enum(['open', 'paused', 'requests']),
+  message: optionalText,
+  updatedAt: optionalInstant,
+  modeSince: optionalInstant,
+});
+export type AdminShopSettingsView = z.infer<typeof shopSettingsSchema>;
 
 /**
  * `GET status`: the shop's mode, the day the merchant packs for next (the earliest day still
  * holding undispatched orders, or the next dispatch day: before `today` when orders were left
  * from a past week), and every other day holding undispatched orders, earliest first: before
- * today (`overdue`) or not (`later`).
+ * today (`overdue`) or not (`later`). `requestsWaiting`: order requests waiting for an answer.
  */
-export interface AdminStatusResponse {
-  shop: AdminShopSettingsView;
-  today: AdminDate;
-  next: AdminDaySummary;
-  overdue: AdminDaySummary[];
-  later: AdminDaySummary[];
-  /** Order requests waiting for an answer (`requested`). */
-  requestsWaiting: number;
-}
+export const adminStatusResponseSchema = z.object({
+  shop: shopSettingsSchema,
+  today: date,
+  next: daySummarySchema,
+  overdue: z.array(daySummarySchema),
+  later: z.array(daySummarySchema),
+  requestsWaiting: count,
+});
+export type AdminStatusResponse = z.infer<typeof adminStatusResponseSchema>;
 
 /** The capacity settings: the weekly default and each day's own limit (null: no limit). */
-export interface AdminCapacitySettings {
-  weekly: number | null;
-  days: Record<AdminDate, number | null>;
-}
+const capacitySettingsSchema = z.object({
+  weekly: z.nullable(count),
+  days: z.record(date, z.nullable(count)),
+});
+export type AdminCapacitySettings = z.infer<typeof capacitySettingsSchema>;
 
 /** `GET capacity?weeks=` (1 to 52, default 8): the coming dispatch days. */
-export interface AdminCapacityResponse {
-  settings: AdminCapacitySettings;
-  rows: AdminCapacityRow[];
-}
+export const adminCapacityResponseSchema = z.object({
+  settings: capacitySettingsSchema,
+  rows: z.array(capacityRowSchema),
+});
+export type AdminCapacityResponse = z.infer<typeof adminCapacityResponseSchema>;
 
 /**
  * `POST capacity`: the settings now, the coming days' rows, and the days already sold beyond
  * their new limit (nothing is cancelled; they sell no more). `date` is the dispatch day the
  * change applied to (a date in its week is moved to that week's dispatch day), or `default`.
  */
-export interface AdminCapacitySetResponse extends AdminCapacityResponse {
-  date: AdminDate | 'default';
-  oversold: Array<{ date: AdminDate; sold: number; capacity: number }>;
-}
+export const adminCapacitySetResponseSchema = z.extend(adminCapacityResponseSchema, {
+  date: z.union([date, z.literal('default')]),
+  oversold: z.array(z.extend(overLimitSchema, { date })),
+});
+export type AdminCapacitySetResponse = z.infer<typeof adminCapacitySetResponseSchema>;
 
 /** Whether an email was sent by this call: `not-sent` when already sent (or being sent). */
-export type AdminEmailOutcome = 'sent' | 'not-sent';
+const emailOutcomeSchema = z.enum(['sent', 'not-sent']);
+export type AdminEmailOutcome = z.infer<typeof emailOutcomeSchema>;
 
-/** One order of `POST orders/dispatch`: done (changed or found done), or refused. */
-export type AdminDispatchResult =
-  | {
-      reference: string;
-      /** False: it was dispatched already (a second press), and nothing was sent again. */
-      changed: boolean;
-      email: AdminEmailOutcome;
-      status: AdminOrderView['status'];
-      record: AdminOrderView;
-    }
-  | { reference: string; refused: string };
+/**
+ * One order of `POST orders/dispatch`: done (changed or found done), or refused. `changed` false:
+ * it was dispatched already (a second press), and nothing was sent again.
+ */
+const dispatchResultSchema = z.union([
+  z.object({
+    reference: text,
+    changed: z.boolean(),
+    email: emailOutcomeSchema,
+    status: orderStatus,
+    record: adminOrderViewSchema,
+  }),
+  z.object({ reference: text, refused: text }),
+]);
+export type AdminDispatchResult = z.infer<typeof dispatchResultSchema>;
 
 /** `POST orders/dispatch`: 200 unless every order was refused (409, `error` the first refusal). */
-export interface AdminDispatchResponse {
-  results: AdminDispatchResult[];
-  error?: string;
-}
+export const adminDispatchResponseSchema = z.object({
+  results: z.array(dispatchResultSchema),
+  error: optionalText,
+});
+export type AdminDispatchResponse = z.infer<typeof adminDispatchResponseSchema>;
 
-/** `POST orders/delay`: orders moved by this call, and every order of the delay emailed by it. */
-export interface AdminDelayResponse {
-  from: AdminDate;
-  to: AdminDate;
-  moved: string[];
-  emailed: string[];
-  /** `to` has now sold more than its limit: the moved orders' bottles count there all the same. */
-  overLimit?: OverLimit;
-  /**
-   * `from`, closed by this delay (its capacity set to 0) so it is not sold again; `before`, its own
-   * limit before (POST capacity's `bottles` that reopens it as it was); `message`, all that in words.
-   */
-  closed?: ClosedDay & { message: string };
-}
+/**
+ * `POST orders/delay`: orders moved by this call, and every order of the delay emailed by it.
+ * `overLimit`: `to` has now sold more than its limit (the moved orders' bottles count there all the
+ * same). `closed`: `from`, closed by this delay (its capacity set to 0) so it is not sold again;
+ * `before`, its own limit before (POST capacity's `bottles` that reopens it as it was); `message`,
+ * all that in words.
+ */
+export const adminDelayResponseSchema = z.object({
+  from: date,
+  to: date,
+  moved: z.array(text),
+  emailed: z.array(text),
+  overLimit: z.optional(overLimitSchema),
+  closed: z.optional(z.extend(closedDaySchema, { message: text })),
+});
+export type AdminDelayResponse = z.infer<typeof adminDelayResponseSchema>;
 
-/** `POST orders/refund`. A second press is a 409 naming the refund already made. */
+/**
+ * `POST orders/refund`. A second press is a 409 naming the refund already made. `refundEmail`:
+ * who sent the refund email: this call, the Stripe webhook (it may record the refund first), or
+ * either of the webhook and another call.
+ */
+export const adminRefundResponseSchema = z.object({
+  reference: text,
+  changed: z.boolean(),
+  refundId: text,
+  email: emailOutcomeSchema,
+  refundEmail: z.union([
+    z.object({
+      state: z.literal('sent'),
+      by: z.enum(['this run', 'the Stripe webhook', 'the Stripe webhook or another refund request']),
+    }),
+    z.object({ state: z.enum(['being sent', 'not sent']) }),
+  ]),
+  status: orderStatus,
+  record: adminOrderViewSchema,
+});
+export type AdminRefundResponse = z.infer<typeof adminRefundResponseSchema>;
+
 /** `POST orders/address`: the corrected order; `not-due` when the details were already its own. */
-export interface AdminAddressResponse {
-  reference: string;
-  changed: boolean;
-  email: AdminEmailOutcome | 'not-due';
-  record: AdminOrderView;
-}
+export const adminAddressResponseSchema = z.object({
+  reference: text,
+  changed: z.boolean(),
+  email: z.enum(['sent', 'not-sent', 'not-due']),
+  record: adminOrderViewSchema,
+});
+export type AdminAddressResponse = z.infer<typeof adminAddressResponseSchema>;
 
-export interface AdminRefundResponse {
-  reference: string;
-  changed: boolean;
-  refundId: string;
-  email: AdminEmailOutcome;
-  /** Who sent the refund email: this call, the Stripe webhook (it may record the refund first), or either of the webhook and another call. */
-  refundEmail:
-    | {
-        state: 'sent';
-        by: 'this run' | 'the Stripe webhook' | 'the Stripe webhook or another refund request';
-      }
-    | { state: 'being sent' | 'not sent' };
-  status: AdminOrderView['status'];
-  record: AdminOrderView;
-}
-
-/** `POST shop/pause`: the settings written, and what became of the checkouts customers could still pay. */
-export interface AdminPauseResponse {
-  settings: AdminShopSettingsView;
-  /** Checkout Sessions closed: their customers can no longer pay. */
-  closed: string[];
-  /** Payment links of order requests left open (requests mode). */
-  paymentLinksKept: string[];
-  /** Completed before they could be closed: their orders are kept, marked placed while paused. */
-  completedMeanwhile: string[];
-  /** Stripe would not close these: still payable; pause again. */
-  failed: Array<{ sessionId: string; message: string }>;
-  /** The open checkouts could not be listed: pause again. */
-  listingFailed?: string;
-}
+/**
+ * `POST shop/pause`: the settings written, and what became of the checkouts customers could still
+ * pay. `closed`: Checkout Sessions closed (their customers can no longer pay). `paymentLinksKept`:
+ * payment links of order requests left open (requests mode). `completedMeanwhile`: completed before
+ * they could be closed (their orders are kept, marked placed while paused). `failed`: Stripe would
+ * not close these (still payable; pause again). `listingFailed`: the open checkouts could not be
+ * listed (pause again).
+ */
+export const adminPauseResponseSchema = z.object({
+  settings: shopSettingsSchema,
+  closed: z.array(text),
+  paymentLinksKept: z.array(text),
+  completedMeanwhile: z.array(text),
+  failed: z.array(z.object({ sessionId: text, message: text })),
+  listingFailed: optionalText,
+});
+export type AdminPauseResponse = z.infer<typeof adminPauseResponseSchema>;
 
 /** `POST shop/resume`. */
-export interface AdminResumeResponse {
-  settings: AdminShopSettingsView;
-}
+export const adminResumeResponseSchema = z.object({ settings: shopSettingsSchema });
+export type AdminResumeResponse = z.infer<typeof adminResumeResponseSchema>;
 
 /** `POST requests/payment`: a second press while the link is valid is a 409. */
-export interface AdminRequestPaymentResponse {
-  reference: string;
-  changed: boolean;
-  url: string;
-  expiresAt: AdminInstant;
-  email: AdminEmailOutcome;
-}
+export const adminRequestPaymentResponseSchema = z.object({
+  reference: text,
+  changed: z.boolean(),
+  url: text,
+  expiresAt: instant,
+  email: emailOutcomeSchema,
+});
+export type AdminRequestPaymentResponse = z.infer<typeof adminRequestPaymentResponseSchema>;
 
 /** `POST requests/decline`: a second press is a 409. */
-export interface AdminDeclineResponse {
-  reference: string;
-  changed: boolean;
-  email: AdminEmailOutcome;
-}
+export const adminDeclineResponseSchema = z.object({
+  reference: text,
+  changed: z.boolean(),
+  email: emailOutcomeSchema,
+});
+export type AdminDeclineResponse = z.infer<typeof adminDeclineResponseSchema>;
 
 // `GET dispatch-csv?date=` answers text/csv (Royal Mail Click & Drop's import, an attachment named
 // click-and-drop-<date>.csv) and `GET packing-slips?date=` text/html (print it): both for the

@@ -1,11 +1,11 @@
 // A delay moves its orders' sold bottles to the new day whatever that day's limit (the merchant
 // chose the day). The CLI's `delay` and the /admin page's delay both say so, in these words.
 
+import * as z from 'zod/mini';
+
 /** A day that has sold more than its limit: what it sold, and the limit. */
-export interface OverLimit {
-  sold: number;
-  capacity: number;
-}
+export const overLimitSchema = z.object({ sold: z.number(), capacity: z.number() });
+export type OverLimit = z.infer<typeof overLimitSchema>;
 
 /**
  * "Tuesday 1 December 2026 is now over its limit: 15 sold of 10. Nothing is cancelled, and it

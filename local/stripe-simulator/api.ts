@@ -15,7 +15,7 @@ import type { FaultInjector } from './faults';
 import { type FormObject, parseForm } from './form-body';
 import type { IdempotencyStore, StoredResponse } from './idempotency';
 import { newId } from './ids';
-import { buildList, buildSession } from './objects';
+import { buildAccount, buildList, buildSession } from './objects';
 import {
   createRefundSchema,
   createSessionSchema,
@@ -28,7 +28,7 @@ import {
   sessionInput,
   updateWebhookEndpointSchema,
 } from './params';
-import { type RestrictedKeys, requirePermission, type StripePermission } from './permissions';
+import { ACCOUNT_ID, type RestrictedKeys, requirePermission, type StripePermission } from './permissions';
 import { type Store, type StoredSession, withoutLineItems } from './store';
 import type { WebhookEndpointStore } from './webhook-endpoints';
 
@@ -37,6 +37,8 @@ export interface ApiContext {
   webhookEndpoints: WebhookEndpointStore;
   /** Restricted keys with fewer permissions than all; see permissions.ts. */
   restrictedKeys: RestrictedKeys;
+  /** The account's capabilities as `GET /v1/account` answers them; a test may replace them. */
+  account: { capabilities: Stripe.Account.Capabilities };
   clock: SimulatorClock;
   faults: FaultInjector;
   idempotency: IdempotencyStore;
@@ -129,6 +131,15 @@ const ROUTES: Array<{
     permission: 'webhook_endpoint_write',
     handle: (context, form, id) =>
       context.webhookEndpoints.update(id, parseParams(updateWebhookEndpointSchema, form)),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/account$/,
+    permission: 'account_read',
+    handle: (context, form) => {
+      parseParams(retrieveSchema([]), form);
+      return buildAccount(ACCOUNT_ID, context.account.capabilities, context.clock.nowSeconds());
+    },
   },
   {
     method: 'DELETE',

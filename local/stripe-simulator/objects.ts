@@ -410,3 +410,31 @@ export function buildEvent(subject: EventSubject, now: number): Stripe.Event {
 export function buildList<T>(data: T[], hasMore: boolean, url: string): Stripe.ApiList<T> {
   return { object: 'list', data, has_more: hasMore, url };
 }
+
+/**
+ * The simulator's own account (`GET /v1/account`), a UK standard account, with the payment
+ * capabilities it was given: setup reads `bacs_debit_payments` there.
+ */
+export function buildAccount(
+  id: string,
+  capabilities: Stripe.Account.Capabilities,
+  created: number,
+): Stripe.Account {
+  return {
+    id,
+    object: 'account',
+    business_profile: null,
+    business_type: 'company',
+    capabilities,
+    charges_enabled: true,
+    country: 'GB',
+    created,
+    default_currency: 'gbp',
+    details_submitted: true,
+    email: null,
+    metadata: {},
+    payouts_enabled: true,
+    settings: null,
+    type: 'standard',
+  };
+}

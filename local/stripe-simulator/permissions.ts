@@ -13,13 +13,14 @@ export type StripePermission =
   | 'refund_read'
   | 'refund_write'
   | 'webhook_endpoint_read'
-  | 'webhook_endpoint_write';
+  | 'webhook_endpoint_write'
+  | 'account_read';
 
 /** Restricted keys and what each may do; a key not listed (and every `sk_` key) may do everything. */
 export type RestrictedKeys = Readonly<Record<string, readonly StripePermission[]>>;
 
 /** The account the simulator pretends to be, named in its permission refusals as Stripe names the account. */
-const ACCOUNT_ID = 'acct_simulator';
+export const ACCOUNT_ID = 'acct_simulator';
 
 /**
  * Refuses a listed restricted key that lacks `needed` with Stripe's 403 (the SDK's

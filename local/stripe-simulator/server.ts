@@ -16,6 +16,7 @@
  * - `POST /v1/webhook_endpoints` (`url`, `enabled_events`; the answer alone carries the signing
  *   `secret`), `GET /v1/webhook_endpoints` (newest first), `GET`, `POST` (update) and `DELETE`
  *   `/v1/webhook_endpoints/:id`. Endpoints are recorded, not delivered to: events go to `webhook`.
+ * - `GET /v1/account`: the account itself, with its `capabilities` (`setCapabilities` changes them).
  *
  * Restricted keys listed in `restrictedKeys` may call only what their permissions allow, and are
  * refused otherwise with Stripe's 403 naming the missing permission.
@@ -71,6 +72,11 @@ export interface StripeSimulatorOptions {
    * endpoint. A call its permissions do not cover gets Stripe's 403 naming the one it lacks.
    */
   restrictedKeys?: RestrictedKeys;
+  /**
+   * The account's capabilities (`GET /v1/account`); default card and Bacs Direct Debit payments
+   * active, as on a UK account that turned Bacs on.
+   */
+  capabilities?: Stripe.Account.Capabilities;
   log?: (line: string) => void;
 }
 
@@ -135,6 +141,8 @@ export interface StripeSimulator {
   /** Resolves when no webhook delivery or retry is pending. */
   idle(): Promise<void>;
   setWebhook(webhook: WebhookEndpoint | undefined): void;
+  /** Changes some of the account's capabilities, as Stripe does when a payment method is turned on or off. */
+  setCapabilities(capabilities: Stripe.Account.Capabilities): void;
   close(): Promise<void>;
 }
 
@@ -171,6 +179,9 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     store,
     webhookEndpoints: new WebhookEndpointStore(),
     restrictedKeys: options.restrictedKeys ?? {},
+    account: {
+      capabilities: options.capabilities ?? { card_payments: 'active', bacs_debit_payments: 'active' },
+    },
     clock,
     faults,
     idempotency,
@@ -297,6 +308,9 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     },
     idle: () => webhooks.idle(),
     setWebhook: (webhook) => webhooks.setEndpoint(webhook),
+    setCapabilities: (capabilities) => {
+      context.account = { capabilities: { ...context.account.capabilities, ...capabilities } };
+    },
     async close() {
       clearInterval(sweep);
       webhooks.close();

@@ -18,6 +18,9 @@ describe('--help on the operator commands', () => {
     expect(text).toContain('Usage: npm run setup -- --stage NAME');
     expect(text).toContain('--fulfilment-key');
     expect(text).toContain('--sender-email');
+    expect(text).toContain(
+      '  --open-anyway           open the shop though SES cannot yet email customers (kept paused otherwise)',
+    );
     expect(text).not.toContain('Unknown option');
   }, 30_000);
 

@@ -1,5 +1,7 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readShopSettings, writeShopSettings } from '../../lambdas/domain/shop-settings/settings-store';
+import { createDocumentClient } from '../../lambdas/lib/aws';
 import { createStripeClient } from '../../lambdas/lib/stripe';
 import { startStripeSimulator } from '../../local/stripe-simulator/server';
 import { runSetup } from '../../ops/setup';
@@ -7,11 +9,13 @@ import { readStageBlock } from '../../ops/stage-file';
 import {
   CHECKOUT_KEY,
   FULFILMENT_KEY,
+  ORDERS_TABLE,
   SECRETS,
   SETUP_FLAGS,
   SETUP_FLAGS_WITHOUT_FUNCTION_KEYS,
   STRIPE_KEY,
   type StageHarness,
+  setSesProduction,
   startStageHarness,
 } from './stage-harness';
 
@@ -29,6 +33,13 @@ async function setup(args: readonly string[] = SETUP_FLAGS) {
   harness.lines.length = 0;
   const code = await runSetup(args, harness.deps());
   return { code, lines: [...harness.lines] };
+}
+
+/** The shop's mode and message as the stage's table holds them. */
+async function shopMode() {
+  const client = createDocumentClient({ region: 'eu-west-2', endpoint: harness.shop.dynamoUrl });
+  const { mode, message } = await readShopSettings({ client, tableName: ORDERS_TABLE }, true);
+  return { mode, message };
 }
 
 function stripe(): Stripe {
@@ -50,7 +61,7 @@ afterAll(async () => {
 describe('npm run setup, first run', () => {
   it('checks everything, then writes the stage, bootstraps, deploys and registers the webhook for the handled events', async () => {
     expect(first.code).toBe(0);
-    expect(first.lines.slice(0, 9)).toEqual([
+    expect(first.lines.slice(0, 10)).toEqual([
       'Setting up stage prod in eu-west-2.',
       '',
       'Checks before anything changes:',
@@ -58,6 +69,7 @@ describe('npm run setup, first run', () => {
       '  ✓ AWS credentials: account 123456789012 (arn:aws:iam::123456789012:user/operator)',
       '  ✓ Region eu-west-2',
       '  ✓ Stripe test mode: account key (secret), checkout key (restricted), fulfilment key (restricted), each with the permissions it needs',
+      '  ✓ Stripe Bacs Direct Debit: active (customers may pay by card or Direct Debit)',
       '  ✓ CDK bootstrap: eu-west-2 and us-east-1 not yet (setup bootstraps them)',
       '  ✓ SES in eu-west-2: daphnia-direct.co.uk not verified yet (the records to add are printed at the end); out of the sandbox',
     ]);
@@ -135,6 +147,20 @@ describe('npm run setup, first run', () => {
     );
   });
 
+  it('keeps the shop paused while its sender is not verified, saying why and what opens it', async () => {
+    expect(await shopMode()).toEqual({
+      mode: 'paused',
+      message: 'Opening soon: we are getting ready to take orders.',
+    });
+    const at = first.lines.indexOf(
+      '  + Shop paused ("Opening soon: we are getting ready to take orders."): it cannot email customers yet',
+    );
+    expect(first.lines.slice(at + 1, at + 3)).toEqual([
+      '    SES sender identity: Neither daphnia-direct.co.uk nor orders@daphnia-direct.co.uk is verified in SES in eu-west-2 (daphnia-direct.co.uk: Pending), so no email goes out: add the DNS records setup printed (run it again to see them), or click the link SES mailed to orders@daphnia-direct.co.uk.',
+      '    Once that is done, run npm run setup -- --stage prod again to open the shop (or add --open-anyway to open it now).',
+    ]);
+  });
+
   it('ends with the checks of the deployed stage, which say the sender is not verified yet', () => {
     const checks = first.lines.slice(
       first.lines.indexOf('Checks of the deployed stage (npm run doctor -- --stage prod):'),
@@ -156,15 +182,26 @@ describe('npm run setup, first run', () => {
       '  ✓ Merchant',
       '  ✓ Test checkout',
     ]);
+    expect(checks).toContain('  ✓ Test checkout: skipped: the shop is paused');
     expect(first.lines.at(-1)).toBe(
-      'Stage prod set up: cdk.json created, bootstrapped eu-west-2 and us-east-1, webhook endpoint created, checkout key stored, fulfilment key stored, webhook signing secret stored, merchant created.',
+      'Stage prod set up: cdk.json created, bootstrapped eu-west-2 and us-east-1, shop paused, webhook endpoint created, checkout key stored, fulfilment key stored, webhook signing secret stored, merchant created.',
     );
   });
 });
 
 describe('npm run setup, run again', () => {
-  it('changes nothing and says so', async () => {
+  it('opens the shop it kept paused once SES is out of the sandbox and the sender verified', async () => {
     harness.state.sesVerified = true;
+
+    const again = await setup();
+
+    expect(again.code).toBe(0);
+    expect(await shopMode()).toEqual({ mode: 'open', message: undefined });
+    expect(again.lines).toContain('  + Shop opened: it takes orders now');
+    expect(again.lines.at(-1)).toBe('Stage prod set up: shop opened.');
+  });
+
+  it('changes nothing and says so', async () => {
     const putsBefore = harness.state.puts.length;
     const [endpointBefore] = (await stripe().webhookEndpoints.list()).data;
 
@@ -182,6 +219,7 @@ describe('npm run setup, run again', () => {
       'Changes:',
       '  = cdk.json: stage prod already as given',
       '  $ npx cdk deploy --all -c stage=prod --no-notices --require-approval never',
+      '  = Shop: open',
       `  = Stripe webhook endpoint ${endpointBefore?.id}: already sends the 5 handled events to ${harness.shop.url}/functions/v1/stripe-webhook`,
       `  = Secrets Manager: checkout key in ${SECRETS.checkout} already as given`,
       `  = Secrets Manager: fulfilment key in ${SECRETS.fulfilment} already as given`,
@@ -263,6 +301,69 @@ describe('npm run setup, run again', () => {
     expect(again.lines).toContain(
       `  + Stripe webhook endpoint ${endpoint.id} updated: ${harness.shop.url}/functions/v1/stripe-webhook (moved from https://d111111abcdef8.cloudfront.net/functions/v1/stripe-webhook), events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired, charge.refunded`,
     );
+  });
+});
+
+describe('npm run setup while SES is in the sandbox', () => {
+  it('pauses the shop and names the step that fixes it; --open-anyway opens it regardless', async () => {
+    setSesProduction(false);
+    try {
+      const sandboxed = await setup();
+
+      expect(sandboxed.code).toBe(0);
+      expect(await shopMode()).toEqual({
+        mode: 'paused',
+        message: 'Opening soon: we are getting ready to take orders.',
+      });
+      expect(sandboxed.lines).toContain(
+        '    SES production access: SES in eu-west-2 is in the sandbox: it sends only to verified addresses, so customers get no confirmation. Request production access (SES console → Account dashboard → Request production access).',
+      );
+
+      const anyway = await setup([...SETUP_FLAGS, '--open-anyway']);
+
+      expect(anyway.code).toBe(0);
+      expect(await shopMode()).toEqual({ mode: 'open', message: undefined });
+      expect(anyway.lines).toEqual(
+        expect.arrayContaining([
+          '  ! --open-anyway: the shop takes orders though SES production access fails, so customers may get no email',
+          '  + Shop opened: it takes orders now',
+        ]),
+      );
+    } finally {
+      setSesProduction(true);
+    }
+  });
+
+  it("leaves a pause of the merchant's own as it is", async () => {
+    const client = createDocumentClient({ region: 'eu-west-2', endpoint: harness.shop.dynamoUrl });
+    await writeShopSettings(
+      { client, tableName: ORDERS_TABLE },
+      { mode: 'paused', message: 'Back on 5 January' },
+      new Date(),
+    );
+
+    const again = await setup();
+
+    expect(again.lines).toContain('  = Shop: paused (as the merchant set it)');
+    expect(await shopMode()).toEqual({ mode: 'paused', message: 'Back on 5 January' });
+    await writeShopSettings({ client, tableName: ORDERS_TABLE }, { mode: 'open' }, new Date());
+  });
+});
+
+describe('npm run setup on a Stripe account without Bacs Direct Debit', () => {
+  it('says the checkout offers cards only and how to turn Bacs on, and sets up all the same', async () => {
+    harness.shop.simulator?.setCapabilities({ bacs_debit_payments: 'inactive' });
+    try {
+      const run = await setup();
+
+      expect(run.code).toBe(0);
+      expect(run.lines).toContain(
+        '  ! Stripe Bacs Direct Debit: inactive, so the checkout offers cards only; to offer Direct Debit, turn it on in the Stripe Dashboard (Settings → Payments → Payment methods → Bacs Direct Debit; docs/deploy.md)',
+      );
+      expect(run.lines.at(-1)).toBe('Nothing changed: stage prod was already set up as given.');
+    } finally {
+      harness.shop.simulator?.setCapabilities({ bacs_debit_payments: 'active' });
+    }
   });
 });
 

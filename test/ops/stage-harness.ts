@@ -34,6 +34,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { HANDLED_WEBHOOK_EVENTS } from '../../lambdas/domain/fulfilment/webhook-events';
+import { createDocumentClient } from '../../lambdas/lib/aws';
 import { createStripeClient } from '../../lambdas/lib/stripe';
 import { type LocalShop, startLocalShop } from '../../local/local-shop';
 import type { DoctorCommandDeps } from '../../ops/doctor';
@@ -52,6 +53,8 @@ export const ACCOUNT = '123456789012';
 export const REGION = 'eu-west-2';
 export const STAGE = 'prod';
 export const USER_POOL = 'eu-west-2_Merchants1';
+/** The local shop's table (local/local-shop.ts), standing in for the stage's. */
+export const ORDERS_TABLE = 'live-aquatics-orders';
 export const TOPIC = `arn:aws:sns:${REGION}:${ACCOUNT}:LiveAquatics-prod-Alarms`;
 export const SECRETS = {
   checkout: 'LiveAquatics-prod-StripeCheckoutKey',
@@ -153,6 +156,7 @@ export async function startStageHarness(): Promise<StageHarness> {
           endpoint: shop.sesUrl,
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
         }),
+        dynamo: createDocumentClient({ region, endpoint: shop.dynamoUrl }),
       }),
       stripe: (key) => createStripeClient(key, { apiBase: simulator.url, maxNetworkRetries: 0 }),
       fetch,
@@ -185,6 +189,7 @@ export async function startStageHarness(): Promise<StageHarness> {
     StripeWebhookUrl: `${shop.url}/functions/v1/stripe-webhook`,
     AlarmTopicArn: TOPIC,
     AdminUserPoolId: USER_POOL,
+    OrdersTableName: ORDERS_TABLE,
     StripeCheckoutKeySecretName: SECRETS.checkout,
     StripeFulfilmentKeySecretName: SECRETS.fulfilment,
     StripeWebhookSigningSecretName: SECRETS.webhook,

@@ -9,23 +9,23 @@ import type {
   AdminPauseRequest,
   AdminRefundRequest,
 } from '../../../../shared/admin-requests';
-import { ADMIN_FORBIDDEN_CODES } from '../../../../shared/admin-responses';
 import {
-  addressSchema,
-  capacitySchema,
-  capacitySetSchema,
-  declineSchema,
-  delaySchema,
-  dispatchSchema,
-  errorSchema,
-  listSchema,
-  pauseSchema,
-  recordSchema,
-  refundSchema,
-  requestPaymentSchema,
-  resumeSchema,
-  statusSchema,
-} from './admin-schemas';
+  ADMIN_FORBIDDEN_CODES,
+  adminAddressResponseSchema,
+  adminCapacityResponseSchema,
+  adminCapacitySetResponseSchema,
+  adminDeclineResponseSchema,
+  adminDelayResponseSchema,
+  adminDispatchResponseSchema,
+  adminErrorSchema,
+  adminListResponseSchema,
+  adminPauseResponseSchema,
+  adminRecordResponseSchema,
+  adminRefundResponseSchema,
+  adminRequestPaymentResponseSchema,
+  adminResumeResponseSchema,
+  adminStatusResponseSchema,
+} from '../../../../shared/admin-responses';
 import type { AdminSession } from './admin-session';
 
 /**
@@ -99,7 +99,7 @@ export function createAdminApi(
       return { ok: false, kind: 'failed', message: SIGNED_OUT };
     }
     if (response.status === 403) {
-      const refusal = z.safeParse(errorSchema, await readJson(response));
+      const refusal = z.safeParse(adminErrorSchema, await readJson(response));
       if (refusal.success && refusal.data.code === ADMIN_FORBIDDEN_CODES.notThroughCloudFront) {
         // The account is fine; the request reached the API by another way than the shop's address.
         return { ok: false, kind: 'failed', message: NOT_THROUGH_SITE };
@@ -134,7 +134,7 @@ export function createAdminApi(
         const parsed = z.safeParse(schema, json);
         return parsed.success ? { ok: true, value: parsed.data } : unanswered;
       }
-      const error = z.safeParse(errorSchema, json);
+      const error = z.safeParse(adminErrorSchema, json);
       const message = error.success ? error.data.error : FAILED;
       if (response.status === 400) {
         return { ok: false, kind: 'invalid', message, fields: (error.success && error.data.fields) || {} };
@@ -154,20 +154,26 @@ export function createAdminApi(
   };
 
   return {
-    status: () => call(statusSchema, ADMIN_API_PATHS.status),
-    list: (query: AdminListQuery) => call(listSchema, withQuery(ADMIN_API_PATHS.orders, { ...query })),
-    record: (reference: string) => call(recordSchema, withQuery(ADMIN_API_PATHS.order, { reference })),
-    capacity: () => call(capacitySchema, ADMIN_API_PATHS.capacity),
-    setCapacity: (body: AdminCapacitySet) => call(capacitySetSchema, ADMIN_API_PATHS.capacity, body),
-    dispatch: (body: AdminDispatchRequest) => call(dispatchSchema, ADMIN_API_PATHS.dispatch, body),
-    delay: (body: AdminDelayRequest) => call(delaySchema, ADMIN_API_PATHS.delay, body),
-    refund: (body: AdminRefundRequest) => call(refundSchema, ADMIN_API_PATHS.refund, body),
-    correctAddress: (body: AdminAddressRequest) => call(addressSchema, ADMIN_API_PATHS.correctAddress, body),
-    pause: (body: AdminPauseRequest) => call(pauseSchema, ADMIN_API_PATHS.pause, body),
-    resume: () => call(resumeSchema, ADMIN_API_PATHS.resume, {}),
+    status: () => call(adminStatusResponseSchema, ADMIN_API_PATHS.status),
+    list: (query: AdminListQuery) =>
+      call(adminListResponseSchema, withQuery(ADMIN_API_PATHS.orders, { ...query })),
+    record: (reference: string) =>
+      call(adminRecordResponseSchema, withQuery(ADMIN_API_PATHS.order, { reference })),
+    capacity: () => call(adminCapacityResponseSchema, ADMIN_API_PATHS.capacity),
+    setCapacity: (body: AdminCapacitySet) =>
+      call(adminCapacitySetResponseSchema, ADMIN_API_PATHS.capacity, body),
+    dispatch: (body: AdminDispatchRequest) =>
+      call(adminDispatchResponseSchema, ADMIN_API_PATHS.dispatch, body),
+    delay: (body: AdminDelayRequest) => call(adminDelayResponseSchema, ADMIN_API_PATHS.delay, body),
+    refund: (body: AdminRefundRequest) => call(adminRefundResponseSchema, ADMIN_API_PATHS.refund, body),
+    correctAddress: (body: AdminAddressRequest) =>
+      call(adminAddressResponseSchema, ADMIN_API_PATHS.correctAddress, body),
+    pause: (body: AdminPauseRequest) => call(adminPauseResponseSchema, ADMIN_API_PATHS.pause, body),
+    resume: () => call(adminResumeResponseSchema, ADMIN_API_PATHS.resume, {}),
     requestPayment: (reference: string) =>
-      call(requestPaymentSchema, ADMIN_API_PATHS.requestPayment, { reference }),
-    decline: (reference: string) => call(declineSchema, ADMIN_API_PATHS.declineRequest, { reference }),
+      call(adminRequestPaymentResponseSchema, ADMIN_API_PATHS.requestPayment, { reference }),
+    decline: (reference: string) =>
+      call(adminDeclineResponseSchema, ADMIN_API_PATHS.declineRequest, { reference }),
     /**
      * A file of the day (the Click & Drop CSV, the packing slips) fetched with the token, since a
      * plain link cannot carry it; undefined when it could not be fetched.
