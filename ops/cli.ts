@@ -27,6 +27,7 @@ import { pauseShop } from '../lambdas/domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
 import { shopWeek } from '../lambdas/domain/operations/shop-week';
 import { importClickAndDropTracking } from '../lambdas/domain/operations/tracking-import';
+import { correctOrderAddress } from '../lambdas/domain/orders/correct-address';
 import {
   DELAY_REASONS,
   type DelayReason,
@@ -482,6 +483,54 @@ const COMMANDS: Record<string, Command> = {
         result.changed
           ? `${result.reference}: tracking ${result.order.trackingNumber}; customer ${result.email === 'sent' ? 'emailed' : 'not emailed'}.`
           : `${result.reference}: already has tracking ${result.order.trackingNumber}; nothing sent.`,
+      );
+    },
+  },
+  address: {
+    summary:
+      "Correct an order's delivery address, postcode or phone before packing; the customer is told once",
+    usage: 'address <reference> [--address LINE]... [--postcode POSTCODE] [--phone NUMBER]',
+    details: [
+      'Each --address is one line of the new address; what is not given stays as it is.',
+      "The checkout's own rules apply (UK postcodes only). Refused once the day's packing cut-off has passed.",
+      "The order's history keeps before and after; the dispatch CSV and slips use the new details.",
+    ],
+    options: {
+      address: { type: 'string', multiple: true },
+      postcode: { type: 'string' },
+      phone: { type: 'string' },
+    },
+    positionals: 'one',
+    async run(target, values, [reference = ''], io) {
+      const lines = Array.isArray(values.address) ? values.address.filter((v) => typeof v === 'string') : [];
+      const postcode = text(values.postcode);
+      const phone = text(values.phone);
+      if (lines.length === 0 && postcode === undefined && phone === undefined)
+        throw new UsageError('Give at least one of --address, --postcode or --phone.');
+      const order = await findOrder(target.deps, reference);
+      const result = await correctOrderAddress(
+        order,
+        {
+          address: lines.length > 0 ? lines.join('\n') : order.deliveryAddress,
+          postcode: postcode ?? order.postcode,
+          phone: phone ?? order.customerPhone,
+        },
+        { actor: target.actor },
+        target.deps,
+      );
+      if (!result.changed) {
+        io.out(`${result.reference}: those are already its delivery details; nothing changed, nothing sent.`);
+        return;
+      }
+      const o = result.order;
+      io.out(`${result.reference}: delivery details corrected for ${formatDispatchDate(o.dispatchDate)}:`);
+      io.out(
+        `  ${o.deliveryAddress.replace(/\n/g, ', ')} ${o.postcode}${o.customerPhone ? `  phone ${o.customerPhone}` : ''}`,
+      );
+      io.out(
+        result.email === 'sent'
+          ? `Confirmation email sent to ${o.customerEmail}.`
+          : 'Confirmation email not sent now (already being sent); the order shows its state.',
       );
     },
   },

@@ -214,3 +214,30 @@ export function renderPartRefundEmail(
     seller.shopName,
   );
 }
+
+/** The short note after a correction of the delivery details: what the parcel will now carry. */
+export function renderAddressCorrectedEmail(order: ManagedOrder, seller: SellerDetails): EmailContent {
+  const rows: EmailRow[] = [
+    ['Order reference', order.reference, { mono: true }],
+    ['Deliver to', `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`],
+  ];
+  if (order.customerPhone !== '') rows.push(['Phone', order.customerPhone]);
+  rows.push(['Dispatch date', formatDispatchDate(order.dispatchDate)]);
+  return renderEmail(
+    `${seller.name}: delivery details updated for order ${order.reference}`,
+    [
+      { kind: 'paragraph', text: `Hello ${order.customerName},` },
+      {
+        kind: 'paragraph',
+        text: 'We have updated the delivery details of your order. Your parcel will be sent here:',
+      },
+      { kind: 'rows', rows },
+      {
+        kind: 'paragraph',
+        text: `If you did not ask for this change, reply to this email before ${formatDispatchDate(order.dispatchDate)}.`,
+      },
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
+}
