@@ -36,6 +36,7 @@ import {
 } from '../lambdas/domain/orders/managed-order';
 import { RefusedError } from '../lambdas/domain/refusal';
 import { writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
+import { checkWeather } from '../lambdas/domain/weather/weather-check';
 import { isStripeError } from '../lambdas/lib/stripe-errors';
 import type { AdminDaySummary } from '../shared/admin-responses';
 import { describeClosedDay, reopeningValue } from '../shared/closed-day';
@@ -351,6 +352,35 @@ const COMMANDS: Record<string, Command> = {
       }
       if (orders.length > 0)
         io.out('Post them Royal Mail 1st Class or faster: live animals may not go 2nd Class.');
+    },
+  },
+  weather: {
+    summary: "The coming dispatch day's orders by the forecast: fine, watch or at risk, and why",
+    usage: 'weather [--date next|YYYY-MM-DD] [--json]',
+    details: [
+      "Reads the forecast at the dispatch postcode (in the seller address) and at each order's postcode,",
+      'for the dispatch day and the day after, against the thresholds set in /admin.',
+      'Before 18:00 two days ahead it says when it will know. Delay the orders at risk with `delay`.',
+    ],
+    options: { date: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: 'none',
+    async run(target, values, _p, io) {
+      const { day, note } = await dispatchDayFor(values.date, '--date', target, io);
+      const check = await checkWeather(day, { ...target.deps, ...target.weather });
+      if (values.json) {
+        io.out(JSON.stringify(check, null, 2));
+        return;
+      }
+      if (note) io.out(note);
+      if (check.state === 'not yet') {
+        io.out(check.message);
+        return;
+      }
+      const count = check.orders.length;
+      io.out(`Weather for ${fullDate(day)}: ${count} ${count === 1 ? 'order' : 'orders'}.`);
+      for (const order of check.orders)
+        io.out(`  ${order.reference}  ${order.verdict.padEnd(7)}  ${order.reason}`);
+      if (!check.forecastSeen) io.out('Some forecasts could not be seen: run it again later.');
     },
   },
   'mark-dispatched': {
