@@ -382,7 +382,7 @@ const decline: Handle = async ({ event, deps }, actor) => {
 };
 
 /** The route table: path and method → the domain function behind it. */
-const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' | 'POST'; handle: Handle }> = [
+export const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' | 'POST'; handle: Handle }> = [
   { path: ADMIN_API_PATHS.orders, name: 'list', method: 'GET', handle: listOrders },
   { path: ADMIN_API_PATHS.order, name: 'order', method: 'GET', handle: getOrder },
   { path: ADMIN_API_PATHS.status, name: 'status', method: 'GET', handle: getStatus },
