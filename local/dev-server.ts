@@ -41,6 +41,9 @@ if (!existsSync(resolve(webRoot, 'index.html'))) {
   process.exit(1);
 }
 
+// Started first so the shop's functions are given its address (FORECAST_API_URL).
+const forecast = await startForecastStandIn(env.LOCAL_FORECAST_PORT);
+
 const shop = await startLocalShop({
   port: env.PORT,
   dynamoPort: env.LOCAL_DYNAMODB_PORT,
@@ -54,12 +57,11 @@ const shop = await startLocalShop({
     ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET }
     : undefined,
   log: (line) => console.log(`  ${line}`),
+  forecastUrl: forecast.url,
 }).catch((error: unknown) => {
   console.error(`Could not start the local shop: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
-
-const forecast = await startForecastStandIn(env.LOCAL_FORECAST_PORT);
 
 console.log(`
 Live Aquatics is running locally:

@@ -40,6 +40,8 @@ export interface LocalShopOptions {
   /** Real Stripe test mode instead of the simulator, when given. */
   stripe: { secretKey: string; webhookSecret: string | undefined } | undefined;
   log: (line: string) => void;
+  /** Where the weather check asks for forecasts: the Open-Meteo stand-in (local/forecast-stand-in.ts). */
+  forecastUrl?: string;
 }
 
 export interface LocalShop {
@@ -204,6 +206,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       SELLER_EMAIL: process.env.SELLER_EMAIL ?? LOCAL_STAGE_SETTINGS.sellerEmail,
       // The deployment marker in session metadata: set your own when sharing a Stripe test account.
       SHOP_ID: process.env.SHOP_ID ?? 'LiveAquatics-local',
+      ...(options.forecastUrl && { FORECAST_API_URL: options.forecastUrl }),
     });
 
     const [createCheckout, checkoutStatus, stripeWebhook, shopStatus, adminApi] = await Promise.all([

@@ -27,6 +27,7 @@ import { pauseShop } from '../lambdas/domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
 import { shopWeek } from '../lambdas/domain/operations/shop-week';
 import { importClickAndDropTracking } from '../lambdas/domain/operations/tracking-import';
+import { correctOrderAddress } from '../lambdas/domain/orders/correct-address';
 import {
   DELAY_REASONS,
   type DelayReason,
@@ -35,6 +36,7 @@ import {
 } from '../lambdas/domain/orders/managed-order';
 import { RefusedError } from '../lambdas/domain/refusal';
 import { writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
+import { checkWeather } from '../lambdas/domain/weather/weather-check';
 import { isStripeError } from '../lambdas/lib/stripe-errors';
 import type { AdminDaySummary } from '../shared/admin-responses';
 import { describeClosedDay, reopeningValue } from '../shared/closed-day';
@@ -352,6 +354,35 @@ const COMMANDS: Record<string, Command> = {
         io.out('Post them Royal Mail 1st Class or faster: live animals may not go 2nd Class.');
     },
   },
+  weather: {
+    summary: "The coming dispatch day's orders by the forecast: fine, watch or at risk, and why",
+    usage: 'weather [--date next|YYYY-MM-DD] [--json]',
+    details: [
+      "Reads the forecast at the dispatch postcode (in the seller address) and at each order's postcode,",
+      'for the dispatch day and the day after, against the thresholds set in /admin.',
+      'Before 18:00 two days ahead it says when it will know. Delay the orders at risk with `delay`.',
+    ],
+    options: { date: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: 'none',
+    async run(target, values, _p, io) {
+      const { day, note } = await dispatchDayFor(values.date, '--date', target, io);
+      const check = await checkWeather(day, { ...target.deps, ...target.weather });
+      if (values.json) {
+        io.out(JSON.stringify(check, null, 2));
+        return;
+      }
+      if (note) io.out(note);
+      if (check.state === 'not yet') {
+        io.out(check.message);
+        return;
+      }
+      const count = check.orders.length;
+      io.out(`Weather for ${fullDate(day)}: ${count} ${count === 1 ? 'order' : 'orders'}.`);
+      for (const order of check.orders)
+        io.out(`  ${order.reference}  ${order.verdict.padEnd(7)}  ${order.reason}`);
+      if (!check.forecastSeen) io.out('Some forecasts could not be seen: run it again later.');
+    },
+  },
   'mark-dispatched': {
     summary: 'Mark orders dispatched and email each customer once',
     usage: 'mark-dispatched <reference>[=TRACKING]... [--tracking NUMBER]',
@@ -482,6 +513,54 @@ const COMMANDS: Record<string, Command> = {
         result.changed
           ? `${result.reference}: tracking ${result.order.trackingNumber}; customer ${result.email === 'sent' ? 'emailed' : 'not emailed'}.`
           : `${result.reference}: already has tracking ${result.order.trackingNumber}; nothing sent.`,
+      );
+    },
+  },
+  address: {
+    summary:
+      "Correct an order's delivery address, postcode or phone before packing; the customer is told once",
+    usage: 'address <reference> [--address LINE]... [--postcode POSTCODE] [--phone NUMBER]',
+    details: [
+      'Each --address is one line of the new address; what is not given stays as it is.',
+      "The checkout's own rules apply (UK postcodes only). Refused once the day's packing cut-off has passed.",
+      "The order's history keeps before and after; the dispatch CSV and slips use the new details.",
+    ],
+    options: {
+      address: { type: 'string', multiple: true },
+      postcode: { type: 'string' },
+      phone: { type: 'string' },
+    },
+    positionals: 'one',
+    async run(target, values, [reference = ''], io) {
+      const lines = Array.isArray(values.address) ? values.address.filter((v) => typeof v === 'string') : [];
+      const postcode = text(values.postcode);
+      const phone = text(values.phone);
+      if (lines.length === 0 && postcode === undefined && phone === undefined)
+        throw new UsageError('Give at least one of --address, --postcode or --phone.');
+      const order = await findOrder(target.deps, reference);
+      const result = await correctOrderAddress(
+        order,
+        {
+          address: lines.length > 0 ? lines.join('\n') : order.deliveryAddress,
+          postcode: postcode ?? order.postcode,
+          phone: phone ?? order.customerPhone,
+        },
+        { actor: target.actor },
+        target.deps,
+      );
+      if (!result.changed) {
+        io.out(`${result.reference}: those are already its delivery details; nothing changed, nothing sent.`);
+        return;
+      }
+      const o = result.order;
+      io.out(`${result.reference}: delivery details corrected for ${formatDispatchDate(o.dispatchDate)}:`);
+      io.out(
+        `  ${o.deliveryAddress.replace(/\n/g, ', ')} ${o.postcode}${o.customerPhone ? `  phone ${o.customerPhone}` : ''}`,
+      );
+      io.out(
+        result.email === 'sent'
+          ? `Confirmation email sent to ${o.customerEmail}.`
+          : 'Confirmation email not sent now (already being sent); the order shows its state.',
       );
     },
   },

@@ -37,6 +37,7 @@ const EMAIL_LABELS: Record<EmailKind, string> = {
   decline: 'decline',
   debitFailed: 'debit-failed',
   debitFailedNotice: 'debit-failed-notice',
+  addressCorrected: 'address-corrected',
 };
 
 /**

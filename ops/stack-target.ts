@@ -8,6 +8,8 @@ import * as z from 'zod/mini';
 import { shopEmailIdentity } from '../lambdas/domain/emails/send-email';
 import type { ShopStripeDeps } from '../lambdas/domain/operations/shop-deps';
 import { RefusedError } from '../lambdas/domain/refusal';
+import type { ForecastSource } from '../lambdas/domain/weather/open-meteo';
+import { postcodeInAddress } from '../lambdas/domain/weather/postcode-places';
 import { createDocumentClient } from '../lambdas/lib/aws';
 import { fulfilmentEnvSchema, type Env as LambdaEnv, parseEnv } from '../lambdas/lib/config';
 import { createSesClient } from '../lambdas/lib/ses-client';
@@ -29,8 +31,13 @@ export interface Target {
    * deployed stage, "local operator (<user>)" on the local stack.
    */
   actor: string;
+  /** Where the weather check's forecasts come from, and the postcode parcels leave from. */
+  weather: { forecast: ForecastSource; dispatchPostcode: string | undefined };
   close(): void;
 }
+
+/** Past this the check says it could not see the forecast rather than wait (as the Lambdas do). */
+const FORECAST_TIMEOUT_MS = 2000;
 
 /** The local stack's fixed addresses (local/local-shop.ts); each can be moved by an environment variable. */
 export const LOCAL_DEFAULTS = {
@@ -40,6 +47,8 @@ export const LOCAL_DEFAULTS = {
   sesEndpoint: 'http://localhost:8005',
   stripeApiBase: 'http://localhost:12111',
   siteUrl: 'http://localhost:3000',
+  /** The Open-Meteo stand-in of `npm start` (local/forecast-stand-in.ts). */
+  forecastUrl: 'http://localhost:4012',
   stripeSecretKey: 'sk_test_local_simulator',
 } as const;
 
@@ -107,6 +116,13 @@ export function localTarget(env: Env, now: () => Date = () => new Date()): Targe
   return {
     description: `local stack (DynamoDB ${dynamo}, table ${tableName}; SES ${sesEndpoint}; Stripe ${stripeBase})`,
     actor: `local operator (${env.USER ?? env.USERNAME ?? userInfo().username})`,
+    weather: {
+      forecast: {
+        url: env.ORDERS_LOCAL_FORECAST_URL ?? LOCAL_DEFAULTS.forecastUrl,
+        timeoutMs: FORECAST_TIMEOUT_MS,
+      },
+      dispatchPostcode: postcodeInAddress(shop.seller.address),
+    },
     deps: {
       table: { client, tableName },
       ...shop,
@@ -243,6 +259,15 @@ export async function deployedTarget(
     return {
       description: `stage ${options.stage} (stack ${stack}, ${region}, table ${tableName}, ${/^(sk|rk)_live_/.test(key.data.stripeSecretKey) ? 'LIVE Stripe' : 'Stripe test mode'})`,
       actor,
+      // The free API unless the stage's functions name another (a commercial key's host); the
+      // CLI reads no key: a deployed stage's daily check is what uses it.
+      weather: {
+        forecast: {
+          url: config.Environment?.Variables?.FORECAST_API_URL ?? 'https://api.open-meteo.com',
+          timeoutMs: FORECAST_TIMEOUT_MS,
+        },
+        dispatchPostcode: postcodeInAddress(shop.seller.address),
+      },
       deps: {
         table: { client, tableName },
         ...shop,

@@ -17,6 +17,8 @@ export const ADMIN_API_PATHS = {
   tracking: '/functions/v1/admin/orders/tracking',
   /** POST: Click & Drop's export (CSV text): mark its orders dispatched with their tracking numbers. */
   trackingImport: '/functions/v1/admin/orders/tracking-import',
+  /** POST: correct a paid order's delivery address, postcode and phone before its packing cut-off. */
+  correctAddress: '/functions/v1/admin/orders/address',
   pause: '/functions/v1/admin/shop/pause',
   resume: '/functions/v1/admin/shop/resume',
   requestPayment: '/functions/v1/admin/requests/payment',

@@ -2,6 +2,7 @@
 // Lambda: one schema per boundary. zod/mini, like the checkout schema, so the page's bundle stays small.
 import * as z from 'zod/mini';
 import { calendarDateSchema } from './calendar-date';
+import { deliveryFields } from './checkout-request';
 import { isCalendarDate } from './dispatch';
 import { SHOP_MESSAGE_MAX_LENGTH } from './shop-status';
 import { normaliseTrackingNumber, TRACKING_NUMBER_MESSAGE } from './tracking-number';
@@ -96,6 +97,10 @@ export const adminRefundSchema = z.strictObject({
   reason: z.enum(['supply', 'doa', 'other'], { error: 'The reason is supply, doa or other.' }),
 });
 export type AdminRefundRequest = z.output<typeof adminRefundSchema>;
+
+/** A delivery correction: the order, and the checkout's own address, postcode and phone fields. */
+export const adminAddressSchema = z.strictObject({ reference, ...deliveryFields });
+export type AdminAddressRequest = z.input<typeof adminAddressSchema>;
 
 /**
  * Refund part of an order: a number of bottles, the delivery, or both; several times, up to what

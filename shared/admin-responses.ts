@@ -33,6 +33,8 @@ export const HISTORY_ACTIONS = [
   'partly-refunded',
   // A tracking number added or corrected after dispatch (its detail: the new number, and the old).
   'tracking-updated',
+  // The delivery address or phone corrected before packing (its detail holds before and after).
+  'address-corrected',
   'requested',
   'payment-link-sent',
   'declined',
@@ -370,6 +372,15 @@ export const adminRefundResponseSchema = z.object({
   record: adminOrderViewSchema,
 });
 export type AdminRefundResponse = z.infer<typeof adminRefundResponseSchema>;
+
+/** `POST orders/address`: the corrected order; `not-due` when the details were already its own. */
+export const adminAddressResponseSchema = z.object({
+  reference: text,
+  changed: z.boolean(),
+  email: z.enum(['sent', 'not-sent', 'not-due']),
+  record: adminOrderViewSchema,
+});
+export type AdminAddressResponse = z.infer<typeof adminAddressResponseSchema>;
 
 /**
  * `POST shop/pause`: the settings written, and what became of the checkouts customers could still

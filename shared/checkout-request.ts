@@ -148,14 +148,11 @@ const amount = z.number({ error: FIELD_MESSAGES.amount }).check(
 );
 
 /**
- * The body of `POST /functions/v1/create-checkout`, the one schema of that boundary:
- * the order form checks it before sending and the Lambda parses with it. Unknown fields are
- * refused, not passed on. Strings come out trimmed and the postcode normalised. The amounts are
- * the browser's idea of the price: a cross-check against the server's quote, never a source.
+ * The delivery fields as the checkout takes them: the address (each line trimmed, blank lines
+ * dropped), the UK postcode (normalised) and the optional phone. Exported so a correction after
+ * payment (shared/address-correction.ts) checks exactly what the checkout checked.
  */
-export const checkoutRequestSchema = z.strictObject({
-  name: text(FIELD_LIMITS.name, FIELD_MESSAGES.name).check(visibleLines(FIELD_MESSAGES.name)),
-  email,
+export const deliveryFields = {
   phone: z._default(z.optional(phone), ''),
   address: z
     .pipe(
@@ -171,6 +168,18 @@ export const checkoutRequestSchema = z.strictObject({
     )
     .check(visibleLines(FIELD_MESSAGES.address)),
   postcode,
+};
+
+/**
+ * The body of `POST /functions/v1/create-checkout`, the one schema of that boundary:
+ * the order form checks it before sending and the Lambda parses with it. Unknown fields are
+ * refused, not passed on. Strings come out trimmed and the postcode normalised. The amounts are
+ * the browser's idea of the price: a cross-check against the server's quote, never a source.
+ */
+export const checkoutRequestSchema = z.strictObject({
+  name: text(FIELD_LIMITS.name, FIELD_MESSAGES.name).check(visibleLines(FIELD_MESSAGES.name)),
+  email,
+  ...deliveryFields,
   quantity: z.custom<3 | 6 | 9>(isAllowedQuantity, { error: FIELD_MESSAGES.quantity }),
   subtotal: amount,
   shipping: amount,

@@ -59,6 +59,14 @@ function londonWallClock(day: IsoDate, hoursAfterMidnight: number): number {
   return wall - offset;
 }
 
+/**
+ * The packing cut-off of a dispatch day: the moment after which orders go to the next week, and
+ * after which an order of that day is being packed and its address can no longer change.
+ */
+export function dispatchCutoff(day: IsoDate, cutoffHours: number = DEFAULT_DISPATCH_CUTOFF_HOURS): Date {
+  return new Date(londonWallClock(day, -cutoffHours));
+}
+
 /** The calendar day `days` after (or before, when negative) `day`. */
 export function addDays(day: IsoDate, days: number): IsoDate {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);

@@ -12,6 +12,8 @@ export const RECORD_EMAIL_KINDS = [
   'requestNotice',
   'paymentInvitation',
   'decline',
+  // The short note that the delivery details were corrected before packing.
+  'addressCorrected',
   'delay',
   'dispatch',
   // A tracking number added or corrected after the dispatch email; a part of the order refunded.

@@ -82,6 +82,18 @@ const shopTableAndEmailEnv = {
   SELLER_VAT_NUMBER: STAGE_SETTINGS.sellerVatNumber,
 };
 
+/**
+ * Where the weather check asks for forecasts (Open-Meteo's API, lambdas/domain/weather/open-meteo.ts):
+ * https://api.open-meteo.com, or https://customer-api.open-meteo.com with a commercial key, or the
+ * local stand-in. The key, when there is one, is a secret: only its Secrets Manager id is set here.
+ */
+export const forecastEnvSchema = z.object({
+  FORECAST_API_URL: z.url({ protocol: /^https?$/ }),
+  /** Secrets Manager id of `{ "openMeteoApiKey": "..." }`; absent on the free API and locally. */
+  FORECAST_API_KEY_SECRET_ID: optionalText,
+});
+export type ForecastEnv = z.output<typeof forecastEnvSchema>;
+
 /** The shop's public origin, without a trailing slash: payment pages' return addresses, emails' links. */
 const siteUrl = z.pipe(
   z.url({ protocol: /^https?$/ }),

@@ -12,6 +12,7 @@ const ADMIN_ROUTE_KEYS = [
   'GET /functions/v1/admin/packing-slips',
   'GET /functions/v1/admin/status',
   'POST /functions/v1/admin/capacity',
+  'POST /functions/v1/admin/orders/address',
   'POST /functions/v1/admin/orders/delay',
   'POST /functions/v1/admin/orders/dispatch',
   'POST /functions/v1/admin/orders/refund',

@@ -35,6 +35,7 @@ export const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string }> =
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.refundPart },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.tracking },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.trackingImport },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.correctAddress },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.pause },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.resume },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.requestPayment },

@@ -127,6 +127,32 @@ const REFUND_REASON_TEXT: Record<RefundReason | 'stripe', string> = {
 /** The refund email: the full amount, where it goes, and how long banks take. */
 export function renderRefundEmail(order: ManagedOrder, seller: SellerDetails): EmailContent {
   const reason = REFUND_REASON_TEXT[order.refundReason ?? 'other'];
+  // After part refunds Stripe refunds only what is left: the email says that figure, not the total.
+  const before = order.partlyRefundedPence ?? 0;
+  if (before > 0) {
+    const rest = order.totalPence - before;
+    return renderEmail(
+      `${seller.name}: refund for order ${order.reference}`,
+      [
+        { kind: 'paragraph', text: `Hello ${order.customerName},` },
+        {
+          kind: 'paragraph',
+          text: `We have refunded the remaining ${formatGbp(rest)} of your order ${order.reference}${reason}, so all of the ${formatGbp(order.totalPence)} you paid has now been refunded. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
+        },
+        {
+          kind: 'rows',
+          rows: [
+            ['Order reference', order.reference, { mono: true }],
+            ['Refunded now', formatGbp(rest)],
+            ['Refunded before', formatGbp(before)],
+          ],
+        },
+        { kind: 'paragraph', text: 'We are sorry for the trouble.' },
+        ...sellerBlocks(seller),
+      ],
+      seller.shopName,
+    );
+  }
   return renderEmail(
     `${seller.name}: refund for order ${order.reference}`,
     [
@@ -183,6 +209,33 @@ export function renderPartRefundEmail(
         ],
       },
       { kind: 'paragraph', text: 'We are sorry for the trouble.' },
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
+}
+
+/** The short note after a correction of the delivery details: what the parcel will now carry. */
+export function renderAddressCorrectedEmail(order: ManagedOrder, seller: SellerDetails): EmailContent {
+  const rows: EmailRow[] = [
+    ['Order reference', order.reference, { mono: true }],
+    ['Deliver to', `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`],
+  ];
+  if (order.customerPhone !== '') rows.push(['Phone', order.customerPhone]);
+  rows.push(['Dispatch date', formatDispatchDate(order.dispatchDate)]);
+  return renderEmail(
+    `${seller.name}: delivery details updated for order ${order.reference}`,
+    [
+      { kind: 'paragraph', text: `Hello ${order.customerName},` },
+      {
+        kind: 'paragraph',
+        text: 'We have updated the delivery details of your order. Your parcel will be sent here:',
+      },
+      { kind: 'rows', rows },
+      {
+        kind: 'paragraph',
+        text: `If you did not ask for this change, reply to this email before ${formatDispatchDate(order.dispatchDate)}.`,
+      },
       ...sellerBlocks(seller),
     ],
     seller.shopName,

@@ -72,6 +72,9 @@ export const managedOrderSchema = z.extend(orderItemSchema, {
   partRefunds: z.optional(z.array(partRefundSchema)),
   /** A part refund asked of Stripe and not recorded yet (its sequence number): its webhook leaves it to the command. */
   partRefundPending: z.optional(z.number().check(z.int())),
+  addressCorrectedEmailState: optionalEmailState,
+  addressCorrectedEmailSentAt: z.optional(isoInstant),
+  addressCorrectedEmailFailedAt: z.optional(isoInstant),
 });
 export type ManagedOrder = z.output<typeof managedOrderSchema>;
 

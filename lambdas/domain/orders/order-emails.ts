@@ -7,7 +7,7 @@ import { getRecord } from './records';
 import { type SendOnceOutcome, sendOnce } from './send-once';
 
 /** The order's emails after its confirmation: each says something about the order's state. */
-export type OrderEmailKind = 'dispatch' | 'delay' | 'refund' | 'trackingUpdate';
+export type OrderEmailKind = 'dispatch' | 'delay' | 'refund' | 'trackingUpdate' | 'addressCorrected';
 
 /**
  * What each order email says, as the claim checks it at the moment of sending: "on its way" only
@@ -23,6 +23,8 @@ export const ORDER_EMAIL_GUARDS: Record<
   refund: { status: 'refunded', after: ['dispatch', 'delay', 'trackingUpdate'] },
   // A new number only while the parcel is out, and after the dispatch email that gave the first.
   trackingUpdate: { status: 'dispatched', after: ['dispatch'] },
+  // Only while nothing is packed: once dispatched, the parcel went to the address on its label.
+  addressCorrected: { status: 'paid', after: [] },
 };
 
 /**

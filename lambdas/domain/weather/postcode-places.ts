@@ -4,6 +4,8 @@
 // Directory centroids: no network here to derive them; a forecast grid cell is 2 to 11 km, and an
 // area's weather is judged by its main town (docs/decisions/0036-weather-check.md).
 
+import { parseUkPostcode } from '../../../shared/postcode';
+
 /** A place the forecast is asked for: a town and where it is. */
 export interface ForecastPlace {
   /** The town the verdict names: "−4 °C in Aberdeen on Tuesday morning". */
@@ -148,3 +150,18 @@ export function placeOfPostcode(postcode: string): ForecastPlace | undefined {
 
 /** Every area the table places: the same list as the checkout's whitelist (shared/postcode.ts). */
 export const PLACED_AREAS: readonly string[] = Object.keys(AREAS);
+
+/**
+ * The seller's dispatch postcode, read from the seller's address (SELLER_ADDRESS, which the site and
+ * every email already show) rather than a second setting that could disagree with it: the last
+ * comma- or line-separated part that is a UK postcode. Undefined when the address has none; the
+ * check then judges each order by its own place only.
+ */
+export function postcodeInAddress(address: string): string | undefined {
+  const parts = address.split(/[,\n]/).reverse();
+  for (const part of parts) {
+    const parsed = parseUkPostcode(part);
+    if (parsed.ok) return parsed.postcode;
+  }
+  return undefined;
+}

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ADMIN_API_PATHS } from '../../../shared/admin-api-paths';
 import {
+  adminAddressSchema,
   adminCapacityQuerySchema,
   adminCapacitySetSchema,
   adminDelaySchema,
@@ -18,6 +19,7 @@ import {
 } from '../../../shared/admin-requests';
 import {
   ADMIN_FORBIDDEN_CODES,
+  type AdminAddressResponse,
   type AdminCapacityResponse,
   type AdminCapacitySetResponse,
   type AdminDeclineResponse,
@@ -52,6 +54,7 @@ import { listRecords, nextPackingDay, ordersToPack } from '../../domain/operatio
 import {
   type ActionResult,
   delayDispatch,
+  findOrder,
   markDispatched,
   refundOrder,
   updateTrackingNumber,
@@ -62,6 +65,7 @@ import { declineRequest, requestPayment } from '../../domain/operations/request-
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
+import { correctOrderAddress } from '../../domain/orders/correct-address';
 import { findByReference, recordsByReference } from '../../domain/orders/records';
 import { RefusedError } from '../../domain/refusal';
 import { readShopSettings, writeShopSettings } from '../../domain/shop-settings/settings-store';
@@ -340,6 +344,18 @@ const refund: Handle = async ({ event, deps }, actor) => {
   } satisfies AdminRefundResponse);
 };
 
+/** `POST orders/address`: the CLI's `address`, with the checkout's rules and the packing cut-off. */
+const correctAddress: Handle = async ({ event, deps }, actor) => {
+  const { reference, ...details } = parseBody(adminAddressSchema, readJsonBody(event, MAX_BODY_BYTES));
+  const result = await correctOrderAddress(await findOrder(deps, reference), details, { actor }, deps);
+  return json(200, {
+    reference: result.reference,
+    changed: result.changed,
+    email: result.email,
+    record: orderView(result.order),
+  } satisfies AdminAddressResponse);
+};
+
 const pause: Handle = async ({ event, deps }) => {
   const body = parseBody(adminPauseSchema, readJsonBody(event, MAX_BODY_BYTES));
   // A blank message (requests mode: a pause without one is a 400) is no message.
@@ -366,7 +382,7 @@ const decline: Handle = async ({ event, deps }, actor) => {
 };
 
 /** The route table: path and method → the domain function behind it. */
-const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' | 'POST'; handle: Handle }> = [
+export const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' | 'POST'; handle: Handle }> = [
   { path: ADMIN_API_PATHS.orders, name: 'list', method: 'GET', handle: listOrders },
   { path: ADMIN_API_PATHS.order, name: 'order', method: 'GET', handle: getOrder },
   { path: ADMIN_API_PATHS.status, name: 'status', method: 'GET', handle: getStatus },
@@ -380,6 +396,7 @@ const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' | 'POST'
   { path: ADMIN_API_PATHS.refundPart, name: 'refund-part', method: 'POST', handle: refundPartOf },
   { path: ADMIN_API_PATHS.tracking, name: 'tracking', method: 'POST', handle: setTracking },
   { path: ADMIN_API_PATHS.trackingImport, name: 'tracking-import', method: 'POST', handle: importTracking },
+  { path: ADMIN_API_PATHS.correctAddress, name: 'address', method: 'POST', handle: correctAddress },
   { path: ADMIN_API_PATHS.pause, name: 'pause', method: 'POST', handle: pause },
   { path: ADMIN_API_PATHS.resume, name: 'resume', method: 'POST', handle: resume },
   { path: ADMIN_API_PATHS.requestPayment, name: 'request-payment', method: 'POST', handle: sendPaymentLink },

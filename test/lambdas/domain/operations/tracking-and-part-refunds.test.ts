@@ -4,6 +4,7 @@ import { checkoutReservationId, holdId, sellHold } from '../../../../lambdas/dom
 import {
   markDispatched,
   recordStripeRefund,
+  refundOrder,
   updateTrackingNumber,
 } from '../../../../lambdas/domain/operations/order-actions';
 import { refundPart } from '../../../../lambdas/domain/operations/part-refund';
@@ -232,6 +233,27 @@ describe('refundPart', () => {
       'Stripe',
       OPERATOR,
     ]);
+  });
+
+  it('refunds the rest in full after a part refund: the email states what is left, the charge is refunded in all', async () => {
+    const order = await h.paidOrder({ quantity: 6 });
+    await refundPart(
+      order.reference,
+      { bottles: 2, delivery: false, reason: 'doa', actor: OPERATOR },
+      h.deps,
+    );
+    await refundOrder(order.reference, { reason: 'supply', actor: OPERATOR }, h.deps);
+    const intent = await h.deps.stripe.paymentIntents.retrieve(order.paymentIntentId ?? '', {
+      expand: ['latest_charge'],
+    });
+    const charge = intent.latest_charge;
+    expect(typeof charge === 'object' && charge?.amount_refunded).toBe(2445);
+    const [email] = (await h.emailsTo(order.customerEmail)).filter((e) =>
+      e.subject.includes('refund for order'),
+    );
+    expect(email?.body.text).toContain(
+      `We have refunded the remaining £17.95 of your order ${order.reference} because we could not supply live Daphnia of the quality we sell this week, so all of the £24.45 you paid has now been refunded.`,
+    );
   });
 
   it('refuses more bottles than remain, and the delivery twice, asking nothing of Stripe', async () => {

@@ -321,4 +321,41 @@ describe('admin API against the stand-ins', () => {
     expect((await h.stripe.checkout.sessions.retrieve(checkout.id)).status).toBe('expired');
     expect(await h.standIns.emails()).toHaveLength(emailsBefore);
   });
+
+  it("corrects an order's address: the record, its history and one email; a Jersey postcode is a 400", async () => {
+    const reference = await paidOrder('moved.house@example.com');
+    const jersey = await call('POST', '/functions/v1/admin/orders/address', {
+      body: { reference, address: '3 Rue Ici\nSt Helier', postcode: 'JE2 3AB', phone: '' },
+    });
+    const corrected = await call('POST', '/functions/v1/admin/orders/address', {
+      body: { reference, address: '12 Mill Lane\nYork', postcode: 'yo1 7hh', phone: '07700 900999' },
+    });
+
+    expect(jersey.statusCode).toBe(400);
+    expect(jsonBody(jersey)).toMatchObject({
+      fields: {
+        postcode:
+          'We can only deliver to Great Britain and Northern Ireland: not to the Channel Islands, the Isle of Man, BFPO or overseas addresses.',
+      },
+    });
+    expect(corrected.statusCode).toBe(200);
+    expect(jsonBody(corrected)).toMatchObject({
+      reference,
+      changed: true,
+      email: 'sent',
+      record: {
+        deliveryAddress: '12 Mill Lane\nYork',
+        postcode: 'YO1 7HH',
+        customerPhone: '07700 900999',
+        emails: expect.arrayContaining([
+          { kind: 'addressCorrected', state: 'sent', sentAt: expect.any(String) },
+        ]),
+        history: [{ action: 'paid' }, { action: 'address-corrected', actor: 'packer@live-aquatics.test' }],
+      },
+    });
+    const emails = (await h.standIns.emails()).filter((e) =>
+      e.destination.to.includes('moved.house@example.com'),
+    );
+    expect(emails.filter((e) => e.subject.includes('delivery details updated'))).toHaveLength(1);
+  });
 });

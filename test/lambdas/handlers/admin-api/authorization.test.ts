@@ -11,6 +11,7 @@ const ROUTES = [
   { method: 'POST', path: '/functions/v1/admin/orders/dispatch' },
   { method: 'POST', path: '/functions/v1/admin/orders/delay' },
   { method: 'POST', path: '/functions/v1/admin/orders/refund' },
+  { method: 'POST', path: '/functions/v1/admin/orders/address' },
   { method: 'POST', path: '/functions/v1/admin/shop/pause' },
   { method: 'POST', path: '/functions/v1/admin/shop/resume' },
   { method: 'POST', path: '/functions/v1/admin/requests/payment' },

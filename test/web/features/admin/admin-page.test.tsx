@@ -506,6 +506,43 @@ describe('an order’s page', () => {
     expect(calls.filter((call) => call.url === `${API}/orders/dispatch`)).toHaveLength(1);
   });
 
+  it("corrects an order's delivery details: sends what was typed, shows the new address and the email", async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/address`]: () =>
+        jsonResponse({
+          reference: 'a1b2c3d4e5f6',
+          changed: true,
+          email: 'sent',
+          record: order({ deliveryAddress: '9 Heron Way\nLeeds', postcode: 'LS2 7EY' }),
+        }),
+    });
+    const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
+
+    const address = await screen.findByLabelText('New address', {}, { timeout: 5000 });
+    await user.clear(address);
+    await user.type(address, '9 Heron Way{Enter}Leeds');
+    await user.clear(screen.getByLabelText('New postcode'));
+    await user.type(screen.getByLabelText('New postcode'), 'ls2 7ey');
+    await user.click(screen.getByRole('button', { name: 'Correct delivery details' }));
+
+    expect(
+      await screen.findByText(
+        'Delivery details of A1B2C3D4E5F6 corrected. Confirmation email sent to jane@example.com.',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+    const sent = calls.find((call) => call.url === `${API}/orders/address`);
+    expect(JSON.parse(sent?.body ?? '{}')).toEqual({
+      reference: 'a1b2c3d4e5f6',
+      address: '9 Heron Way\nLeeds',
+      postcode: 'ls2 7ey',
+      phone: '07700 900123',
+    });
+    expect(screen.getByText('LS2 7EY')).toBeVisible();
+  });
+
   it('a tracking number the API refuses is shown by its field (400)', async () => {
     stubNetwork({
       ...baseRoutes,

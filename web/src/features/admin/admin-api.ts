@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ADMIN_API_PATHS } from '../../../../shared/admin-api-paths';
 import type {
+  AdminAddressRequest,
   AdminCapacitySet,
   AdminDelayRequest,
   AdminDispatchRequest,
@@ -12,6 +13,7 @@ import type {
 } from '../../../../shared/admin-requests';
 import {
   ADMIN_FORBIDDEN_CODES,
+  adminAddressResponseSchema,
   adminCapacityResponseSchema,
   adminCapacitySetResponseSchema,
   adminDeclineResponseSchema,
@@ -175,6 +177,8 @@ export function createAdminApi(
       call(adminTrackingResponseSchema, ADMIN_API_PATHS.tracking, body),
     importTracking: (csv: string) =>
       call(adminTrackingImportResponseSchema, ADMIN_API_PATHS.trackingImport, { csv }),
+    correctAddress: (body: AdminAddressRequest) =>
+      call(adminAddressResponseSchema, ADMIN_API_PATHS.correctAddress, body),
     pause: (body: AdminPauseRequest) => call(adminPauseResponseSchema, ADMIN_API_PATHS.pause, body),
     resume: () => call(adminResumeResponseSchema, ADMIN_API_PATHS.resume, {}),
     requestPayment: (reference: string) =>

@@ -22,6 +22,7 @@ const EMAIL_NAMES: Record<AdminEmail['kind'], string> = {
   requestNotice: 'Request notice to the shop',
   paymentInvitation: 'Payment link',
   decline: 'Request declined',
+  addressCorrected: 'Delivery details updated',
 };
 
 /** "Dispatch: sent Wed 25 Nov, 13:15" for an email of an order. */

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { postcodeInAddress } from '../../../../lambdas/domain/weather/postcode-places';
+import { forecastEnvSchema, parseEnv } from '../../../../lambdas/lib/config';
+
+describe('the dispatch postcode, from the seller address', () => {
+  it('is the postcode the address ends with, normalised', () => {
+    expect(postcodeInAddress('Unit 4, Mill Lane, Bath, ba1 1aa')).toBe('BA1 1AA');
+    expect(postcodeInAddress('Unit 4\nMill Lane\nAberdeen AB10\nAB10 1AA\nUnited Kingdom')).toBe('AB10 1AA');
+  });
+
+  it('is absent when the address has no UK postcode', () => {
+    expect(postcodeInAddress('1 Rue de la Paix, Paris')).toBeUndefined();
+  });
+});
+
+describe('the forecast settings', () => {
+  it('need the forecast API address; the key is a secret id, optional', () => {
+    expect(parseEnv(forecastEnvSchema, { FORECAST_API_URL: 'https://api.open-meteo.com' })).toEqual({
+      FORECAST_API_URL: 'https://api.open-meteo.com',
+      FORECAST_API_KEY_SECRET_ID: undefined,
+    });
+    expect(() => parseEnv(forecastEnvSchema, {})).toThrow(/FORECAST_API_URL/);
+  });
+});
