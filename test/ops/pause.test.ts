@@ -233,10 +233,9 @@ describe('a checkout paid in the gap is recorded, never lost', () => {
   function pauseWhileExpiring(sessionId: string, during: () => void) {
     h.shop.simulator.injectFault({ delayMs: 200, pathPrefix: `/v1/checkout/sessions/${sessionId}/expire` });
     return h.orders(['pause', '--message', 'Back on Monday.', '--local'], {
-      onTarget: (target) =>
-        target.deps.stripe.on('request', (request: Stripe.RequestEvent) => {
-          if (request.path.endsWith(`/${sessionId}/expire`)) during();
-        }),
+      onStripeRequest: (request: Stripe.RequestEvent) => {
+        if (request.path.endsWith(`/${sessionId}/expire`)) during();
+      },
     });
   }
 
