@@ -46,7 +46,14 @@ export class SignedOutError extends Error {}
 export class InvalidInputError extends Error {}
 
 /** The admin API could not be reached or did not answer usably; the message says what to do. */
-export class AdminUnavailableError extends Error {}
+export class AdminUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown; status?: number }) {
+    super(message, options);
+    this.status = options?.status;
+  }
+  /** The HTTP status it answered, when it answered. */
+  readonly status: number | undefined;
+}
 
 export interface AdminTransport {
   /** The site's origin: the admin API is beneath it (through CloudFront on a stage). */
@@ -143,6 +150,7 @@ export function createAdminClient(transport: AdminTransport) {
       response.status >= 500 && action
         ? `${UNANSWERED} (HTTP ${response.status})`
         : `The admin API answered HTTP ${response.status}${error.success ? `: ${error.data.error}` : ''}.`,
+      { status: response.status },
     );
   }
 

@@ -103,12 +103,19 @@ function fullDate(day: string): string {
 class UsageError extends Error {}
 
 /**
+ * A command that could not finish because a service failed (email): its message, one line, says
+ * what was done and what was not, and what to run next. Printed as it is; exit 1.
+ */
+class IncompleteError extends Error {}
+
+/**
  * A date the CLI must resolve itself (a weekend day to its dispatch day, `next`): the rest of
  * every value is checked once, by the admin API's shared schema.
  */
 function isoDate(value: unknown, flag: string): IsoDate {
-  if (typeof value !== 'string' || !isCalendarDate(value))
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value))
     throw new UsageError(`${flag} needs a date as YYYY-MM-DD.`);
+  if (!isCalendarDate(value)) throw new UsageError(`${flag} ${value} is not a date: no such day.`);
   return value;
 }
 
@@ -270,8 +277,12 @@ const COMMANDS: Record<string, Command> = {
       const today = londonDate(io.now());
       const coming = new Set(records.map((r) => r.dispatchDate).filter((day) => day >= today));
       if (coming.size === 0) return;
-      const { rows: capacity } = await shop.api.capacity();
-      for (const line of capacityLines(capacity.filter((row) => coming.has(row.date)))) io.out(line);
+      // The capacity route's dispatch days, and the status's days holding orders (a delay's Tuesday).
+      const [{ rows: capacity }, week] = await Promise.all([shop.api.capacity(), shop.api.status()]);
+      const byDay = new Map<string, AdminCapacityRow>();
+      for (const row of [...capacity, week.next, ...week.overdue, ...week.later]) byDay.set(row.date, row);
+      const shown = [...coming].sort().flatMap((day) => byDay.get(day) ?? []);
+      for (const line of capacityLines(shown)) io.out(line);
     },
   },
   find: {
@@ -358,24 +369,44 @@ const COMMANDS: Record<string, Command> = {
       const tracking = text(values.tracking);
       if (tracking !== undefined && words.length > 1)
         throw new UsageError('--tracking goes with one reference at a time.');
-      const pairs = words.map((word) => {
-        const [reference = word, own] = word.split('=', 2);
-        return { reference, own };
-      });
-      const trackingNumbers = Object.fromEntries(
-        pairs.flatMap(({ reference, own }) => (own === undefined ? [] : [[reference, own]])),
-      );
-      const { results } = await shop.api.dispatch({
-        references: pairs.map((pair) => pair.reference),
-        ...(tracking !== undefined && { trackingNumber: tracking }),
-        ...(Object.keys(trackingNumbers).length > 0 && { trackingNumbers }),
-      });
       let refused = 0;
-      for (const result of results) {
-        if ('refused' in result) {
-          refused += 1;
-          io.err(`${result.reference}: ${result.refused}`);
-        } else io.out(dispatchedLine(result, io.now()));
+      const emailsNotSent: string[] = [];
+      let emailFailure = '';
+      // One call an order, as the orders are independent: one that fails leaves the others to go on.
+      for (const word of words) {
+        const [reference = word, own] = word.split('=', 2);
+        const trackingNumber = own ?? tracking;
+        try {
+          const { results } = await shop.api.dispatch({
+            references: [reference],
+            ...(trackingNumber !== undefined && { trackingNumber }),
+          });
+          for (const result of results) {
+            if ('refused' in result) {
+              refused += 1;
+              io.err(`${result.reference}: ${result.refused}`);
+            } else io.out(dispatchedLine(result, io.now()));
+          }
+        } catch (error) {
+          if (!(error instanceof AdminUnavailableError)) throw error;
+          // Dispatched, then the email failed (SES down): say so, and go on with the other orders.
+          const order = await shop.api.record(reference).then(
+            ({ record }) => record,
+            () => undefined,
+          );
+          const email = order?.emails.find((e) => e.kind === 'dispatch');
+          if (order?.kind !== 'order' || order.status !== 'dispatched' || email?.state === 'sent')
+            throw error;
+          emailsNotSent.push(order.reference);
+          emailFailure = 'the admin API could not send it';
+          io.out(`${order.reference}: dispatched; dispatch email NOT sent (${emailFailure}).`);
+        }
+      }
+      if (emailsNotSent.length > 0) {
+        const list = emailsNotSent.join(' ');
+        throw new IncompleteError(
+          `Marked dispatched, but the dispatch email could not be sent for ${list} (${emailFailure}). Nothing retries it by itself: run mark-dispatched ${list} again once email works (each email is sent once).${refused > 0 ? ` ${refused} of ${words.length} not marked dispatched.` : ''}`,
+        );
       }
       if (refused > 0) throw new RefusedError(`${refused} of ${words.length} not marked dispatched.`);
     },
@@ -534,7 +565,25 @@ const COMMANDS: Record<string, Command> = {
         );
         return;
       }
-      const result = await shop.api.refund({ reference, reason });
+      const result = await shop.api.refund({ reference, reason }).catch(async (error: unknown) => {
+        if (!(error instanceof AdminUnavailableError)) throw error;
+        // No answer: the order says what was done (a refund cannot be made twice).
+        const order = await shop.api.record(reference).then(
+          ({ record }) => record,
+          () => undefined,
+        );
+        if (order?.kind !== 'order') throw error;
+        const why = error.status === undefined ? 'no answer' : `HTTP ${error.status}`;
+        if (order.status !== 'refunded')
+          throw new IncompleteError(
+            `The refund did not go through (${why}): ${order.reference} was not refunded and is still ${order.status}. Run refund ${order.reference} again once Stripe answers: it cannot refund twice.`,
+          );
+        if (order.emails.find((e) => e.kind === 'refund')?.state !== 'sent')
+          throw new IncompleteError(
+            `${order.reference}: refunded ${formatGbp(order.totalPence)} in full${order.refundId ? ` (Stripe refund ${order.refundId})` : ''}, but the refund email could not be sent (${why}). Run refund ${order.reference} again once email works: it refunds nothing twice and sends the email.`,
+          );
+        throw error;
+      });
       const email = result.refundEmail;
       io.out(
         `${result.reference}: refunded ${formatGbp(result.record.totalPence)} in full (Stripe refund ${result.refundId}, reason ${reason}); ${
@@ -936,6 +985,10 @@ export async function runCli(
     if (error instanceof InvalidInputError) return mistyped(error.message);
     if (error instanceof RefusedError) {
       io.err(`Refused: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof IncompleteError) {
+      io.err(error.message);
       return 1;
     }
     if (error instanceof SignedOutError && choice !== undefined) {

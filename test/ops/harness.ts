@@ -35,6 +35,12 @@ export interface OpsHarness {
       cwd?: string;
       env?: Record<string, string>;
       targetFile?: string;
+      /** The admin API's email (SES) unreachable during this run. */
+      emailDown?: boolean;
+      /** The admin API's Stripe unreachable during this run. */
+      stripeDown?: boolean;
+      /** The admin API's Stripe at another address during this run (a test's proxy). */
+      stripeApiBase?: string;
       /** Sees each request the admin API's Stripe client makes during this run. */
       onStripeRequest?: (request: Stripe.RequestEvent) => void;
     },
@@ -64,14 +70,24 @@ export async function startOpsHarness(): Promise<OpsHarness> {
   const key = signingKey();
   const token = signToken(key, { email: 'merchant@live-aquatics.test', expiresIn: 3600 });
   // The admin API as deployed behind its JWT authorizer, on the harness's clock.
-  const admin = withJwtAuthorizer(
-    createAdminApiHandler(async () => {
-      const deps = await loadAdminDeps(env);
-      deps.stripe.on('request', (request: Stripe.RequestEvent) => stripeListener?.(request));
-      return { ...deps, now: clock };
-    }),
-    { issuer: TEST_ISSUER, clientId: TEST_CLIENT_ID, jwks: key.jwks },
-  );
+  const adminOver = (adminEnv: Record<string, string>) =>
+    withJwtAuthorizer(
+      createAdminApiHandler(async () => {
+        const deps = await loadAdminDeps(adminEnv);
+        deps.stripe.on('request', (request: Stripe.RequestEvent) => stripeListener?.(request));
+        return { ...deps, now: clock };
+      }),
+      { issuer: TEST_ISSUER, clientId: TEST_CLIENT_ID, jwks: key.jwks },
+    );
+  // One warm handler for each environment a test asks for, as one Lambda container is.
+  const handlers = new Map<string, ReturnType<typeof adminOver>>();
+  const handlerFor = (overrides: Record<string, string>) => {
+    const key = JSON.stringify(overrides);
+    const found = handlers.get(key) ?? adminOver({ ...env, ...overrides });
+    handlers.set(key, found);
+    return found;
+  };
+  let admin = handlerFor({});
   const adminFetch: typeof fetch = async (input, init) => {
     const url = new URL(String(input));
     const headers = Object.fromEntries(new Headers(init?.headers).entries());
@@ -98,6 +114,12 @@ export async function startOpsHarness(): Promise<OpsHarness> {
       const out: string[] = [];
       const err: string[] = [];
       stripeListener = options.onStripeRequest;
+      const unreachable = 'http://127.0.0.1:9';
+      admin = handlerFor({
+        ...(options.emailDown && { SES_ENDPOINT: unreachable }),
+        ...(options.stripeDown && { STRIPE_API_BASE: unreachable }),
+        ...(options.stripeApiBase !== undefined && { STRIPE_API_BASE: options.stripeApiBase }),
+      });
       const code = await runCli(
         [...args],
         {

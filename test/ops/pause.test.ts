@@ -141,8 +141,8 @@ describe('pause closes the open checkouts', () => {
     const run = await h.orders(['pause', '--local']);
 
     // Assess
-    expect(run.code).toBe(1);
-    expect(run.err).toContain('Pausing needs a --message');
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('pause: Write the message customers will see while the shop is paused.');
     expect(await statusOf(session.id)).toBe('open');
     await h.shop.stripe.checkout.sessions.expire(session.id);
   });
