@@ -5,7 +5,6 @@ import {
   type CapacityRow,
   type CapacityValue,
   capacityOfDays,
-  capacityReport,
   setCapacity,
 } from '../lambdas/domain/capacity/capacity-report';
 import {
@@ -25,7 +24,7 @@ import {
 import { refundPart } from '../lambdas/domain/operations/part-refund';
 import { pauseShop } from '../lambdas/domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
-import { shopWeek } from '../lambdas/domain/operations/shop-week';
+import { capacityWeeks, shopWeek } from '../lambdas/domain/operations/shop-week';
 import { importClickAndDropTracking } from '../lambdas/domain/operations/tracking-import';
 import { correctOrderAddress } from '../lambdas/domain/orders/correct-address';
 import {
@@ -38,7 +37,7 @@ import { RefusedError } from '../lambdas/domain/refusal';
 import { writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
 import { checkWeather } from '../lambdas/domain/weather/weather-check';
 import { isStripeError } from '../lambdas/lib/stripe-errors';
-import type { AdminDaySummary } from '../shared/admin-responses';
+import type { AdminCapacityRow, AdminDaySummary } from '../shared/admin-responses';
 import { describeClosedDay, reopeningValue } from '../shared/closed-day';
 import {
   assertBankHolidayCoverage,
@@ -209,15 +208,17 @@ function capacityLines(rows: readonly CapacityRow[]): string[] {
   );
 }
 
-/** The capacity list: one line a dispatch day, with the year. */
-function capacityTable(rows: readonly CapacityRow[]): string {
-  const header = ['DISPATCH DAY', 'CAPACITY', 'RESERVED', 'SOLD', 'LEFT'];
+/** The capacity list: one line a day (each dispatch day, and any other holding orders), with the year. */
+function capacityTable(rows: readonly AdminCapacityRow[]): string {
+  const header = ['DISPATCH DAY', 'CAPACITY', 'RESERVED', 'SOLD', 'LEFT', 'ORDERS', 'BOTTLES'];
   const lines = rows.map((row) => [
     fullDate(row.date),
     row.capacity === null ? 'no limit' : String(row.capacity),
     String(row.reserved),
     String(row.sold),
     row.left === null ? '-' : row.left === 0 ? '0 (full)' : String(row.left),
+    String(row.orders),
+    String(row.bottles),
   ]);
   const widths = header.map((title, i) =>
     Math.max(title.length, ...lines.map((line) => (line[i] ?? '').length)),
@@ -715,7 +716,8 @@ const COMMANDS: Record<string, Command> = {
     usage:
       'capacity [--weeks N] [--json] | capacity --set N|none [--date next|YYYY-MM-DD] | capacity --set default --date D',
     details: [
-      'Lists the next --weeks (default 8) dispatch days. RESERVED: checkouts not paid yet and order requests.',
+      'Lists the next --weeks (default 8) dispatch days, and any other day holding orders (a delay moved them there).',
+      'RESERVED: checkouts not paid yet and order requests. ORDERS, BOTTLES: still to dispatch.',
       '--set N: every dispatch day sells at most N bottles; --set none: no limit (as before capacity existed).',
       '--set N|none --date D: that day only; --set default --date D: that day follows the weekly default again.',
       'Lowering a day below what it has sold is allowed: nothing is cancelled, and it sells no more.',
@@ -732,7 +734,7 @@ const COMMANDS: Record<string, Command> = {
       const weeks = weeksOption(values.weeks, 1, 52);
       if (values.set === undefined) {
         if (values.date !== undefined) throw new UsageError('--date goes with --set.');
-        const rows = await capacityReport(target.deps, weeks);
+        const rows = await capacityWeeks(target.deps, weeks);
         io.out(values.json ? JSON.stringify(rows, null, 2) : capacityTable(rows));
         return;
       }
