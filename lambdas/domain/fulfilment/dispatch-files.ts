@@ -1,4 +1,5 @@
 import { formatDispatchDate, type IsoDate } from '../../../shared/dispatch';
+import { formatReference } from '../../../shared/order-reference';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import type { SellerDetails } from '../emails/common';
 import { escapeHtml } from '../emails/render';
@@ -241,7 +242,7 @@ export function clickAndDropCsv(day: IsoDate, orders: readonly ManagedOrder[]): 
       csvField(COUNTRY),
       csvField(order.customerEmail),
       csvField(order.customerPhone, 'phone'),
-      csvField(order.reference),
+      csvField(formatReference(order.reference)),
       csvField(LIVE_ANIMALS_MARK),
       csvField(parcelWeightKg(order.bottles)),
       csvField(packageSize(order.bottles)),
@@ -279,7 +280,7 @@ export function packingSlipsHtml(
   const slips = orders.map(
     (order) => `<section class="slip">
 <p class="mark">${escapeHtml(LIVE_ANIMALS_MARK)}</p>
-<h2 class="ref">${escapeHtml(order.reference)}</h2>
+<h2 class="ref">${escapeHtml(formatReference(order.reference))}</h2>
 <p class="pack">${order.bottles} × ${escapeHtml(DAPHNIA.bottleSize)} ${escapeHtml(PRODUCT_NAME)}</p>
 <p class="to">${[order.customerName, ...order.deliveryAddress.split(/\r?\n/), order.postcode].map(escapeHtml).join('<br>')}</p>
 <p>${order.customerPhone ? `Phone: ${escapeHtml(order.customerPhone)}<br>` : ''}Email: ${escapeHtml(order.customerEmail)}</p>
@@ -294,7 +295,7 @@ export function packingSlipsHtml(
 <style>${PACKING_SLIPS_STYLE}</style></head><body>
 <section class="summary"><h1>${escapeHtml(title)}</h1>
 <p>${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${bottles} bottles to prepare.</p>
-<ol>${orders.map((o) => `<li><span class="ref">${escapeHtml(o.reference)}</span>: ${o.bottles} bottles, ${escapeHtml(o.postcode)}</li>`).join('')}</ol></section>
+<ol>${orders.map((o) => `<li><span class="ref">${escapeHtml(formatReference(o.reference))}</span>: ${o.bottles} bottles, ${escapeHtml(o.postcode)}</li>`).join('')}</ol></section>
 ${slips.join('\n')}
 </body></html>
 `;

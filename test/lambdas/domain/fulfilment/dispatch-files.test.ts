@@ -259,6 +259,14 @@ describe('Click & Drop CSV: the parcel', () => {
   });
 });
 
+describe('the reference on the day files', () => {
+  it('is the one form the success page shows: the 12 characters, case kept, on the slips and in the CSV', () => {
+    const order = orderFixture({ sessionId: 'cs_test_a1B2c3D4e5F6g7H8i9J0kLmN' });
+    expect(packingSlipsHtml('2026-11-23', [order], SELLER)).toContain('<h2 class="ref">g7H8i9J0kLmN</h2>');
+    expect(clickAndDropCsv('2026-11-23', [order])).toContain(',"g7H8i9J0kLmN",');
+  });
+});
+
 describe('packing slips', () => {
   it('carry the handling mark on every slip and the reference in a monospace face', () => {
     const html = packingSlipsHtml('2026-11-23', [orderFixture(), orderFixture()], SELLER);

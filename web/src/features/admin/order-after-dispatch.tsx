@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import type { AdminOrderView, AdminRecordView } from '../../../../shared/admin-responses';
+import { formatReference } from '../../../../shared/order-reference';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
-import { bottlesText, formatInstant, referenceText } from './admin-format';
+import { bottlesText, formatInstant } from './admin-format';
 import { ActionReportView, AdminField } from './admin-ui';
 import { useAdminAction } from './use-admin-action';
 
@@ -18,7 +19,7 @@ export function TrackingSection({
 }) {
   const action = useAdminAction();
   const [tracking, setTracking] = useState('');
-  const reference = referenceText(order);
+  const reference = formatReference(order.reference);
   return (
     <form
       className="card"
@@ -98,7 +99,7 @@ export function PartRefundSection({
   const [confirming, setConfirming] = useState(false);
   // The page's figure to confirm; the server prices the refund itself from the order.
   const pence = bottles * order.unitPricePence + (delivery ? order.shippingPence : 0);
-  const reference = referenceText(order);
+  const reference = formatReference(order.reference);
 
   return (
     <form

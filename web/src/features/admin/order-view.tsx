@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminOrderView, AdminRecordView, AdminRequestView } from '../../../../shared/admin-responses';
+import { formatReference } from '../../../../shared/order-reference';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
-import { bottlesText, emailLine, formatDay, formatInstant, referenceText } from './admin-format';
+import { bottlesText, emailLine, formatDay, formatInstant } from './admin-format';
 import { ActionReportView, AdminField, emailWording, StatusTag } from './admin-ui';
 import { PartRefundSection, TrackingSection } from './order-after-dispatch';
 import { useAdminAction } from './use-admin-action';
@@ -34,11 +35,9 @@ export function OrderView({ api, reference }: { api: AdminApi; reference: string
       </p>
       <h1 id="admin-order-heading">
         {loaded !== undefined && 'record' in loaded
-          ? loaded.record.kind === 'order'
-            ? 'Order '
-            : 'Request '
-          : ''}
-        {reference.toUpperCase()}
+          ? `${loaded.record.kind === 'order' ? 'Order' : 'Request'} ${formatReference(loaded.record.reference)}`
+          : // The address may carry the reference in any case: the record's own spelling once loaded.
+            formatReference(reference)}
       </h1>
       {loaded === undefined && (
         <p className="loading" role="status">
@@ -238,7 +237,7 @@ function OrderActions({
   const [tracking, setTracking] = useState('');
   const [reason, setReason] = useState<RefundReason>(order.status === 'dispatched' ? 'doa' : 'supply');
   const [confirming, setConfirming] = useState(false);
-  const reference = referenceText(order);
+  const reference = formatReference(order.reference);
 
   const dispatch = async () => {
     const answer = await dispatchAction.run(
@@ -396,7 +395,7 @@ function AddressForm({
   const [address, setAddress] = useState(order.deliveryAddress);
   const [postcode, setPostcode] = useState(order.postcode);
   const [phone, setPhone] = useState(order.customerPhone);
-  const reference = referenceText(order);
+  const reference = formatReference(order.reference);
   const save = async () => {
     const answer = await action.run(
       () => api.correctAddress({ reference: order.reference, address, postcode, phone }),
@@ -466,7 +465,7 @@ function RequestActions({
   onUpdate: (record: AdminRecordView) => void;
 }) {
   const action = useAdminAction();
-  const reference = referenceText(request);
+  const reference = formatReference(request.reference);
   const reload = async () => {
     const answer = await api.record(request.reference);
     if (answer.ok) onUpdate(answer.value.record);
