@@ -258,7 +258,7 @@ export function clickAndDropCsv(day: IsoDate, orders: readonly ManagedOrder[]): 
  * the slips from a blob, which keeps the page's Content-Security-Policy: the site's policy allows
  * this text by its hash (infra/lib/shop-stack.ts), so it must not vary per day or order.
  */
-export const PACKING_SLIPS_STYLE = `body{font-family:Arial,Helvetica,sans-serif;font-size:12pt;color:#000;margin:0}
+export const PACKING_SLIPS_STYLE = `body{font-family:Arial,Helvetica,sans-serif;font-size:12pt;color:#000;margin:0;overflow-wrap:anywhere}
 .summary,.slip{box-sizing:border-box;max-width:105mm;padding:8mm;margin:0 auto 8mm;border:1px dashed #888}
 h1{font-size:16pt;margin:0 0 4mm}h2{font-size:20pt;margin:0 0 3mm;letter-spacing:.05em}
 .ref{font-family:"DejaVu Sans Mono",Consolas,"Courier New",monospace}
@@ -288,9 +288,11 @@ export function packingSlipsHtml(
 <p class="from">From: ${escapeHtml(seller.name)}, ${escapeHtml(seller.address.replace(/\r?\n/g, ', '))}</p>
 </section>`,
   );
-  // References in a monospace face: in most sans-serif faces I/l and O/0 look alike.
+  // References in a monospace face: in most sans-serif faces I/l and O/0 look alike. The viewport
+  // line lets a phone show the slips at their size, not a desktop page shrunk to a third.
   return `<!doctype html>
 <html lang="en-GB"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${PACKING_SLIPS_STYLE}</style></head><body>
 <section class="summary"><h1>${escapeHtml(title)}</h1>

@@ -275,6 +275,13 @@ describe('packing slips', () => {
     expect(html).toMatch(/\.ref\{font-family:[^}]*monospace\}/);
   });
 
+  it('read on a phone at their size, long words wrapped, as well as printing on A6', () => {
+    const html = packingSlipsHtml('2026-11-23', [orderFixture()], SELLER);
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(html).toMatch(/body\{[^}]*overflow-wrap:anywhere\}/);
+    expect(html).toContain('@page{size:A6;margin:6mm}');
+  });
+
   it('give the summary, then each slip with its contents, the address as typed, how to reach the customer and the sender', () => {
     const ada = orderFixture({
       sessionId: 'cs_test_AdaLovelace000000000000000000',
@@ -329,7 +336,7 @@ describe('packing slips', () => {
       const hashes = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
         ([, text = '']) => `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`,
       );
-      expect(hashes).toEqual(['sha256-tgIZnj5+mbCQpH3li/kykCVbO4glb9j8Wa+I9BXpjx4=']);
+      expect(hashes).toEqual(['sha256-0Zhc3Em0fZF0VygA+vpt5Dca6Cg+Fn5hEt+ZxL8L9HQ=']);
       expect(html).not.toMatch(/<script|\sstyle=|\son[a-z]+=/i);
     }
   });

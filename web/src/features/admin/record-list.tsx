@@ -73,13 +73,15 @@ export function RecordList({ api, records, onChanged, label }: RecordListProps) 
           return (
             <li key={record.reference} className="admin-record">
               {canDispatch && (
-                <input
-                  type="checkbox"
-                  className="admin-record__check"
-                  aria-label={`Choose ${formatReference(record.reference)} (${record.customerName})`}
-                  checked={chosen.has(record.reference)}
-                  onChange={(event) => toggle(record.reference, event.target.checked)}
-                />
+                // The label is the target, 44 px square: the box itself is too small for a thumb.
+                <label className="admin-record__check">
+                  <input
+                    type="checkbox"
+                    aria-label={`Choose ${formatReference(record.reference)} (${record.customerName})`}
+                    checked={chosen.has(record.reference)}
+                    onChange={(event) => toggle(record.reference, event.target.checked)}
+                  />
+                </label>
               )}
               <div className="admin-record__body">
                 <p className="admin-record__title">
