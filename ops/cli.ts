@@ -13,6 +13,7 @@ import {
   ordersWithoutTown,
   packingSlipsHtml,
 } from '../lambdas/domain/fulfilment/dispatch-files';
+import { correctOrderAddress } from '../lambdas/domain/operations/correct-address';
 import { findRecords } from '../lambdas/domain/operations/find-orders';
 import { listRecords, nextPackingDay, ordersToPack, recordDay } from '../lambdas/domain/operations/listing';
 import {
@@ -27,15 +28,14 @@ import { pauseShop } from '../lambdas/domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
 import { shopWeek } from '../lambdas/domain/operations/shop-week';
 import { importClickAndDropTracking } from '../lambdas/domain/operations/tracking-import';
-import { correctOrderAddress } from '../lambdas/domain/orders/correct-address';
+import { RefusedError } from '../lambdas/domain/refusal';
 import {
   DELAY_REASONS,
   type DelayReason,
   REFUND_REASONS,
   type RefundReason,
-} from '../lambdas/domain/orders/managed-order';
-import { RefusedError } from '../lambdas/domain/refusal';
-import { writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
+} from '../lambdas/domain/storage/managed-order';
+import { writeShopSettings } from '../lambdas/domain/storage/settings-store';
 import { checkWeather } from '../lambdas/domain/weather/weather-check';
 import { isStripeError } from '../lambdas/lib/stripe-errors';
 import type { AdminDaySummary } from '../shared/admin-responses';

@@ -1,5 +1,5 @@
-import type { ShopRecord } from '../lambdas/domain/orders/records';
-import { emailAttributes } from '../lambdas/domain/orders/send-once';
+import type { ShopRecord } from '../lambdas/domain/storage/records';
+import { emailAttributes } from '../lambdas/domain/storage/send-once';
 import { formatLondonTime } from '../shared/dispatch';
 import { EMAIL_KINDS, type EmailKind } from '../shared/email-kinds';
 import { formatGbp } from '../shared/pricing';

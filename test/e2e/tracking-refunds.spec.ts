@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '@playwright/test';
-import { toOrderItem } from '../../lambdas/domain/orders/order';
+import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
 import { quoteOrder } from '../../shared/pricing';
 import { expectAccessible, fillDeliveryDetails, openPaymentTab, payWithCard } from './support/customer';
 import { expect, type Stack, test } from './support/fixtures';

@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
 import { fulfilCheckout } from '../../lambdas/domain/fulfilment/fulfil-checkout';
-import { type OrderItem, toOrderItem } from '../../lambdas/domain/orders/order';
+import type { OrderItem } from '../../lambdas/domain/storage/order';
 import { runCli } from '../../ops/cli';
 import { localTarget, type Target } from '../../ops/stack-target';
 import { quoteOrder } from '../../shared/pricing';

@@ -2,7 +2,7 @@ import { formatDispatchDate, type IsoDate } from '../../../shared/dispatch';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import type { SellerDetails } from '../emails/common';
 import { escapeHtml } from '../emails/render';
-import type { ManagedOrder } from '../orders/managed-order';
+import type { ManagedOrder } from '../storage/managed-order';
 
 /**
  * Royal Mail Click & Drop's spreadsheet import headings, in the order the CSV gives them. With

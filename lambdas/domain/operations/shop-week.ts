@@ -1,8 +1,8 @@
 import type { AdminDaySummary, AdminStatusResponse } from '../../../shared/admin-responses';
 import { type IsoDate, londonDate } from '../../../shared/dispatch';
 import { type CapacityRow, capacityOfDays } from '../capacity/capacity-report';
-import type { ManagedOrder } from '../orders/managed-order';
-import { readShopSettings } from '../shop-settings/settings-store';
+import type { ManagedOrder } from '../storage/managed-order';
+import { readShopSettings } from '../storage/settings-store';
 import { listRecords, nextPackingDay, undispatchedByDay } from './listing';
 import type { ShopDeps } from './shop-deps';
 
