@@ -118,12 +118,14 @@ export async function markDispatched(
     }),
     deps,
   );
-  if (email === 'not-sent' && (await rereadOrder(deps, order.sessionId)).status === 'refunded') {
+  // As stored after the email, so the page's Emails list and its status say the same.
+  const after = await rereadOrder(deps, order.sessionId);
+  if (email === 'not-sent' && after.status === 'refunded') {
     throw new RefusedError(
       `${order.reference} was refunded meanwhile: its dispatch email was not sent, the refund email says what happened.`,
     );
   }
-  return { reference: order.reference, changed, email, order };
+  return { reference: order.reference, changed, email, order: after };
 }
 
 /** The number as stored (capitals, no spaces), or undefined for none; refused when it is not one. */
