@@ -328,6 +328,8 @@ export type RefundEmailReport =
 
 export interface RefundResult extends ActionResult {
   refundId: string;
+  /** What Stripe refunded, in pence: the total, or what part refunds left of it. */
+  pence: number;
   refundEmail: RefundEmailReport;
 }
 
@@ -387,6 +389,7 @@ export async function refundOrder(
   const paymentIntent = order.paymentIntentId ?? (await paymentIntentOf(order.sessionId, deps.stripe));
   let refund: Stripe.Refund;
   try {
+    // No amount: Stripe refunds what is left of the charge, part refunds made in the Dashboard included.
     refund = await deps.stripe.refunds.create(
       { payment_intent: paymentIntent, metadata: { reference: order.reference, reason } },
       { idempotencyKey: `refund-${order.sessionId}` },
@@ -431,6 +434,7 @@ export async function refundOrder(
     email,
     order,
     refundId: refund.id,
+    pence: refund.amount,
     refundEmail: refundEmailReport(order, email),
   };
 }

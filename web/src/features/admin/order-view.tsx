@@ -271,7 +271,7 @@ function OrderActions({
               : `Refund email sent by ${result.refundEmail.by}.`
             : `Refund email ${result.refundEmail.state}.`;
         return result.changed
-          ? `${formatGbp(result.record.totalPence)} refunded to ${result.record.customerName} (${result.refundId}). ${emailed}`
+          ? `${formatGbp(result.pence)} refunded to ${result.record.customerName} (${result.refundId}). ${emailed}`
           : `${reference} was already refunded (${result.refundId}): nothing changed. ${emailed}`;
       },
     );
@@ -280,6 +280,11 @@ function OrderActions({
   };
 
   const refunded = order.status === 'refunded';
+  // After part refunds the button names what is left, the amount Stripe will refund.
+  const refundWhat =
+    order.refundablePence < order.totalPence
+      ? `the remaining ${formatGbp(order.refundablePence)}`
+      : formatGbp(order.refundablePence);
   if (refunded && refundAction.report === undefined) return null;
   return (
     <>
@@ -351,12 +356,11 @@ function OrderActions({
         {refunded ? null : confirming ? (
           <div className="admin-confirm">
             <p id="admin-refund-confirm">
-              Refund {formatGbp(order.totalPence)} to {order.customerName} ({order.customerEmail})? This
-              cannot be undone.
+              Refund {refundWhat} to {order.customerName} ({order.customerEmail})? This cannot be undone.
             </p>
             <div className="admin-actions">
               <button type="submit" className="button button--danger" disabled={refundAction.pending}>
-                {refundAction.pending ? 'Refunding…' : `Refund ${formatGbp(order.totalPence)}`}
+                {refundAction.pending ? 'Refunding…' : `Refund ${refundWhat}`}
               </button>
               <button
                 type="button"
