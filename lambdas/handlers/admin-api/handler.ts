@@ -373,6 +373,7 @@ const refund: Handle = async ({ event, deps }, actor) => {
     reference: result.reference,
     changed: result.changed,
     refundId: result.refundId,
+    pence: result.pence,
     email: result.email,
     refundEmail: result.refundEmail,
     status: result.order.status,
