@@ -10,14 +10,12 @@ import { stackUrls } from './support/stack';
 // The merchant's /admin against the whole local stack: the local identity provider's sign-in
 // page, the admin API behind the local JWT authorizer, the SES stand-in and the Stripe simulator.
 
-const TABLE_NAME = 'live-aquatics-orders';
-
 test.describe.configure({ mode: 'serial' });
 
 test.afterEach(async ({ stack }) => {
   // The other specs share this stack: leave the shop open.
   const client = DynamoDBDocumentClient.from(stack.dynamo);
-  await writeShopSettings({ client, tableName: TABLE_NAME }, { mode: 'open' }, new Date());
+  await writeShopSettings({ client, tableName: stack.tableName }, { mode: 'open' }, new Date());
 });
 
 /** A customer orders 3 bottles and pays by card; returns the order's reference (upper case, as the admin shows it). */
