@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { z } from 'zod';
-import { ADMIN_CONFIG_PATH, ADMIN_PAGE_PATH, adminConfigSchema } from '../../shared/admin-config';
-import { LOCAL_MERCHANT, type LocalUser, localMerchant, startIdentityProvider } from '../identity-provider';
+import { ADMIN_CONFIG_PATH, adminConfigSchema } from '../../shared/admin-config';
+import { LOCAL_MERCHANT, type LocalUser, startIdentityProvider } from '../identity-provider';
 import { portMessage, startSesLocal } from '../ses-local';
 import { createStaticSite } from '../static-site';
 import { type StripeSimulator, startStripeSimulator } from '../stripe-simulator/server';
@@ -15,6 +15,7 @@ import { type Assembly, mentionedIds, readAssembly, resourcesOfType } from './as
 import { type AwsGate, startAwsGate } from './aws-gate';
 import { type FunctionSpec, type RunningFunction, startFunction } from './function-host';
 import { createHttpApi } from './http-api';
+import { readAppClient } from './identity';
 import {
   applyResponseHeaders,
   type ResponseHeadersPolicy,
@@ -179,15 +180,19 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     closers.push(() => closeServer(front));
     const url = `http://localhost:${port}`;
 
-    // The template's app client: its id is the JWT authorizer's audience.
-    const clientIds = resourcesOfType(assembly, 'AWS::Cognito::UserPoolClient').map(([id]) =>
-      assembly.resolveString(app, { Ref: id }),
-    );
-    const adminUsers = options.adminUsers ?? [localMerchant(LOCAL_MERCHANT.email, LOCAL_MERCHANT.password)];
+    // The template's app client (its id is the JWT authorizer's audience) and its merchants' group.
+    const client = readAppClient(assembly, url);
+    const adminUsers = options.adminUsers ?? [
+      { email: LOCAL_MERCHANT.email, password: LOCAL_MERCHANT.password, groups: client.groups },
+    ];
     const identityProvider = await startIdentityProvider({
       port: options.identityProviderPort,
-      clientId: clientIds[0] ?? 'rehearsal-admin-page',
-      redirectUris: [`${url}${ADMIN_PAGE_PATH}`],
+      clientId: client.clientId,
+      redirectUris: client.callbackUrls,
+      logoutUris: client.logoutUrls,
+      scopes: client.scopes,
+      flows: client.flows,
+      refreshTokens: client.refreshTokens,
       users: adminUsers,
     });
     closers.push(() => identityProvider.close());
