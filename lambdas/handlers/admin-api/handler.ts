@@ -79,7 +79,7 @@ import { checkWeather } from '../../domain/weather/weather-check';
 import { comingWeatherDay, weatherView } from '../../domain/weather/weather-view';
 import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
-import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
+import { adminRuntimeEnvSchema, type Env, parseEnv, stripeEnvSchema } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
 import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
@@ -105,9 +105,17 @@ export const ADMIN_ERRORS = {
  * here, first. The local stack has no CloudFront and sets none.
  */
 export function originValueFromEnv(env: Env): (() => Promise<string>) | undefined {
-  const parsed = z.safeParse(z.object({ ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)) }), env);
+  const parsed = z.safeParse(
+    z.object({
+      ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)),
+      // The extension's port as the template sets it: a moved port must not lock the admin out.
+      PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: stripeEnvSchema.shape.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
+    }),
+    env,
+  );
   if (!parsed.success) return undefined;
-  return initOnce(() => readSecretString(parsed.data.ORIGIN_VERIFY_SECRET_ID, {}));
+  const { ORIGIN_VERIFY_SECRET_ID: secretId, PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: port } = parsed.data;
+  return initOnce(() => readSecretString(secretId, { port }));
 }
 
 /** What the admin's weather check adds to the shop's clients: the forecast and where parcels leave from. */
