@@ -15,6 +15,7 @@ import { isPaymentLinkSession } from '../checkout/order-metadata';
 import { assessCheckoutSession, type PaidCheckout } from '../checkout/paid-checkout';
 import { ACTORS, historyEntry } from '../orders/history';
 import { type OrderItem, type PauseMark, toOrderItem } from '../orders/order';
+import { newPageKey } from '../orders/order-page-token';
 import type { ShopTable } from '../orders/orders-table';
 import type { SendOnceOutcome } from '../orders/send-once';
 import type { ShopSettings } from '../shop-settings/shop-settings';
@@ -189,7 +190,11 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
     : undefined;
   const { order: item, claims } = withEmailsClaimed(
     withPartialRefund(
-      toOrderItem(checkout, { now, cutoffHours: deps.cutoffHours }, pause, sale),
+      // The page key is drawn here, not in the pure mapping: a retry that finds the order keeps its first.
+      {
+        ...toOrderItem(checkout, { now, cutoffHours: deps.cutoffHours }, pause, sale),
+        pageKey: newPageKey(),
+      },
       checkout,
       now,
     ),
@@ -257,7 +262,10 @@ async function recordRefundedCheckout(
 ): Promise<FulfilmentResult> {
   const reservation = reservationOf(metadata);
   if (deps.capacity) await returnRefundedSession(metadata, deps.capacity);
-  const item = toRefundedOrderItem(checkout, { now: deps.now(), cutoffHours: deps.cutoffHours }, reservation);
+  const item = {
+    ...toRefundedOrderItem(checkout, { now: deps.now(), cutoffHours: deps.cutoffHours }, reservation),
+    pageKey: newPageKey(),
+  };
   const orderCreated = await deps.orders.createIfAbsent(item);
   if (orderCreated) {
     logger.warn('Paid checkout was refunded in Stripe before its order was recorded: recorded as refunded', {
