@@ -133,8 +133,10 @@ describe('npm run orders -- capacity', () => {
   it.each([
     [['--set', 'lots'], '--set needs a number of bottles, none, or default (with --date).'],
     [['--date', '2026-12-07'], '--date goes with --set.'],
-    [['--weeks', '0'], '--weeks must be a whole number from 1 to 52.'],
+    [['--weeks', '0'], 'capacity: Weeks is a whole number from 1 to 52.'],
     [['--weeks', '-1'], '--weeks must be a whole number from 1 to 52.'],
+    [['--set', 'default'], '--set default goes with --date'],
+    [['--set', '10001'], 'capacity: Bottles is a whole number from 0 to 10000, null (no limit) or default.'],
     [
       ['--set', '-1'],
       '--set -1: the bottles must be a whole number, 0 or more (or none, or default with --date).',
@@ -149,8 +151,6 @@ describe('npm run orders -- capacity', () => {
   });
 
   it.each([
-    [['--set', 'default'], 'default goes with --date'],
-    [['--set', '10001'], 'A capacity is a whole number of bottles from 0 to 10000, or none.'],
     [['--set', '3', '--date', '2026-11-30'], '2026-11-30 is past'],
     [
       ['--set', '3', '--date', '2099-06-01'],

@@ -164,8 +164,11 @@ const listOrders: Handle = async ({ event, deps }) => {
   const query = parseQuery(adminListQuerySchema, event);
   const records =
     query.q === undefined
-      ? await listRecords({ status: query.status, dispatchDate: query.dispatch }, deps)
-      : (await findRecords(query.q, deps)).filter((record) => {
+      ? await listRecords(
+          { status: query.status, dispatchDate: query.dispatch, weeksBack: query.weeks },
+          deps,
+        )
+      : (await findRecords(query.q, deps, { weeksBack: query.weeks })).filter((record) => {
           const item = record.kind === 'order' ? record.order : record.request;
           return (
             (query.status === undefined || item.status === query.status) &&
