@@ -9,6 +9,7 @@ import { ACTORS, historyEntry } from '../orders/history';
 import type { ManagedOrder } from '../orders/managed-order';
 import { type OrderItem, type OrderSale, type OrderTimes, toOrderItem } from '../orders/order';
 import { ORDER_EMAIL_GUARDS, sendOrderEmail } from '../orders/order-emails';
+import type { OrderPageLinks } from '../orders/order-page-token';
 import { dispatchSortKey, orderKey, type ShopTable } from '../orders/orders-table';
 import { getRecord } from '../orders/records';
 import { type SendOnceOutcome, supersedeEmail } from '../orders/send-once';
@@ -63,6 +64,7 @@ export interface RefundedOrderDeps {
   sender: EmailSender;
   seller: SellerDetails;
   now: () => Date;
+  orderPage?: OrderPageLinks | undefined;
 }
 
 /**
@@ -86,7 +88,11 @@ export async function sendRefundEmail(sessionId: string, deps: RefundedOrderDeps
   return sendOrderEmail(
     stored,
     'refund',
-    (o) => ({ to: o.customerEmail, replyTo: deps.seller.email, content: renderRefundEmail(o, deps.seller) }),
+    (o) => ({
+      to: o.customerEmail,
+      replyTo: deps.seller.email,
+      content: renderRefundEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
+    }),
     deps,
   );
 }

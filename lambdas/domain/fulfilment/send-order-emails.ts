@@ -12,6 +12,7 @@ import {
   PermanentEmailRefusalError,
 } from '../emails/send-email';
 import type { OrderItem } from '../orders/order';
+import type { OrderPageLinks } from '../orders/order-page-token';
 import type { OrdersRepository } from '../orders/orders-repository';
 import { emailAttributes, releaseClaim, sendEmailOnce } from '../orders/send-once';
 
@@ -26,6 +27,8 @@ export interface OrderEmailDeps {
   now: () => Date;
   /** Where `CustomerEmailRefused` goes. */
   metrics: MetricsWriter;
+  /** The order page's links, for the confirmation's button (absent: no secret configured). */
+  orderPage?: OrderPageLinks | undefined;
 }
 
 /**
@@ -45,7 +48,7 @@ function messageFor(kind: PaymentEmailKind, order: OrderItem, deps: OrderEmailDe
       return {
         to: order.customerEmail,
         replyTo: deps.seller.email,
-        content: renderCustomerConfirmation(order, deps.seller),
+        content: renderCustomerConfirmation(order, deps.seller, deps.orderPage?.linkFor(order)),
       };
     case 'merchantNotice':
       // The merchant answers a notice to reach the customer (a delivery question, a problem); an

@@ -2,6 +2,7 @@ import { setTimeout } from 'node:timers/promises';
 import type { EmailSender, OutgoingEmail } from '../emails/send-email';
 import type { ManagedOrder } from './managed-order';
 import type { OrderStatus } from './order';
+import type { OrderPageLinks } from './order-page-token';
 import { orderKey, type ShopTable } from './orders-table';
 import { getRecord } from './records';
 import { type SendOnceOutcome, sendOnce } from './send-once';
@@ -37,6 +38,8 @@ export interface OrderEmailDeps {
   table: ShopTable;
   sender: EmailSender;
   now: () => Date;
+  /** The order page's links, for the emails' button (absent: no secret configured, no button). */
+  orderPage?: OrderPageLinks | undefined;
 }
 
 /** The order as stored now (a consistent read). */

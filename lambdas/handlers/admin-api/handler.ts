@@ -66,6 +66,7 @@ import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
 import { correctOrderAddress } from '../../domain/orders/correct-address';
+import { orderPageKeys, orderPageLinks } from '../../domain/orders/order-page-token';
 import { findByReference, recordsByReference } from '../../domain/orders/records';
 import { RefusedError } from '../../domain/refusal';
 import { readShopSettings, writeShopSettings } from '../../domain/shop-settings/settings-store';
@@ -77,6 +78,7 @@ import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody 
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
+import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
 import { readSecretString } from '../../lib/secrets-extension';
 import { createSesClient } from '../../lib/ses-client';
@@ -106,6 +108,7 @@ export function originValueFromEnv(env: Env): (() => Promise<string>) | undefine
 export async function loadAdminDeps(env: Env): Promise<ShopStripeDeps> {
   const config = parseEnv(adminRuntimeEnvSchema, env);
   const secrets = await loadStripeSecrets(config);
+  const orderPageSecret = await loadOrderPageSecret(config);
   const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
   const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
@@ -116,6 +119,9 @@ export async function loadAdminDeps(env: Env): Promise<ShopStripeDeps> {
     siteUrl: config.SITE_URL,
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
     shopId: config.SHOP_ID,
+    ...(orderPageSecret !== undefined && {
+      orderPage: orderPageLinks(config.SITE_URL, orderPageKeys(orderPageSecret)),
+    }),
     now: () => new Date(),
   };
 }
