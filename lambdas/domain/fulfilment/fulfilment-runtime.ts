@@ -6,11 +6,11 @@ import { stdoutMetricsWriter } from '../../lib/metrics';
 import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { createSesClient } from '../../lib/ses-client';
 import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../../lib/stripe';
-import { capacityStoreFromTable } from '../capacity/capacity-table';
 import { shopEmailIdentity } from '../emails/send-email';
-import { orderPageKeys, orderPageLinks } from '../orders/order-page-token';
-import { createOrdersRepository } from '../orders/orders-repository';
-import { readShopSettings } from '../shop-settings/settings-store';
+import { orderPageKeys, orderPageLinks } from '../order-page/order-page-token';
+import { capacityStoreFromTable } from '../storage/capacity-table';
+import { createOrdersRepository } from '../storage/orders-repository';
+import { readShopSettings } from '../storage/settings-store';
 import type { FulfilmentDeps } from './fulfil-checkout';
 
 export interface FulfilmentRuntime {

@@ -11,10 +11,11 @@ import {
   type OutgoingEmail,
   PermanentEmailRefusalError,
 } from '../emails/send-email';
-import type { OrderItem } from '../orders/order';
-import type { OrderPageLinks } from '../orders/order-page-token';
-import type { OrdersRepository } from '../orders/orders-repository';
-import { emailAttributes, releaseClaim, sendEmailOnce } from '../orders/send-once';
+import { sendEmailOnce } from '../emails/send-email-once';
+import type { OrderPageLinks } from '../order-page/order-page-token';
+import type { OrderItem } from '../storage/order';
+import type { OrdersRepository } from '../storage/orders-repository';
+import { emailAttributes, releaseClaim } from '../storage/send-once';
 
 export interface OrderEmailDeps {
   orders: OrdersRepository;

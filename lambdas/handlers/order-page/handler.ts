@@ -1,15 +1,15 @@
 import * as z from 'zod/mini';
 import { ORDER_PAGE_API_PATHS, ORDER_PAGE_NOT_FOUND } from '../../../shared/order-page';
 import { shopEmailIdentity } from '../../domain/emails/send-email';
-import { InvalidCorrectionError } from '../../domain/orders/correct-address';
+import { InvalidCorrectionError } from '../../domain/operations/correct-address';
 import {
   correctFromOrderPage,
   type OrderPageDeps,
   OrderPageNotFoundError,
   openOrderPage,
   orderPageView,
-} from '../../domain/orders/order-page';
-import { orderPageKeys, orderPageLinks } from '../../domain/orders/order-page-token';
+} from '../../domain/order-page/order-page';
+import { orderPageKeys, orderPageLinks } from '../../domain/order-page/order-page-token';
 import { RefusedError } from '../../domain/refusal';
 import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderKey } from '../../../../lambdas/domain/orders/orders-table';
+import { orderKey } from '../../../../lambdas/domain/storage/orders-table';
 import { createOrderPageHandler, loadOrderPageDeps } from '../../../../lambdas/handlers/order-page/handler';
 import { orderReference } from '../../../../shared/checkout-status';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
