@@ -68,6 +68,7 @@ import { declineRequest, requestPayment } from '../../domain/operations/request-
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
+import { orderPageKeys, orderPageLinks } from '../../domain/order-page/order-page-token';
 import { RefusedError } from '../../domain/refusal';
 import { findByReference, recordsByReference } from '../../domain/storage/records';
 import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
@@ -85,6 +86,7 @@ import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody 
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
+import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
 import { readSecretString } from '../../lib/secrets-extension';
 import { createSesClient } from '../../lib/ses-client';
@@ -127,7 +129,11 @@ export interface AdminWeatherDeps {
 /** The clients and settings the operator's actions need, from the environment: once per cold start. */
 export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
   const config = parseEnv(adminRuntimeEnvSchema, env);
-  const [secrets, forecast] = await Promise.all([loadStripeSecrets(config), loadForecastSource(config)]);
+  const [secrets, forecast, orderPageSecret] = await Promise.all([
+    loadStripeSecrets(config),
+    loadForecastSource(config),
+    loadOrderPageSecret(config),
+  ]);
   const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
   const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
@@ -138,6 +144,9 @@ export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
     siteUrl: config.SITE_URL,
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
     shopId: config.SHOP_ID,
+    ...(orderPageSecret !== undefined && {
+      orderPage: orderPageLinks(config.SITE_URL, orderPageKeys(orderPageSecret)),
+    }),
     now: () => new Date(),
     forecast,
     dispatchPostcode: postcodeInAddress(config.SELLER_ADDRESS),
