@@ -8,7 +8,6 @@ import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import Stripe from 'stripe';
 import * as z from 'zod/mini';
-
 import { RefusedError } from '../shared/refusal';
 import { stageSettingsSchema } from '../shared/stage-config';
 import { type DoctorDeps, printChecks, runChecks, runDoctorChecks, sesReadinessChecks } from './doctor';

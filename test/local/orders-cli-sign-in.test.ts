@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toOrderItem } from '../../lambdas/domain/orders/order';
+import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
 import { type LocalShop, startLocalShop } from '../../local/local-shop';
 import { paidCheckout } from '../support/order-fixtures';
 

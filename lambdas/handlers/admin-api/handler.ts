@@ -39,7 +39,7 @@ import {
 } from '../../../shared/admin-responses';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
-import { type CapacityValue, capacityReport, setCapacity } from '../../domain/capacity/capacity-report';
+import { type CapacityValue, setCapacity } from '../../domain/capacity/capacity-report';
 import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { clickAndDropCsv, packingSlipsHtml } from '../../domain/fulfilment/dispatch-files';
 import {
@@ -49,6 +49,7 @@ import {
   recordView,
   settingsView,
 } from '../../domain/operations/admin-views';
+import { correctOrderAddress } from '../../domain/operations/correct-address';
 import { findRecords } from '../../domain/operations/find-orders';
 import { listRecords, nextPackingDay, ordersToPack } from '../../domain/operations/listing';
 import {
@@ -63,12 +64,11 @@ import { refundPart } from '../../domain/operations/part-refund';
 import { pauseShop } from '../../domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../../domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
-import { shopWeek } from '../../domain/operations/shop-week';
+import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
-import { correctOrderAddress } from '../../domain/orders/correct-address';
-import { findByReference, recordsByReference } from '../../domain/orders/records';
 import { RefusedError } from '../../domain/refusal';
-import { readShopSettings, writeShopSettings } from '../../domain/shop-settings/settings-store';
+import { findByReference, recordsByReference } from '../../domain/storage/records';
+import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
 import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
@@ -201,7 +201,7 @@ const getCapacity: Handle = async ({ event, deps }) => {
   const query = parseQuery(adminCapacityQuerySchema, event);
   const [settings, rows] = await Promise.all([
     readShopSettings(deps.table, true),
-    capacityReport(deps, query.weeks ?? DEFAULT_CAPACITY_WEEKS),
+    capacityWeeks(deps, query.weeks ?? DEFAULT_CAPACITY_WEEKS),
   ]);
   return json(200, {
     settings: capacitySettingsView(settings.capacity),
@@ -221,7 +221,7 @@ const postCapacity: Handle = async ({ event, deps }) => {
   return json(200, {
     date: date ?? 'default',
     settings: capacitySettingsView(result.settings),
-    rows: await capacityReport(deps, DEFAULT_CAPACITY_WEEKS),
+    rows: await capacityWeeks(deps, DEFAULT_CAPACITY_WEEKS),
     oversold: result.oversold,
   } satisfies AdminCapacitySetResponse);
 };
