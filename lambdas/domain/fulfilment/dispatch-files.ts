@@ -219,11 +219,6 @@ export function clickAndDropDate(day: IsoDate): string {
   return `${date}/${month}/${year.slice(2)}`;
 }
 
-/** The orders whose address gives no town, which Click & Drop will not import without one. */
-export function ordersWithoutTown(orders: readonly ManagedOrder[]): ManagedOrder[] {
-  return orders.filter((order) => splitAddress(order.deliveryAddress, order.postcode).city === '');
-}
-
 /**
  * The Click & Drop import for one dispatch day: its headings and one row per order, CRLF line
  * ends, every field quoted and defused against spreadsheet formulas.

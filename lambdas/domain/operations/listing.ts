@@ -194,8 +194,3 @@ export async function undispatchedOn(
       ),
     }));
 }
-
-/** The day a record is dated for: an order's dispatch day, or the day a request asks for. */
-export function recordDay(record: ShopRecord): IsoDate {
-  return record.kind === 'order' ? record.order.dispatchDate : record.request.dispatchDate;
-}

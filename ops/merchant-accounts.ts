@@ -10,8 +10,8 @@ import {
   type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import * as z from 'zod/mini';
-import { MERCHANTS_GROUP } from '../../../shared/admin-api-paths';
-import { RefusedError } from '../refusal';
+import { MERCHANTS_GROUP } from '../shared/admin-api-paths';
+import { RefusedError } from '../shared/refusal';
 
 /** The merchants' user pool of one stage, and a client allowed to administer it. */
 export interface MerchantPool {
