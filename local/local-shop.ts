@@ -5,7 +5,13 @@ import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { ADMIN_API_PREFIX } from '../shared/admin-api-paths';
-import { ADMIN_CONFIG_PATH, ADMIN_PAGE_PATH, adminConfigSchema } from '../shared/admin-config';
+import {
+  ADMIN_CONFIG_PATH,
+  ADMIN_PAGE_PATH,
+  adminConfigSchema,
+  CLI_LOOPBACK_PORTS,
+  cliCallbackUrl,
+} from '../shared/admin-config';
 import { API_PATHS } from '../shared/api-paths';
 import { LOCAL_STAGE_SETTINGS } from '../shared/stage-config';
 import { type HttpLambda, serveWithLambda } from './api-gateway-adapter';
@@ -156,7 +162,8 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     const identityProvider: IdentityProvider = await startIdentityProvider({
       port: options.identityProviderPort ?? 0,
       clientId: LOCAL_ADMIN_CLIENT_ID,
-      redirectUris: [`${url}${ADMIN_PAGE_PATH}`],
+      // The page's /admin, and the CLI's loopback callbacks, as the stack's app client lists them.
+      redirectUris: [`${url}${ADMIN_PAGE_PATH}`, ...CLI_LOOPBACK_PORTS.map(cliCallbackUrl)],
       users: adminUsers,
     });
     closers.push(() => identityProvider.close());

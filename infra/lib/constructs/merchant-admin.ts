@@ -24,6 +24,7 @@ import {
   SETTINGS_KEY,
 } from '../../../lambdas/domain/orders/orders-table';
 import { ADMIN_API_PATHS, MERCHANTS_GROUP } from '../../../shared/admin-api-paths';
+import { CLI_LOOPBACK_PORTS, cliCallbackUrl } from '../../../shared/admin-config';
 import { acknowledgeNag } from '../nag';
 
 /** Every admin route: `METHOD path`, each with the JWT authorizer. */
@@ -147,7 +148,8 @@ export class MerchantAdmin extends Construct {
       oAuth: {
         flows: { authorizationCodeGrant: true },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
-        callbackUrls: [callbackUrl],
+        // The CLI's sign-in comes back to the operator's machine (ADR 0038): the same public client.
+        callbackUrls: [callbackUrl, ...CLI_LOOPBACK_PORTS.map(cliCallbackUrl)],
         logoutUrls: [callbackUrl],
       },
       idTokenValidity: ADMIN_TOKEN_VALIDITY,

@@ -385,6 +385,36 @@ describe('this week', () => {
     );
   });
 
+  it('lists every later day holding orders: a Tuesday a delay moved 3 orders to', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/status`]: () =>
+        jsonResponse({
+          ...STATUS,
+          later: [
+            {
+              date: '2026-12-01',
+              capacity: null,
+              reserved: 0,
+              sold: 18,
+              left: null,
+              orders: 3,
+              bottles: 18,
+              references: ['aaaaaaaaaaa1', 'aaaaaaaaaaa2', 'aaaaaaaaaaa3'],
+            },
+          ],
+        }),
+    });
+    signedIn();
+
+    const later = await screen.findByRole('region', { name: 'Later days with orders' }, { timeout: 5000 });
+    expect(within(later).getByRole('listitem')).toHaveTextContent('Tuesday 1 December: 3 orders, 18 bottles');
+    expect(within(later).getByRole('link', { name: 'Tuesday 1 December' })).toHaveAttribute(
+      'href',
+      '/admin?view=orders&status=paid&dispatch=2026-12-01',
+    );
+  });
+
   it('marks the chosen orders dispatched in one call, says what was emailed, and a second press sends nothing twice', async () => {
     let release: () => void = () => {};
     const calls = stubNetwork({
@@ -657,8 +687,26 @@ describe('shop and capacity', () => {
   const capacity = {
     settings: { weekly: null, days: {} },
     rows: [
-      { date: '2026-11-30', capacity: null, reserved: 0, sold: 9, left: null },
-      { date: '2026-12-07', capacity: null, reserved: 0, sold: 0, left: null },
+      {
+        date: '2026-11-30',
+        capacity: null,
+        reserved: 0,
+        sold: 9,
+        left: null,
+        orders: 2,
+        bottles: 9,
+        dispatchDay: true,
+      },
+      {
+        date: '2026-12-07',
+        capacity: null,
+        reserved: 0,
+        sold: 0,
+        left: null,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
     ],
   };
 
@@ -760,6 +808,57 @@ describe('shop and capacity', () => {
     expect(JSON.parse(pauses[0]?.body ?? '')).toEqual({ mode: 'requests' });
   });
 
+  it('a day a delay moved orders to is a row with its orders and bottles, and not a day to set', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/capacity`]: () =>
+        jsonResponse({
+          ...capacity,
+          rows: [
+            {
+              date: '2026-11-30',
+              capacity: 0,
+              reserved: 0,
+              sold: 0,
+              left: 0,
+              orders: 0,
+              bottles: 0,
+              dispatchDay: true,
+            },
+            {
+              date: '2026-12-01',
+              capacity: null,
+              reserved: 0,
+              sold: 18,
+              left: null,
+              orders: 3,
+              bottles: 18,
+              dispatchDay: false,
+            },
+            {
+              date: '2026-12-07',
+              capacity: null,
+              reserved: 0,
+              sold: 0,
+              left: null,
+              orders: 0,
+              bottles: 0,
+              dispatchDay: true,
+            },
+          ],
+        }),
+    });
+    signedIn('/admin?view=shop');
+
+    const row = await screen.findByRole('row', { name: /Tuesday 1 December/ }, { timeout: 5000 });
+    expect(row).toHaveTextContent('Tuesday 1 December3 orders, 18 bottlesnone180–');
+    expect(
+      within(screen.getByLabelText('Day'))
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Every dispatch day', 'Monday 30 November', 'Monday 7 December']);
+  });
+
   it('sets a day’s capacity; a 400 names the field', async () => {
     let first = true;
     const calls = stubNetwork({
@@ -780,7 +879,19 @@ describe('shop and capacity', () => {
           ...capacity,
           date: '2026-12-07',
           oversold: [],
-          rows: [capacity.rows[0], { date: '2026-12-07', capacity: 12, reserved: 0, sold: 0, left: 12 }],
+          rows: [
+            capacity.rows[0],
+            {
+              date: '2026-12-07',
+              capacity: 12,
+              reserved: 0,
+              sold: 0,
+              left: 12,
+              orders: 0,
+              bottles: 0,
+              dispatchDay: true,
+            },
+          ],
         });
       },
     });

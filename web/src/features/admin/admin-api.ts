@@ -161,7 +161,10 @@ export function createAdminApi(
   return {
     status: () => call(adminStatusResponseSchema, ADMIN_API_PATHS.status),
     list: (query: AdminListQuery) =>
-      call(adminListResponseSchema, withQuery(ADMIN_API_PATHS.orders, { ...query })),
+      call(
+        adminListResponseSchema,
+        withQuery(ADMIN_API_PATHS.orders, { ...query, weeks: query.weeks?.toString() }),
+      ),
     record: (reference: string) =>
       call(adminRecordResponseSchema, withQuery(ADMIN_API_PATHS.order, { reference })),
     capacity: () => call(adminCapacityResponseSchema, ADMIN_API_PATHS.capacity),

@@ -204,7 +204,17 @@ function Capacity({ api }: { api: AdminApi }) {
             <tbody>
               {capacity.rows.map((row) => (
                 <tr key={row.date}>
-                  <th scope="row">{formatDay(row.date)}</th>
+                  <th scope="row">
+                    {formatDay(row.date)}
+                    {row.orders > 0 && (
+                      <>
+                        <br />
+                        <small>
+                          {row.orders} {row.orders === 1 ? 'order' : 'orders'}, {bottlesText(row.bottles)}
+                        </small>
+                      </>
+                    )}
+                  </th>
                   <td>{row.capacity ?? 'none'}</td>
                   <td>{row.sold}</td>
                   <td>{row.reserved}</td>
@@ -217,11 +227,14 @@ function Capacity({ api }: { api: AdminApi }) {
             {(props) => (
               <select {...props} value={date} onChange={(e) => setDate(e.target.value)}>
                 <option value="default">Every dispatch day</option>
-                {capacity.rows.map((row) => (
-                  <option key={row.date} value={row.date}>
-                    {formatDay(row.date)}
-                  </option>
-                ))}
+                {/* A day orders were moved to is not sold by checkout: no limit can be set for it. */}
+                {capacity.rows
+                  .filter((row) => row.dispatchDay)
+                  .map((row) => (
+                    <option key={row.date} value={row.date}>
+                      {formatDay(row.date)}
+                    </option>
+                  ))}
               </select>
             )}
           </AdminField>

@@ -14,7 +14,8 @@ type Loaded = { status: AdminStatusResponse; records: AdminRecordView[] } | { fa
 
 /**
  * This week: the next dispatch day (its orders, bottles and capacity left), the packing slips and
- * Click & Drop file of that day, its orders to mark dispatched, and a delay of the whole day.
+ * Click & Drop file of that day, its orders to mark dispatched, a delay of the whole day, and
+ * every later day holding orders.
  */
 export function WeekView({ api }: { api: AdminApi }) {
   const [loaded, setLoaded] = useState<Loaded>(undefined);
@@ -104,6 +105,22 @@ function WeekContent({
         <RecordList api={api} records={records} onChanged={reload} label={`Orders for ${day}`} />
       </div>
       <DelayDay api={api} from={next.date} orders={next.orders} onDone={reload} />
+      {status.later.length > 0 && (
+        // Days a delay moved orders to (a Tuesday), and later weeks' orders: never hidden.
+        <section className="card" aria-labelledby="admin-later-heading">
+          <h2 id="admin-later-heading">Later days with orders</h2>
+          <ul>
+            {status.later.map((later) => (
+              <li key={later.date}>
+                <Link to={`/admin?view=orders&status=paid&dispatch=${later.date}`}>
+                  {formatDay(later.date)}
+                </Link>
+                : {later.orders} {later.orders === 1 ? 'order' : 'orders'}, {bottlesText(later.bottles)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </>
   );
 }
