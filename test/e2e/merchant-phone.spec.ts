@@ -62,7 +62,8 @@ test('week, order, capacity and requests fit a 360 px phone, with targets of 44 
   page,
   stack,
 }) => {
-  test.setTimeout(90_000);
+  // Four screens, each measured and checked by axe: minutes on a loaded 2-core machine.
+  test.setTimeout(240_000);
   const run = randomUUID().slice(0, 8);
   const ivy = await seedOrder(stack, { name: `Ivy Phone${run}`, email: `ivy.${run}@example.com` });
   const joe = await seedOrder(stack, { name: `Joe Phone${run}`, email: `joe.${run}@example.com` });
@@ -104,7 +105,8 @@ test('week, order, capacity and requests fit a 360 px phone, with targets of 44 
 });
 
 test('the delay on a phone asks first and keeps its result until dismissed', async ({ page, stack }) => {
-  test.setTimeout(90_000);
+  // Four screens, each measured and checked by axe: minutes on a loaded 2-core machine.
+  test.setTimeout(240_000);
   const run = randomUUID().slice(0, 8);
   const { dispatchDate: from } = await seedOrder(stack, {
     name: `Kit Delay${run}`,
