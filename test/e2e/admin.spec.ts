@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BrowserContext, Page } from '@playwright/test';
-import { writeShopSettings } from '../../lambdas/domain/shop-settings/settings-store';
+import { writeShopSettings } from '../../lambdas/domain/storage/settings-store';
 import { expectAccessible, fillDeliveryDetails, openPaymentTab, payWithCard } from './support/customer';
 import { expect, type Stack, test } from './support/fixtures';
 import { MERCHANT, signIn } from './support/merchant';

@@ -3,7 +3,7 @@ import { formatReference } from '../../../shared/order-reference';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import type { SellerDetails } from '../emails/common';
 import { escapeHtml } from '../emails/render';
-import type { ManagedOrder } from '../orders/managed-order';
+import type { ManagedOrder } from '../storage/managed-order';
 
 /**
  * Royal Mail Click & Drop's spreadsheet import headings, in the order the CSV gives them. With

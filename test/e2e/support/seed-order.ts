@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { toOrderItem } from '../../../lambdas/domain/orders/order';
+import { toOrderItem } from '../../../lambdas/domain/checkout/paid-checkout';
 import { quoteOrder } from '../../../shared/pricing';
 import type { Stack } from './fixtures';
 
