@@ -151,28 +151,33 @@ function capacityValue(value: unknown): number | null | 'default' {
   throw new UsageError('--set needs a number of bottles, none, or default (with --date).');
 }
 
+/** What of a day's answer the capacity lines read: the capacity route's rows and the status's days alike. */
+type DayCapacity = Pick<AdminCapacityRow, 'date' | 'capacity' | 'sold' | 'reserved' | 'left'>;
+
 /** "; capacity 60 bottles, 12 left" for a day with a limit; nothing for a day without one. */
-function capacityNote(row: AdminCapacityRow): string {
+function capacityNote(row: DayCapacity): string {
   return row.capacity === null ? '' : `; capacity ${row.capacity} bottles, ${row.left ?? 0} left`;
 }
 
 /** Under a list: each coming day's capacity, or that it has no limit. */
-function capacityLines(rows: readonly AdminCapacityRow[]): string[] {
+function capacityLines(rows: readonly DayCapacity[]): string[] {
   return rows.map(
     (row) =>
       `Capacity ${fullDate(row.date)}: ${row.capacity === null ? `no limit (${row.sold} sold, ${row.reserved} reserved)` : `${row.capacity} bottles, ${row.sold} sold, ${row.reserved} reserved, ${row.left ?? 0} left`}.`,
   );
 }
 
-/** The capacity list: one line a dispatch day, with the year. */
+/** The capacity list: one line a day (each dispatch day, and any other holding orders), with the year. */
 function capacityTable(rows: readonly AdminCapacityRow[]): string {
-  const header = ['DISPATCH DAY', 'CAPACITY', 'RESERVED', 'SOLD', 'LEFT'];
+  const header = ['DISPATCH DAY', 'CAPACITY', 'RESERVED', 'SOLD', 'LEFT', 'ORDERS', 'BOTTLES'];
   const lines = rows.map((row) => [
     fullDate(row.date),
     row.capacity === null ? 'no limit' : String(row.capacity),
     String(row.reserved),
     String(row.sold),
     row.left === null ? '-' : row.left === 0 ? '0 (full)' : String(row.left),
+    String(row.orders),
+    String(row.bottles),
   ]);
   const widths = header.map((title, i) =>
     Math.max(title.length, ...lines.map((line) => (line[i] ?? '').length)),
@@ -279,7 +284,7 @@ const COMMANDS: Record<string, Command> = {
       if (coming.size === 0) return;
       // The capacity route's dispatch days, and the status's days holding orders (a delay's Tuesday).
       const [{ rows: capacity }, week] = await Promise.all([shop.api.capacity(), shop.api.status()]);
-      const byDay = new Map<string, AdminCapacityRow>();
+      const byDay = new Map<string, DayCapacity>();
       for (const row of [...capacity, week.next, ...week.overdue, ...week.later]) byDay.set(row.date, row);
       const shown = [...coming].sort().flatMap((day) => byDay.get(day) ?? []);
       for (const line of capacityLines(shown)) io.out(line);
@@ -684,7 +689,8 @@ const COMMANDS: Record<string, Command> = {
     usage:
       'capacity [--weeks N] [--json] | capacity --set N|none [--date next|YYYY-MM-DD] | capacity --set default --date D',
     details: [
-      'Lists the next --weeks (default 8) dispatch days. RESERVED: checkouts not paid yet and order requests.',
+      'Lists the next --weeks (default 8) dispatch days, and any other day holding orders (a delay moved them there).',
+      'RESERVED: checkouts not paid yet and order requests. ORDERS, BOTTLES: still to dispatch.',
       '--set N: every dispatch day sells at most N bottles; --set none: no limit (as before capacity existed).',
       '--set N|none --date D: that day only; --set default --date D: that day follows the weekly default again.',
       'Lowering a day below what it has sold is allowed: nothing is cancelled, and it sells no more.',

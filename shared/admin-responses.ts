@@ -214,14 +214,21 @@ const capacityRowShape = {
   sold: count,
   left: z.nullable(count),
 };
-const capacityRowSchema = z.object(capacityRowShape);
+/** A day's undispatched (`paid`) orders and their bottles. */
+const toPackShape = { orders: count, bottles: count };
+
+/**
+ * A row of the capacity table: each coming dispatch day, and every other coming day holding
+ * undispatched orders (a Tuesday a delay moved them to), earliest first. `dispatchDay` false: not
+ * a day checkout sells, so no limit can be set for it (the weekly default still counts its bottles).
+ */
+const capacityRowSchema = z.object({ ...capacityRowShape, ...toPackShape, dispatchDay: z.boolean() });
 export type AdminCapacityRow = z.infer<typeof capacityRowSchema>;
 
 /** A dispatch day with its undispatched (`paid`) orders, oldest payment first, and its capacity. */
 const daySummarySchema = z.object({
   ...capacityRowShape,
-  orders: count,
-  bottles: count,
+  ...toPackShape,
   references: z.array(text),
 });
 export type AdminDaySummary = z.infer<typeof daySummarySchema>;
@@ -261,7 +268,7 @@ const capacitySettingsSchema = z.object({
 });
 export type AdminCapacitySettings = z.infer<typeof capacitySettingsSchema>;
 
-/** `GET capacity?weeks=` (1 to 52, default 8): the coming dispatch days. */
+/** `GET capacity?weeks=` (1 to 52, default 8): the coming dispatch days, and other days holding orders. */
 export const adminCapacityResponseSchema = z.object({
   settings: capacitySettingsSchema,
   rows: z.array(capacityRowSchema),

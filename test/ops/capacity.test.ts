@@ -51,10 +51,46 @@ describe('npm run orders -- capacity', () => {
     const list = await rows('--weeks', '4');
 
     expect(list).toEqual([
-      { date: '2026-12-07', capacity: null, reserved: 0, sold: 0, left: null },
-      { date: '2026-12-14', capacity: null, reserved: 0, sold: 0, left: null },
-      { date: '2026-12-21', capacity: null, reserved: 0, sold: 0, left: null },
-      { date: '2026-12-29', capacity: null, reserved: 0, sold: 0, left: null },
+      {
+        date: '2026-12-07',
+        capacity: null,
+        reserved: 0,
+        sold: 0,
+        left: null,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
+      {
+        date: '2026-12-14',
+        capacity: null,
+        reserved: 0,
+        sold: 0,
+        left: null,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
+      {
+        date: '2026-12-21',
+        capacity: null,
+        reserved: 0,
+        sold: 0,
+        left: null,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
+      {
+        date: '2026-12-29',
+        capacity: null,
+        reserved: 0,
+        sold: 0,
+        left: null,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
     ]);
   });
 
@@ -74,14 +110,32 @@ describe('npm run orders -- capacity', () => {
     expect(set.out).toBe('Every dispatch day: 60 bottles each, except days set on their own.');
     expect(day.out).toBe('Monday 7 December 2026: 12 bottles.');
     expect(await rows('--weeks', '2')).toEqual([
-      { date: '2026-12-07', capacity: 12, reserved: 3, sold: 6, left: 3 },
-      { date: '2026-12-14', capacity: 60, reserved: 0, sold: 0, left: 60 },
+      {
+        date: '2026-12-07',
+        capacity: 12,
+        reserved: 3,
+        sold: 6,
+        left: 3,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
+      {
+        date: '2026-12-14',
+        capacity: 60,
+        reserved: 0,
+        sold: 0,
+        left: 60,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
     ]);
     const table = await h.orders(['capacity', '--weeks', '2', '--local']);
     expect(table.out.split('\n')).toEqual([
-      'DISPATCH DAY             CAPACITY  RESERVED  SOLD  LEFT',
-      'Monday 7 December 2026   12        3         6     3',
-      'Monday 14 December 2026  60        0         0     60',
+      'DISPATCH DAY             CAPACITY  RESERVED  SOLD  LEFT  ORDERS  BOTTLES',
+      'Monday 7 December 2026   12        3         6     3     0       0',
+      'Monday 14 December 2026  60        0         0     60    0       0',
     ]);
   });
 

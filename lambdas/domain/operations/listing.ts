@@ -171,11 +171,15 @@ export async function nothingToDelay(
 export async function undispatchedByDay(
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<Array<{ day: IsoDate; orders: ManagedOrder[] }>> {
-  const records = await queryDays(
-    deps.table,
-    daysAround(deps.now(), DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS).reverse(),
-    'paid',
-  );
+  return undispatchedOn(daysAround(deps.now(), DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS).reverse(), deps);
+}
+
+/** Of `days`, those holding undispatched (`paid`) orders, earliest first, each with its orders oldest first. */
+export async function undispatchedOn(
+  days: readonly IsoDate[],
+  deps: Pick<ShopDeps, 'table'>,
+): Promise<Array<{ day: IsoDate; orders: ManagedOrder[] }>> {
+  const records = await queryDays(deps.table, days, 'paid');
   const byDay = new Map<IsoDate, ManagedOrder[]>();
   for (const record of records) {
     if (record.kind !== 'order') continue;

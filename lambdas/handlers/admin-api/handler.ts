@@ -39,7 +39,7 @@ import {
 } from '../../../shared/admin-responses';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
-import { type CapacityValue, capacityReport, setCapacity } from '../../domain/capacity/capacity-report';
+import { type CapacityValue, setCapacity } from '../../domain/capacity/capacity-report';
 import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { clickAndDropCsv, packingSlipsHtml } from '../../domain/fulfilment/dispatch-files';
 import {
@@ -64,7 +64,7 @@ import { refundPart } from '../../domain/operations/part-refund';
 import { pauseShop } from '../../domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../../domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
-import { shopWeek } from '../../domain/operations/shop-week';
+import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
 import { RefusedError } from '../../domain/refusal';
 import { findByReference, recordsByReference } from '../../domain/storage/records';
@@ -207,7 +207,7 @@ const getCapacity: Handle = async ({ event, deps }) => {
   const query = parseQuery(adminCapacityQuerySchema, event);
   const [settings, rows] = await Promise.all([
     readShopSettings(deps.table, true),
-    capacityReport(deps, query.weeks ?? DEFAULT_CAPACITY_WEEKS),
+    capacityWeeks(deps, query.weeks ?? DEFAULT_CAPACITY_WEEKS),
   ]);
   return json(200, {
     settings: capacitySettingsView(settings.capacity),
@@ -227,7 +227,7 @@ const postCapacity: Handle = async ({ event, deps }) => {
   return json(200, {
     date: date ?? 'default',
     settings: capacitySettingsView(result.settings),
-    rows: await capacityReport(deps, DEFAULT_CAPACITY_WEEKS),
+    rows: await capacityWeeks(deps, DEFAULT_CAPACITY_WEEKS),
     oversold: result.oversold,
   } satisfies AdminCapacitySetResponse);
 };
