@@ -146,6 +146,11 @@ export const adminOrderViewSchema = z.object({
   partlyRefundedPence: z.optional(count),
   /** The shop's own part refunds, oldest first. */
   partRefunds: z.optional(z.array(partRefundSchema)),
+  /**
+   * What a full refund would refund now, in pence: the total less what was refunded in part; 0
+   * once refunded. What the refund button and its confirmation name.
+   */
+  refundablePence: count,
   payment: stripePaymentSchema,
 });
 export type AdminOrderView = z.infer<typeof adminOrderViewSchema>;
@@ -361,13 +366,15 @@ export const adminDelayResponseSchema = z.object({
 export type AdminDelayResponse = z.infer<typeof adminDelayResponseSchema>;
 
 /**
- * `POST orders/refund`. A second press is a 409 naming the refund already made. `refundEmail`:
+ * `POST orders/refund`: whatever is left refunded. A second press is a 409 naming the refund already made. `refundEmail`:
  * who sent the refund email: this call, the Stripe webhook (it may record the refund first), or
  * either of the webhook and another call.
  */
 export const adminRefundResponseSchema = z.object({
   ...actionShape,
   refundId: text,
+  /** What this refund refunded, in pence (Stripe's figure): the total, or what part refunds left. */
+  pence: count,
   refundEmail: z.union([
     z.object({
       state: z.literal('sent'),
@@ -426,3 +433,31 @@ export type AdminDeclineResponse = z.infer<typeof adminDeclineResponseSchema>;
 // `GET dispatch-csv?date=` answers text/csv (Royal Mail Click & Drop's import, an attachment named
 // click-and-drop-<date>.csv) and `GET packing-slips?date=` text/html (print it): both for the
 // undispatched orders of that dispatch day, or without `date` the day `status` calls next.
+
+/** One order's weather: "at risk", "watch", "fine", or "unknown" when its forecast could not be seen. */
+export const adminOrderWeatherSchema = z.object({
+  reference: text,
+  verdict: z.enum(['fine', 'watch', 'at risk', 'unknown']),
+  /** "−4 °C in Aberdeen on Tuesday morning"; for "unknown", why. */
+  reason: text,
+});
+export type AdminOrderWeather = z.infer<typeof adminOrderWeatherSchema>;
+
+/**
+ * `GET weather?date=`: the weather check of a dispatch day (the coming one without `date`). Before
+ * 18:00 London two days ahead it says when it will know. `summary` is the one line `orders status`
+ * prints. `delayTo`: where "Delay the orders at risk" moves them.
+ */
+export const adminWeatherResponseSchema = z.discriminatedUnion('state', [
+  z.object({ day: date, state: z.literal('not yet'), knownFrom: instant, summary: text }),
+  z.object({
+    day: date,
+    state: z.literal('checked'),
+    forecastSeen: z.boolean(),
+    orders: z.array(adminOrderWeatherSchema),
+    atRisk: count,
+    delayTo: date,
+    summary: text,
+  }),
+]);
+export type AdminWeatherResponse = z.infer<typeof adminWeatherResponseSchema>;

@@ -88,7 +88,8 @@ const shopTableAndEmailEnv = {
  * local stand-in. The key, when there is one, is a secret: only its Secrets Manager id is set here.
  */
 export const forecastEnvSchema = z.object({
-  FORECAST_API_URL: z.url({ protocol: /^https?$/ }),
+  // Unset: Open-Meteo's free endpoint (non-commercial use); a deployed stage sets its own.
+  FORECAST_API_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://api.open-meteo.com'),
   /** Secrets Manager id of `{ "openMeteoApiKey": "..." }`; absent on the free API and locally. */
   FORECAST_API_KEY_SECRET_ID: optionalText,
 });
@@ -146,6 +147,7 @@ export type CheckoutEnv = z.output<typeof checkoutRuntimeEnvSchema>;
  */
 export const adminEnvSchema = z.extend(stripeEnvSchema, {
   ...shopTableAndEmailEnv,
+  ...forecastEnvSchema.shape,
   SITE_URL: siteUrl,
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,

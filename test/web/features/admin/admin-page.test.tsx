@@ -45,6 +45,7 @@ function order(overrides: Record<string, unknown> = {}) {
     createdAt: '2026-11-25T10:00:00.000Z',
     paidAt: '2026-11-25T10:00:05.000Z',
     placedWhilePaused: false,
+    refundablePence: 1470,
     emails: [
       { kind: 'confirmation', state: 'sent', sentAt: '2026-11-25T10:00:06.000Z' },
       { kind: 'merchantNotice', state: 'sent', sentAt: '2026-11-25T10:00:07.000Z' },
@@ -122,6 +123,13 @@ const baseRoutes: Record<string, Handler> = {
   [`GET ${API}/status`]: () => jsonResponse(STATUS),
   [`GET ${API}/orders`]: () => jsonResponse({ records: [order(), SECOND] }),
   [`GET ${API}/order`]: () => jsonResponse({ record: order() }),
+  [`GET ${API}/weather`]: () =>
+    jsonResponse({
+      day: '2026-11-30',
+      state: 'not yet',
+      knownFrom: '2026-11-28T18:00:00.000Z',
+      summary: 'The weather for Monday 30 November is checked from 18:00 on Saturday 28 November.',
+    }),
 };
 
 let codes = 0;
@@ -638,6 +646,7 @@ describe('an order’s page', () => {
           reference: 'a1b2c3d4e5f6',
           changed: true,
           refundId: 're_1',
+          pence: 1470,
           email: 'sent',
           refundEmail: { state: 'sent', by: 'this run' },
           status: 'refunded',
@@ -664,6 +673,36 @@ describe('an order’s page', () => {
     expect(refunds).toHaveLength(1);
     expect(JSON.parse(refunds[0]?.body ?? '')).toEqual({ reference: 'a1b2c3d4e5f6', reason: 'supply' });
     expect(screen.queryByRole('button', { name: /Refund/ })).not.toBeInTheDocument();
+  });
+
+  it('after a part refund, the refund names what is left and says what was refunded', async () => {
+    const partly = { partlyRefundedPence: 650, refundablePence: 820 };
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/order`]: () => jsonResponse({ record: order(partly) }),
+      [`POST ${API}/orders/refund`]: () =>
+        jsonResponse({
+          reference: 'a1b2c3d4e5f6',
+          changed: true,
+          refundId: 're_2',
+          pence: 820,
+          email: 'sent',
+          refundEmail: { state: 'sent', by: 'this run' },
+          status: 'refunded',
+          record: order({ ...partly, status: 'refunded', refundablePence: 0, refundReason: 'supply' }),
+        }),
+    });
+    const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
+
+    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    expect(
+      screen.getByText('Refund the remaining £8.20 to Jane Doe (jane@example.com)? This cannot be undone.'),
+    ).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Refund the remaining £8.20' }));
+
+    expect(
+      await screen.findByText('£8.20 refunded to Jane Doe (re_2). Refund email sent to jane@example.com.'),
+    ).toBeVisible();
   });
 
   it('a refused refund (409) is shown in the API’s words', async () => {
@@ -1263,5 +1302,77 @@ describe('tracking and part refunds on the page', () => {
     ).toHaveTextContent('Line 3 (nosuchref123): No order or request with reference nosuchref123.');
     const sent = calls.filter((call) => call.url === `${API}/orders/tracking-import`);
     expect(sent.map((call) => JSON.parse(call.body))).toEqual([{ csv }]);
+  });
+});
+
+describe('the weather of the coming dispatch day', () => {
+  const CHECKED = {
+    day: '2026-11-30',
+    state: 'checked',
+    forecastSeen: true,
+    orders: [
+      { reference: 'A1B2C3D4E5F6', verdict: 'at risk', reason: '−4 °C in Aberdeen on Tuesday morning' },
+      { reference: 'B2C3D4E5F6A1', verdict: 'fine', reason: '6 °C to 12 °C in Bristol' },
+    ],
+    atRisk: 1,
+    delayTo: '2026-12-01',
+    summary: 'Weather for Monday 30 November (2 orders): 1 at risk, 1 fine.',
+  };
+
+  it('before the evening two days ahead, says when it will know', async () => {
+    stubNetwork(baseRoutes);
+    signedIn();
+    expect(
+      await screen.findByText(
+        'The weather for Monday 30 November is checked from 18:00 on Saturday 28 November.',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+  });
+
+  it('shows each order’s verdict and why; delays just the order at risk after asking', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/weather`]: () => jsonResponse(CHECKED),
+      [`POST ${API}/orders/delay-at-risk`]: () =>
+        jsonResponse({
+          from: '2026-11-30',
+          to: '2026-12-01',
+          moved: ['A1B2C3D4E5F6'],
+          emailed: ['A1B2C3D4E5F6'],
+        }),
+    });
+    const { user } = signedIn();
+    const list = await screen.findByRole(
+      'list',
+      { name: 'Weather for Monday 30 November' },
+      { timeout: 5000 },
+    );
+    expect(list).toHaveTextContent('At risk A1B2C3D4E5F6: −4 °C in Aberdeen on Tuesday morning');
+    expect(list).toHaveTextContent('Fine B2C3D4E5F6A1: 6 °C to 12 °C in Bristol');
+
+    await user.click(screen.getByRole('button', { name: 'Delay the 1 order at risk to Tuesday 1 December' }));
+    expect(screen.getByText('Email 1 customer that their order moves to Tuesday 1 December?')).toBeVisible();
+    expect(calls.some((call) => call.url.endsWith('/orders/delay-at-risk'))).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    expect(
+      await screen.findByText(
+        '1 order(s) at risk moved from Monday 30 November to Tuesday 1 December; 1 delay email(s) sent to the customers.',
+      ),
+    ).toBeVisible();
+    const posted = calls.filter((call) => call.url === `${API}/orders/delay-at-risk`);
+    expect(posted.map((call) => JSON.parse(call.body))).toEqual([{ date: '2026-11-30' }]);
+  });
+
+  it('a weather check that fails says it could not see the forecast, and the week still shows', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/weather`]: () => jsonResponse({ error: 'Internal error' }, 500),
+    });
+    signedIn();
+    expect(await screen.findByText(/^Could not see the forecast/, {}, { timeout: 5000 })).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Next dispatch: Monday 30 November' })).toBeVisible();
   });
 });
