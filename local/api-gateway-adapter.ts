@@ -89,6 +89,25 @@ export function sendApiGatewayResult(res: ServerResponse, result: APIGatewayProx
 }
 
 /**
+ * The request as API Gateway's event; undefined when its body is over the limit, after answering
+ * `tooLarge` and draining the body (the handler never sees it).
+ */
+export async function eventWithinLimit(
+  req: IncomingMessage,
+  res: ServerResponse,
+  tooLarge: APIGatewayProxyStructuredResultV2,
+): Promise<APIGatewayProxyEventV2 | undefined> {
+  try {
+    return await toApiGatewayEvent(req);
+  } catch (error) {
+    if (!(error instanceof PayloadTooLargeError)) throw error;
+    sendApiGatewayResult(res, tooLarge);
+    req.resume();
+    return undefined;
+  }
+}
+
+/**
  * One request through a Lambda handler, as API Gateway runs it: a body over the limit is answered
  * 413 (API Gateway's own `{"message":"Request Entity Too Large"}`) and never reaches the handler.
  * @returns the status sent.
@@ -98,16 +117,12 @@ export async function serveWithLambda(
   res: ServerResponse,
   handler: HttpLambda,
 ): Promise<number> {
-  let event: APIGatewayProxyEventV2;
-  try {
-    event = await toApiGatewayEvent(req);
-  } catch (error) {
-    if (!(error instanceof PayloadTooLargeError)) throw error;
-    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-    res.end(JSON.stringify({ message: 'Request Entity Too Large' }));
-    req.resume();
-    return 413;
-  }
+  const event = await eventWithinLimit(req, res, {
+    statusCode: 413,
+    headers: { 'content-type': 'application/json', connection: 'close' },
+    body: JSON.stringify({ message: 'Request Entity Too Large' }),
+  });
+  if (event === undefined) return 413;
   const result = await handler(event);
   sendApiGatewayResult(res, result);
   return result.statusCode ?? 200;

@@ -12,6 +12,14 @@ export interface HttpRequest<Deps> {
   logKeys: LogKeys;
 }
 
+/** An endpoint's dependencies as given: built already (tests), or a loader (the Lambda's cold start). */
+export type DepsOrLoader<Deps> = Deps | (() => Promise<Deps>);
+
+/** The loader of `deps`: itself when it is one. */
+export function loaderOf<Deps extends object>(deps: DepsOrLoader<Deps>): () => Promise<Deps> {
+  return typeof deps === 'function' ? deps : async () => deps;
+}
+
 export interface HttpEndpoint<Deps> {
   /** The endpoint's name on every log line, e.g. `create-checkout`. */
   route: string;
@@ -20,9 +28,9 @@ export interface HttpEndpoint<Deps> {
   /**
    * Loads the dependencies (clients, settings). Runs once per cold start, on the first request
    * that gets past the method guard; if it fails, that request answers 503 and the next one tries
-   * again instead of the container failing until it is recycled.
+   * again instead of the container failing until it is recycled. Built already: used as given.
    */
-  loadDeps: () => Promise<Deps>;
+  deps: DepsOrLoader<Deps>;
   /** The endpoint's work: usually a domain function called with the dependencies, mapped to JSON. */
   handle: (request: HttpRequest<Deps>) => Promise<HttpResult>;
   /**
@@ -41,8 +49,10 @@ export interface HttpEndpoint<Deps> {
  * function. Our own rather than Powertools' event-handler router: the router added about 3 ms
  * to a cold load, and one function per route needs no routing (docs/decisions/0008).
  */
-export function httpEndpoint<Deps>(endpoint: HttpEndpoint<Deps>): (event: HttpEvent) => Promise<HttpResult> {
-  const loadDeps = initOnce(endpoint.loadDeps);
+export function httpEndpoint<Deps extends object>(
+  endpoint: HttpEndpoint<Deps>,
+): (event: HttpEvent) => Promise<HttpResult> {
+  const loadDeps = initOnce(loaderOf(endpoint.deps));
   const methodNotAllowed = `Use ${endpoint.method}.`;
 
   return async (event) => {

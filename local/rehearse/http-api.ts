@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { z } from 'zod';
-import { PayloadTooLargeError, sendApiGatewayResult, toApiGatewayEvent } from '../api-gateway-adapter';
+import { eventWithinLimit, sendApiGatewayResult } from '../api-gateway-adapter';
 import { fetchJwks, withJwtAuthorizer } from '../jwt-authorizer';
 import { type Assembly, mentionedIds, referencedId, resourcesOfType } from './assembly';
 import type { RunningFunction } from './function-host';
@@ -143,16 +143,9 @@ export async function createHttpApi(options: HttpApiOptions) {
     res: ServerResponse,
     addHeaders: Readonly<Record<string, string>>,
   ): Promise<number> {
-    let event: APIGatewayProxyEventV2;
-    try {
-      event = await toApiGatewayEvent(req);
-    } catch (error) {
-      if (!(error instanceof PayloadTooLargeError)) throw error;
-      req.resume();
-      sendApiGatewayResult(res, gatewayAnswer(GATEWAY.tooLarge));
-      return 413;
-    }
-    event = { ...event, headers: { ...event.headers, ...addHeaders } };
+    const received = await eventWithinLimit(req, res, gatewayAnswer(GATEWAY.tooLarge));
+    if (received === undefined) return 413;
+    const event = { ...received, headers: { ...received.headers, ...addHeaders } };
     const route = routes.get(event.routeKey);
     let result: APIGatewayProxyStructuredResultV2;
     if (!route) {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
 import { orderReference } from '../../../shared/checkout-status';
 import { debitDispatchDate, formatLondonTime, nextDispatchDate } from '../../../shared/dispatch';
-import { poundsToPence, quoteOrder } from '../../../shared/pricing';
+import { penceToPounds, poundsToPence, quoteOrder } from '../../../shared/pricing';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
 import { isStripeError } from '../../lib/stripe-errors';
@@ -336,9 +336,9 @@ export async function requestPayment(
         address: request.deliveryAddress,
         postcode: request.postcode,
         quantity: quote.bottles === 3 || quote.bottles === 6 ? quote.bottles : 9,
-        subtotal: quote.subtotalPence / 100,
-        shipping: quote.shippingPence / 100,
-        total: quote.totalPence / 100,
+        subtotal: penceToPounds(quote.subtotalPence),
+        shipping: penceToPounds(quote.shippingPence),
+        total: penceToPounds(quote.totalPence),
       },
       quote,
       siteUrl: deps.siteUrl,

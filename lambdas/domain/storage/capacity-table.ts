@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   attributeNames,
+  type CapacityChange,
   type CapacityDay,
   type CapacityStore,
   capacityDayFromItem,
@@ -12,20 +13,20 @@ import { capacityDayKey, itemKey, type ShopTable, TTL_ATTRIBUTE } from './orders
 /** The capacity store over the SDK's document client: the only one (ADR 0035). */
 export function capacityStoreFromTable(table: ShopTable): CapacityStore {
   const key = (date: string) => itemKey(capacityDayKey(date));
+  const update = (date: string, change: CapacityChange) => ({
+    TableName: table.tableName,
+    Key: key(date),
+    UpdateExpression: change.update,
+    ConditionExpression: change.condition,
+    ExpressionAttributeNames: attributeNames(change),
+    ExpressionAttributeValues: { ...usedValues(change) },
+  });
   return {
     async change(date, change) {
       let after: CapacityDay | undefined;
       const written = await conditionalWrite(async () => {
         const { Attributes } = await table.client.send(
-          new UpdateCommand({
-            TableName: table.tableName,
-            Key: key(date),
-            UpdateExpression: change.update,
-            ConditionExpression: change.condition,
-            ExpressionAttributeNames: attributeNames(change),
-            ExpressionAttributeValues: { ...usedValues(change) },
-            ReturnValues: 'ALL_NEW',
-          }),
+          new UpdateCommand({ ...update(date, change), ReturnValues: 'ALL_NEW' }),
         );
         after = capacityDayFromItem(date, Attributes);
       });
@@ -33,16 +34,7 @@ export function capacityStoreFromTable(table: ShopTable): CapacityStore {
     },
     async apply(date, change) {
       return conditionalWrite(async () => {
-        await table.client.send(
-          new UpdateCommand({
-            TableName: table.tableName,
-            Key: key(date),
-            UpdateExpression: change.update,
-            ConditionExpression: change.condition,
-            ExpressionAttributeNames: attributeNames(change),
-            ExpressionAttributeValues: { ...usedValues(change) },
-          }),
-        );
+        await table.client.send(new UpdateCommand(update(date, change)));
       });
     },
     async read(date) {

@@ -83,7 +83,13 @@ import { initOnce } from '../../lib/cold-start';
 import { adminRuntimeEnvSchema, type Env, parseEnv, stripeEnvSchema } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
 import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
-import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
+import {
+  type DepsOrLoader,
+  type HttpRequest,
+  httpEndpoint,
+  type LogKeys,
+  loaderOf,
+} from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
 import { loadOrderPageSecret } from '../../lib/order-page-secret';
@@ -475,17 +481,17 @@ function adminErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | unde
  * CLI calls. Every answer is `Cache-Control: no-store` (json()).
  */
 export function createAdminApiHandler(
-  deps: Deps | (() => Promise<Deps>),
+  deps: DepsOrLoader<Deps>,
   options: { expectedOrigin?: (() => Promise<string>) | undefined } = {},
 ): (event: HttpEvent) => Promise<HttpResult> {
-  const loadDeps = initOnce(typeof deps === 'function' ? deps : async () => deps);
+  const loadDeps = initOnce(loaderOf(deps));
   // Path → method → endpoint: one path may answer two methods (capacity: GET and POST).
   const endpoints = new Map<string, Map<string, (event: HttpEvent) => Promise<HttpResult>>>();
   for (const route of ROUTES) {
     const endpoint = httpEndpoint<Deps>({
       route: `admin-api ${route.name}`,
       method: route.method,
-      loadDeps,
+      deps: loadDeps,
       handle: (request) => {
         const merchant = requireMerchant(request.event);
         request.logKeys.actor = merchant.actor;

@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import { CheckoutSessionNotFoundError, getCheckoutStatus } from '../../domain/checkout/get-checkout-status';
 import { type Env, parseEnv, statusEnvSchema } from '../../lib/config';
-import { type HttpEvent, type HttpResult, json } from '../../lib/http';
-import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
+import { type HttpResult, json } from '../../lib/http';
+import { type DepsOrLoader, type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { createStripeClient, loadStripeSecrets } from '../../lib/stripe';
 
@@ -32,13 +32,11 @@ export async function loadStatusDeps(env: Env): Promise<StatusHandlerDeps> {
  * `GET /functions/v1/checkout-status?session_id=cs_...`: the success page's read-only lookup.
  * Takes its dependencies, or a function that loads them (a failure there answers 503).
  */
-export function createStatusHandler(
-  deps: StatusHandlerDeps | (() => Promise<StatusHandlerDeps>),
-): (event: HttpEvent) => Promise<HttpResult> {
+export function createStatusHandler(deps: DepsOrLoader<StatusHandlerDeps>) {
   return httpEndpoint({
     route: 'checkout-status',
     method: 'GET',
-    loadDeps: typeof deps === 'function' ? deps : async () => deps,
+    deps,
     handle: checkoutStatus,
     mapError: statusErrorResponse,
     messages: { paymentProvider: STATUS_ERRORS.unavailable },

@@ -32,7 +32,7 @@ import {
   viewerAddress,
   viewerAddressIn,
 } from '../../lib/http';
-import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
+import { type DepsOrLoader, type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { createStripeClient, loadStripeSecrets } from '../../lib/stripe';
 import { PaymentProviderError } from '../../lib/stripe-errors';
@@ -88,13 +88,11 @@ export async function loadCheckoutDeps(env: Env): Promise<CheckoutHandlerDeps> {
  * (a failure there answers 503 and is retried on the next request). 429 is never produced here:
  * API Gateway's route throttling answers it before the function runs.
  */
-export function createCheckoutHandler(
-  deps: CheckoutHandlerDeps | (() => Promise<CheckoutHandlerDeps>),
-): (event: HttpEvent) => Promise<HttpResult> {
+export function createCheckoutHandler(deps: DepsOrLoader<CheckoutHandlerDeps>) {
   return httpEndpoint({
     route: 'create-checkout',
     method: 'POST',
-    loadDeps: typeof deps === 'function' ? deps : async () => deps,
+    deps,
     handle: createCheckout,
     mapError: checkoutErrorResponse,
   });

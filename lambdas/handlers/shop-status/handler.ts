@@ -6,8 +6,8 @@ import { readShopSettings } from '../../domain/storage/settings-store';
 import { createSettingsReader, type ShopSettings } from '../../domain/storage/shop-settings';
 import { createDocumentClient } from '../../lib/aws';
 import { type Env, parseEnv, shopStatusRuntimeEnvSchema } from '../../lib/config';
-import { type HttpEvent, type HttpResult, json } from '../../lib/http';
-import { type HttpRequest, httpEndpoint } from '../../lib/http-handler';
+import { type HttpResult, json } from '../../lib/http';
+import { type DepsOrLoader, type HttpRequest, httpEndpoint } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 
 export interface ShopStatusDeps {
@@ -54,15 +54,8 @@ export function loadShopStatusDeps(env: Env): ShopStatusDeps {
  * and, when the merchant limits the bottles per dispatch day, the first day with room.
  * Public and read-only; cacheable for as long as the settings are (5 s).
  */
-export function createShopStatusHandler(
-  deps: ShopStatusDeps | (() => Promise<ShopStatusDeps>),
-): (event: HttpEvent) => Promise<HttpResult> {
-  return httpEndpoint({
-    route: 'shop-status',
-    method: 'GET',
-    loadDeps: typeof deps === 'function' ? deps : async () => deps,
-    handle: shopStatus,
-  });
+export function createShopStatusHandler(deps: DepsOrLoader<ShopStatusDeps>) {
+  return httpEndpoint({ route: 'shop-status', method: 'GET', deps, handle: shopStatus });
 }
 
 async function shopStatus({ deps, logKeys }: HttpRequest<ShopStatusDeps>): Promise<HttpResult> {

@@ -12,8 +12,8 @@ import { loadFulfilmentRuntime } from '../../domain/fulfilment/fulfilment-runtim
 import { isHandledWebhookEvent } from '../../domain/fulfilment/webhook-events';
 import { type RefundRecorderDeps, recordStripeRefund } from '../../domain/operations/order-actions';
 import { ConfigError, type Env } from '../../lib/config';
-import { type HttpEvent, type HttpResult, header, json, rawBody } from '../../lib/http';
-import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
+import { type HttpResult, header, json, rawBody } from '../../lib/http';
+import { type DepsOrLoader, type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import {
   type VerifiedEvent,
@@ -150,13 +150,11 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
  * finishes the work; 400, with no side effect at all, for anything that fails verification.
  * Takes its dependencies, or a function that loads them (a failure there answers 503).
  */
-export function createWebhookHandler(
-  deps: WebhookHandlerDeps | (() => Promise<WebhookHandlerDeps>),
-): (event: HttpEvent) => Promise<HttpResult> {
+export function createWebhookHandler(deps: DepsOrLoader<WebhookHandlerDeps>) {
   return httpEndpoint({
     route: 'stripe-webhook',
     method: 'POST',
-    loadDeps: typeof deps === 'function' ? deps : async () => deps,
+    deps,
     handle: receiveWebhook,
     mapError: webhookErrorResponse,
   });

@@ -19,7 +19,7 @@ function endpoint(options: { load?: () => Promise<Deps>; handle?: () => Promise<
   const handler = httpEndpoint<Deps>({
     route: 'greet',
     method: 'POST',
-    loadDeps: () => {
+    deps: () => {
       calls.load += 1;
       return options.load ? options.load() : Promise.resolve({ greeting: 'hello' });
     },
