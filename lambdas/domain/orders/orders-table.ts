@@ -110,6 +110,11 @@ export function requestKey(reference: string): string {
   return `${REQUEST_KEY_PREFIX}${reference}`;
 }
 
+/** The key of the record of the weather email about one dispatch day (sent the day before). */
+export function weatherNoticeKey(day: string): string {
+  return `WEATHERNOTICE#${day}`;
+}
+
 /** The dispatch-day index's partition key of one day. */
 export function dispatchDayKey(day: string): string {
   return `${DISPATCH_KEY_PREFIX}${day}`;
