@@ -17,7 +17,7 @@ import {
   SETTINGS_KEY,
   TTL_ATTRIBUTE,
   WEATHER_NOTICE_KEY_PREFIX,
-} from '../../../lambdas/domain/orders/orders-table';
+} from '../../../lambdas/domain/storage/orders-table';
 
 /**
  * The DynamoDB actions that fulfilment needs: read an order, create it with a conditional put, and

@@ -8,9 +8,10 @@ import {
 import { logger } from '../../lib/logger';
 import { type EmailContent, type EmailRow, renderEmail } from '../emails/render';
 import type { EmailSender } from '../emails/send-email';
-import { putIfAbsent } from '../orders/conditional-writes';
-import { PARTITION_KEY, TTL_ATTRIBUTE, weatherNoticeKey } from '../orders/orders-table';
-import { emailClaimStore, sendEmailOnce } from '../orders/send-once';
+import { sendEmailOnce } from '../emails/send-email-once';
+import { putIfAbsent } from '../storage/conditional-writes';
+import { PARTITION_KEY, TTL_ATTRIBUTE, weatherNoticeKey } from '../storage/orders-table';
+import { emailClaimStore } from '../storage/send-once';
 import { atRiskDelayDay } from './delay-at-risk';
 import { checkWeather, type OrderWeather, type WeatherDeps } from './weather-check';
 

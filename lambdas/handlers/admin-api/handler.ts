@@ -51,6 +51,7 @@ import {
   recordView,
   settingsView,
 } from '../../domain/operations/admin-views';
+import { correctOrderAddress } from '../../domain/operations/correct-address';
 import { findRecords } from '../../domain/operations/find-orders';
 import { listRecords, nextPackingDay, ordersToPack } from '../../domain/operations/listing';
 import {
@@ -67,10 +68,9 @@ import { declineRequest, requestPayment } from '../../domain/operations/request-
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
-import { correctOrderAddress } from '../../domain/orders/correct-address';
-import { findByReference, recordsByReference } from '../../domain/orders/records';
 import { RefusedError } from '../../domain/refusal';
-import { readShopSettings, writeShopSettings } from '../../domain/shop-settings/settings-store';
+import { findByReference, recordsByReference } from '../../domain/storage/records';
+import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
 import { delayOrdersAtRisk } from '../../domain/weather/delay-at-risk';
 import { loadForecastSource } from '../../domain/weather/forecast-source';
 import type { ForecastSource } from '../../domain/weather/open-meteo';
@@ -79,7 +79,7 @@ import { checkWeather } from '../../domain/weather/weather-check';
 import { comingWeatherDay, weatherView } from '../../domain/weather/weather-view';
 import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
-import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
+import { adminRuntimeEnvSchema, type Env, parseEnv, stripeEnvSchema } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
 import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
@@ -105,9 +105,17 @@ export const ADMIN_ERRORS = {
  * here, first. The local stack has no CloudFront and sets none.
  */
 export function originValueFromEnv(env: Env): (() => Promise<string>) | undefined {
-  const parsed = z.safeParse(z.object({ ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)) }), env);
+  const parsed = z.safeParse(
+    z.object({
+      ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)),
+      // The extension's port as the template sets it: a moved port must not lock the admin out.
+      PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: stripeEnvSchema.shape.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
+    }),
+    env,
+  );
   if (!parsed.success) return undefined;
-  return initOnce(() => readSecretString(parsed.data.ORIGIN_VERIFY_SECRET_ID, {}));
+  const { ORIGIN_VERIFY_SECRET_ID: secretId, PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: port } = parsed.data;
+  return initOnce(() => readSecretString(secretId, { port }));
 }
 
 /** What the admin's weather check adds to the shop's clients: the forecast and where parcels leave from. */
@@ -373,6 +381,7 @@ const refund: Handle = async ({ event, deps }, actor) => {
     reference: result.reference,
     changed: result.changed,
     refundId: result.refundId,
+    pence: result.pence,
     email: result.email,
     refundEmail: result.refundEmail,
     status: result.order.status,

@@ -10,7 +10,8 @@ import { describeClosedDay } from '../../../../shared/closed-day';
 import { describeOverLimit } from '../../../../shared/over-limit';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
-import { ActionReportView, AdminField } from './admin-ui';
+import { AdminField, SelectField } from './admin-ui';
+import { ConfirmedAction } from './confirmed-action';
 import { RecordList } from './record-list';
 import { useAdminAction } from './use-admin-action';
 
@@ -188,7 +189,6 @@ function DayFiles({ api, date }: { api: AdminApi; date: string }) {
 }
 
 const REASONS = { weather: 'Weather', supply: 'Supply', other: 'Other' } as const;
-const isReason = (value: string): value is keyof typeof REASONS => value in REASONS;
 
 /**
  * Moves the day's undispatched orders to a later working day, emailing each customer once. It asks
@@ -209,9 +209,7 @@ function DelayDay({
   const action = useAdminAction();
   const [to, setTo] = useState('');
   const [reason, setReason] = useState<keyof typeof REASONS>('weather');
-  const [confirming, setConfirming] = useState(false);
   const delay = async () => {
-    setConfirming(false);
     const answer = await action.run(
       () => api.delay({ from, to, reason }),
       (result) =>
@@ -228,75 +226,30 @@ function DelayDay({
     if (answer !== undefined) onDone();
   };
   if (orders === 0 && action.report === undefined) return null;
-  if (orders === 0 && action.report !== undefined) {
-    return (
-      <div className="card">
-        <ActionReportView report={action.report} />
-        <button type="button" className="button button--secondary" onClick={action.clear}>
-          Dismiss
-        </button>
-      </div>
-    );
-  }
   return (
-    <form
-      className="card"
-      onSubmit={(event) => {
-        event.preventDefault();
-        action.clear();
-        setConfirming(true);
-      }}
+    <ConfirmedAction
+      action={action}
+      heading={orders > 0 && <h2>Delay {formatDay(from)}</h2>}
+      label="Delay the day"
+      question={`Email ${orders} ${orders === 1 ? 'customer' : 'customers'} that their order moves to ${to === '' ? '' : formatDay(to)}?`}
+      confirmLabel="Confirm"
+      pendingLabel="Delaying…"
+      onConfirm={delay}
+      finished={orders === 0}
     >
-      <h2>Delay {formatDay(from)}</h2>
       <AdminField label="New dispatch day" error={action.fieldError('to')}>
         {(props) => (
           <input {...props} type="date" required value={to} onChange={(e) => setTo(e.target.value)} />
         )}
       </AdminField>
-      <AdminField label="Reason" error={action.fieldError('reason')}>
-        {(props) => (
-          <select
-            {...props}
-            value={reason}
-            onChange={(e) => {
-              if (isReason(e.target.value)) setReason(e.target.value);
-            }}
-          >
-            {Object.entries(REASONS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        )}
-      </AdminField>
-      {confirming ? (
-        <div className="admin-confirm">
-          <p>
-            Email {orders} {orders === 1 ? 'customer' : 'customers'} that their order moves to {formatDay(to)}
-            ?
-          </p>
-          <div className="admin-actions">
-            <button type="button" className="button" onClick={() => void delay()}>
-              Confirm
-            </button>
-            <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      ) : (
-        <button type="submit" className="button button--secondary" disabled={action.pending}>
-          {action.pending ? 'Delaying…' : 'Delay the day'}
-        </button>
-      )}
-      <ActionReportView report={action.report} />
-      {action.report !== undefined && (
-        <button type="button" className="button button--secondary" onClick={action.clear}>
-          Dismiss
-        </button>
-      )}
-    </form>
+      <SelectField
+        label="Reason"
+        options={REASONS}
+        value={reason}
+        onChange={setReason}
+        error={action.fieldError('reason')}
+      />
+    </ConfirmedAction>
   );
 }
 
@@ -317,7 +270,6 @@ type WeatherLoaded = { weather: AdminWeatherResponse } | { failed: string } | un
  */
 function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void }) {
   const [loaded, setLoaded] = useState<WeatherLoaded>(undefined);
-  const [confirming, setConfirming] = useState(false);
   const action = useAdminAction();
 
   const load = useCallback(async () => {
@@ -360,7 +312,6 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
   const ordersText = weather.atRisk === 1 ? '1 order' : `${weather.atRisk} orders`;
   const customersText = weather.atRisk === 1 ? '1 customer' : `${weather.atRisk} customers`;
   const delay = async () => {
-    setConfirming(false);
     const answer = await action.run(
       () => api.delayAtRisk({ date: weather.day }),
       (result) =>
@@ -372,54 +323,34 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
     }
   };
   return (
-    <div className="card">
-      <h2>{heading}</h2>
-      <p>{weather.summary}</p>
-      {!weather.forecastSeen && (
-        <p className="admin-notice" role="alert">
-          Could not see the forecast for some orders, so they are not checked. Try again later.
-        </p>
-      )}
-      {weather.orders.length > 0 && (
-        <ul className="admin-weather" aria-label={heading}>
-          {weather.orders.map((order) => (
-            <li key={order.reference} className={`admin-weather__${order.verdict.replace(' ', '-')}`}>
-              <strong>{VERDICTS[order.verdict]}</strong> {order.reference}: {order.reason}
-            </li>
-          ))}
-        </ul>
-      )}
-      {weather.atRisk > 0 &&
-        (confirming ? (
-          <div className="admin-confirm">
-            <p>
-              Email {customersText} that their order moves to {formatDay(weather.delayTo)}?
+    <ConfirmedAction
+      action={action}
+      heading={
+        <>
+          <h2>{heading}</h2>
+          <p>{weather.summary}</p>
+          {!weather.forecastSeen && (
+            <p className="admin-notice" role="alert">
+              Could not see the forecast for some orders, so they are not checked. Try again later.
             </p>
-            <div className="admin-actions">
-              <button type="button" className="button" onClick={() => void delay()}>
-                Confirm
-              </button>
-              <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
-                Cancel
-              </button>
-            </div>
-          </div>
-        ) : (
-          <button
-            type="button"
-            className="button button--secondary"
-            disabled={action.pending}
-            onClick={() => {
-              action.clear();
-              setConfirming(true);
-            }}
-          >
-            {action.pending
-              ? 'Delaying…'
-              : `Delay the ${ordersText} at risk to ${formatDay(weather.delayTo)}`}
-          </button>
-        ))}
-      <ActionReportView report={action.report} />
-    </div>
+          )}
+          {weather.orders.length > 0 && (
+            <ul className="admin-weather" aria-label={heading}>
+              {weather.orders.map((order) => (
+                <li key={order.reference} className={`admin-weather__${order.verdict.replace(' ', '-')}`}>
+                  <strong>{VERDICTS[order.verdict]}</strong> {order.reference}: {order.reason}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      }
+      label={`Delay the ${ordersText} at risk to ${formatDay(weather.delayTo)}`}
+      question={`Email ${customersText} that their order moves to ${formatDay(weather.delayTo)}?`}
+      confirmLabel="Confirm"
+      pendingLabel="Delaying…"
+      onConfirm={delay}
+      finished={weather.atRisk === 0}
+    />
   );
 }
