@@ -27,7 +27,13 @@ export type RecordEmailKind = (typeof RECORD_EMAIL_KINDS)[number];
  * Every email kind, the last two a failed Direct Debit's (to the customer, and to the merchant),
  * tracked on that failure's own record (lambdas/domain/fulfilment/failed-debit.ts).
  */
-export const EMAIL_KINDS = [...RECORD_EMAIL_KINDS, 'debitFailed', 'debitFailedNotice'] as const;
+export const EMAIL_KINDS = [
+  ...RECORD_EMAIL_KINDS,
+  'debitFailed',
+  'debitFailedNotice',
+  // The merchant's "orders at risk from the weather" of tomorrow's dispatch, once a day, on its own record.
+  'weatherNotice',
+] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 /** The emails an operator's or a webhook's transition makes due (all but the payment's own). */
 export type ShopEmailKind = Exclude<EmailKind, PaymentEmailKind>;

@@ -29,6 +29,12 @@ export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
 /** The site in a template synthesised without bundling (nothing of that stack is deployed then). */
 export const PLACEHOLDER_SITE_DIR = 'infra/placeholder-web';
 
+/**
+ * Open-Meteo's free forecast API (ADR 0036): commercial use takes a key and its customer-api host,
+ * which FORECAST_API_KEY_SECRET_ID would name; not set up by this stack yet.
+ */
+const FORECAST_API_URL = 'https://api.open-meteo.com';
+
 /** How often the reconciler looks for paid sessions whose webhook never arrived. */
 export const RECONCILE_EVERY = Duration.minutes(15);
 
@@ -46,6 +52,7 @@ export const RESERVED_CONCURRENCY = {
   checkoutStatus: 5,
   stripeWebhook: 10,
   reconcileOrders: 1,
+  weatherNotice: 1,
   shopStatus: 2,
   adminApi: 2,
 } as const;
@@ -100,6 +107,7 @@ export const FUNCTION_OUTPUT_NAMES = {
   checkoutStatus: 'CheckoutStatus',
   stripeWebhook: 'StripeWebhook',
   reconcileOrders: 'ReconcileOrders',
+  weatherNotice: 'WeatherNotice',
   shopStatus: 'ShopStatus',
   adminApi: 'AdminApi',
 } as const;
@@ -125,6 +133,7 @@ export class ShopStack extends Stack {
     readonly checkoutStatus: ShopFunction;
     readonly stripeWebhook: ShopFunction;
     readonly reconcileOrders: ShopFunction;
+    readonly weatherNotice: ShopFunction;
     readonly shopStatus: ShopFunction;
     readonly adminApi: ShopFunction;
   };
@@ -231,6 +240,28 @@ export class ShopStack extends Stack {
         // run the same walk again, overlapping the next run.
         retryAttempts: 0,
       }),
+      // The day before each dispatch, the merchant's email of orders at risk from the weather.
+      weatherNotice: shopFunction('WeatherNotice', {
+        entry: 'lambdas/handlers/weather-notice/handler.ts',
+        description: 'Emails the merchant the day before a dispatch when the weather puts an order at risk',
+        // One forecast request per place (2 s each at most, in parallel) and one email.
+        timeout: Duration.seconds(30),
+        reservedConcurrency: RESERVED_CONCURRENCY.weatherNotice,
+        environment: {
+          ORDERS_TABLE_NAME: orders.table.tableName,
+          SES_FROM_ADDRESS: config.senderEmail,
+          MERCHANT_EMAIL: config.merchantEmail,
+          SES_CONFIGURATION_SET: email.configurationSet.configurationSetName,
+          SHOP_NAME: config.shopName,
+          SELLER_NAME: config.sellerName,
+          SELLER_ADDRESS: config.sellerAddress,
+          SELLER_EMAIL: config.sellerEmail,
+          FORECAST_API_URL: FORECAST_API_URL,
+        },
+        readsSecrets: false,
+        // The send-once record makes a retry harmless, but the next day's run is soon enough.
+        retryAttempts: 0,
+      }),
       shopStatus: shopFunction('ShopStatus', {
         entry: 'lambdas/handlers/shop-status/handler.ts',
         description: 'Whether the shop is open, paused or taking requests, for the page',
@@ -247,7 +278,7 @@ export class ShopStack extends Stack {
         description: "The merchant's admin API (Cognito sign-in, merchants group)",
         timeout: Duration.seconds(25),
         reservedConcurrency: RESERVED_CONCURRENCY.adminApi,
-        environment: fulfilmentEnv,
+        environment: { ...fulfilmentEnv, FORECAST_API_URL: FORECAST_API_URL },
       }),
     };
 
@@ -279,6 +310,17 @@ export class ShopStack extends Stack {
       // A completed session's hold becomes a sale; an expired one's is released; a refund gives back.
       orders.grantCapacityReservations(fulfiller);
     }
+
+    const { weatherNotice } = this.functions;
+    orders.grantWeatherNotice(weatherNotice);
+    email.grantSend(weatherNotice);
+    // EventBridge rules run on UTC: 18:30 UTC is 18:30 in winter (GMT) and 19:30 in summer (BST),
+    // both after the forecast is trusted (18:00 London two days ahead) and the evening before packing.
+    new Rule(this, 'WeatherNoticeSchedule', {
+      description: 'Emails the merchant the day before a dispatch when an order is at risk from the weather',
+      schedule: Schedule.cron({ minute: '30', hour: '18' }),
+      targets: [new LambdaFunction(weatherNotice.function, { retryAttempts: 0 })],
+    });
 
     new Rule(this, 'ReconcileSchedule', {
       description: 'Runs the order reconciler',
@@ -364,6 +406,7 @@ export class ShopStack extends Stack {
     // Where a customer whose Direct Debit failed is sent to order again.
     stripeWebhook.function.addEnvironment('SITE_URL', this.website.siteUrl);
     reconcileOrders.function.addEnvironment('SITE_URL', this.website.siteUrl);
+    weatherNotice.function.addEnvironment('SITE_URL', this.website.siteUrl);
     adminApi.function.addEnvironment('SITE_URL', this.website.siteUrl);
     // The admin routes carry the JWT authorizer instead of origin-verify: the Lambda checks the header.
     adminApi.function.addEnvironment('ORIGIN_VERIFY_SECRET_ID', originVerify.secretArn);

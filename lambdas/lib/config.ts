@@ -171,6 +171,21 @@ export const adminEnvSchema = z.extend(stripeEnvSchema, {
   ...orderPageSecretEnv,
 });
 
+/**
+ * weather-notice: the daily check that emails the merchant when an order of tomorrow's dispatch is
+ * at risk (the table, the sender, the forecast, the site for the link to the week).
+ */
+export const weatherNoticeEnvSchema = z.object({
+  ...shopTableAndEmailEnv,
+  ...forecastEnvSchema.shape,
+  SITE_URL: siteUrl,
+});
+
+/** weather-notice at run time. */
+export const weatherNoticeRuntimeEnvSchema = z.extend(weatherNoticeEnvSchema, {
+  AWS_REGION: z.string().check(z.minLength(1)),
+});
+
 /** admin-api at run time. */
 export const adminRuntimeEnvSchema = z.extend(adminEnvSchema, {
   AWS_REGION: z.string().check(z.minLength(1)),

@@ -18,6 +18,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import {
   DISPATCH_DATE_INDEX,
+  FORECAST_KEY_PREFIX,
   ORDER_KEY_PREFIX,
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
@@ -200,7 +201,13 @@ export class MerchantAdmin extends Construct {
       resourceArns: [tableArn],
       conditions: {
         'ForAllValues:StringLike': {
-          'dynamodb:LeadingKeys': [`${ORDER_KEY_PREFIX}*`, `${REQUEST_KEY_PREFIX}*`, SETTINGS_KEY],
+          // FORECAST#: the weather check's cache of each place's forecast, once a day.
+          'dynamodb:LeadingKeys': [
+            `${ORDER_KEY_PREFIX}*`,
+            `${REQUEST_KEY_PREFIX}*`,
+            SETTINGS_KEY,
+            `${FORECAST_KEY_PREFIX}*`,
+          ],
         },
       },
     });

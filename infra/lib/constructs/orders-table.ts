@@ -7,6 +7,7 @@ import {
   CLIENT_HOLDS_KEY_PREFIX,
   DISPATCH_DATE_INDEX,
   FAILED_DEBIT_KEY_PREFIX,
+  FORECAST_KEY_PREFIX,
   NOTICE_LIMIT_KEY_PREFIX,
   ORDER_KEY_PREFIX,
   PARTITION_KEY,
@@ -15,6 +16,7 @@ import {
   RETIRED_REFERENCE_INDEX,
   SETTINGS_KEY,
   TTL_ATTRIBUTE,
+  WEATHER_NOTICE_KEY_PREFIX,
 } from '../../../lambdas/domain/storage/orders-table';
 
 /**
@@ -126,6 +128,30 @@ export class OrdersTable extends Construct {
       actions: ['dynamodb:GetItem'],
       resourceArns: [this.table.tableArn],
       conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SETTINGS_KEY] } },
+    });
+  }
+
+  /**
+   * Lets the daily weather notice read a day's orders (the dispatch-date index), the thresholds
+   * (the settings item), read and write the cached forecasts (`FORECAST#…`) and its own record
+   * (`WEATHERNOTICE#…`, whose email it sends once): never an order's own item.
+   */
+  grantWeatherNotice(grantee: IGrantable): void {
+    this.grantShopSettingsRead(grantee);
+    Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: {
+        'ForAllValues:StringLike': {
+          'dynamodb:LeadingKeys': [`${FORECAST_KEY_PREFIX}*`, `${WEATHER_NOTICE_KEY_PREFIX}*`],
+        },
+      },
+    });
+    Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:Query'],
+      resourceArns: [`${this.table.tableArn}/index/${DISPATCH_DATE_INDEX.name}`],
     });
   }
 

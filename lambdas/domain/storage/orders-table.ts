@@ -84,6 +84,8 @@ export const FAILED_DEBIT_KEY_PREFIX = 'FAILED_DEBIT#';
  * asked of the provider once a day (lambdas/domain/weather/forecast-cache.ts). Carries the TTL.
  */
 export const FORECAST_KEY_PREFIX = 'FORECAST#';
+/** The record of the merchant's weather email about one dispatch day: its send-once state. Carries the TTL. */
+export const WEATHER_NOTICE_KEY_PREFIX = 'WEATHERNOTICE#';
 /**
  * The table's TTL attribute (epoch seconds): only the notice counters, the client-holds items,
  * the cached forecasts and the failed-debit records carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
@@ -108,6 +110,11 @@ export function failedDebitKey(sessionId: string): string {
 /** The table key of an order request. */
 export function requestKey(reference: string): string {
   return `${REQUEST_KEY_PREFIX}${reference}`;
+}
+
+/** The key of the record of the weather email about one dispatch day (sent the day before). */
+export function weatherNoticeKey(day: string): string {
+  return `${WEATHER_NOTICE_KEY_PREFIX}${day}`;
 }
 
 /** The dispatch-day index's partition key of one day. */

@@ -1,0 +1,92 @@
+import {
+  addDays,
+  formatDispatchDate,
+  type IsoDate,
+  isWorkingDay,
+  londonDate,
+} from '../../../shared/dispatch';
+import { logger } from '../../lib/logger';
+import { type EmailContent, type EmailRow, renderEmail } from '../emails/render';
+import type { EmailSender } from '../emails/send-email';
+import { sendEmailOnce } from '../emails/send-email-once';
+import { putIfAbsent } from '../storage/conditional-writes';
+import { PARTITION_KEY, TTL_ATTRIBUTE, weatherNoticeKey } from '../storage/orders-table';
+import { emailClaimStore } from '../storage/send-once';
+import { atRiskDelayDay } from './delay-at-risk';
+import { checkWeather, type OrderWeather, type WeatherDeps } from './weather-check';
+
+export interface WeatherNoticeDeps extends WeatherDeps {
+  sender: EmailSender;
+  merchantEmail: string;
+  shopName: string;
+  /** The shop's origin: the email links to its /admin week. */
+  siteUrl: string;
+}
+
+export type WeatherNoticeResult =
+  | { outcome: 'no dispatch tomorrow' | 'none at risk'; day: IsoDate }
+  | { outcome: 'sent' | 'sent before'; day: IsoDate; atRisk: number };
+
+/** A notice's record outlives its day by a week, then DynamoDB deletes it. */
+const NOTICE_RECORD_SECONDS = 8 * 86_400;
+
+/** The merchant's email: which orders of tomorrow are at risk and why, and the week to act in. */
+export function renderWeatherNotice(
+  day: IsoDate,
+  atRisk: readonly OrderWeather[],
+  shopName: string,
+  siteUrl: string,
+): EmailContent {
+  const dayText = formatDispatchDate(day);
+  const orders = atRisk.length === 1 ? '1 order' : `${atRisk.length} orders`;
+  const rows: EmailRow[] = atRisk.map((o) => [o.reference, o.reason, { mono: false }]);
+  return renderEmail(
+    `Weather: ${orders} at risk for ${dayText}`,
+    [
+      { kind: 'heading', text: `${orders} at risk from the weather` },
+      {
+        kind: 'paragraph',
+        text: `The forecast puts ${orders} of ${dayText}'s dispatch at risk on the way. Delay ${atRisk.length === 1 ? 'it' : 'them'} to ${formatDispatchDate(atRiskDelayDay(day))} in the week, or send as planned.`,
+      },
+      { kind: 'rows', rows },
+      { kind: 'button', text: 'Open the week', href: `${siteUrl}/admin` },
+    ],
+    shopName,
+  );
+}
+
+/**
+ * The daily weather check's email: on the day before a working day that holds paid orders, when
+ * any of them is at risk, the merchant is told once (a record per dispatch day, and the send-once
+ * claim on it). Tomorrow's forecast is always known by the time this runs (from 18:00 two days
+ * ahead). Orders whose forecast could not be seen are not "at risk": no email is sent on a guess.
+ */
+export async function notifyWeatherAtRisk(deps: WeatherNoticeDeps): Promise<WeatherNoticeResult> {
+  const now = deps.now();
+  const day = addDays(londonDate(now), 1);
+  if (!isWorkingDay(day)) return { outcome: 'no dispatch tomorrow', day };
+  const check = await checkWeather(day, deps);
+  const atRisk = check.state === 'checked' ? check.orders.filter((o) => o.verdict === 'at risk') : [];
+  if (atRisk.length === 0) return { outcome: 'none at risk', day };
+  const pk = weatherNoticeKey(day);
+  await putIfAbsent(deps.table, {
+    [PARTITION_KEY]: pk,
+    day,
+    weatherNoticeEmailState: 'pending',
+    [TTL_ATTRIBUTE]: Math.floor(now.getTime() / 1000) + NOTICE_RECORD_SECONDS,
+  });
+  const result = await sendEmailOnce(
+    {
+      id: pk,
+      kind: 'weatherNotice',
+      message: () => ({
+        to: deps.merchantEmail,
+        content: renderWeatherNotice(day, atRisk, deps.shopName, deps.siteUrl),
+      }),
+      log: { day },
+    },
+    { store: emailClaimStore(deps.table), sender: deps.sender, now: deps.now },
+  );
+  if (result.outcome === 'sent') logger.info('Weather notice sent', { day, atRisk: atRisk.length });
+  return { outcome: result.outcome === 'sent' ? 'sent' : 'sent before', day, atRisk: atRisk.length };
+}

@@ -1,0 +1,43 @@
+import { shopEmailIdentity } from '../../domain/emails/send-email';
+import { loadForecastSource } from '../../domain/weather/forecast-source';
+import { postcodeInAddress } from '../../domain/weather/postcode-places';
+import {
+  notifyWeatherAtRisk,
+  type WeatherNoticeDeps,
+  type WeatherNoticeResult,
+} from '../../domain/weather/weather-notice';
+import { createDocumentClient } from '../../lib/aws';
+import { initOnce } from '../../lib/cold-start';
+import { type Env, parseEnv, weatherNoticeRuntimeEnvSchema } from '../../lib/config';
+import { createSesClient } from '../../lib/ses-client';
+
+/** The weather notice's clients from the environment: once per cold start. */
+export async function loadWeatherNoticeDeps(env: Env): Promise<WeatherNoticeDeps> {
+  const config = parseEnv(weatherNoticeRuntimeEnvSchema, env);
+  const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
+  const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
+  const { sender, seller } = shopEmailIdentity(ses, config);
+  return {
+    table: { client, tableName: config.ORDERS_TABLE_NAME },
+    now: () => new Date(),
+    forecast: await loadForecastSource(config),
+    dispatchPostcode: postcodeInAddress(config.SELLER_ADDRESS),
+    sender,
+    merchantEmail: config.MERCHANT_EMAIL,
+    shopName: seller.shopName,
+    siteUrl: config.SITE_URL,
+  };
+}
+
+/**
+ * The scheduled (EventBridge, daily) entry point: the event carries nothing; the run emails the
+ * merchant when tomorrow's orders are at risk, once per day however often it runs.
+ */
+export function createWeatherNoticeHandler(
+  deps: WeatherNoticeDeps | (() => Promise<WeatherNoticeDeps>),
+): (event?: unknown) => Promise<WeatherNoticeResult> {
+  const getDeps = typeof deps === 'function' ? deps : async () => deps;
+  return async () => notifyWeatherAtRisk(await getDeps());
+}
+
+export const handler = createWeatherNoticeHandler(initOnce(() => loadWeatherNoticeDeps(process.env)));
