@@ -10,7 +10,7 @@ import type Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { addMerchant } from '../lambdas/domain/operations/merchant-accounts';
 import { RefusedError } from '../lambdas/domain/refusal';
-import { readShopSettings, writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
+import { readShopSettings, writeShopSettings } from '../lambdas/domain/storage/settings-store';
 import { isStripeError } from '../lambdas/lib/stripe-errors';
 import { stageSettingsSchema } from '../shared/stage-config';
 import { type DoctorDeps, printChecks, runChecks, runDoctorChecks, sesReadinessChecks } from './doctor';

@@ -63,7 +63,7 @@ describe('the direction rule in npm run lint', () => {
       'Direction rule: lambdas/ import only lambdas/ and shared/',
     ],
     [
-      'lambdas/domain/orders/probe.ts',
+      'lambdas/domain/storage/probe.ts',
       '../../../local/orders-table',
       'Direction rule: lambdas/ import only lambdas/ and shared/',
     ],
@@ -81,7 +81,7 @@ describe('the direction rule in npm run lint', () => {
     ['lambdas/lib/probe.ts', '../../shared/pricing'],
     ['infra/lib/probe.ts', '../../lambdas/lib/config'],
     ['infra/lib/probe.ts', '../../lambdas/lib/metrics'],
-    ['infra/lib/probe.ts', '../../lambdas/domain/orders/orders-table'],
+    ['infra/lib/probe.ts', '../../lambdas/domain/storage/orders-table'],
     ['local/probe.ts', '../lambdas/handlers/create-checkout/handler'],
     ['ops/probe.ts', '../lambdas/lib/aws'],
   ])('passes %s importing %s', async (path, specifier) => {

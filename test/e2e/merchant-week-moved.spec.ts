@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { toOrderItem } from '../../lambdas/domain/orders/order';
-import { dispatchDayKey, dispatchSortKey } from '../../lambdas/domain/orders/orders-table';
+import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
+import { dispatchDayKey, dispatchSortKey } from '../../lambdas/domain/storage/orders-table';
 import {
   addDays,
   dispatchDayOfWeekOf,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { capacityStoreFromTable } from '../../lambdas/domain/capacity/capacity-table';
 import { reserveBottles, sellHold } from '../../lambdas/domain/capacity/holds';
+import { capacityStoreFromTable } from '../../lambdas/domain/storage/capacity-table';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
 import { API_PATHS } from '../../shared/api-paths';
 import { penceToPounds, quoteOrder } from '../../shared/pricing';

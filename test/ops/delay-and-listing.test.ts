@@ -1,8 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../lambdas/domain/capacity/capacity-table';
 import { checkoutReservationId, holdId, sellHold } from '../../lambdas/domain/capacity/holds';
-import { toOrderItem } from '../../lambdas/domain/orders/order';
+import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
+import { capacityStoreFromTable } from '../../lambdas/domain/storage/capacity-table';
 import type { IsoDate } from '../../shared/dispatch';
 import { quoteOrder } from '../../shared/pricing';
 import { type OpsHarness, startOpsHarness } from './harness';

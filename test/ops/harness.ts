@@ -1,7 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
+import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
 import { fulfilCheckout } from '../../lambdas/domain/fulfilment/fulfil-checkout';
-import { type OrderItem, toOrderItem } from '../../lambdas/domain/orders/order';
+import type { OrderItem } from '../../lambdas/domain/storage/order';
 import { createAdminApiHandler, loadAdminDeps } from '../../lambdas/handlers/admin-api/handler';
 import { withJwtAuthorizer } from '../../local/jwt-authorizer';
 import { createAdminClient } from '../../ops/admin-client';

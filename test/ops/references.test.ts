@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toOrderItem } from '../../lambdas/domain/orders/order';
+import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
 import { API_PATHS } from '../../shared/api-paths';
 import { quoteOrder } from '../../shared/pricing';

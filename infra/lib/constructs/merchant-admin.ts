@@ -22,7 +22,7 @@ import {
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
   SETTINGS_KEY,
-} from '../../../lambdas/domain/orders/orders-table';
+} from '../../../lambdas/domain/storage/orders-table';
 import { ADMIN_API_PATHS, MERCHANTS_GROUP } from '../../../shared/admin-api-paths';
 import { CLI_LOOPBACK_PORTS, cliCallbackUrl } from '../../../shared/admin-config';
 import { acknowledgeNag } from '../nag';

@@ -1,7 +1,7 @@
 import { expectedArrivalDate, formatDispatchDate, formatLondonDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { PRODUCT_NAME } from '../../../shared/product';
-import type { OrderItem } from '../orders/order';
+import type { OrderItem } from '../storage/order';
 import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
 import { type EmailBlock, type EmailContent, renderEmail } from './render';
 

@@ -1,7 +1,7 @@
 import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { royalMailTrackingUrl } from '../../../shared/royal-mail';
-import type { DelayReason, ManagedOrder, PartRefund, RefundReason } from '../orders/managed-order';
+import type { DelayReason, ManagedOrder, PartRefund, RefundReason } from '../storage/managed-order';
 import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 

@@ -5,10 +5,10 @@ import { type Env, type FulfilmentEnv, fulfilmentRuntimeEnvSchema, parseEnv } fr
 import { stdoutMetricsWriter } from '../../lib/metrics';
 import { createSesClient } from '../../lib/ses-client';
 import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../../lib/stripe';
-import { capacityStoreFromTable } from '../capacity/capacity-table';
 import { shopEmailIdentity } from '../emails/send-email';
-import { createOrdersRepository } from '../orders/orders-repository';
-import { readShopSettings } from '../shop-settings/settings-store';
+import { capacityStoreFromTable } from '../storage/capacity-table';
+import { createOrdersRepository } from '../storage/orders-repository';
+import { readShopSettings } from '../storage/settings-store';
 import type { FulfilmentDeps } from './fulfil-checkout';
 
 export interface FulfilmentRuntime {

@@ -11,9 +11,10 @@ import {
   type OutgoingEmail,
   PermanentEmailRefusalError,
 } from '../emails/send-email';
-import type { OrderItem } from '../orders/order';
-import type { OrdersRepository } from '../orders/orders-repository';
-import { emailAttributes, releaseClaim, sendEmailOnce } from '../orders/send-once';
+import { sendEmailOnce } from '../emails/send-email-once';
+import type { OrderItem } from '../storage/order';
+import type { OrdersRepository } from '../storage/orders-repository';
+import { emailAttributes, releaseClaim } from '../storage/send-once';
 
 export interface OrderEmailDeps {
   orders: OrdersRepository;

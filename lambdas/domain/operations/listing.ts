@@ -9,9 +9,9 @@ import {
   londonDate,
   nonWorkingDayKind,
 } from '../../../shared/dispatch';
-import type { ManagedOrder } from '../orders/managed-order';
-import { queryDispatchDay, type ShopRecord } from '../orders/records';
 import { RefusedError } from '../refusal';
+import type { ManagedOrder } from '../storage/managed-order';
+import { queryDispatchDay, type ShopRecord } from '../storage/records';
 import type { ShopDeps } from './shop-deps';
 
 /** `today` as the merchant's calendar says it. */

@@ -7,23 +7,24 @@ import { normaliseTrackingNumber, TRACKING_NUMBER_MESSAGE } from '../../../share
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
 import { closeDispatchDay } from '../capacity/capacity-report';
+import { OTHER_SENDER_WAIT, rereadOrder, sendOrderEmail } from '../emails/order-emails';
 import { renderDelayEmail, renderDispatchEmail, renderTrackingUpdateEmail } from '../emails/order-updates';
+import type { SendOnceOutcome } from '../emails/send-email-once';
 import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
 import { partialRefundDetail, sendRefundEmail } from '../fulfilment/refunded-order';
-import { type ItemUpdate, updateIf } from '../orders/conditional-writes';
-import { ACTORS, appendHistory, historyEntry } from '../orders/history';
+import { RefusedError } from '../refusal';
+import { type ItemUpdate, updateIf } from '../storage/conditional-writes';
+import { ACTORS, appendHistory, historyEntry } from '../storage/history';
 import {
   type DelayReason,
   type ManagedOrder,
   REFUND_REASONS,
   type RefundReason,
   type RefundRecorder,
-} from '../orders/managed-order';
-import { OTHER_SENDER_WAIT, rereadOrder, sendOrderEmail } from '../orders/order-emails';
-import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../orders/orders-table';
-import { findByReference, getRecord, queryDispatchDay } from '../orders/records';
-import { emailDue, type SendOnceOutcome, supersedeEmail } from '../orders/send-once';
-import { RefusedError } from '../refusal';
+} from '../storage/managed-order';
+import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../storage/orders-table';
+import { findByReference, getRecord, queryDispatchDay } from '../storage/records';
+import { emailDue, supersedeEmail } from '../storage/send-once';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
 import { checkDelayTarget, nothingToDelay } from './listing';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';

@@ -8,8 +8,8 @@ import {
 } from '../../../shared/dispatch';
 import { type CapacityRow, capacityOfDays } from '../capacity/capacity-report';
 import { dispatchDaysFrom } from '../capacity/holds';
-import type { ManagedOrder } from '../orders/managed-order';
-import { readShopSettings } from '../shop-settings/settings-store';
+import type { ManagedOrder } from '../storage/managed-order';
+import { readShopSettings } from '../storage/settings-store';
 import { daysAround, listRecords, nextPackingDay, undispatchedByDay, undispatchedOn } from './listing';
 import type { ShopDeps } from './shop-deps';
 

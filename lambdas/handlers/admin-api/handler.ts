@@ -49,6 +49,7 @@ import {
   recordView,
   settingsView,
 } from '../../domain/operations/admin-views';
+import { correctOrderAddress } from '../../domain/operations/correct-address';
 import { findRecords } from '../../domain/operations/find-orders';
 import { listRecords, nextPackingDay, ordersToPack } from '../../domain/operations/listing';
 import {
@@ -65,10 +66,9 @@ import { declineRequest, requestPayment } from '../../domain/operations/request-
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
-import { correctOrderAddress } from '../../domain/orders/correct-address';
-import { findByReference, recordsByReference } from '../../domain/orders/records';
 import { RefusedError } from '../../domain/refusal';
-import { readShopSettings, writeShopSettings } from '../../domain/shop-settings/settings-store';
+import { findByReference, recordsByReference } from '../../domain/storage/records';
+import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
 import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';

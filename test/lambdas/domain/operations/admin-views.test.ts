@@ -11,8 +11,8 @@ import {
   dispatchSortKey,
   referenceKeyOf,
   requestKey,
-} from '../../../../lambdas/domain/orders/orders-table';
-import { toShopRecord } from '../../../../lambdas/domain/orders/records';
+} from '../../../../lambdas/domain/storage/orders-table';
+import { toShopRecord } from '../../../../lambdas/domain/storage/records';
 import { orderFixture, SESSION_ID } from '../../../support/order-fixtures';
 
 describe('stripeDashboardUrl', () => {

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toOrderItem } from '../../../../lambdas/domain/orders/order';
+import { toOrderItem } from '../../../../lambdas/domain/checkout/paid-checkout';
 import { createAdminApiHandler, loadAdminDeps } from '../../../../lambdas/handlers/admin-api/handler';
 import type { HttpLambda } from '../../../../local/api-gateway-adapter';
 import { withJwtAuthorizer } from '../../../../local/jwt-authorizer';

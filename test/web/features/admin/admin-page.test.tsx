@@ -375,7 +375,7 @@ describe('this week', () => {
     expect(within(card).getByRole('button', { name: 'Packing slips' })).toBeVisible();
     expect(within(card).getByRole('button', { name: 'Click & Drop CSV' })).toBeVisible();
     const list = await screen.findByRole('list', { name: 'Orders for Monday 30 November' });
-    expect(within(list).getByRole('link', { name: 'A1B2C3D4E5F6' })).toHaveAttribute(
+    expect(within(list).getByRole('link', { name: 'a1b2c3d4e5f6' })).toHaveAttribute(
       'href',
       '/admin?order=a1b2c3d4e5f6',
     );
@@ -435,7 +435,7 @@ describe('this week', () => {
                   },
                   {
                     reference: 'zz9yy8xx7ww6',
-                    refused: 'Order ZZ9YY8XX7WW6 was refunded: it cannot be dispatched.',
+                    refused: 'Order zz9yy8xx7ww6 was refunded: it cannot be dispatched.',
                   },
                 ],
               }),
@@ -445,12 +445,12 @@ describe('this week', () => {
     const { user } = signedIn();
 
     await user.click(
-      await screen.findByRole('checkbox', { name: 'Choose A1B2C3D4E5F6 (Jane Doe)' }, { timeout: 5000 }),
+      await screen.findByRole('checkbox', { name: 'Choose a1b2c3d4e5f6 (Jane Doe)' }, { timeout: 5000 }),
     );
-    await user.click(screen.getByRole('checkbox', { name: 'Choose ZZ9YY8XX7WW6 (Sam Smith)' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Choose zz9yy8xx7ww6 (Sam Smith)' }));
     // A number for the first order only: the second goes without one.
     await user.type(
-      screen.getByRole('textbox', { name: 'Tracking number for A1B2C3D4E5F6' }),
+      screen.getByRole('textbox', { name: 'Tracking number for a1b2c3d4e5f6' }),
       'ab 123456789 gb',
     );
     const button = screen.getByRole('button', { name: 'Mark 2 dispatched' });
@@ -460,7 +460,7 @@ describe('this week', () => {
 
     expect(
       await screen.findByText(
-        'A1B2C3D4E5F6 marked dispatched (tracking AB123456789GB); dispatch email sent to jane@example.com. ZZ9YY8XX7WW6: Order ZZ9YY8XX7WW6 was refunded: it cannot be dispatched.',
+        'a1b2c3d4e5f6 marked dispatched (tracking AB123456789GB); dispatch email sent to jane@example.com. zz9yy8xx7ww6: Order zz9yy8xx7ww6 was refunded: it cannot be dispatched.',
       ),
     ).toBeVisible();
     const dispatches = calls.filter((call) => call.url === `${API}/orders/dispatch`);
@@ -478,7 +478,7 @@ describe('an order’s page', () => {
     signedIn('/admin?order=A1B2C3D4E5F6');
 
     expect(
-      await screen.findByRole('heading', { name: 'Order A1B2C3D4E5F6' }, { timeout: 5000 }),
+      await screen.findByRole('heading', { name: 'Order a1b2c3d4e5f6' }, { timeout: 5000 }),
     ).toBeVisible();
     expect(calls.find((call) => call.url.startsWith(`${API}/order?`))?.url).toBe(
       `${API}/order?reference=A1B2C3D4E5F6`,
@@ -529,7 +529,7 @@ describe('an order’s page', () => {
 
     expect(
       await screen.findByText(
-        'A1B2C3D4E5F6 marked dispatched. Dispatch email sent to jane@example.com.',
+        'a1b2c3d4e5f6 marked dispatched. Dispatch email sent to jane@example.com.',
         {},
         { timeout: 5000 },
       ),
@@ -559,7 +559,7 @@ describe('an order’s page', () => {
 
     expect(
       await screen.findByText(
-        'Delivery details of A1B2C3D4E5F6 corrected. Confirmation email sent to jane@example.com.',
+        'Delivery details of a1b2c3d4e5f6 corrected. Confirmation email sent to jane@example.com.',
         {},
         { timeout: 5000 },
       ),
@@ -1154,12 +1154,12 @@ describe('more actions', () => {
     const { user } = signedIn('/admin?order=req_ab3de6gh9jk2');
 
     expect(
-      await screen.findByRole('heading', { name: 'Request REQ_AB3DE6GH9JK2' }, { timeout: 5000 }),
+      await screen.findByRole('heading', { name: 'Request req_ab3de6gh9jk2' }, { timeout: 5000 }),
     ).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Send payment link' }));
     expect(
       await screen.findByText(
-        'Payment link for REQ_AB3DE6GH9JK2 made, valid until Thu 26 Nov, 10:00. Payment link email sent to jane@example.com.',
+        'Payment link for req_ab3de6gh9jk2 made, valid until Thu 26 Nov, 10:00. Payment link email sent to jane@example.com.',
       ),
     ).toBeVisible();
     expect(JSON.parse(calls.find((call) => call.url === `${API}/requests/payment`)?.body ?? '')).toEqual({
@@ -1201,7 +1201,7 @@ describe('tracking and part refunds on the page', () => {
     await user.click(within(section).getByRole('button', { name: 'Save tracking number' }));
     expect(
       await screen.findByText(
-        'Tracking number of A1B2C3D4E5F6 is now AB123456780GB. Update email sent to jane@example.com.',
+        'Tracking number of a1b2c3d4e5f6 is now AB123456780GB. Update email sent to jane@example.com.',
       ),
     ).toBeVisible();
     const sent = calls.filter((call) => call.url === `${API}/orders/tracking`);
@@ -1238,7 +1238,7 @@ describe('tracking and part refunds on the page', () => {
         }),
     });
     const { user } = signedIn('/admin?order=A1B2C3D4E5F6');
-    const form = await screen.findByRole('form', { name: 'Refund part of A1B2C3D4E5F6' }, { timeout: 5000 });
+    const form = await screen.findByRole('form', { name: 'Refund part of a1b2c3d4e5f6' }, { timeout: 5000 });
     await user.selectOptions(within(form).getByRole('combobox', { name: 'Bottles to refund' }), '2');
     await user.click(within(form).getByRole('button', { name: 'Refund £6.50' }));
     expect(
@@ -1292,7 +1292,7 @@ describe('tracking and part refunds on the page', () => {
     ).toBeVisible();
     expect(
       within(screen.getByRole('list', { name: 'Rows not matched' })).getByRole('listitem'),
-    ).toHaveTextContent('Line 3 (NOSUCHREF123): No order or request with reference nosuchref123.');
+    ).toHaveTextContent('Line 3 (nosuchref123): No order or request with reference nosuchref123.');
     const sent = calls.filter((call) => call.url === `${API}/orders/tracking-import`);
     expect(sent.map((call) => JSON.parse(call.body))).toEqual([{ csv }]);
   });

@@ -5,7 +5,8 @@ import { describeClosedDay } from '../../../../shared/closed-day';
 import { describeOverLimit } from '../../../../shared/over-limit';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
-import { ActionReportView, AdminField } from './admin-ui';
+import { AdminField, SelectField } from './admin-ui';
+import { ConfirmedAction } from './confirmed-action';
 import { RecordList } from './record-list';
 import { useAdminAction } from './use-admin-action';
 
@@ -182,7 +183,6 @@ function DayFiles({ api, date }: { api: AdminApi; date: string }) {
 }
 
 const REASONS = { weather: 'Weather', supply: 'Supply', other: 'Other' } as const;
-const isReason = (value: string): value is keyof typeof REASONS => value in REASONS;
 
 /**
  * Moves the day's undispatched orders to a later working day, emailing each customer once. It asks
@@ -203,9 +203,7 @@ function DelayDay({
   const action = useAdminAction();
   const [to, setTo] = useState('');
   const [reason, setReason] = useState<keyof typeof REASONS>('weather');
-  const [confirming, setConfirming] = useState(false);
   const delay = async () => {
-    setConfirming(false);
     const answer = await action.run(
       () => api.delay({ from, to, reason }),
       (result) =>
@@ -222,74 +220,29 @@ function DelayDay({
     if (answer !== undefined) onDone();
   };
   if (orders === 0 && action.report === undefined) return null;
-  if (orders === 0 && action.report !== undefined) {
-    return (
-      <div className="card">
-        <ActionReportView report={action.report} />
-        <button type="button" className="button button--secondary" onClick={action.clear}>
-          Dismiss
-        </button>
-      </div>
-    );
-  }
   return (
-    <form
-      className="card"
-      onSubmit={(event) => {
-        event.preventDefault();
-        action.clear();
-        setConfirming(true);
-      }}
+    <ConfirmedAction
+      action={action}
+      heading={orders > 0 && <h2>Delay {formatDay(from)}</h2>}
+      label="Delay the day"
+      question={`Email ${orders} ${orders === 1 ? 'customer' : 'customers'} that their order moves to ${to === '' ? '' : formatDay(to)}?`}
+      confirmLabel="Confirm"
+      pendingLabel="Delaying…"
+      onConfirm={delay}
+      finished={orders === 0}
     >
-      <h2>Delay {formatDay(from)}</h2>
       <AdminField label="New dispatch day" error={action.fieldError('to')}>
         {(props) => (
           <input {...props} type="date" required value={to} onChange={(e) => setTo(e.target.value)} />
         )}
       </AdminField>
-      <AdminField label="Reason" error={action.fieldError('reason')}>
-        {(props) => (
-          <select
-            {...props}
-            value={reason}
-            onChange={(e) => {
-              if (isReason(e.target.value)) setReason(e.target.value);
-            }}
-          >
-            {Object.entries(REASONS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        )}
-      </AdminField>
-      {confirming ? (
-        <div className="admin-confirm">
-          <p>
-            Email {orders} {orders === 1 ? 'customer' : 'customers'} that their order moves to {formatDay(to)}
-            ?
-          </p>
-          <div className="admin-actions">
-            <button type="button" className="button" onClick={() => void delay()}>
-              Confirm
-            </button>
-            <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      ) : (
-        <button type="submit" className="button button--secondary" disabled={action.pending}>
-          {action.pending ? 'Delaying…' : 'Delay the day'}
-        </button>
-      )}
-      <ActionReportView report={action.report} />
-      {action.report !== undefined && (
-        <button type="button" className="button button--secondary" onClick={action.clear}>
-          Dismiss
-        </button>
-      )}
-    </form>
+      <SelectField
+        label="Reason"
+        options={REASONS}
+        value={reason}
+        onChange={setReason}
+        error={action.fieldError('reason')}
+      />
+    </ConfirmedAction>
   );
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import { reserveBottles } from '../../../../lambdas/domain/capacity/holds';
-import { releaseLapsedHolds } from '../../../../lambdas/domain/capacity/lapsed-holds';
 import { buildSessionParams } from '../../../../lambdas/domain/checkout/create-checkout-session';
+import { releaseLapsedHolds } from '../../../../lambdas/domain/fulfilment/lapsed-holds';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { checkoutRequestSchema } from '../../../../shared/checkout-request';
 import { firstComingDispatchDay } from '../../../../shared/dispatch';
 import { quoteOrder } from '../../../../shared/pricing';

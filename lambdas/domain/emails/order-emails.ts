@@ -1,10 +1,10 @@
 import { setTimeout } from 'node:timers/promises';
-import type { EmailSender, OutgoingEmail } from '../emails/send-email';
-import type { ManagedOrder } from './managed-order';
-import type { OrderStatus } from './order';
-import { orderKey, type ShopTable } from './orders-table';
-import { getRecord } from './records';
-import { type SendOnceOutcome, sendOnce } from './send-once';
+import type { ManagedOrder } from '../storage/managed-order';
+import type { OrderStatus } from '../storage/order';
+import { orderKey, type ShopTable } from '../storage/orders-table';
+import { getRecord } from '../storage/records';
+import type { EmailSender, OutgoingEmail } from './send-email';
+import { type SendOnceOutcome, sendOnce } from './send-email-once';
 
 /** The order's emails after its confirmation: each says something about the order's state. */
 export type OrderEmailKind = 'dispatch' | 'delay' | 'refund' | 'trackingUpdate' | 'addressCorrected';

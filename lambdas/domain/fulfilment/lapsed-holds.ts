@@ -1,10 +1,10 @@
 import type Stripe from 'stripe';
 import { DISPATCH_WINDOW_WEEKS, firstComingDispatchDay, type IsoDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
+import { dispatchDaysFrom, holdExpiresAt, releaseHold } from '../capacity/holds';
+import { reservationOf } from '../capacity/session-reservation';
 import { hasShopMarker } from '../checkout/order-metadata';
-import type { CapacityStore } from './capacity-store';
-import { dispatchDaysFrom, holdExpiresAt, releaseHold } from './holds';
-import { reservationOf } from './session-reservation';
+import type { CapacityStore } from '../storage/capacity-store';
 
 /**
  * How far back expired sessions are listed: a session lives at most 24 hours (Stripe's limit on

@@ -1,15 +1,16 @@
 import { type AddressCorrection, addressCorrectionSchema } from '../../../shared/address-correction';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchCutoff, formatDispatchDate, formatLondonTime } from '../../../shared/dispatch';
+import { rereadOrder, sendOrderEmail } from '../emails/order-emails';
 import { renderAddressCorrectedEmail } from '../emails/order-updates';
-import type { ShopDeps } from '../operations/shop-deps';
+import type { SendOnceOutcome } from '../emails/send-email-once';
 import { RefusedError } from '../refusal';
-import { updateIf } from './conditional-writes';
-import { appendHistory, historyEntry } from './history';
-import type { ManagedOrder } from './managed-order';
-import { rereadOrder, sendOrderEmail } from './order-emails';
-import { orderKey } from './orders-table';
-import { emailDue, type SendOnceOutcome } from './send-once';
+import { updateIf } from '../storage/conditional-writes';
+import { appendHistory, historyEntry } from '../storage/history';
+import type { ManagedOrder } from '../storage/managed-order';
+import { orderKey } from '../storage/orders-table';
+import { emailDue } from '../storage/send-once';
+import type { ShopDeps } from './shop-deps';
 
 /** What a correction needs: the shop's deps and the packing cut-off (DISPATCH_CUTOFF_HOURS). */
 export type CorrectAddressDeps = ShopDeps & { cutoffHours: number };

@@ -1,15 +1,18 @@
 import type { CheckoutRequest } from '../../../shared/checkout-request';
+import type { CapacitySettings } from '../../domain/storage/capacity-settings';
+import type { CapacityStore } from '../../domain/storage/capacity-store';
+import {
+  type ClientHoldItems,
+  capacityStoreFromTable,
+  clientHoldItemsFromTable,
+} from '../../domain/storage/capacity-table';
+import { readShopSettings } from '../../domain/storage/settings-store';
+import { type CheckoutSettings, createCheckoutSettings } from '../../domain/storage/shop-settings';
 import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import type { CheckoutEnv } from '../../lib/config';
-import type { CapacitySettings } from '../capacity/capacity-settings';
-import type { CapacityStore } from '../capacity/capacity-store';
-import { capacityStoreFromTable, clientHoldItemsFromTable } from '../capacity/capacity-table';
-import type { ClientHoldItems } from '../capacity/client-holds';
-import { readShopSettings } from '../shop-settings/settings-store';
-import { type CheckoutSettings, createCheckoutSettings } from '../shop-settings/shop-settings';
 
-type RecordOrderRequest = typeof import('../operations/request-writer').recordOrderRequest;
+type RecordOrderRequest = typeof import('../../domain/operations/request-writer').recordOrderRequest;
 export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
 
 /** What create-checkout needs for the shop's settings and order requests. */
@@ -52,7 +55,7 @@ export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
     tableName: config.ORDERS_TABLE_NAME,
   };
   const loadWriter = initOnce(() =>
-    import('../operations/request-writer').then((module) => ({
+    import('../../domain/operations/request-writer').then((module) => ({
       record: module.recordOrderRequest,
       deps: module.createRequestDeps(config, table),
     })),

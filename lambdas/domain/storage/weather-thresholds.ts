@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { itemKey, SETTINGS_KEY, type ShopTable } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
+import { itemKey, SETTINGS_KEY, type ShopTable } from './orders-table';
 
 /** Air temperatures (°C) on the way that make an order worth watching, or put it at risk. */
 export interface WeatherThresholds {

@@ -1,9 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IsoDate } from '../../../shared/dispatch';
-import type { CapacitySettings } from '../capacity/capacity-settings';
-import { conditionalWrite, type ItemUpdate } from '../orders/conditional-writes';
-import { itemKey, SETTINGS_KEY, type ShopTable } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
+import type { CapacitySettings } from './capacity-settings';
+import { conditionalWrite, type ItemUpdate } from './conditional-writes';
+import { itemKey, SETTINGS_KEY, type ShopTable } from './orders-table';
 import { checkShopMessage, type ShopSettings, settingsFromItem } from './shop-settings';
 
 // The settings item through the SDK's document client: the operator commands write it and read it

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CorruptOrderError,
   createOrdersRepository,
-} from '../../../../lambdas/domain/orders/orders-repository';
+} from '../../../../lambdas/domain/storage/orders-repository';
 import { createDocumentClient } from '../../../../lambdas/lib/aws';
 import { orderFixture } from '../../../support/order-fixtures';
 import { STAND_IN_REGION, type StandIns, startStandIns } from '../../../support/stand-ins';

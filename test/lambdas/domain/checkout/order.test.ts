@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { orderItemSchema, toOrderItem } from '../../../../lambdas/domain/orders/order';
+import { toOrderItem } from '../../../../lambdas/domain/checkout/paid-checkout';
+import { orderItemSchema } from '../../../../lambdas/domain/storage/order';
 import { BEFORE_CUTOFF, paidCheckout, SESSION_ID } from '../../../support/order-fixtures';
 
 describe('toOrderItem', () => {

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clickAndDropCsv } from '../../../../lambdas/domain/fulfilment/dispatch-files';
-import { ordersToPack } from '../../../../lambdas/domain/operations/listing';
-import { findOrder } from '../../../../lambdas/domain/operations/order-actions';
 import {
   correctOrderAddress,
   InvalidCorrectionError,
-} from '../../../../lambdas/domain/orders/correct-address';
+} from '../../../../lambdas/domain/operations/correct-address';
+import { ordersToPack } from '../../../../lambdas/domain/operations/listing';
+import { findOrder } from '../../../../lambdas/domain/operations/order-actions';
 import { RefusedError } from '../../../../lambdas/domain/refusal';
-import { type OperationsHarness, startOperationsHarness } from '../operations/operations-harness';
+import { type OperationsHarness, startOperationsHarness } from './operations-harness';
 
 let h: OperationsHarness;
 beforeAll(async () => {

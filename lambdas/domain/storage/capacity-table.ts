@@ -1,6 +1,4 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite } from '../orders/conditional-writes';
-import { capacityDayKey, itemKey, type ShopTable } from '../orders/orders-table';
 import {
   attributeNames,
   type CapacityDay,
@@ -8,7 +6,8 @@ import {
   capacityDayFromItem,
   usedValues,
 } from './capacity-store';
-import { CLIENT_HOLD_NAMES, type ClientHoldItems, clientHoldsFromItem, replaceUpdate } from './client-holds';
+import { conditionalWrite } from './conditional-writes';
+import { capacityDayKey, itemKey, type ShopTable, TTL_ATTRIBUTE } from './orders-table';
 
 /** The capacity store over the SDK's document client: the only one (ADR 0035). */
 export function capacityStoreFromTable(table: ShopTable): CapacityStore {
@@ -52,6 +51,38 @@ export function capacityStoreFromTable(table: ShopTable): CapacityStore {
       );
       return capacityDayFromItem(date, Item);
     },
+  };
+}
+
+/** The client-holds items: client-holds.ts counts in them, clientHoldItemsFromTable stores them. */
+export interface ClientHoldItems {
+  /** The item's holds (`<day>/<hold id>`) and version (0: no item), read strongly consistent. */
+  read(pk: string): Promise<{ holds: ReadonlySet<string>; version: number }>;
+  /** Replaces the holds when the version is still `version`: false when another write came first. */
+  replace(pk: string, holds: ReadonlySet<string>, version: number, deleteAfter: number): Promise<boolean>;
+}
+
+const CLIENT_HOLD_NAMES = { '#holds': 'holds', '#version': 'version', '#ttl': TTL_ATTRIBUTE };
+
+/** The conditional update that replaces an item's holds. */
+function replaceUpdate(version: number): { update: string; condition: string } {
+  return {
+    update: 'SET #holds = :holds, #version = :next, #ttl = :deleteAfter',
+    condition: version === 0 ? 'attribute_not_exists(#version)' : '#version = :version',
+  };
+}
+
+/** An item as the document client reads it (plain values). */
+function clientHoldsFromItem(item: Record<string, unknown> | undefined): {
+  holds: ReadonlySet<string>;
+  version: number;
+} {
+  const holds = item?.holds;
+  const version = item?.version;
+  return {
+    holds:
+      holds instanceof Set ? new Set([...holds].filter((value) => typeof value === 'string')) : new Set(),
+    version: typeof version === 'number' && Number.isInteger(version) ? version : 0,
   };
 }
 

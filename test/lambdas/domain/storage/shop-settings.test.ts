@@ -4,13 +4,13 @@ import {
   readShopSettings,
   writeCapacitySettings,
   writeShopSettings,
-} from '../../../../lambdas/domain/shop-settings/settings-store';
+} from '../../../../lambdas/domain/storage/settings-store';
 import {
   checkShopMessage,
   createSettingsReader,
   type ShopSettings,
   settingsFromItem,
-} from '../../../../lambdas/domain/shop-settings/shop-settings';
+} from '../../../../lambdas/domain/storage/shop-settings';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';
 
 describe('checkShopMessage', () => {

@@ -2,9 +2,9 @@ import * as z from 'zod/mini';
 import { hasRefusedCharacters } from '../../../shared/refused-characters';
 import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../../shared/shop-status';
 import { initOnce } from '../../lib/cold-start';
-import { type CapacitySettings, capacityFromItem, capacityItemFields } from '../capacity/capacity-settings';
-import { PARTITION_KEY, SETTINGS_KEY } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
+import { type CapacitySettings, capacityFromItem, capacityItemFields } from './capacity-settings';
+import { PARTITION_KEY, SETTINGS_KEY } from './orders-table';
 
 const settingsItemSchema = z.object({
   [PARTITION_KEY]: z.literal(SETTINGS_KEY),
