@@ -29,6 +29,7 @@ import {
   adminStatusResponseSchema,
   adminTrackingImportResponseSchema,
   adminTrackingResponseSchema,
+  adminWeatherResponseSchema,
 } from '../shared/admin-responses';
 import { RefusedError } from '../shared/refusal';
 
@@ -196,6 +197,8 @@ export function createAdminClient(transport: AdminTransport) {
       call(adminRequestPaymentResponseSchema, ADMIN_API_PATHS.requestPayment, { body: { reference } }),
     decline: (reference: string) =>
       call(adminDeclineResponseSchema, ADMIN_API_PATHS.declineRequest, { body: { reference } }),
+    weather: (date?: string) =>
+      call(adminWeatherResponseSchema, ADMIN_API_PATHS.weather, { query: { date } }),
     file,
   };
 }

@@ -360,6 +360,31 @@ const COMMANDS: Record<string, Command> = {
         io.out('Post them Royal Mail 1st Class or faster: live animals may not go 2nd Class.');
     },
   },
+  weather: {
+    summary: "The coming dispatch day's orders by the forecast: fine, watch or at risk, and why",
+    usage: 'weather [--date next|YYYY-MM-DD] [--json]',
+    details: [
+      "Reads the forecast at the dispatch postcode (in the seller address) and at each order's postcode,",
+      'for the dispatch day and the day after, against the thresholds set in /admin.',
+      'Before 18:00 two days ahead it says when it will know. /admin delays the orders at risk in one press.',
+    ],
+    options: { date: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: 'none',
+    async run(shop, values, _p, io) {
+      const asked = values.date === undefined || values.date === 'next' ? undefined : values.date;
+      const dispatch = asked === undefined ? undefined : await dispatchDayFor(asked, '--date', shop);
+      const check = await shop.api.weather(dispatch?.day);
+      if (values.json) {
+        io.out(JSON.stringify(check, null, 2));
+        return;
+      }
+      if (dispatch?.note) io.out(dispatch.note);
+      io.out(check.summary);
+      if (check.state === 'checked')
+        for (const order of check.orders)
+          io.out(`  ${order.reference}  ${order.verdict.padEnd(7)}  ${order.reason}`);
+    },
+  },
   'mark-dispatched': {
     summary: 'Mark orders dispatched and email each customer once',
     usage: 'mark-dispatched <reference>[=TRACKING]... [--tracking NUMBER]',
@@ -666,7 +691,15 @@ const COMMANDS: Record<string, Command> = {
     options: {},
     positionals: 'none',
     async run(shop, _v, _p, io) {
-      const week = await shop.api.status();
+      // The weather is a line of its own: a check that fails never hides the week.
+      const [week, weather] = await Promise.all([
+        shop.api.status(),
+        shop.api.weather().then(
+          (check) => check.summary,
+          (error: unknown) =>
+            `Weather: not checked (${error instanceof Error ? error.message : 'the admin API did not answer'}).`,
+        ),
+      ]);
       const { shop: settings } = week;
       const modes: Record<(typeof SHOP_MODES)[number], string> = {
         open: 'open (taking paid orders)',
@@ -682,6 +715,7 @@ const COMMANDS: Record<string, Command> = {
       // Orders on any other day (moved by a delay, or left from a past week) are never hidden.
       for (const day of week.overdue) io.out(`Overdue: ${fullDate(day.date)}: ${summary(day)}.`);
       for (const day of week.later) io.out(`Then: ${fullDate(day.date)}: ${summary(day)}.`);
+      io.out(weather);
     },
   },
   capacity: {

@@ -101,6 +101,10 @@ export const adminDelaySchema = z.strictObject({
 });
 export type AdminDelayRequest = z.output<typeof adminDelaySchema>;
 
+/** Move just the orders of a dispatch day that the weather check marks at risk. */
+export const adminDelayAtRiskSchema = z.strictObject({ date: day });
+export type AdminDelayAtRiskRequest = z.output<typeof adminDelayAtRiskSchema>;
+
 /** A full refund; the page asks for confirmation before it sends this. */
 export const adminRefundSchema = z.strictObject({
   reference,

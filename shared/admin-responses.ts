@@ -433,3 +433,31 @@ export type AdminDeclineResponse = z.infer<typeof adminDeclineResponseSchema>;
 // `GET dispatch-csv?date=` answers text/csv (Royal Mail Click & Drop's import, an attachment named
 // click-and-drop-<date>.csv) and `GET packing-slips?date=` text/html (print it): both for the
 // undispatched orders of that dispatch day, or without `date` the day `status` calls next.
+
+/** One order's weather: "at risk", "watch", "fine", or "unknown" when its forecast could not be seen. */
+export const adminOrderWeatherSchema = z.object({
+  reference: text,
+  verdict: z.enum(['fine', 'watch', 'at risk', 'unknown']),
+  /** "−4 °C in Aberdeen on Tuesday morning"; for "unknown", why. */
+  reason: text,
+});
+export type AdminOrderWeather = z.infer<typeof adminOrderWeatherSchema>;
+
+/**
+ * `GET weather?date=`: the weather check of a dispatch day (the coming one without `date`). Before
+ * 18:00 London two days ahead it says when it will know. `summary` is the one line `orders status`
+ * prints. `delayTo`: where "Delay the orders at risk" moves them.
+ */
+export const adminWeatherResponseSchema = z.discriminatedUnion('state', [
+  z.object({ day: date, state: z.literal('not yet'), knownFrom: instant, summary: text }),
+  z.object({
+    day: date,
+    state: z.literal('checked'),
+    forecastSeen: z.boolean(),
+    orders: z.array(adminOrderWeatherSchema),
+    atRisk: count,
+    delayTo: date,
+    summary: text,
+  }),
+]);
+export type AdminWeatherResponse = z.infer<typeof adminWeatherResponseSchema>;

@@ -42,6 +42,8 @@ export interface OpsHarness {
       stripeDown?: boolean;
       /** The admin API's Stripe at another address during this run (a test's proxy). */
       stripeApiBase?: string;
+      /** The admin API's forecasts from this address (an Open-Meteo stand-in) during this run. */
+      forecastUrl?: string;
       /** Sees each request the admin API's Stripe client makes during this run. */
       onStripeRequest?: (request: Stripe.RequestEvent) => void;
     },
@@ -66,6 +68,8 @@ export async function startOpsHarness(): Promise<OpsHarness> {
     STRIPE_API_BASE: shop.simulator.url,
     SITE_URL: 'http://shop.test',
     SHOP_ID: TEST_SHOP_ID,
+    // No test reaches the internet: a forecast nobody set up is one that cannot be seen.
+    FORECAST_API_URL: 'http://127.0.0.1:9',
   };
   let stripeListener: ((request: Stripe.RequestEvent) => void) | undefined;
   const key = signingKey();
@@ -120,6 +124,7 @@ export async function startOpsHarness(): Promise<OpsHarness> {
         ...(options.emailDown && { SES_ENDPOINT: unreachable }),
         ...(options.stripeDown && { STRIPE_API_BASE: unreachable }),
         ...(options.stripeApiBase !== undefined && { STRIPE_API_BASE: options.stripeApiBase }),
+        ...(options.forecastUrl !== undefined && { FORECAST_API_URL: options.forecastUrl }),
       });
       const code = await runCli(
         [...args],

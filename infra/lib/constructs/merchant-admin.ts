@@ -47,6 +47,8 @@ export const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string }> =
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.capacity },
   { method: HttpMethod.GET, path: ADMIN_API_PATHS.dispatchCsv },
   { method: HttpMethod.GET, path: ADMIN_API_PATHS.packingSlips },
+  { method: HttpMethod.GET, path: ADMIN_API_PATHS.weather },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.delayAtRisk },
 ];
 
 /** How long an ID or access token lives; the page renews it with the refresh token. */

@@ -115,7 +115,7 @@ export async function markDispatched(
     (o) => ({
       to: o.customerEmail,
       replyTo: deps.seller.email,
-      content: renderDispatchEmail(o, deps.seller),
+      content: renderDispatchEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
     }),
     deps,
   );
@@ -195,8 +195,8 @@ export async function updateTrackingNumber(
       to: o.customerEmail,
       replyTo: deps.seller.email,
       content: dispatchEmailGone
-        ? renderTrackingUpdateEmail(o, deps.seller)
-        : renderDispatchEmail(o, deps.seller),
+        ? renderTrackingUpdateEmail(o, deps.seller, deps.orderPage?.linkFor(o))
+        : renderDispatchEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
     }),
     deps,
   );
@@ -308,7 +308,7 @@ export async function delayDispatch(
       (o) => ({
         to: o.customerEmail,
         replyTo: deps.seller.email,
-        content: renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller),
+        content: renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller, deps.orderPage?.linkFor(o)),
       }),
       deps,
     );

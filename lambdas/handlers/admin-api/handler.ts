@@ -4,6 +4,7 @@ import {
   adminAddressSchema,
   adminCapacityQuerySchema,
   adminCapacitySetSchema,
+  adminDelayAtRiskSchema,
   adminDelaySchema,
   adminDispatchDayQuerySchema,
   adminDispatchSchema,
@@ -36,6 +37,7 @@ import {
   type AdminStatusResponse,
   type AdminTrackingImportResponse,
   type AdminTrackingResponse,
+  type AdminWeatherResponse,
 } from '../../../shared/admin-responses';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
@@ -66,17 +68,25 @@ import { declineRequest, requestPayment } from '../../domain/operations/request-
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
+import { orderPageKeys, orderPageLinks } from '../../domain/order-page/order-page-token';
 import { RefusedError } from '../../domain/refusal';
 import { findByReference, recordsByReference } from '../../domain/storage/records';
 import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
+import { delayOrdersAtRisk } from '../../domain/weather/delay-at-risk';
+import { loadForecastSource } from '../../domain/weather/forecast-source';
+import type { ForecastSource } from '../../domain/weather/open-meteo';
+import { postcodeInAddress } from '../../domain/weather/postcode-places';
+import { checkWeather } from '../../domain/weather/weather-check';
+import { comingWeatherDay, weatherView } from '../../domain/weather/weather-view';
 import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
-import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
+import { adminRuntimeEnvSchema, type Env, parseEnv, stripeEnvSchema } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
 import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
+import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
 import { readSecretString } from '../../lib/secrets-extension';
 import { createSesClient } from '../../lib/ses-client';
@@ -97,15 +107,33 @@ export const ADMIN_ERRORS = {
  * here, first. The local stack has no CloudFront and sets none.
  */
 export function originValueFromEnv(env: Env): (() => Promise<string>) | undefined {
-  const parsed = z.safeParse(z.object({ ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)) }), env);
+  const parsed = z.safeParse(
+    z.object({
+      ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)),
+      // The extension's port as the template sets it: a moved port must not lock the admin out.
+      PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: stripeEnvSchema.shape.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
+    }),
+    env,
+  );
   if (!parsed.success) return undefined;
-  return initOnce(() => readSecretString(parsed.data.ORIGIN_VERIFY_SECRET_ID, {}));
+  const { ORIGIN_VERIFY_SECRET_ID: secretId, PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: port } = parsed.data;
+  return initOnce(() => readSecretString(secretId, { port }));
+}
+
+/** What the admin's weather check adds to the shop's clients: the forecast and where parcels leave from. */
+export interface AdminWeatherDeps {
+  forecast: ForecastSource;
+  dispatchPostcode: string | undefined;
 }
 
 /** The clients and settings the operator's actions need, from the environment: once per cold start. */
-export async function loadAdminDeps(env: Env): Promise<ShopStripeDeps> {
+export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
   const config = parseEnv(adminRuntimeEnvSchema, env);
-  const secrets = await loadStripeSecrets(config);
+  const [secrets, forecast, orderPageSecret] = await Promise.all([
+    loadStripeSecrets(config),
+    loadForecastSource(config),
+    loadOrderPageSecret(config),
+  ]);
   const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
   const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
@@ -116,7 +144,12 @@ export async function loadAdminDeps(env: Env): Promise<ShopStripeDeps> {
     siteUrl: config.SITE_URL,
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
     shopId: config.SHOP_ID,
+    ...(orderPageSecret !== undefined && {
+      orderPage: orderPageLinks(config.SITE_URL, orderPageKeys(orderPageSecret)),
+    }),
     now: () => new Date(),
+    forecast,
+    dispatchPostcode: postcodeInAddress(config.SELLER_ADDRESS),
   };
 }
 
@@ -156,7 +189,8 @@ function parseQuery<T extends z.ZodMiniType>(schema: T, event: HttpEvent): z.out
   return parseBody(schema, event.queryStringParameters ?? {});
 }
 
-type Deps = ShopStripeDeps;
+export type AdminDeps = ShopStripeDeps & AdminWeatherDeps;
+type Deps = AdminDeps;
 type Handle = (request: HttpRequest<Deps>, actor: string) => Promise<HttpResult>;
 
 /** `GET orders`: a window of dispatch days (or one day), or a search, optionally of one status. */
@@ -333,6 +367,22 @@ const delayOrders: Handle = async ({ event, deps }, actor) => {
   return json(200, delayView(await delayDispatch({ ...body, actor }, deps), deps.now()));
 };
 
+/**
+ * `GET weather?date=`: the weather check of a dispatch day (the coming one without a date). A
+ * provider that fails or is slow makes its orders "unknown" (checkWeather), never an error.
+ */
+const getWeather: Handle = async ({ event, deps }) => {
+  const query = parseQuery(adminDispatchDayQuerySchema, event);
+  const day = query.date === undefined ? comingWeatherDay(deps.now()) : packingDay(query.date);
+  return json(200, weatherView(await checkWeather(day, deps)) satisfies AdminWeatherResponse);
+};
+
+/** `POST orders/delay-at-risk`: just the day's orders at risk moved, through delay's own path. */
+const delayAtRisk: Handle = async ({ event, deps }, actor) => {
+  const body = parseBody(adminDelayAtRiskSchema, readJsonBody(event, MAX_BODY_BYTES));
+  return json(200, delayView(await delayOrdersAtRisk(body.date, actor, deps), deps.now()));
+};
+
 const refund: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminRefundSchema, readJsonBody(event, MAX_BODY_BYTES));
   const result = await refundOrder(body.reference, { reason: body.reason, actor }, deps);
@@ -405,6 +455,8 @@ export const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' |
   { path: ADMIN_API_PATHS.resume, name: 'resume', method: 'POST', handle: resume },
   { path: ADMIN_API_PATHS.requestPayment, name: 'request-payment', method: 'POST', handle: sendPaymentLink },
   { path: ADMIN_API_PATHS.declineRequest, name: 'decline', method: 'POST', handle: decline },
+  { path: ADMIN_API_PATHS.weather, name: 'weather', method: 'GET', handle: getWeather },
+  { path: ADMIN_API_PATHS.delayAtRisk, name: 'delay-at-risk', method: 'POST', handle: delayAtRisk },
 ];
 
 /** A refused transition is the merchant's to read: 409 with the domain's own words. */

@@ -123,6 +123,13 @@ const baseRoutes: Record<string, Handler> = {
   [`GET ${API}/status`]: () => jsonResponse(STATUS),
   [`GET ${API}/orders`]: () => jsonResponse({ records: [order(), SECOND] }),
   [`GET ${API}/order`]: () => jsonResponse({ record: order() }),
+  [`GET ${API}/weather`]: () =>
+    jsonResponse({
+      day: '2026-11-30',
+      state: 'not yet',
+      knownFrom: '2026-11-28T18:00:00.000Z',
+      summary: 'The weather for Monday 30 November is checked from 18:00 on Saturday 28 November.',
+    }),
 };
 
 let codes = 0;
@@ -1295,5 +1302,77 @@ describe('tracking and part refunds on the page', () => {
     ).toHaveTextContent('Line 3 (nosuchref123): No order or request with reference nosuchref123.');
     const sent = calls.filter((call) => call.url === `${API}/orders/tracking-import`);
     expect(sent.map((call) => JSON.parse(call.body))).toEqual([{ csv }]);
+  });
+});
+
+describe('the weather of the coming dispatch day', () => {
+  const CHECKED = {
+    day: '2026-11-30',
+    state: 'checked',
+    forecastSeen: true,
+    orders: [
+      { reference: 'A1B2C3D4E5F6', verdict: 'at risk', reason: '−4 °C in Aberdeen on Tuesday morning' },
+      { reference: 'B2C3D4E5F6A1', verdict: 'fine', reason: '6 °C to 12 °C in Bristol' },
+    ],
+    atRisk: 1,
+    delayTo: '2026-12-01',
+    summary: 'Weather for Monday 30 November (2 orders): 1 at risk, 1 fine.',
+  };
+
+  it('before the evening two days ahead, says when it will know', async () => {
+    stubNetwork(baseRoutes);
+    signedIn();
+    expect(
+      await screen.findByText(
+        'The weather for Monday 30 November is checked from 18:00 on Saturday 28 November.',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+  });
+
+  it('shows each order’s verdict and why; delays just the order at risk after asking', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/weather`]: () => jsonResponse(CHECKED),
+      [`POST ${API}/orders/delay-at-risk`]: () =>
+        jsonResponse({
+          from: '2026-11-30',
+          to: '2026-12-01',
+          moved: ['A1B2C3D4E5F6'],
+          emailed: ['A1B2C3D4E5F6'],
+        }),
+    });
+    const { user } = signedIn();
+    const list = await screen.findByRole(
+      'list',
+      { name: 'Weather for Monday 30 November' },
+      { timeout: 5000 },
+    );
+    expect(list).toHaveTextContent('At risk A1B2C3D4E5F6: −4 °C in Aberdeen on Tuesday morning');
+    expect(list).toHaveTextContent('Fine B2C3D4E5F6A1: 6 °C to 12 °C in Bristol');
+
+    await user.click(screen.getByRole('button', { name: 'Delay the 1 order at risk to Tuesday 1 December' }));
+    expect(screen.getByText('Email 1 customer that their order moves to Tuesday 1 December?')).toBeVisible();
+    expect(calls.some((call) => call.url.endsWith('/orders/delay-at-risk'))).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    expect(
+      await screen.findByText(
+        '1 order(s) at risk moved from Monday 30 November to Tuesday 1 December; 1 delay email(s) sent to the customers.',
+      ),
+    ).toBeVisible();
+    const posted = calls.filter((call) => call.url === `${API}/orders/delay-at-risk`);
+    expect(posted.map((call) => JSON.parse(call.body))).toEqual([{ date: '2026-11-30' }]);
+  });
+
+  it('a weather check that fails says it could not see the forecast, and the week still shows', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/weather`]: () => jsonResponse({ error: 'Internal error' }, 500),
+    });
+    signedIn();
+    expect(await screen.findByText(/^Could not see the forecast/, {}, { timeout: 5000 })).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Next dispatch: Monday 30 November' })).toBeVisible();
   });
 });

@@ -3,6 +3,7 @@ import { ADMIN_API_PATHS } from '../../../../shared/admin-api-paths';
 import type {
   AdminAddressRequest,
   AdminCapacitySet,
+  AdminDelayAtRiskRequest,
   AdminDelayRequest,
   AdminDispatchRequest,
   AdminListQuery,
@@ -30,6 +31,7 @@ import {
   adminStatusResponseSchema,
   adminTrackingImportResponseSchema,
   adminTrackingResponseSchema,
+  adminWeatherResponseSchema,
 } from '../../../../shared/admin-responses';
 import type { AdminSession } from './admin-session';
 
@@ -188,6 +190,9 @@ export function createAdminApi(
       call(adminRequestPaymentResponseSchema, ADMIN_API_PATHS.requestPayment, { reference }),
     decline: (reference: string) =>
       call(adminDeclineResponseSchema, ADMIN_API_PATHS.declineRequest, { reference }),
+    weather: () => call(adminWeatherResponseSchema, ADMIN_API_PATHS.weather),
+    delayAtRisk: (body: AdminDelayAtRiskRequest) =>
+      call(adminDelayResponseSchema, ADMIN_API_PATHS.delayAtRisk, body),
     /**
      * A file of the day (the Click & Drop CSV, the packing slips) fetched with the token, since a
      * plain link cannot carry it; undefined when it could not be fetched.

@@ -1,6 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AdminRecordView, AdminStatusResponse } from '../../../../shared/admin-responses';
+import type {
+  AdminOrderWeather,
+  AdminRecordView,
+  AdminStatusResponse,
+  AdminWeatherResponse,
+} from '../../../../shared/admin-responses';
 import { describeClosedDay } from '../../../../shared/closed-day';
 import { describeOverLimit } from '../../../../shared/over-limit';
 import type { AdminApi } from './admin-api';
@@ -100,6 +105,7 @@ function WeekContent({
         )}
         <DayFiles api={api} date={next.date} />
       </div>
+      <WeatherCard api={api} onDelayed={reload} />
       <div className="card">
         <h2>To dispatch on {day}</h2>
         <RecordList api={api} records={records} onChanged={reload} label={`Orders for ${day}`} />
@@ -244,5 +250,107 @@ function DelayDay({
         error={action.fieldError('reason')}
       />
     </ConfirmedAction>
+  );
+}
+
+const VERDICTS: Record<AdminOrderWeather['verdict'], string> = {
+  'at risk': 'At risk',
+  watch: 'Watch',
+  fine: 'Fine',
+  unknown: 'Unknown',
+};
+
+type WeatherLoaded = { weather: AdminWeatherResponse } | { failed: string } | undefined;
+
+/**
+ * The weather check of the coming dispatch day, loaded apart from the week so a slow or failed
+ * forecast never holds up the rest of the page. From 18:00 two days before the day it shows each
+ * order's verdict and why; before then, when it will know. Its one action moves just the orders
+ * at risk to the next working day, asking first, since the delay emails cannot be unsent.
+ */
+function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void }) {
+  const [loaded, setLoaded] = useState<WeatherLoaded>(undefined);
+  const action = useAdminAction();
+
+  const load = useCallback(async () => {
+    const answer = await api.weather();
+    setLoaded(answer.ok ? { weather: answer.value } : { failed: answer.message });
+  }, [api]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (loaded === undefined) {
+    return (
+      <div className="card">
+        <h2>Weather</h2>
+        <p className="loading" role="status">
+          Checking the forecast…
+        </p>
+      </div>
+    );
+  }
+  if ('failed' in loaded) {
+    return (
+      <div className="card">
+        <h2>Weather</h2>
+        <p>Could not see the forecast: {loaded.failed}</p>
+      </div>
+    );
+  }
+  const { weather } = loaded;
+  const heading = `Weather for ${formatDay(weather.day)}`;
+  if (weather.state === 'not yet') {
+    return (
+      <div className="card">
+        <h2>{heading}</h2>
+        <p>{weather.summary}</p>
+      </div>
+    );
+  }
+  const ordersText = weather.atRisk === 1 ? '1 order' : `${weather.atRisk} orders`;
+  const customersText = weather.atRisk === 1 ? '1 customer' : `${weather.atRisk} customers`;
+  const delay = async () => {
+    const answer = await action.run(
+      () => api.delayAtRisk({ date: weather.day }),
+      (result) =>
+        `${result.moved.length} order(s) at risk moved from ${formatDay(result.from)} to ${formatDay(result.to)}; ${result.emailed.length} delay email(s) sent to the customers.`,
+    );
+    if (answer !== undefined) {
+      onDelayed();
+      void load();
+    }
+  };
+  return (
+    <ConfirmedAction
+      action={action}
+      heading={
+        <>
+          <h2>{heading}</h2>
+          <p>{weather.summary}</p>
+          {!weather.forecastSeen && (
+            <p className="admin-notice" role="alert">
+              Could not see the forecast for some orders, so they are not checked. Try again later.
+            </p>
+          )}
+          {weather.orders.length > 0 && (
+            <ul className="admin-weather" aria-label={heading}>
+              {weather.orders.map((order) => (
+                <li key={order.reference} className={`admin-weather__${order.verdict.replace(' ', '-')}`}>
+                  <strong>{VERDICTS[order.verdict]}</strong> {order.reference}: {order.reason}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      }
+      label={`Delay the ${ordersText} at risk to ${formatDay(weather.delayTo)}`}
+      question={`Email ${customersText} that their order moves to ${formatDay(weather.delayTo)}?`}
+      confirmLabel="Confirm"
+      pendingLabel="Delaying…"
+      onConfirm={delay}
+      finished={weather.atRisk === 0}
+    />
   );
 }
