@@ -1,7 +1,11 @@
 // Reads back the CSV Click & Drop exports once labels are printed: each row is one of our orders
 // (its "Order reference", which our import file set, dispatch-files.ts) with the tracking number
 // Royal Mail gave its label. The export's columns vary with the account's export settings, so
-// columns are found by their heading, in any case and order, never by position.
+// columns are found by their heading, in any case and order, never by position. The headings: Royal
+// Mail's help centre documents the order import's fields ("Order Import spreadsheet field
+// specifications", help.parcel.royalmail.com, article 360000250093); the export's own headings
+// were not found in a public source here, so the usual names are all accepted.
+import { CsvError, parse } from 'csv-parse/sync';
 
 /** Headings that carry our reference: Click & Drop echoes ours as "Order reference"; "Channel reference" in some exports. */
 const REFERENCE_HEADINGS = ['order reference', 'channel reference', 'reference', 'customer reference'];
@@ -29,48 +33,35 @@ export class UnreadableExportError extends Error {
 }
 
 /**
- * RFC 4180 records: quoted fields (with doubled quotes, commas and line breaks inside), CRLF or
- * LF, a UTF-8 byte order mark (Excel and Click & Drop write one). Each record with the line it
- * starts on. Twenty lines instead of a dependency for the one file the shop reads.
+ * The file's records, each with the line it starts on: csv-parse reads quoted fields (doubled
+ * quotes, commas and line breaks inside), CRLF or LF and the byte order mark Excel and Click &
+ * Drop write; a row with more or fewer fields than the heading is kept (relaxed), not refused.
+ * @throws UnreadableExportError naming the line where the CSV itself is broken (an open quote).
  */
 export function parseCsv(text: string): Array<{ line: number; fields: string[] }> {
-  const records: Array<{ line: number; fields: string[] }> = [];
-  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let recordLine = 1;
-  const endRecord = () => {
-    fields.push(field);
-    if (!(fields.length === 1 && fields[0] === '')) records.push({ line: recordLine, fields });
-    fields = [];
-    field = '';
-  };
-  for (let i = 0; i < body.length; i += 1) {
-    const c = body[i];
-    if (quoted) {
-      if (c === '"' && body[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (c === '"') quoted = false;
-      else {
-        if (c === '\n') line += 1;
-        field += c;
-      }
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      fields.push(field);
-      field = '';
-    } else if (c === '\r' || c === '\n') {
-      if (c === '\r' && body[i + 1] === '\n') i += 1;
-      endRecord();
-      line += 1;
-      recordLine = line;
-    } else field += c;
+  try {
+    const records: Array<{ line: number; fields: string[] }> = [];
+    parse(text, {
+      bom: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      // context.lines is the line the record ends on; it starts as many line breaks earlier.
+      on_record: (fields: string[], context) => {
+        const breaks = fields.reduce((sum, field) => sum + (field.match(/\r?\n/g)?.length ?? 0), 0);
+        records.push({ line: context.lines - breaks, fields });
+        return fields;
+      },
+    });
+    return records;
+  } catch (error) {
+    if (error instanceof CsvError) {
+      throw new UnreadableExportError(
+        `The file is not a readable CSV (line ${error.lines ?? '?'}): ${error.message}`,
+      );
+    }
+    throw error;
   }
-  if (field !== '' || fields.length > 0) endRecord();
-  return records;
 }
 
 function columnOf(headings: string[], names: readonly string[]): number {

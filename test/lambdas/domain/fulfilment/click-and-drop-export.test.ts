@@ -52,3 +52,19 @@ describe('parseCsv', () => {
     ]);
   });
 });
+
+describe('parseCsv through csv-parse', () => {
+  it('keeps a row shorter or longer than the heading, and a stray quote inside a field', () => {
+    expect(parseCsv('a,b,c\r\n1,2\r\n3,4,5,6\r\n7,x"y,8')).toEqual([
+      { line: 1, fields: ['a', 'b', 'c'] },
+      { line: 2, fields: ['1', '2'] },
+      { line: 3, fields: ['3', '4', '5', '6'] },
+      { line: 4, fields: ['7', 'x"y', '8'] },
+    ]);
+  });
+
+  it('refuses a file whose quote never closes, naming it as not a readable CSV', () => {
+    expect(() => parseCsv('a,b\r\n1,"open\r\n2,3')).toThrow(UnreadableExportError);
+    expect(() => parseCsv('a,b\r\n1,"open\r\n2,3')).toThrow(/^The file is not a readable CSV \(line \d+\): /);
+  });
+});
