@@ -57,6 +57,14 @@ export interface IdentityProviderOptions {
   clientId: string;
   /** The app client's callback and sign-out URLs (exact matches), e.g. `http://localhost:3000/admin`. */
   redirectUris: readonly string[];
+  /** Its sign-out URLs, when they differ from the callbacks (the template's LogoutURLs). */
+  logoutUris?: readonly string[];
+  /** Its AllowedOAuthScopes: a request for any other is refused, as Cognito refuses it. @default openid, email */
+  scopes?: readonly string[];
+  /** Its AllowedOAuthFlows: `code` must be among them for the sign-in to start. @default code */
+  flows?: readonly string[];
+  /** Whether its ExplicitAuthFlows include ALLOW_REFRESH_TOKEN_AUTH. @default true */
+  refreshTokens?: boolean;
   users: readonly LocalUser[];
   /** The clock tokens are dated by (tests move it to see expiry). */
   now?: () => Date;
@@ -195,7 +203,9 @@ ${error === undefined ? '' : `<p role="alert">${escapeHtml(error)}</p>`}
 export async function startIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
   const now = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
   const key = new SigningKey();
-  const origins = new Set(options.redirectUris.map((uri) => new URL(uri).origin));
+  const logoutUris = options.logoutUris ?? options.redirectUris;
+  const scopes = options.scopes ?? ['openid', 'email'];
+  const origins = new Set([...options.redirectUris, ...logoutUris].map((uri) => new URL(uri).origin));
   const pending = new Map<string, AuthorizeRequest & { expiresAt: number }>();
   const codes = new Map<string, AuthorizeRequest & Grant>();
   const sessions = new Map<string, Omit<Grant, 'scope'>>();
@@ -304,6 +314,8 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     };
     if (query.get('response_type') !== 'code')
       return redirect(res, back(request, { error: 'unsupported_response_type' }));
+    if (!(options.flows ?? ['code']).includes('code'))
+      return redirect(res, back(request, { error: 'unauthorized_client' }));
     if (query.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(request.codeChallenge))
       return redirect(
         res,
@@ -312,7 +324,8 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
           error_description: 'code_challenge with code_challenge_method=S256 is required',
         }),
       );
-    if (!request.scope.split(' ').includes('openid'))
+    const requested = request.scope.split(' ');
+    if (!requested.includes('openid') || requested.some((scope) => !scopes.includes(scope)))
       return redirect(res, back(request, { error: 'invalid_scope' }));
     const session = sessions.get(cookieValue(req, SESSION_COOKIE) ?? '');
     if (session !== undefined && session.expiresAt > now()) return redirect(res, issueCode(request, session));
@@ -365,6 +378,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
         return sendJson(res, 200, { ...tokens(issued), refresh_token: refreshToken }, cors);
       }
       case 'refresh_token': {
+        if (options.refreshTokens === false) return fail('unauthorized_client');
         const grant = refreshTokens.get(form.get('refresh_token') ?? '');
         if (grant === undefined || grant.expiresAt <= now()) return fail('invalid_grant');
         // Cognito does not rotate refresh tokens unless asked to: the same one works until it expires.
@@ -395,7 +409,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   const logout = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
     if (query.get('client_id') !== options.clientId) return errorPage(res, 400, 'Unknown client_id.');
     const logoutUri = query.get('logout_uri') ?? '';
-    if (!options.redirectUris.includes(logoutUri))
+    if (!logoutUris.includes(logoutUri))
       return errorPage(res, 400, 'logout_uri is not a sign-out URL of this app client.');
     sessions.delete(cookieValue(req, SESSION_COOKIE) ?? '');
     return redirect(res, logoutUri, {
@@ -443,7 +457,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
           response_types_supported: ['code'],
           grant_types_supported: ['authorization_code', 'refresh_token'],
           code_challenge_methods_supported: ['S256'],
-          scopes_supported: ['openid', 'email'],
+          scopes_supported: scopes,
           subject_types_supported: ['public'],
           id_token_signing_alg_values_supported: ['RS256'],
           token_endpoint_auth_methods_supported: ['none'],

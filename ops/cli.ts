@@ -567,7 +567,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   refund: {
-    summary: 'Refund an order in full through Stripe and email the customer',
+    summary: 'Refund an order (what part refunds left of it) through Stripe and email the customer',
     usage: 'refund <reference> [--bottles N] [--delivery] [--reason supply|doa|other]',
     details: [
       'Refused for an order already refunded (here or in the Stripe Dashboard).',
@@ -610,13 +610,13 @@ const COMMANDS: Record<string, Command> = {
           );
         if (order.emails.find((e) => e.kind === 'refund')?.state !== 'sent')
           throw new IncompleteError(
-            `${order.reference}: refunded ${formatGbp(order.totalPence)} in full${order.refundId ? ` (Stripe refund ${order.refundId})` : ''}, but the refund email could not be sent (${why}). Run refund ${order.reference} again once email works: it refunds nothing twice and sends the email.`,
+            `${order.reference}: refunded${order.partlyRefundedPence ? ` the remaining ${formatGbp(order.totalPence - order.partlyRefundedPence)}` : ` ${formatGbp(order.totalPence)} in full`}${order.refundId ? ` (Stripe refund ${order.refundId})` : ''}, but the refund email could not be sent (${why}). Run refund ${order.reference} again once email works: it refunds nothing twice and sends the email.`,
           );
         throw error;
       });
       const email = result.refundEmail;
       io.out(
-        `${result.reference}: refunded ${formatGbp(result.record.totalPence)} in full (Stripe refund ${result.refundId}, reason ${reason}); ${
+        `${result.reference}: refunded ${result.pence < result.record.totalPence ? `the remaining ${formatGbp(result.pence)} (all ${formatGbp(result.record.totalPence)} now refunded)` : `${formatGbp(result.pence)} in full`} (Stripe refund ${result.refundId}, reason ${reason}); ${
           email.state === 'sent'
             ? `refund email sent${email.by === 'this run' ? '' : ` (by ${email.by})`}`
             : email.state === 'being sent'

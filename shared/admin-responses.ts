@@ -146,6 +146,11 @@ export const adminOrderViewSchema = z.object({
   partlyRefundedPence: z.optional(count),
   /** The shop's own part refunds, oldest first. */
   partRefunds: z.optional(z.array(partRefundSchema)),
+  /**
+   * What a full refund would refund now, in pence: the total less what was refunded in part; 0
+   * once refunded. What the refund button and its confirmation name.
+   */
+  refundablePence: count,
   payment: stripePaymentSchema,
 });
 export type AdminOrderView = z.infer<typeof adminOrderViewSchema>;
@@ -361,13 +366,15 @@ export const adminDelayResponseSchema = z.object({
 export type AdminDelayResponse = z.infer<typeof adminDelayResponseSchema>;
 
 /**
- * `POST orders/refund`. A second press is a 409 naming the refund already made. `refundEmail`:
+ * `POST orders/refund`: whatever is left refunded. A second press is a 409 naming the refund already made. `refundEmail`:
  * who sent the refund email: this call, the Stripe webhook (it may record the refund first), or
  * either of the webhook and another call.
  */
 export const adminRefundResponseSchema = z.object({
   ...actionShape,
   refundId: text,
+  /** What this refund refunded, in pence (Stripe's figure): the total, or what part refunds left. */
+  pence: count,
   refundEmail: z.union([
     z.object({
       state: z.literal('sent'),

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { z } from 'zod';
-import { ADMIN_CONFIG_PATH, ADMIN_PAGE_PATH, adminConfigSchema } from '../../shared/admin-config';
-import { LOCAL_MERCHANT, type LocalUser, localMerchant, startIdentityProvider } from '../identity-provider';
+import { ADMIN_CONFIG_PATH, adminConfigSchema } from '../../shared/admin-config';
+import { LOCAL_MERCHANT, type LocalUser, startIdentityProvider } from '../identity-provider';
 import { portMessage, startSesLocal } from '../ses-local';
 import { createStaticSite } from '../static-site';
 import { type StripeSimulator, startStripeSimulator } from '../stripe-simulator/server';
@@ -15,6 +15,12 @@ import { type Assembly, mentionedIds, readAssembly, resourcesOfType } from './as
 import { type AwsGate, startAwsGate } from './aws-gate';
 import { type FunctionSpec, type RunningFunction, startFunction } from './function-host';
 import { createHttpApi } from './http-api';
+import { readAppClient } from './identity';
+import {
+  applyResponseHeaders,
+  type ResponseHeadersPolicy,
+  readResponseHeadersPolicy,
+} from './response-headers';
 
 /** The simulator's keys: local values, never used outside this machine. */
 export const REHEARSAL_STRIPE = {
@@ -45,6 +51,10 @@ export interface Rehearsal {
   simulator: StripeSimulator;
   identityProvider: { url: string; clientId: string; users: readonly LocalUser[] };
   assembly: Assembly;
+  /** The orders table, as the app stack's output names it (what `npm run orders` reads). */
+  ordersTableName: string;
+  /** The functions' MERCHANT_EMAIL: where the new-order notices go. */
+  merchantEmail: string;
   /** Runs each scheduled rule's target now, as EventBridge would at its next tick. */
   runSchedule(): Promise<unknown[]>;
   close(): Promise<void>;
@@ -170,15 +180,19 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     closers.push(() => closeServer(front));
     const url = `http://localhost:${port}`;
 
-    // The template's app client: its id is the JWT authorizer's audience.
-    const clientIds = resourcesOfType(assembly, 'AWS::Cognito::UserPoolClient').map(([id]) =>
-      assembly.resolveString(app, { Ref: id }),
-    );
-    const adminUsers = options.adminUsers ?? [localMerchant(LOCAL_MERCHANT.email, LOCAL_MERCHANT.password)];
+    // The template's app client (its id is the JWT authorizer's audience) and its merchants' group.
+    const client = readAppClient(assembly, url);
+    const adminUsers = options.adminUsers ?? [
+      { email: LOCAL_MERCHANT.email, password: LOCAL_MERCHANT.password, groups: client.groups },
+    ];
     const identityProvider = await startIdentityProvider({
       port: options.identityProviderPort,
-      clientId: clientIds[0] ?? 'rehearsal-admin-page',
-      redirectUris: [`${url}${ADMIN_PAGE_PATH}`],
+      clientId: client.clientId,
+      redirectUris: client.callbackUrls,
+      logoutUris: client.logoutUrls,
+      scopes: client.scopes,
+      flows: client.flows,
+      refreshTokens: client.refreshTokens,
       users: adminUsers,
     });
     closers.push(() => identityProvider.close());
@@ -249,7 +263,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     }
 
     const serveApi = await createHttpApi({ assembly, functions, identityProvider, log });
-    const behaviours = readBehaviours(assembly, secrets);
+    const behaviours = readBehaviours(assembly, secrets, localiser(assembly, url, identityProvider.url));
     const siteDir = siteAssetDir(assembly);
     const site = createStaticSite(siteDir);
     const adminConfig = adminConfigSchema.parse({
@@ -261,15 +275,16 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
       try {
         const behaviour = behaviours.find((candidate) => candidate.matches(pathname));
-        if (behaviour) {
-          if (!behaviour.methods.includes(req.method ?? 'GET')) {
-            res.writeHead(403, { 'content-type': 'text/plain' });
-            res.end('This distribution is not configured to allow the HTTP request method that was used.');
-            return;
-          }
+        applyResponseHeaders(res, behaviour?.responseHeaders);
+        if (behaviour && !behaviour.methods.includes(req.method ?? 'GET')) {
+          res.writeHead(403, { 'content-type': 'text/plain' });
+          res.end('This distribution is not configured to allow the HTTP request method that was used.');
+          return;
+        }
+        if (behaviour?.origin.api) {
           const viewer = `${req.socket.remoteAddress ?? '127.0.0.1'}:${req.socket.remotePort ?? 0}`;
           const status = await serveApi(req, res, {
-            ...behaviour.originHeaders,
+            ...behaviour.origin.headers,
             'cloudfront-viewer-address': viewer,
           });
           log(`${req.method} ${pathname} ${status}`);
@@ -326,6 +341,8 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       simulator,
       identityProvider: { url: identityProvider.url, clientId: identityProvider.clientId, users: adminUsers },
       assembly,
+      ordersTableName: assembly.resolveString(app, assembly.app.template.Outputs.OrdersTableName?.Value),
+      merchantEmail: specs.map((spec) => spec.env.MERCHANT_EMAIL).find((email) => email !== undefined) ?? '',
       runSchedule: () => Promise.all(scheduled.map(({ rule, target }) => runRule(rule, target))),
       close,
     };
@@ -350,7 +367,9 @@ function siteAssetDir(assembly: Assembly): string {
 interface Behaviour {
   matches(pathname: string): boolean;
   methods: readonly string[];
-  originHeaders: Readonly<Record<string, string>>;
+  /** The API's behaviours carry the origin's custom headers; the site bucket's carry none. */
+  origin: { api: true; headers: Readonly<Record<string, string>> } | { api: false };
+  responseHeaders: ResponseHeadersPolicy | undefined;
 }
 
 /** CloudFront's `*` matches any characters, `/` included. */
@@ -362,24 +381,28 @@ function pathMatcher(pattern: string): (pathname: string) => boolean {
   return (pathname) => new RegExp(`^${source}$`).test(pathname);
 }
 
+const behaviourSchema = z.object({
+  TargetOriginId: z.string(),
+  AllowedMethods: z.array(z.string()).default(['GET', 'HEAD']),
+  ResponseHeadersPolicyId: z.unknown().optional(),
+});
+
 /**
- * The distribution's cache behaviours whose origin is not the site bucket (the API), in the
- * template's order, with each origin's custom headers (secrets' dynamic references resolved).
+ * The distribution's cache behaviours in the template's order, the default last: each with its
+ * origin (the API's with its custom headers, secrets' dynamic references resolved) and its
+ * response headers policy.
  */
-function readBehaviours(assembly: Assembly, secrets: ReadonlyMap<string, string>): Behaviour[] {
+function readBehaviours(
+  assembly: Assembly,
+  secrets: ReadonlyMap<string, string>,
+  localise: (name: string, value: string) => string,
+): Behaviour[] {
   const [distribution] = resourcesOfType(assembly, 'AWS::CloudFront::Distribution');
   if (!distribution) return [];
   const config = z
     .object({
-      CacheBehaviors: z
-        .array(
-          z.object({
-            PathPattern: z.string(),
-            TargetOriginId: z.string(),
-            AllowedMethods: z.array(z.string()),
-          }),
-        )
-        .default([]),
+      CacheBehaviors: z.array(behaviourSchema.extend({ PathPattern: z.string() })).default([]),
+      DefaultCacheBehavior: behaviourSchema,
       Origins: z.array(
         z.object({
           Id: z.string(),
@@ -392,18 +415,60 @@ function readBehaviours(assembly: Assembly, secrets: ReadonlyMap<string, string>
     })
     .parse(distribution[1].Properties.DistributionConfig);
   const dynamicReference = /^\{\{resolve:secretsmanager:(.+?):SecretString:::\}\}$/;
-  return config.CacheBehaviors.flatMap((behaviour) => {
-    const origin = config.Origins.find((candidate) => candidate.Id === behaviour.TargetOriginId);
-    if (!origin || origin.S3OriginConfig !== undefined) return [];
-    const originHeaders: Record<string, string> = {};
+  const behaviour = (
+    matches: (pathname: string) => boolean,
+    props: z.infer<typeof behaviourSchema>,
+  ): Behaviour => {
+    const origin = config.Origins.find((candidate) => candidate.Id === props.TargetOriginId);
+    const responseHeaders = readResponseHeadersPolicy(assembly, props.ResponseHeadersPolicyId, localise);
+    if (!origin || origin.S3OriginConfig !== undefined) {
+      return { matches, methods: props.AllowedMethods, origin: { api: false }, responseHeaders };
+    }
+    const headers: Record<string, string> = {};
     for (const header of origin.OriginCustomHeaders) {
       const value = assembly.resolveString(assembly.app.name, header.HeaderValue);
       const secretArn = dynamicReference.exec(value)?.[1];
-      originHeaders[header.HeaderName.toLowerCase()] =
+      headers[header.HeaderName.toLowerCase()] =
         secretArn === undefined ? value : (secrets.get(secretArn) ?? '');
     }
-    return [
-      { matches: pathMatcher(behaviour.PathPattern), methods: behaviour.AllowedMethods, originHeaders },
-    ];
-  });
+    return { matches, methods: props.AllowedMethods, origin: { api: true, headers }, responseHeaders };
+  };
+  return [
+    ...config.CacheBehaviors.map((props) => behaviour(pathMatcher(props.PathPattern), props)),
+    behaviour(() => true, config.DefaultCacheBehavior),
+  ];
+}
+
+/**
+ * What the template's header values mean on this machine: the Cognito sign-in domain is the
+ * identity stand-in, the distribution's domain is this server. A CSP that does not name the
+ * sign-in domain names no stand-in either, so what it would block in AWS it blocks here.
+ */
+function localiser(assembly: Assembly, siteUrl: string, identityProviderUrl: string) {
+  const domains = resourcesOfType(assembly, 'AWS::Cognito::UserPoolDomain').map(([, resource]) =>
+    assembly.resolveString(assembly.app.name, resource.Properties.Domain),
+  );
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const signIn = domains.map(
+    (domain) =>
+      new RegExp(
+        domain.includes('.')
+          ? `https://${literal(domain)}`
+          : `https://${literal(domain)}\\.auth\\.[a-z0-9-]+\\.amazoncognito\\.com`,
+        'g',
+      ),
+  );
+  const identityOrigin = new URL(identityProviderUrl).origin;
+  return (name: string, value: string): string => {
+    let local = value.replaceAll('https://{{rehearsal:site-domain}}', siteUrl);
+    for (const pattern of signIn) local = local.replace(pattern, identityOrigin);
+    if (name === 'content-security-policy') {
+      // This server is plain http: the directive would send the shop's own files to https.
+      local = local
+        .split(/;\s*/)
+        .filter((directive) => directive.trim() !== 'upgrade-insecure-requests')
+        .join('; ');
+    }
+    return local;
+  };
 }

@@ -27,37 +27,41 @@ test('under the deployed CSP, with the sign-in domain the page calls for tokens,
   page,
   baseURL,
 }) => {
-  const config = (await (await fetch(`${baseURL}/admin-config.json`)).json()) as { signInUrl: string };
-  // As CloudFront sends it, less upgrade-insecure-requests (this test server is plain http).
-  const policy = contentSecurityPolicy(
-    policyStyleHashes('dist/web', [PACKING_SLIPS_STYLE]),
-    [new URL(config.signInUrl).origin],
-    inlineScriptHashes('dist/web'),
-  )
-    .split('; ')
-    .filter((directive) => directive !== 'upgrade-insecure-requests')
-    .join('; ');
-  // The shop's documents get the policy. The provider sends the merchant back with a 302, whose
-  // target Playwright would not route: it is followed here by a page of our own instead, so the
-  // page that exchanges the code gets the policy too.
-  await page.route('**/*', async (route) => {
-    const request = route.request();
-    if (request.resourceType() !== 'document') return route.continue();
-    const response = await route.fetch({ maxRedirects: 0 });
-    const location = response.headers().location;
-    if (response.status() === 302 && location !== undefined) {
-      const target = new URL(location, request.url()).href.replace(/"/g, '&quot;');
-      return route.fulfill({
-        contentType: 'text/html',
-        body: `<meta http-equiv="refresh" content="0;url=${target}">`,
+  // The rehearsal sends the template's policy itself, as CloudFront will; `npm start` sends none.
+  const served = (await fetch(`${baseURL}/admin`)).headers.get('content-security-policy');
+  if (served === null) {
+    const config = (await (await fetch(`${baseURL}/admin-config.json`)).json()) as { signInUrl: string };
+    // As CloudFront sends it, less upgrade-insecure-requests (this test server is plain http).
+    const policy = contentSecurityPolicy(
+      policyStyleHashes('dist/web', [PACKING_SLIPS_STYLE]),
+      [new URL(config.signInUrl).origin],
+      inlineScriptHashes('dist/web'),
+    )
+      .split('; ')
+      .filter((directive) => directive !== 'upgrade-insecure-requests')
+      .join('; ');
+    // The shop's documents get the policy. The provider sends the merchant back with a 302, whose
+    // target Playwright would not route: it is followed here by a page of our own instead, so the
+    // page that exchanges the code gets the policy too.
+    await page.route('**/*', async (route) => {
+      const request = route.request();
+      if (request.resourceType() !== 'document') return route.continue();
+      const response = await route.fetch({ maxRedirects: 0 });
+      const location = response.headers().location;
+      if (response.status() === 302 && location !== undefined) {
+        const target = new URL(location, request.url()).href.replace(/"/g, '&quot;');
+        return route.fulfill({
+          contentType: 'text/html',
+          body: `<meta http-equiv="refresh" content="0;url=${target}">`,
+        });
+      }
+      const ours = request.url().startsWith(`${baseURL}/`);
+      await route.fulfill({
+        response,
+        headers: { ...response.headers(), ...(ours && { 'content-security-policy': policy }) },
       });
-    }
-    const ours = request.url().startsWith(`${baseURL}/`);
-    await route.fulfill({
-      response,
-      headers: { ...response.headers(), ...(ours && { 'content-security-policy': policy }) },
     });
-  });
+  }
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());

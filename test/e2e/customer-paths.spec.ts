@@ -49,7 +49,7 @@ test('full purchase: the payment tab names the shop, the success page confirms, 
   await expect(page.getByRole('button', { name: 'Daphnia Magna' })).toHaveAttribute('aria-pressed', 'false');
 
   await expect.poll(async () => (await stack.emailsTo('full.path@example.com')).length).toBe(1);
-  const orders = await stack.dynamo.send(new ScanCommand({ TableName: 'live-aquatics-orders' }));
+  const orders = await stack.dynamo.send(new ScanCommand({ TableName: stack.tableName }));
   expect((orders.Items ?? []).filter((item) => item.sessionId?.S === sessionId)).toHaveLength(1);
 });
 

@@ -61,11 +61,11 @@ test('a customer buys 6 bottles: new tab, card 4242, success page, one order and
   await expect(page.getByRole('heading', { name: 'Your order is placed' })).toBeVisible();
 
   await expect.poll(async () => (await stack.emailsTo('zoe.e2e@example.com')).length).toBe(1);
-  const orders = await stack.dynamo.send(new ScanCommand({ TableName: 'live-aquatics-orders' }));
+  const orders = await stack.dynamo.send(new ScanCommand({ TableName: stack.tableName }));
   const mine = (orders.Items ?? []).filter((item) => item.sessionId?.S === sessionId);
   expect(mine).toHaveLength(1);
   expect(mine[0]?.totalPence?.N).toBe('2445');
-  const notices = (await stack.emailsTo('merchant@live-aquatics.test')).filter((email) =>
+  const notices = (await stack.emailsTo(stack.merchantEmail)).filter((email) =>
     email.subject.includes(sessionId.slice(-12)),
   );
   expect(notices).toHaveLength(1);
@@ -105,20 +105,28 @@ test('the order page and the 404 page pass axe WCAG 2.2 AA checks', async ({ pag
 test('the production build runs under the deployed CSP and fits a 360px screen', async ({
   page,
   context,
+  baseURL,
 }) => {
-  // The local server sends no CSP; CloudFront will. Add the deployed policy to every response, less
-  // upgrade-insecure-requests, which would send this plain-http test server's files to https.
-  const policy = contentSecurityPolicy(inlineStyleHashes('dist/web'), [], inlineScriptHashes('dist/web'))
-    .split('; ')
-    .filter((directive) => directive !== 'upgrade-insecure-requests')
-    .join('; ');
-  // Only documents carry the policy; leaving the rest alone also avoids fulfilling a sub-request
-  // whose page has already navigated away.
-  await page.route('**/*', async (route) => {
-    if (route.request().resourceType() !== 'document') return route.continue();
-    const response = await route.fetch();
-    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': policy } });
-  });
+  // The rehearsal sends the template's policy as CloudFront will; `npm start` sends none, so there
+  // the deployed policy is added to every document, less upgrade-insecure-requests, which would
+  // send this plain-http test server's files to https.
+  const served = (await fetch(`${baseURL}/`)).headers.get('content-security-policy');
+  if (served === null) {
+    const policy = contentSecurityPolicy(inlineStyleHashes('dist/web'), [], inlineScriptHashes('dist/web'))
+      .split('; ')
+      .filter((directive) => directive !== 'upgrade-insecure-requests')
+      .join('; ');
+    // Only documents carry the policy; leaving the rest alone also avoids fulfilling a sub-request
+    // whose page has already navigated away.
+    await page.route('**/*', async (route) => {
+      if (route.request().resourceType() !== 'document') return route.continue();
+      const response = await route.fetch();
+      await route.fulfill({
+        response,
+        headers: { ...response.headers(), 'content-security-policy': policy },
+      });
+    });
+  }
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());

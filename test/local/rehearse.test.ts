@@ -120,6 +120,24 @@ describe('npm run rehearse: the shop served from a synthesised assembly', () => 
       const document = objectAt(policy?.Properties, 'PolicyDocument');
       const statements = z.array(z.unknown()).parse(document.Statement);
       document.Statement = statements.filter((statement) => !JSON.stringify(statement).includes('ORDER#'));
+      // The response headers policy loses X-Frame-Options and changes its Referrer-Policy.
+      const headers =
+        template.Resources[
+          logicalIdStarting(template, 'WebsiteSecurityHeaders', 'AWS::CloudFront::ResponseHeadersPolicy')
+        ];
+      const security = objectAt(
+        objectAt(headers?.Properties, 'ResponseHeadersPolicyConfig'),
+        'SecurityHeadersConfig',
+      );
+      delete security.FrameOptions;
+      objectAt(security, 'ReferrerPolicy').ReferrerPolicy = 'no-referrer';
+      // The app client loses its email scope; the merchants' group is renamed.
+      const client =
+        template.Resources[logicalIdStarting(template, 'MerchantAdmin', 'AWS::Cognito::UserPoolClient')];
+      if (client) client.Properties.AllowedOAuthScopes = ['openid'];
+      const group =
+        template.Resources[logicalIdStarting(template, 'MerchantAdmin', 'AWS::Cognito::UserPoolGroup')];
+      if (group) group.Properties.GroupName = 'admins';
     });
     [shop, edited] = await Promise.all([rehearse(assembly, lines), rehearse(editedDir, editedLines)]);
   }, 600_000);
@@ -166,6 +184,49 @@ describe('npm run rehearse: the shop served from a synthesised assembly', () => 
     expect(await response.json()).toEqual({ message: 'Not Found' });
     const before = await fetch(`${shop.url}/functions/v1/shop-status`);
     expect(before.status).toBe(200);
+  }, 60_000);
+
+  it('sends the response headers policy the template declares, on the site and the API', async () => {
+    for (const path of ['/', '/functions/v1/shop-status']) {
+      const response = await fetch(`${shop.url}${path}`);
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('referrer-policy')).toBe('same-origin');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
+      expect(response.headers.get('permissions-policy')).toBe(
+        'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+      );
+      // The template's Cognito domain is the identity stand-in here; plain http drops the upgrade.
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain(`connect-src 'self' ${shop.identityProvider.url};`);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('upgrade-insecure-requests');
+    }
+    const editedPage = await fetch(`${edited.url}/`);
+    expect(editedPage.headers.get('x-frame-options')).toBeNull();
+    expect(editedPage.headers.get('referrer-policy')).toBe('no-referrer');
+  }, 60_000);
+
+  it('signs in with the app client and group the template declares', async () => {
+    const authorize = (rehearsal: Rehearsal) => {
+      const query = new URLSearchParams({
+        client_id: rehearsal.identityProvider.clientId,
+        redirect_uri: `${rehearsal.url}/admin`,
+        response_type: 'code',
+        scope: 'openid email',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGrSjZw-cM',
+        code_challenge_method: 'S256',
+      });
+      return fetch(`${rehearsal.identityProvider.url}/oauth2/authorize?${query}`, { redirect: 'manual' });
+    };
+    expect(shop.identityProvider.clientId).toMatch(/^MerchantAdminMerchantsAdminPage/);
+    expect((await authorize(shop)).status).toBe(200);
+    expect(shop.identityProvider.users.map((user) => user.groups)).toEqual([['merchants']]);
+
+    const refused = await authorize(edited);
+    expect(refused.status).toBe(302);
+    expect(new URL(refused.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_scope');
+    expect(edited.identityProvider.users.map((user) => user.groups)).toEqual([['admins']]);
   }, 60_000);
 
   it('serves the site bucket’s asset and runs the reconciler on demand', async () => {

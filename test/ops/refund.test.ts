@@ -49,6 +49,26 @@ async function deliverChargeRefunded(paymentIntentId: string) {
 }
 
 describe('orders CLI: refund', () => {
+  it('after a part refund of 2 of 6 bottles, refunds the remaining £17.95 only; Stripe refunded £24.45 in all', async () => {
+    const order = await h.paidOrder({ quantity: 6, customer: { email: 'refund.rest@example.com' } });
+    const part = await h.orders(['refund', order.reference, '--bottles', '2', '--reason', 'doa', '--local']);
+    const rest = await h.orders(['refund', order.reference, '--reason', 'supply', '--local']);
+
+    expect(part.code, part.err).toBe(0);
+    expect(rest.code, rest.err).toBe(0);
+    expect(rest.out).toMatch(
+      new RegExp(
+        `^${order.reference}: refunded the remaining £17\\.95 \\(all £24\\.45 now refunded\\) \\(Stripe refund re_\\w+, reason supply\\); refund email sent\\.$`,
+      ),
+    );
+    expect(refundsOf(order.paymentIntentId).map((refund) => refund.amount)).toEqual([650, 1795]);
+    const intent = await h.shop.stripe.paymentIntents.retrieve(order.paymentIntentId ?? '', {
+      expand: ['latest_charge'],
+    });
+    const charge = intent.latest_charge;
+    expect(typeof charge === 'object' && charge?.amount_refunded).toBe(2445);
+  });
+
   it('refunds in full once through the Refunds API: one refund, one email; a second refund is refused and sends nothing', async () => {
     const order = await h.paidOrder({ quantity: 9, customer: { email: 'refund.once@example.com' } });
     const run = await h.orders(['refund', order.reference, '--reason', 'supply', '--local']);

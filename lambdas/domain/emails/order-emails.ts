@@ -1,4 +1,5 @@
 import { setTimeout } from 'node:timers/promises';
+import type { OrderPageLinks } from '../order-page/order-page-token';
 import type { ManagedOrder } from '../storage/managed-order';
 import type { OrderStatus } from '../storage/order';
 import { orderKey, type ShopTable } from '../storage/orders-table';
@@ -37,6 +38,8 @@ export interface OrderEmailDeps {
   table: ShopTable;
   sender: EmailSender;
   now: () => Date;
+  /** The order page's links, for the emails' button (absent: no secret configured, no button). */
+  orderPage?: OrderPageLinks | undefined;
 }
 
 /** The order as stored now (a consistent read). */

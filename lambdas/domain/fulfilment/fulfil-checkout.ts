@@ -18,6 +18,7 @@ import {
   toOrderItem,
 } from '../checkout/paid-checkout';
 import type { SendOnceOutcome } from '../emails/send-email-once';
+import { newPageKey } from '../order-page/order-page-token';
 import type { CapacityStore } from '../storage/capacity-store';
 import { ACTORS, historyEntry } from '../storage/history';
 import type { OrderItem } from '../storage/order';
@@ -194,7 +195,11 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
     : undefined;
   const { order: item, claims } = withEmailsClaimed(
     withPartialRefund(
-      toOrderItem(checkout, { now, cutoffHours: deps.cutoffHours }, pause, sale),
+      // The page key is drawn here, not in the pure mapping: a retry that finds the order keeps its first.
+      {
+        ...toOrderItem(checkout, { now, cutoffHours: deps.cutoffHours }, pause, sale),
+        pageKey: newPageKey(),
+      },
       checkout,
       now,
     ),
@@ -262,7 +267,10 @@ async function recordRefundedCheckout(
 ): Promise<FulfilmentResult> {
   const reservation = reservationOf(metadata);
   if (deps.capacity) await returnRefundedSession(metadata, deps.capacity);
-  const item = toRefundedOrderItem(checkout, { now: deps.now(), cutoffHours: deps.cutoffHours }, reservation);
+  const item = {
+    ...toRefundedOrderItem(checkout, { now: deps.now(), cutoffHours: deps.cutoffHours }, reservation),
+    pageKey: newPageKey(),
+  };
   const orderCreated = await deps.orders.createIfAbsent(item);
   if (orderCreated) {
     logger.warn('Paid checkout was refunded in Stripe before its order was recorded: recorded as refunded', {

@@ -7,6 +7,7 @@ import { ORDER_EMAIL_GUARDS, sendOrderEmail } from '../emails/order-emails';
 import { renderRefundEmail } from '../emails/order-updates';
 import type { EmailSender } from '../emails/send-email';
 import type { SendOnceOutcome } from '../emails/send-email-once';
+import type { OrderPageLinks } from '../order-page/order-page-token';
 import { capacityStoreFromTable } from '../storage/capacity-table';
 import { ACTORS, historyEntry } from '../storage/history';
 import type { ManagedOrder } from '../storage/managed-order';
@@ -65,6 +66,7 @@ export interface RefundedOrderDeps {
   sender: EmailSender;
   seller: SellerDetails;
   now: () => Date;
+  orderPage?: OrderPageLinks | undefined;
 }
 
 /**
@@ -88,7 +90,11 @@ export async function sendRefundEmail(sessionId: string, deps: RefundedOrderDeps
   return sendOrderEmail(
     stored,
     'refund',
-    (o) => ({ to: o.customerEmail, replyTo: deps.seller.email, content: renderRefundEmail(o, deps.seller) }),
+    (o) => ({
+      to: o.customerEmail,
+      replyTo: deps.seller.email,
+      content: renderRefundEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
+    }),
     deps,
   );
 }

@@ -108,6 +108,8 @@ export function orderView(order: ManagedOrder): AdminOrderView {
       order.refundReason !== undefined && { refundReason: order.refundReason }),
     ...(order.partlyRefundedPence !== undefined && { partlyRefundedPence: order.partlyRefundedPence }),
     ...(order.partRefunds !== undefined && { partRefunds: order.partRefunds }),
+    refundablePence:
+      order.status === 'refunded' ? 0 : Math.max(0, order.totalPence - (order.partlyRefundedPence ?? 0)),
     payment: paymentOf(order),
   };
 }

@@ -124,7 +124,7 @@ export async function correctOrderAddress(
     (o) => ({
       to: o.customerEmail,
       replyTo: deps.seller.email,
-      content: renderAddressCorrectedEmail(o, deps.seller),
+      content: renderAddressCorrectedEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
     }),
     deps,
   );

@@ -164,7 +164,12 @@ export async function refundPart(
     () => ({
       to: order.customerEmail,
       replyTo: deps.seller.email,
-      content: renderPartRefundEmail(order, order.partRefunds?.at(-1) ?? record, deps.seller),
+      content: renderPartRefundEmail(
+        order,
+        order.partRefunds?.at(-1) ?? record,
+        deps.seller,
+        deps.orderPage?.linkFor(order),
+      ),
     }),
     deps,
   );

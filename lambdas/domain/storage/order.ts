@@ -66,6 +66,11 @@ export const orderItemSchema = z.object({
    * no-cancellation statement before paying. Absent on orders whose session had none.
    */
   termsShown: z.optional(z.string()),
+  /**
+   * The random half of the order page's link (order-page-token.ts): replaced when the merchant
+   * revokes the link. Absent on orders recorded before the page existed: they have no page.
+   */
+  pageKey: z.optional(z.string()),
   /** Recomputed when the order is recorded: the date the merchant packs for. */
   dispatchDate: calendarDateSchema,
   checkoutCreatedAt: isoInstant,

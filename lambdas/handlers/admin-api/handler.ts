@@ -68,6 +68,7 @@ import { declineRequest, requestPayment } from '../../domain/operations/request-
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
+import { orderPageKeys, orderPageLinks } from '../../domain/order-page/order-page-token';
 import { RefusedError } from '../../domain/refusal';
 import { findByReference, recordsByReference } from '../../domain/storage/records';
 import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
@@ -79,12 +80,13 @@ import { checkWeather } from '../../domain/weather/weather-check';
 import { comingWeatherDay, weatherView } from '../../domain/weather/weather-view';
 import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
-import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
+import { adminRuntimeEnvSchema, type Env, parseEnv, stripeEnvSchema } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
 import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
+import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
 import { readSecretString } from '../../lib/secrets-extension';
 import { createSesClient } from '../../lib/ses-client';
@@ -105,9 +107,17 @@ export const ADMIN_ERRORS = {
  * here, first. The local stack has no CloudFront and sets none.
  */
 export function originValueFromEnv(env: Env): (() => Promise<string>) | undefined {
-  const parsed = z.safeParse(z.object({ ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)) }), env);
+  const parsed = z.safeParse(
+    z.object({
+      ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)),
+      // The extension's port as the template sets it: a moved port must not lock the admin out.
+      PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: stripeEnvSchema.shape.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
+    }),
+    env,
+  );
   if (!parsed.success) return undefined;
-  return initOnce(() => readSecretString(parsed.data.ORIGIN_VERIFY_SECRET_ID, {}));
+  const { ORIGIN_VERIFY_SECRET_ID: secretId, PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: port } = parsed.data;
+  return initOnce(() => readSecretString(secretId, { port }));
 }
 
 /** What the admin's weather check adds to the shop's clients: the forecast and where parcels leave from. */
@@ -119,7 +129,11 @@ export interface AdminWeatherDeps {
 /** The clients and settings the operator's actions need, from the environment: once per cold start. */
 export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
   const config = parseEnv(adminRuntimeEnvSchema, env);
-  const [secrets, forecast] = await Promise.all([loadStripeSecrets(config), loadForecastSource(config)]);
+  const [secrets, forecast, orderPageSecret] = await Promise.all([
+    loadStripeSecrets(config),
+    loadForecastSource(config),
+    loadOrderPageSecret(config),
+  ]);
   const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
   const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
@@ -130,6 +144,9 @@ export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
     siteUrl: config.SITE_URL,
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
     shopId: config.SHOP_ID,
+    ...(orderPageSecret !== undefined && {
+      orderPage: orderPageLinks(config.SITE_URL, orderPageKeys(orderPageSecret)),
+    }),
     now: () => new Date(),
     forecast,
     dispatchPostcode: postcodeInAddress(config.SELLER_ADDRESS),
@@ -373,6 +390,7 @@ const refund: Handle = async ({ event, deps }, actor) => {
     reference: result.reference,
     changed: result.changed,
     refundId: result.refundId,
+    pence: result.pence,
     email: result.email,
     refundEmail: result.refundEmail,
     status: result.order.status,

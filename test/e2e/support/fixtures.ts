@@ -12,6 +12,10 @@ export interface StoredEmail {
 export interface Stack {
   shopUrl: string;
   dynamo: DynamoDBClient;
+  /** The orders table the stack's functions use. */
+  tableName: string;
+  /** The address the merchant's notices go to. */
+  merchantEmail: string;
   /** Every email the SES stand-in holds for this address, oldest first. */
   emailsTo(address: string): Promise<StoredEmail[]>;
 }
@@ -33,6 +37,8 @@ export const test = base.extend<{ stack: Stack }>({
     await use({
       shopUrl: urls.shop,
       dynamo,
+      tableName: urls.table,
+      merchantEmail: urls.merchantEmail,
       async emailsTo(address) {
         const store = (await (await fetch(`${urls.ses}/store`)).json()) as { emails: StoredEmail[] };
         return store.emails.filter((email) => email.destination.to.includes(address));

@@ -1,7 +1,10 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startLocalShop } from '../../../local/local-shop';
+import { startRehearsal } from '../../../local/rehearse/rehearsal';
+import { synthesiseStage } from '../../../local/rehearse/synth';
 import { STACK_ENV } from './stack';
 
 /**
@@ -9,14 +12,18 @@ import { STACK_ENV } from './stack';
  * port 0), so a second run, or a developer's `npm start`, never collides with it. The addresses
  * reach the test workers through the environment, which Playwright hands down from here; the
  * returned function stops the stack when the run ends.
+ *
+ * REHEARSE=1 serves the shop from the synthesised dev stage instead (`npm run rehearse`), or from
+ * REHEARSE_ASSEMBLY when it names an assembly already synthesised.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  // The handlers log every request at INFO; keep the test output readable unless asked.
+  if (!process.env.E2E_LOG_STACK) process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  if (process.env.REHEARSE === '1') return rehearse();
   const webRoot = resolve('dist/web');
   if (!existsSync(resolve(webRoot, 'index.html'))) {
     throw new Error('No web build in dist/web: run `npm run test:e2e`, which builds it first.');
   }
-  // The handlers log every request at INFO; keep the test output readable unless asked.
-  if (!process.env.E2E_LOG_STACK) process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   const shop = await startLocalShop({
     port: 0,
     dynamoPort: 0,
@@ -33,5 +40,47 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   process.env[STACK_ENV.dynamo] = shop.dynamoUrl;
   process.env[STACK_ENV.ses] = shop.sesUrl;
   process.env[STACK_ENV.simulator] = shop.simulator?.url ?? '';
+  process.env[STACK_ENV.table] = 'live-aquatics-orders';
+  process.env[STACK_ENV.merchantEmail] = 'merchant@live-aquatics.test';
   return () => shop.close();
+}
+
+async function rehearse(): Promise<() => Promise<void>> {
+  let assemblyDir = process.env.REHEARSE_ASSEMBLY;
+  let synthesised: string | undefined;
+  if (!assemblyDir) {
+    synthesised = mkdtempSync(join(tmpdir(), 'rehearse-e2e-'));
+    const started = Date.now();
+    await synthesiseStage('dev', synthesised);
+    console.log(`  [rehearsal] dev stage synthesised in ${Math.round((Date.now() - started) / 1000)} s`);
+    assemblyDir = synthesised;
+  }
+  const denied: string[] = [];
+  const started = Date.now();
+  const rehearsal = await startRehearsal({
+    assemblyDir: resolve(assemblyDir),
+    port: 0,
+    dynamoPort: 0,
+    sesPort: 0,
+    simulatorPort: 0,
+    identityProviderPort: 0,
+    extensionPort: 0,
+    log: (line) => {
+      if (line.includes('AccessDenied')) denied.push(line);
+      if (process.env.E2E_LOG_STACK) console.log(`  [rehearsal] ${line}`);
+    },
+  });
+  console.log(`  [rehearsal] serving in ${Math.round((Date.now() - started) / 1000)} s at ${rehearsal.url}`);
+  process.env[STACK_ENV.shop] = rehearsal.url;
+  process.env[STACK_ENV.dynamo] = rehearsal.dynamoUrl;
+  process.env[STACK_ENV.ses] = rehearsal.sesUrl;
+  process.env[STACK_ENV.simulator] = rehearsal.simulator.url;
+  process.env[STACK_ENV.table] = rehearsal.ordersTableName;
+  process.env[STACK_ENV.merchantEmail] = rehearsal.merchantEmail;
+  return async () => {
+    await rehearsal.close();
+    if (synthesised) rmSync(synthesised, { recursive: true, force: true });
+    // A call a role does not allow would fail in AWS: the run fails with it, even if the page coped.
+    if (denied.length > 0) throw new Error(`The rehearsal refused calls:\n${denied.join('\n')}`);
+  };
 }

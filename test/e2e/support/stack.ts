@@ -4,6 +4,10 @@ export const STACK_ENV = {
   dynamo: 'E2E_DYNAMODB_URL',
   ses: 'E2E_SES_URL',
   simulator: 'E2E_SIMULATOR_URL',
+  /** The orders table's name: the local shop's, or the one the rehearsed template gives it. */
+  table: 'E2E_ORDERS_TABLE',
+  /** Where the shop sends the merchant's new-order notices: the stage's MERCHANT_EMAIL. */
+  merchantEmail: 'E2E_MERCHANT_EMAIL',
 } as const;
 
 function required(name: string): string {
@@ -13,11 +17,20 @@ function required(name: string): string {
 }
 
 /** The running local stack's addresses, read in a test worker. */
-export function stackUrls(): { shop: string; dynamo: string; ses: string; simulator: string } {
+export function stackUrls(): {
+  shop: string;
+  dynamo: string;
+  ses: string;
+  simulator: string;
+  table: string;
+  merchantEmail: string;
+} {
   return {
     shop: required(STACK_ENV.shop),
     dynamo: required(STACK_ENV.dynamo),
     ses: required(STACK_ENV.ses),
     simulator: required(STACK_ENV.simulator),
+    table: required(STACK_ENV.table),
+    merchantEmail: required(STACK_ENV.merchantEmail),
   };
 }

@@ -1,5 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createAdminApiHandler } from '../../../../lambdas/handlers/admin-api/handler';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createAdminApiHandler, originValueFromEnv } from '../../../../lambdas/handlers/admin-api/handler';
 import { logger } from '../../../../lambdas/lib/logger';
 import { withJwtAuthorizer } from '../../../../local/jwt-authorizer';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
@@ -230,5 +232,31 @@ describe('the origin check (the admin routes carry the JWT authorizer, not the o
 
   it("lets one with CloudFront's value through to the next check", async () => {
     expect((await guarded(withHeader('cloudfront-only-value'))).statusCode).toBe(503);
+  });
+});
+
+describe("the origin check's secret, read through the secrets extension", () => {
+  it('asks the extension on the port the template gives it, not only on 2773', async () => {
+    const asked: string[] = [];
+    const extension = createServer((request, response) => {
+      asked.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ SecretString: 'value-from-the-moved-port' }));
+    });
+    await new Promise<void>((done) => extension.listen(0, '127.0.0.1', done));
+    const port = (extension.address() as AddressInfo).port;
+    // What the Lambda runtime sets: the extension's proof that the caller is the function.
+    vi.stubEnv('AWS_SESSION_TOKEN', 'session');
+    try {
+      const expected = originValueFromEnv({
+        ORIGIN_VERIFY_SECRET_ID: 'origin-verify',
+        PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: String(port),
+      });
+      await expect(expected?.()).resolves.toBe('value-from-the-moved-port');
+      expect(asked).toEqual(['/secretsmanager/get?secretId=origin-verify']);
+    } finally {
+      vi.unstubAllEnvs();
+      extension.close();
+    }
   });
 });

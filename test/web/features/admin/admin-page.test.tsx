@@ -45,6 +45,7 @@ function order(overrides: Record<string, unknown> = {}) {
     createdAt: '2026-11-25T10:00:00.000Z',
     paidAt: '2026-11-25T10:00:05.000Z',
     placedWhilePaused: false,
+    refundablePence: 1470,
     emails: [
       { kind: 'confirmation', state: 'sent', sentAt: '2026-11-25T10:00:06.000Z' },
       { kind: 'merchantNotice', state: 'sent', sentAt: '2026-11-25T10:00:07.000Z' },
@@ -645,6 +646,7 @@ describe('an order’s page', () => {
           reference: 'a1b2c3d4e5f6',
           changed: true,
           refundId: 're_1',
+          pence: 1470,
           email: 'sent',
           refundEmail: { state: 'sent', by: 'this run' },
           status: 'refunded',
@@ -671,6 +673,36 @@ describe('an order’s page', () => {
     expect(refunds).toHaveLength(1);
     expect(JSON.parse(refunds[0]?.body ?? '')).toEqual({ reference: 'a1b2c3d4e5f6', reason: 'supply' });
     expect(screen.queryByRole('button', { name: /Refund/ })).not.toBeInTheDocument();
+  });
+
+  it('after a part refund, the refund names what is left and says what was refunded', async () => {
+    const partly = { partlyRefundedPence: 650, refundablePence: 820 };
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/order`]: () => jsonResponse({ record: order(partly) }),
+      [`POST ${API}/orders/refund`]: () =>
+        jsonResponse({
+          reference: 'a1b2c3d4e5f6',
+          changed: true,
+          refundId: 're_2',
+          pence: 820,
+          email: 'sent',
+          refundEmail: { state: 'sent', by: 'this run' },
+          status: 'refunded',
+          record: order({ ...partly, status: 'refunded', refundablePence: 0, refundReason: 'supply' }),
+        }),
+    });
+    const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
+
+    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    expect(
+      screen.getByText('Refund the remaining £8.20 to Jane Doe (jane@example.com)? This cannot be undone.'),
+    ).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Refund the remaining £8.20' }));
+
+    expect(
+      await screen.findByText('£8.20 refunded to Jane Doe (re_2). Refund email sent to jane@example.com.'),
+    ).toBeVisible();
   });
 
   it('a refused refund (409) is shown in the API’s words', async () => {

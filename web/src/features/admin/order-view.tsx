@@ -261,7 +261,7 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
               : `Refund email sent by ${result.refundEmail.by}.`
             : `Refund email ${result.refundEmail.state}.`;
         return result.changed
-          ? `${formatGbp(result.record.totalPence)} refunded to ${result.record.customerName} (${result.refundId}). ${emailed}`
+          ? `${formatGbp(result.pence)} refunded to ${result.record.customerName} (${result.refundId}). ${emailed}`
           : `${reference} was already refunded (${result.refundId}): nothing changed. ${emailed}`;
       },
     );
@@ -269,6 +269,11 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
   };
 
   const refunded = order.status === 'refunded';
+  // After part refunds the button names what is left, the amount Stripe will refund.
+  const refundWhat =
+    order.refundablePence < order.totalPence
+      ? `the remaining ${formatGbp(order.refundablePence)}`
+      : formatGbp(order.refundablePence);
   if (refunded && refundAction.report === undefined) return null;
   return (
     <>
@@ -309,8 +314,8 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
         action={refundAction}
         heading={<h2>Refund</h2>}
         label="Refund…"
-        question={`Refund ${formatGbp(order.totalPence)} to ${order.customerName} (${order.customerEmail})? This cannot be undone.`}
-        confirmLabel={`Refund ${formatGbp(order.totalPence)}`}
+        question={`Refund ${refundWhat} to ${order.customerName} (${order.customerEmail})? This cannot be undone.`}
+        confirmLabel={`Refund ${refundWhat}`}
         pendingLabel="Refunding…"
         onConfirm={refund}
         finished={refunded}
