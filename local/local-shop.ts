@@ -5,8 +5,15 @@ import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { ADMIN_API_PREFIX } from '../shared/admin-api-paths';
-import { ADMIN_CONFIG_PATH, ADMIN_PAGE_PATH, adminConfigSchema } from '../shared/admin-config';
+import {
+  ADMIN_CONFIG_PATH,
+  ADMIN_PAGE_PATH,
+  adminConfigSchema,
+  CLI_LOOPBACK_PORTS,
+  cliCallbackUrl,
+} from '../shared/admin-config';
 import { API_PATHS } from '../shared/api-paths';
+import { ORDER_PAGE_API_PATHS } from '../shared/order-page';
 import { LOCAL_STAGE_SETTINGS } from '../shared/stage-config';
 import { type HttpLambda, serveWithLambda } from './api-gateway-adapter';
 import {
@@ -60,6 +67,8 @@ const LOCAL = {
   tableName: 'live-aquatics-orders',
   simulatorSecretKey: 'sk_test_local_simulator',
   simulatorWebhookSecret: 'whsec_local_simulator',
+  /** Seals the order pages' links (ADR 0037): fixed, so a link from a local email still opens after a restart. */
+  orderPageSecret: 'local-order-page-secret-for-development-only',
 } as const;
 
 function listen(server: Server, part: string, port: number, host?: string): Promise<number> {
@@ -156,7 +165,8 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     const identityProvider: IdentityProvider = await startIdentityProvider({
       port: options.identityProviderPort ?? 0,
       clientId: LOCAL_ADMIN_CLIENT_ID,
-      redirectUris: [`${url}${ADMIN_PAGE_PATH}`],
+      // The page's /admin, and the CLI's loopback callbacks, as the stack's app client lists them.
+      redirectUris: [`${url}${ADMIN_PAGE_PATH}`, ...CLI_LOOPBACK_PORTS.map(cliCallbackUrl)],
       users: adminUsers,
     });
     closers.push(() => identityProvider.close());
@@ -192,6 +202,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
         : LOCAL.simulatorWebhookSecret,
       ...(simulator && { STRIPE_API_BASE: simulator.url }),
       ORDERS_TABLE_NAME: LOCAL.tableName,
+      ORDER_PAGE_SECRET: process.env.ORDER_PAGE_SECRET ?? LOCAL.orderPageSecret,
       DYNAMODB_ENDPOINT: dynamoUrl,
       SES_ENDPOINT: sesUrl,
       AWS_REGION: LOCAL.region,
@@ -209,13 +220,15 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       ...(options.forecastUrl && { FORECAST_API_URL: options.forecastUrl }),
     });
 
-    const [createCheckout, checkoutStatus, stripeWebhook, shopStatus, adminApi] = await Promise.all([
-      import('../lambdas/handlers/create-checkout/handler'),
-      import('../lambdas/handlers/checkout-status/handler'),
-      import('../lambdas/handlers/stripe-webhook/handler'),
-      import('../lambdas/handlers/shop-status/handler'),
-      import('../lambdas/handlers/admin-api/handler'),
-    ]);
+    const [createCheckout, checkoutStatus, stripeWebhook, shopStatus, adminApi, orderPage] =
+      await Promise.all([
+        import('../lambdas/handlers/create-checkout/handler'),
+        import('../lambdas/handlers/checkout-status/handler'),
+        import('../lambdas/handlers/stripe-webhook/handler'),
+        import('../lambdas/handlers/shop-status/handler'),
+        import('../lambdas/handlers/admin-api/handler'),
+        import('../lambdas/handlers/order-page/handler'),
+      ]);
     // Every admin path, whatever routes the function has: API Gateway's JWT authorizer in front
     // (issuer, client, expiry, signature from the identity provider's JWKS), the function behind.
     const admin = withJwtAuthorizer(adminApi.handler, {
@@ -228,6 +241,8 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       [API_PATHS.checkoutStatus]: { method: 'GET', handler: checkoutStatus.handler },
       [API_PATHS.stripeWebhook]: { method: 'POST', handler: stripeWebhook.handler },
       [API_PATHS.shopStatus]: { method: 'GET', handler: shopStatus.handler },
+      [ORDER_PAGE_API_PATHS.view]: { method: 'GET', handler: orderPage.handler },
+      [ORDER_PAGE_API_PATHS.correctAddress]: { method: 'POST', handler: orderPage.handler },
     };
     const site = createStaticSite(resolve(options.webRoot));
 

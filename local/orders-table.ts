@@ -11,11 +11,11 @@ import {
   PARTITION_KEY,
   REFERENCE_INDEX,
   RETIRED_REFERENCE_INDEX,
-} from '../lambdas/domain/orders/orders-table';
+} from '../lambdas/domain/storage/orders-table';
 
 /**
  * Creates the orders table with its indexes when it does not exist yet: the same design as the CDK
- * table (lambdas/domain/orders/orders-table.ts), for dynalite in `npm start` and the integration
+ * table (lambdas/domain/storage/orders-table.ts), for dynalite in `npm start` and the integration
  * tests. Safe to call on every start, and concurrently.
  */
 export async function ensureOrdersTable(client: DynamoDBClient, tableName: string): Promise<void> {

@@ -1,47 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import {
-  type CapacityRow,
-  type CapacityValue,
-  capacityOfDays,
-  capacityReport,
-  setCapacity,
-} from '../lambdas/domain/capacity/capacity-report';
-import {
-  clickAndDropCsv,
-  ordersWithoutTown,
-  packingSlipsHtml,
-} from '../lambdas/domain/fulfilment/dispatch-files';
-import { findRecords } from '../lambdas/domain/operations/find-orders';
-import { listRecords, nextPackingDay, ordersToPack, recordDay } from '../lambdas/domain/operations/listing';
-import {
-  delayDispatch,
-  findOrder,
-  markDispatched,
-  refundOrder,
-  updateTrackingNumber,
-} from '../lambdas/domain/operations/order-actions';
-import { refundPart } from '../lambdas/domain/operations/part-refund';
-import { pauseShop } from '../lambdas/domain/operations/pause-shop';
-import { declineRequest, requestPayment } from '../lambdas/domain/operations/request-actions';
-import { shopWeek } from '../lambdas/domain/operations/shop-week';
-import { importClickAndDropTracking } from '../lambdas/domain/operations/tracking-import';
-import { correctOrderAddress } from '../lambdas/domain/orders/correct-address';
-import {
-  DELAY_REASONS,
-  type DelayReason,
-  REFUND_REASONS,
-  type RefundReason,
-} from '../lambdas/domain/orders/managed-order';
-import { RefusedError } from '../lambdas/domain/refusal';
-import { writeShopSettings } from '../lambdas/domain/shop-settings/settings-store';
-import { checkWeather } from '../lambdas/domain/weather/weather-check';
-import { isStripeError } from '../lambdas/lib/stripe-errors';
-import type { AdminDaySummary } from '../shared/admin-responses';
+import { parse as parseCsv } from 'csv-parse/sync';
+import type { AdminCapacityRow, AdminDaySummary, AdminOrderView } from '../shared/admin-responses';
 import { describeClosedDay, reopeningValue } from '../shared/closed-day';
 import {
-  assertBankHolidayCoverage,
   dispatchDayOfWeekOf,
   firstComingDispatchDay,
   formatDispatchDate,
@@ -54,7 +17,15 @@ import {
 } from '../shared/dispatch';
 import { describeOverLimit } from '../shared/over-limit';
 import { formatGbp } from '../shared/pricing';
+import { RefusedError } from '../shared/refusal';
 import type { SHOP_MODES } from '../shared/shop-status';
+import {
+  type AdminClient,
+  AdminUnavailableError,
+  createAdminClient,
+  InvalidInputError,
+  SignedOutError,
+} from './admin-client';
 import { formatTable, toListRow } from './format';
 import {
   type MerchantCommand,
@@ -62,7 +33,8 @@ import {
   merchantCommand,
   merchantPoolTarget,
 } from './merchant-command';
-import { deployedTarget, localTarget, type Target } from './stack-target';
+import { type ApiTarget, login, logout, signedInTransport } from './sign-in';
+import { apiTarget } from './stack-target';
 import {
   chooseTarget,
   describeChoice,
@@ -89,6 +61,12 @@ export interface CliIo {
   targetFile?: string;
 }
 
+/** The shop a command acts on: the admin API, signed in as a merchant. */
+export interface Shop {
+  description: string;
+  api: AdminClient;
+}
+
 interface ShopCommand {
   summary: string;
   usage: string;
@@ -96,83 +74,61 @@ interface ShopCommand {
   details: string[];
   options: Options;
   positionals: 'none' | 'one' | 'many';
-  run(target: Target, values: Values, positionals: string[], io: CliIo): Promise<void>;
+  run(shop: Shop, values: Values, positionals: string[], io: CliIo): Promise<void>;
 }
 
-/** A command on the shop's orders, or `merchant`, on the stage's user pool. */
-type Command = ShopCommand | MerchantCommand;
-
-function isoDate(value: unknown, flag: string): IsoDate {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    throw new UsageError(`${flag} needs a date as YYYY-MM-DD.`);
-  }
-  if (!isCalendarDate(value)) throw new UsageError(`${flag} ${value} is not a date: no such day.`);
-  return value;
+/** `login` and `logout`: on the target's sign-in, not on the shop. */
+interface SignInCommand {
+  summary: string;
+  usage: string;
+  details: string[];
+  options: Options;
+  positionals: 'none';
+  runSignIn(target: ApiTarget, io: CliIo): Promise<void>;
 }
 
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string): T {
-  const found = allowed.find((a) => a === value);
-  if (found === undefined) throw new UsageError(`${flag} must be one of: ${allowed.join(', ')}.`);
-  return found;
-}
+/** A command on the shop's orders, the sign-in, or `merchant`, on the stage's user pool. */
+type Command = ShopCommand | SignInCommand | MerchantCommand;
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
 /** "Monday 30 November 2026": the merchant's lists always say the year. */
-function fullDate(day: IsoDate): string {
+function fullDate(day: string): string {
   return `${formatDispatchDate(day)} ${day.slice(0, 4)}`;
-}
-
-/** `--weeks N`: 8 when not given, else a whole number from `min` to `max`. */
-function weeksOption(value: unknown, min: number, max: number): number {
-  const weeks = value === undefined ? 8 : Number(value);
-  if (!Number.isInteger(weeks) || weeks < min || weeks > max)
-    throw new UsageError(`--weeks must be a whole number from ${min} to ${max}.`);
-  return weeks;
 }
 
 /** A mistake in how the command was typed: printed with the command's usage. */
 class UsageError extends Error {}
 
 /**
- * A command that could not finish because a service failed (Stripe, email): its message, one
- * line, says what was done and what was not, and what to run next. Printed as it is; exit 1.
+ * A command that could not finish because a service failed (email): its message, one line, says
+ * what was done and what was not, and what to run next. Printed as it is; exit 1.
  */
 class IncompleteError extends Error {}
 
 /**
- * Why a service call failed, in one line and no stack: the network's own words where the SDK
- * wraps them (Stripe's connection errors carry them as `detail`), else the error's first line.
+ * A date the CLI must resolve itself (a weekend day to its dispatch day, `next`): the rest of
+ * every value is checked once, by the admin API's shared schema.
  */
-function shortReason(error: unknown): string {
-  if (error instanceof Error && 'detail' in error && error.detail instanceof Error)
-    return error.detail.message;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]?.trim() ?? '';
-}
-
-/** Stripe did not answer, or answered with its own server error: whether it acted is unknown. */
-function isStripeUnreachable(error: unknown): boolean {
-  return isStripeError(error) && (error.type === 'StripeConnectionError' || error.type === 'StripeAPIError');
+function isoDate(value: unknown, flag: string): IsoDate {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value))
+    throw new UsageError(`${flag} needs a date as YYYY-MM-DD.`);
+  if (!isCalendarDate(value)) throw new UsageError(`${flag} ${value} is not a date: no such day.`);
+  return value;
 }
 
 /**
- * The dispatch day a `--date`/`--dispatch` value means; `next` is the earliest day still holding
- * undispatched orders or the next dispatch day, whichever comes first (nextPackingDay).
+ * The dispatch day a `--date`/`--dispatch` value means; `next` (or none) is the day the merchant
+ * packs for next, as the admin API's status says it.
  */
 async function dispatchDayFor(
   value: unknown,
   flag: string,
-  target: Target,
-  io: CliIo,
+  shop: Shop,
 ): Promise<{ day: IsoDate; note?: string }> {
-  if (value === undefined || value === 'next') {
-    // Fail here, loudly, rather than pick a wrong day from bank holiday data that has run out.
-    assertBankHolidayCoverage(io.now(), 60);
-    return { day: await nextPackingDay(target.deps) };
-  }
+  if (value === undefined || value === 'next') return { day: (await shop.api.status()).next.date };
   const asked = isoDate(value, flag);
   const day = packingDay(asked);
   return day === asked
@@ -183,9 +139,10 @@ async function dispatchDayFor(
       };
 }
 
-/** `--set`'s value: a number of bottles, `none` or `default`. */
-function capacityValue(value: unknown): CapacityValue {
-  if (value === 'none' || value === 'default') return value;
+/** `--set`'s value as POST capacity's `bottles`: a number, null (none) or `default`. */
+function capacityValue(value: unknown): number | null | 'default' {
+  if (value === 'none') return null;
+  if (value === 'default') return value;
   if (typeof value === 'string' && /^\d{1,5}$/.test(value)) return Number(value);
   if (typeof value === 'string' && /^[-+]?\d*[.,]?\d+$/.test(value))
     throw new UsageError(
@@ -194,30 +151,33 @@ function capacityValue(value: unknown): CapacityValue {
   throw new UsageError('--set needs a number of bottles, none, or default (with --date).');
 }
 
+/** What of a day's answer the capacity lines read: the capacity route's rows and the status's days alike. */
+type DayCapacity = Pick<AdminCapacityRow, 'date' | 'capacity' | 'sold' | 'reserved' | 'left'>;
+
 /** "; capacity 60 bottles, 12 left" for a day with a limit; nothing for a day without one. */
-function capacityNote(row: CapacityRow | undefined): string {
-  return row === undefined || row.capacity === null
-    ? ''
-    : `; capacity ${row.capacity} bottles, ${row.left ?? 0} left`;
+function capacityNote(row: DayCapacity): string {
+  return row.capacity === null ? '' : `; capacity ${row.capacity} bottles, ${row.left ?? 0} left`;
 }
 
 /** Under a list: each coming day's capacity, or that it has no limit. */
-function capacityLines(rows: readonly CapacityRow[]): string[] {
+function capacityLines(rows: readonly DayCapacity[]): string[] {
   return rows.map(
     (row) =>
       `Capacity ${fullDate(row.date)}: ${row.capacity === null ? `no limit (${row.sold} sold, ${row.reserved} reserved)` : `${row.capacity} bottles, ${row.sold} sold, ${row.reserved} reserved, ${row.left ?? 0} left`}.`,
   );
 }
 
-/** The capacity list: one line a dispatch day, with the year. */
-function capacityTable(rows: readonly CapacityRow[]): string {
-  const header = ['DISPATCH DAY', 'CAPACITY', 'RESERVED', 'SOLD', 'LEFT'];
+/** The capacity list: one line a day (each dispatch day, and any other holding orders), with the year. */
+function capacityTable(rows: readonly AdminCapacityRow[]): string {
+  const header = ['DISPATCH DAY', 'CAPACITY', 'RESERVED', 'SOLD', 'LEFT', 'ORDERS', 'BOTTLES'];
   const lines = rows.map((row) => [
     fullDate(row.date),
     row.capacity === null ? 'no limit' : String(row.capacity),
     String(row.reserved),
     String(row.sold),
     row.left === null ? '-' : row.left === 0 ? '0 (full)' : String(row.left),
+    String(row.orders),
+    String(row.bottles),
   ]);
   const widths = header.map((title, i) =>
     Math.max(title.length, ...lines.map((line) => (line[i] ?? '').length)),
@@ -232,7 +192,58 @@ function capacityTable(rows: readonly CapacityRow[]): string {
     .join('\n');
 }
 
+/** One `mark-dispatched` or `tracking import` line for an order the API marked. */
+function dispatchedLine(
+  result: { changed: boolean; email: string; record: AdminOrderView },
+  now: Date,
+): string {
+  const order = result.record;
+  return result.changed
+    ? `${order.reference}: dispatched${order.trackingNumber ? ` (tracking ${order.trackingNumber})` : ''}; dispatch email ${result.email === 'sent' ? 'sent' : 'not sent (already sent or being sent)'}.`
+    : `${order.reference}: already dispatched${order.dispatchedAt ? ` on ${formatLondonTime(order.dispatchedAt, now)}` : ''}; ${result.email === 'sent' ? 'its dispatch email, not sent before, sent now' : 'nothing sent again'}.`;
+}
+
+/** The Click & Drop CSV's rows whose City is empty: Click & Drop will not import them. */
+function rowsWithoutTown(csv: string): Array<{ reference: string; address: string; postcode: string }> {
+  const rows: Array<Record<string, string>> = parseCsv(csv, { columns: true, skip_empty_lines: true });
+  return rows.flatMap((row) => {
+    const values = Object.entries(row);
+    const cell = (pattern: RegExp) => values.find(([name]) => pattern.test(name))?.[1] ?? '';
+    if (cell(/^city/i) !== '') return [];
+    return [
+      {
+        reference: cell(/order reference/i),
+        address: [cell(/address line 1/i), cell(/address line 2/i), cell(/address line 3/i)]
+          .filter((part) => part !== '')
+          .join(', '),
+        postcode: cell(/postcode/i),
+      },
+    ];
+  });
+}
+
 const COMMANDS: Record<string, Command> = {
+  login: {
+    summary: 'Sign in as a merchant (in your browser); later commands act as you',
+    usage: 'login',
+    details: [
+      'Prints the sign-in address and opens it when a browser is at hand; the sign-in comes back to this',
+      'machine (http://localhost:47815/callback, or the next port). The tokens are kept, for this target',
+      'only, in ~/.config/live-aquatics-orders (or $XDG_CONFIG_HOME), readable by you alone, and renewed.',
+      "On a stage, the site is found from ORDERS_SITE_URL, the stage's domainName in cdk.json, or its stack.",
+    ],
+    options: {},
+    positionals: 'none',
+    runSignIn: (target, io) => login(target, io),
+  },
+  logout: {
+    summary: 'Sign out: the sign-in is revoked and forgotten',
+    usage: 'logout',
+    details: [],
+    options: {},
+    positionals: 'none',
+    runSignIn: (target, io) => logout(target, io),
+  },
   list: {
     summary: 'Orders and order requests, newest first',
     usage: 'list [--status S] [--dispatch next|YYYY-MM-DD] [--weeks N] [--json]',
@@ -248,25 +259,12 @@ const COMMANDS: Record<string, Command> = {
       json: { type: 'boolean' },
     },
     positionals: 'none',
-    async run(target, values, _p, io) {
-      const status =
-        values.status === undefined
-          ? undefined
-          : oneOf(
-              values.status,
-              ['paid', 'dispatched', 'refunded', 'requested', 'invited', 'declined'] as const,
-              '--status',
-            );
-      const weeks = weeksOption(values.weeks, 0, 104);
+    async run(shop, values, _p, io) {
+      const status = text(values.status);
       const dispatch =
-        values.dispatch === undefined
-          ? undefined
-          : await dispatchDayFor(values.dispatch, '--dispatch', target, io);
+        values.dispatch === undefined ? undefined : await dispatchDayFor(values.dispatch, '--dispatch', shop);
       if (dispatch?.note) io.err(dispatch.note);
-      const records = await listRecords(
-        { status, dispatchDate: dispatch?.day, weeksBack: weeks },
-        target.deps,
-      );
+      const { records } = await shop.api.list({ status, dispatch: dispatch?.day, weeks: text(values.weeks) });
       const rows = records.map(toListRow);
       if (values.json) {
         io.out(JSON.stringify(rows, null, 2));
@@ -282,8 +280,14 @@ const COMMANDS: Record<string, Command> = {
       io.out(`${rows.length} ${rows.length === 1 ? 'row' : 'rows'}.`);
       // Each coming dispatch day the list shows, with its capacity and what is left to sell.
       const today = londonDate(io.now());
-      const coming = [...new Set(records.map(recordDay))].filter((day) => day >= today).sort();
-      for (const line of capacityLines(await capacityOfDays(target.deps, coming))) io.out(line);
+      const coming = new Set(records.map((r) => r.dispatchDate).filter((day) => day >= today));
+      if (coming.size === 0) return;
+      // The capacity route's dispatch days, and the status's days holding orders (a delay's Tuesday).
+      const [{ rows: capacity }, week] = await Promise.all([shop.api.capacity(), shop.api.status()]);
+      const byDay = new Map<string, DayCapacity>();
+      for (const row of [...capacity, week.next, ...week.overdue, ...week.later]) byDay.set(row.date, row);
+      const shown = [...coming].sort().flatMap((day) => byDay.get(day) ?? []);
+      for (const line of capacityLines(shown)) io.out(line);
     },
   },
   find: {
@@ -296,16 +300,15 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { weeks: { type: 'string' }, json: { type: 'boolean' } },
     positionals: 'many',
-    async run(target, values, words, io) {
-      const weeks = weeksOption(values.weeks, 0, 104);
-      const text = words.join(' ');
-      const rows = (await findRecords(text, target.deps, { weeksBack: weeks })).map(toListRow);
+    async run(shop, values, words, io) {
+      const q = words.join(' ');
+      const rows = (await shop.api.list({ q, weeks: text(values.weeks) })).records.map(toListRow);
       if (values.json) {
         io.out(JSON.stringify(rows, null, 2));
         return;
       }
       if (rows.length === 0) {
-        io.out(`Nothing found for "${text}".`);
+        io.out(`Nothing found for "${q}".`);
         return;
       }
       io.out(formatTable(rows, io.now()));
@@ -323,18 +326,24 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { date: { type: 'string' }, out: { type: 'string' } },
     positionals: 'none',
-    async run(target, values, _p, io) {
-      const { day, note } = await dispatchDayFor(values.date, '--date', target, io);
+    async run(shop, values, _p, io) {
+      const { day, note } = await dispatchDayFor(values.date, '--date', shop);
       if (note) io.out(note);
-      const orders = await ordersToPack(day, target.deps);
+      const [csv, slips, { records }] = await Promise.all([
+        shop.api.file('dispatchCsv', day),
+        shop.api.file('packingSlips', day),
+        shop.api.list({ dispatch: day, status: 'paid' }),
+      ]);
+      // Packed in the order they were paid, as the CSV and the slips list them.
+      const orders = [...records].reverse();
       const bottles = orders.reduce((sum, order) => sum + order.bottles, 0);
       // Customers' addresses stay out of the repository: ./dispatch is in .gitignore.
       const dir = resolve(io.cwd, text(values.out) ?? 'dispatch');
       mkdirSync(dir, { recursive: true });
       const csvPath = join(dir, `click-and-drop-${day}.csv`);
       const htmlPath = join(dir, `packing-slips-${day}.html`);
-      writeFileSync(csvPath, clickAndDropCsv(day, orders));
-      writeFileSync(htmlPath, packingSlipsHtml(day, orders, target.deps.seller));
+      writeFileSync(csvPath, csv);
+      writeFileSync(htmlPath, slips);
       io.out(
         `Dispatch ${fullDate(day)}: ${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${bottles} bottles to prepare.`,
       );
@@ -342,13 +351,10 @@ const COMMANDS: Record<string, Command> = {
         io.out(`  ${order.reference}  ${String(order.bottles).padStart(2)} bottles  ${order.postcode}`);
       io.out(`Click & Drop CSV: ${csvPath}`);
       io.out(`Packing slips:    ${htmlPath}`);
-      const townless = ordersWithoutTown(orders);
+      const townless = rowsWithoutTown(csv);
       if (townless.length > 0) {
         io.out('No town in the address (Click & Drop needs City): fill it in before importing:');
-        for (const order of townless)
-          io.out(
-            `  ${order.reference}  ${order.deliveryAddress.replace(/\s*\r?\n\s*/g, ', ')}  ${order.postcode}`,
-          );
+        for (const row of townless) io.out(`  ${row.reference}  ${row.address}  ${row.postcode}`);
       }
       if (orders.length > 0)
         io.out('Post them Royal Mail 1st Class or faster: live animals may not go 2nd Class.');
@@ -360,27 +366,23 @@ const COMMANDS: Record<string, Command> = {
     details: [
       "Reads the forecast at the dispatch postcode (in the seller address) and at each order's postcode,",
       'for the dispatch day and the day after, against the thresholds set in /admin.',
-      'Before 18:00 two days ahead it says when it will know. Delay the orders at risk with `delay`.',
+      'Before 18:00 two days ahead it says when it will know. /admin delays the orders at risk in one press.',
     ],
     options: { date: { type: 'string' }, json: { type: 'boolean' } },
     positionals: 'none',
-    async run(target, values, _p, io) {
-      const { day, note } = await dispatchDayFor(values.date, '--date', target, io);
-      const check = await checkWeather(day, { ...target.deps, ...target.weather });
+    async run(shop, values, _p, io) {
+      const asked = values.date === undefined || values.date === 'next' ? undefined : values.date;
+      const dispatch = asked === undefined ? undefined : await dispatchDayFor(asked, '--date', shop);
+      const check = await shop.api.weather(dispatch?.day);
       if (values.json) {
         io.out(JSON.stringify(check, null, 2));
         return;
       }
-      if (note) io.out(note);
-      if (check.state === 'not yet') {
-        io.out(check.message);
-        return;
-      }
-      const count = check.orders.length;
-      io.out(`Weather for ${fullDate(day)}: ${count} ${count === 1 ? 'order' : 'orders'}.`);
-      for (const order of check.orders)
-        io.out(`  ${order.reference}  ${order.verdict.padEnd(7)}  ${order.reason}`);
-      if (!check.forecastSeen) io.out('Some forecasts could not be seen: run it again later.');
+      if (dispatch?.note) io.out(dispatch.note);
+      io.out(check.summary);
+      if (check.state === 'checked')
+        for (const order of check.orders)
+          io.out(`  ${order.reference}  ${order.verdict.padEnd(7)}  ${order.reason}`);
     },
   },
   'mark-dispatched': {
@@ -393,47 +395,50 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { tracking: { type: 'string' } },
     positionals: 'many',
-    async run(target, values, references, io) {
+    async run(shop, values, words, io) {
       const tracking = text(values.tracking);
-      if (tracking !== undefined && references.length > 1)
+      if (tracking !== undefined && words.length > 1)
         throw new UsageError('--tracking goes with one reference at a time.');
       let refused = 0;
       const emailsNotSent: string[] = [];
       let emailFailure = '';
-      for (const word of references) {
+      // One call an order, as the orders are independent: one that fails leaves the others to go on.
+      for (const word of words) {
         const [reference = word, own] = word.split('=', 2);
+        const trackingNumber = own ?? tracking;
         try {
-          const result = await markDispatched(
-            reference,
-            { trackingNumber: own ?? tracking, actor: target.actor },
-            target.deps,
-          );
-          io.out(
-            result.changed
-              ? `${result.reference}: dispatched${result.order.trackingNumber ? ` (tracking ${result.order.trackingNumber})` : ''}; dispatch email ${result.email === 'sent' ? 'sent' : 'not sent (already sent or being sent)'}.`
-              : `${result.reference}: already dispatched${result.order.dispatchedAt ? ` on ${formatLondonTime(result.order.dispatchedAt, io.now())}` : ''}; ${result.email === 'sent' ? 'its dispatch email, not sent before, sent now' : 'nothing sent again'}.`,
-          );
-        } catch (error) {
-          if (error instanceof RefusedError) {
-            refused += 1;
-            io.err(`${reference}: ${error.message}`);
-            continue;
+          const { results } = await shop.api.dispatch({
+            references: [reference],
+            ...(trackingNumber !== undefined && { trackingNumber }),
+          });
+          for (const result of results) {
+            if ('refused' in result) {
+              refused += 1;
+              io.err(`${result.reference}: ${result.refused}`);
+            } else io.out(dispatchedLine(result, io.now()));
           }
+        } catch (error) {
+          if (!(error instanceof AdminUnavailableError)) throw error;
           // Dispatched, then the email failed (SES down): say so, and go on with the other orders.
-          const order = await findOrder(target.deps, reference).catch(() => undefined);
-          if (order?.status !== 'dispatched' || order.dispatchEmailState === 'sent') throw error;
+          const order = await shop.api.record(reference).then(
+            ({ record }) => record,
+            () => undefined,
+          );
+          const email = order?.emails.find((e) => e.kind === 'dispatch');
+          if (order?.kind !== 'order' || order.status !== 'dispatched' || email?.state === 'sent')
+            throw error;
           emailsNotSent.push(order.reference);
-          emailFailure = shortReason(error);
+          emailFailure = 'the admin API could not send it';
           io.out(`${order.reference}: dispatched; dispatch email NOT sent (${emailFailure}).`);
         }
       }
       if (emailsNotSent.length > 0) {
         const list = emailsNotSent.join(' ');
         throw new IncompleteError(
-          `Marked dispatched, but the dispatch email could not be sent for ${list} (${emailFailure}). Nothing retries it by itself: run mark-dispatched ${list} again once email works (each email is sent once).${refused > 0 ? ` ${refused} of ${references.length} not marked dispatched.` : ''}`,
+          `Marked dispatched, but the dispatch email could not be sent for ${list} (${emailFailure}). Nothing retries it by itself: run mark-dispatched ${list} again once email works (each email is sent once).${refused > 0 ? ` ${refused} of ${words.length} not marked dispatched.` : ''}`,
         );
       }
-      if (refused > 0) throw new RefusedError(`${refused} of ${references.length} not marked dispatched.`);
+      if (refused > 0) throw new RefusedError(`${refused} of ${words.length} not marked dispatched.`);
     },
   },
   delay: {
@@ -447,16 +452,18 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { dispatch: { type: 'string' }, to: { type: 'string' }, reason: { type: 'string' } },
     positionals: 'none',
-    async run(target, values, _p, io) {
+    async run(shop, values, _p, io) {
       if (values.dispatch === undefined)
         throw new UsageError('--dispatch needs next or a date as YYYY-MM-DD.');
       const from =
         values.dispatch === 'next'
-          ? (await dispatchDayFor('next', '--dispatch', target, io)).day
+          ? (await dispatchDayFor('next', '--dispatch', shop)).day
           : isoDate(values.dispatch, '--dispatch');
       const to = isoDate(values.to, '--to');
-      const reason: DelayReason = oneOf(values.reason, DELAY_REASONS, '--reason');
-      const result = await delayDispatch({ from, to, reason, actor: target.actor }, target.deps);
+      const reason = text(values.reason);
+      if (reason !== 'weather' && reason !== 'supply' && reason !== 'other')
+        throw new UsageError('--reason must be one of: weather, supply, other.');
+      const result = await shop.api.delay({ from, to, reason });
       io.out(
         `Moved ${result.moved.length} ${result.moved.length === 1 ? 'order' : 'orders'} from ${fullDate(from)} to ${fullDate(to)} (${reason})${result.moved.length ? `: ${result.moved.join(', ')}` : ''}.`,
       );
@@ -483,36 +490,35 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: {},
     positionals: 'many',
-    async run(target, _values, words, io) {
+    async run(shop, _values, words, io) {
       const [first = '', second, ...rest] = words;
       if (second === undefined || rest.length > 0)
         throw new UsageError('Give a reference and a number, or import and a file.');
       if (first === 'import') {
-        const result = await importClickAndDropTracking(
-          readFileSync(resolve(io.cwd, second), 'utf8'),
-          { actor: target.actor },
-          target.deps,
-        );
-        for (const done of result.dispatched)
+        const result = await shop.api.importTracking(readFileSync(resolve(io.cwd, second), 'utf8'));
+        let matched = 0;
+        for (const done of result.results) {
+          if ('refused' in done) {
+            io.err(`${done.reference}: ${done.refused}`);
+            continue;
+          }
+          matched += 1;
           io.out(
-            `${done.reference}: ${done.changed ? 'dispatched' : 'already dispatched'} (tracking ${done.order.trackingNumber ?? 'none'}); ${done.email === 'sent' ? 'email sent' : 'nothing sent again'}.`,
+            `${done.reference}: ${done.changed ? 'dispatched' : 'already dispatched'} (tracking ${done.record.trackingNumber ?? 'none'}); ${done.email === 'sent' ? 'email sent' : 'nothing sent again'}.`,
           );
+        }
         for (const row of result.unmatched)
           io.out(
             `Line ${row.line} not matched (${row.reference || 'no reference'} ${row.trackingNumber}): ${row.reason}`,
           );
-        io.out(`${result.dispatched.length} matched, ${result.unmatched.length} not matched.`);
+        io.out(`${matched} matched, ${result.unmatched.length} not matched.`);
         return;
       }
-      const result = await updateTrackingNumber(
-        first,
-        { trackingNumber: second, actor: target.actor },
-        target.deps,
-      );
+      const result = await shop.api.tracking({ reference: first, trackingNumber: second });
       io.out(
         result.changed
-          ? `${result.reference}: tracking ${result.order.trackingNumber}; customer ${result.email === 'sent' ? 'emailed' : 'not emailed'}.`
-          : `${result.reference}: already has tracking ${result.order.trackingNumber}; nothing sent.`,
+          ? `${result.reference}: tracking ${result.record.trackingNumber}; customer ${result.email === 'sent' ? 'emailed' : 'not emailed'}.`
+          : `${result.reference}: already has tracking ${result.record.trackingNumber}; nothing sent.`,
       );
     },
   },
@@ -531,28 +537,24 @@ const COMMANDS: Record<string, Command> = {
       phone: { type: 'string' },
     },
     positionals: 'one',
-    async run(target, values, [reference = ''], io) {
+    async run(shop, values, [reference = ''], io) {
       const lines = Array.isArray(values.address) ? values.address.filter((v) => typeof v === 'string') : [];
       const postcode = text(values.postcode);
       const phone = text(values.phone);
       if (lines.length === 0 && postcode === undefined && phone === undefined)
         throw new UsageError('Give at least one of --address, --postcode or --phone.');
-      const order = await findOrder(target.deps, reference);
-      const result = await correctOrderAddress(
-        order,
-        {
-          address: lines.length > 0 ? lines.join('\n') : order.deliveryAddress,
-          postcode: postcode ?? order.postcode,
-          phone: phone ?? order.customerPhone,
-        },
-        { actor: target.actor },
-        target.deps,
-      );
+      const { record: order } = await shop.api.record(reference);
+      const result = await shop.api.correctAddress({
+        reference,
+        address: lines.length > 0 ? lines.join('\n') : order.deliveryAddress,
+        postcode: postcode ?? order.postcode,
+        phone: phone ?? order.customerPhone,
+      });
       if (!result.changed) {
         io.out(`${result.reference}: those are already its delivery details; nothing changed, nothing sent.`);
         return;
       }
-      const o = result.order;
+      const o = result.record;
       io.out(`${result.reference}: delivery details corrected for ${formatDispatchDate(o.dispatchDate)}:`);
       io.out(
         `  ${o.deliveryAddress.replace(/\n/g, ', ')} ${o.postcode}${o.customerPhone ? `  phone ${o.customerPhone}` : ''}`,
@@ -565,7 +567,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   refund: {
-    summary: 'Refund an order in full through Stripe and email the customer',
+    summary: 'Refund an order (what part refunds left of it) through Stripe and email the customer',
     usage: 'refund <reference> [--bottles N] [--delivery] [--reason supply|doa|other]',
     details: [
       'Refused for an order already refunded (here or in the Stripe Dashboard).',
@@ -575,49 +577,46 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { reason: { type: 'string' }, bottles: { type: 'string' }, delivery: { type: 'boolean' } },
     positionals: 'one',
-    async run(target, values, [reference = ''], io) {
-      const reason: RefundReason =
-        values.reason === undefined ? 'other' : oneOf(values.reason, REFUND_REASONS, '--reason');
+    async run(shop, values, [reference = ''], io) {
+      const reason = text(values.reason) ?? 'other';
+      if (reason !== 'supply' && reason !== 'doa' && reason !== 'other')
+        throw new UsageError('--reason must be one of: supply, doa, other.');
       if (values.bottles !== undefined || values.delivery === true) {
         const typed = text(values.bottles) ?? '0';
         if (!/^\d{1,2}$/.test(typed)) throw new UsageError('--bottles is a whole number of bottles.');
-        const bottles = Number(typed);
-        const part = await refundPart(
+        const part = await shop.api.refundPart({
           reference,
-          { bottles, delivery: values.delivery === true, reason, actor: target.actor },
-          target.deps,
-        );
+          bottles: Number(typed),
+          delivery: values.delivery === true,
+          reason,
+        });
         io.out(
-          `${part.reference}: refunded ${formatGbp(part.pence)} (Stripe refund ${part.refundId}, reason ${reason}); ${formatGbp(part.order.partlyRefundedPence ?? part.pence)} of ${formatGbp(part.order.totalPence)} refunded in all; refund email ${part.email === 'sent' ? 'sent' : 'not sent'}.`,
+          `${part.reference}: refunded ${formatGbp(part.pence)} (Stripe refund ${part.refundId}, reason ${reason}); ${formatGbp(part.record.partlyRefundedPence ?? part.pence)} of ${formatGbp(part.record.totalPence)} refunded in all; refund email ${part.email === 'sent' ? 'sent' : 'not sent'}.`,
         );
         return;
       }
-      const result = await refundOrder(reference, { reason, actor: target.actor }, target.deps).catch(
-        async (error: unknown) => {
-          if (error instanceof RefusedError) throw error;
-          const order = await findOrder(target.deps, reference).catch(() => undefined);
-          if (order === undefined) throw error;
-          if (isStripeUnreachable(error)) {
-            // The refund request may not have reached Stripe, or its answer was lost: the order
-            // says which, once the webhook records a refund Stripe did make.
-            throw new IncompleteError(
-              order.status === 'refunded'
-                ? `Stripe's answer was lost (${shortReason(error)}), but it did refund ${order.reference}: the order is refunded.`
-                : `Stripe could not be reached (${shortReason(error)}): ${order.reference} was not refunded here and is still ${order.status}. Run refund ${order.reference} again once Stripe answers: it cannot refund twice.`,
-            );
-          }
-          // Refunded, then the email failed (SES down): the refund stands.
-          if (order.status === 'refunded' && order.refundEmailState !== 'sent') {
-            throw new IncompleteError(
-              `${order.reference}: refunded ${formatGbp(order.totalPence)} in full${order.refundId ? ` (Stripe refund ${order.refundId})` : ''}, but the refund email could not be sent (${shortReason(error)}). Run refund ${order.reference} again once email works: it refunds nothing twice and sends the email.`,
-            );
-          }
-          throw error;
-        },
-      );
+      const result = await shop.api.refund({ reference, reason }).catch(async (error: unknown) => {
+        if (!(error instanceof AdminUnavailableError)) throw error;
+        // No answer: the order says what was done (a refund cannot be made twice).
+        const order = await shop.api.record(reference).then(
+          ({ record }) => record,
+          () => undefined,
+        );
+        if (order?.kind !== 'order') throw error;
+        const why = error.status === undefined ? 'no answer' : `HTTP ${error.status}`;
+        if (order.status !== 'refunded')
+          throw new IncompleteError(
+            `The refund did not go through (${why}): ${order.reference} was not refunded and is still ${order.status}. Run refund ${order.reference} again once Stripe answers: it cannot refund twice.`,
+          );
+        if (order.emails.find((e) => e.kind === 'refund')?.state !== 'sent')
+          throw new IncompleteError(
+            `${order.reference}: refunded${order.partlyRefundedPence ? ` the remaining ${formatGbp(order.totalPence - order.partlyRefundedPence)}` : ` ${formatGbp(order.totalPence)} in full`}${order.refundId ? ` (Stripe refund ${order.refundId})` : ''}, but the refund email could not be sent (${why}). Run refund ${order.reference} again once email works: it refunds nothing twice and sends the email.`,
+          );
+        throw error;
+      });
       const email = result.refundEmail;
       io.out(
-        `${result.reference}: refunded ${formatGbp(result.order.totalPence)} in full (Stripe refund ${result.refundId}, reason ${reason}); ${
+        `${result.reference}: refunded ${result.pence < result.record.totalPence ? `the remaining ${formatGbp(result.pence)} (all ${formatGbp(result.record.totalPence)} now refunded)` : `${formatGbp(result.pence)} in full`} (Stripe refund ${result.refundId}, reason ${reason}); ${
           email.state === 'sent'
             ? `refund email sent${email.by === 'this run' ? '' : ` (by ${email.by})`}`
             : email.state === 'being sent'
@@ -640,9 +639,9 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { message: { type: 'string' }, requests: { type: 'boolean' } },
     positionals: 'none',
-    async run(target, values, _p, io) {
+    async run(shop, values, _p, io) {
       const mode = values.requests ? 'requests' : 'paused';
-      const result = await pauseShop({ mode, message: text(values.message) }, target.deps);
+      const result = await shop.api.pause({ mode, message: text(values.message) });
       const { settings, closed, paymentLinksKept, completedMeanwhile } = result;
       io.out(
         mode === 'paused'
@@ -680,8 +679,8 @@ const COMMANDS: Record<string, Command> = {
     details: [],
     options: {},
     positionals: 'none',
-    async run(target, _v, _p, io) {
-      await writeShopSettings(target.deps.table, { mode: 'open' }, target.deps.now());
+    async run(shop, _v, _p, io) {
+      await shop.api.resume();
       io.out('Shop open: checkout takes paid orders again.');
     },
   },
@@ -691,16 +690,24 @@ const COMMANDS: Record<string, Command> = {
     details: [],
     options: {},
     positionals: 'none',
-    async run(target, _v, _p, io) {
-      const week = await shopWeek(target.deps);
-      const { shop } = week;
+    async run(shop, _v, _p, io) {
+      // The weather is a line of its own: a check that fails never hides the week.
+      const [week, weather] = await Promise.all([
+        shop.api.status(),
+        shop.api.weather().then(
+          (check) => check.summary,
+          (error: unknown) =>
+            `Weather: not checked (${error instanceof Error ? error.message : 'the admin API did not answer'}).`,
+        ),
+      ]);
+      const { shop: settings } = week;
       const modes: Record<(typeof SHOP_MODES)[number], string> = {
         open: 'open (taking paid orders)',
         paused: 'paused (checkout refused)',
         requests: 'taking order requests without payment',
       };
       io.out(
-        `Shop: ${modes[shop.mode]}${shop.message ? `; message: "${shop.message}"` : ''}${shop.modeSince ? ` (since ${formatLondonTime(shop.modeSince, io.now())})` : ''}.`,
+        `Shop: ${modes[settings.mode]}${settings.message ? `; message: "${settings.message}"` : ''}${settings.modeSince ? ` (since ${formatLondonTime(settings.modeSince, io.now())})` : ''}.`,
       );
       const summary = (day: AdminDaySummary) =>
         `${day.orders} ${day.orders === 1 ? 'order' : 'orders'}, ${day.bottles} bottles${capacityNote(day)}`;
@@ -708,6 +715,7 @@ const COMMANDS: Record<string, Command> = {
       // Orders on any other day (moved by a delay, or left from a past week) are never hidden.
       for (const day of week.overdue) io.out(`Overdue: ${fullDate(day.date)}: ${summary(day)}.`);
       for (const day of week.later) io.out(`Then: ${fullDate(day.date)}: ${summary(day)}.`);
+      io.out(weather);
     },
   },
   capacity: {
@@ -715,7 +723,8 @@ const COMMANDS: Record<string, Command> = {
     usage:
       'capacity [--weeks N] [--json] | capacity --set N|none [--date next|YYYY-MM-DD] | capacity --set default --date D',
     details: [
-      'Lists the next --weeks (default 8) dispatch days. RESERVED: checkouts not paid yet and order requests.',
+      'Lists the next --weeks (default 8) dispatch days, and any other day holding orders (a delay moved them there).',
+      'RESERVED: checkouts not paid yet and order requests. ORDERS, BOTTLES: still to dispatch.',
       '--set N: every dispatch day sells at most N bottles; --set none: no limit (as before capacity existed).',
       '--set N|none --date D: that day only; --set default --date D: that day follows the weekly default again.',
       'Lowering a day below what it has sold is allowed: nothing is cancelled, and it sells no more.',
@@ -728,15 +737,17 @@ const COMMANDS: Record<string, Command> = {
       date: { type: 'string' },
     },
     positionals: 'none',
-    async run(target, values, _p, io) {
-      const weeks = weeksOption(values.weeks, 1, 52);
+    async run(shop, values, _p, io) {
       if (values.set === undefined) {
         if (values.date !== undefined) throw new UsageError('--date goes with --set.');
-        const rows = await capacityReport(target.deps, weeks);
+        const weeks = text(values.weeks);
+        if (weeks !== undefined && !/^\d{1,2}$/.test(weeks))
+          throw new UsageError('--weeks must be a whole number from 1 to 52.');
+        const { rows } = await shop.api.capacity(weeks === undefined ? undefined : Number(weeks));
         io.out(values.json ? JSON.stringify(rows, null, 2) : capacityTable(rows));
         return;
       }
-      const value = capacityValue(values.set);
+      const bottles = capacityValue(values.set);
       let date: IsoDate | undefined;
       if (values.date === 'next') date = firstComingDispatchDay(io.now());
       else if (values.date !== undefined) {
@@ -745,19 +756,23 @@ const COMMANDS: Record<string, Command> = {
         if (date !== asked)
           io.err(`${formatDispatchDate(asked)} is not a dispatch day: using that week's, ${fullDate(date)}.`);
       }
-      const { settings, oversold } = await setCapacity(target.deps, { value, date }, weeks);
-      const bottles = (n: number | null | undefined) =>
+      if (bottles === 'default' && date === undefined)
+        throw new UsageError(
+          '--set default goes with --date: the day that follows the weekly default again.',
+        );
+      const { settings, oversold } = await shop.api.setCapacity({ date: date ?? 'default', bottles });
+      const count = (n: number | null | undefined) =>
         n === undefined || n === null ? 'no limit' : `${n} ${n === 1 ? 'bottle' : 'bottles'}`;
       io.out(
         date === undefined
-          ? `Every dispatch day: ${bottles(settings.weekly)}${settings.weekly === undefined ? '' : ' each'}, except days set on their own.`
-          : value === 'default'
-            ? `${fullDate(date)}: follows the weekly default again (${bottles(settings.weekly)}).`
-            : `${fullDate(date)}: ${bottles(settings.days?.[date])}.`,
+          ? `Every dispatch day: ${count(settings.weekly)}${settings.weekly === null ? '' : ' each'}, except days set on their own.`
+          : bottles === 'default'
+            ? `${fullDate(date)}: follows the weekly default again (${count(settings.weekly)}).`
+            : `${fullDate(date)}: ${count(settings.days[date])}.`,
       );
       for (const day of oversold)
         io.out(
-          `${fullDate(day.date)} has already sold ${bottles(day.sold)}, more than its capacity of ${day.capacity}: nothing is cancelled, and it sells no more.`,
+          `${fullDate(day.date)} has already sold ${count(day.sold)}, more than its capacity of ${day.capacity}: nothing is cancelled, and it sells no more.`,
         );
     },
   },
@@ -767,8 +782,8 @@ const COMMANDS: Record<string, Command> = {
     details: ['Paying the link makes an ordinary order (confirmation emails, dispatch list).'],
     options: {},
     positionals: 'one',
-    async run(target, _v, [reference = ''], io) {
-      const result = await requestPayment(reference, { actor: target.actor }, target.deps);
+    async run(shop, _v, [reference = ''], io) {
+      const result = await shop.api.requestPayment(reference);
       io.out(
         `${result.reference}: payment link emailed (valid until ${formatLondonTime(result.expiresAt, io.now())}): ${result.url}`,
       );
@@ -780,8 +795,8 @@ const COMMANDS: Record<string, Command> = {
     details: [],
     options: {},
     positionals: 'one',
-    async run(target, _v, [reference = ''], io) {
-      const result = await declineRequest(reference, { actor: target.actor }, target.deps);
+    async run(shop, _v, [reference = ''], io) {
+      const result = await shop.api.decline(reference);
       io.out(
         `${result.reference}: declined; customer ${result.email === 'sent' ? 'emailed' : 'not emailed (already sent)'}.`,
       );
@@ -922,7 +937,7 @@ function referencesMistake(expected: Command['positionals'], given: readonly str
 export async function runCli(
   argv: readonly string[],
   io: CliIo,
-  makeTarget: (choice: TargetChoice, io: CliIo) => Promise<Target> = defaultTarget,
+  openShop: (target: ApiTarget, io: CliIo) => Promise<Shop> = signedInShop,
   makeMerchantPool: (choice: TargetChoice) => Promise<MerchantPoolTarget> = merchantPoolTarget,
 ): Promise<number> {
   const [name, ...rest] = argv;
@@ -987,10 +1002,7 @@ export async function runCli(
             target: pool,
             run: () => command.runOnPool(pool, values, positionals, io),
           }))
-        : await makeTarget(choice, io).then((shop) => ({
-            target: shop,
-            run: () => command.run(shop, values, positionals, io),
-          }));
+        : await openApiTarget(choice, io, command, values, positionals, openShop);
     target = opened.target;
     io.err(
       `[${opened.target.description}]${chosen.source === 'command line' ? '' : chosen.source === 'file' ? ` remembered in ${io.targetFile}` : ' from ORDERS_STAGE'}`,
@@ -1010,6 +1022,7 @@ export async function runCli(
     return 0;
   } catch (error) {
     if (error instanceof UsageError) return mistyped(error.message);
+    if (error instanceof InvalidInputError) return mistyped(error.message);
     if (error instanceof RefusedError) {
       io.err(`Refused: ${error.message}`);
       return 1;
@@ -1018,20 +1031,17 @@ export async function runCli(
       io.err(error.message);
       return 1;
     }
-    // Whatever the command, Stripe down is one line, not a stack trace.
-    if (isStripeUnreachable(error)) {
+    if (error instanceof SignedOutError && choice !== undefined) {
       io.err(
-        `Stripe could not be reached (${shortReason(error)}). Run the command again once Stripe answers.`,
+        `${error.message} Sign in first: npm run orders -- login${choice.kind === 'local' ? ' --local' : ` --stage ${choice.stage}`}`,
       );
       return 1;
     }
-    if (
-      error instanceof Error &&
-      /ECONNREFUSED|fetch failed/.test(`${error.message} ${String(error.cause ?? '')}`) &&
-      choice?.kind === 'local'
-    ) {
+    if (error instanceof AdminUnavailableError) {
       io.err(
-        'The local stack is not running: start it with `npm start` (or set ORDERS_LOCAL_* to its addresses).',
+        choice?.kind === 'local' && /ECONNREFUSED|fetch failed/.test(error.message)
+          ? 'The local stack is not running: start it with `npm start` (or set ORDERS_LOCAL_URL to its address).'
+          : error.message,
       );
       return 1;
     }
@@ -1041,7 +1051,25 @@ export async function runCli(
   }
 }
 
-async function defaultTarget(choice: TargetChoice, io: CliIo): Promise<Target> {
-  if (choice.kind === 'local') return localTarget(io.env, io.now);
-  return deployedTarget({ stage: choice.stage, region: choice.region }, io.now);
+/**
+ * The target's admin API, or its sign-in for `login`/`logout`: a signed-in command finds its
+ * site and token in the kept sign-in, so it needs no AWS credentials.
+ */
+async function openApiTarget(
+  choice: TargetChoice,
+  io: CliIo,
+  command: ShopCommand | SignInCommand,
+  values: Values,
+  positionals: string[],
+  openShop: (target: ApiTarget, io: CliIo) => Promise<Shop>,
+): Promise<{ target: { description: string; close(): void }; run(): Promise<void> }> {
+  const target = apiTarget(choice, io.env);
+  if ('runSignIn' in command)
+    return { target: { ...target, close() {} }, run: () => command.runSignIn(target, io) };
+  const shop = await openShop(target, io);
+  return { target: { ...shop, close() {} }, run: () => command.run(shop, values, positionals, io) };
+}
+
+async function signedInShop(target: ApiTarget, io: CliIo): Promise<Shop> {
+  return { description: target.description, api: createAdminClient(signedInTransport(target, io)) };
 }

@@ -4,13 +4,13 @@ import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { ListSubscriptionsByTopicCommand } from '@aws-sdk/client-sns';
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
-import { listMerchants } from '../lambdas/domain/operations/merchant-accounts';
-import { RefusedError } from '../lambdas/domain/refusal';
 import { MERCHANTS_GROUP } from '../shared/admin-api-paths';
 import { API_PATHS } from '../shared/api-paths';
 import { createCheckoutResponseSchema } from '../shared/checkout-response';
 import { penceToPounds, quoteOrder } from '../shared/pricing';
+import { RefusedError } from '../shared/refusal';
 import { shopStatusSchema } from '../shared/shop-status';
+import { listMerchants } from './merchant-accounts';
 import {
   operatorMessage,
   readSecretDocument,

@@ -1,7 +1,6 @@
-import type { ShopRecord } from '../lambdas/domain/orders/records';
-import { emailAttributes } from '../lambdas/domain/orders/send-once';
+import type { AdminRecordView } from '../shared/admin-responses';
 import { formatLondonTime } from '../shared/dispatch';
-import { EMAIL_KINDS, type EmailKind } from '../shared/email-kinds';
+import type { RecordEmailKind } from '../shared/email-kinds';
 import { formatGbp } from '../shared/pricing';
 
 /** One row of `list`: the columns the merchant reads, as plain values. */
@@ -23,7 +22,7 @@ export interface ListRow {
   placedWhilePaused?: true;
 }
 
-const EMAIL_LABELS: Record<EmailKind, string> = {
+const EMAIL_LABELS: Record<RecordEmailKind, string> = {
   confirmation: 'confirmation',
   merchantNotice: 'notice',
   dispatch: 'dispatch',
@@ -35,55 +34,38 @@ const EMAIL_LABELS: Record<EmailKind, string> = {
   requestNotice: 'notice',
   paymentInvitation: 'invitation',
   decline: 'decline',
-  debitFailed: 'debit-failed',
-  debitFailedNotice: 'debit-failed-notice',
   addressCorrected: 'address-corrected',
 };
 
 /**
  * "confirmation notice dispatch!": each email the record has, `!` when it is due and not yet sent,
- * `(refused)` when SES refused the address for good, `(superseded)` when it will never be sent.
+ * `(refused)` when SES refused the address for good.
  */
-function emailSummary(item: Record<string, unknown>): string {
-  return EMAIL_KINDS.flatMap((kind) => {
-    const state = item[emailAttributes(kind).state];
-    if (state === undefined) return [];
-    // `failed`: SES refused the customer's address for good (money's CustomerEmailRefused).
-    // `superseded`: never sent, the order moved on first (refunded before its dispatch email).
-    const mark =
-      state === 'sent'
-        ? ''
-        : state === 'failed'
-          ? '(refused)'
-          : state === 'superseded'
-            ? '(superseded)'
-            : '!';
-    return [`${EMAIL_LABELS[kind]}${mark}`];
-  }).join(' ');
+function emailSummary(record: AdminRecordView): string {
+  return record.emails
+    .map(
+      ({ kind, state }) =>
+        `${EMAIL_LABELS[kind]}${state === 'sent' ? '' : state === 'failed' ? '(refused)' : '!'}`,
+    )
+    .join(' ');
 }
 
-export function toListRow(record: ShopRecord): ListRow {
+export function toListRow(record: AdminRecordView): ListRow {
   // A request has no payment: it lists at the time it was made, and its status says what it is.
-  const [item, paid, status] =
-    record.kind === 'order'
-      ? [record.order, record.order.paidAt, record.order.status]
-      : [record.request, record.request.createdAt, `request:${record.request.status}`];
   return {
-    reference: item.reference,
+    reference: record.reference,
     kind: record.kind,
-    paid,
-    name: item.customerName,
-    postcode: item.postcode,
-    bottles: item.bottles,
-    totalPence: item.totalPence,
-    dispatchDate: item.dispatchDate,
-    status,
-    emails: emailSummary(item),
-    ...(record.kind === 'order' && record.order.placedWhilePaused && { placedWhilePaused: true }),
+    paid: record.kind === 'order' ? record.paidAt : record.createdAt,
+    name: record.customerName,
+    postcode: record.postcode,
+    bottles: record.bottles,
+    totalPence: record.totalPence,
+    dispatchDate: record.dispatchDate,
+    status: record.kind === 'order' ? record.status : `request:${record.status}`,
+    emails: emailSummary(record),
+    ...(record.kind === 'order' && record.placedWhilePaused && { placedWhilePaused: true }),
     ...(record.kind === 'order' &&
-      (record.order.partlyRefundedPence ?? 0) > 0 && {
-        partlyRefundedPence: record.order.partlyRefundedPence,
-      }),
+      (record.partlyRefundedPence ?? 0) > 0 && { partlyRefundedPence: record.partlyRefundedPence }),
   };
 }
 

@@ -1,12 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import {
-  addMerchant,
-  listMerchants,
-  type MerchantPool,
-  removeMerchant,
-} from '../lambdas/domain/operations/merchant-accounts';
-import { RefusedError } from '../lambdas/domain/refusal';
+import { RefusedError } from '../shared/refusal';
+import { addMerchant, listMerchants, type MerchantPool, removeMerchant } from './merchant-accounts';
 import { readStackOutputs } from './stack-target';
 import type { TargetChoice } from './target-choice';
 

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { stdin, stdout } from 'node:process';
 import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
-import { HANDLED_WEBHOOK_EVENTS } from '../lambdas/domain/fulfilment/webhook-events';
-import { createStripeClient } from '../lambdas/lib/stripe';
+import { HANDLED_WEBHOOK_EVENTS } from '../shared/stripe-webhook-events';
 import { runSetup } from './setup';
 import { createStageAwsClients } from './stage-aws';
+import { operatorStripeClient } from './stripe-account';
 import { terminalPrompt } from './terminal-prompt';
 
 // As in main.ts: the SDK's Node-version notice would print above every answer on Node 20.
@@ -19,7 +19,7 @@ process.exitCode = await runSetup(process.argv.slice(2), {
   env: process.env,
   nodeVersion: process.versions.node,
   aws: createStageAwsClients,
-  stripe: (key) => createStripeClient(key),
+  stripe: (key) => operatorStripeClient(key),
   fetch,
   now: () => new Date(),
   checkoutOrigin: 'https://checkout.stripe.com',

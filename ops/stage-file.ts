@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
-import { RefusedError } from '../lambdas/domain/refusal';
+import { RefusedError } from '../shared/refusal';
 
 /*
  * The stage's settings where the CDK app reads them: the stage's block under "stages" in the

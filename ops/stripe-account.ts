@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { RefusedError } from '../lambdas/domain/refusal';
+import { RefusedError } from '../shared/refusal';
 
 /*
  * What `npm run setup` and `npm run doctor` ask of the Stripe account: which mode each key is of,
@@ -210,4 +210,16 @@ export async function ensureWebhookEndpoint(
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The operator's Stripe client for setup and doctor, with the key they give: a short timeout and
+ * one retry (the SDK retries with the same idempotency key), as the shop's own clients have.
+ */
+export function operatorStripeClient(secretKey: string): Stripe {
+  return new Stripe(secretKey, {
+    timeout: 8_000,
+    maxNetworkRetries: 1,
+    appInfo: { name: 'live-aquatics-shop' },
+  });
 }

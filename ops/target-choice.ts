@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
-import { RefusedError } from '../lambdas/domain/refusal';
+import { RefusedError } from '../shared/refusal';
 
 /**
  * Which shop a command acts on, as the operator chose it: on the command line (`--local`,

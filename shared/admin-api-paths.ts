@@ -33,6 +33,10 @@ export const ADMIN_API_PATHS = {
   dispatchCsv: '/functions/v1/admin/dispatch-csv',
   /** GET ?date=: the printable packing slips of a dispatch day (text/html). */
   packingSlips: '/functions/v1/admin/packing-slips',
+  /** GET ?date=: the weather check of a dispatch day (the coming one when absent): each order's verdict. */
+  weather: '/functions/v1/admin/weather',
+  /** POST { date }: the orders the weather check marks at risk moved to the next working day (delay's path). */
+  delayAtRisk: '/functions/v1/admin/orders/delay-at-risk',
 } as const;
 
 /** The Cognito group whose members may use the admin API (the user pool's group, the Lambda's check). */

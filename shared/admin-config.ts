@@ -25,6 +25,18 @@ export const ADMIN_SCOPES = 'openid email';
 /** The path Cognito sends the merchant back to after sign-in and sign-out (the app client's callback and logout URL). */
 export const ADMIN_PAGE_PATH = '/admin';
 
+/**
+ * The CLI's sign-in comes back to the operator's own machine (RFC 8252's loopback redirect), on
+ * the first of these ports that is free. The app client lists each as a callback URL: Cognito
+ * matches a redirect_uri exactly, port included, so the ports are fixed rather than any free one.
+ */
+export const CLI_LOOPBACK_PORTS = [47815, 47816, 47817] as const;
+
+/** `http://localhost:<port>/callback`: the CLI's redirect URI on one of its ports. */
+export function cliCallbackUrl(port: number): string {
+  return `http://localhost:${port}/callback`;
+}
+
 export const adminConfigSchema = z.strictObject({
   /** The managed login's base URL, e.g. `https://live-aquatics-shop-prod.auth.eu-west-2.amazoncognito.com`. */
   signInUrl: z.url({ protocol: /^https?$/ }),

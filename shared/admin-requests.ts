@@ -22,6 +22,16 @@ export const adminListQuerySchema = z.strictObject({
   ),
   dispatch: z.optional(day),
   q: z.optional(z.string().check(z.trim(), z.minLength(1, 'Say what to find.'), z.maxLength(200))),
+  /** How many weeks back the list (or a search by name, email or postcode) reaches; 8 when absent. */
+  weeks: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,3}$/, 'Weeks is a whole number from 0 to 104.')),
+      z.pipe(
+        z.transform((value: string) => Number(value)),
+        z.number().check(z.maximum(104, 'Weeks is a whole number from 0 to 104.')),
+      ),
+    ),
+  ),
 });
 export type AdminListQuery = z.output<typeof adminListQuerySchema>;
 
@@ -90,6 +100,10 @@ export const adminDelaySchema = z.strictObject({
   reason: z.enum(['weather', 'supply', 'other'], { error: 'The reason is weather, supply or other.' }),
 });
 export type AdminDelayRequest = z.output<typeof adminDelaySchema>;
+
+/** Move just the orders of a dispatch day that the weather check marks at risk. */
+export const adminDelayAtRiskSchema = z.strictObject({ date: day });
+export type AdminDelayAtRiskRequest = z.output<typeof adminDelayAtRiskSchema>;
 
 /** A full refund; the page asks for confirmation before it sends this. */
 export const adminRefundSchema = z.strictObject({

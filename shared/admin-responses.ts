@@ -146,6 +146,11 @@ export const adminOrderViewSchema = z.object({
   partlyRefundedPence: z.optional(count),
   /** The shop's own part refunds, oldest first. */
   partRefunds: z.optional(z.array(partRefundSchema)),
+  /**
+   * What a full refund would refund now, in pence: the total less what was refunded in part; 0
+   * once refunded. What the refund button and its confirmation name.
+   */
+  refundablePence: count,
   payment: stripePaymentSchema,
 });
 export type AdminOrderView = z.infer<typeof adminOrderViewSchema>;
@@ -214,14 +219,21 @@ const capacityRowShape = {
   sold: count,
   left: z.nullable(count),
 };
-const capacityRowSchema = z.object(capacityRowShape);
+/** A day's undispatched (`paid`) orders and their bottles. */
+const toPackShape = { orders: count, bottles: count };
+
+/**
+ * A row of the capacity table: each coming dispatch day, and every other coming day holding
+ * undispatched orders (a Tuesday a delay moved them to), earliest first. `dispatchDay` false: not
+ * a day checkout sells, so no limit can be set for it (the weekly default still counts its bottles).
+ */
+const capacityRowSchema = z.object({ ...capacityRowShape, ...toPackShape, dispatchDay: z.boolean() });
 export type AdminCapacityRow = z.infer<typeof capacityRowSchema>;
 
 /** A dispatch day with its undispatched (`paid`) orders, oldest payment first, and its capacity. */
 const daySummarySchema = z.object({
   ...capacityRowShape,
-  orders: count,
-  bottles: count,
+  ...toPackShape,
   references: z.array(text),
 });
 export type AdminDaySummary = z.infer<typeof daySummarySchema>;
@@ -261,7 +273,7 @@ const capacitySettingsSchema = z.object({
 });
 export type AdminCapacitySettings = z.infer<typeof capacitySettingsSchema>;
 
-/** `GET capacity?weeks=` (1 to 52, default 8): the coming dispatch days. */
+/** `GET capacity?weeks=` (1 to 52, default 8): the coming dispatch days, and other days holding orders. */
 export const adminCapacityResponseSchema = z.object({
   settings: capacitySettingsSchema,
   rows: z.array(capacityRowSchema),
@@ -354,13 +366,15 @@ export const adminDelayResponseSchema = z.object({
 export type AdminDelayResponse = z.infer<typeof adminDelayResponseSchema>;
 
 /**
- * `POST orders/refund`. A second press is a 409 naming the refund already made. `refundEmail`:
+ * `POST orders/refund`: whatever is left refunded. A second press is a 409 naming the refund already made. `refundEmail`:
  * who sent the refund email: this call, the Stripe webhook (it may record the refund first), or
  * either of the webhook and another call.
  */
 export const adminRefundResponseSchema = z.object({
   ...actionShape,
   refundId: text,
+  /** What this refund refunded, in pence (Stripe's figure): the total, or what part refunds left. */
+  pence: count,
   refundEmail: z.union([
     z.object({
       state: z.literal('sent'),
@@ -419,3 +433,31 @@ export type AdminDeclineResponse = z.infer<typeof adminDeclineResponseSchema>;
 // `GET dispatch-csv?date=` answers text/csv (Royal Mail Click & Drop's import, an attachment named
 // click-and-drop-<date>.csv) and `GET packing-slips?date=` text/html (print it): both for the
 // undispatched orders of that dispatch day, or without `date` the day `status` calls next.
+
+/** One order's weather: "at risk", "watch", "fine", or "unknown" when its forecast could not be seen. */
+export const adminOrderWeatherSchema = z.object({
+  reference: text,
+  verdict: z.enum(['fine', 'watch', 'at risk', 'unknown']),
+  /** "−4 °C in Aberdeen on Tuesday morning"; for "unknown", why. */
+  reason: text,
+});
+export type AdminOrderWeather = z.infer<typeof adminOrderWeatherSchema>;
+
+/**
+ * `GET weather?date=`: the weather check of a dispatch day (the coming one without `date`). Before
+ * 18:00 London two days ahead it says when it will know. `summary` is the one line `orders status`
+ * prints. `delayTo`: where "Delay the orders at risk" moves them.
+ */
+export const adminWeatherResponseSchema = z.discriminatedUnion('state', [
+  z.object({ day: date, state: z.literal('not yet'), knownFrom: instant, summary: text }),
+  z.object({
+    day: date,
+    state: z.literal('checked'),
+    forecastSeen: z.boolean(),
+    orders: z.array(adminOrderWeatherSchema),
+    atRisk: count,
+    delayTo: date,
+    summary: text,
+  }),
+]);
+export type AdminWeatherResponse = z.infer<typeof adminWeatherResponseSchema>;

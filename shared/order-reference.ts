@@ -8,3 +8,13 @@ export const CHECKOUT_SESSION_ID_PATTERN = /^cs_(test|live)_[A-Za-z0-9]{10,200}$
 export function orderReference(sessionId: string): string {
   return sessionId.slice(-12);
 }
+
+/**
+ * The reference as a person reads it, the one form for the success page, emails, packing slips,
+ * the Click & Drop file and the admin: a stored reference as it is, a Checkout Session id as its
+ * last 12 characters. Case is kept, as the spec's success page shows it; the admin finds a
+ * reference typed in any case, so a customer reading it aloud need not say which letters are capitals.
+ */
+export function formatReference(idOrReference: string): string {
+  return CHECKOUT_SESSION_ID_PATTERN.test(idOrReference) ? orderReference(idOrReference) : idOrReference;
+}

@@ -20,7 +20,7 @@ export function endpointOptions(options: AwsClientOptions) {
 
 /**
  * Per-attempt limits. Without them a hung connection waits for the Lambda timeout; with them a
- * call fails in seconds, the SDK retries, and an email claim (lambdas/domain/orders/send-once.ts) never outlives
+ * call fails in seconds, the SDK retries, and an email claim (lambdas/domain/storage/send-once.ts) never outlives
  * its 2-minute staleness limit while its holder is still alive. `throwOnRequestTimeout`: newer
  * handlers only warn on a request timeout unless told to fail.
  */

@@ -88,7 +88,8 @@ const shopTableAndEmailEnv = {
  * local stand-in. The key, when there is one, is a secret: only its Secrets Manager id is set here.
  */
 export const forecastEnvSchema = z.object({
-  FORECAST_API_URL: z.url({ protocol: /^https?$/ }),
+  // Unset: Open-Meteo's free endpoint (non-commercial use); a deployed stage sets its own.
+  FORECAST_API_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://api.open-meteo.com'),
   /** Secrets Manager id of `{ "openMeteoApiKey": "..." }`; absent on the free API and locally. */
   FORECAST_API_KEY_SECRET_ID: optionalText,
 });
@@ -99,6 +100,22 @@ const siteUrl = z.pipe(
   z.url({ protocol: /^https?$/ }),
   z.transform((url: string) => url.replace(/\/+$/, '')),
 );
+
+/**
+ * The order page's secret (docs/decisions/0037-order-page-link.md), which seals the links every
+ * order email carries: deployed, the id of a Secrets Manager secret read through the extension;
+ * locally, the value itself. Optional for the emailing functions (an email without the link is
+ * still the right email); the order page's own function requires one.
+ */
+const orderPageSecretEnv = {
+  ORDER_PAGE_SECRET_ID: optionalText,
+  ORDER_PAGE_SECRET: optionalText,
+};
+export type OrderPageSecretEnv = {
+  ORDER_PAGE_SECRET_ID?: string | undefined;
+  ORDER_PAGE_SECRET?: string | undefined;
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT?: number | undefined;
+};
 
 /** create-checkout */
 export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
@@ -119,6 +136,7 @@ export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {
   SITE_URL: siteUrl,
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,
+  ...orderPageSecretEnv,
   /** The reconciler's window in days (default 10: the longest delayed-payment settlement). */
   RECONCILE_LOOKBACK_DAYS: z.optional(z.coerce.number().check(z.int(), z.minimum(3), z.maximum(60))),
 });
@@ -146,9 +164,11 @@ export type CheckoutEnv = z.output<typeof checkoutRuntimeEnvSchema>;
  */
 export const adminEnvSchema = z.extend(stripeEnvSchema, {
   ...shopTableAndEmailEnv,
+  ...forecastEnvSchema.shape,
   SITE_URL: siteUrl,
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,
+  ...orderPageSecretEnv,
 });
 
 /** admin-api at run time. */
@@ -165,5 +185,21 @@ export const shopStatusEnvSchema = z.object({
 
 /** shop-status at run time. */
 export const shopStatusRuntimeEnvSchema = z.extend(shopStatusEnvSchema, {
+  AWS_REGION: z.string().check(z.minLength(1)),
+});
+
+/** order-page: the customer's page of one order, and its correction of the delivery details. No Stripe. */
+export const orderPageEnvSchema = z.object({
+  ...shopTableAndEmailEnv,
+  SITE_URL: siteUrl,
+  DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
+  ...orderPageSecretEnv,
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.optional(
+    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)),
+  ),
+});
+
+/** order-page at run time. */
+export const orderPageRuntimeEnvSchema = z.extend(orderPageEnvSchema, {
   AWS_REGION: z.string().check(z.minLength(1)),
 });

@@ -11,7 +11,7 @@ import {
 
 /*
  * The direction rule (web → shared ← lambdas; infra knows the lambdas by entry path; local wraps
- * them; ops uses lambdas and shared) is enforced by Biome's noRestrictedImports in biome.json.
+ * them; ops uses shared only, the admin API for the rest) is enforced by Biome's noRestrictedImports in biome.json.
  * These tests run the repository's own `npm run lint` on a temporary copy of its configuration
  * holding one probe file, so nothing is written into the working tree.
  */
@@ -63,12 +63,19 @@ describe('the direction rule in npm run lint', () => {
       'Direction rule: lambdas/ import only lambdas/ and shared/',
     ],
     [
-      'lambdas/domain/orders/probe.ts',
+      'lambdas/domain/storage/probe.ts',
       '../../../local/orders-table',
       'Direction rule: lambdas/ import only lambdas/ and shared/',
     ],
     ['local/probe.ts', '../infra/lib/paths', 'Direction rule: local/ wraps lambdas/ and web/'],
-    ['ops/probe.ts', '../web/src/config', 'Direction rule: ops/ uses lambdas/ and shared/ only'],
+    ['ops/probe.ts', '../web/src/config', 'Direction rule: ops/ imports only ops/ and shared/'],
+    // The merchant's commands go through the admin API: ops/ reaches nothing inside lambdas/.
+    ['ops/probe.ts', '../lambdas/lib/aws', 'Direction rule: ops/ imports only ops/ and shared/'],
+    [
+      'ops/probe.ts',
+      '../lambdas/domain/operations/order-actions',
+      'Direction rule: ops/ imports only ops/ and shared/',
+    ],
   ])('fails on %s importing %s', async (path, specifier, message) => {
     const result = await biomeCheck({ [path]: importing(specifier) });
 
@@ -81,9 +88,9 @@ describe('the direction rule in npm run lint', () => {
     ['lambdas/lib/probe.ts', '../../shared/pricing'],
     ['infra/lib/probe.ts', '../../lambdas/lib/config'],
     ['infra/lib/probe.ts', '../../lambdas/lib/metrics'],
-    ['infra/lib/probe.ts', '../../lambdas/domain/orders/orders-table'],
+    ['infra/lib/probe.ts', '../../lambdas/domain/storage/orders-table'],
     ['local/probe.ts', '../lambdas/handlers/create-checkout/handler'],
-    ['ops/probe.ts', '../lambdas/lib/aws'],
+    ['ops/probe.ts', '../shared/admin-responses'],
   ])('passes %s importing %s', async (path, specifier) => {
     const result = await biomeCheck({ [path]: importing(specifier) });
 

@@ -13,7 +13,7 @@ import {
 } from '../support/lint-probe';
 
 /*
- * The layer rules (inside lambdas/: entry → domain → lib; what ops/, local/ and infra/ may take of
+ * The layer rules (inside lambdas/: entry → domain → lib; what local/ and infra/ may take of
  * an entry; web features through each other's public.ts) and no import cycles, enforced by
  * biome.json (noRestrictedImports overrides, noImportCycles). One `biome check` over a temporary
  * copy of the lint setup holding every probe file answers for all of them; `npm run lint` itself
@@ -27,21 +27,19 @@ const LIB = 'Layer rule: lambdas/lib/ is the bottom layer';
 const FEATURE = 'Layer rule: a web feature imports another feature only through its public module';
 const INFRA = 'Layer rule: infra/ knows an entry (lambdas/handlers/<fn>/handler.ts) by its path string';
 const LOCAL = 'Layer rule: local/ wraps an entry by its handler module';
-const OPS = 'Layer rule: ops/ uses the domain (lambdas/domain/) and lambdas/lib/, never an entry';
 
 const FAILS: [path: string, specifier: string, message: string][] = [
   ['lambdas/handlers/probe-fn/imports-entry.ts', '../create-checkout/handler', ENTRY],
   ['lambdas/handlers/probe-fn/imports-entry-file.ts', '../stripe-webhook/verify', ENTRY],
   ['lambdas/handlers/probe-fn/imports-entry-by-layer.ts', '../../handlers/create-checkout/handler', ENTRY],
-  ['lambdas/domain/orders/imports-entry.ts', '../../handlers/create-checkout/handler', DOMAIN],
+  ['lambdas/domain/storage/imports-entry.ts', '../../handlers/create-checkout/handler', DOMAIN],
   ['lambdas/domain/imports-entry.ts', '../handlers/create-checkout/handler', DOMAIN],
   ['lambdas/lib/imports-entry.ts', '../handlers/create-checkout/handler', LIB],
-  ['lambdas/lib/imports-domain.ts', '../domain/orders/order', LIB],
+  ['lambdas/lib/imports-domain.ts', '../domain/storage/order', LIB],
   ['web/src/features/order/imports-policies.ts', '../policies/seller', FEATURE],
   ['web/src/features/success/components/imports-order.ts', '../../order/order-memory', FEATURE],
   ['infra/lib/imports-entry.ts', '../../lambdas/handlers/create-checkout/handler', INFRA],
   ['local/imports-entry-file.ts', '../lambdas/handlers/create-checkout/session-params', LOCAL],
-  ['ops/imports-entry.ts', '../lambdas/handlers/create-checkout/handler', OPS],
 ];
 
 const PASSES: [path: string, specifier: string][] = [
@@ -49,16 +47,15 @@ const PASSES: [path: string, specifier: string][] = [
   ['lambdas/handlers/probe-fn/domain.ts', '../../domain/checkout/create-checkout-session'],
   ['lambdas/handlers/probe-fn/lib.ts', '../../lib/http'],
   ['lambdas/handlers/probe-fn/shared.ts', '../../../shared/pricing'],
-  ['lambdas/domain/orders/domain.ts', '../checkout/order-metadata'],
-  ['lambdas/domain/orders/lib.ts', '../../lib/logger'],
+  ['lambdas/domain/storage/domain.ts', '../checkout/order-metadata'],
+  ['lambdas/domain/storage/lib.ts', '../../lib/logger'],
   ['lambdas/lib/lib.ts', './logger'],
   ['web/src/features/order/uses-policies.ts', '../policies/public'],
   ['web/src/features/success/components/uses-order.ts', '../../order/public'],
   ['web/src/features/order/components/own-feature.ts', '../order-form'],
   ['web/src/features/policies/web-lib.ts', '../../lib/dispatch-wording'],
-  ['infra/lib/domain.ts', '../../lambdas/domain/orders/orders-table'],
+  ['infra/lib/domain.ts', '../../lambdas/domain/storage/orders-table'],
   ['local/entry.ts', '../lambdas/handlers/create-checkout/handler'],
-  ['ops/domain.ts', '../lambdas/domain/operations/order-actions'],
 ];
 
 /** The repository's features: the rule names each, so a new one must be added there. */

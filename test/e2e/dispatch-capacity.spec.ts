@@ -1,7 +1,7 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CapacitySettings } from '../../lambdas/domain/capacity/capacity-settings';
 import { followingDispatchDay } from '../../lambdas/domain/capacity/holds';
-import { writeCapacitySettings } from '../../lambdas/domain/shop-settings/settings-store';
+import type { CapacitySettings } from '../../lambdas/domain/storage/capacity-settings';
+import { writeCapacitySettings } from '../../lambdas/domain/storage/settings-store';
 import { formatDispatchDate, nextDispatchDate } from '../../shared/dispatch';
 import { fillDeliveryDetails, openPaymentTab } from './support/customer';
 import { expect, type Stack, test } from './support/fixtures';

@@ -1,5 +1,5 @@
 import { renderPaymentInvitation } from '../../lambdas/domain/emails/request-emails';
-import type { OrderRequest } from '../../lambdas/domain/orders/order-request';
+import type { OrderRequest } from '../../lambdas/domain/storage/order-request';
 import { LOCAL_STAGE_SETTINGS } from '../../shared/stage-config';
 import { expect, test } from './support/fixtures';
 

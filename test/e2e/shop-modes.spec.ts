@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { writeShopSettings } from '../../lambdas/domain/shop-settings/settings-store';
+import { writeShopSettings } from '../../lambdas/domain/storage/settings-store';
 import { expectAccessible, fillDeliveryDetails } from './support/customer';
 import { expect, type Stack, test } from './support/fixtures';
 

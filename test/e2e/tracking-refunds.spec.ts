@@ -1,42 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '@playwright/test';
-import { toOrderItem } from '../../lambdas/domain/orders/order';
-import { quoteOrder } from '../../shared/pricing';
 import { expectAccessible, fillDeliveryDetails, openPaymentTab, payWithCard } from './support/customer';
 import { expect, type Stack, test } from './support/fixtures';
 import { signIn } from './support/merchant';
+import { seedOrder as seedPaidOrder } from './support/seed-order';
 import { stackUrls } from './support/stack';
 
 // Tracking numbers and part refunds on a 360 × 800 phone, against the whole local stack.
 
-const TABLE_NAME = 'live-aquatics-orders';
 const PHONE = { width: 360, height: 800 };
 
 test.describe.configure({ mode: 'serial' });
 
-/** A paid order of 3 bottles written as fulfilment writes it (no Stripe payment behind it). */
+/** A paid order of 3 bottles on the next dispatch day; its reference. */
 async function seedOrder(stack: Stack, customer: { name: string; email: string }): Promise<string> {
-  const sessionId = `cs_test_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-  const now = new Date();
-  const item = toOrderItem(
-    {
-      sessionId,
-      paymentIntentId: undefined,
-      livemode: false,
-      quote: quoteOrder(3),
-      currency: 'gbp',
-      customer: { ...customer, phone: '07700 900123', address: '4 Track Row\nYork', postcode: 'YO1 7HH' },
-      promisedDispatchDate: undefined,
-      checkoutCreatedAt: now,
-    },
-    { now, paidAt: now, cutoffHours: 36 },
-  );
-  const stored = Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined));
-  await DynamoDBDocumentClient.from(stack.dynamo).send(
-    new PutCommand({ TableName: TABLE_NAME, Item: stored }),
-  );
-  return sessionId.slice(-12).toUpperCase();
+  return (await seedPaidOrder(stack, customer)).reference;
 }
 
 async function findOrders(page: Page, text: string) {
@@ -136,9 +114,7 @@ test('tracking: two numbers in one bulk dispatch, one corrected after dispatch, 
   await expect(
     page.getByText('1 order matched: 1 marked dispatched, 1 email sent. 1 row not matched.'),
   ).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Rows not matched' })).toContainText(
-    `Line 3 (NOTOURS${run.toUpperCase()})`,
-  );
+  await expect(page.getByRole('list', { name: 'Rows not matched' })).toContainText(`Line 3 (NOTOURS${run})`);
   await expectAccessible(page);
   await noSidewaysScroll(page);
   await expect.poll(async () => (await stack.emailsTo(cy.email)).length).toBe(1);
@@ -160,7 +136,7 @@ test('a part refund of 2 of 6 bottles, then a bottle and the delivery: the charg
   const payment = await openPaymentTab(page, context);
   await payWithCard(payment, '4242 4242 4242 4242', '£24.45');
   await payment.waitForURL(/\/success\?session_id=cs_test_/);
-  const reference = (new URL(payment.url()).searchParams.get('session_id') ?? '').slice(-12).toUpperCase();
+  const reference = (new URL(payment.url()).searchParams.get('session_id') ?? '').slice(-12);
   await payment.close();
 
   await signIn(page);

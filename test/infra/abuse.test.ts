@@ -163,7 +163,7 @@ describe('abuse resistance (prod)', () => {
       const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
       const isAdmin = (route: (typeof routes)[number]) =>
         String(route.Properties.RouteKey).includes(' /functions/v1/admin/');
-      expect([routes.filter((r) => !isAdmin(r)).length, routes.filter(isAdmin).length]).toEqual([4, 18]);
+      expect([routes.filter((r) => !isAdmin(r)).length, routes.filter(isAdmin).length]).toEqual([4, 20]);
       for (const route of routes) {
         // The admin Lambda makes the origin check itself: a route takes one authorizer.
         expect(route.Properties).toMatchObject(

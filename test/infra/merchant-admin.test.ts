@@ -75,11 +75,24 @@ describe('MerchantAdmin', () => {
       GenerateSecret: false,
       AllowedOAuthFlows: ['code'],
       AllowedOAuthFlowsUserPoolClient: true,
-      CallbackURLs: [Match.objectLike({ 'Fn::Join': ['', Match.arrayWith(['/admin'])] })],
+      CallbackURLs: [
+        Match.objectLike({ 'Fn::Join': ['', Match.arrayWith(['/admin'])] }),
+        'http://localhost:47815/callback',
+        'http://localhost:47816/callback',
+        'http://localhost:47817/callback',
+      ],
       IdTokenValidity: 30,
       AccessTokenValidity: 30,
       TokenValidityUnits: Match.objectLike({ IdToken: 'minutes', AccessToken: 'minutes' }),
     });
+  });
+
+  it("lets the CLI sign in on the same public client, back to the operator's machine, not signing out there", () => {
+    const clients = Object.values(template.findResources('AWS::Cognito::UserPoolClient')) as Resource[];
+    expect(clients).toHaveLength(1);
+    const logout = clients[0]?.Properties.LogoutURLs;
+    expect(JSON.stringify(logout)).not.toContain('localhost');
+    expect(clients[0]?.Properties.SupportedIdentityProviders).toEqual(['COGNITO']);
   });
 
   it("lets sign-out revoke the page's refresh token (Cognito's /oauth2/revoke)", () => {

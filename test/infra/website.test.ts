@@ -14,7 +14,7 @@ import { fakeWebBuild, logicalIdOf, statementsOfRole, synthShop } from './suppor
 /** The CSP hash of the fake build's inlined style, `body{color:red}`. */
 const FAKE_STYLE_HASH = "'sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E='";
 /** The packing slips' inline style, which the admin page opens from a blob under the site's policy. */
-const PACKING_SLIPS_HASH = "'sha256-tgIZnj5+mbCQpH3li/kykCVbO4glb9j8Wa+I9BXpjx4='";
+const PACKING_SLIPS_HASH = "'sha256-0Zhc3Em0fZF0VygA+vpt5Dca6Cg+Fn5hEt+ZxL8L9HQ='";
 
 /** AWS managed cache policy ids (CloudFront documentation). */
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { capacityStoreFromTable } from '../../lambdas/domain/capacity/capacity-table';
 import { reserveBottles, sellHold } from '../../lambdas/domain/capacity/holds';
+import { capacityStoreFromTable } from '../../lambdas/domain/storage/capacity-table';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
 import { API_PATHS } from '../../shared/api-paths';
 import { penceToPounds, quoteOrder } from '../../shared/pricing';
@@ -51,10 +51,46 @@ describe('npm run orders -- capacity', () => {
     const list = await rows('--weeks', '4');
 
     expect(list).toEqual([
-      { date: '2026-12-07', capacity: null, reserved: 0, sold: 0, left: null },
-      { date: '2026-12-14', capacity: null, reserved: 0, sold: 0, left: null },
-      { date: '2026-12-21', capacity: null, reserved: 0, sold: 0, left: null },
-      { date: '2026-12-29', capacity: null, reserved: 0, sold: 0, left: null },
+      {
+        date: '2026-12-07',
+        capacity: null,
+        reserved: 0,
+        sold: 0,
+        left: null,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
+      {
+        date: '2026-12-14',
+        capacity: null,
+        reserved: 0,
+        sold: 0,
+        left: null,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
+      {
+        date: '2026-12-21',
+        capacity: null,
+        reserved: 0,
+        sold: 0,
+        left: null,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
+      {
+        date: '2026-12-29',
+        capacity: null,
+        reserved: 0,
+        sold: 0,
+        left: null,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
     ]);
   });
 
@@ -74,14 +110,32 @@ describe('npm run orders -- capacity', () => {
     expect(set.out).toBe('Every dispatch day: 60 bottles each, except days set on their own.');
     expect(day.out).toBe('Monday 7 December 2026: 12 bottles.');
     expect(await rows('--weeks', '2')).toEqual([
-      { date: '2026-12-07', capacity: 12, reserved: 3, sold: 6, left: 3 },
-      { date: '2026-12-14', capacity: 60, reserved: 0, sold: 0, left: 60 },
+      {
+        date: '2026-12-07',
+        capacity: 12,
+        reserved: 3,
+        sold: 6,
+        left: 3,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
+      {
+        date: '2026-12-14',
+        capacity: 60,
+        reserved: 0,
+        sold: 0,
+        left: 60,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
     ]);
     const table = await h.orders(['capacity', '--weeks', '2', '--local']);
     expect(table.out.split('\n')).toEqual([
-      'DISPATCH DAY             CAPACITY  RESERVED  SOLD  LEFT',
-      'Monday 7 December 2026   12        3         6     3',
-      'Monday 14 December 2026  60        0         0     60',
+      'DISPATCH DAY             CAPACITY  RESERVED  SOLD  LEFT  ORDERS  BOTTLES',
+      'Monday 7 December 2026   12        3         6     3     0       0',
+      'Monday 14 December 2026  60        0         0     60    0       0',
     ]);
   });
 
@@ -133,8 +187,10 @@ describe('npm run orders -- capacity', () => {
   it.each([
     [['--set', 'lots'], '--set needs a number of bottles, none, or default (with --date).'],
     [['--date', '2026-12-07'], '--date goes with --set.'],
-    [['--weeks', '0'], '--weeks must be a whole number from 1 to 52.'],
+    [['--weeks', '0'], 'capacity: Weeks is a whole number from 1 to 52.'],
     [['--weeks', '-1'], '--weeks must be a whole number from 1 to 52.'],
+    [['--set', 'default'], '--set default goes with --date'],
+    [['--set', '10001'], 'capacity: Bottles is a whole number from 0 to 10000, null (no limit) or default.'],
     [
       ['--set', '-1'],
       '--set -1: the bottles must be a whole number, 0 or more (or none, or default with --date).',
@@ -149,8 +205,6 @@ describe('npm run orders -- capacity', () => {
   });
 
   it.each([
-    [['--set', 'default'], 'default goes with --date'],
-    [['--set', '10001'], 'A capacity is a whole number of bottles from 0 to 10000, or none.'],
     [['--set', '3', '--date', '2026-11-30'], '2026-11-30 is past'],
     [
       ['--set', '3', '--date', '2099-06-01'],

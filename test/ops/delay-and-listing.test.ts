@@ -1,8 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../lambdas/domain/capacity/capacity-table';
 import { checkoutReservationId, holdId, sellHold } from '../../lambdas/domain/capacity/holds';
-import { toOrderItem } from '../../lambdas/domain/orders/order';
+import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
+import { capacityStoreFromTable } from '../../lambdas/domain/storage/capacity-table';
 import type { IsoDate } from '../../shared/dispatch';
 import { quoteOrder } from '../../shared/pricing';
 import { type OpsHarness, startOpsHarness } from './harness';
@@ -203,7 +203,16 @@ describe('orders CLI: a delay moves the sold bottles with the orders', () => {
   it('6 + 6 + 3 bottles from Monday to Tuesday: Monday 0 sold, Tuesday 15; the same delay again moves nothing twice', async () => {
     for (const bottles of [6, 6, 3] as const) await soldOrder('2027-01-11', bottles);
     expect(await capacityRows(1)).toEqual([
-      { date: '2027-01-11', capacity: 60, reserved: 0, sold: 15, left: 45 },
+      {
+        date: '2027-01-11',
+        capacity: 60,
+        reserved: 0,
+        sold: 15,
+        left: 45,
+        orders: 3,
+        bottles: 15,
+        dispatchDay: true,
+      },
     ]);
 
     const moved = await delay('2027-01-11', '2027-01-12');
@@ -218,8 +227,34 @@ describe('orders CLI: a delay moves the sold bottles with the orders', () => {
     ]);
     expect(again.out).toContain('Moved 0 orders from Monday 11 January 2027 to Tuesday 12 January 2027');
     expect(again.out).not.toContain('closed');
+    // The Tuesday the orders moved to is a row of its own, with its orders and bottles, though
+    // checkout never sells it and no limit covers it.
     expect(await capacityRows(1)).toEqual([
-      { date: '2027-01-11', capacity: 0, reserved: 0, sold: 0, left: 0 },
+      {
+        date: '2027-01-11',
+        capacity: 0,
+        reserved: 0,
+        sold: 0,
+        left: 0,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
+      {
+        date: '2027-01-12',
+        capacity: null,
+        reserved: 0,
+        sold: 15,
+        left: null,
+        orders: 3,
+        bottles: 15,
+        dispatchDay: false,
+      },
+    ]);
+    expect((await h.orders(['capacity', '--weeks', '1', '--local'])).out.split('\n')).toEqual([
+      'DISPATCH DAY             CAPACITY  RESERVED  SOLD  LEFT      ORDERS  BOTTLES',
+      'Monday 11 January 2027   0         0         0     0 (full)  0       0',
+      'Tuesday 12 January 2027  no limit  0         15    -         3       15',
     ]);
     expect((await h.orders(['list', '--dispatch', '2027-01-12', '--local'])).out).toContain(
       'Capacity Tuesday 12 January 2027: no limit (15 sold, 0 reserved).',
@@ -240,9 +275,46 @@ describe('orders CLI: a delay moves the sold bottles with the orders', () => {
       'Monday 18 January 2027 is now closed: checkout sells nothing more on it. To sell it again: npm run orders -- capacity --set default --date 2027-01-18.',
     ]);
     expect(await capacityRows(3)).toEqual([
-      { date: '2027-01-11', capacity: 0, reserved: 0, sold: 0, left: 0 },
-      { date: '2027-01-18', capacity: 0, reserved: 0, sold: 0, left: 0 },
-      { date: '2027-01-25', capacity: 10, reserved: 0, sold: 15, left: 0 },
+      {
+        date: '2027-01-11',
+        capacity: 0,
+        reserved: 0,
+        sold: 0,
+        left: 0,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
+      {
+        date: '2027-01-12',
+        capacity: null,
+        reserved: 0,
+        sold: 15,
+        left: null,
+        orders: 3,
+        bottles: 15,
+        dispatchDay: false,
+      },
+      {
+        date: '2027-01-18',
+        capacity: 0,
+        reserved: 0,
+        sold: 0,
+        left: 0,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
+      {
+        date: '2027-01-25',
+        capacity: 10,
+        reserved: 0,
+        sold: 15,
+        left: 0,
+        orders: 3,
+        bottles: 15,
+        dispatchDay: true,
+      },
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { orderView } from '../../lambdas/domain/operations/admin-views';
 import { formatTable, toListRow } from '../../ops/format';
 import { orderFixture } from '../support/order-fixtures';
 
@@ -13,7 +14,7 @@ describe('orders list: the emails column', () => {
     const pending = { ...orderFixture(), merchantNoticeEmailState: 'sent' as const };
 
     // Act
-    const rows = [toListRow({ kind: 'order', order: refused }), toListRow({ kind: 'order', order: pending })];
+    const rows = [toListRow(orderView(refused)), toListRow(orderView(pending))];
 
     // Assess
     expect(rows.map((row) => row.emails)).toEqual(['confirmation(refused) notice', 'confirmation! notice']);
@@ -27,7 +28,7 @@ describe('orders list: the PAID column', () => {
       { ...orderFixture(), paidAt: '2026-11-25T13:15:24.760Z' },
       { ...orderFixture(), paidAt: '2026-06-30T23:30:00.000Z' },
       { ...orderFixture(), paidAt: '2025-12-31T23:59:00.000Z' },
-    ].map((order) => toListRow({ kind: 'order', order }));
+    ].map((order) => toListRow(orderView(order)));
 
     // Act
     const table = formatTable(rows, new Date('2026-11-26T10:00:00Z'));
@@ -52,10 +53,7 @@ describe('orders list: an order paid while the shop was paused', () => {
     };
 
     // Act
-    const rows = [
-      toListRow({ kind: 'order', order: flagged }),
-      toListRow({ kind: 'order', order: orderFixture() }),
-    ];
+    const rows = [toListRow(orderView(flagged)), toListRow(orderView(orderFixture()))];
     const table = formatTable(rows, new Date('2026-11-26T10:00:00Z'));
 
     // Assess

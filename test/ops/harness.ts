@@ -1,13 +1,19 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type Stripe from 'stripe';
+import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
 import { fulfilCheckout } from '../../lambdas/domain/fulfilment/fulfil-checkout';
-import { type OrderItem, toOrderItem } from '../../lambdas/domain/orders/order';
+import type { OrderItem } from '../../lambdas/domain/storage/order';
+import { createAdminApiHandler, loadAdminDeps } from '../../lambdas/handlers/admin-api/handler';
+import { withJwtAuthorizer } from '../../local/jwt-authorizer';
+import { createAdminClient } from '../../ops/admin-client';
 import { runCli } from '../../ops/cli';
-import { localTarget, type Target } from '../../ops/stack-target';
 import { quoteOrder } from '../../shared/pricing';
+import { apiGatewayEvent } from '../support/api-gateway-event';
 import type { SessionOptions } from '../support/checkout-sessions';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../support/fulfilment-harness';
+import { signingKey, signToken, TEST_CLIENT_ID, TEST_ISSUER } from '../support/jwt-tokens';
 import { TEST_SHOP_ID } from '../support/shop';
-import type { StoredEmail } from '../support/stand-ins';
+import { type StoredEmail, standInEnvironment } from '../support/stand-ins';
 
 export interface CliRun {
   code: number;
@@ -20,9 +26,9 @@ export interface OpsHarness {
   /** The operator's clock; tests move it to a bank-holiday week. */
   setNow(instant: Date | undefined): void;
   /**
-   * Runs `npm run orders -- <args>` against the stand-ins, in `cwd`; `env` adds to the stand-ins'
-   * variables (ORDERS_STAGE), `targetFile` is where the target is remembered (none by default);
-   * `onTarget` sees the command's target before it runs (to watch its Stripe client's requests).
+   * Runs `npm run orders -- <args>` against the real admin API handler over the stand-ins, signed
+   * in as the merchant (a token the handler's JWT check verifies), in `cwd`; `env` adds variables
+   * (ORDERS_STAGE), `targetFile` is where the target is remembered (none by default).
    */
   orders(
     args: string[],
@@ -30,7 +36,16 @@ export interface OpsHarness {
       cwd?: string;
       env?: Record<string, string>;
       targetFile?: string;
-      onTarget?: (target: Target) => void;
+      /** The admin API's email (SES) unreachable during this run. */
+      emailDown?: boolean;
+      /** The admin API's Stripe unreachable during this run. */
+      stripeDown?: boolean;
+      /** The admin API's Stripe at another address during this run (a test's proxy). */
+      stripeApiBase?: string;
+      /** The admin API's forecasts from this address (an Open-Meteo stand-in) during this run. */
+      forecastUrl?: string;
+      /** Sees each request the admin API's Stripe client makes during this run. */
+      onStripeRequest?: (request: Stripe.RequestEvent) => void;
     },
   ): Promise<CliRun>;
   /** A paid order made the real way: a session paid in the simulator, fulfilled by fulfilCheckout. */
@@ -45,19 +60,56 @@ export interface OpsHarness {
 export async function startOpsHarness(): Promise<OpsHarness> {
   const shop = await startFulfilmentHarness();
   let now: Date | undefined;
-  const env = {
-    ORDERS_LOCAL_DYNAMODB_ENDPOINT: shop.standIns.dynamoEndpoint,
-    ORDERS_LOCAL_SES_ENDPOINT: shop.standIns.sesEndpoint,
-    ORDERS_LOCAL_STRIPE_API_BASE: shop.simulator.url,
-    ORDERS_LOCAL_TABLE: shop.standIns.tableName,
-    ORDERS_LOCAL_SITE_URL: 'http://shop.test',
-    SELLER_NAME: 'Live Aquatics Ltd',
-    SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
-    SELLER_EMAIL: 'hello@live-aquatics.test',
-    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-    SHOP_ID: TEST_SHOP_ID,
-  };
   const clock = () => now ?? new Date();
+  const env = {
+    ...standInEnvironment(shop.standIns),
+    STRIPE_LIVEMODE: 'false',
+    STRIPE_SECRET_KEY: 'sk_test_ops',
+    STRIPE_API_BASE: shop.simulator.url,
+    SITE_URL: 'http://shop.test',
+    SHOP_ID: TEST_SHOP_ID,
+    // No test reaches the internet: a forecast nobody set up is one that cannot be seen.
+    FORECAST_API_URL: 'http://127.0.0.1:9',
+  };
+  let stripeListener: ((request: Stripe.RequestEvent) => void) | undefined;
+  const key = signingKey();
+  const token = signToken(key, { email: 'merchant@live-aquatics.test', expiresIn: 3600 });
+  // The admin API as deployed behind its JWT authorizer, on the harness's clock.
+  const adminOver = (adminEnv: Record<string, string>) =>
+    withJwtAuthorizer(
+      createAdminApiHandler(async () => {
+        const deps = await loadAdminDeps(adminEnv);
+        deps.stripe.on('request', (request: Stripe.RequestEvent) => stripeListener?.(request));
+        return { ...deps, now: clock };
+      }),
+      { issuer: TEST_ISSUER, clientId: TEST_CLIENT_ID, jwks: key.jwks },
+    );
+  // One warm handler for each environment a test asks for, as one Lambda container is.
+  const handlers = new Map<string, ReturnType<typeof adminOver>>();
+  const handlerFor = (overrides: Record<string, string>) => {
+    const key = JSON.stringify(overrides);
+    const found = handlers.get(key) ?? adminOver({ ...env, ...overrides });
+    handlers.set(key, found);
+    return found;
+  };
+  let admin = handlerFor({});
+  const adminFetch: typeof fetch = async (input, init) => {
+    const url = new URL(String(input));
+    const headers = Object.fromEntries(new Headers(init?.headers).entries());
+    const result = await admin(
+      apiGatewayEvent({
+        method: init?.method ?? 'GET',
+        path: url.pathname,
+        headers,
+        ...(url.search !== '' && { queryStringParameters: Object.fromEntries(url.searchParams) }),
+        ...(typeof init?.body === 'string' && { body: init.body }),
+      }),
+    );
+    return new Response(result.body ?? '', {
+      status: result.statusCode ?? 200,
+      headers: (result.headers ?? {}) as Record<string, string>,
+    });
+  };
   return {
     shop,
     setNow(instant) {
@@ -66,23 +118,38 @@ export async function startOpsHarness(): Promise<OpsHarness> {
     async orders(args, options = {}) {
       const out: string[] = [];
       const err: string[] = [];
+      stripeListener = options.onStripeRequest;
+      const unreachable = 'http://127.0.0.1:9';
+      admin = handlerFor({
+        ...(options.emailDown && { SES_ENDPOINT: unreachable }),
+        ...(options.stripeDown && { STRIPE_API_BASE: unreachable }),
+        ...(options.stripeApiBase !== undefined && { STRIPE_API_BASE: options.stripeApiBase }),
+        ...(options.forecastUrl !== undefined && { FORECAST_API_URL: options.forecastUrl }),
+      });
       const code = await runCli(
         [...args],
         {
           out: (l) => out.push(l),
           err: (l) => err.push(l),
-          env: { ...env, ...options.env },
+          env: { ...options.env },
           now: clock,
           cwd: options.cwd ?? process.cwd(),
           targetFile: options.targetFile,
         },
-        async (choice, io) => {
-          if (choice.kind !== 'local') throw new Error('tests run the local stack only');
-          const target = localTarget(io.env, io.now);
-          options.onTarget?.(target);
-          return target;
+        async (target) => {
+          if (target.key !== 'local') throw new Error('tests run the local stack only');
+          return {
+            description: target.description,
+            api: createAdminClient({
+              origin: 'http://shop.test',
+              email: 'merchant@live-aquatics.test',
+              idToken: async () => token,
+              fetch: adminFetch,
+            }),
+          };
         },
       );
+      stripeListener = undefined;
       return { code, out: out.join('\n'), err: err.join('\n') };
     },
     async paidOrder(options) {

@@ -48,27 +48,20 @@ function withoutSdkSetting(): NodeJS.ProcessEnv {
 }
 
 describe('npm run orders: the process prints only its own answer', () => {
-  it("builds AWS SDK clients without the SDK's Node version notice on stderr", async () => {
-    // Prepare: a command that builds the SDK's DynamoDB and SES clients, then finds nothing listening.
-    // ORDERS_STAGE says where, so no target file is written into the repository.
-    const environment = {
-      ...withoutSdkSetting(),
-      ORDERS_STAGE: 'local',
-      ORDERS_LOCAL_DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
-      ORDERS_LOCAL_SES_ENDPOINT: 'http://127.0.0.1:9',
-    };
+  it('without a sign-in, says where and to sign in, and nothing else', async () => {
+    // Prepare: an empty configuration folder; ORDERS_STAGE says where, so no target file is written.
+    const config = mkdtempSync(join(tmpdir(), 'orders-config-'));
+    const environment = { ...withoutSdkSetting(), ORDERS_STAGE: 'local', XDG_CONFIG_HOME: config };
 
     // Act
     const { code, stdout, stderr } = await orders(['list'], environment);
 
-    // Assess: exit code 1 with the command's two lines, and nothing from the SDK.
+    // Assess: exit code 1 with the command's one line, naming where.
+    rmSync(config, { recursive: true, force: true });
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).not.toContain('NodeVersionSupportWarning');
-    expect(stderr).not.toMatch(/upgrade to node/i);
     expect(stderr.split('\n')).toEqual([
-      '[local stack (DynamoDB http://127.0.0.1:9, table live-aquatics-orders; SES http://127.0.0.1:9; Stripe http://localhost:12111)] from ORDERS_STAGE',
-      'The local stack is not running: start it with `npm start` (or set ORDERS_LOCAL_* to its addresses).',
+      'Not signed in to local stack (http://localhost:3000). Sign in first: npm run orders -- login --local',
       '',
     ]);
   }, 30_000);

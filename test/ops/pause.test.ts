@@ -141,8 +141,8 @@ describe('pause closes the open checkouts', () => {
     const run = await h.orders(['pause', '--local']);
 
     // Assess
-    expect(run.code).toBe(1);
-    expect(run.err).toContain('Pausing needs a --message');
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('pause: Write the message customers will see while the shop is paused.');
     expect(await statusOf(session.id)).toBe('open');
     await h.shop.stripe.checkout.sessions.expire(session.id);
   });
@@ -233,10 +233,9 @@ describe('a checkout paid in the gap is recorded, never lost', () => {
   function pauseWhileExpiring(sessionId: string, during: () => void) {
     h.shop.simulator.injectFault({ delayMs: 200, pathPrefix: `/v1/checkout/sessions/${sessionId}/expire` });
     return h.orders(['pause', '--message', 'Back on Monday.', '--local'], {
-      onTarget: (target) =>
-        target.deps.stripe.on('request', (request: Stripe.RequestEvent) => {
-          if (request.path.endsWith(`/${sessionId}/expire`)) during();
-        }),
+      onStripeRequest: (request: Stripe.RequestEvent) => {
+        if (request.path.endsWith(`/${sessionId}/expire`)) during();
+      },
     });
   }
 

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readShopSettings, writeShopSettings } from '../../lambdas/domain/shop-settings/settings-store';
+import { readShopSettings, writeShopSettings } from '../../lambdas/domain/storage/settings-store';
 import { createDocumentClient } from '../../lambdas/lib/aws';
 import { createStripeClient } from '../../lambdas/lib/stripe';
 import { startStripeSimulator } from '../../local/stripe-simulator/server';

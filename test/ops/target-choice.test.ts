@@ -107,7 +107,7 @@ describe('orders CLI: the remembered target, end to end on the local stack', () 
     const file = targetFile();
     const first = await h.orders(['status', '--local'], { targetFile: file });
     expect(first.code).toBe(0);
-    expect(first.err).toMatch(/^\[local stack \(DynamoDB http:\/\/[^\]]+\)\]\n/);
+    expect(first.err).toMatch(/^\[local stack \(http:\/\/localhost:3000\)\]\n/);
     expect(first.err).toContain(
       `Remembered: later commands act on the local stack without --local or --stage (${file}; delete it to choose again).`,
     );
@@ -115,7 +115,9 @@ describe('orders CLI: the remembered target, end to end on the local stack', () 
 
     const later = await h.orders(['status'], { targetFile: file });
     expect(later.code).toBe(0);
-    expect(later.err).toMatch(new RegExp(`^\\[local stack \\(DynamoDB [^\\]]+\\)\\] remembered in ${file}$`));
+    expect(later.err).toMatch(
+      new RegExp(`^\\[local stack \\(http://localhost:3000\\)\\] remembered in ${file}$`),
+    );
     expect(later.out).toContain('Next dispatch:');
   });
 

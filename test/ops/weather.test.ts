@@ -25,24 +25,44 @@ afterAll(async () => {
   await h.close();
 });
 
-const weather = (args: string[]) =>
-  h.orders(['weather', ...args, '--local'], { env: { ORDERS_LOCAL_FORECAST_URL: forecast.url } });
+const weather = (args: string[]) => h.orders(['weather', ...args, '--local'], { forecastUrl: forecast.url });
 
 describe('npm run orders -- weather', () => {
+  it('status: a forecast that cannot be seen is its own line, and the week is still shown', async () => {
+    const run = await h.orders(['status', '--local']);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('Next dispatch: Monday 10 March 2031: 1 order, 3 bottles.');
+    expect(run.out).toContain(
+      'Weather for Monday 10 March (1 order): 1 unknown (could not see the forecast).',
+    );
+  });
+
+  it("status gains one line: the coming dispatch day's weather", async () => {
+    const run = await h.orders(['status', '--local'], { forecastUrl: forecast.url });
+    expect(run.out.split('\n').filter((line) => line.startsWith('Weather'))).toEqual([
+      'Weather for Monday 10 March (1 order): 1 at risk.',
+    ]);
+  });
+
   it('prints each order of the day with its verdict and reason', async () => {
     const run = await weather(['--date', '2031-03-10']);
     expect(run.code).toBe(0);
-    expect(run.out).toContain('Weather for Monday 10 March 2031: 1 order.');
+    expect(run.out).toContain('Weather for Monday 10 March (1 order): 1 at risk.');
     expect(run.out).toMatch(/\s{2}\S+ {2}at risk {2}\u22123 °C in Bristol on Monday morning/);
   });
 
-  it('--json gives the check as data', async () => {
+  it("--json gives the admin API's answer", async () => {
     const run = await weather(['--date', '2031-03-10', '--json']);
     const check = JSON.parse(run.out.slice(run.out.indexOf('{')));
-    expect(check).toMatchObject({ day: '2031-03-10', state: 'checked', forecastSeen: true });
+    expect(check).toMatchObject({
+      day: '2031-03-10',
+      state: 'checked',
+      forecastSeen: true,
+      atRisk: 1,
+      delayTo: '2031-03-11',
+    });
     expect(check.orders).toHaveLength(1);
     expect(check.orders[0]).toMatchObject({
-      customerEmail: 'customer1@example.com',
       verdict: 'at risk',
       reason: '\u22123 °C in Bristol on Monday morning',
     });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { CapacitySettings } from '../../lambdas/domain/capacity/capacity-settings';
-import type { CapacityDay } from '../../lambdas/domain/capacity/capacity-store';
-import { capacityStoreFromTable } from '../../lambdas/domain/capacity/capacity-table';
-import { writeCapacitySettings } from '../../lambdas/domain/shop-settings/settings-store';
+import type { CapacitySettings } from '../../lambdas/domain/storage/capacity-settings';
+import type { CapacityDay } from '../../lambdas/domain/storage/capacity-store';
+import { capacityStoreFromTable } from '../../lambdas/domain/storage/capacity-table';
+import { writeCapacitySettings } from '../../lambdas/domain/storage/settings-store';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
 import { API_PATHS } from '../../shared/api-paths';
 import { type IsoDate, nextDispatchDate } from '../../shared/dispatch';

@@ -23,6 +23,8 @@ export const MERCHANT_EMAIL = 'merchant@live-aquatics.test';
 export const SELLER_EMAIL = 'hello@live-aquatics.test';
 /** The shop's address, where a customer whose Direct Debit failed is sent to order again. */
 export const SITE_URL = 'https://shop.test';
+/** Seals the order pages' links the emails carry (ADR 0037). */
+export const ORDER_PAGE_SECRET = 'test-order-page-secret-at-least-32-chars';
 
 export interface FulfilmentHarness {
   simulator: StripeSimulator;
@@ -90,6 +92,7 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
     SELLER_COMPANY_NUMBER: '01234567',
     SITE_URL,
     SHOP_ID: TEST_SHOP_ID,
+    ORDER_PAGE_SECRET,
   });
   let offsetMs = 0;
   let frozenAtMs: number | undefined;

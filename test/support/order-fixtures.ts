@@ -1,6 +1,7 @@
 import type { PaidCheckout } from '../../lambdas/domain/checkout/paid-checkout';
+import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
 import type { SellerDetails } from '../../lambdas/domain/emails/common';
-import { type OrderItem, toOrderItem } from '../../lambdas/domain/orders/order';
+import type { OrderItem } from '../../lambdas/domain/storage/order';
 import { quoteOrder } from '../../shared/pricing';
 
 export const SESSION_ID = 'cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsT';

@@ -22,8 +22,9 @@ import {
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
   SETTINGS_KEY,
-} from '../../../lambdas/domain/orders/orders-table';
+} from '../../../lambdas/domain/storage/orders-table';
 import { ADMIN_API_PATHS, MERCHANTS_GROUP } from '../../../shared/admin-api-paths';
+import { CLI_LOOPBACK_PORTS, cliCallbackUrl } from '../../../shared/admin-config';
 import { acknowledgeNag } from '../nag';
 
 /** Every admin route: `METHOD path`, each with the JWT authorizer. */
@@ -46,6 +47,8 @@ export const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string }> =
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.capacity },
   { method: HttpMethod.GET, path: ADMIN_API_PATHS.dispatchCsv },
   { method: HttpMethod.GET, path: ADMIN_API_PATHS.packingSlips },
+  { method: HttpMethod.GET, path: ADMIN_API_PATHS.weather },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.delayAtRisk },
 ];
 
 /** How long an ID or access token lives; the page renews it with the refresh token. */
@@ -147,7 +150,8 @@ export class MerchantAdmin extends Construct {
       oAuth: {
         flows: { authorizationCodeGrant: true },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
-        callbackUrls: [callbackUrl],
+        // The CLI's sign-in comes back to the operator's machine (ADR 0038): the same public client.
+        callbackUrls: [callbackUrl, ...CLI_LOOPBACK_PORTS.map(cliCallbackUrl)],
         logoutUrls: [callbackUrl],
       },
       idTokenValidity: ADMIN_TOKEN_VALIDITY,

@@ -15,7 +15,7 @@ import {
   RETIRED_REFERENCE_INDEX,
   SETTINGS_KEY,
   TTL_ATTRIBUTE,
-} from '../../../lambdas/domain/orders/orders-table';
+} from '../../../lambdas/domain/storage/orders-table';
 
 /**
  * The DynamoDB actions that fulfilment needs: read an order, create it with a conditional put, and

@@ -7,11 +7,11 @@ import {
   type IsoDate,
   londonDate,
 } from '../../../shared/dispatch';
-import type { ShopTable } from '../orders/orders-table';
 import { RefusedError } from '../refusal';
-import { readShopSettings, writeDayCapacity, writeWeeklyCapacity } from '../shop-settings/settings-store';
-import { type CapacitySettings, limitFor, MAX_DAY_CAPACITY } from './capacity-settings';
-import { capacityStoreFromTable } from './capacity-table';
+import { type CapacitySettings, limitFor, MAX_DAY_CAPACITY } from '../storage/capacity-settings';
+import { capacityStoreFromTable } from '../storage/capacity-table';
+import type { ShopTable } from '../storage/orders-table';
+import { readShopSettings, writeDayCapacity, writeWeeklyCapacity } from '../storage/settings-store';
 import { dispatchDaysFrom } from './holds';
 
 /** One coming dispatch day as the merchant sees it; `capacity` and `left` are null when the day has no limit. */

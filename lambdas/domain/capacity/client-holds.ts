@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IsoDate } from '../../../shared/dispatch';
-import { CLIENT_HOLDS_KEY_PREFIX, TTL_ATTRIBUTE } from '../orders/orders-table';
-import type { CapacityStore } from './capacity-store';
+import type { CapacityStore } from '../storage/capacity-store';
+import type { ClientHoldItems } from '../storage/capacity-table';
+import { CLIENT_HOLDS_KEY_PREFIX } from '../storage/orders-table';
 import { addressGroup, clientGroup } from './client-identity';
 import { holdExpiresAt } from './holds';
 
@@ -37,14 +38,6 @@ export interface HoldingClient {
 export interface CountedHold {
   date: IsoDate;
   hold: string;
-}
-
-/** The client-holds items (capacity-table.ts reads and writes them with the document client). */
-export interface ClientHoldItems {
-  /** The item's holds (`<day>/<hold id>`) and version (0: no item), read strongly consistent. */
-  read(pk: string): Promise<{ holds: ReadonlySet<string>; version: number }>;
-  /** Replaces the holds when the version is still `version`: false when another write came first. */
-  replace(pk: string, holds: ReadonlySet<string>, version: number, deleteAfter: number): Promise<boolean>;
 }
 
 /** Idle items are deleted (TTL) a day after their last hold's expiry: long after it counts. */
@@ -135,29 +128,3 @@ async function stillHeld(
     days.set(date, (await capacity.read(date)).holds);
   return holds.filter((held) => days.get(held.date)?.has(held.hold) === true);
 }
-
-const NAMES = { '#holds': 'holds', '#version': 'version', '#ttl': TTL_ATTRIBUTE };
-
-/** The conditional update that replaces an item's holds. */
-export function replaceUpdate(version: number): { update: string; condition: string } {
-  return {
-    update: 'SET #holds = :holds, #version = :next, #ttl = :deleteAfter',
-    condition: version === 0 ? 'attribute_not_exists(#version)' : '#version = :version',
-  };
-}
-
-/** An item as the document client reads it (plain values). */
-export function clientHoldsFromItem(item: Record<string, unknown> | undefined): {
-  holds: ReadonlySet<string>;
-  version: number;
-} {
-  const holds = item?.holds;
-  const version = item?.version;
-  return {
-    holds:
-      holds instanceof Set ? new Set([...holds].filter((value) => typeof value === 'string')) : new Set(),
-    version: typeof version === 'number' && Number.isInteger(version) ? version : 0,
-  };
-}
-
-export { NAMES as CLIENT_HOLD_NAMES };

@@ -1,7 +1,7 @@
 import { addDays, DISPATCH_WINDOW_WEEKS, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import { DAPHNIA } from '../../../shared/product';
-import { type CapacitySettings, limitFor } from './capacity-settings';
-import type { CapacityChange, CapacityDay, CapacityStore } from './capacity-store';
+import { type CapacitySettings, limitFor } from '../storage/capacity-settings';
+import type { CapacityChange, CapacityDay, CapacityStore } from '../storage/capacity-store';
 
 // The transitions of a dispatch day's bottles, each ONE conditional UpdateItem on the day's item
 // (no read-then-write, no transaction: dynalite has none, and one item needs none):

@@ -1,6 +1,6 @@
 import type { IsoDate } from '../../../shared/dispatch';
-import type { CapacitySettings } from './capacity-settings';
-import type { CapacityStore } from './capacity-store';
+import type { CapacitySettings } from '../storage/capacity-settings';
+import type { CapacityStore } from '../storage/capacity-store';
 import {
   holdId,
   paymentLinkReservationId,
@@ -14,7 +14,7 @@ import {
 // is recorded, then under its payment link's id (which carries the link's expiry) once the
 // merchant invites payment, so a link's events never touch another link's bottles.
 
-/** What of a request these functions read: as stored (lambdas/domain/orders/order-request.ts). */
+/** What of a request these functions read: as stored (lambdas/domain/storage/order-request.ts). */
 export interface RequestForCapacity {
   reference: string;
   bottles: number;

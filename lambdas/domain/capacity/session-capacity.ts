@@ -1,8 +1,8 @@
 import type { IsoDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
-import { type CapacitySettings, limitFor } from './capacity-settings';
-import type { CapacityDay, CapacityStore } from './capacity-store';
+import { type CapacitySettings, limitFor } from '../storage/capacity-settings';
+import type { CapacityDay, CapacityStore } from '../storage/capacity-store';
 import {
   giveBackSale,
   holdBottles,

@@ -13,9 +13,7 @@ import { poundsToPence, type Quote, quoteOrder } from '../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import { logger } from '../../lib/logger';
 import { isIdempotencyMismatch, PaymentProviderError, toPaymentProviderError } from '../../lib/stripe-errors';
-import type { CapacitySettings } from '../capacity/capacity-settings';
-import type { CapacityStore } from '../capacity/capacity-store';
-import { type ClientHoldItems, countClientHold, type HoldingClient } from '../capacity/client-holds';
+import { countClientHold, type HoldingClient } from '../capacity/client-holds';
 import {
   checkoutReservationId,
   holdId,
@@ -24,6 +22,9 @@ import {
   reserveBottles,
 } from '../capacity/holds';
 import { CAPACITY_HOLD_KEY } from '../capacity/session-reservation';
+import type { CapacitySettings } from '../storage/capacity-settings';
+import type { CapacityStore } from '../storage/capacity-store';
+import type { ClientHoldItems } from '../storage/capacity-table';
 import { orderMetadata } from './order-metadata';
 
 /**

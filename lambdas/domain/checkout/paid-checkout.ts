@@ -1,5 +1,10 @@
+import { orderReference } from '../../../shared/checkout-status';
+import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import { normalisePostcode, parseUkPostcode } from '../../../shared/postcode';
 import type { Quote } from '../../../shared/pricing';
+import { ACTORS, historyEntry } from '../storage/history';
+import type { OrderItem } from '../storage/order';
+import { dispatchDayKey, dispatchSortKey, orderKey, referenceKeyOf } from '../storage/orders-table';
 import { type CheckoutCheck, checkCheckoutSession, SHOP_CURRENCY } from './checkout-check';
 
 /** A paid session of ours whose amounts match our price table: everything an order needs. */
@@ -81,5 +86,100 @@ export function assessCheckoutSession(input: unknown, shopId: string): CheckoutA
           refund: { amountPence: charge.amount_refunded, full: charge.refunded === true },
         }),
     },
+  };
+}
+
+/** The shop was not taking paid checkouts when the order was recorded: its mode, and since when. */
+export interface PauseMark {
+  mode: 'paused' | 'requests';
+  since: string | undefined;
+}
+
+export interface OrderTimes {
+  /** When the order is recorded: now. */
+  now: Date;
+  /**
+   * When Stripe recorded the payment (the event's `created`), if known; the charge's own time
+   * (`checkout.paidAt`) comes first, and `now` only when Stripe told us neither.
+   */
+  paidAt?: Date | undefined;
+  cutoffHours: number;
+}
+
+/** Where the order's bottles were sold (lambdas/domain/capacity/session-capacity.ts). */
+export interface OrderSale {
+  date: IsoDate;
+  hold: string;
+  full?: { sold: number; capacity: number } | undefined;
+}
+
+/**
+ * Maps a paid, checked Checkout Session to its order item. Pure, so the mapping is unit tested.
+ *
+ * The dispatch date is recomputed from the moment the order is recorded, not taken from the
+ * metadata: a customer who paid after the cut-off (a session left open for hours, a delayed
+ * payment method) goes to the following week. On the normal path that moment is the payment
+ * (within seconds); when a retry or the reconciler records it later, the later moment is the right
+ * one, because the merchant cannot pack an order before hearing of it, and a date already in the
+ * past would be a broken promise.
+ *
+ * `pause`: the shop was not taking paid checkouts at that moment. The order is kept with the flag
+ * and its dispatch date computed all the same; the merchant refunds or delays it
+ * (docs/decisions/0021-orders-paid-while-paused.md).
+ *
+ * `sale`: the session reserved its bottles (ADR 0023), and they are sold on `sale.date`, which is
+ * the order's dispatch date: the day reserved, or, when that day's cut-off has passed by now, the
+ * first day an order recorded now can go (session-capacity.ts moved the bottles there).
+ */
+export function toOrderItem(
+  checkout: PaidCheckout,
+  times: OrderTimes,
+  pause?: PauseMark,
+  sale?: OrderSale,
+): OrderItem {
+  const reference = orderReference(checkout.sessionId);
+  const paidAt = (checkout.paidAt ?? times.paidAt ?? times.now).toISOString();
+  const dispatchDate = sale?.date ?? nextDispatchDate(times.now, { cutoffHours: times.cutoffHours });
+  const status = 'paid' as const;
+  return {
+    pk: orderKey(checkout.sessionId),
+    reference,
+    referenceKey: referenceKeyOf(reference),
+    sessionId: checkout.sessionId,
+    paymentIntentId: checkout.paymentIntentId,
+    livemode: checkout.livemode,
+    status,
+    bottles: checkout.quote.bottles,
+    unitPricePence: checkout.quote.unitPricePence,
+    subtotalPence: checkout.quote.subtotalPence,
+    shippingPence: checkout.quote.shippingPence,
+    totalPence: checkout.quote.totalPence,
+    currency: checkout.currency,
+    customerName: checkout.customer.name,
+    customerEmail: checkout.customer.email,
+    customerPhone: checkout.customer.phone,
+    deliveryAddress: checkout.customer.address,
+    postcode: checkout.customer.postcode,
+    promisedDispatchDate: checkout.promisedDispatchDate,
+    ...(checkout.termsShown !== undefined && { termsShown: checkout.termsShown }),
+    dispatchDate,
+    checkoutCreatedAt: checkout.checkoutCreatedAt.toISOString(),
+    paidAt,
+    createdAt: times.now.toISOString(),
+    confirmationEmailState: 'pending',
+    merchantNoticeEmailState: 'pending',
+    gsi1pk: dispatchDayKey(dispatchDate),
+    gsi1sk: dispatchSortKey(status, paidAt, reference),
+    history: [historyEntry(paidAt, ACTORS.stripe, 'paid')],
+    ...(pause && {
+      placedWhilePaused: true,
+      pausedMode: pause.mode,
+      ...(pause.since !== undefined && { pausedSince: pause.since }),
+    }),
+    ...(sale && {
+      capacityHold: sale.hold,
+      capacityDate: sale.date,
+      ...(sale.full && { dispatchDayFull: sale.full }),
+    }),
   };
 }

@@ -3,6 +3,14 @@ import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import { shopAndSeller, tradesUnderOwnName } from '../../../shared/shop-and-seller';
 import type { EmailBlock } from './render';
 
+/**
+ * The button to the order's own page (docs/decisions/0037-order-page-link.md), which every email of
+ * an order carries; none for an order recorded before the page existed.
+ */
+export function orderPageBlocks(orderPageUrl: string | undefined): EmailBlock[] {
+  return orderPageUrl === undefined ? [] : [{ kind: 'button', text: 'View your order', href: orderPageUrl }];
+}
+
 /** The seller's details every customer email carries (configuration: SELLER_*, SHOP_NAME). */
 export interface SellerDetails {
   /** The shop's name as customers know it: every email's header. */

@@ -1,8 +1,8 @@
 import { expectedArrivalDate, formatDispatchDate, formatLondonDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { PRODUCT_NAME } from '../../../shared/product';
-import type { OrderItem } from '../orders/order';
-import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
+import type { OrderItem } from '../storage/order';
+import { itemLine, liveAnimalRights, orderPageBlocks, type SellerDetails, sellerBlocks } from './common';
 import { type EmailBlock, type EmailContent, renderEmail } from './render';
 
 /**
@@ -11,7 +11,11 @@ import { type EmailBlock, type EmailContent, renderEmail } from './render';
  * and date, what was bought at what price, delivery and total paid, delivery address, planned
  * dispatch date and expected arrival, the no-cancellation notice for live goods and how to report a problem.
  */
-export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetails): EmailContent {
+export function renderCustomerConfirmation(
+  order: OrderItem,
+  seller: SellerDetails,
+  orderPageUrl?: string,
+): EmailContent {
   const dispatch = formatDispatchDate(order.dispatchDate);
   const arrival = formatDispatchDate(expectedArrivalDate(order.dispatchDate));
   const promised = order.promisedDispatchDate;
@@ -44,6 +48,8 @@ export function renderCustomerConfirmation(order: OrderItem, seller: SellerDetai
         ['Total paid', `${formatGbp(order.totalPence)} (including any VAT)`],
       ],
     },
+    // The page follows the order from here: dispatch day, delays, tracking, refunds, corrections.
+    ...orderPageBlocks(orderPageUrl),
     { kind: 'heading', text: 'Delivery' },
     {
       kind: 'rows',

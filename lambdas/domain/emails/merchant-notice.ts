@@ -1,7 +1,7 @@
 import { formatDispatchDate, formatLondonTime } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
-import type { OrderItem } from '../orders/order';
+import type { OrderItem } from '../storage/order';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
 /** What the merchant reads about each reason SES refused the customer's confirmation. */

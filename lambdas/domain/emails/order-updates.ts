@@ -1,15 +1,25 @@
 import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { royalMailTrackingUrl } from '../../../shared/royal-mail';
-import type { DelayReason, ManagedOrder, PartRefund, RefundReason } from '../orders/managed-order';
-import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
+import type { DelayReason, ManagedOrder, PartRefund, RefundReason } from '../storage/managed-order';
+import { itemLine, liveAnimalRights, orderPageBlocks, type SellerDetails, sellerBlocks } from './common';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
+
+/** What to do when live animals arrive: the dispatch email and the order page say the same. */
+export const ARRIVAL_ADVICE = [
+  'Please open it as soon as it arrives. Keep the bottles upright, out of direct sun and away from heaters and frost, and loosen the caps so the water can breathe. Let the bottles reach room temperature slowly, then add the Daphnia with their water to your culture or tank the same day.',
+  'If nobody will be in, tell the courier where to leave the parcel somewhere sheltered and not in the sun.',
+] as const;
 
 /**
  * The dispatch email: the parcel is on its way, it holds live animals, what to do on arrival,
  * and the tracking number when the merchant gave one.
  */
-export function renderDispatchEmail(order: ManagedOrder, seller: SellerDetails): EmailContent {
+export function renderDispatchEmail(
+  order: ManagedOrder,
+  seller: SellerDetails,
+  orderPageUrl?: string,
+): EmailContent {
   const rows: EmailRow[] = [
     ['Order reference', order.reference, { mono: true }],
     ['Item', itemLine(order.bottles)],
@@ -30,14 +40,15 @@ export function renderDispatchEmail(order: ManagedOrder, seller: SellerDetails):
       { kind: 'heading', text: 'This parcel holds live animals' },
       {
         kind: 'paragraph',
-        text: 'Please open it as soon as it arrives. Keep the bottles upright, out of direct sun and away from heaters and frost, and loosen the caps so the water can breathe. Let the bottles reach room temperature slowly, then add the Daphnia with their water to your culture or tank the same day.',
+        text: ARRIVAL_ADVICE[0],
       },
       {
         kind: 'paragraph',
-        text: 'If nobody will be in, tell the courier where to leave the parcel somewhere sheltered and not in the sun.',
+        text: ARRIVAL_ADVICE[1],
       },
       { kind: 'heading', text: 'If something is wrong' },
       ...liveAnimalRights(seller, order.reference),
+      ...orderPageBlocks(orderPageUrl),
       ...sellerBlocks(seller),
     ],
     seller.shopName,
@@ -58,7 +69,11 @@ function trackingLink(trackingNumber: string | undefined): EmailBlock[] {
 }
 
 /** The short update sent when a tracking number is added or corrected after the dispatch email. */
-export function renderTrackingUpdateEmail(order: ManagedOrder, seller: SellerDetails): EmailContent {
+export function renderTrackingUpdateEmail(
+  order: ManagedOrder,
+  seller: SellerDetails,
+  orderPageUrl?: string,
+): EmailContent {
   const number = order.trackingNumber ?? '';
   return renderEmail(
     `${seller.name}: tracking number for order ${order.reference}`,
@@ -69,13 +84,15 @@ export function renderTrackingUpdateEmail(order: ManagedOrder, seller: SellerDet
         text: `The tracking number of your order ${order.reference} is ${number}. Please use this one: it replaces any number we sent before.`,
       },
       ...trackingLink(number),
+      ...orderPageBlocks(orderPageUrl),
       ...sellerBlocks(seller),
     ],
     seller.shopName,
   );
 }
 
-const DELAY_REASON_TEXT: Record<DelayReason, string> = {
+/** Why a dispatch moved, after "because of": the delay email and the order page. */
+export const DELAY_REASON_TEXT: Record<DelayReason, string> = {
   weather: 'freezing or extreme weather, which would put live animals at risk in transit',
   supply: 'a problem with the supply of live cultures',
   other: 'a delay on our side',
@@ -87,6 +104,7 @@ export function renderDelayEmail(
   previousDate: string,
   reason: DelayReason,
   seller: SellerDetails,
+  orderPageUrl?: string,
 ): EmailContent {
   // The day the merchant moved it: a date in another year then carries its year.
   const today = order.delayedAt === undefined ? undefined : londonDate(new Date(order.delayedAt));
@@ -111,6 +129,7 @@ export function renderDelayEmail(
         kind: 'paragraph',
         text: 'You do not need to do anything. If the new date does not suit you, reply to this email before then: your order has not been dispatched, so we will cancel it and refund you in full.',
       },
+      ...orderPageBlocks(orderPageUrl),
       ...sellerBlocks(seller),
     ],
     seller.shopName,
@@ -125,7 +144,11 @@ const REFUND_REASON_TEXT: Record<RefundReason | 'stripe', string> = {
 };
 
 /** The refund email: the full amount, where it goes, and how long banks take. */
-export function renderRefundEmail(order: ManagedOrder, seller: SellerDetails): EmailContent {
+export function renderRefundEmail(
+  order: ManagedOrder,
+  seller: SellerDetails,
+  orderPageUrl?: string,
+): EmailContent {
   const reason = REFUND_REASON_TEXT[order.refundReason ?? 'other'];
   // After part refunds Stripe refunds only what is left: the email says that figure, not the total.
   const before = order.partlyRefundedPence ?? 0;
@@ -148,6 +171,7 @@ export function renderRefundEmail(order: ManagedOrder, seller: SellerDetails): E
           ],
         },
         { kind: 'paragraph', text: 'We are sorry for the trouble.' },
+        ...orderPageBlocks(orderPageUrl),
         ...sellerBlocks(seller),
       ],
       seller.shopName,
@@ -170,6 +194,7 @@ export function renderRefundEmail(order: ManagedOrder, seller: SellerDetails): E
         ],
       },
       { kind: 'paragraph', text: 'We are sorry for the trouble.' },
+      ...orderPageBlocks(orderPageUrl),
       ...sellerBlocks(seller),
     ],
     seller.shopName,
@@ -187,6 +212,7 @@ export function renderPartRefundEmail(
   order: ManagedOrder,
   part: PartRefund,
   seller: SellerDetails,
+  orderPageUrl?: string,
 ): EmailContent {
   const what = partRefundWhat(part);
   return renderEmail(
@@ -209,6 +235,7 @@ export function renderPartRefundEmail(
         ],
       },
       { kind: 'paragraph', text: 'We are sorry for the trouble.' },
+      ...orderPageBlocks(orderPageUrl),
       ...sellerBlocks(seller),
     ],
     seller.shopName,
@@ -216,7 +243,11 @@ export function renderPartRefundEmail(
 }
 
 /** The short note after a correction of the delivery details: what the parcel will now carry. */
-export function renderAddressCorrectedEmail(order: ManagedOrder, seller: SellerDetails): EmailContent {
+export function renderAddressCorrectedEmail(
+  order: ManagedOrder,
+  seller: SellerDetails,
+  orderPageUrl?: string,
+): EmailContent {
   const rows: EmailRow[] = [
     ['Order reference', order.reference, { mono: true }],
     ['Deliver to', `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`],
@@ -236,6 +267,7 @@ export function renderAddressCorrectedEmail(order: ManagedOrder, seller: SellerD
         kind: 'paragraph',
         text: `If you did not ask for this change, reply to this email before ${formatDispatchDate(order.dispatchDate)}.`,
       },
+      ...orderPageBlocks(orderPageUrl),
       ...sellerBlocks(seller),
     ],
     seller.shopName,

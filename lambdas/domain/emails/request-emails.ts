@@ -1,6 +1,6 @@
 import { formatDispatchDate, formatLondonDayAndTime, formatLondonTime } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
-import type { OrderRequest } from '../orders/order-request';
+import type { OrderRequest } from '../storage/order-request';
 import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 

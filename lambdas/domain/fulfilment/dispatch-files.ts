@@ -1,8 +1,9 @@
 import { formatDispatchDate, type IsoDate } from '../../../shared/dispatch';
+import { formatReference } from '../../../shared/order-reference';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import type { SellerDetails } from '../emails/common';
 import { escapeHtml } from '../emails/render';
-import type { ManagedOrder } from '../orders/managed-order';
+import type { ManagedOrder } from '../storage/managed-order';
 
 /**
  * Royal Mail Click & Drop's spreadsheet import headings, in the order the CSV gives them. With
@@ -218,11 +219,6 @@ export function clickAndDropDate(day: IsoDate): string {
   return `${date}/${month}/${year.slice(2)}`;
 }
 
-/** The orders whose address gives no town, which Click & Drop will not import without one. */
-export function ordersWithoutTown(orders: readonly ManagedOrder[]): ManagedOrder[] {
-  return orders.filter((order) => splitAddress(order.deliveryAddress, order.postcode).city === '');
-}
-
 /**
  * The Click & Drop import for one dispatch day: its headings and one row per order, CRLF line
  * ends, every field quoted and defused against spreadsheet formulas.
@@ -241,7 +237,7 @@ export function clickAndDropCsv(day: IsoDate, orders: readonly ManagedOrder[]): 
       csvField(COUNTRY),
       csvField(order.customerEmail),
       csvField(order.customerPhone, 'phone'),
-      csvField(order.reference),
+      csvField(formatReference(order.reference)),
       csvField(LIVE_ANIMALS_MARK),
       csvField(parcelWeightKg(order.bottles)),
       csvField(packageSize(order.bottles)),
@@ -257,7 +253,7 @@ export function clickAndDropCsv(day: IsoDate, orders: readonly ManagedOrder[]): 
  * the slips from a blob, which keeps the page's Content-Security-Policy: the site's policy allows
  * this text by its hash (infra/lib/shop-stack.ts), so it must not vary per day or order.
  */
-export const PACKING_SLIPS_STYLE = `body{font-family:Arial,Helvetica,sans-serif;font-size:12pt;color:#000;margin:0}
+export const PACKING_SLIPS_STYLE = `body{font-family:Arial,Helvetica,sans-serif;font-size:12pt;color:#000;margin:0;overflow-wrap:anywhere}
 .summary,.slip{box-sizing:border-box;max-width:105mm;padding:8mm;margin:0 auto 8mm;border:1px dashed #888}
 h1{font-size:16pt;margin:0 0 4mm}h2{font-size:20pt;margin:0 0 3mm;letter-spacing:.05em}
 .ref{font-family:"DejaVu Sans Mono",Consolas,"Courier New",monospace}
@@ -279,7 +275,7 @@ export function packingSlipsHtml(
   const slips = orders.map(
     (order) => `<section class="slip">
 <p class="mark">${escapeHtml(LIVE_ANIMALS_MARK)}</p>
-<h2 class="ref">${escapeHtml(order.reference)}</h2>
+<h2 class="ref">${escapeHtml(formatReference(order.reference))}</h2>
 <p class="pack">${order.bottles} × ${escapeHtml(DAPHNIA.bottleSize)} ${escapeHtml(PRODUCT_NAME)}</p>
 <p class="to">${[order.customerName, ...order.deliveryAddress.split(/\r?\n/), order.postcode].map(escapeHtml).join('<br>')}</p>
 <p>${order.customerPhone ? `Phone: ${escapeHtml(order.customerPhone)}<br>` : ''}Email: ${escapeHtml(order.customerEmail)}</p>
@@ -287,14 +283,16 @@ export function packingSlipsHtml(
 <p class="from">From: ${escapeHtml(seller.name)}, ${escapeHtml(seller.address.replace(/\r?\n/g, ', '))}</p>
 </section>`,
   );
-  // References in a monospace face: in most sans-serif faces I/l and O/0 look alike.
+  // References in a monospace face: in most sans-serif faces I/l and O/0 look alike. The viewport
+  // line lets a phone show the slips at their size, not a desktop page shrunk to a third.
   return `<!doctype html>
 <html lang="en-GB"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${PACKING_SLIPS_STYLE}</style></head><body>
 <section class="summary"><h1>${escapeHtml(title)}</h1>
 <p>${orders.length} ${orders.length === 1 ? 'order' : 'orders'}, ${bottles} bottles to prepare.</p>
-<ol>${orders.map((o) => `<li><span class="ref">${escapeHtml(o.reference)}</span>: ${o.bottles} bottles, ${escapeHtml(o.postcode)}</li>`).join('')}</ol></section>
+<ol>${orders.map((o) => `<li><span class="ref">${escapeHtml(formatReference(o.reference))}</span>: ${o.bottles} bottles, ${escapeHtml(o.postcode)}</li>`).join('')}</ol></section>
 ${slips.join('\n')}
 </body></html>
 `;

@@ -12,8 +12,9 @@ import {
   renderDebitFailedNotice,
 } from '../emails/failed-debit-emails';
 import { type EmailSender, isSesAcceptableAddress, PermanentEmailRefusalError } from '../emails/send-email';
-import { putIfAbsent } from '../orders/conditional-writes';
-import { emailStateSchema, isoInstant } from '../orders/order';
+import { sendEmailOnce } from '../emails/send-email-once';
+import { putIfAbsent } from '../storage/conditional-writes';
+import { emailStateSchema, isoInstant } from '../storage/order';
 import {
   FAILED_DEBIT_KEY_PREFIX,
   failedDebitKey,
@@ -21,8 +22,8 @@ import {
   PARTITION_KEY,
   type ShopTable,
   TTL_ATTRIBUTE,
-} from '../orders/orders-table';
-import { emailAttributes, emailClaimStore, sendEmailOnce } from '../orders/send-once';
+} from '../storage/orders-table';
+import { emailAttributes, emailClaimStore } from '../storage/send-once';
 
 /**
  * How long a failed debit's record is kept: beyond the reconciler's longest window (60 days), so

@@ -2,7 +2,6 @@ import type Stripe from 'stripe';
 import { nextDispatchDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
-import type { CapacityStore } from '../capacity/capacity-store';
 import { giveBackSale } from '../capacity/holds';
 import {
   type KeptReservation,
@@ -12,12 +11,19 @@ import {
 } from '../capacity/session-capacity';
 import { reservationOf } from '../capacity/session-reservation';
 import { isPaymentLinkSession } from '../checkout/order-metadata';
-import { assessCheckoutSession, type PaidCheckout } from '../checkout/paid-checkout';
-import { ACTORS, historyEntry } from '../orders/history';
-import { type OrderItem, type PauseMark, toOrderItem } from '../orders/order';
-import type { ShopTable } from '../orders/orders-table';
-import type { SendOnceOutcome } from '../orders/send-once';
-import type { ShopSettings } from '../shop-settings/shop-settings';
+import {
+  assessCheckoutSession,
+  type PaidCheckout,
+  type PauseMark,
+  toOrderItem,
+} from '../checkout/paid-checkout';
+import type { SendOnceOutcome } from '../emails/send-email-once';
+import { newPageKey } from '../order-page/order-page-token';
+import type { CapacityStore } from '../storage/capacity-store';
+import { ACTORS, historyEntry } from '../storage/history';
+import type { OrderItem } from '../storage/order';
+import type { ShopTable } from '../storage/orders-table';
+import type { ShopSettings } from '../storage/shop-settings';
 import { partialRefundDetail, sendRefundEmail, toRefundedOrderItem } from './refunded-order';
 import {
   type EmailClaims,
@@ -189,7 +195,11 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
     : undefined;
   const { order: item, claims } = withEmailsClaimed(
     withPartialRefund(
-      toOrderItem(checkout, { now, cutoffHours: deps.cutoffHours }, pause, sale),
+      // The page key is drawn here, not in the pure mapping: a retry that finds the order keeps its first.
+      {
+        ...toOrderItem(checkout, { now, cutoffHours: deps.cutoffHours }, pause, sale),
+        pageKey: newPageKey(),
+      },
       checkout,
       now,
     ),
@@ -257,7 +267,10 @@ async function recordRefundedCheckout(
 ): Promise<FulfilmentResult> {
   const reservation = reservationOf(metadata);
   if (deps.capacity) await returnRefundedSession(metadata, deps.capacity);
-  const item = toRefundedOrderItem(checkout, { now: deps.now(), cutoffHours: deps.cutoffHours }, reservation);
+  const item = {
+    ...toRefundedOrderItem(checkout, { now: deps.now(), cutoffHours: deps.cutoffHours }, reservation),
+    pageKey: newPageKey(),
+  };
   const orderCreated = await deps.orders.createIfAbsent(item);
   if (orderCreated) {
     logger.warn('Paid checkout was refunded in Stripe before its order was recorded: recorded as refunded', {

@@ -3,12 +3,14 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../lib/aws';
 import { type Env, type FulfilmentEnv, fulfilmentRuntimeEnvSchema, parseEnv } from '../../lib/config';
 import { stdoutMetricsWriter } from '../../lib/metrics';
+import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { createSesClient } from '../../lib/ses-client';
 import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../../lib/stripe';
-import { capacityStoreFromTable } from '../capacity/capacity-table';
 import { shopEmailIdentity } from '../emails/send-email';
-import { createOrdersRepository } from '../orders/orders-repository';
-import { readShopSettings } from '../shop-settings/settings-store';
+import { orderPageKeys, orderPageLinks } from '../order-page/order-page-token';
+import { capacityStoreFromTable } from '../storage/capacity-table';
+import { createOrdersRepository } from '../storage/orders-repository';
+import { readShopSettings } from '../storage/settings-store';
 import type { FulfilmentDeps } from './fulfil-checkout';
 
 export interface FulfilmentRuntime {
@@ -26,6 +28,7 @@ export interface FulfilmentRuntime {
 export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime> {
   const config = parseEnv(fulfilmentRuntimeEnvSchema, env);
   const secrets = await loadStripeSecrets(config);
+  const orderPageSecret = await loadOrderPageSecret(config);
   const documentClient = createDocumentClient({
     region: config.AWS_REGION,
     endpoint: config.DYNAMODB_ENDPOINT,
@@ -49,6 +52,9 @@ export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime
       cutoffHours: config.DISPATCH_CUTOFF_HOURS,
       shopId: config.SHOP_ID,
       metrics: stdoutMetricsWriter,
+      ...(orderPageSecret !== undefined && {
+        orderPage: orderPageLinks(config.SITE_URL, orderPageKeys(orderPageSecret)),
+      }),
       now: () => new Date(),
     },
   };

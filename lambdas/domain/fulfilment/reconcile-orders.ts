@@ -2,11 +2,11 @@ import type Stripe from 'stripe';
 import { initOnce } from '../../lib/cold-start';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
-import { releaseLapsedHolds } from '../capacity/lapsed-holds';
 import { settleUnpaidSession } from '../capacity/session-capacity';
 import { hasShopMarker } from '../checkout/order-metadata';
 import { notifyFailedDebit } from './failed-debit';
 import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
+import { releaseLapsedHolds } from './lapsed-holds';
 
 /**
  * How far back sessions are looked at, by default: the longest settlement of the enabled payment

@@ -1,17 +1,20 @@
 import { formatGbp } from '../../../shared/pricing';
-import { capacityStoreFromTable } from '../capacity/capacity-table';
 import { returnRefundedBottles } from '../capacity/session-capacity';
 import type { PaidCheckout } from '../checkout/paid-checkout';
+import { type OrderSale, type OrderTimes, toOrderItem } from '../checkout/paid-checkout';
 import type { SellerDetails } from '../emails/common';
+import { ORDER_EMAIL_GUARDS, sendOrderEmail } from '../emails/order-emails';
 import { renderRefundEmail } from '../emails/order-updates';
 import type { EmailSender } from '../emails/send-email';
-import { ACTORS, historyEntry } from '../orders/history';
-import type { ManagedOrder } from '../orders/managed-order';
-import { type OrderItem, type OrderSale, type OrderTimes, toOrderItem } from '../orders/order';
-import { ORDER_EMAIL_GUARDS, sendOrderEmail } from '../orders/order-emails';
-import { dispatchSortKey, orderKey, type ShopTable } from '../orders/orders-table';
-import { getRecord } from '../orders/records';
-import { type SendOnceOutcome, supersedeEmail } from '../orders/send-once';
+import type { SendOnceOutcome } from '../emails/send-email-once';
+import type { OrderPageLinks } from '../order-page/order-page-token';
+import { capacityStoreFromTable } from '../storage/capacity-table';
+import { ACTORS, historyEntry } from '../storage/history';
+import type { ManagedOrder } from '../storage/managed-order';
+import type { OrderItem } from '../storage/order';
+import { dispatchSortKey, orderKey, type ShopTable } from '../storage/orders-table';
+import { getRecord } from '../storage/records';
+import { supersedeEmail } from '../storage/send-once';
 
 // A payment refunded in Stripe (in the Dashboard) before its order was recorded: its
 // `checkout.session.completed` came late (an outage, Stripe's retries), or only the reconciler
@@ -63,6 +66,7 @@ export interface RefundedOrderDeps {
   sender: EmailSender;
   seller: SellerDetails;
   now: () => Date;
+  orderPage?: OrderPageLinks | undefined;
 }
 
 /**
@@ -86,7 +90,11 @@ export async function sendRefundEmail(sessionId: string, deps: RefundedOrderDeps
   return sendOrderEmail(
     stored,
     'refund',
-    (o) => ({ to: o.customerEmail, replyTo: deps.seller.email, content: renderRefundEmail(o, deps.seller) }),
+    (o) => ({
+      to: o.customerEmail,
+      replyTo: deps.seller.email,
+      content: renderRefundEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
+    }),
     deps,
   );
 }

@@ -11,9 +11,11 @@ import {
   type OutgoingEmail,
   PermanentEmailRefusalError,
 } from '../emails/send-email';
-import type { OrderItem } from '../orders/order';
-import type { OrdersRepository } from '../orders/orders-repository';
-import { emailAttributes, releaseClaim, sendEmailOnce } from '../orders/send-once';
+import { sendEmailOnce } from '../emails/send-email-once';
+import type { OrderPageLinks } from '../order-page/order-page-token';
+import type { OrderItem } from '../storage/order';
+import type { OrdersRepository } from '../storage/orders-repository';
+import { emailAttributes, releaseClaim } from '../storage/send-once';
 
 export interface OrderEmailDeps {
   orders: OrdersRepository;
@@ -26,6 +28,8 @@ export interface OrderEmailDeps {
   now: () => Date;
   /** Where `CustomerEmailRefused` goes. */
   metrics: MetricsWriter;
+  /** The order page's links, for the confirmation's button (absent: no secret configured). */
+  orderPage?: OrderPageLinks | undefined;
 }
 
 /**
@@ -45,7 +49,7 @@ function messageFor(kind: PaymentEmailKind, order: OrderItem, deps: OrderEmailDe
       return {
         to: order.customerEmail,
         replyTo: deps.seller.email,
-        content: renderCustomerConfirmation(order, deps.seller),
+        content: renderCustomerConfirmation(order, deps.seller, deps.orderPage?.linkFor(order)),
       };
     case 'merchantNotice':
       // The merchant answers a notice to reach the customer (a delivery question, a problem); an

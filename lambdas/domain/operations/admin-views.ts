@@ -12,12 +12,12 @@ import type {
 import { describeClosedDay } from '../../../shared/closed-day';
 import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
 import { RECORD_EMAIL_KINDS } from '../../../shared/email-kinds';
-import type { CapacitySettings } from '../capacity/capacity-settings';
-import type { ManagedOrder } from '../orders/managed-order';
-import type { OrderRequest } from '../orders/order-request';
-import type { ShopRecord } from '../orders/records';
-import { emailAttributes } from '../orders/send-once';
-import type { ShopSettings } from '../shop-settings/shop-settings';
+import type { CapacitySettings } from '../storage/capacity-settings';
+import type { ManagedOrder } from '../storage/managed-order';
+import type { OrderRequest } from '../storage/order-request';
+import type { ShopRecord } from '../storage/records';
+import { emailAttributes } from '../storage/send-once';
+import type { ShopSettings } from '../storage/shop-settings';
 import type { DelayResult } from './order-actions';
 
 const EMAIL_STATES = ['pending', 'sending', 'sent', 'failed'] as const;
@@ -108,6 +108,8 @@ export function orderView(order: ManagedOrder): AdminOrderView {
       order.refundReason !== undefined && { refundReason: order.refundReason }),
     ...(order.partlyRefundedPence !== undefined && { partlyRefundedPence: order.partlyRefundedPence }),
     ...(order.partRefunds !== undefined && { partRefunds: order.partRefunds }),
+    refundablePence:
+      order.status === 'refunded' ? 0 : Math.max(0, order.totalPence - (order.partlyRefundedPence ?? 0)),
     payment: paymentOf(order),
   };
 }

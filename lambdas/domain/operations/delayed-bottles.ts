@@ -1,13 +1,13 @@
 import type { IsoDate } from '../../../shared/dispatch';
 import type { OverLimit } from '../../../shared/over-limit';
 import { capacityOfDays } from '../capacity/capacity-report';
-import type { CapacityStore } from '../capacity/capacity-store';
-import { capacityStoreFromTable } from '../capacity/capacity-table';
 import { giveBackSale, moveSale } from '../capacity/holds';
 import { returnRefundedBottles } from '../capacity/session-capacity';
-import { updateIf } from '../orders/conditional-writes';
-import type { ManagedOrder } from '../orders/managed-order';
-import { getRecord } from '../orders/records';
+import type { CapacityStore } from '../storage/capacity-store';
+import { capacityStoreFromTable } from '../storage/capacity-table';
+import { updateIf } from '../storage/conditional-writes';
+import type { ManagedOrder } from '../storage/managed-order';
+import { getRecord } from '../storage/records';
 import type { ShopDeps } from './shop-deps';
 
 // A delayed order's bottles move with it: given back on the day they counted on, sold on the new

@@ -1,6 +1,6 @@
 import { DISPATCH_WINDOW_WEEKS } from '../../../shared/dispatch';
-import { recordsByReference, type ShopRecord } from '../orders/records';
 import { RefusedError } from '../refusal';
+import { recordsByReference, type ShopRecord } from '../storage/records';
 import { listRecords, recordInstant } from './listing';
 import type { ShopDeps } from './shop-deps';
 

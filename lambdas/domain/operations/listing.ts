@@ -9,9 +9,9 @@ import {
   londonDate,
   nonWorkingDayKind,
 } from '../../../shared/dispatch';
-import type { ManagedOrder } from '../orders/managed-order';
-import { queryDispatchDay, type ShopRecord } from '../orders/records';
 import { RefusedError } from '../refusal';
+import type { ManagedOrder } from '../storage/managed-order';
+import { queryDispatchDay, type ShopRecord } from '../storage/records';
 import type { ShopDeps } from './shop-deps';
 
 /** `today` as the merchant's calendar says it. */
@@ -171,11 +171,15 @@ export async function nothingToDelay(
 export async function undispatchedByDay(
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<Array<{ day: IsoDate; orders: ManagedOrder[] }>> {
-  const records = await queryDays(
-    deps.table,
-    daysAround(deps.now(), DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS).reverse(),
-    'paid',
-  );
+  return undispatchedOn(daysAround(deps.now(), DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS).reverse(), deps);
+}
+
+/** Of `days`, those holding undispatched (`paid`) orders, earliest first, each with its orders oldest first. */
+export async function undispatchedOn(
+  days: readonly IsoDate[],
+  deps: Pick<ShopDeps, 'table'>,
+): Promise<Array<{ day: IsoDate; orders: ManagedOrder[] }>> {
+  const records = await queryDays(deps.table, days, 'paid');
   const byDay = new Map<IsoDate, ManagedOrder[]>();
   for (const record of records) {
     if (record.kind !== 'order') continue;
@@ -189,9 +193,4 @@ export async function undispatchedByDay(
         (a, b) => a.paidAt.localeCompare(b.paidAt) || a.createdAt.localeCompare(b.createdAt),
       ),
     }));
-}
-
-/** The day a record is dated for: an order's dispatch day, or the day a request asks for. */
-export function recordDay(record: ShopRecord): IsoDate {
-  return record.kind === 'order' ? record.order.dispatchDate : record.request.dispatchDate;
 }

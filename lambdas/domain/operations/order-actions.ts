@@ -7,23 +7,24 @@ import { normaliseTrackingNumber, TRACKING_NUMBER_MESSAGE } from '../../../share
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
 import { closeDispatchDay } from '../capacity/capacity-report';
+import { OTHER_SENDER_WAIT, rereadOrder, sendOrderEmail } from '../emails/order-emails';
 import { renderDelayEmail, renderDispatchEmail, renderTrackingUpdateEmail } from '../emails/order-updates';
+import type { SendOnceOutcome } from '../emails/send-email-once';
 import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
 import { partialRefundDetail, sendRefundEmail } from '../fulfilment/refunded-order';
-import { type ItemUpdate, updateIf } from '../orders/conditional-writes';
-import { ACTORS, appendHistory, historyEntry } from '../orders/history';
+import { RefusedError } from '../refusal';
+import { type ItemUpdate, updateIf } from '../storage/conditional-writes';
+import { ACTORS, appendHistory, historyEntry } from '../storage/history';
 import {
   type DelayReason,
   type ManagedOrder,
   REFUND_REASONS,
   type RefundReason,
   type RefundRecorder,
-} from '../orders/managed-order';
-import { OTHER_SENDER_WAIT, rereadOrder, sendOrderEmail } from '../orders/order-emails';
-import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../orders/orders-table';
-import { findByReference, getRecord, queryDispatchDay } from '../orders/records';
-import { emailDue, type SendOnceOutcome, supersedeEmail } from '../orders/send-once';
-import { RefusedError } from '../refusal';
+} from '../storage/managed-order';
+import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../storage/orders-table';
+import { findByReference, getRecord, queryDispatchDay } from '../storage/records';
+import { emailDue, supersedeEmail } from '../storage/send-once';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
 import { checkDelayTarget, nothingToDelay } from './listing';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
@@ -114,16 +115,18 @@ export async function markDispatched(
     (o) => ({
       to: o.customerEmail,
       replyTo: deps.seller.email,
-      content: renderDispatchEmail(o, deps.seller),
+      content: renderDispatchEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
     }),
     deps,
   );
-  if (email === 'not-sent' && (await rereadOrder(deps, order.sessionId)).status === 'refunded') {
+  // As stored after the email, so the page's Emails list and its status say the same.
+  const after = await rereadOrder(deps, order.sessionId);
+  if (email === 'not-sent' && after.status === 'refunded') {
     throw new RefusedError(
       `${order.reference} was refunded meanwhile: its dispatch email was not sent, the refund email says what happened.`,
     );
   }
-  return { reference: order.reference, changed, email, order };
+  return { reference: order.reference, changed, email, order: after };
 }
 
 /** The number as stored (capitals, no spaces), or undefined for none; refused when it is not one. */
@@ -192,8 +195,8 @@ export async function updateTrackingNumber(
       to: o.customerEmail,
       replyTo: deps.seller.email,
       content: dispatchEmailGone
-        ? renderTrackingUpdateEmail(o, deps.seller)
-        : renderDispatchEmail(o, deps.seller),
+        ? renderTrackingUpdateEmail(o, deps.seller, deps.orderPage?.linkFor(o))
+        : renderDispatchEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
     }),
     deps,
   );
@@ -305,7 +308,7 @@ export async function delayDispatch(
       (o) => ({
         to: o.customerEmail,
         replyTo: deps.seller.email,
-        content: renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller),
+        content: renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller, deps.orderPage?.linkFor(o)),
       }),
       deps,
     );
@@ -326,6 +329,8 @@ export type RefundEmailReport =
 
 export interface RefundResult extends ActionResult {
   refundId: string;
+  /** What Stripe refunded, in pence: the total, or what part refunds left of it. */
+  pence: number;
   refundEmail: RefundEmailReport;
 }
 
@@ -385,6 +390,7 @@ export async function refundOrder(
   const paymentIntent = order.paymentIntentId ?? (await paymentIntentOf(order.sessionId, deps.stripe));
   let refund: Stripe.Refund;
   try {
+    // No amount: Stripe refunds what is left of the charge, part refunds made in the Dashboard included.
     refund = await deps.stripe.refunds.create(
       { payment_intent: paymentIntent, metadata: { reference: order.reference, reason } },
       { idempotencyKey: `refund-${order.sessionId}` },
@@ -429,6 +435,7 @@ export async function refundOrder(
     email,
     order,
     refundId: refund.id,
+    pence: refund.amount,
     refundEmail: refundEmailReport(order, email),
   };
 }

@@ -1,16 +1,17 @@
 import type Stripe from 'stripe';
 import { formatGbp } from '../../../shared/pricing';
 import { isStripeError } from '../../lib/stripe-errors';
-import { capacityStoreFromTable } from '../capacity/capacity-table';
 import { giveBackPartOfSale, holdBottles, holdId } from '../capacity/holds';
+import { rereadOrder } from '../emails/order-emails';
 import { partRefundWhat, renderPartRefundEmail } from '../emails/order-updates';
-import { updateIf } from '../orders/conditional-writes';
-import { appendHistory, historyEntry } from '../orders/history';
-import type { ManagedOrder, PartRefund, RefundReason } from '../orders/managed-order';
-import { rereadOrder } from '../orders/order-emails';
-import { orderKey } from '../orders/orders-table';
-import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
+import { type SendOnceOutcome, sendOnce } from '../emails/send-email-once';
 import { RefusedError } from '../refusal';
+import { capacityStoreFromTable } from '../storage/capacity-table';
+import { updateIf } from '../storage/conditional-writes';
+import { appendHistory, historyEntry } from '../storage/history';
+import type { ManagedOrder, PartRefund, RefundReason } from '../storage/managed-order';
+import { orderKey } from '../storage/orders-table';
+import { emailDue } from '../storage/send-once';
 import { findOrder, paymentIntentOf } from './order-actions';
 import type { ShopStripeDeps } from './shop-deps';
 
@@ -163,7 +164,12 @@ export async function refundPart(
     () => ({
       to: order.customerEmail,
       replyTo: deps.seller.email,
-      content: renderPartRefundEmail(order, order.partRefunds?.at(-1) ?? record, deps.seller),
+      content: renderPartRefundEmail(
+        order,
+        order.partRefunds?.at(-1) ?? record,
+        deps.seller,
+        deps.orderPage?.linkFor(order),
+      ),
     }),
     deps,
   );

@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import { isStripeError } from '../../lib/stripe-errors';
 import { hasShopMarker, isPaymentLinkSession } from '../checkout/order-metadata';
-import { writeShopSettings } from '../shop-settings/settings-store';
-import type { ShopSettings } from '../shop-settings/shop-settings';
+import { writeShopSettings } from '../storage/settings-store';
+import type { ShopSettings } from '../storage/shop-settings';
 import type { ShopStripeDeps } from './shop-deps';
 
 /**

@@ -6,8 +6,6 @@ import { poundsToPence, quoteOrder } from '../../../shared/pricing';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
 import { isStripeError } from '../../lib/stripe-errors';
-import type { CapacitySettings } from '../capacity/capacity-settings';
-import { capacityStoreFromTable, clientHoldItemsFromTable } from '../capacity/capacity-table';
 import { countClientHold, TooManyOpenHoldsError } from '../capacity/client-holds';
 import { CapacityFullError, releaseHold, reserveBottles } from '../capacity/holds';
 import { holdForPaymentLink, releaseRequestBottles, requestHold } from '../capacity/request-capacity';
@@ -17,20 +15,23 @@ import {
   QuoteMismatchError,
 } from '../checkout/create-checkout-session';
 import { renderDecline, renderPaymentInvitation, renderRequestNotice } from '../emails/request-emails';
-import { putIfAbsent, updateIf } from '../orders/conditional-writes';
-import { ACTORS, appendHistory, historyEntry } from '../orders/history';
-import type { OrderRequest } from '../orders/order-request';
+import { type SendOnceOutcome, sendOnce } from '../emails/send-email-once';
+import { RefusedError } from '../refusal';
+import type { CapacitySettings } from '../storage/capacity-settings';
+import { capacityStoreFromTable, clientHoldItemsFromTable } from '../storage/capacity-table';
+import { putIfAbsent, updateIf } from '../storage/conditional-writes';
+import { ACTORS, appendHistory, historyEntry } from '../storage/history';
+import type { OrderRequest } from '../storage/order-request';
 import {
   DISPATCH_DATE_INDEX,
   dispatchDayKey,
   dispatchSortKey,
   referenceKeyOf,
   requestKey,
-} from '../orders/orders-table';
-import { findByReference, getRecord, type ShopRecord } from '../orders/records';
-import { emailDue, type SendOnceOutcome, sendOnce } from '../orders/send-once';
-import { RefusedError } from '../refusal';
-import { readShopSettings } from '../shop-settings/settings-store';
+} from '../storage/orders-table';
+import { findByReference, getRecord, type ShopRecord } from '../storage/records';
+import { emailDue } from '../storage/send-once';
+import { readShopSettings } from '../storage/settings-store';
 import { decideRequestNotice, type NoticeLimitScope } from './request-notice-limits';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { addressGroup, clientGroup } from '../capacity/client-identity';
-import { conditionalWrite, updateIf } from '../orders/conditional-writes';
-import { itemKey, NOTICE_LIMIT_KEY_PREFIX, type ShopTable, TTL_ATTRIBUTE } from '../orders/orders-table';
+import { conditionalWrite, updateIf } from '../storage/conditional-writes';
+import { itemKey, NOTICE_LIMIT_KEY_PREFIX, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
 
 // Requests mode takes orders from anyone, unpaid, on an open endpoint. So that a flood of requests
 // cannot become a flood of email (to an address the sender chose, or to the merchant until SES's

@@ -2,7 +2,7 @@ import type { CheckoutEnv } from '../../lib/config';
 import { stdoutMetricsWriter } from '../../lib/metrics';
 import { createSesClient } from '../../lib/ses-client';
 import { shopEmailIdentity } from '../emails/send-email';
-import type { ShopTable } from '../orders/orders-table';
+import type { ShopTable } from '../storage/orders-table';
 import type { RequestWriterDeps } from './request-actions';
 
 // What create-checkout needs only in requests mode: the SES client and the request actions.

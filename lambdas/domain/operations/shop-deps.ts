@@ -1,7 +1,8 @@
 import type Stripe from 'stripe';
 import type { SellerDetails } from '../emails/common';
 import type { EmailSender } from '../emails/send-email';
-import type { ShopTable } from '../orders/orders-table';
+import type { OrderPageLinks } from '../order-page/order-page-token';
+import type { ShopTable } from '../storage/orders-table';
 
 /** What the shop's operator actions need: injected, so the CLI and the Lambdas build them alike. */
 export interface ShopDeps {
@@ -11,6 +12,11 @@ export interface ShopDeps {
   /** Where request notices go. */
   merchantEmail: string;
   now: () => Date;
+  /**
+   * The order page's links, which every order email carries (docs/decisions/0037): absent where
+   * no secret is configured (an older CLI), and the emails then go without the link.
+   */
+  orderPage?: OrderPageLinks | undefined;
 }
 
 /** Actions that also talk to Stripe (refunds, payment links). */

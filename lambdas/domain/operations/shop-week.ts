@@ -1,9 +1,16 @@
-import type { AdminDaySummary, AdminStatusResponse } from '../../../shared/admin-responses';
-import { type IsoDate, londonDate } from '../../../shared/dispatch';
+import type { AdminCapacityRow, AdminDaySummary, AdminStatusResponse } from '../../../shared/admin-responses';
+import {
+  addDays,
+  dispatchDayOfWeekOf,
+  firstComingDispatchDay,
+  type IsoDate,
+  londonDate,
+} from '../../../shared/dispatch';
 import { type CapacityRow, capacityOfDays } from '../capacity/capacity-report';
-import type { ManagedOrder } from '../orders/managed-order';
-import { readShopSettings } from '../shop-settings/settings-store';
-import { listRecords, nextPackingDay, undispatchedByDay } from './listing';
+import { dispatchDaysFrom } from '../capacity/holds';
+import type { ManagedOrder } from '../storage/managed-order';
+import { readShopSettings } from '../storage/settings-store';
+import { daysAround, listRecords, nextPackingDay, undispatchedByDay, undispatchedOn } from './listing';
 import type { ShopDeps } from './shop-deps';
 
 /** A day's undispatched orders and its capacity, as one summary. */
@@ -58,4 +65,31 @@ export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<A
     later: others.filter((w) => w.day >= today).map((w) => summary(w.day, w.orders)),
     requestsWaiting: requests.length,
   };
+}
+
+/**
+ * The capacity table: each of the next `weeks` dispatch days, and every other day from today to
+ * the end of the last one's week that holds undispatched orders (a delay moved them to a Tuesday;
+ * left on today), earliest first, each with its orders and bottles still to pack. What `capacity`
+ * prints and the admin page's capacity table: a day holding orders is never left out of it.
+ */
+export async function capacityWeeks(
+  deps: Pick<ShopDeps, 'table' | 'now'>,
+  weeks: number,
+): Promise<AdminCapacityRow[]> {
+  const now = deps.now();
+  const dispatchDays = dispatchDaysFrom(firstComingDispatchDay(now), weeks);
+  const last = addDays(dispatchDays.at(-1) ?? londonDate(now), 6);
+  const calendar = daysAround(now, 0, weeks + 1).filter((day) => day <= last);
+  const waiting = new Map((await undispatchedOn(calendar, deps)).map((w) => [w.day, w.orders]));
+  const days = [...new Set([...dispatchDays, ...waiting.keys()])].sort();
+  return (await capacityOfDays(deps, days)).map((row) => {
+    const orders = waiting.get(row.date) ?? [];
+    return {
+      ...row,
+      orders: orders.length,
+      bottles: orders.reduce((sum, order) => sum + order.bottles, 0),
+      dispatchDay: dispatchDayOfWeekOf(row.date) === row.date,
+    };
+  });
 }

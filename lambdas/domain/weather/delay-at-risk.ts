@@ -5,6 +5,14 @@ import { RefusedError } from '../refusal';
 import { checkWeather, type WeatherDeps } from './weather-check';
 
 /**
+ * Where the orders at risk go: the next working day. Frost and heat come and go within days, and a
+ * week's wait is a week longer for live animals in the customer's plan (ADR 0036).
+ */
+export function atRiskDelayDay(day: IsoDate): IsoDate {
+  return addWorkingDays(day, 1);
+}
+
+/**
  * "Delay the orders at risk": moves just the orders the weather check marks at risk on `day` to the
  * next dispatch day, through delay's own path (its emails once, bottles, history), with the reason
  * `weather`. The orders that are fine or to watch stay on the day, which stays open.
@@ -20,7 +28,7 @@ export async function delayOrdersAtRisk(
   const atRisk = check.orders.filter((o) => o.verdict === 'at risk').map((o) => o.reference);
   if (atRisk.length === 0) throw new RefusedError('No order of that day is at risk: nothing delayed.');
   return delayDispatch(
-    { from: day, to: addWorkingDays(day, 1), reason: 'weather', actor, references: atRisk },
+    { from: day, to: atRiskDelayDay(day), reason: 'weather', actor, references: atRisk },
     deps,
   );
 }

@@ -9,9 +9,9 @@ import {
   londonOffsetMs,
 } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
-import { forecastKey, type ShopTable, TTL_ATTRIBUTE } from '../orders/orders-table';
-import { queryDispatchDay } from '../orders/records';
-import { readWeatherThresholds, type WeatherThresholds } from '../shop-settings/weather-thresholds';
+import { forecastKey, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
+import { queryDispatchDay } from '../storage/records';
+import { readWeatherThresholds, type WeatherThresholds } from '../storage/weather-thresholds';
 import { type DayForecast, type ForecastSource, fetchPlaceForecast, type PlaceForecast } from './open-meteo';
 import { type ForecastPlace, placeOfPostcode } from './postcode-places';
 

@@ -4,6 +4,7 @@ import {
   adminAddressSchema,
   adminCapacityQuerySchema,
   adminCapacitySetSchema,
+  adminDelayAtRiskSchema,
   adminDelaySchema,
   adminDispatchDayQuerySchema,
   adminDispatchSchema,
@@ -36,10 +37,11 @@ import {
   type AdminStatusResponse,
   type AdminTrackingImportResponse,
   type AdminTrackingResponse,
+  type AdminWeatherResponse,
 } from '../../../shared/admin-responses';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
-import { type CapacityValue, capacityReport, setCapacity } from '../../domain/capacity/capacity-report';
+import { type CapacityValue, setCapacity } from '../../domain/capacity/capacity-report';
 import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { clickAndDropCsv, packingSlipsHtml } from '../../domain/fulfilment/dispatch-files';
 import {
@@ -49,6 +51,7 @@ import {
   recordView,
   settingsView,
 } from '../../domain/operations/admin-views';
+import { correctOrderAddress } from '../../domain/operations/correct-address';
 import { findRecords } from '../../domain/operations/find-orders';
 import { listRecords, nextPackingDay, ordersToPack } from '../../domain/operations/listing';
 import {
@@ -63,12 +66,18 @@ import { refundPart } from '../../domain/operations/part-refund';
 import { pauseShop } from '../../domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../../domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
-import { shopWeek } from '../../domain/operations/shop-week';
+import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
-import { correctOrderAddress } from '../../domain/orders/correct-address';
-import { findByReference, recordsByReference } from '../../domain/orders/records';
+import { orderPageKeys, orderPageLinks } from '../../domain/order-page/order-page-token';
 import { RefusedError } from '../../domain/refusal';
-import { readShopSettings, writeShopSettings } from '../../domain/shop-settings/settings-store';
+import { findByReference, recordsByReference } from '../../domain/storage/records';
+import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
+import { delayOrdersAtRisk } from '../../domain/weather/delay-at-risk';
+import { loadForecastSource } from '../../domain/weather/forecast-source';
+import type { ForecastSource } from '../../domain/weather/open-meteo';
+import { postcodeInAddress } from '../../domain/weather/postcode-places';
+import { checkWeather } from '../../domain/weather/weather-check';
+import { comingWeatherDay, weatherView } from '../../domain/weather/weather-view';
 import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { adminRuntimeEnvSchema, type Env, parseEnv, stripeEnvSchema } from '../../lib/config';
@@ -77,6 +86,7 @@ import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody 
 import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
+import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
 import { readSecretString } from '../../lib/secrets-extension';
 import { createSesClient } from '../../lib/ses-client';
@@ -110,10 +120,20 @@ export function originValueFromEnv(env: Env): (() => Promise<string>) | undefine
   return initOnce(() => readSecretString(secretId, { port }));
 }
 
+/** What the admin's weather check adds to the shop's clients: the forecast and where parcels leave from. */
+export interface AdminWeatherDeps {
+  forecast: ForecastSource;
+  dispatchPostcode: string | undefined;
+}
+
 /** The clients and settings the operator's actions need, from the environment: once per cold start. */
-export async function loadAdminDeps(env: Env): Promise<ShopStripeDeps> {
+export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
   const config = parseEnv(adminRuntimeEnvSchema, env);
-  const secrets = await loadStripeSecrets(config);
+  const [secrets, forecast, orderPageSecret] = await Promise.all([
+    loadStripeSecrets(config),
+    loadForecastSource(config),
+    loadOrderPageSecret(config),
+  ]);
   const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
   const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
@@ -124,7 +144,12 @@ export async function loadAdminDeps(env: Env): Promise<ShopStripeDeps> {
     siteUrl: config.SITE_URL,
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
     shopId: config.SHOP_ID,
+    ...(orderPageSecret !== undefined && {
+      orderPage: orderPageLinks(config.SITE_URL, orderPageKeys(orderPageSecret)),
+    }),
     now: () => new Date(),
+    forecast,
+    dispatchPostcode: postcodeInAddress(config.SELLER_ADDRESS),
   };
 }
 
@@ -164,7 +189,8 @@ function parseQuery<T extends z.ZodMiniType>(schema: T, event: HttpEvent): z.out
   return parseBody(schema, event.queryStringParameters ?? {});
 }
 
-type Deps = ShopStripeDeps;
+export type AdminDeps = ShopStripeDeps & AdminWeatherDeps;
+type Deps = AdminDeps;
 type Handle = (request: HttpRequest<Deps>, actor: string) => Promise<HttpResult>;
 
 /** `GET orders`: a window of dispatch days (or one day), or a search, optionally of one status. */
@@ -172,8 +198,11 @@ const listOrders: Handle = async ({ event, deps }) => {
   const query = parseQuery(adminListQuerySchema, event);
   const records =
     query.q === undefined
-      ? await listRecords({ status: query.status, dispatchDate: query.dispatch }, deps)
-      : (await findRecords(query.q, deps)).filter((record) => {
+      ? await listRecords(
+          { status: query.status, dispatchDate: query.dispatch, weeksBack: query.weeks },
+          deps,
+        )
+      : (await findRecords(query.q, deps, { weeksBack: query.weeks })).filter((record) => {
           const item = record.kind === 'order' ? record.order : record.request;
           return (
             (query.status === undefined || item.status === query.status) &&
@@ -206,7 +235,7 @@ const getCapacity: Handle = async ({ event, deps }) => {
   const query = parseQuery(adminCapacityQuerySchema, event);
   const [settings, rows] = await Promise.all([
     readShopSettings(deps.table, true),
-    capacityReport(deps, query.weeks ?? DEFAULT_CAPACITY_WEEKS),
+    capacityWeeks(deps, query.weeks ?? DEFAULT_CAPACITY_WEEKS),
   ]);
   return json(200, {
     settings: capacitySettingsView(settings.capacity),
@@ -226,7 +255,7 @@ const postCapacity: Handle = async ({ event, deps }) => {
   return json(200, {
     date: date ?? 'default',
     settings: capacitySettingsView(result.settings),
-    rows: await capacityReport(deps, DEFAULT_CAPACITY_WEEKS),
+    rows: await capacityWeeks(deps, DEFAULT_CAPACITY_WEEKS),
     oversold: result.oversold,
   } satisfies AdminCapacitySetResponse);
 };
@@ -338,6 +367,22 @@ const delayOrders: Handle = async ({ event, deps }, actor) => {
   return json(200, delayView(await delayDispatch({ ...body, actor }, deps), deps.now()));
 };
 
+/**
+ * `GET weather?date=`: the weather check of a dispatch day (the coming one without a date). A
+ * provider that fails or is slow makes its orders "unknown" (checkWeather), never an error.
+ */
+const getWeather: Handle = async ({ event, deps }) => {
+  const query = parseQuery(adminDispatchDayQuerySchema, event);
+  const day = query.date === undefined ? comingWeatherDay(deps.now()) : packingDay(query.date);
+  return json(200, weatherView(await checkWeather(day, deps)) satisfies AdminWeatherResponse);
+};
+
+/** `POST orders/delay-at-risk`: just the day's orders at risk moved, through delay's own path. */
+const delayAtRisk: Handle = async ({ event, deps }, actor) => {
+  const body = parseBody(adminDelayAtRiskSchema, readJsonBody(event, MAX_BODY_BYTES));
+  return json(200, delayView(await delayOrdersAtRisk(body.date, actor, deps), deps.now()));
+};
+
 const refund: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminRefundSchema, readJsonBody(event, MAX_BODY_BYTES));
   const result = await refundOrder(body.reference, { reason: body.reason, actor }, deps);
@@ -345,6 +390,7 @@ const refund: Handle = async ({ event, deps }, actor) => {
     reference: result.reference,
     changed: result.changed,
     refundId: result.refundId,
+    pence: result.pence,
     email: result.email,
     refundEmail: result.refundEmail,
     status: result.order.status,
@@ -409,6 +455,8 @@ export const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' |
   { path: ADMIN_API_PATHS.resume, name: 'resume', method: 'POST', handle: resume },
   { path: ADMIN_API_PATHS.requestPayment, name: 'request-payment', method: 'POST', handle: sendPaymentLink },
   { path: ADMIN_API_PATHS.declineRequest, name: 'decline', method: 'POST', handle: decline },
+  { path: ADMIN_API_PATHS.weather, name: 'weather', method: 'GET', handle: getWeather },
+  { path: ADMIN_API_PATHS.delayAtRisk, name: 'delay-at-risk', method: 'POST', handle: delayAtRisk },
 ];
 
 /** A refused transition is the merchant's to read: 409 with the domain's own words. */

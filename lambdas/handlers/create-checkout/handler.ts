@@ -9,11 +9,6 @@ import {
 } from '../../domain/capacity/client-holds';
 import { CapacityFullError } from '../../domain/capacity/holds';
 import {
-  type CheckoutGateDeps,
-  createCheckoutGate,
-  DEFAULT_PAUSED_MESSAGE,
-} from '../../domain/checkout/checkout-gate';
-import {
   CheckoutConflictError,
   CheckoutExpiredError,
   type CreateCheckoutSessionDeps,
@@ -23,11 +18,7 @@ import {
   QuoteMismatchError,
   withdrawCheckoutSession,
 } from '../../domain/checkout/create-checkout-session';
-import {
-  type CheckoutSettings,
-  OPEN_SHOP,
-  type ShopSettings,
-} from '../../domain/shop-settings/shop-settings';
+import { type CheckoutSettings, OPEN_SHOP, type ShopSettings } from '../../domain/storage/shop-settings';
 import { checkoutRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
 import { DependenciesUnavailableError } from '../../lib/error-response';
 import {
@@ -45,6 +36,7 @@ import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-han
 import { logger } from '../../lib/logger';
 import { createStripeClient, loadStripeSecrets } from '../../lib/stripe';
 import { PaymentProviderError } from '../../lib/stripe-errors';
+import { type CheckoutGateDeps, createCheckoutGate, DEFAULT_PAUSED_MESSAGE } from './checkout-gate';
 
 /** A checkout body is a few hundred bytes; anything near this limit is not a real order. */
 export const MAX_BODY_BYTES = 8 * 1024;

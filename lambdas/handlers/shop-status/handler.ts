@@ -1,9 +1,9 @@
 import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import type { ShopStatus } from '../../../shared/shop-status';
-import { capacityStoreFromTable } from '../../domain/capacity/capacity-table';
 import { firstDayWithRoom } from '../../domain/capacity/holds';
-import { readShopSettings } from '../../domain/shop-settings/settings-store';
-import { createSettingsReader, type ShopSettings } from '../../domain/shop-settings/shop-settings';
+import { capacityStoreFromTable } from '../../domain/storage/capacity-table';
+import { readShopSettings } from '../../domain/storage/settings-store';
+import { createSettingsReader, type ShopSettings } from '../../domain/storage/shop-settings';
 import { createDocumentClient } from '../../lib/aws';
 import { type Env, parseEnv, shopStatusRuntimeEnvSchema } from '../../lib/config';
 import { type HttpEvent, type HttpResult, json } from '../../lib/http';

@@ -1,13 +1,10 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { limitFor } from '../../../lambdas/domain/capacity/capacity-settings';
-import { capacityDayFromItem } from '../../../lambdas/domain/capacity/capacity-store';
 import { dispatchDaysFrom, holdBottles } from '../../../lambdas/domain/capacity/holds';
 import { reservationOf } from '../../../lambdas/domain/capacity/session-reservation';
-import {
-  readShopSettings,
-  writeCapacitySettings,
-} from '../../../lambdas/domain/shop-settings/settings-store';
+import { limitFor } from '../../../lambdas/domain/storage/capacity-settings';
+import { capacityDayFromItem } from '../../../lambdas/domain/storage/capacity-store';
+import { readShopSettings, writeCapacitySettings } from '../../../lambdas/domain/storage/settings-store';
 import { ADMIN_API_PATHS } from '../../../shared/admin-api-paths';
 import {
   addWorkingDays,

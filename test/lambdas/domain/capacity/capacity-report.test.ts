@@ -1,12 +1,9 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setCapacity } from '../../../../lambdas/domain/capacity/capacity-report';
-import { itemKey, SETTINGS_KEY } from '../../../../lambdas/domain/orders/orders-table';
 import { RefusedError } from '../../../../lambdas/domain/refusal';
-import {
-  readShopSettings,
-  writeCapacitySettings,
-} from '../../../../lambdas/domain/shop-settings/settings-store';
+import { itemKey, SETTINGS_KEY } from '../../../../lambdas/domain/storage/orders-table';
+import { readShopSettings, writeCapacitySettings } from '../../../../lambdas/domain/storage/settings-store';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';
 
 // setCapacity against dynalite with the SDK's document client, on the operator's clock of

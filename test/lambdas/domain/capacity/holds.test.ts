@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import {
   CapacityFullError,
   checkoutReservationId,
@@ -20,6 +19,7 @@ import {
   sellHold,
   transferHold,
 } from '../../../../lambdas/domain/capacity/holds';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';
 
 // Every transition of a day's bottles against dynalite, through the document client's store. Each

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import {
   CapacityFullError,
   dispatchDaysFrom,
@@ -11,6 +10,7 @@ import {
   requestHold,
   requestHoldLapsed,
 } from '../../../../lambdas/domain/capacity/request-capacity';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';
 
 // An order request's bottles through its life (recorded, invited to pay, link expired, declined),

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import {
   checkoutReservationId,
   holdId,
@@ -13,6 +12,7 @@ import {
   settleUnpaidSession,
 } from '../../../../lambdas/domain/capacity/session-capacity';
 import { CAPACITY_HOLD_KEY } from '../../../../lambdas/domain/capacity/session-reservation';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';
 
 // What a session's later life gives back to its day, against dynalite: a refund (once, both days

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { toOrderItem } from '../../../../lambdas/domain/checkout/paid-checkout';
 import { renderCustomerConfirmation } from '../../../../lambdas/domain/emails/customer-confirmation';
-import { toOrderItem } from '../../../../lambdas/domain/orders/order';
 import { HOSTILE, orderFixture, paidCheckout, SELLER } from '../../../support/order-fixtures';
 
 describe('renderCustomerConfirmation', () => {

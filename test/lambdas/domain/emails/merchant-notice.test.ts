@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { toOrderItem } from '../../../../lambdas/domain/checkout/paid-checkout';
 import {
   renderMerchantNotice,
   stripeDashboardPaymentUrl,
 } from '../../../../lambdas/domain/emails/merchant-notice';
-import { toOrderItem } from '../../../../lambdas/domain/orders/order';
 import { HOSTILE, orderFixture, paidCheckout } from '../../../support/order-fixtures';
 
 /** The first line under the shop-name header (its name, its rule and a blank line). */

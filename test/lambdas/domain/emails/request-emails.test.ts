@@ -4,7 +4,7 @@ import {
   renderPaymentInvitation,
   renderRequestNotice,
 } from '../../../../lambdas/domain/emails/request-emails';
-import type { OrderRequest } from '../../../../lambdas/domain/orders/order-request';
+import type { OrderRequest } from '../../../../lambdas/domain/storage/order-request';
 import { SELLER } from '../../../support/order-fixtures';
 
 const REQUEST: OrderRequest = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fulfilCheckout } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
-import { orderItemSchema } from '../../../../lambdas/domain/orders/order';
+import { orderItemSchema } from '../../../../lambdas/domain/storage/order';
 import type { CheckoutSessionRecord } from '../../../../local/stripe-simulator/server';
 import { nextDispatchDate } from '../../../../shared/dispatch';
 import { jsonBody } from '../../../support/api-gateway-event';

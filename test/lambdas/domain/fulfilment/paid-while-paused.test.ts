@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fulfilCheckout, pauseMarkFor } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
-import { writeShopSettings } from '../../../../lambdas/domain/shop-settings/settings-store';
+import { writeShopSettings } from '../../../../lambdas/domain/storage/settings-store';
 import { nextDispatchDate } from '../../../../shared/dispatch';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
 

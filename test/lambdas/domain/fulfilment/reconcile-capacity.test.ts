@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import { checkoutReservationId, holdId, reserveBottles } from '../../../../lambdas/domain/capacity/holds';
 import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { type CapacityShop, startCapacityShop } from '../../../support/capacity-shop';
 
 // The reconciler under the webhook, for the dispatch days' bottles: what a missed event should

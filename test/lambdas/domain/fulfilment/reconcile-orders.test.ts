@@ -3,7 +3,7 @@ import {
   ReconcileIncompleteError,
   reconcileOrders,
 } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
-import { orderItemSchema } from '../../../../lambdas/domain/orders/order';
+import { orderItemSchema } from '../../../../lambdas/domain/storage/order';
 import {
   createReconcileHandler,
   RECONCILE_SAFETY_MARGIN_MS,

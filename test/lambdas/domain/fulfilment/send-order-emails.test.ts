@@ -8,11 +8,11 @@ import {
   type OrderEmailDeps,
   sendOrderEmails,
 } from '../../../../lambdas/domain/fulfilment/send-order-emails';
-import type { OrderItem } from '../../../../lambdas/domain/orders/order';
+import type { OrderItem } from '../../../../lambdas/domain/storage/order';
 import {
   createOrdersRepository,
   type OrdersRepository,
-} from '../../../../lambdas/domain/orders/orders-repository';
+} from '../../../../lambdas/domain/storage/orders-repository';
 import { createDocumentClient } from '../../../../lambdas/lib/aws';
 import { logger } from '../../../../lambdas/lib/logger';
 import { orderFixture, SELLER } from '../../../support/order-fixtures';

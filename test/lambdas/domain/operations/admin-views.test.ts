@@ -11,8 +11,8 @@ import {
   dispatchSortKey,
   referenceKeyOf,
   requestKey,
-} from '../../../../lambdas/domain/orders/orders-table';
-import { toShopRecord } from '../../../../lambdas/domain/orders/records';
+} from '../../../../lambdas/domain/storage/orders-table';
+import { toShopRecord } from '../../../../lambdas/domain/storage/records';
 import { orderFixture, SESSION_ID } from '../../../support/order-fixtures';
 
 describe('stripeDashboardUrl', () => {
@@ -65,6 +65,7 @@ describe('orderView', () => {
       paidAt: '2026-11-21T10:00:00.000Z',
       promisedDispatchDate: '2026-11-23',
       placedWhilePaused: false,
+      refundablePence: 1470,
       payment: {
         checkoutSessionId: SESSION_ID,
         paymentIntentId: 'pi_test_123',
@@ -109,6 +110,14 @@ describe('orderView', () => {
       refundId: 're_test_1',
       refundReason: 'doa',
     });
+  });
+
+  it('names what a full refund would refund: the total, what part refunds left, nothing once refunded', () => {
+    expect(orderView(orderFixture()).refundablePence).toBe(1470);
+    expect(orderView({ ...orderFixture(), partlyRefundedPence: 650 }).refundablePence).toBe(820);
+    expect(
+      orderView({ ...orderFixture(), partlyRefundedPence: 650, status: 'refunded' }).refundablePence,
+    ).toBe(0);
   });
 
   it('keeps a refund reason stored before Stripe answered off the page until the order is refunded', () => {

@@ -1,11 +1,11 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import { hasBottlesToMove, moveDelayedBottles } from '../../../../lambdas/domain/operations/delayed-bottles';
 import { delayDispatch, refundOrder } from '../../../../lambdas/domain/operations/order-actions';
 import { recordOrderRequest } from '../../../../lambdas/domain/operations/request-actions';
-import { dispatchDayKey, requestKey } from '../../../../lambdas/domain/orders/orders-table';
-import { writeCapacitySettings } from '../../../../lambdas/domain/shop-settings/settings-store';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
+import { dispatchDayKey, requestKey } from '../../../../lambdas/domain/storage/orders-table';
+import { writeCapacitySettings } from '../../../../lambdas/domain/storage/settings-store';
 import { injectAwsFault, inputContaining } from '../../../support/aws-faults';
 import {
   type OperationsHarness,

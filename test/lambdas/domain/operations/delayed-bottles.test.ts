@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import { delayDispatch, refundOrder } from '../../../../lambdas/domain/operations/order-actions';
-import { dispatchDayKey } from '../../../../lambdas/domain/orders/orders-table';
-import { writeCapacitySettings } from '../../../../lambdas/domain/shop-settings/settings-store';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
+import { dispatchDayKey } from '../../../../lambdas/domain/storage/orders-table';
+import { writeCapacitySettings } from '../../../../lambdas/domain/storage/settings-store';
 import { injectAwsFault, inputContaining } from '../../../support/aws-faults';
 import {
   type OperationsHarness,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findRecords } from '../../../../lambdas/domain/operations/find-orders';
-import type { ShopRecord } from '../../../../lambdas/domain/orders/records';
+import type { ShopRecord } from '../../../../lambdas/domain/storage/records';
 import { type OperationsHarness, startOperationsHarness } from './operations-harness';
 
 let h: OperationsHarness;

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import { checkoutReservationId, holdId, sellHold } from '../../../../lambdas/domain/capacity/holds';
+import { toOrderItem } from '../../../../lambdas/domain/checkout/paid-checkout';
 import { type FulfilmentDeps, fulfilCheckout } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
 import type { RequestWriterDeps } from '../../../../lambdas/domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../../../lambdas/domain/operations/shop-deps';
-import { type OrderItem, toOrderItem } from '../../../../lambdas/domain/orders/order';
-import { dispatchDayKey, dispatchSortKey } from '../../../../lambdas/domain/orders/orders-table';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
+import type { OrderItem } from '../../../../lambdas/domain/storage/order';
+import { dispatchDayKey, dispatchSortKey } from '../../../../lambdas/domain/storage/orders-table';
 import type { IsoDate } from '../../../../shared/dispatch';
 import { quoteOrder } from '../../../../shared/pricing';
 import type { SessionOptions } from '../../../support/checkout-sessions';

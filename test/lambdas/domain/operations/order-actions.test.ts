@@ -6,8 +6,8 @@ import {
   recordStripeRefund,
   refundOrder,
 } from '../../../../lambdas/domain/operations/order-actions';
-import type { OrderItem } from '../../../../lambdas/domain/orders/order';
 import { RefusedError } from '../../../../lambdas/domain/refusal';
+import type { OrderItem } from '../../../../lambdas/domain/storage/order';
 import { createStripeClient } from '../../../../lambdas/lib/stripe';
 import { injectAwsFault, inputContaining } from '../../../support/aws-faults';
 import { createCheckoutSession } from '../../../support/checkout-sessions';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import { QuoteMismatchError } from '../../../../lambdas/domain/checkout/create-checkout-session';
 import {
   declineRequest,
@@ -10,7 +9,8 @@ import {
   requestReference,
 } from '../../../../lambdas/domain/operations/request-actions';
 import { RefusedError } from '../../../../lambdas/domain/refusal';
-import { writeCapacitySettings } from '../../../../lambdas/domain/shop-settings/settings-store';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
+import { writeCapacitySettings } from '../../../../lambdas/domain/storage/settings-store';
 import { InjectedAwsFault, injectAwsFault, inputContaining } from '../../../support/aws-faults';
 import { type OperationsHarness, startOperationsHarness } from './operations-harness';
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
-import { releaseLapsedHolds } from '../../../../lambdas/domain/capacity/lapsed-holds';
+import { releaseLapsedHolds } from '../../../../lambdas/domain/fulfilment/lapsed-holds';
 import { requestView } from '../../../../lambdas/domain/operations/admin-views';
 import { recordOrderRequest } from '../../../../lambdas/domain/operations/request-actions';
-import { orderRequestSchema } from '../../../../lambdas/domain/orders/order-request';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
+import { orderRequestSchema } from '../../../../lambdas/domain/storage/order-request';
 import { type OperationsHarness, startOperationsHarness } from './operations-harness';
 
 // An order request holds its bottles only while it waits for an answer: 48 hours, shown to the

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import { checkoutReservationId, holdId, sellHold } from '../../../../lambdas/domain/capacity/holds';
 import {
   markDispatched,
@@ -9,6 +8,7 @@ import {
 } from '../../../../lambdas/domain/operations/order-actions';
 import { refundPart } from '../../../../lambdas/domain/operations/part-refund';
 import { importClickAndDropTracking } from '../../../../lambdas/domain/operations/tracking-import';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { type OperationsHarness, startOperationsHarness } from './operations-harness';
 
 let h: OperationsHarness;

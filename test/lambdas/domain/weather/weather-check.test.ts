@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeWeatherThresholds } from '../../../../lambdas/domain/shop-settings/weather-thresholds';
+import { writeWeatherThresholds } from '../../../../lambdas/domain/storage/weather-thresholds';
 import { delayOrdersAtRisk } from '../../../../lambdas/domain/weather/delay-at-risk';
 import { checkWeather, type WeatherDeps } from '../../../../lambdas/domain/weather/weather-check';
 import { type ForecastStandIn, startForecastStandIn } from '../../../../local/forecast-stand-in';

@@ -207,6 +207,28 @@ describe('admin API against the stand-ins', () => {
     });
   });
 
+  it('each answer’s order says the email it sent went: dispatch, a part refund, then the full refund', async () => {
+    const reference = await paidOrder('truthful@example.com');
+    const emailOf = (body: unknown, kind: string) =>
+      (body as { record: { emails: Array<{ kind: string; state: string }> } }).record.emails.find(
+        (email) => email.kind === kind,
+      )?.state;
+
+    const dispatched = await call('POST', '/functions/v1/admin/orders/dispatch', {
+      body: { references: [reference] },
+    });
+    const part = await call('POST', '/functions/v1/admin/orders/refund-part', {
+      body: { reference, bottles: 1, delivery: false, reason: 'doa' },
+    });
+    const refunded = await call('POST', '/functions/v1/admin/orders/refund', {
+      body: { reference, reason: 'doa' },
+    });
+
+    expect(emailOf((jsonBody(dispatched) as { results: unknown[] }).results[0], 'dispatch')).toBe('sent');
+    expect(emailOf(jsonBody(part), 'partRefund')).toBe('sent');
+    expect(emailOf(jsonBody(refunded), 'refund')).toBe('sent');
+  });
+
   it('answers 400 with a message per field for a bad body or query', async () => {
     const body = await call('POST', '/functions/v1/admin/orders/dispatch', {
       body: { references: [], extra: true },

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fulfilCheckout } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
 import { recordOrderRequest } from '../../../../lambdas/domain/operations/request-actions';
-import type { ShopStripeDeps } from '../../../../lambdas/domain/operations/shop-deps';
-import { createAdminApiHandler, loadAdminDeps } from '../../../../lambdas/handlers/admin-api/handler';
+import {
+  type AdminDeps,
+  createAdminApiHandler,
+  loadAdminDeps,
+} from '../../../../lambdas/handlers/admin-api/handler';
 import type { HttpLambda } from '../../../../local/api-gateway-adapter';
 import { withJwtAuthorizer } from '../../../../local/jwt-authorizer';
 import { orderReference } from '../../../../shared/order-reference';
@@ -16,7 +19,7 @@ import { STAND_IN_REGION } from '../../../support/stand-ins';
 // leave on them, against dynalite, the SES stand-in and the Stripe simulator.
 let h: FulfilmentHarness;
 let admin: HttpLambda;
-let deps: ShopStripeDeps;
+let deps: AdminDeps;
 const key = signingKey();
 const token = signToken(key, { email: 'packer@live-aquatics.test' });
 const MERCHANT = 'packer@live-aquatics.test';

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toOrderItem } from '../../../../lambdas/domain/orders/order';
+import { toOrderItem } from '../../../../lambdas/domain/checkout/paid-checkout';
 import { createAdminApiHandler, loadAdminDeps } from '../../../../lambdas/handlers/admin-api/handler';
 import type { HttpLambda } from '../../../../local/api-gateway-adapter';
 import { withJwtAuthorizer } from '../../../../local/jwt-authorizer';
@@ -153,8 +153,26 @@ describe('admin API: the week', () => {
     expect(jsonBody(listed)).toEqual({
       settings: { weekly: 40, days: { '2026-12-07': 8 } },
       rows: [
-        { date: '2026-12-07', capacity: 8, reserved: 0, sold: 0, left: 8 },
-        { date: '2026-12-14', capacity: 40, reserved: 0, sold: 0, left: 40 },
+        {
+          date: '2026-12-07',
+          capacity: 8,
+          reserved: 0,
+          sold: 0,
+          left: 8,
+          orders: 2,
+          bottles: 9,
+          dispatchDay: true,
+        },
+        {
+          date: '2026-12-14',
+          capacity: 40,
+          reserved: 0,
+          sold: 0,
+          left: 40,
+          orders: 0,
+          bottles: 0,
+          dispatchDay: true,
+        },
       ],
     });
     expect(jsonBody(back)).toMatchObject({ date: '2026-12-07', settings: { weekly: 40, days: {} } });
@@ -162,8 +180,17 @@ describe('admin API: the week', () => {
       date: '2026-12-14',
       settings: { weekly: 40, days: { '2026-12-14': null } },
       rows: expect.arrayContaining([
-        { date: '2026-12-07', capacity: 40, reserved: 0, sold: 0, left: 40 },
-        { date: '2026-12-14', ...noLimit },
+        {
+          date: '2026-12-07',
+          capacity: 40,
+          reserved: 0,
+          sold: 0,
+          left: 40,
+          orders: 2,
+          bottles: 9,
+          dispatchDay: true,
+        },
+        { date: '2026-12-14', ...noLimit, orders: 0, bottles: 0, dispatchDay: true },
       ]),
     });
   });

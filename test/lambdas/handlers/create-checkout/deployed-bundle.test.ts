@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeShopSettings } from '../../../../lambdas/domain/shop-settings/settings-store';
+import { writeShopSettings } from '../../../../lambdas/domain/storage/settings-store';
 import { jsonBody } from '../../../support/api-gateway-event';
 import { bundleAsDeployed } from '../../../support/bundle';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';

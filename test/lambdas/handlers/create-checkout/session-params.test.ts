@@ -226,7 +226,7 @@ describe('create-checkout: side effects', () => {
     const inputs = await bundledInputs('lambdas/handlers/create-checkout/handler.ts');
 
     expect(inputs.some((path) => path.includes('lambdas/handlers/create-checkout/handler.ts'))).toBe(true);
-    expect(inputs.some((path) => path.includes('lambdas/domain/shop-settings/shop-settings.ts'))).toBe(true);
+    expect(inputs.some((path) => path.includes('lambdas/domain/storage/shop-settings.ts'))).toBe(true);
     expect(
       inputs.filter((path) =>
         /lambdas\/fulfilment\/(orders-repository|fulfil-checkout|send-order-emails)\.ts/.test(path),

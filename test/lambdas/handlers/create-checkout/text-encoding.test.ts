@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeShopSettings } from '../../../../lambdas/domain/shop-settings/settings-store';
+import { writeShopSettings } from '../../../../lambdas/domain/storage/settings-store';
 import {
   createCheckoutHandler,
   loadCheckoutDeps,

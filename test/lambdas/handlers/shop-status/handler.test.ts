@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capacityStoreFromTable } from '../../../../lambdas/domain/capacity/capacity-table';
 import { followingDispatchDay, reserveBottles } from '../../../../lambdas/domain/capacity/holds';
-import {
-  writeCapacitySettings,
-  writeShopSettings,
-} from '../../../../lambdas/domain/shop-settings/settings-store';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
+import { writeCapacitySettings, writeShopSettings } from '../../../../lambdas/domain/storage/settings-store';
 import {
   createShopStatusHandler,
   loadShopStatusDeps,

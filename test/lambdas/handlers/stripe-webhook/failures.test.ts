@@ -1,6 +1,6 @@
 import { MessageRejected } from '@aws-sdk/client-ses';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { STALE_CLAIM_MS } from '../../../../lambdas/domain/orders/send-once';
+import { STALE_CLAIM_MS } from '../../../../lambdas/domain/storage/send-once';
 import { type AwsFault, injectAwsFault, inputContaining } from '../../../support/aws-faults';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
 import { captureLogs } from '../../../support/logs';

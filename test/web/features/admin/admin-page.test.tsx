@@ -45,6 +45,7 @@ function order(overrides: Record<string, unknown> = {}) {
     createdAt: '2026-11-25T10:00:00.000Z',
     paidAt: '2026-11-25T10:00:05.000Z',
     placedWhilePaused: false,
+    refundablePence: 1470,
     emails: [
       { kind: 'confirmation', state: 'sent', sentAt: '2026-11-25T10:00:06.000Z' },
       { kind: 'merchantNotice', state: 'sent', sentAt: '2026-11-25T10:00:07.000Z' },
@@ -122,6 +123,13 @@ const baseRoutes: Record<string, Handler> = {
   [`GET ${API}/status`]: () => jsonResponse(STATUS),
   [`GET ${API}/orders`]: () => jsonResponse({ records: [order(), SECOND] }),
   [`GET ${API}/order`]: () => jsonResponse({ record: order() }),
+  [`GET ${API}/weather`]: () =>
+    jsonResponse({
+      day: '2026-11-30',
+      state: 'not yet',
+      knownFrom: '2026-11-28T18:00:00.000Z',
+      summary: 'The weather for Monday 30 November is checked from 18:00 on Saturday 28 November.',
+    }),
 };
 
 let codes = 0;
@@ -374,7 +382,7 @@ describe('this week', () => {
     expect(within(card).getByRole('button', { name: 'Packing slips' })).toBeVisible();
     expect(within(card).getByRole('button', { name: 'Click & Drop CSV' })).toBeVisible();
     const list = await screen.findByRole('list', { name: 'Orders for Monday 30 November' });
-    expect(within(list).getByRole('link', { name: 'A1B2C3D4E5F6' })).toHaveAttribute(
+    expect(within(list).getByRole('link', { name: 'a1b2c3d4e5f6' })).toHaveAttribute(
       'href',
       '/admin?order=a1b2c3d4e5f6',
     );
@@ -382,6 +390,36 @@ describe('this week', () => {
     expect(list).toHaveTextContent('3 bottles · £14.70 · dispatch Monday 30 November');
     expect(calls.find((call) => call.url.startsWith(`${API}/orders`))?.url).toBe(
       `${API}/orders?dispatch=2026-11-30&status=paid`,
+    );
+  });
+
+  it('lists every later day holding orders: a Tuesday a delay moved 3 orders to', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/status`]: () =>
+        jsonResponse({
+          ...STATUS,
+          later: [
+            {
+              date: '2026-12-01',
+              capacity: null,
+              reserved: 0,
+              sold: 18,
+              left: null,
+              orders: 3,
+              bottles: 18,
+              references: ['aaaaaaaaaaa1', 'aaaaaaaaaaa2', 'aaaaaaaaaaa3'],
+            },
+          ],
+        }),
+    });
+    signedIn();
+
+    const later = await screen.findByRole('region', { name: 'Later days with orders' }, { timeout: 5000 });
+    expect(within(later).getByRole('listitem')).toHaveTextContent('Tuesday 1 December: 3 orders, 18 bottles');
+    expect(within(later).getByRole('link', { name: 'Tuesday 1 December' })).toHaveAttribute(
+      'href',
+      '/admin?view=orders&status=paid&dispatch=2026-12-01',
     );
   });
 
@@ -404,7 +442,7 @@ describe('this week', () => {
                   },
                   {
                     reference: 'zz9yy8xx7ww6',
-                    refused: 'Order ZZ9YY8XX7WW6 was refunded: it cannot be dispatched.',
+                    refused: 'Order zz9yy8xx7ww6 was refunded: it cannot be dispatched.',
                   },
                 ],
               }),
@@ -414,12 +452,12 @@ describe('this week', () => {
     const { user } = signedIn();
 
     await user.click(
-      await screen.findByRole('checkbox', { name: 'Choose A1B2C3D4E5F6 (Jane Doe)' }, { timeout: 5000 }),
+      await screen.findByRole('checkbox', { name: 'Choose a1b2c3d4e5f6 (Jane Doe)' }, { timeout: 5000 }),
     );
-    await user.click(screen.getByRole('checkbox', { name: 'Choose ZZ9YY8XX7WW6 (Sam Smith)' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Choose zz9yy8xx7ww6 (Sam Smith)' }));
     // A number for the first order only: the second goes without one.
     await user.type(
-      screen.getByRole('textbox', { name: 'Tracking number for A1B2C3D4E5F6' }),
+      screen.getByRole('textbox', { name: 'Tracking number for a1b2c3d4e5f6' }),
       'ab 123456789 gb',
     );
     const button = screen.getByRole('button', { name: 'Mark 2 dispatched' });
@@ -429,7 +467,7 @@ describe('this week', () => {
 
     expect(
       await screen.findByText(
-        'A1B2C3D4E5F6 marked dispatched (tracking AB123456789GB); dispatch email sent to jane@example.com. ZZ9YY8XX7WW6: Order ZZ9YY8XX7WW6 was refunded: it cannot be dispatched.',
+        'a1b2c3d4e5f6 marked dispatched (tracking AB123456789GB); dispatch email sent to jane@example.com. zz9yy8xx7ww6: Order zz9yy8xx7ww6 was refunded: it cannot be dispatched.',
       ),
     ).toBeVisible();
     const dispatches = calls.filter((call) => call.url === `${API}/orders/dispatch`);
@@ -447,7 +485,7 @@ describe('an order’s page', () => {
     signedIn('/admin?order=A1B2C3D4E5F6');
 
     expect(
-      await screen.findByRole('heading', { name: 'Order A1B2C3D4E5F6' }, { timeout: 5000 }),
+      await screen.findByRole('heading', { name: 'Order a1b2c3d4e5f6' }, { timeout: 5000 }),
     ).toBeVisible();
     expect(calls.find((call) => call.url.startsWith(`${API}/order?`))?.url).toBe(
       `${API}/order?reference=A1B2C3D4E5F6`,
@@ -498,7 +536,7 @@ describe('an order’s page', () => {
 
     expect(
       await screen.findByText(
-        'A1B2C3D4E5F6 marked dispatched. Dispatch email sent to jane@example.com.',
+        'a1b2c3d4e5f6 marked dispatched. Dispatch email sent to jane@example.com.',
         {},
         { timeout: 5000 },
       ),
@@ -528,7 +566,7 @@ describe('an order’s page', () => {
 
     expect(
       await screen.findByText(
-        'Delivery details of A1B2C3D4E5F6 corrected. Confirmation email sent to jane@example.com.',
+        'Delivery details of a1b2c3d4e5f6 corrected. Confirmation email sent to jane@example.com.',
         {},
         { timeout: 5000 },
       ),
@@ -608,6 +646,7 @@ describe('an order’s page', () => {
           reference: 'a1b2c3d4e5f6',
           changed: true,
           refundId: 're_1',
+          pence: 1470,
           email: 'sent',
           refundEmail: { state: 'sent', by: 'this run' },
           status: 'refunded',
@@ -636,6 +675,36 @@ describe('an order’s page', () => {
     expect(screen.queryByRole('button', { name: /Refund/ })).not.toBeInTheDocument();
   });
 
+  it('after a part refund, the refund names what is left and says what was refunded', async () => {
+    const partly = { partlyRefundedPence: 650, refundablePence: 820 };
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/order`]: () => jsonResponse({ record: order(partly) }),
+      [`POST ${API}/orders/refund`]: () =>
+        jsonResponse({
+          reference: 'a1b2c3d4e5f6',
+          changed: true,
+          refundId: 're_2',
+          pence: 820,
+          email: 'sent',
+          refundEmail: { state: 'sent', by: 'this run' },
+          status: 'refunded',
+          record: order({ ...partly, status: 'refunded', refundablePence: 0, refundReason: 'supply' }),
+        }),
+    });
+    const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
+
+    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    expect(
+      screen.getByText('Refund the remaining £8.20 to Jane Doe (jane@example.com)? This cannot be undone.'),
+    ).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Refund the remaining £8.20' }));
+
+    expect(
+      await screen.findByText('£8.20 refunded to Jane Doe (re_2). Refund email sent to jane@example.com.'),
+    ).toBeVisible();
+  });
+
   it('a refused refund (409) is shown in the API’s words', async () => {
     stubNetwork({
       ...baseRoutes,
@@ -657,8 +726,26 @@ describe('shop and capacity', () => {
   const capacity = {
     settings: { weekly: null, days: {} },
     rows: [
-      { date: '2026-11-30', capacity: null, reserved: 0, sold: 9, left: null },
-      { date: '2026-12-07', capacity: null, reserved: 0, sold: 0, left: null },
+      {
+        date: '2026-11-30',
+        capacity: null,
+        reserved: 0,
+        sold: 9,
+        left: null,
+        orders: 2,
+        bottles: 9,
+        dispatchDay: true,
+      },
+      {
+        date: '2026-12-07',
+        capacity: null,
+        reserved: 0,
+        sold: 0,
+        left: null,
+        orders: 0,
+        bottles: 0,
+        dispatchDay: true,
+      },
     ],
   };
 
@@ -760,6 +847,57 @@ describe('shop and capacity', () => {
     expect(JSON.parse(pauses[0]?.body ?? '')).toEqual({ mode: 'requests' });
   });
 
+  it('a day a delay moved orders to is a row with its orders and bottles, and not a day to set', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/capacity`]: () =>
+        jsonResponse({
+          ...capacity,
+          rows: [
+            {
+              date: '2026-11-30',
+              capacity: 0,
+              reserved: 0,
+              sold: 0,
+              left: 0,
+              orders: 0,
+              bottles: 0,
+              dispatchDay: true,
+            },
+            {
+              date: '2026-12-01',
+              capacity: null,
+              reserved: 0,
+              sold: 18,
+              left: null,
+              orders: 3,
+              bottles: 18,
+              dispatchDay: false,
+            },
+            {
+              date: '2026-12-07',
+              capacity: null,
+              reserved: 0,
+              sold: 0,
+              left: null,
+              orders: 0,
+              bottles: 0,
+              dispatchDay: true,
+            },
+          ],
+        }),
+    });
+    signedIn('/admin?view=shop');
+
+    const row = await screen.findByRole('row', { name: /Tuesday 1 December/ }, { timeout: 5000 });
+    expect(row).toHaveTextContent('Tuesday 1 December3 orders, 18 bottlesnone180–');
+    expect(
+      within(screen.getByLabelText('Day'))
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Every dispatch day', 'Monday 30 November', 'Monday 7 December']);
+  });
+
   it('sets a day’s capacity; a 400 names the field', async () => {
     let first = true;
     const calls = stubNetwork({
@@ -780,7 +918,19 @@ describe('shop and capacity', () => {
           ...capacity,
           date: '2026-12-07',
           oversold: [],
-          rows: [capacity.rows[0], { date: '2026-12-07', capacity: 12, reserved: 0, sold: 0, left: 12 }],
+          rows: [
+            capacity.rows[0],
+            {
+              date: '2026-12-07',
+              capacity: 12,
+              reserved: 0,
+              sold: 0,
+              left: 12,
+              orders: 0,
+              bottles: 0,
+              dispatchDay: true,
+            },
+          ],
         });
       },
     });
@@ -1011,12 +1161,12 @@ describe('more actions', () => {
     const { user } = signedIn('/admin?order=req_ab3de6gh9jk2');
 
     expect(
-      await screen.findByRole('heading', { name: 'Request REQ_AB3DE6GH9JK2' }, { timeout: 5000 }),
+      await screen.findByRole('heading', { name: 'Request req_ab3de6gh9jk2' }, { timeout: 5000 }),
     ).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Send payment link' }));
     expect(
       await screen.findByText(
-        'Payment link for REQ_AB3DE6GH9JK2 made, valid until Thu 26 Nov, 10:00. Payment link email sent to jane@example.com.',
+        'Payment link for req_ab3de6gh9jk2 made, valid until Thu 26 Nov, 10:00. Payment link email sent to jane@example.com.',
       ),
     ).toBeVisible();
     expect(JSON.parse(calls.find((call) => call.url === `${API}/requests/payment`)?.body ?? '')).toEqual({
@@ -1058,7 +1208,7 @@ describe('tracking and part refunds on the page', () => {
     await user.click(within(section).getByRole('button', { name: 'Save tracking number' }));
     expect(
       await screen.findByText(
-        'Tracking number of A1B2C3D4E5F6 is now AB123456780GB. Update email sent to jane@example.com.',
+        'Tracking number of a1b2c3d4e5f6 is now AB123456780GB. Update email sent to jane@example.com.',
       ),
     ).toBeVisible();
     const sent = calls.filter((call) => call.url === `${API}/orders/tracking`);
@@ -1095,7 +1245,7 @@ describe('tracking and part refunds on the page', () => {
         }),
     });
     const { user } = signedIn('/admin?order=A1B2C3D4E5F6');
-    const form = await screen.findByRole('form', { name: 'Refund part of A1B2C3D4E5F6' }, { timeout: 5000 });
+    const form = await screen.findByRole('form', { name: 'Refund part of a1b2c3d4e5f6' }, { timeout: 5000 });
     await user.selectOptions(within(form).getByRole('combobox', { name: 'Bottles to refund' }), '2');
     await user.click(within(form).getByRole('button', { name: 'Refund £6.50' }));
     expect(
@@ -1149,8 +1299,80 @@ describe('tracking and part refunds on the page', () => {
     ).toBeVisible();
     expect(
       within(screen.getByRole('list', { name: 'Rows not matched' })).getByRole('listitem'),
-    ).toHaveTextContent('Line 3 (NOSUCHREF123): No order or request with reference nosuchref123.');
+    ).toHaveTextContent('Line 3 (nosuchref123): No order or request with reference nosuchref123.');
     const sent = calls.filter((call) => call.url === `${API}/orders/tracking-import`);
     expect(sent.map((call) => JSON.parse(call.body))).toEqual([{ csv }]);
+  });
+});
+
+describe('the weather of the coming dispatch day', () => {
+  const CHECKED = {
+    day: '2026-11-30',
+    state: 'checked',
+    forecastSeen: true,
+    orders: [
+      { reference: 'A1B2C3D4E5F6', verdict: 'at risk', reason: '−4 °C in Aberdeen on Tuesday morning' },
+      { reference: 'B2C3D4E5F6A1', verdict: 'fine', reason: '6 °C to 12 °C in Bristol' },
+    ],
+    atRisk: 1,
+    delayTo: '2026-12-01',
+    summary: 'Weather for Monday 30 November (2 orders): 1 at risk, 1 fine.',
+  };
+
+  it('before the evening two days ahead, says when it will know', async () => {
+    stubNetwork(baseRoutes);
+    signedIn();
+    expect(
+      await screen.findByText(
+        'The weather for Monday 30 November is checked from 18:00 on Saturday 28 November.',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+  });
+
+  it('shows each order’s verdict and why; delays just the order at risk after asking', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/weather`]: () => jsonResponse(CHECKED),
+      [`POST ${API}/orders/delay-at-risk`]: () =>
+        jsonResponse({
+          from: '2026-11-30',
+          to: '2026-12-01',
+          moved: ['A1B2C3D4E5F6'],
+          emailed: ['A1B2C3D4E5F6'],
+        }),
+    });
+    const { user } = signedIn();
+    const list = await screen.findByRole(
+      'list',
+      { name: 'Weather for Monday 30 November' },
+      { timeout: 5000 },
+    );
+    expect(list).toHaveTextContent('At risk A1B2C3D4E5F6: −4 °C in Aberdeen on Tuesday morning');
+    expect(list).toHaveTextContent('Fine B2C3D4E5F6A1: 6 °C to 12 °C in Bristol');
+
+    await user.click(screen.getByRole('button', { name: 'Delay the 1 order at risk to Tuesday 1 December' }));
+    expect(screen.getByText('Email 1 customer that their order moves to Tuesday 1 December?')).toBeVisible();
+    expect(calls.some((call) => call.url.endsWith('/orders/delay-at-risk'))).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    expect(
+      await screen.findByText(
+        '1 order(s) at risk moved from Monday 30 November to Tuesday 1 December; 1 delay email(s) sent to the customers.',
+      ),
+    ).toBeVisible();
+    const posted = calls.filter((call) => call.url === `${API}/orders/delay-at-risk`);
+    expect(posted.map((call) => JSON.parse(call.body))).toEqual([{ date: '2026-11-30' }]);
+  });
+
+  it('a weather check that fails says it could not see the forecast, and the week still shows', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/weather`]: () => jsonResponse({ error: 'Internal error' }, 500),
+    });
+    signedIn();
+    expect(await screen.findByText(/^Could not see the forecast/, {}, { timeout: 5000 })).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Next dispatch: Monday 30 November' })).toBeVisible();
   });
 });

@@ -3,6 +3,7 @@ import { ADMIN_API_PATHS } from '../../../../shared/admin-api-paths';
 import type {
   AdminAddressRequest,
   AdminCapacitySet,
+  AdminDelayAtRiskRequest,
   AdminDelayRequest,
   AdminDispatchRequest,
   AdminListQuery,
@@ -30,6 +31,7 @@ import {
   adminStatusResponseSchema,
   adminTrackingImportResponseSchema,
   adminTrackingResponseSchema,
+  adminWeatherResponseSchema,
 } from '../../../../shared/admin-responses';
 import type { AdminSession } from './admin-session';
 
@@ -161,7 +163,10 @@ export function createAdminApi(
   return {
     status: () => call(adminStatusResponseSchema, ADMIN_API_PATHS.status),
     list: (query: AdminListQuery) =>
-      call(adminListResponseSchema, withQuery(ADMIN_API_PATHS.orders, { ...query })),
+      call(
+        adminListResponseSchema,
+        withQuery(ADMIN_API_PATHS.orders, { ...query, weeks: query.weeks?.toString() }),
+      ),
     record: (reference: string) =>
       call(adminRecordResponseSchema, withQuery(ADMIN_API_PATHS.order, { reference })),
     capacity: () => call(adminCapacityResponseSchema, ADMIN_API_PATHS.capacity),
@@ -185,6 +190,9 @@ export function createAdminApi(
       call(adminRequestPaymentResponseSchema, ADMIN_API_PATHS.requestPayment, { reference }),
     decline: (reference: string) =>
       call(adminDeclineResponseSchema, ADMIN_API_PATHS.declineRequest, { reference }),
+    weather: () => call(adminWeatherResponseSchema, ADMIN_API_PATHS.weather),
+    delayAtRisk: (body: AdminDelayAtRiskRequest) =>
+      call(adminDelayResponseSchema, ADMIN_API_PATHS.delayAtRisk, body),
     /**
      * A file of the day (the Click & Drop CSV, the packing slips) fetched with the token, since a
      * plain link cannot carry it; undefined when it could not be fetched.

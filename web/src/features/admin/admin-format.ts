@@ -1,4 +1,4 @@
-import type { AdminEmail, AdminRecordView } from '../../../../shared/admin-responses';
+import type { AdminEmail } from '../../../../shared/admin-responses';
 import { formatDispatchDate, formatLondonTime } from '../../../../shared/dispatch';
 
 /** "Monday 30 November" for a dispatch day. */
@@ -35,6 +35,3 @@ export function emailLine(email: AdminEmail): string {
         : email.state;
   return `${EMAIL_NAMES[email.kind]}: ${when}`;
 }
-
-/** The reference as the merchant reads it (upper case; the API finds any case). */
-export const referenceText = (record: Pick<AdminRecordView, 'reference'>) => record.reference.toUpperCase();

@@ -246,7 +246,11 @@ function SignedIn({
           </ul>
         </nav>
         <div className="admin-account">
-          {session.email !== undefined && <span className="break-anywhere">{session.email}</span>}
+          {session.email !== undefined && (
+            <span className="admin-account__email" title={session.email}>
+              {session.email}
+            </span>
+          )}
           <button
             type="button"
             className="button button--secondary"

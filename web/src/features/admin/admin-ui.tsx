@@ -63,6 +63,44 @@ export function AdminField({ label, error, hint, children, className }: AdminFie
   );
 }
 
+/** A labelled choice among a few named options (a reason, a mode), with the API's message after a 400. */
+export function SelectField<K extends string>({
+  label,
+  options,
+  value,
+  onChange,
+  error,
+}: {
+  label: string;
+  /** Each option's value and the words shown for it, in the order shown. */
+  options: Readonly<Record<K, string>>;
+  value: K;
+  onChange: (value: K) => void;
+  error: string | undefined;
+}) {
+  const entries = Object.entries(options) as [K, string][];
+  return (
+    <AdminField label={label} error={error}>
+      {(props) => (
+        <select
+          {...props}
+          value={value}
+          onChange={(event) => {
+            const chosen = entries.find(([key]) => key === event.target.value);
+            if (chosen) onChange(chosen[0]);
+          }}
+        >
+          {entries.map(([key, words]) => (
+            <option key={key} value={key}>
+              {words}
+            </option>
+          ))}
+        </select>
+      )}
+    </AdminField>
+  );
+}
+
 /** A short label for a status, shown as a tag beside references. */
 export function StatusTag({ status }: { status: string }) {
   return <span className={`admin-tag admin-tag--${status}`}>{status}</span>;

@@ -1,24 +1,25 @@
 import { useState } from 'react';
 import type { AdminOrderView, AdminRecordView } from '../../../../shared/admin-responses';
+import { formatReference } from '../../../../shared/order-reference';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
-import { bottlesText, formatInstant, referenceText } from './admin-format';
-import { ActionReportView, AdminField } from './admin-ui';
+import { bottlesText, formatInstant } from './admin-format';
+import { ActionReportView, AdminField, SelectField } from './admin-ui';
+import { ConfirmedAction } from './confirmed-action';
 import { useAdminAction } from './use-admin-action';
 
-/** A dispatched order's tracking number, added or corrected: the customer gets one short update. */
-export function TrackingSection({
-  api,
-  order,
-  onUpdate,
-}: {
+/** What each section of an order's page is given: the API, its record, and where the new state goes. */
+export interface RecordSectionProps<R extends AdminRecordView> {
   api: AdminApi;
-  order: AdminOrderView;
+  order: R;
   onUpdate: (record: AdminRecordView) => void;
-}) {
+}
+
+/** A dispatched order's tracking number, added or corrected: the customer gets one short update. */
+export function TrackingSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
   const action = useAdminAction();
   const [tracking, setTracking] = useState('');
-  const reference = referenceText(order);
+  const reference = formatReference(order.reference);
   return (
     <form
       className="card"
@@ -73,21 +74,12 @@ export function TrackingSection({
 
 const REASONS = { doa: 'Arrived dead', supply: 'Supply problem', other: 'Other' } as const;
 type Reason = keyof typeof REASONS;
-const isReason = (value: string): value is Reason => value in REASONS;
 
 /**
  * Refunds part of an order: some bottles, the delivery, or both, with a reason; again later, up to
  * what was paid. The amount is shown before the second press that sends it.
  */
-export function PartRefundSection({
-  api,
-  order,
-  onUpdate,
-}: {
-  api: AdminApi;
-  order: AdminOrderView;
-  onUpdate: (record: AdminRecordView) => void;
-}) {
+export function PartRefundSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
   const action = useAdminAction();
   const parts = order.partRefunds ?? [];
   const bottlesLeft = order.bottles - parts.reduce((sum, part) => sum + part.bottles, 0);
@@ -95,36 +87,35 @@ export function PartRefundSection({
   const [bottles, setBottles] = useState(0);
   const [delivery, setDelivery] = useState(false);
   const [reason, setReason] = useState<Reason>('doa');
-  const [confirming, setConfirming] = useState(false);
   // The page's figure to confirm; the server prices the refund itself from the order.
   const pence = bottles * order.unitPricePence + (delivery ? order.shippingPence : 0);
-  const reference = referenceText(order);
+  const reference = formatReference(order.reference);
+  const refund = async () => {
+    const answer = await action.run(
+      () => api.refundPart({ reference: order.reference, bottles, delivery, reason }),
+      (result) =>
+        `${formatGbp(result.pence)} refunded to ${result.record.customerName} (${result.refundId}); ${formatGbp(result.record.partlyRefundedPence ?? result.pence)} of ${formatGbp(result.record.totalPence)} refunded in all. ${result.email === 'sent' ? `Refund email sent to ${result.record.customerEmail}.` : 'No refund email sent again.'}`,
+    );
+    if (answer !== undefined) {
+      setBottles(0);
+      setDelivery(false);
+      onUpdate(answer.record);
+    }
+  };
 
   return (
-    <form
-      className="card"
+    <ConfirmedAction
+      action={action}
       aria-labelledby="admin-part-refund-heading"
-      onSubmit={async (event) => {
-        event.preventDefault();
-        if (!confirming) {
-          action.clear();
-          setConfirming(true);
-          return;
-        }
-        const answer = await action.run(
-          () => api.refundPart({ reference: order.reference, bottles, delivery, reason }),
-          (result) =>
-            `${formatGbp(result.pence)} refunded to ${result.record.customerName} (${result.refundId}); ${formatGbp(result.record.partlyRefundedPence ?? result.pence)} of ${formatGbp(result.record.totalPence)} refunded in all. ${result.email === 'sent' ? `Refund email sent to ${result.record.customerEmail}.` : 'No refund email sent again.'}`,
-        );
-        setConfirming(false);
-        if (answer !== undefined) {
-          setBottles(0);
-          setDelivery(false);
-          onUpdate(answer.record);
-        }
-      }}
+      heading={<h2 id="admin-part-refund-heading">Refund part of {reference}</h2>}
+      label={`Refund ${formatGbp(pence)}`}
+      question={`Refund ${formatGbp(pence)} to ${order.customerName}? Stripe sends it back to their card.`}
+      confirmLabel={`Confirm refund of ${formatGbp(pence)}`}
+      pendingLabel="Refunding…"
+      onConfirm={refund}
+      disabled={pence === 0}
+      primary
     >
-      <h2 id="admin-part-refund-heading">Refund part of {reference}</h2>
       {parts.length > 0 && (
         <ul className="admin-lines" aria-label="Part refunds">
           {parts.map((part) => (
@@ -144,12 +135,7 @@ export function PartRefundSection({
         error={action.fieldError('bottles')}
       >
         {(props) => (
-          <select
-            {...props}
-            value={bottles}
-            disabled={confirming}
-            onChange={(event) => setBottles(Number(event.target.value))}
-          >
+          <select {...props} value={bottles} onChange={(event) => setBottles(Number(event.target.value))}>
             {[...Array(bottlesLeft + 1).keys()].map((n) => (
               <option key={n} value={n}>
                 {n}
@@ -160,53 +146,17 @@ export function PartRefundSection({
       </AdminField>
       {deliveryLeft && (
         <label className="admin-check">
-          <input
-            type="checkbox"
-            checked={delivery}
-            disabled={confirming}
-            onChange={(event) => setDelivery(event.target.checked)}
-          />{' '}
+          <input type="checkbox" checked={delivery} onChange={(event) => setDelivery(event.target.checked)} />{' '}
           Refund the delivery too ({formatGbp(order.shippingPence)})
         </label>
       )}
-      <AdminField label="Reason" error={action.fieldError('reason')}>
-        {(props) => (
-          <select
-            {...props}
-            value={reason}
-            disabled={confirming}
-            onChange={(event) => {
-              if (isReason(event.target.value)) setReason(event.target.value);
-            }}
-          >
-            {Object.entries(REASONS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        )}
-      </AdminField>
-      {confirming && (
-        <p role="status">
-          Refund {formatGbp(pence)} to {order.customerName}? Stripe sends it back to their card.
-        </p>
-      )}
-      <div className="admin-actions">
-        <button type="submit" className="button button--primary" disabled={action.pending || pence === 0}>
-          {action.pending
-            ? 'Refunding…'
-            : confirming
-              ? `Confirm refund of ${formatGbp(pence)}`
-              : `Refund ${formatGbp(pence)}`}
-        </button>
-        {confirming && (
-          <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        )}
-      </div>
-      <ActionReportView report={action.report} />
-    </form>
+      <SelectField
+        label="Reason"
+        options={REASONS}
+        value={reason}
+        onChange={setReason}
+        error={action.fieldError('reason')}
+      />
+    </ConfirmedAction>
   );
 }

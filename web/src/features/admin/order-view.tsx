@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminOrderView, AdminRecordView, AdminRequestView } from '../../../../shared/admin-responses';
+import { formatReference } from '../../../../shared/order-reference';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
-import { bottlesText, emailLine, formatDay, formatInstant, referenceText } from './admin-format';
-import { ActionReportView, AdminField, emailWording, StatusTag } from './admin-ui';
-import { PartRefundSection, TrackingSection } from './order-after-dispatch';
+import { bottlesText, emailLine, formatDay, formatInstant } from './admin-format';
+import { ActionReportView, AdminField, emailWording, SelectField, StatusTag } from './admin-ui';
+import { ConfirmedAction } from './confirmed-action';
+import { PartRefundSection, type RecordSectionProps, TrackingSection } from './order-after-dispatch';
 import { useAdminAction } from './use-admin-action';
 
 type Loaded = { record: AdminRecordView } | { failed: string } | undefined;
@@ -34,11 +36,9 @@ export function OrderView({ api, reference }: { api: AdminApi; reference: string
       </p>
       <h1 id="admin-order-heading">
         {loaded !== undefined && 'record' in loaded
-          ? loaded.record.kind === 'order'
-            ? 'Order '
-            : 'Request '
-          : ''}
-        {reference.toUpperCase()}
+          ? `${loaded.record.kind === 'order' ? 'Order' : 'Request'} ${formatReference(loaded.record.reference)}`
+          : // The address may carry the reference in any case: the record's own spelling once loaded.
+            formatReference(reference)}
       </h1>
       {loaded === undefined && (
         <p className="loading" role="status">
@@ -106,7 +106,7 @@ function RecordDetails({
       {record.kind === 'order' ? (
         <OrderActions api={api} order={record} onUpdate={onUpdate} />
       ) : (
-        <RequestActions api={api} request={record} onUpdate={onUpdate} />
+        <RequestActions api={api} order={record} onUpdate={onUpdate} />
       )}
       <div className="card">
         <h2>Emails</h2>
@@ -222,23 +222,13 @@ function RequestFacts({ request }: { request: AdminRequestView }) {
 
 const REFUND_REASONS = { supply: 'Supply problem', doa: 'Arrived dead', other: 'Other' } as const;
 type RefundReason = keyof typeof REFUND_REASONS;
-const isRefundReason = (value: string): value is RefundReason => value in REFUND_REASONS;
 
-function OrderActions({
-  api,
-  order,
-  onUpdate,
-}: {
-  api: AdminApi;
-  order: AdminOrderView;
-  onUpdate: (record: AdminRecordView) => void;
-}) {
+function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
   const dispatchAction = useAdminAction();
   const refundAction = useAdminAction();
   const [tracking, setTracking] = useState('');
   const [reason, setReason] = useState<RefundReason>(order.status === 'dispatched' ? 'doa' : 'supply');
-  const [confirming, setConfirming] = useState(false);
-  const reference = referenceText(order);
+  const reference = formatReference(order.reference);
 
   const dispatch = async () => {
     const answer = await dispatchAction.run(
@@ -271,15 +261,19 @@ function OrderActions({
               : `Refund email sent by ${result.refundEmail.by}.`
             : `Refund email ${result.refundEmail.state}.`;
         return result.changed
-          ? `${formatGbp(result.record.totalPence)} refunded to ${result.record.customerName} (${result.refundId}). ${emailed}`
+          ? `${formatGbp(result.pence)} refunded to ${result.record.customerName} (${result.refundId}). ${emailed}`
           : `${reference} was already refunded (${result.refundId}): nothing changed. ${emailed}`;
       },
     );
-    setConfirming(false);
     if (answer !== undefined) onUpdate(answer.record);
   };
 
   const refunded = order.status === 'refunded';
+  // After part refunds the button names what is left, the amount Stripe will refund.
+  const refundWhat =
+    order.refundablePence < order.totalPence
+      ? `the remaining ${formatGbp(order.refundablePence)}`
+      : formatGbp(order.refundablePence);
   if (refunded && refundAction.report === undefined) return null;
   return (
     <>
@@ -316,65 +310,25 @@ function OrderActions({
       )}
       {order.status === 'dispatched' && <TrackingSection api={api} order={order} onUpdate={onUpdate} />}
       {!refunded && <PartRefundSection api={api} order={order} onUpdate={onUpdate} />}
-      <form
-        className="card"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (confirming) void refund();
-          else {
-            refundAction.clear();
-            setConfirming(true);
-          }
-        }}
+      <ConfirmedAction
+        action={refundAction}
+        heading={<h2>Refund</h2>}
+        label="Refund…"
+        question={`Refund ${refundWhat} to ${order.customerName} (${order.customerEmail})? This cannot be undone.`}
+        confirmLabel={`Refund ${refundWhat}`}
+        pendingLabel="Refunding…"
+        onConfirm={refund}
+        finished={refunded}
+        danger
       >
-        <h2>Refund</h2>
-        {!refunded && (
-          <AdminField label="Reason" error={refundAction.fieldError('reason')}>
-            {(props) => (
-              <select
-                {...props}
-                value={reason}
-                disabled={confirming}
-                onChange={(e) => {
-                  if (isRefundReason(e.target.value)) setReason(e.target.value);
-                }}
-              >
-                {Object.entries(REFUND_REASONS).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </AdminField>
-        )}
-        {refunded ? null : confirming ? (
-          <div className="admin-confirm">
-            <p id="admin-refund-confirm">
-              Refund {formatGbp(order.totalPence)} to {order.customerName} ({order.customerEmail})? This
-              cannot be undone.
-            </p>
-            <div className="admin-actions">
-              <button type="submit" className="button button--danger" disabled={refundAction.pending}>
-                {refundAction.pending ? 'Refunding…' : `Refund ${formatGbp(order.totalPence)}`}
-              </button>
-              <button
-                type="button"
-                className="button button--secondary"
-                disabled={refundAction.pending}
-                onClick={() => setConfirming(false)}
-              >
-                Cancel
-              </button>
-            </div>
-          </div>
-        ) : (
-          <button type="submit" className="button button--secondary">
-            Refund…
-          </button>
-        )}
-        <ActionReportView report={refundAction.report} />
-      </form>
+        <SelectField
+          label="Reason"
+          options={REFUND_REASONS}
+          value={reason}
+          onChange={setReason}
+          error={refundAction.fieldError('reason')}
+        />
+      </ConfirmedAction>
     </>
   );
 }
@@ -383,20 +337,12 @@ function OrderActions({
  * The delivery details, corrected before packing: the same rules as the checkout and the packing
  * cut-off are the API's (a 400 per field, a 409 in its words); the customer gets one short email.
  */
-function AddressForm({
-  api,
-  order,
-  onUpdate,
-}: {
-  api: AdminApi;
-  order: AdminOrderView;
-  onUpdate: (record: AdminRecordView) => void;
-}) {
+function AddressForm({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
   const action = useAdminAction();
   const [address, setAddress] = useState(order.deliveryAddress);
   const [postcode, setPostcode] = useState(order.postcode);
   const [phone, setPhone] = useState(order.customerPhone);
-  const reference = referenceText(order);
+  const reference = formatReference(order.reference);
   const save = async () => {
     const answer = await action.run(
       () => api.correctAddress({ reference: order.reference, address, postcode, phone }),
@@ -456,17 +402,9 @@ function AddressForm({
   );
 }
 
-function RequestActions({
-  api,
-  request,
-  onUpdate,
-}: {
-  api: AdminApi;
-  request: AdminRequestView;
-  onUpdate: (record: AdminRecordView) => void;
-}) {
+function RequestActions({ api, order: request, onUpdate }: RecordSectionProps<AdminRequestView>) {
   const action = useAdminAction();
-  const reference = referenceText(request);
+  const reference = formatReference(request.reference);
   const reload = async () => {
     const answer = await api.record(request.reference);
     if (answer.ok) onUpdate(answer.value.record);

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminRecordView } from '../../../../shared/admin-responses';
+import { formatReference } from '../../../../shared/order-reference';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
-import { bottlesText, formatDay, referenceText } from './admin-format';
+import { bottlesText, formatDay } from './admin-format';
 import { ActionReportView, AdminField, StatusTag } from './admin-ui';
 import { useAdminAction } from './use-admin-action';
 
@@ -49,10 +50,10 @@ export function RecordList({ api, records, onChanged, label }: RecordListProps) 
         results
           .map((result) =>
             'refused' in result
-              ? `${result.reference.toUpperCase()}: ${result.refused}`
+              ? `${formatReference(result.reference)}: ${result.refused}`
               : result.changed
-                ? `${result.reference.toUpperCase()} marked dispatched${result.record.trackingNumber ? ` (tracking ${result.record.trackingNumber})` : ''}; dispatch email ${result.email === 'sent' ? `sent to ${result.record.customerEmail}` : 'not sent again'}.`
-                : `${result.reference.toUpperCase()} was already dispatched: nothing changed, no email sent again.`,
+                ? `${formatReference(result.reference)} marked dispatched${result.record.trackingNumber ? ` (tracking ${result.record.trackingNumber})` : ''}; dispatch email ${result.email === 'sent' ? `sent to ${result.record.customerEmail}` : 'not sent again'}.`
+                : `${formatReference(result.reference)} was already dispatched: nothing changed, no email sent again.`,
           )
           .join(' '),
     );
@@ -72,18 +73,20 @@ export function RecordList({ api, records, onChanged, label }: RecordListProps) 
           return (
             <li key={record.reference} className="admin-record">
               {canDispatch && (
-                <input
-                  type="checkbox"
-                  className="admin-record__check"
-                  aria-label={`Choose ${referenceText(record)} (${record.customerName})`}
-                  checked={chosen.has(record.reference)}
-                  onChange={(event) => toggle(record.reference, event.target.checked)}
-                />
+                // The label is the target, 44 px square: the box itself is too small for a thumb.
+                <label className="admin-record__check">
+                  <input
+                    type="checkbox"
+                    aria-label={`Choose ${formatReference(record.reference)} (${record.customerName})`}
+                    checked={chosen.has(record.reference)}
+                    onChange={(event) => toggle(record.reference, event.target.checked)}
+                  />
+                </label>
               )}
               <div className="admin-record__body">
                 <p className="admin-record__title">
                   <Link to={`/admin?order=${encodeURIComponent(record.reference)}`}>
-                    {referenceText(record)}
+                    {formatReference(record.reference)}
                   </Link>{' '}
                   <StatusTag status={record.status} />
                   {record.kind === 'order' && (record.partlyRefundedPence ?? 0) > 0 && (
@@ -102,7 +105,7 @@ export function RecordList({ api, records, onChanged, label }: RecordListProps) 
                 </p>
                 {canDispatch && chosen.has(record.reference) && (
                   <AdminField
-                    label={`Tracking number for ${referenceText(record)}`}
+                    label={`Tracking number for ${formatReference(record.reference)}`}
                     hint="Optional: type or scan it from the label"
                     error={action.fieldError('trackingNumbers')}
                   >

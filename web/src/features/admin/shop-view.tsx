@@ -189,42 +189,52 @@ function Capacity({ api }: { api: AdminApi }) {
               : `at most ${bottlesText(capacity.settings.weekly)}`}
             .
           </p>
-          {/* Scrolls sideways on a narrow phone: focusable and named, so a keyboard can scroll it too. */}
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keyboard. */}
-          <section className="admin-table-wrap" aria-label="Bottles per dispatch day" tabIndex={0}>
-            <table className="admin-table">
-              <caption className="visually-hidden">Bottles per dispatch day</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Day</th>
-                  <th scope="col">Limit</th>
-                  <th scope="col">Sold</th>
-                  <th scope="col">Held</th>
-                  <th scope="col">Left</th>
+          {/* On a phone each day is a row of its own above its four figures (admin.css): nothing scrolls or hides. */}
+          <table className="admin-table">
+            <caption className="visually-hidden">Bottles per dispatch day</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">Limit</th>
+                <th scope="col">Sold</th>
+                <th scope="col">Held</th>
+                <th scope="col">Left</th>
+              </tr>
+            </thead>
+            <tbody>
+              {capacity.rows.map((row) => (
+                <tr key={row.date}>
+                  <th scope="row">
+                    {formatDay(row.date)}
+                    {row.orders > 0 && (
+                      <>
+                        <br />
+                        <small>
+                          {row.orders} {row.orders === 1 ? 'order' : 'orders'}, {bottlesText(row.bottles)}
+                        </small>
+                      </>
+                    )}
+                  </th>
+                  <td>{row.capacity ?? 'none'}</td>
+                  <td>{row.sold}</td>
+                  <td>{row.reserved}</td>
+                  <td>{row.left ?? '–'}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {capacity.rows.map((row) => (
-                  <tr key={row.date}>
-                    <th scope="row">{formatDay(row.date)}</th>
-                    <td>{row.capacity ?? 'none'}</td>
-                    <td>{row.sold}</td>
-                    <td>{row.reserved}</td>
-                    <td>{row.left ?? '–'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
+              ))}
+            </tbody>
+          </table>
           <AdminField label="Day" error={action.fieldError('date')}>
             {(props) => (
               <select {...props} value={date} onChange={(e) => setDate(e.target.value)}>
                 <option value="default">Every dispatch day</option>
-                {capacity.rows.map((row) => (
-                  <option key={row.date} value={row.date}>
-                    {formatDay(row.date)}
-                  </option>
-                ))}
+                {/* A day orders were moved to is not sold by checkout: no limit can be set for it. */}
+                {capacity.rows
+                  .filter((row) => row.dispatchDay)
+                  .map((row) => (
+                    <option key={row.date} value={row.date}>
+                      {formatDay(row.date)}
+                    </option>
+                  ))}
               </select>
             )}
           </AdminField>

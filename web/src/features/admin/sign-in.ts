@@ -7,22 +7,18 @@ import * as z from 'zod/mini';
 import {
   ADMIN_CONFIG_PATH,
   ADMIN_PAGE_PATH,
-  ADMIN_SCOPES,
   type AdminConfig,
   adminConfigSchema,
   SIGN_IN_ENDPOINTS,
 } from '../../../../shared/admin-config';
+import { type AdminTokens, authorizeUrl, exchangeCode, randomString } from '../../../../shared/admin-sign-in';
 
-/** The tokens the page holds while the merchant is signed in; `expiresAt` is epoch milliseconds. */
-export interface AdminTokens {
-  idToken: string;
-  accessToken: string;
-  /** Absent when the identity provider gave none: the merchant signs in again at expiry. */
-  refreshToken: string | undefined;
-  expiresAt: number;
-  /** The signed-in merchant's email, read from the ID token for the page to show. */
-  email: string | undefined;
-}
+export {
+  type AdminTokens,
+  pkceChallenge,
+  refreshTokens,
+  revokeRefreshToken,
+} from '../../../../shared/admin-sign-in';
 
 /** The sessionStorage key of the sign-in in progress (one at a time). */
 export const PENDING_SIGN_IN_KEY = 'admin-sign-in';
@@ -32,15 +28,6 @@ const pendingSchema = z.object({
   verifier: z.string(),
   returnTo: z.string(),
 });
-
-const tokenResponseSchema = z.object({
-  id_token: z.string().check(z.minLength(1)),
-  access_token: z.string().check(z.minLength(1)),
-  refresh_token: z.optional(z.string()),
-  expires_in: z.number().check(z.positive()),
-});
-
-const idTokenClaimsSchema = z.object({ email: z.optional(z.string()) });
 
 /** Reads `/admin-config.json`: where to sign in and the page's client id. Undefined when it cannot. */
 export async function loadAdminConfig(origin: string): Promise<AdminConfig | undefined> {
@@ -56,22 +43,6 @@ export async function loadAdminConfig(origin: string): Promise<AdminConfig | und
   }
 }
 
-function base64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function randomString(): string {
-  return base64Url(crypto.getRandomValues(new Uint8Array(32)));
-}
-
-/** PKCE's S256 challenge of a verifier (RFC 7636). */
-export async function pkceChallenge(verifier: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
-  return base64Url(new Uint8Array(digest));
-}
-
 const redirectUri = (origin: string) => `${origin}${ADMIN_PAGE_PATH}`;
 
 /**
@@ -83,50 +54,12 @@ export async function startSignIn(config: AdminConfig, origin: string, returnTo:
   const verifier = randomString();
   const state = randomString();
   sessionStorage.setItem(PENDING_SIGN_IN_KEY, JSON.stringify({ state, verifier, returnTo }));
-  const query = new URLSearchParams({
-    response_type: 'code',
-    client_id: config.clientId,
-    redirect_uri: redirectUri(origin),
-    scope: ADMIN_SCOPES,
-    state,
-    code_challenge: await pkceChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
-  return `${config.signInUrl}${SIGN_IN_ENDPOINTS.authorize}?${query}`;
+  return authorizeUrl(config, { redirectUri: redirectUri(origin), state, verifier });
 }
 
 export type SignInCallback =
   | { kind: 'signed-in'; tokens: AdminTokens; returnTo: string }
   | { kind: 'failed'; message: string };
-
-async function requestTokens(config: AdminConfig, form: Record<string, string>): Promise<AdminTokens> {
-  const response = await fetch(`${config.signInUrl}${SIGN_IN_ENDPOINTS.token}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-    body: new URLSearchParams({ client_id: config.clientId, ...form }),
-  });
-  if (!response.ok) throw new Error(`The token endpoint answered ${response.status}`);
-  const tokens = z.parse(tokenResponseSchema, await response.json());
-  return {
-    idToken: tokens.id_token,
-    accessToken: tokens.access_token,
-    refreshToken: tokens.refresh_token ?? form.refresh_token,
-    expiresAt: Date.now() + tokens.expires_in * 1000,
-    email: emailOf(tokens.id_token),
-  };
-}
-
-/** The `email` claim of an ID token, for display only: the API verifies the token itself. */
-function emailOf(idToken: string): string | undefined {
-  try {
-    const payload = idToken.split('.')[1] ?? '';
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-    const parsed = z.safeParse(idTokenClaimsSchema, JSON.parse(json));
-    return parsed.success ? parsed.data.email : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Finishes a sign-in when the identity provider has sent the merchant back with `code` and
@@ -153,11 +86,10 @@ export async function finishSignIn(
     return { kind: 'failed', message: 'That sign-in link has expired. Please sign in again.' };
   }
   try {
-    const tokens = await requestTokens(config, {
-      grant_type: 'authorization_code',
+    const tokens = await exchangeCode(config, {
       code,
-      redirect_uri: redirectUri(origin),
-      code_verifier: pending.data.verifier,
+      redirectUri: redirectUri(origin),
+      verifier: pending.data.verifier,
     });
     return { kind: 'signed-in', tokens, returnTo: pending.data.returnTo };
   } catch {
@@ -170,33 +102,6 @@ function parseJson(text: string | null): unknown {
     return text === null ? undefined : JSON.parse(text);
   } catch {
     return undefined;
-  }
-}
-
-/** New ID and access tokens for a refresh token; throws when the provider refuses it (signed out). */
-export function refreshTokens(config: AdminConfig, refreshToken: string): Promise<AdminTokens> {
-  return requestTokens(config, { grant_type: 'refresh_token', refresh_token: refreshToken });
-}
-
-/** How long sign-out waits for the provider to revoke the refresh token before leaving anyway. */
-const REVOKE_TIMEOUT_MS = 5_000;
-
-/**
- * Revokes the refresh token at the provider (Cognito's /oauth2/revoke), so it can mint no more
- * tokens: without it, a copy of the token would keep the admin signed in for its 12 hours after
- * sign-out. False when the provider did not confirm it (unreachable, or refused).
- */
-export async function revokeRefreshToken(config: AdminConfig, refreshToken: string): Promise<boolean> {
-  try {
-    const response = await fetch(`${config.signInUrl}${SIGN_IN_ENDPOINTS.revoke}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams({ token: refreshToken, client_id: config.clientId }),
-      signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS),
-    });
-    return response.ok;
-  } catch {
-    return false;
   }
 }
 

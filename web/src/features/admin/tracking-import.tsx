@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { AdminUnmatchedRow } from '../../../../shared/admin-responses';
+import { formatReference } from '../../../../shared/order-reference';
 import type { AdminApi } from './admin-api';
 import { ActionReportView } from './admin-ui';
 import { useAdminAction } from './use-admin-action';
@@ -56,7 +57,7 @@ export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: (
           {unmatched.map((row) => (
             <li key={row.line}>
               Line {row.line}
-              {row.reference ? ` (${row.reference.toUpperCase()})` : ''}: {row.reason}
+              {row.reference ? ` (${formatReference(row.reference)})` : ''}: {row.reason}
             </li>
           ))}
         </ul>

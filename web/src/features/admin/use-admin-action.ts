@@ -40,3 +40,6 @@ export function useAdminAction() {
 
   return { pending, report, run, clear, fieldError };
 }
+
+/** What `useAdminAction` gives a view: its state, `run`, `clear` and `fieldError`. */
+export type AdminAction = ReturnType<typeof useAdminAction>;

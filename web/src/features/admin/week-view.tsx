@@ -1,11 +1,17 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AdminRecordView, AdminStatusResponse } from '../../../../shared/admin-responses';
+import type {
+  AdminOrderWeather,
+  AdminRecordView,
+  AdminStatusResponse,
+  AdminWeatherResponse,
+} from '../../../../shared/admin-responses';
 import { describeClosedDay } from '../../../../shared/closed-day';
 import { describeOverLimit } from '../../../../shared/over-limit';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
-import { ActionReportView, AdminField } from './admin-ui';
+import { AdminField, SelectField } from './admin-ui';
+import { ConfirmedAction } from './confirmed-action';
 import { RecordList } from './record-list';
 import { useAdminAction } from './use-admin-action';
 
@@ -13,7 +19,8 @@ type Loaded = { status: AdminStatusResponse; records: AdminRecordView[] } | { fa
 
 /**
  * This week: the next dispatch day (its orders, bottles and capacity left), the packing slips and
- * Click & Drop file of that day, its orders to mark dispatched, and a delay of the whole day.
+ * Click & Drop file of that day, its orders to mark dispatched, a delay of the whole day, and
+ * every later day holding orders.
  */
 export function WeekView({ api }: { api: AdminApi }) {
   const [loaded, setLoaded] = useState<Loaded>(undefined);
@@ -98,11 +105,28 @@ function WeekContent({
         )}
         <DayFiles api={api} date={next.date} />
       </div>
+      <WeatherCard api={api} onDelayed={reload} />
       <div className="card">
         <h2>To dispatch on {day}</h2>
         <RecordList api={api} records={records} onChanged={reload} label={`Orders for ${day}`} />
       </div>
       <DelayDay api={api} from={next.date} orders={next.orders} onDone={reload} />
+      {status.later.length > 0 && (
+        // Days a delay moved orders to (a Tuesday), and later weeks' orders: never hidden.
+        <section className="card" aria-labelledby="admin-later-heading">
+          <h2 id="admin-later-heading">Later days with orders</h2>
+          <ul>
+            {status.later.map((later) => (
+              <li key={later.date}>
+                <Link to={`/admin?view=orders&status=paid&dispatch=${later.date}`}>
+                  {formatDay(later.date)}
+                </Link>
+                : {later.orders} {later.orders === 1 ? 'order' : 'orders'}, {bottlesText(later.bottles)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </>
   );
 }
@@ -165,7 +189,6 @@ function DayFiles({ api, date }: { api: AdminApi; date: string }) {
 }
 
 const REASONS = { weather: 'Weather', supply: 'Supply', other: 'Other' } as const;
-const isReason = (value: string): value is keyof typeof REASONS => value in REASONS;
 
 /**
  * Moves the day's undispatched orders to a later working day, emailing each customer once. It asks
@@ -186,9 +209,7 @@ function DelayDay({
   const action = useAdminAction();
   const [to, setTo] = useState('');
   const [reason, setReason] = useState<keyof typeof REASONS>('weather');
-  const [confirming, setConfirming] = useState(false);
   const delay = async () => {
-    setConfirming(false);
     const answer = await action.run(
       () => api.delay({ from, to, reason }),
       (result) =>
@@ -205,74 +226,131 @@ function DelayDay({
     if (answer !== undefined) onDone();
   };
   if (orders === 0 && action.report === undefined) return null;
-  if (orders === 0 && action.report !== undefined) {
-    return (
-      <div className="card">
-        <ActionReportView report={action.report} />
-        <button type="button" className="button button--secondary" onClick={action.clear}>
-          Dismiss
-        </button>
-      </div>
-    );
-  }
   return (
-    <form
-      className="card"
-      onSubmit={(event) => {
-        event.preventDefault();
-        action.clear();
-        setConfirming(true);
-      }}
+    <ConfirmedAction
+      action={action}
+      heading={orders > 0 && <h2>Delay {formatDay(from)}</h2>}
+      label="Delay the day"
+      question={`Email ${orders} ${orders === 1 ? 'customer' : 'customers'} that their order moves to ${to === '' ? '' : formatDay(to)}?`}
+      confirmLabel="Confirm"
+      pendingLabel="Delaying…"
+      onConfirm={delay}
+      finished={orders === 0}
     >
-      <h2>Delay {formatDay(from)}</h2>
       <AdminField label="New dispatch day" error={action.fieldError('to')}>
         {(props) => (
           <input {...props} type="date" required value={to} onChange={(e) => setTo(e.target.value)} />
         )}
       </AdminField>
-      <AdminField label="Reason" error={action.fieldError('reason')}>
-        {(props) => (
-          <select
-            {...props}
-            value={reason}
-            onChange={(e) => {
-              if (isReason(e.target.value)) setReason(e.target.value);
-            }}
-          >
-            {Object.entries(REASONS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        )}
-      </AdminField>
-      {confirming ? (
-        <div className="admin-confirm">
-          <p>
-            Email {orders} {orders === 1 ? 'customer' : 'customers'} that their order moves to {formatDay(to)}
-            ?
-          </p>
-          <div className="admin-actions">
-            <button type="button" className="button" onClick={() => void delay()}>
-              Confirm
-            </button>
-            <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      ) : (
-        <button type="submit" className="button button--secondary" disabled={action.pending}>
-          {action.pending ? 'Delaying…' : 'Delay the day'}
-        </button>
-      )}
-      <ActionReportView report={action.report} />
-      {action.report !== undefined && (
-        <button type="button" className="button button--secondary" onClick={action.clear}>
-          Dismiss
-        </button>
-      )}
-    </form>
+      <SelectField
+        label="Reason"
+        options={REASONS}
+        value={reason}
+        onChange={setReason}
+        error={action.fieldError('reason')}
+      />
+    </ConfirmedAction>
+  );
+}
+
+const VERDICTS: Record<AdminOrderWeather['verdict'], string> = {
+  'at risk': 'At risk',
+  watch: 'Watch',
+  fine: 'Fine',
+  unknown: 'Unknown',
+};
+
+type WeatherLoaded = { weather: AdminWeatherResponse } | { failed: string } | undefined;
+
+/**
+ * The weather check of the coming dispatch day, loaded apart from the week so a slow or failed
+ * forecast never holds up the rest of the page. From 18:00 two days before the day it shows each
+ * order's verdict and why; before then, when it will know. Its one action moves just the orders
+ * at risk to the next working day, asking first, since the delay emails cannot be unsent.
+ */
+function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void }) {
+  const [loaded, setLoaded] = useState<WeatherLoaded>(undefined);
+  const action = useAdminAction();
+
+  const load = useCallback(async () => {
+    const answer = await api.weather();
+    setLoaded(answer.ok ? { weather: answer.value } : { failed: answer.message });
+  }, [api]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (loaded === undefined) {
+    return (
+      <div className="card">
+        <h2>Weather</h2>
+        <p className="loading" role="status">
+          Checking the forecast…
+        </p>
+      </div>
+    );
+  }
+  if ('failed' in loaded) {
+    return (
+      <div className="card">
+        <h2>Weather</h2>
+        <p>Could not see the forecast: {loaded.failed}</p>
+      </div>
+    );
+  }
+  const { weather } = loaded;
+  const heading = `Weather for ${formatDay(weather.day)}`;
+  if (weather.state === 'not yet') {
+    return (
+      <div className="card">
+        <h2>{heading}</h2>
+        <p>{weather.summary}</p>
+      </div>
+    );
+  }
+  const ordersText = weather.atRisk === 1 ? '1 order' : `${weather.atRisk} orders`;
+  const customersText = weather.atRisk === 1 ? '1 customer' : `${weather.atRisk} customers`;
+  const delay = async () => {
+    const answer = await action.run(
+      () => api.delayAtRisk({ date: weather.day }),
+      (result) =>
+        `${result.moved.length} order(s) at risk moved from ${formatDay(result.from)} to ${formatDay(result.to)}; ${result.emailed.length} delay email(s) sent to the customers.`,
+    );
+    if (answer !== undefined) {
+      onDelayed();
+      void load();
+    }
+  };
+  return (
+    <ConfirmedAction
+      action={action}
+      heading={
+        <>
+          <h2>{heading}</h2>
+          <p>{weather.summary}</p>
+          {!weather.forecastSeen && (
+            <p className="admin-notice" role="alert">
+              Could not see the forecast for some orders, so they are not checked. Try again later.
+            </p>
+          )}
+          {weather.orders.length > 0 && (
+            <ul className="admin-weather" aria-label={heading}>
+              {weather.orders.map((order) => (
+                <li key={order.reference} className={`admin-weather__${order.verdict.replace(' ', '-')}`}>
+                  <strong>{VERDICTS[order.verdict]}</strong> {order.reference}: {order.reason}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      }
+      label={`Delay the ${ordersText} at risk to ${formatDay(weather.delayTo)}`}
+      question={`Email ${customersText} that their order moves to ${formatDay(weather.delayTo)}?`}
+      confirmLabel="Confirm"
+      pendingLabel="Delaying…"
+      onConfirm={delay}
+      finished={weather.atRisk === 0}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { orderReference } from '../../../../../shared/order-reference';
+import { formatReference } from '../../../../../shared/order-reference';
 import { Reference } from '../../../components/ui/reference';
 import { useHydrated } from '../../../lib/use-hydrated';
 
@@ -22,7 +22,7 @@ export function CheckingPayment({ sessionId }: { sessionId: string }) {
         We are confirming your payment with our payment provider. This usually takes a moment, so please keep
         this page open: your order details will appear here.
       </p>
-      <Reference value={hydrated ? orderReference(sessionId) : '\u00a0'} />
+      <Reference value={hydrated ? formatReference(sessionId) : '\u00a0'} />
     </section>
   );
 }

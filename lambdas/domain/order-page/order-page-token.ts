@@ -1,0 +1,105 @@
+import { createCipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+
+// The order page's link token (docs/decisions/0037-order-page-link.md): the order's Checkout Session
+// id and its stored page key, encrypted and authenticated under the shop's order-page secret with a
+// synthetic IV (SIV: the IV is the HMAC of the plaintext), so one order has one stable link, the
+// token names its order without an index, and a guessed or altered token fails before any read.
+
+/** Bytes of the random page key stored on the order (128 bits). */
+const PAGE_KEY_BYTES = 16;
+/** Bytes of the synthetic IV, which is also the token's MAC (HMAC-SHA256 cut to 128 bits). */
+const SIV_BYTES = 16;
+/** A Checkout Session id as Stripe (and the simulator) writes it. */
+const SESSION_ID = /^cs_(test|live)_[A-Za-z0-9]{1,200}$/;
+
+/** The two keys the secret gives: one to encrypt, one to authenticate, never the same. */
+export interface OrderPageKeys {
+  readonly encryption: Buffer;
+  readonly mac: Buffer;
+}
+
+/**
+ * Derives the token's keys from the order-page secret (HKDF-SHA256), once per cold start.
+ * @throws Error for a secret shorter than 32 characters: a weak key would make links guessable.
+ */
+export function orderPageKeys(secret: string): OrderPageKeys {
+  if (secret.length < 32) throw new Error('The order-page secret must be at least 32 characters');
+  const derive = (info: string) => Buffer.from(hkdfSync('sha256', secret, '', info, 32));
+  return { encryption: derive('order-page-token/aes-256-ctr'), mac: derive('order-page-token/hmac') };
+}
+
+/** A new random page key for an order, as the order item stores it (base64url, 22 characters). */
+export function newPageKey(): string {
+  return randomBytes(PAGE_KEY_BYTES).toString('base64url');
+}
+
+function syntheticIv(keys: OrderPageKeys, plaintext: Buffer): Buffer {
+  return createHmac('sha256', keys.mac).update('v1').update(plaintext).digest().subarray(0, SIV_BYTES);
+}
+
+function ctr(keys: OrderPageKeys, iv: Buffer, data: Buffer): Buffer {
+  const cipher = createCipheriv('aes-256-ctr', keys.encryption, iv);
+  return Buffer.concat([cipher.update(data), cipher.final()]);
+}
+
+/** The token of an order's page: the same for the same order and page key, opaque to everyone else. */
+export function orderPageToken(sessionId: string, pageKey: string, keys: OrderPageKeys): string {
+  const key = Buffer.from(pageKey, 'base64url');
+  if (key.length !== PAGE_KEY_BYTES || !SESSION_ID.test(sessionId)) {
+    throw new Error('orderPageToken: not an order page key or session id');
+  }
+  const plaintext = Buffer.concat([key, Buffer.from(sessionId, 'utf8')]);
+  const iv = syntheticIv(keys, plaintext);
+  return Buffer.concat([iv, ctr(keys, iv, plaintext)]).toString('base64url');
+}
+
+/** What a genuine token names: the order's session id, and the page key it was made with. */
+export interface OrderPageClaim {
+  sessionId: string;
+  pageKey: string;
+}
+
+/**
+ * Opens a token, or `undefined` for anything not made with these keys (tampered, truncated,
+ * guessed, or made under another secret). A genuine token may still be revoked: the caller
+ * compares `pageKey` with the order's stored one ({@link samePageKey}).
+ */
+export function readOrderPageToken(token: string, keys: OrderPageKeys): OrderPageClaim | undefined {
+  if (!/^[A-Za-z0-9_-]{40,400}$/.test(token)) return undefined;
+  const bytes = Buffer.from(token, 'base64url');
+  if (bytes.length <= SIV_BYTES + PAGE_KEY_BYTES) return undefined;
+  const iv = bytes.subarray(0, SIV_BYTES);
+  const plaintext = ctr(keys, iv, bytes.subarray(SIV_BYTES));
+  if (!timingSafeEqual(iv, syntheticIv(keys, plaintext))) return undefined;
+  const sessionId = plaintext.subarray(PAGE_KEY_BYTES).toString('utf8');
+  if (!SESSION_ID.test(sessionId)) return undefined;
+  return { sessionId, pageKey: plaintext.subarray(0, PAGE_KEY_BYTES).toString('base64url') };
+}
+
+/** Whether a token's page key is the order's current one, in constant time. */
+export function samePageKey(stored: string | undefined, claimed: string): boolean {
+  if (stored === undefined) return false;
+  const a = Buffer.from(stored, 'base64url');
+  const b = Buffer.from(claimed, 'base64url');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The order page's address on the shop's own origin. */
+export function orderPageUrl(siteUrl: string, token: string): string {
+  return `${siteUrl}/order/${token}`;
+}
+
+/** What the emailing code needs: the link of an order's page, when the order has a page key. */
+export interface OrderPageLinks {
+  linkFor(order: { sessionId: string; pageKey?: string | undefined }): string | undefined;
+}
+
+/** The links of one shop: its origin and its keys. */
+export function orderPageLinks(siteUrl: string, keys: OrderPageKeys): OrderPageLinks {
+  return {
+    linkFor: (order) =>
+      order.pageKey === undefined
+        ? undefined
+        : orderPageUrl(siteUrl, orderPageToken(order.sessionId, order.pageKey, keys)),
+  };
+}

@@ -1,0 +1,128 @@
+import * as z from 'zod/mini';
+import { calendarDateSchema } from '../../../shared/calendar-date';
+import { historyField } from './history';
+import {
+  DISPATCH_DATE_INDEX,
+  DISPATCH_KEY_PREFIX,
+  ORDER_KEY_PREFIX,
+  PARTITION_KEY,
+  REFERENCE_INDEX,
+} from './orders-table';
+
+/**
+ * Per email kind: `pending` → `sending` (claimed, with claimedAt and a claim token) → `sent`
+ * (sentAt, messageId), or `failed` (failedAt, failureReason) when SES refused the recipient for
+ * good. `sent` and `failed` are final. See send-once.ts for the transitions.
+ */
+export const emailStateSchema = z.enum(['pending', 'sending', 'sent', 'failed']);
+export type EmailState = z.output<typeof emailStateSchema>;
+
+/**
+ * Order statuses. Fulfilment writes `paid` (or `refunded`, for a payment Stripe refunded before its
+ * order was recorded: fulfilment/refunded-order.ts); the operator's commands (lambdas/shop) move an order
+ * forward only: `paid → dispatched`, `paid → refunded`, `dispatched → refunded`.
+ */
+export const ORDER_STATUSES = ['paid', 'dispatched', 'refunded'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** A day as the table stores it: `yyyy-mm-dd`. */
+/** An instant as the table stores it: ISO 8601 in UTC. */
+export const isoInstant = z.iso.datetime();
+
+/** What an order and an order request both hold: the server's quote and the customer's details. */
+export const quoteAndCustomerFields = {
+  bottles: z.number().check(z.int()),
+  unitPricePence: z.number().check(z.int()),
+  subtotalPence: z.number().check(z.int()),
+  shippingPence: z.number().check(z.int()),
+  totalPence: z.number().check(z.int()),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  deliveryAddress: z.string(),
+  postcode: z.string(),
+};
+
+/**
+ * An order item as stored in the orders table. Also the parser for items read back: the table is
+ * outside this process, so what comes back is checked, not cast.
+ */
+export const orderItemSchema = z.object({
+  [PARTITION_KEY]: z.string().check(z.startsWith(ORDER_KEY_PREFIX)),
+  reference: z.string(),
+  /** GSI `byReferenceKey`: the reference lower-cased, so it is found in any case. */
+  [REFERENCE_INDEX.partitionKey]: z.string(),
+  sessionId: z.string(),
+  paymentIntentId: z.optional(z.string()),
+  livemode: z.boolean(),
+  status: z.enum(ORDER_STATUSES),
+  ...quoteAndCustomerFields,
+  currency: z.literal('gbp'),
+  /** The date shown to the customer before paying (from the session's metadata). */
+  promisedDispatchDate: z.optional(calendarDateSchema),
+  /**
+   * The words Stripe's page showed the customer by the pay button (the session's
+   * `custom_text.submit`), kept as the record that they saw the dispatch dates and the live-goods
+   * no-cancellation statement before paying. Absent on orders whose session had none.
+   */
+  termsShown: z.optional(z.string()),
+  /**
+   * The random half of the order page's link (order-page-token.ts): replaced when the merchant
+   * revokes the link. Absent on orders recorded before the page existed: they have no page.
+   */
+  pageKey: z.optional(z.string()),
+  /** Recomputed when the order is recorded: the date the merchant packs for. */
+  dispatchDate: calendarDateSchema,
+  checkoutCreatedAt: isoInstant,
+  paidAt: isoInstant,
+  createdAt: isoInstant,
+  /**
+   * The two emails of a new order. Absent on an order recorded already refunded (refunded in
+   * Stripe before it was recorded): it is never confirmed, so neither email is ever due.
+   */
+  confirmationEmailState: z.optional(emailStateSchema),
+  confirmationEmailClaimedAt: z.optional(isoInstant),
+  confirmationEmailClaimToken: z.optional(z.string()),
+  confirmationEmailSentAt: z.optional(isoInstant),
+  confirmationEmailMessageId: z.optional(z.string()),
+  confirmationEmailFailedAt: z.optional(isoInstant),
+  confirmationEmailFailureReason: z.optional(z.string()),
+  merchantNoticeEmailState: z.optional(emailStateSchema),
+  merchantNoticeEmailClaimedAt: z.optional(isoInstant),
+  merchantNoticeEmailClaimToken: z.optional(z.string()),
+  merchantNoticeEmailSentAt: z.optional(isoInstant),
+  merchantNoticeEmailMessageId: z.optional(z.string()),
+  merchantNoticeEmailFailedAt: z.optional(isoInstant),
+  merchantNoticeEmailFailureReason: z.optional(z.string()),
+  /**
+   * Paid while checkout was closed (`pause` could not close the session in time): kept, and
+   * shown to the merchant, who refunds or delays it. Absent on every other order.
+   */
+  placedWhilePaused: z.optional(z.literal(true)),
+  /** The shop's mode then: `paused`, or `requests` (an ordinary checkout, not a payment link). */
+  pausedMode: z.optional(z.enum(['paused', 'requests'])),
+  /** Since when the shop had been in that mode (the settings' modeSince). */
+  pausedSince: z.optional(isoInstant),
+  /** The hold whose bottles this order bought (lambdas/domain/capacity): a refund gives them back. */
+  capacityHold: z.optional(z.string()),
+  /**
+   * The dispatch day those bottles count on: the order's day when it was recorded, and the day a
+   * delay moved it to (operations/delayed-bottles.ts). A delay from before that moved only the order.
+   */
+  capacityDate: z.optional(calendarDateSchema),
+  /** This order's sale left its dispatch day without room: what the day had sold, and its limit. */
+  dispatchDayFull: z.optional(
+    z.object({ sold: z.number().check(z.int()), capacity: z.number().check(z.int()) }),
+  ),
+  /**
+   * What Stripe has refunded of a payment not refunded in full (a partial refund in the Dashboard):
+   * the order stands, and its history says how much went back. Absent when nothing was.
+   */
+  partlyRefundedPence: z.optional(z.number().check(z.int())),
+  /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
+  [DISPATCH_DATE_INDEX.partitionKey]: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
+  [DISPATCH_DATE_INDEX.sortKey]: z.string(),
+  /** Who did what to the order, oldest first (history.ts); absent on orders recorded before it was kept. */
+  ...historyField,
+});
+export type OrderItem = z.output<typeof orderItemSchema>;

@@ -1,0 +1,115 @@
+import * as z from 'zod/mini';
+import { hasRefusedCharacters } from '../../../shared/refused-characters';
+import { SHOP_MESSAGE_MAX_LENGTH, SHOP_MODES, type ShopStatus } from '../../../shared/shop-status';
+import { initOnce } from '../../lib/cold-start';
+import { RefusedError } from '../refusal';
+import { type CapacitySettings, capacityFromItem, capacityItemFields } from './capacity-settings';
+import { PARTITION_KEY, SETTINGS_KEY } from './orders-table';
+
+const settingsItemSchema = z.object({
+  [PARTITION_KEY]: z.literal(SETTINGS_KEY),
+  mode: z.enum(SHOP_MODES),
+  message: z.optional(z.string()),
+  updatedAt: z.iso.datetime(),
+  modeSince: z.optional(z.iso.datetime()),
+  ...capacityItemFields,
+});
+export type ShopSettings = Pick<ShopStatus, 'mode' | 'message'> & {
+  /** When the mode or the message was last written (a capacity write never moves it). */
+  updatedAt?: string | undefined;
+  /**
+   * Since when the shop has been in its mode: written only by a write that changes the mode
+   * (settings-store.ts). Undefined when not known: no item (open since ever), or an open shop's
+   * item from before it was kept.
+   */
+  modeSince?: string | undefined;
+  /** Bottles per dispatch day (lambdas/domain/capacity); absent: no limit. */
+  capacity?: CapacitySettings | undefined;
+};
+
+/** No settings item yet: a new shop is open. */
+export const OPEN_SHOP: ShopSettings = { mode: 'open' };
+
+/**
+ * The settings an item holds. A malformed item (a hand edit) reads as paused with no message, not
+ * as open: a merchant who tried to stop sales should never find them running.
+ */
+export function settingsFromItem(item: Record<string, unknown> | undefined): ShopSettings {
+  if (item === undefined) return OPEN_SHOP;
+  const parsed = settingsItemSchema.safeParse(item);
+  if (!parsed.success) return { mode: 'paused' };
+  const { mode, message, updatedAt } = parsed.data;
+  const capacity = capacityFromItem(parsed.data);
+  const modeSince = parsed.data.modeSince ?? legacyModeSince(mode, updatedAt);
+  return {
+    mode,
+    ...(message !== undefined && { message }),
+    updatedAt,
+    ...(modeSince !== undefined && { modeSince }),
+    ...(capacity && { capacity }),
+  };
+}
+
+/**
+ * An item written before `modeSince` was kept. Only a pause writes a mode other than open, and a
+ * capacity write never moves an existing `updatedAt`, so a paused shop's `updatedAt` is its last
+ * pause. An open shop's may instead be the capacity write that made the item: not known.
+ */
+function legacyModeSince(mode: ShopSettings['mode'], updatedAt: string): string | undefined {
+  return mode === 'open' ? undefined : updatedAt;
+}
+
+/**
+ * Checks a message the merchant typed: one line, 1 to 300 characters, none of the characters the
+ * checkout refuses (refused-characters.ts): customers read it on the shop's page, where a
+ * zero-width or bidi character would hide or reorder what it says.
+ */
+export function checkShopMessage(message: string): string {
+  const text = message.trim();
+  if (text.length === 0 || text.length > SHOP_MESSAGE_MAX_LENGTH || hasRefusedCharacters(text)) {
+    throw new RefusedError(
+      `The message must be one line of 1 to ${SHOP_MESSAGE_MAX_LENGTH} characters, without control or invisible characters.`,
+    );
+  }
+  return text;
+}
+
+/** How long a Lambda may act on settings it read: a pause takes effect within this. */
+export const SETTINGS_MAX_AGE_MS = 5_000;
+
+/**
+ * A settings reader for the Lambdas: one read per SETTINGS_MAX_AGE_MS at most, per
+ * container, so a pause reaches every checkout within seconds without a read per request.
+ */
+export function createSettingsReader(
+  read: () => Promise<ShopSettings>,
+  now: () => number = Date.now,
+  maxAgeMs = SETTINGS_MAX_AGE_MS,
+): () => Promise<ShopSettings> {
+  // A failed read is not kept: the next request tries again.
+  return initOnce(read, { maxAgeMs, now });
+}
+
+/** create-checkout's view of the settings: cached, and confirmed before money can be taken. */
+export interface CheckoutSettings {
+  /** Cached for SETTINGS_MAX_AGE_MS: the early refusal, before the body is even read. */
+  cached: () => Promise<ShopSettings>;
+  /**
+   * A strongly consistent read, never cached: the last word before bottles are held and a session
+   * made, so a pause or a lowered limit written before the request holds for it (the model-based
+   * test found a day set to 0 sold for a cached second).
+   */
+  confirmed: () => Promise<ShopSettings>;
+}
+
+/** create-checkout's settings over a read that may be consistent (readShopSettings). */
+export function createCheckoutSettings(
+  read: (consistent: boolean) => Promise<ShopSettings>,
+  now: () => number = Date.now,
+  maxAgeMs = SETTINGS_MAX_AGE_MS,
+): CheckoutSettings {
+  return {
+    cached: createSettingsReader(() => read(false), now, maxAgeMs),
+    confirmed: () => read(true),
+  };
+}

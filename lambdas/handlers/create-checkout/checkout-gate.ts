@@ -1,0 +1,72 @@
+import type { CheckoutRequest } from '../../../shared/checkout-request';
+import type { CapacitySettings } from '../../domain/storage/capacity-settings';
+import type { CapacityStore } from '../../domain/storage/capacity-store';
+import {
+  type ClientHoldItems,
+  capacityStoreFromTable,
+  clientHoldItemsFromTable,
+} from '../../domain/storage/capacity-table';
+import { readShopSettings } from '../../domain/storage/settings-store';
+import { type CheckoutSettings, createCheckoutSettings } from '../../domain/storage/shop-settings';
+import { createDocumentClient } from '../../lib/aws';
+import { initOnce } from '../../lib/cold-start';
+import type { CheckoutEnv } from '../../lib/config';
+
+type RecordOrderRequest = typeof import('../../domain/operations/request-writer').recordOrderRequest;
+export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
+
+/** What create-checkout needs for the shop's settings and order requests. */
+export interface CheckoutGateDeps {
+  /** The settings: cached for a few seconds, and confirmed before a session is made (createCheckoutSettings). */
+  settings: CheckoutSettings;
+  /** The dispatch days' bottles, reserved before a session is made. */
+  capacity: CapacityStore;
+  /** Each client's open holds, of which it may have only a few (client-holds.ts). */
+  clientHolds: ClientHoldItems;
+  /**
+   * Records a validated checkout as an order request and notifies the merchant within the notice
+   * limits (requests mode; recordOrderRequest). `client`: the sender's IP address, which the limits
+   * count; `capacity`: the dispatch days' limits, the request's bottles are held as a checkout's.
+   */
+  recordRequest: (
+    input: CheckoutRequest,
+    options: {
+      idempotencyKey: string | undefined;
+      cutoffHours: number;
+      client: string;
+      viewer: string | undefined;
+      capacity: CapacitySettings | undefined;
+    },
+  ) => Promise<RecordedRequest>;
+}
+
+/** The page's text when the merchant paused without a message of their own (never expected). */
+export const DEFAULT_PAUSED_MESSAGE = 'We are not taking orders at the moment. Please come back soon.';
+
+/**
+ * Builds the gate from create-checkout's parsed configuration, once per cold start, on one
+ * document client. The SES client and the request actions load with their module on the first
+ * request in requests mode, so a paid checkout's cold start never pays for them. A failed load is
+ * not kept: the next request tries again.
+ */
+export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
+  const table = {
+    client: createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }),
+    tableName: config.ORDERS_TABLE_NAME,
+  };
+  const loadWriter = initOnce(() =>
+    import('../../domain/operations/request-writer').then((module) => ({
+      record: module.recordOrderRequest,
+      deps: module.createRequestDeps(config, table),
+    })),
+  );
+  return {
+    settings: createCheckoutSettings((consistent) => readShopSettings(table, consistent)),
+    capacity: capacityStoreFromTable(table),
+    clientHolds: clientHoldItemsFromTable(table),
+    recordRequest: async (input, options) => {
+      const { record, deps } = await loadWriter();
+      return record(input, options, deps);
+    },
+  };
+}

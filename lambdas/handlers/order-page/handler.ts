@@ -1,0 +1,119 @@
+import * as z from 'zod/mini';
+import { ORDER_PAGE_API_PATHS, ORDER_PAGE_NOT_FOUND } from '../../../shared/order-page';
+import { shopEmailIdentity } from '../../domain/emails/send-email';
+import { InvalidCorrectionError } from '../../domain/operations/correct-address';
+import {
+  correctFromOrderPage,
+  type OrderPageDeps,
+  OrderPageNotFoundError,
+  openOrderPage,
+  orderPageView,
+} from '../../domain/order-page/order-page';
+import { orderPageKeys, orderPageLinks } from '../../domain/order-page/order-page-token';
+import { RefusedError } from '../../domain/refusal';
+import { createDocumentClient } from '../../lib/aws';
+import { initOnce } from '../../lib/cold-start';
+import { ConfigError, type Env, orderPageRuntimeEnvSchema, parseEnv } from '../../lib/config';
+import { type HttpEvent, type HttpResult, json, readJsonBody } from '../../lib/http';
+import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
+import { logger } from '../../lib/logger';
+import { loadOrderPageSecret } from '../../lib/order-page-secret';
+import { createSesClient } from '../../lib/ses-client';
+
+/** A correction is an address, a postcode, a phone and a token: a few hundred bytes. */
+const MAX_BODY_BYTES = 4 * 1024;
+
+/** The page of one order is nobody else's: not cached, not indexed, no referrer sent on. */
+const PRIVATE_HEADERS = {
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-robots-tag': 'noindex, nofollow',
+} as const;
+
+/** The clients and settings, once per cold start. Without a secret there is no page: fail closed. */
+export async function loadOrderPageDeps(env: Env): Promise<OrderPageDeps> {
+  const config = parseEnv(orderPageRuntimeEnvSchema, env);
+  const secret = await loadOrderPageSecret(config);
+  if (secret === undefined)
+    throw new ConfigError(['ORDER_PAGE_SECRET_ID or ORDER_PAGE_SECRET: one must be set']);
+  const keys = orderPageKeys(secret);
+  const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
+  const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
+  return {
+    table: { client, tableName: config.ORDERS_TABLE_NAME },
+    ...shopEmailIdentity(ses, config),
+    merchantEmail: config.MERCHANT_EMAIL,
+    cutoffHours: config.DISPATCH_CUTOFF_HOURS,
+    keys,
+    orderPage: orderPageLinks(config.SITE_URL, keys),
+    now: () => new Date(),
+  };
+}
+
+/** Every refusal of a token: the same body, status and headers, so none says more than another. */
+function notFound(): HttpResult {
+  return json(404, { error: ORDER_PAGE_NOT_FOUND }, PRIVATE_HEADERS);
+}
+
+function mapError(error: unknown, logKeys: LogKeys): HttpResult | undefined {
+  if (error instanceof OrderPageNotFoundError) {
+    logger.info('Order page refused', { ...logKeys, statusCode: 404 });
+    return notFound();
+  }
+  if (error instanceof InvalidCorrectionError) {
+    logger.info('Correction refused', { ...logKeys, statusCode: 400, fieldNames: Object.keys(error.fields) });
+    return json(400, { error: error.message, fields: error.fields }, PRIVATE_HEADERS);
+  }
+  if (error instanceof RefusedError) {
+    logger.info('Correction refused', { ...logKeys, statusCode: 409 });
+    return json(409, { error: error.message }, PRIVATE_HEADERS);
+  }
+  return undefined;
+}
+
+async function viewOrder({ event, deps, logKeys }: HttpRequest<OrderPageDeps>): Promise<HttpResult> {
+  const order = await openOrderPage(event.queryStringParameters?.token ?? '', deps);
+  logger.info('Order page shown', { ...logKeys, statusCode: 200, reference: order.reference });
+  return json(
+    200,
+    orderPageView(order, { now: deps.now(), cutoffHours: deps.cutoffHours, seller: deps.seller }),
+    PRIVATE_HEADERS,
+  );
+}
+
+// Loose: the other fields pass through to the domain, which refuses any the checkout would.
+const withToken = z.looseObject({ token: z.string() });
+
+async function correctAddress({ event, deps, logKeys }: HttpRequest<OrderPageDeps>): Promise<HttpResult> {
+  const body = readJsonBody(event, MAX_BODY_BYTES);
+  const parsed = withToken.safeParse(body);
+  if (!parsed.success) throw new OrderPageNotFoundError();
+  // The token opens the order; the rest is the checkout's delivery fields, checked by the domain.
+  const { token, ...details } = parsed.data;
+  const view = await correctFromOrderPage(token, details, deps);
+  logger.info('Order corrected by the customer', { ...logKeys, statusCode: 200, reference: view.reference });
+  return json(200, view, PRIVATE_HEADERS);
+}
+
+/**
+ * `GET /functions/v1/order-page?token=…` (the page) and `POST /functions/v1/order-page/address`
+ * (the correction): one function for the customer's order page, public, throttled like checkout.
+ */
+export function createOrderPageHandler(
+  deps: OrderPageDeps | (() => Promise<OrderPageDeps>),
+): (event: HttpEvent) => Promise<HttpResult> {
+  const loadDeps = initOnce(typeof deps === 'function' ? deps : async () => deps);
+  const view = httpEndpoint({ route: 'order-page', method: 'GET', loadDeps, handle: viewOrder, mapError });
+  const correct = httpEndpoint({
+    route: 'order-page-address',
+    method: 'POST',
+    loadDeps,
+    handle: correctAddress,
+    mapError,
+  });
+  return async (event) =>
+    event.rawPath === ORDER_PAGE_API_PATHS.correctAddress ? correct(event) : view(event);
+}
+
+/** The Lambda entry point. */
+export const handler = createOrderPageHandler(() => loadOrderPageDeps(process.env));

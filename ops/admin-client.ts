@@ -1,0 +1,206 @@
+import * as z from 'zod/mini';
+import { ADMIN_API_PATHS } from '../shared/admin-api-paths';
+import type {
+  AdminAddressRequest,
+  AdminCapacitySet,
+  AdminDelayRequest,
+  AdminDispatchRequest,
+  AdminPartRefundRequest,
+  AdminPauseRequest,
+  AdminRefundRequest,
+  AdminTrackingRequest,
+} from '../shared/admin-requests';
+import {
+  ADMIN_FORBIDDEN_CODES,
+  adminAddressResponseSchema,
+  adminCapacityResponseSchema,
+  adminCapacitySetResponseSchema,
+  adminDeclineResponseSchema,
+  adminDelayResponseSchema,
+  adminDispatchResponseSchema,
+  adminErrorSchema,
+  adminListResponseSchema,
+  adminPartRefundResponseSchema,
+  adminPauseResponseSchema,
+  adminRecordResponseSchema,
+  adminRefundResponseSchema,
+  adminRequestPaymentResponseSchema,
+  adminResumeResponseSchema,
+  adminStatusResponseSchema,
+  adminTrackingImportResponseSchema,
+  adminTrackingResponseSchema,
+  adminWeatherResponseSchema,
+} from '../shared/admin-responses';
+import { RefusedError } from '../shared/refusal';
+
+/**
+ * The admin API as the CLI calls it: the same routes and shared schemas as the /admin page, the
+ * signed-in merchant's ID token on every request. A refusal (409, 404, a 400's message) becomes a
+ * RefusedError in the API's own words; a 401 a SignedOutError; anything else says whether the
+ * change may have been made.
+ */
+
+/** The sign-in has ended (none kept, refused by the API, or its refresh refused): run login. */
+export class SignedOutError extends Error {}
+
+/** The admin API's schema refused a value the command was given (400): a typing mistake. */
+export class InvalidInputError extends Error {}
+
+/** The admin API could not be reached or did not answer usably; the message says what to do. */
+export class AdminUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown; status?: number }) {
+    super(message, options);
+    this.status = options?.status;
+  }
+  /** The HTTP status it answered, when it answered. */
+  readonly status: number | undefined;
+}
+
+export interface AdminTransport {
+  /** The site's origin: the admin API is beneath it (through CloudFront on a stage). */
+  origin: string;
+  /** A current ID token (refreshed when it has expired). */
+  idToken(): Promise<string>;
+  /** The merchant's email, for a 403's message. */
+  email: string | undefined;
+  fetch: typeof fetch;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+const UNANSWERED =
+  'The admin API did not answer, so the change may or may not have been made: look with list or find, then run the command again (nothing is done twice).';
+
+export function createAdminClient(transport: AdminTransport) {
+  async function send(path: string, init: RequestInit & { headers?: Record<string, string> }) {
+    const token = await transport.idToken();
+    const response = await transport.fetch(`${transport.origin}${path}`, {
+      ...init,
+      headers: { Accept: 'application/json', ...init.headers, Authorization: `Bearer ${token}` },
+    });
+    if (response.status === 401) throw new SignedOutError('The admin API refused the sign-in.');
+    if (response.status === 403) {
+      const refusal = z.safeParse(adminErrorSchema, await readJson(response));
+      if (refusal.success && refusal.data.code === ADMIN_FORBIDDEN_CODES.notThroughCloudFront)
+        throw new AdminUnavailableError(
+          "The admin API refused a request that did not come through the shop's address: check the site address (npm run doctor).",
+        );
+      throw new RefusedError(
+        `${transport.email ?? 'This account'} is not a merchant of this shop: sign in as one (login), or ask the operator to run merchant add.`,
+      );
+    }
+    return response;
+  }
+
+  async function call<T>(
+    schema: z.ZodMiniType<T>,
+    path: string,
+    options: { query?: Record<string, string | undefined>; body?: unknown } = {},
+  ): Promise<T> {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(options.query ?? {}))
+      if (value !== undefined) params.set(key, value);
+    const url = params.size > 0 ? `${path}?${params}` : path;
+    const action = options.body !== undefined;
+    let response: Response;
+    try {
+      response = await send(
+        url,
+        action
+          ? {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify(options.body),
+            }
+          : { method: 'GET' },
+      );
+    } catch (error) {
+      if (error instanceof SignedOutError || error instanceof RefusedError) throw error;
+      if (error instanceof AdminUnavailableError) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new AdminUnavailableError(
+        action
+          ? `${UNANSWERED} (${reason})`
+          : `The admin API at ${transport.origin} could not be reached (${reason}).`,
+        { cause: error },
+      );
+    }
+    const json = await readJson(response);
+    if (response.ok) {
+      const parsed = z.safeParse(schema, json);
+      if (parsed.success) return parsed.data;
+      throw new AdminUnavailableError(
+        action ? UNANSWERED : 'The admin API answered something this CLI cannot read: update it.',
+      );
+    }
+    const error = z.safeParse(adminErrorSchema, json);
+    // A 409 with results (a dispatch where every order was refused) is read by its caller.
+    if (response.status === 409 && schema === (adminDispatchResponseSchema as unknown)) {
+      const parsed = z.safeParse(schema, json);
+      if (parsed.success) return parsed.data;
+    }
+    if (error.success && response.status === 400) throw new InvalidInputError(error.data.error);
+    if (error.success && [404, 409].includes(response.status)) throw new RefusedError(error.data.error);
+    throw new AdminUnavailableError(
+      response.status >= 500 && action
+        ? `${UNANSWERED} (HTTP ${response.status})`
+        : `The admin API answered HTTP ${response.status}${error.success ? `: ${error.data.error}` : ''}.`,
+      { status: response.status },
+    );
+  }
+
+  /** A file of a dispatch day (CSV or slips), with the day it is for (from its name). */
+  async function file(kind: 'dispatchCsv' | 'packingSlips', date: string | undefined): Promise<string> {
+    const query = date === undefined ? '' : `?${new URLSearchParams({ date })}`;
+    const response = await send(`${ADMIN_API_PATHS[kind]}${query}`, { method: 'GET' });
+    if (!response.ok) {
+      const error = z.safeParse(adminErrorSchema, await readJson(response));
+      if (error.success && response.status < 500) throw new RefusedError(error.data.error);
+      throw new AdminUnavailableError(`The admin API answered HTTP ${response.status}.`);
+    }
+    return response.text();
+  }
+
+  return {
+    status: () => call(adminStatusResponseSchema, ADMIN_API_PATHS.status),
+    list: (query: { status?: string; dispatch?: string; q?: string; weeks?: string }) =>
+      call(adminListResponseSchema, ADMIN_API_PATHS.orders, { query }),
+    record: (reference: string) =>
+      call(adminRecordResponseSchema, ADMIN_API_PATHS.order, { query: { reference } }),
+    capacity: (weeks?: number) =>
+      call(adminCapacityResponseSchema, ADMIN_API_PATHS.capacity, {
+        query: { weeks: weeks === undefined ? undefined : String(weeks) },
+      }),
+    setCapacity: (body: AdminCapacitySet) =>
+      call(adminCapacitySetResponseSchema, ADMIN_API_PATHS.capacity, { body }),
+    dispatch: (body: AdminDispatchRequest) =>
+      call(adminDispatchResponseSchema, ADMIN_API_PATHS.dispatch, { body }),
+    delay: (body: AdminDelayRequest) => call(adminDelayResponseSchema, ADMIN_API_PATHS.delay, { body }),
+    refund: (body: AdminRefundRequest) => call(adminRefundResponseSchema, ADMIN_API_PATHS.refund, { body }),
+    refundPart: (body: AdminPartRefundRequest) =>
+      call(adminPartRefundResponseSchema, ADMIN_API_PATHS.refundPart, { body }),
+    tracking: (body: AdminTrackingRequest) =>
+      call(adminTrackingResponseSchema, ADMIN_API_PATHS.tracking, { body }),
+    importTracking: (csv: string) =>
+      call(adminTrackingImportResponseSchema, ADMIN_API_PATHS.trackingImport, { body: { csv } }),
+    correctAddress: (body: AdminAddressRequest) =>
+      call(adminAddressResponseSchema, ADMIN_API_PATHS.correctAddress, { body }),
+    pause: (body: AdminPauseRequest) => call(adminPauseResponseSchema, ADMIN_API_PATHS.pause, { body }),
+    resume: () => call(adminResumeResponseSchema, ADMIN_API_PATHS.resume, { body: {} }),
+    requestPayment: (reference: string) =>
+      call(adminRequestPaymentResponseSchema, ADMIN_API_PATHS.requestPayment, { body: { reference } }),
+    decline: (reference: string) =>
+      call(adminDeclineResponseSchema, ADMIN_API_PATHS.declineRequest, { body: { reference } }),
+    weather: (date?: string) =>
+      call(adminWeatherResponseSchema, ADMIN_API_PATHS.weather, { query: { date } }),
+    file,
+  };
+}
+
+export type AdminClient = ReturnType<typeof createAdminClient>;

@@ -1,0 +1,227 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import * as z from 'zod/mini';
+import {
+  ADMIN_CONFIG_PATH,
+  type AdminConfig,
+  adminConfigSchema,
+  CLI_LOOPBACK_PORTS,
+  cliCallbackUrl,
+} from '../shared/admin-config';
+import {
+  authorizeUrl,
+  exchangeCode,
+  randomString,
+  refreshTokens,
+  revokeRefreshToken,
+} from '../shared/admin-sign-in';
+import { RefusedError } from '../shared/refusal';
+import { type AdminTransport, SignedOutError } from './admin-client';
+import { deleteSignIn, readSignIn, type SignIn, signInFile, writeSignIn } from './sign-in-store';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** What the sign-in needs of the CLI's run. */
+export interface SignInIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: Env;
+  now: () => Date;
+}
+
+/** Where a signed-in command acts: its sign-in file's name and how to find its site. */
+export interface ApiTarget {
+  /** `local`, or `stage-<name>`: the sign-in file's name. */
+  key: string;
+  description: string;
+  /** The command that signs in to this target, for messages. */
+  loginCommand: string;
+  /** The site's origin, found when signing in (later commands read it from the sign-in). */
+  findSite(): Promise<string>;
+}
+
+/** A token is renewed this long before it expires, so no request carries one about to lapse. */
+const REFRESH_MARGIN_MS = 60_000;
+/** How long login waits for the browser to come back. */
+const LOGIN_TIMEOUT_MS = 5 * 60_000;
+
+async function readAdminConfig(siteUrl: string): Promise<AdminConfig> {
+  let response: Response;
+  try {
+    response = await fetch(`${siteUrl}${ADMIN_CONFIG_PATH}`, { headers: { Accept: 'application/json' } });
+  } catch (error) {
+    throw new RefusedError(
+      `${siteUrl} could not be reached (${error instanceof Error ? error.message : String(error)}).`,
+    );
+  }
+  const parsed = z.safeParse(adminConfigSchema, response.ok ? await response.json() : undefined);
+  if (!parsed.success)
+    throw new RefusedError(`${siteUrl}${ADMIN_CONFIG_PATH} does not say where to sign in.`);
+  return parsed.data;
+}
+
+/** Listens on the first free loopback port the app client knows, on both loopback addresses. */
+async function listenOnLoopback(
+  handle: Parameters<typeof createServer>[1],
+): Promise<{ port: number; close(): void }> {
+  const listen = (server: Server, port: number, host: string) =>
+    new Promise<boolean>((done) => {
+      server.once('error', () => done(false));
+      server.listen(port, host, () => done(true));
+    });
+  for (const port of CLI_LOOPBACK_PORTS) {
+    const v4 = createServer(handle);
+    if (!(await listen(v4, port, '127.0.0.1'))) continue;
+    // A browser may resolve localhost to ::1 first; without IPv6 the v4 server is enough.
+    const v6 = createServer(handle);
+    const both = await listen(v6, port, '::1');
+    return {
+      port,
+      close() {
+        for (const server of both ? [v4, v6] : [v4]) {
+          server.closeAllConnections();
+          server.close();
+        }
+      },
+    };
+  }
+  throw new RefusedError(
+    `Ports ${CLI_LOOPBACK_PORTS.join(', ')} are all in use: the sign-in comes back to one of them. Close what uses them and run login again.`,
+  );
+}
+
+const PAGE = (text: string) =>
+  `<!doctype html><html lang="en-GB"><meta charset="utf-8"><title>Live Aquatics orders</title><p>${text}</p></html>`;
+
+/** Opens the address in the user's browser where there is one; the address is printed either way. */
+function openBrowser(url: string, env: Env): void {
+  if (env.ORDERS_NO_BROWSER) return;
+  const [command, ...args] =
+    process.platform === 'darwin'
+      ? ['open', url]
+      : process.platform === 'win32'
+        ? ['cmd', '/c', 'start', '""', url]
+        : ['xdg-open', url];
+  if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) return;
+  try {
+    const child = spawn(command ?? 'open', args, { stdio: 'ignore', detached: true });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // No browser: the printed address is enough.
+  }
+}
+
+/**
+ * `login`: the authorization code flow with PKCE and a loopback redirect. Prints the sign-in
+ * address (and opens it when a browser is at hand), takes the code on the loopback, exchanges
+ * it, and keeps the tokens for the target.
+ */
+export async function login(target: ApiTarget, io: SignInIo): Promise<void> {
+  const siteUrl = (await target.findSite()).replace(/\/+$/, '');
+  const config = await readAdminConfig(siteUrl);
+  const state = randomString();
+  const verifier = randomString();
+  let finish: (result: { code: string } | { error: string }) => void = () => undefined;
+  const arrived = new Promise<{ code: string } | { error: string }>((done) => {
+    finish = done;
+  });
+  const loopback = await listenOnLoopback((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/callback') {
+      res.writeHead(404).end();
+      return;
+    }
+    const code = url.searchParams.get('code');
+    const error = url.searchParams.get('error');
+    // Another page's redirect (a stale tab) is not this sign-in's: it is ignored, not accepted.
+    if (url.searchParams.get('state') !== state) {
+      res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(PAGE('This sign-in link is not the one the CLI is waiting for. Run login again.'));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(PAGE(code === null ? 'Sign-in did not complete.' : 'Signed in: you can close this tab.'));
+    finish(
+      code === null ? { error: url.searchParams.get('error_description') ?? error ?? 'no code' } : { code },
+    );
+  });
+  const redirectUri = cliCallbackUrl(loopback.port);
+  try {
+    const url = await authorizeUrl(config, { redirectUri, state, verifier });
+    io.out(`Sign in to ${target.description} in your browser: ${url}`);
+    openBrowser(url, io.env);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const result = await Promise.race([
+      arrived,
+      new Promise<{ error: string }>((done) => {
+        timer = setTimeout(() => done({ error: 'no answer within 5 minutes' }), LOGIN_TIMEOUT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if ('error' in result) throw new RefusedError(`Sign-in did not complete (${result.error}).`);
+    const tokens = await exchangeCode(config, { code: result.code, redirectUri, verifier }, () =>
+      io.now().getTime(),
+    ).catch((error: unknown) => {
+      throw new RefusedError(
+        `Sign-in could not be completed (${error instanceof Error ? error.message : String(error)}).`,
+      );
+    });
+    const file = writeSignIn(io.env, target.key, { siteUrl, config, tokens });
+    io.out(
+      `Signed in${tokens.email ? ` as ${tokens.email}` : ''} to ${target.description} (kept in ${file}).`,
+    );
+  } finally {
+    loopback.close();
+  }
+}
+
+/** `logout`: the refresh token revoked at the provider, and the sign-in forgotten. */
+export async function logout(target: ApiTarget, io: SignInIo): Promise<void> {
+  const signIn = readSignIn(io.env, target.key);
+  if (signIn === undefined) {
+    io.out(`Not signed in to ${target.description}.`);
+    return;
+  }
+  const revoked =
+    signIn.tokens.refreshToken === undefined ||
+    (await revokeRefreshToken(signIn.config, signIn.tokens.refreshToken));
+  deleteSignIn(io.env, target.key);
+  io.out(`Signed out of ${target.description}.`);
+  // The file is gone either way; a token the provider did not confirm revoked lapses on its own.
+  if (!revoked)
+    io.err('The sign-in service did not confirm it revoked the sign-in: it lapses within 12 hours.');
+}
+
+/**
+ * The transport of a signed-in command: the kept sign-in's site and a current ID token, renewed
+ * with the refresh token (and kept again) once it has expired.
+ * @throws SignedOutError when there is no sign-in, or the provider refuses to renew it.
+ */
+export function signedInTransport(target: ApiTarget, io: SignInIo): AdminTransport {
+  let signIn: SignIn | undefined = readSignIn(io.env, target.key);
+  if (signIn === undefined) throw new SignedOutError(`Not signed in to ${target.description}.`);
+  const kept = signIn;
+  return {
+    origin: kept.siteUrl,
+    email: kept.tokens.email,
+    fetch: (input, init) => fetch(input, init),
+    async idToken() {
+      const current: SignIn = signIn ?? kept;
+      if (io.now().getTime() < current.tokens.expiresAt - REFRESH_MARGIN_MS) return current.tokens.idToken;
+      const refreshToken = current.tokens.refreshToken;
+      if (refreshToken === undefined) throw new SignedOutError('The sign-in has expired.');
+      const tokens = await refreshTokens(current.config, refreshToken, () => io.now().getTime()).catch(() => {
+        throw new SignedOutError('The sign-in has ended.');
+      });
+      signIn = { ...current, tokens: { ...tokens, email: tokens.email ?? current.tokens.email } };
+      writeSignIn(io.env, target.key, signIn);
+      return tokens.idToken;
+    },
+  };
+}
+
+/** The file a target's sign-in is kept in, for messages. */
+export function signInFileOf(target: ApiTarget, env: Env): string {
+  return signInFile(env, target.key);
+}

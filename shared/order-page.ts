@@ -1,0 +1,53 @@
+import * as z from 'zod/mini';
+import { deliveryFields } from './checkout-request';
+
+/**
+ * The customer's order page API (docs/decisions/0037-order-page-link.md), on the site's own origin.
+ * The token travels in the query of the read (as checkout-status's session id does) and in the
+ * body of the correction, never in a path the access log keeps.
+ */
+export const ORDER_PAGE_API_PATHS = {
+  view: '/functions/v1/order-page',
+  correctAddress: '/functions/v1/order-page/address',
+} as const;
+
+/** The web page's route: `/order/<token>`. */
+export const ORDER_PAGE_PREFIX = '/order/';
+
+/** Every refusal of a token (wrong, tampered, revoked, unknown) answers this, and nothing else. */
+export const ORDER_PAGE_NOT_FOUND = 'Not found.';
+
+/** One step of the order's life, in the customer's words; `link` a Royal Mail tracking page. */
+export const timelineStepSchema = z.object({
+  title: z.string(),
+  detail: z.optional(z.string()),
+  link: z.optional(z.object({ text: z.string(), href: z.string() })),
+});
+export type TimelineStep = z.output<typeof timelineStepSchema>;
+
+/** The answer of `GET /functions/v1/order-page?token=…`: what the customer needs, nothing of Stripe's. */
+export const orderPageViewSchema = z.object({
+  reference: z.string(),
+  customerName: z.string(),
+  /** "3 × 250ml bottles of Daphnia (live)". */
+  item: z.string(),
+  subtotalPence: z.int(),
+  shippingPence: z.int(),
+  totalPence: z.int(),
+  status: z.enum(['paid', 'dispatched', 'refunded']),
+  deliverTo: z.object({ address: z.string(), postcode: z.string(), phone: z.string() }),
+  timeline: z.array(timelineStepSchema),
+  /** What to do when the parcel arrives: once dispatched. */
+  arrivalAdvice: z.optional(z.array(z.string())),
+  /** Until when the delivery details can be corrected here ("12:00 on Saturday 21 November"), if still open. */
+  correctionOpenUntil: z.optional(z.string()),
+  seller: z.object({ name: z.string(), email: z.string(), address: z.string() }),
+});
+export type OrderPageView = z.output<typeof orderPageViewSchema>;
+
+/** The body of `POST /functions/v1/order-page/address`: the token and the checkout's delivery fields. */
+export const orderPageCorrectionSchema = z.strictObject({
+  token: z.string().check(z.maxLength(400)),
+  ...deliveryFields,
+});
+export type OrderPageCorrectionBody = z.input<typeof orderPageCorrectionSchema>;
