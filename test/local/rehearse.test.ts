@@ -11,10 +11,11 @@ const run = promisify(execFile);
 const repoRoot = resolve(import.meta.dirname, '../..');
 const APP_TEMPLATE = 'LiveAquatics-dev.template.json';
 
-const templateSchema = z.object({
+// Loose: the edited template keeps its Outputs and each resource's other keys.
+const templateSchema = z.looseObject({
   Resources: z.record(
     z.string(),
-    z.object({ Type: z.string(), Properties: z.record(z.string(), z.unknown()) }),
+    z.looseObject({ Type: z.string(), Properties: z.record(z.string(), z.unknown()) }),
   ),
 });
 type Template = z.infer<typeof templateSchema>;
