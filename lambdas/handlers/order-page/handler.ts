@@ -15,7 +15,13 @@ import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { ConfigError, type Env, orderPageRuntimeEnvSchema, parseEnv } from '../../lib/config';
 import { type HttpEvent, type HttpResult, json, readJsonBody } from '../../lib/http';
-import { type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
+import {
+  type DepsOrLoader,
+  type HttpRequest,
+  httpEndpoint,
+  type LogKeys,
+  loaderOf,
+} from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { createSesClient } from '../../lib/ses-client';
@@ -100,14 +106,21 @@ async function correctAddress({ event, deps, logKeys }: HttpRequest<OrderPageDep
  * (the correction): one function for the customer's order page, public, throttled like checkout.
  */
 export function createOrderPageHandler(
-  deps: OrderPageDeps | (() => Promise<OrderPageDeps>),
+  deps: DepsOrLoader<OrderPageDeps>,
 ): (event: HttpEvent) => Promise<HttpResult> {
-  const loadDeps = initOnce(typeof deps === 'function' ? deps : async () => deps);
-  const view = httpEndpoint({ route: 'order-page', method: 'GET', loadDeps, handle: viewOrder, mapError });
+  // One load for both routes: they share a cold start.
+  const loaded = initOnce(loaderOf(deps));
+  const view = httpEndpoint({
+    route: 'order-page',
+    method: 'GET',
+    deps: loaded,
+    handle: viewOrder,
+    mapError,
+  });
   const correct = httpEndpoint({
     route: 'order-page-address',
     method: 'POST',
-    loadDeps,
+    deps: loaded,
     handle: correctAddress,
     mapError,
   });
