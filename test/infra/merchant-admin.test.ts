@@ -153,7 +153,7 @@ describe('MerchantAdmin', () => {
     expect(behaviors.map((b) => b.PathPattern)).toEqual(['/functions/v1/admin/*', '/functions/v1/*']);
   });
 
-  it('lets the admin function touch orders, requests, the settings item, the capacity days and client holds only, and query the two indexes', () => {
+  it('lets the admin function touch orders, requests, the settings item, cached forecasts, the capacity days and client holds only, and query the two indexes', () => {
     const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
     const dynamo = statementsOfRole(template, roleId).filter((s) =>
       JSON.stringify(s.Action).includes('dynamodb:'),
@@ -170,7 +170,9 @@ describe('MerchantAdmin', () => {
       expect.objectContaining({
         Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         Condition: {
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*', 'REQUEST#*', 'SETTINGS#shop'] },
+          'ForAllValues:StringLike': {
+            'dynamodb:LeadingKeys': ['ORDER#*', 'REQUEST#*', 'SETTINGS#shop', 'FORECAST#*'],
+          },
         },
       }),
       expect.objectContaining({ Action: 'dynamodb:Query' }),
