@@ -42,10 +42,10 @@ export const RECONCILE_EVERY = Duration.minutes(15);
 export const RECONCILER_TIMEOUT = Duration.minutes(5);
 
 /**
- * Reserved concurrency per function, when enabled with `reservedConcurrency` (21 in all; off by
+ * Reserved concurrency per function, when enabled with `reservedConcurrency` (26 in all; off by
  * default). The webhook gets the most so a flood of checkouts cannot starve it; the reconciler
  * gets one so runs never overlap. Lambda keeps 100 of the account's quota unreserved, so this
- * needs a quota of at least 121; new accounts start at 10 or 50 (docs/deploy.md).
+ * needs a quota of at least 126; new accounts start at 10 or 50 (docs/deploy.md).
  */
 export const RESERVED_CONCURRENCY = {
   createCheckout: 5,

@@ -85,7 +85,7 @@ describe('custom domain and options', () => {
   });
 
   it('runs the webhook in live mode when stripeLivemode is true', () => {
-    const { shopStatus: _noStripe, ...stripeFunctions } = stack.functions;
+    const { shopStatus: _noStripe, weatherNotice: _forecastOnly, ...stripeFunctions } = stack.functions;
     for (const shopFunction of Object.values(stripeFunctions)) {
       const variables = environmentOf(template, shopFunction);
       expect(variables.STRIPE_LIVEMODE).toBe('true');
@@ -96,8 +96,8 @@ describe('custom domain and options', () => {
     const shopFunctions = template.findResources('AWS::Lambda::Function', {
       Properties: { Runtime: 'nodejs24.x' },
     });
-    // The six shop functions (the admin API among them) and the origin-verify authorizer.
-    expect(Object.keys(shopFunctions)).toHaveLength(7);
+    // The seven shop functions (the admin API and the weather notice among them) and the origin-verify authorizer.
+    expect(Object.keys(shopFunctions)).toHaveLength(8);
     for (const resource of Object.values(shopFunctions)) {
       expect(resource.Properties.ReservedConcurrentExecutions).toBeUndefined();
     }

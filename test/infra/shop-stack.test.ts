@@ -104,7 +104,7 @@ describe('ShopStack', () => {
   });
 
   it('gives every function that calls Stripe the Stripe mode from config, so events of the other mode are rejected', () => {
-    const { shopStatus: _noStripe, ...stripeFunctions } = stack.functions;
+    const { shopStatus: _noStripe, weatherNotice: _forecastOnly, ...stripeFunctions } = stack.functions;
     for (const shopFunction of Object.values(stripeFunctions)) {
       const variables = environmentOf(template, shopFunction);
       expect(variables.STRIPE_LIVEMODE).toBe('false');
@@ -147,6 +147,8 @@ describe('ShopStack', () => {
         'ShopStatusLogGroupName',
         'AdminApiFunctionName',
         'AdminApiLogGroupName',
+        'WeatherNoticeFunctionName',
+        'WeatherNoticeLogGroupName',
         'AdminUserPoolId',
         'AdminClientId',
         'AdminSignInUrl',

@@ -125,7 +125,7 @@ describe('Website', () => {
             },
             ContentSecurityPolicy: {
               ContentSecurityPolicy: Match.stringLikeRegexp(
-                `style-src 'self' ${FAKE_STYLE_HASH} ${PACKING_SLIPS_HASH};`.replace(/[+/]/g, '\\$&'),
+                `style-src 'self' ${PACKING_SLIPS_HASH} ${FAKE_STYLE_HASH};`.replace(/[+/]/g, '\\$&'),
               ),
               Override: true,
             },
@@ -146,8 +146,8 @@ describe('Website', () => {
         [
           "default-src 'self'",
           "script-src 'self'",
-          // The build's inlined stylesheet, and the packing slips' (opened by the admin page).
-          `style-src 'self' ${FAKE_STYLE_HASH} ${PACKING_SLIPS_HASH}`,
+          // The packing slips' stylesheet (opened by the admin page) and the build's inlined one, sorted.
+          `style-src 'self' ${PACKING_SLIPS_HASH} ${FAKE_STYLE_HASH}`,
           // Every image is a file of the build (Vite's assetsInlineLimit is 0): no data: URLs.
           "img-src 'self'",
           "font-src 'self'",
