@@ -14,11 +14,22 @@ describe('the dispatch postcode, from the seller address', () => {
 });
 
 describe('the forecast settings', () => {
-  it('need the forecast API address; the key is a secret id, optional', () => {
-    expect(parseEnv(forecastEnvSchema, { FORECAST_API_URL: 'https://api.open-meteo.com' })).toEqual({
+  it("take the forecast API address, Open-Meteo's free endpoint when unset; the key is a secret id, optional", () => {
+    expect(
+      parseEnv(forecastEnvSchema, {
+        FORECAST_API_URL: 'https://customer-api.open-meteo.com',
+        FORECAST_API_KEY_SECRET_ID: 'shop/forecast',
+      }),
+    ).toEqual({
+      FORECAST_API_URL: 'https://customer-api.open-meteo.com',
+      FORECAST_API_KEY_SECRET_ID: 'shop/forecast',
+    });
+    expect(parseEnv(forecastEnvSchema, {})).toEqual({
       FORECAST_API_URL: 'https://api.open-meteo.com',
       FORECAST_API_KEY_SECRET_ID: undefined,
     });
-    expect(() => parseEnv(forecastEnvSchema, {})).toThrow(/FORECAST_API_URL/);
+    expect(() => parseEnv(forecastEnvSchema, { FORECAST_API_URL: 'ftp://forecast.test' })).toThrow(
+      /FORECAST_API_URL/,
+    );
   });
 });
