@@ -2,11 +2,11 @@
  * `npm run rehearse`: the shop as AWS will run it, on this machine. Synthesises the dev stage as
  * `cdk deploy` would (or serves `--assembly DIR` as it is) and serves it on `npm start`'s ports.
  */
-import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startRehearsal } from './rehearsal';
+import { cachedStage } from './synth';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -14,7 +14,8 @@ const USAGE = `Usage: npm run rehearse [-- --assembly DIR] [-- --stage STAGE]
 
 Serves the shop from a synthesised cloud assembly: the site and CloudFront's behaviours, the HTTP
 API's routes and authorizers, each function's bundle with its template environment, and every AWS
-call checked against the function's role. Without --assembly, synthesises the stage into cdk.out.`;
+call checked against the function's role. Without --assembly, synthesises the stage into
+.cache/rehearse/ (reused while infra/, lambdas/, shared/, web/ and package-lock.json are unchanged).`;
 
 const { values } = parseArgs({
   options: {
@@ -41,29 +42,15 @@ const env = z
   .parse(process.env);
 
 const stage = values.stage;
-let assemblyDir = values.assembly === undefined ? undefined : resolve(values.assembly);
-if (assemblyDir === undefined) {
-  assemblyDir = resolve('cdk.out');
-  console.log(`Synthesising the ${stage} stage into ${assemblyDir} ...`);
-  execFileSync(
-    'npx',
-    [
-      'cdk',
-      'synth',
-      '--quiet',
-      '--no-notices',
-      '--no-version-reporting',
-      '-c',
-      `stage=${stage}`,
-      '-o',
-      assemblyDir,
-    ],
-    {
-      stdio: 'inherit',
-      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: 'true' },
-    },
-  );
-}
+const assemblyDir =
+  values.assembly === undefined
+    ? (
+        await cachedStage(stage, (line) => console.log(line)).catch((error: unknown) => {
+          console.error(error instanceof Error ? error.message : String(error));
+          process.exit(1);
+        })
+      ).dir
+    : resolve(values.assembly);
 
 const rehearsal = await startRehearsal({
   assemblyDir,

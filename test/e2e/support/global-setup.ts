@@ -1,10 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startLocalShop } from '../../../local/local-shop';
 import { startRehearsal } from '../../../local/rehearse/rehearsal';
-import { synthesiseStage } from '../../../local/rehearse/synth';
+import { cachedStage } from '../../../local/rehearse/synth';
 import { STACK_ENV } from './stack';
 
 /**
@@ -47,13 +46,10 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
 
 async function rehearse(): Promise<() => Promise<void>> {
   let assemblyDir = process.env.REHEARSE_ASSEMBLY;
-  let synthesised: string | undefined;
   if (!assemblyDir) {
-    synthesised = mkdtempSync(join(tmpdir(), 'rehearse-e2e-'));
     const started = Date.now();
-    await synthesiseStage('dev', synthesised);
-    console.log(`  [rehearsal] dev stage synthesised in ${Math.round((Date.now() - started) / 1000)} s`);
-    assemblyDir = synthesised;
+    assemblyDir = (await cachedStage('dev')).dir;
+    console.log(`  [rehearsal] dev stage ready in ${Math.round((Date.now() - started) / 1000)} s`);
   }
   const denied: string[] = [];
   const started = Date.now();
@@ -79,7 +75,6 @@ async function rehearse(): Promise<() => Promise<void>> {
   process.env[STACK_ENV.merchantEmail] = rehearsal.merchantEmail;
   return async () => {
     await rehearsal.close();
-    if (synthesised) rmSync(synthesised, { recursive: true, force: true });
     // A call a role does not allow would fail in AWS: the run fails with it, even if the page coped.
     if (denied.length > 0) throw new Error(`The rehearsal refused calls:\n${denied.join('\n')}`);
   };
