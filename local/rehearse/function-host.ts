@@ -22,6 +22,8 @@ export interface FunctionSpec {
   handler: string;
   /** Exactly the environment the function gets: the template's, resolved, plus what the runtime sets. */
   env: Readonly<Record<string, string>>;
+  /** The template's Timeout: what the handler's context.getRemainingTimeInMillis() counts down from. */
+  timeoutSeconds: number;
 }
 
 export interface RunningFunction {
@@ -129,7 +131,7 @@ export async function startFunction(
       const id = nextId++;
       return new Promise((done, fail) => {
         pending.set(id, { done, fail });
-        child.send({ id, event, functionName: spec.name });
+        child.send({ id, event, functionName: spec.name, timeoutMs: spec.timeoutSeconds * 1000 });
       });
     },
     close() {

@@ -38,6 +38,8 @@ const env = z
     LOCAL_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(8010),
     // The template's extension port (2773) unless moved, e.g. for browser tests beside another rehearsal.
     REHEARSAL_EXTENSION_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    // Schedules' run-now (POST /__rehearse/schedules/<rule>/run), on 127.0.0.1 only.
+    REHEARSAL_CONTROL_PORT: z.coerce.number().int().min(0).max(65535).default(8020),
   })
   .parse(process.env);
 
@@ -61,6 +63,7 @@ const rehearsal = await startRehearsal({
   simulatorPort: env.STRIPE_SIMULATOR_PORT,
   identityProviderPort: env.LOCAL_IDP_PORT,
   extensionPort: env.REHEARSAL_EXTENSION_PORT,
+  controlPort: env.REHEARSAL_CONTROL_PORT,
   log: (line) => console.log(`  ${line}`),
 }).catch((error: unknown) => {
   console.error(`Could not start the rehearsal: ${error instanceof Error ? error.message : String(error)}`);
@@ -73,6 +76,7 @@ Live Aquatics, rehearsed from ${assemblyDir}:
   Stripe Checkout          ${rehearsal.simulator.url} (simulator: pay with 4242 4242 4242 4242)
   SES inbox                ${rehearsal.sesUrl}
   Admin                    ${rehearsal.url}/admin (sign in at ${rehearsal.identityProvider.url})
+  Schedules, run now       curl -X POST ${rehearsal.controlUrl}/__rehearse/schedules/<rule>/run
 Press Ctrl+C to stop.
 `);
 
