@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FullConfig } from '@playwright/test';
+import { weatherKnownFrom } from '../../../lambdas/domain/weather/weather-check';
+import { startForecastStandIn } from '../../../local/forecast-stand-in';
 import { startLocalShop } from '../../../local/local-shop';
 import { startRehearsal } from '../../../local/rehearse/rehearsal';
 import { cachedStage } from '../../../local/rehearse/synth';
+import { firstComingDispatchDay } from '../../../shared/dispatch';
 import { STACK_ENV } from './stack';
 
 /**
@@ -23,6 +26,12 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   if (!existsSync(resolve(webRoot, 'index.html'))) {
     throw new Error('No web build in dist/web: run `npm run test:e2e`, which builds it first.');
   }
+  // The weather check on the evening it first knows the coming dispatch day, when the run is
+  // earlier in the week (LOCAL_WEATHER_NOW's option): only the weather runs on this clock.
+  const now = new Date();
+  const knownFrom = weatherKnownFrom(firstComingDispatchDay(now));
+  const weatherNow = now < knownFrom ? new Date(knownFrom.getTime() + 30 * 60_000) : undefined;
+  const forecast = await startForecastStandIn(0, () => weatherNow ?? new Date());
   const shop = await startLocalShop({
     port: 0,
     dynamoPort: 0,
@@ -34,6 +43,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     log: (line) => {
       if (process.env.E2E_LOG_STACK) console.log(`  [shop] ${line}`);
     },
+    forecastUrl: forecast.url,
+    weatherNow,
   });
   process.env[STACK_ENV.shop] = shop.url;
   process.env[STACK_ENV.dynamo] = shop.dynamoUrl;
@@ -41,7 +52,12 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   process.env[STACK_ENV.simulator] = shop.simulator?.url ?? '';
   process.env[STACK_ENV.table] = 'live-aquatics-orders';
   process.env[STACK_ENV.merchantEmail] = 'merchant@live-aquatics.test';
-  return () => shop.close();
+  process.env[STACK_ENV.forecast] = forecast.url;
+  process.env[STACK_ENV.weatherNow] = weatherNow?.toISOString() ?? '';
+  return async () => {
+    await shop.close();
+    await forecast.close();
+  };
 }
 
 async function rehearse(): Promise<() => Promise<void>> {
