@@ -73,6 +73,12 @@ export interface LocalShop {
   close(): Promise<void>;
 }
 
+/**
+ * The local shop's order-page secret (ADR 0037), when ORDER_PAGE_SECRET gives none: known to all,
+ * so a link from a local email opens only a local order. Exported for tests that seal a link themselves.
+ */
+export const LOCAL_ORDER_PAGE_SECRET = 'local-order-page-secret-known-to-all-not-for-any-real-shop';
+
 /** Local-only values: none of them is a secret, and none is ever used outside this machine. */
 const LOCAL = {
   region: 'eu-west-2',
@@ -80,6 +86,7 @@ const LOCAL = {
   simulatorSecretKey: 'sk_test_local_simulator',
   simulatorWebhookSecret: 'whsec_local_simulator',
   /** Seals the order pages' links (ADR 0037): fixed, so a link from a local email still opens after a restart. */
+  orderPageSecret: LOCAL_ORDER_PAGE_SECRET,
 } as const;
 
 function listen(server: Server, part: string, port: number, host?: string): Promise<number> {
@@ -213,9 +220,9 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
         : LOCAL.simulatorWebhookSecret,
       ...(simulator && { STRIPE_API_BASE: simulator.url }),
       ORDERS_TABLE_NAME: LOCAL.tableName,
-      // The order page's web screen is not built yet (issue 32): emails carry no link to it unless
-      // ORDER_PAGE_SECRET is set, so a customer of the local shop never follows a link to a 404.
-      ORDER_PAGE_SECRET: process.env.ORDER_PAGE_SECRET ?? '',
+      // The order page (/order/<token>): every local email links to it. ORDER_PAGE_SECRET= (empty)
+      // turns the links off, as a stage without the secret has none.
+      ORDER_PAGE_SECRET: process.env.ORDER_PAGE_SECRET ?? LOCAL.orderPageSecret,
       DYNAMODB_ENDPOINT: dynamoUrl,
       SES_ENDPOINT: sesUrl,
       AWS_REGION: LOCAL.region,

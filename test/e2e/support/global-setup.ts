@@ -1,12 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { weatherKnownFrom } from '../../../lambdas/domain/weather/weather-check';
 import { startForecastStandIn } from '../../../local/forecast-stand-in';
 import { startLocalShop } from '../../../local/local-shop';
 import { startRehearsal } from '../../../local/rehearse/rehearsal';
-import { synthesiseStage } from '../../../local/rehearse/synth';
+import { cachedStage } from '../../../local/rehearse/synth';
 import { firstComingDispatchDay } from '../../../shared/dispatch';
 import { STACK_ENV } from './stack';
 
@@ -63,13 +62,10 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
 
 async function rehearse(): Promise<() => Promise<void>> {
   let assemblyDir = process.env.REHEARSE_ASSEMBLY;
-  let synthesised: string | undefined;
   if (!assemblyDir) {
-    synthesised = mkdtempSync(join(tmpdir(), 'rehearse-e2e-'));
     const started = Date.now();
-    await synthesiseStage('dev', synthesised);
-    console.log(`  [rehearsal] dev stage synthesised in ${Math.round((Date.now() - started) / 1000)} s`);
-    assemblyDir = synthesised;
+    assemblyDir = (await cachedStage('dev')).dir;
+    console.log(`  [rehearsal] dev stage ready in ${Math.round((Date.now() - started) / 1000)} s`);
   }
   const denied: string[] = [];
   const started = Date.now();
@@ -83,7 +79,7 @@ async function rehearse(): Promise<() => Promise<void>> {
     extensionPort: 0,
     log: (line) => {
       if (line.includes('AccessDenied')) denied.push(line);
-      if (process.env.E2E_LOG_STACK) console.log(`  [rehearsal] ${line}`);
+      if (process.env.E2E_LOG_STACK || line.includes('AccessDenied')) console.log(`  [rehearsal] ${line}`);
     },
   });
   console.log(`  [rehearsal] serving in ${Math.round((Date.now() - started) / 1000)} s at ${rehearsal.url}`);
@@ -93,9 +89,11 @@ async function rehearse(): Promise<() => Promise<void>> {
   process.env[STACK_ENV.simulator] = rehearsal.simulator.url;
   process.env[STACK_ENV.table] = rehearsal.ordersTableName;
   process.env[STACK_ENV.merchantEmail] = rehearsal.merchantEmail;
+  process.env[STACK_ENV.forecast] = rehearsal.forecastUrl;
+  // The bundles run on the real clock, as in Lambda (playwright.rehearse.config.ts skips weather.spec when it needs another).
+  process.env[STACK_ENV.weatherNow] = '';
   return async () => {
     await rehearsal.close();
-    if (synthesised) rmSync(synthesised, { recursive: true, force: true });
     // A call a role does not allow would fail in AWS: the run fails with it, even if the page coped.
     if (denied.length > 0) throw new Error(`The rehearsal refused calls:\n${denied.join('\n')}`);
   };
