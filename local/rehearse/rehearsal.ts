@@ -45,6 +45,12 @@ export interface RehearsalOptions {
   adminUsers?: readonly LocalUser[];
   /** The control port (schedules' run-now); 0 or undefined picks a free one. */
   controlPort?: number;
+  /**
+   * The viewer address CloudFront passes: the socket's (default), or one of its own per connection
+   * (the browser suite: its tests are different customers, all from 127.0.0.1, and one address
+   * would hold the suite's every checkout against the per-client limit of open holds).
+   */
+  viewerPerConnection?: boolean;
   /** The Open-Meteo stand-in's port (`npm start`'s LOCAL_FORECAST_PORT); 0 or undefined picks a free one. */
   forecastPort?: number;
   log: (line: string) => void;
@@ -293,7 +299,11 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
           return;
         }
         if (behaviour?.origin.api) {
-          const viewer = `${req.socket.remoteAddress ?? '127.0.0.1'}:${req.socket.remotePort ?? 0}`;
+          const port = req.socket.remotePort ?? 0;
+          const address = options.viewerPerConnection
+            ? `198.51.100.${port % 250}` // TEST-NET-2: addresses that are nobody's
+            : (req.socket.remoteAddress ?? '127.0.0.1');
+          const viewer = `${address}:${port}`;
           const status = await serveApi(req, res, {
             ...behaviour.origin.headers,
             'cloudfront-viewer-address': viewer,

@@ -77,6 +77,7 @@ async function rehearse(): Promise<() => Promise<void>> {
     simulatorPort: 0,
     identityProviderPort: 0,
     extensionPort: 0,
+    viewerPerConnection: true,
     log: (line) => {
       if (line.includes('AccessDenied')) denied.push(line);
       if (process.env.E2E_LOG_STACK || line.includes('AccessDenied')) console.log(`  [rehearsal] ${line}`);

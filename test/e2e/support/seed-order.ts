@@ -13,8 +13,6 @@ import { addDays, type IsoDate } from '../../../shared/dispatch';
 import { quoteOrder } from '../../../shared/pricing';
 import type { Stack } from './fixtures';
 
-const TABLE_NAME = 'live-aquatics-orders';
-
 /**
  * A paid order of 3 bottles written as fulfilment writes it (no Stripe payment behind it), for the
  * next dispatch day; returns its reference and that day.
@@ -41,7 +39,7 @@ export async function seedOrder(
   );
   const stored = Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined));
   await DynamoDBDocumentClient.from(stack.dynamo).send(
-    new PutCommand({ TableName: TABLE_NAME, Item: stored }),
+    new PutCommand({ TableName: stack.tableName, Item: stored }),
   );
   return { reference: sessionId.slice(-12), dispatchDate: item.dispatchDate };
 }
