@@ -80,7 +80,7 @@ export async function seedOrderWithPage(
   };
   const stored = Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined));
   await DynamoDBDocumentClient.from(stack.dynamo).send(
-    new PutCommand({ TableName: TABLE_NAME, Item: stored }),
+    new PutCommand({ TableName: stack.tableName, Item: stored }),
   );
   const token = orderPageToken(sessionId, pageKey, orderPageKeys(LOCAL_ORDER_PAGE_SECRET));
   return { reference: mapped.reference, token };
