@@ -39,6 +39,7 @@ const env = z
     // The template's extension port (2773) unless moved, e.g. for browser tests beside another rehearsal.
     REHEARSAL_EXTENSION_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     // Schedules' run-now (POST /__rehearse/schedules/<rule>/run), on 127.0.0.1 only.
+    LOCAL_FORECAST_PORT: z.coerce.number().int().min(0).max(65535).default(4012),
     REHEARSAL_CONTROL_PORT: z.coerce.number().int().min(0).max(65535).default(8020),
   })
   .parse(process.env);
@@ -64,6 +65,7 @@ const rehearsal = await startRehearsal({
   identityProviderPort: env.LOCAL_IDP_PORT,
   extensionPort: env.REHEARSAL_EXTENSION_PORT,
   controlPort: env.REHEARSAL_CONTROL_PORT,
+  forecastPort: env.LOCAL_FORECAST_PORT,
   log: (line) => console.log(`  ${line}`),
 }).catch((error: unknown) => {
   console.error(`Could not start the rehearsal: ${error instanceof Error ? error.message : String(error)}`);

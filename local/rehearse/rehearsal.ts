@@ -7,6 +7,7 @@ import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from
 import dynalite from 'dynalite';
 import { z } from 'zod';
 import { ADMIN_CONFIG_PATH, adminConfigSchema } from '../../shared/admin-config';
+import { startForecastStandIn } from '../forecast-stand-in';
 import { LOCAL_MERCHANT, type LocalUser, startIdentityProvider } from '../identity-provider';
 import { portMessage, startSesLocal } from '../ses-local';
 import { createStaticSite } from '../static-site';
@@ -44,6 +45,14 @@ export interface RehearsalOptions {
   adminUsers?: readonly LocalUser[];
   /** The control port (schedules' run-now); 0 or undefined picks a free one. */
   controlPort?: number;
+  /**
+   * The viewer address CloudFront passes: the socket's (default), or one of its own per connection
+   * (the browser suite: its tests are different customers, all from 127.0.0.1, and one address
+   * would hold the suite's every checkout against the per-client limit of open holds).
+   */
+  viewerPerConnection?: boolean;
+  /** The Open-Meteo stand-in's port (`npm start`'s LOCAL_FORECAST_PORT); 0 or undefined picks a free one. */
+  forecastPort?: number;
   log: (line: string) => void;
 }
 
@@ -60,6 +69,8 @@ export interface Rehearsal {
   merchantEmail: string;
   /** The control port (schedules' run-now): see schedules.ts. */
   controlUrl: string;
+  /** The Open-Meteo stand-in the functions' FORECAST_API_URL points at (POST /__set sets a place's day). */
+  forecastUrl: string;
   /** The template's scheduled rules and their target functions. */
   schedules: readonly Schedule[];
   /** Runs a rule's target now (logical id, or its construct part), as EventBridge would at its next tick. */
@@ -203,6 +214,10 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     });
     closers.push(() => simulator.close());
 
+    // Open-Meteo, as the simulator is Stripe: this machine has no network, and tests set the weather.
+    const forecast = await startForecastStandIn(options.forecastPort ?? 0);
+    closers.push(() => forecast.close());
+
     const gate: AwsGate = await startAwsGate({
       assembly,
       dynamoUrl,
@@ -230,6 +245,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
         // The distribution's domain is this server: what https://<distribution> is on this machine.
         env[name] = assembly.resolveString(app, value).replace('https://{{rehearsal:site-domain}}', url);
       }
+      if (env.FORECAST_API_URL !== undefined) env.FORECAST_API_URL = forecast.url;
       const roleId = mentionedIds(props.Role)[0] ?? id;
       specs.push({
         name: id,
@@ -283,7 +299,11 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
           return;
         }
         if (behaviour?.origin.api) {
-          const viewer = `${req.socket.remoteAddress ?? '127.0.0.1'}:${req.socket.remotePort ?? 0}`;
+          const port = req.socket.remotePort ?? 0;
+          const address = options.viewerPerConnection
+            ? `198.51.100.${port % 250}` // TEST-NET-2: addresses that are nobody's
+            : (req.socket.remoteAddress ?? '127.0.0.1');
+          const viewer = `${address}:${port}`;
           const status = await serveApi(req, res, {
             ...behaviour.origin.headers,
             'cloudfront-viewer-address': viewer,
@@ -353,6 +373,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       ordersTableName: assembly.resolveString(app, assembly.app.template.Outputs.OrdersTableName?.Value),
       merchantEmail: specs.map((spec) => spec.env.MERCHANT_EMAIL).find((email) => email !== undefined) ?? '',
       controlUrl: control.url,
+      forecastUrl: forecast.url,
       schedules,
       runSchedule: (name) => {
         const schedule = findSchedule(schedules, name);

@@ -77,9 +77,10 @@ async function rehearse(): Promise<() => Promise<void>> {
     simulatorPort: 0,
     identityProviderPort: 0,
     extensionPort: 0,
+    viewerPerConnection: true,
     log: (line) => {
       if (line.includes('AccessDenied')) denied.push(line);
-      if (process.env.E2E_LOG_STACK) console.log(`  [rehearsal] ${line}`);
+      if (process.env.E2E_LOG_STACK || line.includes('AccessDenied')) console.log(`  [rehearsal] ${line}`);
     },
   });
   console.log(`  [rehearsal] serving in ${Math.round((Date.now() - started) / 1000)} s at ${rehearsal.url}`);
@@ -89,6 +90,9 @@ async function rehearse(): Promise<() => Promise<void>> {
   process.env[STACK_ENV.simulator] = rehearsal.simulator.url;
   process.env[STACK_ENV.table] = rehearsal.ordersTableName;
   process.env[STACK_ENV.merchantEmail] = rehearsal.merchantEmail;
+  process.env[STACK_ENV.forecast] = rehearsal.forecastUrl;
+  // The bundles run on the real clock, as in Lambda (playwright.rehearse.config.ts skips weather.spec when it needs another).
+  process.env[STACK_ENV.weatherNow] = '';
   return async () => {
     await rehearsal.close();
     // A call a role does not allow would fail in AWS: the run fails with it, even if the page coped.
