@@ -130,6 +130,16 @@ export function originValueFromEnv(env: Env): (() => Promise<string>) | undefine
 export interface AdminWeatherDeps {
   forecast: ForecastSource;
   dispatchPostcode: string | undefined;
+  /**
+   * The weather check's own clock, when not the shop's: only the local shop sets it
+   * (LOCAL_WEATHER_NOW), so the check can be seen on any day of the week; never set in Lambda.
+   */
+  weatherNow?: (() => Date) | undefined;
+}
+
+/** The weather check's deps: the shop's, on the weather clock when one is set. */
+function weatherDeps(deps: Deps): Deps {
+  return deps.weatherNow === undefined ? deps : { ...deps, now: deps.weatherNow };
 }
 
 /** The clients and settings the operator's actions need, from the environment: once per cold start. */
@@ -379,14 +389,16 @@ const delayOrders: Handle = async ({ event, deps }, actor) => {
  */
 const getWeather: Handle = async ({ event, deps }) => {
   const query = parseQuery(adminDispatchDayQuerySchema, event);
-  const day = query.date === undefined ? comingWeatherDay(deps.now()) : packingDay(query.date);
-  return json(200, weatherView(await checkWeather(day, deps)) satisfies AdminWeatherResponse);
+  const weather = weatherDeps(deps);
+  const day = query.date === undefined ? comingWeatherDay(weather.now()) : packingDay(query.date);
+  return json(200, weatherView(await checkWeather(day, weather)) satisfies AdminWeatherResponse);
 };
 
 /** `POST orders/delay-at-risk`: just the day's orders at risk moved, through delay's own path. */
 const delayAtRisk: Handle = async ({ event, deps }, actor) => {
   const body = parseBody(adminDelayAtRiskSchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, delayView(await delayOrdersAtRisk(body.date, actor, deps), deps.now()));
+  const delayed = await delayOrdersAtRisk(body.date, actor, deps, weatherDeps(deps).now);
+  return json(200, delayView(delayed, deps.now()));
 };
 
 const refund: Handle = async ({ event, deps }, actor) => {
