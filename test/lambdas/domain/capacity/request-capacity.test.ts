@@ -127,6 +127,29 @@ describe('holdForPaymentLink', () => {
     expect((await store.read(tuesday)).taken).toBe(0);
   });
 
+  it('a link expiring the very second the request’s hold lapses, its day closed: held on the next day only', async () => {
+    const store = makeStore();
+    const [monday, tuesday] = freshDays();
+    const request = {
+      reference: 'R0123456789A',
+      bottles: 2,
+      dispatchDate: monday,
+      holdsUntil: new Date(LINK_EXPIRES * 1000).toISOString(),
+    };
+    await reserveBottles(store, { from: monday, hold: requestHold(request), capacity: undefined });
+
+    const link = await holdForPaymentLink(store, request, {
+      expiresAt: LINK_EXPIRES,
+      earliest: tuesday,
+      capacity: undefined,
+      now: NOW,
+    });
+
+    expect(link.date).toBe(tuesday);
+    expect(await store.read(monday)).toMatchObject({ taken: 0, holds: new Set() });
+    expect([...(await store.read(tuesday)).holds]).toEqual([linkHoldId(2)]);
+  });
+
   it('never moves a lapsed hold: it is given back and the link reserves afresh', async () => {
     const store = makeStore();
     const [monday] = freshDays();
