@@ -6,7 +6,12 @@ import type { ShopConfig } from './config';
 import { ShopEmail } from './constructs/email';
 import { AlarmTopic } from './constructs/monitoring';
 import { OrdersTable } from './constructs/orders-table';
-import { STRIPE_SECRETS, type StripeSecretName, StripeSecrets } from './constructs/secrets';
+import {
+  ForecastKeySecret,
+  STRIPE_SECRETS,
+  type StripeSecretName,
+  StripeSecrets,
+} from './constructs/secrets';
 
 /** Props of {@link ShopDataStack}. */
 export interface ShopDataStackProps extends StackProps {
@@ -20,6 +25,9 @@ export const STRIPE_SECRET_OUTPUT_KEYS: Readonly<Record<StripeSecretName, string
   webhookSigningSecret: 'StripeWebhookSigningSecretName',
 };
 
+/** Output key of the Open-Meteo key's secret name, read by `npm run setup`, which stores the key there. */
+export const FORECAST_KEY_OUTPUT_KEY = 'OpenMeteoKeySecretName';
+
 /**
  * Everything of a stage that holds state or must not be recreated: the orders table, the Stripe
  * secrets, the SES identities and configuration set, the alarm topic (its email subscription is
@@ -29,6 +37,7 @@ export const STRIPE_SECRET_OUTPUT_KEYS: Readonly<Record<StripeSecretName, string
 export class ShopDataStack extends Stack {
   readonly orders: OrdersTable;
   readonly stripeSecrets: StripeSecrets;
+  readonly forecastKey: ForecastKeySecret;
   readonly email: ShopEmail;
   readonly alarms: AlarmTopic;
   readonly hostedZone: IPublicHostedZone | undefined;
@@ -51,6 +60,7 @@ export class ShopDataStack extends Stack {
       alarmEmail: config.alarmEmail ?? config.merchantEmail,
     });
     this.stripeSecrets = new StripeSecrets(this, 'StripeSecrets', { stage: config.stage });
+    this.forecastKey = new ForecastKeySecret(this, 'ForecastKey', { stage: config.stage });
     this.email = new ShopEmail(this, 'Email', {
       identityMode: config.sesIdentity,
       senderEmail: config.senderEmail,
@@ -62,7 +72,7 @@ export class ShopDataStack extends Stack {
     // Created last: if anything else in a first deploy fails (an SES identity that already
     // exists, say), CloudFormation has not started the table, so the rollback never meets its
     // deletion protection.
-    this.orders.node.addDependency(this.email, this.stripeSecrets, this.alarms);
+    this.orders.node.addDependency(this.email, this.stripeSecrets, this.forecastKey, this.alarms);
 
     new CfnBudget(this, 'CostBudget', {
       budget: {
@@ -91,6 +101,11 @@ export class ShopDataStack extends Stack {
         description: `Holds {"${STRIPE_SECRETS[name].jsonKey}": "${STRIPE_SECRETS[name].example}"}, stored by npm run setup -- --stage <stage>`,
       });
     }
+    new CfnOutput(this, FORECAST_KEY_OUTPUT_KEY, {
+      value: this.forecastKey.secret.secretName,
+      description:
+        'Holds {"openMeteoApiKey": "<key, or empty for the free endpoint>"}, stored by npm run setup -- --stage <stage>',
+    });
     new CfnOutput(this, 'OrdersTableName', { value: this.orders.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarms.topic.topicArn,

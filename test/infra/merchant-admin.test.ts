@@ -180,7 +180,7 @@ describe('MerchantAdmin', () => {
     expect(JSON.stringify(dynamo[3]?.Resource)).toContain('/index/byDispatchDate');
   });
 
-  it('lets the admin function read exactly two secrets: the fulfilment key and the origin-verify value', () => {
+  it('lets the admin function read exactly three secrets: the fulfilment key, the origin-verify value and Open-Meteo’s key', () => {
     const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
 
     const secrets = statementsOfRole(template, roleId).filter((s) =>
@@ -195,6 +195,8 @@ describe('MerchantAdmin', () => {
         Effect: 'Allow',
         Action: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
         Resource: [
+          // The weather check's forecasts, with the commercial key when setup stored one.
+          fromDataStack(data, { Ref: 'ForecastKeyOpenMeteoKey80CFEFAF' }),
           fromDataStack(data, { Ref: 'StripeSecretsStripeFulfilmentKey197039D3' }),
           { Ref: 'OriginVerifySecret1DED2FB3' },
         ],

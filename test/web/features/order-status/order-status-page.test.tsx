@@ -124,6 +124,15 @@ describe('the order page, /order/<token>', () => {
     expect(screen.getByRole('main')).toHaveTextContent('Error 404Oops! Page not foundReturn to Home');
   });
 
+  it('a token with a malformed escape is asked about as it stands, and refused like any other', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const fetchMock = stubFetch(jsonResponse({ error: 'Not found.' }, 404));
+    renderApp('/order/abc%E0');
+
+    expect(await screen.findByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
+    expect(requestOf(fetchMock).url).toBe('https://api.shop.test/functions/v1/order-page?token=abc%25E0');
+  });
+
   it('says so in words when the order cannot be loaded, and tries again on request', async () => {
     stubFetch(jsonResponse({ error: 'Something went wrong.' }, 500), jsonResponse(paidView()));
     const { user } = renderApp(`/order/${TOKEN}`);

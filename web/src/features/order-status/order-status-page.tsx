@@ -17,7 +17,8 @@ const PREFIX = paths.order.slice(0, paths.order.indexOf(':'));
 export function OrderStatusPage() {
   // useLocation, not useParams: react-router's parts any page uses sit in the first-load chunk.
   const { pathname } = useLocation();
-  const token = decodeURIComponent(pathname.slice(PREFIX.length));
+  // As it stands: a token is base64url, and a malformed escape must reach the API's 404, not throw here.
+  const token = pathname.slice(PREFIX.length);
   // A new key asks the API again from "loading": on "Try again", and for another token.
   const [attempt, setAttempt] = useState(0);
   return (
