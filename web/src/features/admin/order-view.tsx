@@ -20,7 +20,7 @@ export function OrderView({ api, reference }: { api: AdminApi; reference: string
   const [loaded, setLoaded] = useState<Loaded>(undefined);
   useEffect(() => {
     let active = true;
-    void api.record(reference).then((answer) => {
+    void api.order({ reference }).then((answer) => {
       if (active) setLoaded(answer.ok ? { record: answer.value.record } : { failed: answer.message });
     });
     return () => {
@@ -345,7 +345,7 @@ function AddressForm({ api, order, onUpdate }: RecordSectionProps<AdminOrderView
   const reference = formatReference(order.reference);
   const save = async () => {
     const answer = await action.run(
-      () => api.correctAddress({ reference: order.reference, address, postcode, phone }),
+      () => api.address({ reference: order.reference, address, postcode, phone }),
       (result) =>
         result.changed
           ? `Delivery details of ${reference} corrected. ${result.email === 'not-due' ? '' : emailWording(result.email, 'Confirmation', result.record.customerEmail)}`
@@ -406,12 +406,12 @@ function RequestActions({ api, order: request, onUpdate }: RecordSectionProps<Ad
   const action = useAdminAction();
   const reference = formatReference(request.reference);
   const reload = async () => {
-    const answer = await api.record(request.reference);
+    const answer = await api.order({ reference: request.reference });
     if (answer.ok) onUpdate(answer.value.record);
   };
   const sendLink = async () => {
     const answer = await action.run(
-      () => api.requestPayment(request.reference),
+      () => api.requestPayment({ reference: request.reference }),
       (result) =>
         `Payment link for ${reference} ${result.changed ? 'made' : 'already made'}, valid until ${formatInstant(result.expiresAt)}. ${emailWording(result.email, 'Payment link', request.customerEmail)}`,
     );
@@ -419,7 +419,7 @@ function RequestActions({ api, order: request, onUpdate }: RecordSectionProps<Ad
   };
   const decline = async () => {
     const answer = await action.run(
-      () => api.decline(request.reference),
+      () => api.decline({ reference: request.reference }),
       (result) =>
         `${reference} ${result.changed ? 'declined' : 'was already declined'}. ${emailWording(result.email, 'Decline', request.customerEmail)}`,
     );
