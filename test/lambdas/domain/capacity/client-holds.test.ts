@@ -109,11 +109,16 @@ describe('countClientHold', () => {
     await count(who, checkoutHold('same', NOW_S + 600));
     await count(who, checkoutHold('same', NOW_S + 1200));
     await count(who, checkoutHold('same', NOW_S + 1800, 6));
+    await count(who, checkoutHold('twelve', NOW_S + 600, 12));
+    await count(who, checkoutHold('twelve', NOW_S + 1200, 12));
 
     const [viewerKey] = clientHoldKeys(who);
     expect(await itemOf(viewerKey ?? '')).toMatchObject({
-      holds: new Set([`${DAY}/${checkoutHold('same', NOW_S + 600)}`]),
-      version: 1,
+      holds: new Set([
+        `${DAY}/${checkoutHold('same', NOW_S + 600)}`,
+        `${DAY}/${checkoutHold('twelve', NOW_S + 600, 12)}`,
+      ]),
+      version: 2,
     });
   });
 
@@ -121,6 +126,7 @@ describe('countClientHold', () => {
     const who = client(false);
     await count(who, 'rR0A1B2C3D4E5:3');
     await count(who, 'rR0A1B2C3D4E5:3');
+    await count(who, 'rR0A1B2C3D4E5:6');
 
     const [emailKey] = clientHoldKeys(who);
     expect(await itemOf(emailKey ?? '')).toMatchObject({
@@ -181,13 +187,17 @@ describe('countClientHold', () => {
     ).rejects.toThrow(TooManyOpenHoldsError);
   });
 
-  it('ignores an entry without a day (a hand edit) and counts on', async () => {
+  it('ignores an entry without a day (a hand edit), even one naming the same attempt, and counts on', async () => {
     const who = client(false);
     const [emailKey = ''] = clientHoldKeys(who);
     await standIns.inspector.send(
       new PutCommand({
         TableName: standIns.tableName,
-        Item: { pk: emailKey, holds: new Set(['no-day-here', `${DAY}/${checkoutHold('kept')}`]), version: 4 },
+        Item: {
+          pk: emailKey,
+          holds: new Set([checkoutHold('added', NOW_S + 60), `${DAY}/${checkoutHold('kept')}`]),
+          version: 4,
+        },
       }),
     );
 

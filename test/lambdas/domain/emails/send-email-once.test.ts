@@ -57,10 +57,14 @@ describe('sendOnce: a pending email', () => {
   it('is sent once and recorded sent with when and the message id; a second run sends nothing', async () => {
     const pk = await item({ status: 'declined', declineEmailState: 'pending' });
 
-    const first = await sendOnce(pk, 'decline', message('once@example.com'), { table, sender, now });
+    let first: unknown;
+    const logs = await captureLogs(async () => {
+      first = await sendOnce(pk, 'decline', message('once@example.com'), { table, sender, now });
+    });
     const second = await sendOnce(pk, 'decline', message('once@example.com'), { table, sender, now });
 
     expect([first, second]).toEqual(['sent', 'not-sent']);
+    expect(logs.filter((line) => line.level === 'WARN')).toEqual([]);
     const sent = await emailsTo('once@example.com');
     expect(sent).toHaveLength(1);
     expect(await read(pk)).toEqual({
@@ -409,6 +413,44 @@ describe('emailDue and supersedeEmail', () => {
 
     expect(written).toBe(true);
     expect(await read(pk)).toEqual({ pk, status: 'paid', delayEmailState: 'pending' });
+  });
+
+  it('two emails made due by one update each keep their own names', async () => {
+    const pk = await item({ status: 'paid', delayEmailState: 'sent', dispatchEmailState: 'sent' });
+    const [delay, dispatch] = [emailDue('delay'), emailDue('dispatch')];
+
+    await updateIf(table, pk, {
+      UpdateExpression: `SET ${delay.set}, ${dispatch.set} REMOVE ${delay.remove}, ${dispatch.remove}`,
+      ExpressionAttributeNames: { ...delay.names, ...dispatch.names },
+      ExpressionAttributeValues: { ':pending': 'pending' },
+    });
+
+    expect(await read(pk)).toEqual({
+      pk,
+      status: 'paid',
+      delayEmailState: 'pending',
+      dispatchEmailState: 'pending',
+    });
+  });
+
+  it('sendOnce names the item in the warning when its claim cannot be handed back', async () => {
+    const pk = await item({ declineEmailState: 'pending' });
+    const sesFault = injectAwsFault(ses, { command: 'SendEmailCommand', when: 'before' });
+    const releaseFault = injectAwsFault(standIns.inspector, {
+      command: 'UpdateItemCommand',
+      matches: (input) => JSON.stringify(input).includes('SET #state = :pending'),
+      when: 'before',
+    });
+
+    const logs = await captureLogs(() =>
+      sendOnce(pk, 'decline', message('named@example.com'), { table, sender, now }).catch(() => undefined),
+    );
+    sesFault.remove();
+    releaseFault.remove();
+
+    expect(logs.filter((line) => line.level === 'WARN')).toEqual([
+      expect.objectContaining({ pk, kind: 'decline' }),
+    ]);
   });
 
   it('supersedes only a pending email of an item still in the status named', async () => {
