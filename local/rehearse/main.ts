@@ -48,7 +48,7 @@ const stage = values.stage;
 const assemblyDir =
   values.assembly === undefined
     ? (
-        await cachedStage(stage, (line) => console.log(line)).catch((error: unknown) => {
+        await cachedStage(stage, { log: (line) => console.log(line) }).catch((error: unknown) => {
           console.error(error instanceof Error ? error.message : String(error));
           process.exit(1);
         })

@@ -11,7 +11,11 @@ const REPO_ROOT = resolve(import.meta.dirname, '../..');
  * Synthesises a stage into `outDir` as `cdk deploy` would (bundles, site and all), so the
  * rehearsal serves what a deploy would upload. Its output is shown only when it fails.
  */
-export async function synthesiseStage(stage: string, outDir: string): Promise<void> {
+export async function synthesiseStage(
+  stage: string,
+  outDir: string,
+  context: Readonly<Record<string, string>> = {},
+): Promise<void> {
   // Vitest's and Playwright's markers would change how the app synthesises; a deploy has neither.
   const { VITEST: _vitest, NODE_ENV: _nodeEnv, ...shell } = process.env;
   await run(
@@ -24,6 +28,7 @@ export async function synthesiseStage(stage: string, outDir: string): Promise<vo
       '--no-version-reporting',
       '-c',
       `stage=${stage}`,
+      ...Object.entries(context).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
       '-o',
       outDir,
     ],
@@ -51,9 +56,13 @@ const SYNTH_INPUT_FILES = [
 const NOT_INPUTS = new Set(['node_modules', 'dist', 'cdk.out', '.cache']);
 
 /** A hash of every input file's path and content, the stage, and the environment the app reads. */
-export function synthKey(stage: string, root = REPO_ROOT): string {
+export function synthKey(
+  stage: string,
+  root = REPO_ROOT,
+  context: Readonly<Record<string, string>> = {},
+): string {
   const hash = createHash('sha256');
-  hash.update(`stage=${stage}\0`);
+  hash.update(`stage=${stage}\0${JSON.stringify(Object.entries(context).sort())}\0`);
   for (const name of ['CDK_DEFAULT_ACCOUNT', 'CDK_DEFAULT_REGION'])
     hash.update(`${process.env[name] ?? ''}\0`);
   const add = (relative: string) => {
@@ -81,10 +90,15 @@ export function synthKey(stage: string, root = REPO_ROOT): string {
  */
 export async function cachedStage(
   stage: string,
-  log: (line: string) => void = () => undefined,
-  cacheRoot = join(REPO_ROOT, '.cache/rehearse'),
+  options: {
+    log?: (line: string) => void;
+    cacheRoot?: string;
+    /** `-c key=value` settings over cdk.json's, e.g. the local shop's seller for the browser suite. */
+    context?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<{ dir: string; fresh: boolean }> {
-  const dir = join(cacheRoot, `${stage}-${synthKey(stage)}`);
+  const { log = () => undefined, cacheRoot = join(REPO_ROOT, '.cache/rehearse'), context = {} } = options;
+  const dir = join(cacheRoot, `${stage}-${synthKey(stage, REPO_ROOT, context)}`);
   if (existsSync(join(dir, 'manifest.json'))) {
     log(`The ${stage} stage as synthesised in ${dir} (infra, lambdas, shared, web unchanged since)`);
     return { dir, fresh: false };
@@ -94,7 +108,7 @@ export async function cachedStage(
   // Synthesised beside, then renamed: a run cut short never leaves a half assembly to reuse.
   const partial = `${dir}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
-  await synthesiseStage(stage, partial);
+  await synthesiseStage(stage, partial, context);
   rmSync(dir, { recursive: true, force: true });
   renameSync(partial, dir);
   const older = readdirSync(cacheRoot)

@@ -26,6 +26,7 @@ describe('the rehearsal’s synth cache key', () => {
     write(root, 'lambdas/node_modules/x.js', 'installed');
     expect(synthKey('dev', root)).toBe(first);
     expect(synthKey('prod', root)).not.toBe(first);
+    expect(synthKey('dev', root, { sellerName: 'Live Aquatics (local test shop)' })).not.toBe(first);
 
     const seen = new Set([first]);
     for (const path of [

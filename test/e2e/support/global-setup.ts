@@ -7,6 +7,7 @@ import { startLocalShop } from '../../../local/local-shop';
 import { startRehearsal } from '../../../local/rehearse/rehearsal';
 import { cachedStage } from '../../../local/rehearse/synth';
 import { firstComingDispatchDay } from '../../../shared/dispatch';
+import { LOCAL_STAGE_SETTINGS } from '../../../shared/stage-config';
 import { STACK_ENV } from './stack';
 
 /**
@@ -64,7 +65,17 @@ async function rehearse(): Promise<() => Promise<void>> {
   let assemblyDir = process.env.REHEARSE_ASSEMBLY;
   if (!assemblyDir) {
     const started = Date.now();
-    assemblyDir = (await cachedStage('dev')).dir;
+    // The local shop's seller and addresses, so the specs' literal texts (names, subjects) hold here too.
+    const settings = LOCAL_STAGE_SETTINGS;
+    const context = {
+      sellerName: settings.sellerName,
+      sellerAddress: settings.sellerAddress,
+      sellerEmail: settings.sellerEmail,
+      senderEmail: settings.senderEmail,
+      merchantEmail: settings.merchantEmail,
+      dispatchCutoffHours: String(settings.dispatchCutoffHours),
+    };
+    assemblyDir = (await cachedStage('dev', { context })).dir;
     console.log(`  [rehearsal] dev stage ready in ${Math.round((Date.now() - started) / 1000)} s`);
   }
   const denied: string[] = [];
