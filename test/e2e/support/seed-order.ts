@@ -9,7 +9,7 @@ import {
 import type { ManagedOrder } from '../../../lambdas/domain/storage/managed-order';
 import { dispatchDayKey, dispatchSortKey } from '../../../lambdas/domain/storage/orders-table';
 import { LOCAL_ORDER_PAGE_SECRET } from '../../../local/local-shop';
-import { addDays, type IsoDate } from '../../../shared/dispatch';
+import { addDays, firstComingDispatchDay, type IsoDate } from '../../../shared/dispatch';
 import { quoteOrder } from '../../../shared/pricing';
 import type { Stack } from './fixtures';
 
@@ -23,7 +23,10 @@ export async function seedOrder(
   address = { address: '4 Track Row\nYork', postcode: 'YO1 7HH' },
 ): Promise<{ reference: string; dispatchDate: string }> {
   const sessionId = `cs_test_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-  const now = new Date();
+  // Paid in time for the week's next dispatch day: after Saturday's cut-off an order paid now would
+  // go to the Monday after, while the merchant's week still shows the coming Monday.
+  const day = firstComingDispatchDay(new Date());
+  const now = new Date(Math.min(Date.now(), Date.parse(`${addDays(day, -3)}T10:00:00Z`)));
   const item = toOrderItem(
     {
       sessionId,
