@@ -35,6 +35,7 @@ const EMAIL_LABELS: Record<RecordEmailKind, string> = {
   paymentInvitation: 'invitation',
   decline: 'decline',
   addressCorrected: 'address-corrected',
+  pageLink: 'page-link',
 };
 
 /**

@@ -37,6 +37,8 @@ export const ADMIN_API_PATHS = {
   weather: '/functions/v1/admin/weather',
   /** POST { date }: the orders the weather check marks at risk moved to the next working day (delay's path). */
   delayAtRisk: '/functions/v1/admin/orders/delay-at-risk',
+  /** POST { reference }: the order page's link revoked (the old one then 404s) and a new one emailed once. */
+  revokePageLink: '/functions/v1/admin/orders/page-link',
 } as const;
 
 /** The Cognito group whose members may use the admin API (the user pool's group, the Lambda's check). */

@@ -1,12 +1,14 @@
-import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import { CfnBudget } from 'aws-cdk-lib/aws-budgets';
 import { type IPublicHostedZone, PublicHostedZone } from 'aws-cdk-lib/aws-route53';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { ShopConfig } from './config';
 import { ShopEmail } from './constructs/email';
 import { AlarmTopic } from './constructs/monitoring';
 import { OrdersTable } from './constructs/orders-table';
 import { STRIPE_SECRETS, type StripeSecretName, StripeSecrets } from './constructs/secrets';
+import { acknowledgeNag } from './nag';
 
 /** Props of {@link ShopDataStack}. */
 export interface ShopDataStackProps extends StackProps {
@@ -29,6 +31,11 @@ export const STRIPE_SECRET_OUTPUT_KEYS: Readonly<Record<StripeSecretName, string
 export class ShopDataStack extends Stack {
   readonly orders: OrdersTable;
   readonly stripeSecrets: StripeSecrets;
+  /**
+   * The order page's sealing key (ADR 0037): every emailed order link is sealed under it, so it is
+   * stateful like the orders it opens, and lives here rather than in the app stack.
+   */
+  readonly orderPageSecret: Secret;
   readonly email: ShopEmail;
   readonly alarms: AlarmTopic;
   readonly hostedZone: IPublicHostedZone | undefined;
@@ -51,6 +58,18 @@ export class ShopDataStack extends Stack {
       alarmEmail: config.alarmEmail ?? config.merchantEmail,
     });
     this.stripeSecrets = new StripeSecrets(this, 'StripeSecrets', { stage: config.stage });
+    this.orderPageSecret = new Secret(this, 'OrderPageSecret', {
+      description: `Live Aquatics (${config.stage}): seals the order page links in customers' emails; replacing it breaks every link sent (docs/deploy.md)`,
+      // Generated once by CloudFormation (the template's settings never change, so updates keep it);
+      // the token code wants at least 32 characters.
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+    });
+    acknowledgeNag(
+      this.orderPageSecret,
+      'AwsSolutions-SMG4',
+      'Rotating it would make every order page link already emailed a 404. Control: only the functions that make or open links may read it; a single link is revoked per order from the admin page (docs/deploy.md).',
+    );
     this.email = new ShopEmail(this, 'Email', {
       identityMode: config.sesIdentity,
       senderEmail: config.senderEmail,
@@ -62,7 +81,7 @@ export class ShopDataStack extends Stack {
     // Created last: if anything else in a first deploy fails (an SES identity that already
     // exists, say), CloudFormation has not started the table, so the rollback never meets its
     // deletion protection.
-    this.orders.node.addDependency(this.email, this.stripeSecrets, this.alarms);
+    this.orders.node.addDependency(this.email, this.stripeSecrets, this.orderPageSecret, this.alarms);
 
     new CfnBudget(this, 'CostBudget', {
       budget: {

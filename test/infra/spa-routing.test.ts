@@ -2,6 +2,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  APP_ROUTE_PREFIXES,
   APP_ROUTES,
   describeSiteDir,
   NOT_FOUND_MARK_HEADER,
@@ -23,6 +24,7 @@ function loadHandler(rootFiles?: readonly string[]): (event: unknown) => unknown
   const site = describeSiteDir(fakeWebBuild());
   const code = spaRoutingFunctionCode({
     appRoutes: APP_ROUTES,
+    appRoutePrefixes: APP_ROUTE_PREFIXES,
     ...site,
     rootFiles: rootFiles ?? site.rootFiles,
   });
@@ -79,6 +81,21 @@ describe('SPA routing CloudFront Function', () => {
 
   it.each(['/nope', '/success/', '/SUCCESS', '/admin/login', '/favicon.ico', '/assets'])(
     'serves the app for the unknown path %s with status 404',
+    (uri) => {
+      expect(statusFor(uri)).toEqual({ origin: '/index.html', asModified: 404, asReceived: 404 });
+    },
+  );
+
+  it('serves the order page /order/<token> from index.html with 200, whatever the token', () => {
+    expect(statusFor('/order/AbC_123-xyz')).toEqual({
+      origin: '/index.html',
+      asModified: 200,
+      asReceived: 200,
+    });
+  });
+
+  it.each(['/order', '/order/', '/order/abc/more', '/orders/abc'])(
+    'serves the app for %s, which is no order page, with status 404',
     (uri) => {
       expect(statusFor(uri)).toEqual({ origin: '/index.html', asModified: 404, asReceived: 404 });
     },

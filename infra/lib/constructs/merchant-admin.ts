@@ -50,6 +50,7 @@ export const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string }> =
   { method: HttpMethod.GET, path: ADMIN_API_PATHS.packingSlips },
   { method: HttpMethod.GET, path: ADMIN_API_PATHS.weather },
   { method: HttpMethod.POST, path: ADMIN_API_PATHS.delayAtRisk },
+  { method: HttpMethod.POST, path: ADMIN_API_PATHS.revokePageLink },
 ];
 
 /** How long an ID or access token lives; the page renews it with the refresh token. */

@@ -10,6 +10,7 @@ import {
   adminDispatchSchema,
   adminListQuerySchema,
   adminOrderQuerySchema,
+  adminPageLinkSchema,
   adminPartRefundSchema,
   adminPauseSchema,
   adminRefundSchema,
@@ -28,6 +29,7 @@ import {
   type AdminDispatchResult,
   type AdminErrorResponse,
   type AdminListResponse,
+  type AdminPageLinkResponse,
   type AdminPartRefundResponse,
   type AdminPauseResponse,
   type AdminRecordResponse,
@@ -69,6 +71,7 @@ import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
 import { orderPageKeys, orderPageLinks } from '../../domain/order-page/order-page-token';
+import { revokeOrderPageLink } from '../../domain/order-page/revoke-page-link';
 import { RefusedError } from '../../domain/refusal';
 import { findByReference, recordsByReference } from '../../domain/storage/records';
 import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
@@ -416,6 +419,17 @@ const correctAddress: Handle = async ({ event, deps }, actor) => {
   } satisfies AdminAddressResponse);
 };
 
+/** `POST orders/page-link`: the order page's link revoked and a new one emailed to the customer once. */
+const revokePageLink: Handle = async ({ event, deps }, actor) => {
+  const body = parseBody(adminPageLinkSchema, readJsonBody(event, MAX_BODY_BYTES));
+  const result = await revokeOrderPageLink(body.reference, { actor }, deps);
+  return json(200, {
+    reference: result.reference,
+    email: result.email,
+    record: orderView(result.order),
+  } satisfies AdminPageLinkResponse);
+};
+
 const pause: Handle = async ({ event, deps }) => {
   const body = parseBody(adminPauseSchema, readJsonBody(event, MAX_BODY_BYTES));
   // A blank message (requests mode: a pause without one is a 400) is no message.
@@ -463,6 +477,7 @@ export const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' |
   { path: ADMIN_API_PATHS.declineRequest, name: 'decline', method: 'POST', handle: decline },
   { path: ADMIN_API_PATHS.weather, name: 'weather', method: 'GET', handle: getWeather },
   { path: ADMIN_API_PATHS.delayAtRisk, name: 'delay-at-risk', method: 'POST', handle: delayAtRisk },
+  { path: ADMIN_API_PATHS.revokePageLink, name: 'page-link', method: 'POST', handle: revokePageLink },
 ];
 
 /** A refused transition is the merchant's to read: 409 with the domain's own words. */

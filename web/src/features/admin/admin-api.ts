@@ -22,6 +22,7 @@ import {
   adminDispatchResponseSchema,
   adminErrorSchema,
   adminListResponseSchema,
+  adminPageLinkResponseSchema,
   adminPartRefundResponseSchema,
   adminPauseResponseSchema,
   adminRecordResponseSchema,
@@ -190,6 +191,8 @@ export function createAdminApi(
       call(adminRequestPaymentResponseSchema, ADMIN_API_PATHS.requestPayment, { reference }),
     decline: (reference: string) =>
       call(adminDeclineResponseSchema, ADMIN_API_PATHS.declineRequest, { reference }),
+    revokePageLink: (reference: string) =>
+      call(adminPageLinkResponseSchema, ADMIN_API_PATHS.revokePageLink, { reference }),
     weather: () => call(adminWeatherResponseSchema, ADMIN_API_PATHS.weather),
     delayAtRisk: (body: AdminDelayAtRiskRequest) =>
       call(adminDelayResponseSchema, ADMIN_API_PATHS.delayAtRisk, body),
