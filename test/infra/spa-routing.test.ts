@@ -106,6 +106,7 @@ describe('SPA routing CloudFront Function', () => {
       '/404.html',
       '/favicon.svg',
       '/index.html',
+      '/order.html',
       '/privacy.html',
       '/success.html',
     ]);
@@ -126,6 +127,8 @@ describe('SPA routing CloudFront Function', () => {
     expect(unknown.uri).toBe('/404.html');
     expect(unknown.headers[NOT_FOUND_MARK_HEADER]).toEqual({ value: '1' });
     expect(originFor('/success.html').uri).toBe('/success.html');
+    // The order page's shell, whatever the token (main's web build prerenders order.html).
+    expect(originFor('/order/AbC_123-xyz').uri).toBe('/order.html');
   });
 
   it('drops a not-found mark sent by the viewer, so nobody can make a page 404 through the cache', () => {

@@ -6,7 +6,8 @@ export const APP_ROUTES: readonly string[] = ['/', '/success', '/privacy', '/ter
 
 /**
  * Prefixes of the app's pages whose path carries a value (`/order/<token>`): any path under one is
- * that page, served as index.html with 200; the page itself says when the value opens nothing.
+ * that page, served as its prerendered file (`order.html`) or index.html with 200; the page
+ * itself says when the value opens nothing.
  */
 export const APP_ROUTE_PREFIXES: readonly string[] = ['/order/'];
 
@@ -57,7 +58,8 @@ export function describeSiteDir(siteDir: string): Pick<SpaRoutingOptions, 'rootF
  *   (`/` from `/index.html`, `/success` from `/success.html`), else from `/index.html`; a build file
  *   or anything under a build folder passes through; any other path is served from `/404.html`
  *   (the prerendered 404 page; `/index.html` if the build has none), marked. A path under an app
- *   prefix (`/order/<token>`, nothing more after the value) is served from `/index.html`.
+ *   prefix (`/order/<token>`, nothing more after the value) is served from its prerendered file
+ *   (`/order.html`) when the build has one, else `/index.html`.
  * - viewer response: a marked (or, if CloudFront hands the handler the viewer's original request,
  *   unknown) path that got a 200 becomes a 404, so the app renders its 404 page with a 404 status.
  *
@@ -80,12 +82,12 @@ function isFile(uri) {
   return false;
 }
 
-function isPrefixedPage(uri) {
+function prefixedPage(uri) {
   for (var i = 0; i < APP_PREFIXES.length; i++) {
     var rest = uri.slice(APP_PREFIXES[i].length);
-    if (uri.indexOf(APP_PREFIXES[i]) === 0 && rest.length > 0 && rest.indexOf('/') === -1) return true;
+    if (uri.indexOf(APP_PREFIXES[i]) === 0 && rest.length > 0 && rest.indexOf('/') === -1) return APP_PREFIXES[i];
   }
-  return false;
+  return '';
 }
 
 function builtPage(file) {
@@ -98,8 +100,8 @@ function handler(event) {
     delete request.headers[MARK];
     if (APP_ROUTES[request.uri] === true) {
       request.uri = request.uri === '/' ? '/index.html' : builtPage(request.uri + '.html');
-    } else if (isPrefixedPage(request.uri)) {
-      request.uri = '/index.html';
+    } else if (prefixedPage(request.uri) !== '') {
+      request.uri = builtPage(prefixedPage(request.uri).slice(0, -1) + '.html');
     } else if (!isFile(request.uri)) {
       request.uri = builtPage('/404.html');
       request.headers[MARK] = { value: '1' };
@@ -109,7 +111,7 @@ function handler(event) {
   var response = event.response;
   var notFound =
     request.headers[MARK] !== undefined ||
-    (APP_ROUTES[request.uri] !== true && !isPrefixedPage(request.uri) && !isFile(request.uri));
+    (APP_ROUTES[request.uri] !== true && prefixedPage(request.uri) === '' && !isFile(request.uri));
   if (notFound && response.statusCode === 200) {
     response.statusCode = 404;
     response.statusDescription = 'Not Found';
