@@ -1,21 +1,29 @@
 import { defineConfig } from '@playwright/test';
+import { weatherKnownFrom } from './lambdas/domain/weather/weather-check';
 import base from './playwright.config';
+import { firstComingDispatchDay } from './shared/dispatch';
 
 /**
- * `npm run test:e2e:rehearse`: the customer's purchase and the merchant's sign-in against `npm run
- * rehearse` (REHEARSE=1 in the global setup): the synthesised template's bundles, routes,
- * authorizers, headers and roles, so what AWS would refuse fails here first. The rest of the
- * browser suite runs against `npm start`'s wiring only, to keep CI's time.
+ * `npm run test:e2e:rehearse`: the browser suite against `npm run rehearse` (REHEARSE=1 in the
+ * global setup): the synthesised template's bundles, routes, authorizers, headers and roles, so
+ * what AWS would refuse fails here first; any AccessDenied the rehearsal prints fails the run
+ * (global-setup.ts). Only what cannot mean anything against a deployed template is left out.
  */
 // Lambda runs Node 24; the SDK's notice about this machine's Node 20 is not the shop's.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+const excluded: string[] = [
+  // The order page's function and routes are not in the template until issue 32's infra lands.
+  'order-page.spec.ts',
+];
+// Earlier in the week than the evening the forecast is trusted, the spec needs the weather check on
+// a set clock (LOCAL_WEATHER_NOW), which only `npm start` has: the bundles run on the real one.
+const now = new Date();
+if (now < weatherKnownFrom(firstComingDispatchDay(now))) excluded.push('weather.spec.ts');
+
 export default defineConfig({
   ...base,
-  // The customer's storefront, purchase to a paid order with its emails, the checkout status, and
-  // the merchant's sign-in to the week, each under the policy the template makes CloudFront send.
-  testMatch: ['purchase.spec.ts', 'customer-paths.spec.ts', 'admin-csp.spec.ts'],
-  grep: [/a customer buys 6 bottles/, /deployed CSP/, /\/success without a session id/],
+  testIgnore: excluded,
   // Each call here crosses a process (the function's) and a policy simulation per AWS call, as
   // nothing does in `npm start`: on a loaded 2-core machine an answer can take seconds.
   timeout: 120_000,

@@ -39,6 +39,7 @@ function isRenderedPages(value: unknown): value is RenderedPage[] {
 const PAGE_CHUNKS: Record<string, string[]> = {
   // With the status request's code (web/src/lib/api-requests.ts), which the page calls at once.
   'success.html': ['web/src/features/success/success-page.tsx', 'web/src/lib/api-requests.ts'],
+  'order.html': ['web/src/features/order-status/order-status-page.tsx'],
   'privacy.html': ['web/src/features/policies/policy-page.tsx'],
   'terms.html': ['web/src/features/policies/policy-page.tsx'],
   'contact.html': ['web/src/features/policies/policy-page.tsx'],

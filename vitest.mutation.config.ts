@@ -6,10 +6,17 @@ import { defineConfig } from 'vitest/config';
 // a run reported module-level mutants (the request schema's patterns, the order item schema, the
 // status names) as survivors, though replacing those patterns fails the shared tests; the run
 // without them had killed them or ignored them as static. Left out until that is understood.
+// MUTATION_TESTS=glob,glob narrows the suites for a run of a few files on a loaded machine: the
+// figures are then a lower bound (a mutant only the left-out suites kill counts as survived).
+const narrowed = process.env.MUTATION_TESTS?.split(',').filter((glob) => glob !== '');
+
 export default defineConfig({
   test: {
     environment: 'node',
-    include: ['test/lambdas/**/*.test.ts', 'test/shared/**/*.test.ts', 'test/ops/**/*.test.ts'],
+    include:
+      narrowed && narrowed.length > 0
+        ? narrowed
+        : ['test/lambdas/**/*.test.ts', 'test/shared/**/*.test.ts', 'test/ops/**/*.test.ts'],
     // It loads the handler's bundle inside its tests: the module-level code it runs there (the
     // request schema's patterns, say) then counts as covered by that test alone, so Stryker runs
     // only it against those mutants, and it checks the bundle's loading, not those rules. The same

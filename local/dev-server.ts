@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { startForecastStandIn } from './forecast-stand-in';
 import { LOCAL_MERCHANT, localMerchant } from './identity-provider';
-import { startLocalShop } from './local-shop';
+import { LOCAL_CONTROL_PATHS, startLocalShop } from './local-shop';
 
 // As in ops/main.ts: the SDK's Node-version notice (Lambda runs Node 24) would open every `npm start`.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -32,6 +32,9 @@ const env = z
     LOCAL_MERCHANT_EMAIL: z.email().default(LOCAL_MERCHANT.email),
     LOCAL_MERCHANT_PASSWORD: z.string().min(8).default(LOCAL_MERCHANT.password),
     LOCAL_DATA_DIR: z.string().default('.local-data/dynamodb'),
+    // The weather check (and its forecast stand-in) as if at this instant, e.g. 2026-11-28T18:30:00Z,
+    // to see a dispatch day's check before its evening two days ahead (docs/operations.md).
+    LOCAL_WEATHER_NOW: z.iso.datetime({ offset: true }).optional(),
   })
   .parse(process.env);
 
@@ -42,7 +45,8 @@ if (!existsSync(resolve(webRoot, 'index.html'))) {
 }
 
 // Started first so the shop's functions are given its address (FORECAST_API_URL).
-const forecast = await startForecastStandIn(env.LOCAL_FORECAST_PORT);
+const weatherNow = env.LOCAL_WEATHER_NOW === undefined ? undefined : new Date(env.LOCAL_WEATHER_NOW);
+const forecast = await startForecastStandIn(env.LOCAL_FORECAST_PORT, () => weatherNow ?? new Date());
 
 const shop = await startLocalShop({
   port: env.PORT,
@@ -58,6 +62,7 @@ const shop = await startLocalShop({
     : undefined,
   log: (line) => console.log(`  ${line}`),
   forecastUrl: forecast.url,
+  weatherNow,
 }).catch((error: unknown) => {
   console.error(`Could not start the local shop: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
@@ -73,6 +78,7 @@ Live Aquatics is running locally:
     sign in at             ${shop.identityProvider.url} (local stand-in for Cognito)
     as                     ${env.LOCAL_MERCHANT_EMAIL} / ${env.LOCAL_MERCHANT_PASSWORD}
   Forecasts (Open-Meteo)   ${forecast.url}/v1/forecast (set one: POST ${forecast.url}/__set)
+  Weather email, now       POST ${shop.url}${LOCAL_CONTROL_PATHS.weatherNotice}${weatherNow ? ` (weather clock: ${weatherNow.toISOString()})` : ''}
 Press Ctrl+C to stop.
 `);
 

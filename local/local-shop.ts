@@ -49,7 +49,19 @@ export interface LocalShopOptions {
   log: (line: string) => void;
   /** Where the weather check asks for forecasts: the Open-Meteo stand-in (local/forecast-stand-in.ts). */
   forecastUrl?: string;
+  /**
+   * The weather check's clock, fixed at this instant (LOCAL_WEATHER_NOW): the check, its delay of
+   * the orders at risk and the weather notice run as if it were then; everything else keeps the real
+   * clock. Only the local shop has this: Lambda's weather check always runs on the real clock.
+   */
+  weatherNow?: Date | undefined;
 }
+
+/** The local shop's own controls, beside the API: not in AWS, where EventBridge runs these. */
+export const LOCAL_CONTROL_PATHS = {
+  /** POST: the daily weather check and its merchant email, run now (what the 18:30 UTC rule runs). */
+  weatherNotice: '/__local/weather-notice',
+} as const;
 
 export interface LocalShop {
   url: string;
@@ -61,6 +73,12 @@ export interface LocalShop {
   close(): Promise<void>;
 }
 
+/**
+ * The local shop's order-page secret (ADR 0037), when ORDER_PAGE_SECRET gives none: known to all,
+ * so a link from a local email opens only a local order. Exported for tests that seal a link themselves.
+ */
+export const LOCAL_ORDER_PAGE_SECRET = 'local-order-page-secret-known-to-all-not-for-any-real-shop';
+
 /** Local-only values: none of them is a secret, and none is ever used outside this machine. */
 const LOCAL = {
   region: 'eu-west-2',
@@ -68,6 +86,7 @@ const LOCAL = {
   simulatorSecretKey: 'sk_test_local_simulator',
   simulatorWebhookSecret: 'whsec_local_simulator',
   /** Seals the order pages' links (ADR 0037): fixed, so a link from a local email still opens after a restart. */
+  orderPageSecret: LOCAL_ORDER_PAGE_SECRET,
 } as const;
 
 function listen(server: Server, part: string, port: number, host?: string): Promise<number> {
@@ -201,9 +220,9 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
         : LOCAL.simulatorWebhookSecret,
       ...(simulator && { STRIPE_API_BASE: simulator.url }),
       ORDERS_TABLE_NAME: LOCAL.tableName,
-      // The order page's web screen is not built yet (issue 32): emails carry no link to it unless
-      // ORDER_PAGE_SECRET is set, so a customer of the local shop never follows a link to a 404.
-      ORDER_PAGE_SECRET: process.env.ORDER_PAGE_SECRET ?? '',
+      // The order page (/order/<token>): every local email links to it. ORDER_PAGE_SECRET= (empty)
+      // turns the links off, as a stage without the secret has none.
+      ORDER_PAGE_SECRET: process.env.ORDER_PAGE_SECRET ?? LOCAL.orderPageSecret,
       DYNAMODB_ENDPOINT: dynamoUrl,
       SES_ENDPOINT: sesUrl,
       AWS_REGION: LOCAL.region,
@@ -221,7 +240,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       ...(options.forecastUrl && { FORECAST_API_URL: options.forecastUrl }),
     });
 
-    const [createCheckout, checkoutStatus, stripeWebhook, shopStatus, adminApi, orderPage] =
+    const [createCheckout, checkoutStatus, stripeWebhook, shopStatus, adminApi, orderPage, weatherNotice] =
       await Promise.all([
         import('../lambdas/handlers/create-checkout/handler'),
         import('../lambdas/handlers/checkout-status/handler'),
@@ -229,10 +248,26 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
         import('../lambdas/handlers/shop-status/handler'),
         import('../lambdas/handlers/admin-api/handler'),
         import('../lambdas/handlers/order-page/handler'),
+        import('../lambdas/handlers/weather-notice/handler'),
       ]);
+    const { weatherNow } = options;
+    const weatherClock = weatherNow && (() => new Date(weatherNow));
+    // The deployed function unless the weather clock is set, then the same function on that clock.
+    const adminHandler = weatherClock
+      ? adminApi.createAdminApiHandler(async () => ({
+          ...(await adminApi.loadAdminDeps(process.env)),
+          weatherNow: weatherClock,
+        }))
+      : adminApi.handler;
+    const runWeatherNotice = weatherClock
+      ? weatherNotice.createWeatherNoticeHandler(async () => ({
+          ...(await weatherNotice.loadWeatherNoticeDeps(process.env)),
+          now: weatherClock,
+        }))
+      : weatherNotice.handler;
     // Every admin path, whatever routes the function has: API Gateway's JWT authorizer in front
     // (issuer, client, expiry, signature from the identity provider's JWKS), the function behind.
-    const admin = withJwtAuthorizer(adminApi.handler, {
+    const admin = withJwtAuthorizer(adminHandler, {
       issuer: identityProvider.url,
       clientId: identityProvider.clientId,
       jwks: await fetchJwks(identityProvider.jwksUrl),
@@ -253,6 +288,19 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
         if (pathname.startsWith(ADMIN_API_PREFIX)) {
           const status = await serveWithLambda(req, res, admin);
           options.log(`${req.method} ${pathname} ${status}`);
+          return;
+        }
+        if (pathname === LOCAL_CONTROL_PATHS.weatherNotice) {
+          if (req.method !== 'POST') {
+            res.writeHead(405, { 'content-type': 'application/json', allow: 'POST' });
+            res.end(JSON.stringify({ error: 'Use POST.' }));
+            return;
+          }
+          // The scheduled function itself, as EventBridge invokes it (an empty event).
+          const result = await runWeatherNotice({});
+          options.log(`POST ${pathname} ${result.outcome}`);
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(result));
           return;
         }
         if (pathname === ADMIN_CONFIG_PATH) {

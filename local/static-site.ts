@@ -24,6 +24,14 @@ const MIN_COMPRESS_BYTES = 1000;
 
 /** Paths the app renders as real pages; any other path gets the 404 page with a 404 status, as on CloudFront. */
 const APP_ROUTES = new Set(['/', '/success', '/privacy', '/terms', '/contact', '/admin']);
+/** The customer's order page, `/order/<token>`: one page for every token (the app asks the API about it). */
+const ORDER_PAGE = /^\/order\/[^/]+$/;
+
+/** The app page a path is, by its prerendered file's name (`order` for `/order/<token>`), or undefined. */
+function appPage(pathname: string): string | undefined {
+  if (APP_ROUTES.has(pathname)) return pathname === '/' ? 'index' : pathname.slice(1);
+  return ORDER_PAGE.test(pathname) ? 'order' : undefined;
+}
 
 type Encoding = 'br' | 'gzip';
 const compress: Record<Encoding, (data: Buffer) => Promise<Buffer>> = {
@@ -51,7 +59,8 @@ function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefine
 
 /**
  * Serves the Vite build like the deployed CloudFront distribution does: files as they are, each
- * app page as its prerendered HTML (`/success` from `success.html`, falling back to `index.html`),
+ * app page as its prerendered HTML (`/success` from `success.html`, `/order/<token>` from
+ * `order.html`, falling back to `index.html`),
  * and every other path as `404.html` with HTTP status 404 so crawlers see the right status. Text
  * is compressed as CloudFront compresses it (brotli or gzip by Accept-Encoding, from 1,000
  * bytes), so local Lighthouse figures match the deployed site's.
@@ -66,8 +75,8 @@ export function createStaticSite(root: string) {
   }
 
   /** The HTML for a page path: its own prerendered file when the build has one, else index.html. */
-  async function pageFile(pathname: string, status: 200 | 404) {
-    const own = status === 404 ? '404.html' : pathname === '/' ? 'index.html' : `${pathname.slice(1)}.html`;
+  async function pageFile(page: string | undefined) {
+    const own = page === undefined ? '404.html' : `${page}.html`;
     return (await readFileIfPresent(join(root, own))) ?? (await readFileIfPresent(join(root, 'index.html')));
   }
 
@@ -118,7 +127,8 @@ export function createStaticSite(root: string) {
     }
     const file = normalize(join(root, pathname));
     const inside = file.startsWith(root + sep);
-    if (inside && !APP_ROUTES.has(pathname)) {
+    const page = appPage(pathname);
+    if (inside && page === undefined) {
       const found = await readFileIfPresent(file);
       if (found) {
         const immutable = pathname.startsWith('/assets/');
@@ -128,16 +138,17 @@ export function createStaticSite(root: string) {
         return;
       }
     }
-    const status = APP_ROUTES.has(pathname) ? 200 : 404;
-    const page = await pageFile(pathname, status);
-    if (!page) {
+    const found = await pageFile(page);
+    if (!found) {
       res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('The web build has no index.html');
       return;
     }
-    await send(req, res, status, page, {
+    await send(req, res, page === undefined ? 404 : 200, found, {
       'cache-control': 'no-cache',
-      'referrer-policy': 'strict-origin-when-cross-origin',
+      // The order page's address holds its token: it is sent on to nobody (the page says so too).
+      'referrer-policy': page === 'order' ? 'no-referrer' : 'strict-origin-when-cross-origin',
+      ...(page === 'order' && { 'x-robots-tag': 'noindex, nofollow' }),
     });
   };
 }

@@ -1,36 +1,15 @@
 import * as z from 'zod/mini';
-import { ADMIN_API_PATHS } from '../shared/admin-api-paths';
-import type {
-  AdminAddressRequest,
-  AdminCapacitySet,
-  AdminDelayRequest,
-  AdminDispatchRequest,
-  AdminPartRefundRequest,
-  AdminPauseRequest,
-  AdminRefundRequest,
-  AdminTrackingRequest,
-} from '../shared/admin-requests';
+import { ADMIN_FORBIDDEN_CODES, adminErrorSchema } from '../shared/admin-responses';
 import {
-  ADMIN_FORBIDDEN_CODES,
-  adminAddressResponseSchema,
-  adminCapacityResponseSchema,
-  adminCapacitySetResponseSchema,
-  adminDeclineResponseSchema,
-  adminDelayResponseSchema,
-  adminDispatchResponseSchema,
-  adminErrorSchema,
-  adminListResponseSchema,
-  adminPartRefundResponseSchema,
-  adminPauseResponseSchema,
-  adminRecordResponseSchema,
-  adminRefundResponseSchema,
-  adminRequestPaymentResponseSchema,
-  adminResumeResponseSchema,
-  adminStatusResponseSchema,
-  adminTrackingImportResponseSchema,
-  adminTrackingResponseSchema,
-  adminWeatherResponseSchema,
-} from '../shared/admin-responses';
+  ADMIN_API_ROUTES,
+  type AdminAnswer,
+  type AdminArgs,
+  type AdminJsonRouteName,
+  type AdminRoute,
+  adminMethods,
+  adminRequest,
+  readJson,
+} from '../shared/admin-routes';
 import { RefusedError } from '../shared/refusal';
 
 /**
@@ -66,14 +45,6 @@ export interface AdminTransport {
   fetch: typeof fetch;
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  try {
-    return await response.json();
-  } catch {
-    return undefined;
-  }
-}
-
 const UNANSWERED =
   'The admin API did not answer, so the change may or may not have been made: look with list or find, then run the command again (nothing is done twice).';
 
@@ -98,28 +69,13 @@ export function createAdminClient(transport: AdminTransport) {
     return response;
   }
 
-  async function call<T>(
-    schema: z.ZodMiniType<T>,
-    path: string,
-    options: { query?: Record<string, string | undefined>; body?: unknown } = {},
-  ): Promise<T> {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(options.query ?? {}))
-      if (value !== undefined) params.set(key, value);
-    const url = params.size > 0 ? `${path}?${params}` : path;
-    const action = options.body !== undefined;
+  async function call(name: AdminJsonRouteName, input: unknown): Promise<unknown> {
+    const route: AdminRoute = ADMIN_API_ROUTES[name];
+    const request = adminRequest(name, input);
+    const action = route.method === 'POST';
     let response: Response;
     try {
-      response = await send(
-        url,
-        action
-          ? {
-              method: 'POST',
-              headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify(options.body),
-            }
-          : { method: 'GET' },
-      );
+      response = await send(request.path, request.init);
     } catch (error) {
       if (error instanceof SignedOutError || error instanceof RefusedError) throw error;
       if (error instanceof AdminUnavailableError) throw error;
@@ -132,6 +88,7 @@ export function createAdminClient(transport: AdminTransport) {
       );
     }
     const json = await readJson(response);
+    const schema = route.response ?? z.never();
     if (response.ok) {
       const parsed = z.safeParse(schema, json);
       if (parsed.success) return parsed.data;
@@ -141,7 +98,7 @@ export function createAdminClient(transport: AdminTransport) {
     }
     const error = z.safeParse(adminErrorSchema, json);
     // A 409 with results (a dispatch where every order was refused) is read by its caller.
-    if (response.status === 409 && schema === (adminDispatchResponseSchema as unknown)) {
+    if (response.status === 409 && name === 'dispatch') {
       const parsed = z.safeParse(schema, json);
       if (parsed.success) return parsed.data;
     }
@@ -157,8 +114,8 @@ export function createAdminClient(transport: AdminTransport) {
 
   /** A file of a dispatch day (CSV or slips), with the day it is for (from its name). */
   async function file(kind: 'dispatchCsv' | 'packingSlips', date: string | undefined): Promise<string> {
-    const query = date === undefined ? '' : `?${new URLSearchParams({ date })}`;
-    const response = await send(`${ADMIN_API_PATHS[kind]}${query}`, { method: 'GET' });
+    const request = adminRequest(kind, { date });
+    const response = await send(request.path, request.init);
     if (!response.ok) {
       const error = z.safeParse(adminErrorSchema, await readJson(response));
       if (error.success && response.status < 500) throw new RefusedError(error.data.error);
@@ -167,40 +124,10 @@ export function createAdminClient(transport: AdminTransport) {
     return response.text();
   }
 
-  return {
-    status: () => call(adminStatusResponseSchema, ADMIN_API_PATHS.status),
-    list: (query: { status?: string; dispatch?: string; q?: string; weeks?: string }) =>
-      call(adminListResponseSchema, ADMIN_API_PATHS.orders, { query }),
-    record: (reference: string) =>
-      call(adminRecordResponseSchema, ADMIN_API_PATHS.order, { query: { reference } }),
-    capacity: (weeks?: number) =>
-      call(adminCapacityResponseSchema, ADMIN_API_PATHS.capacity, {
-        query: { weeks: weeks === undefined ? undefined : String(weeks) },
-      }),
-    setCapacity: (body: AdminCapacitySet) =>
-      call(adminCapacitySetResponseSchema, ADMIN_API_PATHS.capacity, { body }),
-    dispatch: (body: AdminDispatchRequest) =>
-      call(adminDispatchResponseSchema, ADMIN_API_PATHS.dispatch, { body }),
-    delay: (body: AdminDelayRequest) => call(adminDelayResponseSchema, ADMIN_API_PATHS.delay, { body }),
-    refund: (body: AdminRefundRequest) => call(adminRefundResponseSchema, ADMIN_API_PATHS.refund, { body }),
-    refundPart: (body: AdminPartRefundRequest) =>
-      call(adminPartRefundResponseSchema, ADMIN_API_PATHS.refundPart, { body }),
-    tracking: (body: AdminTrackingRequest) =>
-      call(adminTrackingResponseSchema, ADMIN_API_PATHS.tracking, { body }),
-    importTracking: (csv: string) =>
-      call(adminTrackingImportResponseSchema, ADMIN_API_PATHS.trackingImport, { body: { csv } }),
-    correctAddress: (body: AdminAddressRequest) =>
-      call(adminAddressResponseSchema, ADMIN_API_PATHS.correctAddress, { body }),
-    pause: (body: AdminPauseRequest) => call(adminPauseResponseSchema, ADMIN_API_PATHS.pause, { body }),
-    resume: () => call(adminResumeResponseSchema, ADMIN_API_PATHS.resume, { body: {} }),
-    requestPayment: (reference: string) =>
-      call(adminRequestPaymentResponseSchema, ADMIN_API_PATHS.requestPayment, { body: { reference } }),
-    decline: (reference: string) =>
-      call(adminDeclineResponseSchema, ADMIN_API_PATHS.declineRequest, { body: { reference } }),
-    weather: (date?: string) =>
-      call(adminWeatherResponseSchema, ADMIN_API_PATHS.weather, { query: { date } }),
-    file,
+  const calls = adminMethods(call) as {
+    [K in AdminJsonRouteName]: (...args: AdminArgs<K>) => Promise<AdminAnswer<K>>;
   };
+  return { ...calls, file };
 }
 
 export type AdminClient = ReturnType<typeof createAdminClient>;

@@ -373,7 +373,7 @@ const COMMANDS: Record<string, Command> = {
     async run(shop, values, _p, io) {
       const asked = values.date === undefined || values.date === 'next' ? undefined : values.date;
       const dispatch = asked === undefined ? undefined : await dispatchDayFor(asked, '--date', shop);
-      const check = await shop.api.weather(dispatch?.day);
+      const check = await shop.api.weather({ date: dispatch?.day });
       if (values.json) {
         io.out(JSON.stringify(check, null, 2));
         return;
@@ -420,7 +420,7 @@ const COMMANDS: Record<string, Command> = {
         } catch (error) {
           if (!(error instanceof AdminUnavailableError)) throw error;
           // Dispatched, then the email failed (SES down): say so, and go on with the other orders.
-          const order = await shop.api.record(reference).then(
+          const order = await shop.api.order({ reference }).then(
             ({ record }) => record,
             () => undefined,
           );
@@ -495,7 +495,7 @@ const COMMANDS: Record<string, Command> = {
       if (second === undefined || rest.length > 0)
         throw new UsageError('Give a reference and a number, or import and a file.');
       if (first === 'import') {
-        const result = await shop.api.importTracking(readFileSync(resolve(io.cwd, second), 'utf8'));
+        const result = await shop.api.trackingImport({ csv: readFileSync(resolve(io.cwd, second), 'utf8') });
         let matched = 0;
         for (const done of result.results) {
           if ('refused' in done) {
@@ -543,8 +543,8 @@ const COMMANDS: Record<string, Command> = {
       const phone = text(values.phone);
       if (lines.length === 0 && postcode === undefined && phone === undefined)
         throw new UsageError('Give at least one of --address, --postcode or --phone.');
-      const { record: order } = await shop.api.record(reference);
-      const result = await shop.api.correctAddress({
+      const { record: order } = await shop.api.order({ reference });
+      const result = await shop.api.address({
         reference,
         address: lines.length > 0 ? lines.join('\n') : order.deliveryAddress,
         postcode: postcode ?? order.postcode,
@@ -598,7 +598,7 @@ const COMMANDS: Record<string, Command> = {
       const result = await shop.api.refund({ reference, reason }).catch(async (error: unknown) => {
         if (!(error instanceof AdminUnavailableError)) throw error;
         // No answer: the order says what was done (a refund cannot be made twice).
-        const order = await shop.api.record(reference).then(
+        const order = await shop.api.order({ reference }).then(
           ({ record }) => record,
           () => undefined,
         );
@@ -743,7 +743,7 @@ const COMMANDS: Record<string, Command> = {
         const weeks = text(values.weeks);
         if (weeks !== undefined && !/^\d{1,2}$/.test(weeks))
           throw new UsageError('--weeks must be a whole number from 1 to 52.');
-        const { rows } = await shop.api.capacity(weeks === undefined ? undefined : Number(weeks));
+        const { rows } = await shop.api.capacity({ weeks });
         io.out(values.json ? JSON.stringify(rows, null, 2) : capacityTable(rows));
         return;
       }
@@ -783,7 +783,7 @@ const COMMANDS: Record<string, Command> = {
     options: {},
     positionals: 'one',
     async run(shop, _v, [reference = ''], io) {
-      const result = await shop.api.requestPayment(reference);
+      const result = await shop.api.requestPayment({ reference });
       io.out(
         `${result.reference}: payment link emailed (valid until ${formatLondonTime(result.expiresAt, io.now())}): ${result.url}`,
       );
@@ -796,7 +796,7 @@ const COMMANDS: Record<string, Command> = {
     options: {},
     positionals: 'one',
     async run(shop, _v, [reference = ''], io) {
-      const result = await shop.api.decline(reference);
+      const result = await shop.api.decline({ reference });
       io.out(
         `${result.reference}: declined; customer ${result.email === 'sent' ? 'emailed' : 'not emailed (already sent)'}.`,
       );

@@ -20,6 +20,8 @@ export interface ListRow {
   /** Refunded in part so far (pence): the shop's part refunds and the Stripe Dashboard's. */
   partlyRefundedPence?: number;
   placedWhilePaused?: true;
+  /** A request waiting for an answer: until when it holds its bottles (then they are back on sale). */
+  holdsUntil?: string;
 }
 
 const EMAIL_LABELS: Record<RecordEmailKind, string> = {
@@ -67,6 +69,7 @@ export function toListRow(record: AdminRecordView): ListRow {
     ...(record.kind === 'order' && record.placedWhilePaused && { placedWhilePaused: true }),
     ...(record.kind === 'order' &&
       (record.partlyRefundedPence ?? 0) > 0 && { partlyRefundedPence: record.partlyRefundedPence }),
+    ...(record.kind === 'request' && record.holdsUntil !== undefined && { holdsUntil: record.holdsUntil }),
   };
 }
 
@@ -74,6 +77,15 @@ export function toListRow(record: AdminRecordView): ListRow {
 function cell(value: string, width: number): string {
   const line = value.replace(/\s+/g, ' ');
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}
+
+/**
+ * "holds until Thu 3 Dec, 10:00"; once that has passed, "hold lapsed ...": the bottles are back on
+ * sale though the request still waits, which the merchant should know before inviting payment.
+ */
+function holdNote(holdsUntil: string, now: Date): string {
+  const when = formatLondonTime(holdsUntil, now);
+  return Date.parse(holdsUntil) > now.getTime() ? `holds until ${when}` : `hold lapsed ${when}`;
 }
 
 /** A readable fixed-width table of list rows; times as London's clock read them, seen from `now`. */
@@ -97,7 +109,12 @@ export function formatTable(rows: readonly ListRow[], now: Date): string {
     String(row.bottles),
     formatGbp(row.totalPence),
     row.dispatchDate,
-    [row.status, row.placedWhilePaused && '(while paused)', row.partlyRefundedPence && '(refunded in part)']
+    [
+      row.status,
+      row.placedWhilePaused && '(while paused)',
+      row.partlyRefundedPence && '(refunded in part)',
+      row.holdsUntil !== undefined && holdNote(row.holdsUntil, now),
+    ]
       .filter(Boolean)
       .join(' '),
     row.emails,

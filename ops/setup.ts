@@ -85,7 +85,15 @@ const KEY_QUESTIONS: Record<StripeKeyRole, [flag: string, variable: string, ques
   ],
 };
 
+/** Open-Meteo's key: flag, environment variable, question. Optional: empty means the free endpoint. */
+const FORECAST_KEY_QUESTION = [
+  'open-meteo-key',
+  'OPEN_METEO_API_KEY',
+  'Open-Meteo API key (commercial use; empty: the free endpoint, for non-commercial use only)',
+] as const;
+
 const storedKeySchema = z.object({ stripeSecretKey: z.string() });
+const storedForecastKeySchema = z.object({ openMeteoApiKey: z.string() });
 const storedWebhookSchema = z.object({
   stripeWebhookSecret: z.string(),
   webhookEndpointId: z.optional(z.string()),
@@ -132,7 +140,7 @@ export function setupUsage(): string[] {
     '  --open-anyway           open the shop though SES cannot yet email customers (kept paused otherwise)',
     '  --merchant-login EMAIL  the merchant who signs in to /admin',
     ...SETTING_QUESTIONS.map(([flag, , question]) => `  --${flag.padEnd(22)}${question}`),
-    ...Object.values(KEY_QUESTIONS).map(
+    ...[...Object.values(KEY_QUESTIONS), FORECAST_KEY_QUESTION].map(
       ([flag, variable, question]) => `  --${flag.padEnd(22)}${question}; or ${variable}`,
     ),
     '  --help                  this text',
@@ -153,6 +161,7 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
       ...Object.fromEntries(
         Object.values(KEY_QUESTIONS).map(([flag]) => [flag, { type: 'string' as const }]),
       ),
+      [FORECAST_KEY_QUESTION[0]]: { type: 'string' },
     },
   });
   const flag = (name: string): string | undefined => {
@@ -254,6 +263,32 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
 
   await checkBacsDebit(accountStripe, out);
 
+  // Optional, so it defaults to what an earlier run stored, else to none: the free endpoint.
+  let storedForecastKey: string | undefined;
+  if (deployed !== undefined) {
+    try {
+      const document = await readSecretDocument(
+        aws.secretsManager,
+        deployed.get(STAGE_OUTPUTS.forecastKeySecret),
+      );
+      storedForecastKey = storedForecastKeySchema.safeParse(document).data?.openMeteoApiKey;
+    } catch {
+      // A stage deployed before the key's secret existed: nothing stored yet; the deploy adds it.
+    }
+  }
+  const [forecastFlag, forecastVariable, forecastQuestion] = FORECAST_KEY_QUESTION;
+  const forecastKey = await answer(
+    forecastFlag,
+    forecastQuestion,
+    deps.env[forecastVariable] ?? storedForecastKey ?? '',
+    true,
+  );
+  out(
+    forecastKey === ''
+      ? '  ✓ Open-Meteo: no key, so the weather check uses the free endpoint (api.open-meteo.com), which is for non-commercial use only: give --open-meteo-key once the shop trades'
+      : '  ✓ Open-Meteo: commercial key given (the weather check asks customer-api.open-meteo.com)',
+  );
+
   const unbootstrapped = await checkBootstrap(aws, region, stage, settings, out);
 
   const sender = textOf(settings.senderEmail) ?? '';
@@ -323,7 +358,7 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
     changes,
   );
   const endpoint = await registerWebhook(accountStripe, stage, outputs, aws, deps, changes);
-  await storeSecrets(outputs, aws, { checkoutKey, fulfilmentKey, endpoint }, changes);
+  await storeSecrets(outputs, aws, { checkoutKey, fulfilmentKey, forecastKey, endpoint }, changes);
   const merchantLogin = flag('merchant-login') ?? textOf(settings.merchantEmail) ?? '';
   const added = await addMerchant(merchantLogin, {
     client: aws.cognito,
@@ -560,7 +595,7 @@ async function registerWebhook(
 async function storeSecrets(
   outputs: { get(key: string): string },
   aws: StageAwsClients,
-  values: { checkoutKey: string; fulfilmentKey: string; endpoint: EndpointOutcome },
+  values: { checkoutKey: string; fulfilmentKey: string; forecastKey: string; endpoint: EndpointOutcome },
   changes: ChangeLog,
 ): Promise<void> {
   const { endpoint } = values;
@@ -570,6 +605,12 @@ async function storeSecrets(
       'fulfilment key',
       outputs.get(STAGE_OUTPUTS.fulfilmentKeySecret),
       { stripeSecretKey: values.fulfilmentKey },
+    ],
+    [
+      // Empty is stored too: "no key", which the functions read as the free endpoint.
+      'Open-Meteo key',
+      outputs.get(STAGE_OUTPUTS.forecastKeySecret),
+      { openMeteoApiKey: values.forecastKey },
     ],
     [
       'webhook signing secret',

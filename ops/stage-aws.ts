@@ -74,6 +74,8 @@ export const STAGE_OUTPUTS = {
   checkoutKeySecret: 'StripeCheckoutKeySecretName',
   fulfilmentKeySecret: 'StripeFulfilmentKeySecretName',
   webhookSecret: 'StripeWebhookSigningSecretName',
+  /** infra's FORECAST_KEY_OUTPUT_KEY: Open-Meteo's key. */
+  forecastKeySecret: 'OpenMeteoKeySecretName',
 } as const;
 
 /**

@@ -7,7 +7,12 @@ import type { ShopConfig } from './config';
 import { ShopEmail } from './constructs/email';
 import { AlarmTopic } from './constructs/monitoring';
 import { OrdersTable } from './constructs/orders-table';
-import { STRIPE_SECRETS, type StripeSecretName, StripeSecrets } from './constructs/secrets';
+import {
+  ForecastKeySecret,
+  STRIPE_SECRETS,
+  type StripeSecretName,
+  StripeSecrets,
+} from './constructs/secrets';
 import { acknowledgeNag } from './nag';
 
 /** Props of {@link ShopDataStack}. */
@@ -21,6 +26,9 @@ export const STRIPE_SECRET_OUTPUT_KEYS: Readonly<Record<StripeSecretName, string
   fulfilmentKey: 'StripeFulfilmentKeySecretName',
   webhookSigningSecret: 'StripeWebhookSigningSecretName',
 };
+
+/** Output key of the Open-Meteo key's secret name, read by `npm run setup`, which stores the key there. */
+export const FORECAST_KEY_OUTPUT_KEY = 'OpenMeteoKeySecretName';
 
 /**
  * Everything of a stage that holds state or must not be recreated: the orders table, the Stripe
@@ -36,6 +44,7 @@ export class ShopDataStack extends Stack {
    * stateful like the orders it opens, and lives here rather than in the app stack.
    */
   readonly orderPageSecret: Secret;
+  readonly forecastKey: ForecastKeySecret;
   readonly email: ShopEmail;
   readonly alarms: AlarmTopic;
   readonly hostedZone: IPublicHostedZone | undefined;
@@ -70,6 +79,7 @@ export class ShopDataStack extends Stack {
       'AwsSolutions-SMG4',
       'Rotating it would make every order page link already emailed a 404. Control: only the functions that make or open links may read it; a single link is revoked per order from the admin page (docs/deploy.md).',
     );
+    this.forecastKey = new ForecastKeySecret(this, 'ForecastKey', { stage: config.stage });
     this.email = new ShopEmail(this, 'Email', {
       identityMode: config.sesIdentity,
       senderEmail: config.senderEmail,
@@ -81,7 +91,13 @@ export class ShopDataStack extends Stack {
     // Created last: if anything else in a first deploy fails (an SES identity that already
     // exists, say), CloudFormation has not started the table, so the rollback never meets its
     // deletion protection.
-    this.orders.node.addDependency(this.email, this.stripeSecrets, this.orderPageSecret, this.alarms);
+    this.orders.node.addDependency(
+      this.email,
+      this.stripeSecrets,
+      this.orderPageSecret,
+      this.forecastKey,
+      this.alarms,
+    );
 
     new CfnBudget(this, 'CostBudget', {
       budget: {
@@ -110,6 +126,11 @@ export class ShopDataStack extends Stack {
         description: `Holds {"${STRIPE_SECRETS[name].jsonKey}": "${STRIPE_SECRETS[name].example}"}, stored by npm run setup -- --stage <stage>`,
       });
     }
+    new CfnOutput(this, FORECAST_KEY_OUTPUT_KEY, {
+      value: this.forecastKey.secret.secretName,
+      description:
+        'Holds {"openMeteoApiKey": "<key, or empty for the free endpoint>"}, stored by npm run setup -- --stage <stage>',
+    });
     new CfnOutput(this, 'OrdersTableName', { value: this.orders.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarms.topic.topicArn,

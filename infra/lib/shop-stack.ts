@@ -30,8 +30,8 @@ export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
 export const PLACEHOLDER_SITE_DIR = 'infra/placeholder-web';
 
 /**
- * Open-Meteo's free forecast API (ADR 0036): commercial use takes a key and its customer-api host,
- * which FORECAST_API_KEY_SECRET_ID would name; not set up by this stack yet.
+ * Open-Meteo's forecast API (ADR 0036). With a commercial key in the data stack's secret (npm run
+ * setup), the functions ask its customer-api host instead (lambdas/domain/weather/forecast-source.ts).
  */
 const FORECAST_API_URL = 'https://api.open-meteo.com';
 
@@ -147,7 +147,7 @@ export class ShopStack extends Stack {
     this.data = data;
     Tags.of(this).add('project', 'live-aquatics');
     Tags.of(this).add('stage', config.stage);
-    const { orders, stripeSecrets, email, orderPageSecret } = data;
+    const { orders, stripeSecrets, email, orderPageSecret, forecastKey } = data;
 
     this.monitoring = new ShopMonitoring(this, 'Monitoring', {
       topic: data.alarms.topic,
@@ -266,8 +266,8 @@ export class ShopStack extends Stack {
           SELLER_ADDRESS: config.sellerAddress,
           SELLER_EMAIL: config.sellerEmail,
           FORECAST_API_URL: FORECAST_API_URL,
+          FORECAST_API_KEY_SECRET_ID: forecastKey.secret.secretArn,
         },
-        readsSecrets: false,
         // The send-once record makes a retry harmless, but the next day's run is soon enough.
         retryAttempts: 0,
       }),
@@ -287,7 +287,12 @@ export class ShopStack extends Stack {
         description: "The merchant's admin API (Cognito sign-in, merchants group)",
         timeout: Duration.seconds(25),
         reservedConcurrency: RESERVED_CONCURRENCY.adminApi,
-        environment: { ...fulfilmentEnv, ...orderPageEnv, FORECAST_API_URL: FORECAST_API_URL },
+        environment: {
+          ...fulfilmentEnv,
+          ...orderPageEnv,
+          FORECAST_API_URL: FORECAST_API_URL,
+          FORECAST_API_KEY_SECRET_ID: forecastKey.secret.secretArn,
+        },
       }),
       // The customer's order page and its correction: the table, email and its secret, no Stripe.
       // SITE_URL is added below. A DynamoDB read and one email at most: 10 s is plenty.
@@ -339,6 +344,9 @@ export class ShopStack extends Stack {
       orderPageSecret.grantRead(linker);
     }
     orders.grantWeatherNotice(weatherNotice);
+    // The two functions that ask for forecasts read Open-Meteo's key; nothing else does.
+    forecastKey.grantRead(weatherNotice);
+    forecastKey.grantRead(adminApi);
     email.grantSend(weatherNotice);
     // EventBridge rules run on UTC: 18:30 UTC is 18:30 in winter (GMT) and 19:30 in summer (BST),
     // both after the forecast is trusted (18:00 London two days ahead) and the evening before packing.

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { z } from 'zod';
 import { type Assembly, REHEARSAL_ACCOUNT, resourcesOfType } from './assembly';
+import { dynamoChecks, type TableKeys } from './dynamo-calls';
 
 /**
  * The rehearsal's AWS: a gate in front of each stand-in (dynalite, SES, the Secrets Manager
@@ -106,15 +107,25 @@ export async function startAwsGate(options: AwsGateOptions): Promise<AwsGate> {
   const policies = rolePolicies(assembly);
   const roleArn = (roleId: string) => `arn:aws:iam::${REHEARSAL_ACCOUNT}:role/${roleId}`;
   const region = assembly.region;
-  const tables = new Map<string, string>();
+  const tables = new Map<string, TableKeys>();
+  const keySchema = z.array(z.object({ AttributeName: z.string(), KeyType: z.string() }));
+  const hashOf = (schema: unknown) =>
+    keySchema.parse(schema).find((key) => key.KeyType === 'HASH')?.AttributeName;
   for (const stack of assembly.stacks.values()) {
     for (const [id, resource] of Object.entries(stack.template.Resources)) {
       if (resource.Type !== 'AWS::DynamoDB::Table') continue;
-      const hash = z
-        .array(z.object({ AttributeName: z.string(), KeyType: z.string() }))
-        .parse(resource.Properties.KeySchema)
-        .find((key) => key.KeyType === 'HASH');
-      if (hash) tables.set(assembly.resolveString(stack.name, { Ref: id }), hash.AttributeName);
+      const partitionKey = hashOf(resource.Properties.KeySchema);
+      if (partitionKey === undefined) continue;
+      const indexes = new Map<string, string>();
+      const gsis = z
+        .array(z.looseObject({ IndexName: z.string(), KeySchema: z.unknown() }))
+        .default([])
+        .parse(resource.Properties.GlobalSecondaryIndexes);
+      for (const gsi of gsis) {
+        const hash = hashOf(gsi.KeySchema);
+        if (hash !== undefined) indexes.set(gsi.IndexName, hash);
+      }
+      tables.set(assembly.resolveString(stack.name, { Ref: id }), { partitionKey, indexes });
     }
   }
 
@@ -162,35 +173,28 @@ export async function startAwsGate(options: AwsGateOptions): Promise<AwsGate> {
 
   const roleOfKey = (keyId: string | undefined) => (keyId?.startsWith('ROLE.') ? keyId.slice(5) : undefined);
 
-  // DynamoDB (JSON protocol): the action from X-Amz-Target, the table (or index) from the body,
-  // and dynamodb:LeadingKeys from the item's partition key.
+  // DynamoDB (JSON protocol): the operation from X-Amz-Target; each authorisation it needs
+  // (a transaction's items, a batch's tables) with its dynamodb:LeadingKeys (dynamo-calls.ts).
   const dynamo = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
       const roleId = roleOfKey(signingKeyId(req));
       const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-      const parsed = z
-        .object({
-          TableName: z.string().optional(),
-          IndexName: z.string().optional(),
-          Key: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
-          Item: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
-        })
-        .safeParse(JSON.parse(body.toString('utf8') || '{}'));
-      const input = parsed.success ? parsed.data : {};
-      const table = input.TableName ?? '';
-      const partitionKey = tables.get(table);
-      const keyValue = partitionKey ? (input.Key ?? input.Item)?.[partitionKey]?.S : undefined;
-      const resource = `arn:aws:dynamodb:${region}:${REHEARSAL_ACCOUNT}:table/${table}${input.IndexName ? `/index/${input.IndexName}` : ''}`;
-      const refusal =
-        roleId === undefined
-          ? undefined // the rehearsal's own set-up calls, signed with no role
-          : await check({
-              roleId,
-              action: `dynamodb:${operation}`,
-              resources: [[resource]],
-              context: typeof keyValue === 'string' ? { 'dynamodb:LeadingKeys': [keyValue] } : {},
-            });
+      let refusal: string | undefined;
+      // The rehearsal's own set-up calls are signed with no role.
+      if (roleId !== undefined) {
+        const parsed: unknown = JSON.parse(body.toString('utf8') || '{}');
+        for (const call of dynamoChecks(operation, parsed, tables)) {
+          const resource = `arn:aws:dynamodb:${region}:${REHEARSAL_ACCOUNT}:table/${call.table}${call.index ? `/index/${call.index}` : ''}`;
+          refusal = await check({
+            roleId,
+            action: call.action,
+            resources: [[resource]],
+            context: call.leadingKeys === undefined ? {} : { 'dynamodb:LeadingKeys': call.leadingKeys },
+          });
+          if (refusal !== undefined) break;
+        }
+      }
       if (refusal !== undefined) {
         res.writeHead(400, { 'content-type': 'application/x-amz-json-1.0' });
         res.end(

@@ -1,6 +1,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { transformSync } from 'esbuild';
 
 /** The function could not load (missing setting at init, missing chunk, no such export): as Lambda's init error. */
 export class FunctionInitError extends Error {
@@ -19,6 +22,8 @@ export interface FunctionSpec {
   handler: string;
   /** Exactly the environment the function gets: the template's, resolved, plus what the runtime sets. */
   env: Readonly<Record<string, string>>;
+  /** The template's Timeout: what the handler's context.getRemainingTimeInMillis() counts down from. */
+  timeoutSeconds: number;
 }
 
 export interface RunningFunction {
@@ -28,6 +33,31 @@ export interface RunningFunction {
 }
 
 const RUNNER = resolve(import.meta.dirname, 'function-runner.ts');
+let runnerScript: string | undefined;
+
+/**
+ * The runner as plain JavaScript, compiled once per content: each function then starts under
+ * plain `node` as Lambda starts it, without tsx's loader (seconds per process on a loaded machine).
+ */
+function compiledRunner(): string {
+  if (runnerScript !== undefined) return runnerScript;
+  const source = readFileSync(RUNNER, 'utf8');
+  const dir = join(tmpdir(), 'rehearse-runner');
+  const file = join(
+    dir,
+    `function-runner.${createHash('sha256').update(source).digest('hex').slice(0, 16)}.mjs`,
+  );
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    const { code } = transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' });
+    // Written then renamed: a rehearsal starting beside this one never imports half a file.
+    const partial = `${file}.${process.pid}`;
+    writeFileSync(partial, code);
+    renameSync(partial, file);
+  }
+  runnerScript = file;
+  return file;
+}
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
 /** `index.handler` → index.mjs (or .js/.cjs, as the Node.js runtime looks) and the export `handler`. */
@@ -56,11 +86,11 @@ export async function startFunction(
   log: (line: string) => void,
 ): Promise<RunningFunction> {
   const { file, exportName } = bundleEntry(spec);
-  // tsx only runs the runner itself; the bundle is plain ESM, imported as Lambda imports it.
-  const child: ChildProcess = fork(RUNNER, [file, exportName], {
+  // Plain node, none of this process's flags (tsx's loader): the bundle is imported as Lambda imports it.
+  const child: ChildProcess = fork(compiledRunner(), [file, exportName], {
     cwd: REPO_ROOT,
     env: { ...spec.env },
-    execArgv: ['--import', 'tsx'],
+    execArgv: [],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   for (const stream of [child.stdout, child.stderr]) {
@@ -101,7 +131,7 @@ export async function startFunction(
       const id = nextId++;
       return new Promise((done, fail) => {
         pending.set(id, { done, fail });
-        child.send({ id, event, functionName: spec.name });
+        child.send({ id, event, functionName: spec.name, timeoutMs: spec.timeoutSeconds * 1000 });
       });
     },
     close() {

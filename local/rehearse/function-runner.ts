@@ -11,6 +11,7 @@ interface Invocation {
   id: number;
   event: unknown;
   functionName: string;
+  timeoutMs: number;
 }
 
 function send(message: unknown): void {
@@ -34,10 +35,12 @@ try {
 }
 
 process.on('message', (message: Invocation) => {
+  // The reconciler stops a run in time for its limit: it must see the template's Timeout, as in Lambda.
+  const deadline = Date.now() + message.timeoutMs;
   const context = {
     functionName: message.functionName,
     awsRequestId: `rehearsal-${message.id}`,
-    getRemainingTimeInMillis: () => 30_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   };
   Promise.resolve()
     .then(() => handler?.(message.event, context))

@@ -2,11 +2,11 @@
  * `npm run rehearse`: the shop as AWS will run it, on this machine. Synthesises the dev stage as
  * `cdk deploy` would (or serves `--assembly DIR` as it is) and serves it on `npm start`'s ports.
  */
-import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startRehearsal } from './rehearsal';
+import { cachedStage } from './synth';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -14,7 +14,8 @@ const USAGE = `Usage: npm run rehearse [-- --assembly DIR] [-- --stage STAGE]
 
 Serves the shop from a synthesised cloud assembly: the site and CloudFront's behaviours, the HTTP
 API's routes and authorizers, each function's bundle with its template environment, and every AWS
-call checked against the function's role. Without --assembly, synthesises the stage into cdk.out.`;
+call checked against the function's role. Without --assembly, synthesises the stage into
+.cache/rehearse/ (reused while infra/, lambdas/, shared/, web/ and package-lock.json are unchanged).`;
 
 const { values } = parseArgs({
   options: {
@@ -37,33 +38,22 @@ const env = z
     LOCAL_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(8010),
     // The template's extension port (2773) unless moved, e.g. for browser tests beside another rehearsal.
     REHEARSAL_EXTENSION_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    // Schedules' run-now (POST /__rehearse/schedules/<rule>/run), on 127.0.0.1 only.
+    LOCAL_FORECAST_PORT: z.coerce.number().int().min(0).max(65535).default(4012),
+    REHEARSAL_CONTROL_PORT: z.coerce.number().int().min(0).max(65535).default(8020),
   })
   .parse(process.env);
 
 const stage = values.stage;
-let assemblyDir = values.assembly === undefined ? undefined : resolve(values.assembly);
-if (assemblyDir === undefined) {
-  assemblyDir = resolve('cdk.out');
-  console.log(`Synthesising the ${stage} stage into ${assemblyDir} ...`);
-  execFileSync(
-    'npx',
-    [
-      'cdk',
-      'synth',
-      '--quiet',
-      '--no-notices',
-      '--no-version-reporting',
-      '-c',
-      `stage=${stage}`,
-      '-o',
-      assemblyDir,
-    ],
-    {
-      stdio: 'inherit',
-      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: 'true' },
-    },
-  );
-}
+const assemblyDir =
+  values.assembly === undefined
+    ? (
+        await cachedStage(stage, { log: (line) => console.log(line) }).catch((error: unknown) => {
+          console.error(error instanceof Error ? error.message : String(error));
+          process.exit(1);
+        })
+      ).dir
+    : resolve(values.assembly);
 
 const rehearsal = await startRehearsal({
   assemblyDir,
@@ -74,6 +64,8 @@ const rehearsal = await startRehearsal({
   simulatorPort: env.STRIPE_SIMULATOR_PORT,
   identityProviderPort: env.LOCAL_IDP_PORT,
   extensionPort: env.REHEARSAL_EXTENSION_PORT,
+  controlPort: env.REHEARSAL_CONTROL_PORT,
+  forecastPort: env.LOCAL_FORECAST_PORT,
   log: (line) => console.log(`  ${line}`),
 }).catch((error: unknown) => {
   console.error(`Could not start the rehearsal: ${error instanceof Error ? error.message : String(error)}`);
@@ -86,6 +78,7 @@ Live Aquatics, rehearsed from ${assemblyDir}:
   Stripe Checkout          ${rehearsal.simulator.url} (simulator: pay with 4242 4242 4242 4242)
   SES inbox                ${rehearsal.sesUrl}
   Admin                    ${rehearsal.url}/admin (sign in at ${rehearsal.identityProvider.url})
+  Schedules, run now       curl -X POST ${rehearsal.controlUrl}/__rehearse/schedules/<rule>/run
 Press Ctrl+C to stop.
 `);
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,11 +7,12 @@ import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from
 import dynalite from 'dynalite';
 import { z } from 'zod';
 import { ADMIN_CONFIG_PATH, adminConfigSchema } from '../../shared/admin-config';
+import { startForecastStandIn } from '../forecast-stand-in';
 import { LOCAL_MERCHANT, type LocalUser, startIdentityProvider } from '../identity-provider';
 import { portMessage, startSesLocal } from '../ses-local';
 import { createStaticSite } from '../static-site';
 import { type StripeSimulator, startStripeSimulator } from '../stripe-simulator/server';
-import { type Assembly, mentionedIds, readAssembly, resourcesOfType } from './assembly';
+import { type Assembly, mentionedIds, REHEARSAL_ACCOUNT, readAssembly, resourcesOfType } from './assembly';
 import { type AwsGate, startAwsGate } from './aws-gate';
 import { type FunctionSpec, type RunningFunction, startFunction } from './function-host';
 import { createHttpApi } from './http-api';
@@ -21,6 +22,7 @@ import {
   type ResponseHeadersPolicy,
   readResponseHeadersPolicy,
 } from './response-headers';
+import { findSchedule, rateMs, readSchedules, type Schedule, startControlServer } from './schedules';
 
 /** The simulator's keys: local values, never used outside this machine. */
 export const REHEARSAL_STRIPE = {
@@ -41,6 +43,16 @@ export interface RehearsalOptions {
   /** The secrets extension's port; undefined means the template's (PARAMETERS_SECRETS_EXTENSION_HTTP_PORT). */
   extensionPort?: number;
   adminUsers?: readonly LocalUser[];
+  /** The control port (schedules' run-now); 0 or undefined picks a free one. */
+  controlPort?: number;
+  /**
+   * The viewer address CloudFront passes: the socket's (default), or one of its own per connection
+   * (the browser suite: its tests are different customers, all from 127.0.0.1, and one address
+   * would hold the suite's every checkout against the per-client limit of open holds).
+   */
+  viewerPerConnection?: boolean;
+  /** The Open-Meteo stand-in's port (`npm start`'s LOCAL_FORECAST_PORT); 0 or undefined picks a free one. */
+  forecastPort?: number;
   log: (line: string) => void;
 }
 
@@ -55,8 +67,14 @@ export interface Rehearsal {
   ordersTableName: string;
   /** The functions' MERCHANT_EMAIL: where the new-order notices go. */
   merchantEmail: string;
-  /** Runs each scheduled rule's target now, as EventBridge would at its next tick. */
-  runSchedule(): Promise<unknown[]>;
+  /** The control port (schedules' run-now): see schedules.ts. */
+  controlUrl: string;
+  /** The Open-Meteo stand-in the functions' FORECAST_API_URL points at (POST /__set sets a place's day). */
+  forecastUrl: string;
+  /** The template's scheduled rules and their target functions. */
+  schedules: readonly Schedule[];
+  /** Runs a rule's target now (logical id, or its construct part), as EventBridge would at its next tick. */
+  runSchedule(rule: string): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -86,14 +104,6 @@ function localSecretValue(description: unknown): string {
   if (key === 'stripeWebhookSecret')
     return JSON.stringify({ stripeWebhookSecret: REHEARSAL_STRIPE.webhookSecret });
   return randomBytes(24).toString('hex');
-}
-
-/** `rate(15 minutes)` → milliseconds; cron schedules are not rehearsed. */
-function rateMs(expression: unknown): number | undefined {
-  const match = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(String(expression));
-  if (!match) return undefined;
-  const unit = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }[match[2]?.replace(/s$/, '') ?? 'minute'];
-  return Number(match[1]) * (unit ?? 60_000);
 }
 
 /**
@@ -204,6 +214,10 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     });
     closers.push(() => simulator.close());
 
+    // Open-Meteo, as the simulator is Stripe: this machine has no network, and tests set the weather.
+    const forecast = await startForecastStandIn(options.forecastPort ?? 0);
+    closers.push(() => forecast.close());
+
     const gate: AwsGate = await startAwsGate({
       assembly,
       dynamoUrl,
@@ -231,11 +245,14 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
         // The distribution's domain is this server: what https://<distribution> is on this machine.
         env[name] = assembly.resolveString(app, value).replace('https://{{rehearsal:site-domain}}', url);
       }
+      if (env.FORECAST_API_URL !== undefined) env.FORECAST_API_URL = forecast.url;
       const roleId = mentionedIds(props.Role)[0] ?? id;
       specs.push({
         name: id,
         bundleDir,
         handler: z.string().parse(props.Handler),
+        // Lambda's default when the template sets none.
+        timeoutSeconds: z.number().default(3).parse(props.Timeout),
         env: {
           ...env,
           ...(options.extensionPort !== undefined && {
@@ -282,7 +299,11 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
           return;
         }
         if (behaviour?.origin.api) {
-          const viewer = `${req.socket.remoteAddress ?? '127.0.0.1'}:${req.socket.remotePort ?? 0}`;
+          const port = req.socket.remotePort ?? 0;
+          const address = options.viewerPerConnection
+            ? `198.51.100.${port % 250}` // TEST-NET-2: addresses that are nobody's
+            : (req.socket.remoteAddress ?? '127.0.0.1');
+          const viewer = `${address}:${port}`;
           const status = await serveApi(req, res, {
             ...behaviour.origin.headers,
             'cloudfront-viewer-address': viewer,
@@ -305,34 +326,42 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       }
     };
 
-    // The schedules: each rule's Lambda target, invoked with EventBridge's scheduled event.
-    const scheduled: Array<{ rule: string; target: RunningFunction }> = [];
-    for (const [ruleId, rule] of resourcesOfType(assembly, 'AWS::Events::Rule')) {
-      const every = rateMs(rule.Properties.ScheduleExpression);
-      if (every === undefined || rule.Properties.State === 'DISABLED') continue;
-      for (const targetId of mentionedIds(rule.Properties.Targets)) {
-        const target = functions.get(targetId);
-        if (!target) continue;
-        scheduled.push({ rule: ruleId, target });
-        const timer = setInterval(() => void runRule(ruleId, target), every);
-        closers.push(async () => clearInterval(timer));
-      }
-    }
-    const runRule = (rule: string, target: RunningFunction) =>
-      target
-        .invoke({
+    // The schedules: each rule's Lambda target, invoked with EventBridge's scheduled event. Rates
+    // tick here as in AWS; a cron (the weather notice's 18:30 UTC) runs when asked, on the control port.
+    const schedules = readSchedules(assembly);
+    const runRule = (schedule: Schedule): Promise<unknown> => {
+      const target = functions.get(schedule.target);
+      if (!target) return Promise.reject(new Error(`${schedule.rule}: no function ${schedule.target}`));
+      return target.invoke(
+        schedule.input ?? {
           version: '0',
+          id: randomUUID(),
           'detail-type': 'Scheduled Event',
           source: 'aws.events',
+          account: REHEARSAL_ACCOUNT,
           time: new Date().toISOString(),
           region: assembly.region,
-          resources: [rule],
+          resources: [`arn:aws:events:${assembly.region}:${REHEARSAL_ACCOUNT}:rule/${schedule.rule}`],
           detail: {},
-        })
-        .catch((error: unknown) => {
-          log(`${rule}: ${error instanceof Error ? error.message : String(error)}`);
-          return undefined;
+        },
+      );
+    };
+    const control = await startControlServer({ port: options.controlPort ?? 0, schedules, run: runRule });
+    closers.push(() => closeServer(control.server));
+    for (const schedule of schedules) {
+      const every = rateMs(schedule.expression);
+      const when = every === undefined ? 'on request' : `every ${every / 60_000} min and on request`;
+      log(
+        `schedule ${schedule.rule} ${schedule.expression}${schedule.enabled ? '' : ' (disabled)'} → ${schedule.target}: ${when}, POST ${control.url}/__rehearse/schedules/${schedule.rule}/run`,
+      );
+      if (every === undefined || !schedule.enabled) continue;
+      const timer = setInterval(() => {
+        runRule(schedule).catch((error: unknown) => {
+          log(`${schedule.rule}: ${error instanceof Error ? error.message : String(error)}`);
         });
+      }, every);
+      closers.push(async () => clearInterval(timer));
+    }
 
     return {
       url,
@@ -343,7 +372,14 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       assembly,
       ordersTableName: assembly.resolveString(app, assembly.app.template.Outputs.OrdersTableName?.Value),
       merchantEmail: specs.map((spec) => spec.env.MERCHANT_EMAIL).find((email) => email !== undefined) ?? '',
-      runSchedule: () => Promise.all(scheduled.map(({ rule, target }) => runRule(rule, target))),
+      controlUrl: control.url,
+      forecastUrl: forecast.url,
+      schedules,
+      runSchedule: (name) => {
+        const schedule = findSchedule(schedules, name);
+        if (!schedule) return Promise.reject(new Error(`No schedule ${name} in the template`));
+        return runRule(schedule);
+      },
       close,
     };
   } catch (error) {

@@ -38,7 +38,15 @@ function firstLoad(page: string): string[] {
   return [...files];
 }
 
-const SHOP_PAGES = ['index.html', 'success.html', 'privacy.html', 'terms.html', 'contact.html', '404.html'];
+const SHOP_PAGES = [
+  'index.html',
+  'success.html',
+  'order.html',
+  'privacy.html',
+  'terms.html',
+  'contact.html',
+  '404.html',
+];
 
 describe('the admin, built apart from the shop', () => {
   it("no shop page's first load mentions the admin: not its route or path, its API, nor its chunks", () => {
@@ -70,5 +78,17 @@ describe('the admin, built apart from the shop', () => {
     expect(style(admin)).toBe(style(home));
     expect(admin.split('<title>')[0]).toBe(home.split('<title>')[0]);
     for (const file of files) expect(existsSync(join(outDir, file)), file).toBe(true);
+  });
+
+  it("the customer's order page is a chunk of its own: none of it in `/`'s first load, and order.html preloads it", () => {
+    const home = firstLoad('index.html');
+    expect(home.some((file) => file.includes('order-status-page'))).toBe(false);
+    for (const file of home) {
+      expect(read(file), file).not.toContain('Loading your order');
+      expect(read(file), file).not.toContain('correctionOpenUntil');
+    }
+    expect(firstLoad('order.html').some((file) => /^assets\/order-status-page-[\w-]+\.js$/.test(file))).toBe(
+      true,
+    );
   });
 });

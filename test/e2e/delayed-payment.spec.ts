@@ -58,7 +58,7 @@ async function settle(
 }
 
 async function ordersFor(stack: Stack, sessionId: string): Promise<number> {
-  const orders = await stack.dynamo.send(new ScanCommand({ TableName: 'live-aquatics-orders' }));
+  const orders = await stack.dynamo.send(new ScanCommand({ TableName: stack.tableName }));
   return (orders.Items ?? []).filter(
     (item) => item.sessionId?.S === sessionId && item.pk?.S?.startsWith('ORDER#'),
   ).length;

@@ -7,7 +7,6 @@ import { fillDeliveryDetails, openPaymentTab } from './support/customer';
 import { expect, type Stack, test } from './support/fixtures';
 
 /** The local stack's orders table, as `npm start` names it. */
-const TABLE_NAME = 'live-aquatics-orders';
 
 /**
  * Sets the bottles per dispatch day as `npm run orders -- capacity --set` does, then waits out
@@ -15,7 +14,7 @@ const TABLE_NAME = 'live-aquatics-orders';
  */
 async function setCapacity(stack: Stack, capacity: CapacitySettings) {
   const client = DynamoDBDocumentClient.from(stack.dynamo);
-  await writeCapacitySettings({ client, tableName: TABLE_NAME }, capacity, new Date());
+  await writeCapacitySettings({ client, tableName: stack.tableName }, capacity, new Date());
   await new Promise((wait) => setTimeout(wait, 5_500));
 }
 

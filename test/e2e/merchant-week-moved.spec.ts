@@ -23,7 +23,6 @@ import { signIn } from './support/merchant';
 // the coming dispatch day that is not one itself: Tuesday 1 December in the week of 28 November
 // 2026). A past day, so no other spec's orders are on it and no coming day is closed by the delay.
 
-const TABLE_NAME = 'live-aquatics-orders';
 const PHONE = { width: 360, height: 800 };
 
 /** The first working day on or before `day`. */
@@ -65,7 +64,7 @@ async function seedOrder(stack: Stack, day: IsoDate, customer: { name: string; e
   };
   const stored = Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined));
   await DynamoDBDocumentClient.from(stack.dynamo).send(
-    new PutCommand({ TableName: TABLE_NAME, Item: stored }),
+    new PutCommand({ TableName: stack.tableName, Item: stored }),
   );
   return mapped.reference.toUpperCase();
 }

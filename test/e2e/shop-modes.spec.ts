@@ -4,7 +4,6 @@ import { expectAccessible, fillDeliveryDetails } from './support/customer';
 import { expect, type Stack, test } from './support/fixtures';
 
 /** The local stack's orders table, as `npm start` names it. */
-const TABLE_NAME = 'live-aquatics-orders';
 const MERCHANT = 'merchant@live-aquatics.test';
 
 /**
@@ -13,7 +12,7 @@ const MERCHANT = 'merchant@live-aquatics.test';
  */
 async function setShopMode(stack: Stack, mode: 'open' | 'paused' | 'requests', message?: string) {
   const client = DynamoDBDocumentClient.from(stack.dynamo);
-  await writeShopSettings({ client, tableName: TABLE_NAME }, { mode, message }, new Date());
+  await writeShopSettings({ client, tableName: stack.tableName }, { mode, message }, new Date());
   await new Promise((wait) => setTimeout(wait, 5_500));
 }
 

@@ -13,7 +13,7 @@ describe('ShopDataStack', () => {
 
   beforeAll(() => {
     ({ data, dataTemplate } = synthShop());
-  });
+  }, 120_000);
 
   it('names npm run setup as what fills each Stripe secret, in the outputs an operator reads', () => {
     const outputs = dataTemplate.toJSON().Outputs as Record<string, { Description?: string }>;
@@ -25,6 +25,21 @@ describe('ShopDataStack', () => {
       'Holds {"stripeSecretKey": "<restricted key>"}, stored by npm run setup -- --stage <stage>',
       'Holds {"stripeWebhookSecret": "<endpoint signing secret>"}, stored by npm run setup -- --stage <stage>',
     ]);
+  });
+
+  it('names npm run setup as what fills the optional Open-Meteo key, which starts empty: the free endpoint', () => {
+    const outputs = dataTemplate.toJSON().Outputs as Record<string, { Description?: string }>;
+    expect(outputs.OpenMeteoKeySecretName?.Description).toBe(
+      'Holds {"openMeteoApiKey": "<key, or empty for the free endpoint>"}, stored by npm run setup -- --stage <stage>',
+    );
+    const secret = dataTemplate.toJSON().Resources[logicalIdOf(data.forecastKey.secret)];
+    expect(secret.Properties.SecretString).toBeUndefined();
+    expect(secret.Properties.GenerateSecretString).toEqual({
+      SecretStringTemplate: '{"openMeteoApiKey":""}',
+      GenerateStringKey: 'placeholder',
+      PasswordLength: 8,
+      ExcludePunctuation: true,
+    });
   });
 
   it('has termination protection', () => {
@@ -64,8 +79,8 @@ describe('ShopDataStack', () => {
     const resources = Object.entries(
       dataTemplate.toJSON().Resources as Record<string, { DeletionPolicy?: string }>,
     ).filter(([, r]) => r.DeletionPolicy !== undefined);
-    // The table, the three Stripe secrets and the order page's secret.
-    expect(resources.length).toBe(5);
+    // The table, the three Stripe secrets, Open-Meteo's key and the order page's secret.
+    expect(resources.length).toBe(6);
     for (const [id, resource] of resources) {
       expect([id, resource.DeletionPolicy]).toEqual([id, 'RetainExceptOnCreate']);
     }

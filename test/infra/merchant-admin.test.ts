@@ -185,7 +185,7 @@ describe('MerchantAdmin', () => {
     expect(JSON.stringify(dynamo[3]?.Resource)).toContain('/index/byDispatchDate');
   });
 
-  it("lets the admin function read exactly three secrets: the fulfilment key, the order page's and the origin-verify value", () => {
+  it('lets the admin function read exactly four secrets: the fulfilment key, the origin-verify value, Open-Meteo’s key and the order page’s', () => {
     const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
 
     const secrets = statementsOfRole(template, roleId).filter((s) =>
@@ -200,6 +200,8 @@ describe('MerchantAdmin', () => {
         Effect: 'Allow',
         Action: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
         Resource: [
+          // The weather check's forecasts, with the commercial key when setup stored one.
+          fromDataStack(data, { Ref: 'ForecastKeyOpenMeteoKey80CFEFAF' }),
           // The order page's sealing key: the revoke's new link, and every order email's.
           fromDataStack(data, { Ref: 'OrderPageSecret8A5ED490' }),
           fromDataStack(data, { Ref: 'StripeSecretsStripeFulfilmentKey197039D3' }),

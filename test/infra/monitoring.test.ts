@@ -19,7 +19,7 @@ describe('ShopMonitoring', () => {
     ({ stack, template, dataTemplate } = synthShop());
     topicRef = { Ref: logicalIdOf(stack.data.alarms.topic) };
     alarmTopic = fromDataStack(stack.data, topicRef);
-  });
+  }, 120_000);
 
   it('emails the alarms through an SNS topic in the data stack, to the merchant unless alarmEmail is set', () => {
     template.resourceCountIs('AWS::SNS::Topic', 0);

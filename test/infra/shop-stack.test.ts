@@ -26,7 +26,7 @@ describe('ShopStack', () => {
 
   beforeAll(() => {
     ({ stack, data, template, dataTemplate } = synthShop());
-  });
+  }, 120_000);
 
   it('is named after its stage, beside its data stack', () => {
     expect(stack.stackName).toBe('LiveAquatics-dev');
@@ -40,8 +40,8 @@ describe('ShopStack', () => {
       template.hasResourceProperties('AWS::SecretsManager::Secret', {
         Description: Match.stringLikeRegexp('the value CloudFront sends in x-origin-verify'),
       });
-      // And the order page's sealing key (below).
-      dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 4);
+      // The fourth is Open-Meteo's key (test/infra/weather-notice.test.ts), the fifth the order page's (below).
+      dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 5);
       for (const [key, readers] of [
         ['stripeSecretKey', 'create-checkout, checkout-status'],
         ['stripeSecretKey', 'stripe-webhook, reconcile-orders, admin-api'],
@@ -60,6 +60,7 @@ describe('ShopStack', () => {
     it('are kept when the stack is deleted, but not when its first create fails', () => {
       const secrets = Object.values(dataTemplate.findResources('AWS::SecretsManager::Secret'));
       expect(secrets.map((s) => [s.DeletionPolicy, s.UpdateReplacePolicy])).toEqual([
+        ['RetainExceptOnCreate', 'Retain'],
         ['RetainExceptOnCreate', 'Retain'],
         ['RetainExceptOnCreate', 'Retain'],
         ['RetainExceptOnCreate', 'Retain'],

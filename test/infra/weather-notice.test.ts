@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ShopStack } from '../../infra/lib/shop-stack';
-import { logicalIdOf, statementsOfRole, synthShop } from './support';
+import { environmentOf, logicalIdOf, statementsOfRole, synthShop } from './support';
 
 // The daily weather notice in the stack: its own function (not the reconciler's) on a daily cron
 // rule, with only the table keys, email and settings it needs.
@@ -28,9 +28,18 @@ describe('the weather notice', () => {
     const env =
       resources[logicalIdOf(stack.functions.weatherNotice.function)].Properties.Environment.Variables;
     expect(Object.keys(env).sort()).toEqual([
+      'FORECAST_API_KEY_SECRET_ID',
       'FORECAST_API_URL',
       'MERCHANT_EMAIL',
       'ORDERS_TABLE_NAME',
+      // The secrets extension's own settings, since it reads Open-Meteo's key.
+      'PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED',
+      'PARAMETERS_SECRETS_EXTENSION_CACHE_SIZE',
+      'PARAMETERS_SECRETS_EXTENSION_HTTP_PORT',
+      'PARAMETERS_SECRETS_EXTENSION_LOG_LEVEL',
+      'PARAMETERS_SECRETS_EXTENSION_MAX_CONNECTIONS',
+      'SECRETS_MANAGER_TIMEOUT_MILLIS',
+      'SECRETS_MANAGER_TTL',
       'SELLER_ADDRESS',
       'SELLER_EMAIL',
       'SELLER_NAME',
@@ -38,10 +47,44 @@ describe('the weather notice', () => {
       'SES_FROM_ADDRESS',
       'SHOP_NAME',
       'SITE_URL',
+      'SSM_PARAMETER_STORE_TIMEOUT_MILLIS',
+      'SSM_PARAMETER_STORE_TTL',
     ]);
     expect(env.FORECAST_API_URL).toBe('https://api.open-meteo.com');
     const admin = resources[logicalIdOf(stack.functions.adminApi.function)].Properties.Environment.Variables;
     expect(admin.FORECAST_API_URL).toBe('https://api.open-meteo.com');
+  });
+
+  it('both weather functions are given the Open-Meteo key’s secret and may read it, through the extension', () => {
+    const resources = template.toJSON().Resources;
+    // The data stack's secret, by its ARN from that stack's output.
+    const keyArn = environmentOf(template, stack.functions.weatherNotice).FORECAST_API_KEY_SECRET_ID;
+    expect(JSON.stringify(keyArn)).toMatch(
+      /^\{"Fn::GetStackOutput":.*"OutputName":"PublishOutputRefForecastKeyOpenMeteoKey/,
+    );
+    for (const fn of [stack.functions.weatherNotice, stack.functions.adminApi]) {
+      const props = resources[logicalIdOf(fn.function)].Properties;
+      expect(props.Environment.Variables.FORECAST_API_KEY_SECRET_ID).toEqual(keyArn);
+      // The key is read over the Parameters and Secrets extension's localhost port, as Stripe's are.
+      expect(JSON.stringify(props.Layers)).toContain('AWS-Parameters-and-Secrets-Lambda-Extension');
+      // (CDK may merge it into the statement of another secret the function reads: same actions.)
+      const reads = statementsOfRole(template, logicalIdOf(fn.role)).filter((statement) =>
+        JSON.stringify(statement.Resource).includes(JSON.stringify(keyArn)),
+      );
+      expect(reads.map((statement) => statement.Action)).toEqual([
+        ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
+      ]);
+    }
+    // No other function reads it: two roles' policies name it, those two.
+    const naming = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy.Properties.PolicyDocument).includes(JSON.stringify(keyArn)),
+    );
+    const roles = naming.flatMap((policy) =>
+      policy.Properties.Roles.map((role: { Ref: string }) => role.Ref),
+    );
+    expect(roles.sort()).toEqual(
+      [logicalIdOf(stack.functions.weatherNotice.role), logicalIdOf(stack.functions.adminApi.role)].sort(),
+    );
   });
 
   it('may touch only the forecasts and its own records of the table, never an order', () => {

@@ -1,14 +1,13 @@
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { LOCAL_MERCHANT } from '../../local/identity-provider';
 import { type Rehearsal, startRehearsal } from '../../local/rehearse/rehearsal';
+import { cachedStage } from '../../local/rehearse/synth';
 import { tempDir } from '../infra/support';
+import { signInLocally } from '../support/local-sign-in';
 
-const run = promisify(execFile);
-const repoRoot = resolve(import.meta.dirname, '../..');
 const APP_TEMPLATE = 'LiveAquatics-dev.template.json';
 
 // Loose: the edited template keeps its Outputs and each resource's other keys.
@@ -20,16 +19,9 @@ const templateSchema = z.looseObject({
 });
 type Template = z.infer<typeof templateSchema>;
 
-/** The dev stage, synthesised as `cdk deploy` synthesises it: bundles, site and all. */
+/** The dev stage, synthesised as `cdk deploy` synthesises it (bundles, site and all), or as it was while its inputs are unchanged. */
 async function synthesise(): Promise<string> {
-  const outdir = tempDir('rehearse-assembly-');
-  const { VITEST: _vitest, NODE_ENV: _nodeEnv, ...shell } = process.env;
-  await run('npx', ['cdk', 'synth', '--quiet', '--no-notices', '--no-version-reporting', '-o', outdir], {
-    cwd: repoRoot,
-    env: { ...shell, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: 'true' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return outdir;
+  return (await cachedStage('dev')).dir;
 }
 
 /** A copy of the assembly whose app template a reviewer has edited; the assets are the same files. */
@@ -104,6 +96,8 @@ describe('npm run rehearse: the shop served from a synthesised assembly', () => 
   const editedLines: string[] = [];
   let shop: Rehearsal;
   let edited: Rehearsal;
+  const queryLimitedLines: string[] = [];
+  let queryLimited: Rehearsal;
 
   beforeAll(async () => {
     const assembly = await synthesise();
@@ -140,11 +134,28 @@ describe('npm run rehearse: the shop served from a synthesised assembly', () => 
         template.Resources[logicalIdStarting(template, 'MerchantAdmin', 'AWS::Cognito::UserPoolGroup')];
       if (group) group.Properties.GroupName = 'admins';
     });
-    [shop, edited] = await Promise.all([rehearse(assembly, lines), rehearse(editedDir, editedLines)]);
+    // Apart: the other's renamed group and narrowed scopes would keep the merchant out of the admin API.
+    const queryLimitedDir = editedAssembly(assembly, (template) => {
+      // The admin's Query is limited to the dispatch days' keys (DISPATCH#…): a reference's is another.
+      const admin =
+        template.Resources[logicalIdStarting(template, 'AdminApiRoleDefaultPolicy', 'AWS::IAM::Policy')];
+      // The template's own statements (a parsed copy would not carry the edit).
+      const adminStatements: unknown = objectAt(admin?.Properties, 'PolicyDocument').Statement;
+      const query = (Array.isArray(adminStatements) ? adminStatements : [])
+        .filter(isRecord)
+        .find((statement) => statement.Action === 'dynamodb:Query');
+      if (!query) throw new Error('The admin role has no Query statement');
+      query.Condition = { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['DISPATCH#*'] } };
+    });
+    [shop, edited, queryLimited] = await Promise.all([
+      rehearse(assembly, lines),
+      rehearse(editedDir, editedLines),
+      rehearse(queryLimitedDir, queryLimitedLines),
+    ]);
   }, 600_000);
 
   afterAll(async () => {
-    await Promise.all([shop?.close(), edited?.close()]);
+    await Promise.all([shop?.close(), edited?.close(), queryLimited?.close()]);
   });
 
   it('starts a checkout through CloudFront, the origin-verify authorizer and the bundled function', async () => {
@@ -230,11 +241,42 @@ describe('npm run rehearse: the shop served from a synthesised assembly', () => 
     expect(edited.identityProvider.users.map((user) => user.groups)).toEqual([['admins']]);
   }, 60_000);
 
-  it('serves the site bucket’s asset and runs the reconciler on demand', async () => {
+  it('serves the site bucket’s asset', async () => {
     const page = await fetch(`${shop.url}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Daphnia Magna');
-    const [result] = await shop.runSchedule();
-    expect(result).not.toBeUndefined();
+  }, 120_000);
+
+  it('refuses a Query whose partition key the role’s dynamodb:LeadingKeys condition does not allow', async () => {
+    const lookUp = async (rehearsal: Rehearsal) => {
+      const { id_token } = await signInLocally({
+        signInUrl: rehearsal.identityProvider.url,
+        clientId: rehearsal.identityProvider.clientId,
+        redirectUri: `${rehearsal.url}/admin`,
+        email: LOCAL_MERCHANT.email,
+        password: LOCAL_MERCHANT.password,
+      });
+      const get = (path: string) =>
+        fetch(`${rehearsal.url}${path}`, { headers: { authorization: `Bearer ${id_token}` } });
+      // The reference index's key is the reference in lower case; the week queries DISPATCH#<day>.
+      return {
+        byReference: await get('/functions/v1/admin/order?reference=QRSTUV12'),
+        week: await get('/functions/v1/admin/status'),
+      };
+    };
+    const allowed = await lookUp(shop);
+    expect(allowed.byReference.status).toBe(404);
+    expect(lines.filter((line) => line.includes('AccessDenied'))).toEqual([]);
+
+    const limited = await lookUp(queryLimited);
+    expect(limited.byReference.status).toBeGreaterThanOrEqual(500);
+    expect(queryLimitedLines).toContainEqual(
+      expect.stringMatching(
+        /^AccessDenied: role AdminApiRole\w+ may not dynamodb:Query on arn:aws:dynamodb:[\w-]+:123456789012:table\/OrdersTable\w+\/index\/byReferenceKey \(dynamodb:LeadingKeys qrstuv12\)$/,
+      ),
+    );
+    // The dispatch days' Queries still pass: the condition is evaluated, not every Query refused.
+    expect(limited.week.status).toBe(200);
+    expect(queryLimitedLines.filter((line) => line.includes('DISPATCH#'))).toEqual([]);
   }, 120_000);
 });

@@ -14,6 +14,7 @@ function writeBuild(root: string, pages: boolean) {
   if (pages) {
     writeFileSync(join(root, 'success.html'), '<!doctype html><title>app</title><h1>Checking payment</h1>');
     writeFileSync(join(root, '404.html'), '<!doctype html><title>app</title><h1>Not found page</h1>');
+    writeFileSync(join(root, 'order.html'), '<!doctype html><title>app</title><h1>Loading your order</h1>');
   }
   writeFileSync(join(root, 'assets', 'app-123.js'), 'console.log(1)');
   writeFileSync(join(root, 'assets', 'big-456.js'), `const text = "${'daphnia '.repeat(500)}";`);
@@ -70,6 +71,26 @@ describe('the local static site, serving the build as CloudFront does', () => {
     expect(success.status).toBe(200);
     expect(await success.text()).toContain('<h1>Checking payment</h1>');
   });
+
+  it('serves /order/<token> from order.html with 200, sending no referrer and asking not to be indexed', async () => {
+    const order = await fetch(`${site.base}/order/AbC-12_x`);
+    expect(order.status).toBe(200);
+    expect(await order.text()).toContain('<h1>Loading your order</h1>');
+    expect(order.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(order.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect((await fetch(`${site.base}/`)).headers.get('referrer-policy')).toBe(
+      'strict-origin-when-cross-origin',
+    );
+  });
+
+  it.each(['/order', '/order/', '/order/a/b'])(
+    'serves %s as the 404 page: no token, or not one',
+    async (path) => {
+      const response = await fetch(`${site.base}${path}`);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toContain('<h1>Not found page</h1>');
+    },
+  );
 
   it('falls back to index.html for a page the build did not prerender', async () => {
     const success = await fetch(`${plainSite.base}/success?session_id=cs_test_x`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderView } from '../../lambdas/domain/operations/admin-views';
 import { formatTable, toListRow } from '../../ops/format';
+import type { AdminRecordView } from '../../shared/admin-responses';
 import { orderFixture } from '../support/order-fixtures';
 
 describe('orders list: the emails column', () => {
@@ -63,5 +64,59 @@ describe('orders list: an order paid while the shop was paused', () => {
       .split('\n')
       .map((line) => /\s(paid(?: \(while paused\))?|STATUS)\s/.exec(line)?.[1]);
     expect(statuses).toEqual(['STATUS', 'paid (while paused)', 'paid']);
+  });
+});
+
+describe('orders list: how long a request holds its bottles', () => {
+  const request = (status: 'requested' | 'invited', holdsUntil?: string): AdminRecordView => ({
+    kind: 'request',
+    reference: 'R0A1B2C3D4E5',
+    dispatchDate: '2026-12-08',
+    bottles: 3,
+    unitPricePence: 325,
+    subtotalPence: 975,
+    shippingPence: 495,
+    totalPence: 1470,
+    customerName: 'Rhea Request',
+    customerEmail: 'rhea@example.com',
+    customerPhone: '07700 900456',
+    deliveryAddress: '3 Reed Row\nBath',
+    postcode: 'BA1 1AA',
+    createdAt: '2026-12-01T09:30:00.000Z',
+    emails: [],
+    history: [],
+    status,
+    ...(holdsUntil !== undefined && { holdsUntil }),
+  });
+
+  it('says "holds until" with London\'s clock while it holds, "hold lapsed" after, and nothing for an invited request', () => {
+    // Prepare: one holding until 3 December (GMT), one until 3 June (BST), one lapsed, one invited.
+    const rows = [
+      request('requested', '2026-12-03T09:30:00.000Z'),
+      request('requested', '2027-06-03T09:30:00.000Z'),
+      request('requested', '2026-11-30T09:30:00.000Z'),
+      request('invited'),
+    ].map(toListRow);
+
+    // Act
+    const table = formatTable(rows, new Date('2026-12-01T15:00:00Z'));
+
+    // Assess
+    const statuses = table
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/ {2,}/)[7]);
+    expect(statuses).toEqual([
+      'request:requested holds until Thu 3 Dec, 09:30',
+      'request:requested holds until Thu 3 Jun 2027, 10:30',
+      'request:requested hold lapsed Mon 30 Nov, 09:30',
+      'request:invited',
+    ]);
+    expect(rows.map((row) => row.holdsUntil)).toEqual([
+      '2026-12-03T09:30:00.000Z',
+      '2027-06-03T09:30:00.000Z',
+      '2026-11-30T09:30:00.000Z',
+      undefined,
+    ]);
   });
 });

@@ -282,6 +282,8 @@ describe('setup puts right', () => {
       'Stripe secret key (registers the webhook; not stored) [secret]',
       'Checkout key (restricted: Checkout Sessions Write) [secret]',
       'Fulfilment key (restricted: Checkout Sessions Write, Refunds Write, PaymentIntents Read, Charges Read, Webhook Endpoints Read) [secret]',
+      // Optional: answered with nothing, the weather check keeps to the free endpoint.
+      'Open-Meteo API key (commercial use; empty: the free endpoint, for non-commercial use only) [secret]',
     ]);
     expect(readStageBlock(harness.cdkJsonPath, 'prod')?.sellerName).toBe('Daphnia Direct Trading Ltd');
     expect(harness.cdkCalls.at(-1)?.slice(-2)).toEqual(['--require-approval', 'broadening']);

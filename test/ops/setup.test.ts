@@ -70,8 +70,8 @@ describe('npm run setup, first run', () => {
       '  ✓ Region eu-west-2',
       '  ✓ Stripe test mode: account key (secret), checkout key (restricted), fulfilment key (restricted), each with the permissions it needs',
       '  ✓ Stripe Bacs Direct Debit: active (customers may pay by card or Direct Debit)',
+      '  ✓ Open-Meteo: no key, so the weather check uses the free endpoint (api.open-meteo.com), which is for non-commercial use only: give --open-meteo-key once the shop trades',
       '  ✓ CDK bootstrap: eu-west-2 and us-east-1 not yet (setup bootstraps them)',
-      '  ✓ SES in eu-west-2: daphnia-direct.co.uk not verified yet (the records to add are printed at the end); out of the sandbox',
     ]);
     expect(harness.cdkCalls).toEqual([
       ['bootstrap', '--no-notices', 'aws://123456789012/eu-west-2', 'aws://123456789012/us-east-1'],
@@ -112,9 +112,12 @@ describe('npm run setup, first run', () => {
       expect.arrayContaining([
         `  + Secrets Manager: checkout key stored in ${SECRETS.checkout}`,
         `  + Secrets Manager: fulfilment key stored in ${SECRETS.fulfilment}`,
+        `  + Secrets Manager: Open-Meteo key stored in ${SECRETS.openMeteo}`,
         `  + Secrets Manager: webhook signing secret stored in ${SECRETS.webhook}`,
       ]),
     );
+    // No key given: stored empty, which the weather functions read as the free endpoint.
+    expect(JSON.parse(harness.state.secrets.get(SECRETS.openMeteo) ?? '{}')).toEqual({ openMeteoApiKey: '' });
     const printed = first.lines.join('\n');
     for (const key of [STRIPE_KEY, CHECKOUT_KEY, FULFILMENT_KEY]) expect(printed).not.toContain(key);
     expect(printed).not.toContain(webhook.stripeWebhookSecret);
@@ -184,7 +187,7 @@ describe('npm run setup, first run', () => {
     ]);
     expect(checks).toContain('  ✓ Test checkout: skipped: the shop is paused');
     expect(first.lines.at(-1)).toBe(
-      'Stage prod set up: cdk.json created, bootstrapped eu-west-2 and us-east-1, shop paused, webhook endpoint created, checkout key stored, fulfilment key stored, webhook signing secret stored, merchant created.',
+      'Stage prod set up: cdk.json created, bootstrapped eu-west-2 and us-east-1, shop paused, webhook endpoint created, checkout key stored, fulfilment key stored, Open-Meteo key stored, webhook signing secret stored, merchant created.',
     );
   });
 });
@@ -229,6 +232,7 @@ describe('npm run setup, run again', () => {
       `  = Stripe webhook endpoint ${endpointBefore?.id}: already sends the 5 handled events to ${harness.shop.url}/functions/v1/stripe-webhook`,
       `  = Secrets Manager: checkout key in ${SECRETS.checkout} already as given`,
       `  = Secrets Manager: fulfilment key in ${SECRETS.fulfilment} already as given`,
+      `  = Secrets Manager: Open-Meteo key in ${SECRETS.openMeteo} already as given`,
       `  = Secrets Manager: webhook signing secret in ${SECRETS.webhook} already as given`,
       '  = Merchant owner@daphnia-direct.co.uk: may already sign in to /admin',
       '',
@@ -429,6 +433,34 @@ describe('npm run setup, refused before any change', () => {
     expect(code).toBe(1);
     expect(harness.lines.at(-2)).toBe(
       '✗ The Stripe keys are of different modes (account: test, checkout: live, fulfilment: test): give three keys of one mode.',
+    );
+  });
+});
+
+describe('npm run setup with Open-Meteo’s commercial key', () => {
+  it('stores it as the weather functions read it, says which endpoint, and prints no key', async () => {
+    const run = await setup([...SETUP_FLAGS, '--open-meteo-key', 'om-commercial-key-123']);
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(harness.state.secrets.get(SECRETS.openMeteo) ?? '{}')).toEqual({
+      openMeteoApiKey: 'om-commercial-key-123',
+    });
+    expect(run.lines).toContain(
+      '  ✓ Open-Meteo: commercial key given (the weather check asks customer-api.open-meteo.com)',
+    );
+    expect(run.lines).toContain(`  + Secrets Manager: Open-Meteo key stored in ${SECRETS.openMeteo}`);
+    expect(run.lines.join('\n')).not.toContain('om-commercial-key-123');
+  });
+
+  it('keeps the stored key when run again without it', async () => {
+    const putsBefore = harness.state.puts.length;
+
+    const again = await setup();
+
+    expect(again.code).toBe(0);
+    expect(harness.state.puts.length).toBe(putsBefore);
+    expect(again.lines).toContain(
+      `  = Secrets Manager: Open-Meteo key in ${SECRETS.openMeteo} already as given`,
     );
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
 import { createShopStatusHandler, loadShopStatusDeps } from '../../lambdas/handlers/shop-status/handler';
 import { API_PATHS } from '../../shared/api-paths';
@@ -159,6 +159,35 @@ describe('requests mode', () => {
     const listed = await h.orders(['list', '--local', '--status', 'requested']);
     expect(listed.out).toContain(reference);
     expect(listed.out).toContain('request:requested');
+  });
+
+  it('list says until when each waiting request holds its bottles, and when that hold has lapsed', async () => {
+    // Prepare: a request made on Tuesday 1 December at 09:30 (GMT) holds its bottles 48 hours.
+    expect((await h.orders(['pause', '--requests', '--local'])).code).toBe(0);
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-12-01T09:30:00.000Z') });
+    const made = await handlers()
+      .checkout(post(order('hilda.holds@example.com')))
+      .finally(() => vi.useRealTimers());
+    expect(made.statusCode).toBe(200);
+    const [item] = (await h.shop.standIns.orderItems()).filter(
+      (i) => i.customerEmail === 'hilda.holds@example.com',
+    );
+    const reference = String(item?.reference);
+
+    // Act: the list that afternoon, and on the Friday after.
+    h.setNow(new Date('2026-12-01T15:00:00.000Z'));
+    const waiting = await h.orders(['list', '--local', '--status', 'requested']);
+    const json = await h.orders(['list', '--local', '--status', 'requested', '--json']);
+    h.setNow(new Date('2026-12-04T10:00:00.000Z'));
+    const lapsed = await h.orders(['list', '--local', '--status', 'requested']);
+    h.setNow(undefined);
+
+    // Assess
+    const rowOf = (out: string) => out.split('\n').find((line) => line.startsWith(reference));
+    expect(rowOf(waiting.out)).toContain('request:requested holds until Thu 3 Dec, 09:30');
+    expect(rowOf(lapsed.out)).toContain('request:requested hold lapsed Thu 3 Dec, 09:30');
+    const rows = JSON.parse(json.out) as Array<{ reference: string; holdsUntil?: string }>;
+    expect(rows.find((row) => row.reference === reference)?.holdsUntil).toBe('2026-12-03T09:30:00.000Z');
   });
 
   it('refuses totals that do not match the quote in requests mode too (409), recording nothing', async () => {

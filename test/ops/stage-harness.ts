@@ -60,6 +60,7 @@ export const SECRETS = {
   checkout: 'LiveAquatics-prod-StripeCheckoutKey',
   fulfilment: 'LiveAquatics-prod-StripeFulfilmentKey',
   webhook: 'LiveAquatics-prod-StripeWebhookSigningSecret',
+  openMeteo: 'LiveAquatics-prod-OpenMeteoKey',
 };
 /** The simulator's keys: any sk_test_/rk_test_ key works there (a restricted one not configured may do everything). */
 export const STRIPE_KEY = 'sk_test_operator';
@@ -193,6 +194,7 @@ export async function startStageHarness(): Promise<StageHarness> {
     StripeCheckoutKeySecretName: SECRETS.checkout,
     StripeFulfilmentKeySecretName: SECRETS.fulfilment,
     StripeWebhookSigningSecretName: SECRETS.webhook,
+    OpenMeteoKeySecretName: SECRETS.openMeteo,
   });
   const missingStack = (name: string) =>
     new CloudFormationServiceException({

@@ -1,10 +1,12 @@
 import type { Page } from '@playwright/test';
 import { fillDeliveryDetails, openPaymentTab } from '../e2e/support/customer';
 import { expect, test } from '../e2e/support/fixtures';
+import { seedOrderWithPage } from '../e2e/support/seed-order';
 
 /**
  * Takes the README's screenshots into docs/screenshots/: the order page (desktop and a 360px
- * phone), the payment page, the success page, and both emails as the SES stand-in received them.
+ * phone), the payment page, the success page, both emails as the SES stand-in received them, and
+ * a customer's own order page.
  * The clock is fixed, so the dispatch dates in the pictures do not change from run to run.
  */
 const OUT = 'docs/screenshots';
@@ -63,6 +65,36 @@ test('order page on a 360px phone', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 780 });
   await orderReady(page, 'ada.phone@example.com');
   await page.screenshot({ path: `${OUT}/order-page-360.png`, fullPage: true });
+});
+
+test('a customer’s order page on a 360px phone: moved for the weather, then dispatched with tracking', async ({
+  page,
+  stack,
+}) => {
+  // Every date is the order's own, so the picture is the same on every run.
+  const { token } = await seedOrderWithPage(
+    stack,
+    '2026-11-23',
+    {
+      name: 'Ada Lovelace',
+      email: 'ada.status@example.com',
+      address: '12 St James’s Square\nLondon',
+      postcode: 'SW1Y 4JH',
+    },
+    {
+      status: 'dispatched',
+      dispatchDate: '2026-11-24',
+      delayedFrom: '2026-11-23',
+      delayReason: 'weather',
+      delayedAt: '2026-11-22T08:00:00.000Z',
+      dispatchedAt: '2026-11-24T09:30:00.000Z',
+      trackingNumber: 'AB123456789GB',
+    },
+  );
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto(`/order/${token}`);
+  await expect(page.getByRole('link', { name: /Track AB123456789GB with Royal Mail/ })).toBeVisible();
+  await page.screenshot({ path: `${OUT}/order-status-360.png`, fullPage: true });
 });
 
 test('the merchant’s admin: this week on a desktop', async ({ page, context }) => {

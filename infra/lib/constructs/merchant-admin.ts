@@ -24,34 +24,15 @@ import {
   REQUEST_KEY_PREFIX,
   SETTINGS_KEY,
 } from '../../../lambdas/domain/storage/orders-table';
-import { ADMIN_API_PATHS, MERCHANTS_GROUP } from '../../../shared/admin-api-paths';
+import { MERCHANTS_GROUP } from '../../../shared/admin-api-paths';
 import { CLI_LOOPBACK_PORTS, cliCallbackUrl } from '../../../shared/admin-config';
+import { ADMIN_API_ROUTES } from '../../../shared/admin-routes';
 import { acknowledgeNag } from '../nag';
 
 /** Every admin route: `METHOD path`, each with the JWT authorizer. */
-export const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string }> = [
-  { method: HttpMethod.GET, path: ADMIN_API_PATHS.orders },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.dispatch },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.delay },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.refund },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.refundPart },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.tracking },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.trackingImport },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.correctAddress },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.pause },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.resume },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.requestPayment },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.declineRequest },
-  { method: HttpMethod.GET, path: ADMIN_API_PATHS.order },
-  { method: HttpMethod.GET, path: ADMIN_API_PATHS.status },
-  { method: HttpMethod.GET, path: ADMIN_API_PATHS.capacity },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.capacity },
-  { method: HttpMethod.GET, path: ADMIN_API_PATHS.dispatchCsv },
-  { method: HttpMethod.GET, path: ADMIN_API_PATHS.packingSlips },
-  { method: HttpMethod.GET, path: ADMIN_API_PATHS.weather },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.delayAtRisk },
-  { method: HttpMethod.POST, path: ADMIN_API_PATHS.revokePageLink },
-];
+export const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string }> = Object.values(
+  ADMIN_API_ROUTES,
+).map(({ method, path }) => ({ method: HttpMethod[method], path }));
 
 /** How long an ID or access token lives; the page renews it with the refresh token. */
 export const ADMIN_TOKEN_VALIDITY = Duration.minutes(30);

@@ -2,6 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { OPEN_METEO_KEY_JSON_KEY } from '../../../lambdas/domain/weather/forecast-source';
 import { acknowledgeNag } from '../nag';
 
 /** JSON key of a Stripe API key secret: `{ "stripeSecretKey": "rk_live_..." }`. */
@@ -87,5 +88,45 @@ export class StripeSecrets extends Construct {
   /** Lets a function read one secret (GetSecretValue, DescribeSecret on that secret only). */
   grantRead(name: StripeSecretName, grantee: IGrantable): Grant {
     return this.secrets[name].grantRead(grantee);
+  }
+}
+
+/** Props of {@link ForecastKeySecret}. */
+export interface ForecastKeySecretProps {
+  /** Deployment stage, shown in the secret's description. */
+  readonly stage: string;
+}
+
+/**
+ * Open-Meteo's commercial API key (ADR 0036), read by the weather check's functions (weather-notice,
+ * admin-api). Optional: it starts as `{"openMeteoApiKey": ""}` (plus a generated filler CloudFormation
+ * needs), which means Open-Meteo's free endpoint, so the weather check works before `npm run setup`
+ * stores a key; setup replaces it, and stack updates leave it alone (the generator never changes).
+ */
+export class ForecastKeySecret extends Construct {
+  readonly secret: Secret;
+
+  constructor(scope: Construct, id: string, props: ForecastKeySecretProps) {
+    super(scope, id);
+    this.secret = new Secret(this, 'OpenMeteoKey', {
+      description: `Live Aquatics (${props.stage}): JSON {"${OPEN_METEO_KEY_JSON_KEY}": "<Open-Meteo API key, or empty for the free endpoint>"}, read by weather-notice, admin-api; set by npm run setup -- --stage ${props.stage} (docs/deploy.md)`,
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ [OPEN_METEO_KEY_JSON_KEY]: '' }),
+        generateStringKey: 'placeholder',
+        passwordLength: 8,
+        excludePunctuation: true,
+      },
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+    });
+    acknowledgeNag(
+      this.secret,
+      'AwsSolutions-SMG4',
+      'Open-Meteo issues and rolls its API keys in its own customer portal; Secrets Manager cannot rotate them. Control: read access granted only to the two functions that ask for forecasts, encryption with the account key, the key in no template or log.',
+    );
+  }
+
+  /** Lets a function read the key (GetSecretValue, DescribeSecret on this secret only). */
+  grantRead(grantee: IGrantable): Grant {
+    return this.secret.grantRead(grantee);
   }
 }

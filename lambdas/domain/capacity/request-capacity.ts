@@ -86,7 +86,9 @@ export async function holdForPaymentLink(
       },
     };
   }
-  if (own !== hold) await releaseHold(store, request.dispatchDate, own);
+  // The same id (a link expiring the very second the request's hold lapses) stays held on an open
+  // day, where the reservation below finds it; on a closed day it must go, or it stays counted there.
+  if (own !== hold || !stillOpen) await releaseHold(store, request.dispatchDate, own);
   const reservation = await reserveBottles(store, {
     from: stillOpen ? request.dispatchDate : link.earliest,
     hold,

@@ -1,4 +1,6 @@
-import { type IsoDate, isCalendarDate } from '../../../shared/dispatch';
+import * as z from 'zod/mini';
+import { calendarDateSchema } from '../../../shared/calendar-date';
+import type { IsoDate } from '../../../shared/dispatch';
 import { isHoldId } from './holds';
 
 /**
@@ -14,6 +16,12 @@ export interface SessionReservation {
   hold: string;
 }
 
+// The metadata comes back from Stripe: read through one schema rather than field by field.
+const reservationMetadata = z.object({
+  [CAPACITY_HOLD_KEY]: z.string().check(z.refine(isHoldId)),
+  dispatch_date: calendarDateSchema,
+});
+
 /**
  * The reservation a session's metadata carries; undefined for a session made before capacity
  * existed, or one whose metadata does not hold a well-formed one (such a session moves nothing).
@@ -21,9 +29,8 @@ export interface SessionReservation {
 export function reservationOf(
   metadata: Readonly<Record<string, string>> | null | undefined,
 ): SessionReservation | undefined {
-  const hold = metadata?.[CAPACITY_HOLD_KEY];
-  const date = metadata?.dispatch_date;
-  if (hold === undefined || date === undefined) return undefined;
-  if (!isHoldId(hold) || !isCalendarDate(date)) return undefined;
-  return { date, hold };
+  const parsed = reservationMetadata.safeParse(metadata ?? {});
+  return parsed.success
+    ? { date: parsed.data.dispatch_date, hold: parsed.data[CAPACITY_HOLD_KEY] }
+    : undefined;
 }

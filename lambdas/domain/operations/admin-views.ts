@@ -1,4 +1,3 @@
-import { ADMIN_API_PATHS } from '../../../shared/admin-api-paths';
 import type {
   AdminCapacitySettings,
   AdminDelayResponse,
@@ -9,6 +8,7 @@ import type {
   AdminShopSettingsView,
   AdminStripePayment,
 } from '../../../shared/admin-responses';
+import { ADMIN_API_ROUTES } from '../../../shared/admin-routes';
 import { describeClosedDay } from '../../../shared/closed-day';
 import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
 import { RECORD_EMAIL_KINDS } from '../../../shared/email-kinds';
@@ -170,7 +170,7 @@ export function delayView(result: DelayResult, now: Date): AdminDelayResponse {
       ...closed,
       message: describeClosedDay(
         day,
-        `set its capacity under Shop & capacity, or POST ${ADMIN_API_PATHS.capacity} ${body}`,
+        `set its capacity under Shop & capacity, or POST ${ADMIN_API_ROUTES.setCapacity.path} ${body}`,
       ),
     },
   };

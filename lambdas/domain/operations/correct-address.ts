@@ -6,10 +6,10 @@ import { renderAddressCorrectedEmail } from '../emails/order-updates';
 import type { SendOnceOutcome } from '../emails/send-email-once';
 import { RefusedError } from '../refusal';
 import { updateIf } from '../storage/conditional-writes';
-import { appendHistory, historyEntry } from '../storage/history';
+import { historyEntry } from '../storage/history';
 import type { ManagedOrder } from '../storage/managed-order';
 import { orderKey } from '../storage/orders-table';
-import { emailDue } from '../storage/send-once';
+import { dueWithHistory } from '../storage/status-move';
 import type { ShopDeps } from './shop-deps';
 
 /** What a correction needs: the shop's deps and the packing cut-off (DISPATCH_CUTOFF_HOURS). */
@@ -92,17 +92,18 @@ export async function correctOrderAddress(
   if (detail === '') return { reference: order.reference, changed: false, email: 'not-due', order };
 
   const at = now.toISOString();
-  const due = emailDue('addressCorrected');
-  const history = appendHistory(historyEntry(at, options.actor, 'address-corrected', detail));
+  const also = dueWithHistory(
+    'addressCorrected',
+    historyEntry(at, options.actor, 'address-corrected', detail),
+  );
   const changed = await updateIf(deps.table, orderKey(order.sessionId), {
     ConditionExpression:
       '#status = :paid AND dispatchDate = :day AND deliveryAddress = :oldAddress AND postcode = :oldPostcode AND customerPhone = :oldPhone',
-    UpdateExpression: `SET deliveryAddress = :address, postcode = :postcode, customerPhone = :phone, ${due.set}, ${history.set} REMOVE ${due.remove}`,
-    ExpressionAttributeNames: { '#status': 'status', ...due.names, ...history.names },
+    UpdateExpression: `SET deliveryAddress = :address, postcode = :postcode, customerPhone = :phone, ${also.set} REMOVE ${also.remove}`,
+    ExpressionAttributeNames: { '#status': 'status', ...also.names },
     ExpressionAttributeValues: {
-      ...history.values,
+      ...also.values,
       ':paid': 'paid',
-      ':pending': 'pending',
       ':day': order.dispatchDate,
       ':oldAddress': order.deliveryAddress,
       ':oldPostcode': order.postcode,

@@ -22,9 +22,10 @@ import {
   type RefundReason,
   type RefundRecorder,
 } from '../storage/managed-order';
-import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../storage/orders-table';
+import { DISPATCH_DATE_INDEX, dispatchDayKey, orderKey } from '../storage/orders-table';
 import { findByReference, getRecord, queryDispatchDay } from '../storage/records';
 import { emailDue, supersedeEmail } from '../storage/send-once';
+import { dueWithHistory, statusMove } from '../storage/status-move';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
 import { checkDelayTarget, nothingToDelay } from './listing';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
@@ -78,30 +79,26 @@ export async function markDispatched(
   }
   let changed = false;
   if (order.status === 'paid') {
-    const now = deps.now().toISOString();
-    const due = emailDue('dispatch');
-    const history = appendHistory(
-      historyEntry(now, options.actor, 'dispatched', tracking ? `tracking ${tracking}` : undefined),
+    const entry = historyEntry(
+      deps.now().toISOString(),
+      options.actor,
+      'dispatched',
+      tracking ? `tracking ${tracking}` : undefined,
     );
-    changed = await updateOrder(deps, order.sessionId, {
-      ConditionExpression: '#status = :paid',
-      UpdateExpression: `SET #status = :dispatched, dispatchedAt = :now, #sort = :sk, ${due.set}, ${history.set}${tracking ? ', trackingNumber = :tracking' : ''} REMOVE ${due.remove}`,
-      ExpressionAttributeNames: {
-        '#status': 'status',
-        '#sort': DISPATCH_DATE_INDEX.sortKey,
-        ...due.names,
-        ...history.names,
-      },
-      ExpressionAttributeValues: {
-        ...history.values,
-        ':paid': 'paid',
-        ':dispatched': 'dispatched',
-        ':now': now,
-        ':pending': 'pending',
-        ':sk': dispatchSortKey('dispatched', order.paidAt, order.reference),
-        ...(tracking && { ':tracking': tracking }),
-      },
-    });
+    changed = await updateOrder(
+      deps,
+      order.sessionId,
+      statusMove({
+        status: 'dispatched',
+        since: order.paidAt,
+        reference: order.reference,
+        condition: '#status = :paid',
+        email: 'dispatch',
+        entry,
+        set: tracking && 'trackingNumber = :tracking',
+        values: { ':paid': 'paid', ...(tracking && { ':tracking': tracking }) },
+      }),
+    );
     order = await rereadOrder(deps, order.sessionId);
     if (order.status === 'refunded') {
       throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
@@ -265,26 +262,26 @@ export async function delayDispatch(
   for (const record of waiting) {
     if (record.kind !== 'order') continue;
     const order = record.order;
-    const due = emailDue('delay');
-    const history = appendHistory(historyEntry(now, input.actor, 'delayed', `${from} to ${to}, ${reason}`));
+    const also = dueWithHistory(
+      'delay',
+      historyEntry(now, input.actor, 'delayed', `${from} to ${to}, ${reason}`),
+    );
     const ok = await updateOrder(deps, order.sessionId, {
       ConditionExpression: '#status = :paid AND dispatchDate = :from',
-      UpdateExpression: `SET dispatchDate = :to, #day = :day, delayedFrom = :from, delayReason = :reason, delayedAt = :now, ${due.set}, ${history.set} REMOVE ${due.remove}`,
+      UpdateExpression: `SET dispatchDate = :to, #day = :day, delayedFrom = :from, delayReason = :reason, delayedAt = :now, ${also.set} REMOVE ${also.remove}`,
       ExpressionAttributeNames: {
         '#status': 'status',
         '#day': DISPATCH_DATE_INDEX.partitionKey,
-        ...due.names,
-        ...history.names,
+        ...also.names,
       },
       ExpressionAttributeValues: {
-        ...history.values,
+        ...also.values,
         ':paid': 'paid',
         ':from': from,
         ':to': to,
         ':day': dispatchDayKey(to),
         ':reason': reason,
         ':now': now,
-        ':pending': 'pending',
       },
     });
     if (!ok) continue;
@@ -491,7 +488,6 @@ function moveToRefunded(
   },
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<boolean> {
-  const due = emailDue('refund');
   const setReason =
     refund.by === 'command'
       ? 'refundReason = :reason'
@@ -499,31 +495,31 @@ function moveToRefunded(
   const now = deps.now().toISOString();
   // The reason the order will hold: the webhook keeps one the command stored before asking Stripe.
   const reason = refund.by === 'command' ? refund.reason : (order.refundReason ?? refund.reason);
-  const history = appendHistory(
-    historyEntry(now, refund.actor, 'refunded', [reason, refund.refundId].filter(Boolean).join(', ')),
+  return updateOrder(
+    deps,
+    order.sessionId,
+    statusMove({
+      status: 'refunded',
+      since: order.paidAt,
+      reference: order.reference,
+      condition: '#status IN (:paid, :dispatched)',
+      email: 'refund',
+      entry: historyEntry(
+        now,
+        refund.actor,
+        'refunded',
+        [reason, refund.refundId].filter(Boolean).join(', '),
+      ),
+      set: `${setReason}, refundRecordedBy = :by${refund.refundId ? ', refundId = :refundId' : ''}`,
+      values: {
+        ':paid': 'paid',
+        ':dispatched': 'dispatched',
+        ':reason': refund.reason,
+        ':by': refund.by,
+        ...(refund.refundId && { ':refundId': refund.refundId }),
+      },
+    }),
   );
-  return updateOrder(deps, order.sessionId, {
-    ConditionExpression: '#status IN (:paid, :dispatched)',
-    UpdateExpression: `SET #status = :refunded, refundedAt = :now, ${setReason}, refundRecordedBy = :by, #sort = :sk, ${due.set}, ${history.set}${refund.refundId ? ', refundId = :refundId' : ''} REMOVE ${due.remove}`,
-    ExpressionAttributeNames: {
-      '#status': 'status',
-      '#sort': DISPATCH_DATE_INDEX.sortKey,
-      ...due.names,
-      ...history.names,
-    },
-    ExpressionAttributeValues: {
-      ...history.values,
-      ':paid': 'paid',
-      ':dispatched': 'dispatched',
-      ':refunded': 'refunded',
-      ':now': now,
-      ':reason': refund.reason,
-      ':by': refund.by,
-      ':pending': 'pending',
-      ':sk': dispatchSortKey('refunded', order.paidAt, order.reference),
-      ...(refund.refundId && { ':refundId': refund.refundId }),
-    },
-  });
 }
 
 /**

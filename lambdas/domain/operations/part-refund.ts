@@ -8,10 +8,10 @@ import { type SendOnceOutcome, sendOnce } from '../emails/send-email-once';
 import { RefusedError } from '../refusal';
 import { capacityStoreFromTable } from '../storage/capacity-table';
 import { updateIf } from '../storage/conditional-writes';
-import { appendHistory, historyEntry } from '../storage/history';
+import { historyEntry } from '../storage/history';
 import type { ManagedOrder, PartRefund, RefundReason } from '../storage/managed-order';
 import { orderKey } from '../storage/orders-table';
-import { emailDue } from '../storage/send-once';
+import { dueWithHistory } from '../storage/status-move';
 import { findOrder, paymentIntentOf } from './order-actions';
 import type { ShopStripeDeps } from './shop-deps';
 
@@ -130,8 +130,8 @@ export async function refundPart(
       ? holdId(oldHold.slice(0, oldHold.lastIndexOf(':')), holdBottles(oldHold) - part.bottles)
       : undefined;
   const refundedSoFar = (found.partlyRefundedPence ?? 0) + pence;
-  const due = emailDue('partRefund');
-  const history = appendHistory(
+  const also = dueWithHistory(
+    'partRefund',
     historyEntry(
       now,
       input.actor,
@@ -141,16 +141,15 @@ export async function refundPart(
   );
   const recorded = await update({
     ConditionExpression: `partRefundPending = :seq AND ${countIs}`,
-    UpdateExpression: `SET partRefunds = list_append(if_not_exists(partRefunds, :none), :part), partlyRefundedPence = :soFar, ${due.set}, ${history.set}${givesBack ? (nextHold ? ', capacityHold = :nextHold' : '') : ''} REMOVE partRefundPending, ${due.remove}${givesBack && !nextHold ? ', capacityHold' : ''}`,
-    ExpressionAttributeNames: { ...due.names, ...history.names },
+    UpdateExpression: `SET partRefunds = list_append(if_not_exists(partRefunds, :none), :part), partlyRefundedPence = :soFar, ${also.set}${givesBack ? (nextHold ? ', capacityHold = :nextHold' : '') : ''} REMOVE partRefundPending, ${also.remove}${givesBack && !nextHold ? ', capacityHold' : ''}`,
+    ExpressionAttributeNames: also.names,
     ExpressionAttributeValues: {
-      ...history.values,
+      ...also.values,
       ...beforeValue,
       ':seq': seq,
       ':none': [],
       ':part': [record],
       ':soFar': refundedSoFar,
-      ':pending': 'pending',
       ...(nextHold && { ':nextHold': nextHold }),
     },
   });

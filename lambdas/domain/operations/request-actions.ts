@@ -20,7 +20,7 @@ import { RefusedError } from '../refusal';
 import type { CapacitySettings } from '../storage/capacity-settings';
 import { capacityStoreFromTable, clientHoldItemsFromTable } from '../storage/capacity-table';
 import { putIfAbsent, updateIf } from '../storage/conditional-writes';
-import { ACTORS, appendHistory, historyEntry } from '../storage/history';
+import { ACTORS, historyEntry } from '../storage/history';
 import type { OrderRequest } from '../storage/order-request';
 import {
   DISPATCH_DATE_INDEX,
@@ -30,8 +30,8 @@ import {
   requestKey,
 } from '../storage/orders-table';
 import { findByReference, getRecord, type ShopRecord } from '../storage/records';
-import { emailDue } from '../storage/send-once';
 import { readShopSettings } from '../storage/settings-store';
+import { statusMove } from '../storage/status-move';
 import { decideRequestNotice, type NoticeLimitScope } from './request-notice-limits';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 
@@ -367,41 +367,35 @@ export async function requestPayment(
       throw error;
     }
     if (!session.url) throw new Error(`Stripe made session ${session.id} without a URL`);
-    const due = emailDue('paymentInvitation');
     const from = stillAsRead(previous);
     const linkExpiresAt = new Date(expiresAt * 1000).toISOString();
-    const history = appendHistory(
-      historyEntry(
-        now.toISOString(),
-        options.actor,
-        'payment-link-sent',
-        `dispatch ${dispatchDate}, link valid until ${linkExpiresAt}`,
-      ),
+    changed = await updateIf(
+      deps.table,
+      request.pk,
+      statusMove({
+        status: 'invited',
+        since: request.createdAt,
+        reference: request.reference,
+        condition: from.condition,
+        email: 'paymentInvitation',
+        entry: historyEntry(
+          now.toISOString(),
+          options.actor,
+          'payment-link-sent',
+          `dispatch ${dispatchDate}, link valid until ${linkExpiresAt}`,
+        ),
+        set: 'checkoutSessionId = :session, checkoutUrl = :url, checkoutExpiresAt = :expires, dispatchDate = :day, #dayKey = :dayKey',
+        names: { ...from.names, '#dayKey': DISPATCH_DATE_INDEX.partitionKey },
+        values: {
+          ...from.values,
+          ':session': session.id,
+          ':url': session.url,
+          ':expires': linkExpiresAt,
+          ':day': dispatchDate,
+          ':dayKey': dispatchDayKey(dispatchDate),
+        },
+      }),
     );
-    changed = await updateIf(deps.table, request.pk, {
-      ConditionExpression: from.condition,
-      UpdateExpression: `SET #status = :invited, invitedAt = :now, checkoutSessionId = :session, checkoutUrl = :url, checkoutExpiresAt = :expires, dispatchDate = :day, #dayKey = :dayKey, #sort = :sk, ${due.set}, ${history.set} REMOVE ${due.remove}`,
-      ExpressionAttributeNames: {
-        ...from.names,
-        '#dayKey': DISPATCH_DATE_INDEX.partitionKey,
-        '#sort': DISPATCH_DATE_INDEX.sortKey,
-        ...due.names,
-        ...history.names,
-      },
-      ExpressionAttributeValues: {
-        ...from.values,
-        ...history.values,
-        ':invited': 'invited',
-        ':now': now.toISOString(),
-        ':session': session.id,
-        ':url': session.url,
-        ':expires': linkExpiresAt,
-        ':day': dispatchDate,
-        ':dayKey': dispatchDayKey(dispatchDate),
-        ':sk': dispatchSortKey('invited', request.createdAt, request.reference),
-        ':pending': 'pending',
-      },
-    });
     request = await readRequest(deps, request.reference);
   }
   const { checkoutUrl, checkoutExpiresAt } = request;
@@ -457,27 +451,21 @@ export async function declineRequest(
   let changed = false;
   if (request.status !== 'declined') {
     const previous = request.status === 'invited' ? await closeExpiredLink(request, deps) : undefined;
-    const due = emailDue('decline');
     const from = stillAsRead(previous);
-    const history = appendHistory(historyEntry(now.toISOString(), options.actor, 'declined'));
-    changed = await updateIf(deps.table, request.pk, {
-      ConditionExpression: from.condition,
-      UpdateExpression: `SET #status = :declined, declinedAt = :now, #sort = :sk, ${due.set}, ${history.set} REMOVE ${due.remove}`,
-      ExpressionAttributeNames: {
-        ...from.names,
-        '#sort': DISPATCH_DATE_INDEX.sortKey,
-        ...due.names,
-        ...history.names,
-      },
-      ExpressionAttributeValues: {
-        ...from.values,
-        ...history.values,
-        ':declined': 'declined',
-        ':now': now.toISOString(),
-        ':sk': dispatchSortKey('declined', request.createdAt, request.reference),
-        ':pending': 'pending',
-      },
-    });
+    changed = await updateIf(
+      deps.table,
+      request.pk,
+      statusMove({
+        status: 'declined',
+        since: request.createdAt,
+        reference: request.reference,
+        condition: from.condition,
+        email: 'decline',
+        entry: historyEntry(now.toISOString(), options.actor, 'declined'),
+        names: from.names,
+        values: from.values,
+      }),
+    );
     request = await readRequest(deps, request.reference);
   }
   const stored = request;

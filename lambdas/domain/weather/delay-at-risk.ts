@@ -22,8 +22,10 @@ export async function delayOrdersAtRisk(
   day: IsoDate,
   actor: string,
   deps: ShopDeps & WeatherDeps,
+  /** The weather check's clock when it is not the shop's (the local shop's LOCAL_WEATHER_NOW). */
+  weatherNow: () => Date = deps.now,
 ): Promise<DelayResult> {
-  const check = await checkWeather(day, deps);
+  const check = await checkWeather(day, { ...deps, now: weatherNow });
   if (check.state !== 'checked') throw new RefusedError(check.message);
   const atRisk = check.orders.filter((o) => o.verdict === 'at risk').map((o) => o.reference);
   if (atRisk.length === 0) throw new RefusedError('No order of that day is at risk: nothing delayed.');

@@ -1,46 +1,18 @@
 import * as z from 'zod/mini';
-import { ADMIN_API_PATHS } from '../../../shared/admin-api-paths';
-import {
-  adminAddressSchema,
-  adminCapacityQuerySchema,
-  adminCapacitySetSchema,
-  adminDelayAtRiskSchema,
-  adminDelaySchema,
-  adminDispatchDayQuerySchema,
-  adminDispatchSchema,
-  adminListQuerySchema,
-  adminOrderQuerySchema,
-  adminPageLinkSchema,
-  adminPartRefundSchema,
-  adminPauseSchema,
-  adminRefundSchema,
-  adminRequestSchema,
-  adminTrackingImportSchema,
-  adminTrackingSchema,
-  TRACKING_IMPORT_MAX_CHARS,
-} from '../../../shared/admin-requests';
+import { TRACKING_IMPORT_MAX_CHARS } from '../../../shared/admin-requests';
 import {
   ADMIN_FORBIDDEN_CODES,
-  type AdminAddressResponse,
-  type AdminCapacityResponse,
-  type AdminCapacitySetResponse,
-  type AdminDeclineResponse,
-  type AdminDispatchResponse,
   type AdminDispatchResult,
   type AdminErrorResponse,
-  type AdminListResponse,
-  type AdminPageLinkResponse,
-  type AdminPartRefundResponse,
-  type AdminPauseResponse,
-  type AdminRecordResponse,
-  type AdminRefundResponse,
-  type AdminRequestPaymentResponse,
-  type AdminResumeResponse,
-  type AdminStatusResponse,
-  type AdminTrackingImportResponse,
-  type AdminTrackingResponse,
-  type AdminWeatherResponse,
 } from '../../../shared/admin-responses';
+import {
+  ADMIN_API_ROUTES,
+  type AdminAnswer,
+  type AdminInput,
+  type AdminJsonRouteName,
+  type AdminRoute,
+  type AdminRouteName,
+} from '../../../shared/admin-routes';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
 import { type CapacityValue, setCapacity } from '../../domain/capacity/capacity-report';
@@ -133,6 +105,16 @@ export function originValueFromEnv(env: Env): (() => Promise<string>) | undefine
 export interface AdminWeatherDeps {
   forecast: ForecastSource;
   dispatchPostcode: string | undefined;
+  /**
+   * The weather check's own clock, when not the shop's: only the local shop sets it
+   * (LOCAL_WEATHER_NOW), so the check can be seen on any day of the week; never set in Lambda.
+   */
+  weatherNow?: (() => Date) | undefined;
+}
+
+/** The weather check's deps: the shop's, on the weather clock when one is set. */
+function weatherDeps(deps: Deps): Deps {
+  return deps.weatherNow === undefined ? deps : { ...deps, now: deps.weatherNow };
 }
 
 /** The clients and settings the operator's actions need, from the environment: once per cold start. */
@@ -162,8 +144,8 @@ export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
   };
 }
 
-/** A body checked against its shared schema: 400 with a message per field otherwise. */
-function parseBody<T extends z.ZodMiniType>(schema: T, value: unknown): z.output<T> {
+/** A body or query checked against its shared schema: 400 with a message per field otherwise. */
+function parseInput<T extends z.ZodMiniType>(schema: T, value: unknown): z.output<T> {
   const parsed = z.safeParse(schema, value);
   if (!parsed.success) {
     const { fields, message } = describeIssues(parsed.error);
@@ -193,80 +175,15 @@ function file(body: string, contentType: string, headers: Record<string, string>
   };
 }
 
-/** The query of a GET checked against its shared schema: 400 with a message per field otherwise. */
-function parseQuery<T extends z.ZodMiniType>(schema: T, event: HttpEvent): z.output<T> {
-  return parseBody(schema, event.queryStringParameters ?? {});
-}
-
 export type AdminDeps = ShopStripeDeps & AdminWeatherDeps;
 type Deps = AdminDeps;
-type Handle = (request: HttpRequest<Deps>, actor: string) => Promise<HttpResult>;
-
-/** `GET orders`: a window of dispatch days (or one day), or a search, optionally of one status. */
-const listOrders: Handle = async ({ event, deps }) => {
-  const query = parseQuery(adminListQuerySchema, event);
-  const records =
-    query.q === undefined
-      ? await listRecords(
-          { status: query.status, dispatchDate: query.dispatch, weeksBack: query.weeks },
-          deps,
-        )
-      : (await findRecords(query.q, deps, { weeksBack: query.weeks })).filter((record) => {
-          const item = record.kind === 'order' ? record.order : record.request;
-          return (
-            (query.status === undefined || item.status === query.status) &&
-            (query.dispatch === undefined || item.dispatchDate === query.dispatch)
-          );
-        });
-  return json(200, { records: records.map(recordView) } satisfies AdminListResponse);
-};
-
-/**
- * `GET order?reference=`: one order or request in full; 404 when the reference names none, 409
- * when it names two (references equal but for case: the full session id names one).
- */
-const getOrder: Handle = async ({ event, deps }) => {
-  const query = parseQuery(adminOrderQuerySchema, event);
-  const record = await findByReference(deps.table, query.reference).catch(async (error: unknown) => {
-    const none =
-      error instanceof RefusedError && (await recordsByReference(deps.table, query.reference)).length === 0;
-    if (none) throw new HttpError(404, { error: error.message });
-    throw error;
-  });
-  return json(200, { record: recordView(record) } satisfies AdminRecordResponse);
-};
-
-/** `GET status`: the shop's mode and the week (the same as `orders status`). */
-const getStatus: Handle = async ({ deps }) => json(200, (await shopWeek(deps)) satisfies AdminStatusResponse);
-
-/** `GET capacity?weeks=`: the settings and each coming dispatch day's capacity. */
-const getCapacity: Handle = async ({ event, deps }) => {
-  const query = parseQuery(adminCapacityQuerySchema, event);
-  const [settings, rows] = await Promise.all([
-    readShopSettings(deps.table, true),
-    capacityWeeks(deps, query.weeks ?? DEFAULT_CAPACITY_WEEKS),
-  ]);
-  return json(200, {
-    settings: capacitySettingsView(settings.capacity),
-    rows,
-  } satisfies AdminCapacityResponse);
-};
-
-/**
- * `POST capacity`: the CLI's `capacity --set`, with its refusals (setCapacity). A date in a week
- * means that week's dispatch day, as the CLI takes it.
- */
-const postCapacity: Handle = async ({ event, deps }) => {
-  const body = parseBody(adminCapacitySetSchema, readJsonBody(event, MAX_BODY_BYTES));
-  const date = body.date === 'default' ? undefined : dispatchDayOfWeekOf(body.date);
-  const value: CapacityValue = body.bottles === null ? 'none' : body.bottles;
-  const result = await setCapacity(deps, { value, date }, DEFAULT_CAPACITY_WEEKS);
-  return json(200, {
-    date: date ?? 'default',
-    settings: capacitySettingsView(result.settings),
-    rows: await capacityWeeks(deps, DEFAULT_CAPACITY_WEEKS),
-    oversold: result.oversold,
-  } satisfies AdminCapacitySetResponse);
+/** A route's work: its checked input to its answer (JSON as the shared schema reads it, or a file). */
+type Handlers = {
+  [K in AdminRouteName]: (
+    input: AdminInput<K>,
+    request: HttpRequest<Deps>,
+    actor: string,
+  ) => Promise<K extends AdminJsonRouteName ? AdminAnswer<K> : HttpResult>;
 };
 
 /**
@@ -274,52 +191,12 @@ const postCapacity: Handle = async ({ event, deps }) => {
  * the CLI's dispatch-list), or without one the day the merchant packs for next; and its orders.
  */
 async function dayToPack(
-  event: HttpEvent,
+  date: IsoDate | undefined,
   deps: Deps,
 ): Promise<{ day: IsoDate; orders: Awaited<ReturnType<typeof ordersToPack>> }> {
-  const query = parseQuery(adminDispatchDayQuerySchema, event);
-  const day = query.date === undefined ? await nextPackingDay(deps) : packingDay(query.date);
+  const day = date === undefined ? await nextPackingDay(deps) : packingDay(date);
   return { day, orders: await ordersToPack(day, deps) };
 }
-
-/** `GET dispatch-csv?date=`: Royal Mail Click & Drop's import of that day's orders. */
-const getDispatchCsv: Handle = async ({ event, deps }) => {
-  const { day, orders } = await dayToPack(event, deps);
-  return file(clickAndDropCsv(day, orders), 'text/csv; charset=utf-8', {
-    'content-disposition': `attachment; filename="click-and-drop-${day}.csv"`,
-  });
-};
-
-/** `GET packing-slips?date=`: that day's packing slips, to print. */
-const getPackingSlips: Handle = async ({ event, deps }) => {
-  const { day, orders } = await dayToPack(event, deps);
-  return file(packingSlipsHtml(day, orders, deps.seller), 'text/html; charset=utf-8', {
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'",
-  });
-};
-
-/**
- * Several orders at once: each is its own exactly-once action, so one refusal (a refunded order)
- * does not stop the others; the answer is 409 only when every one was refused.
- */
-const dispatchOrders: Handle = async ({ event, deps }, actor) => {
-  const body = parseBody(adminDispatchSchema, readJsonBody(event, MAX_BODY_BYTES));
-  const results: AdminDispatchResult[] = [];
-  for (const reference of body.references) {
-    try {
-      const trackingNumber = body.trackingNumbers?.[reference] ?? body.trackingNumber;
-      results.push(dispatchResult(await markDispatched(reference, { trackingNumber, actor }, deps)));
-    } catch (error) {
-      if (!(error instanceof RefusedError)) throw error;
-      results.push({ reference, refused: error.message });
-    }
-  }
-  const refused = results.flatMap((result) => ('refused' in result ? [result.refused] : []));
-  if (refused.length === results.length) {
-    return json(409, { error: refused[0], results } satisfies AdminDispatchResponse);
-  }
-  return json(200, { results } satisfies AdminDispatchResponse);
-};
 
 function dispatchResult(result: ActionResult): AdminDispatchResult {
   return {
@@ -331,154 +208,191 @@ function dispatchResult(result: ActionResult): AdminDispatchResult {
   };
 }
 
-/** `POST orders/tracking`: a dispatched order's number added or corrected (one update email a change). */
-const setTracking: Handle = async ({ event, deps }, actor) => {
-  const body = parseBody(adminTrackingSchema, readJsonBody(event, MAX_BODY_BYTES));
-  const result = await updateTrackingNumber(
-    body.reference,
-    { trackingNumber: body.trackingNumber, actor },
-    deps,
-  );
-  return json(200, {
-    reference: result.reference,
-    changed: result.changed,
-    email: result.email,
-    record: orderView(result.order),
-  } satisfies AdminTrackingResponse);
+/** Each route of shared/admin-routes.ts: the domain function behind it. */
+const HANDLERS: Handlers = {
+  /** A window of dispatch days (or one day), or a search, optionally of one status. */
+  list: async (query, { deps }) => {
+    const records =
+      query.q === undefined
+        ? await listRecords(
+            { status: query.status, dispatchDate: query.dispatch, weeksBack: query.weeks },
+            deps,
+          )
+        : (await findRecords(query.q, deps, { weeksBack: query.weeks })).filter((record) => {
+            const item = record.kind === 'order' ? record.order : record.request;
+            return (
+              (query.status === undefined || item.status === query.status) &&
+              (query.dispatch === undefined || item.dispatchDate === query.dispatch)
+            );
+          });
+    return { records: records.map(recordView) };
+  },
+
+  /**
+   * One order or request in full; 404 when the reference names none, 409 when it names two
+   * (references equal but for case: the full session id names one).
+   */
+  order: async ({ reference }, { deps }) => {
+    const record = await findByReference(deps.table, reference).catch(async (error: unknown) => {
+      const none =
+        error instanceof RefusedError && (await recordsByReference(deps.table, reference)).length === 0;
+      if (none) throw new HttpError(404, { error: error.message });
+      throw error;
+    });
+    return { record: recordView(record) };
+  },
+
+  /** The shop's mode and the week (the same as `orders status`). */
+  status: (_input, { deps }) => shopWeek(deps),
+
+  capacity: async (query, { deps }) => {
+    const [settings, rows] = await Promise.all([
+      readShopSettings(deps.table, true),
+      capacityWeeks(deps, query.weeks ?? DEFAULT_CAPACITY_WEEKS),
+    ]);
+    return { settings: capacitySettingsView(settings.capacity), rows };
+  },
+
+  /** The CLI's `capacity --set`, with its refusals; a date in a week means that week's dispatch day. */
+  setCapacity: async (body, { deps }) => {
+    const date = body.date === 'default' ? undefined : dispatchDayOfWeekOf(body.date);
+    const value: CapacityValue = body.bottles === null ? 'none' : body.bottles;
+    const result = await setCapacity(deps, { value, date }, DEFAULT_CAPACITY_WEEKS);
+    return {
+      date: date ?? 'default',
+      settings: capacitySettingsView(result.settings),
+      rows: await capacityWeeks(deps, DEFAULT_CAPACITY_WEEKS),
+      oversold: result.oversold,
+    };
+  },
+
+  /** Royal Mail Click & Drop's import of that day's orders. */
+  dispatchCsv: async (query, { deps }) => {
+    const { day, orders } = await dayToPack(query.date, deps);
+    return file(clickAndDropCsv(day, orders), 'text/csv; charset=utf-8', {
+      'content-disposition': `attachment; filename="click-and-drop-${day}.csv"`,
+    });
+  },
+
+  /** That day's packing slips, to print. */
+  packingSlips: async (query, { deps }) => {
+    const { day, orders } = await dayToPack(query.date, deps);
+    return file(packingSlipsHtml(day, orders, deps.seller), 'text/html; charset=utf-8', {
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'",
+    });
+  },
+
+  /**
+   * Several orders at once: each is its own exactly-once action, so one refusal (a refunded order)
+   * does not stop the others; the answer is 409 only when every one was refused.
+   */
+  dispatch: async (body, { deps }, actor) => {
+    const results: AdminDispatchResult[] = [];
+    for (const reference of body.references) {
+      try {
+        const trackingNumber = body.trackingNumbers?.[reference] ?? body.trackingNumber;
+        results.push(dispatchResult(await markDispatched(reference, { trackingNumber, actor }, deps)));
+      } catch (error) {
+        if (!(error instanceof RefusedError)) throw error;
+        results.push({ reference, refused: error.message });
+      }
+    }
+    const refused = results.flatMap((result) => ('refused' in result ? [result.refused] : []));
+    if (refused.length === results.length) throw new HttpError(409, { error: refused[0], results });
+    return { results };
+  },
+
+  /** A dispatched order's number added or corrected (one update email a change). */
+  tracking: async ({ reference, trackingNumber }, { deps }, actor) => {
+    const result = await updateTrackingNumber(reference, { trackingNumber, actor }, deps);
+    const { changed, email, order } = result;
+    return { reference: result.reference, changed, email, record: orderView(order) };
+  },
+
+  /** A Click & Drop export's orders dispatched with their numbers. */
+  trackingImport: async (body, { deps }, actor) => {
+    const result = await importClickAndDropTracking(body.csv, { actor }, deps);
+    return { results: result.dispatched.map(dispatchResult), unmatched: result.unmatched };
+  },
+
+  /** Some bottles and/or the delivery refunded, with its email. */
+  refundPart: async (body, { deps }, actor) => {
+    const { reference, refundId, pence, email, order } = await refundPart(
+      body.reference,
+      { ...body, actor },
+      deps,
+    );
+    return { reference, refundId, pence, email, record: orderView(order) };
+  },
+
+  delay: async (body, { deps }, actor) =>
+    delayView(await delayDispatch({ ...body, actor }, deps), deps.now()),
+
+  /**
+   * The weather check of a dispatch day (the coming one without a date). A provider that fails or
+   * is slow makes its orders "unknown" (checkWeather), never an error.
+   */
+  weather: async (query, { deps }) => {
+    const weather = weatherDeps(deps);
+    const day = query.date === undefined ? comingWeatherDay(weather.now()) : packingDay(query.date);
+    return weatherView(await checkWeather(day, weather));
+  },
+
+  /** Just the day's orders at risk moved, through delay's own path. */
+  delayAtRisk: async (body, { deps }, actor) =>
+    delayView(await delayOrdersAtRisk(body.date, actor, deps, weatherDeps(deps).now), deps.now()),
+
+  refund: async (body, { deps }, actor) => {
+    const result = await refundOrder(body.reference, { reason: body.reason, actor }, deps);
+    const { reference, changed, refundId, pence, email, refundEmail, order } = result;
+    return {
+      reference,
+      changed,
+      refundId,
+      pence,
+      email,
+      refundEmail,
+      status: order.status,
+      record: orderView(order),
+    };
+  },
+
+  /** The CLI's `address`, with the checkout's rules and the packing cut-off. */
+  address: async ({ reference, ...details }, { deps }, actor) => {
+    const result = await correctOrderAddress(await findOrder(deps, reference), details, { actor }, deps);
+    const { changed, email, order } = result;
+    return { reference: result.reference, changed, email, record: orderView(order) };
+  },
+
+  pause: async (body, { deps }) => {
+    // A blank message (requests mode: a pause without one is a 400) is no message.
+    const outcome = await pauseShop({ mode: body.mode, message: body.message || undefined }, deps);
+    return { ...outcome, settings: settingsView(outcome.settings) };
+  },
+
+  resume: async (_input, { deps }) => ({
+    settings: settingsView(await writeShopSettings(deps.table, { mode: 'open' }, deps.now())),
+  }),
+
+  requestPayment: (body, { deps }, actor) => requestPayment(body.reference, { actor }, deps),
+
+  decline: (body, { deps }, actor) => declineRequest(body.reference, { actor }, deps),
+
+  /** The order page's link revoked and a new one emailed to the customer once. */
+  revokePageLink: async (body, { deps }, actor) => {
+    const { reference, email, order } = await revokeOrderPageLink(body.reference, { actor }, deps);
+    return { reference, email, record: orderView(order) };
+  },
 };
 
-/** `POST orders/tracking-import`: a Click & Drop export's orders dispatched with their numbers. */
-const importTracking: Handle = async ({ event, deps }, actor) => {
-  // The CSV's characters, in JSON, with room for escaped quotes and line ends.
-  const body = parseBody(adminTrackingImportSchema, readJsonBody(event, TRACKING_IMPORT_MAX_CHARS * 2));
-  const result = await importClickAndDropTracking(body.csv, { actor }, deps);
-  return json(200, {
-    results: result.dispatched.map(dispatchResult),
-    unmatched: result.unmatched,
-  } satisfies AdminTrackingImportResponse);
-};
-
-/** `POST orders/refund-part`: some bottles and/or the delivery refunded, with its email. */
-const refundPartOf: Handle = async ({ event, deps }, actor) => {
-  const body = parseBody(adminPartRefundSchema, readJsonBody(event, MAX_BODY_BYTES));
-  const result = await refundPart(body.reference, { ...body, actor }, deps);
-  return json(200, {
-    reference: result.reference,
-    refundId: result.refundId,
-    pence: result.pence,
-    email: result.email,
-    record: orderView(result.order),
-  } satisfies AdminPartRefundResponse);
-};
-
-const delayOrders: Handle = async ({ event, deps }, actor) => {
-  const body = parseBody(adminDelaySchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, delayView(await delayDispatch({ ...body, actor }, deps), deps.now()));
-};
-
-/**
- * `GET weather?date=`: the weather check of a dispatch day (the coming one without a date). A
- * provider that fails or is slow makes its orders "unknown" (checkWeather), never an error.
- */
-const getWeather: Handle = async ({ event, deps }) => {
-  const query = parseQuery(adminDispatchDayQuerySchema, event);
-  const day = query.date === undefined ? comingWeatherDay(deps.now()) : packingDay(query.date);
-  return json(200, weatherView(await checkWeather(day, deps)) satisfies AdminWeatherResponse);
-};
-
-/** `POST orders/delay-at-risk`: just the day's orders at risk moved, through delay's own path. */
-const delayAtRisk: Handle = async ({ event, deps }, actor) => {
-  const body = parseBody(adminDelayAtRiskSchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, delayView(await delayOrdersAtRisk(body.date, actor, deps), deps.now()));
-};
-
-const refund: Handle = async ({ event, deps }, actor) => {
-  const body = parseBody(adminRefundSchema, readJsonBody(event, MAX_BODY_BYTES));
-  const result = await refundOrder(body.reference, { reason: body.reason, actor }, deps);
-  return json(200, {
-    reference: result.reference,
-    changed: result.changed,
-    refundId: result.refundId,
-    pence: result.pence,
-    email: result.email,
-    refundEmail: result.refundEmail,
-    status: result.order.status,
-    record: orderView(result.order),
-  } satisfies AdminRefundResponse);
-};
-
-/** `POST orders/address`: the CLI's `address`, with the checkout's rules and the packing cut-off. */
-const correctAddress: Handle = async ({ event, deps }, actor) => {
-  const { reference, ...details } = parseBody(adminAddressSchema, readJsonBody(event, MAX_BODY_BYTES));
-  const result = await correctOrderAddress(await findOrder(deps, reference), details, { actor }, deps);
-  return json(200, {
-    reference: result.reference,
-    changed: result.changed,
-    email: result.email,
-    record: orderView(result.order),
-  } satisfies AdminAddressResponse);
-};
-
-/** `POST orders/page-link`: the order page's link revoked and a new one emailed to the customer once. */
-const revokePageLink: Handle = async ({ event, deps }, actor) => {
-  const body = parseBody(adminPageLinkSchema, readJsonBody(event, MAX_BODY_BYTES));
-  const result = await revokeOrderPageLink(body.reference, { actor }, deps);
-  return json(200, {
-    reference: result.reference,
-    email: result.email,
-    record: orderView(result.order),
-  } satisfies AdminPageLinkResponse);
-};
-
-const pause: Handle = async ({ event, deps }) => {
-  const body = parseBody(adminPauseSchema, readJsonBody(event, MAX_BODY_BYTES));
-  // A blank message (requests mode: a pause without one is a 400) is no message.
-  const outcome = await pauseShop({ mode: body.mode, message: body.message || undefined }, deps);
-  return json(200, { ...outcome, settings: settingsView(outcome.settings) } satisfies AdminPauseResponse);
-};
-
-const resume: Handle = async ({ deps }) => {
-  const settings = await writeShopSettings(deps.table, { mode: 'open' }, deps.now());
-  return json(200, { settings: settingsView(settings) } satisfies AdminResumeResponse);
-};
-
-const sendPaymentLink: Handle = async ({ event, deps }, actor) => {
-  const body = parseBody(adminRequestSchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(
-    200,
-    (await requestPayment(body.reference, { actor }, deps)) satisfies AdminRequestPaymentResponse,
-  );
-};
-
-const decline: Handle = async ({ event, deps }, actor) => {
-  const body = parseBody(adminRequestSchema, readJsonBody(event, MAX_BODY_BYTES));
-  return json(200, (await declineRequest(body.reference, { actor }, deps)) satisfies AdminDeclineResponse);
-};
+/** Each route's log name, as before the table: `setCapacity` logs as `set-capacity`. */
+const logName = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 /** The route table: path and method → the domain function behind it. */
-export const ROUTES: ReadonlyArray<{ path: string; name: string; method: 'GET' | 'POST'; handle: Handle }> = [
-  { path: ADMIN_API_PATHS.orders, name: 'list', method: 'GET', handle: listOrders },
-  { path: ADMIN_API_PATHS.order, name: 'order', method: 'GET', handle: getOrder },
-  { path: ADMIN_API_PATHS.status, name: 'status', method: 'GET', handle: getStatus },
-  { path: ADMIN_API_PATHS.capacity, name: 'capacity', method: 'GET', handle: getCapacity },
-  { path: ADMIN_API_PATHS.capacity, name: 'set-capacity', method: 'POST', handle: postCapacity },
-  { path: ADMIN_API_PATHS.dispatchCsv, name: 'dispatch-csv', method: 'GET', handle: getDispatchCsv },
-  { path: ADMIN_API_PATHS.packingSlips, name: 'packing-slips', method: 'GET', handle: getPackingSlips },
-  { path: ADMIN_API_PATHS.dispatch, name: 'dispatch', method: 'POST', handle: dispatchOrders },
-  { path: ADMIN_API_PATHS.delay, name: 'delay', method: 'POST', handle: delayOrders },
-  { path: ADMIN_API_PATHS.refund, name: 'refund', method: 'POST', handle: refund },
-  { path: ADMIN_API_PATHS.refundPart, name: 'refund-part', method: 'POST', handle: refundPartOf },
-  { path: ADMIN_API_PATHS.tracking, name: 'tracking', method: 'POST', handle: setTracking },
-  { path: ADMIN_API_PATHS.trackingImport, name: 'tracking-import', method: 'POST', handle: importTracking },
-  { path: ADMIN_API_PATHS.correctAddress, name: 'address', method: 'POST', handle: correctAddress },
-  { path: ADMIN_API_PATHS.pause, name: 'pause', method: 'POST', handle: pause },
-  { path: ADMIN_API_PATHS.resume, name: 'resume', method: 'POST', handle: resume },
-  { path: ADMIN_API_PATHS.requestPayment, name: 'request-payment', method: 'POST', handle: sendPaymentLink },
-  { path: ADMIN_API_PATHS.declineRequest, name: 'decline', method: 'POST', handle: decline },
-  { path: ADMIN_API_PATHS.weather, name: 'weather', method: 'GET', handle: getWeather },
-  { path: ADMIN_API_PATHS.delayAtRisk, name: 'delay-at-risk', method: 'POST', handle: delayAtRisk },
-  { path: ADMIN_API_PATHS.revokePageLink, name: 'page-link', method: 'POST', handle: revokePageLink },
-];
+export const ROUTES = (Object.keys(ADMIN_API_ROUTES) as AdminRouteName[]).map((name) => ({
+  name,
+  ...(ADMIN_API_ROUTES[name] as AdminRoute),
+}));
 
 /** A refused transition is the merchant's to read: 409 with the domain's own words. */
 function adminErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
@@ -503,14 +417,27 @@ export function createAdminApiHandler(
   // Path → method → endpoint: one path may answer two methods (capacity: GET and POST).
   const endpoints = new Map<string, Map<string, (event: HttpEvent) => Promise<HttpResult>>>();
   for (const route of ROUTES) {
+    // One signature for every route: each handler's own is checked against the table in HANDLERS.
+    const handle = HANDLERS[route.name] as (
+      input: unknown,
+      ...context: [HttpRequest<Deps>, string]
+    ) => Promise<unknown>;
+    // A Click & Drop export is a few hundred rows: its characters, with room for JSON's escapes.
+    const maxBytes = route.name === 'trackingImport' ? TRACKING_IMPORT_MAX_CHARS * 2 : MAX_BODY_BYTES;
     const endpoint = httpEndpoint<Deps>({
-      route: `admin-api ${route.name}`,
+      route: `admin-api ${logName(route.name)}`,
       method: route.method,
       deps: loadDeps,
-      handle: (request) => {
+      handle: async (request) => {
         const merchant = requireMerchant(request.event);
         request.logKeys.actor = merchant.actor;
-        return route.handle(request, merchant.actor);
+        const { event } = request;
+        const raw = () =>
+          route.method === 'GET' ? (event.queryStringParameters ?? {}) : readJsonBody(event, maxBytes);
+        // A route without a request schema reads neither query nor body (resume, status).
+        const input = route.request === undefined ? undefined : parseInput(route.request, raw());
+        const answer = await handle(input, request, merchant.actor);
+        return route.response === undefined ? (answer as HttpResult) : json(200, answer);
       },
       mapError: adminErrorResponse,
     });

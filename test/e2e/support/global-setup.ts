@@ -1,10 +1,13 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { FullConfig } from '@playwright/test';
+import { weatherKnownFrom } from '../../../lambdas/domain/weather/weather-check';
+import { startForecastStandIn } from '../../../local/forecast-stand-in';
 import { startLocalShop } from '../../../local/local-shop';
 import { startRehearsal } from '../../../local/rehearse/rehearsal';
-import { synthesiseStage } from '../../../local/rehearse/synth';
+import { cachedStage } from '../../../local/rehearse/synth';
+import { firstComingDispatchDay } from '../../../shared/dispatch';
+import { LOCAL_STAGE_SETTINGS } from '../../../shared/stage-config';
 import { STACK_ENV } from './stack';
 
 /**
@@ -24,6 +27,12 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   if (!existsSync(resolve(webRoot, 'index.html'))) {
     throw new Error('No web build in dist/web: run `npm run test:e2e`, which builds it first.');
   }
+  // The weather check on the evening it first knows the coming dispatch day, when the run is
+  // earlier in the week (LOCAL_WEATHER_NOW's option): only the weather runs on this clock.
+  const now = new Date();
+  const knownFrom = weatherKnownFrom(firstComingDispatchDay(now));
+  const weatherNow = now < knownFrom ? new Date(knownFrom.getTime() + 30 * 60_000) : undefined;
+  const forecast = await startForecastStandIn(0, () => weatherNow ?? new Date());
   const shop = await startLocalShop({
     port: 0,
     dynamoPort: 0,
@@ -35,6 +44,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     log: (line) => {
       if (process.env.E2E_LOG_STACK) console.log(`  [shop] ${line}`);
     },
+    forecastUrl: forecast.url,
+    weatherNow,
   });
   process.env[STACK_ENV.shop] = shop.url;
   process.env[STACK_ENV.dynamo] = shop.dynamoUrl;
@@ -42,18 +53,30 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   process.env[STACK_ENV.simulator] = shop.simulator?.url ?? '';
   process.env[STACK_ENV.table] = 'live-aquatics-orders';
   process.env[STACK_ENV.merchantEmail] = 'merchant@live-aquatics.test';
-  return () => shop.close();
+  process.env[STACK_ENV.forecast] = forecast.url;
+  process.env[STACK_ENV.weatherNow] = weatherNow?.toISOString() ?? '';
+  return async () => {
+    await shop.close();
+    await forecast.close();
+  };
 }
 
 async function rehearse(): Promise<() => Promise<void>> {
   let assemblyDir = process.env.REHEARSE_ASSEMBLY;
-  let synthesised: string | undefined;
   if (!assemblyDir) {
-    synthesised = mkdtempSync(join(tmpdir(), 'rehearse-e2e-'));
     const started = Date.now();
-    await synthesiseStage('dev', synthesised);
-    console.log(`  [rehearsal] dev stage synthesised in ${Math.round((Date.now() - started) / 1000)} s`);
-    assemblyDir = synthesised;
+    // The local shop's seller and addresses, so the specs' literal texts (names, subjects) hold here too.
+    const settings = LOCAL_STAGE_SETTINGS;
+    const context = {
+      sellerName: settings.sellerName,
+      sellerAddress: settings.sellerAddress,
+      sellerEmail: settings.sellerEmail,
+      senderEmail: settings.senderEmail,
+      merchantEmail: settings.merchantEmail,
+      dispatchCutoffHours: String(settings.dispatchCutoffHours),
+    };
+    assemblyDir = (await cachedStage('dev', { context })).dir;
+    console.log(`  [rehearsal] dev stage ready in ${Math.round((Date.now() - started) / 1000)} s`);
   }
   const denied: string[] = [];
   const started = Date.now();
@@ -65,9 +88,10 @@ async function rehearse(): Promise<() => Promise<void>> {
     simulatorPort: 0,
     identityProviderPort: 0,
     extensionPort: 0,
+    viewerPerConnection: true,
     log: (line) => {
       if (line.includes('AccessDenied')) denied.push(line);
-      if (process.env.E2E_LOG_STACK) console.log(`  [rehearsal] ${line}`);
+      if (process.env.E2E_LOG_STACK || line.includes('AccessDenied')) console.log(`  [rehearsal] ${line}`);
     },
   });
   console.log(`  [rehearsal] serving in ${Math.round((Date.now() - started) / 1000)} s at ${rehearsal.url}`);
@@ -77,9 +101,11 @@ async function rehearse(): Promise<() => Promise<void>> {
   process.env[STACK_ENV.simulator] = rehearsal.simulator.url;
   process.env[STACK_ENV.table] = rehearsal.ordersTableName;
   process.env[STACK_ENV.merchantEmail] = rehearsal.merchantEmail;
+  process.env[STACK_ENV.forecast] = rehearsal.forecastUrl;
+  // The bundles run on the real clock, as in Lambda (playwright.rehearse.config.ts skips weather.spec when it needs another).
+  process.env[STACK_ENV.weatherNow] = '';
   return async () => {
     await rehearsal.close();
-    if (synthesised) rmSync(synthesised, { recursive: true, force: true });
     // A call a role does not allow would fail in AWS: the run fails with it, even if the page coped.
     if (denied.length > 0) throw new Error(`The rehearsal refused calls:\n${denied.join('\n')}`);
   };

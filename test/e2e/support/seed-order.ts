@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { toOrderItem } from '../../../lambdas/domain/checkout/paid-checkout';
+import {
+  newPageKey,
+  orderPageKeys,
+  orderPageToken,
+} from '../../../lambdas/domain/order-page/order-page-token';
+import type { ManagedOrder } from '../../../lambdas/domain/storage/managed-order';
+import { dispatchDayKey, dispatchSortKey } from '../../../lambdas/domain/storage/orders-table';
+import { LOCAL_ORDER_PAGE_SECRET } from '../../../local/local-shop';
+import { addDays, type IsoDate } from '../../../shared/dispatch';
 import { quoteOrder } from '../../../shared/pricing';
 import type { Stack } from './fixtures';
-
-const TABLE_NAME = 'live-aquatics-orders';
 
 /**
  * A paid order of 3 bottles written as fulfilment writes it (no Stripe payment behind it), for the
@@ -32,7 +39,49 @@ export async function seedOrder(
   );
   const stored = Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined));
   await DynamoDBDocumentClient.from(stack.dynamo).send(
-    new PutCommand({ TableName: TABLE_NAME, Item: stored }),
+    new PutCommand({ TableName: stack.tableName, Item: stored }),
   );
   return { reference: sessionId.slice(-12), dispatchDate: item.dispatchDate };
+}
+
+/**
+ * A paid order of 3 bottles for `day`, paid three days before it at 10:00, with its page key and
+ * `changes` (a delay, a dispatch) written over it; returns its reference and its page's token,
+ * sealed as the local shop seals it (LOCAL_ORDER_PAGE_SECRET), so the page opens without an email.
+ */
+export async function seedOrderWithPage(
+  stack: Stack,
+  day: IsoDate,
+  customer: { name: string; email: string; address: string; postcode: string },
+  changes: Partial<ManagedOrder> = {},
+): Promise<{ reference: string; token: string }> {
+  const sessionId = `cs_test_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+  const paidAt = new Date(`${addDays(day, -3)}T10:00:00Z`);
+  const { address, postcode, ...names } = customer;
+  const mapped = toOrderItem(
+    {
+      sessionId,
+      paymentIntentId: undefined,
+      livemode: false,
+      quote: quoteOrder(3),
+      currency: 'gbp',
+      customer: { ...names, phone: '07700 900123', address, postcode },
+      promisedDispatchDate: day,
+      checkoutCreatedAt: paidAt,
+    },
+    { now: paidAt, paidAt, cutoffHours: 36 },
+  );
+  const pageKey = newPageKey();
+  const order = { ...mapped, pageKey, dispatchDate: day, ...changes };
+  const item = {
+    ...order,
+    gsi1pk: dispatchDayKey(order.dispatchDate),
+    gsi1sk: dispatchSortKey(order.status, order.paidAt, order.reference),
+  };
+  const stored = Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined));
+  await DynamoDBDocumentClient.from(stack.dynamo).send(
+    new PutCommand({ TableName: stack.tableName, Item: stored }),
+  );
+  const token = orderPageToken(sessionId, pageKey, orderPageKeys(LOCAL_ORDER_PAGE_SECRET));
+  return { reference: mapped.reference, token };
 }

@@ -8,6 +8,10 @@ export const STACK_ENV = {
   table: 'E2E_ORDERS_TABLE',
   /** Where the shop sends the merchant's new-order notices: the stage's MERCHANT_EMAIL. */
   merchantEmail: 'E2E_MERCHANT_EMAIL',
+  /** The Open-Meteo stand-in (POST /__set); unset where the stack has none. */
+  forecast: 'E2E_FORECAST_URL',
+  /** The weather check's clock when not the real one (ISO), else empty. */
+  weatherNow: 'E2E_WEATHER_NOW',
 } as const;
 
 function required(name: string): string {

@@ -5,7 +5,7 @@ import { reservationOf } from '../../../lambdas/domain/capacity/session-reservat
 import { limitFor } from '../../../lambdas/domain/storage/capacity-settings';
 import { capacityDayFromItem } from '../../../lambdas/domain/storage/capacity-store';
 import { readShopSettings, writeCapacitySettings } from '../../../lambdas/domain/storage/settings-store';
-import { ADMIN_API_PATHS } from '../../../shared/admin-api-paths';
+import { ADMIN_API_ROUTES } from '../../../shared/admin-routes';
 import {
   addWorkingDays,
   dispatchDayOfWeekOf,
@@ -206,7 +206,7 @@ class OperatorRefund implements OrderLifeCommand {
   check = (m: Readonly<Model>) => m.sessions.length > 0;
   async run(m: Model, r: Real) {
     const session = pick(m.sessions, this.index);
-    if (session) await attemptMerchant(r, ADMIN_API_PATHS.refund, refund(session));
+    if (session) await attemptMerchant(r, ADMIN_API_ROUTES.refund.path, refund(session));
     await afterStep(m, r);
   }
   toString = () => `operatorRefund(${this.index})`;
@@ -217,7 +217,7 @@ class Dispatch implements OrderLifeCommand {
   check = (m: Readonly<Model>) => m.sessions.length > 0;
   async run(m: Model, r: Real) {
     const session = pick(m.sessions, this.index);
-    if (session) await attemptMerchant(r, ADMIN_API_PATHS.dispatch, dispatch(session));
+    if (session) await attemptMerchant(r, ADMIN_API_ROUTES.dispatch.path, dispatch(session));
     await afterStep(m, r);
   }
   toString = () => `dispatch(${this.index})`;
@@ -231,8 +231,8 @@ class RefundAndDispatchAtOnce implements OrderLifeCommand {
     const session = pick(m.sessions, this.index);
     if (session) {
       await Promise.all([
-        attemptMerchant(r, ADMIN_API_PATHS.refund, refund(session)),
-        attemptMerchant(r, ADMIN_API_PATHS.dispatch, dispatch(session)),
+        attemptMerchant(r, ADMIN_API_ROUTES.refund.path, refund(session)),
+        attemptMerchant(r, ADMIN_API_ROUTES.dispatch.path, dispatch(session)),
       ]);
     }
     await afterStep(m, r);
@@ -255,7 +255,11 @@ class Delay implements OrderLifeCommand {
   async run(m: Model, r: Real) {
     const from = r.days[this.dayIndex % r.days.length] ?? r.days[0];
     if (from !== undefined) {
-      await merchant(r, ADMIN_API_PATHS.delay, { from, to: addWorkingDays(from, 1), reason: 'weather' });
+      await merchant(r, ADMIN_API_ROUTES.delay.path, {
+        from,
+        to: addWorkingDays(from, 1),
+        reason: 'weather',
+      });
     }
     await afterStep(m, r, true);
   }
@@ -276,7 +280,7 @@ class SetCapacity implements OrderLifeCommand {
   ) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    await merchant(r, ADMIN_API_PATHS.capacity, capacityBody(r, this.dayIndex, this.bottles));
+    await merchant(r, ADMIN_API_ROUTES.setCapacity.path, capacityBody(r, this.dayIndex, this.bottles));
     await afterStep(m, r, true);
   }
   toString = () => `setCapacity(${this.dayIndex}, ${this.bottles})`;
@@ -291,8 +295,8 @@ class TwoCapacityChangesAtOnce implements OrderLifeCommand {
   check = () => true;
   async run(m: Model, r: Real) {
     const [a, b] = await Promise.all([
-      merchant(r, ADMIN_API_PATHS.capacity, capacityBody(r, 0, this.first)),
-      merchant(r, ADMIN_API_PATHS.capacity, capacityBody(r, 1, this.second)),
+      merchant(r, ADMIN_API_ROUTES.setCapacity.path, capacityBody(r, 0, this.first)),
+      merchant(r, ADMIN_API_ROUTES.setCapacity.path, capacityBody(r, 1, this.second)),
     ]);
     const capacity = (await readShopSettings(tableOf(r), true)).capacity;
     const [day0, day1] = r.days;
@@ -318,7 +322,7 @@ class Pause implements OrderLifeCommand {
   async run(m: Model, r: Real) {
     const body =
       this.mode === 'paused' ? { mode: 'paused', message: 'Back next week.' } : { mode: 'requests' };
-    if ((await merchant(r, ADMIN_API_PATHS.pause, body)) === 200) m.mode = this.mode;
+    if ((await merchant(r, ADMIN_API_ROUTES.pause.path, body)) === 200) m.mode = this.mode;
     await afterStep(m, r);
   }
   toString = () => `pause(${this.mode})`;
@@ -327,7 +331,7 @@ class Pause implements OrderLifeCommand {
 class Resume implements OrderLifeCommand {
   check = () => true;
   async run(m: Model, r: Real) {
-    if ((await merchant(r, ADMIN_API_PATHS.resume, {})) === 200) m.mode = 'open';
+    if ((await merchant(r, ADMIN_API_ROUTES.resume.path, {})) === 200) m.mode = 'open';
     await afterStep(m, r);
   }
   toString = () => 'resume';

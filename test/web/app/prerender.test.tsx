@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { prerenderedPageAt } from '../../../web/src/app/pages';
 import { renderPages } from '../../../web/src/app/prerender';
 
 /** The build's pages, rendered as vite.config.ts renders them into the HTML files. */
-async function pageBody(file: string): Promise<string> {
+async function renderedPage(file: string) {
   const page = (await renderPages()).find((rendered) => rendered.file === file);
   if (!page) throw new Error(`no prerendered ${file}`);
-  return page.body;
+  return page;
+}
+async function pageBody(file: string): Promise<string> {
+  return (await renderedPage(file)).body;
 }
 
 describe('the HTML the build writes', () => {
@@ -21,6 +25,23 @@ describe('the HTML the build writes', () => {
     );
     expect(body).not.toContain('prerendered');
     expect(body).not.toContain('Payment Successful!');
+  });
+
+  it('/order/<token>: one page for every token, loading, kept out of search engines and sending no referrer', async () => {
+    const page = await renderedPage('order.html');
+
+    expect(page.key).toBe('/order/:token');
+    expect(page.body).toContain('<h1>Your order</h1><p role="status">Loading your order…</p>');
+    expect(page.body).not.toContain('prerendered');
+    expect(page.head).toContain('<meta name="robots" content="noindex, nofollow"/>');
+    expect(page.head).toContain('<meta name="referrer" content="no-referrer"/>');
+    expect(page.head).toContain('<title>Your order · Live Aquatics</title>');
+  });
+
+  it('the browser takes over order.html at any /order/<token>, and the 404 page where the token is missing', () => {
+    expect(prerenderedPageAt({ pathname: '/order/AbC-12_x', search: '' })).toBe('/order/:token');
+    expect(prerenderedPageAt({ pathname: '/order/', search: '' })).toBe('not-found');
+    expect(prerenderedPageAt({ pathname: '/order/a/b', search: '' })).toBe('not-found');
   });
 
   it('every page carries the logo in its header, sized', async () => {

@@ -15,18 +15,21 @@ const NOT_FOUND_KEY = 'not-found';
 /**
  * The pages whose HTML is rendered at build time, so their content paints before any script runs
  * and stays readable without JavaScript. The success page is written in its "Checking your
- * payment..." state, the first thing it shows for any session; the 404 page for any unknown path.
+ * payment..." state, the first thing it shows for any session; the order page in its loading
+ * state, the same for any token; the 404 page for any unknown path.
  */
 export const PRERENDERED_PAGES: readonly PrerenderedPage[] = [
   { key: paths.home, file: 'index.html', url: paths.home },
   { key: paths.success, file: 'success.html', url: `${paths.success}?session_id=cs_test_prerendered` },
+  // In its "Loading your order…" state, with its noindex and no-referrer in the head from the start.
+  { key: paths.order, file: 'order.html', url: '/order/prerendered' },
   { key: policyPaths.privacy, file: 'privacy.html', url: policyPaths.privacy },
   { key: policyPaths.terms, file: 'terms.html', url: policyPaths.terms },
   { key: policyPaths.contact, file: 'contact.html', url: policyPaths.contact },
   { key: NOT_FOUND_KEY, file: '404.html', url: '/404' },
 ];
 
-const ROUTE_PATHS = [paths.home, paths.success, ...Object.values(policyPaths)];
+const ROUTE_PATHS = [paths.home, paths.success, paths.order, ...Object.values(policyPaths)];
 
 /**
  * Which prerendered page the app would show first at this address, matched as `<Routes>`

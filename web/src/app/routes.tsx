@@ -17,6 +17,10 @@ const ContactPage = lazy(() => policyPages().then((pages) => ({ default: pages.C
 const NotFoundPage = lazy(() =>
   import('./routes/not-found').then((page) => ({ default: page.NotFoundPage })),
 );
+// The customer's order page too, with its checks and zod: none of it is in `/`'s first load.
+const OrderStatusPage = lazy(() =>
+  import('../features/order-status/order-status-page').then((page) => ({ default: page.OrderStatusPage })),
+);
 const SuccessPage = lazy(() =>
   import('../features/success/success-page').then((page) => ({ default: page.SuccessPage })),
 );
@@ -36,6 +40,7 @@ export function AppRoutes({ children }: { children?: ReactNode }) {
           <Routes>
             <Route path={paths.home} element={<OrderPage />} />
             <Route path={paths.success} element={<SuccessPage />} />
+            <Route path={paths.order} element={<OrderStatusPage />} />
             <Route path={policyPaths.privacy} element={<PrivacyPage />} />
             <Route path={policyPaths.terms} element={<TermsPage />} />
             <Route path={policyPaths.contact} element={<ContactPage />} />

@@ -4,6 +4,7 @@ import { isCalendarDate } from '../../../shared/dispatch';
 import type { ShopStatus } from '../../../shared/shop-status';
 import type { AppConfig } from '../config';
 import {
+  type ApiRequest,
   type ApiRequestInit,
   type CheckoutStatusResult,
   type CreateCheckoutResult,
@@ -24,6 +25,11 @@ export interface ApiClient {
    * when it cannot be read: the page then stays open, since create-checkout enforces a pause itself.
    */
   getShopStatus(signal?: AbortSignal): Promise<ShopStatus | undefined>;
+  /**
+   * The base request (origin, bearer, timeout), for the requests of pages that load on demand
+   * (the customer's order page): their code stays in their own chunk, not in this first-load one.
+   */
+  request: ApiRequest;
 }
 
 export type ApiClientConfig = Pick<AppConfig, 'apiOrigin' | 'publicKey'> & {
@@ -69,6 +75,7 @@ export function createApiClient({
   }
 
   return {
+    request,
     createCheckout: (body) =>
       loadApiRequests().then(
         (loaded) => loaded.createCheckout(request, body),

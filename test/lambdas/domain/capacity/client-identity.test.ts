@@ -10,6 +10,10 @@ describe('clientGroup: the client a per-client limit counts', () => {
     expect(clientGroup('::FFFF:203.0.113.7')).toBe('203.0.113.7');
   });
 
+  it('counts an IPv6 address that merely ends in ::ffff:<IPv4> by its /64, not as that IPv4 address', () => {
+    expect(clientGroup('2001:db8::ffff:203.0.113.7')).toBe('2001:db8:0:0::/64');
+  });
+
   it('counts an IPv6 address by its /64, in lower case without leading zeros', () => {
     expect(clientGroup('2001:0DB8:00a0:0001:0000:0000:0000:0042')).toBe('2001:db8:a0:1::/64');
     expect(clientGroup('2001:db8:a0:1:ffff:1:2:3')).toBe('2001:db8:a0:1::/64');

@@ -127,6 +127,29 @@ describe('holdForPaymentLink', () => {
     expect((await store.read(tuesday)).taken).toBe(0);
   });
 
+  it('a link expiring the very second the request’s hold lapses, its day closed: held on the next day only', async () => {
+    const store = makeStore();
+    const [monday, tuesday] = freshDays();
+    const request = {
+      reference: 'R0123456789A',
+      bottles: 2,
+      dispatchDate: monday,
+      holdsUntil: new Date(LINK_EXPIRES * 1000).toISOString(),
+    };
+    await reserveBottles(store, { from: monday, hold: requestHold(request), capacity: undefined });
+
+    const link = await holdForPaymentLink(store, request, {
+      expiresAt: LINK_EXPIRES,
+      earliest: tuesday,
+      capacity: undefined,
+      now: NOW,
+    });
+
+    expect(link.date).toBe(tuesday);
+    expect(await store.read(monday)).toMatchObject({ taken: 0, holds: new Set() });
+    expect([...(await store.read(tuesday)).holds]).toEqual([linkHoldId(2)]);
+  });
+
   it('never moves a lapsed hold: it is given back and the link reserves afresh', async () => {
     const store = makeStore();
     const [monday] = freshDays();
@@ -149,6 +172,31 @@ describe('holdForPaymentLink', () => {
     const day = await store.read(monday);
     expect([...day.holds]).toEqual([linkHoldId(2)]);
     expect(day.taken).toBe(2);
+  });
+
+  it('a lapsed hold still on a day the merchant has since filled: the link goes to the next day with room', async () => {
+    const store = makeStore();
+    const [monday, tuesday] = freshDays();
+    const request = {
+      reference: 'R0123456789A',
+      bottles: 3,
+      dispatchDate: monday,
+      holdsUntil: '2026-11-28T09:00:00.000Z',
+    };
+    await reserveBottles(store, { from: monday, hold: requestHold(request), capacity: undefined });
+    await reserveBottles(store, { from: monday, hold: 'cOTHER.1796100000:3', capacity: undefined });
+
+    // Monday's limit lowered to 4 meanwhile: 3 sold elsewhere leave no room for 3 more.
+    const link = await holdForPaymentLink(store, request, {
+      expiresAt: LINK_EXPIRES,
+      earliest: monday,
+      capacity: { days: { [monday]: 4 } },
+      now: NOW,
+    });
+
+    expect(link.date).toBe(tuesday);
+    expect(await store.read(monday)).toMatchObject({ taken: 3, holds: new Set(['cOTHER.1796100000:3']) });
+    expect([...(await store.read(tuesday)).holds]).toEqual([linkHoldId(3)]);
   });
 
   it('gives back an earlier expired link’s bottles before holding the new link’s', async () => {

@@ -9,6 +9,15 @@ describe('reservationOf: the hold a Checkout Session carries', () => {
     });
   });
 
+  it("reads the two among the session's other metadata, and only them", () => {
+    expect(
+      reservationOf({ quantity: '6', capacity_hold: 'cs_1:6', dispatch_date: '2026-12-07', shop: 'x' }),
+    ).toEqual({
+      date: '2026-12-07',
+      hold: 'cs_1:6',
+    });
+  });
+
   it('has none without metadata, a hold or a day', () => {
     expect(reservationOf(null)).toBeUndefined();
     expect(reservationOf(undefined)).toBeUndefined();

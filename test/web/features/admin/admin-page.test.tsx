@@ -1000,6 +1000,14 @@ describe('shop and capacity', () => {
 });
 
 describe('more actions', () => {
+  it('names the delay form for its day, so it is a form landmark a screen reader can find', async () => {
+    stubNetwork(baseRoutes);
+    signedIn();
+
+    const form = await screen.findByRole('form', { name: 'Delay Monday 30 November' }, { timeout: 5000 });
+    expect(form).toContainElement(screen.getByLabelText('New dispatch day'));
+  });
+
   it('delays the day to a later one for a reason, saying what moved and what was emailed', async () => {
     const calls = stubNetwork({
       ...baseRoutes,
@@ -1063,6 +1071,10 @@ describe('more actions', () => {
     expect(await screen.findByText(result)).toBeVisible();
     await waitFor(() => expect(screen.queryByLabelText('New dispatch day')).toBeNull());
     expect(screen.getByText(result)).toBeVisible();
+    // Its heading gone with the day's orders, the form keeps its name.
+    expect(screen.getByRole('form', { name: 'Delay Monday 30 November' })).toContainElement(
+      screen.getByText(result),
+    );
     expect(calls.filter((call) => call.url === `${API}/orders/delay`)).toHaveLength(1);
 
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
@@ -1397,6 +1409,7 @@ describe('the weather of the coming dispatch day', () => {
     );
     expect(list).toHaveTextContent('At risk A1B2C3D4E5F6: −4 °C in Aberdeen on Tuesday morning');
     expect(list).toHaveTextContent('Fine B2C3D4E5F6A1: 6 °C to 12 °C in Bristol');
+    expect(screen.getByRole('form', { name: 'Weather for Monday 30 November' })).toContainElement(list);
 
     await user.click(screen.getByRole('button', { name: 'Delay the 1 order at risk to Tuesday 1 December' }));
     expect(screen.getByText('Email 1 customer that their order moves to Tuesday 1 December?')).toBeVisible();

@@ -1,39 +1,15 @@
 import * as z from 'zod/mini';
-import { ADMIN_API_PATHS } from '../../../../shared/admin-api-paths';
-import type {
-  AdminAddressRequest,
-  AdminCapacitySet,
-  AdminDelayAtRiskRequest,
-  AdminDelayRequest,
-  AdminDispatchRequest,
-  AdminListQuery,
-  AdminPartRefundRequest,
-  AdminPauseRequest,
-  AdminRefundRequest,
-  AdminTrackingRequest,
-} from '../../../../shared/admin-requests';
+import { ADMIN_FORBIDDEN_CODES, adminErrorSchema } from '../../../../shared/admin-responses';
 import {
-  ADMIN_FORBIDDEN_CODES,
-  adminAddressResponseSchema,
-  adminCapacityResponseSchema,
-  adminCapacitySetResponseSchema,
-  adminDeclineResponseSchema,
-  adminDelayResponseSchema,
-  adminDispatchResponseSchema,
-  adminErrorSchema,
-  adminListResponseSchema,
-  adminPageLinkResponseSchema,
-  adminPartRefundResponseSchema,
-  adminPauseResponseSchema,
-  adminRecordResponseSchema,
-  adminRefundResponseSchema,
-  adminRequestPaymentResponseSchema,
-  adminResumeResponseSchema,
-  adminStatusResponseSchema,
-  adminTrackingImportResponseSchema,
-  adminTrackingResponseSchema,
-  adminWeatherResponseSchema,
-} from '../../../../shared/admin-responses';
+  ADMIN_API_ROUTES,
+  type AdminAnswer,
+  type AdminArgs,
+  type AdminJsonRouteName,
+  type AdminRoute,
+  adminMethods,
+  adminRequest,
+  readJson,
+} from '../../../../shared/admin-routes';
 import type { AdminSession } from './admin-session';
 
 /**
@@ -72,14 +48,6 @@ export const NOT_THROUGH_SITE =
 export function notMerchantMessage(email: string | undefined): string {
   const account = email === undefined ? 'This account' : `This account (${email})`;
   return `${account} may not use the shop's admin: ask the shop's operator to add it with npm run orders -- merchant add ${email ?? '<email>'}, or sign out and sign in as a merchant.`;
-}
-
-async function readJson(response: Response): Promise<unknown> {
-  try {
-    return await response.json();
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -121,26 +89,23 @@ export function createAdminApi(
     return response;
   }
 
-  async function call<T>(schema: z.ZodMiniType<T>, path: string, body?: unknown): Promise<AdminOutcome<T>> {
+  async function call(name: AdminJsonRouteName, input: unknown): Promise<AdminOutcome<unknown>> {
+    const route: AdminRoute = ADMIN_API_ROUTES[name];
     // A read that failed changed nothing. An action left without its answer (no response, a 5xx,
     // an answer that does not parse) may have been done; a 4xx says it was not.
     const unanswered: AdminFailure = {
       ok: false,
       kind: 'failed',
-      message: body === undefined ? FAILED : UNANSWERED,
+      message: route.method === 'GET' ? FAILED : UNANSWERED,
     };
     try {
-      const response = await send(
-        path,
-        body === undefined
-          ? { method: 'GET' }
-          : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
-      );
+      const request = adminRequest(name, input);
+      const response = await send(request.path, request.init);
       if (!(response instanceof Response)) return response;
       const json = await readJson(response);
       if (response.ok) {
-        const parsed = z.safeParse(schema, json);
-        return parsed.success ? { ok: true, value: parsed.data } : unanswered;
+        const parsed = route.response && z.safeParse(route.response, json);
+        return parsed?.success ? { ok: true, value: parsed.data } : unanswered;
       }
       const error = z.safeParse(adminErrorSchema, json);
       const message = error.success ? error.data.error : FAILED;
@@ -154,55 +119,21 @@ export function createAdminApi(
     }
   }
 
-  const withQuery = (path: string, query: Record<string, string | undefined>) => {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
-    const text = params.toString();
-    return text ? `${path}?${text}` : path;
+  // Every JSON route of the shared table, as a method of its own name.
+  const calls = adminMethods(call) as {
+    [K in AdminJsonRouteName]: (...args: AdminArgs<K>) => Promise<AdminOutcome<AdminAnswer<K>>>;
   };
 
   return {
-    status: () => call(adminStatusResponseSchema, ADMIN_API_PATHS.status),
-    list: (query: AdminListQuery) =>
-      call(
-        adminListResponseSchema,
-        withQuery(ADMIN_API_PATHS.orders, { ...query, weeks: query.weeks?.toString() }),
-      ),
-    record: (reference: string) =>
-      call(adminRecordResponseSchema, withQuery(ADMIN_API_PATHS.order, { reference })),
-    capacity: () => call(adminCapacityResponseSchema, ADMIN_API_PATHS.capacity),
-    setCapacity: (body: AdminCapacitySet) =>
-      call(adminCapacitySetResponseSchema, ADMIN_API_PATHS.capacity, body),
-    dispatch: (body: AdminDispatchRequest) =>
-      call(adminDispatchResponseSchema, ADMIN_API_PATHS.dispatch, body),
-    delay: (body: AdminDelayRequest) => call(adminDelayResponseSchema, ADMIN_API_PATHS.delay, body),
-    refund: (body: AdminRefundRequest) => call(adminRefundResponseSchema, ADMIN_API_PATHS.refund, body),
-    refundPart: (body: AdminPartRefundRequest) =>
-      call(adminPartRefundResponseSchema, ADMIN_API_PATHS.refundPart, body),
-    tracking: (body: AdminTrackingRequest) =>
-      call(adminTrackingResponseSchema, ADMIN_API_PATHS.tracking, body),
-    importTracking: (csv: string) =>
-      call(adminTrackingImportResponseSchema, ADMIN_API_PATHS.trackingImport, { csv }),
-    correctAddress: (body: AdminAddressRequest) =>
-      call(adminAddressResponseSchema, ADMIN_API_PATHS.correctAddress, body),
-    pause: (body: AdminPauseRequest) => call(adminPauseResponseSchema, ADMIN_API_PATHS.pause, body),
-    resume: () => call(adminResumeResponseSchema, ADMIN_API_PATHS.resume, {}),
-    requestPayment: (reference: string) =>
-      call(adminRequestPaymentResponseSchema, ADMIN_API_PATHS.requestPayment, { reference }),
-    decline: (reference: string) =>
-      call(adminDeclineResponseSchema, ADMIN_API_PATHS.declineRequest, { reference }),
-    revokePageLink: (reference: string) =>
-      call(adminPageLinkResponseSchema, ADMIN_API_PATHS.revokePageLink, { reference }),
-    weather: () => call(adminWeatherResponseSchema, ADMIN_API_PATHS.weather),
-    delayAtRisk: (body: AdminDelayAtRiskRequest) =>
-      call(adminDelayResponseSchema, ADMIN_API_PATHS.delayAtRisk, body),
+    ...calls,
     /**
      * A file of the day (the Click & Drop CSV, the packing slips) fetched with the token, since a
      * plain link cannot carry it; undefined when it could not be fetched.
      */
     async file(kind: 'dispatchCsv' | 'packingSlips', date: string): Promise<Blob | undefined> {
       try {
-        const response = await send(withQuery(ADMIN_API_PATHS[kind], { date }), {
+        const { path } = adminRequest(kind, { date });
+        const response = await send(path, {
           method: 'GET',
           headers: { Accept: kind === 'dispatchCsv' ? 'text/csv' : 'text/html' },
         });

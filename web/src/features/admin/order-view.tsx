@@ -20,7 +20,7 @@ export function OrderView({ api, reference }: { api: AdminApi; reference: string
   const [loaded, setLoaded] = useState<Loaded>(undefined);
   useEffect(() => {
     let active = true;
-    void api.record(reference).then((answer) => {
+    void api.order({ reference }).then((answer) => {
       if (active) setLoaded(answer.ok ? { record: answer.value.record } : { failed: answer.message });
     });
     return () => {
@@ -348,7 +348,7 @@ function AddressForm({ api, order, onUpdate }: RecordSectionProps<AdminOrderView
   const reference = formatReference(order.reference);
   const save = async () => {
     const answer = await action.run(
-      () => api.correctAddress({ reference: order.reference, address, postcode, phone }),
+      () => api.address({ reference: order.reference, address, postcode, phone }),
       (result) =>
         result.changed
           ? `Delivery details of ${reference} corrected. ${result.email === 'not-due' ? '' : emailWording(result.email, 'Confirmation', result.record.customerEmail)}`
@@ -415,7 +415,7 @@ function PageLinkSection({ api, order, onUpdate }: RecordSectionProps<AdminOrder
   const reference = formatReference(order.reference);
   const revoke = async () => {
     const answer = await action.run(
-      () => api.revokePageLink(order.reference),
+      () => api.revokePageLink({ reference: order.reference }),
       (result) =>
         `The old order page link of ${reference} no longer opens. ${emailWording(result.email, 'New link', result.record.customerEmail)}`,
     );
@@ -439,12 +439,12 @@ function RequestActions({ api, order: request, onUpdate }: RecordSectionProps<Ad
   const action = useAdminAction();
   const reference = formatReference(request.reference);
   const reload = async () => {
-    const answer = await api.record(request.reference);
+    const answer = await api.order({ reference: request.reference });
     if (answer.ok) onUpdate(answer.value.record);
   };
   const sendLink = async () => {
     const answer = await action.run(
-      () => api.requestPayment(request.reference),
+      () => api.requestPayment({ reference: request.reference }),
       (result) =>
         `Payment link for ${reference} ${result.changed ? 'made' : 'already made'}, valid until ${formatInstant(result.expiresAt)}. ${emailWording(result.email, 'Payment link', request.customerEmail)}`,
     );
@@ -452,7 +452,7 @@ function RequestActions({ api, order: request, onUpdate }: RecordSectionProps<Ad
   };
   const decline = async () => {
     const answer = await action.run(
-      () => api.decline(request.reference),
+      () => api.decline({ reference: request.reference }),
       (result) =>
         `${reference} ${result.changed ? 'declined' : 'was already declined'}. ${emailWording(result.email, 'Decline', request.customerEmail)}`,
     );

@@ -18,7 +18,7 @@ export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: (
     setUnmatched([]);
     const csv = await file.text();
     const answer = await action.run(
-      () => api.importTracking(csv),
+      () => api.trackingImport({ csv }),
       ({ results, unmatched: missed }) => {
         const marked = results.filter((r) => !('refused' in r) && r.changed).length;
         const emailed = results.filter((r) => !('refused' in r) && r.email === 'sent').length;

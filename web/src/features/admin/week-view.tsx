@@ -229,6 +229,8 @@ function DelayDay({
   return (
     <ConfirmedAction
       action={action}
+      // Named even once the day is emptied and its heading gone: a form landmark needs a name.
+      aria-label={`Delay ${formatDay(from)}`}
       heading={orders > 0 && <h2>Delay {formatDay(from)}</h2>}
       label="Delay the day"
       question={`Email ${orders} ${orders === 1 ? 'customer' : 'customers'} that their order moves to ${to === '' ? '' : formatDay(to)}?`}
@@ -325,6 +327,7 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
   return (
     <ConfirmedAction
       action={action}
+      aria-label={heading}
       heading={
         <>
           <h2>{heading}</h2>

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
+import { dispatchDayKey, dispatchSortKey } from '../../lambdas/domain/storage/orders-table';
+import {
+  addDays,
+  addWorkingDays,
+  expectedArrivalDate,
+  firstComingDispatchDay,
+  formatDispatchDate,
+  type IsoDate,
+} from '../../shared/dispatch';
+import { quoteOrder } from '../../shared/pricing';
+import { expectAccessible } from './support/customer';
+import { expect, type Stack, test } from './support/fixtures';
+import { signIn } from './support/merchant';
+import { STACK_ENV } from './support/stack';
+
+// The weather check of the coming dispatch day on a 360 × 800 phone, against the whole local stack
+// and its Open-Meteo stand-in. Earlier in the week than the evening two days before that day, the
+// stack runs the weather check (only it) on a clock set to that evening (global-setup.ts,
+// LOCAL_WEATHER_NOW's option). Other specs' orders share the day: each is asserted by its reference,
+// at postcode areas no other spec uses (Inverness, Truro, Lerwick), and counted on from theirs.
+
+const PHONE = { width: 360, height: 800 };
+const FORECAST_URL = process.env[STACK_ENV.forecast] ?? '';
+const INVERNESS = { latitude: 57.48, longitude: -4.22 };
+
+/** The weather clock the stack runs on: the set evening, or now. */
+function weatherNow(): Date {
+  const set = process.env[STACK_ENV.weatherNow];
+  return set ? new Date(set) : new Date();
+}
+
+async function setForecast(body: object): Promise<void> {
+  const response = await fetch(`${FORECAST_URL}/__set`, { method: 'POST', body: JSON.stringify(body) });
+  expect(response.status).toBe(204);
+}
+
+/** A paid order of 3 bottles for `day` at `postcode`, written as fulfilment writes it; its reference. */
+async function seedOrder(
+  stack: Stack,
+  day: IsoDate,
+  customer: { name: string; email: string },
+  postcode: string,
+): Promise<string> {
+  // Upper-case hex: the reference reads the same wherever the page shows it.
+  const sessionId = `cs_test_${randomUUID().replace(/-/g, '').slice(0, 24).toUpperCase()}`;
+  const paidAt = new Date(`${addDays(day, -3)}T10:00:00Z`);
+  const mapped = toOrderItem(
+    {
+      sessionId,
+      paymentIntentId: undefined,
+      livemode: false,
+      quote: quoteOrder(3),
+      currency: 'gbp',
+      customer: { ...customer, phone: '07700 900123', address: '2 Frost Lane', postcode },
+      promisedDispatchDate: day,
+      checkoutCreatedAt: paidAt,
+    },
+    { now: paidAt, paidAt, cutoffHours: 36 },
+  );
+  const item = {
+    ...mapped,
+    dispatchDate: day,
+    gsi1pk: dispatchDayKey(day),
+    gsi1sk: dispatchSortKey('paid', mapped.paidAt, mapped.reference),
+  };
+  const stored = Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined));
+  await DynamoDBDocumentClient.from(stack.dynamo).send(
+    new PutCommand({ TableName: stack.tableName, Item: stored }),
+  );
+  return mapped.reference;
+}
+
+test.describe('the weather check in /admin', () => {
+  test.skip(FORECAST_URL === '', 'this stack has no forecast stand-in');
+  test.afterEach(async () => {
+    await setForecast({ delayMs: 0 });
+  });
+
+  test('a frost at one customer’s place: only that order at risk, and “delay the orders at risk” moves just it', async ({
+    page,
+    stack,
+  }) => {
+    test.setTimeout(180_000);
+    const now = weatherNow();
+    const day = firstComingDispatchDay(now);
+    const arrival = expectedArrivalDate(day);
+    const run = randomUUID().slice(0, 8);
+    const frosty = { name: `Fay Frost${run}`, email: `fay.${run}@example.com` };
+    const mild = { name: `Mo Mild${run}`, email: `mo.${run}@example.com` };
+    await setForecast({ ...INVERNESS, date: arrival, min: -5, max: 2 });
+    const atRisk = await seedOrder(stack, day, frosty, 'IV2 3AA');
+    const fine = await seedOrder(stack, day, mild, 'TR1 2AA');
+
+    await signIn(page);
+    await page.setViewportSize(PHONE);
+    const heading = `Weather for ${formatDispatchDate(day)}`;
+    const card = page.getByRole('form', { name: heading });
+    const list = card.getByRole('list', { name: heading });
+    await expect(list).toBeVisible({ timeout: 20_000 });
+
+    // The order at risk named with its reason in words; the other fine.
+    const arrivalWeekday = formatDispatchDate(arrival).split(' ')[0];
+    await expect(list.getByRole('listitem').filter({ hasText: atRisk })).toHaveText(
+      `At risk ${atRisk}: −5 °C in Inverness on ${arrivalWeekday} morning`,
+    );
+    await expect(list.getByRole('listitem').filter({ hasText: fine })).toHaveText(
+      `Fine ${fine}: 6 °C to 12 °C in Truro`,
+    );
+    await expect(card.getByRole('alert')).toHaveCount(0);
+    await expectAccessible(page);
+    // The README's picture of the week's weather check (merchant-phone.spec.ts takes the week's).
+    await card.screenshot({ path: 'docs/screenshots/admin-weather-360.png' });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+    // The delay takes every order at risk of the day: only this spec makes any.
+    const delayTo = formatDispatchDate(addWorkingDays(day, 1));
+    await card.getByRole('button', { name: `Delay the 1 order at risk to ${delayTo}` }).click();
+    await expect(card).toContainText(`Email 1 customer that their order moves to ${delayTo}?`);
+    await card.getByRole('button', { name: 'Confirm' }).click();
+    await expect(
+      card.getByText(
+        `1 order(s) at risk moved from ${formatDispatchDate(day)} to ${delayTo}; 1 delay email(s) sent to the customers.`,
+      ),
+    ).toBeVisible({ timeout: 20_000 });
+
+    // Its customer has one delay email; the other order stays on the day, fine, and emailed nothing.
+    await expect
+      .poll(async () => (await stack.emailsTo(frosty.email)).map((email) => email.subject), {
+        timeout: 10_000,
+      })
+      .toEqual([expect.stringContaining(`new dispatch date for order ${atRisk}`)]);
+    expect(await stack.emailsTo(mild.email)).toEqual([]);
+    // The card checks the day again once the delay is done.
+    await expect(list.getByRole('listitem').filter({ hasText: fine })).toHaveText(
+      `Fine ${fine}: 6 °C to 12 °C in Truro`,
+      { timeout: 20_000 },
+    );
+    await expect(list.getByRole('listitem').filter({ hasText: atRisk })).toHaveCount(0);
+    await expectAccessible(page);
+  });
+
+  test('a forecast provider that times out leaves the week working and says so', async ({ page, stack }) => {
+    test.setTimeout(120_000);
+    const day = firstComingDispatchDay(weatherNow());
+    const run = randomUUID().slice(0, 8);
+    // Lerwick's forecast is not cached yet: it must be asked for, and the answer comes too late.
+    const unseen = await seedOrder(
+      stack,
+      day,
+      { name: `Sid Slow${run}`, email: `sid.${run}@example.com` },
+      'ZE1 0AA',
+    );
+    await setForecast({ delayMs: 5_000 });
+
+    await signIn(page);
+    await page.setViewportSize(PHONE);
+    const heading = `Weather for ${formatDispatchDate(day)}`;
+    const card = page.getByRole('form', { name: heading });
+    await expect(card.getByRole('alert')).toHaveText(
+      'Could not see the forecast for some orders, so they are not checked. Try again later.',
+      { timeout: 20_000 },
+    );
+    await expect(
+      card.getByRole('list', { name: heading }).getByRole('listitem').filter({ hasText: unseen }),
+    ).toHaveText(`Unknown ${unseen}: Could not see the forecast for Lerwick`);
+    // The rest of the week is there and works.
+    await expect(page.getByRole('heading', { name: /^To dispatch on / })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Shop & capacity', exact: true })).toBeEnabled();
+    await expectAccessible(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  });
+});

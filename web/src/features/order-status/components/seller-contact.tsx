@@ -1,0 +1,28 @@
+import { useId } from 'react';
+import type { OrderPageView } from '../../../../../shared/order-page';
+import { shopAndSeller } from '../../../../../shared/shop-and-seller';
+import { SummaryLine } from '../../../components/ui/summary-line';
+import { SELLER } from '../../policies/public';
+
+/** How to reach the seller about this order, with the reference to quote. */
+export function SellerContact({ seller, reference }: { seller: OrderPageView['seller']; reference: string }) {
+  const headingId = useId();
+  return (
+    <section className="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Questions about your order?</h2>
+      <p>
+        Email{' '}
+        <a href={`mailto:${seller.email}?subject=${encodeURIComponent(`Order ${reference}`)}`}>
+          {seller.email}
+        </a>{' '}
+        quoting your order reference {reference}.
+      </p>
+      <dl className="summary__lines seller-details">
+        <SummaryLine label="Seller">
+          {shopAndSeller({ shopName: SELLER.shopName, name: seller.name })}
+        </SummaryLine>
+        <SummaryLine label="Address">{seller.address}</SummaryLine>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+import { type AddressCorrectionBody, addressCorrectionSchema } from '../../../../shared/address-correction';
+import { describeIssues } from '../../../../shared/checkout-request';
+import { ORDER_PAGE_API_PATHS, type OrderPageView, orderPageViewSchema } from '../../../../shared/order-page';
+import { type ApiRequest, type ApiRequestInit, readJson } from '../../lib/api-contract';
+
+// The order page's two requests, in the page's own chunk (with zod): nothing of them is in `/`'s first load.
+
+export type OrderPageResult =
+  | { kind: 'found'; view: OrderPageView }
+  | { kind: 'not-found' }
+  | { kind: 'failed' };
+
+export type CorrectionResult =
+  | { kind: 'corrected'; view: OrderPageView }
+  /** The checkout's own message per field, from the page's checks or the server's. */
+  | { kind: 'invalid'; fields: Partial<Record<string, string>> }
+  /** Refused as a whole (past the cut-off, dispatched meanwhile): the server's words. */
+  | { kind: 'refused'; message: string }
+  | { kind: 'not-found' }
+  | { kind: 'failed' };
+
+/** The page's token is in its address: no referrer, so it never leaves in a Referer header. */
+const PRIVATE: Pick<RequestInit, 'referrerPolicy' | 'cache'> = {
+  referrerPolicy: 'no-referrer',
+  cache: 'no-store',
+};
+
+async function send(request: ApiRequest, path: string, init: ApiRequestInit): Promise<Response | undefined> {
+  try {
+    return await request(path, { ...PRIVATE, ...init });
+  } catch {
+    return undefined;
+  }
+}
+
+function parseView(body: unknown): OrderPageView | undefined {
+  const parsed = orderPageViewSchema.safeParse(body);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Reads the order a token opens; every refusal of the token is the same `not-found`. */
+export async function getOrderPage(
+  request: ApiRequest,
+  token: string,
+  signal?: AbortSignal,
+): Promise<OrderPageResult> {
+  const query = new URLSearchParams({ token });
+  const response = await send(request, `${ORDER_PAGE_API_PATHS.view}?${query}`, {
+    method: 'GET',
+    headers: { Accept: 'application/json' },
+    signal,
+  });
+  if (response === undefined) return { kind: 'failed' };
+  if (response.status === 404) return { kind: 'not-found' };
+  const view = response.ok ? parseView(await readJson(response)) : undefined;
+  return view ? { kind: 'found', view } : { kind: 'failed' };
+}
+
+/**
+ * Sends a correction of the delivery details, checked first with the checkout's own schema, so a
+ * mistyped postcode is named at once and the server refuses only what changed since.
+ */
+export async function correctDeliveryDetails(
+  request: ApiRequest,
+  token: string,
+  details: AddressCorrectionBody,
+): Promise<CorrectionResult> {
+  const checked = addressCorrectionSchema.safeParse(details);
+  if (!checked.success) return { kind: 'invalid', fields: describeIssues(checked.error).fields };
+  const response = await send(request, ORDER_PAGE_API_PATHS.correctAddress, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ token, ...details }),
+  });
+  if (response === undefined) return { kind: 'failed' };
+  if (response.status === 404) return { kind: 'not-found' };
+  const body = await readJson(response);
+  if (response.ok) {
+    const view = parseView(body);
+    return view ? { kind: 'corrected', view } : { kind: 'failed' };
+  }
+  const error = errorOf(body);
+  if (response.status === 400 && error.fields) return { kind: 'invalid', fields: error.fields };
+  if (response.status === 409 && error.message) return { kind: 'refused', message: error.message };
+  return { kind: 'failed' };
+}
+
+/** `{ error, fields? }`, as the handler answers a refusal; checked, not cast. */
+function errorOf(body: unknown): { message?: string; fields?: Partial<Record<string, string>> } {
+  if (typeof body !== 'object' || body === null) return {};
+  const message = 'error' in body && typeof body.error === 'string' ? body.error : undefined;
+  const rawFields = 'fields' in body ? body.fields : undefined;
+  const fields =
+    typeof rawFields === 'object' && rawFields !== null
+      ? Object.fromEntries(
+          Object.entries(rawFields).filter(
+            (entry): entry is [string, string] => typeof entry[1] === 'string',
+          ),
+        )
+      : undefined;
+  return { ...(message !== undefined && { message }), ...(fields !== undefined && { fields }) };
+}

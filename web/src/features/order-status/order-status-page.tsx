@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { paths } from '../../app/paths';
+import { NotFoundPage } from '../../app/routes/not-found';
+import { FocusHeading } from '../../components/ui/focus-heading';
+import { SELLER } from '../policies/public';
+import { OrderView } from './components/order-view';
+import { useOrderPage } from './use-order-page';
+
+const PREFIX = paths.order.slice(0, paths.order.indexOf(':'));
+
+/**
+ * The customer's own page of one order, `/order/<token>`, linked from every email of the order
+ * (ADR 0037). Kept out of search engines and sends no referrer, whatever it shows: the token in
+ * its address opens the order to whoever holds it.
+ */
+export function OrderStatusPage() {
+  // useLocation, not useParams: react-router's parts any page uses sit in the first-load chunk.
+  const { pathname } = useLocation();
+  // As it stands: a token is base64url, and a malformed escape must reach the API's 404, not throw here.
+  const token = pathname.slice(PREFIX.length);
+  // A new key asks the API again from "loading": on "Try again", and for another token.
+  const [attempt, setAttempt] = useState(0);
+  return (
+    <>
+      <meta name="robots" content="noindex, nofollow" />
+      <meta name="referrer" content="no-referrer" />
+      <OrderStatus key={`${token}#${attempt}`} token={token} onRetry={() => setAttempt((n) => n + 1)} />
+    </>
+  );
+}
+
+function OrderStatus({ token, onRetry }: { token: string; onRetry: () => void }) {
+  const state = useOrderPage(token);
+  switch (state.kind) {
+    case 'loading':
+      return <LoadingOrder />;
+    // Wrong, tampered, revoked or unknown: the plain 404 page any unknown address gets, nothing more.
+    case 'not-found':
+      return <NotFoundPage />;
+    case 'failed':
+      return <OrderLoadFailed onRetry={onRetry} />;
+    case 'found':
+      return <OrderView token={token} initialView={state.view} />;
+  }
+}
+
+/** The build writes the page's HTML in this state: it is what shows until the order arrives. */
+function LoadingOrder() {
+  return (
+    <section className="card card--centered">
+      <title>{`Your order · ${SELLER.shopName}`}</title>
+      <span className="badge badge--pending" aria-hidden="true">
+        <span className="spinner" />
+      </span>
+      <h1>Your order</h1>
+      <p role="status">Loading your order…</p>
+    </section>
+  );
+}
+
+function OrderLoadFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <section className="card card--centered">
+      <title>{`Your order · ${SELLER.shopName}`}</title>
+      <FocusHeading>We could not load your order just now</FocusHeading>
+      <p>
+        Please check your connection and try again. Your confirmation email has your order's details
+        meanwhile.
+      </p>
+      <div className="actions">
+        <button type="button" className="button button--primary" onClick={onRetry}>
+          Try again
+        </button>
+      </div>
+    </section>
+  );
+}
