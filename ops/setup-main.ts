@@ -1,11 +1,8 @@
 import { spawn } from 'node:child_process';
 import { stdin, stdout } from 'node:process';
 import { fileURLToPath } from 'node:url';
-import Stripe from 'stripe';
-import { HANDLED_WEBHOOK_EVENTS } from '../shared/stripe-webhook-events';
+import { operatorDeps } from './operator-deps';
 import { runSetup } from './setup';
-import { createStageAwsClients } from './stage-aws';
-import { operatorStripeClient } from './stripe-account';
 import { terminalPrompt } from './terminal-prompt';
 
 // As in main.ts: the SDK's Node-version notice would print above every answer on Node 20.
@@ -15,17 +12,8 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 // `npm run setup -- --stage NAME [--yes] [flags]`: docs/deploy.md.
 process.exitCode = await runSetup(process.argv.slice(2), {
-  out: (line) => stdout.write(`${line}\n`),
-  env: process.env,
+  ...operatorDeps(repoRoot),
   nodeVersion: process.versions.node,
-  aws: createStageAwsClients,
-  stripe: (key) => operatorStripeClient(key),
-  fetch,
-  now: () => new Date(),
-  checkoutOrigin: 'https://checkout.stripe.com',
-  events: HANDLED_WEBHOOK_EVENTS,
-  apiVersion: Stripe.API_VERSION,
-  cdkJsonPath: `${repoRoot}cdk.json`,
   prompt: stdin.isTTY ? terminalPrompt(stdin, stdout) : undefined,
   runCdk: (args) =>
     new Promise((resolve, reject) => {

@@ -277,37 +277,38 @@ describe('orders CLI: list, mark-dispatched', () => {
 
 describe('orders CLI: delay', () => {
   it("moves a day's undispatched orders, emails each customer once with the new date, and a rerun sends nothing", async () => {
-    // Paid on Tuesday 1 December 2026: dispatch Monday 7 December.
-    const paidAt = new Date('2026-12-01T10:00:00Z');
+    // Paid on Tuesday 5 January 2027: dispatch Monday 11 January, a week no other test's real-clock
+    // order reaches.
+    const paidAt = new Date('2027-01-05T10:00:00Z');
     const a = await h.orderPaidAt(paidAt, 101);
     const b = await h.orderPaidAt(paidAt, 102, 9);
     const shipped = await h.orderPaidAt(paidAt, 103);
-    expect(a.dispatchDate).toBe('2026-12-07');
-    h.setNow(new Date('2026-12-05T09:00:00Z'));
+    expect(a.dispatchDate).toBe('2027-01-11');
+    h.setNow(new Date('2027-01-09T09:00:00Z'));
     expect((await h.orders(['mark-dispatched', shipped.reference, '--local'])).code).toBe(0);
 
     const run = await h.orders([
       'delay',
       '--dispatch',
-      '2026-12-07',
+      '2027-01-11',
       '--to',
-      '2026-12-08',
+      '2027-01-12',
       '--reason',
       'weather',
       '--local',
     ]);
     expect(run.code).toBe(0);
     expect(run.out).toContain(
-      'Moved 2 orders from Monday 7 December 2026 to Tuesday 8 December 2026 (weather)',
+      'Moved 2 orders from Monday 11 January 2027 to Tuesday 12 January 2027 (weather)',
     );
     expect(run.out).toContain('Delay emails sent: 2');
 
     const again = await h.orders([
       'delay',
       '--dispatch',
-      '2026-12-07',
+      '2027-01-11',
       '--to',
-      '2026-12-08',
+      '2027-01-12',
       '--reason',
       'weather',
       '--local',
@@ -321,13 +322,13 @@ describe('orders CLI: delay', () => {
       );
       expect(emails).toHaveLength(1);
       expect(emails[0]?.body.text).toContain(
-        'from Monday 7 December to Tuesday 8 December, because of freezing or extreme weather',
+        'from Monday 11 January to Tuesday 12 January, because of freezing or extreme weather',
       );
     }
     expect(
       (await h.emailsTo(shipped.customerEmail)).filter((e) => e.subject.includes('new dispatch date')),
     ).toHaveLength(0);
-    const listed = await h.orders(['list', '--local', '--dispatch', '2026-12-08', '--json']);
+    const listed = await h.orders(['list', '--local', '--dispatch', '2027-01-12', '--json']);
     expect(JSON.parse(listed.out)).toHaveLength(2);
     h.setNow(undefined);
   });

@@ -86,15 +86,16 @@ describe("every email the shop sends comes from the shop's address under the sel
     expect((await h.orders(['mark-dispatched', shipped.reference, '--local'])).code).toBe(0);
     const refunded = await h.paidOrder({ customer: { email: 'refunded.paid@example.com' } });
     expect((await h.orders(['refund', refunded.reference, '--local'])).code).toBe(0);
-    // Paid on Tuesday 1 December 2026 (dispatch Monday 7 December); delayed on the Saturday.
-    const delayed = await h.orderPaidAt(new Date('2026-12-01T10:00:00Z'), 901);
-    h.setNow(new Date('2026-12-05T09:00:00Z'));
+    // Paid on Tuesday 5 January 2027 (dispatch Monday 11 January, a day no real-clock order above
+    // reaches); delayed on the Saturday.
+    const delayed = await h.orderPaidAt(new Date('2027-01-05T10:00:00Z'), 901);
+    h.setNow(new Date('2027-01-09T09:00:00Z'));
     const delay = await h.orders([
       'delay',
       '--dispatch',
-      '2026-12-07',
+      '2027-01-11',
       '--to',
-      '2026-12-08',
+      '2027-01-12',
       '--reason',
       'weather',
       '--local',
@@ -122,7 +123,7 @@ describe("every email the shop sends comes from the shop's address under the sel
       `Live Aquatics Ltd: refund for order ${refunded.reference}`,
     ]);
     expect(await subjectsTo(delayed.customerEmail)).toEqual([
-      `Live Aquatics Ltd: new dispatch date for order ${delayed.reference}: Tuesday 8 December`,
+      `Live Aquatics Ltd: new dispatch date for order ${delayed.reference}: Tuesday 12 January`,
     ]);
     expect(await subjectsTo('merchant@live-aquatics.test')).toEqual(
       expect.arrayContaining([`Order request ${declined}: 6 bottles (not paid)`]),

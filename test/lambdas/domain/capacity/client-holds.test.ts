@@ -238,6 +238,13 @@ describe('clientHoldItemsFromTable', () => {
 
     expect(await items().read(pk)).toEqual({ holds: new Set(), version: 0 });
     expect(await items().read(`${pk}x`)).toEqual({ holds: new Set(), version: 0 });
+    await standIns.inspector.send(
+      new PutCommand({
+        TableName: standIns.tableName,
+        Item: { pk: `${pk}n`, holds: new Set([1, 2]), version: 2 },
+      }),
+    );
+    expect(await items().read(`${pk}n`)).toEqual({ holds: new Set(), version: 2 });
   });
 
   it('replaces only at the version read: a stale version, or 0 for an item that exists, writes nothing', async () => {
