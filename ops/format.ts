@@ -37,6 +37,7 @@ const EMAIL_LABELS: Record<RecordEmailKind, string> = {
   paymentInvitation: 'invitation',
   decline: 'decline',
   addressCorrected: 'address-corrected',
+  pageLink: 'page-link',
 };
 
 /**

@@ -85,7 +85,13 @@ import { BENCHMARKS_PAGE, type BenchFigure, updateBenchmarksPage } from './bench
 const execFileAsync = promisify(execFile);
 /** The build measured; BENCH_WEB_DIR points at another (an older commit's) to compare. */
 const WEB_DIR = process.env.BENCH_WEB_DIR ?? 'dist/web';
-const LAMBDAS = ['create-checkout', 'checkout-status', 'stripe-webhook', 'reconcile-orders'] as const;
+const LAMBDAS = [
+  'create-checkout',
+  'checkout-status',
+  'stripe-webhook',
+  'reconcile-orders',
+  'order-page',
+] as const;
 type LambdaName = (typeof LAMBDAS)[number];
 /** At least 11 rounds for a median and range worth reading; fewer only to try the script out. */
 const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
@@ -547,6 +553,7 @@ async function lambdaFigures() {
     'checkout-status': join(dir, 'checkout-status', 'index.mjs'),
     'stripe-webhook': join(dir, 'stripe-webhook', 'index.mjs'),
     'reconcile-orders': join(dir, 'reconcile-orders', 'index.mjs'),
+    'order-page': join(dir, 'order-page', 'index.mjs'),
   };
   const written: Partial<Record<LambdaName, BundleFiles>> = {};
   await bundle(emptyEntry, join(dir, 'baseline'));

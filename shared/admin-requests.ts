@@ -167,6 +167,10 @@ export type AdminPauseRequest = z.output<typeof adminPauseSchema>;
 
 /** Answer an order request: send a payment link, or decline it. */
 export const adminRequestSchema = z.strictObject({ reference });
+
+/** `POST orders/page-link`: the order whose page link the merchant revokes. */
+export const adminPageLinkSchema = z.strictObject({ reference });
+export type AdminPageLinkRequest = z.output<typeof adminPageLinkSchema>;
 export type AdminRequestAction = z.output<typeof adminRequestSchema>;
 
 /** `GET order?reference=`: one order or request, in any case. */

@@ -38,6 +38,8 @@ export const HISTORY_ACTIONS = [
   'requested',
   'payment-link-sent',
   'declined',
+  // The order page's link revoked by the merchant, and a new one emailed to the customer.
+  'page-link-revoked',
 ] as const;
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
@@ -395,6 +397,14 @@ export const adminAddressResponseSchema = z.object({
   record: adminOrderViewSchema,
 });
 export type AdminAddressResponse = z.infer<typeof adminAddressResponseSchema>;
+
+/** `POST orders/page-link`: the order with its new page key; `not-sent` when another run holds the email. */
+export const adminPageLinkResponseSchema = z.object({
+  reference: text,
+  email: z.enum(['sent', 'not-sent']),
+  record: adminOrderViewSchema,
+});
+export type AdminPageLinkResponse = z.infer<typeof adminPageLinkResponseSchema>;
 
 /**
  * `POST shop/pause`: the settings written, and what became of the checkouts customers could still

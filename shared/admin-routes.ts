@@ -13,6 +13,7 @@ import {
   adminDispatchSchema,
   adminListQuerySchema,
   adminOrderQuerySchema,
+  adminPageLinkSchema,
   adminPartRefundSchema,
   adminPauseSchema,
   adminRefundSchema,
@@ -28,6 +29,7 @@ import {
   adminDelayResponseSchema,
   adminDispatchResponseSchema,
   adminListResponseSchema,
+  adminPageLinkResponseSchema,
   adminPartRefundResponseSchema,
   adminPauseResponseSchema,
   adminRecordResponseSchema,
@@ -158,6 +160,13 @@ export const ADMIN_API_ROUTES = {
     path: '/functions/v1/admin/orders/delay-at-risk',
     request: adminDelayAtRiskSchema,
     response: adminDelayResponseSchema,
+  },
+  /** The order page's link revoked (the old one then 404s) and a new one emailed to the customer once. */
+  revokePageLink: {
+    method: 'POST',
+    path: '/functions/v1/admin/orders/page-link',
+    request: adminPageLinkSchema,
+    response: adminPageLinkResponseSchema,
   },
 } as const satisfies Record<string, AdminRoute>;
 

@@ -20,6 +20,8 @@ export const RECORD_EMAIL_KINDS = [
   'trackingUpdate',
   'partRefund',
   'refund',
+  // A new order page link, after the merchant revoked the old one (one per revoke).
+  'pageLink',
 ] as const;
 export type RecordEmailKind = (typeof RECORD_EMAIL_KINDS)[number];
 

@@ -1,6 +1,7 @@
-import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import { CfnBudget } from 'aws-cdk-lib/aws-budgets';
 import { type IPublicHostedZone, PublicHostedZone } from 'aws-cdk-lib/aws-route53';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { ShopConfig } from './config';
 import { ShopEmail } from './constructs/email';
@@ -12,6 +13,7 @@ import {
   type StripeSecretName,
   StripeSecrets,
 } from './constructs/secrets';
+import { acknowledgeNag } from './nag';
 
 /** Props of {@link ShopDataStack}. */
 export interface ShopDataStackProps extends StackProps {
@@ -37,6 +39,11 @@ export const FORECAST_KEY_OUTPUT_KEY = 'OpenMeteoKeySecretName';
 export class ShopDataStack extends Stack {
   readonly orders: OrdersTable;
   readonly stripeSecrets: StripeSecrets;
+  /**
+   * The order page's sealing key (ADR 0037): every emailed order link is sealed under it, so it is
+   * stateful like the orders it opens, and lives here rather than in the app stack.
+   */
+  readonly orderPageSecret: Secret;
   readonly forecastKey: ForecastKeySecret;
   readonly email: ShopEmail;
   readonly alarms: AlarmTopic;
@@ -60,6 +67,18 @@ export class ShopDataStack extends Stack {
       alarmEmail: config.alarmEmail ?? config.merchantEmail,
     });
     this.stripeSecrets = new StripeSecrets(this, 'StripeSecrets', { stage: config.stage });
+    this.orderPageSecret = new Secret(this, 'OrderPageSecret', {
+      description: `Live Aquatics (${config.stage}): seals the order page links in customers' emails; replacing it breaks every link sent (docs/deploy.md)`,
+      // Generated once by CloudFormation (the template's settings never change, so updates keep it);
+      // the token code wants at least 32 characters.
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+    });
+    acknowledgeNag(
+      this.orderPageSecret,
+      'AwsSolutions-SMG4',
+      'Rotating it would make every order page link already emailed a 404. Control: only the functions that make or open links may read it; a single link is revoked per order from the admin page (docs/deploy.md).',
+    );
     this.forecastKey = new ForecastKeySecret(this, 'ForecastKey', { stage: config.stage });
     this.email = new ShopEmail(this, 'Email', {
       identityMode: config.sesIdentity,
@@ -72,7 +91,13 @@ export class ShopDataStack extends Stack {
     // Created last: if anything else in a first deploy fails (an SES identity that already
     // exists, say), CloudFormation has not started the table, so the rollback never meets its
     // deletion protection.
-    this.orders.node.addDependency(this.email, this.stripeSecrets, this.forecastKey, this.alarms);
+    this.orders.node.addDependency(
+      this.email,
+      this.stripeSecrets,
+      this.orderPageSecret,
+      this.forecastKey,
+      this.alarms,
+    );
 
     new CfnBudget(this, 'CostBudget', {
       budget: {

@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { ORDER_PAGE_API_PATHS } from '../../shared/order-page';
 import { API_ROUTES } from './constructs/checkout-api';
 
 /** CloudFront only takes web ACLs (and certificates) from us-east-1, whatever the shop's region. */
@@ -15,6 +16,8 @@ export const WAF_LIMITS = {
   checkoutPerMinute: 10,
   /** All requests per client IP in any 5 minutes, the Stripe webhook excepted. */
   allPerFiveMinutes: 600,
+  /** Order page requests (the page's read and its correction) per client IP in any 60 s. */
+  orderPagePerMinute: 20,
 } as const;
 
 /** Props of {@link ShopEdgeStack}. */
@@ -106,6 +109,29 @@ export class ShopEdgeStack extends Stack {
             managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesAmazonIpReputationList' },
           },
           visibilityConfig: visibility(`LiveAquatics-${props.stage}-IpReputation`),
+        },
+        {
+          // Tokens cannot be guessed, but a script trying them, or reloading one page, is cut off
+          // as a checkout flood is; a customer reads the page a few times and corrects it once.
+          name: 'OrderPagePerClient',
+          priority: 3,
+          action: tooManyRequests,
+          statement: {
+            rateBasedStatement: {
+              limit: WAF_LIMITS.orderPagePerMinute,
+              evaluationWindowSec: 60,
+              aggregateKeyType: 'IP',
+              scopeDownStatement: {
+                orStatement: {
+                  statements: [
+                    uriPathIs(ORDER_PAGE_API_PATHS.view),
+                    uriPathIs(ORDER_PAGE_API_PATHS.correctAddress),
+                  ],
+                },
+              },
+            },
+          },
+          visibilityConfig: visibility(`LiveAquatics-${props.stage}-OrderPagePerClient`),
         },
       ],
     });

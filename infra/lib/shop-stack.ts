@@ -42,10 +42,10 @@ export const RECONCILE_EVERY = Duration.minutes(15);
 export const RECONCILER_TIMEOUT = Duration.minutes(5);
 
 /**
- * Reserved concurrency per function, when enabled with `reservedConcurrency` (26 in all; off by
+ * Reserved concurrency per function, when enabled with `reservedConcurrency` (29 in all; off by
  * default). The webhook gets the most so a flood of checkouts cannot starve it; the reconciler
  * gets one so runs never overlap. Lambda keeps 100 of the account's quota unreserved, so this
- * needs a quota of at least 126; new accounts start at 10 or 50 (docs/deploy.md).
+ * needs a quota of at least 129; new accounts start at 10 or 50 (docs/deploy.md).
  */
 export const RESERVED_CONCURRENCY = {
   createCheckout: 5,
@@ -55,6 +55,7 @@ export const RESERVED_CONCURRENCY = {
   weatherNotice: 1,
   shopStatus: 2,
   adminApi: 2,
+  orderPage: 3,
 } as const;
 
 /** Props of {@link ShopStack}. */
@@ -110,6 +111,7 @@ export const FUNCTION_OUTPUT_NAMES = {
   weatherNotice: 'WeatherNotice',
   shopStatus: 'ShopStatus',
   adminApi: 'AdminApi',
+  orderPage: 'OrderPage',
 } as const;
 
 /**
@@ -136,6 +138,7 @@ export class ShopStack extends Stack {
     readonly weatherNotice: ShopFunction;
     readonly shopStatus: ShopFunction;
     readonly adminApi: ShopFunction;
+    readonly orderPage: ShopFunction;
   };
 
   constructor(scope: Construct, id: string, props: ShopStackProps) {
@@ -144,7 +147,7 @@ export class ShopStack extends Stack {
     this.data = data;
     Tags.of(this).add('project', 'live-aquatics');
     Tags.of(this).add('stage', config.stage);
-    const { orders, stripeSecrets, email, forecastKey } = data;
+    const { orders, stripeSecrets, email, orderPageSecret, forecastKey } = data;
 
     this.monitoring = new ShopMonitoring(this, 'Monitoring', {
       topic: data.alarms.topic,
@@ -160,9 +163,7 @@ export class ShopStack extends Stack {
       SHOP_ID: `${this.stackName}-${config.stage}`,
     });
     const dispatchEnv = { DISPATCH_CUTOFF_HOURS: String(config.dispatchCutoffHours) };
-    const fulfilmentEnv = {
-      ...stripeEnv('fulfilmentKey'),
-      ...dispatchEnv,
+    const shopEmailEnv = {
       ORDERS_TABLE_NAME: orders.table.tableName,
       SES_FROM_ADDRESS: config.senderEmail,
       MERCHANT_EMAIL: config.merchantEmail,
@@ -175,6 +176,13 @@ export class ShopStack extends Stack {
         ? {}
         : { SELLER_COMPANY_NUMBER: config.sellerCompanyNumber }),
       ...(config.sellerVatNumber === undefined ? {} : { SELLER_VAT_NUMBER: config.sellerVatNumber }),
+    };
+    // Every function that emails a customer about an order seals the order page's link with it.
+    const orderPageEnv = { ORDER_PAGE_SECRET_ID: orderPageSecret.secretArn };
+    const fulfilmentEnv = {
+      ...stripeEnv('fulfilmentKey'),
+      ...dispatchEnv,
+      ...shopEmailEnv,
     };
     // Checkout reads the shop's settings and, in requests mode, records and emails requests, so it
     // needs the table and the email settings the fulfilment functions have.
@@ -225,6 +233,7 @@ export class ShopStack extends Stack {
         reservedConcurrency: RESERVED_CONCURRENCY.stripeWebhook,
         environment: {
           ...fulfilmentEnv,
+          ...orderPageEnv,
           STRIPE_WEBHOOK_SECRET_ID: stripeSecrets.secrets.webhookSigningSecret.secretArn,
         },
       }),
@@ -235,7 +244,7 @@ export class ShopStack extends Stack {
         // inside the 15-minute schedule, so runs cannot pile up.
         timeout: RECONCILER_TIMEOUT,
         reservedConcurrency: RESERVED_CONCURRENCY.reconcileOrders,
-        environment: fulfilmentEnv,
+        environment: { ...fulfilmentEnv, ...orderPageEnv },
         // The schedule's next run does the same work; Lambda's own two async retries would only
         // run the same walk again, overlapping the next run.
         retryAttempts: 0,
@@ -280,9 +289,20 @@ export class ShopStack extends Stack {
         reservedConcurrency: RESERVED_CONCURRENCY.adminApi,
         environment: {
           ...fulfilmentEnv,
+          ...orderPageEnv,
           FORECAST_API_URL: FORECAST_API_URL,
           FORECAST_API_KEY_SECRET_ID: forecastKey.secret.secretArn,
         },
+      }),
+      // The customer's order page and its correction: the table, email and its secret, no Stripe.
+      // SITE_URL is added below. A DynamoDB read and one email at most: 10 s is plenty.
+      orderPage: shopFunction('OrderPage', {
+        entry: 'lambdas/handlers/order-page/handler.ts',
+        description:
+          "The customer's order page: its status, and the delivery details corrected before packing",
+        timeout: Duration.seconds(10),
+        reservedConcurrency: RESERVED_CONCURRENCY.orderPage,
+        environment: { ...shopEmailEnv, ...dispatchEnv, ...orderPageEnv },
       }),
     };
 
@@ -315,7 +335,14 @@ export class ShopStack extends Stack {
       orders.grantCapacityReservations(fulfiller);
     }
 
-    const { weatherNotice } = this.functions;
+    const { weatherNotice, orderPage } = this.functions;
+    // The page reads and corrects orders (ORDER#* only) and sends the correction's one email; the
+    // functions that email customers about an order read the secret to seal its link.
+    orders.grantOrderPage(orderPage);
+    email.grantSend(orderPage);
+    for (const linker of [orderPage, stripeWebhook, reconcileOrders, adminApi]) {
+      orderPageSecret.grantRead(linker);
+    }
     orders.grantWeatherNotice(weatherNotice);
     // The two functions that ask for forecasts read Open-Meteo's key; nothing else does.
     forecastKey.grantRead(weatherNotice);
@@ -387,6 +414,8 @@ export class ShopStack extends Stack {
         checkoutStatus: checkoutStatus.function,
         stripeWebhook: stripeWebhook.function,
         shopStatus: shopStatus.function,
+        orderPage: this.functions.orderPage.function,
+        orderPageAddress: this.functions.orderPage.function,
       },
       // With the cloudfront.net name there is nothing to allow: the name is only known after the
       // distribution exists, and the distribution needs the API first. Same origin needs no CORS.
@@ -415,6 +444,8 @@ export class ShopStack extends Stack {
     reconcileOrders.function.addEnvironment('SITE_URL', this.website.siteUrl);
     weatherNotice.function.addEnvironment('SITE_URL', this.website.siteUrl);
     adminApi.function.addEnvironment('SITE_URL', this.website.siteUrl);
+    // The links the order emails carry, and the page's own.
+    orderPage.function.addEnvironment('SITE_URL', this.website.siteUrl);
     // The admin routes carry the JWT authorizer instead of origin-verify: the Lambda checks the header.
     adminApi.function.addEnvironment('ORIGIN_VERIFY_SECRET_ID', originVerify.secretArn);
     originVerify.grantRead(adminApi);
@@ -447,6 +478,7 @@ export class ShopStack extends Stack {
     this.monitoring.monitorFunction('ReconcileOrders', reconcileOrders.function);
     this.monitoring.monitorFunction('ShopStatus', shopStatus.function);
     this.monitoring.monitorFunction('AdminApi', adminApi.function);
+    this.monitoring.monitorFunction('OrderPage', orderPage.function);
     this.monitoring.monitorWebhookServerErrors(this.api.accessLogs, routeKeyOf('stripeWebhook'));
     this.monitoring.monitorApiServerErrors(this.api.httpApi);
     this.monitoring.monitorMissedOrders();

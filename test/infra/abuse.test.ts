@@ -101,7 +101,48 @@ describe('abuse resistance (prod)', () => {
         'CheckoutPerClient',
         'AllPerClient',
         'AmazonIpReputationList',
+        'OrderPagePerClient',
       ]);
+    });
+
+    it('limits each client to 20 order page requests a minute (the read and the correction), answering 429', () => {
+      const rules = Object.values(edgeTemplate.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules;
+      const orderPath = (path: string) => ({
+        ByteMatchStatement: {
+          FieldToMatch: { UriPath: {} },
+          PositionalConstraint: 'EXACTLY',
+          SearchString: path,
+          TextTransformations: [
+            { Priority: 0, Type: 'URL_DECODE' },
+            { Priority: 1, Type: 'LOWERCASE' },
+          ],
+        },
+      });
+      expect(rules[3]).toEqual({
+        Name: 'OrderPagePerClient',
+        Priority: 3,
+        Action: { Block: { CustomResponse: { ResponseCode: 429 } } },
+        Statement: {
+          RateBasedStatement: {
+            Limit: 20,
+            EvaluationWindowSec: 60,
+            AggregateKeyType: 'IP',
+            ScopeDownStatement: {
+              OrStatement: {
+                Statements: [
+                  orderPath('/functions/v1/order-page'),
+                  orderPath('/functions/v1/order-page/address'),
+                ],
+              },
+            },
+          },
+        },
+        VisibilityConfig: {
+          CloudWatchMetricsEnabled: true,
+          MetricName: 'LiveAquatics-prod-OrderPagePerClient',
+          SampledRequestsEnabled: true,
+        },
+      });
     });
 
     it('is attached to the distribution through a cross-region stack output', () => {
@@ -163,7 +204,7 @@ describe('abuse resistance (prod)', () => {
       const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
       const isAdmin = (route: (typeof routes)[number]) =>
         String(route.Properties.RouteKey).includes(' /functions/v1/admin/');
-      expect([routes.filter((r) => !isAdmin(r)).length, routes.filter(isAdmin).length]).toEqual([4, 20]);
+      expect([routes.filter((r) => !isAdmin(r)).length, routes.filter(isAdmin).length]).toEqual([6, 21]);
       for (const route of routes) {
         // The admin Lambda makes the origin check itself: a route takes one authorizer.
         expect(route.Properties).toMatchObject(
@@ -187,6 +228,8 @@ describe('abuse resistance (prod)', () => {
         ['/functions/v1/checkout-status', '/functions/v1/*'],
         ['/functions/v1/stripe-webhook', '/functions/v1/*'],
         ['/functions/v1/shop-status', '/functions/v1/*'],
+        ['/functions/v1/order-page', '/functions/v1/*'],
+        ['/functions/v1/order-page/address', '/functions/v1/*'],
       ]);
       // AWS's managed AllViewerExceptHostHeader, which adds CloudFront's viewer headers, the
       // viewer's address (CloudFront-Viewer-Address) among them, to every viewer header but Host.

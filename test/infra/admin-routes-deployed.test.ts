@@ -10,5 +10,6 @@ describe('the admin routes deployed', () => {
     const answered = ROUTES.map((r) => `${r.method} ${r.path}`).sort();
     expect(deployed).toEqual(answered);
     expect(deployed).toContain('POST /functions/v1/admin/orders/address');
+    expect(deployed).toContain('POST /functions/v1/admin/orders/page-link');
   });
 });

@@ -26,7 +26,7 @@ describe('CheckoutApi', () => {
     });
   });
 
-  it('has exactly the four public routes of the contract, each on its own function through a payload 2.0 proxy', () => {
+  it('has exactly the six public routes of the contract, each on its function through a payload 2.0 proxy', () => {
     const routes = template.findResources('AWS::ApiGatewayV2::Route');
     expect(
       Object.values(routes)
@@ -36,23 +36,39 @@ describe('CheckoutApi', () => {
         .sort(),
     ).toEqual([
       'GET /functions/v1/checkout-status',
+      'GET /functions/v1/order-page',
       'GET /functions/v1/shop-status',
       'POST /functions/v1/create-checkout',
+      'POST /functions/v1/order-page/address',
       'POST /functions/v1/stripe-webhook',
     ]);
 
-    // Each route's handler is the stack function of the same name.
+    // Each route's handler is the stack function of the same name; the page's two share one.
     for (const name of API_ROUTE_NAMES) {
+      const functionName = name === 'orderPageAddress' ? 'orderPage' : name;
       template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
         IntegrationType: 'AWS_PROXY',
         PayloadFormatVersion: '2.0',
-        IntegrationUri: { 'Fn::GetAtt': [logicalIdOf(stack.functions[name].function), 'Arn'] },
+        IntegrationUri: { 'Fn::GetAtt': [logicalIdOf(stack.functions[functionName].function), 'Arn'] },
       });
       template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
         RouteKey: routeKeyOf(name),
         Target: Match.anyValue(),
       });
     }
+  });
+
+  it("puts the order page's two routes behind the origin-verify authorizer, as checkout's", () => {
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
+    const authorizerOf = (key: string) => {
+      const route = routes.find((r) => r.Properties.RouteKey === key);
+      return [route?.Properties.AuthorizationType, route?.Properties.AuthorizerId];
+    };
+    const checkout = authorizerOf('POST /functions/v1/create-checkout');
+    expect(checkout[0]).toBe('CUSTOM');
+    expect(checkout[1]).toEqual({ Ref: expect.stringMatching(/OriginVerify/) });
+    expect(authorizerOf('GET /functions/v1/order-page')).toEqual(checkout);
+    expect(authorizerOf('POST /functions/v1/order-page/address')).toEqual(checkout);
   });
 
   it('lets API Gateway invoke each function only for its own route', () => {
@@ -86,6 +102,8 @@ describe('CheckoutApi', () => {
         'GET /functions/v1/checkout-status': { ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 },
         'POST /functions/v1/stripe-webhook': { ThrottlingRateLimit: 40, ThrottlingBurstLimit: 80 },
         'GET /functions/v1/shop-status': { ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 },
+        'GET /functions/v1/order-page': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+        'POST /functions/v1/order-page/address': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
       });
       const checkout = DEFAULT_ROUTE_THROTTLES.createCheckout;
       for (const other of [

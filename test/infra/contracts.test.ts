@@ -7,8 +7,10 @@ import {
   VIEWER_ADDRESS_HEADER as STACK_VIEWER_ADDRESS_HEADER,
 } from '../../infra/lib/shop-stack';
 import {
+  adminEnvSchema,
   checkoutEnvSchema,
   fulfilmentEnvSchema,
+  orderPageEnvSchema,
   shopStatusEnvSchema,
   statusEnvSchema,
 } from '../../lambdas/lib/config';
@@ -32,6 +34,8 @@ const DEPLOYED_VALUES: Readonly<Record<string, string>> = {
   ORDERS_TABLE_NAME: 'LiveAquatics-dev-OrdersTable-ABC',
   SES_CONFIGURATION_SET: 'EmailConfigurationSet-ABC',
   SITE_URL: 'https://d111111abcdef8.cloudfront.net',
+  ORDER_PAGE_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OrderPageSecret-AbCdEf',
+  ORIGIN_VERIFY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OriginVerifySecret-AbCdEf',
 };
 
 /**
@@ -76,6 +80,7 @@ describe('contracts between infra and the lambdas', () => {
     ['stripeWebhook', fulfilmentEnvSchema],
     ['reconcileOrders', fulfilmentEnvSchema],
     ['shopStatus', shopStatusEnvSchema],
+    ['orderPage', orderPageEnvSchema],
   ] as const)('sets for %s exactly the variables its handler parses', (name, schema: z.ZodMiniObject) => {
     const env = deployedEnvironment(name);
 
@@ -85,16 +90,32 @@ describe('contracts between infra and the lambdas', () => {
   });
 
   it('runs every function with the secrets extension on the port the code calls', () => {
-    for (const name of ['createCheckout', 'checkoutStatus', 'stripeWebhook', 'reconcileOrders'] as const) {
+    for (const name of [
+      'createCheckout',
+      'checkoutStatus',
+      'stripeWebhook',
+      'reconcileOrders',
+      'orderPage',
+    ] as const) {
       const env = deployedEnvironment(name);
-      expect(
-        statusEnvSchema.parse({ ...env, STRIPE_LIVEMODE: 'false' }).PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
-      ).toBe(2773);
+      const port =
+        name === 'orderPage'
+          ? orderPageEnvSchema.parse(env).PARAMETERS_SECRETS_EXTENSION_HTTP_PORT
+          : statusEnvSchema.parse({ ...env, STRIPE_LIVEMODE: 'false' })
+              .PARAMETERS_SECRETS_EXTENSION_HTTP_PORT;
+      expect(port).toBe(2773);
       const fn = template.toJSON().Resources[logicalIdOf(stack.functions[name].function)].Properties;
       expect(fn.Layers).toEqual([
         'arn:aws:lambda:eu-west-2:133256977650:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:4',
       ]);
     }
+  });
+
+  it("gives the admin API the order page's secret its handler parses, for the links of its emails", () => {
+    const env = deployedEnvironment('adminApi');
+    expect(adminEnvSchema.parse(env).ORDER_PAGE_SECRET_ID).toBe(
+      'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OrderPageSecret-AbCdEf',
+    );
   });
 
   it('emits the metrics the alarms watch, with the namespace and dimensions they watch', () => {

@@ -85,7 +85,12 @@ describe('custom domain and options', () => {
   });
 
   it('runs the webhook in live mode when stripeLivemode is true', () => {
-    const { shopStatus: _noStripe, weatherNotice: _forecastOnly, ...stripeFunctions } = stack.functions;
+    const {
+      shopStatus: _noStripe,
+      weatherNotice: _forecastOnly,
+      orderPage: _tableOnly,
+      ...stripeFunctions
+    } = stack.functions;
     for (const shopFunction of Object.values(stripeFunctions)) {
       const variables = environmentOf(template, shopFunction);
       expect(variables.STRIPE_LIVEMODE).toBe('true');
@@ -96,8 +101,8 @@ describe('custom domain and options', () => {
     const shopFunctions = template.findResources('AWS::Lambda::Function', {
       Properties: { Runtime: 'nodejs24.x' },
     });
-    // The seven shop functions (the admin API and the weather notice among them) and the origin-verify authorizer.
-    expect(Object.keys(shopFunctions)).toHaveLength(8);
+    // The eight shop functions (the admin API, the weather notice and the order page among them) and the origin-verify authorizer.
+    expect(Object.keys(shopFunctions)).toHaveLength(9);
     for (const resource of Object.values(shopFunctions)) {
       expect(resource.Properties.ReservedConcurrentExecutions).toBeUndefined();
     }

@@ -17,6 +17,7 @@ const ADMIN_ROUTE_KEYS = [
   'POST /functions/v1/admin/orders/delay',
   'POST /functions/v1/admin/orders/delay-at-risk',
   'POST /functions/v1/admin/orders/dispatch',
+  'POST /functions/v1/admin/orders/page-link',
   'POST /functions/v1/admin/orders/refund',
   'POST /functions/v1/admin/orders/refund-part',
   'POST /functions/v1/admin/orders/tracking',
@@ -124,7 +125,7 @@ describe('MerchantAdmin', () => {
         !String(r.Properties.RouteKey).startsWith('GET /functions/v1/admin') &&
         !String(r.Properties.RouteKey).includes('/functions/v1/admin/'),
     );
-    expect(publicRoutes).toHaveLength(4);
+    expect(publicRoutes).toHaveLength(6);
     for (const route of publicRoutes) expect(route.Properties.AuthorizationType).toBe('CUSTOM');
   });
 
@@ -150,7 +151,11 @@ describe('MerchantAdmin', () => {
       distribution.Properties.DistributionConfig as { CacheBehaviors: Array<{ PathPattern: string }> }
     ).CacheBehaviors;
     // CloudFront takes the first match: the admin pattern must come before the API's.
-    expect(behaviors.map((b) => b.PathPattern)).toEqual(['/functions/v1/admin/*', '/functions/v1/*']);
+    expect(behaviors.map((b) => b.PathPattern)).toEqual([
+      '/functions/v1/admin/*',
+      '/functions/v1/*',
+      '/order/*',
+    ]);
   });
 
   it('lets the admin function touch orders, requests, the settings item, cached forecasts, the capacity days and client holds only, and query the two indexes', () => {
@@ -180,7 +185,7 @@ describe('MerchantAdmin', () => {
     expect(JSON.stringify(dynamo[3]?.Resource)).toContain('/index/byDispatchDate');
   });
 
-  it('lets the admin function read exactly three secrets: the fulfilment key, the origin-verify value and Open-Meteo’s key', () => {
+  it('lets the admin function read exactly four secrets: the fulfilment key, the origin-verify value, Open-Meteo’s key and the order page’s', () => {
     const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
 
     const secrets = statementsOfRole(template, roleId).filter((s) =>
@@ -197,6 +202,8 @@ describe('MerchantAdmin', () => {
         Resource: [
           // The weather check's forecasts, with the commercial key when setup stored one.
           fromDataStack(data, { Ref: 'ForecastKeyOpenMeteoKey80CFEFAF' }),
+          // The order page's sealing key: the revoke's new link, and every order email's.
+          fromDataStack(data, { Ref: 'OrderPageSecret8A5ED490' }),
           fromDataStack(data, { Ref: 'StripeSecretsStripeFulfilmentKey197039D3' }),
           { Ref: 'OriginVerifySecret1DED2FB3' },
         ],

@@ -97,30 +97,35 @@ describe('ShopMonitoring', () => {
     });
   });
 
-  it.each(['CreateCheckout', 'CheckoutStatus', 'StripeWebhook', 'ReconcileOrders', 'AdminApi'] as const)(
-    'alarms on any error or throttle of %s',
-    (name) => {
-      const fn = {
-        CreateCheckout: stack.functions.createCheckout,
-        CheckoutStatus: stack.functions.checkoutStatus,
-        StripeWebhook: stack.functions.stripeWebhook,
-        ReconcileOrders: stack.functions.reconcileOrders,
-        AdminApi: stack.functions.adminApi,
-      }[name];
-      for (const metric of ['Errors', 'Throttles']) {
-        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-          Namespace: 'AWS/Lambda',
-          MetricName: metric,
-          Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn.function) } }],
-          Statistic: 'Sum',
-          Period: 300,
-          Threshold: 1,
-          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-          AlarmActions: [alarmTopic],
-        });
-      }
-    },
-  );
+  it.each([
+    'CreateCheckout',
+    'CheckoutStatus',
+    'StripeWebhook',
+    'ReconcileOrders',
+    'AdminApi',
+    'OrderPage',
+  ] as const)('alarms on any error or throttle of %s', (name) => {
+    const fn = {
+      CreateCheckout: stack.functions.createCheckout,
+      CheckoutStatus: stack.functions.checkoutStatus,
+      StripeWebhook: stack.functions.stripeWebhook,
+      ReconcileOrders: stack.functions.reconcileOrders,
+      AdminApi: stack.functions.adminApi,
+      OrderPage: stack.functions.orderPage,
+    }[name];
+    for (const metric of ['Errors', 'Throttles']) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/Lambda',
+        MetricName: metric,
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn.function) } }],
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        AlarmActions: [alarmTopic],
+      });
+    }
+  });
 
   it('counts webhook answers with a 5xx from the access log and alarms on the first', () => {
     template.hasResourceProperties('AWS::Logs::MetricFilter', {
@@ -166,7 +171,7 @@ describe('ShopMonitoring', () => {
 
   it('sends every alarm to the topic and treats a quiet shop as healthy, except the heartbeat', () => {
     const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(6 * 2 + 10);
+    expect(alarms).toHaveLength(7 * 2 + 10);
     for (const [id, alarm] of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([alarmTopic]);
       expect([id, alarm.Properties.TreatMissingData]).toEqual([
@@ -308,7 +313,7 @@ describe('ShopMonitoring', () => {
     });
 
     it('adds no alarm: no alarm widget, and the alarm count is what it was', () => {
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 6 * 2 + 10);
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 7 * 2 + 10);
       expect(body().widgets.map((w) => w.type)).toEqual(['metric', 'log', 'metric']);
       expect(JSON.stringify(body())).not.toMatch(/"alarms"|:alarm:/);
     });

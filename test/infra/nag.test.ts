@@ -77,6 +77,7 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
     );
     expect(named.sort()).toEqual(
       [
+        'LiveAquatics-dev-Data/OrderPageSecret AwsSolutions-SMG4',
         'LiveAquatics-dev-Data/ForecastKey/OpenMeteoKey AwsSolutions-SMG4',
         'LiveAquatics-dev-Data/StripeSecrets/StripeCheckoutKey AwsSolutions-SMG4',
         'LiveAquatics-dev-Data/StripeSecrets/StripeFulfilmentKey AwsSolutions-SMG4',

@@ -13,6 +13,7 @@ const ALL: readonly FunctionName[] = [
   'stripeWebhook',
   'reconcileOrders',
   'shopStatus',
+  'orderPage',
 ];
 const API_FUNCTIONS: readonly FunctionName[] = ['createCheckout', 'checkoutStatus', 'stripeWebhook'];
 
@@ -91,7 +92,7 @@ describe('shop functions', () => {
 
     it('stays small in total, so an account with the standard quota keeps its unreserved minimum', () => {
       const total = Object.values(RESERVED_CONCURRENCY).reduce((a, b) => a + b, 0);
-      expect(total).toBeLessThanOrEqual(26);
+      expect(total).toBeLessThanOrEqual(29);
     });
   });
 
@@ -116,6 +117,7 @@ describe('shop functions', () => {
     });
     const secret = (name: 'checkoutKey' | 'fulfilmentKey' | 'webhookSigningSecret') =>
       fromDataStack(stack.data, { Ref: logicalIdOf(stack.data.stripeSecrets.secrets[name]) });
+    const orderPageSecret = () => fromDataStack(stack.data, { Ref: logicalIdOf(stack.data.orderPageSecret) });
     const secretRead = (resource: unknown) => ({
       Effect: 'Allow',
       Action: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
@@ -188,9 +190,32 @@ describe('shop functions', () => {
       expect(readers).toEqual(['stripeWebhook']);
     });
 
+    it('orderPage may read and update orders only (LeadingKeys ORDER#, never a put), send as the shop and read its secret: no Stripe', () => {
+      const all = statements('orderPage');
+      expect(all).toHaveLength(4);
+      expect(all.slice(0, 2)).toEqual([
+        logs('orderPage'),
+        {
+          Effect: 'Allow',
+          Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+          Resource: tableArn(),
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*'] } },
+        },
+      ]);
+      expect(all[2]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+      expect(all[3]).toEqual(secretRead(orderPageSecret()));
+    });
+
+    it("the functions that email customers about an order, and the page, may read the order page's secret; no other", () => {
+      const readers = (Object.keys(stack.functions) as FunctionName[]).filter((name) =>
+        JSON.stringify(statements(name)).includes(JSON.stringify(orderPageSecret())),
+      );
+      expect(readers.sort()).toEqual(['adminApi', 'orderPage', 'reconcileOrders', 'stripeWebhook']);
+    });
+
     it.each([
-      ['stripeWebhook', () => [secret('fulfilmentKey'), secret('webhookSigningSecret')]],
-      ['reconcileOrders', () => secret('fulfilmentKey')],
+      ['stripeWebhook', () => [orderPageSecret(), secret('fulfilmentKey'), secret('webhookSigningSecret')]],
+      ['reconcileOrders', () => [orderPageSecret(), secret('fulfilmentKey')]],
     ] as const)(
       '%s may read its secrets and the settings item, get/put/update orders and failed debits’ records only (LeadingKeys ORDER#, FAILED_DEBIT#), send as the shop through its configuration set, and move bottles on the capacity days',
       (name, secrets) => {

@@ -2,6 +2,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  APP_ROUTE_PREFIXES,
   APP_ROUTES,
   describeSiteDir,
   NOT_FOUND_MARK_HEADER,
@@ -23,6 +24,7 @@ function loadHandler(rootFiles?: readonly string[]): (event: unknown) => unknown
   const site = describeSiteDir(fakeWebBuild());
   const code = spaRoutingFunctionCode({
     appRoutes: APP_ROUTES,
+    appRoutePrefixes: APP_ROUTE_PREFIXES,
     ...site,
     rootFiles: rootFiles ?? site.rootFiles,
   });
@@ -84,11 +86,27 @@ describe('SPA routing CloudFront Function', () => {
     },
   );
 
+  it('serves the order page /order/<token> from index.html with 200, whatever the token', () => {
+    expect(statusFor('/order/AbC_123-xyz')).toEqual({
+      origin: '/index.html',
+      asModified: 200,
+      asReceived: 200,
+    });
+  });
+
+  it.each(['/order', '/order/', '/order/abc/more', '/orders/abc'])(
+    'serves the app for %s, which is no order page, with status 404',
+    (uri) => {
+      expect(statusFor(uri)).toEqual({ origin: '/index.html', asModified: 404, asReceived: 404 });
+    },
+  );
+
   it('serves each page its own prerendered file when the build has one, and unknown paths 404.html', () => {
     const prerendered = loadHandler([
       '/404.html',
       '/favicon.svg',
       '/index.html',
+      '/order.html',
       '/privacy.html',
       '/success.html',
     ]);
@@ -109,6 +127,8 @@ describe('SPA routing CloudFront Function', () => {
     expect(unknown.uri).toBe('/404.html');
     expect(unknown.headers[NOT_FOUND_MARK_HEADER]).toEqual({ value: '1' });
     expect(originFor('/success.html').uri).toBe('/success.html');
+    // The order page's shell, whatever the token (main's web build prerenders order.html).
+    expect(originFor('/order/AbC_123-xyz').uri).toBe('/order.html');
   });
 
   it('drops a not-found mark sent by the viewer, so nobody can make a page 404 through the cache', () => {

@@ -220,8 +220,32 @@ describe('Website', () => {
 
     it('CloudFront security headers on every response: the site behaviour and the API behaviour alike', () => {
       const policy = { Ref: logicalIdOf(stack.website.responseHeadersPolicy) };
+      const privatePage = { Ref: logicalIdOf(stack.website.privatePageHeadersPolicy) };
       expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual(policy);
-      expect(config.CacheBehaviors.map((b) => b.ResponseHeadersPolicyId)).toEqual([policy, policy]);
+      expect(config.CacheBehaviors.map((b) => [b.PathPattern, b.ResponseHeadersPolicyId])).toEqual([
+        ['/functions/v1/admin/*', policy],
+        ['/functions/v1/*', policy],
+        ['/order/*', privatePage],
+      ]);
+    });
+
+    it('serves /order/* as the site (the SPA function, the bucket) with the same policy but no referrer and noindex', () => {
+      const order = config.CacheBehaviors.find((b) => b.PathPattern === '/order/*');
+      const { ResponseHeadersPolicyId: _site, ...sameAsSite } = config.DefaultCacheBehavior;
+      expect(order).toMatchObject(sameAsSite);
+      const resources = template.toJSON().Resources;
+      const site =
+        resources[logicalIdOf(stack.website.responseHeadersPolicy)].Properties.ResponseHeadersPolicyConfig;
+      const privatePage =
+        resources[logicalIdOf(stack.website.privatePageHeadersPolicy)].Properties.ResponseHeadersPolicyConfig;
+      expect(privatePage.SecurityHeadersConfig).toEqual({
+        ...site.SecurityHeadersConfig,
+        ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+      });
+      expect(privatePage.CustomHeadersConfig.Items).toEqual([
+        ...site.CustomHeadersConfig.Items,
+        { Header: 'X-Robots-Tag', Value: 'noindex, nofollow', Override: true },
+      ]);
     });
   });
 
@@ -248,7 +272,8 @@ describe('Website', () => {
 
     it('sends /functions/v1/* to the HTTP API over TLS 1.2, uncached, without the SPA function', () => {
       // The admin API's own behaviour comes first (test/infra/merchant-admin.test.ts), then this one.
-      expect(config.CacheBehaviors).toHaveLength(2);
+      // The order page's behaviour (/order/*) is the site's.
+      expect(config.CacheBehaviors).toHaveLength(3);
       const api = config.CacheBehaviors.find((b) => b.PathPattern === API_PATH_PATTERN);
       expect(api).toMatchObject({
         PathPattern: API_PATH_PATTERN,

@@ -14,6 +14,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { ORDER_PAGE_API_PATHS } from '../../../shared/order-page';
 import { acknowledgeNag } from '../nag';
 
 /** The API's routes (docs/architecture.md). CloudFront sends `/functions/v1/*` here unchanged. */
@@ -22,6 +23,9 @@ export const API_ROUTES = {
   checkoutStatus: { method: HttpMethod.GET, path: '/functions/v1/checkout-status' },
   stripeWebhook: { method: HttpMethod.POST, path: '/functions/v1/stripe-webhook' },
   shopStatus: { method: HttpMethod.GET, path: '/functions/v1/shop-status' },
+  // The customer's order page (ADR 0037): its read and its correction, one function.
+  orderPage: { method: HttpMethod.GET, path: ORDER_PAGE_API_PATHS.view },
+  orderPageAddress: { method: HttpMethod.POST, path: ORDER_PAGE_API_PATHS.correctAddress },
 } as const;
 
 /** Path pattern of the CloudFront behaviour that forwards to the API. */
@@ -34,6 +38,8 @@ export const API_ROUTE_NAMES: readonly ApiRouteName[] = [
   'checkoutStatus',
   'stripeWebhook',
   'shopStatus',
+  'orderPage',
+  'orderPageAddress',
 ];
 
 /** `METHOD /path`, as API Gateway names a route in route settings and access logs. */
@@ -63,6 +69,9 @@ export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<ApiRouteName, ThrottleLimi
   stripeWebhook: { rateLimit: 40, burstLimit: 80 },
   // One read per page load, answered from a settings item cached for seconds.
   shopStatus: { rateLimit: 30, burstLimit: 60 },
+  // Public like checkout, so limited like it; the correction writes an order and sends an email.
+  orderPage: { rateLimit: 20, burstLimit: 40 },
+  orderPageAddress: { rateLimit: 10, burstLimit: 20 },
 };
 
 /**
@@ -180,6 +189,8 @@ export class CheckoutApi extends Construct {
       checkoutStatus: addRoute('checkoutStatus'),
       stripeWebhook: addRoute('stripeWebhook'),
       shopStatus: addRoute('shopStatus'),
+      orderPage: addRoute('orderPage'),
+      orderPageAddress: addRoute('orderPageAddress'),
     };
 
     // The L2 stage sets only the default throttle; per-route limits live in RouteSettings, a
@@ -206,7 +217,7 @@ export class CheckoutApi extends Construct {
     acknowledgeNag(
       this.httpApi,
       'AwsSolutions-APIG4',
-      'The routes are public by design: anonymous shoppers start a checkout and read its status, and Stripe calls the webhook. Controls: the webhook verifies the Stripe signature on the raw body before any side effect; checkout validates every field and prices on the server; status returns only non-personal fields for an unguessable session id; every route is throttled, create-checkout the most, and each function has capped concurrency.',
+      'The routes are public by design: anonymous shoppers start a checkout and read its status, and Stripe calls the webhook. Controls: the webhook verifies the Stripe signature on the raw body before any side effect; checkout validates every field and prices on the server; status returns only non-personal fields for an unguessable session id; the order page opens an order only for a sealed token (ADR 0037); every route is throttled, create-checkout the most, and each function has capped concurrency.',
     );
 
     this.originDomainName = `${this.httpApi.apiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;

@@ -174,6 +174,20 @@ export class OrdersTable extends Construct {
   }
 
   /**
+   * Lets the order page's function read an order and update it (`pk = ORDER#…`: the customer's
+   * correction, its history entry and its one email): no put, so it can never create an order,
+   * and nothing else of the table.
+   */
+  grantOrderPage(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ORDER_KEY_PREFIX}*`] } },
+    });
+  }
+
+  /**
    * Lets a fulfilment function (webhook, reconciler) read and conditionally write orders
    * (`pk = ORDER#…`) and failed Direct Debits' records (`pk = FAILED_DEBIT#…`, whose emails it
    * sends once), and read the settings item, which flags an order paid while the shop was

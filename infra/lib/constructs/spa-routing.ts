@@ -5,6 +5,13 @@ import { join } from 'node:path';
 export const APP_ROUTES: readonly string[] = ['/', '/success', '/privacy', '/terms', '/contact', '/admin'];
 
 /**
+ * Prefixes of the app's pages whose path carries a value (`/order/<token>`): any path under one is
+ * that page, served as its prerendered file (`order.html`) or index.html with 200; the page
+ * itself says when the value opens nothing.
+ */
+export const APP_ROUTE_PREFIXES: readonly string[] = ['/order/'];
+
+/**
  * Request header that the viewer-request handler sets to tell the viewer-response handler "this
  * path is not a page". Any copy sent by the viewer is dropped first.
  */
@@ -14,6 +21,8 @@ export const NOT_FOUND_MARK_HEADER = 'x-shop-not-found';
 export interface SpaRoutingOptions {
   /** Paths of the app's pages, e.g. `/`, `/success`. */
   readonly appRoutes: readonly string[];
+  /** Prefixes of the app's pages with a value in their path, e.g. `/order/`. @default none */
+  readonly appRoutePrefixes?: readonly string[];
   /** Files at the top of the build, as paths, e.g. `/index.html`, `/favicon.svg`, `/robots.txt`. */
   readonly rootFiles: readonly string[];
   /** Folders at the top of the build, as path prefixes, e.g. `/assets/`. */
@@ -48,7 +57,9 @@ export function describeSiteDir(siteDir: string): Pick<SpaRoutingOptions, 'rootF
  * - viewer request: an app page is served from its prerendered file when the build has one
  *   (`/` from `/index.html`, `/success` from `/success.html`), else from `/index.html`; a build file
  *   or anything under a build folder passes through; any other path is served from `/404.html`
- *   (the prerendered 404 page; `/index.html` if the build has none), marked.
+ *   (the prerendered 404 page; `/index.html` if the build has none), marked. A path under an app
+ *   prefix (`/order/<token>`, nothing more after the value) is served from its prerendered file
+ *   (`/order.html`) when the build has one, else `/index.html`.
  * - viewer response: a marked (or, if CloudFront hands the handler the viewer's original request,
  *   unknown) path that got a 200 becomes a 404, so the app renders its 404 page with a 404 status.
  *
@@ -60,6 +71,7 @@ export function spaRoutingFunctionCode(options: SpaRoutingOptions): string {
   return `var APP_ROUTES = ${asSet(options.appRoutes)};
 var ROOT_FILES = ${asSet(options.rootFiles)};
 var STATIC_PREFIXES = ${JSON.stringify(options.staticPrefixes)};
+var APP_PREFIXES = ${JSON.stringify(options.appRoutePrefixes ?? [])};
 var MARK = ${JSON.stringify(NOT_FOUND_MARK_HEADER)};
 
 function isFile(uri) {
@@ -68,6 +80,14 @@ function isFile(uri) {
     if (uri.indexOf(STATIC_PREFIXES[i]) === 0) return true;
   }
   return false;
+}
+
+function prefixedPage(uri) {
+  for (var i = 0; i < APP_PREFIXES.length; i++) {
+    var rest = uri.slice(APP_PREFIXES[i].length);
+    if (uri.indexOf(APP_PREFIXES[i]) === 0 && rest.length > 0 && rest.indexOf('/') === -1) return APP_PREFIXES[i];
+  }
+  return '';
 }
 
 function builtPage(file) {
@@ -80,6 +100,8 @@ function handler(event) {
     delete request.headers[MARK];
     if (APP_ROUTES[request.uri] === true) {
       request.uri = request.uri === '/' ? '/index.html' : builtPage(request.uri + '.html');
+    } else if (prefixedPage(request.uri) !== '') {
+      request.uri = builtPage(prefixedPage(request.uri).slice(0, -1) + '.html');
     } else if (!isFile(request.uri)) {
       request.uri = builtPage('/404.html');
       request.headers[MARK] = { value: '1' };
@@ -87,7 +109,9 @@ function handler(event) {
     return request;
   }
   var response = event.response;
-  var notFound = request.headers[MARK] !== undefined || (APP_ROUTES[request.uri] !== true && !isFile(request.uri));
+  var notFound =
+    request.headers[MARK] !== undefined ||
+    (APP_ROUTES[request.uri] !== true && prefixedPage(request.uri) === '' && !isFile(request.uri));
   if (notFound && response.statusCode === 200) {
     response.statusCode = 404;
     response.statusDescription = 'Not Found';

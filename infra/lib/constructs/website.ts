@@ -48,7 +48,7 @@ import { API_PATH_PATTERN } from './checkout-api';
 /** The admin API's CloudFront behaviour: caching off, every viewer header but Host forwarded. */
 export const ADMIN_API_PATH_PATTERN = '/functions/v1/admin/*';
 
-import { APP_ROUTES, describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
+import { APP_ROUTE_PREFIXES, APP_ROUTES, describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
 
 /**
  * The site's Content-Security-Policy. The Vite build inlines no asset as a data: URL
@@ -197,6 +197,11 @@ export class Website extends Construct {
   readonly logsBucket: Bucket;
   readonly distribution: Distribution;
   readonly responseHeadersPolicy: ResponseHeadersPolicy;
+  /**
+   * The headers of pages whose URL is a secret of their own (`/order/<token>`): the site's, but no
+   * referrer at all and not indexed.
+   */
+  readonly privatePageHeadersPolicy: ResponseHeadersPolicy;
   readonly routingFunction: CloudFrontFunction;
   /** `https://` origin of the shop, no trailing slash. */
   readonly siteUrl: string;
@@ -233,31 +238,43 @@ export class Website extends Construct {
       removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
 
+    const securityHeaders = (referrerPolicy: HeadersReferrerPolicy) => ({
+      contentSecurityPolicy: {
+        contentSecurityPolicy: contentSecurityPolicy(
+          policyStyleHashes(props.siteDir, props.openedDocumentStyles),
+          props.connectOrigins,
+          inlineScriptHashes(props.siteDir),
+        ),
+        override: true,
+      },
+      strictTransportSecurity: {
+        accessControlMaxAge: Duration.days(365 * 2),
+        includeSubdomains: true,
+        override: true,
+      },
+      contentTypeOptions: { override: true },
+      frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+      referrerPolicy: { referrerPolicy, override: true },
+      // The legacy XSS auditor is itself an attack surface; "0" turns it off (OWASP advice).
+      xssProtection: { protection: false, override: true },
+    });
+    const permissionsPolicy = { header: 'Permissions-Policy', value: PERMISSIONS_POLICY, override: true };
     this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Live Aquatics: security headers on every response',
-      securityHeadersBehavior: {
-        contentSecurityPolicy: {
-          contentSecurityPolicy: contentSecurityPolicy(
-            policyStyleHashes(props.siteDir, props.openedDocumentStyles),
-            props.connectOrigins,
-            inlineScriptHashes(props.siteDir),
-          ),
-          override: true,
-        },
-        strictTransportSecurity: {
-          accessControlMaxAge: Duration.days(365 * 2),
-          includeSubdomains: true,
-          override: true,
-        },
-        contentTypeOptions: { override: true },
-        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-        // The success page's URL carries session_id; same-origin keeps it off every other site.
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.SAME_ORIGIN, override: true },
-        // The legacy XSS auditor is itself an attack surface; "0" turns it off (OWASP advice).
-        xssProtection: { protection: false, override: true },
-      },
+      // The success page's URL carries session_id; same-origin keeps it off every other site.
+      securityHeadersBehavior: securityHeaders(HeadersReferrerPolicy.SAME_ORIGIN),
+      customHeadersBehavior: { customHeaders: [permissionsPolicy] },
+    });
+    // The order page's URL is its key: no referrer even to the shop's own API or a Royal Mail
+    // tracking link, and no search engine keeps a link someone pasted publicly.
+    this.privatePageHeadersPolicy = new ResponseHeadersPolicy(this, 'PrivatePageHeaders', {
+      comment: 'Live Aquatics: pages whose URL is their key (no referrer, not indexed)',
+      securityHeadersBehavior: securityHeaders(HeadersReferrerPolicy.NO_REFERRER),
       customHeadersBehavior: {
-        customHeaders: [{ header: 'Permissions-Policy', value: PERMISSIONS_POLICY, override: true }],
+        customHeaders: [
+          permissionsPolicy,
+          { header: 'X-Robots-Tag', value: 'noindex, nofollow', override: true },
+        ],
       },
     });
 
@@ -269,6 +286,7 @@ export class Website extends Construct {
       code: FunctionCode.fromInline(
         spaRoutingFunctionCode({
           appRoutes: APP_ROUTES,
+          appRoutePrefixes: APP_ROUTE_PREFIXES,
           rootFiles: [...build.rootFiles, ...this.deployTimeFiles].sort(),
           staticPrefixes: build.staticPrefixes,
         }),
@@ -291,27 +309,35 @@ export class Website extends Construct {
       originRequestPolicy: API_ORIGIN_REQUEST_POLICY,
       responseHeadersPolicy: this.responseHeadersPolicy,
     };
+    const siteBehavior = {
+      origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachedMethods: CachedMethods.CACHE_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      responseHeadersPolicy: this.responseHeadersPolicy,
+      compress: true,
+      functionAssociations: [
+        { function: this.routingFunction, eventType: FunctionEventType.VIEWER_REQUEST },
+        { function: this.routingFunction, eventType: FunctionEventType.VIEWER_RESPONSE },
+      ],
+    };
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Live Aquatics shop',
-      defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-        cachedMethods: CachedMethods.CACHE_GET_HEAD,
-        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: this.responseHeadersPolicy,
-        compress: true,
-        functionAssociations: [
-          { function: this.routingFunction, eventType: FunctionEventType.VIEWER_REQUEST },
-          { function: this.routingFunction, eventType: FunctionEventType.VIEWER_RESPONSE },
-        ],
-      },
+      defaultBehavior: siteBehavior,
       additionalBehaviors: {
         // The admin API first (CloudFront takes the first pattern that matches): its own
         // behaviour, so the merchant's `Authorization` bearer reaching the origin on every method,
         // uncached, is stated once for these paths whatever becomes of the shop's API behaviour.
         [ADMIN_API_PATH_PATTERN]: apiBehavior,
         [API_PATH_PATTERN]: apiBehavior,
+        // The order page (`/order/<token>`): the site's behaviour with the private page's headers.
+        ...Object.fromEntries(
+          APP_ROUTE_PREFIXES.map((prefix) => [
+            `${prefix}*`,
+            { ...siteBehavior, responseHeadersPolicy: this.privatePageHeadersPolicy },
+          ]),
+        ),
       },
       // No errorResponses: they apply to every origin and would turn the API's JSON 404s into the app.
       domainNames: props.domain === undefined ? undefined : [props.domain.domainName],

@@ -273,3 +273,25 @@ export function renderAddressCorrectedEmail(
     seller.shopName,
   );
 }
+
+/** The new link to the order's page, after the merchant revoked the one sent before. */
+export function renderPageLinkEmail(
+  order: ManagedOrder,
+  seller: SellerDetails,
+  orderPageUrl: string,
+): EmailContent {
+  return renderEmail(
+    `${seller.name}: a new link to your order ${order.reference}`,
+    [
+      { kind: 'paragraph', text: `Hello ${order.customerName},` },
+      {
+        kind: 'paragraph',
+        text: 'Here is a new link to follow your order. The link in our earlier emails no longer works.',
+      },
+      { kind: 'rows', rows: [['Order reference', order.reference, { mono: true }]] },
+      ...orderPageBlocks(orderPageUrl),
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
+}

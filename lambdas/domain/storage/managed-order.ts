@@ -75,6 +75,9 @@ export const managedOrderSchema = z.extend(orderItemSchema, {
   addressCorrectedEmailState: optionalEmailState,
   addressCorrectedEmailSentAt: z.optional(isoInstant),
   addressCorrectedEmailFailedAt: z.optional(isoInstant),
+  pageLinkEmailState: optionalEmailState,
+  pageLinkEmailSentAt: z.optional(isoInstant),
+  pageLinkEmailFailedAt: z.optional(isoInstant),
 });
 export type ManagedOrder = z.output<typeof managedOrderSchema>;
 

@@ -43,6 +43,7 @@ import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
 import { orderPageKeys, orderPageLinks } from '../../domain/order-page/order-page-token';
+import { revokeOrderPageLink } from '../../domain/order-page/revoke-page-link';
 import { RefusedError } from '../../domain/refusal';
 import { findByReference, recordsByReference } from '../../domain/storage/records';
 import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
@@ -376,6 +377,12 @@ const HANDLERS: Handlers = {
   requestPayment: (body, { deps }, actor) => requestPayment(body.reference, { actor }, deps),
 
   decline: (body, { deps }, actor) => declineRequest(body.reference, { actor }, deps),
+
+  /** The order page's link revoked and a new one emailed to the customer once. */
+  revokePageLink: async (body, { deps }, actor) => {
+    const { reference, email, order } = await revokeOrderPageLink(body.reference, { actor }, deps);
+    return { reference, email, record: orderView(order) };
+  },
 };
 
 /** Each route's log name, as before the table: `setCapacity` logs as `set-capacity`. */

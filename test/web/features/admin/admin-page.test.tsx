@@ -675,6 +675,52 @@ describe('an order’s page', () => {
     expect(screen.queryByRole('button', { name: /Refund/ })).not.toBeInTheDocument();
   });
 
+  it('revokes the order page link after asking, once however often pressed, and says the new link was emailed', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/page-link`]: () =>
+        jsonResponse({
+          reference: 'a1b2c3d4e5f6',
+          email: 'sent',
+          record: order({
+            emails: [
+              { kind: 'confirmation', state: 'sent', sentAt: '2026-11-25T10:00:06.000Z' },
+              { kind: 'pageLink', state: 'sent', sentAt: '2026-11-26T09:00:01.000Z' },
+            ],
+            history: [
+              { at: '2026-11-25T10:00:05.000Z', actor: 'Stripe', action: 'paid' },
+              {
+                at: '2026-11-26T09:00:00.000Z',
+                actor: 'packer@live-aquatics.test',
+                action: 'page-link-revoked',
+                detail: 'new link emailed to the customer',
+              },
+            ],
+          }),
+        }),
+    });
+    const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
+
+    await user.click(await screen.findByRole('button', { name: 'Revoke link…' }, { timeout: 5000 }));
+    expect(calls.some((call) => call.url.endsWith('/orders/page-link'))).toBe(false);
+    expect(
+      screen.getByText(
+        /^Revoke the order page link of .+\? The link in every email sent so far stops working, and Jane Doe \(jane@example\.com\) is emailed a new one\.$/,
+      ),
+    ).toBeVisible();
+    await user.dblClick(screen.getByRole('button', { name: 'Revoke and send a new link' }));
+
+    expect(
+      await screen.findByText(/no longer opens\. New link email sent to jane@example\.com\.$/),
+    ).toBeVisible();
+    const revokes = calls.filter((call) => call.url === `${API}/orders/page-link`);
+    expect(revokes).toHaveLength(1);
+    expect(revokes[0]?.method).toBe('POST');
+    expect(JSON.parse(revokes[0]?.body ?? '')).toEqual({ reference: 'a1b2c3d4e5f6' });
+    expect(screen.getByText(/page-link-revoked \(new link emailed to the customer\) by/)).toBeVisible();
+    expect(screen.getByText(/^New order page link: sent /)).toBeVisible();
+  });
+
   it('after a part refund, the refund names what is left and says what was refunded', async () => {
     const partly = { partlyRefundedPence: 650, refundablePence: 820 };
     stubNetwork({

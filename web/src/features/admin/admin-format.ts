@@ -23,6 +23,7 @@ const EMAIL_NAMES: Record<AdminEmail['kind'], string> = {
   paymentInvitation: 'Payment link',
   decline: 'Request declined',
   addressCorrected: 'Delivery details updated',
+  pageLink: 'New order page link',
 };
 
 /** "Dispatch: sent Wed 25 Nov, 13:15" for an email of an order. */

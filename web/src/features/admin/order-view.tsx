@@ -104,7 +104,10 @@ function RecordDetails({
         </dl>
       </div>
       {record.kind === 'order' ? (
-        <OrderActions api={api} order={record} onUpdate={onUpdate} />
+        <>
+          <OrderActions api={api} order={record} onUpdate={onUpdate} />
+          <PageLinkSection api={api} order={record} onUpdate={onUpdate} />
+        </>
       ) : (
         <RequestActions api={api} order={record} onUpdate={onUpdate} />
       )}
@@ -399,6 +402,36 @@ function AddressForm({ api, order, onUpdate }: RecordSectionProps<AdminOrderView
       </button>
       <ActionReportView report={action.report} />
     </form>
+  );
+}
+
+/**
+ * The customer's order page link revoked (a forwarded email, a shared screen): the old link then
+ * opens nothing and the customer gets a new one by email. Offered in every status, refunded too:
+ * a link that went to the wrong person should stop working whatever became of the order.
+ */
+function PageLinkSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
+  const action = useAdminAction();
+  const reference = formatReference(order.reference);
+  const revoke = async () => {
+    const answer = await action.run(
+      () => api.revokePageLink({ reference: order.reference }),
+      (result) =>
+        `The old order page link of ${reference} no longer opens. ${emailWording(result.email, 'New link', result.record.customerEmail)}`,
+    );
+    if (answer !== undefined) onUpdate(answer.record);
+  };
+  return (
+    <ConfirmedAction
+      action={action}
+      heading={<h2>Order page link</h2>}
+      label="Revoke link…"
+      question={`Revoke the order page link of ${reference}? The link in every email sent so far stops working, and ${order.customerName} (${order.customerEmail}) is emailed a new one.`}
+      confirmLabel="Revoke and send a new link"
+      pendingLabel="Revoking…"
+      onConfirm={revoke}
+      danger
+    />
   );
 }
 
