@@ -12,10 +12,7 @@ import { firstComingDispatchDay } from './shared/dispatch';
 // Lambda runs Node 24; the SDK's notice about this machine's Node 20 is not the shop's.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const excluded: string[] = [
-  // The order page's function and routes are not in the template until issue 32's infra lands.
-  'order-page.spec.ts',
-];
+const excluded: string[] = [];
 // Earlier in the week than the evening the forecast is trusted, the spec needs the weather check on
 // a set clock (LOCAL_WEATHER_NOW), which only `npm start` has: the bundles run on the real one.
 const now = new Date();

@@ -103,6 +103,9 @@ function localSecretValue(description: unknown): string {
   if (key === 'stripeSecretKey') return JSON.stringify({ stripeSecretKey: REHEARSAL_STRIPE.secretKey });
   if (key === 'stripeWebhookSecret')
     return JSON.stringify({ stripeWebhookSecret: REHEARSAL_STRIPE.webhookSecret });
+  // Another JSON secret (the Open-Meteo key) starts empty, as setup leaves it until an operator sets
+  // one; a generated secret (the order page's) is a random string, as CloudFormation makes it.
+  if (key) return JSON.stringify({ [key]: '' });
   return randomBytes(24).toString('hex');
 }
 

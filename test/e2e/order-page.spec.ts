@@ -19,7 +19,6 @@ import { seedOrderWithPage } from './support/seed-order';
 // The customer's order page (issue 32) on a 360 × 800 phone, against the whole local stack on the
 // real clock. Other specs share the stack: this one moves only a day no other spec uses.
 
-const TABLE_NAME = 'live-aquatics-orders';
 const PHONE = { width: 360, height: 800 };
 
 test.describe.configure({ mode: 'serial' });
@@ -44,7 +43,7 @@ async function noSidewaysScroll(page: Page) {
 
 async function storedOrder(stack: Stack, sessionId: string): Promise<Record<string, unknown>> {
   const { Item } = await DynamoDBDocumentClient.from(stack.dynamo).send(
-    new GetCommand({ TableName: TABLE_NAME, Key: { pk: orderKey(sessionId) } }),
+    new GetCommand({ TableName: stack.tableName, Key: { pk: orderKey(sessionId) } }),
   );
   if (!Item) throw new Error(`no order ${sessionId}`);
   return Item;
