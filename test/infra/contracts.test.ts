@@ -36,6 +36,7 @@ const DEPLOYED_VALUES: Readonly<Record<string, string>> = {
   SITE_URL: 'https://d111111abcdef8.cloudfront.net',
   ORDER_PAGE_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OrderPageSecret-AbCdEf',
   ORIGIN_VERIFY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OriginVerifySecret-AbCdEf',
+  FORECAST_API_KEY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OpenMeteoKey-AbCdEf',
 };
 
 /**
