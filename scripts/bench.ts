@@ -292,6 +292,22 @@ async function runLighthouse(url: string, output: string, throttling: 'simulate'
   return lighthouseReport(JSON.parse(readFileSync(output, 'utf8')));
 }
 
+/** The order page's path from the paid session's confirmation email (the link is its only way in). */
+async function orderPageLink(sesUrl: string, to: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const store = (await (await fetch(`${sesUrl}/store`)).json()) as {
+      emails: { destination?: { to?: string[] }; body?: { text?: string } }[];
+    };
+    for (const email of store.emails) {
+      if (!email.destination?.to?.some((address) => address.includes(to))) continue;
+      const path = /\/order\/[^\s"<>]+/.exec(email.body?.text ?? '')?.[0];
+      if (path) return path;
+    }
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  throw new Error(`No order page link in an email to ${to}`);
+}
+
 async function lighthouseFigures() {
   section('Lighthouse (mobile)');
   const why = lighthouseMissing();
@@ -337,10 +353,14 @@ async function lighthouseFigures() {
     });
     const { sessionId } = (await created.json()) as { sessionId: string };
     await shop.simulator?.completeSession(sessionId);
-    const pages = { '/': '/', '/success': `/success?session_id=${sessionId}` };
+    const pages = {
+      '/': '/',
+      '/success': `/success?session_id=${sessionId}`,
+      '/order': await orderPageLink(shop.sesUrl, 'bench@example.com'),
+    };
     const outDir = mkdtempSync(join(tmpdir(), 'shop-lighthouse-'));
-    const runs: Record<string, LighthouseRun[]> = { '/': [], '/success': [] };
-    const devtoolsRuns: Record<string, LighthouseRun[]> = { '/': [], '/success': [] };
+    const runs: Record<string, LighthouseRun[]> = { '/': [], '/success': [], '/order': [] };
+    const devtoolsRuns: Record<string, LighthouseRun[]> = { '/': [], '/success': [], '/order': [] };
     const lighthouse = (path: string, output: string, throttling: 'simulate' | 'devtools') =>
       runLighthouse(`${shop.url}${path}`, output, throttling);
     for (let run = 0; run < LIGHTHOUSE_RUNS; run += 1) {
@@ -417,7 +437,9 @@ async function lighthouseFigures() {
         pass: median(of('tbtMs')) <= 50,
       });
     }
-    console.log(`  ${LIGHTHOUSE_RUNS} runs each of / and /success done, simulated and devtools throttling`);
+    console.log(
+      `  ${LIGHTHOUSE_RUNS} runs each of /, /success and /order done, simulated and devtools throttling`,
+    );
   } finally {
     await shop.close();
   }
