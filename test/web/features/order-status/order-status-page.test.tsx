@@ -124,6 +124,21 @@ describe('the order page, /order/<token>', () => {
     expect(screen.getByRole('main')).toHaveTextContent('Error 404Oops! Page not foundReturn to Home');
   });
 
+  it("logs the refused page's 404 without its token", async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubFetch(jsonResponse({ error: 'Not found.' }, 404));
+    renderApp(`/order/${TOKEN}`);
+
+    await screen.findByRole('heading', { name: 'Oops! Page not found' });
+    await waitFor(() =>
+      expect(consoleError).toHaveBeenCalledWith(
+        '404 Error: User attempted to access non-existent route:',
+        '/order/…',
+      ),
+    );
+    expect(JSON.stringify(consoleError.mock.calls)).not.toContain(TOKEN);
+  });
+
   it('a token with a malformed escape is asked about as it stands, and refused like any other', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const fetchMock = stubFetch(jsonResponse({ error: 'Not found.' }, 404));
