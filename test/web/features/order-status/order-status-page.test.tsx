@@ -102,6 +102,21 @@ describe('the order page, /order/<token>', () => {
     expect(document.title).toBe('Order I9J0KLMNOPQR · Live Aquatics');
   });
 
+  it('keeps its intro, the same element, from "loading" to the order: the largest text paints once, first', async () => {
+    const answer = deferred<Response>();
+    stubFetch(answer.promise);
+    renderApp(`/order/${TOKEN}`);
+
+    const intro = await screen.findByText(
+      'Your order from payment to your door: its dispatch day, any change to it, and its tracking once it is on its way. The link to this page opens your order, so please keep it to yourself.',
+    );
+    answer.resolve(jsonResponse(paidView()));
+
+    await screen.findByRole('heading', { level: 1, name: 'Paid, waiting for dispatch' });
+    expect(intro).toBeVisible();
+    expect(screen.getByText(/^Your order from payment to your door/)).toBe(intro);
+  });
+
   it('keeps itself out of search engines and sends no referrer, in every state', async () => {
     stubFetch(jsonResponse({ error: 'Not found.' }, 404));
     renderApp(`/order/${TOKEN}`);
