@@ -9,13 +9,14 @@ import { isIPv6 } from 'node:net';
  * hands out a whole /64, so its addresses are one client); an IPv4 address mapped into IPv6 as IPv4.
  */
 export function clientGroup(address: string): string {
-  // A zone index (`fe80::1%eth0`) names the interface the address came in on, not the client.
-  const ip = address.trim().toLowerCase().replace(/%.*/, '');
+  const ip = address.trim().toLowerCase();
   if (!isIPv6(ip)) return ip;
-  // A valid IPv6 address's dotted tail is a valid IPv4 address: the pattern needs no more checks.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)/.exec(ip)?.[1];
+  // Only a whole mapped address is IPv4 (with a zone it is IPv6). A valid IPv6 address's dotted
+  // tail is a valid IPv4 address, so the pattern needs no more checks.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip)?.[1];
   if (mapped !== undefined) return mapped;
-  const [head, tail] = ip.split('::');
+  // A zone index (`fe80::1%eth0`) names the interface the address came in on, not the client.
+  const [head, tail] = ip.replace(/%.*/, '').split('::');
   const groups = (part: string | undefined) =>
     // An embedded IPv4 address (`64:ff9b::1.2.3.4`) fills two groups: the last two, beyond the /64,
     // so only their number matters.

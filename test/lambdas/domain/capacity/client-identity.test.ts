@@ -9,7 +9,6 @@ describe('clientGroup: the client a per-client limit counts', () => {
   it('counts an IPv4 address mapped into IPv6 as the IPv4 address', () => {
     expect(clientGroup('::FFFF:203.0.113.7')).toBe('203.0.113.7');
     expect(clientGroup('::ffff:198.51.100.42')).toBe('198.51.100.42');
-    expect(clientGroup('::ffff:198.51.100.42%eth0')).toBe('198.51.100.42');
   });
 
   it('counts an IPv6 address that merely ends in ::ffff:<IPv4> by its /64, not as that IPv4 address', () => {
