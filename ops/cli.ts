@@ -566,6 +566,40 @@ const COMMANDS: Record<string, Command> = {
       );
     },
   },
+  'revoke-link': {
+    summary: "Revoke an order's page link (the old one stops opening) and email the customer a new one",
+    usage: 'revoke-link <reference>',
+    details: [
+      'For a link that reached the wrong person: every link sent so far opens nothing any more.',
+      'Each run makes a new link and emails it once; run it again only to revoke that one too.',
+    ],
+    options: {},
+    positionals: 'one',
+    async run(shop, _v, [reference = ''], io) {
+      const revokes = (order: Pick<AdminOrderView, 'history'>) =>
+        order.history.filter((entry) => entry.action === 'page-link-revoked').length;
+      const before = await shop.api.order({ reference });
+      const result = await shop.api.revokePageLink({ reference }).catch(async (error: unknown) => {
+        if (!(error instanceof AdminUnavailableError)) throw error;
+        // No answer (email down): the order's history says whether the link was revoked all the same.
+        const order = await shop.api.order({ reference }).then(
+          ({ record }) => record,
+          () => undefined,
+        );
+        if (order === undefined || revokes(order) <= revokes(before.record)) throw error;
+        throw new IncompleteError(
+          `${order.reference}: order page link revoked (the old link no longer opens), but the new link email could not be sent (${error.status === undefined ? 'no answer' : `HTTP ${error.status}`}). Nothing retries it by itself: run revoke-link ${order.reference} again once email works.`,
+        );
+      });
+      io.out(
+        `${result.reference}: order page link revoked (the old link no longer opens); ${
+          result.email === 'sent'
+            ? `new link emailed to ${result.record.customerEmail}.`
+            : 'new link email not sent by this run (another request is sending it): list shows when it has gone.'
+        }`,
+      );
+    },
+  },
   refund: {
     summary: 'Refund an order (what part refunds left of it) through Stripe and email the customer',
     usage: 'refund <reference> [--bottles N] [--delivery] [--reason supply|doa|other]',

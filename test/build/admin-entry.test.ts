@@ -80,6 +80,18 @@ describe('the admin, built apart from the shop', () => {
     for (const file of files) expect(existsSync(join(outDir, file)), file).toBe(true);
   });
 
+  it("order.html's no-referrer comes right after the charset, before any tag that makes a request", () => {
+    const order = read('order.html');
+    const head = order.slice(order.indexOf('<head>'), order.indexOf('</head>'));
+
+    expect(head).toMatch(
+      /^<head>\s*<meta charset="UTF-8" \/><meta name="referrer" content="no-referrer"\/>\s*<meta /,
+    );
+    expect(head.match(/<meta name="referrer"/g)).toHaveLength(1);
+    expect(head.indexOf('<meta name="referrer"')).toBeLessThan(head.search(/<link |<script /));
+    expect(read('index.html')).not.toContain('<meta name="referrer"');
+  });
+
   it("the customer's order page is a chunk of its own: none of it in `/`'s first load, and order.html preloads it", () => {
     const home = firstLoad('index.html');
     expect(home.some((file) => file.includes('order-status-page'))).toBe(false);

@@ -37,6 +37,19 @@ describe('pages that paint before their script starts', () => {
     expect(starter).toContain('document.visibilityState==="hidden"?start()');
   });
 
+  it('/order/<token> starts its script, its chunk preloaded, after its first paint too', () => {
+    const order = page('order.html');
+
+    expect(order).not.toMatch(/<script[^>]*\ssrc=/);
+    expect(order).not.toContain('<link rel="modulepreload"');
+    const [starter = ''] = [...order.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map(
+      ([, code]) => code ?? '',
+    );
+    expect(starter).toContain(`import(${JSON.stringify(ENTRY_TAG.exec(page('index.html'))?.[1])})`);
+    expect(starter).toMatch(/"\/assets\/order-status-page-[\w-]+\.js"/);
+    expect(starter).toContain('requestAnimationFrame(()=>setTimeout(start))');
+  });
+
   it('every other page loads the entry by its script tag at once, and the policy pages preload their chunk', () => {
     for (const file of ['index.html', '404.html', 'privacy.html', 'terms.html', 'contact.html']) {
       expect(page(file)).toMatch(ENTRY_TAG);

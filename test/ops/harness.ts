@@ -10,7 +10,11 @@ import { runCli } from '../../ops/cli';
 import { quoteOrder } from '../../shared/pricing';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import type { SessionOptions } from '../support/checkout-sessions';
-import { type FulfilmentHarness, startFulfilmentHarness } from '../support/fulfilment-harness';
+import {
+  type FulfilmentHarness,
+  ORDER_PAGE_SECRET,
+  startFulfilmentHarness,
+} from '../support/fulfilment-harness';
 import { signingKey, signToken, TEST_CLIENT_ID, TEST_ISSUER } from '../support/jwt-tokens';
 import { TEST_SHOP_ID } from '../support/shop';
 import { type StoredEmail, standInEnvironment } from '../support/stand-ins';
@@ -42,6 +46,8 @@ export interface OpsHarness {
       stripeDown?: boolean;
       /** The admin API's Stripe at another address during this run (a test's proxy). */
       stripeApiBase?: string;
+      /** The admin API with the order page's secret (links in emails, revoke-link) during this run. */
+      orderPage?: boolean;
       /** The admin API's forecasts from this address (an Open-Meteo stand-in) during this run. */
       forecastUrl?: string;
       /** Sees each request the admin API's Stripe client makes during this run. */
@@ -125,6 +131,7 @@ export async function startOpsHarness(): Promise<OpsHarness> {
         ...(options.stripeDown && { STRIPE_API_BASE: unreachable }),
         ...(options.stripeApiBase !== undefined && { STRIPE_API_BASE: options.stripeApiBase }),
         ...(options.forecastUrl !== undefined && { FORECAST_API_URL: options.forecastUrl }),
+        ...(options.orderPage && { ORDER_PAGE_SECRET }),
       });
       const code = await runCli(
         [...args],

@@ -1,5 +1,5 @@
 import { setTimeout } from 'node:timers/promises';
-import type { OrderPageLinks } from '../order-page/order-page-token';
+import type { OrderPageLinks } from '../order-page-token';
 import type { ManagedOrder } from '../storage/managed-order';
 import type { OrderStatus } from '../storage/order';
 import { orderKey, type ShopTable } from '../storage/orders-table';

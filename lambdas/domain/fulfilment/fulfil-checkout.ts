@@ -18,7 +18,7 @@ import {
   toOrderItem,
 } from '../checkout/paid-checkout';
 import type { SendOnceOutcome } from '../emails/send-email-once';
-import { newPageKey } from '../order-page/order-page-token';
+import { newPageKey } from '../order-page-token';
 import type { CapacityStore } from '../storage/capacity-store';
 import { ACTORS, historyEntry } from '../storage/history';
 import type { OrderItem } from '../storage/order';

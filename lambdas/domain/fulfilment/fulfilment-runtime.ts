@@ -7,7 +7,7 @@ import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { createSesClient } from '../../lib/ses-client';
 import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../../lib/stripe';
 import { shopEmailIdentity } from '../emails/send-email';
-import { orderPageKeys, orderPageLinks } from '../order-page/order-page-token';
+import { orderPageKeys, orderPageLinks } from '../order-page-token';
 import { capacityStoreFromTable } from '../storage/capacity-table';
 import { createOrdersRepository } from '../storage/orders-repository';
 import { readShopSettings } from '../storage/settings-store';

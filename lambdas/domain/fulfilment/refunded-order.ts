@@ -7,7 +7,7 @@ import { ORDER_EMAIL_GUARDS, sendOrderEmail } from '../emails/order-emails';
 import { renderRefundEmail } from '../emails/order-updates';
 import type { EmailSender } from '../emails/send-email';
 import type { SendOnceOutcome } from '../emails/send-email-once';
-import type { OrderPageLinks } from '../order-page/order-page-token';
+import type { OrderPageLinks } from '../order-page-token';
 import { capacityStoreFromTable } from '../storage/capacity-table';
 import { ACTORS, historyEntry } from '../storage/history';
 import type { ManagedOrder } from '../storage/managed-order';

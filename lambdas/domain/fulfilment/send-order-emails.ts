@@ -12,7 +12,7 @@ import {
   PermanentEmailRefusalError,
 } from '../emails/send-email';
 import { sendEmailOnce } from '../emails/send-email-once';
-import type { OrderPageLinks } from '../order-page/order-page-token';
+import type { OrderPageLinks } from '../order-page-token';
 import type { OrderItem } from '../storage/order';
 import type { OrdersRepository } from '../storage/orders-repository';
 import { emailAttributes, releaseClaim } from '../storage/send-once';

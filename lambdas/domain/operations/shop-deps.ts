@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { SellerDetails } from '../emails/common';
 import type { EmailSender } from '../emails/send-email';
-import type { OrderPageLinks } from '../order-page/order-page-token';
+import type { OrderPageLinks } from '../order-page-token';
 import type { ShopTable } from '../storage/orders-table';
 
 /** What the shop's operator actions need: injected, so the CLI and the Lambdas build them alike. */

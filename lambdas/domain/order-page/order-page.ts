@@ -11,11 +11,11 @@ import { royalMailTrackingUrl } from '../../../shared/royal-mail';
 import { itemLine, type SellerDetails } from '../emails/common';
 import { ARRIVAL_ADVICE, DELAY_REASON_TEXT } from '../emails/order-updates';
 import { type CorrectAddressDeps, correctOrderAddress } from '../operations/correct-address';
+import { type OrderPageKeys, readOrderPageToken, samePageKey } from '../order-page-token';
 import { ACTORS } from '../storage/history';
 import type { ManagedOrder } from '../storage/managed-order';
 import { orderKey, type ShopTable } from '../storage/orders-table';
 import { getRecord } from '../storage/records';
-import { type OrderPageKeys, readOrderPageToken, samePageKey } from './order-page-token';
 
 /** Any token that does not open a page: the handler answers the one plain 404, whatever the cause. */
 export class OrderPageNotFoundError extends Error {

@@ -3,13 +3,13 @@ import { renderPageLinkEmail } from '../emails/order-updates';
 import { type SendOnceOutcome, sendOnce } from '../emails/send-email-once';
 import { findOrder } from '../operations/order-actions';
 import type { ShopDeps } from '../operations/shop-deps';
+import { newPageKey } from '../order-page-token';
 import { RefusedError } from '../refusal';
 import { updateIf } from '../storage/conditional-writes';
 import { appendHistory, historyEntry } from '../storage/history';
 import type { ManagedOrder } from '../storage/managed-order';
 import { orderKey } from '../storage/orders-table';
 import { emailDue } from '../storage/send-once';
-import { newPageKey } from './order-page-token';
 
 export interface RevokePageLinkResult {
   reference: string;

@@ -9,7 +9,7 @@ import {
   openOrderPage,
   orderPageView,
 } from '../../domain/order-page/order-page';
-import { orderPageKeys, orderPageLinks } from '../../domain/order-page/order-page-token';
+import { orderPageKeys, orderPageLinks } from '../../domain/order-page-token';
 import { RefusedError } from '../../domain/refusal';
 import { createDocumentClient } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';

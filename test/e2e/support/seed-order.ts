@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { toOrderItem } from '../../../lambdas/domain/checkout/paid-checkout';
-import {
-  newPageKey,
-  orderPageKeys,
-  orderPageToken,
-} from '../../../lambdas/domain/order-page/order-page-token';
+import { newPageKey, orderPageKeys, orderPageToken } from '../../../lambdas/domain/order-page-token';
 import type { ManagedOrder } from '../../../lambdas/domain/storage/managed-order';
 import { dispatchDayKey, dispatchSortKey } from '../../../lambdas/domain/storage/orders-table';
 import { LOCAL_ORDER_PAGE_SECRET } from '../../../local/local-shop';

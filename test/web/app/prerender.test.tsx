@@ -31,6 +31,9 @@ describe('the HTML the build writes', () => {
     const page = await renderedPage('order.html');
 
     expect(page.key).toBe('/order/:token');
+    expect(page.body).toContain(
+      '<div class="order-status"><p class="subtitle order-status__intro">Your order from payment to your door: its dispatch day, any change to it, and its tracking once it is on its way. The link to this page opens your order, so please keep it to yourself.</p><section class="card card--centered">',
+    );
     expect(page.body).toContain('<h1>Your order</h1><p role="status">Loading your order…</p>');
     expect(page.body).not.toContain('prerendered');
     expect(page.head).toContain('<meta name="robots" content="noindex, nofollow"/>');

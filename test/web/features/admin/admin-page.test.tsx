@@ -721,6 +721,25 @@ describe('an order’s page', () => {
     expect(screen.getByText(/^New order page link: sent /)).toBeVisible();
   });
 
+  it('says the old link is dead and the new one not emailed yet when another request holds its email', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/orders/page-link`]: () =>
+        jsonResponse({ reference: 'a1b2c3d4e5f6', email: 'not-sent', record: order() }),
+    });
+    const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
+
+    await user.click(await screen.findByRole('button', { name: 'Revoke link…' }, { timeout: 5000 }));
+    await user.click(screen.getByRole('button', { name: 'Revoke and send a new link' }));
+
+    expect(
+      await screen.findByText(
+        /no longer opens\. The new link email was not sent by this request \(another is sending it\): the order's emails below say when it has gone; if it does not, revoke again\.$/,
+      ),
+    ).toBeVisible();
+    expect(screen.queryByText(/sent again/)).not.toBeInTheDocument();
+  });
+
   it('after a part refund, the refund names what is left and says what was refunded', async () => {
     const partly = { partlyRefundedPence: 650, refundablePence: 820 };
     stubNetwork({

@@ -102,6 +102,21 @@ describe('the order page, /order/<token>', () => {
     expect(document.title).toBe('Order I9J0KLMNOPQR · Live Aquatics');
   });
 
+  it('keeps its intro, the same element, from "loading" to the order: the largest text paints once, first', async () => {
+    const answer = deferred<Response>();
+    stubFetch(answer.promise);
+    renderApp(`/order/${TOKEN}`);
+
+    const intro = await screen.findByText(
+      'Your order from payment to your door: its dispatch day, any change to it, and its tracking once it is on its way. The link to this page opens your order, so please keep it to yourself.',
+    );
+    answer.resolve(jsonResponse(paidView()));
+
+    await screen.findByRole('heading', { level: 1, name: 'Paid, waiting for dispatch' });
+    expect(intro).toBeVisible();
+    expect(screen.getByText(/^Your order from payment to your door/)).toBe(intro);
+  });
+
   it('keeps itself out of search engines and sends no referrer, in every state', async () => {
     stubFetch(jsonResponse({ error: 'Not found.' }, 404));
     renderApp(`/order/${TOKEN}`);
@@ -122,6 +137,21 @@ describe('the order page, /order/<token>', () => {
     expect(await screen.findByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
     expect(screen.queryByText(/Order Reference|Progress|Delivery details/)).not.toBeInTheDocument();
     expect(screen.getByRole('main')).toHaveTextContent('Error 404Oops! Page not foundReturn to Home');
+  });
+
+  it("logs the refused page's 404 without its token", async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubFetch(jsonResponse({ error: 'Not found.' }, 404));
+    renderApp(`/order/${TOKEN}`);
+
+    await screen.findByRole('heading', { name: 'Oops! Page not found' });
+    await waitFor(() =>
+      expect(consoleError).toHaveBeenCalledWith(
+        '404 Error: User attempted to access non-existent route:',
+        '/order/…',
+      ),
+    );
+    expect(JSON.stringify(consoleError.mock.calls)).not.toContain(TOKEN);
   });
 
   it('a token with a malformed escape is asked about as it stands, and refused like any other', async () => {

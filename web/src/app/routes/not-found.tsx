@@ -2,12 +2,22 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { paths } from '../paths';
 
+const ORDER_PREFIX = paths.order.slice(0, paths.order.indexOf(':'));
+
+/**
+ * The path as the console may show it: an order page's token opens that order to whoever holds
+ * it, and the console reaches extensions and RUM, so a refused `/order/…` is logged without it.
+ */
+function loggablePath(pathname: string): string {
+  return pathname.startsWith(ORDER_PREFIX) ? `${ORDER_PREFIX}…` : pathname;
+}
+
 export function NotFoundPage() {
   const { pathname } = useLocation();
 
   useEffect(() => {
     // The unknown path is logged, so broken links show up in the browser console and RUM.
-    console.error('404 Error: User attempted to access non-existent route:', pathname);
+    console.error('404 Error: User attempted to access non-existent route:', loggablePath(pathname));
   }, [pathname]);
 
   return (

@@ -416,8 +416,14 @@ function PageLinkSection({ api, order, onUpdate }: RecordSectionProps<AdminOrder
   const revoke = async () => {
     const answer = await action.run(
       () => api.revokePageLink({ reference: order.reference }),
+      // Each revoke makes a new email due, so `not-sent` is never "already sent": another request
+      // holds it. The merchant learns the customer may not have the new link yet, and what to do.
       (result) =>
-        `The old order page link of ${reference} no longer opens. ${emailWording(result.email, 'New link', result.record.customerEmail)}`,
+        `The old order page link of ${reference} no longer opens. ${
+          result.email === 'sent'
+            ? emailWording(result.email, 'New link', result.record.customerEmail)
+            : "The new link email was not sent by this request (another is sending it): the order's emails below say when it has gone; if it does not, revoke again."
+        }`,
     );
     if (answer !== undefined) onUpdate(answer.record);
   };

@@ -25,24 +25,46 @@ export function OrderStatusPage() {
     <>
       <meta name="robots" content="noindex, nofollow" />
       <meta name="referrer" content="no-referrer" />
-      <OrderStatus key={`${token}#${attempt}`} token={token} onRetry={() => setAttempt((n) => n + 1)} />
+      {/* A screen tall in every state, so the footer never moves into view when the order
+          replaces the prerendered "loading" card with its taller view (no layout shift). */}
+      <div className="order-status">
+        <OrderStatus key={`${token}#${attempt}`} token={token} onRetry={() => setAttempt((n) => n + 1)} />
+      </div>
     </>
   );
 }
 
 function OrderStatus({ token, onRetry }: { token: string; onRetry: () => void }) {
   const state = useOrderPage(token);
-  switch (state.kind) {
-    case 'loading':
-      return <LoadingOrder />;
-    // Wrong, tampered, revoked or unknown: the plain 404 page any unknown address gets, nothing more.
-    case 'not-found':
-      return <NotFoundPage />;
-    case 'failed':
-      return <OrderLoadFailed onRetry={onRetry} />;
-    case 'found':
-      return <OrderView token={token} initialView={state.view} />;
-  }
+  // Wrong, tampered, revoked or unknown: the plain 404 page any unknown address gets, nothing more.
+  if (state.kind === 'not-found') return <NotFoundPage />;
+  return (
+    <>
+      <OrderPageIntro />
+      {state.kind === 'loading' ? (
+        <LoadingOrder />
+      ) : state.kind === 'failed' ? (
+        <OrderLoadFailed onRetry={onRetry} />
+      ) : (
+        <OrderView token={token} initialView={state.view} />
+      )}
+    </>
+  );
+}
+
+/**
+ * What the page is, above whatever state it is in: the same element from the prerendered HTML on
+ * (first in every state, so React keeps it), and the page's largest text, larger than any part of
+ * the order's view in the first screen, so the page's largest paint is its first one rather than
+ * one after the script and the API have answered (Lighthouse's LCP; docs/reports/benchmarks.md).
+ */
+function OrderPageIntro() {
+  return (
+    <p className="subtitle order-status__intro">
+      Your order from payment to your door: its dispatch day, any change to it, and its tracking once it is on
+      its way. The link to this page opens your order, so please keep it to yourself.
+    </p>
+  );
 }
 
 /** The build writes the page's HTML in this state: it is what shows until the order arrives. */

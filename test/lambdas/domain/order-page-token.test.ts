@@ -5,7 +5,7 @@ import {
   orderPageToken,
   readOrderPageToken,
   samePageKey,
-} from '../../../../lambdas/domain/order-page/order-page-token';
+} from '../../../lambdas/domain/order-page-token';
 
 const SECRET = 'a-test-order-page-secret-of-40-characters';
 const keys = orderPageKeys(SECRET);
