@@ -79,6 +79,11 @@ export interface Rehearsal {
   forecastUrl: string;
   /** The template's scheduled rules and their target functions. */
   schedules: readonly Schedule[];
+  /**
+   * A secret's value as the functions read it here, by logical id or its construct part
+   * (`OrderPageSecret`): what a test needs to seal a link as the shop does.
+   */
+  secretValue(name: string): string | undefined;
   /** Runs a rule's target now (logical id, or its construct part), as EventBridge would at its next tick. */
   runSchedule(rule: string): Promise<unknown>;
   close(): Promise<void>;
@@ -179,13 +184,13 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     dynamoClient.destroy();
 
     const secrets = new Map<string, string>();
+    const secretIds = new Map<string, string>();
     for (const stack of assembly.stacks.values()) {
       for (const [id, secret] of Object.entries(stack.template.Resources)) {
         if (secret.Type !== 'AWS::SecretsManager::Secret') continue;
-        secrets.set(
-          assembly.resolveString(stack.name, { Ref: id }),
-          localSecretValue(secret.Properties.Description),
-        );
+        const arn = assembly.resolveString(stack.name, { Ref: id });
+        secrets.set(arn, localSecretValue(secret.Properties.Description));
+        secretIds.set(id, arn);
       }
     }
 
@@ -447,6 +452,13 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       controlUrl: control.url,
       forecastUrl: forecast.url,
       schedules,
+      secretValue: (name) => {
+        const id =
+          [...secretIds.keys()].find((candidate) => candidate === name) ??
+          [...secretIds.keys()].find((candidate) => candidate.replace(/[0-9A-F]{8}$/, '') === name);
+        const arn = id === undefined ? undefined : secretIds.get(id);
+        return arn === undefined ? undefined : secrets.get(arn);
+      },
       runSchedule: (name) => {
         const schedule = findSchedule(schedules, name);
         if (!schedule) return Promise.reject(new Error(`No schedule ${name} in the template`));
