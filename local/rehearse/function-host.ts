@@ -1,9 +1,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { transformSync } from 'esbuild';
+import { buildSync } from 'esbuild';
 
 /** The function could not load (missing setting at init, missing chunk, no such export): as Lambda's init error. */
 export class FunctionInitError extends Error {
@@ -24,6 +24,8 @@ export interface FunctionSpec {
   env: Readonly<Record<string, string>>;
   /** The template's Timeout: what the handler's context.getRemainingTimeInMillis() counts down from. */
   timeoutSeconds: number;
+  /** The weather check's clock (LOCAL_WEATHER_NOW), for the functions that have one; never in Lambda. */
+  weatherNow?: Date | undefined;
 }
 
 export interface RunningFunction {
@@ -41,15 +43,25 @@ let runnerScript: string | undefined;
  */
 function compiledRunner(): string {
   if (runnerScript !== undefined) return runnerScript;
-  const source = readFileSync(RUNNER, 'utf8');
+  // Bundled with its one local import (the weather clock, type imports only), nothing else.
+  const [output] = buildSync({
+    entryPoints: [RUNNER],
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+  }).outputFiles;
+  if (!output) throw new Error('esbuild gave no function runner');
+  const code = output.text;
   const dir = join(tmpdir(), 'rehearse-runner');
   const file = join(
     dir,
-    `function-runner.${createHash('sha256').update(source).digest('hex').slice(0, 16)}.mjs`,
+    `function-runner.${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`,
   );
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
-    const { code } = transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' });
     // Written then renamed: a rehearsal starting beside this one never imports half a file.
     const partial = `${file}.${process.pid}`;
     writeFileSync(partial, code);
@@ -87,7 +99,8 @@ export async function startFunction(
 ): Promise<RunningFunction> {
   const { file, exportName } = bundleEntry(spec);
   // Plain node, none of this process's flags (tsx's loader): the bundle is imported as Lambda imports it.
-  const child: ChildProcess = fork(compiledRunner(), [file, exportName], {
+  const clock = spec.weatherNow === undefined ? [] : [spec.weatherNow.toISOString()];
+  const child: ChildProcess = fork(compiledRunner(), [file, exportName, ...clock], {
     cwd: REPO_ROOT,
     env: { ...spec.env },
     execArgv: [],
