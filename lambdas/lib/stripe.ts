@@ -96,6 +96,12 @@ export async function loadStripeSecrets(
   return { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET };
 }
 
+/** The Stripe client of a function that needs only the key (its keys read as loadStripeSecrets does). */
+export async function loadStripeClient(env: StripeEnv): Promise<Stripe> {
+  const { secretKey } = await loadStripeSecrets(env);
+  return createStripeClient(secretKey, { apiBase: env.STRIPE_API_BASE });
+}
+
 /** Kept below API Gateway's 30 s and the functions' own timeouts, so a slow Stripe becomes a clean 502. */
 export const STRIPE_TIMEOUT_MS = 8_000;
 

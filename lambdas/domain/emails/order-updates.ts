@@ -11,6 +11,26 @@ export const ARRIVAL_ADVICE = [
   'If nobody will be in, tell the courier where to leave the parcel somewhere sheltered and not in the sun.',
 ] as const;
 
+/** An email about the customer's order: the greeting, what happened, the order page's link and the seller. */
+function orderUpdate(
+  order: ManagedOrder,
+  seller: SellerDetails,
+  orderPageUrl: string | undefined,
+  subject: string,
+  body: EmailBlock[],
+): EmailContent {
+  return renderEmail(
+    `${seller.name}: ${subject}`,
+    [
+      { kind: 'paragraph', text: `Hello ${order.customerName},` },
+      ...body,
+      ...orderPageBlocks(orderPageUrl),
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
+}
+
 /**
  * The dispatch email: the parcel is on its way, it holds live animals, what to do on arrival,
  * and the tracking number when the merchant gave one.
@@ -27,32 +47,18 @@ export function renderDispatchEmail(
     ['Deliver to', `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`],
   ];
   if (order.trackingNumber) rows.push(['Tracking number', order.trackingNumber]);
-  return renderEmail(
-    `${seller.name}: your order ${order.reference} is on its way`,
-    [
-      { kind: 'paragraph', text: `Hello ${order.customerName},` },
-      {
-        kind: 'paragraph',
-        text: `Your order has been dispatched.${order.trackingNumber ? ` You can follow it with the tracking number ${order.trackingNumber}.` : ''}`,
-      },
-      { kind: 'rows', rows },
-      ...trackingLink(order.trackingNumber),
-      { kind: 'heading', text: 'This parcel holds live animals' },
-      {
-        kind: 'paragraph',
-        text: ARRIVAL_ADVICE[0],
-      },
-      {
-        kind: 'paragraph',
-        text: ARRIVAL_ADVICE[1],
-      },
-      { kind: 'heading', text: 'If something is wrong' },
-      ...liveAnimalRights(seller, order.reference),
-      ...orderPageBlocks(orderPageUrl),
-      ...sellerBlocks(seller),
-    ],
-    seller.shopName,
-  );
+  return orderUpdate(order, seller, orderPageUrl, `your order ${order.reference} is on its way`, [
+    {
+      kind: 'paragraph',
+      text: `Your order has been dispatched.${order.trackingNumber ? ` You can follow it with the tracking number ${order.trackingNumber}.` : ''}`,
+    },
+    { kind: 'rows', rows },
+    ...trackingLink(order.trackingNumber),
+    { kind: 'heading', text: 'This parcel holds live animals' },
+    ...ARRIVAL_ADVICE.map((text): EmailBlock => ({ kind: 'paragraph', text })),
+    { kind: 'heading', text: 'If something is wrong' },
+    ...liveAnimalRights(seller, order.reference),
+  ]);
 }
 
 /** The number as a link to Royal Mail's tracking page, when there is one. */
@@ -75,20 +81,13 @@ export function renderTrackingUpdateEmail(
   orderPageUrl?: string,
 ): EmailContent {
   const number = order.trackingNumber ?? '';
-  return renderEmail(
-    `${seller.name}: tracking number for order ${order.reference}`,
-    [
-      { kind: 'paragraph', text: `Hello ${order.customerName},` },
-      {
-        kind: 'paragraph',
-        text: `The tracking number of your order ${order.reference} is ${number}. Please use this one: it replaces any number we sent before.`,
-      },
-      ...trackingLink(number),
-      ...orderPageBlocks(orderPageUrl),
-      ...sellerBlocks(seller),
-    ],
-    seller.shopName,
-  );
+  return orderUpdate(order, seller, orderPageUrl, `tracking number for order ${order.reference}`, [
+    {
+      kind: 'paragraph',
+      text: `The tracking number of your order ${order.reference} is ${number}. Please use this one: it replaces any number we sent before.`,
+    },
+    ...trackingLink(number),
+  ]);
 }
 
 /** Why a dispatch moved, after "because of": the delay email and the order page. */
@@ -109,10 +108,12 @@ export function renderDelayEmail(
   // The day the merchant moved it: a date in another year then carries its year.
   const today = order.delayedAt === undefined ? undefined : londonDate(new Date(order.delayedAt));
   const newDate = formatDispatchDate(order.dispatchDate, { today });
-  return renderEmail(
-    `${seller.name}: new dispatch date for order ${order.reference}: ${newDate}`,
+  return orderUpdate(
+    order,
+    seller,
+    orderPageUrl,
+    `new dispatch date for order ${order.reference}: ${newDate}`,
     [
-      { kind: 'paragraph', text: `Hello ${order.customerName},` },
       {
         kind: 'paragraph',
         text: `We have had to move the dispatch of your order from ${formatDispatchDate(previousDate, { today })} to ${newDate}, because of ${DELAY_REASON_TEXT[reason]}.`,
@@ -129,10 +130,7 @@ export function renderDelayEmail(
         kind: 'paragraph',
         text: 'You do not need to do anything. If the new date does not suit you, reply to this email before then: your order has not been dispatched, so we will cancel it and refund you in full.',
       },
-      ...orderPageBlocks(orderPageUrl),
-      ...sellerBlocks(seller),
     ],
-    seller.shopName,
   );
 }
 
@@ -154,51 +152,37 @@ export function renderRefundEmail(
   const before = order.partlyRefundedPence ?? 0;
   if (before > 0) {
     const rest = order.totalPence - before;
-    return renderEmail(
-      `${seller.name}: refund for order ${order.reference}`,
-      [
-        { kind: 'paragraph', text: `Hello ${order.customerName},` },
-        {
-          kind: 'paragraph',
-          text: `We have refunded the remaining ${formatGbp(rest)} of your order ${order.reference}${reason}, so all of the ${formatGbp(order.totalPence)} you paid has now been refunded. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
-        },
-        {
-          kind: 'rows',
-          rows: [
-            ['Order reference', order.reference, { mono: true }],
-            ['Refunded now', formatGbp(rest)],
-            ['Refunded before', formatGbp(before)],
-          ],
-        },
-        { kind: 'paragraph', text: 'We are sorry for the trouble.' },
-        ...orderPageBlocks(orderPageUrl),
-        ...sellerBlocks(seller),
-      ],
-      seller.shopName,
-    );
-  }
-  return renderEmail(
-    `${seller.name}: refund for order ${order.reference}`,
-    [
-      { kind: 'paragraph', text: `Hello ${order.customerName},` },
+    return orderUpdate(order, seller, orderPageUrl, `refund for order ${order.reference}`, [
       {
         kind: 'paragraph',
-        text: `We have refunded ${formatGbp(order.totalPence)} in full for your order ${order.reference}${reason}. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
+        text: `We have refunded the remaining ${formatGbp(rest)} of your order ${order.reference}${reason}, so all of the ${formatGbp(order.totalPence)} you paid has now been refunded. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
       },
       {
         kind: 'rows',
         rows: [
           ['Order reference', order.reference, { mono: true }],
-          ['Item', itemLine(order.bottles)],
-          ['Refunded', `${formatGbp(order.totalPence)} (including delivery)`],
+          ['Refunded now', formatGbp(rest)],
+          ['Refunded before', formatGbp(before)],
         ],
       },
       { kind: 'paragraph', text: 'We are sorry for the trouble.' },
-      ...orderPageBlocks(orderPageUrl),
-      ...sellerBlocks(seller),
-    ],
-    seller.shopName,
-  );
+    ]);
+  }
+  return orderUpdate(order, seller, orderPageUrl, `refund for order ${order.reference}`, [
+    {
+      kind: 'paragraph',
+      text: `We have refunded ${formatGbp(order.totalPence)} in full for your order ${order.reference}${reason}. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
+    },
+    {
+      kind: 'rows',
+      rows: [
+        ['Order reference', order.reference, { mono: true }],
+        ['Item', itemLine(order.bottles)],
+        ['Refunded', `${formatGbp(order.totalPence)} (including delivery)`],
+      ],
+    },
+    { kind: 'paragraph', text: 'We are sorry for the trouble.' },
+  ]);
 }
 
 /** What a part refund was for, in words: "2 bottles and the delivery". */
@@ -215,10 +199,12 @@ export function renderPartRefundEmail(
   orderPageUrl?: string,
 ): EmailContent {
   const what = partRefundWhat(part);
-  return renderEmail(
-    `${seller.name}: ${formatGbp(part.pence)} refunded for order ${order.reference}`,
+  return orderUpdate(
+    order,
+    seller,
+    orderPageUrl,
+    `${formatGbp(part.pence)} refunded for order ${order.reference}`,
     [
-      { kind: 'paragraph', text: `Hello ${order.customerName},` },
       {
         kind: 'paragraph',
         text: `We have refunded ${formatGbp(part.pence)} for ${what} of your order ${order.reference}${REFUND_REASON_TEXT[part.reason]}. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
@@ -235,10 +221,7 @@ export function renderPartRefundEmail(
         ],
       },
       { kind: 'paragraph', text: 'We are sorry for the trouble.' },
-      ...orderPageBlocks(orderPageUrl),
-      ...sellerBlocks(seller),
     ],
-    seller.shopName,
   );
 }
 
@@ -254,24 +237,17 @@ export function renderAddressCorrectedEmail(
   ];
   if (order.customerPhone !== '') rows.push(['Phone', order.customerPhone]);
   rows.push(['Dispatch date', formatDispatchDate(order.dispatchDate)]);
-  return renderEmail(
-    `${seller.name}: delivery details updated for order ${order.reference}`,
-    [
-      { kind: 'paragraph', text: `Hello ${order.customerName},` },
-      {
-        kind: 'paragraph',
-        text: 'We have updated the delivery details of your order. Your parcel will be sent here:',
-      },
-      { kind: 'rows', rows },
-      {
-        kind: 'paragraph',
-        text: `If you did not ask for this change, reply to this email before ${formatDispatchDate(order.dispatchDate)}.`,
-      },
-      ...orderPageBlocks(orderPageUrl),
-      ...sellerBlocks(seller),
-    ],
-    seller.shopName,
-  );
+  return orderUpdate(order, seller, orderPageUrl, `delivery details updated for order ${order.reference}`, [
+    {
+      kind: 'paragraph',
+      text: 'We have updated the delivery details of your order. Your parcel will be sent here:',
+    },
+    { kind: 'rows', rows },
+    {
+      kind: 'paragraph',
+      text: `If you did not ask for this change, reply to this email before ${formatDispatchDate(order.dispatchDate)}.`,
+    },
+  ]);
 }
 
 /** The new link to the order's page, after the merchant revoked the one sent before. */
@@ -280,18 +256,11 @@ export function renderPageLinkEmail(
   seller: SellerDetails,
   orderPageUrl: string,
 ): EmailContent {
-  return renderEmail(
-    `${seller.name}: a new link to your order ${order.reference}`,
-    [
-      { kind: 'paragraph', text: `Hello ${order.customerName},` },
-      {
-        kind: 'paragraph',
-        text: 'Here is a new link to follow your order. The link in our earlier emails no longer works.',
-      },
-      { kind: 'rows', rows: [['Order reference', order.reference, { mono: true }]] },
-      ...orderPageBlocks(orderPageUrl),
-      ...sellerBlocks(seller),
-    ],
-    seller.shopName,
-  );
+  return orderUpdate(order, seller, orderPageUrl, `a new link to your order ${order.reference}`, [
+    {
+      kind: 'paragraph',
+      text: 'Here is a new link to follow your order. The link in our earlier emails no longer works.',
+    },
+    { kind: 'rows', rows: [['Order reference', order.reference, { mono: true }]] },
+  ]);
 }

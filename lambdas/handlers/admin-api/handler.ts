@@ -71,7 +71,7 @@ import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
 import { readSecretString } from '../../lib/secrets-extension';
 import { createSesClient } from '../../lib/ses-client';
-import { createStripeClient, loadStripeSecrets } from '../../lib/stripe';
+import { loadStripeClient } from '../../lib/stripe';
 
 /** An admin body is a handful of references at most. */
 const MAX_BODY_BYTES = 8 * 1024;
@@ -120,8 +120,8 @@ function weatherDeps(deps: Deps): Deps {
 /** The clients and settings the operator's actions need, from the environment: once per cold start. */
 export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
   const config = parseEnv(adminRuntimeEnvSchema, env);
-  const [secrets, forecast, orderPageSecret] = await Promise.all([
-    loadStripeSecrets(config),
+  const [stripe, forecast, orderPageSecret] = await Promise.all([
+    loadStripeClient(config),
     loadForecastSource(config),
     loadOrderPageSecret(config),
   ]);
@@ -131,7 +131,7 @@ export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
     table: { client, tableName: config.ORDERS_TABLE_NAME },
     ...shopEmailIdentity(ses, config),
     merchantEmail: config.MERCHANT_EMAIL,
-    stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
+    stripe,
     siteUrl: config.SITE_URL,
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
     shopId: config.SHOP_ID,

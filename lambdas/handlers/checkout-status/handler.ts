@@ -4,7 +4,7 @@ import { type Env, parseEnv, statusEnvSchema } from '../../lib/config';
 import { type HttpResult, json } from '../../lib/http';
 import { type DepsOrLoader, type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
-import { createStripeClient, loadStripeSecrets } from '../../lib/stripe';
+import { loadStripeClient } from '../../lib/stripe';
 
 export const STATUS_ERRORS = {
   notFound: 'Order not found.',
@@ -21,9 +21,8 @@ export interface StatusHandlerDeps {
 /** Builds the Stripe client from the environment: once per cold start (see `handler`). */
 export async function loadStatusDeps(env: Env): Promise<StatusHandlerDeps> {
   const config = parseEnv(statusEnvSchema, env);
-  const secrets = await loadStripeSecrets(config);
   return {
-    stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
+    stripe: await loadStripeClient(config),
     shopId: config.SHOP_ID,
   };
 }

@@ -34,7 +34,7 @@ import {
 } from '../../lib/http';
 import { type DepsOrLoader, type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
-import { createStripeClient, loadStripeSecrets } from '../../lib/stripe';
+import { loadStripeClient } from '../../lib/stripe';
 import { PaymentProviderError } from '../../lib/stripe-errors';
 import { type CheckoutGateDeps, createCheckoutGate, DEFAULT_PAUSED_MESSAGE } from './checkout-gate';
 
@@ -72,9 +72,8 @@ export interface CheckoutHandlerDeps {
 /** Builds the clients and settings from the environment: once per cold start (see `handler`). */
 export async function loadCheckoutDeps(env: Env): Promise<CheckoutHandlerDeps> {
   const config = parseEnv(checkoutRuntimeEnvSchema, env);
-  const secrets = await loadStripeSecrets(config);
   return {
-    stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
+    stripe: await loadStripeClient(config),
     siteUrl: config.SITE_URL,
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
     shopId: config.SHOP_ID,
