@@ -57,21 +57,30 @@ function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefine
   return undefined;
 }
 
+/** A file of the build, with what changes when it is rebuilt. */
+export interface SiteFile {
+  file: string;
+  version: string;
+}
+
 /**
- * Serves the Vite build like the deployed CloudFront distribution does: files as they are, each
- * app page as its prerendered HTML (`/success` from `success.html`, `/order/<token>` from
- * `order.html`, falling back to `index.html`),
- * and every other path as `404.html` with HTTP status 404 so crawlers see the right status. Text
- * is compressed as CloudFront compresses it (brotli or gzip by Accept-Encoding, from 1,000
- * bytes), so local Lighthouse figures match the deployed site's.
+ * The build's files as the site bucket holds them: a file by its path, and sending one with its
+ * type, the compression CloudFront applies and the given headers. The rehearsal serves these as the
+ * bucket origin behind the template's CloudFront Function; {@link createStaticSite} routes itself.
  */
-export function createStaticSite(root: string) {
+export function createSiteFiles(root: string) {
   // Compressed bodies by file, kept while the file is unchanged (a rebuild changes size or time).
   const compressed = new Map<string, { version: string; body: Promise<Buffer> }>();
 
-  async function readFileIfPresent(file: string) {
+  async function readFileIfPresent(file: string): Promise<SiteFile | undefined> {
     const info = await stat(file).catch(() => undefined);
     return info?.isFile() ? { file, version: `${info.size}:${info.mtimeMs}` } : undefined;
+  }
+
+  /** The file at a URL path inside the build, or undefined (a missing key, or a path outside it). */
+  async function find(pathname: string) {
+    const file = normalize(join(root, pathname));
+    return file.startsWith(root + sep) ? readFileIfPresent(file) : undefined;
   }
 
   /** The HTML for a page path: its own prerendered file when the build has one, else index.html. */
@@ -95,7 +104,7 @@ export function createStaticSite(root: string) {
     req: IncomingMessage,
     res: ServerResponse,
     status: number,
-    found: { file: string; version: string },
+    found: SiteFile,
     headers: Record<string, string>,
   ) {
     const extension = extname(found.file);
@@ -116,6 +125,20 @@ export function createStaticSite(root: string) {
     res.end(data);
   }
 
+  return { find, pageFile, send };
+}
+
+/**
+ * Serves the Vite build like the deployed CloudFront distribution does: files as they are, each
+ * app page as its prerendered HTML (`/success` from `success.html`, `/order/<token>` from
+ * `order.html`, falling back to `index.html`),
+ * and every other path as `404.html` with HTTP status 404 so crawlers see the right status. Text
+ * is compressed as CloudFront compresses it (brotli or gzip by Accept-Encoding, from 1,000
+ * bytes), so local Lighthouse figures match the deployed site's.
+ */
+export function createStaticSite(root: string) {
+  const { find, pageFile, send } = createSiteFiles(root);
+
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let pathname: string;
     try {
@@ -125,11 +148,9 @@ export function createStaticSite(root: string) {
       res.end('Bad request: malformed URL');
       return;
     }
-    const file = normalize(join(root, pathname));
-    const inside = file.startsWith(root + sep);
     const page = appPage(pathname);
-    if (inside && page === undefined) {
-      const found = await readFileIfPresent(file);
+    if (page === undefined) {
+      const found = await find(pathname);
       if (found) {
         const immutable = pathname.startsWith('/assets/');
         await send(req, res, 200, found, {

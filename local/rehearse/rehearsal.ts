@@ -10,10 +10,16 @@ import { ADMIN_CONFIG_PATH, adminConfigSchema } from '../../shared/admin-config'
 import { startForecastStandIn } from '../forecast-stand-in';
 import { LOCAL_MERCHANT, type LocalUser, startIdentityProvider } from '../identity-provider';
 import { portMessage, startSesLocal } from '../ses-local';
-import { createStaticSite } from '../static-site';
+import { createSiteFiles } from '../static-site';
 import { type StripeSimulator, startStripeSimulator } from '../stripe-simulator/server';
 import { type Assembly, mentionedIds, REHEARSAL_ACCOUNT, readAssembly, resourcesOfType } from './assembly';
 import { type AwsGate, startAwsGate } from './aws-gate';
+import {
+  type CfResponse,
+  type CloudFrontFunction,
+  loadCloudFrontFunction,
+  viewerRequestEvent,
+} from './cloudfront-function';
 import { type FunctionSpec, type RunningFunction, startFunction } from './function-host';
 import { createHttpApi } from './http-api';
 import { readAppClient } from './identity';
@@ -73,6 +79,11 @@ export interface Rehearsal {
   forecastUrl: string;
   /** The template's scheduled rules and their target functions. */
   schedules: readonly Schedule[];
+  /**
+   * A secret's value as the functions read it here, by logical id or its construct part
+   * (`OrderPageSecret`): what a test needs to seal a link as the shop does.
+   */
+  secretValue(name: string): string | undefined;
   /** Runs a rule's target now (logical id, or its construct part), as EventBridge would at its next tick. */
   runSchedule(rule: string): Promise<unknown>;
   close(): Promise<void>;
@@ -173,13 +184,13 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     dynamoClient.destroy();
 
     const secrets = new Map<string, string>();
+    const secretIds = new Map<string, string>();
     for (const stack of assembly.stacks.values()) {
       for (const [id, secret] of Object.entries(stack.template.Resources)) {
         if (secret.Type !== 'AWS::SecretsManager::Secret') continue;
-        secrets.set(
-          assembly.resolveString(stack.name, { Ref: id }),
-          localSecretValue(secret.Properties.Description),
-        );
+        const arn = assembly.resolveString(stack.name, { Ref: id });
+        secrets.set(arn, localSecretValue(secret.Properties.Description));
+        secretIds.set(id, arn);
       }
     }
 
@@ -285,7 +296,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     const serveApi = await createHttpApi({ assembly, functions, identityProvider, log });
     const behaviours = readBehaviours(assembly, secrets, localiser(assembly, url, identityProvider.url));
     const siteDir = siteAssetDir(assembly);
-    const site = createStaticSite(siteDir);
+    const site = createSiteFiles(siteDir);
     const adminConfig = adminConfigSchema.parse({
       signInUrl: identityProvider.url,
       clientId: identityProvider.clientId,
@@ -301,11 +312,11 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
           res.end('This distribution is not configured to allow the HTTP request method that was used.');
           return;
         }
+        const port = req.socket.remotePort ?? 0;
+        const address = options.viewerPerConnection
+          ? `198.51.100.${port % 250}` // TEST-NET-2: addresses that are nobody's
+          : (req.socket.remoteAddress ?? '127.0.0.1');
         if (behaviour?.origin.api) {
-          const port = req.socket.remotePort ?? 0;
-          const address = options.viewerPerConnection
-            ? `198.51.100.${port % 250}` // TEST-NET-2: addresses that are nobody's
-            : (req.socket.remoteAddress ?? '127.0.0.1');
           const viewer = `${address}:${port}`;
           const status = await serveApi(req, res, {
             ...behaviour.origin.headers,
@@ -319,7 +330,12 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
           res.end(JSON.stringify(adminConfig));
           return;
         }
-        await site(req, res);
+        await serveBucket(
+          req,
+          res,
+          behaviour?.origin.api === false ? behaviour.origin.functions : {},
+          address,
+        );
       } catch (error) {
         log(
           `error serving ${req.method} ${pathname}: ${error instanceof Error ? error.message : String(error)}`,
@@ -327,6 +343,64 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'Bad gateway' }));
       }
+    };
+
+    /**
+     * The site bucket behind the behaviour's CloudFront Function, run from the template's code:
+     * the function picks the key (SPA routing) and the status the viewer gets.
+     */
+    const serveBucket = async (
+      req: IncomingMessage,
+      res: ServerResponse,
+      functions: SiteFunctions,
+      viewerIp: string,
+    ): Promise<void> => {
+      const received = viewerRequestEvent(req);
+      let request = received;
+      if (functions.request) {
+        const result = await functions.request.viewerRequest(received, viewerIp);
+        if (!('uri' in result)) {
+          writeFunctionResponse(res, result);
+          return;
+        }
+        request = result;
+      }
+      let key: string | undefined;
+      try {
+        key = decodeURIComponent(request.uri);
+      } catch {
+        key = undefined;
+      }
+      const found = key === undefined ? undefined : await site.find(key);
+      // Origin access control grants s3:GetObject only: a missing key is S3's 403 AccessDenied, not 404.
+      let response: CfResponse = found
+        ? {
+            statusCode: 200,
+            statusDescription: 'OK',
+            headers: {
+              'cache-control': {
+                value: request.uri.startsWith('/assets/')
+                  ? 'public, max-age=31536000, immutable'
+                  : 'no-cache',
+              },
+            },
+            cookies: {},
+          }
+        : { statusCode: 403, statusDescription: 'Forbidden', headers: {}, cookies: {} };
+      // The viewer-response event carries the request as the viewer sent it, as CloudFront's does.
+      if (functions.response)
+        response = await functions.response.viewerResponse(received, response, viewerIp);
+      const headers = Object.fromEntries(
+        Object.entries(response.headers).map(([name, { value }]) => [name, value]),
+      );
+      if (found) {
+        await site.send(req, res, response.statusCode, found, headers);
+        return;
+      }
+      res.writeHead(response.statusCode, { ...headers, 'content-type': 'application/xml' });
+      res.end(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>',
+      );
     };
 
     // The schedules: each rule's Lambda target, invoked with EventBridge's scheduled event. Rates
@@ -378,6 +452,13 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       controlUrl: control.url,
       forecastUrl: forecast.url,
       schedules,
+      secretValue: (name) => {
+        const id =
+          [...secretIds.keys()].find((candidate) => candidate === name) ??
+          [...secretIds.keys()].find((candidate) => candidate.replace(/[0-9A-F]{8}$/, '') === name);
+        const arn = id === undefined ? undefined : secretIds.get(id);
+        return arn === undefined ? undefined : secrets.get(arn);
+      },
       runSchedule: (name) => {
         const schedule = findSchedule(schedules, name);
         if (!schedule) return Promise.reject(new Error(`No schedule ${name} in the template`));
@@ -403,11 +484,29 @@ function siteAssetDir(assembly: Assembly): string {
   throw new Error(`No site asset with an index.html in ${assembly.dir}`);
 }
 
+/** The CloudFront Functions a site behaviour associates, by event. */
+interface SiteFunctions {
+  request?: CloudFrontFunction;
+  response?: CloudFrontFunction;
+}
+
+/** A response a CloudFront Function made itself (a redirect, say): sent as it is. */
+function writeFunctionResponse(res: ServerResponse, response: CfResponse): void {
+  const headers = Object.fromEntries(
+    Object.entries(response.headers).map(([name, { value }]) => [name, value]),
+  );
+  res.writeHead(response.statusCode, headers);
+  const body = response.body;
+  if (body === undefined) res.end();
+  else if (typeof body === 'string') res.end(body);
+  else res.end(body.encoding === 'base64' ? Buffer.from(body.data, 'base64') : body.data);
+}
+
 interface Behaviour {
   matches(pathname: string): boolean;
   methods: readonly string[];
-  /** The API's behaviours carry the origin's custom headers; the site bucket's carry none. */
-  origin: { api: true; headers: Readonly<Record<string, string>> } | { api: false };
+  /** The API's behaviours carry the origin's custom headers; the site bucket's, its functions. */
+  origin: { api: true; headers: Readonly<Record<string, string>> } | { api: false; functions: SiteFunctions };
   responseHeaders: ResponseHeadersPolicy | undefined;
 }
 
@@ -424,6 +523,9 @@ const behaviourSchema = z.object({
   TargetOriginId: z.string(),
   AllowedMethods: z.array(z.string()).default(['GET', 'HEAD']),
   ResponseHeadersPolicyId: z.unknown().optional(),
+  FunctionAssociations: z
+    .array(z.object({ EventType: z.enum(['viewer-request', 'viewer-response']), FunctionARN: z.unknown() }))
+    .default([]),
 });
 
 /**
@@ -454,6 +556,17 @@ function readBehaviours(
     })
     .parse(distribution[1].Properties.DistributionConfig);
   const dynamicReference = /^\{\{resolve:secretsmanager:(.+?):SecretString:::\}\}$/;
+  const loaded = new Map<string, CloudFrontFunction>();
+  const siteFunctions = (props: z.infer<typeof behaviourSchema>): SiteFunctions => {
+    const functions: SiteFunctions = {};
+    for (const association of props.FunctionAssociations) {
+      const key = JSON.stringify(association.FunctionARN);
+      const fn = loaded.get(key) ?? loadCloudFrontFunction(assembly, association.FunctionARN);
+      loaded.set(key, fn);
+      functions[association.EventType === 'viewer-request' ? 'request' : 'response'] = fn;
+    }
+    return functions;
+  };
   const behaviour = (
     matches: (pathname: string) => boolean,
     props: z.infer<typeof behaviourSchema>,
@@ -461,7 +574,12 @@ function readBehaviours(
     const origin = config.Origins.find((candidate) => candidate.Id === props.TargetOriginId);
     const responseHeaders = readResponseHeadersPolicy(assembly, props.ResponseHeadersPolicyId, localise);
     if (!origin || origin.S3OriginConfig !== undefined) {
-      return { matches, methods: props.AllowedMethods, origin: { api: false }, responseHeaders };
+      return {
+        matches,
+        methods: props.AllowedMethods,
+        origin: { api: false, functions: siteFunctions(props) },
+        responseHeaders,
+      };
     }
     const headers: Record<string, string> = {};
     for (const header of origin.OriginCustomHeaders) {

@@ -133,6 +133,13 @@ describe('npm run rehearse: the shop served from a synthesised assembly', () => 
       const group =
         template.Resources[logicalIdStarting(template, 'MerchantAdmin', 'AWS::Cognito::UserPoolGroup')];
       if (group) group.Properties.GroupName = 'admins';
+      // The site's CloudFront Function no longer knows the privacy page.
+      const routing = Object.values(template.Resources).find(
+        (resource) => resource.Type === 'AWS::CloudFront::Function',
+      );
+      if (!routing || typeof routing.Properties.FunctionCode !== 'string')
+        throw new Error('No function code');
+      routing.Properties.FunctionCode = routing.Properties.FunctionCode.replace('"/privacy":true,', '');
     });
     // Apart: the other's renamed group and narrowed scopes would keep the merchant out of the admin API.
     const queryLimitedDir = editedAssembly(assembly, (template) => {
@@ -246,6 +253,20 @@ describe('npm run rehearse: the shop served from a synthesised assembly', () => 
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Daphnia Magna');
   }, 120_000);
+
+  it('routes the site through the template’s CloudFront Function, so a route it loses is a 404', async () => {
+    const status = async (rehearsal: Rehearsal, path: string) =>
+      (await fetch(`${rehearsal.url}${path}`)).status;
+    expect(await status(shop, '/privacy')).toBe(200);
+    expect(await status(shop, '/order/some-token')).toBe(200);
+    expect(await status(shop, '/no-such-page')).toBe(404);
+    expect(await status(shop, '/favicon.svg')).toBe(200);
+    const page = await fetch(`${edited.url}/privacy`);
+    expect(page.status).toBe(404);
+    // The function's not-found answer is the prerendered 404 page, not the bucket's refusal.
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await status(edited, '/terms')).toBe(200);
+  }, 60_000);
 
   it('refuses a Query whose partition key the role’s dynamodb:LeadingKeys condition does not allow', async () => {
     const lookUp = async (rehearsal: Rehearsal) => {

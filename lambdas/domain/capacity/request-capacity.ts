@@ -35,7 +35,8 @@ export function requestHold(
 
 /** Whether a request's own hold is past its time: the reconciler gives it back (or already has). */
 export function requestHoldLapsed(request: Pick<RequestForCapacity, 'holdsUntil'>, now: Date): boolean {
-  return request.holdsUntil !== undefined && Date.parse(request.holdsUntil) <= now.getTime();
+  // Without a time of its own it never lapses: no date parses as NaN, which is never <= now.
+  return Date.parse(String(request.holdsUntil)) <= now.getTime();
 }
 
 /** The hold of a request's payment link that expires at `expiresAt` (epoch seconds). */

@@ -16,6 +16,8 @@ export interface Stack {
   tableName: string;
   /** The address the merchant's notices go to. */
   merchantEmail: string;
+  /** The secret the stack's functions seal order page links with. */
+  orderPageSecret: string;
   /** Every email the SES stand-in holds for this address, oldest first. */
   emailsTo(address: string): Promise<StoredEmail[]>;
 }
@@ -39,6 +41,7 @@ export const test = base.extend<{ stack: Stack }>({
       dynamo,
       tableName: urls.table,
       merchantEmail: urls.merchantEmail,
+      orderPageSecret: urls.orderPageSecret,
       async emailsTo(address) {
         const store = (await (await fetch(`${urls.ses}/store`)).json()) as { emails: StoredEmail[] };
         return store.emails.filter((email) => email.destination.to.includes(address));

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { weatherKnownFrom } from '../../../lambdas/domain/weather/weather-check';
 import { startForecastStandIn } from '../../../local/forecast-stand-in';
-import { startLocalShop } from '../../../local/local-shop';
+import { LOCAL_ORDER_PAGE_SECRET, startLocalShop } from '../../../local/local-shop';
 import { startRehearsal } from '../../../local/rehearse/rehearsal';
 import { cachedStage } from '../../../local/rehearse/synth';
 import { firstComingDispatchDay } from '../../../shared/dispatch';
@@ -53,6 +53,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   process.env[STACK_ENV.simulator] = shop.simulator?.url ?? '';
   process.env[STACK_ENV.table] = 'live-aquatics-orders';
   process.env[STACK_ENV.merchantEmail] = 'merchant@live-aquatics.test';
+  process.env[STACK_ENV.orderPageSecret] = LOCAL_ORDER_PAGE_SECRET;
   process.env[STACK_ENV.forecast] = forecast.url;
   process.env[STACK_ENV.weatherNow] = weatherNow?.toISOString() ?? '';
   return async () => {
@@ -101,6 +102,8 @@ async function rehearse(): Promise<() => Promise<void>> {
   process.env[STACK_ENV.simulator] = rehearsal.simulator.url;
   process.env[STACK_ENV.table] = rehearsal.ordersTableName;
   process.env[STACK_ENV.merchantEmail] = rehearsal.merchantEmail;
+  // The value the rehearsal generated for the template's secret, as CloudFormation would.
+  process.env[STACK_ENV.orderPageSecret] = rehearsal.secretValue('OrderPageSecret') ?? '';
   process.env[STACK_ENV.forecast] = rehearsal.forecastUrl;
   // The bundles run on the real clock, as in Lambda (playwright.rehearse.config.ts skips weather.spec when it needs another).
   process.env[STACK_ENV.weatherNow] = '';

@@ -4,7 +4,6 @@ import { toOrderItem } from '../../../lambdas/domain/checkout/paid-checkout';
 import { newPageKey, orderPageKeys, orderPageToken } from '../../../lambdas/domain/order-page-token';
 import type { ManagedOrder } from '../../../lambdas/domain/storage/managed-order';
 import { dispatchDayKey, dispatchSortKey } from '../../../lambdas/domain/storage/orders-table';
-import { LOCAL_ORDER_PAGE_SECRET } from '../../../local/local-shop';
 import { addDays, firstComingDispatchDay, type IsoDate } from '../../../shared/dispatch';
 import { quoteOrder } from '../../../shared/pricing';
 import type { Stack } from './fixtures';
@@ -46,7 +45,7 @@ export async function seedOrder(
 /**
  * A paid order of 3 bottles for `day`, paid three days before it at 10:00, with its page key and
  * `changes` (a delay, a dispatch) written over it; returns its reference and its page's token,
- * sealed as the local shop seals it (LOCAL_ORDER_PAGE_SECRET), so the page opens without an email.
+ * sealed with the stack's own secret (the local shop's, or the one the rehearsal generated), so the page opens without an email.
  */
 export async function seedOrderWithPage(
   stack: Stack,
@@ -81,6 +80,6 @@ export async function seedOrderWithPage(
   await DynamoDBDocumentClient.from(stack.dynamo).send(
     new PutCommand({ TableName: stack.tableName, Item: stored }),
   );
-  const token = orderPageToken(sessionId, pageKey, orderPageKeys(LOCAL_ORDER_PAGE_SECRET));
+  const token = orderPageToken(sessionId, pageKey, orderPageKeys(stack.orderPageSecret));
   return { reference: mapped.reference, token };
 }

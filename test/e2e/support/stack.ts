@@ -10,6 +10,8 @@ export const STACK_ENV = {
   merchantEmail: 'E2E_MERCHANT_EMAIL',
   /** The Open-Meteo stand-in (POST /__set); unset where the stack has none. */
   forecast: 'E2E_FORECAST_URL',
+  /** The secret the stack seals order page links with: the local shop's, or the rehearsal's generated one. */
+  orderPageSecret: 'E2E_ORDER_PAGE_SECRET',
   /** The weather check's clock when not the real one (ISO), else empty. */
   weatherNow: 'E2E_WEATHER_NOW',
 } as const;
@@ -28,6 +30,7 @@ export function stackUrls(): {
   simulator: string;
   table: string;
   merchantEmail: string;
+  orderPageSecret: string;
 } {
   return {
     shop: required(STACK_ENV.shop),
@@ -36,5 +39,6 @@ export function stackUrls(): {
     simulator: required(STACK_ENV.simulator),
     table: required(STACK_ENV.table),
     merchantEmail: required(STACK_ENV.merchantEmail),
+    orderPageSecret: required(STACK_ENV.orderPageSecret),
   };
 }

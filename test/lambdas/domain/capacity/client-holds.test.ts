@@ -226,6 +226,60 @@ describe('countClientHold', () => {
   });
 });
 
+describe('countClientHold when other writes of the client keep coming first', () => {
+  /** The real items, with another checkout of the client writing between each read and its write. */
+  function raced() {
+    const real = items();
+    const reads: string[] = [];
+    return {
+      reads,
+      items: {
+        async read(pk: string) {
+          const item = await real.read(pk);
+          reads.push(pk);
+          await real.replace(pk, new Set([...item.holds, `${DAY}/rival${reads.length}:3`]), item.version, 1);
+          return item;
+        },
+        replace: real.replace,
+      },
+    };
+  }
+
+  it('tries 5 times, then fails naming the item, and counts nothing of its own', async () => {
+    const who = client(false);
+    const [emailKey = ''] = clientHoldKeys(who);
+    const { reads, items: racedItems } = raced();
+    const hold = checkoutHold('raced');
+    await holdOnDay(hold);
+
+    await expect(
+      countClientHold({ items: racedItems, capacity: capacity(), now: NOW }, who, { date: DAY, hold }),
+    ).rejects.toThrow(`Could not count a hold in ${emailKey}: other writes kept coming first`);
+    expect(reads).toEqual([emailKey, emailKey, emailKey, emailKey, emailKey]);
+    expect((await itemOf(emailKey))?.holds).not.toContain(`${DAY}/${hold}`);
+  });
+
+  it('a count that wins its write reads the item once', async () => {
+    const who = client(false);
+    const [emailKey = ''] = clientHoldKeys(who);
+    const real = items();
+    const reads: string[] = [];
+    const counting = {
+      read: (pk: string) => {
+        reads.push(pk);
+        return real.read(pk);
+      },
+      replace: real.replace,
+    };
+    const hold = checkoutHold('once');
+    await holdOnDay(hold);
+
+    await countClientHold({ items: counting, capacity: capacity(), now: NOW }, who, { date: DAY, hold });
+
+    expect(reads).toEqual([emailKey]);
+  });
+});
+
 describe('clientHoldItemsFromTable', () => {
   it('reads a missing item as no holds at version 0, and an odd one likewise', async () => {
     const [pk = ''] = clientHoldKeys(client(false));

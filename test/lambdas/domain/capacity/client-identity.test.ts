@@ -8,6 +8,7 @@ describe('clientGroup: the client a per-client limit counts', () => {
 
   it('counts an IPv4 address mapped into IPv6 as the IPv4 address', () => {
     expect(clientGroup('::FFFF:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientGroup('::ffff:198.51.100.42')).toBe('198.51.100.42');
   });
 
   it('counts an IPv6 address that merely ends in ::ffff:<IPv4> by its /64, not as that IPv4 address', () => {
@@ -33,9 +34,15 @@ describe('clientGroup: the client a per-client limit counts', () => {
     expect(clientGroup('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
   });
 
+  it('drops a zone index that has colons of its own', () => {
+    expect(clientGroup('fe80::1%a:b:c:d:e:f')).toBe('fe80:0:0:0::/64');
+    expect(clientGroup('1:2:3:4:5:6:7:8%a::b')).toBe('1:2:3:4::/64');
+  });
+
   it('counts an embedded IPv4 address as two groups', () => {
     expect(clientGroup('64:ff9b:1:2:3:4:1.2.3.4')).toBe('64:ff9b:1:2::/64');
     expect(clientGroup('64:ff9b:1::1.2.3.4')).toBe('64:ff9b:1:0::/64');
+    expect(clientGroup('::1:2:3:4:1.2.3.4')).toBe('0:0:1:2::/64');
   });
 
   it('leaves what is not an IP address as it is, lower case', () => {

@@ -19,6 +19,7 @@ import {
   sellHold,
   transferHold,
 } from '../../../../lambdas/domain/capacity/holds';
+import type { CapacityStore } from '../../../../lambdas/domain/storage/capacity-store';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';
 
@@ -279,6 +280,42 @@ describe('day transitions', () => {
     expect(full).toMatchObject({ date: monday, after: { taken: 6, sold: 6 } });
     expect((await sellFromDay(store, { from: monday, hold: 'cnone.1:6', capacity })).after).toBeUndefined();
     expect((await store.read(monday)).sold).toBe(6);
+  });
+
+  it('sellFromDay meeting its own hold on a full day sells that hold there, not on a later day', async () => {
+    const store = makeStore();
+    const [monday] = freshMondays();
+    const capacity = { weekly: 3 };
+    await reserveBottles(store, { from: monday, hold: 'cown.1:3', capacity });
+
+    expect(await sellFromDay(store, { from: monday, hold: 'cown.1:3', capacity })).toEqual({
+      date: monday,
+      after: { date: monday, taken: 3, sold: 3, holds: new Set(), sales: new Set(['cown.1:3']) },
+    });
+  });
+
+  it('sellHold gives up after 3 rounds when the hold keeps coming and going between its two updates', async () => {
+    const real = makeStore();
+    const [monday] = freshMondays();
+    await reserveBottles(real, { from: monday, hold: 'crace.1:3', capacity: undefined });
+    const updates: string[] = [];
+    // A retried reservation of the same attempt and its release, each landing just before sellHold's next update.
+    const raced: CapacityStore = {
+      async change(date, change) {
+        if (change.condition === 'contains(#holds, :hold)') await releaseHold(real, monday, 'crace.1:3');
+        else await reserveBottles(real, { from: monday, hold: 'crace.1:3', capacity: undefined });
+        updates.push(change.update);
+        return real.change(date, change);
+      },
+      apply: real.apply,
+      read: real.read,
+    };
+
+    await expect(sellHold(raced, monday, 'crace.1:3')).rejects.toThrow(
+      `Could not sell hold crace.1:3 on ${monday}`,
+    );
+    expect(updates).toHaveLength(6);
+    expect(await real.read(monday)).toMatchObject({ taken: 3, sold: 0, sales: new Set() });
   });
 
   it('firstDayWithRoom: the first day the smallest order fits, and what is left there', async () => {

@@ -6,6 +6,7 @@ import {
   sellHold,
 } from '../../../../lambdas/domain/capacity/holds';
 import {
+  keepSessionReservation,
   releaseExpiredSession,
   returnFailedPayment,
   returnRefundedBottles,
@@ -173,5 +174,37 @@ describe('expired and failed sessions', () => {
     });
 
     expect(await counts(day)).toEqual({ taken: 3, sold: 3, holds: 0, sales: 1 });
+  });
+});
+
+describe('keepSessionReservation: only the sale that fills a day says so', () => {
+  const metadataOf = (day: string, hold: string) => ({ dispatch_date: day, [CAPACITY_HOLD_KEY]: hold });
+
+  it('a sale leaving room fills nothing, the one leaving under 3 fills the day, a sale on a day already full fills nothing again', async () => {
+    const day = freshMonday();
+    const lines: string[] = [];
+    const deps = {
+      store: store(),
+      settings: { days: { [day]: 8 } },
+      metrics: (line: string) => lines.push(line),
+    };
+    // Held before the merchant set the limit of 8, so all three are sold: 3, then 9, then 12.
+    const [three, six, more] = [
+      await heldOn(day, 3, false),
+      await heldOn(day, 6, false),
+      await heldOn(day, 3, false),
+    ];
+
+    expect(await keepSessionReservation(metadataOf(day, three), deps)).toEqual({ date: day, hold: three });
+    expect(lines).toEqual([]);
+    expect(await keepSessionReservation(metadataOf(day, six), deps)).toEqual({
+      date: day,
+      hold: six,
+      full: { sold: 9, capacity: 8 },
+    });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('"DispatchDaySoldOut":1');
+    expect(await keepSessionReservation(metadataOf(day, more), deps)).toEqual({ date: day, hold: more });
+    expect(lines).toHaveLength(1);
   });
 });

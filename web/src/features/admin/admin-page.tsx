@@ -167,34 +167,25 @@ function SignInView({
   );
 }
 
+/** Who is signed in, and where the sign-out sends them. */
+interface Account {
+  config: AdminConfig;
+  origin: string;
+  session: AdminSession;
+}
+
 /**
  * Signed in, but not as one of the shop's merchants (the API answered 403): trying again cannot
  * help, so the page says who can let the account in, and offers the sign-out to sign in as another.
  */
-function NotMerchantView({
-  config,
-  origin,
-  session,
-  message,
-}: {
-  config: AdminConfig;
-  origin: string;
-  session: AdminSession;
-  message: string;
-}) {
+function NotMerchantView({ message, ...account }: Account & { message: string }) {
   return (
     <section className="card admin-sign-in">
       <h1>Not a merchant account</h1>
       <p className="admin-report admin-report--failed" role="alert">
         {message}
       </p>
-      <button
-        type="button"
-        className="button button--primary button--block"
-        onClick={() => void signOut(session, config, origin)}
-      >
-        Sign out
-      </button>
+      <SignOutButton {...account} className="button button--primary button--block" />
     </section>
   );
 }
@@ -203,22 +194,19 @@ function NotMerchantView({
  * Sign-out: the refresh token revoked first (it would otherwise renew the session for 12 hours),
  * then the provider's logout, which ends its own session and sends the merchant back here.
  */
-async function signOut(session: AdminSession, config: AdminConfig, origin: string): Promise<void> {
-  await session.signOut();
-  window.location.assign(signOutUrl(config, origin));
+function SignOutButton({ config, origin, session, className }: Account & { className: string }) {
+  const signOut = async () => {
+    await session.signOut();
+    window.location.assign(signOutUrl(config, origin));
+  };
+  return (
+    <button type="button" className={className} onClick={() => void signOut()}>
+      Sign out
+    </button>
+  );
 }
 
-function SignedIn({
-  config,
-  origin,
-  session,
-  api,
-}: {
-  config: AdminConfig;
-  origin: string;
-  session: AdminSession;
-  api: AdminApi;
-}) {
+function SignedIn({ api, ...account }: Account & { api: AdminApi }) {
   const params = useAdminParams();
   const view = viewOf(params.get('view'));
   const reference = params.get('order');
@@ -246,18 +234,12 @@ function SignedIn({
           </ul>
         </nav>
         <div className="admin-account">
-          {session.email !== undefined && (
-            <span className="admin-account__email" title={session.email}>
-              {session.email}
+          {account.session.email !== undefined && (
+            <span className="admin-account__email" title={account.session.email}>
+              {account.session.email}
             </span>
           )}
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => void signOut(session, config, origin)}
-          >
-            Sign out
-          </button>
+          <SignOutButton {...account} className="button button--secondary" />
         </div>
       </header>
       {content}

@@ -1,6 +1,6 @@
-import { type ReactNode, useId } from 'react';
+import { type ComponentProps, type ReactNode, useId } from 'react';
 import type { AdminEmailOutcome } from '../../../../shared/admin-responses';
-import type { ActionReport } from './use-admin-action';
+import type { ActionReport, AdminAction } from './use-admin-action';
 
 /**
  * The answer of an action, in a live region that is always there, so a screen reader hears it:
@@ -63,24 +63,22 @@ export function AdminField({ label, error, hint, children, className }: AdminFie
   );
 }
 
-/** A labelled choice among a few named options (a reason, a mode), with the API's message after a 400. */
-export function SelectField<K extends string>({
-  label,
-  options,
+/** Why an action is taken, one of a few named reasons, with the API's message about it after a 400. */
+export function ReasonField<K extends string>({
+  reasons,
   value,
   onChange,
-  error,
+  action,
 }: {
-  label: string;
-  /** Each option's value and the words shown for it, in the order shown. */
-  options: Readonly<Record<K, string>>;
+  /** Each reason's value and the words shown for it, in the order shown. */
+  reasons: Readonly<Record<K, string>>;
   value: K;
   onChange: (value: K) => void;
-  error: string | undefined;
+  action: AdminAction;
 }) {
-  const entries = Object.entries(options) as [K, string][];
+  const entries = Object.entries(reasons) as [K, string][];
   return (
-    <AdminField label={label} error={error}>
+    <AdminField label="Reason" error={action.fieldError('reason')}>
       {(props) => (
         <select
           {...props}
@@ -98,6 +96,41 @@ export function SelectField<K extends string>({
         </select>
       )}
     </AdminField>
+  );
+}
+
+/** A card that is one action's form: submitting runs `onSubmit` rather than loading a page. */
+export function CardForm({
+  onSubmit,
+  ...form
+}: Omit<ComponentProps<'form'>, 'onSubmit'> & { onSubmit: () => unknown }) {
+  return (
+    <form
+      className="card"
+      {...form}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onSubmit();
+      }}
+    />
+  );
+}
+
+/** One "label: value" row of an admin `<dl>`. */
+export function Detail({
+  label,
+  className,
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd className={className}>{children}</dd>
+    </div>
   );
 }
 

@@ -4,7 +4,7 @@ import { formatReference } from '../../../../shared/order-reference';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatInstant } from './admin-format';
-import { ActionReportView, AdminField, SelectField } from './admin-ui';
+import { ActionReportView, AdminField, CardForm, ReasonField } from './admin-ui';
 import { ConfirmedAction } from './confirmed-action';
 import { useAdminAction } from './use-admin-action';
 
@@ -20,25 +20,21 @@ export function TrackingSection({ api, order, onUpdate }: RecordSectionProps<Adm
   const action = useAdminAction();
   const [tracking, setTracking] = useState('');
   const reference = formatReference(order.reference);
+  const save = async () => {
+    const answer = await action.run(
+      () => api.tracking({ reference: order.reference, trackingNumber: tracking }),
+      (result) =>
+        result.changed
+          ? `Tracking number of ${reference} is now ${result.record.trackingNumber ?? ''}. ${result.email === 'sent' ? `Update email sent to ${result.record.customerEmail}.` : 'No update email sent.'}`
+          : `${reference} already has tracking number ${result.record.trackingNumber ?? ''}: nothing sent.`,
+    );
+    if (answer !== undefined) {
+      setTracking('');
+      onUpdate(answer.record);
+    }
+  };
   return (
-    <form
-      className="card"
-      aria-labelledby="admin-dispatch-heading"
-      onSubmit={async (event) => {
-        event.preventDefault();
-        const answer = await action.run(
-          () => api.tracking({ reference: order.reference, trackingNumber: tracking }),
-          (result) =>
-            result.changed
-              ? `Tracking number of ${reference} is now ${result.record.trackingNumber ?? ''}. ${result.email === 'sent' ? `Update email sent to ${result.record.customerEmail}.` : 'No update email sent.'}`
-              : `${reference} already has tracking number ${result.record.trackingNumber ?? ''}: nothing sent.`,
-        );
-        if (answer !== undefined) {
-          setTracking('');
-          onUpdate(answer.record);
-        }
-      }}
-    >
+    <CardForm aria-labelledby="admin-dispatch-heading" onSubmit={save}>
       <h2 id="admin-dispatch-heading">Dispatch</h2>
       <p>
         Dispatched {order.dispatchedAt ? formatInstant(order.dispatchedAt) : ''}
@@ -68,7 +64,7 @@ export function TrackingSection({ api, order, onUpdate }: RecordSectionProps<Adm
         {action.pending ? 'Saving…' : 'Save tracking number'}
       </button>
       <ActionReportView report={action.report} />
-    </form>
+    </CardForm>
   );
 }
 
@@ -150,13 +146,7 @@ export function PartRefundSection({ api, order, onUpdate }: RecordSectionProps<A
           Refund the delivery too ({formatGbp(order.shippingPence)})
         </label>
       )}
-      <SelectField
-        label="Reason"
-        options={REASONS}
-        value={reason}
-        onChange={setReason}
-        error={action.fieldError('reason')}
-      />
+      <ReasonField reasons={REASONS} value={reason} onChange={setReason} action={action} />
     </ConfirmedAction>
   );
 }

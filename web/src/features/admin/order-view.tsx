@@ -5,7 +5,15 @@ import { formatReference } from '../../../../shared/order-reference';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
 import { bottlesText, emailLine, formatDay, formatInstant } from './admin-format';
-import { ActionReportView, AdminField, emailWording, SelectField, StatusTag } from './admin-ui';
+import {
+  ActionReportView,
+  AdminField,
+  CardForm,
+  Detail,
+  emailWording,
+  ReasonField,
+  StatusTag,
+} from './admin-ui';
 import { ConfirmedAction } from './confirmed-action';
 import { PartRefundSection, type RecordSectionProps, TrackingSection } from './order-after-dispatch';
 import { useAdminAction } from './use-admin-action';
@@ -70,36 +78,20 @@ function RecordDetails({
           · dispatch {formatDay(record.dispatchDate)}
         </p>
         <dl className="admin-details">
-          <div>
-            <dt>Name</dt>
-            <dd>{record.customerName}</dd>
-          </div>
-          <div>
-            <dt>Email</dt>
-            <dd className="break-anywhere">
-              <a href={`mailto:${record.customerEmail}`}>{record.customerEmail}</a>
-            </dd>
-          </div>
-          <div>
-            <dt>Phone</dt>
-            <dd>{record.customerPhone || 'Not given'}</dd>
-          </div>
-          <div>
-            <dt>Delivery address</dt>
-            <dd className="admin-address">{record.deliveryAddress}</dd>
-          </div>
-          <div>
-            <dt>Postcode</dt>
-            <dd>{record.postcode}</dd>
-          </div>
-          <div>
-            <dt>Price</dt>
-            <dd>
-              {bottlesText(record.bottles)} × {formatGbp(record.unitPricePence)} ={' '}
-              {formatGbp(record.subtotalPence)}, delivery {formatGbp(record.shippingPence)}, total{' '}
-              {formatGbp(record.totalPence)}
-            </dd>
-          </div>
+          <Detail label="Name">{record.customerName}</Detail>
+          <Detail label="Email" className="break-anywhere">
+            <a href={`mailto:${record.customerEmail}`}>{record.customerEmail}</a>
+          </Detail>
+          <Detail label="Phone">{record.customerPhone || 'Not given'}</Detail>
+          <Detail label="Delivery address" className="admin-address">
+            {record.deliveryAddress}
+          </Detail>
+          <Detail label="Postcode">{record.postcode}</Detail>
+          <Detail label="Price">
+            {bottlesText(record.bottles)} × {formatGbp(record.unitPricePence)} ={' '}
+            {formatGbp(record.subtotalPence)}, delivery {formatGbp(record.shippingPence)}, total{' '}
+            {formatGbp(record.totalPence)}
+          </Detail>
           {record.kind === 'order' ? <OrderFacts order={record} /> : <RequestFacts request={record} />}
         </dl>
       </div>
@@ -146,56 +138,37 @@ function RecordDetails({
 function OrderFacts({ order }: { order: AdminOrderView }) {
   return (
     <>
-      <div>
-        <dt>Paid</dt>
-        <dd>{formatInstant(order.paidAt)}</dd>
-      </div>
+      <Detail label="Paid">{formatInstant(order.paidAt)}</Detail>
       {order.promisedDispatchDate && order.promisedDispatchDate !== order.dispatchDate && (
-        <div>
-          <dt>Promised dispatch</dt>
-          <dd>{formatDay(order.promisedDispatchDate)}</dd>
-        </div>
+        <Detail label="Promised dispatch">{formatDay(order.promisedDispatchDate)}</Detail>
       )}
       {order.placedWhilePaused && (
-        <div>
-          <dt>Note</dt>
-          <dd>Paid while the shop was {order.pausedMode === 'requests' ? 'taking requests' : 'paused'}</dd>
-        </div>
+        <Detail label="Note">
+          Paid while the shop was {order.pausedMode === 'requests' ? 'taking requests' : 'paused'}
+        </Detail>
       )}
       {order.dispatchedAt && (
-        <div>
-          <dt>Dispatched</dt>
-          <dd>
-            {formatInstant(order.dispatchedAt)}
-            {order.trackingNumber ? `, tracking ${order.trackingNumber}` : ''}
-          </dd>
-        </div>
+        <Detail label="Dispatched">
+          {formatInstant(order.dispatchedAt)}
+          {order.trackingNumber ? `, tracking ${order.trackingNumber}` : ''}
+        </Detail>
       )}
       {order.partlyRefundedPence !== undefined && order.partlyRefundedPence > 0 && (
-        <div>
-          <dt>Refunded in part</dt>
-          <dd>
-            {formatGbp(order.partlyRefundedPence)} of {formatGbp(order.totalPence)}
-          </dd>
-        </div>
+        <Detail label="Refunded in part">
+          {formatGbp(order.partlyRefundedPence)} of {formatGbp(order.totalPence)}
+        </Detail>
       )}
       {order.refundedAt && (
-        <div>
-          <dt>Refunded</dt>
-          <dd>
-            {formatInstant(order.refundedAt)}
-            {order.refundReason ? ` (${order.refundReason})` : ''}
-          </dd>
-        </div>
+        <Detail label="Refunded">
+          {formatInstant(order.refundedAt)}
+          {order.refundReason ? ` (${order.refundReason})` : ''}
+        </Detail>
       )}
-      <div>
-        <dt>Payment</dt>
-        <dd>
-          <a href={order.payment.dashboardUrl} target="_blank" rel="noreferrer">
-            Open in the Stripe Dashboard
-          </a>
-        </dd>
-      </div>
+      <Detail label="Payment">
+        <a href={order.payment.dashboardUrl} target="_blank" rel="noreferrer">
+          Open in the Stripe Dashboard
+        </a>
+      </Detail>
     </>
   );
 }
@@ -203,21 +176,12 @@ function OrderFacts({ order }: { order: AdminOrderView }) {
 function RequestFacts({ request }: { request: AdminRequestView }) {
   return (
     <>
-      <div>
-        <dt>Asked</dt>
-        <dd>{formatInstant(request.createdAt)}</dd>
-      </div>
+      <Detail label="Asked">{formatInstant(request.createdAt)}</Detail>
       {request.holdsUntil && (
-        <div>
-          <dt>Bottles</dt>
-          <dd>Holds until {formatInstant(request.holdsUntil)}, then back on sale</dd>
-        </div>
+        <Detail label="Bottles">Holds until {formatInstant(request.holdsUntil)}, then back on sale</Detail>
       )}
       {request.paymentLink && (
-        <div>
-          <dt>Payment link</dt>
-          <dd>Sent, valid until {formatInstant(request.paymentLink.expiresAt)}</dd>
-        </div>
+        <Detail label="Payment link">Sent, valid until {formatInstant(request.paymentLink.expiresAt)}</Detail>
       )}
     </>
   );
@@ -281,13 +245,7 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
   return (
     <>
       {order.status === 'paid' && (
-        <form
-          className="card"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void dispatch();
-          }}
-        >
+        <CardForm onSubmit={dispatch}>
           <h2>Dispatch</h2>
           <AdminField label="Tracking number (optional)" error={dispatchAction.fieldError('trackingNumber')}>
             {(props) => (
@@ -303,7 +261,7 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
             {dispatchAction.pending ? 'Marking dispatched…' : 'Mark dispatched'}
           </button>
           <ActionReportView report={dispatchAction.report} />
-        </form>
+        </CardForm>
       )}
       {order.status === 'paid' && <AddressForm api={api} order={order} onUpdate={onUpdate} />}
       {order.status !== 'paid' && dispatchAction.report && (
@@ -324,13 +282,7 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
         finished={refunded}
         danger
       >
-        <SelectField
-          label="Reason"
-          options={REFUND_REASONS}
-          value={reason}
-          onChange={setReason}
-          error={refundAction.fieldError('reason')}
-        />
+        <ReasonField reasons={REFUND_REASONS} value={reason} onChange={setReason} action={refundAction} />
       </ConfirmedAction>
     </>
   );
@@ -357,13 +309,7 @@ function AddressForm({ api, order, onUpdate }: RecordSectionProps<AdminOrderView
     if (answer !== undefined) onUpdate(answer.record);
   };
   return (
-    <form
-      className="card"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save();
-      }}
-    >
+    <CardForm onSubmit={save}>
       <h2>Delivery details</h2>
       <AdminField label="New address" error={action.fieldError('address')}>
         {(props) => (
@@ -401,7 +347,7 @@ function AddressForm({ api, order, onUpdate }: RecordSectionProps<AdminOrderView
         {action.pending ? 'Saving…' : 'Correct delivery details'}
       </button>
       <ActionReportView report={action.report} />
-    </form>
+    </CardForm>
   );
 }
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AdminCapacityResponse, AdminShopSettingsView } from '../../../../shared/admin-responses';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
-import { ActionReportView, AdminField } from './admin-ui';
+import { ActionReportView, AdminField, CardForm } from './admin-ui';
 import { useAdminAction } from './use-admin-action';
 
 const MODE_WORDS: Record<AdminShopSettingsView['mode'], string> = {
@@ -81,13 +81,7 @@ function ShopMode({
   };
 
   return (
-    <form
-      className="card"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void pause();
-      }}
-    >
+    <CardForm onSubmit={pause}>
       <h2>Shop</h2>
       <p>
         <strong>Now:</strong> {MODE_WORDS[shop.mode]}
@@ -134,7 +128,7 @@ function ShopMode({
         </button>
       </div>
       <ActionReportView report={action.report} />
-    </form>
+    </CardForm>
   );
 }
 
@@ -170,13 +164,7 @@ function Capacity({ api }: { api: AdminApi }) {
   };
 
   return (
-    <form
-      className="card"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save();
-      }}
-    >
+    <CardForm onSubmit={save}>
       <h2>Capacity</h2>
       {capacity === undefined && <p className="hint">Loading…</p>}
       {capacity !== undefined && 'failed' in capacity && <p role="alert">{capacity.failed}</p>}
@@ -257,6 +245,6 @@ function Capacity({ api }: { api: AdminApi }) {
         </>
       )}
       <ActionReportView report={action.report} />
-    </form>
+    </CardForm>
   );
 }

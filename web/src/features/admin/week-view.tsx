@@ -10,7 +10,7 @@ import { describeClosedDay } from '../../../../shared/closed-day';
 import { describeOverLimit } from '../../../../shared/over-limit';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
-import { AdminField, SelectField } from './admin-ui';
+import { AdminField, Detail, ReasonField } from './admin-ui';
 import { ConfirmedAction } from './confirmed-action';
 import { RecordList } from './record-list';
 import { useAdminAction } from './use-admin-action';
@@ -82,18 +82,11 @@ function WeekContent({
       <div className="card">
         <h2>Next dispatch: {day}</h2>
         <dl className="admin-facts">
-          <div>
-            <dt>Orders</dt>
-            <dd>{next.orders}</dd>
-          </div>
-          <div>
-            <dt>Bottles</dt>
-            <dd>{next.bottles}</dd>
-          </div>
-          <div>
-            <dt>Capacity left</dt>
-            <dd>{next.left === null ? 'No limit' : `${bottlesText(next.left)} of ${next.capacity}`}</dd>
-          </div>
+          <Detail label="Orders">{next.orders}</Detail>
+          <Detail label="Bottles">{next.bottles}</Detail>
+          <Detail label="Capacity left">
+            {next.left === null ? 'No limit' : `${bottlesText(next.left)} of ${next.capacity}`}
+          </Detail>
         </dl>
         {status.requestsWaiting > 0 && (
           <p>
@@ -244,13 +237,7 @@ function DelayDay({
           <input {...props} type="date" required value={to} onChange={(e) => setTo(e.target.value)} />
         )}
       </AdminField>
-      <SelectField
-        label="Reason"
-        options={REASONS}
-        value={reason}
-        onChange={setReason}
-        error={action.fieldError('reason')}
-      />
+      <ReasonField reasons={REASONS} value={reason} onChange={setReason} action={action} />
     </ConfirmedAction>
   );
 }

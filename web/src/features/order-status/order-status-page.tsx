@@ -3,9 +3,11 @@ import { useLocation } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { NotFoundPage } from '../../app/routes/not-found';
 import { FocusHeading } from '../../components/ui/focus-heading';
+import type { ApiClient } from '../../lib/api-client';
+import { useApiAnswer } from '../../lib/use-api-answer';
 import { SELLER } from '../policies/public';
 import { OrderView } from './components/order-view';
-import { useOrderPage } from './use-order-page';
+import { getOrderPage } from './order-page-api';
 
 const PREFIX = paths.order.slice(0, paths.order.indexOf(':'));
 
@@ -34,8 +36,11 @@ export function OrderStatusPage() {
   );
 }
 
+const askOrder = (api: ApiClient, token: string, signal: AbortSignal) =>
+  getOrderPage(api.request, token, signal);
+
 function OrderStatus({ token, onRetry }: { token: string; onRetry: () => void }) {
-  const state = useOrderPage(token);
+  const state = useApiAnswer(token, askOrder);
   // Wrong, tampered, revoked or unknown: the plain 404 page any unknown address gets, nothing more.
   if (state.kind === 'not-found') return <NotFoundPage />;
   return (

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
+import type { ApiClient } from '../../lib/api-client';
+import { useApiAnswer } from '../../lib/use-api-answer';
 import { announcePaid } from '../order/public';
 import { SELLER } from '../policies/public';
 import { CheckingPayment } from './components/checking-payment';
@@ -11,7 +13,6 @@ import { PaymentNotCompleted } from './components/payment-not-completed';
 import { PaymentPending } from './components/payment-pending';
 import { PaymentUnderReview } from './components/payment-under-review';
 import { StatusCheckFailed } from './components/status-check-failed';
-import { useCheckoutStatus } from './hooks/use-checkout-status';
 
 /** Where Stripe sends the customer back: `/success?session_id=cs_...`; without the id, to `/`. */
 export function SuccessPage() {
@@ -46,8 +47,11 @@ export function SuccessPage() {
   );
 }
 
+const askStatus = (api: ApiClient, sessionId: string, signal: AbortSignal) =>
+  api.getCheckoutStatus(sessionId, signal);
+
 function PaymentStatus({ sessionId, onRetry }: { sessionId: string; onRetry: () => void }) {
-  const state = useCheckoutStatus(sessionId);
+  const state = useApiAnswer(sessionId, askStatus);
   const status = state.kind === 'found' ? state.status.status : undefined;
   const placedReference =
     state.kind === 'found' && (status === 'paid' || status === 'in_review' || status === 'unpaid')

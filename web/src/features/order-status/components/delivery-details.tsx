@@ -1,26 +1,23 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { FIELD_LIMITS } from '../../../../../shared/checkout-fields';
 import type { OrderPageView } from '../../../../../shared/order-page';
 import { useApiClient } from '../../../lib/app-context';
-import { TextField } from '../../order/public';
+import { AddressFields, bindDeliveryFields, TextField } from '../../order/public';
 import { correctDeliveryDetails } from '../order-page-api';
 
 type Field = 'address' | 'postcode' | 'phone';
 type Errors = Partial<Record<string, string>>;
+/** The order's view, the token that opens it, and where a corrected view goes. */
+interface CorrectionProps {
+  view: OrderPageView;
+  token: string;
+  onCorrected: (view: OrderPageView) => void;
+}
 
 /**
  * Where the parcel goes, and until the packing cut-off a form to correct it: the checkout's own
  * checks, then the server's (which records it in the order's history and emails a confirmation).
  */
-export function DeliveryDetails({
-  view,
-  token,
-  onCorrected,
-}: {
-  view: OrderPageView;
-  token: string;
-  onCorrected: (view: OrderPageView) => void;
-}) {
+export function DeliveryDetails({ view, token, onCorrected }: CorrectionProps) {
   const headingId = useId();
   const [editing, setEditing] = useState(false);
   const [confirmed, setConfirmed] = useState(false);
@@ -106,13 +103,7 @@ function CorrectionForm({
   onCancel,
   onRefused,
   onCorrected,
-}: {
-  view: OrderPageView;
-  token: string;
-  onCancel: () => void;
-  onRefused: (message: string) => void;
-  onCorrected: (view: OrderPageView) => void;
-}) {
+}: CorrectionProps & { onCancel: () => void; onRefused: (message: string) => void }) {
   const api = useApiClient();
   const [details, setDetails] = useState<Record<Field, string>>({
     address: view.deliverTo.address,
@@ -129,14 +120,9 @@ function CorrectionForm({
       formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [errors]);
 
-  const bind = (field: Field, normalise: (value: string) => string = (value) => value) => ({
-    name: field,
-    value: details[field],
-    maxLength: FIELD_LIMITS[field],
-    error: errors[field],
-    onChange: (event: { target: { value: string } }) =>
-      setDetails((current) => ({ ...current, [field]: normalise(event.target.value) })),
-  });
+  const bind = bindDeliveryFields(details, errors, (field, value) =>
+    setDetails((current) => ({ ...current, [field]: value })),
+  );
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -160,23 +146,7 @@ function CorrectionForm({
 
   return (
     <form ref={formRef} className="fields" aria-label="Correct delivery details" noValidate onSubmit={submit}>
-      <TextField
-        multiline
-        label="Delivery Address *"
-        autoComplete="street-address"
-        required
-        rows={3}
-        {...bind('address')}
-      />
-      <TextField
-        label="Postcode *"
-        className="field--postcode"
-        autoComplete="postal-code"
-        autoCapitalize="characters"
-        spellCheck={false}
-        required
-        {...bind('postcode', (value) => value.toUpperCase())}
-      />
+      <AddressFields bind={bind} />
       <TextField label="Phone Number (Optional)" type="tel" autoComplete="tel" {...bind('phone')} />
       {failed ? (
         <p role="alert">

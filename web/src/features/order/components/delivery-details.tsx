@@ -1,8 +1,8 @@
-import { type ChangeEvent, useId, useState } from 'react';
-import { FIELD_LIMITS } from '../../../../../shared/checkout-fields';
+import { useId, useState } from 'react';
 import { suggestEmailDomain } from '../../../../../shared/email-suggestion';
 import { parseUkPostcode } from '../../../../../shared/postcode';
 import type { DetailField, DeliveryDetails as Details, FieldErrors } from '../order-form';
+import { AddressFields, bindDeliveryFields } from './address-fields';
 import { EmailSuggestion } from './email-suggestion';
 import { TextField } from './text-field';
 
@@ -28,15 +28,7 @@ export function DeliveryDetails({ details, errors, onChange }: DeliveryDetailsPr
     setLeftEmail(email);
     onChange('email', email);
   };
-  /** What every field shares: its name (for focusing), value, length limit, error and change handler. */
-  const bind = (field: DetailField, normalise: (value: string) => string = (value) => value) => ({
-    name: field,
-    value: details[field],
-    maxLength: FIELD_LIMITS[field],
-    error: errors[field],
-    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-      onChange(field, normalise(event.target.value)),
-  });
+  const bind = bindDeliveryFields(details, errors, onChange);
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>Delivery Details</h2>
@@ -54,25 +46,7 @@ export function DeliveryDetails({ details, errors, onChange }: DeliveryDetailsPr
           {...bind('email')}
         />
         <TextField label="Phone Number (Optional)" type="tel" autoComplete="tel" {...bind('phone')} />
-        <TextField
-          multiline
-          label="Delivery Address *"
-          autoComplete="street-address"
-          required
-          rows={3}
-          {...bind('address')}
-        />
-        <TextField
-          label="Postcode *"
-          className="field--postcode"
-          autoComplete="postal-code"
-          autoCapitalize="characters"
-          spellCheck={false}
-          required
-          hint={postcodeHint}
-          // Upper-cased in the value too, not only by CSS: what is seen is what is sent.
-          {...bind('postcode', (value) => value.toUpperCase())}
-        />
+        <AddressFields bind={bind} postcodeHint={postcodeHint} />
       </div>
     </section>
   );

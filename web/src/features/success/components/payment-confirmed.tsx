@@ -4,8 +4,7 @@ import { formatGbp } from '../../../../../shared/pricing';
 import { FocusHeading } from '../../../components/ui/focus-heading';
 import { CheckIcon } from '../../../components/ui/icons';
 import { SummaryLine } from '../../../components/ui/summary-line';
-import { OrderLine } from './order-line';
-import { OrderReference } from './order-reference';
+import { PaymentSummary } from './payment-summary';
 import { ReturnHomeLink } from './return-home-link';
 
 /** The success page's confirmation, shown only once the API says the session is paid. */
@@ -20,12 +19,10 @@ export function PaymentConfirmed({ sessionId, status }: { sessionId: string; sta
         <span className="heading-line">Your order has been confirmed</span>
       </FocusHeading>
       <p>You will receive an email confirmation shortly with your order details and delivery information.</p>
-      <OrderReference sessionId={sessionId} />
-      <dl className="summary__lines">
-        <OrderLine bottles={status.bottles} />
+      <PaymentSummary sessionId={sessionId} bottles={status.bottles}>
         <SummaryLine label="Total paid">{formatGbp(status.total)}</SummaryLine>
         <SummaryLine label="Dispatch date">{formatDispatchDate(status.dispatchDate)}</SummaryLine>
-      </dl>
+      </PaymentSummary>
       <ReturnHomeLink />
     </section>
   );

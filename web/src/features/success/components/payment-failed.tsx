@@ -2,8 +2,7 @@ import type { CheckoutStatus } from '../../../../../shared/checkout-status';
 import { formatGbp } from '../../../../../shared/pricing';
 import { FocusHeading } from '../../../components/ui/focus-heading';
 import { SummaryLine } from '../../../components/ui/summary-line';
-import { OrderLine } from './order-line';
-import { OrderReference } from './order-reference';
+import { PaymentSummary } from './payment-summary';
 import { ReturnHomeLink } from './return-home-link';
 
 /**
@@ -23,11 +22,9 @@ export function PaymentFailed({ sessionId, status }: { sessionId: string; status
         dispatched. Nothing was taken from your account and you owe us nothing. We have also sent you an email
         about it.
       </p>
-      <OrderReference sessionId={sessionId} />
-      <dl className="summary__lines">
-        <OrderLine bottles={status.bottles} />
+      <PaymentSummary sessionId={sessionId} bottles={status.bottles}>
         <SummaryLine label="Total">{formatGbp(status.total)} (not taken)</SummaryLine>
-      </dl>
+      </PaymentSummary>
       <p>
         If you would still like your Daphnia, you are welcome to order again. A card payment confirms the
         order at once; a new Direct Debit waits for your bank again.

@@ -3,8 +3,7 @@ import { formatDispatchDate } from '../../../../../shared/dispatch';
 import { formatGbp } from '../../../../../shared/pricing';
 import { FocusHeading } from '../../../components/ui/focus-heading';
 import { SummaryLine } from '../../../components/ui/summary-line';
-import { OrderLine } from './order-line';
-import { OrderReference } from './order-reference';
+import { PaymentSummary } from './payment-summary';
 import { ReturnHomeLink } from './return-home-link';
 
 /**
@@ -24,12 +23,10 @@ export function PaymentPending({ sessionId, status }: { sessionId: string; statu
         anything or order again: we will email you as soon as the payment clears, or if your bank turns it
         down.
       </p>
-      <OrderReference sessionId={sessionId} />
-      <dl className="summary__lines">
-        <OrderLine bottles={status.bottles} />
+      <PaymentSummary sessionId={sessionId} bottles={status.bottles}>
         <SummaryLine label="Total">{formatGbp(status.total)}</SummaryLine>
         <SummaryLine label="Expected dispatch">{formatDispatchDate(status.dispatchDate)}</SummaryLine>
-      </dl>
+      </PaymentSummary>
       <ReturnHomeLink />
     </section>
   );
