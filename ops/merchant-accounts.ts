@@ -2,9 +2,9 @@ import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
-  AdminListGroupsForUserCommand,
   type CognitoIdentityProviderClient,
-  ListUsersInGroupCommand,
+  paginateAdminListGroupsForUser,
+  paginateListUsersInGroup,
   UserNotFoundException,
   UsernameExistsException,
   type UserType,
@@ -44,19 +44,14 @@ function merchantEmail(typed: string): string {
 /** The groups of a user, or undefined when the pool has no such user. */
 async function groupsOf(email: string, pool: MerchantPool): Promise<string[] | undefined> {
   const groups: string[] = [];
-  let nextToken: string | undefined;
   try {
-    do {
-      const page = await pool.client.send(
-        new AdminListGroupsForUserCommand({
-          UserPoolId: pool.userPoolId,
-          Username: email,
-          NextToken: nextToken,
-        }),
-      );
+    const pages = paginateAdminListGroupsForUser(
+      { client: pool.client },
+      { UserPoolId: pool.userPoolId, Username: email },
+    );
+    for await (const page of pages) {
       for (const group of page.Groups ?? []) if (group.GroupName) groups.push(group.GroupName);
-      nextToken = page.NextToken;
-    } while (nextToken);
+    }
   } catch (error) {
     if (error instanceof UserNotFoundException) return undefined;
     throw error;
@@ -126,18 +121,11 @@ function accountOf(user: UserType): MerchantAccount {
 /** Everyone in the `merchants` group, by email. */
 export async function listMerchants(pool: MerchantPool): Promise<MerchantAccount[]> {
   const accounts: MerchantAccount[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await pool.client.send(
-      new ListUsersInGroupCommand({
-        UserPoolId: pool.userPoolId,
-        GroupName: MERCHANTS_GROUP,
-        NextToken: nextToken,
-      }),
-    );
-    accounts.push(...(page.Users ?? []).map(accountOf));
-    nextToken = page.NextToken;
-  } while (nextToken);
+  const pages = paginateListUsersInGroup(
+    { client: pool.client },
+    { UserPoolId: pool.userPoolId, GroupName: MERCHANTS_GROUP },
+  );
+  for await (const page of pages) accounts.push(...(page.Users ?? []).map(accountOf));
   return accounts.sort((a, b) => a.email.localeCompare(b.email));
 }
 

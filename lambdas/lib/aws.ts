@@ -42,3 +42,15 @@ export function createDocumentClient(options: AwsClientOptions): DynamoDBDocumen
   });
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
+
+/** The orders table (every record of the shop) from a function's parsed configuration. */
+export function ordersTable(config: {
+  AWS_REGION: string;
+  DYNAMODB_ENDPOINT?: string | undefined;
+  ORDERS_TABLE_NAME: string;
+}) {
+  return {
+    client: createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }),
+    tableName: config.ORDERS_TABLE_NAME,
+  };
+}

@@ -1,6 +1,6 @@
 import type { SESClient } from '@aws-sdk/client-ses';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../lib/aws';
+import { ordersTable } from '../../lib/aws';
 import { type Env, type FulfilmentEnv, fulfilmentRuntimeEnvSchema, parseEnv } from '../../lib/config';
 import { stdoutMetricsWriter } from '../../lib/metrics';
 import { loadOrderPageSecret } from '../../lib/order-page-secret';
@@ -29,23 +29,19 @@ export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime
   const config = parseEnv(fulfilmentRuntimeEnvSchema, env);
   const secrets = await loadStripeSecrets(config);
   const orderPageSecret = await loadOrderPageSecret(config);
-  const documentClient = createDocumentClient({
-    region: config.AWS_REGION,
-    endpoint: config.DYNAMODB_ENDPOINT,
-  });
+  const table = ordersTable(config);
   const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
     config,
     secrets,
-    clients: { documentClient, ses },
+    clients: { documentClient: table.client, ses },
     deps: {
       stripe: createStripeClient(secrets.secretKey, { apiBase: config.STRIPE_API_BASE }),
-      orders: createOrdersRepository(documentClient, config.ORDERS_TABLE_NAME),
+      orders: createOrdersRepository(table.client, table.tableName),
       // Consistent, and not cached: a pause written a moment ago must flag the order it races.
-      shopSettings: () =>
-        readShopSettings({ client: documentClient, tableName: config.ORDERS_TABLE_NAME }, true),
-      capacity: capacityStoreFromTable({ client: documentClient, tableName: config.ORDERS_TABLE_NAME }),
-      table: { client: documentClient, tableName: config.ORDERS_TABLE_NAME },
+      shopSettings: () => readShopSettings(table, true),
+      capacity: capacityStoreFromTable(table),
+      table,
       siteUrl: config.SITE_URL,
       ...shopEmailIdentity(ses, config),
       merchantEmail: config.MERCHANT_EMAIL,

@@ -53,7 +53,7 @@ import type { ForecastSource } from '../../domain/weather/open-meteo';
 import { postcodeInAddress } from '../../domain/weather/postcode-places';
 import { checkWeather } from '../../domain/weather/weather-check';
 import { comingWeatherDay, weatherView } from '../../domain/weather/weather-view';
-import { createDocumentClient } from '../../lib/aws';
+import { ordersTable } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { adminRuntimeEnvSchema, type Env, parseEnv, stripeEnvSchema } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
@@ -125,10 +125,9 @@ export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
     loadForecastSource(config),
     loadOrderPageSecret(config),
   ]);
-  const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
   const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
-    table: { client, tableName: config.ORDERS_TABLE_NAME },
+    table: ordersTable(config),
     ...shopEmailIdentity(ses, config),
     merchantEmail: config.MERCHANT_EMAIL,
     stripe,

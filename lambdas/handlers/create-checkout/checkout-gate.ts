@@ -8,7 +8,7 @@ import {
 } from '../../domain/storage/capacity-table';
 import { readShopSettings } from '../../domain/storage/settings-store';
 import { type CheckoutSettings, createCheckoutSettings } from '../../domain/storage/shop-settings';
-import { createDocumentClient } from '../../lib/aws';
+import { ordersTable } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import type { CheckoutEnv } from '../../lib/config';
 
@@ -50,10 +50,7 @@ export const DEFAULT_PAUSED_MESSAGE = 'We are not taking orders at the moment. P
  * not kept: the next request tries again.
  */
 export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
-  const table = {
-    client: createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }),
-    tableName: config.ORDERS_TABLE_NAME,
-  };
+  const table = ordersTable(config);
   const loadWriter = initOnce(() =>
     import('../../domain/operations/request-writer').then((module) => ({
       record: module.recordOrderRequest,

@@ -11,7 +11,7 @@ import {
 } from '../../domain/order-page/order-page';
 import { orderPageKeys, orderPageLinks } from '../../domain/order-page-token';
 import { RefusedError } from '../../domain/refusal';
-import { createDocumentClient } from '../../lib/aws';
+import { ordersTable } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { ConfigError, type Env, orderPageRuntimeEnvSchema, parseEnv } from '../../lib/config';
 import { type HttpEvent, type HttpResult, json, readJsonBody } from '../../lib/http';
@@ -43,10 +43,9 @@ export async function loadOrderPageDeps(env: Env): Promise<OrderPageDeps> {
   if (secret === undefined)
     throw new ConfigError(['ORDER_PAGE_SECRET_ID or ORDER_PAGE_SECRET: one must be set']);
   const keys = orderPageKeys(secret);
-  const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
   const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
-    table: { client, tableName: config.ORDERS_TABLE_NAME },
+    table: ordersTable(config),
     ...shopEmailIdentity(ses, config),
     merchantEmail: config.MERCHANT_EMAIL,
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,

@@ -4,7 +4,7 @@ import { firstDayWithRoom } from '../../domain/capacity/holds';
 import { capacityStoreFromTable } from '../../domain/storage/capacity-table';
 import { readShopSettings } from '../../domain/storage/settings-store';
 import { createSettingsReader, type ShopSettings } from '../../domain/storage/shop-settings';
-import { createDocumentClient } from '../../lib/aws';
+import { ordersTable } from '../../lib/aws';
 import { type Env, parseEnv, shopStatusRuntimeEnvSchema } from '../../lib/config';
 import { type HttpResult, json } from '../../lib/http';
 import { type DepsOrLoader, type HttpRequest, httpEndpoint } from '../../lib/http-handler';
@@ -23,10 +23,7 @@ export interface ShopStatusDeps {
 /** The settings reader and the capacity days from the environment, once per cold start (see `handler`). */
 export function loadShopStatusDeps(env: Env): ShopStatusDeps {
   const config = parseEnv(shopStatusRuntimeEnvSchema, env);
-  const table = {
-    client: createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }),
-    tableName: config.ORDERS_TABLE_NAME,
-  };
+  const table = ordersTable(config);
   const store = capacityStoreFromTable(table);
   // Worked out again whenever the settings are read again (every SETTINGS_MAX_AGE_MS at most):
   // a full day shows on the page within seconds, without a read per visitor. A failure is not kept.

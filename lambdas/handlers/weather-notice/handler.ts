@@ -6,7 +6,7 @@ import {
   type WeatherNoticeDeps,
   type WeatherNoticeResult,
 } from '../../domain/weather/weather-notice';
-import { createDocumentClient } from '../../lib/aws';
+import { ordersTable } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { type Env, parseEnv, weatherNoticeRuntimeEnvSchema } from '../../lib/config';
 import { createSesClient } from '../../lib/ses-client';
@@ -14,11 +14,10 @@ import { createSesClient } from '../../lib/ses-client';
 /** The weather notice's clients from the environment: once per cold start. */
 export async function loadWeatherNoticeDeps(env: Env): Promise<WeatherNoticeDeps> {
   const config = parseEnv(weatherNoticeRuntimeEnvSchema, env);
-  const client = createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
   const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   const { sender, seller } = shopEmailIdentity(ses, config);
   return {
-    table: { client, tableName: config.ORDERS_TABLE_NAME },
+    table: ordersTable(config),
     now: () => new Date(),
     forecast: await loadForecastSource(config),
     dispatchPostcode: postcodeInAddress(config.SELLER_ADDRESS),
