@@ -1,7 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { weatherKnownFrom } from './lambdas/domain/weather/weather-check';
 import base from './playwright.config';
-import { firstComingDispatchDay } from './shared/dispatch';
 
 /**
  * `npm run test:e2e:rehearse`: the browser suite against `npm run rehearse` (REHEARSE=1 in the
@@ -12,15 +10,8 @@ import { firstComingDispatchDay } from './shared/dispatch';
 // Lambda runs Node 24; the SDK's notice about this machine's Node 20 is not the shop's.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const excluded: string[] = [];
-// Earlier in the week than the evening the forecast is trusted, the spec needs the weather check on
-// a set clock (LOCAL_WEATHER_NOW), which only `npm start` has: the bundles run on the real one.
-const now = new Date();
-if (now < weatherKnownFrom(firstComingDispatchDay(now))) excluded.push('weather.spec.ts');
-
 export default defineConfig({
   ...base,
-  testIgnore: excluded,
   // Each call here crosses a process (the function's) and a policy simulation per AWS call, as
   // nothing does in `npm start`: on a loaded 2-core machine an answer can take seconds.
   timeout: 120_000,

@@ -29,6 +29,7 @@ import { ensureOrdersTable } from './orders-table';
 import { portMessage, startSesLocal } from './ses-local';
 import { createStaticSite } from './static-site';
 import { type StripeSimulator, startStripeSimulator } from './stripe-simulator/server';
+import { adminApiOnWeatherClock, weatherNoticeOnWeatherClock } from './weather-clock';
 
 export interface LocalShopOptions {
   /** The shop: web build and API. 0 picks a free port. */
@@ -251,19 +252,12 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
         import('../lambdas/handlers/weather-notice/handler'),
       ]);
     const { weatherNow } = options;
-    const weatherClock = weatherNow && (() => new Date(weatherNow));
     // The deployed function unless the weather clock is set, then the same function on that clock.
-    const adminHandler = weatherClock
-      ? adminApi.createAdminApiHandler(async () => ({
-          ...(await adminApi.loadAdminDeps(process.env)),
-          weatherNow: weatherClock,
-        }))
+    const adminHandler = weatherNow
+      ? adminApiOnWeatherClock(adminApi, weatherNow, process.env)
       : adminApi.handler;
-    const runWeatherNotice = weatherClock
-      ? weatherNotice.createWeatherNoticeHandler(async () => ({
-          ...(await weatherNotice.loadWeatherNoticeDeps(process.env)),
-          now: weatherClock,
-        }))
+    const runWeatherNotice = weatherNow
+      ? weatherNoticeOnWeatherClock(weatherNotice, weatherNow, process.env)
       : weatherNotice.handler;
     // Every admin path, whatever routes the function has: API Gateway's JWT authorizer in front
     // (issuer, client, expiry, signature from the identity provider's JWKS), the function behind.

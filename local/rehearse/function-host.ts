@@ -1,9 +1,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { transformSync } from 'esbuild';
+import { buildSync } from 'esbuild';
 
 /** The function could not load (missing setting at init, missing chunk, no such export): as Lambda's init error. */
 export class FunctionInitError extends Error {
@@ -24,6 +24,8 @@ export interface FunctionSpec {
   env: Readonly<Record<string, string>>;
   /** The template's Timeout: what the handler's context.getRemainingTimeInMillis() counts down from. */
   timeoutSeconds: number;
+  /** The weather check's clock (LOCAL_WEATHER_NOW), for the functions that have one; never in Lambda. */
+  weatherNow?: Date | undefined;
 }
 
 export interface RunningFunction {
@@ -41,15 +43,25 @@ let runnerScript: string | undefined;
  */
 function compiledRunner(): string {
   if (runnerScript !== undefined) return runnerScript;
-  const source = readFileSync(RUNNER, 'utf8');
+  // Bundled with its one local import (the weather clock, type imports only), nothing else.
+  const [output] = buildSync({
+    entryPoints: [RUNNER],
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+  }).outputFiles;
+  if (!output) throw new Error('esbuild gave no function runner');
+  const code = output.text;
   const dir = join(tmpdir(), 'rehearse-runner');
   const file = join(
     dir,
-    `function-runner.${createHash('sha256').update(source).digest('hex').slice(0, 16)}.mjs`,
+    `function-runner.${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`,
   );
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
-    const { code } = transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' });
     // Written then renamed: a rehearsal starting beside this one never imports half a file.
     const partial = `${file}.${process.pid}`;
     writeFileSync(partial, code);
@@ -76,70 +88,125 @@ type RunnerMessage =
   | { type: 'result'; id: number; result: unknown }
   | { type: 'error'; id: number; message: string };
 
+/** One execution environment: a process with the bundle loaded, and the invocations it is running. */
+interface Environment {
+  child: ChildProcess;
+  pending: Map<number, { done: (value: unknown) => void; fail: (error: Error) => void }>;
+  ready: Promise<void>;
+  initError: FunctionInitError | undefined;
+  /** Discarded after a timeout: it finishes what else it runs, then is stopped. */
+  retiring: boolean;
+}
+
+function stop(environment: Environment): Promise<void> {
+  const { child } = environment;
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once('exit', () => done());
+    child.kill('SIGKILL');
+  });
+}
+
 /**
  * Starts a function in a process of its own (its init runs now, as a cold start), with nothing of
  * this process's environment: what the template does not set, the function does not have. Its
- * output goes to `log`, each line prefixed by the function's name.
+ * output goes to `log`, each line prefixed by the function's name. An invocation still running at
+ * the template's Timeout fails as Lambda's does ("Task timed out after N seconds" in the log), and
+ * its process is discarded: the next invocation starts cold, as Lambda starts a new environment.
  */
 export async function startFunction(
   spec: FunctionSpec,
   log: (line: string) => void,
 ): Promise<RunningFunction> {
   const { file, exportName } = bundleEntry(spec);
-  // Plain node, none of this process's flags (tsx's loader): the bundle is imported as Lambda imports it.
-  const child: ChildProcess = fork(compiledRunner(), [file, exportName], {
-    cwd: REPO_ROOT,
-    env: { ...spec.env },
-    execArgv: [],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => {
-      for (const line of chunk.split('\n')) if (line.trim()) log(`[${spec.name}] ${line}`);
-    });
-  }
-  const pending = new Map<number, { done: (value: unknown) => void; fail: (error: Error) => void }>();
-  let initError: FunctionInitError | undefined;
+  const clock = spec.weatherNow === undefined ? [] : [spec.weatherNow.toISOString()];
+  const environments = new Set<Environment>();
   let nextId = 1;
-  const ready = new Promise<void>((done) => {
-    child.on('message', (message: RunnerMessage) => {
-      if (message.type === 'ready') done();
-      else if (message.type === 'init-error') {
-        initError = new FunctionInitError(spec.name, message.message);
-        log(initError.message);
+
+  const boot = (): Environment => {
+    // Plain node, none of this process's flags (tsx's loader): the bundle is imported as Lambda imports it.
+    const child: ChildProcess = fork(compiledRunner(), [file, exportName, ...clock], {
+      cwd: REPO_ROOT,
+      env: { ...spec.env },
+      execArgv: [],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.setEncoding('utf8');
+      stream?.on('data', (chunk: string) => {
+        for (const line of chunk.split('\n')) if (line.trim()) log(`[${spec.name}] ${line}`);
+      });
+    }
+    const environment: Environment = {
+      child,
+      pending: new Map(),
+      ready: Promise.resolve(),
+      initError: undefined,
+      retiring: false,
+    };
+    environment.ready = new Promise<void>((done) => {
+      child.on('message', (message: RunnerMessage) => {
+        if (message.type === 'ready') done();
+        else if (message.type === 'init-error') {
+          environment.initError = new FunctionInitError(spec.name, message.message);
+          log(environment.initError.message);
+          done();
+        } else {
+          const waiting = environment.pending.get(message.id);
+          environment.pending.delete(message.id);
+          if (message.type === 'result') waiting?.done(message.result);
+          else waiting?.fail(new Error(`${spec.name}: ${message.message}`));
+          if (environment.retiring && environment.pending.size === 0) void stop(environment);
+        }
+      });
+      child.once('exit', (code) => {
+        environments.delete(environment);
+        const error =
+          environment.initError ?? new FunctionInitError(spec.name, `process exited (${String(code)})`);
+        environment.initError = error;
+        for (const waiting of environment.pending.values()) waiting.fail(error);
+        environment.pending.clear();
         done();
-      } else {
-        const waiting = pending.get(message.id);
-        pending.delete(message.id);
-        if (message.type === 'result') waiting?.done(message.result);
-        else waiting?.fail(new Error(`${spec.name}: ${message.message}`));
-      }
+      });
     });
-    child.once('exit', (code) => {
-      initError ??= new FunctionInitError(spec.name, `process exited (${String(code)})`);
-      for (const waiting of pending.values()) waiting.fail(initError);
-      pending.clear();
-      done();
-    });
-  });
-  await ready;
+    environments.add(environment);
+    return environment;
+  };
+
+  let current = boot();
+  await current.ready;
   return {
     name: spec.name,
-    invoke(event) {
-      if (initError) return Promise.reject(initError);
+    async invoke(event) {
+      if (current.retiring) current = boot();
+      const environment = current;
+      await environment.ready;
+      if (environment.initError) throw environment.initError;
       const id = nextId++;
       return new Promise((done, fail) => {
-        pending.set(id, { done, fail });
-        child.send({ id, event, functionName: spec.name, timeoutMs: spec.timeoutSeconds * 1000 });
+        const timer = setTimeout(() => {
+          environment.pending.delete(id);
+          const message = `Task timed out after ${spec.timeoutSeconds.toFixed(2)} seconds`;
+          log(`[${spec.name}] ${new Date().toISOString()} rehearsal-${id} ${message}`);
+          fail(new Error(`${spec.name}: ${message}`));
+          environment.retiring = true;
+          if (environment.pending.size === 0) void stop(environment);
+        }, spec.timeoutSeconds * 1000);
+        environment.pending.set(id, {
+          done: (value) => {
+            clearTimeout(timer);
+            done(value);
+          },
+          fail: (error) => {
+            clearTimeout(timer);
+            fail(error);
+          },
+        });
+        environment.child.send({ id, event, functionName: spec.name, timeoutMs: spec.timeoutSeconds * 1000 });
       });
     },
-    close() {
-      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-      return new Promise((done) => {
-        child.once('exit', () => done());
-        child.kill();
-      });
+    async close() {
+      await Promise.all([...environments].map(stop));
     },
   };
 }

@@ -4,6 +4,7 @@
  * from its parent over IPC, one message per event. Started by function-host.ts, never by hand.
  */
 import { pathToFileURL } from 'node:url';
+import { handlerOnWeatherClock } from '../weather-clock';
 
 type Handler = (event: unknown, context: unknown) => unknown;
 
@@ -18,14 +19,17 @@ function send(message: unknown): void {
   process.send?.(message);
 }
 
-const [bundleFile, handlerName] = process.argv.slice(2);
+// The third argument, when given, is the weather clock (LOCAL_WEATHER_NOW): never the function's environment.
+const [bundleFile, handlerName, weatherNow] = process.argv.slice(2);
 let handler: Handler | undefined;
 try {
   if (!bundleFile || !handlerName) throw new Error('usage: function-runner <bundle.mjs> <export>');
   const loaded: Record<string, unknown> = await import(pathToFileURL(bundleFile).href);
   const exported = loaded[handlerName];
   if (typeof exported !== 'function') throw new Error(`${bundleFile} exports no function ${handlerName}`);
-  handler = (event, context) => Reflect.apply(exported, undefined, [event, context]);
+  const onClock =
+    weatherNow === undefined ? undefined : handlerOnWeatherClock(loaded, new Date(weatherNow), process.env);
+  handler = (event, context) => Reflect.apply(onClock ?? exported, undefined, [event, context]);
   send({ type: 'ready' });
 } catch (error) {
   // Lambda's Runtime.ImportModuleError / init error: the function never answers.

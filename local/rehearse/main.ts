@@ -41,6 +41,8 @@ const env = z
     // Schedules' run-now (POST /__rehearse/schedules/<rule>/run), on 127.0.0.1 only.
     LOCAL_FORECAST_PORT: z.coerce.number().int().min(0).max(65535).default(4012),
     REHEARSAL_CONTROL_PORT: z.coerce.number().int().min(0).max(65535).default(8020),
+    // As `npm start`'s: the weather check (and its forecast stand-in) as if at this instant.
+    LOCAL_WEATHER_NOW: z.iso.datetime({ offset: true }).optional(),
   })
   .parse(process.env);
 
@@ -66,6 +68,7 @@ const rehearsal = await startRehearsal({
   extensionPort: env.REHEARSAL_EXTENSION_PORT,
   controlPort: env.REHEARSAL_CONTROL_PORT,
   forecastPort: env.LOCAL_FORECAST_PORT,
+  weatherNow: env.LOCAL_WEATHER_NOW === undefined ? undefined : new Date(env.LOCAL_WEATHER_NOW),
   log: (line) => console.log(`  ${line}`),
 }).catch((error: unknown) => {
   console.error(`Could not start the rehearsal: ${error instanceof Error ? error.message : String(error)}`);

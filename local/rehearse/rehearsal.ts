@@ -59,6 +59,11 @@ export interface RehearsalOptions {
   viewerPerConnection?: boolean;
   /** The Open-Meteo stand-in's port (`npm start`'s LOCAL_FORECAST_PORT); 0 or undefined picks a free one. */
   forecastPort?: number;
+  /**
+   * The weather check's clock, as `npm start`'s LOCAL_WEATHER_NOW: the admin API's weather check,
+   * the weather notice and the forecast stand-in run at this instant (local/weather-clock.ts).
+   */
+  weatherNow?: Date | undefined;
   log: (line: string) => void;
 }
 
@@ -229,7 +234,8 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     closers.push(() => simulator.close());
 
     // Open-Meteo, as the simulator is Stripe: this machine has no network, and tests set the weather.
-    const forecast = await startForecastStandIn(options.forecastPort ?? 0);
+    const { weatherNow } = options;
+    const forecast = await startForecastStandIn(options.forecastPort ?? 0, () => weatherNow ?? new Date());
     closers.push(() => forecast.close());
 
     const gate: AwsGate = await startAwsGate({
@@ -267,6 +273,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
         handler: z.string().parse(props.Handler),
         // Lambda's default when the template sets none.
         timeoutSeconds: z.number().default(3).parse(props.Timeout),
+        weatherNow,
         env: {
           ...env,
           ...(options.extensionPort !== undefined && {

@@ -268,6 +268,16 @@ describe('npm run rehearse: the shop served from a synthesised assembly', () => 
     expect(await status(edited, '/terms')).toBe(200);
   }, 60_000);
 
+  it('starts a JSON secret it has no value for (the Open-Meteo key) with its key empty, as setup leaves it', () => {
+    // An empty key is the free endpoint: the weather check works before an operator sets one.
+    expect(JSON.parse(shop.secretValue('ForecastKeyOpenMeteoKey') ?? 'undefined')).toEqual({
+      openMeteoApiKey: '',
+    });
+    // A generated secret is a random string, as CloudFormation makes one: what a test seals links with.
+    expect(shop.secretValue('OrderPageSecret')).toMatch(/^[0-9a-f]{48}$/);
+    expect(shop.secretValue('NoSuchSecret')).toBeUndefined();
+  });
+
   it('refuses a Query whose partition key the role’s dynamodb:LeadingKeys condition does not allow', async () => {
     const lookUp = async (rehearsal: Rehearsal) => {
       const { id_token } = await signInLocally({

@@ -27,11 +27,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   if (!existsSync(resolve(webRoot, 'index.html'))) {
     throw new Error('No web build in dist/web: run `npm run test:e2e`, which builds it first.');
   }
-  // The weather check on the evening it first knows the coming dispatch day, when the run is
-  // earlier in the week (LOCAL_WEATHER_NOW's option): only the weather runs on this clock.
-  const now = new Date();
-  const knownFrom = weatherKnownFrom(firstComingDispatchDay(now));
-  const weatherNow = now < knownFrom ? new Date(knownFrom.getTime() + 30 * 60_000) : undefined;
+  const weatherNow = weatherClock();
   const forecast = await startForecastStandIn(0, () => weatherNow ?? new Date());
   const shop = await startLocalShop({
     port: 0,
@@ -62,6 +58,16 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   };
 }
 
+/**
+ * The weather check on the evening it first knows the coming dispatch day, when the run is earlier
+ * in the week (LOCAL_WEATHER_NOW's option), for both stacks: only the weather runs on this clock.
+ */
+function weatherClock(): Date | undefined {
+  const now = new Date();
+  const knownFrom = weatherKnownFrom(firstComingDispatchDay(now));
+  return now < knownFrom ? new Date(knownFrom.getTime() + 30 * 60_000) : undefined;
+}
+
 async function rehearse(): Promise<() => Promise<void>> {
   let assemblyDir = process.env.REHEARSE_ASSEMBLY;
   if (!assemblyDir) {
@@ -81,6 +87,7 @@ async function rehearse(): Promise<() => Promise<void>> {
   }
   const denied: string[] = [];
   const started = Date.now();
+  const weatherNow = weatherClock();
   const rehearsal = await startRehearsal({
     assemblyDir: resolve(assemblyDir),
     port: 0,
@@ -90,6 +97,7 @@ async function rehearse(): Promise<() => Promise<void>> {
     identityProviderPort: 0,
     extensionPort: 0,
     viewerPerConnection: true,
+    weatherNow,
     log: (line) => {
       if (line.includes('AccessDenied')) denied.push(line);
       if (process.env.E2E_LOG_STACK || line.includes('AccessDenied')) console.log(`  [rehearsal] ${line}`);
@@ -105,8 +113,7 @@ async function rehearse(): Promise<() => Promise<void>> {
   // The value the rehearsal generated for the template's secret, as CloudFormation would.
   process.env[STACK_ENV.orderPageSecret] = rehearsal.secretValue('OrderPageSecret') ?? '';
   process.env[STACK_ENV.forecast] = rehearsal.forecastUrl;
-  // The bundles run on the real clock, as in Lambda (playwright.rehearse.config.ts skips weather.spec when it needs another).
-  process.env[STACK_ENV.weatherNow] = '';
+  process.env[STACK_ENV.weatherNow] = weatherNow?.toISOString() ?? '';
   return async () => {
     await rehearsal.close();
     // A call a role does not allow would fail in AWS: the run fails with it, even if the page coped.

@@ -10,6 +10,7 @@ import {
   releaseExpiredSession,
   returnFailedPayment,
   returnRefundedBottles,
+  returnRefundedSession,
   settleUnpaidSession,
 } from '../../../../lambdas/domain/capacity/session-capacity';
 import { CAPACITY_HOLD_KEY } from '../../../../lambdas/domain/capacity/session-reservation';
@@ -206,5 +207,29 @@ describe('keepSessionReservation: only the sale that fills a day says so', () =>
     expect(lines[0]).toContain('"DispatchDaySoldOut":1');
     expect(await keepSessionReservation(metadataOf(day, more), deps)).toEqual({ date: day, hold: more });
     expect(lines).toHaveLength(1);
+  });
+
+  it('a session without a reservation (made before capacity) keeps nothing and counts nothing', async () => {
+    const lines: string[] = [];
+    const deps = { store: store(), settings: { weekly: 8 }, metrics: (line: string) => lines.push(line) };
+
+    expect(await keepSessionReservation(undefined, deps)).toBeUndefined();
+    expect(await keepSessionReservation({ dispatch_date: freshMonday() }, deps)).toBeUndefined();
+    expect(lines).toEqual([]);
+  });
+});
+
+describe('returnRefundedSession: a paid session refunded in Stripe before its order was recorded', () => {
+  const metadataOf = (day: string, hold: string) => ({ dispatch_date: day, [CAPACITY_HOLD_KEY]: hold });
+
+  it('gives back its hold or its sale, once; a session without a reservation gives nothing', async () => {
+    const day = freshMonday();
+    const [held, sold] = [await heldOn(day, 3, false), await heldOn(day, 6, true)];
+
+    expect(await returnRefundedSession(metadataOf(day, held), store())).toBe(true);
+    expect(await returnRefundedSession(metadataOf(day, sold), store())).toBe(true);
+    expect(await returnRefundedSession(metadataOf(day, sold), store())).toBe(false);
+    expect(await returnRefundedSession(null, store())).toBe(false);
+    expect(await counts(day)).toEqual({ taken: 0, sold: 0, holds: 0, sales: 0 });
   });
 });

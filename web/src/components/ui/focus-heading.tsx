@@ -1,7 +1,9 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { Fragment, type ReactNode, useEffect, useRef } from 'react';
 
 interface FocusHeadingProps {
-  children: ReactNode;
+  children?: ReactNode;
+  /** The heading's lines instead of `children`: each kept whole when the heading wraps. */
+  lines?: readonly string[];
   level?: 1 | 2;
   className?: string;
 }
@@ -10,7 +12,7 @@ interface FocusHeadingProps {
  * A heading that takes focus when it appears. Used where a view replaces another without a route
  * change, so screen reader and keyboard users land on the new content instead of nowhere.
  */
-export function FocusHeading({ children, level = 1, className }: FocusHeadingProps) {
+export function FocusHeading({ children, lines, level = 1, className }: FocusHeadingProps) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     ref.current?.focus();
@@ -18,7 +20,12 @@ export function FocusHeading({ children, level = 1, className }: FocusHeadingPro
   const Heading = level === 1 ? 'h1' : 'h2';
   return (
     <Heading ref={ref} tabIndex={-1} className={className}>
-      {children}
+      {lines?.map((line, index) => (
+        <Fragment key={line}>
+          {index > 0 && ' '}
+          <span className="heading-line">{line}</span>
+        </Fragment>
+      )) ?? children}
     </Heading>
   );
 }

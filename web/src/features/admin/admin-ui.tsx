@@ -134,6 +134,31 @@ export function Detail({
   );
 }
 
+/** What a view loads: nothing yet, the API's refusal in its words, or what it asked for. */
+export type Loadable<T> = T | { failed: string } | undefined;
+
+/** "Loading…" announced until the view's data is here, then the API's refusal or `children` with it. */
+export function Loaded<T extends object>({
+  loaded,
+  children,
+}: {
+  loaded: Loadable<T>;
+  children: (value: T) => ReactNode;
+}) {
+  if (loaded === undefined) {
+    return (
+      <p className="loading" role="status">
+        Loading…
+      </p>
+    );
+  }
+  return isFailed(loaded) ? <p role="alert">{loaded.failed}</p> : children(loaded);
+}
+
+function isFailed(loaded: object): loaded is { failed: string } {
+  return 'failed' in loaded;
+}
+
 /** A short label for a status, shown as a tag beside references. */
 export function StatusTag({ status }: { status: string }) {
   return <span className={`admin-tag admin-tag--${status}`}>{status}</span>;

@@ -11,6 +11,8 @@ import {
   CardForm,
   Detail,
   emailWording,
+  type Loadable,
+  Loaded,
   ReasonField,
   StatusTag,
 } from './admin-ui';
@@ -18,14 +20,12 @@ import { ConfirmedAction } from './confirmed-action';
 import { PartRefundSection, type RecordSectionProps, TrackingSection } from './order-after-dispatch';
 import { useAdminAction } from './use-admin-action';
 
-type Loaded = { record: AdminRecordView } | { failed: string } | undefined;
-
 /**
  * One order or request: everything the customer gave, the emails sent and when, the payment in
  * Stripe's Dashboard, its history, and the actions its status allows.
  */
 export function OrderView({ api, reference }: { api: AdminApi; reference: string }) {
-  const [loaded, setLoaded] = useState<Loaded>(undefined);
+  const [loaded, setLoaded] = useState<Loadable<{ record: AdminRecordView }>>(undefined);
   useEffect(() => {
     let active = true;
     void api.order({ reference }).then((answer) => {
@@ -48,15 +48,9 @@ export function OrderView({ api, reference }: { api: AdminApi; reference: string
           : // The address may carry the reference in any case: the record's own spelling once loaded.
             formatReference(reference)}
       </h1>
-      {loaded === undefined && (
-        <p className="loading" role="status">
-          Loading…
-        </p>
-      )}
-      {loaded !== undefined && 'failed' in loaded && <p role="alert">{loaded.failed}</p>}
-      {loaded !== undefined && 'record' in loaded && (
-        <RecordDetails api={api} record={loaded.record} onUpdate={update} />
-      )}
+      <Loaded loaded={loaded}>
+        {({ record }) => <RecordDetails api={api} record={record} onUpdate={update} />}
+      </Loaded>
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AdminCapacityResponse, AdminShopSettingsView } from '../../../../shared/admin-responses';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
-import { ActionReportView, AdminField, CardForm } from './admin-ui';
+import { ActionReportView, AdminField, CardForm, type Loadable, Loaded } from './admin-ui';
 import { useAdminAction } from './use-admin-action';
 
 const MODE_WORDS: Record<AdminShopSettingsView['mode'], string> = {
@@ -13,7 +13,7 @@ const MODE_WORDS: Record<AdminShopSettingsView['mode'], string> = {
 
 /** The shop's mode (pause with a message, requests mode, resume) and each dispatch day's capacity. */
 export function ShopView({ api }: { api: AdminApi }) {
-  const [shop, setShop] = useState<AdminShopSettingsView | { failed: string } | undefined>(undefined);
+  const [shop, setShop] = useState<Loadable<AdminShopSettingsView>>(undefined);
   useEffect(() => {
     let active = true;
     void api.status().then((answer) => {
@@ -26,13 +26,7 @@ export function ShopView({ api }: { api: AdminApi }) {
   return (
     <section className="admin-view" aria-labelledby="admin-shop-heading">
       <h1 id="admin-shop-heading">Shop &amp; capacity</h1>
-      {shop === undefined && (
-        <p className="loading" role="status">
-          Loading…
-        </p>
-      )}
-      {shop !== undefined && 'failed' in shop && <p role="alert">{shop.failed}</p>}
-      {shop !== undefined && 'mode' in shop && <ShopMode api={api} shop={shop} onChange={setShop} />}
+      <Loaded loaded={shop}>{(settings) => <ShopMode api={api} shop={settings} onChange={setShop} />}</Loaded>
       <Capacity api={api} />
     </section>
   );
@@ -133,7 +127,7 @@ function ShopMode({
 }
 
 function Capacity({ api }: { api: AdminApi }) {
-  const [capacity, setCapacity] = useState<AdminCapacityResponse | { failed: string } | undefined>(undefined);
+  const [capacity, setCapacity] = useState<Loadable<AdminCapacityResponse>>(undefined);
   const action = useAdminAction();
   const [date, setDate] = useState('default');
   const [limit, setLimit] = useState('');

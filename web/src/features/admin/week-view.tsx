@@ -10,12 +10,10 @@ import { describeClosedDay } from '../../../../shared/closed-day';
 import { describeOverLimit } from '../../../../shared/over-limit';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
-import { AdminField, Detail, ReasonField } from './admin-ui';
+import { AdminField, Detail, type Loadable, Loaded, ReasonField } from './admin-ui';
 import { ConfirmedAction } from './confirmed-action';
 import { RecordList } from './record-list';
 import { useAdminAction } from './use-admin-action';
-
-type Loaded = { status: AdminStatusResponse; records: AdminRecordView[] } | { failed: string } | undefined;
 
 /**
  * This week: the next dispatch day (its orders, bottles and capacity left), the packing slips and
@@ -23,7 +21,8 @@ type Loaded = { status: AdminStatusResponse; records: AdminRecordView[] } | { fa
  * every later day holding orders.
  */
 export function WeekView({ api }: { api: AdminApi }) {
-  const [loaded, setLoaded] = useState<Loaded>(undefined);
+  const [loaded, setLoaded] =
+    useState<Loadable<{ status: AdminStatusResponse; records: AdminRecordView[] }>>(undefined);
 
   const load = useCallback(async () => {
     const status = await api.status();
@@ -39,15 +38,9 @@ export function WeekView({ api }: { api: AdminApi }) {
   return (
     <section className="admin-view" aria-labelledby="admin-week-heading">
       <h1 id="admin-week-heading">This week</h1>
-      {loaded === undefined && (
-        <p className="loading" role="status">
-          Loading…
-        </p>
-      )}
-      {loaded !== undefined && 'failed' in loaded && <p role="alert">{loaded.failed}</p>}
-      {loaded !== undefined && 'status' in loaded && (
-        <WeekContent api={api} status={loaded.status} records={loaded.records} reload={load} />
-      )}
+      <Loaded loaded={loaded}>
+        {({ status, records }) => <WeekContent api={api} status={status} records={records} reload={load} />}
+      </Loaded>
     </section>
   );
 }

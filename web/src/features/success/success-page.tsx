@@ -7,10 +7,9 @@ import { announcePaid } from '../order/public';
 import { SELLER } from '../policies/public';
 import { CheckingPayment } from './components/checking-payment';
 import { OrderNotFound } from './components/order-not-found';
-import { PaymentConfirmed } from './components/payment-confirmed';
 import { PaymentFailed } from './components/payment-failed';
 import { PaymentNotCompleted } from './components/payment-not-completed';
-import { PaymentPending } from './components/payment-pending';
+import { PaymentPlaced } from './components/payment-placed';
 import { PaymentUnderReview } from './components/payment-under-review';
 import { StatusCheckFailed } from './components/status-check-failed';
 
@@ -76,11 +75,10 @@ function PaymentStatus({ sessionId, onRetry }: { sessionId: string; onRetry: () 
     case 'found':
       switch (state.status.status) {
         case 'paid':
-          return <PaymentConfirmed sessionId={sessionId} status={state.status} />;
+        case 'unpaid':
+          return <PaymentPlaced sessionId={sessionId} status={state.status} />;
         case 'in_review':
           return <PaymentUnderReview sessionId={sessionId} />;
-        case 'unpaid':
-          return <PaymentPending sessionId={sessionId} status={state.status} />;
         case 'failed':
           return <PaymentFailed sessionId={sessionId} status={state.status} />;
         default:

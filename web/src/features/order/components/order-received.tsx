@@ -19,10 +19,7 @@ export function OrderReceived({ quantity, email, reference, onSubmitAnother }: O
   const quote = quoteOrder(quantity);
   return (
     <section className="card card--centered order-received">
-      <FocusHeading level={2}>
-        <span className="heading-line">Thank You!</span>{' '}
-        <span className="heading-line">Your order request has been received</span>
-      </FocusHeading>
+      <FocusHeading level={2} lines={['Thank You!', 'Your order request has been received']} />
       {reference ? <Reference label="Request Reference" value={reference} /> : null}
       <dl className="summary__lines">
         <SummaryLine label="Product">{PRODUCT_NAME}</SummaryLine>

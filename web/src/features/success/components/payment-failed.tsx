@@ -13,10 +13,7 @@ import { ReturnHomeLink } from './return-home-link';
 export function PaymentFailed({ sessionId, status }: { sessionId: string; status: CheckoutStatus }) {
   return (
     <section className="card card--centered">
-      <FocusHeading>
-        <span className="heading-line">Payment not completed</span>{' '}
-        <span className="heading-line">Your bank did not pay the Direct Debit</span>
-      </FocusHeading>
+      <FocusHeading lines={['Payment not completed', 'Your bank did not pay the Direct Debit']} />
       <p>
         Your bank did not pay the Bacs Direct Debit for this order, so the order is cancelled and will not be
         dispatched. Nothing was taken from your account and you owe us nothing. We have also sent you an email
