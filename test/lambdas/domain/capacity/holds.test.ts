@@ -5,6 +5,7 @@ import {
   dispatchDaysFrom,
   firstDayWithRoom,
   followingDispatchDay,
+  giveBackPartOfSale,
   giveBackSale,
   holdBottles,
   holdExpiresAt,
@@ -58,6 +59,16 @@ describe('hold ids', () => {
     expect(holdExpiresAt(holdId(paymentLinkReservationId('R0123456789A', 1_795_000_000), 3))).toBe(
       1_795_000_000,
     );
+  });
+
+  it('refuses to make a hold id of a reservation id it could not read back', () => {
+    expect(() => holdId('a b', 3)).toThrow('"a b:3" is not a hold id');
+  });
+
+  it('read an expiry only from a whole checkout or request hold id, whatever its bottles', () => {
+    expect(holdExpiresAt('ca.1795000000:12')).toBe(1_795_000_000);
+    expect(holdExpiresAt('xca.1795000000:3')).toBeUndefined();
+    expect(holdExpiresAt('ca.1795000000:3x')).toBeUndefined();
   });
 
   it.each(['', 'x', 'x:0', 'x:-3', 'x:3:3', 'a b:3', ':3'])('"%s" is not a hold id', (text) => {
@@ -316,6 +327,37 @@ describe('day transitions', () => {
     );
     expect(updates).toHaveLength(6);
     expect(await real.read(monday)).toMatchObject({ taken: 3, sold: 0, sales: new Set() });
+  });
+
+  it('giveBackPartOfSale: part of a sale goes back once (the rest stays sold under a new id); all of it drops the sale', async () => {
+    const store = makeStore();
+    const [monday] = freshMondays();
+    for (const hold of ['cpart.1:9', 'cwhole.1:3']) {
+      await reserveBottles(store, { from: monday, hold, capacity: undefined });
+      await sellHold(store, monday, hold);
+    }
+
+    expect(await giveBackPartOfSale(store, monday, 'cpart.1:9', 3)).toEqual({
+      next: 'cpart.1:6',
+      given: true,
+    });
+    expect(await store.read(monday)).toMatchObject({
+      taken: 9,
+      sold: 9,
+      sales: new Set(['cpart.1:6', 'cwhole.1:3']),
+    });
+    // A repeat gives nothing back twice.
+    expect(await giveBackPartOfSale(store, monday, 'cpart.1:9', 3)).toEqual({
+      next: 'cpart.1:6',
+      given: false,
+    });
+    expect(await store.read(monday)).toMatchObject({ taken: 9, sold: 9 });
+    // Every bottle of the sale: it goes, and nothing is left sold under it.
+    expect(await giveBackPartOfSale(store, monday, 'cwhole.1:3', 3)).toEqual({
+      next: undefined,
+      given: true,
+    });
+    expect(await store.read(monday)).toMatchObject({ taken: 6, sold: 6, sales: new Set(['cpart.1:6']) });
   });
 
   it('firstDayWithRoom: the first day the smallest order fits, and what is left there', async () => {
