@@ -78,17 +78,29 @@ export class OrdersTable extends Construct {
     });
   }
 
+  /** Lets a function do `actions` on the table's items whose partition key matches `keys`, and no others. */
+  private grantOnKeys(
+    grantee: IGrantable,
+    actions: string[],
+    match: 'ForAllValues:StringLike' | 'ForAllValues:StringEquals',
+    keys: string[],
+  ): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions,
+      resourceArns: [this.table.tableArn],
+      conditions: { [match]: { 'dynamodb:LeadingKeys': keys } },
+    });
+  }
+
   /**
    * Lets a function read the dispatch days' capacity counters (`pk = CAPACITY#…`) and nothing
    * else: shop-status, which tells the page the next day with room.
    */
   grantCapacityRead(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:GetItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CAPACITY_KEY_PREFIX}*`] } },
-    });
+    return this.grantOnKeys(grantee, ['dynamodb:GetItem'], 'ForAllValues:StringLike', [
+      `${CAPACITY_KEY_PREFIX}*`,
+    ]);
   }
 
   /**
@@ -96,12 +108,9 @@ export class OrdersTable extends Construct {
    * update): create-checkout when it takes a hold, admin-api when it asks a request to pay.
    */
   grantClientHolds(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CLIENT_HOLDS_KEY_PREFIX}*`] } },
-    });
+    return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
+      `${CLIENT_HOLDS_KEY_PREFIX}*`,
+    ]);
   }
 
   /**
@@ -110,12 +119,9 @@ export class OrdersTable extends Construct {
    * sale already made. create-checkout reserves; the webhook and the reconciler sell and release.
    */
   grantCapacityReservations(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CAPACITY_KEY_PREFIX}*`] } },
-    });
+    return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
+      `${CAPACITY_KEY_PREFIX}*`,
+    ]);
   }
 
   /**
@@ -123,12 +129,7 @@ export class OrdersTable extends Construct {
    * table: `dynamodb:LeadingKeys` limits every key it may touch.
    */
   grantShopSettingsRead(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:GetItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SETTINGS_KEY] } },
-    });
+    return this.grantOnKeys(grantee, ['dynamodb:GetItem'], 'ForAllValues:StringEquals', [SETTINGS_KEY]);
   }
 
   /**
@@ -179,12 +180,9 @@ export class OrdersTable extends Construct {
    * and nothing else of the table.
    */
   grantOrderPage(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ORDER_KEY_PREFIX}*`] } },
-    });
+    return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
+      `${ORDER_KEY_PREFIX}*`,
+    ]);
   }
 
   /**
