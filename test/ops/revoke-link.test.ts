@@ -36,7 +36,7 @@ describe('orders CLI: revoke-link', () => {
     expect(linkIn(email?.body.text)).toBeDefined();
     expect(linkIn(email?.body.text)).not.toBe(linkIn(confirmation?.body.text));
     const [stored] = await h.shop.ordersFor(order.sessionId);
-    expect((stored?.history as Array<{ actor: string; action: string }>).at(-1)).toMatchObject({
+    expect(((stored?.history ?? []) as Array<{ actor: string; action: string }>).at(-1)).toMatchObject({
       actor: 'merchant@live-aquatics.test',
       action: 'page-link-revoked',
     });
