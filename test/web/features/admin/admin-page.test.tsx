@@ -612,17 +612,15 @@ describe('an order’s page', () => {
     });
     const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
 
+    const lost =
+      'The answer did not arrive, so the change may or may not have been made. Open the order or the week again to see; pressing again is safe, as nothing is done twice.';
     await user.click(await screen.findByRole('button', { name: 'Mark dispatched' }, { timeout: 5000 }));
-    await user.click(screen.getByRole('button', { name: 'Refund…' }));
+    // Each action settles before the next is pressed, so a slow machine cannot interleave them.
+    expect(await screen.findAllByText(lost, {}, { timeout: 5000 })).toHaveLength(1);
+    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
     await user.click(screen.getByRole('button', { name: 'Refund £14.70' }));
 
-    await waitFor(() =>
-      expect(
-        screen.getAllByText(
-          'The answer did not arrive, so the change may or may not have been made. Open the order or the week again to see; pressing again is safe, as nothing is done twice.',
-        ),
-      ).toHaveLength(2),
-    );
+    await waitFor(() => expect(screen.getAllByText(lost)).toHaveLength(2), { timeout: 5000 });
     expect(screen.queryByText(/Nothing was changed/)).not.toBeInTheDocument();
   });
 
