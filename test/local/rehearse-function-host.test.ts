@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningFunction, startFunction } from '../../local/rehearse/function-host';
 import { tempDir } from '../infra/support';
 
-/** A bundle that counts its invocations (module state: what a new environment starts again) and sleeps when asked. */
+/**
+ * A bundle that counts its invocations (module state: what a new environment starts again), and
+ * sleeps or exits its process when asked.
+ */
 function sleepyBundle(): string {
   const dir = tempDir('rehearse-function-');
   writeFileSync(
@@ -12,6 +15,7 @@ function sleepyBundle(): string {
     `let invocations = 0;
 export const handler = async (event) => {
   invocations += 1;
+  if (event.exitCode !== undefined) process.exit(event.exitCode);
   if (event.sleepMs) await new Promise((done) => setTimeout(done, event.sleepMs));
   return { invocations };
 };
@@ -64,6 +68,32 @@ describe('the rehearsal’s function host', () => {
       () => undefined,
     );
     await expect(running.invoke({ sleepMs: 100 })).resolves.toEqual({ invocations: 1 });
+    await expect(running.invoke({})).resolves.toEqual({ invocations: 2 });
+  }, 30_000);
+
+  it('fails the invocation whose process exits, and answers the next from a new environment, as Lambda does', async () => {
+    const lines: string[] = [];
+    running = await startFunction(
+      {
+        name: 'SleepyFunction',
+        bundleDir: sleepyBundle(),
+        handler: 'index.handler',
+        env: {},
+        timeoutSeconds: 3,
+      },
+      (line) => lines.push(line),
+    );
+
+    await expect(running.invoke({ exitCode: 1 })).rejects.toThrow(
+      'SleepyFunction: Runtime exited with error: exit status 1',
+    );
+
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^\[SleepyFunction\] \d{4}-\d\d-\d\dT[\d:.]+Z Runtime exited with error: exit status 1$/,
+      ),
+    );
+    await expect(running.invoke({})).resolves.toEqual({ invocations: 1 });
     await expect(running.invoke({})).resolves.toEqual({ invocations: 2 });
   }, 30_000);
 });
