@@ -104,3 +104,15 @@ describe('setCapacity: only the days checkout sells', () => {
     expect(await days()).toEqual({ '2031-07-28': 5 });
   });
 });
+
+describe('setCapacity: the number range', () => {
+  it('refuses 1.5, -1 and 10001 bottles with the range named, and takes 0 and 10000', async () => {
+    for (const bad of [1.5, -1, 10_001]) {
+      await expect(set(bad)).rejects.toThrow(
+        'A capacity is a whole number of bottles from 0 to 10000, or none.',
+      );
+    }
+    await expect(set(0)).resolves.toBeDefined();
+    await expect(set(10_000)).resolves.toBeDefined();
+  });
+});
