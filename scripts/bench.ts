@@ -167,6 +167,8 @@ function webFigures() {
   const firstLoad = [
     ...html.matchAll(/<script[^>]+src="\/([^"]+\.js)"/g),
     ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g),
+    // A paint-first page's inline starter imports the entry (vite.config.ts: paintFirstStarter).
+    ...html.matchAll(/import\("\/([^"]+\.js)"\)/g),
     ...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="\/([^"]+\.css)"/g),
   ].map((match) => match[1] ?? '');
   const all = readdirSync(join(WEB_DIR, 'assets'))
@@ -455,6 +457,7 @@ async function adminFigures() {
     for (const match of [
       ...html.matchAll(/<script[^>]+src="\/([^"]+\.js)"/g),
       ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g),
+      ...html.matchAll(/import\("\/([^"]+\.js)"\)/g),
     ]) {
       staticImports(match[1] ?? '', files);
     }

@@ -94,8 +94,10 @@ interface Environment {
   pending: Map<number, { done: (value: unknown) => void; fail: (error: Error) => void }>;
   ready: Promise<void>;
   initError: FunctionInitError | undefined;
-  /** Discarded after a timeout: it finishes what else it runs, then is stopped. */
+  /** Discarded after a timeout or a crash: the next invocation starts a new one. */
   retiring: boolean;
+  /** Its bundle loaded: an exit after this is a crash, not an init error. */
+  loaded: boolean;
 }
 
 function stop(environment: Environment): Promise<void> {
@@ -113,6 +115,8 @@ function stop(environment: Environment): Promise<void> {
  * output goes to `log`, each line prefixed by the function's name. An invocation still running at
  * the template's Timeout fails as Lambda's does ("Task timed out after N seconds" in the log), and
  * its process is discarded: the next invocation starts cold, as Lambda starts a new environment.
+ * A process that exits after its init (a crash) fails the invocations it ran and is replaced the
+ * same way; one that never loads keeps answering its init error.
  */
 export async function startFunction(
   spec: FunctionSpec,
@@ -143,11 +147,14 @@ export async function startFunction(
       ready: Promise.resolve(),
       initError: undefined,
       retiring: false,
+      loaded: false,
     };
     environment.ready = new Promise<void>((done) => {
       child.on('message', (message: RunnerMessage) => {
-        if (message.type === 'ready') done();
-        else if (message.type === 'init-error') {
+        if (message.type === 'ready') {
+          environment.loaded = true;
+          done();
+        } else if (message.type === 'init-error') {
           environment.initError = new FunctionInitError(spec.name, message.message);
           log(environment.initError.message);
           done();
@@ -159,11 +166,21 @@ export async function startFunction(
           if (environment.retiring && environment.pending.size === 0) void stop(environment);
         }
       });
-      child.once('exit', (code) => {
+      child.once('exit', (code, signal) => {
         environments.delete(environment);
-        const error =
-          environment.initError ?? new FunctionInitError(spec.name, `process exited (${String(code)})`);
-        environment.initError = error;
+        let error: Error;
+        if (environment.loaded) {
+          // A crash (process.exit, an uncaught error) fails what it ran; like Lambda, the next
+          // invocation gets a new environment rather than the dead one.
+          const reason = `Runtime exited with error: ${code === null ? `signal: ${String(signal)}` : `exit status ${code}`}`;
+          if (!environment.retiring) log(`[${spec.name}] ${new Date().toISOString()} ${reason}`);
+          environment.retiring = true;
+          error = new Error(`${spec.name}: ${reason}`);
+        } else {
+          error =
+            environment.initError ?? new FunctionInitError(spec.name, `process exited (${String(code)})`);
+          environment.initError = error;
+        }
         for (const waiting of environment.pending.values()) waiting.fail(error);
         environment.pending.clear();
         done();

@@ -13,7 +13,11 @@ const GATEWAY = {
   forbidden: { statusCode: 403, body: { message: 'Forbidden' } },
   internal: { statusCode: 500, body: { message: 'Internal Server Error' } },
   tooLarge: { statusCode: 413, body: { message: 'Request Entity Too Large' } },
+  timedOut: { statusCode: 504, body: { message: 'Gateway Timeout' } },
 } as const;
+
+/** An HTTP API integration's limit when the template sets no `TimeoutInMillis` (also AWS's maximum). */
+const DEFAULT_INTEGRATION_TIMEOUT_MS = 30_000;
 
 function gatewayAnswer(answer: { statusCode: number; body: object }): APIGatewayProxyStructuredResultV2 {
   return {
@@ -121,7 +125,10 @@ export async function createHttpApi(options: HttpApiOptions) {
     }
   }
 
-  const routes = new Map<string, { invoke: RunningFunction; authorize: Authorize | undefined }>();
+  const routes = new Map<
+    string,
+    { invoke: RunningFunction; authorize: Authorize | undefined; timeoutMs: number }
+  >();
   for (const [, resource] of resourcesOfType(assembly, 'AWS::ApiGatewayV2::Route')) {
     const props = resource.Properties;
     const routeKey = z.string().parse(props.RouteKey);
@@ -134,6 +141,12 @@ export async function createHttpApi(options: HttpApiOptions) {
     routes.set(routeKey, {
       invoke: functionNamed(integration.Properties.IntegrationUri),
       authorize: authorizerId === undefined ? undefined : authorizers.get(authorizerId),
+      timeoutMs: z
+        .number()
+        .int()
+        .positive()
+        .default(DEFAULT_INTEGRATION_TIMEOUT_MS)
+        .parse(integration.Properties.TimeoutInMillis),
     });
   }
 
@@ -155,13 +168,40 @@ export async function createHttpApi(options: HttpApiOptions) {
       if (!authorized.ok) {
         result = authorized.answer;
       } else {
-        result = await route.invoke.invoke(authorized.event).then(asHttpResult, (error: unknown) => {
-          log(`${route.invoke.name}: ${error instanceof Error ? error.message : String(error)}`);
-          return gatewayAnswer(GATEWAY.internal);
-        });
+        result = await answerInTime(
+          route.invoke.invoke(authorized.event).then(asHttpResult, (error: unknown) => {
+            log(`${route.invoke.name}: ${error instanceof Error ? error.message : String(error)}`);
+            return gatewayAnswer(GATEWAY.internal);
+          }),
+          route.timeoutMs,
+          () => log(`${route.invoke.name}: no answer within the integration’s ${route.timeoutMs} ms: 504`),
+        );
       }
     }
     sendApiGatewayResult(res, result);
     return result.statusCode ?? 200;
   };
+}
+
+/**
+ * The function's answer, or API Gateway's 504 once the integration's limit passes: the customer
+ * gets the gateway's answer while the function runs on to its own Timeout, as in AWS.
+ */
+async function answerInTime(
+  answer: Promise<APIGatewayProxyStructuredResultV2>,
+  timeoutMs: number,
+  onTimeout: () => void,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<APIGatewayProxyStructuredResultV2>((done) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      done(gatewayAnswer(GATEWAY.timedOut));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([answer, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -11,7 +11,7 @@ import {
   simulatedFailure,
   unrecognizedUrl,
 } from './errors';
-import type { FaultInjector } from './faults';
+import type { Fault, FaultInjector } from './faults';
 import { type FormObject, parseForm } from './form-body';
 import type { IdempotencyStore, StoredResponse } from './idempotency';
 import { newId } from './ids';
@@ -149,6 +149,12 @@ const ROUTES: Array<{
   },
 ];
 
+/** Keeps a request that took a fault waiting: its delay, then the test's hold. */
+async function holdRequest(context: ApiContext, fault: Fault | undefined): Promise<void> {
+  await context.sleep(fault?.delayMs ?? 0);
+  await fault?.hold?.();
+}
+
 /** Answers one `/v1/...` request: faults, then authentication, idempotency and the endpoint itself. */
 export async function handleApiRequest(context: ApiContext, request: ApiRequest): Promise<ApiResponse> {
   const headers: Record<string, string> = {
@@ -159,7 +165,7 @@ export async function handleApiRequest(context: ApiContext, request: ApiRequest)
     const fault = context.faults.take(request.path);
     // A failure in front of the API comes before everything else.
     if (fault?.status !== undefined && !fault.storedForKey) {
-      await context.sleep(fault.delayMs);
+      await holdRequest(context, fault);
       throw simulatedFailure(fault.status);
     }
     const apiKey = authenticate(headerValue(request.headers.authorization));
@@ -167,7 +173,7 @@ export async function handleApiRequest(context: ApiContext, request: ApiRequest)
     const { handle, pathId, permission } = matchRoute(request.method, request.path);
     requirePermission(context.restrictedKeys, apiKey, permission);
     const run = async (): Promise<StoredResponse> => {
-      await context.sleep(fault?.delayMs ?? 0);
+      await holdRequest(context, fault);
       if (fault?.status !== undefined) throw simulatedFailure(fault.status);
       return { status: 200, body: toJson(handle(context, params, pathId)) };
     };

@@ -3,6 +3,11 @@ export interface FaultSpec {
   status?: number;
   /** Hold the request this long first; without `status` it is then answered normally. */
   delayMs?: number;
+  /**
+   * Called when a matching request arrives (after `delayMs`); the request waits until the promise
+   * settles. A test orders concurrent work by the request's arrival rather than by a guessed head start.
+   */
+  hold?: () => Promise<unknown>;
   /** How many matching requests the fault applies to (default 1). */
   times?: number;
   /** How many matching requests pass untouched before it applies (default 0): "the second call fails". */
@@ -20,6 +25,7 @@ export interface FaultSpec {
 export interface Fault {
   status: number | undefined;
   delayMs: number;
+  hold: (() => Promise<unknown>) | undefined;
   storedForKey: boolean;
 }
 
@@ -34,9 +40,9 @@ export class FaultInjector {
   private faults: QueuedFault[] = [];
 
   add(spec: FaultSpec): void {
-    const { status, delayMs = 0, times = 1, skip = 0, pathPrefix = '/', storedForKey = false } = spec;
-    if (status === undefined && delayMs <= 0)
-      throw new Error('injectFault needs a status, a delayMs, or both');
+    const { status, delayMs = 0, hold, times = 1, skip = 0, pathPrefix = '/', storedForKey = false } = spec;
+    if (status === undefined && delayMs <= 0 && hold === undefined)
+      throw new Error('injectFault needs a status, a delayMs or a hold');
     if (status !== undefined && (!Number.isInteger(status) || status < 400 || status > 599)) {
       throw new Error(`injectFault status must be an HTTP error status (400-599), not ${status}`);
     }
@@ -45,7 +51,7 @@ export class FaultInjector {
     if (!Number.isInteger(skip) || skip < 0)
       throw new Error('injectFault skip must be zero or a positive integer');
     if (!Number.isFinite(delayMs) || delayMs < 0) throw new Error('injectFault delayMs must be zero or more');
-    this.faults.push({ status, delayMs, storedForKey, remaining: times, skip, pathPrefix });
+    this.faults.push({ status, delayMs, hold, storedForKey, remaining: times, skip, pathPrefix });
   }
 
   clear(): void {
@@ -62,6 +68,11 @@ export class FaultInjector {
     }
     fault.remaining -= 1;
     if (fault.remaining === 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
-    return { status: fault.status, delayMs: fault.delayMs, storedForKey: fault.storedForKey };
+    return {
+      status: fault.status,
+      delayMs: fault.delayMs,
+      hold: fault.hold,
+      storedForKey: fault.storedForKey,
+    };
   }
 }

@@ -86,8 +86,9 @@ export interface StripeSimulator {
   port: number;
   /**
    * The next `times` API requests (optionally only those whose path starts with `pathPrefix`)
-   * fail with an HTTP `status` and a Stripe `api_error`, or hang for `delayMs` and are then
-   * answered normally (or, with both, hang and then fail). Hosted pages are never affected.
+   * fail with an HTTP `status` and a Stripe `api_error`, or hang for `delayMs` (or until the
+   * promise of `hold` settles) and are then answered normally (or, with both, hang and then fail).
+   * Hosted pages are never affected.
    */
   injectFault(fault: FaultSpec): void;
   clearFaults(): void;

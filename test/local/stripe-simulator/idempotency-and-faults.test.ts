@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type StripeSimulator, startStripeSimulator } from '../../../local/stripe-simulator/server';
+import { requestGate } from '../../support/request-gate';
 import { rejectionOf, shopSessionParams, stripeFor } from './support';
 
 let simulator: StripeSimulator;
@@ -157,6 +158,23 @@ describe('injected faults', () => {
     expect(await countSessions(key)).toBe(1);
   });
 
+  it('holds a matching request from its arrival until the hold settles, then answers it as things stand', async () => {
+    const { id } = await stripe.checkout.sessions.create(shopSessionParams());
+    const gate = requestGate();
+    simulator.injectFault({ pathPrefix: `/v1/checkout/sessions/${id}/expire`, hold: gate.hold });
+
+    const expiring = rejectionOf(stripe.checkout.sessions.expire(id));
+    await gate.arrived;
+    await simulator.completeSession(id);
+    gate.release();
+
+    expect(await expiring).toMatchObject({
+      statusCode: 400,
+      message:
+        'Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of `complete`.',
+    });
+  });
+
   it('forgets every pending fault on clearFaults', async () => {
     simulator.injectFault({ status: 500, times: 5 });
 
@@ -167,7 +185,7 @@ describe('injected faults', () => {
   });
 
   it('refuses a fault that would do nothing', () => {
-    expect(() => simulator.injectFault({ times: 2 })).toThrow(/needs a status, a delayMs, or both/);
+    expect(() => simulator.injectFault({ times: 2 })).toThrow(/needs a status, a delayMs or a hold/);
     expect(() => simulator.injectFault({ status: 200 })).toThrow(/HTTP error status/);
   });
 

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pauseShop } from '../../../../lambdas/domain/operations/pause-shop';
+import type { FaultSpec } from '../../../../local/stripe-simulator/faults';
 import { createCheckoutSession } from '../../../support/checkout-sessions';
+import { requestGate } from '../../../support/request-gate';
 import { type OperationsHarness, startOperationsHarness } from './operations-harness';
 
 let h: OperationsHarness;
@@ -10,24 +12,31 @@ beforeAll(async () => {
 afterEach(() => h.shop.simulator.clearFaults());
 afterAll(() => h?.close());
 
-/** Pauses while `meanwhile` runs, as Stripe holds up the session's expire (600 ms). */
-async function pauseWhile(meanwhile: () => Promise<unknown>) {
+/** Holds the session's expire at Stripe until `pauseWhile` lets it go (then it fails with `fault`'s status, if any). */
+function holdExpire(sessionId: string, fault: Pick<FaultSpec, 'status' | 'times'> = {}) {
+  const gate = requestGate();
+  h.shop.simulator.injectFault({
+    ...fault,
+    pathPrefix: `/v1/checkout/sessions/${sessionId}/expire`,
+    hold: gate.hold,
+  });
+  return gate;
+}
+
+/** Pauses, running `meanwhile` once the held expire has reached Stripe, then lets the expire go on. */
+async function pauseWhile(expire: ReturnType<typeof requestGate>, meanwhile: () => Promise<unknown>) {
   const pausing = pauseShop({ mode: 'paused', message: 'Back on Monday' }, h.deps);
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await expire.arrived;
   await meanwhile();
+  expire.release();
   return pausing;
 }
 
 describe('pauseShop: a session Stripe would not expire', () => {
   it('counts a server error as not closed, even when the session completed meanwhile', async () => {
     const session = await createCheckoutSession(h.shop.stripe);
-    h.shop.simulator.injectFault({
-      pathPrefix: `/v1/checkout/sessions/${session.id}/expire`,
-      delayMs: 600,
-      status: 500,
-      times: 3,
-    });
-    const outcome = await pauseWhile(() => h.shop.simulator.completeSession(session.id));
+    const expire = holdExpire(session.id, { status: 500, times: 3 });
+    const outcome = await pauseWhile(expire, () => h.shop.simulator.completeSession(session.id));
     expect(outcome.closed).toEqual([]);
     expect(outcome.completedMeanwhile).toEqual([]);
     expect(outcome.failed).toEqual([{ sessionId: session.id, message: expect.any(String) }]);
@@ -35,13 +44,13 @@ describe('pauseShop: a session Stripe would not expire', () => {
 
   it('counts a session that completed meanwhile but cannot be read back as not closed, without failing the pause', async () => {
     const session = await createCheckoutSession(h.shop.stripe);
-    h.shop.simulator.injectFault({ pathPrefix: `/v1/checkout/sessions/${session.id}/expire`, delayMs: 600 });
+    const expire = holdExpire(session.id);
     h.shop.simulator.injectFault({
       pathPrefix: `/v1/checkout/sessions/${session.id}`,
       status: 500,
       times: 3,
     });
-    const outcome = await pauseWhile(() => h.shop.simulator.completeSession(session.id));
+    const outcome = await pauseWhile(expire, () => h.shop.simulator.completeSession(session.id));
     expect(outcome.settings).toMatchObject({ mode: 'paused', message: 'Back on Monday' });
     expect(outcome.closed).toEqual([]);
     expect(outcome.completedMeanwhile).toEqual([]);
