@@ -41,10 +41,10 @@ export function renderDispatchEmail(
   orderPageUrl?: string,
 ): EmailContent {
   const rows: EmailRow[] = [
-    ['Order reference', order.reference, { mono: true }],
+    referenceRow(order),
     ['Item', itemLine(order.bottles)],
     ['Dispatched', formatDispatchDate(londonDate(new Date(order.dispatchedAt ?? order.dispatchDate)))],
-    ['Deliver to', `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`],
+    deliverToRow(order),
   ];
   if (order.trackingNumber) rows.push(['Tracking number', order.trackingNumber]);
   return orderUpdate(order, seller, orderPageUrl, `your order ${order.reference} is on its way`, [
@@ -60,6 +60,12 @@ export function renderDispatchEmail(
     ...liveAnimalRights(seller, order.reference),
   ]);
 }
+
+const referenceRow = (order: ManagedOrder): EmailRow => ['Order reference', order.reference, { mono: true }];
+const deliverToRow = (order: ManagedOrder): EmailRow => [
+  'Deliver to',
+  `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`,
+];
 
 /** The number as a link to Royal Mail's tracking page, when there is one. */
 function trackingLink(trackingNumber: string | undefined): EmailBlock[] {
@@ -120,11 +126,7 @@ export function renderDelayEmail(
       },
       {
         kind: 'rows',
-        rows: [
-          ['Order reference', order.reference, { mono: true }],
-          ['Item', itemLine(order.bottles)],
-          ['New dispatch date', newDate],
-        ],
+        rows: [referenceRow(order), ['Item', itemLine(order.bottles)], ['New dispatch date', newDate]],
       },
       {
         kind: 'paragraph',
@@ -160,7 +162,7 @@ export function renderRefundEmail(
       {
         kind: 'rows',
         rows: [
-          ['Order reference', order.reference, { mono: true }],
+          referenceRow(order),
           ['Refunded now', formatGbp(rest)],
           ['Refunded before', formatGbp(before)],
         ],
@@ -212,7 +214,7 @@ export function renderPartRefundEmail(
       {
         kind: 'rows',
         rows: [
-          ['Order reference', order.reference, { mono: true }],
+          referenceRow(order),
           ['Refunded', `${formatGbp(part.pence)} for ${what}`],
           [
             'Refunded in all',
@@ -231,10 +233,7 @@ export function renderAddressCorrectedEmail(
   seller: SellerDetails,
   orderPageUrl?: string,
 ): EmailContent {
-  const rows: EmailRow[] = [
-    ['Order reference', order.reference, { mono: true }],
-    ['Deliver to', `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`],
-  ];
+  const rows: EmailRow[] = [referenceRow(order), deliverToRow(order)];
   if (order.customerPhone !== '') rows.push(['Phone', order.customerPhone]);
   rows.push(['Dispatch date', formatDispatchDate(order.dispatchDate)]);
   return orderUpdate(order, seller, orderPageUrl, `delivery details updated for order ${order.reference}`, [
@@ -261,6 +260,6 @@ export function renderPageLinkEmail(
       kind: 'paragraph',
       text: 'Here is a new link to follow your order. The link in our earlier emails no longer works.',
     },
-    { kind: 'rows', rows: [['Order reference', order.reference, { mono: true }]] },
+    { kind: 'rows', rows: [referenceRow(order)] },
   ]);
 }
