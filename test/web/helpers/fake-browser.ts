@@ -40,13 +40,7 @@ export function stubFetch(...answers: Array<Response | Error | Promise<Response>
 }
 
 /** A promise the test resolves when it chooses, to look at the page while a request is running. */
-export function deferred<T>() {
-  let resolve: (value: T) => void = () => {};
-  const promise = new Promise<T>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
-}
+export { deferred } from '../../support/deferred';
 
 /** The parts of a Window our code touches on the new payment tab. */
 export interface FakeTab {
