@@ -1,7 +1,7 @@
 import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../shared/live-animals';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import { shopAndSeller, tradesUnderOwnName } from '../../../shared/shop-and-seller';
-import type { EmailBlock } from './render';
+import type { EmailBlock, EmailRow } from './render';
 
 /**
  * The button to the order's own page (docs/decisions/0037-order-page-link.md), which every email of
@@ -25,6 +25,15 @@ export interface SellerDetails {
 }
 
 /** "3 × 250ml bottles of Daphnia (live)": what was bought, as every email names it. */
+/** Where the bottles go, as every email that carries an address writes it: name, address, postcode. */
+export function deliverToRow(to: {
+  customerName: string;
+  deliveryAddress: string;
+  postcode: string;
+}): EmailRow {
+  return ['Deliver to', `${to.customerName}\n${to.deliveryAddress}\n${to.postcode}`];
+}
+
 export function itemLine(bottles: number): string {
   return `${bottles} × ${DAPHNIA.bottleSize} bottles of ${PRODUCT_NAME} (live)`;
 }

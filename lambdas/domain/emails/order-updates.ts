@@ -2,7 +2,14 @@ import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { royalMailTrackingUrl } from '../../../shared/royal-mail';
 import type { DelayReason, ManagedOrder, PartRefund, RefundReason } from '../storage/managed-order';
-import { itemLine, liveAnimalRights, orderPageBlocks, type SellerDetails, sellerBlocks } from './common';
+import {
+  deliverToRow,
+  itemLine,
+  liveAnimalRights,
+  orderPageBlocks,
+  type SellerDetails,
+  sellerBlocks,
+} from './common';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
 /** What to do when live animals arrive: the dispatch email and the order page say the same. */
@@ -62,10 +69,6 @@ export function renderDispatchEmail(
 }
 
 const referenceRow = (order: ManagedOrder): EmailRow => ['Order reference', order.reference, { mono: true }];
-const deliverToRow = (order: ManagedOrder): EmailRow => [
-  'Deliver to',
-  `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`,
-];
 
 /** The number as a link to Royal Mail's tracking page, when there is one. */
 function trackingLink(trackingNumber: string | undefined): EmailBlock[] {
@@ -143,6 +146,10 @@ const REFUND_REASON_TEXT: Record<RefundReason | 'stripe', string> = {
   stripe: '',
 };
 
+/** Where a refund goes and how long banks take: the same words in every refund email. */
+const REFUND_ARRIVES =
+  'The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.';
+
 /** The refund email: the full amount, where it goes, and how long banks take. */
 export function renderRefundEmail(
   order: ManagedOrder,
@@ -157,7 +164,7 @@ export function renderRefundEmail(
     return orderUpdate(order, seller, orderPageUrl, `refund for order ${order.reference}`, [
       {
         kind: 'paragraph',
-        text: `We have refunded the remaining ${formatGbp(rest)} of your order ${order.reference}${reason}, so all of the ${formatGbp(order.totalPence)} you paid has now been refunded. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
+        text: `We have refunded the remaining ${formatGbp(rest)} of your order ${order.reference}${reason}, so all of the ${formatGbp(order.totalPence)} you paid has now been refunded. ${REFUND_ARRIVES}`,
       },
       {
         kind: 'rows',
@@ -173,12 +180,12 @@ export function renderRefundEmail(
   return orderUpdate(order, seller, orderPageUrl, `refund for order ${order.reference}`, [
     {
       kind: 'paragraph',
-      text: `We have refunded ${formatGbp(order.totalPence)} in full for your order ${order.reference}${reason}. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
+      text: `We have refunded ${formatGbp(order.totalPence)} in full for your order ${order.reference}${reason}. ${REFUND_ARRIVES}`,
     },
     {
       kind: 'rows',
       rows: [
-        ['Order reference', order.reference, { mono: true }],
+        referenceRow(order),
         ['Item', itemLine(order.bottles)],
         ['Refunded', `${formatGbp(order.totalPence)} (including delivery)`],
       ],
@@ -209,7 +216,7 @@ export function renderPartRefundEmail(
     [
       {
         kind: 'paragraph',
-        text: `We have refunded ${formatGbp(part.pence)} for ${what} of your order ${order.reference}${REFUND_REASON_TEXT[part.reason]}. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
+        text: `We have refunded ${formatGbp(part.pence)} for ${what} of your order ${order.reference}${REFUND_REASON_TEXT[part.reason]}. ${REFUND_ARRIVES}`,
       },
       {
         kind: 'rows',
