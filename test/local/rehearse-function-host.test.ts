@@ -40,6 +40,16 @@ export const handler = async () => ({ answered: true });
   return dir;
 }
 
+/** Starts a test bundle as its template would: its index.handler, no settings, the given Timeout. */
+function startBundle(
+  name: string,
+  bundleDir: string,
+  timeoutSeconds: number,
+  log: (line: string) => void = () => undefined,
+): Promise<RunningFunction> {
+  return startFunction({ name, bundleDir, handler: 'index.handler', env: {}, timeoutSeconds }, log);
+}
+
 describe('the rehearsal’s function host', () => {
   let running: RunningFunction | undefined;
   afterEach(async () => {
@@ -52,10 +62,7 @@ describe('the rehearsal’s function host', () => {
     log: (line: string) => void = () => undefined,
     bundleDir = sleepyBundle(),
   ) {
-    running = await startFunction(
-      { name: 'SleepyFunction', bundleDir, handler: 'index.handler', env: {}, timeoutSeconds },
-      log,
-    );
+    running = await startBundle('SleepyFunction', bundleDir, timeoutSeconds, log);
     return running;
   }
 
@@ -170,16 +177,7 @@ describe('the rehearsal’s HTTP API', () => {
 
   it('answers 504 when the function outlasts the integration’s TimeoutInMillis, as API Gateway does', async () => {
     const lines: string[] = [];
-    running = await startFunction(
-      {
-        name: 'SlowFunction',
-        bundleDir: slowBundle(),
-        handler: 'index.handler',
-        env: {},
-        timeoutSeconds: 10,
-      },
-      () => undefined,
-    );
+    running = await startBundle('SlowFunction', slowBundle(), 10);
     const serveApi = await createHttpApi({
       assembly: oneRouteAssembly(300),
       functions: new Map([['SlowFunction', running]]),
