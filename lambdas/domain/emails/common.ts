@@ -1,7 +1,8 @@
 import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../shared/live-animals';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import { shopAndSeller, tradesUnderOwnName } from '../../../shared/shop-and-seller';
-import type { EmailBlock } from './render';
+import type { OrderItem } from '../storage/order';
+import type { EmailBlock, EmailRow } from './render';
 
 /**
  * The button to the order's own page (docs/decisions/0037-order-page-link.md), which every email of
@@ -22,6 +23,11 @@ export interface SellerDetails {
   email: string;
   companyNumber?: string | undefined;
   vatNumber?: string | undefined;
+}
+
+/** Who and where the parcel goes, as every email that names the address writes it. */
+export function deliverToRow(to: Pick<OrderItem, 'customerName' | 'deliveryAddress' | 'postcode'>): EmailRow {
+  return ['Deliver to', `${to.customerName}\n${to.deliveryAddress}\n${to.postcode}`];
 }
 
 /** "3 × 250ml bottles of Daphnia (live)": what was bought, as every email names it. */

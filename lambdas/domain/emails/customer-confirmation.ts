@@ -2,7 +2,14 @@ import { expectedArrivalDate, formatDispatchDate, formatLondonDate } from '../..
 import { formatGbp } from '../../../shared/pricing';
 import { PRODUCT_NAME } from '../../../shared/product';
 import type { OrderItem } from '../storage/order';
-import { itemLine, liveAnimalRights, orderPageBlocks, type SellerDetails, sellerBlocks } from './common';
+import {
+  deliverToRow,
+  itemLine,
+  liveAnimalRights,
+  orderPageBlocks,
+  type SellerDetails,
+  sellerBlocks,
+} from './common';
 import { type EmailBlock, type EmailContent, renderEmail } from './render';
 
 /**
@@ -53,11 +60,7 @@ export function renderCustomerConfirmation(
     { kind: 'heading', text: 'Delivery' },
     {
       kind: 'rows',
-      rows: [
-        ['Deliver to', `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`],
-        ['Planned dispatch', dispatch],
-        ['Expected arrival', arrival],
-      ],
+      rows: [deliverToRow(order), ['Planned dispatch', dispatch], ['Expected arrival', arrival]],
     },
     {
       kind: 'paragraph',

@@ -2,7 +2,14 @@ import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { royalMailTrackingUrl } from '../../../shared/royal-mail';
 import type { DelayReason, ManagedOrder, PartRefund, RefundReason } from '../storage/managed-order';
-import { itemLine, liveAnimalRights, orderPageBlocks, type SellerDetails, sellerBlocks } from './common';
+import {
+  deliverToRow,
+  itemLine,
+  liveAnimalRights,
+  orderPageBlocks,
+  type SellerDetails,
+  sellerBlocks,
+} from './common';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
 /** What to do when live animals arrive: the dispatch email and the order page say the same. */
@@ -62,10 +69,6 @@ export function renderDispatchEmail(
 }
 
 const referenceRow = (order: ManagedOrder): EmailRow => ['Order reference', order.reference, { mono: true }];
-const deliverToRow = (order: ManagedOrder): EmailRow => [
-  'Deliver to',
-  `${order.customerName}\n${order.deliveryAddress}\n${order.postcode}`,
-];
 
 /** The number as a link to Royal Mail's tracking page, when there is one. */
 function trackingLink(trackingNumber: string | undefined): EmailBlock[] {
@@ -143,6 +146,12 @@ const REFUND_REASON_TEXT: Record<RefundReason | 'stripe', string> = {
   stripe: '',
 };
 
+/** A refund email's opening, then where the money goes and how long banks take. */
+const refundParagraph = (said: string): EmailBlock => ({
+  kind: 'paragraph',
+  text: `${said} The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
+});
+
 /** The refund email: the full amount, where it goes, and how long banks take. */
 export function renderRefundEmail(
   order: ManagedOrder,
@@ -155,10 +164,9 @@ export function renderRefundEmail(
   if (before > 0) {
     const rest = order.totalPence - before;
     return orderUpdate(order, seller, orderPageUrl, `refund for order ${order.reference}`, [
-      {
-        kind: 'paragraph',
-        text: `We have refunded the remaining ${formatGbp(rest)} of your order ${order.reference}${reason}, so all of the ${formatGbp(order.totalPence)} you paid has now been refunded. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
-      },
+      refundParagraph(
+        `We have refunded the remaining ${formatGbp(rest)} of your order ${order.reference}${reason}, so all of the ${formatGbp(order.totalPence)} you paid has now been refunded.`,
+      ),
       {
         kind: 'rows',
         rows: [
@@ -171,10 +179,9 @@ export function renderRefundEmail(
     ]);
   }
   return orderUpdate(order, seller, orderPageUrl, `refund for order ${order.reference}`, [
-    {
-      kind: 'paragraph',
-      text: `We have refunded ${formatGbp(order.totalPence)} in full for your order ${order.reference}${reason}. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
-    },
+    refundParagraph(
+      `We have refunded ${formatGbp(order.totalPence)} in full for your order ${order.reference}${reason}.`,
+    ),
     {
       kind: 'rows',
       rows: [
@@ -207,10 +214,9 @@ export function renderPartRefundEmail(
     orderPageUrl,
     `${formatGbp(part.pence)} refunded for order ${order.reference}`,
     [
-      {
-        kind: 'paragraph',
-        text: `We have refunded ${formatGbp(part.pence)} for ${what} of your order ${order.reference}${REFUND_REASON_TEXT[part.reason]}. The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
-      },
+      refundParagraph(
+        `We have refunded ${formatGbp(part.pence)} for ${what} of your order ${order.reference}${REFUND_REASON_TEXT[part.reason]}.`,
+      ),
       {
         kind: 'rows',
         rows: [

@@ -1,7 +1,7 @@
 import { formatDispatchDate, formatLondonDayAndTime, formatLondonTime } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import type { OrderRequest } from '../storage/order-request';
-import { itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
+import { deliverToRow, itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
 function requestRows(request: OrderRequest): EmailRow[] {
@@ -10,7 +10,7 @@ function requestRows(request: OrderRequest): EmailRow[] {
     ['Item', `${itemLine(request.bottles)} at ${formatGbp(request.unitPricePence)} each`],
     ['UK delivery', formatGbp(request.shippingPence)],
     ['Total', `${formatGbp(request.totalPence)} (including any VAT)`],
-    ['Deliver to', `${request.customerName}\n${request.deliveryAddress}\n${request.postcode}`],
+    deliverToRow(request),
   ];
 }
 
