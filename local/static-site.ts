@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
+import { sitePage } from '../shared/site-routes';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -21,17 +22,6 @@ const CONTENT_TYPES: Record<string, string> = {
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt', '.webmanifest']);
 /** CloudFront compresses files from 1,000 bytes to 10 MB; smaller ones gain nothing. */
 const MIN_COMPRESS_BYTES = 1000;
-
-/** Paths the app renders as real pages; any other path gets the 404 page with a 404 status, as on CloudFront. */
-const APP_ROUTES = new Set(['/', '/success', '/privacy', '/terms', '/contact', '/admin']);
-/** The customer's order page, `/order/<token>`: one page for every token (the app asks the API about it). */
-const ORDER_PAGE = /^\/order\/[^/]+$/;
-
-/** The app page a path is, by its prerendered file's name (`order` for `/order/<token>`), or undefined. */
-function appPage(pathname: string): string | undefined {
-  if (APP_ROUTES.has(pathname)) return pathname === '/' ? 'index' : pathname.slice(1);
-  return ORDER_PAGE.test(pathname) ? 'order' : undefined;
-}
 
 type Encoding = 'br' | 'gzip';
 const compress: Record<Encoding, (data: Buffer) => Promise<Buffer>> = {
@@ -148,7 +138,7 @@ export function createStaticSite(root: string) {
       res.end('Bad request: malformed URL');
       return;
     }
-    const page = appPage(pathname);
+    const page = sitePage(pathname);
     if (page === undefined) {
       const found = await find(pathname);
       if (found) {

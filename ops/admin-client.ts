@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { ADMIN_FORBIDDEN_CODES, adminErrorSchema } from '../shared/admin-responses';
+import { type AdminReply, type AdminStop, callAdmin, sendAdmin } from '../shared/admin-client-core';
+import { adminErrorSchema } from '../shared/admin-responses';
 import {
   ADMIN_API_ROUTES,
   type AdminAnswer,
   type AdminArgs,
   type AdminJsonRouteName,
-  type AdminRoute,
   adminMethods,
   adminRequest,
   readJson,
@@ -49,36 +49,30 @@ const UNANSWERED =
   'The admin API did not answer, so the change may or may not have been made: look with list or find, then run the command again (nothing is done twice).';
 
 export function createAdminClient(transport: AdminTransport) {
-  async function send(path: string, init: RequestInit & { headers?: Record<string, string> }) {
-    const token = await transport.idToken();
-    const response = await transport.fetch(`${transport.origin}${path}`, {
-      ...init,
-      headers: { Accept: 'application/json', ...init.headers, Authorization: `Bearer ${token}` },
-    });
-    if (response.status === 401) throw new SignedOutError('The admin API refused the sign-in.');
-    if (response.status === 403) {
-      const refusal = z.safeParse(adminErrorSchema, await readJson(response));
-      if (refusal.success && refusal.data.code === ADMIN_FORBIDDEN_CODES.notThroughCloudFront)
-        throw new AdminUnavailableError(
-          "The admin API refused a request that did not come through the shop's address: check the site address (npm run doctor).",
-        );
-      throw new RefusedError(
-        `${transport.email ?? 'This account'} is not a merchant of this shop: sign in as one (login), or ask the operator to run merchant add.`,
+  const line = async () => ({
+    origin: transport.origin,
+    token: await transport.idToken(),
+    fetch: transport.fetch,
+  });
+
+  function stopped(stop: AdminStop): never {
+    if (stop.kind === 'signedOut') throw new SignedOutError('The admin API refused the sign-in.');
+    if (stop.kind === 'notThroughSite')
+      throw new AdminUnavailableError(
+        "The admin API refused a request that did not come through the shop's address: check the site address (npm run doctor).",
       );
-    }
-    return response;
+    throw new RefusedError(
+      `${transport.email ?? 'This account'} is not a merchant of this shop: sign in as one (login), or ask the operator to run merchant add.`,
+    );
   }
 
   async function call(name: AdminJsonRouteName, input: unknown): Promise<unknown> {
-    const route: AdminRoute = ADMIN_API_ROUTES[name];
-    const request = adminRequest(name, input);
-    const action = route.method === 'POST';
-    let response: Response;
+    const action = ADMIN_API_ROUTES[name].method === 'POST';
+    let reply: AdminReply;
     try {
-      response = await send(request.path, request.init);
+      reply = await callAdmin(await line(), name, input);
     } catch (error) {
-      if (error instanceof SignedOutError || error instanceof RefusedError) throw error;
-      if (error instanceof AdminUnavailableError) throw error;
+      if (error instanceof SignedOutError || error instanceof AdminUnavailableError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       throw new AdminUnavailableError(
         action
@@ -87,35 +81,34 @@ export function createAdminClient(transport: AdminTransport) {
         { cause: error },
       );
     }
-    const json = await readJson(response);
-    const schema = route.response ?? z.never();
-    if (response.ok) {
-      const parsed = z.safeParse(schema, json);
-      if (parsed.success) return parsed.data;
+    if (reply.kind === 'value') return reply.value;
+    if (reply.kind === 'unreadable')
       throw new AdminUnavailableError(
         action ? UNANSWERED : 'The admin API answered something this CLI cannot read: update it.',
       );
-    }
-    const error = z.safeParse(adminErrorSchema, json);
+    if (reply.kind !== 'error') return stopped(reply);
+    const { status, error } = reply;
     // A 409 with results (a dispatch where every order was refused) is read by its caller.
-    if (response.status === 409 && name === 'dispatch') {
-      const parsed = z.safeParse(schema, json);
+    if (status === 409 && name === 'dispatch') {
+      const parsed = z.safeParse(ADMIN_API_ROUTES.dispatch.response, reply.body);
       if (parsed.success) return parsed.data;
     }
-    if (error.success && response.status === 400) throw new InvalidInputError(error.data.error);
-    if (error.success && [404, 409].includes(response.status)) throw new RefusedError(error.data.error);
+    if (error && status === 400) throw new InvalidInputError(error.error);
+    if (error && (status === 404 || status === 409)) throw new RefusedError(error.error);
     throw new AdminUnavailableError(
-      response.status >= 500 && action
-        ? `${UNANSWERED} (HTTP ${response.status})`
-        : `The admin API answered HTTP ${response.status}${error.success ? `: ${error.data.error}` : ''}.`,
-      { status: response.status },
+      status >= 500 && action
+        ? `${UNANSWERED} (HTTP ${status})`
+        : `The admin API answered HTTP ${status}${error ? `: ${error.error}` : ''}.`,
+      { status },
     );
   }
 
   /** A file of a dispatch day (CSV or slips), with the day it is for (from its name). */
   async function file(kind: 'dispatchCsv' | 'packingSlips', date: string | undefined): Promise<string> {
     const request = adminRequest(kind, { date });
-    const response = await send(request.path, request.init);
+    const sent = await sendAdmin(await line(), request.path, request.init);
+    if (sent.kind !== 'response') return stopped(sent);
+    const { response } = sent;
     if (!response.ok) {
       const error = z.safeParse(adminErrorSchema, await readJson(response));
       if (error.success && response.status < 500) throw new RefusedError(error.data.error);

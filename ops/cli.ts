@@ -72,7 +72,6 @@ interface ShopCommand {
   usage: string;
   /** Extra lines of --help. */
   details: string[];
-  options: Options;
   positionals: 'none' | 'one' | 'many';
   run(shop: Shop, values: Values, positionals: string[], io: CliIo): Promise<void>;
 }
@@ -82,7 +81,6 @@ interface SignInCommand {
   summary: string;
   usage: string;
   details: string[];
-  options: Options;
   positionals: 'none';
   runSignIn(target: ApiTarget, io: CliIo): Promise<void>;
 }
@@ -232,7 +230,6 @@ const COMMANDS: Record<string, Command> = {
       'only, in ~/.config/live-aquatics-orders (or $XDG_CONFIG_HOME), readable by you alone, and renewed.',
       "On a stage, the site is found from ORDERS_SITE_URL, the stage's domainName in cdk.json, or its stack.",
     ],
-    options: {},
     positionals: 'none',
     runSignIn: (target, io) => login(target, io),
   },
@@ -240,7 +237,6 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Sign out: the sign-in is revoked and forgotten',
     usage: 'logout',
     details: [],
-    options: {},
     positionals: 'none',
     runSignIn: (target, io) => logout(target, io),
   },
@@ -252,12 +248,6 @@ const COMMANDS: Record<string, Command> = {
       'Statuses: paid, dispatched, refunded, requested, invited, declined.',
       'EMAILS lists the emails of each order; a name ending in ! is due and not sent yet.',
     ],
-    options: {
-      status: { type: 'string' },
-      dispatch: { type: 'string' },
-      weeks: { type: 'string' },
-      json: { type: 'boolean' },
-    },
     positionals: 'none',
     async run(shop, values, _p, io) {
       const status = text(values.status);
@@ -298,7 +288,6 @@ const COMMANDS: Record<string, Command> = {
       "part of a name or of a postcode is looked for among list's days: --weeks (default 8) weeks back",
       'to 8 weeks ahead. Quotes are optional: find Jane Smith.',
     ],
-    options: { weeks: { type: 'string' }, json: { type: 'boolean' } },
     positionals: 'many',
     async run(shop, values, words, io) {
       const q = words.join(' ');
@@ -324,7 +313,6 @@ const COMMANDS: Record<string, Command> = {
       'Names the orders whose address has no town: fill in City before importing them.',
       "A date in a bank-holiday week picks that week's dispatch day (Tuesday after Easter Monday).",
     ],
-    options: { date: { type: 'string' }, out: { type: 'string' } },
     positionals: 'none',
     async run(shop, values, _p, io) {
       const { day, note } = await dispatchDayFor(values.date, '--date', shop);
@@ -368,7 +356,6 @@ const COMMANDS: Record<string, Command> = {
       'for the dispatch day and the day after, against the thresholds set in /admin.',
       'Before 18:00 two days ahead it says when it will know. /admin delays the orders at risk in one press.',
     ],
-    options: { date: { type: 'string' }, json: { type: 'boolean' } },
     positionals: 'none',
     async run(shop, values, _p, io) {
       const asked = values.date === undefined || values.date === 'next' ? undefined : values.date;
@@ -393,7 +380,6 @@ const COMMANDS: Record<string, Command> = {
       'Each order its own number: mark-dispatched AB12CD34EF56=AB123456789GB GH78IJ90KL12=CD987654321GB.',
       '--tracking applies to one reference at a time. A new number for a dispatched order corrects it.',
     ],
-    options: { tracking: { type: 'string' } },
     positionals: 'many',
     async run(shop, values, words, io) {
       const tracking = text(values.tracking);
@@ -450,7 +436,6 @@ const COMMANDS: Record<string, Command> = {
       "Their sold bottles move too, even past the new day's limit (the output then says so).",
       '--dispatch is closed (capacity 0) so checkout does not sell it again; `capacity --set` reopens it.',
     ],
-    options: { dispatch: { type: 'string' }, to: { type: 'string' }, reason: { type: 'string' } },
     positionals: 'none',
     async run(shop, values, _p, io) {
       if (values.dispatch === undefined)
@@ -488,7 +473,6 @@ const COMMANDS: Record<string, Command> = {
       "tracking import FILE: the CSV Click & Drop exports after printing labels; each row's order",
       '(by Order reference) is marked dispatched with its number, emailed once; rows matching none are listed.',
     ],
-    options: {},
     positionals: 'many',
     async run(shop, _values, words, io) {
       const [first = '', second, ...rest] = words;
@@ -531,11 +515,6 @@ const COMMANDS: Record<string, Command> = {
       "The checkout's own rules apply (UK postcodes only). Refused once the day's packing cut-off has passed.",
       "The order's history keeps before and after; the dispatch CSV and slips use the new details.",
     ],
-    options: {
-      address: { type: 'string', multiple: true },
-      postcode: { type: 'string' },
-      phone: { type: 'string' },
-    },
     positionals: 'one',
     async run(shop, values, [reference = ''], io) {
       const lines = Array.isArray(values.address) ? values.address.filter((v) => typeof v === 'string') : [];
@@ -573,7 +552,6 @@ const COMMANDS: Record<string, Command> = {
       'For a link that reached the wrong person: every link sent so far opens nothing any more.',
       'Each run makes a new link and emails it once; run it again only to revoke that one too.',
     ],
-    options: {},
     positionals: 'one',
     async run(shop, _v, [reference = ''], io) {
       const revokes = (order: Pick<AdminOrderView, 'history'>) =>
@@ -609,7 +587,6 @@ const COMMANDS: Record<string, Command> = {
       '--bottles N and/or --delivery refund that part only (again later, up to what was paid); the',
       'customer is emailed the amount and what it was for. Bottles not dispatched go back on sale.',
     ],
-    options: { reason: { type: 'string' }, bottles: { type: 'string' }, delivery: { type: 'boolean' } },
     positionals: 'one',
     async run(shop, values, [reference = ''], io) {
       const reason = text(values.reason) ?? 'other';
@@ -671,7 +648,6 @@ const COMMANDS: Record<string, Command> = {
       'leaves open the payment links sent with request-payment. An order paid in the moment before its',
       'checkout closed is kept and marked "while paused" in list and in its notice: refund or delay it.',
     ],
-    options: { message: { type: 'string' }, requests: { type: 'boolean' } },
     positionals: 'none',
     async run(shop, values, _p, io) {
       const mode = values.requests ? 'requests' : 'paused';
@@ -711,7 +687,6 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Take paid orders again',
     usage: 'resume',
     details: [],
-    options: {},
     positionals: 'none',
     async run(shop, _v, _p, io) {
       await shop.api.resume();
@@ -722,7 +697,6 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Whether the shop is open, paused or taking requests, and the next dispatch day',
     usage: 'status',
     details: [],
-    options: {},
     positionals: 'none',
     async run(shop, _v, _p, io) {
       // The weather is a line of its own: a check that fails never hides the week.
@@ -764,12 +738,6 @@ const COMMANDS: Record<string, Command> = {
       'Lowering a day below what it has sold is allowed: nothing is cancelled, and it sells no more.',
       'Checkout moves an order that does not fit to the next dispatch day with room (8 weeks at most).',
     ],
-    options: {
-      weeks: { type: 'string' },
-      json: { type: 'boolean' },
-      set: { type: 'string' },
-      date: { type: 'string' },
-    },
     positionals: 'none',
     async run(shop, values, _p, io) {
       if (values.set === undefined) {
@@ -814,7 +782,6 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Email an order request a Stripe payment link',
     usage: 'request-payment <reference>',
     details: ['Paying the link makes an ordinary order (confirmation emails, dispatch list).'],
-    options: {},
     positionals: 'one',
     async run(shop, _v, [reference = ''], io) {
       const result = await shop.api.requestPayment({ reference });
@@ -827,7 +794,6 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Decline an order request and email the customer',
     usage: 'decline <reference>',
     details: [],
-    options: {},
     positionals: 'one',
     async run(shop, _v, [reference = ''], io) {
       const result = await shop.api.decline({ reference });
@@ -878,6 +844,17 @@ function overview(): string {
     ...TARGET_HELP,
     "Run `npm run orders -- <command> --help` for a command's options.",
   ].join('\n');
+}
+
+/**
+ * The options a command's usage line names, so the line and the parser cannot disagree: `--name
+ * VALUE` takes a value, a bare `--name` is a flag, and `[--name VALUE]...` may be given again.
+ */
+function optionsOf(usage: string): Options {
+  const options: Options = {};
+  for (const [, name = '', value, repeats] of usage.matchAll(/--([a-z-]+)( [^\s[\]|-][^\s\]]*)?(\]\.\.\.)?/g))
+    options[name] = value ? { type: 'string', ...(repeats && { multiple: true }) } : { type: 'boolean' };
+  return options;
 }
 
 const TARGET_OPTIONS: Options = {
@@ -987,7 +964,7 @@ export async function runCli(
     );
     return 2;
   }
-  const options = { ...command.options, ...TARGET_OPTIONS };
+  const options = { ...optionsOf(command.usage), ...TARGET_OPTIONS };
   const mistyped = (mistake: string) => {
     io.err(`${name}: ${mistake}\n${usageLines(name, command)}`);
     return 2;

@@ -1,4 +1,3 @@
-import type { ParseArgsConfig } from 'node:util';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { RefusedError } from '../shared/refusal';
 import { addMerchant, listMerchants, type MerchantPool, removeMerchant } from './merchant-accounts';
@@ -50,7 +49,6 @@ export interface MerchantCommand {
   summary: string;
   usage: string;
   details: string[];
-  options: NonNullable<ParseArgsConfig['options']>;
   positionals: 'many';
   /** What is wrong with the words after `merchant`, or undefined. */
   positionalsMistake(given: readonly string[]): string | undefined;
@@ -78,7 +76,6 @@ export const merchantCommand: MerchantCommand = {
     'An existing user is only added to the group. remove deletes a user of the merchants group.',
     'The local stack has one merchant, from LOCAL_MERCHANT_EMAIL and LOCAL_MERCHANT_PASSWORD.',
   ],
-  options: {},
   positionals: 'many',
   positionalsMistake(given) {
     const [action, ...rest] = given;

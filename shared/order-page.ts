@@ -11,9 +11,6 @@ export const ORDER_PAGE_API_PATHS = {
   correctAddress: '/functions/v1/order-page/address',
 } as const;
 
-/** The web page's route: `/order/<token>`. */
-export const ORDER_PAGE_PREFIX = '/order/';
-
 /** Every refusal of a token (wrong, tampered, revoked, unknown) answers this, and nothing else. */
 export const ORDER_PAGE_NOT_FOUND = 'Not found.';
 

@@ -116,7 +116,8 @@ function stop(environment: Environment): Promise<void> {
  * the template's Timeout fails as Lambda's does ("Task timed out after N seconds" in the log), and
  * its process is discarded: the next invocation starts cold, as Lambda starts a new environment.
  * A process that exits after its init (a crash) fails the invocations it ran and is replaced the
- * same way; one that never loads keeps answering its init error.
+ * same way. A failed init is not kept either: each invocation after one runs the init again in a
+ * new process, as Lambda does, and answers its error only if it fails again.
  */
 export async function startFunction(
   spec: FunctionSpec,
@@ -195,7 +196,10 @@ export async function startFunction(
   return {
     name: spec.name,
     async invoke(event) {
-      if (current.retiring) current = boot();
+      if (current.retiring || current.initError !== undefined) {
+        void stop(current);
+        current = boot();
+      }
       const environment = current;
       await environment.ready;
       if (environment.initError) throw environment.initError;

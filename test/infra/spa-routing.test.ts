@@ -2,12 +2,11 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  APP_ROUTE_PREFIXES,
-  APP_ROUTES,
   describeSiteDir,
   NOT_FOUND_MARK_HEADER,
   spaRoutingFunctionCode,
 } from '../../infra/lib/constructs/spa-routing';
+import { SITE_PAGE_PREFIXES, SITE_PAGES } from '../../shared/site-routes';
 import { fakeWebBuild, tempDir } from './support';
 
 /*
@@ -23,8 +22,8 @@ type CfRequest = z.infer<typeof requestSchema>;
 function loadHandler(rootFiles?: readonly string[]): (event: unknown) => unknown {
   const site = describeSiteDir(fakeWebBuild());
   const code = spaRoutingFunctionCode({
-    appRoutes: APP_ROUTES,
-    appRoutePrefixes: APP_ROUTE_PREFIXES,
+    appRoutes: SITE_PAGES,
+    appRoutePrefixes: SITE_PAGE_PREFIXES,
     ...site,
     rootFiles: rootFiles ?? site.rootFiles,
   });
@@ -154,7 +153,7 @@ describe('SPA routing CloudFront Function', () => {
   });
 
   it('fits the CloudFront Functions size limit (10 KB)', () => {
-    const code = spaRoutingFunctionCode({ appRoutes: APP_ROUTES, ...describeSiteDir(fakeWebBuild()) });
+    const code = spaRoutingFunctionCode({ appRoutes: SITE_PAGES, ...describeSiteDir(fakeWebBuild()) });
     expect(Buffer.byteLength(code)).toBeLessThan(10 * 1024);
   });
 });

@@ -27,24 +27,41 @@ export const handler = async (event) => {
   return dir;
 }
 
+/** A bundle that fails its init (a missing setting, say) until the file `ready` exists in its folder. */
+function flakyInitBundle(): string {
+  const dir = tempDir('rehearse-function-');
+  writeFileSync(
+    join(dir, 'index.mjs'),
+    `import { existsSync } from 'node:fs';
+if (!existsSync(new URL('./ready', import.meta.url))) throw new Error('not ready yet');
+export const handler = async () => ({ answered: true });
+`,
+  );
+  return dir;
+}
+
 describe('the rehearsal’s function host', () => {
   let running: RunningFunction | undefined;
   afterEach(async () => {
     await running?.close();
   });
 
+  /** Starts SleepyFunction (or the bundle in `bundleDir`) with the template's Timeout. */
+  async function start(
+    timeoutSeconds: number,
+    log: (line: string) => void = () => undefined,
+    bundleDir = sleepyBundle(),
+  ) {
+    running = await startFunction(
+      { name: 'SleepyFunction', bundleDir, handler: 'index.handler', env: {}, timeoutSeconds },
+      log,
+    );
+    return running;
+  }
+
   it('stops an invocation at the template’s Timeout as Lambda does, and starts the next one cold', async () => {
     const lines: string[] = [];
-    running = await startFunction(
-      {
-        name: 'SleepyFunction',
-        bundleDir: sleepyBundle(),
-        handler: 'index.handler',
-        env: {},
-        timeoutSeconds: 1,
-      },
-      (line) => lines.push(line),
-    );
+    running = await start(1, (line) => lines.push(line));
     const started = Date.now();
     await expect(running.invoke({ sleepMs: 10_000 })).rejects.toThrow(
       'SleepyFunction: Task timed out after 1.00 seconds',
@@ -60,32 +77,14 @@ describe('the rehearsal’s function host', () => {
   }, 30_000);
 
   it('keeps the environment of invocations that end in time', async () => {
-    running = await startFunction(
-      {
-        name: 'SleepyFunction',
-        bundleDir: sleepyBundle(),
-        handler: 'index.handler',
-        env: {},
-        timeoutSeconds: 3,
-      },
-      () => undefined,
-    );
+    running = await start(3);
     await expect(running.invoke({ sleepMs: 100 })).resolves.toEqual({ invocations: 1 });
     await expect(running.invoke({})).resolves.toEqual({ invocations: 2 });
   }, 30_000);
 
   it('fails the invocation whose process exits, and answers the next from a new environment, as Lambda does', async () => {
     const lines: string[] = [];
-    running = await startFunction(
-      {
-        name: 'SleepyFunction',
-        bundleDir: sleepyBundle(),
-        handler: 'index.handler',
-        env: {},
-        timeoutSeconds: 3,
-      },
-      (line) => lines.push(line),
-    );
+    running = await start(3, (line) => lines.push(line));
 
     await expect(running.invoke({ exitCode: 1 })).rejects.toThrow(
       'SleepyFunction: Runtime exited with error: exit status 1',
@@ -98,6 +97,18 @@ describe('the rehearsal’s function host', () => {
     );
     await expect(running.invoke({})).resolves.toEqual({ invocations: 1 });
     await expect(running.invoke({})).resolves.toEqual({ invocations: 2 });
+  }, 30_000);
+
+  it('runs a failed init again at the next invocation, as Lambda does, and answers once it succeeds', async () => {
+    const bundleDir = flakyInitBundle();
+    const lines: string[] = [];
+    running = await start(3, (line) => lines.push(line), bundleDir);
+
+    await expect(running.invoke({})).rejects.toThrow('SleepyFunction failed at load: not ready yet');
+    writeFileSync(join(bundleDir, 'ready'), '');
+
+    await expect(running.invoke({})).resolves.toEqual({ answered: true });
+    expect(lines.filter((line) => line === 'SleepyFunction failed at load: not ready yet')).toHaveLength(2);
   }, 30_000);
 });
 

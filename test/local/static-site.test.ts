@@ -83,7 +83,7 @@ describe('the local static site, serving the build as CloudFront does', () => {
     );
   });
 
-  it.each(['/order', '/order/', '/order/a/b'])(
+  it.each(['/order', '/order/', '/order/a/b', '/orders/abc'])(
     'serves %s as the 404 page: no token, or not one',
     async (path) => {
       const response = await fetch(`${site.base}${path}`);

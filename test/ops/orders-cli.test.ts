@@ -96,6 +96,17 @@ describe("orders CLI: mistyped flags and values, in the command's words with its
     expect(run.out).toBe('');
   });
 
+  it("reads each command's options off its usage line: a VALUE after a flag takes one, a bare flag takes none", async () => {
+    const set = await h.orders(['capacity', '--local', '--set']);
+    expect(set.code).toBe(2);
+    expect(set.err.split('\n')[0]).toBe('capacity: --set needs a value');
+    const delivery = await h.orders(['refund', 'AAAAAAAAAAAA', '--delivery=yes', '--local']);
+    expect(delivery.code).toBe(2);
+    expect(delivery.err.split('\n')[0]).toBe('refund: --delivery takes no value');
+    const json = await h.orders(['weather', '--jsn', '--local']);
+    expect(json.err.split('\n')[0]).toBe('weather: unknown flag --jsn (did you mean --json?)');
+  });
+
   it('asks for the reference a command needs, and for one only where one is meant', async () => {
     const none = await h.orders(['refund', '--local']);
     expect(none.code).toBe(2);

@@ -1,16 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The app's own pages (react-router routes); each serves its prerendered HTML (or index.html) with 200. */
-export const APP_ROUTES: readonly string[] = ['/', '/success', '/privacy', '/terms', '/contact', '/admin'];
-
-/**
- * Prefixes of the app's pages whose path carries a value (`/order/<token>`): any path under one is
- * that page, served as its prerendered file (`order.html`) or index.html with 200; the page
- * itself says when the value opens nothing.
- */
-export const APP_ROUTE_PREFIXES: readonly string[] = ['/order/'];
-
 /**
  * Request header that the viewer-request handler sets to tell the viewer-response handler "this
  * path is not a page". Any copy sent by the viewer is dropped first.

@@ -48,7 +48,8 @@ import { API_PATH_PATTERN } from './checkout-api';
 /** The admin API's CloudFront behaviour: caching off, every viewer header but Host forwarded. */
 export const ADMIN_API_PATH_PATTERN = '/functions/v1/admin/*';
 
-import { APP_ROUTE_PREFIXES, APP_ROUTES, describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
+import { SITE_PAGE_PREFIXES, SITE_PAGES } from '../../../shared/site-routes';
+import { describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
 
 /**
  * The site's Content-Security-Policy. The Vite build inlines no asset as a data: URL
@@ -285,8 +286,8 @@ export class Website extends Construct {
       runtime: FunctionRuntime.JS_2_0,
       code: FunctionCode.fromInline(
         spaRoutingFunctionCode({
-          appRoutes: APP_ROUTES,
-          appRoutePrefixes: APP_ROUTE_PREFIXES,
+          appRoutes: SITE_PAGES,
+          appRoutePrefixes: SITE_PAGE_PREFIXES,
           rootFiles: [...build.rootFiles, ...this.deployTimeFiles].sort(),
           staticPrefixes: build.staticPrefixes,
         }),
@@ -333,7 +334,7 @@ export class Website extends Construct {
         [API_PATH_PATTERN]: apiBehavior,
         // The order page (`/order/<token>`): the site's behaviour with the private page's headers.
         ...Object.fromEntries(
-          APP_ROUTE_PREFIXES.map((prefix) => [
+          SITE_PAGE_PREFIXES.map((prefix) => [
             `${prefix}*`,
             { ...siteBehavior, responseHeadersPolicy: this.privatePageHeadersPolicy },
           ]),

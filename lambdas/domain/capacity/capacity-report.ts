@@ -12,7 +12,7 @@ import { type CapacitySettings, limitFor, MAX_DAY_CAPACITY } from '../storage/ca
 import { capacityStoreFromTable } from '../storage/capacity-table';
 import type { ShopTable } from '../storage/orders-table';
 import { readShopSettings, writeDayCapacity, writeWeeklyCapacity } from '../storage/settings-store';
-import { dispatchDaysFrom } from './holds';
+import { dispatchDaysFrom, followingDispatchDay } from './holds';
 
 /** One coming dispatch day as the merchant sees it; `capacity` and `left` are null when the day has no limit. */
 export interface CapacityRow {
@@ -30,10 +30,9 @@ export interface CapacityRow {
  * beyond it would change nothing a customer sees, and one years ahead is a typo.
  */
 export function lastSellableDay(now: Date): IsoDate {
-  return (
-    dispatchDaysFrom(firstComingDispatchDay(now), DISPATCH_WINDOW_WEEKS + 1).at(-1) ??
-    firstComingDispatchDay(now)
-  );
+  let day = firstComingDispatchDay(now);
+  for (let week = 0; week < DISPATCH_WINDOW_WEEKS; week += 1) day = followingDispatchDay(day);
+  return day;
 }
 
 /**
@@ -117,38 +116,13 @@ export async function setCapacity(
   if (typeof value === 'number' && !(Number.isInteger(value) && value >= 0 && value <= MAX_DAY_CAPACITY)) {
     throw new RefusedError(`A capacity is a whole number of bottles from 0 to ${MAX_DAY_CAPACITY}, or none.`);
   }
-  if (value === 'default' && date === undefined) {
-    throw new RefusedError('default goes with --date: it makes that day follow the weekly default again.');
-  }
-  const first = firstComingDispatchDay(deps.now());
-  if (date !== undefined && date < first) {
-    throw new RefusedError(`${date} is past: its capacity can no longer change anything.`);
-  }
-  const last = lastSellableDay(deps.now());
-  if (date !== undefined && date > last) {
-    const today = londonDate(deps.now());
-    throw new RefusedError(
-      `${formatDispatchDate(date, { today })} (${date}) is beyond the ${DISPATCH_WINDOW_WEEKS} weeks checkout sells: the last day it can sell now is ${formatDispatchDate(last, { today })} (${last}). Set that day's capacity once it is within them.`,
-    );
-  }
-  const limit = value === 'none' ? null : value;
   if (date === undefined) {
-    // 'default' without a date was refused above.
-    await writeWeeklyCapacity(
-      deps.table,
-      limit === null || limit === 'default' ? undefined : limit,
-      deps.now(),
-    );
+    if (value === 'default') {
+      throw new RefusedError('default goes with --date: it makes that day follow the weekly default again.');
+    }
+    await writeWeeklyCapacity(deps.table, value === 'none' ? undefined : value, deps.now());
   } else {
-    // Past days' own limits can sell nothing more: dropped by the same write.
-    const stale = Object.keys((await readShopSettings(deps.table, true)).capacity?.days ?? {}).filter(
-      (day) => day < first,
-    );
-    await writeDayCapacity(
-      deps.table,
-      { date, limit: limit === 'default' ? undefined : limit, stale },
-      deps.now(),
-    );
+    await setDayCapacity(deps, date, value);
   }
   const settings = (await readShopSettings(deps.table, true)).capacity ?? {};
   const rows = await capacityReport(deps, weeks);
@@ -158,4 +132,32 @@ export async function setCapacity(
       : [],
   );
   return { settings, oversold };
+}
+
+/** One day's part of setCapacity: only a day checkout may still sell. */
+async function setDayCapacity(
+  deps: { table: ShopTable; now: () => Date },
+  date: IsoDate,
+  value: CapacityValue,
+): Promise<void> {
+  const first = firstComingDispatchDay(deps.now());
+  if (date < first) {
+    throw new RefusedError(`${date} is past: its capacity can no longer change anything.`);
+  }
+  const last = lastSellableDay(deps.now());
+  if (date > last) {
+    const today = londonDate(deps.now());
+    throw new RefusedError(
+      `${formatDispatchDate(date, { today })} (${date}) is beyond the ${DISPATCH_WINDOW_WEEKS} weeks checkout sells: the last day it can sell now is ${formatDispatchDate(last, { today })} (${last}). Set that day's capacity once it is within them.`,
+    );
+  }
+  // Past days' own limits can sell nothing more: dropped by the same write.
+  const stale = Object.keys((await readShopSettings(deps.table, true)).capacity?.days ?? {}).filter(
+    (day) => day < first,
+  );
+  await writeDayCapacity(
+    deps.table,
+    { date, limit: value === 'none' ? null : value === 'default' ? undefined : value, stale },
+    deps.now(),
+  );
 }

@@ -1,7 +1,6 @@
 import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../shared/live-animals';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import { shopAndSeller, tradesUnderOwnName } from '../../../shared/shop-and-seller';
-import type { OrderItem } from '../storage/order';
 import type { EmailBlock, EmailRow } from './render';
 
 /**
@@ -25,12 +24,16 @@ export interface SellerDetails {
   vatNumber?: string | undefined;
 }
 
-/** Who and where the parcel goes, as every email that names the address writes it. */
-export function deliverToRow(to: Pick<OrderItem, 'customerName' | 'deliveryAddress' | 'postcode'>): EmailRow {
+/** "3 × 250ml bottles of Daphnia (live)": what was bought, as every email names it. */
+/** Where the bottles go, as every email that carries an address writes it: name, address, postcode. */
+export function deliverToRow(to: {
+  customerName: string;
+  deliveryAddress: string;
+  postcode: string;
+}): EmailRow {
   return ['Deliver to', `${to.customerName}\n${to.deliveryAddress}\n${to.postcode}`];
 }
 
-/** "3 × 250ml bottles of Daphnia (live)": what was bought, as every email names it. */
 export function itemLine(bottles: number): string {
   return `${bottles} × ${DAPHNIA.bottleSize} bottles of ${PRODUCT_NAME} (live)`;
 }

@@ -146,11 +146,9 @@ const REFUND_REASON_TEXT: Record<RefundReason | 'stripe', string> = {
   stripe: '',
 };
 
-/** A refund email's opening, then where the money goes and how long banks take. */
-const refundParagraph = (said: string): EmailBlock => ({
-  kind: 'paragraph',
-  text: `${said} The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.`,
-});
+/** Where a refund goes and how long banks take: the same words in every refund email. */
+const REFUND_ARRIVES =
+  'The refund goes back to the card or account you paid with and usually arrives within 5 to 10 working days, depending on your bank.';
 
 /** The refund email: the full amount, where it goes, and how long banks take. */
 export function renderRefundEmail(
@@ -164,9 +162,10 @@ export function renderRefundEmail(
   if (before > 0) {
     const rest = order.totalPence - before;
     return orderUpdate(order, seller, orderPageUrl, `refund for order ${order.reference}`, [
-      refundParagraph(
-        `We have refunded the remaining ${formatGbp(rest)} of your order ${order.reference}${reason}, so all of the ${formatGbp(order.totalPence)} you paid has now been refunded.`,
-      ),
+      {
+        kind: 'paragraph',
+        text: `We have refunded the remaining ${formatGbp(rest)} of your order ${order.reference}${reason}, so all of the ${formatGbp(order.totalPence)} you paid has now been refunded. ${REFUND_ARRIVES}`,
+      },
       {
         kind: 'rows',
         rows: [
@@ -179,13 +178,14 @@ export function renderRefundEmail(
     ]);
   }
   return orderUpdate(order, seller, orderPageUrl, `refund for order ${order.reference}`, [
-    refundParagraph(
-      `We have refunded ${formatGbp(order.totalPence)} in full for your order ${order.reference}${reason}.`,
-    ),
+    {
+      kind: 'paragraph',
+      text: `We have refunded ${formatGbp(order.totalPence)} in full for your order ${order.reference}${reason}. ${REFUND_ARRIVES}`,
+    },
     {
       kind: 'rows',
       rows: [
-        ['Order reference', order.reference, { mono: true }],
+        referenceRow(order),
         ['Item', itemLine(order.bottles)],
         ['Refunded', `${formatGbp(order.totalPence)} (including delivery)`],
       ],
@@ -214,9 +214,10 @@ export function renderPartRefundEmail(
     orderPageUrl,
     `${formatGbp(part.pence)} refunded for order ${order.reference}`,
     [
-      refundParagraph(
-        `We have refunded ${formatGbp(part.pence)} for ${what} of your order ${order.reference}${REFUND_REASON_TEXT[part.reason]}.`,
-      ),
+      {
+        kind: 'paragraph',
+        text: `We have refunded ${formatGbp(part.pence)} for ${what} of your order ${order.reference}${REFUND_REASON_TEXT[part.reason]}. ${REFUND_ARRIVES}`,
+      },
       {
         kind: 'rows',
         rows: [

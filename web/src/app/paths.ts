@@ -1,3 +1,5 @@
+import { ORDER_PAGE_PREFIX } from '../../../shared/site-routes';
+
 /**
  * Every route path of the shop, in one place: `/`, `/success`, `/order/<token>`, and anything else is the 404 page.
  * `/admin` is not one of them: it has an entry of its own (web/src/admin-main.tsx, ADR 0033).
@@ -5,10 +7,7 @@
 export const paths = {
   home: '/',
   success: '/success',
-  /**
-   * The customer's order page, linked from the order's emails (ORDER_PAGE_PREFIX in
-   * shared/order-page.ts, not imported here: that module brings zod into the first load).
-   */
-  order: '/order/:token',
+  /** The customer's order page, linked from the order's emails. */
+  order: `${ORDER_PAGE_PREFIX}:token`,
   notFound: '*',
 } as const;

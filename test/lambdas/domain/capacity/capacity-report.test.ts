@@ -1,8 +1,14 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setCapacity } from '../../../../lambdas/domain/capacity/capacity-report';
+import {
+  capacityOfDays,
+  closeDispatchDay,
+  setCapacity,
+} from '../../../../lambdas/domain/capacity/capacity-report';
+import { holdId, reserveBottles, sellFromDay } from '../../../../lambdas/domain/capacity/holds';
 import { RefusedError } from '../../../../lambdas/domain/refusal';
-import { itemKey, SETTINGS_KEY } from '../../../../lambdas/domain/storage/orders-table';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
+import { capacityDayKey, itemKey, SETTINGS_KEY } from '../../../../lambdas/domain/storage/orders-table';
 import { readShopSettings, writeCapacitySettings } from '../../../../lambdas/domain/storage/settings-store';
 import { type StandIns, startStandIns } from '../../../support/stand-ins';
 
@@ -21,11 +27,20 @@ const set = (value: number | 'none' | 'default', date?: string) => setCapacity(d
 const days = async () => (await readShopSettings(table(), true)).capacity?.days;
 
 beforeEach(async () => {
-  // Each test starts from a shop with no settings item.
-  await standIns.inspector.send(
-    new DeleteCommand({ TableName: standIns.tableName, Key: itemKey(SETTINGS_KEY) }),
-  );
+  // Each test starts from a shop with no settings item and nothing held or sold.
+  for (const key of [SETTINGS_KEY, ...['2031-06-02', '2031-06-09'].map(capacityDayKey)]) {
+    await standIns.inspector.send(new DeleteCommand({ TableName: standIns.tableName, Key: itemKey(key) }));
+  }
 });
+
+/** Sells `sold` bottles on `date` and holds `held` more there for a checkout not paid yet. */
+async function sellAndHold(date: string, sold: number, held = 0): Promise<void> {
+  const store = capacityStoreFromTable(table());
+  await sellFromDay(store, { from: date, hold: holdId(`sale-${date}`, sold), capacity: undefined });
+  if (held > 0) {
+    await reserveBottles(store, { from: date, hold: holdId(`hold-${date}`, held), capacity: undefined });
+  }
+}
 
 describe('setCapacity: changes made at the same moment all stay', () => {
   it('five days set at once on a new shop: all five are there afterwards', async () => {
@@ -114,5 +129,123 @@ describe('setCapacity: the number range', () => {
     }
     await expect(set(0)).resolves.toBeDefined();
     await expect(set(10_000)).resolves.toBeDefined();
+  });
+});
+
+describe('setCapacity: what it refuses', () => {
+  it('refuses default without a day, and writes nothing', async () => {
+    await expect(set('default')).rejects.toThrow(
+      'default goes with --date: it makes that day follow the weekly default again.',
+    );
+    expect((await readShopSettings(table(), true)).capacity).toBeUndefined();
+  });
+
+  it('refuses Monday 26 May, already past, and writes nothing', async () => {
+    await expect(set(5, '2031-05-26')).rejects.toThrow(
+      '2031-05-26 is past: its capacity can no longer change anything.',
+    );
+    expect(await days()).toBeUndefined();
+  });
+});
+
+describe('setCapacity: the weekly default', () => {
+  it('none takes the weekly default away and keeps the days’ own limits', async () => {
+    await writeCapacitySettings(table(), { weekly: 40, days: { '2031-06-09': 9 } }, new Date());
+
+    const { settings } = await set('none');
+
+    expect(settings).toEqual({ days: { '2031-06-09': 9 } });
+    expect((await readShopSettings(table(), true)).capacity?.weekly).toBeUndefined();
+  });
+});
+
+describe('capacityOfDays: limit, held, sold and left of each day', () => {
+  it('Monday 2 June, limit 10, 5 sold and 2 held: 3 left; Monday 9 June, no limit, 3 sold: no limit and none left to count', async () => {
+    await sellAndHold('2031-06-02', 5, 2);
+    await sellAndHold('2031-06-09', 3);
+    await set(10, '2031-06-02');
+
+    expect(await capacityOfDays({ table: table() }, ['2031-06-02', '2031-06-09'])).toEqual([
+      { date: '2031-06-02', capacity: 10, reserved: 2, sold: 5, left: 3 },
+      { date: '2031-06-09', capacity: null, reserved: 0, sold: 3, left: null },
+    ]);
+  });
+
+  it('a day lowered to 6 below its 7 taken shows 0 left, not -1', async () => {
+    await sellAndHold('2031-06-02', 5, 2);
+    await set(6, '2031-06-02');
+
+    expect(await capacityOfDays({ table: table() }, ['2031-06-02'])).toEqual([
+      { date: '2031-06-02', capacity: 6, reserved: 2, sold: 5, left: 0 },
+    ]);
+  });
+});
+
+describe('setCapacity: the days it names as sold above their new limit', () => {
+  it('names a day lowered below its sales, not one lowered to them, and on a day change only that day', async () => {
+    await sellAndHold('2031-06-02', 5);
+    await sellAndHold('2031-06-09', 3);
+
+    expect((await set(4, '2031-06-02')).oversold).toEqual([{ date: '2031-06-02', sold: 5, capacity: 4 }]);
+    expect((await set(5, '2031-06-02')).oversold).toEqual([]);
+    // Monday 2 June keeps its own 5; Monday 9 June's 3 sold are above the new weekly 2.
+    expect((await set(2)).oversold).toEqual([{ date: '2031-06-09', sold: 3, capacity: 2 }]);
+    expect((await set(1, '2031-06-16')).oversold).toEqual([]);
+    // No weekly limit: Monday 9 June's 3 sold are above nothing.
+    expect((await set('none')).oversold).toEqual([]);
+  });
+});
+
+describe('closeDispatchDay', () => {
+  const close = (date: string) => closeDispatchDay(deps(), date);
+
+  it("closes Monday 2 June, which followed the weekly default: its own limit is 0, and reopening it means 'default'", async () => {
+    expect(await close('2031-06-02')).toEqual({ date: '2031-06-02', before: 'default' });
+    expect(await days()).toEqual({ '2031-06-02': 0 });
+  });
+
+  it('closes a day with its own 7: reopening it means 7', async () => {
+    await set(7, '2031-06-02');
+
+    expect(await close('2031-06-02')).toEqual({ date: '2031-06-02', before: 7 });
+    expect(await days()).toEqual({ '2031-06-02': 0 });
+  });
+
+  it("closes a day already at 0 (an earlier run of the same delay): reopening it means 'default', not 0", async () => {
+    await set(0, '2031-06-02');
+
+    expect(await close('2031-06-02')).toEqual({ date: '2031-06-02', before: 'default' });
+  });
+
+  it('leaves Monday 19 May (past) and Tuesday 3 June (no dispatch day) alone', async () => {
+    expect(await close('2031-05-19')).toBeUndefined();
+    expect(await close('2031-06-03')).toBeUndefined();
+    expect(await days()).toBeUndefined();
+  });
+});
+
+describe('the operator reads the settings strongly consistently: the change just made counts', () => {
+  it('every settings read of setCapacity, capacityOfDays and closeDispatchDay asks for ConsistentRead', async () => {
+    const reads: unknown[] = [];
+    const name = 'record-settings-reads';
+    standIns.inspector.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Key?: unknown; ConsistentRead?: unknown };
+        const isRead = context.commandName === 'GetItemCommand';
+        if (isRead && JSON.stringify(input.Key).includes('SETTINGS#shop')) reads.push(input.ConsistentRead);
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      await set(7, '2031-06-02');
+      await capacityOfDays({ table: table() }, ['2031-06-02']);
+      await closeDispatchDay(deps(), '2031-06-09');
+    } finally {
+      standIns.inspector.middlewareStack.remove(name);
+    }
+
+    // set: the stale days, the settings after, the report's; capacityOfDays: one; close: one.
+    expect(reads).toEqual([true, true, true, true, true]);
   });
 });

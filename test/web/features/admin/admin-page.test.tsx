@@ -158,6 +158,8 @@ describe('admin sign-in', () => {
     const { user } = renderAdmin('/admin?view=orders');
 
     expect(await screen.findByRole('heading', { name: 'Merchant sign-in' }, { timeout: 5000 })).toBeVisible();
+    // Outside the build the stylesheet has no URL, so no link (the build's own: admin-csp.spec.ts).
+    expect(document.querySelector('link[rel="stylesheet"]')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
     await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));

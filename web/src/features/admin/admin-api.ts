@@ -1,14 +1,11 @@
-import * as z from 'zod/mini';
-import { ADMIN_FORBIDDEN_CODES, adminErrorSchema } from '../../../../shared/admin-responses';
+import { type AdminReply, type AdminStop, callAdmin, sendAdmin } from '../../../../shared/admin-client-core';
 import {
   ADMIN_API_ROUTES,
   type AdminAnswer,
   type AdminArgs,
   type AdminJsonRouteName,
-  type AdminRoute,
   adminMethods,
   adminRequest,
-  readJson,
 } from '../../../../shared/admin-routes';
 import type { AdminSession } from './admin-session';
 
@@ -59,64 +56,44 @@ export function createAdminApi(
   session: AdminSession,
   onForbidden: (message: string) => void,
 ) {
-  /** The response, or the failure that ended the call before one could be read (401, 403, signed out). */
-  async function send(
-    path: string,
-    init: RequestInit & { headers?: Record<string, string> },
-  ): Promise<Response | AdminFailure> {
-    const token = await session.idToken();
-    if (token === undefined) return { ok: false, kind: 'failed', message: SIGNED_OUT };
-    const response = await fetch(`${origin}${path}`, {
-      ...init,
-      headers: { Accept: 'application/json', ...init.headers, Authorization: `Bearer ${token}` },
-    });
-    if (response.status === 401) {
+  /** The failure a 401 or 403 means, after ending the session (401) or telling the page (403). */
+  function stopped(stop: AdminStop): AdminFailure {
+    if (stop.kind === 'signedOut') {
       session.end(SIGNED_OUT);
       return { ok: false, kind: 'failed', message: SIGNED_OUT };
     }
-    if (response.status === 403) {
-      const refusal = z.safeParse(adminErrorSchema, await readJson(response));
-      if (refusal.success && refusal.data.code === ADMIN_FORBIDDEN_CODES.notThroughCloudFront) {
-        // The account is fine; the request reached the API by another way than the shop's address.
-        return { ok: false, kind: 'failed', message: NOT_THROUGH_SITE };
-      }
-      // The token is good but the account is not a merchant: every other call would be refused too.
-      const message = notMerchantMessage(session.email);
-      session.forget();
-      onForbidden(message);
-      return { ok: false, kind: 'forbidden', message };
-    }
-    return response;
+    if (stop.kind === 'notThroughSite') return { ok: false, kind: 'failed', message: NOT_THROUGH_SITE };
+    // The token is good but the account is not a merchant: every other call would be refused too.
+    const message = notMerchantMessage(session.email);
+    session.forget();
+    onForbidden(message);
+    return { ok: false, kind: 'forbidden', message };
   }
 
   async function call(name: AdminJsonRouteName, input: unknown): Promise<AdminOutcome<unknown>> {
-    const route: AdminRoute = ADMIN_API_ROUTES[name];
     // A read that failed changed nothing. An action left without its answer (no response, a 5xx,
     // an answer that does not parse) may have been done; a 4xx says it was not.
     const unanswered: AdminFailure = {
       ok: false,
       kind: 'failed',
-      message: route.method === 'GET' ? FAILED : UNANSWERED,
+      message: ADMIN_API_ROUTES[name].method === 'GET' ? FAILED : UNANSWERED,
     };
+    let reply: AdminReply;
     try {
-      const request = adminRequest(name, input);
-      const response = await send(request.path, request.init);
-      if (!(response instanceof Response)) return response;
-      const json = await readJson(response);
-      if (response.ok) {
-        const parsed = route.response && z.safeParse(route.response, json);
-        return parsed?.success ? { ok: true, value: parsed.data } : unanswered;
-      }
-      const error = z.safeParse(adminErrorSchema, json);
-      const message = error.success ? error.data.error : FAILED;
-      if (response.status === 400) {
-        return { ok: false, kind: 'invalid', message, fields: (error.success && error.data.fields) || {} };
-      }
-      if (response.status === 409 || response.status === 404) return { ok: false, kind: 'refused', message };
-      return response.status >= 500 ? unanswered : { ok: false, kind: 'failed', message: FAILED };
+      const token = await session.idToken();
+      if (token === undefined) return { ok: false, kind: 'failed', message: SIGNED_OUT };
+      reply = await callAdmin({ origin, token }, name, input);
     } catch {
       return unanswered;
     }
+    if (reply.kind === 'value') return { ok: true, value: reply.value };
+    if (reply.kind === 'unreadable') return unanswered;
+    if (reply.kind !== 'error') return stopped(reply);
+    const { status, error } = reply;
+    const message = error?.error ?? FAILED;
+    if (status === 400) return { ok: false, kind: 'invalid', message, fields: error?.fields ?? {} };
+    if (status === 409 || status === 404) return { ok: false, kind: 'refused', message };
+    return status >= 500 ? unanswered : { ok: false, kind: 'failed', message: FAILED };
   }
 
   // Every JSON route of the shared table, as a method of its own name.
@@ -132,12 +109,18 @@ export function createAdminApi(
      */
     async file(kind: 'dispatchCsv' | 'packingSlips', date: string): Promise<Blob | undefined> {
       try {
+        const token = await session.idToken();
+        if (token === undefined) return undefined;
         const { path } = adminRequest(kind, { date });
-        const response = await send(path, {
+        const sent = await sendAdmin({ origin, token }, path, {
           method: 'GET',
           headers: { Accept: kind === 'dispatchCsv' ? 'text/csv' : 'text/html' },
         });
-        return response instanceof Response && response.ok ? await response.blob() : undefined;
+        if (sent.kind !== 'response') {
+          stopped(sent);
+          return undefined;
+        }
+        return sent.response.ok ? await sent.response.blob() : undefined;
       } catch {
         return undefined;
       }
