@@ -124,7 +124,8 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     for (const closer of closers.reverse()) await closer().catch(() => undefined);
   };
   try {
-    const { dynamoUrl, sesUrl } = await startStoreStandIns(options, closers);
+    const stores = await startStoreStandIns(options, closers);
+    const { dynamoUrl, sesUrl } = stores;
 
     // The request handler is attached before the port opens: a request that arrives while the
     // rest of the stack starts waits for it (or gets a 503 if start-up fails), and never hangs.
@@ -301,8 +302,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
 
     return {
       url,
-      dynamoUrl,
-      sesUrl,
+      ...stores,
       simulator,
       identityProvider: { url: identityProvider.url, clientId: identityProvider.clientId, users: adminUsers },
       close,

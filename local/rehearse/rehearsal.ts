@@ -123,7 +123,8 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     const app = assembly.app.name;
     const log = options.log;
 
-    const { dynamoUrl, sesUrl } = await startStoreStandIns(options, closers);
+    const stores = await startStoreStandIns(options, closers);
+    const { dynamoUrl, sesUrl } = stores;
 
     // Every table of every stack, as its template defines it.
     const dynamoClient = new DynamoDBClient({
@@ -426,8 +427,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
 
     return {
       url,
-      dynamoUrl,
-      sesUrl,
+      ...stores,
       simulator,
       identityProvider: { url: identityProvider.url, clientId: identityProvider.clientId, users: adminUsers },
       assembly,

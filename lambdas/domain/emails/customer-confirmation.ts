@@ -2,14 +2,8 @@ import { expectedArrivalDate, formatDispatchDate, formatLondonDate } from '../..
 import { formatGbp } from '../../../shared/pricing';
 import { PRODUCT_NAME } from '../../../shared/product';
 import type { OrderItem } from '../storage/order';
-import {
-  deliverToRow,
-  itemLine,
-  liveAnimalRights,
-  orderPageBlocks,
-  type SellerDetails,
-  sellerBlocks,
-} from './common';
+import type { SellerDetails } from './common';
+import { deliverToRow, itemLine, liveAnimalRights, orderPageBlocks, sellerBlocks } from './common';
 import { type EmailBlock, type EmailContent, renderEmail } from './render';
 
 /**
