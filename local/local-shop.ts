@@ -1,9 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
 import { ADMIN_API_PREFIX } from '../shared/admin-api-paths';
 import {
   ADMIN_CONFIG_PATH,
@@ -26,7 +23,7 @@ import {
 } from './identity-provider';
 import { fetchJwks, withJwtAuthorizer } from './jwt-authorizer';
 import { ensureOrdersTable } from './orders-table';
-import { portMessage, startSesLocal } from './ses-local';
+import { closeServer, listen, startStoreStandIns } from './stand-in-servers';
 import { createStaticSite } from './static-site';
 import { type StripeSimulator, startStripeSimulator } from './stripe-simulator/server';
 import { adminApiOnWeatherClock, weatherNoticeOnWeatherClock } from './weather-clock';
@@ -90,15 +87,6 @@ const LOCAL = {
   orderPageSecret: LOCAL_ORDER_PAGE_SECRET,
 } as const;
 
-function listen(server: Server, part: string, port: number, host?: string): Promise<number> {
-  return new Promise((done, fail) => {
-    server.once('error', (error) =>
-      fail(new Error(portMessage(part, { port, host: host ?? 'all interfaces' }, error), { cause: error })),
-    );
-    server.listen(port, host, () => done((server.address() as AddressInfo).port));
-  });
-}
-
 /**
  * Resolves once every part answers HTTP (any status: it is listening and serving), so `npm start`
  * prints its banner only when the shop can be used; rejects naming the first part that does not
@@ -125,13 +113,6 @@ export async function waitUntilAnswering(
   }
 }
 
-function closeServer(server: Server): Promise<void> {
-  return new Promise((done) => {
-    server.closeAllConnections();
-    server.close(() => done());
-  });
-}
-
 /**
  * The whole shop on one machine: dynalite for DynamoDB, aws-ses-v2-local for SES, the Stripe
  * Checkout simulator (unless real Stripe test keys are given), and one HTTP server with the web
@@ -143,20 +124,8 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     for (const closer of closers.reverse()) await closer().catch(() => undefined);
   };
   try {
-    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-    const dynamo = dynalite({
-      createTableMs: 0,
-      deleteTableMs: 0,
-      updateTableMs: 0,
-      ...(options.dataDir && { path: options.dataDir }),
-    });
-    const dynamoPort = await listen(dynamo, 'DynamoDB stand-in (dynalite)', options.dynamoPort, '127.0.0.1');
-    closers.push(() => closeServer(dynamo));
-    const dynamoUrl = `http://127.0.0.1:${dynamoPort}`;
-
-    const ses = await startSesLocal({ port: options.sesPort, host: '127.0.0.1' });
-    closers.push(() => closeServer(ses));
-    const sesUrl = `http://127.0.0.1:${(ses.address() as AddressInfo).port}`;
+    const stores = await startStoreStandIns(options, closers);
+    const { dynamoUrl, sesUrl } = stores;
 
     // The request handler is attached before the port opens: a request that arrives while the
     // rest of the stack starts waits for it (or gets a 503 if start-up fails), and never hangs.
@@ -333,8 +302,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
 
     return {
       url,
-      dynamoUrl,
-      sesUrl,
+      ...stores,
       simulator,
       identityProvider: { url: identityProvider.url, clientId: identityProvider.clientId, users: adminUsers },
       close,

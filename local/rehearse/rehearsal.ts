@@ -1,15 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
 import { z } from 'zod';
 import { ADMIN_CONFIG_PATH, adminConfigSchema } from '../../shared/admin-config';
 import { startForecastStandIn } from '../forecast-stand-in';
 import { LOCAL_MERCHANT, type LocalUser, startIdentityProvider } from '../identity-provider';
-import { portMessage, startSesLocal } from '../ses-local';
+import { closeServer, listen, startStoreStandIns } from '../stand-in-servers';
 import { createSiteFiles } from '../static-site';
 import { type StripeSimulator, startStripeSimulator } from '../stripe-simulator/server';
 import { type Assembly, mentionedIds, REHEARSAL_ACCOUNT, readAssembly, resourcesOfType } from './assembly';
@@ -94,22 +92,6 @@ export interface Rehearsal {
   close(): Promise<void>;
 }
 
-function listen(server: Server, part: string, port: number, host?: string): Promise<number> {
-  return new Promise((done, fail) => {
-    server.once('error', (error) =>
-      fail(new Error(portMessage(part, { port, host: host ?? 'all interfaces' }, error), { cause: error })),
-    );
-    server.listen(port, host, () => done((server.address() as AddressInfo).port));
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((done) => {
-    server.closeAllConnections();
-    server.close(() => done());
-  });
-}
-
 /**
  * What each of the template's secrets holds here: a Stripe key document where its description
  * names one (the stage's Stripe secrets), else the generated string Secrets Manager would make.
@@ -141,12 +123,8 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     const app = assembly.app.name;
     const log = options.log;
 
-    const dynamo = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-    const dynamoUrl = `http://127.0.0.1:${await listen(dynamo, 'DynamoDB stand-in (dynalite)', options.dynamoPort, '127.0.0.1')}`;
-    closers.push(() => closeServer(dynamo));
-    const ses = await startSesLocal({ port: options.sesPort, host: '127.0.0.1' });
-    closers.push(() => closeServer(ses));
-    const sesUrl = `http://127.0.0.1:${(ses.address() as AddressInfo).port}`;
+    const stores = await startStoreStandIns(options, closers);
+    const { dynamoUrl, sesUrl } = stores;
 
     // Every table of every stack, as its template defines it.
     const dynamoClient = new DynamoDBClient({
@@ -449,8 +427,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
 
     return {
       url,
-      dynamoUrl,
-      sesUrl,
+      ...stores,
       simulator,
       identityProvider: { url: identityProvider.url, clientId: identityProvider.clientId, users: adminUsers },
       assembly,
