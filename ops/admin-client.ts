@@ -1,11 +1,4 @@
-import {
-  type AdminReply,
-  type AdminStop,
-  adminCalls,
-  callAdmin,
-  fetchAdminFile,
-  isAdminAction,
-} from '../shared/admin-client-core';
+import * as core from '../shared/admin-client-core';
 import type { AdminJsonRouteName } from '../shared/admin-routes';
 import { RefusedError } from '../shared/refusal';
 
@@ -48,7 +41,7 @@ const UNANSWERED =
 export function createAdminClient(transport: AdminTransport) {
   const line = async () => ({ ...transport, token: await transport.idToken() });
 
-  function stopped(stop: AdminStop): never {
+  function stopped(stop: core.AdminStop): never {
     if (stop.kind === 'signedOut') throw new SignedOutError('The admin API refused the sign-in.');
     if (stop.kind === 'notThroughSite')
       throw new AdminUnavailableError(
@@ -60,10 +53,10 @@ export function createAdminClient(transport: AdminTransport) {
   }
 
   async function call(name: AdminJsonRouteName, input: unknown): Promise<unknown> {
-    const action = isAdminAction(name);
-    let reply: AdminReply;
+    const action = core.isAdminAction(name);
+    let reply: core.AdminReply;
     try {
-      reply = await callAdmin(await line(), name, input);
+      reply = await core.callAdmin(await line(), name, input);
     } catch (error) {
       if (error instanceof SignedOutError || error instanceof AdminUnavailableError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
@@ -95,14 +88,14 @@ export function createAdminClient(transport: AdminTransport) {
 
   /** A file of a dispatch day (CSV or slips), with the day it is for (from its name). */
   async function file(kind: 'dispatchCsv' | 'packingSlips', date: string | undefined): Promise<string> {
-    const sent = await fetchAdminFile(await line(), kind, date);
+    const sent = await core.fetchAdminFile(await line(), kind, date);
     if (sent.kind === 'response') return sent.response.text();
     if (sent.kind !== 'error') return stopped(sent);
     if (sent.error && sent.status < 500) throw new RefusedError(sent.error.error);
     throw new AdminUnavailableError(`The admin API answered HTTP ${sent.status}.`);
   }
 
-  return { ...adminCalls(call), file };
+  return { ...core.adminCalls(call), file };
 }
 
 export type AdminClient = ReturnType<typeof createAdminClient>;
