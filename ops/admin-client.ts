@@ -1,15 +1,5 @@
-import * as z from 'zod/mini';
-import { type AdminReply, type AdminStop, callAdmin, sendAdmin } from '../shared/admin-client-core';
-import { adminErrorSchema } from '../shared/admin-responses';
-import {
-  ADMIN_API_ROUTES,
-  type AdminAnswer,
-  type AdminArgs,
-  type AdminJsonRouteName,
-  adminMethods,
-  adminRequest,
-  readJson,
-} from '../shared/admin-routes';
+import * as core from '../shared/admin-client-core';
+import type { AdminJsonRouteName } from '../shared/admin-routes';
 import { RefusedError } from '../shared/refusal';
 
 /**
@@ -49,13 +39,9 @@ const UNANSWERED =
   'The admin API did not answer, so the change may or may not have been made: look with list or find, then run the command again (nothing is done twice).';
 
 export function createAdminClient(transport: AdminTransport) {
-  const line = async () => ({
-    origin: transport.origin,
-    token: await transport.idToken(),
-    fetch: transport.fetch,
-  });
+  const line = async () => ({ ...transport, token: await transport.idToken() });
 
-  function stopped(stop: AdminStop): never {
+  function stopped(stop: core.AdminStop): never {
     if (stop.kind === 'signedOut') throw new SignedOutError('The admin API refused the sign-in.');
     if (stop.kind === 'notThroughSite')
       throw new AdminUnavailableError(
@@ -67,10 +53,10 @@ export function createAdminClient(transport: AdminTransport) {
   }
 
   async function call(name: AdminJsonRouteName, input: unknown): Promise<unknown> {
-    const action = ADMIN_API_ROUTES[name].method === 'POST';
-    let reply: AdminReply;
+    const action = core.isAdminAction(name);
+    let reply: core.AdminReply;
     try {
-      reply = await callAdmin(await line(), name, input);
+      reply = await core.callAdmin(await line(), name, input);
     } catch (error) {
       if (error instanceof SignedOutError || error instanceof AdminUnavailableError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
@@ -89,10 +75,7 @@ export function createAdminClient(transport: AdminTransport) {
     if (reply.kind !== 'error') return stopped(reply);
     const { status, error } = reply;
     // A 409 with results (a dispatch where every order was refused) is read by its caller.
-    if (status === 409 && name === 'dispatch') {
-      const parsed = z.safeParse(ADMIN_API_ROUTES.dispatch.response, reply.body);
-      if (parsed.success) return parsed.data;
-    }
+    if (status === 409 && name === 'dispatch' && reply.answer !== undefined) return reply.answer;
     if (error && status === 400) throw new InvalidInputError(error.error);
     if (error && (status === 404 || status === 409)) throw new RefusedError(error.error);
     throw new AdminUnavailableError(
@@ -105,22 +88,14 @@ export function createAdminClient(transport: AdminTransport) {
 
   /** A file of a dispatch day (CSV or slips), with the day it is for (from its name). */
   async function file(kind: 'dispatchCsv' | 'packingSlips', date: string | undefined): Promise<string> {
-    const request = adminRequest(kind, { date });
-    const sent = await sendAdmin(await line(), request.path, request.init);
-    if (sent.kind !== 'response') return stopped(sent);
-    const { response } = sent;
-    if (!response.ok) {
-      const error = z.safeParse(adminErrorSchema, await readJson(response));
-      if (error.success && response.status < 500) throw new RefusedError(error.data.error);
-      throw new AdminUnavailableError(`The admin API answered HTTP ${response.status}.`);
-    }
-    return response.text();
+    const sent = await core.fetchAdminFile(await line(), kind, date);
+    if (sent.kind === 'response') return sent.response.text();
+    if (sent.kind !== 'error') return stopped(sent);
+    if (sent.error && sent.status < 500) throw new RefusedError(sent.error.error);
+    throw new AdminUnavailableError(`The admin API answered HTTP ${sent.status}.`);
   }
 
-  const calls = adminMethods(call) as {
-    [K in AdminJsonRouteName]: (...args: AdminArgs<K>) => Promise<AdminAnswer<K>>;
-  };
-  return { ...calls, file };
+  return { ...core.adminCalls(call), file };
 }
 
 export type AdminClient = ReturnType<typeof createAdminClient>;

@@ -2,15 +2,26 @@ import * as z from 'zod/mini';
 import { ADMIN_FORBIDDEN_CODES, type AdminErrorResponse, adminErrorSchema } from './admin-responses';
 import {
   ADMIN_API_ROUTES,
+  type AdminAnswer,
+  type AdminArgs,
   type AdminJsonRouteName,
   type AdminRoute,
+  type AdminRouteName,
   adminRequest,
-  readJson,
 } from './admin-routes';
 
 // The admin API's client half, one for the /admin page and the CLI: the request with the
 // merchant's ID token, and what its answer came to. Each client words the outcome its own way (the
 // page's outcomes, the CLI's errors), so only the reading is shared.
+
+/** A response's JSON, or undefined when it has none (an answer cut short, a proxy's HTML page). */
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
 
 /** Where a request goes, with whose token; `fetch` defaults to the global one, looked up per call. */
 export interface AdminLine {
@@ -44,14 +55,37 @@ export async function sendAdmin(
 }
 
 /**
- * What a JSON route's call came to: its answer as the route's schema reads it, a 2xx it cannot
- * read, or any other status with the API's error (when it sent one) and the body as sent.
+ * Any status but 2xx, 401 and 403: the API's error (when it sent one), and the route's reading of
+ * the body when it reads as the answer (a dispatch where every order was refused answers 409).
  */
+export type AdminErrorReply = {
+  kind: 'error';
+  status: number;
+  error: AdminErrorResponse | undefined;
+  answer: unknown;
+};
+
+/** What a JSON route's call came to: its answer as the route's schema reads it, or a 2xx it cannot. */
 export type AdminReply =
   | AdminStop
   | { kind: 'value'; value: unknown }
   | { kind: 'unreadable' }
-  | { kind: 'error'; status: number; error: AdminErrorResponse | undefined; body: unknown };
+  | AdminErrorReply;
+
+/** A call that may change something: left without its answer, it may have been done. */
+export const isAdminAction = (name: AdminRouteName) => ADMIN_API_ROUTES[name].method === 'POST';
+
+async function errorReply(name: AdminRouteName, response: Response): Promise<AdminErrorReply> {
+  const body = await readJson(response);
+  const error = z.safeParse(adminErrorSchema, body);
+  const answer = z.safeParse((ADMIN_API_ROUTES[name] as AdminRoute).response ?? z.never(), body);
+  return {
+    kind: 'error',
+    status: response.status,
+    error: error.success ? error.data : undefined,
+    answer: answer.success ? answer.data : undefined,
+  };
+}
 
 /** One JSON route called. Network failures throw: the caller says whether a change may have been made. */
 export async function callAdmin(
@@ -63,11 +97,33 @@ export async function callAdmin(
   const request = adminRequest(name, input);
   const sent = await sendAdmin(line, request.path, request.init);
   if (sent.kind !== 'response') return sent;
-  const body = await readJson(sent.response);
-  if (sent.response.ok) {
-    const parsed = z.safeParse(route.response ?? z.never(), body);
-    return parsed.success ? { kind: 'value', value: parsed.data } : { kind: 'unreadable' };
-  }
-  const error = z.safeParse(adminErrorSchema, body);
-  return { kind: 'error', status: sent.response.status, error: error.success ? error.data : undefined, body };
+  if (!sent.response.ok) return errorReply(name, sent.response);
+  const parsed = z.safeParse(route.response ?? z.never(), await readJson(sent.response));
+  return parsed.success ? { kind: 'value', value: parsed.data } : { kind: 'unreadable' };
+}
+
+/** A dispatch day's file (the Click & Drop CSV, the packing slips): its response when 2xx. */
+export async function fetchAdminFile(
+  line: AdminLine,
+  kind: 'dispatchCsv' | 'packingSlips',
+  date: string | undefined,
+): Promise<AdminStop | AdminErrorReply | { kind: 'response'; response: Response }> {
+  const { path } = adminRequest(kind, { date });
+  const accept = kind === 'dispatchCsv' ? 'text/csv' : 'text/html';
+  const sent = await sendAdmin(line, path, { method: 'GET', headers: { Accept: accept } });
+  return sent.kind === 'response' && !sent.response.ok ? errorReply(kind, sent.response) : sent;
+}
+
+/** Each JSON route as a method of its name, answering `Failure` (the page's outcomes) or throwing (the CLI). */
+export function adminCalls<Failure = never>(call: (name: AdminJsonRouteName, input: unknown) => unknown) {
+  const names = Object.keys(ADMIN_API_ROUTES).filter(
+    (name) => 'response' in ADMIN_API_ROUTES[name as AdminRouteName],
+  );
+  return Object.fromEntries(
+    names.map((name) => [name, (input?: unknown) => call(name as AdminJsonRouteName, input)]),
+  ) as {
+    [K in AdminJsonRouteName]: (
+      ...args: AdminArgs<K>
+    ) => Promise<[Failure] extends [never] ? AdminAnswer<K> : { ok: true; value: AdminAnswer<K> } | Failure>;
+  };
 }

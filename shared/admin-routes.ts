@@ -219,25 +219,3 @@ export function adminRequest(
   const query = params.toString();
   return { path: query ? `${route.path}?${query}` : route.path, init: { method: 'GET', headers: {} } };
 }
-
-/**
- * `call` as one method a JSON route, named as the route: each client casts the result to its own
- * typed face (the page's outcomes, the CLI's values or errors).
- */
-export function adminMethods<R>(call: (name: AdminJsonRouteName, input: unknown) => R) {
-  const names = Object.keys(ADMIN_API_ROUTES).filter(
-    (name) => 'response' in ADMIN_API_ROUTES[name as AdminRouteName],
-  );
-  return Object.fromEntries(
-    names.map((name) => [name, (input?: unknown) => call(name as AdminJsonRouteName, input)]),
-  );
-}
-
-/** A response's JSON, or undefined when it has none (an answer cut short, a proxy's HTML page). */
-export async function readJson(response: Response): Promise<unknown> {
-  try {
-    return await response.json();
-  } catch {
-    return undefined;
-  }
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callAdmin, sendAdmin } from '../../shared/admin-client-core';
+import { callAdmin, fetchAdminFile, isAdminAction, sendAdmin } from '../../shared/admin-client-core';
 
 // The admin client's shared half against literal answers: what each status and body comes to
 // before the page or the CLI words it (their texts are pinned by their own tests).
@@ -68,7 +68,7 @@ describe('callAdmin', () => {
     expect(await callAdmin(line, 'list', {})).toEqual({ kind: 'unreadable' });
   });
 
-  it("a 400 carries the API's message and fields, and the body as sent", async () => {
+  it("a 400 carries the API's message and fields", async () => {
     const body = { error: 'Check the reference.', fields: { reference: 'Not a reference.' } };
     const { line } = answering(jsonAnswer(400, body));
 
@@ -76,7 +76,7 @@ describe('callAdmin', () => {
       kind: 'error',
       status: 400,
       error: body,
-      body,
+      answer: undefined,
     });
   });
 
@@ -87,7 +87,7 @@ describe('callAdmin', () => {
       kind: 'error',
       status: 502,
       error: undefined,
-      body: undefined,
+      answer: undefined,
     });
   });
 
@@ -95,5 +95,50 @@ describe('callAdmin', () => {
     const { line } = answering(jsonAnswer(401, {}));
 
     expect(await callAdmin(line, 'list', {})).toEqual({ kind: 'signedOut' });
+  });
+
+  it('a 409 whose body the route reads (a dispatch where every order was refused) carries that reading', async () => {
+    const body = {
+      results: [{ reference: 'DM-1', refused: 'Already dispatched.' }],
+      error: 'Already dispatched.',
+    };
+    const { line } = answering(jsonAnswer(409, body));
+
+    expect(await callAdmin(line, 'dispatch', { references: ['DM-1'] })).toEqual({
+      kind: 'error',
+      status: 409,
+      error: { error: 'Already dispatched.' },
+      answer: body,
+    });
+  });
+});
+
+describe('isAdminAction', () => {
+  it('a POST may have changed something; a GET did not', () => {
+    expect([isAdminAction('dispatch'), isAdminAction('list')]).toEqual([true, false]);
+  });
+});
+
+describe('fetchAdminFile', () => {
+  it("asks for the day's CSV as CSV and gives its response", async () => {
+    const { line, requests } = answering(new Response('Reference,Name\n', { status: 200 }));
+
+    const sent = await fetchAdminFile(line, 'dispatchCsv', '2026-12-01');
+
+    expect(sent.kind === 'response' && (await sent.response.text())).toBe('Reference,Name\n');
+    expect(requests[0]?.init?.headers).toEqual({ Accept: 'text/csv', Authorization: 'Bearer id-token-1' });
+  });
+
+  it('a 404 is the API error; a 403 the stop', async () => {
+    const missing = answering(jsonAnswer(404, { error: 'No dispatch on that day.' })).line;
+    const forbidden = answering(jsonAnswer(403, { error: 'Forbidden', code: 'not-a-merchant' })).line;
+
+    expect(await fetchAdminFile(missing, 'packingSlips', '2026-12-01')).toEqual({
+      kind: 'error',
+      status: 404,
+      error: { error: 'No dispatch on that day.' },
+      answer: undefined,
+    });
+    expect(await fetchAdminFile(forbidden, 'packingSlips', '2026-12-01')).toEqual({ kind: 'notMerchant' });
   });
 });

@@ -1,12 +1,12 @@
-import { type AdminReply, type AdminStop, callAdmin, sendAdmin } from '../../../../shared/admin-client-core';
 import {
-  ADMIN_API_ROUTES,
-  type AdminAnswer,
-  type AdminArgs,
-  type AdminJsonRouteName,
-  adminMethods,
-  adminRequest,
-} from '../../../../shared/admin-routes';
+  type AdminReply,
+  type AdminStop,
+  adminCalls,
+  callAdmin,
+  fetchAdminFile,
+  isAdminAction,
+} from '../../../../shared/admin-client-core';
+import type { AdminJsonRouteName } from '../../../../shared/admin-routes';
 import type { AdminSession } from './admin-session';
 
 /**
@@ -76,7 +76,7 @@ export function createAdminApi(
     const unanswered: AdminFailure = {
       ok: false,
       kind: 'failed',
-      message: ADMIN_API_ROUTES[name].method === 'GET' ? FAILED : UNANSWERED,
+      message: isAdminAction(name) ? UNANSWERED : FAILED,
     };
     let reply: AdminReply;
     try {
@@ -96,13 +96,8 @@ export function createAdminApi(
     return status >= 500 ? unanswered : { ok: false, kind: 'failed', message: FAILED };
   }
 
-  // Every JSON route of the shared table, as a method of its own name.
-  const calls = adminMethods(call) as {
-    [K in AdminJsonRouteName]: (...args: AdminArgs<K>) => Promise<AdminOutcome<AdminAnswer<K>>>;
-  };
-
   return {
-    ...calls,
+    ...adminCalls<AdminFailure>(call),
     /**
      * A file of the day (the Click & Drop CSV, the packing slips) fetched with the token, since a
      * plain link cannot carry it; undefined when it could not be fetched.
@@ -111,16 +106,10 @@ export function createAdminApi(
       try {
         const token = await session.idToken();
         if (token === undefined) return undefined;
-        const { path } = adminRequest(kind, { date });
-        const sent = await sendAdmin({ origin, token }, path, {
-          method: 'GET',
-          headers: { Accept: kind === 'dispatchCsv' ? 'text/csv' : 'text/html' },
-        });
-        if (sent.kind !== 'response') {
-          stopped(sent);
-          return undefined;
-        }
-        return sent.response.ok ? await sent.response.blob() : undefined;
+        const sent = await fetchAdminFile({ origin, token }, kind, date);
+        if (sent.kind === 'response') return await sent.response.blob();
+        if (sent.kind !== 'error') stopped(sent);
+        return undefined;
       } catch {
         return undefined;
       }
