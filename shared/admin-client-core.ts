@@ -9,19 +9,11 @@ import {
   type AdminRouteName,
   adminRequest,
 } from './admin-routes';
+import { readJson } from './read-json';
 
 // The admin API's client half, one for the /admin page and the CLI: the request with the
 // merchant's ID token, and what its answer came to. Each client words the outcome its own way (the
 // page's outcomes, the CLI's errors), so only the reading is shared.
-
-/** A response's JSON, or undefined when it has none (an answer cut short, a proxy's HTML page). */
-async function readJson(response: Response): Promise<unknown> {
-  try {
-    return await response.json();
-  } catch {
-    return undefined;
-  }
-}
 
 /** Where a request goes, with whose token; `fetch` defaults to the global one, looked up per call. */
 export interface AdminLine {

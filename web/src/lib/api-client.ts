@@ -1,15 +1,10 @@
 import { API_PATHS } from '../../../shared/api-paths';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
 import { isCalendarDate } from '../../../shared/dispatch';
+import { readJson } from '../../../shared/read-json';
 import type { ShopStatus } from '../../../shared/shop-status';
 import type { AppConfig } from '../config';
-import {
-  type ApiRequest,
-  type ApiRequestInit,
-  type CheckoutStatusResult,
-  type CreateCheckoutResult,
-  readJson,
-} from './api-contract';
+import type { ApiRequest, ApiRequestInit, CheckoutStatusResult, CreateCheckoutResult } from './api-contract';
 
 export interface ApiClient {
   /**

@@ -1,7 +1,7 @@
 import type { CheckoutStatus } from '../../../shared/checkout-status';
 
-// What api-client.ts shares with the api-requests.ts it loads on demand: the answers, the request
-// it hands over and the lenient JSON read. Both import this module, so neither imports the other.
+// What api-client.ts shares with the api-requests.ts it loads on demand: the answers and the
+// request it hands over. Both import this module, so neither imports the other.
 
 export type CreateCheckoutResult =
   | { kind: 'payment-page'; url: string; sessionId: string }
@@ -16,11 +16,3 @@ export type CheckoutStatusResult =
 export type ApiRequestInit = RequestInit & { headers: Record<string, string> };
 /** A request to the API: its origin, the bearer when configured, the timeout. */
 export type ApiRequest = (path: string, init: ApiRequestInit) => Promise<Response>;
-
-export async function readJson(response: Response): Promise<unknown> {
-  try {
-    return await response.json();
-  } catch {
-    return undefined;
-  }
-}

@@ -1,11 +1,7 @@
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
-import {
-  type ApiRequest,
-  type CheckoutStatusResult,
-  type CreateCheckoutResult,
-  readJson,
-} from './api-contract';
+import { readJson } from '../../../shared/read-json';
+import type { ApiRequest, CheckoutStatusResult, CreateCheckoutResult } from './api-contract';
 
 // The checkout and status requests (api-client.ts loads this module with the first of them).
 

@@ -1,7 +1,8 @@
 import { type AddressCorrectionBody, addressCorrectionSchema } from '../../../../shared/address-correction';
 import { describeIssues } from '../../../../shared/checkout-request';
 import { ORDER_PAGE_API_PATHS, type OrderPageView, orderPageViewSchema } from '../../../../shared/order-page';
-import { type ApiRequest, type ApiRequestInit, readJson } from '../../lib/api-contract';
+import { readJson } from '../../../../shared/read-json';
+import type { ApiRequest, ApiRequestInit } from '../../lib/api-contract';
 
 // The order page's two requests, in the page's own chunk (with zod): nothing of them is in `/`'s first load.
 
