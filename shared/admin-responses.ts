@@ -313,7 +313,7 @@ const dispatchResultSchema = z.union([
 ]);
 export type AdminDispatchResult = z.infer<typeof dispatchResultSchema>;
 
-/** `POST orders/dispatch`: 200 unless every order was refused (409, `error` the first refusal). */
+/** `POST orders/dispatch`: 200 unless every order was refused (409, `error` every refusal in turn). */
 export const adminDispatchResponseSchema = z.object({
   results: z.array(dispatchResultSchema),
   error: optionalText,

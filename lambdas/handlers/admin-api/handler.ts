@@ -297,7 +297,8 @@ const HANDLERS: Handlers = {
       }
     }
     const refused = results.flatMap((result) => ('refused' in result ? [result.refused] : []));
-    if (refused.length === results.length) throw new HttpError(409, { error: refused[0], results });
+    // Every refusal in `error`, each naming its order: a client that shows only the error loses none.
+    if (refused.length === results.length) throw new HttpError(409, { error: refused.join(' '), results });
     return { results };
   },
 

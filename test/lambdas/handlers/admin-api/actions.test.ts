@@ -301,6 +301,22 @@ describe('admin API against the stand-ins', () => {
     });
   });
 
+  it('names every refused order in the error when all of a dispatch were refused (409)', async () => {
+    const result = await call('POST', '/functions/v1/admin/orders/dispatch', {
+      body: { references: ['ZZZZZZZZZZZZ', 'YYYYYYYYYYYY'] },
+    });
+
+    expect(result.statusCode).toBe(409);
+    expect(jsonBody(result)).toEqual({
+      error:
+        'No order or request with reference ZZZZZZZZZZZZ. No order or request with reference YYYYYYYYYYYY.',
+      results: [
+        { reference: 'ZZZZZZZZZZZZ', refused: 'No order or request with reference ZZZZZZZZZZZZ.' },
+        { reference: 'YYYYYYYYYYYY', refused: 'No order or request with reference YYYYYYYYYYYY.' },
+      ],
+    });
+  });
+
   it('pauses with a message and resumes', async () => {
     const paused = await call('POST', '/functions/v1/admin/shop/pause', {
       body: { mode: 'paused', message: 'Back on Monday' },
