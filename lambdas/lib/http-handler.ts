@@ -15,9 +15,12 @@ export interface HttpRequest<Deps> {
 /** An endpoint's dependencies as given: built already (tests), or a loader (the Lambda's cold start). */
 export type DepsOrLoader<Deps> = Deps | (() => Promise<Deps>);
 
-/** The loader of `deps`: itself when it is one. */
-export function loaderOf<Deps extends object>(deps: DepsOrLoader<Deps>): () => Promise<Deps> {
-  return typeof deps === 'function' ? deps : async () => deps;
+/**
+ * `deps` loaded once per cold start: a loader run on first use (a failed load runs again at the
+ * next use), or, built already, used as given.
+ */
+export function loadOnce<Deps extends object>(deps: DepsOrLoader<Deps>): () => Promise<Deps> {
+  return initOnce(typeof deps === 'function' ? deps : async () => deps);
 }
 
 export interface HttpEndpoint<Deps> {
@@ -52,7 +55,7 @@ export interface HttpEndpoint<Deps> {
 export function httpEndpoint<Deps extends object>(
   endpoint: HttpEndpoint<Deps>,
 ): (event: HttpEvent) => Promise<HttpResult> {
-  const loadDeps = initOnce(loaderOf(endpoint.deps));
+  const loadDeps = loadOnce(endpoint.deps);
   const methodNotAllowed = `Use ${endpoint.method}.`;
 
   return async (event) => {

@@ -63,7 +63,7 @@ import {
   type HttpRequest,
   httpEndpoint,
   type LogKeys,
-  loaderOf,
+  loadOnce,
 } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
@@ -413,7 +413,7 @@ export function createAdminApiHandler(
   deps: DepsOrLoader<Deps>,
   options: { expectedOrigin?: (() => Promise<string>) | undefined } = {},
 ): (event: HttpEvent) => Promise<HttpResult> {
-  const loadDeps = initOnce(loaderOf(deps));
+  const loadDeps = loadOnce(deps);
   // Path → method → endpoint: one path may answer two methods (capacity: GET and POST).
   const endpoints = new Map<string, Map<string, (event: HttpEvent) => Promise<HttpResult>>>();
   for (const route of ROUTES) {

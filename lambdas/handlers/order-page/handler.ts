@@ -12,7 +12,6 @@ import {
 import { orderPageKeys, orderPageLinks } from '../../domain/order-page-token';
 import { RefusedError } from '../../domain/refusal';
 import { ordersTable } from '../../lib/aws';
-import { initOnce } from '../../lib/cold-start';
 import { ConfigError, type Env, orderPageRuntimeEnvSchema, parseEnv } from '../../lib/config';
 import { type HttpEvent, type HttpResult, json, readJsonBody } from '../../lib/http';
 import {
@@ -20,7 +19,7 @@ import {
   type HttpRequest,
   httpEndpoint,
   type LogKeys,
-  loaderOf,
+  loadOnce,
 } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { loadOrderPageSecret } from '../../lib/order-page-secret';
@@ -108,7 +107,7 @@ export function createOrderPageHandler(
   deps: DepsOrLoader<OrderPageDeps>,
 ): (event: HttpEvent) => Promise<HttpResult> {
   // One load for both routes: they share a cold start.
-  const loaded = initOnce(loaderOf(deps));
+  const loaded = loadOnce(deps);
   const view = httpEndpoint({
     route: 'order-page',
     method: 'GET',
