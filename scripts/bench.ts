@@ -73,6 +73,7 @@ import type Stripe from 'stripe';
 import { createShopApp } from '../infra/lib/shop-app';
 import { createStatusHandler, loadStatusDeps } from '../lambdas/handlers/checkout-status/handler';
 import { createCheckoutHandler, loadCheckoutDeps } from '../lambdas/handlers/create-checkout/handler';
+import { VIEWER_ADDRESS_HEADER } from '../lambdas/lib/http';
 import { logger } from '../lambdas/lib/logger';
 import { startLocalShop } from '../local/local-shop';
 import { API_PATHS, IDEMPOTENCY_HEADER } from '../shared/api-paths';
@@ -779,15 +780,24 @@ async function warmFigures() {
   };
   const checkout = createCheckoutHandler(() => loadCheckoutDeps(env));
   const status = createStatusHandler(() => loadStatusDeps(env));
-  const checkoutRequest = (handler: CheckoutHandler) => () =>
-    handler(
+  // Each checkout from a customer of its own (address and viewer), as real traffic is: one client
+  // may hold only 3 open checkouts (client-holds.ts), so one bench customer would be refused.
+  let customers = 0;
+  const checkoutRequest = (handler: CheckoutHandler) => () => {
+    customers += 1;
+    return handler(
       apiGatewayEvent({
         method: 'POST',
         path: API_PATHS.createCheckout,
-        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-        body: ORDER,
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': randomUUID(),
+          [VIEWER_ADDRESS_HEADER]: `198.18.${(customers >> 8) & 255}.${customers & 255}:51234`,
+        },
+        body: { ...ORDER, email: `bench-${customers}@example.com` },
       }),
     );
+  };
   const baseline = await baselineCheckout(WARM_BASELINE_REF, env);
   try {
     const first = await checkoutRequest(checkout)();
