@@ -120,6 +120,38 @@ describe('httpEndpoint: dependencies', () => {
   });
 });
 
+describe('httpEndpoint: dependencies built already', () => {
+  it('uses them as given, without a mapper of its own', async () => {
+    const handler = httpEndpoint<Deps>({
+      route: 'greet',
+      method: 'POST',
+      deps: { greeting: 'built in the test' },
+      handle: async ({ deps }) => json(200, { said: deps.greeting }),
+    });
+
+    const result = await handler(post());
+
+    expect(result.statusCode).toBe(200);
+    expect(jsonBody(result)).toEqual({ said: 'built in the test' });
+  });
+
+  it('answers with the shared mapping when it has no mapper', async () => {
+    const handler = httpEndpoint<Deps>({
+      route: 'greet',
+      method: 'POST',
+      deps: { greeting: 'hello' },
+      handle: async () => {
+        throw new HttpError(409, { error: 'Already greeted.' });
+      },
+    });
+
+    const result = await handler(post());
+
+    expect(result.statusCode).toBe(409);
+    expect(jsonBody(result)).toEqual({ error: 'Already greeted.' });
+  });
+});
+
 describe('httpEndpoint: log keys', () => {
   it("puts the viewer's address (CloudFront's, not API Gateway's source IP) on every line of the request", async () => {
     const { handler } = endpoint({ handle: () => Promise.reject(new TypeError('boom')) });
