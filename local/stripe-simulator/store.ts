@@ -71,9 +71,7 @@ export class Store {
   }
 
   requireSession(id: string): StoredSession {
-    const entry = this.findSession(id);
-    if (entry === undefined) throw resourceMissing('checkout.session', id, 'session');
-    return entry;
+    return found(this.findSession(id), () => resourceMissing('checkout.session', id, 'session'));
   }
 
   /** Newest first, by `created` and then creation order. */
@@ -108,9 +106,7 @@ export class Store {
   }
 
   requireIntent(id: string): Stripe.PaymentIntent {
-    const intent = this.intents.get(id);
-    if (intent === undefined) throw resourceMissing('payment_intent', id, 'intent');
-    return intent;
+    return found(this.intents.get(id), () => resourceMissing('payment_intent', id, 'intent'));
   }
 
   charge(id: string): Stripe.Charge | undefined {
@@ -118,15 +114,11 @@ export class Store {
   }
 
   requireCharge(id: string): Stripe.Charge {
-    const charge = this.charges.get(id);
-    if (charge === undefined) throw resourceMissing('charge', id, 'charge');
-    return charge;
+    return found(this.charges.get(id), () => resourceMissing('charge', id, 'charge'));
   }
 
   requireRefund(id: string): Stripe.Refund {
-    const refund = this.refunds.get(id);
-    if (refund === undefined) throw resourceMissing('refund', id, 'refund');
-    return refund;
+    return found(this.refunds.get(id), () => resourceMissing('refund', id, 'refund'));
   }
 
   /** `POST /v1/checkout/sessions/:id/expire`. */
@@ -288,8 +280,9 @@ export class Store {
       });
     }
     if (paymentIntent === undefined) {
-      const charge = this.charges.get(chargeId ?? '');
-      if (charge === undefined) throw resourceMissing('charge', chargeId ?? '', 'charge', 400);
+      const charge = found(this.charges.get(chargeId ?? ''), () =>
+        resourceMissing('charge', chargeId ?? '', 'charge', 400),
+      );
       if (charge.status !== 'succeeded') {
         throw invalidRequest(`Charge ${charge.id} has not succeeded, so it cannot be refunded.`, {
           param: 'charge',
@@ -297,8 +290,9 @@ export class Store {
       }
       return charge;
     }
-    const intent = this.intents.get(paymentIntent);
-    if (intent === undefined) throw resourceMissing('payment_intent', paymentIntent, 'payment_intent', 400);
+    const intent = found(this.intents.get(paymentIntent), () =>
+      resourceMissing('payment_intent', paymentIntent, 'payment_intent', 400),
+    );
     const latest =
       typeof intent.latest_charge === 'string' ? this.charges.get(intent.latest_charge) : undefined;
     if (latest === undefined || latest.status !== 'succeeded') {
@@ -321,15 +315,12 @@ export class Store {
   }
 
   patchPaymentIntent(id: string, patch: Partial<Stripe.PaymentIntent>): void {
-    const intent = this.intents.get(id);
-    if (intent === undefined) throw new StateError(`No such PaymentIntent: ${id}`);
+    const intent = found(this.intents.get(id), () => new StateError(`No such PaymentIntent: ${id}`));
     this.intents.set(id, { ...intent, ...patch, id });
   }
 
   private requireForHook(id: string): StoredSession {
-    const entry = this.findSession(id);
-    if (entry === undefined) throw new StateError(`No such Checkout Session: ${id}`);
-    return entry;
+    return found(this.findSession(id), () => new StateError(`No such Checkout Session: ${id}`));
   }
 
   private expireIfDue(entry: StoredSession): void {
@@ -350,4 +341,10 @@ export class Store {
 export function withoutLineItems({ session }: StoredSession): Stripe.Checkout.Session {
   const { line_items: _lineItems, ...rest } = session;
   return rest;
+}
+
+/** The stored object, or the error its absence is (Stripe's resource_missing, or a test's mistake). */
+function found<T>(value: T | undefined, missing: () => Error): T {
+  if (value === undefined) throw missing();
+  return value;
 }

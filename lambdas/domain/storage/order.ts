@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
+import type { PaymentEmailKind } from '../../../shared/email-kinds';
 import { historyField } from './history';
 import {
   DISPATCH_DATE_INDEX,
@@ -8,6 +9,7 @@ import {
   PARTITION_KEY,
   REFERENCE_INDEX,
 } from './orders-table';
+import { emailAttributes } from './send-once';
 
 /**
  * Per email kind: `pending` → `sending` (claimed, with claimedAt and a claim token) → `sent`
@@ -25,9 +27,27 @@ export type EmailState = z.output<typeof emailStateSchema>;
 export const ORDER_STATUSES = ['paid', 'dispatched', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** A day as the table stores it: `yyyy-mm-dd`. */
 /** An instant as the table stores it: ISO 8601 in UTC. */
 export const isoInstant = z.iso.datetime();
+
+type Optional<T extends z.ZodMiniType> = z.ZodMiniOptional<T>;
+type EmailStateFields<K extends string> = Record<`${K}EmailState`, Optional<typeof emailStateSchema>> &
+  Record<`${K}Email${'ClaimedAt' | 'SentAt' | 'FailedAt'}`, Optional<typeof isoInstant>> &
+  Record<`${K}Email${'ClaimToken' | 'MessageId' | 'FailureReason'}`, Optional<z.ZodMiniString>>;
+
+/** One email's send-once attributes on an item, named as send-once.ts names them; each optional. */
+function emailStateFields<K extends PaymentEmailKind>(kind: K): EmailStateFields<K> {
+  const names = emailAttributes(kind);
+  return {
+    [names.state]: z.optional(emailStateSchema),
+    [names.claimedAt]: z.optional(isoInstant),
+    [names.claimToken]: z.optional(z.string()),
+    [names.sentAt]: z.optional(isoInstant),
+    [names.messageId]: z.optional(z.string()),
+    [names.failedAt]: z.optional(isoInstant),
+    [names.failureReason]: z.optional(z.string()),
+  } as EmailStateFields<K>;
+}
 
 /** What an order and an order request both hold: the server's quote and the customer's details. */
 export const quoteAndCustomerFields = {
@@ -80,20 +100,8 @@ export const orderItemSchema = z.object({
    * The two emails of a new order. Absent on an order recorded already refunded (refunded in
    * Stripe before it was recorded): it is never confirmed, so neither email is ever due.
    */
-  confirmationEmailState: z.optional(emailStateSchema),
-  confirmationEmailClaimedAt: z.optional(isoInstant),
-  confirmationEmailClaimToken: z.optional(z.string()),
-  confirmationEmailSentAt: z.optional(isoInstant),
-  confirmationEmailMessageId: z.optional(z.string()),
-  confirmationEmailFailedAt: z.optional(isoInstant),
-  confirmationEmailFailureReason: z.optional(z.string()),
-  merchantNoticeEmailState: z.optional(emailStateSchema),
-  merchantNoticeEmailClaimedAt: z.optional(isoInstant),
-  merchantNoticeEmailClaimToken: z.optional(z.string()),
-  merchantNoticeEmailSentAt: z.optional(isoInstant),
-  merchantNoticeEmailMessageId: z.optional(z.string()),
-  merchantNoticeEmailFailedAt: z.optional(isoInstant),
-  merchantNoticeEmailFailureReason: z.optional(z.string()),
+  ...emailStateFields('confirmation'),
+  ...emailStateFields('merchantNotice'),
   /**
    * Paid while checkout was closed (`pause` could not close the session in time): kept, and
    * shown to the merchant, who refunds or delays it. Absent on every other order.
