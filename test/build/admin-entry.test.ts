@@ -80,6 +80,26 @@ describe('the admin, built apart from the shop', () => {
     for (const file of files) expect(existsSync(join(outDir, file)), file).toBe(true);
   });
 
+  it("the admin's code, loaded now or later, carries none of the shop's checkout requests: it has its own API client", () => {
+    const admin = /src="\/(assets\/admin-[\w-]+\.js)"/.exec(read('admin.html'))?.[1] ?? '';
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const [, imported] of read(file).matchAll(/(?:from|import)\s*\(?"\.\/([\w.-]+\.js)"/g)) {
+        visit(`assets/${imported}`);
+      }
+    };
+    visit(admin);
+
+    expect(reached.size).toBeGreaterThan(0);
+    expect([...reached].some((file) => read(file).includes('/functions/v1/admin'))).toBe(true);
+    for (const file of reached) {
+      expect(file).not.toMatch(/api-requests|response-schemas/);
+      expect(read(file), file).not.toContain('/functions/v1/create-checkout');
+    }
+  });
+
   it("order.html's no-referrer comes right after the charset, before any tag that makes a request", () => {
     const order = read('order.html');
     const head = order.slice(order.indexOf('<head>'), order.indexOf('</head>'));

@@ -1,8 +1,8 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
+import { AdminProvider } from './app/admin-provider';
 import { ADMIN_PAGE, AdminRoutes } from './app/admin-routes';
-import { AppProvider } from './app/provider';
 import './styles/index.css';
 
 // admin.html's entry, apart from the shop's (main.tsx): `/`'s first load carries nothing of the
@@ -12,11 +12,11 @@ if (!container) throw new Error('admin.html has no #root element');
 
 const app = (
   <StrictMode>
-    <AppProvider>
+    <AdminProvider>
       <BrowserRouter>
         <AdminRoutes />
       </BrowserRouter>
-    </AppProvider>
+    </AdminProvider>
   </StrictMode>
 );
 

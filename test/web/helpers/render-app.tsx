@@ -8,6 +8,7 @@ import {
   useLocation,
   useNavigate,
 } from 'react-router-dom';
+import { AdminProvider } from '../../../web/src/app/admin-provider';
 import { AdminRoutes } from '../../../web/src/app/admin-routes';
 import { AppProvider } from '../../../web/src/app/provider';
 import { AppRoutes } from '../../../web/src/app/routes';
@@ -39,24 +40,32 @@ function RouterProbe({ handle }: { handle: RouterHandle }) {
 
 /** The real app (providers, error boundary and routes) in a memory router, starting at `path`. */
 export function renderApp(path = '/', { config = TEST_CONFIG, routes }: RenderAppOptions = {}) {
-  return renderRoutes(path, config, <AppRoutes>{routes}</AppRoutes>);
+  return renderRoutes(
+    path,
+    (children) => <AppProvider config={config}>{children}</AppProvider>,
+    <AppRoutes>{routes}</AppRoutes>,
+  );
 }
 
 /** The merchant's admin as its own entry renders it (web/src/admin-main.tsx), starting at `path`. */
 export function renderAdmin(path = '/admin', { config = TEST_CONFIG }: { config?: AppConfig } = {}) {
-  return renderRoutes(path, config, <AdminRoutes />);
+  return renderRoutes(
+    path,
+    (children) => <AdminProvider config={config}>{children}</AdminProvider>,
+    <AdminRoutes />,
+  );
 }
 
-function renderRoutes(path: string, config: AppConfig, routes: ReactNode) {
+function renderRoutes(path: string, providers: (children: ReactNode) => ReactNode, routes: ReactNode) {
   const user = userEvent.setup();
   const handle: RouterHandle = { location: undefined, navigate: undefined };
   const view = render(
-    <AppProvider config={config}>
+    providers(
       <MemoryRouter initialEntries={[path]}>
         <RouterProbe handle={handle} />
         {routes}
-      </MemoryRouter>
-    </AppProvider>,
+      </MemoryRouter>,
+    ),
   );
   const router = {
     /** Where the app is now, e.g. after a redirect. */

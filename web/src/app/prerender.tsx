@@ -1,6 +1,7 @@
 import { type ReactNode, StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
+import { AdminProvider } from './admin-provider';
 import { ADMIN_PAGE, AdminRoutes } from './admin-routes';
 import { PRERENDERED_PAGES, type PrerenderedPage } from './pages';
 import { AppProvider } from './provider';
@@ -19,15 +20,9 @@ export interface RenderedPage {
 const HOISTED = /^(?:<title>[^<]*<\/title>|<meta [^>]*\/?>|<link [^>]*\/?>)*/;
 
 /** One page as the browser's first render will draw it: `routes` in a static router at its address. */
-async function renderPage({ key, file, url }: PrerenderedPage, routes: ReactNode): Promise<RenderedPage> {
+async function renderPage({ key, file, url }: PrerenderedPage, app: ReactNode): Promise<RenderedPage> {
   // prerender, unlike renderToString, waits for pages that load on demand (React.lazy).
-  const { prelude } = await prerenderToNodeStream(
-    <StrictMode>
-      <AppProvider>
-        <StaticRouter location={url}>{routes}</StaticRouter>
-      </AppProvider>
-    </StrictMode>,
-  );
+  const { prelude } = await prerenderToNodeStream(<StrictMode>{app}</StrictMode>);
   let html = '';
   for await (const chunk of prelude) html += String(chunk);
   const head = HOISTED.exec(html)?.[0] ?? '';
@@ -41,7 +36,27 @@ async function renderPage({ key, file, url }: PrerenderedPage, routes: ReactNode
  */
 export async function renderPages(): Promise<RenderedPage[]> {
   const pages: RenderedPage[] = [];
-  for (const page of PRERENDERED_PAGES) pages.push(await renderPage(page, <AppRoutes />));
-  pages.push(await renderPage(ADMIN_PAGE, <AdminRoutes />));
+  for (const page of PRERENDERED_PAGES) {
+    pages.push(
+      await renderPage(
+        page,
+        <AppProvider>
+          <StaticRouter location={page.url}>
+            <AppRoutes />
+          </StaticRouter>
+        </AppProvider>,
+      ),
+    );
+  }
+  pages.push(
+    await renderPage(
+      ADMIN_PAGE,
+      <AdminProvider>
+        <StaticRouter location={ADMIN_PAGE.url}>
+          <AdminRoutes />
+        </StaticRouter>
+      </AdminProvider>,
+    ),
+  );
   return pages;
 }

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { ToastProvider } from '../components/toast/toast-provider';
 import { type AppConfig, config as defaultConfig } from '../config';
-import { AppServicesProvider } from '../lib/app-context';
+import { ApiClientProvider } from '../lib/api-context';
+import { AppConfigProvider } from '../lib/app-context';
 
-/** Everything the routes rely on: configuration, the API client and toasts. */
+/** Everything the shop's routes rely on: configuration, the API client and toasts. */
 export function AppProvider({
   config = defaultConfig,
   children,
@@ -12,8 +13,10 @@ export function AppProvider({
   children: ReactNode;
 }) {
   return (
-    <AppServicesProvider config={config}>
-      <ToastProvider>{children}</ToastProvider>
-    </AppServicesProvider>
+    <AppConfigProvider config={config}>
+      <ApiClientProvider>
+        <ToastProvider>{children}</ToastProvider>
+      </ApiClientProvider>
+    </AppConfigProvider>
   );
 }

@@ -1,34 +1,20 @@
-import { createContext, type ReactNode, use, useMemo } from 'react';
+import { createContext, type ReactNode, use } from 'react';
 import type { AppConfig } from '../config';
-import { type ApiClient, createApiClient } from './api-client';
 
-interface AppServices {
-  config: AppConfig;
-  api: ApiClient;
-}
-
-const AppServicesContext = createContext<AppServices | null>(null);
+const AppConfigContext = createContext<AppConfig | null>(null);
 
 /**
- * Makes the configuration and the API client built from it available to the tree. Passing the
- * config in (rather than importing it everywhere) lets tests run the real app against another
- * origin or with a public key, without touching the build environment.
+ * Makes the configuration available to the tree. Passing it in (rather than importing it
+ * everywhere) lets tests run the real app against another origin or with a public key, without
+ * touching the build environment. The shop's API client is beside it (api-context.tsx), so the
+ * admin, which has its own, carries none of the shop's requests.
  */
-export function AppServicesProvider({ config, children }: { config: AppConfig; children: ReactNode }) {
-  const services = useMemo(() => ({ config, api: createApiClient(config) }), [config]);
-  return <AppServicesContext value={services}>{children}</AppServicesContext>;
-}
-
-function useAppServices(): AppServices {
-  const services = use(AppServicesContext);
-  if (!services) throw new Error('useAppServices must be used inside <AppServicesProvider>');
-  return services;
-}
-
-export function useApiClient(): ApiClient {
-  return useAppServices().api;
+export function AppConfigProvider({ config, children }: { config: AppConfig; children: ReactNode }) {
+  return <AppConfigContext value={config}>{children}</AppConfigContext>;
 }
 
 export function useAppConfig(): AppConfig {
-  return useAppServices().config;
+  const config = use(AppConfigContext);
+  if (!config) throw new Error('useAppConfig must be used inside <AppConfigProvider>');
+  return config;
 }

@@ -2,8 +2,8 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AdminProvider } from '../../../../web/src/app/admin-provider';
 import { AdminRoutes } from '../../../../web/src/app/admin-routes';
-import { AppProvider } from '../../../../web/src/app/provider';
 import { jsonResponse, stubLocationAssign } from '../../helpers/fake-browser';
 import { renderAdmin, TEST_CONFIG } from '../../helpers/render-app';
 
@@ -217,11 +217,11 @@ describe('admin sign-in', () => {
     );
     render(
       <StrictMode>
-        <AppProvider config={TEST_CONFIG}>
+        <AdminProvider config={TEST_CONFIG}>
           <MemoryRouter initialEntries={['/admin?code=strict-code&state=strict']}>
             <AdminRoutes />
           </MemoryRouter>
-        </AppProvider>
+        </AdminProvider>
       </StrictMode>,
     );
 
