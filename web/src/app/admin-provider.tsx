@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { type AppConfig, config as defaultConfig } from '../config';
-import { AppConfigProvider } from '../lib/app-context';
+import { AppServicesProvider } from '../lib/app-context';
 
 /**
  * What the admin's routes rely on: the configuration alone. The admin calls its API through its
@@ -14,5 +14,6 @@ export function AdminProvider({
   config?: AppConfig;
   children: ReactNode;
 }) {
-  return <AppConfigProvider config={config}>{children}</AppConfigProvider>;
+  const services = useMemo(() => ({ config }), [config]);
+  return <AppServicesProvider services={services}>{children}</AppServicesProvider>;
 }

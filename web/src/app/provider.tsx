@@ -1,8 +1,8 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { ToastProvider } from '../components/toast/toast-provider';
 import { type AppConfig, config as defaultConfig } from '../config';
-import { ApiClientProvider } from '../lib/api-context';
-import { AppConfigProvider } from '../lib/app-context';
+import { createApiClient } from '../lib/api-client';
+import { AppServicesProvider } from '../lib/app-context';
 
 /** Everything the shop's routes rely on: configuration, the API client and toasts. */
 export function AppProvider({
@@ -12,11 +12,10 @@ export function AppProvider({
   config?: AppConfig;
   children: ReactNode;
 }) {
+  const services = useMemo(() => ({ config, api: createApiClient(config) }), [config]);
   return (
-    <AppConfigProvider config={config}>
-      <ApiClientProvider>
-        <ToastProvider>{children}</ToastProvider>
-      </ApiClientProvider>
-    </AppConfigProvider>
+    <AppServicesProvider services={services}>
+      <ToastProvider>{children}</ToastProvider>
+    </AppServicesProvider>
   );
 }

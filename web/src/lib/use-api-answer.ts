@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ApiClient } from './api-client';
-import { useApiClient } from './api-context';
+import { useApiClient } from './app-context';
 
 /**
  * Asks the API once, for `key`, what `ask` fetches: `{ kind: 'loading' }` until it answers. Remount

@@ -5,7 +5,7 @@ import { DAPHNIA, PRODUCT_NAME } from '../../../../shared/product';
 import { useToast } from '../../components/toast/toast-context';
 import { ToastViewport } from '../../components/toast/toast-viewport';
 import { LockIcon } from '../../components/ui/icons';
-import { useApiClient } from '../../lib/api-context';
+import { useApiClient } from '../../lib/app-context';
 import { policyPaths } from '../policies/public';
 import { DispatchNote } from './components/dispatch-note';
 import { ImportantInformation } from './components/important-information';

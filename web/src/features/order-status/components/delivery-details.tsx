@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { OrderPageView } from '../../../../../shared/order-page';
-import { useApiClient } from '../../../lib/api-context';
+import { useApiClient } from '../../../lib/app-context';
 import { AddressFields, bindDeliveryFields, TextField } from '../../order/public';
 import { correctDeliveryDetails } from '../order-page-api';
 

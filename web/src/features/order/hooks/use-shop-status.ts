@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ShopStatus } from '../../../../../shared/shop-status';
-import { useApiClient } from '../../../lib/api-context';
+import { useApiClient } from '../../../lib/app-context';
 
 /**
  * The shop's mode as the merchant set it (`npm run orders -- pause`), read when the order page
