@@ -35,7 +35,9 @@
  *   reservation (commit ef45d7f^, a git worktree on today's packages plus those it needs that
  *   today's tree lacks): the difference of the
  *   p99s is what the reservation adds, and this process's CPU per checkout of each build is
- *   the handler's own work. Then 480 checkouts with 16 in flight, and checkout-status:
+ *   the handler's own work. What that CPU is made of: the DynamoDB calls of 100 more checkouts,
+ *   counted by command, and the document client's own CPU per GetItem (300 in a row, nothing
+ *   else running). Then 480 checkouts with 16 in flight, and checkout-status:
  *   300 sequential, 480 with 16 in flight. After a warm-up; logging is silenced.
  * - Fulfilment: the webhook handler over dynalite, the SES stand-in and the simulator (the test
  *   harness's real wiring); 400 sessions paid beforehand, then their `checkout.session.completed`
@@ -69,10 +71,12 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
 import { createShopApp } from '../infra/lib/shop-app';
 import { createStatusHandler, loadStatusDeps } from '../lambdas/handlers/checkout-status/handler';
 import { createCheckoutHandler, loadCheckoutDeps } from '../lambdas/handlers/create-checkout/handler';
+import { createDocumentClient } from '../lambdas/lib/aws';
 import { VIEWER_ADDRESS_HEADER } from '../lambdas/lib/http';
 import { logger } from '../lambdas/lib/logger';
 import { startLocalShop } from '../local/local-shop';
@@ -765,6 +769,64 @@ async function baselineCheckout(
   }
 }
 
+/**
+ * What create-checkout's own CPU is made of: its DynamoDB calls per checkout, by command (counted
+ * on the document client's send, for these checkouts only), and the CPU of one call through the
+ * document client against the same dynalite.
+ */
+async function dynamoCallFigures(
+  request: () => Promise<{ statusCode?: number }>,
+  env: Record<string, string>,
+) {
+  const CHECKOUTS = 100;
+  const calls: Record<string, number> = {};
+  const send = DynamoDBDocumentClient.prototype.send;
+  DynamoDBDocumentClient.prototype.send = function (this: DynamoDBDocumentClient, ...args: unknown[]) {
+    const name = (args[0] as { constructor: { name: string } }).constructor.name.replace(/Command$/, '');
+    calls[name] = (calls[name] ?? 0) + 1;
+    return (send as (...sent: unknown[]) => unknown).apply(this, args);
+  } as typeof send;
+  let failures = 0;
+  try {
+    for (let index = 0; index < CHECKOUTS; index += 1) {
+      if ((await request()).statusCode !== 200) failures += 1;
+    }
+  } finally {
+    DynamoDBDocumentClient.prototype.send = send;
+  }
+  const perCheckout = Object.entries(calls).sort(([a], [b]) => a.localeCompare(b));
+  const total = perCheckout.reduce((sum, [, count]) => sum + count, 0) / CHECKOUTS;
+  record({
+    section: 'warm',
+    name: 'create-checkout DynamoDB calls per checkout',
+    value: round(total, 2),
+    unit: '',
+    detail: `${perCheckout.map(([name, count]) => `${round(count / CHECKOUTS, 2)} ${name}`).join(', ')}; ${failures > 0 ? `${failures} answers were not 200` : `${CHECKOUTS} checkouts`}`,
+  });
+
+  const client = createDocumentClient({
+    region: env.AWS_REGION ?? 'eu-west-2',
+    endpoint: env.DYNAMODB_ENDPOINT,
+  });
+  const get = () =>
+    client.send(
+      new GetCommand({ TableName: env.ORDERS_TABLE_NAME, Key: { pk: 'BENCH#none' }, ConsistentRead: true }),
+    );
+  for (let index = 0; index < 50; index += 1) await get();
+  const GETS = 300;
+  const cpuBefore = process.cpuUsage();
+  for (let index = 0; index < GETS; index += 1) await get();
+  const cpu = process.cpuUsage(cpuBefore);
+  client.destroy();
+  record({
+    section: 'warm',
+    name: 'document client CPU per call (GetItem)',
+    value: round((cpu.user + cpu.system) / 1000 / GETS, 2),
+    unit: 'ms',
+    detail: `${GETS} in a row against the same dynalite: the SDK's middleware, signing and socket writes`,
+  });
+}
+
 async function warmFigures() {
   section('Warm latency: the handlers here, the Stripe simulator and dynalite in a process of their own');
   logger.setLogLevel('SILENT');
@@ -877,6 +939,7 @@ async function warmFigures() {
         pass: cpuPerCheckout('create-checkout') - cpuPerCheckout(before) <= 1,
       });
     }
+    await dynamoCallFigures(checkoutRequest(checkout), env);
     await timed(50, 4, statusRequest);
     for (const [name, request, mode, requests, inFlight] of [
       ['create-checkout', checkoutRequest(checkout), '16 in flight', 480, 16],
