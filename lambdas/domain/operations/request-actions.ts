@@ -1,7 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
 import { orderReference } from '../../../shared/checkout-status';
-import { debitDispatchDate, formatLondonTime, nextDispatchDate } from '../../../shared/dispatch';
+import {
+  DISPATCH_WINDOW_WEEKS,
+  debitDispatchDate,
+  formatLondonTime,
+  nextDispatchDate,
+} from '../../../shared/dispatch';
 import { penceToPounds, poundsToPence, quoteOrder } from '../../../shared/pricing';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
@@ -324,7 +329,7 @@ export async function requestPayment(
     }).catch((error: unknown) => {
       if (!(error instanceof CapacityFullError)) throw error;
       throw new RefusedError(
-        `No dispatch day in the next 8 weeks has room for ${request.reference}'s ${request.bottles} bottles: raise a day's capacity (npm run orders -- capacity) or decline it. Nothing sent.`,
+        `No dispatch day in the next ${DISPATCH_WINDOW_WEEKS} weeks has room for ${request.reference}'s ${request.bottles} bottles: raise a day's capacity (npm run orders -- capacity) or decline it. Nothing sent.`,
       );
     });
     const dispatchDate = link.date;

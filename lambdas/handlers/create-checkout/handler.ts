@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
 import { checkoutRequestSchema, describeIssues, FIELD_MESSAGES } from '../../../shared/checkout-request';
+import { DISPATCH_WINDOW_WEEKS } from '../../../shared/dispatch';
 import { penceToPounds } from '../../../shared/pricing';
 import {
   CLIENT_HOLD_LIMIT,
@@ -46,7 +47,7 @@ const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,255}$/;
 
 export const CHECKOUT_ERRORS = {
   quoteMismatch: 'The order total has changed. Please check the new total and try again.',
-  soldOut: 'Sorry, every dispatch day in the next 8 weeks is fully booked. Please try again in a few days.',
+  soldOut: `Sorry, every dispatch day in the next ${DISPATCH_WINDOW_WEEKS} weeks is fully booked. Please try again in a few days.`,
   conflict: 'This checkout was already started with different details. Please try again.',
   expired: 'This checkout has expired. Please try again.',
   tooManyOpen: `You already have ${CLIENT_HOLD_LIMIT} checkouts waiting for payment. Please pay for one of them, or try again in 45 minutes.`,
