@@ -19,10 +19,23 @@ export interface RenderedPage {
 // The elements renderToString puts first because React hoists them into <head>.
 const HOISTED = /^(?:<title>[^<]*<\/title>|<meta [^>]*\/?>|<link [^>]*\/?>)*/;
 
-/** One page as the browser's first render will draw it: `routes` in a static router at its address. */
-async function renderPage({ key, file, url }: PrerenderedPage, app: ReactNode): Promise<RenderedPage> {
+/**
+ * One page as the browser's first render will draw it: `routes` in a static router at its
+ * address, inside the providers of its entry (the shop's, or the admin's).
+ */
+async function renderPage(
+  { key, file, url }: PrerenderedPage,
+  routes: ReactNode,
+  Providers: (props: { children: ReactNode }) => ReactNode,
+): Promise<RenderedPage> {
   // prerender, unlike renderToString, waits for pages that load on demand (React.lazy).
-  const { prelude } = await prerenderToNodeStream(<StrictMode>{app}</StrictMode>);
+  const { prelude } = await prerenderToNodeStream(
+    <StrictMode>
+      <Providers>
+        <StaticRouter location={url}>{routes}</StaticRouter>
+      </Providers>
+    </StrictMode>,
+  );
   let html = '';
   for await (const chunk of prelude) html += String(chunk);
   const head = HOISTED.exec(html)?.[0] ?? '';
@@ -36,27 +49,7 @@ async function renderPage({ key, file, url }: PrerenderedPage, app: ReactNode): 
  */
 export async function renderPages(): Promise<RenderedPage[]> {
   const pages: RenderedPage[] = [];
-  for (const page of PRERENDERED_PAGES) {
-    pages.push(
-      await renderPage(
-        page,
-        <AppProvider>
-          <StaticRouter location={page.url}>
-            <AppRoutes />
-          </StaticRouter>
-        </AppProvider>,
-      ),
-    );
-  }
-  pages.push(
-    await renderPage(
-      ADMIN_PAGE,
-      <AdminProvider>
-        <StaticRouter location={ADMIN_PAGE.url}>
-          <AdminRoutes />
-        </StaticRouter>
-      </AdminProvider>,
-    ),
-  );
+  for (const page of PRERENDERED_PAGES) pages.push(await renderPage(page, <AppRoutes />, AppProvider));
+  pages.push(await renderPage(ADMIN_PAGE, <AdminRoutes />, AdminProvider));
   return pages;
 }

@@ -3,7 +3,7 @@ import type { AppConfig } from '../config';
 import type { ApiClient } from './api-client';
 
 /** The shop's pages get the API client too; the admin calls its API through its own (admin-api.ts). */
-export interface AppServices {
+interface AppServices {
   config: AppConfig;
   api?: ApiClient | undefined;
 }
