@@ -40,32 +40,30 @@ function RouterProbe({ handle }: { handle: RouterHandle }) {
 
 /** The real app (providers, error boundary and routes) in a memory router, starting at `path`. */
 export function renderApp(path = '/', { config = TEST_CONFIG, routes }: RenderAppOptions = {}) {
-  return renderRoutes(
-    path,
-    (children) => <AppProvider config={config}>{children}</AppProvider>,
-    <AppRoutes>{routes}</AppRoutes>,
-  );
+  return renderRoutes(path, <AppRoutes>{routes}</AppRoutes>, AppProvider, config);
 }
 
 /** The merchant's admin as its own entry renders it (web/src/admin-main.tsx), starting at `path`. */
 export function renderAdmin(path = '/admin', { config = TEST_CONFIG }: { config?: AppConfig } = {}) {
-  return renderRoutes(
-    path,
-    (children) => <AdminProvider config={config}>{children}</AdminProvider>,
-    <AdminRoutes />,
-  );
+  return renderRoutes(path, <AdminRoutes />, AdminProvider, config);
 }
 
-function renderRoutes(path: string, providers: (children: ReactNode) => ReactNode, routes: ReactNode) {
+/** `routes` inside the providers of their entry (the shop's, or the admin's), as the build renders them. */
+function renderRoutes(
+  path: string,
+  routes: ReactNode,
+  Providers: typeof AppProvider | typeof AdminProvider,
+  config: AppConfig,
+) {
   const user = userEvent.setup();
   const handle: RouterHandle = { location: undefined, navigate: undefined };
   const view = render(
-    providers(
+    <Providers config={config}>
       <MemoryRouter initialEntries={[path]}>
         <RouterProbe handle={handle} />
         {routes}
-      </MemoryRouter>,
-    ),
+      </MemoryRouter>
+    </Providers>,
   );
   const router = {
     /** Where the app is now, e.g. after a redirect. */
