@@ -322,6 +322,34 @@ function plainDynamicImports(): Plugin {
 }
 
 /**
+ * React Router's production build makes its components at the top level with calls a bundler
+ * cannot prove pure (`var NavLink = React.forwardRef(…)`) and names them for React DevTools with
+ * property writes (`NavLink.displayName = "NavLink"`): both keep a component the app never uses
+ * (NavLink, Form and its submission code, the other routers) in the bundle. Marking those React
+ * calls pure, which they are, and dropping the DevTools names, which production React never reads,
+ * lets them fall away: 1.9 KiB gzip off `/`'s first load.
+ */
+function routerWithoutDevtoolsNames(): Plugin {
+  const productionBuild = /\/node_modules\/react-router\/dist\/production\/[^/]+\.mjs$/;
+  return {
+    name: 'shop:router-without-devtools-names',
+    apply: 'build',
+    transform(code, id) {
+      if (!productionBuild.test(id)) return undefined;
+      return {
+        code: code
+          .replace(/^[\w$]+\.displayName = "[^"]*";$/gm, '')
+          .replace(
+            /^(var [\w$]+ = )(React\d*\.(?:forwardRef|createContext|memo)\()/gm,
+            '$1/* @__PURE__ */ $2',
+          ),
+        map: null,
+      };
+    },
+  };
+}
+
+/**
  * What the shop's build and the admin's (buildAdmin) share: the stage's settings, the plugins that
  * shape the bundle, the router's production build, and the output settings the CSP and the
  * inlined stylesheet rely on.
@@ -329,7 +357,7 @@ function plainDynamicImports(): Plugin {
 function browserOptions(define: Record<string, string>) {
   return {
     define,
-    plugins: [plainDynamicImports(), react()],
+    plugins: [plainDynamicImports(), routerWithoutDevtoolsNames(), react()],
     resolve: {
       // react-router publishes a production build beside the development one its package exports
       // name; the same code without development-only checks, 0.5 KiB gzip off the first load.
