@@ -28,7 +28,7 @@
  *   rounds. As deployed: the map beside the file, Node not told to read it (ADR 0015); the run
  *   with `--enable-source-maps` (as deployed before) is shown beside it. The floors: the
  *   libraries a handler loads (the SDKs, zod, Powertools), alone and bundled the same way, loaded
- *   in the same rounds; each handler's load is also read as what it adds over its floor.
+ *   in the same rounds; each handler's row names its floor and that floor's load.
  * - Warm latency: the create-checkout and checkout-status handlers in this process, built from an
  *   environment as in Lambda, against the Stripe simulator and dynalite in a child process
  *   (scripts/bench-stand-ins.ts: in AWS their work is done elsewhere, so their CPU is not the
