@@ -2,40 +2,51 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-// The admin is built apart from the shop (ADR 0033): `/`'s first load is what it would be with no
-// admin at all, and /admin still gets its prerendered shell, hydrated by the admin's own entry.
+// The site as `npm run build:web` builds it, once for every test here. The admin is built apart
+// from the shop (ADR 0033): `/`'s first load is what it would be with no admin at all, and /admin
+// still gets its prerendered shell, hydrated by the admin's own entry.
 
 let outDir: string;
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'shop-web-build-'));
+  // vitest's NODE_ENV=test would bundle React's development build.
+  vi.stubEnv('NODE_ENV', 'production');
   await build({ configFile: 'vite.config.ts', logLevel: 'silent', build: { outDir, emptyOutDir: true } });
 }, 120_000);
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+afterAll(() => {
+  vi.unstubAllEnvs();
+  rmSync(outDir, { recursive: true, force: true });
+});
 
 const read = (file: string) => readFileSync(join(outDir, file), 'utf8');
+
+/** `files` and every chunk they import; with `later`, also those their `import()`s load on demand. */
+function chunksFrom(files: string[], { later = false } = {}): string[] {
+  const reached = new Set<string>();
+  const imports = later
+    ? /(?:from|import)\s*\(?"\.\/([\w.-]+\.js)"/g
+    : /(?:from|import)\s*"\.\/([\w.-]+\.js)"/g;
+  const visit = (file: string) => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const [, imported] of read(file).matchAll(imports)) visit(`assets/${imported}`);
+  };
+  for (const file of files) visit(file);
+  return [...reached];
+}
 
 /** The chunks a page loads before anything else: its scripts, its preloads and what they import. */
 function firstLoad(page: string): string[] {
   const html = read(page);
-  const files = new Set<string>();
-  const visit = (file: string) => {
-    if (files.has(file)) return;
-    files.add(file);
-    for (const [, imported] of read(file).matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)) {
-      visit(`assets/${imported}`);
-    }
-  };
-  for (const [, file] of [
+  const entries = [
     ...html.matchAll(/<script[^>]+src="\/([^"]+\.js)"/g),
     ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g),
     // The paint-first starter's entry and preloads (/success).
     ...html.matchAll(/"\/(assets\/[\w.-]+\.js)"/g),
-  ]) {
-    if (file !== undefined) visit(file);
-  }
-  return [...files];
+  ].flatMap(([, file]) => (file === undefined ? [] : [file]));
+  return chunksFrom(entries);
 }
 
 const SHOP_PAGES = [
@@ -82,18 +93,10 @@ describe('the admin, built apart from the shop', () => {
 
   it("the admin's code, loaded now or later, carries none of the shop's checkout requests: it has its own API client", () => {
     const admin = /src="\/(assets\/admin-[\w-]+\.js)"/.exec(read('admin.html'))?.[1] ?? '';
-    const reached = new Set<string>();
-    const visit = (file: string) => {
-      if (reached.has(file)) return;
-      reached.add(file);
-      for (const [, imported] of read(file).matchAll(/(?:from|import)\s*\(?"\.\/([\w.-]+\.js)"/g)) {
-        visit(`assets/${imported}`);
-      }
-    };
-    visit(admin);
+    const reached = chunksFrom([admin], { later: true });
 
-    expect(reached.size).toBeGreaterThan(0);
-    expect([...reached].some((file) => read(file).includes('/functions/v1/admin'))).toBe(true);
+    expect(reached.length).toBeGreaterThan(0);
+    expect(reached.some((file) => read(file).includes('/functions/v1/admin'))).toBe(true);
     for (const file of reached) {
       expect(file).not.toMatch(/api-requests|response-schemas/);
       expect(read(file), file).not.toContain('/functions/v1/create-checkout');
@@ -122,5 +125,31 @@ describe('the admin, built apart from the shop', () => {
     expect(firstLoad('order.html').some((file) => /^assets\/order-status-page-[\w-]+\.js$/.test(file))).toBe(
       true,
     );
+  });
+});
+
+/** A string literal as the minifier writes it: in double quotes or backticks. */
+const literal = (text: string) => new RegExp(`["\`]${text.replace(/[|/]/g, '\\$&')}["\`]`);
+
+// React Router's production build names its components for DevTools and creates them with calls a
+// bundler cannot prove pure; the build (vite.config.ts: routerWithoutDevtoolsNames) lets the
+// components the shop never uses fall away.
+describe("the router code in `/`'s first load", () => {
+  const script = () => firstLoad('index.html').map(read).join('\n');
+
+  it('keeps what the shop uses: the browser history, its routes and links', () => {
+    // createBrowserHistory's actions and Link's click handler (it ignores a click with a modifier).
+    expect(script()).toMatch(literal('POP'));
+    expect(script()).toMatch(literal('PUSH'));
+    expect(script()).toContain('metaKey');
+    // The production build: React's development warnings are not in it.
+    expect(script()).not.toContain('Invalid hook call');
+  });
+
+  it('leaves out the components it never uses: NavLink, Form and its submission', () => {
+    // NavLink marks the active link; Form's submission reads a submitter's type.
+    expect(script()).not.toMatch(literal('aria-current'));
+    expect(script()).not.toMatch(literal('submit|image'));
+    expect(script()).not.toContain('application/x-www-form-urlencoded');
   });
 });
