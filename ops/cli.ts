@@ -26,6 +26,27 @@ import {
   InvalidInputError,
   SignedOutError,
 } from './admin-client';
+import {
+  CONFIRM_FLAGS,
+  CONFIRM_HELP,
+  confirmEarly,
+  confirmPlan,
+  fullDate,
+  NothingDoneError,
+  planAddress,
+  planCapacity,
+  planDecline,
+  planDelay,
+  planDispatch,
+  plannedDayOf,
+  planPause,
+  planRefund,
+  planRequestPayment,
+  planResume,
+  planRevokeLink,
+  planTracking,
+  planTrackingImport,
+} from './confirm';
 import { formatTable, toListRow } from './format';
 import {
   type MerchantCommand,
@@ -59,6 +80,10 @@ export interface CliIo {
    * as in most tests, nothing is remembered and nothing is read.
    */
   targetFile?: string;
+  /** Whether stdin and stdout are a terminal: the confirm rule asks there (ops/confirm.ts). */
+  isTerminal: boolean;
+  /** Asks at the terminal and resolves with the line typed (main.ts: node:readline). */
+  ask(question: string): Promise<string>;
 }
 
 /** The shop a command acts on: the admin API, signed in as a merchant. */
@@ -90,11 +115,6 @@ type Command = ShopCommand | SignInCommand | MerchantCommand;
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-/** "Monday 30 November 2026": the merchant's lists always say the year. */
-function fullDate(day: string): string {
-  return `${formatDispatchDate(day)} ${day.slice(0, 4)}`;
 }
 
 /** A mistake in how the command was typed: printed with the command's usage. */
@@ -374,34 +394,46 @@ const COMMANDS: Record<string, Command> = {
   },
   'mark-dispatched': {
     summary: 'Mark orders dispatched and email each customer once',
-    usage: 'mark-dispatched <reference>[=TRACKING]... [--tracking NUMBER]',
+    usage: `mark-dispatched <reference>[=TRACKING]... [--tracking NUMBER] [--early] ${CONFIRM_FLAGS}`,
     details: [
       'Run it again safely: an order already dispatched is not emailed again.',
       'Each order its own number: mark-dispatched AB12CD34EF56=AB123456789GB GH78IJ90KL12=CD987654321GB.',
       '--tracking applies to one reference at a time. A new number for a dispatched order corrects it.',
+      'An order planned for a later dispatch day goes now only on purpose: asked at a terminal, else --early.',
+      ...CONFIRM_HELP,
     ],
     positionals: 'many',
     async run(shop, values, words, io) {
       const tracking = text(values.tracking);
       if (tracking !== undefined && words.length > 1)
         throw new UsageError('--tracking goes with one reference at a time.');
+      const items = words.map((word) => {
+        const [reference = word, own] = word.split('=', 2);
+        return { reference, trackingNumber: own ?? tracking };
+      });
+      const early = values.early === true;
+      if (!(await confirmPlan(io, values, () => planDispatch(shop.api, io.now(), items, early)))) return;
       let refused = 0;
       const emailsNotSent: string[] = [];
       let emailFailure = '';
       // One call an order, as the orders are independent: one that fails leaves the others to go on.
-      for (const word of words) {
-        const [reference = word, own] = word.split('=', 2);
-        const trackingNumber = own ?? tracking;
+      const send = async (item: (typeof items)[number], sendEarly: boolean) => {
+        const { reference, trackingNumber } = item;
+        const planned: Array<{ reference: string; refused: string; item: typeof item }> = [];
         try {
           const { results } = await shop.api.dispatch({
             references: [reference],
             ...(trackingNumber !== undefined && { trackingNumber }),
+            ...(sendEarly && { early: true }),
           });
           for (const result of results) {
-            if ('refused' in result) {
+            if (!('refused' in result)) io.out(dispatchedLine(result, io.now()));
+            else if (!sendEarly && plannedDayOf(result.refused) !== undefined)
+              planned.push({ ...result, item });
+            else {
               refused += 1;
               io.err(`${result.reference}: ${result.refused}`);
-            } else io.out(dispatchedLine(result, io.now()));
+            }
           }
         } catch (error) {
           if (!(error instanceof AdminUnavailableError)) throw error;
@@ -417,6 +449,17 @@ const COMMANDS: Record<string, Command> = {
           emailFailure = 'the admin API could not send it';
           io.out(`${order.reference}: dispatched; dispatch email NOT sent (${emailFailure}).`);
         }
+        return planned;
+      };
+      const planned: Awaited<ReturnType<typeof send>> = [];
+      for (const item of items) planned.push(...(await send(item, early)));
+      // Orders planned for a later day (C3): asked about once, then sent again on purpose.
+      if (await confirmEarly(io, early, planned)) {
+        for (const { item } of planned) await send(item, true);
+      } else if (planned.length > 0) {
+        refused += planned.length;
+        for (const result of planned) io.err(`${result.reference}: ${result.refused}`);
+        io.err(`Run again with --early to dispatch ${planned.length === 1 ? 'it' : 'them'} now.`);
       }
       if (emailsNotSent.length > 0) {
         const list = emailsNotSent.join(' ');
@@ -429,12 +472,13 @@ const COMMANDS: Record<string, Command> = {
   },
   delay: {
     summary: "Move a dispatch day's undispatched orders to a later day and tell each customer",
-    usage: 'delay --dispatch next|YYYY-MM-DD --to YYYY-MM-DD --reason weather|supply|other',
+    usage: `delay --dispatch next|YYYY-MM-DD --to YYYY-MM-DD --reason weather|supply|other ${CONFIRM_FLAGS}`,
     details: [
       '--to: a working day (no weekend or bank holiday) after --dispatch and today, at most 8 weeks ahead.',
       'Each customer is emailed once with the new date; running it again sends nothing more.',
       "Their sold bottles move too, even past the new day's limit (the output then says so).",
       '--dispatch is closed (capacity 0) so checkout does not sell it again; `capacity --set` reopens it.',
+      ...CONFIRM_HELP,
     ],
     positionals: 'none',
     async run(shop, values, _p, io) {
@@ -448,6 +492,7 @@ const COMMANDS: Record<string, Command> = {
       const reason = text(values.reason);
       if (reason !== 'weather' && reason !== 'supply' && reason !== 'other')
         throw new UsageError('--reason must be one of: weather, supply, other.');
+      if (!(await confirmPlan(io, values, () => planDelay(shop.api, from, to, reason)))) return;
       const result = await shop.api.delay({ from, to, reason });
       io.out(
         `Moved ${result.moved.length} ${result.moved.length === 1 ? 'order' : 'orders'} from ${fullDate(from)} to ${fullDate(to)} (${reason})${result.moved.length ? `: ${result.moved.join(', ')}` : ''}.`,
@@ -467,22 +512,38 @@ const COMMANDS: Record<string, Command> = {
   },
   tracking: {
     summary: "Add or correct a dispatched order's tracking number, or import Click & Drop's export",
-    usage: 'tracking <reference> <number> | tracking import <file.csv>',
+    usage: `tracking <reference> <number> | tracking import <file.csv> [--early] ${CONFIRM_FLAGS}`,
     details: [
       'tracking REF NUMBER: the customer gets one short email with the new number (none if unchanged).',
       "tracking import FILE: the CSV Click & Drop exports after printing labels; each row's order",
       '(by Order reference) is marked dispatched with its number, emailed once; rows matching none are listed.',
+      'An order planned for a later dispatch day goes now only on purpose: asked at a terminal, else --early.',
+      ...CONFIRM_HELP,
     ],
     positionals: 'many',
-    async run(shop, _values, words, io) {
+    async run(shop, values, words, io) {
       const [first = '', second, ...rest] = words;
       if (second === undefined || rest.length > 0)
         throw new UsageError('Give a reference and a number, or import and a file.');
+      const early = values.early === true;
       if (first === 'import') {
-        const result = await shop.api.trackingImport({ csv: readFileSync(resolve(io.cwd, second), 'utf8') });
+        const csv = readFileSync(resolve(io.cwd, second), 'utf8');
+        if (!(await confirmPlan(io, values, () => planTrackingImport(shop.api, second, csv)))) return;
+        const result = await shop.api.trackingImport({ csv, ...(early && { early: true }) });
+        const planned = result.results.flatMap((done) =>
+          'refused' in done && plannedDayOf(done.refused) !== undefined ? [done] : [],
+        );
+        // Orders planned for a later day (C3): asked about once; the file sent again dispatches
+        // them, and what it had done already is done, not done twice.
+        const again = (await confirmEarly(io, early, planned))
+          ? (await shop.api.trackingImport({ csv, early: true })).results.filter((done) =>
+              planned.some((p) => p.reference === done.reference),
+            )
+          : [];
         let matched = 0;
-        for (const done of result.results) {
+        for (const done of [...result.results, ...again]) {
           if ('refused' in done) {
+            if (again.length > 0 && planned.includes(done)) continue;
             io.err(`${done.reference}: ${done.refused}`);
             continue;
           }
@@ -491,6 +552,8 @@ const COMMANDS: Record<string, Command> = {
             `${done.reference}: ${done.changed ? 'dispatched' : 'already dispatched'} (tracking ${done.record.trackingNumber ?? 'none'}); ${done.email === 'sent' ? 'email sent' : 'nothing sent again'}.`,
           );
         }
+        if (planned.length > 0 && again.length === 0)
+          io.err(`Run again with --early to dispatch ${planned.length === 1 ? 'it' : 'them'} now.`);
         for (const row of result.unmatched)
           io.out(
             `Line ${row.line} not matched (${row.reference || 'no reference'} ${row.trackingNumber}): ${row.reason}`,
@@ -498,7 +561,17 @@ const COMMANDS: Record<string, Command> = {
         io.out(`${matched} matched, ${result.unmatched.length} not matched.`);
         return;
       }
-      const result = await shop.api.tracking({ reference: first, trackingNumber: second });
+      if (!(await confirmPlan(io, values, () => planTracking(shop.api, io.now(), first, second)))) return;
+      const track = (sendEarly: boolean) =>
+        shop.api.tracking({ reference: first, trackingNumber: second, ...(sendEarly && { early: true }) });
+      // An order planned for a later day (C3) is refused as a whole: asked about, then sent again.
+      const result = await track(early).catch(async (error: unknown) => {
+        if (early || !(error instanceof RefusedError) || plannedDayOf(error.message) === undefined)
+          throw error;
+        if (!(await confirmEarly(io, early, [{ reference: first, refused: error.message }])))
+          throw new RefusedError(`${error.message} Run again with --early to dispatch it now.`);
+        return track(true);
+      });
       io.out(
         result.changed
           ? `${result.reference}: tracking ${result.record.trackingNumber}; customer ${result.email === 'sent' ? 'emailed' : 'not emailed'}.`
@@ -509,11 +582,12 @@ const COMMANDS: Record<string, Command> = {
   address: {
     summary:
       "Correct an order's delivery address, postcode or phone before packing; the customer is told once",
-    usage: 'address <reference> [--address LINE]... [--postcode POSTCODE] [--phone NUMBER]',
+    usage: `address <reference> [--address LINE]... [--postcode POSTCODE] [--phone NUMBER] ${CONFIRM_FLAGS}`,
     details: [
       'Each --address is one line of the new address; what is not given stays as it is.',
       "The checkout's own rules apply (UK postcodes only). Refused once the day's packing cut-off has passed.",
       "The order's history keeps before and after; the dispatch CSV and slips use the new details.",
+      ...CONFIRM_HELP,
     ],
     positionals: 'one',
     async run(shop, values, [reference = ''], io) {
@@ -523,12 +597,13 @@ const COMMANDS: Record<string, Command> = {
       if (lines.length === 0 && postcode === undefined && phone === undefined)
         throw new UsageError('Give at least one of --address, --postcode or --phone.');
       const { record: order } = await shop.api.order({ reference });
-      const result = await shop.api.address({
-        reference,
+      const after = {
         address: lines.length > 0 ? lines.join('\n') : order.deliveryAddress,
         postcode: postcode ?? order.postcode,
         phone: phone ?? order.customerPhone,
-      });
+      };
+      if (!(await confirmPlan(io, values, async () => planAddress(order, after)))) return;
+      const result = await shop.api.address({ reference, ...after });
       if (!result.changed) {
         io.out(`${result.reference}: those are already its delivery details; nothing changed, nothing sent.`);
         return;
@@ -547,13 +622,15 @@ const COMMANDS: Record<string, Command> = {
   },
   'revoke-link': {
     summary: "Revoke an order's page link (the old one stops opening) and email the customer a new one",
-    usage: 'revoke-link <reference>',
+    usage: `revoke-link <reference> ${CONFIRM_FLAGS}`,
     details: [
       'For a link that reached the wrong person: every link sent so far opens nothing any more.',
       'Each run makes a new link and emails it once; run it again only to revoke that one too.',
+      ...CONFIRM_HELP,
     ],
     positionals: 'one',
-    async run(shop, _v, [reference = ''], io) {
+    async run(shop, values, [reference = ''], io) {
+      if (!(await confirmPlan(io, values, () => planRevokeLink(shop.api, reference)))) return;
       const revokes = (order: Pick<AdminOrderView, 'history'>) =>
         order.history.filter((entry) => entry.action === 'page-link-revoked').length;
       const before = await shop.api.order({ reference });
@@ -580,32 +657,34 @@ const COMMANDS: Record<string, Command> = {
   },
   refund: {
     summary: 'Refund an order (what part refunds left of it) through Stripe and email the customer',
-    usage: 'refund <reference> [--bottles N] [--delivery] [--reason supply|doa|other]',
+    usage: `refund <reference> --reason supply|doa|other [--bottles N] [--delivery] ${CONFIRM_FLAGS}`,
     details: [
       'Refused for an order already refunded (here or in the Stripe Dashboard).',
       'If Stripe refuses, the order is left unchanged and the reason is printed.',
       '--bottles N and/or --delivery refund that part only (again later, up to what was paid); the',
       'customer is emailed the amount and what it was for. Bottles not dispatched go back on sale.',
+      "--reason is needed (no default): the customer's email says it.",
+      ...CONFIRM_HELP,
     ],
     positionals: 'one',
     async run(shop, values, [reference = ''], io) {
-      const reason = text(values.reason) ?? 'other';
+      const reason = text(values.reason);
+      if (reason === undefined)
+        throw new UsageError("--reason is needed: supply, doa or other (the customer's email says it)");
       if (reason !== 'supply' && reason !== 'doa' && reason !== 'other')
         throw new UsageError('--reason must be one of: supply, doa, other.');
       if (values.bottles !== undefined || values.delivery === true) {
         const typed = text(values.bottles) ?? '0';
         if (!/^\d{1,2}$/.test(typed)) throw new UsageError('--bottles is a whole number of bottles.');
-        const part = await shop.api.refundPart({
-          reference,
-          bottles: Number(typed),
-          delivery: values.delivery === true,
-          reason,
-        });
+        const asked = { bottles: Number(typed), delivery: values.delivery === true };
+        if (!(await confirmPlan(io, values, () => planRefund(shop.api, reference, reason, asked)))) return;
+        const part = await shop.api.refundPart({ reference, ...asked, reason });
         io.out(
           `${part.reference}: refunded ${formatGbp(part.pence)} (Stripe refund ${part.refundId}, reason ${reason}); ${formatGbp(part.record.partlyRefundedPence ?? part.pence)} of ${formatGbp(part.record.totalPence)} refunded in all; refund email ${part.email === 'sent' ? 'sent' : 'not sent'}.`,
         );
         return;
       }
+      if (!(await confirmPlan(io, values, () => planRefund(shop.api, reference, reason)))) return;
       const result = await shop.api.refund({ reference, reason }).catch(async (error: unknown) => {
         if (!(error instanceof AdminUnavailableError)) throw error;
         // No answer: the order says what was done (a refund cannot be made twice).
@@ -639,7 +718,7 @@ const COMMANDS: Record<string, Command> = {
   },
   pause: {
     summary: 'Stop taking orders (the page shows the message), or take requests without payment',
-    usage: 'pause --message "..." | pause --requests [--message "..."]',
+    usage: `pause --message "..." | pause --requests [--message "..."] ${CONFIRM_FLAGS}`,
     details: [
       'pause --message: checkout answers 503 with the message; the page shows it and disables checkout.',
       'pause --requests: the shop takes order requests without payment; answer them with request-payment or decline.',
@@ -647,11 +726,14 @@ const COMMANDS: Record<string, Command> = {
       "Either kind closes this shop's open Stripe checkouts, so no one can pay them; pause --requests",
       'leaves open the payment links sent with request-payment. An order paid in the moment before its',
       'checkout closed is kept and marked "while paused" in list and in its notice: refund or delay it.',
+      ...CONFIRM_HELP,
     ],
     positionals: 'none',
     async run(shop, values, _p, io) {
       const mode = values.requests ? 'requests' : 'paused';
-      const result = await shop.api.pause({ mode, message: text(values.message) });
+      const message = text(values.message);
+      if (!(await confirmPlan(io, values, () => planPause(shop.api, io.now(), mode, message)))) return;
+      const result = await shop.api.pause({ mode, message });
       const { settings, closed, paymentLinksKept, completedMeanwhile } = result;
       io.out(
         mode === 'paused'
@@ -685,10 +767,11 @@ const COMMANDS: Record<string, Command> = {
   },
   resume: {
     summary: 'Take paid orders again',
-    usage: 'resume',
-    details: [],
+    usage: `resume ${CONFIRM_FLAGS}`,
+    details: CONFIRM_HELP,
     positionals: 'none',
-    async run(shop, _v, _p, io) {
+    async run(shop, values, _p, io) {
+      if (!(await confirmPlan(io, values, () => planResume(shop.api)))) return;
       await shop.api.resume();
       io.out('Shop open: checkout takes paid orders again.');
     },
@@ -728,8 +811,7 @@ const COMMANDS: Record<string, Command> = {
   },
   capacity: {
     summary: 'Bottles per dispatch day: what each coming day may sell, holds, has sold and has left',
-    usage:
-      'capacity [--weeks N] [--json] | capacity --set N|none [--date next|YYYY-MM-DD] | capacity --set default --date D',
+    usage: `capacity [--weeks N] [--json] | capacity --set N|none [--date next|YYYY-MM-DD] | capacity --set default --date D ${CONFIRM_FLAGS}`,
     details: [
       'Lists the next --weeks (default 8) dispatch days, and any other day holding orders (a delay moved them there).',
       'RESERVED: checkouts not paid yet and order requests. ORDERS, BOTTLES: still to dispatch.',
@@ -737,6 +819,7 @@ const COMMANDS: Record<string, Command> = {
       '--set N|none --date D: that day only; --set default --date D: that day follows the weekly default again.',
       'Lowering a day below what it has sold is allowed: nothing is cancelled, and it sells no more.',
       'Checkout moves an order that does not fit to the next dispatch day with room (8 weeks at most).',
+      ...CONFIRM_HELP.map((line) => line.replace('Asks first', '--set asks first')),
     ],
     positionals: 'none',
     async run(shop, values, _p, io) {
@@ -762,6 +845,7 @@ const COMMANDS: Record<string, Command> = {
         throw new UsageError(
           '--set default goes with --date: the day that follows the weekly default again.',
         );
+      if (!(await confirmPlan(io, values, () => planCapacity(shop.api, date, bottles)))) return;
       const { settings, oversold } = await shop.api.setCapacity({ date: date ?? 'default', bottles });
       const count = (n: number | null | undefined) =>
         n === undefined || n === null ? 'no limit' : `${n} ${n === 1 ? 'bottle' : 'bottles'}`;
@@ -780,10 +864,14 @@ const COMMANDS: Record<string, Command> = {
   },
   'request-payment': {
     summary: 'Email an order request a Stripe payment link',
-    usage: 'request-payment <reference>',
-    details: ['Paying the link makes an ordinary order (confirmation emails, dispatch list).'],
+    usage: `request-payment <reference> ${CONFIRM_FLAGS}`,
+    details: [
+      'Paying the link makes an ordinary order (confirmation emails, dispatch list).',
+      ...CONFIRM_HELP,
+    ],
     positionals: 'one',
-    async run(shop, _v, [reference = ''], io) {
+    async run(shop, values, [reference = ''], io) {
+      if (!(await confirmPlan(io, values, () => planRequestPayment(shop.api, reference)))) return;
       const result = await shop.api.requestPayment({ reference });
       io.out(
         `${result.reference}: payment link emailed (valid until ${formatLondonTime(result.expiresAt, io.now())}): ${result.url}`,
@@ -792,10 +880,11 @@ const COMMANDS: Record<string, Command> = {
   },
   decline: {
     summary: 'Decline an order request and email the customer',
-    usage: 'decline <reference>',
-    details: [],
+    usage: `decline <reference> ${CONFIRM_FLAGS}`,
+    details: CONFIRM_HELP,
     positionals: 'one',
-    async run(shop, _v, [reference = ''], io) {
+    async run(shop, values, [reference = ''], io) {
+      if (!(await confirmPlan(io, values, () => planDecline(shop.api, reference)))) return;
       const result = await shop.api.decline({ reference });
       io.out(
         `${result.reference}: declined; customer ${result.email === 'sent' ? 'emailed' : 'not emailed (already sent)'}.`,
@@ -804,6 +893,12 @@ const COMMANDS: Record<string, Command> = {
   },
   merchant: merchantCommand,
 };
+
+/** Whether a command follows the confirm rule (it takes --yes): what a script must add to act. */
+export function asksFirst(name: string): boolean {
+  const command = COMMANDS[name];
+  return command !== undefined && 'yes' in optionsOf(command.usage);
+}
 
 const TARGET_HELP = [
   'Where: --local (the stack of `npm start`) or --stage NAME [--region R] (a deployed stage,',
@@ -1038,7 +1133,7 @@ export async function runCli(
       io.err(`Refused: ${error.message}`);
       return 1;
     }
-    if (error instanceof IncompleteError) {
+    if (error instanceof IncompleteError || error instanceof NothingDoneError) {
       io.err(error.message);
       return 1;
     }

@@ -1,6 +1,8 @@
+import { stdin, stdout } from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { runCli } from './cli';
 import { TARGET_FILE_NAME } from './target-choice';
+import { terminalQuestion } from './terminal-prompt';
 
 // The AWS SDK (v3) warns on every run under Node 20, in nine lines before the command's answer,
 // that its releases after January 2027 need Node 22. Node 20.19 is the version package.json
@@ -18,5 +20,8 @@ const code = await runCli(process.argv.slice(2), {
   now: () => new Date(),
   cwd: process.cwd(),
   targetFile: fileURLToPath(new URL(`../${TARGET_FILE_NAME}`, import.meta.url)),
+  // The confirm rule asks only where someone can answer: both ends a terminal, not a pipe or a script.
+  isTerminal: stdin.isTTY === true && stdout.isTTY === true,
+  ask: terminalQuestion(stdin, stdout),
 });
 process.exitCode = code;

@@ -29,3 +29,18 @@ export function terminalPrompt(input: NodeJS.ReadableStream, output: NodeJS.Writ
     }
   };
 }
+
+/** A yes/no question on a terminal, asked as it is written ("Go ahead? [y/N] "): the line typed. */
+export function terminalQuestion(
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+): (question: string) => Promise<string> {
+  return async (question) => {
+    const lines = createInterface({ input, output, terminal: true });
+    try {
+      return await lines.question(question);
+    } finally {
+      lines.close();
+    }
+  };
+}

@@ -49,6 +49,8 @@ export const adminDispatchSchema = z
       .array(reference)
       .check(z.minLength(1, 'Choose at least one order.'), z.maxLength(50, 'At most 50 orders at once.')),
     trackingNumber: z.optional(trackingNumber),
+    // C3: an order planned for a later dispatch day goes now only with this.
+    early: z.optional(z.boolean()),
     trackingNumbers: z.optional(
       z.record(
         z.string(),
@@ -76,7 +78,11 @@ export const adminDispatchSchema = z
 export type AdminDispatchRequest = z.output<typeof adminDispatchSchema>;
 
 /** Add or correct the tracking number of a dispatched order (its customer gets one short update). */
-export const adminTrackingSchema = z.strictObject({ reference, trackingNumber });
+export const adminTrackingSchema = z.strictObject({
+  reference,
+  trackingNumber,
+  early: z.optional(z.boolean()),
+});
 export type AdminTrackingRequest = z.output<typeof adminTrackingSchema>;
 
 /** The largest Click & Drop export the page uploads: a few hundred orders' rows. */
@@ -90,6 +96,7 @@ export const adminTrackingImportSchema = z.strictObject({
       z.minLength(1, 'The file is empty.'),
       z.maxLength(TRACKING_IMPORT_MAX_CHARS, 'The file is too large for one import.'),
     ),
+  early: z.optional(z.boolean()),
 });
 export type AdminTrackingImportRequest = z.output<typeof adminTrackingImportSchema>;
 

@@ -280,8 +280,8 @@ describe('the operator gives bottles back: refund and decline; a payment link ke
     const before = await store().read(day);
     expect(before.sales).toContain(hold);
 
-    const refunded = await h.orders(['refund', reference, '--local']);
-    const again = await h.orders(['refund', reference, '--local']);
+    const refunded = await h.orders(['refund', reference, '--reason', 'other', '--local']);
+    const again = await h.orders(['refund', reference, '--reason', 'other', '--local']);
 
     expect(refunded.code, refunded.err).toBe(0);
     expect(again.code).toBe(1);
@@ -294,7 +294,7 @@ describe('the operator gives bottles back: refund and decline; a payment link ke
     expect((await h.orders(['mark-dispatched', reference, '--local'])).code).toBe(0);
     const before = await store().read(day);
 
-    expect((await h.orders(['refund', reference, '--local'])).code).toBe(0);
+    expect((await h.orders(['refund', reference, '--reason', 'other', '--local'])).code).toBe(0);
 
     expect(await store().read(day)).toMatchObject({ taken: before.taken, sold: before.sold });
   });

@@ -6,7 +6,7 @@ import type { OrderItem } from '../../lambdas/domain/storage/order';
 import { createAdminApiHandler, loadAdminDeps } from '../../lambdas/handlers/admin-api/handler';
 import { withJwtAuthorizer } from '../../local/jwt-authorizer';
 import { createAdminClient } from '../../ops/admin-client';
-import { runCli } from '../../ops/cli';
+import { asksFirst, runCli } from '../../ops/cli';
 import { quoteOrder } from '../../shared/pricing';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import type { SessionOptions } from '../support/checkout-sessions';
@@ -23,6 +23,8 @@ export interface CliRun {
   code: number;
   out: string;
   err: string;
+  /** The questions the run asked at its (fake) terminal, in turn. */
+  asked: string[];
 }
 
 export interface OpsHarness {
@@ -52,6 +54,13 @@ export interface OpsHarness {
       forecastUrl?: string;
       /** Sees each request the admin API's Stripe client makes during this run. */
       onStripeRequest?: (request: Stripe.RequestEvent) => void;
+      /**
+       * How the confirm rule (ops/confirm.ts) is met. By default the run is a script that confirmed:
+       * `--yes` is added to a command that asks first (unless --yes, --dry-run or --help is given),
+       * so a test of what a command does need not repeat it. `'as typed'`: no terminal, the flags
+       * as given. `{ terminal }`: a terminal whose answers are these, in turn ('' once they run out).
+       */
+      confirm?: 'as typed' | { terminal: string[] };
     },
   ): Promise<CliRun>;
   /** A paid order made the real way: a session paid in the simulator, fulfilled by fulfilCheckout. */
@@ -133,8 +142,15 @@ export async function startOpsHarness(): Promise<OpsHarness> {
         ...(options.forecastUrl !== undefined && { FORECAST_API_URL: options.forecastUrl }),
         ...(options.orderPage && { ORDER_PAGE_SECRET }),
       });
+      const confirm = options.confirm;
+      const script = confirm === undefined || confirm === 'as typed';
+      const confirmed = args.some((arg) => ['--yes', '--dry-run', '--help', '-h'].includes(arg));
+      const argv =
+        confirm === undefined && !confirmed && asksFirst(args[0] ?? '') ? [...args, '--yes'] : [...args];
+      const answers = script ? [] : [...confirm.terminal];
+      const asked: string[] = [];
       const code = await runCli(
-        [...args],
+        argv,
         {
           out: (l) => out.push(l),
           err: (l) => err.push(l),
@@ -142,6 +158,11 @@ export async function startOpsHarness(): Promise<OpsHarness> {
           now: clock,
           cwd: options.cwd ?? process.cwd(),
           targetFile: options.targetFile,
+          isTerminal: !script,
+          ask: async (question) => {
+            asked.push(question);
+            return answers.shift() ?? '';
+          },
         },
         async (target) => {
           if (target.key !== 'local') throw new Error('tests run the local stack only');
@@ -157,7 +178,7 @@ export async function startOpsHarness(): Promise<OpsHarness> {
         },
       );
       stripeListener = undefined;
-      return { code, out: out.join('\n'), err: err.join('\n') };
+      return { code, out: out.join('\n'), err: err.join('\n'), asked };
     },
     async paidOrder(options) {
       const session = await shop.paidSession(options);

@@ -27,6 +27,8 @@ async function orders(args: string[], env: Record<string, string> = {}) {
     env,
     now: () => new Date('2026-11-25T10:00:00Z'),
     cwd: process.cwd(),
+    isTerminal: false,
+    ask: () => Promise.reject(new Error('no terminal')),
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

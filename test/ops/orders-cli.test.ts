@@ -58,7 +58,7 @@ describe('orders CLI: usage', () => {
 
 describe("orders CLI: mistyped flags and values, in the command's words with its usage", () => {
   const DELAY_USAGE = [
-    'Usage: npm run orders -- delay --dispatch next|YYYY-MM-DD --to YYYY-MM-DD --reason weather|supply|other [--local | --stage NAME]',
+    'Usage: npm run orders -- delay --dispatch next|YYYY-MM-DD --to YYYY-MM-DD --reason weather|supply|other [--dry-run | --yes] [--local | --stage NAME]',
     '(`npm run orders -- delay --help` says more.)',
   ].join('\n');
 
@@ -113,7 +113,7 @@ describe("orders CLI: mistyped flags and values, in the command's words with its
     expect(none.err).toBe(
       [
         'refund: give the order reference',
-        'Usage: npm run orders -- refund <reference> [--bottles N] [--delivery] [--reason supply|doa|other] [--local | --stage NAME]',
+        'Usage: npm run orders -- refund <reference> --reason supply|doa|other [--bottles N] [--delivery] [--dry-run | --yes] [--local | --stage NAME]',
         '(`npm run orders -- refund --help` says more.)',
       ].join('\n'),
     );
@@ -233,7 +233,7 @@ describe('orders CLI: list, mark-dispatched', () => {
     const unknown = await h.orders(['mark-dispatched', 'ZZZZZZZZZZZZ', '--local']);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain('No order or request with reference ZZZZZZZZZZZZ.');
-    const malformed = await h.orders(['refund', '<script>', '--local']);
+    const malformed = await h.orders(['refund', '<script>', '--reason', 'other', '--local']);
     // The admin API's schema refuses it: a typing mistake, with the command's usage.
     expect(malformed.code).toBe(2);
     expect(malformed.err).toContain('refund: A reference is 6 to 200 letters, digits or "_".\nUsage:');
@@ -402,9 +402,9 @@ describe("orders CLI: times as London's clock read them", () => {
   it('says when an order was refunded in London wording, refusing a second refund and its dispatch', async () => {
     const order = await h.paidOrder({ customer: { email: 'refunded.when@example.com' } });
     h.setNow(new Date('2026-11-24T00:10:00Z'));
-    expect((await h.orders(['refund', order.reference, '--local'])).code).toBe(0);
+    expect((await h.orders(['refund', order.reference, '--reason', 'other', '--local'])).code).toBe(0);
     h.setNow(new Date('2026-11-25T13:15:00Z'));
-    const again = await h.orders(['refund', order.reference, '--local']);
+    const again = await h.orders(['refund', order.reference, '--reason', 'other', '--local']);
     expect(again.code).toBe(1);
     expect(again.err).toContain(`Refused: ${order.reference} was already refunded on Tue 24 Nov, 00:10 (re_`);
     const dispatch = await h.orders(['mark-dispatched', order.reference, '--local']);

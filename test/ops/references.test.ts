@@ -55,7 +55,7 @@ describe('references in any case', () => {
 
     // Act
     expect((await h.orders(['mark-dispatched', order.reference, '--local'])).code).toBe(0);
-    expect((await h.orders(['refund', order.reference, '--local'])).code).toBe(0);
+    expect((await h.orders(['refund', order.reference, '--reason', 'other', '--local'])).code).toBe(0);
 
     // Assess
     const toCustomer = await h.emailsTo('monospace@example.com');

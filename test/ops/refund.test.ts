@@ -78,7 +78,7 @@ describe('orders CLI: refund', () => {
         `^${order.reference}: refunded £34.20 in full \\(Stripe refund re_\\w+, reason supply\\); refund email sent\\.$`,
       ),
     );
-    const again = await h.orders(['refund', order.reference, '--local']);
+    const again = await h.orders(['refund', order.reference, '--reason', 'other', '--local']);
     expect(again.code).toBe(1);
     expect(again.err).toContain(`Refused: ${order.reference} was already refunded on`);
 
@@ -113,7 +113,7 @@ describe('orders CLI: refund', () => {
     const order = await h.paidOrder({ customer: { email: 'refused@example.com' } });
     // Refunded in the Dashboard, its webhook not (yet) delivered: Stripe refuses a second refund.
     await h.shop.simulator.refundFromDashboard(order.sessionId);
-    const run = await h.orders(['refund', order.reference, '--local']);
+    const run = await h.orders(['refund', order.reference, '--reason', 'other', '--local']);
     expect(run.code).toBe(1);
     expect(run.err).toContain(`Refused: Stripe refused the refund of ${order.reference}:`);
     expect(run.err).toContain('The order is unchanged.');
@@ -132,7 +132,9 @@ describe('orders CLI: refund', () => {
   it('with Stripe unreachable, says in one line that nothing was refunded and the order is still paid (no stack trace), exit 1', async () => {
     const order = await h.paidOrder({ customer: { email: 'stripe.down@example.com' } });
 
-    const run = await h.orders(['refund', order.reference, '--local'], { stripeDown: true });
+    const run = await h.orders(['refund', order.reference, '--reason', 'other', '--local'], {
+      stripeDown: true,
+    });
 
     expect(run.code).toBe(1);
     expect(run.out).toBe('');
@@ -152,7 +154,9 @@ describe('orders CLI: refund', () => {
   it('with email down, says the refund was made and its email not sent; a rerun sends it and refunds nothing again', async () => {
     const order = await h.paidOrder({ customer: { email: 'refund.ses.down@example.com' } });
 
-    const run = await h.orders(['refund', order.reference, '--local'], { emailDown: true });
+    const run = await h.orders(['refund', order.reference, '--reason', 'other', '--local'], {
+      emailDown: true,
+    });
 
     expect(run.code).toBe(1);
     expect(run.err).toMatch(
@@ -161,7 +165,7 @@ describe('orders CLI: refund', () => {
       ),
     );
     expect(run.err).not.toContain('local stack is not running');
-    const rerun = await h.orders(['refund', order.reference, '--local']);
+    const rerun = await h.orders(['refund', order.reference, '--reason', 'other', '--local']);
     expect(rerun.err).toContain('its refund email, not sent before, was sent now');
     expect(refundsOf(order.paymentIntentId)).toHaveLength(1);
     expect(await refundEmails('refund.ses.down@example.com')).toHaveLength(1);
@@ -180,7 +184,7 @@ describe('orders CLI: refund', () => {
     expect(item).toMatchObject({ status: 'refunded', refundReason: 'stripe', refundEmailState: 'sent' });
     expect(await refundEmails('dashboard@example.com')).toHaveLength(1);
 
-    const run = await h.orders(['refund', order.reference, '--local']);
+    const run = await h.orders(['refund', order.reference, '--reason', 'other', '--local']);
     expect(run.code).toBe(1);
     expect(run.err).toContain('was already refunded');
     expect(await refundEmails('dashboard@example.com')).toHaveLength(1);

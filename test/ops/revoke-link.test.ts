@@ -18,7 +18,9 @@ describe('orders CLI: revoke-link', () => {
     const run = await h.orders(['revoke-link', '--help']);
 
     expect(run.code).toBe(0);
-    expect(run.out).toContain('npm run orders -- revoke-link <reference> [--local | --stage NAME]');
+    expect(run.out).toContain(
+      'npm run orders -- revoke-link <reference> [--dry-run | --yes] [--local | --stage NAME]',
+    );
     expect(run.out).toContain('every link sent so far opens nothing any more');
   });
 

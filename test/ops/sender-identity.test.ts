@@ -85,7 +85,7 @@ describe("every email the shop sends comes from the shop's address under the sel
     const shipped = await h.paidOrder({ customer: { email: 'dispatched.paid@example.com' } });
     expect((await h.orders(['mark-dispatched', shipped.reference, '--local'])).code).toBe(0);
     const refunded = await h.paidOrder({ customer: { email: 'refunded.paid@example.com' } });
-    expect((await h.orders(['refund', refunded.reference, '--local'])).code).toBe(0);
+    expect((await h.orders(['refund', refunded.reference, '--reason', 'other', '--local'])).code).toBe(0);
     // Paid on Tuesday 5 January 2027 (dispatch Monday 11 January, a day no real-clock order above
     // reaches); delayed on the Saturday.
     const delayed = await h.orderPaidAt(new Date('2027-01-05T10:00:00Z'), 901);

@@ -246,7 +246,7 @@ describe('requests mode', () => {
       e.body.text?.includes('we cannot supply'),
     );
     expect(declines).toHaveLength(1);
-    const refund = await h.orders(['refund', reference, '--local']);
+    const refund = await h.orders(['refund', reference, '--reason', 'other', '--local']);
     expect(refund.err).toContain('is an order request (declined), not a paid order');
     await h.orders(['resume', '--local']);
   });
