@@ -937,6 +937,8 @@ function overview(): string {
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     '',
     ...TARGET_HELP,
+    'A command that emails, refunds or changes an order prints what it will do and asks "Go ahead? [y/N]";',
+    'without a terminal it acts only with --yes; --dry-run prints the plan and changes nothing.',
     "Run `npm run orders -- <command> --help` for a command's options.",
   ].join('\n');
 }

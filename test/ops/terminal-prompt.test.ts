@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { terminalPrompt } from '../../ops/terminal-prompt';
+import { terminalPrompt, terminalQuestion } from '../../ops/terminal-prompt';
 
 /** A terminal: what is typed goes in, everything written comes out as text. */
 function terminal() {
@@ -34,5 +34,15 @@ describe('the terminal prompt', () => {
     expect(await asking).toBe('rk_test_typednew');
     expect(written()).toContain('Checkout key [keep the current one]: ');
     expect(written()).not.toContain('rk_test_');
+  });
+
+  it('asks a yes/no question as it is written and returns the line typed', async () => {
+    const { input, output, written } = terminal();
+    const asking = terminalQuestion(input, output)('Go ahead? [y/N] ');
+
+    input.write('y\r');
+
+    expect(await asking).toBe('y');
+    expect(written()).toContain('Go ahead? [y/N] ');
   });
 });
