@@ -185,6 +185,13 @@ describe('orders CLI: mark-dispatched asks first', () => {
       expect(await statusOf(later.sessionId)).toBe('paid');
       expect(await h.emailsTo('customer4501@example.com')).toHaveLength(1);
       expect(await h.emailsTo('customer4502@example.com')).toHaveLength(0);
+      // On purpose, from a script: --early goes with the request (C3's flag), and it is dispatched.
+      const early = await h.orders(['mark-dispatched', later.reference, '--early', '--yes', '--local'], {
+        confirm: 'as typed',
+      });
+      expect(early.code, early.err).toBe(0);
+      expect(early.out).toBe(`${later.reference}: dispatched; dispatch email sent.`);
+      expect(await statusOf(later.sessionId)).toBe('dispatched');
     } finally {
       h.setNow(undefined);
     }
