@@ -1383,17 +1383,38 @@ describe('tracking and part refunds on the page', () => {
 });
 
 describe('the weather of the coming dispatch day', () => {
+  const WHY =
+    'Wednesday 2 December: −4 °C in Aberdeen on Monday morning; Tuesday at risk too: −4 °C in Aberdeen on Tuesday morning; Wednesday fine';
+  const NONE =
+    'No fine day within the forecast: decide by hand. −6 °C in Lerwick on Monday morning; Tuesday at risk too: −6 °C in Lerwick on Tuesday morning';
   const CHECKED = {
     day: '2026-11-30',
     state: 'checked',
     forecastSeen: true,
     orders: [
-      { reference: 'A1B2C3D4E5F6', verdict: 'at risk', reason: '−4 °C in Aberdeen on Tuesday morning' },
-      { reference: 'B2C3D4E5F6A1', verdict: 'fine', reason: '6 °C to 12 °C in Bristol' },
+      {
+        reference: 'A1B2C3D4E5F6',
+        customerName: 'Ann Aberdeen',
+        verdict: 'at risk',
+        reason: '−4 °C in Aberdeen on Monday morning',
+        move: { to: '2026-12-02', why: WHY },
+      },
+      {
+        reference: 'C3D4E5F6A1B2',
+        customerName: 'Lars Lerwick',
+        verdict: 'at risk',
+        reason: '−6 °C in Lerwick on Monday morning',
+        move: { to: null, why: NONE },
+      },
+      {
+        reference: 'B2C3D4E5F6A1',
+        customerName: 'Bea Bristol',
+        verdict: 'fine',
+        reason: '6 °C to 12 °C in Bristol',
+      },
     ],
-    atRisk: 1,
-    delayTo: '2026-12-01',
-    summary: 'Weather for Monday 30 November (2 orders): 1 at risk, 1 fine.',
+    atRisk: 2,
+    summary: 'Weather for Monday 30 November (3 orders): 2 at risk, 1 fine.',
   };
 
   it('before the evening two days ahead, says when it will know', async () => {
@@ -1408,40 +1429,89 @@ describe('the weather of the coming dispatch day', () => {
     ).toBeVisible();
   });
 
-  it('shows each order’s verdict and why; delays just the order at risk after asking', async () => {
-    const calls = stubNetwork({
-      ...baseRoutes,
-      [`GET ${API}/weather`]: () => jsonResponse(CHECKED),
-      [`POST ${API}/orders/delay-at-risk`]: () =>
-        jsonResponse({
-          from: '2026-11-30',
-          to: '2026-12-01',
-          moved: ['A1B2C3D4E5F6'],
-          emailed: ['A1B2C3D4E5F6'],
-        }),
-    });
-    const { user } = signedIn();
+  it('names each customer, linking their order, with the verdict and where the delay would take it', async () => {
+    stubNetwork({ ...baseRoutes, [`GET ${API}/weather`]: () => jsonResponse(CHECKED) });
+    signedIn();
     const list = await screen.findByRole(
       'list',
       { name: 'Weather for Monday 30 November' },
       { timeout: 5000 },
     );
-    expect(list).toHaveTextContent('At risk A1B2C3D4E5F6: −4 °C in Aberdeen on Tuesday morning');
-    expect(list).toHaveTextContent('Fine B2C3D4E5F6A1: 6 °C to 12 °C in Bristol');
-    expect(screen.getByRole('form', { name: 'Weather for Monday 30 November' })).toContainElement(list);
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      `At risk Ann Aberdeen (A1B2C3D4E5F6): −4 °C in Aberdeen on Monday morningDelay: ${WHY}`,
+      `At risk Lars Lerwick (C3D4E5F6A1B2): −6 °C in Lerwick on Monday morningDelay: ${NONE}`,
+      'Fine Bea Bristol (B2C3D4E5F6A1): 6 °C to 12 °C in Bristol',
+    ]);
+    expect(within(list).getByRole('link', { name: 'Ann Aberdeen' })).toHaveAttribute(
+      'href',
+      '/admin?order=A1B2C3D4E5F6',
+    );
+    expect(within(list).getByRole('link', { name: 'Bea Bristol' })).toHaveAttribute(
+      'href',
+      '/admin?order=B2C3D4E5F6A1',
+    );
+  });
 
-    await user.click(screen.getByRole('button', { name: 'Delay the 1 order at risk to Tuesday 1 December' }));
-    expect(screen.getByText('Email 1 customer that their order moves to Tuesday 1 December?')).toBeVisible();
-    expect(calls.some((call) => call.url.endsWith('/orders/delay-at-risk'))).toBe(false);
-    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+  it('delays each order to its own day after asking; what it did, per order, stays until dismissed', async () => {
+    let checked: object = CHECKED;
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/weather`]: () => jsonResponse(checked),
+      [`POST ${API}/orders/delay-at-risk`]: () => {
+        // The day checked again after the delay: the order left there is still at risk, with no day.
+        checked = { ...CHECKED, orders: CHECKED.orders.slice(1), atRisk: 1 };
+        return jsonResponse({
+          from: '2026-11-30',
+          orders: [
+            { reference: 'A1B2C3D4E5F6', customerName: 'Ann Aberdeen', to: '2026-12-02', why: WHY },
+            { reference: 'C3D4E5F6A1B2', customerName: 'Lars Lerwick', to: null, why: NONE },
+          ],
+          moved: ['A1B2C3D4E5F6'],
+          emailed: ['A1B2C3D4E5F6'],
+        });
+      },
+    });
+    const { user } = signedIn();
+    const card = await screen.findByRole(
+      'form',
+      { name: 'Weather for Monday 30 November' },
+      { timeout: 5000 },
+    );
 
+    await user.click(
+      within(card).getByRole('button', { name: 'Delay the 1 order at risk to Wednesday 2 December' }),
+    );
     expect(
-      await screen.findByText(
-        '1 order(s) at risk moved from Monday 30 November to Tuesday 1 December; 1 delay email(s) sent to the customers.',
+      within(card).getByText(
+        'Email 1 customer that their order moves: Ann Aberdeen to Wednesday 2 December? Not moved (no fine day within the forecast): Lars Lerwick.',
       ),
     ).toBeVisible();
+    expect(calls.some((call) => call.url.endsWith('/orders/delay-at-risk'))).toBe(false);
+    await user.click(within(card).getByRole('button', { name: 'Confirm' }));
+
+    expect(
+      await within(card).findByText(
+        '1 order at risk moved from Monday 30 November; 1 delay email sent to the customers.',
+      ),
+    ).toBeVisible();
+    const moved = within(card).getByRole('list', { name: 'Moved' });
+    expect(moved).toHaveTextContent(`Moved Ann Aberdeen (A1B2C3D4E5F6): ${WHY}`);
+    expect(within(moved).getByRole('link', { name: 'Ann Aberdeen' })).toHaveAttribute(
+      'href',
+      '/admin?order=A1B2C3D4E5F6',
+    );
+    const left = within(card).getByRole('list', { name: 'Not moved: decide by hand' });
+    expect(left).toHaveTextContent(`Not moved Lars Lerwick (C3D4E5F6A1B2): ${NONE}`);
+    // The card reloads the day (only the order left, nothing more to delay); the result stays.
+    await waitFor(() => expect(within(card).queryByRole('button', { name: /^Delay the / })).toBeNull());
+    expect(within(card).getByRole('list', { name: 'Moved' })).toBeVisible();
     const posted = calls.filter((call) => call.url === `${API}/orders/delay-at-risk`);
     expect(posted.map((call) => JSON.parse(call.body))).toEqual([{ date: '2026-11-30' }]);
+
+    await user.click(within(card).getByRole('button', { name: 'Dismiss' }));
+    expect(within(card).queryByRole('list', { name: 'Moved' })).toBeNull();
+    expect(within(card).queryByRole('list', { name: 'Not moved: decide by hand' })).toBeNull();
   });
 
   it('a weather check that fails says it could not see the forecast, and the week still shows', async () => {
