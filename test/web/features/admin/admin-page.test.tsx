@@ -143,6 +143,12 @@ function signedIn(returnTo = '/admin') {
   return renderAdmin(`/admin?code=code-${codes}&state=state-${codes}`);
 }
 
+/** Chooses the whole refund's reason: none is chosen for the merchant. */
+async function chooseRefundReason(user: ReturnType<typeof signedIn>['user'], words: string) {
+  const form = await screen.findByRole('form', { name: 'Refund' }, { timeout: 5000 });
+  await user.selectOptions(within(form).getByRole('combobox', { name: 'Reason' }), words);
+}
+
 beforeEach(() => {
   stubLocationAssign();
 });
@@ -619,7 +625,8 @@ describe('an order’s page', () => {
     await user.click(await screen.findByRole('button', { name: 'Mark dispatched' }, { timeout: 5000 }));
     // Each action settles before the next is pressed, so a slow machine cannot interleave them.
     expect(await screen.findAllByText(lost, {}, { timeout: 5000 })).toHaveLength(1);
-    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    await chooseRefundReason(user, 'Other');
+    await user.click(screen.getByRole('button', { name: 'Refund…' }));
     await user.click(screen.getByRole('button', { name: 'Refund £14.70' }));
 
     await waitFor(() => expect(screen.getAllByText(lost)).toHaveLength(2), { timeout: 5000 });
@@ -659,7 +666,8 @@ describe('an order’s page', () => {
     });
     const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
 
-    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    await chooseRefundReason(user, 'Supply problem');
+    await user.click(screen.getByRole('button', { name: 'Refund…' }));
     expect(calls.some((call) => call.url.endsWith('/orders/refund'))).toBe(false);
     expect(
       screen.getByText('Refund £14.70 to Jane Doe (jane@example.com)? This cannot be undone.'),
@@ -759,7 +767,8 @@ describe('an order’s page', () => {
     });
     const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
 
-    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    await chooseRefundReason(user, 'Other');
+    await user.click(screen.getByRole('button', { name: 'Refund…' }));
     expect(
       screen.getByText('Refund the remaining £8.20 to Jane Doe (jane@example.com)? This cannot be undone.'),
     ).toBeVisible();
@@ -778,7 +787,8 @@ describe('an order’s page', () => {
     });
     const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
 
-    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    await chooseRefundReason(user, 'Other');
+    await user.click(screen.getByRole('button', { name: 'Refund…' }));
     await user.click(screen.getByRole('button', { name: 'Refund £14.70' }));
 
     expect(
@@ -1324,6 +1334,7 @@ describe('tracking and part refunds on the page', () => {
     const { user } = signedIn('/admin?order=A1B2C3D4E5F6');
     const form = await screen.findByRole('form', { name: 'Refund part of a1b2c3d4e5f6' }, { timeout: 5000 });
     await user.selectOptions(within(form).getByRole('combobox', { name: 'Bottles to refund' }), '2');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Reason' }), 'Arrived dead');
     await user.click(within(form).getByRole('button', { name: 'Refund £6.50' }));
     expect(
       within(form).getByText('Refund £6.50 to Jane Doe? Stripe sends it back to their card.'),
@@ -1340,6 +1351,38 @@ describe('tracking and part refunds on the page', () => {
     expect(sent.map((call) => JSON.parse(call.body))).toEqual([
       { reference: 'a1b2c3d4e5f6', bottles: 2, delivery: false, reason: 'doa' },
     ]);
+  });
+
+  it('after dispatch, neither refund has a reason chosen: each button waits for the merchant to choose one', async () => {
+    const dispatched = order({
+      status: 'dispatched',
+      dispatchedAt: '2026-11-30T09:00:00.000Z',
+      trackingNumber: 'AB123456789GB',
+    });
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/order`]: () => jsonResponse({ record: dispatched }),
+    });
+    const { user } = signedIn('/admin?order=A1B2C3D4E5F6');
+    const part = await screen.findByRole('form', { name: 'Refund part of a1b2c3d4e5f6' }, { timeout: 5000 });
+    const whole = screen.getByRole('form', { name: 'Refund' });
+    const partReason = within(part).getByRole('combobox', { name: 'Reason' });
+    const wholeReason = within(whole).getByRole('combobox', { name: 'Reason' });
+
+    for (const reason of [partReason, wholeReason]) {
+      expect(reason).toHaveValue('');
+      expect(reason).toBeRequired();
+      expect(within(reason).getByRole('option', { selected: true })).toHaveTextContent('Choose a reason');
+    }
+    expect(within(whole).getByRole('button', { name: 'Refund…' })).toBeDisabled();
+    await user.selectOptions(within(part).getByRole('combobox', { name: 'Bottles to refund' }), '1');
+    expect(within(part).getByRole('button', { name: 'Refund £3.25' })).toBeDisabled();
+
+    await user.selectOptions(partReason, 'Other');
+    expect(within(part).getByRole('button', { name: 'Refund £3.25' })).toBeEnabled();
+    await user.selectOptions(wholeReason, 'Supply problem');
+    expect(within(whole).getByRole('button', { name: 'Refund…' })).toBeEnabled();
+    expect(calls.filter((call) => call.url.includes('/orders/refund'))).toHaveLength(0);
   });
 
   it('imports a Click & Drop export from the orders screen and lists the row that matched nothing', async () => {
