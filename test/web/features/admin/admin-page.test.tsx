@@ -1482,8 +1482,8 @@ describe('the weather of the coming dispatch day', () => {
     );
     const rows = within(list).getAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual([
-      `At risk Ann Aberdeen (A1B2C3D4E5F6): −4 °C in Aberdeen on Monday morningDelay: ${WHY}`,
-      `At risk Lars Lerwick (C3D4E5F6A1B2): −6 °C in Lerwick on Monday morningDelay: ${NONE}`,
+      `At risk Ann Aberdeen (A1B2C3D4E5F6): −4 °C in Aberdeen on Monday morning Delay: ${WHY}`,
+      `At risk Lars Lerwick (C3D4E5F6A1B2): −6 °C in Lerwick on Monday morning Delay: ${NONE}`,
       'Fine Bea Bristol (B2C3D4E5F6A1): 6 °C to 12 °C in Bristol',
     ]);
     expect(within(list).getByRole('link', { name: 'Ann Aberdeen' })).toHaveAttribute(

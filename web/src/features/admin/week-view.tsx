@@ -374,7 +374,12 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
               {weather.orders.map((order) => (
                 <li key={order.reference} className={`admin-weather__${order.verdict.replace(' ', '-')}`}>
                   <strong>{VERDICTS[order.verdict]}</strong> <OrderName {...order} />: {order.reason}
-                  {order.move && <span className="admin-weather__move">Delay: {order.move.why}</span>}
+                  {order.move && (
+                    <>
+                      {' '}
+                      <span className="admin-weather__move">Delay: {order.move.why}</span>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>
