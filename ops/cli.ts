@@ -369,27 +369,53 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   weather: {
-    summary: "The coming dispatch day's orders by the forecast: fine, watch or at risk, and why",
-    usage: 'weather [--date next|YYYY-MM-DD] [--json]',
+    summary:
+      "The coming dispatch day's orders by the forecast: fine, watch or at risk, and why; --delay moves those at risk",
+    usage: 'weather [--date next|YYYY-MM-DD] [--delay] [--json]',
     details: [
       "Reads the forecast at the dispatch postcode (in the seller address) and at each order's postcode,",
       'for the dispatch day and the day after, against the thresholds set in /admin.',
-      'Before 18:00 two days ahead it says when it will know. /admin delays the orders at risk in one press.',
+      'Before 18:00 two days ahead it says when it will know.',
+      'Each order at risk is planned to its first later working day the forecast already read does not put',
+      'at risk; --delay moves each there and emails its customer once. One with no such day within the',
+      "forecast is listed and stays: decide by hand. /admin's week does the same in one press.",
     ],
     positionals: 'none',
     async run(shop, values, _p, io) {
       const asked = values.date === undefined || values.date === 'next' ? undefined : values.date;
       const dispatch = asked === undefined ? undefined : await dispatchDayFor(asked, '--date', shop);
       const check = await shop.api.weather({ date: dispatch?.day });
-      if (values.json) {
+      if (values.json && !values.delay) {
         io.out(JSON.stringify(check, null, 2));
         return;
       }
       if (dispatch?.note) io.out(dispatch.note);
       io.out(check.summary);
       if (check.state === 'checked')
-        for (const order of check.orders)
-          io.out(`  ${order.reference}  ${order.verdict.padEnd(7)}  ${order.reason}`);
+        for (const order of check.orders) {
+          io.out(`  ${order.reference}  ${order.verdict.padEnd(7)}  ${order.customerName}: ${order.reason}`);
+          if (order.move) io.out(`      ${order.move.to === null ? 'stays' : 'delay'}: ${order.move.why}`);
+        }
+      if (!values.delay) return;
+      // The plan is printed above, order by order, before anything is moved or emailed.
+      const result = await shop.api.delayAtRisk({ date: check.day });
+      if (values.json) {
+        io.out(JSON.stringify(result, null, 2));
+        return;
+      }
+      for (const order of result.orders)
+        io.out(
+          order.to === null
+            ? `  ${order.reference}  ${order.customerName}: not moved. ${order.why}`
+            : `  ${order.reference}  ${order.customerName}: moved to ${fullDate(order.to)}. ${order.why}`,
+        );
+      const moved = result.moved.length;
+      io.out(
+        `Moved ${moved} ${moved === 1 ? 'order' : 'orders'} at risk from ${fullDate(result.from)}; delay emails sent: ${result.emailed.length}.`,
+      );
+      for (const over of result.overLimit ?? []) io.out(describeOverLimit(fullDate(over.date), over));
+      const left = result.orders.filter((order) => order.to === null).length;
+      if (left > 0) io.out(`Not moved, decide by hand: ${left} ${left === 1 ? 'order' : 'orders'} (above).`);
     },
   },
   'mark-dispatched': {

@@ -368,6 +368,32 @@ export const adminDelayResponseSchema = z.object({
 export type AdminDelayResponse = z.infer<typeof adminDelayResponseSchema>;
 
 /**
+ * Where "Delay the orders at risk" takes one order at risk: the first working day after its own that
+ * the forecast already read does not put at risk, and why ("Wednesday 9 December: −5 °C in Inverness
+ * on Monday morning; Tuesday at risk too: …; Wednesday fine"); `to` null: no such day within the
+ * forecast, so it is not moved ("No fine day within the forecast: decide by hand. …").
+ */
+const weatherMoveShape = { to: z.nullable(date), why: text };
+
+/** One order at risk after "Delay the orders at risk": its new day and why, or null and why it stayed. */
+export const adminAtRiskMoveSchema = z.object({ reference: text, customerName: text, ...weatherMoveShape });
+export type AdminAtRiskMove = z.infer<typeof adminAtRiskMoveSchema>;
+
+/**
+ * `POST orders/delay-at-risk`: every order at risk on `from` with where it went and why (or why it
+ * stayed: decide by hand); `moved` and `emailed` as a delay's; `overLimit`, each new day now sold
+ * past its limit.
+ */
+export const adminDelayAtRiskResponseSchema = z.object({
+  from: date,
+  orders: z.array(adminAtRiskMoveSchema),
+  moved: z.array(text),
+  emailed: z.array(text),
+  overLimit: z.optional(z.array(z.extend(overLimitSchema, { date }))),
+});
+export type AdminDelayAtRiskResponse = z.infer<typeof adminDelayAtRiskResponseSchema>;
+
+/**
  * `POST orders/refund`: whatever is left refunded. A second press is a 409 naming the refund already made. `refundEmail`:
  * who sent the refund email: this call, the Stripe webhook (it may record the refund first), or
  * either of the webhook and another call.
@@ -447,16 +473,19 @@ export type AdminDeclineResponse = z.infer<typeof adminDeclineResponseSchema>;
 /** One order's weather: "at risk", "watch", "fine", or "unknown" when its forecast could not be seen. */
 export const adminOrderWeatherSchema = z.object({
   reference: text,
+  customerName: text,
   verdict: z.enum(['fine', 'watch', 'at risk', 'unknown']),
   /** "−4 °C in Aberdeen on Tuesday morning"; for "unknown", why. */
   reason: text,
+  /** Orders at risk only: where the delay would take it. */
+  move: z.optional(z.object(weatherMoveShape)),
 });
 export type AdminOrderWeather = z.infer<typeof adminOrderWeatherSchema>;
 
 /**
  * `GET weather?date=`: the weather check of a dispatch day (the coming one without `date`). Before
  * 18:00 London two days ahead it says when it will know. `summary` is the one line `orders status`
- * prints. `delayTo`: where "Delay the orders at risk" moves them.
+ * prints. Each order at risk says where "Delay the orders at risk" would take it (`move`).
  */
 export const adminWeatherResponseSchema = z.discriminatedUnion('state', [
   z.object({ day: date, state: z.literal('not yet'), knownFrom: instant, summary: text }),
@@ -466,7 +495,6 @@ export const adminWeatherResponseSchema = z.discriminatedUnion('state', [
     forecastSeen: z.boolean(),
     orders: z.array(adminOrderWeatherSchema),
     atRisk: count,
-    delayTo: date,
     summary: text,
   }),
 ]);

@@ -26,6 +26,7 @@ import {
   adminCapacityResponseSchema,
   adminCapacitySetResponseSchema,
   adminDeclineResponseSchema,
+  adminDelayAtRiskResponseSchema,
   adminDelayResponseSchema,
   adminDispatchResponseSchema,
   adminListResponseSchema,
@@ -159,7 +160,7 @@ export const ADMIN_API_ROUTES = {
     method: 'POST',
     path: '/functions/v1/admin/orders/delay-at-risk',
     request: adminDelayAtRiskSchema,
-    response: adminDelayResponseSchema,
+    response: adminDelayAtRiskResponseSchema,
   },
   /** The order page's link revoked (the old one then 404s) and a new one emailed to the customer once. */
   revokePageLink: {

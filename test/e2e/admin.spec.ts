@@ -126,6 +126,8 @@ test('the merchant signs in, dispatches an order placed in the same test and ref
     .getAttribute('href');
   const paymentIntentId = /\/(pi_[A-Za-z0-9]+)$/.exec(dashboard ?? '')?.[1] ?? '';
   expect(paymentIntentId).not.toBe('');
+  // No reason is chosen for the merchant: the customer's email says the one chosen.
+  await page.getByRole('form', { name: 'Refund', exact: true }).getByLabel('Reason').selectOption('supply');
   await page.getByRole('button', { name: 'Refund…' }).click();
   await expect(
     page.getByText(`Refund £14.70 to ${rory.name} (${rory.email})? This cannot be undone.`),

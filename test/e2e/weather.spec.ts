@@ -79,18 +79,21 @@ test.describe('the weather check in /admin', () => {
     await setForecast({ delayMs: 0 });
   });
 
-  test('a frost at one customer’s place: only that order at risk, and “delay the orders at risk” moves just it', async ({
+  test('a frost at one customer’s place for two days: only that order at risk, and the delay skips the frosty next day', async ({
     page,
     stack,
   }) => {
     test.setTimeout(180_000);
     const now = weatherNow();
     const day = firstComingDispatchDay(now);
-    const arrival = expectedArrivalDate(day);
+    const next = addWorkingDays(day, 1);
+    const fineDay = addWorkingDays(day, 2);
     const run = randomUUID().slice(0, 8);
     const frosty = { name: `Fay Frost${run}`, email: `fay.${run}@example.com` };
     const mild = { name: `Mo Mild${run}`, email: `mo.${run}@example.com` };
-    await setForecast({ ...INVERNESS, date: arrival, min: -5, max: 2 });
+    // −5 °C in Inverness on the dispatch day and the working day after (the old delay's target).
+    for (const date of new Set([day, expectedArrivalDate(day), next]))
+      await setForecast({ ...INVERNESS, date, min: -5, max: 2 });
     const atRisk = await seedOrder(stack, day, frosty, 'IV2 3AA');
     const fine = await seedOrder(stack, day, mild, 'TR1 2AA');
 
@@ -101,13 +104,18 @@ test.describe('the weather check in /admin', () => {
     const list = card.getByRole('list', { name: heading });
     await expect(list).toBeVisible({ timeout: 20_000 });
 
-    // The order at risk named with its reason in words; the other fine.
-    const arrivalWeekday = formatDispatchDate(arrival).split(' ')[0];
+    // The order at risk names its customer (a link to the order), its reason and where the delay takes it.
+    const weekday = (date: string) => formatDispatchDate(date).split(' ')[0];
+    const why = `${formatDispatchDate(fineDay)}: −5 °C in Inverness on ${weekday(day)} morning; ${weekday(next)} at risk too: −5 °C in Inverness on ${weekday(next)} morning; ${weekday(fineDay)} fine`;
     await expect(list.getByRole('listitem').filter({ hasText: atRisk })).toHaveText(
-      `At risk ${atRisk}: −5 °C in Inverness on ${arrivalWeekday} morning`,
+      `At risk ${frosty.name} (${atRisk}): −5 °C in Inverness on ${weekday(day)} morning Delay: ${why}`,
+    );
+    await expect(list.getByRole('link', { name: frosty.name })).toHaveAttribute(
+      'href',
+      `/admin?order=${atRisk}`,
     );
     await expect(list.getByRole('listitem').filter({ hasText: fine })).toHaveText(
-      `Fine ${fine}: 6 °C to 12 °C in Truro`,
+      `Fine ${mild.name} (${fine}): 6 °C to 12 °C in Truro`,
     );
     await expect(card.getByRole('alert')).toHaveCount(0);
     await expectAccessible(page);
@@ -115,31 +123,40 @@ test.describe('the weather check in /admin', () => {
     await card.screenshot({ path: 'docs/screenshots/admin-weather-360.png' });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
-    // The delay takes every order at risk of the day: only this spec makes any.
-    const delayTo = formatDispatchDate(addWorkingDays(day, 1));
-    await card.getByRole('button', { name: `Delay the 1 order at risk to ${delayTo}` }).click();
-    await expect(card).toContainText(`Email 1 customer that their order moves to ${delayTo}?`);
+    // The delay takes every order at risk of the day (only this spec makes any), past the frosty next day.
+    const fineText = formatDispatchDate(fineDay);
+    await card.getByRole('button', { name: `Delay the 1 order at risk to ${fineText}` }).click();
+    await expect(card).toContainText(
+      `Email 1 customer that their order moves: ${frosty.name} to ${fineText}?`,
+    );
     await card.getByRole('button', { name: 'Confirm' }).click();
     await expect(
       card.getByText(
-        `1 order(s) at risk moved from ${formatDispatchDate(day)} to ${delayTo}; 1 delay email(s) sent to the customers.`,
+        `1 order at risk moved from ${formatDispatchDate(day)}; 1 delay email sent to the customers.`,
       ),
     ).toBeVisible({ timeout: 20_000 });
+    const moved = card.getByRole('list', { name: 'Moved' });
+    await expect(moved).toHaveText(`Moved ${frosty.name} (${atRisk}): ${why}`);
+    await expect(moved).toBeInViewport();
 
-    // Its customer has one delay email; the other order stays on the day, fine, and emailed nothing.
+    // Its customer has one delay email, for the fine day; the other order stays, fine, and emailed nothing.
     await expect
       .poll(async () => (await stack.emailsTo(frosty.email)).map((email) => email.subject), {
         timeout: 10_000,
       })
-      .toEqual([expect.stringContaining(`new dispatch date for order ${atRisk}`)]);
+      .toEqual([expect.stringContaining(`new dispatch date for order ${atRisk}: ${fineText}`)]);
     expect(await stack.emailsTo(mild.email)).toEqual([]);
-    // The card checks the day again once the delay is done.
+    // The card checks the day again once the delay is done; the result stays until dismissed.
     await expect(list.getByRole('listitem').filter({ hasText: fine })).toHaveText(
-      `Fine ${fine}: 6 °C to 12 °C in Truro`,
+      `Fine ${mild.name} (${fine}): 6 °C to 12 °C in Truro`,
       { timeout: 20_000 },
     );
     await expect(list.getByRole('listitem').filter({ hasText: atRisk })).toHaveCount(0);
+    await expect(moved).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await expectAccessible(page);
+    await card.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(moved).toHaveCount(0);
   });
 
   test('a forecast provider that times out leaves the week working and says so', async ({ page, stack }) => {
@@ -147,12 +164,8 @@ test.describe('the weather check in /admin', () => {
     const day = firstComingDispatchDay(weatherNow());
     const run = randomUUID().slice(0, 8);
     // Lerwick's forecast is not cached yet: it must be asked for, and the answer comes too late.
-    const unseen = await seedOrder(
-      stack,
-      day,
-      { name: `Sid Slow${run}`, email: `sid.${run}@example.com` },
-      'ZE1 0AA',
-    );
+    const slow = { name: `Sid Slow${run}`, email: `sid.${run}@example.com` };
+    const unseen = await seedOrder(stack, day, slow, 'ZE1 0AA');
     await setForecast({ delayMs: 5_000 });
 
     await signIn(page);
@@ -165,7 +178,7 @@ test.describe('the weather check in /admin', () => {
     );
     await expect(
       card.getByRole('list', { name: heading }).getByRole('listitem').filter({ hasText: unseen }),
-    ).toHaveText(`Unknown ${unseen}: Could not see the forecast for Lerwick`);
+    ).toHaveText(`Unknown ${slow.name} (${unseen}): Could not see the forecast for Lerwick`);
     // The rest of the week is there and works.
     await expect(page.getByRole('heading', { name: /^To dispatch on / })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Shop & capacity', exact: true })).toBeEnabled();

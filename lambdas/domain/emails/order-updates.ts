@@ -139,11 +139,22 @@ export function renderDelayEmail(
   );
 }
 
+/**
+ * Why, in the refund emails' words: the merchant's reason and nothing more. `doa` is the only one
+ * that says the animals arrived in a bad way; `supply` says we were short; `other` (and a Dashboard
+ * refund) makes no claim about the animals at all.
+ */
 const REFUND_REASON_TEXT: Record<RefundReason | 'stripe', string> = {
   supply: ' because we could not supply live Daphnia of the quality we sell this week',
   doa: ' for animals that did not arrive in good condition',
   other: '',
   stripe: '',
+};
+
+/** A part refund's `supply`: the culture was short, so some of the order could not be sent. */
+const PART_REFUND_REASON_TEXT: Record<RefundReason, string> = {
+  ...REFUND_REASON_TEXT,
+  supply: ' because our culture was short and we could not supply all of your order this week',
 };
 
 /** Where a refund goes and how long banks take: the same words in every refund email. */
@@ -216,7 +227,7 @@ export function renderPartRefundEmail(
     [
       {
         kind: 'paragraph',
-        text: `We have refunded ${formatGbp(part.pence)} for ${what} of your order ${order.reference}${REFUND_REASON_TEXT[part.reason]}. ${REFUND_ARRIVES}`,
+        text: `We have refunded ${formatGbp(part.pence)} for ${what} of your order ${order.reference}${PART_REFUND_REASON_TEXT[part.reason]}. ${REFUND_ARRIVES}`,
       },
       {
         kind: 'rows',

@@ -1,21 +1,34 @@
-import { addWorkingDays, type IsoDate } from '../../../shared/dispatch';
-import { type DelayResult, delayDispatch } from '../operations/order-actions';
+import type { IsoDate } from '../../../shared/dispatch';
+import type { OverLimit } from '../../../shared/over-limit';
+import { delayDispatch } from '../operations/order-actions';
 import type { ShopDeps } from '../operations/shop-deps';
 import { RefusedError } from '../refusal';
-import { checkWeather, type WeatherDeps } from './weather-check';
+import { checkWeather, type WeatherDeps, type WeatherMove } from './weather-check';
 
-/**
- * Where the orders at risk go: the next working day. Frost and heat come and go within days, and a
- * week's wait is a week longer for live animals in the customer's plan (ADR 0036).
- */
-export function atRiskDelayDay(day: IsoDate): IsoDate {
-  return addWorkingDays(day, 1);
+/** One order at risk and where the delay took it (`to`), or null and why it stayed for the merchant. */
+export interface AtRiskMove extends WeatherMove {
+  reference: string;
+  customerName: string;
+}
+
+export interface AtRiskDelayResult {
+  from: IsoDate;
+  /** Every order at risk on `from`: each moved to its own first fine day, or left with why. */
+  orders: AtRiskMove[];
+  /** Orders this run moved, and every order of the delay whose email it sent (as delay's). */
+  moved: string[];
+  emailed: string[];
+  /** The new days now sold past their limit (the bottles moved all the same, as delay's do). */
+  overLimit?: Array<OverLimit & { date: IsoDate }>;
 }
 
 /**
- * "Delay the orders at risk": moves just the orders the weather check marks at risk on `day` to the
- * next dispatch day, through delay's own path (its emails once, bottles, history), with the reason
- * `weather`. The orders that are fine or to watch stay on the day, which stays open.
+ * "Delay the orders at risk": moves each order the weather check marks at risk on `day` to the
+ * first working day after it that the forecast already read does not put at risk at that order's
+ * place and the seller's (the check's `move`), through delay's own path (delayDispatch with the
+ * orders going to one day: bottles, history, its emails once), with the reason `weather`. Orders
+ * with no such day within the forecast stay, listed with why; the orders fine or to watch stay on
+ * the day, which stays open.
  * @throws RefusedError when no order of the day is at risk (or the forecast is not known yet).
  */
 export async function delayOrdersAtRisk(
@@ -24,13 +37,35 @@ export async function delayOrdersAtRisk(
   deps: ShopDeps & WeatherDeps,
   /** The weather check's clock when it is not the shop's (the local shop's LOCAL_WEATHER_NOW). */
   weatherNow: () => Date = deps.now,
-): Promise<DelayResult> {
+): Promise<AtRiskDelayResult> {
   const check = await checkWeather(day, { ...deps, now: weatherNow });
   if (check.state !== 'checked') throw new RefusedError(check.message);
-  const atRisk = check.orders.filter((o) => o.verdict === 'at risk').map((o) => o.reference);
-  if (atRisk.length === 0) throw new RefusedError('No order of that day is at risk: nothing delayed.');
-  return delayDispatch(
-    { from: day, to: atRiskDelayDay(day), reason: 'weather', actor, references: atRisk },
-    deps,
+  const orders = check.orders.flatMap(({ reference, customerName, move }) =>
+    move === undefined ? [] : [{ reference, customerName, ...move }],
   );
+  if (orders.length === 0) throw new RefusedError('No order of that day is at risk: nothing delayed.');
+  const byDay = new Map<IsoDate, string[]>();
+  for (const { reference, to } of orders)
+    if (to !== null) byDay.set(to, [...(byDay.get(to) ?? []), reference]);
+  const result: AtRiskDelayResult = { from: day, orders, moved: [], emailed: [] };
+  // One delay per new day: delay's subset path moves, counts and emails exactly those orders.
+  for (const [to, references] of [...byDay].sort(([a], [b]) => a.localeCompare(b))) {
+    let delayed: Awaited<ReturnType<typeof delayDispatch>>;
+    try {
+      delayed = await delayDispatch({ from: day, to, reason: 'weather', actor, references }, deps);
+    } catch (error) {
+      // Gone from the day since the check (dispatched, refunded, moved by hand): said, not thrown,
+      // so the orders already moved for other days are still reported.
+      if (!(error instanceof RefusedError)) throw error;
+      result.orders = result.orders.map((o) =>
+        references.includes(o.reference) ? { ...o, to: null, why: `Not moved: ${error.message}` } : o,
+      );
+      continue;
+    }
+    result.moved.push(...delayed.moved);
+    result.emailed.push(...delayed.emailed);
+    if (delayed.overLimit)
+      result.overLimit = [...(result.overLimit ?? []), { date: to, ...delayed.overLimit }];
+  }
+  return result;
 }

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import {
   addDays,
+  addWorkingDays,
   expectedArrivalDate,
   formatDispatchDate,
   type IsoDate,
@@ -17,12 +18,25 @@ import { type ForecastPlace, placeOfPostcode } from './postcode-places';
 
 export type WeatherVerdict = 'fine' | 'watch' | 'at risk' | 'unknown';
 
+/**
+ * Where "Delay the orders at risk" takes an order at risk: the first working day after its own
+ * that the forecast does not put at risk, or null when none within the forecast, and why.
+ */
+export interface WeatherMove {
+  to: IsoDate | null;
+  /** "Wednesday 9 December: −5 °C in Inverness on Monday morning; Tuesday at risk too: …; Wednesday fine". */
+  why: string;
+}
+
 export interface OrderWeather {
   reference: string;
+  customerName: string;
   customerEmail: string;
   verdict: WeatherVerdict;
   /** "−4 °C in Aberdeen on Tuesday morning"; for "unknown", why. */
   reason: string;
+  /** Orders at risk only: where the delay takes them. */
+  move?: WeatherMove;
 }
 
 export type WeatherCheck =
@@ -78,6 +92,71 @@ export async function forecastFor(place: ForecastPlace, deps: WeatherDeps): Prom
     }),
   );
   return days;
+}
+
+/** What the check knows of a dispatch day's weather: where parcels leave, the places' forecasts and the thresholds. */
+interface Readings {
+  origin: ForecastPlace | undefined;
+  forecasts: ReadonlyMap<string, PlaceForecast | undefined>;
+  thresholds: WeatherThresholds;
+}
+
+const placeId = (place: ForecastPlace) => place.town + place.latitude;
+
+/**
+ * One order's verdict were it dispatched on `day`: the worst of the dispatch postcode on the day and
+ * the order's place on the day and the day it should arrive; `unseen` names a place with no forecast
+ * for one of those days (not fetched, or past the forecast's last day).
+ */
+function judgeOrder(
+  postcode: string,
+  day: IsoDate,
+  { origin, forecasts, thresholds }: Readings,
+): ReturnType<typeof judge> | { unseen: string } {
+  const destination = placeOfPostcode(postcode);
+  const legs: Array<[ForecastPlace | undefined, IsoDate]> = [
+    ...(origin ? ([[origin, day]] as Array<[ForecastPlace, IsoDate]>) : []),
+    [destination, day],
+    [destination, expectedArrivalDate(day)],
+  ];
+  let worst: ReturnType<typeof judge> | undefined;
+  for (const [place, when] of legs) {
+    const forecast = place && forecasts.get(placeId(place))?.[when];
+    if (!place || !forecast) return { unseen: place?.town ?? postcode };
+    const judged = judge({ town: place.town, day: when, forecast }, thresholds);
+    if (worst === undefined || judged.severity > worst.severity) worst = judged;
+  }
+  return worst ?? { verdict: 'fine', reason: '', severity: 0 };
+}
+
+const weekdayOf = (day: IsoDate) => formatDispatchDate(day).split(' ')[0];
+
+/**
+ * The first working day after `day` on which the order is not at risk (fine, or only to watch, as
+ * the orders that stay on a day are), looking only as far as the forecast already read reaches: a
+ * day with a reading missing ends the search (ADR 0041).
+ */
+function firstDayOutOfRisk(
+  day: IsoDate,
+  ownReason: string,
+  judgeOnDay: (day: IsoDate) => ReturnType<typeof judgeOrder>,
+): WeatherMove {
+  const seen = [ownReason];
+  for (let candidate = addWorkingDays(day, 1); ; candidate = addWorkingDays(candidate, 1)) {
+    const judged = judgeOnDay(candidate);
+    if ('unseen' in judged) {
+      return { to: null, why: `No fine day within the forecast: decide by hand. ${seen.join('; ')}` };
+    }
+    const weekday = weekdayOf(candidate);
+    if (judged.verdict !== 'at risk') {
+      const verdict = judged.verdict === 'fine' ? 'fine' : `to watch (${judged.reason})`;
+      return {
+        to: candidate,
+        why: `${formatDispatchDate(candidate)}: ${seen.join('; ')}; ${weekday} ${verdict}`,
+      };
+    }
+    seen.push(`${weekday} at risk too: ${judged.reason}`);
+  }
 }
 
 const RANK: Record<WeatherVerdict, number> = { fine: 0, watch: 1, 'at risk': 2, unknown: 3 };
@@ -149,11 +228,10 @@ export async function checkWeather(day: IsoDate, deps: WeatherDeps): Promise<Wea
     readWeatherThresholds(deps.table),
   ]);
   const orders = records.flatMap((r) => (r.kind === 'order' ? [r.order] : []));
-  const arrival = expectedArrivalDate(day);
   const origin = deps.dispatchPostcode === undefined ? undefined : placeOfPostcode(deps.dispatchPostcode);
   const places = new Map<string, ForecastPlace>();
   for (const place of [origin, ...orders.map((o) => placeOfPostcode(o.postcode))]) {
-    if (place) places.set(place.town + place.latitude, place);
+    if (place) places.set(placeId(place), place);
   }
   const forecasts = new Map<string, PlaceForecast | undefined>();
   await Promise.all(
@@ -166,34 +244,26 @@ export async function checkWeather(day: IsoDate, deps: WeatherDeps): Promise<Wea
       }
     }),
   );
+  const judgeOn = (order: { postcode: string }, when: IsoDate) =>
+    judgeOrder(order.postcode, when, { origin, forecasts, thresholds });
   let forecastSeen = true;
   const verdicts = orders.map((order): OrderWeather => {
-    const destination = placeOfPostcode(order.postcode);
-    const legs: Array<[ForecastPlace | undefined, IsoDate]> = [
-      ...(origin ? ([[origin, day]] as Array<[ForecastPlace, IsoDate]>) : []),
-      [destination, day],
-      [destination, arrival],
-    ];
-    let worst: ReturnType<typeof judge> | undefined;
-    for (const [place, when] of legs) {
-      const forecast = place && forecasts.get(place.town + place.latitude)?.[when];
-      if (!place || !forecast) {
-        forecastSeen = false;
-        return {
-          reference: order.reference,
-          customerEmail: order.customerEmail,
-          verdict: 'unknown',
-          reason: `Could not see the forecast for ${place?.town ?? order.postcode}`,
-        };
-      }
-      const judged = judge({ town: place.town, day: when, forecast }, thresholds);
-      if (worst === undefined || judged.severity > worst.severity) worst = judged;
-    }
-    return {
+    const own = {
       reference: order.reference,
+      customerName: order.customerName,
       customerEmail: order.customerEmail,
-      verdict: worst?.verdict ?? 'fine',
-      reason: worst?.reason ?? '',
+    };
+    const judged = judgeOn(order, day);
+    if ('unseen' in judged) {
+      forecastSeen = false;
+      return { ...own, verdict: 'unknown', reason: `Could not see the forecast for ${judged.unseen}` };
+    }
+    if (judged.verdict !== 'at risk') return { ...own, verdict: judged.verdict, reason: judged.reason };
+    return {
+      ...own,
+      verdict: 'at risk',
+      reason: judged.reason,
+      move: firstDayOutOfRisk(day, judged.reason, (when) => judgeOn(order, when)),
     };
   });
   verdicts.sort((a, b) => RANK[b.verdict] - RANK[a.verdict]);

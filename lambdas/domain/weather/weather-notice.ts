@@ -12,7 +12,6 @@ import { sendEmailOnce } from '../emails/send-email-once';
 import { putIfAbsent } from '../storage/conditional-writes';
 import { PARTITION_KEY, TTL_ATTRIBUTE, weatherNoticeKey } from '../storage/orders-table';
 import { emailClaimStore } from '../storage/send-once';
-import { atRiskDelayDay } from './delay-at-risk';
 import { checkWeather, type OrderWeather, type WeatherDeps } from './weather-check';
 
 export interface WeatherNoticeDeps extends WeatherDeps {
@@ -39,14 +38,22 @@ export function renderWeatherNotice(
 ): EmailContent {
   const dayText = formatDispatchDate(day);
   const orders = atRisk.length === 1 ? '1 order' : `${atRisk.length} orders`;
-  const rows: EmailRow[] = atRisk.map((o) => [o.reference, o.reason, { mono: false }]);
+  const rows: EmailRow[] = atRisk.map((o) => [o.reference, o.move?.why ?? o.reason, { mono: false }]);
+  // One day for all (the usual frost of a day) reads as before; otherwise each row names its own.
+  const days = new Set(atRisk.map((o) => o.move?.to));
+  const [only] = days;
+  const them = atRisk.length === 1 ? 'it' : 'them';
+  const delay =
+    days.size === 1 && typeof only === 'string'
+      ? `Delay ${them} to ${formatDispatchDate(only)} in the week`
+      : `Delay ${them} in the week, each to its first fine day (below)`;
   return renderEmail(
     `Weather: ${orders} at risk for ${dayText}`,
     [
       { kind: 'heading', text: `${orders} at risk from the weather` },
       {
         kind: 'paragraph',
-        text: `The forecast puts ${orders} of ${dayText}'s dispatch at risk on the way. Delay ${atRisk.length === 1 ? 'it' : 'them'} to ${formatDispatchDate(atRiskDelayDay(day))} in the week, or send as planned.`,
+        text: `The forecast puts ${orders} of ${dayText}'s dispatch at risk on the way. ${delay}, or send as planned.`,
       },
       { kind: 'rows', rows },
       { kind: 'button', text: 'Open the week', href: `${siteUrl}/admin` },

@@ -1,6 +1,5 @@
 import type { AdminWeatherResponse } from '../../../shared/admin-responses';
 import { firstComingDispatchDay, formatDispatchDate, type IsoDate } from '../../../shared/dispatch';
-import { atRiskDelayDay } from './delay-at-risk';
 import type { WeatherCheck } from './weather-check';
 
 /**
@@ -35,9 +34,14 @@ export function weatherView(check: WeatherCheck): AdminWeatherResponse {
     day: check.day,
     state: check.state,
     forecastSeen: check.forecastSeen,
-    orders: check.orders.map(({ reference, verdict, reason }) => ({ reference, verdict, reason })),
+    orders: check.orders.map(({ reference, customerName, verdict, reason, move }) => ({
+      reference,
+      customerName,
+      verdict,
+      reason,
+      ...(move && { move }),
+    })),
     atRisk,
-    delayTo: atRiskDelayDay(check.day),
     summary,
   };
 }

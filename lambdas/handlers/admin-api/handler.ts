@@ -338,9 +338,8 @@ const HANDLERS: Handlers = {
     return weatherView(await checkWeather(day, weather));
   },
 
-  /** Just the day's orders at risk moved, through delay's own path. */
-  delayAtRisk: async (body, { deps }, actor) =>
-    delayView(await delayOrdersAtRisk(body.date, actor, deps, weatherDeps(deps).now), deps.now()),
+  /** Just the day's orders at risk moved, each to its first fine day, through delay's own path. */
+  delayAtRisk: (body, { deps }, actor) => delayOrdersAtRisk(body.date, actor, deps, weatherDeps(deps).now),
 
   refund: async (body, { deps }, actor) => {
     const result = await refundOrder(body.reference, { reason: body.reason, actor }, deps);

@@ -77,12 +77,19 @@ describe('checkWeather', () => {
       orders: [
         {
           reference: 'WEATHERABD01',
+          customerName: 'Pat Pond',
           customerEmail: 'ann@example.com',
           verdict: 'at risk',
           reason: '\u22124 °C in Aberdeen on Tuesday morning',
+          // Dispatched on Tuesday it would meet the same frost on the day: Wednesday is the first fine.
+          move: {
+            to: '2031-03-12',
+            why: 'Wednesday 12 March: \u22124 °C in Aberdeen on Tuesday morning; Tuesday at risk too: \u22124 °C in Aberdeen on Tuesday morning; Wednesday fine',
+          },
         },
         {
           reference: 'WEATHERBTH02',
+          customerName: 'Pat Pond',
           customerEmail: 'ben@example.com',
           verdict: 'fine',
           reason: '6 °C to 12 °C in Bath',
@@ -134,12 +141,19 @@ describe('delayOrdersAtRisk', () => {
     const result = await delayOrdersAtRisk('2031-03-10', 'merchant@example.com', tuesday);
     expect(result).toEqual({
       from: '2031-03-10',
-      to: '2031-03-11',
+      orders: [
+        {
+          reference: 'WEATHERABD01',
+          customerName: 'Pat Pond',
+          to: '2031-03-12',
+          why: 'Wednesday 12 March: \u22124 °C in Aberdeen on Tuesday morning; Tuesday at risk too: \u22124 °C in Aberdeen on Tuesday morning; Wednesday fine',
+        },
+      ],
       moved: ['WEATHERABD01'],
       emailed: ['WEATHERABD01'],
     });
     expect(await h.item('ORDER#cs_test_w_WEATHERABD01')).toMatchObject({
-      dispatchDate: '2031-03-11',
+      dispatchDate: '2031-03-12',
       delayReason: 'weather',
     });
     expect(await h.item('ORDER#cs_test_w_WEATHERBTH02')).toMatchObject({ dispatchDate: '2031-03-10' });

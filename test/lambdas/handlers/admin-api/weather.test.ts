@@ -131,11 +131,20 @@ describe('admin API: the weather check of the coming dispatch day', () => {
       state: 'checked',
       forecastSeen: true,
       orders: [
-        { reference: ann, verdict: 'at risk', reason: '−4 °C in Aberdeen on Tuesday morning' },
-        { reference: ben, verdict: 'fine', reason: '6 °C to 12 °C in Bristol' },
+        {
+          reference: ann,
+          customerName: 'Customer 1',
+          verdict: 'at risk',
+          reason: '−4 °C in Aberdeen on Tuesday morning',
+          // Tuesday's dispatch would meet Tuesday's frost: Wednesday is its first fine day.
+          move: {
+            to: '2026-12-09',
+            why: 'Wednesday 9 December: −4 °C in Aberdeen on Tuesday morning; Tuesday at risk too: −4 °C in Aberdeen on Tuesday morning; Wednesday fine',
+          },
+        },
+        { reference: ben, customerName: 'Customer 2', verdict: 'fine', reason: '6 °C to 12 °C in Bristol' },
       ],
       atRisk: 1,
-      delayTo: '2026-12-08',
       summary: 'Weather for Monday 7 December (2 orders): 1 at risk, 1 fine.',
     });
   });
@@ -144,16 +153,23 @@ describe('admin API: the weather check of the coming dispatch day', () => {
     const result = await call('POST', '/functions/v1/admin/orders/delay-at-risk', { date: '2026-12-07' });
 
     expect(result.statusCode).toBe(200);
-    expect(jsonBody(result)).toMatchObject({
+    expect(jsonBody(result)).toEqual({
       from: '2026-12-07',
-      to: '2026-12-08',
+      orders: [
+        {
+          reference: ann,
+          customerName: 'Customer 1',
+          to: '2026-12-09',
+          why: 'Wednesday 9 December: −4 °C in Aberdeen on Tuesday morning; Tuesday at risk too: −4 °C in Aberdeen on Tuesday morning; Wednesday fine',
+        },
+      ],
       moved: [ann],
       emailed: [ann],
     });
     const status = jsonBody(await call('GET', '/functions/v1/admin/status'));
     expect(status).toMatchObject({
       next: { date: '2026-12-07', references: [ben] },
-      later: [{ date: '2026-12-08', references: [ann] }],
+      later: [{ date: '2026-12-09', references: [ann] }],
     });
     const emails = await h.standIns.emails();
     expect(emails.filter((e) => e.destination.to.includes('ann@example.com'))).toHaveLength(1);

@@ -74,7 +74,11 @@ describe('the daily weather notice', () => {
     const emails = await merchantEmails();
     expect(emails.map((e) => e.subject)).toEqual(['Weather: 1 order at risk for Monday 7 December']);
     expect(emails[0]?.body.text).toContain('−4 °C in Aberdeen on Tuesday morning');
-    expect(emails[0]?.body.text).toContain('Delay it to Tuesday 8 December in the week');
+    // Tuesday's dispatch would meet the same frost: the notice names the day the delay would take.
+    expect(emails[0]?.body.text).toContain('Delay it to Wednesday 9 December in the week');
+    expect(emails[0]?.body.text).toContain(
+      'Tuesday at risk too: −4 °C in Aberdeen on Tuesday morning; Wednesday fine',
+    );
     expect(emails[0]?.body.text).toContain('https://shop.test/admin');
     expect(emails[0]?.body.text).not.toContain('Bristol');
   });

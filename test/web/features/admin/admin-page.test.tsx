@@ -143,6 +143,12 @@ function signedIn(returnTo = '/admin') {
   return renderAdmin(`/admin?code=code-${codes}&state=state-${codes}`);
 }
 
+/** Chooses the whole refund's reason: none is chosen for the merchant. */
+async function chooseRefundReason(user: ReturnType<typeof signedIn>['user'], words: string) {
+  const form = await screen.findByRole('form', { name: 'Refund' }, { timeout: 5000 });
+  await user.selectOptions(within(form).getByRole('combobox', { name: 'Reason' }), words);
+}
+
 beforeEach(() => {
   stubLocationAssign();
 });
@@ -619,7 +625,8 @@ describe('an order’s page', () => {
     await user.click(await screen.findByRole('button', { name: 'Mark dispatched' }, { timeout: 5000 }));
     // Each action settles before the next is pressed, so a slow machine cannot interleave them.
     expect(await screen.findAllByText(lost, {}, { timeout: 5000 })).toHaveLength(1);
-    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    await chooseRefundReason(user, 'Other');
+    await user.click(screen.getByRole('button', { name: 'Refund…' }));
     await user.click(screen.getByRole('button', { name: 'Refund £14.70' }));
 
     await waitFor(() => expect(screen.getAllByText(lost)).toHaveLength(2), { timeout: 5000 });
@@ -659,7 +666,8 @@ describe('an order’s page', () => {
     });
     const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
 
-    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    await chooseRefundReason(user, 'Supply problem');
+    await user.click(screen.getByRole('button', { name: 'Refund…' }));
     expect(calls.some((call) => call.url.endsWith('/orders/refund'))).toBe(false);
     expect(
       screen.getByText('Refund £14.70 to Jane Doe (jane@example.com)? This cannot be undone.'),
@@ -759,7 +767,8 @@ describe('an order’s page', () => {
     });
     const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
 
-    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    await chooseRefundReason(user, 'Other');
+    await user.click(screen.getByRole('button', { name: 'Refund…' }));
     expect(
       screen.getByText('Refund the remaining £8.20 to Jane Doe (jane@example.com)? This cannot be undone.'),
     ).toBeVisible();
@@ -778,7 +787,8 @@ describe('an order’s page', () => {
     });
     const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
 
-    await user.click(await screen.findByRole('button', { name: 'Refund…' }, { timeout: 5000 }));
+    await chooseRefundReason(user, 'Other');
+    await user.click(screen.getByRole('button', { name: 'Refund…' }));
     await user.click(screen.getByRole('button', { name: 'Refund £14.70' }));
 
     expect(
@@ -1324,6 +1334,7 @@ describe('tracking and part refunds on the page', () => {
     const { user } = signedIn('/admin?order=A1B2C3D4E5F6');
     const form = await screen.findByRole('form', { name: 'Refund part of a1b2c3d4e5f6' }, { timeout: 5000 });
     await user.selectOptions(within(form).getByRole('combobox', { name: 'Bottles to refund' }), '2');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Reason' }), 'Arrived dead');
     await user.click(within(form).getByRole('button', { name: 'Refund £6.50' }));
     expect(
       within(form).getByText('Refund £6.50 to Jane Doe? Stripe sends it back to their card.'),
@@ -1340,6 +1351,38 @@ describe('tracking and part refunds on the page', () => {
     expect(sent.map((call) => JSON.parse(call.body))).toEqual([
       { reference: 'a1b2c3d4e5f6', bottles: 2, delivery: false, reason: 'doa' },
     ]);
+  });
+
+  it('after dispatch, neither refund has a reason chosen: each button waits for the merchant to choose one', async () => {
+    const dispatched = order({
+      status: 'dispatched',
+      dispatchedAt: '2026-11-30T09:00:00.000Z',
+      trackingNumber: 'AB123456789GB',
+    });
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/order`]: () => jsonResponse({ record: dispatched }),
+    });
+    const { user } = signedIn('/admin?order=A1B2C3D4E5F6');
+    const part = await screen.findByRole('form', { name: 'Refund part of a1b2c3d4e5f6' }, { timeout: 5000 });
+    const whole = screen.getByRole('form', { name: 'Refund' });
+    const partReason = within(part).getByRole('combobox', { name: 'Reason' });
+    const wholeReason = within(whole).getByRole('combobox', { name: 'Reason' });
+
+    for (const reason of [partReason, wholeReason]) {
+      expect(reason).toHaveValue('');
+      expect(reason).toBeRequired();
+      expect(within(reason).getByRole('option', { selected: true })).toHaveTextContent('Choose a reason');
+    }
+    expect(within(whole).getByRole('button', { name: 'Refund…' })).toBeDisabled();
+    await user.selectOptions(within(part).getByRole('combobox', { name: 'Bottles to refund' }), '1');
+    expect(within(part).getByRole('button', { name: 'Refund £3.25' })).toBeDisabled();
+
+    await user.selectOptions(partReason, 'Other');
+    expect(within(part).getByRole('button', { name: 'Refund £3.25' })).toBeEnabled();
+    await user.selectOptions(wholeReason, 'Supply problem');
+    expect(within(whole).getByRole('button', { name: 'Refund…' })).toBeEnabled();
+    expect(calls.filter((call) => call.url.includes('/orders/refund'))).toHaveLength(0);
   });
 
   it('imports a Click & Drop export from the orders screen and lists the row that matched nothing', async () => {
@@ -1383,17 +1426,38 @@ describe('tracking and part refunds on the page', () => {
 });
 
 describe('the weather of the coming dispatch day', () => {
+  const WHY =
+    'Wednesday 2 December: −4 °C in Aberdeen on Monday morning; Tuesday at risk too: −4 °C in Aberdeen on Tuesday morning; Wednesday fine';
+  const NONE =
+    'No fine day within the forecast: decide by hand. −6 °C in Lerwick on Monday morning; Tuesday at risk too: −6 °C in Lerwick on Tuesday morning';
   const CHECKED = {
     day: '2026-11-30',
     state: 'checked',
     forecastSeen: true,
     orders: [
-      { reference: 'A1B2C3D4E5F6', verdict: 'at risk', reason: '−4 °C in Aberdeen on Tuesday morning' },
-      { reference: 'B2C3D4E5F6A1', verdict: 'fine', reason: '6 °C to 12 °C in Bristol' },
+      {
+        reference: 'A1B2C3D4E5F6',
+        customerName: 'Ann Aberdeen',
+        verdict: 'at risk',
+        reason: '−4 °C in Aberdeen on Monday morning',
+        move: { to: '2026-12-02', why: WHY },
+      },
+      {
+        reference: 'C3D4E5F6A1B2',
+        customerName: 'Lars Lerwick',
+        verdict: 'at risk',
+        reason: '−6 °C in Lerwick on Monday morning',
+        move: { to: null, why: NONE },
+      },
+      {
+        reference: 'B2C3D4E5F6A1',
+        customerName: 'Bea Bristol',
+        verdict: 'fine',
+        reason: '6 °C to 12 °C in Bristol',
+      },
     ],
-    atRisk: 1,
-    delayTo: '2026-12-01',
-    summary: 'Weather for Monday 30 November (2 orders): 1 at risk, 1 fine.',
+    atRisk: 2,
+    summary: 'Weather for Monday 30 November (3 orders): 2 at risk, 1 fine.',
   };
 
   it('before the evening two days ahead, says when it will know', async () => {
@@ -1408,40 +1472,89 @@ describe('the weather of the coming dispatch day', () => {
     ).toBeVisible();
   });
 
-  it('shows each order’s verdict and why; delays just the order at risk after asking', async () => {
-    const calls = stubNetwork({
-      ...baseRoutes,
-      [`GET ${API}/weather`]: () => jsonResponse(CHECKED),
-      [`POST ${API}/orders/delay-at-risk`]: () =>
-        jsonResponse({
-          from: '2026-11-30',
-          to: '2026-12-01',
-          moved: ['A1B2C3D4E5F6'],
-          emailed: ['A1B2C3D4E5F6'],
-        }),
-    });
-    const { user } = signedIn();
+  it('names each customer, linking their order, with the verdict and where the delay would take it', async () => {
+    stubNetwork({ ...baseRoutes, [`GET ${API}/weather`]: () => jsonResponse(CHECKED) });
+    signedIn();
     const list = await screen.findByRole(
       'list',
       { name: 'Weather for Monday 30 November' },
       { timeout: 5000 },
     );
-    expect(list).toHaveTextContent('At risk A1B2C3D4E5F6: −4 °C in Aberdeen on Tuesday morning');
-    expect(list).toHaveTextContent('Fine B2C3D4E5F6A1: 6 °C to 12 °C in Bristol');
-    expect(screen.getByRole('form', { name: 'Weather for Monday 30 November' })).toContainElement(list);
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      `At risk Ann Aberdeen (A1B2C3D4E5F6): −4 °C in Aberdeen on Monday morning Delay: ${WHY}`,
+      `At risk Lars Lerwick (C3D4E5F6A1B2): −6 °C in Lerwick on Monday morning Delay: ${NONE}`,
+      'Fine Bea Bristol (B2C3D4E5F6A1): 6 °C to 12 °C in Bristol',
+    ]);
+    expect(within(list).getByRole('link', { name: 'Ann Aberdeen' })).toHaveAttribute(
+      'href',
+      '/admin?order=A1B2C3D4E5F6',
+    );
+    expect(within(list).getByRole('link', { name: 'Bea Bristol' })).toHaveAttribute(
+      'href',
+      '/admin?order=B2C3D4E5F6A1',
+    );
+  });
 
-    await user.click(screen.getByRole('button', { name: 'Delay the 1 order at risk to Tuesday 1 December' }));
-    expect(screen.getByText('Email 1 customer that their order moves to Tuesday 1 December?')).toBeVisible();
-    expect(calls.some((call) => call.url.endsWith('/orders/delay-at-risk'))).toBe(false);
-    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+  it('delays each order to its own day after asking; what it did, per order, stays until dismissed', async () => {
+    let checked: object = CHECKED;
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/weather`]: () => jsonResponse(checked),
+      [`POST ${API}/orders/delay-at-risk`]: () => {
+        // The day checked again after the delay: the order left there is still at risk, with no day.
+        checked = { ...CHECKED, orders: CHECKED.orders.slice(1), atRisk: 1 };
+        return jsonResponse({
+          from: '2026-11-30',
+          orders: [
+            { reference: 'A1B2C3D4E5F6', customerName: 'Ann Aberdeen', to: '2026-12-02', why: WHY },
+            { reference: 'C3D4E5F6A1B2', customerName: 'Lars Lerwick', to: null, why: NONE },
+          ],
+          moved: ['A1B2C3D4E5F6'],
+          emailed: ['A1B2C3D4E5F6'],
+        });
+      },
+    });
+    const { user } = signedIn();
+    const card = await screen.findByRole(
+      'form',
+      { name: 'Weather for Monday 30 November' },
+      { timeout: 5000 },
+    );
 
+    await user.click(
+      within(card).getByRole('button', { name: 'Delay the 1 order at risk to Wednesday 2 December' }),
+    );
     expect(
-      await screen.findByText(
-        '1 order(s) at risk moved from Monday 30 November to Tuesday 1 December; 1 delay email(s) sent to the customers.',
+      within(card).getByText(
+        'Email 1 customer that their order moves: Ann Aberdeen to Wednesday 2 December? Not moved (no fine day within the forecast): Lars Lerwick.',
       ),
     ).toBeVisible();
+    expect(calls.some((call) => call.url.endsWith('/orders/delay-at-risk'))).toBe(false);
+    await user.click(within(card).getByRole('button', { name: 'Confirm' }));
+
+    expect(
+      await within(card).findByText(
+        '1 order at risk moved from Monday 30 November; 1 delay email sent to the customers.',
+      ),
+    ).toBeVisible();
+    const moved = within(card).getByRole('list', { name: 'Moved' });
+    expect(moved).toHaveTextContent(`Moved Ann Aberdeen (A1B2C3D4E5F6): ${WHY}`);
+    expect(within(moved).getByRole('link', { name: 'Ann Aberdeen' })).toHaveAttribute(
+      'href',
+      '/admin?order=A1B2C3D4E5F6',
+    );
+    const left = within(card).getByRole('list', { name: 'Not moved: decide by hand' });
+    expect(left).toHaveTextContent(`Not moved Lars Lerwick (C3D4E5F6A1B2): ${NONE}`);
+    // The card reloads the day (only the order left, nothing more to delay); the result stays.
+    await waitFor(() => expect(within(card).queryByRole('button', { name: /^Delay the / })).toBeNull());
+    expect(within(card).getByRole('list', { name: 'Moved' })).toBeVisible();
     const posted = calls.filter((call) => call.url === `${API}/orders/delay-at-risk`);
     expect(posted.map((call) => JSON.parse(call.body))).toEqual([{ date: '2026-11-30' }]);
+
+    await user.click(within(card).getByRole('button', { name: 'Dismiss' }));
+    expect(within(card).queryByRole('list', { name: 'Moved' })).toBeNull();
+    expect(within(card).queryByRole('list', { name: 'Not moved: decide by hand' })).toBeNull();
   });
 
   it('a weather check that fails says it could not see the forecast, and the week still shows', async () => {

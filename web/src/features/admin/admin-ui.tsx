@@ -72,7 +72,8 @@ export function ReasonField<K extends string>({
 }: {
   /** Each reason's value and the words shown for it, in the order shown. */
   reasons: Readonly<Record<K, string>>;
-  value: K;
+  /** Undefined: nothing chosen yet, a required choice (a refund's reason is told to the customer). */
+  value: K | undefined;
   onChange: (value: K) => void;
   action: AdminAction;
 }) {
@@ -82,12 +83,18 @@ export function ReasonField<K extends string>({
       {(props) => (
         <select
           {...props}
-          value={value}
+          value={value ?? ''}
+          required
           onChange={(event) => {
             const chosen = entries.find(([key]) => key === event.target.value);
             if (chosen) onChange(chosen[0]);
           }}
         >
+          {value === undefined && (
+            <option value="" disabled>
+              Choose a reason
+            </option>
+          )}
           {entries.map(([key, words]) => (
             <option key={key} value={key}>
               {words}

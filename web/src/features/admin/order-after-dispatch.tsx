@@ -82,11 +82,13 @@ export function PartRefundSection({ api, order, onUpdate }: RecordSectionProps<A
   const deliveryLeft = !parts.some((part) => part.delivery);
   const [bottles, setBottles] = useState(0);
   const [delivery, setDelivery] = useState(false);
-  const [reason, setReason] = useState<Reason>('doa');
+  // No reason chosen for the merchant: the customer's email says it ("did not arrive in good condition").
+  const [reason, setReason] = useState<Reason | undefined>(undefined);
   // The page's figure to confirm; the server prices the refund itself from the order.
   const pence = bottles * order.unitPricePence + (delivery ? order.shippingPence : 0);
   const reference = formatReference(order.reference);
   const refund = async () => {
+    if (reason === undefined) return;
     const answer = await action.run(
       () => api.refundPart({ reference: order.reference, bottles, delivery, reason }),
       (result) =>
@@ -95,6 +97,7 @@ export function PartRefundSection({ api, order, onUpdate }: RecordSectionProps<A
     if (answer !== undefined) {
       setBottles(0);
       setDelivery(false);
+      setReason(undefined);
       onUpdate(answer.record);
     }
   };
@@ -109,7 +112,7 @@ export function PartRefundSection({ api, order, onUpdate }: RecordSectionProps<A
       confirmLabel={`Confirm refund of ${formatGbp(pence)}`}
       pendingLabel="Refunding…"
       onConfirm={refund}
-      disabled={pence === 0}
+      disabled={pence === 0 || reason === undefined}
       primary
     >
       {parts.length > 0 && (

@@ -188,7 +188,8 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
   const dispatchAction = useAdminAction();
   const refundAction = useAdminAction();
   const [tracking, setTracking] = useState('');
-  const [reason, setReason] = useState<RefundReason>(order.status === 'dispatched' ? 'doa' : 'supply');
+  // No reason chosen for the merchant: the customer's email says it.
+  const [reason, setReason] = useState<RefundReason | undefined>(undefined);
   const reference = formatReference(order.reference);
 
   const dispatch = async () => {
@@ -212,6 +213,7 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
   };
 
   const refund = async () => {
+    if (reason === undefined) return;
     const answer = await refundAction.run(
       () => api.refund({ reference: order.reference, reason }),
       (result) => {
@@ -267,12 +269,14 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
       {!refunded && <PartRefundSection api={api} order={order} onUpdate={onUpdate} />}
       <ConfirmedAction
         action={refundAction}
-        heading={<h2>Refund</h2>}
+        aria-labelledby="admin-refund-heading"
+        heading={<h2 id="admin-refund-heading">Refund</h2>}
         label="Refund…"
         question={`Refund ${refundWhat} to ${order.customerName} (${order.customerEmail})? This cannot be undone.`}
         confirmLabel={`Refund ${refundWhat}`}
         pendingLabel="Refunding…"
         onConfirm={refund}
+        disabled={reason === undefined}
         finished={refunded}
         danger
       >

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type {
+  AdminAtRiskMove,
   AdminOrderWeather,
   AdminRecordView,
   AdminStatusResponse,
@@ -244,14 +245,59 @@ const VERDICTS: Record<AdminOrderWeather['verdict'], string> = {
 
 type WeatherLoaded = { weather: AdminWeatherResponse } | { failed: string } | undefined;
 
+const orderLink = (reference: string) => `/admin?order=${encodeURIComponent(reference)}`;
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** "Iona Frost (INVERNESS001)", the name opening the order: what the merchant knows them by. */
+function OrderName({ reference, customerName }: { reference: string; customerName: string }) {
+  return (
+    <>
+      <Link to={orderLink(reference)}>{customerName}</Link> ({reference})
+    </>
+  );
+}
+
+/**
+ * What the delay did, order by order: each moved one's new day and why, then those left on the day
+ * for the merchant (no fine day within the forecast). Stays until the report is dismissed.
+ */
+function WeatherDelayResult({ orders }: { orders: readonly AdminAtRiskMove[] }) {
+  const moved = orders.filter((o) => o.to !== null);
+  const left = orders.filter((o) => o.to === null);
+  return (
+    <div className="admin-weather-result">
+      {moved.length > 0 && (
+        <ul className="admin-weather" aria-label="Moved">
+          {moved.map((o) => (
+            <li key={o.reference}>
+              <strong>Moved</strong> <OrderName {...o} />: {o.why}
+            </li>
+          ))}
+        </ul>
+      )}
+      {left.length > 0 && (
+        <ul className="admin-weather" aria-label="Not moved: decide by hand">
+          {left.map((o) => (
+            <li key={o.reference} className="admin-weather__at-risk">
+              <strong>Not moved</strong> <OrderName {...o} />: {o.why}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /**
  * The weather check of the coming dispatch day, loaded apart from the week so a slow or failed
  * forecast never holds up the rest of the page. From 18:00 two days before the day it shows each
- * order's verdict and why; before then, when it will know. Its one action moves just the orders
- * at risk to the next working day, asking first, since the delay emails cannot be unsent.
+ * order's verdict and why, the customer's name opening the order; before then, when it will know.
+ * Its one action moves each order at risk to its own first fine day within the forecast, asking
+ * first, since the delay emails cannot be unsent; what it did per order stays until dismissed.
  */
 function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void }) {
   const [loaded, setLoaded] = useState<WeatherLoaded>(undefined);
+  const [delayed, setDelayed] = useState<readonly AdminAtRiskMove[]>([]);
   const action = useAdminAction();
 
   const load = useCallback(async () => {
@@ -291,15 +337,21 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
       </div>
     );
   }
-  const ordersText = weather.atRisk === 1 ? '1 order' : `${weather.atRisk} orders`;
-  const customersText = weather.atRisk === 1 ? '1 customer' : `${weather.atRisk} customers`;
+  const plans = weather.orders.flatMap((o) => (o.move ? [{ ...o, ...o.move }] : []));
+  const movable = plans.filter((p) => p.to !== null);
+  const days = new Set(movable.map((p) => p.to));
+  const [onlyDay] = days;
+  const toText = days.size === 1 && onlyDay ? `to ${formatDay(onlyDay)}` : 'each to its first fine day';
+  const moves = movable.map((p) => `${p.customerName} to ${p.to ? formatDay(p.to) : ''}`).join(', ');
+  const stays = plans.filter((p) => p.to === null).map((p) => p.customerName);
   const delay = async () => {
     const answer = await action.run(
       () => api.delayAtRisk({ date: weather.day }),
       (result) =>
-        `${result.moved.length} order(s) at risk moved from ${formatDay(result.from)} to ${formatDay(result.to)}; ${result.emailed.length} delay email(s) sent to the customers.`,
+        `${plural(result.moved.length, 'order', 'orders')} at risk moved from ${formatDay(result.from)}; ${plural(result.emailed.length, 'delay email', 'delay emails')} sent to the customers.`,
     );
     if (answer !== undefined) {
+      setDelayed(answer.orders);
       onDelayed();
       void load();
     }
@@ -321,19 +373,26 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
             <ul className="admin-weather" aria-label={heading}>
               {weather.orders.map((order) => (
                 <li key={order.reference} className={`admin-weather__${order.verdict.replace(' ', '-')}`}>
-                  <strong>{VERDICTS[order.verdict]}</strong> {order.reference}: {order.reason}
+                  <strong>{VERDICTS[order.verdict]}</strong> <OrderName {...order} />: {order.reason}
+                  {order.move && (
+                    <>
+                      {' '}
+                      <span className="admin-weather__move">Delay: {order.move.why}</span>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>
           )}
+          {action.report?.kind === 'done' && delayed.length > 0 && <WeatherDelayResult orders={delayed} />}
         </>
       }
-      label={`Delay the ${ordersText} at risk to ${formatDay(weather.delayTo)}`}
-      question={`Email ${customersText} that their order moves to ${formatDay(weather.delayTo)}?`}
+      label={`Delay the ${plural(movable.length, 'order', 'orders')} at risk ${toText}`}
+      question={`Email ${plural(movable.length, 'customer', 'customers')} that their order moves: ${moves}?${stays.length > 0 ? ` Not moved (no fine day within the forecast): ${stays.join(', ')}.` : ''}`}
       confirmLabel="Confirm"
       pendingLabel="Delaying…"
       onConfirm={delay}
-      finished={weather.atRisk === 0}
+      finished={movable.length === 0}
     />
   );
 }
