@@ -371,7 +371,7 @@ const COMMANDS: Record<string, Command> = {
   weather: {
     summary:
       "The coming dispatch day's orders by the forecast: fine, watch or at risk, and why; --delay moves those at risk",
-    usage: 'weather [--date next|YYYY-MM-DD] [--delay] [--json]',
+    usage: `weather [--date next|YYYY-MM-DD] [--delay ${CONFIRM_FLAGS}] [--json]`,
     details: [
       "Reads the forecast at the dispatch postcode (in the seller address) and at each order's postcode,",
       'for the dispatch day and the day after, against the thresholds set in /admin.',
@@ -379,6 +379,7 @@ const COMMANDS: Record<string, Command> = {
       'Each order at risk is planned to its first later working day the forecast already read does not put',
       'at risk; --delay moves each there and emails its customer once. One with no such day within the',
       "forecast is listed and stays: decide by hand. /admin's week does the same in one press.",
+      ...CONFIRM_HELP,
     ],
     positionals: 'none',
     async run(shop, values, _p, io) {
@@ -397,7 +398,8 @@ const COMMANDS: Record<string, Command> = {
           if (order.move) io.out(`      ${order.move.to === null ? 'stays' : 'delay'}: ${order.move.why}`);
         }
       if (!values.delay) return;
-      // The plan is printed above, order by order, before anything is moved or emailed.
+      // The plan is printed above, order by order; the question comes before anything moves.
+      if (!(await confirmPlan(io, values, async () => []))) return;
       const result = await shop.api.delayAtRisk({ date: check.day });
       if (values.json) {
         io.out(JSON.stringify(result, null, 2));
