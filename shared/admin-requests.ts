@@ -62,6 +62,8 @@ export const adminDispatchSchema = z
           ),
       ),
     ),
+    // C3: orders planned for a later dispatch day than the coming one go only on purpose.
+    early: z.optional(z.boolean()),
   })
   .check(
     z.refine((body) => body.trackingNumber === undefined || body.references.length === 1, {
@@ -76,7 +78,7 @@ export const adminDispatchSchema = z
 export type AdminDispatchRequest = z.output<typeof adminDispatchSchema>;
 
 /** Add or correct the tracking number of a dispatched order (its customer gets one short update). */
-export const adminTrackingSchema = z.strictObject({ reference, trackingNumber });
+export const adminTrackingSchema = z.strictObject({ reference, trackingNumber, early: z.optional(z.boolean()) });
 export type AdminTrackingRequest = z.output<typeof adminTrackingSchema>;
 
 /** The largest Click & Drop export the page uploads: a few hundred orders' rows. */
@@ -90,6 +92,9 @@ export const adminTrackingImportSchema = z.strictObject({
       z.minLength(1, 'The file is empty.'),
       z.maxLength(TRACKING_IMPORT_MAX_CHARS, 'The file is too large for one import.'),
     ),
+  early: z.optional(z.boolean()),
+  // C3: what the import would do, row by row, with nothing changed or sent.
+  preview: z.optional(z.boolean()),
 });
 export type AdminTrackingImportRequest = z.output<typeof adminTrackingImportSchema>;
 
