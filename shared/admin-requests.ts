@@ -78,7 +78,11 @@ export const adminDispatchSchema = z
 export type AdminDispatchRequest = z.output<typeof adminDispatchSchema>;
 
 /** Add or correct the tracking number of a dispatched order (its customer gets one short update). */
-export const adminTrackingSchema = z.strictObject({ reference, trackingNumber, early: z.optional(z.boolean()) });
+export const adminTrackingSchema = z.strictObject({
+  reference,
+  trackingNumber,
+  early: z.optional(z.boolean()),
+});
 export type AdminTrackingRequest = z.output<typeof adminTrackingSchema>;
 
 /** The largest Click & Drop export the page uploads: a few hundred orders' rows. */

@@ -35,7 +35,9 @@ export function useAdminAction() {
         const outcome = await call();
         if (outcome.ok) {
           const summary = summarise(outcome.value);
-          setReport(typeof summary === 'string' ? { kind: 'done', message: summary } : { kind: 'done', ...summary });
+          setReport(
+            typeof summary === 'string' ? { kind: 'done', message: summary } : { kind: 'done', ...summary },
+          );
         } else {
           setReport(outcome);
         }
