@@ -462,15 +462,25 @@ describe('this week', () => {
       screen.getByRole('textbox', { name: 'Tracking number for a1b2c3d4e5f6' }),
       'ab 123456789 gb',
     );
-    const button = screen.getByRole('button', { name: 'Mark 2 dispatched' });
-    await user.dblClick(button);
+    // It asks first, naming who is emailed.
+    await user.click(screen.getByRole('button', { name: 'Mark 2 dispatched' }));
+    expect(
+      screen.getByText(
+        'Mark 2 orders dispatched? Each customer is emailed that it is on its way: Jane Doe (jane@example.com), Sam Smith (sam@example.com).',
+      ),
+    ).toBeVisible();
+    await user.dblClick(screen.getByRole('button', { name: 'Mark 2 dispatched and email' }));
     expect(screen.getByRole('button', { name: 'Marking dispatched…' })).toBeDisabled();
     release();
 
+    expect(await screen.findByText('1 order marked dispatched. 1 refused: nothing done to it.')).toBeVisible();
     expect(
-      await screen.findByText(
-        'a1b2c3d4e5f6 marked dispatched (tracking AB123456789GB); dispatch email sent to jane@example.com. zz9yy8xx7ww6: Order zz9yy8xx7ww6 was refunded: it cannot be dispatched.',
+      screen.getByText(
+        'a1b2c3d4e5f6 marked dispatched (tracking AB123456789GB); dispatch email sent to jane@example.com.',
       ),
+    ).toBeVisible();
+    expect(
+      screen.getByText('zz9yy8xx7ww6: Order zz9yy8xx7ww6 was refunded: it cannot be dispatched.'),
     ).toBeVisible();
     const dispatches = calls.filter((call) => call.url === `${API}/orders/dispatch`);
     expect(dispatches).toHaveLength(1);
