@@ -1,9 +1,5 @@
 import * as z from 'zod/mini';
-import {
-  type AdminDispatchResponse,
-  type AdminDispatchResult,
-  adminDispatchResponseSchema,
-} from '../../../../shared/admin-responses';
+import type { AdminDispatchResult } from '../../../../shared/admin-responses';
 import { formatReference } from '../../../../shared/order-reference';
 import type { AdminOutcome } from './admin-api';
 import { formatDay } from './admin-format';
@@ -13,11 +9,13 @@ import type { ActionSummary } from './use-admin-action';
  * A dispatch answer, also when every order was refused: the API then answers 409 with each order's
  * refusal, which the page shows order by order rather than as one sentence (or nothing).
  */
-export function withRefusals(
-  outcome: AdminOutcome<AdminDispatchResponse>,
-): AdminOutcome<AdminDispatchResponse> {
+export function withRefusals<T>(
+  outcome: AdminOutcome<T>,
+  // The route's answer schema: a dispatch's, or a tracking import's.
+  schema: z.ZodMiniType<T>,
+): AdminOutcome<T> {
   if (outcome.ok || outcome.kind !== 'refused' || outcome.answer === undefined) return outcome;
-  const read = z.safeParse(adminDispatchResponseSchema, outcome.answer);
+  const read = z.safeParse(schema, outcome.answer);
   return read.success ? { ok: true, value: read.data } : outcome;
 }
 

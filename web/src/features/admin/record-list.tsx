@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AdminRecordView } from '../../../../shared/admin-responses';
+import { type AdminRecordView, adminDispatchResponseSchema } from '../../../../shared/admin-responses';
 import { formatReference } from '../../../../shared/order-reference';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
@@ -56,7 +56,10 @@ export function RecordList({ api, records, onChanged, label, action }: RecordLis
   const send = async (references: string[], trackingNumbers: Record<string, string>, sendEarly: boolean) => {
     const answer = await action.run(
       async () =>
-        withRefusals(await api.dispatch({ references, trackingNumbers, ...(sendEarly && { early: true }) })),
+        withRefusals(
+          await api.dispatch({ references, trackingNumbers, ...(sendEarly && { early: true }) }),
+          adminDispatchResponseSchema,
+        ),
       ({ results }) => summariseDispatch(results),
     );
     if (answer === undefined) return;
