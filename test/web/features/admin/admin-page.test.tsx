@@ -569,12 +569,21 @@ describe('an order’s page', () => {
     });
     const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
 
-    const address = await screen.findByLabelText('New address', {}, { timeout: 5000 });
+    // Folded behind a button, then asked about before the customer is emailed.
+    await user.click(await screen.findByRole('button', { name: 'Correct the address' }, { timeout: 5000 }));
+    const address = screen.getByLabelText('New address');
     await user.clear(address);
     await user.type(address, '9 Heron Way{Enter}Leeds');
     await user.clear(screen.getByLabelText('New postcode'));
     await user.type(screen.getByLabelText('New postcode'), 'ls2 7ey');
     await user.click(screen.getByRole('button', { name: 'Correct delivery details' }));
+    expect(
+      screen.getByText(
+        'Change the delivery details of a1b2c3d4e5f6 to 9 Heron Way, Leeds, ls2 7ey, 07700 900123? Jane Doe (jane@example.com) is emailed the new details.',
+      ),
+    ).toBeVisible();
+    expect(calls.some((call) => call.url === `${API}/orders/address`)).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Confirm and email' }));
 
     expect(
       await screen.findByText(
@@ -591,6 +600,10 @@ describe('an order’s page', () => {
       phone: '07700 900123',
     });
     expect(screen.getByText('LS2 7EY')).toBeVisible();
+    // Folded again once done, its result kept until dismissed.
+    expect(screen.queryByLabelText('New address')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(/Delivery details of a1b2c3d4e5f6 corrected/)).toBeNull();
   });
 
   it('a tracking number the API refuses is shown by its field (400)', async () => {
@@ -1355,8 +1368,32 @@ describe('tracking and part refunds on the page', () => {
   it('imports a Click & Drop export from the orders screen and lists the row that matched nothing', async () => {
     const calls = stubNetwork({
       ...baseRoutes,
-      [`POST ${API}/orders/tracking-import`]: () =>
-        jsonResponse({
+      [`POST ${API}/orders/tracking-import`]: ({ body }) => {
+        const unmatched = [
+          {
+            line: 3,
+            reference: 'nosuchref123',
+            trackingNumber: 'JX123456780GB',
+            reason: 'No order or request with reference nosuchref123.',
+          },
+        ];
+        if (JSON.parse(body).preview === true) {
+          return jsonResponse({
+            results: [],
+            unmatched,
+            preview: [
+              {
+                line: 2,
+                reference: 'a1b2c3d4e5f6',
+                customerName: 'Jane Doe',
+                customerEmail: 'jane@example.com',
+                trackingNumber: 'JX123456789GB',
+                outcome: 'dispatch',
+              },
+            ],
+          });
+        }
+        return jsonResponse({
           results: [
             {
               reference: 'a1b2c3d4e5f6',
@@ -1366,21 +1403,28 @@ describe('tracking and part refunds on the page', () => {
               record: order({ status: 'dispatched' }),
             },
           ],
-          unmatched: [
-            {
-              line: 3,
-              reference: 'nosuchref123',
-              trackingNumber: 'JX123456780GB',
-              reason: 'No order or request with reference nosuchref123.',
-            },
-          ],
-        }),
+          unmatched,
+        });
+      },
     });
     const { user } = signedIn('/admin?view=orders');
     const input = await screen.findByLabelText('Choose the Click & Drop export', {}, { timeout: 5000 });
     const csv =
       'Order reference,Tracking number\r\na1b2c3d4e5f6,JX123456789GB\r\nnosuchref123,JX123456780GB\r\n';
     await user.upload(input, new File([csv], 'export.csv', { type: 'text/csv' }));
+    // Choosing the file previews it: nothing is sent before Confirm.
+    const rows = await screen.findByRole('list', { name: 'What each row would do' });
+    expect(within(rows).getByRole('listitem')).toHaveTextContent(
+      'Line 2: a1b2c3d4e5f6 Jane Doe (jane@example.com), JX123456789GB: marked dispatched and emailed',
+    );
+    expect(
+      within(screen.getByRole('list', { name: 'Rows that match no order' })).getByRole('listitem'),
+    ).toHaveTextContent('Line 3 (nosuchref123): No order or request with reference nosuchref123.');
+    await user.click(screen.getByRole('button', { name: 'Import and send 1 email…' }));
+    expect(
+      screen.getByText('Mark 1 order dispatched and correct 0 numbers: 1 customer is emailed.'),
+    ).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
     expect(
       await screen.findByText('1 order matched: 1 marked dispatched, 1 email sent. 1 row not matched.'),
     ).toBeVisible();
@@ -1388,7 +1432,7 @@ describe('tracking and part refunds on the page', () => {
       within(screen.getByRole('list', { name: 'Rows not matched' })).getByRole('listitem'),
     ).toHaveTextContent('Line 3 (nosuchref123): No order or request with reference nosuchref123.');
     const sent = calls.filter((call) => call.url === `${API}/orders/tracking-import`);
-    expect(sent.map((call) => JSON.parse(call.body))).toEqual([{ csv }]);
+    expect(sent.map((call) => JSON.parse(call.body))).toEqual([{ csv, preview: true }, { csv }]);
   });
 });
 
