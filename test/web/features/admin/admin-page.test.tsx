@@ -473,7 +473,9 @@ describe('this week', () => {
     expect(screen.getByRole('button', { name: 'Marking dispatched…' })).toBeDisabled();
     release();
 
-    expect(await screen.findByText('1 order marked dispatched. 1 refused: nothing done to it.')).toBeVisible();
+    expect(
+      await screen.findByText('1 order marked dispatched. 1 refused: nothing done to it.'),
+    ).toBeVisible();
     expect(
       screen.getByText(
         'a1b2c3d4e5f6 marked dispatched (tracking AB123456789GB); dispatch email sent to jane@example.com.',
