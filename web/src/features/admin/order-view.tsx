@@ -88,6 +88,9 @@ function RecordDetails({
           </Detail>
           <Detail label="Postcode">{record.postcode}</Detail>
         </dl>
+        {record.kind === 'order' && record.status === 'paid' && (
+          <AddressSection api={api} order={record} onUpdate={onUpdate} />
+        )}
       </div>
       {/* The actions next, within two phone screens: the payment's facts, emails and history follow. */}
       {record.kind === 'order' ? (
@@ -303,14 +306,13 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
       >
         <ReasonField reasons={REFUND_REASONS} value={reason} onChange={setReason} action={refundAction} />
       </ConfirmedAction>
-      {order.status === 'paid' && <AddressSection api={api} order={order} onUpdate={onUpdate} />}
     </>
   );
 }
 
 /**
- * The delivery details, corrected before packing, folded behind a button (it is seldom needed,
- * and open it filled most of a phone's screen): the same rules as the checkout and the packing
+ * The delivery details, corrected before packing, folded behind a button below them (it is seldom
+ * needed, and open it filled most of a phone's screen): the same rules as the checkout and the packing
  * cut-off are the API's (a 400 per field, a 409 in its words); it asks first, since the customer
  * gets one short email. Once done it folds again, its result kept until dismissed.
  */
@@ -336,7 +338,7 @@ function AddressSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderV
   };
   if (!open) {
     return (
-      <div className="card">
+      <div className="admin-list">
         <button
           type="button"
           className="button button--secondary"
@@ -357,6 +359,7 @@ function AddressSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderV
   return (
     <ConfirmedAction
       action={action}
+      className="admin-bulk"
       aria-labelledby="admin-address-heading"
       heading={<h2 id="admin-address-heading">Correct the delivery details</h2>}
       label="Correct delivery details"
