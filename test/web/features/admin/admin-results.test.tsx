@@ -267,6 +267,76 @@ describe('an action’s result stays', () => {
   });
 });
 
+describe('the Click & Drop import', () => {
+  it('previews what each row would do, names the planned day, sends nothing until Confirm, then sends early', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/orders`]: () => jsonResponse({ records: [order()] }),
+      [`POST ${API}/orders/tracking-import`]: ({ body }) =>
+        JSON.parse(body).preview === true
+          ? jsonResponse({
+              results: [],
+              unmatched: [],
+              preview: [
+                {
+                  line: 2,
+                  reference: 'a1b2c3d4e5f6',
+                  customerName: 'Jane Doe',
+                  customerEmail: 'jane@example.com',
+                  trackingNumber: 'JX123456789GB',
+                  outcome: 'dispatch',
+                  plannedFor: '2026-12-14',
+                },
+                {
+                  line: 3,
+                  reference: 'zz9yy8xx7ww6',
+                  customerName: 'Sam Smith',
+                  customerEmail: 'sam@example.com',
+                  trackingNumber: 'JX123456780GB',
+                  outcome: 'refused',
+                  reason: 'Two numbers in this file for zz9yy8xx7ww6 (lines 3 and 4).',
+                },
+              ],
+            })
+          : jsonResponse({ results: [dispatched(order())], unmatched: [] }),
+    });
+    const { user } = signedIn('/admin?view=orders');
+
+    const input = await screen.findByLabelText('Choose the Click & Drop export');
+    await user.upload(
+      input,
+      new File(['Order reference,Tracking number\r\n'], 'export.csv', { type: 'text/csv' }),
+    );
+    const rows = await screen.findByRole('list', { name: 'What each row would do' });
+    expect(
+      within(rows)
+        .getAllByRole('listitem')
+        .map((row) => row.textContent),
+    ).toEqual([
+      'Line 2: a1b2c3d4e5f6 Jane Doe (jane@example.com), JX123456789GB: marked dispatched and emailed, though planned for Monday 14 December',
+      'Line 3: zz9yy8xx7ww6 Sam Smith (sam@example.com), JX123456780GB: refused: Two numbers in this file for zz9yy8xx7ww6 (lines 3 and 4).',
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Import and send 1 email…' }));
+    expect(
+      screen.getByText(
+        'Mark 1 order dispatched and correct 0 numbers: 1 customer is emailed. 1 order is planned for Monday 14 December: dispatch it now?',
+      ),
+    ).toBeVisible();
+    expect(bodies(calls, 'orders/tracking-import')).toEqual([
+      { csv: 'Order reference,Tracking number\r\n', preview: true },
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    expect(
+      await screen.findByText('1 order matched: 1 marked dispatched, 1 email sent. 0 rows not matched.'),
+    ).toBeVisible();
+    expect(bodies(calls, 'orders/tracking-import')).toEqual([
+      { csv: 'Order reference,Tracking number\r\n', preview: true },
+      { csv: 'Order reference,Tracking number\r\n', early: true },
+    ]);
+  });
+});
+
 describe('a search run again', () => {
   it('"Show" twice with the same search lists the orders again, not "Loading…" for good', async () => {
     const calls = stubNetwork({
