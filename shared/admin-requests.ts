@@ -49,7 +49,7 @@ export const adminDispatchSchema = z
       .array(reference)
       .check(z.minLength(1, 'Choose at least one order.'), z.maxLength(50, 'At most 50 orders at once.')),
     trackingNumber: z.optional(trackingNumber),
-    // C3: an order planned for a later dispatch day goes now only with this.
+    // An order planned for a later dispatch day than the coming one goes now only on purpose.
     early: z.optional(z.boolean()),
     trackingNumbers: z.optional(
       z.record(
@@ -97,6 +97,8 @@ export const adminTrackingImportSchema = z.strictObject({
       z.maxLength(TRACKING_IMPORT_MAX_CHARS, 'The file is too large for one import.'),
     ),
   early: z.optional(z.boolean()),
+  // What the import would do, row by row, with nothing changed or sent.
+  preview: z.optional(z.boolean()),
 });
 export type AdminTrackingImportRequest = z.output<typeof adminTrackingImportSchema>;
 

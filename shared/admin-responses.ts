@@ -309,7 +309,8 @@ const actionShape = { reference: text, changed: z.boolean(), email: emailOutcome
  */
 const dispatchResultSchema = z.union([
   z.object({ ...actionShape, status: orderStatus, record: adminOrderViewSchema }),
-  z.object({ reference: text, refused: text }),
+  // `plannedFor` (C3): refused only because the order is planned for that later dispatch day.
+  z.object({ reference: text, refused: text, plannedFor: optionalDate }),
 ]);
 export type AdminDispatchResult = z.infer<typeof dispatchResultSchema>;
 
@@ -333,10 +334,30 @@ export type AdminTrackingResponse = z.infer<typeof adminTrackingResponseSchema>;
 const unmatchedRowSchema = z.object({ line: count, reference: text, trackingNumber: text, reason: text });
 export type AdminUnmatchedRow = z.infer<typeof unmatchedRowSchema>;
 
-/** `POST orders/tracking-import`: each matched order as dispatch answers it, and the rows that matched none. */
+/**
+ * A row of an import's preview (C3): what the import would do to its order, changing nothing.
+ * `plannedFor`: the order's dispatch day when later than the coming one.
+ */
+const importPreviewRowSchema = z.object({
+  line: count,
+  reference: text,
+  customerName: optionalText,
+  customerEmail: optionalText,
+  trackingNumber: text,
+  outcome: z.enum(['dispatch', 'trackingUpdate', 'unchanged', 'refused']),
+  reason: optionalText,
+  plannedFor: optionalDate,
+});
+export type AdminImportPreviewRow = z.infer<typeof importPreviewRowSchema>;
+
+/**
+ * `POST orders/tracking-import`: each matched order as dispatch answers it, and the rows that
+ * matched none; with `preview`, `preview` lists what each row would do and nothing is done.
+ */
 export const adminTrackingImportResponseSchema = z.object({
   results: z.array(dispatchResultSchema),
   unmatched: z.array(unmatchedRowSchema),
+  preview: z.optional(z.array(importPreviewRowSchema)),
 });
 export type AdminTrackingImportResponse = z.infer<typeof adminTrackingImportResponseSchema>;
 

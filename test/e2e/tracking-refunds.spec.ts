@@ -70,6 +70,7 @@ test('tracking: two numbers in one bulk dispatch, one corrected after dispatch, 
   await expectAccessible(page);
   await noSidewaysScroll(page);
   await page.getByRole('button', { name: 'Mark 2 dispatched' }).click();
+  await page.getByRole('button', { name: 'Mark 2 dispatched and email' }).click();
   await expect(
     page.getByText(
       `${adaRef} marked dispatched (tracking AB123456789GB); dispatch email sent to ${ada.email}.`,

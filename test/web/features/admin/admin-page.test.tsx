@@ -468,15 +468,27 @@ describe('this week', () => {
       screen.getByRole('textbox', { name: 'Tracking number for a1b2c3d4e5f6' }),
       'ab 123456789 gb',
     );
-    const button = screen.getByRole('button', { name: 'Mark 2 dispatched' });
-    await user.dblClick(button);
+    // It asks first, naming who is emailed.
+    await user.click(screen.getByRole('button', { name: 'Mark 2 dispatched' }));
+    expect(
+      screen.getByText(
+        'Mark 2 orders dispatched? Each customer is emailed that it is on its way: Jane Doe (jane@example.com), Sam Smith (sam@example.com).',
+      ),
+    ).toBeVisible();
+    await user.dblClick(screen.getByRole('button', { name: 'Mark 2 dispatched and email' }));
     expect(screen.getByRole('button', { name: 'Marking dispatched…' })).toBeDisabled();
     release();
 
     expect(
-      await screen.findByText(
-        'a1b2c3d4e5f6 marked dispatched (tracking AB123456789GB); dispatch email sent to jane@example.com. zz9yy8xx7ww6: Order zz9yy8xx7ww6 was refunded: it cannot be dispatched.',
+      await screen.findByText('1 order marked dispatched. 1 refused: nothing done to it.'),
+    ).toBeVisible();
+    expect(
+      screen.getByText(
+        'a1b2c3d4e5f6 marked dispatched (tracking AB123456789GB); dispatch email sent to jane@example.com.',
       ),
+    ).toBeVisible();
+    expect(
+      screen.getByText('zz9yy8xx7ww6: Order zz9yy8xx7ww6 was refunded: it cannot be dispatched.'),
     ).toBeVisible();
     const dispatches = calls.filter((call) => call.url === `${API}/orders/dispatch`);
     expect(dispatches).toHaveLength(1);
@@ -565,12 +577,21 @@ describe('an order’s page', () => {
     });
     const { user } = signedIn('/admin?order=a1b2c3d4e5f6');
 
-    const address = await screen.findByLabelText('New address', {}, { timeout: 5000 });
+    // Folded behind a button, then asked about before the customer is emailed.
+    await user.click(await screen.findByRole('button', { name: 'Correct the address' }, { timeout: 5000 }));
+    const address = screen.getByLabelText('New address');
     await user.clear(address);
     await user.type(address, '9 Heron Way{Enter}Leeds');
     await user.clear(screen.getByLabelText('New postcode'));
     await user.type(screen.getByLabelText('New postcode'), 'ls2 7ey');
     await user.click(screen.getByRole('button', { name: 'Correct delivery details' }));
+    expect(
+      screen.getByText(
+        'Change the delivery details of a1b2c3d4e5f6 to 9 Heron Way, Leeds, ls2 7ey, 07700 900123? Jane Doe (jane@example.com) is emailed the new details.',
+      ),
+    ).toBeVisible();
+    expect(calls.some((call) => call.url === `${API}/orders/address`)).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Confirm and email' }));
 
     expect(
       await screen.findByText(
@@ -587,6 +608,10 @@ describe('an order’s page', () => {
       phone: '07700 900123',
     });
     expect(screen.getByText('LS2 7EY')).toBeVisible();
+    // Folded again once done, its result kept until dismissed.
+    expect(screen.queryByLabelText('New address')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(/Delivery details of a1b2c3d4e5f6 corrected/)).toBeNull();
   });
 
   it('a tracking number the API refuses is shown by its field (400)', async () => {
@@ -1388,8 +1413,32 @@ describe('tracking and part refunds on the page', () => {
   it('imports a Click & Drop export from the orders screen and lists the row that matched nothing', async () => {
     const calls = stubNetwork({
       ...baseRoutes,
-      [`POST ${API}/orders/tracking-import`]: () =>
-        jsonResponse({
+      [`POST ${API}/orders/tracking-import`]: ({ body }) => {
+        const unmatched = [
+          {
+            line: 3,
+            reference: 'nosuchref123',
+            trackingNumber: 'JX123456780GB',
+            reason: 'No order or request with reference nosuchref123.',
+          },
+        ];
+        if (JSON.parse(body).preview === true) {
+          return jsonResponse({
+            results: [],
+            unmatched,
+            preview: [
+              {
+                line: 2,
+                reference: 'a1b2c3d4e5f6',
+                customerName: 'Jane Doe',
+                customerEmail: 'jane@example.com',
+                trackingNumber: 'JX123456789GB',
+                outcome: 'dispatch',
+              },
+            ],
+          });
+        }
+        return jsonResponse({
           results: [
             {
               reference: 'a1b2c3d4e5f6',
@@ -1399,21 +1448,28 @@ describe('tracking and part refunds on the page', () => {
               record: order({ status: 'dispatched' }),
             },
           ],
-          unmatched: [
-            {
-              line: 3,
-              reference: 'nosuchref123',
-              trackingNumber: 'JX123456780GB',
-              reason: 'No order or request with reference nosuchref123.',
-            },
-          ],
-        }),
+          unmatched,
+        });
+      },
     });
     const { user } = signedIn('/admin?view=orders');
     const input = await screen.findByLabelText('Choose the Click & Drop export', {}, { timeout: 5000 });
     const csv =
       'Order reference,Tracking number\r\na1b2c3d4e5f6,JX123456789GB\r\nnosuchref123,JX123456780GB\r\n';
     await user.upload(input, new File([csv], 'export.csv', { type: 'text/csv' }));
+    // Choosing the file previews it: nothing is sent before Confirm.
+    const rows = await screen.findByRole('list', { name: 'What each row would do' });
+    expect(within(rows).getByRole('listitem')).toHaveTextContent(
+      'Line 2: a1b2c3d4e5f6 Jane Doe (jane@example.com), JX123456789GB: marked dispatched and emailed',
+    );
+    expect(
+      within(screen.getByRole('list', { name: 'Rows that match no order' })).getByRole('listitem'),
+    ).toHaveTextContent('Line 3 (nosuchref123): No order or request with reference nosuchref123.');
+    await user.click(screen.getByRole('button', { name: 'Import and send 1 email…' }));
+    expect(
+      screen.getByText('Mark 1 order dispatched and correct 0 numbers: 1 customer is emailed.'),
+    ).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
     expect(
       await screen.findByText('1 order matched: 1 marked dispatched, 1 email sent. 1 row not matched.'),
     ).toBeVisible();
@@ -1421,7 +1477,7 @@ describe('tracking and part refunds on the page', () => {
       within(screen.getByRole('list', { name: 'Rows not matched' })).getByRole('listitem'),
     ).toHaveTextContent('Line 3 (nosuchref123): No order or request with reference nosuchref123.');
     const sent = calls.filter((call) => call.url === `${API}/orders/tracking-import`);
-    expect(sent.map((call) => JSON.parse(call.body))).toEqual([{ csv }]);
+    expect(sent.map((call) => JSON.parse(call.body))).toEqual([{ csv, preview: true }, { csv }]);
   });
 });
 

@@ -18,7 +18,8 @@ import type { AdminSession } from './admin-session';
 export type AdminOutcome<T> =
   | { ok: true; value: T }
   | { ok: false; kind: 'invalid'; message: string; fields: Record<string, string> }
-  | { ok: false; kind: 'refused'; message: string }
+  // `answer`: the route's own answer when a refusal carries one (a dispatch where every order was refused).
+  | { ok: false; kind: 'refused'; message: string; answer?: unknown }
   | { ok: false; kind: 'forbidden'; message: string }
   | { ok: false; kind: 'failed'; message: string };
 
@@ -92,7 +93,11 @@ export function createAdminApi(
     const { status, error } = reply;
     const message = error?.error ?? FAILED;
     if (status === 400) return { ok: false, kind: 'invalid', message, fields: error?.fields ?? {} };
-    if (status === 409 || status === 404) return { ok: false, kind: 'refused', message };
+    if (status === 409 || status === 404) {
+      return reply.answer === undefined
+        ? { ok: false, kind: 'refused', message }
+        : { ok: false, kind: 'refused', message, answer: reply.answer };
+    }
     return status >= 500 ? unanswered : { ok: false, kind: 'failed', message: FAILED };
   }
 

@@ -1,24 +1,81 @@
-import { type ComponentProps, type ReactNode, useId } from 'react';
+import { type ComponentProps, type ReactNode, useEffect, useId, useRef } from 'react';
 import type { AdminEmailOutcome } from '../../../../shared/admin-responses';
 import type { ActionReport, AdminAction } from './use-admin-action';
 
+/** Reports already brought into view: a view that reloads mounts its report again, and it stays put. */
+const broughtIntoView = new WeakSet<object>();
+/** How long a new report is kept in view while the view reloads around it (its list shrinking). */
+const KEEP_IN_VIEW_MS = 3000;
+
+/**
+ * Brings a new report into view, and keeps it there while the page's height changes for a few
+ * seconds (a list reloading above it), until the merchant scrolls, taps or types.
+ */
+function useKeptInView(report: object | undefined) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = ref.current;
+    if (report === undefined || element === null || broughtIntoView.has(report)) return;
+    broughtIntoView.add(report);
+    // jsdom has neither; a browser has both.
+    const bring = () => element.scrollIntoView?.({ block: 'nearest' });
+    bring();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(bring);
+    observer.observe(document.body);
+    const stop = () => observer.disconnect();
+    const timer = setTimeout(stop, KEEP_IN_VIEW_MS);
+    const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+    for (const input of inputs) window.addEventListener(input, stop, { once: true, passive: true });
+    return () => {
+      stop();
+      clearTimeout(timer);
+      for (const input of inputs) window.removeEventListener(input, stop);
+    };
+  }, [report]);
+  return ref;
+}
+
 /**
  * The answer of an action, in a live region that is always there, so a screen reader hears it:
- * what was done and emailed, or the API's refusal in its own words. A 400's field messages are
- * shown by their fields; the summary says to look there.
+ * what was done and emailed (order by order for many, each refused one with why), or the API's
+ * refusal in its own words. A 400's field messages are shown by their fields; the summary says
+ * to look there. A new answer is scrolled into view; with `onDismiss` it stays until dismissed.
  */
 export function ActionReportView({
   report,
+  onDismiss,
   className,
 }: {
   report: ActionReport | undefined;
+  onDismiss?: () => void;
   className?: string;
 }) {
+  const ref = useKeptInView(report);
   const failed = report !== undefined && report.kind !== 'done';
+  const lines = report?.kind === 'done' ? (report.lines ?? []) : [];
   return (
-    <div role="status" className={className}>
-      {report !== undefined && (
-        <p className={failed ? 'admin-report admin-report--failed' : 'admin-report'}>{report.message}</p>
+    <div ref={ref} className={className ? `admin-result ${className}` : 'admin-result'}>
+      <div role="status">
+        {report !== undefined && (
+          <div className={failed ? 'admin-report admin-report--failed' : 'admin-report'}>
+            <p>{report.message}</p>
+            {lines.length > 0 && (
+              <ul className="admin-report__lines">
+                {lines.map((line) => (
+                  <li key={line.text} className={line.refused ? 'admin-report__refused' : undefined}>
+                    {line.text}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+      </div>
+      {report !== undefined && onDismiss !== undefined && (
+        <button type="button" className="button button--secondary" onClick={onDismiss}>
+          Dismiss
+        </button>
       )}
     </div>
   );

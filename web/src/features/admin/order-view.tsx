@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AdminOrderView, AdminRecordView, AdminRequestView } from '../../../../shared/admin-responses';
+import {
+  type AdminOrderView,
+  type AdminRecordView,
+  type AdminRequestView,
+  adminDispatchResponseSchema,
+} from '../../../../shared/admin-responses';
 import { formatReference } from '../../../../shared/order-reference';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
@@ -17,6 +22,7 @@ import {
   StatusTag,
 } from './admin-ui';
 import { ConfirmedAction } from './confirmed-action';
+import { EarlyDispatchQuestion, type PlannedLater, plannedLater, withRefusals } from './dispatch-answer';
 import { PartRefundSection, type RecordSectionProps, TrackingSection } from './order-after-dispatch';
 import { useAdminAction } from './use-admin-action';
 
@@ -73,7 +79,7 @@ function RecordDetails({
         </p>
         <dl className="admin-details">
           <Detail label="Name">{record.customerName}</Detail>
-          <Detail label="Email" className="break-anywhere">
+          <Detail label="Email">
             <a href={`mailto:${record.customerEmail}`}>{record.customerEmail}</a>
           </Detail>
           <Detail label="Phone">{record.customerPhone || 'Not given'}</Detail>
@@ -81,14 +87,12 @@ function RecordDetails({
             {record.deliveryAddress}
           </Detail>
           <Detail label="Postcode">{record.postcode}</Detail>
-          <Detail label="Price">
-            {bottlesText(record.bottles)} × {formatGbp(record.unitPricePence)} ={' '}
-            {formatGbp(record.subtotalPence)}, delivery {formatGbp(record.shippingPence)}, total{' '}
-            {formatGbp(record.totalPence)}
-          </Detail>
-          {record.kind === 'order' ? <OrderFacts order={record} /> : <RequestFacts request={record} />}
         </dl>
+        {record.kind === 'order' && record.status === 'paid' && (
+          <AddressSection api={api} order={record} onUpdate={onUpdate} />
+        )}
       </div>
+      {/* The actions next, within two phone screens: the payment's facts, emails and history follow. */}
       {record.kind === 'order' ? (
         <>
           <OrderActions api={api} order={record} onUpdate={onUpdate} />
@@ -97,6 +101,17 @@ function RecordDetails({
       ) : (
         <RequestActions api={api} order={record} onUpdate={onUpdate} />
       )}
+      <div className="card">
+        <h2>{record.kind === 'order' ? 'Payment' : 'Request'}</h2>
+        <dl className="admin-details">
+          <Detail label="Price">
+            {bottlesText(record.bottles)} × {formatGbp(record.unitPricePence)} ={' '}
+            {formatGbp(record.subtotalPence)}, delivery {formatGbp(record.shippingPence)}, total{' '}
+            {formatGbp(record.totalPence)}
+          </Detail>
+          {record.kind === 'order' ? <OrderFacts order={record} /> : <RequestFacts request={record} />}
+        </dl>
+      </div>
       <div className="card">
         <h2>Emails</h2>
         {record.emails.length === 0 ? (
@@ -118,8 +133,7 @@ function RecordDetails({
             {record.history.map((entry) => (
               <li key={`${entry.at}-${entry.action}`}>
                 {formatInstant(entry.at)}: {entry.action}
-                {entry.detail ? ` (${entry.detail})` : ''} by{' '}
-                <span className="break-anywhere">{entry.actor}</span>
+                {entry.detail ? ` (${entry.detail})` : ''} by {entry.actor}
               </li>
             ))}
           </ol>
@@ -188,17 +202,23 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
   const dispatchAction = useAdminAction();
   const refundAction = useAdminAction();
   const [tracking, setTracking] = useState('');
+  const [early, setEarly] = useState<PlannedLater[]>([]);
   // No reason chosen for the merchant: the customer's email says it.
   const [reason, setReason] = useState<RefundReason | undefined>(undefined);
   const reference = formatReference(order.reference);
 
-  const dispatch = async () => {
+  const dispatch = async (sendEarly: boolean) => {
+    setEarly([]);
     const answer = await dispatchAction.run(
-      () =>
-        api.dispatch({
-          references: [order.reference],
-          ...(tracking.trim() && { trackingNumber: tracking.trim() }),
-        }),
+      async () =>
+        withRefusals(
+          await api.dispatch({
+            references: [order.reference],
+            ...(tracking.trim() && { trackingNumber: tracking.trim() }),
+            ...(sendEarly && { early: true }),
+          }),
+          adminDispatchResponseSchema,
+        ),
       ({ results }) => {
         const [result] = results;
         if (result === undefined) return 'Nothing was changed.';
@@ -210,6 +230,7 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
     );
     const [result] = answer?.results ?? [];
     if (result !== undefined && 'record' in result) onUpdate(result.record);
+    if (!sendEarly) setEarly(plannedLater(answer?.results ?? []));
   };
 
   const refund = async () => {
@@ -241,7 +262,7 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
   return (
     <>
       {order.status === 'paid' && (
-        <CardForm onSubmit={dispatch}>
+        <CardForm onSubmit={() => dispatch(false)}>
           <h2>Dispatch</h2>
           <AdminField label="Tracking number (optional)" error={dispatchAction.fieldError('trackingNumber')}>
             {(props) => (
@@ -257,12 +278,19 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
             {dispatchAction.pending ? 'Marking dispatched…' : 'Mark dispatched'}
           </button>
           <ActionReportView report={dispatchAction.report} />
+          {early.length > 0 && (
+            <EarlyDispatchQuestion
+              planned={early}
+              pending={dispatchAction.pending}
+              onConfirm={() => void dispatch(true)}
+              onCancel={() => setEarly([])}
+            />
+          )}
         </CardForm>
       )}
-      {order.status === 'paid' && <AddressForm api={api} order={order} onUpdate={onUpdate} />}
       {order.status !== 'paid' && dispatchAction.report && (
         <div className="card">
-          <ActionReportView report={dispatchAction.report} />
+          <ActionReportView report={dispatchAction.report} onDismiss={dispatchAction.clear} />
         </div>
       )}
       {order.status === 'dispatched' && <TrackingSection api={api} order={order} onUpdate={onUpdate} />}
@@ -287,11 +315,14 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
 }
 
 /**
- * The delivery details, corrected before packing: the same rules as the checkout and the packing
- * cut-off are the API's (a 400 per field, a 409 in its words); the customer gets one short email.
+ * The delivery details, corrected before packing, folded behind a button below them (it is seldom
+ * needed, and open it filled most of a phone's screen): the same rules as the checkout and the packing
+ * cut-off are the API's (a 400 per field, a 409 in its words); it asks first, since the customer
+ * gets one short email. Once done it folds again, its result kept until dismissed.
  */
-function AddressForm({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
+function AddressSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
   const action = useAdminAction();
+  const [open, setOpen] = useState(false);
   const [address, setAddress] = useState(order.deliveryAddress);
   const [postcode, setPostcode] = useState(order.postcode);
   const [phone, setPhone] = useState(order.customerPhone);
@@ -304,11 +335,43 @@ function AddressForm({ api, order, onUpdate }: RecordSectionProps<AdminOrderView
           ? `Delivery details of ${reference} corrected. ${result.email === 'not-due' ? '' : emailWording(result.email, 'Confirmation', result.record.customerEmail)}`
           : `Those are already the delivery details of ${reference}: nothing changed.`,
     );
-    if (answer !== undefined) onUpdate(answer.record);
+    if (answer !== undefined) {
+      setOpen(false);
+      onUpdate(answer.record);
+    }
   };
+  if (!open) {
+    return (
+      <div className="admin-list">
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => {
+            action.clear();
+            setOpen(true);
+          }}
+        >
+          Correct the address
+        </button>
+        <ActionReportView report={action.report} onDismiss={action.clear} />
+      </div>
+    );
+  }
+  const newDetails = [address.trim().replace(/\s*\n\s*/g, ', '), postcode.trim(), phone.trim()]
+    .filter(Boolean)
+    .join(', ');
   return (
-    <CardForm onSubmit={save}>
-      <h2>Delivery details</h2>
+    <ConfirmedAction
+      action={action}
+      className="admin-bulk"
+      aria-labelledby="admin-address-heading"
+      heading={<h2 id="admin-address-heading">Correct the delivery details</h2>}
+      label="Correct delivery details"
+      question={`Change the delivery details of ${reference} to ${newDetails}? ${order.customerName} (${order.customerEmail}) is emailed the new details.`}
+      confirmLabel="Confirm and email"
+      pendingLabel="Saving…"
+      onConfirm={save}
+    >
       <AdminField label="New address" error={action.fieldError('address')}>
         {(props) => (
           <textarea
@@ -341,11 +404,10 @@ function AddressForm({ api, order, onUpdate }: RecordSectionProps<AdminOrderView
           />
         )}
       </AdminField>
-      <button type="submit" className="button button--secondary" disabled={action.pending}>
-        {action.pending ? 'Saving…' : 'Correct delivery details'}
+      <button type="button" className="button button--secondary" onClick={() => setOpen(false)}>
+        Close without changing
       </button>
-      <ActionReportView report={action.report} />
-    </CardForm>
+    </ConfirmedAction>
   );
 }
 

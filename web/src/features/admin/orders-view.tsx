@@ -3,9 +3,10 @@ import { useNavigate } from 'react-router-dom';
 import type { AdminListQuery } from '../../../../shared/admin-requests';
 import type { AdminRecordView } from '../../../../shared/admin-responses';
 import type { AdminApi } from './admin-api';
-import { AdminField } from './admin-ui';
+import { ActionReportView, AdminField } from './admin-ui';
 import { RecordList } from './record-list';
 import { TrackingImport } from './tracking-import';
+import { useAdminAction } from './use-admin-action';
 import { useAdminParams } from './use-admin-params';
 
 const STATUSES = ['paid', 'dispatched', 'refunded', 'requested', 'invited', 'declined'] as const;
@@ -29,6 +30,11 @@ export function OrdersView({ api }: { api: AdminApi }) {
   const dispatch = params.get('dispatch') ?? '';
   const q = params.get('q') ?? '';
   const [loaded, setLoaded] = useState<Loaded>(undefined);
+  // Each "Show" is a search of its own: the same filters again leave the address as it was, so
+  // the address alone would not run it again (and the list, cleared, would stay "Loading…").
+  const [searches, setSearches] = useState(0);
+  // Kept above the list, which a search remounts: the bulk dispatch's result stays until dismissed.
+  const dispatchAction = useAdminAction();
 
   const load = useCallback(async () => {
     const query: AdminListQuery = {
@@ -37,16 +43,25 @@ export function OrdersView({ api }: { api: AdminApi }) {
       ...(q.trim() && { q: q.trim() }),
     };
     const answer = await api.list(query);
-    setLoaded(
+    return (): Loaded =>
       answer.ok
         ? { kind: 'records', records: answer.value.records }
-        : { kind: 'failed', message: answer.message, fields: answer.kind === 'invalid' ? answer.fields : {} },
-    );
+        : { kind: 'failed', message: answer.message, fields: answer.kind === 'invalid' ? answer.fields : {} };
   }, [api, status, dispatch, q]);
 
+  const reload = useCallback(async () => setLoaded((await load())()), [load]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `searches` runs the search again on each Show.
   useEffect(() => {
-    void load();
-  }, [load]);
+    // Only the latest search's answer is shown: an earlier one arriving late is dropped.
+    let active = true;
+    void load().then((answer) => {
+      if (active) setLoaded(answer());
+    });
+    return () => {
+      active = false;
+    };
+  }, [load, searches]);
 
   const fields = loaded?.kind === 'failed' ? loaded.fields : {};
   return (
@@ -64,6 +79,7 @@ export function OrdersView({ api }: { api: AdminApi }) {
             if (typeof value === 'string' && value.trim()) next.set(key, value.trim());
           }
           setLoaded(undefined);
+          setSearches((count) => count + 1);
           navigate(`/admin?${next}`);
         }}
       >
@@ -89,7 +105,7 @@ export function OrdersView({ api }: { api: AdminApi }) {
           Show
         </button>
       </form>
-      <TrackingImport api={api} onChanged={load} />
+      <TrackingImport api={api} onChanged={reload} />
       {loaded === undefined && (
         <p className="loading" role="status">
           Loading…
@@ -101,8 +117,18 @@ export function OrdersView({ api }: { api: AdminApi }) {
           <h2>
             {loaded.records.length} {loaded.records.length === 1 ? 'result' : 'results'}
           </h2>
-          <RecordList api={api} records={loaded.records} onChanged={load} label="Orders and requests found" />
+          <RecordList
+            api={api}
+            records={loaded.records}
+            onChanged={reload}
+            label="Orders and requests found"
+            action={dispatchAction}
+          />
         </div>
+      )}
+      {loaded?.kind !== 'records' && dispatchAction.report !== undefined && (
+        // While a search loads, or failed, the last dispatch's result is still shown.
+        <ActionReportView report={dispatchAction.report} onDismiss={dispatchAction.clear} className="card" />
       )}
     </section>
   );

@@ -1,12 +1,20 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AdminRecordView } from '../../../../shared/admin-responses';
+import { type AdminRecordView, adminDispatchResponseSchema } from '../../../../shared/admin-responses';
 import { formatReference } from '../../../../shared/order-reference';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
-import { ActionReportView, AdminField, StatusTag } from './admin-ui';
-import { useAdminAction } from './use-admin-action';
+import { AdminField, StatusTag } from './admin-ui';
+import { ConfirmedAction } from './confirmed-action';
+import {
+  EarlyDispatchQuestion,
+  type PlannedLater,
+  plannedLater,
+  summariseDispatch,
+  withRefusals,
+} from './dispatch-answer';
+import type { AdminAction } from './use-admin-action';
 
 interface RecordListProps {
   api: AdminApi;
@@ -15,18 +23,27 @@ interface RecordListProps {
   onChanged: () => void;
   /** Names the list for screen readers ("Orders for Monday 30 November"). */
   label: string;
+  /**
+   * The bulk dispatch's state, kept by the view: the list is remounted when the view reloads or
+   * searches again, and the dispatch's result must outlive it.
+   */
+  action: AdminAction;
 }
 
 /**
  * Orders and requests as rows, each leading to its page; paid orders have a checkbox, and the
- * chosen ones are marked dispatched in one call.
+ * chosen ones are marked dispatched in one call, after asking. Orders planned for a later
+ * dispatch day are refused by the API, and the list asks again, naming the day, before sending
+ * them early.
  */
-export function RecordList({ api, records, onChanged, label }: RecordListProps) {
+export function RecordList({ api, records, onChanged, label, action }: RecordListProps) {
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   // Each chosen order's tracking number as typed or scanned; a blank one is none.
   const [tracking, setTracking] = useState<Readonly<Record<string, string>>>({});
-  const action = useAdminAction();
+  // Refused as planned for later: asked about again, with the numbers they were sent with.
+  const [early, setEarly] = useState<{ planned: PlannedLater[]; tracking: Record<string, string> }>();
   const dispatchable = records.filter((record) => record.kind === 'order' && record.status === 'paid');
+  const chosenRecords = dispatchable.filter((record) => chosen.has(record.reference));
 
   const toggle = (reference: string, on: boolean) =>
     setChosen((current) => {
@@ -36,35 +53,89 @@ export function RecordList({ api, records, onChanged, label }: RecordListProps) 
       return next;
     });
 
-  const dispatch = async () => {
-    const references = [...chosen];
+  const send = async (references: string[], trackingNumbers: Record<string, string>, sendEarly: boolean) => {
+    const answer = await action.run(
+      async () =>
+        withRefusals(
+          await api.dispatch({ references, trackingNumbers, ...(sendEarly && { early: true }) }),
+          adminDispatchResponseSchema,
+        ),
+      ({ results }) => summariseDispatch(results),
+    );
+    if (answer === undefined) return;
+    const planned = sendEarly ? [] : plannedLater(answer.results);
+    setEarly(
+      planned.length === 0
+        ? undefined
+        : {
+            planned,
+            tracking: Object.fromEntries(
+              Object.entries(trackingNumbers).filter(([ref]) => planned.some((p) => p.reference === ref)),
+            ),
+          },
+    );
+    setChosen(new Set());
+    setTracking({});
+    onChanged();
+  };
+
+  const dispatch = () => {
+    const references = chosenRecords.map((record) => record.reference);
     const trackingNumbers = Object.fromEntries(
       references.flatMap((reference) => {
         const typed = tracking[reference]?.trim() ?? '';
         return typed === '' ? [] : [[reference, typed]];
       }),
     );
-    const answer = await action.run(
-      () => api.dispatch({ references, trackingNumbers }),
-      ({ results }) =>
-        results
-          .map((result) =>
-            'refused' in result
-              ? `${formatReference(result.reference)}: ${result.refused}`
-              : result.changed
-                ? `${formatReference(result.reference)} marked dispatched${result.record.trackingNumber ? ` (tracking ${result.record.trackingNumber})` : ''}; dispatch email ${result.email === 'sent' ? `sent to ${result.record.customerEmail}` : 'not sent again'}.`
-                : `${formatReference(result.reference)} was already dispatched: nothing changed, no email sent again.`,
-          )
-          .join(' '),
-    );
-    if (answer !== undefined) {
-      setChosen(new Set());
-      setTracking({});
-      onChanged();
-    }
+    setEarly(undefined);
+    return send(references, trackingNumbers, false);
   };
 
-  if (records.length === 0) return <p className="hint">Nothing here.</p>;
+  const names = chosenRecords.map((record) => `${record.customerName} (${record.customerEmail})`);
+  const count = chosenRecords.length;
+  // The result and the early question stay after the list reloads, even emptied.
+  const dispatchForm = (dispatchable.length > 0 || action.report !== undefined || early !== undefined) && (
+    <>
+      <ConfirmedAction
+        action={action}
+        className="admin-bulk"
+        aria-label="Mark the chosen orders dispatched"
+        label={count > 0 ? `Mark ${count} dispatched` : 'Mark dispatched'}
+        question={`Mark ${count} ${count === 1 ? 'order' : 'orders'} dispatched? Each customer is emailed that it is on its way: ${names.join(', ')}.`}
+        confirmLabel={`Mark ${count} dispatched and email`}
+        pendingLabel="Marking dispatched…"
+        onConfirm={dispatch}
+        disabled={count === 0}
+        finished={dispatchable.length === 0}
+        primary
+      />
+      {early !== undefined && (
+        <EarlyDispatchQuestion
+          planned={early.planned}
+          pending={action.pending}
+          onConfirm={() => {
+            const { planned, tracking: numbers } = early;
+            setEarly(undefined);
+            void send(
+              planned.map((order) => order.reference),
+              numbers,
+              true,
+            );
+          }}
+          onCancel={() => setEarly(undefined)}
+        />
+      )}
+    </>
+  );
+
+  if (records.length === 0) {
+    return (
+      <div className="admin-list">
+        <p className="hint">Nothing here.</p>
+        {dispatchForm}
+      </div>
+    );
+  }
   return (
     <div className="admin-list">
       <ul className="admin-records" aria-label={label}>
@@ -129,23 +200,7 @@ export function RecordList({ api, records, onChanged, label }: RecordListProps) 
           );
         })}
       </ul>
-      {dispatchable.length > 0 && (
-        <div className="admin-actions">
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={action.pending || chosen.size === 0}
-            onClick={dispatch}
-          >
-            {action.pending
-              ? 'Marking dispatched…'
-              : chosen.size > 0
-                ? `Mark ${chosen.size} dispatched`
-                : 'Mark dispatched'}
-          </button>
-        </div>
-      )}
-      <ActionReportView report={action.report} />
+      {dispatchForm}
     </div>
   );
 }

@@ -1,67 +1,207 @@
 import { useState } from 'react';
-import type { AdminUnmatchedRow } from '../../../../shared/admin-responses';
+import {
+  type AdminImportPreviewRow,
+  type AdminTrackingImportResponse,
+  type AdminUnmatchedRow,
+  adminTrackingImportResponseSchema,
+} from '../../../../shared/admin-responses';
 import { formatReference } from '../../../../shared/order-reference';
 import type { AdminApi } from './admin-api';
+import { formatDay } from './admin-format';
 import { ActionReportView } from './admin-ui';
-import { useAdminAction } from './use-admin-action';
+import { ConfirmedAction } from './confirmed-action';
+import { earlyQuestion, withRefusals } from './dispatch-answer';
+import { type ActionSummary, useAdminAction } from './use-admin-action';
+
+/** What a row of the preview would do, as the merchant reads it. */
+function previewLine(row: AdminImportPreviewRow): string {
+  const who = [row.customerName, row.customerEmail ? `(${row.customerEmail})` : ''].filter(Boolean).join(' ');
+  const what =
+    row.outcome === 'dispatch'
+      ? `marked dispatched and emailed${row.plannedFor ? `, though planned for ${formatDay(row.plannedFor)}` : ''}`
+      : row.outcome === 'trackingUpdate'
+        ? 'number corrected, one update email'
+        : row.outcome === 'unchanged'
+          ? 'already has this number: nothing sent'
+          : `refused: ${row.reason ?? 'see the order'}`;
+  return `Line ${row.line}: ${formatReference(row.reference)}${who ? ` ${who}` : ''}, ${row.trackingNumber}: ${what}`;
+}
+
+const rowsText = (count: number) => `${count} ${count === 1 ? 'row' : 'rows'}`;
+
+/** The real import's answer: what was marked and emailed, each refused order with why. */
+function summariseImport({ results, unmatched }: AdminTrackingImportResponse): ActionSummary {
+  const marked = results.filter((r) => !('refused' in r) && r.changed).length;
+  const emailed = results.filter((r) => !('refused' in r) && r.email === 'sent').length;
+  const message = `${results.length} ${results.length === 1 ? 'order' : 'orders'} matched: ${marked} marked dispatched, ${emailed} ${emailed === 1 ? 'email' : 'emails'} sent. ${rowsText(unmatched.length)} not matched.`;
+  const lines = results.flatMap((result) =>
+    'refused' in result
+      ? [{ text: `${formatReference(result.reference)}: ${result.refused}`, refused: true }]
+      : [],
+  );
+  return lines.length === 0 ? message : { message, lines };
+}
+
+interface Preview {
+  csv: string;
+  rows: AdminImportPreviewRow[];
+  unmatched: AdminUnmatchedRow[];
+}
 
 /**
- * Click & Drop's export, read back: the merchant picks the CSV it exported after printing labels;
- * its orders are marked dispatched with their tracking numbers (each emailed once), and the rows
- * that matched no order are listed, with why, to deal with by hand.
+ * Click & Drop's export, read back: the merchant picks the CSV it exported after printing labels.
+ * Choosing it sends nothing: the API previews what each row would do (C3's `preview`), and only
+ * on Confirm are the orders marked dispatched with their numbers (each emailed once). Orders
+ * planned for a later day are named in the question and sent early only when confirmed. The
+ * rows that matched no order are listed, with why, to deal with by hand.
  */
 export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: () => void }) {
+  const previewAction = useAdminAction();
   const action = useAdminAction();
+  const [preview, setPreview] = useState<Preview>();
   const [unmatched, setUnmatched] = useState<AdminUnmatchedRow[]>([]);
 
-  const importFile = async (file: File) => {
+  const finish = (answer: AdminTrackingImportResponse) => {
+    setPreview(undefined);
+    setUnmatched(answer.unmatched);
+    onChanged();
+  };
+
+  const choose = async (file: File) => {
+    setPreview(undefined);
     setUnmatched([]);
+    action.clear();
     const csv = await file.text();
-    const answer = await action.run(
-      () => api.trackingImport({ csv }),
-      ({ results, unmatched: missed }) => {
-        const marked = results.filter((r) => !('refused' in r) && r.changed).length;
-        const emailed = results.filter((r) => !('refused' in r) && r.email === 'sent').length;
-        return `${results.length} ${results.length === 1 ? 'order' : 'orders'} matched: ${marked} marked dispatched, ${emailed} ${emailed === 1 ? 'email' : 'emails'} sent. ${missed.length} ${missed.length === 1 ? 'row' : 'rows'} not matched.`;
-      },
+    const answer = await previewAction.run(
+      async () =>
+        withRefusals(await api.trackingImport({ csv, preview: true }), adminTrackingImportResponseSchema),
+      (read) =>
+        read.preview === undefined
+          ? // A server without the preview imported it at once: say what it did.
+            summariseImport(read)
+          : `Nothing sent yet: ${rowsText(read.preview.length)} matched, ${rowsText(read.unmatched.length)} not.`,
     );
-    if (answer !== undefined) {
-      setUnmatched(answer.unmatched);
-      onChanged();
-    }
+    if (answer === undefined) return;
+    if (answer.preview === undefined) finish(answer);
+    else setPreview({ csv, rows: answer.preview, unmatched: answer.unmatched });
+  };
+
+  const rows = preview?.rows ?? [];
+  const dispatches = rows.filter((row) => row.outcome === 'dispatch');
+  const updates = rows.filter((row) => row.outcome === 'trackingUpdate');
+  const planned = dispatches.flatMap((row) =>
+    row.plannedFor === undefined ? [] : [{ reference: row.reference, plannedFor: row.plannedFor }],
+  );
+  const emails = dispatches.length + updates.length;
+
+  const send = async () => {
+    if (preview === undefined) return;
+    const answer = await action.run(
+      async () =>
+        withRefusals(
+          await api.trackingImport({ csv: preview.csv, ...(planned.length > 0 && { early: true }) }),
+          adminTrackingImportResponseSchema,
+        ),
+      summariseImport,
+    );
+    if (answer !== undefined) finish(answer);
   };
 
   return (
     <div className="card admin-import">
       <h2>Tracking numbers from Click &amp; Drop</h2>
       <p className="hint">
-        After printing labels, export the orders from Click &amp; Drop (CSV) and choose the file here.
+        After printing labels, export the orders from Click &amp; Drop (CSV) and choose the file here. You see
+        what it would do before anything is sent.
       </p>
       <label className="button button--secondary admin-file">
-        {action.pending ? 'Importing…' : 'Choose the Click & Drop export'}
+        {previewAction.pending ? 'Reading the file…' : 'Choose the Click & Drop export'}
         <input
           type="file"
           accept=".csv,text/csv"
           className="visually-hidden"
-          disabled={action.pending}
+          disabled={previewAction.pending || action.pending}
           onChange={(event) => {
             const file = event.target.files?.[0];
             event.target.value = '';
-            if (file) void importFile(file);
+            if (file) void choose(file);
           }}
         />
       </label>
-      <ActionReportView report={action.report} />
-      {unmatched.length > 0 && (
-        <ul aria-label="Rows not matched">
-          {unmatched.map((row) => (
-            <li key={row.line}>
-              Line {row.line}
-              {row.reference ? ` (${formatReference(row.reference)})` : ''}: {row.reason}
-            </li>
-          ))}
-        </ul>
+      {preview === undefined && previewAction.report?.kind !== 'done' && (
+        <ActionReportView report={previewAction.report} onDismiss={previewAction.clear} />
+      )}
+      {preview !== undefined && (
+        <ConfirmedAction
+          action={action}
+          className="admin-import__preview"
+          aria-label="The import, before it is sent"
+          heading={
+            <>
+              <h3>Nothing sent yet: what the file would do</h3>
+              <ul className="admin-lines" aria-label="What each row would do">
+                {rows.map((row) => (
+                  <li key={row.line}>{previewLine(row)}</li>
+                ))}
+              </ul>
+              {preview.unmatched.length > 0 && (
+                <UnmatchedRows rows={preview.unmatched} label="Rows that match no order" />
+              )}
+            </>
+          }
+          label={emails > 0 ? `Import and send ${emails} ${emails === 1 ? 'email' : 'emails'}…` : 'Import…'}
+          question={[
+            `Mark ${dispatches.length} ${dispatches.length === 1 ? 'order' : 'orders'} dispatched and correct ${updates.length} ${updates.length === 1 ? 'number' : 'numbers'}: ${emails} ${emails === 1 ? 'customer is' : 'customers are'} emailed.`,
+            planned.length > 0 ? earlyQuestion(planned) : '',
+          ]
+            .filter(Boolean)
+            .join(' ')}
+          confirmLabel="Confirm"
+          pendingLabel="Importing…"
+          onConfirm={send}
+          disabled={rows.length === 0}
+          primary
+        >
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => {
+              setPreview(undefined);
+              previewAction.clear();
+            }}
+          >
+            Cancel the import
+          </button>
+        </ConfirmedAction>
+      )}
+      {preview === undefined && (
+        <>
+          <ActionReportView
+            report={
+              action.report ?? (previewAction.report?.kind === 'done' ? previewAction.report : undefined)
+            }
+            onDismiss={() => {
+              action.clear();
+              previewAction.clear();
+              setUnmatched([]);
+            }}
+          />
+          {unmatched.length > 0 && <UnmatchedRows rows={unmatched} label="Rows not matched" />}
+        </>
       )}
     </div>
+  );
+}
+
+function UnmatchedRows({ rows, label }: { rows: AdminUnmatchedRow[]; label: string }) {
+  return (
+    <ul className="admin-lines" aria-label={label}>
+      {rows.map((row) => (
+        <li key={row.line}>
+          Line {row.line}
+          {row.reference ? ` (${formatReference(row.reference)})` : ''}: {row.reason}
+        </li>
+      ))}
+    </ul>
   );
 }

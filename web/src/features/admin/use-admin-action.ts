@@ -1,8 +1,17 @@
 import { useCallback, useRef, useState } from 'react';
 import type { AdminFailure, AdminOutcome } from './admin-api';
 
-/** What the last action said: done (what it did and what was emailed), or why not. */
-export type ActionReport = { kind: 'done'; message: string } | AdminFailure;
+/** One line of a report about many orders: what became of one, `refused` when it was not done. */
+export interface ReportLine {
+  text: string;
+  refused?: boolean;
+}
+
+/** What the last action said: done (what it did and what was emailed, order by order), or why not. */
+export type ActionReport = { kind: 'done'; message: string; lines?: ReportLine[] } | AdminFailure;
+
+/** A summary of an answer: one sentence, or a sentence over a line per order. */
+export type ActionSummary = string | { message: string; lines: ReportLine[] };
 
 /**
  * One action's state: `pending` while a call runs, during which another press does nothing (a
@@ -17,14 +26,21 @@ export function useAdminAction() {
   const run = useCallback(
     async <T>(
       call: () => Promise<AdminOutcome<T>>,
-      summarise: (value: T) => string,
+      summarise: (value: T) => ActionSummary,
     ): Promise<T | undefined> => {
       if (busy.current) return undefined;
       busy.current = true;
       setPending(true);
       try {
         const outcome = await call();
-        setReport(outcome.ok ? { kind: 'done', message: summarise(outcome.value) } : outcome);
+        if (outcome.ok) {
+          const summary = summarise(outcome.value);
+          setReport(
+            typeof summary === 'string' ? { kind: 'done', message: summary } : { kind: 'done', ...summary },
+          );
+        } else {
+          setReport(outcome);
+        }
         return outcome.ok ? outcome.value : undefined;
       } finally {
         busy.current = false;

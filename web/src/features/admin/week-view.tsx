@@ -14,7 +14,7 @@ import { bottlesText, formatDay } from './admin-format';
 import { AdminField, Detail, type Loadable, Loaded, ReasonField } from './admin-ui';
 import { ConfirmedAction } from './confirmed-action';
 import { RecordList } from './record-list';
-import { useAdminAction } from './use-admin-action';
+import { type AdminAction, useAdminAction } from './use-admin-action';
 
 /**
  * This week: the next dispatch day (its orders, bottles and capacity left), the packing slips and
@@ -24,6 +24,8 @@ import { useAdminAction } from './use-admin-action';
 export function WeekView({ api }: { api: AdminApi }) {
   const [loaded, setLoaded] =
     useState<Loadable<{ status: AdminStatusResponse; records: AdminRecordView[] }>>(undefined);
+  // Kept here, above the reloads: the bulk dispatch's result stays once its orders leave the list.
+  const dispatchAction = useAdminAction();
 
   const load = useCallback(async () => {
     const status = await api.status();
@@ -40,7 +42,15 @@ export function WeekView({ api }: { api: AdminApi }) {
     <section className="admin-view" aria-labelledby="admin-week-heading">
       <h1 id="admin-week-heading">This week</h1>
       <Loaded loaded={loaded}>
-        {({ status, records }) => <WeekContent api={api} status={status} records={records} reload={load} />}
+        {({ status, records }) => (
+          <WeekContent
+            api={api}
+            status={status}
+            records={records}
+            reload={load}
+            dispatchAction={dispatchAction}
+          />
+        )}
       </Loaded>
     </section>
   );
@@ -51,11 +61,13 @@ function WeekContent({
   status,
   records,
   reload,
+  dispatchAction,
 }: {
   api: AdminApi;
   status: AdminStatusResponse;
   records: AdminRecordView[];
   reload: () => void;
+  dispatchAction: AdminAction;
 }) {
   const { next, shop } = status;
   const day = formatDay(next.date);
@@ -95,7 +107,13 @@ function WeekContent({
       <WeatherCard api={api} onDelayed={reload} />
       <div className="card">
         <h2>To dispatch on {day}</h2>
-        <RecordList api={api} records={records} onChanged={reload} label={`Orders for ${day}`} />
+        <RecordList
+          api={api}
+          records={records}
+          onChanged={reload}
+          label={`Orders for ${day}`}
+          action={dispatchAction}
+        />
       </div>
       <DelayDay api={api} from={next.date} orders={next.orders} onDone={reload} />
       {status.later.length > 0 && (
