@@ -801,7 +801,9 @@ const COMMANDS: Record<string, Command> = {
     async run(shop, _v, [reference = ''], io) {
       const result = await shop.api.decline({ reference });
       io.out(
-        `${result.reference}: declined; customer ${result.email === 'sent' ? 'emailed' : 'not emailed (already sent)'}.`,
+        result.withheld === undefined
+          ? `${result.reference}: declined; customer ${result.email === 'sent' ? 'emailed' : 'not emailed (already sent)'}.`
+          : `${result.reference}: declined; no email: ${result.withheld}.`,
       );
     },
   },
