@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { backfillReferenceKeys } from '../lambdas/domain/storage/reference-keys';
 import { ADMIN_API_PREFIX } from '../shared/admin-api-paths';
 import {
   ADMIN_CONFIG_PATH,
@@ -174,10 +176,10 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     }
 
     const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-    await ensureOrdersTable(
-      new DynamoDBClient({ region: LOCAL.region, endpoint: dynamoUrl, credentials }),
-      LOCAL.tableName,
-    );
+    const dynamo = new DynamoDBClient({ region: LOCAL.region, endpoint: dynamoUrl, credentials });
+    await ensureOrdersTable(dynamo, LOCAL.tableName);
+    // A `.local-data` kept from before references were folded: its orders found as read aloud too.
+    await backfillReferenceKeys({ client: DynamoDBDocumentClient.from(dynamo), tableName: LOCAL.tableName });
 
     // The handlers read their configuration from the environment at their first invocation,
     // exactly as in Lambda; this is the only place the local stack sets it.

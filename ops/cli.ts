@@ -47,7 +47,7 @@ import {
   planTracking,
   planTrackingImport,
 } from './confirm';
-import { formatTable, toListRow } from './format';
+import { formatTable, looseReadingNote, toListRow } from './format';
 import {
   type MerchantCommand,
   type MerchantPoolTarget,
@@ -304,7 +304,8 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Find orders and requests by reference (any case), email, name or postcode',
     usage: 'find <text> [--weeks N] [--json]',
     details: [
-      'A reference is found in any case, whatever its date. An email (the whole address, any case),',
+      'A reference is found in any case, O read as 0 and I or L as 1, whatever its date; every',
+      'candidate is listed. An email (the whole address, any case),',
       "part of a name or of a postcode is looked for among list's days: --weeks (default 8) weeks back",
       'to 8 weeks ahead. Quotes are optional: find Jane Smith.',
     ],
@@ -320,6 +321,8 @@ const COMMANDS: Record<string, Command> = {
         io.out(`Nothing found for "${q}".`);
         return;
       }
+      const note = looseReadingNote(q, rows);
+      if (note) io.out(note);
       io.out(formatTable(rows, io.now()));
       io.out(`${rows.length} ${rows.length === 1 ? 'row' : 'rows'}.`);
     },
@@ -915,7 +918,9 @@ const COMMANDS: Record<string, Command> = {
       if (!(await confirmPlan(io, values, () => planDecline(shop.api, reference)))) return;
       const result = await shop.api.decline({ reference });
       io.out(
-        `${result.reference}: declined; customer ${result.email === 'sent' ? 'emailed' : 'not emailed (already sent)'}.`,
+        result.withheld === undefined
+          ? `${result.reference}: declined; customer ${result.email === 'sent' ? 'emailed' : 'not emailed (already sent)'}.`
+          : `${result.reference}: declined; no email: ${result.withheld}.`,
       );
     },
   },

@@ -1,6 +1,7 @@
 import type { AdminRecordView } from '../shared/admin-responses';
 import { formatLondonTime } from '../shared/dispatch';
 import type { RecordEmailKind } from '../shared/email-kinds';
+import { foldReference } from '../shared/order-reference';
 import { formatGbp } from '../shared/pricing';
 
 /** One row of `list`: the columns the merchant reads, as plain values. */
@@ -39,6 +40,25 @@ const EMAIL_LABELS: Record<RecordEmailKind, string> = {
   addressCorrected: 'address-corrected',
   pageLink: 'page-link',
 };
+
+/**
+ * The line `find` prints when `query` found references only as a person may misread them (O for 0,
+ * I or L for 1), so the merchant checks which of the candidates is meant; undefined otherwise.
+ */
+export function looseReadingNote(
+  query: string,
+  rows: readonly Pick<ListRow, 'reference'>[],
+): string | undefined {
+  const wanted = query.trim();
+  const loose = rows.filter(
+    (row) =>
+      row.reference.toLowerCase() !== wanted.toLowerCase() &&
+      foldReference(row.reference) === foldReference(wanted),
+  );
+  if (loose.length === 0) return undefined;
+  const candidates = loose.length === 1 ? '1 candidate' : `${loose.length} candidates`;
+  return `Reference "${wanted}" read loosely (O as 0, I and L as 1, any case): ${candidates}; check which is meant.`;
+}
 
 /**
  * "confirmation notice dispatch!": each email the record has, `!` when it is due and not yet sent,

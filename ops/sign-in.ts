@@ -38,6 +38,18 @@ export interface ApiTarget {
   loginCommand: string;
   /** The site's origin, found when signing in (later commands read it from the sign-in). */
   findSite(): Promise<string>;
+  /**
+   * The site the flag or the environment names without a look-up, and which of them names it: a
+   * signed-in command refuses a sign-in made on another site rather than act there.
+   */
+  namedSite?: { url: string; by: string } | undefined;
+}
+
+/** Two addresses of one site: the same origin (a trailing slash or a path does not count). */
+function sameSite(a: string, b: string): boolean {
+  const origin = (url: string) =>
+    URL.canParse(url.trim()) ? new URL(url.trim()).origin : url.trim().replace(/\/+$/, '');
+  return origin(a) === origin(b);
 }
 
 /** A token is renewed this long before it expires, so no request carries one about to lapse. */
@@ -197,11 +209,20 @@ export async function logout(target: ApiTarget, io: SignInIo): Promise<void> {
  * The transport of a signed-in command: the kept sign-in's site and a current ID token, renewed
  * with the refresh token (and kept again) once it has expired.
  * @throws SignedOutError when there is no sign-in, or the provider refuses to renew it.
+ * @throws RefusedError when the target names a site other than the one signed in to.
  */
 export function signedInTransport(target: ApiTarget, io: SignInIo): AdminTransport {
   let signIn: SignIn | undefined = readSignIn(io.env, target.key);
   if (signIn === undefined) throw new SignedOutError(`Not signed in to ${target.description}.`);
   const kept = signIn;
+  // The sign-in remembers where it was made; acting there when the flag or environment now names
+  // another shop would send a refund meant for one shop to another.
+  const named = target.namedSite;
+  if (named !== undefined && !sameSite(named.url, kept.siteUrl)) {
+    throw new RefusedError(
+      `signed in to ${kept.siteUrl} but ${named.by} names ${named.url}: run login for it`,
+    );
+  }
   return {
     origin: kept.siteUrl,
     email: kept.tokens.email,

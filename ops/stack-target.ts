@@ -29,20 +29,25 @@ export function apiTarget(
   cdkJson = fileURLToPath(new URL('../cdk.json', import.meta.url)),
 ): ApiTarget {
   if (choice.kind === 'local') {
-    const site = env.ORDERS_LOCAL_URL?.trim() || LOCAL_SITE_URL;
+    const given = env.ORDERS_LOCAL_URL?.trim();
+    const site = given || LOCAL_SITE_URL;
     return {
       key: 'local',
       description: `local stack (${site})`,
       loginCommand: 'login --local',
       findSite: async () => site,
+      namedSite: { url: site, by: given ? 'ORDERS_LOCAL_URL' : 'the local target' },
     };
   }
   const key = `stage-${choice.stage}`;
   const kept = readSignIn(env, key)?.siteUrl;
+  const givenSite = env.ORDERS_SITE_URL?.trim();
   return {
     key,
     description: `stage ${choice.stage}${kept ? ` (${kept})` : ''}`,
     loginCommand: `login --stage ${choice.stage}`,
+    // The stage's own sign-in file names its site; only ORDERS_SITE_URL can name another.
+    ...(givenSite && { namedSite: { url: givenSite, by: 'ORDERS_SITE_URL' } }),
     async findSite() {
       const given = env.ORDERS_SITE_URL?.trim();
       if (given) return given;

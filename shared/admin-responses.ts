@@ -483,8 +483,11 @@ export const adminRequestPaymentResponseSchema = z.object({
 });
 export type AdminRequestPaymentResponse = z.infer<typeof adminRequestPaymentResponseSchema>;
 
-/** `POST requests/decline`: a second press is a 409. */
-export const adminDeclineResponseSchema = z.object(actionShape);
+/**
+ * `POST requests/decline`: a second press is a 409. `withheld`: its email was due but not sent, and
+ * why (one decline email to an address a day, however many requests carry it).
+ */
+export const adminDeclineResponseSchema = z.object({ ...actionShape, withheld: optionalText });
 export type AdminDeclineResponse = z.infer<typeof adminDeclineResponseSchema>;
 
 // `GET dispatch-csv?date=` answers text/csv (Royal Mail Click & Drop's import, an attachment named

@@ -18,3 +18,12 @@ export function orderReference(sessionId: string): string {
 export function formatReference(idOrReference: string): string {
   return CHECKOUT_SESSION_ID_PATTERN.test(idOrReference) ? orderReference(idOrReference) : idOrReference;
 }
+
+/**
+ * A reference as a person may read it, folded to one spelling: lower case, O as 0, and I and L
+ * as 1 (i, l and 1 look alike in most faces; so do o and 0). Two references with one folded form
+ * cannot be told apart by ear or by a careless eye, so a search by it lists them all.
+ */
+export function foldReference(reference: string): string {
+  return reference.toLowerCase().replace(/o/g, '0').replace(/[il]/g, '1');
+}

@@ -61,12 +61,15 @@ export interface OrderPageClaim {
 
 /**
  * Opens a token, or `undefined` for anything not made with these keys (tampered, truncated,
- * guessed, or made under another secret). A genuine token may still be revoked: the caller
+ * guessed, made under another secret, or spelt otherwise than it was written). A genuine token may still be revoked: the caller
  * compares `pageKey` with the order's stored one ({@link samePageKey}).
  */
 export function readOrderPageToken(token: string, keys: OrderPageKeys): OrderPageClaim | undefined {
   if (!/^[A-Za-z0-9_-]{40,400}$/.test(token)) return undefined;
   const bytes = Buffer.from(token, 'base64url');
+  // Node decodes the last character leniently (its unused low bits ignored), so one token has up to
+  // 16 spellings; only the one we write opens the page. Both sides are the caller's own: no secret to time.
+  if (bytes.toString('base64url') !== token) return undefined;
   if (bytes.length <= SIV_BYTES + PAGE_KEY_BYTES) return undefined;
   const iv = bytes.subarray(0, SIV_BYTES);
   const plaintext = ctr(keys, iv, bytes.subarray(SIV_BYTES));

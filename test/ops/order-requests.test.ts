@@ -154,6 +154,88 @@ describe('requests mode under a flood', () => {
   });
 });
 
+describe("declining many requests that carry one stranger's address", () => {
+  it('10 requests to one address in other cases and +tags, all declined at once: 1 decline email; the others say why none went; the next day 1 more', async () => {
+    // Prepare: 10 requests, each from its own client, to one person's address spelt 10 ways.
+    const checkout = createCheckoutHandler(() => loadCheckoutDeps(env));
+    const spellings = [
+      'stranger.x@example.com',
+      'Stranger.X@Example.com',
+      ...Array.from({ length: 8 }, (_, n) => `stranger.x+${n}@EXAMPLE.com`),
+    ];
+    for (const [n, email] of spellings.entries()) {
+      const answer = await checkout(post(order(email), { viewer: `203.0.113.${60 + n}` }));
+      expect(answer.statusCode).toBe(200);
+    }
+    const references = (await h.shop.standIns.orderItems())
+      .filter((item) => spellings.includes(String(item.customerEmail)))
+      .map((item) => String(item.reference));
+    expect(references).toHaveLength(10);
+    const declines = async () =>
+      (await h.shop.standIns.emails()).filter(
+        (mail) =>
+          mail.destination.to.some((to) => /^stranger\.x(\+\d)?@example\.com$/i.test(to)) &&
+          mail.body.text?.includes('we cannot supply'),
+      );
+    // One moment for all 10 (any day of the week), and a moment a day later.
+    const declinedAt = new Date();
+
+    // Act
+    h.setNow(declinedAt);
+    const answers = await Promise.all(
+      references.map((reference) => h.orders(['decline', reference, '--local'])),
+    ).finally(() => h.setNow(undefined));
+
+    // Assess
+    expect(answers.map((answer) => answer.code)).toEqual(Array(10).fill(0));
+    const outs = answers.map((answer) => answer.out);
+    expect(outs.filter((out) => out.endsWith(': declined; customer emailed.'))).toHaveLength(1);
+    expect(
+      outs.filter((out) => out.endsWith(': declined; no email: this address was emailed a decline today.')),
+    ).toHaveLength(9);
+    expect(await declines()).toHaveLength(1);
+    const items = (await h.shop.standIns.orderItems()).filter((item) =>
+      references.includes(String(item.reference)),
+    );
+    expect(items.map((item) => item.status)).toEqual(Array(10).fill('declined'));
+    expect(items.map((item) => item.declineEmailState).sort()).toEqual([
+      'sent',
+      ...Array(9).fill('superseded'),
+    ]);
+    // Declining one again sends nothing and says it was declined.
+    h.setNow(declinedAt);
+    const again = await h
+      .orders(['decline', String(references[0]), '--local'])
+      .finally(() => h.setNow(undefined));
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('was already declined');
+
+    // Act: a new request to the same address, declined the next day.
+    await checkout(post(order('stranger.x+later@example.com'), { viewer: '203.0.113.90' }));
+    const [later] = (await h.shop.standIns.orderItems()).filter(
+      (item) => item.customerEmail === 'stranger.x+later@example.com',
+    );
+    h.setNow(new Date(declinedAt.getTime() + DAY_MS));
+    const nextDay = await h
+      .orders(['decline', String(later?.reference), '--local'])
+      .finally(() => h.setNow(undefined));
+
+    // Assess
+    expect(nextDay.out).toBe(`${later?.reference}: declined; customer emailed.`);
+    expect(
+      await h.shop.standIns
+        .emails()
+        .then((all) =>
+          all.filter(
+            (m) =>
+              m.body.text?.includes('we cannot supply') &&
+              m.destination.to.includes('stranger.x+later@example.com'),
+          ),
+        ),
+    ).toHaveLength(1);
+  });
+});
+
 describe('an idempotency key reused with other details', () => {
   it.each([
     ['name', { name: 'Someone Else' }],

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
+import { backfillReferenceKeys } from '../../lambdas/domain/storage/reference-keys';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
 import { API_PATHS } from '../../shared/api-paths';
 import { quoteOrder } from '../../shared/pricing';
@@ -46,7 +47,8 @@ describe('references in any case', () => {
     expect(found.out).toContain(`${order.reference}  `);
     expect(found.out.split('\n').at(-1)).toBe('1 row.');
     const [item] = await h.shop.ordersFor(order.sessionId);
-    expect(item?.referenceKey).toBe(order.reference.toLowerCase());
+    // The index key: lower case, O as 0, I and L as 1.
+    expect(item?.referenceKey).toBe(order.reference.toLowerCase().replace(/o/g, '0').replace(/[il]/g, '1'));
   });
 
   it('the confirmation, the merchant notice, the dispatch and refund emails set the reference in a monospace face', async () => {
@@ -177,6 +179,107 @@ describe('references in any case', () => {
     expect(exactUpper.out).toBe('AbCdEfGhIjKl: dispatched; dispatch email sent.');
     expect(exactLower.out).toBe('abcdefghijkl: dispatched; dispatch email sent.');
     expect(both.out.split('\n').at(-1)).toBe('2 rows.');
+  });
+});
+
+/** An order paid now for a session id of our choosing, written with the real mapping. */
+async function orderForSession(sessionId: string, email: string, overrides: Record<string, unknown> = {}) {
+  const paidAt = new Date();
+  const item = toOrderItem(
+    {
+      sessionId,
+      paymentIntentId: `pi_test_${sessionId.slice(-12)}`,
+      livemode: false,
+      quote: quoteOrder(3),
+      currency: 'gbp',
+      customer: {
+        name: 'Read Aloud',
+        email,
+        phone: '07700 900123',
+        address: '1 Pond Lane\nBristol',
+        postcode: 'BS1 4DJ',
+      },
+      promisedDispatchDate: undefined,
+      checkoutCreatedAt: paidAt,
+    },
+    { now: paidAt, cutoffHours: 36 },
+  );
+  await h.shop.standIns.inspector.send(
+    new PutCommand({ TableName: h.shop.standIns.tableName, Item: { ...item, ...overrides } }),
+  );
+  return item;
+}
+
+describe('references as people read them: O for 0, I or L for 1', () => {
+  it('find NFK8Z8KGZIOO, as read over the phone, finds NFK8Z8kgZiO0 and says it read it loosely', async () => {
+    // Prepare
+    const order = await orderForSession('cs_test_readaloudAAAAAAAAANFK8Z8kgZiO0', 'read.aloud@example.com');
+    expect(order.reference).toBe('NFK8Z8kgZiO0');
+    expect(order.referenceKey).toBe('nfk8z8kgz100');
+
+    // Act
+    const found = await h.orders(['find', 'NFK8Z8KGZIOO', '--local']);
+    const dispatched = await h.orders(['mark-dispatched', 'nfk8z8kgz1oo', '--local']);
+
+    // Assess
+    expect(found.code).toBe(0);
+    const lines = found.out.split('\n');
+    expect(lines[0]).toBe(
+      'Reference "NFK8Z8KGZIOO" read loosely (O as 0, I and L as 1, any case): 1 candidate; check which is meant.',
+    );
+    expect(found.out).toContain('NFK8Z8kgZiO0  ');
+    expect(lines.at(-1)).toBe('1 row.');
+    expect(dispatched.out).toBe('NFK8Z8kgZiO0: dispatched; dispatch email sent.');
+  });
+
+  it('two references equal once folded are both listed as candidates; a command by that reading is refused', async () => {
+    // Prepare
+    await orderForSession('cs_test_candidateAAAAAAAAMz7Qo1Kd4IlP', 'candidate.one@example.com');
+    await orderForSession('cs_test_candidateBBBBBBBBMz7Q0iKd4L1P', 'candidate.two@example.com');
+
+    // Act
+    const found = await h.orders(['find', 'MZ7QO1KD41LP', '--local']);
+    const refund = await h.orders(['refund', 'mz7qo1kd41lp', '--reason', 'doa', '--local']);
+
+    // Assess
+    expect(found.code).toBe(0);
+    expect(found.out.split('\n')[0]).toBe(
+      'Reference "MZ7QO1KD41LP" read loosely (O as 0, I and L as 1, any case): 2 candidates; check which is meant.',
+    );
+    expect(found.out).toContain('Mz7Qo1Kd4IlP  ');
+    expect(found.out).toContain('Mz7Q0iKd4L1P  ');
+    expect(found.out.split('\n').at(-1)).toBe('2 rows.');
+    expect(refund.code).toBe(1);
+    expect(refund.err).toContain('Reference mz7qo1kd41lp matches 2 items; use the full Checkout Session id.');
+  });
+
+  it('an order written before the fold is found as written until backfilled, then as read loosely too', async () => {
+    // Prepare: its index key lower-cased, as every item was before the fold.
+    await orderForSession('cs_test_legacyAAAAAAAAAAAAGh0stOrdeRl1', 'legacy.key@example.com', {
+      referenceKey: 'gh0storderl1',
+    });
+
+    // Act
+    const asWritten = await h.orders(['find', 'GH0STORDERL1', '--local']);
+    const looseBefore = await h.orders(['find', 'GHOSTORDER11', '--local']);
+    const rewritten = await backfillReferenceKeys({
+      client: h.shop.standIns.inspector,
+      tableName: h.shop.standIns.tableName,
+    });
+    const again = await backfillReferenceKeys({
+      client: h.shop.standIns.inspector,
+      tableName: h.shop.standIns.tableName,
+    });
+    const looseAfter = await h.orders(['find', 'GHOSTORDER11', '--local']);
+
+    // Assess
+    expect(asWritten.out).toContain('Gh0stOrdeRl1  ');
+    expect(looseBefore.out).toBe('Nothing found for "GHOSTORDER11".');
+    expect(rewritten).toBe(1);
+    expect(again).toBe(0);
+    const [item] = await h.shop.ordersFor('cs_test_legacyAAAAAAAAAAAAGh0stOrdeRl1');
+    expect(item?.referenceKey).toBe('gh0st0rder11');
+    expect(looseAfter.out).toContain('Gh0stOrdeRl1  ');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatReference } from '../../shared/order-reference';
+import { foldReference, formatReference } from '../../shared/order-reference';
 
 describe('formatReference', () => {
   it('shows a Checkout Session id as its last 12 characters, case kept', () => {
@@ -14,5 +14,19 @@ describe('formatReference', () => {
 
   it('shows a request reference as it is', () => {
     expect(formatReference('R0A1B2C3D4E5')).toBe('R0A1B2C3D4E5');
+  });
+});
+
+describe('foldReference', () => {
+  it('reads O as 0 and I, i, L and l as 1, in any case', () => {
+    expect(foldReference('NFK8Z8kgZiO0')).toBe('nfk8z8kgz100');
+    expect(foldReference('NFK8Z8KGZIOO')).toBe('nfk8z8kgz100');
+    expect(foldReference('Mz7Qo1Kd4IlP')).toBe('mz7q01kd411p');
+    expect(foldReference('Mz7Q0iKd4L1P')).toBe('mz7q01kd411p');
+  });
+
+  it('leaves every other character as it is, lower-cased', () => {
+    expect(foldReference('R0A1B2C3D4E5')).toBe('r0a1b2c3d4e5');
+    expect(foldReference('abcdefghjkmn')).toBe('abcdefghjkmn');
   });
 });

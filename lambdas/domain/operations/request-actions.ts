@@ -35,9 +35,10 @@ import {
   requestKey,
 } from '../storage/orders-table';
 import { findByReference, getRecord, type ShopRecord } from '../storage/records';
+import { supersedeEmail } from '../storage/send-once';
 import { readShopSettings } from '../storage/settings-store';
 import { statusMove } from '../storage/status-move';
-import { decideRequestNotice, type NoticeLimitScope } from './request-notice-limits';
+import { decideRequestNotice, type NoticeLimitScope, takeDeclineEmail } from './request-notice-limits';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 
 /**
@@ -431,17 +432,30 @@ export async function requestPayment(
   return { reference: stored.reference, changed, url: checkoutUrl, expiresAt: checkoutExpiresAt, email };
 }
 
+/** Why a decline sent no email though one was due: one a day to an address. */
+export const DECLINE_EMAIL_WITHHELD = 'this address was emailed a decline today';
+
+/** What a decline did; `withheld` when its email was due but not sent, and why. */
+export interface DeclineResult {
+  reference: string;
+  changed: boolean;
+  email: SendOnceOutcome;
+  withheld?: typeof DECLINE_EMAIL_WITHHELD;
+}
+
 /**
  * Declines a request and tells the customer once: `requested → declined`, or `invited →
  * declined` once its payment link has expired (the old session closed first, closeExpiredLink).
  * While a link is valid the customer may be paying, so it is refused. The update appends
- * `declined` by `actor` to the request's history.
+ * `declined` by `actor` to the request's history. At most one decline email goes to an address a
+ * day (takeDeclineEmail): the others are declined without one, their email withdrawn for good, and
+ * `withheld` says why.
  */
 export async function declineRequest(
   reference: string,
   options: { actor: string },
   deps: ShopStripeDeps,
-): Promise<{ reference: string; changed: boolean; email: SendOnceOutcome }> {
+): Promise<DeclineResult> {
   let request = await findRequest(deps, reference);
   const now = deps.now();
   if (request.status === 'invited' && !linkExpired(request, now)) {
@@ -476,6 +490,13 @@ export async function declineRequest(
   const stored = request;
   // Whatever the request still holds goes back to its day (every run: a stopped one may not have).
   if (stored.status === 'declined') await releaseRequestBottles(capacityStoreFromTable(deps.table), stored);
+  if (
+    stored.declineEmailState === 'pending' &&
+    !(await takeDeclineEmail(deps.table, { email: stored.customerEmail, reference: stored.reference }, now))
+  ) {
+    await supersedeEmail(deps.table, stored.pk, 'decline', 'declined');
+    return { reference: stored.reference, changed, email: 'not-sent', withheld: DECLINE_EMAIL_WITHHELD };
+  }
   const email = await sendOnce(
     stored.pk,
     'decline',

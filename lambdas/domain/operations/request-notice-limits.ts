@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
+import { londonDate } from '../../../shared/dispatch';
 import { addressGroup, clientGroup } from '../capacity/client-identity';
 import { conditionalWrite, updateIf } from '../storage/conditional-writes';
 import { itemKey, NOTICE_LIMIT_KEY_PREFIX, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
@@ -133,4 +134,30 @@ async function takeUnnotified(table: ShopTable): Promise<UnnotifiedRequests | un
   });
   const parsed = unnotifiedSchema.safeParse(taken);
   return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * Whether the decline of `request` may email its customer: one decline email per customer address
+ * (letter case and a `+tag` ignored) per London day, whoever's requests carry it, since anyone can
+ * type a stranger's address into many requests and the merchant may decline them all at once. The
+ * first request to ask holds the day's email for that address (one conditional write, so concurrent
+ * declines cannot both take it); asking again for the same request keeps it, so a decline whose
+ * send failed can retry. `false`: the address was emailed a decline today for another request.
+ */
+export async function takeDeclineEmail(
+  table: ShopTable,
+  request: { email: string; reference: string },
+  now: Date,
+): Promise<boolean> {
+  const name = `decline#${londonDate(now)}#${digest(addressGroup(request.email))}`;
+  return updateIf(table, `${NOTICE_LIMIT_KEY_PREFIX}${name}`, {
+    ConditionExpression: 'attribute_not_exists(#holder) OR #holder = :reference',
+    UpdateExpression: 'SET #holder = :reference, #ttl = :deleteAfter',
+    ExpressionAttributeNames: { '#holder': 'heldBy', '#ttl': TTL_ATTRIBUTE },
+    ExpressionAttributeValues: {
+      ':reference': request.reference,
+      // Two days: the London day in the key may end up to a day after `now`'s UTC one.
+      ':deleteAfter': Math.floor(now.getTime() / 1000) + 2 * COUNTER_LIFETIME_SECONDS,
+    },
+  });
 }

@@ -1,8 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { foldReference } from '../../../shared/order-reference';
 
 // The orders table's design, written once: infra creates the table from it, local/ creates the
-// dynalite copy from it, and the domain reads and writes by it. No runtime imports, so infra can
-// load it freely.
+// dynalite copy from it, and the domain reads and writes by it. No runtime imports but shared/'s
+// pure reference rule, so infra can load it freely.
 
 /** The orders table as the shop's operator code sees it: the document client and the table name. */
 export interface ShopTable {
@@ -25,10 +26,12 @@ export const DISPATCH_DATE_INDEX = {
 } as const;
 
 /**
- * The GSI that finds an order or request by its customer-facing reference in any case: keyed on
- * `referenceKey`, the reference lower-cased ({@link referenceKeyOf}), since a reference read off a
- * screen or over the phone loses its case. Keys only: the operator's commands then read the item
- * itself, strongly consistent, by its key.
+ * The GSI that finds an order or request by its customer-facing reference as a person reads it:
+ * keyed on `referenceKey`, the reference folded ({@link referenceKeyOf}: any case, O as 0, I and L
+ * as 1), since a reference read off a screen or over the phone loses its case and its look-alikes.
+ * Items written before the fold hold the reference lower-cased until backfilled
+ * (storage/reference-keys.ts). Keys only: the operator's commands then read the item itself,
+ * strongly consistent, by its key.
  */
 export const REFERENCE_INDEX = {
   name: 'byReferenceKey',
@@ -48,8 +51,13 @@ export const RETIRED_REFERENCE_INDEX = {
   projection: 'KEYS_ONLY',
 } as const;
 
-/** The reference index's key of a reference: the reference lower-cased. */
+/** The reference index's key of a reference: the reference folded (any case, O as 0, I and L as 1). */
 export function referenceKeyOf(reference: string): string {
+  return foldReference(reference);
+}
+
+/** The reference index's key as items written before the fold hold it: the reference lower-cased. */
+export function lowerCaseReferenceKeyOf(reference: string): string {
   return reference.toLowerCase();
 }
 

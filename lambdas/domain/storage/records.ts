@@ -7,6 +7,7 @@ import {
   DISPATCH_DATE_INDEX,
   dispatchDayKey,
   itemKey,
+  lowerCaseReferenceKeyOf,
   ORDER_KEY_PREFIX,
   orderKey,
   PARTITION_KEY,
@@ -51,11 +52,27 @@ export async function getRecord(table: ShopTable, pk: string): Promise<ShopRecor
   return Item === undefined ? undefined : toShopRecord(Item);
 }
 
+/** The keys of the items the reference index holds under one key. */
+async function keysUnderReferenceKey(table: ShopTable, key: string): Promise<string[]> {
+  const { Items = [] } = await table.client.send(
+    new QueryCommand({
+      TableName: table.tableName,
+      IndexName: REFERENCE_INDEX.name,
+      KeyConditionExpression: '#key = :key',
+      ExpressionAttributeNames: { '#key': REFERENCE_INDEX.partitionKey },
+      ExpressionAttributeValues: { ':key': key },
+    }),
+  );
+  return Items.map((item) => item[PARTITION_KEY]).filter((pk): pk is string => typeof pk === 'string');
+}
+
 /**
- * Every order or request whose reference is `input` in any case (the last 12 characters of the
- * Checkout Session id for an order, `R…` for a request), or the one order of a full session id;
- * none for a string that cannot be a reference. The `byReferenceKey` index gives the keys; each
- * item itself is then read strongly consistent, so a just-made change is never missed.
+ * Every order or request whose reference is `input` as a person reads it (any case, O for 0, I or
+ * L for 1: the last 12 characters of the Checkout Session id for an order, `R…` for a request), or
+ * the one order of a full session id; none for a string that cannot be a reference. The
+ * `byReferenceKey` index gives the keys, under the folded key and, for items written before the
+ * fold and not yet backfilled, under the lower-cased one; each item itself is then read strongly
+ * consistent, so a just-made change is never missed.
  */
 export async function recordsByReference(table: ShopTable, input: string): Promise<ShopRecord[]> {
   const reference = input.trim();
@@ -64,18 +81,16 @@ export async function recordsByReference(table: ShopTable, input: string): Promi
     const record = await getRecord(table, orderKey(reference));
     return record ? [record] : [];
   }
-  const { Items = [] } = await table.client.send(
-    new QueryCommand({
-      TableName: table.tableName,
-      IndexName: REFERENCE_INDEX.name,
-      KeyConditionExpression: '#key = :key',
-      ExpressionAttributeNames: { '#key': REFERENCE_INDEX.partitionKey },
-      ExpressionAttributeValues: { ':key': referenceKeyOf(reference) },
-    }),
+  const folded = referenceKeyOf(reference);
+  const lowerCased = lowerCaseReferenceKeyOf(reference);
+  const keyLists = await Promise.all(
+    [...new Set([folded, lowerCased])].map((key) => keysUnderReferenceKey(table, key)),
   );
-  const keys = Items.map((item) => item[PARTITION_KEY]).filter((pk): pk is string => typeof pk === 'string');
+  const keys = [...new Set(keyLists.flat())];
   const records = await Promise.all(keys.map((pk) => getRecord(table, pk)));
-  return records.filter((record) => record !== undefined);
+  return records.filter(
+    (record): record is ShopRecord => record !== undefined && referenceKeyOf(referenceOf(record)) === folded,
+  );
 }
 
 /** The reference of an order or a request. */
@@ -84,9 +99,20 @@ export function referenceOf(record: ShopRecord): string {
 }
 
 /**
- * The order or request a reference names, in any case, or a full session id. Two references equal
- * but for case (two sessions whose ids end alike) are told apart by the exact reference; in any
- * other case they are refused, and the full session id names one.
+ * The records among `records` closest to how `reference` was written: those whose reference is it
+ * exactly, else those equal but for case, else all (equal once folded).
+ */
+function closestReadings(records: ShopRecord[], reference: string): ShopRecord[] {
+  const exact = records.filter((record) => referenceOf(record) === reference);
+  if (exact.length > 0) return exact;
+  const anyCase = records.filter((record) => referenceOf(record).toLowerCase() === reference.toLowerCase());
+  return anyCase.length > 0 ? anyCase : records;
+}
+
+/**
+ * The order or request a reference names, as a person reads it, or a full session id. Several
+ * references equal once folded are told apart by the one written exactly, else by the one equal
+ * but for case; in any other case they are refused, and the full session id names one.
  * @throws RefusedError for a malformed, unknown or ambiguous reference.
  */
 export async function findByReference(table: ShopTable, input: string): Promise<ShopRecord> {
@@ -94,9 +120,7 @@ export async function findByReference(table: ShopTable, input: string): Promise<
   if (!REFERENCE_PATTERN.test(reference)) {
     throw new RefusedError(`"${input}" is not an order reference (letters and digits, as in the emails).`);
   }
-  const records = await recordsByReference(table, reference);
-  const exact = records.filter((record) => referenceOf(record) === reference);
-  const candidates = records.length > 1 && exact.length > 0 ? exact : records;
+  const candidates = closestReadings(await recordsByReference(table, reference), reference);
   if (candidates.length > 1) {
     throw new RefusedError(
       `Reference ${reference} matches ${candidates.length} items; use the full Checkout Session id.`,

@@ -36,6 +36,19 @@ describe('the order page token', () => {
     }
   });
 
+  it('opens only the spelling it was written in: the 3 other spellings of its last character are refused', () => {
+    const token = orderPageToken(SESSION, PAGE_KEY, keys);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const otherSpellings = [...alphabet]
+      .map((last) => `${token.slice(0, -1)}${last}`)
+      .filter((spelling) => spelling !== token)
+      .filter((spelling) => Buffer.from(spelling, 'base64url').equals(Buffer.from(token, 'base64url')));
+
+    expect(otherSpellings).toHaveLength(3);
+    for (const spelling of otherSpellings) expect(readOrderPageToken(spelling, keys)).toBeUndefined();
+    expect(readOrderPageToken(token, keys)).toEqual({ sessionId: SESSION, pageKey: PAGE_KEY });
+  });
+
   it('refuses a truncated, empty or foreign token', () => {
     const token = orderPageToken(SESSION, PAGE_KEY, keys);
     expect(readOrderPageToken(token.slice(0, -4), keys)).toBeUndefined();

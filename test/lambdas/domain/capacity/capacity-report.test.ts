@@ -1,4 +1,5 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   capacityOfDays,
@@ -10,7 +11,8 @@ import { RefusedError } from '../../../../lambdas/domain/refusal';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { capacityDayKey, itemKey, SETTINGS_KEY } from '../../../../lambdas/domain/storage/orders-table';
 import { readShopSettings, writeCapacitySettings } from '../../../../lambdas/domain/storage/settings-store';
-import { type StandIns, startStandIns } from '../../../support/stand-ins';
+import { deferred } from '../../../support/deferred';
+import { STAND_IN_REGION, type StandIns, startStandIns } from '../../../support/stand-ins';
 
 // setCapacity against dynalite with the SDK's document client, on the operator's clock of
 // Wednesday 28 May 2031: the coming dispatch days are Mondays 2, 9, 16, 23 and 30 June, 7, 14,
@@ -98,6 +100,117 @@ describe('setCapacity: changes made at the same moment all stay', () => {
     await set(6, '2031-06-02');
 
     expect(await days()).toEqual({ '2031-06-02': 6, '2031-06-09': 9 });
+  });
+});
+
+/**
+ * The orders table through a document client that holds every read of the settings item until
+ * `readers` reads have arrived (or a second has passed), then lets each write go after its own
+ * delay: `readers` changes made at once all read before any writes, as on a loaded machine, where
+ * a change computed from its read overwrites the others.
+ */
+function slowedSettingsTable(readers: number) {
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      region: STAND_IN_REGION,
+      endpoint: standIns.dynamoEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
+  const allRead = deferred<void>();
+  const opened = setTimeout(() => allRead.resolve(), 1000);
+  let reads = 0;
+  let writes = 0;
+  let readsAtFirstWrite: number | undefined;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const touchesSettings = JSON.stringify(args.input).includes(SETTINGS_KEY);
+      if (touchesSettings && context.commandName === 'GetItemCommand') {
+        const answer = await next(args);
+        reads += 1;
+        if (reads >= readers) allRead.resolve();
+        await allRead.promise;
+        return answer;
+      }
+      if (touchesSettings && context.commandName === 'UpdateItemCommand') {
+        // 0, 30, 10, 40, 20 ms…: the writes land out of the order they were made in.
+        const wait = ((writes * 3) % 5) * 10;
+        writes += 1;
+        readsAtFirstWrite ??= reads;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'slowed-settings' },
+  );
+  return {
+    table: { client, tableName: standIns.tableName },
+    /** How many reads of the settings had been answered when the first write went out. */
+    readsAtFirstWrite: () => readsAtFirstWrite,
+    close: () => {
+      clearTimeout(opened);
+      client.destroy();
+    },
+  };
+}
+
+describe('setCapacity: five changes made at the same moment against a slowed store', () => {
+  it('five days set at once, every read answered before any write: all five are there afterwards', async () => {
+    // Prepare: a shop whose settings item already holds a weekly default and a day.
+    await writeCapacitySettings(table(), { weekly: 40, days: { '2031-07-07': 2 } }, new Date());
+    const slowed = slowedSettingsTable(5);
+    const setSlowly = (value: number, date: string) =>
+      setCapacity({ table: slowed.table, now: () => new Date('2031-05-28T10:00:00Z') }, { value, date }, 8);
+
+    // Act
+    const answers = await Promise.all([
+      setSlowly(11, '2031-06-02'),
+      setSlowly(12, '2031-06-09'),
+      setSlowly(13, '2031-06-16'),
+      setSlowly(14, '2031-06-23'),
+      setSlowly(15, '2031-06-30'),
+    ]).finally(slowed.close);
+
+    // Assess
+    expect(slowed.readsAtFirstWrite()).toBe(5);
+    expect(answers).toHaveLength(5);
+    expect((await readShopSettings(table(), true)).capacity).toEqual({
+      weekly: 40,
+      days: {
+        '2031-06-02': 11,
+        '2031-06-09': 12,
+        '2031-06-16': 13,
+        '2031-06-23': 14,
+        '2031-06-30': 15,
+        '2031-07-07': 2,
+      },
+    });
+  });
+
+  it('five first changes on a shop with no settings item, every read answered before any write: all five stay', async () => {
+    // Prepare
+    const slowed = slowedSettingsTable(5);
+    const setSlowly = (value: number, date: string) =>
+      setCapacity({ table: slowed.table, now: () => new Date('2031-05-28T10:00:00Z') }, { value, date }, 8);
+
+    // Act
+    await Promise.all([
+      setSlowly(21, '2031-06-02'),
+      setSlowly(22, '2031-06-09'),
+      setSlowly(23, '2031-06-16'),
+      setSlowly(24, '2031-06-23'),
+      setSlowly(25, '2031-06-30'),
+    ]).finally(slowed.close);
+
+    // Assess
+    expect(slowed.readsAtFirstWrite()).toBe(5);
+    expect(await days()).toEqual({
+      '2031-06-02': 21,
+      '2031-06-09': 22,
+      '2031-06-16': 23,
+      '2031-06-23': 24,
+      '2031-06-30': 25,
+    });
   });
 });
 

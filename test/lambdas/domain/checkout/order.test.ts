@@ -15,7 +15,8 @@ describe('toOrderItem', () => {
     expect(item).toEqual({
       pk: `ORDER#${SESSION_ID}`,
       reference: 'J0kLmNoPqRsT',
-      referenceKey: 'j0klmnopqrst',
+      // Folded as a person reads it: any case, O as 0, I and L as 1.
+      referenceKey: 'j0k1mn0pqrst',
       sessionId: SESSION_ID,
       paymentIntentId: 'pi_test_123',
       livemode: false,

@@ -379,3 +379,16 @@ describe('admin API: two references equal but for case', () => {
     });
   });
 });
+
+describe('admin API: the search reads a reference as a person does', () => {
+  it('q=MZ7QO1KD41LP (O for 0, L for 1, any case) lists both orders whose references read alike', async () => {
+    await seedOrder('2026-11-17T12:00:00Z', 7, 3, 'cs_test_lookalikeAAAAAAMz7Qo1Kd4IlP');
+    await seedOrder('2026-11-17T12:00:00Z', 8, 3, 'cs_test_lookalikeBBBBBBMz7Q0iKd4L1P');
+
+    const found = await call('GET', '/functions/v1/admin/orders', { query: { q: 'MZ7QO1KD41LP' } });
+
+    expect(found.statusCode).toBe(200);
+    const { records } = jsonBody(found) as { records: Array<{ reference: string }> };
+    expect(records.map((record) => record.reference).sort()).toEqual(['Mz7Q0iKd4L1P', 'Mz7Qo1Kd4IlP']);
+  });
+});

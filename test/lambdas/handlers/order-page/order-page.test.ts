@@ -118,6 +118,31 @@ describe('the order page API', () => {
     }
   });
 
+  it('answers a spelling of the link other than its own with the same plain 404 as a tampered token', async () => {
+    const { token } = await paidOrderWithLink('Cai Spelling');
+    const handler = createOrderPageHandler(await orderPageEnv());
+    // The same bytes spelt otherwise: base64url's last character carries bits a decoder ignores.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const otherSpellings = [...alphabet]
+      .map((last) => `${token.slice(0, -1)}${last}`)
+      .filter((spelling) => spelling !== token)
+      .filter((spelling) => Buffer.from(spelling, 'base64url').equals(Buffer.from(token, 'base64url')));
+    const tampered = `${token.slice(0, 20)}${token[20] === 'A' ? 'B' : 'A'}${token.slice(21)}`;
+
+    const answers = await Promise.all(otherSpellings.map((spelling) => handler(view(spelling))));
+    const tamperedAnswer = await handler(view(tampered));
+    const canonical = await handler(view(token));
+
+    expect(otherSpellings.length).toBeGreaterThanOrEqual(3);
+    expect(tamperedAnswer.statusCode).toBe(404);
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(404);
+      expect(answer.body).toBe('{"error":"Not found."}');
+      expect(answer.headers).toEqual(tamperedAnswer.headers);
+    }
+    expect(canonical.statusCode).toBe(200);
+  });
+
   it('takes a correction before the cut-off: the order, its history and one short email', async () => {
     const { session, token } = await paidOrderWithLink('Cy Corrects');
     const handler = createOrderPageHandler(await orderPageEnv());

@@ -1292,6 +1292,40 @@ describe('more actions', () => {
   });
 });
 
+describe('a decline whose email was withheld', () => {
+  it('says the request was declined and why no email went', async () => {
+    const request = {
+      ...order(),
+      kind: 'request',
+      reference: 'req_ab3de6gh9jk2',
+      status: 'requested',
+      emails: [],
+      history: [{ at: '2026-11-25T10:00:00.000Z', actor: 'customer', action: 'requested' }],
+    };
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/order`]: () => jsonResponse({ record: request }),
+      [`POST ${API}/requests/decline`]: () =>
+        jsonResponse({
+          reference: 'req_ab3de6gh9jk2',
+          changed: true,
+          email: 'not-sent',
+          withheld: 'this address was emailed a decline today',
+        }),
+    });
+    const { user } = signedIn('/admin?order=req_ab3de6gh9jk2');
+
+    await screen.findByRole('heading', { name: 'Request req_ab3de6gh9jk2' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: 'Decline' }));
+
+    expect(
+      await screen.findByText(
+        'req_ab3de6gh9jk2 declined. No email: this address was emailed a decline today.',
+      ),
+    ).toBeVisible();
+  });
+});
+
 describe('tracking and part refunds on the page', () => {
   it('corrects the tracking number of a dispatched order in its Dispatch section', async () => {
     const dispatched = order({

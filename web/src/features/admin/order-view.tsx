@@ -466,7 +466,7 @@ function RequestActions({ api, order: request, onUpdate }: RecordSectionProps<Ad
     const answer = await action.run(
       () => api.decline({ reference: request.reference }),
       (result) =>
-        `${reference} ${result.changed ? 'declined' : 'was already declined'}. ${emailWording(result.email, 'Decline', request.customerEmail)}`,
+        `${reference} ${result.changed ? 'declined' : 'was already declined'}. ${result.withheld === undefined ? emailWording(result.email, 'Decline', request.customerEmail) : `No email: ${result.withheld}.`}`,
     );
     if (answer !== undefined) await reload();
   };
