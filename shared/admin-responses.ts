@@ -194,6 +194,8 @@ export type AdminForbiddenCode = (typeof ADMIN_FORBIDDEN_CODES)[keyof typeof ADM
  */
 export const adminErrorSchema = z.object({
   error: text,
+  /** A 409 refusing to dispatch an order planned for this later day: sent again with `early`, it goes. */
+  plannedFor: optionalDate,
   code: z.optional(z.enum([ADMIN_FORBIDDEN_CODES.notAMerchant, ADMIN_FORBIDDEN_CODES.notThroughCloudFront])),
   fields: z.optional(z.record(z.string(), z.string())),
 });
@@ -305,11 +307,12 @@ const actionShape = { reference: text, changed: z.boolean(), email: emailOutcome
 
 /**
  * One order of `POST orders/dispatch`: done (changed or found done), or refused. `changed` false:
- * it was dispatched already (a second press), and nothing was sent again.
+ * it was dispatched already (a second press), and nothing was sent again. `plannedFor`: refused
+ * because it is planned for that later dispatch day; with `early` it goes now.
  */
 const dispatchResultSchema = z.union([
   z.object({ ...actionShape, status: orderStatus, record: adminOrderViewSchema }),
-  z.object({ reference: text, refused: text }),
+  z.object({ reference: text, refused: text, plannedFor: optionalDate }),
 ]);
 export type AdminDispatchResult = z.infer<typeof dispatchResultSchema>;
 
@@ -329,14 +332,48 @@ export const adminTrackingResponseSchema = z.object({
 });
 export type AdminTrackingResponse = z.infer<typeof adminTrackingResponseSchema>;
 
-/** A row of a Click & Drop export that marked nothing: its line in the file, and why. */
-const unmatchedRowSchema = z.object({ line: count, reference: text, trackingNumber: text, reason: text });
+/**
+ * A row of a Click & Drop export that marked nothing: its line in the file, and why. `plannedFor`:
+ * its order is planned for that later dispatch day (import again with `early` to send it now).
+ */
+const unmatchedRowSchema = z.object({
+  line: count,
+  reference: text,
+  trackingNumber: text,
+  reason: text,
+  plannedFor: optionalDate,
+});
 export type AdminUnmatchedRow = z.infer<typeof unmatchedRowSchema>;
 
-/** `POST orders/tracking-import`: each matched order as dispatch answers it, and the rows that matched none. */
+/**
+ * One row of an import's preview and what the import would do with it: `dispatch` (the dispatch
+ * email), `trackingUpdate` (the short update email), `unchanged` (nothing sent; `reason` may say
+ * why) or `refused` (`reason` says why). `reference` is the order's own when the row names one;
+ * `trackingNumber` as stored when it is a number. `plannedFor`: the order's dispatch day, when
+ * later than the coming one (refused without `early`).
+ */
+const importRowSchema = z.object({
+  line: count,
+  reference: text,
+  trackingNumber: text,
+  customerName: optionalText,
+  customerEmail: optionalText,
+  action: z.enum(['dispatch', 'trackingUpdate', 'unchanged', 'refused']),
+  plannedFor: optionalDate,
+  reason: optionalText,
+});
+export type AdminImportRow = z.infer<typeof importRowSchema>;
+
+/**
+ * `POST orders/tracking-import`: each matched order as dispatch answers it, and the rows that
+ * matched none or were refused. With `preview`: `preview` true, `rows` every row of the file and
+ * what it would do, `unmatched` the rows it would refuse, `results` empty: nothing changed or sent.
+ */
 export const adminTrackingImportResponseSchema = z.object({
   results: z.array(dispatchResultSchema),
   unmatched: z.array(unmatchedRowSchema),
+  preview: z.optional(z.boolean()),
+  rows: z.optional(z.array(importRowSchema)),
 });
 export type AdminTrackingImportResponse = z.infer<typeof adminTrackingImportResponseSchema>;
 
