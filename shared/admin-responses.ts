@@ -349,7 +349,7 @@ export type AdminUnmatchedRow = z.infer<typeof unmatchedRowSchema>;
  * One row of an import's preview and what the import would do with it: `dispatch` (the dispatch
  * email), `trackingUpdate` (the short update email), `unchanged` (nothing sent; `reason` may say
  * why) or `refused` (`reason` says why). `reference` is the order's own when the row names one;
- * `trackingNumber` as stored when it is a number. `plannedFor`: the order's dispatch day, when
+ * `trackingNumber` as stored on a row that goes ahead, as written on a refused one. `plannedFor`: the order's dispatch day, when
  * later than the coming one (refused without `early`).
  */
 const importRowSchema = z.object({

@@ -32,7 +32,7 @@ export interface ImportRowPlan {
   line: number;
   /** The order's own reference when the row names one, else the row's as written. */
   reference: string;
-  /** As stored (capitals, no spaces) when it is a number, else as written. */
+  /** As stored (capitals, no spaces) on a row that goes ahead; as written on a refused one. */
   trackingNumber: string;
   customerName?: string;
   customerEmail?: string;
