@@ -28,7 +28,7 @@ export interface UnmatchedRow {
 export type ImportRowAction = 'dispatch' | 'trackingUpdate' | 'unchanged' | 'refused';
 
 /** One row of the file and what the import does with it (the preview's answer). */
-export interface ImportRowPlan {
+export type ImportRowPlan = {
   line: number;
   /** The order's own reference when the row names one, else the row's as written. */
   reference: string;
@@ -36,12 +36,13 @@ export interface ImportRowPlan {
   trackingNumber: string;
   customerName?: string;
   customerEmail?: string;
-  action: ImportRowAction;
   /** The order's dispatch day, when it is later than the coming one. */
   plannedFor?: IsoDate;
-  /** Why the row is refused, or why it does nothing. */
-  reason?: string;
-}
+} & (
+  | { action: 'refused'; reason: string }
+  /** `reason`: why a row does nothing (the same number as an earlier line). */
+  | { action: Exclude<ImportRowAction, 'refused'>; reason?: string }
+);
 
 export interface TrackingImportResult {
   dispatched: ActionResult[];
@@ -200,7 +201,7 @@ async function ordersOfRows(
 }
 
 /** The email a number brings its order, as markDispatched and updateTrackingNumber decide it. */
-function actionFor(order: ManagedOrder, trackingNumber: string): ImportRowAction {
+function actionFor(order: ManagedOrder, trackingNumber: string): Exclude<ImportRowAction, 'refused'> {
   // Dispatched, its dispatch email not gone yet: that email goes, carrying the number.
   if (order.status === 'paid' || order.dispatchEmailState === 'pending') return 'dispatch';
   return order.trackingNumber === trackingNumber ? 'unchanged' : 'trackingUpdate';
@@ -224,7 +225,7 @@ function unmatchedOf(plans: readonly ImportRowPlan[]): UnmatchedRow[] {
             line: plan.line,
             reference: plan.reference,
             trackingNumber: plan.trackingNumber,
-            reason: plan.reason ?? '',
+            reason: plan.reason,
             ...(plan.plannedFor && { plannedFor: plan.plannedFor }),
           },
         ]

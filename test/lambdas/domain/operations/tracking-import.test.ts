@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { UnreadableExportError } from '../../../../lambdas/domain/fulfilment/click-and-drop-export';
 import { importClickAndDropTracking } from '../../../../lambdas/domain/operations/tracking-import';
 import { RefusedError } from '../../../../lambdas/domain/refusal';
 import { type OperationsHarness, type SeededOrder, startOperationsHarness } from './operations-harness';
@@ -206,6 +207,31 @@ describe('the import preview', () => {
     });
     expect(await h.item(later.pk)).toMatchObject({ status: 'paid' });
     expect(await h.emailsTo('prev.early@example.com')).toEqual([]);
+  });
+
+  it('names no planned day for an order of Monday 14 December dispatched already, or refunded', async () => {
+    h.setNow(SUNDAY_EVENING);
+    const dispatched = await seed('PREVGONE0008', '2026-12-14', 'prev.gone@example.com', {
+      status: 'dispatched',
+    });
+    await h.setAttributes(dispatched.pk, { trackingNumber: 'AB444444444GB', dispatchEmailState: 'sent' });
+    const refunded = await seed('PREVREFUND09', '2026-12-14', 'prev.refund14@example.com', {
+      status: 'refunded',
+    });
+
+    const preview = await importClickAndDropTracking(
+      csvOf([
+        [dispatched.reference, 'AB444444444GB'],
+        [refunded.reference, 'AB555555555GB'],
+      ]),
+      { actor: OPERATOR, preview: true },
+      h.deps,
+    );
+
+    expect(preview.rows?.map((row) => [row.action, row.plannedFor, row.reason])).toEqual([
+      ['unchanged', undefined, undefined],
+      ['refused', undefined, 'PREVREFUND09 was refunded: it cannot be dispatched.'],
+    ]);
   });
 
   it("says a dispatched order's dispatch email still due goes with the file's number", async () => {
@@ -435,6 +461,7 @@ describe('the import: files and failures', () => {
     );
 
     await expect(refusal).rejects.toThrow(RefusedError);
+    await expect(refusal).rejects.toHaveProperty('cause', expect.any(UnreadableExportError));
     await expect(refusal).rejects.toThrow(
       'This is not a Click & Drop export with tracking numbers: it needs an "Order reference" and a "Tracking number" column (it has "Name", "Email").',
     );
