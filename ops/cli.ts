@@ -559,7 +559,7 @@ const COMMANDS: Record<string, Command> = {
       const early = values.early === true;
       if (first === 'import') {
         const csv = readFileSync(resolve(io.cwd, second), 'utf8');
-        if (!(await confirmPlan(io, values, () => planTrackingImport(shop.api, second, csv)))) return;
+        if (!(await confirmPlan(io, values, () => planTrackingImport(shop.api, second, csv, early)))) return;
         const result = await shop.api.trackingImport({ csv, ...(early && { early: true }) });
         const planned = result.results.flatMap((done) =>
           'refused' in done && plannedDayOf(done.refused) !== undefined ? [done] : [],

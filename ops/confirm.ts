@@ -1,4 +1,3 @@
-import { parse as parseCsv } from 'csv-parse/sync';
 import type { AdminRecordView } from '../shared/admin-responses';
 import { formatDispatchDate, formatLondonTime, type IsoDate, londonDate } from '../shared/dispatch';
 import { formatGbp } from '../shared/pricing';
@@ -182,28 +181,34 @@ export async function planTracking(
 }
 
 /**
- * `tracking import FILE`: what the import would do, row by row, when the admin API can say it
- * (C3's preview); until then the file and its number of rows.
+ * `tracking import FILE`: what the import would do, row by row, as the admin API previews it
+ * (nothing changed or sent); rows refused (no such order, two numbers for one order, planned for a
+ * later day without --early) are listed with why.
  */
-export async function planTrackingImport(api: AdminClient, file: string, csv: string): Promise<string[]> {
-  const preview = await previewTrackingImport(api, csv);
-  if (preview !== undefined) return preview;
-  const rows: unknown[] = parseCsv(csv, { columns: true, skip_empty_lines: true, relax_column_count: true });
+export async function planTrackingImport(
+  api: AdminClient,
+  file: string,
+  csv: string,
+  early: boolean,
+): Promise<string[]> {
+  const { rows = [] } = await api.trackingImport({ csv, preview: true, ...(early && { early: true }) });
+  const emails = rows.filter((row) => row.action === 'dispatch' || row.action === 'trackingUpdate').length;
   return [
-    `Import ${file} (${plural(rows.length, 'row')}): each row's order (by Order reference) is marked dispatched with its number and its customer emailed once (a new number for a dispatched order: one short email); rows matching no order are listed.`,
+    `Import ${file} (${plural(rows.length, 'row')}): ${plural(emails, 'customer')} emailed once each:`,
+    ...rows.map((row) => {
+      const who = row.customerName ? ` ${row.customerName} <${row.customerEmail ?? ''}>` : '';
+      const later = row.plannedFor ? `, planned for ${fullDate(row.plannedFor)}` : '';
+      return `  line ${row.line}  ${row.reference || '(no reference)'}${who}  ${row.trackingNumber}: ${IMPORT_ACTION[row.action]}${later}${row.reason ? ` (${row.reason})` : ''}`;
+    }),
   ];
 }
 
-/**
- * C3's preview of an import: per row, its order, customer, number and what would happen.
- * TODO(C3, helper H3): once adminTrackingImportSchema takes `preview: true`, call
- * `api.trackingImport({ csv, preview: true })` here and return one line per row (reference,
- * customer name and email, number, dispatch | trackingUpdate | unchanged | refused + reason,
- * planned day when later than the coming one). Undefined: no preview yet, plan from the file.
- */
-async function previewTrackingImport(_api: AdminClient, _csv: string): Promise<string[] | undefined> {
-  return undefined;
-}
+const IMPORT_ACTION = {
+  dispatch: 'marked dispatched today, dispatch email',
+  trackingUpdate: 'number corrected, one short update email',
+  unchanged: 'unchanged, nothing sent',
+  refused: 'refused, nothing sent',
+} as const;
 
 /** `delay`: the orders moved, the emails, the new day. */
 export async function planDelay(

@@ -13,6 +13,12 @@ const reference = z
 
 const day = calendarDateSchema;
 
+/**
+ * Dispatch now an order planned for a later dispatch day than the coming one: without it such an
+ * order is refused, naming its day (`plannedFor` in the answer), so the merchant is asked first.
+ */
+const early = z.optional(z.boolean({ error: 'Early is true or false.' }));
+
 /** `GET /functions/v1/admin/orders?status=&dispatch=&q=`: every part optional. */
 export const adminListQuerySchema = z.strictObject({
   status: z.optional(
@@ -42,15 +48,15 @@ const trackingNumber = z
 /**
  * Mark one or several orders dispatched, each with its own tracking number when it has one
  * (`trackingNumbers`, by reference; a blank one is none). `trackingNumber` is the one-order form.
+ * `early`: orders planned for a later dispatch day go too.
  */
 export const adminDispatchSchema = z
   .strictObject({
+    early,
     references: z
       .array(reference)
       .check(z.minLength(1, 'Choose at least one order.'), z.maxLength(50, 'At most 50 orders at once.')),
     trackingNumber: z.optional(trackingNumber),
-    // An order planned for a later dispatch day than the coming one goes now only on purpose.
-    early: z.optional(z.boolean()),
     trackingNumbers: z.optional(
       z.record(
         z.string(),
@@ -77,28 +83,29 @@ export const adminDispatchSchema = z
   );
 export type AdminDispatchRequest = z.output<typeof adminDispatchSchema>;
 
-/** Add or correct the tracking number of a dispatched order (its customer gets one short update). */
-export const adminTrackingSchema = z.strictObject({
-  reference,
-  trackingNumber,
-  early: z.optional(z.boolean()),
-});
+/**
+ * Add or correct the tracking number of a dispatched order (its customer gets one short update);
+ * a paid order's first number dispatches it (`early` as for dispatch).
+ */
+export const adminTrackingSchema = z.strictObject({ reference, trackingNumber, early });
 export type AdminTrackingRequest = z.output<typeof adminTrackingSchema>;
 
 /** The largest Click & Drop export the page uploads: a few hundred orders' rows. */
 export const TRACKING_IMPORT_MAX_CHARS = 200_000;
 
-/** A Click & Drop export (CSV text) to read tracking numbers from. */
+/**
+ * A Click & Drop export (CSV text) to read tracking numbers from. `early` as for dispatch;
+ * `preview`: say what each row would do, and change and send nothing.
+ */
 export const adminTrackingImportSchema = z.strictObject({
+  early,
+  preview: z.optional(z.boolean({ error: 'Preview is true or false.' })),
   csv: z
     .string({ error: 'Choose the CSV file Click & Drop exported.' })
     .check(
       z.minLength(1, 'The file is empty.'),
       z.maxLength(TRACKING_IMPORT_MAX_CHARS, 'The file is too large for one import.'),
     ),
-  early: z.optional(z.boolean()),
-  // What the import would do, row by row, with nothing changed or sent.
-  preview: z.optional(z.boolean()),
 });
 export type AdminTrackingImportRequest = z.output<typeof adminTrackingImportSchema>;
 

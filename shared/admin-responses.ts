@@ -194,6 +194,8 @@ export type AdminForbiddenCode = (typeof ADMIN_FORBIDDEN_CODES)[keyof typeof ADM
  */
 export const adminErrorSchema = z.object({
   error: text,
+  /** A 409 refusing to dispatch an order planned for this later day: sent again with `early`, it goes. */
+  plannedFor: optionalDate,
   code: z.optional(z.enum([ADMIN_FORBIDDEN_CODES.notAMerchant, ADMIN_FORBIDDEN_CODES.notThroughCloudFront])),
   fields: z.optional(z.record(z.string(), z.string())),
 });
@@ -305,11 +307,11 @@ const actionShape = { reference: text, changed: z.boolean(), email: emailOutcome
 
 /**
  * One order of `POST orders/dispatch`: done (changed or found done), or refused. `changed` false:
- * it was dispatched already (a second press), and nothing was sent again.
+ * it was dispatched already (a second press), and nothing was sent again. `plannedFor`: refused
+ * because it is planned for that later dispatch day; with `early` it goes now.
  */
 const dispatchResultSchema = z.union([
   z.object({ ...actionShape, status: orderStatus, record: adminOrderViewSchema }),
-  // `plannedFor` (C3): refused only because the order is planned for that later dispatch day.
   z.object({ reference: text, refused: text, plannedFor: optionalDate }),
 ]);
 export type AdminDispatchResult = z.infer<typeof dispatchResultSchema>;
@@ -330,34 +332,48 @@ export const adminTrackingResponseSchema = z.object({
 });
 export type AdminTrackingResponse = z.infer<typeof adminTrackingResponseSchema>;
 
-/** A row of a Click & Drop export that marked nothing: its line in the file, and why. */
-const unmatchedRowSchema = z.object({ line: count, reference: text, trackingNumber: text, reason: text });
+/**
+ * A row of a Click & Drop export that marked nothing: its line in the file, and why. `plannedFor`:
+ * its order is planned for that later dispatch day (import again with `early` to send it now).
+ */
+const unmatchedRowSchema = z.object({
+  line: count,
+  reference: text,
+  trackingNumber: text,
+  reason: text,
+  plannedFor: optionalDate,
+});
 export type AdminUnmatchedRow = z.infer<typeof unmatchedRowSchema>;
 
 /**
- * A row of an import's preview (C3): what the import would do to its order, changing nothing.
- * `plannedFor`: the order's dispatch day when later than the coming one.
+ * One row of an import's preview and what the import would do with it: `dispatch` (the dispatch
+ * email), `trackingUpdate` (the short update email), `unchanged` (nothing sent; `reason` may say
+ * why) or `refused` (`reason` says why). `reference` is the order's own when the row names one;
+ * `trackingNumber` as stored on a row that goes ahead, as written on a refused one. `plannedFor`: the order's dispatch day, when
+ * later than the coming one (refused without `early`).
  */
-const importPreviewRowSchema = z.object({
+const importRowSchema = z.object({
   line: count,
   reference: text,
+  trackingNumber: text,
   customerName: optionalText,
   customerEmail: optionalText,
-  trackingNumber: text,
-  outcome: z.enum(['dispatch', 'trackingUpdate', 'unchanged', 'refused']),
-  reason: optionalText,
+  action: z.enum(['dispatch', 'trackingUpdate', 'unchanged', 'refused']),
   plannedFor: optionalDate,
+  reason: optionalText,
 });
-export type AdminImportPreviewRow = z.infer<typeof importPreviewRowSchema>;
+export type AdminImportRow = z.infer<typeof importRowSchema>;
 
 /**
  * `POST orders/tracking-import`: each matched order as dispatch answers it, and the rows that
- * matched none; with `preview`, `preview` lists what each row would do and nothing is done.
+ * matched none or were refused. With `preview`: `preview` true, `rows` every row of the file and
+ * what it would do, `unmatched` the rows it would refuse, `results` empty: nothing changed or sent.
  */
 export const adminTrackingImportResponseSchema = z.object({
   results: z.array(dispatchResultSchema),
   unmatched: z.array(unmatchedRowSchema),
-  preview: z.optional(z.array(importPreviewRowSchema)),
+  preview: z.optional(z.boolean()),
+  rows: z.optional(z.array(importRowSchema)),
 });
 export type AdminTrackingImportResponse = z.infer<typeof adminTrackingImportResponseSchema>;
 

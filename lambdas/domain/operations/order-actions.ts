@@ -27,6 +27,7 @@ import { findByReference, getRecord, queryDispatchDay } from '../storage/records
 import { emailDue, supersedeEmail } from '../storage/send-once';
 import { dueWithHistory, statusMove } from '../storage/status-move';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
+import { comingDispatchDay, earlyDispatchRefusal } from './early-dispatch';
 import { checkDelayTarget, nothingToDelay } from './listing';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 
@@ -59,11 +60,16 @@ export interface ActionResult {
  * once (send-once.ts). A second run finds the order dispatched and sends nothing, unless the first
  * stopped between the two steps, in which case it sends the email the first did not. The same
  * update appends `dispatched` by `actor` to the order's history, so a second run adds nothing.
- * @throws RefusedError for an unknown reference, a request, or a refunded order.
+ *
+ * A paid order planned for a later dispatch day than the coming one goes only with `early`
+ * (early-dispatch.ts); the update is conditional on that day too, so a delay landing meanwhile is
+ * not dispatched unasked. The dispatch email says the day it really went (`dispatchedAt`).
+ * @throws RefusedError for an unknown reference, a request, or a refunded order;
+ *   PlannedLaterError for an order planned later, without `early`.
  */
 export async function markDispatched(
   reference: string,
-  options: { trackingNumber?: string | undefined; actor: string },
+  options: { trackingNumber?: string | undefined; actor: string; early?: boolean | undefined },
   deps: ShopDeps,
 ): Promise<ActionResult> {
   const tracking = checkedTrackingNumber(options.trackingNumber);
@@ -72,11 +78,10 @@ export async function markDispatched(
   if (order.status === 'dispatched' && tracking !== undefined && tracking !== order.trackingNumber) {
     return updateTrackingNumber(reference, { trackingNumber: tracking, actor: options.actor }, deps);
   }
-  if (order.status === 'refunded') {
-    throw new RefusedError(
-      `${order.reference} was refunded${order.refundedAt ? ` on ${formatLondonTime(order.refundedAt, deps.now())}` : ''}: it cannot be dispatched.`,
-    );
-  }
+  if (order.status === 'refunded') throw new RefusedError(refundedRefusal(order, deps.now()));
+  const tooEarly = earlyDispatchRefusal(order, options.early, deps.now());
+  if (tooEarly !== undefined) throw tooEarly;
+  const onPurpose = options.early === true;
   let changed = false;
   if (order.status === 'paid') {
     const entry = historyEntry(
@@ -92,17 +97,24 @@ export async function markDispatched(
         status: 'dispatched',
         since: order.paidAt,
         reference: order.reference,
-        condition: '#status = :paid',
+        condition: onPurpose ? '#status = :paid' : '#status = :paid AND dispatchDate <= :coming',
         email: 'dispatch',
         entry,
         set: tracking && 'trackingNumber = :tracking',
-        values: { ':paid': 'paid', ...(tracking && { ':tracking': tracking }) },
+        values: {
+          ':paid': 'paid',
+          ...(!onPurpose && { ':coming': comingDispatchDay(deps.now()) }),
+          ...(tracking && { ':tracking': tracking }),
+        },
       }),
     );
     order = await rereadOrder(deps, order.sessionId);
     if (order.status === 'refunded') {
       throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
     }
+    // Delayed to a later week between the read and the write: still paid, and now planned later.
+    const delayedMeanwhile = changed ? undefined : earlyDispatchRefusal(order, options.early, deps.now());
+    if (delayedMeanwhile !== undefined) throw delayedMeanwhile;
     // A delay email not sent yet would tell the customer a new date for a parcel on its way.
     if (changed) await supersedeEmail(deps.table, order.pk, 'delay', 'dispatched');
   }
@@ -124,6 +136,28 @@ export async function markDispatched(
     );
   }
   return { reference: order.reference, changed, email, order: after };
+}
+
+/** Why a refunded order cannot be dispatched, in the merchant's words. */
+export function refundedRefusal(order: ManagedOrder, now: Date): string {
+  return `${order.reference} was refunded${order.refundedAt ? ` on ${formatLondonTime(order.refundedAt, now)}` : ''}: it cannot be dispatched.`;
+}
+
+/**
+ * A number for one order, as the tracking route takes it: a paid order's first number dispatches
+ * it (markDispatched, with `early` as there); a dispatched order's number is added or corrected
+ * (updateTrackingNumber).
+ * @throws RefusedError as those two do.
+ */
+export async function trackOrder(
+  reference: string,
+  options: { trackingNumber: string; actor: string; early?: boolean | undefined },
+  deps: ShopDeps,
+): Promise<ActionResult> {
+  const order = await findOrder(deps, reference);
+  return order.status === 'paid'
+    ? markDispatched(reference, options, deps)
+    : updateTrackingNumber(reference, options, deps);
 }
 
 /** The number as stored (capitals, no spaces), or undefined for none; refused when it is not one. */

@@ -1,7 +1,14 @@
+import type { IsoDate } from '../../../shared/dispatch';
 import { normaliseTrackingNumber, TRACKING_NUMBER_MESSAGE } from '../../../shared/tracking-number';
-import { readClickAndDropExport, UnreadableExportError } from '../fulfilment/click-and-drop-export';
+import {
+  type ClickAndDropRow,
+  readClickAndDropExport,
+  UnreadableExportError,
+} from '../fulfilment/click-and-drop-export';
 import { RefusedError } from '../refusal';
-import { type ActionResult, markDispatched } from './order-actions';
+import type { ManagedOrder } from '../storage/managed-order';
+import { comingDispatchDay, earlyDispatchRefusal, PlannedLaterError } from './early-dispatch';
+import { type ActionResult, findOrder, markDispatched, refundedRefusal } from './order-actions';
 import type { ShopDeps } from './shop-deps';
 
 /** A row of the export that marked nothing, and why, in the merchant's words. */
@@ -10,62 +17,218 @@ export interface UnmatchedRow {
   reference: string;
   trackingNumber: string;
   reason: string;
+  /** The order is planned for this later dispatch day: import again with `early` to send it now. */
+  plannedFor?: IsoDate;
 }
+
+/**
+ * What a row does: `dispatch` (the dispatch email), `trackingUpdate` (the short update email),
+ * `unchanged` (nothing sent), or `refused` with the reason.
+ */
+export type ImportRowAction = 'dispatch' | 'trackingUpdate' | 'unchanged' | 'refused';
+
+/** One row of the file and what the import does with it (the preview's answer). */
+export type ImportRowPlan = {
+  line: number;
+  /** The order's own reference when the row names one, else the row's as written. */
+  reference: string;
+  /** As stored (capitals, no spaces) on a row that goes ahead; as written on a refused one. */
+  trackingNumber: string;
+  customerName?: string;
+  customerEmail?: string;
+  /** The order's dispatch day, when it is later than the coming one. */
+  plannedFor?: IsoDate;
+} & (
+  | { action: 'refused'; reason: string }
+  /** `reason`: why a row does nothing (the same number as an earlier line). */
+  | { action: Exclude<ImportRowAction, 'refused'>; reason?: string }
+);
 
 export interface TrackingImportResult {
   dispatched: ActionResult[];
   unmatched: UnmatchedRow[];
+  /** With `preview`: every row and what the import would do with it. */
+  rows?: ImportRowPlan[];
+}
+
+/** A row naming an order, with its number as stored. */
+type OrderRow = ClickAndDropRow & { number: string };
+
+/** The rows of the file that name one order, in the file's order. */
+interface OrderRows {
+  order: ManagedOrder;
+  rows: [OrderRow, ...OrderRow[]];
 }
 
 /**
  * Marks every order of a Click & Drop export dispatched with its tracking number, in one step:
- * each row through markDispatched, so each order's dispatch email goes once however often the
+ * each order through markDispatched, so each order's dispatch email goes once however often the
  * same file is imported (a second import changes nothing; a row whose number differs from the
  * one stored corrects it, with its one update email). A row that matches no order, or whose order
- * cannot be dispatched (refunded), or whose number is not one, is listed and the others go on.
+ * cannot be dispatched (refunded, or planned for a later dispatch day than the coming one, unless
+ * `early`), or whose number is not one, is listed and the others go on.
+ *
+ * The file is read whole before anything is sent: an order given two different numbers is
+ * refused, all its rows listed; the same number twice is one action. With `preview` nothing is
+ * changed or sent: the answer lists what each row would do (`rows`) and the rows it would refuse.
  * @throws RefusedError when the file is not a Click & Drop export with tracking numbers.
  */
 export async function importClickAndDropTracking(
   csv: string,
-  options: { actor: string },
+  options: { actor: string; early?: boolean | undefined; preview?: boolean | undefined },
   deps: ShopDeps,
 ): Promise<TrackingImportResult> {
-  let rows: ReturnType<typeof readClickAndDropExport>;
+  let rows: ClickAndDropRow[];
   try {
     rows = readClickAndDropExport(csv);
   } catch (error) {
     if (error instanceof UnreadableExportError) throw new RefusedError(error.message, { cause: error });
     throw error;
   }
+  const plans = new Map<number, ImportRowPlan>();
+  const refuse = (row: ClickAndDropRow, reason: string, order?: ManagedOrder, plannedFor?: IsoDate) =>
+    plans.set(row.line, {
+      line: row.line,
+      reference: row.reference,
+      trackingNumber: row.trackingNumber,
+      ...(order && customerOf(order)),
+      action: 'refused',
+      reason,
+      ...(plannedFor && { plannedFor }),
+    });
+  const orders = await ordersOfRows(rows, refuse, deps);
+  const now = deps.now();
+  const coming = comingDispatchDay(now);
+  const toDispatch: OrderRows[] = [];
+  for (const group of orders) {
+    const { order, rows: lines } = group;
+    const [first, ...again] = lines;
+    const numbers = new Set(lines.map((row) => row.number));
+    if (numbers.size > 1) {
+      const listed = lines.map((row) => `${row.number} on line ${row.line}`).join(', ');
+      const reason = `${numbers.size === 2 ? 'Two' : numbers.size} tracking numbers for ${order.reference} in this file (${listed}): fix the file and import again.`;
+      for (const row of lines) refuse(row, reason, order);
+      continue;
+    }
+    const plannedFor =
+      order.status === 'paid' && order.dispatchDate > coming ? order.dispatchDate : undefined;
+    const refusal =
+      order.status === 'refunded'
+        ? refundedRefusal(order, now)
+        : earlyDispatchRefusal(order, options.early, now)?.message;
+    if (refusal !== undefined) {
+      for (const row of lines) refuse(row, refusal, order, plannedFor);
+      continue;
+    }
+    plans.set(first.line, {
+      ...rowAsStored(first),
+      ...customerOf(order),
+      action: actionFor(order, first.number),
+      ...(plannedFor && { plannedFor }),
+    });
+    for (const row of again) {
+      plans.set(row.line, {
+        ...rowAsStored(row),
+        ...customerOf(order),
+        action: 'unchanged',
+        reason: `The same number as line ${first.line}: one email.`,
+      });
+    }
+    toDispatch.push(group);
+  }
+  if (options.preview === true) {
+    const planned = [...plans.values()].sort((a, b) => a.line - b.line);
+    return { dispatched: [], unmatched: unmatchedOf(planned), rows: planned };
+  }
   const dispatched: ActionResult[] = [];
-  const unmatched: UnmatchedRow[] = [];
-  for (const row of rows) {
-    const skip = (reason: string) => unmatched.push({ ...row, reason });
-    if (row.reference === '') {
-      skip('No order reference on this row: not an order from this shop.');
-      continue;
-    }
-    // A label not printed yet has no number: the order waits for the next export.
-    if (row.trackingNumber === '') {
-      skip('No tracking number on this row yet.');
-      continue;
-    }
-    if (normaliseTrackingNumber(row.trackingNumber) === undefined) {
-      skip(TRACKING_NUMBER_MESSAGE);
-      continue;
-    }
+  for (const group of toDispatch) {
     try {
       dispatched.push(
         await markDispatched(
-          row.reference,
-          { trackingNumber: row.trackingNumber, actor: options.actor },
+          group.order.reference,
+          { trackingNumber: group.rows[0].number, actor: options.actor, early: options.early },
           deps,
         ),
       );
     } catch (error) {
       if (!(error instanceof RefusedError)) throw error;
-      skip(error.message);
+      const plannedFor = error instanceof PlannedLaterError ? error.plannedFor : undefined;
+      for (const row of group.rows) refuse(row, error.message, group.order, plannedFor);
     }
   }
-  return { dispatched, unmatched };
+  return { dispatched, unmatched: unmatchedOf([...plans.values()].sort((a, b) => a.line - b.line)) };
+}
+
+/**
+ * The orders the rows name, each once with its rows in the file's order (a reference in any case
+ * finds its order); a row naming none, or with no number or not a number, is refused with why.
+ */
+async function ordersOfRows(
+  rows: readonly ClickAndDropRow[],
+  refuse: (row: ClickAndDropRow, reason: string) => void,
+  deps: ShopDeps,
+): Promise<OrderRows[]> {
+  const bySession = new Map<string, OrderRows>();
+  for (const row of rows) {
+    if (row.reference === '') {
+      refuse(row, 'No order reference on this row: not an order from this shop.');
+      continue;
+    }
+    // A label not printed yet has no number: the order waits for the next export.
+    if (row.trackingNumber === '') {
+      refuse(row, 'No tracking number on this row yet.');
+      continue;
+    }
+    const trackingNumber = normaliseTrackingNumber(row.trackingNumber);
+    if (trackingNumber === undefined) {
+      refuse(row, TRACKING_NUMBER_MESSAGE);
+      continue;
+    }
+    let order: ManagedOrder;
+    try {
+      order = await findOrder(deps, row.reference);
+    } catch (error) {
+      if (!(error instanceof RefusedError)) throw error;
+      refuse(row, error.message);
+      continue;
+    }
+    const named = { ...row, reference: order.reference, number: trackingNumber };
+    const group = bySession.get(order.sessionId);
+    if (group === undefined) bySession.set(order.sessionId, { order, rows: [named] });
+    else group.rows.push(named);
+  }
+  return [...bySession.values()];
+}
+
+/** The email a number brings its order, as markDispatched and updateTrackingNumber decide it. */
+function actionFor(order: ManagedOrder, trackingNumber: string): Exclude<ImportRowAction, 'refused'> {
+  // Dispatched, its dispatch email not gone yet: that email goes, carrying the number.
+  if (order.status === 'paid' || order.dispatchEmailState === 'pending') return 'dispatch';
+  return order.trackingNumber === trackingNumber ? 'unchanged' : 'trackingUpdate';
+}
+
+/** The row with its order's reference and its number as stored. */
+function rowAsStored(row: OrderRow): ClickAndDropRow {
+  return { line: row.line, reference: row.reference, trackingNumber: row.number };
+}
+
+function customerOf(order: ManagedOrder): { customerName: string; customerEmail: string } {
+  return { customerName: order.customerName, customerEmail: order.customerEmail };
+}
+
+/** The refused rows, as the import has always listed them. */
+function unmatchedOf(plans: readonly ImportRowPlan[]): UnmatchedRow[] {
+  return plans.flatMap((plan) =>
+    plan.action === 'refused'
+      ? [
+          {
+            line: plan.line,
+            reference: plan.reference,
+            trackingNumber: plan.trackingNumber,
+            reason: plan.reason,
+            ...(plan.plannedFor && { plannedFor: plan.plannedFor }),
+          },
+        ]
+      : [],
+  );
 }

@@ -26,6 +26,7 @@ import {
   settingsView,
 } from '../../domain/operations/admin-views';
 import { correctOrderAddress } from '../../domain/operations/correct-address';
+import { PlannedLaterError } from '../../domain/operations/early-dispatch';
 import { findRecords } from '../../domain/operations/find-orders';
 import { listRecords, nextPackingDay, ordersToPack } from '../../domain/operations/listing';
 import {
@@ -34,7 +35,7 @@ import {
   findOrder,
   markDispatched,
   refundOrder,
-  updateTrackingNumber,
+  trackOrder,
 } from '../../domain/operations/order-actions';
 import { refundPart } from '../../domain/operations/part-refund';
 import { pauseShop } from '../../domain/operations/pause-shop';
@@ -282,18 +283,21 @@ const HANDLERS: Handlers = {
   },
 
   /**
-   * Several orders at once: each is its own exactly-once action, so one refusal (a refunded order)
-   * does not stop the others; the answer is 409 only when every one was refused.
+   * Several orders at once: each is its own exactly-once action, so one refusal (a refunded order,
+   * one planned for a later day without `early`) does not stop the others; the answer is 409 only
+   * when every one was refused.
    */
   dispatch: async (body, { deps }, actor) => {
     const results: AdminDispatchResult[] = [];
     for (const reference of body.references) {
       try {
         const trackingNumber = body.trackingNumbers?.[reference] ?? body.trackingNumber;
-        results.push(dispatchResult(await markDispatched(reference, { trackingNumber, actor }, deps)));
+        results.push(
+          dispatchResult(await markDispatched(reference, { trackingNumber, actor, early: body.early }, deps)),
+        );
       } catch (error) {
         if (!(error instanceof RefusedError)) throw error;
-        results.push({ reference, refused: error.message });
+        results.push({ reference, refused: error.message, ...plannedFor(error) });
       }
     }
     const refused = results.flatMap((result) => ('refused' in result ? [result.refused] : []));
@@ -302,17 +306,21 @@ const HANDLERS: Handlers = {
     return { results };
   },
 
-  /** A dispatched order's number added or corrected (one update email a change). */
-  tracking: async ({ reference, trackingNumber }, { deps }, actor) => {
-    const result = await updateTrackingNumber(reference, { trackingNumber, actor }, deps);
+  /** A dispatched order's number added or corrected (one update email a change); a paid order's dispatches it. */
+  tracking: async ({ reference, trackingNumber, early }, { deps }, actor) => {
+    const result = await trackOrder(reference, { trackingNumber, actor, early }, deps);
     const { changed, email, order } = result;
     return { reference: result.reference, changed, email, record: orderView(order) };
   },
 
-  /** A Click & Drop export's orders dispatched with their numbers. */
-  trackingImport: async (body, { deps }, actor) => {
-    const result = await importClickAndDropTracking(body.csv, { actor }, deps);
-    return { results: result.dispatched.map(dispatchResult), unmatched: result.unmatched };
+  /** A Click & Drop export's orders dispatched with their numbers, or with `preview` what would be. */
+  trackingImport: async ({ csv, early, preview }, { deps }, actor) => {
+    const result = await importClickAndDropTracking(csv, { actor, early, preview }, deps);
+    return {
+      results: result.dispatched.map(dispatchResult),
+      unmatched: result.unmatched,
+      ...(result.rows !== undefined && { preview: true, rows: result.rows }),
+    };
   },
 
   /** Some bottles and/or the delivery refunded, with its email. */
@@ -393,11 +401,16 @@ export const ROUTES = (Object.keys(ADMIN_API_ROUTES) as AdminRouteName[]).map((n
   ...(ADMIN_API_ROUTES[name] as AdminRoute),
 }));
 
+/** The day a refusal names when it is an order planned for a later dispatch day: the page asks about it. */
+function plannedFor(error: RefusedError): { plannedFor?: IsoDate } {
+  return error instanceof PlannedLaterError ? { plannedFor: error.plannedFor } : {};
+}
+
 /** A refused transition is the merchant's to read: 409 with the domain's own words. */
 function adminErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
   if (error instanceof RefusedError) {
     logger.info('Admin action refused', { ...logKeys, statusCode: 409, reason: error.message });
-    return json(409, { error: error.message });
+    return json(409, { error: error.message, ...plannedFor(error) } satisfies AdminErrorResponse);
   }
   return undefined;
 }

@@ -308,7 +308,7 @@ describe('refundOrder', () => {
 
   it("Stripe's refusal of a dispatched order's refund leaves the order exactly as it was, reason included", async () => {
     const order = await h.paidOrder();
-    await markDispatched(order.reference, { actor: OPERATOR }, h.deps);
+    await markDispatched(order.reference, { actor: OPERATOR, early: true }, h.deps);
     expect((await h.item(order.pk))?.history).toEqual([
       expect.objectContaining({ action: 'paid' }),
       { at: expect.any(String), actor: OPERATOR, action: 'dispatched' },

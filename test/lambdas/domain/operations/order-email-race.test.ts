@@ -43,7 +43,7 @@ describe('refund and mark-dispatched at the same moment (the merchant on two dev
       const restore = slowDispatchEmail(order.reference, sesMs);
       try {
         await Promise.allSettled([
-          markDispatched(order.reference, { actor: OPERATOR }, h.deps),
+          markDispatched(order.reference, { actor: OPERATOR, early: true }, h.deps),
           setTimeout(refundAfterMs).then(() =>
             refundOrder(order.reference, { reason: 'supply', actor: OPERATOR }, h.deps),
           ),

@@ -18,7 +18,8 @@ import { TEST_SHOP_ID } from '../../../support/shop';
 import { STAND_IN_REGION, standInEnvironment } from '../../../support/stand-ins';
 
 // The admin Lambda with its own dependency loader fed a Lambda-like environment, behind the local
-// JWT authorizer, against dynalite, the SES stand-in and the Stripe simulator.
+// JWT authorizer, against dynalite, the SES stand-in and the Stripe simulator. Orders are made on
+// the real clock, so their day may be a later week's: dispatches here say `early` (on purpose).
 let h: FulfilmentHarness;
 let admin: HttpLambda;
 const key = signingKey();
@@ -108,7 +109,7 @@ describe('admin API against the stand-ins', () => {
     const reference = await paidOrder('packed@example.com');
 
     const first = await call('POST', '/functions/v1/admin/orders/dispatch', {
-      body: { references: [reference], trackingNumbers: { [reference]: 'ab 1234 5678 9gb' } },
+      body: { references: [reference], trackingNumbers: { [reference]: 'ab 1234 5678 9gb' }, early: true },
     });
     const second = await call('POST', '/functions/v1/admin/orders/dispatch', {
       body: { references: [reference] },
@@ -151,7 +152,11 @@ describe('admin API against the stand-ins', () => {
       body: { references: [a, b], trackingNumbers: { [a]: 'n/a' } },
     });
     const both = await call('POST', '/functions/v1/admin/orders/dispatch', {
-      body: { references: [a, b], trackingNumbers: { [a]: 'AB123456789GB', [b]: 'CD 987654321 GB' } },
+      body: {
+        references: [a, b],
+        trackingNumbers: { [a]: 'AB123456789GB', [b]: 'CD 987654321 GB' },
+        early: true,
+      },
     });
     const fixed = await call('POST', '/functions/v1/admin/orders/tracking', {
       body: { reference: b, trackingNumber: 'CD987654320GB' },
@@ -187,6 +192,7 @@ describe('admin API against the stand-ins', () => {
     const imported = await call('POST', '/functions/v1/admin/orders/tracking-import', {
       body: {
         csv: `Order reference,Tracking number\r\n${a},JX123456789GB\r\nZZZZZZ999999,JX123456780GB\r\n`,
+        early: true,
       },
     });
     const part = await call('POST', '/functions/v1/admin/orders/refund-part', {
@@ -215,7 +221,7 @@ describe('admin API against the stand-ins', () => {
       )?.state;
 
     const dispatched = await call('POST', '/functions/v1/admin/orders/dispatch', {
-      body: { references: [reference] },
+      body: { references: [reference], early: true },
     });
     const part = await call('POST', '/functions/v1/admin/orders/refund-part', {
       body: { reference, bottles: 1, delivery: false, reason: 'doa' },
@@ -289,7 +295,7 @@ describe('admin API against the stand-ins', () => {
     const reference = await paidOrder('several@example.com');
 
     const result = await call('POST', '/functions/v1/admin/orders/dispatch', {
-      body: { references: [reference, 'ZZZZZZZZZZZZ'] },
+      body: { references: [reference, 'ZZZZZZZZZZZZ'], early: true },
     });
 
     expect(result.statusCode).toBe(200);

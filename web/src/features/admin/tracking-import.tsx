@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import {
-  type AdminImportPreviewRow,
+  type AdminImportRow,
   type AdminTrackingImportResponse,
   type AdminUnmatchedRow,
   adminTrackingImportResponseSchema,
@@ -14,14 +14,14 @@ import { earlyQuestion, withRefusals } from './dispatch-answer';
 import { type ActionSummary, useAdminAction } from './use-admin-action';
 
 /** What a row of the preview would do, as the merchant reads it. */
-function previewLine(row: AdminImportPreviewRow): string {
+function previewLine(row: AdminImportRow): string {
   const who = [row.customerName, row.customerEmail ? `(${row.customerEmail})` : ''].filter(Boolean).join(' ');
   const what =
-    row.outcome === 'dispatch'
+    row.action === 'dispatch'
       ? `marked dispatched and emailed${row.plannedFor ? `, though planned for ${formatDay(row.plannedFor)}` : ''}`
-      : row.outcome === 'trackingUpdate'
+      : row.action === 'trackingUpdate'
         ? 'number corrected, one update email'
-        : row.outcome === 'unchanged'
+        : row.action === 'unchanged'
           ? 'already has this number: nothing sent'
           : `refused: ${row.reason ?? 'see the order'}`;
   return `Line ${row.line}: ${formatReference(row.reference)}${who ? ` ${who}` : ''}, ${row.trackingNumber}: ${what}`;
@@ -44,7 +44,7 @@ function summariseImport({ results, unmatched }: AdminTrackingImportResponse): A
 
 interface Preview {
   csv: string;
-  rows: AdminImportPreviewRow[];
+  rows: AdminImportRow[];
   unmatched: AdminUnmatchedRow[];
 }
 
@@ -72,23 +72,30 @@ export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: (
     setUnmatched([]);
     action.clear();
     const csv = await file.text();
+    // Previewed as if early: the rows planned for a later day show as they would go, and the
+    // question names their day before Confirm sends them.
     const answer = await previewAction.run(
       async () =>
-        withRefusals(await api.trackingImport({ csv, preview: true }), adminTrackingImportResponseSchema),
-      (read) =>
-        read.preview === undefined
-          ? // A server without the preview imported it at once: say what it did.
-            summariseImport(read)
-          : `Nothing sent yet: ${rowsText(read.preview.length)} matched, ${rowsText(read.unmatched.length)} not.`,
+        withRefusals(
+          await api.trackingImport({ csv, preview: true, early: true }),
+          adminTrackingImportResponseSchema,
+        ),
+      (read) => {
+        const goes = (read.rows ?? []).filter((row) => row.action !== 'refused').length;
+        return `Nothing sent yet: ${rowsText(goes)} matched, ${rowsText(read.unmatched.length)} not.`;
+      },
     );
     if (answer === undefined) return;
-    if (answer.preview === undefined) finish(answer);
-    else setPreview({ csv, rows: answer.preview, unmatched: answer.unmatched });
+    setPreview({
+      csv,
+      rows: (answer.rows ?? []).filter((row) => row.action !== 'refused'),
+      unmatched: answer.unmatched,
+    });
   };
 
   const rows = preview?.rows ?? [];
-  const dispatches = rows.filter((row) => row.outcome === 'dispatch');
-  const updates = rows.filter((row) => row.outcome === 'trackingUpdate');
+  const dispatches = rows.filter((row) => row.action === 'dispatch');
+  const updates = rows.filter((row) => row.action === 'trackingUpdate');
   const planned = dispatches.flatMap((row) =>
     row.plannedFor === undefined ? [] : [{ reference: row.reference, plannedFor: row.plannedFor }],
   );

@@ -1,0 +1,49 @@
+import {
+  firstComingDispatchDay,
+  formatDispatchDate,
+  type IsoDate,
+  londonDate,
+} from '../../../shared/dispatch';
+import { RefusedError } from '../refusal';
+import type { ManagedOrder } from '../storage/managed-order';
+
+/**
+ * The dispatch day the merchant packs for now: the first dispatch day on or after today (London,
+ * bank holidays skipped), the day `status` names next when no earlier week's orders wait. Not
+ * `status`'s own answer: an order left from last week would make this week's orders "early".
+ */
+export function comingDispatchDay(now: Date): IsoDate {
+  return firstComingDispatchDay(now);
+}
+
+/**
+ * A paid order planned for a dispatch day after the coming one, dispatched without `early`: its
+ * customer was promised that later day. `plannedFor` lets the page and the CLI ask "2 orders are
+ * planned for Monday 14 December: dispatch them now?" and send again with `early`.
+ */
+export class PlannedLaterError extends RefusedError {
+  readonly plannedFor: IsoDate;
+
+  constructor(reference: string, plannedFor: IsoDate, now: Date) {
+    super(
+      `${reference} is planned for ${formatDispatchDate(plannedFor, { today: londonDate(now) })}: dispatch it now only on purpose (early).`,
+    );
+    this.name = 'PlannedLaterError';
+    this.plannedFor = plannedFor;
+  }
+}
+
+/**
+ * The refusal of dispatching `order` now, when it is a paid order planned after the coming
+ * dispatch day and the merchant did not say `early`; undefined when it may go.
+ */
+export function earlyDispatchRefusal(
+  order: Pick<ManagedOrder, 'reference' | 'status' | 'dispatchDate'>,
+  early: boolean | undefined,
+  now: Date,
+): PlannedLaterError | undefined {
+  if (early === true || order.status !== 'paid' || order.dispatchDate <= comingDispatchDay(now)) {
+    return undefined;
+  }
+  return new PlannedLaterError(order.reference, order.dispatchDate, now);
+}
