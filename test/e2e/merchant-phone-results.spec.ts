@@ -155,9 +155,7 @@ test("an order's actions are within two phone screens, the address folded and as
   expect(await scrollWidth(page)).toBe(360);
 });
 
-// Needs helper H3's server half of contract C3 (`preview: true` answering per row, sending
-// nothing): on this branch the server ignores `preview` and imports at once.
-test.fixme('a Click & Drop export previews what it would do and sends nothing before Confirm', async ({
+test('a Click & Drop export previews what it would do and sends nothing before Confirm', async ({
   page,
   stack,
 }) => {
@@ -193,9 +191,7 @@ test.fixme('a Click & Drop export previews what it would do and sends nothing be
   expect(await scrollWidth(page)).toBe(360);
 });
 
-// Needs helper H3's server half of contract C3 (an order planned after the coming dispatch day is
-// refused with its `plannedFor` unless `early: true`): on this branch the server dispatches it at once.
-test.fixme('an early dispatch names the planned day and goes only on Confirm', async ({ page, stack }) => {
+test('an early dispatch names the planned day and goes only on Confirm', async ({ page, stack }) => {
   test.setTimeout(120_000);
   const run = randomUUID().slice(0, 8);
   const kim = { name: `Kim Early${run}`, email: `kim.${run}@example.com` };

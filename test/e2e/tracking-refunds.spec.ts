@@ -112,6 +112,9 @@ test('tracking: two numbers in one bulk dispatch, one corrected after dispatch, 
     mimeType: 'text/csv',
     buffer: Buffer.from(csv),
   });
+  // Choosing the file previews it and sends nothing; the import goes on Confirm.
+  await page.getByRole('button', { name: 'Import and send 1 email…' }).click();
+  await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(
     page.getByText('1 order matched: 1 marked dispatched, 1 email sent. 1 row not matched.'),
   ).toBeVisible();
