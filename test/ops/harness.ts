@@ -7,6 +7,9 @@ import { createAdminApiHandler, loadAdminDeps } from '../../lambdas/handlers/adm
 import { withJwtAuthorizer } from '../../local/jwt-authorizer';
 import { createAdminClient } from '../../ops/admin-client';
 import { asksFirst, runCli } from '../../ops/cli';
+
+/** The commands that dispatch an order (a first tracking number does too). */
+const DISPATCHES = new Set(['mark-dispatched', 'tracking']);
 import { quoteOrder } from '../../shared/pricing';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import type { SessionOptions } from '../support/checkout-sessions';
@@ -147,6 +150,10 @@ export async function startOpsHarness(): Promise<OpsHarness> {
       const confirmed = args.some((arg) => ['--yes', '--dry-run', '--help', '-h'].includes(arg));
       const argv =
         confirm === undefined && !confirmed && asksFirst(args[0] ?? '') ? [...args, '--yes'] : [...args];
+      // Orders here are paid on the real clock: on a weekend after the cut-off they are planned for
+      // the week after next, and a dispatch would be refused as early. A script says --early for
+      // them; the early rule itself is tested on a fixed clock (confirm.test.ts, early-dispatch tests).
+      if (confirm === undefined && DISPATCHES.has(args[0] ?? '') && !args.includes('--early')) argv.push('--early');
       const answers = script ? [] : [...confirm.terminal];
       const asked: string[] = [];
       const code = await runCli(

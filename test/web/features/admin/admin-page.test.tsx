@@ -1460,14 +1460,22 @@ describe('tracking and part refunds on the page', () => {
           return jsonResponse({
             results: [],
             unmatched,
-            preview: [
+            preview: true,
+            rows: [
               {
                 line: 2,
                 reference: 'a1b2c3d4e5f6',
                 customerName: 'Jane Doe',
                 customerEmail: 'jane@example.com',
                 trackingNumber: 'JX123456789GB',
-                outcome: 'dispatch',
+                action: 'dispatch',
+              },
+              {
+                line: 3,
+                reference: 'nosuchref123',
+                trackingNumber: 'JX123456780GB',
+                action: 'refused',
+                reason: 'No order or request with reference nosuchref123.',
               },
             ],
           });
@@ -1493,12 +1501,14 @@ describe('tracking and part refunds on the page', () => {
     await user.upload(input, new File([csv], 'export.csv', { type: 'text/csv' }));
     // Choosing the file previews it: nothing is sent before Confirm.
     const rows = await screen.findByRole('list', { name: 'What each row would do' });
-    expect(within(rows).getByRole('listitem')).toHaveTextContent(
-      'Line 2: a1b2c3d4e5f6 Jane Doe (jane@example.com), JX123456789GB: marked dispatched and emailed',
-    );
     expect(
-      within(screen.getByRole('list', { name: 'Rows that match no order' })).getByRole('listitem'),
-    ).toHaveTextContent('Line 3 (nosuchref123): No order or request with reference nosuchref123.');
+      within(rows)
+        .getAllByRole('listitem')
+        .map((row) => row.textContent),
+    ).toEqual([
+      'Line 2: a1b2c3d4e5f6 Jane Doe (jane@example.com), JX123456789GB: marked dispatched and emailed',
+      'Line 3: nosuchref123, JX123456780GB: refused: No order or request with reference nosuchref123.',
+    ]);
     await user.click(screen.getByRole('button', { name: 'Import and send 1 email…' }));
     expect(
       screen.getByText('Mark 1 order dispatched and correct 0 numbers: 1 customer is emailed.'),
@@ -1511,7 +1521,7 @@ describe('tracking and part refunds on the page', () => {
       within(screen.getByRole('list', { name: 'Rows not matched' })).getByRole('listitem'),
     ).toHaveTextContent('Line 3 (nosuchref123): No order or request with reference nosuchref123.');
     const sent = calls.filter((call) => call.url === `${API}/orders/tracking-import`);
-    expect(sent.map((call) => JSON.parse(call.body))).toEqual([{ csv, preview: true }, { csv }]);
+    expect(sent.map((call) => JSON.parse(call.body))).toEqual([{ csv, preview: true, early: true }, { csv }]);
   });
 });
 

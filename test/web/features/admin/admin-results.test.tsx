@@ -277,14 +277,15 @@ describe('the Click & Drop import', () => {
           ? jsonResponse({
               results: [],
               unmatched: [],
-              preview: [
+              preview: true,
+            rows: [
                 {
                   line: 2,
                   reference: 'a1b2c3d4e5f6',
                   customerName: 'Jane Doe',
                   customerEmail: 'jane@example.com',
                   trackingNumber: 'JX123456789GB',
-                  outcome: 'dispatch',
+                  action: 'dispatch',
                   plannedFor: '2026-12-14',
                 },
                 {
@@ -293,7 +294,7 @@ describe('the Click & Drop import', () => {
                   customerName: 'Sam Smith',
                   customerEmail: 'sam@example.com',
                   trackingNumber: 'JX123456780GB',
-                  outcome: 'refused',
+                  action: 'refused',
                   reason: 'Two numbers in this file for zz9yy8xx7ww6 (lines 3 and 4).',
                 },
               ],
@@ -323,7 +324,7 @@ describe('the Click & Drop import', () => {
       ),
     ).toBeVisible();
     expect(bodies(calls, 'orders/tracking-import')).toEqual([
-      { csv: 'Order reference,Tracking number\r\n', preview: true },
+      { csv: 'Order reference,Tracking number\r\n', preview: true, early: true },
     ]);
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
 
@@ -331,7 +332,7 @@ describe('the Click & Drop import', () => {
       await screen.findByText('1 order matched: 1 marked dispatched, 1 email sent. 0 rows not matched.'),
     ).toBeVisible();
     expect(bodies(calls, 'orders/tracking-import')).toEqual([
-      { csv: 'Order reference,Tracking number\r\n', preview: true },
+      { csv: 'Order reference,Tracking number\r\n', preview: true, early: true },
       { csv: 'Order reference,Tracking number\r\n', early: true },
     ]);
   });

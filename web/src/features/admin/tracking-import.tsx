@@ -86,11 +86,7 @@ export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: (
       },
     );
     if (answer === undefined) return;
-    setPreview({
-      csv,
-      rows: (answer.rows ?? []).filter((row) => row.action !== 'refused'),
-      unmatched: answer.unmatched,
-    });
+    setPreview({ csv, rows: answer.rows ?? [], unmatched: answer.unmatched });
   };
 
   const rows = preview?.rows ?? [];
@@ -151,9 +147,6 @@ export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: (
                   <li key={row.line}>{previewLine(row)}</li>
                 ))}
               </ul>
-              {preview.unmatched.length > 0 && (
-                <UnmatchedRows rows={preview.unmatched} label="Rows that match no order" />
-              )}
             </>
           }
           label={emails > 0 ? `Import and send ${emails} ${emails === 1 ? 'email' : 'emails'}…` : 'Import…'}
