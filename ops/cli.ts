@@ -580,12 +580,13 @@ const COMMANDS: Record<string, Command> = {
   },
   refund: {
     summary: 'Refund an order (what part refunds left of it) through Stripe and email the customer',
-    usage: 'refund <reference> [--bottles N] [--delivery] [--reason supply|doa|other]',
+    usage: 'refund <reference> [--bottles N] [--delivery] [--again] [--reason supply|doa|other]',
     details: [
       'Refused for an order already refunded (here or in the Stripe Dashboard).',
       'If Stripe refuses, the order is left unchanged and the reason is printed.',
       '--bottles N and/or --delivery refund that part only (again later, up to what was paid); the',
       'customer is emailed the amount and what it was for. Bottles not dispatched go back on sale.',
+      'The same part as one refunded in the last 15 minutes is refused as a repeat: --again refunds it again on purpose.',
     ],
     positionals: 'one',
     async run(shop, values, [reference = ''], io) {
@@ -600,6 +601,7 @@ const COMMANDS: Record<string, Command> = {
           bottles: Number(typed),
           delivery: values.delivery === true,
           reason,
+          ...(values.again === true && { again: true }),
         });
         io.out(
           `${part.reference}: refunded ${formatGbp(part.pence)} (Stripe refund ${part.refundId}, reason ${reason}); ${formatGbp(part.record.partlyRefundedPence ?? part.pence)} of ${formatGbp(part.record.totalPence)} refunded in all; refund email ${part.email === 'sent' ? 'sent' : 'not sent'}.`,
