@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   claimIntention,
@@ -18,8 +19,7 @@ afterAll(() => h?.close());
 
 const AT = new Date('2026-12-06T17:00:00Z');
 const later = (ms: number) => new Date(AT.getTime() + ms);
-let n = 0;
-const newScope = () => ({ merchant: 'sub-1', route: 'refundPart', key: `key-${(n += 1)}` });
+const newScope = () => ({ merchant: 'sub-1', route: 'refundPart', key: randomUUID() });
 
 describe('intention keys', () => {
   it('names the item by merchant, route and key, and derives a 32-character id from them alone', () => {
