@@ -193,11 +193,14 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
 
   const dispatch = async () => {
     const answer = await dispatchAction.run(
-      () =>
-        api.dispatch({
-          references: [order.reference],
-          ...(tracking.trim() && { trackingNumber: tracking.trim() }),
-        }),
+      (options) =>
+        api.dispatch(
+          {
+            references: [order.reference],
+            ...(tracking.trim() && { trackingNumber: tracking.trim() }),
+          },
+          options,
+        ),
       ({ results }) => {
         const [result] = results;
         if (result === undefined) return 'Nothing was changed.';
@@ -213,7 +216,7 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
 
   const refund = async () => {
     const answer = await refundAction.run(
-      () => api.refund({ reference: order.reference, reason }),
+      (options) => api.refund({ reference: order.reference, reason }, options),
       (result) => {
         const emailed =
           result.refundEmail.state === 'sent'
