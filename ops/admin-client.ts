@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as core from '../shared/admin-client-core';
 import type { AdminJsonRouteName } from '../shared/admin-routes';
 import { RefusedError } from '../shared/refusal';
@@ -38,8 +39,21 @@ export interface AdminTransport {
 const UNANSWERED =
   'The admin API did not answer, so the change may or may not have been made: look with list or find, then run the command again (nothing is done twice).';
 
+/**
+ * The admin API for one run of a command. Each action of the run carries its own intention key
+ * (the run's, numbered per route: mark-dispatched sends one dispatch an order), and a request left
+ * without any answer is sent once more with the same key: the API then acts once and answers the
+ * repeat with what it did. A run of the command again is a new intention.
+ */
 export function createAdminClient(transport: AdminTransport) {
   const line = async () => ({ ...transport, token: await transport.idToken() });
+  const run = randomUUID();
+  const actionsSent = new Map<AdminJsonRouteName, number>();
+  const intentionKey = (name: AdminJsonRouteName) => {
+    const n = (actionsSent.get(name) ?? 0) + 1;
+    actionsSent.set(name, n);
+    return `${run}-${name}-${n}`;
+  };
 
   function stopped(stop: core.AdminStop): never {
     if (stop.kind === 'signedOut') throw new SignedOutError('The admin API refused the sign-in.');
@@ -54,9 +68,15 @@ export function createAdminClient(transport: AdminTransport) {
 
   async function call(name: AdminJsonRouteName, input: unknown): Promise<unknown> {
     const action = core.isAdminAction(name);
+    const options = action ? { idempotencyKey: intentionKey(name) } : {};
+    const send = async () => core.callAdmin(await line(), name, input, options);
     let reply: core.AdminReply;
     try {
-      reply = await core.callAdmin(await line(), name, input);
+      // Without an answer an action may or may not have been done: its repeat under the same key is safe.
+      reply = await send().catch((error: unknown) => {
+        if (!action || error instanceof SignedOutError) throw error;
+        return send();
+      });
     } catch (error) {
       if (error instanceof SignedOutError || error instanceof AdminUnavailableError) throw error;
       const reason = error instanceof Error ? error.message : String(error);

@@ -688,13 +688,14 @@ const COMMANDS: Record<string, Command> = {
   },
   refund: {
     summary: 'Refund an order (what part refunds left of it) through Stripe and email the customer',
-    usage: `refund <reference> --reason supply|doa|other [--bottles N] [--delivery] ${CONFIRM_FLAGS}`,
+    usage: `refund <reference> --reason supply|doa|other [--bottles N] [--delivery] [--again] ${CONFIRM_FLAGS}`,
     details: [
       'Refused for an order already refunded (here or in the Stripe Dashboard).',
       'If Stripe refuses, the order is left unchanged and the reason is printed.',
       '--bottles N and/or --delivery refund that part only (again later, up to what was paid); the',
       'customer is emailed the amount and what it was for. Bottles not dispatched go back on sale.',
       "--reason is needed (no default): the customer's email says it.",
+      'The same part as one refunded in the last 15 minutes is refused as a repeat: --again refunds it again on purpose.',
       ...CONFIRM_HELP,
     ],
     positionals: 'one',
@@ -709,7 +710,12 @@ const COMMANDS: Record<string, Command> = {
         if (!/^\d{1,2}$/.test(typed)) throw new UsageError('--bottles is a whole number of bottles.');
         const asked = { bottles: Number(typed), delivery: values.delivery === true };
         if (!(await confirmPlan(io, values, () => planRefund(shop.api, reference, reason, asked)))) return;
-        const part = await shop.api.refundPart({ reference, ...asked, reason });
+        const part = await shop.api.refundPart({
+          reference,
+          ...asked,
+          reason,
+          ...(values.again === true && { again: true }),
+        });
         io.out(
           `${part.reference}: refunded ${formatGbp(part.pence)} (Stripe refund ${part.refundId}, reason ${reason}); ${formatGbp(part.record.partlyRefundedPence ?? part.pence)} of ${formatGbp(part.record.totalPence)} refunded in all; refund email ${part.email === 'sent' ? 'sent' : 'not sent'}.`,
         );

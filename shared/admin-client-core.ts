@@ -9,6 +9,7 @@ import {
   type AdminRouteName,
   adminRequest,
 } from './admin-routes';
+import { IDEMPOTENCY_HEADER } from './api-paths';
 import { readJson } from './read-json';
 
 // The admin API's client half, one for the /admin page and the CLI: the request with the
@@ -79,15 +80,32 @@ async function errorReply(name: AdminRouteName, response: Response): Promise<Adm
   };
 }
 
+/** How a call is made beyond its input. */
+export interface AdminCallOptions {
+  /**
+   * The intention's key (`Idempotency-Key`) on an action: the same key for a retry of the same
+   * intention, so the API acts once and answers the repeat with what it did.
+   */
+  idempotencyKey?: string | undefined;
+}
+
 /** One JSON route called. Network failures throw: the caller says whether a change may have been made. */
 export async function callAdmin(
   line: AdminLine,
   name: AdminJsonRouteName,
   input: unknown,
+  options: AdminCallOptions = {},
 ): Promise<AdminReply> {
   const route: AdminRoute = ADMIN_API_ROUTES[name];
   const request = adminRequest(name, input);
-  const sent = await sendAdmin(line, request.path, request.init);
+  const key = route.method === 'POST' ? options.idempotencyKey : undefined;
+  const sent = await sendAdmin(
+    line,
+    request.path,
+    key === undefined
+      ? request.init
+      : { ...request.init, headers: { ...request.init.headers, [IDEMPOTENCY_HEADER]: key } },
+  );
   if (sent.kind !== 'response') return sent;
   if (!sent.response.ok) return errorReply(name, sent.response);
   const parsed = z.safeParse(route.response ?? z.never(), await readJson(sent.response));
@@ -106,16 +124,26 @@ export async function fetchAdminFile(
   return sent.kind === 'response' && !sent.response.ok ? errorReply(kind, sent.response) : sent;
 }
 
-/** Each JSON route as a method of its name, answering `Failure` (the page's outcomes) or throwing (the CLI). */
-export function adminCalls<Failure = never>(call: (name: AdminJsonRouteName, input: unknown) => unknown) {
+/**
+ * Each JSON route as a method of its name, answering `Failure` (the page's outcomes) or throwing
+ * (the CLI); after its input (none for a route without one), the call's options.
+ */
+export function adminCalls<Failure = never>(
+  call: (name: AdminJsonRouteName, input: unknown, options: AdminCallOptions | undefined) => unknown,
+) {
   const names = Object.keys(ADMIN_API_ROUTES).filter(
     (name) => 'response' in ADMIN_API_ROUTES[name as AdminRouteName],
   );
-  return Object.fromEntries(
-    names.map((name) => [name, (input?: unknown) => call(name as AdminJsonRouteName, input)]),
-  ) as {
+  const method = (name: string) => {
+    const takesInput = 'request' in ADMIN_API_ROUTES[name as AdminRouteName];
+    return (...args: unknown[]) => {
+      const [input, options] = takesInput ? args : [undefined, args[0]];
+      return call(name as AdminJsonRouteName, input, options as AdminCallOptions | undefined);
+    };
+  };
+  return Object.fromEntries(names.map((name) => [name, method(name)])) as {
     [K in AdminJsonRouteName]: (
-      ...args: AdminArgs<K>
+      ...args: [...AdminArgs<K>, options?: AdminCallOptions]
     ) => Promise<[Failure] extends [never] ? AdminAnswer<K> : { ok: true; value: AdminAnswer<K> } | Failure>;
   };
 }

@@ -144,6 +144,8 @@ export const adminPartRefundSchema = z
       .number({ error: 'Bottles is a whole number.' })
       .check(z.int('Bottles is a whole number.'), z.minimum(0, 'Bottles is a whole number.')),
     delivery: z.boolean({ error: 'Delivery is true or false.' }),
+    /** The same part as one refunded in the last 15 minutes, on purpose: without it, refused as a repeat. */
+    again: z.optional(z.boolean({ error: 'Again is true or false.' })),
   })
   .check(
     z.refine((body) => body.bottles > 0 || body.delivery, {

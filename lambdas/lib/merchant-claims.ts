@@ -46,6 +46,8 @@ function groupsOf(claim: string | string[] | undefined): string[] {
 export interface Merchant {
   /** The email (ID token), else the user name (access token), else the subject. */
   actor: string;
+  /** The user's unchanging id: whose intention keys (an email can change). */
+  sub: string;
 }
 
 /**
@@ -65,5 +67,8 @@ export function requireMerchant(event: HttpEvent): Merchant {
       code: ADMIN_FORBIDDEN_CODES.notAMerchant,
     } satisfies AdminErrorResponse);
   }
-  return { actor: claims.email ?? claims['cognito:username'] ?? claims.username ?? claims.sub };
+  return {
+    actor: claims.email ?? claims['cognito:username'] ?? claims.username ?? claims.sub,
+    sub: claims.sub,
+  };
 }

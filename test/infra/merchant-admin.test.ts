@@ -176,7 +176,7 @@ describe('MerchantAdmin', () => {
         Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         Condition: {
           'ForAllValues:StringLike': {
-            'dynamodb:LeadingKeys': ['ORDER#*', 'REQUEST#*', 'SETTINGS#shop', 'FORECAST#*'],
+            'dynamodb:LeadingKeys': ['ORDER#*', 'REQUEST#*', 'SETTINGS#shop', 'FORECAST#*', 'IDEMPOTENCY#*'],
           },
         },
       }),

@@ -113,7 +113,7 @@ describe("orders CLI: mistyped flags and values, in the command's words with its
     expect(none.err).toBe(
       [
         'refund: give the order reference',
-        'Usage: npm run orders -- refund <reference> --reason supply|doa|other [--bottles N] [--delivery] [--dry-run | --yes] [--local | --stage NAME]',
+        'Usage: npm run orders -- refund <reference> --reason supply|doa|other [--bottles N] [--delivery] [--again] [--dry-run | --yes] [--local | --stage NAME]',
         '(`npm run orders -- refund --help` says more.)',
       ].join('\n'),
     );

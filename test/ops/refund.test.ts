@@ -69,6 +69,31 @@ describe('orders CLI: refund', () => {
     expect(typeof charge === 'object' && charge?.amount_refunded).toBe(2445);
   });
 
+  it('run twice, the same part refund refunds once at Stripe: the second is refused with what was done; --again refunds it on purpose', async () => {
+    const order = await h.paidOrder({ quantity: 6, customer: { email: 'refund.twice@example.com' } });
+    const command = ['refund', order.reference, '--bottles', '1', '--reason', 'doa', '--local'];
+    h.setNow(new Date('2026-12-06T17:02:00Z'));
+    const first = await h.orders(command);
+    h.setNow(new Date('2026-12-06T17:06:30Z'));
+    const second = await h.orders(command);
+
+    expect(first.code, first.err).toBe(0);
+    expect(second.code).toBe(1);
+    expect(second.err.split('\n').at(-1)).toBe(
+      `Refused: ${order.reference}: 1 bottle (£3.25) was refunded 4 minutes ago (17:02, by merchant@live-aquatics.test). To refund the same again on purpose, confirm it again (CLI: --again).`,
+    );
+    expect(refundsOf(order.paymentIntentId).map((refund) => refund.amount)).toEqual([325]);
+    const again = await h.orders([...command, '--again']);
+    h.setNow(undefined);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain('£6.50 of £24.45 refunded in all');
+    expect(refundsOf(order.paymentIntentId).map((refund) => refund.amount)).toEqual([325, 325]);
+    const partEmails = (await h.emailsTo('refund.twice@example.com')).filter((email) =>
+      email.subject.includes(`£3.25 refunded for order ${order.reference}`),
+    );
+    expect(partEmails).toHaveLength(2);
+  });
+
   it('refunds in full once through the Refunds API: one refund, one email; a second refund is refused and sends nothing', async () => {
     const order = await h.paidOrder({ quantity: 9, customer: { email: 'refund.once@example.com' } });
     const run = await h.orders(['refund', order.reference, '--reason', 'supply', '--local']);

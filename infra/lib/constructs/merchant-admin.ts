@@ -19,6 +19,7 @@ import { Construct } from 'constructs';
 import {
   DISPATCH_DATE_INDEX,
   FORECAST_KEY_PREFIX,
+  IDEMPOTENCY_KEY_PREFIX,
   ORDER_KEY_PREFIX,
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
@@ -184,11 +185,13 @@ export class MerchantAdmin extends Construct {
       conditions: {
         'ForAllValues:StringLike': {
           // FORECAST#: the weather check's cache of each place's forecast, once a day.
+          // IDEMPOTENCY#: each action's intention key and its kept answer.
           'dynamodb:LeadingKeys': [
             `${ORDER_KEY_PREFIX}*`,
             `${REQUEST_KEY_PREFIX}*`,
             SETTINGS_KEY,
             `${FORECAST_KEY_PREFIX}*`,
+            `${IDEMPOTENCY_KEY_PREFIX}*`,
           ],
         },
       },

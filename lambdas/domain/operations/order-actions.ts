@@ -375,7 +375,8 @@ export interface RefundResult extends ActionResult {
  * answer; it finds the reason on the order. Whichever path records it, the email says why, once.
  *
  * The Stripe call carries an idempotency key derived from the order (`refund-<session id>`), so a
- * repeat after a crash or a lost answer returns the same refund instead of a second one. Only
+ * repeat after a crash or a lost answer returns the same refund instead of a second one (an admin
+ * request's `intention`, when it has one, is in the key as well: its retry gets its own refund back). Only
  * after Stripe accepted it does the order move (`paid` or `dispatched` → `refunded`, conditional);
  * a refusal from Stripe takes the stored reason back, leaving the order as it was, and says why. A
  * refunded order is refused before any Stripe call: the webhook may have recorded a Dashboard refund.
@@ -385,7 +386,7 @@ export interface RefundResult extends ActionResult {
  */
 export async function refundOrder(
   reference: string,
-  input: { reason: RefundReason; actor: string },
+  input: { reason: RefundReason; actor: string; intention?: string | undefined },
   deps: ShopStripeDeps,
 ): Promise<RefundResult> {
   const { reason, actor } = input;
@@ -424,7 +425,13 @@ export async function refundOrder(
     // No amount: Stripe refunds what is left of the charge, part refunds made in the Dashboard included.
     refund = await deps.stripe.refunds.create(
       { payment_intent: paymentIntent, metadata: { reference: order.reference, reason } },
-      { idempotencyKey: `refund-${order.sessionId}` },
+      // An admin request's intention keys its own refund: its retry after a lost answer gets it back.
+      {
+        idempotencyKey:
+          input.intention === undefined
+            ? `refund-${order.sessionId}`
+            : `refund-${order.sessionId}-intention-${input.intention}`,
+      },
     );
   } catch (error) {
     // A connection or API error may hide a refund Stripe did make: the reason stays for its webhook.

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { clockTime, londonOffsetMs } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { isStripeError } from '../../lib/stripe-errors';
 import { giveBackPartOfSale, holdBottles, holdId } from '../capacity/holds';
@@ -29,6 +30,29 @@ export function partRefundPence(
   part: { bottles: number; delivery: boolean },
 ): number {
   return part.bottles * order.unitPricePence + (part.delivery ? order.shippingPence : 0);
+}
+
+/** A part refund like one made this long ago is taken for a repeat unless asked for `again`. */
+export const REPEAT_WINDOW_MS = 15 * 60_000;
+
+/**
+ * Why this part looks like a repeat of one just made (the same bottles and delivery in the last
+ * 15 minutes): what was done, and how to refund the same again on purpose; undefined otherwise.
+ */
+function repeatOf(order: ManagedOrder, part: { bottles: number; delivery: boolean }, now: Date) {
+  const same = (order.partRefunds ?? []).filter(
+    (p) =>
+      p.bottles === part.bottles &&
+      p.delivery === part.delivery &&
+      now.getTime() - Date.parse(p.at) < REPEAT_WINDOW_MS,
+  );
+  const last = same.at(-1);
+  if (last === undefined) return undefined;
+  const at = Date.parse(last.at);
+  const minutes = Math.floor((now.getTime() - at) / 60_000);
+  const ago = minutes < 1 ? 'less than a minute ago' : `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
+  const when = `${clockTime(new Date(at + londonOffsetMs(at)))}${last.by === undefined ? '' : `, by ${last.by}`}`;
+  return `${order.reference}: ${partRefundWhat(last)} (${formatGbp(last.pence)}) was refunded ${ago} (${when}). To refund the same again on purpose, confirm it again (CLI: --again).`;
 }
 
 /** Why this part cannot be refunded, in the merchant's words; undefined when it can. */
@@ -62,17 +86,33 @@ function refusalOf(order: ManagedOrder, part: { bottles: number; delivery: boole
  * order still has n-1 part refunds) appends the refund, raises `partlyRefundedPence`, appends
  * `partly-refunded` by `actor` to the history and makes the part refund email due; the email goes
  * once. Bottles of an order not yet dispatched go back to their day's capacity.
- * @throws RefusedError for more than remains, a refunded order, or Stripe's refusal.
+ *
+ * The same bottles and delivery as a part refund of the last 15 minutes are refused as a repeat
+ * unless `again`. With an `intention` (the admin request's key) the Stripe key is derived from it
+ * instead, and a repeat of an intention already recorded answers that refund and does nothing.
+ * @throws RefusedError for more than remains, a refunded order, a repeat, or Stripe's refusal.
  */
 export async function refundPart(
   reference: string,
-  input: { bottles: number; delivery: boolean; reason: RefundReason; actor: string },
+  input: {
+    bottles: number;
+    delivery: boolean;
+    reason: RefundReason;
+    actor: string;
+    again?: boolean | undefined;
+    intention?: string | undefined;
+  },
   deps: ShopStripeDeps,
 ): Promise<PartRefundResult> {
   const part = { bottles: input.bottles, delivery: input.delivery };
   const found = await findOrder(deps, reference);
+  const made = found.partRefunds?.find(
+    (p) => input.intention !== undefined && p.intention === input.intention,
+  );
+  if (made !== undefined) return emailAndAnswer(found, made, deps);
   const pence = partRefundPence(found, part);
-  const refused = refusalOf(found, part, pence);
+  const refused =
+    refusalOf(found, part, pence) ?? (input.again === true ? undefined : repeatOf(found, part, deps.now()));
   if (refused !== undefined) throw new RefusedError(refused);
   const seq = (found.partRefunds?.length ?? 0) + 1;
   const update = (params: Parameters<typeof updateIf>[2]) =>
@@ -94,9 +134,19 @@ export async function refundPart(
       {
         payment_intent: found.paymentIntentId ?? (await paymentIntentOf(found.sessionId, deps.stripe)),
         amount: pence,
-        metadata: { reference: found.reference, reason: input.reason, part: String(seq) },
+        // Keyed by the intention, the parameters must not change with the sequence number.
+        metadata: {
+          reference: found.reference,
+          reason: input.reason,
+          ...(input.intention === undefined ? { part: String(seq) } : { intention: input.intention }),
+        },
       },
-      { idempotencyKey: `refund-${found.sessionId}-part-${seq}` },
+      {
+        idempotencyKey:
+          input.intention === undefined
+            ? `refund-${found.sessionId}-part-${seq}`
+            : `refund-${found.sessionId}-intention-${input.intention}`,
+      },
     );
   } catch (error) {
     if (isStripeError(error) && error.type !== 'StripeConnectionError' && error.type !== 'StripeAPIError') {
@@ -116,7 +166,15 @@ export async function refundPart(
   }
 
   const now = deps.now().toISOString();
-  const record: PartRefund = { refundId: refund.id, pence, ...part, reason: input.reason, at: now };
+  const record: PartRefund = {
+    refundId: refund.id,
+    pence,
+    ...part,
+    reason: input.reason,
+    at: now,
+    by: input.actor,
+    ...(input.intention !== undefined && { intention: input.intention }),
+  };
   // Bottles not dispatched yet were counted on their day: what is left of the sale stays counted.
   const givesBack =
     found.status === 'paid' &&
@@ -156,6 +214,15 @@ export async function refundPart(
   if (recorded && givesBack && oldHold !== undefined && found.capacityDate !== undefined) {
     await giveBackPartOfSale(capacityStoreFromTable(deps.table), found.capacityDate, oldHold, part.bottles);
   }
+  return emailAndAnswer(found, record, deps);
+}
+
+/** The part refund's email sent once, and the order as it now is. */
+async function emailAndAnswer(
+  found: ManagedOrder,
+  record: PartRefund,
+  deps: ShopStripeDeps,
+): Promise<PartRefundResult> {
   let order = await rereadOrder(deps, found.sessionId);
   const email = await sendOnce(
     order.pk,
@@ -173,5 +240,5 @@ export async function refundPart(
     deps,
   );
   order = await rereadOrder(deps, found.sessionId);
-  return { reference: order.reference, refundId: refund.id, pence, email, order };
+  return { reference: order.reference, refundId: record.refundId, pence: record.pence, email, order };
 }

@@ -25,6 +25,10 @@ export const partRefundSchema = z.object({
   delivery: z.boolean(),
   reason: z.enum(REFUND_REASONS),
   at: isoInstant,
+  /** Who made it (absent on part refunds made before it was kept). */
+  by: z.optional(z.string()),
+  /** The admin request's intention it was made for, when it carried a key: a repeat finds it here. */
+  intention: z.optional(z.string()),
 });
 export type PartRefund = z.output<typeof partRefundSchema>;
 

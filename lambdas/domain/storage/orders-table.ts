@@ -95,8 +95,13 @@ export const FORECAST_KEY_PREFIX = 'FORECAST#';
 /** The record of the merchant's weather email about one dispatch day: its send-once state. Carries the TTL. */
 export const WEATHER_NOTICE_KEY_PREFIX = 'WEATHERNOTICE#';
 /**
+ * One admin action's intention key (`IDEMPOTENCY#<sub>#<route>#<key>`): its claim and then its
+ * answer, kept for a day (lambdas/domain/storage/intention-keys.ts). Carries the TTL.
+ */
+export const IDEMPOTENCY_KEY_PREFIX = 'IDEMPOTENCY#';
+/**
  * The table's TTL attribute (epoch seconds): only the notice counters, the client-holds items,
- * the cached forecasts and the failed-debit records carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
+ * the cached forecasts, the intention keys and the failed-debit records carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
  */
 export const TTL_ATTRIBUTE = 'deleteAfter';
 

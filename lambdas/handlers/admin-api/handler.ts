@@ -13,6 +13,7 @@ import {
   type AdminRoute,
   type AdminRouteName,
 } from '../../../shared/admin-routes';
+import { IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
 import { type CapacityValue, setCapacity } from '../../domain/capacity/capacity-report';
@@ -46,6 +47,14 @@ import { importClickAndDropTracking } from '../../domain/operations/tracking-imp
 import { revokeOrderPageLink } from '../../domain/order-page/revoke-page-link';
 import { orderPageKeys, orderPageLinks } from '../../domain/order-page-token';
 import { RefusedError } from '../../domain/refusal';
+import {
+  claimIntention,
+  finishIntention,
+  type IntentionScope,
+  intentionId,
+  releaseIntention,
+  requestFingerprint,
+} from '../../domain/storage/intention-keys';
 import { findByReference, recordsByReference } from '../../domain/storage/records';
 import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
 import { delayOrdersAtRisk } from '../../domain/weather/delay-at-risk';
@@ -80,7 +89,28 @@ const MAX_BODY_BYTES = 8 * 1024;
 export const ADMIN_ERRORS = {
   notFound: 'No such admin route.',
   notThroughCloudFront: 'Forbidden.',
+  badIntentionKey: `The ${IDEMPOTENCY_HEADER} header is 1 to 100 letters, digits, "-" or "_".`,
+  otherRequest: 'This key was used for another request: make a new key for a new request.',
+  stillRunning: 'The same request is still being done: wait a few seconds and look again.',
 } as const;
+
+/** The header a repeat's stored answer carries. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+const INTENTION_KEY_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** The request's intention key: optional; a malformed one is refused, not ignored. */
+function intentionKeyOf(event: HttpEvent): string | undefined {
+  const value = header(event, IDEMPOTENCY_HEADER);
+  if (value === undefined) return undefined;
+  if (!INTENTION_KEY_PATTERN.test(value)) {
+    throw new HttpError(400, {
+      error: ADMIN_ERRORS.badIntentionKey,
+      fields: { [IDEMPOTENCY_HEADER]: ADMIN_ERRORS.badIntentionKey },
+    });
+  }
+  return value;
+}
 
 /**
  * The value CloudFront sends in the origin-verify header, when the stack sets
@@ -183,6 +213,8 @@ type Handlers = {
     input: AdminInput<K>,
     request: HttpRequest<Deps>,
     actor: string,
+    /** The request's intention (from its `Idempotency-Key`), for Stripe's keys; absent without one. */
+    intention: string | undefined,
   ) => Promise<K extends AdminJsonRouteName ? AdminAnswer<K> : HttpResult>;
 };
 
@@ -324,10 +356,10 @@ const HANDLERS: Handlers = {
   },
 
   /** Some bottles and/or the delivery refunded, with its email. */
-  refundPart: async (body, { deps }, actor) => {
+  refundPart: async (body, { deps }, actor, intention) => {
     const { reference, refundId, pence, email, order } = await refundPart(
       body.reference,
-      { ...body, actor },
+      { ...body, actor, intention },
       deps,
     );
     return { reference, refundId, pence, email, record: orderView(order) };
@@ -349,8 +381,8 @@ const HANDLERS: Handlers = {
   /** Just the day's orders at risk moved, each to its first fine day, through delay's own path. */
   delayAtRisk: (body, { deps }, actor) => delayOrdersAtRisk(body.date, actor, deps, weatherDeps(deps).now),
 
-  refund: async (body, { deps }, actor) => {
-    const result = await refundOrder(body.reference, { reason: body.reason, actor }, deps);
+  refund: async (body, { deps }, actor, intention) => {
+    const result = await refundOrder(body.reference, { reason: body.reason, actor, intention }, deps);
     const { reference, changed, refundId, pence, email, refundEmail, order } = result;
     return {
       reference,
@@ -406,6 +438,62 @@ function plannedFor(error: RefusedError): { plannedFor?: IsoDate } {
   return error instanceof PlannedLaterError ? { plannedFor: error.plannedFor } : {};
 }
 
+/**
+ * A POST with an intention key: acted on once. The first request claims the key and its answer
+ * (a 2xx, or a refusal: nothing was done) is kept for repeats, which get it back marked replayed;
+ * a failure with no answer (5xx) lets the key go, so a repeat finishes the work. Without a key,
+ * `act` runs as it is.
+ */
+async function actOnce(
+  scope: IntentionScope | undefined,
+  input: unknown,
+  request: HttpRequest<Deps>,
+  act: (intention: string | undefined) => Promise<HttpResult>,
+): Promise<HttpResult> {
+  if (scope === undefined) return act(undefined);
+  const { table, now } = request.deps;
+  const claim = await claimIntention(table, scope, requestFingerprint(input), now());
+  if (claim.kind === 'otherRequest') throw new RefusedError(ADMIN_ERRORS.otherRequest);
+  if (claim.kind === 'running') throw new RefusedError(ADMIN_ERRORS.stillRunning);
+  if (claim.kind === 'done') {
+    return {
+      statusCode: claim.statusCode,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        [REPLAYED_HEADER]: 'true',
+      },
+      body: claim.body,
+    };
+  }
+  let answer: HttpResult;
+  try {
+    answer = await act(intentionId(scope));
+  } catch (error) {
+    const refusal =
+      adminErrorResponse(error, request.logKeys) ??
+      (error instanceof HttpError && error.statusCode < 500
+        ? sharedErrorResponse(error, request.logKeys)
+        : undefined);
+    if (refusal === undefined) {
+      await releaseIntention(table, scope, claim.token).catch((releaseError: unknown) => {
+        logger.warn('Could not release an intention key; it is taken over once stale', {
+          ...request.logKeys,
+          error: releaseError,
+        });
+      });
+      throw error;
+    }
+    answer = refusal;
+  }
+  const kept = { statusCode: answer.statusCode ?? 200, body: answer.body ?? '' };
+  await finishIntention(table, scope, claim.token, kept).catch((finishError: unknown) => {
+    // The action is done and its answer goes back: only a repeat's replay is lost.
+    logger.warn('Could not keep the answer of an intention key', { ...request.logKeys, error: finishError });
+  });
+  return answer;
+}
+
 /** A refused transition is the merchant's to read: 409 with the domain's own words. */
 function adminErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
   if (error instanceof RefusedError) {
@@ -432,7 +520,7 @@ export function createAdminApiHandler(
     // One signature for every route: each handler's own is checked against the table in HANDLERS.
     const handle = HANDLERS[route.name] as (
       input: unknown,
-      ...context: [HttpRequest<Deps>, string]
+      ...context: [HttpRequest<Deps>, string, string | undefined]
     ) => Promise<unknown>;
     // A Click & Drop export is a few hundred rows: its characters, with room for JSON's escapes.
     const maxBytes = route.name === 'trackingImport' ? TRACKING_IMPORT_MAX_CHARS * 2 : MAX_BODY_BYTES;
@@ -444,12 +532,17 @@ export function createAdminApiHandler(
         const merchant = requireMerchant(request.event);
         request.logKeys.actor = merchant.actor;
         const { event } = request;
+        // Only an action has an intention to repeat: a GET is safe as it is.
+        const key = route.method === 'POST' ? intentionKeyOf(event) : undefined;
         const raw = () =>
           route.method === 'GET' ? (event.queryStringParameters ?? {}) : readJsonBody(event, maxBytes);
         // A route without a request schema reads neither query nor body (resume, status).
         const input = route.request === undefined ? undefined : parseInput(route.request, raw());
-        const answer = await handle(input, request, merchant.actor);
-        return route.response === undefined ? (answer as HttpResult) : json(200, answer);
+        const scope = key === undefined ? undefined : { merchant: merchant.sub, route: route.name, key };
+        return actOnce(scope, input, request, async (intention) => {
+          const answer = await handle(input, request, merchant.actor, intention);
+          return route.response === undefined ? (answer as HttpResult) : json(200, answer);
+        });
       },
       mapError: adminErrorResponse,
     });

@@ -1,4 +1,5 @@
 import {
+  type AdminCallOptions,
   type AdminReply,
   type AdminStop,
   adminCalls,
@@ -71,7 +72,11 @@ export function createAdminApi(
     return { ok: false, kind: 'forbidden', message };
   }
 
-  async function call(name: AdminJsonRouteName, input: unknown): Promise<AdminOutcome<unknown>> {
+  async function call(
+    name: AdminJsonRouteName,
+    input: unknown,
+    options: AdminCallOptions | undefined,
+  ): Promise<AdminOutcome<unknown>> {
     // A read that failed changed nothing. An action left without its answer (no response, a 5xx,
     // an answer that does not parse) may have been done; a 4xx says it was not.
     const unanswered: AdminFailure = {
@@ -83,7 +88,7 @@ export function createAdminApi(
     try {
       const token = await session.idToken();
       if (token === undefined) return { ok: false, kind: 'failed', message: SIGNED_OUT };
-      reply = await callAdmin({ origin, token }, name, input);
+      reply = await callAdmin({ origin, token }, name, input, options);
     } catch {
       return unanswered;
     }

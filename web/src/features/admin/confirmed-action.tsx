@@ -60,7 +60,8 @@ export function ConfirmedAction({
       await onConfirm();
     } finally {
       confirming.current = false;
-      setAsking(false);
+      // No answer: the question stays, and Confirm again repeats it under the same key.
+      if (!action.lastUnanswered()) setAsking(false);
     }
   };
   return (
@@ -74,6 +75,7 @@ export function ConfirmedAction({
           return;
         }
         action.clear();
+        action.ask();
         setAsking(true);
       }}
     >

@@ -87,10 +87,18 @@ export function PartRefundSection({ api, order, onUpdate }: RecordSectionProps<A
   // The page's figure to confirm; the server prices the refund itself from the order.
   const pence = bottles * order.unitPricePence + (delivery ? order.shippingPence : 0);
   const reference = formatReference(order.reference);
-  const refund = async () => {
+  // The API's refusal of the same part as one refunded minutes ago (the CLI's --again).
+  const repeatRefused =
+    action.report?.kind === 'refused' &&
+    action.report.message.includes('To refund the same again on purpose');
+  const refund = async (again = false) => {
     if (reason === undefined) return;
     const answer = await action.run(
-      () => api.refundPart({ reference: order.reference, bottles, delivery, reason }),
+      (options) =>
+        api.refundPart(
+          { reference: order.reference, bottles, delivery, reason, ...(again && { again: true }) },
+          options,
+        ),
       (result) =>
         `${formatGbp(result.pence)} refunded to ${result.record.customerName} (${result.refundId}); ${formatGbp(result.record.partlyRefundedPence ?? result.pence)} of ${formatGbp(result.record.totalPence)} refunded in all. ${result.email === 'sent' ? `Refund email sent to ${result.record.customerEmail}.` : 'No refund email sent again.'}`,
     );
@@ -111,7 +119,7 @@ export function PartRefundSection({ api, order, onUpdate }: RecordSectionProps<A
       question={`Refund ${formatGbp(pence)} to ${order.customerName}? Stripe sends it back to their card.`}
       confirmLabel={`Confirm refund of ${formatGbp(pence)}`}
       pendingLabel="Refunding…"
-      onConfirm={refund}
+      onConfirm={() => refund()}
       disabled={pence === 0 || reason === undefined}
       primary
     >
@@ -150,6 +158,20 @@ export function PartRefundSection({ api, order, onUpdate }: RecordSectionProps<A
         </label>
       )}
       <ReasonField reasons={REASONS} value={reason} onChange={setReason} action={action} />
+      {repeatRefused && (
+        <button
+          type="button"
+          className="button button--danger"
+          disabled={action.pending}
+          onClick={() => {
+            // Another intention than the refused one: its own key.
+            action.ask();
+            void refund(true);
+          }}
+        >
+          Refund again on purpose
+        </button>
+      )}
     </ConfirmedAction>
   );
 }

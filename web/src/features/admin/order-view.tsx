@@ -210,13 +210,16 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
   const dispatch = async (sendEarly: boolean) => {
     setEarly([]);
     const answer = await dispatchAction.run(
-      async () =>
+      async (options) =>
         withRefusals(
-          await api.dispatch({
-            references: [order.reference],
-            ...(tracking.trim() && { trackingNumber: tracking.trim() }),
-            ...(sendEarly && { early: true }),
-          }),
+          await api.dispatch(
+            {
+              references: [order.reference],
+              ...(tracking.trim() && { trackingNumber: tracking.trim() }),
+              ...(sendEarly && { early: true }),
+            },
+            options,
+          ),
           adminDispatchResponseSchema,
         ),
       ({ results }) => {
@@ -236,7 +239,7 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
   const refund = async () => {
     if (reason === undefined) return;
     const answer = await refundAction.run(
-      () => api.refund({ reference: order.reference, reason }),
+      (options) => api.refund({ reference: order.reference, reason }, options),
       (result) => {
         const emailed =
           result.refundEmail.state === 'sent'

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
+import type { AdminCallOptions } from '../../../../shared/admin-client-core';
 import type { AdminFailure, AdminOutcome } from './admin-api';
 
 /** One line of a report about many orders: what became of one, `refused` when it was not done. */
@@ -17,22 +18,36 @@ export type ActionSummary = string | { message: string; lines: ReportLine[] };
  * One action's state: `pending` while a call runs, during which another press does nothing (a
  * ref, not state, so a double click between two renders is caught too), and the report of the
  * last call. `run` returns the answer, for the view to take the new state from.
+ *
+ * Each intention has its own key (`Idempotency-Key`), made when its question is asked (`ask`):
+ * every call `run` makes for it, a retry of Confirm included, passes the same key to `call`, so
+ * the API acts once. Without a question, each run is its own intention.
  */
 export function useAdminAction() {
   const busy = useRef(false);
+  const intention = useRef<AdminCallOptions | undefined>(undefined);
+  const unanswered = useRef(false);
   const [pending, setPending] = useState(false);
   const [report, setReport] = useState<ActionReport | undefined>(undefined);
 
+  /** A new intention: the question just asked gets its own key. */
+  const ask = useCallback(() => {
+    intention.current = { idempotencyKey: crypto.randomUUID() };
+  }, []);
+
   const run = useCallback(
     async <T>(
-      call: () => Promise<AdminOutcome<T>>,
+      call: (options: AdminCallOptions) => Promise<AdminOutcome<T>>,
       summarise: (value: T) => ActionSummary,
     ): Promise<T | undefined> => {
       if (busy.current) return undefined;
       busy.current = true;
       setPending(true);
       try {
-        const outcome = await call();
+        const options = intention.current ?? { idempotencyKey: crypto.randomUUID() };
+        const outcome = await call(options);
+        // Left without an answer, the same intention may be confirmed again under its key.
+        unanswered.current = !outcome.ok && outcome.kind === 'failed';
         if (outcome.ok) {
           const summary = summarise(outcome.value);
           setReport(
@@ -54,7 +69,10 @@ export function useAdminAction() {
   /** The message for a field of the body, when the API refused the call with field messages (400). */
   const fieldError = (field: string) => (report?.kind === 'invalid' ? report.fields[field] : undefined);
 
-  return { pending, report, run, clear, fieldError };
+  /** The last call got no answer: its question may be confirmed again, with the same key. */
+  const lastUnanswered = useCallback(() => unanswered.current, []);
+
+  return { pending, report, run, clear, fieldError, ask, lastUnanswered };
 }
 
 /** What `useAdminAction` gives a view: its state, `run`, `clear` and `fieldError`. */
