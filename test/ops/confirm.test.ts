@@ -128,7 +128,7 @@ describe('orders CLI: refund asks first', () => {
     expect(run.err).toContain(
       [
         "refund: --reason is needed: supply, doa or other (the customer's email says it)",
-        'Usage: npm run orders -- refund <reference> --reason supply|doa|other [--bottles N] [--delivery] [--dry-run | --yes] [--local | --stage NAME]',
+        'Usage: npm run orders -- refund <reference> --reason supply|doa|other [--bottles N] [--delivery] [--again] [--dry-run | --yes] [--local | --stage NAME]',
         '(`npm run orders -- refund --help` says more.)',
       ].join('\n'),
     );

@@ -153,7 +153,8 @@ export async function startOpsHarness(): Promise<OpsHarness> {
       // Orders here are paid on the real clock: on a weekend after the cut-off they are planned for
       // the week after next, and a dispatch would be refused as early. A script says --early for
       // them; the early rule itself is tested on a fixed clock (confirm.test.ts, early-dispatch tests).
-      if (confirm === undefined && DISPATCHES.has(args[0] ?? '') && !args.includes('--early')) argv.push('--early');
+      if (confirm === undefined && !confirmed && DISPATCHES.has(args[0] ?? '') && !args.includes('--early'))
+        argv.push('--early');
       const answers = script ? [] : [...confirm.terminal];
       const asked: string[] = [];
       const code = await runCli(

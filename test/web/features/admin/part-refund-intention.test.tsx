@@ -66,6 +66,7 @@ describe('the part refund: one key per confirmed intention', () => {
       />,
     );
     await user.selectOptions(screen.getByLabelText('Bottles to refund'), '1');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Reason' }), 'Arrived dead');
     await user.click(screen.getByRole('button', { name: 'Refund £3.25' }));
     await user.dblClick(screen.getByRole('button', { name: 'Confirm refund of £3.25' }));
     expect(sent).toHaveLength(1);

@@ -22,7 +22,7 @@ export function TrackingSection({ api, order, onUpdate }: RecordSectionProps<Adm
   const reference = formatReference(order.reference);
   const save = async () => {
     const answer = await action.run(
-      () => api.tracking({ reference: order.reference, trackingNumber: tracking }),
+      (options) => api.tracking({ reference: order.reference, trackingNumber: tracking }, options),
       (result) =>
         result.changed
           ? `Tracking number of ${reference} is now ${result.record.trackingNumber ?? ''}. ${result.email === 'sent' ? `Update email sent to ${result.record.customerEmail}.` : 'No update email sent.'}`

@@ -233,7 +233,11 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
     );
     const [result] = answer?.results ?? [];
     if (result !== undefined && 'record' in result) onUpdate(result.record);
-    if (!sendEarly) setEarly(plannedLater(answer?.results ?? []));
+    if (sendEarly) return;
+    const planned = plannedLater(answer?.results ?? []);
+    // The early question is a new intention: its Confirm gets a key of its own.
+    if (planned.length > 0) dispatchAction.ask();
+    setEarly(planned);
   };
 
   const refund = async () => {
@@ -332,7 +336,7 @@ function AddressSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderV
   const reference = formatReference(order.reference);
   const save = async () => {
     const answer = await action.run(
-      () => api.address({ reference: order.reference, address, postcode, phone }),
+      (options) => api.address({ reference: order.reference, address, postcode, phone }, options),
       (result) =>
         result.changed
           ? `Delivery details of ${reference} corrected. ${result.email === 'not-due' ? '' : emailWording(result.email, 'Confirmation', result.record.customerEmail)}`
@@ -424,7 +428,7 @@ function PageLinkSection({ api, order, onUpdate }: RecordSectionProps<AdminOrder
   const reference = formatReference(order.reference);
   const revoke = async () => {
     const answer = await action.run(
-      () => api.revokePageLink({ reference: order.reference }),
+      (options) => api.revokePageLink({ reference: order.reference }, options),
       // Each revoke makes a new email due, so `not-sent` is never "already sent": another request
       // holds it. The merchant learns the customer may not have the new link yet, and what to do.
       (result) =>
@@ -459,7 +463,7 @@ function RequestActions({ api, order: request, onUpdate }: RecordSectionProps<Ad
   };
   const sendLink = async () => {
     const answer = await action.run(
-      () => api.requestPayment({ reference: request.reference }),
+      (options) => api.requestPayment({ reference: request.reference }, options),
       (result) =>
         `Payment link for ${reference} ${result.changed ? 'made' : 'already made'}, valid until ${formatInstant(result.expiresAt)}. ${emailWording(result.email, 'Payment link', request.customerEmail)}`,
     );
@@ -467,7 +471,7 @@ function RequestActions({ api, order: request, onUpdate }: RecordSectionProps<Ad
   };
   const decline = async () => {
     const answer = await action.run(
-      () => api.decline({ reference: request.reference }),
+      (options) => api.decline({ reference: request.reference }, options),
       (result) =>
         `${reference} ${result.changed ? 'declined' : 'was already declined'}. ${result.withheld === undefined ? emailWording(result.email, 'Decline', request.customerEmail) : `No email: ${result.withheld}.`}`,
     );

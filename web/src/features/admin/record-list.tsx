@@ -55,15 +55,17 @@ export function RecordList({ api, records, onChanged, label, action }: RecordLis
 
   const send = async (references: string[], trackingNumbers: Record<string, string>, sendEarly: boolean) => {
     const answer = await action.run(
-      async () =>
+      async (options) =>
         withRefusals(
-          await api.dispatch({ references, trackingNumbers, ...(sendEarly && { early: true }) }),
+          await api.dispatch({ references, trackingNumbers, ...(sendEarly && { early: true }) }, options),
           adminDispatchResponseSchema,
         ),
       ({ results }) => summariseDispatch(results),
     );
     if (answer === undefined) return;
     const planned = sendEarly ? [] : plannedLater(answer.results);
+    // The early question is a new intention: its Confirm gets a key of its own.
+    if (planned.length > 0) action.ask();
     setEarly(
       planned.length === 0
         ? undefined

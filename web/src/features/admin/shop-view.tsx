@@ -47,7 +47,7 @@ function ShopMode({
 
   const pause = async () => {
     const answer = await action.run(
-      () => api.pause({ mode, ...(message.trim() && { message: message.trim() }) }),
+      (options) => api.pause({ mode, ...(message.trim() && { message: message.trim() }) }, options),
       (result) =>
         [
           result.settings.mode === 'paused' ? 'The shop is paused.' : 'The shop takes order requests.',
@@ -143,7 +143,7 @@ function Capacity({ api }: { api: AdminApi }) {
   const save = async () => {
     const value = limit.trim() === '' ? null : Number(limit);
     const answer = await action.run(
-      () => api.setCapacity({ date, bottles: value }),
+      (options) => api.setCapacity({ date, bottles: value }, options),
       (result) =>
         [
           `${result.date === 'default' ? 'Every dispatch day' : formatDay(result.date)}: ${value === null ? 'no limit' : `at most ${bottlesText(value)}`}.`,

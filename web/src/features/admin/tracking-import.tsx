@@ -75,9 +75,9 @@ export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: (
     // Previewed as if early: the rows planned for a later day show as they would go, and the
     // question names their day before Confirm sends them.
     const answer = await previewAction.run(
-      async () =>
+      async (options) =>
         withRefusals(
-          await api.trackingImport({ csv, preview: true, early: true }),
+          await api.trackingImport({ csv, preview: true, early: true }, options),
           adminTrackingImportResponseSchema,
         ),
       (read) => {
@@ -100,9 +100,9 @@ export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: (
   const send = async () => {
     if (preview === undefined) return;
     const answer = await action.run(
-      async () =>
+      async (options) =>
         withRefusals(
-          await api.trackingImport({ csv: preview.csv, ...(planned.length > 0 && { early: true }) }),
+          await api.trackingImport({ csv: preview.csv, ...(planned.length > 0 && { early: true }) }, options),
           adminTrackingImportResponseSchema,
         ),
       summariseImport,

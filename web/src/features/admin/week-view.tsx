@@ -216,7 +216,7 @@ function DelayDay({
   const [reason, setReason] = useState<keyof typeof REASONS>('weather');
   const delay = async () => {
     const answer = await action.run(
-      () => api.delay({ from, to, reason }),
+      (options) => api.delay({ from, to, reason }, options),
       (result) =>
         [
           result.moved.length === 0
@@ -364,7 +364,7 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
   const stays = plans.filter((p) => p.to === null).map((p) => p.customerName);
   const delay = async () => {
     const answer = await action.run(
-      () => api.delayAtRisk({ date: weather.day }),
+      (options) => api.delayAtRisk({ date: weather.day }, options),
       (result) =>
         `${plural(result.moved.length, 'order', 'orders')} at risk moved from ${formatDay(result.from)}; ${plural(result.emailed.length, 'delay email', 'delay emails')} sent to the customers.`,
     );
