@@ -10,6 +10,7 @@ import { asksFirst, runCli } from '../../ops/cli';
 
 /** The commands that dispatch an order (a first tracking number does too). */
 const DISPATCHES = new Set(['mark-dispatched', 'tracking']);
+
 import { quoteOrder } from '../../shared/pricing';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import type { SessionOptions } from '../support/checkout-sessions';

@@ -278,7 +278,7 @@ describe('the Click & Drop import', () => {
               results: [],
               unmatched: [],
               preview: true,
-            rows: [
+              rows: [
                 {
                   line: 2,
                   reference: 'a1b2c3d4e5f6',
