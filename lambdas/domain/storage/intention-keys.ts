@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { conditionalWrite, updateIf } from './conditional-writes';
 import {
   IDEMPOTENCY_KEY_PREFIX,
@@ -45,6 +46,9 @@ export type IntentionClaim =
   | ({ kind: 'done' } & IntentionAnswer)
   | { kind: 'running' }
   | { kind: 'otherRequest' };
+
+/** A key's item once `finishIntention` kept its answer; any other item is still being acted on. */
+const keptAnswer = z.object({ intentionState: z.literal('done'), statusCode: z.number(), body: z.string() });
 
 /** The table key of a key's item. */
 export function intentionKey(scope: IntentionScope): string {
@@ -110,9 +114,10 @@ export async function claimIntention(
     new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
   );
   if (item?.fingerprint !== fingerprint) return { kind: 'otherRequest' };
-  if (item.intentionState === 'done' && typeof item.statusCode === 'number' && typeof item.body === 'string')
-    return { kind: 'done', statusCode: item.statusCode, body: item.body };
-  return { kind: 'running' };
+  const kept = keptAnswer.safeParse(item);
+  return kept.success
+    ? { kind: 'done', statusCode: kept.data.statusCode, body: kept.data.body }
+    : { kind: 'running' };
 }
 
 /** Keeps the answer of our claim, for repeats: `false` when the claim was taken over meanwhile. */

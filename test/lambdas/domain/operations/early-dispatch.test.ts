@@ -43,6 +43,7 @@ describe('markDispatched on the right day', () => {
 
     expect(refusal).toBeInstanceOf(PlannedLaterError);
     expect(refusal).toMatchObject({
+      name: 'PlannedLaterError',
       message: 'EARLYLATE001 is planned for Monday 14 December: dispatch it now only on purpose (early).',
       plannedFor: '2026-12-14',
     });

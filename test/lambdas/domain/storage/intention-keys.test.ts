@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   claimIntention,
@@ -88,5 +89,21 @@ describe('intention keys', () => {
     expect(await h.item(intentionKey(scope))).toMatchObject({ intentionState: 'released' });
     expect(await h.item(intentionKey(scope))).not.toHaveProperty('claimToken');
     expect((await claimIntention(h.deps.table, scope, 'fp', later(1000))).kind).toBe('claimed');
+  });
+
+  it('answers a key whose item is gone between the refused claim and its read (a late TTL delete) as another request', async () => {
+    const scope = newScope();
+    const pk = intentionKey(scope);
+    await claimIntention(h.deps.table, scope, 'fp', AT);
+    h.beforeCommand(
+      'GetItemCommand',
+      (input) => JSON.stringify(input).includes(pk),
+      async () => {
+        await h.deps.table.client.send(new DeleteCommand({ TableName: h.deps.table.tableName, Key: { pk } }));
+      },
+    );
+
+    expect(await claimIntention(h.deps.table, scope, 'fp', later(1000))).toEqual({ kind: 'otherRequest' });
+    expect(await h.item(pk)).toBeUndefined();
   });
 });
