@@ -52,7 +52,8 @@ export function cdkUsage(command: CdkCommand): string[] {
     'example.com placeholders, synthesised offline.',
     '',
     '  deploy    prints the account, region, stage and domain, asks, then deploys every stack',
-    '  destroy   the same, then removes the app and edge stacks (the data stack is protected)',
+    '  destroy   the same, then removes the app and edge stacks (the data stack only with',
+    '            --with-data, once its protections are lifted: docs/deploy.md)',
     '  diff      what a deploy would change (reads the deployed stacks; does not ask)',
     '  synth     the templates and cdk-nag checks, offline (no AWS call)',
     '',
@@ -87,7 +88,11 @@ export async function runCdkCommand(
     const { values } = parseArgs({
       args: own,
       strict: true,
-      options: { stage: { type: 'string' }, yes: { type: 'boolean', default: false } },
+      options: {
+        stage: { type: 'string' },
+        yes: { type: 'boolean', default: false },
+        ...(command === 'destroy' && { 'with-data': { type: 'boolean' as const, default: false } }),
+      },
     });
     const stages = readStageNames(deps.cdkJsonPath);
     const stage = values.stage?.trim();
@@ -95,13 +100,21 @@ export async function runCdkCommand(
     const block = stages.get(stage) ?? (stage === BUILT_IN_STAGE ? {} : undefined);
     if (block === undefined)
       throw new RefusedError(`no stage ${stage} in cdk.json; ${sayWhichStage(command, stages)}`);
-    const cdkArgs = cdkArguments(command, stage, cdkFlags);
+    const withData = values['with-data'] === true;
+    const cdkArgs = cdkArguments(command, stage, cdkFlags, withData);
     if (command === 'deploy' || command === 'destroy') {
-      const confirmed = await confirmTarget(command, stage, block, values.yes, deps);
+      const confirmed = await confirmTarget(command, stage, block, values.yes === true, withData, deps);
       if (!confirmed) return 1;
     }
     return await deps.runCdk(cdkArgs);
   } catch (error) {
+    const unknown = /^Unknown option '([^']+)'/.exec(error instanceof TypeError ? error.message : '');
+    if (unknown !== null) {
+      deps.err(
+        `Refused: ${unknown[1]} is not a flag of npm run ${command}; CDK's flags go after a second --: npm run ${command} -- --stage NAME -- ${unknown[1]}`,
+      );
+      return 1;
+    }
     deps.err(`Refused: ${operatorMessage(error)}`);
     return 1;
   }
@@ -115,20 +128,32 @@ function sayWhichStage(command: CdkCommand, stages: ReadonlyMap<string, StageTar
 }
 
 /** The CDK CLI's arguments: the stage as context, no notices, then the operator's own flags. */
-export function cdkArguments(command: CdkCommand, stage: string, cdkFlags: readonly string[]): string[] {
+export function cdkArguments(
+  command: CdkCommand,
+  stage: string,
+  cdkFlags: readonly string[],
+  withData = false,
+): string[] {
   const context = ['-c', `stage=${stage}`, '--no-notices'];
   switch (command) {
     case 'deploy':
       return ['deploy', '--all', ...context, ...cdkFlags];
     // Asked once already, here: CDK's own per-stack question would come without a terminal too.
+    // Not --all: the data stack's termination protection would fail it; it goes only when asked.
     case 'destroy':
-      return ['destroy', '--all', ...context, '--force', ...cdkFlags];
+      return ['destroy', ...context, '--force', ...destroyedStacks(stage, withData), ...cdkFlags];
     // synth and diff take every stack when none is named (they have no --all).
     case 'synth':
       return ['synth', ...context, '--quiet', '--no-version-reporting', ...cdkFlags];
     case 'diff':
       return ['diff', ...context, ...cdkFlags];
   }
+}
+
+/** The stacks destroy removes: the app and edge stacks (infra's names), the data stack when asked. */
+function destroyedStacks(stage: string, withData: boolean): string[] {
+  const app = `LiveAquatics-${stage}`;
+  return [app, `${app}-Edge`, ...(withData ? [`${app}-Data`] : [])];
 }
 
 /**
@@ -140,6 +165,7 @@ async function confirmTarget(
   stage: string,
   block: StageTarget,
   yes: boolean,
+  withData: boolean,
   deps: CdkCommandDeps,
 ): Promise<boolean> {
   const region = block.region ?? deps.env.AWS_REGION ?? deps.env.AWS_DEFAULT_REGION ?? DEFAULT_REGION;
@@ -159,7 +185,7 @@ async function confirmTarget(
   deps.out(
     command === 'deploy'
       ? `Deploys stage ${stage} (${domain}) to account ${account} in ${region}.`
-      : `Destroys stage ${stage} (${domain}) in account ${account}, ${region}: the app and edge stacks; the data stack is protected and stays.`,
+      : `Destroys stage ${stage} (${domain}) in account ${account}, ${region}: ${destroyedStacks(stage, withData).join(', ')}${withData ? '' : ' (the data stack stays)'}.`,
   );
   if (yes) return true;
   if (deps.ask === undefined) {

@@ -286,12 +286,60 @@ describe('with a stage, deploy and destroy say where and ask', () => {
     const { code, out, runCdk } = await run('destroy', ['--stage', 'test', '--yes']);
 
     expect(out).toEqual([
-      `Destroys stage test (no custom domain) in account ${ACCOUNT}, eu-west-1: the app and edge stacks; the data stack is protected and stays.`,
+      `Destroys stage test (no custom domain) in account ${ACCOUNT}, eu-west-1: LiveAquatics-test, LiveAquatics-test-Edge (the data stack stays).`,
     ]);
     expect(runCdk.mock.calls).toEqual([
-      [['destroy', '--all', '-c', 'stage=test', '--no-notices', '--force']],
+      [
+        [
+          'destroy',
+          '-c',
+          'stage=test',
+          '--no-notices',
+          '--force',
+          'LiveAquatics-test',
+          'LiveAquatics-test-Edge',
+        ],
+      ],
     ]);
     expect(code).toBe(0);
+  });
+
+  it('destroy --with-data: the data stack too, said in the line and the question', async () => {
+    stubCredentials();
+    const questions: string[] = [];
+
+    const { code, out, runCdk } = await run('destroy', ['--stage', 'prod', '--with-data'], {
+      ask: async (question) => {
+        questions.push(question);
+        return 'yes';
+      },
+    });
+
+    expect(out).toEqual([
+      `Destroys stage prod (shop.example.co.uk) in account ${ACCOUNT}, eu-west-2: LiveAquatics-prod, LiveAquatics-prod-Edge, LiveAquatics-prod-Data.`,
+    ]);
+    expect(questions).toEqual([`Destroy stage prod in account ${ACCOUNT} (eu-west-2)? [y/N] `]);
+    expect(runCdk.mock.calls[0]?.[0]).toEqual([
+      'destroy',
+      '-c',
+      'stage=prod',
+      '--no-notices',
+      '--force',
+      'LiveAquatics-prod',
+      'LiveAquatics-prod-Edge',
+      'LiveAquatics-prod-Data',
+    ]);
+    expect(code).toBe(0);
+  });
+
+  it('--with-data is a destroy flag only', async () => {
+    stubCredentials();
+
+    const { code, err, runCdk } = await run('deploy', ['--stage', 'prod', '--with-data', '--yes']);
+
+    expect(err[0]).toMatch(/^Refused: .*--with-data/);
+    expect(runCdk).not.toHaveBeenCalled();
+    expect(code).toBe(1);
   });
 
   it('refuses credentials of another account than the one the stage is pinned to', async () => {
