@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { stdin, stdout } from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { spawnCdk } from './cdk-runner';
 import { operatorDeps } from './operator-deps';
 import { runSetup } from './setup';
 import { terminalPrompt } from './terminal-prompt';
@@ -15,14 +15,5 @@ process.exitCode = await runSetup(process.argv.slice(2), {
   ...operatorDeps(repoRoot),
   nodeVersion: process.versions.node,
   prompt: stdin.isTTY ? terminalPrompt(stdin, stdout) : undefined,
-  runCdk: (args) =>
-    new Promise((resolve, reject) => {
-      const child = spawn('npx', ['cdk', ...args], {
-        cwd: repoRoot,
-        stdio: 'inherit',
-        env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: 'true' },
-      });
-      child.on('error', reject);
-      child.on('exit', (code) => resolve(code ?? 1));
-    }),
+  runCdk: spawnCdk(repoRoot),
 });

@@ -72,3 +72,25 @@ export function formatJson(value: unknown): string {
   );
   return `${text}\n`;
 }
+
+/** Where a stage's block says it goes: its pinned account and region, its domain. */
+export interface StageTarget {
+  account?: string | undefined;
+  region?: string | undefined;
+  domainName?: string | undefined;
+}
+
+/** The stages cdk.json holds (the blocks under context.stages), each with where it goes. */
+export function readStageNames(path: string): Map<string, StageTarget> {
+  const text = (value: unknown) =>
+    typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  const stages = new Map<string, StageTarget>();
+  for (const [name, block] of Object.entries(readCdkJson(path).context?.stages ?? {})) {
+    stages.set(name, {
+      account: text(block.account),
+      region: text(block.region),
+      domainName: text(block.domainName),
+    });
+  }
+  return stages;
+}

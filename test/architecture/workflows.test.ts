@@ -124,10 +124,10 @@ describe('GitHub Actions workflows', () => {
     expect([...jobs.keys()]).toEqual(['test', 'test-stage', 'prod-stage']);
     expect(job('test')).toContain('uses: ./.github/workflows/ci.yml');
     expect(job('test-stage')).toContain('needs: test\n');
-    expect(job('test-stage')).toContain('npm run deploy -- -c stage=test --require-approval never');
+    expect(job('test-stage')).toContain('npm run deploy -- --stage test --yes -- --require-approval never');
     expect(job('test-stage')).not.toContain('environment:');
     expect(job('prod-stage')).toContain('needs: test-stage\n');
     expect(job('prod-stage')).toContain('environment: production\n');
-    expect(job('prod-stage')).toContain('npm run deploy -- -c stage=prod --require-approval never');
+    expect(job('prod-stage')).toContain('npm run deploy -- --stage prod --yes -- --require-approval never');
   });
 });

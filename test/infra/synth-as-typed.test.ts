@@ -21,12 +21,15 @@ async function cleanCopy(): Promise<string> {
   return dir;
 }
 
-/** `npm run synth -- ARGS` as an operator types it: from the root, CDK's default output folder. */
+/**
+ * `npm run synth -- --stage dev [-- CDK_ARGS]` as an operator types it: from the root, CDK's
+ * default output folder.
+ */
 async function synthAsTyped(cwd: string, args: readonly string[] = []) {
   // The operator's shell: none of the test runner's variables (NODE_ENV=test would build React's development code).
   const { VITEST: _vitest, NODE_ENV: _nodeEnv, ...shell } = process.env;
   const env = { ...shell, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: 'true' };
-  return run('npm', ['run', 'synth', ...(args.length > 0 ? ['--', ...args] : [])], {
+  return run('npm', ['run', 'synth', '--', '--stage', 'dev', ...(args.length > 0 ? ['--', ...args] : [])], {
     cwd,
     env,
     maxBuffer: 16 * 1024 * 1024,
