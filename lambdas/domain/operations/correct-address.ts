@@ -10,7 +10,6 @@ import { updateIf } from '../storage/conditional-writes';
 import { historyEntry } from '../storage/history';
 import type { ManagedOrder } from '../storage/managed-order';
 import { orderKey } from '../storage/orders-table';
-import { getRecord } from '../storage/records';
 import { dueWithHistory } from '../storage/status-move';
 import type { ShopDeps } from './shop-deps';
 
@@ -123,9 +122,8 @@ export async function correctOrderAddress(
   if (!changed) {
     if (pageKey !== undefined) {
       // The token's key replaced meanwhile (a revoke): the old link opens nothing, this included.
-      const record = await getRecord(deps.table, orderKey(order.sessionId));
-      const current = record?.kind === 'order' ? record.order.pageKey : undefined;
-      if (!samePageKey(current, pageKey)) throw new OrderPageNotFoundError();
+      const current = await rereadOrder(deps, order.sessionId);
+      if (!samePageKey(current.pageKey, pageKey)) throw new OrderPageNotFoundError();
     }
     throw new RefusedError(
       `${order.reference} changed meanwhile (dispatched, delayed or corrected): look at it again before correcting.`,
