@@ -102,8 +102,13 @@ export async function correctOrderAddress(
     historyEntry(at, options.actor, 'address-corrected', detail),
   );
   const { pageKey } = options;
+  // Through the order page: held to the key the token was checked against (a revoke replaces it).
+  const heldToKey =
+    pageKey === undefined
+      ? { condition: '', values: {} }
+      : { condition: ' AND pageKey = :pageKey', values: { ':pageKey': pageKey } };
   const changed = await updateIf(deps.table, orderKey(order.sessionId), {
-    ConditionExpression: `#status = :paid AND dispatchDate = :day AND deliveryAddress = :oldAddress AND postcode = :oldPostcode AND customerPhone = :oldPhone${pageKey === undefined ? '' : ' AND pageKey = :pageKey'}`,
+    ConditionExpression: `#status = :paid AND dispatchDate = :day AND deliveryAddress = :oldAddress AND postcode = :oldPostcode AND customerPhone = :oldPhone${heldToKey.condition}`,
     UpdateExpression: `SET deliveryAddress = :address, postcode = :postcode, customerPhone = :phone, ${also.set} REMOVE ${also.remove}`,
     ExpressionAttributeNames: { '#status': 'status', ...also.names },
     ExpressionAttributeValues: {
@@ -116,7 +121,7 @@ export async function correctOrderAddress(
       ':address': next.address,
       ':postcode': next.postcode,
       ':phone': next.phone,
-      ...(pageKey !== undefined && { ':pageKey': pageKey }),
+      ...heldToKey.values,
     },
   });
   if (!changed) {
