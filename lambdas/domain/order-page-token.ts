@@ -5,6 +5,14 @@ import { createCipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } fr
 // synthetic IV (SIV: the IV is the HMAC of the plaintext), so one order has one stable link, the
 // token names its order without an index, and a guessed or altered token fails before any read.
 
+/** Any token that does not open a page: the handler answers the one plain 404, whatever the cause. */
+export class OrderPageNotFoundError extends Error {
+  constructor() {
+    super('No order page for this token');
+    this.name = 'OrderPageNotFoundError';
+  }
+}
+
 /** Bytes of the random page key stored on the order (128 bits). */
 const PAGE_KEY_BYTES = 16;
 /** Bytes of the synthetic IV, which is also the token's MAC (HMAC-SHA256 cut to 128 bits). */

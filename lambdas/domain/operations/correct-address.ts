@@ -4,6 +4,7 @@ import { dispatchCutoff, formatDispatchDate, formatLondonTime } from '../../../s
 import { rereadOrder, sendOrderEmail } from '../emails/order-emails';
 import { renderAddressCorrectedEmail } from '../emails/order-updates';
 import type { SendOnceOutcome } from '../emails/send-email-once';
+import { OrderPageNotFoundError, samePageKey } from '../order-page-token';
 import { RefusedError } from '../refusal';
 import { updateIf } from '../storage/conditional-writes';
 import { historyEntry } from '../storage/history';
@@ -59,13 +60,17 @@ function changeDetail(order: ManagedOrder, next: AddressCorrection): string {
  * once cannot lose one silently; the same update appends before and after to the history with
  * `actor`, and makes one short confirmation email due, sent once (send-once.ts). The dispatch
  * files read the order's own fields, so they carry the new details from then on.
+ * A correction through the order page passes the page key its token was checked against: the write
+ * is then conditional on that key too, so a revoke that lands in between leaves the order unchanged
+ * and the old link answers as any revoked one. The merchant's (no token) is not held to a key.
  * @throws InvalidCorrectionError for details the checkout would refuse; RefusedError once the
- * order is dispatched, refunded, past its cut-off, or changed meanwhile.
+ * order is dispatched, refunded, past its cut-off, or changed meanwhile; OrderPageNotFoundError
+ * when `pageKey` is given and the order's key is no longer it.
  */
 export async function correctOrderAddress(
   order: ManagedOrder,
   body: unknown,
-  options: { actor: string },
+  options: { actor: string; pageKey?: string | undefined },
   deps: CorrectAddressDeps,
 ): Promise<CorrectAddressResult> {
   const parsed = addressCorrectionSchema.safeParse(body);
@@ -96,9 +101,14 @@ export async function correctOrderAddress(
     'addressCorrected',
     historyEntry(at, options.actor, 'address-corrected', detail),
   );
+  const { pageKey } = options;
+  // Through the order page: held to the key the token was checked against (a revoke replaces it).
+  const heldToKey =
+    pageKey === undefined
+      ? { condition: '', values: {} }
+      : { condition: ' AND pageKey = :pageKey', values: { ':pageKey': pageKey } };
   const changed = await updateIf(deps.table, orderKey(order.sessionId), {
-    ConditionExpression:
-      '#status = :paid AND dispatchDate = :day AND deliveryAddress = :oldAddress AND postcode = :oldPostcode AND customerPhone = :oldPhone',
+    ConditionExpression: `#status = :paid AND dispatchDate = :day AND deliveryAddress = :oldAddress AND postcode = :oldPostcode AND customerPhone = :oldPhone${heldToKey.condition}`,
     UpdateExpression: `SET deliveryAddress = :address, postcode = :postcode, customerPhone = :phone, ${also.set} REMOVE ${also.remove}`,
     ExpressionAttributeNames: { '#status': 'status', ...also.names },
     ExpressionAttributeValues: {
@@ -111,9 +121,15 @@ export async function correctOrderAddress(
       ':address': next.address,
       ':postcode': next.postcode,
       ':phone': next.phone,
+      ...heldToKey.values,
     },
   });
   if (!changed) {
+    if (pageKey !== undefined) {
+      // The token's key replaced meanwhile (a revoke): the old link opens nothing, this included.
+      const current = await rereadOrder(deps, order.sessionId);
+      if (!samePageKey(current.pageKey, pageKey)) throw new OrderPageNotFoundError();
+    }
     throw new RefusedError(
       `${order.reference} changed meanwhile (dispatched, delayed or corrected): look at it again before correcting.`,
     );

@@ -11,19 +11,19 @@ import { royalMailTrackingUrl } from '../../../shared/royal-mail';
 import { itemLine, type SellerDetails } from '../emails/common';
 import { ARRIVAL_ADVICE, DELAY_REASON_TEXT } from '../emails/order-updates';
 import { type CorrectAddressDeps, correctOrderAddress } from '../operations/correct-address';
-import { type OrderPageKeys, readOrderPageToken, samePageKey } from '../order-page-token';
+import {
+  type OrderPageKeys,
+  OrderPageNotFoundError,
+  readOrderPageToken,
+  samePageKey,
+} from '../order-page-token';
 import { ACTORS } from '../storage/history';
 import type { ManagedOrder } from '../storage/managed-order';
 import { orderKey, type ShopTable } from '../storage/orders-table';
 import { getRecord } from '../storage/records';
 
-/** Any token that does not open a page: the handler answers the one plain 404, whatever the cause. */
-export class OrderPageNotFoundError extends Error {
-  constructor() {
-    super('No order page for this token');
-    this.name = 'OrderPageNotFoundError';
-  }
-}
+// Thrown by the correction too (a revoke between its token check and its write): one class, one 404.
+export { OrderPageNotFoundError };
 
 /**
  * The order a token opens: the token's HMAC is checked before anything is read, then the order is
@@ -127,7 +127,11 @@ export type OrderPageDeps = CorrectAddressDeps & { keys: OrderPageKeys };
 /**
  * The customer's correction from the order page: the token opens the order, then the merchant's
  * own correction runs (correct-address.ts: the checkout's checks, the cut-off, history under
- * "customer", one confirmation email). Answers the page as it now stands.
+ * "customer", one confirmation email), its write conditional on the page key the token was checked
+ * against, so a revoke landing in between leaves the order as it was. Answers the page as it now
+ * stands.
+ * @throws OrderPageNotFoundError for a token that opens nothing, or whose key a revoke replaced
+ * before the write (the same 404 as the revoked link answers afterwards).
  */
 export async function correctFromOrderPage(
   token: string,
@@ -135,6 +139,12 @@ export async function correctFromOrderPage(
   deps: OrderPageDeps,
 ): Promise<OrderPageView> {
   const order = await openOrderPage(token, deps);
-  const result = await correctOrderAddress(order, details, { actor: ACTORS.customer }, deps);
+  // openOrderPage checked the stored key against the token's: the write holds it to that key.
+  const result = await correctOrderAddress(
+    order,
+    details,
+    { actor: ACTORS.customer, pageKey: order.pageKey },
+    deps,
+  );
   return orderPageView(result.order, { now: deps.now(), cutoffHours: deps.cutoffHours, seller: deps.seller });
 }
