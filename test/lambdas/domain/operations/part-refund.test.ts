@@ -302,7 +302,7 @@ describe("the bottles' capacity", () => {
       paymentIntentId: paid2.paymentIntentId,
       capacityMovingFrom: '2026-12-14',
     });
-    await markDispatched(dispatched.reference, { actor: JO }, h.deps);
+    await markDispatched(dispatched.reference, { actor: JO, early: true }, h.deps);
     const before = await sold('2026-12-15');
     await refundPart(dispatched.reference, { ...oneBottle, bottles: 2 }, h.deps);
     await refundPart(moving.reference, { ...oneBottle, bottles: 2 }, h.deps);
