@@ -140,6 +140,14 @@ test('a delay moves 3 orders to a Tuesday: the week and the capacity table show 
     .click();
   await page.getByRole('link', { name: references[0] ?? '' }).click();
   await page.getByRole('button', { name: 'Mark dispatched' }).click();
+  // Moved to the Tuesday after the coming Monday, the order is planned later than the day the
+  // merchant packs for: the page asks, naming the Tuesday, before dispatching it early.
+  await expect(
+    page.getByText(
+      `1 order is planned for ${formatDispatchDate(tuesday, { today: tuesday })}: dispatch it now?`,
+    ),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText(`${references[0]} marked dispatched.`, { exact: false })).toBeVisible();
   const emails = page.locator('.card').filter({ has: page.getByRole('heading', { name: 'Emails' }) });
   await expect(emails.getByRole('listitem').filter({ hasText: /^Dispatch:/ })).toHaveText(/^Dispatch: sent /);
