@@ -12,7 +12,7 @@ export interface FindOptions {
 
 /** Lower case, and no spaces: "bs1 4dj" finds "BS1 4DJ", "BS14DJ" too. */
 function squeezed(value: string): string {
-  return value.toLowerCase().replace(/\s+/g, '');
+  return value.toLowerCase().replace(/\s/g, '');
 }
 
 /** Whether a record's customer is the one `text` describes: whole email, or part of name or postcode. */
