@@ -46,9 +46,8 @@ export async function findRecords(
     listRecords({ weeksBack: options.weeksBack ?? DISPATCH_WINDOW_WEEKS }, deps),
   ]);
   const found = new Map<string, ShopRecord>();
-  for (const record of [...byReference, ...listed.filter((r) => customerMatches(r, wanted))]) {
-    const pk = record.kind === 'order' ? record.order.pk : record.request.pk;
-    if (!found.has(pk)) found.set(pk, record);
-  }
+  // Each once: a record found both ways keeps its read by reference (the later set), a strong read.
+  for (const record of [...listed.filter((r) => customerMatches(r, wanted)), ...byReference])
+    found.set(record.kind === 'order' ? record.order.pk : record.request.pk, record);
   return [...found.values()].sort((a, b) => recordInstant(b).localeCompare(recordInstant(a)));
 }

@@ -36,8 +36,10 @@ export async function backfillReferenceKeys(table: ShopTable): Promise<number> {
   );
   for await (const page of pages) {
     for (const item of page.Items ?? []) {
-      const { [PARTITION_KEY]: pk, reference, [REFERENCE_INDEX.partitionKey]: key } = item;
-      if (typeof pk !== 'string' || typeof reference !== 'string') continue;
+      // Strings: the table's key, and a reference the filter found (every writer stores a string).
+      const pk = String(item[PARTITION_KEY]);
+      const reference = String(item.reference);
+      const key = item[REFERENCE_INDEX.partitionKey];
       const folded = referenceKeyOf(reference);
       if (key === folded) continue;
       // The reference never changes; the condition only keeps a deleted item from coming back.

@@ -45,6 +45,14 @@ describe('findRecords', () => {
     });
     h.setNow(new Date('2027-08-04T10:00:00Z'));
     expect(references(await findRecords('OLDREF000001', h.deps))).toEqual(['NEWREF000002', 'OLDREF000001']);
+    // And the other way round: the one found by reference is the newer.
+    await h.seedOrder({
+      sessionId: 'cs_test_find_sort_OLDEST000003',
+      paidAt: '2027-08-01T09:00:00Z',
+      dispatchDate: '2027-08-09',
+      name: 'Otto newref000002 Oldest',
+    });
+    expect(references(await findRecords('NEWREF000002', h.deps))).toEqual(['NEWREF000002', 'OLDEST000003']);
   });
 
   it('refuses empty or blank text', async () => {
