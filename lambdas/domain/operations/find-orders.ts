@@ -12,7 +12,7 @@ export interface FindOptions {
 
 /** Lower case, and no spaces: "bs1 4dj" finds "BS1 4DJ", "BS14DJ" too. */
 function squeezed(value: string): string {
-  return value.toLowerCase().replace(/\s+/g, '');
+  return value.toLowerCase().replace(/\s/g, '');
 }
 
 /** Whether a record's customer is the one `text` describes: whole email, or part of name or postcode. */
@@ -46,9 +46,8 @@ export async function findRecords(
     listRecords({ weeksBack: options.weeksBack ?? DISPATCH_WINDOW_WEEKS }, deps),
   ]);
   const found = new Map<string, ShopRecord>();
-  for (const record of [...byReference, ...listed.filter((r) => customerMatches(r, wanted))]) {
-    const pk = record.kind === 'order' ? record.order.pk : record.request.pk;
-    if (!found.has(pk)) found.set(pk, record);
-  }
+  // Each once: a record found both ways keeps its read by reference (the later set), a strong read.
+  for (const record of [...listed.filter((r) => customerMatches(r, wanted)), ...byReference])
+    found.set(record.kind === 'order' ? record.order.pk : record.request.pk, record);
   return [...found.values()].sort((a, b) => recordInstant(b).localeCompare(recordInstant(a)));
 }

@@ -1,4 +1,4 @@
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite } from './conditional-writes';
 import {
   itemKey,
@@ -14,31 +14,32 @@ import {
  * Rewrites the reference-index key of every order and request written before references were
  * folded (their key is the reference lower-cased), so a reference read with O for 0 or I for 1
  * finds them too. Until then the search still finds them as written, in any case (records.ts).
- * One scan and one conditional UpdateItem per stale item; safe to run again or beside new writes.
+ * One scan (every page, paginateScan) and one conditional UpdateItem per stale item; safe to run again or beside new writes.
  * @returns how many items were rewritten.
  */
 export async function backfillReferenceKeys(table: ShopTable): Promise<number> {
   let rewritten = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.client.send(
-      new ScanCommand({
-        TableName: table.tableName,
-        ProjectionExpression: '#pk, #reference, #key',
-        FilterExpression:
-          '(begins_with(#pk, :order) OR begins_with(#pk, :request)) AND attribute_exists(#reference)',
-        ExpressionAttributeNames: {
-          '#pk': PARTITION_KEY,
-          '#reference': 'reference',
-          '#key': REFERENCE_INDEX.partitionKey,
-        },
-        ExpressionAttributeValues: { ':order': ORDER_KEY_PREFIX, ':request': REQUEST_KEY_PREFIX },
-        ExclusiveStartKey: startKey,
-      }),
-    );
+  const pages = paginateScan(
+    { client: table.client },
+    {
+      TableName: table.tableName,
+      ProjectionExpression: '#pk, #reference, #key',
+      FilterExpression:
+        '(begins_with(#pk, :order) OR begins_with(#pk, :request)) AND attribute_exists(#reference)',
+      ExpressionAttributeNames: {
+        '#pk': PARTITION_KEY,
+        '#reference': 'reference',
+        '#key': REFERENCE_INDEX.partitionKey,
+      },
+      ExpressionAttributeValues: { ':order': ORDER_KEY_PREFIX, ':request': REQUEST_KEY_PREFIX },
+    },
+  );
+  for await (const page of pages) {
     for (const item of page.Items ?? []) {
-      const { [PARTITION_KEY]: pk, reference, [REFERENCE_INDEX.partitionKey]: key } = item;
-      if (typeof pk !== 'string' || typeof reference !== 'string') continue;
+      // Strings: the table's key, and a reference the filter found (every writer stores a string).
+      const pk = String(item[PARTITION_KEY]);
+      const reference = String(item.reference);
+      const key = item[REFERENCE_INDEX.partitionKey];
       const folded = referenceKeyOf(reference);
       if (key === folded) continue;
       // The reference never changes; the condition only keeps a deleted item from coming back.
@@ -56,7 +57,6 @@ export async function backfillReferenceKeys(table: ShopTable): Promise<number> {
       );
       if (done) rewritten += 1;
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
+  }
   return rewritten;
 }

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findRecords } from '../../../../lambdas/domain/operations/find-orders';
+import { recordOrderRequest } from '../../../../lambdas/domain/operations/request-actions';
+import { RefusedError } from '../../../../lambdas/domain/refusal';
 import type { ShopRecord } from '../../../../lambdas/domain/storage/records';
 import { type OperationsHarness, startOperationsHarness } from './operations-harness';
 
@@ -43,5 +45,53 @@ describe('findRecords', () => {
     });
     h.setNow(new Date('2027-08-04T10:00:00Z'));
     expect(references(await findRecords('OLDREF000001', h.deps))).toEqual(['NEWREF000002', 'OLDREF000001']);
+    // And the other way round: the one found by reference is the newer.
+    await h.seedOrder({
+      sessionId: 'cs_test_find_sort_OLDEST000003',
+      paidAt: '2027-08-01T09:00:00Z',
+      dispatchDate: '2027-08-09',
+      name: 'Otto newref000002 Oldest',
+    });
+    expect(references(await findRecords('NEWREF000002', h.deps))).toEqual(['NEWREF000002', 'OLDEST000003']);
+  });
+
+  it('refuses empty or blank text', async () => {
+    const refusal = new RefusedError('Say what to find: a reference, an email, a name or a postcode.');
+    await expect(findRecords('', h.deps)).rejects.toThrow(refusal);
+    await expect(findRecords('  \t ', h.deps)).rejects.toThrow(refusal);
+  });
+
+  it('finds a request by its whole email in any case, part of its name, its postcode without the space; not by part of the email', async () => {
+    const at = new Date('2027-10-04T10:00:00Z');
+    h.setNow(at);
+    const { reference } = await recordOrderRequest(
+      {
+        name: 'Quentin Querysearch',
+        email: 'quentin.q@example.com',
+        phone: '',
+        address: '7 Search Lane\nYork',
+        postcode: 'YO1 7HH',
+        quantity: 3,
+        subtotal: 9.75,
+        shipping: 4.95,
+        total: 14.7,
+      },
+      { idempotencyKey: undefined, cutoffHours: 36, client: '192.0.2.31' },
+      h.deps,
+    );
+    for (const text of ['Quentin.Q@EXAMPLE.com', ' querysearch ', 'yo17hh', 'Yo1 7h'])
+      expect(references(await findRecords(text, h.deps))).toEqual([reference]);
+    expect(references(await findRecords('quentin.q@example', h.deps))).toEqual([]);
+  });
+
+  it('lists a record found both by its reference and by its customer once', async () => {
+    await h.seedOrder({
+      sessionId: 'cs_test_find_once_SELFNAMED001',
+      paidAt: '2027-11-01T09:00:00Z',
+      dispatchDate: '2027-11-08',
+      name: 'Sid selfnamed001',
+    });
+    h.setNow(new Date('2027-11-02T10:00:00Z'));
+    expect(references(await findRecords('SELFNAMED001', h.deps))).toEqual(['SELFNAMED001']);
   });
 });

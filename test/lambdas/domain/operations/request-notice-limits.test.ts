@@ -5,6 +5,7 @@ import {
   addressGroup,
   clientGroup,
   decideRequestNotice,
+  takeDeclineEmail,
 } from '../../../../lambdas/domain/operations/request-notice-limits';
 import { createRequestDeps } from '../../../../lambdas/domain/operations/request-writer';
 import { checkoutRuntimeEnvSchema, parseEnv } from '../../../../lambdas/lib/config';
@@ -127,6 +128,56 @@ describe('decideRequestNotice', () => {
     }
     expect(JSON.stringify(counters)).not.toContain('private.person');
     expect(JSON.stringify(counters)).not.toContain('192.0.2.77');
+  });
+});
+
+describe('takeDeclineEmail', () => {
+  // 23:30 UTC on 7 July is 00:30 on 8 July in London (BST): the London day is the key's.
+  const lateEvening = new Date('2026-07-07T23:30:00.000Z');
+  const declineItems = async () =>
+    (await standIns.orderItems())
+      .filter((item) => String(item.pk).startsWith('NOTICE_LIMIT#decline#'))
+      .map(
+        (item): Record<string, unknown> => ({
+          ...item,
+          pk: String(item.pk).replace(/[0-9a-f]{32}$/, '<hash>'),
+        }),
+      );
+
+  it("one decline email per address a London day: held by the first request, kept on its retry, refused to the others, whatever the address's case or +tag", async () => {
+    const first = { email: 'declined.daily@example.com', reference: 'RDECLINE0001' };
+
+    expect(await takeDeclineEmail(table(), first, lateEvening)).toBe(true);
+    expect(await takeDeclineEmail(table(), first, new Date('2026-07-08T12:00:00.000Z'))).toBe(true);
+    expect(
+      await takeDeclineEmail(
+        table(),
+        { email: 'Declined.Daily+again@EXAMPLE.com', reference: 'RDECLINE0002' },
+        new Date('2026-07-08T22:59:00.000Z'),
+      ),
+    ).toBe(false);
+    expect(await declineItems()).toEqual([
+      {
+        pk: 'NOTICE_LIMIT#decline#2026-07-08#<hash>',
+        heldBy: 'RDECLINE0001',
+        // The retry at noon rewrote it: two days after its `now`.
+        deleteAfter: Date.parse('2026-07-10T12:00:00.000Z') / 1000,
+      },
+    ]);
+  });
+
+  it('the next London day, another request to the address may email it', async () => {
+    expect(
+      await takeDeclineEmail(
+        table(),
+        { email: 'declined.daily@example.com', reference: 'RDECLINE0003' },
+        new Date('2026-07-08T23:00:00.000Z'),
+      ),
+    ).toBe(true);
+    expect((await declineItems()).map((item) => [item.pk, item.heldBy])).toEqual([
+      ['NOTICE_LIMIT#decline#2026-07-08#<hash>', 'RDECLINE0001'],
+      ['NOTICE_LIMIT#decline#2026-07-09#<hash>', 'RDECLINE0003'],
+    ]);
   });
 });
 

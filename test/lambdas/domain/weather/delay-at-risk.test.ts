@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeCapacitySettings } from '../../../../lambdas/domain/storage/settings-store';
 import { delayOrdersAtRisk } from '../../../../lambdas/domain/weather/delay-at-risk';
 import { checkWeather, type WeatherDeps } from '../../../../lambdas/domain/weather/weather-check';
 import { type ForecastStandIn, startForecastStandIn } from '../../../../local/forecast-stand-in';
-import { type OperationsHarness, startOperationsHarness } from '../operations/operations-harness';
+import { injectAwsFault, inputContaining } from '../../../support/aws-faults';
+import {
+  type OperationsHarness,
+  seedSoldOrder,
+  startOperationsHarness,
+} from '../operations/operations-harness';
 
 // "Delay the orders at risk" takes each order to its own first fine day, from the forecast already
 // read (the stand-in's 7 days from Sunday 6 December 2026, 19:00, the clock injected here). The
@@ -155,5 +161,80 @@ describe('delayOrdersAtRisk', () => {
       emailed: [],
     });
     expect(await h.emailsTo('iona@example.com')).toHaveLength(1);
+  });
+});
+
+// Tuesday 8 December: two orders at risk, each with its own fine day: Inverness's on Wednesday 9
+// (one bottle allowed there, three sold by the move) and Aberdeen's on Thursday 10 (frost to Wednesday).
+describe('delayOrdersAtRisk, one delay per new day', () => {
+  const ABERDEEN = { latitude: 57.15, longitude: -2.09 };
+  beforeAll(async () => {
+    await setDay(ABERDEEN, '2026-12-08', -5, 1);
+    await setDay(ABERDEEN, '2026-12-09', -5, 1);
+    await writeCapacitySettings(h.deps.table, { days: { '2026-12-09': 1 } }, new Date());
+    await seedSoldOrder(h, {
+      sessionId: 'cs_test_w_INVERNESTUE1',
+      paidAt: '2026-12-03T10:00:00Z',
+      dispatchDate: '2026-12-08',
+      name: 'Ines Tuesday',
+      email: 'ines@example.com',
+      postcode: 'IV2 3AA',
+      bottles: 3,
+    });
+    await h.seedOrder({
+      sessionId: 'cs_test_w_ABERDEENTUE2',
+      paidAt: '2026-12-03T10:05:00Z',
+      dispatchDate: '2026-12-08',
+      name: 'Abe Thursday',
+      email: 'abe@example.com',
+      postcode: 'AB10 1AA',
+    });
+  });
+
+  it('a failure of the store is thrown, not reported as an order left', async () => {
+    const fault = injectAwsFault(h.shop.clients.documentClient, {
+      command: 'UpdateItemCommand',
+      matches: inputContaining('ORDER#cs_test_w_INVERNESTUE1', 'delayedFrom'),
+      when: 'before',
+    });
+    await expect(delayOrdersAtRisk('2026-12-08', 'merchant@example.com', deps)).rejects.toThrow(
+      'Injected fault before UpdateItemCommand',
+    );
+    fault.remove();
+    expect(await h.item('ORDER#cs_test_w_INVERNESTUE1')).toMatchObject({ dispatchDate: '2026-12-08' });
+  });
+
+  it('moves one to Wednesday (over its limit, said with the day) and reports the one gone meanwhile as not moved', async () => {
+    // Dispatched by hand between the check and its delay to Thursday.
+    h.beforeCommand('UpdateItemCommand', inputContaining('ORDER#cs_test_w_ABERDEENTUE2', 'delayedFrom'), () =>
+      h.setAttributes('ORDER#cs_test_w_ABERDEENTUE2', { status: 'dispatched' }),
+    );
+
+    const result = await delayOrdersAtRisk('2026-12-08', 'merchant@example.com', deps);
+
+    expect(result).toEqual({
+      from: '2026-12-08',
+      orders: [
+        {
+          reference: 'INVERNESTUE1',
+          customerName: 'Ines Tuesday',
+          to: '2026-12-09',
+          why: 'Wednesday 9 December: \u22125 °C in Inverness on Tuesday morning; Wednesday fine',
+        },
+        {
+          reference: 'ABERDEENTUE2',
+          customerName: 'Abe Thursday',
+          to: null,
+          why:
+            'Not moved: Tuesday 8 December holds no undispatched orders: nothing to move. Days that do: ' +
+            'Monday 7 December (2026-12-07), Tuesday 8 December (2026-12-08), Wednesday 9 December (2026-12-09).',
+        },
+      ],
+      moved: ['INVERNESTUE1'],
+      emailed: ['INVERNESTUE1'],
+      overLimit: [{ date: '2026-12-09', sold: 3, capacity: 1 }],
+    });
+    expect(await h.item('ORDER#cs_test_w_ABERDEENTUE2')).toMatchObject({ dispatchDate: '2026-12-08' });
+    expect(await h.emailsTo('abe@example.com')).toEqual([]);
   });
 });
