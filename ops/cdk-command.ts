@@ -95,8 +95,11 @@ export async function runCdkCommand(
       },
     });
     const stages = readStageNames(deps.cdkJsonPath);
-    const stage = values.stage?.trim();
-    if (stage === undefined || stage === '') throw new RefusedError(sayWhichStage(command, stages));
+    const typed = values.stage?.trim() || undefined;
+    // Synth touches no AWS: without a stage it checks the example stage, as `npm run synth` always did.
+    const stage = typed ?? (command === 'synth' ? BUILT_IN_STAGE : undefined);
+    if (stage === undefined) throw new RefusedError(sayWhichStage(command, stages));
+    if (typed === undefined) deps.out(`No --stage: synthesising ${stage}, the example stage (offline).`);
     const block = stages.get(stage) ?? (stage === BUILT_IN_STAGE ? {} : undefined);
     if (block === undefined)
       throw new RefusedError(`no stage ${stage} in cdk.json; ${sayWhichStage(command, stages)}`);

@@ -388,12 +388,15 @@ describe('synth and diff need the stage but do not ask', () => {
     expect(code).toBe(0);
   });
 
-  it('synth without a stage is refused like deploy', async () => {
-    const { code, err, runCdk } = await run('synth', []);
+  it('synth without a stage checks dev, the example stage, offline (it touches no AWS)', async () => {
+    const { code, out, callerIdentity, runCdk } = await run('synth', []);
 
-    expect(err[0]).toContain('npm run synth -- --stage NAME');
-    expect(runCdk).not.toHaveBeenCalled();
-    expect(code).toBe(1);
+    expect(out).toContain('No --stage: synthesising dev, the example stage (offline).');
+    expect(callerIdentity).not.toHaveBeenCalled();
+    expect(runCdk.mock.calls).toEqual([
+      [['synth', '-c', 'stage=dev', '--no-notices', '--quiet', '--no-version-reporting']],
+    ]);
+    expect(code).toBe(0);
   });
 });
 
