@@ -27,4 +27,20 @@ describe('decision records', () => {
 
     expect(new Set(numbers).size).toBe(numbers.length);
   });
+
+  it('are each in the index, once, saying whether they still stand', () => {
+    const index = readFileSync(join(DECISIONS, 'README.md'), 'utf8');
+    const rows = [...index.matchAll(/^\| (\d{4}) +\| .*\| (yes|in part|no) +\|$/gm)].map((m) => ({
+      number: m[1],
+      stands: m[2],
+    }));
+
+    expect(rows.map((row) => row.number)).toEqual(records.map((name) => name.slice(0, 4)));
+    for (const name of records) {
+      const status = /^Status: (\w+)/m.exec(readFileSync(join(DECISIONS, name), 'utf8'))?.[1];
+      const row = rows.find((r) => r.number === name.slice(0, 4));
+      // A record whose own status says superseded never stands in full.
+      if (status === 'superseded') expect([name, row?.stands]).not.toEqual([name, 'yes']);
+    }
+  });
 });
