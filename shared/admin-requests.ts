@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { calendarDateSchema } from './calendar-date';
 import { deliveryFields } from './checkout-request';
 import { isCalendarDate } from './dispatch';
+import { RECORD_STATUSES } from './record-status';
 import { SHOP_MESSAGE_MAX_LENGTH } from './shop-status';
 import { normaliseTrackingNumber, TRACKING_NUMBER_MESSAGE } from './tracking-number';
 
@@ -22,8 +23,8 @@ const early = z.optional(z.boolean({ error: 'Early is true or false.' }));
 /** `GET /functions/v1/admin/orders?status=&dispatch=&q=`: every part optional. */
 export const adminListQuerySchema = z.strictObject({
   status: z.optional(
-    z.enum(['paid', 'dispatched', 'refunded', 'requested', 'invited', 'declined'], {
-      error: 'Status is one of paid, dispatched, refunded, requested, invited, declined.',
+    z.enum(RECORD_STATUSES, {
+      error: `Status is one of ${RECORD_STATUSES.join(', ')}.`,
     }),
   ),
   dispatch: z.optional(day),

@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { closedDaySchema } from './closed-day';
 import { RECORD_EMAIL_KINDS } from './email-kinds';
 import { overLimitSchema } from './over-limit';
+import { ORDER_STATUSES, REQUEST_STATUSES } from './record-status';
 
 /** A day as `YYYY-MM-DD` (London). */
 const date = z.string();
@@ -108,7 +109,7 @@ const recordBase = {
   history: z.array(historyEntrySchema),
 };
 
-const orderStatus = z.enum(['paid', 'dispatched', 'refunded']);
+const orderStatus = z.enum(ORDER_STATUSES);
 
 /** One part refund the shop made: some bottles, the delivery, or both. */
 const partRefundSchema = z.object({
@@ -165,7 +166,7 @@ export type AdminOrderView = z.infer<typeof adminOrderViewSchema>;
 export const adminRequestViewSchema = z.object({
   ...recordBase,
   kind: z.literal('request'),
-  status: z.enum(['requested', 'invited', 'declined']),
+  status: z.enum(REQUEST_STATUSES),
   holdsUntil: optionalInstant,
   invitedAt: optionalInstant,
   paymentLink: z.optional(z.object({ url: text, expiresAt: instant, checkoutSessionId: text })),

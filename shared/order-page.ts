@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { deliveryFields } from './checkout-request';
+import { ORDER_STATUSES } from './record-status';
 
 /**
  * The customer's order page API (docs/decisions/0037-order-page-link.md), on the site's own origin.
@@ -31,7 +32,7 @@ export const orderPageViewSchema = z.object({
   subtotalPence: z.int(),
   shippingPence: z.int(),
   totalPence: z.int(),
-  status: z.enum(['paid', 'dispatched', 'refunded']),
+  status: z.enum(ORDER_STATUSES),
   deliverTo: z.object({ address: z.string(), postcode: z.string(), phone: z.string() }),
   timeline: z.array(timelineStepSchema),
   /** What to do when the parcel arrives: once dispatched. */

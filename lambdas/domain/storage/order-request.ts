@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
+import { REQUEST_STATUSES, type RequestStatus } from '../../../shared/record-status';
 import { historyField } from './history';
 import { emailStateSchema, isoInstant, quoteAndCustomerFields } from './order';
 import { DISPATCH_DATE_INDEX, PARTITION_KEY, REFERENCE_INDEX, REQUEST_KEY_PREFIX } from './orders-table';
@@ -9,8 +10,7 @@ import { DISPATCH_DATE_INDEX, PARTITION_KEY, REFERENCE_INDEX, REQUEST_KEY_PREFIX
  * requests mode, nothing paid), then `invited` (a payment link was emailed; paying it makes an
  * ordinary order) or `declined`. Forward only.
  */
-export const REQUEST_STATUSES = ['requested', 'invited', 'declined'] as const;
-export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+export { REQUEST_STATUSES, type RequestStatus };
 
 const optionalEmailState = z.optional(emailStateSchema);
 const optionalInstant = z.optional(isoInstant);

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
 import type { PaymentEmailKind } from '../../../shared/email-kinds';
+import { ORDER_STATUSES, type OrderStatus } from '../../../shared/record-status';
 import { historyField } from './history';
 import {
   DISPATCH_DATE_INDEX,
@@ -19,13 +20,7 @@ import { emailAttributes } from './send-once';
 export const emailStateSchema = z.enum(['pending', 'sending', 'sent', 'failed']);
 export type EmailState = z.output<typeof emailStateSchema>;
 
-/**
- * Order statuses. Fulfilment writes `paid` (or `refunded`, for a payment Stripe refunded before its
- * order was recorded: fulfilment/refunded-order.ts); the operator's commands (lambdas/shop) move an order
- * forward only: `paid → dispatched`, `paid → refunded`, `dispatched → refunded`.
- */
-export const ORDER_STATUSES = ['paid', 'dispatched', 'refunded'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export { ORDER_STATUSES, type OrderStatus };
 
 /** An instant as the table stores it: ISO 8601 in UTC. */
 export const isoInstant = z.iso.datetime();

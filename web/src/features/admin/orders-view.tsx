@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { AdminListQuery } from '../../../../shared/admin-requests';
 import type { AdminRecordView } from '../../../../shared/admin-responses';
+import { RECORD_STATUSES, type RecordStatus } from '../../../../shared/record-status';
 import type { AdminApi } from './admin-api';
 import { ActionReportView, AdminField } from './admin-ui';
 import { RecordList } from './record-list';
@@ -9,9 +10,8 @@ import { TrackingImport } from './tracking-import';
 import { useAdminAction } from './use-admin-action';
 import { useAdminParams } from './use-admin-params';
 
-const STATUSES = ['paid', 'dispatched', 'refunded', 'requested', 'invited', 'declined'] as const;
-type Status = (typeof STATUSES)[number];
-const isStatus = (value: string | null): value is Status => STATUSES.some((status) => status === value);
+const isStatus = (value: string | null): value is RecordStatus =>
+  RECORD_STATUSES.some((status) => status === value);
 
 type Loaded =
   | { kind: 'records'; records: AdminRecordView[] }
@@ -90,7 +90,7 @@ export function OrdersView({ api }: { api: AdminApi }) {
           {(props) => (
             <select {...props} name="status" defaultValue={isStatus(status) ? status : ''}>
               <option value="">Any</option>
-              {STATUSES.map((value) => (
+              {RECORD_STATUSES.map((value) => (
                 <option key={value} value={value}>
                   {value}
                 </option>
