@@ -1,5 +1,6 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   GetSecretValueCommand,
   PutSecretValueCommand,
@@ -9,8 +10,7 @@ import { SESClient } from '@aws-sdk/client-ses';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { STSClient } from '@aws-sdk/client-sts';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../lambdas/lib/aws';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RefusedError } from '../shared/refusal';
 
 /**
@@ -47,7 +47,9 @@ export function createStageAwsClients(region: string): StageAwsClients {
     sesv2: new SESv2Client({ region }),
     sns: new SNSClient({ region }),
     cognito: new CognitoIdentityProviderClient({ region }),
-    dynamo: createDocumentClient({ region }),
+    dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region }), {
+      marshallOptions: { removeUndefinedValues: true },
+    }),
   };
 }
 
