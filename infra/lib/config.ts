@@ -252,7 +252,7 @@ export function parseShopConfig(raw: Readonly<Record<string, unknown>>): ShopCon
     [
       'Invalid shop configuration in CDK context:',
       ...problems,
-      'Set these in the "context" block of cdk.json, or pass --context <key>=<value> (see docs/deploy.md).',
+      'Set these in the "context" block of cdk.json, or pass --context <key>=<value> (see docs/deploy-reference.md).',
     ].join('\n'),
   );
 }

@@ -45,7 +45,7 @@ export const RECONCILER_TIMEOUT = Duration.minutes(5);
  * Reserved concurrency per function, when enabled with `reservedConcurrency` (29 in all; off by
  * default). The webhook gets the most so a flood of checkouts cannot starve it; the reconciler
  * gets one so runs never overlap. Lambda keeps 100 of the account's quota unreserved, so this
- * needs a quota of at least 129; new accounts start at 10 or 50 (docs/deploy.md).
+ * needs a quota of at least 129; new accounts start at 10 or 50 (docs/deploy-reference.md).
  */
 export const RESERVED_CONCURRENCY = {
   createCheckout: 5,

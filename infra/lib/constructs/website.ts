@@ -371,7 +371,7 @@ export class Website extends Construct {
       acknowledgeNag(
         this.distribution,
         'AwsSolutions-CFR4',
-        'Without a custom domain the distribution uses the default *.cloudfront.net certificate, whose security policy CloudFront fixes at TLSv1. Control: browsers negotiate TLS 1.2 or 1.3 with CloudFront, HSTS keeps them on HTTPS, and setting domainName and certificateArn switches the policy to TLSv1.2_2025 (docs/deploy.md).',
+        'Without a custom domain the distribution uses the default *.cloudfront.net certificate, whose security policy CloudFront fixes at TLSv1. Control: browsers negotiate TLS 1.2 or 1.3 with CloudFront, HSTS keeps them on HTTPS, and setting domainName and certificateArn switches the policy to TLSv1.2_2025 (docs/deploy-reference.md).',
       );
     }
 
