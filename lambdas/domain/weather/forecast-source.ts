@@ -4,7 +4,7 @@ import { logger } from '../../lib/logger';
 import { type ExtensionOptions, readSecretString } from '../../lib/secrets-extension';
 import type { ForecastSource } from './open-meteo';
 
-/** JSON key of the Open-Meteo secret: `{ "openMeteoApiKey": "..." }` (docs/deploy.md, npm run setup). */
+/** JSON key of the Open-Meteo secret: `{ "openMeteoApiKey": "..." }` (docs/deploy-reference.md, npm run setup). */
 export const OPEN_METEO_KEY_JSON_KEY = 'openMeteoApiKey';
 
 /** Past this a forecast is "not seen": the admin page and the daily check never wait longer for one place. */
