@@ -67,6 +67,12 @@ test('a stage with its own trial-run sentence and promotion shows them on /, pre
   expect(html).not.toContain('This is a trial run.');
   expect(html).not.toContain('£12.00');
 
+  // A prerendered claim the script disagreed with would be a hydration mismatch React reports.
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${siteUrl}/`);
   const card = page.getByRole('button', { name: 'Daphnia Magna' });
   await expect(card.locator('s')).toHaveText('£11.00');
@@ -80,6 +86,7 @@ test('a stage with its own trial-run sentence and promotion shows them on /, pre
   await card.click();
   await expect(card).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('region', { name: 'Checkout' })).toContainText('£14.70');
+  expect(errors).toEqual([]);
 });
 
 test("the stack's own site, built with no claims set, shows the spec's", async ({ page }) => {
