@@ -7,9 +7,11 @@ import * as z from 'zod/mini';
 import { MERCHANTS_GROUP } from '../shared/admin-api-paths';
 import { API_PATHS } from '../shared/api-paths';
 import { createCheckoutResponseSchema } from '../shared/checkout-response';
-import { penceToPounds, quoteOrder } from '../shared/pricing';
+import { formatGbp, penceToPounds, quoteOrder } from '../shared/pricing';
 import { RefusedError } from '../shared/refusal';
+import { type SellerClaims, sellerClaimsOf } from '../shared/seller-claims';
 import { shopStatusSchema } from '../shared/shop-status';
+import { STAGE_SETTINGS } from '../shared/stage-config';
 import { listMerchants } from './merchant-accounts';
 import {
   operatorMessage,
@@ -130,6 +132,24 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
             `${siteUrl}/ answered ${response.status} (${contentType(response)}), not the shop's page: check the distribution and that the last deploy finished (${setupCommand}).`,
           );
         return `${siteUrl}/ answers 200 with the shop's page`;
+      },
+    ],
+    [
+      "Seller's claims",
+      async () => {
+        const claims = claimsOfStage(settings, stage.stage);
+        const response = await get(`${siteUrl}/`);
+        if (response.status !== 200)
+          throw new CheckFailure(
+            `${siteUrl}/ answered ${response.status}, so the page's claims could not be read (see Site through CloudFront).`,
+          );
+        const page = pageText(await response.text());
+        const missing = missingClaims(page, claims);
+        if (missing.length > 0)
+          throw new CheckFailure(
+            `${siteUrl}/ does not show ${missing.join(' or ')}, as cdk.json sets for stage ${stage.stage}: the site was built from other settings; deploy it again (${setupCommand}).`,
+          );
+        return describeClaims(claims);
       },
     ],
     [
@@ -311,6 +331,57 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
   ];
 
   return runChecks(checks);
+}
+
+const claimsSchema = z.object({
+  trialRunNotice: STAGE_SETTINGS.trialRunNotice,
+  promotionReferencePence: STAGE_SETTINGS.promotionReferencePence,
+  promotionWording: STAGE_SETTINGS.promotionWording,
+});
+
+/** The claims the stage's block gives (the spec's where it sets none), checked as synthesis checks them. */
+function claimsOfStage(settings: StageBlock, stage: string): SellerClaims {
+  const parsed = claimsSchema.safeParse(settings);
+  if (!parsed.success)
+    throw new CheckFailure(
+      `cdk.json's stage ${stage}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}. Correct it with npm run setup -- --stage ${stage}.`,
+    );
+  return sellerClaimsOf(parsed.data);
+}
+
+/** A prerendered page's text as a reader sees it: React's text separators gone, entities read. */
+function pageText(html: string): string {
+  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#x27': "'", '#39': "'" };
+  return html
+    .replaceAll('<!-- -->', '')
+    .replace(/&(amp|lt|gt|quot|#x27|#39);/g, (_, name: string) => entities[name] ?? '');
+}
+
+/** The claims the page should show and does not. */
+function missingClaims(page: string, claims: SellerClaims): string[] {
+  const missing: string[] = [];
+  if (claims.trialRunNotice !== undefined && !page.includes(claims.trialRunNotice))
+    missing.push(`the trial-run sentence "${claims.trialRunNotice}"`);
+  const { promotion } = claims;
+  // The reference price as the struck-through element ends: `<s …>£12.00</s>`.
+  if (
+    promotion !== undefined &&
+    !(page.includes(promotion.wording) && page.includes(`${formatGbp(promotion.referencePence)}</s>`))
+  )
+    missing.push(
+      `the promotion "${promotion.wording}" against ${formatGbp(promotion.referencePence)} struck through`,
+    );
+  return missing;
+}
+
+/** What the order page claims, as doctor shows it. */
+function describeClaims({ trialRunNotice, promotion }: SellerClaims): string {
+  return [
+    trialRunNotice === undefined ? 'no trial-run sentence' : `trial-run sentence "${trialRunNotice}"`,
+    promotion === undefined
+      ? 'no promotion'
+      : `promotion "${promotion.wording}" against ${formatGbp(promotion.referencePence)} struck through`,
+  ].join('; ');
 }
 
 /** A named check: what was seen when it passes; a CheckFailure saying what to do when not. */

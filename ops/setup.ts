@@ -8,8 +8,15 @@ import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import Stripe from 'stripe';
 import * as z from 'zod/mini';
+import { formatGbp } from '../shared/pricing';
 import { RefusedError } from '../shared/refusal';
-import { stageSettingsSchema } from '../shared/stage-config';
+import {
+  DEFAULT_PROMOTION_REFERENCE_PENCE,
+  DEFAULT_PROMOTION_WORDING,
+  DEFAULT_TRIAL_RUN_NOTICE,
+  PROMOTION_PRICE_PENCE,
+} from '../shared/seller-claims';
+import { STAGE_SETTINGS, stageSettingsSchema } from '../shared/stage-config';
 import { type DoctorDeps, printChecks, runChecks, runDoctorChecks, sesReadinessChecks } from './doctor';
 import { addMerchant } from './merchant-accounts';
 import { readShopMode, writeShopMode } from './shop-mode';
@@ -67,6 +74,31 @@ const SETTING_QUESTIONS = [
   ['merchant-email', 'merchantEmail', 'Address that gets a notice per order'],
   ['alarm-email', 'alarmEmail', 'Address that gets alarms'],
   ['ses-identity', 'sesIdentity', 'SES identity to create (domain, address or existing)'],
+] as const;
+
+/**
+ * The seller's claims on the order page (shared/seller-claims.ts), asked after the seller: flag,
+ * cdk.json key, question, the spec's text offered when the stage has none. "off" turns one off.
+ */
+const CLAIM_QUESTIONS = [
+  [
+    'trial-run-notice',
+    'trialRunNotice',
+    'Trial-run sentence on the order page ("off" for none)',
+    DEFAULT_TRIAL_RUN_NOTICE,
+  ],
+  [
+    'promotion-reference-pence',
+    'promotionReferencePence',
+    'Promotion: struck-through reference price in pence, one you genuinely charged for a reasonable period ("off" for no promotion)',
+    String(DEFAULT_PROMOTION_REFERENCE_PENCE),
+  ],
+  [
+    'promotion-wording',
+    'promotionWording',
+    `Promotion wording, stating the ${formatGbp(PROMOTION_PRICE_PENCE)} charged`,
+    DEFAULT_PROMOTION_WORDING,
+  ],
 ] as const;
 
 const SETTING_DEFAULTS: Record<string, string | undefined> = {
@@ -139,7 +171,9 @@ export function setupUsage(): string[] {
     '  --yes                   ask nothing: take flags, environment and defaults',
     '  --open-anyway           open the shop though SES cannot yet email customers (kept paused otherwise)',
     '  --merchant-login EMAIL  the merchant who signs in to /admin',
-    ...SETTING_QUESTIONS.map(([flag, , question]) => `  --${flag.padEnd(22)}${question}`),
+    ...[...SETTING_QUESTIONS, ...CLAIM_QUESTIONS].map(
+      ([flag, , question]) => `  --${flag.padEnd(22)}${question}`,
+    ),
     ...[...Object.values(KEY_QUESTIONS), FORECAST_KEY_QUESTION].map(
       ([flag, variable, question]) => `  --${flag.padEnd(22)}${question}; or ${variable}`,
     ),
@@ -157,7 +191,9 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
       yes: { type: 'boolean', default: false },
       'open-anyway': { type: 'boolean', default: false },
       'merchant-login': { type: 'string' },
-      ...Object.fromEntries(SETTING_QUESTIONS.map(([flag]) => [flag, { type: 'string' as const }])),
+      ...Object.fromEntries(
+        [...SETTING_QUESTIONS, ...CLAIM_QUESTIONS].map(([flag]) => [flag, { type: 'string' as const }]),
+      ),
       ...Object.fromEntries(
         Object.values(KEY_QUESTIONS).map(([flag]) => [flag, { type: 'string' as const }]),
       ),
@@ -243,6 +279,7 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
       (key === 'alarmEmail' ? textOf(settings.merchantEmail) : SETTING_DEFAULTS[key]);
     settings[key] = await answer(name, question, fallback);
   }
+  await askClaims(settings, existing, answer);
   const askKey = (role: StripeKeyRole, fallback: string | undefined) => {
     const [name, variable, question] = KEY_QUESTIONS[role];
     return answer(name, question, deps.env[variable] ?? fallback, true);
@@ -394,6 +431,40 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
       ? `Nothing changed: stage ${stage} was already set up as given.`
       : `Stage ${stage} set up: ${changes.summary.join(', ')}.`,
   );
+}
+
+/**
+ * Asks for the seller's claims, offering the stage's own or the spec's, and checks them at once
+ * with the stage's schema: a reference price at or below the price it is compared with stops here.
+ * Written to cdk.json as the schema reads them best: false for "off", the price as a number.
+ * @throws RefusedError naming the setting and its limit.
+ */
+async function askClaims(
+  settings: Record<string, unknown>,
+  existing: StageBlock,
+  answer: (name: string, question: string, fallback: string | undefined) => Promise<string>,
+): Promise<void> {
+  for (const [name, key, question, specText] of CLAIM_QUESTIONS) {
+    // Without a promotion its wording is never shown: not asked, kept as it was.
+    if (key === 'promotionWording' && settings.promotionReferencePence === false) continue;
+    const current = existing[key];
+    const offered =
+      current === false
+        ? 'off'
+        : typeof current === 'number'
+          ? String(current)
+          : (textOf(current) ?? specText);
+    const given = await answer(name, question, offered);
+    const value = /^(off|false)$/i.test(given)
+      ? false
+      : key === 'promotionReferencePence' && /^\d+$/.test(given)
+        ? Number(given)
+        : given;
+    const checked = STAGE_SETTINGS[key].safeParse(value);
+    if (!checked.success)
+      throw new RefusedError(`--${name}: ${checked.error.issues.map((issue) => issue.message).join('; ')}.`);
+    settings[key] = value;
+  }
 }
 
 /** What a run changed: each change printed `+` (or `-`), each part left alone `=`, and a summary. */

@@ -32,8 +32,11 @@ export const DAPHNIA = {
 /** Flat UK delivery, £4.95, added to every order whatever its size. */
 export const SHIPPING_PENCE = 495;
 
-/** The promo shown on the product card: "£9.75 for 3 bottles" against a struck-through £12.00. */
-export const PROMO = { wasPence: 1200, bottles: 3 } as const;
+/**
+ * The pack the product card prices: "£9.75 for 3 bottles". Its struck-through reference price and
+ * wording are the stage's settings (shared/seller-claims.ts), a display claim only.
+ */
+export const PROMO = { bottles: 3 } as const;
 
 /** The bottle quantities a customer may order: 3, 6, 9. */
 export const ALLOWED_QUANTITIES: readonly number[] = Array.from(

@@ -1,12 +1,22 @@
 import * as z from 'zod/mini';
 import { DEFAULT_DISPATCH_CUTOFF_HOURS } from './dispatch-cutoff.ts';
+import {
+  DEFAULT_PROMOTION_REFERENCE_PENCE,
+  DEFAULT_PROMOTION_WORDING,
+  DEFAULT_TRIAL_RUN_NOTICE,
+  promotionReferenceSetting,
+  promotionWordingSetting,
+  type SellerClaims,
+  sellerClaimsOf,
+  trialRunNoticeSetting,
+} from './seller-claims.ts';
 
 /*
  * A stage's settings: who sells, under which shop name, from which addresses, with which dispatch
- * cut-off, domain and public key. Declared here once, with one set of limits, and read from here
- * by everything that needs them: CDK context gives them (infra/lib/config.ts adds the keys only a
- * deployment has), the stack hands them to the Lambdas as environment variables that
- * lambdas/lib/config.ts checks with these same schemas, the CDK app builds the site with them
+ * cut-off, domain and public key, and the seller's claims on the order page (shared/seller-claims.ts).
+ * Declared here once, with one set of limits, and read from here by everything that needs them:
+ * CDK context gives them (infra/lib/config.ts adds the keys only a deployment has), the stack hands
+ * them to the Lambdas as environment variables that lambdas/lib/config.ts checks with these same schemas, the CDK app builds the site with them
  * (vite.config.ts, `STAGE_SETTINGS_ENV`), and the operator's commands read them back from a
  * deployed function. No Node imports: vite.config.ts and the tests of the web run it too, though the
  * page itself only ever gets the checked values, never this module.
@@ -84,6 +94,12 @@ export const STAGE_SETTINGS = {
   publicApiKey: optionalText(200),
   /** The shop's own domain, when it has one (infra/lib/config.ts asks for its certificate). */
   domainName: unsetWhenBlank(z.optional(hostname)),
+  /** First in "Important Information": the spec's "This is a trial run." unless set, or false for none. */
+  trialRunNotice: trialRunNoticeSetting,
+  /** The struck-through reference price in pence (spec: 1200), above the pack's price, or false for no promotion. */
+  promotionReferencePence: promotionReferenceSetting,
+  /** The promotion's wording, stating the pack's price (spec: "£9.75 for 3 bottles"). */
+  promotionWording: promotionWordingSetting,
 };
 
 /** The stage's settings, checked together. */
@@ -105,13 +121,15 @@ export interface Seller {
 
 /**
  * What the site is built with: the seller it shows, the cut-off its dispatch wording and dates
- * use, and the key it sends. Carried into the pages as JSON (`__SITE_CONFIG__`), so an unset
- * value is an absent key.
+ * use, the key it sends, and the seller's claims. Carried into the pages as JSON
+ * (`__SITE_CONFIG__`), so an unset value is an absent key.
  */
 export interface SiteConfig {
   seller: Seller;
   dispatchCutoffHours: number;
   publicKey?: string | undefined;
+  /** The trial-run sentence and the promotion the order page shows. */
+  claims: SellerClaims;
 }
 
 /** The part of a stage's settings the site is built with. */
@@ -128,6 +146,7 @@ export function siteConfigOf(settings: StageSettings): SiteConfig {
     },
     dispatchCutoffHours: settings.dispatchCutoffHours,
     publicKey: settings.publicApiKey,
+    claims: sellerClaimsOf(settings),
   };
 }
 
@@ -148,6 +167,9 @@ export const LOCAL_STAGE_SETTINGS: StageSettings = {
   dispatchCutoffHours: DEFAULT_DISPATCH_CUTOFF_HOURS,
   publicApiKey: undefined,
   domainName: undefined,
+  trialRunNotice: DEFAULT_TRIAL_RUN_NOTICE,
+  promotionReferencePence: DEFAULT_PROMOTION_REFERENCE_PENCE,
+  promotionWording: DEFAULT_PROMOTION_WORDING,
 };
 
 /**

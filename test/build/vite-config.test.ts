@@ -40,7 +40,33 @@ describe("the web build takes the stage's settings", () => {
         email: 'shop@pond-life.co.uk',
       },
       dispatchCutoffHours: 48,
+      claims: {
+        trialRunNotice: 'This is a trial run.',
+        promotion: { referencePence: 1200, wording: '£9.75 for 3 bottles' },
+      },
     });
+  });
+
+  it("puts the stage's own trial-run sentence and promotion into the page, and leaves out a claim turned off", () => {
+    vi.stubEnv(
+      'SHOP_STAGE_SETTINGS',
+      JSON.stringify({
+        ...POND_LIFE,
+        trialRunNotice: 'Our first season.',
+        promotionReferencePence: 1100,
+        promotionWording: 'Launch offer: £9.75 for 3 bottles',
+      }),
+    );
+    expect(JSON.parse(String(resolve().define?.__SITE_CONFIG__)).claims).toEqual({
+      trialRunNotice: 'Our first season.',
+      promotion: { referencePence: 1100, wording: 'Launch offer: £9.75 for 3 bottles' },
+    });
+
+    vi.stubEnv(
+      'SHOP_STAGE_SETTINGS',
+      JSON.stringify({ ...POND_LIFE, trialRunNotice: false, promotionReferencePence: false }),
+    );
+    expect(JSON.parse(String(resolve().define?.__SITE_CONFIG__)).claims).toEqual({});
   });
 
   it("builds the local stage's site, with its test seller, when given none", () => {
@@ -59,5 +85,9 @@ describe("the web build takes the stage's settings", () => {
     expect(resolve).toThrow('dispatchCutoffHours: expected a whole number of hours from 0 to 144');
     vi.stubEnv('SHOP_STAGE_SETTINGS', JSON.stringify({ ...POND_LIFE, sellerEmail: 'not-an-email' }));
     expect(resolve).toThrow('sellerEmail: expected an email address like orders@shop.example');
+    vi.stubEnv('SHOP_STAGE_SETTINGS', JSON.stringify({ ...POND_LIFE, promotionReferencePence: 900 }));
+    expect(resolve).toThrow(
+      'promotionReferencePence: 900 pence (£9.00) is not above the price it is compared with, 975 pence (£9.75 for 3 bottles)',
+    );
   });
 });

@@ -94,6 +94,47 @@ describe('shop config', () => {
     });
   });
 
+  describe("the seller's claims: the spec's unless the stage sets its own", () => {
+    it("are the spec's trial-run sentence and £12.00 against £9.75 for 3 bottles in cdk.json's defaults", () => {
+      expect(parseShopConfig(defaults())).toMatchObject({
+        trialRunNotice: 'This is a trial run.',
+        promotionReferencePence: 1200,
+        promotionWording: '£9.75 for 3 bottles',
+      });
+    });
+
+    it("reads the stage's block and command-line strings, off included", () => {
+      const { config } = createShopApp({
+        context: {
+          ...cdkJsonContext(),
+          ...SKIP_BUNDLING,
+          trialRunNotice: 'off',
+          stages: { dev: { promotionReferencePence: '1100', promotionWording: 'Now £9.75 for 3 bottles' } },
+        },
+        outdir: tempDir('shop-cdk-out-'),
+      });
+      expect(config).toMatchObject({
+        trialRunNotice: false,
+        promotionReferencePence: 1100,
+        promotionWording: 'Now £9.75 for 3 bottles',
+      });
+    });
+
+    it('fails synthesis with a reference price not above the £9.75 it is compared with, or wording too long', () => {
+      expect(() =>
+        createShopApp({
+          context: { ...cdkJsonContext(), ...SKIP_BUNDLING, promotionReferencePence: '975' },
+          outdir: tempDir('shop-cdk-out-'),
+        }),
+      ).toThrow(
+        '- promotionReferencePence: 975 pence (£9.75) is not above the price it is compared with, 975 pence (£9.75 for 3 bottles)',
+      );
+      expect(errorOf({ ...defaults(), promotionWording: `£9.75 ${'x'.repeat(60)}` })).toContain(
+        '- promotionWording: expected text of 1 to 60 characters that states the price charged, £9.75',
+      );
+    });
+  });
+
   it('checks the seller with the limits the Lambdas use, naming the key', () => {
     expect(errorOf({ ...defaults(), sellerName: 'x'.repeat(201) })).toContain(
       '- sellerName: expected text of 1 to 200 characters',

@@ -19,6 +19,9 @@ const PROD_CONTEXT = {
   sellerCompanyNumber: '09876543',
   sellerVatNumber: 'GB987654321',
   dispatchCutoffHours: '48',
+  trialRunNotice: 'Our first season: thank you for trying us!',
+  promotionReferencePence: '1100',
+  promotionWording: 'Launch offer: £9.75 for 3 bottles',
 };
 
 /** Every HTML and JS file under `dir`, by path relative to it. */
@@ -98,6 +101,17 @@ describe("synthesis builds the site with the stage's settings", () => {
       DISPATCH_CUTOFF_HOURS: '48',
       SELLER_NAME: 'Daphnia Direct Ltd',
     });
+  });
+
+  it("shows the stage's own trial-run sentence and promotion on the prerendered order page, and not the spec's", () => {
+    const index = readFileSync(join(siteDir, 'index.html'), 'utf8');
+    expect(index).toContain(
+      'Our first season: thank you for trying us! Daphnia are live, natural stock, so the number in each bottle can vary from the estimate shown.',
+    );
+    expect(index).toContain('£11.00</s>');
+    expect(index).toContain('Launch offer: £9.75 for 3 bottles');
+    expect(index).not.toContain('This is a trial run.');
+    expect(index).not.toContain('£12.00');
   });
 
   it('builds it in the cloud assembly, beside the templates', () => {

@@ -104,6 +104,7 @@ describe('npm run doctor', () => {
     expect(lines.map((line) => line.replace(/cs_test_\w+/, 'cs_test_…'))).toEqual([
       'Checking stage prod in eu-west-2:',
       `  ✓ Site through CloudFront: ${harness.shop.url}/ answers 200 with the shop's page`,
+      `  ✓ Seller's claims: trial-run sentence "This is a trial run."; promotion "£9.75 for 3 bottles" against £12.00 struck through`,
       `  ✓ API through CloudFront: ${harness.shop.url}/functions/v1 reaches the API (checkout-status answers)`,
       `  ✓ API refuses requests that bypass CloudFront: ${harness.originUrl}/functions/v1/shop-status answers 403`,
       '  ✓ shop-status: the shop is open',
@@ -114,9 +115,59 @@ describe('npm run doctor', () => {
       '  ✓ Alarm subscription: alarms go to alarms@daphnia-direct.co.uk',
       '  ✓ Merchant: 1 merchant may sign in to /admin',
       '  ✓ Test checkout: create-checkout opens a Stripe payment page (test session cs_test_…, expired again)',
-      'All 11 checks pass.',
+      'All 12 checks pass.',
     ]);
     expect(code).toBe(0);
+  });
+
+  it("shows the stage's own claims as the deployed page shows them, entities and React's separators read", async () => {
+    writeStageBlock(harness.cdkJsonPath, 'claims', {
+      ...STAGE_BLOCK,
+      trialRunNotice: "Our first season: we're still learning!",
+      promotionReferencePence: 1100,
+      promotionWording: 'Launch offer: £9.75 for 3 bottles & more',
+    });
+    const page =
+      '<!doctype html><s class="product-card__was">£11.00</s><span>Launch offer: £9.75 for 3 bottles &amp; more</span>' +
+      '<li>Our first season: we&#x27;re still learning!<!-- --> Daphnia are live.</li>';
+    harness.lines.length = 0;
+    const code = await runDoctor(
+      ['--stage', 'claims'],
+      harness.deps({
+        fetch: answering(`${harness.shop.url}/`, async (url, init) =>
+          url === `${harness.shop.url}/`
+            ? new Response(page, { status: 200, headers: { 'content-type': 'text/html' } })
+            : fetch(url, init),
+        ),
+      }),
+    );
+
+    expect(harness.lines).toContain(
+      `  ✓ Seller's claims: trial-run sentence "Our first season: we're still learning!"; promotion "Launch offer: £9.75 for 3 bottles & more" against £11.00 struck through`,
+    );
+    expect(code).toBe(0);
+  });
+
+  it('says when the deployed page shows other claims than cdk.json sets, and shows claims turned off', async () => {
+    writeStageBlock(harness.cdkJsonPath, 'claims', {
+      ...STAGE_BLOCK,
+      trialRunNotice: 'Our first season.',
+      promotionReferencePence: 1100,
+    });
+    harness.lines.length = 0;
+    expect(await runDoctor(['--stage', 'claims'], harness.deps())).toBe(1);
+    expect(failures(harness.lines)).toEqual([
+      `  ✗ Seller's claims: ${harness.shop.url}/ does not show the trial-run sentence "Our first season." or the promotion "£9.75 for 3 bottles" against £11.00 struck through, as cdk.json sets for stage claims: the site was built from other settings; deploy it again (npm run setup -- --stage claims).`,
+    ]);
+
+    writeStageBlock(harness.cdkJsonPath, 'claims', {
+      ...STAGE_BLOCK,
+      trialRunNotice: false,
+      promotionReferencePence: false,
+    });
+    harness.lines.length = 0;
+    expect(await runDoctor(['--stage', 'claims'], harness.deps())).toBe(0);
+    expect(harness.lines).toContain("  ✓ Seller's claims: no trial-run sentence; no promotion");
   });
 
   it('says when the site does not answer through CloudFront', async () => {
@@ -133,9 +184,10 @@ describe('npm run doctor', () => {
 
     expect(failures(lines)).toEqual([
       `  ✗ Site through CloudFront: ${harness.shop.url}/ answered 502 (text/html), not the shop's page: check the distribution and that the last deploy finished (npm run setup -- --stage prod).`,
+      `  ✗ Seller's claims: ${harness.shop.url}/ answered 502, so the page's claims could not be read (see Site through CloudFront).`,
     ]);
     expect(code).toBe(1);
-    expect(lines.at(-1)).toBe('1 of 11 checks fail: fix what each ✗ line says, then run the checks again.');
+    expect(lines.at(-1)).toBe('2 of 12 checks fail: fix what each ✗ line says, then run the checks again.');
   });
 
   it('says when CloudFront does not reach the API', async () => {

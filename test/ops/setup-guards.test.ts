@@ -279,6 +279,10 @@ describe('setup puts right', () => {
       'Address that gets a notice per order [owner@daphnia-direct.co.uk]',
       'Address that gets alarms [alarms@daphnia-direct.co.uk]',
       'SES identity to create (domain, address or existing) [domain]',
+      // The seller's claims, the stage's own offered (the spec's on a new stage).
+      'Trial-run sentence on the order page ("off" for none) [This is a trial run.]',
+      'Promotion: struck-through reference price in pence, one you genuinely charged for a reasonable period ("off" for no promotion) [1200]',
+      'Promotion wording, stating the £9.75 charged [£9.75 for 3 bottles]',
       'Stripe secret key (registers the webhook; not stored) [secret]',
       'Checkout key (restricted: Checkout Sessions Write) [secret]',
       'Fulfilment key (restricted: Checkout Sessions Write, Refunds Write, PaymentIntents Read, Charges Read, Webhook Endpoints Read) [secret]',
@@ -287,5 +291,87 @@ describe('setup puts right', () => {
     ]);
     expect(readStageBlock(harness.cdkJsonPath, 'prod')?.sellerName).toBe('Daphnia Direct Trading Ltd');
     expect(harness.cdkCalls.at(-1)?.slice(-2)).toEqual(['--require-approval', 'broadening']);
+  });
+});
+
+describe("setup and the seller's claims", () => {
+  it('refuses a reference price not above the £9.75 it is compared with, before any change', async () => {
+    const before = readStageBlock(harness.cdkJsonPath, 'prod');
+
+    const { code, lines } = await setup([...SETUP_FLAGS, '--promotion-reference-pence', '975']);
+
+    expect(code).toBe(1);
+    expect(lines.slice(-2)).toEqual([
+      '✗ --promotion-reference-pence: 975 pence (£9.75) is not above the price it is compared with, 975 pence (£9.75 for 3 bottles): a reference price must be higher, and one genuinely charged before (docs/deploy.md).',
+      'Nothing after this point was changed.',
+    ]);
+    expect(harness.cdkCalls).toEqual([]);
+    expect(readStageBlock(harness.cdkJsonPath, 'prod')).toEqual(before);
+  });
+
+  it('refuses wording that does not state the price charged', async () => {
+    const { code, lines } = await setup([...SETUP_FLAGS, '--promotion-wording', 'Only £8 for 3 bottles']);
+
+    expect(code).toBe(1);
+    expect(lines.at(-2)).toBe(
+      '✗ --promotion-wording: expected text of 1 to 60 characters that states the price charged, £9.75.',
+    );
+    expect(harness.cdkCalls).toEqual([]);
+  });
+
+  it("writes the stage's own claims, offers them on the next run, and asks no wording for a promotion turned off", async () => {
+    const own = await setup([
+      ...SETUP_FLAGS,
+      '--trial-run-notice',
+      'Our first season: thank you for trying us!',
+      '--promotion-reference-pence',
+      '1100',
+      '--promotion-wording',
+      'Launch offer: £9.75 for 3 bottles',
+    ]);
+    expect(own.code).toBe(0);
+    expect(readStageBlock(harness.cdkJsonPath, 'prod')).toMatchObject({
+      trialRunNotice: 'Our first season: thank you for trying us!',
+      promotionReferencePence: 1100,
+      promotionWording: 'Launch offer: £9.75 for 3 bottles',
+    });
+
+    const asked: string[] = [];
+    const off = await setup(
+      SETUP_FLAGS.filter((flag) => flag !== '--yes'),
+      {
+        prompt: async (question, { default: fallback }) => {
+          asked.push(`${question} [${fallback ?? ''}]`);
+          if (question.startsWith('Trial-run sentence')) return 'off';
+          if (question.startsWith('Promotion: struck-through')) return 'OFF';
+          return '';
+        },
+      },
+    );
+    expect(off.code).toBe(0);
+    expect(asked.filter((question) => /Trial-run|Promotion/.test(question))).toEqual([
+      'Trial-run sentence on the order page ("off" for none) [Our first season: thank you for trying us!]',
+      'Promotion: struck-through reference price in pence, one you genuinely charged for a reasonable period ("off" for no promotion) [1100]',
+    ]);
+    expect(readStageBlock(harness.cdkJsonPath, 'prod')).toMatchObject({
+      trialRunNotice: false,
+      promotionReferencePence: false,
+      promotionWording: 'Launch offer: £9.75 for 3 bottles',
+    });
+
+    const again: string[] = [];
+    await setup(
+      SETUP_FLAGS.filter((flag) => flag !== '--yes'),
+      {
+        prompt: async (question, { default: fallback }) => {
+          again.push(`${question} [${fallback ?? ''}]`);
+          return '';
+        },
+      },
+    );
+    expect(again.filter((question) => /Trial-run|Promotion/.test(question))).toEqual([
+      'Trial-run sentence on the order page ("off" for none) [off]',
+      'Promotion: struck-through reference price in pence, one you genuinely charged for a reasonable period ("off" for no promotion) [off]',
+    ]);
   });
 });

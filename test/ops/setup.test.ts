@@ -136,6 +136,10 @@ describe('npm run setup, first run', () => {
       account: '123456789012',
       region: 'eu-west-2',
       stripeLivemode: false,
+      // The spec's claims, asked for and taken as offered.
+      trialRunNotice: 'This is a trial run.',
+      promotionReferencePence: 1200,
+      promotionWording: '£9.75 for 3 bottles',
     });
     expect(harness.state.users).toEqual(new Map([['owner@daphnia-direct.co.uk', ['merchants']]]));
     expect(first.lines).toEqual(
@@ -175,6 +179,7 @@ describe('npm run setup, first run', () => {
       checks.filter((line) => line.startsWith('  ✓')).map((line) => line.slice(0, line.indexOf(':'))),
     ).toEqual([
       '  ✓ Site through CloudFront',
+      "  ✓ Seller's claims",
       '  ✓ API through CloudFront',
       '  ✓ API refuses requests that bypass CloudFront',
       '  ✓ shop-status',
@@ -186,6 +191,9 @@ describe('npm run setup, first run', () => {
       '  ✓ Test checkout',
     ]);
     expect(checks).toContain('  ✓ Test checkout: skipped: the shop is paused');
+    expect(checks).toContain(
+      `  ✓ Seller's claims: trial-run sentence "This is a trial run."; promotion "£9.75 for 3 bottles" against £12.00 struck through`,
+    );
     expect(first.lines.at(-1)).toBe(
       'Stage prod set up: cdk.json created, bootstrapped eu-west-2 and us-east-1, shop paused, webhook endpoint created, checkout key stored, fulfilment key stored, Open-Meteo key stored, webhook signing secret stored, merchant created.',
     );
@@ -237,7 +245,7 @@ describe('npm run setup, run again', () => {
       '  = Merchant owner@daphnia-direct.co.uk: may already sign in to /admin',
       '',
     ]);
-    expect(again.lines).toContain('All 11 checks pass.');
+    expect(again.lines).toContain('All 12 checks pass.');
     expect(again.lines.at(-1)).toBe('Nothing changed: stage prod was already set up as given.');
   });
 

@@ -115,7 +115,11 @@ export interface StageHarness {
 
 export async function startStageHarness(): Promise<StageHarness> {
   const webRoot = mkdtempSync(join(tmpdir(), 'stage-site-'));
-  writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>Live Aquatics</title>');
+  // The spec's claims as the prerendered order page carries them, which doctor reads back.
+  writeFileSync(
+    join(webRoot, 'index.html'),
+    '<!doctype html><title>Live Aquatics</title><s class="product-card__was">£12.00</s> <span class="product-card__promo">£9.75 for 3 bottles</span><li>This is a trial run. Daphnia are live, natural stock.</li>',
+  );
   const shop = await startLocalShop({
     port: 0,
     dynamoPort: 0,

@@ -72,6 +72,93 @@ describe("the stage's settings", () => {
     ]);
   });
 
+  describe("the seller's claims", () => {
+    it("are the spec's texts when unset or blank: the trial-run sentence and £12.00 against £9.75 for 3 bottles", () => {
+      for (const unset of [undefined, '', '  ']) {
+        const settings = stageSettingsSchema.parse({
+          ...DAPHNIA,
+          trialRunNotice: unset,
+          promotionReferencePence: unset,
+          promotionWording: unset,
+        });
+        expect(settings).toMatchObject({
+          trialRunNotice: 'This is a trial run.',
+          promotionReferencePence: 1200,
+          promotionWording: '£9.75 for 3 bottles',
+        });
+      }
+    });
+
+    it("take the stage's own sentence, reference price (numbers or their spellings) and wording, trimmed", () => {
+      const settings = stageSettingsSchema.parse({
+        ...DAPHNIA,
+        trialRunNotice: ' Our first season: thank you for trying us! ',
+        promotionReferencePence: '1100',
+        promotionWording: ' Launch offer: £9.75 for 3 bottles ',
+      });
+      expect(settings).toMatchObject({
+        trialRunNotice: 'Our first season: thank you for trying us!',
+        promotionReferencePence: 1100,
+        promotionWording: 'Launch offer: £9.75 for 3 bottles',
+      });
+      expect(stageSettingsSchema.parse({ ...DAPHNIA, promotionReferencePence: 976 })).toMatchObject({
+        promotionReferencePence: 976,
+      });
+    });
+
+    it.each([false, 'false', 'off', ' OFF '])('are turned off with %j', (off) => {
+      expect(
+        stageSettingsSchema.parse({ ...DAPHNIA, trialRunNotice: off, promotionReferencePence: off }),
+      ).toMatchObject({ trialRunNotice: false, promotionReferencePence: false });
+    });
+
+    it.each([975, '975', 500, 0])(
+      'refuse a reference price of %j: not above the £9.75 it is compared with',
+      (pence) => {
+        expect(problemsOf({ ...DAPHNIA, promotionReferencePence: pence })).toEqual([
+          `promotionReferencePence: ${Number(pence)} pence (£${(Number(pence) / 100).toFixed(2)}) is not above the price it is compared with, 975 pence (£9.75 for 3 bottles): a reference price must be higher, and one genuinely charged before (docs/deploy.md)`,
+        ]);
+      },
+    );
+
+    it.each([12.5, '12.00', '£12', -1200, 100_001, true])('refuse a reference price of %j', (pence) => {
+      expect(problemsOf({ ...DAPHNIA, promotionReferencePence: pence })).toEqual([
+        'promotionReferencePence: expected a whole number of pence above 975 and at most 100000, or false for no promotion',
+      ]);
+    });
+
+    it('refuse wording that is too long or does not state the £9.75 charged, and a sentence that does not end as one', () => {
+      expect(
+        problemsOf({
+          ...DAPHNIA,
+          trialRunNotice: 'A trial run',
+          promotionWording: '£8.50 for 3 bottles',
+        }),
+      ).toEqual([
+        'trialRunNotice: expected a sentence of 1 to 200 characters ending in ".", "!" or "?", or false to show none',
+        'promotionWording: expected text of 1 to 60 characters that states the price charged, £9.75',
+      ]);
+      expect(
+        problemsOf({
+          ...DAPHNIA,
+          trialRunNotice: `${'x'.repeat(200)}.`,
+          promotionWording: `£9.75 for 3 bottles${'!'.repeat(42)}`,
+          promotionReferencePence: 1200,
+        }),
+      ).toEqual([
+        'trialRunNotice: expected a sentence of 1 to 200 characters ending in ".", "!" or "?", or false to show none',
+        'promotionWording: expected text of 1 to 60 characters that states the price charged, £9.75',
+      ]);
+      expect(
+        problemsOf({
+          ...DAPHNIA,
+          trialRunNotice: `${'x'.repeat(199)}.`,
+          promotionWording: `£9.75 for 3 bottles${'!'.repeat(41)}`,
+        }),
+      ).toEqual([]);
+    });
+  });
+
   it('gives the site the seller, the cut-off and the public key', () => {
     expect(siteConfigOf(stageSettingsSchema.parse(DAPHNIA))).toEqual({
       seller: {
@@ -85,7 +172,30 @@ describe("the stage's settings", () => {
       },
       dispatchCutoffHours: 48,
       publicKey: 'pk_public_daphnia',
+      claims: {
+        trialRunNotice: 'This is a trial run.',
+        promotion: { referencePence: 1200, wording: '£9.75 for 3 bottles' },
+      },
     });
+  });
+
+  it("gives the site the stage's own claims, and none of a claim turned off", () => {
+    const own = stageSettingsSchema.parse({
+      ...DAPHNIA,
+      trialRunNotice: 'Our first season.',
+      promotionReferencePence: 1100,
+      promotionWording: 'Now £9.75 for 3 bottles',
+    });
+    expect(siteConfigOf(own).claims).toEqual({
+      trialRunNotice: 'Our first season.',
+      promotion: { referencePence: 1100, wording: 'Now £9.75 for 3 bottles' },
+    });
+    const off = stageSettingsSchema.parse({
+      ...DAPHNIA,
+      trialRunNotice: false,
+      promotionReferencePence: 'off',
+    });
+    expect(JSON.parse(JSON.stringify(siteConfigOf(off).claims))).toEqual({});
   });
 
   describe('given to a build (SHOP_STAGE_SETTINGS)', () => {

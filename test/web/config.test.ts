@@ -11,11 +11,15 @@ describe('web config', () => {
     });
   });
 
-  it("calls the page's own origin, with no public key and the 36-hour cut-off", () => {
+  it("calls the page's own origin, with no public key, the 36-hour cut-off and the spec's claims", () => {
     expect(config).toEqual({
       apiOrigin: 'http://localhost:3000',
       publicKey: undefined,
       dispatchCutoffHours: 36,
+      claims: {
+        trialRunNotice: 'This is a trial run.',
+        promotion: { referencePence: 1200, wording: '£9.75 for 3 bottles' },
+      },
     });
   });
 });

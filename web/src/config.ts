@@ -1,3 +1,4 @@
+import type { SellerClaims } from '../../shared/seller-claims';
 import type { SiteConfig } from '../../shared/stage-config';
 
 /** What the browser app needs to know about its deployment. */
@@ -8,6 +9,8 @@ export interface AppConfig {
   publicKey: string | undefined;
   /** The stage's dispatch cut-off, as the Lambdas have it, so the page shows the date the server will use. */
   dispatchCutoffHours: number;
+  /** The stage's trial-run sentence and promotion (each absent when the stage turned it off). */
+  claims: SellerClaims;
 }
 
 /**
@@ -30,4 +33,5 @@ export const config: AppConfig = {
   ),
   publicKey: SITE.publicKey,
   dispatchCutoffHours: SITE.dispatchCutoffHours,
+  claims: SITE.claims,
 };

@@ -18,6 +18,11 @@ export const TEST_CONFIG: AppConfig = {
   apiOrigin: 'https://api.shop.test',
   publicKey: undefined,
   dispatchCutoffHours: 36,
+  // The spec's texts, as a stage that sets no claims of its own builds them.
+  claims: {
+    trialRunNotice: 'This is a trial run.',
+    promotion: { referencePence: 1200, wording: '£9.75 for 3 bottles' },
+  },
 };
 
 interface RenderAppOptions {

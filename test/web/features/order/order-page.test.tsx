@@ -89,7 +89,9 @@ describe('order page: texts', () => {
     const info = screen.getByRole('region', { name: 'Important Information' });
     const points = within(info).getAllByRole('listitem');
     expect(points).toHaveLength(6);
-    expect(points[0]).toHaveTextContent(/trial run.*vary/i);
+    expect(points[0]).toHaveTextContent(
+      'This is a trial run. Daphnia are live, natural stock, so the number in each bottle can vary from the estimate shown.',
+    );
     expect(points[1]).toHaveTextContent(/unforeseen supply issue.*refund/i);
     expect(points[2]).toHaveTextContent(/dead-on-arrival guarantee/i);
     expect(points[3]).toHaveTextContent(/Mondays only.*first working day of the week/i);
@@ -101,6 +103,47 @@ describe('order page: texts', () => {
 
     expect(submitButton()).toHaveTextContent('Secure Checkout with Stripe');
     expect(submitButton()).toBeEnabled();
+  });
+
+  it("shows the stage's own trial-run sentence and promotion", () => {
+    renderApp('/', {
+      config: {
+        ...TEST_CONFIG,
+        claims: {
+          trialRunNotice: 'Our first season: thank you for trying us!',
+          promotion: { referencePence: 1100, wording: 'Launch offer: £9.75 for 3 bottles' },
+        },
+      },
+    });
+
+    const card = productCard();
+    expect(within(card).getByText('£11.00').tagName).toBe('S');
+    expect(within(card).getByText('Launch offer: £9.75 for 3 bottles')).toBeInTheDocument();
+    expect(within(card).queryByText('£12.00')).not.toBeInTheDocument();
+    expect(card).toHaveAccessibleDescription(/Was £11\.00, now Launch offer: £9\.75 for 3 bottles/);
+    // The delivered price is the checkout's, whatever the promotion says.
+    expect(within(card).getByText('£14.70 delivered')).toBeInTheDocument();
+    const info = screen.getByRole('region', { name: 'Important Information' });
+    expect(within(info).getAllByRole('listitem')[0]).toHaveTextContent(
+      'Our first season: thank you for trying us! Daphnia are live, natural stock, so the number in each bottle can vary from the estimate shown.',
+    );
+    expect(info).not.toHaveTextContent('trial run');
+  });
+
+  it('shows the plain pack price and no trial-run sentence when the stage turns both off', () => {
+    renderApp('/', { config: { ...TEST_CONFIG, claims: {} } });
+
+    const card = productCard();
+    expect(within(card).getByText('£9.75 for 3 bottles').tagName).not.toBe('S');
+    expect(card.querySelector('s')).toBeNull();
+    expect(card).not.toHaveAccessibleDescription(/Was/);
+    expect(within(card).getByText('£14.70 delivered')).toBeInTheDocument();
+    const info = screen.getByRole('region', { name: 'Important Information' });
+    const points = within(info).getAllByRole('listitem');
+    expect(points).toHaveLength(6);
+    expect(points[0]).toHaveTextContent(
+      /^Daphnia are live, natural stock, so the number in each bottle can vary from the estimate shown\.$/,
+    );
   });
 
   it('shows the next dispatch date near the checkout button', () => {

@@ -2,8 +2,10 @@ import { type Ref, useId } from 'react';
 import { formatGbp, quoteOrder } from '../../../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME, PROMO } from '../../../../../shared/product';
 import { CheckIcon } from '../../../components/ui/icons';
+import { useAppConfig } from '../../../lib/app-context';
 
-// The headline offer is fixed, so it is priced once rather than on every render.
+// The pack is priced by the product table, so once rather than on every render; the stage's
+// promotion only says how it is shown.
 const PROMO_QUOTE = quoteOrder(PROMO.bottles);
 
 interface ProductCardProps {
@@ -22,6 +24,7 @@ interface ProductCardProps {
 export function ProductCard({ selected, disabled, onToggle, ref }: ProductCardProps) {
   const nameId = useId();
   const detailsId = useId();
+  const { promotion } = useAppConfig().claims;
   return (
     <button
       ref={ref}
@@ -43,15 +46,19 @@ export function ProductCard({ selected, disabled, onToggle, ref }: ProductCardPr
         <span className="product-card__count">
           {DAPHNIA.countMin}-{DAPHNIA.countMax} per {DAPHNIA.bottleSize} bottle
         </span>{' '}
-        <span className="product-card__prices">
-          {/* <s> is not announced by screen readers, so the strike-through is also said in words. */}
-          <span className="visually-hidden">Was</span>{' '}
-          <s className="product-card__was">{formatGbp(PROMO.wasPence)}</s>
-          <span className="visually-hidden">, now</span>{' '}
-          <span className="product-card__promo">
-            {formatGbp(PROMO_QUOTE.subtotalPence)} for {PROMO.bottles} bottles
+        {promotion ? (
+          <span className="product-card__prices">
+            {/* <s> is not announced by screen readers, so the strike-through is also said in words. */}
+            <span className="visually-hidden">Was</span>{' '}
+            <s className="product-card__was">{formatGbp(promotion.referencePence)}</s>
+            <span className="visually-hidden">, now</span>{' '}
+            <span className="product-card__promo">{promotion.wording}</span>
           </span>
-        </span>{' '}
+        ) : (
+          <span className="product-card__prices">
+            <span className="product-card__promo">{`${formatGbp(PROMO_QUOTE.subtotalPence)} for ${PROMO.bottles} bottles`}</span>
+          </span>
+        )}{' '}
         {/* DMCC Act drip pricing: the mandatory delivery charge belongs in the headline price. */}
         <span className="product-card__delivered">{formatGbp(PROMO_QUOTE.totalPence)} delivered</span>{' '}
         <span className="product-card__min">Min. {DAPHNIA.min} bottles</span>
