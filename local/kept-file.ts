@@ -54,9 +54,9 @@ export function keptFile<T>(options: {
     timer = undefined;
     const text = `${JSON.stringify(options.snapshot())}\n`;
     if (text === written) return;
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${process.pid}.tmp`;
     try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       writeFileSync(temporary, text, { mode: 0o600 });
       chmodSync(temporary, 0o600);
       renameSync(temporary, path);
