@@ -255,6 +255,8 @@ export async function login(target: ApiTarget, io: SignInIo): Promise<void> {
         timer = setTimeout(() => done({ error: 'no answer within 5 minutes' }), LOGIN_TIMEOUT_MS);
       }),
     ]);
+    // The question is withdrawn before anything else is printed, so no line lands after its prompt.
+    withdraw.abort();
     if ('error' in result) throw new RefusedError(`Sign-in did not complete (${result.error}).`);
     const tokens = await exchangeCode(config, { code: result.code, redirectUri, verifier }, () =>
       io.now().getTime(),
