@@ -32,6 +32,9 @@ const env = z
     LOCAL_MERCHANT_EMAIL: z.email().default(LOCAL_MERCHANT.email),
     LOCAL_MERCHANT_PASSWORD: z.string().min(8).default(LOCAL_MERCHANT.password),
     LOCAL_DATA_DIR: z.string().default('.local-data/dynamodb'),
+    // The Stripe simulator's objects, the SES inbox and the sign-in's keys (ADR 0046); `memory`
+    // forgets them at stop, as it does when LOCAL_DATA_DIR=memory and this is unset.
+    LOCAL_STAND_INS_DIR: z.string().optional(),
     // The weather check (and its forecast stand-in) as if at this instant, e.g. 2026-11-28T18:30:00Z,
     // to see a dispatch day's check before its evening two days ahead (docs/operations.md).
     LOCAL_WEATHER_NOW: z.iso.datetime({ offset: true }).optional(),
@@ -48,6 +51,9 @@ if (!existsSync(resolve(webRoot, 'index.html'))) {
 const weatherNow = env.LOCAL_WEATHER_NOW === undefined ? undefined : new Date(env.LOCAL_WEATHER_NOW);
 const forecast = await startForecastStandIn(env.LOCAL_FORECAST_PORT, () => weatherNow ?? new Date());
 
+const standInsDir =
+  env.LOCAL_STAND_INS_DIR ?? (env.LOCAL_DATA_DIR === 'memory' ? 'memory' : '.local-data/stand-ins');
+
 const shop = await startLocalShop({
   port: env.PORT,
   dynamoPort: env.LOCAL_DYNAMODB_PORT,
@@ -56,6 +62,7 @@ const shop = await startLocalShop({
   identityProviderPort: env.LOCAL_IDP_PORT,
   adminUsers: [localMerchant(env.LOCAL_MERCHANT_EMAIL, env.LOCAL_MERCHANT_PASSWORD)],
   dataDir: env.LOCAL_DATA_DIR === 'memory' ? undefined : resolve(env.LOCAL_DATA_DIR),
+  keepDir: standInsDir === 'memory' ? undefined : resolve(standInsDir),
   webRoot,
   stripe: env.STRIPE_SECRET_KEY
     ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET }
@@ -73,6 +80,7 @@ Live Aquatics is running locally:
   Shop                     ${shop.url}
   Stripe Checkout          ${shop.simulator ? `${shop.simulator.url} (simulator: pay with 4242 4242 4242 4242)` : 'real Stripe test mode (STRIPE_SECRET_KEY)'}
   DynamoDB (dynalite)      ${shop.dynamoUrl} (data in ${env.LOCAL_DATA_DIR})
+  Kept between runs        ${standInsDir} (payments, SES inbox, sign-ins)
   SES inbox                ${shop.sesUrl}
   Admin                    ${shop.url}/admin
     sign in at             ${shop.identityProvider.url} (local stand-in for Cognito)

@@ -1,5 +1,7 @@
 import {
   createHash,
+  createPrivateKey,
+  createPublicKey,
   createSign,
   generateKeyPairSync,
   type KeyObject,
@@ -9,14 +11,17 @@ import {
 } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
 import { MERCHANTS_GROUP } from '../shared/admin-api-paths';
+import { type KeptFile, keptFile } from './kept-file';
 import { portMessage } from './ses-local';
 
 /**
  * The local stand-in for the user pool's managed login (docs/decisions/0027): the authorization
  * code flow with PKCE at Cognito's own paths, Cognito-shaped RS256 tokens, Cognito's logout, and a
  * plain sign-in page. Users, codes, sessions and refresh tokens live in memory; the signing key is
- * made at start, so a restart signs everyone out.
+ * made at start. With `stateFile` the key, the users' subs, the sessions and the refresh tokens are
+ * kept between runs (docs/decisions/0046), so a restart signs nobody out; without it, it does.
  */
 
 /** The merchant `npm start` seeds when LOCAL_MERCHANT_EMAIL / LOCAL_MERCHANT_PASSWORD are unset. */
@@ -68,6 +73,13 @@ export interface IdentityProviderOptions {
   users: readonly LocalUser[];
   /** The clock tokens are dated by (tests move it to see expiry). */
   now?: () => Date;
+  /**
+   * A JSON file (`npm start`: `.local-data/stand-ins/identity-provider.json`) keeping the signing
+   * key, subs, sessions and refresh tokens between runs: tokens minted before a restart still
+   * verify and renew after it. Codes and half-done sign-ins (minutes long) are not kept.
+   */
+  stateFile?: string;
+  log?: (line: string) => void;
 }
 
 export interface IdentityProvider {
@@ -93,16 +105,37 @@ interface Grant {
   expiresAt: number;
 }
 
+/** The key pair as it is kept: its id and the private key as a JWK (the public key follows from it). */
+interface KeptKey {
+  kid: string;
+  privateKey: Record<string, string>;
+}
+
+function importPrivateKey(jwk: Record<string, string>): KeyObject {
+  return createPrivateKey({ key: jwk, format: 'jwk' });
+}
+
 class SigningKey {
-  readonly kid = randomUUID();
+  readonly kid: string;
   private readonly privateKey: KeyObject;
   readonly jwk: Record<string, string>;
 
-  constructor() {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    this.privateKey = privateKey;
-    const { n, e } = publicKey.export({ format: 'jwk' });
+  /** A new key pair, or the kept one. */
+  constructor(kept?: KeptKey) {
+    this.kid = kept?.kid ?? randomUUID();
+    this.privateKey =
+      kept === undefined
+        ? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey
+        : importPrivateKey(kept.privateKey);
+    const { n, e } = createPublicKey(this.privateKey).export({ format: 'jwk' });
     this.jwk = { kty: 'RSA', kid: this.kid, alg: 'RS256', use: 'sig', n: String(n), e: String(e) };
+  }
+
+  keep(): KeptKey {
+    const privateKey: Record<string, string> = {};
+    for (const [name, value] of Object.entries(this.privateKey.export({ format: 'jwk' })))
+      if (typeof value === 'string') privateKey[name] = value;
+    return { kid: this.kid, privateKey };
   }
 
   sign(payload: Record<string, unknown>): string {
@@ -111,6 +144,36 @@ class SigningKey {
     return `${input}.${createSign('RSA-SHA256').update(input).sign(this.privateKey).toString('base64url')}`;
   }
 }
+
+/** A session or refresh token as it is kept: the user by email, looked up again at start. */
+const keptGrantSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  sub: z.string(),
+  authTime: z.number(),
+  scope: z.string(),
+  expiresAt: z.number(),
+});
+type KeptGrant = z.infer<typeof keptGrantSchema>;
+
+const keptIdentityStateSchema = z.object({
+  version: z.literal(1),
+  key: z.object({
+    kid: z.string(),
+    privateKey: z.record(z.string(), z.string()).refine((jwk) => {
+      try {
+        return importPrivateKey(jwk).asymmetricKeyType === 'rsa';
+      } catch {
+        return false;
+      }
+    }, 'not an RSA private key'),
+  }),
+  /** Each user's `sub` by lower-cased email: the same merchant stays the same subject. */
+  subs: z.record(z.string(), z.string()),
+  sessions: z.array(keptGrantSchema),
+  refreshTokens: z.array(keptGrantSchema),
+});
+type KeptIdentityState = z.infer<typeof keptIdentityStateSchema>;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -202,7 +265,7 @@ ${error === undefined ? '' : `<p role="alert">${escapeHtml(error)}</p>`}
  */
 export async function startIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
   const now = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
-  const key = new SigningKey();
+  const log = options.log ?? (() => undefined);
   const logoutUris = options.logoutUris ?? options.redirectUris;
   const scopes = options.scopes ?? ['openid', 'email'];
   const origins = new Set([...options.redirectUris, ...logoutUris].map((uri) => new URL(uri).origin));
@@ -210,8 +273,55 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   const codes = new Map<string, AuthorizeRequest & Grant>();
   const sessions = new Map<string, Omit<Grant, 'scope'>>();
   const refreshTokens = new Map<string, Grant>();
-  const subs = new Map(options.users.map((user) => [user.email.toLowerCase(), randomUUID()]));
+  const subs = new Map<string, string>(options.users.map((user) => [user.email.toLowerCase(), randomUUID()]));
   let issuer = '';
+
+  const userOf = (email: string) => options.users.find((u) => u.email.toLowerCase() === email.toLowerCase());
+  const keepGrant = ([id, grant]: [string, Omit<Grant, 'scope'> & { scope?: string }]): KeptGrant => ({
+    id,
+    email: grant.user.email,
+    sub: grant.sub,
+    authTime: grant.authTime,
+    scope: grant.scope ?? '',
+    expiresAt: grant.expiresAt,
+  });
+  const kept: KeptFile<KeptIdentityState> | undefined =
+    options.stateFile === undefined
+      ? undefined
+      : keptFile<KeptIdentityState>({
+          path: options.stateFile,
+          part: 'Identity provider',
+          schema: keptIdentityStateSchema,
+          log,
+          snapshot: (): KeptIdentityState => ({
+            version: 1,
+            key: key.keep(),
+            subs: Object.fromEntries(subs),
+            sessions: [...sessions].map(keepGrant),
+            refreshTokens: [...refreshTokens].map(keepGrant),
+          }),
+        });
+  const restored: KeptIdentityState | undefined = kept?.read();
+  const key: SigningKey = new SigningKey(restored?.key);
+  if (restored !== undefined) {
+    for (const [email, sub] of Object.entries(restored.subs)) if (subs.has(email)) subs.set(email, sub);
+    // A grant of a user no longer configured (LOCAL_MERCHANT_EMAIL changed) is not taken back.
+    const grants = (list: KeptGrant[]) =>
+      list.flatMap(({ id, email, scope, ...grant }) => {
+        const user = userOf(email);
+        return user === undefined || grant.expiresAt <= now()
+          ? []
+          : [{ id, scope, grant: { ...grant, user } }];
+      });
+    for (const { id, grant } of grants(restored.sessions)) sessions.set(id, grant);
+    for (const { id, scope, grant } of grants(restored.refreshTokens))
+      refreshTokens.set(id, { ...grant, scope });
+    log(
+      `Identity provider: kept from ${kept?.path}: its signing key, ${sessions.size} sessions, ${refreshTokens.size} refresh tokens.`,
+    );
+  }
+  // A new key is kept at once: a token signed with it must verify after a restart.
+  kept?.flush();
 
   const send = (
     res: ServerResponse,
@@ -254,8 +364,6 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     if (to.state !== undefined) url.searchParams.set('state', to.state);
     return url.toString();
   };
-
-  const userOf = (email: string) => options.users.find((u) => u.email.toLowerCase() === email.toLowerCase());
 
   const issueCode = (request: AuthorizeRequest, session: Omit<Grant, 'scope'>): string => {
     const code = randomUUID();
@@ -353,6 +461,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     };
     const sessionId = randomBytes(24).toString('base64url');
     sessions.set(sessionId, session);
+    kept?.touch();
     return redirect(res, issueCode(request, session), {
       'set-cookie': `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_VALIDITY_SECONDS}`,
     });
@@ -375,6 +484,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
         const refreshToken = randomBytes(48).toString('base64url');
         const issued = { ...grant, expiresAt: now() + REFRESH_VALIDITY_SECONDS };
         refreshTokens.set(refreshToken, issued);
+        kept?.touch();
         return sendJson(res, 200, { ...tokens(issued), refresh_token: refreshToken }, cors);
       }
       case 'refresh_token': {
@@ -402,7 +512,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     if (refreshToken === '') return fail('invalid_request');
     // Cognito revokes refresh tokens only; an ID or access token (a JWT) is another type.
     if (refreshToken.split('.').length === 3) return fail('unsupported_token_type');
-    refreshTokens.delete(refreshToken);
+    if (refreshTokens.delete(refreshToken)) kept?.touch();
     return send(res, 200, '', cors);
   };
 
@@ -411,7 +521,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     const logoutUri = query.get('logout_uri') ?? '';
     if (!logoutUris.includes(logoutUri))
       return errorPage(res, 400, 'logout_uri is not a sign-out URL of this app client.');
-    sessions.delete(cookieValue(req, SESSION_COOKIE) ?? '');
+    if (sessions.delete(cookieValue(req, SESSION_COOKIE) ?? '')) kept?.touch();
     return redirect(res, logoutUri, {
       'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`,
     });
@@ -499,6 +609,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     for (const store of [pending, codes, sessions, refreshTokens] as const) {
       for (const [id, entry] of store) if (entry.expiresAt <= t) store.delete(id);
     }
+    kept?.touch();
   }, 60_000);
   sweeper.unref();
 
@@ -509,6 +620,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     close: () =>
       new Promise((done) => {
         clearInterval(sweeper);
+        kept?.flush();
         server.closeAllConnections();
         server.close(() => done());
       }),

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { backfillReferenceKeys } from '../lambdas/domain/storage/reference-keys';
@@ -25,7 +25,7 @@ import {
 } from './identity-provider';
 import { fetchJwks, withJwtAuthorizer } from './jwt-authorizer';
 import { ensureOrdersTable } from './orders-table';
-import { closeServer, listen, startStoreStandIns } from './stand-in-servers';
+import { closeServer, KEPT_FILES, listen, startStoreStandIns } from './stand-in-servers';
 import { createStaticSite } from './static-site';
 import { type StripeSimulator, startStripeSimulator } from './stripe-simulator/server';
 import { adminApiOnWeatherClock, weatherNoticeOnWeatherClock } from './weather-clock';
@@ -42,6 +42,11 @@ export interface LocalShopOptions {
   adminUsers?: readonly LocalUser[];
   /** Folder for dynalite's data; undefined keeps it in memory (tests). */
   dataDir: string | undefined;
+  /**
+   * Folder the other stand-ins keep their state in between runs (ADR 0046): the Stripe simulator's
+   * objects, the SES inbox, the identity provider's key and sign-ins. Undefined keeps them in memory.
+   */
+  keepDir?: string | undefined;
   /** The Vite build to serve. */
   webRoot: string;
   /** Real Stripe test mode instead of the simulator, when given. */
@@ -158,6 +163,8 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       // The page's /admin, and the CLI's loopback callbacks, as the stack's app client lists them.
       redirectUris: [`${url}${ADMIN_PAGE_PATH}`, ...CLI_LOOPBACK_PORTS.map(cliCallbackUrl)],
       users: adminUsers,
+      stateFile: options.keepDir && join(options.keepDir, KEPT_FILES.identityProvider),
+      log: options.log,
     });
     closers.push(() => identityProvider.close());
     const adminConfig = adminConfigSchema.parse({
@@ -170,6 +177,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       simulator = await startStripeSimulator({
         port: options.simulatorPort,
         webhook: { url: `${url}${API_PATHS.stripeWebhook}`, secret: LOCAL.simulatorWebhookSecret },
+        stateFile: options.keepDir && join(options.keepDir, KEPT_FILES.stripeSimulator),
         log: options.log,
       });
       closers.push(() => simulator?.close() ?? Promise.resolve());

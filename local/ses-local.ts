@@ -2,6 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as sesLocal from 'aws-ses-v2-local';
+import { clearStore, type Email, getStoreReadonly } from 'aws-ses-v2-local/dist/store.js';
+import { z } from 'zod';
+import { keptFile } from './kept-file';
+
+/** An email as the package stores it; it wrote each one, so the id and time are what is checked. */
+const keptInboxSchema = z.array(
+  z.custom<Email>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      'messageId' in value &&
+      typeof value.messageId === 'string' &&
+      'at' in value &&
+      typeof value.at === 'number',
+    { message: 'not an email of the inbox' },
+  ),
+);
 
 /**
  * Starts aws-ses-v2-local, the SES stand-in, behind a small front that refuses what real SES
@@ -11,17 +28,50 @@ import * as sesLocal from 'aws-ses-v2-local';
  *
  * Resolves with the front server (its port is the stand-in's port); closing it closes both. A
  * port already in use rejects with a message that names the port, not Node's internals.
+ *
+ * With `inboxFile` (`npm start`: `.local-data/stand-ins/ses-inbox.json`) the inbox is kept there
+ * between runs: loaded at start in place of whatever the package holds, written after each send or
+ * clear (docs/decisions/0046). The package keeps one inbox per process, shared by every instance.
  */
-export async function startSesLocal(options: { port: number; host: string }): Promise<Server> {
+export async function startSesLocal(options: {
+  port: number;
+  host: string;
+  inboxFile?: string | undefined;
+  log?: (line: string) => void;
+}): Promise<Server> {
+  const log = options.log ?? (() => undefined);
+  const kept =
+    options.inboxFile === undefined
+      ? undefined
+      : keptFile({
+          path: options.inboxFile,
+          part: 'SES stand-in',
+          schema: keptInboxSchema,
+          snapshot: () => [...getStoreReadonly().emails],
+          log,
+        });
+  if (kept !== undefined) {
+    const emails = kept.read() ?? [];
+    clearStore();
+    // The package offers no loader; its store object is the one it reads, and it only appends.
+    getStoreReadonly().emails.push(...emails);
+    if (emails.length > 0) log(`SES stand-in: kept from ${kept.path}: ${emails.length} emails.`);
+  }
   const inner = await listenInner(options.host);
   const innerPort = (inner.address() as AddressInfo).port;
   const front = createServer((req, res) => {
-    forward(req, res, options.host, innerPort).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`SES stand-in front: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    forward(req, res, options.host, innerPort)
+      .catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(`SES stand-in front: ${error instanceof Error ? error.message : String(error)}`);
+      })
+      // A send or a clear changes the inbox; a read does not.
+      .finally(() => {
+        if (req.method !== 'GET') kept?.touch();
+      });
   });
   front.on('close', () => {
+    kept?.flush();
     inner.closeAllConnections();
     inner.close();
   });

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import dynalite from 'dynalite';
 import { portMessage, startSesLocal } from './ses-local';
 
@@ -22,12 +23,26 @@ export function closeServer(server: Server): Promise<void> {
   });
 }
 
+/** The files the stand-ins keep their state in, inside `keepDir` (docs/decisions/0046). */
+export const KEPT_FILES = {
+  stripeSimulator: 'stripe-simulator.json',
+  sesInbox: 'ses-inbox.json',
+  identityProvider: 'identity-provider.json',
+} as const;
+
 /**
  * The storage stand-ins `npm start` and the rehearsal share: dynalite (on disk when `dataDir` is
- * given) and the SES stand-in, on the loopback only; each one's closer is pushed as it starts.
+ * given) and the SES stand-in (its inbox kept in `keepDir` when given), on the loopback only; each
+ * one's closer is pushed as it starts.
  */
 export async function startStoreStandIns(
-  options: { dynamoPort: number; sesPort: number; dataDir?: string | undefined },
+  options: {
+    dynamoPort: number;
+    sesPort: number;
+    dataDir?: string | undefined;
+    keepDir?: string | undefined;
+    log?: (line: string) => void;
+  },
   closers: Array<() => Promise<void>>,
 ): Promise<{ dynamoUrl: string; sesUrl: string }> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
@@ -39,7 +54,12 @@ export async function startStoreStandIns(
   });
   const dynamoPort = await listen(dynamo, 'DynamoDB stand-in (dynalite)', options.dynamoPort, '127.0.0.1');
   closers.push(() => closeServer(dynamo));
-  const ses = await startSesLocal({ port: options.sesPort, host: '127.0.0.1' });
+  const ses = await startSesLocal({
+    port: options.sesPort,
+    host: '127.0.0.1',
+    inboxFile: options.keepDir && join(options.keepDir, KEPT_FILES.sesInbox),
+    log: options.log,
+  });
   closers.push(() => closeServer(ses));
   return {
     dynamoUrl: `http://127.0.0.1:${dynamoPort}`,

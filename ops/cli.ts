@@ -82,8 +82,11 @@ export interface CliIo {
   targetFile?: string;
   /** Whether stdin and stdout are a terminal: the confirm rule asks there (ops/confirm.ts). */
   isTerminal: boolean;
-  /** Asks at the terminal and resolves with the line typed (main.ts: node:readline). */
-  ask(question: string): Promise<string>;
+  /**
+   * Asks at the terminal and resolves with the line typed (main.ts: node:readline); an aborted
+   * signal withdraws the question (login: the browser came back by itself) and rejects.
+   */
+  ask(question: string, options?: { signal?: AbortSignal }): Promise<string>;
 }
 
 /** The shop a command acts on: the admin API, signed in as a merchant. */
@@ -246,8 +249,10 @@ const COMMANDS: Record<string, Command> = {
     usage: 'login',
     details: [
       'Prints the sign-in address and opens it when a browser is at hand; the sign-in comes back to this',
-      'machine (http://localhost:47815/callback, or the next port). The tokens are kept, for this target',
-      'only, in ~/.config/live-aquatics-orders (or $XDG_CONFIG_HOME), readable by you alone, and renewed.',
+      'machine (http://localhost:47815/callback, or the next port). Over SSH, paste back the address the',
+      'browser ended on when asked, or forward the port first: ssh -L 47815:localhost:47815 <server>.',
+      'The tokens are kept, for this target only, in ~/.config/live-aquatics-orders (or $XDG_CONFIG_HOME),',
+      'readable by you alone, and renewed.',
       "On a stage, the site is found from ORDERS_SITE_URL, the stage's domainName in cdk.json, or its stack.",
     ],
     positionals: 'none',

@@ -27,6 +27,10 @@ export interface SignInIo {
   err: (line: string) => void;
   env: Env;
   now: () => Date;
+  /** Whether someone can answer at a terminal: login then also takes the address pasted back. */
+  isTerminal?: boolean;
+  /** Asks at the terminal; the signal withdraws the question once the browser came back by itself. */
+  ask?(question: string, options?: { signal?: AbortSignal }): Promise<string>;
 }
 
 /** Where a signed-in command acts: its sign-in file's name and how to find its site. */
@@ -124,9 +128,89 @@ function openBrowser(url: string, env: Env): void {
   }
 }
 
+type Answer = { code: string } | { error: string };
+
+/** What a redirect of this attempt (its state checked) brings: the code, or why there is none. */
+function answerOf(url: URL): Answer {
+  const code = url.searchParams.get('code');
+  const error = url.searchParams.get('error');
+  return code === null
+    ? { error: url.searchParams.get('error_description') ?? error ?? 'no code' }
+    : { code };
+}
+
+/** Wrong addresses a paste may bring before login gives up (exit 1). */
+const PASTE_ATTEMPTS = 3;
+
+/**
+ * The address the browser ended on, pasted at the terminal: it counts only when it is this
+ * attempt's callback (same origin and path) with this attempt's state, as the loopback checks.
+ * Anything else is explained and asked again; a closed input leaves the loopback to answer.
+ */
+async function pastedAnswer(
+  ask: NonNullable<SignInIo['ask']>,
+  io: SignInIo,
+  expected: { redirectUri: string; state: string },
+  signal: AbortSignal,
+): Promise<Answer> {
+  const callback = new URL(expected.redirectUri);
+  let wrong = 0;
+  while (wrong < PASTE_ATTEMPTS) {
+    let line: string;
+    try {
+      line = (await ask('Address the browser ended on (or wait for the browser): ', { signal })).trim();
+    } catch {
+      // Withdrawn (the browser came back) or no more input: the loopback and the timeout remain.
+      return new Promise<Answer>(() => undefined);
+    }
+    if (line === '') continue;
+    wrong += 1;
+    if (!URL.canParse(line)) {
+      io.err(
+        `That is not an address: paste the whole address from the browser's address bar (${callback}?code=…).`,
+      );
+      continue;
+    }
+    const url = new URL(line);
+    if (url.origin !== callback.origin || url.pathname !== callback.pathname) {
+      io.err(
+        `That address is not this sign-in's: it starts ${callback}?code=… (the page itself may not load).`,
+      );
+      continue;
+    }
+    // A stale tab's or another login's address: its code was not asked for with this verifier.
+    if (url.searchParams.get('state') !== expected.state) {
+      io.err(
+        "That address belongs to another sign-in (its state is not this one's): paste the one this sign-in ended on.",
+      );
+      continue;
+    }
+    return answerOf(url);
+  }
+  throw new RefusedError(
+    `no address of this sign-in was pasted in ${PASTE_ATTEMPTS} tries. Run login again.`,
+  );
+}
+
+/** The lines that say how to finish the sign-in when the browser is on another machine. */
+function remoteHints(redirectUri: string, canPaste: boolean): string[] {
+  const { port } = new URL(redirectUri);
+  const forward = `ssh -L ${port}:localhost:${port} <this machine>`;
+  return canPaste
+    ? [
+        'No browser on this machine (over SSH)? Open the address on your own computer and paste back the',
+        `address the browser ends on (${redirectUri}?code=…, even if the page does not load), or forward the port first: ${forward}.`,
+      ]
+    : [
+        `No browser on this machine (over SSH)? Forward the port from your own computer first (${forward}),`,
+        'then open the address there: the sign-in comes back through the tunnel.',
+      ];
+}
+
 /**
  * `login`: the authorization code flow with PKCE and a loopback redirect. Prints the sign-in
- * address (and opens it when a browser is at hand), takes the code on the loopback, exchanges
+ * address (and opens it when a browser is at hand), takes the code on the loopback or, at a
+ * terminal, from the address the browser ended on pasted back (whichever comes first), exchanges
  * it, and keeps the tokens for the target.
  */
 export async function login(target: ApiTarget, io: SignInIo): Promise<void> {
@@ -134,8 +218,8 @@ export async function login(target: ApiTarget, io: SignInIo): Promise<void> {
   const config = await readAdminConfig(siteUrl);
   const state = randomString();
   const verifier = randomString();
-  let finish: (result: { code: string } | { error: string }) => void = () => undefined;
-  const arrived = new Promise<{ code: string } | { error: string }>((done) => {
+  let finish: (result: Answer) => void = () => undefined;
+  const arrived = new Promise<Answer>((done) => {
     finish = done;
   });
   const loopback = await listenOnLoopback((req, res) => {
@@ -145,7 +229,6 @@ export async function login(target: ApiTarget, io: SignInIo): Promise<void> {
       return;
     }
     const code = url.searchParams.get('code');
-    const error = url.searchParams.get('error');
     // Another page's redirect (a stale tab) is not this sign-in's: it is ignored, not accepted.
     if (url.searchParams.get('state') !== state) {
       res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
@@ -154,23 +237,26 @@ export async function login(target: ApiTarget, io: SignInIo): Promise<void> {
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(PAGE(code === null ? 'Sign-in did not complete.' : 'Signed in: you can close this tab.'));
-    finish(
-      code === null ? { error: url.searchParams.get('error_description') ?? error ?? 'no code' } : { code },
-    );
+    finish(answerOf(url));
   });
   const redirectUri = cliCallbackUrl(loopback.port);
+  const ask = io.isTerminal ? io.ask : undefined;
+  const withdraw = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const url = await authorizeUrl(config, { redirectUri, state, verifier });
     io.out(`Sign in to ${target.description} in your browser: ${url}`);
+    for (const line of remoteHints(redirectUri, ask !== undefined)) io.out(line);
     openBrowser(url, io.env);
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const result = await Promise.race([
       arrived,
+      ...(ask === undefined ? [] : [pastedAnswer(ask, io, { redirectUri, state }, withdraw.signal)]),
       new Promise<{ error: string }>((done) => {
         timer = setTimeout(() => done({ error: 'no answer within 5 minutes' }), LOGIN_TIMEOUT_MS);
       }),
     ]);
-    clearTimeout(timer);
+    // The question is withdrawn before anything else is printed, so no line lands after its prompt.
+    withdraw.abort();
     if ('error' in result) throw new RefusedError(`Sign-in did not complete (${result.error}).`);
     const tokens = await exchangeCode(config, { code: result.code, redirectUri, verifier }, () =>
       io.now().getTime(),
@@ -184,6 +270,8 @@ export async function login(target: ApiTarget, io: SignInIo): Promise<void> {
       `Signed in${tokens.email ? ` as ${tokens.email}` : ''} to ${target.description} (kept in ${file}).`,
     );
   } finally {
+    clearTimeout(timer);
+    withdraw.abort();
     loopback.close();
   }
 }

@@ -34,11 +34,15 @@ export function terminalPrompt(input: NodeJS.ReadableStream, output: NodeJS.Writ
 export function terminalQuestion(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
-): (question: string) => Promise<string> {
-  return async (question) => {
+): (question: string, options?: { signal?: AbortSignal }) => Promise<string> {
+  return async (question, { signal } = {}) => {
     const lines = createInterface({ input, output, terminal: true });
     try {
-      return await lines.question(question);
+      return await (signal === undefined ? lines.question(question) : lines.question(question, { signal }));
+    } catch (error) {
+      // A withdrawn question leaves the cursor after it: what is printed next starts a line.
+      if (signal?.aborted) output.write('\n');
+      throw error;
     } finally {
       lines.close();
     }

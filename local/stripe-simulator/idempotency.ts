@@ -6,6 +6,15 @@ export interface StoredResponse {
   body: string;
 }
 
+/** A finished key as it is kept between runs. */
+export interface KeptIdempotencyKey {
+  key: string;
+  fingerprint: string;
+  endpoint: string;
+  createdAt: number;
+  response: StoredResponse;
+}
+
 interface KeyRecord {
   fingerprint: string;
   endpoint: string;
@@ -29,6 +38,17 @@ export type IdempotencyOutcome =
  */
 export class IdempotencyStore {
   private readonly keys = new Map<string, KeyRecord>();
+
+  /** The keys whose first request finished, for keeping: a retry after a restart still replays. */
+  snapshot(): KeptIdempotencyKey[] {
+    return [...this.keys].flatMap(([key, { response, ...record }]) =>
+      response === undefined ? [] : [{ key, ...record, response }],
+    );
+  }
+
+  restore(kept: readonly KeptIdempotencyKey[]): void {
+    for (const { key, ...record } of kept) this.keys.set(key, record);
+  }
 
   begin(key: string, method: string, path: string, params: FormObject, now: number): IdempotencyOutcome {
     this.forgetOlderThan(now - KEY_LIFETIME_MS);

@@ -27,12 +27,14 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type Stripe from 'stripe';
+import { keptFile } from '../kept-file';
 import { decodePathSegment, handleApiRequest } from './api';
 import { SimulatorClock } from './clock';
 import { Delays } from './delays';
 import { FaultInjector, type FaultSpec } from './faults';
 import { BodyTooLargeError, bodyTooLarge, readBody } from './form-body';
 import { IdempotencyStore } from './idempotency';
+import { type KeptSimulatorState, keptSimulatorStateSchema } from './kept-state';
 import { buildEvent, type CheckoutSessionRecord } from './objects';
 import { handlePaymentPage, type PageResponse } from './payment-page';
 import type { RestrictedKeys } from './permissions';
@@ -77,6 +79,12 @@ export interface StripeSimulatorOptions {
    * active, as on a UK account that turned Bacs on.
    */
   capabilities?: Stripe.Account.Capabilities;
+  /**
+   * A JSON file the simulator keeps its objects in between runs (`npm start`'s
+   * `.local-data/stand-ins/stripe-simulator.json`): read at start, written shortly after each
+   * change and at close. Without it everything lives in memory, as tests want.
+   */
+  stateFile?: string;
   log?: (line: string) => void;
 }
 
@@ -174,7 +182,11 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
   const port = await listen(server, options.port ?? DEFAULT_PORT, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  const store = new Store((subject) => webhooks.send(buildEvent(subject, clock.nowSeconds())), clock);
+  // Every change that sends an event is one to keep.
+  const store = new Store((subject) => {
+    kept?.touch();
+    return webhooks.send(buildEvent(subject, clock.nowSeconds()));
+  }, clock);
   const payPageUrl = (id: string) => `${publicUrl}/c/pay/${id}`;
   const context = {
     store,
@@ -191,8 +203,14 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     log,
   };
   const settleDelayMs = options.asyncSettleDelayMs ?? 180_000;
-  const settleLater = (id: string, outcome: 'succeeded' | 'failed'): void => {
-    clock.schedule(settleDelayMs, async () => {
+  // Kept too, so a Direct Debit paid before a restart still settles after it.
+  const pendingSettlements = new Map<string, { outcome: 'succeeded' | 'failed'; dueAtMs: number }>();
+  const settleLater = (id: string, outcome: 'succeeded' | 'failed', delayMs = settleDelayMs): void => {
+    pendingSettlements.set(id, { outcome, dueAtMs: clock.nowMs() + delayMs });
+    kept?.touch();
+    clock.schedule(delayMs, async () => {
+      pendingSettlements.delete(id);
+      kept?.touch();
       try {
         await store.settle(id, outcome).delivered;
       } catch (error) {
@@ -201,6 +219,34 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
       }
     });
   };
+  const kept =
+    options.stateFile === undefined
+      ? undefined
+      : keptFile<KeptSimulatorState>({
+          path: options.stateFile,
+          part: 'Stripe simulator',
+          schema: keptSimulatorStateSchema,
+          log,
+          snapshot: () => ({
+            version: 1,
+            store: store.snapshot(),
+            webhookEndpoints: context.webhookEndpoints.snapshot(),
+            idempotencyKeys: idempotency.snapshot(),
+            pendingSettlements: [...pendingSettlements].map(([sessionId, due]) => ({ sessionId, ...due })),
+          }),
+        });
+  const restored = kept?.read();
+  if (restored !== undefined) {
+    store.restore(restored.store);
+    context.webhookEndpoints.restore(restored.webhookEndpoints);
+    idempotency.restore(restored.idempotencyKeys);
+    for (const { sessionId, outcome, dueAtMs } of restored.pendingSettlements)
+      settleLater(sessionId, outcome, Math.max(0, dueAtMs - clock.nowMs()));
+    const { sessions, paymentIntents, refunds } = restored.store;
+    log(
+      `Stripe simulator: kept from ${kept?.path}: ${sessions.length} sessions, ${paymentIntents.length} payments, ${refunds.length} refunds.`,
+    );
+  }
 
   const expireDue = async (): Promise<string[]> => {
     const { expired, delivered } = store.expireDue();
@@ -220,6 +266,15 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
   });
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      await serve(request, response);
+    } finally {
+      // Any request may change something (a create, a payment, even a read that expires a session).
+      kept?.touch();
+    }
+  }
+
+  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const method = request.method ?? 'GET';
     const target = new URL(request.url ?? '/', 'http://simulator.invalid');
     let body: string;
@@ -301,8 +356,14 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     },
     expireDueSessions: expireDue,
     nowSeconds: () => clock.nowSeconds(),
-    patchSession: (id, patch) => store.patchSession(id, patch),
-    patchPaymentIntent: (id, patch) => store.patchPaymentIntent(id, patch),
+    patchSession: (id, patch) => {
+      store.patchSession(id, patch);
+      kept?.touch();
+    },
+    patchPaymentIntent: (id, patch) => {
+      store.patchPaymentIntent(id, patch);
+      kept?.touch();
+    },
     getSession,
     get deliveries() {
       return webhooks.deliveries;
@@ -314,6 +375,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     },
     async close() {
       clearInterval(sweep);
+      kept?.flush();
       webhooks.close();
       delays.cancelAll();
       clock.cancelAll();

@@ -37,6 +37,16 @@ export interface RefundRequest {
   metadata?: Stripe.Metadata;
 }
 
+/** The store's objects as they are kept between runs (local/stripe-simulator/kept-state.ts). */
+export interface StoreState {
+  nextSeq: number;
+  sessions: StoredSession[];
+  products: Stripe.Product[];
+  paymentIntents: Stripe.PaymentIntent[];
+  charges: Stripe.Charge[];
+  refunds: Stripe.Refund[];
+}
+
 /** Everything the simulator knows, and the state changes Stripe makes to it. */
 export class Store {
   private readonly sessions = new Map<string, StoredSession>();
@@ -50,6 +60,28 @@ export class Store {
     private readonly emit: EventListener,
     private readonly clock: SimulatorClock,
   ) {}
+
+  /** Every object, for keeping: stored objects are replaced on change, never mutated, so these are snapshots. */
+  snapshot(): StoreState {
+    return {
+      nextSeq: this.nextSeq,
+      sessions: [...this.sessions.values()].map((entry) => ({ ...entry })),
+      products: [...this.products.values()],
+      paymentIntents: [...this.intents.values()],
+      charges: [...this.charges.values()],
+      refunds: [...this.refunds.values()],
+    };
+  }
+
+  /** Takes back what `snapshot` kept, at start, before any request. */
+  restore(state: StoreState): void {
+    for (const entry of state.sessions) this.sessions.set(entry.session.id, { ...entry });
+    for (const product of state.products) this.products.set(product.id, product);
+    for (const intent of state.paymentIntents) this.intents.set(intent.id, intent);
+    for (const charge of state.charges) this.charges.set(charge.id, charge);
+    for (const refund of state.refunds) this.refunds.set(refund.id, refund);
+    this.nextSeq = Math.max(this.nextSeq, state.nextSeq);
+  }
 
   addSession(built: BuiltSession, paymentIntentData: StoredSession['paymentIntentData']): StoredSession {
     for (const product of built.products) this.products.set(product.id, product);

@@ -22,6 +22,18 @@ export class WebhookEndpointStore {
   private readonly endpoints = new Map<string, { endpoint: Stripe.WebhookEndpoint; seq: number }>();
   private nextSeq = 0;
 
+  /** Every endpoint with its secret, for keeping between runs. */
+  snapshot(): Array<{ endpoint: Stripe.WebhookEndpoint; seq: number }> {
+    return [...this.endpoints.values()].map((entry) => ({ ...entry }));
+  }
+
+  restore(kept: ReadonlyArray<{ endpoint: Stripe.WebhookEndpoint; seq: number }>): void {
+    for (const entry of kept) {
+      this.endpoints.set(entry.endpoint.id, { ...entry });
+      this.nextSeq = Math.max(this.nextSeq, entry.seq + 1);
+    }
+  }
+
   /** Creates an endpoint and answers with its secret, the only answer that carries it. */
   create(fields: WebhookEndpointFields & { url: string; enabled_events: string[] }, now: number) {
     const endpoint: Stripe.WebhookEndpoint = {

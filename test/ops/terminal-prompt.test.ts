@@ -45,4 +45,19 @@ describe('the terminal prompt', () => {
     expect(await asking).toBe('y');
     expect(written()).toContain('Go ahead? [y/N] ');
   });
+
+  it('withdraws a question when its signal aborts: rejects, starts a new line, and lets go of the input', async () => {
+    const { input, output, written } = terminal();
+    const withdraw = new AbortController();
+    const asking = terminalQuestion(input, output)('Address the browser ended on: ', {
+      signal: withdraw.signal,
+    });
+
+    withdraw.abort();
+
+    await expect(asking).rejects.toThrow();
+    expect(written()).toContain('Address the browser ended on: ');
+    expect(written().endsWith('\n')).toBe(true);
+    expect(input.isPaused()).toBe(true);
+  });
 });
