@@ -182,6 +182,7 @@ describe('npm run setup, first run', () => {
       '  ✓ Webhook signing secret',
       '  ✓ SES production access',
       '  ✓ Alarm subscription',
+      '  ✓ Weather forecast key',
       '  ✓ Merchant',
       '  ✓ Test checkout',
     ]);
@@ -237,7 +238,7 @@ describe('npm run setup, run again', () => {
       '  = Merchant owner@daphnia-direct.co.uk: may already sign in to /admin',
       '',
     ]);
-    expect(again.lines).toContain('All 11 checks pass.');
+    expect(again.lines).toContain('All 12 checks pass.');
     expect(again.lines.at(-1)).toBe('Nothing changed: stage prod was already set up as given.');
   });
 
