@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   cdkJsonContext,
@@ -156,6 +157,30 @@ describe('the report', () => {
   it('covers the stage cdk.json names and each stage block', () => {
     expect(stagesOf({ stage: 'dev', stages: { test: {}, prod: {} } })).toEqual(['dev', 'test', 'prod']);
     expect(stagesOf({ stage: 'dev' })).toEqual(['dev']);
+  });
+});
+
+describe('docs/deploy.md’s costs table', () => {
+  it('says what the model says for its three shapes of stage: dev, a test stage with the WAF, a trading one', () => {
+    const table = readFileSync('docs/deploy.md', 'utf8');
+    const dev = stageCosts(stage({ stage: 'dev' }));
+    const test = stageCosts(stage({ stage: 'test', resources: [...BASE, WAF] }));
+    const trading = stageCosts(
+      stage({
+        forecastPlan: 'commercial',
+        domainName: 'daphnia-direct.co.uk',
+        hostedZone: true,
+        resources: [...BASE, { Type: 'AWS::CloudWatch::Alarm' }, WAF],
+      }),
+    );
+
+    expect([dev.fixedTotalUsd, test.fixedTotalUsd, trading.fixedTotalUsd]).toEqual([8.72, 17.72, 52.71]);
+    expect(table).toContain('| **total** ');
+    expect(table).toMatch(/\| \*\*total\*\* +\| \*\*\$8\.72\*\* \| \*\*\$17\.72\*\* \| \*\*\$52\.71\*\* +\|/);
+    expect(table).toMatch(
+      /\| Open-Meteo commercial plan: €29\.00 at \$1\.16 to the euro +\| – +\| – +\| \$33\.64 +\|/,
+    );
+    expect(table).toContain('**£420.50** per 1,000 orders of £14.70');
   });
 });
 
