@@ -4,6 +4,10 @@ import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { ListSubscriptionsByTopicCommand } from '@aws-sdk/client-sns';
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
+import {
+  OPEN_METEO_COMMERCIAL_URL,
+  OPEN_METEO_KEY_JSON_KEY,
+} from '../lambdas/domain/weather/forecast-source';
 import { MERCHANTS_GROUP } from '../shared/admin-api-paths';
 import { API_PATHS } from '../shared/api-paths';
 import { createCheckoutResponseSchema } from '../shared/checkout-response';
@@ -64,6 +68,16 @@ const storedWebhookSchema = z.object({
   webhookEndpointId: z.optional(z.string()),
 });
 const errorBodySchema = z.object({ error: z.string() });
+const storedForecastKeySchema = z.object({ [OPEN_METEO_KEY_JSON_KEY]: z.string() });
+/** Open-Meteo's refusal: `{"error": true, "reason": "..."}`. */
+const openMeteoErrorSchema = z.object({ reason: z.string() });
+/** The forecast the doctor asks for to prove a key: one day of London's temperatures. */
+const KEY_PROBE = {
+  latitude: '51.51',
+  longitude: '-0.13',
+  hourly: 'temperature_2m',
+  forecast_days: '1',
+} as const;
 /**
  * What API Gateway answers on its own address to a request that did not come through CloudFront:
  * 401 without the authorizer's identity sources, 403 when the origin-verify authorizer refuses.
@@ -271,6 +285,40 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
             `Nobody has confirmed the alarm subscription, so no alarm reaches anyone: open "AWS Notification - Subscription Confirmation" in ${alarmEmail}'s inbox and click Confirm subscription.`,
           );
         return `alarms go to ${confirmed.map((subscription) => subscription.Endpoint ?? '?').join(', ')}`;
+      },
+    ],
+    [
+      'Weather forecast key',
+      async () => {
+        // Open-Meteo's free endpoint is for non-commercial use only; the stage says which it is (ADR 0045).
+        if (settings.forecastPlan !== 'commercial') {
+          if (livemode)
+            throw new CheckFailure(
+              `Stage ${stage.stage} takes live payments but does not declare commercial use of the weather forecast ("forecastPlan": "free"): Open-Meteo's free endpoint is for non-commercial use only. Take Open-Meteo's commercial plan, set "forecastPlan": "commercial" in the stage's block of cdk.json, store the key (${setupCommand} --open-meteo-key KEY) and deploy.`,
+            );
+          return `no commercial use declared: the weather check asks Open-Meteo's free endpoint (non-commercial use only); set "forecastPlan": "commercial" and store a key before the shop trades`;
+        }
+        const id = outputs.get(STAGE_OUTPUTS.forecastKeySecret);
+        const stored = storedForecastKeySchema.safeParse(
+          await readSecretDocument(deps.aws.secretsManager, id),
+        );
+        const key = stored.success ? stored.data.openMeteoApiKey.trim() : '';
+        if (key === '')
+          throw new CheckFailure(
+            `Stage ${stage.stage} declares commercial use, but ${id} holds no Open-Meteo key: the weather check asks the free endpoint, which is for non-commercial use only, the admin's weather card says so and the ForecastKeyUnreadable alarm fires. Run ${setupCommand} --open-meteo-key KEY.`,
+          );
+        const url = new URL('/v1/forecast', OPEN_METEO_COMMERCIAL_URL);
+        // London, one day: the smallest question that proves the key.
+        for (const [name, value] of Object.entries(KEY_PROBE)) url.searchParams.set(name, value);
+        url.searchParams.set('apikey', key);
+        const response = await get(url.href);
+        if (response.status !== 200) {
+          const reason = openMeteoErrorSchema.safeParse(await response.json().catch(() => undefined));
+          throw new CheckFailure(
+            `Open-Meteo refused the stored key (HTTP ${response.status}${reason.success ? `: ${reason.data.reason}` : ''}): the weather check falls back to the free endpoint, which is for non-commercial use only. Check the key in Open-Meteo's customer portal, then run ${setupCommand} --open-meteo-key KEY.`,
+          );
+        }
+        return `commercial use declared, and ${OPEN_METEO_COMMERCIAL_URL} accepts the stored key`;
       },
     ],
     [

@@ -46,8 +46,9 @@
  *   harness's real wiring); 400 sessions paid beforehand, then their `checkout.session.completed`
  *   deliveries with 16 in flight, timed end to end. Then every session must have exactly one order,
  *   one confirmation and one merchant notice. DynamoDB, SES and Stripe calls are counted per order.
- * - Cost: the stack synthesised in memory (no bundling) for its own settings (memory, architecture,
- *   schedule, alarms, secrets), times the measured durations and the unit prices written below.
+ * - Cost: every stage of cdk.json synthesised in memory (no bundling) through the cost model
+ *   (scripts/stage-costs.ts): its fixed monthly costs, counted from its own stacks and settings,
+ *   and its costs per 1,000 orders at the measured durations.
  *
  * Every figure is printed beside its target with a pass/miss mark and written to
  * bench-results.json (git-ignored); a run of every part also rewrites the figures block of
@@ -76,7 +77,6 @@ import { promisify } from 'node:util';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
-import { createShopApp } from '../infra/lib/shop-app';
 import { createStatusHandler, loadStatusDeps } from '../lambdas/handlers/checkout-status/handler';
 import { createCheckoutHandler, loadCheckoutDeps } from '../lambdas/handlers/create-checkout/handler';
 import { createDocumentClient } from '../lambdas/lib/aws';
@@ -89,6 +89,16 @@ import { type BundleFiles, bundleAsDeployed } from '../test/support/bundle';
 import { chromiumPath } from '../test/support/chromium';
 import { startFulfilmentHarness } from '../test/support/fulfilment-harness';
 import { BENCHMARKS_PAGE, type BenchFigure, updateBenchmarksPage } from './benchmarks-page';
+import {
+  ASSUMED_WORK,
+  cdkJsonContext,
+  formatStageCosts,
+  type MeasuredWork,
+  PRICES,
+  stageCosts,
+  stagesOf,
+  synthesiseStage,
+} from './stage-costs';
 
 const execFileAsync = promisify(execFile);
 /** The build measured; BENCH_WEB_DIR points at another (an older commit's) to compare. */
@@ -1160,164 +1170,54 @@ async function fulfilmentFigures() {
 // Cost model
 
 /**
- * eu-west-2 (London) list prices in USD, as assumed on 2025-06-01 (from AWS's public price pages
- * as known then; check them before relying on the totals). Free tiers are left out: the model is
- * for an account that has used them up. Stripe's UK card fee is in GBP.
+ * Every stage of cdk.json, synthesised in memory, through the cost model (scripts/stage-costs.ts):
+ * its fixed monthly costs and, with this run's measured durations, its costs per 1,000 orders.
  */
-const PRICES = {
-  date: '2025-06-01',
-  lambdaArmGbSecond: 0.0000133334,
-  lambdaX86GbSecond: 0.0000166667,
-  lambdaRequest: 0.2 / 1e6,
-  httpApiRequest: 1.04 / 1e6,
-  dynamoWriteRequestUnit: 1.4846 / 1e6,
-  dynamoReadRequestUnit: 0.297 / 1e6,
-  dynamoStorageGbMonth: 0.29,
-  sesEmail: 0.1 / 1000,
-  secretMonth: 0.4,
-  secretApiCall: 0.05 / 10_000,
-  alarmMonth: 0.1,
-  kmsKeyMonth: 1,
-  cloudFrontGbEurope: 0.085,
-  cloudFrontHttpsRequest: 0.012 / 10_000,
-  cloudFrontFunction: 0.1 / 1e6,
-  logsIngestGb: 0.5985,
-  stripeUkCardPercent: 1.5,
-  stripeUkCardFixedPence: 20,
-} as const;
-
-interface TemplateResource {
-  Type: string;
-  Properties?: Record<string, unknown>;
-}
-
-function synthesisedResources(): TemplateResource[] {
-  const cdkJson = JSON.parse(readFileSync('cdk.json', 'utf8')) as { context: Record<string, unknown> };
-  const outdir = mkdtempSync(join(tmpdir(), 'shop-bench-cdk-'));
-  try {
-    const { app } = createShopApp({
-      context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:disable-asset-staging': true },
-      outdir,
-    });
-    // Every stack of the stage (the data stack holds the table and secrets, the app stack the rest).
-    return app
-      .synth()
-      .stacks.flatMap((stack) =>
-        Object.values((stack.template as { Resources: Record<string, TemplateResource> }).Resources),
-      );
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
-}
-
 function costFigures() {
   section('Cost model');
-  const resources = synthesisedResources();
-  const count = (type: string) => resources.filter((r) => r.Type === type).length;
-  const functions = resources
-    .filter((r) => r.Type === 'AWS::Lambda::Function')
-    .map((r) => ({
-      description: String(r.Properties?.Description ?? 'a CDK helper function'),
-      memoryMb: Number(r.Properties?.MemorySize ?? 128),
-      arm: JSON.stringify(r.Properties?.Architectures ?? []).includes('arm64'),
-    }));
-  const byDescription = (words: RegExp) => functions.find((f) => words.test(f.description));
-  const checkoutFn = byDescription(/Checkout Session|checkout/i);
-  const webhookFn = byDescription(/Verifies Stripe events/i);
-  const reconcilerFn = byDescription(/webhook never arrived/i);
-  const rule = resources.find((r) => r.Type === 'AWS::Events::Rule');
-  const schedule = String(rule?.Properties?.ScheduleExpression ?? 'rate(15 minutes)');
-  const everyMinutes = Number(/rate\((\d+) minutes?\)/.exec(schedule)?.[1] ?? 15);
-  const gbSecond = (fn: { memoryMb: number; arm: boolean } | undefined, ms: number) =>
-    ((fn?.memoryMb ?? 256) / 1024) *
-    (ms / 1000) *
-    (fn?.arm === false ? PRICES.lambdaX86GbSecond : PRICES.lambdaArmGbSecond);
-
-  // At rest: what the stack costs with no customers. The reconciler still runs on its schedule;
-  // an idle run is one Stripe list call, taken as 300 ms billed.
-  const reconcilerRuns = (30 * 24 * 60) / everyMinutes;
-  const atRest = {
-    secrets: count('AWS::SecretsManager::Secret') * PRICES.secretMonth,
-    alarms: count('AWS::CloudWatch::Alarm') * PRICES.alarmMonth,
-    kmsKeys: count('AWS::KMS::Key') * PRICES.kmsKeyMonth,
-    reconciler: reconcilerRuns * (gbSecond(reconcilerFn, 300) + PRICES.lambdaRequest),
-    secretReadsByReconciler: reconcilerRuns * PRICES.secretApiCall,
-  };
-  const atRestTotal = Object.values(atRest).reduce((a, b) => a + b, 0);
-
-  // Per 1,000 orders. Assumptions, beyond the measured durations: each order is 1 create-checkout,
-  // 2 checkout-status (the success page and one reload), 2 webhook deliveries (the completed
-  // event and one other the endpoint receives), 10 page views of about 120 KiB each, and
-  // CloudWatch logs of about 2 KiB per invocation. A Lambda runs warm at the measured p50 plus
-  // the Stripe round trip, taken as 300 ms for calls that reach Stripe.
   const warm = raw.warm as Record<string, number[]> | undefined;
   const fulfil = raw.fulfilment as
     | { perOrderMs: number; breakdown: Record<string, { calls: number; ms: number }> }
     | undefined;
+  // A Lambda runs warm at the measured p50 plus the Stripe round trip, taken as 300 ms.
   const stripeRoundTripMs = 300;
-  const checkoutMs = percentile(warm?.['create-checkout sequential'] ?? [10], 50) + stripeRoundTripMs;
-  const statusMs = percentile(warm?.['checkout-status sequential'] ?? [5], 50) + stripeRoundTripMs;
-  const webhookMs = (fulfil?.perOrderMs ?? 50) + stripeRoundTripMs;
-  const dynamoPerOrder = fulfil?.breakdown.dynamo?.calls ?? 6;
-  const sesPerOrder = fulfil?.breakdown.ses?.calls ?? 2;
-  const invocations = 1 + 2 + 2;
-  const perOrder = {
-    lambda:
-      gbSecond(checkoutFn, checkoutMs) +
-      2 * gbSecond(checkoutFn, statusMs) +
-      2 * gbSecond(webhookFn, webhookMs) +
-      invocations * PRICES.lambdaRequest,
-    httpApi: invocations * PRICES.httpApiRequest,
-    dynamo: dynamoPerOrder * PRICES.dynamoWriteRequestUnit,
-    ses: sesPerOrder * PRICES.sesEmail,
-    cloudFront:
-      10 * ((120 * KIB) / 1024 ** 3) * PRICES.cloudFrontGbEurope +
-      10 * 4 * (PRICES.cloudFrontHttpsRequest + PRICES.cloudFrontFunction),
-    logs: invocations * ((2 * KIB) / 1024 ** 3) * PRICES.logsIngestGb,
+  const work: MeasuredWork = {
+    checkoutMs: percentile(warm?.['create-checkout sequential'] ?? [10], 50) + stripeRoundTripMs,
+    statusMs: percentile(warm?.['checkout-status sequential'] ?? [5], 50) + stripeRoundTripMs,
+    webhookMs: (fulfil?.perOrderMs ?? 50) + stripeRoundTripMs,
+    dynamoCallsPerOrder: fulfil?.breakdown.dynamo?.calls ?? ASSUMED_WORK.dynamoCallsPerOrder,
+    emailsPerOrder: fulfil?.breakdown.ses?.calls ?? ASSUMED_WORK.emailsPerOrder,
   };
-  const perThousand = Object.fromEntries(Object.entries(perOrder).map(([k, v]) => [k, v * 1000]));
-  const perThousandTotal = Object.values(perThousand).reduce((a, b) => a + b, 0);
-  const stripePerThousandGbp =
-    (1000 * (1470 * (PRICES.stripeUkCardPercent / 100) + PRICES.stripeUkCardFixedPence)) / 100;
-
-  raw.cost = { prices: PRICES, functions, schedule, atRest, perThousand, stripePerThousandGbp };
-  console.log(
-    `  unit prices: eu-west-2 list prices in USD as assumed on ${PRICES.date}; free tiers left out`,
-  );
-  console.log(
-    `  stack: ${functions.length} functions (${functions.map((f) => `${f.description.slice(0, 28)}…: ${f.memoryMb} MB${f.arm ? ' arm64' : ''}`).join('; ')}), reconciler ${schedule}, ${count('AWS::CloudWatch::Alarm')} alarms, ${count('AWS::SecretsManager::Secret')} secrets, ${count('AWS::KMS::Key')} KMS keys`,
-  );
-  console.log(
-    `  at rest: ${Object.entries(atRest)
-      .map(([k, v]) => `${k} $${round(v, 2)}`)
-      .join(', ')}`,
-  );
-  console.log(
-    `  per 1,000 orders: ${Object.entries(perThousand)
-      .map(([k, v]) => `${k} $${round(v, 3)}`)
-      .join(', ')}`,
-  );
-  record({
-    section: 'cost',
-    name: 'AWS at rest, per month',
-    value: `$${round(atRestTotal, 2)}`,
-    unit: '',
-    detail: `prices of ${PRICES.date}`,
-  });
-  record({
-    section: 'cost',
-    name: 'AWS per 1,000 orders',
-    value: `$${round(perThousandTotal, 2)}`,
-    unit: '',
-    detail: `prices of ${PRICES.date}; assumptions in scripts/bench.ts`,
-  });
-  record({
-    section: 'cost',
-    name: 'Stripe fees per 1,000 orders of £14.70',
-    value: `£${round(stripePerThousandGbp, 2)}`,
-    unit: '',
-    detail: '1.5 % + 20p, UK cards',
-  });
+  const context = cdkJsonContext();
+  const stages = stagesOf(context).map((stage) => stageCosts(synthesiseStage(stage, context), work));
+  raw.cost = { prices: PRICES, work, stages };
+  for (const costs of stages) {
+    for (const line of formatStageCosts(costs)) console.log(`  ${line}`);
+    record({
+      section: 'cost',
+      name: `Fixed per month, stage ${costs.stage}`,
+      value: `$${costs.fixedTotalUsd.toFixed(2)}`,
+      unit: '',
+      detail: `prices of ${PRICES.date}; ${costs.fixed.map((line) => `${line.item} $${line.usd.toFixed(2)}`).join(', ')}`,
+    });
+    record({
+      section: 'cost',
+      name: `AWS per 1,000 orders, stage ${costs.stage}`,
+      value: `$${costs.perThousandOrdersTotalUsd.toFixed(2)}`,
+      unit: '',
+      detail: `prices of ${PRICES.date}; assumptions in scripts/stage-costs.ts`,
+    });
+  }
+  const [first] = stages;
+  if (first !== undefined) {
+    record({
+      section: 'cost',
+      name: 'Stripe fees per 1,000 orders of £14.70',
+      value: `£${(first.stripePerThousandOrdersPence / 100).toFixed(2)}`,
+      unit: '',
+      detail: '1.5 % + 20p, UK cards',
+    });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

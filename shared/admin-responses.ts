@@ -527,12 +527,21 @@ export type AdminOrderWeather = z.infer<typeof adminOrderWeatherSchema>;
  * `GET weather?date=`: the weather check of a dispatch day (the coming one without `date`). Before
  * 18:00 London two days ahead it says when it will know. `summary` is the one line `orders status`
  * prints. Each order at risk says where "Delay the orders at risk" would take it (`move`).
+ * `forecastKeyProblem`: the stage trades but the check runs on Open-Meteo's free endpoint.
  */
 export const adminWeatherResponseSchema = z.discriminatedUnion('state', [
-  z.object({ day: date, state: z.literal('not yet'), knownFrom: instant, summary: text }),
+  z.object({
+    day: date,
+    state: z.literal('not yet'),
+    knownFrom: instant,
+    summary: text,
+    forecastKeyProblem: optionalText,
+  }),
   z.object({
     day: date,
     state: z.literal('checked'),
+    /** Set when the stage declares commercial use and has no readable Open-Meteo key (ADR 0045). */
+    forecastKeyProblem: optionalText,
     forecastSeen: z.boolean(),
     orders: z.array(adminOrderWeatherSchema),
     atRisk: count,

@@ -54,6 +54,10 @@ const hostname = z.string({ error: 'expected a DNS name like shop.example.co.uk'
   }),
 );
 
+/** Open-Meteo's plans: the free endpoint is for non-commercial use only (open-meteo.com/en/pricing). */
+export const FORECAST_PLANS = ['free', 'commercial'] as const;
+export type ForecastPlan = (typeof FORECAST_PLANS)[number];
+
 const cutoffError = `expected a whole number of hours from 0 to ${MAX_DISPATCH_CUTOFF_HOURS}`;
 
 /**
@@ -89,6 +93,13 @@ export const STAGE_SETTINGS = {
         ),
       DEFAULT_DISPATCH_CUTOFF_HOURS,
     ),
+  ),
+  /**
+   * Open-Meteo's plan for the weather check: `free` (its non-commercial endpoint) or `commercial`,
+   * the stage's declaration that it trades, so a missing key is shown, alarmed and costed (ADR 0045).
+   */
+  forecastPlan: unsetWhenBlank(
+    z._default(z.enum(FORECAST_PLANS, { error: 'expected free or commercial' }), 'free'),
   ),
   /** Optional public bearer the page sends to create-checkout; not a secret. */
   publicApiKey: optionalText(200),
@@ -165,6 +176,7 @@ export const LOCAL_STAGE_SETTINGS: StageSettings = {
   senderEmail: 'orders@live-aquatics.test',
   merchantEmail: 'merchant@live-aquatics.test',
   dispatchCutoffHours: DEFAULT_DISPATCH_CUTOFF_HOURS,
+  forecastPlan: 'free',
   publicApiKey: undefined,
   domainName: undefined,
   trialRunNotice: DEFAULT_TRIAL_RUN_NOTICE,

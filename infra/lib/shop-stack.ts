@@ -177,6 +177,13 @@ export class ShopStack extends Stack {
         : { SELLER_COMPANY_NUMBER: config.sellerCompanyNumber }),
       ...(config.sellerVatNumber === undefined ? {} : { SELLER_VAT_NUMBER: config.sellerVatNumber }),
     };
+    // The weather check's two functions: where forecasts come from, the key's secret, and whether
+    // the stage trades (then a missing key is shown and alarmed, ADR 0045).
+    const forecastEnv = {
+      FORECAST_API_URL: FORECAST_API_URL,
+      FORECAST_API_KEY_SECRET_ID: forecastKey.secret.secretArn,
+      FORECAST_PLAN: config.forecastPlan,
+    };
     // Every function that emails a customer about an order seals the order page's link with it.
     const orderPageEnv = { ORDER_PAGE_SECRET_ID: orderPageSecret.secretArn };
     const fulfilmentEnv = {
@@ -258,8 +265,7 @@ export class ShopStack extends Stack {
         reservedConcurrency: RESERVED_CONCURRENCY.weatherNotice,
         environment: {
           ...shopEmailEnv,
-          FORECAST_API_URL: FORECAST_API_URL,
-          FORECAST_API_KEY_SECRET_ID: forecastKey.secret.secretArn,
+          ...forecastEnv,
         },
         // The send-once record makes a retry harmless, but the next day's run is soon enough.
         retryAttempts: 0,
@@ -283,8 +289,7 @@ export class ShopStack extends Stack {
         environment: {
           ...fulfilmentEnv,
           ...orderPageEnv,
-          FORECAST_API_URL: FORECAST_API_URL,
-          FORECAST_API_KEY_SECRET_ID: forecastKey.secret.secretArn,
+          ...forecastEnv,
         },
       }),
       // The customer's order page and its correction: the table, email and its secret, no Stripe.
@@ -482,6 +487,8 @@ export class ShopStack extends Stack {
     this.monitoring.monitorCustomerEmailRefused();
     this.monitoring.monitorDispatchDaysSoldOut([stripeWebhook.logGroup, reconcileOrders.logGroup]);
     this.monitoring.monitorOrderRequests();
+    // Only a stage that declares commercial use needs the key; a free one has nothing to alarm on.
+    if (config.forecastPlan === 'commercial') this.monitoring.monitorForecastKey(config.stage);
 
     const output = (key: string, value: string, description?: string) =>
       new CfnOutput(this, key, { value, description });

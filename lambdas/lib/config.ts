@@ -92,6 +92,12 @@ export const forecastEnvSchema = z.object({
   FORECAST_API_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://api.open-meteo.com'),
   /** Secrets Manager id of `{ "openMeteoApiKey": "..." }`; absent on the free API and locally. */
   FORECAST_API_KEY_SECRET_ID: optionalText,
+  /** `commercial`: the stage trades, so a key that cannot be read is shown and alarmed (ADR 0045). */
+  FORECAST_PLAN: STAGE_SETTINGS.forecastPlan,
+  /** The extension the key is read through, as the Stripe keys are (default 2773). */
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.optional(
+    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)),
+  ),
 });
 export type ForecastEnv = z.output<typeof forecastEnvSchema>;
 

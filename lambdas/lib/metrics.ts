@@ -26,6 +26,11 @@ export const METRIC_NAMES = {
   orderRequestNoticesSuppressed: 'OrderRequestNoticesSuppressed',
   /** A sale that left its dispatch day no room for the smallest order: demand beyond what the cultures give. */
   dispatchDaySoldOut: 'DispatchDaySoldOut',
+  /**
+   * A weather check (the admin's or the daily one) of a stage that declares commercial use ran
+   * without a readable Open-Meteo key, so on the free, non-commercial endpoint (ADR 0045).
+   */
+  forecastKeyUnreadable: 'ForecastKeyUnreadable',
 } as const;
 
 export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];

@@ -243,6 +243,52 @@ describe('ShopMonitoring', () => {
     });
   });
 
+  it('has no forecast key alarm on a stage that does not declare commercial use (dev: free)', () => {
+    expect(
+      Object.values(template.findResources('AWS::CloudWatch::Alarm')).map(
+        (alarm) => alarm.Properties.MetricName,
+      ),
+    ).not.toContain('ForecastKeyUnreadable');
+  });
+
+  describe('a stage that declares commercial use (forecastPlan commercial, issue 48)', () => {
+    let commercial: Template;
+    let commercialTopic: ReturnType<typeof fromDataStack>;
+
+    beforeAll(() => {
+      const shop = synthShop({ forecastPlan: 'commercial' });
+      commercial = shop.template;
+      commercialTopic = fromDataStack(shop.stack.data, { Ref: logicalIdOf(shop.stack.data.alarms.topic) });
+    }, 120_000);
+
+    it('alarms on the first weather check of a day without a readable Open-Meteo key', () => {
+      commercial.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'LiveAquatics',
+        MetricName: 'ForecastKeyUnreadable',
+        Dimensions: [{ Name: 'service', Value: 'live-aquatics-shop' }],
+        Statistic: 'Sum',
+        Period: 86400,
+        Threshold: 1,
+        EvaluationPeriods: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+        AlarmActions: [commercialTopic],
+        AlarmDescription: Match.stringLikeRegexp(
+          '^Stage dev declares commercial use, .*npm run setup -- --stage dev \\(--open-meteo-key\\)',
+        ),
+      });
+      commercial.resourceCountIs('AWS::CloudWatch::Alarm', 7 * 2 + 10 + 1);
+    });
+
+    it('tells both weather functions the plan, so they count a missing key', () => {
+      const plans = Object.values(commercial.findResources('AWS::Lambda::Function'))
+        .map((fn) => fn.Properties.Environment?.Variables ?? {})
+        .filter((variables) => 'FORECAST_API_KEY_SECRET_ID' in variables)
+        .map((variables) => variables.FORECAST_PLAN);
+      expect(plans).toEqual(['commercial', 'commercial']);
+    });
+  });
+
   describe('the dashboard (issue 22: sold-out days seen, no alarm)', () => {
     const widgetSchema = z.object({
       type: z.string(),

@@ -30,6 +30,8 @@ describe('the weather notice', () => {
     expect(Object.keys(env).sort()).toEqual([
       'FORECAST_API_KEY_SECRET_ID',
       'FORECAST_API_URL',
+      // Whether the stage trades: then a missing key is shown and alarmed (ADR 0045).
+      'FORECAST_PLAN',
       'MERCHANT_EMAIL',
       'ORDERS_TABLE_NAME',
       // The secrets extension's own settings, since it reads Open-Meteo's key.
@@ -53,6 +55,8 @@ describe('the weather notice', () => {
     expect(env.FORECAST_API_URL).toBe('https://api.open-meteo.com');
     const admin = resources[logicalIdOf(stack.functions.adminApi.function)].Properties.Environment.Variables;
     expect(admin.FORECAST_API_URL).toBe('https://api.open-meteo.com');
+    // dev declares no commercial use.
+    expect([env.FORECAST_PLAN, admin.FORECAST_PLAN]).toEqual(['free', 'free']);
   });
 
   it('both weather functions are given the Open-Meteo key’s secret and may read it, through the extension', () => {

@@ -278,6 +278,28 @@ describe('npm run rehearse: the shop served from a synthesised assembly', () => 
     expect(shop.secretValue('NoSuchSecret')).toBeUndefined();
   });
 
+  it('reads the Open-Meteo key through the extension on the port the environment names, as Lambda does', async () => {
+    // The extension stand-in is on a free port here, not 2773: only a reader that takes the port
+    // from PARAMETERS_SECRETS_EXTENSION_HTTP_PORT finds it (issue 48: the key reader ignored it).
+    const { id_token } = await signInLocally({
+      signInUrl: shop.identityProvider.url,
+      clientId: shop.identityProvider.clientId,
+      redirectUri: `${shop.url}/admin`,
+      email: LOCAL_MERCHANT.email,
+      password: LOCAL_MERCHANT.password,
+    });
+
+    const response = await fetch(`${shop.url}/functions/v1/admin/weather`, {
+      headers: { authorization: `Bearer ${id_token}` },
+    });
+
+    expect(response.status).toBe(200);
+    expect(
+      z.looseObject({ forecastKeyProblem: z.string().optional() }).parse(await response.json()),
+    ).not.toHaveProperty('forecastKeyProblem');
+    expect(lines.filter((line) => line.includes('Open-Meteo key'))).toEqual([]);
+  }, 120_000);
+
   it('refuses a Query whose partition key the role’s dynamodb:LeadingKeys condition does not allow', async () => {
     const lookUp = async (rehearsal: Rehearsal) => {
       const { id_token } = await signInLocally({

@@ -113,9 +113,10 @@ describe('npm run doctor', () => {
       '  ✓ SES sender identity: daphnia-direct.co.uk is verified',
       '  ✓ SES production access: SES in eu-west-2 may send to anyone',
       '  ✓ Alarm subscription: alarms go to alarms@daphnia-direct.co.uk',
+      `  ✓ Weather forecast key: no commercial use declared: the weather check asks Open-Meteo's free endpoint (non-commercial use only); set "forecastPlan": "commercial" and store a key before the shop trades`,
       '  ✓ Merchant: 1 merchant may sign in to /admin',
       '  ✓ Test checkout: create-checkout opens a Stripe payment page (test session cs_test_…, expired again)',
-      'All 12 checks pass.',
+      'All 13 checks pass.',
     ]);
     expect(code).toBe(0);
   });
@@ -187,7 +188,7 @@ describe('npm run doctor', () => {
       `  ✗ Seller's claims: ${harness.shop.url}/ answered 502, so the page's claims could not be read (see Site through CloudFront).`,
     ]);
     expect(code).toBe(1);
-    expect(lines.at(-1)).toBe('2 of 12 checks fail: fix what each ✗ line says, then run the checks again.');
+    expect(lines.at(-1)).toBe('2 of 13 checks fail: fix what each ✗ line says, then run the checks again.');
   });
 
   it('says when CloudFront does not reach the API', async () => {
@@ -435,6 +436,85 @@ describe('npm run doctor', () => {
       '  ✓ Test checkout: skipped in live mode (a checkout would hold real bottles)',
     );
     expect(checkouts).toEqual([]);
+  });
+
+  describe('the weather forecast key of a stage that declares commercial use (issue 48)', () => {
+    const OPEN_METEO = 'https://customer-api.open-meteo.com/';
+    const asked: string[] = [];
+    const openMeteo = (status: number, body: object) =>
+      answering(OPEN_METEO, async (url) => {
+        asked.push(url);
+        return new Response(JSON.stringify(body), {
+          status,
+          headers: { 'content-type': 'application/json' },
+        });
+      });
+    const keyLine = (lines: string[]) => lines.find((line) => line.includes('Weather forecast key'));
+
+    beforeEach(() => {
+      asked.length = 0;
+      writeStageBlock(harness.cdkJsonPath, 'prod', { ...STAGE_BLOCK, forecastPlan: 'commercial' });
+    });
+    afterAll(() => {
+      writeStageBlock(harness.cdkJsonPath, 'prod', STAGE_BLOCK);
+    });
+
+    it('passes when a key is stored and Open-Meteo’s commercial host accepts it', async () => {
+      harness.state.secrets.set(SECRETS.openMeteo, JSON.stringify({ openMeteoApiKey: 'om-daphnia-key' }));
+
+      const { code, lines } = await doctor(openMeteo(200, { hourly: { time: [], temperature_2m: [] } }));
+
+      expect(keyLine(lines)).toBe(
+        '  ✓ Weather forecast key: commercial use declared, and https://customer-api.open-meteo.com accepts the stored key',
+      );
+      expect(asked).toEqual([
+        'https://customer-api.open-meteo.com/v1/forecast?latitude=51.51&longitude=-0.13&hourly=temperature_2m&forecast_days=1&apikey=om-daphnia-key',
+      ]);
+      expect(code).toBe(0);
+    });
+
+    it('fails when no key is stored (setup left it empty), naming the secret and the alarm', async () => {
+      harness.state.secrets.set(
+        SECRETS.openMeteo,
+        JSON.stringify({ openMeteoApiKey: '', placeholder: 'Ab12' }),
+      );
+
+      const { code, lines } = await doctor(openMeteo(200, {}));
+
+      expect(failures(lines)).toEqual([
+        "  ✗ Weather forecast key: Stage prod declares commercial use, but LiveAquatics-prod-OpenMeteoKey holds no Open-Meteo key: the weather check asks the free endpoint, which is for non-commercial use only, the admin's weather card says so and the ForecastKeyUnreadable alarm fires. Run npm run setup -- --stage prod --open-meteo-key KEY.",
+      ]);
+      expect(asked).toEqual([]);
+      expect(code).toBe(1);
+    });
+
+    it('fails when the secret is still the stack’s first value (not JSON)', async () => {
+      const { lines } = await doctor(openMeteo(200, {}));
+
+      expect(keyLine(lines)).toMatch(/^ {2}✗ Weather forecast key: Stage prod declares commercial use, but /);
+    });
+
+    it('fails when Open-Meteo refuses the stored key, with its reason', async () => {
+      harness.state.secrets.set(SECRETS.openMeteo, JSON.stringify({ openMeteoApiKey: 'om-expired' }));
+
+      const { code, lines } = await doctor(openMeteo(400, { error: true, reason: 'API key invalid' }));
+
+      expect(failures(lines)).toEqual([
+        "  ✗ Weather forecast key: Open-Meteo refused the stored key (HTTP 400: API key invalid): the weather check falls back to the free endpoint, which is for non-commercial use only. Check the key in Open-Meteo's customer portal, then run npm run setup -- --stage prod --open-meteo-key KEY.",
+      ]);
+      expect(code).toBe(1);
+    });
+  });
+
+  it('fails a stage that takes live payments without declaring commercial use of the forecast', async () => {
+    writeStageBlock(harness.cdkJsonPath, 'live', { ...STAGE_BLOCK, stripeLivemode: true });
+    harness.lines.length = 0;
+
+    await runDoctor(['--stage', 'live'], harness.deps());
+
+    expect(harness.lines).toContain(
+      `  ✗ Weather forecast key: Stage live takes live payments but does not declare commercial use of the weather forecast ("forecastPlan": "free"): Open-Meteo's free endpoint is for non-commercial use only. Take Open-Meteo's commercial plan, set "forecastPlan": "commercial" in the stage's block of cdk.json, store the key (npm run setup -- --stage live --open-meteo-key KEY) and deploy.`,
+    );
   });
 
   it('refuses a stage that setup has not written', async () => {

@@ -187,6 +187,7 @@ describe('npm run setup, first run', () => {
       '  ✓ Webhook signing secret',
       '  ✓ SES production access',
       '  ✓ Alarm subscription',
+      '  ✓ Weather forecast key',
       '  ✓ Merchant',
       '  ✓ Test checkout',
     ]);
@@ -245,7 +246,7 @@ describe('npm run setup, run again', () => {
       '  = Merchant owner@daphnia-direct.co.uk: may already sign in to /admin',
       '',
     ]);
-    expect(again.lines).toContain('All 12 checks pass.');
+    expect(again.lines).toContain('All 13 checks pass.');
     expect(again.lines.at(-1)).toBe('Nothing changed: stage prod was already set up as given.');
   });
 

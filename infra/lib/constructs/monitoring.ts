@@ -294,6 +294,18 @@ export class ShopMonitoring extends Construct {
   }
 
   /**
+   * A stage that declares commercial use ran a weather check without a readable Open-Meteo key, so
+   * on the free, non-commercial endpoint. Counted on every check (the daily run and each admin
+   * view) over a day, so the alarm holds while the key is missing and clears a day after it is read.
+   */
+  monitorForecastKey(stage: string): void {
+    this.alarm('ForecastKeyUnreadable', {
+      metric: shopMetric(METRIC_NAMES.forecastKeyUnreadable, Duration.days(1)),
+      description: `Stage ${stage} declares commercial use, but the weather check could not read Open-Meteo's key and asks the free endpoint, which is for non-commercial use only. Store the key with npm run setup -- --stage ${stage} (--open-meteo-key), then npm run doctor -- --stage ${stage}; the admin's weather card says the same.`,
+    });
+  }
+
+  /**
    * Dispatch days that sold out, on the dashboard only: a full day is the capacity limit working,
    * not a fault, so no alarm (the merchant's notice of the sale that filled it says so too). The
    * metric counts per day of the filling sale; the table beside it reads which dispatch day from

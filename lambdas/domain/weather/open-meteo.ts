@@ -19,6 +19,11 @@ export interface ForecastSource {
   apiKey?: string | undefined;
   /** A slow provider must never hold up the admin page: past this the forecast is "not seen". */
   timeoutMs: number;
+  /**
+   * Set when the stage declares commercial use and has no readable key (so this is the free
+   * endpoint): what the admin's weather card and the alarm say (ADR 0045).
+   */
+  keyProblem?: string | undefined;
 }
 
 /** The provider failed, answered badly or too slowly: the check says it could not see the forecast. */

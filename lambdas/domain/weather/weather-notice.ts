@@ -6,6 +6,7 @@ import {
   londonDate,
 } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
+import type { MetricsWriter } from '../../lib/metrics';
 import { type EmailContent, type EmailRow, renderEmail } from '../emails/render';
 import type { EmailSender } from '../emails/send-email';
 import { sendEmailOnce } from '../emails/send-email-once';
@@ -20,6 +21,8 @@ export interface WeatherNoticeDeps extends WeatherDeps {
   shopName: string;
   /** The shop's origin: the email links to its /admin week. */
   siteUrl: string;
+  /** Where the forecast key's metric goes: stdout (EMF) unless a test collects it. */
+  metrics?: MetricsWriter | undefined;
 }
 
 export type WeatherNoticeResult =

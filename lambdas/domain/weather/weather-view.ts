@@ -12,10 +12,20 @@ export function comingWeatherDay(now: Date): IsoDate {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** The weather check as the admin API answers it, with the one line `orders status` prints. */
-export function weatherView(check: WeatherCheck): AdminWeatherResponse {
+/**
+ * The weather check as the admin API answers it, with the one line `orders status` prints, and
+ * the forecast key's problem when the stage trades without one (ADR 0045).
+ */
+export function weatherView(check: WeatherCheck, forecastKeyProblem?: string): AdminWeatherResponse {
+  const keyProblem = forecastKeyProblem === undefined ? {} : { forecastKeyProblem };
   if (check.state === 'not yet') {
-    return { day: check.day, state: check.state, knownFrom: check.knownFrom, summary: check.message };
+    return {
+      day: check.day,
+      state: check.state,
+      knownFrom: check.knownFrom,
+      summary: check.message,
+      ...keyProblem,
+    };
   }
   const count = (verdict: string) => check.orders.filter((o) => o.verdict === verdict).length;
   const atRisk = count('at risk');
@@ -43,5 +53,6 @@ export function weatherView(check: WeatherCheck): AdminWeatherResponse {
     })),
     atRisk,
     summary,
+    ...keyProblem,
   };
 }

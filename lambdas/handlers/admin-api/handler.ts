@@ -58,7 +58,7 @@ import {
 import { findByReference, recordsByReference } from '../../domain/storage/records';
 import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
 import { delayOrdersAtRisk } from '../../domain/weather/delay-at-risk';
-import { loadForecastSource } from '../../domain/weather/forecast-source';
+import { loadForecastSource, reportForecastKey } from '../../domain/weather/forecast-source';
 import type { ForecastSource } from '../../domain/weather/open-meteo';
 import { postcodeInAddress } from '../../domain/weather/postcode-places';
 import { checkWeather } from '../../domain/weather/weather-check';
@@ -77,6 +77,7 @@ import {
 } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
+import { type MetricsWriter, stdoutMetricsWriter } from '../../lib/metrics';
 import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
 import { readSecretString } from '../../lib/secrets-extension';
@@ -141,6 +142,8 @@ export interface AdminWeatherDeps {
    * (LOCAL_WEATHER_NOW), so the check can be seen on any day of the week; never set in Lambda.
    */
   weatherNow?: (() => Date) | undefined;
+  /** Where the forecast key's metric goes: stdout (EMF) unless a test collects it. */
+  metrics?: MetricsWriter | undefined;
 }
 
 /** The weather check's deps: the shop's, on the weather clock when one is set. */
@@ -375,7 +378,9 @@ const HANDLERS: Handlers = {
   weather: async (query, { deps }) => {
     const weather = weatherDeps(deps);
     const day = query.date === undefined ? comingWeatherDay(weather.now()) : packingDay(query.date);
-    return weatherView(await checkWeather(day, weather));
+    // Counted on every check, so the stage's alarm holds while the key is missing.
+    const keyProblem = reportForecastKey(deps.forecast, deps.metrics ?? stdoutMetricsWriter);
+    return weatherView(await checkWeather(day, weather), keyProblem);
   },
 
   /** Just the day's orders at risk moved, each to its first fine day, through delay's own path. */

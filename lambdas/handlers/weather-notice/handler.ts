@@ -1,5 +1,5 @@
 import { shopEmailIdentity } from '../../domain/emails/send-email';
-import { loadForecastSource } from '../../domain/weather/forecast-source';
+import { loadForecastSource, reportForecastKey } from '../../domain/weather/forecast-source';
 import { postcodeInAddress } from '../../domain/weather/postcode-places';
 import {
   notifyWeatherAtRisk,
@@ -9,6 +9,7 @@ import {
 import { ordersTable } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { type Env, parseEnv, weatherNoticeRuntimeEnvSchema } from '../../lib/config';
+import { stdoutMetricsWriter } from '../../lib/metrics';
 import { createSesClient } from '../../lib/ses-client';
 
 /** The weather notice's clients from the environment: once per cold start. */
@@ -36,7 +37,12 @@ export function createWeatherNoticeHandler(
   deps: WeatherNoticeDeps | (() => Promise<WeatherNoticeDeps>),
 ): (event?: unknown) => Promise<WeatherNoticeResult> {
   const getDeps = typeof deps === 'function' ? deps : async () => deps;
-  return async () => notifyWeatherAtRisk(await getDeps());
+  return async () => {
+    const loaded = await getDeps();
+    // Every daily run counts a trading stage's missing key, so its alarm holds until the key is read.
+    reportForecastKey(loaded.forecast, loaded.metrics ?? stdoutMetricsWriter);
+    return notifyWeatherAtRisk(loaded);
+  };
 }
 
 export const handler = createWeatherNoticeHandler(initOnce(() => loadWeatherNoticeDeps(process.env)));

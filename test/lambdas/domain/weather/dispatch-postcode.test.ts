@@ -19,15 +19,24 @@ describe('the forecast settings', () => {
       parseEnv(forecastEnvSchema, {
         FORECAST_API_URL: 'https://customer-api.open-meteo.com',
         FORECAST_API_KEY_SECRET_ID: 'shop/forecast',
+        FORECAST_PLAN: 'commercial',
+        PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2775',
       }),
     ).toEqual({
       FORECAST_API_URL: 'https://customer-api.open-meteo.com',
       FORECAST_API_KEY_SECRET_ID: 'shop/forecast',
+      FORECAST_PLAN: 'commercial',
+      PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: 2775,
     });
+    // Unset: the free plan (no commercial use declared), the extension's default port.
     expect(parseEnv(forecastEnvSchema, {})).toEqual({
       FORECAST_API_URL: 'https://api.open-meteo.com',
       FORECAST_API_KEY_SECRET_ID: undefined,
+      FORECAST_PLAN: 'free',
     });
+    expect(() => parseEnv(forecastEnvSchema, { FORECAST_PLAN: 'paid' })).toThrow(
+      /FORECAST_PLAN: expected free or commercial/,
+    );
     expect(() => parseEnv(forecastEnvSchema, { FORECAST_API_URL: 'ftp://forecast.test' })).toThrow(
       /FORECAST_API_URL/,
     );

@@ -1657,6 +1657,58 @@ describe('the weather of the coming dispatch day', () => {
     expect(within(card).queryByRole('list', { name: 'Not moved: decide by hand' })).toBeNull();
   });
 
+  const KEY_PROBLEM =
+    "This stage declares commercial use, but no Open-Meteo key is stored: the weather check asks Open-Meteo's free endpoint, which is for non-commercial use only. Store the key with npm run setup (--open-meteo-key), then run npm run doctor.";
+
+  it('says first, as an alert, when the stage declares commercial use and has no readable forecast key', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/weather`]: () => jsonResponse({ ...CHECKED, forecastKeyProblem: KEY_PROBLEM }),
+    });
+    signedIn();
+    const card = await screen.findByRole(
+      'form',
+      { name: 'Weather for Monday 30 November' },
+      { timeout: 5000 },
+    );
+
+    const alert = within(card).getByRole('alert');
+    expect(alert).toHaveTextContent(`Forecast key missing. ${KEY_PROBLEM}`);
+    // The verdicts still show: they come from the free endpoint's forecast.
+    expect(within(card).getByRole('list', { name: 'Weather for Monday 30 November' })).toBeVisible();
+  });
+
+  it('says it before the evening two days ahead too', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/weather`]: () =>
+        jsonResponse({
+          day: '2026-11-30',
+          state: 'not yet',
+          knownFrom: '2026-11-28T18:00:00.000Z',
+          summary: 'The weather for Monday 30 November is checked from 18:00 on Saturday 28 November.',
+          forecastKeyProblem: KEY_PROBLEM,
+        }),
+    });
+    signedIn();
+
+    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent(
+      `Forecast key missing. ${KEY_PROBLEM}`,
+    );
+  });
+
+  it('says nothing of the key on a stage whose key is read, or that does not trade', async () => {
+    stubNetwork({ ...baseRoutes, [`GET ${API}/weather`]: () => jsonResponse(CHECKED) });
+    signedIn();
+    const card = await screen.findByRole(
+      'form',
+      { name: 'Weather for Monday 30 November' },
+      { timeout: 5000 },
+    );
+
+    expect(within(card).queryByText(/Forecast key missing/)).toBeNull();
+  });
+
   it('a weather check that fails says it could not see the forecast, and the week still shows', async () => {
     stubNetwork({
       ...baseRoutes,

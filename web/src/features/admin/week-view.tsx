@@ -347,10 +347,17 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
   }
   const { weather } = loaded;
   const heading = `Weather for ${formatDay(weather.day)}`;
+  // A trading stage on the free endpoint: said before anything else, whatever the day (ADR 0045).
+  const keyProblem = weather.forecastKeyProblem !== undefined && (
+    <p className="admin-notice" role="alert">
+      <strong>Forecast key missing.</strong> {weather.forecastKeyProblem}
+    </p>
+  );
   if (weather.state === 'not yet') {
     return (
       <div className="card">
         <h2>{heading}</h2>
+        {keyProblem}
         <p>{weather.summary}</p>
       </div>
     );
@@ -381,6 +388,7 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
       heading={
         <>
           <h2>{heading}</h2>
+          {keyProblem}
           <p>{weather.summary}</p>
           {!weather.forecastSeen && (
             <p className="admin-notice" role="alert">
