@@ -217,7 +217,7 @@ describe('shop functions', () => {
       ['stripeWebhook', () => [orderPageSecret(), secret('fulfilmentKey'), secret('webhookSigningSecret')]],
       ['reconcileOrders', () => [orderPageSecret(), secret('fulfilmentKey')]],
     ] as const)(
-      '%s may read its secrets and the settings item, get/put/update orders and failed debits’ records only (LeadingKeys ORDER#, FAILED_DEBIT#), send as the shop through its configuration set, and move bottles on the capacity days',
+      '%s may read its secrets and the settings item, get/put/update orders and failed and pending debits’ records only (LeadingKeys ORDER#, FAILED_DEBIT#, PENDING_DEBIT#), send as the shop through its configuration set, and move bottles on the capacity days',
       (name, secrets) => {
         const all = statements(name);
         expect(all.slice(0, 4)).toEqual([
@@ -229,7 +229,9 @@ describe('shop functions', () => {
             Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
             Resource: tableArn(),
             Condition: {
-              'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*', 'FAILED_DEBIT#*'] },
+              'ForAllValues:StringLike': {
+                'dynamodb:LeadingKeys': ['ORDER#*', 'FAILED_DEBIT#*', 'PENDING_DEBIT#*'],
+              },
             },
           },
         ]);
