@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import type { CheckoutStatus } from '../../../../../shared/checkout-status';
 import { formatDispatchDate } from '../../../../../shared/dispatch';
 import { formatGbp } from '../../../../../shared/pricing';
@@ -45,7 +46,17 @@ export function PaymentPlaced({ sessionId, status }: { sessionId: string; status
         <SummaryLine label={words.total}>{formatGbp(status.total)}</SummaryLine>
         <SummaryLine label={words.dispatch}>{formatDispatchDate(status.dispatchDate)}</SummaryLine>
       </PaymentSummary>
-      <ReturnHomeLink />
+      {status.orderPage === undefined ? (
+        <ReturnHomeLink />
+      ) : (
+        // The order's own page, for whoever holds this session id (ADR 0047): the link the emails carry.
+        <div className="actions">
+          <Link className="button button--primary" to={status.orderPage}>
+            View your order
+          </Link>
+          <ReturnHomeLink primary={false} />
+        </div>
+      )}
     </section>
   );
 }
