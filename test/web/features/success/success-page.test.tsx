@@ -134,12 +134,13 @@ describe('success page', () => {
     },
   );
 
-  it('no link to the order page while the status gives none (the webhook has not recorded it yet)', async () => {
-    stubFetch(statusAnswer('paid'));
+  it('no link to the order page while the status gives none (the webhook has not recorded it yet); the page asks again and shows it once given', async () => {
+    stubFetch(statusAnswer('paid'), statusAnswer('paid', { orderPage: ORDER_PAGE }));
     renderApp(`/success?session_id=${SESSION_ID}`);
 
     await screen.findByRole('heading', { level: 1, name: /Payment Successful!/ });
     expect(screen.queryByRole('link', { name: 'View your order' })).not.toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'View your order' })).toHaveAttribute('href', ORDER_PAGE);
   });
 
   it('a Direct Debit the bank refused: not completed, cancelled, nothing taken, and an invitation to order again', async () => {
