@@ -20,5 +20,10 @@ export const checkoutStatusSchema = z.object({
   bottles: z.int(),
   total: z.int(),
   dispatchDate: calendarDateSchema,
+  /**
+   * The order's own page (`/order/<token>`, ADR 0047), for a placed order (paid, or with the bank)
+   * once the webhook has recorded it; absent before that, and after the merchant revoked its link.
+   */
+  orderPage: z.optional(z.string().check(z.regex(/^\/order\/[A-Za-z0-9_-]{40,400}$/))),
 });
 export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;

@@ -26,13 +26,15 @@ export const RECORD_EMAIL_KINDS = [
 export type RecordEmailKind = (typeof RECORD_EMAIL_KINDS)[number];
 
 /**
- * Every email kind, the last two a failed Direct Debit's (to the customer, and to the merchant),
+ * Every email kind, then a failed Direct Debit's (to the customer, and to the merchant),
  * tracked on that failure's own record (lambdas/domain/fulfilment/failed-debit.ts).
  */
 export const EMAIL_KINDS = [
   ...RECORD_EMAIL_KINDS,
   'debitFailed',
   'debitFailedNotice',
+  // A delayed payment (a Bacs Direct Debit) waiting for the bank: told at once, on its own record.
+  'debitPending',
   // The merchant's "orders at risk from the weather" of tomorrow's dispatch, once a day, on its own record.
   'weatherNotice',
 ] as const;

@@ -43,6 +43,33 @@ export const orderPageViewSchema = z.object({
 });
 export type OrderPageView = z.output<typeof orderPageViewSchema>;
 
+/**
+ * The answer of the same read for an order whose money is not in: a delayed payment (a Bacs Direct
+ * Debit) waiting for the bank, or one the bank refused (ADR 0047). The link in the "waiting for
+ * your bank" email opens this until the order is recorded, then the order itself.
+ */
+export const debitPageViewSchema = z.object({
+  status: z.enum(['awaiting-payment', 'payment-failed']),
+  reference: z.string(),
+  customerName: z.string(),
+  /** "3 × 250ml bottles of Daphnia (live)". */
+  item: z.string(),
+  totalPence: z.int(),
+  /** The day it goes if the bank pays ("Monday 21 December"): the success page's and the email's. */
+  dispatchDate: z.string(),
+  seller: z.object({ name: z.string(), email: z.string(), address: z.string() }),
+});
+export type DebitPageView = z.output<typeof debitPageViewSchema>;
+
+/** Whatever the order page's read answers: the order, or its payment still with (or refused by) the bank. */
+export const orderPageAnswerSchema = z.union([orderPageViewSchema, debitPageViewSchema]);
+export type OrderPageAnswer = OrderPageView | DebitPageView;
+
+/** Whether the read answered a payment not in yet (or refused) rather than an order. */
+export function isDebitPageView(view: OrderPageAnswer): view is DebitPageView {
+  return view.status === 'awaiting-payment' || view.status === 'payment-failed';
+}
+
 /** The body of `POST /functions/v1/order-page/address`: the token and the checkout's delivery fields. */
 export const orderPageCorrectionSchema = z.strictObject({
   token: z.string().check(z.maxLength(400)),

@@ -231,7 +231,12 @@ export class ShopStack extends Stack {
         description: 'Read-only status of a Checkout Session for the success page',
         timeout: Duration.seconds(20),
         reservedConcurrency: RESERVED_CONCURRENCY.checkoutStatus,
-        environment: stripeEnv('checkoutKey'),
+        // The table and the secret answer a placed order's page link (ADR 0047).
+        environment: {
+          ...stripeEnv('checkoutKey'),
+          ORDERS_TABLE_NAME: orders.table.tableName,
+          ...orderPageEnv,
+        },
       }),
       stripeWebhook: shopFunction('StripeWebhook', {
         entry: 'lambdas/handlers/stripe-webhook/handler.ts',
@@ -304,8 +309,9 @@ export class ShopStack extends Stack {
       }),
     };
 
-    // Exactly what each function touches. The two public read/start functions only call Stripe,
-    // with the checkout key; only the webhook reads the signing secret.
+    // Exactly what each function touches. The two public read/start functions call Stripe with the
+    // checkout key (the status lookup also reads a page key, never writes); only the webhook reads
+    // the signing secret.
     const { createCheckout, checkoutStatus, stripeWebhook, reconcileOrders, shopStatus, adminApi } =
       this.functions;
     stripeSecrets.grantRead('fulfilmentKey', adminApi);
@@ -324,6 +330,8 @@ export class ShopStack extends Stack {
     orders.grantShopSettingsRead(shopStatus);
     orders.grantCapacityRead(shopStatus);
     stripeSecrets.grantRead('checkoutKey', checkoutStatus);
+    // The order's page key, to answer its link to the session's holder; GetItem only (ADR 0047).
+    orders.grantOrderPageLinkRead(checkoutStatus);
     stripeSecrets.grantRead('webhookSigningSecret', stripeWebhook);
     for (const fulfiller of [stripeWebhook, reconcileOrders]) {
       stripeSecrets.grantRead('fulfilmentKey', fulfiller);
@@ -337,8 +345,10 @@ export class ShopStack extends Stack {
     // The page reads and corrects orders (ORDER#* only) and sends the correction's one email; the
     // functions that email customers about an order read the secret to seal its link.
     orders.grantOrderPage(orderPage);
+    // A link sent while the money was with the bank opens the pending (or failed) debit's record.
+    orders.grantDebitRecordsRead(orderPage);
     email.grantSend(orderPage);
-    for (const linker of [orderPage, stripeWebhook, reconcileOrders, adminApi]) {
+    for (const linker of [orderPage, stripeWebhook, reconcileOrders, adminApi, checkoutStatus]) {
       orderPageSecret.grantRead(linker);
     }
     orders.grantWeatherNotice(weatherNotice);

@@ -132,8 +132,18 @@ export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
   SHOP_ID: shopId,
 });
 
-/** checkout-status */
-export const statusEnvSchema = z.extend(stripeEnvSchema, { SHOP_ID: shopId });
+/**
+ * checkout-status. With the table and the order page's secret it answers a placed order's page
+ * link (ADR 0047); without them, the status alone.
+ */
+export const statusEnvSchema = z.extend(stripeEnvSchema, {
+  SHOP_ID: shopId,
+  ORDERS_TABLE_NAME: optionalText,
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  ...orderPageSecretEnv,
+  /** Set by the Lambda runtime (and the local stack): the table's region. */
+  AWS_REGION: optionalText,
+});
 
 /** stripe-webhook and reconcile-orders */
 export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {

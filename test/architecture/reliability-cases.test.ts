@@ -488,7 +488,8 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
       },
       {
         file: `${STATUS}/lookup-refusals.test.ts`,
-        title: 'success lookup cannot write orders or send email: no DynamoDB or SES client in its bundle',
+        title:
+          'success lookup cannot send email: no SES client in its bundle (it reads a page key by GetItem, the only action its role has: test/infra)',
       },
     ],
   },
@@ -641,7 +642,8 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
     tests: [
       {
         file: 'test/infra/shop-function.test.ts',
-        title: 'the success lookup cannot write orders or send email: no DynamoDB or SES action in its role',
+        title:
+          'the success lookup cannot write orders or send email: GetItem its only DynamoDB action, no SES action in its role',
       },
     ],
   },

@@ -69,6 +69,39 @@ async function noticesFor(stack: Stack, sessionId: string): Promise<number> {
   return notices.filter((email) => email.subject.includes(sessionId.slice(-12))).length;
 }
 
+/** Words that would say the money arrived or the order is confirmed: never in the waiting email. */
+const MONEY_ARRIVED =
+  /received your payment|payment (is|was) (received|successful)|order is confirmed|Total paid/i;
+
+/**
+ * The "waiting for your bank" email, within 20 s of the payment (issue 48): received, the reference,
+ * the day, the order page's link, and no claim that the money arrived. Returns the link's path.
+ */
+async function expectWaitingEmail(stack: Stack, email: string, sessionId: string, paidAt: number) {
+  await expect
+    .poll(async () => (await stack.emailsTo(email)).length, {
+      timeout: Math.max(1, paidAt + 20_000 - Date.now()),
+    })
+    .toBe(1);
+  const [waiting] = await stack.emailsTo(email);
+  const reference = sessionId.slice(-12);
+  expect(waiting?.subject).toBe(
+    `Live Aquatics (local test shop): order ${reference} received, waiting for your bank`,
+  );
+  const text = waiting?.body.text ?? '';
+  expect(text).toContain(`Order reference: ${reference}`);
+  expect(text).toContain('we are now waiting for your bank');
+  expect(text).not.toMatch(MONEY_ARRIVED);
+  expect(waiting?.body.html ?? '').not.toMatch(MONEY_ARRIVED);
+  const shop = stackUrls().shop.replace(/\/$/, '');
+  const link = new RegExp(
+    `View your order: ${shop.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/order/[A-Za-z0-9_-]+)`,
+  ).exec(text)?.[1];
+  expect(link).toBeDefined();
+  const day = /Dispatch if your bank pays: (.+)/.exec(text)?.[1];
+  return { path: link ?? '', day: day ?? '' };
+}
+
 const WITH_THE_BANK =
   'Your bank is processing your payment, which can take a few working days. You do not need to do anything or order again: we will email you as soon as the payment clears, or if your bank turns it down.';
 
@@ -96,11 +129,25 @@ test('a Direct Debit that settles later and succeeds: placed and waiting for the
   stack,
 }) => {
   const email = 'debit.later@example.com';
+  const paidAt = Date.now();
   const { payment, sessionId } = await payByDirectDebit(page, context, email, 'Settles later: succeeds');
 
   // Completed but not collected: the order is placed, but the page must not confirm a payment the
   // bank may refuse, nor invite a second order while the first waits.
   await expectWaitingForTheBank(payment, sessionId);
+  // Told at once by email, with the order's link, and the success page links to the same page.
+  const waiting = await expectWaitingEmail(stack, email, sessionId, paidAt);
+  await expect(payment.getByRole('link', { name: 'View your order' })).toHaveAttribute('href', waiting.path);
+  // One day everywhere: the success page's, the email's (and, below, the confirmation's).
+  await expect(payment.getByText('Expected dispatch').locator('xpath=following-sibling::dd')).toHaveText(
+    waiting.day,
+  );
+  const orderPage = await context.newPage();
+  await orderPage.goto(waiting.path);
+  await expect(orderPage.getByRole('heading', { level: 1, name: 'Waiting for your bank' })).toBeVisible();
+  await expect(orderPage.getByText(`we dispatch on ${waiting.day}`)).toBeVisible();
+  await expectAccessible(orderPage);
+  await payment.bringToFront();
   await expectAccessible(payment);
   // The shop tab that opened the payment says the same, instead of a form that could order again.
   await expect(
@@ -108,14 +155,23 @@ test('a Direct Debit that settles later and succeeds: placed and waiting for the
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Secure Checkout with Stripe' })).toHaveCount(0);
   expect(await ordersFor(stack, sessionId)).toBe(0);
-  expect(await stack.emailsTo(email)).toHaveLength(0);
+  expect(await stack.emailsTo(email)).toHaveLength(1);
   expect(await noticesFor(stack, sessionId)).toBe(0);
 
   await settle(context, sessionId, 'Settle now: collected', payment);
 
   await expect.poll(() => ordersFor(stack, sessionId)).toBe(1);
-  await expect.poll(async () => (await stack.emailsTo(email)).length).toBe(1);
+  await expect.poll(async () => (await stack.emailsTo(email)).length).toBe(2);
   await expect.poll(() => noticesFor(stack, sessionId)).toBe(1);
+  // The confirmation carries the same link and the same day; the link now opens the order.
+  const confirmation = (await stack.emailsTo(email))[1]?.body.text ?? '';
+  expect(confirmation).toContain(`${waiting.path}\n`);
+  expect(confirmation).toContain(`Planned dispatch: ${waiting.day}\n`);
+  await orderPage.reload();
+  await expect(
+    orderPage.getByRole('heading', { level: 1, name: 'Paid, waiting for dispatch' }),
+  ).toBeVisible();
+  await orderPage.close();
 
   await payment.reload();
   await expect(
@@ -126,7 +182,7 @@ test('a Direct Debit that settles later and succeeds: placed and waiting for the
 
   // Settled once, recorded once: a second look changes nothing.
   expect(await ordersFor(stack, sessionId)).toBe(1);
-  expect(await stack.emailsTo(email)).toHaveLength(1);
+  expect(await stack.emailsTo(email)).toHaveLength(2);
   expect(await noticesFor(stack, sessionId)).toBe(1);
 });
 
@@ -136,9 +192,11 @@ test('a Direct Debit that settles later and fails: no order, never "Payment Succ
   stack,
 }) => {
   const email = 'debit.fails@example.com';
+  const paidAt = Date.now();
   const { payment, sessionId } = await payByDirectDebit(page, context, email, 'Settles later: fails');
 
   await expectWaitingForTheBank(payment, sessionId);
+  const waiting = await expectWaitingEmail(stack, email, sessionId, paidAt);
 
   await settle(context, sessionId, 'Settle now: failed', payment);
 
@@ -166,10 +224,20 @@ test('a Direct Debit that settles later and fails: no order, never "Payment Succ
   // The failure webhook has been delivered by the time the settle page answers (the simulator
   // awaits delivery), so nothing can still be on its way.
   expect(await ordersFor(stack, sessionId)).toBe(0);
-  const told = await stack.emailsTo(email);
+  const told = (await stack.emailsTo(email)).slice(1);
   expect(told.map((message) => message.subject)).toEqual([
     `Live Aquatics (local test shop): your Direct Debit for order ${sessionId.slice(-12)} did not go through`,
   ]);
+  // The waiting email's link now says the same.
+  const orderPage = await context.newPage();
+  await orderPage.goto(waiting.path);
+  await expect(
+    orderPage.getByRole('heading', { level: 1, name: 'Your bank did not pay the Direct Debit' }),
+  ).toBeVisible();
+  await expect(
+    orderPage.getByText('Nothing was taken from your account and you owe us nothing.', { exact: false }),
+  ).toBeVisible();
+  await orderPage.close();
   expect(told[0]?.body.text).toContain('Nothing was taken from your account and you owe us nothing.');
   expect(await noticesFor(stack, sessionId)).toBe(1);
 

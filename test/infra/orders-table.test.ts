@@ -67,7 +67,7 @@ describe('OrdersTable', () => {
     });
   });
 
-  it('grants fulfilment get, conditional put and update of orders (ORDER#) and failed debits’ records (FAILED_DEBIT#) and a read of the settings item, on the table only: no scan, delete, batch or index', () => {
+  it('grants fulfilment get, conditional put and update of orders (ORDER#) and failed and pending debits’ records (FAILED_DEBIT#, PENDING_DEBIT#) and a read of the settings item, on the table only: no scan, delete, batch or index', () => {
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: [
@@ -82,7 +82,9 @@ describe('OrdersTable', () => {
             Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
             Resource: { 'Fn::GetAtt': [tableLogicalId, 'Arn'] },
             Condition: {
-              'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*', 'FAILED_DEBIT#*'] },
+              'ForAllValues:StringLike': {
+                'dynamodb:LeadingKeys': ['ORDER#*', 'FAILED_DEBIT#*', 'PENDING_DEBIT#*'],
+              },
             },
           },
         ],

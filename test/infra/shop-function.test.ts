@@ -124,15 +124,24 @@ describe('shop functions', () => {
       Resource: resource,
     });
 
-    it('checkoutStatus may write its logs and read the checkout key, nothing else: no other secret, no table, no email', () => {
-      expect(statements('checkoutStatus')).toEqual([
-        logs('checkoutStatus'),
-        secretRead(secret('checkoutKey')),
-      ]);
-    });
-
     const tableArn = () =>
       fromDataStack(stack.data, { 'Fn::GetAtt': [logicalIdOf(stack.data.orders.table), 'Arn'] });
+
+    it("checkoutStatus may write its logs, read the checkout key and the order page's secret, and get an order's or a pending debit's item (its page key), nothing else: no write, no email", () => {
+      expect(statements('checkoutStatus')).toEqual([
+        logs('checkoutStatus'),
+        // CDK merges the two secret reads into one statement.
+        secretRead([orderPageSecret(), secret('checkoutKey')]),
+        {
+          Effect: 'Allow',
+          Action: 'dynamodb:GetItem',
+          Resource: tableArn(),
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*', 'PENDING_DEBIT#*'] },
+          },
+        },
+      ]);
+    });
     const settingsRead = () => ({
       Effect: 'Allow',
       Action: 'dynamodb:GetItem',
@@ -190,10 +199,10 @@ describe('shop functions', () => {
       expect(readers).toEqual(['stripeWebhook']);
     });
 
-    it('orderPage may read and update orders only (LeadingKeys ORDER#, never a put), send as the shop and read its secret: no Stripe', () => {
+    it('orderPage may read and update orders only (LeadingKeys ORDER#, never a put), read pending and failed debits, send as the shop and read its secret: no Stripe', () => {
       const all = statements('orderPage');
-      expect(all).toHaveLength(4);
-      expect(all.slice(0, 2)).toEqual([
+      expect(all).toHaveLength(5);
+      expect(all.slice(0, 3)).toEqual([
         logs('orderPage'),
         {
           Effect: 'Allow',
@@ -201,23 +210,37 @@ describe('shop functions', () => {
           Resource: tableArn(),
           Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*'] } },
         },
+        {
+          Effect: 'Allow',
+          Action: 'dynamodb:GetItem',
+          Resource: tableArn(),
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PENDING_DEBIT#*', 'FAILED_DEBIT#*'] },
+          },
+        },
       ]);
-      expect(all[2]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
-      expect(all[3]).toEqual(secretRead(orderPageSecret()));
+      expect(all[3]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+      expect(all[4]).toEqual(secretRead(orderPageSecret()));
     });
 
-    it("the functions that email customers about an order, and the page, may read the order page's secret; no other", () => {
+    it("the functions that email customers about an order, the page and the success lookup may read the order page's secret; no other", () => {
       const readers = (Object.keys(stack.functions) as FunctionName[]).filter((name) =>
         JSON.stringify(statements(name)).includes(JSON.stringify(orderPageSecret())),
       );
-      expect(readers.sort()).toEqual(['adminApi', 'orderPage', 'reconcileOrders', 'stripeWebhook']);
+      expect(readers.sort()).toEqual([
+        'adminApi',
+        'checkoutStatus',
+        'orderPage',
+        'reconcileOrders',
+        'stripeWebhook',
+      ]);
     });
 
     it.each([
       ['stripeWebhook', () => [orderPageSecret(), secret('fulfilmentKey'), secret('webhookSigningSecret')]],
       ['reconcileOrders', () => [orderPageSecret(), secret('fulfilmentKey')]],
     ] as const)(
-      '%s may read its secrets and the settings item, get/put/update orders and failed debits’ records only (LeadingKeys ORDER#, FAILED_DEBIT#), send as the shop through its configuration set, and move bottles on the capacity days',
+      '%s may read its secrets and the settings item, get/put/update orders and failed and pending debits’ records only (LeadingKeys ORDER#, FAILED_DEBIT#, PENDING_DEBIT#), send as the shop through its configuration set, and move bottles on the capacity days',
       (name, secrets) => {
         const all = statements(name);
         expect(all.slice(0, 4)).toEqual([
@@ -229,7 +252,9 @@ describe('shop functions', () => {
             Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
             Resource: tableArn(),
             Condition: {
-              'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORDER#*', 'FAILED_DEBIT#*'] },
+              'ForAllValues:StringLike': {
+                'dynamodb:LeadingKeys': ['ORDER#*', 'FAILED_DEBIT#*', 'PENDING_DEBIT#*'],
+              },
             },
           },
         ]);
@@ -304,9 +329,11 @@ describe('shop functions', () => {
       }
     });
 
-    it('the success lookup cannot write orders or send email: no DynamoDB or SES action in its role', () => {
+    it('the success lookup cannot write orders or send email: GetItem its only DynamoDB action, no SES action in its role', () => {
       const actions = actionsOf(statements('checkoutStatus'));
-      expect(actions.filter((a) => a.startsWith('dynamodb:') || a.startsWith('ses:'))).toEqual([]);
+      expect(actions.filter((a) => a.startsWith('dynamodb:') || a.startsWith('ses:'))).toEqual([
+        'dynamodb:GetItem',
+      ]);
     });
   });
 

@@ -118,15 +118,22 @@ describe('ShopStack', () => {
       expect([secret.DeletionPolicy, secret.UpdateReplacePolicy]).toEqual(['RetainExceptOnCreate', 'Retain']);
     });
 
-    it('reaches every function that emails a customer about an order, and the page, by ARN only', () => {
+    it('reaches every function that emails a customer about an order, the page and the success lookup, by ARN only', () => {
       const ref = fromDataStack(data, { Ref: logicalIdOf(data.orderPageSecret) });
-      for (const name of ['stripeWebhook', 'reconcileOrders', 'adminApi', 'orderPage'] as const) {
+      for (const name of [
+        'stripeWebhook',
+        'reconcileOrders',
+        'adminApi',
+        'orderPage',
+        'checkoutStatus',
+      ] as const) {
         const variables = environmentOf(template, stack.functions[name]);
         expect(variables.ORDER_PAGE_SECRET_ID, name).toEqual(ref);
         expect(variables.ORDER_PAGE_SECRET, name).toBeUndefined();
       }
       // The weather notice emails the merchant only; checkout emails requests, which have no page.
-      for (const name of ['weatherNotice', 'createCheckout', 'checkoutStatus', 'shopStatus'] as const) {
+      // checkoutStatus answers the success page the link of the session's order (ADR 0047).
+      for (const name of ['weatherNotice', 'createCheckout', 'shopStatus'] as const) {
         expect(Object.keys(environmentOf(template, stack.functions[name])), name).not.toContain(
           'ORDER_PAGE_SECRET_ID',
         );

@@ -11,6 +11,7 @@ import {
   NOTICE_LIMIT_KEY_PREFIX,
   ORDER_KEY_PREFIX,
   PARTITION_KEY,
+  PENDING_DEBIT_KEY_PREFIX,
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
   RETIRED_REFERENCE_INDEX,
@@ -186,9 +187,31 @@ export class OrdersTable extends Construct {
   }
 
   /**
+   * Lets the order page's function read a delayed payment's records (`pk = PENDING_DEBIT#…`, whose
+   * page key a waiting customer's link carries, and `FAILED_DEBIT#…`): GetItem only (ADR 0047).
+   */
+  grantDebitRecordsRead(grantee: IGrantable): Grant {
+    return this.grantOnKeys(grantee, ['dynamodb:GetItem'], 'ForAllValues:StringLike', [
+      `${PENDING_DEBIT_KEY_PREFIX}*`,
+      `${FAILED_DEBIT_KEY_PREFIX}*`,
+    ]);
+  }
+
+  /**
+   * Lets the success page's lookup read an order's or a pending debit's page key (`pk = ORDER#…`,
+   * `PENDING_DEBIT#…`) to answer its link: GetItem only, so it still cannot write (ADR 0047).
+   */
+  grantOrderPageLinkRead(grantee: IGrantable): Grant {
+    return this.grantOnKeys(grantee, ['dynamodb:GetItem'], 'ForAllValues:StringLike', [
+      `${ORDER_KEY_PREFIX}*`,
+      `${PENDING_DEBIT_KEY_PREFIX}*`,
+    ]);
+  }
+
+  /**
    * Lets a fulfilment function (webhook, reconciler) read and conditionally write orders
-   * (`pk = ORDER#…`) and failed Direct Debits' records (`pk = FAILED_DEBIT#…`, whose emails it
-   * sends once), and read the settings item, which flags an order paid while the shop was
+   * (`pk = ORDER#…`), failed Direct Debits' records (`pk = FAILED_DEBIT#…`, whose emails it
+   * sends once) and pending ones' (`pk = PENDING_DEBIT#…`: the waiting email, the page key), and read the settings item, which flags an order paid while the shop was
    * paused. Nothing else: a compromised webhook can neither reopen a paused shop nor touch a
    * request. Scoped to the table itself, not its indexes: no function queries them, the merchant does.
    * Returns the grant on orders (the settings read is {@link grantShopSettingsRead}'s).
@@ -201,7 +224,11 @@ export class OrdersTable extends Construct {
       resourceArns: [this.table.tableArn],
       conditions: {
         'ForAllValues:StringLike': {
-          'dynamodb:LeadingKeys': [`${ORDER_KEY_PREFIX}*`, `${FAILED_DEBIT_KEY_PREFIX}*`],
+          'dynamodb:LeadingKeys': [
+            `${ORDER_KEY_PREFIX}*`,
+            `${FAILED_DEBIT_KEY_PREFIX}*`,
+            `${PENDING_DEBIT_KEY_PREFIX}*`,
+          ],
         },
       },
     });

@@ -8,6 +8,7 @@ import {
 import { isResourceMissing, PaymentProviderError, toPaymentProviderError } from '../../lib/stripe-errors';
 import { checkCheckoutSession } from './checkout-check';
 import { hasShopMarker } from './order-metadata';
+import { type OrderPageLookup, orderPagePathFor } from './order-page-link';
 
 /** Malformed, unknown to Stripe, or not one of ours: all the same 404, so nothing can be probed. */
 export class CheckoutSessionNotFoundError extends Error {
@@ -21,12 +22,18 @@ export interface GetCheckoutStatusDeps {
   stripe: Stripe;
   /** SHOP_ID: a session of another deployment is not found. */
   shopId: string;
+  /**
+   * The table and the order page's keys, to answer the order page's link of a placed session
+   * (ADR 0047); absent (no table or secret configured), the answer carries no link.
+   */
+  orderPages?: OrderPageLookup | undefined;
 }
 
 /**
  * What the success page may show about a Checkout Session: status, reference, bottles, total
- * (pence) and dispatch date, never the customer's name, email, phone or address. Read-only: it
- * retrieves the session from Stripe and writes nothing.
+ * (pence), dispatch date and, for a placed order, its page's path, never the customer's name,
+ * email, phone or address. Read-only: it retrieves the session from Stripe, reads at most two
+ * items by key (orderPagePathFor), and writes nothing.
  *
  * Only a complete session whose payment_status is `paid`, and which fulfilment will fulfil, is
  * `paid`; a paid one it holds for review is `in_review`. A complete, unpaid session whose
@@ -58,6 +65,11 @@ export async function getCheckoutStatus(
   if (!hasShopMarker(session.metadata, deps.shopId)) throw new CheckoutSessionNotFoundError('not-ours');
 
   const status = statusOf(session, deps.shopId);
+  // Only a placed order has a page: paid, or with the bank. The session id is the only key.
+  const orderPage =
+    deps.orderPages !== undefined && (status === 'paid' || status === 'unpaid')
+      ? await orderPagePathFor(session.id, deps.orderPages)
+      : undefined;
   const answer = checkoutStatusSchema.safeParse({
     status,
     reference: orderReference(session.id),
@@ -68,6 +80,7 @@ export async function getCheckoutStatus(
     dispatchDate:
       (status === 'unpaid' ? session.metadata?.debit_dispatch_date : undefined) ??
       session.metadata?.dispatch_date,
+    ...(orderPage !== undefined && { orderPage }),
   });
   // Our own sessions always have these; a session that lacks them was not made by create-checkout.
   if (!answer.success) throw new PaymentProviderError({ type: 'unreadable_session' });

@@ -7,6 +7,9 @@ import type { OrderItem } from '../storage/order';
 import { dispatchDayKey, dispatchSortKey, orderKey, referenceKeyOf } from '../storage/orders-table';
 import { type CheckoutCheck, checkCheckoutSession, SHOP_CURRENCY } from './checkout-check';
 
+/** Payment methods Stripe settles at once: an order paid by one never waited for a bank. */
+const IMMEDIATE_METHODS: ReadonlySet<string> = new Set(['card', 'link']);
+
 /** A paid session of ours whose amounts match our price table: everything an order needs. */
 export interface PaidCheckout {
   sessionId: string;
@@ -20,6 +23,12 @@ export interface PaidCheckout {
    * card's, or for a payment by Bacs Direct Debit the later one given for a debit.
    */
   promisedDispatchDate: string | undefined;
+  /**
+   * Paid by a method other than a card (or Link), or by one Stripe did not name: a delayed
+   * payment (a Bacs Direct Debit) that may have had a pending record and its page key (ADR 0047).
+   * Absent in orders made by hand (tests, seeds): not delayed.
+   */
+  delayedPayment?: boolean | undefined;
   /**
    * The words Stripe's page showed by the pay button (`custom_text.submit`): the dispatch dates
    * and the live-goods no-cancellation statement the customer saw before paying.
@@ -57,7 +66,8 @@ export function assessCheckoutSession(input: unknown, shopId: string): CheckoutA
     typeof intent?.latest_charge === 'object' && intent.latest_charge !== null
       ? intent.latest_charge
       : undefined;
-  const paidByDebit = charge?.payment_method_details?.type === 'bacs_debit';
+  const method = charge?.payment_method_details?.type;
+  const paidByDebit = method === 'bacs_debit';
   const postcode = parseUkPostcode(details.postcode);
   const termsShown = session.custom_text?.submit?.message;
   return {
@@ -78,6 +88,7 @@ export function assessCheckoutSession(input: unknown, shopId: string): CheckoutA
         postcode: postcode.ok ? postcode.postcode : normalisePostcode(details.postcode),
       },
       promisedDispatchDate: (paidByDebit ? details.debit_dispatch_date : undefined) ?? details.dispatch_date,
+      delayedPayment: method === undefined || !IMMEDIATE_METHODS.has(method),
       ...(termsShown !== undefined && { termsShown }),
       checkoutCreatedAt: new Date(session.created * 1000),
       paidAt: charge === undefined ? undefined : new Date(charge.created * 1000),
@@ -104,6 +115,11 @@ export interface OrderTimes {
    */
   paidAt?: Date | undefined;
   cutoffHours: number;
+  /**
+   * No day before this one (a delayed payment's promised day, ADR 0047): absent, the next
+   * dispatch day from `now`.
+   */
+  earliestDispatch?: IsoDate | undefined;
 }
 
 /** Where the order's bottles were sold (lambdas/domain/capacity/session-capacity.ts). */
@@ -139,7 +155,8 @@ export function toOrderItem(
 ): OrderItem {
   const reference = orderReference(checkout.sessionId);
   const paidAt = (checkout.paidAt ?? times.paidAt ?? times.now).toISOString();
-  const dispatchDate = sale?.date ?? nextDispatchDate(times.now, { cutoffHours: times.cutoffHours });
+  const dispatchDate =
+    sale?.date ?? times.earliestDispatch ?? nextDispatchDate(times.now, { cutoffHours: times.cutoffHours });
   const status = 'paid' as const;
   return {
     pk: orderKey(checkout.sessionId),

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { nextDispatchDate } from '../../../shared/dispatch';
+import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
 import { giveBackSale } from '../capacity/holds';
@@ -24,6 +24,7 @@ import { ACTORS, historyEntry } from '../storage/history';
 import type { OrderItem } from '../storage/order';
 import type { ShopTable } from '../storage/orders-table';
 import type { ShopSettings } from '../storage/shop-settings';
+import { takePendingPageKey } from './pending-debit';
 import { partialRefundDetail, sendRefundEmail, toRefundedOrderItem } from './refunded-order';
 import {
   type EmailClaims,
@@ -186,19 +187,24 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
   const now = deps.now();
   // The bottles are sold before the order is written: a retry after a crash between the two finds
   // them sold and sells nothing twice.
+  const earliestDispatch = firstDispatchDay(
+    checkout,
+    nextDispatchDate(now, { cutoffHours: deps.cutoffHours }),
+  );
   const sale = deps.capacity
     ? await keepSessionReservation(
         session.metadata,
         { store: deps.capacity, settings: settings.capacity, metrics: deps.metrics },
-        nextDispatchDate(now, { cutoffHours: deps.cutoffHours }),
+        earliestDispatch,
       )
     : undefined;
+  const pageKey = await pageKeyFor(checkout, deps, now);
   const { order: item, claims } = withEmailsClaimed(
     withPartialRefund(
       // The page key is drawn here, not in the pure mapping: a retry that finds the order keeps its first.
       {
-        ...toOrderItem(checkout, { now, cutoffHours: deps.cutoffHours }, pause, sale),
-        pageKey: newPageKey(),
+        ...toOrderItem(checkout, { now, cutoffHours: deps.cutoffHours, earliestDispatch }, pause, sale),
+        pageKey,
       },
       checkout,
       now,
@@ -267,9 +273,10 @@ async function recordRefundedCheckout(
 ): Promise<FulfilmentResult> {
   const reservation = reservationOf(metadata);
   if (deps.capacity) await returnRefundedSession(metadata, deps.capacity);
+  const now = deps.now();
   const item = {
-    ...toRefundedOrderItem(checkout, { now: deps.now(), cutoffHours: deps.cutoffHours }, reservation),
-    pageKey: newPageKey(),
+    ...toRefundedOrderItem(checkout, { now, cutoffHours: deps.cutoffHours }, reservation),
+    pageKey: await pageKeyFor(checkout, deps, now),
   };
   const orderCreated = await deps.orders.createIfAbsent(item);
   if (orderCreated) {
@@ -286,6 +293,29 @@ async function recordRefundedCheckout(
   const stored = await deps.orders.get(checkout.sessionId);
   if (!stored) throw new Error(`Order ${checkout.sessionId} was reported as existing but cannot be read`);
   return finishOrder(stored, false, deps);
+}
+
+/**
+ * The first day a new order can go: the next dispatch day from now, or, for a delayed payment, the
+ * day the customer was promised while the money was with the bank when that is later, so the
+ * success page, the "waiting for your bank" email and the confirmation name one day (ADR 0047).
+ * ISO dates compare as strings.
+ */
+export function firstDispatchDay(checkout: PaidCheckout, nextDay: IsoDate): IsoDate {
+  const promised = checkout.promisedDispatchDate;
+  return checkout.delayedPayment === true && promised !== undefined && promised > nextDay
+    ? promised
+    : nextDay;
+}
+
+/**
+ * A new order's page key: a delayed payment's is the pending record's (takePendingPageKey), so the
+ * link its "waiting for your bank" email carried opens the order; a card payment's is new.
+ */
+function pageKeyFor(checkout: PaidCheckout, deps: FulfilmentDeps, now: Date): Promise<string> {
+  return checkout.delayedPayment === true
+    ? takePendingPageKey(deps.table, checkout.sessionId, now)
+    : Promise.resolve(newPageKey());
 }
 
 /** Gives back the sale this call made (when it made one), conditional on it, as every transition is. */

@@ -7,6 +7,7 @@ import { hasShopMarker } from '../checkout/order-metadata';
 import { notifyFailedDebit } from './failed-debit';
 import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
 import { releaseLapsedHolds } from './lapsed-holds';
+import { recordPendingDebit } from './pending-debit';
 
 /**
  * How far back sessions are looked at, by default: the longest settlement of the enabled payment
@@ -44,6 +45,11 @@ export interface ReconcileSummary {
    * `async_payment_failed` webhook never arrived, or failed before it recorded them.
    */
   failedDebitsNotified: number;
+  /**
+   * Delayed payments still with the bank whose customer this run emailed (ADR 0047): their
+   * `completed` webhook never arrived, or failed before the email went.
+   */
+  pendingDebitsTold: number;
   /** The run reached its deadline and left the rest of the list for the next run. */
   stoppedAtDeadline: boolean;
 }
@@ -79,6 +85,41 @@ async function keepOrReturnBottles(
 function debitFailed(session: Stripe.Checkout.Session): boolean {
   const intent = typeof session.payment_intent === 'object' ? session.payment_intent : undefined;
   return intent?.status === 'requires_payment_method' || intent?.status === 'canceled';
+}
+
+/** A delayed payment still with the bank: its PaymentIntent is processing. */
+function debitPending(session: Stripe.Checkout.Session): boolean {
+  const intent = typeof session.payment_intent === 'object' ? session.payment_intent : undefined;
+  return intent?.status === 'processing';
+}
+
+/**
+ * A pending debit's "waiting for your bank" email, once (recordPendingDebit): sent here when the
+ * webhook's was not; a session whose email is settled costs one read. A failure counts as failed.
+ */
+async function tellMissedPending(
+  sessionId: string,
+  deps: ReconcileDeps,
+  summary: ReconcileSummary,
+): Promise<void> {
+  try {
+    const result = await recordPendingDebit(sessionId, deps);
+    if (result.outcome === 'told' && result.email === 'sent') {
+      summary.pendingDebitsTold += 1;
+      logger.warn('Reconciler told a customer their payment waits for the bank; the webhook had not', {
+        reference: result.reference,
+      });
+    }
+  } catch (error) {
+    summary.failed += 1;
+    logger.error(
+      'Reconciler could not tell a customer their payment waits for the bank; the next run retries',
+      {
+        sessionId,
+        error,
+      },
+    );
+  }
 }
 
 /**
@@ -152,6 +193,7 @@ export async function reconcileOrders(
     failed: 0,
     holdsReleased: 0,
     failedDebitsNotified: 0,
+    pendingDebitsTold: 0,
     stoppedAtDeadline: false,
   };
   const lookbackMs = options.lookbackMs ?? (deps.lookbackDays ?? DEFAULT_RECONCILE_LOOKBACK_DAYS) * DAY_MS;
@@ -180,6 +222,7 @@ export async function reconcileOrders(
     if (session.payment_status !== 'paid' && !settledLater) {
       await keepOrReturnBottles(session, { ...deps, shopSettings: settings }, summary);
       if (debitFailed(session)) await notifyMissedFailure(session.id, deps, summary);
+      else if (debitPending(session)) await tellMissedPending(session.id, deps, summary);
       continue;
     }
     summary.paid += 1;

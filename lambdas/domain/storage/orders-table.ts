@@ -88,6 +88,12 @@ export const CLIENT_HOLDS_KEY_PREFIX = 'CLIENT_HOLDS#';
  */
 export const FAILED_DEBIT_KEY_PREFIX = 'FAILED_DEBIT#';
 /**
+ * A delayed payment (a Bacs Direct Debit) waiting for the bank: `PENDING_DEBIT#<Checkout Session id>`,
+ * the record of its "waiting for your bank" email and of the page key the order takes when it is
+ * recorded (lambdas/domain/fulfilment/pending-debit.ts). Not an order: nothing is paid yet.
+ */
+export const PENDING_DEBIT_KEY_PREFIX = 'PENDING_DEBIT#';
+/**
  * One place's forecast as fetched on one day: `FORECAST#<lat>,<lon>#<yyyy-mm-dd>`, so each place is
  * asked of the provider once a day (lambdas/domain/weather/forecast-cache.ts). Carries the TTL.
  */
@@ -101,7 +107,7 @@ export const WEATHER_NOTICE_KEY_PREFIX = 'WEATHERNOTICE#';
 export const IDEMPOTENCY_KEY_PREFIX = 'IDEMPOTENCY#';
 /**
  * The table's TTL attribute (epoch seconds): only the notice counters, the client-holds items,
- * the cached forecasts, the intention keys and the failed-debit records carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
+ * the cached forecasts, the intention keys and the failed- and pending-debit records carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
  */
 export const TTL_ATTRIBUTE = 'deleteAfter';
 
@@ -118,6 +124,11 @@ export function orderKey(sessionId: string): string {
 /** The table key of the record of a Checkout Session whose Direct Debit failed. */
 export function failedDebitKey(sessionId: string): string {
   return `${FAILED_DEBIT_KEY_PREFIX}${sessionId}`;
+}
+
+/** The table key of the record of a Checkout Session whose delayed payment is with the bank. */
+export function pendingDebitKey(sessionId: string): string {
+  return `${PENDING_DEBIT_KEY_PREFIX}${sessionId}`;
 }
 
 /** The table key of an order request. */

@@ -1,9 +1,13 @@
 import type Stripe from 'stripe';
 import { CheckoutSessionNotFoundError, getCheckoutStatus } from '../../domain/checkout/get-checkout-status';
+import type { OrderPageLookup } from '../../domain/checkout/order-page-link';
+import { orderPageKeys } from '../../domain/order-page-token';
+import { ordersTable } from '../../lib/aws';
 import { type Env, parseEnv, statusEnvSchema } from '../../lib/config';
 import { type HttpResult, json } from '../../lib/http';
 import { type DepsOrLoader, type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
+import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { loadStripeClient } from '../../lib/stripe';
 
 export const STATUS_ERRORS = {
@@ -16,14 +20,31 @@ export interface StatusHandlerDeps {
   stripe: Stripe;
   /** SHOP_ID: sessions of other deployments are not found. */
   shopId: string;
+  /** The table (read by key only) and the order page's keys: a placed order's link (ADR 0047). */
+  orderPages?: OrderPageLookup | undefined;
 }
 
-/** Builds the Stripe client from the environment: once per cold start (see `handler`). */
+/** Builds the clients from the environment: once per cold start (see `handler`). */
 export async function loadStatusDeps(env: Env): Promise<StatusHandlerDeps> {
   const config = parseEnv(statusEnvSchema, env);
+  const [stripe, secret] = await Promise.all([loadStripeClient(config), loadOrderPageSecret(config)]);
+  const { ORDERS_TABLE_NAME: tableName, AWS_REGION: region } = config;
   return {
-    stripe: await loadStripeClient(config),
+    stripe,
     shopId: config.SHOP_ID,
+    // Both or no link: without the table there is no page key, without the secret no token.
+    ...(secret !== undefined &&
+      tableName !== undefined &&
+      region !== undefined && {
+        orderPages: {
+          table: ordersTable({
+            AWS_REGION: region,
+            DYNAMODB_ENDPOINT: config.DYNAMODB_ENDPOINT,
+            ORDERS_TABLE_NAME: tableName,
+          }),
+          keys: orderPageKeys(secret),
+        },
+      }),
   };
 }
 
@@ -45,7 +66,14 @@ export function createStatusHandler(deps: DepsOrLoader<StatusHandlerDeps>) {
 async function checkoutStatus({ event, deps, logKeys }: HttpRequest<StatusHandlerDeps>): Promise<HttpResult> {
   const sessionId = event.queryStringParameters?.session_id ?? '';
   const status = await getCheckoutStatus(sessionId, deps);
-  logger.info('Checkout status answered', { ...logKeys, statusCode: 200, sessionId, status: status.status });
+  // The session id, not the link: the link opens the order to whoever reads it.
+  logger.info('Checkout status answered', {
+    ...logKeys,
+    statusCode: 200,
+    sessionId,
+    status: status.status,
+    orderPageLinked: status.orderPage !== undefined,
+  });
   return json(200, status);
 }
 

@@ -2,11 +2,11 @@ import * as z from 'zod/mini';
 import { ORDER_PAGE_API_PATHS, ORDER_PAGE_NOT_FOUND } from '../../../shared/order-page';
 import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { InvalidCorrectionError } from '../../domain/operations/correct-address';
+import { openOrderOrDebitPage } from '../../domain/order-page/debit-page';
 import {
   correctFromOrderPage,
   type OrderPageDeps,
   OrderPageNotFoundError,
-  openOrderPage,
   orderPageView,
 } from '../../domain/order-page/order-page';
 import { orderPageKeys, orderPageLinks } from '../../domain/order-page-token';
@@ -76,7 +76,18 @@ function mapError(error: unknown, logKeys: LogKeys): HttpResult | undefined {
 }
 
 async function viewOrder({ event, deps, logKeys }: HttpRequest<OrderPageDeps>): Promise<HttpResult> {
-  const order = await openOrderPage(event.queryStringParameters?.token ?? '', deps);
+  const page = await openOrderOrDebitPage(event.queryStringParameters?.token ?? '', deps);
+  if (page.kind === 'debit') {
+    // The money is not in yet (or was refused): the link of the waiting email (ADR 0047).
+    logger.info('Order page shown', {
+      ...logKeys,
+      statusCode: 200,
+      reference: page.view.reference,
+      status: page.view.status,
+    });
+    return json(200, page.view, PRIVATE_HEADERS);
+  }
+  const { order } = page;
   logger.info('Order page shown', { ...logKeys, statusCode: 200, reference: order.reference });
   return json(
     200,

@@ -9,6 +9,7 @@ import {
   fulfilCheckout,
 } from '../../domain/fulfilment/fulfil-checkout';
 import { loadFulfilmentRuntime } from '../../domain/fulfilment/fulfilment-runtime';
+import { recordPendingDebit } from '../../domain/fulfilment/pending-debit';
 import { isHandledWebhookEvent } from '../../domain/fulfilment/webhook-events';
 import { type RefundRecorderDeps, recordStripeRefund } from '../../domain/operations/order-actions';
 import { ConfigError, type Env } from '../../lib/config';
@@ -107,7 +108,19 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
         return { handled: notified.outcome === 'notified' ? 'payment-failed' : notified.outcome };
       }
       // The payment time comes from Stripe's charge, not from this event (a retry may be days late).
-      return fulfilCheckout(session.data.id, deps.fulfilment);
+      const fulfilled = await fulfilCheckout(session.data.id, deps.fulfilment);
+      if (type === 'checkout.session.completed' && fulfilled.outcome === 'not-paid') {
+        // Completed with the money still with the bank (a Bacs Direct Debit): the customer hears
+        // at once, once, with the order page's link (ADR 0047).
+        const told = await recordPendingDebit(session.data.id, deps.fulfilment);
+        logger.info('Delayed payment waiting for the bank', {
+          eventId: event.id,
+          reference: orderReference(session.data.id),
+          outcome: told.outcome,
+          ...(told.outcome === 'told' && { email: told.email }),
+        });
+      }
+      return fulfilled;
     }
     case 'charge.refunded': {
       const charge = chargeSchema.safeParse(event.data.object);

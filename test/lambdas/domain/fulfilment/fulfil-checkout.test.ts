@@ -145,7 +145,7 @@ describe('fulfilCheckout', () => {
     );
   });
 
-  it('promises an order paid by Direct Debit the day given for a debit, and dates it when the debit settles', async () => {
+  it('keeps for an order paid by Direct Debit the day given for a debit: the success page, the waiting email and the confirmation agree', async () => {
     // Prepare
     const session = await createCheckoutSession(h.stripe);
     await h.simulator.completeSession(session.id, { paymentStatus: 'unpaid' });
@@ -161,7 +161,35 @@ describe('fulfilCheckout', () => {
     expect(metadata?.debit_dispatch_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(order.promisedDispatchDate).toBe(metadata?.debit_dispatch_date);
     expect(order.promisedDispatchDate).not.toBe(metadata?.dispatch_date);
+    // Not the earlier card day the debit would make now: the day the customer was told (ADR 0047).
+    expect(order.dispatchDate).toBe(metadata?.debit_dispatch_date);
+    expect(order.dispatchDate).not.toBe(nextDispatchDate(new Date(order.createdAt)));
+    const [confirmation] = (await h.emailsFor(session.id)).confirmation.filter((email) =>
+      email.subject.includes('confirmed'),
+    );
+    expect(confirmation?.body.text).not.toMatch(/shown at checkout|expected at checkout/);
+  });
+
+  it('a debit the bank pays after its promised day closed: the next day it can go, and the confirmation says it moved', async () => {
+    // Prepare: the bank pays three weeks later than promised.
+    const session = await createCheckoutSession(h.stripe);
+    await h.simulator.completeSession(session.id, { paymentStatus: 'unpaid' });
+    await h.simulator.settleAsyncPayment(session.id, 'succeeded');
+    h.clock.advance(21 * 86_400_000);
+
+    // Act
+    try {
+      await fulfilCheckout(session.id, h.deps);
+    } finally {
+      h.clock.reset();
+    }
+
+    // Assess
+    const order = orderItemSchema.parse((await h.ordersFor(session.id))[0]);
     expect(order.dispatchDate).toBe(nextDispatchDate(new Date(order.createdAt)));
+    expect(order.dispatchDate > String(order.promisedDispatchDate)).toBe(true);
+    const [confirmation] = (await h.emailsFor(session.id)).confirmation;
+    expect(confirmation?.body.text).toContain('This is later than the');
   });
 
   it('names and addresses like <img src=x onerror=alert(1)> and "><a href=...> come out escaped in the HTML part of both emails', async () => {

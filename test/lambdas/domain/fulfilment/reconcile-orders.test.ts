@@ -104,7 +104,7 @@ describe('reconcile-orders', () => {
     });
   }
 
-  it('leaves alone sessions that are not ours, or not paid', async () => {
+  it('leaves alone sessions that are not ours, or not paid (whose customer hears only that it waits for the bank)', async () => {
     // Prepare
     const notOurs = await h.paidSession({ notOurs: true });
     const unpaid = await createCheckoutSession(h.stripe);
@@ -115,7 +115,11 @@ describe('reconcile-orders', () => {
 
     // Assess
     expect(await h.counts(notOurs.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
-    expect(await h.counts(unpaid.id)).toEqual({ orders: 0, confirmation: 0, merchantNotice: 0 });
+    expect(await h.counts(unpaid.id)).toEqual({ orders: 0, confirmation: 1, merchantNotice: 0 });
+    const [waiting] = (await h.emailsFor(unpaid.id)).confirmation;
+    expect(waiting?.subject).toBe(
+      `Live Aquatics Ltd: order ${unpaid.id.slice(-12)} received, waiting for your bank`,
+    );
   });
 
   it('looks back 10 days by default: a session 9 days old is found, one 11 days old is not', async () => {

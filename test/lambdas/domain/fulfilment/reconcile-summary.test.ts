@@ -15,7 +15,7 @@ describe('reconcile-orders: the summary of a run', () => {
   });
   afterAll(() => h.close());
 
-  it('counts each kind of session once: missed, recorded, emails left unsent, not ours, unpaid, settled later, debit failed, not our price', async () => {
+  it('counts each kind of session once: missed, recorded, emails left unsent, not ours, unpaid (told it waits for the bank), settled later, debit failed, not our price', async () => {
     // Prepare
     await h.paidSession(); // paid, its webhook never arrived
     const recorded = await h.paidSession();
@@ -26,7 +26,7 @@ describe('reconcile-orders: the summary of a run', () => {
     fault.remove(); // its order is written, one of its two emails is not sent
     await h.paidSession({ notOurs: true });
     const pending = await createCheckoutSession(h.stripe);
-    await h.simulator.completeSession(pending.id, { paymentStatus: 'unpaid' });
+    await h.simulator.completeSession(pending.id, { paymentStatus: 'unpaid' }); // with the bank, never told
     const settled = await createCheckoutSession(h.stripe);
     await h.simulator.completeSession(settled.id, { paymentStatus: 'unpaid' });
     await h.simulator.settleAsyncPayment(settled.id, 'succeeded');
@@ -51,6 +51,7 @@ describe('reconcile-orders: the summary of a run', () => {
       failed: 0,
       holdsReleased: 0,
       failedDebitsNotified: 1,
+      pendingDebitsTold: 1,
       stoppedAtDeadline: false,
     });
     expect(await h.counts(emailLeft.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });

@@ -31,6 +31,7 @@ describe('ReconcileIncompleteError: what the Errors log says', () => {
     failed: 2,
     holdsReleased: 0,
     failedDebitsNotified: 0,
+    pendingDebitsTold: 0,
     stoppedAtDeadline: false,
     ...overrides,
   });

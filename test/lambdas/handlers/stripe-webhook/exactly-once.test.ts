@@ -194,7 +194,14 @@ describe('payments and reliability: exactly once', () => {
     expect(jsonBody(first)).toEqual({ received: true, outcome: 'not-paid' });
     expect(ordersWhilePending).toHaveLength(0);
     expect(second.statusCode).toBe(200);
-    await expectOneOrderAndOneEmailOfEach(session.id);
+    expect(await h.ordersFor(session.id)).toHaveLength(1);
+    // The customer heard at once that it waits for the bank (ADR 0047), then one confirmation.
+    const emails = await h.emailsFor(session.id);
+    expect(emails.confirmation.map((email) => email.subject.replace(session.id.slice(-12), 'REF'))).toEqual([
+      'Live Aquatics Ltd: order REF received, waiting for your bank',
+      'Live Aquatics Ltd: order REF confirmed (3 bottles of Daphnia Magna)',
+    ]);
+    expect(emails.merchantNotice).toHaveLength(1);
   });
 
   it.each([

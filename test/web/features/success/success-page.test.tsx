@@ -6,8 +6,20 @@ import { renderApp } from '../../helpers/render-app';
 const SESSION_ID = 'cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqR';
 const REFERENCE = 'i9J0kLmNoPqR';
 
-function statusAnswer(status: 'paid' | 'in_review' | 'unpaid' | 'failed' | 'open' | 'expired') {
-  return jsonResponse({ status, reference: REFERENCE, bottles: 3, total: 1470, dispatchDate: '2026-11-23' });
+const ORDER_PAGE = '/order/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEfGhIjKlMnOp';
+
+function statusAnswer(
+  status: 'paid' | 'in_review' | 'unpaid' | 'failed' | 'open' | 'expired',
+  extra: { orderPage?: string } = {},
+) {
+  return jsonResponse({
+    status,
+    reference: REFERENCE,
+    bottles: 3,
+    total: 1470,
+    dispatchDate: '2026-11-23',
+    ...extra,
+  });
 }
 
 describe('success page', () => {
@@ -99,6 +111,36 @@ describe('success page', () => {
     expect(screen.queryByText(/Payment Successful|Payment not completed/)).not.toBeInTheDocument();
     expect(screen.queryByText(/place your order again|order again from the shop/)).not.toBeInTheDocument();
     expect(within(view).getByRole('link', { name: 'Return Home' })).toHaveAttribute('href', '/');
+  });
+
+  it.each([
+    ['paid', 'Payment Successful! Your order has been confirmed'],
+    ['unpaid', 'Your order is placed We are waiting for your bank to confirm the payment'],
+  ] as const)(
+    'a placed order (%s) whose status answers its page: a link to it, and the way home second',
+    async (status, name) => {
+      stubFetch(statusAnswer(status, { orderPage: ORDER_PAGE }));
+      const { user, router } = renderApp(`/success?session_id=${SESSION_ID}`);
+
+      const heading = await screen.findByRole('heading', { level: 1, name });
+      const view = heading.closest('section');
+      if (!view) throw new Error('the view has no section');
+      const link = within(view).getByRole('link', { name: 'View your order' });
+      expect(link).toHaveAttribute('href', ORDER_PAGE);
+      expect(within(view).getByRole('link', { name: 'Return Home' })).toHaveAttribute('href', '/');
+      stubFetch(new Promise<Response>(() => undefined));
+      await user.click(link);
+      expect(router.location.pathname).toBe(ORDER_PAGE);
+    },
+  );
+
+  it('no link to the order page while the status gives none (the webhook has not recorded it yet); the page asks again and shows it once given', async () => {
+    stubFetch(statusAnswer('paid'), statusAnswer('paid', { orderPage: ORDER_PAGE }));
+    renderApp(`/success?session_id=${SESSION_ID}`);
+
+    await screen.findByRole('heading', { level: 1, name: /Payment Successful!/ });
+    expect(screen.queryByRole('link', { name: 'View your order' })).not.toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'View your order' })).toHaveAttribute('href', ORDER_PAGE);
   });
 
   it('a Direct Debit the bank refused: not completed, cancelled, nothing taken, and an invitation to order again', async () => {

@@ -1,15 +1,20 @@
 import { type AddressCorrectionBody, addressCorrectionSchema } from '../../../../shared/address-correction';
 import { describeIssues } from '../../../../shared/checkout-request';
-import { ORDER_PAGE_API_PATHS, type OrderPageView, orderPageViewSchema } from '../../../../shared/order-page';
+import {
+  ORDER_PAGE_API_PATHS,
+  type OrderPageAnswer,
+  type OrderPageView,
+  orderPageAnswerSchema,
+  orderPageViewSchema,
+} from '../../../../shared/order-page';
 import { readJson } from '../../../../shared/read-json';
 import type { ApiRequest, ApiRequestInit } from '../../lib/api-contract';
 
 // The order page's two requests, in the page's own chunk (with zod): nothing of them is in `/`'s first load.
 
 export type OrderPageResult =
-  | { kind: 'found'; view: OrderPageView }
-  | { kind: 'not-found' }
-  | { kind: 'failed' };
+  /** The order, or its Direct Debit still with (or refused by) the bank (ADR 0047). */
+  { kind: 'found'; view: OrderPageAnswer } | { kind: 'not-found' } | { kind: 'failed' };
 
 export type CorrectionResult =
   | { kind: 'corrected'; view: OrderPageView }
@@ -53,8 +58,8 @@ export async function getOrderPage(
   });
   if (response === undefined) return { kind: 'failed' };
   if (response.status === 404) return { kind: 'not-found' };
-  const view = response.ok ? parseView(await readJson(response)) : undefined;
-  return view ? { kind: 'found', view } : { kind: 'failed' };
+  const parsed = response.ok ? orderPageAnswerSchema.safeParse(await readJson(response)) : undefined;
+  return parsed?.success ? { kind: 'found', view: parsed.data } : { kind: 'failed' };
 }
 
 /**

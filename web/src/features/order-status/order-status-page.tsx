@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
+import { isDebitPageView } from '../../../../shared/order-page';
 import { paths } from '../../app/paths';
 import { NotFoundPage } from '../../app/routes/not-found';
 import { FocusHeading } from '../../components/ui/focus-heading';
 import type { ApiClient } from '../../lib/api-client';
 import { useApiAnswer } from '../../lib/use-api-answer';
 import { SELLER } from '../policies/public';
+import { DebitView } from './components/debit-view';
 import { OrderView } from './components/order-view';
 import { getOrderPage } from './order-page-api';
 
@@ -50,6 +52,8 @@ function OrderStatus({ token, onRetry }: { token: string; onRetry: () => void })
         <LoadingOrder />
       ) : state.kind === 'failed' ? (
         <OrderLoadFailed onRetry={onRetry} />
+      ) : isDebitPageView(state.view) ? (
+        <DebitView view={state.view} />
       ) : (
         <OrderView token={token} initialView={state.view} />
       )}

@@ -1,9 +1,12 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
 import type { CheckoutStatus } from '../../../../../shared/checkout-status';
 import { formatDispatchDate } from '../../../../../shared/dispatch';
 import { formatGbp } from '../../../../../shared/pricing';
 import { FocusHeading } from '../../../components/ui/focus-heading';
 import { CheckIcon } from '../../../components/ui/icons';
 import { SummaryLine } from '../../../components/ui/summary-line';
+import { useApiClient } from '../../../lib/app-context';
 import { PaymentSummary } from './payment-summary';
 import { ReturnHomeLink } from './return-home-link';
 
@@ -29,9 +32,46 @@ const PLACED = {
   },
 } as const;
 
+/** How often, and how many times, the page asks again for a link the webhook has not recorded yet. */
+const LINK_RETRY_MS = 2_000;
+const LINK_TRIES = 5;
+
+/**
+ * The order page's link: the status's, or, when the webhook had not recorded the order when the
+ * page asked (Stripe sends the customer back before it), the one a later answer gives (ADR 0047).
+ */
+function useOrderPageLink(sessionId: string, initial: string | undefined): string | undefined {
+  const api = useApiClient();
+  const [link, setLink] = useState(initial);
+  useEffect(() => {
+    if (link !== undefined) return;
+    const controller = new AbortController();
+    let tries = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const askLater = () => {
+      timer = setTimeout(() => {
+        tries += 1;
+        void api.getCheckoutStatus(sessionId, controller.signal).then((result) => {
+          if (controller.signal.aborted) return;
+          if (result.kind === 'found' && result.status.orderPage !== undefined)
+            setLink(result.status.orderPage);
+          else if (tries < LINK_TRIES) askLater();
+        });
+      }, LINK_RETRY_MS);
+    };
+    askLater();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [api, sessionId, link]);
+  return link;
+}
+
 /** The success page once the API says the session is paid, or waits for the bank. */
 export function PaymentPlaced({ sessionId, status }: { sessionId: string; status: CheckoutStatus }) {
   const words = status.status === 'paid' ? PLACED.paid : PLACED.unpaid;
+  const orderPage = useOrderPageLink(sessionId, status.orderPage);
   return (
     <section className="card card--centered">
       {status.status === 'paid' && (
@@ -45,7 +85,17 @@ export function PaymentPlaced({ sessionId, status }: { sessionId: string; status
         <SummaryLine label={words.total}>{formatGbp(status.total)}</SummaryLine>
         <SummaryLine label={words.dispatch}>{formatDispatchDate(status.dispatchDate)}</SummaryLine>
       </PaymentSummary>
-      <ReturnHomeLink />
+      {orderPage === undefined ? (
+        <ReturnHomeLink />
+      ) : (
+        // The order's own page, for whoever holds this session id (ADR 0047): the link the emails carry.
+        <div className="actions">
+          <Link className="button button--primary" to={orderPage}>
+            View your order
+          </Link>
+          <ReturnHomeLink primary={false} />
+        </div>
+      )}
     </section>
   );
 }

@@ -1,0 +1,58 @@
+import { formatDispatchDate, type IsoDate } from '../../../shared/dispatch';
+import { formatGbp } from '../../../shared/pricing';
+import { itemLine, orderPageBlocks, type SellerDetails, sellerBlocks } from './common';
+import { type EmailContent, renderEmail } from './render';
+
+/** What the email to a customer whose delayed payment waits for the bank shows: its record's facts. */
+export interface PendingDebitFacts {
+  reference: string;
+  customerName: string;
+  bottles: number;
+  totalPence: number;
+  /**
+   * The day the order goes if the bank pays in time: the debit's day the session carries, the one
+   * the success page shows and the confirmation keeps (ADR 0047).
+   */
+  dispatchDate: IsoDate;
+}
+
+/**
+ * To the customer, at once when a checkout completes with the money still with the bank (a Bacs
+ * Direct Debit): the order is received and waits for the bank; the reference, the day it goes if
+ * the bank pays, and the order's page. It never says the money arrived or the order is confirmed:
+ * the bank can still refuse the debit.
+ */
+export function renderDebitPending(
+  debit: PendingDebitFacts,
+  seller: SellerDetails,
+  orderPageUrl: string | undefined,
+): EmailContent {
+  const dispatch = formatDispatchDate(debit.dispatchDate);
+  return renderEmail(
+    `${seller.name}: order ${debit.reference} received, waiting for your bank`,
+    [
+      { kind: 'paragraph', text: `Hello ${debit.customerName},` },
+      {
+        kind: 'paragraph',
+        text: `Thank you for your order from ${seller.name}. We have received your order ${debit.reference} and your Direct Debit instruction, and we are now waiting for your bank. A Bacs Direct Debit takes up to 7 working days to be collected; nothing is confirmed until your bank has paid.`,
+      },
+      {
+        kind: 'rows',
+        rows: [
+          ['Order reference', debit.reference, { mono: true }],
+          ['Item', itemLine(debit.bottles)],
+          ['Total', `${formatGbp(debit.totalPence)} (to be collected by Direct Debit)`],
+          ['Dispatch if your bank pays', dispatch],
+        ],
+      },
+      {
+        kind: 'paragraph',
+        text: `We are holding your bottles. If your bank pays, we dispatch your order on ${dispatch} by Royal Mail 1st Class and email you a confirmation. If your bank turns the Direct Debit down, we email you too: nothing is taken and the order is cancelled. You do not need to do anything or order again.`,
+      },
+      // The same link the confirmation will carry: the page follows the order from here.
+      ...orderPageBlocks(orderPageUrl),
+      ...sellerBlocks(seller),
+    ],
+    seller.shopName,
+  );
+}

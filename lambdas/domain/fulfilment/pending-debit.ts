@@ -1,0 +1,304 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type Stripe from 'stripe';
+import * as z from 'zod/mini';
+import { calendarDateSchema } from '../../../shared/calendar-date';
+import { orderReference } from '../../../shared/checkout-status';
+import { logger } from '../../lib/logger';
+import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
+import { isShopSession, orderMetadataSchema } from '../checkout/order-metadata';
+import type { SellerDetails } from '../emails/common';
+import { renderDebitPending } from '../emails/debit-pending-email';
+import { type EmailSender, PermanentEmailRefusalError } from '../emails/send-email';
+import { sendEmailOnce } from '../emails/send-email-once';
+import { newPageKey, type OrderPageLinks } from '../order-page-token';
+import { putIfAbsent } from '../storage/conditional-writes';
+import { emailStateSchema, isoInstant } from '../storage/order';
+import {
+  itemKey,
+  PARTITION_KEY,
+  PENDING_DEBIT_KEY_PREFIX,
+  pendingDebitKey,
+  type ShopTable,
+  TTL_ATTRIBUTE,
+} from '../storage/orders-table';
+import { emailClaimStore } from '../storage/send-once';
+
+/**
+ * How long a pending debit's record is kept: beyond the reconciler's longest window (60 days), so
+ * no run finds the session again once it is gone, then deleted by TTL (it holds a name and an email).
+ */
+export const PENDING_DEBIT_RECORD_DAYS = 90;
+
+/**
+ * The record's `status`: `pending` while the money is with the bank; `recorded` once the order
+ * exists (written by fulfilment, which takes the record's page key). The email is claimed only
+ * while `pending` (the claim guard), so no "waiting for your bank" follows a confirmation.
+ */
+export const PENDING_DEBIT_STATUS = { pending: 'pending', recorded: 'recorded' } as const;
+
+/**
+ * The parts of a Checkout Session (retrieved with `expand: ['payment_intent']`) that say its
+ * payment is still with the bank, and whom to tell. Parsed, not cast: data from outside.
+ */
+const pendingSessionSchema = z.object({
+  id: z.string().check(z.minLength(1)),
+  livemode: z.boolean(),
+  created: z.number().check(z.int()),
+  status: z.literal('complete'),
+  payment_status: z.literal('unpaid'),
+  amount_total: z.number().check(z.int()),
+  customer_email: z.optional(z.nullable(z.string())),
+  customer_details: z.optional(z.nullable(z.object({ email: z.optional(z.nullable(z.string())) }))),
+  metadata: z.extend(z.pick(orderMetadataSchema, { name: true, quantity: true }), {
+    debit_dispatch_date: calendarDateSchema,
+  }),
+  payment_intent: z.object({ status: z.literal('processing') }),
+});
+
+/** What a pending debit's record and email say: who, what, and the day it goes if the bank pays. */
+export interface PendingDebitCheckFacts {
+  reference: string;
+  sessionId: string;
+  livemode: boolean;
+  bottles: number;
+  totalPence: number;
+  customerName: string;
+  customerEmail: string;
+  dispatchDate: string;
+  checkoutCreatedAt: string;
+}
+
+export type PendingDebitCheck =
+  | { kind: 'not-ours' }
+  /** Paid already, failed, never completed, or not readable as a debit of ours with the bank. */
+  | { kind: 'not-pending' }
+  | { kind: 'pending'; facts: PendingDebitCheckFacts };
+
+/**
+ * Whether a retrieved Checkout Session is ours and its payment is with the bank: complete, unpaid,
+ * its PaymentIntent `processing` (a Bacs Direct Debit before collection). Pure: a unit test per rule.
+ * The day is the session's `debit_dispatch_date`: the one the success page shows for it.
+ */
+export function checkPendingDebit(input: unknown, shopId: string): PendingDebitCheck {
+  if (!isShopSession(input, shopId)) return { kind: 'not-ours' };
+  const parsed = pendingSessionSchema.safeParse(input, ENGLISH_MESSAGES);
+  if (!parsed.success) return { kind: 'not-pending' };
+  const session = parsed.data;
+  const email = session.customer_details?.email ?? session.customer_email;
+  if (!email) return { kind: 'not-pending' };
+  return {
+    kind: 'pending',
+    facts: {
+      reference: orderReference(session.id),
+      sessionId: session.id,
+      livemode: session.livemode,
+      bottles: Number(session.metadata.quantity),
+      totalPence: session.amount_total,
+      customerName: session.metadata.name,
+      customerEmail: email,
+      dispatchDate: session.metadata.debit_dispatch_date,
+      checkoutCreatedAt: new Date(session.created * 1000).toISOString(),
+    },
+  };
+}
+
+/**
+ * The record as stored (`PENDING_DEBIT#<session id>`). Written whole by recordPendingDebit; or
+ * first by fulfilment (an order recorded before the pending path got there), with only its key,
+ * page key, status and TTL: then the facts are absent and there is nothing to send.
+ */
+const pendingDebitItemSchema = z.object({
+  [PARTITION_KEY]: z.string().check(z.startsWith(PENDING_DEBIT_KEY_PREFIX)),
+  pageKey: z.string(),
+  status: z.enum([PENDING_DEBIT_STATUS.pending, PENDING_DEBIT_STATUS.recorded]),
+  [TTL_ATTRIBUTE]: z.number().check(z.int()),
+  reference: z.optional(z.string()),
+  sessionId: z.optional(z.string()),
+  livemode: z.optional(z.boolean()),
+  bottles: z.optional(z.number().check(z.int())),
+  totalPence: z.optional(z.number().check(z.int())),
+  customerName: z.optional(z.string()),
+  customerEmail: z.optional(z.string()),
+  dispatchDate: z.optional(calendarDateSchema),
+  checkoutCreatedAt: z.optional(isoInstant),
+  recordedAt: z.optional(isoInstant),
+  orderRecordedAt: z.optional(isoInstant),
+  debitPendingEmailState: z.optional(emailStateSchema),
+});
+export type PendingDebitItem = z.output<typeof pendingDebitItemSchema>;
+
+/** A pending debit's record, read strongly consistent; undefined when there is none. */
+export async function readPendingDebit(
+  table: ShopTable,
+  sessionId: string,
+): Promise<PendingDebitItem | undefined> {
+  const { Item } = await table.client.send(
+    new GetCommand({
+      TableName: table.tableName,
+      Key: itemKey(pendingDebitKey(sessionId)),
+      ConsistentRead: true,
+    }),
+  );
+  return Item === undefined ? undefined : pendingDebitItemSchema.parse(Item);
+}
+
+/**
+ * The page key an order recorded from a delayed payment takes: the pending record's, so the link
+ * the "waiting for your bank" email carried opens the order; a fresh one when there was no record,
+ * written to it so a pending path running later finds the order's key and sends nothing. One
+ * conditional-free upsert (`if_not_exists`): every path that records the order gets the same key,
+ * whatever order they run in, and the record is marked `recorded` in the same write.
+ */
+export async function takePendingPageKey(table: ShopTable, sessionId: string, now: Date): Promise<string> {
+  const { Attributes } = await table.client.send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: itemKey(pendingDebitKey(sessionId)),
+      UpdateExpression:
+        'SET #pageKey = if_not_exists(#pageKey, :pageKey), #status = :recorded, #orderRecordedAt = if_not_exists(#orderRecordedAt, :now), #ttl = if_not_exists(#ttl, :ttl)',
+      ExpressionAttributeNames: {
+        '#pageKey': 'pageKey',
+        '#status': 'status',
+        '#orderRecordedAt': 'orderRecordedAt',
+        '#ttl': TTL_ATTRIBUTE,
+      },
+      ExpressionAttributeValues: {
+        ':pageKey': newPageKey(),
+        ':recorded': PENDING_DEBIT_STATUS.recorded,
+        ':now': now.toISOString(),
+        ':ttl': ttlFrom(now),
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const pageKey = Attributes?.pageKey;
+  if (typeof pageKey !== 'string')
+    throw new Error(`${pendingDebitKey(sessionId)} has no page key after its update`);
+  return pageKey;
+}
+
+function ttlFrom(now: Date): number {
+  return Math.floor(now.getTime() / 1000) + PENDING_DEBIT_RECORD_DAYS * 86_400;
+}
+
+export interface PendingDebitDeps {
+  stripe: Stripe;
+  /** SHOP_ID: sessions of other deployments are not ours. */
+  shopId: string;
+  table: ShopTable;
+  sender: EmailSender;
+  seller: SellerDetails;
+  /** The order pages' links; absent (no secret), the email goes without one. */
+  orderPage?: OrderPageLinks | undefined;
+  now: () => Date;
+}
+
+export type PendingDebitResult =
+  | { outcome: 'not-ours' }
+  | { outcome: 'not-pending' }
+  /** The order was recorded first (the bank paid meanwhile): its confirmation says the rest. */
+  | { outcome: 'order-recorded'; reference: string | undefined }
+  | {
+      outcome: 'told';
+      reference: string;
+      /** True when this call wrote the record; false when it already existed. */
+      recorded: boolean;
+      /** `not-sent`: sent before, or another attempt holds the claim, or the order was recorded meanwhile. */
+      email: 'sent' | 'not-sent' | 'refused';
+    };
+
+/**
+ * Tells the customer at once that a checkout completed with its money still with the bank (a Bacs
+ * Direct Debit): received, waiting for the bank, the reference, the day it goes if the bank pays,
+ * and the order page's link. Once however often `checkout.session.completed` is delivered and
+ * however many reconciler runs find the session (docs/decisions/0047-delayed-payments-told-at-once.md).
+ *
+ * 1. A record already written goes straight to the email (1 DynamoDB read; no Stripe call).
+ * 2. Otherwise the session is retrieved (an event's payload is never trusted) and checked: ours,
+ *    complete, unpaid, its PaymentIntent `processing`. Anything else does nothing.
+ * 3. The record `PENDING_DEBIT#<session id>` is written once (a conditional put) with a new page
+ *    key, the one the order takes when the bank pays (takePendingPageKey), and the email `pending`.
+ * 4. The email is sent once (sendEmailOnce), claimed only while the record is still `pending`.
+ *
+ * @throws Stripe, DynamoDB and SES errors: the caller retries.
+ */
+export async function recordPendingDebit(
+  sessionId: string,
+  deps: PendingDebitDeps,
+): Promise<PendingDebitResult> {
+  let item = await readPendingDebit(deps.table, sessionId);
+  let recorded = false;
+  if (item === undefined) {
+    const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] });
+    const check = checkPendingDebit(session, deps.shopId);
+    if (check.kind !== 'pending') return { outcome: check.kind };
+    const now = deps.now();
+    const fresh: PendingDebitItem = {
+      [PARTITION_KEY]: pendingDebitKey(sessionId),
+      pageKey: newPageKey(),
+      status: PENDING_DEBIT_STATUS.pending,
+      [TTL_ATTRIBUTE]: ttlFrom(now),
+      ...check.facts,
+      recordedAt: now.toISOString(),
+      debitPendingEmailState: 'pending',
+    };
+    recorded = await putIfAbsent(deps.table, fresh);
+    item = recorded ? fresh : await readPendingDebit(deps.table, sessionId);
+    if (item === undefined)
+      throw new Error(`Pending debit ${sessionId} was reported as existing but cannot be read`);
+    if (recorded) logger.info('Delayed payment waiting for the bank recorded', { reference: item.reference });
+  }
+  const facts = factsOf(item);
+  if (item.status === PENDING_DEBIT_STATUS.recorded || facts === undefined) {
+    return { outcome: 'order-recorded', reference: item.reference };
+  }
+  const state = item.debitPendingEmailState;
+  if (state === 'sent') {
+    return { outcome: 'told', reference: facts.reference, recorded, email: 'not-sent' };
+  }
+  if (state === 'failed') return { outcome: 'told', reference: facts.reference, recorded, email: 'refused' };
+  const link = deps.orderPage?.linkFor({ sessionId, pageKey: item.pageKey });
+  const result = await sendEmailOnce(
+    {
+      id: item.pk,
+      kind: 'debitPending',
+      message: () => ({
+        to: facts.customerEmail,
+        replyTo: deps.seller.email,
+        content: renderDebitPending(facts, deps.seller, link),
+      }),
+      refusedForGood: (error) => (error instanceof PermanentEmailRefusalError ? error.reason : undefined),
+      log: { reference: facts.reference },
+      // Not once the order is recorded: its confirmation is then the email to read.
+      guard: { status: PENDING_DEBIT_STATUS.pending },
+    },
+    { store: emailClaimStore(deps.table), sender: deps.sender, now: deps.now },
+  );
+  if (result.outcome === 'sent') {
+    logger.info('Waiting-for-the-bank email sent', {
+      reference: facts.reference,
+      messageId: result.messageId,
+    });
+  }
+  return {
+    outcome: 'told',
+    reference: facts.reference,
+    recorded,
+    email: result.outcome === 'claimed-elsewhere' ? 'not-sent' : result.outcome,
+  };
+}
+
+/** The email's facts, when the record was written by the pending path (not only by fulfilment). */
+function factsOf(item: PendingDebitItem) {
+  const { reference, customerName, customerEmail, bottles, totalPence, dispatchDate } = item;
+  if (
+    reference === undefined ||
+    customerName === undefined ||
+    customerEmail === undefined ||
+    bottles === undefined ||
+    totalPence === undefined ||
+    dispatchDate === undefined
+  )
+    return undefined;
+  return { reference, customerName, customerEmail, bottles, totalPence, dispatchDate };
+}

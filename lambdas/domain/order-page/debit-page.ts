@@ -1,0 +1,72 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { formatDispatchDate } from '../../../shared/dispatch';
+import type { DebitPageView } from '../../../shared/order-page';
+import { itemLine, type SellerDetails } from '../emails/common';
+import { readPendingDebit } from '../fulfilment/pending-debit';
+import {
+  type OrderPageKeys,
+  OrderPageNotFoundError,
+  readOrderPageToken,
+  samePageKey,
+} from '../order-page-token';
+import type { ManagedOrder } from '../storage/managed-order';
+import { failedDebitKey, itemKey, orderKey, type ShopTable } from '../storage/orders-table';
+import { getRecord } from '../storage/records';
+
+/** What a token opens: the order, or the payment still with (or refused by) the bank. */
+export type OpenedPage = { kind: 'order'; order: ManagedOrder } | { kind: 'debit'; view: DebitPageView };
+
+/**
+ * The page a token opens (ADR 0047): the order when it is recorded and its page key is the token's;
+ * otherwise, the pending debit whose record holds the token's page key (the key the order takes
+ * when the bank pays, so the same link then opens the order), as "waiting for the bank", or as
+ * refused once a failed debit's record exists. The token's HMAC is checked before any read.
+ * @throws OrderPageNotFoundError for every refusal alike, as openOrderPage.
+ */
+export async function openOrderOrDebitPage(
+  token: string,
+  deps: { table: ShopTable; keys: OrderPageKeys; seller: SellerDetails },
+): Promise<OpenedPage> {
+  const claim = readOrderPageToken(token, deps.keys);
+  if (claim === undefined) throw new OrderPageNotFoundError();
+  const record = await getRecord(deps.table, orderKey(claim.sessionId));
+  if (record !== undefined) {
+    if (record.kind !== 'order' || !samePageKey(record.order.pageKey, claim.pageKey)) {
+      throw new OrderPageNotFoundError();
+    }
+    return { kind: 'order', order: record.order };
+  }
+  const pending = await readPendingDebit(deps.table, claim.sessionId);
+  const { reference, customerName, bottles, totalPence, dispatchDate } = pending ?? {};
+  if (
+    pending === undefined ||
+    !samePageKey(pending.pageKey, claim.pageKey) ||
+    reference === undefined ||
+    customerName === undefined ||
+    bottles === undefined ||
+    totalPence === undefined ||
+    dispatchDate === undefined
+  ) {
+    throw new OrderPageNotFoundError();
+  }
+  const { Item: failed } = await deps.table.client.send(
+    new GetCommand({
+      TableName: deps.table.tableName,
+      Key: itemKey(failedDebitKey(claim.sessionId)),
+      ConsistentRead: true,
+      ProjectionExpression: 'pk',
+    }),
+  );
+  return {
+    kind: 'debit',
+    view: {
+      status: failed === undefined ? 'awaiting-payment' : 'payment-failed',
+      reference,
+      customerName,
+      item: itemLine(bottles),
+      totalPence,
+      dispatchDate: formatDispatchDate(dispatchDate),
+      seller: { name: deps.seller.name, email: deps.seller.email, address: deps.seller.address },
+    },
+  };
+}
