@@ -10,6 +10,9 @@ const executablePath = await chromiumPath();
 // Set before the global setup loads the stack's modules (some build their SDK clients as they
 // load): Lambda runs Node 24, so the SDK's notice about this machine's Node 20 is not the shop's.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// The handlers log every request at INFO, and their logger reads its level as it loads, so here,
+// not in the global setup: errors only, unless E2E_LOG_STACK asks for the stack's whole log.
+if (!process.env.E2E_LOG_STACK) process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 
 export default defineConfig({
   testDir: 'test/e2e',

@@ -19,8 +19,6 @@ import { STACK_ENV } from './stack';
  * REHEARSE_ASSEMBLY when it names an assembly already synthesised.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
-  // The handlers log every request at INFO; keep the test output readable unless asked.
-  if (!process.env.E2E_LOG_STACK) process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   if (process.env.REHEARSE === '1') return rehearse();
   const webRoot = resolve('dist/web');
   if (!existsSync(resolve(webRoot, 'index.html'))) {
