@@ -7,6 +7,12 @@ import { CHROMIUM_ARGS, chromiumPath } from './test/support/chromium';
  * process on free ports, so two runs, or a run beside `npm start`, never fight over a port.
  */
 const executablePath = await chromiumPath();
+// Set before the global setup loads the stack's modules (some build their SDK clients as they
+// load): Lambda runs Node 24, so the SDK's notice about this machine's Node 20 is not the shop's.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// The handlers log every request at INFO, and their logger reads its level as it loads, so here,
+// not in the global setup: errors only, unless E2E_LOG_STACK asks for the stack's whole log.
+if (!process.env.E2E_LOG_STACK) process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -15,7 +21,8 @@ export default defineConfig({
   timeout: 60_000,
   retries: 0,
   workers: 1,
-  reporter: [['list']],
+  // Dots and the summary; a failing test's steps, error and output are printed in full.
+  reporter: [['dot']],
   use: {
     launchOptions: {
       executablePath,

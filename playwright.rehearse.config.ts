@@ -7,9 +7,6 @@ import base from './playwright.config';
  * what AWS would refuse fails here first; any AccessDenied the rehearsal prints fails the run
  * (global-setup.ts). Only what cannot mean anything against a deployed template is left out.
  */
-// Lambda runs Node 24; the SDK's notice about this machine's Node 20 is not the shop's.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 export default defineConfig({
   ...base,
   // Each call here crosses a process (the function's) and a policy simulation per AWS call, as

@@ -4,6 +4,14 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [react()],
   test: {
+    // A passing run prints its dots and the summary; a failing test's logs and output print with it.
+    reporters: ['dot'],
+    silent: 'passed-only',
+    // The Lambdas run Node 24: the AWS SDK's notice about this machine's Node 20 is not the shop's.
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // The Lambda bundles tests build (infra's synth, create-checkout's deployed bundle): Node loads
+    // them as Lambda does, not Vite's transform, which also warned that their maps name no sources.
+    server: { deps: { external: [/\/(shop-cdk-out|create-checkout-bundle)-[^/]+\/.+\.mjs/] } },
     // Integration suites start their own stand-ins on random ports, so files can run in parallel.
     projects: [
       {
@@ -24,7 +32,23 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/web/**', 'test/e2e/**'],
+          exclude: ['test/web/**', 'test/e2e/**', 'test/infra/**'],
+          // The logger's, the metrics' and CDK's own writes, shown for failing tests only.
+          setupFiles: ['test/support/quiet-output.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'infra',
+          environment: 'node',
+          include: ['test/infra/**/*.test.ts'],
+          // Loading aws-cdk-lib and cdk-nag costs each file about 8 s of CPU, more than its tests:
+          // these files only build apps from props (no env, mocks or globals), so one load per worker.
+          isolate: false,
+          setupFiles: ['test/support/quiet-output.ts', 'test/infra/setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -1,8 +1,19 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { LOCAL_STAGE_SETTINGS } from '../../shared/stage-config';
 
 const run = promisify(execFile);
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -103,19 +114,91 @@ export async function cachedStage(
     log(`The ${stage} stage as synthesised in ${dir} (infra, lambdas, shared, web unchanged since)`);
     return { dir, fresh: false };
   }
-  log(`Synthesising the ${stage} stage into ${dir} ...`);
   mkdirSync(cacheRoot, { recursive: true });
-  // Synthesised beside, then renamed: a run cut short never leaves a half assembly to reuse.
-  const partial = `${dir}.partial-${process.pid}`;
-  rmSync(partial, { recursive: true, force: true });
-  await synthesiseStage(stage, partial, context);
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(partial, dir);
+  if (!(await claim(dir))) return { dir, fresh: false };
+  try {
+    log(`Synthesising the ${stage} stage into ${dir} ...`);
+    // Synthesised beside, then renamed: a run cut short never leaves a half assembly to reuse.
+    const partial = `${dir}.partial-${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    await synthesiseStage(stage, partial, context);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(partial, dir);
+  } finally {
+    rmSync(`${dir}.lock`, { recursive: true, force: true });
+  }
   const older = readdirSync(cacheRoot)
-    .filter((name) => name.startsWith(`${stage}-`) && !name.includes('.partial-'))
+    .filter((name) => name.startsWith(`${stage}-`) && !name.includes('.partial-') && !name.endsWith('.lock'))
     .map((name) => ({ name, at: statSync(join(cacheRoot, name)).mtimeMs }))
     .sort((a, b) => b.at - a.at)
     .slice(2);
   for (const { name } of older) rmSync(join(cacheRoot, name), { recursive: true, force: true });
   return { dir, fresh: true };
+}
+
+/**
+ * Claims the synthesis of `dir` for this process (a lock folder naming its pid), or waits while a
+ * live process synthesises it (two test files asking at once): false once that one's assembly is
+ * there. A lock whose process is gone is taken over.
+ */
+async function claim(dir: string): Promise<boolean> {
+  const lock = `${dir}.lock`;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      return true;
+    } catch {
+      if (existsSync(join(dir, 'manifest.json'))) return false;
+      // A lock without its pid yet is one being made, unless it has been so for seconds.
+      const owner = readIfThere(join(lock, 'pid'));
+      const stale = owner === '' ? Date.now() - mtimeOf(lock) > 10_000 : !isAlive(Number(owner));
+      if (stale) rmSync(lock, { recursive: true, force: true });
+      else await sleep(500);
+    }
+  }
+}
+
+function readIfThere(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return Date.now();
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The dev stage as the test suites rehearse it, with the local shop's seller and addresses (the
+ * browser specs state them literally): vitest's rehearsal tests and the browser suite share it.
+ */
+export function testStage(): Promise<{ dir: string; fresh: boolean }> {
+  const settings = LOCAL_STAGE_SETTINGS;
+  return cachedStage('dev', {
+    context: {
+      sellerName: settings.sellerName,
+      sellerAddress: settings.sellerAddress,
+      sellerEmail: settings.sellerEmail,
+      senderEmail: settings.senderEmail,
+      merchantEmail: settings.merchantEmail,
+      dispatchCutoffHours: String(settings.dispatchCutoffHours),
+    },
+  });
 }

@@ -29,11 +29,14 @@ export function tempDir(prefix: string): string {
   return dir;
 }
 
-afterAll(() => {
+/** Removes the temporary directories made so far: after each file (test/infra/setup.ts for the infra project). */
+export function removeTempDirs(): void {
   for (const dir of tempDirs.splice(0)) {
     rmSync(dir, { recursive: true, force: true });
   }
-});
+}
+
+afterAll(removeTempDirs);
 
 /**
  * CDK's own switches for template-only synthesis: skip asset bundling (what the CLI does for

@@ -2,7 +2,7 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Rehearsal, startRehearsal } from '../../local/rehearse/rehearsal';
-import { cachedStage } from '../../local/rehearse/synth';
+import { testStage } from '../../local/rehearse/synth';
 
 describe('npm run rehearse: the template’s schedules', () => {
   const lines: string[] = [];
@@ -11,7 +11,7 @@ describe('npm run rehearse: the template’s schedules', () => {
 
   beforeAll(async () => {
     shop = await startRehearsal({
-      assemblyDir: (await cachedStage('dev')).dir,
+      assemblyDir: (await testStage()).dir,
       port: 0,
       dynamoPort: 0,
       sesPort: 0,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LOCAL_MERCHANT } from '../../local/identity-provider';
 import { type Rehearsal, startRehearsal } from '../../local/rehearse/rehearsal';
-import { cachedStage } from '../../local/rehearse/synth';
+import { testStage } from '../../local/rehearse/synth';
 import { tempDir } from '../infra/support';
 import { signInLocally } from '../support/local-sign-in';
 
@@ -19,9 +19,9 @@ const templateSchema = z.looseObject({
 });
 type Template = z.infer<typeof templateSchema>;
 
-/** The dev stage, synthesised as `cdk deploy` synthesises it (bundles, site and all), or as it was while its inputs are unchanged. */
+/** The dev stage, synthesised as `cdk deploy` synthesises it (bundles, site and all; the browser suite's seller), or as it was while its inputs are unchanged. */
 async function synthesise(): Promise<string> {
-  return (await cachedStage('dev')).dir;
+  return (await testStage()).dir;
 }
 
 /** A copy of the assembly whose app template a reviewer has edited; the assets are the same files. */

@@ -5,9 +5,8 @@ import { weatherKnownFrom } from '../../../lambdas/domain/weather/weather-check'
 import { startForecastStandIn } from '../../../local/forecast-stand-in';
 import { LOCAL_ORDER_PAGE_SECRET, startLocalShop } from '../../../local/local-shop';
 import { startRehearsal } from '../../../local/rehearse/rehearsal';
-import { cachedStage } from '../../../local/rehearse/synth';
+import { testStage } from '../../../local/rehearse/synth';
 import { firstComingDispatchDay } from '../../../shared/dispatch';
-import { LOCAL_STAGE_SETTINGS } from '../../../shared/stage-config';
 import { STACK_ENV } from './stack';
 
 /**
@@ -20,8 +19,6 @@ import { STACK_ENV } from './stack';
  * REHEARSE_ASSEMBLY when it names an assembly already synthesised.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
-  // The handlers log every request at INFO; keep the test output readable unless asked.
-  if (!process.env.E2E_LOG_STACK) process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   if (process.env.REHEARSE === '1') return rehearse();
   const webRoot = resolve('dist/web');
   if (!existsSync(resolve(webRoot, 'index.html'))) {
@@ -72,17 +69,9 @@ async function rehearse(): Promise<() => Promise<void>> {
   let assemblyDir = process.env.REHEARSE_ASSEMBLY;
   if (!assemblyDir) {
     const started = Date.now();
-    // The local shop's seller and addresses, so the specs' literal texts (names, subjects) hold here too.
-    const settings = LOCAL_STAGE_SETTINGS;
-    const context = {
-      sellerName: settings.sellerName,
-      sellerAddress: settings.sellerAddress,
-      sellerEmail: settings.sellerEmail,
-      senderEmail: settings.senderEmail,
-      merchantEmail: settings.merchantEmail,
-      dispatchCutoffHours: String(settings.dispatchCutoffHours),
-    };
-    assemblyDir = (await cachedStage('dev', { context })).dir;
+    // The local shop's seller and addresses, so the specs' literal texts (names, subjects) hold
+    // here too; vitest's rehearsal tests synthesised the same stage, so it is usually cached.
+    assemblyDir = (await testStage()).dir;
     console.log(`  [rehearsal] dev stage ready in ${Math.round((Date.now() - started) / 1000)} s`);
   }
   const denied: string[] = [];
