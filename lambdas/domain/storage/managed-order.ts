@@ -4,7 +4,7 @@ import { emailStateSchema, isoInstant, type OrderStatus, orderItemSchema } from 
 
 /**
  * An operator's email may also be `superseded`: due once, then the order moved on (refunded before
- * its dispatch email went), so it is never sent (send-once.ts, supersedeEmail).
+ * its dispatch email went), so it is never sent (storage/outbox.ts supersedes an entry and says so here).
  */
 const optionalEmailState = z.optional(z.enum([...emailStateSchema.options, 'superseded']));
 
