@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   DISPATCH_DATE_INDEX,
+  OUTBOX_DUE_INDEX,
   PARTITION_KEY,
   REFERENCE_INDEX,
   RETIRED_REFERENCE_INDEX,
@@ -36,6 +37,7 @@ export async function ensureOrdersTable(client: DynamoDBClient, tableName: strin
           DISPATCH_DATE_INDEX.sortKey,
           REFERENCE_INDEX.partitionKey,
           RETIRED_REFERENCE_INDEX.partitionKey,
+          OUTBOX_DUE_INDEX.partitionKey,
         ].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
         KeySchema: [{ AttributeName: PARTITION_KEY, KeyType: 'HASH' }],
         GlobalSecondaryIndexes: [
@@ -56,6 +58,11 @@ export async function ensureOrdersTable(client: DynamoDBClient, tableName: strin
             IndexName: RETIRED_REFERENCE_INDEX.name,
             KeySchema: [{ AttributeName: RETIRED_REFERENCE_INDEX.partitionKey, KeyType: 'HASH' }],
             Projection: { ProjectionType: RETIRED_REFERENCE_INDEX.projection },
+          },
+          {
+            IndexName: OUTBOX_DUE_INDEX.name,
+            KeySchema: [{ AttributeName: OUTBOX_DUE_INDEX.partitionKey, KeyType: 'HASH' }],
+            Projection: { ProjectionType: OUTBOX_DUE_INDEX.projection },
           },
         ],
       }),

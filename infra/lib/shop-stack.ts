@@ -340,6 +340,8 @@ export class ShopStack extends Stack {
       // A completed session's hold becomes a sale; an expired one's is released; a refund gives back.
       orders.grantCapacityReservations(fulfiller);
     }
+    // The reconciler sweeps orders whose outbox entries were left unsent (ADR 0044).
+    orders.grantOutboxSweep(reconcileOrders);
 
     const { weatherNotice, orderPage } = this.functions;
     // The page reads and corrects orders (ORDER#* only) and sends the correction's one email; the

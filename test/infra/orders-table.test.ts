@@ -42,6 +42,12 @@ describe('OrdersTable', () => {
           KeySchema: [{ AttributeName: 'reference', KeyType: 'HASH' }],
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
+        // Sparse: orders with outbox entries unsent, for the reconciler's sweep (ADR 0044).
+        {
+          IndexName: 'byOutboxDue',
+          KeySchema: [{ AttributeName: 'outboxDueAt', KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
       ],
       BillingMode: 'PAY_PER_REQUEST',
     });

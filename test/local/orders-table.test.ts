@@ -12,7 +12,7 @@ describe('ensureOrdersTable', () => {
   });
   afterAll(() => standIns.close());
 
-  it('keys the local table by pk alone, with byDispatchDate, byReferenceKey and the retired byReference as deployed', async () => {
+  it('keys the local table by pk alone, with byDispatchDate, byReferenceKey, the retired byReference and the sparse byOutboxDue as deployed', async () => {
     // Act
     const { Table } = await standIns.inspector.send(
       new DescribeTableCommand({ TableName: standIns.tableName }),
@@ -43,6 +43,11 @@ describe('ensureOrdersTable', () => {
       {
         IndexName: 'byReference',
         KeySchema: [{ AttributeName: 'reference', KeyType: 'HASH' }],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      },
+      {
+        IndexName: 'byOutboxDue',
+        KeySchema: [{ AttributeName: 'outboxDueAt', KeyType: 'HASH' }],
         Projection: { ProjectionType: 'KEYS_ONLY' },
       },
     ]);

@@ -10,6 +10,7 @@ import {
   FORECAST_KEY_PREFIX,
   NOTICE_LIMIT_KEY_PREFIX,
   ORDER_KEY_PREFIX,
+  OUTBOX_DUE_INDEX,
   PARTITION_KEY,
   PENDING_DEBIT_KEY_PREFIX,
   REFERENCE_INDEX,
@@ -76,6 +77,21 @@ export class OrdersTable extends Construct {
       indexName: RETIRED_REFERENCE_INDEX.name,
       partitionKey: { name: RETIRED_REFERENCE_INDEX.partitionKey, type: AttributeType.STRING },
       projectionType: ProjectionType[RETIRED_REFERENCE_INDEX.projection],
+    });
+    // Sparse: only orders with outbox entries unsent. Added alone: CloudFormation adds one GSI per update.
+    this.table.addGlobalSecondaryIndex({
+      indexName: OUTBOX_DUE_INDEX.name,
+      partitionKey: { name: OUTBOX_DUE_INDEX.partitionKey, type: AttributeType.STRING },
+      projectionType: ProjectionType[OUTBOX_DUE_INDEX.projection],
+    });
+  }
+
+  /** Lets the reconciler scan the sparse index of orders with unsent outbox entries (keys only). */
+  grantOutboxSweep(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:Scan'],
+      resourceArns: [`${this.table.tableArn}/index/${OUTBOX_DUE_INDEX.name}`],
     });
   }
 

@@ -40,8 +40,9 @@ export type EmailOnceResult =
 
 /**
  * Sends one email of an item at most once, however many attempts run, concurrently or not: the
- * one protocol of every email the shop sends (an order's confirmation and merchant notice, and
- * the operator's dispatch, delay, refund, request and payment-link emails).
+ * protocol of the flat emails (an order's confirmation and merchant notice, the request,
+ * payment-link and failed-debit emails); an order's update emails go through its outbox instead
+ * (emails/outbox-sender.ts).
  *
  *   pending ──claim──▶ sending(claimedAt, token) ──SES accepted, mark──▶ sent(sentAt, messageId)
  *      ▲                        │  └──refused for good (refusedForGood)──▶ failed(failedAt, reason)

@@ -1,9 +1,12 @@
+import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
 import { initOnce } from '../../lib/cold-start';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
 import { settleUnpaidSession } from '../capacity/session-capacity';
 import { hasShopMarker } from '../checkout/order-metadata';
+import { drainOutbox } from '../emails/outbox-sender';
+import { ORDER_KEY_PREFIX, OUTBOX_DUE_INDEX, PARTITION_KEY } from '../storage/orders-table';
 import { notifyFailedDebit } from './failed-debit';
 import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
 import { releaseLapsedHolds } from './lapsed-holds';
@@ -120,6 +123,26 @@ async function tellMissedPending(
       },
     );
   }
+}
+
+/**
+ * Drains every order in the sparse OUTBOX_DUE_INDEX (orders with outbox entries unsent), each
+ * through the one sender (emails/outbox-sender.ts), and counts the emails sent.
+ */
+async function sweepOutboxes(deps: ReconcileDeps): Promise<number> {
+  let sent = 0;
+  for await (const page of paginateScan(
+    { client: deps.table.client },
+    { TableName: deps.table.tableName, IndexName: OUTBOX_DUE_INDEX.name },
+  )) {
+    for (const item of page.Items ?? []) {
+      const pk = String(item[PARTITION_KEY]);
+      if (!pk.startsWith(ORDER_KEY_PREFIX)) continue;
+      const drained = await drainOutbox(pk.slice(ORDER_KEY_PREFIX.length), deps);
+      sent += drained.sent.length;
+    }
+  }
+  return sent;
 }
 
 /**
@@ -252,6 +275,15 @@ export async function reconcileOrders(
         sessionId: session.id,
         error,
       });
+    }
+  }
+  // Outbox entries a writer left unsent (it stopped after its write): each order drained once.
+  if (!summary.stoppedAtDeadline) {
+    try {
+      summary.emailsRetried += await sweepOutboxes(deps);
+    } catch (error) {
+      summary.failed += 1;
+      logger.error('Reconciler could not sweep the outbox; the next run retries', { error });
     }
   }
   // After the completed sessions, so a hold paid in its last minute is already a sale here.

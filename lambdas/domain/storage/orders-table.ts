@@ -51,6 +51,17 @@ export const RETIRED_REFERENCE_INDEX = {
   projection: 'KEYS_ONLY',
 } as const;
 
+/**
+ * The sparse GSI of orders whose outbox holds entries not sent yet: only an order carrying
+ * `outboxDueAt` (set by the write that adds an entry, removed once all are settled) is in it, so
+ * the reconciler's sweep scans just those (docs/decisions/0044-order-email-outbox.md). Keys only.
+ */
+export const OUTBOX_DUE_INDEX = {
+  name: 'byOutboxDue',
+  partitionKey: 'outboxDueAt',
+  projection: 'KEYS_ONLY',
+} as const;
+
 /** The reference index's key of a reference: the reference folded (any case, O as 0, I and L as 1). */
 export function referenceKeyOf(reference: string): string {
   return foldReference(reference);
