@@ -15,10 +15,11 @@ import { expect, type Stack, type StoredEmail, test } from './support/fixtures';
 import { MERCHANT } from './support/merchant';
 import { seedOrderWithPage } from './support/seed-order';
 
-// Issue 46's races, each fired at once (in one tick, or a few milliseconds apart: atOnce) at the
-// running stack, `npm start`'s or the rehearsal's, 8 rounds a race on fresh paid orders. What is checked is what the customer
-// was last told: the last email that shows a fact (tracking number, address and postcode, page
-// link) states the fact as stored, and nothing says a link after the "new link" email revoked it.
+// Issue 46's races against the running stack, `npm start`'s or the rehearsal's: 8 rounds a race,
+// each on fresh paid orders, the changes fired at once (in one tick, or a few milliseconds apart:
+// atOnce). What is checked is what the customer was last told: the last email that shows a fact
+// (tracking number, address and postcode, page link) states the fact as stored; nothing carries
+// the revoked link after the "new link" email; no email goes twice.
 
 const ROUNDS = 8;
 const REHEARSE = process.env.REHEARSE === '1';
