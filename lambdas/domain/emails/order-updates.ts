@@ -1,7 +1,7 @@
 import { formatDispatchDate, londonDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { royalMailTrackingUrl } from '../../../shared/royal-mail';
-import type { DelayReason, ManagedOrder, PartRefund, RefundReason } from '../storage/managed-order';
+import type { DelayReason, EmailFacts, PartRefund, RefundReason } from '../storage/managed-order';
 import {
   deliverToRow,
   itemLine,
@@ -18,9 +18,12 @@ export const ARRIVAL_ADVICE = [
   'If nobody will be in, tell the courier where to leave the parcel somewhere sheltered and not in the sun.',
 ] as const;
 
+// Each email renders from the facts its outbox entry holds (storage/outbox.ts): the order as the
+// change that caused it wrote it, never a later read.
+
 /** An email about the customer's order: the greeting, what happened, the order page's link and the seller. */
 function orderUpdate(
-  order: ManagedOrder,
+  order: Pick<EmailFacts, 'customerName'>,
   seller: SellerDetails,
   orderPageUrl: string | undefined,
   subject: string,
@@ -43,7 +46,7 @@ function orderUpdate(
  * and the tracking number when the merchant gave one.
  */
 export function renderDispatchEmail(
-  order: ManagedOrder,
+  order: Omit<EmailFacts<'dispatch'>, 'sessionId' | 'customerEmail'>,
   seller: SellerDetails,
   orderPageUrl?: string,
 ): EmailContent {
@@ -68,7 +71,11 @@ export function renderDispatchEmail(
   ]);
 }
 
-const referenceRow = (order: ManagedOrder): EmailRow => ['Order reference', order.reference, { mono: true }];
+const referenceRow = (order: Pick<EmailFacts, 'reference'>): EmailRow => [
+  'Order reference',
+  order.reference,
+  { mono: true },
+];
 
 /** The number as a link to Royal Mail's tracking page, when there is one. */
 function trackingLink(trackingNumber: string | undefined): EmailBlock[] {
@@ -85,7 +92,9 @@ function trackingLink(trackingNumber: string | undefined): EmailBlock[] {
 
 /** The short update sent when a tracking number is added or corrected after the dispatch email. */
 export function renderTrackingUpdateEmail(
-  order: ManagedOrder,
+  order: Pick<EmailFacts<'trackingUpdate'>, 'reference' | 'customerName'> & {
+    trackingNumber?: string | undefined;
+  },
   seller: SellerDetails,
   orderPageUrl?: string,
 ): EmailContent {
@@ -108,7 +117,7 @@ export const DELAY_REASON_TEXT: Record<DelayReason, string> = {
 
 /** The delay email: the dispatch day has moved, why, and the new date. */
 export function renderDelayEmail(
-  order: ManagedOrder,
+  order: Pick<EmailFacts<'delay'>, 'reference' | 'customerName' | 'bottles' | 'dispatchDate' | 'delayedAt'>,
   previousDate: string,
   reason: DelayReason,
   seller: SellerDetails,
@@ -163,7 +172,7 @@ const REFUND_ARRIVES =
 
 /** The refund email: the full amount, where it goes, and how long banks take. */
 export function renderRefundEmail(
-  order: ManagedOrder,
+  order: Omit<EmailFacts<'refund'>, 'sessionId' | 'customerEmail'>,
   seller: SellerDetails,
   orderPageUrl?: string,
 ): EmailContent {
@@ -213,7 +222,9 @@ export function partRefundWhat(part: Pick<PartRefund, 'bottles' | 'delivery'>): 
 
 /** The part refund email: how much, for what, why; the rest of the order stands. */
 export function renderPartRefundEmail(
-  order: ManagedOrder,
+  order: Pick<EmailFacts<'partRefund'>, 'reference' | 'customerName' | 'totalPence'> & {
+    partlyRefundedPence?: number | undefined;
+  },
   part: PartRefund,
   seller: SellerDetails,
   orderPageUrl?: string,
@@ -247,7 +258,7 @@ export function renderPartRefundEmail(
 
 /** The short note after a correction of the delivery details: what the parcel will now carry. */
 export function renderAddressCorrectedEmail(
-  order: ManagedOrder,
+  order: Omit<EmailFacts<'addressCorrected'>, 'sessionId' | 'customerEmail'>,
   seller: SellerDetails,
   orderPageUrl?: string,
 ): EmailContent {
@@ -269,7 +280,7 @@ export function renderAddressCorrectedEmail(
 
 /** The new link to the order's page, after the merchant revoked the one sent before. */
 export function renderPageLinkEmail(
-  order: ManagedOrder,
+  order: Pick<EmailFacts, 'reference' | 'customerName'>,
   seller: SellerDetails,
   orderPageUrl: string,
 ): EmailContent {

@@ -1,16 +1,13 @@
 import { type AddressCorrection, addressCorrectionSchema } from '../../../shared/address-correction';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchCutoff, formatDispatchDate, formatLondonTime } from '../../../shared/dispatch';
-import { rereadOrder, sendOrderEmail } from '../emails/order-emails';
-import { renderAddressCorrectedEmail } from '../emails/order-updates';
+import { drainOutbox, emailOutcome } from '../emails/outbox-sender';
 import type { SendOnceOutcome } from '../emails/send-email-once';
 import { OrderPageNotFoundError, samePageKey } from '../order-page-token';
 import { RefusedError } from '../refusal';
-import { updateIf } from '../storage/conditional-writes';
-import { historyEntry } from '../storage/history';
+import { appendHistory, historyEntry } from '../storage/history';
 import type { ManagedOrder } from '../storage/managed-order';
-import { orderKey } from '../storage/orders-table';
-import { dueWithHistory } from '../storage/status-move';
+import { changeOrder, emailOf, readOrder } from '../storage/outbox';
 import type { ShopDeps } from './shop-deps';
 
 /** What a correction needs: the shop's deps and the packing cut-off (DISPATCH_CUTOFF_HOURS). */
@@ -57,11 +54,12 @@ function changeDetail(order: ManagedOrder, next: AddressCorrection): string {
  * dispatch day, for the customer's order page, the admin page and the CLI alike. The details are
  * checked with the checkout's own rules (shared/address-correction.ts); the write is conditional
  * on the order being still paid, on the same day, with the details read, so two corrections at
- * once cannot lose one silently; the same update appends before and after to the history with
- * `actor`, and makes one short confirmation email due, sent once (send-once.ts). The dispatch
+ * once cannot lose one silently; the same outbox write (storage/outbox.ts) appends before and
+ * after to the history with `actor`, and writes the short confirmation email's entry with the
+ * details it stored, sent once (emails/outbox-sender.ts); an older note not sent yet is superseded. The dispatch
  * files read the order's own fields, so they carry the new details from then on.
  * A correction through the order page passes the page key its token was checked against: the write
- * is then conditional on that key too, so a revoke that lands in between leaves the order unchanged
+ * is then planned against that key too (and the version read), so a revoke that lands in between leaves the order unchanged
  * and the old link answers as any revoked one. The merchant's (no token) is not held to a key.
  * @throws InvalidCorrectionError for details the checkout would refuse; RefusedError once the
  * order is dispatched, refunded, past its cut-off, or changed meanwhile; OrderPageNotFoundError
@@ -97,59 +95,58 @@ export async function correctOrderAddress(
   if (detail === '') return { reference: order.reference, changed: false, email: 'not-due', order };
 
   const at = now.toISOString();
-  const also = dueWithHistory(
-    'addressCorrected',
-    historyEntry(at, options.actor, 'address-corrected', detail),
-  );
   const { pageKey } = options;
-  // Through the order page: held to the key the token was checked against (a revoke replaces it).
-  const heldToKey =
-    pageKey === undefined
-      ? { condition: '', values: {} }
-      : { condition: ' AND pageKey = :pageKey', values: { ':pageKey': pageKey } };
-  const changed = await updateIf(deps.table, orderKey(order.sessionId), {
-    ConditionExpression: `#status = :paid AND dispatchDate = :day AND deliveryAddress = :oldAddress AND postcode = :oldPostcode AND customerPhone = :oldPhone${heldToKey.condition}`,
-    UpdateExpression: `SET deliveryAddress = :address, postcode = :postcode, customerPhone = :phone, ${also.set} REMOVE ${also.remove}`,
-    ExpressionAttributeNames: { '#status': 'status', ...also.names },
-    ExpressionAttributeValues: {
-      ...also.values,
-      ':paid': 'paid',
-      ':day': order.dispatchDate,
-      ':oldAddress': order.deliveryAddress,
-      ':oldPostcode': order.postcode,
-      ':oldPhone': order.customerPhone,
-      ':address': next.address,
-      ':postcode': next.postcode,
-      ':phone': next.phone,
-      ...heldToKey.values,
-    },
-  });
-  if (!changed) {
-    if (pageKey !== undefined) {
+  // One outbox write, planned on the order as stored and held to what this correction was checked
+  // against (still paid, the same day, the details it read, and the token's page key).
+  const result = await changeOrder(
+    deps.table,
+    order.sessionId,
+    (stored) => {
       // The token's key replaced meanwhile (a revoke): the old link opens nothing, this included.
-      const current = await rereadOrder(deps, order.sessionId);
-      if (!samePageKey(current.pageKey, pageKey)) throw new OrderPageNotFoundError();
-    }
-    throw new RefusedError(
-      `${order.reference} changed meanwhile (dispatched, delayed or corrected): look at it again before correcting.`,
-    );
-  }
-  const stored = await rereadOrder(deps, order.sessionId);
-  const email = await sendOrderEmail(
-    stored,
-    'addressCorrected',
-    (o) => ({
-      to: o.customerEmail,
-      replyTo: deps.seller.email,
-      content: renderAddressCorrectedEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
-    }),
-    deps,
+      if (pageKey !== undefined && !samePageKey(stored.pageKey, pageKey)) throw new OrderPageNotFoundError();
+      if (
+        stored.status !== 'paid' ||
+        stored.dispatchDate !== order.dispatchDate ||
+        stored.deliveryAddress !== order.deliveryAddress ||
+        stored.postcode !== order.postcode ||
+        stored.customerPhone !== order.customerPhone
+      ) {
+        throw new RefusedError(
+          `${order.reference} changed meanwhile (dispatched, delayed or corrected): look at it again before correcting.`,
+        );
+      }
+      const history = appendHistory(historyEntry(at, options.actor, 'address-corrected', detail));
+      const written = {
+        ...stored,
+        deliveryAddress: next.address,
+        postcode: next.postcode,
+        customerPhone: next.phone,
+      };
+      return {
+        // Written by this one door only, but held to them all the same, as the merchant read them.
+        condition: `#status = :paid AND dispatchDate = :day AND deliveryAddress = :oldAddress AND postcode = :oldPostcode AND customerPhone = :oldPhone${pageKey === undefined ? '' : ' AND pageKey = :pageKey'}`,
+        set: ['deliveryAddress = :address', 'postcode = :postcode', 'customerPhone = :phone', history.set],
+        names: { '#status': 'status', ...history.names },
+        values: {
+          ...history.values,
+          ':paid': 'paid',
+          ':address': next.address,
+          ':postcode': next.postcode,
+          ':phone': next.phone,
+          ':day': order.dispatchDate,
+          ':oldAddress': order.deliveryAddress,
+          ':oldPostcode': order.postcode,
+          ':oldPhone': order.customerPhone,
+          ...(pageKey !== undefined && { ':pageKey': pageKey }),
+        },
+        emails: [emailOf('addressCorrected', written)],
+      };
+    },
+    deps.now,
   );
+  const drained = await drainOutbox(order.sessionId, deps);
+  const stored = await readOrder(deps.table, order.sessionId);
+  const email = emailOutcome(stored, result.changed ? result.entries : [], drained, 'addressCorrected');
   // Read again so the answer shows the email as it now stands, never "pending" once sent.
-  return {
-    reference: stored.reference,
-    changed: true,
-    email,
-    order: await rereadOrder(deps, order.sessionId),
-  };
+  return { reference: stored.reference, changed: true, email, order: stored };
 }

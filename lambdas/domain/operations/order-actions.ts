@@ -9,6 +9,7 @@ import { isStripeError } from '../../lib/stripe-errors';
 import { closeDispatchDay } from '../capacity/capacity-report';
 import { OTHER_SENDER_WAIT, rereadOrder, sendOrderEmail } from '../emails/order-emails';
 import { renderDelayEmail, renderDispatchEmail, renderTrackingUpdateEmail } from '../emails/order-updates';
+import { drainOutbox, emailOutcome } from '../emails/outbox-sender';
 import type { SendOnceOutcome } from '../emails/send-email-once';
 import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
 import { partialRefundDetail, sendRefundEmail } from '../fulfilment/refunded-order';
@@ -22,9 +23,9 @@ import {
   type RefundReason,
   type RefundRecorder,
 } from '../storage/managed-order';
-import { DISPATCH_DATE_INDEX, dispatchDayKey, orderKey } from '../storage/orders-table';
+import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../storage/orders-table';
+import { changeOrder, emailOf, readOrder } from '../storage/outbox';
 import { findByReference, getRecord, queryDispatchDay } from '../storage/records';
-import { emailDue, supersedeEmail } from '../storage/send-once';
 import { dueWithHistory, statusMove } from '../storage/status-move';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
 import { comingDispatchDay, earlyDispatchRefusal } from './early-dispatch';
@@ -56,86 +57,102 @@ export interface ActionResult {
 
 /**
  * `paid → dispatched`, with the dispatch email, exactly once however often it runs: the status
- * moves by a conditional update that also makes the email due, and the email is claimed and sent
- * once (send-once.ts). A second run finds the order dispatched and sends nothing, unless the first
- * stopped between the two steps, in which case it sends the email the first did not. The same
- * update appends `dispatched` by `actor` to the order's history, so a second run adds nothing.
+ * moves by one outbox write (storage/outbox.ts) that also writes the dispatch email's entry with
+ * the facts it stored (the day it really went, `dispatchedAt`, the address, the number), and the
+ * entry is sent once (emails/outbox-sender.ts). A second run finds the order dispatched, writes
+ * nothing and sends only what a stopped first run left. The same write appends `dispatched` by
+ * `actor` to the order's history, and supersedes a delay or address note not sent yet.
  *
  * A paid order planned for a later dispatch day than the coming one goes only with `early`
- * (early-dispatch.ts); the update is conditional on that day too, so a delay landing meanwhile is
- * not dispatched unasked. The dispatch email says the day it really went (`dispatchedAt`).
- * @throws RefusedError for an unknown reference, a request, or a refunded order;
- *   PlannedLaterError for an order planned later, without `early`.
+ * (early-dispatch.ts); a delay landing meanwhile is seen when the write plans again.
+ * `seen`: the order as the caller read it (the import), else read here by `reference`.
+ * @throws RefusedError for an unknown reference, a request, or a refunded order, or an order
+ *   dispatched meanwhile with another number; PlannedLaterError for an order planned later, without `early`.
  */
 export async function markDispatched(
   reference: string,
-  options: { trackingNumber?: string | undefined; actor: string; early?: boolean | undefined },
+  options: {
+    trackingNumber?: string | undefined;
+    actor: string;
+    early?: boolean | undefined;
+    seen?: ManagedOrder | undefined;
+  },
   deps: ShopDeps,
 ): Promise<ActionResult> {
   const tracking = checkedTrackingNumber(options.trackingNumber);
-  let order = await findOrder(deps, reference);
+  const found = options.seen ?? (await findOrder(deps, reference));
   // Dispatched already with another number (a re-import, a rescanned label): that is a correction.
-  if (order.status === 'dispatched' && tracking !== undefined && tracking !== order.trackingNumber) {
-    return updateTrackingNumber(reference, { trackingNumber: tracking, actor: options.actor }, deps);
-  }
-  if (order.status === 'refunded') throw new RefusedError(refundedRefusal(order, deps.now()));
-  const tooEarly = earlyDispatchRefusal(order, options.early, deps.now());
-  if (tooEarly !== undefined) throw tooEarly;
-  const onPurpose = options.early === true;
-  let changed = false;
-  if (order.status === 'paid') {
-    const entry = historyEntry(
-      deps.now().toISOString(),
-      options.actor,
-      'dispatched',
-      tracking ? `tracking ${tracking}` : undefined,
-    );
-    changed = await updateOrder(
+  if (found.status === 'dispatched' && tracking !== undefined && tracking !== found.trackingNumber) {
+    return updateTrackingNumber(
+      reference,
+      { trackingNumber: tracking, actor: options.actor, seen: found },
       deps,
-      order.sessionId,
-      statusMove({
+    );
+  }
+  if (found.status === 'refunded') throw new RefusedError(refundedRefusal(found, deps.now()));
+  const tooEarly = earlyDispatchRefusal(found, options.early, deps.now());
+  if (tooEarly !== undefined) throw tooEarly;
+  const result = await changeOrder(
+    deps.table,
+    found.sessionId,
+    (order) => {
+      if (order.status === 'refunded') {
+        throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
+      }
+      if (order.status === 'dispatched') {
+        if (tracking === undefined || tracking === order.trackingNumber) return null;
+        throw new RefusedError(
+          `${order.reference} was dispatched meanwhile with ${order.trackingNumber ?? 'no tracking number'}: look at it again before giving it ${tracking}.`,
+        );
+      }
+      // Delayed to a later week between the read and the write: still paid, and now planned later.
+      const delayedMeanwhile = earlyDispatchRefusal(order, options.early, deps.now());
+      if (delayedMeanwhile !== undefined) throw delayedMeanwhile;
+      const at = deps.now().toISOString();
+      const history = appendHistory(
+        historyEntry(at, options.actor, 'dispatched', tracking ? `tracking ${tracking}` : undefined),
+      );
+      const written: ManagedOrder = {
+        ...order,
         status: 'dispatched',
-        since: order.paidAt,
-        reference: order.reference,
+        dispatchedAt: at,
+        ...(tracking && { trackingNumber: tracking }),
+      };
+      const onPurpose = options.early === true;
+      return {
         condition: onPurpose ? '#status = :paid' : '#status = :paid AND dispatchDate <= :coming',
-        email: 'dispatch',
-        entry,
-        set: tracking && 'trackingNumber = :tracking',
+        set: [
+          '#status = :dispatched',
+          'dispatchedAt = :dispatchedAt',
+          '#sort = :sk',
+          history.set,
+          ...(tracking ? ['trackingNumber = :tracking'] : []),
+        ],
+        names: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...history.names },
         values: {
+          ...history.values,
           ':paid': 'paid',
           ...(!onPurpose && { ':coming': comingDispatchDay(deps.now()) }),
+          ':dispatched': 'dispatched',
+          ':dispatchedAt': at,
+          ':sk': dispatchSortKey('dispatched', order.paidAt, order.reference),
           ...(tracking && { ':tracking': tracking }),
         },
-      }),
-    );
-    order = await rereadOrder(deps, order.sessionId);
-    if (order.status === 'refunded') {
-      throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
-    }
-    // Delayed to a later week between the read and the write: still paid, and now planned later.
-    const delayedMeanwhile = changed ? undefined : earlyDispatchRefusal(order, options.early, deps.now());
-    if (delayedMeanwhile !== undefined) throw delayedMeanwhile;
-    // A delay email not sent yet would tell the customer a new date for a parcel on its way.
-    if (changed) await supersedeEmail(deps.table, order.pk, 'delay', 'dispatched');
-  }
-  const email = await sendOrderEmail(
-    order,
-    'dispatch',
-    (o) => ({
-      to: o.customerEmail,
-      replyTo: deps.seller.email,
-      content: renderDispatchEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
-    }),
-    deps,
+        emails: [emailOf('dispatch', written)],
+      };
+    },
+    deps.now,
   );
+  const drained = await drainOutbox(found.sessionId, deps);
   // As stored after the email, so the page's Emails list and its status say the same.
-  const after = await rereadOrder(deps, order.sessionId);
+  const after = await readOrder(deps.table, found.sessionId);
+  const email = emailOutcome(after, result.changed ? result.entries : [], drained, 'dispatch');
   if (email === 'not-sent' && after.status === 'refunded') {
     throw new RefusedError(
-      `${order.reference} was refunded meanwhile: its dispatch email was not sent, the refund email says what happened.`,
+      `${found.reference} was refunded meanwhile: its dispatch email was not sent, the refund email says what happened.`,
     );
   }
-  return { reference: order.reference, changed, email, order: after };
+  return { reference: found.reference, changed: result.changed, email, order: after };
 }
 
 /** Why a refunded order cannot be dispatched, in the merchant's words. */
@@ -171,20 +188,23 @@ function checkedTrackingNumber(typed: string | undefined): string | undefined {
 
 /**
  * Adds or corrects the tracking number of a dispatched order, and tells the customer once per
- * change: the same conditional update that stores the new number (only if it differs) makes the
- * `trackingUpdate` email due and appends `tracking-updated` to the history, so a repeat with the
- * same number changes and sends nothing. While the dispatch email itself has not gone yet, it
- * carries the new number and no update is due: one email, not two.
- * @throws RefusedError for a number that is not one, or an order that is not dispatched.
+ * change: one outbox write stores the new number (only if it differs), appends `tracking-updated`
+ * to the history and writes the `trackingUpdate` email's entry with that number, so a repeat with
+ * the same number changes and sends nothing. While the dispatch email itself has not gone yet, it
+ * is written again carrying the new number, and no update is due: one email, not two (outbox.ts).
+ * The write is conditional on the version of the order read (`seen`, else read here): a number
+ * stored meanwhile by another path is never silently replaced.
+ * @throws RefusedError for a number that is not one, an order that is not dispatched, or one
+ *   changed meanwhile.
  */
 export async function updateTrackingNumber(
   reference: string,
-  options: { trackingNumber: string; actor: string },
+  options: { trackingNumber: string; actor: string; seen?: ManagedOrder | undefined },
   deps: ShopDeps,
 ): Promise<ActionResult> {
   const tracking = checkedTrackingNumber(options.trackingNumber);
   if (tracking === undefined) throw new RefusedError(TRACKING_NUMBER_MESSAGE);
-  const found = await findOrder(deps, reference);
+  const found = options.seen ?? (await findOrder(deps, reference));
   if (found.status !== 'dispatched') {
     throw new RefusedError(
       found.status === 'paid'
@@ -192,47 +212,40 @@ export async function updateTrackingNumber(
         : `${found.reference} was refunded: its tracking number is no longer used.`,
     );
   }
-  const dispatchEmailGone = found.dispatchEmailState === 'sent';
-  const due = emailDue('trackingUpdate');
-  const history = appendHistory(
-    historyEntry(
-      deps.now().toISOString(),
-      options.actor,
-      'tracking-updated',
-      found.trackingNumber ? `${tracking} (was ${found.trackingNumber})` : tracking,
-    ),
-  );
-  const changed = await updateOrder(deps, found.sessionId, {
-    ConditionExpression:
-      '#status = :dispatched AND (attribute_not_exists(trackingNumber) OR trackingNumber <> :tracking)',
-    UpdateExpression: `SET trackingNumber = :tracking, ${history.set}${dispatchEmailGone ? `, ${due.set} REMOVE ${due.remove}` : ''}`,
-    ExpressionAttributeNames: {
-      '#status': 'status',
-      ...history.names,
-      ...(dispatchEmailGone && due.names),
+  const seenVersion = found.version ?? 0;
+  const result = await changeOrder(
+    deps.table,
+    found.sessionId,
+    (order) => {
+      if (order.status === 'dispatched' && order.trackingNumber === tracking) return null;
+      if ((order.version ?? 0) !== seenVersion) {
+        throw new RefusedError(
+          `${order.reference} changed meanwhile (another tracking number, or refunded): look at it again.`,
+        );
+      }
+      const history = appendHistory(
+        historyEntry(
+          deps.now().toISOString(),
+          options.actor,
+          'tracking-updated',
+          order.trackingNumber ? `${tracking} (was ${order.trackingNumber})` : tracking,
+        ),
+      );
+      return {
+        condition: '#status = :dispatched',
+        set: ['trackingNumber = :tracking', history.set],
+        names: { '#status': 'status', ...history.names },
+        values: { ...history.values, ':dispatched': 'dispatched', ':tracking': tracking },
+        emails: [emailOf('trackingUpdate', { ...order, trackingNumber: tracking })],
+      };
     },
-    ExpressionAttributeValues: {
-      ...history.values,
-      ':dispatched': 'dispatched',
-      ':tracking': tracking,
-      ...(dispatchEmailGone && { ':pending': 'pending' }),
-    },
-  });
-  const order = await rereadOrder(deps, found.sessionId);
-  const email = await sendOrderEmail(
-    order,
-    dispatchEmailGone ? 'trackingUpdate' : 'dispatch',
-    (o) => ({
-      to: o.customerEmail,
-      replyTo: deps.seller.email,
-      content: dispatchEmailGone
-        ? renderTrackingUpdateEmail(o, deps.seller, deps.orderPage?.linkFor(o))
-        : renderDispatchEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
-    }),
-    deps,
+    deps.now,
   );
+  const drained = await drainOutbox(found.sessionId, deps);
   // As stored after the email, so the page's Emails list says it went.
-  return { reference: order.reference, changed, email, order: await rereadOrder(deps, found.sessionId) };
+  const order = await readOrder(deps.table, found.sessionId);
+  const email = emailOutcome(order, result.changed ? result.entries : [], drained, 'trackingUpdate');
+  return { reference: order.reference, changed: result.changed, email, order };
 }
 
 export interface DelayResult {

@@ -146,7 +146,12 @@ export async function importClickAndDropTracking(
       dispatched.push(
         await markDispatched(
           group.order.reference,
-          { trackingNumber: group.rows[0].number, actor: options.actor, early: options.early },
+          {
+            trackingNumber: group.rows[0].number,
+            actor: options.actor,
+            early: options.early,
+            seen: group.order,
+          },
           deps,
         ),
       );

@@ -32,11 +32,114 @@ export const partRefundSchema = z.object({
 });
 export type PartRefund = z.output<typeof partRefundSchema>;
 
+/** The order's update emails, each written with the change that causes it (storage/outbox.ts). */
+export const OUTBOX_KINDS = [
+  'dispatch',
+  'delay',
+  'trackingUpdate',
+  'addressCorrected',
+  'partRefund',
+  'refund',
+  'pageLink',
+] as const;
+export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+
+const pence = z.number().check(z.int());
+/** What every update email shows: who it goes to, the order it is about, and its page's key. */
+const commonFacts = {
+  sessionId: z.string(),
+  reference: z.string(),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  pageKey: z.optional(z.string()),
+};
+/** Per kind, exactly the fields its email shows, as the change that caused it wrote them. */
+export const EMAIL_FACTS = {
+  dispatch: z.object({
+    ...commonFacts,
+    bottles: pence,
+    dispatchDate: calendarDateSchema,
+    dispatchedAt: z.optional(isoInstant),
+    deliveryAddress: z.string(),
+    postcode: z.string(),
+    trackingNumber: z.optional(z.string()),
+  }),
+  trackingUpdate: z.object({ ...commonFacts, trackingNumber: z.string() }),
+  delay: z.object({
+    ...commonFacts,
+    bottles: pence,
+    dispatchDate: calendarDateSchema,
+    delayedFrom: calendarDateSchema,
+    delayReason: z.enum(DELAY_REASONS),
+    delayedAt: z.optional(isoInstant),
+  }),
+  addressCorrected: z.object({
+    ...commonFacts,
+    deliveryAddress: z.string(),
+    postcode: z.string(),
+    customerPhone: z.string(),
+    dispatchDate: calendarDateSchema,
+  }),
+  partRefund: z.object({
+    ...commonFacts,
+    part: partRefundSchema,
+    partlyRefundedPence: pence,
+    totalPence: pence,
+  }),
+  refund: z.object({
+    ...commonFacts,
+    bottles: pence,
+    totalPence: pence,
+    refundReason: z.optional(z.enum([...REFUND_REASONS, 'stripe'])),
+    partlyRefundedPence: z.optional(pence),
+  }),
+  pageLink: z.object(commonFacts),
+} as const;
+export type EmailFacts<K extends OutboxKind = OutboxKind> = z.output<(typeof EMAIL_FACTS)[K]>;
+
+/** An outbox entry's life: pending → sending (the order's lock held) → sent | failed; pending → superseded. */
+export const OUTBOX_STATES = ['pending', 'sending', 'sent', 'superseded', 'failed'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+const entryFields = {
+  version: z.number().check(z.int()),
+  /** Its place among the entries one write added (a revoke re-issues the entries it replaces). */
+  seq: z.optional(z.number().check(z.int())),
+  at: isoInstant,
+  state: z.enum(OUTBOX_STATES),
+  claimToken: z.optional(z.string()),
+  claimedAt: z.optional(isoInstant),
+  sentAt: z.optional(isoInstant),
+  messageId: z.optional(z.string()),
+  failedAt: z.optional(isoInstant),
+  failureReason: z.optional(z.string()),
+};
+const entryOf = <K extends OutboxKind>(kind: K) =>
+  z.object({ kind: z.literal(kind), facts: EMAIL_FACTS[kind], ...entryFields });
+export const outboxEntrySchema = z.discriminatedUnion('kind', [
+  entryOf('dispatch'),
+  entryOf('delay'),
+  entryOf('trackingUpdate'),
+  entryOf('addressCorrected'),
+  entryOf('partRefund'),
+  entryOf('refund'),
+  entryOf('pageLink'),
+]);
+export type OutboxEntry = z.output<typeof outboxEntrySchema>;
+
 /**
  * An order with what the operator's commands add to it. Every added field is optional: an order
  * fulfilment has just written has none of them.
  */
 export const managedOrderSchema = z.extend(orderItemSchema, {
+  /** How many outbox writes changed the order's facts (absent: none yet); each write is conditional on it. */
+  version: z.optional(z.number().check(z.int())),
+  /** The order's update emails by `e<version>` (storage/outbox.ts); each sent once, in version order. */
+  outbox: z.optional(z.record(z.string(), outboxEntrySchema)),
+  /** The one sender draining the outbox now: its token, the entry it sends, since when. */
+  outboxLock: z.optional(z.object({ token: z.string(), entry: z.string(), at: isoInstant })),
+  /** Set while entries wait to be sent: the sparse key of OUTBOX_DUE_INDEX, for the reconciler's sweep. */
+  outboxDueAt: z.optional(isoInstant),
   dispatchedAt: z.optional(isoInstant),
   trackingNumber: z.optional(z.string()),
   delayedFrom: z.optional(calendarDateSchema),

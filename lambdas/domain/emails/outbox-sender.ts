@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
+import { logger } from '../../lib/logger';
+import type { OrderPageLinks } from '../order-page-token';
+import { updateIf } from '../storage/conditional-writes';
+import type { ManagedOrder, OutboxEntry, OutboxKind } from '../storage/managed-order';
+import { orderKey, type ShopTable } from '../storage/orders-table';
+import { entriesInOrder, readOrder } from '../storage/outbox';
+import { emailAttributes, STALE_CLAIM_MS } from '../storage/send-once';
+import type { SellerDetails } from './common';
+import {
+  renderAddressCorrectedEmail,
+  renderDelayEmail,
+  renderDispatchEmail,
+  renderPageLinkEmail,
+  renderPartRefundEmail,
+  renderRefundEmail,
+  renderTrackingUpdateEmail,
+} from './order-updates';
+import { type EmailSender, type OutgoingEmail, PermanentEmailRefusalError } from './send-email';
+
+export interface OutboxSenderDeps {
+  table: ShopTable;
+  sender: EmailSender;
+  seller: SellerDetails;
+  now: () => Date;
+  /** The order page's links: each email's button, made from the page key in its facts. */
+  orderPage?: OrderPageLinks | undefined;
+}
+
+/**
+ * While another sender holds the order's lock (one SES call), how long a drain waits for it
+ * before leaving the rest to that sender: it drains what follows once it has marked its own.
+ */
+export const LOCK_WAIT = { attempts: 40, intervalMs: 50 } as const;
+
+/** The most steps one drain takes (claims, sends, retries), however busy the order. */
+const MAX_STEPS = 100;
+
+/** The email of one entry, rendered from its facts alone: what the change that wrote it stored. */
+export function renderEntry(entry: OutboxEntry, deps: Pick<OutboxSenderDeps, 'seller' | 'orderPage'>) {
+  const link = deps.orderPage?.linkFor(entry.facts);
+  const message = (content: OutgoingEmail['content']): OutgoingEmail => ({
+    to: entry.facts.customerEmail,
+    replyTo: deps.seller.email,
+    content,
+  });
+  switch (entry.kind) {
+    case 'dispatch':
+      return message(renderDispatchEmail(entry.facts, deps.seller, link));
+    case 'trackingUpdate':
+      return message(renderTrackingUpdateEmail(entry.facts, deps.seller, link));
+    case 'delay':
+      return message(
+        renderDelayEmail(entry.facts, entry.facts.delayedFrom, entry.facts.delayReason, deps.seller, link),
+      );
+    case 'addressCorrected':
+      return message(renderAddressCorrectedEmail(entry.facts, deps.seller, link));
+    case 'partRefund':
+      return message(renderPartRefundEmail(entry.facts, entry.facts.part, deps.seller, link));
+    case 'refund':
+      return message(renderRefundEmail(entry.facts, deps.seller, link));
+    case 'pageLink':
+      if (link === undefined) throw new Error(`No order page link for ${entry.facts.reference}`);
+      return message(renderPageLinkEmail(entry.facts, deps.seller, link));
+  }
+}
+
+/** What one drain did: the entries it sent, and those SES refused for good. */
+export interface DrainResult {
+  sent: string[];
+  failed: string[];
+}
+
+/** Whether the lock is held by a live sender (not one that crashed STALE_CLAIM_MS ago or more). */
+function lockedNow(order: ManagedOrder, now: Date): boolean {
+  const lock = order.outboxLock;
+  return lock !== undefined && Date.parse(lock.at) > now.getTime() - STALE_CLAIM_MS;
+}
+
+/**
+ * Sends an order's unsent outbox entries, one at a time in version order, each once: a claim takes
+ * the order's lock (`outboxLock`, free or stale) and moves the entry `pending` → `sending`; SES
+ * sends it; a mark conditional on the lock's token records `sent` (or `failed`, SES refusing the
+ * recipient for good) with the kind's flat `<kind>EmailState`/`SentAt` the admin views read, and
+ * frees the lock. Once nothing is left, the due marker goes (conditional on the version read).
+ * The writing function drains right after its write; the reconciler sweeps what was left.
+ * @throws a transient SES or DynamoDB error, after handing the entry back to `pending`.
+ */
+export async function drainOutbox(sessionId: string, deps: OutboxSenderDeps): Promise<DrainResult> {
+  const result: DrainResult = { sent: [], failed: [] };
+  let waited = 0;
+  for (let step = 0; step < MAX_STEPS; step += 1) {
+    const order = await readOrder(deps.table, sessionId);
+    const next = entriesInOrder(order).find(
+      ([, entry]) => entry.state === 'pending' || entry.state === 'sending',
+    );
+    const now = deps.now();
+    if (next === undefined) {
+      if (order.outboxDueAt !== undefined) await clearDue(order, deps.table);
+      return result;
+    }
+    if (lockedNow(order, now)) {
+      if (waited === LOCK_WAIT.attempts) return result;
+      waited += 1;
+      await setTimeout(LOCK_WAIT.intervalMs);
+      continue;
+    }
+    const [key, entry] = next;
+    const token = randomUUID();
+    if (!(await claim(order, key, entry, token, now, deps.table))) continue;
+    const outcome = await sendClaimed(order, key, entry, token, deps);
+    result[outcome].push(key);
+  }
+  return result;
+}
+
+/** The entry's update paths, named once: `outbox.<key>.<field>`. */
+function entryNames(key: string) {
+  return { '#outbox': 'outbox', '#entry': key, '#state': 'state', '#lock': 'outboxLock', '#token': 'token' };
+}
+
+/** Takes the order's lock for `key`, which must still be as read, and no live sender hold the lock. */
+function claim(
+  order: ManagedOrder,
+  key: string,
+  entry: OutboxEntry,
+  token: string,
+  now: Date,
+  table: ShopTable,
+): Promise<boolean> {
+  const lock = order.outboxLock;
+  return updateIf(table, orderKey(order.sessionId), {
+    ConditionExpression: `#outbox.#entry.#state = :read AND ${lock === undefined ? 'attribute_not_exists(#lock)' : '#lock.#token = :oldToken'}`,
+    UpdateExpression:
+      'SET #lock = :lock, #outbox.#entry.#state = :sending, #outbox.#entry.claimToken = :token, #outbox.#entry.claimedAt = :now',
+    ExpressionAttributeNames: {
+      '#outbox': 'outbox',
+      '#entry': key,
+      '#state': 'state',
+      '#lock': 'outboxLock',
+      ...(lock !== undefined && { '#token': 'token' }),
+    },
+    ExpressionAttributeValues: {
+      ':read': entry.state,
+      ':sending': 'sending',
+      ':token': token,
+      ':now': now.toISOString(),
+      ':lock': { token, entry: key, at: now.toISOString() },
+      ...(lock !== undefined && { ':oldToken': lock.token }),
+    },
+  });
+}
+
+/** Sends a claimed entry and settles it: `sent` or `failed`; a transient failure hands it back. */
+async function sendClaimed(
+  order: ManagedOrder,
+  key: string,
+  entry: OutboxEntry,
+  token: string,
+  deps: OutboxSenderDeps,
+): Promise<'sent' | 'failed'> {
+  let messageId: string;
+  try {
+    messageId = await deps.sender.send(renderEntry(entry, deps));
+  } catch (error) {
+    if (error instanceof PermanentEmailRefusalError) {
+      await settle(order.sessionId, key, entry.kind, token, { state: 'failed', detail: error.reason }, deps);
+      return 'failed';
+    }
+    await updateIf(deps.table, orderKey(order.sessionId), {
+      ConditionExpression: '#lock.#token = :token',
+      UpdateExpression: 'SET #outbox.#entry.#state = :pending REMOVE #lock, #outbox.#entry.claimToken',
+      ExpressionAttributeNames: entryNames(key),
+      ExpressionAttributeValues: { ':token': token, ':pending': 'pending' },
+    }).catch((releaseError: unknown) => {
+      logger.warn('Could not hand an outbox entry back; it is retried once its lock is stale', {
+        pk: order.pk,
+        entry: key,
+        error: releaseError,
+      });
+    });
+    throw error;
+  }
+  await settle(order.sessionId, key, entry.kind, token, { state: 'sent', detail: messageId }, deps);
+  return 'sent';
+}
+
+/**
+ * Marks the entry final and frees the lock, conditional on our token. The kind's flat state is
+ * set too while this entry is the newest of its kind in the version marked (a newer one written
+ * meanwhile keeps its own `pending`), so that part is also conditional on the version read.
+ */
+async function settle(
+  sessionId: string,
+  key: string,
+  kind: OutboxKind,
+  token: string,
+  final: { state: 'sent' | 'failed'; detail: string },
+  deps: OutboxSenderDeps,
+): Promise<void> {
+  const at = deps.now().toISOString();
+  const [when, detail] = final.state === 'sent' ? ['sentAt', 'messageId'] : ['failedAt', 'failureReason'];
+  const a = emailAttributes(kind);
+  for (let attempt = 0; attempt < MAX_STEPS; attempt += 1) {
+    const order = await readOrder(deps.table, sessionId);
+    if (order.outboxLock?.token !== token) {
+      logger.warn('Outbox email sent, but its lock had been taken over as stale: it may be sent twice', {
+        pk: order.pk,
+        entry: key,
+      });
+      return;
+    }
+    const newest = entriesInOrder(order).findLast(([, entry]) => entry.kind === kind)?.[0] === key;
+    const version = order.version ?? 0;
+    const marked = await updateIf(deps.table, orderKey(sessionId), {
+      ConditionExpression: `#lock.#token = :token${newest ? ' AND #version = :version' : ''}`,
+      UpdateExpression: `SET #outbox.#entry.#state = :final, #outbox.#entry.#when = :at, #outbox.#entry.#detail = :detail${newest ? ', #flatState = :final, #flatAt = :at' : ''} REMOVE #lock, #outbox.#entry.claimToken`,
+      ExpressionAttributeNames: {
+        ...entryNames(key),
+        '#when': when,
+        '#detail': detail,
+        ...(newest && {
+          '#version': 'version',
+          '#flatState': a.state,
+          '#flatAt': final.state === 'sent' ? a.sentAt : a.failedAt,
+        }),
+      },
+      ExpressionAttributeValues: {
+        ':token': token,
+        ':final': final.state,
+        ':at': at,
+        ':detail': final.detail,
+        ...(newest && { ':version': version }),
+      },
+    });
+    if (marked) return;
+  }
+}
+
+/** Removes the due marker once every entry is settled, unless a write added one meanwhile. */
+function clearDue(order: ManagedOrder, table: ShopTable): Promise<boolean> {
+  return updateIf(table, orderKey(order.sessionId), {
+    ConditionExpression: '#version = :version AND attribute_not_exists(#lock)',
+    UpdateExpression: 'REMOVE #due',
+    ExpressionAttributeNames: { '#version': 'version', '#lock': 'outboxLock', '#due': 'outboxDueAt' },
+    ExpressionAttributeValues: { ':version': order.version ?? 0 },
+  });
+}
+
+/**
+ * What a change's answer says of its email: `sent` when an entry it wrote has gone (by this call's
+ * drain or another's), or this call's drain sent one of `kind` (a stopped earlier run's).
+ */
+export function emailOutcome(
+  order: ManagedOrder,
+  written: readonly string[],
+  drained: DrainResult,
+  kind: OutboxKind,
+): 'sent' | 'not-sent' {
+  const ours = written.some((key) => order.outbox?.[key]?.state === 'sent');
+  const finished = drained.sent.some((key) => order.outbox?.[key]?.kind === kind);
+  return ours || finished ? 'sent' : 'not-sent';
+}
