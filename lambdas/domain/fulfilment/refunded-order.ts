@@ -3,8 +3,7 @@ import { returnRefundedBottles } from '../capacity/session-capacity';
 import type { PaidCheckout } from '../checkout/paid-checkout';
 import { type OrderSale, type OrderTimes, toOrderItem } from '../checkout/paid-checkout';
 import type { SellerDetails } from '../emails/common';
-import { ORDER_EMAIL_GUARDS, sendOrderEmail } from '../emails/order-emails';
-import { renderRefundEmail } from '../emails/order-updates';
+import { drainOutbox, emailOutcome } from '../emails/outbox-sender';
 import type { EmailSender } from '../emails/send-email';
 import type { SendOnceOutcome } from '../emails/send-email-once';
 import type { OrderPageLinks } from '../order-page-token';
@@ -12,9 +11,8 @@ import { capacityStoreFromTable } from '../storage/capacity-table';
 import { ACTORS, historyEntry } from '../storage/history';
 import type { ManagedOrder } from '../storage/managed-order';
 import type { OrderItem } from '../storage/order';
-import { dispatchSortKey, orderKey, type ShopTable } from '../storage/orders-table';
-import { getRecord } from '../storage/records';
-import { supersedeEmail } from '../storage/send-once';
+import { dispatchSortKey, type ShopTable } from '../storage/orders-table';
+import { emailOf, entryKey, readOrder } from '../storage/outbox';
 
 // A payment refunded in Stripe (in the Dashboard) before its order was recorded: its
 // `checkout.session.completed` came late (an outage, Stripe's retries), or only the reconciler
@@ -42,6 +40,8 @@ export function toRefundedOrderItem(
   const paid: OrderItem = toOrderItem(checkout, times, undefined, sale);
   const { confirmationEmailState: _confirmation, merchantNoticeEmailState: _notice, ...order } = paid;
   const refundedAt = times.now.toISOString();
+  const refundEmail = emailOf('refund', { ...order, status: 'refunded', refundReason: 'stripe' });
+  if (refundEmail.kind !== 'refund') throw new Error('a refund email is of kind refund');
   return {
     ...order,
     status: 'refunded',
@@ -49,6 +49,10 @@ export function toRefundedOrderItem(
     refundedAt,
     refundReason: 'stripe',
     refundEmailState: 'pending',
+    // Born with its one email in the outbox, as a change through storage/outbox.ts writes it.
+    version: 1,
+    outbox: { [entryKey(1, 0)]: { ...refundEmail, version: 1, seq: 0, at: refundedAt, state: 'pending' } },
+    outboxDueAt: refundedAt,
     history: [
       ...(paid.history ?? []),
       historyEntry(refundedAt, ACTORS.stripeDashboard, 'refunded', 'stripe, before the order was recorded'),
@@ -70,31 +74,17 @@ export interface RefundedOrderDeps {
 }
 
 /**
- * The refund email of a refunded order, once, whichever way it was refunded. Rendered from the
- * order read back just before the claim, so it carries the reason as stored by then: the command
- * stores its reason before it asks Stripe, so every path that records the refund finds it.
+ * The refund email of a refunded order, once, whichever way it was refunded: its outbox entry was
+ * written with the refund itself (storage/outbox.ts), with the reason stored by then (the command
+ * stores its reason before it asks Stripe), and is sent here by draining the order's outbox
+ * (emails/outbox-sender.ts); a dispatch or delay note still unsent was superseded by that write.
  * Every refund path ends here (the command, `charge.refunded`, and fulfilment of a session refunded
  * before its order), so this is also where an undispatched order's bottles go back to their
  * dispatch day (once: the give-back is conditional on the sale).
  */
 export async function sendRefundEmail(sessionId: string, deps: RefundedOrderDeps): Promise<SendOnceOutcome> {
-  const record = await getRecord(deps.table, orderKey(sessionId));
-  if (record?.kind !== 'order') throw new Error(`Order ${sessionId} disappeared`);
-  const stored = record.order;
+  const stored = await readOrder(deps.table, sessionId);
   await returnRefundedBottles(capacityStoreFromTable(deps.table), stored);
-  // A dispatch or delay email still due would now say something untrue: it is never sent.
-  for (const kind of ORDER_EMAIL_GUARDS.refund.after)
-    await supersedeEmail(deps.table, stored.pk, kind, 'refunded');
-  // Final already (sent, or refused for good): a redelivery costs no claim.
-  if (stored.refundEmailState === 'sent' || stored.refundEmailState === 'failed') return 'not-sent';
-  return sendOrderEmail(
-    stored,
-    'refund',
-    (o) => ({
-      to: o.customerEmail,
-      replyTo: deps.seller.email,
-      content: renderRefundEmail(o, deps.seller, deps.orderPage?.linkFor(o)),
-    }),
-    deps,
-  );
+  const drained = await drainOutbox(sessionId, deps);
+  return emailOutcome(await readOrder(deps.table, sessionId), [], drained, 'refund');
 }

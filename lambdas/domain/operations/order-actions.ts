@@ -1,4 +1,3 @@
-import { setTimeout } from 'node:timers/promises';
 import type Stripe from 'stripe';
 import type { ClosedDay } from '../../../shared/closed-day';
 import { formatLondonTime, type IsoDate } from '../../../shared/dispatch';
@@ -7,8 +6,6 @@ import { normaliseTrackingNumber, TRACKING_NUMBER_MESSAGE } from '../../../share
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
 import { closeDispatchDay } from '../capacity/capacity-report';
-import { OTHER_SENDER_WAIT, rereadOrder, sendOrderEmail } from '../emails/order-emails';
-import { renderDelayEmail, renderDispatchEmail, renderTrackingUpdateEmail } from '../emails/order-updates';
 import { drainOutbox, emailOutcome } from '../emails/outbox-sender';
 import type { SendOnceOutcome } from '../emails/send-email-once';
 import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
@@ -24,9 +21,8 @@ import {
   type RefundRecorder,
 } from '../storage/managed-order';
 import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../storage/orders-table';
-import { changeOrder, emailOf, readOrder } from '../storage/outbox';
+import { changeOrder, emailOf, entriesInOrder, readOrder } from '../storage/outbox';
 import { findByReference, getRecord, queryDispatchDay } from '../storage/records';
-import { dueWithHistory, statusMove } from '../storage/status-move';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
 import { comingDispatchDay, earlyDispatchRefusal } from './early-dispatch';
 import { checkDelayTarget, nothingToDelay } from './listing';
@@ -309,28 +305,47 @@ export async function delayDispatch(
   for (const record of waiting) {
     if (record.kind !== 'order') continue;
     const order = record.order;
-    const also = dueWithHistory(
-      'delay',
-      historyEntry(now, input.actor, 'delayed', `${from} to ${to}, ${reason}`),
+    const result = await changeOrder(
+      deps.table,
+      order.sessionId,
+      (stored) => {
+        if (stored.status !== 'paid' || stored.dispatchDate !== from) return null;
+        const history = appendHistory(
+          historyEntry(now, input.actor, 'delayed', `${from} to ${to}, ${reason}`),
+        );
+        const written: ManagedOrder = {
+          ...stored,
+          dispatchDate: to,
+          delayedFrom: from,
+          delayReason: reason,
+          delayedAt: now,
+        };
+        return {
+          condition: '#status = :paid AND dispatchDate = :from',
+          set: [
+            'dispatchDate = :to',
+            '#day = :day',
+            'delayedFrom = :from',
+            'delayReason = :reason',
+            'delayedAt = :delayedAt',
+            history.set,
+          ],
+          names: { '#status': 'status', '#day': DISPATCH_DATE_INDEX.partitionKey, ...history.names },
+          values: {
+            ...history.values,
+            ':paid': 'paid',
+            ':from': from,
+            ':to': to,
+            ':day': dispatchDayKey(to),
+            ':reason': reason,
+            ':delayedAt': now,
+          },
+          emails: [emailOf('delay', written)],
+        };
+      },
+      deps.now,
     );
-    const ok = await updateOrder(deps, order.sessionId, {
-      ConditionExpression: '#status = :paid AND dispatchDate = :from',
-      UpdateExpression: `SET dispatchDate = :to, #day = :day, delayedFrom = :from, delayReason = :reason, delayedAt = :now, ${also.set} REMOVE ${also.remove}`,
-      ExpressionAttributeNames: {
-        '#status': 'status',
-        '#day': DISPATCH_DATE_INDEX.partitionKey,
-        ...also.names,
-      },
-      ExpressionAttributeValues: {
-        ...also.values,
-        ':paid': 'paid',
-        ':from': from,
-        ':to': to,
-        ':day': dispatchDayKey(to),
-        ':reason': reason,
-        ':now': now,
-      },
-    });
+    const ok = result.changed;
     if (!ok) continue;
     moved.push(order.reference);
     await moveDelayedBottles(order, deps);
@@ -346,17 +361,9 @@ export async function delayDispatch(
   for (const order of delayed) if (hasBottlesToMove(order)) await moveDelayedBottles(order, deps);
   const overLimit = await overLimitOn(deps, to);
   for (const order of delayed) {
-    const outcome = await sendOrderEmail(
-      order,
-      'delay',
-      (o) => ({
-        to: o.customerEmail,
-        replyTo: deps.seller.email,
-        content: renderDelayEmail(o, from, o.delayReason ?? reason, deps.seller, deps.orderPage?.linkFor(o)),
-      }),
-      deps,
-    );
-    if (outcome === 'sent') emailed.push(order.reference);
+    const drained = await drainOutbox(order.sessionId, deps);
+    const after = await readOrder(deps.table, order.sessionId);
+    if (emailOutcome(after, [], drained, 'delay') === 'sent') emailed.push(order.reference);
   }
   return { from, to, moved, emailed, ...(overLimit && { overLimit }), ...(closed && { closed }) };
 }
@@ -405,33 +412,48 @@ export async function refundOrder(
   const { reason, actor } = input;
   let order = await findOrder(deps, reference);
   const requestedAt = deps.now().toISOString();
-  const intended = await updateOrder(deps, order.sessionId, {
-    ConditionExpression: '#status IN (:paid, :dispatched)',
-    UpdateExpression:
-      'SET refundReason = :reason, refundRequestedAt = :requestedAt, refundRequestedBy = :actor',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':paid': 'paid',
-      ':dispatched': 'dispatched',
-      ':reason': reason,
-      ':requestedAt': requestedAt,
-      ':actor': actor,
-    },
-  });
+  // Through the outbox's writer, though it sends nothing: the reason is a fact the refund email
+  // shows, so the webhook's write, planned on the version without it, must plan again.
+  const intent = await changeOrder(
+    deps.table,
+    order.sessionId,
+    (stored) =>
+      stored.status === 'refunded'
+        ? null
+        : {
+            condition: '#status IN (:paid, :dispatched)',
+            set: ['refundReason = :reason', 'refundRequestedAt = :requestedAt', 'refundRequestedBy = :actor'],
+            names: { '#status': 'status' },
+            values: {
+              ':paid': 'paid',
+              ':dispatched': 'dispatched',
+              ':reason': reason,
+              ':requestedAt': requestedAt,
+              ':actor': actor,
+            },
+            emails: [],
+          },
+    deps.now,
+  );
   // Refunded already (here, or in the Dashboard): nothing is asked of Stripe.
-  if (!intended) return refuseRefunded(await rereadOrder(deps, order.sessionId), deps);
+  if (!intent.changed) return refuseRefunded(intent.order, deps);
   // Stripe said no: the order goes back to as it was, so a later Dashboard refund is not given this reason.
   const withdrawIntent = () =>
-    updateOrder(deps, order.sessionId, {
-      ConditionExpression: '#status IN (:paid, :dispatched) AND refundRequestedAt = :requestedAt',
-      UpdateExpression: 'REMOVE refundReason, refundRequestedAt, refundRequestedBy',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':paid': 'paid',
-        ':dispatched': 'dispatched',
-        ':requestedAt': requestedAt,
-      },
-    });
+    changeOrder(
+      deps.table,
+      order.sessionId,
+      (stored) =>
+        stored.status === 'refunded' || stored.refundRequestedAt !== requestedAt
+          ? null
+          : {
+              condition: '#status IN (:paid, :dispatched) AND refundRequestedAt = :requestedAt',
+              remove: ['refundReason', 'refundRequestedAt', 'refundRequestedBy'],
+              names: { '#status': 'status' },
+              values: { ':paid': 'paid', ':dispatched': 'dispatched', ':requestedAt': requestedAt },
+              emails: [],
+            },
+      deps.now,
+    );
   const paymentIntent = order.paymentIntentId ?? (await paymentIntentOf(order.sessionId, deps.stripe));
   let refund: Stripe.Refund;
   try {
@@ -474,12 +496,7 @@ export async function refundOrder(
     });
   }
   const email = await sendRefundEmail(order.sessionId, deps);
-  order = await rereadOrder(deps, order.sessionId);
-  for (let attempt = 0; email !== 'sent' && order.refundEmailState === 'sending'; attempt += 1) {
-    if (attempt === OTHER_SENDER_WAIT.attempts) break;
-    await setTimeout(OTHER_SENDER_WAIT.intervalMs);
-    order = await rereadOrder(deps, order.sessionId);
-  }
+  order = await readOrder(deps.table, order.sessionId);
   return {
     reference: order.reference,
     changed,
@@ -502,7 +519,8 @@ async function refuseRefunded(order: ManagedOrder, deps: ShopDeps): Promise<neve
 /** What became of the refund email, from the order as read after this run's attempt to send it. */
 function refundEmailReport(order: ManagedOrder, thisRun: SendOnceOutcome): RefundEmailReport {
   if (thisRun === 'sent') return { state: 'sent', by: 'this run' };
-  switch (order.refundEmailState) {
+  const entry = entriesInOrder(order).findLast(([, e]) => e.kind === 'refund')?.[1];
+  switch (entry?.state ?? order.refundEmailState) {
     case 'sent':
       return {
         state: 'sent',
@@ -531,7 +549,7 @@ export async function paymentIntentOf(sessionId: string, stripe: Stripe): Promis
  * The command writes its reason; the webhook keeps a reason the command stored before asking
  * Stripe, and writes its own (the refund's metadata, or `stripe`) only where there is none.
  */
-function moveToRefunded(
+async function moveToRefunded(
   order: ManagedOrder,
   refund: {
     refundId: string | undefined;
@@ -542,38 +560,54 @@ function moveToRefunded(
   },
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<boolean> {
-  const setReason =
-    refund.by === 'command'
-      ? 'refundReason = :reason'
-      : 'refundReason = if_not_exists(refundReason, :reason)';
-  const now = deps.now().toISOString();
-  // The reason the order will hold: the webhook keeps one the command stored before asking Stripe.
-  const reason = refund.by === 'command' ? refund.reason : (order.refundReason ?? refund.reason);
-  return updateOrder(
-    deps,
+  const result = await changeOrder(
+    deps.table,
     order.sessionId,
-    statusMove({
-      status: 'refunded',
-      since: order.paidAt,
-      reference: order.reference,
-      condition: '#status IN (:paid, :dispatched)',
-      email: 'refund',
-      entry: historyEntry(
-        now,
-        refund.actor,
-        'refunded',
-        [reason, refund.refundId].filter(Boolean).join(', '),
-      ),
-      set: `${setReason}, refundRecordedBy = :by${refund.refundId ? ', refundId = :refundId' : ''}`,
-      values: {
-        ':paid': 'paid',
-        ':dispatched': 'dispatched',
-        ':reason': refund.reason,
-        ':by': refund.by,
-        ...(refund.refundId && { ':refundId': refund.refundId }),
-      },
-    }),
+    (stored) => {
+      if (stored.status !== 'paid' && stored.status !== 'dispatched') return null;
+      const now = deps.now().toISOString();
+      // The reason the order will hold: the webhook keeps one the command stored before asking Stripe.
+      const reason = refund.by === 'command' ? refund.reason : (stored.refundReason ?? refund.reason);
+      const history = appendHistory(
+        historyEntry(now, refund.actor, 'refunded', [reason, refund.refundId].filter(Boolean).join(', ')),
+      );
+      const written: ManagedOrder = {
+        ...stored,
+        status: 'refunded',
+        refundedAt: now,
+        refundReason: reason,
+        refundRecordedBy: refund.by,
+        ...(refund.refundId && { refundId: refund.refundId }),
+      };
+      return {
+        condition: '#status IN (:paid, :dispatched)',
+        set: [
+          '#status = :refunded',
+          'refundedAt = :refundedAt',
+          '#sort = :sk',
+          'refundReason = :reason',
+          'refundRecordedBy = :by',
+          ...(refund.refundId ? ['refundId = :refundId'] : []),
+          history.set,
+        ],
+        names: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...history.names },
+        values: {
+          ...history.values,
+          ':paid': 'paid',
+          ':dispatched': 'dispatched',
+          ':refunded': 'refunded',
+          ':refundedAt': now,
+          ':sk': dispatchSortKey('refunded', stored.paidAt, stored.reference),
+          ':reason': reason,
+          ':by': refund.by,
+          ...(refund.refundId && { ':refundId': refund.refundId }),
+        },
+        emails: [emailOf('refund', written)],
+      };
+    },
+    deps.now,
   );
+  return result.changed;
 }
 
 /**

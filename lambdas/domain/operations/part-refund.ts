@@ -3,16 +3,16 @@ import { clockTime, londonOffsetMs } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { isStripeError } from '../../lib/stripe-errors';
 import { giveBackPartOfSale, holdBottles, holdId } from '../capacity/holds';
-import { rereadOrder } from '../emails/order-emails';
-import { partRefundWhat, renderPartRefundEmail } from '../emails/order-updates';
-import { type SendOnceOutcome, sendOnce } from '../emails/send-email-once';
+import { partRefundWhat } from '../emails/order-updates';
+import { drainOutbox, emailOutcome } from '../emails/outbox-sender';
+import type { SendOnceOutcome } from '../emails/send-email-once';
 import { RefusedError } from '../refusal';
 import { capacityStoreFromTable } from '../storage/capacity-table';
 import { updateIf } from '../storage/conditional-writes';
-import { historyEntry } from '../storage/history';
+import { appendHistory, historyEntry } from '../storage/history';
 import type { ManagedOrder, PartRefund, RefundReason } from '../storage/managed-order';
 import { orderKey } from '../storage/orders-table';
-import { dueWithHistory } from '../storage/status-move';
+import { changeOrder, emailOf, readOrder } from '../storage/outbox';
 import { findOrder, paymentIntentOf } from './order-actions';
 import type { ShopStripeDeps } from './shop-deps';
 
@@ -84,8 +84,8 @@ function refusalOf(order: ManagedOrder, part: { bottles: number; delivery: boole
  * The intent is stored first (`partRefundPending`), so the `charge.refunded` webhook Stripe sends
  * at once leaves the recording to this call (recordStripeRefund). Then one conditional update (the
  * order still has n-1 part refunds) appends the refund, raises `partlyRefundedPence`, appends
- * `partly-refunded` by `actor` to the history and makes the part refund email due; the email goes
- * once. Bottles of an order not yet dispatched go back to their day's capacity.
+ * `partly-refunded` by `actor` to the history and writes the part refund email's outbox entry with
+ * the totals it stored; the email goes once. Bottles of an order not yet dispatched go back to their day's capacity.
  *
  * The same bottles and delivery as a part refund of the last 15 minutes are refused as a repeat
  * unless `again`. With an `intention` (the admin request's key) the Stripe key is derived from it
@@ -187,58 +187,66 @@ export async function refundPart(
     givesBack && oldHold !== undefined && holdBottles(oldHold) > part.bottles
       ? holdId(oldHold.slice(0, oldHold.lastIndexOf(':')), holdBottles(oldHold) - part.bottles)
       : undefined;
-  const refundedSoFar = (found.partlyRefundedPence ?? 0) + pence;
-  const also = dueWithHistory(
-    'partRefund',
-    historyEntry(
-      now,
-      input.actor,
-      'partly-refunded',
-      `${formatGbp(pence)} for ${partRefundWhat(part)}, ${input.reason} (${refund.id}); ${formatGbp(refundedSoFar)} of ${formatGbp(found.totalPence)} in all`,
-    ),
-  );
-  const recorded = await update({
-    ConditionExpression: `partRefundPending = :seq AND ${countIs}`,
-    UpdateExpression: `SET partRefunds = list_append(if_not_exists(partRefunds, :none), :part), partlyRefundedPence = :soFar, ${also.set}${givesBack ? (nextHold ? ', capacityHold = :nextHold' : '') : ''} REMOVE partRefundPending, ${also.remove}${givesBack && !nextHold ? ', capacityHold' : ''}`,
-    ExpressionAttributeNames: also.names,
-    ExpressionAttributeValues: {
-      ...also.values,
-      ...beforeValue,
-      ':seq': seq,
-      ':none': [],
-      ':part': [record],
-      ':soFar': refundedSoFar,
-      ...(nextHold && { ':nextHold': nextHold }),
+  // One outbox write records the part and writes its email's entry with the totals it stored.
+  const result = await changeOrder(
+    deps.table,
+    found.sessionId,
+    (stored) => {
+      if (stored.partRefundPending !== seq || (stored.partRefunds?.length ?? 0) !== seq - 1) return null;
+      const refundedSoFar = (stored.partlyRefundedPence ?? 0) + pence;
+      const history = appendHistory(
+        historyEntry(
+          now,
+          input.actor,
+          'partly-refunded',
+          `${formatGbp(pence)} for ${partRefundWhat(part)}, ${input.reason} (${refund.id}); ${formatGbp(refundedSoFar)} of ${formatGbp(stored.totalPence)} in all`,
+        ),
+      );
+      const written: ManagedOrder = {
+        ...stored,
+        partRefunds: [...(stored.partRefunds ?? []), record],
+        partlyRefundedPence: refundedSoFar,
+      };
+      return {
+        condition: `partRefundPending = :seq AND ${countIs}`,
+        set: [
+          'partRefunds = list_append(if_not_exists(partRefunds, :none), :part)',
+          'partlyRefundedPence = :soFar',
+          history.set,
+          ...(givesBack && nextHold ? ['capacityHold = :nextHold'] : []),
+        ],
+        remove: ['partRefundPending', ...(givesBack && !nextHold ? ['capacityHold'] : [])],
+        names: history.names,
+        values: {
+          ...history.values,
+          ...beforeValue,
+          ':seq': seq,
+          ':none': [],
+          ':part': [record],
+          ':soFar': refundedSoFar,
+          ...(nextHold && { ':nextHold': nextHold }),
+        },
+        emails: [emailOf('partRefund', written)],
+      };
     },
-  });
+    deps.now,
+  );
+  const recorded = result.changed;
   if (recorded && givesBack && oldHold !== undefined && found.capacityDate !== undefined) {
     await giveBackPartOfSale(capacityStoreFromTable(deps.table), found.capacityDate, oldHold, part.bottles);
   }
-  return emailAndAnswer(found, record, deps);
+  return emailAndAnswer(found, record, deps, result.changed ? result.entries : []);
 }
 
-/** The part refund's email sent once, and the order as it now is. */
+/** The part refund's email sent once (the order's outbox drained), and the order as it now is. */
 async function emailAndAnswer(
   found: ManagedOrder,
   record: PartRefund,
   deps: ShopStripeDeps,
+  written: readonly string[] = [],
 ): Promise<PartRefundResult> {
-  let order = await rereadOrder(deps, found.sessionId);
-  const email = await sendOnce(
-    order.pk,
-    'partRefund',
-    () => ({
-      to: order.customerEmail,
-      replyTo: deps.seller.email,
-      content: renderPartRefundEmail(
-        order,
-        order.partRefunds?.at(-1) ?? record,
-        deps.seller,
-        deps.orderPage?.linkFor(order),
-      ),
-    }),
-    deps,
-  );
-  order = await rereadOrder(deps, found.sessionId);
+  const drained = await drainOutbox(found.sessionId, deps);
+  const order = await readOrder(deps.table, found.sessionId);
+  const email = emailOutcome(order, written, drained, 'partRefund');
   return { reference: order.reference, refundId: record.refundId, pence: record.pence, email, order };
 }

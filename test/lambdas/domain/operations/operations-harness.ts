@@ -46,6 +46,8 @@ export interface OperationsHarness {
   beforeCommand(command: string, matches: (input: unknown) => boolean, action: () => Promise<void>): void;
   /** Sets attributes of a stored item, as another process would. */
   setAttributes(pk: string, values: Record<string, unknown>): Promise<void>;
+  /** Removes attributes of a stored item, as another process would. */
+  removeAttributes(pk: string, names: readonly string[]): Promise<void>;
   /** The stored item of `pk`, as DynamoDB holds it. */
   item(pk: string): Promise<Record<string, unknown> | undefined>;
   emailsTo(address: string): Promise<StoredEmail[]>;
@@ -133,6 +135,16 @@ export async function startOperationsHarness(): Promise<OperationsHarness> {
           UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :v${i}`).join(', ')}`,
           ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
           ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, values[name]])),
+        }),
+      );
+    },
+    async removeAttributes(pk, names) {
+      await shop.standIns.inspector.send(
+        new UpdateCommand({
+          TableName: shop.standIns.tableName,
+          Key: { pk },
+          UpdateExpression: `REMOVE ${names.map((_, i) => `#a${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
         }),
       );
     },

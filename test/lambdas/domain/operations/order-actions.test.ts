@@ -490,12 +490,8 @@ describe('refundOrder', () => {
     ['sent', { state: 'sent', by: 'the Stripe webhook or another refund request' }],
   ] as const)('reports a refund email another run left %s as %j', async (state, report) => {
     const order = await h.paidOrder();
-    h.beforeCommand('UpdateItemCommand', inputContaining(order.pk, 'SET #state = :sending'), () =>
-      h.setAttributes(order.pk, {
-        refundEmailState: state,
-        refundEmailClaimedAt: new Date().toISOString(),
-        refundEmailClaimToken: 'another-run',
-      }),
+    h.beforeCommand('UpdateItemCommand', inputContaining(order.pk, 'SET #lock = :lock'), () =>
+      anotherRunHoldsTheRefundEmail(order.pk, state),
     );
     const result = await refundOrder(order.reference, { reason: 'other', actor: OPERATOR }, h.deps);
     expect(result).toMatchObject({ changed: true, email: 'not-sent', refundEmail: report });
@@ -504,18 +500,11 @@ describe('refundOrder', () => {
   });
   it('waits for a refund email another path is sending, then reports it sent by that path', async () => {
     const order = await h.paidOrder();
-    h.beforeCommand('UpdateItemCommand', inputContaining(order.pk, 'SET #state = :sending'), async () => {
-      await h.setAttributes(order.pk, {
-        refundEmailState: 'sending',
-        refundEmailClaimedAt: new Date().toISOString(),
-        refundEmailClaimToken: 'the-webhook',
-      });
+    h.beforeCommand('UpdateItemCommand', inputContaining(order.pk, 'SET #lock = :lock'), async () => {
+      await anotherRunHoldsTheRefundEmail(order.pk, 'sending');
       // The other sender finishes its SES call a moment later.
       setTimeout(() => {
-        void h.setAttributes(order.pk, {
-          refundEmailState: 'sent',
-          refundEmailSentAt: new Date().toISOString(),
-        });
+        void anotherRunHoldsTheRefundEmail(order.pk, 'sent');
       }, 600);
     });
     const result = await refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps);
@@ -526,6 +515,24 @@ describe('refundOrder', () => {
     expect(await refundEmails(order)).toEqual([]);
   });
 });
+
+/**
+ * Another sender (the webhook's) holds the order's outbox lock on its refund entry (`sending`), or
+ * has settled it (`sent`, `failed`) and let the lock go, as its own drain leaves it.
+ */
+async function anotherRunHoldsTheRefundEmail(pk: string, state: 'sending' | 'sent' | 'failed') {
+  const item = await h.item(pk);
+  const outbox = (item?.outbox ?? {}) as Record<string, { kind: string; state: string }>;
+  const key = Object.keys(outbox).find((k) => outbox[k]?.kind === 'refund') ?? 'e1';
+  const at = new Date().toISOString();
+  const entry = { ...outbox[key], state };
+  await h.setAttributes(pk, {
+    outbox: { ...outbox, [key]: entry },
+    ...(state === 'sending' ? { outboxLock: { token: 'another-run', entry: key, at } } : {}),
+    ...(state === 'sent' ? { refundEmailState: 'sent', refundEmailSentAt: at } : {}),
+  });
+  if (state !== 'sending') await h.removeAttributes(pk, ['outboxLock']);
+}
 
 describe('recordStripeRefund', () => {
   it("records the refund on the order whose PaymentIntent it names, not the shop's latest", async () => {

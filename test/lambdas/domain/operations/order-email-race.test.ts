@@ -72,8 +72,32 @@ describe('refund and mark-dispatched at the same moment (the merchant on two dev
 
   it('a dispatch email still due when the order is refunded is superseded and never sent', async () => {
     const order = await h.paidOrder();
-    // Dispatched by a run that stopped before its email: the email is due.
-    await h.setAttributes(order.pk, { status: 'dispatched', dispatchEmailState: 'pending' });
+    // Dispatched by a run that stopped before its email: its outbox entry is due.
+    const at = new Date().toISOString();
+    await h.setAttributes(order.pk, {
+      status: 'dispatched',
+      dispatchEmailState: 'pending',
+      version: 1,
+      outbox: {
+        e1: {
+          kind: 'dispatch',
+          version: 1,
+          seq: 0,
+          at,
+          state: 'pending',
+          facts: {
+            sessionId: order.sessionId,
+            reference: order.reference,
+            customerName: order.customerName,
+            customerEmail: order.customerEmail,
+            bottles: order.bottles,
+            dispatchDate: order.dispatchDate,
+            deliveryAddress: order.deliveryAddress,
+            postcode: order.postcode,
+          },
+        },
+      },
+    });
     await refundOrder(order.reference, { reason: 'doa', actor: OPERATOR }, h.deps);
     await expect(markDispatched(order.reference, { actor: OPERATOR }, h.deps)).rejects.toThrow(
       `${order.reference} was refunded`,
