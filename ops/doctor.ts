@@ -4,13 +4,10 @@ import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { ListSubscriptionsByTopicCommand } from '@aws-sdk/client-sns';
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
-import {
-  OPEN_METEO_COMMERCIAL_URL,
-  OPEN_METEO_KEY_JSON_KEY,
-} from '../lambdas/domain/weather/forecast-source';
 import { MERCHANTS_GROUP } from '../shared/admin-api-paths';
 import { API_PATHS } from '../shared/api-paths';
 import { createCheckoutResponseSchema } from '../shared/checkout-response';
+import { OPEN_METEO_COMMERCIAL_URL, OPEN_METEO_KEY_JSON_KEY } from '../shared/open-meteo';
 import { formatGbp, penceToPounds, quoteOrder } from '../shared/pricing';
 import { RefusedError } from '../shared/refusal';
 import { type SellerClaims, sellerClaimsOf } from '../shared/seller-claims';

@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import * as ordersTable from '../../lambdas/domain/storage/orders-table';
 import { ADMIN_API_ROUTES } from '../../shared/admin-routes';
 import { API_PATHS } from '../../shared/api-paths';
 import { ORDER_PAGE_API_PATHS } from '../../shared/order-page';
-import * as ordersTable from '../../lambdas/domain/storage/orders-table';
 
 // docs/architecture.md is checked against the code, so it cannot drift into describing another
 // system: every path it names exists, every handler and public route is named, every index too.

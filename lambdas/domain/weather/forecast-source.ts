@@ -1,19 +1,19 @@
 import * as z from 'zod/mini';
+import {
+  OPEN_METEO_COMMERCIAL_URL,
+  OPEN_METEO_FREE_URL,
+  OPEN_METEO_KEY_JSON_KEY,
+} from '../../../shared/open-meteo';
 import type { ForecastEnv } from '../../lib/config';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
 import { type ExtensionOptions, readSecretString } from '../../lib/secrets-extension';
 import type { ForecastSource } from './open-meteo';
 
-/** JSON key of the Open-Meteo secret: `{ "openMeteoApiKey": "..." }` (docs/deploy-reference.md, npm run setup). */
-export const OPEN_METEO_KEY_JSON_KEY = 'openMeteoApiKey';
+export { OPEN_METEO_COMMERCIAL_URL, OPEN_METEO_FREE_URL, OPEN_METEO_KEY_JSON_KEY };
 
 /** Past this a forecast is "not seen": the admin page and the daily check never wait longer for one place. */
 export const FORECAST_TIMEOUT_MS = 2_000;
-
-/** Open-Meteo's free host, and the host its commercial keys are for (open-meteo.com/en/pricing). */
-export const OPEN_METEO_FREE_URL = 'https://api.open-meteo.com';
-export const OPEN_METEO_COMMERCIAL_URL = 'https://customer-api.open-meteo.com';
 
 // An empty key is setup's "no key": the free endpoint. Other fields (the stack's filler) are ignored.
 const keyDocumentSchema = z.object({ [OPEN_METEO_KEY_JSON_KEY]: z.string() });
