@@ -233,6 +233,17 @@ async function checkEmails(order: OrderItem, history: string[]): Promise<void> {
     updates.map((email) => email.messageId).sort(),
     `the update emails against the sent entries ${where()}: ${updates.map((e) => e.subject).join(' | ')}`,
   ).toEqual(sent.map((entry) => entry.messageId).sort());
+  // ...and in the order of the changes that wrote them (version, then place within one write).
+  const arrival = sent
+    .sort((a, b) => a.version - b.version || (a.seq ?? 0) - (b.seq ?? 0))
+    .map(
+      (entry) =>
+        `${entry.kind} v${entry.version} → #${updates.findIndex((e) => e.messageId === entry.messageId)}`,
+    );
+  const inOrder = arrival.every(
+    (_, i) => i === 0 || Number(arrival[i]?.split('#')[1]) > Number(arrival[i - 1]?.split('#')[1]),
+  );
+  expect(inOrder, `emails in the order of their changes ${where()}: ${arrival.join(', ')}`).toBe(true);
   expect(
     entries.filter(
       (entry) => entry.state === 'pending' || entry.state === 'sending' || entry.state === 'failed',
