@@ -1,8 +1,22 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { drainOutbox, emailOutcome, LOCK_WAIT } from '../../../../lambdas/domain/emails/outbox-sender';
+import {
+  renderAddressCorrectedEmail,
+  renderDelayEmail,
+  renderDispatchEmail,
+  renderPageLinkEmail,
+  renderPartRefundEmail,
+  renderRefundEmail,
+  renderTrackingUpdateEmail,
+} from '../../../../lambdas/domain/emails/order-updates';
+import {
+  drainOutbox,
+  emailOutcome,
+  LOCK_WAIT,
+  renderEntry,
+} from '../../../../lambdas/domain/emails/outbox-sender';
 import { type EmailSender, PermanentEmailRefusalError } from '../../../../lambdas/domain/emails/send-email';
 import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
-import type { ManagedOrder } from '../../../../lambdas/domain/storage/managed-order';
+import type { ManagedOrder, OutboxEntry } from '../../../../lambdas/domain/storage/managed-order';
 import type { OrderItem } from '../../../../lambdas/domain/storage/order';
 import { type OperationsHarness, startOperationsHarness } from '../operations/operations-harness';
 
@@ -279,5 +293,110 @@ describe("the reconciler's sweep of entries left unsent", () => {
     expect(entriesOf(await h.item(due.pk)).e1?.state).toBe('sent');
     expect(await trackingEmails(unmarked)).toEqual([]);
     expect(entriesOf(await h.item(unmarked.pk)).e1?.state).toBe('pending');
+  });
+});
+
+describe('two drains of one order at once', () => {
+  it('send each entry once, in version order', async () => {
+    const order = await orderWith((o) => ({
+      e1: tracking(o, 1, 'AB100000003GB'),
+      e2: tracking(o, 2, 'AB200000003GB'),
+      e3: tracking(o, 3, 'AB300000003GB'),
+    }));
+    const [first, second] = await Promise.all([
+      drainOutbox(order.sessionId, h.deps),
+      drainOutbox(order.sessionId, h.deps),
+    ]);
+    expect([...first.sent, ...second.sent].sort()).toEqual(['e1', 'e2', 'e3']);
+    expect(await trackingEmails(order)).toEqual(['AB100000003GB', 'AB200000003GB', 'AB300000003GB']);
+    expect(await h.item(order.pk)).not.toHaveProperty('outboxDueAt');
+  });
+});
+
+describe('renderEntry (from the facts alone)', () => {
+  const common = {
+    sessionId: 'cs_test_a1b2c3d4e5f6ABCDEF123456',
+    reference: 'ABCDEF123456',
+    customerName: 'Pat Pond',
+    customerEmail: 'pat@example.com',
+    pageKey: 'AAAAAAAAAAAAAAAAAAAAAA',
+  };
+  const facts = {
+    dispatch: {
+      ...common,
+      bottles: 3,
+      dispatchDate: '2026-12-14',
+      deliveryAddress: '1 Reed Row',
+      postcode: 'BA1 1AA',
+      trackingNumber: 'AB100000003GB',
+    },
+    trackingUpdate: { ...common, trackingNumber: 'AB200000003GB' },
+    delay: {
+      ...common,
+      bottles: 3,
+      dispatchDate: '2026-12-21',
+      delayedFrom: '2026-12-14',
+      delayReason: 'weather',
+    },
+    addressCorrected: {
+      ...common,
+      deliveryAddress: '2 Reed Row',
+      postcode: 'LS8 1AA',
+      customerPhone: '07700 900123',
+      dispatchDate: '2026-12-14',
+    },
+    partRefund: {
+      ...common,
+      part: {
+        refundId: 're_1',
+        pence: 1000,
+        bottles: 1,
+        delivery: false,
+        reason: 'doa',
+        at: '2026-12-06T20:00:00.000Z',
+      },
+      partlyRefundedPence: 1000,
+      totalPence: 4825,
+    },
+    refund: { ...common, bottles: 3, totalPence: 4825, refundReason: 'supply' },
+    pageLink: common,
+  } as const;
+  const entryOf = (kind: OutboxEntry['kind']) =>
+    ({
+      kind,
+      version: 1,
+      seq: 0,
+      at: '2026-12-06T20:00:00.000Z',
+      state: 'pending',
+      facts: facts[kind],
+    }) as OutboxEntry;
+
+  it('renders each kind with its own renderer, to the facts customer, replying to the seller', () => {
+    const deps = { seller: h.deps.seller, orderPage: h.deps.orderPage };
+    const link = h.deps.orderPage?.linkFor(common);
+    expect(link).toMatch(/^https:\/\/shop\.test\/order\//);
+    const seller = h.deps.seller;
+    const expected = {
+      dispatch: renderDispatchEmail(facts.dispatch, seller, link),
+      trackingUpdate: renderTrackingUpdateEmail(facts.trackingUpdate, seller, link),
+      delay: renderDelayEmail(facts.delay, '2026-12-14', 'weather', seller, link),
+      addressCorrected: renderAddressCorrectedEmail(facts.addressCorrected, seller, link),
+      partRefund: renderPartRefundEmail(facts.partRefund, facts.partRefund.part, seller, link),
+      refund: renderRefundEmail(facts.refund, seller, link),
+      pageLink: renderPageLinkEmail(facts.pageLink, seller, link ?? ''),
+    };
+    for (const kind of Object.keys(facts) as Array<OutboxEntry['kind']>) {
+      expect(renderEntry(entryOf(kind), deps), kind).toEqual({
+        to: 'pat@example.com',
+        replyTo: 'hello@live-aquatics.test',
+        content: expected[kind],
+      });
+    }
+  });
+
+  it('refuses a page link email without the order page', () => {
+    expect(() => renderEntry(entryOf('pageLink'), { seller: h.deps.seller, orderPage: undefined })).toThrow(
+      'No order page link for ABCDEF123456',
+    );
   });
 });
