@@ -296,6 +296,31 @@ describe("the reconciler's sweep of entries left unsent", () => {
   });
 });
 
+describe("the reconciler's sweep when one order's drain fails", () => {
+  it('goes on to the other due orders and counts the failed one', async () => {
+    // Three orders whose sends fail (SES throttling) and one that sends: whichever the index
+    // yields first, the good one is sent in this run.
+    const stuck = await Promise.all(
+      ['AB500000003GB', 'AB600000003GB', 'AB700000003GB'].map((number) =>
+        orderWith((o) => ({ e1: tracking(o, 1, number) })),
+      ),
+    );
+    const good = await orderWith((o) => ({ e1: tracking(o, 1, 'AB800000003GB') }));
+    const sender: EmailSender = {
+      send: async (email) => {
+        if (email.to !== good.customerEmail) throw new Error('Throttling');
+        return h.deps.sender.send(email);
+      },
+    };
+    // Each stuck order counts once, and the run says it left work for the next.
+    await expect(reconcileOrders({ ...h.deps, sender })).rejects.toThrow(
+      'Reconciliation left 3 session(s) for the next run',
+    );
+    expect(await trackingEmails(good)).toEqual(['AB800000003GB']);
+    for (const order of stuck) expect(entriesOf(await h.item(order.pk)).e1?.state).toBe('pending');
+  });
+});
+
 describe('two drains of one order at once', () => {
   it('send each entry once, in version order', async () => {
     const order = await orderWith((o) => ({
