@@ -278,6 +278,10 @@ describe('emailOutcome', () => {
     expect(emailOutcome(order, ['e2'], { sent: [], failed: [] }, 'trackingUpdate')).toBe('not-sent');
     expect(emailOutcome(order, ['e2'], { sent: ['e1'], failed: [] }, 'dispatch')).toBe('sent');
     expect(emailOutcome(order, ['e2'], { sent: ['e1'], failed: [] }, 'trackingUpdate')).toBe('not-sent');
+    // One of two written entries gone is enough; an order with no outbox has sent none.
+    expect(emailOutcome(order, ['e2', 'e1'], { sent: [], failed: [] }, 'dispatch')).toBe('sent');
+    const none = {} as ManagedOrder;
+    expect(emailOutcome(none, ['e1'], { sent: ['e1'], failed: [] }, 'dispatch')).toBe('not-sent');
   });
 });
 
