@@ -129,7 +129,7 @@ async function tellMissedPending(
  * Drains every order in the sparse OUTBOX_DUE_INDEX (orders with outbox entries unsent), each
  * through the one sender (emails/outbox-sender.ts), and counts the emails sent.
  */
-async function sweepOutboxes(deps: ReconcileDeps): Promise<number> {
+async function sweepOutboxes(deps: ReconcileDeps, summary: ReconcileSummary): Promise<number> {
   let sent = 0;
   for await (const page of paginateScan(
     { client: deps.table.client },
@@ -138,8 +138,14 @@ async function sweepOutboxes(deps: ReconcileDeps): Promise<number> {
     for (const item of page.Items ?? []) {
       const pk = String(item[PARTITION_KEY]);
       if (!pk.startsWith(ORDER_KEY_PREFIX)) continue;
-      const drained = await drainOutbox(pk.slice(ORDER_KEY_PREFIX.length), deps);
-      sent += drained.sent.length;
+      // One order's failure (SES throttling, say) must not leave every order after it unswept.
+      try {
+        const drained = await drainOutbox(pk.slice(ORDER_KEY_PREFIX.length), deps);
+        sent += drained.sent.length;
+      } catch (error) {
+        summary.failed += 1;
+        logger.error("Reconciler could not drain an order's outbox; the next run retries", { pk, error });
+      }
     }
   }
   return sent;
@@ -280,7 +286,7 @@ export async function reconcileOrders(
   // Outbox entries a writer left unsent (it stopped after its write): each order drained once.
   if (!summary.stoppedAtDeadline) {
     try {
-      summary.emailsRetried += await sweepOutboxes(deps);
+      summary.emailsRetried += await sweepOutboxes(deps, summary);
     } catch (error) {
       summary.failed += 1;
       logger.error('Reconciler could not sweep the outbox; the next run retries', { error });

@@ -1,0 +1,431 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  renderAddressCorrectedEmail,
+  renderDelayEmail,
+  renderDispatchEmail,
+  renderPageLinkEmail,
+  renderPartRefundEmail,
+  renderRefundEmail,
+  renderTrackingUpdateEmail,
+} from '../../../../lambdas/domain/emails/order-updates';
+import {
+  drainOutbox,
+  emailOutcome,
+  LOCK_WAIT,
+  renderEntry,
+} from '../../../../lambdas/domain/emails/outbox-sender';
+import { type EmailSender, PermanentEmailRefusalError } from '../../../../lambdas/domain/emails/send-email';
+import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
+import type { ManagedOrder, OutboxEntry } from '../../../../lambdas/domain/storage/managed-order';
+import type { OrderItem } from '../../../../lambdas/domain/storage/order';
+import { type OperationsHarness, startOperationsHarness } from '../operations/operations-harness';
+
+// The sender on its own, against dynalite and the SES stand-in: entries are written straight to
+// the order (as a writer that stopped after its write leaves them), then drained.
+let h: OperationsHarness;
+beforeAll(async () => {
+  h = await startOperationsHarness();
+});
+afterAll(() => h?.close());
+
+const NOW = new Date('2026-12-06T21:00:00.000Z');
+beforeEach(() => h.setNow(NOW));
+
+const tracking = (
+  order: OrderItem & { pageKey: string },
+  version: number,
+  number: string,
+  state = 'pending',
+) => ({
+  kind: 'trackingUpdate',
+  version,
+  seq: 0,
+  at: '2026-12-06T20:00:00.000Z',
+  state,
+  facts: {
+    sessionId: order.sessionId,
+    reference: order.reference,
+    customerName: 'Pat Pond',
+    customerEmail: order.customerEmail,
+    pageKey: order.pageKey,
+    trackingNumber: number,
+  },
+});
+
+/** A paid order with `outbox` and `version` written as a stopped writer leaves them, due marker too. */
+async function orderWith(
+  entries: (order: OrderItem & { pageKey: string }) => Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  const paid = await h.paidOrder();
+  // The facts carry the order's own page key, as a writer takes it.
+  const order = { ...paid, pageKey: String((await h.item(paid.pk))?.pageKey) };
+  const outbox = entries(order);
+  const version = Object.keys(outbox).length;
+  await h.setAttributes(order.pk, { outbox, version, outboxDueAt: '2026-12-06T20:00:00.000Z', ...extra });
+  return order;
+}
+
+const trackingIn = (text: string | undefined) => /([A-Z]{2}\d{9}GB)/.exec(text ?? '')?.[1];
+async function trackingEmails(order: OrderItem) {
+  return (await h.emailsTo(order.customerEmail))
+    .map((email) => trackingIn(email.body.text))
+    .filter((number) => number !== undefined);
+}
+type Entry = {
+  state: string;
+  sentAt?: string;
+  failedAt?: string;
+  messageId?: string;
+  failureReason?: string;
+};
+const entriesOf = (item: Record<string, unknown> | undefined) => item?.outbox as Record<string, Entry>;
+
+/** The real sender, but `fail` decides per message whether it throws first. */
+function failing(fail: (count: number) => Error | undefined): EmailSender & { calls: number } {
+  const wrapper = {
+    calls: 0,
+    send: async (email: Parameters<EmailSender['send']>[0]) => {
+      wrapper.calls += 1;
+      const error = fail(wrapper.calls);
+      if (error) throw error;
+      return h.deps.sender.send(email);
+    },
+  };
+  return wrapper;
+}
+
+describe('drainOutbox', () => {
+  it('sends pending entries once each in version order, from their facts, and settles the order', async () => {
+    // The stored number differs from the facts: the email states the facts the change wrote.
+    const order = await orderWith(
+      (o) => ({ e2: tracking(o, 2, 'AB200000003GB'), e1: tracking(o, 1, 'AB100000003GB') }),
+      { trackingNumber: 'ZZ999999999GB' },
+    );
+    const result = await drainOutbox(order.sessionId, h.deps);
+    expect(result).toEqual({ sent: ['e1', 'e2'], failed: [] });
+    expect(await trackingEmails(order)).toEqual(['AB100000003GB', 'AB200000003GB']);
+    const item = await h.item(order.pk);
+    expect(entriesOf(item).e1).toMatchObject({ state: 'sent', sentAt: '2026-12-06T21:00:00.000Z' });
+    expect(entriesOf(item).e2).toMatchObject({ state: 'sent', sentAt: '2026-12-06T21:00:00.000Z' });
+    expect(entriesOf(item).e1?.messageId).toMatch(/.+/);
+    expect(entriesOf(item).e1).not.toHaveProperty('claimToken');
+    expect(item?.trackingUpdateEmailState).toBe('sent');
+    expect(item?.trackingUpdateEmailSentAt).toBe('2026-12-06T21:00:00.000Z');
+    expect(item).not.toHaveProperty('outboxLock');
+    expect(item).not.toHaveProperty('outboxDueAt');
+    // A second drain finds nothing: each entry is sent once.
+    expect(await drainOutbox(order.sessionId, h.deps)).toEqual({ sent: [], failed: [] });
+    expect(await trackingEmails(order)).toEqual(['AB100000003GB', 'AB200000003GB']);
+  });
+
+  it('SES refusing the recipient for good marks the entry and the kind failed, and goes on', async () => {
+    const order = await orderWith((o) => ({
+      e1: tracking(o, 1, 'AB100000003GB'),
+      e2: tracking(o, 2, 'AB200000003GB'),
+    }));
+    const sender = failing((count) =>
+      count === 1 ? new PermanentEmailRefusalError('MessageRejected') : undefined,
+    );
+    const result = await drainOutbox(order.sessionId, { ...h.deps, sender });
+    expect(result).toEqual({ sent: ['e2'], failed: ['e1'] });
+    const item = await h.item(order.pk);
+    expect(entriesOf(item).e1).toMatchObject({
+      state: 'failed',
+      failedAt: '2026-12-06T21:00:00.000Z',
+      failureReason: 'MessageRejected',
+    });
+    expect(entriesOf(item).e1).not.toHaveProperty('sentAt');
+    expect(await trackingEmails(order)).toEqual(['AB200000003GB']);
+    expect(item).not.toHaveProperty('outboxDueAt');
+  });
+
+  it('the failed flat state is set when the refused entry is the newest of its kind', async () => {
+    const order = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB') }));
+    const sender = failing(() => new PermanentEmailRefusalError('InvalidParameterValue'));
+    expect(await drainOutbox(order.sessionId, { ...h.deps, sender })).toEqual({ sent: [], failed: ['e1'] });
+    const item = await h.item(order.pk);
+    expect(item?.trackingUpdateEmailState).toBe('failed');
+    expect(item?.trackingUpdateEmailFailedAt).toBe('2026-12-06T21:00:00.000Z');
+    expect(item).not.toHaveProperty('trackingUpdateEmailSentAt');
+    expect(item).not.toHaveProperty('outboxLock');
+  });
+
+  it('a transient SES error hands the entry back, so the next drain sends it once', async () => {
+    const order = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB') }));
+    const sender = failing((count) => (count === 1 ? new Error('Throttling') : undefined));
+    await expect(drainOutbox(order.sessionId, { ...h.deps, sender })).rejects.toThrow('Throttling');
+    const handedBack = await h.item(order.pk);
+    expect(entriesOf(handedBack).e1?.state).toBe('pending');
+    expect(entriesOf(handedBack).e1).not.toHaveProperty('claimToken');
+    expect(handedBack).not.toHaveProperty('outboxLock');
+    expect(handedBack?.outboxDueAt).toBe('2026-12-06T20:00:00.000Z');
+    expect(await trackingEmails(order)).toEqual([]);
+    expect(await drainOutbox(order.sessionId, { ...h.deps, sender })).toEqual({ sent: ['e1'], failed: [] });
+    expect(await trackingEmails(order)).toEqual(['AB100000003GB']);
+    expect(sender.calls).toBe(2);
+  });
+
+  it('the flat state is left to a newer entry of the kind (here one refused before)', async () => {
+    const order = await orderWith(
+      (o) => ({ e1: tracking(o, 1, 'AB100000003GB'), e2: tracking(o, 2, 'AB200000003GB', 'failed') }),
+      { trackingUpdateEmailState: 'failed' },
+    );
+    expect(await drainOutbox(order.sessionId, h.deps)).toEqual({ sent: ['e1'], failed: [] });
+    const item = await h.item(order.pk);
+    expect(entriesOf(item).e1?.state).toBe('sent');
+    expect(item?.trackingUpdateEmailState).toBe('failed');
+    expect(item).not.toHaveProperty('trackingUpdateEmailSentAt');
+  });
+
+  it('a newer entry of the kind written between the read and the mark keeps the flat state its own', async () => {
+    const order = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB') }), {
+      trackingUpdateEmailState: 'pending',
+    });
+    const e2 = tracking(order, 2, 'AB200000003GB', 'superseded');
+    // Another write lands just before the mark: version 2 with a newer entry of the same kind.
+    h.beforeCommand(
+      'UpdateItemCommand',
+      (input) => JSON.stringify(input).includes('#flatState'),
+      async () => {
+        const item = await h.item(order.pk);
+        await h.setAttributes(order.pk, { version: 2, outbox: { ...entriesOf(item), e2 } });
+      },
+    );
+    expect(await drainOutbox(order.sessionId, h.deps)).toEqual({ sent: ['e1'], failed: [] });
+    const item = await h.item(order.pk);
+    expect(entriesOf(item).e1?.state).toBe('sent');
+    expect(item?.trackingUpdateEmailState).toBe('pending');
+    expect(item?.version).toBe(2);
+  });
+
+  it('waits for a live lock, then sends once the holder frees it', async () => {
+    const order = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB') }), {
+      outboxLock: { token: 'other', entry: 'e0', at: '2026-12-06T20:59:59.000Z' },
+    });
+    setTimeout(() => void h.removeAttributes(order.pk, ['outboxLock']), 300);
+    expect(await drainOutbox(order.sessionId, h.deps)).toEqual({ sent: ['e1'], failed: [] });
+    expect(await trackingEmails(order)).toEqual(['AB100000003GB']);
+  });
+
+  it('leaves the rest to a live lock holder after its wait, sending nothing', async () => {
+    expect(LOCK_WAIT).toEqual({ attempts: 40, intervalMs: 50 });
+    // Taken 1 ms less than the two stale minutes ago: still live.
+    const order = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB') }), {
+      outboxLock: { token: 'other', entry: 'e0', at: '2026-12-06T20:58:00.001Z' },
+    });
+    const started = Date.now();
+    expect(await drainOutbox(order.sessionId, h.deps)).toEqual({ sent: [], failed: [] });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    const item = await h.item(order.pk);
+    expect(entriesOf(item).e1?.state).toBe('pending');
+    expect(item?.outboxLock).toEqual({ token: 'other', entry: 'e0', at: '2026-12-06T20:58:00.001Z' });
+    expect(item?.outboxDueAt).toBe('2026-12-06T20:00:00.000Z');
+    expect(await trackingEmails(order)).toEqual([]);
+  });
+
+  it('takes over a lock left stale (two minutes) by a sender that stopped mid-send, and sends its entry', async () => {
+    const order = await orderWith(
+      (o) => ({
+        e1: { ...tracking(o, 1, 'AB100000003GB', 'sending'), claimToken: 'dead' },
+        e2: tracking(o, 2, 'AB200000003GB'),
+      }),
+      { outboxLock: { token: 'dead', entry: 'e1', at: '2026-12-06T20:58:00.000Z' } },
+    );
+    expect(await drainOutbox(order.sessionId, h.deps)).toEqual({ sent: ['e1', 'e2'], failed: [] });
+    expect(await trackingEmails(order)).toEqual(['AB100000003GB', 'AB200000003GB']);
+    const item = await h.item(order.pk);
+    expect(item).not.toHaveProperty('outboxLock');
+    expect(entriesOf(item).e1).not.toHaveProperty('claimToken');
+  });
+
+  it('removes the due marker of a settled order, but not when a write changed the version meanwhile', async () => {
+    const settled = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB', 'sent') }));
+    expect(await drainOutbox(settled.sessionId, h.deps)).toEqual({ sent: [], failed: [] });
+    expect(await h.item(settled.pk)).not.toHaveProperty('outboxDueAt');
+
+    const raced = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB', 'sent') }));
+    h.beforeCommand(
+      'UpdateItemCommand',
+      (input) => JSON.stringify(input).includes('REMOVE #due'),
+      () => h.setAttributes(raced.pk, { version: 2 }),
+    );
+    expect(await drainOutbox(raced.sessionId, h.deps)).toEqual({ sent: [], failed: [] });
+    expect((await h.item(raced.pk))?.outboxDueAt).toBe('2026-12-06T20:00:00.000Z');
+  });
+
+  it('keeps the due marker while a lock is held on a settled order', async () => {
+    const order = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB', 'sent') }));
+    h.beforeCommand(
+      'UpdateItemCommand',
+      (input) => JSON.stringify(input).includes('REMOVE #due'),
+      () => h.setAttributes(order.pk, { outboxLock: { token: 'other', entry: 'e2', at: NOW.toISOString() } }),
+    );
+    await drainOutbox(order.sessionId, h.deps);
+    expect((await h.item(order.pk))?.outboxDueAt).toBe('2026-12-06T20:00:00.000Z');
+  });
+});
+
+describe('emailOutcome', () => {
+  const order = {
+    outbox: {
+      e1: { kind: 'dispatch', state: 'sent' },
+      e2: { kind: 'trackingUpdate', state: 'pending' },
+    },
+  } as unknown as ManagedOrder;
+  it('is sent when an entry the change wrote has gone, or its drain sent one of the kind', () => {
+    expect(emailOutcome(order, ['e1'], { sent: [], failed: [] }, 'dispatch')).toBe('sent');
+    expect(emailOutcome(order, ['e2'], { sent: [], failed: [] }, 'trackingUpdate')).toBe('not-sent');
+    expect(emailOutcome(order, ['e2'], { sent: ['e1'], failed: [] }, 'dispatch')).toBe('sent');
+    expect(emailOutcome(order, ['e2'], { sent: ['e1'], failed: [] }, 'trackingUpdate')).toBe('not-sent');
+    // One of two written entries gone is enough; an order with no outbox has sent none.
+    expect(emailOutcome(order, ['e2', 'e1'], { sent: [], failed: [] }, 'dispatch')).toBe('sent');
+    const none = {} as ManagedOrder;
+    expect(emailOutcome(none, ['e1'], { sent: ['e1'], failed: [] }, 'dispatch')).toBe('not-sent');
+  });
+});
+
+describe("the reconciler's sweep of entries left unsent", () => {
+  it('drains every order in byOutboxDue and counts the emails; an order without the marker is not swept', async () => {
+    const due = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB') }));
+    const unmarked = await orderWith((o) => ({ e1: tracking(o, 1, 'AB400000003GB') }));
+    await h.removeAttributes(unmarked.pk, ['outboxDueAt']);
+    const summary = await reconcileOrders(h.deps);
+    expect(summary.emailsRetried).toBeGreaterThanOrEqual(1);
+    expect(await trackingEmails(due)).toEqual(['AB100000003GB']);
+    expect(await h.item(due.pk)).not.toHaveProperty('outboxDueAt');
+    expect(entriesOf(await h.item(due.pk)).e1?.state).toBe('sent');
+    expect(await trackingEmails(unmarked)).toEqual([]);
+    expect(entriesOf(await h.item(unmarked.pk)).e1?.state).toBe('pending');
+  });
+});
+
+describe("the reconciler's sweep when one order's drain fails", () => {
+  it('goes on to the other due orders and counts the failed one', async () => {
+    // Three orders whose sends fail (SES throttling) and one that sends: whichever the index
+    // yields first, the good one is sent in this run.
+    const stuck = await Promise.all(
+      ['AB500000003GB', 'AB600000003GB', 'AB700000003GB'].map((number) =>
+        orderWith((o) => ({ e1: tracking(o, 1, number) })),
+      ),
+    );
+    const good = await orderWith((o) => ({ e1: tracking(o, 1, 'AB800000003GB') }));
+    const sender: EmailSender = {
+      send: async (email) => {
+        if (email.to !== good.customerEmail) throw new Error('Throttling');
+        return h.deps.sender.send(email);
+      },
+    };
+    // Each stuck order counts once, and the run says it left work for the next.
+    await expect(reconcileOrders({ ...h.deps, sender })).rejects.toThrow(
+      'Reconciliation left 3 session(s) for the next run',
+    );
+    expect(await trackingEmails(good)).toEqual(['AB800000003GB']);
+    for (const order of stuck) expect(entriesOf(await h.item(order.pk)).e1?.state).toBe('pending');
+  });
+});
+
+describe('two drains of one order at once', () => {
+  it('send each entry once, in version order', async () => {
+    const order = await orderWith((o) => ({
+      e1: tracking(o, 1, 'AB100000003GB'),
+      e2: tracking(o, 2, 'AB200000003GB'),
+      e3: tracking(o, 3, 'AB300000003GB'),
+    }));
+    const [first, second] = await Promise.all([
+      drainOutbox(order.sessionId, h.deps),
+      drainOutbox(order.sessionId, h.deps),
+    ]);
+    expect([...first.sent, ...second.sent].sort()).toEqual(['e1', 'e2', 'e3']);
+    expect(await trackingEmails(order)).toEqual(['AB100000003GB', 'AB200000003GB', 'AB300000003GB']);
+    expect(await h.item(order.pk)).not.toHaveProperty('outboxDueAt');
+  });
+});
+
+describe('renderEntry (from the facts alone)', () => {
+  const common = {
+    sessionId: 'cs_test_a1b2c3d4e5f6ABCDEF123456',
+    reference: 'ABCDEF123456',
+    customerName: 'Pat Pond',
+    customerEmail: 'pat@example.com',
+    pageKey: 'AAAAAAAAAAAAAAAAAAAAAA',
+  };
+  const facts = {
+    dispatch: {
+      ...common,
+      bottles: 3,
+      dispatchDate: '2026-12-14',
+      deliveryAddress: '1 Reed Row',
+      postcode: 'BA1 1AA',
+      trackingNumber: 'AB100000003GB',
+    },
+    trackingUpdate: { ...common, trackingNumber: 'AB200000003GB' },
+    delay: {
+      ...common,
+      bottles: 3,
+      dispatchDate: '2026-12-21',
+      delayedFrom: '2026-12-14',
+      delayReason: 'weather',
+    },
+    addressCorrected: {
+      ...common,
+      deliveryAddress: '2 Reed Row',
+      postcode: 'LS8 1AA',
+      customerPhone: '07700 900123',
+      dispatchDate: '2026-12-14',
+    },
+    partRefund: {
+      ...common,
+      part: {
+        refundId: 're_1',
+        pence: 1000,
+        bottles: 1,
+        delivery: false,
+        reason: 'doa',
+        at: '2026-12-06T20:00:00.000Z',
+      },
+      partlyRefundedPence: 1000,
+      totalPence: 4825,
+    },
+    refund: { ...common, bottles: 3, totalPence: 4825, refundReason: 'supply' },
+    pageLink: common,
+  } as const;
+  const entryOf = (kind: OutboxEntry['kind']) =>
+    ({
+      kind,
+      version: 1,
+      seq: 0,
+      at: '2026-12-06T20:00:00.000Z',
+      state: 'pending',
+      facts: facts[kind],
+    }) as OutboxEntry;
+
+  it('renders each kind with its own renderer, to the facts customer, replying to the seller', () => {
+    const deps = { seller: h.deps.seller, orderPage: h.deps.orderPage };
+    const link = h.deps.orderPage?.linkFor(common);
+    expect(link).toMatch(/^https:\/\/shop\.test\/order\//);
+    const seller = h.deps.seller;
+    const expected = {
+      dispatch: renderDispatchEmail(facts.dispatch, seller, link),
+      trackingUpdate: renderTrackingUpdateEmail(facts.trackingUpdate, seller, link),
+      delay: renderDelayEmail(facts.delay, '2026-12-14', 'weather', seller, link),
+      addressCorrected: renderAddressCorrectedEmail(facts.addressCorrected, seller, link),
+      partRefund: renderPartRefundEmail(facts.partRefund, facts.partRefund.part, seller, link),
+      refund: renderRefundEmail(facts.refund, seller, link),
+      pageLink: renderPageLinkEmail(facts.pageLink, seller, link ?? ''),
+    };
+    for (const kind of Object.keys(facts) as Array<OutboxEntry['kind']>) {
+      expect(renderEntry(entryOf(kind), deps), kind).toEqual({
+        to: 'pat@example.com',
+        replyTo: 'hello@live-aquatics.test',
+        content: expected[kind],
+      });
+    }
+  });
+
+  it('refuses a page link email without the order page', () => {
+    expect(() => renderEntry(entryOf('pageLink'), { seller: h.deps.seller, orderPage: undefined })).toThrow(
+      'No order page link for ABCDEF123456',
+    );
+  });
+});
