@@ -245,18 +245,18 @@ export function outboxUpdate(
   });
 
   // The admin views read each kind's flat state: the newest entry of the kind says it.
+  // Those of the kinds this write adds or supersedes change.
   const latest = new Map<OutboxKind, OutboxEntry['state']>();
+  const touched = new Set<OutboxKind>();
   for (const [key, entry] of entriesInOrder(order)) {
-    latest.set(entry.kind, gone.includes(key) ? 'superseded' : entry.state);
+    const superseded = gone.includes(key);
+    if (superseded) touched.add(entry.kind);
+    latest.set(entry.kind, superseded ? 'superseded' : entry.state);
   }
-  for (const [, entry] of entries) latest.set(entry.kind, 'pending');
-  const touched = new Set<OutboxKind>([
-    ...entries.map(([, entry]) => entry.kind),
-    ...gone.flatMap((key) => {
-      const entry = order.outbox?.[key];
-      return entry === undefined ? [] : [entry.kind];
-    }),
-  ]);
+  for (const [, entry] of entries) {
+    touched.add(entry.kind);
+    latest.set(entry.kind, 'pending');
+  }
   for (const kind of touched) {
     const state = latest.get(kind);
     const a = emailAttributes(kind);

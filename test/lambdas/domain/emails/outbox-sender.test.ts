@@ -18,6 +18,7 @@ import { type EmailSender, PermanentEmailRefusalError } from '../../../../lambda
 import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
 import type { ManagedOrder, OutboxEntry } from '../../../../lambdas/domain/storage/managed-order';
 import type { OrderItem } from '../../../../lambdas/domain/storage/order';
+import { readOrder } from '../../../../lambdas/domain/storage/outbox';
 import { captureLogs } from '../../../support/logs';
 import { type OperationsHarness, startOperationsHarness } from '../operations/operations-harness';
 
@@ -648,5 +649,11 @@ describe('an order written before the outbox, with a flat pending flag a crashed
     expect(summary.emailsRetried).toBeGreaterThanOrEqual(1);
     expect(await trackingEmails(order)).toEqual(['AB900000003GB']);
     expect((await h.item(order.pk))?.dispatchEmailState).toBe('sent');
+  });
+});
+
+describe('readOrder', () => {
+  it('refuses an order that is not there', async () => {
+    await expect(readOrder(h.deps.table, 'cs_test_gone')).rejects.toThrow('Order cs_test_gone disappeared');
   });
 });
