@@ -23,6 +23,14 @@ const NAMED_SUITES: Record<string, string[]> = {
     'test/lambdas/domain/order-page/correction-after-revoke.test.ts',
     'test/lambdas/domain/fulfilment/reconcile-orders.test.ts',
   ],
+  // The same within a loaded machine's hour: the outbox's own suites, its races, and the order
+  // actions (the operations suite that runs changeOrder most); a lower bound beside `outbox`.
+  'outbox-quick': [
+    'test/lambdas/domain/storage/outbox.test.ts',
+    'test/lambdas/domain/emails/outbox-sender.test.ts',
+    'test/lambdas/domain/operations/outbox-races.test.ts',
+    'test/lambdas/domain/operations/order-actions.test.ts',
+  ],
 };
 const narrowed = process.env.MUTATION_TESTS?.split(',')
   .filter((glob) => glob !== '')

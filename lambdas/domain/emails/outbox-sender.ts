@@ -175,7 +175,7 @@ async function sendClaimed(
   } catch (error) {
     // Rendering is pure on the entry's facts: a retry would fail again and hold back the entries after it.
     logger.error('Outbox entry cannot be rendered: marked failed', { pk: order.pk, entry: key, error });
-    const reason = `Unrenderable: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = `Unrenderable: ${String(error)}`;
     await settle(order.sessionId, key, entry.kind, token, { state: 'failed', detail: reason }, deps);
     return 'failed';
   }

@@ -335,7 +335,7 @@ describe('drainOutbox', () => {
     expect(entriesOf(item).e1).toMatchObject({
       state: 'failed',
       failedAt: '2026-12-06T21:00:00.000Z',
-      failureReason: `Unrenderable: No order page link for ${order.reference}`,
+      failureReason: `Unrenderable: Error: No order page link for ${order.reference}`,
     });
     expect(item?.pageLinkEmailState).toBe('failed');
     expect(item?.pageLinkEmailFailedAt).toBe('2026-12-06T21:00:00.000Z');
