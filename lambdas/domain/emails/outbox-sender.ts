@@ -5,7 +5,7 @@ import type { OrderPageLinks } from '../order-page-token';
 import { updateIf } from '../storage/conditional-writes';
 import type { ManagedOrder, OutboxEntry, OutboxKind } from '../storage/managed-order';
 import { orderKey, type ShopTable } from '../storage/orders-table';
-import { entriesInOrder, readOrder } from '../storage/outbox';
+import { adoptLegacyEmails, entriesInOrder, legacyEmails, readOrder } from '../storage/outbox';
 import { emailAttributes, STALE_CLAIM_MS } from '../storage/send-once';
 import type { SellerDetails } from './common';
 import {
@@ -66,7 +66,7 @@ export function renderEntry(entry: OutboxEntry, deps: Pick<OutboxSenderDeps, 'se
   }
 }
 
-/** What one drain did: the entries it sent, and those SES refused for good. */
+/** What one drain did: the entries it sent, and those failed for good (refused by SES, or unrenderable). */
 export interface DrainResult {
   sent: string[];
   failed: string[];
@@ -81,10 +81,12 @@ function lockedNow(order: ManagedOrder, now: Date): boolean {
 /**
  * Sends an order's unsent outbox entries, one at a time in version order, each once: a claim takes
  * the order's lock (`outboxLock`, free or stale) and moves the entry `pending` → `sending`; SES
- * sends it; a mark conditional on the lock's token records `sent` (or `failed`, SES refusing the
- * recipient for good) with the kind's flat `<kind>EmailState`/`SentAt` the admin views read, and
- * frees the lock. Once nothing is left, the due marker goes (conditional on the version read).
- * The writing function drains right after its write; the reconciler sweeps what was left.
+ * sends it; a mark conditional on the lock's token records `sent` (or `failed`: SES refusing the
+ * recipient for good, or facts no renderer can render) with the kind's flat `<kind>EmailState`/
+ * `SentAt` the admin views read, and frees the lock. Once nothing is left, the due marker goes
+ * (conditional on the version read). Flat `pending` flags of an order written before the outbox
+ * become entries first (adoptLegacyEmails). The writing function drains right after its write;
+ * the reconciler sweeps what was left (and adopts the legacy flags of the paid orders in its window).
  * @throws a transient SES or DynamoDB error, after handing the entry back to `pending`.
  */
 export async function drainOutbox(sessionId: string, deps: OutboxSenderDeps): Promise<DrainResult> {
@@ -92,6 +94,10 @@ export async function drainOutbox(sessionId: string, deps: OutboxSenderDeps): Pr
   let waited = 0;
   for (let step = 0; step < MAX_STEPS; step += 1) {
     const order = await readOrder(deps.table, sessionId);
+    if (legacyEmails(order).length > 0) {
+      await adoptLegacyEmails(deps.table, sessionId, deps.now);
+      continue;
+    }
     const next = entriesInOrder(order).find(
       ([, entry]) => entry.state === 'pending' || entry.state === 'sending',
     );
@@ -152,7 +158,10 @@ function claim(
   });
 }
 
-/** Sends a claimed entry and settles it: `sent` or `failed`; a transient failure hands it back. */
+/**
+ * Sends a claimed entry and settles it: `sent`, or `failed` (SES refusing it for good, or facts no
+ * renderer can render); a transient failure hands it back.
+ */
 async function sendClaimed(
   order: ManagedOrder,
   key: string,
@@ -160,9 +169,19 @@ async function sendClaimed(
   token: string,
   deps: OutboxSenderDeps,
 ): Promise<'sent' | 'failed'> {
+  let email: OutgoingEmail;
+  try {
+    email = renderEntry(entry, deps);
+  } catch (error) {
+    // Rendering is pure on the entry's facts: a retry would fail again and hold back the entries after it.
+    logger.error('Outbox entry cannot be rendered: marked failed', { pk: order.pk, entry: key, error });
+    const reason = `Unrenderable: ${String(error)}`;
+    await settle(order.sessionId, key, entry.kind, token, { state: 'failed', detail: reason }, deps);
+    return 'failed';
+  }
   let messageId: string;
   try {
-    messageId = await deps.sender.send(renderEntry(entry, deps));
+    messageId = await deps.sender.send(email);
   } catch (error) {
     if (error instanceof PermanentEmailRefusalError) {
       await settle(order.sessionId, key, entry.kind, token, { state: 'failed', detail: error.reason }, deps);
@@ -211,7 +230,8 @@ async function settle(
       });
       return;
     }
-    const newest = entriesInOrder(order).findLast(([, entry]) => entry.kind === kind)?.[0] === key;
+    const lastOfKind = new Map(entriesInOrder(order).map(([entryKey, entry]) => [entry.kind, entryKey]));
+    const newest = lastOfKind.get(kind) === key;
     const version = order.version ?? 0;
     const marked = await updateIf(deps.table, orderKey(sessionId), {
       ConditionExpression: `#lock.#token = :token${newest ? ' AND #version = :version' : ''}`,

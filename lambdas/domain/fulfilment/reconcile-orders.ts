@@ -7,6 +7,7 @@ import { settleUnpaidSession } from '../capacity/session-capacity';
 import { hasShopMarker } from '../checkout/order-metadata';
 import { drainOutbox } from '../emails/outbox-sender';
 import { ORDER_KEY_PREFIX, OUTBOX_DUE_INDEX, PARTITION_KEY } from '../storage/orders-table';
+import { adoptLegacyEmails } from '../storage/outbox';
 import { notifyFailedDebit } from './failed-debit';
 import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
 import { releaseLapsedHolds } from './lapsed-holds';
@@ -274,6 +275,9 @@ export async function reconcileOrders(
         });
       } else {
         summary.emailsRetried += Object.values(result.emails).filter((email) => email === 'sent').length;
+        // An order written before the outbox is in no due index: its flat pending flags become
+        // entries here (and due), and the sweep below sends them.
+        await adoptLegacyEmails(deps.table, session.id, deps.now);
       }
     } catch (error) {
       summary.failed += 1;

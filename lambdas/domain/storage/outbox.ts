@@ -1,5 +1,6 @@
 import { ReturnValue } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { OrderStatus } from '../../../shared/record-status';
 import { RefusedError } from '../refusal';
 import { conditionalWrite } from './conditional-writes';
 import type { EmailFacts, ManagedOrder, OutboxEntry, OutboxKind } from './managed-order';
@@ -244,18 +245,18 @@ export function outboxUpdate(
   });
 
   // The admin views read each kind's flat state: the newest entry of the kind says it.
+  // Those of the kinds this write adds or supersedes change.
   const latest = new Map<OutboxKind, OutboxEntry['state']>();
+  const touched = new Set<OutboxKind>();
   for (const [key, entry] of entriesInOrder(order)) {
-    latest.set(entry.kind, gone.includes(key) ? 'superseded' : entry.state);
+    const superseded = gone.includes(key);
+    if (superseded) touched.add(entry.kind);
+    latest.set(entry.kind, superseded ? 'superseded' : entry.state);
   }
-  for (const [, entry] of entries) latest.set(entry.kind, 'pending');
-  const touched = new Set<OutboxKind>([
-    ...entries.map(([, entry]) => entry.kind),
-    ...gone.flatMap((key) => {
-      const entry = order.outbox?.[key];
-      return entry === undefined ? [] : [entry.kind];
-    }),
-  ]);
+  for (const [, entry] of entries) {
+    touched.add(entry.kind);
+    latest.set(entry.kind, 'pending');
+  }
   for (const kind of touched) {
     const state = latest.get(kind);
     const a = emailAttributes(kind);
@@ -281,6 +282,38 @@ export function outboxUpdate(
     },
     entries: entries.map(([key]) => key),
   };
+}
+
+/**
+ * The five kinds sent by the flat send-once protocol before the outbox (ADR 0044), each with the
+ * order status its email describes (the old ORDER_EMAIL_GUARDS): a flag left `pending` is sent
+ * only while the order is still in that state.
+ */
+const LEGACY_KINDS = {
+  delay: 'paid',
+  addressCorrected: 'paid',
+  dispatch: 'dispatched',
+  trackingUpdate: 'dispatched',
+  refund: 'refunded',
+} as const satisfies Partial<Record<OutboxKind, OrderStatus>>;
+
+/**
+ * The emails an order written before the outbox still owes: each kind whose flat state a crashed
+ * sender left `pending`, with no outbox entry of its kind, from the order as stored (pure). Written
+ * through changeOrder they become entries, so each is taken over once.
+ */
+export function legacyEmails(order: ManagedOrder): PlannedEmail[] {
+  const kinds = new Set(entriesInOrder(order).map(([, entry]) => entry.kind));
+  const flags: Record<keyof typeof LEGACY_KINDS, ManagedOrder['dispatchEmailState']> = {
+    delay: order.delayEmailState,
+    addressCorrected: order.addressCorrectedEmailState,
+    dispatch: order.dispatchEmailState,
+    trackingUpdate: order.trackingUpdateEmailState,
+    refund: order.refundEmailState,
+  };
+  return (Object.keys(LEGACY_KINDS) as Array<keyof typeof LEGACY_KINDS>)
+    .filter((kind) => flags[kind] === 'pending' && order.status === LEGACY_KINDS[kind] && !kinds.has(kind))
+    .map((kind) => emailOf(kind, order));
 }
 
 /** Reads an order consistently; it must exist. */
@@ -328,4 +361,26 @@ export async function changeOrder(
     }
   }
   throw new RefusedError('The order changed meanwhile, again and again: look at it again.');
+}
+
+/**
+ * Turns the flat `pending` flags of an order written before the outbox into outbox entries
+ * (legacyEmails) in one change, conditional on the version read, so each is sent once; the due
+ * marker it sets brings the order to the reconciler's sweep. Whether it wrote anything.
+ */
+export async function adoptLegacyEmails(
+  table: ShopTable,
+  sessionId: string,
+  now: () => Date,
+): Promise<boolean> {
+  const result = await changeOrder(
+    table,
+    sessionId,
+    (order) => {
+      const emails = legacyEmails(order);
+      return emails.length > 0 ? { emails } : null;
+    },
+    now,
+  );
+  return result.changed;
 }

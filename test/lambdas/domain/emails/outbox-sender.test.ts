@@ -18,6 +18,8 @@ import { type EmailSender, PermanentEmailRefusalError } from '../../../../lambda
 import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
 import type { ManagedOrder, OutboxEntry } from '../../../../lambdas/domain/storage/managed-order';
 import type { OrderItem } from '../../../../lambdas/domain/storage/order';
+import { readOrder } from '../../../../lambdas/domain/storage/outbox';
+import { captureLogs } from '../../../support/logs';
 import { type OperationsHarness, startOperationsHarness } from '../operations/operations-harness';
 
 // The sender on its own, against dynalite and the SES stand-in: entries are written straight to
@@ -80,6 +82,43 @@ type Entry = {
   failureReason?: string;
 };
 const entriesOf = (item: Record<string, unknown> | undefined) => item?.outbox as Record<string, Entry>;
+
+type CommandInput = {
+  Key?: { pk?: unknown };
+  UpdateExpression?: string;
+  ExpressionAttributeValues?: Record<string, unknown>;
+};
+/**
+ * Counts the code's DynamoDB commands of one item by name while `act` runs; `edit` may change an
+ * input first (a rival write that always lands first).
+ */
+async function commandsOf(
+  pk: string,
+  act: () => Promise<unknown>,
+  edit?: (name: string, input: CommandInput) => void | Promise<void>,
+) {
+  const counts: Record<string, number> = {};
+  const name = `count-${pk}`;
+  const stack = h.shop.clients.documentClient.middlewareStack;
+  stack.add(
+    (next, context) => async (args) => {
+      const input = args.input as CommandInput;
+      const command = String(context.commandName);
+      if (input.Key?.pk === pk) {
+        counts[command] = (counts[command] ?? 0) + 1;
+        await edit?.(command, input);
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    await act();
+  } finally {
+    stack.remove(name);
+  }
+  return counts;
+}
 
 /** The real sender, but `fail` decides per message whether it throws first. */
 function failing(fail: (count: number) => Error | undefined): EmailSender & { calls: number } {
@@ -199,6 +238,114 @@ describe('drainOutbox', () => {
     expect(item?.version).toBe(2);
   });
 
+  it('a plain drain logs no warning, and the kind of the entry sent is newest even after a newer entry of another kind', async () => {
+    const order = await orderWith((o) => ({
+      e1: tracking(o, 1, 'AB100000003GB'),
+      e2: { ...tracking(o, 2, 'AB200000003GB', 'sent'), kind: 'pageLink' },
+    }));
+    const logs = await captureLogs(async () => {
+      expect(await drainOutbox(order.sessionId, h.deps)).toEqual({ sent: ['e1'], failed: [] });
+    });
+    expect(logs.filter((line) => line.level === 'WARN')).toEqual([]);
+    const item = await h.item(order.pk);
+    expect(item?.trackingUpdateEmailState).toBe('sent');
+    expect(item?.trackingUpdateEmailSentAt).toBe('2026-12-06T21:00:00.000Z');
+  });
+
+  it('a lock taken over as stale while SES sends: the entry is left to the one that took it, with a warning', async () => {
+    const order = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB') }));
+    // The rival took the lock, sent the entry, marked it and freed the lock before this send returned.
+    const sender: EmailSender = {
+      send: async (email) => {
+        const stored = entriesOf(await h.item(order.pk));
+        await h.setAttributes(order.pk, {
+          outbox: { ...stored, e1: { ...stored.e1, state: 'sent', messageId: 'rival' } },
+        });
+        await h.removeAttributes(order.pk, ['outboxLock']);
+        return h.deps.sender.send(email);
+      },
+    };
+    const logs = await captureLogs(async () => {
+      expect(await drainOutbox(order.sessionId, { ...h.deps, sender })).toEqual({ sent: ['e1'], failed: [] });
+    });
+    expect(logs.filter((line) => line.level === 'WARN').map((line) => [line.message, line.entry])).toEqual([
+      ['Outbox email sent, but its lock had been taken over as stale: it may be sent twice', 'e1'],
+    ]);
+    const item = await h.item(order.pk);
+    expect(entriesOf(item).e1).toMatchObject({ state: 'sent', messageId: 'rival' });
+    expect(entriesOf(item).e1).not.toHaveProperty('sentAt');
+    expect(item).not.toHaveProperty('trackingUpdateEmailState');
+  });
+
+  it('a drain of a settled order without a due marker reads it once and writes nothing', async () => {
+    const order = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB', 'sent') }));
+    await h.removeAttributes(order.pk, ['outboxDueAt']);
+    const commands = await commandsOf(order.pk, () => drainOutbox(order.sessionId, h.deps));
+    expect(commands).toEqual({ GetItemCommand: 1 });
+  });
+
+  it('gives up after 100 steps when every claim loses to another write', async () => {
+    const order = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB') }));
+    let result: unknown;
+    const commands = await commandsOf(
+      order.pk,
+      async () => {
+        result = await drainOutbox(order.sessionId, h.deps);
+      },
+      (_, input) => {
+        // The claim's condition then never holds, as if the entry moved on each time before it.
+        if (input.UpdateExpression?.includes(':sending') && input.ExpressionAttributeValues) {
+          input.ExpressionAttributeValues[':read'] = 'moved-on';
+        }
+      },
+    );
+    expect(result).toEqual({ sent: [], failed: [] });
+    expect(commands).toEqual({ GetItemCommand: 100, UpdateItemCommand: 100 });
+    expect(entriesOf(await h.item(order.pk)).e1?.state).toBe('pending');
+  });
+
+  it('gives up marking after 100 attempts when every mark loses, and leaves the lock to go stale', async () => {
+    const order = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB') }));
+    let marks = 0;
+    await commandsOf(
+      order.pk,
+      () => drainOutbox(order.sessionId, h.deps),
+      (_, input) => {
+        if (input.UpdateExpression?.includes(':final') && input.ExpressionAttributeValues) {
+          marks += 1;
+          input.ExpressionAttributeValues[':token'] = 'not-ours';
+        }
+      },
+    );
+    expect(marks).toBe(100);
+    const item = await h.item(order.pk);
+    expect(entriesOf(item).e1?.state).toBe('sending');
+    expect(await trackingEmails(order)).toEqual(['AB100000003GB']);
+  });
+
+  it('an entry no renderer can render is failed for good, and the entries after it still go out', async () => {
+    const order = await orderWith((o) => ({
+      e1: { ...tracking(o, 1, 'AB100000003GB'), kind: 'pageLink' },
+      e2: tracking(o, 2, 'AB200000003GB'),
+    }));
+    // Without the order page, a page link email has no link to give: it can never be rendered.
+    const deps = { ...h.deps, orderPage: undefined };
+    expect(await drainOutbox(order.sessionId, deps)).toEqual({ sent: ['e2'], failed: ['e1'] });
+    const item = await h.item(order.pk);
+    expect(entriesOf(item).e1).toMatchObject({
+      state: 'failed',
+      failedAt: '2026-12-06T21:00:00.000Z',
+      failureReason: `Unrenderable: Error: No order page link for ${order.reference}`,
+    });
+    expect(item?.pageLinkEmailState).toBe('failed');
+    expect(item?.pageLinkEmailFailedAt).toBe('2026-12-06T21:00:00.000Z');
+    expect(item).not.toHaveProperty('outboxLock');
+    expect(item).not.toHaveProperty('outboxDueAt');
+    expect(await trackingEmails(order)).toEqual(['AB200000003GB']);
+    // Failed for good: the next drain does not try it again.
+    expect(await drainOutbox(order.sessionId, deps)).toEqual({ sent: [], failed: [] });
+  });
+
   it('waits for a live lock, then sends once the holder frees it', async () => {
     const order = await orderWith((o) => ({ e1: tracking(o, 1, 'AB100000003GB') }), {
       outboxLock: { token: 'other', entry: 'e0', at: '2026-12-06T20:59:59.000Z' },
@@ -215,8 +362,14 @@ describe('drainOutbox', () => {
       outboxLock: { token: 'other', entry: 'e0', at: '2026-12-06T20:58:00.001Z' },
     });
     const started = Date.now();
-    expect(await drainOutbox(order.sessionId, h.deps)).toEqual({ sent: [], failed: [] });
+    let result: unknown;
+    const commands = await commandsOf(order.pk, async () => {
+      result = await drainOutbox(order.sessionId, h.deps);
+    });
+    expect(result).toEqual({ sent: [], failed: [] });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    // 40 waits of 50 ms, each after a read that found the lock, then the read that gives up.
+    expect(commands).toEqual({ GetItemCommand: 41 });
     const item = await h.item(order.pk);
     expect(entriesOf(item).e1?.state).toBe('pending');
     expect(item?.outboxLock).toEqual({ token: 'other', entry: 'e0', at: '2026-12-06T20:58:00.001Z' });
@@ -427,5 +580,80 @@ describe('renderEntry (from the facts alone)', () => {
     expect(() => renderEntry(entryOf('pageLink'), { seller: h.deps.seller, orderPage: undefined })).toThrow(
       'No order page link for ABCDEF123456',
     );
+  });
+});
+
+describe('an order written before the outbox, with a flat pending flag a crashed sender left', () => {
+  /** A dispatched order as the flat send-once protocol left it: no outbox, no version, its email pending. */
+  async function legacyOrder(values: Record<string, unknown> = {}) {
+    const order = await h.paidOrder();
+    await h.setAttributes(order.pk, {
+      status: 'dispatched',
+      dispatchedAt: '2026-12-06T19:00:00.000Z',
+      trackingNumber: 'AB900000003GB',
+      dispatchEmailState: 'pending',
+      ...values,
+    });
+    return order;
+  }
+
+  it('is sent once from the order as stored, by way of an outbox entry', async () => {
+    const order = await legacyOrder();
+    expect(await drainOutbox(order.sessionId, h.deps)).toEqual({ sent: ['e1'], failed: [] });
+    expect(await trackingEmails(order)).toEqual(['AB900000003GB']);
+    const item = await h.item(order.pk);
+    expect(item?.version).toBe(1);
+    expect(Object.keys(entriesOf(item))).toEqual(['e1']);
+    expect(entriesOf(item).e1).toMatchObject({
+      kind: 'dispatch',
+      state: 'sent',
+      sentAt: '2026-12-06T21:00:00.000Z',
+    });
+    expect(item?.dispatchEmailState).toBe('sent');
+    expect(item).not.toHaveProperty('outboxDueAt');
+    expect(await drainOutbox(order.sessionId, h.deps)).toEqual({ sent: [], failed: [] });
+    expect(await trackingEmails(order)).toEqual(['AB900000003GB']);
+  });
+
+  it('is not sent once the order has moved on from the state its email describes', async () => {
+    const order = await legacyOrder({ status: 'refunded' });
+    expect(await drainOutbox(order.sessionId, h.deps)).toEqual({ sent: [], failed: [] });
+    expect(await trackingEmails(order)).toEqual([]);
+    const item = await h.item(order.pk);
+    expect(item).not.toHaveProperty('outbox');
+    expect(item?.dispatchEmailState).toBe('pending');
+  });
+
+  it('taken over by another drain between the read and the write: written once', async () => {
+    const order = await legacyOrder();
+    let reads = 0;
+    const commands = await commandsOf(
+      order.pk,
+      () => drainOutbox(order.sessionId, h.deps),
+      async (command) => {
+        reads += command === 'GetItemCommand' ? 1 : 0;
+        // Before the writer's own read: the other drain has adopted the flag and sent it.
+        if (command === 'GetItemCommand' && reads === 2) {
+          await h.setAttributes(order.pk, { version: 1, dispatchEmailState: 'sent' });
+        }
+      },
+    );
+    expect(commands).toEqual({ GetItemCommand: 3 });
+    expect((await h.item(order.pk))?.version).toBe(1);
+    expect(await trackingEmails(order)).toEqual([]);
+  });
+
+  it("is found by the reconciler's run over the paid orders of its window", async () => {
+    const order = await legacyOrder();
+    const summary = await reconcileOrders(h.deps);
+    expect(summary.emailsRetried).toBeGreaterThanOrEqual(1);
+    expect(await trackingEmails(order)).toEqual(['AB900000003GB']);
+    expect((await h.item(order.pk))?.dispatchEmailState).toBe('sent');
+  });
+});
+
+describe('readOrder', () => {
+  it('refuses an order that is not there', async () => {
+    await expect(readOrder(h.deps.table, 'cs_test_gone')).rejects.toThrow('Order cs_test_gone disappeared');
   });
 });

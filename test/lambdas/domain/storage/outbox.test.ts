@@ -4,6 +4,7 @@ import {
   emailOf,
   entriesInOrder,
   entryKey,
+  legacyEmails,
   outboxUpdate,
   supersede,
 } from '../../../../lambdas/domain/storage/outbox';
@@ -89,6 +90,17 @@ describe('supersede (pure)', () => {
     expect(supersede(outbox, [refund]).supersede).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']);
   });
 
+  it('a tracking number joins the pending dispatch email even behind a pending entry of another kind', () => {
+    const outbox = { e1: entry('partRefund', 'pending', 1), e2: dispatch('pending', 2, 'AB100000003GB') };
+    const result = supersede(outbox, [
+      { kind: 'trackingUpdate', facts: { ...common, trackingNumber: 'AB200000003GB' } },
+    ]);
+    expect(result.supersede).toEqual(['e2']);
+    expect(result.add).toEqual([
+      { kind: 'dispatch', facts: { ...dispatch('pending').facts, trackingNumber: 'AB200000003GB' } },
+    ]);
+  });
+
   it('a dispatch replaces a pending delay and address note, not a part refund', () => {
     const outbox = {
       e1: entry('delay', 'pending', 1),
@@ -144,6 +156,10 @@ describe('entries and their keys', () => {
     };
     expect(entriesInOrder({ outbox }).map(([key]) => key)).toEqual(['e2', 'e2_1', 'e10']);
     expect(entriesInOrder({})).toEqual([]);
+    // An entry written without `seq` is its write's first.
+    const { seq: _seq, ...first } = entry('delay', 'pending', 3);
+    const unplaced = { e3_1: { ...entry('dispatch', 'pending', 3), seq: 1 }, e3: first };
+    expect(entriesInOrder({ outbox: unplaced }).map(([key]) => key)).toEqual(['e3', 'e3_1']);
   });
 });
 
@@ -299,5 +315,47 @@ describe('outboxUpdate: one UpdateItem for the change, its entries and its marks
     expect(outboxUpdate(order({ version: 1 }), { emails: [] }, now).update.UpdateExpression).toBe(
       'SET #outboxVersion = :outboxVersion',
     );
+  });
+});
+
+describe('legacyEmails: flat pending flags of an order written before the outbox', () => {
+  it('owes each kind whose flag is pending while the order is in the state its email describes', () => {
+    const kindsOf = (overrides: Partial<ManagedOrder>) =>
+      legacyEmails(order(overrides)).map((email) => email.kind);
+    expect(kindsOf({ delayEmailState: 'pending', addressCorrectedEmailState: 'pending' })).toEqual([
+      'delay',
+      'addressCorrected',
+    ]);
+    expect(
+      kindsOf({ status: 'dispatched', dispatchEmailState: 'pending', trackingUpdateEmailState: 'pending' }),
+    ).toEqual(['dispatch', 'trackingUpdate']);
+    expect(kindsOf({ status: 'refunded', refundEmailState: 'pending' })).toEqual(['refund']);
+    expect(
+      legacyEmails(
+        order({ status: 'dispatched', trackingNumber: 'AB100000003GB', dispatchEmailState: 'pending' }),
+      ),
+    ).toEqual([emailOf('dispatch', order({ status: 'dispatched', trackingNumber: 'AB100000003GB' }))]);
+  });
+
+  it('owes nothing once the order moved on, for a flag not pending, or a kind with an outbox entry', () => {
+    const kindsOf = (overrides: Partial<ManagedOrder>) =>
+      legacyEmails(order(overrides)).map((email) => email.kind);
+    expect(
+      kindsOf({ status: 'dispatched', delayEmailState: 'pending', addressCorrectedEmailState: 'pending' }),
+    ).toEqual([]);
+    expect(
+      kindsOf({ status: 'refunded', dispatchEmailState: 'pending', trackingUpdateEmailState: 'pending' }),
+    ).toEqual([]);
+    expect(kindsOf({ refundEmailState: 'pending' })).toEqual([]);
+    expect(kindsOf({ delayEmailState: 'sending', addressCorrectedEmailState: 'sent' })).toEqual([]);
+    expect(kindsOf({ partRefundEmailState: 'pending', pageLinkEmailState: 'pending' })).toEqual([]);
+    expect(kindsOf({ delayEmailState: 'pending', outbox: { e1: entry('delay', 'sent', 1) } })).toEqual([]);
+    expect(
+      kindsOf({
+        delayEmailState: 'pending',
+        addressCorrectedEmailState: 'pending',
+        outbox: { e1: entry('delay', 'sent', 1) },
+      }),
+    ).toEqual(['addressCorrected']);
   });
 });
