@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type LogLevel, type Plugin, type Rolldown, type UserConfig } from 'vite';
+import { PUBLIC_API_ROOT } from './shared/public-routes.ts';
 import { readStageSettings, siteConfigOf } from './shared/stage-config.ts';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -397,7 +398,7 @@ export default defineConfig(() => {
     build: { ...browser.build, outDir: '../dist/web', emptyOutDir: true },
     server: {
       // `npm run dev:web` against the local stack (`npm start`), which serves the API on port 3000.
-      proxy: { '/functions': 'http://localhost:3000' },
+      proxy: { [PUBLIC_API_ROOT]: 'http://localhost:3000' },
     },
   };
 });
