@@ -44,7 +44,7 @@ const PAGE_CHUNKS: Record<string, string[]> = {
   'privacy.html': ['web/src/features/policies/policy-page.tsx'],
   'terms.html': ['web/src/features/policies/policy-page.tsx'],
   'contact.html': ['web/src/features/policies/policy-page.tsx'],
-  '404.html': ['web/src/app/routes/not-found.tsx'],
+  '404.html': ['web/src/components/layout/not-found.tsx'],
 };
 
 /**
