@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type LogLevel, type Plugin, type Rolldown, type UserConfig } from 'vite';
+import { PUBLIC_API_ROOT } from './shared/public-routes.ts';
 import { readStageSettings, siteConfigOf } from './shared/stage-config.ts';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -43,7 +44,7 @@ const PAGE_CHUNKS: Record<string, string[]> = {
   'privacy.html': ['web/src/features/policies/policy-page.tsx'],
   'terms.html': ['web/src/features/policies/policy-page.tsx'],
   'contact.html': ['web/src/features/policies/policy-page.tsx'],
-  '404.html': ['web/src/app/routes/not-found.tsx'],
+  '404.html': ['web/src/components/layout/not-found.tsx'],
 };
 
 /**
@@ -397,7 +398,7 @@ export default defineConfig(() => {
     build: { ...browser.build, outDir: '../dist/web', emptyOutDir: true },
     server: {
       // `npm run dev:web` against the local stack (`npm start`), which serves the API on port 3000.
-      proxy: { '/functions': 'http://localhost:3000' },
+      proxy: { [PUBLIC_API_ROOT]: 'http://localhost:3000' },
     },
   };
 });

@@ -11,8 +11,12 @@ import {
   CLI_LOOPBACK_PORTS,
   cliCallbackUrl,
 } from '../shared/admin-config';
-import { API_PATHS } from '../shared/api-paths';
-import { ORDER_PAGE_API_PATHS } from '../shared/order-page';
+import {
+  PUBLIC_API_ROUTES,
+  type PublicRoute,
+  type PublicRouteName,
+  publicRouteNames,
+} from '../shared/public-routes';
 import { LOCAL_STAGE_SETTINGS } from '../shared/stage-config';
 import { type HttpLambda, serveWithLambda } from './api-gateway-adapter';
 import {
@@ -176,7 +180,10 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     if (!options.stripe) {
       simulator = await startStripeSimulator({
         port: options.simulatorPort,
-        webhook: { url: `${url}${API_PATHS.stripeWebhook}`, secret: LOCAL.simulatorWebhookSecret },
+        webhook: {
+          url: `${url}${PUBLIC_API_ROUTES.stripeWebhook.path}`,
+          secret: LOCAL.simulatorWebhookSecret,
+        },
         stateFile: options.keepDir && join(options.keepDir, KEPT_FILES.stripeSimulator),
         log: options.log,
       });
@@ -245,14 +252,16 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       clientId: identityProvider.clientId,
       jwks: await fetchJwks(identityProvider.jwksUrl),
     });
-    const routes: Record<string, { method: string; handler: HttpLambda }> = {
-      [API_PATHS.createCheckout]: { method: 'POST', handler: createCheckout.handler },
-      [API_PATHS.checkoutStatus]: { method: 'GET', handler: checkoutStatus.handler },
-      [API_PATHS.stripeWebhook]: { method: 'POST', handler: stripeWebhook.handler },
-      [API_PATHS.shopStatus]: { method: 'GET', handler: shopStatus.handler },
-      [ORDER_PAGE_API_PATHS.view]: { method: 'GET', handler: orderPage.handler },
-      [ORDER_PAGE_API_PATHS.correctAddress]: { method: 'POST', handler: orderPage.handler },
-    };
+    // Each route of the public table (shared/public-routes.ts) and the function behind it, as the
+    // stack deploys them; the table gives the path and the one method API Gateway routes.
+    const routes = publicRouter({
+      createCheckout: createCheckout.handler,
+      checkoutStatus: checkoutStatus.handler,
+      stripeWebhook: stripeWebhook.handler,
+      shopStatus: shopStatus.handler,
+      orderPage: orderPage.handler,
+      orderPageAddress: orderPage.handler,
+    });
     const site = createStaticSite(resolve(options.webRoot));
 
     serve = async (req, res) => {
@@ -282,7 +291,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
           res.end(JSON.stringify(adminConfig));
           return;
         }
-        const route = routes[pathname];
+        const route = routes.get(pathname);
         if (!route) {
           await site(req, res);
           return;
@@ -321,4 +330,16 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
     await close();
     throw error;
   }
+}
+
+/** The public routes by path: each with its method and the function behind it. */
+function publicRouter(
+  handlers: Readonly<Record<PublicRouteName, HttpLambda>>,
+): ReadonlyMap<string, { method: PublicRoute['method']; handler: HttpLambda }> {
+  return new Map(
+    publicRouteNames().map((name) => {
+      const { path, method } = PUBLIC_API_ROUTES[name];
+      return [path, { method, handler: handlers[name] }];
+    }),
+  );
 }

@@ -5,10 +5,10 @@ import { ListSubscriptionsByTopicCommand } from '@aws-sdk/client-sns';
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { MERCHANTS_GROUP } from '../shared/admin-api-paths';
-import { API_PATHS } from '../shared/api-paths';
 import { createCheckoutResponseSchema } from '../shared/checkout-response';
 import { OPEN_METEO_COMMERCIAL_URL, OPEN_METEO_KEY_JSON_KEY } from '../shared/open-meteo';
 import { formatGbp, penceToPounds, quoteOrder } from '../shared/pricing';
+import { PUBLIC_API_PATH_PATTERN, PUBLIC_API_ROOT, PUBLIC_API_ROUTES } from '../shared/public-routes';
 import { RefusedError } from '../shared/refusal';
 import { type SellerClaims, sellerClaimsOf } from '../shared/seller-claims';
 import { shopStatusSchema } from '../shared/shop-status';
@@ -95,7 +95,8 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
   const siteUrl = outputs.get(STAGE_OUTPUTS.siteUrl).replace(/\/+$/, '');
   const apiUrl = outputs.get(STAGE_OUTPUTS.apiUrl).replace(/\/+$/, '');
   const webhookUrl = outputs.get(STAGE_OUTPUTS.stripeWebhookUrl);
-  const apiPath = (path: string) => `${apiUrl}${path.replace(/^\/functions\/v1/, '')}`;
+  // The stack's ApiUrl output ends in the API's root; a route's path starts with it.
+  const apiPath = (path: string) => `${apiUrl}${path.slice(PUBLIC_API_ROOT.length)}`;
   const publicKey = text('publicApiKey');
   const sender = text('senderEmail') ?? '';
   const merchantEmail = text('merchantEmail') ?? '';
@@ -166,12 +167,12 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
     [
       'API through CloudFront',
       async () => {
-        const url = `${apiPath(API_PATHS.checkoutStatus)}?session_id=cs_test_doctor_check`;
+        const url = `${apiPath(PUBLIC_API_ROUTES.checkoutStatus.path)}?session_id=cs_test_doctor_check`;
         const response = await get(url);
         const body = errorBodySchema.safeParse(await response.json().catch(() => undefined));
         if (response.status !== 404 || !body.success)
           throw new CheckFailure(
-            `GET ${url} answered ${response.status} (${contentType(response)}), not the API's JSON 404 for an unknown session: CloudFront does not reach the API under /functions/v1/*; redeploy (${setupCommand}).`,
+            `GET ${url} answered ${response.status} (${contentType(response)}), not the API's JSON 404 for an unknown session: CloudFront does not reach the API under ${PUBLIC_API_PATH_PATTERN}; redeploy (${setupCommand}).`,
           );
         return `${apiUrl} reaches the API (checkout-status answers)`;
       },
@@ -179,7 +180,7 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
     [
       'API refuses requests that bypass CloudFront',
       async () => {
-        const url = `${outputs.get(STAGE_OUTPUTS.apiOriginUrl).replace(/\/+$/, '')}${API_PATHS.shopStatus}`;
+        const url = `${outputs.get(STAGE_OUTPUTS.apiOriginUrl).replace(/\/+$/, '')}${PUBLIC_API_ROUTES.shopStatus.path}`;
         const response = await get(url);
         if (!BYPASS_REFUSALS.includes(response.status))
           throw new CheckFailure(
@@ -191,7 +192,7 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
     [
       'shop-status',
       async () => {
-        const url = apiPath(API_PATHS.shopStatus);
+        const url = apiPath(PUBLIC_API_ROUTES.shopStatus.path);
         const response = await get(url);
         const status = shopStatusSchema.safeParse(await response.json().catch(() => undefined));
         if (response.status !== 200 || !status.success)
@@ -338,7 +339,7 @@ export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): P
         // A paused shop refuses checkouts by design, and one taking requests would record one.
         if (shopMode !== undefined && shopMode !== 'open') return `skipped: the shop is ${shopMode}`;
         const quote = quoteOrder(3);
-        const url = apiPath(API_PATHS.createCheckout);
+        const url = apiPath(PUBLIC_API_ROUTES.createCheckout.path);
         const response = await get(url, {
           method: 'POST',
           headers: {

@@ -83,7 +83,7 @@ import { createDocumentClient } from '../lambdas/lib/aws';
 import { VIEWER_ADDRESS_HEADER } from '../lambdas/lib/http';
 import { logger } from '../lambdas/lib/logger';
 import { startLocalShop } from '../local/local-shop';
-import { API_PATHS, IDEMPOTENCY_HEADER } from '../shared/api-paths';
+import { IDEMPOTENCY_HEADER, PUBLIC_API_ROUTES } from '../shared/public-routes';
 import { apiGatewayEvent } from '../test/support/api-gateway-event';
 import { type BundleFiles, bundleAsDeployed } from '../test/support/bundle';
 import { chromiumPath } from '../test/support/chromium';
@@ -384,7 +384,7 @@ async function lighthouseFigures() {
   }
   const shop = await quietLocalShop();
   try {
-    const created = await fetch(`${shop.url}${API_PATHS.createCheckout}`, {
+    const created = await fetch(`${shop.url}${PUBLIC_API_ROUTES.createCheckout.path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: randomUUID() },
       body: JSON.stringify(ORDER),
@@ -933,7 +933,7 @@ async function warmFigures() {
     return handler(
       apiGatewayEvent({
         method: 'POST',
-        path: API_PATHS.createCheckout,
+        path: PUBLIC_API_ROUTES.createCheckout.path,
         headers: {
           'content-type': 'application/json',
           'idempotency-key': randomUUID(),
@@ -953,7 +953,7 @@ async function warmFigures() {
       status(
         apiGatewayEvent({
           method: 'GET',
-          path: API_PATHS.checkoutStatus,
+          path: PUBLIC_API_ROUTES.checkoutStatus.path,
           headers: { accept: 'application/json' },
           queryStringParameters: { session_id: sessionId },
         }),

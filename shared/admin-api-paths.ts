@@ -1,5 +1,5 @@
 // The merchant's group and the admin API's prefix (its routes: admin-routes.ts), apart from the
-// shop's paths (api-paths.ts), which every page's first load carries.
+// shop's routes (public-routes.ts), which every page's first load carries.
 
 /** The Cognito group whose members may use the admin API (the user pool's group, the Lambda's check). */
 export const MERCHANTS_GROUP = 'merchants';

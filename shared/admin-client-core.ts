@@ -9,7 +9,7 @@ import {
   type AdminRouteName,
   adminRequest,
 } from './admin-routes';
-import { IDEMPOTENCY_HEADER } from './api-paths';
+import { IDEMPOTENCY_HEADER } from './public-routes';
 import { readJson } from './read-json';
 
 // The admin API's client half, one for the /admin page and the CLI: the request with the

@@ -252,8 +252,9 @@ export function formatDispatchDate(day: IsoDate, options: { today?: IsoDate } = 
     : text;
 }
 
-const SHORT_WEEKDAYS = WEEKDAYS.map((name) => name.slice(0, 3));
-const SHORT_MONTHS = MONTHS.map((name) => name.slice(0, 3));
+// Pure: a bundle that never formats a short date (the browser's) drops them.
+const SHORT_WEEKDAYS = /* @__PURE__ */ WEEKDAYS.map((name) => name.slice(0, 3));
+const SHORT_MONTHS = /* @__PURE__ */ MONTHS.map((name) => name.slice(0, 3));
 
 /**
  * London's wall clock at `instant`, read with the UTC getters. An instant that is not a time

@@ -2,16 +2,6 @@ import * as z from 'zod/mini';
 import { deliveryFields } from './checkout-request';
 import { ORDER_STATUSES } from './record-status';
 
-/**
- * The customer's order page API (docs/decisions/0037-order-page-link.md), on the site's own origin.
- * The token travels in the query of the read (as checkout-status's session id does) and in the
- * body of the correction, never in a path the access log keeps.
- */
-export const ORDER_PAGE_API_PATHS = {
-  view: '/functions/v1/order-page',
-  correctAddress: '/functions/v1/order-page/address',
-} as const;
-
 /** Every refusal of a token (wrong, tampered, revoked, unknown) answers this, and nothing else. */
 export const ORDER_PAGE_NOT_FOUND = 'Not found.';
 

@@ -1,8 +1,7 @@
 import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { ORDER_PAGE_API_PATHS } from '../../shared/order-page';
-import { API_ROUTES } from './constructs/checkout-api';
+import { PUBLIC_API_ROUTES, type WafScope } from '../../shared/public-routes';
 
 /** CloudFront only takes web ACLs (and certificates) from us-east-1, whatever the shop's region. */
 export const EDGE_REGION = 'us-east-1';
@@ -48,6 +47,19 @@ const uriPathIs = (path: string) => ({
   },
 });
 
+/**
+ * Matches the paths of the routes whose WAF scope (shared/public-routes.ts) is `scope`: the one
+ * statement itself, or several in an OR (WAF wants at least two there).
+ */
+function uriPathInScope(scope: WafScope) {
+  const paths = Object.values(PUBLIC_API_ROUTES)
+    .filter((route) => route.waf === scope)
+    .map((route) => uriPathIs(route.path));
+  const [only] = paths;
+  if (only === undefined) throw new Error(`ShopEdgeStack: no route has the WAF scope ${scope}`);
+  return paths.length === 1 ? only : { orStatement: { statements: paths } };
+}
+
 /** WAF's answer to a blocked client: 429 like API Gateway's throttle, so the page says the same. */
 const tooManyRequests = { block: { customResponse: { responseCode: 429 } } };
 
@@ -80,7 +92,7 @@ export class ShopEdgeStack extends Stack {
               limit: WAF_LIMITS.checkoutPerMinute,
               evaluationWindowSec: 60,
               aggregateKeyType: 'IP',
-              scopeDownStatement: uriPathIs(API_ROUTES.createCheckout.path),
+              scopeDownStatement: uriPathInScope('checkout'),
             },
           },
           visibilityConfig: visibility(`LiveAquatics-${props.stage}-CheckoutPerClient`),
@@ -96,7 +108,7 @@ export class ShopEdgeStack extends Stack {
               aggregateKeyType: 'IP',
               // Stripe delivers webhooks from a handful of addresses; a burst of events must not
               // be mistaken for a flood (the webhook checks signatures and has its own throttle).
-              scopeDownStatement: { notStatement: { statement: uriPathIs(API_ROUTES.stripeWebhook.path) } },
+              scopeDownStatement: { notStatement: { statement: uriPathInScope('exempt') } },
             },
           },
           visibilityConfig: visibility(`LiveAquatics-${props.stage}-AllPerClient`),
@@ -121,14 +133,7 @@ export class ShopEdgeStack extends Stack {
               limit: WAF_LIMITS.orderPagePerMinute,
               evaluationWindowSec: 60,
               aggregateKeyType: 'IP',
-              scopeDownStatement: {
-                orStatement: {
-                  statements: [
-                    uriPathIs(ORDER_PAGE_API_PATHS.view),
-                    uriPathIs(ORDER_PAGE_API_PATHS.correctAddress),
-                  ],
-                },
-              },
+              scopeDownStatement: uriPathInScope('order-page'),
             },
           },
           visibilityConfig: visibility(`LiveAquatics-${props.stage}-OrderPagePerClient`),

@@ -8,8 +8,9 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { PACKING_SLIPS_STYLE } from '../../lambdas/domain/fulfilment/dispatch-files';
 import { ADMIN_CONFIG_PATH, type AdminConfig } from '../../shared/admin-config';
+import { PUBLIC_API_ROOT, PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { PLACEHOLDER_STAGES, type ShopConfig } from './config';
-import { API_ROUTES, CheckoutApi, routeKeyOf } from './constructs/checkout-api';
+import { CheckoutApi, routeKeyOf } from './constructs/checkout-api';
 import { MerchantAdmin, managedLoginUrl } from './constructs/merchant-admin';
 import { ShopMonitoring } from './constructs/monitoring';
 import { ShopFunction, type ShopFunctionProps } from './constructs/shop-function';
@@ -507,7 +508,7 @@ export class ShopStack extends Stack {
     output(APP_OUTPUT_KEYS.siteUrl, this.website.siteUrl, 'The shop');
     output(
       APP_OUTPUT_KEYS.apiUrl,
-      `${this.website.siteUrl}/functions/v1`,
+      `${this.website.siteUrl}${PUBLIC_API_ROOT}`,
       'The API, through CloudFront (the only way in)',
     );
     output(
@@ -517,7 +518,7 @@ export class ShopStack extends Stack {
     );
     output(
       APP_OUTPUT_KEYS.stripeWebhookUrl,
-      `${this.website.siteUrl}${API_ROUTES.stripeWebhook.path}`,
+      `${this.website.siteUrl}${PUBLIC_API_ROUTES.stripeWebhook.path}`,
       'npm run setup registers it in Stripe for the events the webhook handles',
     );
     output(APP_OUTPUT_KEYS.ordersTableName, orders.table.tableName, 'The orders table (in the data stack)');

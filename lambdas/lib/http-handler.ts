@@ -1,6 +1,7 @@
+import { PUBLIC_API_PREFIX, type PublicRoute } from '../../shared/public-routes';
 import { initOnce } from './cold-start';
 import { DependenciesUnavailableError, type GenericMessages, sharedErrorResponse } from './error-response';
-import { HttpError, type HttpEvent, type HttpResult, viewerAddress } from './http';
+import { HttpError, type HttpEvent, type HttpResult, json, viewerAddress } from './http';
 
 /** Fields put on every log line of one request. The endpoint may add its own (an event id, say). */
 export type LogKeys = Record<string, unknown>;
@@ -24,10 +25,13 @@ export function loadOnce<Deps extends object>(deps: DepsOrLoader<Deps>): () => P
 }
 
 export interface HttpEndpoint<Deps> {
-  /** The endpoint's name on every log line, e.g. `create-checkout`. */
-  route: string;
-  /** The one method it answers; any other gets 405 with an `allow` header, before any work. */
-  method: 'GET' | 'POST';
+  /**
+   * Its route in a table (shared/public-routes.ts, shared/admin-routes.ts): the one method it
+   * answers (any other gets 405 with an `allow` header, before any work) and its path.
+   */
+  route: Pick<PublicRoute, 'method' | 'path'>;
+  /** Its name on every log line; by default its path after the API's prefix (`order-page-address`). */
+  logName?: string;
   /**
    * Loads the dependencies (clients, settings). Runs once per cold start, on the first request
    * that gets past the method guard; if it fails, that request answers 503 and the next one tries
@@ -56,19 +60,21 @@ export function httpEndpoint<Deps extends object>(
   endpoint: HttpEndpoint<Deps>,
 ): (event: HttpEvent) => Promise<HttpResult> {
   const loadDeps = loadOnce(endpoint.deps);
-  const methodNotAllowed = `Use ${endpoint.method}.`;
+  const { method } = endpoint.route;
+  const methodNotAllowed = `Use ${method}.`;
+  const routeName = endpoint.logName ?? routeLogName(endpoint.route);
 
   return async (event) => {
     // The viewer's address on every line: API Gateway's access log can only name CloudFront's, so
     // the function's log is where an abusive client is found (joined on requestId).
     const logKeys: LogKeys = {
       requestId: event.requestContext.requestId,
-      route: endpoint.route,
+      route: routeName,
       viewerAddress: viewerAddress(event),
     };
     try {
-      if (event.requestContext.http.method !== endpoint.method) {
-        throw new HttpError(405, { error: methodNotAllowed }, { headers: { allow: endpoint.method } });
+      if (event.requestContext.http.method !== method) {
+        throw new HttpError(405, { error: methodNotAllowed }, { headers: { allow: method } });
       }
       const resolved = await loadDeps().catch((cause: unknown) => {
         throw new DependenciesUnavailableError({ cause });
@@ -78,4 +84,22 @@ export function httpEndpoint<Deps extends object>(
       return endpoint.mapError?.(error, logKeys) ?? sharedErrorResponse(error, logKeys, endpoint.messages);
     }
   };
+}
+
+/** A route's name on log lines: its path after the API's prefix, `/` as `-` (`order-page-address`). */
+export function routeLogName(route: Pick<PublicRoute, 'path'>): string {
+  return route.path.slice(PUBLIC_API_PREFIX.length).replaceAll('/', '-');
+}
+
+/**
+ * One function for several routes of the table (the order page's read and its correction): the
+ * event's path picks the endpoint, which then checks the method; a path of none of them answers
+ * `notFound` (API Gateway sends none, but a function may be invoked by hand).
+ */
+export function httpRoutes(
+  endpoints: ReadonlyArray<readonly [Pick<PublicRoute, 'path'>, (event: HttpEvent) => Promise<HttpResult>]>,
+  notFound: HttpResult = json(404, { error: 'Not found.' }),
+): (event: HttpEvent) => Promise<HttpResult> {
+  const byPath = new Map(endpoints.map(([route, endpoint]) => [route.path, endpoint]));
+  return async (event) => byPath.get(event.rawPath)?.(event) ?? notFound;
 }

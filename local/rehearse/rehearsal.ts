@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
 import { ADMIN_CONFIG_PATH, adminConfigSchema } from '../../shared/admin-config';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { startForecastStandIn } from '../forecast-stand-in';
 import { LOCAL_MERCHANT, type LocalUser, startIdentityProvider } from '../identity-provider';
 import { closeServer, listen, startStoreStandIns } from '../stand-in-servers';
@@ -206,7 +207,10 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
 
     const simulator = await startStripeSimulator({
       port: options.simulatorPort,
-      webhook: { url: `${url}/functions/v1/stripe-webhook`, secret: REHEARSAL_STRIPE.webhookSecret },
+      webhook: {
+        url: `${url}${PUBLIC_API_ROUTES.stripeWebhook.path}`,
+        secret: REHEARSAL_STRIPE.webhookSecret,
+      },
       log,
     });
     closers.push(() => simulator.close());

@@ -25,6 +25,12 @@ const DOMAIN =
   'Layer rule: lambdas/domain/ imports lambdas/domain/, lambdas/lib/ and shared/, never an entry';
 const LIB = 'Layer rule: lambdas/lib/ is the bottom layer';
 const FEATURE = 'Layer rule: a web feature imports another feature only through its public module';
+const WEB_APP =
+  'Layer rule: web/src runs one way, app/ → features/ → components/ and lib/: a feature never imports app/';
+const WEB_COMPONENTS =
+  'Layer rule: web/src runs one way, app/ → features/ → components/ and lib/: components/ imports neither a feature nor app/';
+const WEB_LIB =
+  'Layer rule: web/src runs one way, app/ → features/ → components/ and lib/: lib/ is the bottom';
 const INFRA = 'Layer rule: infra/ knows an entry (lambdas/handlers/<fn>/handler.ts) by its path string';
 const LOCAL = 'Layer rule: local/ wraps an entry by its handler module';
 
@@ -38,6 +44,14 @@ const FAILS: [path: string, specifier: string, message: string][] = [
   ['lambdas/lib/imports-domain.ts', '../domain/storage/order', LIB],
   ['web/src/features/order/imports-policies.ts', '../policies/seller', FEATURE],
   ['web/src/features/success/components/imports-order.ts', '../../order/order-memory', FEATURE],
+  ['web/src/features/success/imports-app.ts', '../../app/routes', WEB_APP],
+  ['web/src/features/order-status/components/imports-app.ts', '../../../app/pages', WEB_APP],
+  ['web/src/components/layout/imports-feature.ts', '../../features/policies/policy-page', WEB_COMPONENTS],
+  ['web/src/components/layout/imports-public.ts', '../../features/order/public', WEB_COMPONENTS],
+  ['web/src/components/ui/imports-app.ts', '../../app/root-layout', WEB_COMPONENTS],
+  ['web/src/lib/imports-component.ts', '../components/ui/icons', WEB_LIB],
+  ['web/src/lib/imports-feature.ts', '../features/order/public', WEB_LIB],
+  ['web/src/lib/imports-app.ts', '../app/paths', WEB_LIB],
   ['infra/lib/imports-entry.ts', '../../lambdas/handlers/create-checkout/handler', INFRA],
   ['local/imports-entry-file.ts', '../lambdas/handlers/create-checkout/session-params', LOCAL],
 ];
@@ -54,6 +68,13 @@ const PASSES: [path: string, specifier: string][] = [
   ['web/src/features/success/components/uses-order.ts', '../../order/public'],
   ['web/src/features/order/components/own-feature.ts', '../order-form'],
   ['web/src/features/policies/web-lib.ts', '../../lib/dispatch-wording'],
+  ['web/src/app/uses-feature.ts', '../features/order/order-page'],
+  ['web/src/app/uses-component.ts', '../components/layout/not-found'],
+  ['web/src/features/success/components/uses-component.ts', '../../../components/ui/icons'],
+  ['web/src/features/success/uses-lib.ts', '../../lib/paths'],
+  ['web/src/components/layout/uses-lib.ts', '../../lib/seller'],
+  ['web/src/components/toast/uses-component.ts', '../ui/more-icons'],
+  ['web/src/lib/uses-lib.ts', './app-context'],
   ['infra/lib/domain.ts', '../../lambdas/domain/storage/orders-table'],
   ['local/entry.ts', '../lambdas/handlers/create-checkout/handler'],
 ];

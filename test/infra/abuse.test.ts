@@ -1,8 +1,8 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_ROUTES } from '../../infra/lib/constructs/checkout-api';
 import type { ShopEdgeStack } from '../../infra/lib/edge-stack';
 import type { ShopStack } from '../../infra/lib/shop-stack';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { logicalIdOf, statementsOfRole, synthShop } from './support';
 
 /*
@@ -223,7 +223,7 @@ describe('abuse resistance (prod)', () => {
       const patternOf = (path: string) =>
         behaviours.find((b) => new RegExp(`^${b.PathPattern.replaceAll('*', '.*')}$`).test(path))
           ?.PathPattern;
-      expect(Object.values(API_ROUTES).map((route) => [route.path, patternOf(route.path)])).toEqual([
+      expect(Object.values(PUBLIC_API_ROUTES).map((route) => [route.path, patternOf(route.path)])).toEqual([
         ['/functions/v1/create-checkout', '/functions/v1/*'],
         ['/functions/v1/checkout-status', '/functions/v1/*'],
         ['/functions/v1/stripe-webhook', '/functions/v1/*'],

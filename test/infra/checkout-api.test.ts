@@ -3,12 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCESS_LOG_FIELDS,
   API_ROUTE_NAMES,
-  API_ROUTES,
   DEFAULT_ROUTE_THROTTLES,
   DEFAULT_STAGE_THROTTLE,
   routeKeyOf,
 } from '../../infra/lib/constructs/checkout-api';
 import type { ShopStack } from '../../infra/lib/shop-stack';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { logicalIdOf, synthShop } from './support';
 
 describe('CheckoutApi', () => {
@@ -77,7 +77,7 @@ describe('CheckoutApi', () => {
       Principal: 'apigateway.amazonaws.com',
       FunctionName: { 'Fn::GetAtt': [logicalIdOf(stack.functions.stripeWebhook.function), 'Arn'] },
       SourceArn: {
-        'Fn::Join': ['', Match.arrayWith([`/*/*${API_ROUTES.stripeWebhook.path}`])],
+        'Fn::Join': ['', Match.arrayWith([`/*/*${PUBLIC_API_ROUTES.stripeWebhook.path}`])],
       },
     });
   });

@@ -2,13 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_PATH_PATTERN } from '../../infra/lib/constructs/checkout-api';
 import {
   contentSecurityPolicy,
   inlineScriptHashes,
   inlineStyleHashes,
 } from '../../infra/lib/constructs/website';
 import type { ShopStack } from '../../infra/lib/shop-stack';
+import { PUBLIC_API_PATH_PATTERN as API_PATH_PATTERN } from '../../shared/public-routes';
 import { fakeWebBuild, logicalIdOf, statementsOfRole, synthShop } from './support';
 
 /** The CSP hash of the fake build's inlined style, `body{color:red}`. */

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { reserveBottles, sellHold } from '../../lambdas/domain/capacity/holds';
 import { capacityStoreFromTable } from '../../lambdas/domain/storage/capacity-table';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
-import { API_PATHS } from '../../shared/api-paths';
 import { penceToPounds, quoteOrder } from '../../shared/pricing';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../support/shop';
 import { standInEnvironment } from '../support/stand-ins';
@@ -234,7 +234,7 @@ describe('the operator gives bottles back: refund and decline; a payment link ke
     const result = await createCheckoutHandler(() => loadCheckoutDeps(env()))(
       apiGatewayEvent({
         method: 'POST',
-        path: API_PATHS.createCheckout,
+        path: PUBLIC_API_ROUTES.createCheckout.path,
         headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
         body: {
           name: 'Olive Operator',

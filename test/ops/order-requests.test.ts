@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
-import { API_PATHS } from '../../shared/api-paths';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../support/shop';
 import { standInEnvironment } from '../support/stand-ins';
@@ -53,7 +53,7 @@ function order(email: string, details: Partial<Record<string, unknown>> = {}) {
 function post(body: unknown, options: { viewer: string; key?: string }) {
   return apiGatewayEvent({
     method: 'POST',
-    path: API_PATHS.createCheckout,
+    path: PUBLIC_API_ROUTES.createCheckout.path,
     headers: {
       'content-type': 'application/json',
       'idempotency-key': options.key ?? randomUUID(),

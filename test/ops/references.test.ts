@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toOrderItem } from '../../lambdas/domain/checkout/paid-checkout';
 import { backfillReferenceKeys } from '../../lambdas/domain/storage/reference-keys';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
-import { API_PATHS } from '../../shared/api-paths';
 import { quoteOrder } from '../../shared/pricing';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../support/shop';
 import { standInEnvironment } from '../support/stand-ins';
@@ -98,7 +98,7 @@ describe('references in any case', () => {
     const answer = await checkout(
       apiGatewayEvent({
         method: 'POST',
-        path: API_PATHS.createCheckout,
+        path: PUBLIC_API_ROUTES.createCheckout.path,
         headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
         body: {
           name: 'Rowan Request',

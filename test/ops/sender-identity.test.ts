@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileOrders } from '../../lambdas/domain/fulfilment/reconcile-orders';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
-import { API_PATHS } from '../../shared/api-paths';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../support/shop';
 import { standInEnvironment } from '../support/stand-ins';
@@ -31,7 +31,7 @@ async function requestOrder(email: string): Promise<string> {
   const answer = await checkout(
     apiGatewayEvent({
       method: 'POST',
-      path: API_PATHS.createCheckout,
+      path: PUBLIC_API_ROUTES.createCheckout.path,
       headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
       body: {
         name: 'Rhea Request',

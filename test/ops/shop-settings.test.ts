@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
 import { createShopStatusHandler, loadShopStatusDeps } from '../../lambdas/handlers/shop-status/handler';
-import { API_PATHS } from '../../shared/api-paths';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../support/shop';
 import { standInEnvironment } from '../support/stand-ins';
@@ -50,13 +50,13 @@ function order(email: string) {
 function post(body: unknown, key = randomUUID()) {
   return apiGatewayEvent({
     method: 'POST',
-    path: API_PATHS.createCheckout,
+    path: PUBLIC_API_ROUTES.createCheckout.path,
     headers: { 'content-type': 'application/json', 'idempotency-key': key },
     body,
   });
 }
 
-const getStatus = () => apiGatewayEvent({ method: 'GET', path: API_PATHS.shopStatus });
+const getStatus = () => apiGatewayEvent({ method: 'GET', path: PUBLIC_API_ROUTES.shopStatus.path });
 
 describe('pause, resume and status', () => {
   it('a new shop is open: shop-status says so and checkout opens a payment page', async () => {

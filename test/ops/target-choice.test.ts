@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
 import { chooseTarget, readRememberedTarget, rememberTarget } from '../../ops/target-choice';
-import { API_PATHS } from '../../shared/api-paths';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { apiGatewayEvent } from '../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../support/shop';
 import { standInEnvironment } from '../support/stand-ins';
@@ -159,7 +159,7 @@ describe('orders CLI: the remembered target, end to end on the local stack', () 
     const answer = await checkout(
       apiGatewayEvent({
         method: 'POST',
-        path: API_PATHS.createCheckout,
+        path: PUBLIC_API_ROUTES.createCheckout.path,
         headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
         body: {
           name: 'Nora Notice',

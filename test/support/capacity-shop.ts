@@ -5,9 +5,9 @@ import type { CapacityDay } from '../../lambdas/domain/storage/capacity-store';
 import { capacityStoreFromTable } from '../../lambdas/domain/storage/capacity-table';
 import { writeCapacitySettings } from '../../lambdas/domain/storage/settings-store';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
-import { API_PATHS } from '../../shared/api-paths';
 import { type IsoDate, nextDispatchDate } from '../../shared/dispatch';
 import { penceToPounds, quoteOrder } from '../../shared/pricing';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { apiGatewayEvent } from './api-gateway-event';
 import { type FulfilmentHarness, startFulfilmentHarness } from './fulfilment-harness';
 import { TEST_SHOP_ID } from './shop';
@@ -70,7 +70,7 @@ export async function startCapacityShop(): Promise<CapacityShop> {
       const result = await container(
         apiGatewayEvent({
           method: 'POST',
-          path: API_PATHS.createCheckout,
+          path: PUBLIC_API_ROUTES.createCheckout.path,
           headers: {
             'content-type': 'application/json',
             'idempotency-key': key,

@@ -7,8 +7,8 @@ import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/
 import { createWebhookHandler } from '../../lambdas/handlers/stripe-webhook/handler';
 import type { HttpLambda } from '../../local/api-gateway-adapter';
 import { withJwtAuthorizer } from '../../local/jwt-authorizer';
-import { API_PATHS } from '../../shared/api-paths';
 import { penceToPounds, quoteOrder } from '../../shared/pricing';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { apiGatewayEvent } from './api-gateway-event';
 import { type FulfilmentHarness, startFulfilmentHarness, WEBHOOK_SECRET } from './fulfilment-harness';
 import { signingKey, signToken, TEST_CLIENT_ID, TEST_ISSUER } from './jwt-tokens';
@@ -103,7 +103,7 @@ export async function startOrderLifeShop(): Promise<OrderLifeShop> {
       const result = await checkoutHandler(
         apiGatewayEvent({
           method: 'POST',
-          path: API_PATHS.createCheckout,
+          path: PUBLIC_API_ROUTES.createCheckout.path,
           headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
           body: {
             name: 'Lou Life',

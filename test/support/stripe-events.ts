@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import Stripe from 'stripe';
-import { API_PATHS } from '../../shared/api-paths';
+import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { apiGatewayEvent } from './api-gateway-event';
 
 export type CheckoutEventType =
@@ -57,7 +57,7 @@ export function webhookDelivery(payload: string, options: DeliveryOptions): APIG
     options.header === undefined ? signPayload(payload, options.secret, options.timestamp) : options.header;
   return apiGatewayEvent({
     method: 'POST',
-    path: API_PATHS.stripeWebhook,
+    path: PUBLIC_API_ROUTES.stripeWebhook.path,
     headers: {
       'content-type': 'application/json; charset=utf-8',
       ...(signature !== null && { [options.headerName ?? 'stripe-signature']: signature }),

@@ -14,37 +14,30 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ORDER_PAGE_API_PATHS } from '../../../shared/order-page';
+import {
+  PUBLIC_API_ROUTES,
+  type PublicRouteName,
+  publicRouteNames,
+  type ThrottleClass,
+} from '../../../shared/public-routes';
 import { acknowledgeNag } from '../nag';
 
-/** The API's routes (docs/architecture.md). CloudFront sends `/functions/v1/*` here unchanged. */
-export const API_ROUTES = {
-  createCheckout: { method: HttpMethod.POST, path: '/functions/v1/create-checkout' },
-  checkoutStatus: { method: HttpMethod.GET, path: '/functions/v1/checkout-status' },
-  stripeWebhook: { method: HttpMethod.POST, path: '/functions/v1/stripe-webhook' },
-  shopStatus: { method: HttpMethod.GET, path: '/functions/v1/shop-status' },
-  // The customer's order page (ADR 0037): its read and its correction, one function.
-  orderPage: { method: HttpMethod.GET, path: ORDER_PAGE_API_PATHS.view },
-  orderPageAddress: { method: HttpMethod.POST, path: ORDER_PAGE_API_PATHS.correctAddress },
-} as const;
+// The API's routes are the public route table's (shared/public-routes.ts, ADR 0050): path, method,
+// throttle class. CloudFront sends the whole API prefix here unchanged.
 
-/** Path pattern of the CloudFront behaviour that forwards to the API. */
-export const API_PATH_PATTERN = '/functions/v1/*';
+export type ApiRouteName = PublicRouteName;
 
-export type ApiRouteName = keyof typeof API_ROUTES;
+/** Every route the API deploys, in the table's order. */
+export const API_ROUTE_NAMES: readonly ApiRouteName[] = publicRouteNames();
 
-export const API_ROUTE_NAMES: readonly ApiRouteName[] = [
-  'createCheckout',
-  'checkoutStatus',
-  'stripeWebhook',
-  'shopStatus',
-  'orderPage',
-  'orderPageAddress',
-];
+/** One value per route of the table, by name. */
+function perRoute<T>(value: (name: ApiRouteName) => T): Readonly<Record<ApiRouteName, T>> {
+  return Object.fromEntries(API_ROUTE_NAMES.map((name) => [name, value(name)])) as Record<ApiRouteName, T>;
+}
 
 /** `METHOD /path`, as API Gateway names a route in route settings and access logs. */
 export function routeKeyOf(route: ApiRouteName): string {
-  const { method, path } = API_ROUTES[route];
+  const { method, path } = PUBLIC_API_ROUTES[route];
   return `${method} ${path}`;
 }
 
@@ -62,17 +55,23 @@ export interface ThrottleLimits {
  */
 export const DEFAULT_STAGE_THROTTLE: ThrottleLimits = { rateLimit: 50, burstLimit: 100 };
 
-/** Per-route limits: checkout is the endpoint that costs money (Stripe calls), so it gets the least. */
-export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<ApiRouteName, ThrottleLimits>> = {
-  createCheckout: { rateLimit: 20, burstLimit: 40 },
-  checkoutStatus: { rateLimit: 30, burstLimit: 60 },
-  stripeWebhook: { rateLimit: 40, burstLimit: 80 },
-  // One read per page load, answered from a settings item cached for seconds.
-  shopStatus: { rateLimit: 30, burstLimit: 60 },
-  // Public like checkout, so limited like it; the correction writes an order and sends an email.
-  orderPage: { rateLimit: 20, burstLimit: 40 },
-  orderPageAddress: { rateLimit: 10, burstLimit: 20 },
+/**
+ * The limits of each throttle class a route of the table names. `checkout` costs money (Stripe
+ * calls) or opens an order by its token, so it gets less than a `read` (one per page load, answered
+ * from a settings item cached for seconds); a `write` (the order page's correction) writes an order
+ * and sends an email, so the least.
+ */
+export const THROTTLE_CLASS_LIMITS: Readonly<Record<ThrottleClass, ThrottleLimits>> = {
+  checkout: { rateLimit: 20, burstLimit: 40 },
+  read: { rateLimit: 30, burstLimit: 60 },
+  webhook: { rateLimit: 40, burstLimit: 80 },
+  write: { rateLimit: 10, burstLimit: 20 },
 };
+
+/** Per-route limits: each route's throttle class's. */
+export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<ApiRouteName, ThrottleLimits>> = perRoute(
+  (name) => THROTTLE_CLASS_LIMITS[PUBLIC_API_ROUTES[name].throttle],
+);
 
 /**
  * One JSON line per request. No path or query string (the query carries the session id), and no
@@ -172,10 +171,10 @@ export class CheckoutApi extends Construct {
     });
 
     const addRoute = (name: ApiRouteName): HttpRoute => {
-      const { method, path } = API_ROUTES[name];
+      const { method, path } = PUBLIC_API_ROUTES[name];
       const [route] = this.httpApi.addRoutes({
         path,
-        methods: [method],
+        methods: [HttpMethod[method]],
         integration: new HttpLambdaIntegration(`${name}Integration`, props.handlers[name]),
         authorizer: props.authorizer,
       });
@@ -184,14 +183,7 @@ export class CheckoutApi extends Construct {
       }
       return route;
     };
-    this.routes = {
-      createCheckout: addRoute('createCheckout'),
-      checkoutStatus: addRoute('checkoutStatus'),
-      stripeWebhook: addRoute('stripeWebhook'),
-      shopStatus: addRoute('shopStatus'),
-      orderPage: addRoute('orderPage'),
-      orderPageAddress: addRoute('orderPageAddress'),
-    };
+    this.routes = perRoute(addRoute);
 
     // The L2 stage sets only the default throttle; per-route limits live in RouteSettings, a
     // free-form JSON property that CloudFormation passes to API Gateway as is (hence PascalCase).

@@ -42,14 +42,14 @@ import {
   Source,
 } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { ADMIN_API_PREFIX } from '../../../shared/admin-api-paths';
+import { PUBLIC_API_PATH_PATTERN } from '../../../shared/public-routes';
+import { SITE_PAGE_PREFIXES, SITE_PAGES } from '../../../shared/site-routes';
 import { acknowledgeNag, nagValue } from '../nag';
-import { API_PATH_PATTERN } from './checkout-api';
+import { describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
 
 /** The admin API's CloudFront behaviour: caching off, every viewer header but Host forwarded. */
-export const ADMIN_API_PATH_PATTERN = '/functions/v1/admin/*';
-
-import { SITE_PAGE_PREFIXES, SITE_PAGES } from '../../../shared/site-routes';
-import { describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
+export const ADMIN_API_PATH_PATTERN = `${ADMIN_API_PREFIX}*`;
 
 /**
  * The site's Content-Security-Policy. The Vite build inlines no asset as a data: URL
@@ -331,7 +331,7 @@ export class Website extends Construct {
         // behaviour, so the merchant's `Authorization` bearer reaching the origin on every method,
         // uncached, is stated once for these paths whatever becomes of the shop's API behaviour.
         [ADMIN_API_PATH_PATTERN]: apiBehavior,
-        [API_PATH_PATTERN]: apiBehavior,
+        [PUBLIC_API_PATH_PATTERN]: apiBehavior,
         // The order page (`/order/<token>`): the site's behaviour with the private page's headers.
         ...Object.fromEntries(
           SITE_PAGE_PREFIXES.map((prefix) => [

@@ -13,9 +13,9 @@ import {
   type AdminRoute,
   type AdminRouteName,
 } from '../../../shared/admin-routes';
-import { IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
+import { IDEMPOTENCY_HEADER } from '../../../shared/public-routes';
 import { type CapacityValue, setCapacity } from '../../domain/capacity/capacity-report';
 import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { clickAndDropCsv, packingSlipsHtml } from '../../domain/fulfilment/dispatch-files';
@@ -530,8 +530,8 @@ export function createAdminApiHandler(
     // A Click & Drop export is a few hundred rows: its characters, with room for JSON's escapes.
     const maxBytes = route.name === 'trackingImport' ? TRACKING_IMPORT_MAX_CHARS * 2 : MAX_BODY_BYTES;
     const endpoint = httpEndpoint<Deps>({
-      route: `admin-api ${logName(route.name)}`,
-      method: route.method,
+      route,
+      logName: `admin-api ${logName(route.name)}`,
       deps: loadDeps,
       handle: async (request) => {
         const merchant = requireMerchant(request.event);

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
 import { CheckoutSessionNotFoundError, getCheckoutStatus } from '../../domain/checkout/get-checkout-status';
 import type { OrderPageLookup } from '../../domain/checkout/order-page-link';
 import { orderPageKeys } from '../../domain/order-page-token';
@@ -54,8 +55,7 @@ export async function loadStatusDeps(env: Env): Promise<StatusHandlerDeps> {
  */
 export function createStatusHandler(deps: DepsOrLoader<StatusHandlerDeps>) {
   return httpEndpoint({
-    route: 'checkout-status',
-    method: 'GET',
+    route: PUBLIC_API_ROUTES.checkoutStatus,
     deps,
     handle: checkoutStatus,
     mapError: statusErrorResponse,

@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
-import { IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
 import { checkoutRequestSchema, describeIssues, FIELD_MESSAGES } from '../../../shared/checkout-request';
 import { DISPATCH_WINDOW_WEEKS } from '../../../shared/dispatch';
 import { penceToPounds } from '../../../shared/pricing';
+import { IDEMPOTENCY_HEADER, PUBLIC_API_ROUTES } from '../../../shared/public-routes';
 import {
   CLIENT_HOLD_LIMIT,
   type HoldingClient,
@@ -90,8 +90,7 @@ export async function loadCheckoutDeps(env: Env): Promise<CheckoutHandlerDeps> {
  */
 export function createCheckoutHandler(deps: DepsOrLoader<CheckoutHandlerDeps>) {
   return httpEndpoint({
-    route: 'create-checkout',
-    method: 'POST',
+    route: PUBLIC_API_ROUTES.createCheckout,
     deps,
     handle: createCheckout,
     mapError: checkoutErrorResponse,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { ORDER_PAGE_API_PATHS, ORDER_PAGE_NOT_FOUND } from '../../../shared/order-page';
+import { ORDER_PAGE_NOT_FOUND } from '../../../shared/order-page';
+import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
 import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { InvalidCorrectionError } from '../../domain/operations/correct-address';
 import { openOrderOrDebitPage } from '../../domain/order-page/debit-page';
@@ -18,6 +19,7 @@ import {
   type DepsOrLoader,
   type HttpRequest,
   httpEndpoint,
+  httpRoutes,
   type LogKeys,
   loadOnce,
 } from '../../lib/http-handler';
@@ -120,21 +122,24 @@ export function createOrderPageHandler(
   // One load for both routes: they share a cold start.
   const loaded = loadOnce(deps);
   const view = httpEndpoint({
-    route: 'order-page',
-    method: 'GET',
+    route: PUBLIC_API_ROUTES.orderPage,
     deps: loaded,
     handle: viewOrder,
     mapError,
   });
   const correct = httpEndpoint({
-    route: 'order-page-address',
-    method: 'POST',
+    route: PUBLIC_API_ROUTES.orderPageAddress,
     deps: loaded,
     handle: correctAddress,
     mapError,
   });
-  return async (event) =>
-    event.rawPath === ORDER_PAGE_API_PATHS.correctAddress ? correct(event) : view(event);
+  return httpRoutes(
+    [
+      [PUBLIC_API_ROUTES.orderPage, view],
+      [PUBLIC_API_ROUTES.orderPageAddress, correct],
+    ],
+    json(404, { error: ORDER_PAGE_NOT_FOUND }, PRIVATE_HEADERS),
+  );
 }
 
 /** The Lambda entry point. */

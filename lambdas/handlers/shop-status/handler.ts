@@ -1,4 +1,5 @@
 import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
 import type { ShopStatus } from '../../../shared/shop-status';
 import { firstDayWithRoom } from '../../domain/capacity/holds';
 import { capacityStoreFromTable } from '../../domain/storage/capacity-table';
@@ -52,7 +53,7 @@ export function loadShopStatusDeps(env: Env): ShopStatusDeps {
  * Public and read-only; cacheable for as long as the settings are (5 s).
  */
 export function createShopStatusHandler(deps: DepsOrLoader<ShopStatusDeps>) {
-  return httpEndpoint({ route: 'shop-status', method: 'GET', deps, handle: shopStatus });
+  return httpEndpoint({ route: PUBLIC_API_ROUTES.shopStatus, deps, handle: shopStatus });
 }
 
 async function shopStatus({ deps, logKeys }: HttpRequest<ShopStatusDeps>): Promise<HttpResult> {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
+import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
 import { releaseExpiredSession, returnFailedPayment } from '../../domain/capacity/session-capacity';
 import { hasShopMarker, stripeMetadataSchema } from '../../domain/checkout/order-metadata';
 import { notifyFailedDebit } from '../../domain/fulfilment/failed-debit';
@@ -165,8 +166,7 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
  */
 export function createWebhookHandler(deps: DepsOrLoader<WebhookHandlerDeps>) {
   return httpEndpoint({
-    route: 'stripe-webhook',
-    method: 'POST',
+    route: PUBLIC_API_ROUTES.stripeWebhook,
     deps,
     handle: receiveWebhook,
     mapError: webhookErrorResponse,

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../lambdas/lib/config';
 import { HttpError, json } from '../../../lambdas/lib/http';
-import { httpEndpoint } from '../../../lambdas/lib/http-handler';
+import { httpEndpoint, httpRoutes, routeLogName } from '../../../lambdas/lib/http-handler';
 import { logger } from '../../../lambdas/lib/logger';
 import { apiGatewayEvent, jsonBody } from '../../support/api-gateway-event';
 import { captureLogs } from '../../support/logs';
@@ -17,8 +17,7 @@ interface Deps {
 function endpoint(options: { load?: () => Promise<Deps>; handle?: () => Promise<never> } = {}) {
   const calls = { load: 0, handle: 0 };
   const handler = httpEndpoint<Deps>({
-    route: 'greet',
-    method: 'POST',
+    route: { method: 'POST', path: '/functions/v1/greet' },
     deps: () => {
       calls.load += 1;
       return options.load ? options.load() : Promise.resolve({ greeting: 'hello' });
@@ -123,8 +122,7 @@ describe('httpEndpoint: dependencies', () => {
 describe('httpEndpoint: dependencies built already', () => {
   it('uses them as given, without a mapper of its own', async () => {
     const handler = httpEndpoint<Deps>({
-      route: 'greet',
-      method: 'POST',
+      route: { method: 'POST', path: '/functions/v1/greet' },
       deps: { greeting: 'built in the test' },
       handle: async ({ deps }) => json(200, { said: deps.greeting }),
     });
@@ -137,8 +135,7 @@ describe('httpEndpoint: dependencies built already', () => {
 
   it('answers with the shared mapping when it has no mapper', async () => {
     const handler = httpEndpoint<Deps>({
-      route: 'greet',
-      method: 'POST',
+      route: { method: 'POST', path: '/functions/v1/greet' },
       deps: { greeting: 'hello' },
       handle: async () => {
         throw new HttpError(409, { error: 'Already greeted.' });
@@ -222,5 +219,46 @@ describe('httpEndpoint: error mapping', () => {
 
     expect(result.statusCode).toBe(502);
     expect(jsonBody(result)).toEqual({ error: 'Unable to process your order. Please try again.' });
+  });
+});
+
+describe('routeLogName', () => {
+  it("names a route on log lines by its path after the API's prefix, a slash as a dash", () => {
+    expect(routeLogName({ path: '/functions/v1/create-checkout' })).toBe('create-checkout');
+    expect(routeLogName({ path: '/functions/v1/order-page/address' })).toBe('order-page-address');
+  });
+});
+
+describe('httpRoutes: one function for several routes', () => {
+  const read = { method: 'GET', path: '/functions/v1/page' } as const;
+  const correct = { method: 'POST', path: '/functions/v1/page/fix' } as const;
+  const handler = httpRoutes(
+    [
+      [read, httpEndpoint({ route: read, deps: {}, handle: async () => json(200, { did: 'read' }) })],
+      [correct, httpEndpoint({ route: correct, deps: {}, handle: async () => json(200, { did: 'fix' }) })],
+    ],
+    json(404, { error: 'Nothing here.' }),
+  );
+
+  it("picks the endpoint by the event's path", async () => {
+    const fixed = await handler(apiGatewayEvent({ method: 'POST', path: '/functions/v1/page/fix' }));
+    const shown = await handler(apiGatewayEvent({ method: 'GET', path: '/functions/v1/page' }));
+
+    expect(jsonBody(fixed)).toEqual({ did: 'fix' });
+    expect(jsonBody(shown)).toEqual({ did: 'read' });
+  });
+
+  it("leaves the method to the endpoint: the wrong one is a 405 naming the route's", async () => {
+    const result = await handler(apiGatewayEvent({ method: 'GET', path: '/functions/v1/page/fix' }));
+
+    expect(result.statusCode).toBe(405);
+    expect(result.headers?.allow).toBe('POST');
+  });
+
+  it('answers its not-found for a path of none of its routes', async () => {
+    const result = await handler(apiGatewayEvent({ method: 'GET', path: '/functions/v1/other' }));
+
+    expect(result.statusCode).toBe(404);
+    expect(jsonBody(result)).toEqual({ error: 'Nothing here.' });
   });
 });

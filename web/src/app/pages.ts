@@ -1,6 +1,5 @@
 import { matchPath } from 'react-router-dom';
-import { policyPaths } from '../features/policies/policy-paths';
-import { paths } from './paths';
+import { paths, policyPaths } from '../lib/paths';
 
 /** A page written out as HTML at build time: `key` names it, `url` is where it is rendered. */
 export interface PrerenderedPage {

@@ -1,9 +1,8 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { OrderPage } from '../features/order/order-page';
-import { policyPaths } from '../features/policies/policy-paths';
+import { paths, policyPaths } from '../lib/paths';
 import { ErrorBoundary } from './error-boundary';
-import { paths } from './paths';
 import { RootLayout } from './root-layout';
 
 // The policy pages (mostly wording) load on demand: every other page's first load is about
@@ -15,7 +14,7 @@ const ContactPage = lazy(() => policyPages().then((pages) => ({ default: pages.C
 // The success and 404 pages too: their HTML files preload their chunks beside the main one
 // (vite.config.ts), so they arrive in the same round trip while the order page's first load is lighter.
 const NotFoundPage = lazy(() =>
-  import('./routes/not-found').then((page) => ({ default: page.NotFoundPage })),
+  import('../components/layout/not-found').then((page) => ({ default: page.NotFoundPage })),
 );
 // The customer's order page too, with its checks and zod: none of it is in `/`'s first load.
 const OrderStatusPage = lazy(() =>

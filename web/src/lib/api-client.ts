@@ -1,6 +1,6 @@
-import { API_PATHS } from '../../../shared/api-paths';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
 import { isCalendarDate } from '../../../shared/dispatch';
+import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
 import { readJson } from '../../../shared/read-json';
 import type { ShopStatus } from '../../../shared/shop-status';
 import type { AppConfig } from '../config';
@@ -83,8 +83,9 @@ export function createApiClient({
       ),
     async getShopStatus(signal) {
       try {
-        const response = await request(API_PATHS.shopStatus, {
-          method: 'GET',
+        const { path, method } = PUBLIC_API_ROUTES.shopStatus;
+        const response = await request(path, {
+          method,
           headers: { Accept: 'application/json' },
           signal,
         });

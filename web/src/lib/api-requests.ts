@@ -1,5 +1,5 @@
-import { API_PATHS, IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
 import type { CheckoutRequest } from '../../../shared/checkout-request';
+import { IDEMPOTENCY_HEADER, PUBLIC_API_ROUTES } from '../../../shared/public-routes';
 import { readJson } from '../../../shared/read-json';
 import type { ApiRequest, CheckoutStatusResult, CreateCheckoutResult } from './api-contract';
 
@@ -23,9 +23,10 @@ export async function createCheckout(
   const parsers = loadResponseSchemas();
   // Handled below; this stops an unhandled rejection if the request fails first.
   parsers.catch(() => undefined);
+  const { path, method } = PUBLIC_API_ROUTES.createCheckout;
   const send = () =>
-    request(API_PATHS.createCheckout, {
-      method: 'POST',
+    request(path, {
+      method,
       headers: { 'Content-Type': 'application/json', [IDEMPOTENCY_HEADER]: idempotencyKey },
       body: JSON.stringify(body),
     });
@@ -58,8 +59,9 @@ export async function getCheckoutStatus(
   parsers.catch(() => undefined);
   let response: Response;
   try {
-    response = await request(`${API_PATHS.checkoutStatus}?${query}`, {
-      method: 'GET',
+    const { path, method } = PUBLIC_API_ROUTES.checkoutStatus;
+    response = await request(`${path}?${query}`, {
+      method,
       headers: { Accept: 'application/json' },
       signal,
     });

@@ -8,8 +8,8 @@ import {
 import { logger } from '../../../../lambdas/lib/logger';
 import type { HttpLambda } from '../../../../local/api-gateway-adapter';
 import { withJwtAuthorizer } from '../../../../local/jwt-authorizer';
-import { API_PATHS } from '../../../../shared/api-paths';
 import { orderReference } from '../../../../shared/order-reference';
+import { PUBLIC_API_ROUTES } from '../../../../shared/public-routes';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import { createCheckoutSession } from '../../../support/checkout-sessions';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
@@ -343,7 +343,7 @@ describe('admin API against the stand-ins', () => {
     const adminStatus = await call('GET', '/functions/v1/admin/status');
     const shopStatus = await createShopStatusHandler(async () =>
       loadShopStatusDeps(standInEnvironment(h.standIns)),
-    )(apiGatewayEvent({ method: 'GET', path: API_PATHS.shopStatus }));
+    )(apiGatewayEvent({ method: 'GET', path: PUBLIC_API_ROUTES.shopStatus.path }));
 
     expect(first.statusCode).toBe(200);
     expect(jsonBody(first)).toMatchObject({

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { z } from 'zod';
 import { createStatusHandler } from '../../../../lambdas/handlers/checkout-status/handler';
-import { API_PATHS } from '../../../../shared/api-paths';
 import { checkoutStatusSchema } from '../../../../shared/checkout-status';
+import { PUBLIC_API_ROUTES } from '../../../../shared/public-routes';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import { TEST_SHOP_ID } from '../../../support/shop';
 import {
@@ -35,7 +35,7 @@ export async function startStatusHarness(): Promise<StatusHarness> {
 export function statusEvent(sessionId?: string): APIGatewayProxyEventV2 {
   return apiGatewayEvent({
     method: 'GET',
-    path: API_PATHS.checkoutStatus,
+    path: PUBLIC_API_ROUTES.checkoutStatus.path,
     headers: { accept: 'application/json' },
     ...(sessionId !== undefined && { queryStringParameters: { session_id: sessionId } }),
   });

@@ -9,8 +9,8 @@ import {
 import { logger } from '../../../../lambdas/lib/logger';
 import { createStripeClient } from '../../../../lambdas/lib/stripe';
 import { type StripeSimulator, startStripeSimulator } from '../../../../local/stripe-simulator/server';
-import { API_PATHS } from '../../../../shared/api-paths';
 import type { CheckoutRequestBody } from '../../../../shared/checkout-request';
+import { PUBLIC_API_ROUTES } from '../../../../shared/public-routes';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import { captureLogs } from '../../../support/logs';
 import { TEST_SHOP_ID } from '../../../support/shop';
@@ -84,7 +84,7 @@ export function checkoutEvent(
 ): APIGatewayProxyEventV2 {
   return apiGatewayEvent({
     method: 'POST',
-    path: API_PATHS.createCheckout,
+    path: PUBLIC_API_ROUTES.createCheckout.path,
     headers: { 'Content-Type': 'application/json', ...options.headers },
     lowerCaseHeaders: true,
     body: 'body' in options ? options.body : validOrder,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../../../shared/api-paths';
+import { PUBLIC_API_ROUTES } from '../../../../shared/public-routes';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import {
   checkoutEvent,
@@ -45,7 +45,11 @@ describe('create-checkout: content type (no CSRF "simple request")', () => {
   });
 
   it('refuses a request without a content type with 415', async () => {
-    const event = apiGatewayEvent({ method: 'POST', path: API_PATHS.createCheckout, body: validOrder });
+    const event = apiGatewayEvent({
+      method: 'POST',
+      path: PUBLIC_API_ROUTES.createCheckout.path,
+      body: validOrder,
+    });
 
     const result = await harness.handle(event);
 

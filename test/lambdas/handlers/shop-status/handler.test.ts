@@ -6,8 +6,8 @@ import {
   createShopStatusHandler,
   loadShopStatusDeps,
 } from '../../../../lambdas/handlers/shop-status/handler';
-import { API_PATHS } from '../../../../shared/api-paths';
 import { nextDispatchDate } from '../../../../shared/dispatch';
+import { PUBLIC_API_ROUTES } from '../../../../shared/public-routes';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import { type StandIns, standInEnvironment, startStandIns } from '../../../support/stand-ins';
 
@@ -24,7 +24,7 @@ const table = () => ({ client: standIns.inspector, tableName: standIns.tableName
 /** A fresh container each time: nothing cached from the previous test. */
 async function status(): Promise<unknown> {
   const handle = createShopStatusHandler(async () => loadShopStatusDeps(standInEnvironment(standIns)));
-  const result = await handle(apiGatewayEvent({ method: 'GET', path: API_PATHS.shopStatus }));
+  const result = await handle(apiGatewayEvent({ method: 'GET', path: PUBLIC_API_ROUTES.shopStatus.path }));
   expect(result.statusCode).toBe(200);
   return jsonBody(result);
 }

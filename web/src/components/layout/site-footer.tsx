@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { shopAndSeller } from '../../../../shared/shop-and-seller';
-import { policyPaths } from '../../features/policies/policy-paths';
-import { SELLER, type Seller } from '../../features/policies/seller';
+import { policyPaths } from '../../lib/paths';
+import { SELLER, type Seller } from '../../lib/seller';
 
 /**
  * On every page: who sells, how to reach them, and the policies, before anyone pays. A shop that

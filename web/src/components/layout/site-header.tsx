@@ -1,4 +1,4 @@
-import { SELLER } from '../../features/policies/seller';
+import { SELLER } from '../../lib/seller';
 
 /**
  * On every page: the shop's logo (the icon the build ships, already fetched as the favicon),

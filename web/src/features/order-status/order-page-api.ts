@@ -1,12 +1,12 @@
 import { type AddressCorrectionBody, addressCorrectionSchema } from '../../../../shared/address-correction';
 import { describeIssues } from '../../../../shared/checkout-request';
 import {
-  ORDER_PAGE_API_PATHS,
   type OrderPageAnswer,
   type OrderPageView,
   orderPageAnswerSchema,
   orderPageViewSchema,
 } from '../../../../shared/order-page';
+import { PUBLIC_API_ROUTES } from '../../../../shared/public-routes';
 import { readJson } from '../../../../shared/read-json';
 import type { ApiRequest, ApiRequestInit } from '../../lib/api-contract';
 
@@ -51,8 +51,9 @@ export async function getOrderPage(
   signal?: AbortSignal,
 ): Promise<OrderPageResult> {
   const query = new URLSearchParams({ token });
-  const response = await send(request, `${ORDER_PAGE_API_PATHS.view}?${query}`, {
-    method: 'GET',
+  const { path, method } = PUBLIC_API_ROUTES.orderPage;
+  const response = await send(request, `${path}?${query}`, {
+    method,
     headers: { Accept: 'application/json' },
     signal,
   });
@@ -73,8 +74,9 @@ export async function correctDeliveryDetails(
 ): Promise<CorrectionResult> {
   const checked = addressCorrectionSchema.safeParse(details);
   if (!checked.success) return { kind: 'invalid', fields: describeIssues(checked.error).fields };
-  const response = await send(request, ORDER_PAGE_API_PATHS.correctAddress, {
-    method: 'POST',
+  const { path, method } = PUBLIC_API_ROUTES.orderPageAddress;
+  const response = await send(request, path, {
+    method,
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({ token, ...details }),
   });

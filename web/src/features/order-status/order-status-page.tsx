@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { isDebitPageView } from '../../../../shared/order-page';
-import { paths } from '../../app/paths';
-import { NotFoundPage } from '../../app/routes/not-found';
+import { NotFoundPage } from '../../components/layout/not-found';
 import { FocusHeading } from '../../components/ui/focus-heading';
 import type { ApiClient } from '../../lib/api-client';
+import { paths } from '../../lib/paths';
+import { SELLER } from '../../lib/seller';
 import { useApiAnswer } from '../../lib/use-api-answer';
-import { SELLER } from '../policies/public';
 import { DebitView } from './components/debit-view';
 import { OrderView } from './components/order-view';
 import { getOrderPage } from './order-page-api';

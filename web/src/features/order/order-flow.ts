@@ -5,7 +5,7 @@ import type { ToastApi } from '../../components/toast/toast-context';
 import type { ApiClient } from '../../lib/api-client';
 import type { CreateCheckoutResult } from '../../lib/api-contract';
 import { formatArrivalEstimate, formatCutoff } from '../../lib/dispatch-wording';
-import { SELLER } from '../policies/public';
+import { SELLER } from '../../lib/seller';
 import type { DeliveryDetails, DetailField, FieldErrors } from './order-details';
 import { checkField, ORDER_MESSAGES, type OrderValidation, validateOrder } from './order-form';
 import { rememberPayment } from './order-memory';

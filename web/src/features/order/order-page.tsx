@@ -6,7 +6,7 @@ import { useToast } from '../../components/toast/toast-context';
 import { ToastViewport } from '../../components/toast/toast-viewport';
 import { LockIcon } from '../../components/ui/icons';
 import { useApiClient } from '../../lib/app-context';
-import { policyPaths } from '../policies/public';
+import { policyPaths } from '../../lib/paths';
 import { DispatchNote } from './components/dispatch-note';
 import { ImportantInformation } from './components/important-information';
 import { ProductCard } from './components/product-card';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useAppConfig } from '../../lib/app-context';
+import { SELLER } from '../../lib/seller';
 import { contactPage, type PolicyDocument, privacyNotice, termsOfSale } from './policy-wording';
-import { SELLER } from './seller';
 import { SellerDetails } from './seller-details';
 
 function PolicyView({ document, children }: { document: PolicyDocument; children?: React.ReactNode }) {

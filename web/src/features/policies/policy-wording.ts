@@ -2,7 +2,7 @@ import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../../sha
 import { formatGbp } from '../../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME, SHIPPING_PENCE } from '../../../../shared/product';
 import { formatWeeklyCutoff } from '../../lib/dispatch-wording';
-import type { Seller } from './seller';
+import type { Seller } from '../../lib/seller';
 
 /**
  * The wording of the privacy notice, terms and contact page, in one place for the merchant to

@@ -1,5 +1,5 @@
 import { SummaryLine } from '../../components/ui/summary-line';
-import type { Seller } from './seller';
+import type { Seller } from '../../lib/seller';
 
 /** The seller's identity and contact details, as the law asks them to be shown before ordering. */
 export function SellerDetails({ seller }: { seller: Seller }) {

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { paths } from '../../app/paths';
 import type { ApiClient } from '../../lib/api-client';
+import { paths } from '../../lib/paths';
+import { SELLER } from '../../lib/seller';
 import { useApiAnswer } from '../../lib/use-api-answer';
 import { announcePaid } from '../order/public';
-import { SELLER } from '../policies/public';
 import { CheckingPayment } from './components/checking-payment';
 import { OrderNotFound } from './components/order-not-found';
 import { PaymentFailed } from './components/payment-failed';

@@ -2,7 +2,7 @@ import type { DebitPageView } from '../../../../../shared/order-page';
 import { formatGbp } from '../../../../../shared/pricing';
 import { Reference } from '../../../components/ui/reference';
 import { SummaryLine } from '../../../components/ui/summary-line';
-import { SELLER } from '../../policies/public';
+import { SELLER } from '../../../lib/seller';
 import { SellerContact } from './seller-contact';
 
 /**

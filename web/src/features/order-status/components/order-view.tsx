@@ -3,7 +3,7 @@ import type { OrderPageView } from '../../../../../shared/order-page';
 import { formatGbp } from '../../../../../shared/pricing';
 import { Reference } from '../../../components/ui/reference';
 import { SummaryLine } from '../../../components/ui/summary-line';
-import { SELLER } from '../../policies/public';
+import { SELLER } from '../../../lib/seller';
 import { ArrivalAdvice } from './arrival-advice';
 import { DeliveryDetails } from './delivery-details';
 import { OrderTimeline } from './order-timeline';

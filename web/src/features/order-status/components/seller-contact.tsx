@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { OrderPageView } from '../../../../../shared/order-page';
 import { shopAndSeller } from '../../../../../shared/shop-and-seller';
 import { SummaryLine } from '../../../components/ui/summary-line';
-import { SELLER } from '../../policies/public';
+import { SELLER } from '../../../lib/seller';
 
 /** How to reach the seller about this order, with the reference to quote. */
 export function SellerContact({ seller, reference }: { seller: OrderPageView['seller']; reference: string }) {

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../../../shared/live-animals';
 import { useAppConfig } from '../../../lib/app-context';
-import { SELLER } from '../../policies/public';
+import { SELLER } from '../../../lib/seller';
 
 // Six points, in customer words. Live animals are exempt from the 14-day right to cancel, and
 // the customer must be told before ordering: this list is that notice. The merchant should

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { paths } from '../paths';
+import { paths } from '../../lib/paths';
 
 const ORDER_PREFIX = paths.order.slice(0, paths.order.indexOf(':'));
 

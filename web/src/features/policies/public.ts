@@ -1,5 +1,0 @@
-// What other features may use of the policies feature; they import it from here, never from the
-// files behind it (biome.json's layer rule), so those files can change without touching them.
-
-export { policyPaths } from './policy-paths';
-export { SELLER } from './seller';
