@@ -17,7 +17,7 @@ import {
   PROMOTION_PRICE_PENCE,
 } from '../shared/seller-claims';
 import { STAGE_SETTINGS, stageSettingsSchema } from '../shared/stage-config';
-import { type DoctorDeps, printChecks, runChecks, runDoctorChecks, sesReadinessChecks } from './doctor';
+import { type DoctorDeps, printChecks, runChecks, runDoctorChecks, SES_READINESS_CHECKS } from './doctor';
 import { addMerchant } from './merchant-accounts';
 import { readShopMode, writeShopMode } from './shop-mode';
 import {
@@ -768,7 +768,8 @@ async function openWhenEmailsGoOut(
   deps: SetupDeps,
   changes: ChangeLog,
 ): Promise<void> {
-  const failing = (await runChecks(sesReadinessChecks(run.region, run.sender, aws))).filter(({ ok }) => !ok);
+  const ses = { region: run.region, sender: run.sender, aws };
+  const failing = (await runChecks(SES_READINESS_CHECKS, ses)).filter(({ ok }) => !ok);
   const table = { client: aws.dynamo, tableName: outputs.get(STAGE_OUTPUTS.ordersTable) };
   const shop = await readShopMode(table);
   const pausedBySetup = shop.mode === 'paused' && shop.message === OPENING_SOON_MESSAGE;
