@@ -59,13 +59,13 @@ export interface CheckResult {
   detail: string;
 }
 
-const storedKeySchema = z.object({ stripeSecretKey: z.string() });
-const storedWebhookSchema = z.object({
+export const storedKeySchema = z.object({ stripeSecretKey: z.string() });
+export const storedWebhookSchema = z.object({
   stripeWebhookSecret: z.string(),
   webhookEndpointId: z.optional(z.string()),
 });
 const errorBodySchema = z.object({ error: z.string() });
-const storedForecastKeySchema = z.object({ [OPEN_METEO_KEY_JSON_KEY]: z.string() });
+export const storedForecastKeySchema = z.object({ [OPEN_METEO_KEY_JSON_KEY]: z.string() });
 /** Open-Meteo's refusal: `{"error": true, "reason": "..."}`. */
 const openMeteoErrorSchema = z.object({ reason: z.string() });
 /** The forecast the doctor asks for to prove a key: one day of London's temperatures. */

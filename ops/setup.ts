@@ -7,7 +7,6 @@ import {
 import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import Stripe from 'stripe';
-import * as z from 'zod/mini';
 import { formatGbp } from '../shared/pricing';
 import { RefusedError } from '../shared/refusal';
 import {
@@ -17,7 +16,16 @@ import {
   PROMOTION_PRICE_PENCE,
 } from '../shared/seller-claims';
 import { STAGE_SETTINGS, stageSettingsSchema } from '../shared/stage-config';
-import { type DoctorDeps, printChecks, runChecks, runDoctorChecks, SES_READINESS_CHECKS } from './doctor';
+import {
+  type DoctorDeps,
+  printChecks,
+  runChecks,
+  runDoctorChecks,
+  SES_READINESS_CHECKS,
+  storedForecastKeySchema,
+  storedKeySchema,
+  storedWebhookSchema,
+} from './doctor';
 import { addMerchant } from './merchant-accounts';
 import { readShopMode, writeShopMode } from './shop-mode';
 import {
@@ -123,13 +131,6 @@ const FORECAST_KEY_QUESTION = [
   'OPEN_METEO_API_KEY',
   'Open-Meteo API key (commercial use; empty: the free endpoint, for non-commercial use only)',
 ] as const;
-
-const storedKeySchema = z.object({ stripeSecretKey: z.string() });
-const storedForecastKeySchema = z.object({ openMeteoApiKey: z.string() });
-const storedWebhookSchema = z.object({
-  stripeWebhookSecret: z.string(),
-  webhookEndpointId: z.optional(z.string()),
-});
 
 /** How the stack gets its SES identities (infra's sesIdentity setting). */
 const SES_IDENTITY_MODES = ['domain', 'address', 'existing'];

@@ -6,6 +6,7 @@ import {
   type IsoDate,
 } from '../../shared/dispatch';
 import { CONFIRM_FLAGS, CONFIRM_HELP, confirmPlan, fullDate, planCapacity } from '../confirm';
+import { alignColumns } from '../format';
 import { isoDate, type ShopCommand, text, UsageError } from './command';
 
 /* `capacity`: the bottles each dispatch day may sell; the capacity lines `list` and `status` print too. */
@@ -50,17 +51,7 @@ function capacityTable(rows: readonly AdminCapacityRow[]): string {
     String(row.orders),
     String(row.bottles),
   ]);
-  const widths = header.map((title, i) =>
-    Math.max(title.length, ...lines.map((line) => (line[i] ?? '').length)),
-  );
-  return [header, ...lines]
-    .map((line) =>
-      line
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return alignColumns([header, ...lines]).join('\n');
 }
 
 export const capacityCommand: ShopCommand = {

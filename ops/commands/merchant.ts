@@ -1,5 +1,6 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { RefusedError } from '../../shared/refusal';
+import { alignColumns } from '../format';
 import { addMerchant, listMerchants, type MerchantPool, removeMerchant } from '../merchant-accounts';
 import { readStackOutputs } from '../stack-target';
 import type { TargetChoice } from '../target-choice';
@@ -127,16 +128,6 @@ export const merchantCommand: MerchantCommand = {
       shortDate(m.createdAt),
     ]);
     const header = ['EMAIL', 'STATUS', 'ENABLED', 'CREATED'];
-    const widths = header.map((title, i) =>
-      Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)),
-    );
-    for (const line of [header, ...rows]) {
-      io.out(
-        line
-          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-          .join('  ')
-          .trimEnd(),
-      );
-    }
+    for (const line of alignColumns([header, ...rows])) io.out(line);
   },
 };
