@@ -59,13 +59,13 @@ export interface CheckResult {
   detail: string;
 }
 
-const storedKeySchema = z.object({ stripeSecretKey: z.string() });
-const storedWebhookSchema = z.object({
+export const storedKeySchema = z.object({ stripeSecretKey: z.string() });
+export const storedWebhookSchema = z.object({
   stripeWebhookSecret: z.string(),
   webhookEndpointId: z.optional(z.string()),
 });
 const errorBodySchema = z.object({ error: z.string() });
-const storedForecastKeySchema = z.object({ [OPEN_METEO_KEY_JSON_KEY]: z.string() });
+export const storedForecastKeySchema = z.object({ [OPEN_METEO_KEY_JSON_KEY]: z.string() });
 /** Open-Meteo's refusal: `{"error": true, "reason": "..."}`. */
 const openMeteoErrorSchema = z.object({ reason: z.string() });
 /** The forecast the doctor asks for to prove a key: one day of London's temperatures. */
@@ -84,300 +84,378 @@ const BYPASS_REFUSALS: readonly number[] = [401, 403];
 /** A failed check's message: thrown inside a check, printed as it is. */
 class CheckFailure extends Error {}
 
+/** Whom the SES checks ask about: the shop's sender, in the stage's region. */
+export interface SesContext {
+  region: string;
+  sender: string;
+  aws: StageAwsClients;
+}
+
+/** What every check of one run reads: the stage, its addresses, its secrets, and what earlier checks saw. */
+interface StageContext extends SesContext {
+  stage: DeployedStage;
+  deps: DoctorDeps;
+  livemode: boolean;
+  siteUrl: string;
+  apiUrl: string;
+  webhookUrl: string;
+  /** The stage's setting, when it is text. */
+  text(key: string): string | undefined;
+  /** The public route's address on the stage's API. */
+  apiPath(path: string): string;
+  setupCommand: string;
+  /** A request that names what did not answer; redirects are not followed. */
+  get(url: string, init?: RequestInit): Promise<Response>;
+  /** The fulfilment function's Stripe client, its key read from its secret once. */
+  stripe(): Promise<Stripe>;
+  webhookDocument(): Promise<z.infer<typeof storedWebhookSchema>>;
+  /** What shop-status answered, read by the test checkout. */
+  shopMode: string | undefined;
+}
+
+/** A named check: what was seen when it passes; a CheckFailure saying what to do when not. */
+export interface Check<Context> {
+  name: string;
+  run(context: Context): Promise<string>;
+}
+
 /** Runs every check, each on its own: one failing never hides another. */
 export async function runDoctorChecks(stage: DeployedStage, deps: DoctorDeps): Promise<CheckResult[]> {
+  return runChecks(DOCTOR_CHECKS, stageContext(stage, deps));
+}
+
+function stageContext(stage: DeployedStage, deps: DoctorDeps): StageContext {
   const { outputs, settings } = stage;
   const text = (key: string) => {
     const value = settings[key];
     return typeof value === 'string' ? value : undefined;
   };
-  const livemode = settings.stripeLivemode === true || settings.stripeLivemode === 'true';
-  const siteUrl = outputs.get(STAGE_OUTPUTS.siteUrl).replace(/\/+$/, '');
   const apiUrl = outputs.get(STAGE_OUTPUTS.apiUrl).replace(/\/+$/, '');
-  const webhookUrl = outputs.get(STAGE_OUTPUTS.stripeWebhookUrl);
-  // The stack's ApiUrl output ends in the API's root; a route's path starts with it.
-  const apiPath = (path: string) => `${apiUrl}${path.slice(PUBLIC_API_ROOT.length)}`;
-  const publicKey = text('publicApiKey');
-  const sender = text('senderEmail') ?? '';
-  const merchantEmail = text('merchantEmail') ?? '';
-  const alarmEmail = text('alarmEmail') ?? merchantEmail;
   const setupCommand = `npm run setup -- --stage ${stage.stage}`;
-
   let fulfilmentStripe: Stripe | undefined;
-  const stripe = async () => {
-    if (fulfilmentStripe === undefined) {
-      const id = outputs.get(STAGE_OUTPUTS.fulfilmentKeySecret);
-      const stored = storedKeySchema.safeParse(await readSecretDocument(deps.aws.secretsManager, id));
-      if (!stored.success)
-        throw new CheckFailure(`The secret ${id} holds no Stripe key: run ${setupCommand}.`);
-      fulfilmentStripe = deps.stripe(stored.data.stripeSecretKey);
-    }
-    return fulfilmentStripe;
-  };
-  const webhookDocument = async () => {
-    const id = outputs.get(STAGE_OUTPUTS.webhookSecret);
-    const stored = storedWebhookSchema.safeParse(await readSecretDocument(deps.aws.secretsManager, id));
-    if (!stored.success)
-      throw new CheckFailure(`The secret ${id} holds no webhook signing secret: run ${setupCommand}.`);
+  const secret = async <T>(output: string, schema: z.ZodMiniType<T>, holds: string) => {
+    const id = outputs.get(output);
+    const stored = schema.safeParse(await readSecretDocument(deps.aws.secretsManager, id));
+    if (!stored.success) throw new CheckFailure(`The secret ${id} holds no ${holds}: run ${setupCommand}.`);
     return stored.data;
   };
-  const get = async (url: string, init: RequestInit = {}) => {
-    try {
-      return await deps.fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(15_000), ...init });
-    } catch (error) {
-      throw new CheckFailure(
-        `${url} did not answer (${error instanceof Error ? error.message : String(error)}).`,
-      );
-    }
+  return {
+    stage,
+    deps,
+    region: stage.region,
+    sender: text('senderEmail') ?? '',
+    aws: deps.aws,
+    livemode: settings.stripeLivemode === true || settings.stripeLivemode === 'true',
+    siteUrl: outputs.get(STAGE_OUTPUTS.siteUrl).replace(/\/+$/, ''),
+    apiUrl,
+    webhookUrl: outputs.get(STAGE_OUTPUTS.stripeWebhookUrl),
+    text,
+    // The stack's ApiUrl output ends in the API's root; a route's path starts with it.
+    apiPath: (path) => `${apiUrl}${path.slice(PUBLIC_API_ROOT.length)}`,
+    setupCommand,
+    async get(url, init = {}) {
+      try {
+        return await deps.fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(15_000), ...init });
+      } catch (error) {
+        throw new CheckFailure(
+          `${url} did not answer (${error instanceof Error ? error.message : String(error)}).`,
+        );
+      }
+    },
+    async stripe() {
+      if (fulfilmentStripe === undefined) {
+        const stored = await secret(STAGE_OUTPUTS.fulfilmentKeySecret, storedKeySchema, 'Stripe key');
+        fulfilmentStripe = deps.stripe(stored.stripeSecretKey);
+      }
+      return fulfilmentStripe;
+    },
+    webhookDocument: () => secret(STAGE_OUTPUTS.webhookSecret, storedWebhookSchema, 'webhook signing secret'),
+    shopMode: undefined,
   };
-  const contentType = (response: Response) => response.headers.get('content-type') ?? 'no content type';
-
-  /** What shop-status answered, read by the test checkout. */
-  let shopMode: string | undefined;
-  const checks: Check[] = [
-    [
-      'Site through CloudFront',
-      async () => {
-        const response = await get(`${siteUrl}/`);
-        if (response.status !== 200 || !contentType(response).startsWith('text/html'))
-          throw new CheckFailure(
-            `${siteUrl}/ answered ${response.status} (${contentType(response)}), not the shop's page: check the distribution and that the last deploy finished (${setupCommand}).`,
-          );
-        return `${siteUrl}/ answers 200 with the shop's page`;
-      },
-    ],
-    [
-      "Seller's claims",
-      async () => {
-        const claims = claimsOfStage(settings, stage.stage);
-        const response = await get(`${siteUrl}/`);
-        if (response.status !== 200)
-          throw new CheckFailure(
-            `${siteUrl}/ answered ${response.status}, so the page's claims could not be read (see Site through CloudFront).`,
-          );
-        const page = pageText(await response.text());
-        const missing = missingClaims(page, claims);
-        if (missing.length > 0)
-          throw new CheckFailure(
-            `${siteUrl}/ does not show ${missing.join(' or ')}, as cdk.json sets for stage ${stage.stage}: the site was built from other settings; deploy it again (${setupCommand}).`,
-          );
-        return describeClaims(claims);
-      },
-    ],
-    [
-      'API through CloudFront',
-      async () => {
-        const url = `${apiPath(PUBLIC_API_ROUTES.checkoutStatus.path)}?session_id=cs_test_doctor_check`;
-        const response = await get(url);
-        const body = errorBodySchema.safeParse(await response.json().catch(() => undefined));
-        if (response.status !== 404 || !body.success)
-          throw new CheckFailure(
-            `GET ${url} answered ${response.status} (${contentType(response)}), not the API's JSON 404 for an unknown session: CloudFront does not reach the API under ${PUBLIC_API_PATH_PATTERN}; redeploy (${setupCommand}).`,
-          );
-        return `${apiUrl} reaches the API (checkout-status answers)`;
-      },
-    ],
-    [
-      'API refuses requests that bypass CloudFront',
-      async () => {
-        const url = `${outputs.get(STAGE_OUTPUTS.apiOriginUrl).replace(/\/+$/, '')}${PUBLIC_API_ROUTES.shopStatus.path}`;
-        const response = await get(url);
-        if (!BYPASS_REFUSALS.includes(response.status))
-          throw new CheckFailure(
-            `The API's own address answered ${response.status} to a request that did not come through CloudFront (expected 401 or 403): anyone can go round the WAF and its rate limits. Redeploy (${setupCommand}) so the origin-verify authorizer guards every route.`,
-          );
-        return `${url} answers ${response.status}`;
-      },
-    ],
-    [
-      'shop-status',
-      async () => {
-        const url = apiPath(PUBLIC_API_ROUTES.shopStatus.path);
-        const response = await get(url);
-        const status = shopStatusSchema.safeParse(await response.json().catch(() => undefined));
-        if (response.status !== 200 || !status.success)
-          throw new CheckFailure(
-            `GET ${url} answered ${response.status} (${contentType(response)}) instead of the shop's status: the order page cannot tell whether to take orders. Read the ShopStatus function's log.`,
-          );
-        shopMode = status.data.mode;
-        return `the shop is ${status.data.mode}`;
-      },
-    ],
-    [
-      'Stripe webhook endpoint',
-      async () => {
-        const { webhookEndpointId } = await webhookDocument();
-        if (webhookEndpointId === undefined)
-          throw new CheckFailure(
-            `No webhook endpoint is recorded beside the signing secret: run ${setupCommand} to register one.`,
-          );
-        let endpoint: Stripe.WebhookEndpoint;
-        try {
-          endpoint = await (await stripe()).webhookEndpoints.retrieve(webhookEndpointId);
-        } catch (error) {
-          throw new CheckFailure(
-            `Stripe has no webhook endpoint ${webhookEndpointId} (${error instanceof Error ? error.message : String(error)}): no order reaches the shop. Run ${setupCommand} to register it again.`,
-          );
-        }
-        const problems: string[] = [];
-        if (endpoint.url !== webhookUrl) problems.push(`it sends to ${endpoint.url}, not ${webhookUrl}`);
-        if (endpoint.status !== 'enabled') problems.push(`it is ${endpoint.status}`);
-        if (endpoint.api_version !== deps.apiVersion)
-          problems.push(
-            `it sends events of API version ${endpoint.api_version ?? "the account's default"}, not ${deps.apiVersion}`,
-          );
-        const { missing, extra } = eventDifference(endpoint.enabled_events, deps.events);
-        if (missing.length > 0) problems.push(`it does not send ${missing.join(', ')}`);
-        if (extra.length > 0) problems.push(`it also sends ${extra.join(', ')}, which the shop ignores`);
-        if (problems.length > 0)
-          throw new CheckFailure(
-            `The webhook endpoint ${endpoint.id}: ${problems.join('; ')}. Run ${setupCommand} to put it right.`,
-          );
-        return `${endpoint.id} sends the ${deps.events.length} events the shop handles to ${webhookUrl}`;
-      },
-    ],
-    [
-      'Webhook signing secret',
-      async () => {
-        const { stripeWebhookSecret } = await webhookDocument();
-        const nowSeconds = Math.floor(deps.now().getTime() / 1000);
-        // An event type the webhook does not act on: verified, then acknowledged and ignored.
-        const payload = JSON.stringify({
-          id: `evt_doctor_${nowSeconds}`,
-          object: 'event',
-          type: 'doctor.check',
-          livemode,
-          created: nowSeconds,
-          data: { object: {} },
-        });
-        const signature = (await stripe()).webhooks.generateTestHeaderString({
-          payload,
-          secret: stripeWebhookSecret,
-          timestamp: nowSeconds,
-        });
-        const response = await get(webhookUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-          body: payload,
-        });
-        if (response.status !== 200)
-          throw new CheckFailure(
-            `The webhook answered ${response.status} to an event signed with the stored signing secret: it does not use the secret Stripe signs with, so every order event is refused. Run ${setupCommand} (it registers the endpoint again and stores its secret).`,
-          );
-        return 'the webhook accepts an event signed with the stored secret';
-      },
-    ],
-    ...sesReadinessChecks(stage.region, sender, deps.aws),
-    [
-      'Alarm subscription',
-      async () => {
-        const topic = outputs.get(STAGE_OUTPUTS.alarmTopicArn);
-        const { Subscriptions = [] } = await deps.aws.sns.send(
-          new ListSubscriptionsByTopicCommand({ TopicArn: topic }),
-        );
-        const confirmed = Subscriptions.filter(
-          (subscription) => subscription.SubscriptionArn?.startsWith('arn:') === true,
-        );
-        if (confirmed.length === 0)
-          throw new CheckFailure(
-            `Nobody has confirmed the alarm subscription, so no alarm reaches anyone: open "AWS Notification - Subscription Confirmation" in ${alarmEmail}'s inbox and click Confirm subscription.`,
-          );
-        return `alarms go to ${confirmed.map((subscription) => subscription.Endpoint ?? '?').join(', ')}`;
-      },
-    ],
-    [
-      'Weather forecast key',
-      async () => {
-        // Open-Meteo's free endpoint is for non-commercial use only; the stage says which it is (ADR 0045).
-        if (settings.forecastPlan !== 'commercial') {
-          if (livemode)
-            throw new CheckFailure(
-              `Stage ${stage.stage} takes live payments but does not declare commercial use of the weather forecast ("forecastPlan": "free"): Open-Meteo's free endpoint is for non-commercial use only. Take Open-Meteo's commercial plan, set "forecastPlan": "commercial" in the stage's block of cdk.json, store the key (${setupCommand} --open-meteo-key KEY) and deploy.`,
-            );
-          return `no commercial use declared: the weather check asks Open-Meteo's free endpoint (non-commercial use only); set "forecastPlan": "commercial" and store a key before the shop trades`;
-        }
-        const id = outputs.get(STAGE_OUTPUTS.forecastKeySecret);
-        const stored = storedForecastKeySchema.safeParse(
-          await readSecretDocument(deps.aws.secretsManager, id),
-        );
-        const key = stored.success ? stored.data.openMeteoApiKey.trim() : '';
-        if (key === '')
-          throw new CheckFailure(
-            `Stage ${stage.stage} declares commercial use, but ${id} holds no Open-Meteo key: the weather check asks the free endpoint, which is for non-commercial use only, the admin's weather card says so and the ForecastKeyUnreadable alarm fires. Run ${setupCommand} --open-meteo-key KEY.`,
-          );
-        const url = new URL('/v1/forecast', OPEN_METEO_COMMERCIAL_URL);
-        // London, one day: the smallest question that proves the key.
-        for (const [name, value] of Object.entries(KEY_PROBE)) url.searchParams.set(name, value);
-        url.searchParams.set('apikey', key);
-        const response = await get(url.href);
-        if (response.status !== 200) {
-          const reason = openMeteoErrorSchema.safeParse(await response.json().catch(() => undefined));
-          throw new CheckFailure(
-            `Open-Meteo refused the stored key (HTTP ${response.status}${reason.success ? `: ${reason.data.reason}` : ''}): the weather check falls back to the free endpoint, which is for non-commercial use only. Check the key in Open-Meteo's customer portal, then run ${setupCommand} --open-meteo-key KEY.`,
-          );
-        }
-        return `commercial use declared, and ${OPEN_METEO_COMMERCIAL_URL} accepts the stored key`;
-      },
-    ],
-    [
-      'Merchant',
-      async () => {
-        const pool = outputs.get(STAGE_OUTPUTS.adminUserPoolId);
-        const merchants = await listMerchants({ client: deps.aws.cognito, userPoolId: pool });
-        const enabled = merchants.filter((merchant) => merchant.enabled);
-        if (enabled.length === 0)
-          throw new CheckFailure(
-            `Nobody can sign in to /admin: the ${MERCHANTS_GROUP} group of user pool ${pool} has no enabled user. Run ${setupCommand} to create the merchant (or npm run orders -- merchant add EMAIL --stage ${stage.stage}).`,
-          );
-        return `${enabled.length} merchant${enabled.length === 1 ? '' : 's'} may sign in to /admin`;
-      },
-    ],
-    [
-      'Test checkout',
-      async () => {
-        if (livemode) return 'skipped in live mode (a checkout would hold real bottles)';
-        // A paused shop refuses checkouts by design, and one taking requests would record one.
-        if (shopMode !== undefined && shopMode !== 'open') return `skipped: the shop is ${shopMode}`;
-        const quote = quoteOrder(3);
-        const url = apiPath(PUBLIC_API_ROUTES.createCheckout.path);
-        const response = await get(url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            ...(publicKey !== undefined && { authorization: `Bearer ${publicKey}` }),
-          },
-          body: JSON.stringify({
-            name: 'Doctor Check',
-            email: merchantEmail,
-            address: '1 Pond Lane\nBristol',
-            postcode: 'BS1 4DJ',
-            quantity: 3,
-            subtotal: penceToPounds(quote.subtotalPence),
-            shipping: penceToPounds(quote.shippingPence),
-            total: penceToPounds(quote.totalPence),
-          }),
-        });
-        const body: unknown = await response.json().catch(() => undefined);
-        const answer = createCheckoutResponseSchema.safeParse(body);
-        if (response.status !== 200 || !answer.success || !('url' in answer.data)) {
-          const said = errorBodySchema.safeParse(body);
-          throw new CheckFailure(
-            `create-checkout answered ${response.status}${said.success ? ` "${said.data.error}"` : ''} instead of a Stripe payment page${response.status === 401 ? ': the public key did not reach the API (CloudFront must forward Authorization)' : ''}. Read the CreateCheckout function's log.`,
-          );
-        }
-        if (!answer.data.url.startsWith(`${deps.checkoutOrigin}/`))
-          throw new CheckFailure(
-            `create-checkout answered with ${new URL(answer.data.url).origin}, not a Stripe payment page (${deps.checkoutOrigin}).`,
-          );
-        // Closed at once, so its hold on the dispatch day's bottles is given back.
-        await (await stripe()).checkout.sessions.expire(answer.data.sessionId);
-        return `create-checkout opens a Stripe payment page (test session ${answer.data.sessionId}, expired again)`;
-      },
-    ],
-  ];
-
-  return runChecks(checks);
 }
+
+function contentType(response: Response): string {
+  return response.headers.get('content-type') ?? 'no content type';
+}
+
+/**
+ * Whether the shop's emails reach customers: the sender verified (its domain's DKIM, or the
+ * address) and SES out of the sandbox. Setup keeps the shop paused until both pass.
+ */
+export const SES_READINESS_CHECKS: readonly Check<SesContext>[] = [
+  {
+    name: 'SES sender identity',
+    async run({ region, sender, aws }) {
+      const domain = sender.slice(sender.lastIndexOf('@') + 1);
+      const { VerificationAttributes = {} } = await aws.ses.send(
+        new GetIdentityVerificationAttributesCommand({ Identities: [domain, sender] }),
+      );
+      const verified = [domain, sender].find(
+        (identity) => VerificationAttributes[identity]?.VerificationStatus === 'Success',
+      );
+      if (verified === undefined) {
+        const status = VerificationAttributes[domain]?.VerificationStatus ?? 'not created';
+        throw new CheckFailure(
+          `Neither ${domain} nor ${sender} is verified in SES in ${region} (${domain}: ${status}), so no email goes out: add the DNS records setup printed (run it again to see them), or click the link SES mailed to ${sender}.`,
+        );
+      }
+      return `${verified} is verified`;
+    },
+  },
+  {
+    name: 'SES production access',
+    async run({ region, aws }) {
+      const account = await aws.sesv2.send(new GetAccountCommand({}));
+      if (account.ProductionAccessEnabled !== true)
+        throw new CheckFailure(
+          `SES in ${region} is in the sandbox: it sends only to verified addresses, so customers get no confirmation. Request production access (SES console → Account dashboard → Request production access).`,
+        );
+      return `SES in ${region} may send to anyone`;
+    },
+  },
+];
+
+/** The checks of a deployed stage, in the order they print. */
+const DOCTOR_CHECKS: readonly Check<StageContext>[] = [
+  {
+    name: 'Site through CloudFront',
+    async run({ siteUrl, get, setupCommand }) {
+      const response = await get(`${siteUrl}/`);
+      if (response.status !== 200 || !contentType(response).startsWith('text/html'))
+        throw new CheckFailure(
+          `${siteUrl}/ answered ${response.status} (${contentType(response)}), not the shop's page: check the distribution and that the last deploy finished (${setupCommand}).`,
+        );
+      return `${siteUrl}/ answers 200 with the shop's page`;
+    },
+  },
+  {
+    name: "Seller's claims",
+    async run({ stage, siteUrl, get, setupCommand }) {
+      const claims = claimsOfStage(stage.settings, stage.stage);
+      const response = await get(`${siteUrl}/`);
+      if (response.status !== 200)
+        throw new CheckFailure(
+          `${siteUrl}/ answered ${response.status}, so the page's claims could not be read (see Site through CloudFront).`,
+        );
+      const page = pageText(await response.text());
+      const missing = missingClaims(page, claims);
+      if (missing.length > 0)
+        throw new CheckFailure(
+          `${siteUrl}/ does not show ${missing.join(' or ')}, as cdk.json sets for stage ${stage.stage}: the site was built from other settings; deploy it again (${setupCommand}).`,
+        );
+      return describeClaims(claims);
+    },
+  },
+  {
+    name: 'API through CloudFront',
+    async run({ apiUrl, apiPath, get, setupCommand }) {
+      const url = `${apiPath(PUBLIC_API_ROUTES.checkoutStatus.path)}?session_id=cs_test_doctor_check`;
+      const response = await get(url);
+      const body = errorBodySchema.safeParse(await response.json().catch(() => undefined));
+      if (response.status !== 404 || !body.success)
+        throw new CheckFailure(
+          `GET ${url} answered ${response.status} (${contentType(response)}), not the API's JSON 404 for an unknown session: CloudFront does not reach the API under ${PUBLIC_API_PATH_PATTERN}; redeploy (${setupCommand}).`,
+        );
+      return `${apiUrl} reaches the API (checkout-status answers)`;
+    },
+  },
+  {
+    name: 'API refuses requests that bypass CloudFront',
+    async run({ stage, get, setupCommand }) {
+      const url = `${stage.outputs.get(STAGE_OUTPUTS.apiOriginUrl).replace(/\/+$/, '')}${PUBLIC_API_ROUTES.shopStatus.path}`;
+      const response = await get(url);
+      if (!BYPASS_REFUSALS.includes(response.status))
+        throw new CheckFailure(
+          `The API's own address answered ${response.status} to a request that did not come through CloudFront (expected 401 or 403): anyone can go round the WAF and its rate limits. Redeploy (${setupCommand}) so the origin-verify authorizer guards every route.`,
+        );
+      return `${url} answers ${response.status}`;
+    },
+  },
+  {
+    name: 'shop-status',
+    async run(context) {
+      const url = context.apiPath(PUBLIC_API_ROUTES.shopStatus.path);
+      const response = await context.get(url);
+      const status = shopStatusSchema.safeParse(await response.json().catch(() => undefined));
+      if (response.status !== 200 || !status.success)
+        throw new CheckFailure(
+          `GET ${url} answered ${response.status} (${contentType(response)}) instead of the shop's status: the order page cannot tell whether to take orders. Read the ShopStatus function's log.`,
+        );
+      context.shopMode = status.data.mode;
+      return `the shop is ${status.data.mode}`;
+    },
+  },
+  {
+    name: 'Stripe webhook endpoint',
+    async run({ deps, webhookDocument, stripe, webhookUrl, setupCommand }) {
+      const { webhookEndpointId } = await webhookDocument();
+      if (webhookEndpointId === undefined)
+        throw new CheckFailure(
+          `No webhook endpoint is recorded beside the signing secret: run ${setupCommand} to register one.`,
+        );
+      let endpoint: Stripe.WebhookEndpoint;
+      try {
+        endpoint = await (await stripe()).webhookEndpoints.retrieve(webhookEndpointId);
+      } catch (error) {
+        throw new CheckFailure(
+          `Stripe has no webhook endpoint ${webhookEndpointId} (${error instanceof Error ? error.message : String(error)}): no order reaches the shop. Run ${setupCommand} to register it again.`,
+        );
+      }
+      const problems: string[] = [];
+      if (endpoint.url !== webhookUrl) problems.push(`it sends to ${endpoint.url}, not ${webhookUrl}`);
+      if (endpoint.status !== 'enabled') problems.push(`it is ${endpoint.status}`);
+      if (endpoint.api_version !== deps.apiVersion)
+        problems.push(
+          `it sends events of API version ${endpoint.api_version ?? "the account's default"}, not ${deps.apiVersion}`,
+        );
+      const { missing, extra } = eventDifference(endpoint.enabled_events, deps.events);
+      if (missing.length > 0) problems.push(`it does not send ${missing.join(', ')}`);
+      if (extra.length > 0) problems.push(`it also sends ${extra.join(', ')}, which the shop ignores`);
+      if (problems.length > 0)
+        throw new CheckFailure(
+          `The webhook endpoint ${endpoint.id}: ${problems.join('; ')}. Run ${setupCommand} to put it right.`,
+        );
+      return `${endpoint.id} sends the ${deps.events.length} events the shop handles to ${webhookUrl}`;
+    },
+  },
+  {
+    name: 'Webhook signing secret',
+    async run({ deps, livemode, webhookDocument, stripe, webhookUrl, get, setupCommand }) {
+      const { stripeWebhookSecret } = await webhookDocument();
+      const nowSeconds = Math.floor(deps.now().getTime() / 1000);
+      // An event type the webhook does not act on: verified, then acknowledged and ignored.
+      const payload = JSON.stringify({
+        id: `evt_doctor_${nowSeconds}`,
+        object: 'event',
+        type: 'doctor.check',
+        livemode,
+        created: nowSeconds,
+        data: { object: {} },
+      });
+      const signature = (await stripe()).webhooks.generateTestHeaderString({
+        payload,
+        secret: stripeWebhookSecret,
+        timestamp: nowSeconds,
+      });
+      const response = await get(webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body: payload,
+      });
+      if (response.status !== 200)
+        throw new CheckFailure(
+          `The webhook answered ${response.status} to an event signed with the stored signing secret: it does not use the secret Stripe signs with, so every order event is refused. Run ${setupCommand} (it registers the endpoint again and stores its secret).`,
+        );
+      return 'the webhook accepts an event signed with the stored secret';
+    },
+  },
+  ...SES_READINESS_CHECKS,
+  {
+    name: 'Alarm subscription',
+    async run({ stage, aws, text }) {
+      const topic = stage.outputs.get(STAGE_OUTPUTS.alarmTopicArn);
+      const { Subscriptions = [] } = await aws.sns.send(
+        new ListSubscriptionsByTopicCommand({ TopicArn: topic }),
+      );
+      const confirmed = Subscriptions.filter(
+        (subscription) => subscription.SubscriptionArn?.startsWith('arn:') === true,
+      );
+      const alarmEmail = text('alarmEmail') ?? text('merchantEmail') ?? '';
+      if (confirmed.length === 0)
+        throw new CheckFailure(
+          `Nobody has confirmed the alarm subscription, so no alarm reaches anyone: open "AWS Notification - Subscription Confirmation" in ${alarmEmail}'s inbox and click Confirm subscription.`,
+        );
+      return `alarms go to ${confirmed.map((subscription) => subscription.Endpoint ?? '?').join(', ')}`;
+    },
+  },
+  {
+    name: 'Weather forecast key',
+    async run({ stage, livemode, aws, get, setupCommand }) {
+      // Open-Meteo's free endpoint is for non-commercial use only; the stage says which it is (ADR 0045).
+      if (stage.settings.forecastPlan !== 'commercial') {
+        if (livemode)
+          throw new CheckFailure(
+            `Stage ${stage.stage} takes live payments but does not declare commercial use of the weather forecast ("forecastPlan": "free"): Open-Meteo's free endpoint is for non-commercial use only. Take Open-Meteo's commercial plan, set "forecastPlan": "commercial" in the stage's block of cdk.json, store the key (${setupCommand} --open-meteo-key KEY) and deploy.`,
+          );
+        return `no commercial use declared: the weather check asks Open-Meteo's free endpoint (non-commercial use only); set "forecastPlan": "commercial" and store a key before the shop trades`;
+      }
+      const id = stage.outputs.get(STAGE_OUTPUTS.forecastKeySecret);
+      const stored = storedForecastKeySchema.safeParse(await readSecretDocument(aws.secretsManager, id));
+      const key = stored.success ? stored.data.openMeteoApiKey.trim() : '';
+      if (key === '')
+        throw new CheckFailure(
+          `Stage ${stage.stage} declares commercial use, but ${id} holds no Open-Meteo key: the weather check asks the free endpoint, which is for non-commercial use only, the admin's weather card says so and the ForecastKeyUnreadable alarm fires. Run ${setupCommand} --open-meteo-key KEY.`,
+        );
+      const url = new URL('/v1/forecast', OPEN_METEO_COMMERCIAL_URL);
+      // London, one day: the smallest question that proves the key.
+      for (const [name, value] of Object.entries(KEY_PROBE)) url.searchParams.set(name, value);
+      url.searchParams.set('apikey', key);
+      const response = await get(url.href);
+      if (response.status !== 200) {
+        const reason = openMeteoErrorSchema.safeParse(await response.json().catch(() => undefined));
+        throw new CheckFailure(
+          `Open-Meteo refused the stored key (HTTP ${response.status}${reason.success ? `: ${reason.data.reason}` : ''}): the weather check falls back to the free endpoint, which is for non-commercial use only. Check the key in Open-Meteo's customer portal, then run ${setupCommand} --open-meteo-key KEY.`,
+        );
+      }
+      return `commercial use declared, and ${OPEN_METEO_COMMERCIAL_URL} accepts the stored key`;
+    },
+  },
+  {
+    name: 'Merchant',
+    async run({ stage, aws, setupCommand }) {
+      const pool = stage.outputs.get(STAGE_OUTPUTS.adminUserPoolId);
+      const merchants = await listMerchants({ client: aws.cognito, userPoolId: pool });
+      const enabled = merchants.filter((merchant) => merchant.enabled);
+      if (enabled.length === 0)
+        throw new CheckFailure(
+          `Nobody can sign in to /admin: the ${MERCHANTS_GROUP} group of user pool ${pool} has no enabled user. Run ${setupCommand} to create the merchant (or npm run orders -- merchant add EMAIL --stage ${stage.stage}).`,
+        );
+      return `${enabled.length} merchant${enabled.length === 1 ? '' : 's'} may sign in to /admin`;
+    },
+  },
+  {
+    name: 'Test checkout',
+    async run({ deps, livemode, shopMode, text, apiPath, get, stripe }) {
+      if (livemode) return 'skipped in live mode (a checkout would hold real bottles)';
+      // A paused shop refuses checkouts by design, and one taking requests would record one.
+      if (shopMode !== undefined && shopMode !== 'open') return `skipped: the shop is ${shopMode}`;
+      const quote = quoteOrder(3);
+      const publicKey = text('publicApiKey');
+      const response = await get(apiPath(PUBLIC_API_ROUTES.createCheckout.path), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(publicKey !== undefined && { authorization: `Bearer ${publicKey}` }),
+        },
+        body: JSON.stringify({
+          name: 'Doctor Check',
+          email: text('merchantEmail') ?? '',
+          address: '1 Pond Lane\nBristol',
+          postcode: 'BS1 4DJ',
+          quantity: 3,
+          subtotal: penceToPounds(quote.subtotalPence),
+          shipping: penceToPounds(quote.shippingPence),
+          total: penceToPounds(quote.totalPence),
+        }),
+      });
+      const body: unknown = await response.json().catch(() => undefined);
+      const answer = createCheckoutResponseSchema.safeParse(body);
+      if (response.status !== 200 || !answer.success || !('url' in answer.data)) {
+        const said = errorBodySchema.safeParse(body);
+        throw new CheckFailure(
+          `create-checkout answered ${response.status}${said.success ? ` "${said.data.error}"` : ''} instead of a Stripe payment page${response.status === 401 ? ': the public key did not reach the API (CloudFront must forward Authorization)' : ''}. Read the CreateCheckout function's log.`,
+        );
+      }
+      if (!answer.data.url.startsWith(`${deps.checkoutOrigin}/`))
+        throw new CheckFailure(
+          `create-checkout answered with ${new URL(answer.data.url).origin}, not a Stripe payment page (${deps.checkoutOrigin}).`,
+        );
+      // Closed at once, so its hold on the dispatch day's bottles is given back.
+      await (await stripe()).checkout.sessions.expire(answer.data.sessionId);
+      return `create-checkout opens a Stripe payment page (test session ${answer.data.sessionId}, expired again)`;
+    },
+  },
+];
 
 const claimsSchema = z.object({
   trialRunNotice: STAGE_SETTINGS.trialRunNotice,
@@ -430,15 +508,15 @@ function describeClaims({ trialRunNotice, promotion }: SellerClaims): string {
   ].join('; ');
 }
 
-/** A named check: what was seen when it passes; a CheckFailure saying what to do when not. */
-type Check = [name: string, run: () => Promise<string>];
-
 /** Runs each check on its own: one failing never hides another. */
-export async function runChecks(checks: readonly Check[]): Promise<CheckResult[]> {
+export async function runChecks<Context>(
+  checks: readonly Check<Context>[],
+  context: Context,
+): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
-  for (const [name, run] of checks) {
+  for (const { name, run } of checks) {
     try {
-      results.push({ name, ok: true, detail: await run() });
+      results.push({ name, ok: true, detail: await run(context) });
     } catch (error) {
       const known = error instanceof CheckFailure || error instanceof RefusedError;
       results.push({
@@ -451,45 +529,6 @@ export async function runChecks(checks: readonly Check[]): Promise<CheckResult[]
     }
   }
   return results;
-}
-
-/**
- * Whether the shop's emails reach customers: the sender verified (its domain's DKIM, or the
- * address) and SES out of the sandbox. Setup keeps the shop paused until both pass.
- */
-export function sesReadinessChecks(region: string, sender: string, aws: StageAwsClients): Check[] {
-  return [
-    [
-      'SES sender identity',
-      async () => {
-        const domain = sender.slice(sender.lastIndexOf('@') + 1);
-        const { VerificationAttributes = {} } = await aws.ses.send(
-          new GetIdentityVerificationAttributesCommand({ Identities: [domain, sender] }),
-        );
-        const verified = [domain, sender].find(
-          (identity) => VerificationAttributes[identity]?.VerificationStatus === 'Success',
-        );
-        if (verified === undefined) {
-          const status = VerificationAttributes[domain]?.VerificationStatus ?? 'not created';
-          throw new CheckFailure(
-            `Neither ${domain} nor ${sender} is verified in SES in ${region} (${domain}: ${status}), so no email goes out: add the DNS records setup printed (run it again to see them), or click the link SES mailed to ${sender}.`,
-          );
-        }
-        return `${verified} is verified`;
-      },
-    ],
-    [
-      'SES production access',
-      async () => {
-        const account = await aws.sesv2.send(new GetAccountCommand({}));
-        if (account.ProductionAccessEnabled !== true)
-          throw new CheckFailure(
-            `SES in ${region} is in the sandbox: it sends only to verified addresses, so customers get no confirmation. Request production access (SES console → Account dashboard → Request production access).`,
-          );
-        return `SES in ${region} may send to anyone`;
-      },
-    ],
-  ];
 }
 
 /** Prints one line per check; whether all passed. */

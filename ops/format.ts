@@ -139,11 +139,16 @@ export function formatTable(rows: readonly ListRow[], now: Date): string {
       .join(' '),
     row.emails,
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === 4 || i === 5 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+  return alignColumns([header, ...body], [4, 5]).join('\n');
+}
+
+/** Lines of fixed-width columns two spaces apart, as wide as their widest cell; `right` columns aligned right. */
+export function alignColumns(lines: readonly string[][], right: readonly number[] = []): string[] {
+  const widths = (lines[0] ?? []).map((_, i) => Math.max(...lines.map((line) => (line[i] ?? '').length)));
+  return lines.map((line) =>
+    line
+      .map((c, i) => (right.includes(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
       .join('  ')
-      .trimEnd();
-  return [line(header), ...body.map(line)].join('\n');
+      .trimEnd(),
+  );
 }

@@ -7,7 +7,6 @@ import {
 import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import Stripe from 'stripe';
-import * as z from 'zod/mini';
 import { formatGbp } from '../shared/pricing';
 import { RefusedError } from '../shared/refusal';
 import {
@@ -17,7 +16,16 @@ import {
   PROMOTION_PRICE_PENCE,
 } from '../shared/seller-claims';
 import { STAGE_SETTINGS, stageSettingsSchema } from '../shared/stage-config';
-import { type DoctorDeps, printChecks, runChecks, runDoctorChecks, sesReadinessChecks } from './doctor';
+import {
+  type DoctorDeps,
+  printChecks,
+  runChecks,
+  runDoctorChecks,
+  SES_READINESS_CHECKS,
+  storedForecastKeySchema,
+  storedKeySchema,
+  storedWebhookSchema,
+} from './doctor';
 import { addMerchant } from './merchant-accounts';
 import { readShopMode, writeShopMode } from './shop-mode';
 import {
@@ -124,13 +132,6 @@ const FORECAST_KEY_QUESTION = [
   'Open-Meteo API key (commercial use; empty: the free endpoint, for non-commercial use only)',
 ] as const;
 
-const storedKeySchema = z.object({ stripeSecretKey: z.string() });
-const storedForecastKeySchema = z.object({ openMeteoApiKey: z.string() });
-const storedWebhookSchema = z.object({
-  stripeWebhookSecret: z.string(),
-  webhookEndpointId: z.optional(z.string()),
-});
-
 /** How the stack gets its SES identities (infra's sesIdentity setting). */
 const SES_IDENTITY_MODES = ['domain', 'address', 'existing'];
 
@@ -181,25 +182,68 @@ export function setupUsage(): string[] {
   ];
 }
 
+/** The stacks' outputs of the stage, by output name (stage-aws.ts). */
+type StageOutputs = { get(key: string): string };
+
+/**
+ * One run of setup as its steps see it: what the flags and the operator gave, and what the steps
+ * before found (each set by the step that finds it; `found` refuses one read too early).
+ */
+interface SetupRun {
+  deps: SetupDeps;
+  out: (line: string) => void;
+  stage: string;
+  region: string;
+  aws: StageAwsClients;
+  /** Whether the operator is asked (not --yes, and a prompt at hand): cdk deploy asks too then. */
+  asks: boolean;
+  openAnyway: boolean;
+  flag(name: string): string | undefined;
+  /** The flag's value, else the operator's answer, else the fallback; refused when there is none. */
+  answer(name: string, question: string, fallback: string | undefined, secret?: boolean): Promise<string>;
+  /** The stage's block in cdk.json as an earlier run left it, and the block this run writes. */
+  existing: StageBlock;
+  settings: Record<string, unknown>;
+  changes: ChangeLog;
+  /** The stage's outputs before this run's deploy (what an earlier run stored), and after it. */
+  deployed: StageOutputs | undefined;
+  outputs: StageOutputs | undefined;
+  account: string;
+  keys: { checkout: string; fulfilment: string; forecast: string };
+  livemode: boolean;
+  accountStripe: Stripe | undefined;
+  unbootstrapped: string[];
+  /** "example.com verified" once SES has verified the sender's domain or address. */
+  sesVerified: string | undefined;
+  endpoint: EndpointOutcome | undefined;
+}
+
+/** One step of setup: what it is, when it applies (always, when absent), and what it does. */
+export interface SetupStep {
+  name: string;
+  when?: (run: SetupRun) => boolean;
+  run: (run: SetupRun) => Promise<void>;
+}
+
 async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
-  const { values } = parseArgs({
-    args: [...args],
-    strict: true,
-    options: {
-      stage: { type: 'string' },
-      region: { type: 'string' },
-      yes: { type: 'boolean', default: false },
-      'open-anyway': { type: 'boolean', default: false },
-      'merchant-login': { type: 'string' },
-      ...Object.fromEntries(
-        [...SETTING_QUESTIONS, ...CLAIM_QUESTIONS].map(([flag]) => [flag, { type: 'string' as const }]),
-      ),
-      ...Object.fromEntries(
-        Object.values(KEY_QUESTIONS).map(([flag]) => [flag, { type: 'string' as const }]),
-      ),
-      [FORECAST_KEY_QUESTION[0]]: { type: 'string' },
-    },
-  });
+  const run = startRun(args, deps);
+  run.out(`Setting up stage ${run.stage} in ${run.region}.`);
+  run.out('');
+  run.out('Checks before anything changes:');
+  await runSteps(SETUP_CHECKS, run);
+  run.out('');
+  run.out('Changes:');
+  await runSteps(SETUP_CHANGES, run);
+  await reportStage(run);
+}
+
+async function runSteps(steps: readonly SetupStep[], run: SetupRun): Promise<void> {
+  for (const step of steps) if (step.when?.(run) ?? true) await step.run(run);
+}
+
+/** The run the flags describe: its stage, region and clients, and how it asks for the rest. */
+function startRun(args: readonly string[], deps: SetupDeps): SetupRun {
+  const values = setupFlags(args);
   const flag = (name: string): string | undefined => {
     const value: unknown = values[name as keyof typeof values];
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
@@ -224,7 +268,6 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
       `--${name} is needed (${question}): give it${ask === undefined ? ', or run without --yes to be asked' : ''}.`,
     );
   };
-  const out = deps.out;
   const existing = readStageBlock(deps.cdkJsonPath, stage) ?? {};
   const region =
     flag('region') ??
@@ -234,196 +277,329 @@ async function setUp(args: readonly string[], deps: SetupDeps): Promise<void> {
     'eu-west-2';
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region))
     throw new RefusedError(`${region} is not an AWS region (for example eu-west-2): give --region.`);
-  const aws = deps.aws(region);
-
-  out(`Setting up stage ${stage} in ${region}.`);
-  out('');
-  out('Checks before anything changes:');
-  const [major = 0, minor = 0] = deps.nodeVersion.replace(/^v/, '').split('.').map(Number);
-  if (major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1]))
-    throw new RefusedError(
-      `Node.js ${deps.nodeVersion} is too old: install Node.js 20.19 or later (22 or 24 recommended).`,
-    );
-  out(`  ✓ Node.js ${deps.nodeVersion.replace(/^v/, '')}`);
-
-  let account: string;
-  try {
-    const identity = await aws.sts.send(new GetCallerIdentityCommand({}));
-    account = identity.Account ?? '';
-    out(`  ✓ AWS credentials: account ${account} (${identity.Arn ?? 'unknown principal'})`);
-  } catch (error) {
-    throw new RefusedError(
-      `No working AWS credentials (${error instanceof Error ? error.message : String(error)}): sign in first (for example aws sso login --profile shop, then export AWS_PROFILE=shop) and run setup again.`,
-    );
-  }
-  const pinned = textOf(existing.account);
-  if (pinned !== undefined && pinned !== account)
-    throw new RefusedError(
-      `Stage ${stage} belongs to account ${pinned} (cdk.json), but these credentials are of ${account}: sign in to ${pinned}.`,
-    );
-  out(`  ✓ Region ${region}`);
-
-  // What an earlier run stored: the keys are asked again only to change them.
-  const deployed = await readStageOutputs(aws.cloudFormation(region), stage);
-  const storedKey = async (output: string) => {
-    if (deployed === undefined) return undefined;
-    const parsed = storedKeySchema.safeParse(
-      await readSecretDocument(aws.secretsManager, deployed.get(output)),
-    );
-    return parsed.success ? parsed.data.stripeSecretKey : undefined;
-  };
-  const settings: Record<string, unknown> = { ...existing };
-  for (const [name, key, question] of SETTING_QUESTIONS) {
-    const fallback =
-      textOf(existing[key]) ??
-      (key === 'alarmEmail' ? textOf(settings.merchantEmail) : SETTING_DEFAULTS[key]);
-    settings[key] = await answer(name, question, fallback);
-  }
-  await askClaims(settings, existing, answer);
-  const askKey = (role: StripeKeyRole, fallback: string | undefined) => {
-    const [name, variable, question] = KEY_QUESTIONS[role];
-    return answer(name, question, deps.env[variable] ?? fallback, true);
-  };
-  // The functions' keys default only to what an earlier run stored, never to setup's own key:
-  // that may be the account's unrestricted secret key (stripeKeyFacts refuses one for them).
-  const accountKey = await askKey('account', undefined);
-  const checkoutKey = await askKey('checkout', await storedKey(STAGE_OUTPUTS.checkoutKeySecret));
-  const fulfilmentKey = await askKey('fulfilment', await storedKey(STAGE_OUTPUTS.fulfilmentKeySecret));
-  const { livemode, accountStripe } = await checkStripeKeys(
-    [
-      ['account', accountKey],
-      ['checkout', checkoutKey],
-      ['fulfilment', fulfilmentKey],
-    ],
+  return {
     deps,
-  );
+    out: deps.out,
+    stage,
+    region,
+    aws: deps.aws(region),
+    asks: ask !== undefined,
+    openAnyway: values['open-anyway'],
+    flag,
+    answer,
+    existing,
+    settings: { ...existing },
+    changes: changeLog(deps.out),
+    deployed: undefined,
+    outputs: undefined,
+    account: '',
+    keys: { checkout: '', fulfilment: '', forecast: '' },
+    livemode: false,
+    accountStripe: undefined,
+    unbootstrapped: [],
+    sesVerified: undefined,
+    endpoint: undefined,
+  };
+}
 
-  await checkBacsDebit(accountStripe, out);
-
-  // Optional, so it defaults to what an earlier run stored, else to none: the free endpoint.
-  let storedForecastKey: string | undefined;
-  if (deployed !== undefined) {
-    try {
-      const document = await readSecretDocument(
-        aws.secretsManager,
-        deployed.get(STAGE_OUTPUTS.forecastKeySecret),
-      );
-      storedForecastKey = storedForecastKeySchema.safeParse(document).data?.openMeteoApiKey;
-    } catch {
-      // A stage deployed before the key's secret existed: nothing stored yet; the deploy adds it.
-    }
-  }
-  const [forecastFlag, forecastVariable, forecastQuestion] = FORECAST_KEY_QUESTION;
-  const forecastKey = await answer(
-    forecastFlag,
-    forecastQuestion,
-    deps.env[forecastVariable] ?? storedForecastKey ?? '',
-    true,
-  );
-  out(
-    forecastKey === ''
-      ? '  ✓ Open-Meteo: no key, so the weather check uses the free endpoint (api.open-meteo.com), which is for non-commercial use only: give --open-meteo-key once the shop trades'
-      : '  ✓ Open-Meteo: commercial key given (the weather check asks customer-api.open-meteo.com)',
-  );
-
-  const unbootstrapped = await checkBootstrap(aws, region, stage, settings, out);
-
-  const sender = textOf(settings.senderEmail) ?? '';
-  const senderDomain = sender.slice(sender.lastIndexOf('@') + 1);
-  const sesState = await sesStatus(aws, [senderDomain, sender]);
-  out(
-    `  ✓ SES in ${region}: ${sesState.verified ?? `${senderDomain} not verified yet (the records to add are printed at the end)`}; ${sesState.production ? 'out of the sandbox' : 'in the sandbox: request production access (SES console → Account dashboard) before the shop opens'}`,
-  );
-
-  // Cognito refuses a pool whose sender is not verified, and in the sandbox SES would drop an
-  // invitation to an address not yet verified: the shop's sender only once both hold (infra's cognitoSenderIdentity).
-  if (sesState.identity !== undefined && sesState.production)
-    settings.cognitoSenderIdentity = sesState.identity;
-  // Checked as the CDK app checks it, so a bad answer stops here rather than half-way through a deploy.
-  settings.account = account;
-  settings.region = region;
-  settings.stripeLivemode = livemode;
-  const checked = stageSettingsSchema.safeParse(settings);
-  const sesMode = textOf(settings.sesIdentity);
-  const problems = [
-    ...(checked.success
-      ? []
-      : checked.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`)),
-    ...(sesMode === undefined || SES_IDENTITY_MODES.includes(sesMode)
-      ? []
-      : [`sesIdentity: expected ${SES_IDENTITY_MODES.join(', ')}`]),
+function setupFlags(args: readonly string[]) {
+  const asked = [
+    ...SETTING_QUESTIONS,
+    ...CLAIM_QUESTIONS,
+    ...Object.values(KEY_QUESTIONS),
+    FORECAST_KEY_QUESTION,
   ];
-  if (problems.length > 0)
-    throw new RefusedError(`Stage ${stage}'s settings are not usable: ${problems.join('; ')}.`);
+  return parseArgs({
+    args: [...args],
+    strict: true,
+    options: {
+      stage: { type: 'string' },
+      region: { type: 'string' },
+      yes: { type: 'boolean', default: false },
+      'open-anyway': { type: 'boolean', default: false },
+      'merchant-login': { type: 'string' },
+      ...Object.fromEntries(asked.map(([flag]) => [flag, { type: 'string' as const }])),
+    },
+  }).values;
+}
 
-  out('');
-  out('Changes:');
-  const changes = changeLog(out);
-  const written = writeStageBlock(deps.cdkJsonPath, stage, settings);
-  if (written === 'unchanged') changes.same(`cdk.json: stage ${stage} already as given`);
-  else
-    changes.made(
-      `cdk.json: stage ${stage} ${written} (${livemode ? 'live' : 'test'} mode, account ${account}, ${region})`,
-      `cdk.json ${written}`,
-    );
-  if (unbootstrapped.length > 0) {
-    await cdk(
-      deps,
-      ['bootstrap', '--no-notices', ...unbootstrapped.map((at) => `aws://${account}/${at}`)],
-      'bootstrap',
-    );
-    changes.summary.push(`bootstrapped ${unbootstrapped.join(' and ')}`);
-  }
-  // CDK itself changes nothing when the stacks are as built; it lists what it changed otherwise.
-  const approval = values.yes || ask === undefined ? 'never' : 'broadening';
-  await cdk(
-    deps,
-    ['deploy', '--all', '-c', `stage=${stage}`, '--no-notices', '--require-approval', approval],
-    'deploy',
+/** A value an earlier step finds: read before it, setup's steps are out of order (a bug, not a refusal). */
+function found<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`setup read ${what} before the step that finds it`);
+  return value;
+}
+
+/** The sender's address and its domain, as the stage's settings give them. */
+function senderOf(settings: Record<string, unknown>): { sender: string; domain: string } {
+  const sender = textOf(settings.senderEmail) ?? '';
+  return { sender, domain: sender.slice(sender.lastIndexOf('@') + 1) };
+}
+
+/** The Stripe key an earlier run stored in the output's secret; the keys are asked again only to change them. */
+async function storedKey(run: SetupRun, output: string): Promise<string | undefined> {
+  if (run.deployed === undefined) return undefined;
+  const parsed = storedKeySchema.safeParse(
+    await readSecretDocument(run.aws.secretsManager, run.deployed.get(output)),
   );
+  return parsed.success ? parsed.data.stripeSecretKey : undefined;
+}
 
-  const outputs = await readStageOutputs(aws.cloudFormation(region), stage);
-  if (outputs === undefined)
-    throw new RefusedError(
-      `cdk deploy finished, but the stacks of stage ${stage} are not in ${region}: read the deploy's output above.`,
-    );
-  await openWhenEmailsGoOut(
-    { stage, region, sender, openAnyway: values['open-anyway'] },
-    outputs,
-    aws,
-    deps,
-    changes,
-  );
-  const endpoint = await registerWebhook(accountStripe, stage, outputs, aws, deps, changes);
-  await storeSecrets(outputs, aws, { checkoutKey, fulfilmentKey, forecastKey, endpoint }, changes);
-  const merchantLogin = flag('merchant-login') ?? textOf(settings.merchantEmail) ?? '';
-  const added = await addMerchant(merchantLogin, {
-    client: aws.cognito,
-    userPoolId: outputs.get(STAGE_OUTPUTS.adminUserPoolId),
-  });
-  if (added.invited)
-    changes.made(
-      `Merchant ${merchantLogin} created (Cognito emails a temporary password to that address)`,
-      'merchant created',
-    );
-  else if (added.addedToGroup)
-    changes.made(
-      `Merchant ${merchantLogin} added to the merchants group`,
-      'merchant added to the merchants group',
-    );
-  else changes.same(`Merchant ${merchantLogin}: may already sign in to /admin`);
+/** Everything checked before anything changes, in the order the operator reads it. */
+const SETUP_CHECKS: readonly SetupStep[] = [
+  {
+    name: 'Node.js version',
+    async run({ deps, out }) {
+      const [major = 0, minor = 0] = deps.nodeVersion.replace(/^v/, '').split('.').map(Number);
+      if (major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1]))
+        throw new RefusedError(
+          `Node.js ${deps.nodeVersion} is too old: install Node.js 20.19 or later (22 or 24 recommended).`,
+        );
+      out(`  ✓ Node.js ${deps.nodeVersion.replace(/^v/, '')}`);
+    },
+  },
+  {
+    name: 'AWS credentials, account and region',
+    async run(run) {
+      try {
+        const identity = await run.aws.sts.send(new GetCallerIdentityCommand({}));
+        run.account = identity.Account ?? '';
+        run.out(`  ✓ AWS credentials: account ${run.account} (${identity.Arn ?? 'unknown principal'})`);
+      } catch (error) {
+        throw new RefusedError(
+          `No working AWS credentials (${error instanceof Error ? error.message : String(error)}): sign in first (for example aws sso login --profile shop, then export AWS_PROFILE=shop) and run setup again.`,
+        );
+      }
+      const pinned = textOf(run.existing.account);
+      if (pinned !== undefined && pinned !== run.account)
+        throw new RefusedError(
+          `Stage ${run.stage} belongs to account ${pinned} (cdk.json), but these credentials are of ${run.account}: sign in to ${pinned}.`,
+        );
+      run.out(`  ✓ Region ${run.region}`);
+    },
+  },
+  {
+    name: 'What an earlier run deployed',
+    async run(run) {
+      run.deployed = await readStageOutputs(run.aws.cloudFormation(run.region), run.stage);
+    },
+  },
+  {
+    name: 'Shop, seller and their claims',
+    async run({ existing, settings, answer }) {
+      for (const [name, key, question] of SETTING_QUESTIONS) {
+        const fallback =
+          textOf(existing[key]) ??
+          (key === 'alarmEmail' ? textOf(settings.merchantEmail) : SETTING_DEFAULTS[key]);
+        settings[key] = await answer(name, question, fallback);
+      }
+      await askClaims(settings, existing, answer);
+    },
+  },
+  {
+    name: 'Stripe keys',
+    async run(run) {
+      const askKey = (role: StripeKeyRole, fallback: string | undefined) => {
+        const [name, variable, question] = KEY_QUESTIONS[role];
+        return run.answer(name, question, run.deps.env[variable] ?? fallback, true);
+      };
+      // The functions' keys default only to what an earlier run stored, never to setup's own key:
+      // that may be the account's unrestricted secret key (stripeKeyFacts refuses one for them).
+      const account = await askKey('account', undefined);
+      run.keys.checkout = await askKey('checkout', await storedKey(run, STAGE_OUTPUTS.checkoutKeySecret));
+      run.keys.fulfilment = await askKey(
+        'fulfilment',
+        await storedKey(run, STAGE_OUTPUTS.fulfilmentKeySecret),
+      );
+      const roles: Array<[StripeKeyRole, string]> = [
+        ['account', account],
+        ['checkout', run.keys.checkout],
+        ['fulfilment', run.keys.fulfilment],
+      ];
+      ({ livemode: run.livemode, accountStripe: run.accountStripe } = await checkStripeKeys(roles, run.deps));
+    },
+  },
+  {
+    name: 'Stripe Bacs Direct Debit',
+    run: (run) => checkBacsDebit(found(run.accountStripe, 'the Stripe account'), run.out),
+  },
+  {
+    name: 'Open-Meteo key',
+    async run(run) {
+      // Optional, so it defaults to what an earlier run stored, else to none: the free endpoint.
+      let stored: string | undefined;
+      if (run.deployed !== undefined) {
+        try {
+          const secretId = run.deployed.get(STAGE_OUTPUTS.forecastKeySecret);
+          const document = await readSecretDocument(run.aws.secretsManager, secretId);
+          stored = storedForecastKeySchema.safeParse(document).data?.openMeteoApiKey;
+        } catch {
+          // A stage deployed before the key's secret existed: nothing stored yet; the deploy adds it.
+        }
+      }
+      const [flag, variable, question] = FORECAST_KEY_QUESTION;
+      run.keys.forecast = await run.answer(flag, question, run.deps.env[variable] ?? stored ?? '', true);
+      run.out(
+        run.keys.forecast === ''
+          ? '  ✓ Open-Meteo: no key, so the weather check uses the free endpoint (api.open-meteo.com), which is for non-commercial use only: give --open-meteo-key once the shop trades'
+          : '  ✓ Open-Meteo: commercial key given (the weather check asks customer-api.open-meteo.com)',
+      );
+    },
+  },
+  {
+    name: 'CDK bootstrap',
+    async run(run) {
+      run.unbootstrapped = await checkBootstrap(run.aws, run.region, run.stage, run.settings, run.out);
+    },
+  },
+  {
+    name: 'SES',
+    async run(run) {
+      const { sender, domain } = senderOf(run.settings);
+      const ses = await sesStatus(run.aws, [domain, sender]);
+      run.sesVerified = ses.verified;
+      run.out(
+        `  ✓ SES in ${run.region}: ${ses.verified ?? `${domain} not verified yet (the records to add are printed at the end)`}; ${ses.production ? 'out of the sandbox' : 'in the sandbox: request production access (SES console → Account dashboard) before the shop opens'}`,
+      );
+      // Cognito refuses a pool whose sender is not verified, and in the sandbox SES would drop an
+      // invitation to an address not yet verified: the shop's sender only once both hold (infra's cognitoSenderIdentity).
+      if (ses.identity !== undefined && ses.production) run.settings.cognitoSenderIdentity = ses.identity;
+    },
+  },
+  {
+    name: "The stage's settings as a whole",
+    async run({ stage, settings, account, region, livemode }) {
+      // Checked as the CDK app checks it, so a bad answer stops here rather than half-way through a deploy.
+      Object.assign(settings, { account, region, stripeLivemode: livemode });
+      const checked = stageSettingsSchema.safeParse(settings);
+      const sesMode = textOf(settings.sesIdentity);
+      const problems = [
+        ...(checked.success
+          ? []
+          : checked.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`)),
+        ...(sesMode === undefined || SES_IDENTITY_MODES.includes(sesMode)
+          ? []
+          : [`sesIdentity: expected ${SES_IDENTITY_MODES.join(', ')}`]),
+      ];
+      if (problems.length > 0)
+        throw new RefusedError(`Stage ${stage}'s settings are not usable: ${problems.join('; ')}.`);
+    },
+  },
+];
 
+/** Each change, made only where what is there differs from what is asked; appended to in order. */
+const SETUP_CHANGES: readonly SetupStep[] = [
+  {
+    name: 'cdk.json',
+    async run({ deps, stage, settings, changes, livemode, account, region }) {
+      const written = writeStageBlock(deps.cdkJsonPath, stage, settings);
+      if (written === 'unchanged') changes.same(`cdk.json: stage ${stage} already as given`);
+      else
+        changes.made(
+          `cdk.json: stage ${stage} ${written} (${livemode ? 'live' : 'test'} mode, account ${account}, ${region})`,
+          `cdk.json ${written}`,
+        );
+    },
+  },
+  {
+    name: 'CDK bootstrap',
+    when: (run) => run.unbootstrapped.length > 0,
+    async run({ deps, account, unbootstrapped, changes }) {
+      const environments = unbootstrapped.map((at) => `aws://${account}/${at}`);
+      await cdk(deps, ['bootstrap', '--no-notices', ...environments], 'bootstrap');
+      changes.summary.push(`bootstrapped ${unbootstrapped.join(' and ')}`);
+    },
+  },
+  {
+    name: 'cdk deploy',
+    async run(run) {
+      // CDK itself changes nothing when the stacks are as built; it lists what it changed otherwise.
+      const approval = run.asks ? 'broadening' : 'never';
+      const args = [
+        'deploy',
+        '--all',
+        '-c',
+        `stage=${run.stage}`,
+        '--no-notices',
+        '--require-approval',
+        approval,
+      ];
+      await cdk(run.deps, args, 'deploy');
+      run.outputs = await readStageOutputs(run.aws.cloudFormation(run.region), run.stage);
+      if (run.outputs === undefined)
+        throw new RefusedError(
+          `cdk deploy finished, but the stacks of stage ${run.stage} are not in ${run.region}: read the deploy's output above.`,
+        );
+    },
+  },
+  {
+    name: 'Shop open once its emails go out',
+    async run(run) {
+      const { stage, region, openAnyway } = run;
+      const { sender } = senderOf(run.settings);
+      const outputs = found(run.outputs, 'the outputs');
+      await openWhenEmailsGoOut(
+        { stage, region, sender, openAnyway },
+        outputs,
+        run.aws,
+        run.deps,
+        run.changes,
+      );
+    },
+  },
+  {
+    name: 'Stripe webhook endpoint',
+    async run(run) {
+      const stripe = found(run.accountStripe, 'the Stripe account');
+      const outputs = found(run.outputs, 'the outputs');
+      run.endpoint = await registerWebhook(stripe, run.stage, outputs, run.aws, run.deps, run.changes);
+    },
+  },
+  {
+    name: 'Secrets',
+    async run({ outputs, aws, keys, endpoint, changes }) {
+      const { checkout: checkoutKey, fulfilment: fulfilmentKey, forecast: forecastKey } = keys;
+      const values = { checkoutKey, fulfilmentKey, forecastKey, endpoint: found(endpoint, 'the endpoint') };
+      await storeSecrets(found(outputs, 'the outputs'), aws, values, changes);
+    },
+  },
+  {
+    name: 'Merchant',
+    async run({ flag, settings, aws, outputs, changes }) {
+      const merchantLogin = flag('merchant-login') ?? textOf(settings.merchantEmail) ?? '';
+      const added = await addMerchant(merchantLogin, {
+        client: aws.cognito,
+        userPoolId: found(outputs, 'the outputs').get(STAGE_OUTPUTS.adminUserPoolId),
+      });
+      if (added.invited)
+        changes.made(
+          `Merchant ${merchantLogin} created (Cognito emails a temporary password to that address)`,
+          'merchant created',
+        );
+      else if (added.addedToGroup)
+        changes.made(
+          `Merchant ${merchantLogin} added to the merchants group`,
+          'merchant added to the merchants group',
+        );
+      else changes.same(`Merchant ${merchantLogin}: may already sign in to /admin`);
+    },
+  },
+];
+
+/** After the changes: the DNS records still to add, doctor's checks of the stage, and a summary. */
+async function reportStage(run: SetupRun): Promise<void> {
+  const { out, stage, region, settings, aws, changes } = run;
+  const outputs = found(run.outputs, 'the outputs');
   out('');
-  const records = await dnsRecords(aws, settings, outputs, senderDomain, sesState.verified !== undefined);
+  const { domain } = senderOf(settings);
+  const records = await dnsRecords(aws, settings, outputs, domain, run.sesVerified !== undefined);
   if (records.length === 0) out('DNS records to add: none.');
   else {
     out('DNS records to add at your DNS provider (SES checks them by itself; allow up to 72 hours):');
     for (const record of records) out(`  ${record}`);
   }
-
   out('');
   out(`Checks of the deployed stage (npm run doctor -- --stage ${stage}):`);
-  const results = await runDoctorChecks({ stage, region, outputs, settings }, { ...deps, aws });
+  const results = await runDoctorChecks({ stage, region, outputs, settings }, { ...run.deps, aws });
   printChecks(results, out);
   out('');
   out(
@@ -593,7 +769,8 @@ async function openWhenEmailsGoOut(
   deps: SetupDeps,
   changes: ChangeLog,
 ): Promise<void> {
-  const failing = (await runChecks(sesReadinessChecks(run.region, run.sender, aws))).filter(({ ok }) => !ok);
+  const ses = { region: run.region, sender: run.sender, aws };
+  const failing = (await runChecks(SES_READINESS_CHECKS, ses)).filter(({ ok }) => !ok);
   const table = { client: aws.dynamo, tableName: outputs.get(STAGE_OUTPUTS.ordersTable) };
   const shop = await readShopMode(table);
   const pausedBySetup = shop.mode === 'paused' && shop.message === OPENING_SOON_MESSAGE;

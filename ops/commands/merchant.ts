@@ -1,8 +1,10 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { RefusedError } from '../shared/refusal';
-import { addMerchant, listMerchants, type MerchantPool, removeMerchant } from './merchant-accounts';
-import { readStackOutputs } from './stack-target';
-import type { TargetChoice } from './target-choice';
+import { RefusedError } from '../../shared/refusal';
+import { alignColumns } from '../format';
+import { addMerchant, listMerchants, type MerchantPool, removeMerchant } from '../merchant-accounts';
+import { readStackOutputs } from '../stack-target';
+import type { TargetChoice } from '../target-choice';
+import type { CommandText, Values } from './command';
 
 /**
  * `npm run orders -- merchant add <email> | list | remove <email>`: who may sign in to /admin.
@@ -36,8 +38,6 @@ export async function merchantPoolTarget(choice: TargetChoice): Promise<Merchant
   };
 }
 
-type Values = Record<string, string | boolean | Array<string | boolean> | undefined>;
-
 /** The part of the CLI's io this command uses. */
 interface MerchantIo {
   out: (line: string) => void;
@@ -45,10 +45,7 @@ interface MerchantIo {
 }
 
 /** The CLI's command, run on a {@link MerchantPoolTarget} instead of the shop's orders. */
-export interface MerchantCommand {
-  summary: string;
-  usage: string;
-  details: string[];
+export interface MerchantCommand extends CommandText {
   positionals: 'many';
   /** What is wrong with the words after `merchant`, or undefined. */
   positionalsMistake(given: readonly string[]): string | undefined;
@@ -131,16 +128,6 @@ export const merchantCommand: MerchantCommand = {
       shortDate(m.createdAt),
     ]);
     const header = ['EMAIL', 'STATUS', 'ENABLED', 'CREATED'];
-    const widths = header.map((title, i) =>
-      Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)),
-    );
-    for (const line of [header, ...rows]) {
-      io.out(
-        line
-          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-          .join('  ')
-          .trimEnd(),
-      );
-    }
+    for (const line of alignColumns([header, ...rows])) io.out(line);
   },
 };
