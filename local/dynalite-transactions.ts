@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import dynalite from 'dynalite';
 
 // dynalite 4 has no TransactWriteItems. The checkout reserves its bottles and counts the client's
@@ -19,25 +19,24 @@ interface Operation {
 type TransactItem = Partial<Record<'Put' | 'Update' | 'Delete' | 'ConditionCheck', Operation>>;
 
 const TARGET_PREFIX = 'DynamoDB_20120810.';
-/** Marks the stand-in's own requests, which go through while a transaction holds the others back. */
-const INSIDE_HEADER = 'x-local-transaction';
+type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 const FAKE_SIGNATURE =
   'AWS4-HMAC-SHA256 Credential=local/20260101/eu-west-2/dynamodb/aws4_request, SignedHeaders=host, Signature=0';
 
 /** dynalite with TransactWriteItems: what `npm start`, the rehearsal and the tests run. */
 export function dynaliteWithTransactions(options: Parameters<typeof dynalite>[0] = {}): Server {
   const server = dynalite(options);
-  const [inner] = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  const [inner] = server.listeners('request') as RequestHandler[];
   if (!inner) throw new Error('dynalite has no request handler');
   server.removeAllListeners('request');
   const gate = createGate();
+  const call = innerCaller(inner);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const target = String(req.headers['x-amz-target'] ?? '');
-    if (req.headers[INSIDE_HEADER] !== undefined) return inner(req, res);
     if (target === `${TARGET_PREFIX}TransactWriteItems`) {
       void readBody(req).then((body) =>
         gate
-          .exclusive(() => transact(server, body))
+          .exclusive(() => transact(call, body))
           .then(
             ({ status, payload }) => send(res, status, payload),
             (error: unknown) => send(res, 500, { __type: 'InternalServerError', message: String(error) }),
@@ -97,8 +96,7 @@ function createGate() {
   };
 }
 
-async function transact(server: Server, body: string): Promise<{ status: number; payload: unknown }> {
-  const call = selfCaller(server);
+async function transact(call: SelfCall, body: string): Promise<{ status: number; payload: unknown }> {
   const parsed: unknown = JSON.parse(body);
   const items: TransactItem[] =
     typeof parsed === 'object' &&
@@ -110,53 +108,54 @@ async function transact(server: Server, body: string): Promise<{ status: number;
   if (items.length === 0 || items.length > 100) {
     return validation('TransactItems must hold 1 to 100 actions');
   }
-  const keys = new Map<string, string[]>();
-  const steps: Array<{ kind: keyof TransactItem; op: Operation; key: AttributeMap }> = [];
+  const steps: Step[] = [];
   for (const item of items) {
     const [kind, op] = Object.entries(item)[0] ?? [];
     if (kind === undefined || op === undefined) return validation('An action of TransactItems is empty');
-    const key = op.Key ?? pick(op.Item ?? {}, await keyNames(call, keys, op.TableName));
+    const key = op.Key ?? pick(op.Item ?? {}, await keyNames(call, op.TableName));
     steps.push({ kind: kind as keyof TransactItem, op, key });
   }
   const ids = steps.map((step) => `${step.op.TableName} ${JSON.stringify(step.key)}`);
   if (new Set(ids).size !== ids.length) {
     return validation('Transaction request cannot include multiple operations on one item');
   }
-  const before = await Promise.all(
-    steps.map(async ({ op, key }) => {
-      const got = await call('GetItem', { TableName: op.TableName, Key: key, ConsistentRead: true });
-      return (got.payload as { Item?: AttributeMap }).Item;
-    }),
-  );
   const reasons: Array<{ Code: string; Message?: string; Item?: AttributeMap }> = steps.map(() => ({
     Code: 'None',
   }));
+  const written: Array<{ step: Step; old: AttributeMap | undefined }> = [];
   let failed = false;
-  const written: number[] = [];
-  for (const [index, { kind, op }] of steps.entries()) {
-    const { ReturnValuesOnConditionCheckFailure: returnOld, ...request } = op;
-    const action = kind === 'Put' ? 'PutItem' : kind === 'Delete' ? 'DeleteItem' : 'UpdateItem';
-    const answer = await call(action, request);
+  for (const [index, step] of steps.entries()) {
+    const { ReturnValuesOnConditionCheckFailure: returnOld, ...request } = step.op;
+    const action = step.kind === 'Put' ? 'PutItem' : step.kind === 'Delete' ? 'DeleteItem' : 'UpdateItem';
+    // ALL_OLD: the item as it was, to put back if a later condition fails.
+    const answer = await call(action, { ...request, ReturnValues: 'ALL_OLD' });
+    const old = (answer.payload as { Attributes?: AttributeMap }).Attributes;
     if (answer.status === 200) {
-      written.push(index);
+      written.push({ step, old });
       continue;
     }
     const type = String((answer.payload as { __type?: string }).__type ?? '');
     if (!type.endsWith('ConditionalCheckFailedException')) {
-      await restore(call, steps, before, written);
-      return { status: answer.status, payload: answer.payload };
+      await restore(call, written);
+      return answer;
     }
     failed = true;
-    const old = before[index];
+    const item =
+      returnOld === 'ALL_OLD'
+        ? (await call('GetItem', { TableName: step.op.TableName, Key: step.key, ConsistentRead: true }))
+            .payload
+        : undefined;
+    const current = (item as { Item?: AttributeMap } | undefined)?.Item;
     reasons[index] = {
       Code: 'ConditionalCheckFailed',
       Message: 'The conditional request failed',
-      ...(returnOld === 'ALL_OLD' && old !== undefined && { Item: old }),
+      ...(current !== undefined && { Item: current }),
     };
   }
-  // A condition check changes nothing; its update above only evaluated the condition.
-  const checks = steps.flatMap((step, index) => (step.kind === 'ConditionCheck' ? [index] : []));
-  await restore(call, steps, before, failed ? written : written.filter((index) => checks.includes(index)));
+  // A condition check changes nothing: its update above only evaluated the condition, and made an
+  // item (with only its key) where there was none.
+  const made = written.filter(({ step, old }) => step.kind === 'ConditionCheck' && old === undefined);
+  await restore(call, failed ? written : made);
   if (!failed) return { status: 200, payload: {} };
   return {
     status: 400,
@@ -168,47 +167,64 @@ async function transact(server: Server, body: string): Promise<{ status: number;
   };
 }
 
-/** Puts back the items written at `indexes` as they were before the transaction. */
+interface Step {
+  kind: keyof TransactItem;
+  op: Operation;
+  key: AttributeMap;
+}
+
+/** Puts back the items written, last first, as they were before the transaction. */
 async function restore(
   call: SelfCall,
-  steps: Array<{ op: Operation; key: AttributeMap }>,
-  before: Array<AttributeMap | undefined>,
-  indexes: number[],
+  written: Array<{ step: Step; old: AttributeMap | undefined }>,
 ): Promise<void> {
-  for (const index of indexes.reverse()) {
-    const step = steps[index];
-    if (step === undefined) continue;
-    const old = before[index];
+  for (const { step, old } of [...written].reverse()) {
     const answer =
       old === undefined
         ? await call('DeleteItem', { TableName: step.op.TableName, Key: step.key })
         : await call('PutItem', { TableName: step.op.TableName, Item: old });
-    if (answer.status !== 200)
+    if (answer.status !== 200) {
       throw new Error(`Could not undo a transaction's write: ${JSON.stringify(answer.payload)}`);
+    }
   }
 }
 
 type SelfCall = (action: string, request: unknown) => Promise<{ status: number; payload: unknown }>;
 
-function selfCaller(server: Server): SelfCall {
-  const { port } = server.address() as AddressInfo;
-  return async (action, request) => {
-    const response = await fetch(`http://127.0.0.1:${port}/`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': `${TARGET_PREFIX}${action}`,
-        'x-amz-date': '20260101T000000Z',
-        authorization: FAKE_SIGNATURE,
-        [INSIDE_HEADER]: '1',
-      },
-      body: JSON.stringify(request),
+/** Calls dynalite's own handler in process, as a request would, without a round trip. */
+function innerCaller(inner: RequestHandler): SelfCall {
+  return (action, request) =>
+    new Promise((resolve, reject) => {
+      const req = Object.assign(Readable.from([Buffer.from(JSON.stringify(request))]), {
+        method: 'POST',
+        url: '/',
+        headers: {
+          'content-type': 'application/x-amz-json-1.0',
+          'x-amz-target': `${TARGET_PREFIX}${action}`,
+          'x-amz-date': '20260101T000000Z',
+          authorization: FAKE_SIGNATURE,
+        },
+      });
+      const res = {
+        statusCode: 200,
+        contentType: '',
+        setHeader: () => undefined,
+        end(text?: string) {
+          try {
+            resolve({ status: res.statusCode, payload: text ? JSON.parse(text) : {} });
+          } catch (error) {
+            reject(error);
+          }
+        },
+      };
+      inner(req as unknown as IncomingMessage, res as unknown as ServerResponse);
     });
-    return { status: response.status, payload: await response.json() };
-  };
 }
 
-async function keyNames(call: SelfCall, cache: Map<string, string[]>, table: string): Promise<string[]> {
+const keyCache = new Map<string, string[]>();
+
+async function keyNames(call: SelfCall, table: string): Promise<string[]> {
+  const cache = keyCache;
   const known = cache.get(table);
   if (known) return known;
   const { payload } = await call('DescribeTable', { TableName: table });
