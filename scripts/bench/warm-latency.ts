@@ -157,90 +157,112 @@ export async function warmFigures() {
           queryStringParameters: { session_id: sessionId },
         }),
       );
-    const results: Record<string, number[]> = {};
-    const failures: Record<string, number> = {};
-    const cpuMs: Record<string, number> = {};
-    const builds = [
-      { name: 'create-checkout', request: checkoutRequest(checkout) },
-      ...(baseline
-        ? [{ name: `create-checkout at ${baseline.commit}`, request: checkoutRequest(baseline.handler) }]
-        : []),
-    ];
-    for (const build of builds) await timed(50, 4, build.request);
-    // Interleaved rounds, as the cold loads are: drift on a busy machine spreads over both builds.
-    for (let round = 0; round < WARM_ROUNDS; round += 1) {
-      for (const build of shuffle([...builds])) {
-        const cpuBefore = process.cpuUsage();
-        const run = await timed(WARM_ROUND_REQUESTS, 1, build.request);
-        const cpu = process.cpuUsage(cpuBefore);
-        results[build.name] = [...(results[build.name] ?? []), ...run.durations];
-        failures[build.name] = (failures[build.name] ?? 0) + run.failures;
-        cpuMs[build.name] = (cpuMs[build.name] ?? 0) + (cpu.user + cpu.system) / 1000;
-      }
-    }
-    /** This process's CPU per checkout: the handler's own work, the stand-ins' being in theirs. */
-    const cpuPerCheckout = (name: string) => (cpuMs[name] ?? 0) / (WARM_ROUNDS * WARM_ROUND_REQUESTS);
-    const p99 = (name: string) => percentile(results[name] ?? [], 99);
-    const count = WARM_ROUNDS * WARM_ROUND_REQUESTS;
-    const countOf = (name: string) =>
-      (failures[name] ?? 0) > 0 ? `${failures[name]} answers were not 200` : `${count} requests`;
     const before = baseline ? `create-checkout at ${baseline.commit}` : undefined;
-    const difference = before ? p99('create-checkout') - p99(before) : undefined;
-    record({
-      section: 'warm',
-      name: 'create-checkout warm sequential p50 / p99',
-      value: `${round(percentile(results['create-checkout'] ?? [], 50), 2)} / ${round(p99('create-checkout'), 2)}`,
-      unit: 'ms',
-      detail: countOf('create-checkout'),
-      target: 'p99 ≤ 10',
-      pass: p99('create-checkout') <= 10 && (failures['create-checkout'] ?? 0) === 0,
-    });
-    if (before !== undefined && difference !== undefined) {
-      record({
-        section: 'warm',
-        name: 'create-checkout warm sequential p50 / p99 before the reservation',
-        value: `${round(percentile(results[before] ?? [], 50), 2)} / ${round(p99(before), 2)}`,
-        unit: 'ms',
-        detail: `${countOf(before)}; commit ${WARM_BASELINE_REF} (${baseline?.commit}), rounds interleaved with today's`,
-      });
-      record({
-        section: 'warm',
-        name: 'create-checkout warm p99: the reservation adds',
-        value: round(difference, 2),
-        unit: 'ms',
-        target: '≤ 2',
-        pass: difference <= 2 && (failures[before] ?? 0) === 0,
-      });
-      record({
-        section: 'warm',
-        name: 'create-checkout CPU per checkout, today / before the reservation',
-        value: `${round(cpuPerCheckout('create-checkout'), 2)} / ${round(cpuPerCheckout(before), 2)}`,
-        unit: 'ms',
-        detail: "this process's CPU over the same rounds; the stand-ins' is in theirs",
-        target: 'at most 1 more today',
-        pass: cpuPerCheckout('create-checkout') - cpuPerCheckout(before) <= 1,
-      });
-    }
-    await timed(50, 4, statusRequest);
-    for (const [name, request, mode, requests, inFlight] of [
-      ['create-checkout', checkoutRequest(checkout), '16 in flight', 480, 16],
-      ['checkout-status', statusRequest, 'sequential', 300, 1],
-      ['checkout-status', statusRequest, '16 in flight', 480, 16],
-    ] as const) {
-      const run = await timed(requests, inFlight, request);
-      results[`${name} ${mode}`] = run.durations;
-      record({
-        section: 'warm',
-        name: `${name} warm ${mode} p50 / p99`,
-        value: `${round(percentile(run.durations, 50), 2)} / ${round(percentile(run.durations, 99), 2)}`,
-        unit: 'ms',
-        detail: run.failures > 0 ? `${run.failures} answers were not 200` : `${requests} requests`,
-      });
-    }
-    results['create-checkout sequential'] = results['create-checkout'] ?? [];
-    raw.warm = results;
+    const rounds = await interleavedRounds([
+      { name: 'create-checkout', request: checkoutRequest(checkout) },
+      ...(baseline && before ? [{ name: before, request: checkoutRequest(baseline.handler) }] : []),
+    ]);
+    recordSequential(rounds, before, baseline?.commit);
+    const results = await inFlightFigures(checkoutRequest(checkout), statusRequest);
+    raw.warm = {
+      ...rounds.results,
+      ...results,
+      'create-checkout sequential': rounds.results['create-checkout'] ?? [],
+    };
   } finally {
     baseline?.remove();
     await standIns.close();
   }
+}
+
+interface Rounds {
+  results: Record<string, number[]>;
+  failures: Record<string, number>;
+  cpuMs: Record<string, number>;
+}
+
+type Request = () => Promise<{ statusCode?: number }>;
+
+/** WARM_ROUNDS of sequential checkouts, each build in a new random order: drift on a busy machine spreads over both. */
+async function interleavedRounds(builds: Array<{ name: string; request: Request }>): Promise<Rounds> {
+  const rounds: Rounds = { results: {}, failures: {}, cpuMs: {} };
+  for (const build of builds) await timed(50, 4, build.request);
+  for (let round = 0; round < WARM_ROUNDS; round += 1) {
+    for (const build of shuffle([...builds])) {
+      const cpuBefore = process.cpuUsage();
+      const run = await timed(WARM_ROUND_REQUESTS, 1, build.request);
+      const cpu = process.cpuUsage(cpuBefore);
+      rounds.results[build.name] = [...(rounds.results[build.name] ?? []), ...run.durations];
+      rounds.failures[build.name] = (rounds.failures[build.name] ?? 0) + run.failures;
+      rounds.cpuMs[build.name] = (rounds.cpuMs[build.name] ?? 0) + (cpu.user + cpu.system) / 1000;
+    }
+  }
+  return rounds;
+}
+
+/** The sequential rounds' figures: today's p50 / p99, and beside the build from before the reservation. */
+function recordSequential({ results, failures, cpuMs }: Rounds, before: string | undefined, commit?: string) {
+  /** This process's CPU per checkout: the handler's own work, the stand-ins' being in theirs. */
+  const cpuPerCheckout = (name: string) => (cpuMs[name] ?? 0) / (WARM_ROUNDS * WARM_ROUND_REQUESTS);
+  const p99 = (name: string) => percentile(results[name] ?? [], 99);
+  const count = WARM_ROUNDS * WARM_ROUND_REQUESTS;
+  const countOf = (name: string) =>
+    (failures[name] ?? 0) > 0 ? `${failures[name]} answers were not 200` : `${count} requests`;
+  record({
+    section: 'warm',
+    name: 'create-checkout warm sequential p50 / p99',
+    value: `${round(percentile(results['create-checkout'] ?? [], 50), 2)} / ${round(p99('create-checkout'), 2)}`,
+    unit: 'ms',
+    detail: countOf('create-checkout'),
+    target: 'p99 ≤ 10',
+    pass: p99('create-checkout') <= 10 && (failures['create-checkout'] ?? 0) === 0,
+  });
+  if (before === undefined) return;
+  const difference = p99('create-checkout') - p99(before);
+  record({
+    section: 'warm',
+    name: 'create-checkout warm sequential p50 / p99 before the reservation',
+    value: `${round(percentile(results[before] ?? [], 50), 2)} / ${round(p99(before), 2)}`,
+    unit: 'ms',
+    detail: `${countOf(before)}; commit ${WARM_BASELINE_REF} (${commit}), rounds interleaved with today's`,
+  });
+  record({
+    section: 'warm',
+    name: 'create-checkout warm p99: the reservation adds',
+    value: round(difference, 2),
+    unit: 'ms',
+    target: '≤ 2',
+    pass: difference <= 2 && (failures[before] ?? 0) === 0,
+  });
+  record({
+    section: 'warm',
+    name: 'create-checkout CPU per checkout, today / before the reservation',
+    value: `${round(cpuPerCheckout('create-checkout'), 2)} / ${round(cpuPerCheckout(before), 2)}`,
+    unit: 'ms',
+    detail: "this process's CPU over the same rounds; the stand-ins' is in theirs",
+    target: 'at most 1 more today',
+    pass: cpuPerCheckout('create-checkout') - cpuPerCheckout(before) <= 1,
+  });
+}
+
+/** create-checkout with 16 in flight, and checkout-status sequential and with 16 in flight. */
+async function inFlightFigures(checkout: Request, status: Request): Promise<Record<string, number[]>> {
+  const results: Record<string, number[]> = {};
+  await timed(50, 4, status);
+  for (const [name, request, mode, requests, inFlight] of [
+    ['create-checkout', checkout, '16 in flight', 480, 16],
+    ['checkout-status', status, 'sequential', 300, 1],
+    ['checkout-status', status, '16 in flight', 480, 16],
+  ] as const) {
+    const run = await timed(requests, inFlight, request);
+    results[`${name} ${mode}`] = run.durations;
+    record({
+      section: 'warm',
+      name: `${name} warm ${mode} p50 / p99`,
+      value: `${round(percentile(run.durations, 50), 2)} / ${round(percentile(run.durations, 99), 2)}`,
+      unit: 'ms',
+      detail: run.failures > 0 ? `${run.failures} answers were not 200` : `${requests} requests`,
+    });
+  }
+  return results;
 }

@@ -175,23 +175,8 @@ export async function createCheckoutSession(
   const attempt = async (start: number): Promise<CreatedCheckoutSession> => {
     const firstDay = nextDispatchDate(new Date(start), { cutoffHours: deps.cutoffHours });
     const expiresAt = Math.floor((start + SESSION_EXPIRY_AFTER_WINDOW_START_MS) / 1000);
-    const capacity = deps.capacity;
-    const reservation = capacity
-      ? await holdCheckoutBottles(
-          {
-            writes: capacity.writes,
-            capacity: capacity.store,
-            clientItems: capacity.clients?.items ?? NO_CLIENT_ITEMS,
-            now: deps.now,
-          },
-          {
-            from: firstDay,
-            hold: holdId(checkoutReservationId(reservationToken, expiresAt), quote.bottles),
-            settings: capacity.settings,
-            client: capacity.clients?.client,
-          },
-        )
-      : undefined;
+    const hold = holdId(checkoutReservationId(reservationToken, expiresAt), quote.bottles);
+    const reservation = await reserve(deps, firstDay, hold);
     const dispatchDate = reservation?.date ?? firstDay;
     const params = buildSessionParams({
       input,
@@ -242,6 +227,25 @@ export async function createCheckoutSession(
     if (isIdempotencyMismatch(error)) throw new CheckoutConflictError({ cause: error });
     throw toCheckoutError(error);
   }
+}
+
+/** The hold's bottles, counted as the client's (holdCheckoutBottles); undefined when capacity is not counted. */
+function reserve(
+  deps: CreateCheckoutSessionDeps,
+  from: IsoDate,
+  hold: string,
+): Promise<Reservation | undefined> | undefined {
+  const { capacity } = deps;
+  if (!capacity) return undefined;
+  return holdCheckoutBottles(
+    {
+      writes: capacity.writes,
+      capacity: capacity.store,
+      clientItems: capacity.clients?.items ?? NO_CLIENT_ITEMS,
+      now: deps.now,
+    },
+    { from, hold, settings: capacity.settings, client: capacity.clients?.client },
+  );
 }
 
 /** No client counted (tests of the session alone): never read, as no key is ever asked for. */
