@@ -154,8 +154,8 @@ async function transact(call: SelfCall, body: string): Promise<{ status: number;
   }
   // A condition check changes nothing: its update above only evaluated the condition, and made an
   // item (with only its key) where there was none.
-  const made = written.filter(({ step, old }) => step.kind === 'ConditionCheck' && old === undefined);
-  await restore(call, failed ? written : made);
+  const undo = written.filter(({ step, old }) => step.kind !== 'ConditionCheck' || old === undefined);
+  await restore(call, failed ? undo : undo.filter(({ step }) => step.kind === 'ConditionCheck'));
   if (!failed) return { status: 200, payload: {} };
   return {
     status: 400,
