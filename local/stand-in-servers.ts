@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import dynalite from 'dynalite';
+import { dynaliteWithTransactions } from './dynalite-transactions';
 import { portMessage, startSesLocal } from './ses-local';
 
 /** Listens and resolves with the port; a port in use rejects naming the part, not Node's internals. */
@@ -46,7 +46,7 @@ export async function startStoreStandIns(
   closers: Array<() => Promise<void>>,
 ): Promise<{ dynamoUrl: string; sesUrl: string }> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const dynamo = dynalite({
+  const dynamo = dynaliteWithTransactions({
     createTableMs: 0,
     deleteTableMs: 0,
     updateTableMs: 0,

@@ -328,6 +328,7 @@ export class ShopStack extends Stack {
     orders.grantCapacityReservations(createCheckout);
     // At most 3 open checkouts per client (lambdas/domain/capacity/client-holds.ts); `npm run rehearse` found it missing.
     orders.grantClientHolds(createCheckout);
+    orders.grantCheckoutTransactions(createCheckout);
     orders.grantShopSettingsRead(shopStatus);
     orders.grantCapacityRead(shopStatus);
     stripeSecrets.grantRead('checkoutKey', checkoutStatus);

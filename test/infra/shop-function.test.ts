@@ -164,12 +164,13 @@ describe('shop functions', () => {
       ]);
     });
 
-    it('createCheckout may read the settings item and write order requests and notice counters only (LeadingKeys), and send email', () => {
+    it('createCheckout may read the settings item, write order requests and notice counters, hold bottles and record its sessions only (LeadingKeys), and send email', () => {
       const all = statements('createCheckout');
       expect(all.slice(0, 4)).toEqual([
         logs('createCheckout'),
         secretRead(secret('checkoutKey')),
-        settingsRead(),
+        // Read, and checked inside its transactions (ADR 0052): never written.
+        { ...settingsRead(), Action: ['dynamodb:ConditionCheckItem', 'dynamodb:GetItem'] },
         {
           Effect: 'Allow',
           Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
@@ -179,7 +180,7 @@ describe('shop functions', () => {
           },
         },
       ]);
-      expect(all).toHaveLength(7);
+      expect(all).toHaveLength(8);
       expect(all[4]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
       // Reserving and releasing bottles on the dispatch days, and nothing else of the table.
       expect(all[5]).toEqual(capacity(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
@@ -189,6 +190,13 @@ describe('shop functions', () => {
         Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
         Resource: tableArn(),
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT_HOLDS#*'] } },
+      });
+      // Its transactions (ADR 0052) record each session it made, and nothing else.
+      expect(all[7]).toEqual({
+        Effect: 'Allow',
+        Action: 'dynamodb:PutItem',
+        Resource: tableArn(),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CHECKOUT_SESSION#*'] } },
       });
     });
 

@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import dynalite from 'dynalite';
 import { z } from 'zod';
+import { dynaliteWithTransactions } from '../../local/dynalite-transactions';
 import { ensureOrdersTable } from '../../local/orders-table';
 import { startSesLocal } from '../../local/ses-local';
 
@@ -75,7 +75,7 @@ export function standInEnvironment(
  * store is per process, and vitest runs each file in its own.
  */
 export async function startStandIns(): Promise<StandIns> {
-  const dynamo = dynalite({ createTableMs: 0 });
+  const dynamo = dynaliteWithTransactions({ createTableMs: 0 });
   await new Promise<void>((resolve) => dynamo.listen(0, '127.0.0.1', resolve));
   const dynamoEndpoint = `http://127.0.0.1:${portOf(dynamo)}`;
 

@@ -4,6 +4,7 @@ import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import {
   CAPACITY_KEY_PREFIX,
+  CHECKOUT_SESSION_KEY_PREFIX,
   CLIENT_HOLDS_KEY_PREFIX,
   DISPATCH_DATE_INDEX,
   FAILED_DEBIT_KEY_PREFIX,
@@ -138,6 +139,18 @@ export class OrdersTable extends Construct {
   grantCapacityReservations(grantee: IGrantable): Grant {
     return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
       `${CAPACITY_KEY_PREFIX}*`,
+    ]);
+  }
+
+  /**
+   * Lets create-checkout make its transactions (ADR 0052): check the settings item inside them
+   * (ConditionCheckItem on `SETTINGS#shop`, which reads nothing back) and record the sessions it
+   * made (`pk = CHECKOUT_SESSION#…`, put only).
+   */
+  grantCheckoutTransactions(grantee: IGrantable): Grant {
+    this.grantOnKeys(grantee, ['dynamodb:ConditionCheckItem'], 'ForAllValues:StringEquals', [SETTINGS_KEY]);
+    return this.grantOnKeys(grantee, ['dynamodb:PutItem'], 'ForAllValues:StringLike', [
+      `${CHECKOUT_SESSION_KEY_PREFIX}*`,
     ]);
   }
 

@@ -11,8 +11,9 @@ import { holdExpiresAt } from './holds';
 // the customer's email address) may hold at most CLIENT_HOLD_LIMIT open holds at once.
 //
 // One item per client and scope, `CLIENT_HOLDS#<scope>#<hash>`: the set of its holds
-// (`<day>/<hold id>`) and a version. Taking one is read, then one update conditional on the version
-// read (dynalite has no transactions), so concurrent checkouts of one client never overshoot.
+// (`<day>/<hold id>`) and a version. A checkout counts its hold in the transaction that reserves
+// it (checkout-hold.ts); an order request's is read, then one update conditional on the version
+// read. Either way concurrent holds of one client never overshoot.
 // Nothing ever has to give a hold back here: a hold id carries its expiry, and when a client is at
 // the limit its holds are looked up on their days, so one paid (sold), released or lapsed no
 // longer counts. A TTL attribute lets DynamoDB delete idle items (cleanup only).
@@ -66,7 +67,8 @@ function attemptOf(hold: string): string {
   return hold.replace(/(\.\d{9,11})?:\d+$/, '');
 }
 
-function entry(counted: CountedHold): string {
+/** A hold as its client's item lists it: `<day>/<hold id>`. */
+export function clientHoldEntry(counted: CountedHold): string {
   return `${counted.date}/${counted.hold}`;
 }
 
@@ -95,27 +97,54 @@ async function countIn(
   pk: string,
   counted: CountedHold,
 ): Promise<boolean> {
-  const nowSeconds = Math.floor(deps.now.getTime() / 1000);
-  const attempt = attemptOf(counted.hold);
   for (let tries = 0; tries < ATTEMPTS; tries += 1) {
     const item = await deps.items.read(pk);
-    const entries = [...item.holds].flatMap((value) => {
-      const parsed = parseEntry(value);
-      return parsed === undefined ? [] : [parsed];
-    });
-    if (entries.some((held) => attemptOf(held.hold) === attempt)) return true;
-    let open = entries.filter((held) => (holdExpiresAt(held.hold) ?? 0) > nowSeconds);
-    if (open.length >= CLIENT_HOLD_LIMIT) open = await stillHeld(deps.capacity, open);
+    const open = await openClientHolds(deps, item, counted.hold);
+    if (open === 'counted') return true;
     if (open.length >= CLIENT_HOLD_LIMIT) return false;
-    const kept = [...open, counted];
-    const lastExpiry = Math.max(...kept.map((held) => holdExpiresAt(held.hold) ?? nowSeconds));
-    if (
-      await deps.items.replace(pk, new Set(kept.map(entry)), item.version, lastExpiry + ITEM_LIFETIME_SECONDS)
-    ) {
-      return true;
-    }
+    const { holds, deleteAfter } = clientHoldsWith(open, counted, deps.now);
+    if (await deps.items.replace(pk, holds, item.version, deleteAfter)) return true;
   }
   throw new Error(`Could not count a hold in ${pk}: other writes kept coming first`);
+}
+
+/**
+ * A client's holds in its item that still count: not lapsed and, when they reach the limit, still
+ * held on their days (not paid, released or given back). 'counted' when `hold`'s attempt is one
+ * of them: a retry of the same attempt never counts twice.
+ */
+export async function openClientHolds(
+  deps: { capacity: Pick<CapacityStore, 'read'>; now: Date },
+  item: { holds: ReadonlySet<string> },
+  hold: string,
+): Promise<CountedHold[] | 'counted'> {
+  const nowSeconds = Math.floor(deps.now.getTime() / 1000);
+  const attempt = attemptOf(hold);
+  const entries = [...item.holds].flatMap((value) => {
+    const parsed = parseEntry(value);
+    return parsed === undefined ? [] : [parsed];
+  });
+  if (entries.some((held) => attemptOf(held.hold) === attempt)) return 'counted';
+  const open = entries.filter((held) => (holdExpiresAt(held.hold) ?? 0) > nowSeconds);
+  return open.length >= CLIENT_HOLD_LIMIT ? stillHeld(deps.capacity, open) : open;
+}
+
+/** The item's entries with `counted` added to `open`, and when the item may be deleted. */
+export function clientHoldsWith(
+  open: readonly CountedHold[],
+  counted: CountedHold,
+  now: Date,
+): { holds: ReadonlySet<string>; deleteAfter: number } {
+  const kept = [...open, counted];
+  return {
+    holds: new Set(kept.map(clientHoldEntry)),
+    deleteAfter: Math.max(...kept.map((held) => clientHoldDeleteAfter(held.hold, now))),
+  };
+}
+
+/** When an item whose last hold is `hold` may be deleted (TTL, epoch seconds). */
+export function clientHoldDeleteAfter(hold: string, now: Date): number {
+  return (holdExpiresAt(hold) ?? Math.floor(now.getTime() / 1000)) + ITEM_LIFETIME_SECONDS;
 }
 
 /** Of `holds`, those still held on their days: not paid (sold), released or given back. */

@@ -1,22 +1,24 @@
 import { addDays, DISPATCH_WINDOW_WEEKS, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import { DAPHNIA } from '../../../shared/product';
+import {
+  giveBackChange,
+  partGiveBackChanges,
+  releaseChange,
+  reserveChange,
+  sellChange,
+  sellLateChange,
+  transferChanges,
+} from '../storage/capacity-changes';
 import { type CapacitySettings, limitFor } from '../storage/capacity-settings';
-import type { CapacityChange, CapacityDay, CapacityStore } from '../storage/capacity-store';
+import type { CapacityDay, CapacityStore } from '../storage/capacity-store';
 
-// The transitions of a dispatch day's bottles, each ONE conditional UpdateItem on the day's item
-// (no read-then-write, no transaction: dynalite has none, and one item needs none):
-//
-//   reserve:   ADD taken n, holds {h}       if taken <= limit - n (when limited), h neither held nor sold
-//   release:   DELETE holds {h}, ADD taken -n               if h is held
-//   sell:      DELETE holds {h}, ADD sold n, sales {h}      if h is held
-//   sell late: ADD taken n, sold n, sales {h}               if h is neither held nor sold (paid, so no limit)
-//   give back: DELETE sales {h}, ADD sold -n, taken -n      if h is sold
-//   move:      sell late on the new day, then give back on the old (moveSale: a delayed order)
-//
-// A hold id `h` is `<reservation id>:<bottles>`. The conditions on set membership make every
-// transition happen at most once per id, whatever replays it (a webhook redelivered, the
-// reconciler, a retried request whose first answer was lost): a hold is never released twice,
-// nor after it became a sale, and a sale is given back once.
+// The transitions of a dispatch day's bottles are written in storage/capacity-changes.ts, each ONE
+// conditional update of the day's item (no read-then-write). Here: when each is made. A hold id
+// `h` is `<reservation id>:<bottles>`. The conditions on set membership make every transition
+// happen at most once per id, whatever replays it (a webhook redelivered, the reconciler, a retried
+// request whose first answer was lost): a hold is never released twice, nor after it became a
+// sale, and a sale is given back once. A checkout's reservation is made with its client's count
+// in one transaction (checkout-hold.ts).
 
 /** The smallest order: a day with fewer bottles left than this has no room. */
 export const SMALLEST_ORDER = DAPHNIA.min;
@@ -105,7 +107,7 @@ export function dispatchDaysFrom(first: IsoDate, count: number): IsoDate[] {
  * The same days one at a time, each worked out only when asked for: a search that stops at the
  * first day (nearly every checkout's) costs one London calendar look-up, not eight.
  */
-function* comingDispatchDays(first: IsoDate, count: number): Generator<IsoDate> {
+export function* comingDispatchDays(first: IsoDate, count: number): Generator<IsoDate> {
   let day = first;
   for (let index = 0; index < count; index += 1) {
     if (index > 0) day = followingDispatchDay(day);
@@ -121,22 +123,6 @@ export function bottlesLeft(day: CapacityDay, limit: number | undefined): number
 /** True when the day's sales alone leave no room for the smallest order: sold out, whatever reservations lapse. */
 export function isSoldOut(day: Pick<CapacityDay, 'sold'>, limit: number | undefined): boolean {
   return limit !== undefined && limit - day.sold < SMALLEST_ORDER;
-}
-
-function reserveChange(hold: string, bottles: number, limit: number | undefined): CapacityChange {
-  const notYet = 'NOT contains(#holds, :hold) AND NOT contains(#sales, :hold)';
-  // DynamoDB's conditions cannot add, so "taken + n <= limit" is written "taken <= limit - n".
-  return {
-    update: 'ADD #taken :n, #holds :holdSet',
-    condition:
-      limit === undefined ? notYet : `(attribute_not_exists(#taken) OR #taken <= :maxBefore) AND ${notYet}`,
-    values: {
-      ':n': bottles,
-      ':hold': hold,
-      ':holdSet': new Set([hold]),
-      ...(limit !== undefined && { ':maxBefore': limit - bottles }),
-    },
-  };
 }
 
 export interface Reservation {
@@ -186,17 +172,10 @@ export async function sellFromDay(
 ): Promise<{ date: IsoDate; after: CapacityDay | undefined }> {
   const { hold } = request;
   const bottles = holdBottles(hold);
-  const values = { ':n': bottles, ':hold': hold, ':holdSet': new Set([hold]) };
-  const notYet = 'NOT contains(#holds, :hold) AND NOT contains(#sales, :hold)';
   for (const date of comingDispatchDays(request.from, DISPATCH_WINDOW_WEEKS)) {
     const limit = limitFor(request.capacity, date);
     if (limit !== undefined && limit < bottles) continue;
-    const after = await store.change(date, {
-      update: 'ADD #taken :n, #sold :n, #sales :holdSet',
-      condition:
-        limit === undefined ? notYet : `(attribute_not_exists(#taken) OR #taken <= :maxBefore) AND ${notYet}`,
-      values: { ...values, ...(limit !== undefined && { ':maxBefore': limit - bottles }) },
-    });
+    const after = await store.change(date, sellLateChange(hold, bottles, limit));
     if (after) return { date, after };
     const day = await store.read(date);
     if (day.sales.has(hold)) return { date, after: undefined };
@@ -207,11 +186,7 @@ export async function sellFromDay(
 
 /** Gives a hold's bottles back to its day; false when it is not held (released already, or sold). */
 export async function releaseHold(store: CapacityStore, date: IsoDate, hold: string): Promise<boolean> {
-  return store.apply(date, {
-    update: 'DELETE #holds :holdSet ADD #taken :minus',
-    condition: 'contains(#holds, :hold)',
-    values: { ':hold': hold, ':holdSet': new Set([hold]), ':minus': -holdBottles(hold) },
-  });
+  return store.apply(date, releaseChange(hold, holdBottles(hold)));
 }
 
 /**
@@ -226,19 +201,10 @@ export async function sellHold(
   hold: string,
 ): Promise<CapacityDay | undefined> {
   const bottles = holdBottles(hold);
-  const values = { ':hold': hold, ':holdSet': new Set([hold]), ':n': bottles };
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const fromHold = await store.change(date, {
-      update: 'DELETE #holds :holdSet ADD #sold :n, #sales :holdSet',
-      condition: 'contains(#holds, :hold)',
-      values,
-    });
+    const fromHold = await store.change(date, sellChange(hold, bottles));
     if (fromHold) return fromHold;
-    const withoutHold = await store.change(date, {
-      update: 'ADD #taken :n, #sold :n, #sales :holdSet',
-      condition: 'NOT contains(#holds, :hold) AND NOT contains(#sales, :hold)',
-      values,
-    });
+    const withoutHold = await store.change(date, sellLateChange(hold, bottles));
     if (withoutHold) return withoutHold;
     if ((await store.read(date)).sales.has(hold)) return undefined;
     // The hold reappeared between the two updates (a retried reservation of the same attempt): again.
@@ -259,32 +225,15 @@ export async function transferHold(
   to: string,
 ): Promise<boolean> {
   if (holdBottles(from) !== holdBottles(to)) throw new Error(`${from} and ${to} hold different bottles`);
-  const values = {
-    ':from': from,
-    ':fromSet': new Set([from]),
-    ':to': to,
-    ':toSet': new Set([to]),
-  };
-  await store.apply(date, {
-    update: 'ADD #holds :toSet',
-    condition: 'contains(#holds, :from) AND NOT contains(#holds, :to) AND NOT contains(#sales, :to)',
-    values,
-  });
-  await store.apply(date, {
-    update: 'DELETE #holds :fromSet',
-    condition: 'contains(#holds, :from) AND contains(#holds, :to)',
-    values,
-  });
+  const [join, leave] = transferChanges(from, to);
+  await store.apply(date, join);
+  await store.apply(date, leave);
   return (await store.read(date)).holds.has(to);
 }
 
 /** Gives a sale's bottles back to its day (a refund or a failed debit); false when it is not a sale there. */
 export async function giveBackSale(store: CapacityStore, date: IsoDate, hold: string): Promise<boolean> {
-  return store.apply(date, {
-    update: 'DELETE #sales :holdSet ADD #sold :minus, #taken :minus',
-    condition: 'contains(#sales, :hold)',
-    values: { ':hold': hold, ':holdSet': new Set([hold]), ':minus': -holdBottles(hold) },
-  });
+  return store.apply(date, giveBackChange(hold, holdBottles(hold)));
 }
 
 /**
@@ -352,15 +301,8 @@ export async function giveBackPartOfSale(
   const left = holdBottles(hold) - bottles;
   if (left <= 0) return { next: undefined, given: await giveBackSale(store, date, hold) };
   const next = holdId(hold.slice(0, hold.lastIndexOf(':')), left);
-  const given = await store.apply(date, {
-    update: 'ADD #sales :nextSet, #sold :minus, #taken :minus',
-    condition: 'contains(#sales, :hold) AND NOT contains(#sales, :next)',
-    values: { ':hold': hold, ':next': next, ':nextSet': new Set([next]), ':minus': -bottles },
-  });
-  await store.apply(date, {
-    update: 'DELETE #sales :holdSet',
-    condition: 'contains(#sales, :hold) AND contains(#sales, :next)',
-    values: { ':hold': hold, ':next': next, ':holdSet': new Set([hold]) },
-  });
+  const [lower, leave] = partGiveBackChanges(hold, next, bottles);
+  const given = await store.apply(date, lower);
+  await store.apply(date, leave);
   return { next, given };
 }

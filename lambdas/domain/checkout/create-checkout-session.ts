@@ -13,18 +13,14 @@ import { poundsToPence, type Quote, quoteOrder } from '../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import { logger } from '../../lib/logger';
 import { isIdempotencyMismatch, PaymentProviderError, toPaymentProviderError } from '../../lib/stripe-errors';
-import { countClientHold, type HoldingClient } from '../capacity/client-holds';
-import {
-  checkoutReservationId,
-  holdId,
-  type Reservation,
-  releaseHold,
-  reserveBottles,
-} from '../capacity/holds';
+import { holdCheckoutBottles } from '../capacity/checkout-hold';
+import type { HoldingClient } from '../capacity/client-holds';
+import { checkoutReservationId, holdId, type Reservation, releaseHold } from '../capacity/holds';
 import { CAPACITY_HOLD_KEY } from '../capacity/session-reservation';
-import type { CapacitySettings } from '../storage/capacity-settings';
 import type { CapacityStore } from '../storage/capacity-store';
 import type { ClientHoldItems } from '../storage/capacity-table';
+import type { CheckoutStore } from '../storage/checkout-store';
+import type { ShopSettings } from '../storage/shop-settings';
 import { orderMetadata } from './order-metadata';
 
 /**
@@ -113,7 +109,10 @@ export interface CreateCheckoutSessionDeps {
   capacity?:
     | {
         store: CapacityStore;
-        settings: CapacitySettings | undefined;
+        /** The reservation's transaction (checkout-hold.ts). */
+        writes: CheckoutStore;
+        /** The settings acted on (cached): the reservation is made only while they still hold. */
+        settings: ShopSettings;
         /** Who asks, and their open holds: a client may hold only CLIENT_HOLD_LIMIT at once. */
         clients?: { items: ClientHoldItems; client: HoldingClient } | undefined;
       }
@@ -127,6 +126,8 @@ export interface CreatedCheckoutSession {
   dispatchDate: IsoDate;
   /** The session's hold on its dispatch day's bottles, when capacity is counted. */
   capacityHold?: string | undefined;
+  /** The session's `expires_at` (epoch seconds). */
+  expiresAt: number;
 }
 
 /**
@@ -134,8 +135,9 @@ export interface CreatedCheckoutSession {
  * the browser's totals are only compared with `quoteOrder`. Sends nothing; the order exists only
  * once the webhook sees the session paid.
  *
- * First it reserves the bottles (one conditional update) on the first dispatch day from the
- * cut-off rules with room for all of them, moving to the next dispatch day while a day is full;
+ * First it reserves the bottles and counts the client's hold (one transaction, made only while the
+ * settings acted on still hold: holdCheckoutBottles) on the first dispatch day from the cut-off
+ * rules with room for all of them, moving to the next dispatch day while a day is full;
  * the session then states that day (metadata, shipping line, text by the pay button) and carries
  * the hold. The hold id comes from the page's key and the time window, so a retry of the same
  * attempt finds its hold instead of taking more bottles. If Stripe then fails, a hold this call
@@ -143,6 +145,7 @@ export interface CreatedCheckoutSession {
  * making the session (that request uses the hold).
  *
  * @throws CapacityFullError when no dispatch day within 8 weeks has room (nothing sent to Stripe).
+ * @throws SettingsChangedError when the settings changed since they were read (nothing held).
  * @throws TooManyOpenHoldsError when the client already holds its limit of open checkouts (nothing held).
  * @throws QuoteMismatchError when the sent totals differ from the quote (nothing is sent to Stripe).
  * @throws CheckoutConflictError when the idempotency key was used for different details.
@@ -172,22 +175,8 @@ export async function createCheckoutSession(
   const attempt = async (start: number): Promise<CreatedCheckoutSession> => {
     const firstDay = nextDispatchDate(new Date(start), { cutoffHours: deps.cutoffHours });
     const expiresAt = Math.floor((start + SESSION_EXPIRY_AFTER_WINDOW_START_MS) / 1000);
-    const reservation = deps.capacity
-      ? await reserveBottles(deps.capacity.store, {
-          from: firstDay,
-          hold: holdId(checkoutReservationId(reservationToken, expiresAt), quote.bottles),
-          capacity: deps.capacity.settings,
-        })
-      : undefined;
-    if (reservation && deps.capacity?.clients) {
-      const { items, client } = deps.capacity.clients;
-      try {
-        await countClientHold({ items, capacity: deps.capacity.store, now: deps.now }, client, reservation);
-      } catch (error) {
-        if (reservation.added) await releaseQuietly(deps, reservation);
-        throw error;
-      }
-    }
+    const hold = holdId(checkoutReservationId(reservationToken, expiresAt), quote.bottles);
+    const reservation = await reserve(deps, firstDay, hold);
     const dispatchDate = reservation?.date ?? firstDay;
     const params = buildSessionParams({
       input,
@@ -217,6 +206,7 @@ export async function createCheckoutSession(
         clientReferenceId,
         dispatchDate,
         capacityHold: reservation?.hold,
+        expiresAt,
       };
     } catch (error) {
       if (error instanceof CheckoutExpiredError) throw error;
@@ -238,6 +228,30 @@ export async function createCheckoutSession(
     throw toCheckoutError(error);
   }
 }
+
+/** The hold's bottles, counted as the client's (holdCheckoutBottles); undefined when capacity is not counted. */
+function reserve(
+  deps: CreateCheckoutSessionDeps,
+  from: IsoDate,
+  hold: string,
+): Promise<Reservation | undefined> | undefined {
+  const { capacity } = deps;
+  if (!capacity) return undefined;
+  return holdCheckoutBottles(
+    {
+      writes: capacity.writes,
+      capacity: capacity.store,
+      clientItems: capacity.clients?.items ?? NO_CLIENT_ITEMS,
+      now: deps.now,
+    },
+    { from, hold, settings: capacity.settings, client: capacity.clients?.client },
+  );
+}
+
+/** No client counted (tests of the session alone): never read, as no key is ever asked for. */
+const NO_CLIENT_ITEMS: Pick<ClientHoldItems, 'read'> = {
+  read: () => Promise.reject(new Error('No client items to read')),
+};
 
 /**
  * Whether Stripe answered with a key's stored first answer (`Idempotent-Replayed`) for a session

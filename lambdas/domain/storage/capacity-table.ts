@@ -54,10 +54,11 @@ export interface ClientHoldItems {
   replace(pk: string, holds: ReadonlySet<string>, version: number, deleteAfter: number): Promise<boolean>;
 }
 
-const CLIENT_HOLD_NAMES = { '#holds': 'holds', '#version': 'version', '#ttl': TTL_ATTRIBUTE };
+/** The client-holds item's attribute names, as its expressions use them. */
+export const CLIENT_HOLD_NAMES = { '#holds': 'holds', '#version': 'version', '#ttl': TTL_ATTRIBUTE };
 
 /** The conditional update that replaces an item's holds. */
-function replaceUpdate(version: number): { update: string; condition: string } {
+export function replaceUpdate(version: number): { update: string; condition: string } {
   return {
     update: 'SET #holds = :holds, #version = :next, #ttl = :deleteAfter',
     condition: version === 0 ? 'attribute_not_exists(#version)' : '#version = :version',

@@ -93,6 +93,12 @@ export const NOTICE_LIMIT_KEY_PREFIX = 'NOTICE_LIMIT#';
  */
 export const CLIENT_HOLDS_KEY_PREFIX = 'CLIENT_HOLDS#';
 /**
+ * A Checkout Session Stripe made while the shop was open (`CHECKOUT_SESSION#<id>`): its hold and
+ * expiry, written after Stripe answers, only while the shop is open (storage/checkout-store.ts).
+ * Carries the TTL.
+ */
+export const CHECKOUT_SESSION_KEY_PREFIX = 'CHECKOUT_SESSION#';
+/**
  * A Bacs Direct Debit that failed at the customer's bank: `FAILED_DEBIT#<Checkout Session id>`, the
  * record that its two emails (customer, merchant) were sent once (lambdas/domain/fulfilment/failed-debit.ts).
  * Not an order: no order exists for money never received.
@@ -117,7 +123,8 @@ export const WEATHER_NOTICE_KEY_PREFIX = 'WEATHERNOTICE#';
  */
 export const IDEMPOTENCY_KEY_PREFIX = 'IDEMPOTENCY#';
 /**
- * The table's TTL attribute (epoch seconds): only the notice counters, the client-holds items,
+ * The table's TTL attribute (epoch seconds): only the notice counters, the client-holds items, the
+ * checkout-session records,
  * the cached forecasts, the intention keys and the failed- and pending-debit records carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
  */
 export const TTL_ATTRIBUTE = 'deleteAfter';

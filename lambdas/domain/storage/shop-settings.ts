@@ -90,15 +90,16 @@ export function createSettingsReader(
   return initOnce(read, { maxAgeMs, now });
 }
 
-/** create-checkout's view of the settings: cached, and confirmed before money can be taken. */
+/** create-checkout's view of the settings: cached, and read afresh when the cache proved stale. */
 export interface CheckoutSettings {
-  /** Cached for SETTINGS_MAX_AGE_MS: the early refusal, before the body is even read. */
-  cached: () => Promise<ShopSettings>;
   /**
-   * A strongly consistent read, never cached: the last word before bottles are held and a session
-   * made, so a pause or a lowered limit written before the request holds for it (the model-based
-   * test found a day set to 0 sold for a cached second).
+   * Cached for SETTINGS_MAX_AGE_MS: the early refusal, before the body is even read, and the
+   * settings a checkout acts on. Its reservation's transaction checks them (checkout-store.ts), so a
+   * pause or a lowered limit written meanwhile refuses it however old the copy (the model-based test
+   * once found a day set to 0 sold for a cached second, when nothing checked).
    */
+  cached: () => Promise<ShopSettings>;
+  /** A strongly consistent read, which also replaces the cached copy: after a transaction found it stale. */
   confirmed: () => Promise<ShopSettings>;
 }
 
@@ -108,8 +109,18 @@ export function createCheckoutSettings(
   now: () => number = Date.now,
   maxAgeMs = SETTINGS_MAX_AGE_MS,
 ): CheckoutSettings {
+  let kept: { at: number; value: Promise<ShopSettings> } | undefined;
+  const keep = (value: Promise<ShopSettings>) => {
+    const load = { at: now(), value };
+    kept = load;
+    // A failed read is not kept: the next request tries again.
+    value.catch(() => {
+      if (kept === load) kept = undefined;
+    });
+    return value;
+  };
   return {
-    cached: createSettingsReader(() => read(false), now, maxAgeMs),
-    confirmed: () => read(true),
+    cached: () => (kept !== undefined && now() - kept.at < maxAgeMs ? kept.value : keep(read(false))),
+    confirmed: () => keep(read(true)),
   };
 }

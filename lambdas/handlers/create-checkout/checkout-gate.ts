@@ -6,6 +6,7 @@ import {
   capacityStoreFromTable,
   clientHoldItemsFromTable,
 } from '../../domain/storage/capacity-table';
+import { type CheckoutStore, checkoutStoreFromTable } from '../../domain/storage/checkout-store';
 import { readShopSettings } from '../../domain/storage/settings-store';
 import { type CheckoutSettings, createCheckoutSettings } from '../../domain/storage/shop-settings';
 import { ordersTable } from '../../lib/aws';
@@ -17,12 +18,14 @@ export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
 
 /** What create-checkout needs for the shop's settings and order requests. */
 export interface CheckoutGateDeps {
-  /** The settings: cached for a few seconds, and confirmed before a session is made (createCheckoutSettings). */
+  /** The settings: cached for a few seconds, read afresh when a transaction finds them changed (createCheckoutSettings). */
   settings: CheckoutSettings;
   /** The dispatch days' bottles, reserved before a session is made. */
   capacity: CapacityStore;
   /** Each client's open holds, of which it may have only a few (client-holds.ts). */
   clientHolds: ClientHoldItems;
+  /** The reservation's transaction and the session's record (checkout-store.ts). */
+  checkouts: CheckoutStore;
   /**
    * Records a validated checkout as an order request and notifies the merchant within the notice
    * limits (requests mode; recordOrderRequest). `client`: the sender's IP address, which the limits
@@ -61,6 +64,7 @@ export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
     settings: createCheckoutSettings((consistent) => readShopSettings(table, consistent)),
     capacity: capacityStoreFromTable(table),
     clientHolds: clientHoldItemsFromTable(table),
+    checkouts: checkoutStoreFromTable(table),
     recordRequest: async (input, options) => {
       const { record, deps } = await loadWriter();
       return record(input, options, deps);

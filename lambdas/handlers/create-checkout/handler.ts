@@ -1,8 +1,14 @@
 import type Stripe from 'stripe';
-import { checkoutRequestSchema, describeIssues, FIELD_MESSAGES } from '../../../shared/checkout-request';
+import {
+  type CheckoutRequest,
+  checkoutRequestSchema,
+  describeIssues,
+  FIELD_MESSAGES,
+} from '../../../shared/checkout-request';
 import { DISPATCH_WINDOW_WEEKS } from '../../../shared/dispatch';
 import { penceToPounds } from '../../../shared/pricing';
 import { IDEMPOTENCY_HEADER, PUBLIC_API_ROUTES } from '../../../shared/public-routes';
+import { SettingsChangedError } from '../../domain/capacity/checkout-hold';
 import {
   CLIENT_HOLD_LIMIT,
   type HoldingClient,
@@ -104,41 +110,76 @@ async function createCheckout({
 }: HttpRequest<CheckoutHandlerDeps>): Promise<HttpResult> {
   checkPublicKey(event, deps.publicApiKey);
   // Paused: refused before the body is even read, with the merchant's message for the page.
-  refuseWhilePaused(await shopSettings(deps, (settings) => settings.cached()));
+  let settings = await shopSettings(deps, (current) => current.cached());
+  refuseWhilePaused(settings);
   const idempotencyKey = readIdempotencyKey(event);
   const parsed = checkoutRequestSchema.safeParse(readJsonBody(event, MAX_BODY_BYTES));
   if (!parsed.success) {
     const { fields, message } = describeIssues(parsed.error);
     throw new HttpError(400, { error: message, fields });
   }
-  // The cached copy may be up to SETTINGS_MAX_AGE_MS old: confirmed before anything is held.
-  const settings = await shopSettings(deps, (current) => current.confirmed());
-  refuseWhilePaused(settings);
-  if (settings.mode === 'requests' && deps.shop) {
-    // Validated exactly as a paid checkout; the totals are checked against the quote too.
-    const request = await deps.shop.recordRequest(parsed.data, {
-      idempotencyKey,
-      cutoffHours: deps.cutoffHours,
-      client: viewerAddress(event),
-      viewer: holdingClient(event, parsed.data.email).viewer,
-      capacity: settings.capacity,
-    });
-    logger.info('Order request recorded', {
-      ...logKeys,
-      statusCode: 200,
-      reference: request.reference,
-      created: request.created,
-      quantity: parsed.data.quantity,
-      notice: request.notice,
-    });
-    return json(200, { status: 'received', reference: request.reference });
+  // A request is recorded on settings read afresh; a checkout on the cached copy, which its
+  // reservation's transaction checks (a stale copy is read afresh and the checkout tried again).
+  if (settings.mode !== 'open') settings = await shopSettings(deps, (current) => current.confirmed());
+  for (let tries = 1; ; tries += 1) {
+    refuseWhilePaused(settings);
+    if (settings.mode === 'requests' && deps.shop) {
+      return recordRequest(event, parsed.data, { deps, idempotencyKey, settings, logKeys });
+    }
+    try {
+      return await checkout(event, parsed.data, { deps, idempotencyKey, settings, logKeys });
+    } catch (error) {
+      if (!(error instanceof SettingsChangedError) || tries >= 2) throw error;
+      settings = await shopSettings(deps, (current) => current.confirmed());
+    }
   }
+}
+
+interface CheckoutContext {
+  deps: CheckoutHandlerDeps;
+  idempotencyKey: string | undefined;
+  settings: ShopSettings;
+  logKeys: LogKeys;
+}
+
+/** Requests mode: validated exactly as a paid checkout; the totals are checked against the quote too. */
+async function recordRequest(
+  event: HttpEvent,
+  input: CheckoutRequest,
+  { deps, idempotencyKey, settings, logKeys }: CheckoutContext,
+): Promise<HttpResult> {
+  if (!deps.shop) throw new Error('Requests mode without the shop');
+  const request = await deps.shop.recordRequest(input, {
+    idempotencyKey,
+    cutoffHours: deps.cutoffHours,
+    client: viewerAddress(event),
+    viewer: holdingClient(event, input.email).viewer,
+    capacity: settings.capacity,
+  });
+  logger.info('Order request recorded', {
+    ...logKeys,
+    statusCode: 200,
+    reference: request.reference,
+    created: request.created,
+    quantity: input.quantity,
+    notice: request.notice,
+  });
+  return json(200, { status: 'received', reference: request.reference });
+}
+
+/** The paid checkout: the bottles held, the session made, and recorded while the shop is open. */
+async function checkout(
+  event: HttpEvent,
+  input: CheckoutRequest,
+  { deps, idempotencyKey, settings, logKeys }: CheckoutContext,
+): Promise<HttpResult> {
   const capacity = deps.shop && {
     store: deps.shop.capacity,
-    settings: settings.capacity,
-    clients: { items: deps.shop.clientHolds, client: holdingClient(event, parsed.data.email) },
+    writes: deps.shop.checkouts,
+    settings,
+    clients: { items: deps.shop.clientHolds, client: holdingClient(event, input.email) },
   };
-  const session = await createCheckoutSession(parsed.data, {
+  const session = await createCheckoutSession(input, {
     stripe: deps.stripe,
     siteUrl: deps.siteUrl,
     now: (deps.now ?? (() => new Date()))(),
@@ -147,13 +188,13 @@ async function createCheckout({
     idempotencyKey,
     capacity,
   });
-  await withdrawIfPausedMeanwhile(deps, session, capacity, logKeys);
+  await recordOrWithdraw(deps, session, capacity, logKeys);
   logger.info('Checkout Session created', {
     ...logKeys,
     statusCode: 200,
     sessionId: session.sessionId,
     clientReferenceId: session.clientReferenceId,
-    quantity: parsed.data.quantity,
+    quantity: input.quantity,
     dispatchDate: session.dispatchDate,
     capacityHold: session.capacityHold,
     idempotent: idempotencyKey !== undefined,
@@ -179,24 +220,34 @@ function refuseWhilePaused(settings: ShopSettings): void {
 
 /**
  * A pause written while Stripe was making the session: its sweep listed the open sessions before
- * this one existed. So the settings are read once more, strongly consistent, after the session is
- * made, and a session made for a shop that is no longer open is expired here, its hold given back,
+ * this one existed. So the session is recorded after Stripe answers, in a transaction that holds
+ * only while the shop is open; when it is not, the session is expired here, its hold given back,
  * and the customer refused. Chosen over a second sweep some seconds after the pause: it closes
- * every such session however long Stripe took, for one GetItem per checkout.
+ * every such session however long Stripe took, for the one write that records it.
  */
-async function withdrawIfPausedMeanwhile(
+async function recordOrWithdraw(
   deps: CheckoutHandlerDeps,
   session: CreatedCheckoutSession,
   capacity: CreateCheckoutSessionDeps['capacity'],
   logKeys: LogKeys,
 ): Promise<void> {
   if (!deps.shop) return;
+  const shop = deps.shop;
   let unreadable: unknown;
-  const settings = await deps.shop.settings.confirmed().catch((cause: unknown) => {
-    // Unconfirmed is not open: a paused shop must never sell by accident.
+  const recorded = await shop.checkouts.recordSession(session).catch((cause: unknown) => {
     unreadable = cause;
     return undefined;
   });
+  if (recorded) return;
+  // Unrecorded is not open: a paused shop must never sell by accident.
+  const settings =
+    recorded === false
+      ? await shop.settings.confirmed().catch((cause: unknown) => {
+          unreadable = cause;
+          return undefined;
+        })
+      : undefined;
+  // Paused and opened again since: the session stands.
   if (settings?.mode === 'open') return;
   await withdrawCheckoutSession(session, { stripe: deps.stripe, capacity });
   logger.warn('The shop paused while its session was made: session expired', {
@@ -262,6 +313,10 @@ function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | u
       sessionId: error.sessionId,
     });
     return json(409, { error: CHECKOUT_ERRORS.expired });
+  }
+  if (error instanceof SettingsChangedError) {
+    logger.warn('The shop settings changed twice during the checkout', { ...logKeys, statusCode: 503 });
+    return json(503, { error: CHECKOUT_ERRORS.modeChanged });
   }
   if (error instanceof CheckoutConflictError) {
     logger.warn('Idempotency key reused with different details', { ...logKeys, statusCode: 409 });

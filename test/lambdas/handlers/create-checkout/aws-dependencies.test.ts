@@ -53,7 +53,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe('create-checkout: with its AWS dependencies', () => {
-  it("creating a session writes only its hold (on its day, and in the client's open holds) and sends nothing: no order, no SES message, no webhook event", async () => {
+  it("creating a session writes only its hold (on its day, and in the client's open holds) and its record, and sends nothing: no order, no SES message, no webhook event", async () => {
     // Prepare: a webhook endpoint that would notice any event, and proof that it does.
     const handle = createCheckoutHandler(() => loadCheckoutDeps(environment()));
     const recorder = await recordingWebhookEndpoint();
@@ -76,8 +76,9 @@ describe('create-checkout: with its AWS dependencies', () => {
       expect(session?.status).toBe('open');
       const dayKey = `CAPACITY#${session?.metadata?.dispatch_date}`;
       const isClients = (item: Record<string, unknown>) => String(item.pk).startsWith('CLIENT_HOLDS#');
+      const isRecord = (item: Record<string, unknown>) => String(item.pk).startsWith('CHECKOUT_SESSION#');
       const others = (items: Array<Record<string, unknown>>) =>
-        items.filter((item) => item.pk !== dayKey && !isClients(item));
+        items.filter((item) => item.pk !== dayKey && !isClients(item) && !isRecord(item));
       const holdsOf = (items: Array<Record<string, unknown>>) => {
         const holds = items.find((item) => item.pk === dayKey)?.holds;
         return holds instanceof Set ? [...holds].map(String) : [];
@@ -93,6 +94,12 @@ describe('create-checkout: with its AWS dependencies', () => {
       expect(counted instanceof Set ? [...counted] : []).toContain(
         `${session?.metadata?.dispatch_date}/${session?.metadata?.capacity_hold}`,
       );
+      // And the session's record, made once Stripe answered while the shop was open (ADR 0052).
+      expect(itemsAfter.filter(isRecord).length).toBe(itemsBefore.filter(isRecord).length + 1);
+      expect(itemsAfter.find((item) => item.pk === `CHECKOUT_SESSION#${sessionId}`)).toMatchObject({
+        hold: session?.metadata?.capacity_hold,
+        reservedDay: session?.metadata?.dispatch_date,
+      });
       expect(await standIns.emails()).toEqual(emailsBefore);
       expect(recorder.received).toEqual([]);
     } finally {
