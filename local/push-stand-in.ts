@@ -1,6 +1,10 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { closeServer, listen } from './stand-in-servers';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { generateVapidKeys, type VapidKeys } from '../lambdas/lib/web-push';
+import { keptFile } from './kept-file';
+import { closeServer, KEPT_FILES, listen } from './stand-in-servers';
 
 // A stand-in for a browser's push service (RFC 8030), so the merchant's notifications run locally
 // and in tests with no network (headless Chromium cannot subscribe to a real one here). It checks a
@@ -157,4 +161,27 @@ export async function startPushStandIn(
   const bound = await listen(server, 'push-service stand-in', port, '127.0.0.1');
   origin = `http://127.0.0.1:${bound}`;
   return { url: origin, server, pushes, close: () => closeServer(server) };
+}
+
+/**
+ * The local stage's VAPID pair, as setup makes a deployed stage's: kept in `keepDir` between runs
+ * (a new pair would silence every device subscribed with the old one), or new each run in memory.
+ */
+export function localVapidKeys(keepDir: string | undefined, log: (line: string) => void): VapidKeys {
+  if (keepDir === undefined) return generateVapidKeys();
+  let keys: VapidKeys | undefined;
+  const file = keptFile({
+    path: join(keepDir, KEPT_FILES.vapidKeys),
+    part: 'VAPID key pair',
+    schema: z.object({ publicKey: z.string(), privateKey: z.string() }),
+    snapshot: () => keys ?? generateVapidKeys(),
+    log,
+  });
+  keys = file.read();
+  if (keys === undefined) {
+    keys = generateVapidKeys();
+    file.touch();
+    file.flush();
+  }
+  return keys;
 }

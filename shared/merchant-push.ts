@@ -49,3 +49,10 @@ export function readMerchantPushPayload(value: unknown): MerchantPushPayload | u
   if (!kinds.includes(kind) || !texts || !(url as string).startsWith('/admin')) return undefined;
   return value as MerchantPushPayload;
 }
+
+/**
+ * The stage's VAPID key pair secret, as setup stores it and the functions read it:
+ * `{"vapidPublicKey": "...", "vapidPrivateKey": "..."}` (base64url, as web-push makes them). Both
+ * empty until setup runs: no pushes, the emails still go.
+ */
+export const VAPID_SECRET_JSON_KEYS = { publicKey: 'vapidPublicKey', privateKey: 'vapidPrivateKey' } as const;

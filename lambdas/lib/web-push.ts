@@ -1,22 +1,20 @@
 import webPush from 'web-push';
 import * as z from 'zod/mini';
+import { VAPID_SECRET_JSON_KEYS } from '../../shared/merchant-push';
 import { initOnce } from './cold-start';
 import type { PushEnv } from './config';
 import { readSecretString } from './secrets-extension';
+
+const vapidSecretSchema = z.object({
+  [VAPID_SECRET_JSON_KEYS.publicKey]: z.string(),
+  [VAPID_SECRET_JSON_KEYS.privateKey]: z.string(),
+});
 
 /** The stage's VAPID key pair (RFC 8292), base64url as web-push makes it. */
 export interface VapidKeys {
   publicKey: string;
   privateKey: string;
 }
-
-/** The secret's JSON, as setup stores it: `{"vapidPublicKey": "...", "vapidPrivateKey": "..."}`. */
-export const VAPID_SECRET_JSON_KEYS = { publicKey: 'vapidPublicKey', privateKey: 'vapidPrivateKey' } as const;
-
-const vapidSecretSchema = z.object({
-  [VAPID_SECRET_JSON_KEYS.publicKey]: z.string().check(z.minLength(80)),
-  [VAPID_SECRET_JSON_KEYS.privateKey]: z.string().check(z.minLength(40)),
-});
 
 /** Where one push goes: a browser's PushSubscription (its endpoint and keys). */
 export interface PushTarget {
@@ -46,10 +44,10 @@ export async function loadVapidKeys(env: PushEnv): Promise<VapidKeys | undefined
       port: env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
     });
     const parsed = vapidSecretSchema.parse(JSON.parse(text));
-    return {
-      publicKey: parsed[VAPID_SECRET_JSON_KEYS.publicKey],
-      privateKey: parsed[VAPID_SECRET_JSON_KEYS.privateKey],
-    };
+    const publicKey = parsed[VAPID_SECRET_JSON_KEYS.publicKey];
+    const privateKey = parsed[VAPID_SECRET_JSON_KEYS.privateKey];
+    // Empty until setup stores a pair: the stage has no notifications yet.
+    return publicKey && privateKey ? { publicKey, privateKey } : undefined;
   }
   if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY)
     return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY };

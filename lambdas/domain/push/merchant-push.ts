@@ -1,11 +1,13 @@
 import { type MerchantPushKind, merchantPushPayload } from '../../../shared/merchant-push';
 import { logger } from '../../lib/logger';
-import type { PushSender } from '../../lib/web-push';
+import { isPushEndpointAllowed, type PushSender } from '../../lib/web-push';
 import type { ShopTable } from '../storage/orders-table';
 import {
   claimMerchantPush,
+  pushSubscriptionId,
   readPushSubscriptions,
   removePushSubscription,
+  savePushSubscription,
 } from '../storage/push-subscriptions';
 
 /** What pushing needs: the table, the stage's sender (undefined without VAPID keys), a clock. */
@@ -72,4 +74,37 @@ export async function pushToMerchants(
     logger.warn('Merchant push failed; the notice email still goes', { ...log, error });
     return { outcome: 'failed' };
   }
+}
+
+/** The endpoint a device asked to be pushed at is not one the shop will post to. */
+export class PushEndpointRefusedError extends Error {
+  constructor() {
+    super('The push endpoint must be an https:// address of a push service.');
+    this.name = 'PushEndpointRefusedError';
+  }
+}
+
+/**
+ * A device's notifications on: its subscription kept for `merchant` (a device subscribing again
+ * replaces its keys). Only an endpoint the sender may post to is kept (isPushEndpointAllowed).
+ * @throws PushEndpointRefusedError for any other.
+ */
+export async function subscribeDevice(
+  subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
+  merchant: string,
+  deps: { table: ShopTable; pushLocalOrigin?: string | undefined; now: () => Date },
+): Promise<void> {
+  if (!isPushEndpointAllowed(subscription.endpoint, deps.pushLocalOrigin))
+    throw new PushEndpointRefusedError();
+  const { endpoint, keys } = subscription;
+  await savePushSubscription(
+    deps.table,
+    { merchant, endpoint, p256dh: keys.p256dh, auth: keys.auth },
+    deps.now(),
+  );
+}
+
+/** A device's notifications off: `false` when it was not subscribed. */
+export function unsubscribeDevice(endpoint: string, deps: { table: ShopTable }): Promise<boolean> {
+  return removePushSubscription(deps.table, pushSubscriptionId(endpoint));
 }
