@@ -1,4 +1,4 @@
-import webPush from 'web-push';
+import { createECDH } from 'node:crypto';
 import * as z from 'zod/mini';
 import { VAPID_SECRET_JSON_KEYS } from '../../shared/merchant-push';
 import { initOnce } from './cold-start';
@@ -54,9 +54,17 @@ export async function loadVapidKeys(env: PushEnv): Promise<VapidKeys | undefined
   return undefined;
 }
 
-/** A new key pair, as setup and the local stacks make one. */
+/** A new key pair (P-256, base64url: the public key uncompressed, the private key raw), as web-push makes one. */
 export function generateVapidKeys(): VapidKeys {
-  return webPush.generateVAPIDKeys();
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    // 32 bytes, as RFC 8292 wants: the curve may give fewer when the number starts with zeros.
+    privateKey: Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()])
+      .subarray(-32)
+      .toString('base64url'),
+  };
 }
 
 /**
@@ -87,7 +95,10 @@ export function createPushSender(
   return {
     publicKey: keys.publicKey,
     async send(target, payload) {
+      // Refused as a push service refuses an endpoint that is none of its: the device is pruned.
       if (!isPushEndpointAllowed(target.endpoint, options.localOrigin)) return 410;
+      // Loaded at the first push, not at cold start: most invocations push nothing.
+      const { default: webPush } = await import('web-push');
       const request = webPush.generateRequestDetails(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
         payload,
