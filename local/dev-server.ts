@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { startForecastStandIn } from './forecast-stand-in';
 import { LOCAL_MERCHANT, localMerchant } from './identity-provider';
 import { LOCAL_CONTROL_PATHS, startLocalShop } from './local-shop';
+import { localVapidKeys, startPushStandIn } from './push-stand-in';
 
 // As in ops/main.ts: the SDK's Node-version notice (Lambda runs Node 24) would open every `npm start`.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -29,6 +30,8 @@ const env = z
     LOCAL_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(8010),
     // Open-Meteo's forecast API for the weather check (POST /__set sets a place's day).
     LOCAL_FORECAST_PORT: z.coerce.number().int().min(0).max(65535).default(4012),
+    // A browser's push service for the merchant's notifications (GET /pushes lists what it took).
+    LOCAL_PUSH_PORT: z.coerce.number().int().min(0).max(65535).default(8020),
     LOCAL_MERCHANT_EMAIL: z.email().default(LOCAL_MERCHANT.email),
     LOCAL_MERCHANT_PASSWORD: z.string().min(8).default(LOCAL_MERCHANT.password),
     LOCAL_DATA_DIR: z.string().default('.local-data/dynamodb'),
@@ -54,6 +57,11 @@ const forecast = await startForecastStandIn(env.LOCAL_FORECAST_PORT, () => weath
 const standInsDir =
   env.LOCAL_STAND_INS_DIR ?? (env.LOCAL_DATA_DIR === 'memory' ? 'memory' : '.local-data/stand-ins');
 
+const push = await startPushStandIn(env.LOCAL_PUSH_PORT);
+const vapidKeys = localVapidKeys(standInsDir === 'memory' ? undefined : resolve(standInsDir), (line) =>
+  console.log(`  ${line}`),
+);
+
 const shop = await startLocalShop({
   port: env.PORT,
   dynamoPort: env.LOCAL_DYNAMODB_PORT,
@@ -70,6 +78,7 @@ const shop = await startLocalShop({
   log: (line) => console.log(`  ${line}`),
   forecastUrl: forecast.url,
   weatherNow,
+  push: { url: push.url, keys: vapidKeys },
 }).catch((error: unknown) => {
   console.error(`Could not start the local shop: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
@@ -86,12 +95,13 @@ Live Aquatics is running locally:
     sign in at             ${shop.identityProvider.url} (local stand-in for Cognito)
     as                     ${env.LOCAL_MERCHANT_EMAIL} / ${env.LOCAL_MERCHANT_PASSWORD}
   Forecasts (Open-Meteo)   ${forecast.url}/v1/forecast (set one: POST ${forecast.url}/__set)
+  Push service (stand-in)  ${push.url}/pushes (the merchant's notifications; POST /subscriptions/<id>/gone answers 410)
   Weather email, now       POST ${shop.url}${LOCAL_CONTROL_PATHS.weatherNotice}${weatherNow ? ` (weather clock: ${weatherNow.toISOString()})` : ''}
 Press Ctrl+C to stop.
 `);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void Promise.all([shop.close(), forecast.close()]).then(() => process.exit(0));
+    void Promise.all([shop.close(), forecast.close(), push.close()]).then(() => process.exit(0));
   });
 }

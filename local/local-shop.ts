@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { backfillReferenceKeys } from '../lambdas/domain/storage/reference-keys';
+import type { VapidKeys } from '../lambdas/lib/web-push';
 import { ADMIN_API_PREFIX } from '../shared/admin-api-paths';
 import {
   ADMIN_CONFIG_PATH,
@@ -64,6 +65,11 @@ export interface LocalShopOptions {
    * clock. Only the local shop has this: Lambda's weather check always runs on the real clock.
    */
   weatherNow?: Date | undefined;
+  /**
+   * The merchant's notifications (ADR 0056): the push-service stand-in's origin, the one http
+   * endpoint a device may subscribe at, and the local stage's VAPID pair. Absent: no pushes.
+   */
+  push?: { url: string; keys: VapidKeys } | undefined;
 }
 
 /** The local shop's own controls, beside the API: not in AWS, where EventBridge runs these. */
@@ -225,6 +231,11 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       // The deployment marker in session metadata: set your own when sharing a Stripe test account.
       SHOP_ID: process.env.SHOP_ID ?? 'LiveAquatics-local',
       ...(options.forecastUrl && { FORECAST_API_URL: options.forecastUrl }),
+      ...(options.push && {
+        VAPID_PUBLIC_KEY: options.push.keys.publicKey,
+        VAPID_PRIVATE_KEY: options.push.keys.privateKey,
+        PUSH_LOCAL_ORIGIN: options.push.url,
+      }),
     });
 
     const [createCheckout, checkoutStatus, stripeWebhook, shopStatus, adminApi, orderPage, weatherNotice] =

@@ -28,6 +28,7 @@ export const KEPT_FILES = {
   stripeSimulator: 'stripe-simulator.json',
   sesInbox: 'ses-inbox.json',
   identityProvider: 'identity-provider.json',
+  vapidKeys: 'vapid-keys.json',
 } as const;
 
 /**

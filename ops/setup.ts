@@ -7,6 +7,8 @@ import {
 import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import Stripe from 'stripe';
+import webPush from 'web-push';
+import { VAPID_SECRET_JSON_KEYS } from '../shared/merchant-push';
 import { formatGbp } from '../shared/pricing';
 import { RefusedError } from '../shared/refusal';
 import {
@@ -563,6 +565,12 @@ const SETUP_CHANGES: readonly SetupStep[] = [
     },
   },
   {
+    name: 'VAPID key pair',
+    async run({ outputs, aws, changes }) {
+      await makeVapidKeys(found(outputs, 'the outputs'), aws, changes);
+    },
+  },
+  {
     name: 'Merchant',
     async run({ flag, settings, aws, outputs, changes }) {
       const merchantLogin = flag('merchant-login') ?? textOf(settings.merchantEmail) ?? '';
@@ -873,6 +881,30 @@ async function storeSecrets(
       changes.made(`Secrets Manager: ${what} stored in ${secretId}`, `${what} stored`);
     else changes.same(`Secrets Manager: ${what} in ${secretId} already as given`);
   }
+}
+
+/**
+ * The stage's VAPID key pair, which signs the merchant's pushes (ADR 0056): made once, when the
+ * secret holds none, and never replaced, since a new pair would silence every subscribed device.
+ */
+async function makeVapidKeys(
+  outputs: { get(key: string): string },
+  aws: StageAwsClients,
+  changes: ChangeLog,
+): Promise<void> {
+  const secretId = outputs.get(STAGE_OUTPUTS.vapidKeySecret);
+  const stored = await readSecretDocument(aws.secretsManager, secretId);
+  const { publicKey, privateKey } = VAPID_SECRET_JSON_KEYS;
+  if (textOf(stored?.[publicKey]) && textOf(stored?.[privateKey])) {
+    changes.same(`Secrets Manager: VAPID key pair in ${secretId} already made`);
+    return;
+  }
+  const pair = webPush.generateVAPIDKeys();
+  await putSecretDocumentIfChanged(aws.secretsManager, secretId, {
+    [publicKey]: pair.publicKey,
+    [privateKey]: pair.privateKey,
+  });
+  changes.made(`Secrets Manager: VAPID key pair made and stored in ${secretId}`, 'VAPID key pair made');
 }
 
 async function cdk(deps: SetupDeps, args: string[], what: string): Promise<void> {

@@ -76,6 +76,8 @@ export const STAGE_OUTPUTS = {
   webhookSecret: 'StripeWebhookSigningSecretName',
   /** infra's FORECAST_KEY_OUTPUT_KEY: Open-Meteo's key. */
   forecastKeySecret: 'OpenMeteoKeySecretName',
+  /** infra's VAPID_KEY_OUTPUT_KEY: the pair that signs the merchant's pushes (ADR 0056). */
+  vapidKeySecret: 'VapidKeySecretName',
 } as const;
 
 /**

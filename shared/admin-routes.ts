@@ -4,6 +4,13 @@
 // Lambda checks the group).
 import type * as z from 'zod/mini';
 import {
+  adminPushKeyResponseSchema,
+  adminPushSubscribeResponseSchema,
+  adminPushSubscribeSchema,
+  adminPushUnsubscribeResponseSchema,
+  adminPushUnsubscribeSchema,
+} from './admin-push';
+import {
   adminAddressSchema,
   adminCapacityQuerySchema,
   adminCapacitySetSchema,
@@ -168,6 +175,22 @@ export const ADMIN_API_ROUTES = {
     path: '/functions/v1/admin/orders/page-link',
     request: adminPageLinkSchema,
     response: adminPageLinkResponseSchema,
+  },
+  /** The stage's VAPID public key, which a device subscribes with (null: no notifications here). */
+  pushKey: { method: 'GET', path: '/functions/v1/admin/push/key', response: adminPushKeyResponseSchema },
+  /** A device's notifications on: its push subscription kept for the signed-in merchant (ADR 0056). */
+  pushSubscribe: {
+    method: 'POST',
+    path: '/functions/v1/admin/push/subscribe',
+    request: adminPushSubscribeSchema,
+    response: adminPushSubscribeResponseSchema,
+  },
+  /** A device's notifications off: its subscription forgotten. */
+  pushUnsubscribe: {
+    method: 'POST',
+    path: '/functions/v1/admin/push/unsubscribe',
+    request: adminPushUnsubscribeSchema,
+    response: adminPushUnsubscribeResponseSchema,
   },
 } as const satisfies Record<string, AdminRoute>;
 

@@ -12,6 +12,7 @@ import {
   STRIPE_SECRETS,
   type StripeSecretName,
   StripeSecrets,
+  VapidKeySecret,
 } from './constructs/secrets';
 import { acknowledgeNag } from './nag';
 
@@ -30,6 +31,9 @@ export const STRIPE_SECRET_OUTPUT_KEYS: Readonly<Record<StripeSecretName, string
 /** Output key of the Open-Meteo key's secret name, read by `npm run setup`, which stores the key there. */
 export const FORECAST_KEY_OUTPUT_KEY = 'OpenMeteoKeySecretName';
 
+/** Output key of the VAPID key pair's secret name, read by `npm run setup`, which makes the pair (ADR 0056). */
+export const VAPID_KEY_OUTPUT_KEY = 'VapidKeySecretName';
+
 /**
  * Everything of a stage that holds state or must not be recreated: the orders table, the Stripe
  * secrets, the SES identities and configuration set, the alarm topic (its email subscription is
@@ -45,6 +49,8 @@ export class ShopDataStack extends Stack {
    */
   readonly orderPageSecret: Secret;
   readonly forecastKey: ForecastKeySecret;
+  /** The VAPID pair that signs the merchant's pushes: stateful like the subscriptions made with it. */
+  readonly vapidKey: VapidKeySecret;
   readonly email: ShopEmail;
   readonly alarms: AlarmTopic;
   readonly hostedZone: IPublicHostedZone | undefined;
@@ -80,6 +86,7 @@ export class ShopDataStack extends Stack {
       'Rotating it would make every order page link already emailed a 404. Control: only the functions that make or open links may read it; a single link is revoked per order from the admin page (docs/deploy.md).',
     );
     this.forecastKey = new ForecastKeySecret(this, 'ForecastKey', { stage: config.stage });
+    this.vapidKey = new VapidKeySecret(this, 'VapidKey', { stage: config.stage });
     this.email = new ShopEmail(this, 'Email', {
       identityMode: config.sesIdentity,
       senderEmail: config.senderEmail,
@@ -96,6 +103,7 @@ export class ShopDataStack extends Stack {
       this.stripeSecrets,
       this.orderPageSecret,
       this.forecastKey,
+      this.vapidKey,
       this.alarms,
     );
 
@@ -130,6 +138,11 @@ export class ShopDataStack extends Stack {
       value: this.forecastKey.secret.secretName,
       description:
         'Holds {"openMeteoApiKey": "<key, or empty for the free endpoint>"}, stored by npm run setup -- --stage <stage>',
+    });
+    new CfnOutput(this, VAPID_KEY_OUTPUT_KEY, {
+      value: this.vapidKey.secret.secretName,
+      description:
+        'Holds {"vapidPublicKey": "...", "vapidPrivateKey": "..."}, the pair npm run setup -- --stage <stage> makes',
     });
     new CfnOutput(this, 'OrdersTableName', { value: this.orders.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', {

@@ -148,7 +148,7 @@ export class ShopStack extends Stack {
     this.data = data;
     Tags.of(this).add('project', 'live-aquatics');
     Tags.of(this).add('stage', config.stage);
-    const { orders, stripeSecrets, email, orderPageSecret, forecastKey } = data;
+    const { orders, stripeSecrets, email, orderPageSecret, forecastKey, vapidKey } = data;
 
     this.monitoring = new ShopMonitoring(this, 'Monitoring', {
       topic: data.alarms.topic,
@@ -187,6 +187,8 @@ export class ShopStack extends Stack {
     };
     // Every function that emails a customer about an order seals the order page's link with it.
     const orderPageEnv = { ORDER_PAGE_SECRET_ID: orderPageSecret.secretArn };
+    // The functions that push to the merchant's devices, and the admin API that subscribes them (ADR 0056).
+    const pushEnv = { VAPID_SECRET_ID: vapidKey.secret.secretArn };
     const fulfilmentEnv = {
       ...stripeEnv('fulfilmentKey'),
       ...dispatchEnv,
@@ -225,7 +227,7 @@ export class ShopStack extends Stack {
         description: 'Creates a Stripe Checkout Session at the server price',
         timeout: Duration.seconds(20),
         reservedConcurrency: RESERVED_CONCURRENCY.createCheckout,
-        environment: checkoutEnv,
+        environment: { ...checkoutEnv, ...pushEnv },
       }),
       checkoutStatus: shopFunction('CheckoutStatus', {
         entry: 'lambdas/handlers/checkout-status/handler.ts',
@@ -247,6 +249,7 @@ export class ShopStack extends Stack {
         environment: {
           ...fulfilmentEnv,
           ...orderPageEnv,
+          ...pushEnv,
           STRIPE_WEBHOOK_SECRET_ID: stripeSecrets.secrets.webhookSigningSecret.secretArn,
         },
       }),
@@ -257,7 +260,7 @@ export class ShopStack extends Stack {
         // inside the 15-minute schedule, so runs cannot pile up.
         timeout: RECONCILER_TIMEOUT,
         reservedConcurrency: RESERVED_CONCURRENCY.reconcileOrders,
-        environment: { ...fulfilmentEnv, ...orderPageEnv },
+        environment: { ...fulfilmentEnv, ...orderPageEnv, ...pushEnv },
         // The schedule's next run does the same work; Lambda's own two async retries would only
         // run the same walk again, overlapping the next run.
         retryAttempts: 0,
@@ -296,6 +299,7 @@ export class ShopStack extends Stack {
           ...fulfilmentEnv,
           ...orderPageEnv,
           ...forecastEnv,
+          ...pushEnv,
         },
       }),
       // The customer's order page and its correction: the table, email and its secret, no Stripe.
@@ -354,6 +358,11 @@ export class ShopStack extends Stack {
     email.grantSend(orderPage);
     for (const linker of [orderPage, stripeWebhook, reconcileOrders, adminApi, checkoutStatus]) {
       orderPageSecret.grantRead(linker);
+    }
+    // The merchant's pushes: the pair, and the one subscriptions item (each event's claim is on its own item).
+    for (const pusher of [stripeWebhook, reconcileOrders, createCheckout, adminApi]) {
+      vapidKey.grantRead(pusher);
+      orders.grantPushSubscriptions(pusher);
     }
     orders.grantWeatherNotice(weatherNotice);
     // The two functions that ask for forecasts read Open-Meteo's key; nothing else does.

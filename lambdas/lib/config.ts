@@ -123,6 +123,26 @@ export type OrderPageSecretEnv = {
   PARAMETERS_SECRETS_EXTENSION_HTTP_PORT?: number | undefined;
 };
 
+/**
+ * The merchant's Web Push notifications (ADR 0056): deployed, the id of the stage's VAPID key
+ * secret, read through the extension; locally, the pair itself. Neither: no pushes, the emails
+ * still go. PUSH_LOCAL_ORIGIN (local stacks only) is the push-service stand-in's http origin, the
+ * one non-https endpoint a subscription may name.
+ */
+const pushEnv = {
+  VAPID_SECRET_ID: optionalText,
+  VAPID_PUBLIC_KEY: optionalText,
+  VAPID_PRIVATE_KEY: optionalText,
+  PUSH_LOCAL_ORIGIN: z.optional(z.url({ protocol: /^http$/ })),
+};
+export type PushEnv = {
+  VAPID_SECRET_ID?: string | undefined;
+  VAPID_PUBLIC_KEY?: string | undefined;
+  VAPID_PRIVATE_KEY?: string | undefined;
+  PUSH_LOCAL_ORIGIN?: string | undefined;
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT?: number | undefined;
+};
+
 /** create-checkout */
 export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
   ...shopTableAndEmailEnv,
@@ -130,6 +150,7 @@ export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
   PUBLIC_API_KEY: STAGE_SETTINGS.publicApiKey,
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,
+  ...pushEnv,
 });
 
 /**
@@ -153,6 +174,7 @@ export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,
   ...orderPageSecretEnv,
+  ...pushEnv,
   /** The reconciler's window in days (default 10: the longest delayed-payment settlement). */
   RECONCILE_LOOKBACK_DAYS: z.optional(z.coerce.number().check(z.int(), z.minimum(3), z.maximum(60))),
 });
@@ -185,6 +207,7 @@ export const adminEnvSchema = z.extend(stripeEnvSchema, {
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,
   ...orderPageSecretEnv,
+  ...pushEnv,
 });
 
 /**

@@ -82,6 +82,7 @@ Live Aquatics, rehearsed from ${assemblyDir}:
   SES inbox                ${rehearsal.sesUrl}
   Admin                    ${rehearsal.url}/admin (sign in at ${rehearsal.identityProvider.url})
   Schedules, run now       curl -X POST ${rehearsal.controlUrl}/__rehearse/schedules/<rule>/run
+  Push service (stand-in)  ${rehearsal.pushUrl}/pushes (what the merchant's devices were sent)
 Press Ctrl+C to stop.
 `);
 

@@ -4,10 +4,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path';
 import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
+import { generateVapidKeys } from '../../lambdas/lib/web-push';
 import { ADMIN_CONFIG_PATH, adminConfigSchema } from '../../shared/admin-config';
+import { VAPID_SECRET_JSON_KEYS } from '../../shared/merchant-push';
 import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { startForecastStandIn } from '../forecast-stand-in';
 import { LOCAL_MERCHANT, type LocalUser, startIdentityProvider } from '../identity-provider';
+import { startPushStandIn } from '../push-stand-in';
 import { closeServer, listen, startStoreStandIns } from '../stand-in-servers';
 import { createSiteFiles } from '../static-site';
 import { type StripeSimulator, startStripeSimulator } from '../stripe-simulator/server';
@@ -58,6 +61,8 @@ export interface RehearsalOptions {
   viewerPerConnection?: boolean;
   /** The Open-Meteo stand-in's port (`npm start`'s LOCAL_FORECAST_PORT); 0 or undefined picks a free one. */
   forecastPort?: number;
+  /** The push-service stand-in's port (`npm start`'s LOCAL_PUSH_PORT); 0 or undefined picks a free one. */
+  pushPort?: number;
   /**
    * The weather check's clock, as `npm start`'s LOCAL_WEATHER_NOW: the admin API's weather check,
    * the weather notice and the forecast stand-in run at this instant (local/weather-clock.ts).
@@ -81,6 +86,8 @@ export interface Rehearsal {
   controlUrl: string;
   /** The Open-Meteo stand-in the functions' FORECAST_API_URL points at (POST /__set sets a place's day). */
   forecastUrl: string;
+  /** The push-service stand-in the merchant's devices subscribe at (GET /pushes lists what it took). */
+  pushUrl: string;
   /** The template's scheduled rules and their target functions. */
   schedules: readonly Schedule[];
   /**
@@ -102,6 +109,14 @@ function localSecretValue(description: unknown): string {
   if (key === 'stripeSecretKey') return JSON.stringify({ stripeSecretKey: REHEARSAL_STRIPE.secretKey });
   if (key === 'stripeWebhookSecret')
     return JSON.stringify({ stripeWebhookSecret: REHEARSAL_STRIPE.webhookSecret });
+  // The VAPID pair, as setup makes one (ADR 0056): the rehearsal's own, for its push stand-in.
+  if (key === VAPID_SECRET_JSON_KEYS.publicKey) {
+    const pair = generateVapidKeys();
+    return JSON.stringify({
+      [VAPID_SECRET_JSON_KEYS.publicKey]: pair.publicKey,
+      [VAPID_SECRET_JSON_KEYS.privateKey]: pair.privateKey,
+    });
+  }
   // Another JSON secret (the Open-Meteo key) starts empty, as setup leaves it until an operator sets
   // one; a generated secret (the order page's) is a random string, as CloudFormation makes it.
   if (key) return JSON.stringify({ [key]: '' });
@@ -219,6 +234,9 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     const { weatherNow } = options;
     const forecast = await startForecastStandIn(options.forecastPort ?? 0, () => weatherNow ?? new Date());
     closers.push(() => forecast.close());
+    // A browser's push service, as the forecast's: the functions may post to it over http.
+    const push = await startPushStandIn(options.pushPort ?? 0);
+    closers.push(() => push.close());
 
     const gate: AwsGate = await startAwsGate({
       assembly,
@@ -248,6 +266,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
         env[name] = assembly.resolveString(app, value).replace('https://{{rehearsal:site-domain}}', url);
       }
       if (env.FORECAST_API_URL !== undefined) env.FORECAST_API_URL = forecast.url;
+      if (env.VAPID_SECRET_ID !== undefined) env.PUSH_LOCAL_ORIGIN = push.url;
       const roleId = mentionedIds(props.Role)[0] ?? id;
       specs.push({
         name: id,
@@ -439,6 +458,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       merchantEmail: specs.map((spec) => spec.env.MERCHANT_EMAIL).find((email) => email !== undefined) ?? '',
       controlUrl: control.url,
       forecastUrl: forecast.url,
+      pushUrl: push.url,
       schedules,
       secretValue: (name) => {
         const id =

@@ -34,6 +34,7 @@ const DEPLOYED_VALUES: Readonly<Record<string, string>> = {
   SES_CONFIGURATION_SET: 'EmailConfigurationSet-ABC',
   SITE_URL: 'https://d111111abcdef8.cloudfront.net',
   ORDER_PAGE_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OrderPageSecret-AbCdEf',
+  VAPID_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:VapidKeys-AbCdEf',
   ORIGIN_VERIFY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OriginVerifySecret-AbCdEf',
   FORECAST_API_KEY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OpenMeteoKey-AbCdEf',
 };

@@ -79,8 +79,8 @@ describe('ShopDataStack', () => {
     const resources = Object.entries(
       dataTemplate.toJSON().Resources as Record<string, { DeletionPolicy?: string }>,
     ).filter(([, r]) => r.DeletionPolicy !== undefined);
-    // The table, the three Stripe secrets, Open-Meteo's key and the order page's secret.
-    expect(resources.length).toBe(6);
+    // The table, the three Stripe secrets, Open-Meteo's key, the order page's secret and the VAPID pair.
+    expect(resources.length).toBe(7);
     for (const [id, resource] of resources) {
       expect([id, resource.DeletionPolicy]).toEqual([id, 'RetainExceptOnCreate']);
     }

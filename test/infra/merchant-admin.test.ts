@@ -10,6 +10,7 @@ const ADMIN_ROUTE_KEYS = [
   'GET /functions/v1/admin/order',
   'GET /functions/v1/admin/orders',
   'GET /functions/v1/admin/packing-slips',
+  'GET /functions/v1/admin/push/key',
   'GET /functions/v1/admin/status',
   'GET /functions/v1/admin/weather',
   'POST /functions/v1/admin/capacity',
@@ -22,6 +23,8 @@ const ADMIN_ROUTE_KEYS = [
   'POST /functions/v1/admin/orders/refund-part',
   'POST /functions/v1/admin/orders/tracking',
   'POST /functions/v1/admin/orders/tracking-import',
+  'POST /functions/v1/admin/push/subscribe',
+  'POST /functions/v1/admin/push/unsubscribe',
   'POST /functions/v1/admin/requests/decline',
   'POST /functions/v1/admin/requests/payment',
   'POST /functions/v1/admin/shop/pause',
@@ -158,7 +161,7 @@ describe('MerchantAdmin', () => {
     ]);
   });
 
-  it('lets the admin function touch orders, requests, the settings item, cached forecasts, the capacity days and client holds only, and query the two indexes', () => {
+  it('lets the admin function touch orders, requests, the settings item, cached forecasts, the capacity days, client holds and the push subscriptions only, and query the two indexes', () => {
     const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
     const dynamo = statementsOfRole(template, roleId).filter((s) =>
       JSON.stringify(s.Action).includes('dynamodb:'),
@@ -172,6 +175,11 @@ describe('MerchantAdmin', () => {
         Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT_HOLDS#*'] } },
       }),
+      // The merchants' push subscriptions, that one item (ADR 0056).
+      expect.objectContaining({
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['PUSH_SUBSCRIPTIONS#shop'] } },
+      }),
       expect.objectContaining({
         Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         Condition: {
@@ -182,10 +190,10 @@ describe('MerchantAdmin', () => {
       }),
       expect.objectContaining({ Action: 'dynamodb:Query' }),
     ]);
-    expect(JSON.stringify(dynamo[3]?.Resource)).toContain('/index/byDispatchDate');
+    expect(JSON.stringify(dynamo[4]?.Resource)).toContain('/index/byDispatchDate');
   });
 
-  it('lets the admin function read exactly four secrets: the fulfilment key, the origin-verify value, Open-Meteo’s key and the order page’s', () => {
+  it('lets the admin function read exactly five secrets: the fulfilment key, the origin-verify value, Open-Meteo’s key, the order page’s and the VAPID pair', () => {
     const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
 
     const secrets = statementsOfRole(template, roleId).filter((s) =>
@@ -205,6 +213,8 @@ describe('MerchantAdmin', () => {
           // The order page's sealing key: the revoke's new link, and every order email's.
           fromDataStack(data, { Ref: 'OrderPageSecret8A5ED490' }),
           fromDataStack(data, { Ref: 'StripeSecretsStripeFulfilmentKey197039D3' }),
+          // The VAPID pair: its public key for the devices that subscribe (ADR 0056).
+          fromDataStack(data, { Ref: 'VapidKeyVapidKeysD9BF9B6A' }),
           { Ref: 'OriginVerifySecret1DED2FB3' },
         ],
       },

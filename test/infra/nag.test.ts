@@ -82,6 +82,7 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
         'LiveAquatics-dev-Data/StripeSecrets/StripeCheckoutKey AwsSolutions-SMG4',
         'LiveAquatics-dev-Data/StripeSecrets/StripeFulfilmentKey AwsSolutions-SMG4',
         'LiveAquatics-dev-Data/StripeSecrets/StripeWebhookSigningSecret AwsSolutions-SMG4',
+        'LiveAquatics-dev-Data/VapidKey/VapidKeys AwsSolutions-SMG4',
         ...[
           'Api/HttpApi AwsSolutions-APIG4',
           'OriginVerifySecret AwsSolutions-SMG4',

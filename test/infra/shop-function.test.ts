@@ -118,6 +118,14 @@ describe('shop functions', () => {
     const secret = (name: 'checkoutKey' | 'fulfilmentKey' | 'webhookSigningSecret') =>
       fromDataStack(stack.data, { Ref: logicalIdOf(stack.data.stripeSecrets.secrets[name]) });
     const orderPageSecret = () => fromDataStack(stack.data, { Ref: logicalIdOf(stack.data.orderPageSecret) });
+    const vapidSecret = () => fromDataStack(stack.data, { Ref: logicalIdOf(stack.data.vapidKey.secret) });
+    /** The merchants' push subscriptions (ADR 0056): that one item, read and updated. */
+    const pushSubscriptions = () => ({
+      Effect: 'Allow',
+      Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      Resource: tableArn(),
+      Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['PUSH_SUBSCRIPTIONS#shop'] } },
+    });
     const secretRead = (resource: unknown) => ({
       Effect: 'Allow',
       Action: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
@@ -168,7 +176,8 @@ describe('shop functions', () => {
       const all = statements('createCheckout');
       expect(all.slice(0, 4)).toEqual([
         logs('createCheckout'),
-        secretRead(secret('checkoutKey')),
+        // The VAPID pair: a new order request is pushed to the merchant's devices.
+        secretRead([secret('checkoutKey'), vapidSecret()]),
         // Read, and checked inside its transactions (ADR 0052): never written.
         { ...settingsRead(), Action: ['dynamodb:ConditionCheckItem', 'dynamodb:GetItem'] },
         {
@@ -198,6 +207,7 @@ describe('shop functions', () => {
         Resource: tableArn(),
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CHECKOUT_SESSION#*'] } },
       });
+      expect(all[8]).toEqual(pushSubscriptions());
     });
 
     it('only the webhook may read the webhook signing secret', () => {
@@ -245,8 +255,11 @@ describe('shop functions', () => {
     });
 
     it.each([
-      ['stripeWebhook', () => [orderPageSecret(), secret('fulfilmentKey'), secret('webhookSigningSecret')]],
-      ['reconcileOrders', () => [orderPageSecret(), secret('fulfilmentKey')]],
+      [
+        'stripeWebhook',
+        () => [orderPageSecret(), secret('fulfilmentKey'), secret('webhookSigningSecret'), vapidSecret()],
+      ],
+      ['reconcileOrders', () => [orderPageSecret(), secret('fulfilmentKey'), vapidSecret()]],
     ] as const)(
       '%s may read its secrets and the settings item, get/put/update orders and failed and pending debits’ records only (LeadingKeys ORDER#, FAILED_DEBIT#, PENDING_DEBIT#), send as the shop through its configuration set, and move bottles on the capacity days',
       (name, secrets) => {
@@ -271,10 +284,12 @@ describe('shop functions', () => {
         // The reconciler alone sweeps the outbox's entries left unsent: a Scan of that one
         // KEYS_ONLY index, which holds only the keys of orders with an email due (ADR 0044).
         if (name === 'reconcileOrders') {
-          expect(all).toHaveLength(7);
+          expect(all).toHaveLength(8);
           expect(all[6]?.Action).toBe('dynamodb:Scan');
           expect(JSON.stringify(all[6]?.Resource)).toMatch(/"\/index\/byOutboxDue"\]\]\}$/);
-        } else expect(all).toHaveLength(6);
+        } else expect(all).toHaveLength(7);
+        // The merchants' push subscriptions, read to push a new order or failed debit (ADR 0056).
+        expect(all.at(-1)).toEqual(pushSubscriptions());
         const sesText = JSON.stringify(all[4]?.Resource);
         expect(all[4]?.Resource).toHaveLength(3);
         // The sender identity, the merchant's address (in the SES sandbox the recipient's identity

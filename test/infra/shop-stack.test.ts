@@ -40,8 +40,9 @@ describe('ShopStack', () => {
       template.hasResourceProperties('AWS::SecretsManager::Secret', {
         Description: Match.stringLikeRegexp('the value CloudFront sends in x-origin-verify'),
       });
-      // The fourth is Open-Meteo's key (test/infra/weather-notice.test.ts), the fifth the order page's (below).
-      dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 5);
+      // The fourth is Open-Meteo's key (test/infra/weather-notice.test.ts), the fifth the order page's
+      // (below), the sixth the VAPID pair (ADR 0056, test/infra/data-stack.test.ts).
+      dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 6);
       for (const [key, readers] of [
         ['stripeSecretKey', 'create-checkout, checkout-status'],
         ['stripeSecretKey', 'stripe-webhook, reconcile-orders, admin-api'],
@@ -60,6 +61,7 @@ describe('ShopStack', () => {
     it('are kept when the stack is deleted, but not when its first create fails', () => {
       const secrets = Object.values(dataTemplate.findResources('AWS::SecretsManager::Secret'));
       expect(secrets.map((s) => [s.DeletionPolicy, s.UpdateReplacePolicy])).toEqual([
+        ['RetainExceptOnCreate', 'Retain'],
         ['RetainExceptOnCreate', 'Retain'],
         ['RetainExceptOnCreate', 'Retain'],
         ['RetainExceptOnCreate', 'Retain'],

@@ -114,8 +114,14 @@ describe('npm run setup, first run', () => {
         `  + Secrets Manager: fulfilment key stored in ${SECRETS.fulfilment}`,
         `  + Secrets Manager: Open-Meteo key stored in ${SECRETS.openMeteo}`,
         `  + Secrets Manager: webhook signing secret stored in ${SECRETS.webhook}`,
+        `  + Secrets Manager: VAPID key pair made and stored in ${SECRETS.vapid}`,
       ]),
     );
+    // The stage's VAPID pair, made once (ADR 0056): a P-256 public key and its private key, base64url.
+    expect(JSON.parse(harness.state.secrets.get(SECRETS.vapid) ?? '{}')).toEqual({
+      vapidPublicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/),
+      vapidPrivateKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
     // No key given: stored empty, which the weather functions read as the free endpoint.
     expect(JSON.parse(harness.state.secrets.get(SECRETS.openMeteo) ?? '{}')).toEqual({ openMeteoApiKey: '' });
     const printed = first.lines.join('\n');
@@ -196,7 +202,7 @@ describe('npm run setup, first run', () => {
       `  ✓ Seller's claims: trial-run sentence "This is a trial run."; promotion "£9.75 for 3 bottles" against £12.00 struck through`,
     );
     expect(first.lines.at(-1)).toBe(
-      'Stage prod set up: cdk.json created, bootstrapped eu-west-2 and us-east-1, shop paused, webhook endpoint created, checkout key stored, fulfilment key stored, Open-Meteo key stored, webhook signing secret stored, merchant created.',
+      'Stage prod set up: cdk.json created, bootstrapped eu-west-2 and us-east-1, shop paused, webhook endpoint created, checkout key stored, fulfilment key stored, Open-Meteo key stored, webhook signing secret stored, VAPID key pair made, merchant created.',
     );
   });
 });
@@ -243,6 +249,7 @@ describe('npm run setup, run again', () => {
       `  = Secrets Manager: fulfilment key in ${SECRETS.fulfilment} already as given`,
       `  = Secrets Manager: Open-Meteo key in ${SECRETS.openMeteo} already as given`,
       `  = Secrets Manager: webhook signing secret in ${SECRETS.webhook} already as given`,
+      `  = Secrets Manager: VAPID key pair in ${SECRETS.vapid} already made`,
       '  = Merchant owner@daphnia-direct.co.uk: may already sign in to /admin',
       '',
     ]);

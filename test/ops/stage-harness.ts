@@ -61,6 +61,7 @@ export const SECRETS = {
   fulfilment: 'LiveAquatics-prod-StripeFulfilmentKey',
   webhook: 'LiveAquatics-prod-StripeWebhookSigningSecret',
   openMeteo: 'LiveAquatics-prod-OpenMeteoKey',
+  vapid: 'LiveAquatics-prod-VapidKeys',
 };
 /** The simulator's keys: any sk_test_/rk_test_ key works there (a restricted one not configured may do everything). */
 export const STRIPE_KEY = 'sk_test_operator';
@@ -199,6 +200,7 @@ export async function startStageHarness(): Promise<StageHarness> {
     StripeFulfilmentKeySecretName: SECRETS.fulfilment,
     StripeWebhookSigningSecretName: SECRETS.webhook,
     OpenMeteoKeySecretName: SECRETS.openMeteo,
+    VapidKeySecretName: SECRETS.vapid,
   });
   const missingStack = (name: string) =>
     new CloudFormationServiceException({

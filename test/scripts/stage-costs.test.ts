@@ -18,9 +18,9 @@ import {
 const many = (n: number, resource: TemplateResource): TemplateResource[] =>
   Array.from({ length: n }, () => resource);
 
-/** A stage's stacks as the model reads them: 6 secrets, 24 alarms, a dashboard, the reconciler every 15 minutes. */
+/** A stage's stacks as the model reads them: 7 secrets, 24 alarms, a dashboard, the reconciler every 15 minutes. */
 const BASE: TemplateResource[] = [
-  ...many(6, { Type: 'AWS::SecretsManager::Secret' }),
+  ...many(7, { Type: 'AWS::SecretsManager::Secret' }),
   ...many(24, { Type: 'AWS::CloudWatch::Alarm' }),
   { Type: 'AWS::CloudWatch::Dashboard' },
   { Type: 'AWS::Events::Rule', Properties: { ScheduleExpression: 'rate(15 minutes)' } },
@@ -51,7 +51,7 @@ describe('a stage’s fixed monthly costs', () => {
     const costs = stageCosts(stage({ stage: 'dev' }));
 
     expect(fixedLines(stage({ stage: 'dev' }))).toEqual([
-      ['Secrets Manager', 2.4, '6 secrets at $0.40'],
+      ['Secrets Manager', 2.8, '7 secrets at $0.40'],
       ['CloudWatch alarms', 2.4, '24 alarms at $0.10'],
       ['CloudWatch custom metrics', 0.9, 'about 3 reported at $0.30'],
       ['CloudWatch dashboard', 3, "1 dashboard at $3.00 (an account's first 3 are free)"],
@@ -59,7 +59,7 @@ describe('a stage’s fixed monthly costs', () => {
       ['AWS WAF', 0, 'off (waf false)'],
       ['Email (SES)', 0, 'no monthly fee; $0.10 per 1,000 emails, per order below'],
     ]);
-    expect(costs.fixedTotalUsd).toBe(8.72);
+    expect(costs.fixedTotalUsd).toBe(9.12);
   });
 
   it('a trading stage: the forecast plan, the WAF’s ACL and rules, the hosted zone and the domain’s fee per month', () => {
@@ -72,7 +72,7 @@ describe('a stage’s fixed monthly costs', () => {
 
     expect(fixedLines(input)).toEqual([
       ["Open-Meteo's commercial plan", 33.64, '€29.00 at $1.16 to the euro (forecastPlan commercial)'],
-      ['Secrets Manager', 2.4, '6 secrets at $0.40'],
+      ['Secrets Manager', 2.8, '7 secrets at $0.40'],
       ['CloudWatch alarms', 2.5, '25 alarms at $0.10'],
       ['CloudWatch custom metrics', 0.9, 'about 3 reported at $0.30'],
       ['CloudWatch dashboard', 3, "1 dashboard at $3.00 (an account's first 3 are free)"],
@@ -82,7 +82,7 @@ describe('a stage’s fixed monthly costs', () => {
       ['Domain daphnia-direct.co.uk', 0.75, '.co.uk at $9.00 a year, per month'],
       ['Email (SES)', 0, 'no monthly fee; $0.10 per 1,000 emails, per order below'],
     ]);
-    expect(stageCosts(input).fixedTotalUsd).toBe(52.71);
+    expect(stageCosts(input).fixedTotalUsd).toBe(53.11);
   });
 
   it('a domain whose DNS is elsewhere costs its fee and no hosted zone; an unknown ending counts as .com', () => {
@@ -134,14 +134,14 @@ describe('the report', () => {
   it('prints each stage’s lines and totals', () => {
     expect(formatStageCosts(stageCosts(stage({ stage: 'dev' })))).toEqual([
       'Stage dev, fixed, per month (USD, prices of 2025-06-01):',
-      '  Secrets Manager               $2.40  6 secrets at $0.40',
+      '  Secrets Manager               $2.80  7 secrets at $0.40',
       '  CloudWatch alarms             $2.40  24 alarms at $0.10',
       '  CloudWatch custom metrics     $0.90  about 3 reported at $0.30',
       "  CloudWatch dashboard          $3.00  1 dashboard at $3.00 (an account's first 3 are free)",
       '  Reconciler runs               $0.02  2,880 runs (every 15 minutes) of 300 ms',
       '  AWS WAF                       $0.00  off (waf false)',
       '  Email (SES)                   $0.00  no monthly fee; $0.10 per 1,000 emails, per order below',
-      '  total                         $8.72',
+      '  total                         $9.12',
       'Stage dev, per 1,000 orders (USD):',
       '  Lambda                        $0.01  5 invocations',
       '  API Gateway                   $0.01  5 requests',
@@ -174,9 +174,9 @@ describe('docs/deploy-reference.md’s costs table', () => {
       }),
     );
 
-    expect([dev.fixedTotalUsd, test.fixedTotalUsd, trading.fixedTotalUsd]).toEqual([8.72, 17.72, 52.71]);
+    expect([dev.fixedTotalUsd, test.fixedTotalUsd, trading.fixedTotalUsd]).toEqual([9.12, 18.12, 53.11]);
     expect(table).toContain('| **total** ');
-    expect(table).toMatch(/\| \*\*total\*\* +\| \*\*\$8\.72\*\* \| \*\*\$17\.72\*\* \| \*\*\$52\.71\*\* +\|/);
+    expect(table).toMatch(/\| \*\*total\*\* +\| \*\*\$9\.12\*\* \| \*\*\$18\.12\*\* \| \*\*\$53\.11\*\* +\|/);
     expect(table).toMatch(
       /\| Open-Meteo commercial plan: €29\.00 at \$1\.16 to the euro +\| – +\| – +\| \$33\.64 +\|/,
     );
@@ -200,8 +200,8 @@ describe('counted from the stage’s own synthesised stacks', () => {
     expect(formatStageCosts(stageCosts(input)).slice(0, 12)).toEqual([
       'Stage dev, fixed, per month (USD, prices of 2025-06-01):',
       "  Open-Meteo's commercial plan    $33.64  €29.00 at $1.16 to the euro (forecastPlan commercial)",
-      // Stripe's three, the forecast key, the order page's secret and the origin-verify value.
-      '  Secrets Manager                  $2.40  6 secrets at $0.40',
+      // Stripe's three, the forecast key, the order page's secret, the VAPID pair and the origin-verify value.
+      '  Secrets Manager                  $2.80  7 secrets at $0.40',
       // 7 functions' errors and throttles, 10 of the shop's own, and the forecast key's.
       '  CloudWatch alarms                $2.50  25 alarms at $0.10',
       '  CloudWatch custom metrics        $0.90  about 3 reported at $0.30',
@@ -211,7 +211,7 @@ describe('counted from the stage’s own synthesised stacks', () => {
       '  Route 53 hosted zone             $0.50  1 zone at $0.50',
       '  Domain daphnia-direct.co.uk      $0.75  .co.uk at $9.00 a year, per month',
       '  Email (SES)                      $0.00  no monthly fee; $0.10 per 1,000 emails, per order below',
-      '  total                           $52.71',
+      '  total                           $53.11',
     ]);
   }, 300_000);
 });

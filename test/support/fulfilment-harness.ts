@@ -68,7 +68,10 @@ export interface FulfilmentHarness {
  * an environment. Events are not delivered by the simulator (no endpoint) unless a test sets one,
  * so each test decides exactly which deliveries the webhook sees.
  */
-export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
+export async function startFulfilmentHarness(
+  /** More of the functions' environment (the VAPID pair, say); the rest is as above. */
+  moreEnv: Record<string, string> = {},
+): Promise<FulfilmentHarness> {
   // Quiet by default; a test that asserts on log lines turns them on with captureLogs().
   logger.setLogLevel('SILENT');
   const [simulator, standIns] = await Promise.all([
@@ -93,6 +96,7 @@ export async function startFulfilmentHarness(): Promise<FulfilmentHarness> {
     SITE_URL,
     SHOP_ID: TEST_SHOP_ID,
     ORDER_PAGE_SECRET,
+    ...moreEnv,
   });
   let offsetMs = 0;
   let frozenAtMs: number | undefined;

@@ -14,6 +14,7 @@ import {
   OUTBOX_DUE_INDEX,
   PARTITION_KEY,
   PENDING_DEBIT_KEY_PREFIX,
+  PUSH_SUBSCRIPTIONS_KEY,
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
   RETIRED_REFERENCE_INDEX,
@@ -202,6 +203,19 @@ export class OrdersTable extends Construct {
         },
       },
     });
+  }
+
+  /**
+   * Lets a function read the merchants' push subscriptions and remove one the push service calls
+   * gone, or (the admin API) add one (`pk = PUSH_SUBSCRIPTIONS#shop`, ADR 0056): that item only.
+   */
+  grantPushSubscriptions(grantee: IGrantable): Grant {
+    return this.grantOnKeys(
+      grantee,
+      ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      'ForAllValues:StringEquals',
+      [PUSH_SUBSCRIPTIONS_KEY],
+    );
   }
 
   /**

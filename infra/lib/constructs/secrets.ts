@@ -3,6 +3,7 @@ import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { OPEN_METEO_KEY_JSON_KEY } from '../../../lambdas/domain/weather/forecast-source';
+import { VAPID_SECRET_JSON_KEYS } from '../../../shared/merchant-push';
 import { acknowledgeNag } from '../nag';
 
 /** JSON key of a Stripe API key secret: `{ "stripeSecretKey": "rk_live_..." }`. */
@@ -126,6 +127,48 @@ export class ForecastKeySecret extends Construct {
   }
 
   /** Lets a function read the key (GetSecretValue, DescribeSecret on this secret only). */
+  grantRead(grantee: IGrantable): Grant {
+    return this.secret.grantRead(grantee);
+  }
+}
+
+/** Props of {@link VapidKeySecret}. */
+export interface VapidKeySecretProps {
+  /** Deployment stage, shown in the secret's description. */
+  readonly stage: string;
+}
+
+/**
+ * The stage's VAPID key pair (RFC 8292, ADR 0056), which signs the merchant's Web Push messages:
+ * read by the functions that push (stripe-webhook, reconcile-orders, create-checkout) and admin-api
+ * (which gives devices the public key). It starts as both keys empty (no pushes, the emails still
+ * go); `npm run setup` makes a pair once and stores it, and stack updates leave it alone. Stateful
+ * like the subscriptions made with it: a new pair silences every device until it subscribes again.
+ */
+export class VapidKeySecret extends Construct {
+  readonly secret: Secret;
+
+  constructor(scope: Construct, id: string, props: VapidKeySecretProps) {
+    super(scope, id);
+    const { publicKey, privateKey } = VAPID_SECRET_JSON_KEYS;
+    this.secret = new Secret(this, 'VapidKeys', {
+      description: `Live Aquatics (${props.stage}): JSON {"${publicKey}": "<base64url>", "${privateKey}": "<base64url>"}, read by stripe-webhook, reconcile-orders, create-checkout, admin-api; made by npm run setup -- --stage ${props.stage} (docs/deploy.md)`,
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ [publicKey]: '', [privateKey]: '' }),
+        generateStringKey: 'placeholder',
+        passwordLength: 8,
+        excludePunctuation: true,
+      },
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+    });
+    acknowledgeNag(
+      this.secret,
+      'AwsSolutions-SMG4',
+      'Rotating the VAPID pair would silence every subscribed device until the merchant turns notifications on again. Control: setup makes it once; read access only for the functions that push and the admin API; encryption with the account key.',
+    );
+  }
+
+  /** Lets a function read the pair (GetSecretValue, DescribeSecret on this secret only). */
   grantRead(grantee: IGrantable): Grant {
     return this.secret.grantRead(grantee);
   }

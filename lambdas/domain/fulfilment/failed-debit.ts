@@ -13,6 +13,7 @@ import {
 } from '../emails/failed-debit-emails';
 import { type EmailSender, isSesAcceptableAddress, PermanentEmailRefusalError } from '../emails/send-email';
 import { sendEmailOnce } from '../emails/send-email-once';
+import { type MerchantPushDeps, pushToMerchants } from '../push/merchant-push';
 import { putIfAbsent } from '../storage/conditional-writes';
 import { emailStateSchema, isoInstant } from '../storage/order';
 import {
@@ -125,6 +126,8 @@ export interface FailedDebitDeps {
   /** SITE_URL: where the customer can order again. */
   siteUrl: string;
   now: () => Date;
+  /** The merchants' Web Push sender (ADR 0056); absent: no pushes. */
+  pushSender?: MerchantPushDeps['pushSender'] | undefined;
 }
 
 /** What happened to each email in this call (see sendEmailOnce): `refused` only for the customer's. */
@@ -186,7 +189,32 @@ export async function notifyFailedDebit(
     if (recorded) logger.info('Failed Direct Debit recorded', { reference: item.reference });
   }
   const record = item;
+  // Beside the emails (it never throws), once: claimed on the record; a finished one writes nothing.
+  const pushing =
+    deps.pushSender !== undefined && (recorded || record.debitFailedNoticeEmailState !== 'sent')
+      ? pushToMerchants(
+          {
+            pk,
+            kind: 'failedDebit',
+            reference: record.reference,
+            detail: 'the bank refused the Direct Debit; no order was made',
+          },
+          { table: deps.table, pushSender: deps.pushSender, now: deps.now },
+        )
+      : undefined;
+  try {
+    return await sendFailedDebitEmails(record, recorded, deps);
+  } finally {
+    await pushing;
+  }
+}
 
+/** The customer's email, then the merchant's, each at most once; both tried before any throws. */
+async function sendFailedDebitEmails(
+  record: FailedDebitItem,
+  recorded: boolean,
+  deps: FailedDebitDeps,
+): Promise<FailedDebitResult> {
   const customer = await attempt(() =>
     sendOne(record, 'debitFailed', deps, () => ({
       to: record.customerEmail,

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
-import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import { formatDispatchDate, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import { formatGbp } from '../../../shared/pricing';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
 import { giveBackSale } from '../capacity/holds';
@@ -19,10 +20,11 @@ import {
 } from '../checkout/paid-checkout';
 import type { SendOnceOutcome } from '../emails/send-email-once';
 import { newPageKey } from '../order-page-token';
+import { type MerchantPushDeps, pushToMerchants } from '../push/merchant-push';
 import type { CapacityStore } from '../storage/capacity-store';
 import { ACTORS, historyEntry } from '../storage/history';
 import type { OrderItem } from '../storage/order';
-import type { ShopTable } from '../storage/orders-table';
+import { orderKey, type ShopTable } from '../storage/orders-table';
 import type { ShopSettings } from '../storage/shop-settings';
 import { takePendingPageKey } from './pending-debit';
 import { partialRefundDetail, sendRefundEmail, toRefundedOrderItem } from './refunded-order';
@@ -55,6 +57,8 @@ export interface FulfilmentDeps extends OrderEmailDeps {
    * tests of fulfilment alone, where nothing is counted.
    */
   capacity?: CapacityStore | undefined;
+  /** The merchants' Web Push sender (ADR 0056); absent in tests of fulfilment alone: no pushes. */
+  pushSender?: MerchantPushDeps['pushSender'] | undefined;
 }
 
 /**
@@ -256,8 +260,34 @@ async function finishOrder(
     const refundEmail = await sendRefundEmail(order.sessionId, deps);
     return { outcome: 'refunded', reference: order.reference, orderCreated, refundEmail };
   }
-  const emails = await sendOrderEmails(order, deps, claims);
-  return { outcome: 'fulfilled', reference: order.reference, orderCreated, emails };
+  const pushing = pushNewOrder(order, orderCreated, deps);
+  try {
+    const emails = await sendOrderEmails(order, deps, claims);
+    return { outcome: 'fulfilled', reference: order.reference, orderCreated, emails };
+  } finally {
+    // Beside the emails, never instead of them: it never throws, and is awaited so a frozen
+    // Lambda does not cut it off.
+    await pushing;
+  }
+}
+
+/**
+ * The merchants' push of a new order, once (pushToMerchants claims it on the order): tried by the
+ * call that wrote the order, or by one that finds its notice email unsent (an earlier attempt
+ * stopped); a redelivery of a finished order writes nothing for it.
+ */
+async function pushNewOrder(order: OrderItem, orderCreated: boolean, deps: FulfilmentDeps): Promise<void> {
+  if (deps.pushSender === undefined) return;
+  if (!orderCreated && order.merchantNoticeEmailState === 'sent') return;
+  await pushToMerchants(
+    {
+      pk: orderKey(order.sessionId),
+      kind: 'order',
+      reference: order.reference,
+      detail: `${order.bottles} bottles, ${formatGbp(order.totalPence)}, dispatch ${formatDispatchDate(order.dispatchDate)}`,
+    },
+    { table: deps.table, pushSender: deps.pushSender, now: deps.now },
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import { stdoutMetricsWriter } from '../../lib/metrics';
 import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { createSesClient } from '../../lib/ses-client';
 import { createStripeClient, loadStripeSecrets, type StripeSecrets } from '../../lib/stripe';
+import { pushSenderFromEnv } from '../../lib/web-push';
 import { shopEmailIdentity } from '../emails/send-email';
 import { orderPageKeys, orderPageLinks } from '../order-page-token';
 import { capacityStoreFromTable } from '../storage/capacity-table';
@@ -48,6 +49,8 @@ export async function loadFulfilmentRuntime(env: Env): Promise<FulfilmentRuntime
       cutoffHours: config.DISPATCH_CUTOFF_HOURS,
       shopId: config.SHOP_ID,
       metrics: stdoutMetricsWriter,
+      // Loaded on the first push, not at cold start: a missing VAPID secret never stops an order.
+      pushSender: pushSenderFromEnv(config),
       ...(orderPageSecret !== undefined && {
         orderPage: orderPageLinks(config.SITE_URL, orderPageKeys(orderPageSecret)),
       }),

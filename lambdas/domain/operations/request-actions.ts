@@ -4,6 +4,7 @@ import { orderReference } from '../../../shared/checkout-status';
 import {
   DISPATCH_WINDOW_WEEKS,
   debitDispatchDate,
+  formatDispatchDate,
   formatLondonTime,
   nextDispatchDate,
 } from '../../../shared/dispatch';
@@ -21,6 +22,7 @@ import {
 } from '../checkout/create-checkout-session';
 import { renderDecline, renderPaymentInvitation, renderRequestNotice } from '../emails/request-emails';
 import { type SendOnceOutcome, sendOnce } from '../emails/send-email-once';
+import { type MerchantPushDeps, pushToMerchants } from '../push/merchant-push';
 import { RefusedError } from '../refusal';
 import type { CapacitySettings } from '../storage/capacity-settings';
 import { capacityStoreFromTable, clientHoldItemsFromTable } from '../storage/capacity-table';
@@ -66,6 +68,8 @@ export function requestReference(idempotencyKey: string | undefined): string {
 /** What recording an order request needs: the shop's clients, and where its metrics go. */
 export interface RequestWriterDeps extends ShopDeps {
   metrics: MetricsWriter;
+  /** The merchants' Web Push sender (ADR 0056); absent: no pushes. */
+  pushSender?: MerchantPushDeps['pushSender'] | undefined;
 }
 
 /** What recording a request did about the merchant's notice. */
@@ -189,7 +193,23 @@ export async function recordOrderRequest(
     emitMetric(deps.metrics, METRIC_NAMES.orderRequestNoticesSuppressed, 1);
     return { reference, created: true, notice: `limited-by-${decision.limitedBy}` };
   }
-  return { reference, created: true, notice: await trySendNotice(item) };
+  // The merchants' push goes with the notice, within the same limits (a flood of requests pushes
+  // no more than it emails), once: claimed on the request.
+  const pushing =
+    deps.pushSender === undefined
+      ? undefined
+      : pushToMerchants(
+          {
+            pk: item.pk,
+            kind: 'request',
+            reference,
+            detail: `${item.bottles} bottles requested for ${formatDispatchDate(dispatchDate)}`,
+          },
+          { table: deps.table, pushSender: deps.pushSender, now: deps.now },
+        );
+  const notice = await trySendNotice(item);
+  await pushing;
+  return { reference, created: true, notice };
 
   async function finishRepeat(record: ShopRecord | undefined): Promise<RequestNoticeOutcome> {
     if (record?.kind !== 'request') throw new Error(`Request ${reference} cannot be read`);

@@ -1,6 +1,7 @@
 import type { CheckoutEnv } from '../../lib/config';
 import { stdoutMetricsWriter } from '../../lib/metrics';
 import { createSesClient } from '../../lib/ses-client';
+import { pushSenderFromEnv } from '../../lib/web-push';
 import { shopEmailIdentity } from '../emails/send-email';
 import type { ShopTable } from '../storage/orders-table';
 import type { RequestWriterDeps } from './request-actions';
@@ -20,5 +21,6 @@ export function createRequestDeps(config: CheckoutEnv, table: ShopTable): Reques
     merchantEmail: config.MERCHANT_EMAIL,
     now: () => new Date(),
     metrics: stdoutMetricsWriter,
+    pushSender: pushSenderFromEnv(config),
   };
 }

@@ -123,6 +123,11 @@ export const WEATHER_NOTICE_KEY_PREFIX = 'WEATHERNOTICE#';
  */
 export const IDEMPOTENCY_KEY_PREFIX = 'IDEMPOTENCY#';
 /**
+ * The merchants' Web Push subscriptions, one attribute per device (storage/push-subscriptions.ts,
+ * ADR 0056).
+ */
+export const PUSH_SUBSCRIPTIONS_KEY = 'PUSH_SUBSCRIPTIONS#shop';
+/**
  * The table's TTL attribute (epoch seconds): only the notice counters, the client-holds items, the
  * checkout-session records,
  * the cached forecasts, the intention keys and the failed- and pending-debit records carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.

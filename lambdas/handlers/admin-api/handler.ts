@@ -46,6 +46,12 @@ import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
 import { revokeOrderPageLink } from '../../domain/order-page/revoke-page-link';
 import { orderPageKeys, orderPageLinks } from '../../domain/order-page-token';
+import {
+  type MerchantPushDeps,
+  PushEndpointRefusedError,
+  subscribeDevice,
+  unsubscribeDevice,
+} from '../../domain/push/merchant-push';
 import { RefusedError } from '../../domain/refusal';
 import {
   claimIntention,
@@ -83,6 +89,7 @@ import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-ve
 import { readSecretString } from '../../lib/secrets-extension';
 import { createSesClient } from '../../lib/ses-client';
 import { loadStripeClient } from '../../lib/stripe';
+import { pushSenderFromEnv } from '../../lib/web-push';
 
 /** An admin body is a handful of references at most. */
 const MAX_BODY_BYTES = 8 * 1024;
@@ -146,6 +153,13 @@ export interface AdminWeatherDeps {
   metrics?: MetricsWriter | undefined;
 }
 
+/** What the notification routes add (ADR 0056): the stage's sender, for its public key; absent: none. */
+export interface AdminPushDeps {
+  pushSender?: MerchantPushDeps['pushSender'] | undefined;
+  /** PUSH_LOCAL_ORIGIN: the local push-service stand-in, the one http endpoint a device may name. */
+  pushLocalOrigin?: string | undefined;
+}
+
 /** The weather check's deps: the shop's, on the weather clock when one is set. */
 function weatherDeps(deps: Deps): Deps {
   return deps.weatherNow === undefined ? deps : { ...deps, now: deps.weatherNow };
@@ -174,6 +188,8 @@ export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
     now: () => new Date(),
     forecast,
     dispatchPostcode: postcodeInAddress(config.SELLER_ADDRESS),
+    pushSender: pushSenderFromEnv(config),
+    pushLocalOrigin: config.PUSH_LOCAL_ORIGIN,
   };
 }
 
@@ -208,7 +224,7 @@ function file(body: string, contentType: string, headers: Record<string, string>
   };
 }
 
-export type AdminDeps = ShopStripeDeps & AdminWeatherDeps;
+export type AdminDeps = ShopStripeDeps & AdminWeatherDeps & AdminPushDeps;
 type Deps = AdminDeps;
 /** A route's work: its checked input to its answer (JSON as the shared schema reads it, or a file). */
 type Handlers = {
@@ -427,6 +443,18 @@ const HANDLERS: Handlers = {
     const { reference, email, order } = await revokeOrderPageLink(body.reference, { actor }, deps);
     return { reference, email, record: orderView(order) };
   },
+
+  pushKey: async (_input, { deps }) => ({ publicKey: (await deps.pushSender?.())?.publicKey ?? null }),
+
+  pushSubscribe: async (body, { deps }, actor) => {
+    await subscribeDevice(body, actor, deps).catch((error: unknown) => {
+      if (!(error instanceof PushEndpointRefusedError)) throw error;
+      throw new HttpError(400, { error: error.message, fields: { endpoint: error.message } });
+    });
+    return { subscribed: true };
+  },
+
+  pushUnsubscribe: async (body, { deps }) => ({ removed: await unsubscribeDevice(body.endpoint, deps) }),
 };
 
 /** Each route's log name, as before the table: `setCapacity` logs as `set-capacity`. */

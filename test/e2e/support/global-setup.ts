@@ -4,6 +4,7 @@ import type { FullConfig } from '@playwright/test';
 import { weatherKnownFrom } from '../../../lambdas/domain/weather/weather-check';
 import { startForecastStandIn } from '../../../local/forecast-stand-in';
 import { LOCAL_ORDER_PAGE_SECRET, startLocalShop } from '../../../local/local-shop';
+import { localVapidKeys, startPushStandIn } from '../../../local/push-stand-in';
 import { startRehearsal } from '../../../local/rehearse/rehearsal';
 import { testStage } from '../../../local/rehearse/synth';
 import { firstComingDispatchDay } from '../../../shared/dispatch';
@@ -26,6 +27,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   }
   const weatherNow = weatherClock();
   const forecast = await startForecastStandIn(0, () => weatherNow ?? new Date());
+  const push = await startPushStandIn(0);
   const shop = await startLocalShop({
     port: 0,
     dynamoPort: 0,
@@ -39,8 +41,10 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     },
     forecastUrl: forecast.url,
     weatherNow,
+    push: { url: push.url, keys: localVapidKeys(undefined, () => {}) },
   });
   process.env[STACK_ENV.shop] = shop.url;
+  process.env[STACK_ENV.push] = push.url;
   process.env[STACK_ENV.dynamo] = shop.dynamoUrl;
   process.env[STACK_ENV.ses] = shop.sesUrl;
   process.env[STACK_ENV.simulator] = shop.simulator?.url ?? '';
@@ -52,6 +56,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   return async () => {
     await shop.close();
     await forecast.close();
+    await push.close();
   };
 }
 
@@ -102,6 +107,7 @@ async function rehearse(): Promise<() => Promise<void>> {
   // The value the rehearsal generated for the template's secret, as CloudFormation would.
   process.env[STACK_ENV.orderPageSecret] = rehearsal.secretValue('OrderPageSecret') ?? '';
   process.env[STACK_ENV.forecast] = rehearsal.forecastUrl;
+  process.env[STACK_ENV.push] = rehearsal.pushUrl;
   process.env[STACK_ENV.weatherNow] = weatherNow?.toISOString() ?? '';
   return async () => {
     await rehearsal.close();

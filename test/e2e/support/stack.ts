@@ -14,6 +14,8 @@ export const STACK_ENV = {
   orderPageSecret: 'E2E_ORDER_PAGE_SECRET',
   /** The weather check's clock when not the real one (ISO), else empty. */
   weatherNow: 'E2E_WEATHER_NOW',
+  /** The push-service stand-in the merchant's devices subscribe at (GET /pushes). */
+  push: 'E2E_PUSH_URL',
 } as const;
 
 function required(name: string): string {

@@ -3,6 +3,7 @@ import type { AdminCapacityResponse, AdminShopSettingsView } from '../../../../s
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
 import { ActionReportView, AdminField, CardForm, type Loadable, Loaded } from './admin-ui';
+import { NotificationsControl } from './notifications';
 import { useAdminAction } from './use-admin-action';
 
 const MODE_WORDS: Record<AdminShopSettingsView['mode'], string> = {
@@ -28,6 +29,7 @@ export function ShopView({ api }: { api: AdminApi }) {
       <h1 id="admin-shop-heading">Shop &amp; capacity</h1>
       <Loaded loaded={shop}>{(settings) => <ShopMode api={api} shop={settings} onChange={setShop} />}</Loaded>
       <Capacity api={api} />
+      <NotificationsControl api={api} />
     </section>
   );
 }
