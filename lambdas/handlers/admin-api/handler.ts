@@ -13,6 +13,7 @@ import {
   type AdminRoute,
   type AdminRouteName,
 } from '../../../shared/admin-routes';
+import { ADMIN_SESSION_PATH } from '../../../shared/admin-session-routes';
 import { IDEMPOTENCY_HEADER } from '../../../shared/api-paths';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
@@ -83,6 +84,7 @@ import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-ve
 import { readSecretString } from '../../lib/secrets-extension';
 import { createSesClient } from '../../lib/ses-client';
 import { loadStripeClient } from '../../lib/stripe';
+import { createSessionHandler, sessionDepsFromEnv } from './session';
 
 /** An admin body is a handful of references at most. */
 const MAX_BODY_BYTES = 8 * 1024;
@@ -516,7 +518,11 @@ function adminErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | unde
  */
 export function createAdminApiHandler(
   deps: DepsOrLoader<Deps>,
-  options: { expectedOrigin?: (() => Promise<string>) | undefined } = {},
+  options: {
+    expectedOrigin?: (() => Promise<string>) | undefined;
+    /** The session routes (ADR 0055): no ID token there, the refresh-token cookie instead. */
+    session?: (event: HttpEvent) => Promise<HttpResult>;
+  } = {},
 ): (event: HttpEvent) => Promise<HttpResult> {
   const loadDeps = loadOnce(deps);
   // Path → method → endpoint: one path may answer two methods (capacity: GET and POST).
@@ -568,6 +574,8 @@ export function createAdminApiHandler(
           } satisfies AdminErrorResponse);
         }
       }
+      if (options.session !== undefined && event.rawPath.startsWith(`${ADMIN_SESSION_PATH}/`))
+        return await options.session(event);
       requireMerchant(event);
       const methods = endpoints.get(event.rawPath);
       if (methods === undefined) throw new HttpError(404, { error: ADMIN_ERRORS.notFound });
@@ -590,4 +598,5 @@ export function createAdminApiHandler(
 /** The Lambda entry point. */
 export const handler = createAdminApiHandler(() => loadAdminDeps(process.env), {
   expectedOrigin: originValueFromEnv(process.env),
+  session: createSessionHandler(initOnce(async () => sessionDepsFromEnv(process.env))),
 });
