@@ -11,6 +11,7 @@ import {
   CLI_LOOPBACK_PORTS,
   cliCallbackUrl,
 } from '../shared/admin-config';
+import { ADMIN_SESSION_PATH } from '../shared/admin-session-routes';
 import { API_PATHS } from '../shared/api-paths';
 import { ORDER_PAGE_API_PATHS } from '../shared/order-page';
 import { LOCAL_STAGE_SETTINGS } from '../shared/stage-config';
@@ -218,6 +219,12 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       // The deployment marker in session metadata: set your own when sharing a Stripe test account.
       SHOP_ID: process.env.SHOP_ID ?? 'LiveAquatics-local',
       ...(options.forecastUrl && { FORECAST_API_URL: options.forecastUrl }),
+      // The session routes' provider (ADR 0055): its token endpoint, and its user-pool API for
+      // "sign out everywhere", both the identity stand-in.
+      ADMIN_SIGN_IN_URL: identityProvider.url,
+      ADMIN_CLIENT_ID: identityProvider.clientId,
+      ADMIN_USER_POOL_ID: 'local',
+      COGNITO_ENDPOINT: identityProvider.url,
     });
 
     const [createCheckout, checkoutStatus, stripeWebhook, shopStatus, adminApi, orderPage, weatherNotice] =
@@ -259,7 +266,12 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       try {
         const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
         if (pathname.startsWith(ADMIN_API_PREFIX)) {
-          const status = await serveWithLambda(req, res, admin);
+          // The session routes carry no JWT authorizer, as in the stack: their cookie is the credential.
+          const status = await serveWithLambda(
+            req,
+            res,
+            pathname.startsWith(`${ADMIN_SESSION_PATH}/`) ? adminHandler : admin,
+          );
           options.log(`${req.method} ${pathname} ${status}`);
           return;
         }

@@ -520,11 +520,16 @@ export function createAdminApiHandler(
   deps: DepsOrLoader<Deps>,
   options: {
     expectedOrigin?: (() => Promise<string>) | undefined;
-    /** The session routes (ADR 0055): no ID token there, the refresh-token cookie instead. */
+    /**
+     * The session routes (ADR 0055): no ID token there, the refresh-token cookie instead.
+     * @default configured from process.env at their first call, as the deployed function is
+     */
     session?: (event: HttpEvent) => Promise<HttpResult>;
   } = {},
 ): (event: HttpEvent) => Promise<HttpResult> {
   const loadDeps = loadOnce(deps);
+  const session =
+    options.session ?? createSessionHandler(initOnce(async () => sessionDepsFromEnv(process.env)));
   // Path → method → endpoint: one path may answer two methods (capacity: GET and POST).
   const endpoints = new Map<string, Map<string, (event: HttpEvent) => Promise<HttpResult>>>();
   for (const route of ROUTES) {
@@ -574,8 +579,7 @@ export function createAdminApiHandler(
           } satisfies AdminErrorResponse);
         }
       }
-      if (options.session !== undefined && event.rawPath.startsWith(`${ADMIN_SESSION_PATH}/`))
-        return await options.session(event);
+      if (event.rawPath.startsWith(`${ADMIN_SESSION_PATH}/`)) return await session(event);
       requireMerchant(event);
       const methods = endpoints.get(event.rawPath);
       if (methods === undefined) throw new HttpError(404, { error: ADMIN_ERRORS.notFound });
@@ -598,5 +602,4 @@ export function createAdminApiHandler(
 /** The Lambda entry point. */
 export const handler = createAdminApiHandler(() => loadAdminDeps(process.env), {
   expectedOrigin: originValueFromEnv(process.env),
-  session: createSessionHandler(initOnce(async () => sessionDepsFromEnv(process.env))),
 });
