@@ -107,3 +107,20 @@ test('sign out on every device ends the other devices’ sign-in too', async ({ 
   await expect(laptop.getByRole('heading', { name: 'Merchant sign-in' })).toBeVisible();
   await other.close();
 });
+
+test('the admin links a manifest of its own: installed, it opens on This week, standalone, within /admin', async ({
+  page,
+  stack,
+}) => {
+  await page.goto('/admin');
+  await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/admin.webmanifest');
+  const response = await fetch(`${stack.shopUrl}/admin.webmanifest`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toContain('application/manifest+json');
+  expect(await response.json()).toMatchObject({
+    id: '/admin',
+    start_url: '/admin',
+    scope: '/admin',
+    display: 'standalone',
+  });
+});
