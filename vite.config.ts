@@ -291,7 +291,9 @@ function prerender(define: Record<string, string>): Plugin {
           .replace(/<title>[^<]*<\/title>/, page.head || '$&')
           .replace('</head>', `${preloads}</head>`)
           .replace('<div id="root"></div>', `<div id="root" data-page="${page.key}">${page.body}</div>`);
-        await writeFile(join(outDir, page.file), referrerPolicyFirst(html));
+        // The admin installs as an app of its own, opening on This week (ADR 0055); the shop's pages keep theirs.
+        const manifested = isAdmin ? html.replace('"/manifest.webmanifest"', '"/admin.webmanifest"') : html;
+        await writeFile(join(outDir, page.file), referrerPolicyFirst(manifested));
       }
       await rm(serverDir, { recursive: true, force: true });
     },

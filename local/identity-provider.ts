@@ -33,9 +33,9 @@ export const LOCAL_MERCHANT = {
 /** The local app client's id, as `/admin-config.json` names it to the page. */
 export const LOCAL_ADMIN_CLIENT_ID = 'local-admin-page';
 
-/** As the stack's app client: 30-minute ID and access tokens, a 12-hour refresh token. */
+/** As the stack's app client: 30-minute ID and access tokens, a 30-day refresh token (ADR 0055). */
 const TOKEN_VALIDITY_SECONDS = 30 * 60;
-const REFRESH_VALIDITY_SECONDS = 12 * 60 * 60;
+const REFRESH_VALIDITY_SECONDS = 30 * 24 * 60 * 60;
 /** Cognito's authorization codes last five minutes and work once. */
 const CODE_VALIDITY_SECONDS = 5 * 60;
 /** How long a sign-in form may wait for its password. */
@@ -185,7 +185,11 @@ function same(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  return new URLSearchParams(await readBody(req));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((done, fail) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -198,7 +202,7 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => done(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
     req.on('error', fail);
   });
 }
@@ -254,38 +258,43 @@ ${error === undefined ? '' : `<p role="alert">${escapeHtml(error)}</p>`}
   );
 }
 
-/**
- * Starts the local identity provider: `GET /oauth2/authorize` (sign-in page, or straight back
- * with a code while its session lasts), `POST /login` (the form), `POST /oauth2/token`
- * (authorization_code with the PKCE verifier; refresh_token), `POST /oauth2/revoke` (a refresh
- * token, as Cognito's revocation endpoint), `GET /logout` (Cognito's: `client_id` and a registered
- * `logout_uri`), `/.well-known/jwks.json` and the OpenID discovery document. The token and
- * revocation endpoints answer CORS for the redirect URIs' origins, as the page calls them from the
- * shop's origin.
- */
-export async function startIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
-  const now = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
-  const log = options.log ?? (() => undefined);
-  const logoutUris = options.logoutUris ?? options.redirectUris;
-  const scopes = options.scopes ?? ['openid', 'email'];
-  const origins = new Set([...options.redirectUris, ...logoutUris].map((uri) => new URL(uri).origin));
-  const pending = new Map<string, AuthorizeRequest & { expiresAt: number }>();
-  const codes = new Map<string, AuthorizeRequest & Grant>();
-  const sessions = new Map<string, Omit<Grant, 'scope'>>();
-  const refreshTokens = new Map<string, Grant>();
-  const subs = new Map<string, string>(options.users.map((user) => [user.email.toLowerCase(), randomUUID()]));
-  let issuer = '';
+/** One running provider: its options, stores and key, which every route reads. */
+interface Idp {
+  options: IdentityProviderOptions;
+  now: () => number;
+  log: (line: string) => void;
+  logoutUris: readonly string[];
+  scopes: readonly string[];
+  /** The shop's origins: CORS on the token endpoints, form-action on the sign-in page. */
+  origins: Set<string>;
+  pending: Map<string, AuthorizeRequest & { expiresAt: number }>;
+  codes: Map<string, AuthorizeRequest & Grant>;
+  sessions: Map<string, Omit<Grant, 'scope'>>;
+  refreshTokens: Map<string, Grant>;
+  subs: Map<string, string>;
+  key: SigningKey;
+  kept: KeptFile<KeptIdentityState> | undefined;
+  issuer: string;
+}
 
-  const userOf = (email: string) => options.users.find((u) => u.email.toLowerCase() === email.toLowerCase());
-  const keepGrant = ([id, grant]: [string, Omit<Grant, 'scope'> & { scope?: string }]): KeptGrant => ({
-    id,
-    email: grant.user.email,
-    sub: grant.sub,
-    authTime: grant.authTime,
-    scope: grant.scope ?? '',
-    expiresAt: grant.expiresAt,
-  });
-  const kept: KeptFile<KeptIdentityState> | undefined =
+const keepGrant = ([id, grant]: [string, Omit<Grant, 'scope'> & { scope?: string }]): KeptGrant => ({
+  id,
+  email: grant.user.email,
+  sub: grant.sub,
+  authTime: grant.authTime,
+  scope: grant.scope ?? '',
+  expiresAt: grant.expiresAt,
+});
+
+function userOf(idp: Idp, email: string): LocalUser | undefined {
+  return idp.options.users.find((u) => u.email.toLowerCase() === email.toLowerCase());
+}
+
+/** The stores, and the kept state read back when there is a state file (docs/decisions/0046). */
+function createIdp(options: IdentityProviderOptions): Idp {
+  const logoutUris = options.logoutUris ?? options.redirectUris;
+  const log = options.log ?? (() => undefined);
+  const kept =
     options.stateFile === undefined
       ? undefined
       : keptFile<KeptIdentityState>({
@@ -295,299 +304,375 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
           log,
           snapshot: (): KeptIdentityState => ({
             version: 1,
-            key: key.keep(),
-            subs: Object.fromEntries(subs),
-            sessions: [...sessions].map(keepGrant),
-            refreshTokens: [...refreshTokens].map(keepGrant),
+            key: idp.key.keep(),
+            subs: Object.fromEntries(idp.subs),
+            sessions: [...idp.sessions].map(keepGrant),
+            refreshTokens: [...idp.refreshTokens].map(keepGrant),
           }),
         });
-  const restored: KeptIdentityState | undefined = kept?.read();
-  const key: SigningKey = new SigningKey(restored?.key);
-  if (restored !== undefined) {
-    for (const [email, sub] of Object.entries(restored.subs)) if (subs.has(email)) subs.set(email, sub);
-    // A grant of a user no longer configured (LOCAL_MERCHANT_EMAIL changed) is not taken back.
-    const grants = (list: KeptGrant[]) =>
-      list.flatMap(({ id, email, scope, ...grant }) => {
-        const user = userOf(email);
-        return user === undefined || grant.expiresAt <= now()
-          ? []
-          : [{ id, scope, grant: { ...grant, user } }];
-      });
-    for (const { id, grant } of grants(restored.sessions)) sessions.set(id, grant);
-    for (const { id, scope, grant } of grants(restored.refreshTokens))
-      refreshTokens.set(id, { ...grant, scope });
-    log(
-      `Identity provider: kept from ${kept?.path}: its signing key, ${sessions.size} sessions, ${refreshTokens.size} refresh tokens.`,
-    );
-  }
+  const restored = kept?.read();
+  const idp: Idp = {
+    options,
+    now: () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000),
+    log,
+    logoutUris,
+    scopes: options.scopes ?? ['openid', 'email'],
+    origins: new Set([...options.redirectUris, ...logoutUris].map((uri) => new URL(uri).origin)),
+    pending: new Map(),
+    codes: new Map(),
+    sessions: new Map(),
+    refreshTokens: new Map(),
+    subs: new Map(options.users.map((user) => [user.email.toLowerCase(), randomUUID()])),
+    key: new SigningKey(restored?.key),
+    kept,
+    issuer: '',
+  };
+  if (restored !== undefined) restore(idp, restored);
   // A new key is kept at once: a token signed with it must verify after a restart.
-  kept?.flush();
+  idp.kept?.flush();
+  return idp;
+}
 
-  const send = (
-    res: ServerResponse,
-    status: number,
-    body: string,
-    headers: Record<string, string | string[]> = {},
-  ) => {
-    res.writeHead(status, { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
-    res.end(body);
-  };
-  const sendJson = (
-    res: ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ) => send(res, status, JSON.stringify(body), { 'content-type': 'application/json', ...headers });
-  const sendPage = (
-    res: ServerResponse,
-    status: number,
-    html: string,
-    headers: Record<string, string> = {},
-  ) =>
-    send(res, status, html, {
-      'content-type': 'text/html; charset=utf-8',
-      // The form posts here and is then redirected to the shop, which form-action must allow too.
-      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${[...origins].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
-      ...headers,
+/** Puts the kept subs and grants back, but not those expired or of a user no longer configured. */
+function restore(idp: Idp, restored: KeptIdentityState): void {
+  for (const [email, sub] of Object.entries(restored.subs)) if (idp.subs.has(email)) idp.subs.set(email, sub);
+  const grants = (list: KeptGrant[]) =>
+    list.flatMap(({ id, email, scope, ...grant }) => {
+      const user = userOf(idp, email);
+      return user === undefined || grant.expiresAt <= idp.now()
+        ? []
+        : [{ id, scope, grant: { ...grant, user } }];
     });
-  const errorPage = (res: ServerResponse, status: number, message: string) =>
-    sendPage(
-      res,
-      status,
-      page('Error', `<h1>Sign-in error</h1>\n<p role="alert">${escapeHtml(message)}</p>`),
-    );
-  const redirect = (res: ServerResponse, location: string, headers: Record<string, string> = {}) =>
-    send(res, 302, '', { location, ...headers });
-  const back = (to: AuthorizeRequest, params: Record<string, string>) => {
-    const url = new URL(to.redirectUri);
-    for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-    if (to.state !== undefined) url.searchParams.set('state', to.state);
-    return url.toString();
-  };
+  for (const { id, grant } of grants(restored.sessions)) idp.sessions.set(id, grant);
+  for (const { id, scope, grant } of grants(restored.refreshTokens))
+    idp.refreshTokens.set(id, { ...grant, scope });
+  idp.log(
+    `Identity provider: kept from ${idp.kept?.path}: its signing key, ${idp.sessions.size} sessions, ${idp.refreshTokens.size} refresh tokens.`,
+  );
+}
 
-  const issueCode = (request: AuthorizeRequest, session: Omit<Grant, 'scope'>): string => {
-    const code = randomUUID();
-    codes.set(code, { ...request, ...session, expiresAt: now() + CODE_VALIDITY_SECONDS });
-    return back(request, { code });
-  };
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string | string[]> = {},
+) {
+  res.writeHead(status, { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
+  res.end(body);
+}
 
-  /** The ID and access tokens of one grant, shaped and signed as a user pool signs them. */
-  const tokens = (grant: Grant) => {
-    const iat = now();
-    const common = {
-      sub: grant.sub,
-      'cognito:groups': [...grant.user.groups],
-      iss: issuer,
-      origin_jti: randomUUID(),
-      event_id: randomUUID(),
-      auth_time: grant.authTime,
-      iat,
-      exp: iat + TOKEN_VALIDITY_SECONDS,
-    };
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  send(res, status, JSON.stringify(body), { 'content-type': 'application/json', ...headers });
+}
+
+function sendPage(
+  idp: Idp,
+  res: ServerResponse,
+  status: number,
+  html: string,
+  headers: Record<string, string> = {},
+) {
+  send(res, status, html, {
+    'content-type': 'text/html; charset=utf-8',
+    // The form posts here and is then redirected to the shop, which form-action must allow too.
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${[...idp.origins].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+    ...headers,
+  });
+}
+
+function errorPage(idp: Idp, res: ServerResponse, status: number, message: string) {
+  sendPage(
+    idp,
+    res,
+    status,
+    page('Error', `<h1>Sign-in error</h1>\n<p role="alert">${escapeHtml(message)}</p>`),
+  );
+}
+
+function redirect(res: ServerResponse, location: string, headers: Record<string, string> = {}) {
+  send(res, 302, '', { location, ...headers });
+}
+
+/** The callback address with `params` and the request's state. */
+function back(to: AuthorizeRequest, params: Record<string, string>): string {
+  const url = new URL(to.redirectUri);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  if (to.state !== undefined) url.searchParams.set('state', to.state);
+  return url.toString();
+}
+
+function issueCode(idp: Idp, request: AuthorizeRequest, session: Omit<Grant, 'scope'>): string {
+  const code = randomUUID();
+  idp.codes.set(code, { ...request, ...session, expiresAt: idp.now() + CODE_VALIDITY_SECONDS });
+  return back(request, { code });
+}
+
+/** The ID and access tokens of one grant, shaped and signed as a user pool signs them. */
+function mintTokens(idp: Idp, grant: Grant) {
+  const iat = idp.now();
+  const common = {
+    sub: grant.sub,
+    'cognito:groups': [...grant.user.groups],
+    iss: idp.issuer,
+    origin_jti: randomUUID(),
+    event_id: randomUUID(),
+    auth_time: grant.authTime,
+    iat,
+    exp: iat + TOKEN_VALIDITY_SECONDS,
+  };
+  const id = { email_verified: true, 'cognito:username': grant.sub, aud: idp.options.clientId };
+  return {
+    id_token: idp.key.sign({ ...common, ...id, token_use: 'id', email: grant.user.email, jti: randomUUID() }),
+    access_token: idp.key.sign({
+      ...common,
+      version: 2,
+      client_id: idp.options.clientId,
+      token_use: 'access',
+      scope: grant.scope,
+      username: grant.sub,
+      jti: randomUUID(),
+    }),
+    expires_in: TOKEN_VALIDITY_SECONDS,
+    token_type: 'Bearer',
+  };
+}
+
+/**
+ * The authorize step's checks, in Cognito's order: until client and redirect URI check out an
+ * error is shown here, never sent anywhere; after, errors go back to the callback.
+ */
+function authorizeRequest(
+  idp: Idp,
+  query: URLSearchParams,
+): { request: AuthorizeRequest } | { page: string } | { back: string } {
+  if (query.get('client_id') !== idp.options.clientId) return { page: 'Unknown client_id.' };
+  const redirectUri = query.get('redirect_uri') ?? '';
+  if (!idp.options.redirectUris.includes(redirectUri))
+    return { page: 'redirect_uri is not a callback URL of this app client.' };
+  const request: AuthorizeRequest = {
+    redirectUri,
+    state: query.get('state') ?? undefined,
+    codeChallenge: query.get('code_challenge') ?? '',
+    scope: query.get('scope') ?? 'openid',
+  };
+  if (query.get('response_type') !== 'code')
+    return { back: back(request, { error: 'unsupported_response_type' }) };
+  if (!(idp.options.flows ?? ['code']).includes('code'))
+    return { back: back(request, { error: 'unauthorized_client' }) };
+  if (query.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(request.codeChallenge))
     return {
-      id_token: key.sign({
-        ...common,
-        email_verified: true,
-        'cognito:username': grant.sub,
-        aud: options.clientId,
-        token_use: 'id',
-        email: grant.user.email,
-        jti: randomUUID(),
+      back: back(request, {
+        error: 'invalid_request',
+        error_description: 'code_challenge with code_challenge_method=S256 is required',
       }),
-      access_token: key.sign({
-        ...common,
-        version: 2,
-        client_id: options.clientId,
-        token_use: 'access',
-        scope: grant.scope,
-        username: grant.sub,
-        jti: randomUUID(),
-      }),
-      expires_in: TOKEN_VALIDITY_SECONDS,
-      token_type: 'Bearer',
     };
-  };
+  const requested = request.scope.split(' ');
+  if (!requested.includes('openid') || requested.some((scope) => !idp.scopes.includes(scope)))
+    return { back: back(request, { error: 'invalid_scope' }) };
+  return { request };
+}
 
-  const authorize = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
-    // Until client and redirect URI check out, an error is shown here, never sent anywhere.
-    if (query.get('client_id') !== options.clientId) return errorPage(res, 400, 'Unknown client_id.');
-    const redirectUri = query.get('redirect_uri') ?? '';
-    if (!options.redirectUris.includes(redirectUri))
-      return errorPage(res, 400, 'redirect_uri is not a callback URL of this app client.');
-    const request: AuthorizeRequest = {
-      redirectUri,
-      state: query.get('state') ?? undefined,
-      codeChallenge: query.get('code_challenge') ?? '',
-      scope: query.get('scope') ?? 'openid',
-    };
-    if (query.get('response_type') !== 'code')
-      return redirect(res, back(request, { error: 'unsupported_response_type' }));
-    if (!(options.flows ?? ['code']).includes('code'))
-      return redirect(res, back(request, { error: 'unauthorized_client' }));
-    if (query.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(request.codeChallenge))
-      return redirect(
+function authorize(idp: Idp, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+  const checked = authorizeRequest(idp, query);
+  if ('page' in checked) return errorPage(idp, res, 400, checked.page);
+  if ('back' in checked) return redirect(res, checked.back);
+  const session = idp.sessions.get(cookieValue(req, SESSION_COOKIE) ?? '');
+  if (session !== undefined && session.expiresAt > idp.now())
+    return redirect(res, issueCode(idp, checked.request, session));
+  const id = randomBytes(24).toString('base64url');
+  idp.pending.set(id, { ...checked.request, expiresAt: idp.now() + PENDING_VALIDITY_SECONDS });
+  return sendPage(idp, res, 200, signInPage(id, '', undefined));
+}
+
+async function login(idp: Idp, req: IncomingMessage, res: ServerResponse) {
+  const form = await readForm(req);
+  const id = form.get('request') ?? '';
+  const request = idp.pending.get(id);
+  if (request === undefined || request.expiresAt <= idp.now())
+    return errorPage(idp, res, 400, 'This sign-in has expired: go back to the shop and sign in again.');
+  const email = (form.get('email') ?? '').trim();
+  const user = userOf(idp, email);
+  if (user === undefined || !same(form.get('password') ?? '', user.password))
+    return sendPage(idp, res, 401, signInPage(id, email, WRONG_CREDENTIALS));
+  idp.pending.delete(id);
+  const session = {
+    user,
+    sub: idp.subs.get(user.email.toLowerCase()) ?? randomUUID(),
+    authTime: idp.now(),
+    expiresAt: idp.now() + SESSION_VALIDITY_SECONDS,
+  };
+  const sessionId = randomBytes(24).toString('base64url');
+  idp.sessions.set(sessionId, session);
+  idp.kept?.touch();
+  return redirect(res, issueCode(idp, request, session), {
+    'set-cookie': `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_VALIDITY_SECONDS}`,
+  });
+}
+
+/** The code grant: once, within five minutes, with its redirect URI and PKCE verifier. */
+function codeGrant(idp: Idp, form: URLSearchParams): Record<string, unknown> | undefined {
+  const code = form.get('code') ?? '';
+  const grant = idp.codes.get(code);
+  idp.codes.delete(code);
+  if (grant === undefined || grant.expiresAt <= idp.now()) return undefined;
+  if (form.get('redirect_uri') !== grant.redirectUri) return undefined;
+  const challenge = createHash('sha256')
+    .update(form.get('code_verifier') ?? '')
+    .digest('base64url');
+  if (!same(challenge, grant.codeChallenge)) return undefined;
+  const refreshToken = randomBytes(48).toString('base64url');
+  const issued = { ...grant, expiresAt: idp.now() + REFRESH_VALIDITY_SECONDS };
+  idp.refreshTokens.set(refreshToken, issued);
+  idp.kept?.touch();
+  return { ...mintTokens(idp, issued), refresh_token: refreshToken };
+}
+
+async function token(idp: Idp, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) {
+  const form = await readForm(req);
+  const fail = (error: string, status = 400) => sendJson(res, status, { error }, cors);
+  if (form.get('client_id') !== idp.options.clientId) return fail('invalid_client', 401);
+  switch (form.get('grant_type')) {
+    case 'authorization_code': {
+      const tokens = codeGrant(idp, form);
+      return tokens === undefined ? fail('invalid_grant') : sendJson(res, 200, tokens, cors);
+    }
+    case 'refresh_token': {
+      if (idp.options.refreshTokens === false) return fail('unauthorized_client');
+      const grant = idp.refreshTokens.get(form.get('refresh_token') ?? '');
+      if (grant === undefined || grant.expiresAt <= idp.now()) return fail('invalid_grant');
+      // Cognito does not rotate refresh tokens unless asked to: the same one works until it expires.
+      return sendJson(res, 200, mintTokens(idp, grant), cors);
+    }
+    default:
+      return fail('unsupported_grant_type');
+  }
+}
+
+/**
+ * Cognito's `/oauth2/revoke` for a public client: the refresh token named by `token` stops
+ * working at once. As RFC 7009 has it (and Cognito), an unknown or already revoked token is
+ * answered 200 too, so a second sign-out is not an error; another client's id is not.
+ */
+async function revoke(idp: Idp, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) {
+  const form = await readForm(req);
+  const fail = (error: string, status = 400) => sendJson(res, status, { error }, cors);
+  if (form.get('client_id') !== idp.options.clientId) return fail('invalid_client', 401);
+  const refreshToken = form.get('token') ?? '';
+  if (refreshToken === '') return fail('invalid_request');
+  // Cognito revokes refresh tokens only; an ID or access token (a JWT) is another type.
+  if (refreshToken.split('.').length === 3) return fail('unsupported_token_type');
+  if (idp.refreshTokens.delete(refreshToken)) idp.kept?.touch();
+  return send(res, 200, '', cors);
+}
+
+function logout(idp: Idp, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+  if (query.get('client_id') !== idp.options.clientId) return errorPage(idp, res, 400, 'Unknown client_id.');
+  const logoutUri = query.get('logout_uri') ?? '';
+  if (!idp.logoutUris.includes(logoutUri))
+    return errorPage(idp, res, 400, 'logout_uri is not a sign-out URL of this app client.');
+  if (idp.sessions.delete(cookieValue(req, SESSION_COOKIE) ?? '')) idp.kept?.touch();
+  return redirect(res, logoutUri, {
+    'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`,
+  });
+}
+
+/** The user-pool API's target for signing a user out of every device. */
+export const ADMIN_GLOBAL_SIGN_OUT_TARGET = 'AWSCognitoIdentityProviderService.AdminUserGlobalSignOut';
+
+/**
+ * Cognito's user-pool API at `POST /`, `AdminUserGlobalSignOut` only (the admin's "sign out
+ * everywhere"): every refresh token and managed-login session of the user, named by username (its
+ * sub) or email, ends. No SigV4 check here: locally the caller is the shop itself.
+ */
+async function userPoolApi(idp: Idp, req: IncomingMessage, res: ServerResponse) {
+  const amzJson = { 'content-type': 'application/x-amz-json-1.1' };
+  const fail = (type: string, message: string) => sendJson(res, 400, { __type: type, message }, amzJson);
+  if (req.headers['x-amz-target'] !== ADMIN_GLOBAL_SIGN_OUT_TARGET)
+    return fail('UnknownOperationException', 'Only AdminUserGlobalSignOut is stood in for.');
+  const body = z
+    .object({ Username: z.string(), UserPoolId: z.string() })
+    .safeParse(JSON.parse((await readBody(req)) || '{}'));
+  if (!body.success) return fail('InvalidParameterException', 'Username and UserPoolId are required.');
+  const name = body.data.Username.toLowerCase();
+  const isUser = (grant: Omit<Grant, 'scope'>) =>
+    grant.sub === body.data.Username || grant.user.email.toLowerCase() === name;
+  if (![...idp.subs].some(([email, sub]) => email === name || sub === body.data.Username))
+    return fail('UserNotFoundException', 'User does not exist.');
+  for (const store of [idp.refreshTokens, idp.sessions] as const)
+    for (const [id, grant] of store) if (isUser(grant)) store.delete(id);
+  idp.kept?.touch();
+  return sendJson(res, 200, {}, amzJson);
+}
+
+function discovery(idp: Idp) {
+  const { issuer } = idp;
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth2/authorize`,
+    token_endpoint: `${issuer}/oauth2/token`,
+    end_session_endpoint: `${issuer}/logout`,
+    revocation_endpoint: `${issuer}/oauth2/revoke`,
+    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    response_types_supported: ['code'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    scopes_supported: idp.scopes,
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    token_endpoint_auth_methods_supported: ['none'],
+  };
+}
+
+async function handle(idp: Idp, req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const origin = req.headers.origin;
+  const cors: Record<string, string> =
+    origin !== undefined && idp.origins.has(origin)
+      ? { 'access-control-allow-origin': origin, vary: 'Origin' }
+      : {};
+  switch (`${req.method} ${url.pathname}`) {
+    case 'GET /oauth2/authorize':
+      return authorize(idp, req, res, url.searchParams);
+    case 'POST /login':
+      return login(idp, req, res);
+    case 'OPTIONS /oauth2/token':
+    case 'OPTIONS /oauth2/revoke':
+      return send(res, 204, '', {
+        ...cors,
+        'access-control-allow-methods': 'POST',
+        'access-control-allow-headers': 'content-type',
+        'access-control-max-age': '600',
+      });
+    case 'POST /oauth2/token':
+      return token(idp, req, res, cors);
+    case 'POST /oauth2/revoke':
+      return revoke(idp, req, res, cors);
+    case 'POST /':
+      return userPoolApi(idp, req, res);
+    case 'GET /logout':
+      return logout(idp, req, res, url.searchParams);
+    case 'GET /.well-known/jwks.json':
+      return sendJson(res, 200, { keys: [idp.key.jwk] }, { 'access-control-allow-origin': '*' });
+    case 'GET /.well-known/openid-configuration':
+      return sendJson(res, 200, discovery(idp));
+    case 'GET /':
+      return sendPage(
+        idp,
         res,
-        back(request, {
-          error: 'invalid_request',
-          error_description: 'code_challenge with code_challenge_method=S256 is required',
-        }),
+        200,
+        page(
+          'Local sign-in',
+          "<h1>Local sign-in</h1>\n<p>The local stand-in for the shop's Cognito sign-in. Open the shop's <code>/admin</code> page to sign in.</p>",
+        ),
       );
-    const requested = request.scope.split(' ');
-    if (!requested.includes('openid') || requested.some((scope) => !scopes.includes(scope)))
-      return redirect(res, back(request, { error: 'invalid_scope' }));
-    const session = sessions.get(cookieValue(req, SESSION_COOKIE) ?? '');
-    if (session !== undefined && session.expiresAt > now()) return redirect(res, issueCode(request, session));
-    const id = randomBytes(24).toString('base64url');
-    pending.set(id, { ...request, expiresAt: now() + PENDING_VALIDITY_SECONDS });
-    return sendPage(res, 200, signInPage(id, '', undefined));
-  };
+    default:
+      return sendJson(res, 404, { error: 'not_found' });
+  }
+}
 
-  const login = async (req: IncomingMessage, res: ServerResponse) => {
-    const form = await readForm(req);
-    const id = form.get('request') ?? '';
-    const request = pending.get(id);
-    if (request === undefined || request.expiresAt <= now())
-      return errorPage(res, 400, 'This sign-in has expired: go back to the shop and sign in again.');
-    const email = (form.get('email') ?? '').trim();
-    const user = userOf(email);
-    if (user === undefined || !same(form.get('password') ?? '', user.password))
-      return sendPage(res, 401, signInPage(id, email, WRONG_CREDENTIALS));
-    pending.delete(id);
-    const session = {
-      user,
-      sub: subs.get(user.email.toLowerCase()) ?? randomUUID(),
-      authTime: now(),
-      expiresAt: now() + SESSION_VALIDITY_SECONDS,
-    };
-    const sessionId = randomBytes(24).toString('base64url');
-    sessions.set(sessionId, session);
-    kept?.touch();
-    return redirect(res, issueCode(request, session), {
-      'set-cookie': `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_VALIDITY_SECONDS}`,
-    });
-  };
-
-  const token = async (req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) => {
-    const form = await readForm(req);
-    const fail = (error: string, status = 400) => sendJson(res, status, { error }, cors);
-    if (form.get('client_id') !== options.clientId) return fail('invalid_client', 401);
-    switch (form.get('grant_type')) {
-      case 'authorization_code': {
-        const code = form.get('code') ?? '';
-        const grant = codes.get(code);
-        codes.delete(code);
-        if (grant === undefined || grant.expiresAt <= now()) return fail('invalid_grant');
-        if (form.get('redirect_uri') !== grant.redirectUri) return fail('invalid_grant');
-        const verifier = form.get('code_verifier') ?? '';
-        const challenge = createHash('sha256').update(verifier).digest('base64url');
-        if (!same(challenge, grant.codeChallenge)) return fail('invalid_grant');
-        const refreshToken = randomBytes(48).toString('base64url');
-        const issued = { ...grant, expiresAt: now() + REFRESH_VALIDITY_SECONDS };
-        refreshTokens.set(refreshToken, issued);
-        kept?.touch();
-        return sendJson(res, 200, { ...tokens(issued), refresh_token: refreshToken }, cors);
-      }
-      case 'refresh_token': {
-        if (options.refreshTokens === false) return fail('unauthorized_client');
-        const grant = refreshTokens.get(form.get('refresh_token') ?? '');
-        if (grant === undefined || grant.expiresAt <= now()) return fail('invalid_grant');
-        // Cognito does not rotate refresh tokens unless asked to: the same one works until it expires.
-        return sendJson(res, 200, tokens(grant), cors);
-      }
-      default:
-        return fail('unsupported_grant_type');
-    }
-  };
-
-  /**
-   * Cognito's `/oauth2/revoke` for a public client: the refresh token named by `token` stops
-   * working at once. As RFC 7009 has it (and Cognito), an unknown or already revoked token is
-   * answered 200 too, so a second sign-out is not an error; another client's id is not.
-   */
-  const revoke = async (req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) => {
-    const form = await readForm(req);
-    const fail = (error: string, status = 400) => sendJson(res, status, { error }, cors);
-    if (form.get('client_id') !== options.clientId) return fail('invalid_client', 401);
-    const refreshToken = form.get('token') ?? '';
-    if (refreshToken === '') return fail('invalid_request');
-    // Cognito revokes refresh tokens only; an ID or access token (a JWT) is another type.
-    if (refreshToken.split('.').length === 3) return fail('unsupported_token_type');
-    if (refreshTokens.delete(refreshToken)) kept?.touch();
-    return send(res, 200, '', cors);
-  };
-
-  const logout = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
-    if (query.get('client_id') !== options.clientId) return errorPage(res, 400, 'Unknown client_id.');
-    const logoutUri = query.get('logout_uri') ?? '';
-    if (!logoutUris.includes(logoutUri))
-      return errorPage(res, 400, 'logout_uri is not a sign-out URL of this app client.');
-    if (sessions.delete(cookieValue(req, SESSION_COOKIE) ?? '')) kept?.touch();
-    return redirect(res, logoutUri, {
-      'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`,
-    });
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const origin = req.headers.origin;
-    const cors: Record<string, string> =
-      origin !== undefined && origins.has(origin)
-        ? { 'access-control-allow-origin': origin, vary: 'Origin' }
-        : {};
-    const route = `${req.method} ${url.pathname}`;
-    switch (route) {
-      case 'GET /oauth2/authorize':
-        return authorize(req, res, url.searchParams);
-      case 'POST /login':
-        return login(req, res);
-      case 'OPTIONS /oauth2/token':
-      case 'OPTIONS /oauth2/revoke':
-        return send(res, 204, '', {
-          ...cors,
-          'access-control-allow-methods': 'POST',
-          'access-control-allow-headers': 'content-type',
-          'access-control-max-age': '600',
-        });
-      case 'POST /oauth2/token':
-        return token(req, res, cors);
-      case 'POST /oauth2/revoke':
-        return revoke(req, res, cors);
-      case 'GET /logout':
-        return logout(req, res, url.searchParams);
-      case 'GET /.well-known/jwks.json':
-        return sendJson(res, 200, { keys: [key.jwk] }, { 'access-control-allow-origin': '*' });
-      case 'GET /.well-known/openid-configuration':
-        return sendJson(res, 200, {
-          issuer,
-          authorization_endpoint: `${issuer}/oauth2/authorize`,
-          token_endpoint: `${issuer}/oauth2/token`,
-          end_session_endpoint: `${issuer}/logout`,
-          revocation_endpoint: `${issuer}/oauth2/revoke`,
-          jwks_uri: `${issuer}/.well-known/jwks.json`,
-          response_types_supported: ['code'],
-          grant_types_supported: ['authorization_code', 'refresh_token'],
-          code_challenge_methods_supported: ['S256'],
-          scopes_supported: scopes,
-          subject_types_supported: ['public'],
-          id_token_signing_alg_values_supported: ['RS256'],
-          token_endpoint_auth_methods_supported: ['none'],
-        });
-      case 'GET /':
-        return sendPage(
-          res,
-          200,
-          page(
-            'Local sign-in',
-            "<h1>Local sign-in</h1>\n<p>The local stand-in for the shop's Cognito sign-in. Open the shop's <code>/admin</code> page to sign in.</p>",
-          ),
-        );
-      default:
-        return sendJson(res, 404, { error: 'not_found' });
-    }
-  };
-
+async function listen(idp: Idp): Promise<Server> {
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => {
+    handle(idp, req, res).catch(() => {
       if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
       else res.end();
     });
@@ -595,32 +680,49 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   const port = await new Promise<number>((done, fail) => {
     server.once('error', (error) =>
       fail(
-        new Error(portMessage('Identity provider', { port: options.port, host: 'all interfaces' }, error), {
-          cause: error,
-        }),
+        new Error(
+          portMessage('Identity provider', { port: idp.options.port, host: 'all interfaces' }, error),
+          {
+            cause: error,
+          },
+        ),
       ),
     );
-    server.listen(options.port, () => done((server.address() as AddressInfo).port));
+    server.listen(idp.options.port, () => done((server.address() as AddressInfo).port));
   });
-  issuer = `http://localhost:${port}`;
+  idp.issuer = `http://localhost:${port}`;
+  return server;
+}
+
+/**
+ * Starts the local identity provider: `GET /oauth2/authorize` (sign-in page, or straight back
+ * with a code while its session lasts), `POST /login` (the form), `POST /oauth2/token`
+ * (authorization_code with the PKCE verifier; refresh_token), `POST /oauth2/revoke` (a refresh
+ * token, as Cognito's revocation endpoint), `GET /logout` (Cognito's: `client_id` and a registered
+ * `logout_uri`), `POST /` (the user-pool API's AdminUserGlobalSignOut), `/.well-known/jwks.json`
+ * and the OpenID discovery document. The token and revocation endpoints answer CORS for the
+ * redirect URIs' origins.
+ */
+export async function startIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
+  const idp = createIdp(options);
+  const server = await listen(idp);
   // Forget what has expired now and then, so a long `npm start` does not grow.
   const sweeper = setInterval(() => {
-    const t = now();
-    for (const store of [pending, codes, sessions, refreshTokens] as const) {
+    const t = idp.now();
+    for (const store of [idp.pending, idp.codes, idp.sessions, idp.refreshTokens] as const) {
       for (const [id, entry] of store) if (entry.expiresAt <= t) store.delete(id);
     }
-    kept?.touch();
+    idp.kept?.touch();
   }, 60_000);
   sweeper.unref();
-
   return {
-    url: issuer,
+    url: idp.issuer,
     clientId: options.clientId,
-    jwksUrl: `${issuer}/.well-known/jwks.json`,
+    jwksUrl: `${idp.issuer}/.well-known/jwks.json`,
     close: () =>
       new Promise((done) => {
         clearInterval(sweeper);
-        kept?.flush();
+        idp.kept?.flush();
         server.closeAllConnections();
         server.close(() => done());
       }),

@@ -12,6 +12,7 @@ import {
   CLI_LOOPBACK_PORTS,
   cliCallbackUrl,
 } from '../shared/admin-config';
+import { ADMIN_SESSION_PATH } from '../shared/admin-session-routes';
 import {
   PUBLIC_API_ROUTES,
   type PublicRoute,
@@ -236,6 +237,12 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
         VAPID_PRIVATE_KEY: options.push.keys.privateKey,
         PUSH_LOCAL_ORIGIN: options.push.url,
       }),
+      // The session routes' provider (ADR 0055): its token endpoint, and its user-pool API for
+      // "sign out everywhere", both the identity stand-in.
+      ADMIN_SIGN_IN_URL: identityProvider.url,
+      ADMIN_CLIENT_ID: identityProvider.clientId,
+      ADMIN_USER_POOL_ID: 'local',
+      COGNITO_ENDPOINT: identityProvider.url,
     });
 
     const [createCheckout, checkoutStatus, stripeWebhook, shopStatus, adminApi, orderPage, weatherNotice] =
@@ -279,7 +286,12 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       try {
         const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
         if (pathname.startsWith(ADMIN_API_PREFIX)) {
-          const status = await serveWithLambda(req, res, admin);
+          // The session routes carry no JWT authorizer, as in the stack: their cookie is the credential.
+          const status = await serveWithLambda(
+            req,
+            res,
+            pathname.startsWith(`${ADMIN_SESSION_PATH}/`) ? adminHandler : admin,
+          );
           options.log(`${req.method} ${pathname} ${status}`);
           return;
         }

@@ -69,7 +69,7 @@ export async function authorizeUrl(
 }
 
 /** The `email` claim of an ID token, for display only: the API verifies the token itself. */
-function emailOf(idToken: string): string | undefined {
+export function emailOf(idToken: string): string | undefined {
   try {
     const payload = idToken.split('.')[1] ?? '';
     const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));

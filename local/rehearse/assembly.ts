@@ -96,6 +96,9 @@ function physical(
     case 'AWS::CloudFront::Distribution':
       // The site's address is filled in by whoever serves it (siteDomain); DomainName stands for it.
       return attribute === 'DomainName' ? '{{rehearsal:site-domain}}' : logicalId;
+    case 'AWS::Cognito::UserPoolDomain':
+      // Ref is the domain (the prefix of managed login's address), as CloudFormation gives it.
+      return resolveValue(resource.Properties.Domain);
     case 'AWS::Logs::LogGroup':
       return attribute === 'Arn' ? arnOf('logs', `log-group:${logicalId}:*`) : logicalId;
     default:

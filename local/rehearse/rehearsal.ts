@@ -251,6 +251,8 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     // Each Node.js function, from its bundle, with exactly its template's environment.
     const functions = new Map<string, RunningFunction>();
     const specs: FunctionSpec[] = [];
+    // Managed login's address in a function's environment (the admin's session routes) is the stand-in's.
+    const localise = localiser(assembly, url, identityProvider.url);
     for (const [id, fn] of resourcesOfType(assembly, 'AWS::Lambda::Function')) {
       const props = fn.Properties;
       if (!String(props.Runtime).startsWith('nodejs')) continue;
@@ -263,8 +265,10 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       const env: Record<string, string> = {};
       for (const [name, value] of Object.entries(variables)) {
         // The distribution's domain is this server: what https://<distribution> is on this machine.
-        env[name] = assembly.resolveString(app, value).replace('https://{{rehearsal:site-domain}}', url);
+        env[name] = localise(name, assembly.resolveString(app, value));
       }
+      // The user-pool API (sign out everywhere) is the identity stand-in's too, outside the gate.
+      if (env.ADMIN_USER_POOL_ID !== undefined) env.COGNITO_ENDPOINT = identityProvider.url;
       if (env.FORECAST_API_URL !== undefined) env.FORECAST_API_URL = forecast.url;
       if (env.VAPID_SECRET_ID !== undefined) env.PUSH_LOCAL_ORIGIN = push.url;
       const roleId = mentionedIds(props.Role)[0] ?? id;
@@ -302,7 +306,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     }
 
     const serveApi = await createHttpApi({ assembly, functions, identityProvider, log });
-    const behaviours = readBehaviours(assembly, secrets, localiser(assembly, url, identityProvider.url));
+    const behaviours = readBehaviours(assembly, secrets, localise);
     const siteDir = siteAssetDir(assembly);
     const site = createSiteFiles(siteDir);
     const adminConfig = adminConfigSchema.parse({

@@ -87,7 +87,12 @@ describe('the admin, built apart from the shop', () => {
     const style = (html: string) => /<style>[\s\S]*?<\/style>/.exec(html)?.[0];
     expect(style(admin)).toBeDefined();
     expect(style(admin)).toBe(style(home));
-    expect(admin.split('<title>')[0]).toBe(home.split('<title>')[0]);
+    // The same head but for the manifest: the admin installs as an app of its own (ADR 0055).
+    expect(admin).toContain('<link rel="manifest" href="/admin.webmanifest" />');
+    expect(home).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
+    expect(admin.split('<title>')[0]).toBe(
+      home.split('<title>')[0]?.replace('/manifest.webmanifest', '/admin.webmanifest'),
+    );
     for (const file of files) expect(existsSync(join(outDir, file)), file).toBe(true);
   });
 

@@ -193,6 +193,45 @@ describe('MerchantAdmin', () => {
     expect(JSON.stringify(dynamo[4]?.Resource)).toContain('/index/byDispatchDate');
   });
 
+  it('keeps a sign-in 30 days: the refresh token the session cookie holds (ADR 0055)', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      RefreshTokenValidity: 43200,
+      TokenValidityUnits: Match.objectLike({ RefreshToken: 'minutes' }),
+    });
+  });
+
+  it('routes the three session paths to the admin function without the JWT authorizer, told its client and pool, and lets it sign a merchant out everywhere', () => {
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
+    const session = routes.filter((r) =>
+      String(r.Properties.RouteKey).includes('/functions/v1/admin/session/'),
+    );
+    expect(session.map((r) => r.Properties.RouteKey).sort()).toEqual([
+      'POST /functions/v1/admin/session/refresh',
+      'POST /functions/v1/admin/session/sign-out',
+      'POST /functions/v1/admin/session/start',
+    ]);
+    for (const route of session) expect(route.Properties.AuthorizationType).toBe('NONE');
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          ADMIN_CLIENT_ID: { Ref: logicalIdOf(stack.admin.client) },
+          ADMIN_USER_POOL_ID: { Ref: logicalIdOf(stack.admin.userPool) },
+          ADMIN_SIGN_IN_URL: Match.anyValue(),
+        }),
+      },
+    });
+    const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
+    const cognito = statementsOfRole(template, roleId).filter((s) =>
+      JSON.stringify(s.Action).includes('cognito-idp:'),
+    );
+    expect(cognito).toEqual([
+      expect.objectContaining({
+        Action: 'cognito-idp:AdminUserGlobalSignOut',
+        Resource: { 'Fn::GetAtt': [logicalIdOf(stack.admin.userPool), 'Arn'] },
+      }),
+    ]);
+  });
+
   it('lets the admin function read exactly five secrets: the fulfilment key, the origin-verify value, Open-Meteo’s key, the order page’s and the VAPID pair', () => {
     const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
 

@@ -1,11 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
+import {
+  AdminUserGlobalSignOutCommand,
+  CognitoIdentityProviderClient,
+  UserNotFoundException,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { JwtVerifier } from 'aws-jwt-verify';
 import { JwtExpiredError } from 'aws-jwt-verify/error';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type IdentityProvider, startIdentityProvider } from '../../local/identity-provider';
 import { fetchJwks } from '../../local/jwt-authorizer';
-import { AdminSession } from '../../web/src/features/admin/admin-session';
-import { refreshTokens } from '../../web/src/features/admin/sign-in';
+import { refreshTokens, revokeRefreshToken } from '../../shared/admin-sign-in';
 
 const SHOP = 'http://localhost:3000';
 const CALLBACK = 'http://localhost:3000/admin';
@@ -91,6 +95,11 @@ async function exchange(code: string, verifier: string, headers: Record<string, 
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
   });
 }
+
+const codeAndVerifier = (signedIn: { code: string; verifier: string }): [string, string] => [
+  signedIn.code,
+  signedIn.verifier,
+];
 
 interface TokenSet {
   id_token: string;
@@ -261,7 +270,7 @@ describe('the local identity provider', () => {
     expect(id.email).toBe('merchant@live-aquatics.test');
   });
 
-  it('refuses an unknown refresh token, and one older than twelve hours', async () => {
+  it('refuses an unknown refresh token, and one older than thirty days', async () => {
     const { code, verifier: codeVerifier } = await signIn();
     const { refresh_token = '' } = await tokenSet(await exchange(code, codeVerifier));
     const refresh = (token: string) =>
@@ -271,10 +280,42 @@ describe('the local identity provider', () => {
       );
 
     expect((await refresh('not-a-refresh-token')).status).toBe(400);
-    clock = new Date(clock.getTime() + 12 * 3_600_000 + 1_000);
+    clock = new Date(clock.getTime() + 29 * 86_400_000);
+    expect((await refresh(refresh_token)).status).toBe(200);
+    clock = new Date(clock.getTime() + 86_400_000 + 1_000);
     const late = await refresh(refresh_token);
     expect(late.status).toBe(400);
     expect(await late.json()).toEqual({ error: 'invalid_grant' });
+  });
+
+  it("signs a user out of every device at the user-pool API's AdminUserGlobalSignOut, through the SDK", async () => {
+    const refresh = (token: string) =>
+      fetch(
+        `${idp.url}/oauth2/token`,
+        form({ grant_type: 'refresh_token', client_id: CLIENT_ID, refresh_token: token }),
+      );
+    const phone = await tokenSet(await exchange(...codeAndVerifier(await signIn())));
+    const laptop = await tokenSet(await exchange(...codeAndVerifier(await signIn())));
+    const other = await signIn('customer@example.test', 'Another-Pass-2026');
+    const others = await tokenSet(await exchange(other.code, other.verifier));
+    const cognito = new CognitoIdentityProviderClient({
+      endpoint: idp.url,
+      region: 'eu-west-2',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+
+    await cognito.send(
+      new AdminUserGlobalSignOutCommand({ UserPoolId: 'local', Username: 'MERCHANT@live-aquatics.test' }),
+    );
+
+    expect((await refresh(phone.refresh_token ?? '')).status).toBe(400);
+    expect((await refresh(laptop.refresh_token ?? '')).status).toBe(400);
+    expect((await refresh(others.refresh_token ?? '')).status).toBe(200);
+    await expect(
+      cognito.send(
+        new AdminUserGlobalSignOutCommand({ UserPoolId: 'local', Username: 'nobody@example.test' }),
+      ),
+    ).rejects.toThrow(UserNotFoundException);
   });
 
   it("revokes a refresh token at Cognito's /oauth2/revoke: the token endpoint then answers invalid_grant", async () => {
@@ -303,24 +344,13 @@ describe('the local identity provider', () => {
     expect((await revoke({ client_id: CLIENT_ID })).status).toBe(400);
   });
 
-  it("the admin page's sign-out revokes its refresh token: it mints no more tokens", async () => {
+  it("the CLI's sign-out revokes its refresh token: it mints no more tokens", async () => {
     const { code, verifier: codeVerifier } = await signIn();
     const issued = await tokenSet(await exchange(code, codeVerifier));
     const refreshToken = issued.refresh_token ?? '';
     const config = { signInUrl: idp.url, clientId: CLIENT_ID };
-    const session = new AdminSession(
-      config,
-      {
-        idToken: issued.id_token,
-        accessToken: issued.access_token,
-        refreshToken,
-        expiresAt: Date.now() + 30 * 60_000,
-        email: 'merchant@live-aquatics.test',
-      },
-      () => {},
-    );
 
-    expect(await session.signOut()).toBe(true);
+    expect(await revokeRefreshToken(config, refreshToken)).toBe(true);
 
     const after = await fetch(
       `${idp.url}/oauth2/token`,

@@ -14,7 +14,7 @@ import {
   UserPoolEmail,
 } from 'aws-cdk-lib/aws-cognito';
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import {
   DISPATCH_DATE_INDEX,
@@ -28,6 +28,7 @@ import {
 import { MERCHANTS_GROUP } from '../../../shared/admin-api-paths';
 import { CLI_LOOPBACK_PORTS, cliCallbackUrl } from '../../../shared/admin-config';
 import { ADMIN_API_ROUTES } from '../../../shared/admin-routes';
+import { ADMIN_REFRESH_TOKEN_DAYS, ADMIN_SESSION_ROUTES } from '../../../shared/admin-session-routes';
 import { acknowledgeNag } from '../nag';
 
 /** Every admin route: `METHOD path`, each with the JWT authorizer. */
@@ -37,8 +38,8 @@ export const ADMIN_ROUTES: ReadonlyArray<{ method: HttpMethod; path: string }> =
 
 /** How long an ID or access token lives; the page renews it with the refresh token. */
 export const ADMIN_TOKEN_VALIDITY = Duration.minutes(30);
-/** How long a sign-in lasts without a new password (and MFA code). */
-export const ADMIN_REFRESH_VALIDITY = Duration.hours(12);
+/** How long a sign-in lasts without a new password (and MFA code): the session cookie's too (ADR 0055). */
+export const ADMIN_REFRESH_VALIDITY = Duration.days(ADMIN_REFRESH_TOKEN_DAYS);
 
 /**
  * Managed login's base URL for a Cognito domain prefix, as `UserPoolDomain.baseUrl()` renders it:
@@ -52,8 +53,8 @@ export function managedLoginUrl(domainPrefix: string, region: string): string {
 export interface MerchantAdminProps {
   /** The shop's HTTP API: the admin routes are added to it. */
   readonly httpApi: HttpApi;
-  /** The admin-api Lambda, behind every admin route. */
-  readonly handler: IFunction;
+  /** The admin-api Lambda, behind every admin route (and the session routes, which it is told the client of). */
+  readonly handler: LambdaFunction;
   /** The site's origin, e.g. `https://shop.example`: managed login returns to `<siteUrl>/admin`. */
   readonly siteUrl: string;
   /** TOTP MFA required (every stage but local/dev), or optional. */
@@ -158,6 +159,7 @@ export class MerchantAdmin extends Construct {
     this.routes = ADMIN_ROUTES.flatMap(({ method, path }) =>
       props.httpApi.addRoutes({ path, methods: [method], integration, authorizer }),
     );
+    this.addSessionRoutes(props, integration);
 
     acknowledgeNag(
       this.userPool,
@@ -171,6 +173,25 @@ export class MerchantAdmin extends Construct {
         'MFA is optional in local/dev only. Control: those stages hold test data only (Stripe test mode), and every other stage requires TOTP MFA (test/infra/merchant-admin.test.ts).',
       );
     }
+  }
+
+  /**
+   * The session routes (ADR 0055): no authorizer (the refresh-token cookie is their credential; the
+   * Lambda checks the origin-verify header first, as on the admin routes, then the Origin). It
+   * trades the cookie at managed login's token endpoint and signs a merchant out of every device
+   * with AdminUserGlobalSignOut.
+   */
+  private addSessionRoutes(props: MerchantAdminProps, integration: HttpLambdaIntegration): void {
+    for (const { method, path } of Object.values(ADMIN_SESSION_ROUTES))
+      this.routes.push(...props.httpApi.addRoutes({ path, methods: [HttpMethod[method]], integration }));
+    props.handler.addEnvironment('ADMIN_SIGN_IN_URL', this.domain.baseUrl());
+    props.handler.addEnvironment('ADMIN_CLIENT_ID', this.client.userPoolClientId);
+    props.handler.addEnvironment('ADMIN_USER_POOL_ID', this.userPool.userPoolId);
+    Grant.addToPrincipal({
+      grantee: props.handler,
+      actions: ['cognito-idp:AdminUserGlobalSignOut'],
+      resourceArns: [this.userPool.userPoolArn],
+    });
   }
 
   /**

@@ -13,6 +13,7 @@ import {
   type AdminRoute,
   type AdminRouteName,
 } from '../../../shared/admin-routes';
+import { ADMIN_SESSION_PATH } from '../../../shared/admin-session-routes';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
 import { IDEMPOTENCY_HEADER } from '../../../shared/public-routes';
@@ -90,6 +91,7 @@ import { readSecretString } from '../../lib/secrets-extension';
 import { createSesClient } from '../../lib/ses-client';
 import { loadStripeClient } from '../../lib/stripe';
 import { pushSenderFromEnv } from '../../lib/web-push';
+import { createSessionHandler, sessionDepsFromEnv } from './session';
 
 /** An admin body is a handful of references at most. */
 const MAX_BODY_BYTES = 8 * 1024;
@@ -544,9 +546,18 @@ function adminErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | unde
  */
 export function createAdminApiHandler(
   deps: DepsOrLoader<Deps>,
-  options: { expectedOrigin?: (() => Promise<string>) | undefined } = {},
+  options: {
+    expectedOrigin?: (() => Promise<string>) | undefined;
+    /**
+     * The session routes (ADR 0055): no ID token there, the refresh-token cookie instead.
+     * @default configured from process.env at their first call, as the deployed function is
+     */
+    session?: (event: HttpEvent) => Promise<HttpResult>;
+  } = {},
 ): (event: HttpEvent) => Promise<HttpResult> {
   const loadDeps = loadOnce(deps);
+  const session =
+    options.session ?? createSessionHandler(initOnce(async () => sessionDepsFromEnv(process.env)));
   // Path → method → endpoint: one path may answer two methods (capacity: GET and POST).
   const endpoints = new Map<string, Map<string, (event: HttpEvent) => Promise<HttpResult>>>();
   for (const route of ROUTES) {
@@ -596,6 +607,7 @@ export function createAdminApiHandler(
           } satisfies AdminErrorResponse);
         }
       }
+      if (event.rawPath.startsWith(`${ADMIN_SESSION_PATH}/`)) return await session(event);
       requireMerchant(event);
       const methods = endpoints.get(event.rawPath);
       if (methods === undefined) throw new HttpError(404, { error: ADMIN_ERRORS.notFound });

@@ -7,8 +7,8 @@ import { AdminRoutes } from '../../../../web/src/app/admin-routes';
 import { jsonResponse, stubLocationAssign } from '../../helpers/fake-browser';
 import { renderAdmin, TEST_CONFIG } from '../../helpers/render-app';
 
-// The admin page against a fake network: the sign-in settings, the identity provider's token
-// endpoint and the admin API are answered by URL; everything else is the real page.
+// The admin page against a fake network: the sign-in settings, the admin's session routes and
+// the admin API are answered by URL; everything else is the real page.
 
 const SIGN_IN_URL = 'https://auth.shop.test';
 const API = 'https://api.shop.test/functions/v1/admin';
@@ -21,10 +21,15 @@ function idToken(claims: Record<string, unknown>) {
 const TOKENS = {
   id_token: idToken({ email: 'merchant@live-aquatics.test' }),
   access_token: 'access-1',
-  refresh_token: 'refresh-1',
   expires_in: 1800,
-  token_type: 'Bearer',
 };
+
+/** What the session routes answer: never a refresh token (it stays in the HttpOnly cookie). */
+const sessionTokens = (tokens: { id_token: string; access_token: string; expires_in: number } = TOKENS) => ({
+  idToken: tokens.id_token,
+  accessToken: tokens.access_token,
+  expiresIn: tokens.expires_in,
+});
 
 function order(overrides: Record<string, unknown> = {}) {
   return {
@@ -118,8 +123,10 @@ function stubNetwork(routes: Record<string, Handler>) {
 const baseRoutes: Record<string, Handler> = {
   'GET https://api.shop.test/admin-config.json': () =>
     jsonResponse({ signInUrl: SIGN_IN_URL, clientId: 'admin-client' }),
-  [`POST ${SIGN_IN_URL}/oauth2/token`]: () => jsonResponse(TOKENS),
-  [`POST ${SIGN_IN_URL}/oauth2/revoke`]: () => new Response('', { status: 200 }),
+  [`POST ${API}/session/start`]: () => jsonResponse(sessionTokens()),
+  // No cookie yet: a page load without a code is signed out.
+  [`POST ${API}/session/refresh`]: () => jsonResponse({ error: 'Not signed in.' }, 401),
+  [`POST ${API}/session/sign-out`]: () => jsonResponse({ revoked: true }),
   [`GET ${API}/status`]: () => jsonResponse(STATUS),
   [`GET ${API}/orders`]: () => jsonResponse({ records: [order(), SECOND] }),
   [`GET ${API}/order`]: () => jsonResponse({ record: order() }),
@@ -192,21 +199,20 @@ describe('admin sign-in', () => {
     expect(localStorage.length).toBe(0);
   });
 
-  it('back from the identity provider: exchanges the code with its verifier (form-encoded, public client), returns where the merchant was, and sends the ID token to the API; no token is stored', async () => {
+  it('back from the identity provider: trades the code and its verifier at the session route, returns where the merchant was, and sends the ID token to the API; no token is stored', async () => {
     const calls = stubNetwork(baseRoutes);
     const { router } = signedIn('/admin?view=shop');
 
     expect(await screen.findByRole('heading', { name: 'Shop & capacity' }, { timeout: 5000 })).toBeVisible();
     expect(router.location.search).toBe('?view=shop');
-    const token = calls.find((call) => call.url === `${SIGN_IN_URL}/oauth2/token`);
-    expect(token?.headers.get('Content-Type')).toBe('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(new URLSearchParams(token?.body))).toEqual({
-      client_id: 'admin-client',
-      grant_type: 'authorization_code',
+    const start = calls.find((call) => call.url === `${API}/session/start`);
+    expect(start?.headers.get('Content-Type')).toBe('application/json');
+    expect(JSON.parse(start?.body ?? '{}')).toEqual({
       code: expect.stringMatching(/^code-\d+$/),
-      redirect_uri: 'https://api.shop.test/admin',
-      code_verifier: 'verifier-1',
+      redirectUri: 'https://api.shop.test/admin',
+      codeVerifier: 'verifier-1',
     });
+    expect(calls.some((call) => call.url.startsWith(SIGN_IN_URL))).toBe(false);
     await waitFor(() => expect(calls.some((call) => call.url === `${API}/status`)).toBe(true));
     const status = calls.find((call) => call.url === `${API}/status`);
     expect(status?.headers.get('Authorization')).toBe(`Bearer ${TOKENS.id_token}`);
@@ -232,7 +238,7 @@ describe('admin sign-in', () => {
     );
 
     expect(await screen.findByRole('heading', { name: 'This week' }, { timeout: 5000 })).toBeVisible();
-    expect(calls.filter((call) => call.url === `${SIGN_IN_URL}/oauth2/token`)).toHaveLength(1);
+    expect(calls.filter((call) => call.url === `${API}/session/start`)).toHaveLength(1);
   });
 
   it('a code whose state is not the one this tab sent is not exchanged', async () => {
@@ -247,21 +253,16 @@ describe('admin sign-in', () => {
       'That sign-in link has expired. Please sign in again.',
     );
     expect(screen.getByRole('heading', { name: 'Merchant sign-in' })).toBeVisible();
-    expect(calls.some((call) => call.url.endsWith('/oauth2/token'))).toBe(false);
+    expect(calls.some((call) => call.url.endsWith('/session/start'))).toBe(false);
   });
 
-  it('renews the tokens with the refresh token before they expire', async () => {
+  it('renews the tokens at the session route (the cookie carries the refresh token) before they expire', async () => {
     const calls = stubNetwork({
       ...baseRoutes,
-      [`POST ${SIGN_IN_URL}/oauth2/token`]: ({ body }) =>
+      [`POST ${API}/session/start`]: () => jsonResponse(sessionTokens({ ...TOKENS, expires_in: 30 })),
+      [`POST ${API}/session/refresh`]: () =>
         jsonResponse(
-          new URLSearchParams(body).get('grant_type') === 'refresh_token'
-            ? {
-                ...TOKENS,
-                id_token: idToken({ email: 'merchant@live-aquatics.test', n: 2 }),
-                refresh_token: undefined,
-              }
-            : { ...TOKENS, expires_in: 30 },
+          sessionTokens({ ...TOKENS, id_token: idToken({ email: 'merchant@live-aquatics.test', n: 2 }) }),
         ),
     });
     signedIn();
@@ -269,16 +270,26 @@ describe('admin sign-in', () => {
     expect(
       await screen.findByRole('heading', { name: 'Next dispatch: Monday 30 November' }, { timeout: 5000 }),
     ).toBeVisible();
-    const refresh = calls.filter(
-      (call) => new URLSearchParams(call.body).get('grant_type') === 'refresh_token',
-    );
-    expect(Object.fromEntries(new URLSearchParams(refresh[0]?.body))).toEqual({
-      client_id: 'admin-client',
-      grant_type: 'refresh_token',
-      refresh_token: 'refresh-1',
-    });
+    const refreshes = calls.filter((call) => call.url === `${API}/session/refresh`);
+    expect(refreshes.map((call) => [call.method, call.body])).toContainEqual(['POST', '{}']);
     const status = calls.find((call) => call.url === `${API}/status`);
     expect(status?.headers.get('Authorization')).not.toBe(`Bearer ${TOKENS.id_token}`);
+  });
+
+  it('a reload (or a new tab, or a link from an email) signs in from the cookie, without the provider', async () => {
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`POST ${API}/session/refresh`]: () => jsonResponse(sessionTokens()),
+    });
+    const assign = stubLocationAssign();
+    renderAdmin('/admin?order=a1b2c3d4e5f6');
+
+    expect(await screen.findByText('Jane Doe', {}, { timeout: 5000 })).toBeVisible();
+    expect(assign).not.toHaveBeenCalled();
+    const order = calls.find((call) => call.url.startsWith(`${API}/order?`));
+    expect(order?.headers.get('Authorization')).toBe(`Bearer ${TOKENS.id_token}`);
+    expect(localStorage.length).toBe(0);
+    expect(sessionStorage.length).toBe(0);
   });
 
   it('a 401 from the API ends the session: the sign-in again, with why', async () => {
@@ -289,7 +300,7 @@ describe('admin sign-in', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Your session has ended. Please sign in again.');
   });
 
-  it('sign-out revokes the refresh token, then goes to the provider’s logout, which returns to /admin', async () => {
+  it('sign-out revokes the refresh token at the session route, then goes to the provider’s logout, which returns to /admin', async () => {
     const calls = stubNetwork(baseRoutes);
     const assign = stubLocationAssign();
     const { user } = signedIn();
@@ -300,16 +311,27 @@ describe('admin sign-in', () => {
         'https://auth.shop.test/logout?client_id=admin-client&logout_uri=https%3A%2F%2Fapi.shop.test%2Fadmin',
       ),
     );
-    const revokes = calls.filter((call) => call.url === 'https://auth.shop.test/oauth2/revoke');
-    expect(revokes.map((call) => [call.method, call.body])).toEqual([
-      ['POST', 'token=refresh-1&client_id=admin-client'],
-    ]);
+    const signOuts = calls.filter((call) => call.url === `${API}/session/sign-out`);
+    expect(signOuts.map((call) => [call.method, call.body])).toEqual([['POST', '{}']]);
+  });
+
+  it('sign out on every device asks the session route to revoke every device’s sign-in', async () => {
+    const calls = stubNetwork(baseRoutes);
+    const assign = stubLocationAssign();
+    const { user } = signedIn();
+
+    await user.click(
+      await screen.findByRole('button', { name: 'Sign out on every device' }, { timeout: 5000 }),
+    );
+    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    const signOuts = calls.filter((call) => call.url === `${API}/session/sign-out`);
+    expect(signOuts.map((call) => JSON.parse(call.body))).toEqual([{ everywhere: true }]);
   });
 
   it('sign-out still leaves the page when the provider cannot be reached to revoke', async () => {
     stubNetwork({
       ...baseRoutes,
-      [`POST ${SIGN_IN_URL}/oauth2/revoke`]: () => Promise.reject(new TypeError('Failed to fetch')),
+      [`POST ${API}/session/sign-out`]: () => Promise.reject(new TypeError('Failed to fetch')),
     });
     const assign = stubLocationAssign();
     const { user } = signedIn();

@@ -14,7 +14,6 @@ const part = (value: unknown) => btoa(JSON.stringify(value)).replace(/=+$/, '');
 const TOKENS = {
   id_token: `${part({ alg: 'RS256' })}.${part({ email: 'merchant@live-aquatics.test' })}.signature`,
   access_token: 'access-1',
-  refresh_token: 'refresh-1',
   expires_in: 1800,
   token_type: 'Bearer',
 };
@@ -100,7 +99,13 @@ function stubNetwork(routes: Record<string, Handler>) {
 const baseRoutes: Record<string, Handler> = {
   'GET https://api.shop.test/admin-config.json': () =>
     jsonResponse({ signInUrl: SIGN_IN_URL, clientId: 'admin-client' }),
-  [`POST ${SIGN_IN_URL}/oauth2/token`]: () => jsonResponse(TOKENS),
+  // The session route trades the code (ADR 0055): tokens, never the refresh token.
+  [`POST ${API}/session/start`]: () =>
+    jsonResponse({
+      idToken: TOKENS.id_token,
+      accessToken: TOKENS.access_token,
+      expiresIn: TOKENS.expires_in,
+    }),
   [`GET ${API}/weather`]: () =>
     jsonResponse({
       day: '2026-12-07',

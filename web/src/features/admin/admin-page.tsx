@@ -5,11 +5,18 @@ import { useAppConfig } from '../../lib/app-context';
 import { useHydrated } from '../../lib/use-hydrated';
 import stylesheet from './admin.css?url';
 import { type AdminApi, createAdminApi } from './admin-api';
-import { AdminSession } from './admin-session';
+import { AdminSession, resumeSession } from './admin-session';
 import { OrderView } from './order-view';
 import { OrdersView } from './orders-view';
 import { ShopView } from './shop-view';
-import { finishSignIn, loadAdminConfig, type SignInCallback, signOutUrl, startSignIn } from './sign-in';
+import {
+  type AdminTokens,
+  finishSignIn,
+  loadAdminConfig,
+  type SignInCallback,
+  signOutUrl,
+  startSignIn,
+} from './sign-in';
 import { useAdminParams } from './use-admin-params';
 import { WeekView } from './week-view';
 
@@ -17,6 +24,7 @@ type PageState =
   | { kind: 'loading' }
   | { kind: 'unavailable' }
   | { kind: 'signed-out'; config: AdminConfig; message: string | undefined }
+  | { kind: 'offline'; config: AdminConfig }
   | { kind: 'signed-in'; config: AdminConfig; session: AdminSession; api: AdminApi }
   | { kind: 'not-merchant'; config: AdminConfig; session: AdminSession; message: string };
 
@@ -66,13 +74,27 @@ export function AdminPage() {
         setState({ kind: 'unavailable' });
         return;
       }
+      const signIn = (tokens: AdminTokens) => {
+        const session = new AdminSession(origin, tokens, (message) =>
+          setState({ kind: 'signed-out', config, message }),
+        );
+        const api = createAdminApi(origin, session, (message) =>
+          setState({ kind: 'not-merchant', config, session, message }),
+        );
+        setState({ kind: 'signed-in', config, session, api });
+      };
       if (!returning) {
-        setState({ kind: 'signed-out', config, message: undefined });
+        // A reload, a new tab, a link from an email: the cookie's session, if it still lasts.
+        const resumed = await resumeSession(origin);
+        if (!active) return;
+        if (resumed.kind === 'signed-in') signIn(resumed.tokens);
+        else if (resumed.kind === 'offline') setState({ kind: 'offline', config });
+        else setState({ kind: 'signed-out', config, message: undefined });
         return;
       }
       const key = code ?? signInError ?? '';
       if (callback?.code !== key) {
-        callback = { code: key, result: finishSignIn(config, origin, params) };
+        callback = { code: key, result: finishSignIn(origin, params) };
       }
       const result = await callback.result;
       if (!active) return;
@@ -81,13 +103,7 @@ export function AdminPage() {
         setState({ kind: 'signed-out', config, message: result.message });
         return;
       }
-      const session = new AdminSession(config, result.tokens, (message) =>
-        setState({ kind: 'signed-out', config, message }),
-      );
-      const api = createAdminApi(origin, session, (message) =>
-        setState({ kind: 'not-merchant', config, session, message }),
-      );
-      setState({ kind: 'signed-in', config, session, api });
+      signIn(result.tokens);
       navigate(result.returnTo, { replace: true });
     })();
     return () => {
@@ -110,6 +126,14 @@ export function AdminPage() {
         <section className="card">
           <h1>Admin</h1>
           <p role="alert">The admin's sign-in settings could not be loaded. Please reload the page.</p>
+        </section>
+      )}
+      {state.kind === 'offline' && (
+        <section className="card admin-sign-in">
+          <h1>Admin</h1>
+          <p role="alert">
+            Offline: the admin needs the network to sign in. Reload once you are back online.
+          </p>
         </section>
       )}
       {state.kind === 'signed-out' && (
@@ -192,17 +216,24 @@ function NotMerchantView({ message, ...account }: Account & { message: string })
 }
 
 /**
- * Sign-out: the refresh token revoked first (it would otherwise renew the session for 12 hours),
- * then the provider's logout, which ends its own session and sends the merchant back here.
+ * Sign-out: the session route revokes the refresh token and clears its cookie (it would otherwise
+ * renew the session for 30 days), then the provider's logout ends its own session and sends the
+ * merchant back here. `everywhere` revokes every device's sign-in.
  */
-function SignOutButton({ config, origin, session, className }: Account & { className: string }) {
+function SignOutButton({
+  config,
+  origin,
+  session,
+  className,
+  everywhere = false,
+}: Account & { className: string; everywhere?: boolean }) {
   const signOut = async () => {
-    await session.signOut();
+    await session.signOut(everywhere);
     window.location.assign(signOutUrl(config, origin));
   };
   return (
     <button type="button" className={className} onClick={() => void signOut()}>
-      Sign out
+      {everywhere ? 'Sign out on every device' : 'Sign out'}
     </button>
   );
 }
@@ -244,6 +275,14 @@ function SignedIn({ api, ...account }: Account & { api: AdminApi }) {
         </div>
       </header>
       {content}
+      <section className="card admin-devices" aria-labelledby="admin-devices">
+        <h2 id="admin-devices">Your devices</h2>
+        <p>
+          This device stays signed in for 30 days. Lost a phone, or signed in somewhere you should not have?
+          Sign out on every device.
+        </p>
+        <SignOutButton {...account} everywhere className="button button--secondary" />
+      </section>
     </>
   );
 }

@@ -1,15 +1,80 @@
-import type { AdminConfig } from '../../../../shared/admin-config';
-import { type AdminTokens, refreshTokens, revokeRefreshToken } from './sign-in';
+import * as z from 'zod/mini';
+import {
+  ADMIN_SESSION_ROUTES,
+  type AdminSessionRouteName,
+  adminSessionTokensSchema,
+  adminSignOutResponseSchema,
+} from '../../../../shared/admin-session-routes';
+import { type AdminTokens, emailOf } from '../../../../shared/admin-sign-in';
 
 /** Tokens are renewed this long before they expire, so no request carries one about to lapse. */
 const REFRESH_MARGIN_MS = 60_000;
+const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
 /**
- * The signed-in merchant's tokens, in memory only (never localStorage: a script injected into the
- * page could read it, and a reload simply signs in again through the provider's own session).
- * Renewed with the refresh token shortly before expiry, by a timer and, should the timer have
- * slept (a phone's background tab), before the next request. When renewal is refused the session
- * ends and `onEnd` sends the merchant to sign in.
+ * One call to a session route (ADR 0055). The browser sends the refresh-token cookie itself
+ * (same origin, HttpOnly): the page never sees it. JSON, so a cross-site page could not send it
+ * without a CORS preflight the API never answers.
+ */
+function sessionCall(origin: string, name: AdminSessionRouteName, body: unknown = {}): Promise<Response> {
+  return fetch(`${origin}${ADMIN_SESSION_ROUTES[name].path}`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+async function tokensOf(response: Response, now = Date.now()): Promise<AdminTokens | undefined> {
+  if (!response.ok) return undefined;
+  const parsed = z.safeParse(adminSessionTokensSchema, await response.json().catch(() => undefined));
+  if (!parsed.success) return undefined;
+  const { idToken, accessToken, expiresIn } = parsed.data;
+  return {
+    idToken,
+    accessToken,
+    refreshToken: undefined,
+    expiresAt: now + expiresIn * 1000,
+    email: emailOf(idToken),
+  };
+}
+
+/** The sign-in's code traded at the session route: the refresh token stays in its cookie. Throws when refused. */
+export async function startSession(
+  origin: string,
+  grant: { code: string; codeVerifier: string; redirectUri: string },
+): Promise<AdminTokens> {
+  const tokens = await tokensOf(await sessionCall(origin, 'start', grant));
+  if (tokens === undefined) throw new Error('The sign-in was refused');
+  return tokens;
+}
+
+export type Resumed =
+  | { kind: 'signed-in'; tokens: AdminTokens }
+  | { kind: 'signed-out' }
+  | { kind: 'offline' };
+
+/**
+ * A page load's session: the cookie's refresh token, if any, still mints tokens (a reload, a new
+ * tab, a link from an email). `offline` when the API cannot be reached at all.
+ */
+export async function resumeSession(origin: string): Promise<Resumed> {
+  let response: Response;
+  try {
+    response = await sessionCall(origin, 'refresh');
+  } catch {
+    return { kind: 'offline' };
+  }
+  if (response.status >= 500) return { kind: 'offline' };
+  const tokens = await tokensOf(response);
+  return tokens === undefined ? { kind: 'signed-out' } : { kind: 'signed-in', tokens };
+}
+
+/**
+ * The signed-in merchant's ID and access tokens, in memory only; the refresh token is an HttpOnly
+ * cookie only the session routes receive. Renewed shortly before expiry, by a timer and, should
+ * the timer have slept (a phone's background tab), before the next request. When renewal is
+ * refused the session ends and `onEnd` sends the merchant to sign in.
  */
 export class AdminSession {
   #tokens: AdminTokens | undefined;
@@ -17,7 +82,7 @@ export class AdminSession {
   #refreshing: Promise<AdminTokens | undefined> | undefined;
 
   constructor(
-    private readonly config: AdminConfig,
+    private readonly origin: string,
     tokens: AdminTokens,
     private readonly onEnd: (message: string) => void,
   ) {
@@ -46,15 +111,19 @@ export class AdminSession {
   }
 
   /**
-   * The merchant's sign-out: drops the tokens and revokes the refresh token at the provider, so no
-   * copy of it can renew the session. The page then goes to the provider's logout either way: a
-   * merchant who pressed "Sign out" is signed out of this page even if the provider is unreachable.
-   * @returns whether the provider confirmed the revocation (true when there was nothing to revoke).
+   * The merchant's sign-out: the session route revokes the cookie's refresh token (`everywhere`:
+   * every device's) and clears the cookie. The page then leaves either way.
+   * @returns whether the provider confirmed the revocation.
    */
-  async signOut(): Promise<boolean> {
-    const refreshToken = this.#tokens?.refreshToken;
+  async signOut(everywhere = false): Promise<boolean> {
     this.forget();
-    return refreshToken === undefined ? true : revokeRefreshToken(this.config, refreshToken);
+    try {
+      const response = await sessionCall(this.origin, 'signOut', everywhere ? { everywhere } : {});
+      const answer = z.safeParse(adminSignOutResponseSchema, await response.json());
+      return response.ok && answer.success && answer.data.revoked;
+    } catch {
+      return false;
+    }
   }
 
   /** Drops the tokens and the renewal timer, telling no one (sign-out does its own navigation). */
@@ -66,7 +135,7 @@ export class AdminSession {
   #schedule() {
     clearTimeout(this.#timer);
     const tokens = this.#tokens;
-    if (tokens?.refreshToken === undefined) return;
+    if (tokens === undefined) return;
     const wait = Math.max(0, tokens.expiresAt - REFRESH_MARGIN_MS - Date.now());
     this.#timer = setTimeout(() => void this.#refresh(), wait);
   }
@@ -79,19 +148,19 @@ export class AdminSession {
   }
 
   async #renew(): Promise<AdminTokens | undefined> {
-    const refreshToken = this.#tokens?.refreshToken;
-    if (refreshToken === undefined) {
-      this.end('Your session has ended. Please sign in again.');
-      return undefined;
-    }
     try {
-      const tokens = await refreshTokens(this.config, refreshToken);
+      const tokens = await tokensOf(await sessionCall(this.origin, 'refresh'));
       if (this.#tokens === undefined) return undefined;
+      if (tokens === undefined) {
+        this.end(SESSION_ENDED);
+        return undefined;
+      }
       this.#tokens = tokens;
       this.#schedule();
       return tokens;
     } catch {
-      this.end('Your session has ended. Please sign in again.');
+      // Unreachable, not refused: keep the tokens, so the next request tries again.
+      this.#schedule();
       return undefined;
     }
   }

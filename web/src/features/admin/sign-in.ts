@@ -1,8 +1,9 @@
 // The merchant's sign-in: OAuth 2.0 authorization code with PKCE against Cognito's managed login
-// (or the local identity provider speaking the same protocol), as a public client. Tokens are
-// returned to the caller and kept in memory only; what must survive the redirect to the sign-in
-// page and back (the verifier, the state, where to return) waits in sessionStorage, for that one
-// round trip.
+// (or the local identity provider speaking the same protocol), as a public client. The code is
+// traded at the admin's session route, which keeps the refresh token in an HttpOnly cookie (ADR
+// 0055); the ID and access tokens are kept in memory only. What must survive the redirect to the
+// sign-in page and back (the verifier, the state, where to return) waits in sessionStorage, for
+// that one round trip.
 import * as z from 'zod/mini';
 import {
   ADMIN_CONFIG_PATH,
@@ -11,14 +12,10 @@ import {
   adminConfigSchema,
   SIGN_IN_ENDPOINTS,
 } from '../../../../shared/admin-config';
-import { type AdminTokens, authorizeUrl, exchangeCode, randomString } from '../../../../shared/admin-sign-in';
+import { type AdminTokens, authorizeUrl, randomString } from '../../../../shared/admin-sign-in';
+import { startSession } from './admin-session';
 
-export {
-  type AdminTokens,
-  pkceChallenge,
-  refreshTokens,
-  revokeRefreshToken,
-} from '../../../../shared/admin-sign-in';
+export { type AdminTokens, pkceChallenge } from '../../../../shared/admin-sign-in';
 
 /** The sessionStorage key of the sign-in in progress (one at a time). */
 export const PENDING_SIGN_IN_KEY = 'admin-sign-in';
@@ -66,11 +63,7 @@ export type SignInCallback =
  * `state`: the state must be the one this tab sent, then the code is exchanged with its verifier.
  * The pending attempt is forgotten either way, so a code is never tried twice.
  */
-export async function finishSignIn(
-  config: AdminConfig,
-  origin: string,
-  params: URLSearchParams,
-): Promise<SignInCallback> {
+export async function finishSignIn(origin: string, params: URLSearchParams): Promise<SignInCallback> {
   const stored = sessionStorage.getItem(PENDING_SIGN_IN_KEY);
   sessionStorage.removeItem(PENDING_SIGN_IN_KEY);
   const error = params.get('error');
@@ -86,10 +79,10 @@ export async function finishSignIn(
     return { kind: 'failed', message: 'That sign-in link has expired. Please sign in again.' };
   }
   try {
-    const tokens = await exchangeCode(config, {
+    const tokens = await startSession(origin, {
       code,
       redirectUri: redirectUri(origin),
-      verifier: pending.data.verifier,
+      codeVerifier: pending.data.verifier,
     });
     return { kind: 'signed-in', tokens, returnTo: pending.data.returnTo };
   } catch {
