@@ -9,13 +9,7 @@ import {
   waitUntilTableNotExists,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
-import {
-  DISPATCH_DATE_INDEX,
-  OUTBOX_DUE_INDEX,
-  PARTITION_KEY,
-  REFERENCE_INDEX,
-  RETIRED_REFERENCE_INDEX,
-} from '../lambdas/domain/storage/orders-table';
+import { ORDERS_TABLE_INDEXES, ordersTableDefinition } from '../lambdas/domain/storage/orders-table';
 
 /**
  * Creates the orders table with its indexes when it does not exist yet: the same design as the CDK
@@ -37,9 +31,7 @@ export async function ensureOrdersTable(client: DynamoDBClient, tableName: strin
 }
 
 /** Every index of the table's design: a local table kept from an older design lacks some. */
-const INDEX_NAMES = [DISPATCH_DATE_INDEX, REFERENCE_INDEX, RETIRED_REFERENCE_INDEX, OUTBOX_DUE_INDEX].map(
-  (index) => index.name,
-);
+const INDEX_NAMES = ORDERS_TABLE_INDEXES.map((index) => index.name);
 
 /**
  * A table kept in `.local-data` from before an index was added: dynalite cannot add an index to a
@@ -73,46 +65,7 @@ async function rebuildWithIndexes(
 
 async function createOrdersTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
-    await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          PARTITION_KEY,
-          DISPATCH_DATE_INDEX.partitionKey,
-          DISPATCH_DATE_INDEX.sortKey,
-          REFERENCE_INDEX.partitionKey,
-          RETIRED_REFERENCE_INDEX.partitionKey,
-          OUTBOX_DUE_INDEX.partitionKey,
-        ].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
-        KeySchema: [{ AttributeName: PARTITION_KEY, KeyType: 'HASH' }],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: DISPATCH_DATE_INDEX.name,
-            KeySchema: [
-              { AttributeName: DISPATCH_DATE_INDEX.partitionKey, KeyType: 'HASH' },
-              { AttributeName: DISPATCH_DATE_INDEX.sortKey, KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: DISPATCH_DATE_INDEX.projection },
-          },
-          {
-            IndexName: REFERENCE_INDEX.name,
-            KeySchema: [{ AttributeName: REFERENCE_INDEX.partitionKey, KeyType: 'HASH' }],
-            Projection: { ProjectionType: REFERENCE_INDEX.projection },
-          },
-          {
-            IndexName: RETIRED_REFERENCE_INDEX.name,
-            KeySchema: [{ AttributeName: RETIRED_REFERENCE_INDEX.partitionKey, KeyType: 'HASH' }],
-            Projection: { ProjectionType: RETIRED_REFERENCE_INDEX.projection },
-          },
-          {
-            IndexName: OUTBOX_DUE_INDEX.name,
-            KeySchema: [{ AttributeName: OUTBOX_DUE_INDEX.partitionKey, KeyType: 'HASH' }],
-            Projection: { ProjectionType: OUTBOX_DUE_INDEX.projection },
-          },
-        ],
-      }),
-    );
+    await client.send(new CreateTableCommand(ordersTableDefinition(tableName)));
   } catch (error) {
     // Another process created it between our describe and create: fine.
     if (!(error instanceof ResourceInUseException)) throw error;

@@ -8,6 +8,7 @@ import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import Stripe from 'stripe';
 import webPush from 'web-push';
+import { readShopSettings, writeShopSettings } from '../lambdas/domain/storage/settings-store';
 import { VAPID_SECRET_JSON_KEYS } from '../shared/merchant-push';
 import { formatGbp } from '../shared/pricing';
 import { RefusedError } from '../shared/refusal';
@@ -29,7 +30,6 @@ import {
   storedWebhookSchema,
 } from './doctor';
 import { addMerchant } from './merchant-accounts';
-import { readShopMode, writeShopMode } from './shop-mode';
 import {
   operatorMessage,
   putSecretDocumentIfChanged,
@@ -780,7 +780,7 @@ async function openWhenEmailsGoOut(
   const ses = { region: run.region, sender: run.sender, aws };
   const failing = (await runChecks(SES_READINESS_CHECKS, ses)).filter(({ ok }) => !ok);
   const table = { client: aws.dynamo, tableName: outputs.get(STAGE_OUTPUTS.ordersTable) };
-  const shop = await readShopMode(table);
+  const shop = await readShopSettings(table, true);
   const pausedBySetup = shop.mode === 'paused' && shop.message === OPENING_SOON_MESSAGE;
   // Written directly rather than by pauseShop: a shop setup pauses has just been deployed or was
   // kept shut by setup, so it has no open Checkout Session to close.
@@ -790,14 +790,14 @@ async function openWhenEmailsGoOut(
         `  ! --open-anyway: the shop takes orders though ${failing.map(({ name }) => name).join(' and ')} fail${failing.length === 1 ? 's' : ''}, so customers may get no email`,
       );
     if (pausedBySetup) {
-      await writeShopMode(table, { mode: 'open' }, deps.now());
+      await writeShopSettings(table, { mode: 'open' }, deps.now());
       changes.made('Shop opened: it takes orders now', 'shop opened');
     } else changes.same(`Shop: ${shop.mode}${shop.mode === 'open' ? '' : ' (as the merchant set it)'}`);
     return;
   }
   const why = failing.map(({ name, detail }) => `    ${name}: ${detail}`);
   if (shop.mode === 'open') {
-    await writeShopMode(table, { mode: 'paused', message: OPENING_SOON_MESSAGE }, deps.now());
+    await writeShopSettings(table, { mode: 'paused', message: OPENING_SOON_MESSAGE }, deps.now());
     changes.made(`Shop paused ("${OPENING_SOON_MESSAGE}"): it cannot email customers yet`, 'shop paused');
   } else changes.same(`Shop: stays ${shop.mode}: it cannot email customers yet`);
   for (const line of why) deps.out(line);

@@ -1,6 +1,5 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   GetSecretValueCommand,
   PutSecretValueCommand,
@@ -10,7 +9,8 @@ import { SESClient } from '@aws-sdk/client-ses';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { STSClient } from '@aws-sdk/client-sts';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../lambdas/lib/aws';
 import { RefusedError } from '../shared/refusal';
 
 /**
@@ -47,9 +47,7 @@ export function createStageAwsClients(region: string): StageAwsClients {
     sesv2: new SESv2Client({ region }),
     sns: new SNSClient({ region }),
     cognito: new CognitoIdentityProviderClient({ region }),
-    dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region }), {
-      marshallOptions: { removeUndefinedValues: true },
-    }),
+    dynamo: createDocumentClient({ region }),
   };
 }
 

@@ -6,4 +6,4 @@
 // order request, so that test would own every module the writer is first to load (the order
 // item schema, the status names, the email templates) and their mutants would "survive" it.
 // Loading the writer here keeps that code static, as every statically imported module's is.
-import '../lambdas/domain/operations/request-writer';
+import '../lambdas/handlers/create-checkout/request-writer';

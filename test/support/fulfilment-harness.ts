@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type Stripe from 'stripe';
 import type { FulfilmentDeps } from '../../lambdas/domain/fulfilment/fulfil-checkout';
-import { loadFulfilmentRuntime } from '../../lambdas/domain/fulfilment/fulfilment-runtime';
 import { createWebhookHandler } from '../../lambdas/handlers/stripe-webhook/handler';
 import { logger } from '../../lambdas/lib/logger';
 import { createStripeClient } from '../../lambdas/lib/stripe';
+import { loadFulfilmentRuntime } from '../../lambdas/runtime';
 import { type StripeSimulator, startStripeSimulator } from '../../local/stripe-simulator/server';
 import { orderReference } from '../../shared/checkout-status';
 import { createCheckoutSession, type SessionOptions } from './checkout-sessions';

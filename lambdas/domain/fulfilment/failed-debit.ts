@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
@@ -15,23 +14,9 @@ import { type EmailSender, isSesAcceptableAddress, PermanentEmailRefusalError } 
 import { sendEmailOnce } from '../emails/send-email-once';
 import { type MerchantPushDeps, pushToMerchants } from '../push/merchant-push';
 import { putIfAbsent } from '../storage/conditional-writes';
-import { emailStateSchema, isoInstant } from '../storage/order';
-import {
-  FAILED_DEBIT_KEY_PREFIX,
-  failedDebitKey,
-  itemKey,
-  PARTITION_KEY,
-  type ShopTable,
-  TTL_ATTRIBUTE,
-} from '../storage/orders-table';
+import { debitRecordTtl, type FailedDebitItem, readFailedDebit } from '../storage/debit-records';
+import { failedDebitKey, PARTITION_KEY, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
 import { emailAttributes, emailClaimStore } from '../storage/send-once';
-
-/**
- * How long a failed debit's record is kept: beyond the reconciler's longest window (60 days), so
- * no run finds the session again once its record is gone, and then deleted by TTL, since it holds
- * a name and an address the shop no longer needs.
- */
-export const FAILED_DEBIT_RECORD_DAYS = 90;
 
 /** PaymentIntent statuses after a delayed payment failed: it waits for another method, or was cancelled. */
 const FAILED_INTENT_STATUSES = ['requires_payment_method', 'canceled'] as const;
@@ -93,27 +78,6 @@ export function checkFailedDebit(input: unknown, shopId: string): FailedDebitChe
   };
 }
 
-/** The record of a failed debit as stored (`FAILED_DEBIT#<session id>`); checked when read back. */
-const failedDebitItemSchema = z.object({
-  [PARTITION_KEY]: z.string().check(z.startsWith(FAILED_DEBIT_KEY_PREFIX)),
-  reference: z.string(),
-  sessionId: z.string(),
-  paymentIntentId: z.optional(z.string()),
-  livemode: z.boolean(),
-  bottles: z.number().check(z.int()),
-  totalPence: z.number().check(z.int()),
-  customerName: z.string(),
-  customerEmail: z.string(),
-  customerPhone: z.string(),
-  checkoutCreatedAt: isoInstant,
-  recordedAt: isoInstant,
-  failureMessage: z.optional(z.string()),
-  [TTL_ATTRIBUTE]: z.number().check(z.int()),
-  debitFailedEmailState: emailStateSchema,
-  debitFailedNoticeEmailState: emailStateSchema,
-});
-type FailedDebitItem = z.output<typeof failedDebitItemSchema>;
-
 export interface FailedDebitDeps {
   stripe: Stripe;
   /** SHOP_ID: sessions of other deployments are not ours. */
@@ -166,7 +130,7 @@ export async function notifyFailedDebit(
   deps: FailedDebitDeps,
 ): Promise<FailedDebitResult> {
   const pk = failedDebitKey(sessionId);
-  let item = await readRecord(deps.table, pk);
+  let item = await readFailedDebit(deps.table, sessionId);
   let recorded = false;
   if (item === undefined) {
     const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] });
@@ -177,14 +141,14 @@ export async function notifyFailedDebit(
       [PARTITION_KEY]: pk,
       ...check.facts,
       recordedAt: now.toISOString(),
-      [TTL_ATTRIBUTE]: Math.floor(now.getTime() / 1000) + FAILED_DEBIT_RECORD_DAYS * 86_400,
+      [TTL_ATTRIBUTE]: debitRecordTtl(now),
       debitFailedEmailState: 'pending',
       debitFailedNoticeEmailState: 'pending',
     };
     // DynamoDB refuses an attribute set to undefined: leave out what Stripe did not give.
     const stored = Object.fromEntries(Object.entries(fresh).filter(([, value]) => value !== undefined));
     recorded = await putIfAbsent(deps.table, stored);
-    item = recorded ? fresh : await readRecord(deps.table, pk);
+    item = recorded ? fresh : await readFailedDebit(deps.table, sessionId);
     if (item === undefined) throw new Error(`${pk} was reported as existing but cannot be read`);
     if (recorded) logger.info('Failed Direct Debit recorded', { reference: item.reference });
   }
@@ -239,13 +203,6 @@ async function sendFailedDebitEmails(
     recorded,
     emails: { customer: customer.outcome, merchant: merchant.outcome },
   };
-}
-
-async function readRecord(table: ShopTable, pk: string): Promise<FailedDebitItem | undefined> {
-  const { Item } = await table.client.send(
-    new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
-  );
-  return Item === undefined ? undefined : failedDebitItemSchema.parse(Item);
 }
 
 async function attempt<T>(

@@ -22,11 +22,11 @@ import type { SendOnceOutcome } from '../emails/send-email-once';
 import { newPageKey } from '../order-page-token';
 import { type MerchantPushDeps, pushToMerchants } from '../push/merchant-push';
 import type { CapacityStore } from '../storage/capacity-store';
+import { takePendingPageKey } from '../storage/debit-records';
 import { ACTORS, historyEntry } from '../storage/history';
 import type { OrderItem } from '../storage/order';
 import { orderKey, type ShopTable } from '../storage/orders-table';
 import type { ShopSettings } from '../storage/shop-settings';
-import { takePendingPageKey } from './pending-debit';
 import { partialRefundDetail, sendRefundEmail, toRefundedOrderItem } from './refunded-order';
 import {
   type EmailClaims,
@@ -344,7 +344,7 @@ export function firstDispatchDay(checkout: PaidCheckout, nextDay: IsoDate): IsoD
  */
 function pageKeyFor(checkout: PaidCheckout, deps: FulfilmentDeps, now: Date): Promise<string> {
   return checkout.delayedPayment === true
-    ? takePendingPageKey(deps.table, checkout.sessionId, now)
+    ? takePendingPageKey(deps.table, checkout.sessionId, now, newPageKey())
     : Promise.resolve(newPageKey());
 }
 

@@ -1,4 +1,3 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
@@ -12,29 +11,14 @@ import { type EmailSender, PermanentEmailRefusalError } from '../emails/send-ema
 import { sendEmailOnce } from '../emails/send-email-once';
 import { newPageKey, type OrderPageLinks } from '../order-page-token';
 import { putIfAbsent } from '../storage/conditional-writes';
-import { emailStateSchema, isoInstant } from '../storage/order';
 import {
-  itemKey,
-  PARTITION_KEY,
-  PENDING_DEBIT_KEY_PREFIX,
-  pendingDebitKey,
-  type ShopTable,
-  TTL_ATTRIBUTE,
-} from '../storage/orders-table';
+  debitRecordTtl,
+  PENDING_DEBIT_STATUS,
+  type PendingDebitItem,
+  readPendingDebit,
+} from '../storage/debit-records';
+import { PARTITION_KEY, pendingDebitKey, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
 import { emailClaimStore } from '../storage/send-once';
-
-/**
- * How long a pending debit's record is kept: beyond the reconciler's longest window (60 days), so
- * no run finds the session again once it is gone, then deleted by TTL (it holds a name and an email).
- */
-export const PENDING_DEBIT_RECORD_DAYS = 90;
-
-/**
- * The record's `status`: `pending` while the money is with the bank; `recorded` once the order
- * exists (written by fulfilment, which takes the record's page key). The email is claimed only
- * while `pending` (the claim guard), so no "waiting for your bank" follows a confirmation.
- */
-export const PENDING_DEBIT_STATUS = { pending: 'pending', recorded: 'recorded' } as const;
 
 /**
  * The parts of a Checkout Session (retrieved with `expand: ['payment_intent']`) that say its
@@ -102,85 +86,6 @@ export function checkPendingDebit(input: unknown, shopId: string): PendingDebitC
   };
 }
 
-/**
- * The record as stored (`PENDING_DEBIT#<session id>`). Written whole by recordPendingDebit; or
- * first by fulfilment (an order recorded before the pending path got there), with only its key,
- * page key, status and TTL: then the facts are absent and there is nothing to send.
- */
-const pendingDebitItemSchema = z.object({
-  [PARTITION_KEY]: z.string().check(z.startsWith(PENDING_DEBIT_KEY_PREFIX)),
-  pageKey: z.string(),
-  status: z.enum([PENDING_DEBIT_STATUS.pending, PENDING_DEBIT_STATUS.recorded]),
-  [TTL_ATTRIBUTE]: z.number().check(z.int()),
-  reference: z.optional(z.string()),
-  sessionId: z.optional(z.string()),
-  livemode: z.optional(z.boolean()),
-  bottles: z.optional(z.number().check(z.int())),
-  totalPence: z.optional(z.number().check(z.int())),
-  customerName: z.optional(z.string()),
-  customerEmail: z.optional(z.string()),
-  dispatchDate: z.optional(calendarDateSchema),
-  checkoutCreatedAt: z.optional(isoInstant),
-  recordedAt: z.optional(isoInstant),
-  orderRecordedAt: z.optional(isoInstant),
-  debitPendingEmailState: z.optional(emailStateSchema),
-});
-export type PendingDebitItem = z.output<typeof pendingDebitItemSchema>;
-
-/** A pending debit's record, read strongly consistent; undefined when there is none. */
-export async function readPendingDebit(
-  table: ShopTable,
-  sessionId: string,
-): Promise<PendingDebitItem | undefined> {
-  const { Item } = await table.client.send(
-    new GetCommand({
-      TableName: table.tableName,
-      Key: itemKey(pendingDebitKey(sessionId)),
-      ConsistentRead: true,
-    }),
-  );
-  return Item === undefined ? undefined : pendingDebitItemSchema.parse(Item);
-}
-
-/**
- * The page key an order recorded from a delayed payment takes: the pending record's, so the link
- * the "waiting for your bank" email carried opens the order; a fresh one when there was no record,
- * written to it so a pending path running later finds the order's key and sends nothing. One
- * conditional-free upsert (`if_not_exists`): every path that records the order gets the same key,
- * whatever order they run in, and the record is marked `recorded` in the same write.
- */
-export async function takePendingPageKey(table: ShopTable, sessionId: string, now: Date): Promise<string> {
-  const { Attributes } = await table.client.send(
-    new UpdateCommand({
-      TableName: table.tableName,
-      Key: itemKey(pendingDebitKey(sessionId)),
-      UpdateExpression:
-        'SET #pageKey = if_not_exists(#pageKey, :pageKey), #status = :recorded, #orderRecordedAt = if_not_exists(#orderRecordedAt, :now), #ttl = if_not_exists(#ttl, :ttl)',
-      ExpressionAttributeNames: {
-        '#pageKey': 'pageKey',
-        '#status': 'status',
-        '#orderRecordedAt': 'orderRecordedAt',
-        '#ttl': TTL_ATTRIBUTE,
-      },
-      ExpressionAttributeValues: {
-        ':pageKey': newPageKey(),
-        ':recorded': PENDING_DEBIT_STATUS.recorded,
-        ':now': now.toISOString(),
-        ':ttl': ttlFrom(now),
-      },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  const pageKey = Attributes?.pageKey;
-  if (typeof pageKey !== 'string')
-    throw new Error(`${pendingDebitKey(sessionId)} has no page key after its update`);
-  return pageKey;
-}
-
-function ttlFrom(now: Date): number {
-  return Math.floor(now.getTime() / 1000) + PENDING_DEBIT_RECORD_DAYS * 86_400;
-}
-
 export interface PendingDebitDeps {
   stripe: Stripe;
   /** SHOP_ID: sessions of other deployments are not ours. */
@@ -237,7 +142,7 @@ export async function recordPendingDebit(
       [PARTITION_KEY]: pendingDebitKey(sessionId),
       pageKey: newPageKey(),
       status: PENDING_DEBIT_STATUS.pending,
-      [TTL_ATTRIBUTE]: ttlFrom(now),
+      [TTL_ATTRIBUTE]: debitRecordTtl(now),
       ...check.facts,
       recordedAt: now.toISOString(),
       debitPendingEmailState: 'pending',

@@ -1,4 +1,3 @@
-import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
 import { initOnce } from '../../lib/cold-start';
 import { logger } from '../../lib/logger';
@@ -6,8 +5,8 @@ import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
 import { settleUnpaidSession } from '../capacity/session-capacity';
 import { hasShopMarker } from '../checkout/order-metadata';
 import { drainOutbox } from '../emails/outbox-sender';
-import { ORDER_KEY_PREFIX, OUTBOX_DUE_INDEX, PARTITION_KEY } from '../storage/orders-table';
 import { adoptLegacyEmails } from '../storage/outbox';
+import { sessionsWithOutboxDue } from '../storage/outbox-due';
 import { notifyFailedDebit } from './failed-debit';
 import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
 import { releaseLapsedHolds } from './lapsed-holds';
@@ -132,21 +131,17 @@ async function tellMissedPending(
  */
 async function sweepOutboxes(deps: ReconcileDeps, summary: ReconcileSummary): Promise<number> {
   let sent = 0;
-  for await (const page of paginateScan(
-    { client: deps.table.client },
-    { TableName: deps.table.tableName, IndexName: OUTBOX_DUE_INDEX.name },
-  )) {
-    for (const item of page.Items ?? []) {
-      const pk = String(item[PARTITION_KEY]);
-      if (!pk.startsWith(ORDER_KEY_PREFIX)) continue;
-      // One order's failure (SES throttling, say) must not leave every order after it unswept.
-      try {
-        const drained = await drainOutbox(pk.slice(ORDER_KEY_PREFIX.length), deps);
-        sent += drained.sent.length;
-      } catch (error) {
-        summary.failed += 1;
-        logger.error("Reconciler could not drain an order's outbox; the next run retries", { pk, error });
-      }
+  for await (const sessionId of sessionsWithOutboxDue(deps.table)) {
+    // One order's failure (SES throttling, say) must not leave every order after it unswept.
+    try {
+      const drained = await drainOutbox(sessionId, deps);
+      sent += drained.sent.length;
+    } catch (error) {
+      summary.failed += 1;
+      logger.error("Reconciler could not drain an order's outbox; the next run retries", {
+        sessionId,
+        error,
+      });
     }
   }
   return sent;

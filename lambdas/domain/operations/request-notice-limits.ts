@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
 import { londonDate } from '../../../shared/dispatch';
 import { addressGroup, clientGroup } from '../capacity/client-identity';
-import { conditionalWrite, updateIf } from '../storage/conditional-writes';
-import { itemKey, NOTICE_LIMIT_KEY_PREFIX, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
+import { countUnnotified, holdCounter, takeFromCounter, takeUnnotified } from '../storage/notice-counters';
+import type { ShopTable } from '../storage/orders-table';
 
 // Requests mode takes orders from anyone, unpaid, on an open endpoint. So that a flood of requests
 // cannot become a flood of email (to an address the sender chose, or to the merchant until SES's
@@ -48,12 +46,6 @@ export type NoticeDecision =
   | { notify: true; unnotified: UnnotifiedRequests | undefined }
   | { notify: false; limitedBy: NoticeLimitScope };
 
-/** The one item counting requests recorded without a notice since the last notice went out. */
-const UNNOTIFIED_KEY = `${NOTICE_LIMIT_KEY_PREFIX}unnotified`;
-
-/** Counters are deleted (TTL) a day after they are last written: long after their hour. */
-const COUNTER_LIFETIME_SECONDS = 24 * 3600;
-
 /**
  * Decides whether the merchant is notified of a new order request, taking one notice from each
  * limit (client, then address, then shop) this clock hour. Over a limit, the request is added to
@@ -71,7 +63,9 @@ export async function decideRequestNotice(
     ['shop', 'all', NOTICE_LIMITS.perShop],
   ];
   for (const [scope, subject, limit] of limits) {
-    if (!(await takeFromLimit(table, `${scope}#${now.toISOString().slice(0, 13)}#${subject}`, limit, now))) {
+    if (
+      !(await takeFromCounter(table, `${scope}#${now.toISOString().slice(0, 13)}#${subject}`, limit, now))
+    ) {
       await countUnnotified(table, now);
       return { notify: false, limitedBy: scope };
     }
@@ -84,56 +78,6 @@ export { addressGroup, clientGroup };
 /** Keys hold a hash, so the counters keep no customer's address and no client's IP. */
 function digest(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 32);
-}
-
-/** One notice from the counter `name` (`count < limit`, then `count + 1`): `false` when none is left. */
-function takeFromLimit(table: ShopTable, name: string, limit: number, now: Date): Promise<boolean> {
-  return updateIf(table, `${NOTICE_LIMIT_KEY_PREFIX}${name}`, {
-    ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-    UpdateExpression: 'ADD #count :one SET #ttl = :deleteAfter',
-    ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
-    ExpressionAttributeValues: {
-      ':one': 1,
-      ':limit': limit,
-      ':deleteAfter': Math.floor(now.getTime() / 1000) + COUNTER_LIFETIME_SECONDS,
-    },
-  });
-}
-
-async function countUnnotified(table: ShopTable, now: Date): Promise<void> {
-  await updateIf(table, UNNOTIFIED_KEY, {
-    UpdateExpression: 'ADD #count :one SET #since = if_not_exists(#since, :now)',
-    ExpressionAttributeNames: { '#count': 'count', '#since': 'since' },
-    ExpressionAttributeValues: { ':one': 1, ':now': now.toISOString() },
-  });
-}
-
-const unnotifiedSchema = z.object({
-  count: z.number().check(z.int(), z.positive()),
-  since: z.iso.datetime(),
-});
-
-/**
- * Takes the unnotified count for the notice about to go out, resetting it in the same update: a
- * request counted meanwhile is either in this notice or left for the next, never both or neither.
- */
-async function takeUnnotified(table: ShopTable): Promise<UnnotifiedRequests | undefined> {
-  let taken: Record<string, unknown> | undefined;
-  await conditionalWrite(async () => {
-    const { Attributes } = await table.client.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: itemKey(UNNOTIFIED_KEY),
-        ConditionExpression: 'attribute_exists(#count)',
-        UpdateExpression: 'REMOVE #count, #since',
-        ExpressionAttributeNames: { '#count': 'count', '#since': 'since' },
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
-    taken = Attributes;
-  });
-  const parsed = unnotifiedSchema.safeParse(taken);
-  return parsed.success ? parsed.data : undefined;
 }
 
 /**
@@ -150,14 +94,5 @@ export async function takeDeclineEmail(
   now: Date,
 ): Promise<boolean> {
   const name = `decline#${londonDate(now)}#${digest(addressGroup(request.email))}`;
-  return updateIf(table, `${NOTICE_LIMIT_KEY_PREFIX}${name}`, {
-    ConditionExpression: 'attribute_not_exists(#holder) OR #holder = :reference',
-    UpdateExpression: 'SET #holder = :reference, #ttl = :deleteAfter',
-    ExpressionAttributeNames: { '#holder': 'heldBy', '#ttl': TTL_ATTRIBUTE },
-    ExpressionAttributeValues: {
-      ':reference': request.reference,
-      // Two days: the London day in the key may end up to a day after `now`'s UTC one.
-      ':deleteAfter': Math.floor(now.getTime() / 1000) + 2 * COUNTER_LIFETIME_SECONDS,
-    },
-  });
+  return holdCounter(table, name, request.reference, now);
 }

@@ -1,16 +1,15 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { formatDispatchDate } from '../../../shared/dispatch';
 import type { DebitPageView } from '../../../shared/order-page';
 import { itemLine, type SellerDetails } from '../emails/common';
-import { readPendingDebit } from '../fulfilment/pending-debit';
 import {
   type OrderPageKeys,
   OrderPageNotFoundError,
   readOrderPageToken,
   samePageKey,
 } from '../order-page-token';
+import { hasFailedDebit, readPendingDebit } from '../storage/debit-records';
 import type { ManagedOrder } from '../storage/managed-order';
-import { failedDebitKey, itemKey, orderKey, type ShopTable } from '../storage/orders-table';
+import { orderKey, type ShopTable } from '../storage/orders-table';
 import { getRecord } from '../storage/records';
 
 /** What a token opens: the order, or the payment still with (or refused by) the bank. */
@@ -49,18 +48,11 @@ export async function openOrderOrDebitPage(
   ) {
     throw new OrderPageNotFoundError();
   }
-  const { Item: failed } = await deps.table.client.send(
-    new GetCommand({
-      TableName: deps.table.tableName,
-      Key: itemKey(failedDebitKey(claim.sessionId)),
-      ConsistentRead: true,
-      ProjectionExpression: 'pk',
-    }),
-  );
+  const failed = await hasFailedDebit(deps.table, claim.sessionId);
   return {
     kind: 'debit',
     view: {
-      status: failed === undefined ? 'awaiting-payment' : 'payment-failed',
+      status: failed ? 'payment-failed' : 'awaiting-payment',
       reference,
       customerName,
       item: itemLine(bottles),

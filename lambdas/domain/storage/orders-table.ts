@@ -1,3 +1,4 @@
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { foldReference } from '../../../shared/order-reference';
 
@@ -61,6 +62,40 @@ export const OUTBOX_DUE_INDEX = {
   partitionKey: 'outboxDueAt',
   projection: 'KEYS_ONLY',
 } as const;
+
+/** Every GSI of the table: what the local tables are created with (ordersTableDefinition). */
+export const ORDERS_TABLE_INDEXES = [
+  DISPATCH_DATE_INDEX,
+  REFERENCE_INDEX,
+  RETIRED_REFERENCE_INDEX,
+  OUTBOX_DUE_INDEX,
+] as const;
+
+/**
+ * The table's design as DynamoDB's CreateTable takes it (on demand, string keys): the local
+ * stand-ins create their table from this, the stack's construct from the same names.
+ */
+export function ordersTableDefinition(tableName: string): CreateTableCommandInput {
+  const indexKeys = (index: (typeof ORDERS_TABLE_INDEXES)[number]) =>
+    'sortKey' in index ? [index.partitionKey, index.sortKey] : [index.partitionKey];
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [PARTITION_KEY, ...ORDERS_TABLE_INDEXES.flatMap(indexKeys)].map((name) => ({
+      AttributeName: name,
+      AttributeType: 'S' as const,
+    })),
+    KeySchema: [{ AttributeName: PARTITION_KEY, KeyType: 'HASH' }],
+    GlobalSecondaryIndexes: ORDERS_TABLE_INDEXES.map((index) => ({
+      IndexName: index.name,
+      KeySchema: indexKeys(index).map((name, at) => ({
+        AttributeName: name,
+        KeyType: at === 0 ? ('HASH' as const) : ('RANGE' as const),
+      })),
+      Projection: { ProjectionType: index.projection },
+    })),
+  };
+}
 
 /** The reference index's key of a reference: the reference folded (any case, O as 0, I and L as 1). */
 export function referenceKeyOf(reference: string): string {

@@ -1,5 +1,3 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
 import {
   addDays,
   addWorkingDays,
@@ -10,7 +8,8 @@ import {
   londonOffsetMs,
 } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
-import { forecastKey, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
+import { readCachedForecast, writeCachedForecast } from '../storage/forecast-cache';
+import type { ShopTable } from '../storage/orders-table';
 import { queryDispatchDay } from '../storage/records';
 import { readWeatherThresholds, type WeatherThresholds } from '../storage/weather-thresholds';
 import { type DayForecast, type ForecastSource, fetchPlaceForecast, type PlaceForecast } from './open-meteo';
@@ -57,40 +56,17 @@ export function weatherKnownFrom(day: IsoDate): Date {
   return new Date(wall - londonOffsetMs(wall));
 }
 
-const cachedSchema = z.object({
-  days: z.record(
-    z.string(),
-    z.object({ min: z.number(), max: z.number(), minHour: z.number(), maxHour: z.number() }),
-  ),
-});
-
-/** Cached forecasts live two days: long enough for today's and tomorrow's reads, then DynamoDB deletes them. */
-const CACHE_SECONDS = 2 * 86_400;
-
 /**
  * One place's forecast, asked of the provider at most once per London day: the first read stores it
  * under FORECAST#<place>#<today>. A failed fetch is not stored, so the next read tries again.
  */
 export async function forecastFor(place: ForecastPlace, deps: WeatherDeps): Promise<PlaceForecast> {
   const now = deps.now();
-  const key = forecastKey(place.latitude, place.longitude, londonDate(now));
-  const { Item } = await deps.table.client.send(
-    new GetCommand({ TableName: deps.table.tableName, Key: { pk: key } }),
-  );
-  const cached = cachedSchema.safeParse(Item);
-  if (cached.success) return cached.data.days;
+  const at = { latitude: place.latitude, longitude: place.longitude, day: londonDate(now) };
+  const cached = await readCachedForecast(deps.table, at);
+  if (cached !== undefined) return cached;
   const days = await fetchPlaceForecast(place, deps.forecast);
-  await deps.table.client.send(
-    new PutCommand({
-      TableName: deps.table.tableName,
-      Item: {
-        pk: key,
-        days,
-        fetchedAt: now.toISOString(),
-        [TTL_ATTRIBUTE]: Math.floor(now.getTime() / 1000) + CACHE_SECONDS,
-      },
-    }),
-  );
+  await writeCachedForecast(deps.table, at, days, now);
   return days;
 }
 

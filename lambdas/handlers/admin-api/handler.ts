@@ -18,7 +18,6 @@ import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchDayOfWeekOf, type IsoDate, packingDay } from '../../../shared/dispatch';
 import { IDEMPOTENCY_HEADER } from '../../../shared/public-routes';
 import { type CapacityValue, setCapacity } from '../../domain/capacity/capacity-report';
-import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { clickAndDropCsv, packingSlipsHtml } from '../../domain/fulfilment/dispatch-files';
 import {
   capacitySettingsView,
@@ -46,7 +45,6 @@ import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
 import { importClickAndDropTracking } from '../../domain/operations/tracking-import';
 import { revokeOrderPageLink } from '../../domain/order-page/revoke-page-link';
-import { orderPageKeys, orderPageLinks } from '../../domain/order-page-token';
 import {
   type MerchantPushDeps,
   PushEndpointRefusedError,
@@ -65,12 +63,11 @@ import {
 import { findByReference, recordsByReference } from '../../domain/storage/records';
 import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
 import { delayOrdersAtRisk } from '../../domain/weather/delay-at-risk';
-import { loadForecastSource, reportForecastKey } from '../../domain/weather/forecast-source';
+import { reportForecastKey } from '../../domain/weather/forecast-source';
 import type { ForecastSource } from '../../domain/weather/open-meteo';
 import { postcodeInAddress } from '../../domain/weather/postcode-places';
 import { checkWeather } from '../../domain/weather/weather-check';
 import { comingWeatherDay, weatherView } from '../../domain/weather/weather-view';
-import { ordersTable } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { adminRuntimeEnvSchema, type Env, parseEnv, stripeEnvSchema } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
@@ -85,12 +82,10 @@ import {
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
 import { type MetricsWriter, stdoutMetricsWriter } from '../../lib/metrics';
-import { loadOrderPageSecret } from '../../lib/order-page-secret';
 import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
 import { readSecretString } from '../../lib/secrets-extension';
-import { createSesClient } from '../../lib/ses-client';
-import { loadStripeClient } from '../../lib/stripe';
 import { pushSenderFromEnv } from '../../lib/web-push';
+import { forecastSource, orderPages, shopEmail, shopTable, stripeRuntime } from '../../runtime';
 import { createSessionHandler, sessionDepsFromEnv } from './session';
 
 /** An admin body is a handful of references at most. */
@@ -170,23 +165,19 @@ function weatherDeps(deps: Deps): Deps {
 /** The clients and settings the operator's actions need, from the environment: once per cold start. */
 export async function loadAdminDeps(env: Env): Promise<AdminDeps> {
   const config = parseEnv(adminRuntimeEnvSchema, env);
-  const [stripe, forecast, orderPageSecret] = await Promise.all([
-    loadStripeClient(config),
-    loadForecastSource(config),
-    loadOrderPageSecret(config),
+  const [{ stripe }, forecast, pages] = await Promise.all([
+    stripeRuntime(config),
+    forecastSource(config),
+    orderPages(config),
   ]);
-  const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
-    table: ordersTable(config),
-    ...shopEmailIdentity(ses, config),
-    merchantEmail: config.MERCHANT_EMAIL,
+    table: shopTable(config),
+    ...shopEmail(config),
     stripe,
     siteUrl: config.SITE_URL,
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
     shopId: config.SHOP_ID,
-    ...(orderPageSecret !== undefined && {
-      orderPage: orderPageLinks(config.SITE_URL, orderPageKeys(orderPageSecret)),
-    }),
+    ...(pages !== undefined && { orderPage: pages.links }),
     now: () => new Date(),
     forecast,
     dispatchPostcode: postcodeInAddress(config.SELLER_ADDRESS),

@@ -13,7 +13,7 @@ import { ordersTable } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import type { CheckoutEnv } from '../../lib/config';
 
-type RecordOrderRequest = typeof import('../../domain/operations/request-writer').recordOrderRequest;
+type RecordOrderRequest = typeof import('./request-writer').recordOrderRequest;
 export type RecordedRequest = Awaited<ReturnType<RecordOrderRequest>>;
 
 /** What create-checkout needs for the shop's settings and order requests. */
@@ -55,7 +55,7 @@ export const DEFAULT_PAUSED_MESSAGE = 'We are not taking orders at the moment. P
 export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
   const table = ordersTable(config);
   const loadWriter = initOnce(() =>
-    import('../../domain/operations/request-writer').then((module) => ({
+    import('./request-writer').then((module) => ({
       record: module.recordOrderRequest,
       deps: module.createRequestDeps(config, table),
     })),

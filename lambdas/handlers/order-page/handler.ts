@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { ORDER_PAGE_NOT_FOUND } from '../../../shared/order-page';
 import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
-import { shopEmailIdentity } from '../../domain/emails/send-email';
 import { InvalidCorrectionError } from '../../domain/operations/correct-address';
 import { openOrderOrDebitPage } from '../../domain/order-page/debit-page';
 import {
@@ -10,9 +9,7 @@ import {
   OrderPageNotFoundError,
   orderPageView,
 } from '../../domain/order-page/order-page';
-import { orderPageKeys, orderPageLinks } from '../../domain/order-page-token';
 import { RefusedError } from '../../domain/refusal';
-import { ordersTable } from '../../lib/aws';
 import { ConfigError, type Env, orderPageRuntimeEnvSchema, parseEnv } from '../../lib/config';
 import { type HttpEvent, type HttpResult, json, readJsonBody } from '../../lib/http';
 import {
@@ -24,8 +21,7 @@ import {
   loadOnce,
 } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
-import { loadOrderPageSecret } from '../../lib/order-page-secret';
-import { createSesClient } from '../../lib/ses-client';
+import { orderPages, shopEmail, shopTable } from '../../runtime';
 
 /** A correction is an address, a postcode, a phone and a token: a few hundred bytes. */
 const MAX_BODY_BYTES = 4 * 1024;
@@ -40,18 +36,15 @@ const PRIVATE_HEADERS = {
 /** The clients and settings, once per cold start. Without a secret there is no page: fail closed. */
 export async function loadOrderPageDeps(env: Env): Promise<OrderPageDeps> {
   const config = parseEnv(orderPageRuntimeEnvSchema, env);
-  const secret = await loadOrderPageSecret(config);
-  if (secret === undefined)
+  const pages = await orderPages(config);
+  if (pages === undefined)
     throw new ConfigError(['ORDER_PAGE_SECRET_ID or ORDER_PAGE_SECRET: one must be set']);
-  const keys = orderPageKeys(secret);
-  const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
   return {
-    table: ordersTable(config),
-    ...shopEmailIdentity(ses, config),
-    merchantEmail: config.MERCHANT_EMAIL,
+    table: shopTable(config),
+    ...shopEmail(config),
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
-    keys,
-    orderPage: orderPageLinks(config.SITE_URL, keys),
+    keys: pages.keys,
+    orderPage: pages.links,
     now: () => new Date(),
   };
 }

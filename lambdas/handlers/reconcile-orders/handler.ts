@@ -1,5 +1,4 @@
 import type { Context } from 'aws-lambda';
-import { loadFulfilmentRuntime } from '../../domain/fulfilment/fulfilment-runtime';
 import {
   type ReconcileDeps,
   type ReconcileSummary,
@@ -7,6 +6,7 @@ import {
 } from '../../domain/fulfilment/reconcile-orders';
 import { initOnce } from '../../lib/cold-start';
 import type { Env } from '../../lib/config';
+import { loadFulfilmentRuntime } from '../../runtime';
 
 /**
  * Time kept back from the Lambda's limit: a run starts no session later than this before it.

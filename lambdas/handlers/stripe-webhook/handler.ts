@@ -9,7 +9,6 @@ import {
   type FulfilmentResult,
   fulfilCheckout,
 } from '../../domain/fulfilment/fulfil-checkout';
-import { loadFulfilmentRuntime } from '../../domain/fulfilment/fulfilment-runtime';
 import { recordPendingDebit } from '../../domain/fulfilment/pending-debit';
 import { isHandledWebhookEvent } from '../../domain/fulfilment/webhook-events';
 import { type RefundRecorderDeps, recordStripeRefund } from '../../domain/operations/order-actions';
@@ -22,6 +21,7 @@ import {
   verifyStripeEvent,
   WebhookVerificationError,
 } from '../../lib/verify-stripe-event';
+import { loadFulfilmentRuntime } from '../../runtime';
 
 export interface WebhookHandlerDeps {
   fulfilment: FulfilmentDeps;

@@ -1,29 +1,26 @@
-import { shopEmailIdentity } from '../../domain/emails/send-email';
-import { loadForecastSource, reportForecastKey } from '../../domain/weather/forecast-source';
+import { reportForecastKey } from '../../domain/weather/forecast-source';
 import { postcodeInAddress } from '../../domain/weather/postcode-places';
 import {
   notifyWeatherAtRisk,
   type WeatherNoticeDeps,
   type WeatherNoticeResult,
 } from '../../domain/weather/weather-notice';
-import { ordersTable } from '../../lib/aws';
 import { initOnce } from '../../lib/cold-start';
 import { type Env, parseEnv, weatherNoticeRuntimeEnvSchema } from '../../lib/config';
 import { stdoutMetricsWriter } from '../../lib/metrics';
-import { createSesClient } from '../../lib/ses-client';
+import { forecastSource, shopEmail, shopTable } from '../../runtime';
 
 /** The weather notice's clients from the environment: once per cold start. */
 export async function loadWeatherNoticeDeps(env: Env): Promise<WeatherNoticeDeps> {
   const config = parseEnv(weatherNoticeRuntimeEnvSchema, env);
-  const ses = createSesClient({ region: config.AWS_REGION, endpoint: config.SES_ENDPOINT });
-  const { sender, seller } = shopEmailIdentity(ses, config);
+  const { sender, seller, merchantEmail } = shopEmail(config);
   return {
-    table: ordersTable(config),
+    table: shopTable(config),
     now: () => new Date(),
-    forecast: await loadForecastSource(config),
+    forecast: await forecastSource(config),
     dispatchPostcode: postcodeInAddress(config.SELLER_ADDRESS),
     sender,
-    merchantEmail: config.MERCHANT_EMAIL,
+    merchantEmail,
     shopName: seller.shopName,
     siteUrl: config.SITE_URL,
   };

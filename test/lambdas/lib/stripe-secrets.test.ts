@@ -233,8 +233,8 @@ describe('bundles of the public functions', () => {
 
     expect(inputs.some((path) => path.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
     expect(inputs.some((path) => path.includes('node_modules/@aws-sdk/client-ses/'))).toBe(true);
-    expect(inputs).toContain('lambdas/domain/operations/request-writer.ts');
-    expect(loaded).not.toContain('lambdas/domain/operations/request-writer.ts');
+    expect(inputs).toContain('lambdas/handlers/create-checkout/request-writer.ts');
+    expect(loaded).not.toContain('lambdas/handlers/create-checkout/request-writer.ts');
     expect(loaded).not.toContain('lambdas/domain/operations/request-actions.ts');
     expect(loaded).not.toContain('lambdas/lib/ses-client.ts');
   }, 30_000);

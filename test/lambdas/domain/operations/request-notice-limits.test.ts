@@ -7,7 +7,7 @@ import {
   decideRequestNotice,
   takeDeclineEmail,
 } from '../../../../lambdas/domain/operations/request-notice-limits';
-import { createRequestDeps } from '../../../../lambdas/domain/operations/request-writer';
+import { createRequestDeps } from '../../../../lambdas/handlers/create-checkout/request-writer';
 import { checkoutRuntimeEnvSchema, parseEnv } from '../../../../lambdas/lib/config';
 import { logger } from '../../../../lambdas/lib/logger';
 import { TEST_SHOP_ID } from '../../../support/shop';

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCheckoutStatus } from '../../../../lambdas/domain/checkout/get-checkout-status';
-import {
-  readPendingDebit,
-  recordPendingDebit,
-  takePendingPageKey,
-} from '../../../../lambdas/domain/fulfilment/pending-debit';
+import { recordPendingDebit } from '../../../../lambdas/domain/fulfilment/pending-debit';
 import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
-import { orderPageKeys, readOrderPageToken } from '../../../../lambdas/domain/order-page-token';
+import { newPageKey, orderPageKeys, readOrderPageToken } from '../../../../lambdas/domain/order-page-token';
+import { readPendingDebit, takePendingPageKey } from '../../../../lambdas/domain/storage/debit-records';
 import { orderReference } from '../../../../shared/checkout-status';
 import { formatDispatchDate } from '../../../../shared/dispatch';
 import { jsonBody } from '../../../support/api-gateway-event';
@@ -202,7 +199,7 @@ Company number: 01234567
   it('an order recorded before the pending path ran: no waiting email, and the order keeps the key it took', async () => {
     // Prepare: the order's path took the record's key first (as fulfilment does for a delayed payment).
     const session = await pendingDebit();
-    const orderKey = await takePendingPageKey(h.deps.table, session.id, h.deps.now());
+    const orderKey = await takePendingPageKey(h.deps.table, session.id, h.deps.now(), newPageKey());
 
     // Act
     const result = await recordPendingDebit(session.id, h.deps);

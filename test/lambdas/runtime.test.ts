@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadFulfilmentRuntime } from '../../../../lambdas/domain/fulfilment/fulfilment-runtime';
-import { ConfigError, fulfilmentEnvSchema, fulfilmentRuntimeEnvSchema } from '../../../../lambdas/lib/config';
-import { FULFILMENT_ENV } from '../../../support/shop';
+import { ConfigError, fulfilmentEnvSchema, fulfilmentRuntimeEnvSchema } from '../../lambdas/lib/config';
+import { loadFulfilmentRuntime } from '../../lambdas/runtime';
+import { FULFILMENT_ENV } from '../support/shop';
 
 // The stack's settings (fulfilmentEnvSchema, held to the template by test/infra) plus the region
 // the Lambda runtime sets: one place in lambdas/lib/config.ts, as docs/architecture.md says.

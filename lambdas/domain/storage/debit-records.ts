@@ -1,0 +1,160 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import { calendarDateSchema } from '../../../shared/calendar-date';
+import { emailStateSchema, isoInstant } from './order';
+import {
+  FAILED_DEBIT_KEY_PREFIX,
+  failedDebitKey,
+  itemKey,
+  PARTITION_KEY,
+  PENDING_DEBIT_KEY_PREFIX,
+  pendingDebitKey,
+  type ShopTable,
+  TTL_ATTRIBUTE,
+} from './orders-table';
+
+// The records of a Bacs Direct Debit that is not (yet) an order: pending with the bank, or failed
+// (docs/decisions/0025-bacs-debits.md). Their reads and the page-key upsert live here, with every
+// other DynamoDB command (ADR 0051).
+
+/**
+ * How long a debit's record is kept: beyond the reconciler's longest window (60 days), so no run
+ * finds the session again once its record is gone, then deleted by TTL (it holds a name and an email).
+ */
+export const DEBIT_RECORD_DAYS = 90;
+
+/** The TTL (epoch seconds) of a debit's record written at `now`. */
+export function debitRecordTtl(now: Date): number {
+  return Math.floor(now.getTime() / 1000) + DEBIT_RECORD_DAYS * 86_400;
+}
+
+/**
+ * The pending record's `status`: `pending` while the money is with the bank; `recorded` once the
+ * order exists (written by fulfilment, which takes the record's page key). The email is claimed only
+ * while `pending` (the claim guard), so no "waiting for your bank" follows a confirmation.
+ */
+export const PENDING_DEBIT_STATUS = { pending: 'pending', recorded: 'recorded' } as const;
+
+/**
+ * The record as stored (`PENDING_DEBIT#<session id>`). Written whole by recordPendingDebit; or
+ * first by fulfilment (an order recorded before the pending path got there), with only its key,
+ * page key, status and TTL: then the facts are absent and there is nothing to send.
+ */
+export const pendingDebitItemSchema = z.object({
+  [PARTITION_KEY]: z.string().check(z.startsWith(PENDING_DEBIT_KEY_PREFIX)),
+  pageKey: z.string(),
+  status: z.enum([PENDING_DEBIT_STATUS.pending, PENDING_DEBIT_STATUS.recorded]),
+  [TTL_ATTRIBUTE]: z.number().check(z.int()),
+  reference: z.optional(z.string()),
+  sessionId: z.optional(z.string()),
+  livemode: z.optional(z.boolean()),
+  bottles: z.optional(z.number().check(z.int())),
+  totalPence: z.optional(z.number().check(z.int())),
+  customerName: z.optional(z.string()),
+  customerEmail: z.optional(z.string()),
+  dispatchDate: z.optional(calendarDateSchema),
+  checkoutCreatedAt: z.optional(isoInstant),
+  recordedAt: z.optional(isoInstant),
+  orderRecordedAt: z.optional(isoInstant),
+  debitPendingEmailState: z.optional(emailStateSchema),
+});
+export type PendingDebitItem = z.output<typeof pendingDebitItemSchema>;
+
+/** The record of a failed debit as stored (`FAILED_DEBIT#<session id>`); checked when read back. */
+export const failedDebitItemSchema = z.object({
+  [PARTITION_KEY]: z.string().check(z.startsWith(FAILED_DEBIT_KEY_PREFIX)),
+  reference: z.string(),
+  sessionId: z.string(),
+  paymentIntentId: z.optional(z.string()),
+  livemode: z.boolean(),
+  bottles: z.number().check(z.int()),
+  totalPence: z.number().check(z.int()),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  checkoutCreatedAt: isoInstant,
+  recordedAt: isoInstant,
+  failureMessage: z.optional(z.string()),
+  [TTL_ATTRIBUTE]: z.number().check(z.int()),
+  debitFailedEmailState: emailStateSchema,
+  debitFailedNoticeEmailState: emailStateSchema,
+});
+export type FailedDebitItem = z.output<typeof failedDebitItemSchema>;
+
+async function readItem(table: ShopTable, pk: string): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+/** A pending debit's record, read strongly consistent; undefined when there is none. */
+export async function readPendingDebit(
+  table: ShopTable,
+  sessionId: string,
+): Promise<PendingDebitItem | undefined> {
+  const item = await readItem(table, pendingDebitKey(sessionId));
+  return item === undefined ? undefined : pendingDebitItemSchema.parse(item);
+}
+
+/** A failed debit's record, read strongly consistent; undefined when there is none. */
+export async function readFailedDebit(
+  table: ShopTable,
+  sessionId: string,
+): Promise<FailedDebitItem | undefined> {
+  const item = await readItem(table, failedDebitKey(sessionId));
+  return item === undefined ? undefined : failedDebitItemSchema.parse(item);
+}
+
+/**
+ * The page key an order recorded from a delayed payment takes: the pending record's, so the link
+ * the "waiting for your bank" email carried opens the order; `freshKey` when there was no record,
+ * written to it so a pending path running later finds the order's key and sends nothing. One
+ * conditional-free upsert (`if_not_exists`): every path that records the order gets the same key,
+ * whatever order they run in, and the record is marked `recorded` in the same write.
+ */
+export async function takePendingPageKey(
+  table: ShopTable,
+  sessionId: string,
+  now: Date,
+  freshKey: string,
+): Promise<string> {
+  const { Attributes } = await table.client.send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: itemKey(pendingDebitKey(sessionId)),
+      UpdateExpression:
+        'SET #pageKey = if_not_exists(#pageKey, :pageKey), #status = :recorded, #orderRecordedAt = if_not_exists(#orderRecordedAt, :now), #ttl = if_not_exists(#ttl, :ttl)',
+      ExpressionAttributeNames: {
+        '#pageKey': 'pageKey',
+        '#status': 'status',
+        '#orderRecordedAt': 'orderRecordedAt',
+        '#ttl': TTL_ATTRIBUTE,
+      },
+      ExpressionAttributeValues: {
+        ':pageKey': freshKey,
+        ':recorded': PENDING_DEBIT_STATUS.recorded,
+        ':now': now.toISOString(),
+        ':ttl': debitRecordTtl(now),
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const pageKey = Attributes?.pageKey;
+  if (typeof pageKey !== 'string')
+    throw new Error(`${pendingDebitKey(sessionId)} has no page key after its update`);
+  return pageKey;
+}
+
+/** Whether the session's debit failed (a record exists), read strongly consistent and keys only. */
+export async function hasFailedDebit(table: ShopTable, sessionId: string): Promise<boolean> {
+  const { Item } = await table.client.send(
+    new GetCommand({
+      TableName: table.tableName,
+      Key: itemKey(failedDebitKey(sessionId)),
+      ConsistentRead: true,
+      ProjectionExpression: PARTITION_KEY,
+    }),
+  );
+  return Item !== undefined;
+}
