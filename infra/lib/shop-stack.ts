@@ -188,22 +188,12 @@ export class ShopStack extends Stack {
   }
 
   private monitor(config: ShopConfig): void {
-    const {
-      createCheckout,
-      checkoutStatus,
-      stripeWebhook,
-      reconcileOrders,
-      shopStatus,
-      adminApi,
-      orderPage,
-    } = this.functions;
-    this.monitoring.monitorFunction('CreateCheckout', createCheckout.function);
-    this.monitoring.monitorFunction('CheckoutStatus', checkoutStatus.function);
-    this.monitoring.monitorFunction('StripeWebhook', stripeWebhook.function);
-    this.monitoring.monitorFunction('ReconcileOrders', reconcileOrders.function);
-    this.monitoring.monitorFunction('ShopStatus', shopStatus.function);
-    this.monitoring.monitorFunction('AdminApi', adminApi.function);
-    this.monitoring.monitorFunction('OrderPage', orderPage.function);
+    const { stripeWebhook, reconcileOrders } = this.functions;
+    // Errors and throttles of every function but the weather notice, as the stack has always had them.
+    const { weatherNotice: _, ...monitored } = FUNCTION_OUTPUT_NAMES;
+    for (const [name, alarmName] of Object.entries(monitored) as Array<[keyof typeof monitored, string]>) {
+      this.monitoring.monitorFunction(alarmName, this.functions[name].function);
+    }
     this.monitoring.monitorWebhookServerErrors(this.api.accessLogs, routeKeyOf('stripeWebhook'));
     this.monitoring.monitorApiServerErrors(this.api.httpApi);
     this.monitoring.monitorMissedOrders();
