@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { z } from 'zod';
-import { addDays, londonDate } from '../shared/dispatch';
+import { addDays, type IsoDate, londonDate } from '../shared/dispatch';
 
 // A stand-in for Open-Meteo's forecast API (GET /v1/forecast, hourly temperature_2m in Europe/London),
 // so the weather check runs locally and in tests with no network. Every place reads a mild 6 to 12 °C
@@ -85,25 +85,14 @@ export async function startForecastStandIn(
       requests.push(placeKey(lat, lon));
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       const count = Number(url.searchParams.get('forecast_days') ?? '7');
-      const time: string[] = [];
-      const temperature_2m: number[] = [];
-      const first = londonDate(now());
-      for (let d = 0; d < count; d += 1) {
-        const date = addDays(first, d);
-        const { min, max } = days.get(`${placeKey(lat, lon)}#${date}`) ?? { min: 6, max: 12 };
-        for (let hour = 0; hour < 24; hour += 1) {
-          time.push(`${date}T${String(hour).padStart(2, '0')}:00`);
-          // Coldest at 05:00, warmest at 14:00, as a clear winter day runs.
-          temperature_2m.push(hour === 5 ? min : hour === 14 ? max : (min + max) / 2);
-        }
-      }
+      const dayAt = (date: IsoDate) => days.get(`${placeKey(lat, lon)}#${date}`) ?? { min: 6, max: 12 };
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({
           latitude: lat,
           longitude: lon,
           timezone: 'Europe/London',
           hourly_units: { time: 'iso8601', temperature_2m: '°C' },
-          hourly: { time, temperature_2m },
+          hourly: hourlyTemperatures(londonDate(now()), count, dayAt),
         }),
       );
     })().catch(() => res.writeHead(500).end());
@@ -121,4 +110,24 @@ export async function startForecastStandIn(
         server.close(() => resolve());
       }),
   };
+}
+
+/** Open-Meteo's hourly series for `count` days from `first`, each day's low and high as set. */
+function hourlyTemperatures(
+  first: IsoDate,
+  count: number,
+  dayAt: (date: IsoDate) => { min: number; max: number },
+): { time: string[]; temperature_2m: number[] } {
+  const time: string[] = [];
+  const temperature_2m: number[] = [];
+  for (let d = 0; d < count; d += 1) {
+    const date = addDays(first, d);
+    const { min, max } = dayAt(date);
+    for (let hour = 0; hour < 24; hour += 1) {
+      time.push(`${date}T${String(hour).padStart(2, '0')}:00`);
+      // Coldest at 05:00, warmest at 14:00, as a clear winter day runs.
+      temperature_2m.push(hour === 5 ? min : hour === 14 ? max : (min + max) / 2);
+    }
+  }
+  return { time, temperature_2m };
 }

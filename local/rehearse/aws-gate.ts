@@ -102,11 +102,52 @@ function signingKeyId(req: IncomingMessage): string | undefined {
   return /Credential=([^/,\s]+)\//.exec(req.headers.authorization ?? '')?.[1];
 }
 
+/** Whether a role may make a call: undefined when allowed, else the message AWS would give. */
+type Check = (call: Call) => Promise<string | undefined>;
+
+const roleOfKey = (keyId: string | undefined) => (keyId?.startsWith('ROLE.') ? keyId.slice(5) : undefined);
+
 export async function startAwsGate(options: AwsGateOptions): Promise<AwsGate> {
-  const { assembly, log } = options;
-  const policies = rolePolicies(assembly);
-  const roleArn = (roleId: string) => `arn:aws:iam::${REHEARSAL_ACCOUNT}:role/${roleId}`;
-  const region = assembly.region;
+  const { assembly } = options;
+  const check = policyChecker(assembly, options.log);
+  const dynamo = dynamoGate(check, tableKeys(assembly), assembly.region, options.dynamoUrl);
+  const ses = sesGate(check, assembly.region, options.sesUrl);
+  const extension = extensionGate(check, options.secrets);
+  const templatePort = templateExtensionPort(assembly);
+  const dynamoPort = await listenLocal(dynamo, 0);
+  const sesPort = await listenLocal(ses, 0);
+  const extensionPort = await listenLocal(extension, options.extensionPort ?? templatePort).catch(
+    (error: unknown) => {
+      throw new Error(
+        `Secrets extension stand-in: port ${options.extensionPort ?? templatePort}: ${String(error)}`,
+      );
+    },
+  );
+  const servers = [dynamo, ses, extension];
+  return {
+    endpoints: {
+      AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${dynamoPort}`,
+      AWS_ENDPOINT_URL_SES: `http://127.0.0.1:${sesPort}`,
+      AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${sesPort}`,
+    },
+    extensionPort,
+    accessKeyFor: (roleId) => `ROLE.${roleId}`,
+    sessionTokenFor: (roleId) => `rehearsal.${roleId}`,
+    close: () =>
+      Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((done) => {
+              server.closeAllConnections();
+              server.close(() => done());
+            }),
+        ),
+      ).then(() => undefined),
+  };
+}
+
+/** Each table's partition key and its indexes' partition keys, by table name. */
+function tableKeys(assembly: Assembly): Map<string, TableKeys> {
   const tables = new Map<string, TableKeys>();
   const keySchema = z.array(z.object({ AttributeName: z.string(), KeyType: z.string() }));
   const hashOf = (schema: unknown) =>
@@ -128,7 +169,13 @@ export async function startAwsGate(options: AwsGateOptions): Promise<AwsGate> {
       tables.set(assembly.resolveString(stack.name, { Ref: id }), { partitionKey, indexes });
     }
   }
+  return tables;
+}
 
+/** Checks a call against the role's policies in the template, printing an AccessDenied line on refusal. */
+function policyChecker(assembly: Assembly, log: (line: string) => void): Check {
+  const policies = rolePolicies(assembly);
+  const roleArn = (roleId: string) => `arn:aws:iam::${REHEARSAL_ACCOUNT}:role/${roleId}`;
   /** @returns undefined when allowed, else the line to print and the message AWS would give. */
   async function check(call: Call): Promise<string | undefined> {
     const identityPolicies = policies.get(call.roleId);
@@ -170,12 +217,18 @@ export async function startAwsGate(options: AwsGateOptions): Promise<AwsGate> {
     }
     return undefined;
   }
+  return check;
+}
 
-  const roleOfKey = (keyId: string | undefined) => (keyId?.startsWith('ROLE.') ? keyId.slice(5) : undefined);
-
-  // DynamoDB (JSON protocol): the operation from X-Amz-Target; each authorisation it needs
-  // (a transaction's items, a batch's tables) with its dynamodb:LeadingKeys (dynamo-calls.ts).
-  const dynamo = createServer((req, res) => {
+// DynamoDB (JSON protocol): the operation from X-Amz-Target; each authorisation it needs
+// (a transaction's items, a batch's tables) with its dynamodb:LeadingKeys (dynamo-calls.ts).
+function dynamoGate(
+  check: Check,
+  tables: ReadonlyMap<string, TableKeys>,
+  region: string,
+  dynamoUrl: string,
+): Server {
+  return createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
       const roleId = roleOfKey(signingKeyId(req));
@@ -202,16 +255,18 @@ export async function startAwsGate(options: AwsGateOptions): Promise<AwsGate> {
         );
         return;
       }
-      await forward(req, body, res, options.dynamoUrl);
+      await forward(req, body, res, dynamoUrl);
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
       res.end(JSON.stringify({ __type: 'InternalServerError', Message: String(error) }));
     });
   });
+}
 
-  // SES: v1 (query protocol, form body) and v2 (REST JSON). SES authorises a send against the
-  // sender's identity (its address or its domain) and the configuration set.
-  const ses = createServer((req, res) => {
+// SES: v1 (query protocol, form body) and v2 (REST JSON). SES authorises a send against the
+// sender's identity (its address or its domain) and the configuration set.
+function sesGate(check: Check, region: string, sesUrl: string): Server {
+  return createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
       const roleId = roleOfKey(signingKeyId(req));
@@ -260,15 +315,17 @@ export async function startAwsGate(options: AwsGateOptions): Promise<AwsGate> {
           return;
         }
       }
-      await forward(req, body, res, options.sesUrl);
+      await forward(req, body, res, sesUrl);
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(String(error));
     });
   });
+}
 
-  // The AWS Parameters and Secrets Lambda Extension: the session token says which function asks.
-  const extension = createServer((req, res) => {
+// The AWS Parameters and Secrets Lambda Extension: the session token says which function asks.
+function extensionGate(check: Check, secrets: ReadonlyMap<string, string>): Server {
+  return createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const token = String(req.headers['x-aws-parameters-secrets-token'] ?? '');
@@ -285,7 +342,7 @@ export async function startAwsGate(options: AwsGateOptions): Promise<AwsGate> {
         resources: [[secretId]],
         context: {},
       });
-      const value = options.secrets.get(secretId);
+      const value = secrets.get(secretId);
       if (refusal !== undefined || value === undefined) {
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(
@@ -307,46 +364,21 @@ export async function startAwsGate(options: AwsGateOptions): Promise<AwsGate> {
       res.end(String(error));
     });
   });
+}
 
-  const listen = (server: Server, port: number) =>
-    new Promise<number>((done, fail) => {
-      server.once('error', fail);
-      server.listen(port, '127.0.0.1', () => done((server.address() as AddressInfo).port));
-    });
-  const templatePort = Number(
+function listenLocal(server: Server, port: number): Promise<number> {
+  return new Promise<number>((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', () => done((server.address() as AddressInfo).port));
+  });
+}
+
+/** The port the template gives the extension, or the extension's default. */
+function templateExtensionPort(assembly: Assembly): number {
+  return Number(
     resourcesOfType(assembly, 'AWS::Lambda::Function')
       .map(([, fn]) => JSON.stringify(fn.Properties.Environment ?? {}))
       .map((text) => /"PARAMETERS_SECRETS_EXTENSION_HTTP_PORT":"(\d+)"/.exec(text)?.[1])
       .find((port) => port !== undefined) ?? 2773,
   );
-  const dynamoPort = await listen(dynamo, 0);
-  const sesPort = await listen(ses, 0);
-  const extensionPort = await listen(extension, options.extensionPort ?? templatePort).catch(
-    (error: unknown) => {
-      throw new Error(
-        `Secrets extension stand-in: port ${options.extensionPort ?? templatePort}: ${String(error)}`,
-      );
-    },
-  );
-  const servers = [dynamo, ses, extension];
-  return {
-    endpoints: {
-      AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${dynamoPort}`,
-      AWS_ENDPOINT_URL_SES: `http://127.0.0.1:${sesPort}`,
-      AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${sesPort}`,
-    },
-    extensionPort,
-    accessKeyFor: (roleId) => `ROLE.${roleId}`,
-    sessionTokenFor: (roleId) => `rehearsal.${roleId}`,
-    close: () =>
-      Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((done) => {
-              server.closeAllConnections();
-              server.close(() => done());
-            }),
-        ),
-      ).then(() => undefined),
-  };
 }

@@ -127,69 +127,7 @@ export async function startFunction(
   const clock = spec.weatherNow === undefined ? [] : [spec.weatherNow.toISOString()];
   const environments = new Set<Environment>();
   let nextId = 1;
-
-  const boot = (): Environment => {
-    // Plain node, none of this process's flags (tsx's loader): the bundle is imported as Lambda imports it.
-    const child: ChildProcess = fork(compiledRunner(), [file, exportName, ...clock], {
-      cwd: REPO_ROOT,
-      env: { ...spec.env },
-      execArgv: [],
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    });
-    for (const stream of [child.stdout, child.stderr]) {
-      stream?.setEncoding('utf8');
-      stream?.on('data', (chunk: string) => {
-        for (const line of chunk.split('\n')) if (line.trim()) log(`[${spec.name}] ${line}`);
-      });
-    }
-    const environment: Environment = {
-      child,
-      pending: new Map(),
-      ready: Promise.resolve(),
-      initError: undefined,
-      retiring: false,
-      loaded: false,
-    };
-    environment.ready = new Promise<void>((done) => {
-      child.on('message', (message: RunnerMessage) => {
-        if (message.type === 'ready') {
-          environment.loaded = true;
-          done();
-        } else if (message.type === 'init-error') {
-          environment.initError = new FunctionInitError(spec.name, message.message);
-          log(environment.initError.message);
-          done();
-        } else {
-          const waiting = environment.pending.get(message.id);
-          environment.pending.delete(message.id);
-          if (message.type === 'result') waiting?.done(message.result);
-          else waiting?.fail(new Error(`${spec.name}: ${message.message}`));
-          if (environment.retiring && environment.pending.size === 0) void stop(environment);
-        }
-      });
-      child.once('exit', (code, signal) => {
-        environments.delete(environment);
-        let error: Error;
-        if (environment.loaded) {
-          // A crash (process.exit, an uncaught error) fails what it ran; like Lambda, the next
-          // invocation gets a new environment rather than the dead one.
-          const reason = `Runtime exited with error: ${code === null ? `signal: ${String(signal)}` : `exit status ${code}`}`;
-          if (!environment.retiring) log(`[${spec.name}] ${new Date().toISOString()} ${reason}`);
-          environment.retiring = true;
-          error = new Error(`${spec.name}: ${reason}`);
-        } else {
-          error =
-            environment.initError ?? new FunctionInitError(spec.name, `process exited (${String(code)})`);
-          environment.initError = error;
-        }
-        for (const waiting of environment.pending.values()) waiting.fail(error);
-        environment.pending.clear();
-        done();
-      });
-    });
-    environments.add(environment);
-    return environment;
-  };
+  const boot = () => bootEnvironment(spec, [file, exportName, ...clock], environments, log);
 
   let current = boot();
   await current.ready;
@@ -203,31 +141,120 @@ export async function startFunction(
       const environment = current;
       await environment.ready;
       if (environment.initError) throw environment.initError;
-      const id = nextId++;
-      return new Promise((done, fail) => {
-        const timer = setTimeout(() => {
-          environment.pending.delete(id);
-          const message = `Task timed out after ${spec.timeoutSeconds.toFixed(2)} seconds`;
-          log(`[${spec.name}] ${new Date().toISOString()} rehearsal-${id} ${message}`);
-          fail(new Error(`${spec.name}: ${message}`));
-          environment.retiring = true;
-          if (environment.pending.size === 0) void stop(environment);
-        }, spec.timeoutSeconds * 1000);
-        environment.pending.set(id, {
-          done: (value) => {
-            clearTimeout(timer);
-            done(value);
-          },
-          fail: (error) => {
-            clearTimeout(timer);
-            fail(error);
-          },
-        });
-        environment.child.send({ id, event, functionName: spec.name, timeoutMs: spec.timeoutSeconds * 1000 });
-      });
+      return invokeIn(environment, nextId++, event, spec, log);
     },
     async close() {
       await Promise.all([...environments].map(stop));
     },
   };
+}
+
+/** One execution environment: the runner's process, ready once the bundle has loaded (or failed to). */
+function bootEnvironment(
+  spec: FunctionSpec,
+  args: readonly string[],
+  environments: Set<Environment>,
+  log: (line: string) => void,
+): Environment {
+  // Plain node, none of this process's flags (tsx's loader): the bundle is imported as Lambda imports it.
+  const child: ChildProcess = fork(compiledRunner(), [...args], {
+    cwd: REPO_ROOT,
+    env: { ...spec.env },
+    execArgv: [],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      for (const line of chunk.split('\n')) if (line.trim()) log(`[${spec.name}] ${line}`);
+    });
+  }
+  const environment: Environment = {
+    child,
+    pending: new Map(),
+    ready: Promise.resolve(),
+    initError: undefined,
+    retiring: false,
+    loaded: false,
+  };
+  environment.ready = new Promise<void>((done) => {
+    child.on('message', (message: RunnerMessage) => {
+      if (message.type === 'ready') {
+        environment.loaded = true;
+        done();
+      } else if (message.type === 'init-error') {
+        environment.initError = new FunctionInitError(spec.name, message.message);
+        log(environment.initError.message);
+        done();
+      } else {
+        const waiting = environment.pending.get(message.id);
+        environment.pending.delete(message.id);
+        if (message.type === 'result') waiting?.done(message.result);
+        else waiting?.fail(new Error(`${spec.name}: ${message.message}`));
+        if (environment.retiring && environment.pending.size === 0) void stop(environment);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      environments.delete(environment);
+      failPending(environment, spec.name, code, signal, log);
+      done();
+    });
+  });
+  environments.add(environment);
+  return environment;
+}
+
+/** What an environment's exit does to the invocations it was running. */
+function failPending(
+  environment: Environment,
+  name: string,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  log: (line: string) => void,
+): void {
+  let error: Error;
+  if (environment.loaded) {
+    // A crash (process.exit, an uncaught error) fails what it ran; like Lambda, the next
+    // invocation gets a new environment rather than the dead one.
+    const reason = `Runtime exited with error: ${code === null ? `signal: ${String(signal)}` : `exit status ${code}`}`;
+    if (!environment.retiring) log(`[${name}] ${new Date().toISOString()} ${reason}`);
+    environment.retiring = true;
+    error = new Error(`${name}: ${reason}`);
+  } else {
+    error = environment.initError ?? new FunctionInitError(name, `process exited (${String(code)})`);
+    environment.initError = error;
+  }
+  for (const waiting of environment.pending.values()) waiting.fail(error);
+  environment.pending.clear();
+}
+
+/** One invocation in a ready environment, cut off at the function's timeout as Lambda does. */
+function invokeIn(
+  environment: Environment,
+  id: number,
+  event: unknown,
+  spec: FunctionSpec,
+  log: (line: string) => void,
+): Promise<unknown> {
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => {
+      environment.pending.delete(id);
+      const message = `Task timed out after ${spec.timeoutSeconds.toFixed(2)} seconds`;
+      log(`[${spec.name}] ${new Date().toISOString()} rehearsal-${id} ${message}`);
+      fail(new Error(`${spec.name}: ${message}`));
+      environment.retiring = true;
+      if (environment.pending.size === 0) void stop(environment);
+    }, spec.timeoutSeconds * 1000);
+    environment.pending.set(id, {
+      done: (value) => {
+        clearTimeout(timer);
+        done(value);
+      },
+      fail: (error) => {
+        clearTimeout(timer);
+        fail(error);
+      },
+    });
+    environment.child.send({ id, event, functionName: spec.name, timeoutMs: spec.timeoutSeconds * 1000 });
+  });
 }

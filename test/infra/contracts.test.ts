@@ -1,10 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
-import {
-  type ShopStack,
-  VIEWER_ADDRESS_HEADER as STACK_VIEWER_ADDRESS_HEADER,
-} from '../../infra/lib/shop-stack';
+import { VIEWER_ADDRESS_HEADER as STACK_VIEWER_ADDRESS_HEADER } from '../../infra/lib/constructs/origin-verify-gate';
+import type { ShopStack } from '../../infra/lib/shop-stack';
 import {
   adminEnvSchema,
   checkoutEnvSchema,

@@ -85,7 +85,7 @@ describe('cdk-nag AwsSolutions on the whole app', () => {
         'LiveAquatics-dev-Data/VapidKey/VapidKeys AwsSolutions-SMG4',
         ...[
           'Api/HttpApi AwsSolutions-APIG4',
-          'OriginVerifySecret AwsSolutions-SMG4',
+          'OriginVerify/Secret AwsSolutions-SMG4',
           'Website/Distribution AwsSolutions-CFR1',
           'Website/Distribution AwsSolutions-CFR2',
           'Website/Distribution AwsSolutions-CFR4',

@@ -3,7 +3,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ShopFunction } from '../../infra/lib/constructs/shop-function';
-import { RESERVED_CONCURRENCY, type ShopStack } from '../../infra/lib/shop-stack';
+import { RESERVED_CONCURRENCY } from '../../infra/lib/constructs/shop-functions';
+import type { ShopStack } from '../../infra/lib/shop-stack';
 import { actionsOf, fromDataStack, logicalIdOf, statementsOfRole, synthShop } from './support';
 
 type FunctionName = keyof ShopStack['functions'];

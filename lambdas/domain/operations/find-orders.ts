@@ -1,7 +1,7 @@
 import { DISPATCH_WINDOW_WEEKS } from '../../../shared/dispatch';
 import { RefusedError } from '../refusal';
 import { recordsByReference, type ShopRecord } from '../storage/records';
-import { listRecords, recordInstant } from './listing';
+import { type ListOptions, listRecords, recordInstant } from './listing';
 import type { ShopDeps } from './shop-deps';
 
 /** What a search of the merchant's orders looks at beyond the reference. */
@@ -50,4 +50,30 @@ export async function findRecords(
   for (const record of [...listed.filter((r) => customerMatches(r, wanted)), ...byReference])
     found.set(record.kind === 'order' ? record.order.pk : record.request.pk, record);
   return [...found.values()].sort((a, b) => recordInstant(b).localeCompare(recordInstant(a)));
+}
+
+/** What a list asks: a search (`text`) or a window of dispatch days, either narrowed as asked. */
+export interface RecordQuery extends ListOptions {
+  /** A reference, email, name or postcode (findRecords); absent for a plain list. */
+  text?: string | undefined;
+}
+
+/**
+ * The records a list shows: without text, listRecords; with text, findRecords' matches, kept only
+ * when of the status and dispatch day the query names (a search ignores neither).
+ */
+export async function listOrFindRecords(
+  query: RecordQuery,
+  deps: Pick<ShopDeps, 'table' | 'now'>,
+): Promise<ShopRecord[]> {
+  const { text, status, dispatchDate, weeksBack } = query;
+  if (text === undefined) return listRecords({ status, dispatchDate, weeksBack }, deps);
+  const found = await findRecords(text, deps, { weeksBack });
+  return found.filter((record) => {
+    const item = record.kind === 'order' ? record.order : record.request;
+    return (
+      (status === undefined || item.status === status) &&
+      (dispatchDate === undefined || item.dispatchDate === dispatchDate)
+    );
+  });
 }

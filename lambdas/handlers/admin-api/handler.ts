@@ -28,8 +28,8 @@ import {
 } from '../../domain/operations/admin-views';
 import { correctOrderAddress } from '../../domain/operations/correct-address';
 import { PlannedLaterError } from '../../domain/operations/early-dispatch';
-import { findRecords } from '../../domain/operations/find-orders';
-import { listRecords, nextPackingDay, ordersToPack } from '../../domain/operations/listing';
+import { listOrFindRecords } from '../../domain/operations/find-orders';
+import { nextPackingDay, ordersToPack } from '../../domain/operations/listing';
 import {
   type ActionResult,
   delayDispatch,
@@ -242,131 +242,154 @@ async function dayToPack(
   return { day, orders: await ordersToPack(day, deps) };
 }
 
+/** An action's answer: what it changed and emailed, and the order as it is now. */
+function changedOrder<Email>({
+  reference,
+  changed,
+  email,
+  order,
+}: Omit<ActionResult, 'email'> & { email: Email }) {
+  return { reference, changed, email, record: orderView(order) };
+}
+
 function dispatchResult(result: ActionResult): AdminDispatchResult {
+  return { ...changedOrder(result), status: result.order.status };
+}
+
+/**
+ * One order or request in full; 404 when the reference names none, 409 when it names two
+ * (references equal but for case: the full session id names one).
+ */
+async function findRecord(reference: string, deps: Deps) {
+  const record = await findByReference(deps.table, reference).catch(async (error: unknown) => {
+    const none =
+      error instanceof RefusedError && (await recordsByReference(deps.table, reference)).length === 0;
+    if (none) throw new HttpError(404, { error: error.message });
+    throw error;
+  });
+  return { record: recordView(record) };
+}
+
+async function capacityAnswer(weeks: number | undefined, deps: Deps) {
+  const [settings, rows] = await Promise.all([
+    readShopSettings(deps.table, true),
+    capacityWeeks(deps, weeks ?? DEFAULT_CAPACITY_WEEKS),
+  ]);
+  return { settings: capacitySettingsView(settings.capacity), rows };
+}
+
+/** The CLI's `capacity --set`, with its refusals; a date in a week means that week's dispatch day. */
+async function setCapacityAnswer(body: AdminInput<'setCapacity'>, deps: Deps) {
+  const date = body.date === 'default' ? undefined : dispatchDayOfWeekOf(body.date);
+  const value: CapacityValue = body.bottles === null ? 'none' : body.bottles;
+  const result = await setCapacity(deps, { value, date }, DEFAULT_CAPACITY_WEEKS);
   return {
-    reference: result.reference,
-    changed: result.changed,
-    email: result.email,
-    status: result.order.status,
-    record: orderView(result.order),
+    date: date ?? 'default',
+    settings: capacitySettingsView(result.settings),
+    rows: await capacityWeeks(deps, DEFAULT_CAPACITY_WEEKS),
+    oversold: result.oversold,
   };
 }
 
-/** Each route of shared/admin-routes.ts: the domain function behind it. */
+/** Royal Mail Click & Drop's import of that day's orders. */
+async function dispatchCsv(date: IsoDate | undefined, deps: Deps): Promise<HttpResult> {
+  const { day, orders } = await dayToPack(date, deps);
+  return file(clickAndDropCsv(day, orders), 'text/csv; charset=utf-8', {
+    'content-disposition': `attachment; filename="click-and-drop-${day}.csv"`,
+  });
+}
+
+/** That day's packing slips, to print. */
+async function packingSlips(date: IsoDate | undefined, deps: Deps): Promise<HttpResult> {
+  const { day, orders } = await dayToPack(date, deps);
+  return file(packingSlipsHtml(day, orders, deps.seller), 'text/html; charset=utf-8', {
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'",
+  });
+}
+
+/**
+ * Several orders at once: each is its own exactly-once action, so one refusal (a refunded order,
+ * one planned for a later day without `early`) does not stop the others; the answer is 409 only
+ * when every one was refused.
+ */
+async function dispatchAll(body: AdminInput<'dispatch'>, actor: string, deps: Deps) {
+  const results: AdminDispatchResult[] = [];
+  for (const reference of body.references) {
+    try {
+      const trackingNumber = body.trackingNumbers?.[reference] ?? body.trackingNumber;
+      results.push(
+        dispatchResult(await markDispatched(reference, { trackingNumber, actor, early: body.early }, deps)),
+      );
+    } catch (error) {
+      if (!(error instanceof RefusedError)) throw error;
+      results.push({ reference, refused: error.message, ...plannedFor(error) });
+    }
+  }
+  const refused = results.flatMap((result) => ('refused' in result ? [result.refused] : []));
+  // Every refusal in `error`, each naming its order: a client that shows only the error loses none.
+  if (refused.length === results.length) throw new HttpError(409, { error: refused.join(' '), results });
+  return { results };
+}
+
+/** A Click & Drop export's orders dispatched with their numbers, or with `preview` what would be. */
+async function importTracking(
+  { csv, early, preview }: AdminInput<'trackingImport'>,
+  actor: string,
+  deps: Deps,
+) {
+  const result = await importClickAndDropTracking(csv, { actor, early, preview }, deps);
+  return {
+    results: result.dispatched.map(dispatchResult),
+    unmatched: result.unmatched,
+    ...(result.rows !== undefined && { preview: true, rows: result.rows }),
+  };
+}
+
+/**
+ * The weather check of a dispatch day (the coming one without a date). A provider that fails or
+ * is slow makes its orders "unknown" (checkWeather), never an error.
+ */
+async function weatherAnswer(date: IsoDate | undefined, deps: Deps) {
+  const weather = weatherDeps(deps);
+  const day = date === undefined ? comingWeatherDay(weather.now()) : packingDay(date);
+  // Counted on every check, so the stage's alarm holds while the key is missing.
+  const keyProblem = reportForecastKey(deps.forecast, deps.metrics ?? stdoutMetricsWriter);
+  return weatherView(await checkWeather(day, weather), keyProblem);
+}
+
+async function refundAnswer(
+  body: AdminInput<'refund'>,
+  actor: string,
+  intention: string | undefined,
+  deps: Deps,
+) {
+  const result = await refundOrder(body.reference, { reason: body.reason, actor, intention }, deps);
+  const { refundId, pence, refundEmail, order } = result;
+  return { ...changedOrder(result), refundId, pence, refundEmail, status: order.status };
+}
+
+/** Each route of shared/admin-routes.ts: the domain function behind it, one line or so each. */
 const HANDLERS: Handlers = {
   /** A window of dispatch days (or one day), or a search, optionally of one status. */
-  list: async (query, { deps }) => {
-    const records =
-      query.q === undefined
-        ? await listRecords(
-            { status: query.status, dispatchDate: query.dispatch, weeksBack: query.weeks },
-            deps,
-          )
-        : (await findRecords(query.q, deps, { weeksBack: query.weeks })).filter((record) => {
-            const item = record.kind === 'order' ? record.order : record.request;
-            return (
-              (query.status === undefined || item.status === query.status) &&
-              (query.dispatch === undefined || item.dispatchDate === query.dispatch)
-            );
-          });
+  list: async ({ q, status, dispatch, weeks }, { deps }) => {
+    const records = await listOrFindRecords(
+      { text: q, status, dispatchDate: dispatch, weeksBack: weeks },
+      deps,
+    );
     return { records: records.map(recordView) };
   },
-
-  /**
-   * One order or request in full; 404 when the reference names none, 409 when it names two
-   * (references equal but for case: the full session id names one).
-   */
-  order: async ({ reference }, { deps }) => {
-    const record = await findByReference(deps.table, reference).catch(async (error: unknown) => {
-      const none =
-        error instanceof RefusedError && (await recordsByReference(deps.table, reference)).length === 0;
-      if (none) throw new HttpError(404, { error: error.message });
-      throw error;
-    });
-    return { record: recordView(record) };
-  },
-
+  order: ({ reference }, { deps }) => findRecord(reference, deps),
   /** The shop's mode and the week (the same as `orders status`). */
   status: (_input, { deps }) => shopWeek(deps),
-
-  capacity: async (query, { deps }) => {
-    const [settings, rows] = await Promise.all([
-      readShopSettings(deps.table, true),
-      capacityWeeks(deps, query.weeks ?? DEFAULT_CAPACITY_WEEKS),
-    ]);
-    return { settings: capacitySettingsView(settings.capacity), rows };
-  },
-
-  /** The CLI's `capacity --set`, with its refusals; a date in a week means that week's dispatch day. */
-  setCapacity: async (body, { deps }) => {
-    const date = body.date === 'default' ? undefined : dispatchDayOfWeekOf(body.date);
-    const value: CapacityValue = body.bottles === null ? 'none' : body.bottles;
-    const result = await setCapacity(deps, { value, date }, DEFAULT_CAPACITY_WEEKS);
-    return {
-      date: date ?? 'default',
-      settings: capacitySettingsView(result.settings),
-      rows: await capacityWeeks(deps, DEFAULT_CAPACITY_WEEKS),
-      oversold: result.oversold,
-    };
-  },
-
-  /** Royal Mail Click & Drop's import of that day's orders. */
-  dispatchCsv: async (query, { deps }) => {
-    const { day, orders } = await dayToPack(query.date, deps);
-    return file(clickAndDropCsv(day, orders), 'text/csv; charset=utf-8', {
-      'content-disposition': `attachment; filename="click-and-drop-${day}.csv"`,
-    });
-  },
-
-  /** That day's packing slips, to print. */
-  packingSlips: async (query, { deps }) => {
-    const { day, orders } = await dayToPack(query.date, deps);
-    return file(packingSlipsHtml(day, orders, deps.seller), 'text/html; charset=utf-8', {
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'",
-    });
-  },
-
-  /**
-   * Several orders at once: each is its own exactly-once action, so one refusal (a refunded order,
-   * one planned for a later day without `early`) does not stop the others; the answer is 409 only
-   * when every one was refused.
-   */
-  dispatch: async (body, { deps }, actor) => {
-    const results: AdminDispatchResult[] = [];
-    for (const reference of body.references) {
-      try {
-        const trackingNumber = body.trackingNumbers?.[reference] ?? body.trackingNumber;
-        results.push(
-          dispatchResult(await markDispatched(reference, { trackingNumber, actor, early: body.early }, deps)),
-        );
-      } catch (error) {
-        if (!(error instanceof RefusedError)) throw error;
-        results.push({ reference, refused: error.message, ...plannedFor(error) });
-      }
-    }
-    const refused = results.flatMap((result) => ('refused' in result ? [result.refused] : []));
-    // Every refusal in `error`, each naming its order: a client that shows only the error loses none.
-    if (refused.length === results.length) throw new HttpError(409, { error: refused.join(' '), results });
-    return { results };
-  },
-
+  capacity: (query, { deps }) => capacityAnswer(query.weeks, deps),
+  setCapacity: (body, { deps }) => setCapacityAnswer(body, deps),
+  dispatchCsv: (query, { deps }) => dispatchCsv(query.date, deps),
+  packingSlips: (query, { deps }) => packingSlips(query.date, deps),
+  dispatch: (body, { deps }, actor) => dispatchAll(body, actor, deps),
   /** A dispatched order's number added or corrected (one update email a change); a paid order's dispatches it. */
-  tracking: async ({ reference, trackingNumber, early }, { deps }, actor) => {
-    const result = await trackOrder(reference, { trackingNumber, actor, early }, deps);
-    const { changed, email, order } = result;
-    return { reference: result.reference, changed, email, record: orderView(order) };
-  },
-
-  /** A Click & Drop export's orders dispatched with their numbers, or with `preview` what would be. */
-  trackingImport: async ({ csv, early, preview }, { deps }, actor) => {
-    const result = await importClickAndDropTracking(csv, { actor, early, preview }, deps);
-    return {
-      results: result.dispatched.map(dispatchResult),
-      unmatched: result.unmatched,
-      ...(result.rows !== undefined && { preview: true, rows: result.rows }),
-    };
-  },
-
+  tracking: async ({ reference, trackingNumber, early }, { deps }, actor) =>
+    changedOrder(await trackOrder(reference, { trackingNumber, actor, early }, deps)),
+  trackingImport: (body, { deps }, actor) => importTracking(body, actor, deps),
   /** Some bottles and/or the delivery refunded, with its email. */
   refundPart: async (body, { deps }, actor, intention) => {
     const { reference, refundId, pence, email, order } = await refundPart(
@@ -376,61 +399,25 @@ const HANDLERS: Handlers = {
     );
     return { reference, refundId, pence, email, record: orderView(order) };
   },
-
   delay: async (body, { deps }, actor) =>
     delayView(await delayDispatch({ ...body, actor }, deps), deps.now()),
-
-  /**
-   * The weather check of a dispatch day (the coming one without a date). A provider that fails or
-   * is slow makes its orders "unknown" (checkWeather), never an error.
-   */
-  weather: async (query, { deps }) => {
-    const weather = weatherDeps(deps);
-    const day = query.date === undefined ? comingWeatherDay(weather.now()) : packingDay(query.date);
-    // Counted on every check, so the stage's alarm holds while the key is missing.
-    const keyProblem = reportForecastKey(deps.forecast, deps.metrics ?? stdoutMetricsWriter);
-    return weatherView(await checkWeather(day, weather), keyProblem);
-  },
-
+  weather: (query, { deps }) => weatherAnswer(query.date, deps),
   /** Just the day's orders at risk moved, each to its first fine day, through delay's own path. */
   delayAtRisk: (body, { deps }, actor) => delayOrdersAtRisk(body.date, actor, deps, weatherDeps(deps).now),
-
-  refund: async (body, { deps }, actor, intention) => {
-    const result = await refundOrder(body.reference, { reason: body.reason, actor, intention }, deps);
-    const { reference, changed, refundId, pence, email, refundEmail, order } = result;
-    return {
-      reference,
-      changed,
-      refundId,
-      pence,
-      email,
-      refundEmail,
-      status: order.status,
-      record: orderView(order),
-    };
-  },
-
+  refund: (body, { deps }, actor, intention) => refundAnswer(body, actor, intention, deps),
   /** The CLI's `address`, with the checkout's rules and the packing cut-off. */
-  address: async ({ reference, ...details }, { deps }, actor) => {
-    const result = await correctOrderAddress(await findOrder(deps, reference), details, { actor }, deps);
-    const { changed, email, order } = result;
-    return { reference: result.reference, changed, email, record: orderView(order) };
-  },
-
+  address: async ({ reference, ...details }, { deps }, actor) =>
+    changedOrder(await correctOrderAddress(await findOrder(deps, reference), details, { actor }, deps)),
   pause: async (body, { deps }) => {
     // A blank message (requests mode: a pause without one is a 400) is no message.
     const outcome = await pauseShop({ mode: body.mode, message: body.message || undefined }, deps);
     return { ...outcome, settings: settingsView(outcome.settings) };
   },
-
   resume: async (_input, { deps }) => ({
     settings: settingsView(await writeShopSettings(deps.table, { mode: 'open' }, deps.now())),
   }),
-
   requestPayment: (body, { deps }, actor) => requestPayment(body.reference, { actor }, deps),
-
   decline: (body, { deps }, actor) => declineRequest(body.reference, { actor }, deps),
-
   /** The order page's link revoked and a new one emailed to the customer once. */
   revokePageLink: async (body, { deps }, actor) => {
     const { reference, email, order } = await revokeOrderPageLink(body.reference, { actor }, deps);

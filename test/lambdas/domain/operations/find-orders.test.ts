@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findRecords } from '../../../../lambdas/domain/operations/find-orders';
+import { findRecords, listOrFindRecords } from '../../../../lambdas/domain/operations/find-orders';
 import { recordOrderRequest } from '../../../../lambdas/domain/operations/request-actions';
 import { RefusedError } from '../../../../lambdas/domain/refusal';
 import type { ShopRecord } from '../../../../lambdas/domain/storage/records';
@@ -93,5 +93,39 @@ describe('findRecords', () => {
     });
     h.setNow(new Date('2027-11-02T10:00:00Z'));
     expect(references(await findRecords('SELFNAMED001', h.deps))).toEqual(['SELFNAMED001']);
+  });
+});
+
+describe('listOrFindRecords', () => {
+  it("keeps a search's matches only of the status and dispatch day asked", async () => {
+    const seed = (ref: string, dispatchDate: '2027-09-06' | '2027-09-07', status: 'paid' | 'refunded') =>
+      h.seedOrder({
+        sessionId: `cs_test_list_or_find_${ref}`,
+        paidAt: '2027-09-01T09:00:00Z',
+        dispatchDate,
+        status,
+        name: 'Nora Narrowed',
+      });
+    await seed('NARROWPAID01', '2027-09-06', 'paid');
+    await seed('NARROWREFUN1', '2027-09-06', 'refunded');
+    await seed('NARROWTUES01', '2027-09-07', 'paid');
+    h.setNow(new Date('2027-09-02T10:00:00Z'));
+    const found = (query: Parameters<typeof listOrFindRecords>[0]) =>
+      listOrFindRecords({ text: 'narrowed', ...query }, h.deps).then((records) => references(records).sort());
+
+    expect(await found({})).toEqual(['NARROWPAID01', 'NARROWREFUN1', 'NARROWTUES01']);
+    expect(await found({ status: 'paid' })).toEqual(['NARROWPAID01', 'NARROWTUES01']);
+    expect(await found({ status: 'paid', dispatchDate: '2027-09-06' })).toEqual(['NARROWPAID01']);
+  });
+
+  it('lists the dispatch day asked without a search', async () => {
+    await h.seedOrder({
+      sessionId: 'cs_test_list_or_find_LISTEDDAY001',
+      paidAt: '2027-10-01T09:00:00Z',
+      dispatchDate: '2027-10-04',
+    });
+    h.setNow(new Date('2027-10-02T10:00:00Z'));
+    const records = await listOrFindRecords({ dispatchDate: '2027-10-04' }, h.deps);
+    expect(references(records)).toEqual(['LISTEDDAY001']);
   });
 });
