@@ -407,7 +407,7 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
       {
         file: `${CHECKOUT}/aws-dependencies.test.ts`,
         title:
-          "creating a session writes only its hold (on its day, and in the client's open holds) and sends nothing: no order, no SES message, no webhook event",
+          "creating a session writes only its hold (on its day, and in the client's open holds) and its record, and sends nothing: no order, no SES message, no webhook event",
       },
       {
         file: `${CHECKOUT}/session-params.test.ts`,
