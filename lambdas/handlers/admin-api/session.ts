@@ -113,10 +113,9 @@ async function start(deps: SessionDeps, event: HttpEvent): Promise<HttpResult> {
 
 async function refresh(deps: SessionDeps, event: HttpEvent): Promise<HttpResult> {
   const refreshToken = refreshTokenOf(event);
-  const answer =
-    refreshToken === undefined
-      ? undefined
-      : await tokenCall(deps, { grant_type: 'refresh_token', refresh_token: refreshToken });
+  // No cookie is every first visit, not a failure: 204, so the browser logs no error for it.
+  if (refreshToken === undefined) return { statusCode: 204, headers: { 'cache-control': 'no-store' } };
+  const answer = await tokenCall(deps, { grant_type: 'refresh_token', refresh_token: refreshToken });
   if (answer === undefined)
     return { ...json(401, { error: SESSION_ERRORS.signedOut }), cookies: [CLEARED_COOKIE] };
   return json(200, tokensOf(answer));

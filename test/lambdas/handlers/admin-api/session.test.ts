@@ -116,7 +116,7 @@ describe('the admin session routes', () => {
     expect(result.headers?.['cache-control']).toBe('no-store');
   });
 
-  it('mints new tokens for the cookie, and none without it (clearing it)', async () => {
+  it('mints new tokens for the cookie; none without one (204: a first visit, no error); a cookie that mints nothing is cleared', async () => {
     const { cookie } = await signedIn();
 
     const renewed = await call('refresh', { cookie });
@@ -124,8 +124,13 @@ describe('the admin session routes', () => {
     expect(JSON.parse(renewed.body ?? '{}').idToken).toMatch(/^ey/);
 
     const none = await call('refresh');
-    expect(none.statusCode).toBe(401);
-    expect(none.cookies).toEqual([
+    expect(none.statusCode).toBe(204);
+    expect(none.body).toBeUndefined();
+    expect(none.cookies).toBeUndefined();
+
+    const forged = await call('refresh', { cookie: 'admin_refresh=not-a-token' });
+    expect(forged.statusCode).toBe(401);
+    expect(forged.cookies).toEqual([
       'admin_refresh=; Path=/functions/v1/admin/session; Max-Age=0; HttpOnly; Secure; SameSite=Strict',
     ]);
   });
