@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import type { AdminApi } from './admin-api';
 
 /**
- * The admin's service worker and its scope (ADR 0056): it shows the pushes (web/public/admin-push.js)
- * and opens `/admin?order=…` on a tap. Registered only when the merchant turns notifications on.
+ * The admin's service worker, its scope and its cache (ADR 0055, 0056): it shows the pushes
+ * (web/public/admin-push.js), opens `/admin?order=…` on a tap and keeps the offline week.
+ * Registered by the admin page on every load; `cache` matches CACHE in web/public/admin-sw.js.
  */
-export const ADMIN_WORKER = { url: '/admin-sw.js', scope: '/admin' } as const;
+export const ADMIN_WORKER = { url: '/admin-sw.js', scope: '/admin', cache: 'admin-v1' } as const;
 
 type State =
   | { kind: 'checking' }
