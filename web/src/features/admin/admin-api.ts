@@ -45,6 +45,19 @@ const OFFLINE_COPY_HEADER = 'x-admin-offline-copy';
 function browserOffline(): boolean {
   return typeof navigator !== 'undefined' && navigator.onLine === false;
 }
+
+/** A fetch that notes whether its last answer was the service worker's copy, and when that was saved. */
+function offlineCopies() {
+  let savedAt: string | undefined;
+  return {
+    fetch: async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const response = await fetch(input, init);
+      savedAt = response.headers.get(OFFLINE_COPY_HEADER) ?? undefined;
+      return response;
+    },
+    savedAt: (): string | undefined => savedAt,
+  };
+}
 /** A 403 for a request that did not come through CloudFront: a set-up fault, not the account's. */
 export const NOT_THROUGH_SITE =
   "The admin service refused this request because it did not come through the shop's own address. Open the admin from the shop's address; if this keeps happening, the shop's set-up needs checking (npm run doctor).";
@@ -67,13 +80,7 @@ export function createAdminApi(
   session: AdminSession,
   onForbidden: (message: string) => void,
 ) {
-  // When the last answer came from the service worker's copy (offline), the time that copy was saved.
-  let offlineCopy: string | undefined;
-  const line = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const response = await fetch(input, init);
-    offlineCopy = response.headers.get(OFFLINE_COPY_HEADER) ?? undefined;
-    return response;
-  };
+  const copies = offlineCopies();
 
   /** The failure a 401 or 403 means, after ending the session (401) or telling the page (403). */
   function stopped(stop: AdminStop): AdminFailure {
@@ -98,19 +105,15 @@ export function createAdminApi(
     // an answer that does not parse) may have been done; a 4xx says it was not.
     const action = isAdminAction(name);
     if (action && browserOffline()) return { ok: false, kind: 'failed', message: NEEDS_NETWORK };
-    const unanswered: AdminFailure = {
-      ok: false,
-      kind: 'failed',
-      message: action ? UNANSWERED : FAILED,
-    };
+    const unanswered: AdminFailure = { ok: false, kind: 'failed', message: action ? UNANSWERED : FAILED };
     let reply: AdminReply;
     try {
       const token = await session.idToken();
       if (token === undefined) return { ok: false, kind: 'failed', message: SIGNED_OUT };
-      reply = await callAdmin({ origin, token, fetch: line }, name, input, options);
+      reply = await callAdmin({ origin, token, fetch: copies.fetch }, name, input, options);
     } catch {
       // No answer at all while the last read came from the worker's copy: the network is gone.
-      const offline = browserOffline() || offlineCopy !== undefined;
+      const offline = browserOffline() || copies.savedAt() !== undefined;
       return action && offline ? { ok: false, kind: 'failed', message: NEEDS_NETWORK } : unanswered;
     }
     if (reply.kind === 'value') return { ok: true, value: reply.value };
@@ -130,7 +133,7 @@ export function createAdminApi(
   return {
     ...adminCalls<AdminFailure>(call),
     /** When the last answer was the service worker's offline copy, the ISO time it was saved. */
-    offlineCopy: (): string | undefined => offlineCopy,
+    offlineCopy: copies.savedAt,
     /**
      * A file of the day (the Click & Drop CSV, the packing slips) fetched with the token, since a
      * plain link cannot carry it; undefined when it could not be fetched.

@@ -6,7 +6,7 @@ import { useHydrated } from '../../lib/use-hydrated';
 import stylesheet from './admin.css?url';
 import { type AdminApi, createAdminApi } from './admin-api';
 import { AdminSession, OFFLINE_TOKENS, resumeSession } from './admin-session';
-import { ADMIN_WORKER } from './notifications';
+import { ADMIN_WORKER, useAdminWorker } from './notifications';
 import { OrderView } from './order-view';
 import { OrdersView } from './orders-view';
 import { ShopView } from './shop-view';
@@ -62,14 +62,7 @@ export function AdminPage() {
   const signInError = params.get('error');
   const returning = code !== null || signInError !== null;
 
-  // The installable admin's worker (ADR 0055), on every load of /admin and only here: the shop's
-  // pages never load it. Where service workers are missing or refused, the admin works online.
-  useEffect(() => {
-    if (!('serviceWorker' in navigator)) return;
-    void navigator.serviceWorker
-      .register(ADMIN_WORKER.url, { scope: ADMIN_WORKER.scope })
-      .catch(() => undefined);
-  }, []);
+  useAdminWorker();
 
   useEffect(() => {
     if (state.kind !== 'loading') return;

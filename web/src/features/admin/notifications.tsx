@@ -8,6 +8,19 @@ import type { AdminApi } from './admin-api';
  */
 export const ADMIN_WORKER = { url: '/admin-sw.js', scope: '/admin', cache: 'admin-v1' } as const;
 
+/**
+ * Registers the installable admin's worker (ADR 0055) on every load of /admin, and only there: the
+ * shop's pages never load it. Where service workers are missing or refused, the admin works online.
+ */
+export function useAdminWorker(): void {
+  useEffect(() => {
+    if (!('serviceWorker' in navigator)) return;
+    void navigator.serviceWorker
+      .register(ADMIN_WORKER.url, { scope: ADMIN_WORKER.scope })
+      .catch(() => undefined);
+  }, []);
+}
+
 type State =
   | { kind: 'checking' }
   | { kind: 'unsupported' }
