@@ -36,6 +36,28 @@ const FAILED = 'The admin service could not be reached. Nothing was changed; ple
 export const UNANSWERED =
   'The answer did not arrive, so the change may or may not have been made. Open the order or the week again to see; pressing again is safe, as nothing is done twice.';
 const SIGNED_OUT = 'Your session has ended. Please sign in again.';
+/** Offline (ADR 0055): the browser says so, or the page shows the service worker's copies. */
+export const NEEDS_NETWORK =
+  'You are offline: this needs the network. Try again once you are online; pressing again is safe, as nothing is done twice.';
+/** The service worker's header on an answer it served from its copy: when that copy was saved. */
+const OFFLINE_COPY_HEADER = 'x-admin-offline-copy';
+
+function browserOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false;
+}
+
+/** A fetch that notes whether its last answer was the service worker's copy, and when that was saved. */
+function offlineCopies() {
+  let savedAt: string | undefined;
+  return {
+    fetch: async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const response = await fetch(input, init);
+      savedAt = response.headers.get(OFFLINE_COPY_HEADER) ?? undefined;
+      return response;
+    },
+    savedAt: (): string | undefined => savedAt,
+  };
+}
 /** A 403 for a request that did not come through CloudFront: a set-up fault, not the account's. */
 export const NOT_THROUGH_SITE =
   "The admin service refused this request because it did not come through the shop's own address. Open the admin from the shop's address; if this keeps happening, the shop's set-up needs checking (npm run doctor).";
@@ -58,6 +80,8 @@ export function createAdminApi(
   session: AdminSession,
   onForbidden: (message: string) => void,
 ) {
+  const copies = offlineCopies();
+
   /** The failure a 401 or 403 means, after ending the session (401) or telling the page (403). */
   function stopped(stop: AdminStop): AdminFailure {
     if (stop.kind === 'signedOut') {
@@ -79,18 +103,18 @@ export function createAdminApi(
   ): Promise<AdminOutcome<unknown>> {
     // A read that failed changed nothing. An action left without its answer (no response, a 5xx,
     // an answer that does not parse) may have been done; a 4xx says it was not.
-    const unanswered: AdminFailure = {
-      ok: false,
-      kind: 'failed',
-      message: isAdminAction(name) ? UNANSWERED : FAILED,
-    };
+    const action = isAdminAction(name);
+    if (action && browserOffline()) return { ok: false, kind: 'failed', message: NEEDS_NETWORK };
+    const unanswered: AdminFailure = { ok: false, kind: 'failed', message: action ? UNANSWERED : FAILED };
     let reply: AdminReply;
     try {
       const token = await session.idToken();
       if (token === undefined) return { ok: false, kind: 'failed', message: SIGNED_OUT };
-      reply = await callAdmin({ origin, token }, name, input, options);
+      reply = await callAdmin({ origin, token, fetch: copies.fetch }, name, input, options);
     } catch {
-      return unanswered;
+      // No answer at all while the last read came from the worker's copy: the network is gone.
+      const offline = browserOffline() || copies.savedAt() !== undefined;
+      return action && offline ? { ok: false, kind: 'failed', message: NEEDS_NETWORK } : unanswered;
     }
     if (reply.kind === 'value') return { ok: true, value: reply.value };
     if (reply.kind === 'unreadable') return unanswered;
@@ -108,6 +132,8 @@ export function createAdminApi(
 
   return {
     ...adminCalls<AdminFailure>(call),
+    /** When the last answer was the service worker's offline copy, the ISO time it was saved. */
+    offlineCopy: copies.savedAt,
     /**
      * A file of the day (the Click & Drop CSV, the packing slips) fetched with the token, since a
      * plain link cannot carry it; undefined when it could not be fetched.

@@ -5,7 +5,8 @@ import { useAppConfig } from '../../lib/app-context';
 import { useHydrated } from '../../lib/use-hydrated';
 import stylesheet from './admin.css?url';
 import { type AdminApi, createAdminApi } from './admin-api';
-import { AdminSession, resumeSession } from './admin-session';
+import { AdminSession, OFFLINE_TOKENS, resumeSession } from './admin-session';
+import { ADMIN_WORKER, useAdminWorker } from './notifications';
 import { OrderView } from './order-view';
 import { OrdersView } from './orders-view';
 import { ShopView } from './shop-view';
@@ -24,7 +25,6 @@ type PageState =
   | { kind: 'loading' }
   | { kind: 'unavailable' }
   | { kind: 'signed-out'; config: AdminConfig; message: string | undefined }
-  | { kind: 'offline'; config: AdminConfig }
   | { kind: 'signed-in'; config: AdminConfig; session: AdminSession; api: AdminApi }
   | { kind: 'not-merchant'; config: AdminConfig; session: AdminSession; message: string };
 
@@ -62,6 +62,8 @@ export function AdminPage() {
   const signInError = params.get('error');
   const returning = code !== null || signInError !== null;
 
+  useAdminWorker();
+
   useEffect(() => {
     if (state.kind !== 'loading') return;
     let active = true;
@@ -88,7 +90,8 @@ export function AdminPage() {
         const resumed = await resumeSession(origin);
         if (!active) return;
         if (resumed.kind === 'signed-in') signIn(resumed.tokens);
-        else if (resumed.kind === 'offline') setState({ kind: 'offline', config });
+        // Offline (the refresh POST failed): the service worker's copy of the week, marked as such.
+        else if (resumed.kind === 'offline') signIn(OFFLINE_TOKENS);
         else setState({ kind: 'signed-out', config, message: undefined });
         return;
       }
@@ -126,14 +129,6 @@ export function AdminPage() {
         <section className="card">
           <h1>Admin</h1>
           <p role="alert">The admin's sign-in settings could not be loaded. Please reload the page.</p>
-        </section>
-      )}
-      {state.kind === 'offline' && (
-        <section className="card admin-sign-in">
-          <h1>Admin</h1>
-          <p role="alert">
-            Offline: the admin needs the network to sign in. Reload once you are back online.
-          </p>
         </section>
       )}
       {state.kind === 'signed-out' && (
@@ -229,6 +224,8 @@ function SignOutButton({
 }: Account & { className: string; everywhere?: boolean }) {
   const signOut = async () => {
     await session.signOut(everywhere);
+    // The worker's copies of the week go with the session.
+    if ('caches' in window) await caches.delete(ADMIN_WORKER.cache).catch(() => false);
     window.location.assign(signOutUrl(config, origin));
   };
   return (

@@ -10,6 +10,20 @@ import { type AdminTokens, emailOf } from '../../../../shared/admin-sign-in';
 /** Tokens are renewed this long before they expire, so no request carries one about to lapse. */
 const REFRESH_MARGIN_MS = 60_000;
 const SESSION_ENDED = 'Your session has ended. Please sign in again.';
+/** Offline, renewal is tried again this often, not in a tight loop once the tokens have expired. */
+const RETRY_MS = 30_000;
+
+/**
+ * The tokens of a page opened offline (ADR 0055): none yet, so renewal is due at once and retried.
+ * Meanwhile requests reach only the service worker's copies; online, renewal or a 401 decides.
+ */
+export const OFFLINE_TOKENS: AdminTokens = {
+  idToken: '',
+  accessToken: '',
+  refreshToken: undefined,
+  expiresAt: 0,
+  email: undefined,
+};
 
 /**
  * One call to a session route (ADR 0055). The browser sends the refresh-token cookie itself
@@ -100,7 +114,8 @@ export class AdminSession {
     const tokens = this.#tokens;
     if (tokens === undefined) return undefined;
     if (Date.now() < tokens.expiresAt - REFRESH_MARGIN_MS) return tokens.idToken;
-    return (await this.#refresh())?.idToken;
+    // Unreachable renewal keeps the old token: offline only the service worker's copies answer.
+    return (await this.#refresh())?.idToken ?? this.#tokens?.idToken;
   }
 
   /** Ends the session: the API refused the token (401), or the merchant asked. */
@@ -159,8 +174,9 @@ export class AdminSession {
       this.#schedule();
       return tokens;
     } catch {
-      // Unreachable, not refused: keep the tokens, so the next request tries again.
-      this.#schedule();
+      // Unreachable, not refused: keep the tokens; the next request or the retry tries again.
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => void this.#refresh(), RETRY_MS);
       return undefined;
     }
   }

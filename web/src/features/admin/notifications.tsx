@@ -2,10 +2,24 @@ import { useEffect, useState } from 'react';
 import type { AdminApi } from './admin-api';
 
 /**
- * The admin's service worker and its scope (ADR 0056): it shows the pushes (web/public/admin-push.js)
- * and opens `/admin?order=…` on a tap. Registered only when the merchant turns notifications on.
+ * The admin's service worker, its scope and its cache (ADR 0055, 0056): it shows the pushes
+ * (web/public/admin-push.js), opens `/admin?order=…` on a tap and keeps the offline week.
+ * Registered by the admin page on every load; `cache` matches CACHE in web/public/admin-sw.js.
  */
-export const ADMIN_WORKER = { url: '/admin-sw.js', scope: '/admin' } as const;
+export const ADMIN_WORKER = { url: '/admin-sw.js', scope: '/admin', cache: 'admin-v1' } as const;
+
+/**
+ * Registers the installable admin's worker (ADR 0055) on every load of /admin, and only there: the
+ * shop's pages never load it. Where service workers are missing or refused, the admin works online.
+ */
+export function useAdminWorker(): void {
+  useEffect(() => {
+    if (!('serviceWorker' in navigator)) return;
+    void navigator.serviceWorker
+      .register(ADMIN_WORKER.url, { scope: ADMIN_WORKER.scope })
+      .catch(() => undefined);
+  }, []);
+}
 
 type State =
   | { kind: 'checking' }

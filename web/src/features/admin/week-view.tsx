@@ -24,6 +24,8 @@ import { type AdminAction, useAdminAction } from './use-admin-action';
 export function WeekView({ api }: { api: AdminApi }) {
   const [loaded, setLoaded] =
     useState<Loadable<{ status: AdminStatusResponse; records: AdminRecordView[] }>>(undefined);
+  // Set when the week came from the service worker's copy (offline): when that copy was saved.
+  const [offlineCopy, setOfflineCopy] = useState<string | undefined>(undefined);
   // Kept here, above the reloads: the bulk dispatch's result stays once its orders leave the list.
   const dispatchAction = useAdminAction();
 
@@ -31,6 +33,7 @@ export function WeekView({ api }: { api: AdminApi }) {
     const status = await api.status();
     if (!status.ok) return setLoaded({ failed: status.message });
     const list = await api.list({ dispatch: status.value.next.date, status: 'paid' });
+    setOfflineCopy(api.offlineCopy());
     setLoaded(list.ok ? { status: status.value, records: list.value.records } : { failed: list.message });
   }, [api]);
 
@@ -41,6 +44,11 @@ export function WeekView({ api }: { api: AdminApi }) {
   return (
     <section className="admin-view" aria-labelledby="admin-week-heading">
       <h1 id="admin-week-heading">This week</h1>
+      {offlineCopy !== undefined && (
+        <p className="admin-report" role="status">
+          Offline: showing the week as of {formatSavedAt(offlineCopy)}
+        </p>
+      )}
       <Loaded loaded={loaded}>
         {({ status, records }) => (
           <WeekContent
@@ -54,6 +62,20 @@ export function WeekView({ api }: { api: AdminApi }) {
       </Loaded>
     </section>
   );
+}
+
+/** A copy's saving time as the merchant reads it, in the shop's time zone: "Monday 7 December at 00:52". */
+function formatSavedAt(iso: string): string {
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return 'an earlier visit';
+  return time.toLocaleString('en-GB', {
+    timeZone: 'Europe/London',
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
 }
 
 function WeekContent({
