@@ -122,11 +122,9 @@ test('the merchant signs in, dispatches an order placed in the same test and ref
   await expect(page.getByRole('button', { name: 'Mark dispatched' })).toHaveCount(0);
   await expectAccessible(page);
 
-  // Rory's order, opened by its address: the tokens lived in the last page's memory only, so the
-  // page asks to sign in; the provider still knows the merchant and sends them straight back there.
+  // Rory's order, opened by its address: a new page load, and the session's cookie keeps the
+  // merchant signed in (ADR 0055), so the order opens without asking to sign in.
   await page.goto(`/admin?order=${roryReference.toLowerCase()}`);
-  await expect(page.getByRole('heading', { name: 'Merchant sign-in' })).toBeVisible();
-  await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: `Order ${roryReference}` })).toBeVisible();
   expect(new URL(page.url()).search).toBe(`?order=${roryReference.toLowerCase()}`);
   const dashboard = await page
@@ -156,7 +154,7 @@ test('the merchant signs in, dispatches an order placed in the same test and ref
   expect(await emailsWithSubject(stack, dora.email, /refund/)).toHaveLength(0);
 
   // Signing out goes through the provider's logout and back to the sign-in.
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Merchant sign-in' })).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/admin');
   await expectAccessible(page);

@@ -120,8 +120,8 @@ test('the confirmation links to the order page: the planned day, a correction be
   expect(row).toContain('YO1 9AB');
   expect(row).not.toContain('3 Wrong Row');
 
+  // A new page load: the session's cookie keeps the merchant signed in (ADR 0055).
   await page.goto(`/admin?order=${reference.toLowerCase()}`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: `Order ${reference}` })).toBeVisible();
   const history = page.locator('.card').filter({ has: page.getByRole('heading', { name: 'History' }) });
   await expect(history).toContainText(

@@ -204,13 +204,19 @@ describe('abuse resistance (prod)', () => {
       const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
       const isAdmin = (route: (typeof routes)[number]) =>
         String(route.Properties.RouteKey).includes(' /functions/v1/admin/');
-      expect([routes.filter((r) => !isAdmin(r)).length, routes.filter(isAdmin).length]).toEqual([6, 21]);
+      const isSession = (route: (typeof routes)[number]) =>
+        String(route.Properties.RouteKey).includes(' /functions/v1/admin/session/');
+      expect([routes.filter((r) => !isAdmin(r)).length, routes.filter(isAdmin).length]).toEqual([6, 27]);
+      expect(routes.filter(isSession).length).toBe(3);
       for (const route of routes) {
-        // The admin Lambda makes the origin check itself: a route takes one authorizer.
+        // The admin Lambda makes the origin check itself: a route takes one authorizer, but the
+        // session routes, whose credential is their cookie (ADR 0055), checked by the Lambda.
         expect(route.Properties).toMatchObject(
-          isAdmin(route)
-            ? { AuthorizationType: 'JWT', AuthorizerId: { Ref: jwtId } }
-            : { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } },
+          isSession(route)
+            ? { AuthorizationType: 'NONE' }
+            : isAdmin(route)
+              ? { AuthorizationType: 'JWT', AuthorizerId: { Ref: jwtId } }
+              : { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } },
         );
       }
     });

@@ -33,6 +33,9 @@ const DEPLOYED_VALUES: Readonly<Record<string, string>> = {
   SITE_URL: 'https://d111111abcdef8.cloudfront.net',
   ORDER_PAGE_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OrderPageSecret-AbCdEf',
   VAPID_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:VapidKeys-AbCdEf',
+  ADMIN_SIGN_IN_URL: 'https://liveaquatics-dev.auth.eu-west-2.amazoncognito.com',
+  ADMIN_CLIENT_ID: '4example5client6id7',
+  ADMIN_USER_POOL_ID: 'eu-west-2_AbCdEfGhI',
   ORIGIN_VERIFY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OriginVerifySecret-AbCdEf',
   FORECAST_API_KEY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-2:123456789012:secret:OpenMeteoKey-AbCdEf',
 };

@@ -190,7 +190,7 @@ describe('shop functions', () => {
           },
         },
       ]);
-      expect(all).toHaveLength(8);
+      expect(all).toHaveLength(9);
       expect(all[4]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
       // Reserving and releasing bottles on the dispatch days, and nothing else of the table.
       expect(all[5]).toEqual(capacity(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
