@@ -11,8 +11,7 @@ import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
 import { signingKey, signToken, TEST_CLIENT_ID, TEST_ISSUER } from '../../../support/jwt-tokens';
 import { pushesFor, testSubscription } from '../../../support/push-subscriber';
-import { TEST_SHOP_ID } from '../../../support/shop';
-import { STAND_IN_REGION } from '../../../support/stand-ins';
+import { adminApiEnv } from './admin-env';
 
 // The admin's notification routes (ADR 0056) behind the local JWT authorizer, against dynalite and
 // the push-service stand-in: the key a device subscribes with, its subscription kept and removed,
@@ -33,25 +32,7 @@ beforeAll(async () => {
   };
   h = await startFulfilmentHarness(pushEnv);
   logger.setLogLevel('SILENT');
-  const handler = createAdminApiHandler(() =>
-    loadAdminDeps({
-      STRIPE_LIVEMODE: 'false',
-      STRIPE_SECRET_KEY: 'sk_test_admin',
-      STRIPE_API_BASE: h.simulator.url,
-      ORDERS_TABLE_NAME: h.standIns.tableName,
-      DYNAMODB_ENDPOINT: h.standIns.dynamoEndpoint,
-      SES_ENDPOINT: h.standIns.sesEndpoint,
-      AWS_REGION: STAND_IN_REGION,
-      SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-      MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-      SELLER_NAME: 'Live Aquatics Ltd',
-      SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
-      SELLER_EMAIL: 'hello@live-aquatics.test',
-      SITE_URL: 'http://shop.test',
-      SHOP_ID: TEST_SHOP_ID,
-      ...pushEnv,
-    }),
-  );
+  const handler = createAdminApiHandler(() => loadAdminDeps(adminApiEnv(h, pushEnv)));
   admin = withJwtAuthorizer(handler, { issuer: TEST_ISSUER, clientId: TEST_CLIENT_ID, jwks: key.jwks });
 });
 afterAll(async () => {
