@@ -27,6 +27,7 @@ export const FIELD_MESSAGES = {
   postcodeBfpo:
     'We cannot send live animals to BFPO addresses. Please give a delivery address in Great Britain or Northern Ireland.',
   quantity: 'Please choose 3, 6 or 9 bottles.',
+  repeat: 'Please choose once, every week or every 2 weeks.',
   amount: 'Order amounts must be numbers in pounds with at most 2 decimals.',
   controlCharacters: 'Please remove special or invisible characters.',
   malformedText: 'Please retype this field: it contains characters that are not valid text.',

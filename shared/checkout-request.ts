@@ -12,6 +12,7 @@ import {
   LONE_SURROGATE,
   REPLACEMENT_CHARACTER,
 } from './refused-characters';
+import { REPEATS } from './standing-order';
 
 export { FIELD_LIMITS, FIELD_MESSAGES } from './checkout-fields';
 
@@ -184,6 +185,8 @@ export const checkoutRequestSchema = z.strictObject({
   subtotal: amount,
   shipping: amount,
   total: amount,
+  /** A standing order (issue 50); absent for the spec's one-off order, which never sends it. */
+  repeat: z.optional(z.enum(REPEATS, { error: FIELD_MESSAGES.repeat })),
 });
 
 /** What the browser sends. */
