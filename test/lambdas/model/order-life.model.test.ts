@@ -7,6 +7,7 @@ import { capacityDayFromItem } from '../../../lambdas/domain/storage/capacity-st
 import { readShopSettings, writeCapacitySettings } from '../../../lambdas/domain/storage/settings-store';
 import { ADMIN_API_ROUTES } from '../../../shared/admin-routes';
 import {
+  addDays,
   addWorkingDays,
   dispatchDayOfWeekOf,
   type IsoDate,
@@ -612,10 +613,18 @@ function checkWeeks(
     const week = dispatchDayOfWeekOf(day);
     sold.set(week, (sold.get(week) ?? 0) + bottles);
   };
+  // Bottles of orders paid after their reserved day closed, per week they were sold in instead.
+  const moved = new Map<IsoDate, number>();
   for (const order of seen.orders) {
     // Where the shop counted them (a debit's order may go later than the day its bottles came from).
     const day = order.capacityDate ?? order.dispatchDate;
-    if (order.status !== 'refunded' || order.dispatchedAt !== undefined) add(day, order.bottles);
+    if (order.status === 'refunded' && order.dispatchedAt === undefined) continue;
+    add(day, order.bottles);
+    const reserved = reservationOf(r.shop.h.simulator.getSession(order.sessionId)?.metadata)?.date;
+    const week = dispatchDayOfWeekOf(day);
+    if (reserved !== undefined && dispatchDayOfWeekOf(reserved) !== week) {
+      moved.set(week, (moved.get(week) ?? 0) + order.bottles);
+    }
   }
   for (const session of m.sessions) {
     const stripe = r.shop.h.simulator.getSession(session.id);
@@ -638,17 +647,19 @@ function checkWeeks(
     held.set(week, (held.get(week) ?? 0) + day.taken - day.sold);
   }
   const weeks = new Set([...sold.keys(), ...held.keys(), ...m.allowance.keys()]);
+  const committedIn = (week: IsoDate) => (sold.get(week) ?? 0) + (held.get(week) ?? 0);
   for (const week of weeks) {
-    const committed = (sold.get(week) ?? 0) + (held.get(week) ?? 0);
+    const committed = committedIn(week);
     const limit = limitFor(seen.settings.capacity, week);
     const allowed = m.allowance.get(week);
+    const forced = forcedOver(week, moved.get(week) ?? 0, committedIn, seen.settings.capacity);
     if (merchantActed) {
       // The merchant's own act may leave the week over its limit: that is theirs to choose.
       m.allowance.set(week, Math.max(allowed ?? 0, committed));
       continue;
     }
     // Held bottles count too: a hold is a promise, and every reservation is conditional on the limit.
-    if (limit !== undefined && committed > Math.max(limit, allowed ?? 0)) {
+    if (limit !== undefined && committed - forced > Math.max(limit, allowed ?? 0)) {
       fail(
         'no dispatch day sold over its limit',
         `week of ${week}: ${sold.get(week) ?? 0} bottles sold and ${held.get(week) ?? 0} held, limit ${limit}${allowed === undefined ? '' : ` (the merchant let it carry ${allowed})`}`,
@@ -656,6 +667,26 @@ function checkWeeks(
     }
     if (allowed !== undefined) m.allowance.set(week, Math.min(allowed, committed));
   }
+}
+
+/**
+ * Bottles a week may carry over its limit because the money was already taken: an order paid after
+ * its reserved day closed is sold on the first day with room within 8 weeks, or over the first
+ * day's limit when none has room. Only when none of the 7 weeks after this one has room now.
+ */
+function forcedOver(
+  week: IsoDate,
+  movedBottles: number,
+  committedIn: (week: IsoDate) => number,
+  capacity: Parameters<typeof limitFor>[0],
+): number {
+  if (movedBottles === 0) return 0;
+  for (let k = 1; k < 8; k += 1) {
+    const later = addDays(week, 7 * k);
+    const limit = limitFor(capacity, later);
+    if (limit === undefined || committedIn(later) + movedBottles <= limit) return 0;
+  }
+  return movedBottles;
 }
 
 /** At rest (every event delivered, the reconciler run): every paid session is exactly one order. */
@@ -776,6 +807,16 @@ describe("an order's life, under any order of events", () => {
                 new SettleDebit(5, 'succeeded'),
                 new SetCapacity(1, 0),
                 new Dispatch(0),
+              ],
+            ],
+            // A Bacs debit paid after every week's limit was cut to 0: its order is sold on the
+            // first day it can go, over the limit, as no week has room (the money is taken).
+            [
+              [
+                new Checkout(3),
+                new Pay(0, 'bacs'),
+                new SetCapacity('default', 0),
+                new SettleDebit(0, 'succeeded'),
               ],
             ],
           ],
