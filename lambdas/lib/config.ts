@@ -31,6 +31,20 @@ const optionalText = z.pipe(
   ),
 );
 
+/** Port of the Parameters and Secrets extension a function reads its secrets through (default 2773). */
+const extensionPort = z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)));
+
+/**
+ * The value CloudFront sends in the origin-verify header: read by the API's authorizer, and by
+ * admin-api, which makes the same check first (the stack sets it for those two alone).
+ */
+export const originVerifyEnvSchema = z.object({
+  /** Secrets Manager id of the value CloudFront sends in the origin-verify header. */
+  ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)),
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
+});
+export type OriginVerifyEnv = z.output<typeof originVerifyEnvSchema>;
+
 /** Where the Stripe SDK goes and how its keys are found. */
 export const stripeEnvSchema = z.object({
   /** Secrets Manager id of `{ "stripeSecretKey": "rk_..." }`, this function's key: the deployed way. */
@@ -38,9 +52,7 @@ export const stripeEnvSchema = z.object({
   /** Secrets Manager id of `{ "stripeWebhookSecret": "whsec_..." }`: set for the webhook alone. */
   STRIPE_WEBHOOK_SECRET_ID: optionalText,
   /** Port of the Parameters and Secrets extension the secrets are read through (default 2773). */
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.optional(
-    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)),
-  ),
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
   /** Local development only, when no STRIPE_SECRET_ID is set. */
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
@@ -95,9 +107,7 @@ export const forecastEnvSchema = z.object({
   /** `commercial`: the stage trades, so a key that cannot be read is shown and alarmed (ADR 0045). */
   FORECAST_PLAN: STAGE_SETTINGS.forecastPlan,
   /** The extension the key is read through, as the Stripe keys are (default 2773). */
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.optional(
-    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)),
-  ),
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
 });
 export type ForecastEnv = z.output<typeof forecastEnvSchema>;
 
@@ -248,9 +258,7 @@ export const orderPageEnvSchema = z.object({
   SITE_URL: siteUrl,
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   ...orderPageSecretEnv,
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.optional(
-    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)),
-  ),
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
 });
 
 /** order-page at run time. */

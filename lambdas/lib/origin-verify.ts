@@ -1,4 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { OriginVerifyEnv } from './config';
+import { readSecretString } from './secrets-extension';
 
 /** The header CloudFront adds to every request it forwards to the API (never sent by browsers). */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
@@ -13,4 +15,11 @@ export function cameThroughCloudFront(presented: string | undefined, expected: s
   const a = Buffer.from(presented);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The value CloudFront sends in the origin-verify header, read from its secret through the extension. */
+export function readOriginVerifyValue(config: OriginVerifyEnv): Promise<string> {
+  return readSecretString(config.ORIGIN_VERIFY_SECRET_ID, {
+    port: config.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
+  });
 }
