@@ -32,18 +32,7 @@ const optionalText = z.pipe(
 );
 
 /** Port of the Parameters and Secrets extension a function reads its secrets through (default 2773). */
-const extensionPort = z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)));
-
-/**
- * The value CloudFront sends in the origin-verify header: read by the API's authorizer, and by
- * admin-api, which makes the same check first (the stack sets it for those two alone).
- */
-export const originVerifyEnvSchema = z.object({
-  /** Secrets Manager id of the value CloudFront sends in the origin-verify header. */
-  ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)),
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
-});
-export type OriginVerifyEnv = z.output<typeof originVerifyEnvSchema>;
+export const extensionPort = z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)));
 
 /** Where the Stripe SDK goes and how its keys are found. */
 export const stripeEnvSchema = z.object({

@@ -69,7 +69,7 @@ import { postcodeInAddress } from '../../domain/weather/postcode-places';
 import { checkWeather } from '../../domain/weather/weather-check';
 import { comingWeatherDay, weatherView } from '../../domain/weather/weather-view';
 import { initOnce } from '../../lib/cold-start';
-import { adminRuntimeEnvSchema, type Env, originVerifyEnvSchema, parseEnv } from '../../lib/config';
+import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
 import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
 import {
@@ -82,7 +82,12 @@ import {
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
 import { type MetricsWriter, stdoutMetricsWriter } from '../../lib/metrics';
-import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER, readOriginVerifyValue } from '../../lib/origin-verify';
+import {
+  cameThroughCloudFront,
+  ORIGIN_VERIFY_HEADER,
+  originVerifyEnvSchema,
+  readOriginVerifyValue,
+} from '../../lib/origin-verify';
 import { pushSenderFromEnv } from '../../lib/web-push';
 import { forecastSource, orderPages, shopEmail, shopTable, stripeRuntime } from '../../runtime';
 import { createSessionHandler, sessionDepsFromEnv } from './session';

@@ -1,8 +1,13 @@
 import { initOnce } from '../../lib/cold-start';
-import { type Env, originVerifyEnvSchema, parseEnv } from '../../lib/config';
+import { type Env, parseEnv } from '../../lib/config';
 import { VIEWER_ADDRESS_HEADER, viewerAddressIn } from '../../lib/http';
 import { logger } from '../../lib/logger';
-import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER, readOriginVerifyValue } from '../../lib/origin-verify';
+import {
+  cameThroughCloudFront,
+  ORIGIN_VERIFY_HEADER,
+  originVerifyEnvSchema,
+  readOriginVerifyValue,
+} from '../../lib/origin-verify';
 
 /*
  * The API's Lambda authorizer: every route answers only requests that came through CloudFront,
