@@ -11,13 +11,12 @@ import {
   FORECAST_KEY_PREFIX,
   NOTICE_LIMIT_KEY_PREFIX,
   ORDER_KEY_PREFIX,
+  ORDERS_TABLE_INDEXES,
   OUTBOX_DUE_INDEX,
   PARTITION_KEY,
   PENDING_DEBIT_KEY_PREFIX,
   PUSH_SUBSCRIPTIONS_KEY,
-  REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
-  RETIRED_REFERENCE_INDEX,
   SETTINGS_KEY,
   TTL_ATTRIBUTE,
   WEATHER_NOTICE_KEY_PREFIX,
@@ -63,29 +62,18 @@ export class OrdersTable extends Construct {
       timeToLiveAttribute: TTL_ATTRIBUTE,
     });
 
-    this.table.addGlobalSecondaryIndex({
-      indexName: DISPATCH_DATE_INDEX.name,
-      partitionKey: { name: DISPATCH_DATE_INDEX.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: DISPATCH_DATE_INDEX.sortKey, type: AttributeType.STRING },
-      projectionType: ProjectionType[DISPATCH_DATE_INDEX.projection],
-    });
-    this.table.addGlobalSecondaryIndex({
-      indexName: REFERENCE_INDEX.name,
-      partitionKey: { name: REFERENCE_INDEX.partitionKey, type: AttributeType.STRING },
-      projectionType: ProjectionType[REFERENCE_INDEX.projection],
-    });
-    // Unread; kept until the next release so that each deploy adds or deletes one index only.
-    this.table.addGlobalSecondaryIndex({
-      indexName: RETIRED_REFERENCE_INDEX.name,
-      partitionKey: { name: RETIRED_REFERENCE_INDEX.partitionKey, type: AttributeType.STRING },
-      projectionType: ProjectionType[RETIRED_REFERENCE_INDEX.projection],
-    });
-    // Sparse: only orders with outbox entries unsent. Added alone: CloudFormation adds one GSI per update.
-    this.table.addGlobalSecondaryIndex({
-      indexName: OUTBOX_DUE_INDEX.name,
-      partitionKey: { name: OUTBOX_DUE_INDEX.partitionKey, type: AttributeType.STRING },
-      projectionType: ProjectionType[OUTBOX_DUE_INDEX.projection],
-    });
+    // The indexes of the one design (storage/orders-table.ts), in its order: byDispatchDate, sorted by
+    // status, time and reference; the reference index; the retired one, unread and kept until the
+    // next release so that each deploy adds or deletes one index only; the sparse one of orders with
+    // outbox entries unsent (added alone: CloudFormation adds one GSI per update).
+    for (const index of ORDERS_TABLE_INDEXES) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        ...('sortKey' in index && { sortKey: { name: index.sortKey, type: AttributeType.STRING } }),
+        projectionType: ProjectionType[index.projection],
+      });
+    }
   }
 
   /** Lets the reconciler scan the sparse index of orders with unsent outbox entries (keys only). */
