@@ -158,16 +158,12 @@ export class OrdersTable extends Construct {
    */
   grantWeatherNotice(grantee: IGrantable): void {
     this.grantShopSettingsRead(grantee);
-    Grant.addToPrincipal({
+    this.grantOnKeys(
       grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: {
-        'ForAllValues:StringLike': {
-          'dynamodb:LeadingKeys': [`${FORECAST_KEY_PREFIX}*`, `${WEATHER_NOTICE_KEY_PREFIX}*`],
-        },
-      },
-    });
+      ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      'ForAllValues:StringLike',
+      [`${FORECAST_KEY_PREFIX}*`, `${WEATHER_NOTICE_KEY_PREFIX}*`],
+    );
     Grant.addToPrincipal({
       grantee,
       actions: ['dynamodb:Query'],
@@ -181,16 +177,12 @@ export class OrdersTable extends Construct {
    * (`pk = NOTICE_LIMIT#…`): those items only, never an order.
    */
   grantOrderRequestsWrite(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({
+    return this.grantOnKeys(
       grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: {
-        'ForAllValues:StringLike': {
-          'dynamodb:LeadingKeys': [`${REQUEST_KEY_PREFIX}*`, `${NOTICE_LIMIT_KEY_PREFIX}*`],
-        },
-      },
-    });
+      ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      'ForAllValues:StringLike',
+      [`${REQUEST_KEY_PREFIX}*`, `${NOTICE_LIMIT_KEY_PREFIX}*`],
+    );
   }
 
   /**
@@ -249,19 +241,10 @@ export class OrdersTable extends Construct {
    */
   grantFulfilment(grantee: IGrantable): Grant {
     this.grantShopSettingsRead(grantee);
-    return Grant.addToPrincipal({
-      grantee,
-      actions: [...FULFILMENT_TABLE_ACTIONS],
-      resourceArns: [this.table.tableArn],
-      conditions: {
-        'ForAllValues:StringLike': {
-          'dynamodb:LeadingKeys': [
-            `${ORDER_KEY_PREFIX}*`,
-            `${FAILED_DEBIT_KEY_PREFIX}*`,
-            `${PENDING_DEBIT_KEY_PREFIX}*`,
-          ],
-        },
-      },
-    });
+    return this.grantOnKeys(grantee, [...FULFILMENT_TABLE_ACTIONS], 'ForAllValues:StringLike', [
+      `${ORDER_KEY_PREFIX}*`,
+      `${FAILED_DEBIT_KEY_PREFIX}*`,
+      `${PENDING_DEBIT_KEY_PREFIX}*`,
+    ]);
   }
 }
