@@ -16,7 +16,7 @@ import type { ShopTable } from './domain/storage/orders-table';
 import { readShopSettings } from './domain/storage/settings-store';
 import { loadForecastSource } from './domain/weather/forecast-source';
 import type { ForecastSource } from './domain/weather/open-meteo';
-import { createDocumentClient } from './lib/aws';
+import { ordersTable } from './lib/aws';
 import {
   type Env,
   type ForecastEnv,
@@ -28,7 +28,6 @@ import {
 } from './lib/config';
 import { stdoutMetricsWriter } from './lib/metrics';
 import { loadOrderPageSecret } from './lib/order-page-secret';
-import { readSecretString } from './lib/secrets-extension';
 import { createSesClient } from './lib/ses-client';
 import type { StripeSecrets } from './lib/stripe';
 import { pushSenderFromEnv } from './lib/web-push';
@@ -38,17 +37,15 @@ import { pushSenderFromEnv } from './lib/web-push';
 // domain, which never builds a client. Stripe alone loads through import(): its SDK does not
 // tree-shake, and the order page and the weather notice never call it.
 
-/** The orders table (every record of the shop) on its document client. */
-export function shopTable(config: {
+/**
+ * The orders table (every record of the shop) on its document client: lib/aws's, which the
+ * handlers that load nothing else (shop-status, checkout-status, the checkout's gate) import alone.
+ */
+export const shopTable: (config: {
   AWS_REGION: string;
   DYNAMODB_ENDPOINT?: string | undefined;
   ORDERS_TABLE_NAME: string;
-}): ShopTable {
-  return {
-    client: createDocumentClient({ region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT }),
-    tableName: config.ORDERS_TABLE_NAME,
-  };
-}
+}) => ShopTable = ordersTable;
 
 /** What a Lambda that emails needs: the shop's sender (SES), the seller's details and the merchant's address. */
 export interface ShopEmail {
@@ -98,11 +95,6 @@ export async function stripeRuntime(config: StripeEnv): Promise<{ stripe: Stripe
 /** Where forecasts come from (Open-Meteo, with the stage's key when it has one). */
 export function forecastSource(config: ForecastEnv): Promise<ForecastSource> {
   return loadForecastSource(config);
-}
-
-/** The origin-verify secret CloudFront sends with every request it forwards. */
-export function originVerifySecret(secretId: string, port?: number | undefined): Promise<string> {
-  return readSecretString(secretId, { port });
 }
 
 export interface FulfilmentRuntime {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import dynalite from 'dynalite';
+import { readBody } from './request-body';
 
 // dynalite 4 has no TransactWriteItems. The checkout reserves its bottles and counts the client's
 // hold in one (ADR 0052), so the stand-in answers it here, in front of dynalite: the transaction
@@ -34,14 +35,16 @@ export function dynaliteWithTransactions(options: Parameters<typeof dynalite>[0]
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const target = String(req.headers['x-amz-target'] ?? '');
     if (target === `${TARGET_PREFIX}TransactWriteItems`) {
-      void readBody(req).then((body) =>
-        gate
-          .exclusive(() => transact(call, body))
-          .then(
-            ({ status, payload }) => send(res, status, payload),
-            (error: unknown) => send(res, 500, { __type: 'InternalServerError', message: String(error) }),
-          ),
-      );
+      void readBody(req)
+        .then((bytes) => bytes.toString('utf8'))
+        .then((body) =>
+          gate
+            .exclusive(() => transact(call, body))
+            .then(
+              ({ status, payload }) => send(res, status, payload),
+              (error: unknown) => send(res, 500, { __type: 'InternalServerError', message: String(error) }),
+            ),
+        );
       return;
     }
     gate.shared((done) => {
@@ -241,15 +244,6 @@ function pick(item: AttributeMap, names: string[]): AttributeMap {
 
 function validation(message: string): { status: number; payload: unknown } {
   return { status: 400, payload: { __type: 'com.amazon.coral.validate#ValidationException', message } };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function send(res: ServerResponse, status: number, payload: unknown): void {

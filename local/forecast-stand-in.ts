@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { z } from 'zod';
 import { addDays, type IsoDate, londonDate } from '../shared/dispatch';
+import { readBody } from './request-body';
 
 // A stand-in for Open-Meteo's forecast API (GET /v1/forecast, hourly temperature_2m in Europe/London),
 // so the weather check runs locally and in tests with no network. Every place reads a mild 6 to 12 °C
@@ -27,15 +28,6 @@ export interface ForecastStandIn {
   close(): Promise<void>;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 /** Starts the stand-in on `port` (0: any free port). */
 export async function startForecastStandIn(
   port: number,
@@ -49,7 +41,7 @@ export async function startForecastStandIn(
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://stand-in');
       if (req.method === 'POST' && url.pathname === '/__set') {
-        const parsed = setSchema.safeParse(JSON.parse((await readBody(req)) || '{}'));
+        const parsed = setSchema.safeParse(JSON.parse((await readBody(req)).toString('utf8') || '{}'));
         if (!parsed.success) {
           res
             .writeHead(400, { 'content-type': 'application/json' })

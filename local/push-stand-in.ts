@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { generateVapidKeys, type VapidKeys } from '../lambdas/lib/web-push';
 import { keptFile } from './kept-file';
+import { readBody } from './request-body';
 import { closeServer, KEPT_FILES, listen } from './stand-in-servers';
 
 // A stand-in for a browser's push service (RFC 8030), so the merchant's notifications run locally
@@ -39,15 +40,6 @@ export interface PushStandIn {
 const MAX_BODY = 4096;
 /** VAPID's JWT may not last longer than this (RFC 8292 §2). */
 const MAX_JWT_SECONDS = 24 * 3_600;
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 /**
  * Why a push's `Authorization: vapid t=<jwt>, k=<key>` is not valid for `audience` (RFC 8292 §2-3):

@@ -5,6 +5,7 @@ import * as sesLocal from 'aws-ses-v2-local';
 import { clearStore, type Email, getStoreReadonly } from 'aws-ses-v2-local/dist/store.js';
 import { z } from 'zod';
 import { keptFile } from './kept-file';
+import { readBody } from './request-body';
 
 /** An email as the package stores it; it wrote each one, so the id and time are what is checked. */
 const keptInboxSchema = z.array(
@@ -113,15 +114,6 @@ async function listenInner(host: string): Promise<Server> {
   // The package resolves only on success; a listen error would leave its promise pending, which
   // is why the front, not the package, takes the requested port.
   return loadStart()({ port: 0, host });
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 const NOT_SES_ASCII = /[^\x20-\x7e]/;

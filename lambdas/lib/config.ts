@@ -31,6 +31,9 @@ const optionalText = z.pipe(
   ),
 );
 
+/** Port of the Parameters and Secrets extension a function reads its secrets through (default 2773). */
+export const extensionPort = z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)));
+
 /** Where the Stripe SDK goes and how its keys are found. */
 export const stripeEnvSchema = z.object({
   /** Secrets Manager id of `{ "stripeSecretKey": "rk_..." }`, this function's key: the deployed way. */
@@ -38,9 +41,7 @@ export const stripeEnvSchema = z.object({
   /** Secrets Manager id of `{ "stripeWebhookSecret": "whsec_..." }`: set for the webhook alone. */
   STRIPE_WEBHOOK_SECRET_ID: optionalText,
   /** Port of the Parameters and Secrets extension the secrets are read through (default 2773). */
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.optional(
-    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)),
-  ),
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
   /** Local development only, when no STRIPE_SECRET_ID is set. */
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
@@ -95,9 +96,7 @@ export const forecastEnvSchema = z.object({
   /** `commercial`: the stage trades, so a key that cannot be read is shown and alarmed (ADR 0045). */
   FORECAST_PLAN: STAGE_SETTINGS.forecastPlan,
   /** The extension the key is read through, as the Stripe keys are (default 2773). */
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.optional(
-    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)),
-  ),
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
 });
 export type ForecastEnv = z.output<typeof forecastEnvSchema>;
 
@@ -248,9 +247,7 @@ export const orderPageEnvSchema = z.object({
   SITE_URL: siteUrl,
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   ...orderPageSecretEnv,
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.optional(
-    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)),
-  ),
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
 });
 
 /** order-page at run time. */

@@ -1,4 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
+import * as z from 'zod/mini';
+import { extensionPort } from './config';
+import { readSecretString } from './secrets-extension';
 
 /** The header CloudFront adds to every request it forwards to the API (never sent by browsers). */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
@@ -13,4 +16,21 @@ export function cameThroughCloudFront(presented: string | undefined, expected: s
   const a = Buffer.from(presented);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Where the value CloudFront sends is kept: read by the API's authorizer, and by admin-api, which
+ * makes the same check first (the stack sets it for those two alone).
+ */
+export const originVerifyEnvSchema = z.object({
+  /** Secrets Manager id of the value CloudFront sends in the origin-verify header. */
+  ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)),
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
+});
+
+/** The value CloudFront sends in the origin-verify header, read from its secret through the extension. */
+export function readOriginVerifyValue(config: z.output<typeof originVerifyEnvSchema>): Promise<string> {
+  return readSecretString(config.ORIGIN_VERIFY_SECRET_ID, {
+    port: config.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
+  });
 }

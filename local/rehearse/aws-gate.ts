@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { z } from 'zod';
+import { readBody } from '../request-body';
 import { type Assembly, REHEARSAL_ACCOUNT, resourcesOfType } from './assembly';
 import { dynamoChecks, type TableKeys } from './dynamo-calls';
 
@@ -69,12 +70,6 @@ interface Call {
   /** Any one of these allowing the call allows it (SES: the address's identity or its domain's). */
   resources: readonly string[][];
   context: Record<string, string | string[]>;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks);
 }
 
 function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, target: string): Promise<void> {

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // Issue 47's "one door to storage" (ADR 0051): every DynamoDB command and paginator is sent from
-// lambdas/domain/storage; the rest of the shop calls storage's functions. Tests and the local
+// lambdas/domain/storage, and every expression it carries is written there; the rest of the shop
+// calls storage's functions. Tests and the local
 // stand-ins aside, as the issue says.
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCANNED = ['lambdas', 'ops', 'infra', 'scripts', 'shared', 'local', 'web/src'];
@@ -18,7 +19,7 @@ const ALLOWED = [
   'scripts/bench',
 ];
 
-/** Still to move (issue 47, helper H4's part): each must still hold a command, or leave this list. */
+/** Still to move (issue 47, the checkout's part): each must still hold a command, or leave this list. */
 const PENDING = ['lambdas/domain/checkout/order-page-link.ts'];
 
 const DYNAMODB_MODULE = /^@aws-sdk\/(client-dynamodb|lib-dynamodb)$/;
@@ -46,7 +47,18 @@ function dynamoCommandsIn(source: string): string[] {
   return used;
 }
 
+/** The expressions a DynamoDB call carries, written as a request's own field (`UpdateExpression: …`). */
+const EXPRESSION_FIELD =
+  /\b(UpdateExpression|ConditionExpression|KeyConditionExpression|FilterExpression|ProjectionExpression)\s*:/g;
+
+function dynamoExpressionsIn(source: string): string[] {
+  return [...source.matchAll(EXPRESSION_FIELD)].map((match) => match[1] ?? '');
+}
+
 const files = SCANNED.flatMap(sourceFiles);
+const withExpressions = files.filter(
+  (path) => dynamoExpressionsIn(readFileSync(join(ROOT, path), 'utf8')).length > 0,
+);
 const withCommands = files.filter(
   (path) => dynamoCommandsIn(readFileSync(join(ROOT, path), 'utf8')).length > 0,
 );
@@ -67,6 +79,23 @@ describe('one door to storage', () => {
 
   it('no DynamoDB command or paginator outside lambdas/domain/storage (tests and local stand-ins aside)', () => {
     const outside = withCommands.filter(
+      (path) => !ALLOWED.some((prefix) => path.startsWith(prefix)) && !PENDING.includes(path),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('finds the expressions it looks for (the scan itself works)', () => {
+    expect(withExpressions).toContain('lambdas/domain/storage/refund-writes.ts');
+    expect(
+      dynamoExpressionsIn("updateIf(t, k, { ConditionExpression: 'a = :a', UpdateExpression: 'REMOVE b' })"),
+    ).toEqual(['ConditionExpression', 'UpdateExpression']);
+    expect(dynamoExpressionsIn("const q = { KeyConditionExpression : 'pk = :pk' };")).toEqual([
+      'KeyConditionExpression',
+    ]);
+  });
+
+  it('no DynamoDB update, condition or key expression outside lambdas/domain/storage (tests and local stand-ins aside)', () => {
+    const outside = withExpressions.filter(
       (path) => !ALLOWED.some((prefix) => path.startsWith(prefix)) && !PENDING.includes(path),
     );
     expect(outside).toEqual([]);

@@ -11,13 +11,12 @@ import {
   FORECAST_KEY_PREFIX,
   NOTICE_LIMIT_KEY_PREFIX,
   ORDER_KEY_PREFIX,
+  ORDERS_TABLE_INDEXES,
   OUTBOX_DUE_INDEX,
   PARTITION_KEY,
   PENDING_DEBIT_KEY_PREFIX,
   PUSH_SUBSCRIPTIONS_KEY,
-  REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
-  RETIRED_REFERENCE_INDEX,
   SETTINGS_KEY,
   TTL_ATTRIBUTE,
   WEATHER_NOTICE_KEY_PREFIX,
@@ -63,29 +62,18 @@ export class OrdersTable extends Construct {
       timeToLiveAttribute: TTL_ATTRIBUTE,
     });
 
-    this.table.addGlobalSecondaryIndex({
-      indexName: DISPATCH_DATE_INDEX.name,
-      partitionKey: { name: DISPATCH_DATE_INDEX.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: DISPATCH_DATE_INDEX.sortKey, type: AttributeType.STRING },
-      projectionType: ProjectionType[DISPATCH_DATE_INDEX.projection],
-    });
-    this.table.addGlobalSecondaryIndex({
-      indexName: REFERENCE_INDEX.name,
-      partitionKey: { name: REFERENCE_INDEX.partitionKey, type: AttributeType.STRING },
-      projectionType: ProjectionType[REFERENCE_INDEX.projection],
-    });
-    // Unread; kept until the next release so that each deploy adds or deletes one index only.
-    this.table.addGlobalSecondaryIndex({
-      indexName: RETIRED_REFERENCE_INDEX.name,
-      partitionKey: { name: RETIRED_REFERENCE_INDEX.partitionKey, type: AttributeType.STRING },
-      projectionType: ProjectionType[RETIRED_REFERENCE_INDEX.projection],
-    });
-    // Sparse: only orders with outbox entries unsent. Added alone: CloudFormation adds one GSI per update.
-    this.table.addGlobalSecondaryIndex({
-      indexName: OUTBOX_DUE_INDEX.name,
-      partitionKey: { name: OUTBOX_DUE_INDEX.partitionKey, type: AttributeType.STRING },
-      projectionType: ProjectionType[OUTBOX_DUE_INDEX.projection],
-    });
+    // The indexes of the one design (storage/orders-table.ts), in its order: byDispatchDate, sorted by
+    // status, time and reference; the reference index; the retired one, unread and kept until the
+    // next release so that each deploy adds or deletes one index only; the sparse one of orders with
+    // outbox entries unsent (added alone: CloudFormation adds one GSI per update).
+    for (const index of ORDERS_TABLE_INDEXES) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        ...('sortKey' in index && { sortKey: { name: index.sortKey, type: AttributeType.STRING } }),
+        projectionType: ProjectionType[index.projection],
+      });
+    }
   }
 
   /** Lets the reconciler scan the sparse index of orders with unsent outbox entries (keys only). */
@@ -170,16 +158,12 @@ export class OrdersTable extends Construct {
    */
   grantWeatherNotice(grantee: IGrantable): void {
     this.grantShopSettingsRead(grantee);
-    Grant.addToPrincipal({
+    this.grantOnKeys(
       grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: {
-        'ForAllValues:StringLike': {
-          'dynamodb:LeadingKeys': [`${FORECAST_KEY_PREFIX}*`, `${WEATHER_NOTICE_KEY_PREFIX}*`],
-        },
-      },
-    });
+      ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      'ForAllValues:StringLike',
+      [`${FORECAST_KEY_PREFIX}*`, `${WEATHER_NOTICE_KEY_PREFIX}*`],
+    );
     Grant.addToPrincipal({
       grantee,
       actions: ['dynamodb:Query'],
@@ -193,16 +177,12 @@ export class OrdersTable extends Construct {
    * (`pk = NOTICE_LIMIT#…`): those items only, never an order.
    */
   grantOrderRequestsWrite(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({
+    return this.grantOnKeys(
       grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: {
-        'ForAllValues:StringLike': {
-          'dynamodb:LeadingKeys': [`${REQUEST_KEY_PREFIX}*`, `${NOTICE_LIMIT_KEY_PREFIX}*`],
-        },
-      },
-    });
+      ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      'ForAllValues:StringLike',
+      [`${REQUEST_KEY_PREFIX}*`, `${NOTICE_LIMIT_KEY_PREFIX}*`],
+    );
   }
 
   /**
@@ -261,19 +241,10 @@ export class OrdersTable extends Construct {
    */
   grantFulfilment(grantee: IGrantable): Grant {
     this.grantShopSettingsRead(grantee);
-    return Grant.addToPrincipal({
-      grantee,
-      actions: [...FULFILMENT_TABLE_ACTIONS],
-      resourceArns: [this.table.tableArn],
-      conditions: {
-        'ForAllValues:StringLike': {
-          'dynamodb:LeadingKeys': [
-            `${ORDER_KEY_PREFIX}*`,
-            `${FAILED_DEBIT_KEY_PREFIX}*`,
-            `${PENDING_DEBIT_KEY_PREFIX}*`,
-          ],
-        },
-      },
-    });
+    return this.grantOnKeys(grantee, [...FULFILMENT_TABLE_ACTIONS], 'ForAllValues:StringLike', [
+      `${ORDER_KEY_PREFIX}*`,
+      `${FAILED_DEBIT_KEY_PREFIX}*`,
+      `${PENDING_DEBIT_KEY_PREFIX}*`,
+    ]);
   }
 }

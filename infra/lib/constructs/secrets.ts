@@ -92,84 +92,78 @@ export class StripeSecrets extends Construct {
   }
 }
 
-/** Props of {@link ForecastKeySecret}. */
-export interface ForecastKeySecretProps {
+/** Props of {@link ForecastKeySecret} and {@link VapidKeySecret}. */
+export interface StageSecretProps {
   /** Deployment stage, shown in the secret's description. */
   readonly stage: string;
 }
 
 /**
- * Open-Meteo's commercial API key (ADR 0036), read by the weather check's functions (weather-notice,
- * admin-api). Optional: it starts as `{"openMeteoApiKey": ""}` (plus a generated filler CloudFormation
- * needs), which means Open-Meteo's free endpoint, so the weather check works before `npm run setup`
- * stores a key; setup replaces it, and stack updates leave it alone (the generator never changes).
+ * A secret the stack makes with empty values (plus a generated filler CloudFormation needs) and
+ * `npm run setup` fills: stack updates leave it alone (the generator never changes), and it is
+ * never rotated by Secrets Manager (`noRotation` says why, to cdk-nag).
  */
-export class ForecastKeySecret extends Construct {
+class SetUpSecret extends Construct {
   readonly secret: Secret;
 
-  constructor(scope: Construct, id: string, props: ForecastKeySecretProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    secret: { id: string; description: string; empty: Record<string, string>; noRotation: string },
+  ) {
     super(scope, id);
-    this.secret = new Secret(this, 'OpenMeteoKey', {
-      description: `Live Aquatics (${props.stage}): JSON {"${OPEN_METEO_KEY_JSON_KEY}": "<Open-Meteo API key, or empty for the free endpoint>"}, read by weather-notice, admin-api; set by npm run setup -- --stage ${props.stage} (docs/deploy.md)`,
+    this.secret = new Secret(this, secret.id, {
+      description: secret.description,
       generateSecretString: {
-        secretStringTemplate: JSON.stringify({ [OPEN_METEO_KEY_JSON_KEY]: '' }),
+        secretStringTemplate: JSON.stringify(secret.empty),
         generateStringKey: 'placeholder',
         passwordLength: 8,
         excludePunctuation: true,
       },
       removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
-    acknowledgeNag(
-      this.secret,
-      'AwsSolutions-SMG4',
-      'Open-Meteo issues and rolls its API keys in its own customer portal; Secrets Manager cannot rotate them. Control: read access granted only to the two functions that ask for forecasts, encryption with the account key, the key in no template or log.',
-    );
+    acknowledgeNag(this.secret, 'AwsSolutions-SMG4', secret.noRotation);
   }
 
-  /** Lets a function read the key (GetSecretValue, DescribeSecret on this secret only). */
+  /** Lets a function read the secret (GetSecretValue, DescribeSecret on this secret only). */
   grantRead(grantee: IGrantable): Grant {
     return this.secret.grantRead(grantee);
   }
 }
 
-/** Props of {@link VapidKeySecret}. */
-export interface VapidKeySecretProps {
-  /** Deployment stage, shown in the secret's description. */
-  readonly stage: string;
+/**
+ * Open-Meteo's commercial API key (ADR 0036), read by the weather check's functions (weather-notice,
+ * admin-api). Optional: it starts as `{"openMeteoApiKey": ""}`, which means Open-Meteo's free
+ * endpoint, so the weather check works before `npm run setup` stores a key.
+ */
+export class ForecastKeySecret extends SetUpSecret {
+  constructor(scope: Construct, id: string, props: StageSecretProps) {
+    super(scope, id, {
+      id: 'OpenMeteoKey',
+      description: `Live Aquatics (${props.stage}): JSON {"${OPEN_METEO_KEY_JSON_KEY}": "<Open-Meteo API key, or empty for the free endpoint>"}, read by weather-notice, admin-api; set by npm run setup -- --stage ${props.stage} (docs/deploy.md)`,
+      empty: { [OPEN_METEO_KEY_JSON_KEY]: '' },
+      noRotation:
+        'Open-Meteo issues and rolls its API keys in its own customer portal; Secrets Manager cannot rotate them. Control: read access granted only to the two functions that ask for forecasts, encryption with the account key, the key in no template or log.',
+    });
+  }
 }
 
 /**
  * The stage's VAPID key pair (RFC 8292, ADR 0056), which signs the merchant's Web Push messages:
  * read by the functions that push (stripe-webhook, reconcile-orders, create-checkout) and admin-api
  * (which gives devices the public key). It starts as both keys empty (no pushes, the emails still
- * go); `npm run setup` makes a pair once and stores it, and stack updates leave it alone. Stateful
- * like the subscriptions made with it: a new pair silences every device until it subscribes again.
+ * go); `npm run setup` makes a pair once and stores it. Stateful like the subscriptions made with
+ * it: a new pair silences every device until it subscribes again.
  */
-export class VapidKeySecret extends Construct {
-  readonly secret: Secret;
-
-  constructor(scope: Construct, id: string, props: VapidKeySecretProps) {
-    super(scope, id);
+export class VapidKeySecret extends SetUpSecret {
+  constructor(scope: Construct, id: string, props: StageSecretProps) {
     const { publicKey, privateKey } = VAPID_SECRET_JSON_KEYS;
-    this.secret = new Secret(this, 'VapidKeys', {
+    super(scope, id, {
+      id: 'VapidKeys',
       description: `Live Aquatics (${props.stage}): JSON {"${publicKey}": "<base64url>", "${privateKey}": "<base64url>"}, read by stripe-webhook, reconcile-orders, create-checkout, admin-api; made by npm run setup -- --stage ${props.stage} (docs/deploy.md)`,
-      generateSecretString: {
-        secretStringTemplate: JSON.stringify({ [publicKey]: '', [privateKey]: '' }),
-        generateStringKey: 'placeholder',
-        passwordLength: 8,
-        excludePunctuation: true,
-      },
-      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+      empty: { [publicKey]: '', [privateKey]: '' },
+      noRotation:
+        'Rotating the VAPID pair would silence every subscribed device until the merchant turns notifications on again. Control: setup makes it once; read access only for the functions that push and the admin API; encryption with the account key.',
     });
-    acknowledgeNag(
-      this.secret,
-      'AwsSolutions-SMG4',
-      'Rotating the VAPID pair would silence every subscribed device until the merchant turns notifications on again. Control: setup makes it once; read access only for the functions that push and the admin API; encryption with the account key.',
-    );
-  }
-
-  /** Lets a function read the pair (GetSecretValue, DescribeSecret on this secret only). */
-  grantRead(grantee: IGrantable): Grant {
-    return this.secret.grantRead(grantee);
   }
 }

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import { logger } from '../../lib/logger';
 import type { OrderPageLinks } from '../order-page-token';
-import { updateIf } from '../storage/conditional-writes';
 import type { ManagedOrder, OutboxEntry, OutboxKind } from '../storage/managed-order';
-import { orderKey, type ShopTable } from '../storage/orders-table';
+import type { ShopTable } from '../storage/orders-table';
 import { adoptLegacyEmails, entriesInOrder, legacyEmails, readOrder } from '../storage/outbox';
-import { emailAttributes, STALE_CLAIM_MS } from '../storage/send-once';
+import { claimEntry, clearOutboxDue, handBackEntry, settleEntry } from '../storage/outbox-claims';
+import { STALE_CLAIM_MS } from '../storage/send-once';
 import type { SellerDetails } from './common';
 import {
   renderAddressCorrectedEmail,
@@ -103,7 +103,7 @@ export async function drainOutbox(sessionId: string, deps: OutboxSenderDeps): Pr
     );
     const now = deps.now();
     if (next === undefined) {
-      if (order.outboxDueAt !== undefined) await clearDue(order, deps.table);
+      if (order.outboxDueAt !== undefined) await clearOutboxDue(order, deps.table);
       return result;
     }
     if (lockedNow(order, now)) {
@@ -114,48 +114,11 @@ export async function drainOutbox(sessionId: string, deps: OutboxSenderDeps): Pr
     }
     const [key, entry] = next;
     const token = randomUUID();
-    if (!(await claim(order, key, entry, token, now, deps.table))) continue;
+    if (!(await claimEntry(order, key, entry, token, now, deps.table))) continue;
     const outcome = await sendClaimed(order, key, entry, token, deps);
     result[outcome].push(key);
   }
   return result;
-}
-
-/** The entry's update paths, named once: `outbox.<key>.<field>`. */
-function entryNames(key: string) {
-  return { '#outbox': 'outbox', '#entry': key, '#state': 'state', '#lock': 'outboxLock', '#token': 'token' };
-}
-
-/** Takes the order's lock for `key`, which must still be as read, and no live sender hold the lock. */
-function claim(
-  order: ManagedOrder,
-  key: string,
-  entry: OutboxEntry,
-  token: string,
-  now: Date,
-  table: ShopTable,
-): Promise<boolean> {
-  const lock = order.outboxLock;
-  return updateIf(table, orderKey(order.sessionId), {
-    ConditionExpression: `#outbox.#entry.#state = :read AND ${lock === undefined ? 'attribute_not_exists(#lock)' : '#lock.#token = :oldToken'}`,
-    UpdateExpression:
-      'SET #lock = :lock, #outbox.#entry.#state = :sending, #outbox.#entry.claimToken = :token, #outbox.#entry.claimedAt = :now',
-    ExpressionAttributeNames: {
-      '#outbox': 'outbox',
-      '#entry': key,
-      '#state': 'state',
-      '#lock': 'outboxLock',
-      ...(lock !== undefined && { '#token': 'token' }),
-    },
-    ExpressionAttributeValues: {
-      ':read': entry.state,
-      ':sending': 'sending',
-      ':token': token,
-      ':now': now.toISOString(),
-      ':lock': { token, entry: key, at: now.toISOString() },
-      ...(lock !== undefined && { ':oldToken': lock.token }),
-    },
-  });
 }
 
 /**
@@ -187,12 +150,7 @@ async function sendClaimed(
       await settle(order.sessionId, key, entry.kind, token, { state: 'failed', detail: error.reason }, deps);
       return 'failed';
     }
-    await updateIf(deps.table, orderKey(order.sessionId), {
-      ConditionExpression: '#lock.#token = :token',
-      UpdateExpression: 'SET #outbox.#entry.#state = :pending REMOVE #lock, #outbox.#entry.claimToken',
-      ExpressionAttributeNames: entryNames(key),
-      ExpressionAttributeValues: { ':token': token, ':pending': 'pending' },
-    }).catch((releaseError: unknown) => {
+    await handBackEntry(deps.table, order.sessionId, key, token).catch((releaseError: unknown) => {
       logger.warn('Could not hand an outbox entry back; it is retried once its lock is stale', {
         pk: order.pk,
         entry: key,
@@ -219,8 +177,6 @@ async function settle(
   deps: OutboxSenderDeps,
 ): Promise<void> {
   const at = deps.now().toISOString();
-  const [when, detail] = final.state === 'sent' ? ['sentAt', 'messageId'] : ['failedAt', 'failureReason'];
-  const a = emailAttributes(kind);
   for (let attempt = 0; attempt < MAX_STEPS; attempt += 1) {
     const order = await readOrder(deps.table, sessionId);
     if (order.outboxLock?.token !== token) {
@@ -232,40 +188,16 @@ async function settle(
     }
     const lastOfKind = new Map(entriesInOrder(order).map(([entryKey, entry]) => [entry.kind, entryKey]));
     const newest = lastOfKind.get(kind) === key;
-    const version = order.version ?? 0;
-    const marked = await updateIf(deps.table, orderKey(sessionId), {
-      ConditionExpression: `#lock.#token = :token${newest ? ' AND #version = :version' : ''}`,
-      UpdateExpression: `SET #outbox.#entry.#state = :final, #outbox.#entry.#when = :at, #outbox.#entry.#detail = :detail${newest ? ', #flatState = :final, #flatAt = :at' : ''} REMOVE #lock, #outbox.#entry.claimToken`,
-      ExpressionAttributeNames: {
-        ...entryNames(key),
-        '#when': when,
-        '#detail': detail,
-        ...(newest && {
-          '#version': 'version',
-          '#flatState': a.state,
-          '#flatAt': final.state === 'sent' ? a.sentAt : a.failedAt,
-        }),
-      },
-      ExpressionAttributeValues: {
-        ':token': token,
-        ':final': final.state,
-        ':at': at,
-        ':detail': final.detail,
-        ...(newest && { ':version': version }),
-      },
-    });
+    const marked = await settleEntry(
+      deps.table,
+      sessionId,
+      key,
+      token,
+      { ...final, at },
+      newest ? { kind, version: order.version ?? 0 } : undefined,
+    );
     if (marked) return;
   }
-}
-
-/** Removes the due marker once every entry is settled, unless a write added one meanwhile. */
-function clearDue(order: ManagedOrder, table: ShopTable): Promise<boolean> {
-  return updateIf(table, orderKey(order.sessionId), {
-    ConditionExpression: '#version = :version AND attribute_not_exists(#lock)',
-    UpdateExpression: 'REMOVE #due',
-    ExpressionAttributeNames: { '#version': 'version', '#lock': 'outboxLock', '#due': 'outboxDueAt' },
-    ExpressionAttributeValues: { ':version': order.version ?? 0 },
-  });
 }
 
 /**

@@ -1,6 +1,5 @@
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
-import { orderReference } from '../../../shared/checkout-status';
 import { logger } from '../../lib/logger';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { isShopSession, orderMetadataSchema } from '../checkout/order-metadata';
@@ -17,6 +16,7 @@ import { putIfAbsent } from '../storage/conditional-writes';
 import { debitRecordTtl, type FailedDebitItem, readFailedDebit } from '../storage/debit-records';
 import { failedDebitKey, PARTITION_KEY, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
 import { emailAttributes, emailClaimStore } from '../storage/send-once';
+import { unpaidSessionFacts, unpaidSessionShape } from './debit-session';
 
 /** PaymentIntent statuses after a delayed payment failed: it waits for another method, or was cancelled. */
 const FAILED_INTENT_STATUSES = ['requires_payment_method', 'canceled'] as const;
@@ -26,14 +26,7 @@ const FAILED_INTENT_STATUSES = ['requires_payment_method', 'canceled'] as const;
  * Direct Debit failed, and whom to tell. Parsed, not cast: this is data from outside.
  */
 const failedSessionSchema = z.object({
-  id: z.string().check(z.minLength(1)),
-  livemode: z.boolean(),
-  created: z.number().check(z.int()),
-  status: z.literal('complete'),
-  payment_status: z.literal('unpaid'),
-  amount_total: z.number().check(z.int()),
-  customer_email: z.optional(z.nullable(z.string())),
-  customer_details: z.optional(z.nullable(z.object({ email: z.optional(z.nullable(z.string())) }))),
+  ...unpaidSessionShape,
   metadata: z.pick(orderMetadataSchema, { name: true, phone: true, quantity: true }),
   payment_intent: z.object({
     id: z.string(),
@@ -58,21 +51,14 @@ export function checkFailedDebit(input: unknown, shopId: string): FailedDebitChe
   const parsed = failedSessionSchema.safeParse(input, ENGLISH_MESSAGES);
   if (!parsed.success) return { kind: 'not-failed' };
   const session = parsed.data;
-  const email = session.customer_details?.email ?? session.customer_email;
-  if (!email) return { kind: 'not-failed' };
+  const facts = unpaidSessionFacts(session);
+  if (facts === undefined) return { kind: 'not-failed' };
   return {
     kind: 'failed',
     facts: {
-      reference: orderReference(session.id),
-      sessionId: session.id,
+      ...facts,
       paymentIntentId: session.payment_intent.id,
-      livemode: session.livemode,
-      bottles: Number(session.metadata.quantity),
-      totalPence: session.amount_total,
-      customerName: session.metadata.name,
-      customerEmail: email,
       customerPhone: session.metadata.phone,
-      checkoutCreatedAt: new Date(session.created * 1000).toISOString(),
       failureMessage: session.payment_intent.last_payment_error?.message ?? undefined,
     },
   };

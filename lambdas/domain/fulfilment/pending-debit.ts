@@ -1,7 +1,6 @@
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
-import { orderReference } from '../../../shared/checkout-status';
 import { logger } from '../../lib/logger';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { isShopSession, orderMetadataSchema } from '../checkout/order-metadata';
@@ -19,20 +18,14 @@ import {
 } from '../storage/debit-records';
 import { PARTITION_KEY, pendingDebitKey, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
 import { emailClaimStore } from '../storage/send-once';
+import { unpaidSessionFacts, unpaidSessionShape } from './debit-session';
 
 /**
  * The parts of a Checkout Session (retrieved with `expand: ['payment_intent']`) that say its
  * payment is still with the bank, and whom to tell. Parsed, not cast: data from outside.
  */
 const pendingSessionSchema = z.object({
-  id: z.string().check(z.minLength(1)),
-  livemode: z.boolean(),
-  created: z.number().check(z.int()),
-  status: z.literal('complete'),
-  payment_status: z.literal('unpaid'),
-  amount_total: z.number().check(z.int()),
-  customer_email: z.optional(z.nullable(z.string())),
-  customer_details: z.optional(z.nullable(z.object({ email: z.optional(z.nullable(z.string())) }))),
+  ...unpaidSessionShape,
   metadata: z.extend(z.pick(orderMetadataSchema, { name: true, quantity: true }), {
     debit_dispatch_date: calendarDateSchema,
   }),
@@ -68,22 +61,9 @@ export function checkPendingDebit(input: unknown, shopId: string): PendingDebitC
   const parsed = pendingSessionSchema.safeParse(input, ENGLISH_MESSAGES);
   if (!parsed.success) return { kind: 'not-pending' };
   const session = parsed.data;
-  const email = session.customer_details?.email ?? session.customer_email;
-  if (!email) return { kind: 'not-pending' };
-  return {
-    kind: 'pending',
-    facts: {
-      reference: orderReference(session.id),
-      sessionId: session.id,
-      livemode: session.livemode,
-      bottles: Number(session.metadata.quantity),
-      totalPence: session.amount_total,
-      customerName: session.metadata.name,
-      customerEmail: email,
-      dispatchDate: session.metadata.debit_dispatch_date,
-      checkoutCreatedAt: new Date(session.created * 1000).toISOString(),
-    },
-  };
+  const facts = unpaidSessionFacts(session);
+  if (facts === undefined) return { kind: 'not-pending' };
+  return { kind: 'pending', facts: { ...facts, dispatchDate: session.metadata.debit_dispatch_date } };
 }
 
 export interface PendingDebitDeps {

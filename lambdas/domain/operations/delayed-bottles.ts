@@ -3,9 +3,9 @@ import type { OverLimit } from '../../../shared/over-limit';
 import { capacityOfDays } from '../capacity/capacity-report';
 import { giveBackSale, moveSale } from '../capacity/holds';
 import { returnRefundedBottles } from '../capacity/session-capacity';
+import { endCapacityMove, startCapacityMove } from '../storage/capacity-moves';
 import type { CapacityStore } from '../storage/capacity-store';
 import { capacityStoreFromTable } from '../storage/capacity-table';
-import { updateIf } from '../storage/conditional-writes';
 import type { ManagedOrder } from '../storage/managed-order';
 import { getRecord } from '../storage/records';
 import type { ShopDeps } from './shop-deps';
@@ -53,11 +53,7 @@ async function finishMove(
   } else {
     soldHere = (await moveSale(store, hold, { from, to })) !== undefined;
   }
-  await updateIf(deps.table, order.pk, {
-    ConditionExpression: 'capacityMovingFrom = :from AND capacityDate = :to',
-    UpdateExpression: 'REMOVE capacityMovingFrom',
-    ExpressionAttributeValues: { ':from': from, ':to': to },
-  });
+  await endCapacityMove(deps.table, order.pk, from, to);
   const after = await reread(order, deps);
   // A refund recorded between the read above and this sale gave back on `to` before the sale was
   // there: give back again (conditional: nothing happens when the refund came after, and did it).
@@ -90,12 +86,7 @@ export async function moveDelayedBottles(order: ManagedOrder, deps: Pick<ShopDep
   if (!hasBottlesToMove(current)) return;
   if (current.capacityMovingFrom !== undefined) current = await finishMove(current, store, deps);
   if (!hasBottlesToMove(current) || current.capacityDate === undefined) return;
-  await updateIf(deps.table, current.pk, {
-    ConditionExpression:
-      'capacityDate = :from AND dispatchDate = :to AND attribute_not_exists(capacityMovingFrom)',
-    UpdateExpression: 'SET capacityDate = :to, capacityMovingFrom = :from',
-    ExpressionAttributeValues: { ':from': current.capacityDate, ':to': current.dispatchDate },
-  });
+  await startCapacityMove(deps.table, current.pk, current.capacityDate, current.dispatchDate);
   // Read back whether this call or a concurrent one started it: either way it is finished here.
   current = await reread(current, deps);
   if (current.capacityMovingFrom !== undefined) await finishMove(current, store, deps);

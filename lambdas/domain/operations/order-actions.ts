@@ -11,7 +11,6 @@ import type { SendOnceOutcome } from '../emails/send-email-once';
 import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
 import { partialRefundDetail, sendRefundEmail } from '../fulfilment/refunded-order';
 import { RefusedError } from '../refusal';
-import { type ItemUpdate, updateIf } from '../storage/conditional-writes';
 import { ACTORS, appendHistory, historyEntry } from '../storage/history';
 import {
   type DelayReason,
@@ -23,6 +22,7 @@ import {
 import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../storage/orders-table';
 import { changeOrder, emailOf, entriesInOrder, readOrder } from '../storage/outbox';
 import { findByReference, getRecord, queryDispatchDay } from '../storage/records';
+import { nameRecordedRefund, recordRefundedSoFar } from '../storage/refund-writes';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
 import { comingDispatchDay, earlyDispatchRefusal } from './early-dispatch';
 import { checkDelayTarget, nothingToDelay } from './listing';
@@ -37,10 +37,6 @@ export async function findOrder(deps: Pick<ShopDeps, 'table'>, reference: string
     );
   }
   return record.order;
-}
-
-function updateOrder(deps: Pick<ShopDeps, 'table'>, sessionId: string, update: ItemUpdate) {
-  return updateIf(deps.table, orderKey(sessionId), update);
 }
 
 export interface ActionResult {
@@ -488,12 +484,7 @@ export async function refundOrder(
   const changed = await moveToRefunded(order, { refundId: refund.id, reason, by: 'command', actor }, deps);
   if (!changed) {
     // The webhook recorded this refund first; its charge may not have named the refund.
-    await updateOrder(deps, order.sessionId, {
-      ConditionExpression: '#status = :refunded AND attribute_not_exists(refundId)',
-      UpdateExpression: 'SET refundId = :refundId',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':refunded': 'refunded', ':refundId': refund.id },
-    });
+    await nameRecordedRefund(deps.table, order.sessionId, refund.id);
   }
   const email = await sendRefundEmail(order.sessionId, deps);
   order = await readOrder(deps.table, order.sessionId);
@@ -723,7 +714,10 @@ async function recordPartialRefund(
     ...(amountRefundedPence !== undefined && { amountRefundedPence }),
   });
   if (amountRefundedPence === undefined || order.status === 'refunded') return;
-  const history = appendHistory(
+  await recordRefundedSoFar(
+    deps.table,
+    order.sessionId,
+    amountRefundedPence,
     historyEntry(
       deps.now().toISOString(),
       ACTORS.stripeDashboard,
@@ -731,16 +725,4 @@ async function recordPartialRefund(
       partialRefundDetail(amountRefundedPence, order.totalPence),
     ),
   );
-  await updateOrder(deps, order.sessionId, {
-    ConditionExpression:
-      '#status IN (:paid, :dispatched) AND (attribute_not_exists(partlyRefundedPence) OR partlyRefundedPence < :amount)',
-    UpdateExpression: `SET partlyRefundedPence = :amount, ${history.set}`,
-    ExpressionAttributeNames: { '#status': 'status', ...history.names },
-    ExpressionAttributeValues: {
-      ...history.values,
-      ':paid': 'paid',
-      ':dispatched': 'dispatched',
-      ':amount': amountRefundedPence,
-    },
-  });
 }

@@ -8,11 +8,10 @@ import { drainOutbox, emailOutcome } from '../emails/outbox-sender';
 import type { SendOnceOutcome } from '../emails/send-email-once';
 import { RefusedError } from '../refusal';
 import { capacityStoreFromTable } from '../storage/capacity-table';
-import { updateIf } from '../storage/conditional-writes';
 import { appendHistory, historyEntry } from '../storage/history';
 import type { ManagedOrder, PartRefund, RefundReason } from '../storage/managed-order';
-import { orderKey } from '../storage/orders-table';
 import { changeOrder, emailOf, readOrder } from '../storage/outbox';
+import { clearPartRefundPending, markPartRefundPending, partRefundsBefore } from '../storage/refund-writes';
 import { findOrder, paymentIntentOf } from './order-actions';
 import type { ShopStripeDeps } from './shop-deps';
 
@@ -115,16 +114,7 @@ export async function refundPart(
     refusalOf(found, part, pence) ?? (input.again === true ? undefined : repeatOf(found, part, deps.now()));
   if (refused !== undefined) throw new RefusedError(refused);
   const seq = (found.partRefunds?.length ?? 0) + 1;
-  const update = (params: Parameters<typeof updateIf>[2]) =>
-    updateIf(deps.table, orderKey(found.sessionId), params);
-  const countIs = seq === 1 ? 'attribute_not_exists(partRefunds)' : 'size(partRefunds) = :before';
-  const beforeValue = seq === 1 ? {} : { ':before': seq - 1 };
-  const pending = await update({
-    ConditionExpression: `#status IN (:paid, :dispatched) AND ${countIs}`,
-    UpdateExpression: 'SET partRefundPending = :seq',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':paid': 'paid', ':dispatched': 'dispatched', ':seq': seq, ...beforeValue },
-  });
+  const pending = await markPartRefundPending(deps.table, found.sessionId, seq);
   if (!pending)
     throw new RefusedError(`${found.reference} changed meanwhile (another refund?): look at it again.`);
 
@@ -150,11 +140,7 @@ export async function refundPart(
     );
   } catch (error) {
     if (isStripeError(error) && error.type !== 'StripeConnectionError' && error.type !== 'StripeAPIError') {
-      await update({
-        ConditionExpression: 'partRefundPending = :seq',
-        UpdateExpression: 'REMOVE partRefundPending',
-        ExpressionAttributeValues: { ':seq': seq },
-      });
+      await clearPartRefundPending(deps.table, found.sessionId, seq);
       throw new RefusedError(
         `Stripe refused the refund of ${found.reference}: ${error.message}. Nothing was refunded.`,
         {
@@ -188,6 +174,7 @@ export async function refundPart(
       ? holdId(oldHold.slice(0, oldHold.lastIndexOf(':')), holdBottles(oldHold) - part.bottles)
       : undefined;
   // One outbox write records the part and writes its email's entry with the totals it stored.
+  const before = partRefundsBefore(seq);
   const result = await changeOrder(
     deps.table,
     found.sessionId,
@@ -208,7 +195,7 @@ export async function refundPart(
         partlyRefundedPence: refundedSoFar,
       };
       return {
-        condition: `partRefundPending = :seq AND ${countIs}`,
+        condition: `partRefundPending = :seq AND ${before.condition}`,
         set: [
           'partRefunds = list_append(if_not_exists(partRefunds, :none), :part)',
           'partlyRefundedPence = :soFar',
@@ -219,7 +206,7 @@ export async function refundPart(
         names: history.names,
         values: {
           ...history.values,
-          ...beforeValue,
+          ...before.values,
           ':seq': seq,
           ':none': [],
           ':part': [record],

@@ -81,29 +81,26 @@ export const failedDebitItemSchema = z.object({
 });
 export type FailedDebitItem = z.output<typeof failedDebitItemSchema>;
 
-async function readItem(table: ShopTable, pk: string): Promise<Record<string, unknown> | undefined> {
+/** A debit record read strongly consistent and checked against its schema; undefined when there is none. */
+async function readRecord<T extends z.ZodMiniType>(
+  table: ShopTable,
+  pk: string,
+  schema: T,
+): Promise<z.output<T> | undefined> {
   const { Item } = await table.client.send(
     new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
   );
-  return Item;
+  return Item === undefined ? undefined : schema.parse(Item);
 }
 
 /** A pending debit's record, read strongly consistent; undefined when there is none. */
-export async function readPendingDebit(
-  table: ShopTable,
-  sessionId: string,
-): Promise<PendingDebitItem | undefined> {
-  const item = await readItem(table, pendingDebitKey(sessionId));
-  return item === undefined ? undefined : pendingDebitItemSchema.parse(item);
+export function readPendingDebit(table: ShopTable, sessionId: string): Promise<PendingDebitItem | undefined> {
+  return readRecord(table, pendingDebitKey(sessionId), pendingDebitItemSchema);
 }
 
 /** A failed debit's record, read strongly consistent; undefined when there is none. */
-export async function readFailedDebit(
-  table: ShopTable,
-  sessionId: string,
-): Promise<FailedDebitItem | undefined> {
-  const item = await readItem(table, failedDebitKey(sessionId));
-  return item === undefined ? undefined : failedDebitItemSchema.parse(item);
+export function readFailedDebit(table: ShopTable, sessionId: string): Promise<FailedDebitItem | undefined> {
+  return readRecord(table, failedDebitKey(sessionId), failedDebitItemSchema);
 }
 
 /**

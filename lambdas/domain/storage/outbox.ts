@@ -75,14 +75,14 @@ export function emailOf(kind: OutboxKind, order: ManagedOrder): PlannedEmail {
     customerEmail: order.customerEmail,
     pageKey: order.pageKey,
   };
+  // What the dispatch and delay emails both say of the parcel: its bottles and its day.
+  const parcel = { ...common, bottles: order.bottles, dispatchDate: order.dispatchDate };
   switch (kind) {
     case 'dispatch':
       return {
         kind,
         facts: defined({
-          ...common,
-          bottles: order.bottles,
-          dispatchDate: order.dispatchDate,
+          ...parcel,
           dispatchedAt: order.dispatchedAt,
           deliveryAddress: order.deliveryAddress,
           postcode: order.postcode,
@@ -95,9 +95,7 @@ export function emailOf(kind: OutboxKind, order: ManagedOrder): PlannedEmail {
       return {
         kind,
         facts: defined({
-          ...common,
-          bottles: order.bottles,
-          dispatchDate: order.dispatchDate,
+          ...parcel,
           delayedFrom: order.delayedFrom ?? order.dispatchDate,
           delayReason: order.delayReason ?? 'other',
           delayedAt: order.delayedAt,

@@ -69,7 +69,7 @@ import { postcodeInAddress } from '../../domain/weather/postcode-places';
 import { checkWeather } from '../../domain/weather/weather-check';
 import { comingWeatherDay, weatherView } from '../../domain/weather/weather-view';
 import { initOnce } from '../../lib/cold-start';
-import { adminRuntimeEnvSchema, type Env, parseEnv, stripeEnvSchema } from '../../lib/config';
+import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
 import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
 import {
@@ -82,8 +82,12 @@ import {
 import { logger } from '../../lib/logger';
 import { requireMerchant } from '../../lib/merchant-claims';
 import { type MetricsWriter, stdoutMetricsWriter } from '../../lib/metrics';
-import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
-import { readSecretString } from '../../lib/secrets-extension';
+import {
+  cameThroughCloudFront,
+  ORIGIN_VERIFY_HEADER,
+  originVerifyEnvSchema,
+  readOriginVerifyValue,
+} from '../../lib/origin-verify';
 import { pushSenderFromEnv } from '../../lib/web-push';
 import { forecastSource, orderPages, shopEmail, shopTable, stripeRuntime } from '../../runtime';
 import { createSessionHandler, sessionDepsFromEnv } from './session';
@@ -124,17 +128,10 @@ function intentionKeyOf(event: HttpEvent): string | undefined {
  * here, first. The local stack has no CloudFront and sets none.
  */
 export function originValueFromEnv(env: Env): (() => Promise<string>) | undefined {
-  const parsed = z.safeParse(
-    z.object({
-      ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)),
-      // The extension's port as the template sets it: a moved port must not lock the admin out.
-      PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: stripeEnvSchema.shape.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
-    }),
-    env,
-  );
+  const parsed = z.safeParse(originVerifyEnvSchema, env);
   if (!parsed.success) return undefined;
-  const { ORIGIN_VERIFY_SECRET_ID: secretId, PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: port } = parsed.data;
-  return initOnce(() => readSecretString(secretId, { port }));
+  const config = parsed.data;
+  return initOnce(() => readOriginVerifyValue(config));
 }
 
 /** What the admin's weather check adds to the shop's clients: the forecast and where parcels leave from. */

@@ -1,10 +1,13 @@
-import * as z from 'zod/mini';
 import { initOnce } from '../../lib/cold-start';
 import { type Env, parseEnv } from '../../lib/config';
 import { VIEWER_ADDRESS_HEADER, viewerAddressIn } from '../../lib/http';
 import { logger } from '../../lib/logger';
-import { cameThroughCloudFront, ORIGIN_VERIFY_HEADER } from '../../lib/origin-verify';
-import { readSecretString } from '../../lib/secrets-extension';
+import {
+  cameThroughCloudFront,
+  ORIGIN_VERIFY_HEADER,
+  originVerifyEnvSchema,
+  readOriginVerifyValue,
+} from '../../lib/origin-verify';
 
 /*
  * The API's Lambda authorizer: every route answers only requests that came through CloudFront,
@@ -13,14 +16,6 @@ import { readSecretString } from '../../lib/secrets-extension';
  * origin-verify value and viewer address (`ip:port`, one browser connection), so this runs about
  * once per customer visit, not per request.
  */
-
-const envSchema = z.object({
-  /** Secrets Manager id of the value CloudFront sends in the origin-verify header. */
-  ORIGIN_VERIFY_SECRET_ID: z.string().check(z.minLength(1)),
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.optional(
-    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(65_535)),
-  ),
-});
 
 /** The part of an HTTP API (payload 2.0) authorizer event this reads. */
 export interface AuthorizerEvent {
@@ -65,10 +60,7 @@ export function createOriginVerifyAuthorizer(
 }
 
 export function loadExpectedValue(env: Env): Promise<string> {
-  const config = parseEnv(envSchema, env);
-  return readSecretString(config.ORIGIN_VERIFY_SECRET_ID, {
-    port: config.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
-  });
+  return readOriginVerifyValue(parseEnv(originVerifyEnvSchema, env));
 }
 
 /** The Lambda entry point. */

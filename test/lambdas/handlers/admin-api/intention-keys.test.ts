@@ -9,8 +9,7 @@ import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import { deferred } from '../../../support/deferred';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
 import { signingKey, signToken, TEST_CLIENT_ID, TEST_ISSUER } from '../../../support/jwt-tokens';
-import { TEST_SHOP_ID } from '../../../support/shop';
-import { STAND_IN_REGION } from '../../../support/stand-ins';
+import { adminApiEnv } from './admin-env';
 
 // The admin Lambda's intention keys (Idempotency-Key) behind the local JWT authorizer, against
 // dynalite, the SES stand-in and the Stripe simulator: a repeat is answered, never redone.
@@ -22,24 +21,7 @@ const token = signToken(key, { email: 'packer@live-aquatics.test' });
 beforeAll(async () => {
   h = await startFulfilmentHarness();
   logger.setLogLevel('SILENT');
-  const handler = createAdminApiHandler(() =>
-    loadAdminDeps({
-      STRIPE_LIVEMODE: 'false',
-      STRIPE_SECRET_KEY: 'sk_test_admin',
-      STRIPE_API_BASE: h.simulator.url,
-      ORDERS_TABLE_NAME: h.standIns.tableName,
-      DYNAMODB_ENDPOINT: h.standIns.dynamoEndpoint,
-      SES_ENDPOINT: h.standIns.sesEndpoint,
-      AWS_REGION: STAND_IN_REGION,
-      SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-      MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-      SELLER_NAME: 'Live Aquatics Ltd',
-      SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
-      SELLER_EMAIL: 'hello@live-aquatics.test',
-      SITE_URL: 'http://shop.test',
-      SHOP_ID: TEST_SHOP_ID,
-    }),
-  );
+  const handler = createAdminApiHandler(() => loadAdminDeps(adminApiEnv(h)));
   admin = withJwtAuthorizer(handler, { issuer: TEST_ISSUER, clientId: TEST_CLIENT_ID, jwks: key.jwks });
 });
 afterEach(() => h.simulator.clearFaults());

@@ -12,8 +12,7 @@ import { orderReference } from '../../../../shared/order-reference';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
 import { signingKey, signToken, TEST_CLIENT_ID, TEST_ISSUER } from '../../../support/jwt-tokens';
-import { TEST_SHOP_ID } from '../../../support/shop';
-import { STAND_IN_REGION } from '../../../support/stand-ins';
+import { adminApiEnv } from './admin-env';
 
 // An order's and a request's page through the admin API, and the history the merchant's actions
 // leave on them, against dynalite, the SES stand-in and the Stripe simulator.
@@ -26,22 +25,7 @@ const MERCHANT = 'packer@live-aquatics.test';
 
 beforeAll(async () => {
   h = await startFulfilmentHarness();
-  deps = await loadAdminDeps({
-    STRIPE_LIVEMODE: 'false',
-    STRIPE_SECRET_KEY: 'sk_test_admin_history',
-    STRIPE_API_BASE: h.simulator.url,
-    ORDERS_TABLE_NAME: h.standIns.tableName,
-    DYNAMODB_ENDPOINT: h.standIns.dynamoEndpoint,
-    SES_ENDPOINT: h.standIns.sesEndpoint,
-    AWS_REGION: STAND_IN_REGION,
-    SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-    SELLER_NAME: 'Live Aquatics Ltd',
-    SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
-    SELLER_EMAIL: 'hello@live-aquatics.test',
-    SITE_URL: 'http://shop.test',
-    SHOP_ID: TEST_SHOP_ID,
-  });
+  deps = await loadAdminDeps(adminApiEnv(h));
   admin = withJwtAuthorizer(createAdminApiHandler(deps), {
     issuer: TEST_ISSUER,
     clientId: TEST_CLIENT_ID,

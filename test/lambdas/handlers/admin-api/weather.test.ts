@@ -9,8 +9,7 @@ import { quoteOrder } from '../../../../shared/pricing';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
 import { signingKey, signToken, TEST_CLIENT_ID, TEST_ISSUER } from '../../../support/jwt-tokens';
-import { TEST_SHOP_ID } from '../../../support/shop';
-import { STAND_IN_REGION } from '../../../support/stand-ins';
+import { adminApiEnv } from './admin-env';
 
 // The weather check through the admin API, against the Open-Meteo stand-in, dynalite and the SES
 // stand-in. Two orders paid on Tuesday 1 December 2026 go on Monday 7 December (to arrive Tuesday
@@ -27,23 +26,7 @@ let ben = '';
 beforeAll(async () => {
   h = await startFulfilmentHarness();
   forecast = await startForecastStandIn(0, () => now);
-  const deps = await loadAdminDeps({
-    STRIPE_LIVEMODE: 'false',
-    STRIPE_SECRET_KEY: 'sk_test_admin_weather',
-    STRIPE_API_BASE: h.simulator.url,
-    ORDERS_TABLE_NAME: h.standIns.tableName,
-    DYNAMODB_ENDPOINT: h.standIns.dynamoEndpoint,
-    SES_ENDPOINT: h.standIns.sesEndpoint,
-    AWS_REGION: STAND_IN_REGION,
-    SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-    MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-    SELLER_NAME: 'Live Aquatics Ltd',
-    SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
-    SELLER_EMAIL: 'hello@live-aquatics.test',
-    SITE_URL: 'http://shop.test',
-    SHOP_ID: TEST_SHOP_ID,
-    FORECAST_API_URL: forecast.url,
-  });
+  const deps = await loadAdminDeps(adminApiEnv(h, { FORECAST_API_URL: forecast.url }));
   // A short wait, so the slow provider's test is quick; the deployed wait is 2 s.
   const handler = createAdminApiHandler({
     ...deps,

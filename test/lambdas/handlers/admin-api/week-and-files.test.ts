@@ -8,8 +8,7 @@ import { quoteOrder } from '../../../../shared/pricing';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
 import { signingKey, signToken, TEST_CLIENT_ID, TEST_ISSUER } from '../../../support/jwt-tokens';
-import { TEST_SHOP_ID } from '../../../support/shop';
-import { STAND_IN_REGION } from '../../../support/stand-ins';
+import { adminApiEnv } from './admin-env';
 
 // The merchant's week through the admin API, on the clock of Wednesday 2 December 2026 (London,
 // GMT), against dynalite and the SES stand-in. One order was left from Monday 30 November; two
@@ -28,22 +27,7 @@ let second = '';
 beforeAll(async () => {
   h = await startFulfilmentHarness();
   const handler = createAdminApiHandler(async () => ({
-    ...(await loadAdminDeps({
-      STRIPE_LIVEMODE: 'false',
-      STRIPE_SECRET_KEY: 'sk_test_admin_week',
-      STRIPE_API_BASE: h.simulator.url,
-      ORDERS_TABLE_NAME: h.standIns.tableName,
-      DYNAMODB_ENDPOINT: h.standIns.dynamoEndpoint,
-      SES_ENDPOINT: h.standIns.sesEndpoint,
-      AWS_REGION: STAND_IN_REGION,
-      SES_FROM_ADDRESS: 'orders@live-aquatics.test',
-      MERCHANT_EMAIL: 'merchant@live-aquatics.test',
-      SELLER_NAME: 'Live Aquatics Ltd',
-      SELLER_ADDRESS: '1 Pond Lane\nBristol BS1 4DJ',
-      SELLER_EMAIL: 'hello@live-aquatics.test',
-      SITE_URL: 'http://shop.test',
-      SHOP_ID: TEST_SHOP_ID,
-    })),
+    ...(await loadAdminDeps(adminApiEnv(h))),
     now: () => NOW,
   }));
   admin = withJwtAuthorizer(handler, { issuer: TEST_ISSUER, clientId: TEST_CLIENT_ID, jwks: key.jwks });
