@@ -5,7 +5,7 @@
  * process with that call's recorded answer (so no SDK middleware, marshalling, signing or socket
  * runs: what is left is our code, zod, the logger and JSON); `stripe`, only DynamoDB answered so.
  * The AWS SDK's share is whole − stripe, Stripe's stripe − own. The events are made before the
- * clock starts, and the logger writes its lines (to nothing) as it would to Lambda's stdout.
+ * clock starts; the logger writes its lines (to nothing) and stacks are not source-mapped, as in Lambda.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
@@ -75,15 +75,22 @@ async function timedRound(
   return { cpuMs: (cpu.user + cpu.system) / 1000 / count, failures };
 }
 
-/** The logger writing its lines to nothing meanwhile (Lambda's stdout is a pipe the runtime reads). */
-async function loggingToNothing<T>(act: () => Promise<T>): Promise<T> {
+/**
+ * As in Lambda meanwhile: the logger writing its lines (to nothing here; Lambda's stdout is a pipe
+ * the runtime reads), and stack traces not mapped to sources (tsx maps them; a deployed function
+ * does not, ADR 0015), which the Stripe SDK's call-site stack on every request would pay for.
+ */
+async function asDeployed<T>(act: () => Promise<T>): Promise<T> {
   const write = process.stdout.write;
+  const sourceMaps = process.sourceMapsEnabled;
   process.stdout.write = (() => true) as typeof process.stdout.write;
+  process.setSourceMapsEnabled(false);
   logger.setLogLevel('INFO');
   try {
     return await act();
   } finally {
     logger.setLogLevel('SILENT');
+    process.setSourceMapsEnabled(sourceMaps);
     process.stdout.write = write;
   }
 }
@@ -115,7 +122,7 @@ export async function checkoutCpu(
       running = mode;
       await timedRound(handlers.get(mode) as CheckoutHandler, 30);
     }
-    await loggingToNothing(async () => {
+    await asDeployed(async () => {
       for (let round = 0; round < rounds; round += 1) {
         for (const mode of shuffle([...modes])) {
           running = mode;
