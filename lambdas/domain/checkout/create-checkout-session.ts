@@ -173,7 +173,7 @@ export async function createCheckoutSession(
     : randomUUID().replaceAll('-', '').slice(0, 20);
 
   const attempt = async (start: number): Promise<CreatedCheckoutSession> => {
-    const firstDay = nextDispatchDate(new Date(start), { cutoffHours: deps.cutoffHours });
+    const { firstDay, debitDay } = windowDispatchDays(start, deps.cutoffHours);
     const expiresAt = Math.floor((start + SESSION_EXPIRY_AFTER_WINDOW_START_MS) / 1000);
     const hold = holdId(checkoutReservationId(reservationToken, expiresAt), quote.bottles);
     const reservation = await reserve(deps, firstDay, hold);
@@ -185,7 +185,7 @@ export async function createCheckoutSession(
       shopId: deps.shopId,
       clientReferenceId,
       dispatchDate,
-      debitDispatchDate: debitDispatchDate(new Date(start), { cutoffHours: deps.cutoffHours }),
+      debitDispatchDate: debitDay,
       expiresAt,
       capacityHold: reservation?.hold,
     });
@@ -227,6 +227,26 @@ export async function createCheckoutSession(
     if (isIdempotencyMismatch(error)) throw new CheckoutConflictError({ cause: error });
     throw toCheckoutError(error);
   }
+}
+
+/** The last window's dispatch days (windowDispatchDays). */
+let lastWindowDays: { start: number; cutoffHours: number; firstDay: IsoDate; debitDay: IsoDate } | undefined;
+
+/**
+ * The first dispatch day and a debit's for a window's start: pure in the start and the cut-off, so
+ * worked out once a window (every checkout of those 10 minutes asks the same) instead of each time.
+ */
+function windowDispatchDays(start: number, cutoffHours: number): { firstDay: IsoDate; debitDay: IsoDate } {
+  if (lastWindowDays?.start !== start || lastWindowDays.cutoffHours !== cutoffHours) {
+    const at = new Date(start);
+    lastWindowDays = {
+      start,
+      cutoffHours,
+      firstDay: nextDispatchDate(at, { cutoffHours }),
+      debitDay: debitDispatchDate(at, { cutoffHours }),
+    };
+  }
+  return lastWindowDays;
 }
 
 /** The hold's bottles, counted as the client's (holdCheckoutBottles); undefined when capacity is not counted. */
