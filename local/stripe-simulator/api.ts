@@ -30,6 +30,11 @@ import {
 } from './params';
 import { ACCOUNT_ID, type RestrictedKeys, requirePermission, type StripePermission } from './permissions';
 import { type Store, type StoredSession, withoutLineItems } from './store';
+import {
+  createSubscriptionSessionSchema,
+  refuseOneOffParamsInSubscriptionMode,
+  subscriptionSessionInput,
+} from './subscription-params';
 import type { WebhookEndpointStore } from './webhook-endpoints';
 
 export interface ApiContext {
@@ -175,7 +180,7 @@ export async function handleApiRequest(context: ApiContext, request: ApiRequest)
     const run = async (): Promise<StoredResponse> => {
       await holdRequest(context, fault);
       if (fault?.status !== undefined) throw simulatedFailure(fault.status);
-      return { status: 200, body: toJson(handle(context, params, pathId)) };
+      return { status: 200, body: toJson(await handle(context, params, pathId)) };
     };
 
     const key = request.method === 'POST' ? headerValue(request.headers['idempotency-key']) : undefined;
@@ -215,6 +220,7 @@ export async function handleApiRequest(context: ApiContext, request: ApiRequest)
 }
 
 function createSession(context: ApiContext, form: FormObject): Stripe.Checkout.Session {
+  if (form.mode === 'subscription') return createSubscriptionSession(context, form);
   const now = context.clock.nowSeconds();
   const params = parseParams(createSessionSchema, form);
   const built = buildSession(sessionInput(params, now), now, context.payPageUrl);
@@ -222,6 +228,17 @@ function createSession(context: ApiContext, form: FormObject): Stripe.Checkout.S
     metadata: params.payment_intent_data?.metadata ?? {},
     description: params.payment_intent_data?.description ?? null,
   });
+  return sessionView(context, entry, params.expand);
+}
+
+/** `mode=subscription`: recurring lines, card only, `subscription_data` for the subscription it makes. */
+function createSubscriptionSession(context: ApiContext, form: FormObject): Stripe.Checkout.Session {
+  refuseOneOffParamsInSubscriptionMode(form);
+  const now = context.clock.nowSeconds();
+  const params = parseParams(createSubscriptionSessionSchema, form);
+  const { input, subscriptionData } = subscriptionSessionInput(params, now);
+  const built = buildSession(input, now, context.payPageUrl);
+  const entry = context.store.addSession(built, { metadata: {}, description: null }, subscriptionData);
   return sessionView(context, entry, params.expand);
 }
 
