@@ -12,7 +12,6 @@ import {
   pauseMarkFor,
 } from '../fulfilment/fulfil-checkout';
 import { releaseEmailClaims, withEmailsClaimed } from '../fulfilment/send-order-emails';
-import { newPageKey } from '../order-page-token';
 import type { OrderItem } from '../storage/order';
 import type { ShopSettings } from '../storage/shop-settings';
 import {
@@ -72,7 +71,8 @@ export async function fulfilInvoice(invoiceId: string, deps: FulfilmentDeps): Pr
       pauseMarkFor(settings, { client_reference_id: null }),
       sale,
     ),
-    pageKey: newPageKey(),
+    // No page key: the order page opens Checkout Session ids only (the standing order's own page,
+    // to skip, pause or cancel, is still to come), so the confirmation carries no page link.
     subscriptionId: paid.subscriptionId,
     repeat: paid.repeat,
   };

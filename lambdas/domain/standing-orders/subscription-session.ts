@@ -39,7 +39,6 @@ export function withStandingOrder(
   return {
     ...common,
     mode: 'subscription',
-    allowed_payment_method_types: ['card'],
     line_items: [
       {
         price_data: {

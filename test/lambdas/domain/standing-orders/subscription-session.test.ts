@@ -42,12 +42,11 @@ describe('withStandingOrder', () => {
     expect(same.mode).toBe('payment');
   });
 
-  it('weekly: subscription mode, card only, 3 x 325 pence and 1 x 495 pence every 1 week', () => {
+  it('weekly: subscription mode, 3 x 325 pence and 1 x 495 pence every 1 week', () => {
     const { params: weekly } = params('weekly');
     const recurring = { interval: 'week', interval_count: 1 };
     expect(weekly).toMatchObject({
       mode: 'subscription',
-      allowed_payment_method_types: ['card'],
       customer_email: 'zoe@example.com',
       client_reference_id: 'ord_abc',
       expires_at: 1_796_000_000,
