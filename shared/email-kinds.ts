@@ -37,6 +37,9 @@ export const EMAIL_KINDS = [
   'debitPending',
   // The merchant's "orders at risk from the weather" of tomorrow's dispatch, once a day, on its own record.
   'weatherNotice',
+  // A standing order's renewal Stripe could not charge (issue 50): to the customer, and to the merchant.
+  'renewalFailed',
+  'renewalFailedNotice',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 /** The emails an operator's or a webhook's transition makes due (all but the payment's own). */

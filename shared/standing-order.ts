@@ -1,3 +1,13 @@
+import {
+  type DispatchOptions,
+  formatDispatchDate,
+  formatWeekday,
+  type IsoDate,
+  londonDate,
+  nextDispatchDate,
+} from './dispatch';
+import { formatGbp, type Quote } from './pricing';
+
 /**
  * Standing orders (issue 50): the same bottles again every week or every 2 weeks, each delivery
  * paid through Stripe before its packing cut-off. "Once" is the spec's own flow and stays the
@@ -18,4 +28,69 @@ export const REPEAT_WEEKS: Readonly<Record<Repeat, 1 | 2>> = { weekly: 1, fortni
 
 export function isRepeat(value: unknown): value is Repeat {
   return typeof value === 'string' && (REPEATS as readonly string[]).includes(value);
+}
+
+// What the order page says about a standing order (issue 50), as pure functions of the choice, the
+// quote and `now`, so the texts are tested for fixed days. The server takes the first payment at
+// checkout, then one every 1 or 2 weeks at the same moment (Stripe's billing anchor); each paid
+// invoice is dispatched on the day a one-off order paid then gets (shared/dispatch.ts).
+
+const WEEK_MS = 7 * 86_400_000;
+
+/** "£14.70 a delivery (3 bottles at £3.25 and £4.95 delivery)": what each delivery costs, every time. */
+export function formatRepeatCost(quote: Quote): string {
+  return `${formatGbp(quote.totalPence)} a delivery (${quote.bottles} bottles at ${formatGbp(quote.unitPricePence)} and ${formatGbp(quote.shippingPence)} delivery)`;
+}
+
+/**
+ * "£14.70 every week by card: paid today at checkout, then every Monday, each time before that
+ * delivery's packing cut-off." The weekday is `now`'s in London: renewals keep the first
+ * payment's moment, and a delivery is dated from its payment, so every payment precedes its cut-off.
+ */
+export function describeRepeatPayments(repeat: Repeat, quote: Quote, now: Date): string {
+  const weekday = formatWeekday(new Date(`${londonDate(now)}T00:00:00Z`));
+  const every = repeat === 'weekly' ? 'week' : '2 weeks';
+  const then = repeat === 'weekly' ? `every ${weekday}` : `every other ${weekday}`;
+  return `${formatGbp(quote.totalPence)} every ${every} by card: paid today at checkout, then ${then}, each time before that delivery's packing cut-off.`;
+}
+
+/** One payment of a standing order and the day its delivery is dispatched. */
+export interface RepeatDelivery {
+  paidOn: IsoDate;
+  dispatchOn: IsoDate;
+}
+
+/**
+ * The first `count` payments of a standing order started at `now` (the first one now) and the
+ * dispatch day of each: the one a one-off order paid at that moment gets, bank holidays and the
+ * cut-off included.
+ */
+export function planRepeatDeliveries(
+  repeat: Repeat,
+  now: Date,
+  options: DispatchOptions = {},
+  count = 3,
+): RepeatDelivery[] {
+  return Array.from({ length: count }, (_, index) => {
+    const paid = new Date(now.getTime() + index * REPEAT_WEEKS[repeat] * WEEK_MS);
+    return { paidOn: londonDate(paid), dispatchOn: nextDispatchDate(paid, options) };
+  });
+}
+
+/**
+ * "Paid today, dispatched Monday 14 December", then "Paid Monday 14 December, dispatched Monday
+ * 21 December": the coming deliveries as the order page lists them (a date in another year
+ * carries its year).
+ */
+export function describeRepeatDeliveries(
+  repeat: Repeat,
+  now: Date,
+  options: DispatchOptions = {},
+  count = 3,
+): string[] {
+  const today = londonDate(now);
+  return planRepeatDeliveries(repeat, now, options, count).map(({ paidOn, dispatchOn }) => {
+    const paid = paidOn === today ? 'today' : formatDispatchDate(paidOn, { today });
+    return `Paid ${paid}, dispatched ${formatDispatchDate(dispatchOn, { today })}`;
+  });
 }

@@ -10,6 +10,10 @@ export const HANDLED_WEBHOOK_EVENTS = [
   'checkout.session.async_payment_failed',
   'checkout.session.expired',
   'charge.refunded',
+  // Standing orders (issue 50, ADR 0058): each paid invoice an order, a failed renewal told, a cancel.
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.deleted',
 ] as const;
 
 /** One of the events the webhook acts on. */

@@ -22,4 +22,13 @@ export const newId = {
   shippingRate: () => randomId('shr_', 24),
   webhookEndpoint: () => randomId('we_', 24),
   webhookSecret: () => randomId('whsec_', 32),
+  customer: () => randomId('cus_', 14),
+  subscription: () => randomId('sub_', 24),
+  subscriptionItem: () => randomId('si_', 14),
+  invoice: () => randomId('in_', 24),
+  invoiceLine: () => randomId('il_', 24),
+  invoicePayment: () => randomId('inpay_', 24),
+  testClock: () => randomId('clock_', 24),
+  /** The prefix of a customer's invoice numbers (`A1B2C3D4-0001`). */
+  invoicePrefix: () => randomId('', 8).toUpperCase(),
 };

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import { z } from 'zod';
+import type { BillingState } from './billing';
 import type { KeptIdempotencyKey } from './idempotency';
 import type { CheckoutSessionRecord } from './objects';
 import type { StoredSession, StoreState } from './store';
@@ -40,6 +41,23 @@ const storedSessionSchema: z.ZodType<StoredSession> = z.object({
     metadata: z.record(z.string(), z.string()),
     description: z.string().nullable(),
   }),
+  subscriptionData: z
+    .object({ metadata: z.record(z.string(), z.string()), description: z.string().nullable() })
+    .optional(),
+});
+
+const billingStateSchema: z.ZodType<BillingState> = z.object({
+  nextSeq: z.number().int(),
+  customers: z.array(stripeObject<Stripe.Customer>('customer')),
+  subscriptions: z.array(
+    z.object({
+      seq: z.number().int(),
+      subscription: stripeObject<Stripe.Subscription>('subscription'),
+      failRenewals: z.number().int(),
+    }),
+  ),
+  invoices: z.array(z.object({ seq: z.number().int(), invoice: stripeObject<Stripe.Invoice>('invoice') })),
+  testClocks: z.array(stripeObject<Stripe.TestHelpers.TestClock>('test_helpers.test_clock')),
 });
 
 export const keptSimulatorStateSchema: z.ZodType<KeptSimulatorState> = z.object({
@@ -51,6 +69,7 @@ export const keptSimulatorStateSchema: z.ZodType<KeptSimulatorState> = z.object(
     paymentIntents: z.array(stripeObject<Stripe.PaymentIntent>('payment_intent')),
     charges: z.array(stripeObject<Stripe.Charge>('charge')),
     refunds: z.array(stripeObject<Stripe.Refund>('refund')),
+    billing: billingStateSchema.optional(),
   }),
   webhookEndpoints: z.array(
     z.object({ endpoint: stripeObject<Stripe.WebhookEndpoint>('webhook_endpoint'), seq: z.number().int() }),

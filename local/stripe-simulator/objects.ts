@@ -48,6 +48,8 @@ export interface SessionInput {
   successUrl: string | null;
   cancelUrl: string | null;
   submitMessage: string | null;
+  /** Subscription mode: every line's price recurs every `intervalCount` weeks, and only cards pay. */
+  recurring?: { interval: 'week'; intervalCount: number };
 }
 
 export interface BuiltSession {
@@ -82,7 +84,7 @@ export function buildSession(
       currency: input.currency,
       description: item.name,
       metadata: {},
-      price: buildPrice(product.id, item.unitAmount, input.currency, now),
+      price: buildPrice(product.id, item.unitAmount, input.currency, now, input.recurring),
       quantity: item.quantity,
     };
   });
@@ -139,15 +141,15 @@ export function buildSession(
     locale: input.locale,
     managed_payments: null,
     metadata: input.metadata,
-    mode: 'payment',
+    mode: input.recurring === undefined ? 'payment' : 'subscription',
     origin_context: null,
     payment_intent: null,
     payment_link: null,
     payment_method_collection: 'if_required',
     payment_method_configuration_details: null,
     payment_method_options: null,
-    // Both methods the hosted page offers: a card, and Bacs Direct Debit, which settles days later.
-    payment_method_types: ['card', 'bacs_debit'],
+    // A card, and Bacs Direct Debit (settles days later); a subscription here takes cards only.
+    payment_method_types: input.recurring === undefined ? ['card', 'bacs_debit'] : ['card'],
     payment_status: 'unpaid',
     permissions: null,
     phone_number_collection: { enabled: false },
@@ -204,6 +206,7 @@ function buildPrice(
   unitAmount: number,
   currency: string,
   now: number,
+  recurring?: SessionInput['recurring'],
 ): LineItemRecord['price'] {
   return {
     id: newId.price(),
@@ -218,11 +221,20 @@ function buildPrice(
     metadata: {},
     nickname: null,
     product,
-    recurring: null,
+    recurring:
+      recurring === undefined
+        ? null
+        : {
+            interval: recurring.interval,
+            interval_count: recurring.intervalCount,
+            meter: null,
+            trial_period_days: null,
+            usage_type: 'licensed',
+          },
     tax_behavior: 'unspecified',
     tiers_mode: null,
     transform_quantity: null,
-    type: 'one_time',
+    type: recurring === undefined ? 'one_time' : 'recurring',
     unit_amount: unitAmount,
     unit_amount_decimal: Stripe.Decimal.from(unitAmount),
   };
@@ -387,10 +399,26 @@ export function buildRefund(
 
 export type SessionEventType = Extract<Stripe.Event.Type, `checkout.session.${string}`>;
 
-/** What an event is about: a Checkout Session, or the Charge a refund changed. */
+export type InvoiceEventType = Extract<
+  Stripe.Event.Type,
+  'invoice.paid' | 'invoice.payment_succeeded' | 'invoice.payment_failed' | 'invoice.voided'
+>;
+export type SubscriptionEventType = Extract<
+  Stripe.Event.Type,
+  'customer.subscription.updated' | 'customer.subscription.deleted'
+>;
+
+/** What an event is about: a Checkout Session, the Charge a refund changed, an invoice or a subscription. */
 export type EventSubject =
   | { type: SessionEventType; object: Stripe.Checkout.Session }
-  | { type: 'charge.refunded'; object: Stripe.Charge };
+  | { type: 'charge.refunded'; object: Stripe.Charge }
+  | { type: InvoiceEventType; object: Stripe.Invoice }
+  | {
+      type: SubscriptionEventType;
+      object: Stripe.Subscription;
+      /** For `customer.subscription.updated`: the changed fields' values before the change. */
+      previousAttributes?: Partial<Stripe.Subscription>;
+    };
 
 export function buildEvent(subject: EventSubject, now: number): Stripe.Event {
   const base: Omit<Stripe.EventBase, 'type' | 'data'> = {
@@ -402,9 +430,26 @@ export function buildEvent(subject: EventSubject, now: number): Stripe.Event {
     pending_webhooks: 1,
     request: { id: null, idempotency_key: null },
   };
-  return subject.type === 'charge.refunded'
-    ? { ...base, type: subject.type, data: { object: subject.object } }
-    : { ...base, type: subject.type, data: { object: subject.object } };
+  switch (subject.type) {
+    case 'charge.refunded':
+      return { ...base, type: subject.type, data: { object: subject.object } };
+    case 'invoice.paid':
+    case 'invoice.payment_succeeded':
+    case 'invoice.payment_failed':
+    case 'invoice.voided':
+      return { ...base, type: subject.type, data: { object: subject.object } };
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted': {
+      const previous = subject.previousAttributes;
+      const data = {
+        object: subject.object,
+        ...(previous !== undefined && { previous_attributes: previous }),
+      };
+      return { ...base, type: subject.type, data };
+    }
+    default:
+      return { ...base, type: subject.type, data: { object: subject.object } };
+  }
 }
 
 export function buildList<T>(data: T[], hasMore: boolean, url: string): Stripe.ApiList<T> {

@@ -22,14 +22,14 @@ const missingOr = (message: string) => (issue: { input?: unknown }) =>
 // For hashes and arrays Stripe reads an empty string as "unset", which on create means absent.
 const blankToAbsent = (value: unknown) => (value === '' ? undefined : value);
 
-function text(maxLength = 5000) {
+export function text(maxLength = 5000) {
   return z
     .string({ error: missingOr('Invalid string: {param} must be a single value') })
     .min(1, { error: EMPTY })
     .max(maxLength, { error: `Invalid {param}: must be at most ${maxLength} characters` });
 }
 
-function integer(bounds: { min?: number; max?: number } = {}) {
+export function integer(bounds: { min?: number; max?: number } = {}) {
   return text().transform((value, context) => {
     const fail = (message: string) => {
       context.issues.push({ code: 'custom', input: value, message });
@@ -49,20 +49,20 @@ function integer(bounds: { min?: number; max?: number } = {}) {
   });
 }
 
-function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: missingOr(`Invalid {param}: must be one of ${values.join(', ')}`) });
 }
 
-function hash<T extends z.core.$ZodLooseShape>(shape: T) {
+export function hash<T extends z.core.$ZodLooseShape>(shape: T) {
   return z.strictObject(shape, { error: missingOr('Invalid hash') });
 }
-const optionalHash = <T extends z.core.$ZodLooseShape>(shape: T) =>
+export const optionalHash = <T extends z.core.$ZodLooseShape>(shape: T) =>
   z.preprocess(blankToAbsent, hash(shape).optional());
-const list = <T extends z.ZodType>(item: T) =>
+export const list = <T extends z.ZodType>(item: T) =>
   z.preprocess(blankToAbsent, z.array(item, { error: missingOr('Invalid array') }).optional());
 
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency').map((code) => code.toLowerCase()));
-const currency = text().transform((value, context) => {
+export const currency = text().transform((value, context) => {
   const code = value.toLowerCase();
   if (!KNOWN_CURRENCIES.has(code)) {
     context.issues.push({
@@ -76,7 +76,7 @@ const currency = text().transform((value, context) => {
 
 const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 };
 /** Metadata with empty values dropped: on create Stripe treats `metadata[key]=` as "no such key". */
-const metadata = z
+export const metadata = z
   .preprocess(
     blankToAbsent,
     z
@@ -115,7 +115,7 @@ const metadata = z
   });
 
 /** `expand[]`, limited to the paths the endpoint can answer; Stripe has more, and those are refused loudly. */
-function expand(allowed: readonly string[]) {
+export function expand(allowed: readonly string[]) {
   return list(text()).transform((paths = [], context) => {
     paths.forEach((path, index) => {
       if (!allowed.includes(path)) {
@@ -127,13 +127,16 @@ function expand(allowed: readonly string[]) {
   });
 }
 
-const email = text(800).refine((value) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value), {
+export const email = text(800).refine((value) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value), {
   error: (issue) => `email_invalid|Invalid email address: ${String(issue.input)}`,
 });
-const url = text().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-  error: 'url_invalid|Not a valid URL',
-});
-const LOCALES = (
+export const url = text().refine(
+  (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+  {
+    error: 'url_invalid|Not a valid URL',
+  },
+);
+export const LOCALES = (
   'auto bg cs da de el en en-GB es es-419 et fi fil fr fr-CA hi-IN hr hu id it ja ko lt lv ms mt nb nl pl pt ' +
   'pt-BR ro ru sk sl sv th tr vi zh zh-HK zh-TW'
 ).split(' ');
@@ -190,7 +193,7 @@ export type CreateSessionParams = z.output<typeof createSessionSchema>;
 
 const bound = integer().optional();
 /** `created=<t>` or `created[gte]=<t>` & co. */
-const createdFilter = z.preprocess(
+export const createdFilter = z.preprocess(
   (value) => (typeof value === 'string' ? { gte: value, lte: value } : value),
   optionalHash({ gt: bound, gte: bound, lt: bound, lte: bound }),
 );
@@ -261,15 +264,7 @@ export function sessionInput(params: CreateSessionParams, now: number): SessionI
       param: 'line_items',
       code: 'parameter_missing',
     });
-  const currency = params.currency ?? first.price_data.currency;
-  lineItems.forEach(({ price_data: price }, index) => {
-    if (price.currency !== currency) {
-      throw invalidRequest(
-        `All line items must use the same currency: line item ${index} is in ${price.currency}, but the session is in ${currency}.`,
-        { param: `line_items[${index}][price_data][currency]` },
-      );
-    }
-  });
+  const currency = sessionCurrency(params.currency, lineItems);
   const options = params.shipping_options ?? [];
   if (options.length > 1) {
     throw invalidRequest('The Stripe simulator supports at most 1 shipping option.', {
@@ -283,15 +278,7 @@ export function sessionInput(params: CreateSessionParams, now: number): SessionI
       { param: 'shipping_options[0][shipping_rate_data][fixed_amount][currency]' },
     );
   }
-  const expiresAt = params.expires_at ?? now + EXPIRY_WINDOW_SECONDS.max;
-  if (expiresAt < now + EXPIRY_WINDOW_SECONDS.min || expiresAt > now + EXPIRY_WINDOW_SECONDS.max) {
-    throw invalidRequest(
-      expiresAt < now + EXPIRY_WINDOW_SECONDS.min
-        ? 'The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.'
-        : 'The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.',
-      { param: 'expires_at' },
-    );
-  }
+  const expiresAt = checkedExpiresAt(params.expires_at, now);
   return {
     currency,
     lineItems: lineItems.map(({ price_data: price, quantity }) => ({
@@ -311,6 +298,37 @@ export function sessionInput(params: CreateSessionParams, now: number): SessionI
     cancelUrl: params.cancel_url ?? null,
     submitMessage: params.custom_text?.submit?.message ?? null,
   };
+}
+
+/** The session's currency: the one given, else the first line's; every line must be in it. */
+export function sessionCurrency(
+  given: string | undefined,
+  lineItems: ReadonlyArray<{ price_data: { currency: string } }>,
+): string {
+  const currency = given ?? lineItems[0]?.price_data.currency ?? '';
+  lineItems.forEach(({ price_data: price }, index) => {
+    if (price.currency !== currency) {
+      throw invalidRequest(
+        `All line items must use the same currency: line item ${index} is in ${price.currency}, but the session is in ${currency}.`,
+        { param: `line_items[${index}][price_data][currency]` },
+      );
+    }
+  });
+  return currency;
+}
+
+/** `expires_at` as sent (default 24 hours ahead), within Stripe's window of 30 minutes to 24 hours. */
+export function checkedExpiresAt(sent: number | undefined, now: number): number {
+  const expiresAt = sent ?? now + EXPIRY_WINDOW_SECONDS.max;
+  if (expiresAt < now + EXPIRY_WINDOW_SECONDS.min || expiresAt > now + EXPIRY_WINDOW_SECONDS.max) {
+    throw invalidRequest(
+      expiresAt < now + EXPIRY_WINDOW_SECONDS.min
+        ? 'The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.'
+        : 'The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.',
+      { param: 'expires_at' },
+    );
+  }
+  return expiresAt;
 }
 
 /** An event type as Stripe spells it (`checkout.session.completed`), or `*` for every event. */

@@ -116,7 +116,7 @@ ${items}
 <div class="row"><dt>Subtotal</dt><dd>${money(session.amount_subtotal)}</dd></div>
 ${delivery}
 <div class="row total"><dt>Total due</dt><dd>${money(session.amount_total)}</dd></div>
-</dl>
+</dl>${repeatNote(session)}
 </section>
 <section class="card" aria-labelledby="payment-heading">
 <h2 id="payment-heading">Payment</h2>
@@ -132,7 +132,15 @@ ${message}
 <button type="submit">${escapeHtml(payLabel)}</button>
 </form>
 </section>
-<section class="card" aria-labelledby="debit-heading">
+${debitSection(session, message)}
+${session.cancel_url === null ? '' : `<p><a href="${escapeHtml(session.cancel_url)}">Cancel and return to the shop</a></p>`}`;
+  return layout(payLabel, content);
+}
+
+/** The Bacs Direct Debit form, for a session that takes Bacs (a subscription here does not). */
+function debitSection(session: CheckoutSessionRecord, message: string): string {
+  if (!session.payment_method_types.includes('bacs_debit')) return '';
+  return `<section class="card" aria-labelledby="debit-heading">
 <h2 id="debit-heading">Bacs Direct Debit (test)</h2>
 <p class="hint">A debit takes days to settle: the session completes unpaid and the shop hears later whether the bank collected it.</p>
 <form method="post">
@@ -147,9 +155,18 @@ ${DEBIT_CHOICES.map(
 ${message}
 <button type="submit" class="secondary">Confirm Direct Debit of ${escapeHtml(formatAmount(session.amount_total, session.currency))}</button>
 </form>
-</section>
-${session.cancel_url === null ? '' : `<p><a href="${escapeHtml(session.cancel_url)}">Cancel and return to the shop</a></p>`}`;
-  return layout(payLabel, content);
+</section>`;
+}
+
+/** A subscription's session says how often the same amount is taken again. */
+function repeatNote(session: CheckoutSessionRecord): string {
+  const recurring = session.line_items.data[0]?.price.recurring;
+  if (recurring === null || recurring === undefined) return '';
+  const every =
+    recurring.interval_count === 1
+      ? recurring.interval
+      : `${recurring.interval_count} ${recurring.interval}s`;
+  return `\n<p class="detail">Then ${escapeHtml(formatAmount(session.amount_total, session.currency))} every ${escapeHtml(every)}, until cancelled.</p>`;
 }
 
 const DEBIT_CHOICES = [

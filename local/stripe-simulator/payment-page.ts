@@ -58,7 +58,7 @@ export async function handlePaymentPage(
   if (method !== 'POST')
     return { status: 405, html: renderNoticePage('Method not allowed', 'Use the form.', null) };
 
-  if (form.get('method') === 'bacs_debit') {
+  if (form.get('method') === 'bacs_debit' && entry.session.payment_method_types.includes('bacs_debit')) {
     const outcome = DEBIT_OUTCOMES.find((candidate) => candidate === form.get('outcome')) ?? 'collected';
     // Like Stripe, tell the shop before sending the customer back, so the success page can find the order.
     await context.store.complete(id, 'bacs_debit').delivered;

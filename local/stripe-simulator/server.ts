@@ -145,6 +145,16 @@ export interface StripeSimulator {
   patchPaymentIntent(id: string, patch: Partial<Stripe.PaymentIntent>): void;
   /** A copy of the stored session with `line_items` filled in; undefined for an unknown id. */
   getSession(id: string): CheckoutSessionRecord | undefined;
+  /**
+   * The next `times` (default 1) renewals of a subscription are declined: each renewal invoice
+   * stays `open` and sends `invoice.payment_failed`, and the subscription turns `past_due`.
+   */
+  failNextRenewal(subscriptionId: string, times?: number): void;
+  /** The stored subscription (its period is on `items.data[i].current_period_start/end`). */
+  getSubscription(id: string): Stripe.Subscription | undefined;
+  getCustomer(id: string): Stripe.Customer | undefined;
+  /** Every invoice, oldest first, or those of one subscription. */
+  getInvoices(filter?: { subscription?: string }): Stripe.Invoice[];
   /** Every webhook delivery attempt, oldest first. */
   readonly deliveries: ReadonlyArray<WebhookDelivery>;
   /** Resolves when no webhook delivery or retry is pending. */
@@ -201,6 +211,10 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     payPageUrl,
     sleep,
     log,
+    advanceClock: async (ms: number) => {
+      await clock.advance(ms);
+      await expireDue();
+    },
   };
   const settleDelayMs = options.asyncSettleDelayMs ?? 180_000;
   // Kept too, so a Direct Debit paid before a restart still settles after it.
@@ -248,11 +262,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     );
   }
 
-  const expireDue = async (): Promise<string[]> => {
-    const { expired, delivered } = store.expireDue();
-    await delivered;
-    return expired;
-  };
+  const expireDue = dueRunner(store);
   // Stripe expires sessions without being asked; this finds them even if nothing reads them.
   const sweep = setInterval(() => void expireDue(), EXPIRY_SWEEP_INTERVAL_MS);
   sweep.unref();
@@ -320,13 +330,6 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     const entry = store.findSession(id);
     return entry === undefined ? undefined : { ...entry.session };
   };
-  const refundTarget = (id: string): { paymentIntent?: string; charge?: string } => {
-    if (id.startsWith('ch_')) return { charge: id };
-    if (id.startsWith('pi_')) return { paymentIntent: id };
-    const intent = store.findSession(id)?.session.payment_intent;
-    if (typeof intent !== 'string') throw new StateError(`Checkout Session ${id} has no payment to refund.`);
-    return { paymentIntent: intent };
-  };
 
   return {
     url,
@@ -343,7 +346,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
       return sessionHookResult(id);
     },
     async refundFromDashboard(id, refundOptions = {}) {
-      const { refund, delivered } = store.refund({ ...refundTarget(id), ...refundOptions });
+      const { refund, delivered } = store.refund({ ...refundTarget(store, id), ...refundOptions });
       await delivered;
       return refund;
     },
@@ -365,6 +368,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
       kept?.touch();
     },
     getSession,
+    ...billingHooks(store, () => kept?.touch()),
     get deliveries() {
       return webhooks.deliveries;
     },
@@ -385,6 +389,58 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
         server.closeAllConnections();
       });
     },
+  };
+}
+
+/**
+ * What falls due on the clock: sessions expire, then subscriptions renew, their events queued
+ * behind any still being sent, so every caller (sweep, hook, test clock) waits for all of them.
+ * Resolves with the ids of the sessions it expired.
+ */
+function dueRunner(store: Store): () => Promise<string[]> {
+  let renewals = Promise.resolve();
+  return async () => {
+    const { expired, delivered } = store.expireDue();
+    await delivered;
+    renewals = renewals.then(() => store.emitInOrder(store.billing.renewDue()));
+    await renewals;
+    return expired;
+  };
+}
+
+/** Who a Dashboard refund is for: a charge, a PaymentIntent, or the payment of a session. */
+function refundTarget(store: Store, id: string): { paymentIntent?: string; charge?: string } {
+  if (id.startsWith('ch_')) return { charge: id };
+  if (id.startsWith('pi_')) return { paymentIntent: id };
+  const intent = store.findSession(id)?.session.payment_intent;
+  if (typeof intent !== 'string') throw new StateError(`Checkout Session ${id} has no payment to refund.`);
+  return { paymentIntent: intent };
+}
+
+type BillingHooks = Pick<
+  StripeSimulator,
+  'failNextRenewal' | 'getSubscription' | 'getInvoices' | 'getCustomer'
+>;
+
+/** The test hooks on Stripe Billing's objects. */
+function billingHooks(store: Store, touch: () => void): BillingHooks {
+  const { billing } = store;
+  return {
+    failNextRenewal: (id, times = 1) => {
+      billing.failNextRenewal(id, times);
+      touch();
+    },
+    getSubscription: (id) => billing.subscriptions.get(id)?.subscription,
+    getCustomer: (id) => billing.customers.get(id),
+    getInvoices: (filter = {}) =>
+      [...billing.invoices.values()]
+        .sort((a, b) => a.invoice.created - b.invoice.created || a.seq - b.seq)
+        .map(({ invoice }) => invoice)
+        .filter(
+          (invoice) =>
+            filter.subscription === undefined ||
+            invoice.parent?.subscription_details?.subscription === filter.subscription,
+        ),
   };
 }
 

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { Billing, type BillingState } from './billing';
 import type { SimulatorClock } from './clock';
 import { invalidRequest, resourceMissing } from './errors';
 import {
@@ -12,6 +13,7 @@ import {
 } from './objects';
 import type { CreatedFilter } from './params';
 import { formatAmount } from './payment-page-html';
+import type { SubscriptionData } from './subscription-params';
 
 /** Called on every change that makes Stripe send an event; resolves after the first delivery attempt. */
 export type EventListener = (subject: EventSubject) => Promise<void>;
@@ -27,6 +29,8 @@ export interface StoredSession {
   session: CheckoutSessionRecord;
   readonly shippingRate: Stripe.ShippingRate | null;
   readonly paymentIntentData: { metadata: Stripe.Metadata; description: string | null };
+  /** A subscription's session (`mode=subscription`): what its subscription will carry. */
+  readonly subscriptionData?: SubscriptionData | undefined;
 }
 
 export interface RefundRequest {
@@ -45,6 +49,8 @@ export interface StoreState {
   paymentIntents: Stripe.PaymentIntent[];
   charges: Stripe.Charge[];
   refunds: Stripe.Refund[];
+  /** Customers, subscriptions, invoices and test clocks; absent from files kept before they existed. */
+  billing?: BillingState | undefined;
 }
 
 /** Everything the simulator knows, and the state changes Stripe makes to it. */
@@ -54,12 +60,27 @@ export class Store {
   private readonly intents = new Map<string, Stripe.PaymentIntent>();
   private readonly charges = new Map<string, Stripe.Charge>();
   readonly refunds = new Map<string, Stripe.Refund>();
+  /** Stripe Billing's objects; the PaymentIntents and Charges of their invoices live here. */
+  readonly billing: Billing;
   private nextSeq = 0;
 
   constructor(
     private readonly emit: EventListener,
     private readonly clock: SimulatorClock,
-  ) {}
+  ) {
+    this.billing = new Billing(clock, (intent, charge) => {
+      this.intents.set(intent.id, intent);
+      this.charges.set(charge.id, charge);
+    });
+  }
+
+  /** Sends events one after another, each once the one before had its first delivery attempt. */
+  emitInOrder(events: readonly EventSubject[]): Promise<void> {
+    return events.reduce<Promise<void>>(
+      (previous, event) => previous.then(() => this.emit(event)),
+      Promise.resolve(),
+    );
+  }
 
   /** Every object, for keeping: stored objects are replaced on change, never mutated, so these are snapshots. */
   snapshot(): StoreState {
@@ -70,6 +91,7 @@ export class Store {
       paymentIntents: [...this.intents.values()],
       charges: [...this.charges.values()],
       refunds: [...this.refunds.values()],
+      billing: this.billing.snapshot(),
     };
   }
 
@@ -81,15 +103,21 @@ export class Store {
     for (const charge of state.charges) this.charges.set(charge.id, charge);
     for (const refund of state.refunds) this.refunds.set(refund.id, refund);
     this.nextSeq = Math.max(this.nextSeq, state.nextSeq);
+    if (state.billing !== undefined) this.billing.restore(state.billing);
   }
 
-  addSession(built: BuiltSession, paymentIntentData: StoredSession['paymentIntentData']): StoredSession {
+  addSession(
+    built: BuiltSession,
+    paymentIntentData: StoredSession['paymentIntentData'],
+    subscriptionData?: SubscriptionData,
+  ): StoredSession {
     for (const product of built.products) this.products.set(product.id, product);
     const entry = {
       seq: this.nextSeq++,
       session: built.session,
       shippingRate: built.shippingRate,
       paymentIntentData,
+      ...(subscriptionData !== undefined && { subscriptionData }),
     };
     this.sessions.set(built.session.id, entry);
     return entry;
@@ -186,6 +214,7 @@ export class Store {
     const { session } = entry;
     if (session.status !== 'open')
       throw new StateError(`Checkout Session ${id} is ${session.status}, not open.`);
+    if (session.mode === 'subscription') return this.completeSubscription(entry, method);
     const now = this.clock.nowSeconds();
     const created = buildPaymentIntent(session, entry.paymentIntentData, method, now);
     const charge = buildCharge(created, session.customer_email, method, now);
@@ -219,6 +248,46 @@ export class Store {
       entry,
       delivered: this.emit({ type: 'checkout.session.completed', object: withoutLineItems(entry) }),
     };
+  }
+
+  /**
+   * A subscription's session paid by card: its customer, subscription and first invoice are made,
+   * then `checkout.session.completed`, `invoice.paid` and `invoice.payment_succeeded` go in order.
+   */
+  private completeSubscription(
+    entry: StoredSession,
+    method: PaymentMethodType,
+  ): { entry: StoredSession; delivered: Promise<void> } {
+    const { session } = entry;
+    if (method !== 'card') throw new StateError(`Checkout Session ${session.id} takes a card only.`);
+    const data = entry.subscriptionData ?? { metadata: {}, description: null };
+    const { customer, subscription, invoice } = this.billing.subscribe(session, data);
+    entry.session = {
+      ...session,
+      status: 'complete',
+      payment_status: 'paid',
+      customer: customer.id,
+      subscription: subscription.id,
+      invoice: invoice.id,
+      collected_information: { business_name: null, individual_name: null, shipping_details: null },
+      customer_details: {
+        address: null,
+        business_name: null,
+        email: session.customer_email,
+        individual_name: null,
+        name: null,
+        phone: null,
+        tax_exempt: 'none',
+        tax_ids: [],
+      },
+      url: null,
+    };
+    const delivered = this.emitInOrder([
+      { type: 'checkout.session.completed', object: withoutLineItems(entry) },
+      { type: 'invoice.paid', object: invoice },
+      { type: 'invoice.payment_succeeded', object: invoice },
+    ]);
+    return { entry, delivered };
   }
 
   /** A delayed payment settles: the debit is collected (`succeeded`) or bounces (`failed`). */

@@ -26,6 +26,9 @@ const HANDLED = [
   'checkout.session.async_payment_failed',
   'checkout.session.expired',
   'charge.refunded',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.deleted',
 ] as const;
 
 function stripe(): Stripe {
@@ -108,7 +111,7 @@ describe('npm run doctor', () => {
       `  ✓ API through CloudFront: ${harness.shop.url}/functions/v1 reaches the API (checkout-status answers)`,
       `  ✓ API refuses requests that bypass CloudFront: ${harness.originUrl}/functions/v1/shop-status answers 403`,
       '  ✓ shop-status: the shop is open',
-      `  ✓ Stripe webhook endpoint: ${endpointId} sends the 5 events the shop handles to ${harness.shop.url}/functions/v1/stripe-webhook`,
+      `  ✓ Stripe webhook endpoint: ${endpointId} sends the 8 events the shop handles to ${harness.shop.url}/functions/v1/stripe-webhook`,
       '  ✓ Webhook signing secret: the webhook accepts an event signed with the stored secret',
       '  ✓ SES sender identity: daphnia-direct.co.uk is verified',
       '  ✓ SES production access: SES in eu-west-2 may send to anyone',
@@ -264,6 +267,9 @@ describe('npm run doctor', () => {
         'checkout.session.async_payment_succeeded',
         'checkout.session.async_payment_failed',
         'checkout.session.expired',
+        'invoice.paid',
+        'invoice.payment_failed',
+        'customer.subscription.deleted',
         'customer.created',
       ],
     });

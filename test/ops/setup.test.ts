@@ -88,9 +88,12 @@ describe('npm run setup, first run', () => {
       'checkout.session.async_payment_failed',
       'checkout.session.expired',
       'charge.refunded',
+      'invoice.paid',
+      'invoice.payment_failed',
+      'customer.subscription.deleted',
     ]);
     expect(first.lines).toContain(
-      `  + Stripe webhook endpoint ${data[0]?.id} created: ${harness.shop.url}/functions/v1/stripe-webhook, events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired, charge.refunded`,
+      `  + Stripe webhook endpoint ${data[0]?.id} created: ${harness.shop.url}/functions/v1/stripe-webhook, events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired, charge.refunded, invoice.paid, invoice.payment_failed, customer.subscription.deleted`,
     );
   });
 
@@ -244,7 +247,7 @@ describe('npm run setup, run again', () => {
       '  = cdk.json: stage prod already as given',
       '  $ npx cdk deploy --all -c stage=prod --no-notices --require-approval never',
       '  = Shop: open',
-      `  = Stripe webhook endpoint ${endpointBefore?.id}: already sends the 5 handled events to ${harness.shop.url}/functions/v1/stripe-webhook`,
+      `  = Stripe webhook endpoint ${endpointBefore?.id}: already sends the 8 handled events to ${harness.shop.url}/functions/v1/stripe-webhook`,
       `  = Secrets Manager: checkout key in ${SECRETS.checkout} already as given`,
       `  = Secrets Manager: fulfilment key in ${SECRETS.fulfilment} already as given`,
       `  = Secrets Manager: Open-Meteo key in ${SECRETS.openMeteo} already as given`,
@@ -299,9 +302,12 @@ describe('npm run setup, run again', () => {
       'checkout.session.async_payment_failed',
       'checkout.session.expired',
       'charge.refunded',
+      'invoice.paid',
+      'invoice.payment_failed',
+      'customer.subscription.deleted',
     ]);
     expect(again.lines).toContain(
-      `  + Stripe webhook endpoint ${endpoint.id} updated: ${harness.shop.url}/functions/v1/stripe-webhook, events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired, charge.refunded`,
+      `  + Stripe webhook endpoint ${endpoint.id} updated: ${harness.shop.url}/functions/v1/stripe-webhook, events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired, charge.refunded, invoice.paid, invoice.payment_failed, customer.subscription.deleted`,
     );
     expect(harness.state.secrets.get(SECRETS.webhook)).toBe(storedSecret);
     expect(again.lines.at(-1)).toBe('Stage prod set up: webhook endpoint updated.');
@@ -325,7 +331,7 @@ describe('npm run setup, run again', () => {
     ]);
     expect(harness.state.secrets.get(SECRETS.webhook)).toBe(storedSecret);
     expect(again.lines).toContain(
-      `  + Stripe webhook endpoint ${endpoint.id} updated: ${harness.shop.url}/functions/v1/stripe-webhook (moved from https://d111111abcdef8.cloudfront.net/functions/v1/stripe-webhook), events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired, charge.refunded`,
+      `  + Stripe webhook endpoint ${endpoint.id} updated: ${harness.shop.url}/functions/v1/stripe-webhook (moved from https://d111111abcdef8.cloudfront.net/functions/v1/stripe-webhook), events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired, charge.refunded, invoice.paid, invoice.payment_failed, customer.subscription.deleted`,
     );
   });
 });

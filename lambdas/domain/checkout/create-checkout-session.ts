@@ -17,6 +17,7 @@ import { holdCheckoutBottles } from '../capacity/checkout-hold';
 import type { HoldingClient } from '../capacity/client-holds';
 import { checkoutReservationId, holdId, type Reservation, releaseHold } from '../capacity/holds';
 import { CAPACITY_HOLD_KEY } from '../capacity/session-reservation';
+import { withStandingOrder } from '../standing-orders/subscription-session';
 import type { CapacityStore } from '../storage/capacity-store';
 import type { ClientHoldItems } from '../storage/capacity-table';
 import type { CheckoutStore } from '../storage/checkout-store';
@@ -178,7 +179,7 @@ export async function createCheckoutSession(
     const hold = holdId(checkoutReservationId(reservationToken, expiresAt), quote.bottles);
     const reservation = await reserve(deps, firstDay, hold);
     const dispatchDate = reservation?.date ?? firstDay;
-    const params = buildSessionParams({
+    const oneOff = buildSessionParams({
       input,
       quote,
       siteUrl: deps.siteUrl,
@@ -189,6 +190,8 @@ export async function createCheckoutSession(
       expiresAt,
       capacityHold: reservation?.hold,
     });
+    // A standing order (issue 50): the same session in subscription mode; a one-off's is untouched.
+    const params = withStandingOrder(oneOff, input, quote, dispatchDate);
     try {
       const session = await deps.stripe.checkout.sessions.create(
         params,

@@ -250,7 +250,7 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
  * the merchant as new): its refund email is sent instead, once, and its bottles are back on their
  * day. A call that wrote the order itself holds its claims, and sends what it claimed.
  */
-async function finishOrder(
+export async function finishOrder(
   order: OrderItem,
   orderCreated: boolean,
   deps: FulfilmentDeps,

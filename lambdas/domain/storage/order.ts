@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
 import type { PaymentEmailKind } from '../../../shared/email-kinds';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/record-status';
+import { REPEATS } from '../../../shared/standing-order';
 import { historyField } from './history';
 import {
   DISPATCH_DATE_INDEX,
@@ -122,6 +123,9 @@ export const orderItemSchema = z.object({
    * the order stands, and its history says how much went back. Absent when nothing was.
    */
   partlyRefundedPence: z.optional(z.number().check(z.int())),
+  /** A standing order's delivery (issue 50): its Stripe subscription, and how often it repeats. */
+  subscriptionId: z.optional(z.string()),
+  repeat: z.optional(z.enum(REPEATS)),
   /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
   [DISPATCH_DATE_INDEX.partitionKey]: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
   [DISPATCH_DATE_INDEX.sortKey]: z.string(),

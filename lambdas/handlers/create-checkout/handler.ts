@@ -25,6 +25,7 @@ import {
   QuoteMismatchError,
   withdrawCheckoutSession,
 } from '../../domain/checkout/create-checkout-session';
+import { STANDING_ORDER_IN_REQUESTS_MODE } from '../../domain/standing-orders/subscription-session';
 import { type CheckoutSettings, OPEN_SHOP, type ShopSettings } from '../../domain/storage/shop-settings';
 import { checkoutRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
 import { DependenciesUnavailableError } from '../../lib/error-response';
@@ -124,6 +125,7 @@ async function createCheckout({
   for (let tries = 1; ; tries += 1) {
     refuseWhilePaused(settings);
     if (settings.mode === 'requests' && deps.shop) {
+      if (parsed.data.repeat) throw new HttpError(409, { error: STANDING_ORDER_IN_REQUESTS_MODE });
       return recordRequest(event, parsed.data, { deps, idempotencyKey, settings, logKeys });
     }
     try {

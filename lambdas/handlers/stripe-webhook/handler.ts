@@ -12,6 +12,11 @@ import {
 import { recordPendingDebit } from '../../domain/fulfilment/pending-debit';
 import { isHandledWebhookEvent } from '../../domain/fulfilment/webhook-events';
 import { type RefundRecorderDeps, recordStripeRefund } from '../../domain/operations/order-actions';
+import {
+  handleStandingOrderEvent,
+  isStandingOrderEvent,
+} from '../../domain/standing-orders/standing-order-events';
+import { fulfilSubscriptionSession } from '../../domain/standing-orders/subscription-checkout';
 import { ConfigError, type Env } from '../../lib/config';
 import { type HttpResult, header, json, rawBody } from '../../lib/http';
 import { type DepsOrLoader, type HttpRequest, httpEndpoint, type LogKeys } from '../../lib/http-handler';
@@ -54,6 +59,7 @@ export async function loadWebhookDeps(env: Env): Promise<WebhookHandlerDeps> {
 const sessionRefSchema = z.object({
   id: z.string().check(z.minLength(1)),
   metadata: stripeMetadataSchema,
+  mode: z.optional(z.string()),
 });
 
 /** The part of a refunded Charge the webhook needs: its payment, and whether it is refunded in full. */
@@ -84,6 +90,7 @@ type Handled = { handled: string } | FulfilmentResult;
 async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Promise<Handled> {
   const { type } = event;
   if (!isHandledWebhookEvent(type)) return { handled: 'ignored' };
+  if (isStandingOrderEvent(type)) return handleStandingOrderEvent(type, event.data.object, deps.fulfilment);
   switch (type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded':
@@ -108,6 +115,9 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
         });
         return { handled: notified.outcome === 'notified' ? 'payment-failed' : notified.outcome };
       }
+      // A standing order's checkout: its first invoice's order, never one of the session's own.
+      if (session.data.mode === 'subscription')
+        return fulfilSubscriptionSession(session.data.id, deps.fulfilment);
       // The payment time comes from Stripe's charge, not from this event (a retry may be days late).
       const fulfilled = await fulfilCheckout(session.data.id, deps.fulfilment);
       if (type === 'checkout.session.completed' && fulfilled.outcome === 'not-paid') {

@@ -1,6 +1,7 @@
 import type { RefObject } from 'react';
 import type { CheckoutRequest } from '../../../../shared/checkout-request';
 import { formatDispatchDate, type IsoDate, nextDispatchDate } from '../../../../shared/dispatch';
+import type { Repeat } from '../../../../shared/standing-order';
 import type { ToastApi } from '../../components/toast/toast-context';
 import type { ApiClient } from '../../lib/api-client';
 import type { CreateCheckoutResult } from '../../lib/api-contract';
@@ -22,6 +23,7 @@ export { OrderPlaced } from './components/order-placed';
 export { OrderReceived } from './components/order-received';
 export { OrderSummary } from './components/order-summary';
 export { QuantityStepper } from './components/quantity-stepper';
+export { RepeatChoice } from './components/repeat-choice';
 
 /** The toast a failed check raised, so it can be closed once its problem is fixed. */
 export interface CheckToast {
@@ -33,6 +35,8 @@ export interface CheckToast {
 export interface OrderPageControls {
   selected: boolean;
   quantity: number;
+  /** A standing order's repeat (issue 50); undefined for the spec's one-off order. */
+  repeat: Repeat | undefined;
   details: DeliveryDetails;
   errors: FieldErrors;
   setErrors(errors: FieldErrors): void;
@@ -57,7 +61,7 @@ export interface OrderPageControls {
  * click.
  */
 export function submitOrder(page: OrderPageControls): void {
-  const result = validateOrder(page.selected, page.quantity, page.details);
+  const result = validateOrder(page.selected, page.quantity, page.details, page.repeat);
   if (result instanceof Promise) void result.then((checked) => submitChecked(page, checked));
   else submitChecked(page, result);
 }

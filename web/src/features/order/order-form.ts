@@ -1,5 +1,6 @@
 import type { CheckoutRequest, CheckoutRequestBody } from '../../../../shared/checkout-request';
 import { penceToPounds, quoteOrder } from '../../../../shared/pricing';
+import type { Repeat } from '../../../../shared/standing-order';
 import type { ToastOptions } from '../../components/toast/toast-context';
 
 import type { DeliveryDetails, DetailField, FieldErrors } from './order-details';
@@ -46,8 +47,11 @@ export type OrderValidation =
 /** The body before the schema has checked it: the quantity is any number until then. */
 type UncheckedBody = Omit<CheckoutRequestBody, 'quantity'> & { quantity: number };
 
-/** The checkout request body: amounts in pounds from the shared quote, so page and server agree. */
-function buildCheckoutBody(details: DeliveryDetails, quantity: number): UncheckedBody {
+/**
+ * The checkout request body: amounts in pounds from the shared quote, so page and server agree.
+ * `repeat` only for a standing order: the spec's one-off body is sent exactly as it was.
+ */
+function buildCheckoutBody(details: DeliveryDetails, quantity: number, repeat?: Repeat): UncheckedBody {
   const quote = quoteOrder(quantity);
   return {
     ...details,
@@ -55,6 +59,7 @@ function buildCheckoutBody(details: DeliveryDetails, quantity: number): Unchecke
     subtotal: penceToPounds(quote.subtotalPence),
     shipping: penceToPounds(quote.shippingPence),
     total: penceToPounds(quote.totalPence),
+    ...(repeat !== undefined && { repeat }),
   };
 }
 
@@ -102,12 +107,13 @@ export function validateOrder(
   selected: boolean,
   quantity: number,
   details: DeliveryDetails,
+  repeat?: Repeat,
 ): OrderValidation | Promise<OrderValidation> {
   if (!selected) return { ok: false, toast: ORDER_MESSAGES.noProduct, errors: {}, focus: 'product' };
 
-  if (loadedChecks) return checkRequest(loadedChecks, quantity, details);
+  if (loadedChecks) return checkRequest(loadedChecks, quantity, details, repeat);
   return loadRequestChecks().then(
-    (checks) => checkRequest(checks, quantity, details),
+    (checks) => checkRequest(checks, quantity, details, repeat),
     // Offline, or the chunk went with a new deployment: nothing could be sent anyway.
     (): OrderValidation => ({ ok: false, toast: ORDER_MESSAGES.checkoutFailed, errors: {}, focus: 'name' }),
   );
@@ -117,8 +123,9 @@ function checkRequest(
   { checkoutRequestSchema, describeIssues }: RequestChecks,
   quantity: number,
   details: DeliveryDetails,
+  repeat: Repeat | undefined,
 ): OrderValidation {
-  const parsed = checkoutRequestSchema.safeParse(buildCheckoutBody(details, quantity));
+  const parsed = checkoutRequestSchema.safeParse(buildCheckoutBody(details, quantity, repeat));
   if (parsed.success) return { ok: true, request: parsed.data };
 
   const { fields } = describeIssues(parsed.error);

@@ -10,6 +10,8 @@ import { policyPaths } from '../../lib/paths';
 import { DispatchNote } from './components/dispatch-note';
 import { ImportantInformation } from './components/important-information';
 import { ProductCard } from './components/product-card';
+import type { RepeatChoiceValue } from './components/repeat-choice';
+import { ShopBanner } from './components/shop-banner';
 import { useShopStatus } from './hooks/use-shop-status';
 import { type DetailField, EMPTY_DETAILS, type FieldErrors } from './order-details';
 import type { CheckToast, OrderPageControls } from './order-flow';
@@ -30,6 +32,7 @@ interface ReceivedOrder {
 export function OrderPage() {
   const [selected, setSelected] = useState(false);
   const [quantity, setQuantity] = useState<number>(DAPHNIA.min);
+  const [repeat, setRepeat] = useState<RepeatChoiceValue>('once');
   const [details, setDetails] = useState(EMPTY_DETAILS);
   const [placed, setPlaced] = useState<PaidMessage | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -57,6 +60,7 @@ export function OrderPage() {
   const controls = (): OrderPageControls => ({
     selected,
     quantity,
+    repeat: !requests && repeat !== 'once' ? repeat : undefined,
     details,
     errors,
     setErrors,
@@ -124,6 +128,7 @@ export function OrderPage() {
     focusCardOnReturn.current = true;
     setSelected(false);
     setQuantity(DAPHNIA.min);
+    setRepeat('once');
     setReceived(null);
   };
 
@@ -156,14 +161,7 @@ export function OrderPage() {
         <p className="subtitle">Fresh live stock delivered within the UK</p>
       </header>
 
-      {shopStatus && mode !== 'open' ? (
-        <div className={`card shop-banner shop-banner--${mode}`} role="status">
-          <h2 className="shop-banner__title">
-            {paused ? 'We are not taking orders at the moment' : 'We are taking order requests'}
-          </h2>
-          {shopStatus.message ? <p>{shopStatus.message}</p> : null}
-        </div>
-      ) : null}
+      <ShopBanner status={shopStatus} />
 
       {placed && flow ? (
         <flow.OrderPlaced message={placed} onPlaceAnother={placeAnotherOrder} />
@@ -186,6 +184,10 @@ export function OrderPage() {
               onToggle={toggleProduct}
             />
             {started ? <started.QuantityStepper quantity={quantity} onChange={setQuantity} /> : null}
+            {/* A standing order needs a payment page: none while the shop takes order requests. */}
+            {started && !requests ? (
+              <started.RepeatChoice value={repeat} quantity={quantity} onChange={setRepeat} />
+            ) : null}
           </section>
 
           {started ? (

@@ -1,0 +1,164 @@
+import * as z from 'zod/mini';
+import { orderReference } from '../../../shared/checkout-status';
+import { logger } from '../../lib/logger';
+import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
+import { hasShopMarker, orderMetadataSchema, stripeMetadataSchema } from '../checkout/order-metadata';
+import { isSesAcceptableAddress, PermanentEmailRefusalError } from '../emails/send-email';
+import { sendEmailOnce } from '../emails/send-email-once';
+import type { FailedDebitDeps } from '../fulfilment/failed-debit';
+import { emailAttributes, emailClaimStore } from '../storage/send-once';
+import {
+  createFailedRenewal,
+  type FailedRenewalItem,
+  failedRenewalKey,
+  failedRenewalTtl,
+  readFailedRenewal,
+} from '../storage/standing-orders';
+import { invoiceCustomerId, invoiceSubscriptionId } from './paid-invoice';
+import { renderRenewalFailed, renderRenewalFailedNotice } from './renewal-emails';
+
+const failedInvoiceSchema = z.object({
+  id: z.string(),
+  livemode: z.boolean(),
+  status: z.nullable(z.string()),
+  amount_due: z.number().check(z.int()),
+  customer_email: z.optional(z.nullable(z.string())),
+});
+const subscriptionSchema = z.object({
+  id: z.string(),
+  metadata: z.pipe(
+    stripeMetadataSchema,
+    z.transform((value) => value ?? {}),
+  ),
+});
+
+export type FailedRenewalResult =
+  | { outcome: 'not-ours' }
+  /** Paid (a retry went through), or not readable as a failed payment of ours. */
+  | { outcome: 'not-failed' }
+  | { outcome: 'notified'; recorded: boolean; emails: { customer: EmailResult; merchant: EmailResult } };
+type EmailResult = 'sent' | 'not-sent' | 'refused';
+
+/**
+ * `invoice.payment_failed` of a standing order's renewal: no order, and the customer and the
+ * merchant told once each (per invoice, however often Stripe retries the card and redelivers),
+ * on a `FAILED_RENEWAL#<invoice id>` record through the one send-once protocol, as a failed
+ * debit's two emails are (failed-debit.ts). The invoice and subscription are retrieved from Stripe.
+ * @throws Stripe, DynamoDB and SES errors (after both emails were tried): the caller retries.
+ */
+export async function notifyFailedRenewal(
+  invoiceId: string,
+  deps: FailedDebitDeps,
+): Promise<FailedRenewalResult> {
+  let record = await readFailedRenewal(deps.table, invoiceId);
+  let recorded = false;
+  if (record === undefined) {
+    const fresh = await failedRenewalOf(invoiceId, deps);
+    if ('outcome' in fresh) return fresh;
+    recorded = await createFailedRenewal(deps.table, fresh);
+    record = recorded ? fresh : await readFailedRenewal(deps.table, invoiceId);
+    if (record === undefined) throw new Error(`${fresh.pk} was reported as existing but cannot be read`);
+    if (recorded)
+      logger.warn('Standing order renewal failed; no order', { invoiceId, reference: record.reference });
+  }
+  const item = record;
+  const customer = await settle(() =>
+    sendOne(item, 'renewalFailed', deps, () => ({
+      to: item.customerEmail,
+      replyTo: deps.seller.email,
+      content: renderRenewalFailed(item, deps.seller, deps.siteUrl),
+    })),
+  );
+  const customerEmailed =
+    item.renewalFailedEmailState !== 'failed' && !(customer.ok && customer.value === 'refused');
+  const merchant = await settle(() =>
+    sendOne(item, 'renewalFailedNotice', deps, () => ({
+      to: deps.merchantEmail,
+      replyTo: isSesAcceptableAddress(item.customerEmail) ? item.customerEmail : undefined,
+      content: renderRenewalFailedNotice(item, customerEmailed, deps.seller.shopName),
+    })),
+  );
+  if (!customer.ok) throw customer.error;
+  if (!merchant.ok) throw merchant.error;
+  return { outcome: 'notified', recorded, emails: { customer: customer.value, merchant: merchant.value } };
+}
+
+/** The record a failed invoice of ours makes, from Stripe; or why there is none. */
+async function failedRenewalOf(
+  invoiceId: string,
+  deps: FailedDebitDeps,
+): Promise<FailedRenewalItem | { outcome: 'not-ours' | 'not-failed' }> {
+  const invoice = await deps.stripe.invoices.retrieve(invoiceId);
+  const subscriptionId = invoiceSubscriptionId(invoice);
+  if (subscriptionId === undefined) return { outcome: 'not-ours' };
+  const subscription = subscriptionSchema.safeParse(await deps.stripe.subscriptions.retrieve(subscriptionId));
+  if (!subscription.success || !hasShopMarker(subscription.data.metadata, deps.shopId))
+    return { outcome: 'not-ours' };
+  const parsed = failedInvoiceSchema.safeParse(invoice, ENGLISH_MESSAGES);
+  const details = orderMetadataSchema.safeParse(subscription.data.metadata, ENGLISH_MESSAGES);
+  if (!parsed.success || !details.success || parsed.data.status === 'paid' || parsed.data.status === 'void') {
+    return { outcome: 'not-failed' };
+  }
+  const email = parsed.data.customer_email ?? (await customerEmailOf(invoice, deps));
+  if (!email) return { outcome: 'not-failed' };
+  const now = deps.now();
+  return {
+    pk: failedRenewalKey(invoiceId),
+    reference: orderReference(subscriptionId),
+    invoiceId,
+    subscriptionId,
+    livemode: parsed.data.livemode,
+    bottles: Number(details.data.quantity),
+    totalPence: parsed.data.amount_due,
+    customerName: details.data.name,
+    customerEmail: email,
+    customerPhone: details.data.phone,
+    recordedAt: now.toISOString(),
+    deleteAfter: failedRenewalTtl(now),
+    renewalFailedEmailState: 'pending',
+    renewalFailedNoticeEmailState: 'pending',
+  };
+}
+
+async function customerEmailOf(invoice: unknown, deps: FailedDebitDeps): Promise<string | undefined> {
+  const customerId = invoiceCustomerId(invoice);
+  if (customerId === undefined) return undefined;
+  const customer = await deps.stripe.customers.retrieve(customerId);
+  return 'email' in customer ? (customer.email ?? undefined) : undefined;
+}
+
+async function settle<T>(
+  run: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+async function sendOne(
+  record: FailedRenewalItem,
+  kind: 'renewalFailed' | 'renewalFailedNotice',
+  deps: FailedDebitDeps,
+  message: Parameters<typeof sendEmailOnce>[0]['message'],
+): Promise<EmailResult> {
+  const state = record[emailAttributes(kind).state];
+  if (state === 'sent') return 'not-sent';
+  if (state === 'failed') return 'refused';
+  const result = await sendEmailOnce(
+    {
+      id: record.pk,
+      kind,
+      message,
+      // Only the customer's address can be refused for good: the merchant's is configuration.
+      refusedForGood: (error) =>
+        error instanceof PermanentEmailRefusalError && kind === 'renewalFailed' ? error.reason : undefined,
+      log: { reference: record.reference, invoiceId: record.invoiceId },
+    },
+    { store: emailClaimStore(deps.table), sender: deps.sender, now: deps.now },
+  );
+  if (result.outcome === 'sent')
+    logger.info('Failed renewal email sent', { invoiceId: record.invoiceId, kind });
+  return result.outcome === 'claimed-elsewhere' ? 'not-sent' : result.outcome;
+}

@@ -1,0 +1,146 @@
+import type Stripe from 'stripe';
+import type { IsoDate } from '../../../shared/dispatch';
+import { logger } from '../../lib/logger';
+import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
+import { holdId, sellHold } from '../capacity/holds';
+import { type KeptReservation, keepSessionReservation } from '../capacity/session-capacity';
+import { toOrderItem } from '../checkout/paid-checkout';
+import {
+  type FulfilmentDeps,
+  type FulfilmentResult,
+  finishOrder,
+  pauseMarkFor,
+} from '../fulfilment/fulfil-checkout';
+import { releaseEmailClaims, withEmailsClaimed } from '../fulfilment/send-order-emails';
+import type { OrderItem } from '../storage/order';
+import type { ShopSettings } from '../storage/shop-settings';
+import {
+  assessInvoice,
+  type InvoiceAssessment,
+  invoiceCustomerId,
+  invoiceDispatchDay,
+  invoiceSubscriptionId,
+  type PaidInvoice,
+} from './paid-invoice';
+import { recordStandingOrder } from './standing-order-record';
+
+/**
+ * Turns a paid invoice of one of our standing orders into exactly one order, keyed by the invoice
+ * id (`ORDER#<invoice id>`), with the confirmation and the merchant's notice of a one-off order:
+ * the one function the webhook (`invoice.paid`, and `checkout.session.completed` of a subscription
+ * through its first invoice) and the reconciler call, any number of times, in any order.
+ *
+ * 1. An order already recorded for the invoice goes straight to its emails (no Stripe call).
+ * 2. Else the invoice and its subscription are retrieved from Stripe (never the event's payload)
+ *    and checked: ours, paid, exactly bottles x 325 + 495 pence (assessInvoice).
+ * 3. Its bottles: the first invoice's are the checkout's reservation, sold as a one-off's are; a
+ *    renewal's are sold on its day under a hold named by the invoice, so a replay sells nothing twice.
+ * 4. The standing order's record is written once (and its next delivery moved forward), then the
+ *    order with a conditional put, its emails claimed in it; a lost race carries on with the winner's.
+ *
+ * @throws Stripe, DynamoDB and SES errors: transient failures the caller turns into a retry.
+ */
+export async function fulfilInvoice(invoiceId: string, deps: FulfilmentDeps): Promise<FulfilmentResult> {
+  const existing = await deps.orders.get(invoiceId);
+  if (existing) return finishOrder(existing, false, deps);
+  const assessment = await retrieveAndAssess(invoiceId, deps);
+  switch (assessment.kind) {
+    case 'not-ours':
+      return { outcome: 'not-ours' };
+    case 'not-paid':
+      logger.info('Invoice not paid; no order', { invoiceId, status: assessment.status });
+      return { outcome: 'not-paid', paymentStatus: assessment.status };
+    case 'needs-review':
+      logger.error('Paid invoice does not match our prices: NOT fulfilled, refund or fulfil by hand', {
+        alarm: METRIC_NAMES.paidCheckoutNeedsReview,
+        invoiceId,
+        problems: assessment.problems,
+      });
+      emitMetric(deps.metrics, METRIC_NAMES.paidCheckoutNeedsReview, 1);
+      return { outcome: 'needs-review', problems: assessment.problems };
+  }
+  const paid = assessment.invoice;
+  const settings = await deps.shopSettings();
+  const now = deps.now();
+  const day = invoiceDispatchDay(paid.paidAt, now, deps.cutoffHours);
+  const sale = await sellInvoiceBottles(paid, day, settings, deps);
+  const item: OrderItem = {
+    ...toOrderItem(
+      paid.checkout,
+      { now, cutoffHours: deps.cutoffHours, earliestDispatch: day },
+      pauseMarkFor(settings, { client_reference_id: null }),
+      sale,
+    ),
+    // No page key: the order page opens Checkout Session ids only (the standing order's own page,
+    // to skip, pause or cancel, is still to come), so the confirmation carries no page link.
+    subscriptionId: paid.subscriptionId,
+    repeat: paid.repeat,
+  };
+  await recordStandingOrder(paid, item.dispatchDate, deps, now);
+  return writeOrder(item, deps, now);
+}
+
+/** The invoice and its subscription from Stripe, assessed; the customer read only when the invoice has no email. */
+async function retrieveAndAssess(invoiceId: string, deps: FulfilmentDeps): Promise<InvoiceAssessment> {
+  const invoice = await deps.stripe.invoices.retrieve(invoiceId);
+  const subscriptionId = invoiceSubscriptionId(invoice);
+  // An invoice of no subscription is another sale's: ours are all a standing order's.
+  if (subscriptionId === undefined) return { kind: 'not-ours' };
+  const subscription = await deps.stripe.subscriptions.retrieve(subscriptionId);
+  return assessInvoice(invoice, subscription, deps.shopId, await customerEmail(invoice, deps.stripe));
+}
+
+async function customerEmail(invoice: Stripe.Invoice, stripe: Stripe): Promise<string | undefined> {
+  if (invoice.customer_email) return invoice.customer_email;
+  const customerId = invoiceCustomerId(invoice);
+  if (customerId === undefined) return undefined;
+  const customer = await stripe.customers.retrieve(customerId);
+  return 'email' in customer ? (customer.email ?? undefined) : undefined;
+}
+
+/**
+ * Where the invoice's bottles are sold: the first payment's are the checkout's reservation
+ * (moved as a one-off's when paid after its day closed); a renewal's are sold on its own day, over
+ * the limit if need be (the money is taken), under `s<invoice id>`, once however often this runs.
+ */
+async function sellInvoiceBottles(
+  paid: PaidInvoice,
+  day: IsoDate,
+  settings: ShopSettings,
+  deps: FulfilmentDeps,
+): Promise<KeptReservation | undefined> {
+  if (!deps.capacity) return undefined;
+  if (paid.first) {
+    return keepSessionReservation(
+      paid.subscriptionMetadata,
+      { store: deps.capacity, settings: settings.capacity, metrics: deps.metrics },
+      day,
+    );
+  }
+  const hold = holdId(`s${paid.checkout.sessionId}`, paid.checkout.quote.bottles);
+  await sellHold(deps.capacity, day, hold);
+  return { date: day, hold };
+}
+
+/** The conditional put, its emails claimed in it; a lost race sends the stored order's. */
+async function writeOrder(item: OrderItem, deps: FulfilmentDeps, now: Date): Promise<FulfilmentResult> {
+  const { order: claimed, claims } = withEmailsClaimed(item, now);
+  let orderCreated: boolean;
+  try {
+    orderCreated = await deps.orders.createIfAbsent(claimed);
+  } catch (error) {
+    await releaseEmailClaims(claimed, claims, deps);
+    throw error;
+  }
+  const order = orderCreated ? claimed : await deps.orders.get(item.sessionId);
+  if (!order) throw new Error(`Order ${item.sessionId} was reported as existing but cannot be read`);
+  if (orderCreated) {
+    logger.info('Standing order delivery recorded', {
+      reference: order.reference,
+      subscriptionId: item.subscriptionId,
+      bottles: order.bottles,
+      dispatchDate: order.dispatchDate,
+    });
+  }
+  return finishOrder(order, orderCreated, deps, orderCreated ? claims : undefined);
+}

@@ -1,0 +1,46 @@
+import * as z from 'zod/mini';
+import type { FulfilmentDeps, FulfilmentResult } from '../fulfilment/fulfil-checkout';
+import { recordSubscriptionCancelled } from './cancelled';
+import { notifyFailedRenewal } from './failed-renewal';
+import { fulfilInvoice } from './fulfil-invoice';
+
+/** The standing orders' webhook events (issue 50), listed in shared/stripe-webhook-events.ts. */
+export type StandingOrderEvent = 'invoice.paid' | 'invoice.payment_failed' | 'customer.subscription.deleted';
+
+const STANDING_ORDER_EVENTS: readonly string[] = [
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.deleted',
+] satisfies StandingOrderEvent[];
+
+export function isStandingOrderEvent(type: string): type is StandingOrderEvent {
+  return STANDING_ORDER_EVENTS.includes(type);
+}
+
+/** An event's object names what it is about; everything else is retrieved from Stripe. */
+const objectIdSchema = z.object({ id: z.string().check(z.minLength(1)) });
+
+/**
+ * A standing order's event: `invoice.paid`, one order (fulfilInvoice); `invoice.payment_failed`,
+ * no order and one email each (notifyFailedRenewal); `customer.subscription.deleted`, the record
+ * cancelled. Each is safe to repeat and to come in any order.
+ */
+export async function handleStandingOrderEvent(
+  type: StandingOrderEvent,
+  object: unknown,
+  deps: FulfilmentDeps,
+): Promise<{ handled: string } | FulfilmentResult> {
+  const parsed = objectIdSchema.safeParse(object);
+  if (!parsed.success) return { handled: 'ignored' };
+  const { id } = parsed.data;
+  switch (type) {
+    case 'invoice.paid':
+      return fulfilInvoice(id, deps);
+    case 'invoice.payment_failed': {
+      const result = await notifyFailedRenewal(id, deps);
+      return { handled: result.outcome === 'notified' ? 'renewal-failed' : result.outcome };
+    }
+    case 'customer.subscription.deleted':
+      return { handled: `subscription-${await recordSubscriptionCancelled(id, deps)}` };
+  }
+}

@@ -1,0 +1,71 @@
+import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import { logger } from '../../lib/logger';
+import type { ShopTable } from '../storage/orders-table';
+import {
+  advanceNextDelivery,
+  createStandingOrder,
+  type StandingOrderItem,
+  standingOrderKey,
+} from '../storage/standing-orders';
+import type { PaidInvoice } from './paid-invoice';
+
+/**
+ * The standing order's record for a paid invoice of it: written once, by whichever invoice's
+ * fulfilment gets there first (the first normally; a renewal when the first was missed), then its
+ * next delivery moved forward by each later paid invoice, never back (advanceNextDelivery).
+ * `nextDelivery` is the day of the order just paid: the one coming next until it is dispatched.
+ */
+export async function recordStandingOrder(
+  paid: PaidInvoice,
+  dispatchDate: IsoDate,
+  deps: { table: ShopTable; cutoffHours: number },
+  now: Date,
+): Promise<void> {
+  const item = standingOrderItem(paid, dispatchDate, now, deps.cutoffHours);
+  if (await createStandingOrder(deps.table, item)) {
+    logger.info('Standing order recorded', {
+      subscriptionId: paid.subscriptionId,
+      repeat: paid.repeat,
+      bottles: item.bottles,
+      nextDelivery: dispatchDate,
+    });
+    return;
+  }
+  await advanceNextDelivery(deps.table, paid.subscriptionId, {
+    nextDelivery: dispatchDate,
+    invoiceId: paid.checkout.sessionId,
+    nextPaymentAt: item.nextPaymentAt,
+    nextPaymentDelivery: item.nextPaymentDelivery,
+  });
+}
+
+/** The record as first written; `nextPaymentDelivery`: the day the coming payment will go, when Stripe said when. */
+export function standingOrderItem(
+  paid: PaidInvoice,
+  dispatchDate: IsoDate,
+  now: Date,
+  cutoffHours: number,
+): StandingOrderItem {
+  const { checkout } = paid;
+  return {
+    pk: standingOrderKey(paid.subscriptionId),
+    subscriptionId: paid.subscriptionId,
+    livemode: checkout.livemode,
+    status: 'active',
+    repeat: paid.repeat,
+    bottles: checkout.quote.bottles,
+    totalPence: checkout.quote.totalPence,
+    customerName: checkout.customer.name,
+    customerEmail: checkout.customer.email,
+    customerPhone: checkout.customer.phone,
+    deliveryAddress: checkout.customer.address,
+    postcode: checkout.customer.postcode,
+    nextDelivery: dispatchDate,
+    lastInvoiceId: checkout.sessionId,
+    createdAt: now.toISOString(),
+    ...(paid.nextPaymentAt !== undefined && {
+      nextPaymentAt: paid.nextPaymentAt.toISOString(),
+      nextPaymentDelivery: nextDispatchDate(paid.nextPaymentAt, { cutoffHours }),
+    }),
+  };
+}

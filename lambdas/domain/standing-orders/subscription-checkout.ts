@@ -1,0 +1,39 @@
+import * as z from 'zod/mini';
+import { hasShopMarker, stripeMetadataSchema } from '../checkout/order-metadata';
+import type { FulfilmentDeps, FulfilmentResult } from '../fulfilment/fulfil-checkout';
+import { fulfilInvoice } from './fulfil-invoice';
+
+/** The parts of a subscription-mode Checkout Session that lead to its first invoice. */
+const subscriptionSessionSchema = z.object({
+  id: z.string(),
+  mode: z.literal('subscription'),
+  payment_status: z.string(),
+  metadata: stripeMetadataSchema,
+  invoice: z.optional(z.nullable(z.union([z.string(), z.object({ id: z.string() })]))),
+});
+
+/** Whether a Checkout Session (an event's, or one listed) is a standing order's: subscription mode. */
+export function isSubscriptionSession(session: { mode?: string | null | undefined }): boolean {
+  return session.mode === 'subscription';
+}
+
+/**
+ * `checkout.session.completed` of a standing order: never an order of its own (the session's id is
+ * not the order's key), but its first invoice's, through fulfilInvoice, so the first payment makes
+ * one order whichever of `completed` and `invoice.paid` comes first, or if one never comes.
+ * The session is retrieved from Stripe; the event only names it.
+ */
+export async function fulfilSubscriptionSession(
+  sessionId: string,
+  deps: FulfilmentDeps,
+): Promise<FulfilmentResult> {
+  const retrieved = await deps.stripe.checkout.sessions.retrieve(sessionId);
+  const parsed = subscriptionSessionSchema.safeParse(retrieved);
+  if (!parsed.success || !hasShopMarker(parsed.data.metadata, deps.shopId)) return { outcome: 'not-ours' };
+  const session = parsed.data;
+  const invoiceId = typeof session.invoice === 'string' ? session.invoice : session.invoice?.id;
+  if (session.payment_status !== 'paid' || invoiceId === undefined) {
+    return { outcome: 'not-paid', paymentStatus: session.payment_status };
+  }
+  return fulfilInvoice(invoiceId, deps);
+}

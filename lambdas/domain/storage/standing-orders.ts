@@ -1,0 +1,160 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import { calendarDateSchema } from '../../../shared/calendar-date';
+import { REPEATS } from '../../../shared/standing-order';
+import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
+import { putIfAbsent, updateIf } from './conditional-writes';
+import { emailStateSchema, isoInstant } from './order';
+import { itemKey, PARTITION_KEY, type ShopTable, TTL_ATTRIBUTE } from './orders-table';
+
+// A standing order (issue 50, ADR 0058): a Stripe subscription of ours, recorded once, and the
+// record of a renewal whose payment failed. Each paid invoice is an ORDER# item like any order's.
+
+/** `STANDING_ORDER#<subscription id>`: one per subscription, written once. */
+export const STANDING_ORDER_KEY_PREFIX = 'STANDING_ORDER#';
+/** `FAILED_RENEWAL#<invoice id>`: a renewal Stripe could not charge, and its two emails. Not an order. */
+export const FAILED_RENEWAL_KEY_PREFIX = 'FAILED_RENEWAL#';
+
+export function standingOrderKey(subscriptionId: string): string {
+  return `${STANDING_ORDER_KEY_PREFIX}${subscriptionId}`;
+}
+
+export function failedRenewalKey(invoiceId: string): string {
+  return `${FAILED_RENEWAL_KEY_PREFIX}${invoiceId}`;
+}
+
+export const STANDING_ORDER_STATUSES = ['active', 'cancelled'] as const;
+
+/** The standing order as stored; checked when read back. */
+export const standingOrderItemSchema = z.object({
+  [PARTITION_KEY]: z.string().check(z.startsWith(STANDING_ORDER_KEY_PREFIX)),
+  subscriptionId: z.string(),
+  livemode: z.boolean(),
+  status: z.enum(STANDING_ORDER_STATUSES),
+  repeat: z.enum(REPEATS),
+  bottles: z.number().check(z.int()),
+  /** What each delivery costs, in pence: bottles x 325 + 495. */
+  totalPence: z.number().check(z.int()),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  deliveryAddress: z.string(),
+  postcode: z.string(),
+  /** The dispatch day of the next payment (the subscription's period end, by the one-off rules). */
+  nextDelivery: calendarDateSchema,
+  /** When Stripe takes the coming payment (the subscription's period end), and the day it will go. */
+  nextPaymentAt: z.optional(isoInstant),
+  nextPaymentDelivery: z.optional(calendarDateSchema),
+  /** The invoice whose order set `nextDelivery` last. */
+  lastInvoiceId: z.string(),
+  createdAt: isoInstant,
+  cancelledAt: z.optional(isoInstant),
+});
+export type StandingOrderItem = z.output<typeof standingOrderItemSchema>;
+
+/** Writes the standing order unless it exists: `false` when it did. */
+export function createStandingOrder(table: ShopTable, item: StandingOrderItem): Promise<boolean> {
+  return putIfAbsent(table, item);
+}
+
+/** The standing order of a subscription, read strongly consistent; undefined when none. */
+export async function readStandingOrder(
+  table: ShopTable,
+  subscriptionId: string,
+): Promise<StandingOrderItem | undefined> {
+  return readItem(table, standingOrderKey(subscriptionId), standingOrderItemSchema);
+}
+
+/**
+ * Moves the next delivery forward after a later paid invoice: only ever forward (a late event of
+ * an older invoice changes nothing), and never on a cancelled standing order.
+ */
+export function advanceNextDelivery(
+  table: ShopTable,
+  subscriptionId: string,
+  next: { nextDelivery: string; invoiceId: string; nextPaymentAt?: string; nextPaymentDelivery?: string },
+): Promise<boolean> {
+  const payment = next.nextPaymentAt !== undefined && next.nextPaymentDelivery !== undefined;
+  return updateIf(table, standingOrderKey(subscriptionId), {
+    ConditionExpression: '#status = :active AND #next < :next',
+    UpdateExpression: `SET #next = :next, #last = :invoice${payment ? ', #payAt = :payAt, #payDay = :payDay' : ''}`,
+    ExpressionAttributeNames: {
+      '#status': 'status',
+      '#next': 'nextDelivery',
+      '#last': 'lastInvoiceId',
+      ...(payment && { '#payAt': 'nextPaymentAt', '#payDay': 'nextPaymentDelivery' }),
+    },
+    ExpressionAttributeValues: {
+      ':active': 'active',
+      ':next': next.nextDelivery,
+      ':invoice': next.invoiceId,
+      ...(payment && { ':payAt': next.nextPaymentAt, ':payDay': next.nextPaymentDelivery }),
+    },
+  });
+}
+
+/** Marks the standing order cancelled, once: `false` when it was already, or does not exist. */
+export function markStandingOrderCancelled(
+  table: ShopTable,
+  subscriptionId: string,
+  now: Date,
+): Promise<boolean> {
+  return updateIf(table, standingOrderKey(subscriptionId), {
+    ConditionExpression: 'attribute_exists(#pk) AND #status = :active',
+    UpdateExpression: 'SET #status = :cancelled, #at = :now',
+    ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#status': 'status', '#at': 'cancelledAt' },
+    ExpressionAttributeValues: { ':active': 'active', ':cancelled': 'cancelled', ':now': now.toISOString() },
+  });
+}
+
+/** A failed renewal as stored: what both emails say, and their send-once states. */
+export const failedRenewalItemSchema = z.object({
+  [PARTITION_KEY]: z.string().check(z.startsWith(FAILED_RENEWAL_KEY_PREFIX)),
+  reference: z.string(),
+  invoiceId: z.string(),
+  subscriptionId: z.string(),
+  livemode: z.boolean(),
+  bottles: z.number().check(z.int()),
+  totalPence: z.number().check(z.int()),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  recordedAt: isoInstant,
+  [TTL_ATTRIBUTE]: z.number().check(z.int()),
+  renewalFailedEmailState: emailStateSchema,
+  renewalFailedNoticeEmailState: emailStateSchema,
+});
+export type FailedRenewalItem = z.output<typeof failedRenewalItemSchema>;
+
+/** Kept 90 days (beyond the reconciler's window), then deleted by TTL: it holds a name and an email. */
+export const FAILED_RENEWAL_DAYS = 90;
+
+export function failedRenewalTtl(now: Date): number {
+  return Math.floor(now.getTime() / 1000) + FAILED_RENEWAL_DAYS * 86_400;
+}
+
+/** Writes the failed renewal's record unless it exists: `false` when it did. */
+export function createFailedRenewal(table: ShopTable, item: FailedRenewalItem): Promise<boolean> {
+  return putIfAbsent(table, item);
+}
+
+export function readFailedRenewal(
+  table: ShopTable,
+  invoiceId: string,
+): Promise<FailedRenewalItem | undefined> {
+  return readItem(table, failedRenewalKey(invoiceId), failedRenewalItemSchema);
+}
+
+async function readItem<T extends z.ZodMiniType>(
+  table: ShopTable,
+  pk: string,
+  schema: T,
+): Promise<z.output<T> | undefined> {
+  const { Item } = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
+  );
+  if (Item === undefined) return undefined;
+  const parsed = schema.safeParse(Item, ENGLISH_MESSAGES);
+  if (!parsed.success) throw new Error(`${pk} in the table is not a valid record: ${parsed.error.message}`);
+  return parsed.data;
+}
