@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSessionParams } from '../../../../lambdas/domain/checkout/create-checkout-session';
 import { invoiceDispatchDay } from '../../../../lambdas/domain/standing-orders/paid-invoice';
 import { withStandingOrder } from '../../../../lambdas/domain/standing-orders/subscription-session';
@@ -9,6 +9,7 @@ import { checkoutRequestSchema } from '../../../../shared/checkout-request';
 import { orderReference } from '../../../../shared/checkout-status';
 import { nextDispatchDate } from '../../../../shared/dispatch';
 import { quoteOrder } from '../../../../shared/pricing';
+import { readBillingFromHooksUntilRoutesExist } from '../../../support/billing-hooks';
 import {
   type FulfilmentHarness,
   MERCHANT_EMAIL,
@@ -28,39 +29,6 @@ beforeAll(async () => {
   h = await startFulfilmentHarness();
   await readBillingFromHooksUntilRoutesExist(h);
 });
-
-/**
- * The simulator's GET routes of invoices and subscriptions come in H4's next commit; until they
- * answer, the code's reads of them are served from the simulator's own hooks (the same objects).
- */
-async function readBillingFromHooksUntilRoutesExist(harness: FulfilmentHarness): Promise<void> {
-  const answered = await harness.stripe.invoices.retrieve('in_probe').catch((error: unknown) => error);
-  const missingRoute = answered instanceof Error && /^Unrecognized request URL/.test(answered.message);
-  if (!missingRoute) return;
-  const { simulator, deps } = harness;
-  const found = <T>(value: T | undefined, id: string): T => {
-    if (value === undefined) throw new Error(`No such object: ${id}`);
-    return value;
-  };
-  vi.spyOn(deps.stripe.invoices, 'retrieve').mockImplementation(async (id: string) =>
-    asResponse(
-      found(
-        simulator.getInvoices().find((invoice) => invoice.id === id),
-        id,
-      ),
-    ),
-  );
-  vi.spyOn(deps.stripe.subscriptions, 'retrieve').mockImplementation(async (id: string) =>
-    asResponse(found(simulator.getSubscription(id), id)),
-  );
-  vi.spyOn(deps.stripe.customers, 'retrieve').mockImplementation(async (id: string) =>
-    asResponse(found(simulator.getCustomer(id), id)),
-  );
-}
-
-function asResponse<T>(value: T): Stripe.Response<T> {
-  return { ...value, lastResponse: { headers: {}, requestId: 'req_hook', statusCode: 200 } };
-}
 afterAll(() => h?.close());
 
 /** A weekly standing order for 3 bottles, made as create-checkout makes it, paid on the simulator's page. */
