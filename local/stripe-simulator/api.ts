@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
-import type { SimulatorClock } from './clock';
+import type { ApiContext, ApiRoute, RouteHandler } from './api-types';
+import { BILLING_ROUTES } from './billing-api';
 import {
   internalError,
   invalidApiKey,
@@ -11,9 +12,9 @@ import {
   simulatedFailure,
   unrecognizedUrl,
 } from './errors';
-import type { Fault, FaultInjector } from './faults';
+import type { Fault } from './faults';
 import { type FormObject, parseForm } from './form-body';
-import type { IdempotencyStore, StoredResponse } from './idempotency';
+import type { StoredResponse } from './idempotency';
 import { newId } from './ids';
 import { buildAccount, buildList, buildSession } from './objects';
 import {
@@ -28,31 +29,13 @@ import {
   sessionInput,
   updateWebhookEndpointSchema,
 } from './params';
-import { ACCOUNT_ID, type RestrictedKeys, requirePermission, type StripePermission } from './permissions';
-import { type Store, type StoredSession, withoutLineItems } from './store';
+import { ACCOUNT_ID, requirePermission, type StripePermission } from './permissions';
+import { type StoredSession, withoutLineItems } from './store';
 import {
   createSubscriptionSessionSchema,
   refuseOneOffParamsInSubscriptionMode,
   subscriptionSessionInput,
 } from './subscription-params';
-import type { WebhookEndpointStore } from './webhook-endpoints';
-
-export interface ApiContext {
-  store: Store;
-  webhookEndpoints: WebhookEndpointStore;
-  /** Restricted keys with fewer permissions than all; see permissions.ts. */
-  restrictedKeys: RestrictedKeys;
-  /** The account's capabilities as `GET /v1/account` answers them; a test may replace them. */
-  account: { capabilities: Stripe.Account.Capabilities };
-  clock: SimulatorClock;
-  faults: FaultInjector;
-  idempotency: IdempotencyStore;
-  /** The hosted payment page of a session. */
-  payPageUrl: (id: string) => string;
-  /** A delay the simulator can cut short when it closes. */
-  sleep: (ms: number) => Promise<void>;
-  log: (line: string) => void;
-}
 
 export interface ApiRequest {
   method: string;
@@ -68,14 +51,7 @@ export interface ApiResponse {
   body: string;
 }
 
-type RouteHandler = (context: ApiContext, params: FormObject, pathId: string) => unknown;
-
-const ROUTES: Array<{
-  method: 'GET' | 'POST' | 'DELETE';
-  pattern: RegExp;
-  permission: StripePermission;
-  handle: RouteHandler;
-}> = [
+const ROUTES: ApiRoute[] = [
   {
     method: 'POST',
     pattern: /^\/v1\/checkout\/sessions$/,
@@ -152,6 +128,7 @@ const ROUTES: Array<{
     permission: 'webhook_endpoint_write',
     handle: (context, _form, id) => context.webhookEndpoints.delete(id),
   },
+  ...BILLING_ROUTES,
 ];
 
 /** Keeps a request that took a fault waiting: its delay, then the test's hold. */

@@ -22,7 +22,7 @@ import type { SimulatorClock } from './clock';
 import { invalidRequest, resourceMissing } from './errors';
 import { newId } from './ids';
 import { buildCharge, type CheckoutSessionRecord, type EventSubject } from './objects';
-import type { SubscriptionData } from './subscription-params';
+import type { SubscriptionData, UpdateSubscriptionParams } from './subscription-params';
 
 export interface StoredSubscription {
   readonly seq: number;
@@ -126,7 +126,11 @@ export class Billing {
     const invoice = this.invoice(subscription, 'subscription_create', now, 'paid', { start: now, end: now });
     const active = { ...subscription, latest_invoice: invoice.id };
     this.subscriptions.set(id, { seq: this.nextSeq++, subscription: active, failRenewals: 0 });
-    return { customer: this.requireCustomer(customer.id), subscription: active, invoice };
+    return {
+      customer: this.requireCustomer(customer.id),
+      subscription: active,
+      invoice: publicInvoice(invoice),
+    };
   }
 
   /** Makes (and charges, unless voided) one invoice of a subscription at `at`, and keeps it. */
@@ -240,14 +244,15 @@ export class Billing {
     const invoice = this.invoice(renewed, 'subscription_cycle', boundary, outcome, usagePeriod);
     const status = outcome === 'failed' ? 'past_due' : outcome === 'paid' ? 'active' : current.status;
     entry.subscription = { ...renewed, latest_invoice: invoice.id, status };
-    if (outcome === 'void') return [...events, { type: 'invoice.voided', object: invoice }];
+    const shown = publicInvoice(invoice);
+    if (outcome === 'void') return [...events, { type: 'invoice.voided', object: shown }];
     events.push(
       ...(outcome === 'paid'
         ? ([
-            { type: 'invoice.paid', object: invoice },
-            { type: 'invoice.payment_succeeded', object: invoice },
+            { type: 'invoice.paid', object: shown },
+            { type: 'invoice.payment_succeeded', object: shown },
           ] as const)
-        : ([{ type: 'invoice.payment_failed', object: invoice }] as const)),
+        : ([{ type: 'invoice.payment_failed', object: shown }] as const)),
     );
     if (status !== current.status) {
       events.push({
@@ -273,14 +278,139 @@ export class Billing {
       canceled_at: now,
       ended_at: now,
       cancellation_details: {
-        ...before.cancellation_details,
+        comment: before.cancellation_details?.comment ?? null,
+        feedback: before.cancellation_details?.feedback ?? null,
+        feedback_option: before.cancellation_details?.feedback_option ?? null,
         reason: 'cancellation_requested',
-      } as Stripe.Subscription.CancellationDetails,
+      },
     };
     return {
       subscription: entry.subscription,
       events: [{ type: 'customer.subscription.deleted', object: entry.subscription }],
     };
+  }
+}
+
+/**
+ * `POST /v1/subscriptions/:id`: pause or resume collection, cancel at the period's end or not,
+ * change metadata, or change an item's quantity for the next invoices (no proration). Sends
+ * `customer.subscription.updated` with the fields' previous values when anything changed.
+ */
+export function updateSubscription(
+  entry: StoredSubscription,
+  params: UpdateSubscriptionParams,
+  now: number,
+): EventSubject[] {
+  const before = entry.subscription;
+  checkUpdate(before, params, now);
+  const changes: Partial<Stripe.Subscription> = {};
+  const { pause_collection: pause, cancel_at_period_end: cancelAtEnd, metadata, items } = params;
+  if (pause !== undefined) {
+    changes.pause_collection =
+      pause === '' ? null : { behavior: 'void', resumes_at: pause.resumes_at ?? null };
+  }
+  if (cancelAtEnd !== undefined) {
+    changes.cancel_at_period_end = cancelAtEnd === 'true';
+    changes.cancel_at = cancelAtEnd === 'true' ? periodEnd(before) : null;
+    changes.canceled_at = cancelAtEnd === 'true' ? now : null;
+  }
+  if (metadata !== undefined) changes.metadata = mergedMetadata(before.metadata, metadata);
+  if (items !== undefined && items.length > 0) {
+    const quantities = new Map(items.map((item) => [item.id, item.quantity]));
+    const data = before.items.data.map((item) => ({
+      ...item,
+      quantity: quantities.get(item.id) ?? item.quantity,
+    }));
+    changes.items = { ...before.items, data };
+  }
+  const previous = Object.fromEntries(
+    Object.entries(changes)
+      .filter(
+        ([key, value]) => JSON.stringify(value) !== JSON.stringify(before[key as keyof Stripe.Subscription]),
+      )
+      .map(([key]) => [key, before[key as keyof Stripe.Subscription]]),
+  );
+  entry.subscription = { ...before, ...changes };
+  if (Object.keys(previous).length === 0) return [];
+  return [
+    { type: 'customer.subscription.updated', object: entry.subscription, previousAttributes: previous },
+  ];
+}
+
+/** What Stripe (or the simulator, which plays less of Billing) refuses in an update. */
+function checkUpdate(subscription: Stripe.Subscription, params: UpdateSubscriptionParams, now: number): void {
+  const { pause_collection: pause, items, proration_behavior: proration } = params;
+  if (subscription.status === 'canceled') {
+    const others = Object.keys(params).filter((key) => key !== 'metadata' && key !== 'expand');
+    if (others.length > 0) {
+      throw invalidRequest('A canceled subscription can only update its cancellation_details and metadata.', {
+        param: others[0],
+      });
+    }
+  }
+  if (pause !== undefined && pause !== '') {
+    if (pause.behavior !== 'void') {
+      throw invalidRequest('The Stripe simulator supports only pause_collection[behavior]=void.', {
+        param: 'pause_collection[behavior]',
+      });
+    }
+    if (pause.resumes_at !== undefined && pause.resumes_at <= now) {
+      throw invalidRequest('pause_collection[resumes_at] must be in the future.', {
+        param: 'pause_collection[resumes_at]',
+      });
+    }
+  }
+  (items ?? []).forEach((item, index) => {
+    if (!subscription.items.data.some(({ id }) => id === item.id)) {
+      throw resourceMissing('subscription_item', item.id, `items[${index}][id]`, 400);
+    }
+    if (item.quantity === undefined) {
+      throw invalidRequest("The Stripe simulator changes only an item's quantity: give items[i][quantity].", {
+        param: `items[${index}][quantity]`,
+      });
+    }
+  });
+  if ((items ?? []).length > 0 && proration !== 'none') {
+    throw invalidRequest(
+      'The Stripe simulator supports only proration_behavior=none for a change of items.',
+      {
+        param: 'proration_behavior',
+      },
+    );
+  }
+}
+
+/** Stripe's metadata update: keys merge, `''` as a value removes its key, `''` for all clears it. */
+function mergedMetadata(current: Stripe.Metadata, update: '' | Record<string, string>): Stripe.Metadata {
+  if (update === '') return {};
+  const merged: Stripe.Metadata = { ...current };
+  for (const [key, value] of Object.entries(update)) {
+    if (value === '') delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+/** An invoice as events carry it: without `payments`, which Stripe includes only when expanded. */
+export function publicInvoice(invoice: Stripe.Invoice): Stripe.Invoice {
+  const { payments: _payments, ...shown } = invoice;
+  return shown;
+}
+
+/** The simulator makes no final invoice when a subscription is canceled. */
+export function cancelSubscriptionInvoiceCheck(params: {
+  invoice_now?: string | undefined;
+  prorate?: string | undefined;
+}): void {
+  for (const param of ['invoice_now', 'prorate'] as const) {
+    if (params[param] === 'true') {
+      throw invalidRequest(
+        `The Stripe simulator does not support ${param}=true when canceling a subscription.`,
+        {
+          param,
+        },
+      );
+    }
   }
 }
 

@@ -14,7 +14,14 @@ export type StripePermission =
   | 'refund_write'
   | 'webhook_endpoint_read'
   | 'webhook_endpoint_write'
-  | 'account_read';
+  | 'account_read'
+  | 'customer_read'
+  | 'customer_write'
+  | 'subscription_read'
+  | 'subscription_write'
+  | 'invoice_read'
+  | 'test_clock_read'
+  | 'test_clock_write';
 
 /** Restricted keys and what each may do; a key not listed (and every `sk_` key) may do everything. */
 export type RestrictedKeys = Readonly<Record<string, readonly StripePermission[]>>;

@@ -17,6 +17,9 @@
  *   `secret`), `GET /v1/webhook_endpoints` (newest first), `GET`, `POST` (update) and `DELETE`
  *   `/v1/webhook_endpoints/:id`. Endpoints are recorded, not delivered to: events go to `webhook`.
  * - `GET /v1/account`: the account itself, with its `capabilities` (`setCapabilities` changes them).
+ * - Stripe Billing for standing orders (billing-api.ts, billing.ts): a `mode=subscription` session
+ *   paid makes a customer, a subscription and its first invoice; renewals when the clock passes a
+ *   period end; subscriptions, invoices, customers and test clocks through the API.
  *
  * Restricted keys listed in `restrictedKeys` may call only what their permissions allow, and are
  * refused otherwise with Stripe's 403 naming the missing permission.
@@ -262,13 +265,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     );
   }
 
-  // What falls due on the clock: sessions expire, then subscriptions renew, each with its events.
-  const expireDue = async (): Promise<string[]> => {
-    const { expired, delivered } = store.expireDue();
-    await delivered;
-    await store.emitInOrder(store.billing.renewDue());
-    return expired;
-  };
+  const expireDue = dueRunner(store);
   // Stripe expires sessions without being asked; this finds them even if nothing reads them.
   const sweep = setInterval(() => void expireDue(), EXPIRY_SWEEP_INTERVAL_MS);
   sweep.unref();
@@ -395,6 +392,22 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
         server.closeAllConnections();
       });
     },
+  };
+}
+
+/**
+ * What falls due on the clock: sessions expire, then subscriptions renew, their events queued
+ * behind any still being sent, so every caller (sweep, hook, test clock) waits for all of them.
+ * Resolves with the ids of the sessions it expired.
+ */
+function dueRunner(store: Store): () => Promise<string[]> {
+  let renewals = Promise.resolve();
+  return async () => {
+    const { expired, delivered } = store.expireDue();
+    await delivered;
+    renewals = renewals.then(() => store.emitInOrder(store.billing.renewDue()));
+    await renewals;
+    return expired;
   };
 }
 

@@ -113,7 +113,10 @@ describe('Checkout in subscription mode (standing orders)', () => {
       [3, 975],
       [1, 495],
     ]);
-    const paymentIntent = invoice.payments?.data[0]?.payment.payment_intent;
+    // Like Stripe, `payments` is included only when expanded: the event does not carry it.
+    expect(invoice.payments).toBeUndefined();
+    const retrieved = await stripe.invoices.retrieve(invoice.id, { expand: ['payments'] });
+    const paymentIntent = retrieved.payments?.data[0]?.payment.payment_intent;
     expect(paymentIntent).toMatch(/^pi_/);
     expect(await stripe.paymentIntents.retrieve(String(paymentIntent))).toMatchObject({
       status: 'succeeded',
