@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSessionParams } from '../../../../lambdas/domain/checkout/create-checkout-session';
+import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
 import { invoiceDispatchDay } from '../../../../lambdas/domain/standing-orders/paid-invoice';
 import { withStandingOrder } from '../../../../lambdas/domain/standing-orders/subscription-session';
 import { readStandingOrder } from '../../../../lambdas/domain/storage/standing-orders';
@@ -187,5 +188,38 @@ describe('a weekly standing order for 3 bottles', () => {
     expect((await emailsTo(MERCHANT_EMAIL, reference))[0]?.subject).toBe(
       `Standing order payment failed: ${reference}, 3 bottles (no order)`,
     );
+  });
+  it('a cancel: the record cancelled, and no more payments or orders', async () => {
+    const cancelled = await h.stripe.subscriptions.cancel(subscriptionId);
+
+    expect(await deliver('customer.subscription.deleted', cancelled)).toBe('subscription-cancelled');
+    expect(await deliver('customer.subscription.deleted', cancelled)).toBe(
+      'subscription-already-cancelled-or-unknown',
+    );
+
+    expect(await readStandingOrder(h.deps.table, subscriptionId)).toMatchObject({ status: 'cancelled' });
+    const invoices = invoicesOf(subscriptionId).length;
+    const orders = (await h.standIns.orderItems()).filter(
+      (item) => item.subscriptionId === subscriptionId,
+    ).length;
+    await advanceAWeek();
+    expect(invoicesOf(subscriptionId)).toHaveLength(invoices);
+    expect(
+      (await h.standIns.orderItems()).filter((item) => item.subscriptionId === subscriptionId),
+    ).toHaveLength(orders);
+  });
+});
+
+describe('the reconciler', () => {
+  it("fulfils a paid invoice whose webhooks never came, with the webhook's function, once", async () => {
+    const { subscriptionId } = await subscribeAndPay();
+    const [first] = invoicesOf(subscriptionId);
+    if (first === undefined) throw new Error('no first invoice');
+
+    const summary = await reconcileOrders(h.deps);
+    await reconcileOrders(h.deps);
+
+    expect(summary.fulfilledMissedOrders).toBe(1);
+    expect(await h.counts(first.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 });
