@@ -17,6 +17,9 @@
  *   `secret`), `GET /v1/webhook_endpoints` (newest first), `GET`, `POST` (update) and `DELETE`
  *   `/v1/webhook_endpoints/:id`. Endpoints are recorded, not delivered to: events go to `webhook`.
  * - `GET /v1/account`: the account itself, with its `capabilities` (`setCapabilities` changes them).
+ * - Stripe Billing for standing orders (billing-api.ts, billing.ts): a `mode=subscription` session
+ *   paid makes a customer, a subscription and its first invoice; renewals when the clock passes a
+ *   period end; subscriptions, invoices, customers and test clocks through the API.
  *
  * Restricted keys listed in `restrictedKeys` may call only what their permissions allow, and are
  * refused otherwise with Stripe's 403 naming the missing permission.

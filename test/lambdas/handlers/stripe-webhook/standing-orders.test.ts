@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSessionParams } from '../../../../lambdas/domain/checkout/create-checkout-session';
+import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
 import { invoiceDispatchDay } from '../../../../lambdas/domain/standing-orders/paid-invoice';
 import { withStandingOrder } from '../../../../lambdas/domain/standing-orders/subscription-session';
 import { readStandingOrder } from '../../../../lambdas/domain/storage/standing-orders';
@@ -9,6 +10,7 @@ import { checkoutRequestSchema } from '../../../../shared/checkout-request';
 import { orderReference } from '../../../../shared/checkout-status';
 import { nextDispatchDate } from '../../../../shared/dispatch';
 import { quoteOrder } from '../../../../shared/pricing';
+import { readBillingFromHooksUntilRoutesExist } from '../../../support/billing-hooks';
 import {
   type FulfilmentHarness,
   MERCHANT_EMAIL,
@@ -28,39 +30,6 @@ beforeAll(async () => {
   h = await startFulfilmentHarness();
   await readBillingFromHooksUntilRoutesExist(h);
 });
-
-/**
- * The simulator's GET routes of invoices and subscriptions come in H4's next commit; until they
- * answer, the code's reads of them are served from the simulator's own hooks (the same objects).
- */
-async function readBillingFromHooksUntilRoutesExist(harness: FulfilmentHarness): Promise<void> {
-  const answered = await harness.stripe.invoices.retrieve('in_probe').catch((error: unknown) => error);
-  const missingRoute = answered instanceof Error && /^Unrecognized request URL/.test(answered.message);
-  if (!missingRoute) return;
-  const { simulator, deps } = harness;
-  const found = <T>(value: T | undefined, id: string): T => {
-    if (value === undefined) throw new Error(`No such object: ${id}`);
-    return value;
-  };
-  vi.spyOn(deps.stripe.invoices, 'retrieve').mockImplementation(async (id: string) =>
-    asResponse(
-      found(
-        simulator.getInvoices().find((invoice) => invoice.id === id),
-        id,
-      ),
-    ),
-  );
-  vi.spyOn(deps.stripe.subscriptions, 'retrieve').mockImplementation(async (id: string) =>
-    asResponse(found(simulator.getSubscription(id), id)),
-  );
-  vi.spyOn(deps.stripe.customers, 'retrieve').mockImplementation(async (id: string) =>
-    asResponse(found(simulator.getCustomer(id), id)),
-  );
-}
-
-function asResponse<T>(value: T): Stripe.Response<T> {
-  return { ...value, lastResponse: { headers: {}, requestId: 'req_hook', statusCode: 200 } };
-}
 afterAll(() => h?.close());
 
 /** A weekly standing order for 3 bottles, made as create-checkout makes it, paid on the simulator's page. */
@@ -219,5 +188,38 @@ describe('a weekly standing order for 3 bottles', () => {
     expect((await emailsTo(MERCHANT_EMAIL, reference))[0]?.subject).toBe(
       `Standing order payment failed: ${reference}, 3 bottles (no order)`,
     );
+  });
+  it('a cancel: the record cancelled, and no more payments or orders', async () => {
+    const cancelled = await h.stripe.subscriptions.cancel(subscriptionId);
+
+    expect(await deliver('customer.subscription.deleted', cancelled)).toBe('subscription-cancelled');
+    expect(await deliver('customer.subscription.deleted', cancelled)).toBe(
+      'subscription-already-cancelled-or-unknown',
+    );
+
+    expect(await readStandingOrder(h.deps.table, subscriptionId)).toMatchObject({ status: 'cancelled' });
+    const invoices = invoicesOf(subscriptionId).length;
+    const orders = (await h.standIns.orderItems()).filter(
+      (item) => item.subscriptionId === subscriptionId,
+    ).length;
+    await advanceAWeek();
+    expect(invoicesOf(subscriptionId)).toHaveLength(invoices);
+    expect(
+      (await h.standIns.orderItems()).filter((item) => item.subscriptionId === subscriptionId),
+    ).toHaveLength(orders);
+  });
+});
+
+describe('the reconciler', () => {
+  it("fulfils a paid invoice whose webhooks never came, with the webhook's function, once", async () => {
+    const { subscriptionId } = await subscribeAndPay();
+    const [first] = invoicesOf(subscriptionId);
+    if (first === undefined) throw new Error('no first invoice');
+
+    const summary = await reconcileOrders(h.deps);
+    await reconcileOrders(h.deps);
+
+    expect(summary.fulfilledMissedOrders).toBe(1);
+    expect(await h.counts(first.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
   });
 });
