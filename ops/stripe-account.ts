@@ -23,7 +23,9 @@ export type StripePermissionName =
   | 'PaymentIntents: Read'
   | 'Charges: Read'
   | 'Webhook Endpoints: Read'
-  | 'Webhook Endpoints: Write';
+  | 'Webhook Endpoints: Write'
+  | 'Invoices: Read'
+  | 'Subscriptions: Read';
 
 /**
  * What each key needs. The checkout key creates and retrieves sessions (create-checkout,
@@ -41,6 +43,9 @@ export const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionNam
     'PaymentIntents: Read',
     'Charges: Read',
     'Webhook Endpoints: Read',
+    // A standing order's paid invoice and its subscription (ADR 0058).
+    'Invoices: Read',
+    'Subscriptions: Read',
   ],
 };
 
@@ -56,6 +61,8 @@ const PROBES: Record<StripePermissionName, (stripe: Stripe) => Promise<unknown>>
   'Charges: Read': (stripe) => stripe.charges.retrieve('ch_setup_permission_probe'),
   'Webhook Endpoints: Read': (stripe) => stripe.webhookEndpoints.list({ limit: 1 }),
   'Webhook Endpoints: Write': (stripe) => stripe.rawRequest('POST', '/v1/webhook_endpoints', {}),
+  'Invoices: Read': (stripe) => stripe.invoices.retrieve('in_setup_permission_probe'),
+  'Subscriptions: Read': (stripe) => stripe.subscriptions.retrieve('sub_setup_permission_probe'),
 };
 
 const KEY_PATTERN = /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/;

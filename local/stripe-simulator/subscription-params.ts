@@ -42,11 +42,13 @@ const recurringLine = hash({
 });
 
 /**
- * `POST /v1/checkout/sessions` with `mode=subscription`. The SDK's types no longer send
- * `payment_method_types`; the simulator's page takes a subscription by card alone.
+ * `POST /v1/checkout/sessions` with `mode=subscription`. The simulator's page takes a subscription
+ * by card alone, so the session must say so (`allowed_payment_method_types[]=card`): at Stripe,
+ * without it, the account's other methods (a Bacs debit) would be offered too.
  */
 export const createSubscriptionSessionSchema = z.strictObject({
   mode: oneOf(['subscription']),
+  allowed_payment_method_types: list(oneOf(['card', 'bacs_debit'])),
   currency: session.currency,
   locale: session.locale,
   line_items: list(recurringLine),
@@ -93,6 +95,13 @@ export function subscriptionSessionInput(
       param: 'line_items',
       code: 'parameter_missing',
     });
+  }
+  const methods = params.allowed_payment_method_types ?? [];
+  if (methods.length !== 1 || methods[0] !== 'card') {
+    throw invalidRequest(
+      'The Stripe simulator takes subscriptions by card only: send allowed_payment_method_types[]=card.',
+      { param: 'allowed_payment_method_types' },
+    );
   }
   const currency = sessionCurrency(params.currency, lineItems);
   const recurring = sharedRecurring(lineItems);

@@ -39,6 +39,8 @@ export function withStandingOrder(
   return {
     ...common,
     mode: 'subscription',
+    // Card only: a Bacs debit settles days later, after the delivery's packing cut-off.
+    allowed_payment_method_types: ['card'],
     line_items: [
       {
         price_data: {

@@ -223,6 +223,12 @@ describe('Checkout in subscription mode (standing orders)', () => {
       'line_items',
       /same `recurring.interval`/,
     ],
+    [
+      'a subscription that does not say card only',
+      { allowed_payment_method_types: ['card', 'bacs_debit'] },
+      'allowed_payment_method_types',
+      /by card only/,
+    ],
   ] as const)('refuses %s', async (_name, overrides, param, message) => {
     const error = await rejectionOf(
       stripe.checkout.sessions.create({

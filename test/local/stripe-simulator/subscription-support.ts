@@ -15,6 +15,7 @@ export function subscriptionSessionParams(
   const recurring = { interval: 'week', interval_count: weeks } as const;
   return {
     mode: 'subscription',
+    allowed_payment_method_types: ['card'],
     customer_email: 'zoe@example.com',
     client_reference_id: 'so_test_123',
     line_items: [

@@ -47,6 +47,7 @@ describe('withStandingOrder', () => {
     const recurring = { interval: 'week', interval_count: 1 };
     expect(weekly).toMatchObject({
       mode: 'subscription',
+      allowed_payment_method_types: ['card'],
       customer_email: 'zoe@example.com',
       client_reference_id: 'ord_abc',
       expires_at: 1_796_000_000,

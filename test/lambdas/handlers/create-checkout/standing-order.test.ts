@@ -8,7 +8,6 @@ import {
 } from '../../../../lambdas/handlers/create-checkout/handler';
 import { PUBLIC_API_ROUTES } from '../../../../shared/public-routes';
 import { apiGatewayEvent } from '../../../support/api-gateway-event';
-import { readBillingFromHooksUntilRoutesExist } from '../../../support/billing-hooks';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
 import { TEST_SHOP_ID } from '../../../support/shop';
 import { standInEnvironment } from '../../../support/stand-ins';
@@ -20,7 +19,6 @@ import { eventPayload, stripeEvent } from '../../../support/stripe-events';
 let h: FulfilmentHarness;
 beforeAll(async () => {
   h = await startFulfilmentHarness();
-  await readBillingFromHooksUntilRoutesExist(h);
 });
 afterAll(() => h?.close());
 

@@ -10,7 +10,6 @@ import { checkoutRequestSchema } from '../../../../shared/checkout-request';
 import { orderReference } from '../../../../shared/checkout-status';
 import { nextDispatchDate } from '../../../../shared/dispatch';
 import { quoteOrder } from '../../../../shared/pricing';
-import { readBillingFromHooksUntilRoutesExist } from '../../../support/billing-hooks';
 import {
   type FulfilmentHarness,
   MERCHANT_EMAIL,
@@ -28,7 +27,6 @@ let h: FulfilmentHarness;
 
 beforeAll(async () => {
   h = await startFulfilmentHarness();
-  await readBillingFromHooksUntilRoutesExist(h);
 });
 afterAll(() => h?.close());
 
