@@ -33,9 +33,12 @@ test('a customer chooses Every week, pays on the payment page and lands on the s
 
   await payment.waitForURL(/\/success\?session_id=cs_test_/);
   const sessionId = new URL(payment.url()).searchParams.get('session_id') ?? '';
-  await expect(payment.getByText(sessionId.slice(-12), { exact: true })).toBeVisible();
-  // Not yet "Payment Successful!": the status read finds no order under a subscription's session
-  // (its order is keyed by the invoice), so the page says the payment is being checked (noted on issue 50).
-  await expect(payment.getByRole('heading', { level: 1 })).toContainText(/Payment (Successful|received)/);
+  await expect(payment.getByRole('heading', { level: 1 })).toContainText('Payment Successful!');
   await expect.poll(async () => (await stack.emailsTo('wendy.weekly@example.com')).length).toBe(1);
+  // The first delivery is the first invoice's order: the page gives the reference its email gives.
+  const [confirmation] = await stack.emailsTo('wendy.weekly@example.com');
+  const reference = /order (\w+) confirmed/.exec(confirmation?.subject ?? '')?.[1] ?? '';
+  expect(reference).toMatch(/^\w{12}$/);
+  expect(reference).not.toBe(sessionId.slice(-12));
+  await expect(payment.getByText(reference, { exact: true })).toBeVisible();
 });

@@ -5,6 +5,8 @@ import {
   checkoutStatusSchema,
   orderReference,
 } from '../../../shared/checkout-status';
+import { quoteOrder } from '../../../shared/pricing';
+import { isAllowedQuantity } from '../../../shared/product';
 import { isResourceMissing, PaymentProviderError, toPaymentProviderError } from '../../lib/stripe-errors';
 import { checkCheckoutSession } from './checkout-check';
 import { hasShopMarker } from './order-metadata';
@@ -64,16 +66,19 @@ export async function getCheckoutStatus(
   }
   if (!hasShopMarker(session.metadata, deps.shopId)) throw new CheckoutSessionNotFoundError('not-ours');
 
-  const status = statusOf(session, deps.shopId);
+  const firstInvoice = standingOrderFirstInvoice(session);
+  const status = firstInvoice === undefined ? statusOf(session, deps.shopId) : standingOrderStatus(session);
   // Only a placed order has a page: paid, or with the bank. The session id is the only key.
   const orderPage =
-    deps.orderPages !== undefined && (status === 'paid' || status === 'unpaid')
+    deps.orderPages !== undefined && firstInvoice === undefined && (status === 'paid' || status === 'unpaid')
       ? await orderPagePathFor(session.id, deps.orderPages)
       : undefined;
   const answer = checkoutStatusSchema.safeParse({
     status,
-    reference: orderReference(session.id),
-    bottles: bottlesOf(session),
+    // A standing order's first delivery is the order of its first invoice, whose reference its
+    // confirmation email gives (ADR 0058).
+    reference: orderReference(firstInvoice ?? session.id),
+    bottles: firstInvoice === undefined ? bottlesOf(session) : bottlesOfMetadata(session),
     total: session.amount_total,
     // Complete and unpaid is a Direct Debit waiting for the bank: its goods wait for the money, so
     // the day to expect is the debit's, as Stripe's page gave it, not the card's.
@@ -114,7 +119,32 @@ function debitRefused(session: Stripe.Checkout.Session): boolean {
 function bottlesOf(session: Stripe.Checkout.Session): number | undefined {
   const items = session.line_items?.data ?? [];
   const charged = items.reduce((sum, item) => sum + (item.quantity ?? 0), 0);
-  if (charged > 0) return charged;
+  return charged > 0 ? charged : bottlesOfMetadata(session);
+}
+
+function bottlesOfMetadata(session: Stripe.Checkout.Session): number | undefined {
   const fromMetadata = Number(session.metadata?.quantity);
   return Number.isInteger(fromMetadata) && fromMetadata > 0 ? fromMetadata : undefined;
+}
+
+/** A standing order's key: the invoice its payment made (the session's own id until paid); undefined for a one-off. */
+function standingOrderFirstInvoice(session: Stripe.Checkout.Session): string | undefined {
+  if (session.mode !== 'subscription') return undefined;
+  const invoice = session.invoice;
+  return typeof invoice === 'string' ? invoice : (invoice?.id ?? session.id);
+}
+
+/**
+ * A standing order's session: paid is `paid` when Stripe charged exactly the server's price for
+ * the bottles it names (the rule fulfilment applies to the invoice), else held for review.
+ */
+function standingOrderStatus(session: Stripe.Checkout.Session): CheckoutStatus['status'] {
+  if (session.status === 'expired') return 'expired';
+  if (session.status === 'open') return 'open';
+  if (session.payment_status !== 'paid') return 'unpaid';
+  const bottles = bottlesOfMetadata(session);
+  const priced = bottles !== undefined && isAllowedQuantity(bottles) ? quoteOrder(bottles) : undefined;
+  return priced !== undefined && session.currency === 'gbp' && session.amount_total === priced.totalPence
+    ? 'paid'
+    : 'in_review';
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCheckoutStatus } from '../../../../lambdas/domain/checkout/get-checkout-status';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { writeCapacitySettings } from '../../../../lambdas/domain/storage/settings-store';
 import {
@@ -83,6 +84,12 @@ describe('create-checkout with repeat', () => {
     ]);
     expect(await capacityStoreFromTable(table()).read(day)).toMatchObject({ holds: new Set() });
     expect((await capacityStoreFromTable(table()).read(day)).sales.has(hold)).toBe(true);
+
+    // The success page: paid, with the reference the first delivery's confirmation email gives.
+    const status = await getCheckoutStatus(body.sessionId, { stripe: h.stripe, shopId: TEST_SHOP_ID });
+    expect(status).toMatchObject({ status: 'paid', bottles: 3, total: 1470, dispatchDate: day });
+    expect(status.reference).toBe(invoiceId.slice(-12));
+    expect(status.reference).not.toBe(body.sessionId.slice(-12));
   });
 
   it('says a full 8 weeks before payment, as a one-off does', async () => {

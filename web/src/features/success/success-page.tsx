@@ -80,7 +80,7 @@ function PaymentStatus({ sessionId, onRetry }: { sessionId: string; onRetry: () 
         case 'in_review':
           return <PaymentUnderReview sessionId={sessionId} />;
         case 'failed':
-          return <PaymentFailed sessionId={sessionId} status={state.status} />;
+          return <PaymentFailed status={state.status} />;
         default:
           return <PaymentNotCompleted sessionId={sessionId} status={state.status.status} />;
       }

@@ -10,7 +10,7 @@ import { ReturnHomeLink } from './return-home-link';
  * customer is sent says. Here, unlike while the debit is with the bank, ordering again is the way
  * forward, since the first order will never be dispatched.
  */
-export function PaymentFailed({ sessionId, status }: { sessionId: string; status: CheckoutStatus }) {
+export function PaymentFailed({ status }: { status: CheckoutStatus }) {
   return (
     <section className="card card--centered">
       <FocusHeading lines={['Payment not completed', 'Your bank did not pay the Direct Debit']} />
@@ -19,7 +19,7 @@ export function PaymentFailed({ sessionId, status }: { sessionId: string; status
         dispatched. Nothing was taken from your account and you owe us nothing. We have also sent you an email
         about it.
       </p>
-      <PaymentSummary sessionId={sessionId} bottles={status.bottles}>
+      <PaymentSummary reference={status.reference} bottles={status.bottles}>
         <SummaryLine label="Total">{formatGbp(status.total)} (not taken)</SummaryLine>
       </PaymentSummary>
       <p>

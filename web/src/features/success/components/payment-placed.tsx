@@ -81,7 +81,7 @@ export function PaymentPlaced({ sessionId, status }: { sessionId: string; status
       )}
       <FocusHeading lines={words.heading} />
       <p>{words.explanation}</p>
-      <PaymentSummary sessionId={sessionId} bottles={status.bottles}>
+      <PaymentSummary reference={status.reference} bottles={status.bottles}>
         <SummaryLine label={words.total}>{formatGbp(status.total)}</SummaryLine>
         <SummaryLine label={words.dispatch}>{formatDispatchDate(status.dispatchDate)}</SummaryLine>
       </PaymentSummary>
