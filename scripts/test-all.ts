@@ -93,7 +93,13 @@ async function run(runner: Runner): Promise<number> {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    for (const child of running) if (child.pid !== undefined) process.kill(-child.pid, signal);
+    for (const child of running) {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // That group has already ended.
+      }
+    }
     process.exit(130);
   });
 }
