@@ -1,5 +1,7 @@
 import {
+  addDays,
   type DispatchOptions,
+  dispatchDayOfWeekOf,
   formatDispatchDate,
   formatWeekday,
   type IsoDate,
@@ -33,7 +35,7 @@ export function isRepeat(value: unknown): value is Repeat {
 // What the order page says about a standing order (issue 50), as pure functions of the choice, the
 // quote and `now`, so the texts are tested for fixed days. The server takes the first payment at
 // checkout, then one every 1 or 2 weeks at the same moment (Stripe's billing anchor); each paid
-// invoice is dispatched on the day a one-off order paid then gets (shared/dispatch.ts).
+// invoice is dispatched in its own week, 1 or 2 weeks after the last (standingDeliveryDay).
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -54,6 +56,36 @@ export function describeRepeatPayments(repeat: Repeat, quote: Quote, now: Date):
   return `${formatGbp(quote.totalPence)} every ${every} by card: paid today at checkout, then ${then}, each time before that delivery's packing cut-off.`;
 }
 
+/**
+ * The dispatch day of a standing order's delivery `index` (0 is the first, on `first`): the
+ * dispatch day of the week 1 or 2 weeks x `index` after the first's, so every delivery has a week
+ * of its own whatever the weekday and hour of its payment; but never a day whose packing cut-off
+ * had passed when it was paid (a payment retried late goes on the first day still packed).
+ */
+export function standingDeliveryDay(
+  delivery: { first: IsoDate; repeat: Repeat; index: number; paidAt: Date },
+  options: DispatchOptions = {},
+): IsoDate {
+  const { first, repeat, index, paidAt } = delivery;
+  const planned = dispatchDayOfWeekOf(addDays(first, 7 * REPEAT_WEEKS[repeat] * index));
+  const earliest = nextDispatchDate(paidAt, options);
+  // ISO dates compare as strings.
+  return planned.localeCompare(earliest) > 0 ? planned : earliest;
+}
+
+/**
+ * Which delivery a payment is for: the whole periods between the subscription's start and the
+ * invoice's making (Stripe makes each at its period's boundary, however late it is then paid).
+ */
+export function standingDeliveryIndex(
+  startSeconds: number,
+  invoiceCreatedSeconds: number,
+  repeat: Repeat,
+): number {
+  const period = REPEAT_WEEKS[repeat] * 7 * 86_400;
+  return Math.max(0, Math.round((invoiceCreatedSeconds - startSeconds) / period));
+}
+
 /** One payment of a standing order and the day its delivery is dispatched. */
 export interface RepeatDelivery {
   paidOn: IsoDate;
@@ -62,8 +94,8 @@ export interface RepeatDelivery {
 
 /**
  * The first `count` payments of a standing order started at `now` (the first one now) and the
- * dispatch day of each: the one a one-off order paid at that moment gets, bank holidays and the
- * cut-off included.
+ * dispatch day of each: the first as a one-off order paid now gets, each later one in its own
+ * week after it (standingDeliveryDay), bank holidays and the cut-off included.
  */
 export function planRepeatDeliveries(
   repeat: Repeat,
@@ -71,9 +103,13 @@ export function planRepeatDeliveries(
   options: DispatchOptions = {},
   count = 3,
 ): RepeatDelivery[] {
+  const first = nextDispatchDate(now, options);
   return Array.from({ length: count }, (_, index) => {
-    const paid = new Date(now.getTime() + index * REPEAT_WEEKS[repeat] * WEEK_MS);
-    return { paidOn: londonDate(paid), dispatchOn: nextDispatchDate(paid, options) };
+    const paidAt = new Date(now.getTime() + index * REPEAT_WEEKS[repeat] * WEEK_MS);
+    return {
+      paidOn: londonDate(paidAt),
+      dispatchOn: standingDeliveryDay({ first, repeat, index, paidAt }, options),
+    };
   });
 }
 

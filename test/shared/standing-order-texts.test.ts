@@ -5,6 +5,7 @@ import {
   describeRepeatPayments,
   formatRepeatCost,
   planRepeatDeliveries,
+  standingDeliveryIndex,
 } from '../../shared/standing-order';
 
 // Fixed days of December 2026: Monday 28 December is the Boxing Day bank holiday (substitute),
@@ -75,12 +76,14 @@ describe('standing order texts: the coming deliveries', () => {
     ]);
   });
 
-  it('a payment at the cut-off itself goes to the next dispatch day, as a one-off order would', () => {
-    // Saturday 12 December 12:00 (GMT): the cut-off for Monday 14 December has just passed.
+  it('a payment at the cut-off itself goes to the next dispatch day, and each later delivery has a week of its own', () => {
+    // Saturday 12 December 12:00 (GMT): the cut-off for Monday 14 December has just passed. The
+    // payments of 19 and 26 December both fall before Tuesday 29 December's cut-off, yet each pays
+    // for its own week: the 29th (Monday 28th is a bank holiday), then Monday 4 January.
     expect(planRepeatDeliveries('weekly', new Date('2026-12-12T12:00:00Z'), options)).toEqual([
       { paidOn: '2026-12-12', dispatchOn: '2026-12-21' },
       { paidOn: '2026-12-19', dispatchOn: '2026-12-29' },
-      { paidOn: '2026-12-26', dispatchOn: '2026-12-29' },
+      { paidOn: '2026-12-26', dispatchOn: '2027-01-04' },
     ]);
   });
 
@@ -90,5 +93,18 @@ describe('standing order texts: the coming deliveries', () => {
       { paidOn: '2026-12-11', dispatchOn: '2026-12-14' },
       { paidOn: '2026-12-18', dispatchOn: '2026-12-21' },
     ]);
+  });
+});
+
+describe('which delivery a payment is for', () => {
+  const WEEK = 7 * 86_400;
+  it('counts whole periods from the subscription start to the invoice, however late it is paid', () => {
+    expect(standingDeliveryIndex(1_000, 1_000, 'weekly')).toBe(0);
+    expect(standingDeliveryIndex(1_000, 1_000 + WEEK, 'weekly')).toBe(1);
+    // Stripe may make an invoice up to an hour after its boundary.
+    expect(standingDeliveryIndex(1_000, 1_000 + 3 * WEEK + 3_600, 'weekly')).toBe(3);
+    expect(standingDeliveryIndex(1_000, 1_000 + 2 * WEEK, 'fortnightly')).toBe(1);
+    expect(standingDeliveryIndex(1_000, 1_000 + 6 * WEEK, 'fortnightly')).toBe(3);
+    expect(standingDeliveryIndex(1_000, 500, 'weekly')).toBe(0);
   });
 });

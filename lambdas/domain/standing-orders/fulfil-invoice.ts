@@ -62,7 +62,7 @@ export async function fulfilInvoice(invoiceId: string, deps: FulfilmentDeps): Pr
   const paid = assessment.invoice;
   const settings = await deps.shopSettings();
   const now = deps.now();
-  const day = invoiceDispatchDay(paid.paidAt, now, deps.cutoffHours);
+  const day = invoiceDispatchDay(paid, now, deps.cutoffHours);
   const sale = await sellInvoiceBottles(paid, day, settings, deps);
   const item: OrderItem = {
     ...toOrderItem(

@@ -3,7 +3,12 @@ import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import { normalisePostcode, parseUkPostcode } from '../../../shared/postcode';
 import { quoteOrder } from '../../../shared/pricing';
 import { isAllowedQuantity } from '../../../shared/product';
-import { REPEATS, type Repeat } from '../../../shared/standing-order';
+import {
+  REPEATS,
+  type Repeat,
+  standingDeliveryDay,
+  standingDeliveryIndex,
+} from '../../../shared/standing-order';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { SHOP_CURRENCY } from '../checkout/checkout-check';
 import { hasShopMarker, orderMetadataSchema, stripeMetadataSchema } from '../checkout/order-metadata';
@@ -45,6 +50,8 @@ const subscriptionSchema = z.object({
   id: z.string().check(z.minLength(1)),
   status: z.string(),
   metadata: stripeMetadataSchema,
+  /** When the subscription began: its first payment's moment, from which each period counts. */
+  start_date: z.optional(z.number().check(z.int())),
   /** The next payment: top level in older API versions, on each item in the SDK's. */
   current_period_end: z.optional(z.number().check(z.int())),
   items: z.optional(
@@ -81,6 +88,11 @@ export interface PaidInvoice {
   subscriptionMetadata: Readonly<Record<string, string>>;
   /** When the next payment is due (the subscription's period end), when Stripe said. */
   nextPaymentAt: Date | undefined;
+  /**
+   * Which delivery this payment is for: the first's day (the checkout's; absent from a session
+   * made without one) and its index (0 the first).
+   */
+  delivery: { first: IsoDate | undefined; index: number };
 }
 
 export type InvoiceAssessment =
@@ -157,20 +169,39 @@ export function assessInvoice(
       paidAt,
       subscriptionMetadata: subscription.data.metadata ?? {},
       nextPaymentAt: periodEnd === undefined ? undefined : new Date(periodEnd * 1000),
+      delivery: {
+        first: details.dispatch_date,
+        index: first
+          ? 0
+          : standingDeliveryIndex(
+              subscription.data.start_date ?? invoice.created,
+              invoice.created,
+              details[REPEAT_KEY],
+            ),
+      },
     },
   };
 }
 
 /**
- * A paid invoice's dispatch day: the day an order paid at its paid time gets by the one-off rules
- * (Mondays, bank holidays, the cut-off), or, when it is recorded after that day's cut-off (a late
- * event, the reconciler), the first day an order recorded now can go: never a day already packed.
+ * A paid invoice's dispatch day: its delivery's own week, 1 or 2 weeks after the last
+ * (standingDeliveryDay: never a day whose cut-off had passed when it was paid), or, when it is
+ * recorded after that day's cut-off (a late event, the reconciler), the first day an order
+ * recorded now can go: never a day already packed.
  */
-export function invoiceDispatchDay(paidAt: Date, now: Date, cutoffHours: number): IsoDate {
-  const paidDay = nextDispatchDate(paidAt, { cutoffHours });
+export function invoiceDispatchDay(
+  paid: Pick<PaidInvoice, 'paidAt' | 'repeat' | 'delivery'>,
+  now: Date,
+  cutoffHours: number,
+): IsoDate {
+  const { first, index } = paid.delivery;
+  const due =
+    first === undefined
+      ? nextDispatchDate(paid.paidAt, { cutoffHours })
+      : standingDeliveryDay({ first, repeat: paid.repeat, index, paidAt: paid.paidAt }, { cutoffHours });
   const nowDay = nextDispatchDate(now, { cutoffHours });
   // ISO dates compare as strings.
-  return paidDay.localeCompare(nowDay) > 0 ? paidDay : nowDay;
+  return due.localeCompare(nowDay) > 0 ? due : nowDay;
 }
 
 function issues(prefix: string, list: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string[] {

@@ -132,21 +132,70 @@ describe('invoiceSubscriptionId', () => {
 
 describe('invoiceDispatchDay', () => {
   // Cut-off 0: a Monday's orders go that Monday until midnight London time before it.
-  it('is the day a one-off paid at the same moment gets', () => {
-    const sundayMorning = new Date('2026-12-06T10:00:00Z');
-    expect(invoiceDispatchDay(sundayMorning, sundayMorning, 0)).toBe('2026-12-07');
-    const mondayMorning = new Date('2026-12-07T10:00:00Z');
-    expect(invoiceDispatchDay(mondayMorning, mondayMorning, 0)).toBe('2026-12-14');
+  const weekly = (first: string | undefined, index: number, paidAt: string) => ({
+    repeat: 'weekly' as const,
+    delivery: { first, index },
+    paidAt: new Date(paidAt),
   });
 
-  it('is never a day already closed when the order is recorded late', () => {
-    expect(invoiceDispatchDay(new Date('2026-12-06T10:00:00Z'), new Date('2026-12-08T10:00:00Z'), 0)).toBe(
-      '2026-12-14',
+  it("is the first delivery's day for the first payment, as a one-off paid then gets", () => {
+    const sundayMorning = '2026-12-06T10:00:00Z';
+    expect(invoiceDispatchDay(weekly('2026-12-07', 0, sundayMorning), new Date(sundayMorning), 0)).toBe(
+      '2026-12-07',
     );
   });
 
+  it('gives each later payment a week of its own, whatever its weekday and hour', () => {
+    // First delivery Monday 7 December; the second payment, on Sunday 13th, is for the week after.
+    expect(
+      invoiceDispatchDay(
+        weekly('2026-12-07', 1, '2026-12-13T10:00:00Z'),
+        new Date('2026-12-13T10:00:00Z'),
+        0,
+      ),
+    ).toBe('2026-12-14');
+    // The third is for the week of Monday 21 December, paid on Sunday 20th before its cut-off.
+    expect(
+      invoiceDispatchDay(
+        weekly('2026-12-07', 2, '2026-12-20T10:00:00Z'),
+        new Date('2026-12-20T10:00:00Z'),
+        0,
+      ),
+    ).toBe('2026-12-21');
+  });
+
+  it('is never a day whose cut-off had passed when paid (a payment retried late) or already closed when recorded', () => {
+    // Due in the week of 14 December but paid on Tuesday 15th: the next day still packed.
+    expect(
+      invoiceDispatchDay(
+        weekly('2026-12-07', 1, '2026-12-15T10:00:00Z'),
+        new Date('2026-12-15T10:00:00Z'),
+        0,
+      ),
+    ).toBe('2026-12-21');
+    // Paid in time, recorded on Tuesday 15th after the Monday packed.
+    expect(
+      invoiceDispatchDay(
+        weekly('2026-12-07', 1, '2026-12-13T10:00:00Z'),
+        new Date('2026-12-15T10:00:00Z'),
+        0,
+      ),
+    ).toBe('2026-12-21');
+  });
+
   it('takes the bank holidays of the one-off rules: Monday 28 December 2026 is one, so Tuesday 29', () => {
-    const christmasEve = new Date('2026-12-24T10:00:00Z');
-    expect(invoiceDispatchDay(christmasEve, christmasEve, 0)).toBe('2026-12-29');
+    expect(
+      invoiceDispatchDay(
+        weekly('2026-12-21', 1, '2026-12-20T10:00:00Z'),
+        new Date('2026-12-20T10:00:00Z'),
+        0,
+      ),
+    ).toBe('2026-12-29');
+  });
+
+  it('without a first day on the session, is the day a one-off paid then gets', () => {
+    expect(
+      invoiceDispatchDay(weekly(undefined, 3, '2026-12-24T10:00:00Z'), new Date('2026-12-24T10:00:00Z'), 0),
+    ).toBe('2026-12-29');
   });
 });
