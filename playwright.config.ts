@@ -19,9 +19,6 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   globalSetup: './test/e2e/support/global-setup.ts',
   timeout: 60_000,
-  // npm test runs this suite beside vitest on 2 cores: an answer can take longer than the
-  // default 5 s to show, and a page that never gets right still fails.
-  expect: { timeout: 15_000 },
   retries: 0,
   workers: 1,
   // Dots and the summary; a failing test's steps, error and output are printed in full.
