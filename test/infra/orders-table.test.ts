@@ -89,7 +89,13 @@ describe('OrdersTable', () => {
             Resource: { 'Fn::GetAtt': [tableLogicalId, 'Arn'] },
             Condition: {
               'ForAllValues:StringLike': {
-                'dynamodb:LeadingKeys': ['ORDER#*', 'FAILED_DEBIT#*', 'PENDING_DEBIT#*'],
+                'dynamodb:LeadingKeys': [
+                  'ORDER#*',
+                  'FAILED_DEBIT#*',
+                  'PENDING_DEBIT#*',
+                  'STANDING_ORDER#*',
+                  'FAILED_RENEWAL#*',
+                ],
               },
             },
           },

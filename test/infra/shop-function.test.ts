@@ -262,7 +262,7 @@ describe('shop functions', () => {
       ],
       ['reconcileOrders', () => [orderPageSecret(), secret('fulfilmentKey'), vapidSecret()]],
     ] as const)(
-      '%s may read its secrets and the settings item, get/put/update orders and failed and pending debits’ records only (LeadingKeys ORDER#, FAILED_DEBIT#, PENDING_DEBIT#), send as the shop through its configuration set, and move bottles on the capacity days',
+      '%s may read its secrets and the settings item, get/put/update orders, failed and pending debits’ records, standing orders and failed renewals only (LeadingKeys ORDER#, FAILED_DEBIT#, PENDING_DEBIT#, STANDING_ORDER#, FAILED_RENEWAL#), send as the shop through its configuration set, and move bottles on the capacity days',
       (name, secrets) => {
         const all = statements(name);
         expect(all.slice(0, 4)).toEqual([
@@ -275,7 +275,13 @@ describe('shop functions', () => {
             Resource: tableArn(),
             Condition: {
               'ForAllValues:StringLike': {
-                'dynamodb:LeadingKeys': ['ORDER#*', 'FAILED_DEBIT#*', 'PENDING_DEBIT#*'],
+                'dynamodb:LeadingKeys': [
+                  'ORDER#*',
+                  'FAILED_DEBIT#*',
+                  'PENDING_DEBIT#*',
+                  'STANDING_ORDER#*',
+                  'FAILED_RENEWAL#*',
+                ],
               },
             },
           },

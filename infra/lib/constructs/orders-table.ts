@@ -8,6 +8,7 @@ import {
   CLIENT_HOLDS_KEY_PREFIX,
   DISPATCH_DATE_INDEX,
   FAILED_DEBIT_KEY_PREFIX,
+  FAILED_RENEWAL_KEY_PREFIX,
   FORECAST_KEY_PREFIX,
   NOTICE_LIMIT_KEY_PREFIX,
   ORDER_KEY_PREFIX,
@@ -18,6 +19,7 @@ import {
   PUSH_SUBSCRIPTIONS_KEY,
   REQUEST_KEY_PREFIX,
   SETTINGS_KEY,
+  STANDING_ORDER_KEY_PREFIX,
   TTL_ATTRIBUTE,
   WEATHER_NOTICE_KEY_PREFIX,
 } from '../../../lambdas/domain/storage/orders-table';
@@ -234,7 +236,9 @@ export class OrdersTable extends Construct {
   /**
    * Lets a fulfilment function (webhook, reconciler) read and conditionally write orders
    * (`pk = ORDER#…`), failed Direct Debits' records (`pk = FAILED_DEBIT#…`, whose emails it
-   * sends once) and pending ones' (`pk = PENDING_DEBIT#…`: the waiting email, the page key), and read the settings item, which flags an order paid while the shop was
+   * sends once) and pending ones' (`pk = PENDING_DEBIT#…`: the waiting email, the page key),
+   * standing orders (`pk = STANDING_ORDER#…`) and failed renewals (`pk = FAILED_RENEWAL#…`, whose
+   * emails it sends once, ADR 0058), and read the settings item, which flags an order paid while the shop was
    * paused. Nothing else: a compromised webhook can neither reopen a paused shop nor touch a
    * request. Scoped to the table itself, not its indexes: no function queries them, the merchant does.
    * Returns the grant on orders (the settings read is {@link grantShopSettingsRead}'s).
@@ -245,6 +249,8 @@ export class OrdersTable extends Construct {
       `${ORDER_KEY_PREFIX}*`,
       `${FAILED_DEBIT_KEY_PREFIX}*`,
       `${PENDING_DEBIT_KEY_PREFIX}*`,
+      `${STANDING_ORDER_KEY_PREFIX}*`,
+      `${FAILED_RENEWAL_KEY_PREFIX}*`,
     ]);
   }
 }

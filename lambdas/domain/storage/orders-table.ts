@@ -145,6 +145,10 @@ export const FAILED_DEBIT_KEY_PREFIX = 'FAILED_DEBIT#';
  * recorded (lambdas/domain/fulfilment/pending-debit.ts). Not an order: nothing is paid yet.
  */
 export const PENDING_DEBIT_KEY_PREFIX = 'PENDING_DEBIT#';
+/** A standing order, `STANDING_ORDER#<subscription id>`: one per subscription, written once (ADR 0058). */
+export const STANDING_ORDER_KEY_PREFIX = 'STANDING_ORDER#';
+/** `FAILED_RENEWAL#<invoice id>`: a renewal Stripe could not charge, and its two emails. Not an order. */
+export const FAILED_RENEWAL_KEY_PREFIX = 'FAILED_RENEWAL#';
 /**
  * One place's forecast as fetched on one day: `FORECAST#<lat>,<lon>#<yyyy-mm-dd>`, so each place is
  * asked of the provider once a day (lambdas/domain/weather/forecast-cache.ts). Carries the TTL.

@@ -5,15 +5,17 @@ import { REPEATS } from '../../../shared/standing-order';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { putIfAbsent, updateIf } from './conditional-writes';
 import { emailStateSchema, isoInstant } from './order';
-import { itemKey, PARTITION_KEY, type ShopTable, TTL_ATTRIBUTE } from './orders-table';
+import {
+  FAILED_RENEWAL_KEY_PREFIX,
+  itemKey,
+  PARTITION_KEY,
+  type ShopTable,
+  STANDING_ORDER_KEY_PREFIX,
+  TTL_ATTRIBUTE,
+} from './orders-table';
 
 // A standing order (issue 50, ADR 0058): a Stripe subscription of ours, recorded once, and the
 // record of a renewal whose payment failed. Each paid invoice is an ORDER# item like any order's.
-
-/** `STANDING_ORDER#<subscription id>`: one per subscription, written once. */
-export const STANDING_ORDER_KEY_PREFIX = 'STANDING_ORDER#';
-/** `FAILED_RENEWAL#<invoice id>`: a renewal Stripe could not charge, and its two emails. Not an order. */
-export const FAILED_RENEWAL_KEY_PREFIX = 'FAILED_RENEWAL#';
 
 export function standingOrderKey(subscriptionId: string): string {
   return `${STANDING_ORDER_KEY_PREFIX}${subscriptionId}`;
