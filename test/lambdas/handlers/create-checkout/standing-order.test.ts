@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCheckoutStatus } from '../../../../lambdas/domain/checkout/get-checkout-status';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
-import { writeCapacitySettings } from '../../../../lambdas/domain/storage/settings-store';
+import { writeCapacitySettings, writeShopSettings } from '../../../../lambdas/domain/storage/settings-store';
 import {
   createCheckoutHandler,
   loadCheckoutDeps,
@@ -90,6 +90,21 @@ describe('create-checkout with repeat', () => {
     expect(status).toMatchObject({ status: 'paid', bottles: 3, total: 1470, dispatchDate: day });
     expect(status.reference).toBe(invoiceId.slice(-12));
     expect(status.reference).not.toBe(body.sessionId.slice(-12));
+  });
+
+  it('refuses a repeat while the shop takes order requests, recording no request', async () => {
+    await writeShopSettings(table(), { mode: 'requests' }, new Date());
+    try {
+      const before = (await h.standIns.orderItems()).length;
+      const { statusCode, body } = await checkout('weekly');
+      expect(statusCode).toBe(409);
+      expect(body.error).toBe(
+        'Standing orders are not taken while the shop takes order requests. Please choose "Once" to send a request.',
+      );
+      expect((await h.standIns.orderItems()).length).toBe(before);
+    } finally {
+      await writeShopSettings(table(), { mode: 'open' }, new Date());
+    }
   });
 
   it('says a full 8 weeks before payment, as a one-off does', async () => {
