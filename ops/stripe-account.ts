@@ -25,7 +25,8 @@ export type StripePermissionName =
   | 'Webhook Endpoints: Read'
   | 'Webhook Endpoints: Write'
   | 'Invoices: Read'
-  | 'Subscriptions: Read';
+  | 'Subscriptions: Read'
+  | 'Customers: Read';
 
 /**
  * What each key needs. The checkout key creates and retrieves sessions (create-checkout,
@@ -43,9 +44,10 @@ export const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionNam
     'PaymentIntents: Read',
     'Charges: Read',
     'Webhook Endpoints: Read',
-    // A standing order's paid invoice and its subscription (ADR 0058).
+    // A standing order's paid invoice, its subscription, and its customer's email when the invoice has none (ADR 0058).
     'Invoices: Read',
     'Subscriptions: Read',
+    'Customers: Read',
   ],
 };
 
@@ -63,6 +65,7 @@ const PROBES: Record<StripePermissionName, (stripe: Stripe) => Promise<unknown>>
   'Webhook Endpoints: Write': (stripe) => stripe.rawRequest('POST', '/v1/webhook_endpoints', {}),
   'Invoices: Read': (stripe) => stripe.invoices.retrieve('in_setup_permission_probe'),
   'Subscriptions: Read': (stripe) => stripe.subscriptions.retrieve('sub_setup_permission_probe'),
+  'Customers: Read': (stripe) => stripe.customers.retrieve('cus_setup_permission_probe'),
 };
 
 const KEY_PATTERN = /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/;
