@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
+import type { EmailKind } from '../../../shared/email-kinds';
 import { logger } from '../../lib/logger';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { isShopSession, orderMetadataSchema } from '../checkout/order-metadata';
@@ -191,7 +192,8 @@ async function sendFailedDebitEmails(
   };
 }
 
-async function attempt<T>(
+/** Runs `run`, keeping its error to throw later: both of a record's emails are tried before any throws. */
+export async function attempt<T>(
   run: () => Promise<T>,
 ): Promise<{ ok: true; outcome: T } | { ok: false; error: unknown }> {
   try {
@@ -201,34 +203,58 @@ async function attempt<T>(
   }
 }
 
-async function sendOne(
+/**
+ * One of a record's two emails (the customer's, or the merchant's notice), at most once by its
+ * claim (sendEmailOnce); a state read as final saves a write. Only the customer's address can be
+ * refused for good: the merchant's is configuration. A failed debit's and a failed renewal's.
+ */
+export async function sendRecordEmail<Kind extends EmailKind>(
+  email: {
+    id: string;
+    kind: Kind;
+    state: string | undefined;
+    toCustomer: boolean;
+    message: Parameters<typeof sendEmailOnce>[0]['message'];
+    log: Record<string, string>;
+    sentLog: string;
+  },
+  deps: Pick<FailedDebitDeps, 'table' | 'sender' | 'now'>,
+): Promise<FailedDebitEmailOutcome> {
+  if (email.state === 'sent') return 'not-sent';
+  if (email.state === 'failed') return 'refused';
+  const result = await sendEmailOnce(
+    {
+      id: email.id,
+      kind: email.kind,
+      message: email.message,
+      refusedForGood: (error) =>
+        error instanceof PermanentEmailRefusalError && email.toCustomer ? error.reason : undefined,
+      log: email.log,
+    },
+    { store: emailClaimStore(deps.table), sender: deps.sender, now: deps.now },
+  );
+  if (result.outcome === 'sent') {
+    logger.info(email.sentLog, { ...email.log, kind: email.kind, messageId: result.messageId });
+  }
+  return result.outcome === 'claimed-elsewhere' ? 'not-sent' : result.outcome;
+}
+
+function sendOne(
   record: FailedDebitItem,
   kind: 'debitFailed' | 'debitFailedNotice',
   deps: FailedDebitDeps,
   message: Parameters<typeof sendEmailOnce>[0]['message'],
 ): Promise<FailedDebitEmailOutcome> {
-  // A record read as final saves a write; anything else is settled by the claim.
-  const state = record[emailAttributes(kind).state];
-  if (state === 'sent') return 'not-sent';
-  if (state === 'failed') return 'refused';
-  const result = await sendEmailOnce(
+  return sendRecordEmail(
     {
       id: record.pk,
       kind,
+      state: record[emailAttributes(kind).state],
+      toCustomer: kind === 'debitFailed',
       message,
-      // Only the customer's address can be refused for good: the merchant's is configuration.
-      refusedForGood: (error) =>
-        error instanceof PermanentEmailRefusalError && kind === 'debitFailed' ? error.reason : undefined,
       log: { reference: record.reference },
+      sentLog: 'Failed debit email sent',
     },
-    { store: emailClaimStore(deps.table), sender: deps.sender, now: deps.now },
+    deps,
   );
-  if (result.outcome === 'sent') {
-    logger.info('Failed debit email sent', {
-      reference: record.reference,
-      kind,
-      messageId: result.messageId,
-    });
-  }
-  return result.outcome === 'claimed-elsewhere' ? 'not-sent' : result.outcome;
 }

@@ -3,10 +3,10 @@ import { orderReference } from '../../../shared/checkout-status';
 import { logger } from '../../lib/logger';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { hasShopMarker, orderMetadataSchema, stripeMetadataSchema } from '../checkout/order-metadata';
-import { isSesAcceptableAddress, PermanentEmailRefusalError } from '../emails/send-email';
-import { sendEmailOnce } from '../emails/send-email-once';
-import type { FailedDebitDeps } from '../fulfilment/failed-debit';
-import { emailAttributes, emailClaimStore } from '../storage/send-once';
+import { isSesAcceptableAddress } from '../emails/send-email';
+import type { sendEmailOnce } from '../emails/send-email-once';
+import { attempt, type FailedDebitDeps, sendRecordEmail } from '../fulfilment/failed-debit';
+import { emailAttributes } from '../storage/send-once';
 import {
   createFailedRenewal,
   type FailedRenewalItem,
@@ -62,7 +62,7 @@ export async function notifyFailedRenewal(
       logger.warn('Standing order renewal failed; no order', { invoiceId, reference: record.reference });
   }
   const item = record;
-  const customer = await settle(() =>
+  const customer = await attempt(() =>
     sendOne(item, 'renewalFailed', deps, () => ({
       to: item.customerEmail,
       replyTo: deps.seller.email,
@@ -70,8 +70,8 @@ export async function notifyFailedRenewal(
     })),
   );
   const customerEmailed =
-    item.renewalFailedEmailState !== 'failed' && !(customer.ok && customer.value === 'refused');
-  const merchant = await settle(() =>
+    item.renewalFailedEmailState !== 'failed' && !(customer.ok && customer.outcome === 'refused');
+  const merchant = await attempt(() =>
     sendOne(item, 'renewalFailedNotice', deps, () => ({
       to: deps.merchantEmail,
       replyTo: isSesAcceptableAddress(item.customerEmail) ? item.customerEmail : undefined,
@@ -80,7 +80,11 @@ export async function notifyFailedRenewal(
   );
   if (!customer.ok) throw customer.error;
   if (!merchant.ok) throw merchant.error;
-  return { outcome: 'notified', recorded, emails: { customer: customer.value, merchant: merchant.value } };
+  return {
+    outcome: 'notified',
+    recorded,
+    emails: { customer: customer.outcome, merchant: merchant.outcome },
+  };
 }
 
 /** The record a failed invoice of ours makes, from Stripe; or why there is none. */
@@ -127,38 +131,22 @@ async function customerEmailOf(invoice: unknown, deps: FailedDebitDeps): Promise
   return 'email' in customer ? (customer.email ?? undefined) : undefined;
 }
 
-async function settle<T>(
-  run: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-  try {
-    return { ok: true, value: await run() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
-
-async function sendOne(
+function sendOne(
   record: FailedRenewalItem,
   kind: 'renewalFailed' | 'renewalFailedNotice',
   deps: FailedDebitDeps,
   message: Parameters<typeof sendEmailOnce>[0]['message'],
 ): Promise<EmailResult> {
-  const state = record[emailAttributes(kind).state];
-  if (state === 'sent') return 'not-sent';
-  if (state === 'failed') return 'refused';
-  const result = await sendEmailOnce(
+  return sendRecordEmail(
     {
       id: record.pk,
       kind,
+      state: record[emailAttributes(kind).state],
+      toCustomer: kind === 'renewalFailed',
       message,
-      // Only the customer's address can be refused for good: the merchant's is configuration.
-      refusedForGood: (error) =>
-        error instanceof PermanentEmailRefusalError && kind === 'renewalFailed' ? error.reason : undefined,
       log: { reference: record.reference, invoiceId: record.invoiceId },
+      sentLog: 'Failed renewal email sent',
     },
-    { store: emailClaimStore(deps.table), sender: deps.sender, now: deps.now },
+    deps,
   );
-  if (result.outcome === 'sent')
-    logger.info('Failed renewal email sent', { invoiceId: record.invoiceId, kind });
-  return result.outcome === 'claimed-elsewhere' ? 'not-sent' : result.outcome;
 }
