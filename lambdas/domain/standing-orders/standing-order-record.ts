@@ -1,5 +1,7 @@
-import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import { addDays, dispatchDayOfWeekOf, type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
+import { REPEAT_WEEKS } from '../../../shared/standing-order';
 import { logger } from '../../lib/logger';
+import { newPageKey } from '../order-page-token';
 import type { ShopTable } from '../storage/orders-table';
 import {
   advanceNextDelivery,
@@ -34,6 +36,7 @@ export async function recordStandingOrder(
   await advanceNextDelivery(deps.table, paid.subscriptionId, {
     nextDelivery: dispatchDate,
     invoiceId: paid.checkout.sessionId,
+    deliveryIndex: paid.delivery.index,
     nextPaymentAt: item.nextPaymentAt,
     nextPaymentDelivery: item.nextPaymentDelivery,
   });
@@ -62,10 +65,22 @@ export function standingOrderItem(
     postcode: checkout.customer.postcode,
     nextDelivery: dispatchDate,
     lastInvoiceId: checkout.sessionId,
+    firstDelivery: firstDeliveryOf(paid, dispatchDate),
+    lastDeliveryIndex: paid.delivery.index,
+    pageKey: newPageKey(),
     createdAt: now.toISOString(),
     ...(paid.nextPaymentAt !== undefined && {
       nextPaymentAt: paid.nextPaymentAt.toISOString(),
       nextPaymentDelivery: nextDispatchDate(paid.nextPaymentAt, { cutoffHours }),
     }),
   };
+}
+
+/**
+ * The first delivery's day: the checkout's, or (a session made without one, or the record written
+ * by a later invoice) the dispatch day of the week `index` x 1 or 2 weeks before this delivery's.
+ */
+function firstDeliveryOf(paid: PaidInvoice, dispatchDate: IsoDate): IsoDate {
+  if (paid.delivery.first !== undefined) return paid.delivery.first;
+  return dispatchDayOfWeekOf(addDays(dispatchDate, -7 * REPEAT_WEEKS[paid.repeat] * paid.delivery.index));
 }

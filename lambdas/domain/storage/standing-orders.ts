@@ -49,6 +49,17 @@ export const standingOrderItemSchema = z.object({
   nextPaymentDelivery: z.optional(calendarDateSchema),
   /** The invoice whose order set `nextDelivery` last. */
   lastInvoiceId: z.string(),
+  /** The first delivery's dispatch day: delivery `k` goes in its week plus k x 1 or 2 weeks (standingDeliveryDay). */
+  firstDelivery: calendarDateSchema,
+  /** Which delivery `nextDelivery` is (0 the first): the deliveries after it are not paid yet. */
+  lastDeliveryIndex: z.number().check(z.int(), z.nonnegative()),
+  /** The key of the standing order's own page (its link token names the subscription id and this). */
+  pageKey: z.string(),
+  /** Unpaid deliveries the customer skipped, by dispatch day: no payment taken, no bottles held. */
+  skippedDeliveries: z.optional(z.array(calendarDateSchema)),
+  /** Set while the customer paused it, and while the merchant's shop pause holds its renewals. */
+  pausedByCustomerAt: z.optional(isoInstant),
+  pausedByShopAt: z.optional(isoInstant),
   createdAt: isoInstant,
   cancelledAt: z.optional(isoInstant),
 });
@@ -74,22 +85,30 @@ export async function readStandingOrder(
 export function advanceNextDelivery(
   table: ShopTable,
   subscriptionId: string,
-  next: { nextDelivery: string; invoiceId: string; nextPaymentAt?: string; nextPaymentDelivery?: string },
+  next: {
+    nextDelivery: string;
+    invoiceId: string;
+    deliveryIndex: number;
+    nextPaymentAt?: string;
+    nextPaymentDelivery?: string;
+  },
 ): Promise<boolean> {
   const payment = next.nextPaymentAt !== undefined && next.nextPaymentDelivery !== undefined;
   return updateIf(table, standingOrderKey(subscriptionId), {
     ConditionExpression: '#status = :active AND #next < :next',
-    UpdateExpression: `SET #next = :next, #last = :invoice${payment ? ', #payAt = :payAt, #payDay = :payDay' : ''}`,
+    UpdateExpression: `SET #next = :next, #last = :invoice, #index = :index${payment ? ', #payAt = :payAt, #payDay = :payDay' : ''}`,
     ExpressionAttributeNames: {
       '#status': 'status',
       '#next': 'nextDelivery',
       '#last': 'lastInvoiceId',
+      '#index': 'lastDeliveryIndex',
       ...(payment && { '#payAt': 'nextPaymentAt', '#payDay': 'nextPaymentDelivery' }),
     },
     ExpressionAttributeValues: {
       ':active': 'active',
       ':next': next.nextDelivery,
       ':invoice': next.invoiceId,
+      ':index': next.deliveryIndex,
       ...(payment && { ':payAt': next.nextPaymentAt, ':payDay': next.nextPaymentDelivery }),
     },
   });

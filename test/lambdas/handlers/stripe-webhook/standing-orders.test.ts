@@ -135,6 +135,9 @@ describe('a weekly standing order for 3 bottles', () => {
       totalPence: 1470,
       customerEmail: email,
       nextDelivery: orders[0]?.dispatchDate,
+      firstDelivery: firstDay,
+      lastDeliveryIndex: 0,
+      pageKey: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
     });
   });
 
@@ -159,7 +162,11 @@ describe('a weekly standing order for 3 bottles', () => {
     expect(order).toMatchObject({ totalPence: 1470, dispatchDate: day, capacityHold: `s${renewal.id}:3` });
     expect(await h.counts(renewal.id)).toEqual({ orders: 1, confirmation: 1, merchantNotice: 1 });
     expect((await h.deps.capacity?.read(day))?.sales.has(`s${renewal.id}:3`)).toBe(true);
-    expect((await readStandingOrder(h.deps.table, subscriptionId))?.nextDelivery).toBe(day);
+    expect(await readStandingOrder(h.deps.table, subscriptionId)).toMatchObject({
+      nextDelivery: day,
+      firstDelivery: firstDay,
+      lastDeliveryIndex: 1,
+    });
   });
 
   it('replaying every event changes nothing', async () => {
