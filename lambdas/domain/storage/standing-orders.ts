@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
 import { REPEATS } from '../../../shared/standing-order';
@@ -6,6 +6,7 @@ import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { putIfAbsent, updateIf } from './conditional-writes';
 import { emailStateSchema, isoInstant } from './order';
 import {
+  ACTIVE_STANDING_ORDER_INDEX,
   FAILED_RENEWAL_KEY_PREFIX,
   itemKey,
   PARTITION_KEY,
@@ -65,9 +66,12 @@ export const standingOrderItemSchema = z.object({
 });
 export type StandingOrderItem = z.output<typeof standingOrderItemSchema>;
 
-/** Writes the standing order unless it exists: `false` when it did. */
+/** Writes the standing order unless it exists: `false` when it did. Active: in ACTIVE_STANDING_ORDER_INDEX. */
 export function createStandingOrder(table: ShopTable, item: StandingOrderItem): Promise<boolean> {
-  return putIfAbsent(table, item);
+  return putIfAbsent(table, {
+    ...item,
+    ...(item.status === 'active' && { [ACTIVE_STANDING_ORDER_INDEX.partitionKey]: item.subscriptionId }),
+  });
 }
 
 /** The standing order of a subscription, read strongly consistent; undefined when none. */
@@ -76,6 +80,34 @@ export async function readStandingOrder(
   subscriptionId: string,
 ): Promise<StandingOrderItem | undefined> {
   return readItem(table, standingOrderKey(subscriptionId), standingOrderItemSchema);
+}
+
+/**
+ * The subscription ids of the active standing orders: a Scan of the sparse keys-only index only
+ * they are in (ACTIVE_STANDING_ORDER_INDEX, ADR 0060), so its cost is theirs, not the table's.
+ * Eventually consistent, as an index is: one written a moment ago may be missing, and the next
+ * run has it; its record is then read by its key, strongly consistent (readStandingOrder).
+ */
+export async function listActiveStandingOrderIds(table: ShopTable): Promise<string[]> {
+  const ids: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.client.send(
+      new ScanCommand({
+        TableName: table.tableName,
+        IndexName: ACTIVE_STANDING_ORDER_INDEX.name,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const pk = item[PARTITION_KEY];
+      if (typeof pk === 'string' && pk.startsWith(STANDING_ORDER_KEY_PREFIX)) {
+        ids.push(pk.slice(STANDING_ORDER_KEY_PREFIX.length));
+      }
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  return ids;
 }
 
 /**
@@ -122,8 +154,14 @@ export function markStandingOrderCancelled(
 ): Promise<boolean> {
   return updateIf(table, standingOrderKey(subscriptionId), {
     ConditionExpression: 'attribute_exists(#pk) AND #status = :active',
-    UpdateExpression: 'SET #status = :cancelled, #at = :now',
-    ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#status': 'status', '#at': 'cancelledAt' },
+    // Out of the active standing orders' index too: the reconciler sets no more holds for it.
+    UpdateExpression: 'SET #status = :cancelled, #at = :now REMOVE #active',
+    ExpressionAttributeNames: {
+      '#pk': PARTITION_KEY,
+      '#status': 'status',
+      '#at': 'cancelledAt',
+      '#active': ACTIVE_STANDING_ORDER_INDEX.partitionKey,
+    },
     ExpressionAttributeValues: { ':active': 'active', ':cancelled': 'cancelled', ':now': now.toISOString() },
   });
 }
@@ -175,7 +213,15 @@ async function readItem<T extends z.ZodMiniType>(
     new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
   );
   if (Item === undefined) return undefined;
-  const parsed = schema.safeParse(Item, ENGLISH_MESSAGES);
-  if (!parsed.success) throw new Error(`${pk} in the table is not a valid record: ${parsed.error.message}`);
+  return parseItem(Item, schema);
+}
+
+function parseItem<T extends z.ZodMiniType>(item: Record<string, unknown>, schema: T): z.output<T> {
+  const parsed = schema.safeParse(item, ENGLISH_MESSAGES);
+  if (!parsed.success) {
+    throw new Error(
+      `${String(item[PARTITION_KEY])} in the table is not a valid record: ${parsed.error.message}`,
+    );
+  }
   return parsed.data;
 }
