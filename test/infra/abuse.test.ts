@@ -132,6 +132,7 @@ describe('abuse resistance (prod)', () => {
                 Statements: [
                   orderPath('/functions/v1/order-page'),
                   orderPath('/functions/v1/order-page/address'),
+                  orderPath('/functions/v1/order-page/standing-order'),
                 ],
               },
             },
@@ -206,7 +207,7 @@ describe('abuse resistance (prod)', () => {
         String(route.Properties.RouteKey).includes(' /functions/v1/admin/');
       const isSession = (route: (typeof routes)[number]) =>
         String(route.Properties.RouteKey).includes(' /functions/v1/admin/session/');
-      expect([routes.filter((r) => !isAdmin(r)).length, routes.filter(isAdmin).length]).toEqual([6, 27]);
+      expect([routes.filter((r) => !isAdmin(r)).length, routes.filter(isAdmin).length]).toEqual([7, 27]);
       expect(routes.filter(isSession).length).toBe(3);
       for (const route of routes) {
         // The admin Lambda makes the origin check itself: a route takes one authorizer, but the
@@ -236,6 +237,7 @@ describe('abuse resistance (prod)', () => {
         ['/functions/v1/shop-status', '/functions/v1/*'],
         ['/functions/v1/order-page', '/functions/v1/*'],
         ['/functions/v1/order-page/address', '/functions/v1/*'],
+        ['/functions/v1/order-page/standing-order', '/functions/v1/*'],
       ]);
       // AWS's managed AllViewerExceptHostHeader, which adds CloudFront's viewer headers, the
       // viewer's address (CloudFront-Viewer-Address) among them, to every viewer header but Host.

@@ -106,6 +106,7 @@ describe('CheckoutApi', () => {
         'GET /functions/v1/shop-status': { ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 },
         'GET /functions/v1/order-page': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
         'POST /functions/v1/order-page/address': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+        'POST /functions/v1/order-page/standing-order': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
       });
       const checkout = DEFAULT_ROUTE_THROTTLES.createCheckout;
       for (const other of [

@@ -16,8 +16,9 @@ export const STRIPE_WEBHOOK_JSON_KEY = 'stripeWebhookSecret';
  * The Stripe credentials, one secret per trust level, so each function can read only what it
  * needs (docs/decisions/0010-secret-layout.md):
  * - `checkoutKey`: create-checkout and checkout-status, a restricted key with Checkout Sessions write;
- * - `fulfilmentKey`: stripe-webhook, reconcile-orders and admin-api, a restricted key with Checkout Sessions
- *   write, Refunds write and PaymentIntents, Charges and Webhook Endpoints read (docs/deploy.md's key table);
+ * - `fulfilmentKey`: stripe-webhook, reconcile-orders, order-page and admin-api, a restricted key with
+ *   Checkout Sessions, Subscriptions and Refunds write and PaymentIntents, Charges, Webhook Endpoints,
+ *   Invoices and Customers read (docs/deploy.md's key table);
  * - `webhookSigningSecret`: stripe-webhook alone.
  */
 export const STRIPE_SECRETS = {
