@@ -270,8 +270,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       clientId: identityProvider.clientId,
       jwks: await fetchJwks(identityProvider.jwksUrl),
     });
-    // Each route of the public table (shared/public-routes.ts) and the function behind it, as the
-    // stack deploys them; the table gives the path and the one method API Gateway routes.
+    // Each public route (shared/public-routes.ts: its path and method) and its function, as deployed.
     const routes = publicRouter({
       createCheckout: createCheckout.handler,
       checkoutStatus: checkoutStatus.handler,
