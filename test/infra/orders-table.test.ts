@@ -48,6 +48,12 @@ describe('OrdersTable', () => {
           KeySchema: [{ AttributeName: 'outboxDueAt', KeyType: 'HASH' }],
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
+        // Sparse: active standing orders, whose holds the reconciler sets (ADR 0060).
+        {
+          IndexName: 'byActiveStandingOrder',
+          KeySchema: [{ AttributeName: 'activeStandingOrder', KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
       ],
       BillingMode: 'PAY_PER_REQUEST',
     });

@@ -289,11 +289,14 @@ describe('shop functions', () => {
         expect(all[4]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
         expect(all[5]).toEqual(capacity(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
         // The reconciler alone sweeps the outbox's entries left unsent: a Scan of that one
-        // KEYS_ONLY index, which holds only the keys of orders with an email due (ADR 0044).
+        // KEYS_ONLY index, which holds only the keys of orders with an email due (ADR 0044); and
+        // lists the active standing orders, a Scan of their own sparse KEYS_ONLY index (ADR 0060).
         if (name === 'reconcileOrders') {
-          expect(all).toHaveLength(8);
+          expect(all).toHaveLength(9);
           expect(all[6]?.Action).toBe('dynamodb:Scan');
           expect(JSON.stringify(all[6]?.Resource)).toMatch(/"\/index\/byOutboxDue"\]\]\}$/);
+          expect(all[7]?.Action).toBe('dynamodb:Scan');
+          expect(JSON.stringify(all[7]?.Resource)).toMatch(/"\/index\/byActiveStandingOrder"\]\]\}$/);
         } else expect(all).toHaveLength(7);
         // The merchants' push subscriptions, read to push a new order or failed debit (ADR 0056).
         expect(all.at(-1)).toEqual(pushSubscriptions());
@@ -332,10 +335,10 @@ describe('shop functions', () => {
           .join('.*')}$`,
       ).test(key);
 
-    /** The outbox sweep's Scan of its KEYS_ONLY index: a Scan has no leading key to limit. */
+    /** The reconciler's Scans of a sparse KEYS_ONLY index (the outbox's, the standing orders'): a Scan has no leading key to limit. */
     const isOutboxSweep = (statement: { Action?: unknown; Resource?: unknown }) =>
       statement.Action === 'dynamodb:Scan' &&
-      /"\/index\/byOutboxDue"\]\]\}$/.test(JSON.stringify(statement.Resource));
+      /"\/index\/(byOutboxDue|byActiveStandingOrder)"\]\]\}$/.test(JSON.stringify(statement.Resource));
 
     it.each(ALL)('%s: every table grant but the outbox sweep is limited by dynamodb:LeadingKeys', (name) => {
       for (const statement of tableStatements(name).filter((statement) => !isOutboxSweep(statement))) {

@@ -14,7 +14,7 @@ describe('ensureOrdersTable', () => {
   });
   afterAll(() => standIns.close());
 
-  it('keys the local table by pk alone, with byDispatchDate, byReferenceKey, the retired byReference and the sparse byOutboxDue as deployed', async () => {
+  it('keys the local table by pk alone, with byDispatchDate, byReferenceKey, the retired byReference and the sparse byOutboxDue and byActiveStandingOrder as deployed', async () => {
     // Act
     const { Table } = await standIns.inspector.send(
       new DescribeTableCommand({ TableName: standIns.tableName }),
@@ -50,6 +50,11 @@ describe('ensureOrdersTable', () => {
       {
         IndexName: 'byOutboxDue',
         KeySchema: [{ AttributeName: 'outboxDueAt', KeyType: 'HASH' }],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      },
+      {
+        IndexName: 'byActiveStandingOrder',
+        KeySchema: [{ AttributeName: 'activeStandingOrder', KeyType: 'HASH' }],
         Projection: { ProjectionType: 'KEYS_ONLY' },
       },
     ]);
@@ -93,6 +98,7 @@ describe('ensureOrdersTable', () => {
       'byReferenceKey',
       'byReference',
       'byOutboxDue',
+      'byActiveStandingOrder',
     ]);
     const { Item } = await standIns.inspector.send(
       new GetCommand({ TableName: 'kept-before-outbox', Key: { pk: 'ORDER#cs_test_kept' } }),

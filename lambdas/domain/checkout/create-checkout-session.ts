@@ -181,12 +181,7 @@ export async function createCheckoutSession(
     const hold = holdId(checkoutReservationId(reservationToken, expiresAt), quote.bottles);
     const reservation = await reserve(deps, firstDay, hold);
     const dispatchDate = reservation?.date ?? firstDay;
-    await refuseWithoutStandingRoom(
-      deps,
-      input,
-      { first: dispatchDate, bottles: quote.bottles },
-      reservation,
-    );
+    await refuseWithoutStandingRoom(deps, input, dispatchDate, reservation);
     const oneOff = buildSessionParams({
       input,
       quote,
@@ -285,8 +280,8 @@ function reserve(
  */
 async function refuseWithoutStandingRoom(
   deps: CreateCheckoutSessionDeps,
-  input: Pick<CheckoutRequest, 'repeat'>,
-  order: { first: IsoDate; bottles: number },
+  input: Pick<CheckoutRequest, 'repeat' | 'quantity'>,
+  first: IsoDate,
   reservation: Reservation | undefined,
 ): Promise<void> {
   if (input.repeat === undefined || !deps.capacity) return;
@@ -297,7 +292,7 @@ async function refuseWithoutStandingRoom(
         capacity: deps.capacity.settings.capacity,
         cutoffHours: deps.cutoffHours,
       },
-      { ...order, repeat: input.repeat },
+      { first, repeat: input.repeat, bottles: input.quantity },
       deps.now,
     );
   } catch (error) {

@@ -27,8 +27,12 @@ export interface StandingHoldsDeps {
   cutoffHours: number;
 }
 
-/** Closed days still looked at, for holds a delivery left there when its day closed unpaid. */
+/**
+ * Closed days still looked at, for holds a delivery left there when its day closed unpaid, and
+ * a day past the window, for a hold set there by a longer window (another cut-off) or a later clock.
+ */
 const WEEKS_BACK = 2;
+const WEEKS_PAST_WINDOW = 1;
 
 /** The standing order's hold on one day. */
 export function standingHoldId(subscriptionId: string, bottles: number): string {
@@ -42,10 +46,11 @@ function holdsOf(day: CapacityDay, subscriptionId: string): string[] {
 
 /**
  * Sets the standing order's holds to what its record says, on every day from WEEKS_BACK dispatch
- * days before the window to its end: its bottles on each coming, unskipped delivery's day within
- * the 8 weeks, nothing anywhere else (a day skipped, paid, closed or beyond; everything when it is
- * paused or cancelled). Idempotent: each change is conditional on the hold id, so a repeat, or two
- * at once, move each day once. A paid delivery's hold became its sale (sellStandingDelivery).
+ * days before the window to WEEKS_PAST_WINDOW after it: its bottles on each coming, unskipped
+ * delivery's day within the 8 weeks, nothing anywhere else (a day skipped, paid, closed or
+ * beyond; everything when it is paused or cancelled). Idempotent: each change is conditional on
+ * the hold id, so a repeat, or two at once, move each day once. A paid delivery's hold became its
+ * sale (sellStandingDelivery).
  * @returns the days whose holds this call changed.
  */
 export async function syncStandingHolds(
@@ -64,7 +69,7 @@ export async function syncStandingHolds(
   }
   const opens = nextDispatchDate(now, { cutoffHours });
   const first = dispatchDayOfWeekOf(addDays(opens, -7 * WEEKS_BACK));
-  const days = dispatchDaysFrom(first, WEEKS_BACK + DISPATCH_WINDOW_WEEKS);
+  const days = dispatchDaysFrom(first, WEEKS_BACK + DISPATCH_WINDOW_WEEKS + WEEKS_PAST_WINDOW);
   const changed = await Promise.all(
     days.map(async (date) => {
       const bottles = wanted.get(date);

@@ -8,6 +8,7 @@ import {
 } from '../../../../lambdas/domain/capacity/capacity-report';
 import { holdId, reserveBottles, sellFromDay } from '../../../../lambdas/domain/capacity/holds';
 import { RefusedError } from '../../../../lambdas/domain/refusal';
+import { holdStandingChange } from '../../../../lambdas/domain/storage/capacity-changes';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { capacityDayKey, itemKey, SETTINGS_KEY } from '../../../../lambdas/domain/storage/orders-table';
 import { readShopSettings, writeCapacitySettings } from '../../../../lambdas/domain/storage/settings-store';
@@ -281,6 +282,18 @@ describe('capacityOfDays: limit, held, sold and left of each day', () => {
     expect(await capacityOfDays({ table: table() }, ['2031-06-02', '2031-06-09'])).toEqual([
       { date: '2031-06-02', capacity: 10, reserved: 2, sold: 5, left: 3 },
       { date: '2031-06-09', capacity: null, reserved: 0, sold: 3, left: null },
+    ]);
+  });
+
+  it('Monday 2 June, limit 12, 5 sold, 2 held and two standing orders of 3 and 2 bottles: 5 standing apart, 0 left', async () => {
+    await sellAndHold('2031-06-02', 5, 2);
+    const store = capacityStoreFromTable(table());
+    await store.apply('2031-06-02', holdStandingChange('sub_report_a:3', 3));
+    await store.apply('2031-06-02', holdStandingChange('sub_report_b:2', 2));
+    await set(12, '2031-06-02');
+
+    expect(await capacityOfDays({ table: table() }, ['2031-06-02'])).toEqual([
+      { date: '2031-06-02', capacity: 12, reserved: 2, standing: 5, sold: 5, left: 0 },
     ]);
   });
 

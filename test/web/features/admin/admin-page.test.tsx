@@ -1741,3 +1741,47 @@ describe('the weather of the coming dispatch day', () => {
     expect(screen.getByRole('heading', { name: 'Next dispatch: Monday 30 November' })).toBeVisible();
   });
 });
+
+describe('standing orders in the capacity table and the week (issue 50, ADR 0060)', () => {
+  it('the week: 6 bottles held for standing orders, apart from capacity left', async () => {
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/status`]: () =>
+        jsonResponse({ ...STATUS, next: { ...STATUS.next, standing: 6, left: 5 } }),
+    });
+    signedIn();
+
+    const day = await screen.findByRole(
+      'heading',
+      { name: 'Next dispatch: Monday 30 November' },
+      { timeout: 5000 },
+    );
+    const card = day.closest('.card');
+    if (!(card instanceof HTMLElement)) throw new Error('no card');
+    expect(within(card).getByText('Capacity left').nextElementSibling).toHaveTextContent('5 bottles of 20');
+    expect(within(card).getByText('Held for standing orders').nextElementSibling).toHaveTextContent(
+      '6 bottles',
+    );
+  });
+
+  it('the capacity table: "2 standing" under a day\'s held bottles, nothing on a day without', async () => {
+    const row = { capacity: 12, reserved: 1, sold: 3, orders: 1, bottles: 3, dispatchDay: true };
+    stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/capacity`]: () =>
+        jsonResponse({
+          settings: { weekly: 12, days: {} },
+          rows: [
+            { ...row, date: '2026-11-30', standing: 2, left: 6 },
+            { ...row, date: '2026-12-07', left: 8 },
+          ],
+        }),
+    });
+    signedIn('/admin?view=shop');
+
+    const table = await screen.findByRole('table', { name: 'Bottles per dispatch day' }, { timeout: 5000 });
+    const [first, second] = within(table).getAllByRole('row').slice(1);
+    expect(first).toHaveTextContent('2 standing');
+    expect(second).not.toHaveTextContent('standing');
+  });
+});

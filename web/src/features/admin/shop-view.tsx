@@ -201,16 +201,7 @@ function Capacity({ api }: { api: AdminApi }) {
                   </th>
                   <td>{row.capacity ?? 'none'}</td>
                   <td>{row.sold}</td>
-                  <td>
-                    {row.reserved}
-                    {/* Standing orders' coming deliveries: held apart from checkouts (ADR 0060). */}
-                    {row.standing !== undefined && (
-                      <>
-                        <br />
-                        <small>{row.standing} standing</small>
-                      </>
-                    )}
-                  </td>
+                  <HeldCell reserved={row.reserved} standing={row.standing} />
                   <td>{row.left ?? '–'}</td>
                 </tr>
               ))}
@@ -251,5 +242,20 @@ function Capacity({ api }: { api: AdminApi }) {
       )}
       <ActionReportView report={action.report} />
     </CardForm>
+  );
+}
+
+/** A day's held bottles: checkouts', and standing orders' coming deliveries apart (ADR 0060). */
+function HeldCell({ reserved, standing }: { reserved: number; standing?: number | undefined }) {
+  return (
+    <td>
+      {reserved}
+      {standing !== undefined && (
+        <>
+          <br />
+          <small>{standing} standing</small>
+        </>
+      )}
+    </td>
   );
 }

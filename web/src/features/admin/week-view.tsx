@@ -115,9 +115,7 @@ function WeekContent({
           <Detail label="Capacity left">
             {next.left === null ? 'No limit' : `${bottlesText(next.left)} of ${next.capacity}`}
           </Detail>
-          {next.standing !== undefined && (
-            <Detail label="Held for standing orders">{bottlesText(next.standing)}</Detail>
-          )}
+          <StandingDetail bottles={next.standing} />
         </dl>
         {status.requestsWaiting > 0 && (
           <p>
@@ -445,5 +443,12 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
       onConfirm={delay}
       finished={movable.length === 0}
     />
+  );
+}
+
+/** The bottles standing orders' coming deliveries hold on the day, apart (ADR 0060); none: nothing. */
+function StandingDetail({ bottles }: { bottles: number | undefined }) {
+  return bottles === undefined ? null : (
+    <Detail label="Held for standing orders">{bottlesText(bottles)}</Detail>
   );
 }
