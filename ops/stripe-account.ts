@@ -25,7 +25,7 @@ export type StripePermissionName =
   | 'Webhook Endpoints: Read'
   | 'Webhook Endpoints: Write'
   | 'Invoices: Read'
-  | 'Subscriptions: Read'
+  | 'Subscriptions: Write'
   | 'Customers: Read';
 
 /**
@@ -44,9 +44,10 @@ export const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionNam
     'PaymentIntents: Read',
     'Charges: Read',
     'Webhook Endpoints: Read',
-    // A standing order's paid invoice, its subscription, and its customer's email when the invoice has none (ADR 0058).
+    // A standing order's paid invoice, its subscription, and its customer's email when the invoice has none (ADR 0058);
+    // the merchant's cancel and the shop pause's pause_collection write the subscription (ADR 0061).
     'Invoices: Read',
-    'Subscriptions: Read',
+    'Subscriptions: Write',
     'Customers: Read',
   ],
 };
@@ -64,7 +65,8 @@ const PROBES: Record<StripePermissionName, (stripe: Stripe) => Promise<unknown>>
   'Webhook Endpoints: Read': (stripe) => stripe.webhookEndpoints.list({ limit: 1 }),
   'Webhook Endpoints: Write': (stripe) => stripe.rawRequest('POST', '/v1/webhook_endpoints', {}),
   'Invoices: Read': (stripe) => stripe.invoices.retrieve('in_setup_permission_probe'),
-  'Subscriptions: Read': (stripe) => stripe.subscriptions.retrieve('sub_setup_permission_probe'),
+  'Subscriptions: Write': (stripe) =>
+    stripe.rawRequest('POST', '/v1/subscriptions/sub_setup_permission_probe', {}),
   'Customers: Read': (stripe) => stripe.customers.retrieve('cus_setup_permission_probe'),
 };
 

@@ -290,10 +290,13 @@ describe('shop functions', () => {
         expect(all[5]).toEqual(capacity(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
         // The reconciler alone sweeps the outbox's entries left unsent: a Scan of that one
         // KEYS_ONLY index, which holds only the keys of orders with an email due (ADR 0044).
+        // And it lists the standing orders to set each one's collection again (ADR 0061).
+        // One statement: IAM merges the two Scans.
         if (name === 'reconcileOrders') {
           expect(all).toHaveLength(8);
           expect(all[6]?.Action).toBe('dynamodb:Scan');
-          expect(JSON.stringify(all[6]?.Resource)).toMatch(/"\/index\/byOutboxDue"\]\]\}$/);
+          expect(isOutboxSweep(all[6] ?? {})).toBe(true);
+          expect(isStandingOrdersScan(all[6] ?? {})).toBe(true);
         } else expect(all).toHaveLength(7);
         // The merchants' push subscriptions, read to push a new order or failed debit (ADR 0056).
         expect(all.at(-1)).toEqual(pushSubscriptions());
@@ -333,14 +336,30 @@ describe('shop functions', () => {
       ).test(key);
 
     /** The outbox sweep's Scan of its KEYS_ONLY index: a Scan has no leading key to limit. */
+    const scannedResources = (statement: { Action?: unknown; Resource?: unknown }) =>
+      statement.Action === 'dynamodb:Scan'
+        ? (Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource]).map((r) =>
+            JSON.stringify(r),
+          )
+        : [];
     const isOutboxSweep = (statement: { Action?: unknown; Resource?: unknown }) =>
-      statement.Action === 'dynamodb:Scan' &&
-      /"\/index\/byOutboxDue"\]\]\}$/.test(JSON.stringify(statement.Resource));
+      scannedResources(statement).some((resource) => /"\/index\/byOutboxDue"\]\]\}$/.test(resource));
 
-    it.each(ALL)('%s: every table grant but the outbox sweep is limited by dynamodb:LeadingKeys', (name) => {
-      for (const statement of tableStatements(name).filter((statement) => !isOutboxSweep(statement))) {
+    /** The standing orders' list (ADR 0061): a Scan of the table itself, filtered on STANDING_ORDER# by the code. */
+    const isStandingOrdersScan = (statement: { Action?: unknown; Resource?: unknown }) =>
+      scannedResources(statement).some((resource) => !resource.includes('/index/'));
+
+    it.each(ALL)('%s: every table grant but the two scans is limited by dynamodb:LeadingKeys', (name) => {
+      const scan = (statement: { Action?: unknown; Resource?: unknown }) =>
+        isOutboxSweep(statement) || isStandingOrdersScan(statement);
+      for (const statement of tableStatements(name).filter((statement) => !scan(statement))) {
         expect(leadingKeys(statement), JSON.stringify(statement)).not.toEqual([]);
       }
+    });
+
+    it('of these, only the reconciler scans the table (the standing orders; the admin API too: merchant-admin.test.ts)', () => {
+      const scanners = ALL.filter((name) => statements(name).some(isStandingOrdersScan));
+      expect(scanners).toEqual(['reconcileOrders']);
     });
 
     it('only the reconciler sweeps the outbox', () => {

@@ -138,7 +138,7 @@ describe('setup refuses, before any change', () => {
 
     expect(code).toBe(1);
     expect(lines.slice(-2)).toEqual([
-      "✗ The fulfilment key (--fulfilment-key) is the account's secret key (sk_…): the shop's functions run with restricted keys only. Create a restricted key in Stripe's Developers → API keys with Checkout Sessions: Write, Refunds: Write, PaymentIntents: Read, Charges: Read, Webhook Endpoints: Read, Invoices: Read, Subscriptions: Read, Customers: Read, then run setup again.",
+      "✗ The fulfilment key (--fulfilment-key) is the account's secret key (sk_…): the shop's functions run with restricted keys only. Create a restricted key in Stripe's Developers → API keys with Checkout Sessions: Write, Refunds: Write, PaymentIntents: Read, Charges: Read, Webhook Endpoints: Read, Invoices: Read, Subscriptions: Write, Customers: Read, then run setup again.",
       'Nothing after this point was changed.',
     ]);
     expect(harness.cdkCalls).toEqual([]);

@@ -438,7 +438,7 @@ describe('npm run setup, refused before any change', () => {
 
       expect(withoutRefunds).toBe(1);
       expect(harness.lines.at(-2)).toBe(
-        '✗ The fulfilment key (--fulfilment-key) (restricted, test mode) lacks Refunds: Write, Invoices: Read, Subscriptions: Read, Customers: Read. In the Stripe Dashboard (Developers → API keys), edit the key to give it Checkout Sessions: Write, Refunds: Write, PaymentIntents: Read, Charges: Read, Webhook Endpoints: Read, Invoices: Read, Subscriptions: Read, Customers: Read, then run setup again.',
+        '✗ The fulfilment key (--fulfilment-key) (restricted, test mode) lacks Refunds: Write, Invoices: Read, Subscriptions: Write, Customers: Read. In the Stripe Dashboard (Developers → API keys), edit the key to give it Checkout Sessions: Write, Refunds: Write, PaymentIntents: Read, Charges: Read, Webhook Endpoints: Read, Invoices: Read, Subscriptions: Write, Customers: Read, then run setup again.',
       );
       expect(harness.cdkCalls.length).toBe(callsBefore);
       expect(harness.lines.join('\n')).not.toContain('rk_test_');

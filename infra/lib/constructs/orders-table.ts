@@ -87,6 +87,16 @@ export class OrdersTable extends Construct {
     });
   }
 
+  /**
+   * Lets a function list the standing orders (ADR 0061): a Scan of the table filtered on
+   * `STANDING_ORDER#` (storage/standing-orders.ts). A Scan has no partition key to limit by
+   * `dynamodb:LeadingKeys`, so the grant is the table's Scan alone: the admin API (which reads
+   * every order already) and the reconciler (which syncs each standing order's collection).
+   */
+  grantStandingOrdersScan(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({ grantee, actions: ['dynamodb:Scan'], resourceArns: [this.table.tableArn] });
+  }
+
   /** Lets a function do `actions` on the table's items whose partition key matches `keys`, and no others. */
   private grantOnKeys(
     grantee: IGrantable,

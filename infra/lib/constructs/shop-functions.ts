@@ -302,6 +302,8 @@ function grantAccess(functions: ShopFunctionSet, props: ShopFunctionsProps): voi
   }
   // The reconciler sweeps orders whose outbox entries were left unsent (ADR 0044).
   orders.grantOutboxSweep(reconcileOrders);
+  // The admin lists the standing orders; the reconciler sets each one's collection again (ADR 0061).
+  for (const lister of [adminApi, reconcileOrders]) orders.grantStandingOrdersScan(lister);
 
   const { weatherNotice, orderPage } = functions;
   // The page reads and corrects orders (ORDER#* only) and sends the correction's one email; the

@@ -6,6 +6,7 @@ import { settleUnpaidSession } from '../capacity/session-capacity';
 import { hasShopMarker } from '../checkout/order-metadata';
 import { drainOutbox } from '../emails/outbox-sender';
 import { reconcilePaidInvoices } from '../standing-orders/reconcile-invoices';
+import { followShopPause, shopHoldsRenewals } from '../standing-orders/shop-pause';
 import { adoptLegacyEmails } from '../storage/outbox';
 import { sessionsWithOutboxDue } from '../storage/outbox-due';
 import { notifyFailedDebit } from './failed-debit';
@@ -318,6 +319,19 @@ export async function reconcileOrders(
     } catch (error) {
       summary.failed += 1;
       logger.error('Reconciler could not sweep the outbox; the next run retries', { error });
+    }
+  }
+  // Each standing order's collection as its record and the shop's mode say (ADR 0061): heals a
+  // crash between the record's write and Stripe's, and one recorded while the shop was paused.
+  if (!summary.stoppedAtDeadline) {
+    try {
+      const { failed } = await followShopPause(shopHoldsRenewals(await settings()), deps);
+      summary.failed += failed.length;
+    } catch (error) {
+      summary.failed += 1;
+      logger.error('Reconciler could not set the standing orders to follow the shop; the next run retries', {
+        error,
+      });
     }
   }
   // After the completed sessions, so a hold paid in its last minute is already a sale here.

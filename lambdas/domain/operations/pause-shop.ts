@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { isStripeError } from '../../lib/stripe-errors';
 import { hasShopMarker, isPaymentLinkSession } from '../checkout/order-metadata';
+import { followShopPause, type RenewalsOutcome } from '../standing-orders/shop-pause';
 import { writeShopSettings } from '../storage/settings-store';
 import type { ShopSettings } from '../storage/shop-settings';
 import type { ShopStripeDeps } from './shop-deps';
@@ -33,6 +34,8 @@ export interface PauseOutcome {
   failed: Array<{ sessionId: string; message: string }>;
   /** The open sessions could not be listed at all: some may still be payable. */
   listingFailed?: string | undefined;
+  /** The standing orders' renewals held (ADR 0061): no payment taken while the shop is not open. */
+  renewals?: RenewalsOutcome | undefined;
 }
 
 /**
@@ -73,6 +76,7 @@ export async function pauseShop(
     paymentLinksKept: [],
     completedMeanwhile: [],
     failed: [],
+    renewals: await followShopPause(true, deps),
   };
   let open: Stripe.Checkout.Session[];
   try {
@@ -98,6 +102,18 @@ export async function pauseShop(
     }
   }
   return outcome;
+}
+
+/**
+ * Opens the shop (paid orders again), then lets the standing orders' renewals go on: each one's
+ * shop mark cleared and Stripe's collection set to what its record says (still void while its
+ * customer paused it).
+ */
+export async function resumeShop(
+  deps: Pick<ShopStripeDeps, 'table' | 'stripe' | 'now'>,
+): Promise<{ settings: ShopSettings; renewals: RenewalsOutcome }> {
+  const settings = await writeShopSettings(deps.table, { mode: 'open' }, deps.now());
+  return { settings, renewals: await followShopPause(false, deps) };
 }
 
 /** This shop's open sessions, every page (the SDK fetches further pages as the loop goes). */

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
 import { REPEATS } from '../../../shared/standing-order';
@@ -125,6 +125,62 @@ export function markStandingOrderCancelled(
     UpdateExpression: 'SET #status = :cancelled, #at = :now',
     ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#status': 'status', '#at': 'cancelledAt' },
     ExpressionAttributeValues: { ':active': 'active', ':cancelled': 'cancelled', ':now': now.toISOString() },
+  });
+}
+
+/**
+ * Every standing order of `status`: a Scan of the table filtered on the STANDING_ORDER# prefix,
+ * every page (the same signature as H2's for ADR 0060, which replaces this on merge). Eventually
+ * consistent: a change a moment ago may not show yet.
+ */
+export async function listStandingOrders(
+  table: ShopTable,
+  status: StandingOrderItem['status'],
+): Promise<StandingOrderItem[]> {
+  const items: StandingOrderItem[] = [];
+  for await (const page of paginateScan(
+    { client: table.client },
+    {
+      TableName: table.tableName,
+      FilterExpression: 'begins_with(#pk, :prefix) AND #status = :status',
+      ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#status': 'status' },
+      ExpressionAttributeValues: { ':prefix': STANDING_ORDER_KEY_PREFIX, ':status': status },
+    },
+  )) {
+    for (const item of page.Items ?? []) {
+      const parsed = standingOrderItemSchema.safeParse(item, ENGLISH_MESSAGES);
+      if (!parsed.success)
+        throw new Error(
+          `${String(item[PARTITION_KEY])} in the table is not a valid record: ${parsed.error.message}`,
+        );
+      items.push(parsed.data);
+    }
+  }
+  return items;
+}
+
+/**
+ * Sets (`at`) or clears (undefined) the shop pause's mark on an active standing order, only when
+ * it changes: `false` when it already was so, is cancelled, or does not exist.
+ */
+export function setPausedByShop(
+  table: ShopTable,
+  subscriptionId: string,
+  at: string | undefined,
+): Promise<boolean> {
+  const names = { '#pk': PARTITION_KEY, '#status': 'status', '#shop': 'pausedByShopAt' };
+  if (at === undefined)
+    return updateIf(table, standingOrderKey(subscriptionId), {
+      ConditionExpression: 'attribute_exists(#pk) AND #status = :active AND attribute_exists(#shop)',
+      UpdateExpression: 'REMOVE #shop',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':active': 'active' },
+    });
+  return updateIf(table, standingOrderKey(subscriptionId), {
+    ConditionExpression: 'attribute_exists(#pk) AND #status = :active AND attribute_not_exists(#shop)',
+    UpdateExpression: 'SET #shop = :at',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: { ':active': 'active', ':at': at },
   });
 }
 
