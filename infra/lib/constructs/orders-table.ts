@@ -3,6 +3,7 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import {
+  ACTIVE_STANDING_ORDER_INDEX,
   CAPACITY_KEY_PREFIX,
   CHECKOUT_SESSION_KEY_PREFIX,
   CLIENT_HOLDS_KEY_PREFIX,
@@ -88,12 +89,23 @@ export class OrdersTable extends Construct {
   }
 
   /**
-   * Lets a function list the standing orders (ADR 0061): a Scan of the table filtered on
-   * `STANDING_ORDER#` (storage/standing-orders.ts). A Scan has no partition key to limit by
-   * `dynamodb:LeadingKeys`, so the grant is the table's Scan alone: the admin API (which reads
-   * every order already) and the reconciler (which syncs each standing order's collection).
+   * Lets the reconciler list the active standing orders (ADR 0060): a Scan of the sparse
+   * KEYS_ONLY index only they are in; each record is then read by its key (grantFulfilment).
    */
   grantStandingOrdersScan(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:Scan'],
+      resourceArns: [`${this.table.tableArn}/index/${ACTIVE_STANDING_ORDER_INDEX.name}`],
+    });
+  }
+
+  /**
+   * Lets the admin API list every standing order, cancelled ones too (ADR 0061): a Scan of the table
+   * filtered on `STANDING_ORDER#` by the code. A Scan has no partition key to limit by
+   * `dynamodb:LeadingKeys`; the admin reads every order already.
+   */
+  grantStandingOrdersTableScan(grantee: IGrantable): Grant {
     return Grant.addToPrincipal({ grantee, actions: ['dynamodb:Scan'], resourceArns: [this.table.tableArn] });
   }
 
@@ -218,6 +230,16 @@ export class OrdersTable extends Construct {
   grantOrderPage(grantee: IGrantable): Grant {
     return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
       `${ORDER_KEY_PREFIX}*`,
+    ]);
+  }
+
+  /**
+   * Lets the order page's function read and conditionally change a standing order
+   * (`pk = STANDING_ORDER#…`): its page, its customer's changes and their emails (ADR 0059).
+   */
+  grantStandingOrderPage(grantee: IGrantable): Grant {
+    return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
+      `${STANDING_ORDER_KEY_PREFIX}*`,
     ]);
   }
 

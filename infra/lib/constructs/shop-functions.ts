@@ -139,15 +139,16 @@ export class ShopFunctions extends Construct {
         environment: { ORDERS_TABLE_NAME: env.tableName, ...env.dispatch },
         readsSecrets: false,
       }),
-      // The customer's order page and its correction: the table, email and its secret, no Stripe.
-      // A DynamoDB read and one email at most: 10 s is plenty.
+      // The customer's order page and its correction: the table, email and its secret; and a
+      // standing order's page, whose changes call Stripe with the fulfilment key (ADR 0059). A
+      // change is a few DynamoDB writes, up to three Stripe calls (a skip's refund) and two emails.
       orderPage: this.define('OrderPage', {
         entry: 'lambdas/handlers/order-page/handler.ts',
         description:
           "The customer's order page: its status, and the delivery details corrected before packing",
-        timeout: Duration.seconds(10),
+        timeout: Duration.seconds(20),
         reservedConcurrency: RESERVED_CONCURRENCY.orderPage,
-        environment: { ...env.shopEmail, ...env.dispatch, ...env.orderPage },
+        environment: { ...env.stripe('fulfilmentKey'), ...env.shopEmail, ...env.dispatch, ...env.orderPage },
       }),
     };
   }
@@ -302,8 +303,10 @@ function grantAccess(functions: ShopFunctionSet, props: ShopFunctionsProps): voi
   }
   // The reconciler sweeps orders whose outbox entries were left unsent (ADR 0044).
   orders.grantOutboxSweep(reconcileOrders);
-  // The admin lists the standing orders; the reconciler sets each one's collection again (ADR 0061).
-  for (const lister of [adminApi, reconcileOrders]) orders.grantStandingOrdersScan(lister);
+  // It sets every active standing order's capacity holds, the window rolling a week each cut-off (ADR 0060).
+  orders.grantStandingOrdersScan(reconcileOrders);
+  // The admin lists every standing order, cancelled ones too (ADR 0061).
+  orders.grantStandingOrdersTableScan(adminApi);
 
   const { weatherNotice, orderPage } = functions;
   // The page reads and corrects orders (ORDER#* only) and sends the correction's one email; the
@@ -312,6 +315,10 @@ function grantAccess(functions: ShopFunctionSet, props: ShopFunctionsProps): voi
   // A link sent while the money was with the bank opens the pending (or failed) debit's record.
   orders.grantDebitRecordsRead(orderPage);
   email.grantSend(orderPage);
+  // A standing order's page: its record, its changes in Stripe (a skip's refund gives bottles back).
+  orders.grantStandingOrderPage(orderPage);
+  stripeSecrets.grantRead('fulfilmentKey', orderPage);
+  orders.grantCapacityReservations(orderPage);
   for (const linker of [orderPage, stripeWebhook, reconcileOrders, adminApi, checkoutStatus]) {
     orderPageSecret.grantRead(linker);
   }

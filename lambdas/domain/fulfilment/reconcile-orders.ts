@@ -7,8 +7,10 @@ import { hasShopMarker } from '../checkout/order-metadata';
 import { drainOutbox } from '../emails/outbox-sender';
 import { reconcilePaidInvoices } from '../standing-orders/reconcile-invoices';
 import { followShopPause, shopHoldsRenewals } from '../standing-orders/shop-pause';
+import { syncEveryStandingOrder } from '../standing-orders/standing-holds';
 import { adoptLegacyEmails } from '../storage/outbox';
 import { sessionsWithOutboxDue } from '../storage/outbox-due';
+import type { ShopSettings } from '../storage/shop-settings';
 import { notifyFailedDebit } from './failed-debit';
 import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
 import { releaseLapsedHolds } from './lapsed-holds';
@@ -215,6 +217,39 @@ async function reconcileInvoices(
   }
 }
 
+/** Every active standing order's holds as its record says (ADR 0060): the window rolls each week. */
+async function syncStandingOrders(deps: ReconcileDeps, summary: ReconcileSummary): Promise<void> {
+  if (!deps.capacity) return;
+  try {
+    const counts = await syncEveryStandingOrder({ ...deps, capacity: deps.capacity }, deps.now());
+    summary.failed += counts.failed;
+    logger.info('Standing orders holds set', counts);
+  } catch (error) {
+    summary.failed += 1;
+    logger.error('Reconciler could not list the standing orders; the next run retries', { error });
+  }
+}
+
+/**
+ * Each active standing order to the shop's mode, its Stripe subscription to its record (ADR 0061):
+ * heals a crash between the record's write and Stripe's, and one recorded while the shop was paused.
+ */
+async function followShop(
+  deps: ReconcileDeps,
+  settings: () => Promise<ShopSettings>,
+  summary: ReconcileSummary,
+): Promise<void> {
+  try {
+    const { failed } = await followShopPause(shopHoldsRenewals(await settings()), deps);
+    summary.failed += failed.length;
+  } catch (error) {
+    summary.failed += 1;
+    logger.error('Reconciler could not set the standing orders to follow the shop; the next run retries', {
+      error,
+    });
+  }
+}
+
 /** A run that could not finish every session: thrown after the summary and metric are out. */
 export class ReconcileIncompleteError extends Error {
   constructor(readonly summary: ReconcileSummary) {
@@ -321,19 +356,7 @@ export async function reconcileOrders(
       logger.error('Reconciler could not sweep the outbox; the next run retries', { error });
     }
   }
-  // Each standing order's collection as its record and the shop's mode say (ADR 0061): heals a
-  // crash between the record's write and Stripe's, and one recorded while the shop was paused.
-  if (!summary.stoppedAtDeadline) {
-    try {
-      const { failed } = await followShopPause(shopHoldsRenewals(await settings()), deps);
-      summary.failed += failed.length;
-    } catch (error) {
-      summary.failed += 1;
-      logger.error('Reconciler could not set the standing orders to follow the shop; the next run retries', {
-        error,
-      });
-    }
-  }
+  if (!summary.stoppedAtDeadline) await followShop(deps, settings, summary);
   // After the completed sessions, so a hold paid in its last minute is already a sale here.
   if (deps.capacity && !summary.stoppedAtDeadline) {
     try {
@@ -343,6 +366,7 @@ export async function reconcileOrders(
       logger.error('Reconciler could not release lapsed holds; the next run retries', { error });
     }
   }
+  if (!summary.stoppedAtDeadline) await syncStandingOrders(deps, summary);
   emitMetric(deps.metrics, METRIC_NAMES.reconcilerFulfilledMissedOrders, summary.fulfilledMissedOrders);
   logger.info('Reconciliation finished', { ...summary });
   if (summary.failed > 0 || summary.stoppedAtDeadline) throw new ReconcileIncompleteError(summary);

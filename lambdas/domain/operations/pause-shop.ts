@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { isStripeError } from '../../lib/stripe-errors';
 import { hasShopMarker, isPaymentLinkSession } from '../checkout/order-metadata';
 import { followShopPause, type RenewalsOutcome } from '../standing-orders/shop-pause';
+import { capacityStoreFromTable } from '../storage/capacity-table';
 import { writeShopSettings } from '../storage/settings-store';
 import type { ShopSettings } from '../storage/shop-settings';
 import type { ShopStripeDeps } from './shop-deps';
@@ -67,7 +68,7 @@ export interface PauseOutcome {
  */
 export async function pauseShop(
   input: PauseInput,
-  deps: Pick<ShopStripeDeps, 'table' | 'stripe' | 'shopId' | 'now'>,
+  deps: Pick<ShopStripeDeps, 'table' | 'stripe' | 'shopId' | 'now' | 'cutoffHours'>,
 ): Promise<PauseOutcome> {
   const settings = await writeShopSettings(deps.table, input, deps.now());
   const outcome: PauseOutcome = {
@@ -76,7 +77,7 @@ export async function pauseShop(
     paymentLinksKept: [],
     completedMeanwhile: [],
     failed: [],
-    renewals: await followShopPause(true, deps),
+    renewals: await followShopPause(true, { ...deps, capacity: capacityStoreFromTable(deps.table) }),
   };
   let open: Stripe.Checkout.Session[];
   try {
@@ -110,10 +111,11 @@ export async function pauseShop(
  * customer paused it).
  */
 export async function resumeShop(
-  deps: Pick<ShopStripeDeps, 'table' | 'stripe' | 'now'>,
+  deps: Pick<ShopStripeDeps, 'table' | 'stripe' | 'now' | 'cutoffHours'>,
 ): Promise<{ settings: ShopSettings; renewals: RenewalsOutcome }> {
   const settings = await writeShopSettings(deps.table, { mode: 'open' }, deps.now());
-  return { settings, renewals: await followShopPause(false, deps) };
+  const capacity = capacityStoreFromTable(deps.table);
+  return { settings, renewals: await followShopPause(false, { ...deps, capacity }) };
 }
 
 /** This shop's open sessions, every page (the SDK fetches further pages as the loop goes). */

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import type { IsoDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
-import { holdId, sellHold } from '../capacity/holds';
+import { holdId } from '../capacity/holds';
 import { type KeptReservation, keepSessionReservation } from '../capacity/session-capacity';
 import { toOrderItem } from '../checkout/paid-checkout';
 import {
@@ -22,6 +22,7 @@ import {
   invoiceSubscriptionId,
   type PaidInvoice,
 } from './paid-invoice';
+import { sellStandingDelivery } from './standing-holds';
 import { recordStandingOrder } from './standing-order-record';
 
 /**
@@ -64,19 +65,19 @@ export async function fulfilInvoice(invoiceId: string, deps: FulfilmentDeps): Pr
   const now = deps.now();
   const day = invoiceDispatchDay(paid, now, deps.cutoffHours);
   const sale = await sellInvoiceBottles(paid, day, settings, deps);
-  const item: OrderItem = {
+  const order: OrderItem = {
     ...toOrderItem(
       paid.checkout,
       { now, cutoffHours: deps.cutoffHours, earliestDispatch: day },
       pauseMarkFor(settings, { client_reference_id: null }),
       sale,
     ),
-    // No page key: the order page opens Checkout Session ids only (the standing order's own page,
-    // to skip, pause or cancel, is still to come), so the confirmation carries no page link.
     subscriptionId: paid.subscriptionId,
     repeat: paid.repeat,
   };
-  await recordStandingOrder(paid, item.dispatchDate, deps, now);
+  const record = await recordStandingOrder(paid, order.dispatchDate, deps, now);
+  // No page key of its own: the confirmation links to the standing order's page (ADR 0059).
+  const item = record === undefined ? order : { ...order, standingPageKey: record.pageKey };
   return writeOrder(item, deps, now);
 }
 
@@ -101,7 +102,8 @@ async function customerEmail(invoice: Stripe.Invoice, stripe: Stripe): Promise<s
 /**
  * Where the invoice's bottles are sold: the first payment's are the checkout's reservation
  * (moved as a one-off's when paid after its day closed); a renewal's are sold on its own day, over
- * the limit if need be (the money is taken), under `s<invoice id>`, once however often this runs.
+ * the limit if need be (the money is taken), under `s<invoice id>`, once however often this runs,
+ * taking the place of the standing order's hold there (ADR 0060).
  */
 async function sellInvoiceBottles(
   paid: PaidInvoice,
@@ -118,7 +120,7 @@ async function sellInvoiceBottles(
     );
   }
   const hold = holdId(`s${paid.checkout.sessionId}`, paid.checkout.quote.bottles);
-  await sellHold(deps.capacity, day, hold);
+  await sellStandingDelivery(deps.capacity, day, { subscriptionId: paid.subscriptionId, sale: hold });
   return { date: day, hold };
 }
 

@@ -1,13 +1,8 @@
-import type Stripe from 'stripe';
-import { RefusedError } from '../refusal';
-import type { ShopTable } from '../storage/orders-table';
-import {
-  markStandingOrderCancelled,
-  readStandingOrder,
-  type StandingOrderItem,
-} from '../storage/standing-orders';
+import { capacityStoreFromTable } from '../storage/capacity-table';
+import { readStandingEmails, type StandingOrderItem } from '../storage/standing-orders';
+import { cancelStandingOrder, type StandingOrderActionDeps } from './actions';
 
-/** What the merchant's cancel did: whether this call cancelled it, and the customer's email. */
+/** What the merchant's cancel did: whether this call cancelled it, and the customer's cancel email. */
 export interface MerchantCancelResult {
   changed: boolean;
   email: 'sent' | 'not-sent';
@@ -15,25 +10,21 @@ export interface MerchantCancelResult {
 }
 
 /**
- * The merchant's (admin page's, CLI's) cancel of a standing order: the subscription deleted at
- * Stripe (immediately: no more payments), the record marked cancelled once.
+ * The merchant's (admin page's, CLI's) cancel: the one cancel of every path (cancelStandingOrder:
+ * record marked with its email in one write, Stripe DELETE, holds released, the email sent once),
+ * with the dispatch days' holds of the table; then whether the customer's cancel email has gone.
  * @throws RefusedError when no standing order has that id.
  */
 export async function cancelForMerchant(
   subscriptionId: string,
-  _actor: string,
-  deps: { table: ShopTable; stripe: Stripe; now: () => Date },
+  actor: string,
+  deps: Omit<StandingOrderActionDeps, 'capacity'>,
 ): Promise<MerchantCancelResult> {
-  const before = await readStandingOrder(deps.table, subscriptionId);
-  if (before === undefined) throw new RefusedError(`No standing order ${subscriptionId}.`);
-  const subscription = await deps.stripe.subscriptions.retrieve(subscriptionId);
-  if (subscription.status !== 'canceled')
-    await deps.stripe.subscriptions.cancel(
-      subscriptionId,
-      {},
-      { idempotencyKey: `cancel-${subscriptionId}` },
-    );
-  const changed = await markStandingOrderCancelled(deps.table, subscriptionId, deps.now());
-  const record = (await readStandingOrder(deps.table, subscriptionId)) ?? before;
-  return { changed, email: 'not-sent', record };
+  const { record, changed } = await cancelStandingOrder(subscriptionId, actor, {
+    ...deps,
+    capacity: capacityStoreFromTable(deps.table),
+  });
+  const emails = await readStandingEmails(deps.table, subscriptionId);
+  const sent = emails.some((entry) => entry.kind === 'cancel' && entry.state === 'sent');
+  return { changed, email: sent ? 'sent' : 'not-sent', record };
 }

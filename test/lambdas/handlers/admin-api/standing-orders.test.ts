@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
-import { readStandingOrder, setPausedByShop } from '../../../../lambdas/domain/storage/standing-orders';
+import { changeStandingOrder, readStandingOrder } from '../../../../lambdas/domain/storage/standing-orders';
 import { createAdminApiHandler, loadAdminDeps } from '../../../../lambdas/handlers/admin-api/handler';
 import type { HttpLambda } from '../../../../local/api-gateway-adapter';
 import { withJwtAuthorizer } from '../../../../local/jwt-authorizer';
@@ -149,7 +149,12 @@ describe("the merchant's standing orders", () => {
   });
 
   it('the reconciler heals a pause whose record was written and Stripe not told (a crash between)', async () => {
-    await setPausedByShop(h.deps.table, bob.subscriptionId, h.deps.now().toISOString());
+    const record = await readStandingOrder(h.deps.table, bob.subscriptionId);
+    if (record === undefined) throw new Error('no record');
+    await changeStandingOrder(h.deps.table, record, {
+      set: { pausedByShopAt: h.deps.now().toISOString() },
+      emails: [],
+    });
     expect(h.simulator.getSubscription(bob.subscriptionId)?.pause_collection).toBeNull();
 
     // The shop is open: the reconciler takes the shop's mode as the truth and clears the mark.
@@ -172,7 +177,7 @@ describe("the merchant's standing orders", () => {
     expect(h.simulator.getSubscription(bob.subscriptionId)?.pause_collection).toBeNull();
   });
 
-  it('cancels one: Stripe subscription canceled, record cancelled; a second cancel changes nothing', async () => {
+  it('cancels one: Stripe subscription canceled, record cancelled, one email; a second cancel changes nothing', async () => {
     const first = await call('POST', '/functions/v1/admin/standing-orders/cancel', {
       body: { subscriptionId: bob.subscriptionId },
     });
@@ -189,7 +194,11 @@ describe("the merchant's standing orders", () => {
         cancelledAt: expect.any(String),
       },
     });
+    expect(jsonBody(first)).toMatchObject({ email: 'sent' });
     expect(jsonBody(second)).toMatchObject({ changed: false, standingOrder: { status: 'cancelled' } });
+    // One email, however often cancelled; the merchant's own cancel sends the merchant no notice.
+    const emails = (await h.standIns.emails()).filter((email) => email.subject.includes('is cancelled'));
+    expect(emails.map((email) => email.destination.to)).toEqual([[bob.email]]);
     expect(h.simulator.getSubscription(bob.subscriptionId)?.status).toBe('canceled');
     expect(await readStandingOrder(h.deps.table, bob.subscriptionId)).toMatchObject({ status: 'cancelled' });
     const listed = jsonBody(
