@@ -4,6 +4,7 @@ import { changeStandingOrder, readStandingOrder } from '../../../../lambdas/doma
 import { createAdminApiHandler, loadAdminDeps } from '../../../../lambdas/handlers/admin-api/handler';
 import type { HttpLambda } from '../../../../local/api-gateway-adapter';
 import { withJwtAuthorizer } from '../../../../local/jwt-authorizer';
+import { addDays, londonDate, packingDay } from '../../../../shared/dispatch';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
 import { signingKey, signToken, TEST_CLIENT_ID, TEST_ISSUER } from '../../../support/jwt-tokens';
@@ -146,6 +147,22 @@ describe("the merchant's standing orders", () => {
     expect(renewal).toMatchObject({ status: 'paid', amount_paid: 1470 });
     expect(await deliverLatestPaid(h, ann.subscriptionId)).toMatchObject({ id: renewal?.id });
     expect(await ordersOfStandingOrder(h, ann.subscriptionId)).toHaveLength(2);
+  });
+
+  it("a weather delay moves a standing order's paid delivery like any order's (it is an ORDER# item)", async () => {
+    const renewal = (await ordersOfStandingOrder(h, ann.subscriptionId)).at(-1);
+    const from = String(renewal?.dispatchDate);
+    // A dispatch day at least two days after the later of its day and today (the clocks moved on).
+    const today = londonDate(h.deps.now());
+    const to = packingDay(addDays(from > today ? from : today, 2));
+
+    const delayed = await call('POST', '/functions/v1/admin/orders/delay', {
+      body: { from, to, reason: 'weather' },
+    });
+
+    expect(delayed.statusCode, String(delayed.body)).toBe(200);
+    const after = (await ordersOfStandingOrder(h, ann.subscriptionId)).at(-1);
+    expect(after).toMatchObject({ pk: renewal?.pk, dispatchDate: to });
   });
 
   it('the reconciler heals a pause whose record was written and Stripe not told (a crash between)', async () => {
