@@ -154,7 +154,8 @@ describe("the merchant's standing orders", () => {
     const from = String(renewal?.dispatchDate);
     // A dispatch day at least two days after the later of its day and today (the clocks moved on).
     const today = londonDate(h.deps.now());
-    const to = packingDay(addDays(from > today ? from : today, 2));
+    const later = [from, today].sort()[1] ?? today;
+    const to = packingDay(addDays(later, 2));
 
     const delayed = await call('POST', '/functions/v1/admin/orders/delay', {
       body: { from, to, reason: 'weather' },
