@@ -35,6 +35,7 @@ import { findCommand, listCommand } from './commands/orders';
 import { declineCommand, requestPaymentCommand } from './commands/requests';
 import { pauseCommand, resumeCommand, statusCommand } from './commands/shop';
 import { loginCommand, logoutCommand } from './commands/sign-in';
+import { cancelStandingOrderCommand, standingOrdersCommand } from './commands/standing-orders';
 import { delayCommand, weatherCommand } from './commands/weather';
 import { NothingDoneError } from './confirm';
 import { type ApiTarget, signedInTransport } from './sign-in';
@@ -76,6 +77,8 @@ const COMMANDS: Record<string, Command> = {
   capacity: capacityCommand,
   'request-payment': requestPaymentCommand,
   decline: declineCommand,
+  'standing-orders': standingOrdersCommand,
+  'cancel-standing-order': cancelStandingOrderCommand,
   merchant: merchantCommand,
 };
 

@@ -305,8 +305,8 @@ export async function planPause(
   const was = `now ${shop.mode}${shop.modeSince ? ` since ${formatLondonTime(shop.modeSince, now)}` : ''}`;
   return [
     mode === 'paused'
-      ? `Pause the shop (${was}): checkout is refused with "${message ?? ''}"; open Stripe checkouts are closed, payment links included. No customer is emailed.`
-      : `Take order requests without payment (${was})${message ? ` with "${message}"` : ''}; open Stripe checkouts are closed, payment links sent with request-payment stay open. No customer is emailed.`,
+      ? `Pause the shop (${was}): checkout is refused with "${message ?? ''}"; open Stripe checkouts are closed, payment links included; standing orders take no payment until resume. No customer is emailed.`
+      : `Take order requests without payment (${was})${message ? ` with "${message}"` : ''}; open Stripe checkouts are closed, payment links sent with request-payment stay open; standing orders take no payment until resume. No customer is emailed.`,
   ];
 }
 
@@ -314,7 +314,7 @@ export async function planPause(
 export async function planResume(api: AdminClient): Promise<string[]> {
   const { shop } = await api.status();
   return [
-    `Open the shop (now ${shop.mode}${shop.message ? `, "${shop.message}"` : ''}): checkout takes paid orders again. No customer is emailed.`,
+    `Open the shop (now ${shop.mode}${shop.message ? `, "${shop.message}"` : ''}): checkout takes paid orders again and standing orders their payments. No customer is emailed.`,
   ];
 }
 

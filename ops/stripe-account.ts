@@ -45,7 +45,7 @@ export const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionNam
     'Charges: Read',
     'Webhook Endpoints: Read',
     // A standing order's paid invoice, its subscription, and its customer's email when the invoice has none (ADR 0058);
-    // its subscription changed from its page (pause_collection, quantity) and cancelled (ADR 0059).
+    // its subscription changed from its page (pause_collection, quantity) and cancelled (ADR 0059); the merchant's cancel and the shop pause (ADR 0061).
     'Invoices: Read',
     'Subscriptions: Write',
     'Customers: Read',

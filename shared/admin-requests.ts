@@ -260,3 +260,25 @@ export type AdminCapacitySet = z.output<typeof adminCapacitySetSchema>;
 /** `GET dispatch-csv?date=` and `GET packing-slips?date=`: a day, or the next packing day when absent. */
 export const adminDispatchDayQuerySchema = z.strictObject({ date: z.optional(day) });
 export type AdminDispatchDayQuery = z.output<typeof adminDispatchDayQuerySchema>;
+
+/** A standing order's status as the merchant sees it: active, paused (by its customer or the shop's pause), cancelled. */
+export const STANDING_ORDER_VIEW_STATUSES = ['active', 'paused', 'cancelled'] as const;
+
+/** `GET standing-orders?status=&sort=`: every standing order, or those of one status; newest first, or by next delivery. */
+export const adminStandingOrdersQuerySchema = z.strictObject({
+  status: z.optional(
+    z.enum(STANDING_ORDER_VIEW_STATUSES, {
+      error: `Status is one of ${STANDING_ORDER_VIEW_STATUSES.join(', ')}.`,
+    }),
+  ),
+  sort: z.optional(z.enum(['newest', 'next'], { error: 'Sort is newest or next.' })),
+});
+export type AdminStandingOrdersQuery = z.output<typeof adminStandingOrdersQuerySchema>;
+
+/** `POST standing-orders/cancel`: the standing order by its Stripe subscription id. */
+export const adminStandingOrderCancelSchema = z.strictObject({
+  subscriptionId: z
+    .string({ error: 'Give the standing order (its sub_… id).' })
+    .check(z.trim(), z.regex(/^sub_[A-Za-z0-9_]{1,200}$/, 'A standing order is named by its sub_… id.')),
+});
+export type AdminStandingOrderCancel = z.output<typeof adminStandingOrderCancelSchema>;

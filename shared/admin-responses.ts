@@ -473,6 +473,16 @@ export const adminPageLinkResponseSchema = z.object({
 export type AdminPageLinkResponse = z.infer<typeof adminPageLinkResponseSchema>;
 
 /**
+ * What a pause or resume of the shop did to the standing orders' renewals: how many were paused
+ * (or resumed) at Stripe, and those Stripe refused (the reconciler sets them again within 15 minutes).
+ */
+const shopRenewalsSchema = z.object({
+  changed: count,
+  failed: z.array(z.object({ subscriptionId: text, message: text })),
+});
+export type AdminShopRenewals = z.infer<typeof shopRenewalsSchema>;
+
+/**
  * `POST shop/pause`: the settings written, and what became of the checkouts customers could still
  * pay. `closed`: Checkout Sessions closed (their customers can no longer pay). `paymentLinksKept`:
  * payment links of order requests left open (requests mode). `completedMeanwhile`: completed before
@@ -487,11 +497,15 @@ export const adminPauseResponseSchema = z.object({
   completedMeanwhile: z.array(text),
   failed: z.array(z.object({ sessionId: text, message: text })),
   listingFailed: optionalText,
+  renewals: z.optional(shopRenewalsSchema),
 });
 export type AdminPauseResponse = z.infer<typeof adminPauseResponseSchema>;
 
 /** `POST shop/resume`. */
-export const adminResumeResponseSchema = z.object({ settings: shopSettingsSchema });
+export const adminResumeResponseSchema = z.object({
+  settings: shopSettingsSchema,
+  renewals: z.optional(shopRenewalsSchema),
+});
 export type AdminResumeResponse = z.infer<typeof adminResumeResponseSchema>;
 
 /** `POST requests/payment`: a second press while the link is valid is a 409. */
@@ -551,3 +565,43 @@ export const adminWeatherResponseSchema = z.discriminatedUnion('state', [
   }),
 ]);
 export type AdminWeatherResponse = z.infer<typeof adminWeatherResponseSchema>;
+
+/**
+ * One standing order (issue 50) in the merchant's list. `status` paused: active at Stripe but no
+ * payment taken while its customer (`pausedBy` customer) or the shop's pause (shop) holds it.
+ * `nextDelivery`: the paid delivery still to go out, else the day of the coming payment's; absent
+ * when none is coming (paused, cancelled). `nextPaymentAt`: when Stripe takes the coming payment.
+ */
+export const adminStandingOrderViewSchema = z.object({
+  subscriptionId: text,
+  reference: text,
+  status: z.enum(['active', 'paused', 'cancelled']),
+  pausedBy: z.optional(z.array(z.enum(['customer', 'shop']))),
+  customerName: text,
+  customerEmail: text,
+  bottles: count,
+  repeat: z.enum(['weekly', 'fortnightly']),
+  totalPence: count,
+  nextDelivery: optionalDate,
+  nextPaymentAt: optionalInstant,
+  createdAt: instant,
+  cancelledAt: optionalInstant,
+});
+export type AdminStandingOrderView = z.infer<typeof adminStandingOrderViewSchema>;
+
+/** `GET standing-orders`. */
+export const adminStandingOrdersResponseSchema = z.object({
+  standingOrders: z.array(adminStandingOrderViewSchema),
+});
+export type AdminStandingOrdersResponse = z.infer<typeof adminStandingOrdersResponseSchema>;
+
+/**
+ * `POST standing-orders/cancel`: `changed` false when it was cancelled already (nothing done
+ * twice); `email` the customer's cancel email, sent once whoever cancels.
+ */
+export const adminStandingOrderCancelResponseSchema = z.object({
+  changed: z.boolean(),
+  email: z.enum(['sent', 'not-sent']),
+  standingOrder: adminStandingOrderViewSchema,
+});
+export type AdminStandingOrderCancelResponse = z.infer<typeof adminStandingOrderCancelResponseSchema>;

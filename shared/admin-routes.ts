@@ -25,6 +25,8 @@ import {
   adminPauseSchema,
   adminRefundSchema,
   adminRequestSchema,
+  adminStandingOrderCancelSchema,
+  adminStandingOrdersQuerySchema,
   adminTrackingImportSchema,
   adminTrackingSchema,
 } from './admin-requests';
@@ -44,6 +46,8 @@ import {
   adminRefundResponseSchema,
   adminRequestPaymentResponseSchema,
   adminResumeResponseSchema,
+  adminStandingOrderCancelResponseSchema,
+  adminStandingOrdersResponseSchema,
   adminStatusResponseSchema,
   adminTrackingImportResponseSchema,
   adminTrackingResponseSchema,
@@ -175,6 +179,20 @@ export const ADMIN_API_ROUTES = {
     path: '/functions/v1/admin/orders/page-link',
     request: adminPageLinkSchema,
     response: adminPageLinkResponseSchema,
+  },
+  /** The standing orders (issue 50), with their next delivery: newest first, or by next delivery. */
+  standingOrders: {
+    method: 'GET',
+    path: '/functions/v1/admin/standing-orders',
+    request: adminStandingOrdersQuerySchema,
+    response: adminStandingOrdersResponseSchema,
+  },
+  /** A standing order cancelled at Stripe and in its record, its customer emailed once (ADR 0061). */
+  cancelStandingOrder: {
+    method: 'POST',
+    path: '/functions/v1/admin/standing-orders/cancel',
+    request: adminStandingOrderCancelSchema,
+    response: adminStandingOrderCancelResponseSchema,
   },
   /** The stage's VAPID public key, which a device subscribes with (null: no notifications here). */
   pushKey: { method: 'GET', path: '/functions/v1/admin/push/key', response: adminPushKeyResponseSchema },

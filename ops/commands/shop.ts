@@ -1,9 +1,9 @@
-import type { AdminDaySummary } from '../../shared/admin-responses';
+import type { AdminDaySummary, AdminShopRenewals } from '../../shared/admin-responses';
 import { formatLondonTime } from '../../shared/dispatch';
 import type { SHOP_MODES } from '../../shared/shop-status';
 import { CONFIRM_FLAGS, CONFIRM_HELP, confirmPlan, fullDate, planPause, planResume } from '../confirm';
 import { capacityNote } from './capacity';
-import { type ShopCommand, text } from './command';
+import { type CliIo, type ShopCommand, text } from './command';
 
 /* The shop as a whole: `pause` and `resume` taking orders, and its `status`. */
 
@@ -54,6 +54,7 @@ export const pauseCommand: ShopCommand = {
       io.err(
         `Could not close ${sessionId} (Stripe: ${message}): it can still be paid. Run the same pause again.`,
       );
+    renewalLines(result.renewals, 'paused: no payment taken until resume', io);
   },
 };
 
@@ -64,10 +65,22 @@ export const resumeCommand: ShopCommand = {
   positionals: 'none',
   async run(shop, values, _p, io) {
     if (!(await confirmPlan(io, values, () => planResume(shop.api)))) return;
-    await shop.api.resume();
+    const { renewals } = await shop.api.resume();
     io.out('Shop open: checkout takes paid orders again.');
+    renewalLines(renewals, 'taking their payments again', io);
   },
 };
+
+/** What a pause or resume did to the standing orders' renewals: a line only when it did something. */
+function renewalLines(renewals: AdminShopRenewals | undefined, done: string, io: CliIo): void {
+  if (renewals === undefined) return;
+  const { changed, failed } = renewals;
+  if (changed > 0) io.out(`${changed} standing ${changed === 1 ? 'order' : 'orders'} ${done}.`);
+  for (const { subscriptionId, message } of failed)
+    io.err(
+      `Could not set standing order ${subscriptionId} at Stripe (${message}): run the same command again (the reconciler also does, every 15 minutes).`,
+    );
+}
 
 export const statusCommand: ShopCommand = {
   summary: 'Whether the shop is open, paused or taking requests, and the next dispatch day',

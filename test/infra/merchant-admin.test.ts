@@ -11,6 +11,7 @@ const ADMIN_ROUTE_KEYS = [
   'GET /functions/v1/admin/orders',
   'GET /functions/v1/admin/packing-slips',
   'GET /functions/v1/admin/push/key',
+  'GET /functions/v1/admin/standing-orders',
   'GET /functions/v1/admin/status',
   'GET /functions/v1/admin/weather',
   'POST /functions/v1/admin/capacity',
@@ -29,6 +30,7 @@ const ADMIN_ROUTE_KEYS = [
   'POST /functions/v1/admin/requests/payment',
   'POST /functions/v1/admin/shop/pause',
   'POST /functions/v1/admin/shop/resume',
+  'POST /functions/v1/admin/standing-orders/cancel',
 ];
 
 type Resource = { Properties: Record<string, unknown> };
@@ -161,7 +163,7 @@ describe('MerchantAdmin', () => {
     ]);
   });
 
-  it('lets the admin function touch orders, requests, the settings item, cached forecasts, the capacity days, client holds and the push subscriptions only, and query the two indexes', () => {
+  it('lets the admin function touch orders, requests, the settings item, cached forecasts, the capacity days, client holds, the push subscriptions and standing orders only, query the two indexes and scan for the standing orders', () => {
     const roleId = logicalIdOf(stack.functions.adminApi.function.role ?? stack);
     const dynamo = statementsOfRole(template, roleId).filter((s) =>
       JSON.stringify(s.Action).includes('dynamodb:'),
@@ -175,6 +177,8 @@ describe('MerchantAdmin', () => {
         Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT_HOLDS#*'] } },
       }),
+      // The standing orders' list: a Scan of the table, filtered on STANDING_ORDER# (ADR 0061).
+      expect.objectContaining({ Action: 'dynamodb:Scan' }),
       // The merchants' push subscriptions, that one item (ADR 0056).
       expect.objectContaining({
         Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
@@ -184,13 +188,21 @@ describe('MerchantAdmin', () => {
         Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         Condition: {
           'ForAllValues:StringLike': {
-            'dynamodb:LeadingKeys': ['ORDER#*', 'REQUEST#*', 'SETTINGS#shop', 'FORECAST#*', 'IDEMPOTENCY#*'],
+            'dynamodb:LeadingKeys': [
+              'ORDER#*',
+              'REQUEST#*',
+              'SETTINGS#shop',
+              'FORECAST#*',
+              'IDEMPOTENCY#*',
+              'STANDING_ORDER#*',
+            ],
           },
         },
       }),
       expect.objectContaining({ Action: 'dynamodb:Query' }),
     ]);
-    expect(JSON.stringify(dynamo[4]?.Resource)).toContain('/index/byDispatchDate');
+    expect(JSON.stringify(dynamo[5]?.Resource)).toContain('/index/byDispatchDate');
+    expect(JSON.stringify(dynamo[2]?.Resource)).not.toContain('/index/');
   });
 
   it('keeps a sign-in 30 days: the refresh token the session cookie holds (ADR 0055)', () => {

@@ -335,15 +335,34 @@ describe('shop functions', () => {
           .join('.*')}$`,
       ).test(key);
 
-    /** The reconciler's Scans of a sparse KEYS_ONLY index (the outbox's, the standing orders'): a Scan has no leading key to limit. */
+    /** The Scans of statement's resources, each as JSON: a Scan has no leading key to limit. */
+    const scannedResources = (statement: { Action?: unknown; Resource?: unknown }) =>
+      statement.Action === 'dynamodb:Scan'
+        ? (Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource]).map((r) =>
+            JSON.stringify(r),
+          )
+        : [];
+    /** The reconciler's Scans of a sparse KEYS_ONLY index (the outbox's, the active standing orders'). */
     const isOutboxSweep = (statement: { Action?: unknown; Resource?: unknown }) =>
-      statement.Action === 'dynamodb:Scan' &&
-      /"\/index\/(byOutboxDue|byActiveStandingOrder)"\]\]\}$/.test(JSON.stringify(statement.Resource));
+      scannedResources(statement).some((resource) =>
+        /"\/index\/(byOutboxDue|byActiveStandingOrder)"\]\]\}$/.test(resource),
+      );
 
-    it.each(ALL)('%s: every table grant but the outbox sweep is limited by dynamodb:LeadingKeys', (name) => {
-      for (const statement of tableStatements(name).filter((statement) => !isOutboxSweep(statement))) {
+    /** The standing orders' list (ADR 0061): a Scan of the table itself, filtered on STANDING_ORDER# by the code. */
+    const isStandingOrdersScan = (statement: { Action?: unknown; Resource?: unknown }) =>
+      scannedResources(statement).some((resource) => !resource.includes('/index/'));
+
+    it.each(ALL)('%s: every table grant but the two scans is limited by dynamodb:LeadingKeys', (name) => {
+      const scan = (statement: { Action?: unknown; Resource?: unknown }) =>
+        isOutboxSweep(statement) || isStandingOrdersScan(statement);
+      for (const statement of tableStatements(name).filter((statement) => !scan(statement))) {
         expect(leadingKeys(statement), JSON.stringify(statement)).not.toEqual([]);
       }
+    });
+
+    it('none of these scans the table itself (the admin API lists every standing order so: merchant-admin.test.ts)', () => {
+      const scanners = ALL.filter((name) => statements(name).some(isStandingOrdersScan));
+      expect(scanners).toEqual([]);
     });
 
     it('only the reconciler sweeps the outbox', () => {

@@ -24,6 +24,7 @@ import {
   REFERENCE_INDEX,
   REQUEST_KEY_PREFIX,
   SETTINGS_KEY,
+  STANDING_ORDER_KEY_PREFIX,
 } from '../../../lambdas/domain/storage/orders-table';
 import { MERCHANTS_GROUP } from '../../../shared/admin-api-paths';
 import { CLI_LOOPBACK_PORTS, cliCallbackUrl } from '../../../shared/admin-config';
@@ -213,6 +214,8 @@ export class MerchantAdmin extends Construct {
             SETTINGS_KEY,
             `${FORECAST_KEY_PREFIX}*`,
             `${IDEMPOTENCY_KEY_PREFIX}*`,
+            // STANDING_ORDER#: the shop pause's mark and the merchant's cancel (ADR 0061).
+            `${STANDING_ORDER_KEY_PREFIX}*`,
           ],
         },
       },

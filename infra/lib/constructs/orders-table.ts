@@ -100,6 +100,15 @@ export class OrdersTable extends Construct {
     });
   }
 
+  /**
+   * Lets the admin API list every standing order, cancelled ones too (ADR 0061): a Scan of the table
+   * filtered on `STANDING_ORDER#` by the code. A Scan has no partition key to limit by
+   * `dynamodb:LeadingKeys`; the admin reads every order already.
+   */
+  grantStandingOrdersTableScan(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({ grantee, actions: ['dynamodb:Scan'], resourceArns: [this.table.tableArn] });
+  }
+
   /** Lets a function do `actions` on the table's items whose partition key matches `keys`, and no others. */
   private grantOnKeys(
     grantee: IGrantable,

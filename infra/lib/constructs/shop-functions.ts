@@ -305,6 +305,8 @@ function grantAccess(functions: ShopFunctionSet, props: ShopFunctionsProps): voi
   orders.grantOutboxSweep(reconcileOrders);
   // It sets every active standing order's capacity holds, the window rolling a week each cut-off (ADR 0060).
   orders.grantStandingOrdersScan(reconcileOrders);
+  // The admin lists every standing order, cancelled ones too (ADR 0061).
+  orders.grantStandingOrdersTableScan(adminApi);
 
   const { weatherNotice, orderPage } = functions;
   // The page reads and corrects orders (ORDER#* only) and sends the correction's one email; the

@@ -6,9 +6,11 @@ import { settleUnpaidSession } from '../capacity/session-capacity';
 import { hasShopMarker } from '../checkout/order-metadata';
 import { drainOutbox } from '../emails/outbox-sender';
 import { reconcilePaidInvoices } from '../standing-orders/reconcile-invoices';
+import { followShopPause, shopHoldsRenewals } from '../standing-orders/shop-pause';
 import { syncEveryStandingOrder } from '../standing-orders/standing-holds';
 import { adoptLegacyEmails } from '../storage/outbox';
 import { sessionsWithOutboxDue } from '../storage/outbox-due';
+import type { ShopSettings } from '../storage/shop-settings';
 import { notifyFailedDebit } from './failed-debit';
 import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
 import { releaseLapsedHolds } from './lapsed-holds';
@@ -228,6 +230,26 @@ async function syncStandingOrders(deps: ReconcileDeps, summary: ReconcileSummary
   }
 }
 
+/**
+ * Each active standing order to the shop's mode, its Stripe subscription to its record (ADR 0061):
+ * heals a crash between the record's write and Stripe's, and one recorded while the shop was paused.
+ */
+async function followShop(
+  deps: ReconcileDeps,
+  settings: () => Promise<ShopSettings>,
+  summary: ReconcileSummary,
+): Promise<void> {
+  try {
+    const { failed } = await followShopPause(shopHoldsRenewals(await settings()), deps);
+    summary.failed += failed.length;
+  } catch (error) {
+    summary.failed += 1;
+    logger.error('Reconciler could not set the standing orders to follow the shop; the next run retries', {
+      error,
+    });
+  }
+}
+
 /** A run that could not finish every session: thrown after the summary and metric are out. */
 export class ReconcileIncompleteError extends Error {
   constructor(readonly summary: ReconcileSummary) {
@@ -334,6 +356,7 @@ export async function reconcileOrders(
       logger.error('Reconciler could not sweep the outbox; the next run retries', { error });
     }
   }
+  if (!summary.stoppedAtDeadline) await followShop(deps, settings, summary);
   // After the completed sessions, so a hold paid in its last minute is already a sale here.
   if (deps.capacity && !summary.stoppedAtDeadline) {
     try {

@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
 import { isStripeError } from '../../lib/stripe-errors';
 import { hasShopMarker, isPaymentLinkSession } from '../checkout/order-metadata';
+import { followShopPause, type RenewalsOutcome } from '../standing-orders/shop-pause';
+import { capacityStoreFromTable } from '../storage/capacity-table';
 import { writeShopSettings } from '../storage/settings-store';
 import type { ShopSettings } from '../storage/shop-settings';
 import type { ShopStripeDeps } from './shop-deps';
@@ -33,6 +35,8 @@ export interface PauseOutcome {
   failed: Array<{ sessionId: string; message: string }>;
   /** The open sessions could not be listed at all: some may still be payable. */
   listingFailed?: string | undefined;
+  /** The standing orders' renewals held (ADR 0061): no payment taken while the shop is not open. */
+  renewals?: RenewalsOutcome | undefined;
 }
 
 /**
@@ -64,7 +68,7 @@ export interface PauseOutcome {
  */
 export async function pauseShop(
   input: PauseInput,
-  deps: Pick<ShopStripeDeps, 'table' | 'stripe' | 'shopId' | 'now'>,
+  deps: Pick<ShopStripeDeps, 'table' | 'stripe' | 'shopId' | 'now' | 'cutoffHours'>,
 ): Promise<PauseOutcome> {
   const settings = await writeShopSettings(deps.table, input, deps.now());
   const outcome: PauseOutcome = {
@@ -73,6 +77,7 @@ export async function pauseShop(
     paymentLinksKept: [],
     completedMeanwhile: [],
     failed: [],
+    renewals: await followShopPause(true, { ...deps, capacity: capacityStoreFromTable(deps.table) }),
   };
   let open: Stripe.Checkout.Session[];
   try {
@@ -98,6 +103,19 @@ export async function pauseShop(
     }
   }
   return outcome;
+}
+
+/**
+ * Opens the shop (paid orders again), then lets the standing orders' renewals go on: each one's
+ * shop mark cleared and Stripe's collection set to what its record says (still void while its
+ * customer paused it).
+ */
+export async function resumeShop(
+  deps: Pick<ShopStripeDeps, 'table' | 'stripe' | 'now' | 'cutoffHours'>,
+): Promise<{ settings: ShopSettings; renewals: RenewalsOutcome }> {
+  const settings = await writeShopSettings(deps.table, { mode: 'open' }, deps.now());
+  const capacity = capacityStoreFromTable(deps.table);
+  return { settings, renewals: await followShopPause(false, { ...deps, capacity }) };
 }
 
 /** This shop's open sessions, every page (the SDK fetches further pages as the loop goes). */

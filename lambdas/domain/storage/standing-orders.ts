@@ -1,4 +1,4 @@
-import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateScan, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
 import { REPEATS } from '../../../shared/standing-order';
@@ -372,6 +372,37 @@ export function settleStandingEmail(
       ...(outcome.state === 'failed' && { ':detail': outcome.reason }),
     },
   });
+}
+
+/**
+ * Every standing order of `status`, cancelled ones too (the merchant's list, ADR 0061): a Scan of
+ * the table filtered on the STANDING_ORDER# prefix, every page, since the sparse index
+ * (ACTIVE_STANDING_ORDER_INDEX) holds only the active ones. Eventually consistent.
+ */
+export async function listStandingOrders(
+  table: ShopTable,
+  status: StandingOrderItem['status'],
+): Promise<StandingOrderItem[]> {
+  const items: StandingOrderItem[] = [];
+  for await (const page of paginateScan(
+    { client: table.client },
+    {
+      TableName: table.tableName,
+      FilterExpression: 'begins_with(#pk, :prefix) AND #status = :status',
+      ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#status': 'status' },
+      ExpressionAttributeValues: { ':prefix': STANDING_ORDER_KEY_PREFIX, ':status': status },
+    },
+  )) {
+    for (const item of page.Items ?? []) {
+      const parsed = standingOrderItemSchema.safeParse(item, ENGLISH_MESSAGES);
+      if (!parsed.success)
+        throw new Error(
+          `${String(item[PARTITION_KEY])} in the table is not a valid record: ${parsed.error.message}`,
+        );
+      items.push(parsed.data);
+    }
+  }
+  return items;
 }
 
 /** A failed renewal as stored: what both emails say, and their send-once states. */

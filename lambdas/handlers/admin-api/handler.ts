@@ -39,7 +39,7 @@ import {
   trackOrder,
 } from '../../domain/operations/order-actions';
 import { refundPart } from '../../domain/operations/part-refund';
-import { pauseShop } from '../../domain/operations/pause-shop';
+import { pauseShop, resumeShop } from '../../domain/operations/pause-shop';
 import { declineRequest, requestPayment } from '../../domain/operations/request-actions';
 import type { ShopStripeDeps } from '../../domain/operations/shop-deps';
 import { capacityWeeks, shopWeek } from '../../domain/operations/shop-week';
@@ -52,6 +52,8 @@ import {
   unsubscribeDevice,
 } from '../../domain/push/merchant-push';
 import { RefusedError } from '../../domain/refusal';
+import { cancelForMerchant } from '../../domain/standing-orders/merchant-cancel';
+import { merchantStandingOrders, standingOrderView } from '../../domain/standing-orders/merchant-list';
 import {
   claimIntention,
   finishIntention,
@@ -61,7 +63,7 @@ import {
   requestFingerprint,
 } from '../../domain/storage/intention-keys';
 import { findByReference, recordsByReference } from '../../domain/storage/records';
-import { readShopSettings, writeShopSettings } from '../../domain/storage/settings-store';
+import { readShopSettings } from '../../domain/storage/settings-store';
 import { delayOrdersAtRisk } from '../../domain/weather/delay-at-risk';
 import { reportForecastKey } from '../../domain/weather/forecast-source';
 import type { ForecastSource } from '../../domain/weather/open-meteo';
@@ -410,11 +412,18 @@ const HANDLERS: Handlers = {
     const outcome = await pauseShop({ mode: body.mode, message: body.message || undefined }, deps);
     return { ...outcome, settings: settingsView(outcome.settings) };
   },
-  resume: async (_input, { deps }) => ({
-    settings: settingsView(await writeShopSettings(deps.table, { mode: 'open' }, deps.now())),
-  }),
+  resume: async (_input, { deps }) => {
+    const { settings, renewals } = await resumeShop(deps);
+    return { settings: settingsView(settings), renewals };
+  },
   requestPayment: (body, { deps }, actor) => requestPayment(body.reference, { actor }, deps),
   decline: (body, { deps }, actor) => declineRequest(body.reference, { actor }, deps),
+  standingOrders: async (query, { deps }) => ({ standingOrders: await merchantStandingOrders(query, deps) }),
+  /** Cancelled at Stripe and in its record; its customer's email sent once, whoever cancels. */
+  cancelStandingOrder: async ({ subscriptionId }, { deps }, actor) => {
+    const { changed, email, record } = await cancelForMerchant(subscriptionId, actor, deps);
+    return { changed, email, standingOrder: standingOrderView(record, deps.now(), deps.cutoffHours) };
+  },
   /** The order page's link revoked and a new one emailed to the customer once. */
   revokePageLink: async (body, { deps }, actor) => {
     const { reference, email, order } = await revokeOrderPageLink(body.reference, { actor }, deps);

@@ -21,6 +21,7 @@ function pause() {
       stripe: shop.h.stripe,
       shopId: TEST_SHOP_ID,
       now: () => new Date(),
+      cutoffHours: 36,
     },
   );
 }

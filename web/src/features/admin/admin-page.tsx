@@ -18,6 +18,7 @@ import {
   signOutUrl,
   startSignIn,
 } from './sign-in';
+import { StandingOrdersView } from './standing-orders-view';
 import { useAdminParams } from './use-admin-params';
 import { WeekView } from './week-view';
 
@@ -37,12 +38,13 @@ let callback: { code: string; result: Promise<SignInCallback> } | undefined;
 export const ADMIN_VIEWS = {
   week: 'This week',
   orders: 'Orders & requests',
+  standing: 'Standing orders',
   shop: 'Shop & capacity',
 } as const;
 export type AdminView = keyof typeof ADMIN_VIEWS;
 
 function viewOf(value: string | null): AdminView {
-  return value === 'orders' || value === 'shop' ? value : 'week';
+  return value === 'orders' || value === 'shop' || value === 'standing' ? value : 'week';
 }
 
 /**
@@ -243,6 +245,7 @@ function SignedIn({ api, ...account }: Account & { api: AdminApi }) {
     if (reference !== null) return <OrderView key={reference} api={api} reference={reference} />;
     if (view === 'orders') return <OrdersView api={api} />;
     if (view === 'shop') return <ShopView api={api} />;
+    if (view === 'standing') return <StandingOrdersView api={api} />;
     return <WeekView api={api} />;
   }, [api, reference, view]);
   return (
