@@ -279,6 +279,7 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       shopStatus: shopStatus.handler,
       orderPage: orderPage.handler,
       orderPageAddress: orderPage.handler,
+      orderPageStandingOrder: orderPage.handler,
     });
     const site = createStaticSite(resolve(options.webRoot));
 

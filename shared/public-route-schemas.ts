@@ -8,6 +8,7 @@ import { checkoutStatusSchema } from './checkout-status';
 import { orderPageAnswerSchema, orderPageCorrectionSchema, orderPageViewSchema } from './order-page';
 import type { PublicRouteName } from './public-routes';
 import { shopStatusSchema } from './shop-status';
+import { standingOrderChangeSchema, standingOrderPageViewSchema } from './standing-order-page';
 
 export interface PublicRouteSchemas {
   /** A POST's JSON body; absent: the route reads a query (named in `query`) or nothing of ours. */
@@ -27,4 +28,5 @@ export const PUBLIC_ROUTE_SCHEMAS = {
   shopStatus: { response: shopStatusSchema },
   orderPage: { query: ['token'], response: orderPageAnswerSchema },
   orderPageAddress: { request: orderPageCorrectionSchema, response: orderPageViewSchema },
+  orderPageStandingOrder: { request: standingOrderChangeSchema, response: standingOrderPageViewSchema },
 } as const satisfies Record<PublicRouteName, PublicRouteSchemas>;

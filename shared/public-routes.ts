@@ -57,6 +57,13 @@ export const PUBLIC_API_ROUTES = {
     throttle: 'write',
     waf: 'order-page',
   },
+  /** A standing order's change from its page (issue 50), the token in the body. */
+  orderPageStandingOrder: {
+    method: 'POST',
+    path: '/functions/v1/order-page/standing-order',
+    throttle: 'write',
+    waf: 'order-page',
+  },
 } as const satisfies Record<string, PublicRoute>;
 
 export type PublicRouteName = keyof typeof PUBLIC_API_ROUTES;

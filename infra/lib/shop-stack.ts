@@ -131,6 +131,7 @@ export class ShopStack extends Stack {
         shopStatus: shopStatus.function,
         orderPage: orderPage.function,
         orderPageAddress: orderPage.function,
+        orderPageStandingOrder: orderPage.function,
       },
       // With the cloudfront.net name there is nothing to allow: the name is only known after the
       // distribution exists, and the distribution needs the API first. Same origin needs no CORS.

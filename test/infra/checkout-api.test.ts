@@ -26,7 +26,7 @@ describe('CheckoutApi', () => {
     });
   });
 
-  it('has exactly the six public routes of the contract, each on its function through a payload 2.0 proxy', () => {
+  it('has exactly the seven public routes of the contract, each on its function through a payload 2.0 proxy', () => {
     const routes = template.findResources('AWS::ApiGatewayV2::Route');
     expect(
       Object.values(routes)
@@ -40,12 +40,14 @@ describe('CheckoutApi', () => {
       'GET /functions/v1/shop-status',
       'POST /functions/v1/create-checkout',
       'POST /functions/v1/order-page/address',
+      'POST /functions/v1/order-page/standing-order',
       'POST /functions/v1/stripe-webhook',
     ]);
 
-    // Each route's handler is the stack function of the same name; the page's two share one.
+    // Each route's handler is the stack function of the same name; the page's three share one.
     for (const name of API_ROUTE_NAMES) {
-      const functionName = name === 'orderPageAddress' ? 'orderPage' : name;
+      const functionName =
+        name === 'orderPageAddress' || name === 'orderPageStandingOrder' ? 'orderPage' : name;
       template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
         IntegrationType: 'AWS_PROXY',
         PayloadFormatVersion: '2.0',
