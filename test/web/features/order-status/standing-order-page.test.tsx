@@ -32,7 +32,7 @@ function standingView(overrides: Record<string, unknown> = {}) {
       { day: '2026-12-29', dayText: 'Tuesday 29 December', state: 'due', paymentText: 'Monday 21 December' },
     ],
     actions: ['skip', 'pause', 'quantity', 'cancel'],
-    skipOpenUntil: '12:00 on Sunday 13 December',
+    skipOpenUntil: 'Saturday 12 December at 12:00',
     seller: {
       name: 'Live Aquatics Ltd',
       email: 'hello@live-aquatics.test',
@@ -112,13 +112,13 @@ describe('a standing order’s page, /order/<token>', () => {
         { day: '2026-12-14', dayText: 'Monday 14 December', state: 'skipped' },
         { day: '2026-12-21', dayText: 'Monday 21 December', state: 'due', paymentText: 'Monday 14 December' },
       ],
-      skipOpenUntil: '12:00 on Sunday 20 December',
+      skipOpenUntil: 'Saturday 19 December at 12:00',
     });
     const { fetchMock, user } = await openPage(jsonResponse(skipped));
 
     expect(
       screen.getByText(
-        'Your next delivery is on Monday 14 December. You can skip it until 12:00 on Sunday 13 December.',
+        'Your next delivery is on Monday 14 December. You can skip it until Saturday 12 December at 12:00.',
       ),
     ).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Skip the delivery on Monday 14 December' }));
@@ -158,6 +158,20 @@ describe('a standing order’s page, /order/<token>', () => {
     expect(
       await screen.findByText(
         'Skipped: no delivery on Monday 21 December. We will not charge you for it. We have emailed you a confirmation.',
+      ),
+    ).toBeVisible();
+  });
+
+  it('a paid delivery past its packing cut-off is listed, but the skip is for the next one', async () => {
+    stubFetch(jsonResponse(standingView({ skipOpenUntil: 'Saturday 19 December at 12:00' })));
+    renderApp(`/order/${TOKEN}`);
+
+    expect(
+      await screen.findByRole('button', { name: 'Skip the delivery on Monday 21 December' }),
+    ).toBeVisible();
+    expect(
+      screen.getByText(
+        'Your next delivery is on Monday 21 December. You can skip it until Saturday 19 December at 12:00.',
       ),
     ).toBeVisible();
   });
@@ -259,7 +273,7 @@ describe('a standing order’s page, /order/<token>', () => {
   });
 
   it('shows a refusal’s own words as an alert, focused, and keeps the view', async () => {
-    const refusal = 'Monday 14 December is being packed (changes closed at 12:00 on Sunday 13 December).';
+    const refusal = 'Monday 14 December is being packed (changes closed on Saturday 12 December at 12:00).';
     const { user } = await openPage(jsonResponse({ error: refusal }, 409));
 
     await user.click(screen.getByRole('button', { name: 'Skip the delivery on Monday 14 December' }));

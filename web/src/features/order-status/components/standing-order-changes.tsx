@@ -1,11 +1,12 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { dispatchCutoff, formatLondonDayAndTime } from '../../../../../shared/dispatch';
 import { formatGbp, quoteOrder } from '../../../../../shared/pricing';
 import type {
   StandingDelivery,
   StandingOrderChangeBody,
   StandingOrderPageView,
 } from '../../../../../shared/standing-order-page';
-import { useApiClient } from '../../../lib/app-context';
+import { useApiClient, useAppConfig } from '../../../lib/app-context';
 import { changeStandingOrder } from '../order-page-api';
 
 type WithoutToken<Body> = Body extends unknown ? Omit<Body, 'token'> : never;
@@ -37,7 +38,7 @@ export function StandingOrderChanges({ token, view, onChanged }: ChangesProps) {
   const headingId = useId();
   const { send, sending, outcome } = useStandingChange(token, onChanged);
   const offered = new Set(view.actions);
-  const next = view.deliveries.find((delivery) => delivery.state !== 'skipped');
+  const next = skipTarget(view, useAppConfig().dispatchCutoffHours);
   return (
     <section className="card" aria-labelledby={headingId} aria-busy={sending}>
       <h2 id={headingId}>Change your standing order</h2>
@@ -89,6 +90,18 @@ const NOTHING_TO_CHANGE: Record<StandingOrderPageView['status'], string> = {
   cancelled:
     'This standing order is cancelled: we take no more payments for it. You are welcome to order again.',
 };
+
+/**
+ * The delivery "skip" applies to, as the server chooses it: the first not skipped whose packing
+ * cut-off is the one the view says skipping is open until (a paid delivery past its cut-off is
+ * listed, but the next one is skipped instead).
+ */
+function skipTarget(view: StandingOrderPageView, cutoffHours: number): StandingDelivery | undefined {
+  const open = view.deliveries.filter((delivery) => delivery.state !== 'skipped');
+  const closing = (delivery: StandingDelivery) =>
+    formatLondonDayAndTime(dispatchCutoff(delivery.day, cutoffHours));
+  return open.find((delivery) => closing(delivery) === view.skipOpenUntil) ?? open[0];
+}
 
 type Send = (change: Change, confirmation: (view: StandingOrderPageView) => string) => void;
 
