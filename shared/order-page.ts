@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { deliveryFields } from './checkout-request';
 import { ORDER_STATUSES } from './record-status';
+import { standingOrderPageViewSchema } from './standing-order-page';
 
 /** Every refusal of a token (wrong, tampered, revoked, unknown) answers this, and nothing else. */
 export const ORDER_PAGE_NOT_FOUND = 'Not found.';
@@ -54,6 +55,9 @@ export type DebitPageView = z.output<typeof debitPageViewSchema>;
 /** Whatever the order page's read answers: the order, or its payment still with (or refused by) the bank. */
 export const orderPageAnswerSchema = z.union([orderPageViewSchema, debitPageViewSchema]);
 export type OrderPageAnswer = OrderPageView | DebitPageView;
+
+/** Whatever the read answers, a standing order's page included (its token names a subscription, ADR 0059). */
+export const orderPageReadSchema = z.union([orderPageAnswerSchema, standingOrderPageViewSchema]);
 
 /** Whether the read answered a payment not in yet (or refused) rather than an order. */
 export function isDebitPageView(view: OrderPageAnswer): view is DebitPageView {

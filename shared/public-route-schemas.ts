@@ -5,7 +5,7 @@ import type * as z from 'zod/mini';
 import { checkoutRequestSchema } from './checkout-request';
 import { createCheckoutResponseSchema } from './checkout-response';
 import { checkoutStatusSchema } from './checkout-status';
-import { orderPageAnswerSchema, orderPageCorrectionSchema, orderPageViewSchema } from './order-page';
+import { orderPageCorrectionSchema, orderPageReadSchema, orderPageViewSchema } from './order-page';
 import type { PublicRouteName } from './public-routes';
 import { shopStatusSchema } from './shop-status';
 import { standingOrderChangeSchema, standingOrderPageViewSchema } from './standing-order-page';
@@ -26,7 +26,7 @@ export const PUBLIC_ROUTE_SCHEMAS = {
   // Stripe's own event, verified by its signature on the raw body; Stripe reads only the status.
   stripeWebhook: {},
   shopStatus: { response: shopStatusSchema },
-  orderPage: { query: ['token'], response: orderPageAnswerSchema },
+  orderPage: { query: ['token'], response: orderPageReadSchema },
   orderPageAddress: { request: orderPageCorrectionSchema, response: orderPageViewSchema },
   orderPageStandingOrder: { request: standingOrderChangeSchema, response: standingOrderPageViewSchema },
 } as const satisfies Record<PublicRouteName, PublicRouteSchemas>;

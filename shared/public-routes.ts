@@ -57,7 +57,7 @@ export const PUBLIC_API_ROUTES = {
     throttle: 'write',
     waf: 'order-page',
   },
-  /** A standing order's change from its page (issue 50), the token in the body. */
+  /** A standing order's change from its page (ADR 0059): skip, quantity, pause, resume, cancel; the token in the body. */
   orderPageStandingOrder: {
     method: 'POST',
     path: '/functions/v1/order-page/standing-order',

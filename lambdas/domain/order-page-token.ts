@@ -19,6 +19,13 @@ const PAGE_KEY_BYTES = 16;
 const SIV_BYTES = 16;
 /** A Checkout Session id as Stripe (and the simulator) writes it. */
 const SESSION_ID = /^cs_(test|live)_[A-Za-z0-9]{1,200}$/;
+/** A subscription id: a standing order's own page (ADR 0059) is named by its subscription. */
+const SUBSCRIPTION_ID = /^sub_[A-Za-z0-9]{1,200}$/;
+
+/** Whether an id is one a token may name: an order's Checkout Session, or a standing order's subscription. */
+function isPageId(id: string): boolean {
+  return SESSION_ID.test(id) || SUBSCRIPTION_ID.test(id);
+}
 
 /** The two keys the secret gives: one to encrypt, one to authenticate, never the same. */
 export interface OrderPageKeys {
@@ -50,10 +57,13 @@ function ctr(keys: OrderPageKeys, iv: Buffer, data: Buffer): Buffer {
   return Buffer.concat([cipher.update(data), cipher.final()]);
 }
 
-/** The token of an order's page: the same for the same order and page key, opaque to everyone else. */
+/**
+ * The token of an order's page (`sessionId` a Checkout Session id) or of a standing order's (a
+ * subscription id): the same for the same id and page key, opaque to everyone else.
+ */
 export function orderPageToken(sessionId: string, pageKey: string, keys: OrderPageKeys): string {
   const key = Buffer.from(pageKey, 'base64url');
-  if (key.length !== PAGE_KEY_BYTES || !SESSION_ID.test(sessionId)) {
+  if (key.length !== PAGE_KEY_BYTES || !isPageId(sessionId)) {
     throw new Error('orderPageToken: not an order page key or session id');
   }
   const plaintext = Buffer.concat([key, Buffer.from(sessionId, 'utf8')]);
@@ -68,11 +78,23 @@ export interface OrderPageClaim {
 }
 
 /**
- * Opens a token, or `undefined` for anything not made with these keys (tampered, truncated,
- * guessed, made under another secret, or spelt otherwise than it was written). A genuine token may still be revoked: the caller
+ * Opens an order's token, or `undefined` for anything not made with these keys (tampered, truncated,
+ * guessed, made under another secret, or spelt otherwise than it was written), and for a standing
+ * order's. A genuine token may still be revoked: the caller
  * compares `pageKey` with the order's stored one ({@link samePageKey}).
  */
 export function readOrderPageToken(token: string, keys: OrderPageKeys): OrderPageClaim | undefined {
+  const claim = readPageToken(token, keys);
+  return claim?.kind === 'order' ? { sessionId: claim.sessionId, pageKey: claim.pageKey } : undefined;
+}
+
+/** What a genuine token names: an order's session, or a standing order's subscription; and its page key. */
+export type PageClaim =
+  | { kind: 'order'; sessionId: string; pageKey: string }
+  | { kind: 'standing-order'; subscriptionId: string; pageKey: string };
+
+/** Opens any page's token (an order's or a standing order's), as {@link readOrderPageToken} does. */
+export function readPageToken(token: string, keys: OrderPageKeys): PageClaim | undefined {
   if (!/^[A-Za-z0-9_-]{40,400}$/.test(token)) return undefined;
   const bytes = Buffer.from(token, 'base64url');
   // Node decodes the last character leniently (its unused low bits ignored), so one token has up to
@@ -82,9 +104,11 @@ export function readOrderPageToken(token: string, keys: OrderPageKeys): OrderPag
   const iv = bytes.subarray(0, SIV_BYTES);
   const plaintext = ctr(keys, iv, bytes.subarray(SIV_BYTES));
   if (!timingSafeEqual(iv, syntheticIv(keys, plaintext))) return undefined;
-  const sessionId = plaintext.subarray(PAGE_KEY_BYTES).toString('utf8');
-  if (!SESSION_ID.test(sessionId)) return undefined;
-  return { sessionId, pageKey: plaintext.subarray(0, PAGE_KEY_BYTES).toString('base64url') };
+  const id = plaintext.subarray(PAGE_KEY_BYTES).toString('utf8');
+  const pageKey = plaintext.subarray(0, PAGE_KEY_BYTES).toString('base64url');
+  if (SESSION_ID.test(id)) return { kind: 'order', sessionId: id, pageKey };
+  if (SUBSCRIPTION_ID.test(id)) return { kind: 'standing-order', subscriptionId: id, pageKey };
+  return undefined;
 }
 
 /** Whether a token's page key is the order's current one, in constant time. */
@@ -100,17 +124,31 @@ export function orderPageUrl(siteUrl: string, token: string): string {
   return `${siteUrl}/order/${token}`;
 }
 
-/** What the emailing code needs: the link of an order's page, when the order has a page key. */
+/**
+ * What the emailing code needs: the link of an order's page, when the order has a page key; a
+ * standing order's delivery links to the standing order's own page (its subscription and key).
+ */
 export interface OrderPageLinks {
-  linkFor(order: { sessionId: string; pageKey?: string | undefined }): string | undefined;
+  linkFor(order: {
+    sessionId: string;
+    pageKey?: string | undefined;
+    subscriptionId?: string | undefined;
+    standingPageKey?: string | undefined;
+  }): string | undefined;
 }
 
 /** The links of one shop: its origin and its keys. */
 export function orderPageLinks(siteUrl: string, keys: OrderPageKeys): OrderPageLinks {
   return {
-    linkFor: (order) =>
-      order.pageKey === undefined
+    linkFor: (order) => {
+      if (order.subscriptionId !== undefined) {
+        return order.standingPageKey === undefined
+          ? undefined
+          : orderPageUrl(siteUrl, orderPageToken(order.subscriptionId, order.standingPageKey, keys));
+      }
+      return order.pageKey === undefined
         ? undefined
-        : orderPageUrl(siteUrl, orderPageToken(order.sessionId, order.pageKey, keys)),
+        : orderPageUrl(siteUrl, orderPageToken(order.sessionId, order.pageKey, keys));
+    },
   };
 }

@@ -2,14 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { checkoutRequestSchema } from '../../shared/checkout-request';
 import { createCheckoutResponseSchema } from '../../shared/checkout-response';
 import { checkoutStatusSchema } from '../../shared/checkout-status';
-import {
-  orderPageAnswerSchema,
-  orderPageCorrectionSchema,
-  orderPageViewSchema,
-} from '../../shared/order-page';
+import { orderPageCorrectionSchema, orderPageReadSchema, orderPageViewSchema } from '../../shared/order-page';
 import { PUBLIC_ROUTE_SCHEMAS } from '../../shared/public-route-schemas';
 import { PUBLIC_API_ROUTES, publicRouteNames } from '../../shared/public-routes';
 import { shopStatusSchema } from '../../shared/shop-status';
+import { standingOrderChangeSchema, standingOrderPageViewSchema } from '../../shared/standing-order-page';
 import * as webAnswerSchemas from '../../web/src/lib/response-schemas';
 
 describe('the public route table', () => {
@@ -36,6 +33,12 @@ describe('the public route table', () => {
         throttle: 'write',
         waf: 'order-page',
       },
+      orderPageStandingOrder: {
+        method: 'POST',
+        path: '/functions/v1/order-page/standing-order',
+        throttle: 'write',
+        waf: 'order-page',
+      },
     });
   });
 
@@ -47,6 +50,7 @@ describe('the public route table', () => {
       'shopStatus',
       'orderPage',
       'orderPageAddress',
+      'orderPageStandingOrder',
     ]);
   });
 
@@ -57,8 +61,9 @@ describe('the public route table', () => {
       checkoutStatus: { query: ['session_id'], response: checkoutStatusSchema },
       stripeWebhook: {},
       shopStatus: { response: shopStatusSchema },
-      orderPage: { query: ['token'], response: orderPageAnswerSchema },
+      orderPage: { query: ['token'], response: orderPageReadSchema },
       orderPageAddress: { request: orderPageCorrectionSchema, response: orderPageViewSchema },
+      orderPageStandingOrder: { request: standingOrderChangeSchema, response: standingOrderPageViewSchema },
     });
   });
 

@@ -212,6 +212,16 @@ export class OrdersTable extends Construct {
   }
 
   /**
+   * Lets the order page's function read and conditionally change a standing order
+   * (`pk = STANDING_ORDER#…`): its page, its customer's changes and their emails (ADR 0059).
+   */
+  grantStandingOrderPage(grantee: IGrantable): Grant {
+    return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
+      `${STANDING_ORDER_KEY_PREFIX}*`,
+    ]);
+  }
+
+  /**
    * Lets the order page's function read a delayed payment's records (`pk = PENDING_DEBIT#…`, whose
    * page key a waiting customer's link carries, and `FAILED_DEBIT#…`): GetItem only (ADR 0047).
    */

@@ -139,15 +139,16 @@ export class ShopFunctions extends Construct {
         environment: { ORDERS_TABLE_NAME: env.tableName, ...env.dispatch },
         readsSecrets: false,
       }),
-      // The customer's order page and its correction: the table, email and its secret, no Stripe.
-      // A DynamoDB read and one email at most: 10 s is plenty.
+      // The customer's order page and its correction: the table, email and its secret; and a
+      // standing order's page, whose changes call Stripe with the fulfilment key (ADR 0059). A
+      // change is a few DynamoDB writes, up to three Stripe calls (a skip's refund) and two emails.
       orderPage: this.define('OrderPage', {
         entry: 'lambdas/handlers/order-page/handler.ts',
         description:
           "The customer's order page: its status, and the delivery details corrected before packing",
-        timeout: Duration.seconds(10),
+        timeout: Duration.seconds(20),
         reservedConcurrency: RESERVED_CONCURRENCY.orderPage,
-        environment: { ...env.shopEmail, ...env.dispatch, ...env.orderPage },
+        environment: { ...env.stripe('fulfilmentKey'), ...env.shopEmail, ...env.dispatch, ...env.orderPage },
       }),
     };
   }
@@ -310,6 +311,10 @@ function grantAccess(functions: ShopFunctionSet, props: ShopFunctionsProps): voi
   // A link sent while the money was with the bank opens the pending (or failed) debit's record.
   orders.grantDebitRecordsRead(orderPage);
   email.grantSend(orderPage);
+  // A standing order's page: its record, its changes in Stripe (a skip's refund gives bottles back).
+  orders.grantStandingOrderPage(orderPage);
+  stripeSecrets.grantRead('fulfilmentKey', orderPage);
+  orders.grantCapacityReservations(orderPage);
   for (const linker of [orderPage, stripeWebhook, reconcileOrders, adminApi, checkoutStatus]) {
     orderPageSecret.grantRead(linker);
   }

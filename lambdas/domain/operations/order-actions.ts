@@ -528,10 +528,21 @@ function refundEmailReport(order: ManagedOrder, thisRun: SendOnceOutcome): Refun
 }
 
 export async function paymentIntentOf(sessionId: string, stripe: Stripe): Promise<string> {
+  // A standing order's delivery is keyed by its invoice (ADR 0058): its payment is the invoice's.
+  if (sessionId.startsWith('in_')) return invoicePaymentIntentOf(sessionId, stripe);
   const session = await stripe.checkout.sessions.retrieve(sessionId);
   const pi = session.payment_intent;
   const id = typeof pi === 'string' ? pi : pi?.id;
   if (!id) throw new RefusedError(`Stripe has no payment for ${sessionId}: nothing to refund.`);
+  return id;
+}
+
+async function invoicePaymentIntentOf(invoiceId: string, stripe: Stripe): Promise<string> {
+  const invoice = await stripe.invoices.retrieve(invoiceId, { expand: ['payments'] });
+  const paid = invoice.payments?.data.find((entry) => entry.status === 'paid') ?? invoice.payments?.data[0];
+  const pi = paid?.payment.payment_intent;
+  const id = typeof pi === 'string' ? pi : pi?.id;
+  if (!id) throw new RefusedError(`Stripe has no payment for ${invoiceId}: nothing to refund.`);
   return id;
 }
 

@@ -1,25 +1,30 @@
 import type Stripe from 'stripe';
 import { logger } from '../../lib/logger';
 import { hasShopMarker } from '../checkout/order-metadata';
-import type { ShopTable } from '../storage/orders-table';
-import { markStandingOrderCancelled } from '../storage/standing-orders';
+import { recordCancelledInStripe, type StandingOrderActionDeps } from './actions';
+import type { StandingEmailDeps } from './standing-emails';
 
 export type CancelOutcome = 'not-ours' | 'not-cancelled' | 'cancelled' | 'already-cancelled-or-unknown';
 
 /**
- * `customer.subscription.deleted`: the standing order's record marked cancelled, once. The
- * subscription is retrieved from Stripe (the event only names it) and must be ours and `canceled`;
- * no invoice of it will be paid again, so no more orders come. A subscription never paid for has
- * no record: nothing to mark.
+ * `customer.subscription.deleted`: the standing order's record marked cancelled, once, with its
+ * email (ADR 0059: the write that marks it owes the email, so a cancel of ours that marked it
+ * first sends its own, and this one none). The subscription is retrieved from Stripe (the event
+ * only names it) and must be ours and `canceled`; no invoice of it will be paid again, so no more
+ * orders come. A subscription never paid for has no record: nothing to mark.
  */
 export async function recordSubscriptionCancelled(
   subscriptionId: string,
-  deps: { stripe: Stripe; table: ShopTable; shopId: string; now: () => Date },
+  deps: StandingEmailDeps & {
+    stripe: Stripe;
+    shopId: string;
+    syncStandingHolds?: StandingOrderActionDeps['syncStandingHolds'] | undefined;
+  },
 ): Promise<CancelOutcome> {
   const subscription = await deps.stripe.subscriptions.retrieve(subscriptionId);
   if (!hasShopMarker(subscription.metadata, deps.shopId)) return 'not-ours';
   if (subscription.status !== 'canceled') return 'not-cancelled';
-  const marked = await markStandingOrderCancelled(deps.table, subscriptionId, deps.now());
-  if (marked) logger.info('Standing order cancelled', { subscriptionId });
+  const marked = await recordCancelledInStripe(subscriptionId, deps);
+  if (marked) logger.info('Standing order cancelled in Stripe', { subscriptionId });
   return marked ? 'cancelled' : 'already-cancelled-or-unknown';
 }

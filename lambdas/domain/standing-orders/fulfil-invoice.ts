@@ -64,19 +64,19 @@ export async function fulfilInvoice(invoiceId: string, deps: FulfilmentDeps): Pr
   const now = deps.now();
   const day = invoiceDispatchDay(paid, now, deps.cutoffHours);
   const sale = await sellInvoiceBottles(paid, day, settings, deps);
-  const item: OrderItem = {
+  const order: OrderItem = {
     ...toOrderItem(
       paid.checkout,
       { now, cutoffHours: deps.cutoffHours, earliestDispatch: day },
       pauseMarkFor(settings, { client_reference_id: null }),
       sale,
     ),
-    // No page key: the order page opens Checkout Session ids only (the standing order's own page,
-    // to skip, pause or cancel, is still to come), so the confirmation carries no page link.
     subscriptionId: paid.subscriptionId,
     repeat: paid.repeat,
   };
-  await recordStandingOrder(paid, item.dispatchDate, deps, now);
+  const record = await recordStandingOrder(paid, order.dispatchDate, deps, now);
+  // No page key of its own: the confirmation links to the standing order's page (ADR 0059).
+  const item = record === undefined ? order : { ...order, standingPageKey: record.pageKey };
   return writeOrder(item, deps, now);
 }
 

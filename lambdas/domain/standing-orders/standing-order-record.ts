@@ -6,6 +6,7 @@ import type { ShopTable } from '../storage/orders-table';
 import {
   advanceNextDelivery,
   createStandingOrder,
+  readStandingOrder,
   type StandingOrderItem,
   standingOrderKey,
 } from '../storage/standing-orders';
@@ -16,13 +17,14 @@ import type { PaidInvoice } from './paid-invoice';
  * fulfilment gets there first (the first normally; a renewal when the first was missed), then its
  * next delivery moved forward by each later paid invoice, never back (advanceNextDelivery).
  * `nextDelivery` is the day of the order just paid: the one coming next until it is dispatched.
+ * Answers the record as it stands (its page key is what the delivery's confirmation links to).
  */
 export async function recordStandingOrder(
   paid: PaidInvoice,
   dispatchDate: IsoDate,
   deps: { table: ShopTable; cutoffHours: number },
   now: Date,
-): Promise<void> {
+): Promise<StandingOrderItem | undefined> {
   const item = standingOrderItem(paid, dispatchDate, now, deps.cutoffHours);
   if (await createStandingOrder(deps.table, item)) {
     logger.info('Standing order recorded', {
@@ -31,7 +33,7 @@ export async function recordStandingOrder(
       bottles: item.bottles,
       nextDelivery: dispatchDate,
     });
-    return;
+    return item;
   }
   await advanceNextDelivery(deps.table, paid.subscriptionId, {
     nextDelivery: dispatchDate,
@@ -40,6 +42,7 @@ export async function recordStandingOrder(
     nextPaymentAt: item.nextPaymentAt,
     nextPaymentDelivery: item.nextPaymentDelivery,
   });
+  return readStandingOrder(deps.table, paid.subscriptionId);
 }
 
 /** The record as first written; `nextPaymentDelivery`: the day the coming payment will go, when Stripe said when. */

@@ -126,6 +126,8 @@ export const orderItemSchema = z.object({
   /** A standing order's delivery (issue 50): its Stripe subscription, and how often it repeats. */
   subscriptionId: z.optional(z.string()),
   repeat: z.optional(z.enum(REPEATS)),
+  /** The standing order's page key (ADR 0059): its delivery's confirmation links to the standing order's page. */
+  standingPageKey: z.optional(z.string()),
   /** GSI `byDispatchDate`: one dispatch day's orders, sorted by status, then payment time. */
   [DISPATCH_DATE_INDEX.partitionKey]: z.string().check(z.startsWith(DISPATCH_KEY_PREFIX)),
   [DISPATCH_DATE_INDEX.sortKey]: z.string(),

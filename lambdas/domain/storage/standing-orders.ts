@@ -62,6 +62,10 @@ export const standingOrderItemSchema = z.object({
   pausedByShopAt: z.optional(isoInstant),
   createdAt: isoInstant,
   cancelledAt: z.optional(isoInstant),
+  /** Who cancelled it: the customer, the merchant, or Stripe (the Dashboard, or a failed payment's end). */
+  cancelledBy: z.optional(z.string()),
+  /** Bumped by every change of the customer's or the merchant's (changeStandingOrder); absent: never changed. */
+  version: z.optional(z.number().check(z.int(), z.nonnegative())),
 });
 export type StandingOrderItem = z.output<typeof standingOrderItemSchema>;
 
@@ -114,17 +118,224 @@ export function advanceNextDelivery(
   });
 }
 
-/** Marks the standing order cancelled, once: `false` when it was already, or does not exist. */
+/**
+ * Marks the standing order cancelled, once, with the emails that cancel owes (written with it, so
+ * whichever path marks it sends them, ADR 0044's rule): `false` when it was cancelled already.
+ */
 export function markStandingOrderCancelled(
   table: ShopTable,
-  subscriptionId: string,
+  read: StandingOrderItem,
+  cancel: { by: string; emails: readonly NewStandingEmail[] },
   now: Date,
+): Promise<StandingOrderItem | undefined> {
+  return changeStandingOrder(table, read, {
+    set: { status: 'cancelled', cancelledAt: now.toISOString(), cancelledBy: cancel.by },
+    emails: cancel.emails,
+  });
+}
+
+// A standing order's own emails (ADR 0059): each change the customer, the merchant or Stripe makes
+// is confirmed by an entry written in the same conditional write as the change, holding exactly
+// what the email says, then sent once by a claim on that entry (the send-once protocol, per entry).
+
+/** Top-level attribute of one entry: `standingEmail_<version>_<recipient>`. */
+export const STANDING_EMAIL_PREFIX = 'standingEmail_';
+
+export const STANDING_EMAIL_KINDS = [
+  'skip',
+  'quantity',
+  'pause',
+  'resume',
+  'cancel',
+  'cancelNotice',
+] as const;
+export type StandingEmailKind = (typeof STANDING_EMAIL_KINDS)[number];
+
+/** What a change's email shows, taken from the record as its write stores it. */
+export const standingEmailFactsSchema = z.object({
+  subscriptionId: z.string(),
+  pageKey: z.string(),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  repeat: z.enum(REPEATS),
+  bottles: z.number().check(z.int()),
+  totalPence: z.number().check(z.int()),
+  /** The skipped delivery's day; and what was refunded for it, when it was paid already. */
+  day: z.optional(calendarDateSchema),
+  refundedPence: z.optional(z.number().check(z.int())),
+  /** A quantity change: the bottles before it. */
+  previousBottles: z.optional(z.number().check(z.int())),
+  /** A cancel: who cancelled it. */
+  by: z.optional(z.string()),
+});
+export type StandingEmailFacts = z.output<typeof standingEmailFactsSchema>;
+
+export const standingEmailEntrySchema = z.object({
+  /** The attribute the entry is stored under (not stored in it; set when read). */
+  name: z.string(),
+  kind: z.enum(STANDING_EMAIL_KINDS),
+  at: isoInstant,
+  facts: standingEmailFactsSchema,
+  state: emailStateSchema,
+  claimedAt: z.optional(isoInstant),
+  claimToken: z.optional(z.string()),
+  sentAt: z.optional(isoInstant),
+  messageId: z.optional(z.string()),
+  failureReason: z.optional(z.string()),
+});
+export type StandingEmailEntry = z.output<typeof standingEmailEntrySchema>;
+
+/** An email a change owes: written `pending`, named for the change's version. */
+export type NewStandingEmail = Pick<StandingEmailEntry, 'kind' | 'at' | 'facts'>;
+
+/** What one change writes: the record's fields it sets and removes, and the emails it owes. */
+export interface StandingOrderChange {
+  set?: Partial<Record<keyof StandingOrderItem, unknown>>;
+  remove?: ReadonlyArray<keyof StandingOrderItem>;
+  emails: readonly NewStandingEmail[];
+}
+
+/**
+ * One change of a standing order, conditional on what the change was decided from: the record's
+ * status, page key, version and last paid delivery as `read` had them (a paid invoice, another
+ * change or a cancel meanwhile fails it). Bumps the version and writes the change's email entries,
+ * each named for the new version. Answers the record as written, or undefined when the condition failed.
+ */
+export async function changeStandingOrder(
+  table: ShopTable,
+  read: StandingOrderItem,
+  change: StandingOrderChange,
+): Promise<StandingOrderItem | undefined> {
+  const version = (read.version ?? 0) + 1;
+  const set: Record<string, unknown> = { ...change.set, version };
+  const names: Record<string, string> = {
+    '#status': 'status',
+    '#pageKey': 'pageKey',
+    '#index': 'lastDeliveryIndex',
+  };
+  const values: Record<string, unknown> = {
+    ':status': read.status,
+    ':pageKey': read.pageKey,
+    ':index': read.lastDeliveryIndex,
+  };
+  const assignments = Object.entries(set).map(([field, value], i) => {
+    names[`#s${i}`] = field;
+    values[`:s${i}`] = value;
+    return `#s${i} = :s${i}`;
+  });
+  change.emails.forEach((entry, i) => {
+    names[`#e${i}`] = standingEmailName(version, entry.kind);
+    values[`:e${i}`] = { kind: entry.kind, at: entry.at, facts: entry.facts, state: 'pending' };
+    assignments.push(`#e${i} = :e${i}`);
+  });
+  const removals = (change.remove ?? []).map((field, i) => {
+    names[`#r${i}`] = field;
+    return `#r${i}`;
+  });
+  let versionCondition = 'attribute_not_exists(#version)';
+  names['#version'] = 'version';
+  if (read.version !== undefined) {
+    versionCondition = '#version = :version';
+    values[':version'] = read.version;
+  }
+  const written = await updateIf(table, read.pk, {
+    ConditionExpression: `#status = :status AND #pageKey = :pageKey AND #index = :index AND ${versionCondition}`,
+    UpdateExpression: `SET ${assignments.join(', ')}${removals.length > 0 ? ` REMOVE ${removals.join(', ')}` : ''}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
+  if (!written) return undefined;
+  const after: Record<string, unknown> = { ...read, ...set };
+  for (const field of change.remove ?? []) delete after[field];
+  return standingOrderItemSchema.parse(after, ENGLISH_MESSAGES);
+}
+
+/** The entry's attribute: one per change and recipient (the merchant's notice beside the customer's email). */
+function standingEmailName(version: number, kind: StandingEmailKind): string {
+  return `${STANDING_EMAIL_PREFIX}${version}_${kind === 'cancelNotice' ? 'merchant' : 'customer'}`;
+}
+
+/** A standing order's email entries, oldest first; none when it has none (or no record). */
+export async function readStandingEmails(
+  table: ShopTable,
+  subscriptionId: string,
+): Promise<StandingEmailEntry[]> {
+  const { Item } = await table.client.send(
+    new GetCommand({
+      TableName: table.tableName,
+      Key: itemKey(standingOrderKey(subscriptionId)),
+      ConsistentRead: true,
+    }),
+  );
+  return Object.entries(Item ?? {})
+    .filter(([name]) => name.startsWith(STANDING_EMAIL_PREFIX))
+    .map(([name, value]) => standingEmailEntrySchema.parse({ ...value, name }, ENGLISH_MESSAGES))
+    .sort((a, b) => entryVersion(a.name) - entryVersion(b.name) || a.name.localeCompare(b.name));
+}
+
+function entryVersion(name: string): number {
+  return Number.parseInt(name.slice(STANDING_EMAIL_PREFIX.length), 10);
+}
+
+/**
+ * The entry's claim: `pending`, or `sending` by an attempt older than `staleBefore` (crashed), →
+ * `sending` with our token. `false` when another attempt holds it or it is settled.
+ */
+export function claimStandingEmail(
+  table: ShopTable,
+  subscriptionId: string,
+  entry: { name: string; token: string; now: Date; staleBefore: Date },
 ): Promise<boolean> {
   return updateIf(table, standingOrderKey(subscriptionId), {
-    ConditionExpression: 'attribute_exists(#pk) AND #status = :active',
-    UpdateExpression: 'SET #status = :cancelled, #at = :now',
-    ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#status': 'status', '#at': 'cancelledAt' },
-    ExpressionAttributeValues: { ':active': 'active', ':cancelled': 'cancelled', ':now': now.toISOString() },
+    ConditionExpression: '#e.#state = :pending OR (#e.#state = :sending AND #e.#claimedAt < :staleBefore)',
+    UpdateExpression: 'SET #e.#state = :sending, #e.#claimedAt = :now, #e.#token = :token',
+    ExpressionAttributeNames: {
+      '#e': entry.name,
+      '#state': 'state',
+      '#claimedAt': 'claimedAt',
+      '#token': 'claimToken',
+    },
+    ExpressionAttributeValues: {
+      ':pending': 'pending',
+      ':sending': 'sending',
+      ':staleBefore': entry.staleBefore.toISOString(),
+      ':now': entry.now.toISOString(),
+      ':token': entry.token,
+    },
+  });
+}
+
+/** Our claim → `sent` (with the message id), `failed` (refused for good, with why), or back to `pending`. */
+export function settleStandingEmail(
+  table: ShopTable,
+  subscriptionId: string,
+  entry: { name: string; token: string; now: Date },
+  outcome: { state: 'sent'; messageId: string } | { state: 'failed'; reason: string } | { state: 'pending' },
+): Promise<boolean> {
+  const detail =
+    outcome.state === 'sent'
+      ? ', #e.#sentAt = :now, #e.#messageId = :detail'
+      : outcome.state === 'failed'
+        ? ', #e.#reason = :detail'
+        : '';
+  return updateIf(table, standingOrderKey(subscriptionId), {
+    ConditionExpression: '#e.#state = :sending AND #e.#token = :token',
+    UpdateExpression: `SET #e.#state = :final${detail} REMOVE #e.#token`,
+    ExpressionAttributeNames: {
+      '#e': entry.name,
+      '#state': 'state',
+      '#token': 'claimToken',
+      ...(outcome.state === 'sent' && { '#sentAt': 'sentAt', '#messageId': 'messageId' }),
+      ...(outcome.state === 'failed' && { '#reason': 'failureReason' }),
+    },
+    ExpressionAttributeValues: {
+      ':sending': 'sending',
+      ':token': entry.token,
+      ':final': outcome.state,
+      ...(outcome.state === 'sent' && { ':now': entry.now.toISOString(), ':detail': outcome.messageId }),
+      ...(outcome.state === 'failed' && { ':detail': outcome.reason }),
+    },
   });
 }
 

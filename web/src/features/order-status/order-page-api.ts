@@ -3,7 +3,7 @@ import { describeIssues } from '../../../../shared/checkout-request';
 import {
   type OrderPageAnswer,
   type OrderPageView,
-  orderPageAnswerSchema,
+  orderPageReadSchema,
   orderPageViewSchema,
 } from '../../../../shared/order-page';
 import { PUBLIC_API_ROUTES } from '../../../../shared/public-routes';
@@ -75,11 +75,8 @@ export async function getOrderPage(
   if (response === undefined) return { kind: 'failed' };
   if (response.status === 404) return { kind: 'not-found' };
   if (!response.ok) return { kind: 'failed' };
-  const body = await readJson(response);
   // A token naming a subscription opens its standing order (issue 50); any other, an order.
-  const standing = standingOrderPageViewSchema.safeParse(body);
-  if (standing.success) return { kind: 'found', view: standing.data };
-  const parsed = orderPageAnswerSchema.safeParse(body);
+  const parsed = orderPageReadSchema.safeParse(await readJson(response));
   return parsed.success ? { kind: 'found', view: parsed.data } : { kind: 'failed' };
 }
 

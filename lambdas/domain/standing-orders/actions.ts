@@ -1,0 +1,308 @@
+import type Stripe from 'stripe';
+import { dispatchCutoff, formatDispatchDate, formatLondonDayAndTime } from '../../../shared/dispatch';
+import { quoteOrder } from '../../../shared/pricing';
+import type { StandingOrderChangeBody } from '../../../shared/standing-order-page';
+import { logger } from '../../lib/logger';
+import { refundOrder } from '../operations/order-actions';
+import type { ShopStripeDeps } from '../operations/shop-deps';
+import { RefusedError } from '../refusal';
+import { ACTORS } from '../storage/history';
+import {
+  changeStandingOrder,
+  markStandingOrderCancelled,
+  type NewStandingEmail,
+  readStandingOrder,
+  type StandingOrderChange,
+  type StandingOrderItem,
+} from '../storage/standing-orders';
+import { nextSkippable, type PaidDelivery, paidDeliveryOf } from './page';
+import { type PauseCollection, pauseCollectionFor } from './pause-collection';
+import { type StandingEmailDeps, sendStandingOrderEmails, standingEmailFacts } from './standing-emails';
+
+// The customer's (and the merchant's) changes to a standing order (issue 50, ADR 0059). Each is
+// one conditional write of the record with the email it owes (ADR 0044's rule), then Stripe is
+// made to follow the record (applyStandingOrderToStripe), the capacity holds are set again, and
+// the emails owed are sent. A change not allowed now is refused with a RefusedError (409).
+
+/** What the actions need: the operator's Stripe actions' deps, and capacity's holds (H2's syncStandingHolds). */
+export interface StandingOrderActionDeps extends ShopStripeDeps {
+  /** Sets the standing order's capacity holds to what its record says; called after every change. */
+  syncStandingHolds: (record: StandingOrderItem, now: Date) => Promise<void>;
+}
+
+/** A write lost to another change reads and decides again, this many times at most. */
+const ATTEMPTS = 5;
+
+/**
+ * Reads the record, asks `plan` what to write (it throws RefusedError for what is not allowed),
+ * and writes it conditionally; a write whose condition failed (a paid invoice, another change)
+ * reads and plans again.
+ */
+async function changeWithRetry(
+  subscriptionId: string,
+  plan: (record: StandingOrderItem) => Promise<StandingOrderChange>,
+  deps: Pick<StandingOrderActionDeps, 'table'>,
+): Promise<StandingOrderItem> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const record = await readStandingOrder(deps.table, subscriptionId);
+    if (record === undefined) throw new RefusedError(`There is no standing order ${subscriptionId}.`);
+    const written = await changeStandingOrder(deps.table, record, await plan(record));
+    if (written !== undefined) return written;
+  }
+  throw new RefusedError('The standing order changed while this was being saved: look at it again.');
+}
+
+/** The same pause_collection, Stripe's (null when none) and ours ('' when none). */
+function samePause(current: Stripe.Subscription.PauseCollection | null, wanted: PauseCollection): boolean {
+  if (wanted === '') return current === null;
+  return current?.behavior === wanted.behavior && (current.resumes_at ?? undefined) === wanted.resumes_at;
+}
+
+/**
+ * Makes the Stripe subscription follow the record: cancelled (DELETE) when the record is; else its
+ * pause_collection (pauseCollectionFor), its bottles line's quantity and its `quantity` metadata
+ * (what fulfilInvoice checks a renewal's amount against), changed only where they differ, so it
+ * is idempotent and heals a crash between a record's write and this. The reconciler may call it too.
+ */
+export async function applyStandingOrderToStripe(
+  record: StandingOrderItem,
+  deps: Pick<StandingOrderActionDeps, 'stripe' | 'now'>,
+): Promise<void> {
+  const subscription = await deps.stripe.subscriptions.retrieve(record.subscriptionId);
+  if (subscription.status === 'canceled') return;
+  if (record.status === 'cancelled') {
+    await deps.stripe.subscriptions.cancel(record.subscriptionId);
+    return;
+  }
+  const params: Stripe.SubscriptionUpdateParams = {};
+  const pause = pauseCollectionFor(record, deps.now());
+  if (!samePause(subscription.pause_collection, pause)) params.pause_collection = pause;
+  const bottles = subscription.items.data[0];
+  if (bottles !== undefined && bottles.quantity !== record.bottles) {
+    params.items = [{ id: bottles.id, quantity: record.bottles }];
+    params.proration_behavior = 'none';
+  }
+  if (subscription.metadata.quantity !== String(record.bottles)) {
+    params.metadata = { quantity: String(record.bottles) };
+  }
+  if (Object.keys(params).length === 0) return;
+  await deps.stripe.subscriptions.update(record.subscriptionId, params);
+}
+
+/** After a change: Stripe follows, the holds are set again, the emails owed are sent. */
+async function afterChange(record: StandingOrderItem, deps: StandingOrderActionDeps): Promise<void> {
+  await applyStandingOrderToStripe(record, deps);
+  await deps.syncStandingHolds(record, deps.now());
+  await sendStandingOrderEmails(record.subscriptionId, deps);
+}
+
+/** The customer's cancel also tells the merchant; the merchant's and Stripe's need not. */
+function cancelEmails(record: StandingOrderItem, by: string, at: string): NewStandingEmail[] {
+  const facts = standingEmailFacts(record, { by });
+  const emails: NewStandingEmail[] = [{ kind: 'cancel', at, facts }];
+  if (by === ACTORS.customer) emails.push({ kind: 'cancelNotice', at, facts });
+  return emails;
+}
+
+export type CancelResult = { record: StandingOrderItem; changed: boolean };
+
+/**
+ * Cancels a standing order now, once, whoever asks (the customer's page, the admin, the CLI):
+ * the record marked cancelled with its email (and, from the customer, the merchant's notice) in
+ * the same write, then the subscription DELETEd in Stripe, no more holds, the emails sent. Asked
+ * again, it changes nothing but finishes what a stopped earlier call left (Stripe, the emails).
+ * @throws RefusedError when there is no such standing order.
+ */
+export async function cancelStandingOrder(
+  subscriptionId: string,
+  actor: string,
+  deps: StandingOrderActionDeps,
+): Promise<CancelResult> {
+  const read = await readStandingOrder(deps.table, subscriptionId);
+  if (read === undefined) throw new RefusedError(`There is no standing order ${subscriptionId}.`);
+  let record = read;
+  let changed = false;
+  for (let attempt = 0; record.status === 'active' && attempt < ATTEMPTS; attempt += 1) {
+    const at = deps.now();
+    const written = await markStandingOrderCancelled(
+      deps.table,
+      record,
+      { by: actor, emails: cancelEmails(record, actor, at.toISOString()) },
+      at,
+    );
+    if (written !== undefined) {
+      [record, changed] = [written, true];
+      logger.info('Standing order cancelled', { subscriptionId, by: actor });
+      break;
+    }
+    record = (await readStandingOrder(deps.table, subscriptionId)) ?? record;
+  }
+  await afterChange(record, deps);
+  return { record, changed };
+}
+
+/**
+ * `customer.subscription.deleted` (cancelled in Stripe's Dashboard, or by us): the record marked
+ * cancelled by Stripe with its email, unless a cancel of ours marked it first (that write owes the
+ * email, already). Then the holds and the email.
+ */
+export async function recordCancelledInStripe(
+  subscriptionId: string,
+  deps: StandingEmailDeps & { syncStandingHolds?: StandingOrderActionDeps['syncStandingHolds'] | undefined },
+): Promise<boolean> {
+  const read = await readStandingOrder(deps.table, subscriptionId);
+  if (read === undefined) return false;
+  let record = read;
+  let marked = false;
+  for (let attempt = 0; record.status === 'active' && attempt < ATTEMPTS; attempt += 1) {
+    const at = deps.now();
+    const emails = cancelEmails(record, ACTORS.stripe, at.toISOString());
+    const written = await markStandingOrderCancelled(deps.table, record, { by: ACTORS.stripe, emails }, at);
+    if (written !== undefined) {
+      [record, marked] = [written, true];
+      break;
+    }
+    record = (await readStandingOrder(deps.table, subscriptionId)) ?? record;
+  }
+  await deps.syncStandingHolds?.(record, deps.now());
+  await sendStandingOrderEmails(subscriptionId, deps);
+  return marked;
+}
+
+function refuseCancelled(record: StandingOrderItem): void {
+  if (record.status === 'cancelled')
+    throw new RefusedError('This standing order is cancelled: nothing can be changed.');
+}
+
+/** Pause and resume: the customer's own pause (the shop's pause is the merchant's, apart). */
+function planPause(pause: boolean, now: Date) {
+  return async (record: StandingOrderItem): Promise<StandingOrderChange> => {
+    refuseCancelled(record);
+    const paused = record.pausedByCustomerAt !== undefined;
+    if (pause && paused) throw new RefusedError('This standing order is paused already.');
+    if (!pause && !paused)
+      throw new RefusedError('This standing order is not paused: there is nothing to resume.');
+    const facts = standingEmailFacts(record);
+    const emails = [{ kind: pause ? ('pause' as const) : ('resume' as const), at: now.toISOString(), facts }];
+    return pause
+      ? { set: { pausedByCustomerAt: now.toISOString() }, emails }
+      : { remove: ['pausedByCustomerAt'], emails };
+  };
+}
+
+/** A new quantity from the next unpaid delivery: the record's bottles and price, then Stripe's line and metadata. */
+function planQuantity(bottles: 3 | 6 | 9, now: Date) {
+  return async (record: StandingOrderItem): Promise<StandingOrderChange> => {
+    refuseCancelled(record);
+    if (record.bottles === bottles)
+      throw new RefusedError(`This standing order is ${bottles} bottles already.`);
+    const { totalPence } = quoteOrder(bottles);
+    const facts = standingEmailFacts({ ...record, bottles, totalPence }, { previousBottles: record.bottles });
+    return { set: { bottles, totalPence }, emails: [{ kind: 'quantity', at: now.toISOString(), facts }] };
+  };
+}
+
+/**
+ * Skip the next delivery, named by its day (a page shown before another change names another):
+ * a paid one is refunded in full first (the refund domain, idempotent per order) and then marked
+ * skipped; an unpaid one is marked skipped, and Stripe voids its payment (pauseCollectionFor).
+ */
+function planSkip(day: string, deps: StandingOrderActionDeps) {
+  return async (record: StandingOrderItem): Promise<StandingOrderChange> => {
+    refuseCancelled(record);
+    const now = deps.now();
+    const paid = await paidDeliveryOf(record, deps.table, now);
+    const healed = refundedBySkip(record, paid, day);
+    if (healed !== undefined) return skipChange(record, day, healed, now);
+    const next = nextSkippable(record, paid, now, deps.cutoffHours);
+    if (next === undefined || next.day !== day) throw new RefusedError(skipRefusal(record, paid, day, deps));
+    let refundedPence: number | undefined;
+    if (next.kind === 'paid') {
+      const refund = await refundOrder(
+        next.order.reference,
+        { reason: 'other', actor: ACTORS.customer },
+        deps,
+      );
+      refundedPence = refund.pence;
+    } else if (next.paymentAt.getTime() <= now.getTime()) {
+      throw new RefusedError(
+        `The payment for ${formatDispatchDate(day)} is being taken now: look again in a few minutes.`,
+      );
+    }
+    return skipChange(record, day, refundedPence, now);
+  };
+}
+
+function skipChange(
+  record: StandingOrderItem,
+  day: string,
+  refundedPence: number | undefined,
+  now: Date,
+): StandingOrderChange {
+  const facts = standingEmailFacts(record, { day, ...(refundedPence !== undefined && { refundedPence }) });
+  return {
+    set: { skippedDeliveries: [...(record.skippedDeliveries ?? []), day] },
+    emails: [{ kind: 'skip', at: now.toISOString(), facts }],
+  };
+}
+
+/**
+ * The paid delivery of `day` refunded at the customer's skip whose record write was lost (a
+ * crash, a change meanwhile): the refund stands, so the skip is written now. What it refunded, or undefined.
+ */
+function refundedBySkip(
+  record: StandingOrderItem,
+  paid: PaidDelivery | undefined,
+  day: string,
+): number | undefined {
+  if (paid === undefined || paid.day !== day || (record.skippedDeliveries ?? []).includes(day))
+    return undefined;
+  const { order } = paid;
+  return order.status === 'refunded' && order.refundRequestedBy === ACTORS.customer
+    ? order.totalPence
+    : undefined;
+}
+
+function skipRefusal(
+  record: StandingOrderItem,
+  paid: PaidDelivery | undefined,
+  day: string,
+  deps: StandingOrderActionDeps,
+): string {
+  if ((record.skippedDeliveries ?? []).includes(day))
+    return `The delivery of ${formatDispatchDate(day)} is skipped already.`;
+  const cutoff = dispatchCutoff(day, deps.cutoffHours);
+  if (deps.now() >= cutoff || paid?.order.status === 'dispatched') {
+    return `The delivery of ${formatDispatchDate(day)} can no longer be skipped: its packing cut-off was ${formatLondonDayAndTime(cutoff)}.`;
+  }
+  return `The delivery of ${formatDispatchDate(day)} is not the next one to skip: look at the page again.`;
+}
+
+/**
+ * One change from the standing order's page (the token already opened `record`): skip, quantity,
+ * pause, resume or cancel, by the customer. Answers the record as it now stands.
+ * @throws RefusedError for a change not allowed now (409).
+ */
+export async function changeFromPage(
+  record: StandingOrderItem,
+  change: Exclude<StandingOrderChangeBody, { action: 'cancel' }> | { action: 'cancel' },
+  deps: StandingOrderActionDeps,
+): Promise<StandingOrderItem> {
+  const { subscriptionId } = record;
+  if (change.action === 'cancel') {
+    const result = await cancelStandingOrder(subscriptionId, ACTORS.customer, deps);
+    if (!result.changed) throw new RefusedError('This standing order is cancelled already.');
+    return result.record;
+  }
+  const now = deps.now();
+  const plan =
+    change.action === 'skip'
+      ? planSkip(change.day, deps)
+      : change.action === 'quantity'
+        ? planQuantity(change.quantity, now)
+        : planPause(change.action === 'pause', now);
+  const written = await changeWithRetry(subscriptionId, plan, deps);
+  logger.info('Standing order changed by the customer', { subscriptionId, action: change.action });
+  await afterChange(written, deps);
+  return written;
+}

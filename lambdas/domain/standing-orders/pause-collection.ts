@@ -1,0 +1,75 @@
+import type Stripe from 'stripe';
+import { addDays, dispatchDayOfWeekOf, type IsoDate } from '../../../shared/dispatch';
+import { REPEAT_WEEKS } from '../../../shared/standing-order';
+import type { StandingOrderItem } from '../storage/standing-orders';
+
+// Stripe's collection follows the standing order's record (issue 50, ADR 0059): every action
+// writes the record first, then sets the subscription's pause_collection to what this says, and
+// the reconciler sets it again, so a crash between the two heals without another rule.
+
+const WEEK_MS = 7 * 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** What `pause_collection` should be: void while paused or a skipped payment is coming, else cleared. */
+export type PauseCollection = Stripe.SubscriptionUpdateParams.PauseCollection | '';
+
+/**
+ * The moment Stripe takes the payment of delivery `index` (after the last paid one): the coming
+ * payment's moment plus 1 or 2 weeks for each delivery between. Undefined for a paid delivery, or
+ * when Stripe has not said when the coming payment is.
+ */
+export function standingPaymentAt(
+  record: Pick<StandingOrderItem, 'nextPaymentAt' | 'lastDeliveryIndex' | 'repeat'>,
+  index: number,
+): Date | undefined {
+  if (record.nextPaymentAt === undefined || index <= record.lastDeliveryIndex) return undefined;
+  const periods = index - record.lastDeliveryIndex - 1;
+  return new Date(Date.parse(record.nextPaymentAt) + periods * REPEAT_WEEKS[record.repeat] * WEEK_MS);
+}
+
+/** Whether delivery `index` is the one in `day`'s week (a bank holiday or a late payment may move its day within the week). */
+function isDeliveryOfDay(
+  record: Pick<StandingOrderItem, 'firstDelivery' | 'repeat'>,
+  index: number,
+  day: IsoDate,
+) {
+  const planned = addDays(record.firstDelivery, 7 * REPEAT_WEEKS[record.repeat] * index);
+  return dispatchDayOfWeekOf(planned) === dispatchDayOfWeekOf(day);
+}
+
+/** Whether unpaid delivery `index` is one the customer skipped. */
+function isSkipped(record: StandingOrderItem, index: number): boolean {
+  return (record.skippedDeliveries ?? []).some((day) => isDeliveryOfDay(record, index, day));
+}
+
+/**
+ * The subscription's `pause_collection` for the record as it stands at `now`: `{behavior: 'void'}`
+ * while the customer or the shop paused it; `{behavior: 'void', resumes_at}` while the coming
+ * payment is for a skipped delivery (resuming an hour after the last skipped payment in a row, so
+ * Stripe voids exactly those invoices and charges the next); else `''` (collection as usual).
+ */
+export function pauseCollectionFor(record: StandingOrderItem, now: Date): PauseCollection {
+  if (record.status === 'cancelled') return '';
+  if (record.pausedByCustomerAt !== undefined || record.pausedByShopAt !== undefined) {
+    return { behavior: 'void' };
+  }
+  let index = comingPaymentIndex(record, now);
+  if (index === undefined || !isSkipped(record, index)) return '';
+  while (isSkipped(record, index + 1)) index += 1;
+  const lastSkipped = standingPaymentAt(record, index);
+  if (lastSkipped === undefined) return '';
+  return { behavior: 'void', resumes_at: Math.floor((lastSkipped.getTime() + HOUR_MS) / 1000) };
+}
+
+/**
+ * The first unpaid delivery whose payment is not yet settled at `now`: an invoice is made at the
+ * payment's moment and voided (or charged) within the hour, so a payment stays "coming" for that hour.
+ */
+function comingPaymentIndex(record: StandingOrderItem, now: Date): number | undefined {
+  const first = record.lastDeliveryIndex + 1;
+  const firstAt = standingPaymentAt(record, first);
+  if (firstAt === undefined) return undefined;
+  const period = REPEAT_WEEKS[record.repeat] * WEEK_MS;
+  const behind = now.getTime() - (firstAt.getTime() + HOUR_MS);
+  return behind < 0 ? first : first + Math.floor(behind / period) + 1;
+}

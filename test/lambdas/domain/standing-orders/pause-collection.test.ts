@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import {
+  pauseCollectionFor,
+  standingPaymentAt,
+} from '../../../../lambdas/domain/standing-orders/pause-collection';
+import type { StandingOrderItem } from '../../../../lambdas/domain/storage/standing-orders';
+
+// A weekly standing order paid first on Wednesday 9 December 2026 at 10:00 (UTC = London in
+// winter) for Monday 14 December; its next payment Wednesday 16 December at 10:00 for Monday 21.
+
+const record = (fields: Partial<StandingOrderItem> = {}): StandingOrderItem => ({
+  pk: 'STANDING_ORDER#sub_1',
+  subscriptionId: 'sub_1',
+  livemode: false,
+  status: 'active',
+  repeat: 'weekly',
+  bottles: 3,
+  totalPence: 1470,
+  customerName: 'Zoë Brontë',
+  customerEmail: 'zoe@example.com',
+  customerPhone: '07700 900123',
+  deliveryAddress: '10 Downing Street\nLondon',
+  postcode: 'SW1A 2AA',
+  nextDelivery: '2026-12-14',
+  nextPaymentAt: '2026-12-16T10:00:00.000Z',
+  nextPaymentDelivery: '2026-12-21',
+  lastInvoiceId: 'in_1',
+  firstDelivery: '2026-12-14',
+  lastDeliveryIndex: 0,
+  pageKey: 'AAAAAAAAAAAAAAAAAAAAAA',
+  createdAt: '2026-12-09T10:00:00.000Z',
+  ...fields,
+});
+
+const at = (iso: string) => new Date(iso);
+const seconds = (iso: string) => Date.parse(iso) / 1000;
+
+describe('standingPaymentAt', () => {
+  it('dates unpaid deliveries a week apart from the coming payment, and no paid one', () => {
+    expect(standingPaymentAt(record(), 1)).toEqual(at('2026-12-16T10:00:00Z'));
+    expect(standingPaymentAt(record(), 3)).toEqual(at('2026-12-30T10:00:00Z'));
+    expect(standingPaymentAt(record({ repeat: 'fortnightly' }), 2)).toEqual(at('2026-12-30T10:00:00Z'));
+    expect(standingPaymentAt(record(), 0)).toBeUndefined();
+  });
+});
+
+describe('pauseCollectionFor', () => {
+  it('clears pause_collection for an active standing order with nothing skipped', () => {
+    expect(pauseCollectionFor(record(), at('2026-12-10T12:00:00Z'))).toBe('');
+  });
+
+  it('voids without an end while the customer or the shop paused it', () => {
+    const now = at('2026-12-10T12:00:00Z');
+    expect(pauseCollectionFor(record({ pausedByCustomerAt: '2026-12-10T11:00:00.000Z' }), now)).toEqual({
+      behavior: 'void',
+    });
+    expect(pauseCollectionFor(record({ pausedByShopAt: '2026-12-10T11:00:00.000Z' }), now)).toEqual({
+      behavior: 'void',
+    });
+  });
+
+  it('voids the skipped coming payment and resumes an hour after it', () => {
+    const skipped = record({ skippedDeliveries: ['2026-12-21'] });
+    expect(pauseCollectionFor(skipped, at('2026-12-10T12:00:00Z'))).toEqual({
+      behavior: 'void',
+      resumes_at: seconds('2026-12-16T11:00:00Z'),
+    });
+    // Still voiding within the hour Stripe takes to settle the invoice, then cleared.
+    expect(pauseCollectionFor(skipped, at('2026-12-16T10:30:00Z'))).toMatchObject({ behavior: 'void' });
+    expect(pauseCollectionFor(skipped, at('2026-12-16T11:00:00Z'))).toBe('');
+  });
+
+  it('resumes after the last of several skipped payments in a row', () => {
+    const skipped = record({ skippedDeliveries: ['2026-12-21', '2026-12-29'] });
+    expect(pauseCollectionFor(skipped, at('2026-12-10T12:00:00Z'))).toEqual({
+      behavior: 'void',
+      resumes_at: seconds('2026-12-23T11:00:00Z'),
+    });
+  });
+
+  it('finds a skipped delivery moved to the Tuesday after a bank-holiday Monday', () => {
+    // Delivery 2's Monday, 28 December 2026, is a bank holiday: it goes on Tuesday 29.
+    const later = record({ skippedDeliveries: ['2026-12-29'] });
+    expect(pauseCollectionFor(later, at('2026-12-17T12:00:00Z'))).toEqual({
+      behavior: 'void',
+      resumes_at: seconds('2026-12-23T11:00:00Z'),
+    });
+  });
+
+  it('leaves a skip of a later delivery until its payment is the coming one (the next is charged as usual)', () => {
+    const later = record({ skippedDeliveries: ['2027-01-04'] });
+    expect(pauseCollectionFor(later, at('2026-12-10T12:00:00Z'))).toBe('');
+    expect(pauseCollectionFor(later, at('2026-12-23T12:00:00Z'))).toEqual({
+      behavior: 'void',
+      resumes_at: seconds('2026-12-30T11:00:00Z'),
+    });
+  });
+
+  it('ignores a skipped paid delivery (refunded, nothing to void) and a cancelled standing order', () => {
+    expect(
+      pauseCollectionFor(record({ skippedDeliveries: ['2026-12-14'] }), at('2026-12-10T12:00:00Z')),
+    ).toBe('');
+    const cancelled = record({ status: 'cancelled', pausedByCustomerAt: '2026-12-10T11:00:00.000Z' });
+    expect(pauseCollectionFor(cancelled, at('2026-12-10T12:00:00Z'))).toBe('');
+  });
+
+  it('puts the pause before a pending skip', () => {
+    const both = record({ skippedDeliveries: ['2026-12-21'], pausedByShopAt: '2026-12-10T11:00:00.000Z' });
+    expect(pauseCollectionFor(both, at('2026-12-10T12:00:00Z'))).toEqual({ behavior: 'void' });
+  });
+});
