@@ -215,12 +215,14 @@ export type AdminRecordResponse = z.infer<typeof adminRecordResponseSchema>;
 
 /**
  * One dispatch day's capacity; `capacity` and `left` are null when the day has no limit.
- * `reserved`: bottles held by checkouts not yet paid and by order requests.
+ * `reserved`: bottles held by checkouts not yet paid and by order requests; `standing`: bottles
+ * held for standing orders' coming deliveries (absent when none), counted apart from both.
  */
 const capacityRowShape = {
   date,
   capacity: z.nullable(count),
   reserved: count,
+  standing: z.optional(count),
   sold: count,
   left: z.nullable(count),
 };

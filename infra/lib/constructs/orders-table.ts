@@ -3,6 +3,7 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import {
+  ACTIVE_STANDING_ORDER_INDEX,
   CAPACITY_KEY_PREFIX,
   CHECKOUT_SESSION_KEY_PREFIX,
   CLIENT_HOLDS_KEY_PREFIX,
@@ -84,6 +85,18 @@ export class OrdersTable extends Construct {
       grantee,
       actions: ['dynamodb:Scan'],
       resourceArns: [`${this.table.tableArn}/index/${OUTBOX_DUE_INDEX.name}`],
+    });
+  }
+
+  /**
+   * Lets the reconciler list the active standing orders (ADR 0060): a Scan of the sparse
+   * KEYS_ONLY index only they are in; each record is then read by its key (grantFulfilment).
+   */
+  grantStandingOrdersScan(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:Scan'],
+      resourceArns: [`${this.table.tableArn}/index/${ACTIVE_STANDING_ORDER_INDEX.name}`],
     });
   }
 

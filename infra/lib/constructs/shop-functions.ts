@@ -303,6 +303,8 @@ function grantAccess(functions: ShopFunctionSet, props: ShopFunctionsProps): voi
   }
   // The reconciler sweeps orders whose outbox entries were left unsent (ADR 0044).
   orders.grantOutboxSweep(reconcileOrders);
+  // It sets every active standing order's capacity holds, the window rolling a week each cut-off (ADR 0060).
+  orders.grantStandingOrdersScan(reconcileOrders);
 
   const { weatherNotice, orderPage } = functions;
   // The page reads and corrects orders (ORDER#* only) and sends the correction's one email; the

@@ -12,7 +12,7 @@ import { type CapacitySettings, limitFor, MAX_DAY_CAPACITY } from '../storage/ca
 import { capacityStoreFromTable } from '../storage/capacity-table';
 import type { ShopTable } from '../storage/orders-table';
 import { readShopSettings, writeDayCapacity, writeWeeklyCapacity } from '../storage/settings-store';
-import { dispatchDaysFrom, followingDispatchDay } from './holds';
+import { dispatchDaysFrom, followingDispatchDay, holdBottles } from './holds';
 
 /** One coming dispatch day as the merchant sees it; `capacity` and `left` are null when the day has no limit. */
 export interface CapacityRow {
@@ -20,6 +20,8 @@ export interface CapacityRow {
   capacity: number | null;
   /** Bottles held by checkouts not paid yet (and by order requests). */
   reserved: number;
+  /** Bottles held for standing orders' coming deliveries (ADR 0060); absent when none. */
+  standing?: number;
   sold: number;
   left: number | null;
 }
@@ -36,8 +38,8 @@ export function lastSellableDay(now: Date): IsoDate {
 }
 
 /**
- * Each of the next `weeks` dispatch days from today: its limit, what checkouts hold, what is
- * sold and what is left (never below 0; a day lowered below its sales shows 0 left). One
+ * Each of the next `weeks` dispatch days from today: its limit, what checkouts hold, what
+ * standing orders hold, what is sold and what is left (never below 0; a day lowered below its sales shows 0 left). One
  * consistent read per day, and one of the settings.
  */
 export async function capacityReport(
@@ -58,10 +60,12 @@ export async function capacityOfDays(
     days.map(async (date) => {
       const day = await store.read(date);
       const limit = limitFor(settings.capacity, date);
+      const standing = [...day.standing].reduce((sum, hold) => sum + holdBottles(hold), 0);
       return {
         date,
         capacity: limit ?? null,
-        reserved: day.taken - day.sold,
+        reserved: day.taken - day.sold - standing,
+        ...(standing > 0 && { standing }),
         sold: day.sold,
         left: limit === undefined ? null : Math.max(0, limit - day.taken),
       };

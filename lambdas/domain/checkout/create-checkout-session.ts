@@ -17,6 +17,7 @@ import { holdCheckoutBottles } from '../capacity/checkout-hold';
 import type { HoldingClient } from '../capacity/client-holds';
 import { checkoutReservationId, holdId, type Reservation, releaseHold } from '../capacity/holds';
 import { CAPACITY_HOLD_KEY } from '../capacity/session-reservation';
+import { assertStandingRoom } from '../standing-orders/standing-room';
 import { withStandingOrder } from '../standing-orders/subscription-session';
 import type { CapacityStore } from '../storage/capacity-store';
 import type { ClientHoldItems } from '../storage/capacity-table';
@@ -146,6 +147,7 @@ export interface CreatedCheckoutSession {
  * making the session (that request uses the hold).
  *
  * @throws CapacityFullError when no dispatch day within 8 weeks has room (nothing sent to Stripe).
+ * @throws StandingOrderDayFullError when a standing order's coming day lacks room (nothing held).
  * @throws SettingsChangedError when the settings changed since they were read (nothing held).
  * @throws TooManyOpenHoldsError when the client already holds its limit of open checkouts (nothing held).
  * @throws QuoteMismatchError when the sent totals differ from the quote (nothing is sent to Stripe).
@@ -179,6 +181,12 @@ export async function createCheckoutSession(
     const hold = holdId(checkoutReservationId(reservationToken, expiresAt), quote.bottles);
     const reservation = await reserve(deps, firstDay, hold);
     const dispatchDate = reservation?.date ?? firstDay;
+    await refuseWithoutStandingRoom(
+      deps,
+      input,
+      { first: dispatchDate, bottles: quote.bottles },
+      reservation,
+    );
     const oneOff = buildSessionParams({
       input,
       quote,
@@ -269,6 +277,33 @@ function reserve(
     },
     { from, hold, settings: capacity.settings, client: capacity.clients?.client },
   );
+}
+
+/**
+ * A standing order (issue 50): refused before Stripe when one of its coming days within the 8
+ * weeks lacks room for its bottles (ADR 0060), its first day's hold given back. A one-off: nothing.
+ */
+async function refuseWithoutStandingRoom(
+  deps: CreateCheckoutSessionDeps,
+  input: Pick<CheckoutRequest, 'repeat'>,
+  order: { first: IsoDate; bottles: number },
+  reservation: Reservation | undefined,
+): Promise<void> {
+  if (input.repeat === undefined || !deps.capacity) return;
+  try {
+    await assertStandingRoom(
+      {
+        store: deps.capacity.store,
+        capacity: deps.capacity.settings.capacity,
+        cutoffHours: deps.cutoffHours,
+      },
+      { ...order, repeat: input.repeat },
+      deps.now,
+    );
+  } catch (error) {
+    if (reservation?.added) await releaseQuietly(deps, reservation);
+    throw error;
+  }
 }
 
 /** No client counted (tests of the session alone): never read, as no key is ever asked for. */

@@ -6,6 +6,7 @@ import { settleUnpaidSession } from '../capacity/session-capacity';
 import { hasShopMarker } from '../checkout/order-metadata';
 import { drainOutbox } from '../emails/outbox-sender';
 import { reconcilePaidInvoices } from '../standing-orders/reconcile-invoices';
+import { syncEveryStandingOrder } from '../standing-orders/standing-holds';
 import { adoptLegacyEmails } from '../storage/outbox';
 import { sessionsWithOutboxDue } from '../storage/outbox-due';
 import { notifyFailedDebit } from './failed-debit';
@@ -214,6 +215,19 @@ async function reconcileInvoices(
   }
 }
 
+/** Every active standing order's holds as its record says (ADR 0060): the window rolls each week. */
+async function syncStandingOrders(deps: ReconcileDeps, summary: ReconcileSummary): Promise<void> {
+  if (!deps.capacity) return;
+  try {
+    const counts = await syncEveryStandingOrder({ ...deps, capacity: deps.capacity }, deps.now());
+    summary.failed += counts.failed;
+    logger.info('Standing orders holds set', counts);
+  } catch (error) {
+    summary.failed += 1;
+    logger.error('Reconciler could not list the standing orders; the next run retries', { error });
+  }
+}
+
 /** A run that could not finish every session: thrown after the summary and metric are out. */
 export class ReconcileIncompleteError extends Error {
   constructor(readonly summary: ReconcileSummary) {
@@ -329,6 +343,7 @@ export async function reconcileOrders(
       logger.error('Reconciler could not release lapsed holds; the next run retries', { error });
     }
   }
+  if (!summary.stoppedAtDeadline) await syncStandingOrders(deps, summary);
   emitMetric(deps.metrics, METRIC_NAMES.reconcilerFulfilledMissedOrders, summary.fulfilledMissedOrders);
   logger.info('Reconciliation finished', { ...summary });
   if (summary.failed > 0 || summary.stoppedAtDeadline) throw new ReconcileIncompleteError(summary);

@@ -26,6 +26,7 @@ function daySummary(
     references: orders.map((order) => order.reference),
     capacity: row?.capacity ?? null,
     reserved: row?.reserved ?? 0,
+    ...(row?.standing !== undefined && { standing: row.standing }),
     sold: row?.sold ?? 0,
     left: row?.left ?? null,
   };

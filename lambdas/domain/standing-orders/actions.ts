@@ -6,6 +6,7 @@ import { logger } from '../../lib/logger';
 import { refundOrder } from '../operations/order-actions';
 import type { ShopStripeDeps } from '../operations/shop-deps';
 import { RefusedError } from '../refusal';
+import type { CapacityStore } from '../storage/capacity-store';
 import { ACTORS } from '../storage/history';
 import {
   changeStandingOrder,
@@ -18,16 +19,26 @@ import {
 import { nextSkippable, type PaidDelivery, paidDeliveryOf } from './page';
 import { type PauseCollection, pauseCollectionFor } from './pause-collection';
 import { type StandingEmailDeps, sendStandingOrderEmails, standingEmailFacts } from './standing-emails';
+import { syncStandingHolds } from './standing-holds';
 
 // The customer's (and the merchant's) changes to a standing order (issue 50, ADR 0059). Each is
 // one conditional write of the record with the email it owes (ADR 0044's rule), then Stripe is
 // made to follow the record (applyStandingOrderToStripe), the capacity holds are set again, and
 // the emails owed are sent. A change not allowed now is refused with a RefusedError (409).
 
-/** What the actions need: the operator's Stripe actions' deps, and capacity's holds (H2's syncStandingHolds). */
+/** What the actions need: the operator's Stripe actions' deps, and the dispatch days' bottles. */
 export interface StandingOrderActionDeps extends ShopStripeDeps {
-  /** Sets the standing order's capacity holds to what its record says; called after every change. */
-  syncStandingHolds: (record: StandingOrderItem, now: Date) => Promise<void>;
+  /** Where the coming deliveries' holds are (syncStandingHolds, ADR 0060); absent only in tests of the actions alone. */
+  capacity?: CapacityStore | undefined;
+}
+
+/** The standing order's capacity holds set to what its record says: after every change of it. */
+async function syncHolds(
+  record: StandingOrderItem,
+  deps: { capacity?: CapacityStore | undefined; cutoffHours: number; now: () => Date },
+): Promise<void> {
+  if (deps.capacity === undefined) return;
+  await syncStandingHolds(record, { capacity: deps.capacity, cutoffHours: deps.cutoffHours }, deps.now());
 }
 
 /** A write lost to another change reads and decides again, this many times at most. */
@@ -92,7 +103,7 @@ export async function applyStandingOrderToStripe(
 /** After a change: Stripe follows, the holds are set again, the emails owed are sent. */
 async function afterChange(record: StandingOrderItem, deps: StandingOrderActionDeps): Promise<void> {
   await applyStandingOrderToStripe(record, deps);
-  await deps.syncStandingHolds(record, deps.now());
+  await syncHolds(record, deps);
   await sendStandingOrderEmails(record.subscriptionId, deps);
 }
 
@@ -148,7 +159,7 @@ export async function cancelStandingOrder(
  */
 export async function recordCancelledInStripe(
   subscriptionId: string,
-  deps: StandingEmailDeps & { syncStandingHolds?: StandingOrderActionDeps['syncStandingHolds'] | undefined },
+  deps: StandingEmailDeps & { capacity?: CapacityStore | undefined; cutoffHours: number },
 ): Promise<boolean> {
   const read = await readStandingOrder(deps.table, subscriptionId);
   if (read === undefined) return false;
@@ -164,7 +175,7 @@ export async function recordCancelledInStripe(
     }
     record = (await readStandingOrder(deps.table, subscriptionId)) ?? record;
   }
-  await deps.syncStandingHolds?.(record, deps.now());
+  await syncHolds(record, deps);
   await sendStandingOrderEmails(subscriptionId, deps);
   return marked;
 }

@@ -1,7 +1,8 @@
 import type Stripe from 'stripe';
 import { logger } from '../../lib/logger';
 import { hasShopMarker } from '../checkout/order-metadata';
-import { recordCancelledInStripe, type StandingOrderActionDeps } from './actions';
+import type { CapacityStore } from '../storage/capacity-store';
+import { recordCancelledInStripe } from './actions';
 import type { StandingEmailDeps } from './standing-emails';
 
 export type CancelOutcome = 'not-ours' | 'not-cancelled' | 'cancelled' | 'already-cancelled-or-unknown';
@@ -18,7 +19,9 @@ export async function recordSubscriptionCancelled(
   deps: StandingEmailDeps & {
     stripe: Stripe;
     shopId: string;
-    syncStandingHolds?: StandingOrderActionDeps['syncStandingHolds'] | undefined;
+    cutoffHours: number;
+    /** Its coming deliveries' holds go (syncStandingHolds), on a repeat too. */
+    capacity?: CapacityStore | undefined;
   },
 ): Promise<CancelOutcome> {
   const subscription = await deps.stripe.subscriptions.retrieve(subscriptionId);

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import type { IsoDate } from '../../../shared/dispatch';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
-import { holdId, sellHold } from '../capacity/holds';
+import { holdId } from '../capacity/holds';
 import { type KeptReservation, keepSessionReservation } from '../capacity/session-capacity';
 import { toOrderItem } from '../checkout/paid-checkout';
 import {
@@ -22,6 +22,7 @@ import {
   invoiceSubscriptionId,
   type PaidInvoice,
 } from './paid-invoice';
+import { sellStandingDelivery } from './standing-holds';
 import { recordStandingOrder } from './standing-order-record';
 
 /**
@@ -101,7 +102,8 @@ async function customerEmail(invoice: Stripe.Invoice, stripe: Stripe): Promise<s
 /**
  * Where the invoice's bottles are sold: the first payment's are the checkout's reservation
  * (moved as a one-off's when paid after its day closed); a renewal's are sold on its own day, over
- * the limit if need be (the money is taken), under `s<invoice id>`, once however often this runs.
+ * the limit if need be (the money is taken), under `s<invoice id>`, once however often this runs,
+ * taking the place of the standing order's hold there (ADR 0060).
  */
 async function sellInvoiceBottles(
   paid: PaidInvoice,
@@ -118,7 +120,7 @@ async function sellInvoiceBottles(
     );
   }
   const hold = holdId(`s${paid.checkout.sessionId}`, paid.checkout.quote.bottles);
-  await sellHold(deps.capacity, day, hold);
+  await sellStandingDelivery(deps.capacity, day, { subscriptionId: paid.subscriptionId, sale: hold });
   return { date: day, hold };
 }
 

@@ -2,6 +2,7 @@ import { addDays, dispatchDayOfWeekOf, type IsoDate, nextDispatchDate } from '..
 import { REPEAT_WEEKS } from '../../../shared/standing-order';
 import { logger } from '../../lib/logger';
 import { newPageKey } from '../order-page-token';
+import type { CapacityStore } from '../storage/capacity-store';
 import type { ShopTable } from '../storage/orders-table';
 import {
   advanceNextDelivery,
@@ -11,38 +12,44 @@ import {
   standingOrderKey,
 } from '../storage/standing-orders';
 import type { PaidInvoice } from './paid-invoice';
+import { syncStandingHolds } from './standing-holds';
 
 /**
  * The standing order's record for a paid invoice of it: written once, by whichever invoice's
  * fulfilment gets there first (the first normally; a renewal when the first was missed), then its
  * next delivery moved forward by each later paid invoice, never back (advanceNextDelivery).
  * `nextDelivery` is the day of the order just paid: the one coming next until it is dispatched.
+ * Then the coming deliveries' holds follow the record (syncStandingHolds), when capacity is counted.
  * Answers the record as it stands (its page key is what the delivery's confirmation links to).
  */
 export async function recordStandingOrder(
   paid: PaidInvoice,
   dispatchDate: IsoDate,
-  deps: { table: ShopTable; cutoffHours: number },
+  deps: { table: ShopTable; cutoffHours: number; capacity?: CapacityStore | undefined },
   now: Date,
 ): Promise<StandingOrderItem | undefined> {
   const item = standingOrderItem(paid, dispatchDate, now, deps.cutoffHours);
-  if (await createStandingOrder(deps.table, item)) {
+  const created = await createStandingOrder(deps.table, item);
+  if (created) {
     logger.info('Standing order recorded', {
       subscriptionId: paid.subscriptionId,
       repeat: paid.repeat,
       bottles: item.bottles,
       nextDelivery: dispatchDate,
     });
-    return item;
+  } else {
+    await advanceNextDelivery(deps.table, paid.subscriptionId, {
+      nextDelivery: dispatchDate,
+      invoiceId: paid.checkout.sessionId,
+      deliveryIndex: paid.delivery.index,
+      nextPaymentAt: item.nextPaymentAt,
+      nextPaymentDelivery: item.nextPaymentDelivery,
+    });
   }
-  await advanceNextDelivery(deps.table, paid.subscriptionId, {
-    nextDelivery: dispatchDate,
-    invoiceId: paid.checkout.sessionId,
-    deliveryIndex: paid.delivery.index,
-    nextPaymentAt: item.nextPaymentAt,
-    nextPaymentDelivery: item.nextPaymentDelivery,
-  });
-  return readStandingOrder(deps.table, paid.subscriptionId);
+  const record = created ? item : await readStandingOrder(deps.table, paid.subscriptionId);
+  if (deps.capacity && record)
+    await syncStandingHolds(record, { capacity: deps.capacity, cutoffHours: deps.cutoffHours }, now);
+  return record;
 }
 
 /** The record as first written; `nextPaymentDelivery`: the day the coming payment will go, when Stripe said when. */

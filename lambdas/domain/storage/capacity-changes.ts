@@ -114,3 +114,54 @@ export function partGiveBackChanges(
     },
   ];
 }
+
+// A standing order's coming delivery (ADR 0060) holds its bottles in `standing` as
+// `<subscription id>:<bottles>`, counted in `taken` like a checkout's hold, so the one-off
+// reservation's condition above sees them without a word more. No limit: the standing order came
+// first (its room was checked before its first payment), and what it holds is what it will buy.
+//
+//   hold standing:    ADD taken n, standing {h}                         if h is not there
+//   release standing: DELETE standing {h}, ADD taken -n                 if h is there
+//   sell standing:    DELETE standing {h}, ADD sold m, sales {s}, taken m - n
+//                                                      if h is there and s neither held nor sold
+
+/** Hold standing: a standing order's bottles on a coming delivery's day. */
+export function holdStandingChange(hold: string, bottles: number): CapacityChange {
+  return {
+    update: 'ADD #taken :n, #standing :holdSet',
+    condition: 'NOT contains(#standing, :hold)',
+    values: holdValues(hold, bottles),
+  };
+}
+
+/** Release standing: the day is no longer one of the standing order's coming deliveries. */
+export function releaseStandingChange(hold: string, bottles: number): CapacityChange {
+  return {
+    update: 'DELETE #standing :holdSet ADD #taken :minus',
+    condition: 'contains(#standing, :hold)',
+    values: { ':hold': hold, ':holdSet': new Set([hold]), ':minus': -bottles },
+  };
+}
+
+/**
+ * Sell standing: the delivery is paid, so its standing hold becomes the renewal's sale in one
+ * write (`taken` moves by the difference, should the quantity have changed): never both counted.
+ */
+export function sellStandingChange(
+  standing: string,
+  sale: string,
+  bottles: number,
+  held: number,
+): CapacityChange {
+  return {
+    update: 'DELETE #standing :standingSet ADD #sold :n, #sales :holdSet, #taken :delta',
+    condition:
+      'contains(#standing, :standing) AND NOT contains(#holds, :hold) AND NOT contains(#sales, :hold)',
+    values: {
+      ...holdValues(sale, bottles),
+      ':standing': standing,
+      ':standingSet': new Set([standing]),
+      ':delta': bottles - held,
+    },
+  };
+}

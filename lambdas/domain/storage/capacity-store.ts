@@ -3,24 +3,32 @@ import type { IsoDate } from '../../../shared/dispatch';
 
 /**
  * One dispatch day's counters (`CAPACITY#<date>`): `taken`, the bottles the limit applies to
- * (reserved and sold), `sold`, and the hold ids behind them, `holds` (reserved, not paid yet) and
- * `sales` (paid, or a debit pending). A hold id names its bottles (holds.ts), so every change
- * can be made, and made once, from the id alone.
+ * (reserved, held for standing orders and sold), `sold`, and the hold ids behind them, `holds`
+ * (reserved, not paid yet), `standing` (`<subscription id>:<bottles>`: a standing order's coming
+ * delivery, ADR 0060) and `sales` (paid, or a debit pending). A hold id names its bottles
+ * (holds.ts), so every change can be made, and made once, from the id alone.
  */
 export interface CapacityDay {
   date: IsoDate;
   taken: number;
   sold: number;
   holds: ReadonlySet<string>;
+  standing: ReadonlySet<string>;
   sales: ReadonlySet<string>;
 }
 
-/** The item's attribute names; every expression names them through `#taken`, `#sold`, `#holds`, `#sales`. */
-const ATTRIBUTES = ['taken', 'sold', 'holds', 'sales'] as const;
+/** The item's attribute names; every expression names them through `#taken`, `#sold`, `#holds`, `#standing`, `#sales`. */
+const ATTRIBUTES = ['taken', 'sold', 'holds', 'standing', 'sales'] as const;
 
 const count = z._default(z.number().check(z.int()), 0);
 const members = z._default(z.set(z.string()), () => new Set<string>());
-const dayItemSchema = z.object({ taken: count, sold: count, holds: members, sales: members });
+const dayItemSchema = z.object({
+  taken: count,
+  sold: count,
+  holds: members,
+  standing: members,
+  sales: members,
+});
 
 /** A day's counters from its item as the document client reads it; absent: nothing yet. */
 export function capacityDayFromItem(date: IsoDate, item: Record<string, unknown> | undefined): CapacityDay {

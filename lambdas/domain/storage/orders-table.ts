@@ -63,12 +63,24 @@ export const OUTBOX_DUE_INDEX = {
   projection: 'KEYS_ONLY',
 } as const;
 
+/**
+ * The sparse GSI of active standing orders: only a standing order's record carries
+ * `activeStandingOrder` (its subscription id), written with it and removed when it is cancelled,
+ * so the reconciler's pass over them scans just those (ADR 0060). Keys only.
+ */
+export const ACTIVE_STANDING_ORDER_INDEX = {
+  name: 'byActiveStandingOrder',
+  partitionKey: 'activeStandingOrder',
+  projection: 'KEYS_ONLY',
+} as const;
+
 /** Every GSI of the table: what the local tables are created with (ordersTableDefinition). */
 export const ORDERS_TABLE_INDEXES = [
   DISPATCH_DATE_INDEX,
   REFERENCE_INDEX,
   RETIRED_REFERENCE_INDEX,
   OUTBOX_DUE_INDEX,
+  ACTIVE_STANDING_ORDER_INDEX,
 ] as const;
 
 /**

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
 import { REPEATS } from '../../../shared/standing-order';
@@ -6,6 +6,7 @@ import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { putIfAbsent, updateIf } from './conditional-writes';
 import { emailStateSchema, isoInstant } from './order';
 import {
+  ACTIVE_STANDING_ORDER_INDEX,
   FAILED_RENEWAL_KEY_PREFIX,
   itemKey,
   PARTITION_KEY,
@@ -69,9 +70,12 @@ export const standingOrderItemSchema = z.object({
 });
 export type StandingOrderItem = z.output<typeof standingOrderItemSchema>;
 
-/** Writes the standing order unless it exists: `false` when it did. */
+/** Writes the standing order unless it exists: `false` when it did. Active: in ACTIVE_STANDING_ORDER_INDEX. */
 export function createStandingOrder(table: ShopTable, item: StandingOrderItem): Promise<boolean> {
-  return putIfAbsent(table, item);
+  return putIfAbsent(table, {
+    ...item,
+    ...(item.status === 'active' && { [ACTIVE_STANDING_ORDER_INDEX.partitionKey]: item.subscriptionId }),
+  });
 }
 
 /** The standing order of a subscription, read strongly consistent; undefined when none. */
@@ -80,6 +84,34 @@ export async function readStandingOrder(
   subscriptionId: string,
 ): Promise<StandingOrderItem | undefined> {
   return readItem(table, standingOrderKey(subscriptionId), standingOrderItemSchema);
+}
+
+/**
+ * The subscription ids of the active standing orders: a Scan of the sparse keys-only index only
+ * they are in (ACTIVE_STANDING_ORDER_INDEX, ADR 0060), so its cost is theirs, not the table's.
+ * Eventually consistent, as an index is: one written a moment ago may be missing, and the next
+ * run has it; its record is then read by its key, strongly consistent (readStandingOrder).
+ */
+export async function listActiveStandingOrderIds(table: ShopTable): Promise<string[]> {
+  const ids: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.client.send(
+      new ScanCommand({
+        TableName: table.tableName,
+        IndexName: ACTIVE_STANDING_ORDER_INDEX.name,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const pk = item[PARTITION_KEY];
+      if (typeof pk === 'string' && pk.startsWith(STANDING_ORDER_KEY_PREFIX)) {
+        ids.push(pk.slice(STANDING_ORDER_KEY_PREFIX.length));
+      }
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  return ids;
 }
 
 /**
@@ -130,6 +162,8 @@ export function markStandingOrderCancelled(
 ): Promise<StandingOrderItem | undefined> {
   return changeStandingOrder(table, read, {
     set: { status: 'cancelled', cancelledAt: now.toISOString(), cancelledBy: cancel.by },
+    // Out of the active standing orders' index too: the reconciler sets no more holds for it.
+    remove: [ACTIVE_STANDING_ORDER_INDEX.partitionKey],
     emails: cancel.emails,
   });
 }
@@ -192,7 +226,8 @@ export type NewStandingEmail = Pick<StandingEmailEntry, 'kind' | 'at' | 'facts'>
 /** What one change writes: the record's fields it sets and removes, and the emails it owes. */
 export interface StandingOrderChange {
   set?: Partial<Record<keyof StandingOrderItem, unknown>>;
-  remove?: ReadonlyArray<keyof StandingOrderItem>;
+  /** The record's fields, or an index's attribute (ACTIVE_STANDING_ORDER_INDEX's). */
+  remove?: ReadonlyArray<keyof StandingOrderItem | typeof ACTIVE_STANDING_ORDER_INDEX.partitionKey>;
   emails: readonly NewStandingEmail[];
 }
 
@@ -386,7 +421,15 @@ async function readItem<T extends z.ZodMiniType>(
     new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
   );
   if (Item === undefined) return undefined;
-  const parsed = schema.safeParse(Item, ENGLISH_MESSAGES);
-  if (!parsed.success) throw new Error(`${pk} in the table is not a valid record: ${parsed.error.message}`);
+  return parseItem(Item, schema);
+}
+
+function parseItem<T extends z.ZodMiniType>(item: Record<string, unknown>, schema: T): z.output<T> {
+  const parsed = schema.safeParse(item, ENGLISH_MESSAGES);
+  if (!parsed.success) {
+    throw new Error(
+      `${String(item[PARTITION_KEY])} in the table is not a valid record: ${parsed.error.message}`,
+    );
+  }
   return parsed.data;
 }

@@ -25,6 +25,7 @@ import {
   QuoteMismatchError,
   withdrawCheckoutSession,
 } from '../../domain/checkout/create-checkout-session';
+import { StandingOrderDayFullError } from '../../domain/standing-orders/standing-room';
 import { STANDING_ORDER_IN_REQUESTS_MODE } from '../../domain/standing-orders/subscription-session';
 import { type CheckoutSettings, OPEN_SHOP, type ShopSettings } from '../../domain/storage/shop-settings';
 import { checkoutRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
@@ -303,6 +304,14 @@ function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | u
   if (error instanceof CapacityFullError) {
     logger.warn('No dispatch day has room for the order', { ...logKeys, statusCode: 409, from: error.from });
     return json(409, { error: CHECKOUT_ERRORS.soldOut });
+  }
+  if (error instanceof StandingOrderDayFullError) {
+    logger.warn('A coming day has no room for the standing order', {
+      ...logKeys,
+      statusCode: 409,
+      day: error.day,
+    });
+    return json(409, { error: error.customerMessage });
   }
   if (error instanceof TooManyOpenHoldsError) {
     logger.warn('Client already holds its limit of open checkouts', { ...logKeys, statusCode: 409 });

@@ -201,7 +201,16 @@ function Capacity({ api }: { api: AdminApi }) {
                   </th>
                   <td>{row.capacity ?? 'none'}</td>
                   <td>{row.sold}</td>
-                  <td>{row.reserved}</td>
+                  <td>
+                    {row.reserved}
+                    {/* Standing orders' coming deliveries: held apart from checkouts (ADR 0060). */}
+                    {row.standing !== undefined && (
+                      <>
+                        <br />
+                        <small>{row.standing} standing</small>
+                      </>
+                    )}
+                  </td>
                   <td>{row.left ?? '–'}</td>
                 </tr>
               ))}

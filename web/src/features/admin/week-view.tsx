@@ -115,6 +115,9 @@ function WeekContent({
           <Detail label="Capacity left">
             {next.left === null ? 'No limit' : `${bottlesText(next.left)} of ${next.capacity}`}
           </Detail>
+          {next.standing !== undefined && (
+            <Detail label="Held for standing orders">{bottlesText(next.standing)}</Detail>
+          )}
         </dl>
         {status.requestsWaiting > 0 && (
           <p>

@@ -1,0 +1,133 @@
+import {
+  addDays,
+  DISPATCH_WINDOW_WEEKS,
+  dispatchDayOfWeekOf,
+  type IsoDate,
+  nextDispatchDate,
+} from '../../../shared/dispatch';
+import { logger } from '../../lib/logger';
+import { dispatchDaysFrom, holdBottles, holdId, sellHold } from '../capacity/holds';
+import { holdStandingChange, releaseStandingChange, sellStandingChange } from '../storage/capacity-changes';
+import type { CapacityDay, CapacityStore } from '../storage/capacity-store';
+import type { ShopTable } from '../storage/orders-table';
+import {
+  listActiveStandingOrderIds,
+  readStandingOrder,
+  type StandingOrderItem,
+} from '../storage/standing-orders';
+import { comingDeliveries } from './coming-deliveries';
+
+// A standing order's coming deliveries hold their bottles on their days (ADR 0060): in each
+// day's `standing` set as `<subscription id>:<bottles>`, counted in `taken` like a checkout's
+// hold, so a one-off checkout's one conditional reservation sees them. The record says which
+// days; the day items say what is held; syncStandingHolds makes the second follow the first.
+
+export interface StandingHoldsDeps {
+  capacity: CapacityStore;
+  cutoffHours: number;
+}
+
+/** Closed days still looked at, for holds a delivery left there when its day closed unpaid. */
+const WEEKS_BACK = 2;
+
+/** The standing order's hold on one day. */
+export function standingHoldId(subscriptionId: string, bottles: number): string {
+  return holdId(subscriptionId, bottles);
+}
+
+/** The standing order's holds (`<sub>:<bottles>`) among a day's. */
+function holdsOf(day: CapacityDay, subscriptionId: string): string[] {
+  return [...day.standing].filter((hold) => hold.slice(0, hold.lastIndexOf(':')) === subscriptionId);
+}
+
+/**
+ * Sets the standing order's holds to what its record says, on every day from WEEKS_BACK dispatch
+ * days before the window to its end: its bottles on each coming, unskipped delivery's day within
+ * the 8 weeks, nothing anywhere else (a day skipped, paid, closed or beyond; everything when it is
+ * paused or cancelled). Idempotent: each change is conditional on the hold id, so a repeat, or two
+ * at once, move each day once. A paid delivery's hold became its sale (sellStandingDelivery).
+ * @returns the days whose holds this call changed.
+ */
+export async function syncStandingHolds(
+  record: StandingOrderItem,
+  deps: StandingHoldsDeps,
+  now: Date,
+): Promise<IsoDate[]> {
+  const { cutoffHours } = deps;
+  const wanted = new Map<IsoDate, number>();
+  for (const { day, skipped } of comingDeliveries(record, now, {
+    cutoffHours,
+    weeks: DISPATCH_WINDOW_WEEKS,
+  })) {
+    // Two deliveries on one day (a late payment's) hold both.
+    if (!skipped) wanted.set(day, (wanted.get(day) ?? 0) + record.bottles);
+  }
+  const opens = nextDispatchDate(now, { cutoffHours });
+  const first = dispatchDayOfWeekOf(addDays(opens, -7 * WEEKS_BACK));
+  const days = dispatchDaysFrom(first, WEEKS_BACK + DISPATCH_WINDOW_WEEKS);
+  const changed = await Promise.all(
+    days.map(async (date) => {
+      const bottles = wanted.get(date);
+      const want = bottles === undefined ? undefined : standingHoldId(record.subscriptionId, bottles);
+      const held = holdsOf(await deps.capacity.read(date), record.subscriptionId);
+      if (want === undefined && held.length === 0) return false;
+      if (want !== undefined && held.length === 1 && held[0] === want) return false;
+      // The new hold first, then the old ones go: the bottles are never free between.
+      if (want !== undefined && !held.includes(want)) {
+        await deps.capacity.apply(date, holdStandingChange(want, holdBottles(want)));
+      }
+      for (const hold of held.filter((h) => h !== want)) {
+        await deps.capacity.apply(date, releaseStandingChange(hold, holdBottles(hold)));
+      }
+      return true;
+    }),
+  );
+  const moved = days.filter((_, at) => changed[at]);
+  if (moved.length > 0) {
+    logger.info('Standing order holds set', { subscriptionId: record.subscriptionId, days: moved });
+  }
+  return moved;
+}
+
+/**
+ * Sells a paid renewal's bottles on its day under `sale` (`s<invoice id>:<bottles>`): the
+ * standing order's hold there becomes the sale in one write, so the day never counts both; with
+ * no hold there (none was set, or a late payment moved the delivery) it is sold as any renewal's,
+ * over the limit if need be. A repeat sells nothing twice.
+ */
+export async function sellStandingDelivery(
+  store: CapacityStore,
+  date: IsoDate,
+  sold: { subscriptionId: string; sale: string },
+): Promise<void> {
+  const day = await store.read(date);
+  const [standing] = holdsOf(day, sold.subscriptionId);
+  if (standing !== undefined && !day.sales.has(sold.sale)) {
+    const change = sellStandingChange(standing, sold.sale, holdBottles(sold.sale), holdBottles(standing));
+    if (await store.apply(date, change)) return;
+  }
+  await sellHold(store, date, sold.sale);
+}
+
+/**
+ * The reconciler's pass: every active standing order's holds set again (the window rolls a week at
+ * each cut-off, and a change stopped between its record and its holds heals here). One standing
+ * order's failure is logged and counted; the next run retries it.
+ */
+export async function syncEveryStandingOrder(
+  deps: StandingHoldsDeps & { table: ShopTable },
+  now: Date,
+): Promise<{ standingOrders: number; daysChanged: number; failed: number }> {
+  const counts = { standingOrders: 0, daysChanged: 0, failed: 0 };
+  for (const subscriptionId of await listActiveStandingOrderIds(deps.table)) {
+    counts.standingOrders += 1;
+    try {
+      const record = await readStandingOrder(deps.table, subscriptionId);
+      if (record) counts.daysChanged += (await syncStandingHolds(record, deps, now)).length;
+    } catch (error) {
+      counts.failed += 1;
+      logger.error("Could not set a standing order's holds; the next run retries", { subscriptionId, error });
+    }
+  }
+  return counts;
+}
