@@ -241,13 +241,16 @@ export const shopStatusRuntimeEnvSchema = z.extend(shopStatusEnvSchema, {
   AWS_REGION: z.string().check(z.minLength(1)),
 });
 
-/** order-page: the customer's page of one order, and its correction of the delivery details. No Stripe. */
-export const orderPageEnvSchema = z.object({
+/**
+ * order-page: the customer's page of one order, and its correction of the delivery details; and a
+ * standing order's page, whose changes call Stripe with the fulfilment key (ADR 0059).
+ */
+export const orderPageEnvSchema = z.extend(stripeEnvSchema, {
   ...shopTableAndEmailEnv,
   SITE_URL: siteUrl,
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   ...orderPageSecretEnv,
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
+  SHOP_ID: shopId,
 });
 
 /** order-page at run time. */

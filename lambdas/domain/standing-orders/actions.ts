@@ -289,6 +289,10 @@ function skipRefusal(
   return `The delivery of ${formatDispatchDate(day)} is not the next one to skip: look at the page again.`;
 }
 
+type WithoutToken<T> = T extends unknown ? Omit<T, 'token'> : never;
+/** A change the page sends, without its token. */
+export type PageChange = WithoutToken<StandingOrderChangeBody>;
+
 /**
  * One change from the standing order's page (the token already opened `record`): skip, quantity,
  * pause, resume or cancel, by the customer. Answers the record as it now stands.
@@ -296,7 +300,7 @@ function skipRefusal(
  */
 export async function changeFromPage(
   record: StandingOrderItem,
-  change: Exclude<StandingOrderChangeBody, { action: 'cancel' }> | { action: 'cancel' },
+  change: PageChange,
   deps: StandingOrderActionDeps,
 ): Promise<StandingOrderItem> {
   const { subscriptionId } = record;

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ORDER_PAGE_NOT_FOUND } from '../../../shared/order-page';
 import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
+import { standingOrderChangeSchema } from '../../../shared/standing-order-page';
 import { InvalidCorrectionError } from '../../domain/operations/correct-address';
 import { openOrderOrDebitPage } from '../../domain/order-page/debit-page';
 import {
@@ -10,6 +11,9 @@ import {
   orderPageView,
 } from '../../domain/order-page/order-page';
 import { RefusedError } from '../../domain/refusal';
+import { changeFromPage, type StandingOrderActionDeps } from '../../domain/standing-orders/actions';
+import { openStandingOrderPage, readStandingOrderPageView } from '../../domain/standing-orders/page';
+import { capacityStoreFromTable } from '../../domain/storage/capacity-table';
 import { ConfigError, type Env, orderPageRuntimeEnvSchema, parseEnv } from '../../lib/config';
 import { type HttpEvent, type HttpResult, json, readJsonBody } from '../../lib/http';
 import {
@@ -21,7 +25,7 @@ import {
   loadOnce,
 } from '../../lib/http-handler';
 import { logger } from '../../lib/logger';
-import { orderPages, shopEmail, shopTable } from '../../runtime';
+import { orderPages, shopEmail, shopTable, stripeRuntime } from '../../runtime';
 
 /** A correction is an address, a postcode, a phone and a token: a few hundred bytes. */
 const MAX_BODY_BYTES = 4 * 1024;
@@ -33,18 +37,26 @@ const PRIVATE_HEADERS = {
   'x-robots-tag': 'noindex, nofollow',
 } as const;
 
+/** An order's page and a standing order's: the correction's deps and the standing order's actions'. */
+export type OrderPageHandlerDeps = OrderPageDeps & StandingOrderActionDeps;
+
 /** The clients and settings, once per cold start. Without a secret there is no page: fail closed. */
-export async function loadOrderPageDeps(env: Env): Promise<OrderPageDeps> {
+export async function loadOrderPageDeps(env: Env): Promise<OrderPageHandlerDeps> {
   const config = parseEnv(orderPageRuntimeEnvSchema, env);
-  const pages = await orderPages(config);
+  const [pages, { stripe }] = await Promise.all([orderPages(config), stripeRuntime(config)]);
   if (pages === undefined)
     throw new ConfigError(['ORDER_PAGE_SECRET_ID or ORDER_PAGE_SECRET: one must be set']);
+  const table = shopTable(config);
   return {
-    table: shopTable(config),
+    table,
     ...shopEmail(config),
     cutoffHours: config.DISPATCH_CUTOFF_HOURS,
     keys: pages.keys,
     orderPage: pages.links,
+    stripe,
+    siteUrl: config.SITE_URL,
+    shopId: config.SHOP_ID,
+    capacity: capacityStoreFromTable(table),
     now: () => new Date(),
   };
 }
@@ -70,8 +82,14 @@ function mapError(error: unknown, logKeys: LogKeys): HttpResult | undefined {
   return undefined;
 }
 
-async function viewOrder({ event, deps, logKeys }: HttpRequest<OrderPageDeps>): Promise<HttpResult> {
-  const page = await openOrderOrDebitPage(event.queryStringParameters?.token ?? '', deps);
+async function viewOrder({ event, deps, logKeys }: HttpRequest<OrderPageHandlerDeps>): Promise<HttpResult> {
+  const token = event.queryStringParameters?.token ?? '';
+  const standing = await openStandingOrderPage(token, deps);
+  if (standing !== undefined) {
+    logger.info('Standing order page shown', { ...logKeys, statusCode: 200, status: standing.status });
+    return json(200, await readStandingOrderPageView(standing, deps), PRIVATE_HEADERS);
+  }
+  const page = await openOrderOrDebitPage(token, deps);
   if (page.kind === 'debit') {
     // The money is not in yet (or was refused): the link of the waiting email (ADR 0047).
     logger.info('Order page shown', {
@@ -94,7 +112,11 @@ async function viewOrder({ event, deps, logKeys }: HttpRequest<OrderPageDeps>): 
 // Loose: the other fields pass through to the domain, which refuses any the checkout would.
 const withToken = z.looseObject({ token: z.string() });
 
-async function correctAddress({ event, deps, logKeys }: HttpRequest<OrderPageDeps>): Promise<HttpResult> {
+async function correctAddress({
+  event,
+  deps,
+  logKeys,
+}: HttpRequest<OrderPageHandlerDeps>): Promise<HttpResult> {
   const body = readJsonBody(event, MAX_BODY_BYTES);
   const parsed = withToken.safeParse(body);
   if (!parsed.success) throw new OrderPageNotFoundError();
@@ -106,11 +128,34 @@ async function correctAddress({ event, deps, logKeys }: HttpRequest<OrderPageDep
 }
 
 /**
- * `GET /functions/v1/order-page?token=…` (the page) and `POST /functions/v1/order-page/address`
- * (the correction): one function for the customer's order page, public, throttled like checkout.
+ * A standing order's change: the token opens it (the same 404 as the page for every refusal), the
+ * change is checked against the one schema the page sends with, and the domain makes it (409 for
+ * what is not allowed now). Answers the page as it now stands.
+ */
+async function changeStandingOrder({
+  event,
+  deps,
+  logKeys,
+}: HttpRequest<OrderPageHandlerDeps>): Promise<HttpResult> {
+  const parsed = standingOrderChangeSchema.safeParse(readJsonBody(event, MAX_BODY_BYTES));
+  // A body that is not a change says nothing of the token: the one 404, as for a wrong token.
+  if (!parsed.success) throw new OrderPageNotFoundError();
+  const { token, ...change } = parsed.data;
+  const record = await openStandingOrderPage(token, deps);
+  if (record === undefined) throw new OrderPageNotFoundError();
+  const changed = await changeFromPage(record, change, deps);
+  logger.info('Standing order changed from its page', { ...logKeys, statusCode: 200, action: change.action });
+  return json(200, await readStandingOrderPageView(changed, deps), PRIVATE_HEADERS);
+}
+
+/**
+ * `GET /functions/v1/order-page?token=…` (the page: an order's, or a standing order's),
+ * `POST /functions/v1/order-page/address` (the correction) and
+ * `POST /functions/v1/order-page/standing-order` (a standing order's change): one function for
+ * the customer's own pages, public, throttled like checkout.
  */
 export function createOrderPageHandler(
-  deps: DepsOrLoader<OrderPageDeps>,
+  deps: DepsOrLoader<OrderPageHandlerDeps>,
 ): (event: HttpEvent) => Promise<HttpResult> {
   // One load for both routes: they share a cold start.
   const loaded = loadOnce(deps);
@@ -126,10 +171,17 @@ export function createOrderPageHandler(
     handle: correctAddress,
     mapError,
   });
+  const standing = httpEndpoint({
+    route: PUBLIC_API_ROUTES.orderPageStandingOrder,
+    deps: loaded,
+    handle: changeStandingOrder,
+    mapError,
+  });
   return httpRoutes(
     [
       [PUBLIC_API_ROUTES.orderPage, view],
       [PUBLIC_API_ROUTES.orderPageAddress, correct],
+      [PUBLIC_API_ROUTES.orderPageStandingOrder, standing],
     ],
     json(404, { error: ORDER_PAGE_NOT_FOUND }, PRIVATE_HEADERS),
   );

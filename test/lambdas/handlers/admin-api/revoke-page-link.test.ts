@@ -52,7 +52,15 @@ beforeAll(async () => {
     }),
   );
   admin = withJwtAuthorizer(handler, { issuer: TEST_ISSUER, clientId: TEST_CLIENT_ID, jwks: key.jwks });
-  orderPage = createOrderPageHandler(() => loadOrderPageDeps(shopEnv()));
+  orderPage = createOrderPageHandler(() =>
+    loadOrderPageDeps({
+      ...shopEnv(),
+      STRIPE_LIVEMODE: 'false',
+      STRIPE_SECRET_KEY: 'sk_test_order_page',
+      STRIPE_API_BASE: h.simulator.url,
+      SHOP_ID: TEST_SHOP_ID,
+    }),
+  );
 });
 afterAll(() => h?.close());
 

@@ -40,6 +40,11 @@ describe('the order page of a Direct Debit', () => {
         SELLER_EMAIL: 'hello@live-aquatics.test',
         SITE_URL,
         ORDER_PAGE_SECRET,
+        // The standing order's changes call Stripe (ADR 0059).
+        STRIPE_LIVEMODE: 'false',
+        STRIPE_SECRET_KEY: 'sk_test_order_page',
+        STRIPE_API_BASE: h.simulator.url,
+        SHOP_ID: TEST_SHOP_ID,
       }),
     );
   }

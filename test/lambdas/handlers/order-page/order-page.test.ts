@@ -11,6 +11,7 @@ import {
   SITE_URL,
   startFulfilmentHarness,
 } from '../../../support/fulfilment-harness';
+import { TEST_SHOP_ID } from '../../../support/shop';
 import { STAND_IN_REGION } from '../../../support/stand-ins';
 
 let h: FulfilmentHarness;
@@ -32,6 +33,11 @@ async function orderPageEnv() {
     SELLER_EMAIL: 'hello@live-aquatics.test',
     SITE_URL,
     ORDER_PAGE_SECRET,
+    // The standing order's changes call Stripe (ADR 0059).
+    STRIPE_LIVEMODE: 'false',
+    STRIPE_SECRET_KEY: 'sk_test_order_page',
+    STRIPE_API_BASE: h.simulator.url,
+    SHOP_ID: TEST_SHOP_ID,
   });
 }
 
