@@ -67,6 +67,11 @@ export interface LocalShopOptions {
    */
   weatherNow?: Date | undefined;
   /**
+   * The Stripe simulator signs its webhooks on the host's clock, as Stripe does whatever a test clock
+   * says: for tests that move Stripe's clock (a standing order's renewals) while the shop keeps the real one.
+   */
+  stripeSignsOnHostClock?: boolean;
+  /**
    * The merchant's notifications (ADR 0056): the push-service stand-in's origin, the one http
    * endpoint a device may subscribe at, and the local stage's VAPID pair. Absent: no pushes.
    */
@@ -131,6 +136,20 @@ export async function waitUntilAnswering(
   }
 }
 
+/** The Stripe simulator in place of Stripe, its webhooks to this shop's endpoint. */
+function startLocalSimulator(options: LocalShopOptions, url: string): Promise<StripeSimulator> {
+  return startStripeSimulator({
+    port: options.simulatorPort,
+    webhook: {
+      url: `${url}${PUBLIC_API_ROUTES.stripeWebhook.path}`,
+      secret: LOCAL.simulatorWebhookSecret,
+    },
+    stateFile: options.keepDir && join(options.keepDir, KEPT_FILES.stripeSimulator),
+    ...(options.stripeSignsOnHostClock && { signingNow: Date.now }),
+    log: options.log,
+  });
+}
+
 /**
  * The whole shop on one machine: dynalite for DynamoDB, aws-ses-v2-local for SES, the Stripe
  * Checkout simulator (unless real Stripe test keys are given), and one HTTP server with the web
@@ -183,19 +202,8 @@ export async function startLocalShop(options: LocalShopOptions): Promise<LocalSh
       clientId: identityProvider.clientId,
     });
 
-    let simulator: StripeSimulator | undefined;
-    if (!options.stripe) {
-      simulator = await startStripeSimulator({
-        port: options.simulatorPort,
-        webhook: {
-          url: `${url}${PUBLIC_API_ROUTES.stripeWebhook.path}`,
-          secret: LOCAL.simulatorWebhookSecret,
-        },
-        stateFile: options.keepDir && join(options.keepDir, KEPT_FILES.stripeSimulator),
-        log: options.log,
-      });
-      closers.push(() => simulator?.close() ?? Promise.resolve());
-    }
+    const simulator = options.stripe ? undefined : await startLocalSimulator(options, url);
+    if (simulator) closers.push(() => simulator.close());
 
     const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
     const dynamo = new DynamoDBClient({ region: LOCAL.region, endpoint: dynamoUrl, credentials });

@@ -56,6 +56,11 @@ export interface RehearsalOptions {
    * the weather notice and the forecast stand-in run at this instant (local/weather-clock.ts).
    */
   weatherNow?: Date | undefined;
+  /**
+   * The Stripe simulator signs its webhooks on the host's clock, as Stripe does whatever a test clock
+   * says: for tests that move Stripe's clock (a standing order's renewals) while the shop keeps the real one.
+   */
+  stripeSignsOnHostClock?: boolean;
   log: (line: string) => void;
 }
 
@@ -290,6 +295,7 @@ async function startServiceStandIns(
   const simulator = await startStripeSimulator({
     port: options.simulatorPort,
     webhook: { url: `${url}${PUBLIC_API_ROUTES.stripeWebhook.path}`, secret: REHEARSAL_STRIPE.webhookSecret },
+    ...(options.stripeSignsOnHostClock && { signingNow: Date.now }),
     log,
   });
   closers.push(() => simulator.close());

@@ -20,6 +20,8 @@
  * - Stripe Billing for standing orders (billing-api.ts, billing.ts): a `mode=subscription` session
  *   paid makes a customer, a subscription and its first invoice; renewals when the clock passes a
  *   period end; subscriptions, invoices, customers and test clocks through the API.
+ * - `POST /test-hooks/subscriptions/:id/fail-next-renewal`: `failNextRenewal` for a test in another
+ *   process (the browser tests).
  *
  * Restricted keys listed in `restrictedKeys` may call only what their permissions allow, and are
  * refused otherwise with Stripe's 403 naming the missing permission.
@@ -88,6 +90,12 @@ export interface StripeSimulatorOptions {
    * change and at close. Without it everything lives in memory, as tests want.
    */
   stateFile?: string;
+  /**
+   * The clock deliveries are signed on (epoch ms); default the simulator's. Stripe signs each
+   * delivery at the real time whatever a test clock says, so a stack whose webhook handler reads the
+   * host's clock while its tests move Stripe's (the browser tests) passes `Date.now`.
+   */
+  signingNow?: () => number;
   log?: (line: string) => void;
 }
 
@@ -181,7 +189,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     endpoint: options.webhook,
     retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
     log,
-    nowSeconds: () => clock.nowSeconds(),
+    nowSeconds: () => (options.signingNow ? Math.floor(options.signingNow() / 1000) : clock.nowSeconds()),
   });
   const faults = new FaultInjector();
   const idempotency = new IdempotencyStore();
@@ -311,6 +319,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
       sendJson(response, answer.status, answer.headers, answer.body);
       return;
     }
+    if (method === 'POST' && serveTestHook(store, target.pathname, response)) return;
     const page = /^\/c\/pay\/([^/]+)(\/settle)?$/.exec(target.pathname);
     if (page !== null) {
       const id = decodePathSegment(page[1] ?? '');
@@ -409,6 +418,22 @@ function dueRunner(store: Store): () => Promise<string[]> {
     await renewals;
     return expired;
   };
+}
+
+/**
+ * The test hooks a test in another process reaches over HTTP (the browser tests, whose stack runs
+ * the simulator in Playwright's global setup): `POST /test-hooks/subscriptions/:id/fail-next-renewal`
+ * is `failNextRenewal(id)`. Answers whether the path was a hook.
+ */
+function serveTestHook(store: Store, pathname: string, response: ServerResponse): boolean {
+  const failRenewal = /^\/test-hooks\/subscriptions\/([^/]+)\/fail-next-renewal$/.exec(pathname);
+  if (failRenewal === null) return false;
+  const id = decodePathSegment(failRenewal[1] ?? '');
+  const known = store.billing.subscriptions.has(id);
+  if (known) store.billing.failNextRenewal(id, 1);
+  response.writeHead(known ? 204 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
+  response.end(known ? undefined : `No such subscription: ${id}\n`);
+  return true;
 }
 
 /** Who a Dashboard refund is for: a charge, a PaymentIntent, or the payment of a session. */

@@ -26,7 +26,7 @@ describe('CheckoutApi', () => {
     });
   });
 
-  it('has exactly the six public routes of the contract, each on its function through a payload 2.0 proxy', () => {
+  it('has exactly the seven public routes of the contract, each on its function through a payload 2.0 proxy', () => {
     const routes = template.findResources('AWS::ApiGatewayV2::Route');
     expect(
       Object.values(routes)

@@ -41,6 +41,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     },
     forecastUrl: forecast.url,
     weatherNow,
+    // The standing order's tests move Stripe's clock (a test clock), never the shop's.
+    stripeSignsOnHostClock: true,
     push: { url: push.url, keys: localVapidKeys(undefined, () => {}) },
   });
   process.env[STACK_ENV.shop] = shop.url;
@@ -92,6 +94,7 @@ async function rehearse(): Promise<() => Promise<void>> {
     extensionPort: 0,
     viewerPerConnection: true,
     weatherNow,
+    stripeSignsOnHostClock: true,
     log: (line) => {
       if (line.includes('AccessDenied')) denied.push(line);
       if (process.env.E2E_LOG_STACK || line.includes('AccessDenied')) console.log(`  [rehearsal] ${line}`);

@@ -3,18 +3,33 @@ import { describeIssues } from '../../../../shared/checkout-request';
 import {
   type OrderPageAnswer,
   type OrderPageView,
-  orderPageAnswerSchema,
+  orderPageReadSchema,
   orderPageViewSchema,
 } from '../../../../shared/order-page';
 import { PUBLIC_API_ROUTES } from '../../../../shared/public-routes';
 import { readJson } from '../../../../shared/read-json';
+import {
+  type StandingOrderChangeBody,
+  type StandingOrderPageView,
+  standingOrderChangeSchema,
+  standingOrderPageViewSchema,
+} from '../../../../shared/standing-order-page';
 import type { ApiRequest, ApiRequestInit } from '../../lib/api-contract';
 
 // The order page's two requests, in the page's own chunk (with zod): nothing of them is in `/`'s first load.
 
 export type OrderPageResult =
-  /** The order, or its Direct Debit still with (or refused by) the bank (ADR 0047). */
-  { kind: 'found'; view: OrderPageAnswer } | { kind: 'not-found' } | { kind: 'failed' };
+  /** The order, or its Direct Debit still with (or refused by) the bank (ADR 0047), or a standing order. */
+  | { kind: 'found'; view: OrderPageAnswer | StandingOrderPageView }
+  | { kind: 'not-found' }
+  | { kind: 'failed' };
+
+/** What a change of a standing order came to: its new view, or the server's reason for refusing it. */
+export type StandingChangeResult =
+  | { kind: 'changed'; view: StandingOrderPageView }
+  | { kind: 'refused'; message: string }
+  | { kind: 'not-found' }
+  | { kind: 'failed' };
 
 export type CorrectionResult =
   | { kind: 'corrected'; view: OrderPageView }
@@ -59,8 +74,46 @@ export async function getOrderPage(
   });
   if (response === undefined) return { kind: 'failed' };
   if (response.status === 404) return { kind: 'not-found' };
-  const parsed = response.ok ? orderPageAnswerSchema.safeParse(await readJson(response)) : undefined;
-  return parsed?.success ? { kind: 'found', view: parsed.data } : { kind: 'failed' };
+  if (!response.ok) return { kind: 'failed' };
+  // A token naming a subscription opens its standing order (issue 50); any other, an order.
+  const parsed = orderPageReadSchema.safeParse(await readJson(response));
+  return parsed.success ? { kind: 'found', view: parsed.data } : { kind: 'failed' };
+}
+
+/** Whether the page's read answered a standing order rather than one order. */
+export function isStandingOrderView(
+  view: OrderPageAnswer | StandingOrderPageView,
+): view is StandingOrderPageView {
+  return 'kind' in view && view.kind === 'standing-order';
+}
+
+/**
+ * Sends one change of a standing order (skip, quantity, pause, resume, cancel), checked with the
+ * server's own schema first; the server answers the standing order as it now is, or why not.
+ */
+export async function changeStandingOrder(
+  request: ApiRequest,
+  change: StandingOrderChangeBody,
+): Promise<StandingChangeResult> {
+  if (!standingOrderChangeSchema.safeParse(change).success) return { kind: 'failed' };
+  const { path, method } = PUBLIC_API_ROUTES.orderPageStandingOrder;
+  const response = await send(request, path, {
+    method,
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(change),
+  });
+  if (response === undefined) return { kind: 'failed' };
+  if (response.status === 404) return { kind: 'not-found' };
+  const body = await readJson(response);
+  if (response.ok) {
+    const view = standingOrderPageViewSchema.safeParse(body);
+    return view.success ? { kind: 'changed', view: view.data } : { kind: 'failed' };
+  }
+  // A refusal in words (past the cut-off, no longer offered): 4xx but a throttle's 429.
+  const { message } = errorOf(body);
+  if (response.status >= 400 && response.status < 500 && response.status !== 429 && message)
+    return { kind: 'refused', message };
+  return { kind: 'failed' };
 }
 
 /**

@@ -9,7 +9,8 @@ import { SELLER } from '../../lib/seller';
 import { useApiAnswer } from '../../lib/use-api-answer';
 import { DebitView } from './components/debit-view';
 import { OrderView } from './components/order-view';
-import { getOrderPage } from './order-page-api';
+import { StandingOrderView } from './components/standing-order-view';
+import { getOrderPage, isStandingOrderView } from './order-page-api';
 
 const PREFIX = paths.order.slice(0, paths.order.indexOf(':'));
 
@@ -52,6 +53,8 @@ function OrderStatus({ token, onRetry }: { token: string; onRetry: () => void })
         <LoadingOrder />
       ) : state.kind === 'failed' ? (
         <OrderLoadFailed onRetry={onRetry} />
+      ) : isStandingOrderView(state.view) ? (
+        <StandingOrderView token={token} initialView={state.view} />
       ) : isDebitPageView(state.view) ? (
         <DebitView view={state.view} />
       ) : (

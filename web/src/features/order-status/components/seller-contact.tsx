@@ -4,18 +4,27 @@ import { shopAndSeller } from '../../../../../shared/shop-and-seller';
 import { SummaryLine } from '../../../components/ui/summary-line';
 import { SELLER } from '../../../lib/seller';
 
-/** How to reach the seller about this order, with the reference to quote. */
-export function SellerContact({ seller, reference }: { seller: OrderPageView['seller']; reference: string }) {
+/**
+ * How to reach the seller about this order, with the reference to quote; without one, about a
+ * standing order (its page has no reference of its own: each delivery's order has one).
+ */
+export function SellerContact({
+  seller,
+  reference,
+}: {
+  seller: OrderPageView['seller'];
+  reference?: string;
+}) {
   const headingId = useId();
+  const subject = reference === undefined ? 'Standing order' : `Order ${reference}`;
   return (
     <section className="card" aria-labelledby={headingId}>
-      <h2 id={headingId}>Questions about your order?</h2>
+      <h2 id={headingId}>
+        {reference === undefined ? 'Questions about your standing order?' : 'Questions about your order?'}
+      </h2>
       <p>
-        Email{' '}
-        <a href={`mailto:${seller.email}?subject=${encodeURIComponent(`Order ${reference}`)}`}>
-          {seller.email}
-        </a>{' '}
-        quoting your order reference {reference}.
+        Email <a href={`mailto:${seller.email}?subject=${encodeURIComponent(subject)}`}>{seller.email}</a>
+        {reference === undefined ? '.' : ` quoting your order reference ${reference}.`}
       </p>
       <dl className="summary__lines seller-details">
         <SummaryLine label="Seller">
