@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
-import { emailStateSchema, isoInstant } from './order';
+import { customerFields, emailStateSchema, isoInstant } from './order';
 import {
   FAILED_DEBIT_KEY_PREFIX,
   failedDebitKey,
@@ -69,9 +69,7 @@ export const failedDebitItemSchema = z.object({
   livemode: z.boolean(),
   bottles: z.number().check(z.int()),
   totalPence: z.number().check(z.int()),
-  customerName: z.string(),
-  customerEmail: z.string(),
-  customerPhone: z.string(),
+  ...customerFields,
   checkoutCreatedAt: isoInstant,
   recordedAt: isoInstant,
   failureMessage: z.optional(z.string()),

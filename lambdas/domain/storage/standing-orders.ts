@@ -4,7 +4,7 @@ import { calendarDateSchema } from '../../../shared/calendar-date';
 import { REPEATS } from '../../../shared/standing-order';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { putIfAbsent, updateIf } from './conditional-writes';
-import { emailStateSchema, isoInstant } from './order';
+import { customerAndAddressFields, customerFields, emailStateSchema, isoInstant } from './order';
 import {
   FAILED_RENEWAL_KEY_PREFIX,
   itemKey,
@@ -37,11 +37,7 @@ export const standingOrderItemSchema = z.object({
   bottles: z.number().check(z.int()),
   /** What each delivery costs, in pence: bottles x 325 + 495. */
   totalPence: z.number().check(z.int()),
-  customerName: z.string(),
-  customerEmail: z.string(),
-  customerPhone: z.string(),
-  deliveryAddress: z.string(),
-  postcode: z.string(),
+  ...customerAndAddressFields,
   /** The dispatch day of the next payment (the subscription's period end, by the one-off rules). */
   nextDelivery: calendarDateSchema,
   /** When Stripe takes the coming payment (the subscription's period end), and the day it will go. */
@@ -137,9 +133,7 @@ export const failedRenewalItemSchema = z.object({
   livemode: z.boolean(),
   bottles: z.number().check(z.int()),
   totalPence: z.number().check(z.int()),
-  customerName: z.string(),
-  customerEmail: z.string(),
-  customerPhone: z.string(),
+  ...customerFields,
   recordedAt: isoInstant,
   [TTL_ATTRIBUTE]: z.number().check(z.int()),
   renewalFailedEmailState: emailStateSchema,
@@ -152,11 +146,6 @@ export const FAILED_RENEWAL_DAYS = 90;
 
 export function failedRenewalTtl(now: Date): number {
   return Math.floor(now.getTime() / 1000) + FAILED_RENEWAL_DAYS * 86_400;
-}
-
-/** Writes the failed renewal's record unless it exists: `false` when it did. */
-export function createFailedRenewal(table: ShopTable, item: FailedRenewalItem): Promise<boolean> {
-  return putIfAbsent(table, item);
 }
 
 export function readFailedRenewal(
