@@ -1,18 +1,16 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
 import { REPEATS } from '../../../shared/standing-order';
-import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { putIfAbsent, updateIf } from './conditional-writes';
 import { customerAndAddressFields, customerFields, emailStateSchema, isoInstant } from './order';
 import {
   FAILED_RENEWAL_KEY_PREFIX,
-  itemKey,
   PARTITION_KEY,
   type ShopTable,
   STANDING_ORDER_KEY_PREFIX,
   TTL_ATTRIBUTE,
 } from './orders-table';
+import { readItem } from './read-item';
 
 // A standing order (issue 50, ADR 0058): a Stripe subscription of ours, recorded once, and the
 // record of a renewal whose payment failed. Each paid invoice is an ORDER# item like any order's.
@@ -153,18 +151,4 @@ export function readFailedRenewal(
   invoiceId: string,
 ): Promise<FailedRenewalItem | undefined> {
   return readItem(table, failedRenewalKey(invoiceId), failedRenewalItemSchema);
-}
-
-async function readItem<T extends z.ZodMiniType>(
-  table: ShopTable,
-  pk: string,
-  schema: T,
-): Promise<z.output<T> | undefined> {
-  const { Item } = await table.client.send(
-    new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
-  );
-  if (Item === undefined) return undefined;
-  const parsed = schema.safeParse(Item, ENGLISH_MESSAGES);
-  if (!parsed.success) throw new Error(`${pk} in the table is not a valid record: ${parsed.error.message}`);
-  return parsed.data;
 }
