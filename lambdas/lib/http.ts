@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { IDEMPOTENCY_HEADER } from '../../shared/public-routes';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -62,6 +63,19 @@ export function header(event: Pick<HttpEvent, 'headers'>, name: string): string 
     if (key.toLowerCase() === wanted) return value;
   }
   return undefined;
+}
+
+/**
+ * The request's optional `Idempotency-Key`: undefined without one; one that does not match
+ * `pattern` is refused (400, `message` on the header's field), not ignored.
+ */
+export function idempotencyKeyOf(event: HttpEvent, pattern: RegExp, message: string): string | undefined {
+  const value = header(event, IDEMPOTENCY_HEADER);
+  if (value === undefined) return undefined;
+  if (!pattern.test(value)) {
+    throw new HttpError(400, { error: message, fields: { [IDEMPOTENCY_HEADER]: message } });
+  }
+  return value;
 }
 
 /** The body exactly as sent, bytes included, decoding API Gateway's base64 when it used it. */

@@ -10,10 +10,11 @@ import {
   renderDebitFailed,
   renderDebitFailedNotice,
 } from '../emails/failed-debit-emails';
+import type { EmailContent } from '../emails/render';
 import { type EmailSender, isSesAcceptableAddress, PermanentEmailRefusalError } from '../emails/send-email';
 import { sendEmailOnce } from '../emails/send-email-once';
 import { type MerchantPushDeps, pushToMerchants } from '../push/merchant-push';
-import { putIfAbsent } from '../storage/conditional-writes';
+import { recordOnce } from '../storage/conditional-writes';
 import { debitRecordTtl, type FailedDebitItem, readFailedDebit } from '../storage/debit-records';
 import { failedDebitKey, PARTITION_KEY, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
 import { emailAttributes, emailClaimStore } from '../storage/send-once';
@@ -117,29 +118,27 @@ export async function notifyFailedDebit(
   deps: FailedDebitDeps,
 ): Promise<FailedDebitResult> {
   const pk = failedDebitKey(sessionId);
-  let item = await readFailedDebit(deps.table, sessionId);
-  let recorded = false;
-  if (item === undefined) {
-    const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] });
-    const check = checkFailedDebit(session, deps.shopId);
-    if (check.kind !== 'failed') return { outcome: check.kind };
-    const now = deps.now();
-    const fresh: FailedDebitItem = {
-      [PARTITION_KEY]: pk,
-      ...check.facts,
-      recordedAt: now.toISOString(),
-      [TTL_ATTRIBUTE]: debitRecordTtl(now),
-      debitFailedEmailState: 'pending',
-      debitFailedNoticeEmailState: 'pending',
-    };
-    // DynamoDB refuses an attribute set to undefined: leave out what Stripe did not give.
-    const stored = Object.fromEntries(Object.entries(fresh).filter(([, value]) => value !== undefined));
-    recorded = await putIfAbsent(deps.table, stored);
-    item = recorded ? fresh : await readFailedDebit(deps.table, sessionId);
-    if (item === undefined) throw new Error(`${pk} was reported as existing but cannot be read`);
-    if (recorded) logger.info('Failed Direct Debit recorded', { reference: item.reference });
-  }
-  const record = item;
+  const found = await recordOnce<FailedDebitItem, 'not-ours' | 'not-failed'>(
+    deps.table,
+    () => readFailedDebit(deps.table, sessionId),
+    async () => {
+      const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] });
+      const check = checkFailedDebit(session, deps.shopId);
+      if (check.kind !== 'failed') return check.kind;
+      const now = deps.now();
+      return {
+        [PARTITION_KEY]: pk,
+        ...check.facts,
+        recordedAt: now.toISOString(),
+        [TTL_ATTRIBUTE]: debitRecordTtl(now),
+        debitFailedEmailState: 'pending',
+        debitFailedNoticeEmailState: 'pending',
+      };
+    },
+  );
+  if ('none' in found) return { outcome: found.none };
+  const { item: record, recorded } = found;
+  if (recorded) logger.info('Failed Direct Debit recorded', { reference: record.reference });
   // Beside the emails (it never throws), once: claimed on the record; a finished one writes nothing.
   const pushing =
     deps.pushSender !== undefined && (recorded || record.debitFailedNoticeEmailState !== 'sent')
@@ -166,30 +165,71 @@ async function sendFailedDebitEmails(
   recorded: boolean,
   deps: FailedDebitDeps,
 ): Promise<FailedDebitResult> {
-  const customer = await attempt(() =>
-    sendOne(record, 'debitFailed', deps, () => ({
-      to: record.customerEmail,
-      replyTo: deps.seller.email,
-      content: renderDebitFailed(record, deps.seller, deps.siteUrl),
-    })),
+  const emails = await sendCustomerThenMerchant(
+    {
+      record,
+      customerKind: 'debitFailed',
+      merchantKind: 'debitFailedNotice',
+      customerContent: () => renderDebitFailed(record, deps.seller, deps.siteUrl),
+      merchantContent: (customerEmailed) =>
+        renderDebitFailedNotice(record, customerEmailed, deps.seller.shopName),
+      log: { reference: record.reference },
+      sentLog: 'Failed debit email sent',
+    },
+    deps,
   );
-  const customerRefused =
-    record.debitFailedEmailState === 'failed' || (customer.ok && customer.outcome === 'refused');
-  const merchant = await attempt(() =>
-    sendOne(record, 'debitFailedNotice', deps, () => ({
-      to: deps.merchantEmail,
-      replyTo: isSesAcceptableAddress(record.customerEmail) ? record.customerEmail : undefined,
-      content: renderDebitFailedNotice(record, !customerRefused, deps.seller.shopName),
-    })),
-  );
+  return { outcome: 'notified', reference: record.reference, recorded, emails };
+}
+
+/**
+ * A failed payment's two emails on its record: the customer's, then the merchant's notice (which
+ * says whether the customer could be told), each at most once; both tried before any throws.
+ * A failed debit's and a failed renewal's.
+ */
+export async function sendCustomerThenMerchant<Kind extends EmailKind>(
+  emails: {
+    record: { [PARTITION_KEY]: string; customerEmail: string } & Partial<Record<`${Kind}EmailState`, string>>;
+    customerKind: Kind;
+    merchantKind: Kind;
+    customerContent: () => EmailContent;
+    merchantContent: (customerEmailed: boolean) => EmailContent;
+    log: Record<string, string>;
+    sentLog: string;
+  },
+  deps: FailedDebitDeps,
+): Promise<{ customer: FailedDebitEmailOutcome; merchant: FailedDebitEmailOutcome }> {
+  const { record, log, sentLog } = emails;
+  const send = (kind: Kind, message: Parameters<typeof sendEmailOnce>[0]['message']) =>
+    attempt(() =>
+      sendRecordEmail(
+        {
+          id: record[PARTITION_KEY],
+          kind,
+          state: record[emailAttributes(kind).state],
+          toCustomer: kind === emails.customerKind,
+          message,
+          log,
+          sentLog,
+        },
+        deps,
+      ),
+    );
+  const customer = await send(emails.customerKind, () => ({
+    to: record.customerEmail,
+    replyTo: deps.seller.email,
+    content: emails.customerContent(),
+  }));
+  const customerEmailed =
+    record[emailAttributes(emails.customerKind).state] !== 'failed' &&
+    !(customer.ok && customer.outcome === 'refused');
+  const merchant = await send(emails.merchantKind, () => ({
+    to: deps.merchantEmail,
+    replyTo: isSesAcceptableAddress(record.customerEmail) ? record.customerEmail : undefined,
+    content: emails.merchantContent(customerEmailed),
+  }));
   if (!customer.ok) throw customer.error;
   if (!merchant.ok) throw merchant.error;
-  return {
-    outcome: 'notified',
-    reference: record.reference,
-    recorded,
-    emails: { customer: customer.outcome, merchant: merchant.outcome },
-  };
+  return { customer: customer.outcome, merchant: merchant.outcome };
 }
 
 /** Runs `run`, keeping its error to throw later: both of a record's emails are tried before any throws. */
@@ -237,24 +277,4 @@ export async function sendRecordEmail<Kind extends EmailKind>(
     logger.info(email.sentLog, { ...email.log, kind: email.kind, messageId: result.messageId });
   }
   return result.outcome === 'claimed-elsewhere' ? 'not-sent' : result.outcome;
-}
-
-function sendOne(
-  record: FailedDebitItem,
-  kind: 'debitFailed' | 'debitFailedNotice',
-  deps: FailedDebitDeps,
-  message: Parameters<typeof sendEmailOnce>[0]['message'],
-): Promise<FailedDebitEmailOutcome> {
-  return sendRecordEmail(
-    {
-      id: record.pk,
-      kind,
-      state: record[emailAttributes(kind).state],
-      toCustomer: kind === 'debitFailed',
-      message,
-      log: { reference: record.reference },
-      sentLog: 'Failed debit email sent',
-    },
-    deps,
-  );
 }

@@ -9,7 +9,7 @@ import { renderDebitPending } from '../emails/debit-pending-email';
 import { type EmailSender, PermanentEmailRefusalError } from '../emails/send-email';
 import { sendEmailOnce } from '../emails/send-email-once';
 import { newPageKey, type OrderPageLinks } from '../order-page-token';
-import { putIfAbsent } from '../storage/conditional-writes';
+import { recordOnce } from '../storage/conditional-writes';
 import {
   debitRecordTtl,
   PENDING_DEBIT_STATUS,
@@ -111,28 +111,28 @@ export async function recordPendingDebit(
   sessionId: string,
   deps: PendingDebitDeps,
 ): Promise<PendingDebitResult> {
-  let item = await readPendingDebit(deps.table, sessionId);
-  let recorded = false;
-  if (item === undefined) {
-    const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] });
-    const check = checkPendingDebit(session, deps.shopId);
-    if (check.kind !== 'pending') return { outcome: check.kind };
-    const now = deps.now();
-    const fresh: PendingDebitItem = {
-      [PARTITION_KEY]: pendingDebitKey(sessionId),
-      pageKey: newPageKey(),
-      status: PENDING_DEBIT_STATUS.pending,
-      [TTL_ATTRIBUTE]: debitRecordTtl(now),
-      ...check.facts,
-      recordedAt: now.toISOString(),
-      debitPendingEmailState: 'pending',
-    };
-    recorded = await putIfAbsent(deps.table, fresh);
-    item = recorded ? fresh : await readPendingDebit(deps.table, sessionId);
-    if (item === undefined)
-      throw new Error(`Pending debit ${sessionId} was reported as existing but cannot be read`);
-    if (recorded) logger.info('Delayed payment waiting for the bank recorded', { reference: item.reference });
-  }
+  const found = await recordOnce<PendingDebitItem, 'not-ours' | 'not-pending'>(
+    deps.table,
+    () => readPendingDebit(deps.table, sessionId),
+    async () => {
+      const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] });
+      const check = checkPendingDebit(session, deps.shopId);
+      if (check.kind !== 'pending') return check.kind;
+      const now = deps.now();
+      return {
+        [PARTITION_KEY]: pendingDebitKey(sessionId),
+        pageKey: newPageKey(),
+        status: PENDING_DEBIT_STATUS.pending,
+        [TTL_ATTRIBUTE]: debitRecordTtl(now),
+        ...check.facts,
+        recordedAt: now.toISOString(),
+        debitPendingEmailState: 'pending',
+      };
+    },
+  );
+  if ('none' in found) return { outcome: found.none };
+  const { item, recorded } = found;
+  if (recorded) logger.info('Delayed payment waiting for the bank recorded', { reference: item.reference });
   const facts = factsOf(item);
   if (item.status === PENDING_DEBIT_STATUS.recorded || facts === undefined) {
     return { outcome: 'order-recorded', reference: item.reference };

@@ -15,6 +15,7 @@ import { notifyFailedDebit } from './failed-debit';
 import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
 import { releaseLapsedHolds } from './lapsed-holds';
 import { recordPendingDebit } from './pending-debit';
+import { countFulfilment, stepOrNextRun } from './reconcile-steps';
 
 /**
  * How far back sessions are looked at, by default: the longest settlement of the enabled payment
@@ -72,20 +73,20 @@ async function keepOrReturnBottles(
 ): Promise<void> {
   if (!deps.capacity) return;
   const intent = typeof session.payment_intent === 'object' ? session.payment_intent : undefined;
-  try {
-    const settings = await deps.shopSettings();
-    await settleUnpaidSession(session.metadata, intent?.status, {
-      store: deps.capacity,
-      settings: settings.capacity,
-      metrics: deps.metrics,
-    });
-  } catch (error) {
-    summary.failed += 1;
-    logger.error('Reconciler could not settle the bottles of an unpaid session; the next run retries', {
-      sessionId: session.id,
-      error,
-    });
-  }
+  const store = deps.capacity;
+  await stepOrNextRun(
+    summary,
+    'settle the bottles of an unpaid session',
+    { sessionId: session.id },
+    async () => {
+      const settings = await deps.shopSettings();
+      await settleUnpaidSession(session.metadata, intent?.status, {
+        store,
+        settings: settings.capacity,
+        metrics: deps.metrics,
+      });
+    },
+  );
 }
 
 /** A delayed payment the bank refused: its PaymentIntent waits for another method, or was cancelled. */
@@ -109,24 +110,20 @@ async function tellMissedPending(
   deps: ReconcileDeps,
   summary: ReconcileSummary,
 ): Promise<void> {
-  try {
-    const result = await recordPendingDebit(sessionId, deps);
-    if (result.outcome === 'told' && result.email === 'sent') {
-      summary.pendingDebitsTold += 1;
-      logger.warn('Reconciler told a customer their payment waits for the bank; the webhook had not', {
-        reference: result.reference,
-      });
-    }
-  } catch (error) {
-    summary.failed += 1;
-    logger.error(
-      'Reconciler could not tell a customer their payment waits for the bank; the next run retries',
-      {
-        sessionId,
-        error,
-      },
-    );
-  }
+  await stepOrNextRun(
+    summary,
+    'tell a customer their payment waits for the bank',
+    { sessionId },
+    async () => {
+      const result = await recordPendingDebit(sessionId, deps);
+      if (result.outcome === 'told' && result.email === 'sent') {
+        summary.pendingDebitsTold += 1;
+        logger.warn('Reconciler told a customer their payment waits for the bank; the webhook had not', {
+          reference: result.reference,
+        });
+      }
+    },
+  );
 }
 
 /**
@@ -137,16 +134,9 @@ async function sweepOutboxes(deps: ReconcileDeps, summary: ReconcileSummary): Pr
   let sent = 0;
   for await (const sessionId of sessionsWithOutboxDue(deps.table)) {
     // One order's failure (SES throttling, say) must not leave every order after it unswept.
-    try {
-      const drained = await drainOutbox(sessionId, deps);
-      sent += drained.sent.length;
-    } catch (error) {
-      summary.failed += 1;
-      logger.error("Reconciler could not drain an order's outbox; the next run retries", {
-        sessionId,
-        error,
-      });
-    }
+    await stepOrNextRun(summary, "drain an order's outbox", { sessionId }, async () => {
+      sent += (await drainOutbox(sessionId, deps)).sent.length;
+    });
   }
   return sent;
 }
@@ -160,24 +150,16 @@ async function notifyMissedFailure(
   deps: ReconcileDeps,
   summary: ReconcileSummary,
 ): Promise<void> {
-  try {
+  await stepOrNextRun(summary, 'send the emails of a failed Direct Debit', { sessionId }, async () => {
     const result = await notifyFailedDebit(sessionId, deps);
     if (result.outcome === 'notified' && result.recorded) {
       summary.failedDebitsNotified += 1;
       logger.warn(
         'Reconciler told the customer and the merchant of a failed Direct Debit whose webhook never arrived',
-        {
-          reference: result.reference,
-        },
+        { reference: result.reference },
       );
     }
-  } catch (error) {
-    summary.failed += 1;
-    logger.error('Reconciler could not send the emails of a failed Direct Debit; the next run retries', {
-      sessionId,
-      error,
-    });
-  }
+  });
 }
 
 function emptySummary(): ReconcileSummary {
@@ -203,7 +185,7 @@ async function reconcileInvoices(
   options: { pageSize?: number; deadline?: Date | undefined },
   summary: ReconcileSummary,
 ): Promise<void> {
-  try {
+  await stepOrNextRun(summary, "list the standing orders' invoices", {}, async () => {
     const counts = await reconcilePaidInvoices(deps, { since, ...options });
     summary.paid += counts.checked;
     summary.fulfilledMissedOrders += counts.fulfilledMissedOrders;
@@ -211,10 +193,7 @@ async function reconcileInvoices(
     summary.needsReview += counts.needsReview;
     summary.failed += counts.failed;
     summary.stoppedAtDeadline = counts.stoppedAtDeadline;
-  } catch (error) {
-    summary.failed += 1;
-    logger.error("Reconciler could not list the standing orders' invoices; the next run retries", { error });
-  }
+  });
 }
 
 /** Every active standing order's holds as its record says (ADR 0060): the window rolls each week. */
@@ -316,9 +295,8 @@ export async function reconcileOrders(
     }
     summary.paid += 1;
     if (settledLater) summary.settledLater += 1;
-    try {
+    await stepOrNextRun(summary, 'fulfil a session', { sessionId: session.id }, async () => {
       const result = await fulfilCheckout(session.id, deps);
-      if (result.outcome === 'needs-review') summary.needsReview += 1;
       if (result.outcome === 'refunded' && result.orderCreated) {
         // Missed all the same (its webhook never came): counted, though there is nothing to pack.
         summary.fulfilledMissedOrders += 1;
@@ -326,45 +304,27 @@ export async function reconcileOrders(
           reference: result.reference,
         });
       }
-      if (result.outcome !== 'fulfilled') continue;
-      if (result.orderCreated) {
-        summary.fulfilledMissedOrders += 1;
-        logger.warn('Reconciler recorded a paid order whose webhook never arrived', {
-          reference: result.reference,
-        });
-      } else {
-        summary.emailsRetried += Object.values(result.emails).filter((email) => email === 'sent').length;
-        // An order written before the outbox is in no due index: its flat pending flags become
-        // entries here (and due), and the sweep below sends them.
+      // An order written before the outbox is in no due index: its flat pending flags become
+      // entries here (and due), and the sweep below sends them.
+      if (countFulfilment(result, summary, 'a paid order') === 'existed') {
         await adoptLegacyEmails(deps.table, session.id, deps.now);
       }
-    } catch (error) {
-      summary.failed += 1;
-      logger.error('Reconciler could not fulfil a session; the next run retries', {
-        sessionId: session.id,
-        error,
-      });
-    }
+    });
   }
   if (!summary.stoppedAtDeadline) await reconcileInvoices(deps, since, options, summary);
   // Outbox entries a writer left unsent (it stopped after its write): each order drained once.
   if (!summary.stoppedAtDeadline) {
-    try {
+    await stepOrNextRun(summary, 'sweep the outbox', {}, async () => {
       summary.emailsRetried += await sweepOutboxes(deps, summary);
-    } catch (error) {
-      summary.failed += 1;
-      logger.error('Reconciler could not sweep the outbox; the next run retries', { error });
-    }
+    });
   }
   if (!summary.stoppedAtDeadline) await followShop(deps, settings, summary);
   // After the completed sessions, so a hold paid in its last minute is already a sale here.
-  if (deps.capacity && !summary.stoppedAtDeadline) {
-    try {
-      summary.holdsReleased = await releaseLapsedHolds({ ...deps, store: deps.capacity });
-    } catch (error) {
-      summary.failed += 1;
-      logger.error('Reconciler could not release lapsed holds; the next run retries', { error });
-    }
+  const store = deps.capacity;
+  if (store && !summary.stoppedAtDeadline) {
+    await stepOrNextRun(summary, 'release lapsed holds', {}, async () => {
+      summary.holdsReleased = await releaseLapsedHolds({ ...deps, store });
+    });
   }
   if (!summary.stoppedAtDeadline) await syncStandingOrders(deps, summary);
   emitMetric(deps.metrics, METRIC_NAMES.reconcilerFulfilledMissedOrders, summary.fulfilledMissedOrders);

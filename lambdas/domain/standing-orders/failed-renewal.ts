@@ -3,12 +3,9 @@ import { orderReference } from '../../../shared/checkout-status';
 import { logger } from '../../lib/logger';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { hasShopMarker, orderMetadataSchema, stripeMetadataSchema } from '../checkout/order-metadata';
-import { isSesAcceptableAddress } from '../emails/send-email';
-import type { sendEmailOnce } from '../emails/send-email-once';
-import { attempt, type FailedDebitDeps, sendRecordEmail } from '../fulfilment/failed-debit';
-import { emailAttributes } from '../storage/send-once';
+import { type FailedDebitDeps, sendCustomerThenMerchant } from '../fulfilment/failed-debit';
+import { recordOnce } from '../storage/conditional-writes';
 import {
-  createFailedRenewal,
   type FailedRenewalItem,
   failedRenewalKey,
   failedRenewalTtl,
@@ -50,61 +47,48 @@ export async function notifyFailedRenewal(
   invoiceId: string,
   deps: FailedDebitDeps,
 ): Promise<FailedRenewalResult> {
-  let record = await readFailedRenewal(deps.table, invoiceId);
-  let recorded = false;
-  if (record === undefined) {
-    const fresh = await failedRenewalOf(invoiceId, deps);
-    if ('outcome' in fresh) return fresh;
-    recorded = await createFailedRenewal(deps.table, fresh);
-    record = recorded ? fresh : await readFailedRenewal(deps.table, invoiceId);
-    if (record === undefined) throw new Error(`${fresh.pk} was reported as existing but cannot be read`);
-    if (recorded)
-      logger.warn('Standing order renewal failed; no order', { invoiceId, reference: record.reference });
-  }
-  const item = record;
-  const customer = await attempt(() =>
-    sendOne(item, 'renewalFailed', deps, () => ({
-      to: item.customerEmail,
-      replyTo: deps.seller.email,
-      content: renderRenewalFailed(item, deps.seller, deps.siteUrl),
-    })),
+  const found = await recordOnce<FailedRenewalItem, 'not-ours' | 'not-failed'>(
+    deps.table,
+    () => readFailedRenewal(deps.table, invoiceId),
+    () => failedRenewalOf(invoiceId, deps),
   );
-  const customerEmailed =
-    item.renewalFailedEmailState !== 'failed' && !(customer.ok && customer.outcome === 'refused');
-  const merchant = await attempt(() =>
-    sendOne(item, 'renewalFailedNotice', deps, () => ({
-      to: deps.merchantEmail,
-      replyTo: isSesAcceptableAddress(item.customerEmail) ? item.customerEmail : undefined,
-      content: renderRenewalFailedNotice(item, customerEmailed, deps.seller.shopName),
-    })),
+  if ('none' in found) return { outcome: found.none };
+  const { item, recorded } = found;
+  if (recorded)
+    logger.warn('Standing order renewal failed; no order', { invoiceId, reference: item.reference });
+  const emails = await sendCustomerThenMerchant(
+    {
+      record: item,
+      customerKind: 'renewalFailed',
+      merchantKind: 'renewalFailedNotice',
+      customerContent: () => renderRenewalFailed(item, deps.seller, deps.siteUrl),
+      merchantContent: (customerEmailed) =>
+        renderRenewalFailedNotice(item, customerEmailed, deps.seller.shopName),
+      log: { reference: item.reference, invoiceId },
+      sentLog: 'Failed renewal email sent',
+    },
+    deps,
   );
-  if (!customer.ok) throw customer.error;
-  if (!merchant.ok) throw merchant.error;
-  return {
-    outcome: 'notified',
-    recorded,
-    emails: { customer: customer.outcome, merchant: merchant.outcome },
-  };
+  return { outcome: 'notified', recorded, emails };
 }
 
 /** The record a failed invoice of ours makes, from Stripe; or why there is none. */
 async function failedRenewalOf(
   invoiceId: string,
   deps: FailedDebitDeps,
-): Promise<FailedRenewalItem | { outcome: 'not-ours' | 'not-failed' }> {
+): Promise<FailedRenewalItem | 'not-ours' | 'not-failed'> {
   const invoice = await deps.stripe.invoices.retrieve(invoiceId);
   const subscriptionId = invoiceSubscriptionId(invoice);
-  if (subscriptionId === undefined) return { outcome: 'not-ours' };
+  if (subscriptionId === undefined) return 'not-ours';
   const subscription = subscriptionSchema.safeParse(await deps.stripe.subscriptions.retrieve(subscriptionId));
-  if (!subscription.success || !hasShopMarker(subscription.data.metadata, deps.shopId))
-    return { outcome: 'not-ours' };
+  if (!subscription.success || !hasShopMarker(subscription.data.metadata, deps.shopId)) return 'not-ours';
   const parsed = failedInvoiceSchema.safeParse(invoice, ENGLISH_MESSAGES);
   const details = orderMetadataSchema.safeParse(subscription.data.metadata, ENGLISH_MESSAGES);
   if (!parsed.success || !details.success || parsed.data.status === 'paid' || parsed.data.status === 'void') {
-    return { outcome: 'not-failed' };
+    return 'not-failed';
   }
   const email = parsed.data.customer_email ?? (await customerEmailOf(invoice, deps));
-  if (!email) return { outcome: 'not-failed' };
+  if (!email) return 'not-failed';
   const now = deps.now();
   return {
     pk: failedRenewalKey(invoiceId),
@@ -129,24 +113,4 @@ async function customerEmailOf(invoice: unknown, deps: FailedDebitDeps): Promise
   if (customerId === undefined) return undefined;
   const customer = await deps.stripe.customers.retrieve(customerId);
   return 'email' in customer ? (customer.email ?? undefined) : undefined;
-}
-
-function sendOne(
-  record: FailedRenewalItem,
-  kind: 'renewalFailed' | 'renewalFailedNotice',
-  deps: FailedDebitDeps,
-  message: Parameters<typeof sendEmailOnce>[0]['message'],
-): Promise<EmailResult> {
-  return sendRecordEmail(
-    {
-      id: record.pk,
-      kind,
-      state: record[emailAttributes(kind).state],
-      toCustomer: kind === 'renewalFailed',
-      message,
-      log: { reference: record.reference, invoiceId: record.invoiceId },
-      sentLog: 'Failed renewal email sent',
-    },
-    deps,
-  );
 }

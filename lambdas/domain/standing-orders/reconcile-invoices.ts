@@ -1,15 +1,11 @@
-import { logger } from '../../lib/logger';
 import type { FulfilmentDeps } from '../fulfilment/fulfil-checkout';
+import { countFulfilment, type FulfilmentCounts, stepOrNextRun } from '../fulfilment/reconcile-steps';
 import { fulfilInvoice } from './fulfil-invoice';
 import { invoiceSubscriptionId } from './paid-invoice';
 
 /** What the reconciler's pass over paid invoices did, in its summary's terms. */
-export interface InvoiceReconcileCounts {
+export interface InvoiceReconcileCounts extends FulfilmentCounts {
   checked: number;
-  fulfilledMissedOrders: number;
-  emailsRetried: number;
-  needsReview: number;
-  failed: number;
 }
 
 /**
@@ -34,25 +30,9 @@ export async function reconcilePaidInvoices(
     // An invoice of no subscription is another sale's; a subscription's is checked by fulfilInvoice.
     if (invoiceSubscriptionId(invoice) === undefined) continue;
     counts.checked += 1;
-    try {
-      const result = await fulfilInvoice(invoice.id, deps);
-      if (result.outcome === 'needs-review') counts.needsReview += 1;
-      if (result.outcome !== 'fulfilled') continue;
-      if (result.orderCreated) {
-        counts.fulfilledMissedOrders += 1;
-        logger.warn('Reconciler recorded a paid invoice whose webhook never arrived', {
-          reference: result.reference,
-        });
-      } else {
-        counts.emailsRetried += Object.values(result.emails).filter((email) => email === 'sent').length;
-      }
-    } catch (error) {
-      counts.failed += 1;
-      logger.error('Reconciler could not fulfil an invoice; the next run retries', {
-        invoiceId: invoice.id,
-        error,
-      });
-    }
+    await stepOrNextRun(counts, 'fulfil an invoice', { invoiceId: invoice.id }, async () => {
+      countFulfilment(await fulfilInvoice(invoice.id, deps), counts, 'a paid invoice');
+    });
   }
   return { ...counts, stoppedAtDeadline: false };
 }

@@ -37,6 +37,31 @@ export function putIfAbsent(table: ShopTable, item: Record<string, unknown>): Pr
   );
 }
 
+/**
+ * A record written once per event however often it is reported: the stored one when there is one;
+ * else the one `build` makes (or the word why there is none), put only if absent, and after a lost race
+ * the winner's, read back. `recorded`: this call wrote it.
+ */
+export async function recordOnce<Item extends { [PARTITION_KEY]: string }, None extends string>(
+  table: ShopTable,
+  read: () => Promise<Item | undefined>,
+  build: () => Promise<Item | None>,
+): Promise<{ item: Item; recorded: boolean } | { none: None }> {
+  const stored = await read();
+  if (stored !== undefined) return { item: stored, recorded: false };
+  const built = await build();
+  if (typeof built === 'string') return { none: built };
+  // DynamoDB refuses an attribute set to undefined: what Stripe did not give is left out.
+  const recorded = await putIfAbsent(
+    table,
+    Object.fromEntries(Object.entries(built).filter(([, value]) => value !== undefined)),
+  );
+  const item = recorded ? built : await read();
+  if (item === undefined)
+    throw new Error(`${built[PARTITION_KEY]} was reported as existing but cannot be read`);
+  return { item, recorded };
+}
+
 /** Updates the item `pk` if the update's condition holds: `false` when it did not. */
 export function updateIf(table: ShopTable, pk: string, update: ItemUpdate): Promise<boolean> {
   return conditionalWrite(() =>

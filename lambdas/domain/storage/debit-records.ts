@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
-import { emailStateSchema, isoInstant } from './order';
+import { customerFields, emailStateSchema, isoInstant } from './order';
 import {
   FAILED_DEBIT_KEY_PREFIX,
   failedDebitKey,
@@ -12,6 +12,7 @@ import {
   type ShopTable,
   TTL_ATTRIBUTE,
 } from './orders-table';
+import { readItem } from './read-item';
 
 // The records of a Bacs Direct Debit that is not (yet) an order: pending with the bank, or failed
 // (docs/decisions/0025-bacs-debits.md). Their reads and the page-key upsert live here, with every
@@ -69,9 +70,7 @@ export const failedDebitItemSchema = z.object({
   livemode: z.boolean(),
   bottles: z.number().check(z.int()),
   totalPence: z.number().check(z.int()),
-  customerName: z.string(),
-  customerEmail: z.string(),
-  customerPhone: z.string(),
+  ...customerFields,
   checkoutCreatedAt: isoInstant,
   recordedAt: isoInstant,
   failureMessage: z.optional(z.string()),
@@ -81,26 +80,14 @@ export const failedDebitItemSchema = z.object({
 });
 export type FailedDebitItem = z.output<typeof failedDebitItemSchema>;
 
-/** A debit record read strongly consistent and checked against its schema; undefined when there is none. */
-async function readRecord<T extends z.ZodMiniType>(
-  table: ShopTable,
-  pk: string,
-  schema: T,
-): Promise<z.output<T> | undefined> {
-  const { Item } = await table.client.send(
-    new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
-  );
-  return Item === undefined ? undefined : schema.parse(Item);
-}
-
 /** A pending debit's record, read strongly consistent; undefined when there is none. */
 export function readPendingDebit(table: ShopTable, sessionId: string): Promise<PendingDebitItem | undefined> {
-  return readRecord(table, pendingDebitKey(sessionId), pendingDebitItemSchema);
+  return readItem(table, pendingDebitKey(sessionId), pendingDebitItemSchema);
 }
 
 /** A failed debit's record, read strongly consistent; undefined when there is none. */
 export function readFailedDebit(table: ShopTable, sessionId: string): Promise<FailedDebitItem | undefined> {
-  return readRecord(table, failedDebitKey(sessionId), failedDebitItemSchema);
+  return readItem(table, failedDebitKey(sessionId), failedDebitItemSchema);
 }
 
 /**

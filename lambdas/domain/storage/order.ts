@@ -45,6 +45,20 @@ function emailStateFields<K extends PaymentEmailKind>(kind: K): EmailStateFields
   } as EmailStateFields<K>;
 }
 
+/** Who the customer is, as every record of a sale or a failed payment stores them. */
+export const customerFields = {
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+};
+
+/** The customer and where their deliveries go: an order's, a request's and a standing order's. */
+export const customerAndAddressFields = {
+  ...customerFields,
+  deliveryAddress: z.string(),
+  postcode: z.string(),
+};
+
 /** What an order and an order request both hold: the server's quote and the customer's details. */
 export const quoteAndCustomerFields = {
   bottles: z.number().check(z.int()),
@@ -52,11 +66,7 @@ export const quoteAndCustomerFields = {
   subtotalPence: z.number().check(z.int()),
   shippingPence: z.number().check(z.int()),
   totalPence: z.number().check(z.int()),
-  customerName: z.string(),
-  customerEmail: z.string(),
-  customerPhone: z.string(),
-  deliveryAddress: z.string(),
-  postcode: z.string(),
+  ...customerAndAddressFields,
 };
 
 /**

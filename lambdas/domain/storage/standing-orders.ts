@@ -4,7 +4,7 @@ import { calendarDateSchema } from '../../../shared/calendar-date';
 import { REPEATS } from '../../../shared/standing-order';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { putIfAbsent, updateIf } from './conditional-writes';
-import { emailStateSchema, isoInstant } from './order';
+import { customerAndAddressFields, customerFields, emailStateSchema, isoInstant } from './order';
 import {
   ACTIVE_STANDING_ORDER_INDEX,
   FAILED_RENEWAL_KEY_PREFIX,
@@ -14,6 +14,7 @@ import {
   STANDING_ORDER_KEY_PREFIX,
   TTL_ATTRIBUTE,
 } from './orders-table';
+import { readItem } from './read-item';
 
 // A standing order (issue 50, ADR 0058): a Stripe subscription of ours, recorded once, and the
 // record of a renewal whose payment failed. Each paid invoice is an ORDER# item like any order's.
@@ -38,11 +39,7 @@ export const standingOrderItemSchema = z.object({
   bottles: z.number().check(z.int()),
   /** What each delivery costs, in pence: bottles x 325 + 495. */
   totalPence: z.number().check(z.int()),
-  customerName: z.string(),
-  customerEmail: z.string(),
-  customerPhone: z.string(),
-  deliveryAddress: z.string(),
-  postcode: z.string(),
+  ...customerAndAddressFields,
   /** The dispatch day of the next payment (the subscription's period end, by the one-off rules). */
   nextDelivery: calendarDateSchema,
   /** When Stripe takes the coming payment (the subscription's period end), and the day it will go. */
@@ -414,9 +411,7 @@ export const failedRenewalItemSchema = z.object({
   livemode: z.boolean(),
   bottles: z.number().check(z.int()),
   totalPence: z.number().check(z.int()),
-  customerName: z.string(),
-  customerEmail: z.string(),
-  customerPhone: z.string(),
+  ...customerFields,
   recordedAt: isoInstant,
   [TTL_ATTRIBUTE]: z.number().check(z.int()),
   renewalFailedEmailState: emailStateSchema,
@@ -431,36 +426,9 @@ export function failedRenewalTtl(now: Date): number {
   return Math.floor(now.getTime() / 1000) + FAILED_RENEWAL_DAYS * 86_400;
 }
 
-/** Writes the failed renewal's record unless it exists: `false` when it did. */
-export function createFailedRenewal(table: ShopTable, item: FailedRenewalItem): Promise<boolean> {
-  return putIfAbsent(table, item);
-}
-
 export function readFailedRenewal(
   table: ShopTable,
   invoiceId: string,
 ): Promise<FailedRenewalItem | undefined> {
   return readItem(table, failedRenewalKey(invoiceId), failedRenewalItemSchema);
-}
-
-async function readItem<T extends z.ZodMiniType>(
-  table: ShopTable,
-  pk: string,
-  schema: T,
-): Promise<z.output<T> | undefined> {
-  const { Item } = await table.client.send(
-    new GetCommand({ TableName: table.tableName, Key: itemKey(pk), ConsistentRead: true }),
-  );
-  if (Item === undefined) return undefined;
-  return parseItem(Item, schema);
-}
-
-function parseItem<T extends z.ZodMiniType>(item: Record<string, unknown>, schema: T): z.output<T> {
-  const parsed = schema.safeParse(item, ENGLISH_MESSAGES);
-  if (!parsed.success) {
-    throw new Error(
-      `${String(item[PARTITION_KEY])} in the table is not a valid record: ${parsed.error.message}`,
-    );
-  }
-  return parsed.data;
 }

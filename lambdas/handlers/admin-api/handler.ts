@@ -73,7 +73,15 @@ import { comingWeatherDay, weatherView } from '../../domain/weather/weather-view
 import { initOnce } from '../../lib/cold-start';
 import { adminRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
 import { sharedErrorResponse } from '../../lib/error-response';
-import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
+import {
+  HttpError,
+  type HttpEvent,
+  type HttpResult,
+  header,
+  idempotencyKeyOf,
+  json,
+  readJsonBody,
+} from '../../lib/http';
 import {
   type DepsOrLoader,
   type HttpRequest,
@@ -112,15 +120,7 @@ const INTENTION_KEY_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** The request's intention key: optional; a malformed one is refused, not ignored. */
 function intentionKeyOf(event: HttpEvent): string | undefined {
-  const value = header(event, IDEMPOTENCY_HEADER);
-  if (value === undefined) return undefined;
-  if (!INTENTION_KEY_PATTERN.test(value)) {
-    throw new HttpError(400, {
-      error: ADMIN_ERRORS.badIntentionKey,
-      fields: { [IDEMPOTENCY_HEADER]: ADMIN_ERRORS.badIntentionKey },
-    });
-  }
-  return value;
+  return idempotencyKeyOf(event, INTENTION_KEY_PATTERN, ADMIN_ERRORS.badIntentionKey);
 }
 
 /**

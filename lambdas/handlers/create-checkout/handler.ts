@@ -35,6 +35,7 @@ import {
   type HttpEvent,
   type HttpResult,
   header,
+  idempotencyKeyOf,
   json,
   readJsonBody,
   VIEWER_ADDRESS_HEADER,
@@ -114,7 +115,8 @@ async function createCheckout({
   // Paused: refused before the body is even read, with the merchant's message for the page.
   let settings = await shopSettings(deps, (current) => current.cached());
   refuseWhilePaused(settings);
-  const idempotencyKey = readIdempotencyKey(event);
+  // Optional: without it each request creates a new session.
+  const idempotencyKey = idempotencyKeyOf(event, IDEMPOTENCY_KEY_PATTERN, CHECKOUT_ERRORS.idempotencyKey);
   const parsed = checkoutRequestSchema.safeParse(readJsonBody(event, MAX_BODY_BYTES));
   if (!parsed.success) {
     const { fields, message } = describeIssues(parsed.error);
@@ -340,19 +342,6 @@ function checkPublicKey(event: HttpEvent, publicApiKey: string | undefined): voi
   if (publicApiKey === undefined) return;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header(event, 'authorization') ?? '');
   if (match?.[1] !== publicApiKey) throw new HttpError(401, { error: CHECKOUT_ERRORS.unauthorised });
-}
-
-/** Optional: without it each request creates a new session; a malformed one is refused, not ignored. */
-function readIdempotencyKey(event: HttpEvent): string | undefined {
-  const value = header(event, IDEMPOTENCY_HEADER);
-  if (value === undefined) return undefined;
-  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
-    throw new HttpError(400, {
-      error: CHECKOUT_ERRORS.idempotencyKey,
-      fields: { [IDEMPOTENCY_HEADER]: CHECKOUT_ERRORS.idempotencyKey },
-    });
-  }
-  return value;
 }
 
 /** The Lambda entry point: dependencies built once per cold start from the environment. */

@@ -2,41 +2,23 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type StripeSimulator, startStripeSimulator } from '../../../local/stripe-simulator/server';
-import { expectTypes, subscriptionSessionParams, verifiedEvents } from './subscription-support';
+import { describe, expect, it } from 'vitest';
+import { startStripeSimulator } from '../../../local/stripe-simulator/server';
 import {
-  rejectionOf,
-  startWebhookReceiver,
-  stripeFor,
-  WEBHOOK_SECRET,
-  type WebhookReceiver,
-} from './support';
+  expectTypes,
+  simulatorPerTest,
+  subscriptionSessionParams,
+  verifiedEvents,
+} from './subscription-support';
+import { rejectionOf, stripeFor } from './support';
 
 const WEEK = 7 * 24 * 60 * 60;
 
-let simulator: StripeSimulator;
-let stripe: Stripe;
-let receiver: WebhookReceiver;
-
-beforeEach(async () => {
-  receiver = await startWebhookReceiver();
-  simulator = await startStripeSimulator({
-    port: 0,
-    webhook: { url: receiver.url, secret: WEBHOOK_SECRET },
-    webhookRetryDelaysMs: [20],
-  });
-  stripe = stripeFor(simulator);
-});
-
-afterEach(async () => {
-  await simulator.close();
-  await receiver.close();
-});
+const stand = simulatorPerTest();
 
 async function subscribe(bottles = 3, weeks: 1 | 2 = 1): Promise<Stripe.Checkout.Session> {
-  const { id } = await stripe.checkout.sessions.create(subscriptionSessionParams(bottles, weeks));
-  return simulator.completeSession(id);
+  const { id } = await stand.stripe.checkout.sessions.create(subscriptionSessionParams(bottles, weeks));
+  return stand.simulator.completeSession(id);
 }
 
 function expectMissing(error: unknown, message: string, status = 404): void {
@@ -48,10 +30,10 @@ describe('subscriptions, invoices, customers and test clocks through the real SD
   it('retrieves a subscription, its customer and latest invoice expanded, and the customer alone', async () => {
     const session = await subscribe();
 
-    const subscription = await stripe.subscriptions.retrieve(String(session.subscription), {
+    const subscription = await stand.stripe.subscriptions.retrieve(String(session.subscription), {
       expand: ['customer', 'latest_invoice'],
     });
-    const customer = await stripe.customers.retrieve(String(session.customer));
+    const customer = await stand.stripe.customers.retrieve(String(session.customer));
 
     expect(subscription).toMatchObject({
       object: 'subscription',
@@ -64,21 +46,24 @@ describe('subscriptions, invoices, customers and test clocks through the real SD
 
   it('an unknown subscription, invoice, customer or test clock: 404 resource_missing', async () => {
     expectMissing(
-      await rejectionOf(stripe.subscriptions.retrieve('sub_nope')),
+      await rejectionOf(stand.stripe.subscriptions.retrieve('sub_nope')),
       "No such subscription: 'sub_nope'",
     );
     expectMissing(
-      await rejectionOf(stripe.subscriptions.update('sub_nope', { cancel_at_period_end: true })),
+      await rejectionOf(stand.stripe.subscriptions.update('sub_nope', { cancel_at_period_end: true })),
       "No such subscription: 'sub_nope'",
     );
     expectMissing(
-      await rejectionOf(stripe.subscriptions.cancel('sub_nope')),
+      await rejectionOf(stand.stripe.subscriptions.cancel('sub_nope')),
       "No such subscription: 'sub_nope'",
     );
-    expectMissing(await rejectionOf(stripe.invoices.retrieve('in_nope')), "No such invoice: 'in_nope'");
-    expectMissing(await rejectionOf(stripe.customers.retrieve('cus_nope')), "No such customer: 'cus_nope'");
+    expectMissing(await rejectionOf(stand.stripe.invoices.retrieve('in_nope')), "No such invoice: 'in_nope'");
     expectMissing(
-      await rejectionOf(stripe.testHelpers.testClocks.retrieve('clock_nope')),
+      await rejectionOf(stand.stripe.customers.retrieve('cus_nope')),
+      "No such customer: 'cus_nope'",
+    );
+    expectMissing(
+      await rejectionOf(stand.stripe.testHelpers.testClocks.retrieve('clock_nope')),
       "No such test_helpers.test_clock: 'clock_nope'",
     );
   });
@@ -86,23 +71,23 @@ describe('subscriptions, invoices, customers and test clocks through the real SD
   it('refuses what the simulator does not play, with Stripe-shaped errors', async () => {
     const session = await subscribe();
     const id = String(session.subscription);
-    const subscription = await stripe.subscriptions.retrieve(id);
+    const subscription = await stand.stripe.subscriptions.retrieve(id);
     const item = subscription.items.data[0]?.id ?? '';
 
     const prorated = await rejectionOf(
-      stripe.subscriptions.update(id, { items: [{ id: item, quantity: 6 }] }),
+      stand.stripe.subscriptions.update(id, { items: [{ id: item, quantity: 6 }] }),
     );
     const draft = await rejectionOf(
-      stripe.subscriptions.update(id, { pause_collection: { behavior: 'keep_as_draft' } }),
+      stand.stripe.subscriptions.update(id, { pause_collection: { behavior: 'keep_as_draft' } }),
     );
     const unknownItem = await rejectionOf(
-      stripe.subscriptions.update(id, {
+      stand.stripe.subscriptions.update(id, {
         items: [{ id: 'si_nope', quantity: 6 }],
         proration_behavior: 'none',
       }),
     );
     const unknownParam = await rejectionOf(
-      stripe.subscriptions.update(id, { trial_end: 'now' } as Stripe.SubscriptionUpdateParams),
+      stand.stripe.subscriptions.update(id, { trial_end: 'now' } as Stripe.SubscriptionUpdateParams),
     );
 
     expect(prorated).toMatchObject({ statusCode: 400, param: 'proration_behavior' });
@@ -115,20 +100,20 @@ describe('subscriptions, invoices, customers and test clocks through the real SD
     const session = await subscribe();
     const id = String(session.subscription);
     const other = await subscribe(1);
-    simulator.failNextRenewal(id);
-    await simulator.advanceClock(3 * WEEK * 1000 + 60_000);
-    const start = (await stripe.subscriptions.retrieve(id)).start_date;
+    stand.simulator.failNextRenewal(id);
+    await stand.simulator.advanceClock(3 * WEEK * 1000 + 60_000);
+    const start = (await stand.stripe.subscriptions.retrieve(id)).start_date;
 
-    const all = await stripe.invoices.list({ subscription: id });
-    const paid = await stripe.invoices.list({ subscription: id, status: 'paid' });
-    const recent = await stripe.invoices.list({ subscription: id, created: { gte: start + 2 * WEEK } });
-    const first = await stripe.invoices.list({ subscription: id, limit: 2 });
-    const next = await stripe.invoices.list({
+    const all = await stand.stripe.invoices.list({ subscription: id });
+    const paid = await stand.stripe.invoices.list({ subscription: id, status: 'paid' });
+    const recent = await stand.stripe.invoices.list({ subscription: id, created: { gte: start + 2 * WEEK } });
+    const first = await stand.stripe.invoices.list({ subscription: id, limit: 2 });
+    const next = await stand.stripe.invoices.list({
       subscription: id,
       limit: 2,
       starting_after: first.data[1]?.id,
     });
-    const everyone = await stripe.invoices.list({ limit: 100 });
+    const everyone = await stand.stripe.invoices.list({ limit: 100 });
 
     expect(all.object).toBe('list');
     expect(all.data.map((invoice) => [invoice.created - start, invoice.status])).toEqual([
@@ -149,12 +134,12 @@ describe('subscriptions, invoices, customers and test clocks through the real SD
   it('lists subscriptions by customer and status; canceled ones only when asked', async () => {
     const kept = await subscribe();
     const ended = await subscribe();
-    await stripe.subscriptions.cancel(String(ended.subscription));
+    await stand.stripe.subscriptions.cancel(String(ended.subscription));
 
-    const active = await stripe.subscriptions.list();
-    const mine = await stripe.subscriptions.list({ customer: String(kept.customer) });
-    const canceled = await stripe.subscriptions.list({ status: 'canceled' });
-    const all = await stripe.subscriptions.list({ status: 'all', limit: 1 });
+    const active = await stand.stripe.subscriptions.list();
+    const mine = await stand.stripe.subscriptions.list({ customer: String(kept.customer) });
+    const canceled = await stand.stripe.subscriptions.list({ status: 'canceled' });
+    const all = await stand.stripe.subscriptions.list({ status: 'all', limit: 1 });
 
     expect(active.data.map((subscription) => subscription.id)).toEqual([kept.subscription]);
     expect(mine.data.map((subscription) => subscription.id)).toEqual([kept.subscription]);
@@ -168,7 +153,7 @@ describe('subscriptions, invoices, customers and test clocks through the real SD
   it('an invoice retrieved with its subscription and payments expanded', async () => {
     const session = await subscribe();
 
-    const invoice = await stripe.invoices.retrieve(String(session.invoice), {
+    const invoice = await stand.stripe.invoices.retrieve(String(session.invoice), {
       expand: ['parent.subscription_details.subscription', 'payments', 'customer'],
     });
 
@@ -182,16 +167,21 @@ describe('subscriptions, invoices, customers and test clocks through the real SD
 
   it('a test clock advanced through the API moves the simulator clock and renews before answering', async () => {
     const session = await subscribe();
-    const now = simulator.nowSeconds();
-    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: now, name: 'standing orders' });
+    const now = stand.simulator.nowSeconds();
+    const clock = await stand.stripe.testHelpers.testClocks.create({
+      frozen_time: now,
+      name: 'standing orders',
+    });
 
-    const advanced = await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: now + WEEK + 60 });
-    const renewed = await stripe.invoices.list({
+    const advanced = await stand.stripe.testHelpers.testClocks.advance(clock.id, {
+      frozen_time: now + WEEK + 60,
+    });
+    const renewed = await stand.stripe.invoices.list({
       subscription: String(session.subscription),
       status: 'paid',
     });
     const backwards = await rejectionOf(
-      stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: now }),
+      stand.stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: now }),
     );
 
     expect(advanced).toMatchObject({
@@ -199,23 +189,20 @@ describe('subscriptions, invoices, customers and test clocks through the real SD
       status: 'ready',
       frozen_time: now + WEEK + 60,
     });
-    expect(await stripe.testHelpers.testClocks.retrieve(clock.id)).toMatchObject({
+    expect(await stand.stripe.testHelpers.testClocks.retrieve(clock.id)).toMatchObject({
       frozen_time: now + WEEK + 60,
     });
-    expect(simulator.nowSeconds()).toBeGreaterThanOrEqual(now + WEEK + 60);
+    expect(stand.simulator.nowSeconds()).toBeGreaterThanOrEqual(now + WEEK + 60);
     expect(renewed.data.map((invoice) => invoice.billing_reason)).toEqual([
       'subscription_cycle',
       'subscription_create',
     ]);
-    expectTypes(verifiedEvents(stripe, receiver, simulator).slice(3), [
-      'invoice.paid',
-      'invoice.payment_succeeded',
-    ]);
+    expectTypes(verifiedEvents(stand).slice(3), ['invoice.paid', 'invoice.payment_succeeded']);
     expect(backwards).toMatchObject({ statusCode: 400, param: 'frozen_time' });
   });
 
   it('creates a customer', async () => {
-    const customer = await stripe.customers.create({
+    const customer = await stand.stripe.customers.create({
       email: 'ann@example.com',
       name: 'Ann',
       metadata: { a: 'b' },
@@ -227,28 +214,28 @@ describe('subscriptions, invoices, customers and test clocks through the real SD
       name: 'Ann',
       metadata: { a: 'b' },
     });
-    expect(await stripe.customers.retrieve(customer.id)).toMatchObject({ id: customer.id });
+    expect(await stand.stripe.customers.retrieve(customer.id)).toMatchObject({ id: customer.id });
   });
 
   it('an update retried with its idempotency key is replayed: one change, one event', async () => {
     const session = await subscribe();
     const id = String(session.subscription);
 
-    const first = await stripe.subscriptions.update(
+    const first = await stand.stripe.subscriptions.update(
       id,
       { metadata: { skip: '1' } },
       { idempotencyKey: 'upd-1' },
     );
-    const again = await stripe.subscriptions.update(
+    const again = await stand.stripe.subscriptions.update(
       id,
       { metadata: { skip: '1' } },
       { idempotencyKey: 'upd-1' },
     );
-    await simulator.idle();
+    await stand.simulator.idle();
 
     expect(again.id).toBe(first.id);
     expect(again.lastResponse.headers['idempotent-replayed']).toBe('true');
-    expectTypes(verifiedEvents(stripe, receiver, simulator).slice(3), ['customer.subscription.updated']);
+    expectTypes(verifiedEvents(stand).slice(3), ['customer.subscription.updated']);
   });
 });
 

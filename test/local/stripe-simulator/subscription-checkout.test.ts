@@ -1,39 +1,16 @@
 import Stripe from 'stripe';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type StripeSimulator, startStripeSimulator } from '../../../local/stripe-simulator/server';
+import { describe, expect, it } from 'vitest';
 import {
   expectTypes,
   invoiceOf,
+  simulatorPerTest,
   subscriptionIdOf,
   subscriptionSessionParams,
   verifiedEvents,
 } from './subscription-support';
-import {
-  rejectionOf,
-  startWebhookReceiver,
-  stripeFor,
-  WEBHOOK_SECRET,
-  type WebhookReceiver,
-} from './support';
+import { rejectionOf } from './support';
 
-let simulator: StripeSimulator;
-let stripe: Stripe;
-let receiver: WebhookReceiver;
-
-beforeEach(async () => {
-  receiver = await startWebhookReceiver();
-  simulator = await startStripeSimulator({
-    port: 0,
-    webhook: { url: receiver.url, secret: WEBHOOK_SECRET },
-    webhookRetryDelaysMs: [20],
-  });
-  stripe = stripeFor(simulator);
-});
-
-afterEach(async () => {
-  await simulator.close();
-  await receiver.close();
-});
+const stand = simulatorPerTest();
 
 function sessionOf(event: Stripe.Event | undefined): Stripe.Checkout.Session {
   if (event?.type !== 'checkout.session.completed')
@@ -43,7 +20,7 @@ function sessionOf(event: Stripe.Event | undefined): Stripe.Checkout.Session {
 
 describe('Checkout in subscription mode (standing orders)', () => {
   it('makes an open subscription session: recurring weekly prices, card only, £14.70 for 3 bottles', async () => {
-    const session = await stripe.checkout.sessions.create({
+    const session = await stand.stripe.checkout.sessions.create({
       ...subscriptionSessionParams(3, 1),
       expand: ['line_items'],
     });
@@ -63,21 +40,21 @@ describe('Checkout in subscription mode (standing orders)', () => {
       [3, 325, expect.objectContaining({ interval: 'week', interval_count: 1 })],
       [1, 495, expect.objectContaining({ interval: 'week', interval_count: 1 })],
     ]);
-    const page = await (await fetch(`${simulator.url}/c/pay/${session.id}`)).text();
+    const page = await (await fetch(`${stand.simulator.url}/c/pay/${session.id}`)).text();
     expect(page).toContain('Then £14.70 every week, until cancelled.');
     expect(page).not.toContain('Bacs Direct Debit');
   });
 
   it('paid on the hosted page: a customer, an active subscription and its paid first invoice, then completed, invoice.paid and invoice.payment_succeeded in that order, signed', async () => {
-    const { id } = await stripe.checkout.sessions.create(subscriptionSessionParams(3, 1));
+    const { id } = await stand.stripe.checkout.sessions.create(subscriptionSessionParams(3, 1));
 
-    const payment = await fetch(`${simulator.url}/c/pay/${id}`, {
+    const payment = await fetch(`${stand.simulator.url}/c/pay/${id}`, {
       method: 'POST',
       body: new URLSearchParams({ card_number: '4242 4242 4242 4242' }),
       redirect: 'manual',
     });
-    const arrivedBeforeRedirect = receiver.received.length;
-    const events = verifiedEvents(stripe, receiver, simulator);
+    const arrivedBeforeRedirect = stand.receiver.received.length;
+    const events = verifiedEvents(stand);
 
     expect(payment.status).toBe(303);
     expect(arrivedBeforeRedirect).toBe(3);
@@ -89,7 +66,7 @@ describe('Checkout in subscription mode (standing orders)', () => {
     expect(session.customer).toMatch(/^cus_/);
     const invoice = invoiceOf(events[1]);
     expect(invoiceOf(events[2]).id).toBe(invoice.id);
-    const now = simulator.nowSeconds();
+    const now = stand.simulator.nowSeconds();
     expect(invoice).toMatchObject({
       id: session.invoice,
       billing_reason: 'subscription_create',
@@ -115,10 +92,10 @@ describe('Checkout in subscription mode (standing orders)', () => {
     ]);
     // Like Stripe, `payments` is included only when expanded: the event does not carry it.
     expect(invoice.payments).toBeUndefined();
-    const retrieved = await stripe.invoices.retrieve(invoice.id, { expand: ['payments'] });
+    const retrieved = await stand.stripe.invoices.retrieve(invoice.id, { expand: ['payments'] });
     const paymentIntent = retrieved.payments?.data[0]?.payment.payment_intent;
     expect(paymentIntent).toMatch(/^pi_/);
-    expect(await stripe.paymentIntents.retrieve(String(paymentIntent))).toMatchObject({
+    expect(await stand.stripe.paymentIntents.retrieve(String(paymentIntent))).toMatchObject({
       status: 'succeeded',
       amount_received: 1470,
       customer: session.customer,
@@ -126,11 +103,11 @@ describe('Checkout in subscription mode (standing orders)', () => {
   });
 
   it('the subscription: active, weekly periods on its items, the metadata of subscription_data, its first invoice latest', async () => {
-    const { id } = await stripe.checkout.sessions.create(subscriptionSessionParams(3, 1));
-    const session = await simulator.completeSession(id);
-    await simulator.idle();
+    const { id } = await stand.stripe.checkout.sessions.create(subscriptionSessionParams(3, 1));
+    const session = await stand.simulator.completeSession(id);
+    await stand.simulator.idle();
 
-    const subscription = simulator.getSubscription(String(session.subscription));
+    const subscription = stand.simulator.getSubscription(String(session.subscription));
     const start = subscription?.start_date ?? 0;
     expect(subscription).toMatchObject({
       status: 'active',
@@ -152,32 +129,34 @@ describe('Checkout in subscription mode (standing orders)', () => {
       [3, 325, start, start + 7 * 24 * 60 * 60],
       [1, 495, start, start + 7 * 24 * 60 * 60],
     ]);
-    expect(simulator.getCustomer(String(session.customer))).toMatchObject({ email: 'zoe@example.com' });
+    expect(stand.simulator.getCustomer(String(session.customer))).toMatchObject({ email: 'zoe@example.com' });
     expect(
-      simulator.getInvoices({ subscription: String(session.subscription) }).map((invoice) => invoice.id),
+      stand.simulator
+        .getInvoices({ subscription: String(session.subscription) })
+        .map((invoice) => invoice.id),
     ).toEqual([session.invoice]);
   });
 
   it('every 2 weeks: the period is a fortnight', async () => {
-    const { id } = await stripe.checkout.sessions.create(subscriptionSessionParams(2, 2));
-    const session = await simulator.completeSession(id);
+    const { id } = await stand.stripe.checkout.sessions.create(subscriptionSessionParams(2, 2));
+    const session = await stand.simulator.completeSession(id);
 
-    const [item] = simulator.getSubscription(String(session.subscription))?.items.data ?? [];
+    const [item] = stand.simulator.getSubscription(String(session.subscription))?.items.data ?? [];
     expect((item?.current_period_end ?? 0) - (item?.current_period_start ?? 0)).toBe(14 * 24 * 60 * 60);
     expect(item?.price.recurring).toMatchObject({ interval: 'week', interval_count: 2 });
   });
 
   it('a declined card pays nothing and makes no subscription', async () => {
-    const { id } = await stripe.checkout.sessions.create(subscriptionSessionParams());
+    const { id } = await stand.stripe.checkout.sessions.create(subscriptionSessionParams());
 
-    const page = await fetch(`${simulator.url}/c/pay/${id}`, {
+    const page = await fetch(`${stand.simulator.url}/c/pay/${id}`, {
       method: 'POST',
       body: new URLSearchParams({ card_number: '4000 0000 0000 0002' }),
     });
 
     expect(page.status).toBe(402);
-    expect(receiver.received).toEqual([]);
-    expect(simulator.getInvoices()).toEqual([]);
+    expect(stand.receiver.received).toEqual([]);
+    expect(stand.simulator.getInvoices()).toEqual([]);
   });
 
   it.each([
@@ -231,7 +210,7 @@ describe('Checkout in subscription mode (standing orders)', () => {
     ],
   ] as const)('refuses %s', async (_name, overrides, param, message) => {
     const error = await rejectionOf(
-      stripe.checkout.sessions.create({
+      stand.stripe.checkout.sessions.create({
         ...subscriptionSessionParams(),
         ...(overrides as Partial<Stripe.Checkout.SessionCreateParams>),
       }),

@@ -1,7 +1,50 @@
 import type Stripe from 'stripe';
-import { expect } from 'vitest';
-import type { StripeSimulator } from '../../../local/stripe-simulator/server';
-import { WEBHOOK_SECRET, type WebhookReceiver } from './support';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { type StripeSimulator, startStripeSimulator } from '../../../local/stripe-simulator/server';
+import { startWebhookReceiver, stripeFor, WEBHOOK_SECRET, type WebhookReceiver } from './support';
+
+export interface SubscriptionStand {
+  readonly simulator: StripeSimulator;
+  readonly stripe: Stripe;
+  readonly receiver: WebhookReceiver;
+}
+
+/**
+ * A fresh simulator (its webhooks to a receiver of the test's own, retried after 20 ms) and the
+ * real SDK for each test of the calling file; each stopped after its test.
+ */
+export function simulatorPerTest(): SubscriptionStand {
+  let current: SubscriptionStand | undefined;
+  beforeEach(async () => {
+    const receiver = await startWebhookReceiver();
+    const simulator = await startStripeSimulator({
+      port: 0,
+      webhook: { url: receiver.url, secret: WEBHOOK_SECRET },
+      webhookRetryDelaysMs: [20],
+    });
+    current = { simulator, stripe: stripeFor(simulator), receiver };
+  });
+  afterEach(async () => {
+    await current?.simulator.close();
+    await current?.receiver.close();
+    current = undefined;
+  });
+  const started = (): SubscriptionStand => {
+    if (current === undefined) throw new Error('the simulator runs only inside a test');
+    return current;
+  };
+  return {
+    get simulator() {
+      return started().simulator;
+    },
+    get stripe() {
+      return started().stripe;
+    },
+    get receiver() {
+      return started().receiver;
+    },
+  };
+}
 
 /**
  * A standing order's Checkout Session as the contract of issue 50 describes it: `bottles` × £3.25
@@ -46,11 +89,7 @@ export function subscriptionSessionParams(
  * The events received so far, each verified as the shop's handler must (raw body, header,
  * secret), at the simulator's clock, which tests move weeks ahead of the real one.
  */
-export function verifiedEvents(
-  stripe: Stripe,
-  receiver: WebhookReceiver,
-  simulator: StripeSimulator,
-): Stripe.Event[] {
+export function verifiedEvents({ stripe, receiver, simulator }: SubscriptionStand): Stripe.Event[] {
   return receiver.received.map((webhook) =>
     stripe.webhooks.constructEvent(
       webhook.rawBody,
