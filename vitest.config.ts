@@ -38,7 +38,7 @@ export default defineConfig({
           // run's largest cost: these build their clients and stand-ins from arguments, so they share.
           isolate: false,
           // The logger's, the metrics' and CDK's own writes, shown for failing tests only.
-          setupFiles: ['test/support/quiet-output.ts'],
+          setupFiles: ['test/support/quiet-output.ts', 'test/support/fresh-ses-store.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
