@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { OWN_PROCESS_FILES } from './test/support/own-process-files.ts';
 
 export default defineConfig({
   plugins: [react()],
@@ -32,8 +33,22 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/web/**', 'test/e2e/**', 'test/infra/**'],
+          exclude: ['test/web/**', 'test/e2e/**', 'test/infra/**', ...OWN_PROCESS_FILES],
+          // A fresh process per file re-imported the SDK, Stripe and zod for each of 200 files, the
+          // run's largest cost: these build their clients and stand-ins from arguments, so they share.
+          isolate: false,
           // The logger's, the metrics' and CDK's own writes, shown for failing tests only.
+          setupFiles: ['test/support/quiet-output.ts', 'test/support/fresh-ses-store.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'node-own-process',
+          environment: 'node',
+          include: [...OWN_PROCESS_FILES],
           setupFiles: ['test/support/quiet-output.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
