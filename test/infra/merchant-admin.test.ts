@@ -130,7 +130,7 @@ describe('MerchantAdmin', () => {
         !String(r.Properties.RouteKey).startsWith('GET /functions/v1/admin') &&
         !String(r.Properties.RouteKey).includes('/functions/v1/admin/'),
     );
-    expect(publicRoutes).toHaveLength(6);
+    expect(publicRoutes).toHaveLength(7);
     for (const route of publicRoutes) expect(route.Properties.AuthorizationType).toBe('CUSTOM');
   });
 

@@ -218,9 +218,9 @@ describe('shop functions', () => {
       expect(readers).toEqual(['stripeWebhook']);
     });
 
-    it('orderPage may read and update orders only (LeadingKeys ORDER#, never a put), read pending and failed debits, send as the shop and read its secret: no Stripe', () => {
+    it('orderPage may read and update orders and standing orders only (LeadingKeys ORDER#, STANDING_ORDER#, never a put), read pending and failed debits, send as the shop, move bottles on the capacity days and read its secret and the fulfilment key', () => {
       const all = statements('orderPage');
-      expect(all).toHaveLength(5);
+      expect(all).toHaveLength(7);
       expect(all.slice(0, 3)).toEqual([
         logs('orderPage'),
         {
@@ -239,7 +239,15 @@ describe('shop functions', () => {
         },
       ]);
       expect(all[3]?.Action).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
-      expect(all[4]).toEqual(secretRead(orderPageSecret()));
+      // A standing order's page changes its record and its coming days' holds (ADRs 0059, 0060).
+      expect(all[4]).toEqual({
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Resource: tableArn(),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['STANDING_ORDER#*'] } },
+      });
+      expect(all[5]).toEqual(secretRead([orderPageSecret(), secret('fulfilmentKey')]));
+      expect(all[6]).toEqual(capacity(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
     });
 
     it("the functions that email customers about an order, the page and the success lookup may read the order page's secret; no other", () => {
@@ -292,11 +300,14 @@ describe('shop functions', () => {
         // KEYS_ONLY index, which holds only the keys of orders with an email due (ADR 0044); and
         // lists the active standing orders, a Scan of their own sparse KEYS_ONLY index (ADR 0060).
         if (name === 'reconcileOrders') {
-          expect(all).toHaveLength(9);
+          // One statement: IAM merges the two index Scans.
+          expect(all).toHaveLength(8);
           expect(all[6]?.Action).toBe('dynamodb:Scan');
-          expect(JSON.stringify(all[6]?.Resource)).toMatch(/"\/index\/byOutboxDue"\]\]\}$/);
-          expect(all[7]?.Action).toBe('dynamodb:Scan');
-          expect(JSON.stringify(all[7]?.Resource)).toMatch(/"\/index\/byActiveStandingOrder"\]\]\}$/);
+          expect(
+            scannedResources(all[6] ?? {})
+              .map((r) => r.match(/\/index\/(\w+)/)?.[1])
+              .sort(),
+          ).toEqual(['byActiveStandingOrder', 'byOutboxDue']);
         } else expect(all).toHaveLength(7);
         // The merchants' push subscriptions, read to push a new order or failed debit (ADR 0056).
         expect(all.at(-1)).toEqual(pushSubscriptions());

@@ -402,11 +402,25 @@ export interface RefundResult extends ActionResult {
  */
 export async function refundOrder(
   reference: string,
-  input: { reason: RefundReason; actor: string; intention?: string | undefined },
+  input: RefundInput,
+  deps: ShopStripeDeps,
+): Promise<RefundResult> {
+  return refundFoundOrder(await findOrder(deps, reference), input, deps);
+}
+
+type RefundInput = { reason: RefundReason; actor: string; intention?: string | undefined };
+
+/**
+ * {@link refundOrder} of an order already read by its key: the standing order's page refunds a skipped
+ * paid delivery this way, its role allowed no Query of the reference index.
+ */
+export async function refundFoundOrder(
+  found: ManagedOrder,
+  input: RefundInput,
   deps: ShopStripeDeps,
 ): Promise<RefundResult> {
   const { reason, actor } = input;
-  let order = await findOrder(deps, reference);
+  let order = found;
   const requestedAt = deps.now().toISOString();
   // Through the outbox's writer, though it sends nothing: the reason is a fact the refund email
   // shows, so the webhook's write, planned on the version without it, must plan again.

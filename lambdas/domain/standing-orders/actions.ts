@@ -3,7 +3,7 @@ import { dispatchCutoff, formatDispatchDate, formatLondonDayAndTime } from '../.
 import { quoteOrder } from '../../../shared/pricing';
 import type { StandingOrderChangeBody } from '../../../shared/standing-order-page';
 import { logger } from '../../lib/logger';
-import { refundOrder } from '../operations/order-actions';
+import { refundFoundOrder } from '../operations/order-actions';
 import type { ShopStripeDeps } from '../operations/shop-deps';
 import { RefusedError } from '../refusal';
 import type { CapacityStore } from '../storage/capacity-store';
@@ -229,11 +229,7 @@ function planSkip(day: string, deps: StandingOrderActionDeps) {
     if (next === undefined || next.day !== day) throw new RefusedError(skipRefusal(record, paid, day, deps));
     let refundedPence: number | undefined;
     if (next.kind === 'paid') {
-      const refund = await refundOrder(
-        next.order.reference,
-        { reason: 'other', actor: ACTORS.customer },
-        deps,
-      );
+      const refund = await refundFoundOrder(next.order, { reason: 'other', actor: ACTORS.customer }, deps);
       refundedPence = refund.pence;
     } else if (next.paymentAt.getTime() <= now.getTime()) {
       throw new RefusedError(
