@@ -23,7 +23,7 @@ const STILL_OVER: Readonly<Record<string, number>> = {
   'lambdas/domain/operations/correct-address.ts#correctOrderAddress': 85,
   'lambdas/domain/operations/order-actions.ts#delayDispatch': 88,
   'lambdas/domain/operations/order-actions.ts#markDispatched': 85,
-  'lambdas/domain/operations/order-actions.ts#refundOrder': 103,
+  'lambdas/domain/operations/order-actions.ts#refundFoundOrder': 98,
   'lambdas/domain/operations/part-refund.ts#refundPart': 145,
   'lambdas/domain/operations/request-actions.ts#recordOrderRequest': 139,
   'lambdas/domain/operations/request-actions.ts#requestPayment': 124,

@@ -99,6 +99,7 @@ describe('day transitions', () => {
       sold: 0,
       holds: new Set(['ca.1:3']),
       sales: new Set(),
+      standing: new Set(),
     });
     // Unlimited days are counted too.
     expect((await store.read(next)).taken).toBe(3);
@@ -301,7 +302,14 @@ describe('day transitions', () => {
 
     expect(await sellFromDay(store, { from: monday, hold: 'cown.1:3', capacity })).toEqual({
       date: monday,
-      after: { date: monday, taken: 3, sold: 3, holds: new Set(), sales: new Set(['cown.1:3']) },
+      after: {
+        date: monday,
+        taken: 3,
+        sold: 3,
+        holds: new Set(),
+        sales: new Set(['cown.1:3']),
+        standing: new Set(),
+      },
     });
   });
 

@@ -55,6 +55,7 @@ describe('capacityDayFromItem', () => {
       sold: 0,
       holds: new Set(),
       sales: new Set(),
+      standing: new Set(),
     });
     expect(capacityDayFromItem('2026-12-07', { taken: 6, holds: new Set(['cA.1796119200:6']) })).toEqual({
       date: '2026-12-07',
@@ -62,6 +63,7 @@ describe('capacityDayFromItem', () => {
       sold: 0,
       holds: new Set(['cA.1796119200:6']),
       sales: new Set(),
+      standing: new Set(),
     });
   });
 
@@ -84,6 +86,7 @@ describe('capacityStoreFromTable', () => {
       sold: 0,
       holds: new Set(['cA.1796119200:6']),
       sales: new Set(),
+      standing: new Set(),
     });
     expect(refused).toBeUndefined();
     expect(await store().read('2050-06-06')).toEqual(first);
