@@ -177,8 +177,17 @@ describe('MerchantAdmin', () => {
         Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT_HOLDS#*'] } },
       }),
-      // The standing orders' list: a Scan of the table, filtered on STANDING_ORDER# (ADR 0061).
-      expect.objectContaining({ Action: 'dynamodb:Scan' }),
+      // The standing orders' list: a Scan of the table, filtered on STANDING_ORDER# (ADR 0061); and
+      // the shop's pause goes through the active ones by their sparse index (ADR 0060).
+      expect.objectContaining({
+        Action: 'dynamodb:Scan',
+        Resource: [
+          expect.anything(),
+          {
+            'Fn::Join': ['', [expect.anything(), '/index/byActiveStandingOrder']],
+          },
+        ],
+      }),
       // The merchants' push subscriptions, that one item (ADR 0056).
       expect.objectContaining({
         Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
@@ -202,7 +211,10 @@ describe('MerchantAdmin', () => {
       expect.objectContaining({ Action: 'dynamodb:Query' }),
     ]);
     expect(JSON.stringify(dynamo[5]?.Resource)).toContain('/index/byDispatchDate');
-    expect(JSON.stringify(dynamo[2]?.Resource)).not.toContain('/index/');
+    // The table itself and the active standing orders' index: no other index is scanned.
+    expect(JSON.stringify(dynamo[2]?.Resource).match(/\/index\/\w+/g)).toEqual([
+      '/index/byActiveStandingOrder',
+    ]);
   });
 
   it('keeps a sign-in 30 days: the refresh token the session cookie holds (ADR 0055)', () => {

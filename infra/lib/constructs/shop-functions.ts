@@ -305,8 +305,10 @@ function grantAccess(functions: ShopFunctionSet, props: ShopFunctionsProps): voi
   orders.grantOutboxSweep(reconcileOrders);
   // It sets every active standing order's capacity holds, the window rolling a week each cut-off (ADR 0060).
   orders.grantStandingOrdersScan(reconcileOrders);
-  // The admin lists every standing order, cancelled ones too (ADR 0061).
+  // The admin lists every standing order, cancelled ones too (ADR 0061); pausing or reopening the
+  // shop goes through the active ones, by their index (ADR 0060), as the reconciler does.
   orders.grantStandingOrdersTableScan(adminApi);
+  orders.grantStandingOrdersScan(adminApi);
 
   const { weatherNotice, orderPage } = functions;
   // The page reads and corrects orders (ORDER#* only) and sends the correction's one email; the
