@@ -49,10 +49,8 @@ export function StandingOrderChanges({ token, view, onChanged }: ChangesProps) {
       {offered.has('quantity') ? <ChangeQuantity view={view} sending={sending} send={send} /> : null}
       {offered.has('pause') ? (
         <ActionBlock hint="We take no payments and send nothing until you resume.">
-          <button
-            type="button"
-            className="button button--secondary"
-            disabled={sending}
+          <ChangeButton
+            sending={sending}
             onClick={() =>
               send(
                 { action: 'pause' },
@@ -61,21 +59,20 @@ export function StandingOrderChanges({ token, view, onChanged }: ChangesProps) {
             }
           >
             Pause deliveries
-          </button>
+          </ChangeButton>
         </ActionBlock>
       ) : null}
       {offered.has('resume') ? (
         <ActionBlock hint="Your deliveries start again from the next one we can still pack.">
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={sending}
+          <ChangeButton
+            primary
+            sending={sending}
             onClick={() =>
               send({ action: 'resume' }, () => `Resumed: your coming deliveries are listed below. ${EMAILED}`)
             }
           >
             Resume deliveries
-          </button>
+          </ChangeButton>
         </ActionBlock>
       ) : null}
       {offered.has('cancel') ? <CancelStandingOrder sending={sending} send={send} /> : null}
@@ -189,10 +186,8 @@ function SkipNext({
     <ActionBlock
       hint={`Your next delivery is on ${delivery.dayText}. You can skip it until ${view.skipOpenUntil ?? 'we start packing'}.`}
     >
-      <button
-        type="button"
-        className="button button--secondary"
-        disabled={sending}
+      <ChangeButton
+        sending={sending}
         onClick={() =>
           send(
             { action: 'skip', day: delivery.day },
@@ -201,7 +196,7 @@ function SkipNext({
         }
       >
         Skip the delivery on {delivery.dayText}
-      </button>
+      </ChangeButton>
     </ActionBlock>
   );
 }
@@ -294,10 +289,9 @@ function CancelStandingOrder({ sending, send }: { sending: boolean; send: Send }
         Cancel your standing order? We will take no more payments for it, and this cannot be undone here.
       </p>
       <div className="actions">
-        <button
-          type="button"
-          className="button button--primary"
-          disabled={sending}
+        <ChangeButton
+          primary
+          sending={sending}
           onClick={() =>
             send(
               { action: 'cancel' },
@@ -306,16 +300,35 @@ function CancelStandingOrder({ sending, send }: { sending: boolean; send: Send }
           }
         >
           Yes, cancel it
-        </button>
-        <button
-          type="button"
-          className="button button--secondary"
-          disabled={sending}
-          onClick={() => ask(false)}
-        >
+        </ChangeButton>
+        <ChangeButton sending={sending} onClick={() => ask(false)}>
           No, keep it
-        </button>
+        </ChangeButton>
       </div>
     </fieldset>
+  );
+}
+
+/** A change's button: disabled while any change is being saved, so one click sends one change. */
+function ChangeButton({
+  primary = false,
+  sending,
+  onClick,
+  children,
+}: {
+  primary?: boolean;
+  sending: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={`button ${primary ? 'button--primary' : 'button--secondary'}`}
+      disabled={sending}
+      onClick={onClick}
+    >
+      {children}
+    </button>
   );
 }
