@@ -231,18 +231,7 @@ export class Store {
       status: 'complete',
       payment_status: paid ? 'paid' : 'unpaid',
       payment_intent: created.id,
-      collected_information: { business_name: null, individual_name: null, shipping_details: null },
-      customer_details: {
-        address: null,
-        business_name: null,
-        email: session.customer_email,
-        individual_name: null,
-        name: null,
-        phone: null,
-        tax_exempt: 'none',
-        tax_ids: [],
-      },
-      url: null,
+      ...completedDetails(session),
     };
     return {
       entry,
@@ -269,18 +258,7 @@ export class Store {
       customer: customer.id,
       subscription: subscription.id,
       invoice: invoice.id,
-      collected_information: { business_name: null, individual_name: null, shipping_details: null },
-      customer_details: {
-        address: null,
-        business_name: null,
-        email: session.customer_email,
-        individual_name: null,
-        name: null,
-        phone: null,
-        tax_exempt: 'none',
-        tax_ids: [],
-      },
-      url: null,
+      ...completedDetails(session),
     };
     const delivered = this.emitInOrder([
       { type: 'checkout.session.completed', object: withoutLineItems(entry) },
@@ -448,4 +426,22 @@ export function withoutLineItems({ session }: StoredSession): Stripe.Checkout.Se
 function found<T>(value: T | undefined, missing: () => Error): T {
   if (value === undefined) throw missing();
   return value;
+}
+
+/** What Checkout fills in on completing any session: the customer's email as the session had it, no more. */
+function completedDetails(session: Stripe.Checkout.Session) {
+  return {
+    collected_information: { business_name: null, individual_name: null, shipping_details: null },
+    customer_details: {
+      address: null,
+      business_name: null,
+      email: session.customer_email,
+      individual_name: null,
+      name: null,
+      phone: null,
+      tax_exempt: 'none',
+      tax_ids: [],
+    },
+    url: null,
+  } satisfies Partial<Stripe.Checkout.Session>;
 }
