@@ -12,7 +12,11 @@ const executablePath = await chromiumPath();
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // The handlers log every request at INFO, and their logger reads its level as it loads, so here,
 // not in the global setup: errors only, unless E2E_LOG_STACK asks for the stack's whole log.
-if (!process.env.E2E_LOG_STACK) process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+if (!process.env.E2E_LOG_STACK) {
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+  // The metrics' EMF lines too: the stack's functions write them to stdout, as Lambda does.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+}
 
 export default defineConfig({
   testDir: 'test/e2e',

@@ -69,6 +69,9 @@ export function emitMetric(
 ): void {
   shopMetrics ??= new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRIC_DIMENSIONS.service });
   const metrics = shopMetrics;
+  // Powertools' own switch, read as it reads it (its isDisabled is not public): the browser
+  // tests' stack sets it, as it sets the log level.
+  if (process.env.POWERTOOLS_METRICS_DISABLED?.toLowerCase() === 'true') return;
   try {
     for (const [key, property] of Object.entries(properties)) {
       if (key !== name && !(key in METRIC_DIMENSIONS)) metrics.addMetadata(key, String(property));

@@ -14,6 +14,7 @@ export const OWN_PROCESS_FILES = [
   'test/lambdas/handlers/checkout-status/lookup-refusals.test.ts',
   'test/lambdas/handlers/create-checkout/deployed-bundle.test.ts',
   'test/lambdas/handlers/create-checkout/stripe-failures.test.ts',
+  'test/lambdas/lib/metrics-disabled.test.ts',
   'test/local/local-shop-admin.test.ts',
   'test/local/local-shop-restart.test.ts',
   'test/local/local-shop-weather.test.ts',
