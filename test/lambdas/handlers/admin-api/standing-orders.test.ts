@@ -170,6 +170,7 @@ describe("the merchant's standing orders", () => {
     const record = await readStandingOrder(h.deps.table, bob.subscriptionId);
     if (record === undefined) throw new Error('no record');
     await changeStandingOrder(h.deps.table, record, {
+      at: h.deps.now().toISOString(),
       set: { pausedByShopAt: h.deps.now().toISOString() },
       emails: [],
     });
@@ -184,7 +185,11 @@ describe("the merchant's standing orders", () => {
 
   it('the reconciler pauses at Stripe a standing order the pause left unpaused', async () => {
     await call('POST', '/functions/v1/admin/shop/pause', { body: { mode: 'paused', message: 'Frost' } });
+    // The pause's write stood and its Stripe call was lost (a crash between): the record is due again.
     await h.stripe.subscriptions.update(bob.subscriptionId, { pause_collection: '' });
+    const record = await readStandingOrder(h.deps.table, bob.subscriptionId);
+    if (record === undefined) throw new Error('no record');
+    await changeStandingOrder(h.deps.table, record, { at: h.deps.now().toISOString(), emails: [] });
 
     await reconcileOrders(h.deps).catch(() => undefined);
 
