@@ -11,6 +11,7 @@ import type { SendOnceOutcome } from '../emails/send-email-once';
 import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
 import { partialRefundDetail, sendRefundEmail } from '../fulfilment/refunded-order';
 import { RefusedError } from '../refusal';
+import { refundToldBySkip } from '../standing-orders/skip-refund';
 import { ACTORS, appendHistory, historyEntry } from '../storage/history';
 import {
   type DelayReason,
@@ -618,7 +619,7 @@ async function moveToRefunded(
           ':by': refund.by,
           ...(refund.refundId && { ':refundId': refund.refundId }),
         },
-        emails: [emailOf('refund', written)],
+        emails: refundToldBySkip(stored) ? [] : [emailOf('refund', written)],
       };
     },
     deps.now,
