@@ -155,6 +155,24 @@ export function advanceNextDelivery(
 }
 
 /**
+ * A delay moved the last paid delivery's order (ADR 0062): the record's next delivery follows its
+ * new day, while the record still names that order's invoice (a later paid one moves it itself).
+ * Not a change of the customer's: no version, no email, nothing for Stripe. `false` when not so.
+ */
+export function moveNextDelivery(
+  table: ShopTable,
+  subscriptionId: string,
+  moved: { invoiceId: string; to: string },
+): Promise<boolean> {
+  return updateIf(table, standingOrderKey(subscriptionId), {
+    ConditionExpression: '#last = :invoice AND #next <> :to',
+    UpdateExpression: 'SET #next = :to',
+    ExpressionAttributeNames: { '#last': 'lastInvoiceId', '#next': 'nextDelivery' },
+    ExpressionAttributeValues: { ':invoice': moved.invoiceId, ':to': moved.to },
+  });
+}
+
+/**
  * Marks the standing order cancelled, once, with the emails that cancel owes (written with it, so
  * whichever path marks it sends them, ADR 0044's rule): `false` when it was cancelled already.
  */
