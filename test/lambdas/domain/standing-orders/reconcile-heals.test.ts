@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
+import { settleStandingOrder } from '../../../../lambdas/domain/standing-orders/follow-record';
 import {
   changeStandingOrder,
   claimStandingEmail,
@@ -150,5 +151,39 @@ describe('the reconciler heals a standing order a stopped writer left', () => {
     ).toHaveLength(1);
     expect(await readStandingOrder(h.deps.table, cy.subscriptionId)).toMatchObject({ status: 'cancelled' });
     expect((await recordOf(cy.subscriptionId)).outboxDueAt).toBeUndefined();
+  });
+});
+
+describe('settling races a newer change', () => {
+  it('follows a change written while Stripe answered the older one: Stripe ends at the newer, the marker goes once', async () => {
+    const dee = await makeStandingOrder(h, 'Dee', 3);
+    const v1 = await changeStandingOrder(h.deps.table, await recordOf(dee.subscriptionId), {
+      ...{ at: h.deps.now().toISOString(), set: { bottles: 6, totalPence: 2445 } },
+      emails: [],
+    });
+    if (v1 === undefined) throw new Error('not written');
+    // Stripe's subscriptions, but the first update is followed by another writer's change (9 bottles).
+    const subscriptions: Stripe['subscriptions'] = Object.create(h.deps.stripe.subscriptions);
+    let raced = false;
+    subscriptions.update = async (id, params) => {
+      const updated = await h.deps.stripe.subscriptions.update(id, params);
+      if (!raced) {
+        raced = true;
+        await changeStandingOrder(h.deps.table, v1, {
+          ...{ at: h.deps.now().toISOString(), set: { bottles: 9, totalPence: 3420 } },
+          emails: [],
+        });
+      }
+      return updated;
+    };
+    const stripe: Stripe = Object.create(h.deps.stripe);
+    Object.defineProperty(stripe, 'subscriptions', { value: subscriptions });
+
+    await settleStandingOrder(dee.subscriptionId, { ...h.deps, stripe });
+
+    expect(raced).toBe(true);
+    expect(h.simulator.getSubscription(dee.subscriptionId)?.items.data[0]?.quantity).toBe(9);
+    expect(await recordOf(dee.subscriptionId)).toMatchObject({ bottles: 9, version: 2 });
+    expect((await recordOf(dee.subscriptionId)).outboxDueAt).toBeUndefined();
   });
 });
