@@ -5,11 +5,12 @@ import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
 import { settleUnpaidSession } from '../capacity/session-capacity';
 import { hasShopMarker } from '../checkout/order-metadata';
 import { drainOutbox } from '../emails/outbox-sender';
+import { settleStandingOrder } from '../standing-orders/follow-record';
 import { reconcilePaidInvoices } from '../standing-orders/reconcile-invoices';
 import { followShopPause, shopHoldsRenewals } from '../standing-orders/shop-pause';
 import { syncEveryStandingOrder } from '../standing-orders/standing-holds';
 import { adoptLegacyEmails } from '../storage/outbox';
-import { sessionsWithOutboxDue } from '../storage/outbox-due';
+import { sessionsWithOutboxDue, standingOrdersWithOutboxDue } from '../storage/outbox-due';
 import type { ShopSettings } from '../storage/shop-settings';
 import { notifyFailedDebit } from './failed-debit';
 import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
@@ -142,6 +143,21 @@ async function sweepOutboxes(deps: ReconcileDeps, summary: ReconcileSummary): Pr
 }
 
 /**
+ * Settles every standing order a stopped writer left due (ADR 0062): Stripe made to follow its
+ * record, its holds set, its emails owed sent once (a cancelled one's too: the due index holds
+ * it), the marker removed. A healthy standing order is not in the index and costs nothing here.
+ */
+async function sweepStandingOrders(deps: ReconcileDeps, summary: ReconcileSummary): Promise<number> {
+  let sent = 0;
+  for await (const subscriptionId of standingOrdersWithOutboxDue(deps.table)) {
+    await stepOrNextRun(summary, 'settle a standing order', { subscriptionId }, async () => {
+      sent += await settleStandingOrder(subscriptionId, deps, deps);
+    });
+  }
+  return sent;
+}
+
+/**
  * A failed debit's emails, once each (notifyFailedDebit): sent here when the webhook's were not;
  * a session whose record exists costs one read. A failure counts as a failed session.
  */
@@ -210,8 +226,8 @@ async function syncStandingOrders(deps: ReconcileDeps, summary: ReconcileSummary
 }
 
 /**
- * Each active standing order to the shop's mode, its Stripe subscription to its record (ADR 0061):
- * heals a crash between the record's write and Stripe's, and one recorded while the shop was paused.
+ * Each active standing order to the shop's mode (ADR 0061): one recorded while the shop was
+ * paused is marked, and Stripe follows it; one already so costs no Stripe call.
  */
 async function followShop(
   deps: ReconcileDeps,
@@ -316,6 +332,9 @@ export async function reconcileOrders(
   if (!summary.stoppedAtDeadline) {
     await stepOrNextRun(summary, 'sweep the outbox', {}, async () => {
       summary.emailsRetried += await sweepOutboxes(deps, summary);
+    });
+    await stepOrNextRun(summary, "sweep the standing orders' changes", {}, async () => {
+      summary.emailsRetried += await sweepStandingOrders(deps, summary);
     });
   }
   if (!summary.stoppedAtDeadline) await followShop(deps, settings, summary);

@@ -11,6 +11,8 @@ import type { SendOnceOutcome } from '../emails/send-email-once';
 import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
 import { partialRefundDetail, sendRefundEmail } from '../fulfilment/refunded-order';
 import { RefusedError } from '../refusal';
+import { followDelayedDelivery } from '../standing-orders/delayed-delivery';
+import { refundToldBySkip } from '../standing-orders/skip-refund';
 import { ACTORS, appendHistory, historyEntry } from '../storage/history';
 import {
   type DelayReason,
@@ -355,6 +357,7 @@ export async function delayDispatch(
   if (moved.length === 0 && delayed.length === 0) throw await nothingToDelay(from, deps);
   // Bottles an earlier run of this delay left counted on the old day (it stopped), before emails.
   for (const order of delayed) if (hasBottlesToMove(order)) await moveDelayedBottles(order, deps);
+  for (const order of delayed) await followDelayedDelivery(order, deps);
   const overLimit = await overLimitOn(deps, to);
   for (const order of delayed) {
     const drained = await drainOutbox(order.sessionId, deps);
@@ -618,7 +621,7 @@ async function moveToRefunded(
           ':by': refund.by,
           ...(refund.refundId && { ':refundId': refund.refundId }),
         },
-        emails: [emailOf('refund', written)],
+        emails: refundToldBySkip(stored) ? [] : [emailOf('refund', written)],
       };
     },
     deps.now,

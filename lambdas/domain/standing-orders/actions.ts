@@ -1,4 +1,3 @@
-import type Stripe from 'stripe';
 import { dispatchCutoff, formatDispatchDate, formatLondonDayAndTime } from '../../../shared/dispatch';
 import { quoteOrder } from '../../../shared/pricing';
 import type { StandingOrderChangeBody } from '../../../shared/standing-order-page';
@@ -16,29 +15,19 @@ import {
   type StandingOrderChange,
   type StandingOrderItem,
 } from '../storage/standing-orders';
+import { type FollowDeps, settleStandingOrder } from './follow-record';
 import { nextSkippable, type PaidDelivery, paidDeliveryOf } from './page';
-import { type PauseCollection, pauseCollectionFor } from './pause-collection';
-import { type StandingEmailDeps, sendStandingOrderEmails, standingEmailFacts } from './standing-emails';
-import { syncStandingHolds } from './standing-holds';
+import { type StandingEmailDeps, standingEmailFacts } from './standing-emails';
 
 // The customer's (and the merchant's) changes to a standing order (issue 50, ADR 0059). Each is
 // one conditional write of the record with the email it owes (ADR 0044's rule), then Stripe is
-// made to follow the record (applyStandingOrderToStripe), the capacity holds are set again, and
-// the emails owed are sent. A change not allowed now is refused with a RefusedError (409).
+// made to follow the record, the capacity holds are set again, and the emails owed are sent
+// (settleStandingOrder). A change not allowed now is refused with a RefusedError (409).
 
 /** What the actions need: the operator's Stripe actions' deps, and the dispatch days' bottles. */
 export interface StandingOrderActionDeps extends ShopStripeDeps {
   /** Where the coming deliveries' holds are (syncStandingHolds, ADR 0060); absent only in tests of the actions alone. */
   capacity?: CapacityStore | undefined;
-}
-
-/** The standing order's capacity holds set to what its record says: after every change of it. */
-async function syncHolds(
-  record: StandingOrderItem,
-  deps: { capacity?: CapacityStore | undefined; cutoffHours: number; now: () => Date },
-): Promise<void> {
-  if (deps.capacity === undefined) return;
-  await syncStandingHolds(record, { capacity: deps.capacity, cutoffHours: deps.cutoffHours }, deps.now());
 }
 
 /** A write lost to another change reads and decides again, this many times at most. */
@@ -63,48 +52,9 @@ async function changeWithRetry(
   throw new RefusedError('The standing order changed while this was being saved: look at it again.');
 }
 
-/** The same pause_collection, Stripe's (null when none) and ours ('' when none). */
-function samePause(current: Stripe.Subscription.PauseCollection | null, wanted: PauseCollection): boolean {
-  if (wanted === '') return current === null;
-  return current?.behavior === wanted.behavior && (current.resumes_at ?? undefined) === wanted.resumes_at;
-}
-
-/**
- * Makes the Stripe subscription follow the record: cancelled (DELETE) when the record is; else its
- * pause_collection (pauseCollectionFor), its bottles line's quantity and its `quantity` metadata
- * (what fulfilInvoice checks a renewal's amount against), changed only where they differ, so it
- * is idempotent and heals a crash between a record's write and this. The reconciler may call it too.
- */
-export async function applyStandingOrderToStripe(
-  record: StandingOrderItem,
-  deps: Pick<StandingOrderActionDeps, 'stripe' | 'now'>,
-): Promise<void> {
-  const subscription = await deps.stripe.subscriptions.retrieve(record.subscriptionId);
-  if (subscription.status === 'canceled') return;
-  if (record.status === 'cancelled') {
-    await deps.stripe.subscriptions.cancel(record.subscriptionId);
-    return;
-  }
-  const params: Stripe.SubscriptionUpdateParams = {};
-  const pause = pauseCollectionFor(record, deps.now());
-  if (!samePause(subscription.pause_collection, pause)) params.pause_collection = pause;
-  const bottles = subscription.items.data[0];
-  if (bottles !== undefined && bottles.quantity !== record.bottles) {
-    params.items = [{ id: bottles.id, quantity: record.bottles }];
-    params.proration_behavior = 'none';
-  }
-  if (subscription.metadata.quantity !== String(record.bottles)) {
-    params.metadata = { quantity: String(record.bottles) };
-  }
-  if (Object.keys(params).length === 0) return;
-  await deps.stripe.subscriptions.update(record.subscriptionId, params);
-}
-
-/** After a change: Stripe follows, the holds are set again, the emails owed are sent. */
+/** After a change: Stripe follows, the holds are set again, the emails owed are sent, the marker goes. */
 async function afterChange(record: StandingOrderItem, deps: StandingOrderActionDeps): Promise<void> {
-  await applyStandingOrderToStripe(record, deps);
-  await syncHolds(record, deps);
-  await sendStandingOrderEmails(record.subscriptionId, deps);
+  await settleStandingOrder(record.subscriptionId, deps, deps);
 }
 
 /** The customer's cancel also tells the merchant; the merchant's and Stripe's need not. */
@@ -159,7 +109,7 @@ export async function cancelStandingOrder(
  */
 export async function recordCancelledInStripe(
   subscriptionId: string,
-  deps: StandingEmailDeps & { capacity?: CapacityStore | undefined; cutoffHours: number },
+  deps: StandingEmailDeps & FollowDeps,
 ): Promise<boolean> {
   const read = await readStandingOrder(deps.table, subscriptionId);
   if (read === undefined) return false;
@@ -175,8 +125,7 @@ export async function recordCancelledInStripe(
     }
     record = (await readStandingOrder(deps.table, subscriptionId)) ?? record;
   }
-  await syncHolds(record, deps);
-  await sendStandingOrderEmails(subscriptionId, deps);
+  await settleStandingOrder(subscriptionId, deps, deps);
   return marked;
 }
 
@@ -195,9 +144,10 @@ function planPause(pause: boolean, now: Date) {
       throw new RefusedError('This standing order is not paused: there is nothing to resume.');
     const facts = standingEmailFacts(record);
     const emails = [{ kind: pause ? ('pause' as const) : ('resume' as const), at: now.toISOString(), facts }];
+    const at = now.toISOString();
     return pause
-      ? { set: { pausedByCustomerAt: now.toISOString() }, emails }
-      : { remove: ['pausedByCustomerAt'], emails };
+      ? { at, set: { pausedByCustomerAt: at }, emails }
+      : { at, remove: ['pausedByCustomerAt'], emails };
   };
 }
 
@@ -209,7 +159,8 @@ function planQuantity(bottles: 3 | 6 | 9, now: Date) {
       throw new RefusedError(`This standing order is ${bottles} bottles already.`);
     const { totalPence } = quoteOrder(bottles);
     const facts = standingEmailFacts({ ...record, bottles, totalPence }, { previousBottles: record.bottles });
-    return { set: { bottles, totalPence }, emails: [{ kind: 'quantity', at: now.toISOString(), facts }] };
+    const at = now.toISOString();
+    return { at, set: { bottles, totalPence }, emails: [{ kind: 'quantity', at, facts }] };
   };
 }
 
@@ -247,9 +198,11 @@ function skipChange(
   now: Date,
 ): StandingOrderChange {
   const facts = standingEmailFacts(record, { day, ...(refundedPence !== undefined && { refundedPence }) });
+  const at = now.toISOString();
   return {
+    at,
     set: { skippedDeliveries: [...(record.skippedDeliveries ?? []), day] },
-    emails: [{ kind: 'skip', at: now.toISOString(), facts }],
+    emails: [{ kind: 'skip', at, facts }],
   };
 }
 

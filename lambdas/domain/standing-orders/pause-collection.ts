@@ -4,8 +4,8 @@ import { REPEAT_WEEKS } from '../../../shared/standing-order';
 import type { StandingOrderItem } from '../storage/standing-orders';
 
 // Stripe's collection follows the standing order's record (issue 50, ADR 0059): every action
-// writes the record first, then sets the subscription's pause_collection to what this says, and
-// the reconciler sets it again, so a crash between the two heals without another rule.
+// writes the record first, then sets the subscription's pause_collection to what this says; a
+// crash between the two leaves the record due, and the reconciler sets it (ADR 0062).
 
 const WEEK_MS = 7 * 86_400_000;
 const HOUR_MS = 3_600_000;

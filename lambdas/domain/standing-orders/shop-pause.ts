@@ -8,16 +8,15 @@ import {
   changeStandingOrder,
   listActiveStandingOrderIds,
   readStandingOrder,
-  type StandingOrderItem,
 } from '../storage/standing-orders';
-import { applyStandingOrderToStripe } from './actions';
-import { syncStandingHolds } from './standing-holds';
+import { settleStandingOrder } from './follow-record';
 
 // The shop's pause holds the standing orders' renewals too (issue 50, ADR 0061): no payment is
 // taken while the merchant has stopped sales. The record says so (`pausedByShopAt`, written as
 // any change of it, its version bumped, no email), then Stripe's collection follows the record
-// (applyStandingOrderToStripe: pause_collection void) and its coming holds go. The reconciler
-// runs the same sync, so a crash between the two writes, or one recorded during the pause, heals.
+// (settleStandingOrder: pause_collection void) and its coming holds go. The reconciler runs the
+// same sync, so one recorded during the pause is marked; a crash between the record's write and
+// Stripe's leaves the record's due marker, and the reconciler's sweep settles it (ADR 0062).
 
 export interface ShopPauseDeps {
   table: ShopTable;
@@ -44,8 +43,8 @@ const ATTEMPTS = 5;
 
 /**
  * Every active standing order made to follow the shop: marked paused by the shop (or unmarked)
- * when it is not so yet, then Stripe and the holds set to what its record says (each time, so a
- * crash between heals). One that fails does not stop the others; it is reported, and the
+ * when it is not so yet, then Stripe and the holds set to what its record says; one already so
+ * costs one read and no Stripe call (a crash after its mark left the due marker). One that fails does not stop the others; it is reported, and the
  * reconciler's next run does it again.
  */
 export async function followShopPause(held: boolean, deps: ShopPauseDeps): Promise<RenewalsOutcome> {
@@ -65,29 +64,22 @@ export async function followShopPause(held: boolean, deps: ShopPauseDeps): Promi
   return outcome;
 }
 
-/** One standing order to the shop's mode, its record first: `true` when its record changed. */
+/** One standing order to the shop's mode, its record first, then Stripe and its holds: `true` when its record changed. */
 async function syncShopPause(subscriptionId: string, held: boolean, deps: ShopPauseDeps): Promise<boolean> {
-  let changed = false;
-  let record: StandingOrderItem | undefined;
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-    record = await readStandingOrder(deps.table, subscriptionId);
+    const record = await readStandingOrder(deps.table, subscriptionId);
     if (record === undefined || record.status !== 'active') return false;
-    if ((record.pausedByShopAt !== undefined) === held) break;
+    if ((record.pausedByShopAt !== undefined) === held) return false;
+    const at = deps.now().toISOString();
     const written = await changeStandingOrder(
       deps.table,
       record,
-      held
-        ? { set: { pausedByShopAt: deps.now().toISOString() }, emails: [] }
-        : { remove: ['pausedByShopAt'], emails: [] },
+      held ? { at, set: { pausedByShopAt: at }, emails: [] } : { at, remove: ['pausedByShopAt'], emails: [] },
     );
     if (written !== undefined) {
-      [record, changed] = [written, true];
-      break;
+      await settleStandingOrder(subscriptionId, deps);
+      return true;
     }
   }
-  if (record === undefined) return changed;
-  await applyStandingOrderToStripe(record, deps);
-  if (deps.capacity !== undefined)
-    await syncStandingHolds(record, { capacity: deps.capacity, cutoffHours: deps.cutoffHours }, deps.now());
-  return changed;
+  return false;
 }

@@ -57,7 +57,7 @@ function changeText(kind: Exclude<StandingEmailKind, 'cancelNotice'>, facts: Sta
   switch (kind) {
     case 'skip':
       return {
-        subject: `the delivery of ${day} is skipped`,
+        subject: `the delivery of ${day} is skipped${facts.refundedPence === undefined ? '' : `, ${formatGbp(facts.refundedPence)} refunded`}`,
         text:
           facts.refundedPence === undefined
             ? `We will not send the delivery of ${day}, and your card will not be charged for it. The deliveries after it go on as before.`

@@ -56,6 +56,7 @@ export const RETIRED_REFERENCE_INDEX = {
  * The sparse GSI of orders whose outbox holds entries not sent yet: only an order carrying
  * `outboxDueAt` (set by the write that adds an entry, removed once all are settled) is in it, so
  * the reconciler's sweep scans just those (docs/decisions/0044-order-email-outbox.md). Keys only.
+ * A standing order's record carries it too while a change is not settled (ADR 0062).
  */
 export const OUTBOX_DUE_INDEX = {
   name: 'byOutboxDue',

@@ -64,6 +64,12 @@ export const standingOrderItemSchema = z.object({
   cancelledBy: z.optional(z.string()),
   /** Bumped by every change of the customer's or the merchant's (changeStandingOrder); absent: never changed. */
   version: z.optional(z.number().check(z.int(), z.nonnegative())),
+  /**
+   * Set by every change until Stripe follows it and its emails are settled (settleStandingOrder,
+   * ADR 0062): the sparse key of OUTBOX_DUE_INDEX, so the reconciler's sweep finds a change a
+   * stopped writer left half done, a cancelled standing order's too.
+   */
+  outboxDueAt: z.optional(isoInstant),
 });
 export type StandingOrderItem = z.output<typeof standingOrderItemSchema>;
 
@@ -128,7 +134,8 @@ export function advanceNextDelivery(
 ): Promise<boolean> {
   const payment = next.nextPaymentAt !== undefined && next.nextPaymentDelivery !== undefined;
   return updateIf(table, standingOrderKey(subscriptionId), {
-    ConditionExpression: '#status = :active AND #next < :next',
+    // By the delivery's index, not its day: a weather delay may have moved the paid one's day later (ADR 0062).
+    ConditionExpression: '#status = :active AND #index < :index',
     UpdateExpression: `SET #next = :next, #last = :invoice, #index = :index${payment ? ', #payAt = :payAt, #payDay = :payDay' : ''}`,
     ExpressionAttributeNames: {
       '#status': 'status',
@@ -148,6 +155,24 @@ export function advanceNextDelivery(
 }
 
 /**
+ * A delay moved the last paid delivery's order (ADR 0062): the record's next delivery follows its
+ * new day, while the record still names that order's invoice (a later paid one moves it itself).
+ * Not a change of the customer's: no version, no email, nothing for Stripe. `false` when not so.
+ */
+export function moveNextDelivery(
+  table: ShopTable,
+  subscriptionId: string,
+  moved: { invoiceId: string; to: string },
+): Promise<boolean> {
+  return updateIf(table, standingOrderKey(subscriptionId), {
+    ConditionExpression: '#last = :invoice AND #next <> :to',
+    UpdateExpression: 'SET #next = :to',
+    ExpressionAttributeNames: { '#last': 'lastInvoiceId', '#next': 'nextDelivery' },
+    ExpressionAttributeValues: { ':invoice': moved.invoiceId, ':to': moved.to },
+  });
+}
+
+/**
  * Marks the standing order cancelled, once, with the emails that cancel owes (written with it, so
  * whichever path marks it sends them, ADR 0044's rule): `false` when it was cancelled already.
  */
@@ -158,6 +183,7 @@ export function markStandingOrderCancelled(
   now: Date,
 ): Promise<StandingOrderItem | undefined> {
   return changeStandingOrder(table, read, {
+    at: now.toISOString(),
     set: { status: 'cancelled', cancelledAt: now.toISOString(), cancelledBy: cancel.by },
     // Out of the active standing orders' index too: the reconciler sets no more holds for it.
     remove: [ACTIVE_STANDING_ORDER_INDEX.partitionKey],
@@ -222,6 +248,8 @@ export type NewStandingEmail = Pick<StandingEmailEntry, 'kind' | 'at' | 'facts'>
 
 /** What one change writes: the record's fields it sets and removes, and the emails it owes. */
 export interface StandingOrderChange {
+  /** When it is made: the due marker's time (`outboxDueAt`) when none is set. */
+  at: string;
   set?: Partial<Record<keyof StandingOrderItem, unknown>>;
   /** The record's fields, or an index's attribute (ACTIVE_STANDING_ORDER_INDEX's). */
   remove?: ReadonlyArray<keyof StandingOrderItem | typeof ACTIVE_STANDING_ORDER_INDEX.partitionKey>;
@@ -256,6 +284,10 @@ export async function changeStandingOrder(
     values[`:s${i}`] = value;
     return `#s${i} = :s${i}`;
   });
+  // Due until settleStandingOrder finds Stripe following and the emails settled (ADR 0062).
+  names['#due'] = 'outboxDueAt';
+  values[':due'] = change.at;
+  assignments.push('#due = if_not_exists(#due, :due)');
   change.emails.forEach((entry, i) => {
     names[`#e${i}`] = standingEmailName(version, entry.kind);
     values[`:e${i}`] = { kind: entry.kind, at: entry.at, facts: entry.facts, state: 'pending' };
@@ -278,9 +310,26 @@ export async function changeStandingOrder(
     ExpressionAttributeValues: values,
   });
   if (!written) return undefined;
-  const after: Record<string, unknown> = { ...read, ...set };
+  const after: Record<string, unknown> = { ...read, ...set, outboxDueAt: read.outboxDueAt ?? change.at };
   for (const field of change.remove ?? []) delete after[field];
   return standingOrderItemSchema.parse(after, ENGLISH_MESSAGES);
+}
+
+/**
+ * Removes the due marker once Stripe follows the record and its emails are settled, unless a
+ * change wrote a newer version meanwhile (its writer, or the next sweep, settles that): `false` then.
+ */
+export function clearStandingOrderDue(
+  table: ShopTable,
+  settled: Pick<StandingOrderItem, 'subscriptionId' | 'version'>,
+): Promise<boolean> {
+  const unchanged = settled.version === undefined ? 'attribute_not_exists(#version)' : '#version = :version';
+  return updateIf(table, standingOrderKey(settled.subscriptionId), {
+    ConditionExpression: unchanged,
+    UpdateExpression: 'REMOVE #due',
+    ExpressionAttributeNames: { '#version': 'version', '#due': 'outboxDueAt' },
+    ...(settled.version !== undefined && { ExpressionAttributeValues: { ':version': settled.version } }),
+  });
 }
 
 /** The entry's attribute: one per change and recipient (the merchant's notice beside the customer's email). */
@@ -293,6 +342,14 @@ export async function readStandingEmails(
   table: ShopTable,
   subscriptionId: string,
 ): Promise<StandingEmailEntry[]> {
+  return (await readStandingOrderWithEmails(table, subscriptionId)).emails;
+}
+
+/** The record and its email entries (oldest first) in one strongly consistent read; no record: undefined. */
+export async function readStandingOrderWithEmails(
+  table: ShopTable,
+  subscriptionId: string,
+): Promise<{ record: StandingOrderItem | undefined; emails: StandingEmailEntry[] }> {
   const { Item } = await table.client.send(
     new GetCommand({
       TableName: table.tableName,
@@ -300,10 +357,12 @@ export async function readStandingEmails(
       ConsistentRead: true,
     }),
   );
-  return Object.entries(Item ?? {})
+  const emails = Object.entries(Item ?? {})
     .filter(([name]) => name.startsWith(STANDING_EMAIL_PREFIX))
     .map(([name, value]) => standingEmailEntrySchema.parse({ ...value, name }, ENGLISH_MESSAGES))
     .sort((a, b) => entryVersion(a.name) - entryVersion(b.name) || a.name.localeCompare(b.name));
+  const record = Item === undefined ? undefined : standingOrderItemSchema.parse(Item, ENGLISH_MESSAGES);
+  return { record, emails };
 }
 
 function entryVersion(name: string): number {

@@ -136,16 +136,21 @@ describe("a weekly standing order's own page", () => {
     expect((await change({ token: tampered, action: 'pause' })).statusCode).toBe(404);
   });
 
-  it('skips the paid first delivery before its cut-off: refunded in full, and a replay changes nothing', async () => {
+  it('skips the paid first delivery before its cut-off: refunded in full, one email saying so, and a replay changes nothing', async () => {
     const before = jsonBody(await view(token)) as View;
     const day = before.deliveries[0]?.day ?? '';
+    const emailsBefore = (await emailsTo(email, '')).length;
 
     const result = await change({ token, action: 'skip', day });
 
     expect(result.statusCode).toBe(200);
     const [first] = invoicesOf(subscriptionId);
     expect((await h.ordersFor(first?.id ?? ''))[0]).toMatchObject({ status: 'refunded' });
-    expect(await emailsTo(email, 'is skipped')).toHaveLength(1);
+    // One email to the customer: the skip's, with the refund in it (the refund sends none of its own).
+    const emailsAfter = await emailsTo(email, '');
+    expect(emailsAfter).toHaveLength(emailsBefore + 1);
+    const [skipped] = await emailsTo(email, 'is skipped, £14.70 refunded');
+    expect(skipped?.body.text).toContain('Its payment of £14.70 is refunded to your card');
     const replay = await change({ token, action: 'skip', day });
     expect(replay.statusCode).toBe(409);
     expect(await emailsTo(email, 'is skipped')).toHaveLength(1);
