@@ -26,7 +26,6 @@ const STILL_OVER: Readonly<Record<string, number>> = {
   'lambdas/domain/operations/tracking-import.ts#importClickAndDropTracking': 90,
   'lambdas/domain/storage/outbox.ts#outboxUpdate': 84,
   'lambdas/handlers/admin-api/handler.ts#createAdminApiHandler': 82,
-  'local/local-shop.ts#startLocalShop': 218,
   'local/rehearse/assembly.ts#readAssembly': 136,
   'local/rehearse/assembly.ts#readAssembly.resolveIn': 89,
   'local/rehearse/http-api.ts#createHttpApi': 120,
