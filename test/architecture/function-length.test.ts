@@ -29,7 +29,6 @@ const STILL_OVER: Readonly<Record<string, number>> = {
   'local/rehearse/assembly.ts#readAssembly': 136,
   'local/rehearse/assembly.ts#readAssembly.resolveIn': 89,
   'local/rehearse/http-api.ts#createHttpApi': 120,
-  'local/stripe-simulator/objects.ts#buildSession': 117,
   'web/src/features/admin/admin-page.tsx#AdminPage': 102,
   'web/src/features/admin/confirmed-action.tsx#ConfirmedAction': 92,
   'web/src/features/admin/notifications.tsx#NotificationsControl': 82,
