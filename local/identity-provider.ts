@@ -90,6 +90,18 @@ export interface IdentityProvider {
   close(): Promise<void>;
 }
 
+/** The sign-in as `npm start` and the rehearsal hand it to tests: where, which client, as whom. */
+export interface LocalSignIn {
+  url: string;
+  clientId: string;
+  users: readonly LocalUser[];
+}
+
+/** The {@link LocalSignIn} of a running provider and the users it was started with. */
+export function signInHandle(provider: IdentityProvider, users: readonly LocalUser[]): LocalSignIn {
+  return { url: provider.url, clientId: provider.clientId, users };
+}
+
 interface AuthorizeRequest {
   redirectUri: string;
   state: string | undefined;

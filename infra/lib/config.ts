@@ -132,32 +132,27 @@ const shopConfigSchema = z
     ),
   })
   .superRefine((config, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
     if (!PLACEHOLDER_STAGES.includes(config.stage)) {
       for (const key of ['senderEmail', 'merchantEmail', 'alarmEmail', 'sellerEmail'] as const) {
         const address = config[key];
         if (address !== undefined && PLACEHOLDER_DOMAIN.test(address.slice(address.lastIndexOf('@') + 1))) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [key],
-            message: `${address} is a placeholder; stage ${config.stage} needs a real address (placeholders are for ${PLACEHOLDER_STAGES.join(' and ')} only)`,
-          });
+          issue(
+            key,
+            `${address} is a placeholder; stage ${config.stage} needs a real address (placeholders are for ${PLACEHOLDER_STAGES.join(' and ')} only)`,
+          );
         }
       }
       for (const key of ['sellerName', 'sellerAddress'] as const) {
         if (/\bexample\b/i.test(config[key])) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [key],
-            message: `"${config[key]}" is a placeholder; stage ${config.stage} needs the real seller details`,
-          });
+          issue(
+            key,
+            `"${config[key]}" is a placeholder; stage ${config.stage} needs the real seller details`,
+          );
         }
       }
       if (config.domainName !== undefined && PLACEHOLDER_DOMAIN.test(config.domainName)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['domainName'],
-          message: `${config.domainName} is a placeholder domain`,
-        });
+        issue('domainName', `${config.domainName} is a placeholder domain`);
       }
     }
     const sender = config.senderEmail.toLowerCase();
@@ -166,40 +161,23 @@ const shopConfigSchema = z
       config.cognitoSenderIdentity !== sender &&
       config.cognitoSenderIdentity !== sender.slice(sender.lastIndexOf('@') + 1)
     ) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['cognitoSenderIdentity'],
-        message: `must be the sender's address ${sender} or its domain`,
-      });
+      issue('cognitoSenderIdentity', `must be the sender's address ${sender} or its domain`);
     }
     if (config.domainName !== undefined && config.certificateArn === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['certificateArn'],
-        message: 'is required when domainName is set',
-      });
+      issue('certificateArn', 'is required when domainName is set');
     }
     if (config.certificateArn !== undefined && config.domainName === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['domainName'],
-        message: 'is required when certificateArn is set',
-      });
+      issue('domainName', 'is required when certificateArn is set');
     }
     const zoneKeys = [config.hostedZoneId, config.hostedZoneName].filter((v) => v !== undefined).length;
     if (zoneKeys === 1) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [config.hostedZoneId === undefined ? 'hostedZoneId' : 'hostedZoneName'],
-        message: 'hostedZoneId and hostedZoneName go together',
-      });
+      issue(
+        config.hostedZoneId === undefined ? 'hostedZoneId' : 'hostedZoneName',
+        'hostedZoneId and hostedZoneName go together',
+      );
     }
     if (zoneKeys === 2 && config.domainName === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['domainName'],
-        message: 'is required when a hosted zone is set',
-      });
+      issue('domainName', 'is required when a hosted zone is set');
     }
     if (
       config.domainName !== undefined &&
@@ -207,11 +185,7 @@ const shopConfigSchema = z
       config.domainName !== config.hostedZoneName &&
       !config.domainName.endsWith(`.${config.hostedZoneName}`)
     ) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['hostedZoneName'],
-        message: `must be ${config.domainName} or a parent of it`,
-      });
+      issue('hostedZoneName', `must be ${config.domainName} or a parent of it`);
     }
   });
 

@@ -107,6 +107,12 @@ export class ShopDataStack extends Stack {
       this.alarms,
     );
 
+    this.addCostBudget(config);
+    this.addOutputs();
+  }
+
+  /** The month's cost budget: the alarm topic hears at 80 % actual and 100 % forecast spend. */
+  private addCostBudget(config: ShopConfig): void {
     new CfnBudget(this, 'CostBudget', {
       budget: {
         budgetName: `LiveAquatics-${config.stage}`,
@@ -127,7 +133,10 @@ export class ShopDataStack extends Stack {
         subscribers: [{ subscriptionType: 'SNS', address: this.alarms.topic.topicArn }],
       })),
     });
+  }
 
+  /** The secrets' names and the topic, read by `npm run setup` and the operator. */
+  private addOutputs(): void {
     for (const name of Object.keys(STRIPE_SECRET_OUTPUT_KEYS) as StripeSecretName[]) {
       new CfnOutput(this, STRIPE_SECRET_OUTPUT_KEYS[name], {
         value: this.stripeSecrets.secrets[name].secretName,

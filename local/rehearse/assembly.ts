@@ -125,109 +125,9 @@ export function readAssembly(dir: string, stage = 'dev'): Assembly {
   const app = stacks.get(`LiveAquatics-${stage}`);
   if (!app) throw new Error(`No stack LiveAquatics-${stage} in ${dir}`);
   const stackRegion = region && region !== 'unknown-region' ? region : 'eu-west-2';
-
-  const resolveIn = (stackName: string, value: unknown): unknown => {
-    const stack = stacks.get(stackName);
-    if (!stack) throw new UnresolvedReferenceError(`stack ${stackName}`);
-    const again = (inner: unknown) => resolveIn(stackName, inner);
-    const text = (inner: unknown): string => {
-      const resolved = again(inner);
-      if (typeof resolved !== 'string')
-        throw new UnresolvedReferenceError(`${JSON.stringify(inner)} as text`);
-      return resolved;
-    };
-    if (Array.isArray(value)) return value.map(again);
-    if (value === null || typeof value !== 'object') return value;
-    const entries = Object.entries(value);
-    const [key, arg] = entries[0] ?? [];
-    if (entries.length !== 1 || key === undefined || !(key === 'Ref' || key.startsWith('Fn::'))) {
-      return Object.fromEntries(entries.map(([name, inner]) => [name, again(inner)]));
-    }
-    const pseudo: Record<string, string> = {
-      'AWS::AccountId': REHEARSAL_ACCOUNT,
-      'AWS::Region': stackRegion,
-      'AWS::Partition': 'aws',
-      'AWS::URLSuffix': 'amazonaws.com',
-      'AWS::StackName': stackName,
-    };
-    switch (key) {
-      case 'Ref': {
-        const name = text(arg);
-        return pseudo[name] ?? physical(stack, name, stackRegion, undefined, again);
-      }
-      case 'Fn::GetAtt': {
-        const [logicalId, attribute] = Array.isArray(arg) ? arg.map(text) : text(arg).split('.');
-        return physical(stack, logicalId ?? '', stackRegion, attribute, again);
-      }
-      case 'Fn::Join': {
-        const [separator, parts] = Array.isArray(arg) ? arg : [];
-        const joined = again(parts);
-        if (typeof separator !== 'string' || !Array.isArray(joined))
-          throw new UnresolvedReferenceError('Fn::Join');
-        return joined.map(String).join(separator);
-      }
-      case 'Fn::Split': {
-        const [separator, source] = Array.isArray(arg) ? arg : [];
-        return text(source).split(String(separator));
-      }
-      case 'Fn::Select': {
-        const [index, list] = Array.isArray(arg) ? arg : [];
-        const items = again(list);
-        if (!Array.isArray(items)) throw new UnresolvedReferenceError('Fn::Select');
-        return items[Number(again(index))];
-      }
-      case 'Fn::Sub': {
-        const [pattern, variables] = Array.isArray(arg) ? arg : [arg, {}];
-        const resolvedVariables = again(variables);
-        return String(pattern).replace(/\$\{([^}]+)\}/g, (_whole, name: string) => {
-          if (resolvedVariables && typeof resolvedVariables === 'object' && name in resolvedVariables) {
-            return String(Object.entries(resolvedVariables).find(([variable]) => variable === name)?.[1]);
-          }
-          if (pseudo[name] !== undefined) return pseudo[name];
-          const [logicalId, attribute] = name.split('.');
-          return String(physical(stack, logicalId ?? '', stackRegion, attribute, again));
-        });
-      }
-      case 'Fn::GetStackOutput':
-      case 'Fn::ImportValue': {
-        const reference = z
-          .object({ StackName: z.string(), OutputName: z.string() })
-          .safeParse(key === 'Fn::GetStackOutput' ? arg : undefined);
-        if (reference.success) {
-          const output = stacks.get(reference.data.StackName)?.template.Outputs[reference.data.OutputName];
-          if (!output)
-            throw new UnresolvedReferenceError(`${reference.data.StackName}.${reference.data.OutputName}`);
-          return resolveIn(reference.data.StackName, output.Value);
-        }
-        // An export: find the output of any stack that exports this name.
-        const exportName = text(arg);
-        for (const other of stacks.values()) {
-          for (const output of Object.values(other.template.Outputs)) {
-            const exported = z.object({ Export: z.object({ Name: z.unknown() }) }).safeParse(output);
-            if (exported.success && resolveIn(other.name, exported.data.Export.Name) === exportName) {
-              return resolveIn(other.name, output.Value);
-            }
-          }
-        }
-        throw new UnresolvedReferenceError(`the export ${exportName}`);
-      }
-      default:
-        throw new UnresolvedReferenceError(`${key} in ${stackName}`);
-    }
-  };
-
-  const assetDirs = new Map<string, string>();
-  const assetManifestSchema = z.object({
-    files: z.record(z.string(), z.object({ source: z.object({ path: z.string() }) })).default({}),
-  });
-  for (const artifact of Object.values(manifest.artifacts)) {
-    const file = z.object({ file: z.string() }).safeParse(artifact.properties);
-    if (artifact.type !== 'cdk:asset-manifest' || !file.success) continue;
-    const assets = assetManifestSchema.parse(JSON.parse(readFileSync(join(dir, file.data.file), 'utf8')));
-    for (const [hash, asset] of Object.entries(assets.files))
-      assetDirs.set(hash, join(dir, asset.source.path));
-  }
-
+  const resolveIn = (stackName: string, value: unknown): unknown =>
+    resolveTemplateValue({ stacks, region: stackRegion, resolveIn }, stackName, value);
+  const assetDirs = readAssetDirs(dir, manifest);
   return {
     dir,
     assetDir: (objectKey) => assetDirs.get(objectKey.replace(/\.zip$/, '')),
@@ -242,6 +142,132 @@ export function readAssembly(dir: string, stage = 'dev'): Assembly {
       return resolved;
     },
   };
+}
+
+/** Each file asset's folder by its hash, as the asset manifests map it. */
+function readAssetDirs(dir: string, manifest: z.infer<typeof manifestSchema>): Map<string, string> {
+  const assetDirs = new Map<string, string>();
+  const assetManifestSchema = z.object({
+    files: z.record(z.string(), z.object({ source: z.object({ path: z.string() }) })).default({}),
+  });
+  for (const artifact of Object.values(manifest.artifacts)) {
+    const file = z.object({ file: z.string() }).safeParse(artifact.properties);
+    if (artifact.type !== 'cdk:asset-manifest' || !file.success) continue;
+    const assets = assetManifestSchema.parse(JSON.parse(readFileSync(join(dir, file.data.file), 'utf8')));
+    for (const [hash, asset] of Object.entries(assets.files))
+      assetDirs.set(hash, join(dir, asset.source.path));
+  }
+  return assetDirs;
+}
+
+/** The assembly's stacks, its region, and the resolver to call for a value of another stack. */
+interface Resolver {
+  stacks: ReadonlyMap<string, Stack>;
+  region: string;
+  resolveIn: (stackName: string, value: unknown) => unknown;
+}
+
+/** What an intrinsic function is resolved with: the stack it stands in, and its arguments resolved. */
+interface IntrinsicScope extends Resolver {
+  stack: Stack;
+  pseudo: Readonly<Record<string, string>>;
+  again: (value: unknown) => unknown;
+  text: (value: unknown) => string;
+}
+
+/** A template value with its `Ref`s and `Fn::`s resolved, recursively, in `stackName`. */
+function resolveTemplateValue(resolver: Resolver, stackName: string, value: unknown): unknown {
+  const stack = resolver.stacks.get(stackName);
+  if (!stack) throw new UnresolvedReferenceError(`stack ${stackName}`);
+  const again = (inner: unknown) => resolver.resolveIn(stackName, inner);
+  const text = (inner: unknown): string => {
+    const resolved = again(inner);
+    if (typeof resolved !== 'string') throw new UnresolvedReferenceError(`${JSON.stringify(inner)} as text`);
+    return resolved;
+  };
+  if (Array.isArray(value)) return value.map(again);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value);
+  const [key, arg] = entries[0] ?? [];
+  if (entries.length !== 1 || key === undefined || !(key === 'Ref' || key.startsWith('Fn::'))) {
+    return Object.fromEntries(entries.map(([name, inner]) => [name, again(inner)]));
+  }
+  const intrinsic = Object.hasOwn(INTRINSICS, key) ? INTRINSICS[key] : undefined;
+  if (intrinsic === undefined) throw new UnresolvedReferenceError(`${key} in ${stackName}`);
+  const pseudo: Record<string, string> = {
+    'AWS::AccountId': REHEARSAL_ACCOUNT,
+    'AWS::Region': resolver.region,
+    'AWS::Partition': 'aws',
+    'AWS::URLSuffix': 'amazonaws.com',
+    'AWS::StackName': stackName,
+  };
+  return intrinsic(arg, { ...resolver, stack, pseudo, again, text });
+}
+
+/** The intrinsic functions the templates use, as CloudFormation resolves them. */
+const INTRINSICS: Readonly<Record<string, (arg: unknown, scope: IntrinsicScope) => unknown>> = {
+  Ref: (arg, { text, pseudo, stack, region, again }) => {
+    const name = text(arg);
+    return pseudo[name] ?? physical(stack, name, region, undefined, again);
+  },
+  'Fn::GetAtt': (arg, { text, stack, region, again }) => {
+    const [logicalId, attribute] = Array.isArray(arg) ? arg.map(text) : text(arg).split('.');
+    return physical(stack, logicalId ?? '', region, attribute, again);
+  },
+  'Fn::Join': (arg, { again }) => {
+    const [separator, parts] = Array.isArray(arg) ? arg : [];
+    const joined = again(parts);
+    if (typeof separator !== 'string' || !Array.isArray(joined))
+      throw new UnresolvedReferenceError('Fn::Join');
+    return joined.map(String).join(separator);
+  },
+  'Fn::Split': (arg, { text }) => {
+    const [separator, source] = Array.isArray(arg) ? arg : [];
+    return text(source).split(String(separator));
+  },
+  'Fn::Select': (arg, { again }) => {
+    const [index, list] = Array.isArray(arg) ? arg : [];
+    const items = again(list);
+    if (!Array.isArray(items)) throw new UnresolvedReferenceError('Fn::Select');
+    return items[Number(again(index))];
+  },
+  'Fn::Sub': (arg, { again, pseudo, stack, region }) => {
+    const [pattern, variables] = Array.isArray(arg) ? arg : [arg, {}];
+    const resolvedVariables = again(variables);
+    return String(pattern).replace(/\$\{([^}]+)\}/g, (_whole, name: string) => {
+      if (resolvedVariables && typeof resolvedVariables === 'object' && name in resolvedVariables) {
+        return String(Object.entries(resolvedVariables).find(([variable]) => variable === name)?.[1]);
+      }
+      if (pseudo[name] !== undefined) return pseudo[name];
+      const [logicalId, attribute] = name.split('.');
+      return String(physical(stack, logicalId ?? '', region, attribute, again));
+    });
+  },
+  'Fn::GetStackOutput': (arg, scope) => stackOutput(arg, scope),
+  'Fn::ImportValue': (arg, scope) => exportedValue(scope.text(arg), scope),
+};
+
+/** Another stack's output by its name (CDK's cross-stack reference); else an export by name. */
+function stackOutput(arg: unknown, scope: IntrinsicScope): unknown {
+  const reference = z.object({ StackName: z.string(), OutputName: z.string() }).safeParse(arg);
+  if (!reference.success) return exportedValue(scope.text(arg), scope);
+  const { StackName, OutputName } = reference.data;
+  const output = scope.stacks.get(StackName)?.template.Outputs[OutputName];
+  if (!output) throw new UnresolvedReferenceError(`${StackName}.${OutputName}`);
+  return scope.resolveIn(StackName, output.Value);
+}
+
+/** An export: the output of any stack that exports this name. */
+function exportedValue(exportName: string, { stacks, resolveIn }: Resolver): unknown {
+  for (const other of stacks.values()) {
+    for (const output of Object.values(other.template.Outputs)) {
+      const exported = z.object({ Export: z.object({ Name: z.unknown() }) }).safeParse(output);
+      if (exported.success && resolveIn(other.name, exported.data.Export.Name) === exportName) {
+        return resolveIn(other.name, output.Value);
+      }
+    }
+  }
+  throw new UnresolvedReferenceError(`the export ${exportName}`);
 }
 
 /** Resources of a type in the app stack, by logical id. */

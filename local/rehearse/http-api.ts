@@ -63,92 +63,10 @@ export interface HttpApiOptions {
 
 /** The HTTP API as its template defines it: route keys, Lambda proxy integrations, authorizers. */
 export async function createHttpApi(options: HttpApiOptions) {
-  const { assembly, functions, log } = options;
-  const resources = assembly.app.template.Resources;
-  const functionNamed = (value: unknown): RunningFunction => {
-    const id = mentionedIds(value).find((candidate) => functions.has(candidate));
-    const running = id === undefined ? undefined : functions.get(id);
-    if (!running) {
-      throw new Error(`No function for ${JSON.stringify(value)} among ${[...functions.keys()].join(', ')}`);
-    }
-    return running;
-  };
-
-  const authorizers = new Map<string, Authorize>();
-  for (const [id, resource] of resourcesOfType(assembly, 'AWS::ApiGatewayV2::Authorizer')) {
-    const props = resource.Properties;
-    const identitySources = z.array(z.string()).parse(props.IdentitySource ?? []);
-    if (props.AuthorizerType === 'REQUEST') {
-      const authorizer = functionNamed(props.AuthorizerUri);
-      authorizers.set(id, async (event) => {
-        const headers = event.headers;
-        const values = identitySources.map((source) =>
-          source.startsWith('$request.header.') ? headers[source.slice(16).toLowerCase()] : undefined,
-        );
-        // API Gateway refuses a request missing an identity source before the authorizer runs.
-        if (values.some((value) => value === undefined || value === '')) {
-          return { ok: false, answer: gatewayAnswer(GATEWAY.unauthorized) };
-        }
-        const answer = simpleAnswerSchema.safeParse(
-          await authorizer
-            .invoke({ ...event, type: 'REQUEST', routeArn: event.routeKey, identitySource: values })
-            .catch(() => undefined),
-        );
-        if (!answer.success) return { ok: false, answer: gatewayAnswer(GATEWAY.internal) };
-        if (!answer.data.isAuthorized) return { ok: false, answer: gatewayAnswer(GATEWAY.forbidden) };
-        return {
-          ok: true,
-          event: {
-            ...event,
-            requestContext: { ...event.requestContext, authorizer: { lambda: answer.data.context ?? {} } },
-          },
-        };
-      });
-    } else if (props.AuthorizerType === 'JWT') {
-      const jwt = z
-        .object({ Issuer: z.unknown(), Audience: z.array(z.unknown()) })
-        .parse(props.JwtConfiguration);
-      // The template's user pool is the identity stand-in; its app client id is the template's audience.
-      const clientId = assembly.resolveString(assembly.app.name, jwt.Audience[0]);
-      const jwks = await fetchJwks(options.identityProvider.jwksUrl);
-      authorizers.set(id, async (event) => {
-        let passed: APIGatewayProxyEventV2 | undefined;
-        const answer = await withJwtAuthorizer(
-          async (authorized) => {
-            passed = authorized;
-            return { statusCode: 200 };
-          },
-          { issuer: options.identityProvider.url, clientId, jwks },
-        )(event);
-        return passed ? { ok: true, event: passed } : { ok: false, answer };
-      });
-    }
-  }
-
-  const routes = new Map<
-    string,
-    { invoke: RunningFunction; authorize: Authorize | undefined; timeoutMs: number }
-  >();
-  for (const [, resource] of resourcesOfType(assembly, 'AWS::ApiGatewayV2::Route')) {
-    const props = resource.Properties;
-    const routeKey = z.string().parse(props.RouteKey);
-    const integrationId = mentionedIds(props.Target)[0];
-    const integration = integrationId === undefined ? undefined : resources[integrationId];
-    if (integration?.Properties.IntegrationType !== 'AWS_PROXY') {
-      throw new Error(`Route ${routeKey}: only Lambda proxy integrations are rehearsed`);
-    }
-    const authorizerId = referencedId(props.AuthorizerId);
-    routes.set(routeKey, {
-      invoke: functionNamed(integration.Properties.IntegrationUri),
-      authorize: authorizerId === undefined ? undefined : authorizers.get(authorizerId),
-      timeoutMs: z
-        .number()
-        .int()
-        .positive()
-        .default(DEFAULT_INTEGRATION_TIMEOUT_MS)
-        .parse(integration.Properties.TimeoutInMillis),
-    });
-  }
+  const functionNamed = functionFinder(options.functions);
+  const authorizers = await readAuthorizers(options, functionNamed);
+  const routes = readRoutes(options.assembly, functionNamed, authorizers);
+  const { log } = options;
 
   /** One request, as the API answers it; returns the status sent. */
   return async function serveApi(
@@ -181,6 +99,120 @@ export async function createHttpApi(options: HttpApiOptions) {
     sendApiGatewayResult(res, result);
     return result.statusCode ?? 200;
   };
+}
+
+type FunctionNamed = (value: unknown) => RunningFunction;
+
+/** The running function a template value (an integration's or authorizer's URI) names. */
+function functionFinder(functions: ReadonlyMap<string, RunningFunction>): FunctionNamed {
+  return (value) => {
+    const id = mentionedIds(value).find((candidate) => functions.has(candidate));
+    const running = id === undefined ? undefined : functions.get(id);
+    if (!running) {
+      throw new Error(`No function for ${JSON.stringify(value)} among ${[...functions.keys()].join(', ')}`);
+    }
+    return running;
+  };
+}
+
+/** The template's authorizers by logical id: Lambda REQUEST authorizers and JWT authorizers. */
+async function readAuthorizers(
+  options: HttpApiOptions,
+  functionNamed: FunctionNamed,
+): Promise<ReadonlyMap<string, Authorize>> {
+  const { assembly } = options;
+  const authorizers = new Map<string, Authorize>();
+  for (const [id, resource] of resourcesOfType(assembly, 'AWS::ApiGatewayV2::Authorizer')) {
+    const props = resource.Properties;
+    if (props.AuthorizerType === 'REQUEST') {
+      const identitySources = z.array(z.string()).parse(props.IdentitySource ?? []);
+      authorizers.set(id, lambdaAuthorizer(functionNamed(props.AuthorizerUri), identitySources));
+    } else if (props.AuthorizerType === 'JWT') {
+      const jwt = z
+        .object({ Issuer: z.unknown(), Audience: z.array(z.unknown()) })
+        .parse(props.JwtConfiguration);
+      // The template's user pool is the identity stand-in; its app client id is the template's audience.
+      const clientId = assembly.resolveString(assembly.app.name, jwt.Audience[0]);
+      const jwks = await fetchJwks(options.identityProvider.jwksUrl);
+      authorizers.set(id, async (event) => {
+        let passed: APIGatewayProxyEventV2 | undefined;
+        const answer = await withJwtAuthorizer(
+          async (authorized) => {
+            passed = authorized;
+            return { statusCode: 200 };
+          },
+          { issuer: options.identityProvider.url, clientId, jwks },
+        )(event);
+        return passed ? { ok: true, event: passed } : { ok: false, answer };
+      });
+    }
+  }
+  return authorizers;
+}
+
+/** A Lambda REQUEST authorizer with simple responses, its identity sources checked first. */
+function lambdaAuthorizer(authorizer: RunningFunction, identitySources: readonly string[]): Authorize {
+  return async (event) => {
+    const headers = event.headers;
+    const values = identitySources.map((source) =>
+      source.startsWith('$request.header.') ? headers[source.slice(16).toLowerCase()] : undefined,
+    );
+    // API Gateway refuses a request missing an identity source before the authorizer runs.
+    if (values.some((value) => value === undefined || value === '')) {
+      return { ok: false, answer: gatewayAnswer(GATEWAY.unauthorized) };
+    }
+    const answer = simpleAnswerSchema.safeParse(
+      await authorizer
+        .invoke({ ...event, type: 'REQUEST', routeArn: event.routeKey, identitySource: values })
+        .catch(() => undefined),
+    );
+    if (!answer.success) return { ok: false, answer: gatewayAnswer(GATEWAY.internal) };
+    if (!answer.data.isAuthorized) return { ok: false, answer: gatewayAnswer(GATEWAY.forbidden) };
+    return {
+      ok: true,
+      event: {
+        ...event,
+        requestContext: { ...event.requestContext, authorizer: { lambda: answer.data.context ?? {} } },
+      },
+    };
+  };
+}
+
+interface ApiRoute {
+  invoke: RunningFunction;
+  authorize: Authorize | undefined;
+  timeoutMs: number;
+}
+
+/** The template's routes by route key, each with its function, authorizer and integration timeout. */
+function readRoutes(
+  assembly: Assembly,
+  functionNamed: FunctionNamed,
+  authorizers: ReadonlyMap<string, Authorize>,
+): ReadonlyMap<string, ApiRoute> {
+  const resources = assembly.app.template.Resources;
+  const routes = new Map<string, ApiRoute>();
+  for (const [, resource] of resourcesOfType(assembly, 'AWS::ApiGatewayV2::Route')) {
+    const props = resource.Properties;
+    const routeKey = z.string().parse(props.RouteKey);
+    const integrationId = mentionedIds(props.Target)[0];
+    const integration = integrationId === undefined ? undefined : resources[integrationId];
+    if (integration?.Properties.IntegrationType !== 'AWS_PROXY') {
+      throw new Error(`Route ${routeKey}: only Lambda proxy integrations are rehearsed`);
+    }
+    const authorizerId = referencedId(props.AuthorizerId);
+    routes.set(routeKey, {
+      invoke: functionNamed(integration.Properties.IntegrationUri),
+      authorize: authorizerId === undefined ? undefined : authorizers.get(authorizerId),
+      timeoutMs: z
+        .number()
+        .int()
+        .positive()
+        .default(DEFAULT_INTEGRATION_TIMEOUT_MS)
+        .parse(integration.Properties.TimeoutInMillis),
+    });
+  }
+  return routes;
 }
 
 /**

@@ -7,7 +7,13 @@ import { adminConfigSchema } from '../../shared/admin-config';
 import { VAPID_SECRET_JSON_KEYS } from '../../shared/merchant-push';
 import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { startForecastStandIn } from '../forecast-stand-in';
-import { LOCAL_MERCHANT, type LocalUser, startIdentityProvider } from '../identity-provider';
+import {
+  LOCAL_MERCHANT,
+  type LocalSignIn,
+  type LocalUser,
+  signInHandle,
+  startIdentityProvider,
+} from '../identity-provider';
 import { startPushStandIn } from '../push-stand-in';
 import { closeServer, listen, startStoreStandIns } from '../stand-in-servers';
 import { createSiteFiles } from '../static-site';
@@ -69,7 +75,7 @@ export interface Rehearsal {
   dynamoUrl: string;
   sesUrl: string;
   simulator: StripeSimulator;
-  identityProvider: { url: string; clientId: string; users: readonly LocalUser[] };
+  identityProvider: LocalSignIn;
   assembly: Assembly;
   /** The orders table, as the app stack's output names it (what `npm run orders` reads). */
   ordersTableName: string;
@@ -160,7 +166,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       url,
       ...stores,
       simulator,
-      identityProvider: { url: identityProvider.url, clientId: identityProvider.clientId, users: adminUsers },
+      identityProvider: signInHandle(identityProvider, adminUsers),
       assembly,
       ordersTableName: assembly.resolveString(app.name, app.template.Outputs.OrdersTableName?.Value),
       merchantEmail: specs.map((spec) => spec.env.MERCHANT_EMAIL).find((email) => email !== undefined) ?? '',

@@ -136,15 +136,12 @@ function listSubscriptions(context: ApiContext, form: FormObject): Stripe.ApiLis
     })
     .map(({ seq, subscription }) => ({ seq, object: subscription }));
   const cursorEntry = cursor === undefined ? undefined : billing.subscriptions.get(cursor);
-  if (cursor !== undefined && cursorEntry === undefined) {
-    throw resourceMissing('subscription', cursor, 'starting_after', 400);
-  }
   const after = cursorEntry && { seq: cursorEntry.seq, object: cursorEntry.subscription };
-  const { data, hasMore } = newestFirstPage(entries, after, limit);
   const paths = expand.map((path) => path.replace(/^data\./, ''));
+  const page = newestFirstPage(entries, { id: cursor, kind: 'subscription', entry: after }, limit);
   return buildList(
-    data.map((subscription) => subscriptionView(context, subscription, paths)),
-    hasMore,
+    page.data.map((subscription) => subscriptionView(context, subscription, paths)),
+    page.hasMore,
     '/v1/subscriptions',
   );
 }
@@ -170,15 +167,12 @@ function listInvoices(context: ApiContext, form: FormObject): Stripe.ApiList<Str
     )
     .map(({ seq, invoice }) => ({ seq, object: invoice }));
   const cursorEntry = cursor === undefined ? undefined : billing.invoices.get(cursor);
-  if (cursor !== undefined && cursorEntry === undefined) {
-    throw resourceMissing('invoice', cursor, 'starting_after', 400);
-  }
   const after = cursorEntry && { seq: cursorEntry.seq, object: cursorEntry.invoice };
-  const { data, hasMore } = newestFirstPage(entries, after, limit);
   const paths = expand.map((path) => path.replace(/^data\./, ''));
+  const page = newestFirstPage(entries, { id: cursor, kind: 'invoice', entry: after }, limit);
   return buildList(
-    data.map((invoice) => invoiceView(context, invoice, paths)),
-    hasMore,
+    page.data.map((invoice) => invoiceView(context, invoice, paths)),
+    page.hasMore,
     '/v1/invoices',
   );
 }
@@ -293,12 +287,19 @@ function createdMatches(created: number, filter: CreatedFilter): boolean {
   );
 }
 
-/** Newest first by `created`, then creation order; the page after the cursor, even if it no longer matches. */
+/**
+ * Newest first by `created`, then creation order; the page after the cursor, even if it no longer
+ * matches. A cursor naming no object of its kind is refused, as Stripe refuses it.
+ */
 function newestFirstPage<T extends { created: number }>(
   entries: Array<{ seq: number; object: T }>,
-  cursor: { seq: number; object: T } | undefined,
+  starting: { id: string | undefined; kind: string; entry: { seq: number; object: T } | undefined },
   limit: number,
 ): { data: T[]; hasMore: boolean } {
+  if (starting.id !== undefined && starting.entry === undefined) {
+    throw resourceMissing(starting.kind, starting.id, 'starting_after', 400);
+  }
+  const cursor = starting.entry;
   const sorted = [...entries].sort((a, b) => b.object.created - a.object.created || b.seq - a.seq);
   const after =
     cursor === undefined

@@ -7,7 +7,7 @@
  */
 import Stripe from 'stripe';
 import { newId } from './ids';
-import type { LineItemRecord } from './objects';
+import { type LineItemRecord, paymentIntentOf } from './objects';
 
 /** A price of a subscription: recurring, with its amount always set. */
 export type RecurringPrice = LineItemRecord['price'] & { recurring: Stripe.Price.Recurring };
@@ -380,57 +380,29 @@ export function buildInvoicePaymentIntent(
   succeeded: boolean,
   now: number,
 ): Stripe.PaymentIntent {
-  return {
-    id: newId.paymentIntent(),
-    object: 'payment_intent',
-    allowed_payment_method_types: null,
-    amount: invoice.amount,
-    amount_capturable: 0,
-    amount_received: succeeded ? invoice.amount : 0,
-    application: null,
-    application_fee_amount: null,
-    automatic_payment_methods: null,
-    canceled_at: null,
-    cancellation_reason: null,
-    capture_method: 'automatic',
-    client_secret: null,
-    confirmation_method: 'automatic',
-    created: now,
-    currency: invoice.currency,
-    customer: invoice.customer,
-    customer_account: null,
-    description: invoice.description,
-    excluded_payment_method_types: null,
-    last_payment_error: succeeded
-      ? null
-      : {
-          type: 'card_error',
-          code: 'card_declined',
-          decline_code: 'generic_decline',
-          message: 'Your card was declined.',
-        },
-    latest_charge: null,
-    livemode: false,
-    managed_payments: null,
-    metadata: {},
-    next_action: null,
-    on_behalf_of: null,
-    payment_method: null,
-    payment_method_configuration_details: null,
-    payment_method_options: null,
-    payment_method_types: ['card'],
-    payment_record: null,
-    processing: null,
-    receipt_email: null,
-    review: null,
-    setup_future_usage: 'off_session',
-    shipping: null,
-    source: null,
-    statement_descriptor: null,
-    statement_descriptor_suffix: null,
-    status: succeeded ? 'succeeded' : 'requires_payment_method',
-    transfer_group: null,
-  };
+  return paymentIntentOf(
+    {
+      amount: invoice.amount,
+      amount_received: succeeded ? invoice.amount : 0,
+      capture_method: 'automatic',
+      currency: invoice.currency,
+      customer: invoice.customer,
+      description: invoice.description,
+      last_payment_error: succeeded
+        ? null
+        : {
+            type: 'card_error',
+            code: 'card_declined',
+            decline_code: 'generic_decline',
+            message: 'Your card was declined.',
+          },
+      metadata: {},
+      payment_method_types: ['card'],
+      setup_future_usage: 'off_session',
+      status: succeeded ? 'succeeded' : 'requires_payment_method',
+    },
+    now,
+  );
 }
 
 export function buildTestClock(

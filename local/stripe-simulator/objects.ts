@@ -68,31 +68,9 @@ export function buildSession(
   payPageUrl: (id: string) => string,
 ): BuiltSession {
   const id = newId.session();
-  const products: Stripe.Product[] = [];
-  const lineItems = input.lineItems.map((item): LineItemRecord => {
-    const product = buildProduct(item.name, item.description, now);
-    products.push(product);
-    const amount = item.unitAmount * item.quantity;
-    return {
-      id: newId.lineItem(),
-      object: 'item',
-      adjustable_quantity: null,
-      amount_discount: 0,
-      amount_subtotal: amount,
-      amount_tax: 0,
-      amount_total: amount,
-      currency: input.currency,
-      description: item.name,
-      metadata: {},
-      price: buildPrice(product.id, item.unitAmount, input.currency, now, input.recurring),
-      quantity: item.quantity,
-    };
-  });
+  const { lineItems, products } = buildLineItems(input, now);
   const subtotal = lineItems.reduce((sum, item) => sum + item.amount_subtotal, 0);
-  const shippingRate =
-    input.shipping === null
-      ? null
-      : buildShippingRate(input.shipping.displayName, input.shipping.amount, input.currency, now);
+  const shippingRate = input.shipping && buildShippingRate(input.shipping, input.currency, now);
   const shipping = input.shipping?.amount ?? 0;
   const session: CheckoutSessionRecord = {
     id,
@@ -115,12 +93,7 @@ export function buildSession(
     currency: input.currency,
     currency_conversion: null,
     custom_fields: [],
-    custom_text: {
-      after_submit: null,
-      shipping_address: null,
-      submit: input.submitMessage === null ? null : { message: input.submitMessage },
-      terms_of_service_acceptance: null,
-    },
+    custom_text: customText(input.submitMessage),
     customer: null,
     customer_account: null,
     customer_creation: 'if_required',
@@ -157,6 +130,63 @@ export function buildSession(
     saved_payment_method_options: null,
     setup_intent: null,
     shipping_address_collection: null,
+    ...shippingFields(shippingRate, shipping),
+    status: 'open',
+    submit_type: null,
+    subscription: null,
+    success_url: input.successUrl,
+    total_details: { amount_discount: 0, amount_shipping: shipping, amount_tax: 0 },
+    ui_mode: 'hosted_page',
+    url: payPageUrl(id),
+    wallet_options: null,
+  };
+  return { session, products, shippingRate };
+}
+
+/** The session's line items, each with the product and price Stripe makes from its price_data. */
+function buildLineItems(
+  input: SessionInput,
+  now: number,
+): { lineItems: LineItemRecord[]; products: Stripe.Product[] } {
+  const products: Stripe.Product[] = [];
+  const lineItems = input.lineItems.map((item): LineItemRecord => {
+    const product = buildProduct(item.name, item.description, now);
+    products.push(product);
+    const amount = item.unitAmount * item.quantity;
+    return {
+      id: newId.lineItem(),
+      object: 'item',
+      adjustable_quantity: null,
+      amount_discount: 0,
+      amount_subtotal: amount,
+      amount_tax: 0,
+      amount_total: amount,
+      currency: input.currency,
+      description: item.name,
+      metadata: {},
+      price: buildPrice(product.id, item.unitAmount, input.currency, now, input.recurring),
+      quantity: item.quantity,
+    };
+  });
+  return { lineItems, products };
+}
+
+/** The texts the hosted page shows: only the one above the pay button is ever set. */
+function customText(submitMessage: string | null): CheckoutSessionRecord['custom_text'] {
+  return {
+    after_submit: null,
+    shipping_address: null,
+    submit: submitMessage === null ? null : { message: submitMessage },
+    terms_of_service_acceptance: null,
+  };
+}
+
+/** What a session says of its one shipping rate: its cost and the option offered. */
+function shippingFields(
+  shippingRate: Stripe.ShippingRate | null,
+  shipping: number,
+): Pick<CheckoutSessionRecord, 'shipping_cost' | 'shipping_options'> {
+  return {
     shipping_cost:
       shippingRate === null
         ? null
@@ -168,16 +198,7 @@ export function buildSession(
           },
     shipping_options:
       shippingRate === null ? [] : [{ shipping_amount: shipping, shipping_rate: shippingRate.id }],
-    status: 'open',
-    submit_type: null,
-    subscription: null,
-    success_url: input.successUrl,
-    total_details: { amount_discount: 0, amount_shipping: shipping, amount_tax: 0 },
-    ui_mode: 'hosted_page',
-    url: payPageUrl(id),
-    wallet_options: null,
   };
-  return { session, products, shippingRate };
 }
 
 function buildProduct(name: string, description: string | null, now: number): Stripe.Product {
@@ -241,8 +262,7 @@ function buildPrice(
 }
 
 function buildShippingRate(
-  displayName: string,
-  amount: number,
+  { displayName, amount }: { displayName: string; amount: number },
   currency: string,
   now: number,
 ): Stripe.ShippingRate {
@@ -268,48 +288,73 @@ export function buildPaymentIntent(
   method: PaymentMethodType,
   now: number,
 ): Stripe.PaymentIntent {
+  return paymentIntentOf(
+    {
+      amount: session.amount_total,
+      capture_method: 'automatic_async',
+      currency: session.currency,
+      description: data.description,
+      metadata: data.metadata,
+      payment_method_types: [method],
+      status: 'processing',
+    },
+    now,
+  );
+}
+
+/** What a PaymentIntent's maker decides; the rest is as Stripe leaves it for the shop's payments. */
+export type PaymentIntentFields = Pick<
+  Stripe.PaymentIntent,
+  'amount' | 'capture_method' | 'currency' | 'description' | 'metadata' | 'payment_method_types' | 'status'
+> &
+  Partial<
+    Pick<Stripe.PaymentIntent, 'amount_received' | 'customer' | 'last_payment_error' | 'setup_future_usage'>
+  >;
+
+/** A PaymentIntent, a checkout's or a subscription invoice's, with Stripe's fields in Stripe's order. */
+export function paymentIntentOf(fields: PaymentIntentFields, now: number): Stripe.PaymentIntent {
   return {
     id: newId.paymentIntent(),
     object: 'payment_intent',
     allowed_payment_method_types: null,
-    amount: session.amount_total,
+    amount: fields.amount,
     amount_capturable: 0,
-    amount_received: 0,
+    amount_received: fields.amount_received ?? 0,
     application: null,
     application_fee_amount: null,
     automatic_payment_methods: null,
     canceled_at: null,
     cancellation_reason: null,
-    capture_method: 'automatic_async',
+    capture_method: fields.capture_method,
     client_secret: null,
     confirmation_method: 'automatic',
     created: now,
-    currency: session.currency,
-    customer: null,
+    currency: fields.currency,
+    customer: fields.customer ?? null,
     customer_account: null,
-    description: data.description,
+    description: fields.description,
     excluded_payment_method_types: null,
-    last_payment_error: null,
+    last_payment_error: fields.last_payment_error ?? null,
     latest_charge: null,
     livemode: false,
     managed_payments: null,
-    metadata: data.metadata,
+    metadata: fields.metadata,
     next_action: null,
     on_behalf_of: null,
     payment_method: null,
     payment_method_configuration_details: null,
     payment_method_options: null,
-    payment_method_types: [method],
+    payment_method_types: fields.payment_method_types,
     payment_record: null,
     processing: null,
     receipt_email: null,
     review: null,
-    setup_future_usage: null,
+    setup_future_usage: fields.setup_future_usage ?? null,
     shipping: null,
     source: null,
     statement_descriptor: null,
     statement_descriptor_suffix: null,
-    status: 'processing',
+    status: fields.status,
     transfer_group: null,
   };
 }

@@ -278,22 +278,48 @@ export function sessionInput(params: CreateSessionParams, now: number): SessionI
       { param: 'shipping_options[0][shipping_rate_data][fixed_amount][currency]' },
     );
   }
-  const expiresAt = checkedExpiresAt(params.expires_at, now);
   return {
+    ...sessionInputOf(params, lineItems, now),
     currency,
+    shipping:
+      rate === undefined ? null : { displayName: rate.display_name, amount: rate.fixed_amount.amount },
+  };
+}
+
+/**
+ * What a session of either mode takes as sent: its lines, the customer's email and locale, the
+ * references, where the page returns, and when the session expires.
+ */
+export function sessionInputOf(
+  params: Pick<
+    CreateSessionParams,
+    | 'customer_email'
+    | 'locale'
+    | 'client_reference_id'
+    | 'metadata'
+    | 'expires_at'
+    | 'success_url'
+    | 'cancel_url'
+    | 'custom_text'
+  >,
+  lineItems: ReadonlyArray<{
+    price_data: { product_data: { name: string; description?: string | undefined }; unit_amount: number };
+    quantity: number;
+  }>,
+  now: number,
+): Omit<SessionInput, 'currency' | 'shipping' | 'recurring'> {
+  return {
     lineItems: lineItems.map(({ price_data: price, quantity }) => ({
       name: price.product_data.name,
       description: price.product_data.description ?? null,
       unitAmount: price.unit_amount,
       quantity,
     })),
-    shipping:
-      rate === undefined ? null : { displayName: rate.display_name, amount: rate.fixed_amount.amount },
     customerEmail: params.customer_email ?? null,
     locale: params.locale ?? null,
     clientReferenceId: params.client_reference_id ?? null,
     metadata: params.metadata,
-    expiresAt,
+    expiresAt: checkedExpiresAt(params.expires_at, now),
     successUrl: params.success_url ?? null,
     cancelUrl: params.cancel_url ?? null,
     submitMessage: params.custom_text?.submit?.message ?? null,

@@ -32,8 +32,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type Stripe from 'stripe';
-import { keptFile } from '../kept-file';
+import { type KeptFile, keptFile } from '../kept-file';
 import { decodePathSegment, handleApiRequest } from './api';
+import type { ApiContext } from './api-types';
 import { SimulatorClock } from './clock';
 import { Delays } from './delays';
 import { FaultInjector, type FaultSpec } from './faults';
@@ -41,7 +42,7 @@ import { BodyTooLargeError, bodyTooLarge, readBody } from './form-body';
 import { IdempotencyStore } from './idempotency';
 import { type KeptSimulatorState, keptSimulatorStateSchema } from './kept-state';
 import { buildEvent, type CheckoutSessionRecord } from './objects';
-import { handlePaymentPage, type PageResponse } from './payment-page';
+import { handlePaymentPage, type PageContext, type PageResponse } from './payment-page';
 import type { RestrictedKeys } from './permissions';
 import { StateError, Store } from './store';
 import { WebhookEndpointStore } from './webhook-endpoints';
@@ -191,196 +192,48 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
     log,
     nowSeconds: () => (options.signingNow ? Math.floor(options.signingNow() / 1000) : clock.nowSeconds()),
   });
-  const faults = new FaultInjector();
-  const idempotency = new IdempotencyStore();
   const delays = new Delays();
-  const sleep = async (ms: number): Promise<void> => {
-    if (ms > 0) await delays.wait(ms);
-  };
-
   const server = createServer();
   const host = options.host ?? '127.0.0.1';
   const port = await listen(server, options.port ?? DEFAULT_PORT, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  let kept: KeptFile<KeptSimulatorState> | undefined;
+  const touch = () => kept?.touch();
   // Every change that sends an event is one to keep.
   const store = new Store((subject) => {
-    kept?.touch();
+    touch();
     return webhooks.send(buildEvent(subject, clock.nowSeconds()));
   }, clock);
-  const payPageUrl = (id: string) => `${publicUrl}/c/pay/${id}`;
-  const context = {
-    store,
-    webhookEndpoints: new WebhookEndpointStore(),
-    restrictedKeys: options.restrictedKeys ?? {},
-    account: {
-      capabilities: options.capabilities ?? { card_payments: 'active', bacs_debit_payments: 'active' },
-    },
-    clock,
-    faults,
-    idempotency,
-    payPageUrl,
-    sleep,
-    log,
-    advanceClock: async (ms: number) => {
-      await clock.advance(ms);
-      await expireDue();
-    },
-  };
-  const settleDelayMs = options.asyncSettleDelayMs ?? 180_000;
-  // Kept too, so a Direct Debit paid before a restart still settles after it.
-  const pendingSettlements = new Map<string, { outcome: 'succeeded' | 'failed'; dueAtMs: number }>();
-  const settleLater = (id: string, outcome: 'succeeded' | 'failed', delayMs = settleDelayMs): void => {
-    pendingSettlements.set(id, { outcome, dueAtMs: clock.nowMs() + delayMs });
-    kept?.touch();
-    clock.schedule(delayMs, async () => {
-      pendingSettlements.delete(id);
-      kept?.touch();
-      try {
-        await store.settle(id, outcome).delivered;
-      } catch (error) {
-        // Settled meanwhile from the processing page or a test hook: nothing left to do.
-        if (!(error instanceof StateError)) throw error;
-      }
-    });
-  };
-  const kept =
-    options.stateFile === undefined
-      ? undefined
-      : keptFile<KeptSimulatorState>({
-          path: options.stateFile,
-          part: 'Stripe simulator',
-          schema: keptSimulatorStateSchema,
-          log,
-          snapshot: () => ({
-            version: 1,
-            store: store.snapshot(),
-            webhookEndpoints: context.webhookEndpoints.snapshot(),
-            idempotencyKeys: idempotency.snapshot(),
-            pendingSettlements: [...pendingSettlements].map(([sessionId, due]) => ({ sessionId, ...due })),
-          }),
-        });
-  const restored = kept?.read();
-  if (restored !== undefined) {
-    store.restore(restored.store);
-    context.webhookEndpoints.restore(restored.webhookEndpoints);
-    idempotency.restore(restored.idempotencyKeys);
-    for (const { sessionId, outcome, dueAtMs } of restored.pendingSettlements)
-      settleLater(sessionId, outcome, Math.max(0, dueAtMs - clock.nowMs()));
-    const { sessions, paymentIntents, refunds } = restored.store;
-    log(
-      `Stripe simulator: kept from ${kept?.path}: ${sessions.length} sessions, ${paymentIntents.length} payments, ${refunds.length} refunds.`,
-    );
-  }
-
   const expireDue = dueRunner(store);
+  const context = apiContext(options, { store, clock, delays, log, expireDue, publicUrl });
+  const settlements = delayedSettlements(store, clock, options.asyncSettleDelayMs ?? 180_000, touch);
+  kept = options.stateFile === undefined ? undefined : keepState(options.stateFile, context, settlements);
+
   // Stripe expires sessions without being asked; this finds them even if nothing reads them.
   const sweep = setInterval(() => void expireDue(), EXPIRY_SWEEP_INTERVAL_MS);
   sweep.unref();
-
+  const parts: ServedParts = { context, settleLater: settlements.settleLater, url };
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    route(request, response).catch((error: unknown) => {
-      log(`stripe simulator: ${request.method} ${request.url} failed: ${String(error)}`);
-      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      response.end('Internal error in the Stripe simulator');
-    });
-  });
-
-  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    try {
-      await serve(request, response);
-    } finally {
+    serve(parts, request, response)
+      .catch((error: unknown) => {
+        log(`stripe simulator: ${request.method} ${request.url} failed: ${String(error)}`);
+        if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        response.end('Internal error in the Stripe simulator');
+      })
       // Any request may change something (a create, a payment, even a read that expires a session).
-      kept?.touch();
-    }
-  }
-
-  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const method = request.method ?? 'GET';
-    const target = new URL(request.url ?? '/', 'http://simulator.invalid');
-    let body: string;
-    try {
-      body = await readBody(request);
-    } catch (error) {
-      if (!(error instanceof BodyTooLargeError)) throw error;
-      sendJson(response, 413, {}, JSON.stringify(bodyTooLarge(), null, 2));
-      return;
-    }
-    if (target.pathname.startsWith('/v1/')) {
-      const query = target.search.replace(/^\?/, '');
-      const answer = await handleApiRequest(context, {
-        method,
-        path: target.pathname,
-        query,
-        headers: request.headers,
-        body,
-      });
-      log(`${method} ${target.pathname} → ${answer.status}`);
-      sendJson(response, answer.status, answer.headers, answer.body);
-      return;
-    }
-    if (method === 'POST' && serveTestHook(store, target.pathname, response)) return;
-    const page = /^\/c\/pay\/([^/]+)(\/settle)?$/.exec(target.pathname);
-    if (page !== null) {
-      const id = decodePathSegment(page[1] ?? '');
-      const action = page[2] === undefined ? 'pay' : 'settle';
-      sendPage(response, await handlePaymentPage({ store, settleLater }, method, id, body, action));
-      return;
-    }
-    const status = target.pathname === '/' ? 200 : 404;
-    response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
-    response.end(status === 200 ? `Stripe Checkout simulator: API at ${url}/v1\n` : 'Not found\n');
-  }
-
-  const sessionHookResult = (id: string): CheckoutSessionRecord => {
-    const record = getSession(id);
-    if (record === undefined) throw new Error(`No such Checkout Session: ${id}`);
-    return record;
-  };
-  // Stored objects are never mutated (a change replaces them), so a shallow copy is a snapshot.
-  const getSession = (id: string): CheckoutSessionRecord | undefined => {
-    const entry = store.findSession(id);
-    return entry === undefined ? undefined : { ...entry.session };
-  };
+      .finally(touch);
+  });
 
   return {
     url,
     port,
-    injectFault: (fault) => faults.add(fault),
-    clearFaults: () => faults.clear(),
-    async completeSession(id, completeOptions = {}) {
-      const method = completeOptions.paymentStatus === 'unpaid' ? 'bacs_debit' : 'card';
-      await store.complete(id, method).delivered;
-      return sessionHookResult(id);
-    },
-    async settleAsyncPayment(id, outcome) {
-      await store.settle(id, outcome).delivered;
-      return sessionHookResult(id);
-    },
-    async refundFromDashboard(id, refundOptions = {}) {
-      const { refund, delivered } = store.refund({ ...refundTarget(store, id), ...refundOptions });
-      await delivered;
-      return refund;
-    },
+    ...sessionHooks(context, expireDue, touch),
+    ...billingHooks(store, touch),
+    // Getters here, not in a spread object: a spread would copy the list once, at start.
     get refunds() {
       return [...store.refunds.values()];
     },
-    async advanceClock(ms) {
-      await clock.advance(ms);
-      return expireDue();
-    },
-    expireDueSessions: expireDue,
-    nowSeconds: () => clock.nowSeconds(),
-    patchSession: (id, patch) => {
-      store.patchSession(id, patch);
-      kept?.touch();
-    },
-    patchPaymentIntent: (id, patch) => {
-      store.patchPaymentIntent(id, patch);
-      kept?.touch();
-    },
-    getSession,
-    ...billingHooks(store, () => kept?.touch()),
     get deliveries() {
       return webhooks.deliveries;
     },
@@ -401,6 +254,264 @@ export async function startStripeSimulator(options: StripeSimulatorOptions = {})
         server.closeAllConnections();
       });
     },
+  };
+}
+
+/** What every endpoint's handler may use: the store, the clock, the faults and keys a test set. */
+function apiContext(
+  options: StripeSimulatorOptions,
+  parts: {
+    store: Store;
+    clock: SimulatorClock;
+    delays: Delays;
+    log: (line: string) => void;
+    expireDue: () => Promise<string[]>;
+    publicUrl: string;
+  },
+): ApiContext {
+  const { store, clock, delays, log, expireDue } = parts;
+  return {
+    store,
+    webhookEndpoints: new WebhookEndpointStore(),
+    restrictedKeys: options.restrictedKeys ?? {},
+    account: {
+      capabilities: options.capabilities ?? { card_payments: 'active', bacs_debit_payments: 'active' },
+    },
+    clock,
+    faults: new FaultInjector(),
+    idempotency: new IdempotencyStore(),
+    payPageUrl: (id: string) => `${parts.publicUrl}/c/pay/${id}`,
+    sleep: async (ms: number) => {
+      if (ms > 0) await delays.wait(ms);
+    },
+    log,
+    advanceClock: async (ms: number) => {
+      await clock.advance(ms);
+      await expireDue();
+    },
+  };
+}
+
+type Outcome = 'succeeded' | 'failed';
+
+/** The Direct Debits waiting to settle, each on the simulator's clock. */
+interface Settlements {
+  settleLater(id: string, outcome: Outcome, delayMs?: number): void;
+  /** Kept too, so a Direct Debit paid before a restart still settles after it. */
+  pending(): KeptSimulatorState['pendingSettlements'];
+}
+
+function delayedSettlements(
+  store: Store,
+  clock: SimulatorClock,
+  settleDelayMs: number,
+  touch: () => void,
+): Settlements {
+  const pending = new Map<string, { outcome: Outcome; dueAtMs: number }>();
+  return {
+    settleLater(id, outcome, delayMs = settleDelayMs) {
+      pending.set(id, { outcome, dueAtMs: clock.nowMs() + delayMs });
+      touch();
+      clock.schedule(delayMs, async () => {
+        pending.delete(id);
+        touch();
+        try {
+          await store.settle(id, outcome).delivered;
+        } catch (error) {
+          // Settled meanwhile from the processing page or a test hook: nothing left to do.
+          if (!(error instanceof StateError)) throw error;
+        }
+      });
+    },
+    pending: () => [...pending].map(([sessionId, due]) => ({ sessionId, ...due })),
+  };
+}
+
+/** The simulator's objects kept in `path` between runs: what it held is restored at once. */
+function keepState(
+  path: string,
+  context: ApiContext,
+  settlements: Settlements,
+): KeptFile<KeptSimulatorState> {
+  const { store, webhookEndpoints, idempotency, clock, log } = context;
+  const kept = keptFile<KeptSimulatorState>({
+    path,
+    part: 'Stripe simulator',
+    schema: keptSimulatorStateSchema,
+    log,
+    snapshot: () => ({
+      version: 1,
+      store: store.snapshot(),
+      webhookEndpoints: webhookEndpoints.snapshot(),
+      idempotencyKeys: idempotency.snapshot(),
+      pendingSettlements: settlements.pending(),
+    }),
+  });
+  const restored = kept.read();
+  if (restored !== undefined) {
+    store.restore(restored.store);
+    webhookEndpoints.restore(restored.webhookEndpoints);
+    idempotency.restore(restored.idempotencyKeys);
+    for (const { sessionId, outcome, dueAtMs } of restored.pendingSettlements)
+      settlements.settleLater(sessionId, outcome, Math.max(0, dueAtMs - clock.nowMs()));
+    const { sessions, paymentIntents, refunds } = restored.store;
+    log(
+      `Stripe simulator: kept from ${kept.path}: ${sessions.length} sessions, ${paymentIntents.length} payments, ${refunds.length} refunds.`,
+    );
+  }
+  return kept;
+}
+
+/** What a request is served with. */
+interface ServedParts {
+  context: ApiContext;
+  settleLater: PageContext['settleLater'];
+  /** The simulator's own address, for its welcome line. */
+  url: string;
+}
+
+interface SimulatorRequest {
+  method: string;
+  pathname: string;
+  query: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** The simulator's routes, first match wins: Stripe's API, the test hooks, the hosted page, a welcome. */
+const ROUTES: ReadonlyArray<{
+  matches: (request: SimulatorRequest) => boolean;
+  serve: (parts: ServedParts, request: SimulatorRequest, response: ServerResponse) => Promise<void>;
+}> = [
+  { matches: ({ pathname }) => pathname.startsWith('/v1/'), serve: serveApi },
+  {
+    matches: ({ method, pathname }) => method === 'POST' && TEST_HOOK_PATH.test(pathname),
+    serve: async ({ context }, { pathname }, response) => {
+      serveTestHook(context.store, pathname, response);
+    },
+  },
+  { matches: ({ pathname }) => PAY_PAGE_PATH.test(pathname), serve: servePayPage },
+  {
+    matches: ({ pathname }) => pathname === '/',
+    serve: async ({ url }, _request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      response.end(`Stripe Checkout simulator: API at ${url}/v1\n`);
+    },
+  },
+];
+
+const TEST_HOOK_PATH = /^\/test-hooks\/subscriptions\/([^/]+)\/fail-next-renewal$/;
+const PAY_PAGE_PATH = /^\/c\/pay\/([^/]+)(\/settle)?$/;
+
+async function serve(parts: ServedParts, incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+  const target = new URL(incoming.url ?? '/', 'http://simulator.invalid');
+  let body: string;
+  try {
+    body = await readBody(incoming);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    sendJson(response, 413, {}, JSON.stringify(bodyTooLarge(), null, 2));
+    return;
+  }
+  const request: SimulatorRequest = {
+    method: incoming.method ?? 'GET',
+    pathname: target.pathname,
+    query: target.search.replace(/^\?/, ''),
+    headers: incoming.headers,
+    body,
+  };
+  const route = ROUTES.find((candidate) => candidate.matches(request));
+  if (route !== undefined) return route.serve(parts, request, response);
+  response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+  response.end('Not found\n');
+}
+
+async function serveApi({ context }: ServedParts, request: SimulatorRequest, response: ServerResponse) {
+  const { method, pathname: path, query, headers, body } = request;
+  const answer = await handleApiRequest(context, { method, path, query, headers, body });
+  context.log(`${method} ${path} → ${answer.status}`);
+  sendJson(response, answer.status, answer.headers, answer.body);
+}
+
+async function servePayPage(parts: ServedParts, request: SimulatorRequest, response: ServerResponse) {
+  const page = PAY_PAGE_PATH.exec(request.pathname);
+  const id = decodePathSegment(page?.[1] ?? '');
+  const action = page?.[2] === undefined ? 'pay' : 'settle';
+  const { store } = parts.context;
+  const answer = await handlePaymentPage(
+    { store, settleLater: parts.settleLater },
+    request.method,
+    id,
+    request.body,
+    action,
+  );
+  sendPage(response, answer);
+}
+
+type SessionHooks = Pick<
+  StripeSimulator,
+  | 'injectFault'
+  | 'clearFaults'
+  | 'completeSession'
+  | 'settleAsyncPayment'
+  | 'refundFromDashboard'
+  | 'advanceClock'
+  | 'expireDueSessions'
+  | 'nowSeconds'
+  | 'patchSession'
+  | 'patchPaymentIntent'
+  | 'getSession'
+>;
+
+/** The test hooks on faults, the clock, sessions, payments and refunds. */
+function sessionHooks(
+  context: ApiContext,
+  expireDue: () => Promise<string[]>,
+  touch: () => void,
+): SessionHooks {
+  const { store, clock, faults } = context;
+  // Stored objects are never mutated (a change replaces them), so a shallow copy is a snapshot.
+  const getSession = (id: string): CheckoutSessionRecord | undefined => {
+    const entry = store.findSession(id);
+    return entry === undefined ? undefined : { ...entry.session };
+  };
+  const sessionHookResult = (id: string): CheckoutSessionRecord => {
+    const record = getSession(id);
+    if (record === undefined) throw new Error(`No such Checkout Session: ${id}`);
+    return record;
+  };
+  return {
+    injectFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
+    async completeSession(id, completeOptions = {}) {
+      const method = completeOptions.paymentStatus === 'unpaid' ? 'bacs_debit' : 'card';
+      await store.complete(id, method).delivered;
+      return sessionHookResult(id);
+    },
+    async settleAsyncPayment(id, outcome) {
+      await store.settle(id, outcome).delivered;
+      return sessionHookResult(id);
+    },
+    async refundFromDashboard(id, refundOptions = {}) {
+      const { refund, delivered } = store.refund({ ...refundTarget(store, id), ...refundOptions });
+      await delivered;
+      return refund;
+    },
+    async advanceClock(ms) {
+      await clock.advance(ms);
+      return expireDue();
+    },
+    expireDueSessions: expireDue,
+    nowSeconds: () => clock.nowSeconds(),
+    patchSession: (id, patch) => {
+      store.patchSession(id, patch);
+      touch();
+    },
+    patchPaymentIntent: (id, patch) => {
+      store.patchPaymentIntent(id, patch);
+      touch();
+    },
+    getSession,
   };
 }
 
@@ -426,7 +537,7 @@ function dueRunner(store: Store): () => Promise<string[]> {
  * is `failNextRenewal(id)`. Answers whether the path was a hook.
  */
 function serveTestHook(store: Store, pathname: string, response: ServerResponse): boolean {
-  const failRenewal = /^\/test-hooks\/subscriptions\/([^/]+)\/fail-next-renewal$/.exec(pathname);
+  const failRenewal = TEST_HOOK_PATH.exec(pathname);
   if (failRenewal === null) return false;
   const id = decodePathSegment(failRenewal[1] ?? '');
   const known = store.billing.subscriptions.has(id);

@@ -4,7 +4,6 @@ import { invalidRequest } from './errors';
 import type { FormObject } from './form-body';
 import type { SessionInput } from './objects';
 import {
-  checkedExpiresAt,
   createdFilter,
   createSessionSchema,
   currency,
@@ -17,6 +16,7 @@ import {
   optionalHash,
   SESSION_EXPANSIONS,
   sessionCurrency,
+  sessionInputOf,
   text,
 } from './params';
 
@@ -106,25 +106,7 @@ export function subscriptionSessionInput(
   const currency = sessionCurrency(params.currency, lineItems);
   const recurring = sharedRecurring(lineItems);
   return {
-    input: {
-      currency,
-      lineItems: lineItems.map(({ price_data: price, quantity }) => ({
-        name: price.product_data.name,
-        description: price.product_data.description ?? null,
-        unitAmount: price.unit_amount,
-        quantity,
-      })),
-      shipping: null,
-      customerEmail: params.customer_email ?? null,
-      locale: params.locale ?? null,
-      clientReferenceId: params.client_reference_id ?? null,
-      metadata: params.metadata,
-      expiresAt: checkedExpiresAt(params.expires_at, now),
-      successUrl: params.success_url ?? null,
-      cancelUrl: params.cancel_url ?? null,
-      submitMessage: params.custom_text?.submit?.message ?? null,
-      recurring,
-    },
+    input: { ...sessionInputOf(params, lineItems, now), currency, shipping: null, recurring },
     subscriptionData: {
       metadata: params.subscription_data?.metadata ?? {},
       description: params.subscription_data?.description ?? null,

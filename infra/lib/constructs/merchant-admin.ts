@@ -87,7 +87,36 @@ export class MerchantAdmin extends Construct {
   constructor(scope: Construct, id: string, props: MerchantAdminProps) {
     super(scope, id);
 
-    this.userPool = new UserPool(this, 'Merchants', {
+    this.userPool = this.createUserPool(props);
+    new CfnUserPoolGroup(this, 'MerchantsGroup', {
+      userPoolId: this.userPool.userPoolId,
+      groupName: MERCHANTS_GROUP,
+      description: 'May use the admin page and API',
+    });
+
+    this.client = this.addPageClient(props.siteUrl);
+
+    this.domain = this.userPool.addDomain('ManagedLogin', {
+      cognitoDomain: { domainPrefix: props.domainPrefix },
+      managedLoginVersion: ManagedLoginVersion.NEWER_MANAGED_LOGIN,
+    });
+
+    const authorizer = new HttpUserPoolAuthorizer('MerchantToken', this.userPool, {
+      userPoolClients: [this.client],
+    });
+    this.grantAdmin(props.handler, props.tableArn);
+    const integration = new HttpLambdaIntegration('AdminIntegration', props.handler);
+    this.routes = ADMIN_ROUTES.flatMap(({ method, path }) =>
+      props.httpApi.addRoutes({ path, methods: [method], integration, authorizer }),
+    );
+    this.addSessionRoutes(props, integration);
+
+    this.acknowledgeNags(props.requireMfa);
+  }
+
+  /** No sign-up, email as the user name, TOTP MFA, 12-character passwords, invitations from the shop. */
+  private createUserPool(props: MerchantAdminProps): UserPool {
+    return new UserPool(this, 'Merchants', {
       selfSignUpEnabled: false,
       signInAliases: { email: true },
       signInCaseSensitive: false,
@@ -111,7 +140,7 @@ export class MerchantAdmin extends Construct {
             sesVerifiedDomain: props.invitationSender.identity,
           }),
           // The shop's own region, where its identity is verified (explicit for an env-agnostic stack).
-          sesRegion: Stack.of(scope).region,
+          sesRegion: Stack.of(this).region,
         }),
       }),
       userInvitation: {
@@ -122,15 +151,12 @@ export class MerchantAdmin extends Construct {
       // The merchants are re-created with one command; a torn-down stage should not keep them.
       removalPolicy: RemovalPolicy.DESTROY,
     });
+  }
 
-    new CfnUserPoolGroup(this, 'MerchantsGroup', {
-      userPoolId: this.userPool.userPoolId,
-      groupName: MERCHANTS_GROUP,
-      description: 'May use the admin page and API',
-    });
-
-    const callbackUrl = `${props.siteUrl}/admin`;
-    this.client = this.userPool.addClient('AdminPage', {
+  /** The browser's public client: authorization code with PKCE through managed login, no secret. */
+  private addPageClient(siteUrl: string): UserPoolClient {
+    const callbackUrl = `${siteUrl}/admin`;
+    return this.userPool.addClient('AdminPage', {
       generateSecret: false,
       authFlows: { userSrp: true },
       oAuth: {
@@ -146,28 +172,15 @@ export class MerchantAdmin extends Construct {
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
     });
+  }
 
-    this.domain = this.userPool.addDomain('ManagedLogin', {
-      cognitoDomain: { domainPrefix: props.domainPrefix },
-      managedLoginVersion: ManagedLoginVersion.NEWER_MANAGED_LOGIN,
-    });
-
-    const authorizer = new HttpUserPoolAuthorizer('MerchantToken', this.userPool, {
-      userPoolClients: [this.client],
-    });
-    this.grantAdmin(props.handler, props.tableArn);
-    const integration = new HttpLambdaIntegration('AdminIntegration', props.handler);
-    this.routes = ADMIN_ROUTES.flatMap(({ method, path }) =>
-      props.httpApi.addRoutes({ path, methods: [method], integration, authorizer }),
-    );
-    this.addSessionRoutes(props, integration);
-
+  private acknowledgeNags(requireMfa: boolean): void {
     acknowledgeNag(
       this.userPool,
       'AwsSolutions-COG8',
       'Threat protection needs the Plus feature plan. Controls: one or two merchants, created by the operator only (no self sign-up), TOTP MFA required outside local/dev, 12-character passwords, 30-minute tokens.',
     );
-    if (!props.requireMfa) {
+    if (!requireMfa) {
       acknowledgeNag(
         this.userPool,
         'AwsSolutions-COG2',

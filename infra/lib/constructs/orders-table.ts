@@ -110,6 +110,13 @@ export class OrdersTable extends Construct {
   }
 
   /** Lets a function do `actions` on the table's items whose partition key matches `keys`, and no others. */
+  /** GetItem and UpdateItem (no put: nothing new is made) on the items whose key starts with `prefix`. */
+  private grantReadUpdate(grantee: IGrantable, prefix: string): Grant {
+    return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
+      `${prefix}*`,
+    ]);
+  }
+
   private grantOnKeys(
     grantee: IGrantable,
     actions: string[],
@@ -139,9 +146,7 @@ export class OrdersTable extends Construct {
    * update): create-checkout when it takes a hold, admin-api when it asks a request to pay.
    */
   grantClientHolds(grantee: IGrantable): Grant {
-    return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
-      `${CLIENT_HOLDS_KEY_PREFIX}*`,
-    ]);
+    return this.grantReadUpdate(grantee, CLIENT_HOLDS_KEY_PREFIX);
   }
 
   /**
@@ -150,9 +155,7 @@ export class OrdersTable extends Construct {
    * sale already made. create-checkout reserves; the webhook and the reconciler sell and release.
    */
   grantCapacityReservations(grantee: IGrantable): Grant {
-    return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
-      `${CAPACITY_KEY_PREFIX}*`,
-    ]);
+    return this.grantReadUpdate(grantee, CAPACITY_KEY_PREFIX);
   }
 
   /**
@@ -228,9 +231,7 @@ export class OrdersTable extends Construct {
    * and nothing else of the table.
    */
   grantOrderPage(grantee: IGrantable): Grant {
-    return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
-      `${ORDER_KEY_PREFIX}*`,
-    ]);
+    return this.grantReadUpdate(grantee, ORDER_KEY_PREFIX);
   }
 
   /**
@@ -238,9 +239,7 @@ export class OrdersTable extends Construct {
    * (`pk = STANDING_ORDER#…`): its page, its customer's changes and their emails (ADR 0059).
    */
   grantStandingOrderPage(grantee: IGrantable): Grant {
-    return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
-      `${STANDING_ORDER_KEY_PREFIX}*`,
-    ]);
+    return this.grantReadUpdate(grantee, STANDING_ORDER_KEY_PREFIX);
   }
 
   /**

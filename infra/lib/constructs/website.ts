@@ -213,7 +213,26 @@ export class Website extends Construct {
   constructor(scope: Construct, id: string, props: WebsiteProps) {
     super(scope, id);
 
-    this.logsBucket = new Bucket(this, 'LogsBucket', {
+    this.logsBucket = this.createLogsBucket();
+    this.bucket = this.createSiteBucket();
+    const headers = this.createHeadersPolicies(props);
+    this.responseHeadersPolicy = headers.site;
+    this.privatePageHeadersPolicy = headers.privatePage;
+    this.deployTimeFiles = props.deployTimeFiles ?? [];
+    this.routingFunction = this.createRoutingFunction(props.siteDir, this.deployTimeFiles);
+    this.distribution = this.createDistribution(props);
+    acknowledgeDistributionNags(this.distribution, props);
+    const upload = this.uploadBuild(props.siteDir, this.deployTimeFiles);
+    this.uploadSettings = upload.settings;
+    this.pagesUpload = upload.pages;
+    this.addAliasRecords(props.domain);
+
+    this.siteUrl = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}`;
+    this.acknowledgeDeploymentGrants(upload.settings.role);
+  }
+
+  private createLogsBucket(): Bucket {
+    const bucket = new Bucket(this, 'LogsBucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       encryption: BucketEncryption.S3_MANAGED,
@@ -224,12 +243,15 @@ export class Website extends Construct {
       removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     acknowledgeNag(
-      this.logsBucket,
+      bucket,
       'AwsSolutions-S1',
       'This is the access-log bucket itself; logging its own writes would log forever. Control: public access blocked, TLS enforced, objects expire after 90 days.',
     );
+    return bucket;
+  }
 
-    this.bucket = new Bucket(this, 'SiteBucket', {
+  private createSiteBucket(): Bucket {
+    return new Bucket(this, 'SiteBucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       encryption: BucketEncryption.S3_MANAGED,
@@ -238,7 +260,13 @@ export class Website extends Construct {
       serverAccessLogsPrefix: 'site-bucket/',
       removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
+  }
 
+  /** The site's security headers, and the private pages' (no referrer, not indexed). */
+  private createHeadersPolicies(props: WebsiteProps): {
+    site: ResponseHeadersPolicy;
+    privatePage: ResponseHeadersPolicy;
+  } {
     const securityHeaders = (referrerPolicy: HeadersReferrerPolicy) => ({
       contentSecurityPolicy: {
         contentSecurityPolicy: contentSecurityPolicy(
@@ -260,7 +288,7 @@ export class Website extends Construct {
       xssProtection: { protection: false, override: true },
     });
     const permissionsPolicy = { header: 'Permissions-Policy', value: PERMISSIONS_POLICY, override: true };
-    this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+    const site = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Live Aquatics: security headers on every response',
       // The success page's URL carries session_id; same-origin keeps it off every other site.
       securityHeadersBehavior: securityHeaders(HeadersReferrerPolicy.SAME_ORIGIN),
@@ -268,7 +296,7 @@ export class Website extends Construct {
     });
     // The order page's URL is its key: no referrer even to the shop's own API or a Royal Mail
     // tracking link, and no search engine keeps a link someone pasted publicly.
-    this.privatePageHeadersPolicy = new ResponseHeadersPolicy(this, 'PrivatePageHeaders', {
+    const privatePage = new ResponseHeadersPolicy(this, 'PrivatePageHeaders', {
       comment: 'Live Aquatics: pages whose URL is their key (no referrer, not indexed)',
       securityHeadersBehavior: securityHeaders(HeadersReferrerPolicy.NO_REFERRER),
       customHeadersBehavior: {
@@ -278,22 +306,27 @@ export class Website extends Construct {
         ],
       },
     });
+    return { site, privatePage };
+  }
 
-    this.deployTimeFiles = props.deployTimeFiles ?? [];
-    const build = describeSiteDir(props.siteDir);
-    this.routingFunction = new CloudFrontFunction(this, 'SpaRouting', {
+  private createRoutingFunction(siteDir: string, deployTimeFiles: readonly string[]): CloudFrontFunction {
+    const build = describeSiteDir(siteDir);
+    return new CloudFrontFunction(this, 'SpaRouting', {
       comment: 'App pages serve index.html; unknown paths serve it with 404',
       runtime: FunctionRuntime.JS_2_0,
       code: FunctionCode.fromInline(
         spaRoutingFunctionCode({
           appRoutes: SITE_PAGES,
           appRoutePrefixes: SITE_PAGE_PREFIXES,
-          rootFiles: [...build.rootFiles, ...this.deployTimeFiles].sort(),
+          rootFiles: [...build.rootFiles, ...deployTimeFiles].sort(),
           staticPrefixes: build.staticPrefixes,
         }),
       ),
     });
+  }
 
+  /** The site from the bucket, the APIs uncached with the origin-verify header, the order page's own headers. */
+  private createDistribution(props: WebsiteProps): Distribution {
     const apiBehavior = {
       origin: new HttpOrigin(props.apiOriginDomainName, {
         protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
@@ -323,7 +356,7 @@ export class Website extends Construct {
         { function: this.routingFunction, eventType: FunctionEventType.VIEWER_RESPONSE },
       ],
     };
-    this.distribution = new Distribution(this, 'Distribution', {
+    return new Distribution(this, 'Distribution', {
       comment: 'Live Aquatics shop',
       defaultBehavior: siteBehavior,
       additionalBehaviors: {
@@ -354,27 +387,15 @@ export class Website extends Construct {
       logBucket: this.logsBucket,
       logFilePrefix: 'cloudfront/',
     });
+  }
 
-    acknowledgeNag(
-      this.distribution,
-      'AwsSolutions-CFR1',
-      'No geo restriction: Stripe delivers webhooks from outside the UK (mostly the US), and a customer abroad may pay for a UK delivery. Control: the shop only sells to UK postcodes (validated server side) and every API route is throttled.',
-    );
-    if (props.webAclArn === undefined) {
-      acknowledgeNag(
-        this.distribution,
-        'AwsSolutions-CFR2',
-        'No AWS WAF in this stage (waf=false: dev and local stages, where a web ACL would cost more than the rest of the stack). Controls: API Gateway throttling per route, server-side validation and pricing, Stripe signature checks on the webhook, and AWS Shield Standard on CloudFront. Production stages have the WAF on by default.',
-      );
-    }
-    if (props.domain === undefined) {
-      acknowledgeNag(
-        this.distribution,
-        'AwsSolutions-CFR4',
-        'Without a custom domain the distribution uses the default *.cloudfront.net certificate, whose security policy CloudFront fixes at TLSv1. Control: browsers negotiate TLS 1.2 or 1.3 with CloudFront, HSTS keeps them on HTTPS, and setting domainName and certificateArn switches the policy to TLSv1.2_2025 (docs/deploy-reference.md).',
-      );
-    }
-
+  private uploadBuild(
+    siteDir: string,
+    deployTimeFiles: readonly string[],
+  ): {
+    settings: Pick<BucketDeploymentProps, 'destinationBucket' | 'logGroup'> & { role: Role };
+    pages: BucketDeployment;
+  } {
     // Two uploads so each kind of file gets the right Cache-Control. Hashed assets first, and never
     // pruned, so a page loaded before a deploy can still fetch the files it references. Both run in
     // CDK's deployment function, given its own role and log group instead of the defaults (which
@@ -389,8 +410,8 @@ export class Website extends Construct {
       distributionArn: this.distribution.distributionArn,
     });
     deploymentLogs.grantWrite(deploymentRole);
-    this.uploadSettings = { destinationBucket: this.bucket, role: deploymentRole, logGroup: deploymentLogs };
-    const upload = { sources: [Source.asset(props.siteDir)], ...this.uploadSettings };
+    const settings = { destinationBucket: this.bucket, role: deploymentRole, logGroup: deploymentLogs };
+    const upload = { sources: [Source.asset(siteDir)], ...settings };
     const assets = new BucketDeployment(this, 'DeployAssets', {
       ...upload,
       exclude: ['*'],
@@ -401,7 +422,7 @@ export class Website extends Construct {
     const pages = new BucketDeployment(this, 'DeployPages', {
       ...upload,
       // The files written at deploy time are not in the build: excluded, the sync does not prune them.
-      exclude: ['assets/*', ...this.deployTimeFiles.map((path) => path.slice(1))],
+      exclude: ['assets/*', ...deployTimeFiles.map((path) => path.slice(1))],
       cacheControl: REVALIDATE_CACHE,
       distribution: this.distribution,
       distributionPaths: ['/*'],
@@ -411,24 +432,23 @@ export class Website extends Construct {
     });
     pages.node.addDependency(assets);
     removeUnusedCliLayer(pages);
-    this.pagesUpload = pages;
+    return { settings, pages };
+  }
 
-    if (props.domain?.hostedZone !== undefined) {
-      const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
-      new ARecord(this, 'AliasA', {
-        zone: props.domain.hostedZone,
-        recordName: props.domain.domainName,
-        target,
-      });
-      new AaaaRecord(this, 'AliasAaaa', {
-        zone: props.domain.hostedZone,
-        recordName: props.domain.domainName,
-        target,
-      });
-    }
-
-    this.siteUrl = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}`;
-    this.acknowledgeDeploymentGrants(deploymentRole);
+  /** The A and AAAA alias records, when the stack owns the domain's hosted zone. */
+  private addAliasRecords(domain: WebsiteDomain | undefined): void {
+    if (domain?.hostedZone === undefined) return;
+    const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
+    new ARecord(this, 'AliasA', {
+      zone: domain.hostedZone,
+      recordName: domain.domainName,
+      target,
+    });
+    new AaaaRecord(this, 'AliasAaaa', {
+      zone: domain.hostedZone,
+      recordName: domain.domainName,
+      target,
+    });
   }
 
   /**
@@ -499,6 +519,29 @@ export class Website extends Construct {
         );
       }
     }
+  }
+}
+
+/** The distribution's cdk-nag findings this stage accepts, each with its control. */
+function acknowledgeDistributionNags(distribution: Distribution, props: WebsiteProps): void {
+  acknowledgeNag(
+    distribution,
+    'AwsSolutions-CFR1',
+    'No geo restriction: Stripe delivers webhooks from outside the UK (mostly the US), and a customer abroad may pay for a UK delivery. Control: the shop only sells to UK postcodes (validated server side) and every API route is throttled.',
+  );
+  if (props.webAclArn === undefined) {
+    acknowledgeNag(
+      distribution,
+      'AwsSolutions-CFR2',
+      'No AWS WAF in this stage (waf=false: dev and local stages, where a web ACL would cost more than the rest of the stack). Controls: API Gateway throttling per route, server-side validation and pricing, Stripe signature checks on the webhook, and AWS Shield Standard on CloudFront. Production stages have the WAF on by default.',
+    );
+  }
+  if (props.domain === undefined) {
+    acknowledgeNag(
+      distribution,
+      'AwsSolutions-CFR4',
+      'Without a custom domain the distribution uses the default *.cloudfront.net certificate, whose security policy CloudFront fixes at TLSv1. Control: browsers negotiate TLS 1.2 or 1.3 with CloudFront, HSTS keeps them on HTTPS, and setting domainName and certificateArn switches the policy to TLSv1.2_2025 (docs/deploy-reference.md).',
+    );
   }
 }
 
