@@ -286,7 +286,7 @@ export async function delayDispatch(
   },
   deps: ShopDeps,
 ): Promise<DelayResult> {
-  const { from, to, reason, references } = input;
+  const { from, to, references } = input;
   checkDelayTarget(from, to, deps.now());
   const now = deps.now().toISOString();
   const moved: string[] = [];
@@ -301,53 +301,11 @@ export async function delayDispatch(
   for (const record of waiting) {
     if (record.kind !== 'order') continue;
     const order = record.order;
-    const result = await changeOrder(
-      deps.table,
-      order.sessionId,
-      (stored) => {
-        if (stored.status !== 'paid' || stored.dispatchDate !== from) return null;
-        const history = appendHistory(
-          historyEntry(now, input.actor, 'delayed', `${from} to ${to}, ${reason}`),
-        );
-        const written: ManagedOrder = {
-          ...stored,
-          dispatchDate: to,
-          delayedFrom: from,
-          delayReason: reason,
-          delayedAt: now,
-        };
-        return {
-          condition: '#status = :paid AND dispatchDate = :from',
-          set: [
-            'dispatchDate = :to',
-            '#day = :day',
-            'delayedFrom = :from',
-            'delayReason = :reason',
-            'delayedAt = :delayedAt',
-            history.set,
-          ],
-          names: { '#status': 'status', '#day': DISPATCH_DATE_INDEX.partitionKey, ...history.names },
-          values: {
-            ...history.values,
-            ':paid': 'paid',
-            ':from': from,
-            ':to': to,
-            ':day': dispatchDayKey(to),
-            ':reason': reason,
-            ':delayedAt': now,
-          },
-          emails: [emailOf('delay', written)],
-        };
-      },
-      deps.now,
-    );
-    const ok = result.changed;
-    if (!ok) continue;
+    if (!(await delayOrder(order, { ...input, at: now }, deps))) continue;
     moved.push(order.reference);
     await moveDelayedBottles(order, deps);
   }
   // Every order this delay moved, now or in an earlier run that stopped before its emails.
-  const emailed: string[] = [];
   const delayed = (await queryDispatchDay(deps.table, to)).flatMap((record) =>
     record.kind === 'order' && record.order.delayedFrom === from ? [record.order] : [],
   );
@@ -356,12 +314,70 @@ export async function delayDispatch(
   // Bottles an earlier run of this delay left counted on the old day (it stopped), before emails.
   for (const order of delayed) if (hasBottlesToMove(order)) await moveDelayedBottles(order, deps);
   const overLimit = await overLimitOn(deps, to);
+  const emailed = await sendDelayEmails(delayed, deps);
+  return { from, to, moved, emailed, ...(overLimit && { overLimit }), ...(closed && { closed }) };
+}
+
+/**
+ * One order moved from `from` to `to` by its own conditional update (still `paid`, still on
+ * `from`), with its `delayed` history line and its delay email due; false when it had moved.
+ */
+async function delayOrder(
+  order: ManagedOrder,
+  delay: { from: IsoDate; to: IsoDate; reason: DelayReason; actor: string; at: string },
+  deps: ShopDeps,
+): Promise<boolean> {
+  const { from, to, reason, at: now } = delay;
+  const result = await changeOrder(
+    deps.table,
+    order.sessionId,
+    (stored) => {
+      if (stored.status !== 'paid' || stored.dispatchDate !== from) return null;
+      const history = appendHistory(historyEntry(now, delay.actor, 'delayed', `${from} to ${to}, ${reason}`));
+      const written: ManagedOrder = {
+        ...stored,
+        dispatchDate: to,
+        delayedFrom: from,
+        delayReason: reason,
+        delayedAt: now,
+      };
+      return {
+        condition: '#status = :paid AND dispatchDate = :from',
+        set: [
+          'dispatchDate = :to',
+          '#day = :day',
+          'delayedFrom = :from',
+          'delayReason = :reason',
+          'delayedAt = :delayedAt',
+          history.set,
+        ],
+        names: { '#status': 'status', '#day': DISPATCH_DATE_INDEX.partitionKey, ...history.names },
+        values: {
+          ...history.values,
+          ':paid': 'paid',
+          ':from': from,
+          ':to': to,
+          ':day': dispatchDayKey(to),
+          ':reason': reason,
+          ':delayedAt': now,
+        },
+        emails: [emailOf('delay', written)],
+      };
+    },
+    deps.now,
+  );
+  return result.changed;
+}
+
+/** Sends the delay emails still due on the delayed orders; the references of those now sent. */
+async function sendDelayEmails(delayed: readonly ManagedOrder[], deps: ShopDeps): Promise<string[]> {
+  const emailed: string[] = [];
   for (const order of delayed) {
     const drained = await drainOutbox(order.sessionId, deps);
     const after = await readOrder(deps.table, order.sessionId);
     if (emailOutcome(after, [], drained, 'delay') === 'sent') emailed.push(order.reference);
   }
-  return { from, to, moved, emailed, ...(overLimit && { overLimit }), ...(closed && { closed }) };
+  return emailed;
 }
 
 /**
