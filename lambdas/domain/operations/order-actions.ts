@@ -20,7 +20,7 @@ import {
   type RefundRecorder,
 } from '../storage/managed-order';
 import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../storage/orders-table';
-import { changeOrder, emailOf, entriesInOrder, readOrder } from '../storage/outbox';
+import { changeOrder, emailOf, entriesInOrder, type PlannedChange, readOrder } from '../storage/outbox';
 import { findByReference, getRecord, queryDispatchDay } from '../storage/records';
 import { nameRecordedRefund, recordRefundedSoFar } from '../storage/refund-writes';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
@@ -87,52 +87,7 @@ export async function markDispatched(
   const result = await changeOrder(
     deps.table,
     found.sessionId,
-    (order) => {
-      if (order.status === 'refunded') {
-        throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
-      }
-      if (order.status === 'dispatched') {
-        if (tracking === undefined || tracking === order.trackingNumber) return null;
-        throw new RefusedError(
-          `${order.reference} was dispatched meanwhile with ${order.trackingNumber ?? 'no tracking number'}: look at it again before giving it ${tracking}.`,
-        );
-      }
-      // Delayed to a later week between the read and the write: still paid, and now planned later.
-      const delayedMeanwhile = earlyDispatchRefusal(order, options.early, deps.now());
-      if (delayedMeanwhile !== undefined) throw delayedMeanwhile;
-      const at = deps.now().toISOString();
-      const history = appendHistory(
-        historyEntry(at, options.actor, 'dispatched', tracking ? `tracking ${tracking}` : undefined),
-      );
-      const written: ManagedOrder = {
-        ...order,
-        status: 'dispatched',
-        dispatchedAt: at,
-        ...(tracking && { trackingNumber: tracking }),
-      };
-      const onPurpose = options.early === true;
-      return {
-        condition: onPurpose ? '#status = :paid' : '#status = :paid AND dispatchDate <= :coming',
-        set: [
-          '#status = :dispatched',
-          'dispatchedAt = :dispatchedAt',
-          '#sort = :sk',
-          history.set,
-          ...(tracking ? ['trackingNumber = :tracking'] : []),
-        ],
-        names: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...history.names },
-        values: {
-          ...history.values,
-          ':paid': 'paid',
-          ...(!onPurpose && { ':coming': comingDispatchDay(deps.now()) }),
-          ':dispatched': 'dispatched',
-          ':dispatchedAt': at,
-          ':sk': dispatchSortKey('dispatched', order.paidAt, order.reference),
-          ...(tracking && { ':tracking': tracking }),
-        },
-        emails: [emailOf('dispatch', written)],
-      };
-    },
+    (order) => planDispatch(order, { tracking, actor: options.actor, early: options.early }, deps.now),
     deps.now,
   );
   const drained = await drainOutbox(found.sessionId, deps);
@@ -145,6 +100,63 @@ export async function markDispatched(
     );
   }
   return { reference: found.reference, changed: result.changed, email, order: after };
+}
+
+/**
+ * The write that dispatches a paid order (its history line, its dispatch email's entry), planned on
+ * the order as stored: null when it is dispatched already with this number; refused when it was
+ * refunded, dispatched with another number, or delayed to a later week meanwhile.
+ */
+function planDispatch(
+  order: ManagedOrder,
+  dispatch: { tracking: string | undefined; actor: string; early?: boolean | undefined },
+  clock: () => Date,
+): PlannedChange | null {
+  const { tracking } = dispatch;
+  if (order.status === 'refunded') {
+    throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
+  }
+  if (order.status === 'dispatched') {
+    if (tracking === undefined || tracking === order.trackingNumber) return null;
+    throw new RefusedError(
+      `${order.reference} was dispatched meanwhile with ${order.trackingNumber ?? 'no tracking number'}: look at it again before giving it ${tracking}.`,
+    );
+  }
+  // Delayed to a later week between the read and the write: still paid, and now planned later.
+  const delayedMeanwhile = earlyDispatchRefusal(order, dispatch.early, clock());
+  if (delayedMeanwhile !== undefined) throw delayedMeanwhile;
+  const at = clock().toISOString();
+  const history = appendHistory(
+    historyEntry(at, dispatch.actor, 'dispatched', tracking ? `tracking ${tracking}` : undefined),
+  );
+  const written: ManagedOrder = {
+    ...order,
+    status: 'dispatched',
+    dispatchedAt: at,
+    ...(tracking && { trackingNumber: tracking }),
+  };
+  const onPurpose = dispatch.early === true;
+  return {
+    condition: onPurpose ? '#status = :paid' : '#status = :paid AND dispatchDate <= :coming',
+    set: [
+      '#status = :dispatched',
+      'dispatchedAt = :dispatchedAt',
+      '#sort = :sk',
+      history.set,
+      ...(tracking ? ['trackingNumber = :tracking'] : []),
+    ],
+    names: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...history.names },
+    values: {
+      ...history.values,
+      ':paid': 'paid',
+      ...(!onPurpose && { ':coming': comingDispatchDay(clock()) }),
+      ':dispatched': 'dispatched',
+      ':dispatchedAt': at,
+      ':sk': dispatchSortKey('dispatched', order.paidAt, order.reference),
+      ...(tracking && { ':tracking': tracking }),
+    },
+    emails: [emailOf('dispatch', written)],
+  };
 }
 
 /** Why a refunded order cannot be dispatched, in the merchant's words. */
