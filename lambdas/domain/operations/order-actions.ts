@@ -20,7 +20,14 @@ import {
   type RefundRecorder,
 } from '../storage/managed-order';
 import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../storage/orders-table';
-import { changeOrder, emailOf, entriesInOrder, type PlannedChange, readOrder } from '../storage/outbox';
+import {
+  type ChangeResult,
+  changeOrder,
+  emailOf,
+  entriesInOrder,
+  type PlannedChange,
+  readOrder,
+} from '../storage/outbox';
 import { findByReference, getRecord, queryDispatchDay } from '../storage/records';
 import { nameRecordedRefund, recordRefundedSoFar } from '../storage/refund-writes';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
@@ -450,73 +457,12 @@ export async function refundFoundOrder(
   const { reason, actor } = input;
   let order = found;
   const requestedAt = deps.now().toISOString();
-  // Through the outbox's writer, though it sends nothing: the reason is a fact the refund email
-  // shows, so the webhook's write, planned on the version without it, must plan again.
-  const intent = await changeOrder(
-    deps.table,
-    order.sessionId,
-    (stored) =>
-      stored.status === 'refunded'
-        ? null
-        : {
-            condition: '#status IN (:paid, :dispatched)',
-            set: ['refundReason = :reason', 'refundRequestedAt = :requestedAt', 'refundRequestedBy = :actor'],
-            names: { '#status': 'status' },
-            values: {
-              ':paid': 'paid',
-              ':dispatched': 'dispatched',
-              ':reason': reason,
-              ':requestedAt': requestedAt,
-              ':actor': actor,
-            },
-            emails: [],
-          },
-    deps.now,
-  );
+  const intent = await storeRefundIntent(order, { reason, actor, requestedAt }, deps);
   // Refunded already (here, or in the Dashboard): nothing is asked of Stripe.
   if (!intent.changed) return refuseRefunded(intent.order, deps);
   // Stripe said no: the order goes back to as it was, so a later Dashboard refund is not given this reason.
-  const withdrawIntent = () =>
-    changeOrder(
-      deps.table,
-      order.sessionId,
-      (stored) =>
-        stored.status === 'refunded' || stored.refundRequestedAt !== requestedAt
-          ? null
-          : {
-              condition: '#status IN (:paid, :dispatched) AND refundRequestedAt = :requestedAt',
-              remove: ['refundReason', 'refundRequestedAt', 'refundRequestedBy'],
-              names: { '#status': 'status' },
-              values: { ':paid': 'paid', ':dispatched': 'dispatched', ':requestedAt': requestedAt },
-              emails: [],
-            },
-      deps.now,
-    );
-  const paymentIntent = order.paymentIntentId ?? (await paymentIntentOf(order.sessionId, deps.stripe));
-  let refund: Stripe.Refund;
-  try {
-    // No amount: Stripe refunds what is left of the charge, part refunds made in the Dashboard included.
-    refund = await deps.stripe.refunds.create(
-      { payment_intent: paymentIntent, metadata: { reference: order.reference, reason } },
-      // An admin request's intention keys its own refund: its retry after a lost answer gets it back.
-      {
-        idempotencyKey:
-          input.intention === undefined
-            ? `refund-${order.sessionId}`
-            : `refund-${order.sessionId}-intention-${input.intention}`,
-      },
-    );
-  } catch (error) {
-    // A connection or API error may hide a refund Stripe did make: the reason stays for its webhook.
-    if (isStripeError(error) && error.type !== 'StripeConnectionError' && error.type !== 'StripeAPIError') {
-      await withdrawIntent();
-      throw new RefusedError(
-        `Stripe refused the refund of ${order.reference}: ${error.message}${error.code ? ` (${error.code})` : ''}. The order is unchanged.`,
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+  const withdrawIntent = () => withdrawRefundIntent(order, requestedAt, deps);
+  const refund = await askStripeToRefund(order, input, deps, withdrawIntent);
   if (refund.status === 'failed' || refund.status === 'canceled') {
     await withdrawIntent();
     throw new RefusedError(
@@ -539,6 +485,98 @@ export async function refundFoundOrder(
     pence: refund.amount,
     refundEmail: refundEmailReport(order, email),
   };
+}
+
+/**
+ * The merchant's reason stored on the order before Stripe is asked. Through the outbox's writer,
+ * though it sends nothing: the reason is a fact the refund email shows, so the webhook's write,
+ * planned on the version without it, must plan again. Unchanged when the order is refunded already.
+ */
+function storeRefundIntent(
+  order: ManagedOrder,
+  intent: { reason: RefundReason; actor: string; requestedAt: string },
+  deps: ShopDeps,
+): Promise<ChangeResult> {
+  return changeOrder(
+    deps.table,
+    order.sessionId,
+    (stored) =>
+      stored.status === 'refunded'
+        ? null
+        : {
+            condition: '#status IN (:paid, :dispatched)',
+            set: ['refundReason = :reason', 'refundRequestedAt = :requestedAt', 'refundRequestedBy = :actor'],
+            names: { '#status': 'status' },
+            values: {
+              ':paid': 'paid',
+              ':dispatched': 'dispatched',
+              ':reason': intent.reason,
+              ':requestedAt': intent.requestedAt,
+              ':actor': intent.actor,
+            },
+            emails: [],
+          },
+    deps.now,
+  );
+}
+
+/** Takes back the reason this refund stored (only while it is still this request's and not refunded). */
+function withdrawRefundIntent(
+  order: ManagedOrder,
+  requestedAt: string,
+  deps: ShopDeps,
+): Promise<ChangeResult> {
+  return changeOrder(
+    deps.table,
+    order.sessionId,
+    (stored) =>
+      stored.status === 'refunded' || stored.refundRequestedAt !== requestedAt
+        ? null
+        : {
+            condition: '#status IN (:paid, :dispatched) AND refundRequestedAt = :requestedAt',
+            remove: ['refundReason', 'refundRequestedAt', 'refundRequestedBy'],
+            names: { '#status': 'status' },
+            values: { ':paid': 'paid', ':dispatched': 'dispatched', ':requestedAt': requestedAt },
+            emails: [],
+          },
+    deps.now,
+  );
+}
+
+/**
+ * Stripe's refund of what is left of the order's charge, keyed by the order (and the admin
+ * request's intention). Stripe's refusal withdraws the stored reason and is refused in words.
+ */
+async function askStripeToRefund(
+  order: ManagedOrder,
+  input: RefundInput,
+  deps: ShopStripeDeps,
+  withdrawIntent: () => Promise<unknown>,
+): Promise<Stripe.Refund> {
+  const paymentIntent = order.paymentIntentId ?? (await paymentIntentOf(order.sessionId, deps.stripe));
+  try {
+    // No amount: Stripe refunds what is left of the charge, part refunds made in the Dashboard included.
+    return await deps.stripe.refunds.create(
+      { payment_intent: paymentIntent, metadata: { reference: order.reference, reason: input.reason } },
+      // An admin request's intention keys its own refund: its retry after a lost answer gets it back.
+      {
+        idempotencyKey:
+          input.intention === undefined
+            ? `refund-${order.sessionId}`
+            : `refund-${order.sessionId}-intention-${input.intention}`,
+      },
+    );
+  } catch (error) {
+    // A connection or API error may hide a refund Stripe did make: the reason stays for its webhook.
+    if (isStripeError(error) && error.type !== 'StripeConnectionError' && error.type !== 'StripeAPIError') {
+      await withdrawIntent();
+      throw new RefusedError(
+        `Stripe refused the refund of ${order.reference}: ${error.message}${error.code ? ` (${error.code})` : ''}. The order is unchanged.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 /** Finishes a stopped earlier run's refund email, then refuses: the refund itself happened already. */
