@@ -6,6 +6,7 @@ import {
   debitDispatchDate,
   formatDispatchDate,
   formatLondonTime,
+  type IsoDate,
   nextDispatchDate,
 } from '../../../shared/dispatch';
 import { penceToPounds, poundsToPence, type Quote, quoteOrder } from '../../../shared/pricing';
@@ -381,6 +382,74 @@ function stillAsRead(previous: string | undefined): {
 }
 
 /**
+ * A new payment link for a request: its bottles held for the link (moved to a later day with room
+ * if the request's has closed), and a Checkout Session made exactly as create-checkout makes one.
+ * @throws RefusedError when no day has room, or Stripe refuses the session (the hold undone).
+ */
+async function createPaymentLink(
+  request: OrderRequest,
+  at: { now: Date; previous: string | undefined },
+  deps: ShopStripeDeps,
+): Promise<{ session: { id: string; url: string }; dispatchDate: IsoDate; expiresAt: number }> {
+  const { now, previous } = at;
+  const quote = quoteOrder(request.bottles);
+  const expiresAt = Math.floor(now.getTime() / 1000) + PAYMENT_LINK_HOURS * 3600;
+  const link = await holdForPaymentLink(capacityStoreFromTable(deps.table), request, {
+    expiresAt,
+    earliest: nextDispatchDate(now, { cutoffHours: deps.cutoffHours }),
+    capacity: (await readShopSettings(deps.table, true)).capacity,
+    now,
+  }).catch((error: unknown) => {
+    if (!(error instanceof CapacityFullError)) throw error;
+    throw new RefusedError(
+      `No dispatch day in the next ${DISPATCH_WINDOW_WEEKS} weeks has room for ${request.reference}'s ${request.bottles} bottles: raise a day's capacity (npm run orders -- capacity) or decline it. Nothing sent.`,
+    );
+  });
+  const dispatchDate = link.date;
+  const params = buildSessionParams({
+    input: {
+      name: request.customerName,
+      email: request.customerEmail,
+      phone: request.customerPhone,
+      address: request.deliveryAddress,
+      postcode: request.postcode,
+      quantity: quote.bottles === 3 || quote.bottles === 6 ? quote.bottles : 9,
+      subtotal: penceToPounds(quote.subtotalPence),
+      shipping: penceToPounds(quote.shippingPence),
+      total: penceToPounds(quote.totalPence),
+    },
+    quote,
+    siteUrl: deps.siteUrl,
+    shopId: deps.shopId,
+    clientReferenceId: `req_${request.reference}`,
+    dispatchDate,
+    debitDispatchDate: debitDispatchDate(now, { cutoffHours: deps.cutoffHours }),
+    expiresAt,
+    capacityHold: link.hold,
+  });
+  let session: { id: string; url: string | null };
+  try {
+    // Keyed on the request (and the link it replaces): a repeat within Stripe's 24-hour key
+    // lifetime gets the same session, and a new link never gets the expired one back.
+    session = await deps.stripe.checkout.sessions.create(params, {
+      idempotencyKey: `request-payment-${request.reference}${previous === undefined ? '' : `-after-${previous}`}`,
+    });
+  } catch (error) {
+    await link.undo().catch(() => undefined);
+    if (isStripeError(error) && error.type === 'StripeInvalidRequestError') {
+      throw new RefusedError(
+        `Stripe refused the payment link for ${request.reference}: ${error.message}. Nothing changed.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  const { url } = session;
+  if (!url) throw new Error(`Stripe made session ${session.id} without a URL`);
+  return { session: { id: session.id, url }, dispatchDate, expiresAt };
+}
+
+/**
  * Invites payment for a request: a Checkout Session made exactly as create-checkout makes one
  * (so the paid session becomes an ordinary order through the webhook), valid for
  * PAYMENT_LINK_HOURS, its link emailed to the customer once. `requested → invited`, conditional.
@@ -400,62 +469,9 @@ export async function requestPayment(
   const now = deps.now();
   if (request.status === 'requested' || linkExpired(request, now)) {
     const previous = request.status === 'invited' ? await closeExpiredLink(request, deps) : undefined;
-    const quote = quoteOrder(request.bottles);
-    const expiresAt = Math.floor(now.getTime() / 1000) + PAYMENT_LINK_HOURS * 3600;
-    // The link holds the request's bottles (moved to a later day with room if the request's closed).
-    const link = await holdForPaymentLink(capacityStoreFromTable(deps.table), request, {
-      expiresAt,
-      earliest: nextDispatchDate(now, { cutoffHours: deps.cutoffHours }),
-      capacity: (await readShopSettings(deps.table, true)).capacity,
-      now,
-    }).catch((error: unknown) => {
-      if (!(error instanceof CapacityFullError)) throw error;
-      throw new RefusedError(
-        `No dispatch day in the next ${DISPATCH_WINDOW_WEEKS} weeks has room for ${request.reference}'s ${request.bottles} bottles: raise a day's capacity (npm run orders -- capacity) or decline it. Nothing sent.`,
-      );
-    });
-    const dispatchDate = link.date;
-    const params = buildSessionParams({
-      input: {
-        name: request.customerName,
-        email: request.customerEmail,
-        phone: request.customerPhone,
-        address: request.deliveryAddress,
-        postcode: request.postcode,
-        quantity: quote.bottles === 3 || quote.bottles === 6 ? quote.bottles : 9,
-        subtotal: penceToPounds(quote.subtotalPence),
-        shipping: penceToPounds(quote.shippingPence),
-        total: penceToPounds(quote.totalPence),
-      },
-      quote,
-      siteUrl: deps.siteUrl,
-      shopId: deps.shopId,
-      clientReferenceId: `req_${request.reference}`,
-      dispatchDate,
-      debitDispatchDate: debitDispatchDate(now, { cutoffHours: deps.cutoffHours }),
-      expiresAt,
-      capacityHold: link.hold,
-    });
-    let session: { id: string; url: string | null };
-    try {
-      // Keyed on the request (and the link it replaces): a repeat within Stripe's 24-hour key
-      // lifetime gets the same session, and a new link never gets the expired one back.
-      session = await deps.stripe.checkout.sessions.create(params, {
-        idempotencyKey: `request-payment-${request.reference}${previous === undefined ? '' : `-after-${previous}`}`,
-      });
-    } catch (error) {
-      await link.undo().catch(() => undefined);
-      if (isStripeError(error) && error.type === 'StripeInvalidRequestError') {
-        throw new RefusedError(
-          `Stripe refused the payment link for ${request.reference}: ${error.message}. Nothing changed.`,
-          { cause: error },
-        );
-      }
-      throw error;
-    }
-    if (!session.url) throw new Error(`Stripe made session ${session.id} without a URL`);
+    const link = await createPaymentLink(request, { now, previous }, deps);
     const from = stillAsRead(previous);
-    const linkExpiresAt = new Date(expiresAt * 1000).toISOString();
+    const linkExpiresAt = new Date(link.expiresAt * 1000).toISOString();
     changed = await updateIf(
       deps.table,
       request.pk,
@@ -469,17 +485,17 @@ export async function requestPayment(
           now.toISOString(),
           options.actor,
           'payment-link-sent',
-          `dispatch ${dispatchDate}, link valid until ${linkExpiresAt}`,
+          `dispatch ${link.dispatchDate}, link valid until ${linkExpiresAt}`,
         ),
         set: 'checkoutSessionId = :session, checkoutUrl = :url, checkoutExpiresAt = :expires, dispatchDate = :day, #dayKey = :dayKey',
         names: { ...from.names, '#dayKey': DISPATCH_DATE_INDEX.partitionKey },
         values: {
           ...from.values,
-          ':session': session.id,
-          ':url': session.url,
+          ':session': link.session.id,
+          ':url': link.session.url,
           ':expires': linkExpiresAt,
-          ':day': dispatchDate,
-          ':dayKey': dispatchDayKey(dispatchDate),
+          ':day': link.dispatchDate,
+          ':dayKey': dispatchDayKey(link.dispatchDate),
         },
       }),
     );
