@@ -19,7 +19,6 @@ const STILL_OVER: Readonly<Record<string, number>> = {
   'infra/lib/constructs/merchant-admin.ts#MerchantAdmin.constructor': 91,
   'infra/lib/constructs/website.ts#Website.constructor': 220,
   'infra/lib/data-stack.ts#ShopDataStack.constructor': 95,
-  'lambdas/handlers/admin-api/handler.ts#createAdminApiHandler': 82,
   'local/local-shop.ts#startLocalShop': 218,
   'local/rehearse/assembly.ts#readAssembly': 136,
   'local/rehearse/assembly.ts#readAssembly.resolveIn': 89,
