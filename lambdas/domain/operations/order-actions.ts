@@ -497,27 +497,10 @@ function storeRefundIntent(
   intent: { reason: RefundReason; actor: string; requestedAt: string },
   deps: ShopDeps,
 ): Promise<ChangeResult> {
-  return changeOrder(
-    deps.table,
-    order.sessionId,
-    (stored) =>
-      stored.status === 'refunded'
-        ? null
-        : {
-            condition: '#status IN (:paid, :dispatched)',
-            set: ['refundReason = :reason', 'refundRequestedAt = :requestedAt', 'refundRequestedBy = :actor'],
-            names: { '#status': 'status' },
-            values: {
-              ':paid': 'paid',
-              ':dispatched': 'dispatched',
-              ':reason': intent.reason,
-              ':requestedAt': intent.requestedAt,
-              ':actor': intent.actor,
-            },
-            emails: [],
-          },
-    deps.now,
-  );
+  return changeRefundIntent(order, deps, {
+    set: ['refundReason = :reason', 'refundRequestedAt = :requestedAt', 'refundRequestedBy = :actor'],
+    values: { ':reason': intent.reason, ':requestedAt': intent.requestedAt, ':actor': intent.actor },
+  });
 }
 
 /** Takes back the reason this refund stored (only while it is still this request's and not refunded). */
@@ -526,17 +509,38 @@ function withdrawRefundIntent(
   requestedAt: string,
   deps: ShopDeps,
 ): Promise<ChangeResult> {
+  return changeRefundIntent(order, deps, {
+    applies: (stored) => stored.refundRequestedAt === requestedAt,
+    condition: 'refundRequestedAt = :requestedAt',
+    remove: ['refundReason', 'refundRequestedAt', 'refundRequestedBy'],
+    values: { ':requestedAt': requestedAt },
+  });
+}
+
+/** One write of a refund's intent on an order still paid or dispatched (none once refunded): no email. */
+function changeRefundIntent(
+  order: ManagedOrder,
+  deps: ShopDeps,
+  change: {
+    applies?: (stored: ManagedOrder) => boolean;
+    condition?: string;
+    set?: string[];
+    remove?: string[];
+    values: Record<string, string>;
+  },
+): Promise<ChangeResult> {
   return changeOrder(
     deps.table,
     order.sessionId,
     (stored) =>
-      stored.status === 'refunded' || stored.refundRequestedAt !== requestedAt
+      stored.status === 'refunded' || change.applies?.(stored) === false
         ? null
         : {
-            condition: '#status IN (:paid, :dispatched) AND refundRequestedAt = :requestedAt',
-            remove: ['refundReason', 'refundRequestedAt', 'refundRequestedBy'],
+            condition: `#status IN (:paid, :dispatched)${change.condition ? ` AND ${change.condition}` : ''}`,
+            ...(change.set && { set: change.set }),
+            ...(change.remove && { remove: change.remove }),
             names: { '#status': 'status' },
-            values: { ':paid': 'paid', ':dispatched': 'dispatched', ':requestedAt': requestedAt },
+            values: { ':paid': 'paid', ':dispatched': 'dispatched', ...change.values },
             emails: [],
           },
     deps.now,
