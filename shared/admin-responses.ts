@@ -308,6 +308,9 @@ export type AdminEmailOutcome = z.infer<typeof emailOutcomeSchema>;
  */
 const actionShape = { reference: text, changed: z.boolean(), email: emailOutcomeSchema };
 
+/** An answer about one order that is always a new write (no `changed`): its email and the order after it. */
+const orderAnswerShape = { reference: text, email: emailOutcomeSchema, record: adminOrderViewSchema };
+
 /**
  * One order of `POST orders/dispatch`: done (changed or found done), or refused. `changed` false:
  * it was dispatched already (a second press), and nothing was sent again. `plannedFor`: refused
@@ -327,12 +330,7 @@ export const adminDispatchResponseSchema = z.object({
 export type AdminDispatchResponse = z.infer<typeof adminDispatchResponseSchema>;
 
 /** `POST orders/tracking`: the order with its new number; `changed` false when it already had it. */
-export const adminTrackingResponseSchema = z.object({
-  reference: text,
-  changed: z.boolean(),
-  email: emailOutcomeSchema,
-  record: adminOrderViewSchema,
-});
+export const adminTrackingResponseSchema = z.object({ ...actionShape, record: adminOrderViewSchema });
 export type AdminTrackingResponse = z.infer<typeof adminTrackingResponseSchema>;
 
 /**
@@ -382,11 +380,9 @@ export type AdminTrackingImportResponse = z.infer<typeof adminTrackingImportResp
 
 /** `POST orders/refund-part`: the refund made, in pence, and the order after it. */
 export const adminPartRefundResponseSchema = z.object({
-  reference: text,
+  ...orderAnswerShape,
   refundId: text,
   pence: count,
-  email: emailOutcomeSchema,
-  record: adminOrderViewSchema,
 });
 export type AdminPartRefundResponse = z.infer<typeof adminPartRefundResponseSchema>;
 
@@ -457,19 +453,14 @@ export type AdminRefundResponse = z.infer<typeof adminRefundResponseSchema>;
 
 /** `POST orders/address`: the corrected order; `not-due` when the details were already its own. */
 export const adminAddressResponseSchema = z.object({
-  reference: text,
-  changed: z.boolean(),
+  ...actionShape,
   email: z.enum(['sent', 'not-sent', 'not-due']),
   record: adminOrderViewSchema,
 });
 export type AdminAddressResponse = z.infer<typeof adminAddressResponseSchema>;
 
 /** `POST orders/page-link`: the order with its new page key; `not-sent` when another run holds the email. */
-export const adminPageLinkResponseSchema = z.object({
-  reference: text,
-  email: z.enum(['sent', 'not-sent']),
-  record: adminOrderViewSchema,
-});
+export const adminPageLinkResponseSchema = z.object(orderAnswerShape);
 export type AdminPageLinkResponse = z.infer<typeof adminPageLinkResponseSchema>;
 
 /**

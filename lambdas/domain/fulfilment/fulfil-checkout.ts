@@ -14,6 +14,7 @@ import { reservationOf } from '../capacity/session-reservation';
 import { isPaymentLinkSession } from '../checkout/order-metadata';
 import {
   assessCheckoutSession,
+  type CheckoutAssessment,
   type PaidCheckout,
   type PauseMark,
   toOrderItem,
@@ -148,6 +149,19 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
     expand: ['line_items', 'payment_intent.latest_charge'],
   });
   const assessment = assessCheckoutSession(session, deps.shopId);
+  if (assessment.kind !== 'payable') return answerUnfulfilled(sessionId, assessment, session, deps);
+  const { checkout } = assessment;
+  if (checkout.refund?.full) return recordRefundedCheckout(checkout, session.metadata, deps);
+  return recordPaidCheckout(checkout, session, deps);
+}
+
+/** A session that makes no order (not ours, not paid yet, not what we priced): logged, and said. */
+async function answerUnfulfilled(
+  sessionId: string,
+  assessment: Exclude<CheckoutAssessment, { kind: 'payable' }>,
+  session: Stripe.Checkout.Session,
+  deps: FulfilmentDeps,
+): Promise<FulfilmentResult> {
   switch (assessment.kind) {
     case 'not-ours':
       return { outcome: 'not-ours' };
@@ -181,16 +195,22 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
       emitMetric(deps.metrics, METRIC_NAMES.paidCheckoutNeedsReview, 1);
       return { outcome: 'needs-review', problems: assessment.problems };
   }
-  // Only 'payable' is left here: every other kind returned above, and TypeScript narrows it so.
-  const { checkout } = assessment;
-  if (checkout.refund?.full) return recordRefundedCheckout(checkout, session.metadata, deps);
+}
 
+/**
+ * A paid session's order, written once (its emails claimed by this attempt), then its emails. The
+ * bottles are sold before the order is written: a retry after a crash between the two finds them
+ * sold and sells nothing twice.
+ */
+async function recordPaidCheckout(
+  checkout: PaidCheckout,
+  session: Stripe.Checkout.Session,
+  deps: FulfilmentDeps,
+): Promise<FulfilmentResult> {
   // Read only for an order about to be written: redeliveries of a recorded order never pay for it.
   const settings = await deps.shopSettings();
   const pause = pauseMarkFor(settings, session);
   const now = deps.now();
-  // The bottles are sold before the order is written: a retry after a crash between the two finds
-  // them sold and sells nothing twice.
   const earliestDispatch = firstDispatchDay(
     checkout,
     nextDispatchDate(now, { cutoffHours: deps.cutoffHours }),
@@ -215,20 +235,11 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
     ),
     now,
   );
-  let orderCreated: boolean;
-  try {
-    orderCreated = await deps.orders.createIfAbsent(item);
-  } catch (error) {
-    // The put may have been written with its answer lost (a timeout, a dropped connection): hand
-    // its email claims back, or a retry would wait STALE_CLAIM_MS for them. Conditional on our
-    // tokens, so it changes nothing when the put never landed.
-    await releaseEmailClaims(item, claims, deps);
-    throw error;
-  }
+  const orderCreated = await createReleasingClaims(item, claims, deps);
   // Lost the race: the stored order (written by the winner) is the one the emails describe, and
   // its claims are the winner's.
-  const order = orderCreated ? item : await deps.orders.get(sessionId);
-  if (!order) throw new Error(`Order ${sessionId} was reported as existing but cannot be read`);
+  const order = orderCreated ? item : await deps.orders.get(checkout.sessionId);
+  if (!order) throw new Error(`Order ${checkout.sessionId} was reported as existing but cannot be read`);
   if (orderCreated) {
     logger.info('Order recorded', {
       reference: order.reference,
@@ -243,6 +254,23 @@ export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): P
     await giveBackOwnSale(sale, deps);
   }
   return finishOrder(order, orderCreated, deps, orderCreated ? claims : undefined);
+}
+
+/** The conditional put of a new order: true when this call wrote it. */
+async function createReleasingClaims(
+  item: OrderItem,
+  claims: EmailClaims,
+  deps: FulfilmentDeps,
+): Promise<boolean> {
+  try {
+    return await deps.orders.createIfAbsent(item);
+  } catch (error) {
+    // The put may have been written with its answer lost (a timeout, a dropped connection): hand
+    // its email claims back, or a retry would wait STALE_CLAIM_MS for them. Conditional on our
+    // tokens, so it changes nothing when the put never landed.
+    await releaseEmailClaims(item, claims, deps);
+    throw error;
+  }
 }
 
 /**

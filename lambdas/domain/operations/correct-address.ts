@@ -49,6 +49,33 @@ function changeDetail(order: ManagedOrder, next: AddressCorrection): string {
   return parts.join('; ');
 }
 
+/** The details, checked with the checkout's own rules. */
+function parseCorrection(body: unknown): AddressCorrection {
+  const parsed = addressCorrectionSchema.safeParse(body);
+  if (!parsed.success) {
+    const { fields, message } = describeIssues(parsed.error);
+    throw new InvalidCorrectionError(fields, message);
+  }
+  return parsed.data;
+}
+
+/** Refuses a correction of an order dispatched, refunded, or past its packing cut-off. */
+function refuseOnceClosed(order: ManagedOrder, now: Date, cutoffHours: number): void {
+  if (order.status === 'dispatched') {
+    throw new RefusedError(`${order.reference} has been dispatched: its address can no longer change.`);
+  }
+  if (order.status === 'refunded') {
+    throw new RefusedError(`${order.reference} was refunded: there is nothing to deliver.`);
+  }
+  const cutoff = dispatchCutoff(order.dispatchDate, cutoffHours);
+  // A careful merchant packs from the list printed at the cut-off: a later change could miss the label.
+  if (now.getTime() >= cutoff.getTime()) {
+    throw new RefusedError(
+      `${order.reference} is being packed for ${formatDispatchDate(order.dispatchDate)} (changes closed ${formatLondonTime(cutoff, now)}): please contact the seller.`,
+    );
+  }
+}
+
 /**
  * Corrects a paid order's delivery address, postcode and phone until the packing cut-off of its
  * dispatch day, for the customer's order page, the admin page and the CLI alike. The details are
@@ -71,26 +98,9 @@ export async function correctOrderAddress(
   options: { actor: string; pageKey?: string | undefined },
   deps: CorrectAddressDeps,
 ): Promise<CorrectAddressResult> {
-  const parsed = addressCorrectionSchema.safeParse(body);
-  if (!parsed.success) {
-    const { fields, message } = describeIssues(parsed.error);
-    throw new InvalidCorrectionError(fields, message);
-  }
-  const next = parsed.data;
+  const next = parseCorrection(body);
   const now = deps.now();
-  if (order.status === 'dispatched') {
-    throw new RefusedError(`${order.reference} has been dispatched: its address can no longer change.`);
-  }
-  if (order.status === 'refunded') {
-    throw new RefusedError(`${order.reference} was refunded: there is nothing to deliver.`);
-  }
-  const cutoff = dispatchCutoff(order.dispatchDate, deps.cutoffHours);
-  // A careful merchant packs from the list printed at the cut-off: a later change could miss the label.
-  if (now.getTime() >= cutoff.getTime()) {
-    throw new RefusedError(
-      `${order.reference} is being packed for ${formatDispatchDate(order.dispatchDate)} (changes closed ${formatLondonTime(cutoff, now)}): please contact the seller.`,
-    );
-  }
+  refuseOnceClosed(order, now, deps.cutoffHours);
   const detail = changeDetail(order, next);
   if (detail === '') return { reference: order.reference, changed: false, email: 'not-due', order };
 

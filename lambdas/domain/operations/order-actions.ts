@@ -22,7 +22,14 @@ import {
   type RefundRecorder,
 } from '../storage/managed-order';
 import { DISPATCH_DATE_INDEX, dispatchDayKey, dispatchSortKey, orderKey } from '../storage/orders-table';
-import { changeOrder, emailOf, entriesInOrder, readOrder } from '../storage/outbox';
+import {
+  type ChangeResult,
+  changeOrder,
+  emailOf,
+  entriesInOrder,
+  type PlannedChange,
+  readOrder,
+} from '../storage/outbox';
 import { findByReference, getRecord, queryDispatchDay } from '../storage/records';
 import { nameRecordedRefund, recordRefundedSoFar } from '../storage/refund-writes';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
@@ -89,52 +96,7 @@ export async function markDispatched(
   const result = await changeOrder(
     deps.table,
     found.sessionId,
-    (order) => {
-      if (order.status === 'refunded') {
-        throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
-      }
-      if (order.status === 'dispatched') {
-        if (tracking === undefined || tracking === order.trackingNumber) return null;
-        throw new RefusedError(
-          `${order.reference} was dispatched meanwhile with ${order.trackingNumber ?? 'no tracking number'}: look at it again before giving it ${tracking}.`,
-        );
-      }
-      // Delayed to a later week between the read and the write: still paid, and now planned later.
-      const delayedMeanwhile = earlyDispatchRefusal(order, options.early, deps.now());
-      if (delayedMeanwhile !== undefined) throw delayedMeanwhile;
-      const at = deps.now().toISOString();
-      const history = appendHistory(
-        historyEntry(at, options.actor, 'dispatched', tracking ? `tracking ${tracking}` : undefined),
-      );
-      const written: ManagedOrder = {
-        ...order,
-        status: 'dispatched',
-        dispatchedAt: at,
-        ...(tracking && { trackingNumber: tracking }),
-      };
-      const onPurpose = options.early === true;
-      return {
-        condition: onPurpose ? '#status = :paid' : '#status = :paid AND dispatchDate <= :coming',
-        set: [
-          '#status = :dispatched',
-          'dispatchedAt = :dispatchedAt',
-          '#sort = :sk',
-          history.set,
-          ...(tracking ? ['trackingNumber = :tracking'] : []),
-        ],
-        names: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...history.names },
-        values: {
-          ...history.values,
-          ':paid': 'paid',
-          ...(!onPurpose && { ':coming': comingDispatchDay(deps.now()) }),
-          ':dispatched': 'dispatched',
-          ':dispatchedAt': at,
-          ':sk': dispatchSortKey('dispatched', order.paidAt, order.reference),
-          ...(tracking && { ':tracking': tracking }),
-        },
-        emails: [emailOf('dispatch', written)],
-      };
-    },
+    (order) => planDispatch(order, { tracking, actor: options.actor, early: options.early }, deps.now),
     deps.now,
   );
   const drained = await drainOutbox(found.sessionId, deps);
@@ -147,6 +109,63 @@ export async function markDispatched(
     );
   }
   return { reference: found.reference, changed: result.changed, email, order: after };
+}
+
+/**
+ * The write that dispatches a paid order (its history line, its dispatch email's entry), planned on
+ * the order as stored: null when it is dispatched already with this number; refused when it was
+ * refunded, dispatched with another number, or delayed to a later week meanwhile.
+ */
+function planDispatch(
+  order: ManagedOrder,
+  dispatch: { tracking: string | undefined; actor: string; early?: boolean | undefined },
+  clock: () => Date,
+): PlannedChange | null {
+  const { tracking } = dispatch;
+  if (order.status === 'refunded') {
+    throw new RefusedError(`${order.reference} was refunded meanwhile: it cannot be dispatched.`);
+  }
+  if (order.status === 'dispatched') {
+    if (tracking === undefined || tracking === order.trackingNumber) return null;
+    throw new RefusedError(
+      `${order.reference} was dispatched meanwhile with ${order.trackingNumber ?? 'no tracking number'}: look at it again before giving it ${tracking}.`,
+    );
+  }
+  // Delayed to a later week between the read and the write: still paid, and now planned later.
+  const delayedMeanwhile = earlyDispatchRefusal(order, dispatch.early, clock());
+  if (delayedMeanwhile !== undefined) throw delayedMeanwhile;
+  const at = clock().toISOString();
+  const history = appendHistory(
+    historyEntry(at, dispatch.actor, 'dispatched', tracking ? `tracking ${tracking}` : undefined),
+  );
+  const written: ManagedOrder = {
+    ...order,
+    status: 'dispatched',
+    dispatchedAt: at,
+    ...(tracking && { trackingNumber: tracking }),
+  };
+  const onPurpose = dispatch.early === true;
+  return {
+    condition: onPurpose ? '#status = :paid' : '#status = :paid AND dispatchDate <= :coming',
+    set: [
+      '#status = :dispatched',
+      'dispatchedAt = :dispatchedAt',
+      '#sort = :sk',
+      history.set,
+      ...(tracking ? ['trackingNumber = :tracking'] : []),
+    ],
+    names: { '#status': 'status', '#sort': DISPATCH_DATE_INDEX.sortKey, ...history.names },
+    values: {
+      ...history.values,
+      ':paid': 'paid',
+      ...(!onPurpose && { ':coming': comingDispatchDay(clock()) }),
+      ':dispatched': 'dispatched',
+      ':dispatchedAt': at,
+      ':sk': dispatchSortKey('dispatched', order.paidAt, order.reference),
+      ...(tracking && { ':tracking': tracking }),
+    },
+    emails: [emailOf('dispatch', written)],
+  };
 }
 
 /** Why a refunded order cannot be dispatched, in the merchant's words. */
@@ -288,7 +307,7 @@ export async function delayDispatch(
   },
   deps: ShopDeps,
 ): Promise<DelayResult> {
-  const { from, to, reason, references } = input;
+  const { from, to, references } = input;
   checkDelayTarget(from, to, deps.now());
   const now = deps.now().toISOString();
   const moved: string[] = [];
@@ -303,53 +322,11 @@ export async function delayDispatch(
   for (const record of waiting) {
     if (record.kind !== 'order') continue;
     const order = record.order;
-    const result = await changeOrder(
-      deps.table,
-      order.sessionId,
-      (stored) => {
-        if (stored.status !== 'paid' || stored.dispatchDate !== from) return null;
-        const history = appendHistory(
-          historyEntry(now, input.actor, 'delayed', `${from} to ${to}, ${reason}`),
-        );
-        const written: ManagedOrder = {
-          ...stored,
-          dispatchDate: to,
-          delayedFrom: from,
-          delayReason: reason,
-          delayedAt: now,
-        };
-        return {
-          condition: '#status = :paid AND dispatchDate = :from',
-          set: [
-            'dispatchDate = :to',
-            '#day = :day',
-            'delayedFrom = :from',
-            'delayReason = :reason',
-            'delayedAt = :delayedAt',
-            history.set,
-          ],
-          names: { '#status': 'status', '#day': DISPATCH_DATE_INDEX.partitionKey, ...history.names },
-          values: {
-            ...history.values,
-            ':paid': 'paid',
-            ':from': from,
-            ':to': to,
-            ':day': dispatchDayKey(to),
-            ':reason': reason,
-            ':delayedAt': now,
-          },
-          emails: [emailOf('delay', written)],
-        };
-      },
-      deps.now,
-    );
-    const ok = result.changed;
-    if (!ok) continue;
+    if (!(await delayOrder(order, { ...input, at: now }, deps))) continue;
     moved.push(order.reference);
     await moveDelayedBottles(order, deps);
   }
   // Every order this delay moved, now or in an earlier run that stopped before its emails.
-  const emailed: string[] = [];
   const delayed = (await queryDispatchDay(deps.table, to)).flatMap((record) =>
     record.kind === 'order' && record.order.delayedFrom === from ? [record.order] : [],
   );
@@ -359,12 +336,70 @@ export async function delayDispatch(
   for (const order of delayed) if (hasBottlesToMove(order)) await moveDelayedBottles(order, deps);
   for (const order of delayed) await followDelayedDelivery(order, deps);
   const overLimit = await overLimitOn(deps, to);
+  const emailed = await sendDelayEmails(delayed, deps);
+  return { from, to, moved, emailed, ...(overLimit && { overLimit }), ...(closed && { closed }) };
+}
+
+/**
+ * One order moved from `from` to `to` by its own conditional update (still `paid`, still on
+ * `from`), with its `delayed` history line and its delay email due; false when it had moved.
+ */
+async function delayOrder(
+  order: ManagedOrder,
+  delay: { from: IsoDate; to: IsoDate; reason: DelayReason; actor: string; at: string },
+  deps: ShopDeps,
+): Promise<boolean> {
+  const { from, to, reason, at: now } = delay;
+  const result = await changeOrder(
+    deps.table,
+    order.sessionId,
+    (stored) => {
+      if (stored.status !== 'paid' || stored.dispatchDate !== from) return null;
+      const history = appendHistory(historyEntry(now, delay.actor, 'delayed', `${from} to ${to}, ${reason}`));
+      const written: ManagedOrder = {
+        ...stored,
+        dispatchDate: to,
+        delayedFrom: from,
+        delayReason: reason,
+        delayedAt: now,
+      };
+      return {
+        condition: '#status = :paid AND dispatchDate = :from',
+        set: [
+          'dispatchDate = :to',
+          '#day = :day',
+          'delayedFrom = :from',
+          'delayReason = :reason',
+          'delayedAt = :delayedAt',
+          history.set,
+        ],
+        names: { '#status': 'status', '#day': DISPATCH_DATE_INDEX.partitionKey, ...history.names },
+        values: {
+          ...history.values,
+          ':paid': 'paid',
+          ':from': from,
+          ':to': to,
+          ':day': dispatchDayKey(to),
+          ':reason': reason,
+          ':delayedAt': now,
+        },
+        emails: [emailOf('delay', written)],
+      };
+    },
+    deps.now,
+  );
+  return result.changed;
+}
+
+/** Sends the delay emails still due on the delayed orders; the references of those now sent. */
+async function sendDelayEmails(delayed: readonly ManagedOrder[], deps: ShopDeps): Promise<string[]> {
+  const emailed: string[] = [];
   for (const order of delayed) {
     const drained = await drainOutbox(order.sessionId, deps);
     const after = await readOrder(deps.table, order.sessionId);
     if (emailOutcome(after, [], drained, 'delay') === 'sent') emailed.push(order.reference);
   }
-  return { from, to, moved, emailed, ...(overLimit && { overLimit }), ...(closed && { closed }) };
+  return emailed;
 }
 
 /**
@@ -425,73 +460,12 @@ export async function refundFoundOrder(
   const { reason, actor } = input;
   let order = found;
   const requestedAt = deps.now().toISOString();
-  // Through the outbox's writer, though it sends nothing: the reason is a fact the refund email
-  // shows, so the webhook's write, planned on the version without it, must plan again.
-  const intent = await changeOrder(
-    deps.table,
-    order.sessionId,
-    (stored) =>
-      stored.status === 'refunded'
-        ? null
-        : {
-            condition: '#status IN (:paid, :dispatched)',
-            set: ['refundReason = :reason', 'refundRequestedAt = :requestedAt', 'refundRequestedBy = :actor'],
-            names: { '#status': 'status' },
-            values: {
-              ':paid': 'paid',
-              ':dispatched': 'dispatched',
-              ':reason': reason,
-              ':requestedAt': requestedAt,
-              ':actor': actor,
-            },
-            emails: [],
-          },
-    deps.now,
-  );
+  const intent = await storeRefundIntent(order, { reason, actor, requestedAt }, deps);
   // Refunded already (here, or in the Dashboard): nothing is asked of Stripe.
   if (!intent.changed) return refuseRefunded(intent.order, deps);
   // Stripe said no: the order goes back to as it was, so a later Dashboard refund is not given this reason.
-  const withdrawIntent = () =>
-    changeOrder(
-      deps.table,
-      order.sessionId,
-      (stored) =>
-        stored.status === 'refunded' || stored.refundRequestedAt !== requestedAt
-          ? null
-          : {
-              condition: '#status IN (:paid, :dispatched) AND refundRequestedAt = :requestedAt',
-              remove: ['refundReason', 'refundRequestedAt', 'refundRequestedBy'],
-              names: { '#status': 'status' },
-              values: { ':paid': 'paid', ':dispatched': 'dispatched', ':requestedAt': requestedAt },
-              emails: [],
-            },
-      deps.now,
-    );
-  const paymentIntent = order.paymentIntentId ?? (await paymentIntentOf(order.sessionId, deps.stripe));
-  let refund: Stripe.Refund;
-  try {
-    // No amount: Stripe refunds what is left of the charge, part refunds made in the Dashboard included.
-    refund = await deps.stripe.refunds.create(
-      { payment_intent: paymentIntent, metadata: { reference: order.reference, reason } },
-      // An admin request's intention keys its own refund: its retry after a lost answer gets it back.
-      {
-        idempotencyKey:
-          input.intention === undefined
-            ? `refund-${order.sessionId}`
-            : `refund-${order.sessionId}-intention-${input.intention}`,
-      },
-    );
-  } catch (error) {
-    // A connection or API error may hide a refund Stripe did make: the reason stays for its webhook.
-    if (isStripeError(error) && error.type !== 'StripeConnectionError' && error.type !== 'StripeAPIError') {
-      await withdrawIntent();
-      throw new RefusedError(
-        `Stripe refused the refund of ${order.reference}: ${error.message}${error.code ? ` (${error.code})` : ''}. The order is unchanged.`,
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+  const withdrawIntent = () => withdrawRefundIntent(order, requestedAt, deps);
+  const refund = await askStripeToRefund(order, input, deps, withdrawIntent);
   if (refund.status === 'failed' || refund.status === 'canceled') {
     await withdrawIntent();
     throw new RefusedError(
@@ -514,6 +488,102 @@ export async function refundFoundOrder(
     pence: refund.amount,
     refundEmail: refundEmailReport(order, email),
   };
+}
+
+/**
+ * The merchant's reason stored on the order before Stripe is asked. Through the outbox's writer,
+ * though it sends nothing: the reason is a fact the refund email shows, so the webhook's write,
+ * planned on the version without it, must plan again. Unchanged when the order is refunded already.
+ */
+function storeRefundIntent(
+  order: ManagedOrder,
+  intent: { reason: RefundReason; actor: string; requestedAt: string },
+  deps: ShopDeps,
+): Promise<ChangeResult> {
+  return changeRefundIntent(order, deps, {
+    set: ['refundReason = :reason', 'refundRequestedAt = :requestedAt', 'refundRequestedBy = :actor'],
+    values: { ':reason': intent.reason, ':requestedAt': intent.requestedAt, ':actor': intent.actor },
+  });
+}
+
+/** Takes back the reason this refund stored (only while it is still this request's and not refunded). */
+function withdrawRefundIntent(
+  order: ManagedOrder,
+  requestedAt: string,
+  deps: ShopDeps,
+): Promise<ChangeResult> {
+  return changeRefundIntent(order, deps, {
+    applies: (stored) => stored.refundRequestedAt === requestedAt,
+    condition: 'refundRequestedAt = :requestedAt',
+    remove: ['refundReason', 'refundRequestedAt', 'refundRequestedBy'],
+    values: { ':requestedAt': requestedAt },
+  });
+}
+
+/** One write of a refund's intent on an order still paid or dispatched (none once refunded): no email. */
+function changeRefundIntent(
+  order: ManagedOrder,
+  deps: ShopDeps,
+  change: {
+    applies?: (stored: ManagedOrder) => boolean;
+    condition?: string;
+    set?: string[];
+    remove?: string[];
+    values: Record<string, string>;
+  },
+): Promise<ChangeResult> {
+  return changeOrder(
+    deps.table,
+    order.sessionId,
+    (stored) =>
+      stored.status === 'refunded' || change.applies?.(stored) === false
+        ? null
+        : {
+            condition: `#status IN (:paid, :dispatched)${change.condition ? ` AND ${change.condition}` : ''}`,
+            ...(change.set && { set: change.set }),
+            ...(change.remove && { remove: change.remove }),
+            names: { '#status': 'status' },
+            values: { ':paid': 'paid', ':dispatched': 'dispatched', ...change.values },
+            emails: [],
+          },
+    deps.now,
+  );
+}
+
+/**
+ * Stripe's refund of what is left of the order's charge, keyed by the order (and the admin
+ * request's intention). Stripe's refusal withdraws the stored reason and is refused in words.
+ */
+async function askStripeToRefund(
+  order: ManagedOrder,
+  input: RefundInput,
+  deps: ShopStripeDeps,
+  withdrawIntent: () => Promise<unknown>,
+): Promise<Stripe.Refund> {
+  const paymentIntent = order.paymentIntentId ?? (await paymentIntentOf(order.sessionId, deps.stripe));
+  try {
+    // No amount: Stripe refunds what is left of the charge, part refunds made in the Dashboard included.
+    return await deps.stripe.refunds.create(
+      { payment_intent: paymentIntent, metadata: { reference: order.reference, reason: input.reason } },
+      // An admin request's intention keys its own refund: its retry after a lost answer gets it back.
+      {
+        idempotencyKey:
+          input.intention === undefined
+            ? `refund-${order.sessionId}`
+            : `refund-${order.sessionId}-intention-${input.intention}`,
+      },
+    );
+  } catch (error) {
+    // A connection or API error may hide a refund Stripe did make: the reason stays for its webhook.
+    if (isStripeError(error) && error.type !== 'StripeConnectionError' && error.type !== 'StripeAPIError') {
+      await withdrawIntent();
+      throw new RefusedError(
+        `Stripe refused the refund of ${order.reference}: ${error.message}${error.code ? ` (${error.code})` : ''}. The order is unchanged.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 /** Finishes a stopped earlier run's refund email, then refuses: the refund itself happened already. */

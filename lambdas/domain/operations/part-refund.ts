@@ -10,7 +10,7 @@ import { RefusedError } from '../refusal';
 import { capacityStoreFromTable } from '../storage/capacity-table';
 import { appendHistory, historyEntry } from '../storage/history';
 import type { ManagedOrder, PartRefund, RefundReason } from '../storage/managed-order';
-import { changeOrder, emailOf, readOrder } from '../storage/outbox';
+import { type ChangeResult, changeOrder, emailOf, readOrder } from '../storage/outbox';
 import { clearPartRefundPending, markPartRefundPending, partRefundsBefore } from '../storage/refund-writes';
 import { findOrder, paymentIntentOf } from './order-actions';
 import type { ShopStripeDeps } from './shop-deps';
@@ -118,24 +118,51 @@ export async function refundPart(
   if (!pending)
     throw new RefusedError(`${found.reference} changed meanwhile (another refund?): look at it again.`);
 
-  let refund: Stripe.Refund;
+  const refund = await askStripeForPart(found, { ...input, seq, pence }, deps);
+  const record: PartRefund = {
+    refundId: refund.id,
+    pence,
+    ...part,
+    reason: input.reason,
+    at: deps.now().toISOString(),
+    by: input.actor,
+    ...(input.intention !== undefined && { intention: input.intention }),
+  };
+  const hold = holdAfterPart(found, part.bottles);
+  const result = await recordPart(found, { record, seq, hold, actor: input.actor }, deps);
+  if (result.changed && hold.givesBack && hold.old !== undefined && found.capacityDate !== undefined) {
+    await giveBackPartOfSale(capacityStoreFromTable(deps.table), found.capacityDate, hold.old, part.bottles);
+  }
+  return emailAndAnswer(found, record, deps, result.changed ? result.entries : []);
+}
+
+/**
+ * Stripe's refund of `pence`, keyed by the order and this refund's sequence number (or the admin
+ * request's intention). Stripe's refusal clears the pending mark and is refused in words.
+ */
+async function askStripeForPart(
+  found: ManagedOrder,
+  part: { seq: number; pence: number; reason: RefundReason; intention?: string | undefined },
+  deps: ShopStripeDeps,
+): Promise<Stripe.Refund> {
+  const { seq, intention } = part;
   try {
-    refund = await deps.stripe.refunds.create(
+    return await deps.stripe.refunds.create(
       {
         payment_intent: found.paymentIntentId ?? (await paymentIntentOf(found.sessionId, deps.stripe)),
-        amount: pence,
+        amount: part.pence,
         // Keyed by the intention, the parameters must not change with the sequence number.
         metadata: {
           reference: found.reference,
-          reason: input.reason,
-          ...(input.intention === undefined ? { part: String(seq) } : { intention: input.intention }),
+          reason: part.reason,
+          ...(intention === undefined ? { part: String(seq) } : { intention }),
         },
       },
       {
         idempotencyKey:
-          input.intention === undefined
+          intention === undefined
             ? `refund-${found.sessionId}-part-${seq}`
-            : `refund-${found.sessionId}-intention-${input.intention}`,
+            : `refund-${found.sessionId}-intention-${intention}`,
       },
     );
   } catch (error) {
@@ -150,32 +177,44 @@ export async function refundPart(
     }
     throw error;
   }
+}
 
-  const now = deps.now().toISOString();
-  const record: PartRefund = {
-    refundId: refund.id,
-    pence,
-    ...part,
-    reason: input.reason,
-    at: now,
-    by: input.actor,
-    ...(input.intention !== undefined && { intention: input.intention }),
-  };
+/** The order's hold once `bottles` are refunded: given back when not dispatched yet, smaller or gone. */
+interface HoldAfterPart {
+  givesBack: boolean;
+  old: string | undefined;
+  next: string | undefined;
+}
+
+function holdAfterPart(found: ManagedOrder, bottles: number): HoldAfterPart {
   // Bottles not dispatched yet were counted on their day: what is left of the sale stays counted.
   const givesBack =
     found.status === 'paid' &&
-    part.bottles > 0 &&
+    bottles > 0 &&
     found.capacityHold !== undefined &&
     found.capacityDate !== undefined &&
     found.capacityMovingFrom === undefined;
-  const oldHold = found.capacityHold;
-  const nextHold =
-    givesBack && oldHold !== undefined && holdBottles(oldHold) > part.bottles
-      ? holdId(oldHold.slice(0, oldHold.lastIndexOf(':')), holdBottles(oldHold) - part.bottles)
+  const old = found.capacityHold;
+  const next =
+    givesBack && old !== undefined && holdBottles(old) > bottles
+      ? holdId(old.slice(0, old.lastIndexOf(':')), holdBottles(old) - bottles)
       : undefined;
-  // One outbox write records the part and writes its email's entry with the totals it stored.
+  return { givesBack, old, next };
+}
+
+/**
+ * One outbox write records the part (the order still has n-1 part refunds and this one pending)
+ * and writes its email's entry with the totals it stored.
+ */
+function recordPart(
+  found: ManagedOrder,
+  part: { record: PartRefund; seq: number; hold: HoldAfterPart; actor: string },
+  deps: ShopStripeDeps,
+): Promise<ChangeResult> {
+  const { record, seq, hold } = part;
+  const { pence, reason, refundId } = record;
   const before = partRefundsBefore(seq);
-  const result = await changeOrder(
+  return changeOrder(
     deps.table,
     found.sessionId,
     (stored) => {
@@ -183,10 +222,10 @@ export async function refundPart(
       const refundedSoFar = (stored.partlyRefundedPence ?? 0) + pence;
       const history = appendHistory(
         historyEntry(
-          now,
-          input.actor,
+          record.at,
+          part.actor,
           'partly-refunded',
-          `${formatGbp(pence)} for ${partRefundWhat(part)}, ${input.reason} (${refund.id}); ${formatGbp(refundedSoFar)} of ${formatGbp(stored.totalPence)} in all`,
+          `${formatGbp(pence)} for ${partRefundWhat(record)}, ${reason} (${refundId}); ${formatGbp(refundedSoFar)} of ${formatGbp(stored.totalPence)} in all`,
         ),
       );
       const written: ManagedOrder = {
@@ -200,9 +239,9 @@ export async function refundPart(
           'partRefunds = list_append(if_not_exists(partRefunds, :none), :part)',
           'partlyRefundedPence = :soFar',
           history.set,
-          ...(givesBack && nextHold ? ['capacityHold = :nextHold'] : []),
+          ...(hold.givesBack && hold.next ? ['capacityHold = :nextHold'] : []),
         ],
-        remove: ['partRefundPending', ...(givesBack && !nextHold ? ['capacityHold'] : [])],
+        remove: ['partRefundPending', ...(hold.givesBack && !hold.next ? ['capacityHold'] : [])],
         names: history.names,
         values: {
           ...history.values,
@@ -211,18 +250,13 @@ export async function refundPart(
           ':none': [],
           ':part': [record],
           ':soFar': refundedSoFar,
-          ...(nextHold && { ':nextHold': nextHold }),
+          ...(hold.next && { ':nextHold': hold.next }),
         },
         emails: [emailOf('partRefund', written)],
       };
     },
     deps.now,
   );
-  const recorded = result.changed;
-  if (recorded && givesBack && oldHold !== undefined && found.capacityDate !== undefined) {
-    await giveBackPartOfSale(capacityStoreFromTable(deps.table), found.capacityDate, oldHold, part.bottles);
-  }
-  return emailAndAnswer(found, record, deps, result.changed ? result.entries : []);
 }
 
 /** The part refund's email sent once (the order's outbox drained), and the order as it now is. */

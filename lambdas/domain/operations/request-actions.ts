@@ -6,14 +6,15 @@ import {
   debitDispatchDate,
   formatDispatchDate,
   formatLondonTime,
+  type IsoDate,
   nextDispatchDate,
 } from '../../../shared/dispatch';
-import { penceToPounds, poundsToPence, quoteOrder } from '../../../shared/pricing';
+import { penceToPounds, poundsToPence, type Quote, quoteOrder } from '../../../shared/pricing';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
 import { isStripeError } from '../../lib/stripe-errors';
 import { countClientHold, TooManyOpenHoldsError } from '../capacity/client-holds';
-import { CapacityFullError, releaseHold, reserveBottles } from '../capacity/holds';
+import { CapacityFullError, type Reservation, releaseHold, reserveBottles } from '../capacity/holds';
 import { holdForPaymentLink, releaseRequestBottles, requestHold } from '../capacity/request-capacity';
 import {
   buildSessionParams,
@@ -40,7 +41,12 @@ import { findByReference, getRecord, type ShopRecord } from '../storage/records'
 import { supersedeEmail } from '../storage/send-once';
 import { readShopSettings } from '../storage/settings-store';
 import { statusMove } from '../storage/status-move';
-import { decideRequestNotice, type NoticeLimitScope, takeDeclineEmail } from './request-notice-limits';
+import {
+  decideRequestNotice,
+  type NoticeDecision,
+  type NoticeLimitScope,
+  takeDeclineEmail,
+} from './request-notice-limits';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 
 /**
@@ -108,85 +114,36 @@ export async function recordOrderRequest(
   },
   deps: RequestWriterDeps,
 ): Promise<{ reference: string; created: boolean; notice: RequestNoticeOutcome }> {
-  const quote = quoteOrder(input.quantity);
-  const totalsMatch =
-    poundsToPence(input.subtotal) === quote.subtotalPence &&
-    poundsToPence(input.shipping) === quote.shippingPence &&
-    poundsToPence(input.total) === quote.totalPence;
-  if (!totalsMatch) throw new QuoteMismatchError(quote);
+  const quote = checkedQuote(input);
   const reference = requestReference(options.idempotencyKey);
   // Read first, so a retry of a recorded request never spends a notice allowance.
   const earlier =
     options.idempotencyKey === undefined ? undefined : await getRecord(deps.table, requestKey(reference));
-  if (earlier) return { reference, created: false, notice: await finishRepeat(earlier) };
+  if (earlier)
+    return { reference, created: false, notice: await finishRepeat(earlier, reference, input, deps) };
 
   const now = deps.now();
-  const createdAt = now.toISOString();
   const capacity = capacityStoreFromTable(deps.table);
-  const holdsUntil = new Date(
-    Math.floor(now.getTime() / 1000) * 1000 + REQUEST_HOLD_HOURS * 3_600_000,
-  ).toISOString();
-  const reservation = await reserveBottles(capacity, {
-    from: nextDispatchDate(now, { cutoffHours: options.cutoffHours }),
-    hold: requestHold({ reference, bottles: quote.bottles, holdsUntil }),
-    capacity: options.capacity,
-  });
-  const dispatchDate = reservation.date;
-  // Over its client's limit of open holds, a request is recorded all the same (the merchant sees
-  // it, and a payment link reserves afresh) but holds nothing: one client cannot keep many days.
-  const holds = await countClientHold(
-    { items: clientHoldItemsFromTable(deps.table), capacity, now },
-    { email: input.email, viewer: options.viewer },
-    reservation,
-  ).then(
-    () => true,
-    async (error: unknown) => {
-      if (!(error instanceof TooManyOpenHoldsError)) throw error;
-      if (reservation.added) await releaseHold(capacity, dispatchDate, reservation.hold);
-      return false;
-    },
+  const held = await holdRequestBottles(
+    { reference, bottles: quote.bottles, email: input.email, now },
+    options,
+    deps,
   );
+  const { reservation, holds } = held;
   const decision = await decideRequestNotice(deps.table, { email: input.email, client: options.client }, now);
-  const item: OrderRequest = {
-    pk: requestKey(reference),
-    reference,
-    referenceKey: referenceKeyOf(reference),
-    status: 'requested',
-    bottles: quote.bottles,
-    unitPricePence: quote.unitPricePence,
-    subtotalPence: quote.subtotalPence,
-    shippingPence: quote.shippingPence,
-    totalPence: quote.totalPence,
-    customerName: input.name,
-    customerEmail: input.email,
-    customerPhone: input.phone,
-    deliveryAddress: input.address,
-    postcode: input.postcode,
-    dispatchDate,
-    createdAt,
-    ...(holds && { holdsUntil }),
-    ...(decision.notify && {
-      requestNoticeEmailState: 'pending',
-      ...(decision.unnotified && {
-        unnotifiedRequests: decision.unnotified.count,
-        unnotifiedSince: decision.unnotified.since,
-      }),
-    }),
-    gsi1pk: dispatchDayKey(dispatchDate),
-    gsi1sk: dispatchSortKey('requested', createdAt, reference),
-    history: [historyEntry(createdAt, ACTORS.customer, 'requested')],
-  };
+  const item = requestItem(reference, input, quote, { now, held, decision });
   const recorded = await putIfAbsent(deps.table, item).catch(async (error: unknown) => {
     // Not known to be recorded: give the bottles back rather than hold them for a request that may
     // not exist (a request that does exist then holds none, and its payment link reserves afresh).
     if (reservation.added && holds) {
-      await releaseHold(capacity, dispatchDate, reservation.hold).catch(() => undefined);
+      await releaseHold(capacity, reservation.date, reservation.hold).catch(() => undefined);
     }
     throw error;
   });
   if (!recorded) {
     // The same key recorded concurrently: as a repeat (its allowance, if it took one, is spent).
-    return { reference, created: false, notice: await finishRepeat(await getRecord(deps.table, item.pk)) };
+    const stored = await getRecord(deps.table, item.pk);
+    return { reference, created: false, notice: await finishRepeat(stored, reference, input, deps) };
   }
   emitMetric(deps.metrics, METRIC_NAMES.orderRequests, 1);
   if (!decision.notify) {
@@ -203,36 +160,141 @@ export async function recordOrderRequest(
             pk: item.pk,
             kind: 'request',
             reference,
-            detail: `${item.bottles} bottles requested for ${formatDispatchDate(dispatchDate)}`,
+            detail: `${item.bottles} bottles requested for ${formatDispatchDate(item.dispatchDate)}`,
           },
           { table: deps.table, pushSender: deps.pushSender, now: deps.now },
         );
-  const notice = await trySendNotice(item);
+  const notice = await trySendNotice(item, deps);
   await pushing;
   return { reference, created: true, notice };
+}
 
-  async function finishRepeat(record: ShopRecord | undefined): Promise<RequestNoticeOutcome> {
-    if (record?.kind !== 'request') throw new Error(`Request ${reference} cannot be read`);
-    if (!sameDetails(record.request, input)) throw new CheckoutConflictError();
-    return trySendNotice(record.request);
-  }
+/** The server's quote for the request, refused when the browser's totals are not it. */
+function checkedQuote(input: CheckoutRequest): Quote {
+  const quote = quoteOrder(input.quantity);
+  const totalsMatch =
+    poundsToPence(input.subtotal) === quote.subtotalPence &&
+    poundsToPence(input.shipping) === quote.shippingPence &&
+    poundsToPence(input.total) === quote.totalPence;
+  if (!totalsMatch) throw new QuoteMismatchError(quote);
+  return quote;
+}
 
-  async function trySendNotice(request: OrderRequest): Promise<SendOnceOutcome | 'failed'> {
-    try {
-      return await sendOnce(
-        request.pk,
-        'requestNotice',
-        () => ({
-          to: deps.merchantEmail,
-          replyTo: request.customerEmail,
-          content: renderRequestNotice(request, deps.seller.shopName),
-        }),
-        deps,
-      );
-    } catch (error) {
-      logger.error('Order request notice not sent', { reference: request.reference, error });
-      return 'failed';
-    }
+/** A new request's bottles held on its day, and whether its client may hold them. */
+interface HeldRequestBottles {
+  reservation: Reservation;
+  /** False over the client's limit of open holds: recorded all the same, holding nothing. */
+  holds: boolean;
+  holdsUntil: string;
+}
+
+/**
+ * Holds a new request's bottles on the first dispatch day with room, for REQUEST_HOLD_HOURS. Over
+ * its client's limit of open holds, a request is recorded all the same (the merchant sees it, and a
+ * payment link reserves afresh) but holds nothing: one client cannot keep many days.
+ */
+async function holdRequestBottles(
+  request: { reference: string; bottles: number; email: string; now: Date },
+  options: { cutoffHours: number; viewer?: string | undefined; capacity?: CapacitySettings | undefined },
+  deps: RequestWriterDeps,
+): Promise<HeldRequestBottles> {
+  const { reference, bottles, now } = request;
+  const capacity = capacityStoreFromTable(deps.table);
+  const holdsUntil = new Date(
+    Math.floor(now.getTime() / 1000) * 1000 + REQUEST_HOLD_HOURS * 3_600_000,
+  ).toISOString();
+  const reservation = await reserveBottles(capacity, {
+    from: nextDispatchDate(now, { cutoffHours: options.cutoffHours }),
+    hold: requestHold({ reference, bottles, holdsUntil }),
+    capacity: options.capacity,
+  });
+  const holds = await countClientHold(
+    { items: clientHoldItemsFromTable(deps.table), capacity, now },
+    { email: request.email, viewer: options.viewer },
+    reservation,
+  ).then(
+    () => true,
+    async (error: unknown) => {
+      if (!(error instanceof TooManyOpenHoldsError)) throw error;
+      if (reservation.added) await releaseHold(capacity, reservation.date, reservation.hold);
+      return false;
+    },
+  );
+  return { reservation, holds, holdsUntil };
+}
+
+/** The request's item as recorded: `requested`, on its day, with its notice due or not. */
+function requestItem(
+  reference: string,
+  input: CheckoutRequest,
+  quote: Quote,
+  at: { now: Date; held: HeldRequestBottles; decision: NoticeDecision },
+): OrderRequest {
+  const { held, decision } = at;
+  const createdAt = at.now.toISOString();
+  const dispatchDate = held.reservation.date;
+  return {
+    pk: requestKey(reference),
+    reference,
+    referenceKey: referenceKeyOf(reference),
+    status: 'requested',
+    bottles: quote.bottles,
+    unitPricePence: quote.unitPricePence,
+    subtotalPence: quote.subtotalPence,
+    shippingPence: quote.shippingPence,
+    totalPence: quote.totalPence,
+    customerName: input.name,
+    customerEmail: input.email,
+    customerPhone: input.phone,
+    deliveryAddress: input.address,
+    postcode: input.postcode,
+    dispatchDate,
+    createdAt,
+    ...(held.holds && { holdsUntil: held.holdsUntil }),
+    ...(decision.notify && {
+      requestNoticeEmailState: 'pending',
+      ...(decision.unnotified && {
+        unnotifiedRequests: decision.unnotified.count,
+        unnotifiedSince: decision.unnotified.since,
+      }),
+    }),
+    gsi1pk: dispatchDayKey(dispatchDate),
+    gsi1sk: dispatchSortKey('requested', createdAt, reference),
+    history: [historyEntry(createdAt, ACTORS.customer, 'requested')],
+  };
+}
+
+/** A repeat of a recorded request: the same details only, finishing a notice a stopped attempt left. */
+async function finishRepeat(
+  record: ShopRecord | undefined,
+  reference: string,
+  input: CheckoutRequest,
+  deps: RequestWriterDeps,
+): Promise<RequestNoticeOutcome> {
+  if (record?.kind !== 'request') throw new Error(`Request ${reference} cannot be read`);
+  if (!sameDetails(record.request, input)) throw new CheckoutConflictError();
+  return trySendNotice(record.request, deps);
+}
+
+/** The merchant's notice of a request, once; SES refusing it is logged, not thrown. */
+async function trySendNotice(
+  request: OrderRequest,
+  deps: RequestWriterDeps,
+): Promise<SendOnceOutcome | 'failed'> {
+  try {
+    return await sendOnce(
+      request.pk,
+      'requestNotice',
+      () => ({
+        to: deps.merchantEmail,
+        replyTo: request.customerEmail,
+        content: renderRequestNotice(request, deps.seller.shopName),
+      }),
+      deps,
+    );
+  } catch (error) {
+    logger.error('Order request notice not sent', { reference: request.reference, error });
+    return 'failed';
   }
 }
 
@@ -320,6 +382,74 @@ function stillAsRead(previous: string | undefined): {
 }
 
 /**
+ * A new payment link for a request: its bottles held for the link (moved to a later day with room
+ * if the request's has closed), and a Checkout Session made exactly as create-checkout makes one.
+ * @throws RefusedError when no day has room, or Stripe refuses the session (the hold undone).
+ */
+async function createPaymentLink(
+  request: OrderRequest,
+  at: { now: Date; previous: string | undefined },
+  deps: ShopStripeDeps,
+): Promise<{ session: { id: string; url: string }; dispatchDate: IsoDate; expiresAt: number }> {
+  const { now, previous } = at;
+  const quote = quoteOrder(request.bottles);
+  const expiresAt = Math.floor(now.getTime() / 1000) + PAYMENT_LINK_HOURS * 3600;
+  const link = await holdForPaymentLink(capacityStoreFromTable(deps.table), request, {
+    expiresAt,
+    earliest: nextDispatchDate(now, { cutoffHours: deps.cutoffHours }),
+    capacity: (await readShopSettings(deps.table, true)).capacity,
+    now,
+  }).catch((error: unknown) => {
+    if (!(error instanceof CapacityFullError)) throw error;
+    throw new RefusedError(
+      `No dispatch day in the next ${DISPATCH_WINDOW_WEEKS} weeks has room for ${request.reference}'s ${request.bottles} bottles: raise a day's capacity (npm run orders -- capacity) or decline it. Nothing sent.`,
+    );
+  });
+  const dispatchDate = link.date;
+  const params = buildSessionParams({
+    input: {
+      name: request.customerName,
+      email: request.customerEmail,
+      phone: request.customerPhone,
+      address: request.deliveryAddress,
+      postcode: request.postcode,
+      quantity: quote.bottles === 3 || quote.bottles === 6 ? quote.bottles : 9,
+      subtotal: penceToPounds(quote.subtotalPence),
+      shipping: penceToPounds(quote.shippingPence),
+      total: penceToPounds(quote.totalPence),
+    },
+    quote,
+    siteUrl: deps.siteUrl,
+    shopId: deps.shopId,
+    clientReferenceId: `req_${request.reference}`,
+    dispatchDate,
+    debitDispatchDate: debitDispatchDate(now, { cutoffHours: deps.cutoffHours }),
+    expiresAt,
+    capacityHold: link.hold,
+  });
+  let session: { id: string; url: string | null };
+  try {
+    // Keyed on the request (and the link it replaces): a repeat within Stripe's 24-hour key
+    // lifetime gets the same session, and a new link never gets the expired one back.
+    session = await deps.stripe.checkout.sessions.create(params, {
+      idempotencyKey: `request-payment-${request.reference}${previous === undefined ? '' : `-after-${previous}`}`,
+    });
+  } catch (error) {
+    await link.undo().catch(() => undefined);
+    if (isStripeError(error) && error.type === 'StripeInvalidRequestError') {
+      throw new RefusedError(
+        `Stripe refused the payment link for ${request.reference}: ${error.message}. Nothing changed.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  const { url } = session;
+  if (!url) throw new Error(`Stripe made session ${session.id} without a URL`);
+  return { session: { id: session.id, url }, dispatchDate, expiresAt };
+}
+
+/**
  * Invites payment for a request: a Checkout Session made exactly as create-checkout makes one
  * (so the paid session becomes an ordinary order through the webhook), valid for
  * PAYMENT_LINK_HOURS, its link emailed to the customer once. `requested → invited`, conditional.
@@ -339,62 +469,9 @@ export async function requestPayment(
   const now = deps.now();
   if (request.status === 'requested' || linkExpired(request, now)) {
     const previous = request.status === 'invited' ? await closeExpiredLink(request, deps) : undefined;
-    const quote = quoteOrder(request.bottles);
-    const expiresAt = Math.floor(now.getTime() / 1000) + PAYMENT_LINK_HOURS * 3600;
-    // The link holds the request's bottles (moved to a later day with room if the request's closed).
-    const link = await holdForPaymentLink(capacityStoreFromTable(deps.table), request, {
-      expiresAt,
-      earliest: nextDispatchDate(now, { cutoffHours: deps.cutoffHours }),
-      capacity: (await readShopSettings(deps.table, true)).capacity,
-      now,
-    }).catch((error: unknown) => {
-      if (!(error instanceof CapacityFullError)) throw error;
-      throw new RefusedError(
-        `No dispatch day in the next ${DISPATCH_WINDOW_WEEKS} weeks has room for ${request.reference}'s ${request.bottles} bottles: raise a day's capacity (npm run orders -- capacity) or decline it. Nothing sent.`,
-      );
-    });
-    const dispatchDate = link.date;
-    const params = buildSessionParams({
-      input: {
-        name: request.customerName,
-        email: request.customerEmail,
-        phone: request.customerPhone,
-        address: request.deliveryAddress,
-        postcode: request.postcode,
-        quantity: quote.bottles === 3 || quote.bottles === 6 ? quote.bottles : 9,
-        subtotal: penceToPounds(quote.subtotalPence),
-        shipping: penceToPounds(quote.shippingPence),
-        total: penceToPounds(quote.totalPence),
-      },
-      quote,
-      siteUrl: deps.siteUrl,
-      shopId: deps.shopId,
-      clientReferenceId: `req_${request.reference}`,
-      dispatchDate,
-      debitDispatchDate: debitDispatchDate(now, { cutoffHours: deps.cutoffHours }),
-      expiresAt,
-      capacityHold: link.hold,
-    });
-    let session: { id: string; url: string | null };
-    try {
-      // Keyed on the request (and the link it replaces): a repeat within Stripe's 24-hour key
-      // lifetime gets the same session, and a new link never gets the expired one back.
-      session = await deps.stripe.checkout.sessions.create(params, {
-        idempotencyKey: `request-payment-${request.reference}${previous === undefined ? '' : `-after-${previous}`}`,
-      });
-    } catch (error) {
-      await link.undo().catch(() => undefined);
-      if (isStripeError(error) && error.type === 'StripeInvalidRequestError') {
-        throw new RefusedError(
-          `Stripe refused the payment link for ${request.reference}: ${error.message}. Nothing changed.`,
-          { cause: error },
-        );
-      }
-      throw error;
-    }
-    if (!session.url) throw new Error(`Stripe made session ${session.id} without a URL`);
+    const link = await createPaymentLink(request, { now, previous }, deps);
     const from = stillAsRead(previous);
-    const linkExpiresAt = new Date(expiresAt * 1000).toISOString();
+    const linkExpiresAt = new Date(link.expiresAt * 1000).toISOString();
     changed = await updateIf(
       deps.table,
       request.pk,
@@ -408,17 +485,17 @@ export async function requestPayment(
           now.toISOString(),
           options.actor,
           'payment-link-sent',
-          `dispatch ${dispatchDate}, link valid until ${linkExpiresAt}`,
+          `dispatch ${link.dispatchDate}, link valid until ${linkExpiresAt}`,
         ),
         set: 'checkoutSessionId = :session, checkoutUrl = :url, checkoutExpiresAt = :expires, dispatchDate = :day, #dayKey = :dayKey',
         names: { ...from.names, '#dayKey': DISPATCH_DATE_INDEX.partitionKey },
         values: {
           ...from.values,
-          ':session': session.id,
-          ':url': session.url,
+          ':session': link.session.id,
+          ':url': link.session.url,
           ':expires': linkExpiresAt,
-          ':day': dispatchDate,
-          ':dayKey': dispatchDayKey(dispatchDate),
+          ':day': link.dispatchDate,
+          ':dayKey': dispatchDayKey(link.dispatchDate),
         },
       }),
     );

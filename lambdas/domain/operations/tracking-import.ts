@@ -78,13 +78,7 @@ export async function importClickAndDropTracking(
   options: { actor: string; early?: boolean | undefined; preview?: boolean | undefined },
   deps: ShopDeps,
 ): Promise<TrackingImportResult> {
-  let rows: ClickAndDropRow[];
-  try {
-    rows = readClickAndDropExport(csv);
-  } catch (error) {
-    if (error instanceof UnreadableExportError) throw new RefusedError(error.message, { cause: error });
-    throw error;
-  }
+  const rows = readExport(csv);
   const plans = new Map<number, ImportRowPlan>();
   const refuse = (row: ClickAndDropRow, reason: string, order?: ManagedOrder, plannedFor?: IsoDate) =>
     plans.set(row.line, {
@@ -140,6 +134,27 @@ export async function importClickAndDropTracking(
     const planned = [...plans.values()].sort((a, b) => a.line - b.line);
     return { dispatched: [], unmatched: unmatchedOf(planned), rows: planned };
   }
+  const dispatched = await dispatchEach(toDispatch, options, refuse, deps);
+  return { dispatched, unmatched: unmatchedOf([...plans.values()].sort((a, b) => a.line - b.line)) };
+}
+
+/** The export's rows; a file that is not a Click & Drop export with tracking numbers is refused. */
+function readExport(csv: string): ClickAndDropRow[] {
+  try {
+    return readClickAndDropExport(csv);
+  } catch (error) {
+    if (error instanceof UnreadableExportError) throw new RefusedError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+/** Each order marked dispatched with its number; one refused meanwhile has its rows refused. */
+async function dispatchEach(
+  toDispatch: readonly OrderRows[],
+  options: { actor: string; early?: boolean | undefined },
+  refuse: (row: ClickAndDropRow, reason: string, order?: ManagedOrder, plannedFor?: IsoDate) => void,
+  deps: ShopDeps,
+): Promise<ActionResult[]> {
   const dispatched: ActionResult[] = [];
   for (const group of toDispatch) {
     try {
@@ -161,7 +176,7 @@ export async function importClickAndDropTracking(
       for (const row of group.rows) refuse(row, error.message, group.order, plannedFor);
     }
   }
-  return { dispatched, unmatched: unmatchedOf([...plans.values()].sort((a, b) => a.line - b.line)) };
+  return dispatched;
 }
 
 /**

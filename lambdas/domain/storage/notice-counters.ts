@@ -12,18 +12,44 @@ const COUNTER_LIFETIME_SECONDS = 24 * 3600;
 /** The one item counting requests recorded without a notice since the last notice went out. */
 const UNNOTIFIED_KEY = `${NOTICE_LIMIT_KEY_PREFIX}unnotified`;
 
-/** One from the counter `name` (`count < limit`, then `count + 1`): `false` when none is left. */
-export function takeFromCounter(table: ShopTable, name: string, limit: number, now: Date): Promise<boolean> {
-  return updateIf(table, `${NOTICE_LIMIT_KEY_PREFIX}${name}`, {
-    ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-    UpdateExpression: 'ADD #count :one SET #ttl = :deleteAfter',
-    ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
+/**
+ * One conditional update of the counter item `name`: its own ADD or SET, and the TTL that deletes
+ * it `lifetimeSeconds` after `now`.
+ */
+function updateCounter(
+  table: ShopTable,
+  counter: { name: string; now: Date; lifetimeSeconds: number },
+  update: {
+    condition: string;
+    add?: string;
+    set?: string;
+    names: Record<string, string>;
+    values: Record<string, unknown>;
+  },
+): Promise<boolean> {
+  return updateIf(table, `${NOTICE_LIMIT_KEY_PREFIX}${counter.name}`, {
+    ConditionExpression: update.condition,
+    UpdateExpression: `${update.add ? `ADD ${update.add} ` : ''}SET ${[update.set, '#ttl = :deleteAfter'].filter(Boolean).join(', ')}`,
+    ExpressionAttributeNames: { ...update.names, '#ttl': TTL_ATTRIBUTE },
     ExpressionAttributeValues: {
-      ':one': 1,
-      ':limit': limit,
-      ':deleteAfter': Math.floor(now.getTime() / 1000) + COUNTER_LIFETIME_SECONDS,
+      ...update.values,
+      ':deleteAfter': Math.floor(counter.now.getTime() / 1000) + counter.lifetimeSeconds,
     },
   });
+}
+
+/** One from the counter `name` (`count < limit`, then `count + 1`): `false` when none is left. */
+export function takeFromCounter(table: ShopTable, name: string, limit: number, now: Date): Promise<boolean> {
+  return updateCounter(
+    table,
+    { name, now, lifetimeSeconds: COUNTER_LIFETIME_SECONDS },
+    {
+      condition: 'attribute_not_exists(#count) OR #count < :limit',
+      add: '#count :one',
+      names: { '#count': 'count' },
+      values: { ':one': 1, ':limit': limit },
+    },
+  );
 }
 
 /** Adds one to the requests recorded without a notice, remembering since when. */
@@ -70,14 +96,15 @@ export async function takeUnnotified(
  * take it; the same holder asking again keeps it): `false` when another holds it.
  */
 export function holdCounter(table: ShopTable, name: string, holder: string, now: Date): Promise<boolean> {
-  return updateIf(table, `${NOTICE_LIMIT_KEY_PREFIX}${name}`, {
-    ConditionExpression: 'attribute_not_exists(#holder) OR #holder = :reference',
-    UpdateExpression: 'SET #holder = :reference, #ttl = :deleteAfter',
-    ExpressionAttributeNames: { '#holder': 'heldBy', '#ttl': TTL_ATTRIBUTE },
-    ExpressionAttributeValues: {
-      ':reference': holder,
-      // Two days: a London day in the name may end up to a day after `now`'s UTC one.
-      ':deleteAfter': Math.floor(now.getTime() / 1000) + 2 * COUNTER_LIFETIME_SECONDS,
+  // Two days: a London day in the name may end up to a day after `now`'s UTC one.
+  return updateCounter(
+    table,
+    { name, now, lifetimeSeconds: 2 * COUNTER_LIFETIME_SECONDS },
+    {
+      condition: 'attribute_not_exists(#holder) OR #holder = :reference',
+      set: '#holder = :reference',
+      names: { '#holder': 'heldBy' },
+      values: { ':reference': holder },
     },
-  });
+  );
 }

@@ -196,6 +196,49 @@ export function supersede(outbox: ManagedOrder['outbox'], emails: readonly Plann
   return { add, supersede: [...gone] };
 }
 
+/** The update's clauses, added to in place as the writer goes. */
+interface UpdateClauses {
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+  set: string[];
+  remove: string[];
+}
+
+/**
+ * The admin views read each kind's flat state: the newest entry of the kind says it. Those of the
+ * kinds this write adds or supersedes change.
+ */
+function setFlatStates(
+  order: ManagedOrder,
+  write: { added: ReadonlyArray<readonly [string, OutboxEntry]>; gone: readonly string[] },
+  clauses: UpdateClauses,
+): void {
+  const { names, values, set, remove } = clauses;
+  const { added: entries, gone } = write;
+  const latest = new Map<OutboxKind, OutboxEntry['state']>();
+  const touched = new Set<OutboxKind>();
+  for (const [key, entry] of entriesInOrder(order)) {
+    const superseded = gone.includes(key);
+    if (superseded) touched.add(entry.kind);
+    latest.set(entry.kind, superseded ? 'superseded' : entry.state);
+  }
+  for (const [, entry] of entries) {
+    touched.add(entry.kind);
+    latest.set(entry.kind, 'pending');
+  }
+  for (const kind of touched) {
+    const state = latest.get(kind);
+    const a = emailAttributes(kind);
+    names[`#flat_${kind}`] = a.state;
+    values[`:flat_${kind}`] = state;
+    set.push(`#flat_${kind} = :flat_${kind}`);
+    if (state === 'pending') {
+      names[`#flat_${kind}_sentAt`] = a.sentAt;
+      remove.push(`#flat_${kind}_sentAt`);
+    }
+  }
+}
+
 /** The update the writer sends: the change's, the version, the entries, the marks and the due marker. */
 export function outboxUpdate(
   order: ManagedOrder,
@@ -242,30 +285,7 @@ export function outboxUpdate(
     conditions.push(`#outbox.#outboxOld${i}.#outboxState = :outboxPending`);
   });
 
-  // The admin views read each kind's flat state: the newest entry of the kind says it.
-  // Those of the kinds this write adds or supersedes change.
-  const latest = new Map<OutboxKind, OutboxEntry['state']>();
-  const touched = new Set<OutboxKind>();
-  for (const [key, entry] of entriesInOrder(order)) {
-    const superseded = gone.includes(key);
-    if (superseded) touched.add(entry.kind);
-    latest.set(entry.kind, superseded ? 'superseded' : entry.state);
-  }
-  for (const [, entry] of entries) {
-    touched.add(entry.kind);
-    latest.set(entry.kind, 'pending');
-  }
-  for (const kind of touched) {
-    const state = latest.get(kind);
-    const a = emailAttributes(kind);
-    names[`#flat_${kind}`] = a.state;
-    values[`:flat_${kind}`] = state;
-    set.push(`#flat_${kind} = :flat_${kind}`);
-    if (state === 'pending') {
-      names[`#flat_${kind}_sentAt`] = a.sentAt;
-      remove.push(`#flat_${kind}_sentAt`);
-    }
-  }
+  setFlatStates(order, { added: entries, gone }, { names, values, set, remove });
   if (entries.length > 0) {
     names['#outboxDueAt'] = 'outboxDueAt';
     values[':outboxDueAt'] = at;

@@ -523,6 +523,45 @@ function adminErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | unde
 }
 
 /**
+ * One admin route's endpoint: the merchant's token required, its input parsed by the route's
+ * schema, an action done once per intention key, its answer as the route's response.
+ */
+function adminEndpoint(
+  route: (typeof ROUTES)[number],
+  loadDeps: () => Promise<Deps>,
+): (event: HttpEvent) => Promise<HttpResult> {
+  // One signature for every route: each handler's own is checked against the table in HANDLERS.
+  const handle = HANDLERS[route.name] as (
+    input: unknown,
+    ...context: [HttpRequest<Deps>, string, string | undefined]
+  ) => Promise<unknown>;
+  // A Click & Drop export is a few hundred rows: its characters, with room for JSON's escapes.
+  const maxBytes = route.name === 'trackingImport' ? TRACKING_IMPORT_MAX_CHARS * 2 : MAX_BODY_BYTES;
+  return httpEndpoint<Deps>({
+    route,
+    logName: `admin-api ${logName(route.name)}`,
+    deps: loadDeps,
+    handle: async (request) => {
+      const merchant = requireMerchant(request.event);
+      request.logKeys.actor = merchant.actor;
+      const { event } = request;
+      // Only an action has an intention to repeat: a GET is safe as it is.
+      const key = route.method === 'POST' ? intentionKeyOf(event) : undefined;
+      const raw = () =>
+        route.method === 'GET' ? (event.queryStringParameters ?? {}) : readJsonBody(event, maxBytes);
+      // A route without a request schema reads neither query nor body (resume, status).
+      const input = route.request === undefined ? undefined : parseInput(route.request, raw());
+      const scope = key === undefined ? undefined : { merchant: merchant.sub, route: route.name, key };
+      return actOnce(scope, input, request, async (intention) => {
+        const answer = await handle(input, request, merchant.actor, intention);
+        return route.response === undefined ? (answer as HttpResult) : json(200, answer);
+      });
+    },
+    mapError: adminErrorResponse,
+  });
+}
+
+/**
  * Every `/functions/v1/admin/*` route, one Lambda. The merchant is checked first on every call
  * (requireMerchant: 401 without verified claims, 403 outside `merchants`), before the method,
  * the body or any dependency; then each route is an httpEndpoint calling the domain function the
@@ -545,35 +584,7 @@ export function createAdminApiHandler(
   // Path → method → endpoint: one path may answer two methods (capacity: GET and POST).
   const endpoints = new Map<string, Map<string, (event: HttpEvent) => Promise<HttpResult>>>();
   for (const route of ROUTES) {
-    // One signature for every route: each handler's own is checked against the table in HANDLERS.
-    const handle = HANDLERS[route.name] as (
-      input: unknown,
-      ...context: [HttpRequest<Deps>, string, string | undefined]
-    ) => Promise<unknown>;
-    // A Click & Drop export is a few hundred rows: its characters, with room for JSON's escapes.
-    const maxBytes = route.name === 'trackingImport' ? TRACKING_IMPORT_MAX_CHARS * 2 : MAX_BODY_BYTES;
-    const endpoint = httpEndpoint<Deps>({
-      route,
-      logName: `admin-api ${logName(route.name)}`,
-      deps: loadDeps,
-      handle: async (request) => {
-        const merchant = requireMerchant(request.event);
-        request.logKeys.actor = merchant.actor;
-        const { event } = request;
-        // Only an action has an intention to repeat: a GET is safe as it is.
-        const key = route.method === 'POST' ? intentionKeyOf(event) : undefined;
-        const raw = () =>
-          route.method === 'GET' ? (event.queryStringParameters ?? {}) : readJsonBody(event, maxBytes);
-        // A route without a request schema reads neither query nor body (resume, status).
-        const input = route.request === undefined ? undefined : parseInput(route.request, raw());
-        const scope = key === undefined ? undefined : { merchant: merchant.sub, route: route.name, key };
-        return actOnce(scope, input, request, async (intention) => {
-          const answer = await handle(input, request, merchant.actor, intention);
-          return route.response === undefined ? (answer as HttpResult) : json(200, answer);
-        });
-      },
-      mapError: adminErrorResponse,
-    });
+    const endpoint = adminEndpoint(route, loadDeps);
     const methods = endpoints.get(route.path) ?? new Map();
     methods.set(route.method, endpoint);
     endpoints.set(route.path, methods);
