@@ -36,12 +36,6 @@ const STILL_OVER: Readonly<Record<string, number>> = {
   'local/rehearse/http-api.ts#createHttpApi': 120,
   'local/stripe-simulator/objects.ts#buildSession': 117,
   'local/stripe-simulator/server.ts#startStripeSimulator': 226,
-  'web/src/features/admin/orders-view.tsx#OrdersView': 110,
-  'web/src/features/admin/record-list.tsx#RecordList': 170,
-  'web/src/features/admin/shop-view.tsx#Capacity': 116,
-  'web/src/features/admin/shop-view.tsx#ShopMode': 93,
-  'web/src/features/admin/tracking-import.tsx#TrackingImport': 137,
-  'web/src/features/admin/week-view.tsx#WeatherCard': 109,
   'web/src/features/order/order-page.tsx#OrderPage': 205,
 };
 
