@@ -36,7 +36,6 @@ const STILL_OVER: Readonly<Record<string, number>> = {
   'local/rehearse/http-api.ts#createHttpApi': 120,
   'local/stripe-simulator/objects.ts#buildSession': 117,
   'local/stripe-simulator/server.ts#startStripeSimulator': 226,
-  'web/src/features/order/order-page.tsx#OrderPage': 205,
 };
 
 /** The name a reader would search for: the declaration's, or the variable or property it is assigned to. */
