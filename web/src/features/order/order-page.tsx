@@ -5,7 +5,7 @@ import { DAPHNIA, PRODUCT_NAME } from '../../../../shared/product';
 import { useToast } from '../../components/toast/toast-context';
 import { ToastViewport } from '../../components/toast/toast-viewport';
 import { LockIcon } from '../../components/ui/icons';
-import { useApiClient } from '../../lib/app-context';
+import { useApiClient, useAppConfig } from '../../lib/app-context';
 import { policyPaths } from '../../lib/paths';
 import { DispatchNote } from './components/dispatch-note';
 import { ImportantInformation } from './components/important-information';
@@ -257,7 +257,8 @@ function useOrderActions(
 }
 
 /**
- * The checkout card: the summary once an order is started (a hint before), the dispatch note, the
+ * The checkout card: the summary once an order is started (a hint before), the dispatch note (its
+ * plan from the order flow once loaded, worked out again on every render), the
  * submit (a request while the shop takes requests), the toasts under it, and the fine print.
  */
 function CheckoutSection({
@@ -273,6 +274,8 @@ function CheckoutSection({
   submitting: boolean;
   roomDay: string | null | undefined;
 }) {
+  const { dispatchCutoffHours } = useAppConfig();
+  const flow = useOrderFlow();
   return (
     <section className="card checkout" aria-label="Checkout">
       {started ? (
@@ -282,7 +285,7 @@ function CheckoutSection({
           Select {PRODUCT_NAME} above to choose how many bottles you need and enter your delivery details.
         </p>
       )}
-      <DispatchNote roomDay={roomDay} />
+      <DispatchNote plan={flow?.dispatchPlan(new Date(), dispatchCutoffHours, roomDay)} />
       <button type="submit" className="button button--primary button--block" disabled={submitting}>
         <LockIcon />
         {submitting ? 'Processing...' : requests ? 'Send order request' : 'Secure Checkout with Stripe'}
