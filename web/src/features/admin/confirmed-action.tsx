@@ -126,18 +126,23 @@ function useConfirmation(action: AdminAction, onConfirm: () => Promise<unknown>)
   return { asking, submit, cancel: () => setAsking(false) };
 }
 
-/** The question with Confirm (red when it cannot be undone) and Cancel, both locked while the call runs. */
-function ConfirmQuestion({
+/**
+ * The question with Confirm (red when it cannot be undone) and Cancel, both locked while the call
+ * runs. Confirm submits the form the question stands in, or, given `onConfirm`, is a button of its own.
+ */
+export function ConfirmQuestion({
   question,
   confirmLabel,
-  danger,
+  danger = false,
   pending,
+  onConfirm,
   onCancel,
 }: {
   question: ReactNode;
   confirmLabel: string;
-  danger: boolean;
+  danger?: boolean;
   pending: boolean;
+  onConfirm?: () => void;
   onCancel: () => void;
 }) {
   return (
@@ -145,9 +150,10 @@ function ConfirmQuestion({
       <p role="status">{question}</p>
       <div className="admin-actions">
         <button
-          type="submit"
+          type={onConfirm ? 'button' : 'submit'}
           className={danger ? 'button button--danger' : 'button button--primary'}
           disabled={pending}
+          onClick={onConfirm}
         >
           {confirmLabel}
         </button>
