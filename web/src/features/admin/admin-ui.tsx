@@ -120,6 +120,35 @@ export function AdminField({ label, error, hint, children, className }: AdminFie
   );
 }
 
+/** A line of text the merchant types (a tracking number, a postcode), kept as typed, never autofilled. */
+export function TextInputField({
+  label,
+  error,
+  value,
+  onChange,
+  type,
+}: {
+  label: string;
+  error: string | undefined;
+  value: string;
+  onChange: (value: string) => void;
+  type?: 'tel';
+}) {
+  return (
+    <AdminField label={label} error={error}>
+      {(props) => (
+        <input
+          {...props}
+          type={type}
+          value={value}
+          autoComplete="off"
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </AdminField>
+  );
+}
+
 /** A choice of a few values, each with its words, as a select with its label and the API's message. */
 export function SelectField<V extends string>({
   label,

@@ -20,6 +20,7 @@ import {
   Loaded,
   ReasonField,
   StatusTag,
+  TextInputField,
 } from './admin-ui';
 import { ConfirmedAction } from './confirmed-action';
 import { EarlyDispatchQuestion, type PlannedLater, plannedLater, withRefusals } from './dispatch-answer';
@@ -288,16 +289,12 @@ function DispatchSection({ api, order, onUpdate }: RecordSectionProps<AdminOrder
   return (
     <CardForm onSubmit={() => dispatch(false)}>
       <h2>Dispatch</h2>
-      <AdminField label="Tracking number (optional)" error={action.fieldError('trackingNumber')}>
-        {(props) => (
-          <input
-            {...props}
-            value={tracking}
-            autoComplete="off"
-            onChange={(e) => setTracking(e.target.value)}
-          />
-        )}
-      </AdminField>
+      <TextInputField
+        label="Tracking number (optional)"
+        error={action.fieldError('trackingNumber')}
+        value={tracking}
+        onChange={setTracking}
+      />
       <button type="submit" className="button button--primary" disabled={action.pending}>
         {action.pending ? 'Marking dispatched…' : 'Mark dispatched'}
       </button>
@@ -408,27 +405,19 @@ function AddressSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderV
           />
         )}
       </AdminField>
-      <AdminField label="New postcode" error={action.fieldError('postcode')}>
-        {(props) => (
-          <input
-            {...props}
-            value={postcode}
-            autoComplete="off"
-            onChange={(e) => setPostcode(e.target.value)}
-          />
-        )}
-      </AdminField>
-      <AdminField label="New phone (optional)" error={action.fieldError('phone')}>
-        {(props) => (
-          <input
-            {...props}
-            type="tel"
-            value={phone}
-            autoComplete="off"
-            onChange={(e) => setPhone(e.target.value)}
-          />
-        )}
-      </AdminField>
+      <TextInputField
+        label="New postcode"
+        error={action.fieldError('postcode')}
+        value={postcode}
+        onChange={setPostcode}
+      />
+      <TextInputField
+        label="New phone (optional)"
+        error={action.fieldError('phone')}
+        value={phone}
+        onChange={setPhone}
+        type="tel"
+      />
       <button type="button" className="button button--secondary" onClick={() => setOpen(false)}>
         Close without changing
       </button>
