@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { ErrorPage } from './routes/error-page';
+import { ErrorPage } from './error-page';
 
 interface ErrorBoundaryProps {
   /** A new key (the next location) clears a caught error, so navigating away leaves the error page. */

@@ -48,23 +48,17 @@ function viewOf(value: string | null): AdminView {
 }
 
 /**
- * `/admin`: the merchant's page behind sign-in. Signed out it shows the sign-in; back from the
- * identity provider (`?code=&state=`) it finishes the sign-in and returns to where the merchant
- * was; signed in, the views and the sign-out. Its stylesheet is its own file, linked here, so the
- * shop's pages carry none of it.
+ * Where the admin page stands: loading its sign-in settings, signed out, signed in (with its
+ * session and API), or signed in as someone who is not a merchant. Back from the identity provider
+ * (`?code=` or `?error=`) it finishes the sign-in; otherwise it resumes the cookie's session.
  */
-export function AdminPage() {
+function useAdminPageState(origin: string): PageState {
   const [state, setState] = useState<PageState>({ kind: 'loading' });
-  const hydrated = useHydrated();
   const params = useAdminParams();
   const navigate = useNavigate();
-  // The site's own origin (the page's): the API, the config and the sign-in's return address.
-  const origin = useAppConfig().apiOrigin;
   const code = params.get('code');
   const signInError = params.get('error');
   const returning = code !== null || signInError !== null;
-
-  useAdminWorker();
 
   useEffect(() => {
     if (state.kind !== 'loading') return;
@@ -115,6 +109,23 @@ export function AdminPage() {
       active = false;
     };
   }, [state.kind, returning, code, signInError, origin, navigate, params]);
+
+  return state;
+}
+
+/**
+ * `/admin`: the merchant's page behind sign-in. Signed out it shows the sign-in; back from the
+ * identity provider (`?code=&state=`) it finishes the sign-in and returns to where the merchant
+ * was; signed in, the views and the sign-out. Its stylesheet is its own file, linked here, so the
+ * shop's pages carry none of it.
+ */
+export function AdminPage() {
+  // The site's own origin (the page's): the API, the config and the sign-in's return address.
+  const origin = useAppConfig().apiOrigin;
+  const state = useAdminPageState(origin);
+  const hydrated = useHydrated();
+
+  useAdminWorker();
 
   return (
     <div className="admin">

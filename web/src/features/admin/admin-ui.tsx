@@ -120,6 +120,72 @@ export function AdminField({ label, error, hint, children, className }: AdminFie
   );
 }
 
+/** A line of text the merchant types (a tracking number, a postcode), kept as typed, never autofilled. */
+export function TextInputField({
+  label,
+  error,
+  value,
+  onChange,
+  type,
+}: {
+  label: string;
+  error: string | undefined;
+  value: string;
+  onChange: (value: string) => void;
+  type?: 'tel';
+}) {
+  return (
+    <AdminField label={label} error={error}>
+      {(props) => (
+        <input
+          {...props}
+          type={type}
+          value={value}
+          autoComplete="off"
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </AdminField>
+  );
+}
+
+/** A choice of a few values, each with its words, as a select with its label and the API's message. */
+export function SelectField<V extends string>({
+  label,
+  error,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  error: string | undefined;
+  value: V;
+  /** Each value with the words shown for it, in the order shown. */
+  options: readonly { value: V; words: string }[];
+  onChange: (value: V) => void;
+}) {
+  return (
+    <AdminField label={label} error={error}>
+      {(props) => (
+        <select
+          {...props}
+          value={value}
+          onChange={(event) => {
+            const chosen = options.find((option) => option.value === event.target.value);
+            if (chosen) onChange(chosen.value);
+          }}
+        >
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.words}
+            </option>
+          ))}
+        </select>
+      )}
+    </AdminField>
+  );
+}
+
 /** Why an action is taken, one of a few named reasons, with the API's message about it after a 400. */
 export function ReasonField<K extends string>({
   reasons,

@@ -50,33 +50,14 @@ export function ConfirmedAction({
   className = 'card',
   ...form
 }: ConfirmedActionProps) {
-  const [asking, setAsking] = useState(false);
-  // A ref, not state: a double press lands before the next render.
-  const confirming = useRef(false);
-  const confirm = async () => {
-    if (confirming.current) return;
-    confirming.current = true;
-    try {
-      await onConfirm();
-    } finally {
-      confirming.current = false;
-      // No answer: the question stays, and Confirm again repeats it under the same key.
-      if (!action.lastUnanswered()) setAsking(false);
-    }
-  };
+  const { asking, submit, cancel } = useConfirmation(action, onConfirm);
   return (
     <form
       {...form}
       className={className}
       onSubmit={(event) => {
         event.preventDefault();
-        if (asking) {
-          void confirm();
-          return;
-        }
-        action.clear();
-        action.ask();
-        setAsking(true);
+        submit();
       }}
     >
       {heading}
@@ -86,26 +67,13 @@ export function ConfirmedAction({
             {children}
           </fieldset>
           {asking ? (
-            <div className="admin-confirm">
-              <p role="status">{question}</p>
-              <div className="admin-actions">
-                <button
-                  type="submit"
-                  className={danger ? 'button button--danger' : 'button button--primary'}
-                  disabled={action.pending}
-                >
-                  {action.pending ? pendingLabel : confirmLabel}
-                </button>
-                <button
-                  type="button"
-                  className="button button--secondary"
-                  disabled={action.pending}
-                  onClick={() => setAsking(false)}
-                >
-                  Cancel
-                </button>
-              </div>
-            </div>
+            <ConfirmQuestion
+              question={question}
+              confirmLabel={action.pending ? pendingLabel : confirmLabel}
+              danger={danger}
+              pending={action.pending}
+              onCancel={cancel}
+            />
           ) : (
             <button
               type="submit"
@@ -124,5 +92,75 @@ export function ConfirmedAction({
         </button>
       )}
     </form>
+  );
+}
+
+/**
+ * Asking before doing: the first submit asks the question, the second runs `onConfirm` once
+ * however often it is pressed.
+ */
+function useConfirmation(action: AdminAction, onConfirm: () => Promise<unknown>) {
+  const [asking, setAsking] = useState(false);
+  // A ref, not state: a double press lands before the next render.
+  const confirming = useRef(false);
+  const confirm = async () => {
+    if (confirming.current) return;
+    confirming.current = true;
+    try {
+      await onConfirm();
+    } finally {
+      confirming.current = false;
+      // No answer: the question stays, and Confirm again repeats it under the same key.
+      if (!action.lastUnanswered()) setAsking(false);
+    }
+  };
+  const submit = () => {
+    if (asking) {
+      void confirm();
+      return;
+    }
+    action.clear();
+    action.ask();
+    setAsking(true);
+  };
+  return { asking, submit, cancel: () => setAsking(false) };
+}
+
+/**
+ * The question with Confirm (red when it cannot be undone) and Cancel, both locked while the call
+ * runs. Confirm submits the form the question stands in, or, given `onConfirm`, is a button of its own.
+ */
+export function ConfirmQuestion({
+  question,
+  confirmLabel,
+  danger = false,
+  pending,
+  onConfirm,
+  onCancel,
+}: {
+  question: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  pending: boolean;
+  onConfirm?: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div className="admin-confirm">
+      <p role="status">{question}</p>
+      <div className="admin-actions">
+        <button
+          type={onConfirm ? 'button' : 'submit'}
+          className={danger ? 'button button--danger' : 'button button--primary'}
+          disabled={pending}
+          onClick={onConfirm}
+        >
+          {confirmLabel}
+        </button>
+        <button type="button" className="button button--secondary" disabled={pending} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
   );
 }

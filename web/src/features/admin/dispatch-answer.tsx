@@ -3,6 +3,7 @@ import type { AdminDispatchResult } from '../../../../shared/admin-responses';
 import { formatReference } from '../../../../shared/order-reference';
 import type { AdminOutcome } from './admin-api';
 import { formatDay } from './admin-format';
+import { ConfirmQuestion } from './confirmed-action';
 import type { ActionSummary } from './use-admin-action';
 
 /**
@@ -81,16 +82,12 @@ export function EarlyDispatchQuestion({
   onCancel: () => void;
 }) {
   return (
-    <div className="admin-confirm">
-      <p role="status">{earlyQuestion(planned)}</p>
-      <div className="admin-actions">
-        <button type="button" className="button button--primary" disabled={pending} onClick={onConfirm}>
-          {pending ? 'Marking dispatched…' : 'Confirm'}
-        </button>
-        <button type="button" className="button button--secondary" disabled={pending} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </div>
+    <ConfirmQuestion
+      question={earlyQuestion(planned)}
+      confirmLabel={pending ? 'Marking dispatched…' : 'Confirm'}
+      pending={pending}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    />
   );
 }

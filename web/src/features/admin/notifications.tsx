@@ -51,6 +51,41 @@ async function currentSubscription(): Promise<PushSubscription | null> {
   return (await registration?.pushManager.getSubscription()) ?? null;
 }
 
+/** Asks the browser's permission, subscribes this device with the shop's key and saves it with the API. */
+async function subscribeDevice(api: AdminApi): Promise<State> {
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') return { kind: 'off', message: BLOCKED };
+  const key = await api.pushKey();
+  if (!key.ok) return { kind: 'off', message: key.message };
+  if (key.value.publicKey === null)
+    return { kind: 'off', message: 'Notifications are not set up for this shop yet.' };
+  try {
+    const registration = await navigator.serviceWorker.register(ADMIN_WORKER.url, {
+      scope: ADMIN_WORKER.scope,
+    });
+    const subscription = await registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: keyBytes(key.value.publicKey),
+    });
+    const saved = await api.pushSubscribe(subscription.toJSON() as Parameters<AdminApi['pushSubscribe']>[0]);
+    if (!saved.ok) return { kind: 'off', message: saved.message };
+    return { kind: 'on', message: 'Notifications are on for this device.' };
+  } catch {
+    return { kind: 'off', message: UNSUPPORTED };
+  }
+}
+
+/** Forgets this device's subscription with the API first, so no push is sent to a dead endpoint. */
+async function unsubscribeDevice(api: AdminApi): Promise<State> {
+  const subscription = await currentSubscription().catch(() => null);
+  if (subscription !== null) {
+    const removed = await api.pushUnsubscribe({ endpoint: subscription.endpoint });
+    if (!removed.ok) return { kind: 'on', message: removed.message };
+    await subscription.unsubscribe().catch(() => false);
+  }
+  return { kind: 'off', message: 'Notifications are off for this device.' };
+}
+
 /**
  * "Notifications on this device": a new paid order, order request or failed debit shows on this
  * phone or computer, and a tap opens it here. The browser's permission is asked only on the click.
@@ -75,41 +110,9 @@ export function NotificationsControl({ api }: { api: AdminApi }) {
     };
   }, []);
 
-  const turnOn = async () => {
+  const toggle = async (on: boolean) => {
     setState({ kind: 'working' });
-    const permission = await Notification.requestPermission();
-    if (permission !== 'granted') return setState({ kind: 'off', message: BLOCKED });
-    const key = await api.pushKey();
-    if (!key.ok) return setState({ kind: 'off', message: key.message });
-    if (key.value.publicKey === null)
-      return setState({ kind: 'off', message: 'Notifications are not set up for this shop yet.' });
-    try {
-      const registration = await navigator.serviceWorker.register(ADMIN_WORKER.url, {
-        scope: ADMIN_WORKER.scope,
-      });
-      const subscription = await registration.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey: keyBytes(key.value.publicKey),
-      });
-      const saved = await api.pushSubscribe(
-        subscription.toJSON() as Parameters<AdminApi['pushSubscribe']>[0],
-      );
-      if (!saved.ok) return setState({ kind: 'off', message: saved.message });
-      setState({ kind: 'on', message: 'Notifications are on for this device.' });
-    } catch {
-      setState({ kind: 'off', message: UNSUPPORTED });
-    }
-  };
-
-  const turnOff = async () => {
-    setState({ kind: 'working' });
-    const subscription = await currentSubscription().catch(() => null);
-    if (subscription !== null) {
-      const removed = await api.pushUnsubscribe({ endpoint: subscription.endpoint });
-      if (!removed.ok) return setState({ kind: 'on', message: removed.message });
-      await subscription.unsubscribe().catch(() => false);
-    }
-    setState({ kind: 'off', message: 'Notifications are off for this device.' });
+    setState(await (on ? unsubscribeDevice(api) : subscribeDevice(api)));
   };
 
   if (state.kind === 'checking') return null;
@@ -124,7 +127,7 @@ export function NotificationsControl({ api }: { api: AdminApi }) {
           type="button"
           className="button button--secondary"
           disabled={state.kind === 'working'}
-          onClick={() => void (state.kind === 'on' ? turnOff() : turnOn())}
+          onClick={() => void toggle(state.kind === 'on')}
         >
           {state.kind === 'on' ? 'Turn off notifications' : 'Turn on notifications'}
         </button>

@@ -76,39 +76,16 @@ type Reason = keyof typeof REASONS;
  * what was paid. The amount is shown before the second press that sends it.
  */
 export function PartRefundSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
-  const action = useAdminAction();
   const parts = order.partRefunds ?? [];
   const bottlesLeft = order.bottles - parts.reduce((sum, part) => sum + part.bottles, 0);
   const deliveryLeft = !parts.some((part) => part.delivery);
-  const [bottles, setBottles] = useState(0);
-  const [delivery, setDelivery] = useState(false);
-  // No reason chosen for the merchant: the customer's email says it ("did not arrive in good condition").
-  const [reason, setReason] = useState<Reason | undefined>(undefined);
-  // The page's figure to confirm; the server prices the refund itself from the order.
-  const pence = bottles * order.unitPricePence + (delivery ? order.shippingPence : 0);
+  const { action, bottles, setBottles, delivery, setDelivery, reason, setReason, pence, refund } =
+    usePartRefund(api, order, onUpdate);
   const reference = formatReference(order.reference);
   // The API's refusal of the same part as one refunded minutes ago (the CLI's --again).
   const repeatRefused =
     action.report?.kind === 'refused' &&
     action.report.message.includes('To refund the same again on purpose');
-  const refund = async (again = false) => {
-    if (reason === undefined) return;
-    const answer = await action.run(
-      (options) =>
-        api.refundPart(
-          { reference: order.reference, bottles, delivery, reason, ...(again && { again: true }) },
-          options,
-        ),
-      (result) =>
-        `${formatGbp(result.pence)} refunded to ${result.record.customerName} (${result.refundId}); ${formatGbp(result.record.partlyRefundedPence ?? result.pence)} of ${formatGbp(result.record.totalPence)} refunded in all. ${result.email === 'sent' ? `Refund email sent to ${result.record.customerEmail}.` : 'No refund email sent again.'}`,
-    );
-    if (answer !== undefined) {
-      setBottles(0);
-      setDelivery(false);
-      setReason(undefined);
-      onUpdate(answer.record);
-    }
-  };
 
   return (
     <ConfirmedAction
@@ -123,19 +100,7 @@ export function PartRefundSection({ api, order, onUpdate }: RecordSectionProps<A
       disabled={pence === 0 || reason === undefined}
       primary
     >
-      {parts.length > 0 && (
-        <ul className="admin-lines" aria-label="Part refunds">
-          {parts.map((part) => (
-            <li key={part.refundId}>
-              {formatInstant(part.at)}: {formatGbp(part.pence)} for{' '}
-              {[part.bottles > 0 ? bottlesText(part.bottles) : '', part.delivery ? 'the delivery' : '']
-                .filter(Boolean)
-                .join(' and ')}{' '}
-              ({part.reason})
-            </li>
-          ))}
-        </ul>
-      )}
+      {parts.length > 0 && <PartRefundList parts={parts} />}
       <AdminField
         label="Bottles to refund"
         hint={`${bottlesLeft} not refunded yet`}
@@ -173,5 +138,52 @@ export function PartRefundSection({ api, order, onUpdate }: RecordSectionProps<A
         </button>
       )}
     </ConfirmedAction>
+  );
+}
+
+/** The part refund being chosen (bottles, delivery, reason) and the refund of it, which clears the choice. */
+function usePartRefund(api: AdminApi, order: AdminOrderView, onUpdate: (record: AdminRecordView) => void) {
+  const action = useAdminAction();
+  const [bottles, setBottles] = useState(0);
+  const [delivery, setDelivery] = useState(false);
+  // No reason chosen for the merchant: the customer's email says it ("did not arrive in good condition").
+  const [reason, setReason] = useState<Reason | undefined>(undefined);
+  // The page's figure to confirm; the server prices the refund itself from the order.
+  const pence = bottles * order.unitPricePence + (delivery ? order.shippingPence : 0);
+  const refund = async (again = false) => {
+    if (reason === undefined) return;
+    const answer = await action.run(
+      (options) =>
+        api.refundPart(
+          { reference: order.reference, bottles, delivery, reason, ...(again && { again: true }) },
+          options,
+        ),
+      (result) =>
+        `${formatGbp(result.pence)} refunded to ${result.record.customerName} (${result.refundId}); ${formatGbp(result.record.partlyRefundedPence ?? result.pence)} of ${formatGbp(result.record.totalPence)} refunded in all. ${result.email === 'sent' ? `Refund email sent to ${result.record.customerEmail}.` : 'No refund email sent again.'}`,
+    );
+    if (answer !== undefined) {
+      setBottles(0);
+      setDelivery(false);
+      setReason(undefined);
+      onUpdate(answer.record);
+    }
+  };
+  return { action, bottles, setBottles, delivery, setDelivery, reason, setReason, pence, refund };
+}
+
+/** The part refunds made so far: when, how much, for what and why. */
+function PartRefundList({ parts }: { parts: NonNullable<AdminOrderView['partRefunds']> }) {
+  return (
+    <ul className="admin-lines" aria-label="Part refunds">
+      {parts.map((part) => (
+        <li key={part.refundId}>
+          {formatInstant(part.at)}: {formatGbp(part.pence)} for{' '}
+          {[part.bottles > 0 ? bottlesText(part.bottles) : '', part.delivery ? 'the delivery' : '']
+            .filter(Boolean)
+            .join(' and ')}{' '}
+          ({part.reason})
+        </li>
+      ))}
+    </ul>
   );
 }

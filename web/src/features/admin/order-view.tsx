@@ -20,6 +20,7 @@ import {
   Loaded,
   ReasonField,
   StatusTag,
+  TextInputField,
 } from './admin-ui';
 import { ConfirmedAction } from './confirmed-action';
 import { EarlyDispatchQuestion, type PlannedLater, plannedLater, withRefusals } from './dispatch-answer';
@@ -112,34 +113,48 @@ function RecordDetails({
           {record.kind === 'order' ? <OrderFacts order={record} /> : <RequestFacts request={record} />}
         </dl>
       </div>
-      <div className="card">
-        <h2>Emails</h2>
-        {record.emails.length === 0 ? (
-          <p className="hint">No emails yet.</p>
-        ) : (
-          <ul className="admin-lines">
-            {record.emails.map((email) => (
-              <li key={email.kind}>{emailLine(email)}</li>
-            ))}
-          </ul>
-        )}
-      </div>
-      <div className="card">
-        <h2>History</h2>
-        {record.history.length === 0 ? (
-          <p className="hint">No history kept for this one.</p>
-        ) : (
-          <ol className="admin-lines">
-            {record.history.map((entry) => (
-              <li key={`${entry.at}-${entry.action}`}>
-                {formatInstant(entry.at)}: {entry.action}
-                {entry.detail ? ` (${entry.detail})` : ''} by {entry.actor}
-              </li>
-            ))}
-          </ol>
-        )}
-      </div>
+      <EmailsCard emails={record.emails} />
+      <HistoryCard history={record.history} />
     </>
+  );
+}
+
+/** The emails sent about it, each with when. */
+function EmailsCard({ emails }: { emails: AdminRecordView['emails'] }) {
+  return (
+    <div className="card">
+      <h2>Emails</h2>
+      {emails.length === 0 ? (
+        <p className="hint">No emails yet.</p>
+      ) : (
+        <ul className="admin-lines">
+          {emails.map((email) => (
+            <li key={email.kind}>{emailLine(email)}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** What was done to it, when and by whom. */
+function HistoryCard({ history }: { history: AdminRecordView['history'] }) {
+  return (
+    <div className="card">
+      <h2>History</h2>
+      {history.length === 0 ? (
+        <p className="hint">No history kept for this one.</p>
+      ) : (
+        <ol className="admin-lines">
+          {history.map((entry) => (
+            <li key={`${entry.at}-${entry.action}`}>
+              {formatInstant(entry.at)}: {entry.action}
+              {entry.detail ? ` (${entry.detail})` : ''} by {entry.actor}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
   );
 }
 
@@ -199,17 +214,112 @@ const REFUND_REASONS = { supply: 'Supply problem', doa: 'Arrived dead', other: '
 type RefundReason = keyof typeof REFUND_REASONS;
 
 function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
-  const dispatchAction = useAdminAction();
-  const refundAction = useAdminAction();
-  const [tracking, setTracking] = useState('');
-  const [early, setEarly] = useState<PlannedLater[]>([]);
+  const { action: refundAction, reason, setReason, refund } = useFullRefund(api, order, onUpdate);
+  const refunded = order.status === 'refunded';
+  // After part refunds the button names what is left, the amount Stripe will refund.
+  const refundWhat =
+    order.refundablePence < order.totalPence
+      ? `the remaining ${formatGbp(order.refundablePence)}`
+      : formatGbp(order.refundablePence);
+  if (refunded && refundAction.report === undefined) return null;
+  return (
+    <>
+      <DispatchSection api={api} order={order} onUpdate={onUpdate} />
+      {order.status === 'dispatched' && <TrackingSection api={api} order={order} onUpdate={onUpdate} />}
+      {!refunded && <PartRefundSection api={api} order={order} onUpdate={onUpdate} />}
+      <ConfirmedAction
+        action={refundAction}
+        aria-labelledby="admin-refund-heading"
+        heading={<h2 id="admin-refund-heading">Refund</h2>}
+        label="Refund…"
+        question={`Refund ${refundWhat} to ${order.customerName} (${order.customerEmail})? This cannot be undone.`}
+        confirmLabel={`Refund ${refundWhat}`}
+        pendingLabel="Refunding…"
+        onConfirm={refund}
+        disabled={reason === undefined}
+        finished={refunded}
+        danger
+      >
+        <ReasonField reasons={REFUND_REASONS} value={reason} onChange={setReason} action={refundAction} />
+      </ConfirmedAction>
+    </>
+  );
+}
+
+/** The whole order refunded (what is left after part refunds), with the reason the email gives. */
+function useFullRefund(api: AdminApi, order: AdminOrderView, onUpdate: (record: AdminRecordView) => void) {
+  const action = useAdminAction();
   // No reason chosen for the merchant: the customer's email says it.
   const [reason, setReason] = useState<RefundReason | undefined>(undefined);
   const reference = formatReference(order.reference);
+  const refund = async () => {
+    if (reason === undefined) return;
+    const answer = await action.run(
+      (options) => api.refund({ reference: order.reference, reason }, options),
+      (result) => {
+        const emailed =
+          result.refundEmail.state === 'sent'
+            ? result.refundEmail.by === 'this run'
+              ? `Refund email sent to ${result.record.customerEmail}.`
+              : `Refund email sent by ${result.refundEmail.by}.`
+            : `Refund email ${result.refundEmail.state}.`;
+        return result.changed
+          ? `${formatGbp(result.pence)} refunded to ${result.record.customerName} (${result.refundId}). ${emailed}`
+          : `${reference} was already refunded (${result.refundId}): nothing changed. ${emailed}`;
+      },
+    );
+    if (answer !== undefined) onUpdate(answer.record);
+  };
+  return { action, reason, setReason, refund };
+}
 
+/**
+ * "Mark dispatched" while the order is paid, with an optional tracking number; its result stays
+ * in a card of its own once the order has moved on. Bottles planned for a later day are asked about.
+ */
+function DispatchSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
+  const { action, tracking, setTracking, early, setEarly, dispatch } = useDispatch(api, order, onUpdate);
+  if (order.status !== 'paid') {
+    return action.report ? (
+      <div className="card">
+        <ActionReportView report={action.report} onDismiss={action.clear} />
+      </div>
+    ) : null;
+  }
+  return (
+    <CardForm onSubmit={() => dispatch(false)}>
+      <h2>Dispatch</h2>
+      <TextInputField
+        label="Tracking number (optional)"
+        error={action.fieldError('trackingNumber')}
+        value={tracking}
+        onChange={setTracking}
+      />
+      <button type="submit" className="button button--primary" disabled={action.pending}>
+        {action.pending ? 'Marking dispatched…' : 'Mark dispatched'}
+      </button>
+      <ActionReportView report={action.report} />
+      {early.length > 0 && (
+        <EarlyDispatchQuestion
+          planned={early}
+          pending={action.pending}
+          onConfirm={() => void dispatch(true)}
+          onCancel={() => setEarly([])}
+        />
+      )}
+    </CardForm>
+  );
+}
+
+/** The dispatch of one order; a first press that finds bottles planned later leaves them to ask about. */
+function useDispatch(api: AdminApi, order: AdminOrderView, onUpdate: (record: AdminRecordView) => void) {
+  const action = useAdminAction();
+  const [tracking, setTracking] = useState('');
+  const [early, setEarly] = useState<PlannedLater[]>([]);
+  const reference = formatReference(order.reference);
   const dispatch = async (sendEarly: boolean) => {
     setEarly([]);
-    const answer = await dispatchAction.run(
+    const answer = await action.run(
       async (options) =>
         withRefusals(
           await api.dispatch(
@@ -236,89 +346,10 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
     if (sendEarly) return;
     const planned = plannedLater(answer?.results ?? []);
     // The early question is a new intention: its Confirm gets a key of its own.
-    if (planned.length > 0) dispatchAction.ask();
+    if (planned.length > 0) action.ask();
     setEarly(planned);
   };
-
-  const refund = async () => {
-    if (reason === undefined) return;
-    const answer = await refundAction.run(
-      (options) => api.refund({ reference: order.reference, reason }, options),
-      (result) => {
-        const emailed =
-          result.refundEmail.state === 'sent'
-            ? result.refundEmail.by === 'this run'
-              ? `Refund email sent to ${result.record.customerEmail}.`
-              : `Refund email sent by ${result.refundEmail.by}.`
-            : `Refund email ${result.refundEmail.state}.`;
-        return result.changed
-          ? `${formatGbp(result.pence)} refunded to ${result.record.customerName} (${result.refundId}). ${emailed}`
-          : `${reference} was already refunded (${result.refundId}): nothing changed. ${emailed}`;
-      },
-    );
-    if (answer !== undefined) onUpdate(answer.record);
-  };
-
-  const refunded = order.status === 'refunded';
-  // After part refunds the button names what is left, the amount Stripe will refund.
-  const refundWhat =
-    order.refundablePence < order.totalPence
-      ? `the remaining ${formatGbp(order.refundablePence)}`
-      : formatGbp(order.refundablePence);
-  if (refunded && refundAction.report === undefined) return null;
-  return (
-    <>
-      {order.status === 'paid' && (
-        <CardForm onSubmit={() => dispatch(false)}>
-          <h2>Dispatch</h2>
-          <AdminField label="Tracking number (optional)" error={dispatchAction.fieldError('trackingNumber')}>
-            {(props) => (
-              <input
-                {...props}
-                value={tracking}
-                autoComplete="off"
-                onChange={(e) => setTracking(e.target.value)}
-              />
-            )}
-          </AdminField>
-          <button type="submit" className="button button--primary" disabled={dispatchAction.pending}>
-            {dispatchAction.pending ? 'Marking dispatched…' : 'Mark dispatched'}
-          </button>
-          <ActionReportView report={dispatchAction.report} />
-          {early.length > 0 && (
-            <EarlyDispatchQuestion
-              planned={early}
-              pending={dispatchAction.pending}
-              onConfirm={() => void dispatch(true)}
-              onCancel={() => setEarly([])}
-            />
-          )}
-        </CardForm>
-      )}
-      {order.status !== 'paid' && dispatchAction.report && (
-        <div className="card">
-          <ActionReportView report={dispatchAction.report} onDismiss={dispatchAction.clear} />
-        </div>
-      )}
-      {order.status === 'dispatched' && <TrackingSection api={api} order={order} onUpdate={onUpdate} />}
-      {!refunded && <PartRefundSection api={api} order={order} onUpdate={onUpdate} />}
-      <ConfirmedAction
-        action={refundAction}
-        aria-labelledby="admin-refund-heading"
-        heading={<h2 id="admin-refund-heading">Refund</h2>}
-        label="Refund…"
-        question={`Refund ${refundWhat} to ${order.customerName} (${order.customerEmail})? This cannot be undone.`}
-        confirmLabel={`Refund ${refundWhat}`}
-        pendingLabel="Refunding…"
-        onConfirm={refund}
-        disabled={reason === undefined}
-        finished={refunded}
-        danger
-      >
-        <ReasonField reasons={REFUND_REASONS} value={reason} onChange={setReason} action={refundAction} />
-      </ConfirmedAction>
-    </>
-  );
+  return { action, tracking, setTracking, early, setEarly, dispatch };
 }
 
 /**
@@ -328,25 +359,9 @@ function OrderActions({ api, order, onUpdate }: RecordSectionProps<AdminOrderVie
  * gets one short email. Once done it folds again, its result kept until dismissed.
  */
 function AddressSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
-  const action = useAdminAction();
-  const [open, setOpen] = useState(false);
-  const [address, setAddress] = useState(order.deliveryAddress);
-  const [postcode, setPostcode] = useState(order.postcode);
-  const [phone, setPhone] = useState(order.customerPhone);
+  const { action, open, setOpen, address, setAddress, postcode, setPostcode, phone, setPhone, save } =
+    useAddressCorrection(api, order, onUpdate);
   const reference = formatReference(order.reference);
-  const save = async () => {
-    const answer = await action.run(
-      (options) => api.address({ reference: order.reference, address, postcode, phone }, options),
-      (result) =>
-        result.changed
-          ? `Delivery details of ${reference} corrected. ${result.email === 'not-due' ? '' : emailWording(result.email, 'Confirmation', result.record.customerEmail)}`
-          : `Those are already the delivery details of ${reference}: nothing changed.`,
-    );
-    if (answer !== undefined) {
-      setOpen(false);
-      onUpdate(answer.record);
-    }
-  };
   if (!open) {
     return (
       <div className="admin-list">
@@ -390,32 +405,52 @@ function AddressSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderV
           />
         )}
       </AdminField>
-      <AdminField label="New postcode" error={action.fieldError('postcode')}>
-        {(props) => (
-          <input
-            {...props}
-            value={postcode}
-            autoComplete="off"
-            onChange={(e) => setPostcode(e.target.value)}
-          />
-        )}
-      </AdminField>
-      <AdminField label="New phone (optional)" error={action.fieldError('phone')}>
-        {(props) => (
-          <input
-            {...props}
-            type="tel"
-            value={phone}
-            autoComplete="off"
-            onChange={(e) => setPhone(e.target.value)}
-          />
-        )}
-      </AdminField>
+      <TextInputField
+        label="New postcode"
+        error={action.fieldError('postcode')}
+        value={postcode}
+        onChange={setPostcode}
+      />
+      <TextInputField
+        label="New phone (optional)"
+        error={action.fieldError('phone')}
+        value={phone}
+        onChange={setPhone}
+        type="tel"
+      />
       <button type="button" className="button button--secondary" onClick={() => setOpen(false)}>
         Close without changing
       </button>
     </ConfirmedAction>
   );
+}
+
+/** The corrected delivery details being typed, and their saving, which folds the form again. */
+function useAddressCorrection(
+  api: AdminApi,
+  order: AdminOrderView,
+  onUpdate: (record: AdminRecordView) => void,
+) {
+  const action = useAdminAction();
+  const [open, setOpen] = useState(false);
+  const [address, setAddress] = useState(order.deliveryAddress);
+  const [postcode, setPostcode] = useState(order.postcode);
+  const [phone, setPhone] = useState(order.customerPhone);
+  const reference = formatReference(order.reference);
+  const save = async () => {
+    const answer = await action.run(
+      (options) => api.address({ reference: order.reference, address, postcode, phone }, options),
+      (result) =>
+        result.changed
+          ? `Delivery details of ${reference} corrected. ${result.email === 'not-due' ? '' : emailWording(result.email, 'Confirmation', result.record.customerEmail)}`
+          : `Those are already the delivery details of ${reference}: nothing changed.`,
+    );
+    if (answer !== undefined) {
+      setOpen(false);
+      onUpdate(answer.record);
+    }
+  };
+  return { action, open, setOpen, address, setAddress, postcode, setPostcode, phone, setPhone, save };
 }
 
 /**

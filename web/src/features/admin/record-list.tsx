@@ -37,12 +37,60 @@ interface RecordListProps {
  * them early.
  */
 export function RecordList({ api, records, onChanged, label, action }: RecordListProps) {
+  const dispatchable = records.filter((record) => record.kind === 'order' && record.status === 'paid');
+  const bulk = useBulkDispatch(api, dispatchable, onChanged, action);
+  // The result and the early question stay after the list reloads, even emptied.
+  const dispatchForm = (dispatchable.length > 0 ||
+    action.report !== undefined ||
+    bulk.early !== undefined) && (
+    <BulkDispatchForm action={action} bulk={bulk} finished={dispatchable.length === 0} />
+  );
+
+  if (records.length === 0) {
+    return (
+      <div className="admin-list">
+        <p className="hint">Nothing here.</p>
+        {dispatchForm}
+      </div>
+    );
+  }
+  return (
+    <div className="admin-list">
+      <ul className="admin-records" aria-label={label}>
+        {records.map((record) => (
+          <RecordRow
+            key={record.reference}
+            record={record}
+            chosen={bulk.chosen.has(record.reference)}
+            onChoose={(on) => bulk.toggle(record.reference, on)}
+            tracking={bulk.tracking[record.reference] ?? ''}
+            onTracking={(typed) => bulk.setTrackingOf(record.reference, typed)}
+            trackingError={action.fieldError('trackingNumbers')}
+          />
+        ))}
+      </ul>
+      {dispatchForm}
+    </div>
+  );
+}
+
+type BulkDispatch = ReturnType<typeof useBulkDispatch>;
+
+/**
+ * The paid orders chosen, each one's tracking number, and their dispatch in one call; those the
+ * API refused as planned for a later day are kept (with their numbers) to be asked about again.
+ */
+function useBulkDispatch(
+  api: AdminApi,
+  dispatchable: AdminRecordView[],
+  onChanged: () => void,
+  action: AdminAction,
+) {
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   // Each chosen order's tracking number as typed or scanned; a blank one is none.
   const [tracking, setTracking] = useState<Readonly<Record<string, string>>>({});
   // Refused as planned for later: asked about again, with the numbers they were sent with.
   const [early, setEarly] = useState<{ planned: PlannedLater[]; tracking: Record<string, string> }>();
-  const dispatchable = records.filter((record) => record.kind === 'order' && record.status === 'paid');
   const chosenRecords = dispatchable.filter((record) => chosen.has(record.reference));
 
   const toggle = (reference: string, on: boolean) =>
@@ -52,6 +100,8 @@ export function RecordList({ api, records, onChanged, label, action }: RecordLis
       else next.delete(reference);
       return next;
     });
+  const setTrackingOf = (reference: string, typed: string) =>
+    setTracking((current) => ({ ...current, [reference]: typed }));
 
   const send = async (references: string[], trackingNumbers: Record<string, string>, sendEarly: boolean) => {
     const answer = await action.run(
@@ -93,10 +143,32 @@ export function RecordList({ api, records, onChanged, label, action }: RecordLis
     return send(references, trackingNumbers, false);
   };
 
-  const names = chosenRecords.map((record) => `${record.customerName} (${record.customerEmail})`);
-  const count = chosenRecords.length;
-  // The result and the early question stay after the list reloads, even emptied.
-  const dispatchForm = (dispatchable.length > 0 || action.report !== undefined || early !== undefined) && (
+  const sendEarly = () => {
+    if (early === undefined) return;
+    setEarly(undefined);
+    void send(
+      early.planned.map((order) => order.reference),
+      early.tracking,
+      true,
+    );
+  };
+  const cancelEarly = () => setEarly(undefined);
+  return { chosen, chosenRecords, toggle, tracking, setTrackingOf, early, dispatch, sendEarly, cancelEarly };
+}
+
+/** "Mark N dispatched", asked first with the customers' names, then the early question if any. */
+function BulkDispatchForm({
+  action,
+  bulk,
+  finished,
+}: {
+  action: AdminAction;
+  bulk: BulkDispatch;
+  finished: boolean;
+}) {
+  const names = bulk.chosenRecords.map((record) => `${record.customerName} (${record.customerEmail})`);
+  const count = bulk.chosenRecords.length;
+  return (
     <>
       <ConfirmedAction
         action={action}
@@ -106,103 +178,93 @@ export function RecordList({ api, records, onChanged, label, action }: RecordLis
         question={`Mark ${count} ${count === 1 ? 'order' : 'orders'} dispatched? Each customer is emailed that it is on its way: ${names.join(', ')}.`}
         confirmLabel={`Mark ${count} dispatched and email`}
         pendingLabel="Marking dispatched…"
-        onConfirm={dispatch}
+        onConfirm={bulk.dispatch}
         disabled={count === 0}
-        finished={dispatchable.length === 0}
+        finished={finished}
         primary
       />
-      {early !== undefined && (
+      {bulk.early !== undefined && (
         <EarlyDispatchQuestion
-          planned={early.planned}
+          planned={bulk.early.planned}
           pending={action.pending}
-          onConfirm={() => {
-            const { planned, tracking: numbers } = early;
-            setEarly(undefined);
-            void send(
-              planned.map((order) => order.reference),
-              numbers,
-              true,
-            );
-          }}
-          onCancel={() => setEarly(undefined)}
+          onConfirm={bulk.sendEarly}
+          onCancel={bulk.cancelEarly}
         />
       )}
     </>
   );
+}
 
-  if (records.length === 0) {
-    return (
-      <div className="admin-list">
-        <p className="hint">Nothing here.</p>
-        {dispatchForm}
-      </div>
-    );
-  }
+/** One order or request: a link to its page, its status and sums; a paid order can be chosen. */
+function RecordRow({
+  record,
+  chosen,
+  onChoose,
+  tracking,
+  onTracking,
+  trackingError,
+}: {
+  record: AdminRecordView;
+  chosen: boolean;
+  onChoose: (on: boolean) => void;
+  tracking: string;
+  onTracking: (typed: string) => void;
+  trackingError: string | undefined;
+}) {
+  const canDispatch = record.kind === 'order' && record.status === 'paid';
   return (
-    <div className="admin-list">
-      <ul className="admin-records" aria-label={label}>
-        {records.map((record) => {
-          const canDispatch = record.kind === 'order' && record.status === 'paid';
-          return (
-            <li key={record.reference} className="admin-record">
-              {canDispatch && (
-                // The label is the target, 44 px square: the box itself is too small for a thumb.
-                <label className="admin-record__check">
-                  <input
-                    type="checkbox"
-                    aria-label={`Choose ${formatReference(record.reference)} (${record.customerName})`}
-                    checked={chosen.has(record.reference)}
-                    onChange={(event) => toggle(record.reference, event.target.checked)}
-                  />
-                </label>
-              )}
-              <div className="admin-record__body">
-                <p className="admin-record__title">
-                  <Link to={`/admin?order=${encodeURIComponent(record.reference)}`}>
-                    {formatReference(record.reference)}
-                  </Link>{' '}
-                  <StatusTag status={record.status} />
-                  {record.kind === 'order' && (record.partlyRefundedPence ?? 0) > 0 && (
-                    <>
-                      {' '}
-                      <span className="admin-tag admin-tag--partly-refunded">refunded in part</span>
-                    </>
-                  )}
-                </p>
-                <p>
-                  {record.customerName} · {record.postcode}
-                </p>
-                <p className="hint">
-                  {bottlesText(record.bottles)} · {formatGbp(record.totalPence)} · dispatch{' '}
-                  {formatDay(record.dispatchDate)}
-                </p>
-                {canDispatch && chosen.has(record.reference) && (
-                  <AdminField
-                    label={`Tracking number for ${formatReference(record.reference)}`}
-                    hint="Optional: type or scan it from the label"
-                    error={action.fieldError('trackingNumbers')}
-                  >
-                    {(props) => (
-                      <input
-                        {...props}
-                        name={`tracking-${record.reference}`}
-                        autoComplete="off"
-                        autoCapitalize="characters"
-                        spellCheck={false}
-                        value={tracking[record.reference] ?? ''}
-                        onChange={(event) =>
-                          setTracking((current) => ({ ...current, [record.reference]: event.target.value }))
-                        }
-                      />
-                    )}
-                  </AdminField>
-                )}
-              </div>
-            </li>
-          );
-        })}
-      </ul>
-      {dispatchForm}
-    </div>
+    <li className="admin-record">
+      {canDispatch && (
+        // The label is the target, 44 px square: the box itself is too small for a thumb.
+        <label className="admin-record__check">
+          <input
+            type="checkbox"
+            aria-label={`Choose ${formatReference(record.reference)} (${record.customerName})`}
+            checked={chosen}
+            onChange={(event) => onChoose(event.target.checked)}
+          />
+        </label>
+      )}
+      <div className="admin-record__body">
+        <p className="admin-record__title">
+          <Link to={`/admin?order=${encodeURIComponent(record.reference)}`}>
+            {formatReference(record.reference)}
+          </Link>{' '}
+          <StatusTag status={record.status} />
+          {record.kind === 'order' && (record.partlyRefundedPence ?? 0) > 0 && (
+            <>
+              {' '}
+              <span className="admin-tag admin-tag--partly-refunded">refunded in part</span>
+            </>
+          )}
+        </p>
+        <p>
+          {record.customerName} · {record.postcode}
+        </p>
+        <p className="hint">
+          {bottlesText(record.bottles)} · {formatGbp(record.totalPence)} · dispatch{' '}
+          {formatDay(record.dispatchDate)}
+        </p>
+        {canDispatch && chosen && (
+          <AdminField
+            label={`Tracking number for ${formatReference(record.reference)}`}
+            hint="Optional: type or scan it from the label"
+            error={trackingError}
+          >
+            {(props) => (
+              <input
+                {...props}
+                name={`tracking-${record.reference}`}
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                value={tracking}
+                onChange={(event) => onTracking(event.target.value)}
+              />
+            )}
+          </AdminField>
+        )}
+      </div>
+    </li>
   );
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AdminCapacityResponse, AdminShopSettingsView } from '../../../../shared/admin-responses';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay } from './admin-format';
-import { ActionReportView, AdminField, CardForm, type Loadable, Loaded } from './admin-ui';
+import { ActionReportView, AdminField, CardForm, type Loadable, Loaded, SelectField } from './admin-ui';
 import { NotificationsControl } from './notifications';
 import { useAdminAction } from './use-admin-action';
 
@@ -43,39 +43,7 @@ function ShopMode({
   shop: AdminShopSettingsView;
   onChange: (shop: AdminShopSettingsView) => void;
 }) {
-  const action = useAdminAction();
-  const [mode, setMode] = useState<'paused' | 'requests'>(shop.mode === 'requests' ? 'requests' : 'paused');
-  const [message, setMessage] = useState(shop.message ?? '');
-
-  const pause = async () => {
-    const answer = await action.run(
-      (options) => api.pause({ mode, ...(message.trim() && { message: message.trim() }) }, options),
-      (result) =>
-        [
-          result.settings.mode === 'paused' ? 'The shop is paused.' : 'The shop takes order requests.',
-          result.settings.message ? `Customers see: “${result.settings.message}”.` : '',
-          result.closed.length > 0 ? `${result.closed.length} unpaid checkout(s) closed.` : '',
-          result.completedMeanwhile.length > 0
-            ? `${result.completedMeanwhile.length} paid meanwhile: kept, marked placed while paused.`
-            : '',
-          result.failed.length > 0 || result.listingFailed
-            ? 'Some checkouts could not be closed: pause again.'
-            : '',
-          'No emails sent.',
-        ]
-          .filter(Boolean)
-          .join(' '),
-    );
-    if (answer !== undefined) onChange(answer.settings);
-  };
-  const resume = async () => {
-    const answer = await action.run(
-      () => api.resume(),
-      () => 'The shop is open again: customers can order and pay. No emails sent.',
-    );
-    if (answer !== undefined) onChange(answer.settings);
-  };
-
+  const { action, mode, setMode, message, setMessage, pause, resume } = useShopMode(api, shop, onChange);
   return (
     <CardForm onSubmit={pause}>
       <h2>Shop</h2>
@@ -83,22 +51,7 @@ function ShopMode({
         <strong>Now:</strong> {MODE_WORDS[shop.mode]}
         {shop.message ? ` Message: “${shop.message}”` : ''}
       </p>
-      <fieldset className="admin-choice">
-        <legend>Stop orders by</legend>
-        <label>
-          <input type="radio" name="mode" checked={mode === 'paused'} onChange={() => setMode('paused')} />{' '}
-          Pausing the shop
-        </label>
-        <label>
-          <input
-            type="radio"
-            name="mode"
-            checked={mode === 'requests'}
-            onChange={() => setMode('requests')}
-          />{' '}
-          Taking order requests
-        </label>
-      </fieldset>
+      <StopChoice mode={mode} onChange={setMode} />
       <AdminField
         label="Message to customers"
         hint="Shown on the shop page, e.g. when you will be back."
@@ -129,6 +82,60 @@ function ShopMode({
 }
 
 function Capacity({ api }: { api: AdminApi }) {
+  const { capacity, action, date, setDate, limit, setLimit, save } = useCapacity(api);
+  return (
+    <CardForm onSubmit={save}>
+      <h2>Capacity</h2>
+      {capacity === undefined && <p className="hint">Loading…</p>}
+      {capacity !== undefined && 'failed' in capacity && <p role="alert">{capacity.failed}</p>}
+      {capacity !== undefined && 'rows' in capacity && (
+        <>
+          <p>
+            Every dispatch day:{' '}
+            {capacity.settings.weekly === null
+              ? 'no limit'
+              : `at most ${bottlesText(capacity.settings.weekly)}`}
+            .
+          </p>
+          <CapacityTable rows={capacity.rows} />
+          <SelectField
+            label="Day"
+            error={action.fieldError('date')}
+            value={date}
+            options={[
+              { value: 'default', words: 'Every dispatch day' },
+              // A day orders were moved to is not sold by checkout: no limit can be set for it.
+              ...capacity.rows
+                .filter((row) => row.dispatchDay)
+                .map((row) => ({ value: row.date, words: formatDay(row.date) })),
+            ]}
+            onChange={setDate}
+          />
+          <AdminField label="Bottles" hint="Leave empty for no limit." error={action.fieldError('bottles')}>
+            {(props) => (
+              <input
+                {...props}
+                type="number"
+                inputMode="numeric"
+                min={0}
+                step={1}
+                value={limit}
+                onChange={(e) => setLimit(e.target.value)}
+              />
+            )}
+          </AdminField>
+          <button type="submit" className="button button--primary" disabled={action.pending}>
+            Set capacity
+          </button>
+        </>
+      )}
+      <ActionReportView report={action.report} />
+    </CardForm>
+  );
+}
+
+/** Each dispatch day's capacity, loaded once, and the limit being set for a day or for every day. */
+function useCapacity(api: AdminApi) {
   const [capacity, setCapacity] = useState<Loadable<AdminCapacityResponse>>(undefined);
   const action = useAdminAction();
   const [date, setDate] = useState('default');
@@ -158,90 +165,110 @@ function Capacity({ api }: { api: AdminApi }) {
     );
     if (answer !== undefined) setCapacity(answer);
   };
+  return { capacity, action, date, setDate, limit, setLimit, save };
+}
 
+/** Bottles per dispatch day: the limit, sold, held and left, with the day's orders under its name. */
+function CapacityTable({ rows }: { rows: AdminCapacityResponse['rows'] }) {
   return (
-    <CardForm onSubmit={save}>
-      <h2>Capacity</h2>
-      {capacity === undefined && <p className="hint">Loading…</p>}
-      {capacity !== undefined && 'failed' in capacity && <p role="alert">{capacity.failed}</p>}
-      {capacity !== undefined && 'rows' in capacity && (
-        <>
-          <p>
-            Every dispatch day:{' '}
-            {capacity.settings.weekly === null
-              ? 'no limit'
-              : `at most ${bottlesText(capacity.settings.weekly)}`}
-            .
-          </p>
-          {/* On a phone each day is a row of its own above its four figures (admin.css): nothing scrolls or hides. */}
-          <table className="admin-table">
-            <caption className="visually-hidden">Bottles per dispatch day</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Limit</th>
-                <th scope="col">Sold</th>
-                <th scope="col">Held</th>
-                <th scope="col">Left</th>
-              </tr>
-            </thead>
-            <tbody>
-              {capacity.rows.map((row) => (
-                <tr key={row.date}>
-                  <th scope="row">
-                    {formatDay(row.date)}
-                    {row.orders > 0 && (
-                      <>
-                        <br />
-                        <small>
-                          {row.orders} {row.orders === 1 ? 'order' : 'orders'}, {bottlesText(row.bottles)}
-                        </small>
-                      </>
-                    )}
-                  </th>
-                  <td>{row.capacity ?? 'none'}</td>
-                  <td>{row.sold}</td>
-                  <HeldCell reserved={row.reserved} standing={row.standing} />
-                  <td>{row.left ?? '–'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <AdminField label="Day" error={action.fieldError('date')}>
-            {(props) => (
-              <select {...props} value={date} onChange={(e) => setDate(e.target.value)}>
-                <option value="default">Every dispatch day</option>
-                {/* A day orders were moved to is not sold by checkout: no limit can be set for it. */}
-                {capacity.rows
-                  .filter((row) => row.dispatchDay)
-                  .map((row) => (
-                    <option key={row.date} value={row.date}>
-                      {formatDay(row.date)}
-                    </option>
-                  ))}
-              </select>
-            )}
-          </AdminField>
-          <AdminField label="Bottles" hint="Leave empty for no limit." error={action.fieldError('bottles')}>
-            {(props) => (
-              <input
-                {...props}
-                type="number"
-                inputMode="numeric"
-                min={0}
-                step={1}
-                value={limit}
-                onChange={(e) => setLimit(e.target.value)}
-              />
-            )}
-          </AdminField>
-          <button type="submit" className="button button--primary" disabled={action.pending}>
-            Set capacity
-          </button>
-        </>
-      )}
-      <ActionReportView report={action.report} />
-    </CardForm>
+    // On a phone each day is a row of its own above its four figures (admin.css): nothing scrolls or hides.
+    <table className="admin-table">
+      <caption className="visually-hidden">Bottles per dispatch day</caption>
+      <thead>
+        <tr>
+          <th scope="col">Day</th>
+          <th scope="col">Limit</th>
+          <th scope="col">Sold</th>
+          <th scope="col">Held</th>
+          <th scope="col">Left</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.date}>
+            <th scope="row">
+              {formatDay(row.date)}
+              {row.orders > 0 && (
+                <>
+                  <br />
+                  <small>
+                    {row.orders} {row.orders === 1 ? 'order' : 'orders'}, {bottlesText(row.bottles)}
+                  </small>
+                </>
+              )}
+            </th>
+            <td>{row.capacity ?? 'none'}</td>
+            <td>{row.sold}</td>
+            <HeldCell reserved={row.reserved} standing={row.standing} />
+            <td>{row.left ?? '–'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The shop's mode being chosen (paused or taking requests, with a message), and pausing or resuming it. */
+function useShopMode(
+  api: AdminApi,
+  shop: AdminShopSettingsView,
+  onChange: (shop: AdminShopSettingsView) => void,
+) {
+  const action = useAdminAction();
+  const [mode, setMode] = useState<'paused' | 'requests'>(shop.mode === 'requests' ? 'requests' : 'paused');
+  const [message, setMessage] = useState(shop.message ?? '');
+  const pause = async () => {
+    const answer = await action.run(
+      (options) => api.pause({ mode, ...(message.trim() && { message: message.trim() }) }, options),
+      (result) =>
+        [
+          result.settings.mode === 'paused' ? 'The shop is paused.' : 'The shop takes order requests.',
+          result.settings.message ? `Customers see: “${result.settings.message}”.` : '',
+          result.closed.length > 0 ? `${result.closed.length} unpaid checkout(s) closed.` : '',
+          result.completedMeanwhile.length > 0
+            ? `${result.completedMeanwhile.length} paid meanwhile: kept, marked placed while paused.`
+            : '',
+          result.failed.length > 0 || result.listingFailed
+            ? 'Some checkouts could not be closed: pause again.'
+            : '',
+          'No emails sent.',
+        ]
+          .filter(Boolean)
+          .join(' '),
+    );
+    if (answer !== undefined) onChange(answer.settings);
+  };
+  const resume = async () => {
+    const answer = await action.run(
+      () => api.resume(),
+      () => 'The shop is open again: customers can order and pay. No emails sent.',
+    );
+    if (answer !== undefined) onChange(answer.settings);
+  };
+
+  return { action, mode, setMode, message, setMessage, pause, resume };
+}
+
+/** How the shop stops taking orders: paused, or taking requests the merchant answers with a payment link. */
+function StopChoice({
+  mode,
+  onChange,
+}: {
+  mode: 'paused' | 'requests';
+  onChange: (mode: 'paused' | 'requests') => void;
+}) {
+  return (
+    <fieldset className="admin-choice">
+      <legend>Stop orders by</legend>
+      <label>
+        <input type="radio" name="mode" checked={mode === 'paused'} onChange={() => onChange('paused')} />{' '}
+        Pausing the shop
+      </label>
+      <label>
+        <input type="radio" name="mode" checked={mode === 'requests'} onChange={() => onChange('requests')} />{' '}
+        Taking order requests
+      </label>
+    </fieldset>
   );
 }
 

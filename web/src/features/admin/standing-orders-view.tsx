@@ -1,17 +1,22 @@
 import { useCallback, useEffect, useState } from 'react';
-import { STANDING_ORDER_VIEW_STATUSES } from '../../../../shared/admin-requests';
+import type { STANDING_ORDER_VIEW_STATUSES } from '../../../../shared/admin-requests';
 import type { AdminStandingOrderView } from '../../../../shared/admin-responses';
 import { formatGbp } from '../../../../shared/pricing';
 import type { AdminApi } from './admin-api';
 import { bottlesText, formatDay, formatInstant } from './admin-format';
-import { AdminField, Detail, type Loadable, Loaded, StatusTag } from './admin-ui';
+import { Detail, type Loadable, Loaded, SelectField, StatusTag } from './admin-ui';
 import { ConfirmedAction } from './confirmed-action';
 import { useAdminAction } from './use-admin-action';
 
 type Status = (typeof STANDING_ORDER_VIEW_STATUSES)[number];
 
-const isStatus = (value: string): value is Status =>
-  STANDING_ORDER_VIEW_STATUSES.some((status) => status === value);
+/** The status filter's choices: all, or one status. */
+const SHOW: readonly { value: Status | ''; words: string }[] = [
+  { value: '', words: 'All' },
+  { value: 'active', words: 'Active' },
+  { value: 'paused', words: 'Paused' },
+  { value: 'cancelled', words: 'Cancelled' },
+];
 
 const REPEAT_WORDS: Record<AdminStandingOrderView['repeat'], string> = {
   weekly: 'every week',
@@ -54,20 +59,7 @@ export function StandingOrdersView({ api }: { api: AdminApi }) {
     <section className="admin-view" aria-labelledby="admin-standing-heading">
       <h1 id="admin-standing-heading">Standing orders</h1>
       <div className="card">
-        <AdminField label="Show" error={undefined}>
-          {(field) => (
-            <select
-              {...field}
-              value={status}
-              onChange={(event) => setStatus(isStatus(event.target.value) ? event.target.value : '')}
-            >
-              <option value="">All</option>
-              <option value="active">Active</option>
-              <option value="paused">Paused</option>
-              <option value="cancelled">Cancelled</option>
-            </select>
-          )}
-        </AdminField>
+        <SelectField label="Show" error={undefined} value={status} options={SHOW} onChange={setStatus} />
         <p className="field__hint">
           Pausing the shop pauses every standing order's payments until you resume it.
         </p>

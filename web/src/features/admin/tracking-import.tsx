@@ -11,7 +11,7 @@ import { formatDay } from './admin-format';
 import { ActionReportView } from './admin-ui';
 import { ConfirmedAction } from './confirmed-action';
 import { earlyQuestion, withRefusals } from './dispatch-answer';
-import { type ActionSummary, useAdminAction } from './use-admin-action';
+import { type ActionSummary, type AdminAction, useAdminAction } from './use-admin-action';
 
 /** What a row of the preview would do, as the merchant reads it. */
 function previewLine(row: AdminImportRow): string {
@@ -56,60 +56,10 @@ interface Preview {
  * rows that matched no order are listed, with why, to deal with by hand.
  */
 export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: () => void }) {
-  const previewAction = useAdminAction();
-  const action = useAdminAction();
-  const [preview, setPreview] = useState<Preview>();
-  const [unmatched, setUnmatched] = useState<AdminUnmatchedRow[]>([]);
-
-  const finish = (answer: AdminTrackingImportResponse) => {
-    setPreview(undefined);
-    setUnmatched(answer.unmatched);
-    onChanged();
-  };
-
-  const choose = async (file: File) => {
-    setPreview(undefined);
-    setUnmatched([]);
-    action.clear();
-    const csv = await file.text();
-    // Previewed as if early: the rows planned for a later day show as they would go, and the
-    // question names their day before Confirm sends them.
-    const answer = await previewAction.run(
-      async (options) =>
-        withRefusals(
-          await api.trackingImport({ csv, preview: true, early: true }, options),
-          adminTrackingImportResponseSchema,
-        ),
-      (read) => {
-        const goes = (read.rows ?? []).filter((row) => row.action !== 'refused').length;
-        return `Nothing sent yet: ${rowsText(goes)} matched, ${rowsText(read.unmatched.length)} not.`;
-      },
-    );
-    if (answer === undefined) return;
-    setPreview({ csv, rows: answer.rows ?? [], unmatched: answer.unmatched });
-  };
-
-  const rows = preview?.rows ?? [];
-  const dispatches = rows.filter((row) => row.action === 'dispatch');
-  const updates = rows.filter((row) => row.action === 'trackingUpdate');
-  const planned = dispatches.flatMap((row) =>
-    row.plannedFor === undefined ? [] : [{ reference: row.reference, plannedFor: row.plannedFor }],
+  const { previewAction, action, preview, unmatched, choose, send, cancel, dismiss } = useTrackingImport(
+    api,
+    onChanged,
   );
-  const emails = dispatches.length + updates.length;
-
-  const send = async () => {
-    if (preview === undefined) return;
-    const answer = await action.run(
-      async (options) =>
-        withRefusals(
-          await api.trackingImport({ csv: preview.csv, ...(planned.length > 0 && { early: true }) }, options),
-          adminTrackingImportResponseSchema,
-        ),
-      summariseImport,
-    );
-    if (answer !== undefined) finish(answer);
-  };
-
   return (
     <div className="card admin-import">
       <h2>Tracking numbers from Click &amp; Drop</h2>
@@ -135,44 +85,7 @@ export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: (
         <ActionReportView report={previewAction.report} onDismiss={previewAction.clear} />
       )}
       {preview !== undefined && (
-        <ConfirmedAction
-          action={action}
-          className="admin-import__preview"
-          aria-label="The import, before it is sent"
-          heading={
-            <>
-              <h3>Nothing sent yet: what the file would do</h3>
-              <ul className="admin-lines" aria-label="What each row would do">
-                {rows.map((row) => (
-                  <li key={row.line}>{previewLine(row)}</li>
-                ))}
-              </ul>
-            </>
-          }
-          label={emails > 0 ? `Import and send ${emails} ${emails === 1 ? 'email' : 'emails'}…` : 'Import…'}
-          question={[
-            `Mark ${dispatches.length} ${dispatches.length === 1 ? 'order' : 'orders'} dispatched and correct ${updates.length} ${updates.length === 1 ? 'number' : 'numbers'}: ${emails} ${emails === 1 ? 'customer is' : 'customers are'} emailed.`,
-            planned.length > 0 ? earlyQuestion(planned) : '',
-          ]
-            .filter(Boolean)
-            .join(' ')}
-          confirmLabel="Confirm"
-          pendingLabel="Importing…"
-          onConfirm={send}
-          disabled={rows.length === 0}
-          primary
-        >
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => {
-              setPreview(undefined);
-              previewAction.clear();
-            }}
-          >
-            Cancel the import
-          </button>
-        </ConfirmedAction>
+        <ImportPreview action={action} rows={preview.rows} onConfirm={send} onCancel={cancel} />
       )}
       {preview === undefined && (
         <>
@@ -180,16 +93,133 @@ export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: (
             report={
               action.report ?? (previewAction.report?.kind === 'done' ? previewAction.report : undefined)
             }
-            onDismiss={() => {
-              action.clear();
-              previewAction.clear();
-              setUnmatched([]);
-            }}
+            onDismiss={dismiss}
           />
           {unmatched.length > 0 && <UnmatchedRows rows={unmatched} label="Rows not matched" />}
         </>
       )}
     </div>
+  );
+}
+
+/** The rows planned for a later dispatch day, which go only when the question names their day. */
+function plannedRows(rows: AdminImportRow[]) {
+  return rows.flatMap((row) =>
+    row.action === 'dispatch' && row.plannedFor !== undefined
+      ? [{ reference: row.reference, plannedFor: row.plannedFor }]
+      : [],
+  );
+}
+
+/**
+ * A chosen file previewed (nothing sent), then imported on Confirm; the rows that matched no order
+ * are kept to list once it is done.
+ */
+function useTrackingImport(api: AdminApi, onChanged: () => void) {
+  const previewAction = useAdminAction();
+  const action = useAdminAction();
+  const [preview, setPreview] = useState<Preview>();
+  const [unmatched, setUnmatched] = useState<AdminUnmatchedRow[]>([]);
+
+  const choose = async (file: File) => {
+    setPreview(undefined);
+    setUnmatched([]);
+    action.clear();
+    const csv = await file.text();
+    // Previewed as if early: the rows planned for a later day show as they would go, and the
+    // question names their day before Confirm sends them.
+    const answer = await previewAction.run(
+      async (options) =>
+        withRefusals(
+          await api.trackingImport({ csv, preview: true, early: true }, options),
+          adminTrackingImportResponseSchema,
+        ),
+      (read) => {
+        const goes = (read.rows ?? []).filter((row) => row.action !== 'refused').length;
+        return `Nothing sent yet: ${rowsText(goes)} matched, ${rowsText(read.unmatched.length)} not.`;
+      },
+    );
+    if (answer === undefined) return;
+    setPreview({ csv, rows: answer.rows ?? [], unmatched: answer.unmatched });
+  };
+
+  const send = async () => {
+    if (preview === undefined) return;
+    const early = plannedRows(preview.rows).length > 0;
+    const answer = await action.run(
+      async (options) =>
+        withRefusals(
+          await api.trackingImport({ csv: preview.csv, ...(early && { early: true }) }, options),
+          adminTrackingImportResponseSchema,
+        ),
+      summariseImport,
+    );
+    if (answer === undefined) return;
+    setPreview(undefined);
+    setUnmatched(answer.unmatched);
+    onChanged();
+  };
+
+  const cancel = () => {
+    setPreview(undefined);
+    previewAction.clear();
+  };
+  const dismiss = () => {
+    action.clear();
+    previewAction.clear();
+    setUnmatched([]);
+  };
+  return { previewAction, action, preview, unmatched, choose, send, cancel, dismiss };
+}
+
+/** What the file would do, row by row, and the question naming the orders, numbers and emails. */
+function ImportPreview({
+  action,
+  rows,
+  onConfirm,
+  onCancel,
+}: {
+  action: AdminAction;
+  rows: AdminImportRow[];
+  onConfirm: () => Promise<void>;
+  onCancel: () => void;
+}) {
+  const dispatches = rows.filter((row) => row.action === 'dispatch');
+  const updates = rows.filter((row) => row.action === 'trackingUpdate');
+  const planned = plannedRows(rows);
+  const emails = dispatches.length + updates.length;
+  return (
+    <ConfirmedAction
+      action={action}
+      className="admin-import__preview"
+      aria-label="The import, before it is sent"
+      heading={
+        <>
+          <h3>Nothing sent yet: what the file would do</h3>
+          <ul className="admin-lines" aria-label="What each row would do">
+            {rows.map((row) => (
+              <li key={row.line}>{previewLine(row)}</li>
+            ))}
+          </ul>
+        </>
+      }
+      label={emails > 0 ? `Import and send ${emails} ${emails === 1 ? 'email' : 'emails'}…` : 'Import…'}
+      question={[
+        `Mark ${dispatches.length} ${dispatches.length === 1 ? 'order' : 'orders'} dispatched and correct ${updates.length} ${updates.length === 1 ? 'number' : 'numbers'}: ${emails} ${emails === 1 ? 'customer is' : 'customers are'} emailed.`,
+        planned.length > 0 ? earlyQuestion(planned) : '',
+      ]
+        .filter(Boolean)
+        .join(' ')}
+      confirmLabel="Confirm"
+      pendingLabel="Importing…"
+      onConfirm={onConfirm}
+      disabled={rows.length === 0}
+      primary
+    >
+      <button type="button" className="button button--secondary" onClick={onCancel}>
+        Cancel the import
+      </button>
+    </ConfirmedAction>
   );
 }
 

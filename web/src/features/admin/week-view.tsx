@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type {
   AdminAtRiskMove,
@@ -285,6 +285,8 @@ const VERDICTS: Record<AdminOrderWeather['verdict'], string> = {
 };
 
 type WeatherLoaded = { weather: AdminWeatherResponse } | { failed: string } | undefined;
+/** The forecast once it covers the day: each order's verdict. */
+type CheckedWeather = Extract<AdminWeatherResponse, { state: 'checked' }>;
 
 const orderLink = (reference: string) => `/admin?order=${encodeURIComponent(reference)}`;
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -338,8 +340,6 @@ function WeatherDelayResult({ orders }: { orders: readonly AdminAtRiskMove[] }) 
  */
 function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void }) {
   const [loaded, setLoaded] = useState<WeatherLoaded>(undefined);
-  const [delayed, setDelayed] = useState<readonly AdminAtRiskMove[]>([]);
-  const action = useAdminAction();
 
   const load = useCallback(async () => {
     const answer = await api.weather();
@@ -385,6 +385,36 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
       </div>
     );
   }
+  return (
+    <WeatherDelay
+      api={api}
+      weather={weather}
+      heading={heading}
+      keyProblem={keyProblem}
+      onDelayed={() => {
+        onDelayed();
+        void load();
+      }}
+    />
+  );
+}
+
+/** The checked day's verdicts, and the delay of the orders at risk, asked first; what it did stays. */
+function WeatherDelay({
+  api,
+  weather,
+  heading,
+  keyProblem,
+  onDelayed,
+}: {
+  api: AdminApi;
+  weather: CheckedWeather;
+  heading: string;
+  keyProblem: ReactNode;
+  onDelayed: () => void;
+}) {
+  const [delayed, setDelayed] = useState<readonly AdminAtRiskMove[]>([]);
+  const action = useAdminAction();
   const plans = weather.orders.flatMap((o) => (o.move ? [{ ...o, ...o.move }] : []));
   const movable = plans.filter((p) => p.to !== null);
   const days = new Set(movable.map((p) => p.to));
@@ -401,7 +431,6 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
     if (answer !== undefined) {
       setDelayed(answer.orders);
       onDelayed();
-      void load();
     }
   };
   return (
@@ -418,21 +447,7 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
               Could not see the forecast for some orders, so they are not checked. Try again later.
             </p>
           )}
-          {weather.orders.length > 0 && (
-            <ul className="admin-weather" aria-label={heading}>
-              {weather.orders.map((order) => (
-                <li key={order.reference} className={`admin-weather__${order.verdict.replace(' ', '-')}`}>
-                  <strong>{VERDICTS[order.verdict]}</strong> <OrderName {...order} />: {order.reason}
-                  {order.move && (
-                    <>
-                      {' '}
-                      <span className="admin-weather__move">Delay: {order.move.why}</span>
-                    </>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
+          {weather.orders.length > 0 && <WeatherVerdicts orders={weather.orders} label={heading} />}
           {action.report?.kind === 'done' && delayed.length > 0 && <WeatherDelayResult orders={delayed} />}
         </>
       }
@@ -443,6 +458,25 @@ function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void 
       onConfirm={delay}
       finished={movable.length === 0}
     />
+  );
+}
+
+/** Each order's verdict for the day and why, with the delay it would get. */
+function WeatherVerdicts({ orders, label }: { orders: CheckedWeather['orders']; label: string }) {
+  return (
+    <ul className="admin-weather" aria-label={label}>
+      {orders.map((order) => (
+        <li key={order.reference} className={`admin-weather__${order.verdict.replace(' ', '-')}`}>
+          <strong>{VERDICTS[order.verdict]}</strong> <OrderName {...order} />: {order.reason}
+          {order.move && (
+            <>
+              {' '}
+              <span className="admin-weather__move">Delay: {order.move.why}</span>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -6,6 +6,7 @@ import type {
   StandingOrderChangeBody,
   StandingOrderPageView,
 } from '../../../../../shared/standing-order-page';
+import { RadioChoice } from '../../../components/ui/radio-choice';
 import { useApiClient, useAppConfig } from '../../../lib/app-context';
 import { changeStandingOrder } from '../order-page-api';
 
@@ -21,6 +22,15 @@ interface Outcome {
 }
 
 const QUANTITIES = [3, 6, 9] as const;
+/** Each quantity with what a delivery of it costs. */
+const QUANTITY_OPTIONS = QUANTITIES.map((each) => ({
+  value: each,
+  label: (
+    <>
+      {each} bottles, {formatGbp(quoteOrder(each).totalPence)}
+    </>
+  ),
+}));
 const EMAILED = 'We have emailed you a confirmation.';
 
 interface ChangesProps {
@@ -211,26 +221,15 @@ function ChangeQuantity({
   sending: boolean;
   send: Send;
 }) {
-  const name = useId();
   const [chosen, setChosen] = useState<number>(view.bottles);
   const quantity = QUANTITIES.find((each) => each === chosen);
   return (
-    <fieldset className="repeat">
-      <legend className="repeat__label">Bottles each delivery</legend>
-      <div className="repeat__options">
-        {QUANTITIES.map((each) => (
-          <label key={each} className="repeat__option">
-            <input
-              type="radio"
-              name={name}
-              value={each}
-              checked={chosen === each}
-              onChange={() => setChosen(each)}
-            />
-            {each} bottles, {formatGbp(quoteOrder(each).totalPence)}
-          </label>
-        ))}
-      </div>
+    <RadioChoice
+      legend="Bottles each delivery"
+      options={QUANTITY_OPTIONS}
+      value={quantity}
+      onChange={setChosen}
+    >
       <p className="hint">From your next payment not yet taken; deliveries already paid stay as they are.</p>
       <div className="actions">
         <button
@@ -249,7 +248,7 @@ function ChangeQuantity({
           Change to {chosen} bottles
         </button>
       </div>
-    </fieldset>
+    </RadioChoice>
   );
 }
 

@@ -7,6 +7,7 @@ import {
   REPEAT_CHOICES,
   type Repeat,
 } from '../../../../../shared/standing-order';
+import { RadioChoice } from '../../../components/ui/radio-choice';
 import { useAppConfig } from '../../../lib/app-context';
 import { SELLER } from '../../../lib/seller';
 
@@ -25,27 +26,11 @@ interface RepeatChoiceProps {
  * dispatch days. Worked out on every render from the clock, as the dispatch note is.
  */
 export function RepeatChoice({ value, quantity, onChange }: RepeatChoiceProps) {
-  const name = useId();
   const plan = value === 'once' ? undefined : value;
   const quote = quoteOrder(quantity);
   const now = new Date();
   return (
-    <fieldset className="repeat">
-      <legend className="repeat__label">How often?</legend>
-      <div className="repeat__options">
-        {REPEAT_CHOICES.map((choice) => (
-          <label key={choice.value} className="repeat__option">
-            <input
-              type="radio"
-              name={name}
-              value={choice.value}
-              checked={value === choice.value}
-              onChange={() => onChange(choice.value)}
-            />
-            {choice.label}
-          </label>
-        ))}
-      </div>
+    <RadioChoice legend="How often?" options={REPEAT_CHOICES} value={value} onChange={onChange}>
       {/* There before any plan, so a screen reader hears the price and payments once a repeat is chosen. */}
       <div className="repeat__summary" aria-live="polite">
         {plan ? (
@@ -56,7 +41,7 @@ export function RepeatChoice({ value, quantity, onChange }: RepeatChoiceProps) {
         ) : null}
       </div>
       {plan ? <RepeatDeliveries repeat={plan} now={now} /> : null}
-    </fieldset>
+    </RadioChoice>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { SiteFooter } from '../../components/layout/site-footer';
-import { paths } from '../../lib/paths';
+import { SiteFooter } from '../components/layout/site-footer';
+import { paths } from '../lib/paths';
 
 /** "Unexpected Application Error!": shown by the error boundary instead of a page that threw. */
 export function ErrorPage() {
