@@ -27,11 +27,11 @@ import {
 // included, is the same test. After every step the invariants are checked against what the
 // table, Stripe and the mailbox hold; at rest (every event delivered, the reconciler run) more.
 //
-// Bounded for `npm test` (STANDING_LIFE_RUNS runs of up to 31 steps; 12 by default, about 45 s).
+// Bounded for `npm test` (STANDING_LIFE_RUNS runs of up to 32 steps; 6 by default, 30 to 60 s).
 // Replay a failure with STANDING_LIFE_SEED=<seed> STANDING_LIFE_PATH=<path>, run longer with
 // STANDING_LIFE_RUNS=100; STANDING_LIFE_IGNORE=<invariant,...> looks past one known bug for the next.
 
-const RUNS = Number(process.env.STANDING_LIFE_RUNS ?? 12);
+const RUNS = Number(process.env.STANDING_LIFE_RUNS ?? 6);
 const SEED = process.env.STANDING_LIFE_SEED;
 const PATH = process.env.STANDING_LIFE_PATH;
 const IGNORED = new Set((process.env.STANDING_LIFE_IGNORE ?? '').split(',').filter(Boolean));
@@ -618,26 +618,38 @@ function summary(startHour: number, steps: Command[], m: Model, r: Real): string
 const index = fc.nat({ max: 2 });
 const bottles = fc.constantFrom<3 | 6 | 9>(3, 6, 9);
 const repeat = fc.constantFrom<Repeat>('weekly', 'weekly', 'fortnightly');
-const advance = fc.constantFrom(6, 24, 72, 168, 168).map((hours) => new Advance(hours));
+const advance = fc.constantFrom(24, 72, 168, 168, 336).map((hours) => new Advance(hours));
 const delivery = fc.nat({ max: 7 }).map((i) => new Deliver(i));
+const skip = fc.tuple(index, fc.constantFrom<0 | 1>(0, 0, 1)).map(([i, which]) => new Skip(i, which));
+const pause = fc.tuple(index, fc.boolean()).map(([i, paused]) => new CustomerPause(i, paused));
+// One cancel of three kinds, rarely: a cancel ends the life the other steps explore.
+const cancel = fc
+  .tuple(index, fc.constantFrom('customer', 'merchant', 'stripe'))
+  .map(([i, by]) =>
+    by === 'customer'
+      ? new CustomerCancel(i)
+      : by === 'merchant'
+        ? new MerchantCancel(i)
+        : new StripeCancel(i),
+  );
 
-// Weighted by repetition: customers subscribe, time passes and Stripe delivers most often.
+// Weighted by repetition: time passes, customers change their orders and Stripe delivers most often.
 const commands: Array<fc.Arbitrary<Command>> = [
   fc.tuple(bottles, repeat).map(([n, every]) => new Subscribe(n, every)),
-  fc.tuple(bottles, repeat).map(([n, every]) => new Subscribe(n, every)),
+  advance,
   advance,
   advance,
   advance,
   index.map((i) => new DeclineNextRenewal(i)),
-  fc.tuple(index, fc.constantFrom<0 | 1>(0, 0, 1)).map(([i, which]) => new Skip(i, which)),
-  fc.tuple(index, fc.constantFrom<0 | 1>(0, 0, 1)).map(([i, which]) => new Skip(i, which)),
+  index.map((i) => new DeclineNextRenewal(i)),
+  skip,
+  skip,
+  skip,
   fc.tuple(index, bottles).map(([i, n]) => new Quantity(i, n)),
-  fc.tuple(index, fc.boolean()).map(([i, pause]) => new CustomerPause(i, pause)),
-  index.map((i) => new CustomerCancel(i)),
-  index.map((i) => new MerchantCancel(i)),
-  index.map((i) => new StripeCancel(i)),
-  fc.boolean().map((pause) => new ShopPause(pause)),
-  delivery,
+  pause,
+  pause,
+  cancel,
+  fc.boolean().map((paused) => new ShopPause(paused)),
   delivery,
   delivery,
   delivery,
@@ -653,11 +665,12 @@ describe("a standing order's life, under any order of events, from any hour of t
       await fc.assert(
         fc.asyncProperty(
           fc.nat({ max: 7 * 24 - 1 }),
-          // Every run has a standing order to act on: its first subscription, then anything.
+          // Every run has a standing order to act on: its first subscription, recorded by the
+          // reconciler (its events still held, to arrive later), then anything.
           fc.tuple(bottles, repeat).map(([n, every]) => new Subscribe(n, every)),
-          fc.array(fc.oneof(...commands), { minLength: 1, maxLength: MAX_COMMANDS, size: 'max' }),
+          fc.array(fc.oneof(...commands), { minLength: 8, maxLength: MAX_COMMANDS, size: 'max' }),
           async (startHour, subscribe, rest) => {
-            const steps = [subscribe, ...rest];
+            const steps = [subscribe, new Reconcile(), ...rest];
             const shop = await startStandingOrderLifeShop();
             try {
               // The run starts at any hour of the week: both clocks move there together.
