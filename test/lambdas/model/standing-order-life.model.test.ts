@@ -27,7 +27,7 @@ import {
 // included, is the same test. After every step the invariants are checked against what the
 // table, Stripe and the mailbox hold; at rest (every event delivered, the reconciler run) more.
 //
-// Bounded for `npm test` (STANDING_LIFE_RUNS runs of up to 32 steps; 6 by default, 30 to 60 s).
+// Bounded for `npm test` (STANDING_LIFE_RUNS runs of up to 32 steps; 6 by default, 15 to 60 s by the load).
 // Replay a failure with STANDING_LIFE_SEED=<seed> STANDING_LIFE_PATH=<path>, run longer with
 // STANDING_LIFE_RUNS=100; STANDING_LIFE_IGNORE=<invariant,...> looks past one known bug for the next.
 
