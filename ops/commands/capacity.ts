@@ -24,7 +24,10 @@ function capacityValue(value: unknown): number | null | 'default' {
 }
 
 /** What of a day's answer the capacity lines read: the capacity route's rows and the status's days alike. */
-export type DayCapacity = Pick<AdminCapacityRow, 'date' | 'capacity' | 'sold' | 'reserved' | 'left'>;
+export type DayCapacity = Pick<
+  AdminCapacityRow,
+  'date' | 'capacity' | 'sold' | 'reserved' | 'standing' | 'left'
+>;
 
 /** "; capacity 60 bottles, 12 left" for a day with a limit; nothing for a day without one. */
 export function capacityNote(row: DayCapacity): string {
@@ -33,19 +36,36 @@ export function capacityNote(row: DayCapacity): string {
 
 /** Under a list: each coming day's capacity, or that it has no limit. */
 export function capacityLines(rows: readonly DayCapacity[]): string[] {
-  return rows.map(
-    (row) =>
-      `Capacity ${fullDate(row.date)}: ${row.capacity === null ? `no limit (${row.sold} sold, ${row.reserved} reserved)` : `${row.capacity} bottles, ${row.sold} sold, ${row.reserved} reserved, ${row.left ?? 0} left`}.`,
-  );
+  return rows.map((row) => {
+    const reserved = `${row.reserved} reserved${standingNote(row)}`;
+    return `Capacity ${fullDate(row.date)}: ${row.capacity === null ? `no limit (${row.sold} sold, ${reserved})` : `${row.capacity} bottles, ${row.sold} sold, ${reserved}, ${row.left ?? 0} left`}.`;
+  });
+}
+
+/** ", 6 held for standing orders": the coming deliveries' bottles, apart as the admin shows them (ADR 0060). */
+function standingNote(row: Pick<DayCapacity, 'standing'>): string {
+  return row.standing === undefined ? '' : `, ${row.standing} held for standing orders`;
 }
 
 /** The capacity list: one line a day (each dispatch day, and any other holding orders), with the year. */
 function capacityTable(rows: readonly AdminCapacityRow[]): string {
-  const header = ['DISPATCH DAY', 'CAPACITY', 'RESERVED', 'SOLD', 'LEFT', 'ORDERS', 'BOTTLES'];
+  // A STANDING column only when a standing order holds bottles: a shop without any reads as before.
+  const standing = rows.some((row) => row.standing !== undefined);
+  const header = [
+    'DISPATCH DAY',
+    'CAPACITY',
+    'RESERVED',
+    ...(standing ? ['STANDING'] : []),
+    'SOLD',
+    'LEFT',
+    'ORDERS',
+    'BOTTLES',
+  ];
   const lines = rows.map((row) => [
     fullDate(row.date),
     row.capacity === null ? 'no limit' : String(row.capacity),
     String(row.reserved),
+    ...(standing ? [String(row.standing ?? 0)] : []),
     String(row.sold),
     row.left === null ? '-' : row.left === 0 ? '0 (full)' : String(row.left),
     String(row.orders),
@@ -60,6 +80,7 @@ export const capacityCommand: ShopCommand = {
   details: [
     'Lists the next --weeks (default 8) dispatch days, and any other day holding orders (a delay moved them there).',
     'RESERVED: checkouts not paid yet and order requests. ORDERS, BOTTLES: still to dispatch.',
+    "STANDING (shown when any): bottles held for standing orders' coming deliveries, apart from RESERVED.",
     '--set N: every dispatch day sells at most N bottles; --set none: no limit (as before capacity existed).',
     '--set N|none --date D: that day only; --set default --date D: that day follows the weekly default again.',
     'Lowering a day below what it has sold is allowed: nothing is cancelled, and it sells no more.',

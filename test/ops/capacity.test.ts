@@ -2,8 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { reserveBottles, sellHold } from '../../lambdas/domain/capacity/holds';
+import {
+  holdStandingChange,
+  releaseChange,
+  releaseStandingChange,
+} from '../../lambdas/domain/storage/capacity-changes';
 import { capacityStoreFromTable } from '../../lambdas/domain/storage/capacity-table';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
+import { capacityLines } from '../../ops/commands/capacity';
 import { penceToPounds, quoteOrder } from '../../shared/pricing';
 import { PUBLIC_API_ROUTES } from '../../shared/public-routes';
 import { apiGatewayEvent } from '../support/api-gateway-event';
@@ -92,6 +98,40 @@ describe('npm run orders -- capacity', () => {
         dispatchDay: true,
       },
     ]);
+  });
+
+  it("shows the bottles standing orders hold apart, as the admin's table does: a STANDING column, and the list's line", async () => {
+    await h.orders(['capacity', '--set', '20', '--local']);
+    await store().apply('2026-12-14', holdStandingChange('sub_cli_weekly:6', 6));
+    await store().apply('2026-12-14', holdStandingChange('sub_cli_other:3', 3));
+    await reserveBottles(store(), { from: '2026-12-14', hold: 'ccli.1:3', capacity: undefined });
+    try {
+      expect(await rows('--weeks', '2')).toMatchObject([
+        { date: '2026-12-07', capacity: 20, reserved: 0, sold: 0, left: 20 },
+        { date: '2026-12-14', capacity: 20, reserved: 3, standing: 9, sold: 0, left: 8 },
+      ]);
+      const table = await h.orders(['capacity', '--weeks', '2', '--local']);
+      expect(table.out.split('\n')).toEqual([
+        'DISPATCH DAY             CAPACITY  RESERVED  STANDING  SOLD  LEFT  ORDERS  BOTTLES',
+        'Monday 7 December 2026   20        0         0         0     20    0       0',
+        'Monday 14 December 2026  20        3         9         0     8     0       0',
+      ]);
+      // The line `list` prints under a day's orders, with a limit and without.
+      const day = { date: '2026-12-14', sold: 0, reserved: 3, standing: 9 };
+      expect(
+        capacityLines([
+          { ...day, capacity: 20, left: 8 },
+          { ...day, capacity: null, left: null },
+        ]),
+      ).toEqual([
+        'Capacity Monday 14 December 2026: 20 bottles, 0 sold, 3 reserved, 9 held for standing orders, 8 left.',
+        'Capacity Monday 14 December 2026: no limit (0 sold, 3 reserved, 9 held for standing orders).',
+      ]);
+    } finally {
+      await store().apply('2026-12-14', releaseStandingChange('sub_cli_weekly:6', 6));
+      await store().apply('2026-12-14', releaseStandingChange('sub_cli_other:3', 3));
+      await store().apply('2026-12-14', releaseChange('ccli.1:3', 3));
+    }
   });
 
   it('a new shop whose first setting is a capacity: status says open, not open since that write', async () => {

@@ -5,10 +5,15 @@ import type { EmailBlock, EmailRow } from './render';
 
 /**
  * The button to the order's own page (docs/decisions/0037-order-page-link.md), which every email of
- * an order carries; none for an order recorded before the page existed.
+ * an order carries; none for an order recorded before the page existed. A standing order's delivery
+ * links to the standing order's page (ADR 0059), where the customer skips, pauses or cancels: it says so.
  */
-export function orderPageBlocks(orderPageUrl: string | undefined): EmailBlock[] {
-  return orderPageUrl === undefined ? [] : [{ kind: 'button', text: 'View your order', href: orderPageUrl }];
+export function orderPageBlocks(
+  orderPageUrl: string | undefined,
+  page: 'order' | 'standing' = 'order',
+): EmailBlock[] {
+  const text = page === 'standing' ? 'Manage your standing order' : 'View your order';
+  return orderPageUrl === undefined ? [] : [{ kind: 'button', text, href: orderPageUrl }];
 }
 
 /** The seller's details every customer email carries (configuration: SELLER_*, SHOP_NAME). */

@@ -50,7 +50,7 @@ export function renderCustomerConfirmation(
       ],
     },
     // The page follows the order from here: dispatch day, delays, tracking, refunds, corrections.
-    ...orderPageBlocks(orderPageUrl),
+    ...orderPageBlocks(orderPageUrl, order.subscriptionId === undefined ? 'order' : 'standing'),
     { kind: 'heading', text: 'Delivery' },
     {
       kind: 'rows',

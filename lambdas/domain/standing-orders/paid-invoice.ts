@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { type IsoDate, nextDispatchDate } from '../../../shared/dispatch';
 import { normalisePostcode, parseUkPostcode } from '../../../shared/postcode';
 import { quoteOrder } from '../../../shared/pricing';
-import { isAllowedQuantity } from '../../../shared/product';
+import { ALLOWED_QUANTITIES, isAllowedQuantity } from '../../../shared/product';
 import {
   REPEATS,
   type Repeat,
@@ -102,6 +102,20 @@ export type InvoiceAssessment =
   | { kind: 'payable'; invoice: PaidInvoice };
 
 /**
+ * The bottles an invoice paid for: the subscription's `quantity` metadata, unless a renewal was
+ * charged, at exactly our price, for the quantity before a change the customer made since (its
+ * event, or the reconciler, reaching the shop after the change): then the quantity it was charged
+ * for, so the money taken still makes its order (found by the model test of a standing order's life).
+ */
+function billedQuantity(planned: number, invoice: ParsedInvoice): number {
+  if (invoice.billing_reason === 'subscription_create' || !isAllowedQuantity(planned)) return planned;
+  const charged = ALLOWED_QUANTITIES.find(
+    (bottles) => isAllowedQuantity(bottles) && quoteOrder(bottles).totalPence === invoice.amount_paid,
+  );
+  return charged ?? planned;
+}
+
+/**
  * Decides from an Invoice and its Subscription, both retrieved from Stripe, whether the invoice is
  * a paid payment of one of our standing orders for exactly our price (bottles x 325 + 495 pence).
  * Pure: every rule is a unit test. `email`: the invoice's, or its customer's when it has none.
@@ -121,7 +135,7 @@ export function assessInvoice(
   if (invoice.status !== 'paid') return { kind: 'not-paid', status: invoice.status ?? 'none' };
   const metadata = standingMetadataSchema.safeParse(subscription.data.metadata ?? {}, ENGLISH_MESSAGES);
   if (!metadata.success) return { kind: 'needs-review', problems: issues('metadata', metadata.error.issues) };
-  const quantity = Number(metadata.data.quantity);
+  const quantity = billedQuantity(Number(metadata.data.quantity), invoice);
   const problems: string[] = [];
   if (invoiceSubscriptionId(invoice) !== subscription.data.id)
     problems.push('invoice of another subscription');

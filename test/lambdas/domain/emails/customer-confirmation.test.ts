@@ -119,4 +119,20 @@ describe('renderCustomerConfirmation', () => {
     expect(email.html).toContain('&quot;&gt;&lt;a href=&quot;https://evil.test&quot;&gt;win&lt;/a&gt;');
     expect(email.subject).not.toMatch(/[\r\n]/);
   });
+
+  it("a one-off order's button says View your order; a standing order's delivery's says Manage your standing order, to the same link", () => {
+    // Prepare
+    const link = 'https://shop.test/order/abc123';
+    const delivery = { ...orderFixture(), subscriptionId: 'sub_weekly', repeat: 'weekly' as const };
+
+    // Act
+    const oneOff = renderCustomerConfirmation(orderFixture(), SELLER, link);
+    const standing = renderCustomerConfirmation(delivery, SELLER, link);
+
+    // Assess
+    expect(oneOff.text).toContain('View your order: https://shop.test/order/abc123');
+    expect(standing.text).toContain('Manage your standing order: https://shop.test/order/abc123');
+    expect(standing.text).not.toContain('View your order');
+    expect(standing.html).toContain('>Manage your standing order</a>');
+  });
 });

@@ -121,4 +121,43 @@ describe('comingDeliveries', () => {
       { index: 2, day: '2026-12-29', skipped: false },
     ]);
   });
+
+  it("without the coming payment's moment: each is paid by the latest moment, its planned day's cut-off (Sunday noon before a bank-holiday Tuesday)", () => {
+    const { nextPaymentAt: _, ...unknown } = weekly;
+    const moments = (record: ComingDeliveriesRecord) =>
+      comingDeliveries(record, new Date('2026-12-07T10:00:00Z'), options)
+        .slice(0, 3)
+        .map(({ day, paymentAt }) => [day, paymentAt.toISOString()]);
+    expect(moments(unknown)).toEqual([
+      ['2026-12-21', '2026-12-19T11:59:59.999Z'],
+      ['2026-12-29', '2026-12-27T11:59:59.999Z'],
+      ['2027-01-04', '2027-01-02T11:59:59.999Z'],
+    ]);
+    expect(moments({ ...unknown, repeat: 'fortnightly' })).toEqual([
+      ['2026-12-29', '2026-12-27T11:59:59.999Z'],
+      ['2027-01-11', '2027-01-09T11:59:59.999Z'],
+      ['2027-01-25', '2027-01-23T11:59:59.999Z'],
+    ]);
+  });
+
+  it('every 2 weeks: each payment two weeks after the one before', () => {
+    const fortnightly: ComingDeliveriesRecord = { ...weekly, repeat: 'fortnightly' };
+    const coming = comingDeliveries(fortnightly, new Date('2026-12-07T10:00:00Z'), options);
+    expect(coming.map(({ paymentAt }) => paymentAt.toISOString())).toEqual([
+      '2026-12-14T09:00:00.000Z',
+      '2026-12-28T09:00:00.000Z',
+      '2027-01-11T09:00:00.000Z',
+    ]);
+  });
+
+  it("follows the shop's own cut-off: 24 hours, so at 12:30 on Saturday 19 December Monday 21 is still packed, and paid at 13:00 it goes then", () => {
+    const late = { ...weekly, nextPaymentAt: '2026-12-19T13:00:00.000Z' };
+    const coming = comingDeliveries(late, new Date('2026-12-19T12:30:00Z'), { cutoffHours: 24, weeks: 8 });
+    expect(coming[0]).toMatchObject({ index: 1, day: '2026-12-21', skipped: false });
+    // With the 36-hour cut-off the same payment is after Saturday noon: it goes on Tuesday 29.
+    expect(comingDeliveries(late, new Date('2026-12-19T12:30:00Z'), options)[0]).toMatchObject({
+      index: 1,
+      day: '2026-12-29',
+    });
+  });
 });

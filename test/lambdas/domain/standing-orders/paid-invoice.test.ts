@@ -122,6 +122,39 @@ describe('assessInvoice', () => {
   });
 });
 
+describe('assessInvoice, a renewal charged before a change of quantity reached the shop', () => {
+  const renewal = (amountPaid: number) =>
+    invoice({ id: 'in_renew0001', billing_reason: 'subscription_cycle', amount_paid: amountPaid });
+
+  it('is the 3 bottles it was charged 1470 pence for, though the subscription now says 6', () => {
+    const result = assessInvoice(renewal(1470), subscription({ quantity: '6' }), SHOP);
+    if (result.kind !== 'payable') throw new Error(`expected payable, got ${result.kind}`);
+    expect(result.invoice.checkout.quote).toEqual({
+      bottles: 3,
+      unitPricePence: 325,
+      subtotalPence: 975,
+      shippingPence: 495,
+      totalPence: 1470,
+    });
+  });
+
+  it('is the 9 bottles of 3420 pence, though the subscription now says 3', () => {
+    const result = assessInvoice(renewal(3420), subscription({ quantity: '3' }), SHOP);
+    expect(result.kind === 'payable' && result.invoice.checkout.quote.bottles).toBe(9);
+  });
+
+  it('still sends for review an amount that is no price of ours, and a first payment not of its checkout', () => {
+    expect(assessInvoice(renewal(2000), subscription({ quantity: '6' }), SHOP)).toEqual({
+      kind: 'needs-review',
+      problems: ['amount_paid 2000 is not 2445'],
+    });
+    expect(assessInvoice(invoice({ amount_paid: 2445 }), subscription(), SHOP)).toEqual({
+      kind: 'needs-review',
+      problems: ['amount_paid 2445 is not 1470'],
+    });
+  });
+});
+
 describe('invoiceSubscriptionId', () => {
   it('reads either place, and nothing for an invoice of no subscription', () => {
     expect(invoiceSubscriptionId(invoice())).toBe('sub_123');

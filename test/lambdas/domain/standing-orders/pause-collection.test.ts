@@ -44,6 +44,19 @@ describe('standingPaymentAt', () => {
   });
 });
 
+describe('standingPaymentAt, from a later paid delivery', () => {
+  it('counts the periods after the last paid delivery, not from the first', () => {
+    const third = record({ lastDeliveryIndex: 2, nextPaymentAt: '2026-12-30T10:00:00.000Z' });
+    expect(standingPaymentAt(third, 3)).toEqual(at('2026-12-30T10:00:00Z'));
+    expect(standingPaymentAt(third, 4)).toEqual(at('2027-01-06T10:00:00Z'));
+    expect(standingPaymentAt(third, 2)).toBeUndefined();
+  });
+
+  it('is unknown while Stripe has not said when the coming payment is', () => {
+    expect(standingPaymentAt(record({ nextPaymentAt: undefined }), 1)).toBeUndefined();
+  });
+});
+
 describe('pauseCollectionFor', () => {
   it('clears pause_collection for an active standing order with nothing skipped', () => {
     expect(pauseCollectionFor(record(), at('2026-12-10T12:00:00Z'))).toBe('');
@@ -107,5 +120,23 @@ describe('pauseCollectionFor', () => {
   it('puts the pause before a pending skip', () => {
     const both = record({ skippedDeliveries: ['2026-12-21'], pausedByShopAt: '2026-12-10T11:00:00.000Z' });
     expect(pauseCollectionFor(both, at('2026-12-10T12:00:00Z'))).toEqual({ behavior: 'void' });
+  });
+
+  it('every 2 weeks: voids the skipped payment of Tuesday 29 December (Monday 28 a bank holiday), resuming an hour after it', () => {
+    const fortnightly = record({
+      repeat: 'fortnightly',
+      nextPaymentAt: '2026-12-23T10:00:00.000Z',
+      nextPaymentDelivery: '2026-12-29',
+      skippedDeliveries: ['2026-12-29'],
+    });
+    expect(pauseCollectionFor(fortnightly, at('2026-12-10T12:00:00Z'))).toEqual({
+      behavior: 'void',
+      resumes_at: seconds('2026-12-23T11:00:00Z'),
+    });
+  });
+
+  it('clears it, never throws, while Stripe has not said when the coming payment is', () => {
+    const unknown = record({ nextPaymentAt: undefined, skippedDeliveries: ['2026-12-21'] });
+    expect(pauseCollectionFor(unknown, at('2026-12-10T12:00:00Z'))).toBe('');
   });
 });
