@@ -17,6 +17,7 @@ import {
 } from '../storage/standing-orders';
 import { type FollowDeps, settleStandingOrder } from './follow-record';
 import { nextSkippable, type PaidDelivery, paidDeliveryOf } from './page';
+import { voidedByPause } from './pause-collection';
 import { type StandingEmailDeps, standingEmailFacts } from './standing-emails';
 
 // The customer's (and the merchant's) changes to a standing order (issue 50, ADR 0059). Each is
@@ -145,9 +146,10 @@ function planPause(pause: boolean, now: Date) {
     const facts = standingEmailFacts(record);
     const emails = [{ kind: pause ? ('pause' as const) : ('resume' as const), at: now.toISOString(), facts }];
     const at = now.toISOString();
-    return pause
-      ? { at, set: { pausedByCustomerAt: at }, emails }
-      : { at, remove: ['pausedByCustomerAt'], emails };
+    if (pause) return { at, set: { pausedByCustomerAt: at }, emails };
+    // The payments Stripe voided meanwhile are no delivery's (ADR 0064).
+    const voided = voidedByPause(record, record.pausedByCustomerAt ?? at, now);
+    return { at, set: voided, remove: ['pausedByCustomerAt'], emails };
   };
 }
 

@@ -8,10 +8,11 @@ import {
 import { REPEAT_WEEKS, standingDeliveryDay } from '../../../shared/standing-order';
 import { dispatchDaysFrom } from '../capacity/holds';
 import type { StandingOrderItem } from '../storage/standing-orders';
+import { firstComingIndex } from './pause-collection';
 
 /** One unpaid delivery of a standing order still to come, and the moment Stripe takes its payment. */
 export interface ComingDelivery {
-  /** Which delivery (0 the first): always after the record's `lastDeliveryIndex`. */
+  /** Which delivery (0 the first): always after the record's `lastDeliveryIndex` and `voidedThrough`. */
   index: number;
   day: IsoDate;
   paymentAt: Date;
@@ -25,6 +26,7 @@ export type ComingDeliveriesRecord = Pick<
   | 'repeat'
   | 'firstDelivery'
   | 'lastDeliveryIndex'
+  | 'voidedThrough'
   | 'nextPaymentAt'
   | 'skippedDeliveries'
   | 'pausedByCustomerAt'
@@ -38,7 +40,8 @@ const WEEK_MS = 7 * 86_400_000;
  * searches (`weeks` dispatch days from the first still packed at `now`), in order. Delivery `k`
  * is paid at nextPaymentAt + (k - lastDeliveryIndex - 1) periods and goes on
  * standingDeliveryDay for that moment (ADR 0058); one whose day has closed at `now` (its payment
- * late or failed) is left out: if it is paid after all, its sale goes on its own day then.
+ * late or failed) is left out: if it is paid after all, its sale goes on its own day then. One
+ * whose payment a pause voided (up to `voidedThrough`, ADR 0064) never comes.
  * None while cancelled or paused (by the customer or the shop): nothing will be charged.
  */
 export function comingDeliveries(
@@ -55,7 +58,8 @@ export function comingDeliveries(
   const coming: ComingDelivery[] = [];
   // Each delivery's planned day is a week or two after the last's, so the loop ends past the
   // window; the bound only guards against a record whose first delivery is years back.
-  for (let index = record.lastDeliveryIndex + 1; index <= record.lastDeliveryIndex + 1000; index += 1) {
+  const first = firstComingIndex(record);
+  for (let index = first; index < first + 1000; index += 1) {
     const paymentAt = paymentMoment(record, index, cutoffHours);
     const day = standingDeliveryDay(
       { first: record.firstDelivery, repeat: record.repeat, index, paidAt: paymentAt },

@@ -27,6 +27,37 @@ export function standingPaymentAt(
   return new Date(Date.parse(record.nextPaymentAt) + periods * REPEAT_WEEKS[record.repeat] * WEEK_MS);
 }
 
+/**
+ * The first delivery neither paid nor voided by a pause: the first one still to come (after the
+ * last paid one, and after the payments a pause voided, ADR 0064).
+ */
+export function firstComingIndex(
+  record: Pick<StandingOrderItem, 'lastDeliveryIndex' | 'voidedThrough'>,
+): number {
+  return Math.max(record.lastDeliveryIndex, record.voidedThrough ?? -1) + 1;
+}
+
+/**
+ * At a resume: the payments whose moment fell between `pausedAt` and `now` were voided by Stripe
+ * (pause_collection void), so the record's `voidedThrough` becomes the last of them. An empty
+ * object when none fell (or Stripe has not said when the coming payment is); a payment due
+ * before the pause (late, retried) is not counted: it may still be paid.
+ */
+export function voidedByPause(
+  record: Pick<StandingOrderItem, 'nextPaymentAt' | 'lastDeliveryIndex' | 'repeat' | 'voidedThrough'>,
+  pausedAt: string,
+  now: Date,
+): { voidedThrough?: number } {
+  let voidedThrough: number | undefined;
+  // The bound only guards against a record whose coming payment is years back.
+  for (let index = firstComingIndex(record); index < firstComingIndex(record) + 1000; index += 1) {
+    const at = standingPaymentAt(record, index);
+    if (at === undefined || at > now) break;
+    if (at.getTime() >= Date.parse(pausedAt)) voidedThrough = index;
+  }
+  return voidedThrough === undefined ? {} : { voidedThrough };
+}
+
 /** Whether delivery `index` is the one in `day`'s week (a bank holiday or a late payment may move its day within the week). */
 function isDeliveryOfDay(
   record: Pick<StandingOrderItem, 'firstDelivery' | 'repeat'>,
@@ -66,7 +97,7 @@ export function pauseCollectionFor(record: StandingOrderItem, now: Date): PauseC
  * payment's moment and voided (or charged) within the hour, so a payment stays "coming" for that hour.
  */
 function comingPaymentIndex(record: StandingOrderItem, now: Date): number | undefined {
-  const first = record.lastDeliveryIndex + 1;
+  const first = firstComingIndex(record);
   const firstAt = standingPaymentAt(record, first);
   if (firstAt === undefined) return undefined;
   const period = REPEAT_WEEKS[record.repeat] * WEEK_MS;

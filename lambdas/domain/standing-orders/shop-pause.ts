@@ -8,8 +8,11 @@ import {
   changeStandingOrder,
   listActiveStandingOrderIds,
   readStandingOrder,
+  type StandingOrderChange,
+  type StandingOrderItem,
 } from '../storage/standing-orders';
 import { settleStandingOrder } from './follow-record';
+import { voidedByPause } from './pause-collection';
 
 // The shop's pause holds the standing orders' renewals too (issue 50, ADR 0061): no payment is
 // taken while the merchant has stopped sales. The record says so (`pausedByShopAt`, written as
@@ -64,18 +67,25 @@ export async function followShopPause(held: boolean, deps: ShopPauseDeps): Promi
   return outcome;
 }
 
+/** The shop's pause written, or lifted with the payments Stripe voided meanwhile counted (ADR 0064). */
+function shopPauseChange(record: StandingOrderItem, held: boolean, now: Date): StandingOrderChange {
+  const at = now.toISOString();
+  if (held) return { at, set: { pausedByShopAt: at }, emails: [] };
+  return {
+    at,
+    set: voidedByPause(record, record.pausedByShopAt ?? at, now),
+    remove: ['pausedByShopAt'],
+    emails: [],
+  };
+}
+
 /** One standing order to the shop's mode, its record first, then Stripe and its holds: `true` when its record changed. */
 async function syncShopPause(subscriptionId: string, held: boolean, deps: ShopPauseDeps): Promise<boolean> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const record = await readStandingOrder(deps.table, subscriptionId);
     if (record === undefined || record.status !== 'active') return false;
     if ((record.pausedByShopAt !== undefined) === held) return false;
-    const at = deps.now().toISOString();
-    const written = await changeStandingOrder(
-      deps.table,
-      record,
-      held ? { at, set: { pausedByShopAt: at }, emails: [] } : { at, remove: ['pausedByShopAt'], emails: [] },
-    );
+    const written = await changeStandingOrder(deps.table, record, shopPauseChange(record, held, deps.now()));
     if (written !== undefined) {
       await settleStandingOrder(subscriptionId, deps);
       return true;

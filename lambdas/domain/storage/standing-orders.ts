@@ -51,6 +51,11 @@ export const standingOrderItemSchema = z.object({
   firstDelivery: calendarDateSchema,
   /** Which delivery `nextDelivery` is (0 the first): the deliveries after it are not paid yet. */
   lastDeliveryIndex: z.number().check(z.int(), z.nonnegative()),
+  /**
+   * The last delivery whose payment Stripe voided while the customer or the shop paused it
+   * (written at the resume, ADR 0064): no delivery up to it is still to come.
+   */
+  voidedThrough: z.optional(z.number().check(z.int(), z.nonnegative())),
   /** The key of the standing order's own page (its link token names the subscription id and this). */
   pageKey: z.string(),
   /** Unpaid deliveries the customer skipped, by dispatch day: no payment taken, no bottles held. */

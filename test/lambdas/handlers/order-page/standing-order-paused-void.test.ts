@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
+import { createOrderPageHandler, loadOrderPageDeps } from '../../../../lambdas/handlers/order-page/handler';
+import { addDays, dispatchDayOfWeekOf } from '../../../../shared/dispatch';
+import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
+import {
+  type FulfilmentHarness,
+  MERCHANT_EMAIL,
+  ORDER_PAGE_SECRET,
+  SITE_URL,
+  startFulfilmentHarness,
+} from '../../../support/fulfilment-harness';
+import { TEST_SHOP_ID } from '../../../support/shop';
+import { standInEnvironment } from '../../../support/stand-ins';
+import { advanceAWeek, invoicesOf, makeStandingOrder } from '../../../support/standing-orders';
+
+// A payment Stripe voided while the customer paused (ADR 0064): once resumed, its delivery is
+// neither due nor held, and the next real one is the one to skip. The code's clock and the
+// simulator's move together, so this passes on any day and hour.
+
+let h: FulfilmentHarness;
+let page: ReturnType<typeof createOrderPageHandler>;
+
+beforeAll(async () => {
+  h = await startFulfilmentHarness();
+  const deps = await loadOrderPageDeps({
+    ...standInEnvironment(h.standIns),
+    MERCHANT_EMAIL,
+    SITE_URL,
+    ORDER_PAGE_SECRET,
+    STRIPE_LIVEMODE: 'false',
+    STRIPE_SECRET_KEY: 'sk_test_paused_void',
+    STRIPE_API_BASE: h.simulator.url,
+    SHOP_ID: TEST_SHOP_ID,
+  });
+  page = createOrderPageHandler({ ...deps, now: h.deps.now });
+});
+afterAll(() => h?.close());
+
+type View = { status: string; deliveries: Array<{ day: string; state: string; paymentText?: string }> };
+
+const view = async (token: string) =>
+  jsonBody(
+    await page(
+      apiGatewayEvent({ method: 'GET', path: '/functions/v1/order-page', queryStringParameters: { token } }),
+    ),
+  ) as View;
+const change = (body: Record<string, unknown>) =>
+  page(
+    apiGatewayEvent({
+      method: 'POST',
+      path: '/functions/v1/order-page/standing-order',
+      headers: { 'content-type': 'application/json' },
+      body,
+    }),
+  );
+
+async function pageToken(email: string): Promise<string> {
+  const [confirmation] = (await h.standIns.emails()).filter(
+    (sent) => sent.destination.to.includes(email) && sent.subject.includes('confirmed'),
+  );
+  return /https:\/\/shop\.test\/order\/([A-Za-z0-9_-]+)/.exec(confirmation?.body.text ?? '')?.[1] ?? '';
+}
+
+describe('a standing order resumed after its payment was voided by the pause', () => {
+  it('lists the next real delivery as due, holds nothing on the voided day, and skips the next one', async () => {
+    const { subscriptionId, email } = await makeStandingOrder(h, 'Nell', 3);
+    const token = await pageToken(email);
+    const [paidFirst, voidedDue] = (await view(token)).deliveries;
+    expect(paidFirst?.state).toBe('paid');
+    expect(voidedDue?.state).toBe('due');
+    const voidedDay = voidedDue?.day ?? '';
+
+    expect((await change({ token, action: 'pause' })).statusCode).toBe(200);
+    await advanceAWeek(h);
+    expect(invoicesOf(h, subscriptionId).map(({ status }) => status)).toEqual(['paid', 'void']);
+    expect((await change({ token, action: 'resume' })).statusCode).toBe(200);
+
+    const resumed = await view(token);
+    expect(resumed.status).toBe('active');
+    const due = resumed.deliveries.filter(({ state }) => state === 'due');
+    // The delivery in the week after the voided one's (a Tuesday after a bank-holiday Monday).
+    expect(due[0]?.day).toBe(dispatchDayOfWeekOf(addDays(voidedDay, 7)));
+    expect(resumed.deliveries.map(({ day }) => day)).not.toContain(voidedDay);
+    const voided = await capacityStoreFromTable(h.deps.table).read(voidedDay);
+    expect([...voided.standing].filter((hold) => hold.startsWith(subscriptionId))).toEqual([]);
+    const next = await capacityStoreFromTable(h.deps.table).read(due[0]?.day ?? '');
+    expect([...next.standing].filter((hold) => hold.startsWith(subscriptionId))).toEqual([
+      `${subscriptionId}:3`,
+    ]);
+
+    const skip = await change({ token, action: 'skip', day: due[0]?.day });
+    expect(skip.statusCode).toBe(200);
+    await advanceAWeek(h);
+    expect(invoicesOf(h, subscriptionId).map(({ status }) => status)).toEqual(['paid', 'void', 'void']);
+  });
+});
