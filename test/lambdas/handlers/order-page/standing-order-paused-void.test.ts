@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { followShopPause } from '../../../../lambdas/domain/standing-orders/shop-pause';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { createOrderPageHandler, loadOrderPageDeps } from '../../../../lambdas/handlers/order-page/handler';
 import { addDays, dispatchDayOfWeekOf } from '../../../../shared/dispatch';
@@ -93,5 +94,25 @@ describe('a standing order resumed after its payment was voided by the pause', (
     expect(skip.statusCode).toBe(200);
     await advanceAWeek(h);
     expect(invoicesOf(h, subscriptionId).map(({ status }) => status)).toEqual(['paid', 'void', 'void']);
+  });
+
+  it("after the shop's pause too: the next week's delivery is due and held, the voided day neither", async () => {
+    const { subscriptionId, email } = await makeStandingOrder(h, 'Ada', 3);
+    const token = await pageToken(email);
+    const voidedDay = (await view(token)).deliveries.find(({ state }) => state === 'due')?.day ?? '';
+    const capacity = capacityStoreFromTable(h.deps.table);
+
+    await followShopPause(true, { ...h.deps, capacity });
+    await advanceAWeek(h);
+    expect(invoicesOf(h, subscriptionId).map(({ status }) => status)).toEqual(['paid', 'void']);
+    await followShopPause(false, { ...h.deps, capacity });
+
+    const due = (await view(token)).deliveries.filter(({ state }) => state === 'due');
+    expect(due[0]?.day).toBe(dispatchDayOfWeekOf(addDays(voidedDay, 7)));
+    expect((await view(token)).deliveries.map(({ day }) => day)).not.toContain(voidedDay);
+    const held = async (day: string) =>
+      [...(await capacity.read(day)).standing].filter((hold) => hold.startsWith(subscriptionId));
+    expect(await held(voidedDay)).toEqual([]);
+    expect(await held(due[0]?.day ?? '')).toEqual([`${subscriptionId}:3`]);
   });
 });
