@@ -585,9 +585,10 @@ function expectedHolds(
   if (s.cancelled !== undefined || s.pausedByCustomer || at.shopPaused) return [];
   const period = REPEAT_WEEKS[s.repeat] * WEEK_MS;
   const startMs = subscription.start_date * 1000;
+  // A voided payment (a skip's, or a pause's: ADR 0064) is no coming delivery either.
   const paid = r.shop.h.simulator
     .getInvoices({ subscription: s.subscriptionId })
-    .filter((invoice) => invoice.status === 'paid')
+    .filter((invoice) => invoice.status === 'paid' || invoice.status === 'void')
     .map((invoice) => standingDeliveryIndex(subscription.start_date, invoice.created, s.repeat));
   const skipped = new Set(s.skips.map(({ day }) => day));
   const [opens, closes] = [at.window[0] ?? '', at.window.at(-1) ?? ''];
@@ -698,6 +699,13 @@ describe("a standing order's life, under any order of events, from any hour of t
               0,
               new Subscribe(3, 'weekly'),
               [new Advance(336), new Reconcile(), new Skip(0, 0), new CustomerCancel(0), new Settle()],
+            ],
+            // A pause over a renewal (voided), resumed within the hour: its day was still listed
+            // due, held, and blocked the skip of the next one (fixed by voidedThrough, ADR 0064).
+            [
+              0,
+              new Subscribe(3, 'weekly'),
+              [new CustomerPause(0, true), new Advance(168), new CustomerPause(0, false), new Skip(0, 0)],
             ],
           ],
           ...(SEED !== undefined && { seed: Number(SEED) }),
