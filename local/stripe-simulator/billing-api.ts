@@ -112,68 +112,30 @@ async function cancelSubscription(
 }
 
 function listSubscriptions(context: ApiContext, form: FormObject): Stripe.ApiList<Stripe.Subscription> {
-  const {
-    customer,
-    status,
-    created,
-    limit = 10,
-    starting_after: cursor,
-    expand,
-  } = parseParams(listSubscriptionsSchema, form);
-  const { billing } = context.store;
-  const entries = [...billing.subscriptions.values()]
-    .filter(({ subscription }) => {
-      const statusMatches =
-        status === 'all' ||
-        (status === undefined && subscription.status !== 'canceled') ||
-        (status === 'ended' && subscription.status === 'canceled') ||
-        subscription.status === status;
-      return (
-        statusMatches &&
-        (customer === undefined || subscription.customer === customer) &&
-        createdMatches(subscription.created, created)
-      );
-    })
-    .map(({ seq, subscription }) => ({ seq, object: subscription }));
-  const cursorEntry = cursor === undefined ? undefined : billing.subscriptions.get(cursor);
-  const after = cursorEntry && { seq: cursorEntry.seq, object: cursorEntry.subscription };
-  const paths = expand.map((path) => path.replace(/^data\./, ''));
-  const page = newestFirstPage(entries, { id: cursor, kind: 'subscription', entry: after }, limit);
-  return buildList(
-    page.data.map((subscription) => subscriptionView(context, subscription, paths)),
-    page.hasMore,
-    '/v1/subscriptions',
+  const params = parseParams(listSubscriptionsSchema, form);
+  const { status } = params;
+  return listNewestFirst(
+    { stored: context.store.billing.subscriptions, objectOf: (entry) => entry.subscription },
+    { ...params, kind: 'subscription', url: '/v1/subscriptions' },
+    (subscription) =>
+      status === 'all' ||
+      (status === undefined && subscription.status !== 'canceled') ||
+      (status === 'ended' && subscription.status === 'canceled') ||
+      subscription.status === status,
+    (subscription, paths) => subscriptionView(context, subscription, paths),
   );
 }
 
 function listInvoices(context: ApiContext, form: FormObject): Stripe.ApiList<Stripe.Invoice> {
-  const {
-    customer,
-    subscription,
-    status,
-    created,
-    limit = 10,
-    starting_after: cursor,
-    expand,
-  } = parseParams(listInvoicesSchema, form);
-  const { billing } = context.store;
-  const entries = [...billing.invoices.values()]
-    .filter(
-      ({ invoice }) =>
-        (customer === undefined || invoice.customer === customer) &&
-        (subscription === undefined || invoice.parent?.subscription_details?.subscription === subscription) &&
-        (status === undefined || invoice.status === status) &&
-        createdMatches(invoice.created, created),
-    )
-    .map(({ seq, invoice }) => ({ seq, object: invoice }));
-  const cursorEntry = cursor === undefined ? undefined : billing.invoices.get(cursor);
-  const after = cursorEntry && { seq: cursorEntry.seq, object: cursorEntry.invoice };
-  const paths = expand.map((path) => path.replace(/^data\./, ''));
-  const page = newestFirstPage(entries, { id: cursor, kind: 'invoice', entry: after }, limit);
-  return buildList(
-    page.data.map((invoice) => invoiceView(context, invoice, paths)),
-    page.hasMore,
-    '/v1/invoices',
+  const params = parseParams(listInvoicesSchema, form);
+  const { subscription, status } = params;
+  return listNewestFirst(
+    { stored: context.store.billing.invoices, objectOf: (entry) => entry.invoice },
+    { ...params, kind: 'invoice', url: '/v1/invoices' },
+    (invoice) =>
+      (subscription === undefined || invoice.parent?.subscription_details?.subscription === subscription) &&
+      (status === undefined || invoice.status === status),
+    (invoice, paths) => invoiceView(context, invoice, paths),
   );
 }
 
@@ -284,6 +246,44 @@ function createdMatches(created: number, filter: CreatedFilter): boolean {
     (gte === undefined || created >= gte) &&
     (lt === undefined || created < lt) &&
     (lte === undefined || created <= lte)
+  );
+}
+
+/**
+ * A list's page: the stored objects of the asked customer and creation range that `keep` keeps,
+ * newest first after the `starting_after` cursor (looked up among all of them, not only those
+ * kept), each shown with the list's `data.` expansions.
+ */
+function listNewestFirst<E extends { seq: number }, T extends { created: number; customer: unknown }, V>(
+  store: { stored: ReadonlyMap<string, E>; objectOf: (entry: E) => T },
+  list: {
+    customer?: string | undefined;
+    created?: Parameters<typeof createdMatches>[1];
+    limit?: number | undefined;
+    starting_after?: string | undefined;
+    expand: string[];
+    kind: string;
+    url: string;
+  },
+  keep: (object: T) => boolean,
+  view: (object: T, paths: string[]) => V,
+): Stripe.ApiList<V> {
+  const all = [...store.stored.values()].map((entry) => ({ seq: entry.seq, object: store.objectOf(entry) }));
+  const entries = all.filter(
+    ({ object }) =>
+      keep(object) &&
+      (list.customer === undefined || object.customer === list.customer) &&
+      createdMatches(object.created, list.created),
+  );
+  const cursor = list.starting_after;
+  const stored = cursor === undefined ? undefined : store.stored.get(cursor);
+  const after = stored && { seq: stored.seq, object: store.objectOf(stored) };
+  const paths = list.expand.map((path) => path.replace(/^data\./, ''));
+  const page = newestFirstPage(entries, { id: cursor, kind: list.kind, entry: after }, list.limit ?? 10);
+  return buildList(
+    page.data.map((object) => view(object, paths)),
+    page.hasMore,
+    list.url,
   );
 }
 

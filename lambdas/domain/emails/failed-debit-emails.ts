@@ -1,8 +1,9 @@
 import { formatLondonTime } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
-import { itemLine, type SellerDetails, sellerBlocks } from './common';
+import { itemLine, type SellerDetails } from './common';
 import { stripeDashboardPaymentUrl } from './merchant-notice';
+import { customerContactRows, renderPaymentNotTaken } from './payment-not-taken';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
 /** What both emails about a failed Direct Debit say: which checkout, what for, who, when. */
@@ -33,30 +34,20 @@ export function renderDebitFailed(
   seller: SellerDetails,
   siteUrl: string,
 ): EmailContent {
-  return renderEmail(
-    `${seller.name}: your Direct Debit for order ${debit.reference} did not go through`,
-    [
-      { kind: 'paragraph', text: `Hello ${debit.customerName},` },
-      {
-        kind: 'paragraph',
-        text: `Your bank did not pay the Bacs Direct Debit for your order ${debit.reference}, so the order is cancelled and will not be dispatched. Nothing was taken from your account and you owe us nothing.`,
-      },
-      {
-        kind: 'rows',
-        rows: [
-          ['Order reference', debit.reference, { mono: true }],
-          ['Item', itemLine(debit.bottles)],
-          ['Total', `${formatGbp(debit.totalPence)} (not taken)`],
-        ],
-      },
-      {
-        kind: 'paragraph',
-        text: 'If you would still like your Daphnia, you are welcome to order again on our shop. A card payment confirms the order at once; a new Direct Debit waits for your bank again.',
-      },
-      { kind: 'button', text: 'Order again', href: `${siteUrl}/` },
-      ...sellerBlocks(seller),
-    ],
-    seller.shopName,
+  return renderPaymentNotTaken(
+    {
+      subject: `${seller.name}: your Direct Debit for order ${debit.reference} did not go through`,
+      customerName: debit.customerName,
+      happened: `Your bank did not pay the Bacs Direct Debit for your order ${debit.reference}, so the order is cancelled and will not be dispatched. Nothing was taken from your account and you owe us nothing.`,
+      rows: [
+        ['Order reference', debit.reference, { mono: true }],
+        ['Item', itemLine(debit.bottles)],
+        ['Total', `${formatGbp(debit.totalPence)} (not taken)`],
+      ],
+      next: 'If you would still like your Daphnia, you are welcome to order again on our shop. A card payment confirms the order at once; a new Direct Debit waits for your bank again.',
+      button: { text: 'Order again', href: `${siteUrl}/` },
+    },
+    seller,
   );
 }
 
@@ -74,9 +65,7 @@ export function renderDebitFailedNotice(
     ['Reference', debit.reference, { mono: true }],
     ['Was for', `${debit.bottles} × ${DAPHNIA.bottleSize} bottles of ${PRODUCT_NAME}`],
     ['Total', `${formatGbp(debit.totalPence)} (not paid)`],
-    ['Name', debit.customerName],
-    ['Email', debit.customerEmail],
-    ['Phone', debit.customerPhone === '' ? '(not given)' : debit.customerPhone],
+    ...customerContactRows(debit),
     ['Checkout', `${formatLondonTime(debit.checkoutCreatedAt, now)} (UK time)`],
     ['Failed', `${formatLondonTime(debit.recordedAt, now)} (UK time)`],
   ];

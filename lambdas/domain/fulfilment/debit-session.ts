@@ -1,5 +1,11 @@
+import type Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
+import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
+import { isShopSession } from '../checkout/order-metadata';
+import { recordOnce } from '../storage/conditional-writes';
+import { debitRecordTtl } from '../storage/debit-records';
+import { PARTITION_KEY, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
 
 // A completed Checkout Session not paid yet (a Bacs Direct Debit), as both delayed-payment paths
 // read it: pending-debit.ts while the bank has it, failed-debit.ts once the bank refused it.
@@ -20,8 +26,11 @@ type UnpaidSession = z.output<z.ZodMiniObject<typeof unpaidSessionShape>> & {
   metadata: { name: string; quantity: string };
 };
 
+/** What both paths' records say of the session (unpaidSessionFacts). */
+export type UnpaidSessionFacts = NonNullable<ReturnType<typeof unpaidSessionFacts>>;
+
 /** What both paths' records and emails say of the session: who, what, when; undefined with no email to write to. */
-export function unpaidSessionFacts(session: UnpaidSession) {
+function unpaidSessionFacts(session: UnpaidSession) {
   const email = session.customer_details?.email ?? session.customer_email;
   if (!email) return undefined;
   return {
@@ -34,4 +43,57 @@ export function unpaidSessionFacts(session: UnpaidSession) {
     customerEmail: email,
     checkoutCreatedAt: new Date(session.created * 1000).toISOString(),
   };
+}
+
+/**
+ * A retrieved session as `schema` reads it, with its facts, when it is ours: `not-ours` for another
+ * deployment's, `otherwise` when it is not what the schema reads or has no email to write to.
+ */
+export function readUnpaidSession<Session extends UnpaidSession, Otherwise extends string>(
+  input: unknown,
+  shopId: string,
+  schema: z.ZodMiniType<Session>,
+  otherwise: Otherwise,
+): { kind: 'not-ours' | Otherwise } | { session: Session; facts: UnpaidSessionFacts } {
+  if (!isShopSession(input, shopId)) return { kind: 'not-ours' };
+  const parsed = schema.safeParse(input, ENGLISH_MESSAGES);
+  if (!parsed.success) return { kind: otherwise };
+  const facts = unpaidSessionFacts(parsed.data);
+  if (facts === undefined) return { kind: otherwise };
+  return { session: parsed.data, facts };
+}
+
+/** The keys every debit record is written with: its own, when, and when DynamoDB may drop it. */
+export interface DebitRecordStamp {
+  [PARTITION_KEY]: string;
+  recordedAt: string;
+  [TTL_ATTRIBUTE]: number;
+}
+
+/**
+ * A delayed payment's record `pk`, written once (recordOnce): a stored one is read (no Stripe call);
+ * else the session is retrieved (an event's payload is never trusted) and `check`ed, and its record
+ * built from the facts, or the reason there is none given back.
+ */
+export function recordUnpaidSession<Item extends { [PARTITION_KEY]: string }, Facts, None extends string>(
+  sessionId: string,
+  deps: { table: ShopTable; stripe: Stripe; now: () => Date },
+  steps: {
+    pk: string;
+    read: () => Promise<Item | undefined>;
+    check: (session: Stripe.Checkout.Session) => { kind: None } | { kind: string; facts: Facts };
+    build: (facts: Facts, stamp: DebitRecordStamp) => Item;
+  },
+): Promise<{ item: Item; recorded: boolean } | { none: None }> {
+  return recordOnce<Item, None>(deps.table, steps.read, async () => {
+    const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] });
+    const check = steps.check(session);
+    if (!('facts' in check)) return check.kind;
+    const now = deps.now();
+    return steps.build(check.facts, {
+      [PARTITION_KEY]: steps.pk,
+      recordedAt: now.toISOString(),
+      [TTL_ATTRIBUTE]: debitRecordTtl(now),
+    });
+  });
 }

@@ -2,8 +2,7 @@ import type Stripe from 'stripe';
 import * as z from 'zod/mini';
 import type { EmailKind } from '../../../shared/email-kinds';
 import { logger } from '../../lib/logger';
-import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
-import { isShopSession, orderMetadataSchema } from '../checkout/order-metadata';
+import { orderMetadataSchema } from '../checkout/order-metadata';
 import type { SellerDetails } from '../emails/common';
 import {
   type FailedDebitFacts,
@@ -14,11 +13,10 @@ import type { EmailContent } from '../emails/render';
 import { type EmailSender, isSesAcceptableAddress, PermanentEmailRefusalError } from '../emails/send-email';
 import { sendEmailOnce } from '../emails/send-email-once';
 import { type MerchantPushDeps, pushToMerchants } from '../push/merchant-push';
-import { recordOnce } from '../storage/conditional-writes';
-import { debitRecordTtl, type FailedDebitItem, readFailedDebit } from '../storage/debit-records';
-import { failedDebitKey, PARTITION_KEY, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
+import { type FailedDebitItem, readFailedDebit } from '../storage/debit-records';
+import { failedDebitKey, PARTITION_KEY, type ShopTable } from '../storage/orders-table';
 import { emailAttributes, emailClaimStore } from '../storage/send-once';
-import { unpaidSessionFacts, unpaidSessionShape } from './debit-session';
+import { readUnpaidSession, recordUnpaidSession, unpaidSessionShape } from './debit-session';
 
 /** PaymentIntent statuses after a delayed payment failed: it waits for another method, or was cancelled. */
 const FAILED_INTENT_STATUSES = ['requires_payment_method', 'canceled'] as const;
@@ -41,7 +39,8 @@ export type FailedDebitCheck =
   | { kind: 'not-ours' }
   /** Paid, still with the bank, never completed, or not readable as a failed debit of ours. */
   | { kind: 'not-failed' }
-  | { kind: 'failed'; facts: Omit<FailedDebitFacts, 'recordedAt'> };
+  | { kind: 'failed'; facts: FailedDebitCheckFacts };
+type FailedDebitCheckFacts = Omit<FailedDebitFacts, 'recordedAt'>;
 
 /**
  * Whether a retrieved Checkout Session is ours and its delayed payment failed: complete, unpaid,
@@ -49,12 +48,9 @@ export type FailedDebitCheck =
  * Direct Debit the bank did not pay. Pure: every rule is a unit test.
  */
 export function checkFailedDebit(input: unknown, shopId: string): FailedDebitCheck {
-  if (!isShopSession(input, shopId)) return { kind: 'not-ours' };
-  const parsed = failedSessionSchema.safeParse(input, ENGLISH_MESSAGES);
-  if (!parsed.success) return { kind: 'not-failed' };
-  const session = parsed.data;
-  const facts = unpaidSessionFacts(session);
-  if (facts === undefined) return { kind: 'not-failed' };
+  const read = readUnpaidSession(input, shopId, failedSessionSchema, 'not-failed');
+  if ('kind' in read) return read;
+  const { session, facts } = read;
   return {
     kind: 'failed',
     facts: {
@@ -118,22 +114,19 @@ export async function notifyFailedDebit(
   deps: FailedDebitDeps,
 ): Promise<FailedDebitResult> {
   const pk = failedDebitKey(sessionId);
-  const found = await recordOnce<FailedDebitItem, 'not-ours' | 'not-failed'>(
-    deps.table,
-    () => readFailedDebit(deps.table, sessionId),
-    async () => {
-      const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] });
-      const check = checkFailedDebit(session, deps.shopId);
-      if (check.kind !== 'failed') return check.kind;
-      const now = deps.now();
-      return {
-        [PARTITION_KEY]: pk,
-        ...check.facts,
-        recordedAt: now.toISOString(),
-        [TTL_ATTRIBUTE]: debitRecordTtl(now),
+  const found = await recordUnpaidSession<FailedDebitItem, FailedDebitCheckFacts, 'not-ours' | 'not-failed'>(
+    sessionId,
+    deps,
+    {
+      pk,
+      read: () => readFailedDebit(deps.table, sessionId),
+      check: (session) => checkFailedDebit(session, deps.shopId),
+      build: (facts, stamp) => ({
+        ...stamp,
+        ...facts,
         debitFailedEmailState: 'pending',
         debitFailedNoticeEmailState: 'pending',
-      };
+      }),
     },
   );
   if ('none' in found) return { outcome: found.none };

@@ -33,9 +33,9 @@ import {
   type EmailClaims,
   type EmailOutcome,
   type OrderEmailDeps,
-  releaseEmailClaims,
   sendOrderEmails,
   withEmailsClaimed,
+  writeClaimedOrder,
 } from './send-order-emails';
 
 export interface FulfilmentDeps extends OrderEmailDeps {
@@ -235,42 +235,19 @@ async function recordPaidCheckout(
     ),
     now,
   );
-  const orderCreated = await createReleasingClaims(item, claims, deps);
-  // Lost the race: the stored order (written by the winner) is the one the emails describe, and
-  // its claims are the winner's.
-  const order = orderCreated ? item : await deps.orders.get(checkout.sessionId);
-  if (!order) throw new Error(`Order ${checkout.sessionId} was reported as existing but cannot be read`);
-  if (orderCreated) {
-    logger.info('Order recorded', {
-      reference: order.reference,
-      bottles: order.bottles,
-      dispatchDate: order.dispatchDate,
-      ...(order.placedWhilePaused && { placedWhilePaused: true, pausedMode: order.pausedMode }),
-      ...(order.partlyRefundedPence !== undefined && { partlyRefundedPence: order.partlyRefundedPence }),
-    });
-  } else if (order.status === 'refunded') {
+  const { order, created: orderCreated } = await writeClaimedOrder(item, claims, deps, {
+    message: 'Order recorded',
+    detail: {
+      ...(item.placedWhilePaused && { placedWhilePaused: true, pausedMode: item.pausedMode }),
+      ...(item.partlyRefundedPence !== undefined && { partlyRefundedPence: item.partlyRefundedPence }),
+    },
+  });
+  if (!orderCreated && order.status === 'refunded') {
     // Lost the race to a refund path that wrote it born refunded (the charge was refunded after
     // this call asked Stripe): the bottles this call just sold are not the order's.
     await giveBackOwnSale(sale, deps);
   }
   return finishOrder(order, orderCreated, deps, orderCreated ? claims : undefined);
-}
-
-/** The conditional put of a new order: true when this call wrote it. */
-async function createReleasingClaims(
-  item: OrderItem,
-  claims: EmailClaims,
-  deps: FulfilmentDeps,
-): Promise<boolean> {
-  try {
-    return await deps.orders.createIfAbsent(item);
-  } catch (error) {
-    // The put may have been written with its answer lost (a timeout, a dropped connection): hand
-    // its email claims back, or a retry would wait STALE_CLAIM_MS for them. Conditional on our
-    // tokens, so it changes nothing when the put never landed.
-    await releaseEmailClaims(item, claims, deps);
-    throw error;
-  }
 }
 
 /**

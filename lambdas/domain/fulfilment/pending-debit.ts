@@ -2,23 +2,21 @@ import type Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
 import { logger } from '../../lib/logger';
-import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
-import { isShopSession, orderMetadataSchema } from '../checkout/order-metadata';
+import { orderMetadataSchema } from '../checkout/order-metadata';
 import type { SellerDetails } from '../emails/common';
 import { renderDebitPending } from '../emails/debit-pending-email';
 import { type EmailSender, PermanentEmailRefusalError } from '../emails/send-email';
 import { sendEmailOnce } from '../emails/send-email-once';
 import { newPageKey, type OrderPageLinks } from '../order-page-token';
-import { recordOnce } from '../storage/conditional-writes';
-import {
-  debitRecordTtl,
-  PENDING_DEBIT_STATUS,
-  type PendingDebitItem,
-  readPendingDebit,
-} from '../storage/debit-records';
-import { PARTITION_KEY, pendingDebitKey, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
+import { PENDING_DEBIT_STATUS, type PendingDebitItem, readPendingDebit } from '../storage/debit-records';
+import { pendingDebitKey, type ShopTable } from '../storage/orders-table';
 import { emailClaimStore } from '../storage/send-once';
-import { unpaidSessionFacts, unpaidSessionShape } from './debit-session';
+import {
+  readUnpaidSession,
+  recordUnpaidSession,
+  type UnpaidSessionFacts,
+  unpaidSessionShape,
+} from './debit-session';
 
 /**
  * The parts of a Checkout Session (retrieved with `expand: ['payment_intent']`) that say its
@@ -33,17 +31,7 @@ const pendingSessionSchema = z.object({
 });
 
 /** What a pending debit's record and email say: who, what, and the day it goes if the bank pays. */
-export interface PendingDebitCheckFacts {
-  reference: string;
-  sessionId: string;
-  livemode: boolean;
-  bottles: number;
-  totalPence: number;
-  customerName: string;
-  customerEmail: string;
-  dispatchDate: string;
-  checkoutCreatedAt: string;
-}
+export type PendingDebitCheckFacts = UnpaidSessionFacts & { dispatchDate: string };
 
 export type PendingDebitCheck =
   | { kind: 'not-ours' }
@@ -57,13 +45,12 @@ export type PendingDebitCheck =
  * The day is the session's `debit_dispatch_date`: the one the success page shows for it.
  */
 export function checkPendingDebit(input: unknown, shopId: string): PendingDebitCheck {
-  if (!isShopSession(input, shopId)) return { kind: 'not-ours' };
-  const parsed = pendingSessionSchema.safeParse(input, ENGLISH_MESSAGES);
-  if (!parsed.success) return { kind: 'not-pending' };
-  const session = parsed.data;
-  const facts = unpaidSessionFacts(session);
-  if (facts === undefined) return { kind: 'not-pending' };
-  return { kind: 'pending', facts: { ...facts, dispatchDate: session.metadata.debit_dispatch_date } };
+  const read = readUnpaidSession(input, shopId, pendingSessionSchema, 'not-pending');
+  if ('kind' in read) return read;
+  return {
+    kind: 'pending',
+    facts: { ...read.facts, dispatchDate: read.session.metadata.debit_dispatch_date },
+  };
 }
 
 export interface PendingDebitDeps {
@@ -111,25 +98,22 @@ export async function recordPendingDebit(
   sessionId: string,
   deps: PendingDebitDeps,
 ): Promise<PendingDebitResult> {
-  const found = await recordOnce<PendingDebitItem, 'not-ours' | 'not-pending'>(
-    deps.table,
-    () => readPendingDebit(deps.table, sessionId),
-    async () => {
-      const session = await deps.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] });
-      const check = checkPendingDebit(session, deps.shopId);
-      if (check.kind !== 'pending') return check.kind;
-      const now = deps.now();
-      return {
-        [PARTITION_KEY]: pendingDebitKey(sessionId),
-        pageKey: newPageKey(),
-        status: PENDING_DEBIT_STATUS.pending,
-        [TTL_ATTRIBUTE]: debitRecordTtl(now),
-        ...check.facts,
-        recordedAt: now.toISOString(),
-        debitPendingEmailState: 'pending',
-      };
-    },
-  );
+  const found = await recordUnpaidSession<
+    PendingDebitItem,
+    PendingDebitCheckFacts,
+    'not-ours' | 'not-pending'
+  >(sessionId, deps, {
+    pk: pendingDebitKey(sessionId),
+    read: () => readPendingDebit(deps.table, sessionId),
+    check: (session) => checkPendingDebit(session, deps.shopId),
+    build: (facts, stamp) => ({
+      ...stamp,
+      ...facts,
+      pageKey: newPageKey(),
+      status: PENDING_DEBIT_STATUS.pending,
+      debitPendingEmailState: 'pending',
+    }),
+  });
   if ('none' in found) return { outcome: found.none };
   const { item, recorded } = found;
   if (recorded) logger.info('Delayed payment waiting for the bank recorded', { reference: item.reference });

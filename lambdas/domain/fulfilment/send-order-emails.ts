@@ -162,6 +162,40 @@ export async function releaseEmailClaims(
   );
 }
 
+/**
+ * The conditional put of a new order carrying its email claims, and the order the emails then
+ * describe: this call's when it wrote it (logged as recorded), else the stored one (written by the
+ * race's winner, whose claims they are).
+ */
+export async function writeClaimedOrder(
+  item: OrderItem,
+  claims: EmailClaims,
+  deps: Pick<OrderEmailDeps, 'orders'>,
+  recorded: { message: string; detail: Record<string, unknown> },
+): Promise<{ order: OrderItem; created: boolean }> {
+  let created: boolean;
+  try {
+    created = await deps.orders.createIfAbsent(item);
+  } catch (error) {
+    // The put may have been written with its answer lost (a timeout, a dropped connection): hand
+    // its email claims back, or a retry would wait STALE_CLAIM_MS for them. Conditional on our
+    // tokens, so it changes nothing when the put never landed.
+    await releaseEmailClaims(item, claims, deps);
+    throw error;
+  }
+  const order = created ? item : await deps.orders.get(item.sessionId);
+  if (!order) throw new Error(`Order ${item.sessionId} was reported as existing but cannot be read`);
+  if (created) {
+    logger.info(recorded.message, {
+      reference: order.reference,
+      bottles: order.bottles,
+      dispatchDate: order.dispatchDate,
+      ...recorded.detail,
+    });
+  }
+  return { order, created };
+}
+
 async function sendOnce(
   kind: PaymentEmailKind,
   order: OrderItem,

@@ -11,7 +11,7 @@ import {
   finishOrder,
   pauseMarkFor,
 } from '../fulfilment/fulfil-checkout';
-import { releaseEmailClaims, withEmailsClaimed } from '../fulfilment/send-order-emails';
+import { withEmailsClaimed, writeClaimedOrder } from '../fulfilment/send-order-emails';
 import type { OrderItem } from '../storage/order';
 import type { ShopSettings } from '../storage/shop-settings';
 import {
@@ -127,22 +127,9 @@ async function sellInvoiceBottles(
 /** The conditional put, its emails claimed in it; a lost race sends the stored order's. */
 async function writeOrder(item: OrderItem, deps: FulfilmentDeps, now: Date): Promise<FulfilmentResult> {
   const { order: claimed, claims } = withEmailsClaimed(item, now);
-  let orderCreated: boolean;
-  try {
-    orderCreated = await deps.orders.createIfAbsent(claimed);
-  } catch (error) {
-    await releaseEmailClaims(claimed, claims, deps);
-    throw error;
-  }
-  const order = orderCreated ? claimed : await deps.orders.get(item.sessionId);
-  if (!order) throw new Error(`Order ${item.sessionId} was reported as existing but cannot be read`);
-  if (orderCreated) {
-    logger.info('Standing order delivery recorded', {
-      reference: order.reference,
-      subscriptionId: item.subscriptionId,
-      bottles: order.bottles,
-      dispatchDate: order.dispatchDate,
-    });
-  }
+  const { order, created: orderCreated } = await writeClaimedOrder(claimed, claims, deps, {
+    message: 'Standing order delivery recorded',
+    detail: { subscriptionId: item.subscriptionId },
+  });
   return finishOrder(order, orderCreated, deps, orderCreated ? claims : undefined);
 }

@@ -1,5 +1,6 @@
 import { formatGbp } from '../../../shared/pricing';
-import { itemLine, type SellerDetails, sellerBlocks } from '../emails/common';
+import { itemLine, type SellerDetails } from '../emails/common';
+import { customerContactRows, renderPaymentNotTaken } from '../emails/payment-not-taken';
 import { type EmailContent, type EmailRow, renderEmail } from '../emails/render';
 import type { FailedRenewalItem } from '../storage/standing-orders';
 
@@ -9,30 +10,20 @@ export function renderRenewalFailed(
   seller: SellerDetails,
   siteUrl: string,
 ): EmailContent {
-  return renderEmail(
-    `${seller.name}: the payment for your standing order ${renewal.reference} did not go through`,
-    [
-      { kind: 'paragraph', text: `Hello ${renewal.customerName},` },
-      {
-        kind: 'paragraph',
-        text: `Your card was not charged for this delivery of your standing order ${renewal.reference}, so nothing will be dispatched for it. Stripe will try your card again over the next few days; once a payment goes through, that delivery goes on the next dispatch day.`,
-      },
-      {
-        kind: 'rows',
-        rows: [
-          ['Standing order', renewal.reference, { mono: true }],
-          ['Item', itemLine(renewal.bottles)],
-          ['Each delivery', `${formatGbp(renewal.totalPence)} (not taken this time)`],
-        ],
-      },
-      {
-        kind: 'paragraph',
-        text: 'If your card has changed or expired, reply to this email, or order again on our shop.',
-      },
-      { kind: 'button', text: 'Visit the shop', href: `${siteUrl}/` },
-      ...sellerBlocks(seller),
-    ],
-    seller.shopName,
+  return renderPaymentNotTaken(
+    {
+      subject: `${seller.name}: the payment for your standing order ${renewal.reference} did not go through`,
+      customerName: renewal.customerName,
+      happened: `Your card was not charged for this delivery of your standing order ${renewal.reference}, so nothing will be dispatched for it. Stripe will try your card again over the next few days; once a payment goes through, that delivery goes on the next dispatch day.`,
+      rows: [
+        ['Standing order', renewal.reference, { mono: true }],
+        ['Item', itemLine(renewal.bottles)],
+        ['Each delivery', `${formatGbp(renewal.totalPence)} (not taken this time)`],
+      ],
+      next: 'If your card has changed or expired, reply to this email, or order again on our shop.',
+      button: { text: 'Visit the shop', href: `${siteUrl}/` },
+    },
+    seller,
   );
 }
 
@@ -46,9 +37,7 @@ export function renderRenewalFailedNotice(
     ['Standing order', renewal.reference, { mono: true }],
     ['Was for', itemLine(renewal.bottles)],
     ['Total', `${formatGbp(renewal.totalPence)} (not paid)`],
-    ['Name', renewal.customerName],
-    ['Email', renewal.customerEmail],
-    ['Phone', renewal.customerPhone === '' ? '(not given)' : renewal.customerPhone],
+    ...customerContactRows(renewal),
     ['Stripe invoice', renewal.invoiceId],
     ['Stripe subscription', renewal.subscriptionId],
   ];

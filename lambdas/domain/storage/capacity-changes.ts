@@ -59,9 +59,14 @@ export function sellChange(hold: string, bottles: number): CapacityChange {
 
 /** Release: the hold's bottles back to the day. */
 export function releaseChange(hold: string, bottles: number): CapacityChange {
+  return releaseFrom('#holds', hold, bottles);
+}
+
+/** A hold taken out of `set` (a checkout's holds or the standing orders'), its bottles back to the day. */
+function releaseFrom(set: '#holds' | '#standing', hold: string, bottles: number): CapacityChange {
   return {
-    update: 'DELETE #holds :holdSet ADD #taken :minus',
-    condition: 'contains(#holds, :hold)',
+    update: `DELETE ${set} :holdSet ADD #taken :minus`,
+    condition: `contains(${set}, :hold)`,
     values: { ':hold': hold, ':holdSet': new Set([hold]), ':minus': -bottles },
   };
 }
@@ -136,11 +141,7 @@ export function holdStandingChange(hold: string, bottles: number): CapacityChang
 
 /** Release standing: the day is no longer one of the standing order's coming deliveries. */
 export function releaseStandingChange(hold: string, bottles: number): CapacityChange {
-  return {
-    update: 'DELETE #standing :holdSet ADD #taken :minus',
-    condition: 'contains(#standing, :hold)',
-    values: { ':hold': hold, ':holdSet': new Set([hold]), ':minus': -bottles },
-  };
+  return releaseFrom('#standing', hold, bottles);
 }
 
 /**

@@ -26,6 +26,11 @@ export const DISPATCH_DATE_INDEX = {
   projection: 'ALL',
 } as const;
 
+/** A GSI keyed on one attribute that projects only the table's key: a hit is then read by its key. */
+function keysOnlyIndex<Name extends string, Key extends string>(name: Name, partitionKey: Key) {
+  return { name, partitionKey, projection: 'KEYS_ONLY' } as const;
+}
+
 /**
  * The GSI that finds an order or request by its customer-facing reference as a person reads it:
  * keyed on `referenceKey`, the reference folded ({@link referenceKeyOf}: any case, O as 0, I and L
@@ -34,11 +39,7 @@ export const DISPATCH_DATE_INDEX = {
  * (storage/reference-keys.ts). Keys only: the operator's commands then read the item itself,
  * strongly consistent, by its key.
  */
-export const REFERENCE_INDEX = {
-  name: 'byReferenceKey',
-  partitionKey: 'referenceKey',
-  projection: 'KEYS_ONLY',
-} as const;
+export const REFERENCE_INDEX = keysOnlyIndex('byReferenceKey', 'referenceKey');
 
 /**
  * The index by the exact `reference` that REFERENCE_INDEX replaces, no longer read. Kept for one
@@ -46,11 +47,7 @@ export const REFERENCE_INDEX = {
  * the new index with this release and can lose this one with the next
  * (docs/decisions/0022-references-any-case.md).
  */
-export const RETIRED_REFERENCE_INDEX = {
-  name: 'byReference',
-  partitionKey: 'reference',
-  projection: 'KEYS_ONLY',
-} as const;
+export const RETIRED_REFERENCE_INDEX = keysOnlyIndex('byReference', 'reference');
 
 /**
  * The sparse GSI of orders whose outbox holds entries not sent yet: only an order carrying
@@ -58,22 +55,14 @@ export const RETIRED_REFERENCE_INDEX = {
  * the reconciler's sweep scans just those (docs/decisions/0044-order-email-outbox.md). Keys only.
  * A standing order's record carries it too while a change is not settled (ADR 0062).
  */
-export const OUTBOX_DUE_INDEX = {
-  name: 'byOutboxDue',
-  partitionKey: 'outboxDueAt',
-  projection: 'KEYS_ONLY',
-} as const;
+export const OUTBOX_DUE_INDEX = keysOnlyIndex('byOutboxDue', 'outboxDueAt');
 
 /**
  * The sparse GSI of active standing orders: only a standing order's record carries
  * `activeStandingOrder` (its subscription id), written with it and removed when it is cancelled,
  * so the reconciler's pass over them scans just those (ADR 0060). Keys only.
  */
-export const ACTIVE_STANDING_ORDER_INDEX = {
-  name: 'byActiveStandingOrder',
-  partitionKey: 'activeStandingOrder',
-  projection: 'KEYS_ONLY',
-} as const;
+export const ACTIVE_STANDING_ORDER_INDEX = keysOnlyIndex('byActiveStandingOrder', 'activeStandingOrder');
 
 /** Every GSI of the table: what the local tables are created with (ordersTableDefinition). */
 export const ORDERS_TABLE_INDEXES = [
@@ -191,35 +180,28 @@ export function itemKey(pk: string): { [PARTITION_KEY]: string } {
   return { [PARTITION_KEY]: pk };
 }
 
-/** The table key of the one order a Checkout Session can ever have. */
-export function orderKey(sessionId: string): string {
-  return `${ORDER_KEY_PREFIX}${sessionId}`;
+/** The table key (or index key) of one item under `prefix`: the prefix, then the item's id. */
+function keyUnder(prefix: string): (id: string) => string {
+  return (id) => `${prefix}${id}`;
 }
+
+/** The table key of the one order a Checkout Session can ever have. */
+export const orderKey = keyUnder(ORDER_KEY_PREFIX);
 
 /** The table key of the record of a Checkout Session whose Direct Debit failed. */
-export function failedDebitKey(sessionId: string): string {
-  return `${FAILED_DEBIT_KEY_PREFIX}${sessionId}`;
-}
+export const failedDebitKey = keyUnder(FAILED_DEBIT_KEY_PREFIX);
 
 /** The table key of the record of a Checkout Session whose delayed payment is with the bank. */
-export function pendingDebitKey(sessionId: string): string {
-  return `${PENDING_DEBIT_KEY_PREFIX}${sessionId}`;
-}
+export const pendingDebitKey = keyUnder(PENDING_DEBIT_KEY_PREFIX);
 
 /** The table key of an order request. */
-export function requestKey(reference: string): string {
-  return `${REQUEST_KEY_PREFIX}${reference}`;
-}
+export const requestKey = keyUnder(REQUEST_KEY_PREFIX);
 
 /** The key of the record of the weather email about one dispatch day (sent the day before). */
-export function weatherNoticeKey(day: string): string {
-  return `${WEATHER_NOTICE_KEY_PREFIX}${day}`;
-}
+export const weatherNoticeKey = keyUnder(WEATHER_NOTICE_KEY_PREFIX);
 
 /** The dispatch-day index's partition key of one day. */
-export function dispatchDayKey(day: string): string {
-  return `${DISPATCH_KEY_PREFIX}${day}`;
-}
+export const dispatchDayKey = keyUnder(DISPATCH_KEY_PREFIX);
 
 /** The key of one place's forecast fetched on `fetchedOn` (London day). */
 export function forecastKey(latitude: number, longitude: number, fetchedOn: string): string {
@@ -227,9 +209,7 @@ export function forecastKey(latitude: number, longitude: number, fetchedOn: stri
 }
 
 /** The key of one dispatch day's capacity counters. */
-export function capacityDayKey(day: string): string {
-  return `${CAPACITY_KEY_PREFIX}${day}`;
-}
+export const capacityDayKey = keyUnder(CAPACITY_KEY_PREFIX);
 
 /** The dispatch-day index's sort key: status first, so one day's `paid` orders are one key range. */
 export function dispatchSortKey(status: string, instant: string, reference: string): string {

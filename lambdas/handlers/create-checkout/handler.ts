@@ -280,6 +280,18 @@ async function shopSettings(
   });
 }
 
+/** A refusal the customer can act on: logged as a warning with its status, answered with one message. */
+function refused(
+  statusCode: number,
+  message: string,
+  logKeys: LogKeys,
+  error: string,
+  detail?: Record<string, unknown>,
+): HttpResult {
+  logger.warn(message, { ...logKeys, statusCode, ...detail });
+  return json(statusCode, { error });
+}
+
 /** This endpoint's own errors; the rest fall through to the shared mapping. */
 function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
   if (error instanceof QuoteMismatchError) {
@@ -304,36 +316,44 @@ function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | u
     });
   }
   if (error instanceof CapacityFullError) {
-    logger.warn('No dispatch day has room for the order', { ...logKeys, statusCode: 409, from: error.from });
-    return json(409, { error: CHECKOUT_ERRORS.soldOut });
+    return refused(409, 'No dispatch day has room for the order', logKeys, CHECKOUT_ERRORS.soldOut, {
+      from: error.from,
+    });
   }
   if (error instanceof StandingOrderDayFullError) {
-    logger.warn('A coming day has no room for the standing order', {
-      ...logKeys,
-      statusCode: 409,
+    return refused(409, 'A coming day has no room for the standing order', logKeys, error.customerMessage, {
       day: error.day,
     });
-    return json(409, { error: error.customerMessage });
   }
   if (error instanceof TooManyOpenHoldsError) {
-    logger.warn('Client already holds its limit of open checkouts', { ...logKeys, statusCode: 409 });
-    return json(409, { error: CHECKOUT_ERRORS.tooManyOpen });
+    return refused(
+      409,
+      'Client already holds its limit of open checkouts',
+      logKeys,
+      CHECKOUT_ERRORS.tooManyOpen,
+    );
   }
   if (error instanceof CheckoutExpiredError) {
-    logger.warn('Idempotency key reused after its session expired', {
-      ...logKeys,
-      statusCode: 409,
-      sessionId: error.sessionId,
-    });
-    return json(409, { error: CHECKOUT_ERRORS.expired });
+    return refused(
+      409,
+      'Idempotency key reused after its session expired',
+      logKeys,
+      CHECKOUT_ERRORS.expired,
+      {
+        sessionId: error.sessionId,
+      },
+    );
   }
   if (error instanceof SettingsChangedError) {
-    logger.warn('The shop settings changed twice during the checkout', { ...logKeys, statusCode: 503 });
-    return json(503, { error: CHECKOUT_ERRORS.modeChanged });
+    return refused(
+      503,
+      'The shop settings changed twice during the checkout',
+      logKeys,
+      CHECKOUT_ERRORS.modeChanged,
+    );
   }
   if (error instanceof CheckoutConflictError) {
-    logger.warn('Idempotency key reused with different details', { ...logKeys, statusCode: 409 });
-    return json(409, { error: CHECKOUT_ERRORS.conflict });
+    return refused(409, 'Idempotency key reused with different details', logKeys, CHECKOUT_ERRORS.conflict);
   }
   return undefined;
 }
