@@ -13,10 +13,7 @@ export default defineConfig({
     // The Lambda bundles tests build (infra's synth, create-checkout's deployed bundle): Node loads
     // them as Lambda does, not Vite's transform, which also warned that their maps name no sources.
     server: { deps: { external: [/\/(shop-cdk-out|create-checkout-bundle)-[^/]+\/.+\.mjs/] } },
-    // Two workers on this 2-core machine (vitest's default leaves one core to itself): a file often
-    // waits on its stand-ins' sockets or a CLI it spawned, and its files start their own stand-ins
-    // on random ports, so they run in parallel.
-    maxWorkers: 2,
+    // Integration suites start their own stand-ins on random ports, so files can run in parallel.
     projects: [
       {
         extends: true,

@@ -21,6 +21,9 @@ const SKIPPED = new Set([
   'playwright-report',
   'reports',
   '.stryker-tmp',
+  // The rehearsal's synth cache: another worker's synth writes and removes files in it meanwhile.
+  '.cache',
+  'dispatch',
 ]);
 const BINARY = /\.(png|jpe?g|gif|ico|webp|woff2?)$/i;
 
