@@ -4,6 +4,7 @@ import { addWorkingDays, formatDispatchDate } from '../../shared/dispatch';
 import { expectAccessible } from './support/customer';
 import { expect as baseExpect, test } from './support/fixtures';
 import { signIn } from './support/merchant';
+import { docsPicture } from './support/pictures';
 import { seedOrder } from './support/seed-order';
 
 // The merchant's week on a 360 × 800 phone, against the whole local stack: no screen scrolls
@@ -13,7 +14,6 @@ import { seedOrder } from './support/seed-order';
 const PHONE = { width: 360, height: 800 };
 // The admin API's first answers can take seconds on a loaded 2-core machine.
 const expect = baseExpect.configure({ timeout: 20_000 });
-const OUT = 'docs/screenshots';
 
 /** Targets allowed under 44 px, each with why. */
 const EXCEPTIONS: { selector: string; reason: string }[] = [
@@ -73,13 +73,13 @@ test('week, order, capacity and requests fit a 360 px phone, with targets of 44 
   await expect(page.getByRole('link', { name: ivy.reference })).toBeVisible();
   await expect(page.getByRole('link', { name: joe.reference })).toBeVisible();
   await expectFitsPhone(page);
-  await page.screenshot({ path: `${OUT}/admin-week-360.png`, fullPage: true });
+  await page.screenshot({ path: docsPicture('admin-week-360.png'), fullPage: true });
 
   await page.getByRole('link', { name: ivy.reference }).click();
   await expect(page.getByRole('heading', { name: `Order ${ivy.reference}` })).toBeVisible();
   await expect(page.getByText(`Ivy Phone${run}`, { exact: true })).toBeVisible();
   await expectFitsPhone(page);
-  await page.screenshot({ path: `${OUT}/admin-order-360.png`, fullPage: true });
+  await page.screenshot({ path: docsPicture('admin-order-360.png'), fullPage: true });
 
   await page.getByRole('link', { name: 'Shop & capacity' }).click();
   const table = page.getByRole('table', { name: 'Bottles per dispatch day' });
@@ -95,7 +95,7 @@ test('week, order, capacity and requests fit a 360 px phone, with targets of 44 
     expect((box?.x ?? PHONE.width) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
   }
   expect(await table.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
-  await page.screenshot({ path: `${OUT}/admin-capacity-360.png`, fullPage: true });
+  await page.screenshot({ path: docsPicture('admin-capacity-360.png'), fullPage: true });
 
   await page.getByRole('link', { name: 'Orders & requests', exact: true }).click();
   await page.getByLabel('Status').selectOption('requested');

@@ -14,6 +14,7 @@ import { quoteOrder } from '../../shared/pricing';
 import { expectAccessible } from './support/customer';
 import { expect, type Stack, test } from './support/fixtures';
 import { signIn } from './support/merchant';
+import { docsPicture } from './support/pictures';
 import { STACK_ENV } from './support/stack';
 
 // The weather check of the coming dispatch day on a 360 × 800 phone, against the whole local stack
@@ -123,7 +124,7 @@ test.describe('the weather check in /admin', () => {
     await expect(card.getByRole('alert')).toHaveCount(0);
     await expectAccessible(page);
     // The README's picture of the week's weather check (merchant-phone.spec.ts takes the week's).
-    await card.screenshot({ path: 'docs/screenshots/admin-weather-360.png' });
+    await card.screenshot({ path: docsPicture('admin-weather-360.png') });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     // The delay takes every order at risk of the day (only this spec makes any), past the frosty next day.
