@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { buildSessionParams } from '../../lambdas/domain/checkout/create-checkout-session';
 import { withStandingOrder } from '../../lambdas/domain/standing-orders/subscription-session';
+import { createOrderPageHandler, loadOrderPageDeps } from '../../lambdas/handlers/order-page/handler';
 import { checkoutRequestSchema } from '../../shared/checkout-request';
 import { nextDispatchDate } from '../../shared/dispatch';
 import { quoteOrder } from '../../shared/pricing';
-import type { FulfilmentHarness } from './fulfilment-harness';
+import { type FulfilmentHarness, MERCHANT_EMAIL, ORDER_PAGE_SECRET, SITE_URL } from './fulfilment-harness';
 import { TEST_SHOP_ID } from './shop';
+import { standInEnvironment } from './stand-ins';
 import { eventPayload, stripeEvent } from './stripe-events';
 
 // Standing orders made the real way for the merchant's tests (admin API, CLI): a subscription
@@ -88,4 +90,22 @@ export async function ordersOfStandingOrder(h: FulfilmentHarness, subscriptionId
   return (await h.standIns.orderItems()).filter(
     (item) => item.subscriptionId === subscriptionId && String(item.pk).startsWith('ORDER#'),
   );
+}
+
+/** The order page's handler as its Lambda loads it, against the harness's stand-ins and clock. */
+export async function orderPageOn(
+  h: FulfilmentHarness,
+  stripeSecretKey: string,
+): Promise<ReturnType<typeof createOrderPageHandler>> {
+  const deps = await loadOrderPageDeps({
+    ...standInEnvironment(h.standIns),
+    MERCHANT_EMAIL,
+    SITE_URL,
+    ORDER_PAGE_SECRET,
+    STRIPE_LIVEMODE: 'false',
+    STRIPE_SECRET_KEY: stripeSecretKey,
+    STRIPE_API_BASE: h.simulator.url,
+    SHOP_ID: TEST_SHOP_ID,
+  });
+  return createOrderPageHandler({ ...deps, now: h.deps.now });
 }

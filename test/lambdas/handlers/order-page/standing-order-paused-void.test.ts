@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followShopPause } from '../../../../lambdas/domain/standing-orders/shop-pause';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
-import { createOrderPageHandler, loadOrderPageDeps } from '../../../../lambdas/handlers/order-page/handler';
+import type { createOrderPageHandler } from '../../../../lambdas/handlers/order-page/handler';
 import { addDays, dispatchDayOfWeekOf } from '../../../../shared/dispatch';
 import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
-import {
-  type FulfilmentHarness,
-  MERCHANT_EMAIL,
-  ORDER_PAGE_SECRET,
-  SITE_URL,
-  startFulfilmentHarness,
-} from '../../../support/fulfilment-harness';
-import { TEST_SHOP_ID } from '../../../support/shop';
-import { standInEnvironment } from '../../../support/stand-ins';
-import { advanceAWeek, invoicesOf, makeStandingOrder } from '../../../support/standing-orders';
+import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';
+import { advanceAWeek, invoicesOf, makeStandingOrder, orderPageOn } from '../../../support/standing-orders';
 
 // A payment Stripe voided while the customer paused (ADR 0064): once resumed, its delivery is
 // neither due nor held, and the next real one is the one to skip. The code's clock and the
@@ -24,17 +16,7 @@ let page: ReturnType<typeof createOrderPageHandler>;
 
 beforeAll(async () => {
   h = await startFulfilmentHarness();
-  const deps = await loadOrderPageDeps({
-    ...standInEnvironment(h.standIns),
-    MERCHANT_EMAIL,
-    SITE_URL,
-    ORDER_PAGE_SECRET,
-    STRIPE_LIVEMODE: 'false',
-    STRIPE_SECRET_KEY: 'sk_test_paused_void',
-    STRIPE_API_BASE: h.simulator.url,
-    SHOP_ID: TEST_SHOP_ID,
-  });
-  page = createOrderPageHandler({ ...deps, now: h.deps.now });
+  page = await orderPageOn(h, 'sk_test_paused_void');
 });
 afterAll(() => h?.close());
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSessionParams } from '../../../../lambdas/domain/checkout/create-checkout-session';
 import { withStandingOrder } from '../../../../lambdas/domain/standing-orders/subscription-session';
 import { readStandingOrder } from '../../../../lambdas/domain/storage/standing-orders';
-import { createOrderPageHandler, loadOrderPageDeps } from '../../../../lambdas/handlers/order-page/handler';
+import type { createOrderPageHandler } from '../../../../lambdas/handlers/order-page/handler';
 import { checkoutRequestSchema } from '../../../../shared/checkout-request';
 import { orderReference } from '../../../../shared/checkout-status';
 import { nextDispatchDate } from '../../../../shared/dispatch';
@@ -13,12 +13,11 @@ import { apiGatewayEvent, jsonBody } from '../../../support/api-gateway-event';
 import {
   type FulfilmentHarness,
   MERCHANT_EMAIL,
-  ORDER_PAGE_SECRET,
   SITE_URL,
   startFulfilmentHarness,
 } from '../../../support/fulfilment-harness';
 import { TEST_SHOP_ID } from '../../../support/shop';
-import { standInEnvironment } from '../../../support/stand-ins';
+import { orderPageOn } from '../../../support/standing-orders';
 import { eventPayload, stripeEvent } from '../../../support/stripe-events';
 
 // The standing order's own page (issue 50, ADR 0059) against the Stripe simulator, dynalite and
@@ -31,17 +30,7 @@ let page: ReturnType<typeof createOrderPageHandler>;
 
 beforeAll(async () => {
   h = await startFulfilmentHarness();
-  const deps = await loadOrderPageDeps({
-    ...standInEnvironment(h.standIns),
-    MERCHANT_EMAIL,
-    SITE_URL,
-    ORDER_PAGE_SECRET,
-    STRIPE_LIVEMODE: 'false',
-    STRIPE_SECRET_KEY: 'sk_test_order_page',
-    STRIPE_API_BASE: h.simulator.url,
-    SHOP_ID: TEST_SHOP_ID,
-  });
-  page = createOrderPageHandler({ ...deps, now: h.deps.now });
+  page = await orderPageOn(h, 'sk_test_order_page');
 });
 afterAll(() => h?.close());
 
