@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { buildSessionParams } from '../../lambdas/domain/checkout/create-checkout-session';
 import { withStandingOrder } from '../../lambdas/domain/standing-orders/subscription-session';
+import type { StandingOrderItem } from '../../lambdas/domain/storage/standing-orders';
 import { createOrderPageHandler, loadOrderPageDeps } from '../../lambdas/handlers/order-page/handler';
 import { checkoutRequestSchema } from '../../shared/checkout-request';
 import { nextDispatchDate } from '../../shared/dispatch';
@@ -108,4 +109,34 @@ export async function orderPageOn(
     SHOP_ID: TEST_SHOP_ID,
   });
   return createOrderPageHandler({ ...deps, now: h.deps.now });
+}
+
+/**
+ * A weekly standing order's record, paid first on Wednesday 9 December 2026 at 10:00 for Monday
+ * 14 December, its next payment Wednesday 16 December at 10:00 for Monday 21: `fields` replace any.
+ */
+export function standingOrderItem(fields: Partial<StandingOrderItem> = {}): StandingOrderItem {
+  return {
+    pk: 'STANDING_ORDER#sub_1',
+    subscriptionId: 'sub_1',
+    livemode: false,
+    status: 'active',
+    repeat: 'weekly',
+    bottles: 3,
+    totalPence: 1470,
+    customerName: 'Zoë Brontë',
+    customerEmail: 'zoe@example.com',
+    customerPhone: '07700 900123',
+    deliveryAddress: '10 Downing Street\nLondon',
+    postcode: 'SW1A 2AA',
+    nextDelivery: '2026-12-14',
+    nextPaymentAt: '2026-12-16T10:00:00.000Z',
+    nextPaymentDelivery: '2026-12-21',
+    lastInvoiceId: 'in_1',
+    firstDelivery: '2026-12-14',
+    lastDeliveryIndex: 0,
+    pageKey: 'AAAAAAAAAAAAAAAAAAAAAA',
+    createdAt: '2026-12-09T10:00:00.000Z',
+    ...fields,
+  };
 }

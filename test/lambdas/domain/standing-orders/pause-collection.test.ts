@@ -3,34 +3,12 @@ import {
   pauseCollectionFor,
   standingPaymentAt,
 } from '../../../../lambdas/domain/standing-orders/pause-collection';
-import type { StandingOrderItem } from '../../../../lambdas/domain/storage/standing-orders';
+import { standingOrderItem } from '../../../support/standing-orders';
 
 // A weekly standing order paid first on Wednesday 9 December 2026 at 10:00 (UTC = London in
 // winter) for Monday 14 December; its next payment Wednesday 16 December at 10:00 for Monday 21.
 
-const record = (fields: Partial<StandingOrderItem> = {}): StandingOrderItem => ({
-  pk: 'STANDING_ORDER#sub_1',
-  subscriptionId: 'sub_1',
-  livemode: false,
-  status: 'active',
-  repeat: 'weekly',
-  bottles: 3,
-  totalPence: 1470,
-  customerName: 'Zoë Brontë',
-  customerEmail: 'zoe@example.com',
-  customerPhone: '07700 900123',
-  deliveryAddress: '10 Downing Street\nLondon',
-  postcode: 'SW1A 2AA',
-  nextDelivery: '2026-12-14',
-  nextPaymentAt: '2026-12-16T10:00:00.000Z',
-  nextPaymentDelivery: '2026-12-21',
-  lastInvoiceId: 'in_1',
-  firstDelivery: '2026-12-14',
-  lastDeliveryIndex: 0,
-  pageKey: 'AAAAAAAAAAAAAAAAAAAAAA',
-  createdAt: '2026-12-09T10:00:00.000Z',
-  ...fields,
-});
+const record = standingOrderItem;
 
 const at = (iso: string) => new Date(iso);
 const seconds = (iso: string) => Date.parse(iso) / 1000;

@@ -5,34 +5,18 @@ import {
   voidedByPause,
 } from '../../../../lambdas/domain/standing-orders/pause-collection';
 import type { StandingOrderItem } from '../../../../lambdas/domain/storage/standing-orders';
+import { standingOrderItem } from '../../../support/standing-orders';
 
 // A weekly standing order paid first on Monday 7 December 2026 at 10:00 (UTC = London in winter)
 // for Monday 14; its next payment Monday 14 December at 10:00 for Monday 21 (a 36-hour cut-off:
 // Saturday 10:00 before), then Monday 21 at 10:00 for Tuesday 29 (Monday 28 is a bank holiday).
 
-const record = (fields: Partial<StandingOrderItem> = {}): StandingOrderItem => ({
-  pk: 'STANDING_ORDER#sub_1',
-  subscriptionId: 'sub_1',
-  livemode: false,
-  status: 'active',
-  repeat: 'weekly',
-  bottles: 3,
-  totalPence: 1470,
-  customerName: 'Zoë Brontë',
-  customerEmail: 'zoe@example.com',
-  customerPhone: '07700 900123',
-  deliveryAddress: '10 Downing Street\nLondon',
-  postcode: 'SW1A 2AA',
-  nextDelivery: '2026-12-14',
-  nextPaymentAt: '2026-12-14T10:00:00.000Z',
-  nextPaymentDelivery: '2026-12-21',
-  lastInvoiceId: 'in_1',
-  firstDelivery: '2026-12-14',
-  lastDeliveryIndex: 0,
-  pageKey: 'AAAAAAAAAAAAAAAAAAAAAA',
-  createdAt: '2026-12-07T10:00:00.000Z',
-  ...fields,
-});
+const record = (fields: Partial<StandingOrderItem> = {}): StandingOrderItem =>
+  standingOrderItem({
+    nextPaymentAt: '2026-12-14T10:00:00.000Z',
+    createdAt: '2026-12-07T10:00:00.000Z',
+    ...fields,
+  });
 
 const resumedAt = new Date('2026-12-14T11:47:00Z');
 const options = { cutoffHours: 36, weeks: 8 };
