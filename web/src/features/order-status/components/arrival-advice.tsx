@@ -1,5 +1,5 @@
-import { useId } from 'react';
 import { liveArrivalStatement } from '../../../../../shared/live-animals';
+import { TitledCard } from '../../../components/ui/titled-card';
 
 /** Once dispatched: what to do when the live animals arrive, and what if something is wrong. */
 export function ArrivalAdvice({
@@ -11,14 +11,12 @@ export function ArrivalAdvice({
   reference: string;
   email: string;
 }) {
-  const headingId = useId();
   return (
-    <section className="card card--info" aria-labelledby={headingId}>
-      <h2 id={headingId}>When your parcel arrives</h2>
+    <TitledCard heading="When your parcel arrives" info>
       {advice.map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>
       ))}
       <p>{liveArrivalStatement(email, reference)}</p>
-    </section>
+    </TitledCard>
   );
 }

@@ -1,8 +1,10 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { OrderPageView } from '../../../../../shared/order-page';
+import { TitledCard } from '../../../components/ui/titled-card';
 import { useApiClient } from '../../../lib/app-context';
 import { AddressFields, bindDeliveryFields, TextField } from '../../order/public';
 import { correctDeliveryDetails } from '../order-page-api';
+import { DeliverToLines } from './deliver-to-lines';
 
 type Field = 'address' | 'postcode' | 'phone';
 type Errors = Partial<Record<string, string>>;
@@ -18,34 +20,14 @@ interface CorrectionProps {
  * checks, then the server's (which records it in the order's history and emails a confirmation).
  */
 export function DeliveryDetails({ view, token, onCorrected }: CorrectionProps) {
-  const headingId = useId();
   const [editing, setEditing] = useState(false);
   const [confirmed, setConfirmed] = useState(false);
   // Set when the server refused (past the cut-off meanwhile): the form closes, with its reason.
   const [refusal, setRefusal] = useState<string>();
   const open = view.correctionOpenUntil !== undefined && refusal === undefined;
   return (
-    <section className="card" aria-labelledby={headingId}>
-      <h2 id={headingId}>Delivery details</h2>
-      <dl className="summary__lines seller-details">
-        <div className="summary__line">
-          <dt>Address</dt>
-          <dd>
-            {view.deliverTo.address
-              .split('\n')
-              // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one address, never reordered.
-              .flatMap((line, index) => (index === 0 ? [line] : [<br key={index} />, line]))}
-          </dd>
-        </div>
-        <div className="summary__line">
-          <dt>Postcode</dt>
-          <dd>{view.deliverTo.postcode}</dd>
-        </div>
-        <div className="summary__line">
-          <dt>Phone</dt>
-          <dd>{view.deliverTo.phone || 'None given'}</dd>
-        </div>
-      </dl>
+    <TitledCard heading="Delivery details">
+      <DeliverToLines deliverTo={view.deliverTo} />
       {/* A live region present from the start, so the confirmation is announced when it appears. */}
       <div role="status">
         {confirmed ? (
@@ -93,7 +75,7 @@ export function DeliveryDetails({ view, token, onCorrected }: CorrectionProps) {
           order reference {view.reference}.
         </p>
       ) : null}
-    </section>
+    </TitledCard>
   );
 }
 

@@ -1,12 +1,10 @@
-import { useId } from 'react';
 import type { TimelineStep } from '../../../../../shared/order-page';
+import { TitledCard } from '../../../components/ui/titled-card';
 
 /** The order's life so far, oldest first, in the words the server chose (order-page.ts). */
 export function OrderTimeline({ steps }: { steps: readonly TimelineStep[] }) {
-  const headingId = useId();
   return (
-    <section className="card" aria-labelledby={headingId}>
-      <h2 id={headingId}>Progress</h2>
+    <TitledCard heading="Progress">
       <ol className="info-list timeline">
         {steps.map((step) => (
           <li key={step.title}>
@@ -21,6 +19,6 @@ export function OrderTimeline({ steps }: { steps: readonly TimelineStep[] }) {
           </li>
         ))}
       </ol>
-    </section>
+    </TitledCard>
   );
 }

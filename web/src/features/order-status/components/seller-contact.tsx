@@ -1,7 +1,7 @@
-import { useId } from 'react';
 import type { OrderPageView } from '../../../../../shared/order-page';
 import { shopAndSeller } from '../../../../../shared/shop-and-seller';
 import { SummaryLine } from '../../../components/ui/summary-line';
+import { TitledCard } from '../../../components/ui/titled-card';
 import { SELLER } from '../../../lib/seller';
 
 /**
@@ -15,13 +15,13 @@ export function SellerContact({
   seller: OrderPageView['seller'];
   reference?: string;
 }) {
-  const headingId = useId();
   const subject = reference === undefined ? 'Standing order' : `Order ${reference}`;
   return (
-    <section className="card" aria-labelledby={headingId}>
-      <h2 id={headingId}>
-        {reference === undefined ? 'Questions about your standing order?' : 'Questions about your order?'}
-      </h2>
+    <TitledCard
+      heading={
+        reference === undefined ? 'Questions about your standing order?' : 'Questions about your order?'
+      }
+    >
       <p>
         Email <a href={`mailto:${seller.email}?subject=${encodeURIComponent(subject)}`}>{seller.email}</a>
         {reference === undefined ? '.' : ` quoting your order reference ${reference}.`}
@@ -32,6 +32,6 @@ export function SellerContact({
         </SummaryLine>
         <SummaryLine label="Address">{seller.address}</SummaryLine>
       </dl>
-    </section>
+    </TitledCard>
   );
 }

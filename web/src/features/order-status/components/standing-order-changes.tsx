@@ -7,6 +7,7 @@ import type {
   StandingOrderPageView,
 } from '../../../../../shared/standing-order-page';
 import { RadioChoice } from '../../../components/ui/radio-choice';
+import { TitledCard } from '../../../components/ui/titled-card';
 import { useApiClient, useAppConfig } from '../../../lib/app-context';
 import { changeStandingOrder } from '../order-page-api';
 
@@ -45,13 +46,11 @@ interface ChangesProps {
  * focus, so keyboard and screen reader users land on it.
  */
 export function StandingOrderChanges({ token, view, onChanged }: ChangesProps) {
-  const headingId = useId();
   const { send, sending, outcome } = useStandingChange(token, onChanged);
   const offered = new Set(view.actions);
   const next = skipTarget(view, useAppConfig().dispatchCutoffHours);
   return (
-    <section className="card" aria-labelledby={headingId} aria-busy={sending}>
-      <h2 id={headingId}>Change your standing order</h2>
+    <TitledCard heading="Change your standing order" busy={sending}>
       <OutcomeMessage outcome={outcome} sending={sending} />
       {offered.has('skip') && next !== undefined ? (
         <SkipNext delivery={next} view={view} sending={sending} send={send} />
@@ -87,7 +86,7 @@ export function StandingOrderChanges({ token, view, onChanged }: ChangesProps) {
       ) : null}
       {offered.has('cancel') ? <CancelStandingOrder sending={sending} send={send} /> : null}
       {view.actions.length === 0 ? <p className="hint">{NOTHING_TO_CHANGE[view.status]}</p> : null}
-    </section>
+    </TitledCard>
   );
 }
 

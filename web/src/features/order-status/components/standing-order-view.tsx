@@ -1,8 +1,10 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { formatGbp } from '../../../../../shared/pricing';
 import type { StandingDelivery, StandingOrderPageView } from '../../../../../shared/standing-order-page';
 import { SummaryLine } from '../../../components/ui/summary-line';
+import { TitledCard } from '../../../components/ui/titled-card';
 import { SELLER } from '../../../lib/seller';
+import { DeliverToLines } from './deliver-to-lines';
 import { SellerContact } from './seller-contact';
 import { StandingOrderChanges } from './standing-order-changes';
 
@@ -50,11 +52,9 @@ export function StandingOrderView({
 
 /** The coming deliveries within the shop's 8 weeks, soonest first, each paid, due or skipped. */
 function ComingDeliveries({ view }: { view: StandingOrderPageView }) {
-  const headingId = useId();
   const total = formatGbp(view.totalPence);
   return (
-    <section className="card" aria-labelledby={headingId}>
-      <h2 id={headingId}>Coming deliveries</h2>
+    <TitledCard heading="Coming deliveries">
       {view.deliveries.length > 0 ? (
         <ul className="repeat__deliveries">
           {view.deliveries.map((delivery) => (
@@ -66,7 +66,7 @@ function ComingDeliveries({ view }: { view: StandingOrderPageView }) {
       ) : (
         <p>{NO_DELIVERIES[view.status]}</p>
       )}
-    </section>
+    </TitledCard>
   );
 }
 
@@ -88,20 +88,9 @@ function deliveryState(delivery: StandingDelivery, total: string): string {
 }
 
 function DeliverTo({ deliverTo }: { deliverTo: StandingOrderPageView['deliverTo'] }) {
-  const headingId = useId();
   return (
-    <section className="card" aria-labelledby={headingId}>
-      <h2 id={headingId}>Deliver to</h2>
-      <dl className="summary__lines seller-details">
-        <SummaryLine label="Address">
-          {deliverTo.address
-            .split('\n')
-            // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one address, never reordered.
-            .flatMap((line, index) => (index === 0 ? [line] : [<br key={index} />, line]))}
-        </SummaryLine>
-        <SummaryLine label="Postcode">{deliverTo.postcode}</SummaryLine>
-        <SummaryLine label="Phone">{deliverTo.phone || 'None given'}</SummaryLine>
-      </dl>
-    </section>
+    <TitledCard heading="Deliver to">
+      <DeliverToLines deliverTo={deliverTo} />
+    </TitledCard>
   );
 }
