@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { MERCHANTS_GROUP } from '../shared/admin-api-paths';
 import { type KeptFile, keptFile } from './kept-file';
 import { portMessage } from './ses-local';
+import { standInPage } from './stand-in-page';
 
 /**
  * The local stand-in for the user pool's managed login (docs/decisions/0027): the authorization
@@ -227,30 +228,19 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
-/** A page of the stand-in: the sign-in form or an error, plain and labelled. */
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en-GB">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}: Live Aquatics (local sign-in)</title>
-<style>
+/** The stand-in's look: plain and labelled. */
+const STYLE = `
 body { font-family: system-ui, sans-serif; max-width: 24rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1a1a1a; }
 label { display: block; margin-top: 1rem; font-weight: 600; }
 input { display: block; width: 100%; box-sizing: border-box; padding: 0.6rem; font-size: 1rem; border: 1px solid #555; border-radius: 4px; }
 button { margin-top: 1.5rem; padding: 0.7rem 1.2rem; font-size: 1rem; background: #0b5c2e; color: #fff; border: 0; border-radius: 4px; }
 [role="alert"] { color: #a00000; font-weight: 600; }
 .note { color: #444; font-size: 0.9rem; }
-</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
 `;
+
+/** A page of the stand-in: the sign-in form or an error. */
+function page(title: string, body: string): string {
+  return standInPage({ title: `${title}: Live Aquatics (local sign-in)`, style: STYLE, body });
 }
 
 function signInPage(pendingId: string, email: string, error: string | undefined): string {

@@ -1,15 +1,7 @@
 import type Stripe from 'stripe';
+import { escapeHtml } from '../../lambdas/domain/emails/render';
+import { standInPage } from '../stand-in-page';
 import type { CheckoutSessionRecord } from './objects';
-
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** Minor units to en-GB money text (`1470`, `gbp` → `£14.70`), honouring zero-decimal currencies. */
 export function formatAmount(minorUnits: number, currency: string): string {
@@ -57,23 +49,14 @@ a{color:#0a4fc2}
 `;
 
 function layout(title: string, content: string): string {
-  return `<!doctype html>
-<html lang="en-GB">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Stripe Checkout simulator</title>
-<style>${STYLES}</style>
-</head>
-<body>
-<header><p class="test-mode">TEST MODE · Stripe Checkout simulator: no real payment is taken</p></header>
-<main>
-${content}
-</main>
-</body>
-</html>
-`;
+  return standInPage({
+    title: `${title} · Stripe Checkout simulator`,
+    style: STYLES,
+    body: content,
+    noindex: true,
+    banner:
+      '<header><p class="test-mode">TEST MODE · Stripe Checkout simulator: no real payment is taken</p></header>',
+  });
 }
 
 export interface PaymentPageView {
