@@ -5,13 +5,8 @@
 export const PAYMENT_EMAIL_KINDS = ['confirmation', 'merchantNotice'] as const;
 export type PaymentEmailKind = (typeof PAYMENT_EMAIL_KINDS)[number];
 
-/** The emails tracked on an order or an order request, in the order they happen. */
-export const RECORD_EMAIL_KINDS = [
-  ...PAYMENT_EMAIL_KINDS,
-  'requestReceived',
-  'requestNotice',
-  'paymentInvitation',
-  'decline',
+/** The order's update emails, each written with the change that causes it, in the order they happen. */
+export const UPDATE_EMAIL_KINDS = [
   // The short note that the delivery details were corrected before packing.
   'addressCorrected',
   'delay',
@@ -22,6 +17,17 @@ export const RECORD_EMAIL_KINDS = [
   'refund',
   // A new order page link, after the merchant revoked the old one (one per revoke).
   'pageLink',
+] as const;
+export type UpdateEmailKind = (typeof UPDATE_EMAIL_KINDS)[number];
+
+/** The emails tracked on an order or an order request, in the order they happen. */
+export const RECORD_EMAIL_KINDS = [
+  ...PAYMENT_EMAIL_KINDS,
+  'requestReceived',
+  'requestNotice',
+  'paymentInvitation',
+  'decline',
+  ...UPDATE_EMAIL_KINDS,
 ] as const;
 export type RecordEmailKind = (typeof RECORD_EMAIL_KINDS)[number];
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
+import type { UpdateEmailKind } from '../../../shared/email-kinds';
 import { emailStateSchema, isoInstant, type OrderStatus, orderItemSchema } from './order';
 
 /**
@@ -33,16 +34,7 @@ export const partRefundSchema = z.object({
 export type PartRefund = z.output<typeof partRefundSchema>;
 
 /** The order's update emails, each written with the change that causes it (storage/outbox.ts). */
-export const OUTBOX_KINDS = [
-  'dispatch',
-  'delay',
-  'trackingUpdate',
-  'addressCorrected',
-  'partRefund',
-  'refund',
-  'pageLink',
-] as const;
-export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+export type OutboxKind = UpdateEmailKind;
 
 const pence = z.number().check(z.int());
 /** What every update email shows: who it goes to, the order it is about, and its page's key. */
