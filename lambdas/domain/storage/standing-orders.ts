@@ -2,6 +2,7 @@ import { GetCommand, paginateScan, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
 import { REPEATS } from '../../../shared/standing-order';
+import { STANDING_ORDER_ACTIONS } from '../../../shared/standing-order-page';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { putIfAbsent, updateIf } from './conditional-writes';
 import { customerAndAddressFields, customerFields, emailStateSchema, isoInstant } from './order';
@@ -203,14 +204,11 @@ export function markStandingOrderCancelled(
 /** Top-level attribute of one entry: `standingEmail_<version>_<recipient>`. */
 export const STANDING_EMAIL_PREFIX = 'standingEmail_';
 
-export const STANDING_EMAIL_KINDS = [
-  'skip',
-  'quantity',
-  'pause',
-  'resume',
-  'cancel',
-  'cancelNotice',
-] as const;
+/**
+ * Each change's confirmation, named as the change the page offers (a cancel's too when the merchant
+ * or Stripe cancels), and the merchant's notice of a customer's cancel.
+ */
+export const STANDING_EMAIL_KINDS = [...STANDING_ORDER_ACTIONS, 'cancelNotice'] as const;
 export type StandingEmailKind = (typeof STANDING_EMAIL_KINDS)[number];
 
 /** What a change's email shows, taken from the record as its write stores it. */
