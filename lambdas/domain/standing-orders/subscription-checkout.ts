@@ -12,11 +12,6 @@ const subscriptionSessionSchema = z.object({
   invoice: z.optional(z.nullable(z.union([z.string(), z.object({ id: z.string() })]))),
 });
 
-/** Whether a Checkout Session (an event's, or one listed) is a standing order's: subscription mode. */
-export function isSubscriptionSession(session: { mode?: string | null | undefined }): boolean {
-  return session.mode === 'subscription';
-}
-
 /**
  * `checkout.session.completed` of a standing order: never an order of its own (the session's id is
  * not the order's key), but its first invoice's, through fulfilInvoice, so the first payment makes

@@ -148,9 +148,6 @@ export function placeOfPostcode(postcode: string): ForecastPlace | undefined {
   return { town, latitude, longitude };
 }
 
-/** Every area the table places: the same list as the checkout's whitelist (shared/postcode.ts). */
-export const PLACED_AREAS: readonly string[] = Object.keys(AREAS);
-
 /**
  * The seller's dispatch postcode, read from the seller's address (SELLER_ADDRESS, which the site and
  * every email already show) rather than a second setting that could disagree with it: the last

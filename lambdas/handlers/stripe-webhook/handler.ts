@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
 import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
+import { isHandledWebhookEvent } from '../../../shared/stripe-webhook-events';
 import { releaseExpiredSession, returnFailedPayment } from '../../domain/capacity/session-capacity';
 import { hasShopMarker, stripeMetadataSchema } from '../../domain/checkout/order-metadata';
 import { notifyFailedDebit } from '../../domain/fulfilment/failed-debit';
@@ -10,7 +11,6 @@ import {
   fulfilCheckout,
 } from '../../domain/fulfilment/fulfil-checkout';
 import { recordPendingDebit } from '../../domain/fulfilment/pending-debit';
-import { isHandledWebhookEvent } from '../../domain/fulfilment/webhook-events';
 import { type RefundRecorderDeps, recordStripeRefund } from '../../domain/operations/order-actions';
 import {
   handleStandingOrderEvent,
