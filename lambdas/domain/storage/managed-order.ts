@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
-import { emailStateSchema, isoInstant, orderItemSchema } from './order';
+import { emailStateSchema, isoInstant, type OrderStatus, orderItemSchema } from './order';
 
 /**
  * An operator's email may also be `superseded`: due once, then the order moved on (refunded before
@@ -99,6 +99,7 @@ export type EmailFacts<K extends OutboxKind = OutboxKind> = z.output<(typeof EMA
 
 /** An outbox entry's life: pending → sending (the order's lock held) → sent | failed; pending → superseded. */
 export const OUTBOX_STATES = ['pending', 'sending', 'sent', 'superseded', 'failed'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 const entryFields = {
   version: z.number().check(z.int()),
@@ -186,3 +187,10 @@ export const managedOrderSchema = z.extend(orderItemSchema, {
   pageLinkEmailFailedAt: z.optional(isoInstant),
 });
 export type ManagedOrder = z.output<typeof managedOrderSchema>;
+
+/** The forward-only moves an order's status may make, and nothing else. */
+export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  paid: ['dispatched', 'refunded'],
+  dispatched: ['refunded'],
+  refunded: [],
+};
