@@ -144,10 +144,7 @@ export function createSesEmailSender(ses: SESClient, options: SesSenderOptions):
   };
 }
 
-/**
- * The shop's sender and seller from parsed configuration: every email comes from one address, the seller's
- * name.
- */
+/** The shop's sender and seller from parsed configuration: every email from one address, in its name. */
 export function shopEmailIdentity(
   ses: SESClient,
   config: Pick<
