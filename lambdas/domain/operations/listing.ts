@@ -108,7 +108,10 @@ async function daysHoldingOrders(
   return [...held].sort();
 }
 
-/** `to` must be a working day after `from` and today, within DISPATCH_WINDOW_WEEKS; else refused. */
+/**
+ * `to` must be a working day after `from` and today, within DISPATCH_WINDOW_WEEKS (the holiday data's reach),
+ * or customers would be told something untrue. @throws RefusedError in the merchant's words.
+ */
 export function checkDelayTarget(from: IsoDate, to: IsoDate, now: Date): void {
   const today = londonDate(now);
   const last = addDays(today, DISPATCH_WINDOW_WEEKS * 7);
