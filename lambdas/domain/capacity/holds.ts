@@ -81,9 +81,7 @@ export function holdExpiresAt(hold: string): number | undefined {
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
-/**
- * The next week's dispatch day, where a full day moves an order: one a week (Monday, or after a holiday).
- */
+/** The next week's dispatch day, where a full day moves an order: one a week (Monday, or after a holiday). */
 export function followingDispatchDay(day: IsoDate): IsoDate {
   return nextDispatchDate(new Date(`${addDays(day, 1)}T12:00:00Z`), { cutoffHours: 0 });
 }
@@ -93,9 +91,7 @@ export function dispatchDaysFrom(first: IsoDate, count: number): IsoDate[] {
   return [...comingDispatchDays(first, count)];
 }
 
-/**
- * Worked out lazily: a search stopping at the first day (nearly every checkout's) costs one calendar look-up.
- */
+/** Worked out lazily: a search stopping at the first day (nearly every checkout's) costs one look-up. */
 export function* comingDispatchDays(first: IsoDate, count: number): Generator<IsoDate> {
   let day = first;
   for (let index = 0; index < count; index += 1) {
@@ -235,9 +231,7 @@ export async function moveSale(
   return after;
 }
 
-/**
- * A checkout that will never be paid (a failed debit): its bottles back, hold or sale; false if done before.
- */
+/** A checkout that will never be paid (a failed debit): its bottles back, hold or sale; false if done. */
 export async function releaseOrGiveBack(store: CapacityStore, date: IsoDate, hold: string): Promise<boolean> {
   return (await releaseHold(store, date, hold)) || (await giveBackSale(store, date, hold));
 }
