@@ -433,8 +433,8 @@ export function buildSessionParams({
     expires_at: expiresAt,
     success_url: `${siteUrl}/success?session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: `${siteUrl}/`,
-  // By the pay button, before the contract: the dispatch day by card and by debit, and that the right to
-  // cancel does not apply to live goods. Fulfilment copies these words onto the order (termsShown).
+    // By the pay button, before the contract: the dispatch day by card and by debit, and that the right to
+    // cancel does not apply to live goods. Fulfilment copies these words onto the order (termsShown).
     custom_text: { submit: { message: payStepMessage(dispatchDate, debitDate) } },
   };
 }

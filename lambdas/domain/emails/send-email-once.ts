@@ -46,7 +46,7 @@ export type EmailOnceResult =
  *
  * A claim is taken from `pending` or a `sending` older than STALE_CLAIM_MS (its holder crashed). The one
  * accepted duplicate: SES accepted but `sent` was never recorded (a crash before the mark, or SES's answer
- * lost), so a later attempt sends again: SES cannot deduplicate, and never resending risks an email never sent.
+ * lost), so a later attempt sends again: SES cannot deduplicate, and never resending risks a lost email.
  * @throws the SES or DynamoDB error of a failed step, after releasing a claim whose send failed.
  */
 export async function sendEmailOnce<Id, Kind extends EmailKind>(
