@@ -37,8 +37,8 @@ const WEEK_MS = 7 * 86_400_000;
 
 /**
  * The unpaid deliveries whose days fall in the checkout's window, in order: delivery `k` is paid at
- * nextPaymentAt + (k - lastDeliveryIndex - 1) periods and goes on that moment's standingDeliveryDay (ADR
- * 0058). Left out: a day closed at `now` (paid late, its sale goes on its own day then), one voided by a
+ * nextPaymentAt + (k - lastDeliveryIndex - 1) periods and goes on that moment's standingDeliveryDay
+ * (ADR 0058). Left out: a day closed at `now` (paid late, its sale goes on its own day then), one voided by a
  * pause (ADR 0064), and all while cancelled or paused, as nothing will be charged.
  */
 export function comingDeliveries(

@@ -3,8 +3,8 @@ import { addDays, dispatchDayOfWeekOf, type IsoDate } from '../../../shared/disp
 import { REPEAT_WEEKS } from '../../../shared/standing-order';
 import type { StandingOrderItem } from '../storage/standing-orders';
 
-// Stripe's collection follows the record (ADR 0059): every action writes the record, then pause_collection; a
-// crash between leaves the record due for the reconciler (ADR 0062).
+// Stripe's collection follows the record (issue 50, ADR 0059): every action writes the record, then
+// pause_collection; a crash between leaves the record due for the reconciler (ADR 0062).
 
 const WEEK_MS = 7 * 86_400_000;
 const HOUR_MS = 3_600_000;

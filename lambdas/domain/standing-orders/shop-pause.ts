@@ -14,9 +14,9 @@ import {
 import { settleStandingOrder } from './follow-record';
 import { voidedByPause } from './pause-collection';
 
-// The shop's pause holds renewals too (ADR 0061): the record says so (`pausedByShopAt`, no email), then
-// Stripe's collection (void) and the holds follow (settleStandingOrder); the reconciler marks one recorded
-// during the pause, and its due sweep settles a crash in between (ADR 0062).
+// The shop's pause holds renewals too (issue 50, ADR 0061): the record says so (`pausedByShopAt`, no email),
+// then Stripe's collection (void) and the holds follow (settleStandingOrder); the reconciler marks one
+// recorded during the pause, and its due sweep settles a crash in between (ADR 0062).
 
 export interface ShopPauseDeps {
   table: ShopTable;

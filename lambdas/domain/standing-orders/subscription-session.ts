@@ -17,9 +17,9 @@ export const STANDING_ORDER_IN_REQUESTS_MODE =
 export const DELIVERY_LINE_NAME = 'UK delivery by Royal Mail 1st Class';
 
 /**
- * A standing order's session parameters when the body asked for a repeat (ADR 0058), else the one-off's
- * untouched: subscription mode, card only (a Bacs debit settles after the cut-off), the server's price as
- * recurring lines, and the one-off's metadata with the repeat on session and subscription. Pure, for retries.
+ * A standing order's session parameters when the body asked for a repeat (issue 50, ADR 0058), else the
+ * one-off's untouched: subscription mode, card only (a Bacs debit settles after the cut-off), the server's
+ * price as recurring lines, the one-off's metadata with the repeat on session and subscription. Pure.
  */
 export function withStandingOrder(
   params: Stripe.Checkout.SessionCreateParams,

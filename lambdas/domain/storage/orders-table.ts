@@ -41,8 +41,8 @@ export const REFERENCE_INDEX = keysOnlyIndex('byReferenceKey', 'referenceKey');
 export const RETIRED_REFERENCE_INDEX = keysOnlyIndex('byReference', 'reference');
 
 /**
- * Sparse: only items carrying `outboxDueAt` (entries unsent, or a standing order's change unsettled, ADR
- * 0062), so the reconciler's sweep scans just those (docs/decisions/0044-order-email-outbox.md). Keys only.
+ * Sparse: only items carrying `outboxDueAt` (entries unsent, or a standing order's change unsettled,
+ * ADR 0062), so the reconciler's sweep scans just those (docs/decisions/0044-order-email-outbox.md); keys.
  */
 export const OUTBOX_DUE_INDEX = keysOnlyIndex('byOutboxDue', 'outboxDueAt');
 
