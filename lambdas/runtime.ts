@@ -79,12 +79,6 @@ export async function orderPages(
   return { keys, links: orderPageLinks(config.SITE_URL, keys) };
 }
 
-/** The order page's keys alone (checkout-status answers a link, it sends no email); undefined without a secret. */
-export async function orderPageKeysOf(config: OrderPageSecretEnv): Promise<OrderPageKeys | undefined> {
-  const secret = await loadOrderPageSecret(config);
-  return secret === undefined ? undefined : orderPageKeys(secret);
-}
-
 /** The Stripe keys and the client built on them (read as loadStripeSecrets reads them). */
 export async function stripeRuntime(config: StripeEnv): Promise<{ stripe: Stripe; secrets: StripeSecrets }> {
   const { createStripeClient, loadStripeSecrets } = await import('./lib/stripe');

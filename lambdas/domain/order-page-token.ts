@@ -1,9 +1,8 @@
 import { createCipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
-// The order page's link token (docs/decisions/0037-order-page-link.md): the order's Checkout Session
-// id and its stored page key, encrypted and authenticated under the shop's order-page secret with a
-// synthetic IV (SIV: the IV is the HMAC of the plaintext), so one order has one stable link, the
-// token names its order without an index, and a guessed or altered token fails before any read.
+// The order page's link token (docs/decisions/0037-order-page-link.md): session id and page key, sealed with
+// SIV (the IV is the plaintext's HMAC) under the order-page secret: one stable link per order, no index
+// needed, and a guessed or altered token fails before any read.
 
 /** Any token that does not open a page: the handler answers the one plain 404, whatever the cause. */
 export class OrderPageNotFoundError extends Error {
@@ -57,10 +56,7 @@ function ctr(keys: OrderPageKeys, iv: Buffer, data: Buffer): Buffer {
   return Buffer.concat([cipher.update(data), cipher.final()]);
 }
 
-/**
- * The token of an order's page (`sessionId` a Checkout Session id) or of a standing order's (a
- * subscription id): the same for the same id and page key, opaque to everyone else.
- */
+/** An order's (a session id) or standing order's (a subscription id) token: stable per id and key, opaque. */
 export function orderPageToken(sessionId: string, pageKey: string, keys: OrderPageKeys): string {
   const key = Buffer.from(pageKey, 'base64url');
   if (key.length !== PAGE_KEY_BYTES || !isPageId(sessionId)) {
@@ -78,10 +74,8 @@ export interface OrderPageClaim {
 }
 
 /**
- * Opens an order's token, or `undefined` for anything not made with these keys (tampered, truncated,
- * guessed, made under another secret, or spelt otherwise than it was written), and for a standing
- * order's. A genuine token may still be revoked: the caller
- * compares `pageKey` with the order's stored one ({@link samePageKey}).
+ * Opens an order's token; `undefined` for anything not made with these keys (tampered, guessed, another
+ * secret, spelt otherwise) and for a standing order's. A genuine token may be revoked: see samePageKey.
  */
 export function readOrderPageToken(token: string, keys: OrderPageKeys): OrderPageClaim | undefined {
   const claim = readPageToken(token, keys);
@@ -124,10 +118,7 @@ export function orderPageUrl(siteUrl: string, token: string): string {
   return `${siteUrl}/order/${token}`;
 }
 
-/**
- * What the emailing code needs: the link of an order's page, when the order has a page key; a
- * standing order's delivery links to the standing order's own page (its subscription and key).
- */
+/** An order's page link when it has a page key; a standing order's delivery links to its own page. */
 export interface OrderPageLinks {
   linkFor(order: {
     sessionId: string;

@@ -7,10 +7,7 @@ export interface AwsClientOptions {
   endpoint?: string | undefined;
 }
 
-/**
- * Local stand-ins need some credentials to sign with; they check none. Only used when an endpoint
- * is set, so a deployed function never signs with anything but its role.
- */
+/** Local stand-ins need credentials to sign with and check none; used only with an endpoint set. */
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 
 /** What a client needs for a local stand-in (its endpoint, the local credentials); nothing for AWS. */
@@ -19,10 +16,9 @@ export function endpointOptions(options: AwsClientOptions) {
 }
 
 /**
- * Per-attempt limits. Without them a hung connection waits for the Lambda timeout; with them a
- * call fails in seconds, the SDK retries, and an email claim (lambdas/domain/storage/send-once.ts) never outlives
- * its 2-minute staleness limit while its holder is still alive. `throwOnRequestTimeout`: newer
- * handlers only warn on a request timeout unless told to fail.
+ * Per-attempt limits: a hung connection fails in seconds and is retried instead of waiting for the Lambda
+ * timeout, so a live holder's email claim (storage/send-once.ts) never goes stale. `throwOnRequestTimeout`:
+ * else only a warning.
  */
 export const REQUEST_HANDLER = {
   connectionTimeout: 2_000,
@@ -30,10 +26,7 @@ export const REQUEST_HANDLER = {
   throwOnRequestTimeout: true,
 } as const;
 
-/**
- * The DynamoDB document client, built once per cold start. `removeUndefinedValues` lets optional
- * fields be absent instead of failing the whole write.
- */
+/** Built once per cold start; `removeUndefinedValues` lets optional fields be absent, not fail the write. */
 export function createDocumentClient(options: AwsClientOptions): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     region: options.region,

@@ -6,11 +6,8 @@ export interface InitOnceOptions {
 }
 
 /**
- * Runs `init` once per cold start and shares the result with every invocation: the one loader of
- * the lambdas, for clients and secrets, for a module loaded on demand (`() => import(…)`), and,
- * with `maxAgeMs`, for a value read again every few seconds. Concurrent calls share one load. A
- * failed init (a secret that could not be read, say) is not cached: the next call tries again
- * instead of the container failing until it is recycled.
+ * The lambdas' one loader: `init` once per cold start (or every `maxAgeMs`), shared by concurrent calls. A
+ * failed init is not cached, so the next call retries instead of the container failing until it is recycled.
  */
 export function initOnce<T>(init: () => Promise<T>, options: InitOnceOptions = {}): () => Promise<T> {
   const { maxAgeMs = Number.POSITIVE_INFINITY, now = Date.now } = options;

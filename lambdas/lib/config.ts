@@ -12,10 +12,7 @@ export class ConfigError extends Error {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/**
- * Parses environment variables with a zod schema, once per cold start. This is the only place
- * the lambdas read configuration; everything else receives typed values.
- */
+/** The only place the lambdas read configuration, once per cold start; everything else gets typed values. */
 export function parseEnv<T extends z.ZodMiniType>(schema: T, env: Env): z.output<T> {
   const result = schema.safeParse(env, ENGLISH_MESSAGES);
   if (result.success) return result.data;
@@ -55,17 +52,14 @@ export const stripeEnvSchema = z.object({
 export type StripeEnv = z.output<typeof stripeEnvSchema>;
 
 /**
- * SHOP_ID: this deployment's marker in Stripe metadata (`<stack>-<stage>`, set by the stack), so
- * deployments sharing a Stripe account ignore each other's sessions. Required: a deployment
- * without one would take every other deployment's sessions for its own.
+ * This deployment's marker in Stripe metadata (`<stack>-<stage>`), so deployments sharing a Stripe account
+ * ignore each other's sessions. Required: without one it would take others' sessions for its own.
  */
 const shopId = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/));
 
 /**
- * The orders table and the sender of the shop's own emails, for create-checkout: it reads the
- * shop's settings (pause, requests mode) and, in requests mode, records requests and emails them.
- * The stage's settings among them are checked with the stage's own schemas and limits
- * (shared/stage-config.ts), the ones synthesis checked the context with.
+ * The table and sender for create-checkout (settings, and requests in requests mode); the stage's settings
+ * are checked with the schemas and limits synthesis used (shared/stage-config.ts).
  */
 const shopTableAndEmailEnv = {
   ORDERS_TABLE_NAME: z.string().check(z.minLength(1)),
@@ -84,9 +78,8 @@ const shopTableAndEmailEnv = {
 };
 
 /**
- * Where the weather check asks for forecasts (Open-Meteo's API, lambdas/domain/weather/open-meteo.ts):
- * https://api.open-meteo.com, or https://customer-api.open-meteo.com with a commercial key, or the
- * local stand-in. The key, when there is one, is a secret: only its Secrets Manager id is set here.
+ * Open-Meteo's API (weather/open-meteo.ts): the free or the commercial host, or the local stand-in. The key
+ * is a secret: only its Secrets Manager id is set here.
  */
 export const forecastEnvSchema = z.object({
   // Unset: Open-Meteo's free endpoint (non-commercial use); a deployed stage sets its own.
@@ -107,10 +100,9 @@ const siteUrl = z.pipe(
 );
 
 /**
- * The order page's secret (docs/decisions/0037-order-page-link.md), which seals the links every
- * order email carries: deployed, the id of a Secrets Manager secret read through the extension;
- * locally, the value itself. Optional for the emailing functions (an email without the link is
- * still the right email); the order page's own function requires one.
+ * The order page's secret (docs/decisions/0037-order-page-link.md), sealing every order email's link:
+ * deployed, a Secrets Manager id read through the extension; locally the value. Optional for emailers (an
+ * email without the link is still right); the order page's own function requires one.
  */
 const orderPageSecretEnv = {
   ORDER_PAGE_SECRET_ID: optionalText,
@@ -123,10 +115,8 @@ export type OrderPageSecretEnv = {
 };
 
 /**
- * The merchant's Web Push notifications (ADR 0056): deployed, the id of the stage's VAPID key
- * secret, read through the extension; locally, the pair itself. Neither: no pushes, the emails
- * still go. PUSH_LOCAL_ORIGIN (local stacks only) is the push-service stand-in's http origin, the
- * one non-https endpoint a subscription may name.
+ * Web Push (ADR 0056): deployed, the VAPID key secret's id; locally, the pair; neither, no pushes.
+ * PUSH_LOCAL_ORIGIN (local only) is the push stand-in's http origin, the one non-https endpoint allowed.
  */
 const pushEnv = {
   VAPID_SECRET_ID: optionalText,
@@ -152,10 +142,7 @@ export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
   ...pushEnv,
 });
 
-/**
- * checkout-status. With the table and the order page's secret it answers a placed order's page
- * link (ADR 0047); without them, the status alone.
- */
+/** checkout-status: with the table and the order page's secret it answers an order's page link (ADR 0047). */
 export const statusEnvSchema = z.extend(stripeEnvSchema, {
   SHOP_ID: shopId,
   ORDERS_TABLE_NAME: optionalText,
@@ -179,10 +166,8 @@ export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {
 });
 
 /**
- * What stripe-webhook and reconcile-orders parse: the settings the stack sets (above, which
- * test/infra holds to the template) plus AWS_REGION, which the Lambda runtime sets (a reserved
- * name no stack may set) and the local stack sets. Parsed rather than left to the SDK's own
- * lookup, so a missing one fails at cold start with its name, like every other setting.
+ * stripe-webhook and reconcile-orders: the stack's settings plus AWS_REGION (the runtime's reserved name),
+ * parsed rather than left to the SDK so a missing one fails at cold start with its name.
  */
 export const fulfilmentRuntimeEnvSchema = z.extend(fulfilmentEnvSchema, {
   AWS_REGION: z.string().check(z.minLength(1)),
@@ -195,10 +180,7 @@ export const checkoutRuntimeEnvSchema = z.extend(checkoutEnvSchema, {
 });
 export type CheckoutEnv = z.output<typeof checkoutRuntimeEnvSchema>;
 
-/**
- * admin-api: the operator's actions behind sign-in, so what the CLI's commands reuse from the
- * webhook (table, sender, seller, cut-off, marker) plus the site for payment links.
- */
+/** admin-api: what the CLI's commands reuse from the webhook, plus the site for payment links. */
 export const adminEnvSchema = z.extend(stripeEnvSchema, {
   ...shopTableAndEmailEnv,
   ...forecastEnvSchema.shape,
@@ -209,10 +191,7 @@ export const adminEnvSchema = z.extend(stripeEnvSchema, {
   ...pushEnv,
 });
 
-/**
- * weather-notice: the daily check that emails the merchant when an order of tomorrow's dispatch is
- * at risk (the table, the sender, the forecast, the site for the link to the week).
- */
+/** weather-notice: the daily check that emails the merchant about orders at risk tomorrow. */
 export const weatherNoticeEnvSchema = z.object({
   ...shopTableAndEmailEnv,
   ...forecastEnvSchema.shape,
@@ -241,10 +220,7 @@ export const shopStatusRuntimeEnvSchema = z.extend(shopStatusEnvSchema, {
   AWS_REGION: z.string().check(z.minLength(1)),
 });
 
-/**
- * order-page: the customer's page of one order, and its correction of the delivery details; and a
- * standing order's page, whose changes call Stripe with the fulfilment key (ADR 0059).
- */
+/** order-page: an order's page and address correction; a standing order's changes call Stripe (ADR 0059). */
 export const orderPageEnvSchema = z.extend(stripeEnvSchema, {
   ...shopTableAndEmailEnv,
   SITE_URL: siteUrl,

@@ -13,10 +13,7 @@ export const GENERIC_ERRORS = {
 
 export type GenericMessages = Record<keyof typeof GENERIC_ERRORS, string>;
 
-/**
- * The clients or configuration of a Lambda could not be built (a missing setting, Secrets Manager
- * unreachable): the service is unavailable, not the request wrong. Wraps whatever init threw.
- */
+/** A Lambda's clients or configuration could not be built: the service is unavailable, not the request. */
 export class DependenciesUnavailableError extends Error {
   constructor(options: { cause: unknown }) {
     super('Dependencies could not be initialised', options);
@@ -25,13 +22,9 @@ export class DependenciesUnavailableError extends Error {
 }
 
 /**
- * The errors every Lambda shares, mapped to HTTP: an HttpError keeps its status, headers and safe
- * body; configuration or secrets that cannot be loaded are a 503; Stripe failing (a
- * PaymentProviderError, or a Stripe SDK error that reached here unwrapped) is a 502; anything else
- * is a bug, a generic 500 with the detail in the log only. `httpEndpoint` calls this after the
- * endpoint's own mapper. `logKeys` (the request id, say) go on every line: passed explicitly
- * rather than appended to the shared logger, because the local dev server runs concurrent
- * requests through one module instance.
+ * The shared errors as HTTP: an HttpError as it says; unloadable configuration or secrets 503; Stripe failing
+ * 502; anything else a bug, a generic 500 with detail in the log only. `logKeys` are passed rather than
+ * appended to the shared logger, as the local dev server runs concurrent requests through one module.
  */
 export function sharedErrorResponse(
   thrown: unknown,

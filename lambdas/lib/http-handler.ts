@@ -16,45 +16,30 @@ export interface HttpRequest<Deps> {
 /** An endpoint's dependencies as given: built already (tests), or a loader (the Lambda's cold start). */
 export type DepsOrLoader<Deps> = Deps | (() => Promise<Deps>);
 
-/**
- * `deps` loaded once per cold start: a loader run on first use (a failed load runs again at the
- * next use), or, built already, used as given.
- */
+/** `deps` once per cold start: a loader run on first use (again next time if it failed), or used as given. */
 export function loadOnce<Deps extends object>(deps: DepsOrLoader<Deps>): () => Promise<Deps> {
   return initOnce(typeof deps === 'function' ? deps : async () => deps);
 }
 
 export interface HttpEndpoint<Deps> {
-  /**
-   * Its route in a table (shared/public-routes.ts, shared/admin-routes.ts): the one method it
-   * answers (any other gets 405 with an `allow` header, before any work) and its path.
-   */
+  /** Its route in a table: the one method it answers (any other gets 405 with `allow`, before any work). */
   route: Pick<PublicRoute, 'method' | 'path'>;
   /** Its name on every log line; by default its path after the API's prefix (`order-page-address`). */
   logName?: string;
-  /**
-   * Loads the dependencies (clients, settings). Runs once per cold start, on the first request
-   * that gets past the method guard; if it fails, that request answers 503 and the next one tries
-   * again instead of the container failing until it is recycled. Built already: used as given.
-   */
+  /** Loaded on the first request past the method guard; a failure answers 503 and the next one retries. */
   deps: DepsOrLoader<Deps>;
   /** The endpoint's work: usually a domain function called with the dependencies, mapped to JSON. */
   handle: (request: HttpRequest<Deps>) => Promise<HttpResult>;
-  /**
-   * Maps the endpoint's own domain errors to answers (and logs them); returns undefined for
-   * everything else, which falls through to the shared mapping.
-   */
+  /** The endpoint's own domain errors to answers (logged); undefined falls through to the shared mapping. */
   mapError?: (error: unknown, logKeys: LogKeys) => HttpResult | undefined;
   /** Endpoint-specific wording for the shared generic answers (503, 502, 500). */
   messages?: Partial<GenericMessages>;
 }
 
 /**
- * Builds a Lambda handler for one HTTP API route from the steps every endpoint repeats: the
- * method guard, dependencies loaded once, log keys, and one error mapping (the endpoint's
- * `mapError` first, then `sharedErrorResponse`). A new endpoint is then a route and a domain
- * function. Our own rather than Powertools' event-handler router: the router added about 3 ms
- * to a cold load, and one function per route needs no routing (docs/decisions/0008).
+ * A Lambda handler for one HTTP API route: method guard, deps loaded once, log keys, one error mapping
+ * (`mapError`, then `sharedErrorResponse`). Not Powertools' router: it added about 3 ms to a cold load, and
+ * one function per route needs no routing (docs/decisions/0008).
  */
 export function httpEndpoint<Deps extends object>(
   endpoint: HttpEndpoint<Deps>,
@@ -92,9 +77,8 @@ export function routeLogName(route: Pick<PublicRoute, 'path'>): string {
 }
 
 /**
- * One function for several routes of the table (the order page's read and its correction): the
- * event's path picks the endpoint, which then checks the method; a path of none of them answers
- * `notFound` (API Gateway sends none, but a function may be invoked by hand).
+ * One function for several routes (the order page's read and correction): the path picks the endpoint; an
+ * unknown path answers `notFound` (API Gateway sends none, but a function may be invoked by hand).
  */
 export function httpRoutes(
   endpoints: ReadonlyArray<readonly [Pick<PublicRoute, 'path'>, (event: HttpEvent) => Promise<HttpResult>]>,

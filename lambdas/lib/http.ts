@@ -5,10 +5,7 @@ import { IDEMPOTENCY_HEADER } from '../../shared/public-routes';
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 
-/**
- * A failure with a status and a body that is safe to show the customer, plus any headers the
- * answer needs (`allow` on a 405). Detail goes to the log.
- */
+/** A status and a body safe to show the customer, with any headers (`allow` on a 405); detail to the log. */
 export class HttpError extends Error {
   readonly headers: Record<string, string>;
 
@@ -34,11 +31,7 @@ export function json(statusCode: number, body: unknown, headers: Record<string, 
 /** Where CloudFront gives the viewer's address and port, `ip:port` (infra's API behaviour forwards it). */
 export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
 
-/**
- * The IP address in a `cloudfront-viewer-address` value, `ip:port` (IPv6 unbracketed); undefined
- * for anything else, so what reaches a log line or a limit's key is always an address, never an
- * arbitrary string of any length.
- */
+/** The IP in `cloudfront-viewer-address` (`ip:port`), else undefined: no arbitrary text in logs or keys. */
 export function viewerAddressIn(value: string | undefined): string | undefined {
   const viewer = value?.trim() ?? '';
   const port = viewer.lastIndexOf(':');
@@ -47,10 +40,8 @@ export function viewerAddressIn(value: string | undefined): string | undefined {
 }
 
 /**
- * The IP address of whoever sent the request. The API answers only requests that came through
- * CloudFront (the origin-verify authorizer), so API Gateway's source IP is CloudFront's own;
- * CloudFront puts the viewer's, `ip:port` (IPv6 unbracketed), in `cloudfront-viewer-address`.
- * Without it (the local stack), or with something that is not an address there, the connection's.
+ * The sender's IP: only CloudFront reaches the API (origin-verify), so the source IP is CloudFront's and the
+ * viewer's is in `cloudfront-viewer-address`; without a valid one (the local stack), the connection's.
  */
 export function viewerAddress(event: Pick<HttpEvent, 'headers' | 'requestContext'>): string {
   return viewerAddressIn(header(event, VIEWER_ADDRESS_HEADER)) ?? event.requestContext.http.sourceIp;
@@ -65,10 +56,7 @@ export function header(event: Pick<HttpEvent, 'headers'>, name: string): string 
   return undefined;
 }
 
-/**
- * The request's optional `Idempotency-Key`: undefined without one; one that does not match
- * `pattern` is refused (400, `message` on the header's field), not ignored.
- */
+/** The optional `Idempotency-Key`; one not matching `pattern` is refused (400), not ignored. */
 export function idempotencyKeyOf(event: HttpEvent, pattern: RegExp, message: string): string | undefined {
   const value = header(event, IDEMPOTENCY_HEADER);
   if (value === undefined) return undefined;
@@ -97,10 +85,8 @@ function charsetOf(contentType: string): string | undefined {
 }
 
 /**
- * Reads a JSON request body with the checks an open endpoint needs: JSON content type only (no
- * `text/plain` or form posts, so no CSRF "simple request"), a size limit, UTF-8 only (a declared
- * charset other than UTF-8, or bytes that are not UTF-8, are refused rather than read as
- * replacement characters), and valid JSON.
+ * A JSON body with an open endpoint's checks: JSON content type only (no CSRF "simple request"), a size
+ * limit, UTF-8 only (refused rather than read as replacement characters), and valid JSON.
  */
 export function readJsonBody(event: HttpEvent, maxBytes: number): unknown {
   const contentType = header(event, 'content-type') ?? '';

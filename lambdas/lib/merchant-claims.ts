@@ -9,9 +9,8 @@ export const AUTH_ERRORS = {
 } as const;
 
 /**
- * The verified token's claims as API Gateway's JWT authorizer passes them (and the local
- * verifier, local/jwt-authorizer.ts). API Gateway gives an array claim as one string,
- * "[merchants other]"; a verifier passing the token's own JSON gives an array.
+ * The verified claims as API Gateway's JWT authorizer (or local/jwt-authorizer.ts) passes them: an array
+ * claim arrives as one string, "[merchants other]", from API Gateway, an array from a verifier passing JSON.
  */
 const claimsSchema = z.object({
   sub: z.string(),
@@ -26,10 +25,8 @@ const contextSchema = z.object({
 });
 
 /**
- * The groups of a `cognito:groups` claim in either shape. API Gateway writes an array claim as
- * "[" + its items joined by single spaces + "]", and a Cognito group name holds no whitespace,
- * so splitting on the space gives the names back exactly; a comma, a bracket or any other mark is
- * part of a name (`staff,merchants` is one group, not `merchants`).
+ * API Gateway writes an array claim as "[" + items joined by single spaces + "]", and a Cognito group name
+ * holds no whitespace, so splitting on spaces is exact; any other mark is part of a name (`a,merchants`).
  */
 function groupsOf(claim: string | string[] | undefined): string[] {
   if (claim === undefined) return [];
@@ -51,10 +48,8 @@ export interface Merchant {
 }
 
 /**
- * The merchant behind a request, from the claims the JWT authorizer verified. The authorizer
- * already refused a missing, expired or forged token before the Lambda ran; this refuses a
- * request without claims anyway (a route deployed without the authorizer must not be open) and a
- * signed-in user outside the `merchants` group, on every call.
+ * The merchant behind a request, checked on every call although the authorizer refused bad tokens already: a
+ * route deployed without the authorizer must not be open, and a user outside `merchants` is refused.
  * @throws HttpError 401 without verified claims, 403 (`not-a-merchant`) outside the group.
  */
 export function requireMerchant(event: HttpEvent): Merchant {

@@ -3,18 +3,12 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 /** The CloudWatch namespace of the shop's own metrics; alarms in infra watch these names. */
 export const METRICS_NAMESPACE = 'LiveAquatics';
 
-/**
- * The dimensions every shop metric carries. An alarm only sees a metric whose dimensions match
- * exactly, so infra's alarms watch these too.
- */
+/** Every metric's dimensions: an alarm sees only an exact match, so infra's alarms use these. */
 export const METRIC_DIMENSIONS = { service: 'live-aquatics-shop' } as const;
 
 /** Metric names, in one place so the alarms in infra and the code cannot drift apart. */
 export const METRIC_NAMES = {
-  /**
-   * Paid sessions the reconciler found without an order (their webhook never arrived), every run.
-   * Above zero means the webhook path is losing events.
-   */
+  /** Paid sessions the reconciler found without an order; above zero, the webhook path is losing events. */
   reconcilerFulfilledMissedOrders: 'ReconcilerFulfilledMissedOrders',
   /** Paid sessions whose amount, currency or quantity is not what we priced: the merchant must act. */
   paidCheckoutNeedsReview: 'PaidCheckoutNeedsReview',
@@ -26,10 +20,7 @@ export const METRIC_NAMES = {
   orderRequestNoticesSuppressed: 'OrderRequestNoticesSuppressed',
   /** A sale that left its dispatch day no room for the smallest order: demand beyond what the cultures give. */
   dispatchDaySoldOut: 'DispatchDaySoldOut',
-  /**
-   * A weather check (the admin's or the daily one) of a stage that declares commercial use ran
-   * without a readable Open-Meteo key, so on the free, non-commercial endpoint (ADR 0045).
-   */
+  /** A commercial stage's weather check ran without a readable key, so on the free endpoint (ADR 0045). */
   forecastKeyUnreadable: 'ForecastKeyUnreadable',
 } as const;
 
@@ -44,10 +35,8 @@ export const stdoutMetricsWriter: MetricsWriter = (line) => {
 };
 
 /**
- * What an EMF line may carry beside its metric: searchable in the log (CloudWatch Logs Insights),
- * never a dimension. Each distinct dimension value is a metric of its own, billed monthly, and
- * the alarms watch only {@link METRIC_DIMENSIONS}; so a value that changes (a date, an id) is a
- * property. Written as text (Powertools' metadata).
+ * Searchable beside a metric, never a dimension: each dimension value is a metric billed monthly, and the
+ * alarms watch only {@link METRIC_DIMENSIONS}, so a changing value (a date, an id) is a property.
  */
 export type MetricProperties = Readonly<Record<string, string | number>>;
 
@@ -55,11 +44,8 @@ export type MetricProperties = Readonly<Record<string, string | number>>;
 let shopMetrics: Metrics | undefined;
 
 /**
- * Emits one metric as a CloudWatch Embedded Metric Format line, serialised by Powertools Metrics:
- * no API call, no extra permission, and an alarm can watch it like any other metric. Always with
- * {@link METRIC_DIMENSIONS}; `properties` ride along as metadata (a property named like the
- * dimension or the metric is dropped, never replacing either). `write` is where the line goes:
- * stdout in Lambda; tests collect it.
+ * One metric as an EMF line (Powertools Metrics): no API call or permission, and alarmable. A property named
+ * like the dimension or the metric is dropped, never replacing either. `write`: stdout, or a test's.
  */
 export function emitMetric(
   write: MetricsWriter,

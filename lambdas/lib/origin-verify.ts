@@ -7,9 +7,8 @@ import { readSecretString } from './secrets-extension';
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 
 /**
- * Whether a request came through the shop's CloudFront distribution: its origin-verify header
- * equals the secret CloudFront was configured with. Constant-time, so the comparison's duration
- * says nothing about how much of a guess was right. No expected value, or an empty one, refuses.
+ * Whether the origin-verify header equals CloudFront's secret, in constant time so timing reveals nothing of
+ * a guess. No expected value, or an empty one, refuses.
  */
 export function cameThroughCloudFront(presented: string | undefined, expected: string | undefined): boolean {
   if (!expected || presented === undefined) return false;

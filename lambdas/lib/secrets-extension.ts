@@ -26,10 +26,8 @@ export interface ExtensionOptions {
 }
 
 /**
- * Reads a secret's string through the AWS Parameters and Secrets Lambda Extension over localhost,
- * so the function carries no AWS SDK: the extension (a layer) holds the credentials, calls
- * Secrets Manager and caches the value. Only callable while handling an invocation, not during
- * the module's init. Any failure throws {@link SecretUnavailableError}; nothing is guessed.
+ * Reads a secret through the Parameters and Secrets extension on localhost, so the function carries no AWS
+ * SDK. Only during an invocation, not module init. Any failure throws {@link SecretUnavailableError}.
  */
 export async function readSecretString(secretId: string, options: ExtensionOptions = {}): Promise<string> {
   const sessionToken = options.sessionToken ?? process.env.AWS_SESSION_TOKEN;

@@ -8,10 +8,7 @@ export interface StripeSecrets {
   webhookSecret: string | undefined;
 }
 
-/**
- * A secret or restricted key of either mode. Restricted keys (`rk_`) are what the deployed
- * functions should get: each limited to the Stripe resources its function uses (docs/deploy.md).
- */
+/** Secret or restricted keys; deployed functions should get restricted ones (`rk_`, docs/deploy.md). */
 const STRIPE_KEY_PATTERN = /^(sk|rk)_(live|test)_[A-Za-z0-9]+$/;
 const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/=]+$/;
 
@@ -55,12 +52,9 @@ function checkMode(secretKey: string, livemode: boolean, secretId: string): void
 }
 
 /**
- * The Stripe keys, read once per cold start (the handlers cache the result and retry a failure
- * on the next request): when deployed, from Secrets Manager through the Parameters and Secrets
- * extension on localhost (never from the template or plain environment variables), the key from
- * STRIPE_SECRET_ID and the webhook signing secret from STRIPE_WEBHOOK_SECRET_ID (set for the
- * webhook only); in local development, from STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.
- * Fails closed: a secret that cannot be read or parsed throws, and no client is built.
+ * The Stripe keys, once per cold start: deployed, from Secrets Manager through the extension on localhost
+ * (never the template or plain environment), by STRIPE_SECRET_ID and STRIPE_WEBHOOK_SECRET_ID; locally, from
+ * STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET. Fails closed: an unreadable secret throws, no client is built.
  */
 export async function loadStripeSecrets(
   env: StripeEnv,
@@ -105,10 +99,7 @@ export async function loadStripeClient(env: StripeEnv): Promise<Stripe> {
 /** Kept below API Gateway's 30 s and the functions' own timeouts, so a slow Stripe becomes a clean 502. */
 export const STRIPE_TIMEOUT_MS = 8_000;
 
-/**
- * The one way the lambdas build a Stripe client. `apiBase` points the real SDK at the local
- * simulator; our code never otherwise knows which Stripe it talks to.
- */
+/** The one Stripe client builder; `apiBase` points the real SDK at the local simulator. */
 export function createStripeClient(
   secretKey: string,
   options: { apiBase?: string | undefined; timeoutMs?: number; maxNetworkRetries?: number } = {},

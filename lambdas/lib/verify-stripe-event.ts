@@ -33,10 +33,7 @@ const eventSchema = z.object({
 });
 export type VerifiedEvent = z.output<typeof eventSchema>;
 
-/**
- * The signing timestamp of a `Stripe-Signature` header, read as the SDK reads it (the last `t=`),
- * so both checks look at the same number.
- */
+/** The signing time as the SDK reads it (the last `t=`), so both checks see the same number. */
 function signedAt(header: string): number | undefined {
   let timestamp: number | undefined;
   for (const part of header.split(',')) {
@@ -54,10 +51,8 @@ export interface VerifyOptions {
 }
 
 /**
- * Verifies a Stripe webhook delivery and returns its event: the signature over the raw bytes
- * exactly as received (never a re-serialised body), a signing time no more than 300 s in the past
- * (the SDK's check) nor in the future (which the SDK lets through), and the deployment's mode.
- * Pure apart from the HMAC: no network, no storage.
+ * The signature over the raw bytes as received (never re-serialised), signed at most 300 s ago (the SDK's
+ * check) and not in the future (which the SDK allows), in the deployment's mode. Pure apart from the HMAC.
  * @throws WebhookVerificationError for every way a delivery can fail.
  */
 export function verifyStripeEvent(

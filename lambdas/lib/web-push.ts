@@ -34,10 +34,7 @@ export const PUSH_TIMEOUT_MS = 3_000;
 /** Kept by the push service this long for a device that is off: a day-old order is old news. */
 export const PUSH_TTL_SECONDS = 24 * 3_600;
 
-/**
- * The stage's key pair: from Secrets Manager through the extension when VAPID_SECRET_ID is set
- * (deployed), else VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (local), else undefined: no pushes.
- */
+/** From Secrets Manager (VAPID_SECRET_ID), else VAPID_PUBLIC_KEY/PRIVATE_KEY, else undefined: no pushes. */
 export async function loadVapidKeys(env: PushEnv): Promise<VapidKeys | undefined> {
   if (env.VAPID_SECRET_ID) {
     const text = await readSecretString(env.VAPID_SECRET_ID, {
@@ -67,11 +64,7 @@ export function generateVapidKeys(): VapidKeys {
   };
 }
 
-/**
- * Whether the server may post to `endpoint`: https only, as browsers' push services are, or the
- * one http origin a local stack names (its push-service stand-in), so a stored URL cannot point the
- * Lambda at anything else on plain http.
- */
+/** https only, or the local stack's one http push stand-in: a stored URL cannot aim the Lambda at http. */
 export function isPushEndpointAllowed(endpoint: string, localOrigin: string | undefined): boolean {
   let url: URL;
   try {
@@ -82,11 +75,7 @@ export function isPushEndpointAllowed(endpoint: string, localOrigin: string | un
   return url.protocol === 'https:' || (localOrigin !== undefined && url.origin === localOrigin);
 }
 
-/**
- * Pushes through web-push's own request (VAPID JWT for the endpoint's origin, aes128gcm payload,
- * TTL and Urgency headers), sent with fetch: web-push's own sender speaks https only, and the
- * local stand-in is http.
- */
+/** web-push's request (VAPID, aes128gcm) sent with fetch: its own sender is https only, the stand-in http. */
 export function createPushSender(
   keys: VapidKeys,
   subject: string,

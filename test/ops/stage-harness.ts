@@ -33,13 +33,13 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import Stripe from 'stripe';
 import * as z from 'zod/mini';
-import { HANDLED_WEBHOOK_EVENTS } from '../../lambdas/domain/fulfilment/webhook-events';
 import { createDocumentClient } from '../../lambdas/lib/aws';
 import { createStripeClient } from '../../lambdas/lib/stripe';
 import { type LocalShop, startLocalShop } from '../../local/local-shop';
 import type { DoctorCommandDeps } from '../../ops/doctor';
 import type { SetupDeps } from '../../ops/setup';
 import { createStageAwsClients } from '../../ops/stage-aws';
+import { HANDLED_WEBHOOK_EVENTS } from '../../shared/stripe-webhook-events';
 
 /*
  * A deployed stage, as `npm run setup` and `npm run doctor` see it, on this machine: the local

@@ -27,9 +27,8 @@ export interface CapacityRow {
 }
 
 /**
- * The last dispatch day a checkout placed at `now` can sell: DISPATCH_WINDOW_WEEKS dispatch days from
- * the first it may sell, which is this week's or, past the cut-off, next week's. A day's own limit
- * beyond it would change nothing a customer sees, and one years ahead is a typo.
+ * DISPATCH_WINDOW_WEEKS dispatch days from the first a checkout at `now` may sell: a limit beyond changes
+ * nothing a customer sees, and one years ahead is a typo.
  */
 export function lastSellableDay(now: Date): IsoDate {
   let day = firstComingDispatchDay(now);
@@ -38,8 +37,7 @@ export function lastSellableDay(now: Date): IsoDate {
 }
 
 /**
- * Each of the next `weeks` dispatch days from today: its limit, what checkouts hold, what
- * standing orders hold, what is sold and what is left (never below 0; a day lowered below its sales shows 0 left). One
+ * The next `weeks` dispatch days: limit, checkout and standing holds, sold, and left (never below 0). One
  * consistent read per day, and one of the settings.
  */
 export async function capacityReport(
@@ -74,9 +72,8 @@ export async function capacityOfDays(
 }
 
 /**
- * Closes a dispatch day checkout could still sell: its own limit set to 0, as `capacity --set 0
- * --date` would, so the merchant sees it in the capacity list and reopens it the same way.
- * Undefined when `date` is past or not a week's dispatch day: checkout sells nothing there anyway.
+ * Closes a day checkout could still sell: its limit 0, as `capacity --set 0 --date` would, so the merchant
+ * reopens it the same way. Undefined when past or not a dispatch day: nothing is sold there anyway.
  */
 export async function closeDispatchDay(
   deps: { table: ShopTable; now: () => Date },
@@ -90,10 +87,7 @@ export async function closeDispatchDay(
   return { date, before: own === undefined || own === 0 ? 'default' : own };
 }
 
-/**
- * What `capacity --set` asks for: a number of bottles, `none` (no limit), or, for one day,
- * `default` (that day follows the weekly default again).
- */
+/** `capacity --set`: bottles, `none` (no limit), or for one day `default` (the weekly default again). */
 export type CapacityValue = number | 'none' | 'default';
 
 export interface CapacityChangeResult {
@@ -103,13 +97,11 @@ export interface CapacityChangeResult {
 }
 
 /**
- * Sets the weekly default (`date` absent) or one dispatch day's own limit. Lowering a day below
- * what it has sold is allowed: nothing is cancelled, no more is sold there, and the result names
- * the days in that state. A day's change also drops the days already past from the overrides.
- * Each write changes only what it sets (the weekly default, or one day's entry), so changes made
- * at the same moment, by the CLI and the /admin page, all stay.
- * @throws RefusedError for a number out of range, `default` without a day, or a day past or
- * beyond what checkout sells (lastSellableDay).
+ * Sets the weekly default (no `date`) or one day's limit. Below what a day sold is allowed (nothing
+ * cancelled; the result names such days). Each write changes only what it sets, so concurrent CLI and /admin
+ * changes all stay; a day's change also drops past days from the overrides.
+ * @throws RefusedError for a number out of range, `default` without a day, or a day past or beyond what
+ *   checkout sells (lastSellableDay).
  */
 export async function setCapacity(
   deps: { table: ShopTable; now: () => Date },

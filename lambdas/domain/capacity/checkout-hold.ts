@@ -18,10 +18,8 @@ import {
 } from './client-holds';
 import { CapacityFullError, comingDispatchDays, holdBottles, type Reservation } from './holds';
 
-// A checkout's hold in one transaction (ADR 0052): the day's reservation, the client's count and
-// a check that the settings are still those the checkout acted on (cached in the Lambda). Most
-// checkouts make it at the first try, in one round trip with no read before it; a full day, a
-// client at its limit or changed settings cost a read and a second try.
+// A checkout's hold in one transaction (ADR 0052): the day's reservation, the client's count, and a check
+// that the (cached) settings still hold. Most take one round trip, no read; a refusal, a read and a retry.
 
 /** The settings changed since they were read (a pause, another mode, the day's limit): nothing was held. */
 export class SettingsChangedError extends Error {
@@ -42,10 +40,9 @@ export interface CheckoutHoldDeps {
 const ATTEMPTS = 5;
 
 /**
- * Reserves the hold's bottles on the first dispatch day from `from` with room for them, and counts
- * the hold against each of the client's limits, in one transaction per day tried, made only while
- * `settings` are still the shop's. A refused day is read (strongly consistent) to tell this
- * attempt's own earlier hold (a retry: it was counted in the same transaction) from a full day.
+ * Reserves on the first day from `from` with room and counts the client's hold, in one transaction per day
+ * while `settings` still hold. A refused day is read to tell this attempt's earlier hold (a retry) from a
+ * full day.
  * @throws SettingsChangedError when the settings changed: read them again.
  * @throws TooManyOpenHoldsError when the client already has CLIENT_HOLD_LIMIT open holds (nothing held).
  * @throws CapacityFullError when no day within DISPATCH_WINDOW_WEEKS has room.

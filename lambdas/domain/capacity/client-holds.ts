@@ -6,17 +6,12 @@ import { CLIENT_HOLDS_KEY_PREFIX } from '../storage/orders-table';
 import { addressGroup, clientGroup } from './client-identity';
 import { holdExpiresAt } from './holds';
 
-// Unpaid holds are free to make, so one client could take every dispatch day: eight 9-bottle
-// checkouts held 8 weeks of a small shop. Each client (the viewer address CloudFront passes, and
-// the customer's email address) may hold at most CLIENT_HOLD_LIMIT open holds at once.
-//
-// One item per client and scope, `CLIENT_HOLDS#<scope>#<hash>`: the set of its holds
-// (`<day>/<hold id>`) and a version. A checkout counts its hold in the transaction that reserves
-// it (checkout-hold.ts); an order request's is read, then one update conditional on the version
-// read. Either way concurrent holds of one client never overshoot.
-// Nothing ever has to give a hold back here: a hold id carries its expiry, and when a client is at
-// the limit its holds are looked up on their days, so one paid (sold), released or lapsed no
-// longer counts. A TTL attribute lets DynamoDB delete idle items (cleanup only).
+// Unpaid holds are free, so one client could take every dispatch day (eight 9-bottle checkouts held 8 weeks
+// of a small shop): each client (CloudFront's viewer address, and the customer's email) holds at most
+// CLIENT_HOLD_LIMIT open holds. One item per client and scope, `CLIENT_HOLDS#<scope>#<hash>`, holds their ids
+// and a version; a checkout counts in its reservation's transaction (checkout-hold.ts), a request by an
+// update conditional on the version read, so concurrent holds never overshoot. Nothing gives a hold back
+// here: ids carry their expiry, and at the limit holds are looked up on their days. The TTL is cleanup only.
 
 /** Open holds (unpaid checkouts, waiting order requests) one client may have at once. */
 export const CLIENT_HOLD_LIMIT = 3;
@@ -59,10 +54,7 @@ export function clientHoldKeys(client: HoldingClient): string[] {
   ].map((name) => `${CLIENT_HOLDS_KEY_PREFIX}${name}`);
 }
 
-/**
- * A hold's attempt: its id without the expiry. A retry of the same attempt (the same page key,
- * even in the next 10-minute window) is the same attempt, so it never counts twice.
- */
+/** A hold's id without its expiry: a retry of the same attempt (even in the next window) counts once. */
 function attemptOf(hold: string): string {
   return hold.replace(/(\.\d{9,11})?:\d+$/, '');
 }
@@ -78,9 +70,8 @@ function parseEntry(value: string): CountedHold | undefined {
 }
 
 /**
- * Counts `counted` against each of the client's limits, or refuses it. Its bottles must already be
- * held (the hold is what is looked up later); the caller gives them back on a refusal.
- * @throws TooManyOpenHoldsError when the client already has CLIENT_HOLD_LIMIT open holds.
+ * Counts `counted` against each limit, or refuses it; its bottles must already be held (the caller gives them
+ * back on a refusal). @throws TooManyOpenHoldsError when the client already has CLIENT_HOLD_LIMIT open holds.
  */
 export async function countClientHold(
   deps: { items: ClientHoldItems; capacity: Pick<CapacityStore, 'read'>; now: Date },
@@ -109,9 +100,8 @@ async function countIn(
 }
 
 /**
- * A client's holds in its item that still count: not lapsed and, when they reach the limit, still
- * held on their days (not paid, released or given back). 'counted' when `hold`'s attempt is one
- * of them: a retry of the same attempt never counts twice.
+ * A client's holds that still count: not lapsed and, at the limit, still held on their days. 'counted' when
+ * `hold`'s attempt is one of them: a retry never counts twice.
  */
 export async function openClientHolds(
   deps: { capacity: Pick<CapacityStore, 'read'>; now: Date },

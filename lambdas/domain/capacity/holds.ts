@@ -12,13 +12,9 @@ import {
 import { type CapacitySettings, limitFor } from '../storage/capacity-settings';
 import type { CapacityDay, CapacityStore } from '../storage/capacity-store';
 
-// The transitions of a dispatch day's bottles are written in storage/capacity-changes.ts, each ONE
-// conditional update of the day's item (no read-then-write). Here: when each is made. A hold id
-// `h` is `<reservation id>:<bottles>`. The conditions on set membership make every transition
-// happen at most once per id, whatever replays it (a webhook redelivered, the reconciler, a retried
-// request whose first answer was lost): a hold is never released twice, nor after it became a
-// sale, and a sale is given back once. A checkout's reservation is made with its client's count
-// in one transaction (checkout-hold.ts).
+// Each transition is ONE conditional update of the day's item (storage/capacity-changes.ts); here, when each
+// is made. A hold id is `<reservation id>:<bottles>`; conditions on set membership make every transition
+// happen at most once per id whatever replays it, so a hold is never released twice nor after its sale.
 
 /** The smallest order: a day with fewer bottles left than this has no room. */
 export const SMALLEST_ORDER = DAPHNIA.min;
@@ -58,22 +54,17 @@ export function holdBottles(hold: string): number {
 }
 
 /**
- * A checkout's reservation: `c<token>.<expires_at>`. The token comes from the page's idempotency
- * key, so a retry of the same attempt reserves once; the session's `expires_at` (epoch seconds) is
- * part of it, so a hold whose session can no longer be paid is known by its id alone, even when
- * no session was ever made for it (a function stopped between the reservation and Stripe).
+ * `c<token>.<expires_at>`: the token comes from the page's idempotency key, so a retry reserves once; the
+ * expiry lets a hold whose session can no longer be paid be known by its id, even if no session was made.
  */
 export function checkoutReservationId(token: string, expiresAt: number): string {
   return `c${token}.${expiresAt}`;
 }
 
 /**
- * An order request's reservation (requests mode), from the moment it is recorded until it is
- * declined, invited to pay, or lapses: `r<reference>.<holds_until>` (epoch seconds), so its hold
- * lapses by its id alone as a checkout's does (lapsed-holds.ts); `r<reference>` for a request
- * recorded before requests lapsed, which holds until declined or invited. A payment link then
- * holds the bottles under its own id, `r<reference>.<expires_at>` ({@link paymentLinkReservationId}),
- * so an expired link's late events can never release a newer link's bottles.
+ * `r<reference>.<holds_until>` (epoch seconds): a request's hold lapses by its id alone, as a checkout's does
+ * (lapsed-holds.ts); `r<reference>` for a request from before requests lapsed. A payment link holds under its
+ * own id ({@link paymentLinkReservationId}), so an expired link's late events never free a newer link's.
  */
 export function requestReservationId(reference: string, holdsUntil?: number): string {
   return holdsUntil === undefined ? `r${reference}` : `r${reference}.${holdsUntil}`;
@@ -90,10 +81,7 @@ export function holdExpiresAt(hold: string): number | undefined {
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
-/**
- * The dispatch day of the week after `day`'s: the next one a full day moves an order to. Dispatch
- * days are at most one a week (Monday, or the first working day after a bank holiday).
- */
+/** The next week's dispatch day, where a full day moves an order: one a week (Monday, or after a holiday). */
 export function followingDispatchDay(day: IsoDate): IsoDate {
   return nextDispatchDate(new Date(`${addDays(day, 1)}T12:00:00Z`), { cutoffHours: 0 });
 }
@@ -103,10 +91,7 @@ export function dispatchDaysFrom(first: IsoDate, count: number): IsoDate[] {
   return [...comingDispatchDays(first, count)];
 }
 
-/**
- * The same days one at a time, each worked out only when asked for: a search that stops at the
- * first day (nearly every checkout's) costs one London calendar look-up, not eight.
- */
+/** Worked out lazily: a search stopping at the first day (nearly every checkout's) costs one look-up. */
 export function* comingDispatchDays(first: IsoDate, count: number): Generator<IsoDate> {
   let day = first;
   for (let index = 0; index < count; index += 1) {
@@ -133,10 +118,8 @@ export interface Reservation {
 }
 
 /**
- * Reserves a hold's bottles on the first dispatch day from `from` with room for all of them: one
- * conditional update per day tried. Only when it fails is the day read (strongly consistent), to
- * tell this attempt's own earlier hold (a retry: proceed with it) from a full day (try the next).
- * A day whose limit is below the order is skipped without a call. Unlimited days are counted too.
+ * Reserves on the first dispatch day from `from` with room: one conditional update per day tried, the day
+ * read (strongly consistent) only on failure, to tell this attempt's earlier hold (a retry) from a full day.
  * @throws CapacityFullError when no day within DISPATCH_WINDOW_WEEKS has room.
  */
 export async function reserveBottles(
@@ -159,11 +142,9 @@ export async function reserveBottles(
 }
 
 /**
- * Sells a paid order's bottles on the first dispatch day from `from` with room for them, when the
- * day they were held on has closed (paid across its cut-off, or a debit that settled days later):
- * one conditional update per day tried, as a reservation. When no day within DISPATCH_WINDOW_WEEKS has
- * room, they are sold on `from` all the same: the money is taken. A repeat finds the sale made
- * (the first day holding it in `sales` stops the search) and sells nothing twice.
+ * Sells a paid order's bottles on the first day from `from` with room when their held day has closed (paid
+ * across its cut-off, or a debit settled later); with no room within DISPATCH_WINDOW_WEEKS, on `from` all the
+ * same: the money is taken. A repeat finds the sale and sells nothing twice.
  * @returns the day they are sold on, and the day's counters when this call sold them.
  */
 export async function sellFromDay(
@@ -190,10 +171,9 @@ export async function releaseHold(store: CapacityStore, date: IsoDate, hold: str
 }
 
 /**
- * Makes a hold a sale (a checkout completed: paid, or a debit pending). A hold that is gone (it
- * lapsed, or was never written because Stripe answered after create-checkout gave up) is sold all
- * the same, over the limit if need be: the customer has paid. Resolves with the day after this
- * call's sale, or undefined when the sale was made before (a replay).
+ * Makes a hold a sale. A hold that is gone (lapsed, or never written because Stripe answered after
+ * create-checkout gave up) is sold all the same, over the limit if need be: the customer has paid. Undefined
+ * for a replay.
  */
 export async function sellHold(
   store: CapacityStore,
@@ -213,10 +193,8 @@ export async function sellHold(
 }
 
 /**
- * Moves a hold's bottles to another id on the same day without letting go of them: first the new
- * id joins the old (`taken` unchanged, so no other checkout can take the bottles meanwhile), then
- * the old one leaves. Both steps are conditional, so a repeat after a stop between them finishes
- * the move. False when `from` was not held there (and `to` is not either): reserve `to` instead.
+ * Moves a hold to another id on the same day without letting go: the new id joins first (`taken` unchanged,
+ * so no checkout takes the bottles meanwhile), then the old leaves; a repeat finishes. False if not held.
  */
 export async function transferHold(
   store: CapacityStore,
@@ -237,12 +215,9 @@ export async function giveBackSale(store: CapacityStore, date: IsoDate, hold: st
 }
 
 /**
- * Moves a sale to another day (a delay moved its order there): sold on `to` ("sell, hold gone",
- * whatever `to`'s limit: the merchant moved paid orders there, and nothing is refused), then given
- * back on `from`, each step conditional on the hold id as every transition is. In that order: a
- * stop between the two leaves the bottles counted on both days, so a day may refuse a checkout it
- * had room for until the move is finished, but is never oversold; the other order would leave them
- * on neither. A repeat finishes a stopped move and changes nothing more.
+ * Moves a sale to another day (its order delayed): sold on `to` whatever its limit, then given back on
+ * `from`. In that order a stop in between may refuse a checkout that had room, but never oversells; the other
+ * order would leave the bottles on neither day. A repeat finishes a stopped move.
  * @returns `to`'s counters after this call's sale there; undefined when they were sold there before.
  */
 export async function moveSale(
@@ -256,18 +231,14 @@ export async function moveSale(
   return after;
 }
 
-/**
- * A checkout that will never be paid (a failed debit): its bottles back, whether it was still a
- * hold or already a sale (the completed event came first). False when neither: done before.
- */
+/** A checkout that will never be paid (a failed debit): its bottles back, hold or sale; false if done. */
 export async function releaseOrGiveBack(store: CapacityStore, date: IsoDate, hold: string): Promise<boolean> {
   return (await releaseHold(store, date, hold)) || (await giveBackSale(store, date, hold));
 }
 
 /**
- * The first dispatch day from `from` with room for the smallest order, and what is left there
- * (undefined: no limit); undefined when none within DISPATCH_WINDOW_WEEKS has room. An unlimited day
- * costs no read.
+ * The first dispatch day from `from` with room for the smallest order, and what is left there (undefined: no
+ * limit); undefined when none within DISPATCH_WINDOW_WEEKS has. An unlimited day costs no read.
  */
 export async function firstDayWithRoom(
   store: Pick<CapacityStore, 'read'>,
@@ -285,11 +256,9 @@ export async function firstDayWithRoom(
 }
 
 /**
- * Gives back `bottles` of a sale (a part refund of an order not yet dispatched): the sale `hold`
- * becomes the sale of what is left (`next`, the same reservation with fewer bottles), or goes when
- * nothing is. Two conditional steps, since one update cannot add and delete in the same set: the
- * new sale with the counters lowered, then the old sale gone. A repeat after a stop between them
- * finds the first made and makes only the second, so nothing is given back twice.
+ * Gives back `bottles` of a sale (a part refund before dispatch): the sale becomes the same reservation with
+ * fewer bottles, or goes. Two conditional steps, as one update cannot add and delete in one set; a repeat
+ * after a stop makes only the second, so nothing is given back twice.
  * @returns the hold id of what is still sold (undefined: none), and whether bottles went back now.
  */
 export async function giveBackPartOfSale(

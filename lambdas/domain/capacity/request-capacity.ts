@@ -10,9 +10,8 @@ import {
   transferHold,
 } from './holds';
 
-// An order request's bottles (requests mode): held under the request's own id from the moment it
-// is recorded, then under its payment link's id (which carries the link's expiry) once the
-// merchant invites payment, so a link's events never touch another link's bottles.
+// A request's bottles are held under its own id, then under its payment link's (carrying the link's expiry),
+// so a link's events never touch another link's bottles.
 
 /** What of a request these functions read: as stored (lambdas/domain/storage/order-request.ts). */
 export interface RequestForCapacity {
@@ -58,11 +57,9 @@ export interface LinkReservation {
 }
 
 /**
- * The bottles a new payment link holds: the request's own, moved to the link's id on the request's
- * day while that day is still open (`earliest`, the first day an order placed now can go), without
- * ever letting go of them; otherwise (the day closed, or the request held nothing: made before
- * capacity existed, or its last link expired and gave them back) reserved afresh from the later of
- * the two days. An expired earlier link's bottles are given back first.
+ * A new link's bottles: the request's own, moved to the link's id on its day while still open, never let go;
+ * otherwise reserved afresh from the later of that day and `earliest`. An expired link's are given back
+ * first.
  * @throws CapacityFullError when they must be reserved afresh and no day has room.
  */
 export async function holdForPaymentLink(
@@ -104,10 +101,7 @@ export async function holdForPaymentLink(
   };
 }
 
-/**
- * A declined request gives back whatever it holds: its own hold, or its expired link's. Safe to
- * repeat.
- */
+/** A declined request gives back whatever it holds (its own hold, or its expired link's); safe to repeat. */
 export async function releaseRequestBottles(
   store: CapacityStore,
   request: RequestForCapacity,

@@ -14,9 +14,8 @@ import {
 } from './holds';
 import { reservationOf } from './session-reservation';
 
-// What a Checkout Session's events do to its dispatch day's bottles. Every function reads the
-// reservation from the session's metadata (signed by Stripe in an event, or retrieved from
-// Stripe), and does nothing for a session that carries none (made before capacity existed).
+// What a session's events do to its day's bottles, by the reservation in its metadata (Stripe-signed, or
+// retrieved); nothing for a session without one (made before capacity existed).
 
 type Metadata = Readonly<Record<string, string>> | null | undefined;
 
@@ -48,9 +47,8 @@ function filledBy(
 }
 
 /**
- * Counts a day that sold out, once, when the sale that filled it is made. The metric's time is
- * the sale's, so the line names the dispatch day as a property (the dashboard lists it): as a
- * dimension each date would be a new metric, billed for a month, that no alarm or widget watches.
+ * Counts a sold-out day once, at the filling sale. The day is a property, not a dimension: each date would be
+ * a new metric, billed for a month, that no alarm or widget watches.
  */
 function countSoldOut(kept: KeptReservation, metrics: MetricsWriter): void {
   if (kept.full === undefined) return;
@@ -65,12 +63,9 @@ export interface SessionCapacityDeps {
 }
 
 /**
- * A completed session (paid, or a debit pending) keeps its bottles: its hold becomes a sale on its
- * day. When the order is recorded after that day's cut-off (`earliest`, the first day an order
- * recorded now can go: a session paid across the cut-off, a debit that settled days later), the
- * reserved day gets the bottles back and they are sold on the first day from `earliest` with room
- * (over `earliest`'s limit when none within 8 weeks has any: the money is taken). Without
- * `earliest` (no order yet: a debit pending) the day never moves. Safe to repeat: a replay sells
+ * A completed session (paid, or a debit pending) turns its hold into a sale. Recorded after its day's cut-off
+ * (`earliest`), the bottles move to the first day from `earliest` with room (over its limit when none within
+ * 8 weeks has: the money is taken); without `earliest` (a debit pending) the day never moves. A replay sells
  * nothing twice.
  * @returns undefined for a session without a reservation.
  */
@@ -102,40 +97,28 @@ export async function keepSessionReservation(
   return kept;
 }
 
-/**
- * An expired session gives its hold back (`checkout.session.expired`, or the reconciler finding it
- * expired). False when there was nothing to give: released before, or never made.
- */
+/** An expired session gives its hold back; false when released before or never made. */
 export async function releaseExpiredSession(metadata: Metadata, store: CapacityStore): Promise<boolean> {
   const reservation = reservationOf(metadata);
   if (reservation === undefined) return false;
   return releaseHold(store, reservation.date, reservation.hold);
 }
 
-/**
- * A delayed payment that failed (`checkout.session.async_payment_failed`) gives its bottles back,
- * whether they were still a hold or already a sale (the completed event came first). No order
- * exists for such a session, so nothing else depends on them.
- */
+/** A failed delayed payment gives its bottles back, hold or sale (completed came first); no order exists. */
 export async function returnFailedPayment(metadata: Metadata, store: CapacityStore): Promise<boolean> {
   const reservation = reservationOf(metadata);
   if (reservation === undefined) return false;
   return releaseOrGiveBack(store, reservation.date, reservation.hold);
 }
 
-/**
- * A paid session refunded in full in Stripe before its order was recorded gives its bottles back,
- * whether still a hold or already a sale (a debit pending sold them): like a failed payment, nothing
- * will be dispatched. False when neither: done before.
- */
+/** Refunded in full before its order was recorded: bottles back, hold or sale; false when done before. */
 export async function returnRefundedSession(metadata: Metadata, store: CapacityStore): Promise<boolean> {
   return returnFailedPayment(metadata, store);
 }
 
 /**
- * The reconciler's look at a completed session that is not paid: a debit still with the bank
- * keeps its bottles (the completed event may have been missed), a failed one gives them back (its
- * failure event may have been missed). `intentStatus` is its PaymentIntent's.
+ * The reconciler's look at a completed unpaid session: a debit still with the bank keeps its bottles, a
+ * failed one gives them back (either event may have been missed). `intentStatus` is its PaymentIntent's.
  */
 export async function settleUnpaidSession(
   metadata: Metadata,
@@ -150,10 +133,8 @@ export async function settleUnpaidSession(
 }
 
 /**
- * A refunded order that was never dispatched gives its bottles back to the day they counted on,
- * once: the give-back is conditional on the sale. While a delay is moving them
- * (`capacityMovingFrom`), they may still be on the old day too: given back there as well. A
- * dispatched order's bottles were used. False when nothing was given back now.
+ * An undispatched refunded order gives its bottles back once (conditional on the sale), also on the old day
+ * while a delay is moving them (`capacityMovingFrom`). False when nothing was given back now.
  */
 export async function returnRefundedBottles(
   store: CapacityStore,

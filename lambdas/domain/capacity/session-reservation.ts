@@ -4,9 +4,8 @@ import type { IsoDate } from '../../../shared/dispatch';
 import { isHoldId } from './holds';
 
 /**
- * The metadata key of a Checkout Session's hold on its dispatch day's bottles. The day is the
- * session's `dispatch_date` (order-metadata.ts): the day the hold was made on, and the one the
- * customer was shown.
+ * The metadata key of a session's hold; the day is its `dispatch_date` (order-metadata.ts), the day the hold
+ * was made on and the customer shown.
  */
 export const CAPACITY_HOLD_KEY = 'capacity_hold';
 

@@ -15,11 +15,7 @@ const lineItemSchema = z.object({
   price: z.nullable(z.object({ unit_amount: z.nullable(z.number().check(z.int())) })),
 });
 
-/**
- * The charge that took the money: its `created` is when Stripe recorded the payment, its
- * method's type (`card`, `bacs_debit`...) which dispatch day the customer was promised, and its
- * refunds what is left of the sale.
- */
+/** The charge: `created` is when Stripe took it, its method's type the promised day, refunds what's left. */
 const chargeSchema = z.object({
   created: z.number().check(z.int()),
   payment_method_details: z.optional(z.nullable(z.object({ type: z.string() }))),
@@ -28,10 +24,7 @@ const chargeSchema = z.object({
   refunded: z.optional(z.boolean()),
 });
 
-/**
- * The session's PaymentIntent, when expanded (`payment_intent.latest_charge`): for a delayed
- * method its status turns `succeeded` when the money arrives, days after the session completed.
- */
+/** Expanded `payment_intent.latest_charge`: a delayed method's turns `succeeded` days after completion. */
 const paymentIntentSchema = z.object({
   id: z.string(),
   status: z.optional(z.string()),
@@ -39,8 +32,7 @@ const paymentIntentSchema = z.object({
 });
 
 /**
- * The fields of a Checkout Session (retrieved with `expand: ['line_items']`) that fulfilment
- * relies on, parsed rather than cast: this is data from outside. Status strings stay open
+ * The session fields fulfilment relies on (`line_items` expanded), parsed, not cast; statuses stay open
  * strings so a value Stripe adds later reads as "not paid", not as a crash.
  */
 const sessionSchema = z.object({
@@ -80,11 +72,9 @@ function quoteFor(quantity: number): Quote | undefined {
 }
 
 /**
- * Decides, from a Checkout Session retrieved from Stripe with its line items, whether it is ours,
- * paid, and exactly what we priced (amount, currency, unit price × quantity, shipping, quantity of
- * 3, 6 or 9): an order exists only for such a session. Pure: no I/O, so every rule is a unit test.
- * Fulfilment builds its order from a `payable` answer (paid-checkout.ts); the status lookup needs
- * only the kind, so this module carries nothing else (no postcode code in its bundle).
+ * Whether a retrieved session is ours, paid and exactly what we priced (amount, currency, unit price ×
+ * quantity, shipping, 3, 6 or 9 bottles): only then is there an order. Pure. Kept apart from paid-checkout.ts
+ * so the status lookup's bundle carries no postcode code.
  */
 export function checkCheckoutSession(input: unknown, shopId: string): CheckoutCheck {
   if (!isShopSession(input, shopId)) return { kind: 'not-ours' };

@@ -26,22 +26,15 @@ import type { ShopSettings } from '../storage/shop-settings';
 import { orderMetadata } from './order-metadata';
 
 /**
- * Every time-dependent parameter (`expires_at`, the dispatch date in metadata and on the Stripe
- * page) is computed from the start of a fixed 10-minute window, not from the request's instant.
- * Stripe compares the parameters of a request that reuses an idempotency key with the first one
- * and refuses any difference, so a double-click or a retry a second later must send exactly the
- * same parameters: within one window it does. A retry that crosses into the next window is
- * refused once by Stripe; we then repeat it with the previous window's parameters, which are
- * exactly what the first attempt sent, and Stripe answers with the session it already made.
- * A dispatch cut-off on a 10-minute boundary (whole hours, the default) is therefore exact.
+ * Time-dependent parameters (`expires_at`, the dispatch date) come from a fixed 10-minute window's start, not
+ * the request's instant: Stripe refuses a reused idempotency key with different parameters, so a double-click
+ * or a retry must send the same ones. A retry crossing into the next window is refused once, then repeated
+ * with the previous window's parameters, and Stripe answers its session. Whole-hour cut-offs stay exact.
  */
 export const SESSION_WINDOW_MS = 10 * 60_000;
 /**
- * `expires_at` is this long after the window start: 31 to 41 minutes ahead when the session is
- * made, whichever moment of the window a first attempt or its retries come in (Stripe's minimum
- * is 30 minutes, and a request takes a moment to reach it). Short, because the session holds its
- * bottles on the dispatch day until it expires (ADR 0023). The retry with the previous window
- * only ever replays a session Stripe already made with exactly these parameters.
+ * `expires_at` is 31 to 41 minutes ahead whenever in the window a request comes (Stripe's minimum is 30, and
+ * a request takes a moment to reach it); short, as the session holds its bottles until it expires (ADR 0023).
  */
 export const SESSION_EXPIRY_AFTER_WINDOW_START_MS = 41 * 60_000;
 
@@ -62,9 +55,8 @@ export class CheckoutConflictError extends Error {
 }
 
 /**
- * The idempotency key belongs to a session that has expired (Stripe replays a key's first answer for
- * 24 hours, dead session included): nothing is held for it and no payment page is answered. The
- * page makes a new key for each click, so the customer's next try makes a new session.
+ * The key's session has expired (Stripe replays a key's first answer for 24 hours, dead session included):
+ * nothing is held; the page makes a new key per click, so the next try makes a new session.
  */
 export class CheckoutExpiredError extends Error {
   constructor(readonly sessionId: string) {
@@ -74,9 +66,8 @@ export class CheckoutExpiredError extends Error {
 }
 
 /**
- * Stripe refused the customer's email address (`invalid_request_error` on `customer_email`, such
- * as "Invalid email address"): the customer must change it, so it is their field's error, not a
- * "try again" that would send the same address for ever.
+ * Stripe refused the customer's email (`invalid_request_error` on `customer_email`): their field's error, not
+ * a "try again" that would send the same address for ever.
  */
 export class CustomerEmailRejectedError extends Error {
   constructor(options?: { cause?: unknown }) {
@@ -104,10 +95,7 @@ export interface CreateCheckoutSessionDeps {
   shopId: string;
   /** The page's per-attempt key (already validated); absent means every request makes a new session. */
   idempotencyKey?: string | undefined;
-  /**
-   * The dispatch days' capacity: the bottles are reserved here before Stripe is asked. Absent only
-   * in tests of the session alone, where nothing is counted.
-   */
+  /** The bottles are reserved here before Stripe is asked; absent only in tests of the session alone. */
   capacity?:
     | {
         store: CapacityStore;
@@ -133,19 +121,12 @@ export interface CreatedCheckoutSession {
 }
 
 /**
- * Creates the hosted Stripe Checkout Session for a validated order, priced by the server alone:
- * the browser's totals are only compared with `quoteOrder`. Sends nothing; the order exists only
- * once the webhook sees the session paid.
- *
- * First it reserves the bottles and counts the client's hold (one transaction, made only while the
- * settings acted on still hold: holdCheckoutBottles) on the first dispatch day from the cut-off
- * rules with room for all of them, moving to the next dispatch day while a day is full;
- * the session then states that day (metadata, shipping line, text by the pay button) and carries
- * the hold. The hold id comes from the page's key and the time window, so a retry of the same
- * attempt finds its hold instead of taking more bottles. If Stripe then fails, a hold this call
- * made is released at once, unless Stripe says another request with the same key is still
- * making the session (that request uses the hold).
- *
+ * Creates the hosted Stripe Checkout Session for a validated order, priced by the server alone (the browser's
+ * totals are only compared with `quoteOrder`); the order exists only once the webhook sees it paid. First it
+ * reserves the bottles and the client's hold in one transaction, conditional on the settings read
+ * (holdCheckoutBottles), on the first dispatch day with room. The hold id comes from the page's key and the
+ * window, so a retry finds its hold instead of taking more. If Stripe fails the hold is released at once,
+ * unless Stripe says another request with the same key is still making the session (which uses it).
  * @throws CapacityFullError when no dispatch day within 8 weeks has room (nothing sent to Stripe).
  * @throws StandingOrderDayFullError when a standing order's coming day lacks room (nothing held).
  * @throws SettingsChangedError when the settings changed since they were read (nothing held).
@@ -238,10 +219,7 @@ export async function createCheckoutSession(
 /** The last window's dispatch days (windowDispatchDays). */
 let lastWindowDays: { start: number; cutoffHours: number; firstDay: IsoDate; debitDay: IsoDate } | undefined;
 
-/**
- * The first dispatch day and a debit's for a window's start: pure in the start and the cut-off, so
- * worked out once a window (every checkout of those 10 minutes asks the same) instead of each time.
- */
+/** Pure in the window's start and the cut-off, so worked out once a window instead of per checkout. */
 function windowDispatchDays(start: number, cutoffHours: number): { firstDay: IsoDate; debitDay: IsoDate } {
   if (lastWindowDays?.start !== start || lastWindowDays.cutoffHours !== cutoffHours) {
     const at = new Date(start);
@@ -275,8 +253,8 @@ function reserve(
 }
 
 /**
- * A standing order (issue 50): refused before Stripe when one of its coming days within the 8
- * weeks lacks room for its bottles (ADR 0060), its first day's hold given back. A one-off: nothing.
+ * A standing order (issue 50) is refused before Stripe when one of its coming days within 8 weeks lacks room
+ * (ADR 0060), its first day's hold given back.
  */
 async function refuseWithoutStandingRoom(
   deps: CreateCheckoutSessionDeps,
@@ -307,9 +285,8 @@ const NO_CLIENT_ITEMS: Pick<ClientHoldItems, 'read'> = {
 };
 
 /**
- * Whether Stripe answered with a key's stored first answer (`Idempotent-Replayed`) for a session
- * that has expired since (Stripe's expiry, or a pause's sweep): the stored answer still says
- * "open", so only a retrieve tells. A fresh session costs no extra call.
+ * Stripe replays a key's stored first answer (`Idempotent-Replayed`) still saying "open" for a session
+ * expired since (its expiry, or a pause's sweep): only a retrieve tells. A fresh session costs no extra call.
  */
 async function isExpiredReplay(
   stripe: Stripe,
@@ -326,9 +303,8 @@ function isKeyInUse(error: unknown): boolean {
 }
 
 /**
- * Gives back a hold whose session Stripe did not make. A failure here is logged, not thrown: the
- * customer sees Stripe's failure, and the reconciler releases the hold once its session could no
- * longer be paid (its expiry is in its id).
+ * Logged, not thrown: the customer sees Stripe's failure, and the reconciler releases the hold once its
+ * session can no longer be paid (its expiry is in its id).
  */
 async function releaseQuietly(
   deps: Pick<CreateCheckoutSessionDeps, 'capacity'>,
@@ -347,11 +323,9 @@ async function releaseQuietly(
 }
 
 /**
- * Takes back a session made while a pause was being written (create-checkout read "open" just
- * before it): expired through Stripe, so it can never be paid, and its hold given back at once
- * (the expired event gives back nothing more). A failure to expire is logged, not thrown: the
- * customer is refused all the same, and a session paid regardless is recorded as placed while
- * paused (ADR 0021).
+ * Takes back a session made while a pause was being written: expired through Stripe so it can never be paid,
+ * its hold given back at once. A failure to expire is logged, not thrown: the customer is refused all the
+ * same, and a session paid regardless is recorded as placed while paused (ADR 0021).
  */
 export async function withdrawCheckoutSession(
   session: CreatedCheckoutSession,
@@ -379,10 +353,7 @@ function assertTotalsMatch(input: CheckoutRequest, quote: Quote): void {
   if (!matches) throw new QuoteMismatchError(quote);
 }
 
-/**
- * Stripe's idempotency key for a page's key. Hashed, so it always fits Stripe's 255 characters
- * behind the prefix, and prefixed, so it can never collide with a key another endpoint uses.
- */
+/** Hashed to fit Stripe's 255 characters, prefixed so it never collides with another endpoint's keys. */
 export function stripeIdempotencyKey(pageKey: string): { key: string; hash: string } {
   const hash = createHash('sha256').update(pageKey).digest('hex');
   return { key: `checkout:${hash}`, hash };
@@ -396,20 +367,14 @@ interface SessionParamsInput {
   shopId: string;
   clientReferenceId: string;
   dispatchDate: IsoDate;
-  /**
-   * The day to expect dispatch when the customer pays by Bacs Direct Debit (debitDispatchDate of
-   * the same moment); never earlier than `dispatchDate`.
-   */
+  /** The day to expect dispatch by Bacs Direct Debit (debitDispatchDate); never before `dispatchDate`. */
   debitDispatchDate: IsoDate;
   expiresAt: number;
   /** The hold on the dispatch day's bottles this session pays for (CAPACITY_HOLD_KEY in metadata). */
   capacityHold?: string | undefined;
 }
 
-/**
- * The Checkout Session parameters: a pure function of its input, so the same order, key and time
- * window always produce byte-identical parameters (see SESSION_WINDOW_MS).
- */
+/** Pure, so the same order, key and window always give byte-identical parameters (see SESSION_WINDOW_MS). */
 export function buildSessionParams({
   input,
   quote,
@@ -468,17 +433,15 @@ export function buildSessionParams({
     expires_at: expiresAt,
     success_url: `${siteUrl}/success?session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: `${siteUrl}/`,
-    // By the pay button, before the contract: when it goes (by card, and by a debit, which waits
-    // for the bank), and the statement that the right to cancel does not apply to live goods.
-    // Fulfilment copies these words onto the order (termsShown) from the session Stripe returns.
+    // By the pay button, before the contract: the dispatch day by card and by debit, and that the right to
+    // cancel does not apply to live goods. Fulfilment copies these words onto the order (termsShown).
     custom_text: { submit: { message: payStepMessage(dispatchDate, debitDate) } },
   };
 }
 
 /**
- * The words beside Stripe's pay button (at most 1,200 characters): the dispatch day by card and the
- * one to expect by Bacs Direct Debit (the day a session cannot show per method), the weather
- * caveat, and the live-goods no-cancellation statement in the one wording of shared/live-animals.ts.
+ * The words beside Stripe's pay button (at most 1,200 characters): the dispatch day by card and by Bacs
+ * Direct Debit (a session cannot show one per method), the weather caveat, shared/live-animals.ts's words.
  */
 export function payStepMessage(dispatchDate: IsoDate, debitDispatchDate: IsoDate): string {
   return [

@@ -24,29 +24,17 @@ export interface GetCheckoutStatusDeps {
   stripe: Stripe;
   /** SHOP_ID: a session of another deployment is not found. */
   shopId: string;
-  /**
-   * The table and the order page's keys, to answer the order page's link of a placed session
-   * (ADR 0047); absent (no table or secret configured), the answer carries no link.
-   */
+  /** To answer a placed session's order page link (ADR 0047); absent, the answer carries no link. */
   orderPages?: OrderPageLookup | undefined;
 }
 
 /**
- * What the success page may show about a Checkout Session: status, reference, bottles, total
- * (pence), dispatch date and, for a placed order, its page's path, never the customer's name,
- * email, phone or address. Read-only: it retrieves the session from Stripe, reads at most two
- * items by key (orderPagePathFor), and writes nothing.
- *
- * Only a complete session whose payment_status is `paid`, and which fulfilment will fulfil, is
- * `paid`; a paid one it holds for review is `in_review`. A complete, unpaid session whose
- * PaymentIntent is back to `requires_payment_method` or `canceled` is `failed`: the bank refused
- * its Direct Debit, so nothing was taken and no order will be made. `no_payment_required`
- * (a 100% discount) is reported `unpaid`: our prices never make a free session, fulfilment only
- * creates orders for paid ones, and the page must not say "Payment Successful!" for an order
- * that will never be fulfilled.
- *
- * @throws CheckoutSessionNotFoundError for a malformed id, an id Stripe does not know, or a
- *   session without our metadata marker.
+ * What the success page may show about a session (never the customer's name, email, phone or address);
+ * read-only. `paid` only when complete, paid and one fulfilment will fulfil (else `in_review`); complete and
+ * unpaid with its PaymentIntent back to `requires_payment_method` or `canceled` is `failed` (the bank refused
+ * the debit). `no_payment_required` reads `unpaid`: our prices never make a free session, fulfilment makes no
+ * order of one, and the page must not say "Payment Successful!" for an order never fulfilled.
+ * @throws CheckoutSessionNotFoundError for a malformed or unknown id, or a session without our marker.
  * @throws PaymentProviderError when Stripe fails or answers a session we cannot read.
  */
 export async function getCheckoutStatus(
@@ -106,9 +94,8 @@ function statusOf(session: Stripe.Checkout.Session, shopId: string): CheckoutSta
 }
 
 /**
- * A complete session's delayed payment the bank refused: Stripe leaves the session `unpaid` and
- * sends its PaymentIntent back to `requires_payment_method` (or it was cancelled), where a debit
- * still with the bank is `processing`.
+ * Stripe leaves a refused debit's session `unpaid` with its PaymentIntent back to `requires_payment_method`
+ * (or cancelled); one still with the bank is `processing`.
  */
 function debitRefused(session: Stripe.Checkout.Session): boolean {
   const intent = typeof session.payment_intent === 'object' ? session.payment_intent : null;
@@ -134,10 +121,7 @@ function standingOrderFirstInvoice(session: Stripe.Checkout.Session): string | u
   return typeof invoice === 'string' ? invoice : (invoice?.id ?? session.id);
 }
 
-/**
- * A standing order's session: paid is `paid` when Stripe charged exactly the server's price for
- * the bottles it names (the rule fulfilment applies to the invoice), else held for review.
- */
+/** A standing order's session is `paid` only at exactly the server's price (fulfilment's rule). */
 function standingOrderStatus(session: Stripe.Checkout.Session): CheckoutStatus['status'] {
   if (session.status === 'expired') return 'expired';
   if (session.status === 'open') return 'open';

@@ -4,10 +4,8 @@ import type { CheckoutRequest } from '../../../shared/checkout-request';
 import type { IsoDate } from '../../../shared/dispatch';
 
 /**
- * The metadata key of the marker create-checkout puts on every session it creates: its value is
- * the deployment's SHOP_ID (stack and stage, from configuration). The status lookup, fulfilment
- * and the reconciler act only on sessions carrying their own deployment's value, so a test and a
- * live stage, or two developers, sharing one Stripe account never touch each other's sessions.
+ * The session metadata key holding this deployment's SHOP_ID: status, fulfilment and the reconciler act only
+ * on their own, so stages or developers sharing a Stripe account never touch each other's sessions.
  */
 export const SHOP_MARKER_KEY = 'shop';
 
@@ -34,10 +32,8 @@ export function isShopSession(input: unknown, shopId: string): boolean {
 }
 
 /**
- * The `client_reference_id` prefix of an order request's payment link: the session the merchant
- * made with `request-payment` (lambdas/domain/operations/request-actions.ts, `req_<reference>`).
- * The shop's own checkouts use `ord_`. Its metadata is an ordinary order's, so this is what tells
- * the two apart.
+ * `client_reference_id` prefix of a request's payment link (`req_<reference>`; the shop's own are `ord_`):
+ * its metadata is an ordinary order's, so this tells the two apart.
  */
 export const PAYMENT_LINK_REFERENCE_PREFIX = 'req_';
 
@@ -47,11 +43,9 @@ export function isPaymentLinkSession(session: { client_reference_id: string | nu
 }
 
 /**
- * What fulfilment needs to know about an order, as Stripe metadata (on the session and copied to
- * the PaymentIntent). Keys: shop, order_version, name, phone (only when given: Stripe reads an
- * empty value as "unset"), address, postcode (normalised), quantity, dispatch_date (YYYY-MM-DD)
- * and debit_dispatch_date (the day to expect when paid by Bacs Direct Debit, which waits for the
- * bank). The checkout schema's field limits keep every value within Stripe's 500 characters.
+ * What fulfilment needs, as Stripe metadata (session and PaymentIntent). `phone` only when given (Stripe
+ * reads empty as "unset"); `debit_dispatch_date` is the day to expect by Bacs. The checkout schema's limits
+ * keep every value within Stripe's 500 characters.
  */
 export function orderMetadata(
   order: CheckoutRequest,
@@ -71,10 +65,7 @@ export function orderMetadata(
   };
 }
 
-/**
- * What orderMetadata wrote, read back from Stripe: data from outside, checked again. `phone` is
- * absent when the customer gave none.
- */
+/** What orderMetadata wrote, read back from Stripe and checked again; `phone` absent when none was given. */
 export const orderMetadataSchema = z.object({
   name: z.string().check(z.trim(), z.minLength(1)),
   phone: z._default(z.optional(z.string().check(z.trim())), ''),

@@ -3,10 +3,7 @@ import { ORDER_PAGE_PREFIX } from '../../../shared/site-routes';
 import { type OrderPageKeys, orderPageToken } from '../order-page-token';
 import { itemKey, orderKey, pendingDebitKey, type ShopTable } from '../storage/orders-table';
 
-/**
- * The state of the `pageLink` email a revoke makes due (storage/send-once.ts emailAttributes),
- * named here so the read-only lookup bundles none of the writers: present, the link was revoked.
- */
+/** The state a revoke makes due, named here so the read-only lookup bundles none of the writers. */
 const REVOKED = 'pageLinkEmailState';
 
 /** What the status lookup needs to answer an order page's link: the table (read only) and the keys. */
@@ -16,12 +13,9 @@ export interface OrderPageLookup {
 }
 
 /**
- * The path of the order page (`/order/<token>`) of a session whose order is recorded, or whose
- * delayed payment waits for the bank (the pending record's key, the one the order will take), for
- * the success page of whoever holds the session id (ADR 0047). Undefined when neither exists yet
- * (the webhook has not run), and once the merchant has revoked the order's link: a revoke means a
- * link may have leaked, and the session id may be how, so the new link goes by email only.
- * Two reads at most, by key; nothing written.
+ * The success page's order path (ADR 0047), for a recorded order or a debit with the bank (the key the order
+ * will take). Undefined before the webhook, and once revoked: a link may have leaked via the session id, so
+ * the new one goes by email only. At most two reads by key.
  */
 export async function orderPagePathFor(
   sessionId: string,

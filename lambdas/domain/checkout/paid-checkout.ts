@@ -18,33 +18,22 @@ export interface PaidCheckout {
   quote: Quote;
   currency: typeof SHOP_CURRENCY;
   customer: { name: string; email: string; phone: string; address: string; postcode: string };
-  /**
-   * The dispatch date the customer was shown before paying, when the session recorded it: the
-   * card's, or for a payment by Bacs Direct Debit the later one given for a debit.
-   */
+  /** The dispatch date shown before paying, if recorded: the card's, or the later one for a debit. */
   promisedDispatchDate: string | undefined;
   /**
-   * Paid by a method other than a card (or Link), or by one Stripe did not name: a delayed
-   * payment (a Bacs Direct Debit) that may have had a pending record and its page key (ADR 0047).
-   * Absent in orders made by hand (tests, seeds): not delayed.
+   * Paid by other than a card (or Link), or a method Stripe did not name: a delayed payment that may have had
+   * a pending record and page key (ADR 0047). Absent in orders made by hand (tests, seeds).
    */
   delayedPayment?: boolean | undefined;
-  /**
-   * The words Stripe's page showed by the pay button (`custom_text.submit`): the dispatch dates
-   * and the live-goods no-cancellation statement the customer saw before paying.
-   */
+  /** The words by Stripe's pay button (`custom_text.submit`): dispatch dates and the live-goods statement. */
   termsShown?: string | undefined;
   /** When the customer started the checkout (the session's `created`). */
   checkoutCreatedAt: Date;
-  /**
-   * When Stripe recorded the payment: the PaymentIntent's latest charge's `created`, when the
-   * session was retrieved with `payment_intent.latest_charge` expanded; else undefined.
-   */
+  /** The latest charge's `created`, when retrieved with `payment_intent.latest_charge` expanded. */
   paidAt?: Date | undefined;
   /**
-   * What Stripe has refunded of the charge already (a refund in the Dashboard before the order was
-   * recorded: its `completed` late): `full` when all of it. Absent when nothing was refunded, or
-   * the charge was not expanded.
+   * What Stripe refunded already (in the Dashboard, before a late `completed`): `full` when all of it. Absent
+   * when nothing was, or the charge was not expanded.
    */
   refund?: { amountPence: number; full: boolean } | undefined;
 }
@@ -53,10 +42,7 @@ export type CheckoutAssessment =
   | Exclude<CheckoutCheck, { kind: 'payable' }>
   | { kind: 'payable'; checkout: PaidCheckout };
 
-/**
- * checkCheckoutSession (ours, paid, exactly what we priced), and for a payable session the
- * checkout an order is made of.
- */
+/** checkCheckoutSession (ours, paid, exactly what we priced), and for a payable session its checkout. */
 export function assessCheckoutSession(input: unknown, shopId: string): CheckoutAssessment {
   const check = checkCheckoutSession(input, shopId);
   if (check.kind !== 'payable') return check;
@@ -109,16 +95,10 @@ export interface PauseMark {
 export interface OrderTimes {
   /** When the order is recorded: now. */
   now: Date;
-  /**
-   * When Stripe recorded the payment (the event's `created`), if known; the charge's own time
-   * (`checkout.paidAt`) comes first, and `now` only when Stripe told us neither.
-   */
+  /** The event's `created`, if known; the charge's own time comes first, `now` when Stripe told neither. */
   paidAt?: Date | undefined;
   cutoffHours: number;
-  /**
-   * No day before this one (a delayed payment's promised day, ADR 0047): absent, the next
-   * dispatch day from `now`.
-   */
+  /** No day before this one (a delayed payment's promised day, ADR 0047); absent, the next from `now`. */
   earliestDispatch?: IsoDate | undefined;
 }
 
@@ -130,22 +110,11 @@ export interface OrderSale {
 }
 
 /**
- * Maps a paid, checked Checkout Session to its order item. Pure, so the mapping is unit tested.
- *
- * The dispatch date is recomputed from the moment the order is recorded, not taken from the
- * metadata: a customer who paid after the cut-off (a session left open for hours, a delayed
- * payment method) goes to the following week. On the normal path that moment is the payment
- * (within seconds); when a retry or the reconciler records it later, the later moment is the right
- * one, because the merchant cannot pack an order before hearing of it, and a date already in the
- * past would be a broken promise.
- *
- * `pause`: the shop was not taking paid checkouts at that moment. The order is kept with the flag
- * and its dispatch date computed all the same; the merchant refunds or delays it
- * (docs/decisions/0021-orders-paid-while-paused.md).
- *
- * `sale`: the session reserved its bottles (ADR 0023), and they are sold on `sale.date`, which is
- * the order's dispatch date: the day reserved, or, when that day's cut-off has passed by now, the
- * first day an order recorded now can go (session-capacity.ts moved the bottles there).
+ * Maps a paid, checked Checkout Session to its order item (pure). The dispatch date is recomputed from the
+ * moment the order is recorded, not taken from the metadata: a payment after the cut-off, or an order heard
+ * of late, goes to the following week, as a date already past would be a broken promise. `pause`: recorded
+ * while not taking paid checkouts, kept with the flag (docs/decisions/0021-orders-paid-while-paused.md).
+ * `sale`: the bottles reserved (ADR 0023), sold on the order's dispatch date (moved by session-capacity.ts).
  */
 export function toOrderItem(
   checkout: PaidCheckout,

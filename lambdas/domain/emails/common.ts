@@ -4,9 +4,8 @@ import { shopAndSeller, tradesUnderOwnName } from '../../../shared/shop-and-sell
 import type { EmailBlock, EmailRow } from './render';
 
 /**
- * The button to the order's own page (docs/decisions/0037-order-page-link.md), which every email of
- * an order carries; none for an order recorded before the page existed. A standing order's delivery
- * links to the standing order's page (ADR 0059), where the customer skips, pauses or cancels: it says so.
+ * The button to the order's page (ADR 0037), absent for orders before pages; a standing order's delivery
+ * links to its standing order's page (ADR 0059), where the customer skips, pauses or cancels.
  */
 export function orderPageBlocks(
   orderPageUrl: string | undefined,
@@ -43,10 +42,7 @@ export function itemLine(bottles: number): string {
   return `${bottles} × ${DAPHNIA.bottleSize} bottles of ${PRODUCT_NAME} (live)`;
 }
 
-/**
- * The seller block every customer email ends with, the confirmation included: trading name,
- * geographic address, email, and company and VAT numbers where they exist.
- */
+/** Every customer email ends with the seller: name, geographic address, email, company and VAT numbers. */
 export function sellerBlocks(seller: SellerDetails): EmailBlock[] {
   const rows: Array<readonly [string, string]> = [
     ['Seller', seller.name],
@@ -67,9 +63,8 @@ export function sellerBlocks(seller: SellerDetails): EmailBlock[] {
 }
 
 /**
- * The statutory position on live goods and how to report a problem, in the words the order page,
- * the terms and Stripe's page use (shared/live-animals.ts): no 14-day cancellation for goods that
- * deteriorate rapidly, other rights unaffected, our risk until delivered.
+ * The statutory position on live goods in shared/live-animals.ts's words: no 14-day cancellation for goods
+ * that deteriorate rapidly, other rights unaffected, our risk until delivered.
  */
 export function liveAnimalRights(seller: SellerDetails, reference: string): EmailBlock[] {
   return [

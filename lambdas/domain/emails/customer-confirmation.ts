@@ -7,10 +7,9 @@ import { deliverToRow, itemLine, liveAnimalRights, orderPageBlocks, sellerBlocks
 import { type EmailBlock, type EmailContent, renderEmail } from './render';
 
 /**
- * The customer's order confirmation: the durable record the Consumer Contracts Regulations 2013
- * ask for after a distance sale: seller identity and contact, reference
- * and date, what was bought at what price, delivery and total paid, delivery address, planned
- * dispatch date and expected arrival, the no-cancellation notice for live goods and how to report a problem.
+ * The durable record the Consumer Contracts Regulations 2013 ask for after a distance sale: seller and
+ * contact, reference and date, goods, prices, address, dispatch and arrival, and the live-goods
+ * no-cancellation notice.
  */
 export function renderCustomerConfirmation(
   order: OrderItem,

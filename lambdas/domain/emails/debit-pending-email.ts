@@ -9,18 +9,13 @@ export interface PendingDebitFacts {
   customerName: string;
   bottles: number;
   totalPence: number;
-  /**
-   * The day the order goes if the bank pays in time: the debit's day the session carries, the one
-   * the success page shows and the confirmation keeps (ADR 0047).
-   */
+  /** The day it goes if the bank pays in time: the success page's and the confirmation's (ADR 0047). */
   dispatchDate: IsoDate;
 }
 
 /**
- * To the customer, at once when a checkout completes with the money still with the bank (a Bacs
- * Direct Debit): the order is received and waits for the bank; the reference, the day it goes if
- * the bank pays, and the order's page. It never says the money arrived or the order is confirmed:
- * the bank can still refuse the debit.
+ * Sent at once when a checkout completes with the money still with the bank: received, waiting, reference,
+ * the day it goes and the page. Never "paid" or "confirmed": the bank can still refuse the debit.
  */
 export function renderDebitPending(
   debit: PendingDebitFacts,

@@ -38,9 +38,8 @@ function pausedParagraph(order: OrderItem): string | undefined {
 }
 
 /**
- * The merchant's new-order notice: everything needed to pack and post the order without opening
- * Stripe or the table (reference, bottles, who and where, phone and email for the courier,
- * dispatch day, amount paid), plus the Stripe ids to find it later.
+ * Everything to pack and post the order without opening Stripe or the table (reference, bottles, who, where,
+ * phone and email for the courier, day, amount), plus Stripe ids.
  */
 export function renderMerchantNotice(order: OrderItem, shopName: string, siteUrl: string): EmailContent {
   const dispatch = formatDispatchDate(order.dispatchDate);

@@ -149,9 +149,8 @@ export function renderDelayEmail(
 }
 
 /**
- * Why, in the refund emails' words: the merchant's reason and nothing more. `doa` is the only one
- * that says the animals arrived in a bad way; `supply` says we were short; `other` (and a Dashboard
- * refund) makes no claim about the animals at all.
+ * The merchant's reason and no more: only `doa` says the animals arrived in a bad way, `supply` that we were
+ * short; `other` (and a Dashboard refund) claims nothing.
  */
 const REFUND_REASON_TEXT: Record<RefundReason | 'stripe', string> = {
   supply: ' because we could not supply live Daphnia of the quality we sell this week',

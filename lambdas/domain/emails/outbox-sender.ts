@@ -28,10 +28,7 @@ export interface OutboxSenderDeps {
   orderPage?: OrderPageLinks | undefined;
 }
 
-/**
- * While another sender holds the order's lock (one SES call), how long a drain waits for it
- * before leaving the rest to that sender: it drains what follows once it has marked its own.
- */
+/** How long a drain waits for another sender's lock (one SES call) before leaving the rest to that sender. */
 export const LOCK_WAIT = { attempts: 40, intervalMs: 50 } as const;
 
 /** The most steps one drain takes (claims, sends, retries), however busy the order. */
@@ -79,14 +76,11 @@ function lockedNow(order: ManagedOrder, now: Date): boolean {
 }
 
 /**
- * Sends an order's unsent outbox entries, one at a time in version order, each once: a claim takes
- * the order's lock (`outboxLock`, free or stale) and moves the entry `pending` → `sending`; SES
- * sends it; a mark conditional on the lock's token records `sent` (or `failed`: SES refusing the
- * recipient for good, or facts no renderer can render) with the kind's flat `<kind>EmailState`/
- * `SentAt` the admin views read, and frees the lock. Once nothing is left, the due marker goes
- * (conditional on the version read). Flat `pending` flags of an order written before the outbox
- * become entries first (adoptLegacyEmails). The writing function drains right after its write;
- * the reconciler sweeps what was left (and adopts the legacy flags of the paid orders in its window).
+ * Sends an order's unsent entries in version order, each once: a claim takes the order's lock (`outboxLock`,
+ * free or stale) and moves it to `sending`, SES sends, a mark conditional on the lock's token records `sent`
+ * or `failed` (refused for good, or unrenderable) with the kind's flat state, and frees the lock; when none
+ * are left the due marker goes. Pre-outbox `pending` flags become entries first (adoptLegacyEmails). The
+ * writer drains right after its write; the reconciler sweeps what was left.
  * @throws a transient SES or DynamoDB error, after handing the entry back to `pending`.
  */
 export async function drainOutbox(sessionId: string, deps: OutboxSenderDeps): Promise<DrainResult> {
@@ -121,10 +115,7 @@ export async function drainOutbox(sessionId: string, deps: OutboxSenderDeps): Pr
   return result;
 }
 
-/**
- * Sends a claimed entry and settles it: `sent`, or `failed` (SES refusing it for good, or facts no
- * renderer can render); a transient failure hands it back.
- */
+/** `sent`, or `failed` (refused for good, or unrenderable); a transient failure hands it back. */
 async function sendClaimed(
   order: ManagedOrder,
   key: string,
@@ -164,9 +155,8 @@ async function sendClaimed(
 }
 
 /**
- * Marks the entry final and frees the lock, conditional on our token. The kind's flat state is
- * set too while this entry is the newest of its kind in the version marked (a newer one written
- * meanwhile keeps its own `pending`), so that part is also conditional on the version read.
+ * Marks the entry final and frees the lock (our token); the kind's flat state too while this entry is its
+ * kind's newest, so that part is conditional on the version read too.
  */
 async function settle(
   sessionId: string,
@@ -200,10 +190,7 @@ async function settle(
   }
 }
 
-/**
- * What a change's answer says of its email: `sent` when an entry it wrote has gone (by this call's
- * drain or another's), or this call's drain sent one of `kind` (a stopped earlier run's).
- */
+/** `sent` when an entry it wrote has gone (any drain's), or this call's drain sent one of `kind`. */
 export function emailOutcome(
   order: ManagedOrder,
   written: readonly string[],

@@ -5,11 +5,7 @@ export interface EmailContent {
   text: string;
 }
 
-/**
- * An email as structure rather than markup: templates say what to show, and this module alone
- * turns it into HTML and text. Every string goes through `escapeHtml` on the way into HTML, so a
- * template cannot forget to escape a customer's value.
- */
+/** Templates say what to show and this module alone makes HTML, escaping every string: none can forget to. */
 export type EmailBlock =
   | { kind: 'heading'; text: string }
   | { kind: 'paragraph'; text: string }
@@ -17,17 +13,10 @@ export type EmailBlock =
   | { kind: 'rows'; rows: ReadonlyArray<EmailRow> }
   /** A link on its own line; the text part shows the address after the words. */
   | { kind: 'link'; text: string; href: string }
-  /**
-   * The one thing the email asks the reader to do, as a button: the address only in `href`, so a
-   * long URL never widens a phone's screen; the text part shows it after the words.
-   */
+  /** The one call to action: its URL only in `href`, never widening a phone's screen; text shows it after. */
   | { kind: 'button'; text: string; href: string };
 
-/**
- * One label/value row. `mono`: a code to read or type character by character (an order
- * reference, where I and l, O and 0 must not look alike), set in a monospace face in HTML; the
- * text part, monospace in most clients already, is the same either way.
- */
+/** `mono`: a code read character by character (a reference: I and l, O and 0 differ), monospace in HTML. */
 export type EmailRow = readonly [label: string, value: string, format?: { mono: boolean }];
 
 /** The shop's colour: the header's name and rule, links and buttons. */
@@ -49,10 +38,7 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
 
-/**
- * One line of header-safe text: CR, LF and every other control or line/paragraph separator
- * become a space, so a value can never start a new header (header injection) in the subject.
- */
+/** CR, LF and every other control or separator become a space: no header injection through the subject. */
 export function singleLine(value: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
   return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
@@ -102,11 +88,7 @@ function blockToText(block: EmailBlock): string {
   }
 }
 
-/**
- * Renders a subject and blocks into the HTML and text parts of one email, under the one header
- * every email of the shop has, customer's and merchant's alike: the shop's name (SHOP_NAME), so the
- * reader knows at a glance whose mail it is.
- */
+/** Both parts of one email under the header all share: the shop's name, known at a glance. */
 export function renderEmail(subject: string, blocks: readonly EmailBlock[], shopName: string): EmailContent {
   const safeSubject = singleLine(subject);
   const name = singleLine(shopName);

@@ -15,9 +15,8 @@ function requestRows(request: OrderRequest): EmailRow[] {
 }
 
 /**
- * To the merchant: a request to answer, with the two commands that answer it, as they work when
- * typed (the operator's target remembered). The customer is not emailed until the merchant answers.
- * When notice limits kept earlier requests back, it says how many and since when.
+ * To the merchant: a request with the two commands that answer it, as typed; the customer hears nothing until
+ * then. Says how many requests notice limits held back.
  */
 export function renderRequestNotice(request: OrderRequest, shopName: string): EmailContent {
   const unnotified = request.unnotifiedRequests ?? 0;

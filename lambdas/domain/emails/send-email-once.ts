@@ -18,10 +18,7 @@ export interface EmailToSend<Id, Kind extends EmailKind> {
   message: () => OutgoingEmail;
   /** The token of a claim this attempt already holds (written with the item itself). */
   heldToken?: string | undefined;
-  /**
-   * Why a send error means the recipient can never receive it (recorded as `failed`, final), or
-   * undefined when the error is transient. Absent: every error is transient.
-   */
+  /** Why an error means the recipient can never receive it (`failed`, final); undefined when transient. */
   refusedForGood?: ((error: unknown) => string | undefined) | undefined;
   /** What the log lines about this email say it is (a reference, a key). */
   log: Record<string, unknown>;
@@ -39,29 +36,17 @@ export type EmailOnceResult =
   | { outcome: 'refused'; reason: string };
 
 /**
- * Sends one email of an item at most once, however many attempts run, concurrently or not: the
- * protocol of the flat emails (an order's confirmation and merchant notice, the request,
- * payment-link and failed-debit emails); an order's update emails go through its outbox instead
- * (emails/outbox-sender.ts).
+ * Sends one email of an item at most once, however many attempts run: the flat emails' protocol (an order's
+ * updates go through its outbox, emails/outbox-sender.ts).
  *
  *   pending ──claim──▶ sending(claimedAt, token) ──SES accepted, mark──▶ sent(sentAt, messageId)
  *      ▲                        │  └──refused for good (refusedForGood)──▶ failed(failedAt, reason)
  *      └──── release ◀──────────┘  on a transient failure (an error, nothing sent)
  *   pending ──supersede──▶ superseded: the item left the status the email describes (final)
  *
- * A claim is taken only from `pending`, or from a `sending` claim older than STALE_CLAIM_MS (its
- * holder crashed). Only the holder of the claim sends, so two attempts never send the same email
- * at once, and `sent` and `failed` are final. What makes an email `pending` is the conditional
- * write that creates its item or moves its status, so a second run finds it `sent`, and a run that
- * crashed after that write sends it on the next run.
- *
- * The one accepted duplicate window: SES has accepted the message, but `sent` is never recorded.
- * Either the attempt stops before the mark (a crash, a timeout, DynamoDB failing on the mark), and
- * once the claim is stale the next attempt sends again; or SES's answer is lost on the way back,
- * which looks exactly like a failure, so the claim is released and the next attempt sends again.
- * Closing it would need SES to deduplicate, which it cannot; never resending would risk an email
- * never sent. So, rarely, someone gets the same email twice.
- *
+ * A claim is taken from `pending` or a `sending` older than STALE_CLAIM_MS (its holder crashed). The one
+ * accepted duplicate: SES accepted but `sent` was never recorded (a crash before the mark, or SES's answer
+ * lost), so a later attempt sends again: SES cannot deduplicate, and never resending risks a lost email.
  * @throws the SES or DynamoDB error of a failed step, after releasing a claim whose send failed.
  */
 export async function sendEmailOnce<Id, Kind extends EmailKind>(
@@ -110,16 +95,10 @@ export async function sendEmailOnce<Id, Kind extends EmailKind>(
   return { outcome: 'sent', messageId };
 }
 
-/**
- * `not-sent`: nothing was due (no transition asked for this email, or it was sent already), or
- * another run holds a fresh claim on it, or the item failed the guard. Either way this run sent nothing.
- */
+/** `not-sent`: nothing due, another run holds a fresh claim, or the guard failed; this run sent nothing. */
 export type SendOnceOutcome = 'sent' | 'not-sent';
 
-/**
- * Sends one of the operator's emails of the item `pk` at most once (sendEmailOnce). Its state is set to
- * `pending` by the conditional update of the transition that makes it due (emailDue).
- */
+/** One of the operator's emails of `pk`, at most once; made `pending` by its transition (emailDue). */
 export async function sendOnce(
   pk: string,
   kind: ShopEmailKind,

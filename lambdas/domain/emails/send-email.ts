@@ -30,10 +30,7 @@ export interface SesSenderOptions {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const UNSAFE_ADDRESS = /[\u0000-\u001f\u007f,;<>\s]/;
 
-/**
- * What SES takes as an address: 7-bit printable ASCII only (it has no SMTPUTF8, so `zoë@…` and
- * an IDN domain not in punycode are refused), one `@`, something either side.
- */
+/** SES takes 7-bit printable ASCII only (no SMTPUTF8: `zoë@…`, a non-punycode IDN refused), one `@`. */
 const SES_ACCEPTABLE_ADDRESS = /^[\x21-\x7e]+@[\x21-\x7e]+$/;
 
 /** True when SES would accept `address` as a recipient or Reply-To (see SES_ACCEPTABLE_ADDRESS). */
@@ -53,10 +50,7 @@ export function isSesAcceptableAddress(address: string): boolean {
  */
 export type PermanentRefusalReason = 'address-not-ascii' | 'InvalidParameterValue' | 'MessageRejected';
 
-/**
- * SES refused this recipient for good: sending again cannot help, so the caller records it and
- * moves on rather than retrying for ever. Like EmailRefusedError, it keeps no SES message text.
- */
+/** Refused for good: the caller records it rather than retrying for ever. Keeps no SES message text. */
 export class PermanentEmailRefusalError extends Error {
   constructor(readonly reason: PermanentRefusalReason) {
     super(`SES cannot deliver to this recipient: ${reason}`);
@@ -72,9 +66,8 @@ export class UnsafeAddressError extends Error {
 }
 
 /**
- * SES answered with an error. Its messages can name the recipient ("Email address is not verified.
- * The following identities failed the check in region …: customer@example.com", the SES sandbox),
- * so only the error's name, status and request id are kept: no message, no stack, no `cause`.
+ * SES's messages can name the recipient (the sandbox's "not verified … customer@example.com"), so only the
+ * error's name, status and request id are kept: no message, no stack, no `cause`.
  */
 export class EmailRefusedError extends Error {
   readonly statusCode: number | undefined;
@@ -89,11 +82,9 @@ export class EmailRefusedError extends Error {
 }
 
 /**
- * Which SES errors mean the recipient can never be reached, from the error's name and, for
- * MessageRejected, whom its message names (read here, never logged). Everything else is worth a
- * retry: throttling, SES unavailable, and account or configuration problems (sending paused, an
- * unverified sending identity, a missing configuration set) that the operator fixes, after which
- * the retry delivers. A MessageRejected that names our own sending identity is such a problem.
+ * Which SES errors mean the recipient can never be reached, from the name and, for MessageRejected, whom the
+ * message names (never logged). Everything else is retried: throttling, outages, and account problems the
+ * operator fixes; a MessageRejected naming our own sending identity is one of those.
  */
 export function classifySesRefusal(
   error: SESServiceException,
@@ -107,9 +98,8 @@ export function classifySesRefusal(
 }
 
 /**
- * The From header: `"Display Name" <address>`. A name in printable ASCII is a quoted string with
- * `"` and `\` escaped; any other is an RFC 2047 encoded word (UTF-8, base64), as SES needs for
- * non-ASCII display names. Control characters never reach the header.
+ * `"Display Name" <address>`: printable ASCII quoted with `"` and `\` escaped, else an RFC 2047 encoded word
+ * (UTF-8, base64) as SES needs; control characters never reach the header.
  */
 export function formatFromAddress(address: string, name: string | undefined): string {
   const clean = name === undefined ? '' : singleLine(name);
@@ -120,10 +110,7 @@ export function formatFromAddress(address: string, name: string | undefined): st
   return `${display} <${address}>`;
 }
 
-/**
- * Sends through SES's v1 `SendEmail`: HTML and text parts in UTF-8, one recipient, the subject on
- * one line (again, whatever the template did), the configuration set when there is one.
- */
+/** SES v1 `SendEmail`: HTML and text in UTF-8, one recipient, the subject forced onto one line. */
 export function createSesEmailSender(ses: SESClient, options: SesSenderOptions): EmailSender {
   return {
     async send({ to, replyTo, content }) {
@@ -157,11 +144,7 @@ export function createSesEmailSender(ses: SESClient, options: SesSenderOptions):
   };
 }
 
-/**
- * The shop's sender and seller as every Lambda that emails builds them from its parsed
- * configuration: the order emails (fulfilment) and the order-request emails (create-checkout in
- * requests mode) come from the same address, under the seller's name.
- */
+/** The shop's sender and seller from parsed configuration: every email from one address, in its name. */
 export function shopEmailIdentity(
   ses: SESClient,
   config: Pick<

@@ -1,10 +1,7 @@
-// Reads back the CSV Click & Drop exports once labels are printed: each row is one of our orders
-// (its "Order reference", which our import file set, dispatch-files.ts) with the tracking number
-// Royal Mail gave its label. The export's columns vary with the account's export settings, so
-// columns are found by their heading, in any case and order, never by position. The headings: Royal
-// Mail's help centre documents the order import's fields ("Order Import spreadsheet field
-// specifications", help.parcel.royalmail.com, article 360000250093); the export's own headings
-// were not found in a public source here, so the usual names are all accepted.
+// Reads back Click & Drop's CSV export (our "Order reference" and Royal Mail's tracking number). Its columns
+// vary with the account's settings, so they are found by heading, in any case and order; the export's
+// headings are not publicly documented (only the import's, help.parcel.royalmail.com article 360000250093),
+// so the usual names pass.
 import { CsvError, parse } from 'csv-parse/sync';
 
 /** Headings that carry our reference: Click & Drop echoes ours as "Order reference"; "Channel reference" in some exports. */
@@ -33,10 +30,8 @@ export class UnreadableExportError extends Error {
 }
 
 /**
- * The file's records, each with the line it starts on: csv-parse reads quoted fields (doubled
- * quotes, commas and line breaks inside), CRLF or LF and the byte order mark Excel and Click &
- * Drop write; a row with more or fewer fields than the heading is kept (relaxed), not refused.
- * @throws UnreadableExportError naming the line where the CSV itself is broken (an open quote).
+ * Records with their starting line (quoted fields, CRLF or LF, Excel's BOM); a row with more or fewer fields
+ * than the heading is kept, not refused. @throws UnreadableExportError naming the line of a broken CSV.
  */
 export function parseCsv(text: string): Array<{ line: number; fields: string[] }> {
   try {
@@ -74,9 +69,7 @@ function columnOf(headings: string[], names: readonly string[]): number {
 }
 
 /**
- * The rows of a Click & Drop export that carry a reference or a tracking number, as written
- * (trimmed; matching and checking are the caller's). Rows with neither (a blank line, a total) are
- * skipped.
+ * The rows carrying a reference or tracking number, as written (trimmed); rows with neither are skipped.
  * @throws UnreadableExportError when the file has no reference or no tracking number column.
  */
 export function readClickAndDropExport(text: string): ClickAndDropRow[] {

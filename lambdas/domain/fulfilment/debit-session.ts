@@ -71,9 +71,8 @@ export interface DebitRecordStamp {
 }
 
 /**
- * A delayed payment's record `pk`, written once (recordOnce): a stored one is read (no Stripe call);
- * else the session is retrieved (an event's payload is never trusted) and `check`ed, and its record
- * built from the facts, or the reason there is none given back.
+ * A delayed payment's record `pk`, written once: a stored one is read (no Stripe call); else the session is
+ * retrieved (never the event's payload), checked and built.
  */
 export function recordUnpaidSession<Item extends { [PARTITION_KEY]: string }, Facts, None extends string>(
   sessionId: string,

@@ -5,10 +5,7 @@ import type { SellerDetails } from '../emails/common';
 import { escapeHtml } from '../emails/render';
 import type { ManagedOrder } from '../storage/managed-order';
 
-/**
- * Royal Mail Click & Drop's spreadsheet import headings, in the order the CSV gives them. With
- * these exact names the import maps every column by itself.
- */
+/** Click & Drop's import headings in the CSV's order: with these exact names it maps every column itself. */
 export const CLICK_AND_DROP_COLUMNS = [
   'Full name',
   'Address line 1',
@@ -62,15 +59,10 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_PHONE = /^\+[0-9 ()-]+$/;
 
 /**
- * One CSV field: quoted, quotes doubled, and a leading `=`, `+`, `-`, `@`, tab or CR defused with
- * an apostrophe, so a customer's "name" cannot become a formula in the merchant's spreadsheet.
- *
- * `phone`: a number written `+44 7700 900123` stays exactly as typed. Click & Drop's Phone field
- * is numeric and would keep the apostrophe as part of the number. Leaving it is safe because the
- * danger the apostrophe guards against is a formula that calls something (HYPERLINK, WEBSERVICE, a
- * DDE link): from `+`, digits, spaces, brackets and hyphens no function, cell reference, string
- * or link can be spelled, so a spreadsheet can at worst show the digits as a sum or a number.
- * Any other value starting with `+` (one that did not come through the checkout) is defused.
+ * One CSV field: quoted, quotes doubled, a leading `=`, `+`, `-`, `@`, tab or CR defused with an apostrophe
+ * so a "name" cannot become a formula in the merchant's spreadsheet. A `phone` keeps its `+` (Click & Drop's
+ * numeric field would keep the apostrophe): from `+`, digits, spaces, brackets and hyphens no function or
+ * link can be spelled. Any other value starting with `+` (not from the checkout) is defused.
  */
 export function csvField(value: string | number, kind: 'text' | 'phone' = 'text'): string {
   let text = String(value);
@@ -166,12 +158,10 @@ function withoutPostcode(part: string, postcode: string): string {
 }
 
 /**
- * Splits the customer's free-text address into Click & Drop's fields. The customer's own lines
- * are kept; the last line is also split at commas, so "12 High St, Leeds, West Yorkshire" and
- * "12 High St\nLeeds, West Yorkshire" read alike. From the end: the postcode (the order has it
- * apart) and a country name are dropped, a county goes to `county`, and the next part is the post
- * town. Address lines 1–3 take the rest, the fourth and later joined onto the third so nothing is
- * lost. A one-part address has no town: `city` is empty and the merchant must fill it in.
+ * Splits the free-text address into Click & Drop's fields. The last line is also split at commas, so "12 High
+ * St, Leeds, West Yorkshire" reads as if on lines. From the end: postcode and country dropped, a county to
+ * `county`, then the post town; lines 1–3 take the rest, later ones joined onto the third so nothing is lost.
+ * A one-part address has no town: the merchant fills `city` in.
  */
 export function splitAddress(address: string, postcode: string): AddressFields {
   const lines = address
@@ -219,10 +209,7 @@ export function clickAndDropDate(day: IsoDate): string {
   return `${date}/${month}/${year.slice(2)}`;
 }
 
-/**
- * The Click & Drop import for one dispatch day: its headings and one row per order, CRLF line
- * ends, every field quoted and defused against spreadsheet formulas.
- */
+/** The Click & Drop import for one dispatch day: headings and a row per order, CRLF, every field defused. */
 export function clickAndDropCsv(day: IsoDate, orders: readonly ManagedOrder[]): string {
   const rows = orders.map((order) => {
     const address = splitAddress(order.deliveryAddress, order.postcode);
@@ -249,9 +236,8 @@ export function clickAndDropCsv(day: IsoDate, orders: readonly ManagedOrder[]): 
 }
 
 /**
- * The packing slips' one stylesheet, inline so the file prints on its own. The admin page opens
- * the slips from a blob, which keeps the page's Content-Security-Policy: the site's policy allows
- * this text by its hash (infra/lib/shop-stack.ts), so it must not vary per day or order.
+ * Inline so the slips print on their own. The site's Content-Security-Policy allows this text by its hash
+ * (infra/lib/shop-stack.ts), so it must not vary per day or order.
  */
 export const PACKING_SLIPS_STYLE = `body{font-family:Arial,Helvetica,sans-serif;font-size:12pt;color:#000;margin:0;overflow-wrap:anywhere}
 .summary,.slip{box-sizing:border-box;max-width:105mm;padding:8mm;margin:0 auto 8mm;border:1px dashed #888}

@@ -21,10 +21,7 @@ import { readUnpaidSession, recordUnpaidSession, unpaidSessionShape } from './de
 /** PaymentIntent statuses after a delayed payment failed: it waits for another method, or was cancelled. */
 const FAILED_INTENT_STATUSES = ['requires_payment_method', 'canceled'] as const;
 
-/**
- * The parts of a Checkout Session (retrieved with `expand: ['payment_intent']`) that say its
- * Direct Debit failed, and whom to tell. Parsed, not cast: this is data from outside.
- */
+/** The session's parts (`payment_intent` expanded) that say its debit failed and whom to tell; parsed. */
 const failedSessionSchema = z.object({
   ...unpaidSessionShape,
   metadata: z.pick(orderMetadataSchema, { name: true, phone: true, quantity: true }),
@@ -43,9 +40,8 @@ export type FailedDebitCheck =
 type FailedDebitCheckFacts = Omit<FailedDebitFacts, 'recordedAt'>;
 
 /**
- * Whether a retrieved Checkout Session is ours and its delayed payment failed: complete, unpaid,
- * and its PaymentIntent back to `requires_payment_method` (or cancelled), as Stripe leaves a Bacs
- * Direct Debit the bank did not pay. Pure: every rule is a unit test.
+ * Ours, complete, unpaid, its PaymentIntent back to `requires_payment_method` (or cancelled), as Stripe
+ * leaves a Bacs debit the bank did not pay. Pure.
  */
 export function checkFailedDebit(input: unknown, shopId: string): FailedDebitCheck {
   const read = readUnpaidSession(input, shopId, failedSessionSchema, 'not-failed');
@@ -93,20 +89,10 @@ export type FailedDebitResult =
     };
 
 /**
- * Tells the customer (nothing was taken, there is no order, how to order again) and the merchant
- * that a Bacs Direct Debit failed at the bank, each exactly once however often the webhook's
- * `checkout.session.async_payment_failed` is delivered and however many reconciler runs find the
- * session. A failed debit has no order to hold the emails' states, so they live on a record of
- * their own, `FAILED_DEBIT#<session id>` (docs/decisions/0025-bacs-debits.md), written once with a
- * conditional put and moved by the one send-once protocol (orders/send-once.ts).
- *
- * 1. A record already written goes straight to the emails (1 DynamoDB read; no Stripe call).
- * 2. Otherwise the session is retrieved from Stripe (an event's payload is never trusted) and
- *    checked: ours, complete, unpaid, its PaymentIntent failed. Anything else does nothing.
- * 3. The record is written with both emails `pending`; a lost race carries on with the stored one.
- * 4. The customer's email, then the merchant's, each sent at most once. An address SES refuses for
- *    good is recorded as `failed` and said in the merchant's email.
- *
+ * Tells the customer and the merchant that a Bacs debit failed, each once however often the event comes and
+ * the reconciler runs. With no order to hold the emails' states they live on `FAILED_DEBIT#<session id>`
+ * (docs/decisions/0025-bacs-debits.md), written by a conditional put. A record found goes straight to the
+ * emails; otherwise the session is retrieved from Stripe (an event's payload is never trusted) and checked.
  * @throws Stripe, DynamoDB and SES errors (after both emails were tried): the caller retries.
  */
 export async function notifyFailedDebit(
@@ -175,9 +161,8 @@ async function sendFailedDebitEmails(
 }
 
 /**
- * A failed payment's two emails on its record: the customer's, then the merchant's notice (which
- * says whether the customer could be told), each at most once; both tried before any throws.
- * A failed debit's and a failed renewal's.
+ * A failed payment's two emails (a debit's or a renewal's), customer first, the merchant's saying whether the
+ * customer was told; each at most once, both tried before any throws.
  */
 export async function sendCustomerThenMerchant<Kind extends EmailKind>(
   emails: {
@@ -237,9 +222,8 @@ export async function attempt<T>(
 }
 
 /**
- * One of a record's two emails (the customer's, or the merchant's notice), at most once by its
- * claim (sendEmailOnce); a state read as final saves a write. Only the customer's address can be
- * refused for good: the merchant's is configuration. A failed debit's and a failed renewal's.
+ * One of a record's two emails, at most once (sendEmailOnce); a state read as final saves a write. Only the
+ * customer's address can be refused for good: the merchant's is configuration.
  */
 export async function sendRecordEmail<Kind extends EmailKind>(
   email: {

@@ -48,25 +48,17 @@ export interface FulfilmentDeps extends OrderEmailDeps {
   table: ShopTable;
   /** SITE_URL: where a customer whose Direct Debit failed can order again. */
   siteUrl: string;
-  /**
-   * The shop's settings, read when a new order is recorded (a missing item reads as open), so an
-   * order paid while the shop is paused is kept and flagged (pauseMarkFor).
-   */
+  /** Read when a new order is recorded, so an order paid while paused is kept and flagged (pauseMarkFor). */
   shopSettings: () => Promise<ShopSettings>;
-  /**
-   * The dispatch days' bottles: a completed session's hold becomes a sale there. Absent only in
-   * tests of fulfilment alone, where nothing is counted.
-   */
+  /** Where a completed session's hold becomes a sale; absent in tests of fulfilment alone. */
   capacity?: CapacityStore | undefined;
   /** The merchants' Web Push sender (ADR 0056); absent in tests of fulfilment alone: no pushes. */
   pushSender?: MerchantPushDeps['pushSender'] | undefined;
 }
 
 /**
- * The flag of an order recorded while checkout was closed: the shop paused, or taking requests
- * and the session an ordinary checkout (a request's payment link is how requests mode takes
- * money, so it is not flagged). Such a session completed in the gap `pause` cannot close (paid
- * between its listing and its expire, or made from a create-checkout's cached settings).
+ * The flag of an order recorded while checkout was closed (paused, or requests mode and an ordinary checkout,
+ * not a request's payment link): a session paid in the gap `pause` cannot close, or from cached settings.
  */
 export function pauseMarkFor(
   settings: ShopSettings,
@@ -92,9 +84,8 @@ export type FulfilmentResult =
       emails: Record<'confirmation' | 'merchantNotice', EmailOutcome>;
     }
   /**
-   * The session's order is refunded: Stripe refunded the charge in full before the order was
-   * recorded (this call or another wrote it so), or a refund path got there since. No
-   * confirmation or new-order notice is sent for it; the refund email is (once).
+   * Stripe refunded the charge in full before the order was recorded, or a refund path got there since: no
+   * confirmation or notice, the refund email once.
    */
   | {
       outcome: 'refunded';
@@ -105,39 +96,14 @@ export type FulfilmentResult =
     };
 
 /**
- * Turns a paid Checkout Session into exactly one order and one set of emails. The one fulfil
- * function of Stripe's guidance, used by the webhook and the reconciler alike: safe to call any
- * number of times, concurrently, with the same session id.
- *
- * 1. An order already recorded for the session goes straight to the email step (a crashed
- *    earlier attempt may have left emails unsent), with no Stripe call.
- * 2. Otherwise the session is retrieved from Stripe with its line items (an event's payload is
- *    never trusted for money) and checked: ours, paid, and exactly our price for 3, 6 or 9 bottles.
- * 3. The order is written with a conditional put on `ORDER#<session id>`, its two emails already
- *    claimed by this attempt; losing that race means another attempt wrote it, and this one
- *    carries on with the stored order.
- * 4. The emails are sent, each at most once (see sendOrderEmails). A new order's first delivery
- *    costs 5 DynamoDB calls (read, settings read, put, one mark per email), 2 SES calls and 1
- *    Stripe call; a redelivery once both are sent, 1 DynamoDB read.
- *
- * An order paid while the shop is paused (a session `pause` could not close in time) is recorded
- * like any other, never dropped, with a flag the merchant sees in the notice and in `list`
- * (pauseMarkFor); its dispatch date is computed as usual and the merchant refunds or delays it
- * (docs/decisions/0021-orders-paid-while-paused.md). The settings cost one GetItem, on new orders
- * only: a redelivery of a recorded order reads nothing more.
- *
- * A paid session whose charge Stripe has refunded in full (in the Dashboard, before a late
- * `completed` or the reconciler got here) is still exactly one order, written `refunded`
- * (toRefundedOrderItem): no confirmation, no new-order notice, its bottles back on their day, the
- * refund email once. A call that asked Stripe before the refund and then loses its put to such an
- * order reads it back and gives back the bottles it sold; `charge.refunded` moves a paid order it
- * loses to (recordStripeRefund). A recorded order found refunded is never confirmed afterwards. A
- * partial refund leaves the order standing, with the amount on it and in its history.
- *
- * A paid session that does not match our prices is not fulfilled and is not an error to retry:
- * the session will not change however often Stripe redelivers, so the answer is a result, logged
- * as an error with a metric the merchant's alarm watches, for a person to refund or fulfil by hand.
- *
+ * Turns a paid Checkout Session into exactly one order and one set of emails: Stripe's one fulfil function,
+ * for the webhook and the reconciler, safe to call any number of times concurrently. A recorded order goes
+ * straight to its emails (a crashed attempt may have left some unsent). Otherwise the session is retrieved
+ * from Stripe (an event's payload is never trusted for money), checked, and written by a conditional put on
+ * `ORDER#<session id>` with its emails claimed; losing that race carries on with the stored order. Paid while
+ * paused: recorded and flagged, never dropped (ADR 0021). Refunded in full before recording: one order
+ * written `refunded`, bottles back, the refund email once. A session not matching our prices is a logged
+ * result with an alarmed metric, not an error: redelivery cannot change it.
  * @throws Stripe, DynamoDB and SES errors: transient failures the caller turns into a retry.
  */
 export async function fulfilCheckout(sessionId: string, deps: FulfilmentDeps): Promise<FulfilmentResult> {
@@ -166,9 +132,8 @@ async function answerUnfulfilled(
     case 'not-ours':
       return { outcome: 'not-ours' };
     case 'not-paid':
-      // A debit pending: the session is complete and its bottles stay sold until it settles or fails.
-      // A debit the bank refused keeps none: its `async_payment_failed` (or the reconciler) may
-      // have given them back already, and a late `completed` must not take them again.
+      // A pending debit keeps its bottles sold until it settles; a refused one keeps none, as its
+      // `async_payment_failed` may have given them back and a late `completed` must not take them again.
       if (assessment.status === 'complete' && deps.capacity) {
         const settings = await deps.shopSettings();
         const intent = typeof session.payment_intent === 'object' ? session.payment_intent : undefined;
@@ -197,11 +162,7 @@ async function answerUnfulfilled(
   }
 }
 
-/**
- * A paid session's order, written once (its emails claimed by this attempt), then its emails. The
- * bottles are sold before the order is written: a retry after a crash between the two finds them
- * sold and sells nothing twice.
- */
+/** Bottles are sold before the order is written: a retry after a crash in between sells nothing twice. */
 async function recordPaidCheckout(
   checkout: PaidCheckout,
   session: Stripe.Checkout.Session,
@@ -251,9 +212,8 @@ async function recordPaidCheckout(
 }
 
 /**
- * The emails of a recorded order. A refunded one is never confirmed afterwards (nor announced to
- * the merchant as new): its refund email is sent instead, once, and its bottles are back on their
- * day. A call that wrote the order itself holds its claims, and sends what it claimed.
+ * The emails of a recorded order: a refunded one is never confirmed or announced afterwards, its refund email
+ * is sent once instead. A call that wrote the order holds its claims, and sends what it claimed.
  */
 export async function finishOrder(
   order: OrderItem,
@@ -276,11 +236,7 @@ export async function finishOrder(
   }
 }
 
-/**
- * The merchants' push of a new order, once (pushToMerchants claims it on the order): tried by the
- * call that wrote the order, or by one that finds its notice email unsent (an earlier attempt
- * stopped); a redelivery of a finished order writes nothing for it.
- */
+/** The merchants' push of a new order, once (claimed on the order): by its writer or a later call. */
 async function pushNewOrder(order: OrderItem, orderCreated: boolean, deps: FulfilmentDeps): Promise<void> {
   if (deps.pushSender === undefined) return;
   if (!orderCreated && order.merchantNoticeEmailState === 'sent') return;
@@ -296,10 +252,8 @@ async function pushNewOrder(order: OrderItem, orderCreated: boolean, deps: Fulfi
 }
 
 /**
- * A paid session whose charge Stripe refunded in full before its order existed: recorded once, as
- * refunded (toRefundedOrderItem), its bottles given back on their day first, hold or sale (a debit
- * pending sold them), so a crash in between leaves them free, never sold to nobody. No settings
- * read and no pause flag: there is nothing to pack.
+ * Refunded in full before its order existed: recorded once as refunded, its bottles given back first so a
+ * crash in between leaves them free, never sold to nobody. No pause flag: there is nothing to pack.
  */
 async function recordRefundedCheckout(
   checkout: PaidCheckout,
@@ -322,19 +276,16 @@ async function recordRefundedCheckout(
     const refundEmail = await sendRefundEmail(item.sessionId, deps);
     return { outcome: 'refunded', reference: item.reference, orderCreated, refundEmail };
   }
-  // Another attempt wrote it: refunded too, or paid (a `completed` that asked Stripe before the
-  // refund). A paid one is the `charge.refunded` path's to move (recordStripeRefund re-reads after
-  // this); this call sends only what is due on the stored order.
+  // Another attempt wrote it, refunded or paid; a paid one is the `charge.refunded` path's to move
+  // (recordStripeRefund re-reads after this), so this call sends only what is due on the stored order.
   const stored = await deps.orders.get(checkout.sessionId);
   if (!stored) throw new Error(`Order ${checkout.sessionId} was reported as existing but cannot be read`);
   return finishOrder(stored, false, deps);
 }
 
 /**
- * The first day a new order can go: the next dispatch day from now, or, for a delayed payment, the
- * day the customer was promised while the money was with the bank when that is later, so the
- * success page, the "waiting for your bank" email and the confirmation name one day (ADR 0047).
- * ISO dates compare as strings.
+ * The next dispatch day, or for a delayed payment the later day promised while the bank held the money, so
+ * the success page and both emails name one day (ADR 0047). ISO dates compare as strings.
  */
 export function firstDispatchDay(checkout: PaidCheckout, nextDay: IsoDate): IsoDate {
   const promised = checkout.promisedDispatchDate;
@@ -343,10 +294,7 @@ export function firstDispatchDay(checkout: PaidCheckout, nextDay: IsoDate): IsoD
     : nextDay;
 }
 
-/**
- * A new order's page key: a delayed payment's is the pending record's (takePendingPageKey), so the
- * link its "waiting for your bank" email carried opens the order; a card payment's is new.
- */
+/** A delayed payment keeps the pending record's page key: its "waiting for your bank" link opens it. */
 function pageKeyFor(checkout: PaidCheckout, deps: FulfilmentDeps, now: Date): Promise<string> {
   return checkout.delayedPayment === true
     ? takePendingPageKey(deps.table, checkout.sessionId, now, newPageKey())
@@ -359,10 +307,7 @@ async function giveBackOwnSale(sale: KeptReservation | undefined, deps: Fulfilme
   await giveBackSale(deps.capacity, sale.date, sale.hold);
 }
 
-/**
- * A charge Stripe has refunded in part before the order was recorded: the order stands (the
- * merchant decides what a partial refund means), with the amount on it and in its history.
- */
+/** Refunded in part before recording: the order stands (the merchant decides), the amount in its history. */
 function withPartialRefund(order: OrderItem, checkout: PaidCheckout, now: Date): OrderItem {
   if (checkout.refund === undefined || checkout.refund.full) return order;
   logger.warn('Paid checkout was partly refunded in Stripe before its order was recorded: order kept', {

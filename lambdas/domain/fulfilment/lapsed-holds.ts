@@ -6,17 +6,12 @@ import { reservationOf } from '../capacity/session-reservation';
 import { hasShopMarker } from '../checkout/order-metadata';
 import type { CapacityStore } from '../storage/capacity-store';
 
-/**
- * How far back expired sessions are listed: a session lives at most 24 hours (Stripe's limit on
- * `expires_at`), so a day more covers a reconciler that missed runs.
- */
+/** A session lives at most 24 hours (Stripe's `expires_at` limit); a day more covers missed runs. */
 const EXPIRED_LOOKBACK_MS = 48 * 3_600_000;
 
 /**
- * How long after its session's `expires_at` a checkout hold is taken as lapsed. Stripe expires a
- * session at that moment and refuses payment after it; the margin covers its own delay and a
- * payment completed in the last second, whose session this run has already sold (the reconciler
- * handles completed sessions first).
+ * After `expires_at` Stripe refuses payment; the margin covers its own delay and a payment in the last
+ * second, whose session this run has already sold (the reconciler handles completed sessions first).
  */
 export const LAPSE_MARGIN_MS = 30 * 60_000;
 
@@ -29,13 +24,10 @@ export interface LapsedHoldDeps {
 }
 
 /**
- * Gives back the holds the webhook should have released: those of this shop's sessions Stripe
- * lists as expired (the last two days), and checkout and payment-link holds whose session's
- * expiry, written in the hold id, is past by LAPSE_MARGIN_MS (a function stopped between the
- * reservation and Stripe, so no session ever carried it). Looks at the coming dispatch days and
- * the days those sessions held; each day is read once and only its lapsed holds are written. An
- * order request's own hold lapses the same way, by the `holds_until` in its id: its bottles go
- * back on sale and nobody is emailed (the request stays, for the merchant to invite or decline).
+ * Gives back holds the webhook should have released: those of our sessions Stripe lists as expired (two
+ * days), and holds whose expiry in their id is past by LAPSE_MARGIN_MS (a function stopped before Stripe made
+ * the session). A request's hold lapses the same way by its `holds_until`, nobody emailed. Each day is read
+ * once.
  * @returns how many holds it released.
  */
 export async function releaseLapsedHolds(deps: LapsedHoldDeps): Promise<number> {

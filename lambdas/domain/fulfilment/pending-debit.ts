@@ -18,10 +18,7 @@ import {
   unpaidSessionShape,
 } from './debit-session';
 
-/**
- * The parts of a Checkout Session (retrieved with `expand: ['payment_intent']`) that say its
- * payment is still with the bank, and whom to tell. Parsed, not cast: data from outside.
- */
+/** The session's parts (`payment_intent` expanded) saying its money is with the bank, and whom to tell. */
 const pendingSessionSchema = z.object({
   ...unpaidSessionShape,
   metadata: z.extend(z.pick(orderMetadataSchema, { name: true, quantity: true }), {
@@ -40,9 +37,8 @@ export type PendingDebitCheck =
   | { kind: 'pending'; facts: PendingDebitCheckFacts };
 
 /**
- * Whether a retrieved Checkout Session is ours and its payment is with the bank: complete, unpaid,
- * its PaymentIntent `processing` (a Bacs Direct Debit before collection). Pure: a unit test per rule.
- * The day is the session's `debit_dispatch_date`: the one the success page shows for it.
+ * Ours, complete, unpaid, its PaymentIntent `processing` (a Bacs debit before collection). Pure. The day is
+ * the session's `debit_dispatch_date`, the one the success page shows.
  */
 export function checkPendingDebit(input: unknown, shopId: string): PendingDebitCheck {
   const read = readUnpaidSession(input, shopId, pendingSessionSchema, 'not-pending');
@@ -80,18 +76,10 @@ export type PendingDebitResult =
     };
 
 /**
- * Tells the customer at once that a checkout completed with its money still with the bank (a Bacs
- * Direct Debit): received, waiting for the bank, the reference, the day it goes if the bank pays,
- * and the order page's link. Once however often `checkout.session.completed` is delivered and
- * however many reconciler runs find the session (docs/decisions/0047-delayed-payments-told-at-once.md).
- *
- * 1. A record already written goes straight to the email (1 DynamoDB read; no Stripe call).
- * 2. Otherwise the session is retrieved (an event's payload is never trusted) and checked: ours,
- *    complete, unpaid, its PaymentIntent `processing`. Anything else does nothing.
- * 3. The record `PENDING_DEBIT#<session id>` is written once (a conditional put) with a new page
- *    key, the one the order takes when the bank pays (takePendingPageKey), and the email `pending`.
- * 4. The email is sent once (sendEmailOnce), claimed only while the record is still `pending`.
- *
+ * Tells the customer at once that the money is with the bank (received, waiting, reference, the day it goes,
+ * the page link), once however often the event comes or the reconciler runs (ADR 0047). A record found goes
+ * straight to the email; else the session is retrieved (never the payload) and checked, and
+ * `PENDING_DEBIT#<session id>` written once with the page key the order will take (takePendingPageKey).
  * @throws Stripe, DynamoDB and SES errors: the caller retries.
  */
 export async function recordPendingDebit(

@@ -19,10 +19,8 @@ import { recordPendingDebit } from './pending-debit';
 import { countFulfilment, stepOrNextRun } from './reconcile-steps';
 
 /**
- * How far back sessions are looked at, by default: the longest settlement of the enabled payment
- * methods after the session completes (Bacs Direct Debit: up to 7 business days, so 10 calendar
- * days with a weekend and a bank holiday), beyond Stripe's 3 days of webhook retries.
- * RECONCILE_LOOKBACK_DAYS overrides it.
+ * The longest settlement after completion (Bacs: up to 7 business days, so 10 calendar days with a weekend
+ * and a holiday), beyond Stripe's 3 days of webhook retries. RECONCILE_LOOKBACK_DAYS overrides it.
  */
 export const DEFAULT_RECONCILE_LOOKBACK_DAYS = 10;
 const DAY_MS = 24 * 3_600_000;
@@ -49,24 +47,15 @@ export interface ReconcileSummary {
   failed: number;
   /** Holds on dispatch days given back because their session expired and the webhook did not say so. */
   holdsReleased: number;
-  /**
-   * Failed Direct Debits this run recorded and emailed about (customer and merchant): their
-   * `async_payment_failed` webhook never arrived, or failed before it recorded them.
-   */
+  /** Failed debits this run recorded and emailed: their `async_payment_failed` never arrived, or failed. */
   failedDebitsNotified: number;
-  /**
-   * Delayed payments still with the bank whose customer this run emailed (ADR 0047): their
-   * `completed` webhook never arrived, or failed before the email went.
-   */
+  /** Pending debits whose customer this run emailed (ADR 0047): their `completed` never came, or failed. */
   pendingDebitsTold: number;
   /** The run reached its deadline and left the rest of the list for the next run. */
   stoppedAtDeadline: boolean;
 }
 
-/**
- * A completed session not paid: its bottles stay sold while the debit is with the bank, and go
- * back when it failed, whichever webhook was missed. A failure counts as a failed session.
- */
+/** Bottles stay sold while the debit is with the bank, back if it failed, whichever webhook was missed. */
 async function keepOrReturnBottles(
   session: Stripe.Checkout.Session,
   deps: ReconcileDeps,
@@ -102,10 +91,7 @@ function debitPending(session: Stripe.Checkout.Session): boolean {
   return intent?.status === 'processing';
 }
 
-/**
- * A pending debit's "waiting for your bank" email, once (recordPendingDebit): sent here when the
- * webhook's was not; a session whose email is settled costs one read. A failure counts as failed.
- */
+/** The "waiting for your bank" email when the webhook's was not sent; a settled one costs one read. */
 async function tellMissedPending(
   sessionId: string,
   deps: ReconcileDeps,
@@ -127,10 +113,7 @@ async function tellMissedPending(
   );
 }
 
-/**
- * Drains every order in the sparse OUTBOX_DUE_INDEX (orders with outbox entries unsent), each
- * through the one sender (emails/outbox-sender.ts), and counts the emails sent.
- */
+/** Drains every order in OUTBOX_DUE_INDEX through the one sender (outbox-sender.ts), counting sends. */
 async function sweepOutboxes(deps: ReconcileDeps, summary: ReconcileSummary): Promise<number> {
   let sent = 0;
   for await (const sessionId of sessionsWithOutboxDue(deps.table)) {
@@ -143,9 +126,8 @@ async function sweepOutboxes(deps: ReconcileDeps, summary: ReconcileSummary): Pr
 }
 
 /**
- * Settles every standing order a stopped writer left due (ADR 0062): Stripe made to follow its
- * record, its holds set, its emails owed sent once (a cancelled one's too: the due index holds
- * it), the marker removed. A healthy standing order is not in the index and costs nothing here.
+ * Settles every standing order a stopped writer left due (ADR 0062): Stripe follows its record, holds set,
+ * owed emails sent once, marker removed. A healthy one is not in the index and costs nothing.
  */
 async function sweepStandingOrders(deps: ReconcileDeps, summary: ReconcileSummary): Promise<number> {
   let sent = 0;
@@ -157,10 +139,7 @@ async function sweepStandingOrders(deps: ReconcileDeps, summary: ReconcileSummar
   return sent;
 }
 
-/**
- * A failed debit's emails, once each (notifyFailedDebit): sent here when the webhook's were not;
- * a session whose record exists costs one read. A failure counts as a failed session.
- */
+/** A failed debit's emails, once each, when the webhook's were not sent; a record found costs one read. */
 async function notifyMissedFailure(
   sessionId: string,
   deps: ReconcileDeps,
@@ -225,10 +204,7 @@ async function syncStandingOrders(deps: ReconcileDeps, summary: ReconcileSummary
   }
 }
 
-/**
- * Each active standing order to the shop's mode (ADR 0061): one recorded while the shop was
- * paused is marked, and Stripe follows it; one already so costs no Stripe call.
- */
+/** Each active standing order to the shop's mode (ADR 0061); one already so costs no Stripe call. */
 async function followShop(
   deps: ReconcileDeps,
   settings: () => Promise<ShopSettings>,
@@ -258,20 +234,13 @@ export class ReconcileIncompleteError extends Error {
 }
 
 /**
- * The safety net under the webhook: lists the Checkout Sessions completed in the lookback window
- * (10 days by default) and runs fulfilCheckout on every paid one of ours, including one that
- * completed unpaid (a delayed method) and whose PaymentIntent succeeded since. That writes the order of a session whose
- * webhook never came, and sends any email an earlier attempt left pending (or stale in `sending`).
- * A completed session whose Direct Debit failed gets its two emails (notifyFailedDebit) in the
- * same way, once each, when `async_payment_failed` never arrived.
- * Safe alongside webhooks: it goes through the same conditional writes. Emits
- * `ReconcilerFulfilledMissedOrders` (namespace LiveAquatics) for an alarm to watch.
- *
- * `deadline` bounds the run: no session is started after it. Without it a backlog (after a webhook
- * outage, say) could run into the Lambda's time limit, which kills the run mid-session (inside an
- * email send: the duplicate window of send-order-emails.ts) before the summary and metric are out.
- * @throws ReconcileIncompleteError when some sessions failed or the deadline came first, so the
- *   run counts as an error.
+ * The safety net under the webhook: runs fulfilCheckout on every paid session of ours completed in the
+ * lookback window (a delayed method's included once it succeeded), writing orders whose webhook never came
+ * and sending emails left pending; a failed debit's emails likewise. Safe beside webhooks: the same
+ * conditional writes. Emits `ReconcilerFulfilledMissedOrders` for an alarm. No session starts after
+ * `deadline`: a backlog must not run into the Lambda's time limit, which would kill it mid-send before the
+ * summary and metric are out.
+ * @throws ReconcileIncompleteError when some sessions failed or the deadline came first.
  */
 export async function reconcileOrders(
   deps: ReconcileDeps,

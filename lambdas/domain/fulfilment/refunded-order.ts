@@ -14,23 +14,13 @@ import type { OrderItem } from '../storage/order';
 import { dispatchSortKey, type ShopTable } from '../storage/orders-table';
 import { emailOf, entryKey, readOrder } from '../storage/outbox';
 
-// A payment refunded in Stripe (in the Dashboard) before its order was recorded: its
-// `checkout.session.completed` came late (an outage, Stripe's retries), or only the reconciler
-// found it. Every paid session is exactly one order, so it is recorded, but as refunded: never
-// confirmed, never on a dispatch list, its bottles back on their day.
+// Refunded in Stripe before its order was recorded (a late `completed`, or found by the reconciler): every
+// paid session is exactly one order, so it is recorded as refunded, never confirmed or listed for dispatch.
 
 /**
- * The order of a paid session whose charge Stripe has refunded in full, as it is first written:
- * `refunded`, listed as such on its dispatch day, its history saying it was refunded in Stripe
- * before it was recorded, and the refund email due.
- *
- * Neither the confirmation nor the merchant's new-order notice is ever due (their states are
- * absent): a confirmation would promise Daphnia that will not come, and the merchant made the
- * refund in their own Stripe Dashboard, so a "new order, pack it" notice would only mislead; the
- * order shows as refunded in their list and admin page. The customer does get the refund email:
- * they paid, so one email says the money is going back. `sale` names the session's reservation,
- * whose bottles are given back, not sold (returnRefundedBottles gives back a sale a racing
- * `completed` made there). Pure.
+ * A fully refunded paid session's order as first written: `refunded`, its history saying so, the refund email
+ * due. No confirmation (it would promise Daphnia that will not come) and no new-order notice (the merchant
+ * refunded it themselves). `sale`'s bottles are given back, not sold. Pure.
  */
 export function toRefundedOrderItem(
   checkout: PaidCheckout,
@@ -74,13 +64,8 @@ export interface RefundedOrderDeps {
 }
 
 /**
- * The refund email of a refunded order, once, whichever way it was refunded: its outbox entry was
- * written with the refund itself (storage/outbox.ts), with the reason stored by then (the command
- * stores its reason before it asks Stripe), and is sent here by draining the order's outbox
- * (emails/outbox-sender.ts); a dispatch or delay note still unsent was superseded by that write.
- * Every refund path ends here (the command, `charge.refunded`, and fulfilment of a session refunded
- * before its order), so this is also where an undispatched order's bottles go back to their
- * dispatch day (once: the give-back is conditional on the sale).
+ * The refund email, once, by draining the outbox entry written with the refund (reason stored by then). Every
+ * refund path ends here, so undispatched bottles go back to their day here too (once, by the sale's guard).
  */
 export async function sendRefundEmail(sessionId: string, deps: RefundedOrderDeps): Promise<SendOnceOutcome> {
   const stored = await readOrder(deps.table, sessionId);

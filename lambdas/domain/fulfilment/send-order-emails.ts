@@ -33,9 +33,8 @@ export interface OrderEmailDeps {
 }
 
 /**
- * What happened to one email in this attempt. `claimed-elsewhere`: another attempt holds a fresh
- * claim (it is sending now, or crashed less than STALE_CLAIM_MS ago), or sent it meanwhile.
- * `refused`: SES can never deliver it (recorded as `failed` on the order, now or earlier).
+ * `claimed-elsewhere`: another attempt holds a fresh claim (sending, or crashed under STALE_CLAIM_MS ago) or
+ * sent it meanwhile. `refused`: SES can never deliver it (recorded `failed` on the order).
  */
 export type EmailOutcome = 'sent' | 'already-sent' | 'claimed-elsewhere' | 'refused';
 
@@ -63,29 +62,21 @@ function messageFor(kind: PaymentEmailKind, order: OrderItem, deps: OrderEmailDe
 }
 
 /**
- * Sends an order's customer confirmation and merchant notice, each at most once however many
- * webhook deliveries, retries and reconciler runs call this, concurrently or not.
- *
- * Per kind, the one send-once protocol of every email the shop sends (sendEmailOnce, in
- * orders/send-once.ts: claim, send, mark, with its one accepted duplicate window). A new order is
- * written already in `sending`, claimed by the attempt that writes it (withEmailsClaimed), which
- * passes its tokens in as `held`. Only the customer's confirmation can be refused for good.
- *
- * @returns what happened to each kind. A customer address SES can never take is `refused`, not an
- *   error: retrying cannot help, and the order is durable.
- * @throws the SES or DynamoDB error of a failed step (after both kinds were tried, and after
- *   releasing a claim whose send failed), so the caller answers 5xx and Stripe's retry (or the
- *   reconciler) finishes the work.
+ * Sends an order's confirmation and merchant notice, each at most once however many deliveries, retries and
+ * reconciler runs call this (sendEmailOnce). A new order is written already claimed by its writer, which
+ * passes its tokens as `held`.
+ * @returns what happened to each kind; an address SES can never take is `refused`, not an error: retrying
+ *   cannot help, and the order is durable.
+ * @throws the SES or DynamoDB error of a failed step, after both kinds were tried, so the caller answers 5xx
+ *   and Stripe's retry (or the reconciler) finishes the work.
  */
 export async function sendOrderEmails(
   order: OrderItem,
   deps: OrderEmailDeps,
   held?: EmailClaims,
 ): Promise<Record<PaymentEmailKind, EmailOutcome>> {
-  // The confirmation goes first, as the law asks for it, but the notice never depends on it: it is
-  // sent whatever the confirmation did, and says so when SES refused the customer's address, so
-  // the merchant can reach the customer another way. A transient failure of either is thrown only
-  // once both were tried, so one bad send never holds the other back.
+  // The confirmation first, as the law asks, but the notice never depends on it (it says when SES refused the
+  // customer, so the merchant can reach them); a transient failure is thrown only once both were tried.
   const confirmation = await settle(sendOnce('confirmation', order, deps, held?.confirmation));
   const noticeOrder: OrderItem =
     confirmation.ok && confirmation.refusedFor
@@ -118,10 +109,8 @@ async function settle(
 }
 
 /**
- * Claims both emails of an order about to be written for the first time, in the item itself: the
- * conditional put that creates the order is then also the claim, which saves one update per email
- * on every new order. Only the attempt whose put succeeds holds the claims; a losing attempt
- * carries on with the stored order and claims as usual.
+ * Claims both emails inside the order's first put, saving an update per email on every new order; only the
+ * attempt whose put succeeds holds them, a loser carries on with the stored order.
  */
 export function withEmailsClaimed(order: OrderItem, now: Date): { order: OrderItem; claims: EmailClaims } {
   const claims = { confirmation: randomUUID(), merchantNotice: randomUUID() };
@@ -141,9 +130,8 @@ export function withEmailsClaimed(order: OrderItem, now: Date): { order: OrderIt
 }
 
 /**
- * Hands back claims this attempt may hold, so the next attempt need not wait for them to go stale.
- * Conditional on our tokens, so a no-op where the claim was never written or was taken over; a
- * release that fails is logged and left to go stale.
+ * Hands back claims this attempt may hold so the next need not wait for them to go stale; conditional on our
+ * tokens, and a failed release is logged and left to go stale.
  */
 export async function releaseEmailClaims(
   order: OrderItem,
@@ -162,11 +150,7 @@ export async function releaseEmailClaims(
   );
 }
 
-/**
- * The conditional put of a new order carrying its email claims, and the order the emails then
- * describe: this call's when it wrote it (logged as recorded), else the stored one (written by the
- * race's winner, whose claims they are).
- */
+/** A new order's conditional put with its claims; the order is this call's if it wrote it, else stored. */
 export async function writeClaimedOrder(
   item: OrderItem,
   claims: EmailClaims,
@@ -177,9 +161,7 @@ export async function writeClaimedOrder(
   try {
     created = await deps.orders.createIfAbsent(item);
   } catch (error) {
-    // The put may have been written with its answer lost (a timeout, a dropped connection): hand
-    // its email claims back, or a retry would wait STALE_CLAIM_MS for them. Conditional on our
-    // tokens, so it changes nothing when the put never landed.
+    // The put may have landed with its answer lost: hand the claims back, or a retry waits STALE_CLAIM_MS.
     await releaseEmailClaims(item, claims, deps);
     throw error;
   }
@@ -235,9 +217,8 @@ async function sendOnce(
 }
 
 /**
- * A recipient SES will never accept, now recorded as `failed` on the order (final: no retry, so
- * the webhook answers 2xx, the order being durable), is counted in `CustomerEmailRefused` for the
- * merchant's alarm. If the mark failed, sendEmailOnce threw and a retry meets the same refusal.
+ * A recipient SES will never accept, recorded `failed` (final, so the webhook answers 2xx), counted in
+ * `CustomerEmailRefused` for the merchant's alarm. If the mark failed, a retry meets the same refusal.
  */
 function recordRefusal(kind: PaymentEmailKind, order: OrderItem, reason: string, deps: OrderEmailDeps): void {
   logger.warn('SES refused the customer confirmation for good; recorded on the order', {

@@ -42,9 +42,8 @@ function emailsOf(item: Readonly<Record<string, unknown>>): AdminEmail[] {
 }
 
 /**
- * The order's payment in the Stripe Dashboard: the payment intent's page, under `/test/` for a
- * test-mode payment (the Dashboard shows test objects only there); a Dashboard search for the
- * Checkout Session when the order was recorded without its payment intent.
+ * The payment in Stripe's Dashboard: the payment intent's page (under `/test/` for test mode), or a search
+ * for the session when recorded without its payment intent.
  */
 export function stripeDashboardUrl(
   order: Pick<ManagedOrder, 'paymentIntentId' | 'sessionId' | 'livemode'>,

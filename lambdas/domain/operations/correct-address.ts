@@ -77,20 +77,14 @@ function refuseOnceClosed(order: ManagedOrder, now: Date, cutoffHours: number): 
 }
 
 /**
- * Corrects a paid order's delivery address, postcode and phone until the packing cut-off of its
- * dispatch day, for the customer's order page, the admin page and the CLI alike. The details are
- * checked with the checkout's own rules (shared/address-correction.ts); the write is conditional
- * on the order being still paid, on the same day, with the details read, so two corrections at
- * once cannot lose one silently; the same outbox write (storage/outbox.ts) appends before and
- * after to the history with `actor`, and writes the short confirmation email's entry with the
- * details it stored, sent once (emails/outbox-sender.ts); an older note not sent yet is superseded. The dispatch
- * files read the order's own fields, so they carry the new details from then on.
- * A correction through the order page passes the page key its token was checked against: the write
- * is then planned against that key too (and the version read), so a revoke that lands in between leaves the order unchanged
- * and the old link answers as any revoked one. The merchant's (no token) is not held to a key.
- * @throws InvalidCorrectionError for details the checkout would refuse; RefusedError once the
- * order is dispatched, refunded, past its cut-off, or changed meanwhile; OrderPageNotFoundError
- * when `pageKey` is given and the order's key is no longer it.
+ * Corrects a paid order's address, postcode and phone until its day's packing cut-off (order page, admin,
+ * CLI), by the checkout's rules (shared/address-correction.ts). One outbox write, conditional on the order
+ * still paid, same day, same details read (two at once never lose one), with history and a confirmation
+ * email. Through the order page, its page key is a condition too, so a revoke in between leaves the order
+ * unchanged.
+ * @throws InvalidCorrectionError for details the checkout would refuse; RefusedError once the order is
+ *   dispatched, refunded, past its cut-off, or changed meanwhile; OrderPageNotFoundError when `pageKey` is
+ *   given and the order's key is no longer it.
  */
 export async function correctOrderAddress(
   order: ManagedOrder,

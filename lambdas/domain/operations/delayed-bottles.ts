@@ -10,11 +10,9 @@ import type { ManagedOrder } from '../storage/managed-order';
 import { getRecord } from '../storage/records';
 import type { ShopDeps } from './shop-deps';
 
-// A delayed order's bottles move with it: given back on the day they counted on, sold on the new
-// one. The order says where they are (`capacityDate`), so a refund gives them back to the right
-// day whenever it comes; while a move is under way it names the day they are leaving
-// (`capacityMovingFrom`), and both days may count them. The steps, each a conditional write, in
-// this order, so a stop anywhere leaves a state the next run (or a refund) finishes:
+// A delayed order's bottles move with it. The order says where they count (`capacityDate`), so a refund finds
+// them; during a move it names the day they leave (`capacityMovingFrom`). Each step is conditional, in this
+// order, so a stop anywhere leaves what the next run (or a refund) finishes:
 //
 //   1. the order moves (delayDispatch): `dispatchDate` only; `capacityDate` still says where they are
 //   2. the order: capacityDate = new day, capacityMovingFrom = old day    if capacityDate = old day
@@ -22,9 +20,7 @@ import type { ShopDeps } from './shop-deps';
 //   4. the old day: give back                                             if sold there
 //   5. the order: REMOVE capacityMovingFrom                               if still the same move
 //
-// Steps 3 and 4 are idempotent by the hold id, so a rerun counts nothing twice; 3 comes before 4,
-// so a stop between them counts the bottles on both days (a day may refuse a checkout until the
-// rerun) rather than on neither (a day could be oversold).
+// 3 before 4: a stop between them counts the bottles on both days rather than on neither (an oversold day).
 
 /** Refunded before dispatch: its bottles go back rather than move (returnRefundedBottles). */
 function givesBack(order: ManagedOrder): boolean {
@@ -62,10 +58,8 @@ async function finishMove(
 }
 
 /**
- * Whether an order's bottles still count elsewhere than its day, or a move of them is unfinished:
- * what a delay's rerun looks for among the orders it moved. An order refunded before dispatch has
- * nothing to move unless a move was under way (the refund gave them back); one without bottles
- * counted (paid before capacity existed) never has.
+ * Whether a delay's rerun has bottles of this order to move: counted elsewhere, or a move unfinished. A
+ * refunded order has none unless a move was under way; one paid before capacity existed never has.
  */
 export function hasBottlesToMove(order: ManagedOrder): boolean {
   if (order.capacityHold === undefined || order.capacityDate === undefined) return false;
@@ -74,11 +68,9 @@ export function hasBottlesToMove(order: ManagedOrder): boolean {
 }
 
 /**
- * Moves a delayed order's sold bottles to its day (`dispatchDate`), from the order as read now
- * (strongly consistent): steps 2 to 5 above. Safe to repeat, and a repeat finishes what a stopped
- * run left: first a move already started (perhaps an earlier delay's, the order since delayed
- * again), then the move to the order's day when its bottles still count elsewhere. That includes
- * an order delayed before delays moved bottles: running the same delay again moves them.
+ * Steps 2 to 5 above, from the order read now (strongly consistent). A repeat finishes a move already started
+ * (perhaps an earlier delay's), then moves bottles still counted elsewhere, including those of orders delayed
+ * before delays moved bottles.
  */
 export async function moveDelayedBottles(order: ManagedOrder, deps: Pick<ShopDeps, 'table'>): Promise<void> {
   const store = capacityStoreFromTable(deps.table);

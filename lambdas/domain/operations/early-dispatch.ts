@@ -8,18 +8,16 @@ import { RefusedError } from '../refusal';
 import type { ManagedOrder } from '../storage/managed-order';
 
 /**
- * The dispatch day the merchant packs for now: the first dispatch day on or after today (London,
- * bank holidays skipped), the day `status` names next when no earlier week's orders wait. Not
- * `status`'s own answer: an order left from last week would make this week's orders "early".
+ * The first dispatch day on or after today (London, holidays skipped); not `status`'s next day, as an order
+ * left from last week would make this week's "early".
  */
 export function comingDispatchDay(now: Date): IsoDate {
   return firstComingDispatchDay(now);
 }
 
 /**
- * A paid order planned for a dispatch day after the coming one, dispatched without `early`: its
- * customer was promised that later day. `plannedFor` lets the page and the CLI ask "2 orders are
- * planned for Monday 14 December: dispatch them now?" and send again with `early`.
+ * An order planned after the coming dispatch day, dispatched without `early`: its customer was promised the
+ * later day. `plannedFor` lets page and CLI ask, then resend with `early`.
  */
 export class PlannedLaterError extends RefusedError {
   readonly plannedFor: IsoDate;

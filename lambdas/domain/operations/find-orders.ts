@@ -27,12 +27,9 @@ function customerMatches(record: ShopRecord, text: string): boolean {
 }
 
 /**
- * The orders and requests the merchant means by `text`, newest first, each once: the one whose
- * reference it is, in any case and whatever its date (the reference index); and, among the
- * dispatch days a list covers (listRecords: `weeksBack` weeks back to 8 weeks ahead), those whose
- * customer's email is `text` (the whole address, any case) or whose name or postcode contains it
- * (any case; spaces in a postcode ignored). For the CLI's `find` and any later admin page.
- * @throws RefusedError for empty text.
+ * What the merchant means by `text`, newest first, each once: the order or request of that reference (any
+ * case or date), and within listRecords' days those whose email is `text` or whose name or postcode contains
+ * it (any case, spaces ignored). @throws RefusedError for empty text.
  */
 export async function findRecords(
   text: string,
@@ -58,10 +55,7 @@ export interface RecordQuery extends ListOptions {
   text?: string | undefined;
 }
 
-/**
- * The records a list shows: without text, listRecords; with text, findRecords' matches, kept only
- * when of the status and dispatch day the query names (a search ignores neither).
- */
+/** listRecords without text; with it, findRecords' matches of the status and day asked. */
 export async function listOrFindRecords(
   query: RecordQuery,
   deps: Pick<ShopDeps, 'table' | 'now'>,

@@ -20,9 +20,8 @@ export function today(now: Date): IsoDate {
 }
 
 /**
- * Every calendar day from `weeksBack` weeks before `now` to `weeksAhead` after, newest first.
- * Every day, not each week's dispatch day: a delay moves orders to any working day (a Tuesday),
- * and an order dated on one must never drop out of a list.
+ * Every calendar day from `weeksBack` before `now` to `weeksAhead` after, newest first: not only dispatch
+ * days, as a delay moves orders to any working day and an order must never drop out of a list.
  */
 export function daysAround(now: Date, weeksBack: number, weeksAhead: number): IsoDate[] {
   const start = londonDate(now);
@@ -65,11 +64,7 @@ export interface ListOptions {
   weeksBack?: number;
 }
 
-/**
- * Orders and requests, newest first, read through the `byDispatchDate` index one day at a time
- * (never a table scan): one day, or every day of a window around today, whatever day an order is
- * dated (moved orders included).
- */
+/** Orders and requests, newest first, via `byDispatchDate` a day at a time (never a scan). */
 export async function listRecords(
   options: ListOptions,
   deps: Pick<ShopDeps, 'table' | 'now'>,
@@ -94,11 +89,7 @@ export async function ordersToPack(day: IsoDate, deps: Pick<ShopDeps, 'table'>):
     .sort((a, b) => a.paidAt.localeCompare(b.paidAt) || a.createdAt.localeCompare(b.createdAt));
 }
 
-/**
- * The day the merchant packs for next: the earliest day that still holds undispatched orders
- * (one a delay moved to a Tuesday, or one left over from a past week), or else the next dispatch
- * day, whichever comes first.
- */
+/** The earliest day still holding undispatched orders (moved, or left over), else the next dispatch day. */
 export async function nextPackingDay(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<IsoDate> {
   const now = deps.now();
   const next = firstComingDispatchDay(now);
@@ -118,10 +109,8 @@ async function daysHoldingOrders(
 }
 
 /**
- * Refuses a delay that would tell customers something untrue: `to` must be a working day
- * (couriers collect, the shop packs), after `from`, after today, and at most DISPATCH_WINDOW_WEEKS
- * ahead (the bank-holiday data and the lists reach that far).
- * @throws RefusedError with the reason in the merchant's words.
+ * `to` must be a working day after `from` and today, within DISPATCH_WINDOW_WEEKS (the holiday data's reach),
+ * or customers would be told something untrue. @throws RefusedError in the merchant's words.
  */
 export function checkDelayTarget(from: IsoDate, to: IsoDate, now: Date): void {
   const today = londonDate(now);
@@ -164,10 +153,7 @@ export async function nothingToDelay(
   );
 }
 
-/**
- * Every day from DISPATCH_WINDOW_WEEKS back to DISPATCH_WINDOW_WEEKS ahead that holds undispatched (`paid`)
- * orders, earliest first, each with its orders oldest first: what the merchant still has to pack.
- */
+/** Days within DISPATCH_WINDOW_WEEKS either side holding `paid` orders, earliest first, orders oldest. */
 export async function undispatchedByDay(
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<Array<{ day: IsoDate; orders: ManagedOrder[] }>> {

@@ -57,18 +57,12 @@ export interface ActionResult {
 }
 
 /**
- * `paid → dispatched`, with the dispatch email, exactly once however often it runs: the status
- * moves by one outbox write (storage/outbox.ts) that also writes the dispatch email's entry with
- * the facts it stored (the day it really went, `dispatchedAt`, the address, the number), and the
- * entry is sent once (emails/outbox-sender.ts). A second run finds the order dispatched, writes
- * nothing and sends only what a stopped first run left. The same write appends `dispatched` by
- * `actor` to the order's history, and supersedes a delay or address note not sent yet.
- *
- * A paid order planned for a later dispatch day than the coming one goes only with `early`
- * (early-dispatch.ts); a delay landing meanwhile is seen when the write plans again.
- * `seen`: the order as the caller read it (the import), else read here by `reference`.
- * @throws RefusedError for an unknown reference, a request, or a refunded order, or an order
- *   dispatched meanwhile with another number; PlannedLaterError for an order planned later, without `early`.
+ * `paid → dispatched` and the dispatch email, exactly once: one outbox write (storage/outbox.ts) moves the
+ * status, appends `dispatched` by `actor`, writes the email's entry with the facts stored and supersedes an
+ * unsent delay or address note; a rerun sends only what a stopped run left. A paid order planned after the
+ * coming dispatch day needs `early` (early-dispatch.ts). `seen`: the order as the caller read it.
+ * @throws RefusedError for an unknown reference, a request, a refunded order, or one dispatched meanwhile
+ *   with another number; PlannedLaterError for an order planned later, without `early`.
  */
 export async function markDispatched(
   reference: string,
@@ -112,9 +106,8 @@ export async function markDispatched(
 }
 
 /**
- * The write that dispatches a paid order (its history line, its dispatch email's entry), planned on
- * the order as stored: null when it is dispatched already with this number; refused when it was
- * refunded, dispatched with another number, or delayed to a later week meanwhile.
+ * The dispatch write planned on the order as stored: null when dispatched already with this number; refused
+ * when refunded, dispatched with another number, or delayed to a later week meanwhile.
  */
 function planDispatch(
   order: ManagedOrder,
@@ -174,10 +167,8 @@ export function refundedRefusal(order: ManagedOrder, now: Date): string {
 }
 
 /**
- * A number for one order, as the tracking route takes it: a paid order's first number dispatches
- * it (markDispatched, with `early` as there); a dispatched order's number is added or corrected
- * (updateTrackingNumber).
- * @throws RefusedError as those two do.
+ * A number for one order, as the tracking route takes it: a paid order's first number dispatches it; a
+ * dispatched order's number is added or corrected. @throws RefusedError as those two do.
  */
 export async function trackOrder(
   reference: string,
@@ -200,15 +191,10 @@ function checkedTrackingNumber(typed: string | undefined): string | undefined {
 }
 
 /**
- * Adds or corrects the tracking number of a dispatched order, and tells the customer once per
- * change: one outbox write stores the new number (only if it differs), appends `tracking-updated`
- * to the history and writes the `trackingUpdate` email's entry with that number, so a repeat with
- * the same number changes and sends nothing. While the dispatch email itself has not gone yet, it
- * is written again carrying the new number, and no update is due: one email, not two (outbox.ts).
- * The write is conditional on the version of the order read (`seen`, else read here): a number
- * stored meanwhile by another path is never silently replaced.
- * @throws RefusedError for a number that is not one, an order that is not dispatched, or one
- *   changed meanwhile.
+ * Adds or corrects a dispatched order's tracking number and tells the customer once per change; the same
+ * number again sends nothing. An unsent dispatch email is rewritten with the new number instead of an update:
+ * one email, not two (outbox.ts). Conditional on the version read: never replaces a number stored meanwhile.
+ * @throws RefusedError for a bad number, an order not dispatched, or one changed meanwhile.
  */
 export async function updateTrackingNumber(
   reference: string,
@@ -267,34 +253,18 @@ export interface DelayResult {
   /** Orders this run moved, and every order of the delay whose email it sent. */
   moved: string[];
   emailed: string[];
-  /**
-   * The new day has now sold more than its limit: the orders' bottles moved there all the same
-   * (the merchant chose the day; as with a limit lowered below its sales, nothing is refused).
-   */
+  /** `to` has now sold more than its limit: the merchant chose the day, so nothing is refused. */
   overLimit?: OverLimit;
   /** The day this run closed (`from`, when checkout could still sell it), and how it was before. */
   closed?: ClosedDay;
 }
 
 /**
- * Moves one dispatch day's undispatched (`paid`) orders to a later working day (checkDelayTarget)
- * and tells each customer once; a day with nothing to move is refused, naming the days that hold
- * orders. Each order moves by its own conditional update (still `paid`, still on `from`), which
- * makes its delay email due; a second run with the same days finds nothing left on `from`, and
- * sends only the emails a stopped first run did not. Each order's update appends `delayed` by
- * `actor` to its history.
- *
- * Each order's sold bottles move with it, given back on `from` and sold on `to` whatever `to`'s
- * limit (delayed-bottles.ts); the result says when `to` is now over its limit. A second run
- * finishes a move a stopped run left and counts nothing twice.
- *
- * Before it moves any order, the run closes `from` (its own limit 0, closeDispatchDay): the
- * merchant could not dispatch that day, so it is not sold again until they reopen it with
- * `capacity` (the result says so). A rerun that finds nothing left to move closes nothing.
- *
- * Order requests stay where they are: a delay moves paid orders only. A request's bottles stay
- * held on its day, the one its customer was told; `request-payment` moves them to a later day
- * with room when that day has closed, and `decline` gives them back (request-capacity.ts).
+ * Moves one dispatch day's `paid` orders to a later working day (checkDelayTarget), each by its own
+ * conditional update that appends `delayed` and makes its delay email due, so a rerun sends only what a
+ * stopped run left. Their sold bottles move too, whatever `to`'s limit (delayed-bottles.ts). `from` is closed
+ * first: the merchant could not dispatch it, so it is not sold again until reopened. Requests stay on the day
+ * their customer was told (request-capacity.ts). An empty day is refused, naming the days with orders.
  */
 export async function delayDispatch(
   input: {
@@ -314,9 +284,8 @@ export async function delayDispatch(
   const waiting = (await queryDispatchDay(deps.table, from, 'paid')).filter(
     (r) => r.kind === 'order' && (references === undefined || references.includes(r.order.reference)),
   );
-  // Closed whatever the reason (weather, supply, other): a day the merchant could not dispatch is
-  // never one to promise the next customer; closed first, so no checkout takes the bottles given back.
-  // A delay of some orders leaves the day open: the merchant still dispatches the rest that day.
+  // Closed first, whatever the reason, so no checkout takes the bottles given back; a delay of some orders
+  // leaves the day open, as the merchant still dispatches the rest.
   const closed =
     waiting.length > 0 && references === undefined ? await closeDispatchDay(deps, from) : undefined;
   for (const record of waiting) {
@@ -340,10 +309,7 @@ export async function delayDispatch(
   return { from, to, moved, emailed, ...(overLimit && { overLimit }), ...(closed && { closed }) };
 }
 
-/**
- * One order moved from `from` to `to` by its own conditional update (still `paid`, still on
- * `from`), with its `delayed` history line and its delay email due; false when it had moved.
- */
+/** One order moved by its own conditional update (still `paid`, still on `from`); false when it had moved. */
 async function delayOrder(
   order: ManagedOrder,
   delay: { from: IsoDate; to: IsoDate; reason: DelayReason; actor: string; at: string },
@@ -403,10 +369,8 @@ async function sendDelayEmails(delayed: readonly ManagedOrder[], deps: ShopDeps)
 }
 
 /**
- * Who the refund email went out from, read back after this run's attempt: this run, or another
- * path, or nobody yet. The email's claim does not record who holds it, so when this run recorded
- * the refund the other sender is named as either of the two it can be: the `charge.refunded`
- * webhook (Stripe sends it at once, so it usually is) or a second refund of the same order.
+ * Who the refund email went out from: this run, another path, or nobody. The claim does not record its
+ * holder, so the other sender is named as either it can be: the `charge.refunded` webhook or a second refund.
  */
 export type RefundEmailReport =
   | { state: 'sent'; by: 'this run' | 'the Stripe webhook' | 'the Stripe webhook or another refund request' }
@@ -420,23 +384,11 @@ export interface RefundResult extends ActionResult {
 }
 
 /**
- * A full refund through Stripe's Refunds API, then `refunded` and the refund email, exactly once.
- *
- * The merchant's reason is stored on the order before Stripe is asked (`refundReason`,
- * `refundRequestedAt`, conditional on the order still being refundable), and goes in the refund's
- * metadata too: Stripe sends `charge.refunded` as soon as it refunds, and the webhook
- * (recordStripeRefund) may record the refund and send the email before this call has Stripe's
- * answer; it finds the reason on the order. Whichever path records it, the email says why, once.
- *
- * The Stripe call carries an idempotency key derived from the order (`refund-<session id>`), so a
- * repeat after a crash or a lost answer returns the same refund instead of a second one (an admin
- * request's `intention`, when it has one, is in the key as well: its retry gets its own refund back). Only
- * after Stripe accepted it does the order move (`paid` or `dispatched` → `refunded`, conditional);
- * a refusal from Stripe takes the stored reason back, leaving the order as it was, and says why. A
- * refunded order is refused before any Stripe call: the webhook may have recorded a Dashboard refund.
- *
- * `actor` is stored with the reason (`refundRequestedBy`), so whichever path records the refund
- * appends `refunded` by them to the order's history, once.
+ * A full refund through Stripe, then `refunded` and the refund email, exactly once. The reason is stored on
+ * the order (and in the refund's metadata) before Stripe is asked, because Stripe's `charge.refunded` may
+ * reach the webhook (recordStripeRefund) before this call has its answer. The idempotency key
+ * `refund-<session id>` (plus the admin request's `intention`) makes a retry return the same refund. Stripe's
+ * refusal takes the reason back; a refunded order is refused before any call (maybe a Dashboard refund).
  */
 export async function refundOrder(
   reference: string,
@@ -448,10 +400,7 @@ export async function refundOrder(
 
 type RefundInput = { reason: RefundReason; actor: string; intention?: string | undefined };
 
-/**
- * {@link refundOrder} of an order already read by its key: the standing order's page refunds a skipped
- * paid delivery this way, its role allowed no Query of the reference index.
- */
+/** {@link refundOrder} of an order already read by key: the standing order's page may not query the index. */
 export async function refundFoundOrder(
   found: ManagedOrder,
   input: RefundInput,
@@ -491,9 +440,8 @@ export async function refundFoundOrder(
 }
 
 /**
- * The merchant's reason stored on the order before Stripe is asked. Through the outbox's writer,
- * though it sends nothing: the reason is a fact the refund email shows, so the webhook's write,
- * planned on the version without it, must plan again. Unchanged when the order is refunded already.
+ * The reason stored before Stripe is asked, through the outbox's writer though it sends nothing: the refund
+ * email shows it, so a webhook write planned without it must plan again. Unchanged once refunded.
  */
 function storeRefundIntent(
   order: ManagedOrder,
@@ -550,10 +498,7 @@ function changeRefundIntent(
   );
 }
 
-/**
- * Stripe's refund of what is left of the order's charge, keyed by the order (and the admin
- * request's intention). Stripe's refusal withdraws the stored reason and is refused in words.
- */
+/** Stripe's refund of what is left of the charge, keyed by the order (and the request's intention). */
 async function askStripeToRefund(
   order: ManagedOrder,
   input: RefundInput,
@@ -634,9 +579,8 @@ async function invoicePaymentIntentOf(invoiceId: string, stripe: Stripe): Promis
 }
 
 /**
- * `paid`/`dispatched` → `refunded`, making the refund email due; false when it was not in either.
- * The command writes its reason; the webhook keeps a reason the command stored before asking
- * Stripe, and writes its own (the refund's metadata, or `stripe`) only where there is none.
+ * `paid`/`dispatched` → `refunded`, making the refund email due; false otherwise. The webhook keeps a reason
+ * the command stored before asking Stripe, and writes its own (metadata, or `stripe`) only if none.
  */
 async function moveToRefunded(
   order: ManagedOrder,
@@ -700,9 +644,8 @@ async function moveToRefunded(
 }
 
 /**
- * Who made a refund the webhook records: the merchant or operator whose command stored its intent
- * on the order before asking Stripe; else the shop (its refund's metadata has a reason, but the
- * order names nobody: a command from before history was kept); else the Stripe Dashboard.
+ * Who made a refund the webhook records: whoever stored its intent; else the shop (metadata has a reason but
+ * the order names nobody: from before history was kept); else the Stripe Dashboard.
  */
 function refundActor(order: ManagedOrder, metadataReason: string | undefined): string {
   if (order.refundRequestedBy !== undefined) return order.refundRequestedBy;
@@ -712,32 +655,16 @@ function refundActor(order: ManagedOrder, metadataReason: string | undefined): s
   return ACTORS.stripeDashboard;
 }
 
-/**
- * What the webhook needs to record a refund: the shop's table and sender, Stripe to find the
- * session, and fulfilment's own dependencies to record an order that does not exist yet.
- */
+/** The shop's table and sender, Stripe, and fulfilment's deps to record an order that does not exist yet. */
 export type RefundRecorderDeps = ShopDeps & FulfilmentDeps;
 
 export type StripeRefundOutcome = 'recorded' | 'already-refunded' | 'partial' | 'no-order' | 'not-ours';
 
 /**
- * Records a refund from a verified `charge.refunded` event: one made in the Stripe Dashboard, or
- * the command's own, whose event may arrive before the command has Stripe's answer. Both ways of
- * refunding end in the same state: the order `refunded`, and the customer's refund email sent
- * once, with the reason the command stored on the order (or put in the refund's metadata) when
- * it was the command's.
- *
- * A refund of a paid session whose order is not recorded yet (its `completed` is late: an outage,
- * Stripe's retries) is not dropped: the order is recorded now through the one fulfil path, which
- * asks Stripe and so finds the charge refunded and writes it refunded (no confirmation). Then the
- * order is read again, consistently: a `completed` racing this one may have written it first as
- * paid (it asked Stripe before the refund), and it is then moved to refunded here. Write, then
- * read, on both sides (fulfilCheckout reads back the order it lost a put to), so every order of
- * events ends in one refunded order.
- *
- * A partial refund does not refund the order: the merchant decides what it means. It is kept on
- * the order (`partlyRefundedPence`) and in its history, once per amount however often the event
- * is delivered.
+ * Records a verified `charge.refunded`: a Dashboard refund, or the command's own arriving before its answer;
+ * both end `refunded` with one refund email. A refund of a paid session not recorded yet (a late `completed`)
+ * records the order through fulfilCheckout, which sees the refund; then a consistent re-read moves an order a
+ * racing `completed` wrote as paid. A partial refund leaves the order to the merchant: kept once per amount.
  */
 export async function recordStripeRefund(
   charge: {
@@ -790,11 +717,7 @@ export async function recordStripeRefund(
   return changed || bornRefunded ? 'recorded' : 'already-refunded';
 }
 
-/**
- * A partial refund made in Stripe: logged, and kept on the order with a `partly-refunded` history
- * entry, once per amount refunded so far (a redelivery, or the order recorded with it already,
- * adds nothing). The order itself stays as it is.
- */
+/** A partial refund made in Stripe: logged, kept with a `partly-refunded` entry once per amount so far. */
 async function recordPartialRefund(
   order: ManagedOrder,
   amountRefundedPence: number | undefined,

@@ -34,10 +34,7 @@ export function partRefundPence(
 /** A part refund like one made this long ago is taken for a repeat unless asked for `again`. */
 export const REPEAT_WINDOW_MS = 15 * 60_000;
 
-/**
- * Why this part looks like a repeat of one just made (the same bottles and delivery in the last
- * 15 minutes): what was done, and how to refund the same again on purpose; undefined otherwise.
- */
+/** Why this looks like a repeat (same bottles and delivery within 15 minutes) and how to do it on purpose. */
 function repeatOf(order: ManagedOrder, part: { bottles: number; delivery: boolean }, now: Date) {
   const same = (order.partRefunds ?? []).filter(
     (p) =>
@@ -74,21 +71,12 @@ function refusalOf(order: ManagedOrder, part: { bottles: number; delivery: boole
 }
 
 /**
- * Refunds part of an order (some bottles, the delivery, or both) through Stripe, with its own email,
- * as many times as the merchant needs up to what was paid. The amount is the order's own prices
- * (integer pence). The Stripe call carries an idempotency key of the order and this refund's
- * sequence number (`refund-<session>-part-<n>`), so a repeat after a crash or a lost answer gets
- * the same refund back instead of a second one, and the next refund gets a new key.
- *
- * The intent is stored first (`partRefundPending`), so the `charge.refunded` webhook Stripe sends
- * at once leaves the recording to this call (recordStripeRefund). Then one conditional update (the
- * order still has n-1 part refunds) appends the refund, raises `partlyRefundedPence`, appends
- * `partly-refunded` by `actor` to the history and writes the part refund email's outbox entry with
- * the totals it stored; the email goes once. Bottles of an order not yet dispatched go back to their day's capacity.
- *
- * The same bottles and delivery as a part refund of the last 15 minutes are refused as a repeat
- * unless `again`. With an `intention` (the admin request's key) the Stripe key is derived from it
- * instead, and a repeat of an intention already recorded answers that refund and does nothing.
+ * Refunds part of an order (bottles, delivery, or both) at its own prices, through Stripe with its own email,
+ * as often as needed up to what was paid. Keyed `refund-<session>-part-<n>` (or by the request's
+ * `intention`), so a repeat after a crash gets the same refund back. The intent is stored first
+ * (`partRefundPending`) so the `charge.refunded` Stripe sends at once leaves the recording to this call; then
+ * one conditional write (n-1 parts recorded) appends it, its history line and email entry. Undispatched
+ * bottles go back to their day. The same part within 15 minutes is refused as a repeat unless `again`.
  * @throws RefusedError for more than remains, a refunded order, a repeat, or Stripe's refusal.
  */
 export async function refundPart(
@@ -136,10 +124,7 @@ export async function refundPart(
   return emailAndAnswer(found, record, deps, result.changed ? result.entries : []);
 }
 
-/**
- * Stripe's refund of `pence`, keyed by the order and this refund's sequence number (or the admin
- * request's intention). Stripe's refusal clears the pending mark and is refused in words.
- */
+/** Stripe's refund of `pence`, keyed by order and sequence (or intention); a refusal clears the pending. */
 async function askStripeForPart(
   found: ManagedOrder,
   part: { seq: number; pence: number; reason: RefundReason; intention?: string | undefined },
@@ -202,10 +187,7 @@ function holdAfterPart(found: ManagedOrder, bottles: number): HoldAfterPart {
   return { givesBack, old, next };
 }
 
-/**
- * One outbox write records the part (the order still has n-1 part refunds and this one pending)
- * and writes its email's entry with the totals it stored.
- */
+/** One outbox write records the part (n-1 recorded, this one pending) and its email's entry, with totals. */
 function recordPart(
   found: ManagedOrder,
   part: { record: PartRefund; seq: number; hold: HoldAfterPart; actor: string },

@@ -7,11 +7,7 @@ import { writeShopSettings } from '../storage/settings-store';
 import type { ShopSettings } from '../storage/shop-settings';
 import type { ShopStripeDeps } from './shop-deps';
 
-/**
- * How far back open sessions are looked for. A Checkout Session lives at most 24 hours (Stripe's
- * limit on `expires_at`), so nothing older can be open; the extra hour covers a difference
- * between the operator's clock and Stripe's.
- */
+/** A session lives at most 24 hours (Stripe's `expires_at` limit); the extra hour covers clock skew. */
 const OPEN_SESSION_LOOKBACK_MS = 25 * 3_600_000;
 
 /** What `pause` asks for: stop sales with a message, or take order requests without payment. */
@@ -26,10 +22,7 @@ export interface PauseOutcome {
   closed: string[];
   /** Payment links of order requests left open (requests mode only): the merchant sent those. */
   paymentLinksKept: string[];
-  /**
-   * Sessions that completed between the listing and the expire (Stripe answers the expire with
-   * an error): a payment was made or started, and fulfilment records the order, flagged.
-   */
+  /** Completed between the listing and the expire (Stripe errs): fulfilment records the order, flagged. */
   completedMeanwhile: string[];
   /** Sessions Stripe would not expire for another reason (a permission, a network failure): still payable. */
   failed: Array<{ sessionId: string; message: string }>;
@@ -40,30 +33,13 @@ export interface PauseOutcome {
 }
 
 /**
- * Pauses the shop (`paused`: checkout refused with the message; `requests`: order requests
- * without payment) and closes the Checkout Sessions of this shop that customers could still pay,
- * through Stripe's expire API, so a pause means no new money.
- *
- * The settings are written first, then the open sessions are listed: every create-checkout that
- * reads the settings after the write refuses to make a session, so the listing sees every session
- * made before the pause. Listing first would leave a gap in which a new session could be made
- * after the listing and never closed. A create-checkout confirms the settings before it makes a
- * session (read again, consistently, when its copy is over a second old) and reads them once more
- * after: a session Stripe finished after this listing is expired there (handlers/create-checkout).
- *
- * Resuming releases no order request's bottles: those customers still wait for the merchant's
- * answer, and each request's hold lapses by itself 48 hours after it came (REQUEST_HOLD_HOURS),
- * while one client can hold at most a few (client-holds.ts).
- *
- * Which sessions close: only those carrying this deployment's marker (another stage or developer
- * on the same Stripe account keeps its own). `pause --message` closes every one of them, payment
- * links of order requests included: the merchant cannot send, whoever was invited. `pause
- * --requests` closes the ordinary checkouts but keeps the payment links: the merchant sent each
- * one deliberately with `request-payment`, which is how requests mode takes money.
- *
- * A session that completed or expired between the listing and the expire answers the expire with
- * an error: it counts as not closed and never fails the pause; a completed one is reported, and
- * its order is recorded (flagged) by fulfilment as any paid session is.
+ * Pauses the shop (`paused`, or `requests`: requests without payment) and expires through Stripe the sessions
+ * customers could still pay, so a pause means no new money. Settings are written before the sessions are
+ * listed: listing first would leave a gap for a session made after the listing and never closed;
+ * create-checkout also confirms the settings before and after making a session. Only sessions with this
+ * deployment's marker close; `--requests` keeps the request payment links the merchant sent. Resuming
+ * releases no request's bottles: each hold lapses by itself (REQUEST_HOLD_HOURS). A session that completed or
+ * expired meanwhile never fails the pause; a completed one is reported and recorded, flagged, by fulfilment.
  * @throws RefusedError when the message is missing or invalid (nothing written, nothing closed).
  */
 export async function pauseShop(
@@ -106,9 +82,8 @@ export async function pauseShop(
 }
 
 /**
- * Opens the shop (paid orders again), then lets the standing orders' renewals go on: each one's
- * shop mark cleared and Stripe's collection set to what its record says (still void while its
- * customer paused it).
+ * Opens the shop, then clears each standing order's shop mark and sets Stripe's collection to its record
+ * (still void while its customer paused it).
  */
 export async function resumeShop(
   deps: Pick<ShopStripeDeps, 'table' | 'stripe' | 'now' | 'cutoffHours'>,
@@ -135,9 +110,8 @@ async function listOpenSessions(
 }
 
 /**
- * What became of a session Stripe would not expire. Only an invalid-request answer can mean "no
- * longer open"; then the session says whether it completed or expired. Any other error (or a
- * session still open) leaves it payable: `undefined`.
+ * Only an invalid-request answer can mean "no longer open", then the session says completed or expired; any
+ * other error, or a session still open, leaves it payable: `undefined`.
  */
 async function statusAfterRefusal(
   stripe: Stripe,

@@ -50,10 +50,8 @@ import {
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 
 /**
- * How long a request holds its bottles while it waits for the merchant's answer. Two days: a
- * merchant answers within them, and an unanswered (or anonymous, unpayable) request then stops
- * keeping paying customers off the day. The merchant sees it ("holds until"), and can still invite
- * it afterwards: the link reserves afresh.
+ * Two days: a merchant answers within them, then an unanswered (or unpayable) request stops keeping paying
+ * customers off the day. The merchant can still invite it afterwards: the link reserves afresh.
  */
 export const REQUEST_HOLD_HOURS = 48;
 
@@ -61,8 +59,7 @@ export const REQUEST_HOLD_HOURS = 48;
 export const PAYMENT_LINK_HOURS = 23;
 
 /**
- * A request's reference: "R" and 11 upper-case hex digits. From the page's idempotency key when
- * there is one, so a double-click or a retry records one request, not two.
+ * "R" and 11 upper-case hex digits, from the page's idempotency key when there is one: a retry records one.
  */
 export function requestReference(idempotencyKey: string | undefined): string {
   const digits = idempotencyKey
@@ -82,22 +79,12 @@ export interface RequestWriterDeps extends ShopDeps {
 export type RequestNoticeOutcome = SendOnceOutcome | 'failed' | `limited-by-${NoticeLimitScope}`;
 
 /**
- * Records an order request taken in requests mode (the browser's totals checked against the
- * server's quote first, as for a paid checkout: QuoteMismatchError) as its own item,
- * `REQUEST#<reference>`, never an order, and notifies the merchant within the notice limits
- * (request-notice-limits.ts). The customer is emailed nothing: the page tells them the shop will
- * be in touch, and only the merchant's answer (request-payment, decline) emails them, so nothing a
- * sender types is mailed to an address they chose.
- *
- * A repeat with the same idempotency key and the same details finds the request and only finishes
- * a notice a stopped attempt left unsent; with other details it is CheckoutConflictError (409), as
- * in paid mode. A notice SES refuses is logged, not thrown: the request is recorded and `orders
- * list` shows the unsent notice. Emits OrderRequests for each new request, and
- * OrderRequestNoticesSuppressed for each one over a limit.
- * The request holds its bottles from the start, on the first dispatch day with room (as a paid
- * checkout does, with the shop's `capacity`), and is dated that day, for REQUEST_HOLD_HOURS: then
- * the reconciler gives them back (lapsed-holds.ts), nobody emailed; decline gives them back sooner.
- * A client over its limit of open holds (client-holds.ts) has its request recorded holding none.
+ * Records a requests-mode order request (totals checked against the quote first) as `REQUEST#<reference>`,
+ * never an order, and notifies the merchant within the notice limits (request-notice-limits.ts). The customer
+ * is emailed nothing until the merchant answers, so nothing a sender types is mailed to an address they
+ * chose. A repeat with the same key finds it and only finishes an unsent notice; a notice SES refuses is
+ * logged, not thrown. It holds its bottles on the first day with room for REQUEST_HOLD_HOURS
+ * (lapsed-holds.ts); a client over its open-holds limit (client-holds.ts) has it recorded holding none.
  * @throws QuoteMismatchError when the totals are not the server's quote.
  * @throws CheckoutConflictError when the idempotency key was used for other details.
  * @throws CapacityFullError when no dispatch day within 8 weeks has room (nothing recorded).
@@ -189,9 +176,8 @@ interface HeldRequestBottles {
 }
 
 /**
- * Holds a new request's bottles on the first dispatch day with room, for REQUEST_HOLD_HOURS. Over
- * its client's limit of open holds, a request is recorded all the same (the merchant sees it, and a
- * payment link reserves afresh) but holds nothing: one client cannot keep many days.
+ * Over its client's limit of open holds a request is recorded all the same (the merchant sees it, and a link
+ * reserves afresh) but holds nothing: one client cannot keep many days.
  */
 async function holdRequestBottles(
   request: { reference: string; bottles: number; email: string; now: Date },
@@ -336,11 +322,9 @@ function linkExpired(request: OrderRequest, now: Date): boolean {
 }
 
 /**
- * Makes sure an expired link's Checkout Session can never be paid, so that a new link or a
- * decline cannot meet a payment for the old one: Stripe expires a session a little after its
- * `expires_at`, so one still open is expired here. Returns its id.
- * @throws RefusedError when the customer completed it (paid, or a payment on its way): the
- *   request is an order now, and only a refund undoes it.
+ * Stripe expires a session a little after its `expires_at`, so an expired link's session still open is
+ * expired here: a new link or a decline can never meet a payment for the old one. Returns its id.
+ * @throws RefusedError when the customer completed it: the request is an order now, only a refund undoes it.
  */
 async function closeExpiredLink(request: OrderRequest, deps: ShopStripeDeps): Promise<string> {
   const sessionId = request.checkoutSessionId;
@@ -363,10 +347,7 @@ async function closeExpiredLink(request: OrderRequest, deps: ShopStripeDeps): Pr
   return sessionId;
 }
 
-/**
- * The condition that a request is still as it was read: `requested`, or `invited` with the
- * Checkout Session `previous` (an expired link), so two operators' commands never both move it.
- */
+/** Still `requested`, or `invited` with the expired session `previous`: two operators never both move it. */
 function stillAsRead(previous: string | undefined): {
   condition: string;
   names: Record<string, string>;
@@ -382,9 +363,8 @@ function stillAsRead(previous: string | undefined): {
 }
 
 /**
- * A new payment link for a request: its bottles held for the link (moved to a later day with room
- * if the request's has closed), and a Checkout Session made exactly as create-checkout makes one.
- * @throws RefusedError when no day has room, or Stripe refuses the session (the hold undone).
+ * A new payment link: bottles held for it (moved to a later day if the request's has closed), a session made
+ * as create-checkout makes one. @throws RefusedError when no day has room or Stripe refuses (hold undone).
  */
 async function createPaymentLink(
   request: OrderRequest,
@@ -450,12 +430,9 @@ async function createPaymentLink(
 }
 
 /**
- * Invites payment for a request: a Checkout Session made exactly as create-checkout makes one
- * (so the paid session becomes an ordinary order through the webhook), valid for
- * PAYMENT_LINK_HOURS, its link emailed to the customer once. `requested → invited`, conditional.
- * Once the link has expired, a new one: the old session closed first (closeExpiredLink), a new
- * session, one more email (`invited → invited`). While the link is valid, refused: it was sent.
- * Each link sent appends `payment-link-sent` by `actor` to the request's history.
+ * Invites payment: a session made as create-checkout makes one (so it becomes an ordinary order through the
+ * webhook), valid PAYMENT_LINK_HOURS, its link emailed once; `requested → invited`, conditional, with a
+ * history line. An expired link is replaced (old session closed first); a valid one is refused: it was sent.
  */
 export async function requestPayment(
   reference: string,
@@ -541,12 +518,9 @@ export interface DeclineResult {
 }
 
 /**
- * Declines a request and tells the customer once: `requested → declined`, or `invited →
- * declined` once its payment link has expired (the old session closed first, closeExpiredLink).
- * While a link is valid the customer may be paying, so it is refused. The update appends
- * `declined` by `actor` to the request's history. At most one decline email goes to an address a
- * day (takeDeclineEmail): the others are declined without one, their email withdrawn for good, and
- * `withheld` says why.
+ * Declines a request and tells the customer once: from `requested`, or `invited` once its link has expired
+ * (the old session closed first); a valid link is refused, as the customer may be paying. At most one decline
+ * email to an address a day (takeDeclineEmail): the others go without, and `withheld` says why.
  */
 export async function declineRequest(
   reference: string,

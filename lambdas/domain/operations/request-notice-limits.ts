@@ -4,20 +4,13 @@ import { addressGroup, clientGroup } from '../capacity/client-identity';
 import { countUnnotified, holdCounter, takeFromCounter, takeUnnotified } from '../storage/notice-counters';
 import type { ShopTable } from '../storage/orders-table';
 
-// Requests mode takes orders from anyone, unpaid, on an open endpoint. So that a flood of requests
-// cannot become a flood of email (to an address the sender chose, or to the merchant until SES's
-// quota runs out and order confirmations stop too):
-// - the customer is emailed nothing when a request is recorded; only the merchant's answer
-//   (request-payment, decline) emails them;
-// - the merchant's notice of a request is limited per clock hour (UTC): per client, per customer
-//   address and for the whole shop (NOTICE_LIMITS). Each limit is one counter item per scope and
-//   hour in the orders table, taken with one conditional `ADD` (`count < limit`), so concurrent
-//   requests never overshoot and nothing else is needed; a TTL attribute lets DynamoDB delete the
-//   counters afterwards (cleanup only: the hour is in the key, so an undeleted counter is never read);
-// - the limits are taken narrowest first (client, address, shop), so a flooding client spends its
-//   own allowance before it can touch a victim's address or the shop's;
-// - a request over a limit is recorded all the same (`orders list` shows it) without a notice of
-//   its own; the shop counts these, and the next notice that goes out says how many came since when.
+// Requests mode takes unpaid orders from anyone on an open endpoint, so a flood of requests must not become a
+// flood of email (to an address the sender chose, or to the merchant until SES's quota stops confirmations
+// too). The customer is emailed nothing until the merchant answers; the merchant's notices are limited per
+// UTC hour per client, address and shop (NOTICE_LIMITS), narrowest first so a flooding client spends its own
+// allowance first. Each limit is one counter item per scope and hour taken by one conditional `ADD` (never
+// overshoots); the TTL only cleans up, as the hour is in the key. A request over a limit is recorded without
+// a notice, and counted for the next.
 
 /** Merchant notices of order requests per clock hour (UTC), by what sent the request. */
 export const NOTICE_LIMITS = {
@@ -38,19 +31,15 @@ export interface UnnotifiedRequests {
   since: string;
 }
 
-/**
- * `notify`: send this request's notice, and tell the merchant about the requests before it that
- * had none (`unnotified`). Otherwise the limit that was reached; the request is counted instead.
- */
+/** `notify`: send it, telling of the `unnotified` requests before it; else the limit reached, counted. */
 export type NoticeDecision =
   | { notify: true; unnotified: UnnotifiedRequests | undefined }
   | { notify: false; limitedBy: NoticeLimitScope };
 
 /**
- * Decides whether the merchant is notified of a new order request, taking one notice from each
- * limit (client, then address, then shop) this clock hour. Over a limit, the request is added to
- * the unnotified count instead; within all three, that count is taken (and reset) for this notice.
- * A request whose write then fails has used its allowance: the limits err towards fewer emails.
+ * Takes one notice from each limit (client, address, shop) this hour; over one, the request joins the
+ * unnotified count, else that count is taken for this notice. A request whose write then fails has used its
+ * allowance: the limits err towards fewer emails.
  */
 export async function decideRequestNotice(
   table: ShopTable,
@@ -81,12 +70,10 @@ function digest(value: string): string {
 }
 
 /**
- * Whether the decline of `request` may email its customer: one decline email per customer address
- * (letter case and a `+tag` ignored) per London day, whoever's requests carry it, since anyone can
- * type a stranger's address into many requests and the merchant may decline them all at once. The
- * first request to ask holds the day's email for that address (one conditional write, so concurrent
- * declines cannot both take it); asking again for the same request keeps it, so a decline whose
- * send failed can retry. `false`: the address was emailed a decline today for another request.
+ * One decline email per customer address (case and `+tag` ignored) per London day, whoever's requests carry
+ * it: anyone can type a stranger's address into many requests, and the merchant may decline them all at once.
+ * The first request to ask holds the day's email (one conditional write); asking again for it keeps it, so a
+ * failed send can retry.
  */
 export async function takeDeclineEmail(
   table: ShopTable,

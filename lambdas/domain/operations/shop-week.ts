@@ -33,12 +33,8 @@ function daySummary(
 }
 
 /**
- * What the merchant's week looks like: the shop's mode and message, the day to pack for next
- * (nextPackingDay: the earliest day still holding undispatched orders, or the next dispatch day;
- * before today when orders were left from a past week) with its orders and capacity, every other
- * day within the lists' window still holding undispatched orders (before today: overdue; else
- * later), and the order requests waiting for an answer. What `orders status` prints and the
- * admin page's first view.
+ * The merchant's week (`orders status`, the admin's first view): mode and message, the next day to pack with
+ * its orders and capacity, every other day in the window still holding undispatched orders, requests waiting.
  */
 export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<AdminStatusResponse> {
   const [settings, next, waiting, requests] = await Promise.all([
@@ -69,10 +65,8 @@ export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<A
 }
 
 /**
- * The capacity table: each of the next `weeks` dispatch days, and every other day from today to
- * the end of the last one's week that holds undispatched orders (a delay moved them to a Tuesday;
- * left on today), earliest first, each with its orders and bottles still to pack. What `capacity`
- * prints and the admin page's capacity table: a day holding orders is never left out of it.
+ * The next `weeks` dispatch days, and every other day to the last one's week end holding undispatched orders
+ * (a delay's Tuesday), earliest first, with what is left to pack: a day holding orders is never left out.
  */
 export async function capacityWeeks(
   deps: Pick<ShopDeps, 'table' | 'now'>,

@@ -21,10 +21,7 @@ export interface UnmatchedRow {
   plannedFor?: IsoDate;
 }
 
-/**
- * What a row does: `dispatch` (the dispatch email), `trackingUpdate` (the short update email),
- * `unchanged` (nothing sent), or `refused` with the reason.
- */
+/** `dispatch` (its email), `trackingUpdate` (the update email), `unchanged`, or `refused` with why. */
 export type ImportRowAction = 'dispatch' | 'trackingUpdate' | 'unchanged' | 'refused';
 
 /** One row of the file and what the import does with it (the preview's answer). */
@@ -61,16 +58,11 @@ interface OrderRows {
 }
 
 /**
- * Marks every order of a Click & Drop export dispatched with its tracking number, in one step:
- * each order through markDispatched, so each order's dispatch email goes once however often the
- * same file is imported (a second import changes nothing; a row whose number differs from the
- * one stored corrects it, with its one update email). A row that matches no order, or whose order
- * cannot be dispatched (refunded, or planned for a later dispatch day than the coming one, unless
- * `early`), or whose number is not one, is listed and the others go on.
- *
- * The file is read whole before anything is sent: an order given two different numbers is
- * refused, all its rows listed; the same number twice is one action. With `preview` nothing is
- * changed or sent: the answer lists what each row would do (`rows`) and the rows it would refuse.
+ * Marks every order of a Click & Drop export dispatched with its number through markDispatched, so a
+ * re-import sends nothing twice (a differing number corrects, with its one update email). A row matching no
+ * order, not dispatchable, or without a number is listed and the others go on. The file is read whole first:
+ * an order given two numbers is refused. With `preview` nothing is changed or sent; the answer says what each
+ * row would do.
  * @throws RefusedError when the file is not a Click & Drop export with tracking numbers.
  */
 export async function importClickAndDropTracking(
@@ -179,10 +171,7 @@ async function dispatchEach(
   return dispatched;
 }
 
-/**
- * The orders the rows name, each once with its rows in the file's order (a reference in any case
- * finds its order); a row naming none, or with no number or not a number, is refused with why.
- */
+/** The orders the rows name (any case), each once with its rows in order; a bad row refused with why. */
 async function ordersOfRows(
   rows: readonly ClickAndDropRow[],
   refuse: (row: ClickAndDropRow, reason: string) => void,

@@ -16,10 +16,9 @@ import { getRecord } from '../storage/records';
 export type OpenedPage = { kind: 'order'; order: ManagedOrder } | { kind: 'debit'; view: DebitPageView };
 
 /**
- * The page a token opens (ADR 0047): the order when it is recorded and its page key is the token's;
- * otherwise, the pending debit whose record holds the token's page key (the key the order takes
- * when the bank pays, so the same link then opens the order), as "waiting for the bank", or as
- * refused once a failed debit's record exists. The token's HMAC is checked before any read.
+ * The page a token opens (ADR 0047): the order when recorded with the token's key; else the pending debit
+ * holding that key (the order takes it, so the link keeps working) as "waiting for the bank", or refused once
+ * it failed.
  * @throws OrderPageNotFoundError for every refusal alike, as openOrderPage.
  */
 export async function openOrderOrDebitPage(

@@ -26,8 +26,7 @@ import { getRecord } from '../storage/records';
 export { OrderPageNotFoundError };
 
 /**
- * The order a token opens: the token's HMAC is checked before anything is read, then the order is
- * read by the key it names, and its current page key must be the token's (else revoked).
+ * The token's HMAC is checked before any read; then its current page key must be the token's (else revoked).
  * @throws OrderPageNotFoundError for every refusal alike.
  */
 export async function openOrderPage(
@@ -125,13 +124,10 @@ export function orderPageView(
 export type OrderPageDeps = CorrectAddressDeps & { keys: OrderPageKeys };
 
 /**
- * The customer's correction from the order page: the token opens the order, then the merchant's
- * own correction runs (correct-address.ts: the checkout's checks, the cut-off, history under
- * "customer", one confirmation email), its write conditional on the page key the token was checked
- * against, so a revoke landing in between leaves the order as it was. Answers the page as it now
- * stands.
- * @throws OrderPageNotFoundError for a token that opens nothing, or whose key a revoke replaced
- * before the write (the same 404 as the revoked link answers afterwards).
+ * The customer's correction: the token opens the order, then the merchant's correction runs
+ * (correct-address.ts) as "customer", conditional on the token's page key, so a revoke in between changes
+ * nothing. Answers the page.
+ * @throws OrderPageNotFoundError for a token that opens nothing, or whose key a revoke replaced first.
  */
 export async function correctFromOrderPage(
   token: string,

@@ -17,13 +17,11 @@ export interface RevokePageLinkResult {
 }
 
 /**
- * The merchant's revoke of an order's page link (docs/decisions/0037-order-page-link.md): a new
- * random page key replaces the stored one, so every token made with the old key opens nothing (the
- * same 404 as a tampered one); the same outbox write appends the merchant to the history and
- * writes the `pageLink` email's entry with the key it wrote, sent to the customer once. An
- * order from before page keys existed gets its first. Each revoke is a new key and one new email.
- * @throws RefusedError where no order-page secret is configured (no link could be made), for a
- * request, or when another revoke changed the key meanwhile or is still emailing its link.
+ * Revokes an order's page link (ADR 0037): a new random key makes every old token open nothing (the same 404
+ * as a tampered one), and the same outbox write sends the new link once. Each revoke is a new key and one
+ * email.
+ * @throws RefusedError without an order-page secret, for a request, or when another revoke changed the key
+ *   meanwhile or is still emailing its link.
  */
 export async function revokeOrderPageLink(
   reference: string,
@@ -41,9 +39,8 @@ export async function revokeOrderPageLink(
   const refused = new RefusedError(
     `Another revoke of the link of ${found.reference} changed it meanwhile or is emailing it now: look at the order again.`,
   );
-  // The new key and its email's entry in one outbox write, planned against the key this revoke
-  // read: every pending entry is re-issued after it with the new key (outbox.ts), so no email after
-  // "a new link" carries the old one. A link email being sent now is left to finish: refused.
+  // Planned against the key read: every pending entry is re-issued with the new key (outbox.ts), so none
+  // carries the old one. A link email being sent now is left to finish: refused.
   const result = await changeOrder(
     deps.table,
     found.sessionId,

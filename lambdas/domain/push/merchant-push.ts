@@ -33,10 +33,8 @@ export type MerchantPushResult =
 const GONE = new Set([404, 410]);
 
 /**
- * Tells every subscribed device of a new order, request or failed debit, once per event: the push
- * is claimed on the event's own item (claimMerchantPush) before anything is sent, so a replayed
- * webhook or a reconciler run pushes nothing more. A subscription the push service answers 404 or
- * 410 for is removed. Best-effort: never throws (the notice email is the record that counts).
+ * Tells every device of a new order, request or failed debit once: claimed on the event's item first, so
+ * replays push nothing more; a 404 or 410 subscription is removed. Never throws: the notice email counts.
  */
 export async function pushToMerchants(
   event: MerchantPushEvent,
@@ -85,9 +83,8 @@ export class PushEndpointRefusedError extends Error {
 }
 
 /**
- * A device's notifications on: its subscription kept for `merchant` (a device subscribing again
- * replaces its keys). Only an endpoint the sender may post to is kept (isPushEndpointAllowed).
- * @throws PushEndpointRefusedError for any other.
+ * Keeps a device's subscription for `merchant` (again: keys replaced), only for an endpoint the sender may
+ * post to. @throws PushEndpointRefusedError for any other.
  */
 export async function subscribeDevice(
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } },

@@ -20,10 +20,8 @@ import { nextSkippable, type PaidDelivery, paidDeliveryOf } from './page';
 import { voidedByPause } from './pause-collection';
 import { type StandingEmailDeps, standingEmailFacts } from './standing-emails';
 
-// The customer's (and the merchant's) changes to a standing order (issue 50, ADR 0059). Each is
-// one conditional write of the record with the email it owes (ADR 0044's rule), then Stripe is
-// made to follow the record, the capacity holds are set again, and the emails owed are sent
-// (settleStandingOrder). A change not allowed now is refused with a RefusedError (409).
+// A standing order's changes (issue 50, ADR 0059): one conditional write of the record with the email it owes
+// (ADR 0044), then settleStandingOrder (Stripe, holds, emails). A change not allowed now: RefusedError (409).
 
 /** What the actions need: the operator's Stripe actions' deps, and the dispatch days' bottles. */
 export interface StandingOrderActionDeps extends ShopStripeDeps {
@@ -34,11 +32,7 @@ export interface StandingOrderActionDeps extends ShopStripeDeps {
 /** A write lost to another change reads and decides again, this many times at most. */
 const ATTEMPTS = 5;
 
-/**
- * Reads the record, asks `plan` what to write (it throws RefusedError for what is not allowed),
- * and writes it conditionally; a write whose condition failed (a paid invoice, another change)
- * reads and plans again.
- */
+/** Reads, asks `plan` (which refuses), and writes conditionally; a failed condition reads and plans again. */
 async function changeWithRetry(
   subscriptionId: string,
   plan: (record: StandingOrderItem) => Promise<StandingOrderChange>,
@@ -69,10 +63,8 @@ function cancelEmails(record: StandingOrderItem, by: string, at: string): NewSta
 export type CancelResult = { record: StandingOrderItem; changed: boolean };
 
 /**
- * Cancels a standing order now, once, whoever asks (the customer's page, the admin, the CLI):
- * the record marked cancelled with its email (and, from the customer, the merchant's notice) in
- * the same write, then the subscription DELETEd in Stripe, no more holds, the emails sent. Asked
- * again, it changes nothing but finishes what a stopped earlier call left (Stripe, the emails).
+ * Cancels a standing order once, whoever asks: the record marked with its emails in one write, then the
+ * subscription deleted in Stripe, holds gone, emails sent; asked again it finishes what a stopped call left.
  * @throws RefusedError when there is no such standing order.
  */
 export async function cancelStandingOrder(
@@ -104,9 +96,8 @@ export async function cancelStandingOrder(
 }
 
 /**
- * `customer.subscription.deleted` (cancelled in Stripe's Dashboard, or by us): the record marked
- * cancelled by Stripe with its email, unless a cancel of ours marked it first (that write owes the
- * email, already). Then the holds and the email.
+ * `customer.subscription.deleted`: marked cancelled by Stripe with its email, unless our cancel marked it
+ * first (that write owes the email). Then the holds and the email.
  */
 export async function recordCancelledInStripe(
   subscriptionId: string,
@@ -167,9 +158,8 @@ function planQuantity(bottles: 3 | 6 | 9, now: Date) {
 }
 
 /**
- * Skip the next delivery, named by its day (a page shown before another change names another):
- * a paid one is refunded in full first (the refund domain, idempotent per order) and then marked
- * skipped; an unpaid one is marked skipped, and Stripe voids its payment (pauseCollectionFor).
+ * Skip the delivery of `day` (named, as a page shown before another change names another): a paid one
+ * refunded first (idempotent per order), an unpaid one voided in Stripe (pauseCollectionFor).
  */
 function planSkip(day: string, deps: StandingOrderActionDeps) {
   return async (record: StandingOrderItem): Promise<StandingOrderChange> => {
@@ -208,10 +198,7 @@ function skipChange(
   };
 }
 
-/**
- * The paid delivery of `day` refunded at the customer's skip whose record write was lost (a
- * crash, a change meanwhile): the refund stands, so the skip is written now. What it refunded, or undefined.
- */
+/** A skip's refund whose record write was lost (a crash, a change meanwhile), written now; or undefined. */
 function refundedBySkip(
   record: StandingOrderItem,
   paid: PaidDelivery | undefined,
@@ -245,8 +232,8 @@ type WithoutToken<T> = T extends unknown ? Omit<T, 'token'> : never;
 export type PageChange = WithoutToken<StandingOrderChangeBody>;
 
 /**
- * One change from the standing order's page (the token already opened `record`): skip, quantity,
- * pause, resume or cancel, by the customer. Answers the record as it now stands.
+ * One change from the page (its token opened `record`): skip, quantity, pause, resume or cancel. Answers the
+ * record.
  * @throws RefusedError for a change not allowed now (409).
  */
 export async function changeFromPage(

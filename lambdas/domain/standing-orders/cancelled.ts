@@ -8,11 +8,8 @@ import type { StandingEmailDeps } from './standing-emails';
 export type CancelOutcome = 'not-ours' | 'not-cancelled' | 'cancelled' | 'already-cancelled-or-unknown';
 
 /**
- * `customer.subscription.deleted`: the standing order's record marked cancelled, once, with its
- * email (ADR 0059: the write that marks it owes the email, so a cancel of ours that marked it
- * first sends its own, and this one none). The subscription is retrieved from Stripe (the event
- * only names it) and must be ours and `canceled`; no invoice of it will be paid again, so no more
- * orders come. A subscription never paid for has no record: nothing to mark.
+ * `customer.subscription.deleted`: the record marked cancelled once, with its email unless our cancel marked
+ * it first (ADR 0059). The subscription is retrieved (the event only names it), ours and `canceled`.
  */
 export async function recordSubscriptionCancelled(
   subscriptionId: string,

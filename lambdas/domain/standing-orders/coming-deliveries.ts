@@ -36,13 +36,10 @@ export type ComingDeliveriesRecord = Pick<
 const WEEK_MS = 7 * 86_400_000;
 
 /**
- * The standing order's unpaid deliveries whose days fall within the window the one-off checkout
- * searches (`weeks` dispatch days from the first still packed at `now`), in order. Delivery `k`
- * is paid at nextPaymentAt + (k - lastDeliveryIndex - 1) periods and goes on
- * standingDeliveryDay for that moment (ADR 0058); one whose day has closed at `now` (its payment
- * late or failed) is left out: if it is paid after all, its sale goes on its own day then. One
- * whose payment a pause voided (up to `voidedThrough`, ADR 0064) never comes.
- * None while cancelled or paused (by the customer or the shop): nothing will be charged.
+ * The unpaid deliveries whose days fall in the checkout's window, in order: delivery `k` is paid at
+ * nextPaymentAt + (k - lastDeliveryIndex - 1) periods and goes on that moment's standingDeliveryDay
+ * (ADR 0058). Left out: a day closed at `now` (paid late, its sale goes on its own day then), one voided by a
+ * pause (ADR 0064), and all while cancelled or paused, as nothing will be charged.
  */
 export function comingDeliveries(
   record: ComingDeliveriesRecord,
@@ -73,9 +70,8 @@ export function comingDeliveries(
 }
 
 /**
- * When delivery `index` is paid: Stripe's anchor, a period per delivery after the coming payment.
- * A record without the coming payment's moment (Stripe gave no period end) assumes the latest a
- * payment may be, its planned day's packing cut-off.
+ * A period per delivery after the coming payment; without its moment (Stripe gave no period end), the latest
+ * a payment may be: its planned day's packing cut-off.
  */
 function paymentMoment(record: ComingDeliveriesRecord, index: number, cutoffHours: number): Date {
   const periods = index - record.lastDeliveryIndex - 1;

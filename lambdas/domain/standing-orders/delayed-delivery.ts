@@ -6,13 +6,9 @@ import { moveNextDelivery, readStandingOrder } from '../storage/standing-orders'
 import { syncStandingHolds } from './standing-holds';
 
 /**
- * The merchant delayed a standing order's paid delivery (the weather delay, ADR 0041): when it is
- * the record's next delivery (the last paid invoice's order), the record follows the new day, so
- * the merchant's list and the customer's page show it. Only that delivery moves: the ones after it
- * keep their weekly days (computed from the first delivery, ADR 0058), and their holds are set to
- * the record again. Any order else, or a record moved already, changes nothing: a rerun of the
- * delay repeats nothing. `cutoffHours` absent (a caller without it): the reconciler's next run
- * sets the holds.
+ * A delayed paid delivery (ADR 0041) that is the record's next moves the record to the new day; later ones
+ * keep their weekly days (ADR 0058) and their holds are set again. Anything else changes nothing, so reruns
+ * repeat nothing. Without `cutoffHours` the reconciler sets the holds.
  */
 export async function followDelayedDelivery(
   order: ManagedOrder,

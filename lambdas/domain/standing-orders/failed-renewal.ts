@@ -37,10 +37,8 @@ export type FailedRenewalResult =
 type EmailResult = 'sent' | 'not-sent' | 'refused';
 
 /**
- * `invoice.payment_failed` of a standing order's renewal: no order, and the customer and the
- * merchant told once each (per invoice, however often Stripe retries the card and redelivers),
- * on a `FAILED_RENEWAL#<invoice id>` record through the one send-once protocol, as a failed
- * debit's two emails are (failed-debit.ts). The invoice and subscription are retrieved from Stripe.
+ * `invoice.payment_failed` of a renewal: no order; customer and merchant told once per invoice however often
+ * Stripe retries, on `FAILED_RENEWAL#<invoice id>` as a failed debit's emails are (failed-debit.ts).
  * @throws Stripe, DynamoDB and SES errors (after both emails were tried): the caller retries.
  */
 export async function notifyFailedRenewal(

@@ -10,10 +10,8 @@ import { type PauseCollection, pauseCollectionFor } from './pause-collection';
 import { type StandingEmailDeps, sendStandingOrderEmails } from './standing-emails';
 import { syncStandingHolds } from './standing-holds';
 
-// Stripe, the capacity holds and the emails follow the standing order's record (ADR 0059, 0062).
-// Every change writes the record with its emails and the due marker `outboxDueAt`; then
-// settleStandingOrder makes the rest follow and removes the marker. A writer that stopped between
-// leaves the marker, and the reconciler's sweep of the due index settles it on its next run.
+// Stripe, the holds and the emails follow the record (ADR 0059, 0062): every change writes the record with
+// its emails and `outboxDueAt`; settleStandingOrder (else the reconciler) makes the rest follow.
 
 /** What making Stripe and the holds follow a record needs. */
 export interface FollowDeps {
@@ -32,10 +30,8 @@ function samePause(current: Stripe.Subscription.PauseCollection | null, wanted: 
 }
 
 /**
- * Makes the Stripe subscription follow the record: cancelled (DELETE) when the record is; else its
- * pause_collection (pauseCollectionFor), its bottles line's quantity and its `quantity` metadata
- * (what fulfilInvoice checks a renewal's amount against), changed only where they differ, so it
- * is idempotent and heals a crash between a record's write and this.
+ * The subscription follows the record: deleted when cancelled; else pause_collection, the bottles line's
+ * quantity and `quantity` metadata (fulfilInvoice's check), changed only where they differ: heals crashes.
  */
 export async function applyStandingOrderToStripe(
   record: StandingOrderItem,
@@ -66,11 +62,9 @@ export async function applyStandingOrderToStripe(
 const ROUNDS = 5;
 
 /**
- * After a change, and in the reconciler's sweep: Stripe follows the record, the holds are set to
- * it, its emails still owed are sent (each once: claim, send, mark), then the due marker goes,
- * conditional on the version followed. The record is read again after Stripe's answer: a change
- * written meanwhile is followed again, so an older record's Stripe call never lands last
- * unnoticed. Without `emails` (the shop's pause, which owes none) an unsent email keeps the marker.
+ * Stripe follows the record, the holds are set, owed emails sent once, then the due marker goes, conditional
+ * on the version followed; re-read after Stripe's answer so an older record's call never lands last
+ * unnoticed. Without `emails` (a shop pause, owing none) an unsent email keeps the marker.
  * @returns how many emails this call sent.
  */
 export async function settleStandingOrder(

@@ -26,19 +26,11 @@ import { sellStandingDelivery } from './standing-holds';
 import { recordStandingOrder } from './standing-order-record';
 
 /**
- * Turns a paid invoice of one of our standing orders into exactly one order, keyed by the invoice
- * id (`ORDER#<invoice id>`), with the confirmation and the merchant's notice of a one-off order:
- * the one function the webhook (`invoice.paid`, and `checkout.session.completed` of a subscription
- * through its first invoice) and the reconciler call, any number of times, in any order.
- *
- * 1. An order already recorded for the invoice goes straight to its emails (no Stripe call).
- * 2. Else the invoice and its subscription are retrieved from Stripe (never the event's payload)
- *    and checked: ours, paid, exactly bottles x 325 + 495 pence (assessInvoice).
- * 3. Its bottles: the first invoice's are the checkout's reservation, sold as a one-off's are; a
- *    renewal's are sold on its day under a hold named by the invoice, so a replay sells nothing twice.
- * 4. The standing order's record is written once (and its next delivery moved forward), then the
- *    order with a conditional put, its emails claimed in it; a lost race carries on with the winner's.
- *
+ * Turns a paid invoice of our standing order into exactly one order (`ORDER#<invoice id>`) with a one-off's
+ * emails, for the webhook (`invoice.paid`, and a subscription's `completed`) and the reconciler, any number
+ * of times in any order. A recorded order goes straight to its emails; else the invoice is retrieved from
+ * Stripe (never the event's payload) and checked (assessInvoice), its bottles sold, the record then the order
+ * written (a conditional put with its emails claimed; a lost race carries on with the winner's).
  * @throws Stripe, DynamoDB and SES errors: transient failures the caller turns into a retry.
  */
 export async function fulfilInvoice(invoiceId: string, deps: FulfilmentDeps): Promise<FulfilmentResult> {
@@ -100,10 +92,8 @@ async function customerEmail(invoice: Stripe.Invoice, stripe: Stripe): Promise<s
 }
 
 /**
- * Where the invoice's bottles are sold: the first payment's are the checkout's reservation
- * (moved as a one-off's when paid after its day closed); a renewal's are sold on its own day, over
- * the limit if need be (the money is taken), under `s<invoice id>`, once however often this runs,
- * taking the place of the standing order's hold there (ADR 0060).
+ * The first payment's bottles are the checkout's reservation (moved as a one-off's if paid late); a renewal's
+ * are sold on its day under `s<invoice id>` in place of the standing hold, over any limit (ADR 0060).
  */
 async function sellInvoiceBottles(
   paid: PaidInvoice,

@@ -10,9 +10,8 @@ export interface MerchantCancelResult {
 }
 
 /**
- * The merchant's (admin page's, CLI's) cancel: the one cancel of every path (cancelStandingOrder:
- * record marked with its email in one write, Stripe DELETE, holds released, the email sent once),
- * with the dispatch days' holds of the table; then whether the customer's cancel email has gone.
+ * The merchant's cancel: cancelStandingOrder with the table's holds, then whether the customer's email has
+ * gone.
  * @throws RefusedError when no standing order has that id.
  */
 export async function cancelForMerchant(

@@ -18,9 +18,8 @@ const STORED_STATUSES = {
 const WINDOW_WEEKS = 8;
 
 /**
- * A standing order as the merchant's list shows it (issue 50). Its next delivery is the paid one
- * still to go out (`nextDelivery` from today on), else the first coming unpaid one not skipped
- * (comingDeliveries), whose payment is the next; a paused or cancelled one has none coming.
+ * As the merchant's list shows it (issue 50): next delivery is the paid one still to go, else the first
+ * coming unpaid one not skipped; none when paused or cancelled.
  */
 export function standingOrderView(
   record: StandingOrderItem,

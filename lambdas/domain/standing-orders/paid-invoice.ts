@@ -18,8 +18,8 @@ import { REPEAT_KEY } from './subscription-session';
 const idOrObject = z.union([z.string(), z.object({ id: z.string() })]);
 
 /**
- * The parts of an Invoice fulfilment relies on, parsed, not cast. Its subscription is under
- * `parent.subscription_details` in the SDK's API version; `subscription` in older ones.
+ * Parsed, not cast. The subscription is under `parent.subscription_details` in our API version;
+ * `subscription` before.
  */
 const invoiceSchema = z.object({
   id: z.string().check(z.minLength(1)),
@@ -88,10 +88,7 @@ export interface PaidInvoice {
   subscriptionMetadata: Readonly<Record<string, string>>;
   /** When the next payment is due (the subscription's period end), when Stripe said. */
   nextPaymentAt: Date | undefined;
-  /**
-   * Which delivery this payment is for: the first's day (the checkout's; absent from a session
-   * made without one) and its index (0 the first).
-   */
+  /** The first delivery's day (absent from a session made without one) and this one's index (0 the first). */
   delivery: { first: IsoDate | undefined; index: number };
 }
 
@@ -102,10 +99,8 @@ export type InvoiceAssessment =
   | { kind: 'payable'; invoice: PaidInvoice };
 
 /**
- * The bottles an invoice paid for: the subscription's `quantity` metadata, unless a renewal was
- * charged, at exactly our price, for the quantity before a change the customer made since (its
- * event, or the reconciler, reaching the shop after the change): then the quantity it was charged
- * for, so the money taken still makes its order (found by the model test of a standing order's life).
+ * The subscription's `quantity`, unless a renewal was charged at exactly our price for the quantity before a
+ * later change (its event arriving after it): then that one, so the money taken still makes its order.
  */
 function billedQuantity(planned: number, invoice: ParsedInvoice): number {
   if (invoice.billing_reason === 'subscription_create' || !isAllowedQuantity(planned)) return planned;
@@ -116,9 +111,8 @@ function billedQuantity(planned: number, invoice: ParsedInvoice): number {
 }
 
 /**
- * Decides from an Invoice and its Subscription, both retrieved from Stripe, whether the invoice is
- * a paid payment of one of our standing orders for exactly our price (bottles x 325 + 495 pence).
- * Pure: every rule is a unit test. `email`: the invoice's, or its customer's when it has none.
+ * Whether an invoice and its subscription are a paid payment of our standing order at exactly our price
+ * (bottles x 325 + 495 pence). Pure. `email`: the invoice's, else its customer's.
  */
 export function assessInvoice(
   invoiceInput: unknown,
@@ -198,10 +192,8 @@ export function assessInvoice(
 }
 
 /**
- * A paid invoice's dispatch day: its delivery's own week, 1 or 2 weeks after the last
- * (standingDeliveryDay: never a day whose cut-off had passed when it was paid), or, when it is
- * recorded after that day's cut-off (a late event, the reconciler), the first day an order
- * recorded now can go: never a day already packed.
+ * Its delivery's own week (standingDeliveryDay), or when recorded after that day's cut-off (a late event, the
+ * reconciler) the first day an order recorded now can go: never a day already packed.
  */
 export function invoiceDispatchDay(
   paid: Pick<PaidInvoice, 'paidAt' | 'repeat' | 'delivery'>,

@@ -3,9 +3,8 @@ import { addDays, dispatchDayOfWeekOf, type IsoDate } from '../../../shared/disp
 import { REPEAT_WEEKS } from '../../../shared/standing-order';
 import type { StandingOrderItem } from '../storage/standing-orders';
 
-// Stripe's collection follows the standing order's record (issue 50, ADR 0059): every action
-// writes the record first, then sets the subscription's pause_collection to what this says; a
-// crash between the two leaves the record due, and the reconciler sets it (ADR 0062).
+// Stripe's collection follows the record (issue 50, ADR 0059): every action writes the record, then
+// pause_collection; a crash between leaves the record due for the reconciler (ADR 0062).
 
 const WEEK_MS = 7 * 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -14,9 +13,8 @@ const HOUR_MS = 3_600_000;
 export type PauseCollection = Stripe.SubscriptionUpdateParams.PauseCollection | '';
 
 /**
- * The moment Stripe takes the payment of delivery `index` (after the last paid one): the coming
- * payment's moment plus 1 or 2 weeks for each delivery between. Undefined for a paid delivery, or
- * when Stripe has not said when the coming payment is.
+ * When Stripe takes delivery `index`'s payment: the coming payment's moment plus 1 or 2 weeks per delivery
+ * between. Undefined for a paid delivery, or when Stripe has not said when the coming payment is.
  */
 export function standingPaymentAt(
   record: Pick<StandingOrderItem, 'nextPaymentAt' | 'lastDeliveryIndex' | 'repeat'>,
@@ -27,10 +25,7 @@ export function standingPaymentAt(
   return new Date(Date.parse(record.nextPaymentAt) + periods * REPEAT_WEEKS[record.repeat] * WEEK_MS);
 }
 
-/**
- * The first delivery neither paid nor voided by a pause: the first one still to come (after the
- * last paid one, and after the payments a pause voided, ADR 0064).
- */
+/** The first delivery neither paid nor voided by a pause (ADR 0064). */
 export function firstComingIndex(
   record: Pick<StandingOrderItem, 'lastDeliveryIndex' | 'voidedThrough'>,
 ): number {
@@ -38,10 +33,8 @@ export function firstComingIndex(
 }
 
 /**
- * At a resume: the payments whose moment fell between `pausedAt` and `now` were voided by Stripe
- * (pause_collection void), so the record's `voidedThrough` becomes the last of them. An empty
- * object when none fell (or Stripe has not said when the coming payment is); a payment due
- * before the pause (late, retried) is not counted: it may still be paid.
+ * At a resume, Stripe voided the payments due between `pausedAt` and `now` (pause_collection void), so
+ * `voidedThrough` becomes the last of them; a payment due before the pause (late, retried) may still be paid.
  */
 export function voidedByPause(
   record: Pick<StandingOrderItem, 'nextPaymentAt' | 'lastDeliveryIndex' | 'repeat' | 'voidedThrough'>,
@@ -74,10 +67,8 @@ function isSkipped(record: StandingOrderItem, index: number): boolean {
 }
 
 /**
- * The subscription's `pause_collection` for the record as it stands at `now`: `{behavior: 'void'}`
- * while the customer or the shop paused it; `{behavior: 'void', resumes_at}` while the coming
- * payment is for a skipped delivery (resuming an hour after the last skipped payment in a row, so
- * Stripe voids exactly those invoices and charges the next); else `''` (collection as usual).
+ * `{behavior: 'void'}` while the customer or shop paused it; with `resumes_at` an hour after the last skipped
+ * payment in a row while the coming one is skipped, so Stripe voids exactly those; else `''`.
  */
 export function pauseCollectionFor(record: StandingOrderItem, now: Date): PauseCollection {
   if (record.status === 'cancelled') return '';
@@ -92,10 +83,7 @@ export function pauseCollectionFor(record: StandingOrderItem, now: Date): PauseC
   return { behavior: 'void', resumes_at: Math.floor((lastSkipped.getTime() + HOUR_MS) / 1000) };
 }
 
-/**
- * The first unpaid delivery whose payment is not yet settled at `now`: an invoice is made at the
- * payment's moment and voided (or charged) within the hour, so a payment stays "coming" for that hour.
- */
+/** An invoice is made at the payment's moment, voided or charged within the hour: "coming" that hour. */
 function comingPaymentIndex(record: StandingOrderItem, now: Date): number | undefined {
   const first = firstComingIndex(record);
   const firstAt = standingPaymentAt(record, first);

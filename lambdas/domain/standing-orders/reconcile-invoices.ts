@@ -9,10 +9,9 @@ export interface InvoiceReconcileCounts extends FulfilmentCounts {
 }
 
 /**
- * The reconciler's safety net for standing orders: every paid invoice of a subscription created
- * since `since` (epoch seconds) goes through fulfilInvoice, the webhook's own function, so an
- * `invoice.paid` that never came still makes its one order, and a redelivery later makes none.
- * One invoice's failure is counted and the next run retries it. `deadline`: none started after it.
+ * The reconciler's net for standing orders: every paid invoice of a subscription since `since` goes through
+ * fulfilInvoice, so a lost `invoice.paid` still makes its one order. Failures are retried next run; none
+ * starts after `deadline`.
  */
 export async function reconcilePaidInvoices(
   deps: FulfilmentDeps,

@@ -14,12 +14,9 @@ import {
 import { settleStandingOrder } from './follow-record';
 import { voidedByPause } from './pause-collection';
 
-// The shop's pause holds the standing orders' renewals too (issue 50, ADR 0061): no payment is
-// taken while the merchant has stopped sales. The record says so (`pausedByShopAt`, written as
-// any change of it, its version bumped, no email), then Stripe's collection follows the record
-// (settleStandingOrder: pause_collection void) and its coming holds go. The reconciler runs the
-// same sync, so one recorded during the pause is marked; a crash between the record's write and
-// Stripe's leaves the record's due marker, and the reconciler's sweep settles it (ADR 0062).
+// The shop's pause holds renewals too (issue 50, ADR 0061): the record says so (`pausedByShopAt`, no email),
+// then Stripe's collection (void) and the holds follow (settleStandingOrder); the reconciler marks one
+// recorded during the pause, and its due sweep settles a crash in between (ADR 0062).
 
 export interface ShopPauseDeps {
   table: ShopTable;
@@ -45,10 +42,8 @@ export function shopHoldsRenewals(settings: Pick<ShopSettings, 'mode'>): boolean
 const ATTEMPTS = 5;
 
 /**
- * Every active standing order made to follow the shop: marked paused by the shop (or unmarked)
- * when it is not so yet, then Stripe and the holds set to what its record says; one already so
- * costs one read and no Stripe call (a crash after its mark left the due marker). One that fails does not stop the others; it is reported, and the
- * reconciler's next run does it again.
+ * Every active standing order made to follow the shop; one already so costs a read, no Stripe call. A failure
+ * does not stop the others: it is reported and the reconciler's next run retries it.
  */
 export async function followShopPause(held: boolean, deps: ShopPauseDeps): Promise<RenewalsOutcome> {
   const outcome: RenewalsOutcome = { changed: 0, failed: [] };

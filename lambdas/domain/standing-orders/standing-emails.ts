@@ -176,10 +176,8 @@ function messageOf(entry: StandingEmailEntry, deps: StandingEmailDeps): Outgoing
 }
 
 /**
- * Sends every email of the standing order still owed (pending, or claimed by an attempt that
- * crashed), oldest first, each at most once: claim, send, mark. Safe to call from every writer,
- * the webhook and the reconciler alike. A transient SES failure puts the claim back and throws
- * (the caller's retry sends it); an address SES refuses for good is marked `failed`.
+ * Sends every owed email (pending, or a crashed attempt's claim), oldest first, each at most once; safe from
+ * any writer. A transient SES failure puts the claim back and throws; a refusal for good is marked `failed`.
  * @returns how many were sent by this call.
  */
 export async function sendStandingOrderEmails(

@@ -17,20 +17,16 @@ import {
 } from '../storage/standing-orders';
 import { comingDeliveries } from './coming-deliveries';
 
-// A standing order's coming deliveries hold their bottles on their days (ADR 0060): in each
-// day's `standing` set as `<subscription id>:<bottles>`, counted in `taken` like a checkout's
-// hold, so a one-off checkout's one conditional reservation sees them. The record says which
-// days; the day items say what is held; syncStandingHolds makes the second follow the first.
+// Coming deliveries hold their bottles (ADR 0060) in each day's `standing` set as `<subscription
+// id>:<bottles>`, counted in `taken` so a checkout's one conditional reservation sees them; syncStandingHolds
+// makes the days follow the record.
 
 export interface StandingHoldsDeps {
   capacity: CapacityStore;
   cutoffHours: number;
 }
 
-/**
- * Closed days still looked at, for holds a delivery left there when its day closed unpaid, and
- * a day past the window, for a hold set there by a longer window (another cut-off) or a later clock.
- */
+/** Closed days still looked at for holds left when their day closed unpaid, or set by a longer window. */
 const WEEKS_BACK = 2;
 const WEEKS_PAST_WINDOW = 1;
 
@@ -45,12 +41,9 @@ function holdsOf(day: CapacityDay, subscriptionId: string): string[] {
 }
 
 /**
- * Sets the standing order's holds to what its record says, on every day from WEEKS_BACK dispatch
- * days before the window to WEEKS_PAST_WINDOW after it: its bottles on each coming, unskipped
- * delivery's day within the 8 weeks, nothing anywhere else (a day skipped, paid, closed or
- * beyond; everything when it is paused or cancelled). Idempotent: each change is conditional on
- * the hold id, so a repeat, or two at once, move each day once. A paid delivery's hold became its
- * sale (sellStandingDelivery).
+ * Sets the holds to what the record says, from WEEKS_BACK before the window to WEEKS_PAST_WINDOW after: its
+ * bottles on each coming unskipped delivery's day within 8 weeks, nothing elsewhere (all gone when paused or
+ * cancelled). Each change is conditional on the hold id, so repeats or two at once move each day once.
  * @returns the days whose holds this call changed.
  */
 export async function syncStandingHolds(
@@ -95,10 +88,8 @@ export async function syncStandingHolds(
 }
 
 /**
- * Sells a paid renewal's bottles on its day under `sale` (`s<invoice id>:<bottles>`): the
- * standing order's hold there becomes the sale in one write, so the day never counts both; with
- * no hold there (none was set, or a late payment moved the delivery) it is sold as any renewal's,
- * over the limit if need be. A repeat sells nothing twice.
+ * Sells a renewal under `s<invoice id>:<bottles>`, its hold there becoming the sale in one write so the day
+ * never counts both; without a hold, sold like any renewal, over the limit if need be; never sold twice.
  */
 export async function sellStandingDelivery(
   store: CapacityStore,
@@ -115,9 +106,8 @@ export async function sellStandingDelivery(
 }
 
 /**
- * The reconciler's pass: every active standing order's holds set again (the window rolls a week at
- * each cut-off, and a change stopped between its record and its holds heals here). One standing
- * order's failure is logged and counted; the next run retries it.
+ * The reconciler's pass: every active standing order's holds set again (the window rolls each cut-off, and a
+ * stopped change heals here). A failure is logged and counted; the next run retries it.
  */
 export async function syncEveryStandingOrder(
   deps: StandingHoldsDeps & { table: ShopTable },

@@ -21,9 +21,8 @@ export function isStandingOrderEvent(type: string): type is StandingOrderEvent {
 const objectIdSchema = z.object({ id: z.string().check(z.minLength(1)) });
 
 /**
- * A standing order's event: `invoice.paid`, one order (fulfilInvoice); `invoice.payment_failed`,
- * no order and one email each (notifyFailedRenewal); `customer.subscription.deleted`, the record
- * cancelled. Each is safe to repeat and to come in any order.
+ * `invoice.paid`: one order; `invoice.payment_failed`: no order, one email each;
+ * `customer.subscription.deleted`: the record cancelled. Each repeats safely, in any order.
  */
 export async function handleStandingOrderEvent(
   type: StandingOrderEvent,

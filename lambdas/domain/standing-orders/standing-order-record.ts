@@ -15,12 +15,9 @@ import type { PaidInvoice } from './paid-invoice';
 import { syncStandingHolds } from './standing-holds';
 
 /**
- * The standing order's record for a paid invoice of it: written once, by whichever invoice's
- * fulfilment gets there first (the first normally; a renewal when the first was missed), then its
- * next delivery moved forward by each later paid invoice, never back (advanceNextDelivery).
- * `nextDelivery` is the day of the order just paid: the one coming next until it is dispatched.
- * Then the coming deliveries' holds follow the record (syncStandingHolds), when capacity is counted.
- * Answers the record as it stands (its page key is what the delivery's confirmation links to).
+ * The record for a paid invoice: written once by whichever invoice's fulfilment comes first, then
+ * `nextDelivery` moved forward (never back) by later ones; then the holds follow it. Answers the record (its
+ * page key is what the confirmation links to).
  */
 export async function recordStandingOrder(
   paid: PaidInvoice,
@@ -86,10 +83,7 @@ export function standingOrderItem(
   };
 }
 
-/**
- * The first delivery's day: the checkout's, or (a session made without one, or the record written
- * by a later invoice) the dispatch day of the week `index` x 1 or 2 weeks before this delivery's.
- */
+/** The checkout's first day, or (none, or written later) the one `index` periods before this one's. */
 function firstDeliveryOf(paid: PaidInvoice, dispatchDate: IsoDate): IsoDate {
   if (paid.delivery.first !== undefined) return paid.delivery.first;
   return dispatchDayOfWeekOf(addDays(dispatchDate, -7 * REPEAT_WEEKS[paid.repeat] * paid.delivery.index));

@@ -30,11 +30,9 @@ export class StandingOrderDayFullError extends Error {
 }
 
 /**
- * Refuses a new standing order, before payment, when one of its coming deliveries within the
- * DISPATCH_WINDOW_WEEKS lacks room for its bottles (ADR 0060): the days it would hold once paid,
- * planned as its record will be (first delivery on `first`, paid every 1 or 2 weeks from `now`).
- * The first day's bottles are the checkout's reservation, already made. One consistent read per
- * limited day, all at once; a one-off checkout never comes here.
+ * Refuses a new standing order before payment when a coming delivery within DISPATCH_WINDOW_WEEKS lacks room
+ * (ADR 0060), planned as its record will be; the first day is the checkout's reservation. One read per
+ * limited day.
  * @throws StandingOrderDayFullError naming the first full day.
  */
 export async function assertStandingRoom(

@@ -12,16 +12,9 @@ const subscriptionSessionSchema = z.object({
   invoice: z.optional(z.nullable(z.union([z.string(), z.object({ id: z.string() })]))),
 });
 
-/** Whether a Checkout Session (an event's, or one listed) is a standing order's: subscription mode. */
-export function isSubscriptionSession(session: { mode?: string | null | undefined }): boolean {
-  return session.mode === 'subscription';
-}
-
 /**
- * `checkout.session.completed` of a standing order: never an order of its own (the session's id is
- * not the order's key), but its first invoice's, through fulfilInvoice, so the first payment makes
- * one order whichever of `completed` and `invoice.paid` comes first, or if one never comes.
- * The session is retrieved from Stripe; the event only names it.
+ * A standing order's `checkout.session.completed` makes its first invoice's order through fulfilInvoice, so
+ * one order comes whichever of `completed` and `invoice.paid` comes first, or alone (session retrieved).
  */
 export async function fulfilSubscriptionSession(
   sessionId: string,

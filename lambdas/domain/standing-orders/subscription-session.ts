@@ -17,12 +17,9 @@ export const STANDING_ORDER_IN_REQUESTS_MODE =
 export const DELIVERY_LINE_NAME = 'UK delivery by Royal Mail 1st Class';
 
 /**
- * A checkout's session parameters as a standing order's when the body asked for a repeat
- * (issue 50, ADR 0058), else exactly the one-off's, untouched. Subscription mode, card only (a
- * Bacs debit settles after the cut-off), the server's price as recurring lines (bottles x 325 and
- * 1 x 495 delivery, every 1 or 2 weeks), and the one-off's metadata, reservation included, with the
- * repeat, on the session and on the subscription, whose invoices fulfilment resolves through it.
- * Pure, like buildSessionParams, so a retry in the same window sends the same parameters.
+ * A standing order's session parameters when the body asked for a repeat (issue 50, ADR 0058), else the
+ * one-off's untouched: subscription mode, card only (a Bacs debit settles after the cut-off), the server's
+ * price as recurring lines, the one-off's metadata with the repeat on session and subscription. Pure.
  */
 export function withStandingOrder(
   params: Stripe.Checkout.SessionCreateParams,
@@ -79,9 +76,8 @@ const REPEAT_PHRASE: Readonly<Record<Repeat, string>> = {
 };
 
 /**
- * The words by a standing order's pay button: the first dispatch day, what each payment costs and
- * when it is taken (the same weekday and time, so before that delivery's packing cut-off), the
- * weather caveat and the live-goods statement.
+ * The first dispatch day, each payment's cost and when it is taken (same weekday and time, so before that
+ * delivery's cut-off), the weather caveat and the live-goods statement.
  */
 export function standingPayStepMessage(dispatchDate: IsoDate, repeat: Repeat, totalPence: number): string {
   return [

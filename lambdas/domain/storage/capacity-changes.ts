@@ -98,8 +98,8 @@ export function transferChanges(from: string, to: string): [join: CapacityChange
 }
 
 /**
- * Part of a sale given back: the sale of what is left (`next`) joins with the counters lowered,
- * then the old sale leaves (one update cannot add and delete in the same set).
+ * Part of a sale given back: what is left joins with the counters lowered, then the old sale leaves (one
+ * update cannot add and delete in one set).
  */
 export function partGiveBackChanges(
   hold: string,
@@ -144,10 +144,7 @@ export function releaseStandingChange(hold: string, bottles: number): CapacityCh
   return releaseFrom('#standing', hold, bottles);
 }
 
-/**
- * Sell standing: the delivery is paid, so its standing hold becomes the renewal's sale in one
- * write (`taken` moves by the difference, should the quantity have changed): never both counted.
- */
+/** A paid delivery's standing hold becomes its sale in one write (`taken` by the difference): never both. */
 export function sellStandingChange(
   standing: string,
   sale: string,

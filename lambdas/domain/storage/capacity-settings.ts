@@ -8,10 +8,8 @@ export const MAX_DAY_CAPACITY = 10_000;
 const bottles = z.number().check(z.int(), z.minimum(0), z.maximum(MAX_DAY_CAPACITY));
 
 /**
- * How many bottles each dispatch day may sell, as the settings item stores it: `capacityWeekly`,
- * the default of every dispatch day (absent: no limit), and `capacityDays`, one day's own limit
- * by date, where `null` means that day has no limit whatever the default says. No limit anywhere
- * is the shop as it was before capacity existed: every order is still counted.
+ * `capacityWeekly`, every dispatch day's default (absent: no limit), and `capacityDays`, a day's own limit by
+ * date (`null`: none whatever the default). No limit anywhere is the shop before capacity; still counted.
  */
 export const capacityItemFields = {
   capacityWeekly: z.optional(bottles),

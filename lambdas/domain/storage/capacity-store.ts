@@ -2,11 +2,9 @@ import * as z from 'zod/mini';
 import type { IsoDate } from '../../../shared/dispatch';
 
 /**
- * One dispatch day's counters (`CAPACITY#<date>`): `taken`, the bottles the limit applies to
- * (reserved, held for standing orders and sold), `sold`, and the hold ids behind them, `holds`
- * (reserved, not paid yet), `standing` (`<subscription id>:<bottles>`: a standing order's coming
- * delivery, ADR 0060) and `sales` (paid, or a debit pending). A hold id names its bottles
- * (holds.ts), so every change can be made, and made once, from the id alone.
+ * One day's counters (`CAPACITY#<date>`): `taken` (what the limit applies to), `sold`, and the hold ids
+ * behind them: `holds` (unpaid), `standing` (ADR 0060) and `sales`. An id names its bottles, so each change
+ * is made once from the id alone (holds.ts).
  */
 export interface CapacityDay {
   date: IsoDate;
@@ -50,10 +48,7 @@ export interface CapacityChange {
 export interface CapacityStore {
   /** Makes `change` on the day's item: the day after it, or undefined when its condition did not hold. */
   change(date: IsoDate, change: CapacityChange): Promise<CapacityDay | undefined>;
-  /**
-   * Makes `change` as `change` does, but answers only whether it was made: nothing comes back
-   * over the wire (a day's item carries every hold id, and a reservation needs none of them).
-   */
+  /** As `change`, answering only whether it was made: the day's every hold id need not come over the wire. */
   apply(date: IsoDate, change: CapacityChange): Promise<boolean>;
   /** The day's counters, read strongly consistent (a failed reservation must see the write that beat it). */
   read(date: IsoDate): Promise<CapacityDay>;

@@ -13,11 +13,8 @@ import {
 } from './orders-table';
 import type { ShopSettings } from './shop-settings';
 
-// The checkout's own writes (ADR 0052): its bottles and its client's count in ONE transaction,
-// made only while the settings are still those it acted on, and after Stripe answers, the
-// session's record, made only while the shop is still open. With the settings cached in the
-// Lambda, a checkout is at most three round trips: the settings (once per SETTINGS_MAX_AGE_MS),
-// the reservation, the record.
+// The checkout's own writes (ADR 0052): bottles and client count in ONE transaction while the settings still
+// hold, then after Stripe answers the session's record while open: with settings cached, three round trips.
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -81,10 +78,7 @@ const CONFLICT_ATTEMPTS = 3;
 /** The record is of use for a day after its session can no longer be paid (TTL: cleanup only). */
 const RECORD_LIFETIME_SECONDS = 24 * 3600;
 
-/**
- * The settings item still as `settings` says: open (no item, when read as none), and, for `date`,
- * the same limit (its own, or the weekly one). A pause or a changed limit cancels the transaction.
- */
+/** The settings as read: open (no item if none), the same limit for `date`; else the transaction fails. */
 export function settingsCheck(table: ShopTable, settings: ShopSettings, date?: IsoDate): TransactItem {
   const names: Record<string, string> = { '#mode': 'mode' };
   const values: Record<string, unknown> = {};

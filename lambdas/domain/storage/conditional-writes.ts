@@ -38,9 +38,8 @@ export function putIfAbsent(table: ShopTable, item: Record<string, unknown>): Pr
 }
 
 /**
- * A record written once per event however often it is reported: the stored one when there is one;
- * else the one `build` makes (or the word why there is none), put only if absent, and after a lost race
- * the winner's, read back. `recorded`: this call wrote it.
+ * Written once per event however often reported: the stored one, else `build`'s (or why not) put if absent,
+ * else after a lost race the winner's. `recorded`: this call wrote it.
  */
 export async function recordOnce<Item extends { [PARTITION_KEY]: string }, None extends string>(
   table: ShopTable,

@@ -14,14 +14,10 @@ import {
 } from './orders-table';
 import { readItem } from './read-item';
 
-// The records of a Bacs Direct Debit that is not (yet) an order: pending with the bank, or failed
-// (docs/decisions/0025-bacs-debits.md). Their reads and the page-key upsert live here, with every
-// other DynamoDB command (ADR 0051).
+// A Bacs debit's records before it is an order, pending or failed (docs/decisions/0025-bacs-debits.md), with
+// every other DynamoDB command (ADR 0051).
 
-/**
- * How long a debit's record is kept: beyond the reconciler's longest window (60 days), so no run
- * finds the session again once its record is gone, then deleted by TTL (it holds a name and an email).
- */
+/** Beyond the reconciler's longest window (60 days), so no run finds it again; then TTL deletes its PII. */
 export const DEBIT_RECORD_DAYS = 90;
 
 /** The TTL (epoch seconds) of a debit's record written at `now`. */
@@ -30,16 +26,14 @@ export function debitRecordTtl(now: Date): number {
 }
 
 /**
- * The pending record's `status`: `pending` while the money is with the bank; `recorded` once the
- * order exists (written by fulfilment, which takes the record's page key). The email is claimed only
- * while `pending` (the claim guard), so no "waiting for your bank" follows a confirmation.
+ * `pending` while with the bank; `recorded` once the order exists. The email is claimed only while `pending`,
+ * so no "waiting for your bank" follows a confirmation.
  */
 export const PENDING_DEBIT_STATUS = { pending: 'pending', recorded: 'recorded' } as const;
 
 /**
- * The record as stored (`PENDING_DEBIT#<session id>`). Written whole by recordPendingDebit; or
- * first by fulfilment (an order recorded before the pending path got there), with only its key,
- * page key, status and TTL: then the facts are absent and there is nothing to send.
+ * `PENDING_DEBIT#<session id>`, written whole by recordPendingDebit, or first by fulfilment with only key,
+ * page key, status and TTL (the order came first): then there is nothing to send.
  */
 export const pendingDebitItemSchema = z.object({
   [PARTITION_KEY]: z.string().check(z.startsWith(PENDING_DEBIT_KEY_PREFIX)),
@@ -91,11 +85,9 @@ export function readFailedDebit(table: ShopTable, sessionId: string): Promise<Fa
 }
 
 /**
- * The page key an order recorded from a delayed payment takes: the pending record's, so the link
- * the "waiting for your bank" email carried opens the order; `freshKey` when there was no record,
- * written to it so a pending path running later finds the order's key and sends nothing. One
- * conditional-free upsert (`if_not_exists`): every path that records the order gets the same key,
- * whatever order they run in, and the record is marked `recorded` in the same write.
+ * The pending record's page key, so the "waiting for your bank" link opens the order; else `freshKey`,
+ * written there so a later pending path sends nothing. An `if_not_exists` upsert: every path gets the same
+ * key in any order, and the record is marked `recorded` in the same write.
  */
 export async function takePendingPageKey(
   table: ShopTable,

@@ -41,9 +41,8 @@ export function historyEntry(
 }
 
 /**
- * The fragment of an UpdateExpression's SET clause that appends `entry` to the item's history:
- * part of the same conditional update as the change it records, so the history is written
- * exactly when the change is, and never disagrees with the status.
+ * The SET fragment appending `entry` to the history, inside the same conditional update as its change, so the
+ * history never disagrees with the status.
  */
 export function appendHistory(entry: HistoryEntry): {
   set: string;

@@ -17,8 +17,7 @@ import {
 export const INTENTION_TTL_SECONDS = 24 * 60 * 60;
 
 /**
- * A `running` claim older than this belongs to an attempt that crashed (the admin Lambda stops
- * after 30 s at most), and a repeat with the same body may take it over.
+ * An older `running` claim is a crashed attempt's (the admin Lambda stops within 30 s): a repeat may take it.
  */
 export const STALE_INTENTION_MS = 2 * 60_000;
 
@@ -37,9 +36,8 @@ export interface IntentionAnswer {
 }
 
 /**
- * The claim of a key: ours to act on (`claimed`, with the token that finishes or releases it);
- * answered already (`done`); being acted on by another request (`running`); or used for a request
- * with another body (`otherRequest`).
+ * `claimed` (ours, with the token that finishes or releases it), `done` (answered), `running` (another
+ * request), or `otherRequest` (the key was used for another body).
  */
 export type IntentionClaim =
   | { kind: 'claimed'; token: string }
@@ -55,10 +53,7 @@ export function intentionKey(scope: IntentionScope): string {
   return `${IDEMPOTENCY_KEY_PREFIX}${scope.merchant}#${scope.route}#${scope.key}`;
 }
 
-/**
- * The intention as the domain passes it on (to Stripe's idempotency keys): short, and the same for
- * the same merchant, route and key only.
- */
+/** The intention passed on to Stripe's idempotency keys: short, the same only for merchant, route and key. */
 export function intentionId(scope: IntentionScope): string {
   return createHash('sha256').update(intentionKey(scope)).digest('hex').slice(0, 32);
 }
@@ -70,10 +65,7 @@ export function requestFingerprint(input: unknown): string {
     .digest('hex');
 }
 
-/**
- * Claims `scope`'s key for a request of `fingerprint`: a new key, one whose day is over (the TTL
- * deletes late), one released after a failure, or a stale claim of the same request.
- */
+/** Claims a new key, one whose day is over (TTL deletes late), one released, or this request's stale one. */
 export async function claimIntention(
   table: ShopTable,
   scope: IntentionScope,
@@ -141,10 +133,7 @@ export function finishIntention(
   });
 }
 
-/**
- * Lets the key go after a failure with no answer to keep (a 5xx): a repeat may then act, and the
- * domain's own exactly-once steps finish what the failed attempt began.
- */
+/** Lets the key go after a 5xx: a repeat may act, and the domain's exactly-once steps finish the work. */
 export function releaseIntention(table: ShopTable, scope: IntentionScope, token: string): Promise<boolean> {
   return updateIf(table, intentionKey(scope), {
     ConditionExpression: 'intentionState = :running AND claimToken = :token',

@@ -6,9 +6,8 @@ import { emailStateSchema, isoInstant, quoteAndCustomerFields } from './order';
 import { DISPATCH_DATE_INDEX, PARTITION_KEY, REFERENCE_INDEX, REQUEST_KEY_PREFIX } from './orders-table';
 
 /**
- * An order request's statuses, apart from orders': `requested` (taken while the shop was in
- * requests mode, nothing paid), then `invited` (a payment link was emailed; paying it makes an
- * ordinary order) or `declined`. Forward only.
+ * A request's statuses: `requested` (requests mode, nothing paid), then `invited` (a payment link emailed;
+ * paying makes an ordinary order) or `declined`. Forward only.
  */
 export { REQUEST_STATUSES, type RequestStatus };
 

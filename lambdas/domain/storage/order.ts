@@ -13,11 +13,7 @@ import {
 } from './orders-table';
 import { emailAttributes } from './send-once';
 
-/**
- * Per email kind: `pending` → `sending` (claimed, with claimedAt and a claim token) → `sent`
- * (sentAt, messageId), or `failed` (failedAt, failureReason) when SES refused the recipient for
- * good. `sent` and `failed` are final. See send-once.ts for the transitions.
- */
+/** Per email kind: `pending` → `sending` → `sent`, or `failed` once SES refused the recipient for good. */
 export const emailStateSchema = z.enum(['pending', 'sending', 'sent', 'failed']);
 export type EmailState = z.output<typeof emailStateSchema>;
 
@@ -69,10 +65,7 @@ export const quoteAndCustomerFields = {
   ...customerAndAddressFields,
 };
 
-/**
- * An order item as stored in the orders table. Also the parser for items read back: the table is
- * outside this process, so what comes back is checked, not cast.
- */
+/** An order item as stored, and the parser of items read back from the table: checked, not cast. */
 export const orderItemSchema = z.object({
   [PARTITION_KEY]: z.string().check(z.startsWith(ORDER_KEY_PREFIX)),
   reference: z.string(),
@@ -87,31 +80,21 @@ export const orderItemSchema = z.object({
   /** The date shown to the customer before paying (from the session's metadata). */
   promisedDispatchDate: z.optional(calendarDateSchema),
   /**
-   * The words Stripe's page showed the customer by the pay button (the session's
-   * `custom_text.submit`), kept as the record that they saw the dispatch dates and the live-goods
-   * no-cancellation statement before paying. Absent on orders whose session had none.
+   * The words by Stripe's pay button (`custom_text.submit`): the record that the customer saw the dispatch
+   * dates and the live-goods statement.
    */
   termsShown: z.optional(z.string()),
-  /**
-   * The random half of the order page's link (order-page-token.ts): replaced when the merchant
-   * revokes the link. Absent on orders recorded before the page existed: they have no page.
-   */
+  /** The random half of the page link (order-page-token.ts), replaced on revoke; absent before pages. */
   pageKey: z.optional(z.string()),
   /** Recomputed when the order is recorded: the date the merchant packs for. */
   dispatchDate: calendarDateSchema,
   checkoutCreatedAt: isoInstant,
   paidAt: isoInstant,
   createdAt: isoInstant,
-  /**
-   * The two emails of a new order. Absent on an order recorded already refunded (refunded in
-   * Stripe before it was recorded): it is never confirmed, so neither email is ever due.
-   */
+  /** Absent on an order recorded already refunded: it is never confirmed, so neither email is ever due. */
   ...emailStateFields('confirmation'),
   ...emailStateFields('merchantNotice'),
-  /**
-   * Paid while checkout was closed (`pause` could not close the session in time): kept, and
-   * shown to the merchant, who refunds or delays it. Absent on every other order.
-   */
+  /** Paid while checkout was closed (`pause` could not close its session in time): kept and flagged. */
   placedWhilePaused: z.optional(z.literal(true)),
   /** The shop's mode then: `paused`, or `requests` (an ordinary checkout, not a payment link). */
   pausedMode: z.optional(z.enum(['paused', 'requests'])),
@@ -120,18 +103,15 @@ export const orderItemSchema = z.object({
   /** The hold whose bottles this order bought (lambdas/domain/capacity): a refund gives them back. */
   capacityHold: z.optional(z.string()),
   /**
-   * The dispatch day those bottles count on: the order's day when it was recorded, and the day a
-   * delay moved it to (operations/delayed-bottles.ts). A delay from before that moved only the order.
+   * The day those bottles count on: the recorded day, or where a delay moved them
+   * (operations/delayed-bottles.ts).
    */
   capacityDate: z.optional(calendarDateSchema),
   /** This order's sale left its dispatch day without room: what the day had sold, and its limit. */
   dispatchDayFull: z.optional(
     z.object({ sold: z.number().check(z.int()), capacity: z.number().check(z.int()) }),
   ),
-  /**
-   * What Stripe has refunded of a payment not refunded in full (a partial refund in the Dashboard):
-   * the order stands, and its history says how much went back. Absent when nothing was.
-   */
+  /** What Stripe refunded of a payment not refunded in full: the order stands, its history says how much. */
   partlyRefundedPence: z.optional(z.number().check(z.int())),
   /** A standing order's delivery (issue 50): its Stripe subscription, and how often it repeats. */
   subscriptionId: z.optional(z.string()),

@@ -19,9 +19,8 @@ export class CorruptOrderError extends Error {
 }
 
 /**
- * The orders table, with conditional writes only (no transactions: dynalite has none, and a
- * conditional write on the one item per session is all exactly-once needs). The email claims are
- * those of every item (send-once.ts), by the order's session id.
+ * Conditional writes only: one item per session is all exactly-once needs (and dynalite has no transactions).
+ * Email claims by the order's session id (send-once.ts).
  */
 export interface OrdersRepository extends EmailClaimStore<string, PaymentEmailKind> {
   /** The order of a session, read strongly consistent so a just-written order is never missed. */

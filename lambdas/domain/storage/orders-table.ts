@@ -2,8 +2,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { foldReference } from '../../../shared/order-reference';
 
-// The orders table's design, written once: infra creates the table from it, local/ creates the
-// dynalite copy from it, and the domain reads and writes by it. No runtime imports but shared/'s
+// The orders table's design, written once for infra, local/ and the domain; no runtime imports but shared/'s
 // pure reference rule, so infra can load it freely.
 
 /** The orders table as the shop's operator code sees it: the document client and the table name. */
@@ -15,10 +14,7 @@ export interface ShopTable {
 /** Every item's partition key attribute; the table has no sort key. */
 export const PARTITION_KEY = 'pk';
 
-/**
- * The GSI that lists one dispatch day's orders and requests (`DISPATCH#<day>`), sorted by status,
- * then time, then reference ({@link dispatchSortKey}). All attributes projected: a listing needs them.
- */
+/** One dispatch day's orders and requests (`DISPATCH#<day>`) by status, time, reference; all projected. */
 export const DISPATCH_DATE_INDEX = {
   name: 'byDispatchDate',
   partitionKey: 'gsi1pk',
@@ -32,35 +28,27 @@ function keysOnlyIndex<Name extends string, Key extends string>(name: Name, part
 }
 
 /**
- * The GSI that finds an order or request by its customer-facing reference as a person reads it:
- * keyed on `referenceKey`, the reference folded ({@link referenceKeyOf}: any case, O as 0, I and L
- * as 1), since a reference read off a screen or over the phone loses its case and its look-alikes.
- * Items written before the fold hold the reference lower-cased until backfilled
- * (storage/reference-keys.ts). Keys only: the operator's commands then read the item itself,
- * strongly consistent, by its key.
+ * Finds an order or request by its reference folded ({@link referenceKeyOf}: any case, O as 0, I and L as 1),
+ * as a reference read off a screen or over the phone loses its case and look-alikes. Older items hold it
+ * lower-cased until backfilled (storage/reference-keys.ts). Keys only: commands then read the item itself.
  */
 export const REFERENCE_INDEX = keysOnlyIndex('byReferenceKey', 'referenceKey');
 
 /**
- * The index by the exact `reference` that REFERENCE_INDEX replaces, no longer read. Kept for one
- * release because CloudFormation adds or deletes one GSI per table update: a deployed table gains
- * the new index with this release and can lose this one with the next
- * (docs/decisions/0022-references-any-case.md).
+ * The exact-`reference` index REFERENCE_INDEX replaces, no longer read: kept one release because
+ * CloudFormation adds or deletes one GSI per table update (docs/decisions/0022-references-any-case.md).
  */
 export const RETIRED_REFERENCE_INDEX = keysOnlyIndex('byReference', 'reference');
 
 /**
- * The sparse GSI of orders whose outbox holds entries not sent yet: only an order carrying
- * `outboxDueAt` (set by the write that adds an entry, removed once all are settled) is in it, so
- * the reconciler's sweep scans just those (docs/decisions/0044-order-email-outbox.md). Keys only.
- * A standing order's record carries it too while a change is not settled (ADR 0062).
+ * Sparse: only items carrying `outboxDueAt` (entries unsent, or a standing order's change unsettled,
+ * ADR 0062), so the reconciler's sweep scans just those (docs/decisions/0044-order-email-outbox.md); keys.
  */
 export const OUTBOX_DUE_INDEX = keysOnlyIndex('byOutboxDue', 'outboxDueAt');
 
 /**
- * The sparse GSI of active standing orders: only a standing order's record carries
- * `activeStandingOrder` (its subscription id), written with it and removed when it is cancelled,
- * so the reconciler's pass over them scans just those (ADR 0060). Keys only.
+ * Sparse: only a standing order's record carries `activeStandingOrder` (its subscription id) until cancelled,
+ * so the reconciler scans just those (ADR 0060). Keys only.
  */
 export const ACTIVE_STANDING_ORDER_INDEX = keysOnlyIndex('byActiveStandingOrder', 'activeStandingOrder');
 
@@ -73,10 +61,7 @@ export const ORDERS_TABLE_INDEXES = [
   ACTIVE_STANDING_ORDER_INDEX,
 ] as const;
 
-/**
- * The table's design as DynamoDB's CreateTable takes it (on demand, string keys): the local
- * stand-ins create their table from this, the stack's construct from the same names.
- */
+/** The table's design as CreateTable takes it (on demand, string keys), for the local stand-ins. */
 export function ordersTableDefinition(tableName: string): CreateTableCommandInput {
   const indexKeys = (index: (typeof ORDERS_TABLE_INDEXES)[number]) =>
     'sortKey' in index ? [index.partitionKey, index.sortKey] : [index.partitionKey];
@@ -119,32 +104,23 @@ export const DISPATCH_KEY_PREFIX = 'DISPATCH#';
 export const SETTINGS_KEY = 'SETTINGS#shop';
 /** One dispatch day's capacity counters: `CAPACITY#<yyyy-mm-dd>` (lambdas/domain/capacity). */
 export const CAPACITY_KEY_PREFIX = 'CAPACITY#';
-/**
- * Counters that limit the merchant's notices of order requests (`NOTICE_LIMIT#<scope>#<hour>#<hash>`)
- * and the count of requests recorded without a notice (lambdas/domain/operations/request-notice-limits.ts).
- */
+/** `NOTICE_LIMIT#<scope>#<hour>#<hash>` counters of request notices (operations/request-notice-limits.ts). */
 export const NOTICE_LIMIT_KEY_PREFIX = 'NOTICE_LIMIT#';
-/**
- * The open holds of one client (`CLIENT_HOLDS#<viewer|email>#<hash>`), which a client may have only
- * a few of at once (lambdas/domain/capacity/client-holds.ts).
- */
+/** `CLIENT_HOLDS#<viewer|email>#<hash>`: a client's few open holds (capacity/client-holds.ts). */
 export const CLIENT_HOLDS_KEY_PREFIX = 'CLIENT_HOLDS#';
 /**
- * A Checkout Session Stripe made while the shop was open (`CHECKOUT_SESSION#<id>`): its hold and
- * expiry, written after Stripe answers, only while the shop is open (storage/checkout-store.ts).
- * Carries the TTL.
+ * `CHECKOUT_SESSION#<id>`: a session's hold and expiry, written after Stripe answers while the shop is open
+ * (storage/checkout-store.ts). Carries the TTL.
  */
 export const CHECKOUT_SESSION_KEY_PREFIX = 'CHECKOUT_SESSION#';
 /**
- * A Bacs Direct Debit that failed at the customer's bank: `FAILED_DEBIT#<Checkout Session id>`, the
- * record that its two emails (customer, merchant) were sent once (lambdas/domain/fulfilment/failed-debit.ts).
- * Not an order: no order exists for money never received.
+ * `FAILED_DEBIT#<session id>`: its two emails sent once (fulfilment/failed-debit.ts). Not an order: no order
+ * exists for money never received.
  */
 export const FAILED_DEBIT_KEY_PREFIX = 'FAILED_DEBIT#';
 /**
- * A delayed payment (a Bacs Direct Debit) waiting for the bank: `PENDING_DEBIT#<Checkout Session id>`,
- * the record of its "waiting for your bank" email and of the page key the order takes when it is
- * recorded (lambdas/domain/fulfilment/pending-debit.ts). Not an order: nothing is paid yet.
+ * `PENDING_DEBIT#<session id>`: a debit waiting for the bank, its email and the page key the order will take
+ * (fulfilment/pending-debit.ts). Not an order: nothing is paid yet.
  */
 export const PENDING_DEBIT_KEY_PREFIX = 'PENDING_DEBIT#';
 /** A standing order, `STANDING_ORDER#<subscription id>`: one per subscription, written once (ADR 0058). */
@@ -152,26 +128,22 @@ export const STANDING_ORDER_KEY_PREFIX = 'STANDING_ORDER#';
 /** `FAILED_RENEWAL#<invoice id>`: a renewal Stripe could not charge, and its two emails. Not an order. */
 export const FAILED_RENEWAL_KEY_PREFIX = 'FAILED_RENEWAL#';
 /**
- * One place's forecast as fetched on one day: `FORECAST#<lat>,<lon>#<yyyy-mm-dd>`, so each place is
- * asked of the provider once a day (lambdas/domain/weather/forecast-cache.ts). Carries the TTL.
+ * `FORECAST#<lat>,<lon>#<yyyy-mm-dd>`: each place asked of the provider once a day
+ * (weather/forecast-cache.ts).
  */
 export const FORECAST_KEY_PREFIX = 'FORECAST#';
 /** The record of the merchant's weather email about one dispatch day: its send-once state. Carries the TTL. */
 export const WEATHER_NOTICE_KEY_PREFIX = 'WEATHERNOTICE#';
 /**
- * One admin action's intention key (`IDEMPOTENCY#<sub>#<route>#<key>`): its claim and then its
- * answer, kept for a day (lambdas/domain/storage/intention-keys.ts). Carries the TTL.
+ * `IDEMPOTENCY#<sub>#<route>#<key>`: an admin action's claim then answer, for a day
+ * (storage/intention-keys.ts).
  */
 export const IDEMPOTENCY_KEY_PREFIX = 'IDEMPOTENCY#';
-/**
- * The merchants' Web Push subscriptions, one attribute per device (storage/push-subscriptions.ts,
- * ADR 0056).
- */
+/** The merchants' Web Push subscriptions, one attribute a device (push-subscriptions.ts, ADR 0056). */
 export const PUSH_SUBSCRIPTIONS_KEY = 'PUSH_SUBSCRIPTIONS#shop';
 /**
- * The table's TTL attribute (epoch seconds): only the notice counters, the client-holds items, the
- * checkout-session records,
- * the cached forecasts, the intention keys and the failed- and pending-debit records carry it, so DynamoDB deletes them once they are of no use. No order or request ever has it.
+ * The TTL attribute (epoch seconds), carried only by notice counters, client holds, checkout sessions,
+ * forecasts, intention keys and debit records so DynamoDB deletes them; never by an order or request.
  */
 export const TTL_ATTRIBUTE = 'deleteAfter';
 

@@ -59,9 +59,8 @@ export function handBackEntry(
 }
 
 /**
- * Marks a claimed entry final and frees the lock, while `token` still holds it. With `newest` (the
- * entry is the newest of its kind in the order's `version`), the kind's flat state is set too, on
- * condition that the version is still the one read.
+ * Marks a claimed entry final and frees the lock while `token` holds it; with `newest` (its kind's newest in
+ * `version`) the flat state too, if the version is unchanged.
  */
 export function settleEntry(
   table: ShopTable,

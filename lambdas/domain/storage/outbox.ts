@@ -8,10 +8,8 @@ import { itemKey, orderKey, type ShopTable } from './orders-table';
 import { getRecord, toShopRecord } from './records';
 import { emailAttributes } from './send-once';
 
-// The transactional outbox (docs/decisions/0044-order-email-outbox.md): every change to a fact an
-// order update email shows writes that email's facts in the same conditional UpdateItem as the
-// change, so an email can only ever say what one write stored. dynalite has no transactions, and
-// one item needs none.
+// The transactional outbox (docs/decisions/0044-order-email-outbox.md): an email's facts are written in the
+// same conditional UpdateItem as the change, so it can only say what one write stored.
 
 /** One email a change owes the customer, with the facts of the order as this change wrote it. */
 export type PlannedEmail = { [K in OutboxKind]: { kind: K; facts: EmailFacts<K> } }[OutboxKind];
@@ -27,10 +25,7 @@ export interface PlannedChange {
   emails: readonly PlannedEmail[];
 }
 
-/**
- * A pure decision on the order as read (consistently): the change, or `null` when there is nothing
- * to do. It throws a RefusedError (or another typed error) to refuse.
- */
+/** A pure decision on the order read consistently: the change, or `null`; throws a typed error to refuse. */
 export type Planner = (order: ManagedOrder) => PlannedChange | null;
 
 /** How often a change is planned again after another write landed between its read and its write. */
@@ -63,10 +58,7 @@ function defined<T extends Record<string, unknown>>(facts: T): T {
   return Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined)) as T;
 }
 
-/**
- * The email of `kind` with the facts it shows, taken from the order as the change writes it (the
- * read with the change's own values laid over it): never from a later read. Pure.
- */
+/** The email's facts from the order as the change writes it, never from a later read. Pure. */
 export function emailOf(kind: OutboxKind, order: ManagedOrder): PlannedEmail {
   const common = {
     sessionId: order.sessionId,
@@ -161,10 +153,9 @@ export interface Superseded {
 }
 
 /**
- * Which pending entries the new emails replace (pure). A `sending` entry is never touched: the
- * newer fact follows it. A tracking number while the dispatch email is pending becomes a new
- * dispatch email carrying it (one email, not two); a new page link re-issues every pending entry
- * after it with the new key, so no email after "a new link" carries the old one.
+ * Which pending entries new emails replace (pure); a `sending` one is never touched. A tracking number while
+ * the dispatch email is pending becomes a new dispatch email (one, not two); a new page link re-issues every
+ * pending entry after it, so none carries the old key.
  */
 export function supersede(outbox: ManagedOrder['outbox'], emails: readonly PlannedEmail[]): Superseded {
   const pending = entriesInOrder({ outbox }).filter(([, entry]) => entry.state === 'pending');
@@ -204,10 +195,7 @@ interface UpdateClauses {
   remove: string[];
 }
 
-/**
- * The admin views read each kind's flat state: the newest entry of the kind says it. Those of the
- * kinds this write adds or supersedes change.
- */
+/** The admin views read each kind's flat state, the newest entry's: those this write touches change. */
 function setFlatStates(
   order: ManagedOrder,
   write: { added: ReadonlyArray<readonly [string, OutboxEntry]>; gone: readonly string[] },
@@ -303,9 +291,8 @@ export function outboxUpdate(
 }
 
 /**
- * The five kinds sent by the flat send-once protocol before the outbox (ADR 0044), each with the
- * order status its email describes (the old ORDER_EMAIL_GUARDS): a flag left `pending` is sent
- * only while the order is still in that state.
+ * The five kinds sent by the flat protocol before the outbox (ADR 0044), with the status each describes: a
+ * flag left `pending` is sent only while the order is still in it.
  */
 const LEGACY_KINDS = {
   delay: 'paid',
@@ -316,9 +303,8 @@ const LEGACY_KINDS = {
 } as const satisfies Partial<Record<OutboxKind, OrderStatus>>;
 
 /**
- * The emails an order written before the outbox still owes: each kind whose flat state a crashed
- * sender left `pending`, with no outbox entry of its kind, from the order as stored (pure). Written
- * through changeOrder they become entries, so each is taken over once.
+ * What an order from before the outbox still owes: each kind a crashed sender left `pending` with no entry of
+ * its kind (pure); written through changeOrder they become entries, each taken over once.
  */
 export function legacyEmails(order: ManagedOrder): PlannedEmail[] {
   const kinds = new Set(entriesInOrder(order).map(([, entry]) => entry.kind));
@@ -342,11 +328,9 @@ export async function readOrder(table: ShopTable, sessionId: string): Promise<Ma
 }
 
 /**
- * The one writer of every change to a fact an order update email shows: reads the order, asks
- * `plan` what to write, and writes it in one UpdateItem with the next version, the emails' outbox
- * entries, the pending entries they supersede and the due marker, conditional on the version read
- * and the plan's condition. Another write in between makes it read and plan again, at most
- * CHANGE_ATTEMPTS times.
+ * The one writer of every fact an update email shows: reads, asks `plan`, and writes in one UpdateItem the
+ * next version, the emails' entries, what they supersede and the due marker, conditional on the version read;
+ * a write in between makes it plan again, at most CHANGE_ATTEMPTS times.
  * @throws what `plan` throws; RefusedError when the order kept changing under it.
  */
 export async function changeOrder(
@@ -382,9 +366,8 @@ export async function changeOrder(
 }
 
 /**
- * Turns the flat `pending` flags of an order written before the outbox into outbox entries
- * (legacyEmails) in one change, conditional on the version read, so each is sent once; the due
- * marker it sets brings the order to the reconciler's sweep. Whether it wrote anything.
+ * Turns a pre-outbox order's `pending` flags into entries in one conditional change, so each is sent once;
+ * the due marker brings the order to the reconciler's sweep. Whether it wrote anything.
  */
 export async function adoptLegacyEmails(
   table: ShopTable,

@@ -77,9 +77,8 @@ export async function readPushSubscriptions(table: ShopTable): Promise<StoredPus
 export const MERCHANT_PUSH_ATTRIBUTE = 'merchantPushAt';
 
 /**
- * Claims the push of one event on its own item (an order, a request, a failed debit's record):
- * `true` for the one attempt that may send it, `false` for every later one (a replayed webhook, a
- * reconciler run) and when the item does not exist. Claimed before sending: at most once.
+ * Claims one event's push on its own item before sending: `true` for the one attempt that may send, `false`
+ * for replays, later runs and a missing item.
  */
 export function claimMerchantPush(table: ShopTable, pk: string, now: Date): Promise<boolean> {
   return updateIf(table, pk, {

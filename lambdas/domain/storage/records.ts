@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { CHECKOUT_SESSION_ID_PATTERN } from '../../../shared/checkout-status';
 import { RefusedError } from '../refusal';
 import { type ManagedOrder, managedOrderSchema } from './managed-order';
@@ -67,12 +67,9 @@ async function keysUnderReferenceKey(table: ShopTable, key: string): Promise<str
 }
 
 /**
- * Every order or request whose reference is `input` as a person reads it (any case, O for 0, I or
- * L for 1: the last 12 characters of the Checkout Session id for an order, `R…` for a request), or
- * the one order of a full session id; none for a string that cannot be a reference. The
- * `byReferenceKey` index gives the keys, under the folded key and, for items written before the
- * fold and not yet backfilled, under the lower-cased one; each item itself is then read strongly
- * consistent, so a just-made change is never missed.
+ * Every order or request whose reference is `input` as a person reads it (any case, O for 0, I or L for 1),
+ * or the order of a full session id. The index gives keys under the folded key and, for items not yet
+ * backfilled, the lower-cased one; each item is then read strongly consistent, never missing a fresh change.
  */
 export async function recordsByReference(table: ShopTable, input: string): Promise<ShopRecord[]> {
   const reference = input.trim();
@@ -98,10 +95,7 @@ export function referenceOf(record: ShopRecord): string {
   return record.kind === 'order' ? record.order.reference : record.request.reference;
 }
 
-/**
- * The records among `records` closest to how `reference` was written: those whose reference is it
- * exactly, else those equal but for case, else all (equal once folded).
- */
+/** Those whose reference is written exactly so, else equal but for case, else all (equal once folded). */
 function closestReadings(records: ShopRecord[], reference: string): ShopRecord[] {
   const exact = records.filter((record) => referenceOf(record) === reference);
   if (exact.length > 0) return exact;
@@ -110,9 +104,8 @@ function closestReadings(records: ShopRecord[], reference: string): ShopRecord[]
 }
 
 /**
- * The order or request a reference names, as a person reads it, or a full session id. Several
- * references equal once folded are told apart by the one written exactly, else by the one equal
- * but for case; in any other case they are refused, and the full session id names one.
+ * The order or request a reference names (or a full session id); references equal once folded are told apart
+ * by exact spelling, then case, else refused: the full session id names one.
  * @throws RefusedError for a malformed, unknown or ambiguous reference.
  */
 export async function findByReference(table: ShopTable, input: string): Promise<ShopRecord> {
@@ -137,10 +130,7 @@ export async function findByReference(table: ShopTable, input: string): Promise<
   return record;
 }
 
-/**
- * Every item of one dispatch day from the `byDispatchDate` index, optionally only one status (the
- * sort key starts with it), following pages until the last.
- */
+/** Every item of one dispatch day from `byDispatchDate`, optionally of one status (the sort key's start). */
 export async function queryDispatchDay(
   table: ShopTable,
   day: string,
@@ -161,11 +151,8 @@ export async function queryDispatchDay(
     },
   };
   const records: ShopRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+  for await (const page of paginateQuery({ client: table.client }, input)) {
     for (const item of page.Items ?? []) records.push(toShopRecord(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return records;
 }

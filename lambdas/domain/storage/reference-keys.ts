@@ -11,10 +11,9 @@ import {
 } from './orders-table';
 
 /**
- * Rewrites the reference-index key of every order and request written before references were
- * folded (their key is the reference lower-cased), so a reference read with O for 0 or I for 1
- * finds them too. Until then the search still finds them as written, in any case (records.ts).
- * One scan (every page, paginateScan) and one conditional UpdateItem per stale item; safe to run again or beside new writes.
+ * Rewrites the index key of items from before references were folded (lower-cased), so O for 0 or I for 1
+ * finds them too; until then they are found as written. One scan, one conditional update per stale item:
+ * rerunnable.
  * @returns how many items were rewritten.
  */
 export async function backfillReferenceKeys(table: ShopTable): Promise<number> {

@@ -4,16 +4,14 @@ import { updateIf } from './conditional-writes';
 import type { ShopTable } from './orders-table';
 
 /**
- * A `sending` claim older than this is taken to belong to an attempt that crashed, and may be
- * claimed again. Far above one SES call (the clients' timeouts are seconds), and far below the
- * reconciler's period, so a crashed send is retried on its next run at the latest.
+ * An older `sending` claim belongs to a crashed attempt: far above one SES call (timeouts are seconds), far
+ * below the reconciler's period, so a crashed send is retried on its next run at the latest.
  */
 export const STALE_CLAIM_MS = 2 * 60_000;
 
 /**
- * Attribute names of one email kind's state machine on its item: flat, so each move is one
- * conditional update. `failedAt` and `failureReason` are written only for an order's
- * confirmation, the one email whose recipient SES can refuse for good.
+ * One email kind's state attributes, flat so each move is one conditional update; `failedAt` and
+ * `failureReason` only for a confirmation, the one email whose recipient SES can refuse for good.
  */
 export function emailAttributes<K extends EmailKind>(kind: K) {
   return {
@@ -27,10 +25,7 @@ export function emailAttributes<K extends EmailKind>(kind: K) {
   } as const;
 }
 
-/**
- * The update fragment a status transition adds so that its email becomes due: state `pending`,
- * any earlier claim and send of the same kind (an earlier delay) forgotten.
- */
+/** What a transition adds to make its email due: `pending`, an earlier claim and send forgotten. */
 export function emailDue(kind: ShopEmailKind): {
   set: string;
   remove: string;
@@ -52,24 +47,17 @@ export function emailDue(kind: ShopEmailKind): {
 }
 
 /**
- * What must hold of the item, beyond the email's own state, for the email to be claimed: an email
- * says something about the item ("on its way", "refunded"), so it goes out only while that is
- * still true, and never ahead of an earlier email it contradicts.
+ * An email says something about the item ("on its way", "refunded"), so it is claimed only while that still
+ * holds, and never ahead of an earlier email it contradicts.
  */
 export interface ClaimGuard {
   /** The item's `status` the email describes; not claimed once the item has moved on. */
   status: string;
-  /**
-   * Emails this one overrides: not claimed while one of them holds a fresh `sending` claim, so SES
-   * accepts this one after them (a customer never reads "on its way" after "refunded").
-   */
+  /** Not claimed while one of these holds a fresh claim, so nobody reads "on its way" after "refunded". */
   after?: readonly EmailKind[];
 }
 
-/**
- * The condition a ClaimGuard adds to a claim, with its names and values (none when unguarded).
- * `:staleBefore` is the claim's own: a contradicting claim that old belongs to a crashed attempt.
- */
+/** `:staleBefore` is the claim's own: a contradicting claim that old belongs to a crashed attempt. */
 function guardCondition(guard: ClaimGuard | undefined) {
   if (guard === undefined) return { condition: '', names: {}, values: {} };
   const names: Record<string, string> = { '#guardStatus': 'status' };
@@ -85,10 +73,7 @@ function guardCondition(guard: ClaimGuard | undefined) {
   return { condition: ` AND ${parts.join(' AND ')}`, names, values: { ':guardStatus': guard.status } };
 }
 
-/**
- * Marks an email that was due as never to be sent: the item has left the status it describes
- * (`superseded`, final). Conditional on it still being `pending` and the item in `status`.
- */
+/** `superseded` (final): the item left the status the email describes; only from `pending`, in `status`. */
 export function supersedeEmail(
   table: ShopTable,
   pk: string,
@@ -104,16 +89,9 @@ export function supersedeEmail(
   });
 }
 
-/**
- * The conditional updates that move one email's state on its item, the item named by `id` (a table
- * key, or an order's session id). Each is `false` when its condition did not hold.
- */
+/** The conditional moves of one email's state on the item `id` (a key, or session id); `false` if refused. */
 export interface EmailClaimStore<Id, Kind extends EmailKind> {
-  /**
-   * Moves the email from `pending` (or from a `sending` claim older than `staleBefore`) to
-   * `sending` with this `token`. `false` when another attempt holds a fresh claim, or it is final,
-   * or the item fails `guard`.
-   */
+  /** `pending` (or `sending` older than `staleBefore`) → `sending`; `false` if held, final or unguarded. */
   claimEmail(
     id: Id,
     kind: Kind,
@@ -124,10 +102,7 @@ export interface EmailClaimStore<Id, Kind extends EmailKind> {
   ): Promise<boolean>;
   /** `sending` with our token → `sent`. `false` when our claim was taken over meanwhile. */
   markEmailSent(id: Id, kind: Kind, token: string, messageId: string, now: Date): Promise<boolean>;
-  /**
-   * `sending` with our token → `failed` (final), when SES refused the recipient for good: no retry
-   * can deliver it. `false` when our claim was taken over meanwhile.
-   */
+  /** Our `sending` → `failed` (final): SES refused the recipient for good; `false` if our claim was taken. */
   markEmailFailed(id: Id, kind: Kind, token: string, reason: string, now: Date): Promise<boolean>;
   /** `sending` with our token → `pending`, after a transient failure, so a retry need not wait. */
   releaseEmail(id: Id, kind: Kind, token: string): Promise<void>;
@@ -206,9 +181,8 @@ export function emailClaimStore(table: ShopTable): EmailClaimStore<string, Email
 }
 
 /**
- * Hands back a claim this attempt may hold, so the next attempt need not wait for it to go stale.
- * Conditional on our token, so a no-op where the claim was never written or was taken over; a
- * release that fails is logged and left to go stale.
+ * Hands back a claim this attempt may hold so the next need not wait for it to go stale; conditional on our
+ * token, and a failed release is logged and left to go stale.
  */
 export async function releaseClaim<Id, Kind extends EmailKind>(
   store: EmailClaimStore<Id, Kind>,

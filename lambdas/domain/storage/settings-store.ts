@@ -18,13 +18,9 @@ export async function readShopSettings(table: ShopTable, consistent = false): Pr
 }
 
 /**
- * Sets the shop's mode and message (one item, last write wins: there is one merchant). An update,
- * not a put: the same item holds the capacity settings, which a pause must leave as they are.
- *
- * `modeSince` moves only when the mode changes: a new message in the same mode, or a resume of an
- * open shop, keeps it, so `status` says since when the shop has been paused, not when its message
- * was last edited. Two conditional updates, as no one update can set an attribute only when
- * another changes: first "the mode changes" (or the item is new), else "the mode stays".
+ * Sets the shop's mode and message by an update, not a put, leaving the capacity settings on the same item.
+ * Last write wins (one merchant). `modeSince` moves only when the mode changes, so `status` says since when
+ * the shop is paused: two conditional updates, as one cannot set an attribute only when another changes.
  */
 export async function writeShopSettings(
   table: ShopTable,
@@ -78,12 +74,9 @@ export async function writeShopSettings(
 }
 
 /**
- * Replaces the capacity settings (the weekly default and every day's own limit) as one whole:
- * for seeding a shop (tests, a fresh stack). A merchant's change goes through writeWeeklyCapacity
- * or writeDayCapacity, which touch only what changes, so concurrent changes of other days stay.
- * A shop with no settings item yet gets one that reads as open, as no item did, with no
- * `modeSince` (open since ever, not since this write); an existing item's `updatedAt` and
- * `modeSince` stay as they are.
+ * Replaces the capacity settings whole, to seed a shop (tests, a fresh stack); a merchant's change goes
+ * through writeWeeklyCapacity or writeDayCapacity so concurrent changes of other days stay. A new item reads
+ * as open, with no `modeSince`; an existing item's `updatedAt` and `modeSince` stay.
  */
 export async function writeCapacitySettings(
   table: ShopTable,
@@ -139,11 +132,9 @@ export async function writeWeeklyCapacity(
 }
 
 /**
- * Sets one day's own limit (`null`: no limit that day), or with `undefined` takes it away (the day
- * follows the weekly default again), and drops the `stale` days' entries (days past), by one
- * update of those entries alone: changes of other days made at the same moment all stay, and two
- * of the same day end as the last one written. The map is made by a write conditional on its
- * absence, so two first changes cannot overwrite each other either.
+ * Sets one day's limit (`null`: none that day; `undefined`: back to the weekly default) and drops `stale`
+ * days, by one update of those entries alone, so concurrent changes of other days stay. The map is created by
+ * a write conditional on its absence, so two first changes cannot overwrite each other either.
  */
 export async function writeDayCapacity(
   table: ShopTable,

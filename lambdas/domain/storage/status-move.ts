@@ -21,9 +21,8 @@ export function dueWithHistory(email: ShopEmailKind, entry: HistoryEntry) {
 }
 
 /**
- * The update moving an order or request to `status` while `condition` holds: its `<status>At`,
- * its place among its day's items, the email the move makes due and its history line; `set`,
- * `names` and `values` carry the move's own attributes.
+ * The update moving a record to `status` while `condition` holds: `<status>At`, its day's sort key, the email
+ * due and its history line, plus the move's own `set`, `names`, `values`.
  */
 export function statusMove(move: {
   status: 'dispatched' | 'refunded' | 'invited' | 'declined';

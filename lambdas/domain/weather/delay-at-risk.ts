@@ -23,12 +23,9 @@ export interface AtRiskDelayResult {
 }
 
 /**
- * "Delay the orders at risk": moves each order the weather check marks at risk on `day` to the
- * first working day after it that the forecast already read does not put at risk at that order's
- * place and the seller's (the check's `move`), through delay's own path (delayDispatch with the
- * orders going to one day: bottles, history, its emails once), with the reason `weather`. Orders
- * with no such day within the forecast stay, listed with why; the orders fine or to watch stay on
- * the day, which stays open.
+ * "Delay the orders at risk": each order at risk on `day` goes to the first working day the forecast read
+ * does not put at risk (the check's `move`) through delayDispatch, reason `weather`; orders without one stay,
+ * listed with why. The day stays open for the rest.
  * @throws RefusedError when no order of the day is at risk (or the forecast is not known yet).
  */
 export async function delayOrdersAtRisk(

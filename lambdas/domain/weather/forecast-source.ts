@@ -51,14 +51,10 @@ export function forecastKeyProblem(missing: 'no key stored' | 'key not readable'
 }
 
 /**
- * Where forecasts come from: FORECAST_API_URL, with Open-Meteo's commercial key read from Secrets
- * Manager through the extension on PARAMETERS_SECRETS_EXTENSION_HTTP_PORT, as the Stripe keys are,
- * when FORECAST_API_KEY_SECRET_ID is set; a key turns the free host into the customer-api host it
- * is for (another URL, a stand-in, is kept). No secret id, or an empty key: no key (the free
- * endpoint, the local stand-in). A key that cannot be read is logged and left out rather than
- * thrown, so the weather check still sees the weather; on a stage whose FORECAST_PLAN is
- * `commercial` a missing key is also the source's `keyProblem`, which the card shows and
- * {@link reportForecastKey} counts (ADR 0045). `extension` overrides the port and token (tests).
+ * FORECAST_API_URL, with Open-Meteo's commercial key read like the Stripe keys when
+ * FORECAST_API_KEY_SECRET_ID is set (a key turns the free host into customer-api). An unreadable key is
+ * logged, not thrown, so the check still works; on a `commercial` stage it is the `keyProblem` the card shows
+ * and {@link reportForecastKey} counts (ADR 0045). `extension` overrides the port and token (tests).
  */
 export async function loadForecastSource(
   env: ForecastEnv,
@@ -77,8 +73,7 @@ export async function loadForecastSource(
 }
 
 /**
- * Each weather check's count of a trading stage without its key: one `ForecastKeyUnreadable` per
- * check, which the stage's alarm watches. Returns the problem, for the answer to show.
+ * One `ForecastKeyUnreadable` per check of a trading stage lacking its key (alarmed); returns the problem.
  */
 export function reportForecastKey(source: ForecastSource, metrics: MetricsWriter): string | undefined {
   if (source.keyProblem !== undefined) emitMetric(metrics, METRIC_NAMES.forecastKeyUnreadable, 1);

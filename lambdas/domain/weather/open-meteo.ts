@@ -19,10 +19,7 @@ export interface ForecastSource {
   apiKey?: string | undefined;
   /** A slow provider must never hold up the admin page: past this the forecast is "not seen". */
   timeoutMs: number;
-  /**
-   * Set when the stage declares commercial use and has no readable key (so this is the free
-   * endpoint): what the admin's weather card and the alarm say (ADR 0045).
-   */
+  /** A commercial stage with no readable key (so the free endpoint): what card and alarm say (ADR 0045). */
   keyProblem?: string | undefined;
 }
 
@@ -42,9 +39,8 @@ const answerSchema = z.object({
 });
 
 /**
- * A place's hourly temperatures over the next 7 days, by London day (Open-Meteo answers in the
- * `timezone` asked for). Only hourly values are asked for: the day's min and max come from them,
- * with the hour of each, which the reason names ("Tuesday morning").
+ * A place's hourly temperatures for 7 days by London day (Open-Meteo answers in the `timezone` asked); the
+ * day's min and max come from them with their hours, which the reason names ("Tuesday morning").
  * @throws ForecastUnavailableError on a network error, a non-2xx answer, a bad body or the timeout.
  */
 export async function fetchPlaceForecast(

@@ -148,14 +148,9 @@ export function placeOfPostcode(postcode: string): ForecastPlace | undefined {
   return { town, latitude, longitude };
 }
 
-/** Every area the table places: the same list as the checkout's whitelist (shared/postcode.ts). */
-export const PLACED_AREAS: readonly string[] = Object.keys(AREAS);
-
 /**
- * The seller's dispatch postcode, read from the seller's address (SELLER_ADDRESS, which the site and
- * every email already show) rather than a second setting that could disagree with it: the last
- * comma- or line-separated part that is a UK postcode. Undefined when the address has none; the
- * check then judges each order by its own place only.
+ * The dispatch postcode from SELLER_ADDRESS (what the site and emails show), not a setting that could
+ * disagree: its last part that is a UK postcode. Undefined without one: orders judged by their own place.
  */
 export function postcodeInAddress(address: string): string | undefined {
   const parts = address.split(/[,\n]/).reverse();

@@ -17,10 +17,7 @@ import { type ForecastPlace, placeOfPostcode } from './postcode-places';
 
 export type WeatherVerdict = 'fine' | 'watch' | 'at risk' | 'unknown';
 
-/**
- * Where "Delay the orders at risk" takes an order at risk: the first working day after its own
- * that the forecast does not put at risk, or null when none within the forecast, and why.
- */
+/** "Delay the orders at risk": the first working day after its own not at risk, or null in the forecast. */
 export interface WeatherMove {
   to: IsoDate | null;
   /** "Wednesday 9 December: −5 °C in Inverness on Monday morning; Tuesday at risk too: …; Wednesday fine". */
@@ -56,10 +53,7 @@ export function weatherKnownFrom(day: IsoDate): Date {
   return new Date(wall - londonOffsetMs(wall));
 }
 
-/**
- * One place's forecast, asked of the provider at most once per London day: the first read stores it
- * under FORECAST#<place>#<today>. A failed fetch is not stored, so the next read tries again.
- */
+/** One place's forecast, fetched at most once a London day (FORECAST#<place>#<today>); failures not kept. */
 export async function forecastFor(place: ForecastPlace, deps: WeatherDeps): Promise<PlaceForecast> {
   const now = deps.now();
   const at = { latitude: place.latitude, longitude: place.longitude, day: londonDate(now) };
@@ -80,9 +74,8 @@ interface Readings {
 const placeId = (place: ForecastPlace) => place.town + place.latitude;
 
 /**
- * One order's verdict were it dispatched on `day`: the worst of the dispatch postcode on the day and
- * the order's place on the day and the day it should arrive; `unseen` names a place with no forecast
- * for one of those days (not fetched, or past the forecast's last day).
+ * The worst of the dispatch postcode on `day` and the order's place on the day and the arrival day; `unseen`
+ * names a place with no forecast for one of those days.
  */
 function judgeOrder(
   postcode: string,
@@ -108,9 +101,8 @@ function judgeOrder(
 const weekdayOf = (day: IsoDate) => formatDispatchDate(day).split(' ')[0];
 
 /**
- * The first working day after `day` on which the order is not at risk (fine, or only to watch, as
- * the orders that stay on a day are), looking only as far as the forecast already read reaches: a
- * day with a reading missing ends the search (ADR 0041).
+ * The first working day after `day` not at risk (watch is fine, as for orders staying), as far as the
+ * forecast read reaches: a missing reading ends the search (ADR 0041).
  */
 function firstDayOutOfRisk(
   day: IsoDate,
@@ -183,11 +175,9 @@ function judge(
 }
 
 /**
- * The weather check of one dispatch day: each paid order's verdict by the merchant's thresholds,
- * from the forecast at the dispatch postcode on the day and at the order's postcode on the day and
- * the day it should arrive. Before weatherKnownFrom it says when it will know. A place whose forecast
- * cannot be seen (provider down or slow) makes its orders "unknown", never an error: the page and
- * the checkout go on.
+ * One dispatch day's check: each paid order's verdict by the merchant's thresholds, from the dispatch
+ * postcode and the order's place. Before weatherKnownFrom it says when it will know; a place that cannot be
+ * seen (provider down or slow) makes its orders "unknown", never an error.
  */
 export async function checkWeather(day: IsoDate, deps: WeatherDeps): Promise<WeatherCheck> {
   const knownFrom = weatherKnownFrom(day);

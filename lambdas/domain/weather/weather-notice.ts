@@ -66,10 +66,8 @@ export function renderWeatherNotice(
 }
 
 /**
- * The daily weather check's email: on the day before a working day that holds paid orders, when
- * any of them is at risk, the merchant is told once (a record per dispatch day, and the send-once
- * claim on it). Tomorrow's forecast is always known by the time this runs (from 18:00 two days
- * ahead). Orders whose forecast could not be seen are not "at risk": no email is sent on a guess.
+ * The day before a working day with paid orders at risk, the merchant is told once (a record per day,
+ * claimed). Tomorrow's forecast is known by now (from 18:00 two days ahead); unseen is never "at risk".
  */
 export async function notifyWeatherAtRisk(deps: WeatherNoticeDeps): Promise<WeatherNoticeResult> {
   const now = deps.now();

@@ -124,10 +124,8 @@ function intentionKeyOf(event: HttpEvent): string | undefined {
 }
 
 /**
- * The value CloudFront sends in the origin-verify header, when the stack sets
- * ORIGIN_VERIFY_SECRET_ID. The admin routes carry the JWT authorizer, and a route has one
- * authorizer, so the origin check the other routes get from the origin-verify authorizer is made
- * here, first. The local stack has no CloudFront and sets none.
+ * CloudFront's origin-verify header value, when ORIGIN_VERIFY_SECRET_ID is set: the admin routes carry the
+ * JWT authorizer, and a route has one, so the origin check is made here first. Local stacks set none.
  */
 export function originValueFromEnv(env: Env): (() => Promise<string>) | undefined {
   const parsed = z.safeParse(originVerifyEnvSchema, env);
@@ -140,10 +138,7 @@ export function originValueFromEnv(env: Env): (() => Promise<string>) | undefine
 export interface AdminWeatherDeps {
   forecast: ForecastSource;
   dispatchPostcode: string | undefined;
-  /**
-   * The weather check's own clock, when not the shop's: only the local shop sets it
-   * (LOCAL_WEATHER_NOW), so the check can be seen on any day of the week; never set in Lambda.
-   */
+  /** The weather check's own clock (LOCAL_WEATHER_NOW, local shop only, any weekday); never in Lambda. */
   weatherNow?: (() => Date) | undefined;
   /** Where the forecast key's metric goes: stdout (EMF) unless a test collects it. */
   metrics?: MetricsWriter | undefined;
@@ -199,9 +194,8 @@ function parseInput<T extends z.ZodMiniType>(schema: T, value: unknown): z.outpu
 const DEFAULT_CAPACITY_WEEKS = 8;
 
 /**
- * A file the page downloads or prints (the Click & Drop CSV, the packing slips): never cached,
- * never sniffed as something else. The slips' HTML has every customer value escaped; its policy
- * lets it load nothing and run nothing, only its own inline style.
+ * A download or print (the CSV, the packing slips): never cached or sniffed; the slips' policy lets them load
+ * and run nothing but their own inline style.
  */
 function file(body: string, contentType: string, headers: Record<string, string> = {}): HttpResult {
   return {
@@ -229,10 +223,7 @@ type Handlers = {
   ) => Promise<K extends AdminJsonRouteName ? AdminAnswer<K> : HttpResult>;
 };
 
-/**
- * The dispatch day a `date` query means (a weekend day or bank holiday: the next dispatch day, as
- * the CLI's dispatch-list), or without one the day the merchant packs for next; and its orders.
- */
+/** A `date` on a weekend or holiday means the next dispatch day, as in the CLI; without, the next to pack. */
 async function dayToPack(
   date: IsoDate | undefined,
   deps: Deps,
@@ -255,10 +246,7 @@ function dispatchResult(result: ActionResult): AdminDispatchResult {
   return { ...changedOrder(result), status: result.order.status };
 }
 
-/**
- * One order or request in full; 404 when the reference names none, 409 when it names two
- * (references equal but for case: the full session id names one).
- */
+/** One order or request in full; 404 when none, 409 when the reference names two (equal but for case). */
 async function findRecord(reference: string, deps: Deps) {
   const record = await findByReference(deps.table, reference).catch(async (error: unknown) => {
     const none =
@@ -306,11 +294,7 @@ async function packingSlips(date: IsoDate | undefined, deps: Deps): Promise<Http
   });
 }
 
-/**
- * Several orders at once: each is its own exactly-once action, so one refusal (a refunded order,
- * one planned for a later day without `early`) does not stop the others; the answer is 409 only
- * when every one was refused.
- */
+/** Each order its own exactly-once action: one refusal stops no other; 409 only when all were refused. */
 async function dispatchAll(body: AdminInput<'dispatch'>, actor: string, deps: Deps) {
   const results: AdminDispatchResult[] = [];
   for (const reference of body.references) {
@@ -344,10 +328,7 @@ async function importTracking(
   };
 }
 
-/**
- * The weather check of a dispatch day (the coming one without a date). A provider that fails or
- * is slow makes its orders "unknown" (checkWeather), never an error.
- */
+/** A provider that fails or is slow makes its orders "unknown" (checkWeather), never an error. */
 async function weatherAnswer(date: IsoDate | undefined, deps: Deps) {
   const weather = weatherDeps(deps);
   const day = date === undefined ? comingWeatherDay(weather.now()) : packingDay(date);
@@ -458,10 +439,8 @@ function plannedFor(error: RefusedError): { plannedFor?: IsoDate } {
 }
 
 /**
- * A POST with an intention key: acted on once. The first request claims the key and its answer
- * (a 2xx, or a refusal: nothing was done) is kept for repeats, which get it back marked replayed;
- * a failure with no answer (5xx) lets the key go, so a repeat finishes the work. Without a key,
- * `act` runs as it is.
+ * A POST with an intention key acts once: its answer (a 2xx, or a refusal) is kept for repeats, marked
+ * replayed; a 5xx lets the key go, so a repeat finishes the work. Without a key, `act` just runs.
  */
 async function actOnce(
   scope: IntentionScope | undefined,
@@ -522,10 +501,7 @@ function adminErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | unde
   return undefined;
 }
 
-/**
- * One admin route's endpoint: the merchant's token required, its input parsed by the route's
- * schema, an action done once per intention key, its answer as the route's response.
- */
+/** One admin route: the merchant's token, input parsed by the route's schema, acted once per key. */
 function adminEndpoint(
   route: (typeof ROUTES)[number],
   loadDeps: () => Promise<Deps>,
@@ -562,17 +538,15 @@ function adminEndpoint(
 }
 
 /**
- * Every `/functions/v1/admin/*` route, one Lambda. The merchant is checked first on every call
- * (requireMerchant: 401 without verified claims, 403 outside `merchants`), before the method,
- * the body or any dependency; then each route is an httpEndpoint calling the domain function the
- * CLI calls. Every answer is `Cache-Control: no-store` (json()).
+ * Every `/functions/v1/admin/*` route, one Lambda. The merchant is checked first (requireMerchant: 401, 403),
+ * before the method, body or any dependency; each route then calls the domain function the CLI calls.
  */
 export function createAdminApiHandler(
   deps: DepsOrLoader<Deps>,
   options: {
     expectedOrigin?: (() => Promise<string>) | undefined;
     /**
-     * The session routes (ADR 0055): no ID token there, the refresh-token cookie instead.
+     * The session routes (ADR 0055): the refresh-token cookie, no ID token.
      * @default configured from process.env at their first call, as the deployed function is
      */
     session?: (event: HttpEvent) => Promise<HttpResult>;

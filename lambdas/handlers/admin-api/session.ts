@@ -122,9 +122,8 @@ async function refresh(deps: SessionDeps, event: HttpEvent): Promise<HttpResult>
 }
 
 /**
- * Sign-out: the cookie's refresh token revoked at the provider (RFC 7009), or with `everywhere`
- * the user's every token (its username read from tokens the cookie's token mints). The cookie is
- * cleared either way.
+ * Sign-out: the cookie's refresh token revoked at the provider (RFC 7009), or with `everywhere` every token
+ * of the user; the cookie is cleared either way.
  */
 async function signOut(deps: SessionDeps, event: HttpEvent): Promise<HttpResult> {
   const body = z.safeParse(adminSessionSignOutSchema, readJsonBody(event, MAX_BODY_BYTES));

@@ -27,9 +27,8 @@ export interface CheckoutGateDeps {
   /** The reservation's transaction and the session's record (checkout-store.ts). */
   checkouts: CheckoutStore;
   /**
-   * Records a validated checkout as an order request and notifies the merchant within the notice
-   * limits (requests mode; recordOrderRequest). `client`: the sender's IP address, which the limits
-   * count; `capacity`: the dispatch days' limits, the request's bottles are held as a checkout's.
+   * Requests mode (recordOrderRequest): `client` is the sender's IP the notice limits count; `capacity` the
+   * days' limits, as the request's bottles are held as a checkout's.
    */
   recordRequest: (
     input: CheckoutRequest,
@@ -47,10 +46,8 @@ export interface CheckoutGateDeps {
 export const DEFAULT_PAUSED_MESSAGE = 'We are not taking orders at the moment. Please come back soon.';
 
 /**
- * Builds the gate from create-checkout's parsed configuration, once per cold start, on one
- * document client. The SES client and the request actions load with their module on the first
- * request in requests mode, so a paid checkout's cold start never pays for them. A failed load is
- * not kept: the next request tries again.
+ * Built once per cold start on one document client; SES and the request actions load on the first request in
+ * requests mode, so a paid checkout's cold start never pays for them. A failed load is retried next request.
  */
 export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
   const table = ordersTable(config);

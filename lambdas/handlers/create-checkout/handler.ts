@@ -93,9 +93,8 @@ export async function loadCheckoutDeps(env: Env): Promise<CheckoutHandlerDeps> {
 }
 
 /**
- * `POST /functions/v1/create-checkout`. Takes its dependencies, or a function that loads them
- * (a failure there answers 503 and is retried on the next request). 429 is never produced here:
- * API Gateway's route throttling answers it before the function runs.
+ * `POST /functions/v1/create-checkout`. A failed deps load answers 503 and is retried; 429 never comes from
+ * here: API Gateway's route throttling answers it first.
  */
 export function createCheckoutHandler(deps: DepsOrLoader<CheckoutHandlerDeps>) {
   return httpEndpoint({
@@ -208,9 +207,8 @@ async function checkout(
 }
 
 /**
- * Who a hold is counted against: the email address, and the viewer address CloudFront passes.
- * Only CloudFront's: every deployed request carries it (ADR 0032), and API Gateway's source IP is
- * CloudFront's edge (or, locally, one address for every test and browser).
+ * Holds count against the email and CloudFront's viewer address (every deployed request has it, ADR 0032);
+ * API Gateway's source IP is CloudFront's edge, or locally one address for everyone.
  */
 function holdingClient(event: HttpEvent, email: string): HoldingClient {
   return { email, viewer: viewerAddressIn(header(event, VIEWER_ADDRESS_HEADER)) };
@@ -224,11 +222,9 @@ function refuseWhilePaused(settings: ShopSettings): void {
 }
 
 /**
- * A pause written while Stripe was making the session: its sweep listed the open sessions before
- * this one existed. So the session is recorded after Stripe answers, in a transaction that holds
- * only while the shop is open; when it is not, the session is expired here, its hold given back,
- * and the customer refused. Chosen over a second sweep some seconds after the pause: it closes
- * every such session however long Stripe took, for the one write that records it.
+ * A pause's sweep may have listed open sessions before Stripe made this one, so the session is recorded in a
+ * transaction holding only while the shop is open; otherwise it is expired here, its hold given back, and the
+ * customer refused. Unlike a second sweep, this closes every such session however long Stripe took.
  */
 async function recordOrWithdraw(
   deps: CheckoutHandlerDeps,

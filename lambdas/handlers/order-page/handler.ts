@@ -128,9 +128,8 @@ async function correctAddress({
 }
 
 /**
- * A standing order's change: the token opens it (the same 404 as the page for every refusal), the
- * change is checked against the one schema the page sends with, and the domain makes it (409 for
- * what is not allowed now). Answers the page as it now stands.
+ * A standing order's change: the token opens it (the page's 404 for every refusal), checked against the
+ * page's schema, made by the domain (409 when not allowed now). Answers the page.
  */
 async function changeStandingOrder({
   event,
@@ -149,10 +148,8 @@ async function changeStandingOrder({
 }
 
 /**
- * `GET /functions/v1/order-page?token=…` (the page: an order's, or a standing order's),
- * `POST /functions/v1/order-page/address` (the correction) and
- * `POST /functions/v1/order-page/standing-order` (a standing order's change): one function for
- * the customer's own pages, public, throttled like checkout.
+ * `GET /functions/v1/order-page?token=…`, `POST /functions/v1/order-page/address` and `POST
+ * /functions/v1/order-page/standing-order`: the customer's own pages, public, throttled like checkout.
  */
 export function createOrderPageHandler(
   deps: DepsOrLoader<OrderPageHandlerDeps>,

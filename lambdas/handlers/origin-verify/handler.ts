@@ -10,11 +10,9 @@ import {
 } from '../../lib/origin-verify';
 
 /*
- * The API's Lambda authorizer: every route answers only requests that came through CloudFront,
- * checked before any shop function runs. Its answer carries the viewer's address for the access
- * log (`$context.authorizer.viewerAddress`). API Gateway caches the answer for five minutes per
- * origin-verify value and viewer address (`ip:port`, one browser connection), so this runs about
- * once per customer visit, not per request.
+ * The API's authorizer: only requests through CloudFront reach a shop function; it passes the viewer's
+ * address to the access log. API Gateway caches the answer 5 minutes per origin-verify value and viewer
+ * `ip:port`, so it runs about once per visit.
  */
 
 /** The part of an HTTP API (payload 2.0) authorizer event this reads. */
@@ -23,10 +21,7 @@ export interface AuthorizerEvent {
   requestContext?: { requestId?: string };
 }
 
-/**
- * A simple response. `context` is what the access log reads as `$context.authorizer.<key>`: only
- * the viewer's address, an IP checked as one, so nothing the client wrote reaches the log as is.
- */
+/** `context` reaches the access log: only the viewer's address, checked as an IP, never the client's text. */
 export interface AuthorizerAnswer {
   isAuthorized: boolean;
   context?: { viewerAddress: string };

@@ -9,16 +9,14 @@ import type { Env } from '../../lib/config';
 import { loadFulfilmentRuntime } from '../../runtime';
 
 /**
- * Time kept back from the Lambda's limit: a run starts no session later than this before it.
- * Far above a session's normal cost (well under a second) and above Stripe's 8 s timeout with its
- * one retry, so a run ends between sessions rather than being killed inside one.
+ * Far above a session's cost (under a second) and Stripe's 8 s timeout with its one retry, so a run ends
+ * between sessions rather than being killed inside one.
  */
 export const RECONCILE_SAFETY_MARGIN_MS = 60_000;
 
 /**
- * The scheduled (EventBridge) entry point. The event carries nothing we need; the run looks at
- * Stripe and the table, and stops in time for the function's limit (Lambda's `context`). An
- * incomplete run throws, so the function's Errors metric shows it.
+ * The scheduled entry point: the run looks at Stripe and the table and stops in time for the Lambda's limit;
+ * an incomplete run throws, so the Errors metric shows it.
  */
 export function createReconcileHandler(
   deps: ReconcileDeps | (() => Promise<ReconcileDeps>),

@@ -14,10 +14,7 @@ import { logger } from '../../lib/logger';
 export interface ShopStatusDeps {
   /** The shop's settings, cached for a few seconds at most. */
   settings: () => Promise<ShopSettings>;
-  /**
-   * The first dispatch day with room for an order placed now (null: none within 8 weeks), for
-   * settings that limit the bottles per day; cached for as long as the settings.
-   */
+  /** The first day with room for an order now (null: none within 8 weeks); cached as long as the settings. */
   dayWithRoom?: ((settings: ShopSettings) => Promise<IsoDate | null>) | undefined;
 }
 
@@ -47,10 +44,8 @@ export function loadShopStatusDeps(env: Env): ShopStatusDeps {
 }
 
 /**
- * `GET /functions/v1/shop-status`: whether the shop takes paid orders (`open`), none (`paused`,
- * with the merchant's message for the page's banner) or requests without payment (`requests`),
- * and, when the merchant limits the bottles per dispatch day, the first day with room.
- * Public and read-only; cacheable for as long as the settings are (5 s).
+ * `GET /functions/v1/shop-status`: `open`, `paused` (with the banner message) or `requests`, and with daily
+ * limits the first day with room. Public and read-only; cacheable as long as the settings (5 s).
  */
 export function createShopStatusHandler(deps: DepsOrLoader<ShopStatusDeps>) {
   return httpEndpoint({ route: PUBLIC_API_ROUTES.shopStatus, deps, handle: shopStatus });

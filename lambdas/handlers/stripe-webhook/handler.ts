@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
 import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
+import { isHandledWebhookEvent } from '../../../shared/stripe-webhook-events';
 import { releaseExpiredSession, returnFailedPayment } from '../../domain/capacity/session-capacity';
 import { hasShopMarker, stripeMetadataSchema } from '../../domain/checkout/order-metadata';
 import { notifyFailedDebit } from '../../domain/fulfilment/failed-debit';
@@ -10,7 +11,6 @@ import {
   fulfilCheckout,
 } from '../../domain/fulfilment/fulfil-checkout';
 import { recordPendingDebit } from '../../domain/fulfilment/pending-debit';
-import { isHandledWebhookEvent } from '../../domain/fulfilment/webhook-events';
 import { type RefundRecorderDeps, recordStripeRefund } from '../../domain/operations/order-actions';
 import {
   handleStandingOrderEvent,
@@ -168,11 +168,9 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
 }
 
 /**
- * `POST /functions/v1/stripe-webhook`. Verifies the delivery, then turns Checkout Session events
- * into orders through fulfilCheckout. 2xx only once the order is durably written or found
- * (or there is nothing to do); 5xx on a transient failure, so Stripe retries and the retry
- * finishes the work; 400, with no side effect at all, for anything that fails verification.
- * Takes its dependencies, or a function that loads them (a failure there answers 503).
+ * `POST /functions/v1/stripe-webhook`: verifies, then turns events into orders (fulfilCheckout). 2xx only
+ * once the order is durably written or found; 5xx on a transient failure so Stripe's retry finishes the work;
+ * 400, with no side effect, for anything failing verification.
  */
 export function createWebhookHandler(deps: DepsOrLoader<WebhookHandlerDeps>) {
   return httpEndpoint({
@@ -201,10 +199,7 @@ async function receiveWebhook({
   return json(200, { received: true, outcome });
 }
 
-/**
- * Verification failures are this endpoint's own 400. Everything else (Stripe, DynamoDB or SES
- * failing) falls through to the shared mapping: a 5xx, so Stripe retries, with detail in the log.
- */
+/** Verification failures are this endpoint's 400; anything else a 5xx, so Stripe retries (detail logged). */
 function webhookErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
   if (error instanceof WebhookVerificationError) {
     logger.warn('Webhook refused', { ...logKeys, statusCode: 400, reason: error.reason });
