@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
 import type { UpdateEmailKind } from '../../../shared/email-kinds';
-import { emailStateSchema, isoInstant, type OrderStatus, orderItemSchema } from './order';
+import { emailStateSchema, isoInstant, orderItemSchema } from './order';
 
 /**
  * An operator's email may also be `superseded`: due once, then the order moved on (refunded before
@@ -91,7 +91,6 @@ export type EmailFacts<K extends OutboxKind = OutboxKind> = z.output<(typeof EMA
 
 /** An outbox entry's life: pending → sending (the order's lock held) → sent | failed; pending → superseded. */
 export const OUTBOX_STATES = ['pending', 'sending', 'sent', 'superseded', 'failed'] as const;
-export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 const entryFields = {
   version: z.number().check(z.int()),
@@ -179,10 +178,3 @@ export const managedOrderSchema = z.extend(orderItemSchema, {
   pageLinkEmailFailedAt: z.optional(isoInstant),
 });
 export type ManagedOrder = z.output<typeof managedOrderSchema>;
-
-/** The forward-only moves an order's status may make, and nothing else. */
-export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
-  paid: ['dispatched', 'refunded'],
-  dispatched: ['refunded'],
-  refunded: [],
-};
