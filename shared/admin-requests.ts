@@ -82,14 +82,12 @@ export const adminDispatchSchema = z
       { message: 'A tracking number goes with an order you chose.', path: ['trackingNumbers'] },
     ),
   );
-export type AdminDispatchRequest = z.output<typeof adminDispatchSchema>;
 
 /**
  * Add or correct the tracking number of a dispatched order (its customer gets one short update);
  * a paid order's first number dispatches it (`early` as for dispatch).
  */
 export const adminTrackingSchema = z.strictObject({ reference, trackingNumber, early });
-export type AdminTrackingRequest = z.output<typeof adminTrackingSchema>;
 
 /** The largest Click & Drop export the page uploads: a few hundred orders' rows. */
 export const TRACKING_IMPORT_MAX_CHARS = 200_000;
@@ -108,7 +106,6 @@ export const adminTrackingImportSchema = z.strictObject({
       z.maxLength(TRACKING_IMPORT_MAX_CHARS, 'The file is too large for one import.'),
     ),
 });
-export type AdminTrackingImportRequest = z.output<typeof adminTrackingImportSchema>;
 
 /** Move a dispatch day's undispatched orders to a later working day. */
 export const adminDelaySchema = z.strictObject({
@@ -116,22 +113,18 @@ export const adminDelaySchema = z.strictObject({
   to: day,
   reason: z.enum(['weather', 'supply', 'other'], { error: 'The reason is weather, supply or other.' }),
 });
-export type AdminDelayRequest = z.output<typeof adminDelaySchema>;
 
 /** Move just the orders of a dispatch day that the weather check marks at risk. */
 export const adminDelayAtRiskSchema = z.strictObject({ date: day });
-export type AdminDelayAtRiskRequest = z.output<typeof adminDelayAtRiskSchema>;
 
 /** A full refund; the page asks for confirmation before it sends this. */
 export const adminRefundSchema = z.strictObject({
   reference,
   reason: z.enum(['supply', 'doa', 'other'], { error: 'The reason is supply, doa or other.' }),
 });
-export type AdminRefundRequest = z.output<typeof adminRefundSchema>;
 
 /** A delivery correction: the order, and the checkout's own address, postcode and phone fields. */
 export const adminAddressSchema = z.strictObject({ reference, ...deliveryFields });
-export type AdminAddressRequest = z.input<typeof adminAddressSchema>;
 
 /**
  * Refund part of an order: a number of bottles, the delivery, or both; several times, up to what
@@ -154,7 +147,6 @@ export const adminPartRefundSchema = z
       path: ['bottles'],
     }),
   );
-export type AdminPartRefundRequest = z.output<typeof adminPartRefundSchema>;
 
 /**
  * Pause with a message, or take order requests (a message optional; a blank one is none). A pause
@@ -182,19 +174,15 @@ export const adminPauseSchema = z
       path: ['message'],
     }),
   );
-export type AdminPauseRequest = z.output<typeof adminPauseSchema>;
 
 /** Answer an order request: send a payment link, or decline it. */
 export const adminRequestSchema = z.strictObject({ reference });
 
 /** `POST orders/page-link`: the order whose page link the merchant revokes. */
 export const adminPageLinkSchema = z.strictObject({ reference });
-export type AdminPageLinkRequest = z.output<typeof adminPageLinkSchema>;
-export type AdminRequestAction = z.output<typeof adminRequestSchema>;
 
 /** `GET order?reference=`: one order or request, in any case. */
 export const adminOrderQuerySchema = z.strictObject({ reference });
-export type AdminOrderQuery = z.output<typeof adminOrderQuerySchema>;
 
 /** `GET capacity?weeks=`: 1 to 52 coming dispatch days, 8 when absent. */
 export const adminCapacityQuerySchema = z.strictObject({
@@ -213,7 +201,6 @@ export const adminCapacityQuerySchema = z.strictObject({
     ),
   ),
 });
-export type AdminCapacityQuery = z.output<typeof adminCapacityQuerySchema>;
 
 /** The most bottles a day may be set to (the domain's own limit, lambdas/domain/capacity). */
 const MAX_BOTTLES = 10_000;
@@ -255,11 +242,9 @@ export const adminCapacitySetSchema = z
       path: ['bottles'],
     }),
   );
-export type AdminCapacitySet = z.output<typeof adminCapacitySetSchema>;
 
 /** `GET dispatch-csv?date=` and `GET packing-slips?date=`: a day, or the next packing day when absent. */
 export const adminDispatchDayQuerySchema = z.strictObject({ date: z.optional(day) });
-export type AdminDispatchDayQuery = z.output<typeof adminDispatchDayQuerySchema>;
 
 /** A standing order's status as the merchant sees it: active, paused (by its customer or the shop's pause), cancelled. */
 export const STANDING_ORDER_VIEW_STATUSES = ['active', 'paused', 'cancelled'] as const;
@@ -281,4 +266,3 @@ export const adminStandingOrderCancelSchema = z.strictObject({
     .string({ error: 'Give the standing order (its sub_… id).' })
     .check(z.trim(), z.regex(/^sub_[A-Za-z0-9_]{1,200}$/, 'A standing order is named by its sub_… id.')),
 });
-export type AdminStandingOrderCancel = z.output<typeof adminStandingOrderCancelSchema>;

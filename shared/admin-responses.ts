@@ -18,9 +18,6 @@ const optionalText = z.optional(text);
 const optionalInstant = z.optional(instant);
 const optionalDate = z.optional(date);
 
-export type AdminDate = z.infer<typeof date>;
-export type AdminInstant = z.infer<typeof instant>;
-
 /**
  * What happened to an order or request, as its history names it. `paid`: Stripe's payment was
  * recorded (the order was made); `requested`: a customer asked while the shop took requests.
@@ -120,7 +117,6 @@ const partRefundSchema = z.object({
   reason: z.enum(['supply', 'doa', 'other']),
   at: instant,
 });
-export type AdminPartRefund = z.infer<typeof partRefundSchema>;
 
 /**
  * A paid order. `promisedDispatchDate`: the dispatch day shown to the customer before paying.
@@ -187,7 +183,6 @@ export const ADMIN_FORBIDDEN_CODES = {
   notAMerchant: 'not-a-merchant',
   notThroughCloudFront: 'not-through-cloudfront',
 } as const;
-export type AdminForbiddenCode = (typeof ADMIN_FORBIDDEN_CODES)[keyof typeof ADMIN_FORBIDDEN_CODES];
 
 /**
  * Every error: the message to show, for a 400 one message per field of the body or query, and
@@ -204,14 +199,12 @@ export type AdminErrorResponse = z.infer<typeof adminErrorSchema>;
 
 /** `GET orders?status=&dispatch=&q=`: newest first. */
 export const adminListResponseSchema = z.object({ records: z.array(recordViewSchema) });
-export type AdminListResponse = z.infer<typeof adminListResponseSchema>;
 
 /**
  * `GET order?reference=` (any case, or a full Checkout Session id): 404 when no order or request
  * has it, 409 when two do (equal but for case: ask with the full session id).
  */
 export const adminRecordResponseSchema = z.object({ record: recordViewSchema });
-export type AdminRecordResponse = z.infer<typeof adminRecordResponseSchema>;
 
 /**
  * One dispatch day's capacity; `capacity` and `left` are null when the day has no limit.
@@ -296,7 +289,6 @@ export const adminCapacitySetResponseSchema = z.extend(adminCapacityResponseSche
   date: z.union([date, z.literal('default')]),
   oversold: z.array(z.extend(overLimitSchema, { date })),
 });
-export type AdminCapacitySetResponse = z.infer<typeof adminCapacitySetResponseSchema>;
 
 /** Whether an email was sent by this call: `not-sent` when already sent (or being sent). */
 const emailOutcomeSchema = z.enum(['sent', 'not-sent']);
@@ -327,11 +319,9 @@ export const adminDispatchResponseSchema = z.object({
   results: z.array(dispatchResultSchema),
   error: optionalText,
 });
-export type AdminDispatchResponse = z.infer<typeof adminDispatchResponseSchema>;
 
 /** `POST orders/tracking`: the order with its new number; `changed` false when it already had it. */
 export const adminTrackingResponseSchema = z.object({ ...actionShape, record: adminOrderViewSchema });
-export type AdminTrackingResponse = z.infer<typeof adminTrackingResponseSchema>;
 
 /**
  * A row of a Click & Drop export that marked nothing: its line in the file, and why. `plannedFor`:
@@ -384,7 +374,6 @@ export const adminPartRefundResponseSchema = z.object({
   refundId: text,
   pence: count,
 });
-export type AdminPartRefundResponse = z.infer<typeof adminPartRefundResponseSchema>;
 
 /**
  * `POST orders/delay`: orders moved by this call, and every order of the delay emailed by it.
@@ -427,7 +416,6 @@ export const adminDelayAtRiskResponseSchema = z.object({
   emailed: z.array(text),
   overLimit: z.optional(z.array(z.extend(overLimitSchema, { date }))),
 });
-export type AdminDelayAtRiskResponse = z.infer<typeof adminDelayAtRiskResponseSchema>;
 
 /**
  * `POST orders/refund`: whatever is left refunded. A second press is a 409 naming the refund already made. `refundEmail`:
@@ -449,7 +437,6 @@ export const adminRefundResponseSchema = z.object({
   status: orderStatus,
   record: adminOrderViewSchema,
 });
-export type AdminRefundResponse = z.infer<typeof adminRefundResponseSchema>;
 
 /** `POST orders/address`: the corrected order; `not-due` when the details were already its own. */
 export const adminAddressResponseSchema = z.object({
@@ -457,11 +444,9 @@ export const adminAddressResponseSchema = z.object({
   email: z.enum(['sent', 'not-sent', 'not-due']),
   record: adminOrderViewSchema,
 });
-export type AdminAddressResponse = z.infer<typeof adminAddressResponseSchema>;
 
 /** `POST orders/page-link`: the order with its new page key; `not-sent` when another run holds the email. */
 export const adminPageLinkResponseSchema = z.object(orderAnswerShape);
-export type AdminPageLinkResponse = z.infer<typeof adminPageLinkResponseSchema>;
 
 /**
  * What a pause or resume of the shop did to the standing orders' renewals: how many were paused
@@ -490,14 +475,12 @@ export const adminPauseResponseSchema = z.object({
   listingFailed: optionalText,
   renewals: z.optional(shopRenewalsSchema),
 });
-export type AdminPauseResponse = z.infer<typeof adminPauseResponseSchema>;
 
 /** `POST shop/resume`. */
 export const adminResumeResponseSchema = z.object({
   settings: shopSettingsSchema,
   renewals: z.optional(shopRenewalsSchema),
 });
-export type AdminResumeResponse = z.infer<typeof adminResumeResponseSchema>;
 
 /** `POST requests/payment`: a second press while the link is valid is a 409. */
 export const adminRequestPaymentResponseSchema = z.object({
@@ -505,14 +488,12 @@ export const adminRequestPaymentResponseSchema = z.object({
   url: text,
   expiresAt: instant,
 });
-export type AdminRequestPaymentResponse = z.infer<typeof adminRequestPaymentResponseSchema>;
 
 /**
  * `POST requests/decline`: a second press is a 409. `withheld`: its email was due but not sent, and
  * why (one decline email to an address a day, however many requests carry it).
  */
 export const adminDeclineResponseSchema = z.object({ ...actionShape, withheld: optionalText });
-export type AdminDeclineResponse = z.infer<typeof adminDeclineResponseSchema>;
 
 // `GET dispatch-csv?date=` answers text/csv (Royal Mail Click & Drop's import, an attachment named
 // click-and-drop-<date>.csv) and `GET packing-slips?date=` text/html (print it): both for the
@@ -584,7 +565,6 @@ export type AdminStandingOrderView = z.infer<typeof adminStandingOrderViewSchema
 export const adminStandingOrdersResponseSchema = z.object({
   standingOrders: z.array(adminStandingOrderViewSchema),
 });
-export type AdminStandingOrdersResponse = z.infer<typeof adminStandingOrdersResponseSchema>;
 
 /**
  * `POST standing-orders/cancel`: `changed` false when it was cancelled already (nothing done
@@ -595,4 +575,3 @@ export const adminStandingOrderCancelResponseSchema = z.object({
   email: z.enum(['sent', 'not-sent']),
   standingOrder: adminStandingOrderViewSchema,
 });
-export type AdminStandingOrderCancelResponse = z.infer<typeof adminStandingOrderCancelResponseSchema>;

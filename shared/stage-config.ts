@@ -56,7 +56,6 @@ const hostname = z.string({ error: 'expected a DNS name like shop.example.co.uk'
 
 /** Open-Meteo's plans: the free endpoint is for non-commercial use only (open-meteo.com/en/pricing). */
 export const FORECAST_PLANS = ['free', 'commercial'] as const;
-export type ForecastPlan = (typeof FORECAST_PLANS)[number];
 
 const cutoffError = `expected a whole number of hours from 0 to ${MAX_DISPATCH_CUTOFF_HOURS}`;
 

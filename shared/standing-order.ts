@@ -28,10 +28,6 @@ export const REPEAT_CHOICES = [
 /** Weeks between deliveries: Stripe's `recurring.interval_count` with `interval: 'week'`. */
 export const REPEAT_WEEKS: Readonly<Record<Repeat, 1 | 2>> = { weekly: 1, fortnightly: 2 };
 
-export function isRepeat(value: unknown): value is Repeat {
-  return typeof value === 'string' && (REPEATS as readonly string[]).includes(value);
-}
-
 // What the order page says about a standing order (issue 50), as pure functions of the choice, the
 // quote and `now`, so the texts are tested for fixed days. The server takes the first payment at
 // checkout, then one every 1 or 2 weeks at the same moment (Stripe's billing anchor); each paid

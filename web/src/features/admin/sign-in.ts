@@ -15,7 +15,7 @@ import {
 import { type AdminTokens, authorizeUrl, randomString } from '../../../../shared/admin-sign-in';
 import { startSession } from './admin-session';
 
-export { type AdminTokens, pkceChallenge } from '../../../../shared/admin-sign-in';
+export type { AdminTokens } from '../../../../shared/admin-sign-in';
 
 /** The sessionStorage key of the sign-in in progress (one at a time). */
 export const PENDING_SIGN_IN_KEY = 'admin-sign-in';
