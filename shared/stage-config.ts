@@ -22,7 +22,7 @@ import {
 export const MAX_DISPATCH_CUTOFF_HOURS = 144;
 
 /** A value set to "" (an empty `-c key=` or environment variable) counts as not set. */
-const blankToUndefined = (value: unknown): unknown =>
+export const blankToUndefined = (value: unknown): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** `schema`, with a blank value read as unset. */

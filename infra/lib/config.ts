@@ -1,16 +1,12 @@
 import type { Node } from 'constructs';
 import { z } from 'zod';
-import { STAGE_SETTINGS } from '../../shared/stage-config';
+import { blankToUndefined, STAGE_SETTINGS } from '../../shared/stage-config';
 
 /*
  * The deployment settings, read once from CDK context and validated before any construct is built:
  * the stage's own (shared/stage-config.ts) and the keys only a deployment has. Command-line values
  * arrive as strings, so booleans and numbers accept their string spellings.
  */
-
-/** A context value that was set to an empty string counts as not set. */
-const blankToUndefined = (value: unknown): unknown =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 const optionalText = (max: number) =>
   z.preprocess(blankToUndefined, z.string().trim().min(1).max(max).optional());
