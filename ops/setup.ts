@@ -18,7 +18,13 @@ import {
   DEFAULT_TRIAL_RUN_NOTICE,
   PROMOTION_PRICE_PENCE,
 } from '../shared/seller-claims';
-import { STAGE_SETTINGS, stageSettingsSchema } from '../shared/stage-config';
+import {
+  PLACEHOLDER_STAGES,
+  SES_IDENTITY_MODES,
+  STAGE_NAME_PATTERN,
+  STAGE_SETTINGS,
+  stageSettingsSchema,
+} from '../shared/stage-config';
 import {
   type DoctorDeps,
   printChecks,
@@ -129,13 +135,6 @@ const FORECAST_KEY_QUESTION = [
   'Open-Meteo API key (commercial use; empty: the free endpoint, for non-commercial use only)',
 ] as const;
 
-/** How the stack gets its SES identities (infra's sesIdentity setting). */
-const SES_IDENTITY_MODES = ['domain', 'address', 'existing'];
-
-const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
-/** Stages whose example.com placeholders infra accepts, and which have no WAF by default. */
-const PLACEHOLDER_STAGES = ['dev', 'local'];
-
 /** Runs setup: exit 0 once set up (the final checks may still name DNS records to add), 1 when refused. */
 export async function runSetup(args: readonly string[], deps: SetupDeps): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
@@ -240,7 +239,7 @@ function startRun(args: readonly string[], deps: SetupDeps): SetupRun {
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
   };
   const stage = flag('stage');
-  if (stage === undefined || !STAGE_PATTERN.test(stage))
+  if (stage === undefined || !STAGE_NAME_PATTERN.test(stage))
     throw new RefusedError(
       'Give the stage: npm run setup -- --stage NAME (lower-case letters, digits, dashes; e.g. prod).',
     );
@@ -467,7 +466,7 @@ const SETUP_CHECKS: readonly SetupStep[] = [
         ...(checked.success
           ? []
           : checked.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`)),
-        ...(sesMode === undefined || SES_IDENTITY_MODES.includes(sesMode)
+        ...(sesMode === undefined || SES_IDENTITY_MODES.some((mode) => mode === sesMode)
           ? []
           : [`sesIdentity: expected ${SES_IDENTITY_MODES.join(', ')}`]),
       ];

@@ -18,6 +18,15 @@ import {
  * Messages are written here, not left to zod's locale, so a bad value reads the same everywhere.
  */
 
+/** A stage's name: part of its stacks' names, so one account can hold several. */
+export const STAGE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
+
+/** Stages whose example.com placeholders infra accepts; no WAF or MFA by default there. */
+export const PLACEHOLDER_STAGES: readonly string[] = ['dev', 'local'];
+
+/** How the stack gets SES identities for the sender (and the merchant, while in the sandbox). */
+export const SES_IDENTITY_MODES = ['domain', 'address', 'existing'] as const;
+
 /** Six days: each week's cut-off then falls after the previous week's dispatch day. */
 export const MAX_DISPATCH_CUTOFF_HOURS = 144;
 

@@ -1,6 +1,12 @@
 import type { Node } from 'constructs';
 import { z } from 'zod';
-import { blankToUndefined, STAGE_SETTINGS } from '../../shared/stage-config';
+import {
+  blankToUndefined,
+  PLACEHOLDER_STAGES,
+  SES_IDENTITY_MODES,
+  STAGE_NAME_PATTERN,
+  STAGE_SETTINGS,
+} from '../../shared/stage-config';
 
 /*
  * The deployment settings, read once from CDK context and validated before any construct is built:
@@ -25,26 +31,17 @@ const cloudFrontCertificateArn = z
     error: 'expected an ACM certificate ARN in us-east-1 (CloudFront only uses certificates from us-east-1)',
   });
 
-/** Stages where the cdk.json placeholders (example.com addresses) may be deployed. */
-export const PLACEHOLDER_STAGES: readonly string[] = ['dev', 'local'];
-
 /** Documentation domains: mail to them goes nowhere, so the shop would take payments and tell nobody. */
 const PLACEHOLDER_DOMAIN = /(^|\.)(example\.(com|net|org|co\.uk)|example|test|invalid|localhost)$/i;
-
-/** How the stack gets SES identities for the sender (and the merchant, while in the sandbox). */
-export const SES_IDENTITY_MODES = ['domain', 'address', 'existing'] as const;
 
 const shopConfigSchema = z
   .object({
     /** Seller, shop name, addresses, dispatch cut-off, public key, domain: the stage's own settings. */
     ...STAGE_SETTINGS,
     /** Short name of this deployment; part of the stack name, so one account can hold several. */
-    stage: z
-      .string()
-      .trim()
-      .regex(/^[a-z][a-z0-9-]{0,19}$/, {
-        error: 'expected lower-case letters, digits and dashes, e.g. prod',
-      }),
+    stage: z.string().trim().regex(STAGE_NAME_PATTERN, {
+      error: 'expected lower-case letters, digits and dashes, e.g. prod',
+    }),
     /** When set, the stacks are pinned to it; otherwise the CLI's account (CDK_DEFAULT_ACCOUNT). */
     account: z.preprocess(
       blankToUndefined,

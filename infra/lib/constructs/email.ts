@@ -12,12 +12,13 @@ import {
 } from 'aws-cdk-lib/aws-ses';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import type { SES_IDENTITY_MODES } from '../../../shared/stage-config';
 
 /** The only SES actions the functions use: the v1 SendEmail of `@aws-sdk/client-ses`, and its raw variant. */
 export const SEND_EMAIL_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'] as const;
 
 /** How SES identities are obtained (see `sesIdentity` in config.ts). */
-export type SesIdentityMode = 'domain' | 'address' | 'existing';
+export type SesIdentityMode = (typeof SES_IDENTITY_MODES)[number];
 
 /** Props of {@link ShopEmail}. */
 export interface ShopEmailProps {
