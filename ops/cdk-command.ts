@@ -4,9 +4,10 @@ import { operatorMessage } from './stage-aws';
 import { readStageNames, type StageTarget } from './stage-file';
 
 /*
- * `npm run deploy|synth|diff|destroy -- --stage NAME [--yes]` (issue 48): the CDK CLI for a named
- * stage only, refused before any AWS client exists otherwise. deploy and destroy name what they act
- * on and ask first; a pipeline says --yes.
+ * `npm run deploy|synth|diff|destroy -- --stage NAME [--yes] [-- CDK flags]` (issue 48): the CDK
+ * CLI, always for a named stage. Without a stage, or with one cdk.json does not hold, it refuses
+ * before any AWS client exists. deploy and destroy first name the account, region, stage and
+ * domain they act on and ask (terraform apply's plan, then a question); a pipeline says --yes.
  */
 
 /** The CDK commands this entry runs. */
@@ -67,7 +68,10 @@ export function cdkUsage(command: CdkCommand): string[] {
   ];
 }
 
-/** Runs one CDK command for a stage; the CLI's exit code, or 1 when refused or not confirmed. */
+/**
+ * Runs one CDK command for a stage; the process's exit code: the CDK CLI's, or 1 when refused or
+ * not confirmed (nothing run), 0 for --help.
+ */
 export async function runCdkCommand(
   command: CdkCommand,
   args: readonly string[],
@@ -155,7 +159,10 @@ function destroyedStacks(stage: string, withData: boolean): string[] {
   return [app, `${app}-Edge`, ...(withData ? [`${app}-Data`] : [])];
 }
 
-/** Prints what deploy or destroy will act on and asks; an account other than the stage's pin is refused. */
+/**
+ * Prints the one line of what deploy or destroy will act on, then asks; true to go ahead. The
+ * account is the credentials' own (STS), refused when the stage is pinned to another.
+ */
 async function confirmTarget(
   command: 'deploy' | 'destroy',
   stage: string,
@@ -198,7 +205,10 @@ async function confirmTarget(
   return false;
 }
 
-/** The credentials' account from STS, its SDK loaded only here so a refused command never loads it. */
+/**
+ * The account of the usual credential chain, from STS. The SDK is loaded only here, so a refused
+ * command never loads it, let alone builds a client.
+ */
 export async function stsCallerIdentity(region: string): Promise<CallerIdentity> {
   const { STSClient, GetCallerIdentityCommand } = await import('@aws-sdk/client-sts');
   const sts = new STSClient({ region, maxAttempts: 1 });

@@ -49,8 +49,10 @@ import {
   type TargetChoice,
 } from './target-choice';
 
-// `npm run orders -- <command>`: reads the command line, chooses the target, runs the command
-// (ops/commands/), and says each failure in the operator's words.
+/*
+ * `npm run orders -- <command>`: reads the command line, chooses the target, and runs the command
+ * (one file per group of commands under ops/commands/), saying each failure in the operator's words.
+ */
 
 /** A command on the shop's orders, the sign-in, or `merchant`, on the stage's user pool. */
 type Command = ShopCommand | SignInCommand | MerchantCommand;
@@ -233,7 +235,10 @@ function failureCode(
   throw error;
 }
 
-/** The target's admin API (or its sign-in for `login`/`logout`): signed-in commands need no AWS keys. */
+/**
+ * The target's admin API, or its sign-in for `login`/`logout`: a signed-in command finds its
+ * site and token in the kept sign-in, so it needs no AWS credentials.
+ */
 async function openApiTarget(
   choice: TargetChoice,
   io: CliIo,

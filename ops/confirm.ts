@@ -36,8 +36,10 @@ export const NO_TERMINAL =
 const YES = /^y(es)?$/i;
 
 /**
- * Whether to act: `--yes` acts without building the plan; otherwise the plan is printed, `--dry-run`
- * resolves false, a terminal is asked, and anything but y/yes (or no terminal) throws NothingDoneError.
+ * Whether the command should act. With `--yes` (and no `--dry-run`) it acts without building the
+ * plan: a script's answer says what was done. Otherwise the plan is printed; `--dry-run` resolves
+ * false (nothing changed, exit 0); a terminal is asked; anything but y/yes, or no terminal, throws
+ * NothingDoneError.
  */
 export async function confirmPlan(
   io: ConfirmIo,
@@ -56,12 +58,18 @@ export async function confirmPlan(
   throw new NothingDoneError('Nothing done.');
 }
 
-/** The later day an early-dispatch refusal names (C3), or undefined for any other refusal. */
+/**
+ * The later dispatch day an early-dispatch refusal names (C3: "ABC… is planned for Monday 14
+ * December: dispatch it now only on purpose (early)"), or undefined for any other refusal.
+ */
 export function plannedDayOf(refusal: string): string | undefined {
   return /\bis planned for ([A-Z][a-z]+day \d{1,2} [A-Z][a-z]+)/.exec(refusal)?.[1];
 }
 
-/** Whether to resend the orders planned later with `early: true`: `--early`, or asked at a terminal. */
+/**
+ * Whether to send again, with `early: true`, the orders refused as planned for a later day:
+ * `--early` says so; at a terminal the merchant is asked, naming the day(s); without one, no.
+ */
 export async function confirmEarly(
   io: ConfirmIo,
   early: boolean,
@@ -172,7 +180,11 @@ export async function planTracking(
   ];
 }
 
-/** `tracking import FILE`: the admin API's preview row by row (nothing sent), refusals with why. */
+/**
+ * `tracking import FILE`: what the import would do, row by row, as the admin API previews it
+ * (nothing changed or sent); rows refused (no such order, two numbers for one order, planned for a
+ * later day without --early) are listed with why.
+ */
 export async function planTrackingImport(
   api: AdminClient,
   file: string,

@@ -24,8 +24,10 @@ import {
 import { readStageBlock, type StageBlock } from './stage-file';
 import { eventDifference } from './stripe-account';
 
-// `npm run doctor -- --stage NAME`: checks a deployed stage end to end and says what to do about each
-// problem. Setup ends with the same checks.
+/*
+ * `npm run doctor -- --stage NAME`: checks a deployed stage end to end and says, for each thing
+ * that is wrong, what an operator can do about it. Setup ends with the same checks.
+ */
 
 /** A deployed stage as the checks see it. */
 export interface DeployedStage {
@@ -73,7 +75,10 @@ const KEY_PROBE = {
   hourly: 'temperature_2m',
   forecast_days: '1',
 } as const;
-/** API Gateway's own refusals off CloudFront: 401 without the identity sources, 403 from the authorizer. */
+/**
+ * What API Gateway answers on its own address to a request that did not come through CloudFront:
+ * 401 without the authorizer's identity sources, 403 when the origin-verify authorizer refuses.
+ */
 const BYPASS_REFUSALS: readonly number[] = [401, 403];
 
 /** A failed check's message: thrown inside a check, printed as it is. */
@@ -173,7 +178,10 @@ function contentType(response: Response): string {
   return response.headers.get('content-type') ?? 'no content type';
 }
 
-/** Whether emails reach customers (sender verified, out of the sandbox); setup keeps the shop paused till then. */
+/**
+ * Whether the shop's emails reach customers: the sender verified (its domain's DKIM, or the
+ * address) and SES out of the sandbox. Setup keeps the shop paused until both pass.
+ */
 export const SES_READINESS_CHECKS: readonly Check<SesContext>[] = [
   {
     name: 'SES sender identity',
@@ -554,7 +562,10 @@ const DOCTOR_USAGE = [
   '  --help        this text',
 ];
 
-/** `npm run doctor -- --stage NAME [--region R]`: exit code 0 only when every check passes. */
+/**
+ * `npm run doctor -- --stage NAME [--region R]`: the checks of a deployed stage; exit code 0 only
+ * when every check passes.
+ */
 export async function runDoctor(args: readonly string[], deps: DoctorCommandDeps): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     for (const line of DOCTOR_USAGE) deps.out(line);

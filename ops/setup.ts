@@ -18,13 +18,7 @@ import {
   DEFAULT_TRIAL_RUN_NOTICE,
   PROMOTION_PRICE_PENCE,
 } from '../shared/seller-claims';
-import {
-  PLACEHOLDER_STAGES,
-  SES_IDENTITY_MODES,
-  STAGE_NAME_PATTERN,
-  STAGE_SETTINGS,
-  stageSettingsSchema,
-} from '../shared/stage-config';
+import { STAGE_SETTINGS, stageSettingsSchema } from '../shared/stage-config';
 import {
   type DoctorDeps,
   printChecks,
@@ -53,9 +47,11 @@ import {
   stripeKeyFacts,
 } from './stripe-account';
 
-// `npm run setup -- --stage NAME`: from accounts and credentials to a deployed stage. All is checked
-// before anything changes, each step changes only what differs (a second run changes nothing), and
-// no secret is ever printed.
+/*
+ * `npm run setup -- --stage NAME`: from "accounts exist, credentials in the shell" to a deployed
+ * stage. Everything is checked before anything changes; then each step changes only what differs
+ * from what is there, so a second run changes nothing and says so. No secret is ever printed.
+ */
 
 /** Asks the operator one question; the answer, or the default when they just press Enter. */
 export type Prompter = (question: string, options: { default?: string; secret?: boolean }) => Promise<string>;
@@ -90,7 +86,10 @@ const SETTING_QUESTIONS = [
   ['ses-identity', 'sesIdentity', 'SES identity to create (domain, address or existing)'],
 ] as const;
 
-/** The seller's claims (seller-claims.ts): flag, cdk.json key, question, the spec's text; "off" for none. */
+/**
+ * The seller's claims on the order page (shared/seller-claims.ts), asked after the seller: flag,
+ * cdk.json key, question, the spec's text offered when the stage has none. "off" turns one off.
+ */
 const CLAIM_QUESTIONS = [
   [
     'trial-run-notice',
@@ -135,7 +134,17 @@ const FORECAST_KEY_QUESTION = [
   'Open-Meteo API key (commercial use; empty: the free endpoint, for non-commercial use only)',
 ] as const;
 
-/** Runs setup: exit 0 once set up (the final checks may still name DNS records to add), 1 when refused. */
+/** How the stack gets its SES identities (infra's sesIdentity setting). */
+const SES_IDENTITY_MODES = ['domain', 'address', 'existing'];
+
+const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
+/** Stages whose example.com placeholders infra accepts, and which have no WAF by default. */
+const PLACEHOLDER_STAGES = ['dev', 'local'];
+
+/**
+ * Runs setup; the process's exit code: 0 once the stage is set up (the checks at the end may
+ * still fail, for DNS records not yet added, and say so), 1 when something was refused.
+ */
 export async function runSetup(args: readonly string[], deps: SetupDeps): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     for (const line of setupUsage()) deps.out(line);
@@ -178,7 +187,10 @@ export function setupUsage(): string[] {
 /** The stacks' outputs of the stage, by output name (stage-aws.ts). */
 type StageOutputs = { get(key: string): string };
 
-/** One run as its steps see it: what was given, what earlier steps found (`found` refuses an early read). */
+/**
+ * One run of setup as its steps see it: what the flags and the operator gave, and what the steps
+ * before found (each set by the step that finds it; `found` refuses one read too early).
+ */
 interface SetupRun {
   deps: SetupDeps;
   out: (line: string) => void;
@@ -239,7 +251,7 @@ function startRun(args: readonly string[], deps: SetupDeps): SetupRun {
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
   };
   const stage = flag('stage');
-  if (stage === undefined || !STAGE_NAME_PATTERN.test(stage))
+  if (stage === undefined || !STAGE_PATTERN.test(stage))
     throw new RefusedError(
       'Give the stage: npm run setup -- --stage NAME (lower-case letters, digits, dashes; e.g. prod).',
     );
@@ -466,7 +478,7 @@ const SETUP_CHECKS: readonly SetupStep[] = [
         ...(checked.success
           ? []
           : checked.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`)),
-        ...(sesMode === undefined || SES_IDENTITY_MODES.some((mode) => mode === sesMode)
+        ...(sesMode === undefined || SES_IDENTITY_MODES.includes(sesMode)
           ? []
           : [`sesIdentity: expected ${SES_IDENTITY_MODES.join(', ')}`]),
       ];
@@ -606,8 +618,9 @@ async function reportStage(run: SetupRun): Promise<void> {
 }
 
 /**
- * Asks for the seller's claims and checks them at once with the stage's schema (a reference price
- * at or below the price stops here), written as it reads them: false for "off", pence as a number.
+ * Asks for the seller's claims, offering the stage's own or the spec's, and checks them at once
+ * with the stage's schema: a reference price at or below the price it is compared with stops here.
+ * Written to cdk.json as the schema reads them best: false for "off", the price as a number.
  * @throws RefusedError naming the setting and its limit.
  */
 async function askClaims(
@@ -659,7 +672,11 @@ function changeLog(out: (line: string) => void): ChangeLog {
   };
 }
 
-/** The three keys' modes, which must agree, and their permissions. @throws RefusedError naming the problem. */
+/**
+ * The mode of the three keys, which must agree, and each key's permissions, asked of Stripe.
+ * @throws RefusedError naming a secret key given for a function, a key of the other mode or a
+ * missing permission.
+ */
 async function checkStripeKeys(
   keys: ReadonlyArray<[StripeKeyRole, string]>,
   deps: SetupDeps,
@@ -684,7 +701,10 @@ async function checkStripeKeys(
   return { livemode, accountStripe };
 }
 
-/** Whether Stripe lets the account take Bacs Direct Debit; never a refusal, cards sell meanwhile. */
+/**
+ * Whether the Stripe account may take Bacs Direct Debit (its `bacs_debit_payments` capability).
+ * Never a refusal: the shop sells by card meanwhile.
+ */
 async function checkBacsDebit(stripe: Stripe, out: (line: string) => void): Promise<void> {
   const howToTurnOn =
     'turn it on in the Stripe Dashboard (Settings → Payments → Payment methods → Bacs Direct Debit; docs/deploy.md)';
@@ -706,7 +726,10 @@ async function checkBacsDebit(stripe: Stripe, out: (line: string) => void): Prom
   );
 }
 
-/** The stage's regions without a CDK bootstrap stack: its own, and us-east-1 when the WAF is on. */
+/**
+ * The regions the stage deploys to that have no CDK bootstrap stack yet: its own, and us-east-1
+ * when the WAF is on (the default outside the placeholder stages).
+ */
 async function checkBootstrap(
   aws: StageAwsClients,
   region: string,
@@ -736,12 +759,16 @@ async function checkBootstrap(
   return missing;
 }
 
-/** A new shop's pause message; setup reopens only a shop paused with exactly this, never the merchant's. */
+/**
+ * The page's message while setup keeps a new shop shut; setup opens a shop paused with exactly
+ * this message once its emails can go out, and leaves any other pause (the merchant's) alone.
+ */
 export const OPENING_SOON_MESSAGE = 'Opening soon: we are getting ready to take orders.';
 
 /**
- * Keeps the shop paused while SES cannot email customers: a paid order with no confirmation is worse
- * than opening a day later. `--open-anyway` opens it regardless.
+ * Keeps the shop paused while SES cannot email customers (the sender not verified, or the account
+ * in the sandbox): a customer who paid and got no confirmation is worse than a shop opening a day
+ * later. The checks are doctor's own; `--open-anyway` opens it regardless.
  */
 async function openWhenEmailsGoOut(
   run: { stage: string; region: string; sender: string; openAnyway: boolean },
@@ -817,7 +844,10 @@ async function registerWebhook(
   return endpoint;
 }
 
-/** The keys and a new endpoint's signing secret as the functions read them (ADR 0010, 0029), if changed. */
+/**
+ * The keys and, for a new endpoint, its signing secret, in the layout the functions read (ADR
+ * 0010; the endpoint's id beside its secret, ADR 0029), each written only when it differs.
+ */
 async function storeSecrets(
   outputs: { get(key: string): string },
   aws: StageAwsClients,
@@ -853,7 +883,10 @@ async function storeSecrets(
   }
 }
 
-/** The VAPID key pair (ADR 0056): made once and never replaced, as a new pair silences every device. */
+/**
+ * The stage's VAPID key pair, which signs the merchant's pushes (ADR 0056): made once, when the
+ * secret holds none, and never replaced, since a new pair would silence every subscribed device.
+ */
 async function makeVapidKeys(
   outputs: { get(key: string): string },
   aws: StageAwsClients,
@@ -900,8 +933,9 @@ async function sesStatus(aws: StageAwsClients, identities: string[]) {
 }
 
 /**
- * The DNS records still to add by hand (without a Route 53 zone): the sender domain's DKIM CNAMEs
- * until verified, and the shop's domain pointing at the distribution.
+ * The DNS records the operator must still add by hand, unless a Route 53 zone is given (the stack
+ * writes them there): the sender domain's three DKIM CNAMEs until SES has verified it, and the
+ * shop's own domain pointing at the distribution.
  */
 async function dnsRecords(
   aws: StageAwsClients,

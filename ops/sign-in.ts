@@ -42,7 +42,10 @@ export interface ApiTarget {
   loginCommand: string;
   /** The site's origin, found when signing in (later commands read it from the sign-in). */
   findSite(): Promise<string>;
-  /** The site the flag or environment names: a signed-in command refuses a sign-in made on another site. */
+  /**
+   * The site the flag or the environment names without a look-up, and which of them names it: a
+   * signed-in command refuses a sign-in made on another site rather than act there.
+   */
   namedSite?: { url: string; by: string } | undefined;
 }
 
@@ -140,8 +143,9 @@ function answerOf(url: URL): Answer {
 const PASTE_ATTEMPTS = 3;
 
 /**
- * The browser's final address pasted at the terminal: it counts only as this attempt's callback with
- * its state, as the loopback checks; anything else is explained and asked again.
+ * The address the browser ended on, pasted at the terminal: it counts only when it is this
+ * attempt's callback (same origin and path) with this attempt's state, as the loopback checks.
+ * Anything else is explained and asked again; a closed input leaves the loopback to answer.
  */
 async function pastedAnswer(
   ask: NonNullable<SignInIo['ask']>,
@@ -204,8 +208,10 @@ function remoteHints(redirectUri: string, canPaste: boolean): string[] {
 }
 
 /**
- * `login`: authorization code with PKCE; the code comes on a loopback redirect or, at a terminal,
- * pasted back (whichever first), and the tokens are kept for the target.
+ * `login`: the authorization code flow with PKCE and a loopback redirect. Prints the sign-in
+ * address (and opens it when a browser is at hand), takes the code on the loopback or, at a
+ * terminal, from the address the browser ended on pasted back (whichever comes first), exchanges
+ * it, and keeps the tokens for the target.
  */
 export async function login(target: ApiTarget, io: SignInIo): Promise<void> {
   const siteUrl = (await target.findSite()).replace(/\/+$/, '');
@@ -288,9 +294,10 @@ export async function logout(target: ApiTarget, io: SignInIo): Promise<void> {
 }
 
 /**
- * A signed-in command's transport: the kept site and an ID token, renewed once expired.
- * @throws SignedOutError without a sign-in, or when renewal is refused.
- * @throws RefusedError when the target names another site than the one signed in to.
+ * The transport of a signed-in command: the kept sign-in's site and a current ID token, renewed
+ * with the refresh token (and kept again) once it has expired.
+ * @throws SignedOutError when there is no sign-in, or the provider refuses to renew it.
+ * @throws RefusedError when the target names a site other than the one signed in to.
  */
 export function signedInTransport(target: ApiTarget, io: SignInIo): AdminTransport {
   let signIn: SignIn | undefined = readSignIn(io.env, target.key);

@@ -7,8 +7,12 @@ import { readStackOutputs as describeStackOutputs } from './stage-aws';
 import { readStageBlock } from './stage-file';
 import type { TargetChoice } from './target-choice';
 
-// Where the operator's commands act: the local stack or a deployed stage. A signed-in command needs only
-// the site's address, read once from the stage's stack unless ORDERS_SITE_URL or domainName gives it.
+/**
+ * Where the operator's commands act, and the one module that knows how to find it: the local
+ * stack of `npm start`, or a deployed stage. A signed-in command needs only the site's address
+ * (kept with the sign-in); finding it the first time may read the stage's stack with the
+ * operator's own AWS credentials, unless ORDERS_SITE_URL or the stage's domainName says it.
+ */
 
 /** `npm start`'s shop (local/dev-server.ts). */
 const LOCAL_SITE_URL = 'http://localhost:3000';
@@ -107,7 +111,11 @@ export interface StackOutputs {
   output(key: string): string;
 }
 
-/** A stage's stack outputs. @throws RefusedError for a bad stage, no credentials, or no such stack. */
+/**
+ * The outputs of a stage's stack (CloudFormation DescribeStacks), the one way the commands find
+ * a deployed stage's parts.
+ * @throws RefusedError for a malformed stage, missing credentials, or no such stack.
+ */
 export async function readStackOutputs(options: {
   stage: string;
   region: string | undefined;

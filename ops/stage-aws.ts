@@ -13,7 +13,11 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../lambdas/lib/aws';
 import { RefusedError } from '../shared/refusal';
 
-/** The AWS clients of setup and doctor, built once per run for the stage's region (tests give their own). */
+/**
+ * The AWS clients `npm run setup` and `npm run doctor` use, built once per run for the stage's
+ * region (the CDK bootstrap check also looks in us-east-1, the WAF stack's region). Tests give
+ * the same clients, with recorded answers where no stand-in can run here.
+ */
 export interface StageAwsClients {
   sts: STSClient;
   cloudFormation: (region: string) => CloudFormationClient;
@@ -52,7 +56,10 @@ export function stageStackNames(stage: string): { app: string; data: string } {
   return { app: `LiveAquatics-${stage}`, data: `LiveAquatics-${stage}-Data` };
 }
 
-/** infra's output keys, spelt out so the operator's commands do not load the CDK library to read them. */
+/**
+ * The output keys setup and doctor read: APP_OUTPUT_KEYS and STRIPE_SECRET_OUTPUT_KEYS of infra,
+ * spelt out here so the operator's commands do not load the CDK library to read them.
+ */
 export const STAGE_OUTPUTS = {
   siteUrl: 'SiteUrl',
   apiUrl: 'ApiUrl',
@@ -71,7 +78,10 @@ export const STAGE_OUTPUTS = {
   vapidKeySecret: 'VapidKeySecretName',
 } as const;
 
-/** A stack's outputs by key, or undefined when CloudFormation says there is no such stack. */
+/**
+ * A stack's outputs by key, or undefined when there is no such stack (CloudFormation's
+ * ValidationError "Stack with id … does not exist").
+ */
 export async function readStackOutputs(
   cloudFormation: CloudFormationClient,
   stackName: string,
@@ -129,7 +139,10 @@ export async function readSecretDocument(
   }
 }
 
-/** Puts `document` unless the secret holds it already (a new version would stale the functions' caches). */
+/**
+ * Puts `document` in the secret unless it holds exactly that already (a new version on every run
+ * would make the functions' cached copies look stale for nothing). Whether it wrote.
+ */
 export async function putSecretDocumentIfChanged(
   secretsManager: SecretsManagerClient,
   secretId: string,
@@ -151,7 +164,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A failure as the operator reads it: refusals as written, anything else with its type and its words. */
+/**
+ * A failure as the operator reads it: a refusal (or parseArgs's TypeError for a bad flag) as it
+ * is written; anything else (AWS refusing a call, say) with its type, as AWS and Stripe word it.
+ */
 export function operatorMessage(error: unknown): string {
   if (error instanceof RefusedError || (error instanceof TypeError && 'code' in error)) return error.message;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

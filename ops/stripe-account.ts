@@ -1,7 +1,10 @@
 import Stripe from 'stripe';
 import { RefusedError } from '../shared/refusal';
 
-// What setup and doctor ask of Stripe: each key's mode and permissions, and the stage's one webhook endpoint.
+/*
+ * What `npm run setup` and `npm run doctor` ask of the Stripe account: which mode each key is of,
+ * whether each has the permissions its users need, and the one webhook endpoint of a stage.
+ */
 
 /** The keys the operator gives setup, by what they are for. */
 export type StripeKeyRole = 'account' | 'checkout' | 'fulfilment';
@@ -26,8 +29,11 @@ export type StripePermissionName =
   | 'Customers: Read';
 
 /**
- * What each key needs. The fulfilment key creates sessions (request-payment) and expires them (pause),
- * so Write, not Read. Setup's own key registers the webhook endpoint and is never stored.
+ * What each key needs. The checkout key creates and retrieves sessions (create-checkout,
+ * checkout-status). The fulfilment key is the webhook's, the reconciler's and the operator's:
+ * sessions are created by request-payment and expired by pause (so Write, not Read), refunds
+ * made, payments and charges read, and its endpoint read by doctor. Setup's own key registers
+ * the webhook endpoint and is never stored.
  */
 export const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionName[]> = {
   account: ['Webhook Endpoints: Write'],
@@ -47,8 +53,9 @@ export const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionNam
 };
 
 /**
- * One call per permission, changing nothing: writes are sent without their required parameters, so a
- * permitted key gets Stripe's 400 (or 404) and a refused one the 403 Stripe checks first.
+ * One call per permission that needs it and nothing else, and changes nothing: the writes are
+ * sent without their required parameters, so a key that may make them gets Stripe's 400 (or 404
+ * for an id that does not exist), and one that may not gets the 403 Stripe checks first.
  */
 const PROBES: Record<StripePermissionName, (stripe: Stripe) => Promise<unknown>> = {
   'Checkout Sessions: Write': (stripe) => stripe.rawRequest('POST', '/v1/checkout/sessions', {}),
@@ -72,8 +79,10 @@ export interface StripeKeyFacts {
 }
 
 /**
- * The kind and mode of a key; the functions' keys must be restricted (ADR 0010).
- * @throws RefusedError for a publishable key, or a secret key given for a function, never echoing it.
+ * The kind and mode of a key. Setup's own key may be the account's secret key; the checkout and
+ * fulfilment keys are stored for the functions, so they must be restricted keys (ADR 0010).
+ * @throws RefusedError when it is not a secret or restricted key (a publishable one, say), or is a
+ * secret key given for a function, without echoing it.
  */
 export function stripeKeyFacts(key: string, role: StripeKeyRole): StripeKeyFacts {
   const restrictedOnly = role !== 'account';
@@ -97,7 +106,10 @@ export function describeKey(facts: StripeKeyFacts): string {
   return `${facts.kind}, ${facts.mode} mode`;
 }
 
-/** Checks that `key` has every permission its role needs. @throws RefusedError naming each one missing. */
+/**
+ * Checks that `key` has every permission its role needs, by asking Stripe.
+ * @throws RefusedError naming each missing permission, or saying Stripe refused the key.
+ */
 export async function checkKeyPermissions(
   stripe: Stripe,
   role: StripeKeyRole,
@@ -146,10 +158,12 @@ export type EndpointOutcome =
   | { action: 'unchanged'; id: string; removed: RemovedEndpoint[] };
 
 /**
- * Makes the stage's webhook endpoint the one at `url` for exactly `events`: the known one (whose
- * secret is stored) is updated, else one is created and its secret, shown only then, returned. Any
- * other at the URL is deleted (its deliveries would be refused), and so is the known one when its
- * API version differs, which Stripe cannot change.
+ * Makes the stage's webhook endpoint the one at `url` listening for exactly `events`, enabled,
+ * sending events in `apiVersion`'s shape: the endpoint whose signing secret is stored (`knownId`)
+ * is updated if its events differ; without one, an endpoint is created, and its secret (which
+ * Stripe hands out only then) is returned to be stored. Any other endpoint at the same URL is
+ * deleted: its secret is not the stored one, so each of its deliveries would be refused. So is the
+ * known one when its API version is another: Stripe cannot change an endpoint's version.
  */
 export async function ensureWebhookEndpoint(
   stripe: Stripe,
@@ -210,7 +224,10 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The operator's Stripe client: a short timeout and one retry with the same idempotency key. */
+/**
+ * The operator's Stripe client for setup and doctor, with the key they give: a short timeout and
+ * one retry (the SDK retries with the same idempotency key), as the shop's own clients have.
+ */
 export function operatorStripeClient(secretKey: string): Stripe {
   return new Stripe(secretKey, {
     timeout: 8_000,

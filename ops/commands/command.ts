@@ -8,7 +8,10 @@ import {
 import type { AdminClient } from '../admin-client';
 import type { ApiTarget } from '../sign-in';
 
-// What every `npm run orders` command is made of: help text, target, and the flag readings groups share.
+/*
+ * What every command of `npm run orders` is made of: its help text, what it runs on, and the few
+ * readings of flags more than one command group shares. ops/cli.ts names the commands and runs them.
+ */
 
 /** The parsed flags of a command line, as node:util's parseArgs gives them. */
 export type Values = Record<string, string | boolean | Array<string | boolean> | undefined>;
@@ -20,11 +23,17 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   now: () => Date;
   cwd: string;
-  /** Where the target is remembered (main.ts: .orders-target.json); without it nothing is remembered. */
+  /**
+   * Where the target is remembered (main.ts: the repository's .orders-target.json); without it,
+   * as in most tests, nothing is remembered and nothing is read.
+   */
   targetFile?: string;
   /** Whether stdin and stdout are a terminal: the confirm rule asks there (ops/confirm.ts). */
   isTerminal: boolean;
-  /** Asks at the terminal; an aborted signal withdraws the question (login: the browser came back). */
+  /**
+   * Asks at the terminal and resolves with the line typed (main.ts: node:readline); an aborted
+   * signal withdraws the question (login: the browser came back by itself) and rejects.
+   */
   ask(question: string, options?: { signal?: AbortSignal }): Promise<string>;
 }
 
@@ -61,10 +70,16 @@ export function text(value: unknown): string | undefined {
 /** A mistake in how the command was typed: printed with the command's usage. */
 export class UsageError extends Error {}
 
-/** A command stopped by a failed service (email): its one line says what was done and what to run next. */
+/**
+ * A command that could not finish because a service failed (email): its message, one line, says
+ * what was done and what was not, and what to run next. Printed as it is; exit 1.
+ */
 export class IncompleteError extends Error {}
 
-/** A date the CLI resolves itself (a weekend day, `next`); every other value is checked by the API's schema. */
+/**
+ * A date the CLI must resolve itself (a weekend day to its dispatch day, `next`): the rest of
+ * every value is checked once, by the admin API's shared schema.
+ */
 export function isoDate(value: unknown, flag: string): IsoDate {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value))
     throw new UsageError(`${flag} needs a date as YYYY-MM-DD.`);
@@ -72,7 +87,10 @@ export function isoDate(value: unknown, flag: string): IsoDate {
   return value;
 }
 
-/** The dispatch day a `--date`/`--dispatch` value means; `next` (or none): the day to pack for next. */
+/**
+ * The dispatch day a `--date`/`--dispatch` value means; `next` (or none) is the day the merchant
+ * packs for next, as the admin API's status says it.
+ */
 export async function dispatchDayFor(
   value: unknown,
   flag: string,
