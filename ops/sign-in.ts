@@ -17,7 +17,7 @@ import {
 } from '../shared/admin-sign-in';
 import { RefusedError } from '../shared/refusal';
 import { type AdminTransport, SignedOutError } from './admin-client';
-import { deleteSignIn, readSignIn, type SignIn, signInFile, writeSignIn } from './sign-in-store';
+import { deleteSignIn, readSignIn, type SignIn, writeSignIn } from './sign-in-store';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -328,9 +328,4 @@ export function signedInTransport(target: ApiTarget, io: SignInIo): AdminTranspo
       return tokens.idToken;
     },
   };
-}
-
-/** The file a target's sign-in is kept in, for messages. */
-export function signInFileOf(target: ApiTarget, env: Env): string {
-  return signInFile(env, target.key);
 }

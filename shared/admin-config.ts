@@ -1,7 +1,5 @@
-// What the /admin page needs to sign the merchant in, served beside the site as
-// `/admin-config.json`: written by the CDK deployment from the user pool's outputs (the client id
-// and the managed login's domain are only known once deployed, after the site is built) and by the
-// local stack for its own identity provider. One schema for the writer and the page.
+// What /admin needs to sign in, served as `/admin-config.json`: written at deploy from the user pool's
+// outputs (known only after the site is built) or by the local stack. One schema for writer and page.
 import * as z from 'zod/mini';
 
 /** Where the page fetches its sign-in settings, on the site's own origin. */

@@ -11,7 +11,6 @@ export const adminPushSubscribeSchema = z.object({
   expirationTime: z.optional(z.nullable(z.number())),
   keys: z.object({ p256dh: base64url(86, 90), auth: base64url(16, 30) }),
 });
-export type AdminPushSubscribe = z.output<typeof adminPushSubscribeSchema>;
 
 /** `POST push/unsubscribe`: the device's endpoint. */
 export const adminPushUnsubscribeSchema = z.strictObject({

@@ -1,5 +1,5 @@
-// The merchant page's request bodies and list query, shared by the /admin page and the admin
-// Lambda: one schema per boundary. zod/mini, like the checkout schema, so the page's bundle stays small.
+// The admin's request bodies and list query, shared by the /admin page and the admin Lambda.
+// zod/mini keeps the page's bundle small.
 import * as z from 'zod/mini';
 import { calendarDateSchema } from './calendar-date';
 import { deliveryFields } from './checkout-request';
@@ -14,10 +14,7 @@ const reference = z
 
 const day = calendarDateSchema;
 
-/**
- * Dispatch now an order planned for a later dispatch day than the coming one: without it such an
- * order is refused, naming its day (`plannedFor` in the answer), so the merchant is asked first.
- */
+/** Dispatch now an order planned later: without it such an order is refused with its `plannedFor`. */
 const early = z.optional(z.boolean({ error: 'Early is true or false.' }));
 
 /** `GET /functions/v1/admin/orders?status=&dispatch=&q=`: every part optional. */
@@ -46,11 +43,7 @@ const trackingNumber = z
   .string({ error: TRACKING_NUMBER_MESSAGE })
   .check(z.refine((value) => normaliseTrackingNumber(value) !== undefined, TRACKING_NUMBER_MESSAGE));
 
-/**
- * Mark one or several orders dispatched, each with its own tracking number when it has one
- * (`trackingNumbers`, by reference; a blank one is none). `trackingNumber` is the one-order form.
- * `early`: orders planned for a later dispatch day go too.
- */
+/** Mark orders dispatched, each with its own tracking number (a blank one is none). */
 export const adminDispatchSchema = z
   .strictObject({
     early,
@@ -82,22 +75,14 @@ export const adminDispatchSchema = z
       { message: 'A tracking number goes with an order you chose.', path: ['trackingNumbers'] },
     ),
   );
-export type AdminDispatchRequest = z.output<typeof adminDispatchSchema>;
 
-/**
- * Add or correct the tracking number of a dispatched order (its customer gets one short update);
- * a paid order's first number dispatches it (`early` as for dispatch).
- */
+/** Add or correct a dispatched order's tracking number; a paid order's first number dispatches it. */
 export const adminTrackingSchema = z.strictObject({ reference, trackingNumber, early });
-export type AdminTrackingRequest = z.output<typeof adminTrackingSchema>;
 
 /** The largest Click & Drop export the page uploads: a few hundred orders' rows. */
 export const TRACKING_IMPORT_MAX_CHARS = 200_000;
 
-/**
- * A Click & Drop export (CSV text) to read tracking numbers from. `early` as for dispatch;
- * `preview`: say what each row would do, and change and send nothing.
- */
+/** A Click & Drop export (CSV) to read tracking numbers from; `preview` changes and sends nothing. */
 export const adminTrackingImportSchema = z.strictObject({
   early,
   preview: z.optional(z.boolean({ error: 'Preview is true or false.' })),
@@ -108,7 +93,6 @@ export const adminTrackingImportSchema = z.strictObject({
       z.maxLength(TRACKING_IMPORT_MAX_CHARS, 'The file is too large for one import.'),
     ),
 });
-export type AdminTrackingImportRequest = z.output<typeof adminTrackingImportSchema>;
 
 /** Move a dispatch day's undispatched orders to a later working day. */
 export const adminDelaySchema = z.strictObject({
@@ -116,27 +100,20 @@ export const adminDelaySchema = z.strictObject({
   to: day,
   reason: z.enum(['weather', 'supply', 'other'], { error: 'The reason is weather, supply or other.' }),
 });
-export type AdminDelayRequest = z.output<typeof adminDelaySchema>;
 
 /** Move just the orders of a dispatch day that the weather check marks at risk. */
 export const adminDelayAtRiskSchema = z.strictObject({ date: day });
-export type AdminDelayAtRiskRequest = z.output<typeof adminDelayAtRiskSchema>;
 
 /** A full refund; the page asks for confirmation before it sends this. */
 export const adminRefundSchema = z.strictObject({
   reference,
   reason: z.enum(['supply', 'doa', 'other'], { error: 'The reason is supply, doa or other.' }),
 });
-export type AdminRefundRequest = z.output<typeof adminRefundSchema>;
 
 /** A delivery correction: the order, and the checkout's own address, postcode and phone fields. */
 export const adminAddressSchema = z.strictObject({ reference, ...deliveryFields });
-export type AdminAddressRequest = z.input<typeof adminAddressSchema>;
 
-/**
- * Refund part of an order: a number of bottles, the delivery, or both; several times, up to what
- * was paid (the domain refuses more than remains).
- */
+/** Refund part of an order (bottles, delivery, or both), as often as what was paid allows. */
 export const adminPartRefundSchema = z
   .strictObject({
     reference,
@@ -154,12 +131,10 @@ export const adminPartRefundSchema = z
       path: ['bottles'],
     }),
   );
-export type AdminPartRefundRequest = z.output<typeof adminPartRefundSchema>;
 
 /**
- * Pause with a message, or take order requests (a message optional; a blank one is none). A pause
- * without a message is refused here, with a field message in the page's words: the domain's own
- * refusal speaks to the CLI (its --message flag) and stays for the CLI.
+ * Pause with a message, or take requests. A pause without a message is refused here in the page's
+ * words; the domain's own refusal speaks to the CLI (its --message flag).
  */
 export const adminPauseSchema = z
   .strictObject({
@@ -182,19 +157,15 @@ export const adminPauseSchema = z
       path: ['message'],
     }),
   );
-export type AdminPauseRequest = z.output<typeof adminPauseSchema>;
 
 /** Answer an order request: send a payment link, or decline it. */
 export const adminRequestSchema = z.strictObject({ reference });
 
 /** `POST orders/page-link`: the order whose page link the merchant revokes. */
 export const adminPageLinkSchema = z.strictObject({ reference });
-export type AdminPageLinkRequest = z.output<typeof adminPageLinkSchema>;
-export type AdminRequestAction = z.output<typeof adminRequestSchema>;
 
 /** `GET order?reference=`: one order or request, in any case. */
 export const adminOrderQuerySchema = z.strictObject({ reference });
-export type AdminOrderQuery = z.output<typeof adminOrderQuerySchema>;
 
 /** `GET capacity?weeks=`: 1 to 52 coming dispatch days, 8 when absent. */
 export const adminCapacityQuerySchema = z.strictObject({
@@ -213,16 +184,14 @@ export const adminCapacityQuerySchema = z.strictObject({
     ),
   ),
 });
-export type AdminCapacityQuery = z.output<typeof adminCapacityQuerySchema>;
 
 /** The most bottles a day may be set to (the domain's own limit, lambdas/domain/capacity). */
 const MAX_BOTTLES = 10_000;
 const BOTTLES_MESSAGE = `Bottles is a whole number from 0 to ${MAX_BOTTLES}, null (no limit) or default.`;
 
 /**
- * `POST capacity`: `date` a dispatch day (a date in its week means that week's dispatch day) or
- * `default` (every dispatch day without its own limit); `bottles` a whole number, `null` for no
- * limit, or, with a date, `default` (that day follows the weekly default again).
+ * `POST capacity`: `date` (its week's dispatch day) or `default`; `bottles` a whole number, `null`
+ * for no limit, or with a date `default` (the weekly default again).
  */
 export const adminCapacitySetSchema = z
   .strictObject({
@@ -255,16 +224,14 @@ export const adminCapacitySetSchema = z
       path: ['bottles'],
     }),
   );
-export type AdminCapacitySet = z.output<typeof adminCapacitySetSchema>;
 
 /** `GET dispatch-csv?date=` and `GET packing-slips?date=`: a day, or the next packing day when absent. */
 export const adminDispatchDayQuerySchema = z.strictObject({ date: z.optional(day) });
-export type AdminDispatchDayQuery = z.output<typeof adminDispatchDayQuerySchema>;
 
-/** A standing order's status as the merchant sees it: active, paused (by its customer or the shop's pause), cancelled. */
+/** A standing order's status as the merchant sees it (paused by its customer or the shop's pause). */
 export const STANDING_ORDER_VIEW_STATUSES = ['active', 'paused', 'cancelled'] as const;
 
-/** `GET standing-orders?status=&sort=`: every standing order, or those of one status; newest first, or by next delivery. */
+/** `GET standing-orders?status=&sort=`: all or one status; newest first, or by next delivery. */
 export const adminStandingOrdersQuerySchema = z.strictObject({
   status: z.optional(
     z.enum(STANDING_ORDER_VIEW_STATUSES, {
@@ -281,4 +248,3 @@ export const adminStandingOrderCancelSchema = z.strictObject({
     .string({ error: 'Give the standing order (its sub_… id).' })
     .check(z.trim(), z.regex(/^sub_[A-Za-z0-9_]{1,200}$/, 'A standing order is named by its sub_… id.')),
 });
-export type AdminStandingOrderCancel = z.output<typeof adminStandingOrderCancelSchema>;

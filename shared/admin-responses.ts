@@ -1,7 +1,5 @@
-// What the admin API answers, route by route: one zod schema per answer, its type inferred. The
-// admin Lambda's values are typed by these (lambdas/domain/operations/admin-views.ts), the /admin
-// page checks what it reads against them, and the CLI reads the same types: one contract.
-// zod/mini, like the request schemas, so the admin chunk stays small.
+// What the admin API answers, one zod schema per route: the Lambda, the /admin page and the CLI
+// share this contract. zod/mini keeps the admin chunk small.
 import * as z from 'zod/mini';
 import { closedDaySchema } from './closed-day';
 import { RECORD_EMAIL_KINDS } from './email-kinds';
@@ -18,13 +16,7 @@ const optionalText = z.optional(text);
 const optionalInstant = z.optional(instant);
 const optionalDate = z.optional(date);
 
-export type AdminDate = z.infer<typeof date>;
-export type AdminInstant = z.infer<typeof instant>;
-
-/**
- * What happened to an order or request, as its history names it. `paid`: Stripe's payment was
- * recorded (the order was made); `requested`: a customer asked while the shop took requests.
- */
+/** An item's history actions; `paid`: the order was made, `requested`: asked in requests mode. */
 export const HISTORY_ACTIONS = [
   'paid',
   'dispatched',
@@ -45,12 +37,8 @@ export const HISTORY_ACTIONS = [
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
 /**
- * One line of an order's or request's history, kept on the item itself and written by the same
- * conditional update as the change it records, so it never disagrees with the status. Oldest first.
- * `actor`: the signed-in merchant's email, the operator's AWS identity (an ARN) or
- * "local operator (<user>)" for the CLI, "Stripe" for a payment, "Stripe Dashboard" for a refund
- * the shop did not make, "customer" for a request. `detail`: a short note ("tracking AB 1234 5678
- * GB", "from 2026-11-30, weather", "supply (re_…)").
+ * One history line, written by the same conditional update as its change, so it never disagrees
+ * with the status. `actor`: merchant email, operator ARN, "Stripe", "Stripe Dashboard" or "customer".
  */
 export const historyEntrySchema = z.object({
   at: instant,
@@ -60,10 +48,7 @@ export const historyEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
-/**
- * One email of an item: `pending` (due, not sent yet), `sending` (being sent), `sent` (with
- * sentAt), `failed` (SES refused the address for good; with failedAt).
- */
+/** One email of an item; `failed`: SES refused the address for good. */
 export const adminEmailSchema = z.object({
   kind: z.enum(RECORD_EMAIL_KINDS),
   state: z.enum(['pending', 'sending', 'sent', 'failed']),
@@ -73,10 +58,8 @@ export const adminEmailSchema = z.object({
 export type AdminEmail = z.infer<typeof adminEmailSchema>;
 
 /**
- * The customer's payment in Stripe. `paymentIntentId` is absent on an order recorded without it
- * (the refund finds it from the session). `dashboardUrl`: the payment in the Stripe Dashboard,
- * `https://dashboard.stripe.com/payments/<pi>` (under `/test/` in test mode), or a Dashboard
- * search for the Checkout Session when the payment intent is unknown.
+ * `paymentIntentId` is absent on orders recorded without it (the refund finds it from the session);
+ * `dashboardUrl` then searches the Dashboard for the Checkout Session.
  */
 const stripePaymentSchema = z.object({
   checkoutSessionId: text,
@@ -86,11 +69,7 @@ const stripePaymentSchema = z.object({
 });
 export type AdminStripePayment = z.infer<typeof stripePaymentSchema>;
 
-/**
- * What an order and a request both show. Money in integer pence. `deliveryAddress`: the
- * customer's free text, lines separated by "\n". `createdAt`: when the item was recorded.
- * `history`: oldest first; empty on items recorded before history was kept.
- */
+/** What orders and requests share; `history` is empty on items recorded before it was kept. */
 const recordBase = {
   reference: text,
   dispatchDate: date,
@@ -120,13 +99,10 @@ const partRefundSchema = z.object({
   reason: z.enum(['supply', 'doa', 'other']),
   at: instant,
 });
-export type AdminPartRefund = z.infer<typeof partRefundSchema>;
 
 /**
- * A paid order. `promisedDispatchDate`: the dispatch day shown to the customer before paying.
- * `placedWhilePaused`: paid while the shop was paused or taking requests (the merchant refunds or
- * delays it). `dispatchDayFull`: this order's sale took its dispatch day over its capacity.
- * `refundReason` `stripe`: refunded in the Stripe Dashboard.
+ * `placedWhilePaused`: paid while paused or taking requests (the merchant refunds or delays it).
+ * `dispatchDayFull`: this sale took its day over capacity. `refundReason` `stripe`: the Dashboard's.
  */
 export const adminOrderViewSchema = z.object({
   ...recordBase,
@@ -149,20 +125,13 @@ export const adminOrderViewSchema = z.object({
   partlyRefundedPence: z.optional(count),
   /** The shop's own part refunds, oldest first. */
   partRefunds: z.optional(z.array(partRefundSchema)),
-  /**
-   * What a full refund would refund now, in pence: the total less what was refunded in part; 0
-   * once refunded. What the refund button and its confirmation name.
-   */
+  /** What a full refund would refund now: the total less part refunds; 0 once refunded. */
   refundablePence: count,
   payment: stripePaymentSchema,
 });
 export type AdminOrderView = z.infer<typeof adminOrderViewSchema>;
 
-/**
- * An order request (requests mode): nothing paid until the customer pays its link. `holdsUntil`:
- * while it waits for an answer, until when it holds its bottles (then they are back on sale).
- * `paymentLink`: the payment link emailed, while there is one.
- */
+/** An order request: nothing paid until its link is; `holdsUntil`: when its bottles go back on sale. */
 export const adminRequestViewSchema = z.object({
   ...recordBase,
   kind: z.literal('request'),
@@ -178,21 +147,15 @@ const recordViewSchema = z.union([adminOrderViewSchema, adminRequestViewSchema])
 export type AdminRecordView = z.infer<typeof recordViewSchema>;
 
 /**
- * Why the admin API answered 403, for the page to tell the two apart by something steadier than
- * the words: `not-a-merchant`, a signed-in user outside the `merchants` group (sign in as a
- * merchant); `not-through-cloudfront`, a request that did not come through the shop's CloudFront
- * distribution (the origin check: call the site's address, not the API's own).
+ * Why a 403, steadier than its words: `not-a-merchant` (outside the `merchants` group) or
+ * `not-through-cloudfront` (the origin check: call the site's address, not the API's).
  */
 export const ADMIN_FORBIDDEN_CODES = {
   notAMerchant: 'not-a-merchant',
   notThroughCloudFront: 'not-through-cloudfront',
 } as const;
-export type AdminForbiddenCode = (typeof ADMIN_FORBIDDEN_CODES)[keyof typeof ADMIN_FORBIDDEN_CODES];
 
-/**
- * Every error: the message to show, for a 400 one message per field of the body or query, and
- * for a 403 the code that says which refusal it is.
- */
+/** Every error: for a 400 one message per field, for a 403 the code of the refusal. */
 export const adminErrorSchema = z.object({
   error: text,
   /** A 409 refusing to dispatch an order planned for this later day: sent again with `early`, it goes. */
@@ -204,19 +167,13 @@ export type AdminErrorResponse = z.infer<typeof adminErrorSchema>;
 
 /** `GET orders?status=&dispatch=&q=`: newest first. */
 export const adminListResponseSchema = z.object({ records: z.array(recordViewSchema) });
-export type AdminListResponse = z.infer<typeof adminListResponseSchema>;
 
-/**
- * `GET order?reference=` (any case, or a full Checkout Session id): 404 when no order or request
- * has it, 409 when two do (equal but for case: ask with the full session id).
- */
+/** `GET order?reference=` (any case, or a session id): 404 when none has it, 409 when two do. */
 export const adminRecordResponseSchema = z.object({ record: recordViewSchema });
-export type AdminRecordResponse = z.infer<typeof adminRecordResponseSchema>;
 
 /**
- * One dispatch day's capacity; `capacity` and `left` are null when the day has no limit.
- * `reserved`: bottles held by checkouts not yet paid and by order requests; `standing`: bottles
- * held for standing orders' coming deliveries (absent when none), counted apart from both.
+ * One day's capacity; `capacity` and `left` null: no limit. `reserved`: unpaid checkouts and
+ * requests; `standing`: standing orders' coming deliveries, counted apart.
  */
 const capacityRowShape = {
   date,
@@ -229,11 +186,7 @@ const capacityRowShape = {
 /** A day's undispatched (`paid`) orders and their bottles. */
 const toPackShape = { orders: count, bottles: count };
 
-/**
- * A row of the capacity table: each coming dispatch day, and every other coming day holding
- * undispatched orders (a Tuesday a delay moved them to), earliest first. `dispatchDay` false: not
- * a day checkout sells, so no limit can be set for it (the weekly default still counts its bottles).
- */
+/** `dispatchDay` false: a day a delay moved orders to; no limit can be set for it. */
 const capacityRowSchema = z.object({ ...capacityRowShape, ...toPackShape, dispatchDay: z.boolean() });
 export type AdminCapacityRow = z.infer<typeof capacityRowSchema>;
 
@@ -245,10 +198,7 @@ const daySummarySchema = z.object({
 });
 export type AdminDaySummary = z.infer<typeof daySummarySchema>;
 
-/**
- * `updatedAt`: when the mode or the message was last written. `modeSince`: since when the shop
- * has been in this mode; absent when not known (open since before it was kept).
- */
+/** `modeSince`: absent when not known (open since before it was kept). */
 const shopSettingsSchema = z.object({
   mode: z.enum(['open', 'paused', 'requests']),
   message: optionalText,
@@ -258,10 +208,8 @@ const shopSettingsSchema = z.object({
 export type AdminShopSettingsView = z.infer<typeof shopSettingsSchema>;
 
 /**
- * `GET status`: the shop's mode, the day the merchant packs for next (the earliest day still
- * holding undispatched orders, or the next dispatch day: before `today` when orders were left
- * from a past week), and every other day holding undispatched orders, earliest first: before
- * today (`overdue`) or not (`later`). `requestsWaiting`: order requests waiting for an answer.
+ * `GET status`: the mode, the day to pack next (before `today` when orders were left from a past
+ * week), and every other day holding undispatched orders, as `overdue` or `later`.
  */
 export const adminStatusResponseSchema = z.object({
   shop: shopSettingsSchema,
@@ -288,34 +236,25 @@ export const adminCapacityResponseSchema = z.object({
 export type AdminCapacityResponse = z.infer<typeof adminCapacityResponseSchema>;
 
 /**
- * `POST capacity`: the settings now, the coming days' rows, and the days already sold beyond
- * their new limit (nothing is cancelled; they sell no more). `date` is the dispatch day the
- * change applied to (a date in its week is moved to that week's dispatch day), or `default`.
+ * `POST capacity`: the settings, the rows, and the days now sold past their limit (nothing is
+ * cancelled). `date`: the week's dispatch day the change applied to, or `default`.
  */
 export const adminCapacitySetResponseSchema = z.extend(adminCapacityResponseSchema, {
   date: z.union([date, z.literal('default')]),
   oversold: z.array(z.extend(overLimitSchema, { date })),
 });
-export type AdminCapacitySetResponse = z.infer<typeof adminCapacitySetResponseSchema>;
 
 /** Whether an email was sent by this call: `not-sent` when already sent (or being sent). */
 const emailOutcomeSchema = z.enum(['sent', 'not-sent']);
 export type AdminEmailOutcome = z.infer<typeof emailOutcomeSchema>;
 
-/**
- * What every action on one order or request answers. `changed` false: it was done already (a
- * second press), and nothing was sent again.
- */
+/** What every action on one item answers; `changed` false: done already, nothing sent again. */
 const actionShape = { reference: text, changed: z.boolean(), email: emailOutcomeSchema };
 
 /** An answer about one order that is always a new write (no `changed`): its email and the order after it. */
 const orderAnswerShape = { reference: text, email: emailOutcomeSchema, record: adminOrderViewSchema };
 
-/**
- * One order of `POST orders/dispatch`: done (changed or found done), or refused. `changed` false:
- * it was dispatched already (a second press), and nothing was sent again. `plannedFor`: refused
- * because it is planned for that later dispatch day; with `early` it goes now.
- */
+/** One order of `POST orders/dispatch`; `plannedFor`: refused as planned later (send with `early`). */
 const dispatchResultSchema = z.union([
   z.object({ ...actionShape, status: orderStatus, record: adminOrderViewSchema }),
   z.object({ reference: text, refused: text, plannedFor: optionalDate }),
@@ -327,16 +266,11 @@ export const adminDispatchResponseSchema = z.object({
   results: z.array(dispatchResultSchema),
   error: optionalText,
 });
-export type AdminDispatchResponse = z.infer<typeof adminDispatchResponseSchema>;
 
 /** `POST orders/tracking`: the order with its new number; `changed` false when it already had it. */
 export const adminTrackingResponseSchema = z.object({ ...actionShape, record: adminOrderViewSchema });
-export type AdminTrackingResponse = z.infer<typeof adminTrackingResponseSchema>;
 
-/**
- * A row of a Click & Drop export that marked nothing: its line in the file, and why. `plannedFor`:
- * its order is planned for that later dispatch day (import again with `early` to send it now).
- */
+/** A Click & Drop row that marked nothing, and why. */
 const unmatchedRowSchema = z.object({
   line: count,
   reference: text,
@@ -347,11 +281,8 @@ const unmatchedRowSchema = z.object({
 export type AdminUnmatchedRow = z.infer<typeof unmatchedRowSchema>;
 
 /**
- * One row of an import's preview and what the import would do with it: `dispatch` (the dispatch
- * email), `trackingUpdate` (the short update email), `unchanged` (nothing sent; `reason` may say
- * why) or `refused` (`reason` says why). `reference` is the order's own when the row names one;
- * `trackingNumber` as stored on a row that goes ahead, as written on a refused one. `plannedFor`: the order's dispatch day, when
- * later than the coming one (refused without `early`).
+ * One row of an import's preview and what the import would do with it. `trackingNumber` as stored
+ * on a row that goes ahead, as written on a refused one.
  */
 const importRowSchema = z.object({
   line: count,
@@ -365,11 +296,7 @@ const importRowSchema = z.object({
 });
 export type AdminImportRow = z.infer<typeof importRowSchema>;
 
-/**
- * `POST orders/tracking-import`: each matched order as dispatch answers it, and the rows that
- * matched none or were refused. With `preview`: `preview` true, `rows` every row of the file and
- * what it would do, `unmatched` the rows it would refuse, `results` empty: nothing changed or sent.
- */
+/** `POST orders/tracking-import`; with `preview` nothing changes: `rows` says what each row would do. */
 export const adminTrackingImportResponseSchema = z.object({
   results: z.array(dispatchResultSchema),
   unmatched: z.array(unmatchedRowSchema),
@@ -384,14 +311,10 @@ export const adminPartRefundResponseSchema = z.object({
   refundId: text,
   pence: count,
 });
-export type AdminPartRefundResponse = z.infer<typeof adminPartRefundResponseSchema>;
 
 /**
- * `POST orders/delay`: orders moved by this call, and every order of the delay emailed by it.
- * `overLimit`: `to` has now sold more than its limit (the moved orders' bottles count there all the
- * same). `closed`: `from`, closed by this delay (its capacity set to 0) so it is not sold again;
- * `before`, its own limit before (POST capacity's `bottles` that reopens it as it was); `message`,
- * all that in words.
+ * `POST orders/delay`. `overLimit`: `to` now sold past its limit. `closed`: `from` set to 0 so it
+ * is not sold again, with its limit `before` (what reopens it as it was).
  */
 export const adminDelayResponseSchema = z.object({
   from: date,
@@ -404,10 +327,8 @@ export const adminDelayResponseSchema = z.object({
 export type AdminDelayResponse = z.infer<typeof adminDelayResponseSchema>;
 
 /**
- * Where "Delay the orders at risk" takes one order at risk: the first working day after its own that
- * the forecast already read does not put at risk, and why ("Wednesday 9 December: −5 °C in Inverness
- * on Monday morning; Tuesday at risk too: …; Wednesday fine"); `to` null: no such day within the
- * forecast, so it is not moved ("No fine day within the forecast: decide by hand. …").
+ * Where "Delay the orders at risk" takes an order: the first later working day the forecast does
+ * not put at risk, and why; `to` null: none within the forecast, decide by hand.
  */
 const weatherMoveShape = { to: z.nullable(date), why: text };
 
@@ -415,11 +336,7 @@ const weatherMoveShape = { to: z.nullable(date), why: text };
 export const adminAtRiskMoveSchema = z.object({ reference: text, customerName: text, ...weatherMoveShape });
 export type AdminAtRiskMove = z.infer<typeof adminAtRiskMoveSchema>;
 
-/**
- * `POST orders/delay-at-risk`: every order at risk on `from` with where it went and why (or why it
- * stayed: decide by hand); `moved` and `emailed` as a delay's; `overLimit`, each new day now sold
- * past its limit.
- */
+/** `POST orders/delay-at-risk`: every order at risk on `from`, where it went and why. */
 export const adminDelayAtRiskResponseSchema = z.object({
   from: date,
   orders: z.array(adminAtRiskMoveSchema),
@@ -427,12 +344,10 @@ export const adminDelayAtRiskResponseSchema = z.object({
   emailed: z.array(text),
   overLimit: z.optional(z.array(z.extend(overLimitSchema, { date }))),
 });
-export type AdminDelayAtRiskResponse = z.infer<typeof adminDelayAtRiskResponseSchema>;
 
 /**
- * `POST orders/refund`: whatever is left refunded. A second press is a 409 naming the refund already made. `refundEmail`:
- * who sent the refund email: this call, the Stripe webhook (it may record the refund first), or
- * either of the webhook and another call.
+ * `POST orders/refund`: whatever is left; a second press is a 409. `refundEmail`: who sent it (the
+ * webhook may record the refund first).
  */
 export const adminRefundResponseSchema = z.object({
   ...actionShape,
@@ -449,7 +364,6 @@ export const adminRefundResponseSchema = z.object({
   status: orderStatus,
   record: adminOrderViewSchema,
 });
-export type AdminRefundResponse = z.infer<typeof adminRefundResponseSchema>;
 
 /** `POST orders/address`: the corrected order; `not-due` when the details were already its own. */
 export const adminAddressResponseSchema = z.object({
@@ -457,16 +371,11 @@ export const adminAddressResponseSchema = z.object({
   email: z.enum(['sent', 'not-sent', 'not-due']),
   record: adminOrderViewSchema,
 });
-export type AdminAddressResponse = z.infer<typeof adminAddressResponseSchema>;
 
 /** `POST orders/page-link`: the order with its new page key; `not-sent` when another run holds the email. */
 export const adminPageLinkResponseSchema = z.object(orderAnswerShape);
-export type AdminPageLinkResponse = z.infer<typeof adminPageLinkResponseSchema>;
 
-/**
- * What a pause or resume of the shop did to the standing orders' renewals: how many were paused
- * (or resumed) at Stripe, and those Stripe refused (the reconciler sets them again within 15 minutes).
- */
+/** Standing orders' renewals paused or resumed at Stripe; those refused are retried by the reconciler. */
 const shopRenewalsSchema = z.object({
   changed: count,
   failed: z.array(z.object({ subscriptionId: text, message: text })),
@@ -474,12 +383,8 @@ const shopRenewalsSchema = z.object({
 export type AdminShopRenewals = z.infer<typeof shopRenewalsSchema>;
 
 /**
- * `POST shop/pause`: the settings written, and what became of the checkouts customers could still
- * pay. `closed`: Checkout Sessions closed (their customers can no longer pay). `paymentLinksKept`:
- * payment links of order requests left open (requests mode). `completedMeanwhile`: completed before
- * they could be closed (their orders are kept, marked placed while paused). `failed`: Stripe would
- * not close these (still payable; pause again). `listingFailed`: the open checkouts could not be
- * listed (pause again).
+ * `POST shop/pause`: `closed` Checkout Sessions; `paymentLinksKept` (requests mode);
+ * `completedMeanwhile` (kept, placed while paused); `failed` and `listingFailed`: pause again.
  */
 export const adminPauseResponseSchema = z.object({
   settings: shopSettingsSchema,
@@ -490,14 +395,12 @@ export const adminPauseResponseSchema = z.object({
   listingFailed: optionalText,
   renewals: z.optional(shopRenewalsSchema),
 });
-export type AdminPauseResponse = z.infer<typeof adminPauseResponseSchema>;
 
 /** `POST shop/resume`. */
 export const adminResumeResponseSchema = z.object({
   settings: shopSettingsSchema,
   renewals: z.optional(shopRenewalsSchema),
 });
-export type AdminResumeResponse = z.infer<typeof adminResumeResponseSchema>;
 
 /** `POST requests/payment`: a second press while the link is valid is a 409. */
 export const adminRequestPaymentResponseSchema = z.object({
@@ -505,18 +408,12 @@ export const adminRequestPaymentResponseSchema = z.object({
   url: text,
   expiresAt: instant,
 });
-export type AdminRequestPaymentResponse = z.infer<typeof adminRequestPaymentResponseSchema>;
 
-/**
- * `POST requests/decline`: a second press is a 409. `withheld`: its email was due but not sent, and
- * why (one decline email to an address a day, however many requests carry it).
- */
+/** `POST requests/decline`: `withheld`: why its email was not sent (one a day to an address). */
 export const adminDeclineResponseSchema = z.object({ ...actionShape, withheld: optionalText });
-export type AdminDeclineResponse = z.infer<typeof adminDeclineResponseSchema>;
 
-// `GET dispatch-csv?date=` answers text/csv (Royal Mail Click & Drop's import, an attachment named
-// click-and-drop-<date>.csv) and `GET packing-slips?date=` text/html (print it): both for the
-// undispatched orders of that dispatch day, or without `date` the day `status` calls next.
+// `GET dispatch-csv?date=` (Click & Drop's import) and `GET packing-slips?date=` (HTML) answer the
+// undispatched orders of that day, or without `date` the day `status` calls next.
 
 /** One order's weather: "at risk", "watch", "fine", or "unknown" when its forecast could not be seen. */
 export const adminOrderWeatherSchema = z.object({
@@ -531,10 +428,8 @@ export const adminOrderWeatherSchema = z.object({
 export type AdminOrderWeather = z.infer<typeof adminOrderWeatherSchema>;
 
 /**
- * `GET weather?date=`: the weather check of a dispatch day (the coming one without `date`). Before
- * 18:00 London two days ahead it says when it will know. `summary` is the one line `orders status`
- * prints. Each order at risk says where "Delay the orders at risk" would take it (`move`).
- * `forecastKeyProblem`: the stage trades but the check runs on Open-Meteo's free endpoint.
+ * `GET weather?date=`: before 18:00 London two days ahead it says when it will know. `summary`:
+ * the line `orders status` prints.
  */
 export const adminWeatherResponseSchema = z.discriminatedUnion('state', [
   z.object({
@@ -558,10 +453,8 @@ export const adminWeatherResponseSchema = z.discriminatedUnion('state', [
 export type AdminWeatherResponse = z.infer<typeof adminWeatherResponseSchema>;
 
 /**
- * One standing order (issue 50) in the merchant's list. `status` paused: active at Stripe but no
- * payment taken while its customer (`pausedBy` customer) or the shop's pause (shop) holds it.
- * `nextDelivery`: the paid delivery still to go out, else the day of the coming payment's; absent
- * when none is coming (paused, cancelled). `nextPaymentAt`: when Stripe takes the coming payment.
+ * One standing order (issue 50). `paused`: active at Stripe, no payment taken while its customer or
+ * the shop's pause (`pausedBy`) holds it.
  */
 export const adminStandingOrderViewSchema = z.object({
   subscriptionId: text,
@@ -584,15 +477,10 @@ export type AdminStandingOrderView = z.infer<typeof adminStandingOrderViewSchema
 export const adminStandingOrdersResponseSchema = z.object({
   standingOrders: z.array(adminStandingOrderViewSchema),
 });
-export type AdminStandingOrdersResponse = z.infer<typeof adminStandingOrdersResponseSchema>;
 
-/**
- * `POST standing-orders/cancel`: `changed` false when it was cancelled already (nothing done
- * twice); `email` the customer's cancel email, sent once whoever cancels.
- */
+/** `POST standing-orders/cancel`: `changed` false when already cancelled; the email goes once. */
 export const adminStandingOrderCancelResponseSchema = z.object({
   changed: z.boolean(),
   email: z.enum(['sent', 'not-sent']),
   standingOrder: adminStandingOrderViewSchema,
 });
-export type AdminStandingOrderCancelResponse = z.infer<typeof adminStandingOrderCancelResponseSchema>;

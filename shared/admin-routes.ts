@@ -1,7 +1,5 @@
-// The merchant's admin API, one entry a route: read by the admin Lambda (its routes and checks),
-// infra (the routes it deploys), the /admin page and the CLI (their calls and the answers they trust).
-// Every route needs the ID token of a user in the `merchants` group (infra's JWT authorizer, and the
-// Lambda checks the group).
+// The admin API, one entry a route, read by its Lambda, infra, the /admin page and the CLI. Every
+// route needs the ID token of a `merchants` user (infra's JWT authorizer; the Lambda checks the group).
 import type * as z from 'zod/mini';
 import {
   adminPushKeyResponseSchema,

@@ -1,8 +1,5 @@
-// The merchant's sign-in as a public OAuth 2.0 client: the authorization code flow with PKCE
-// against Cognito's managed login (or the local stand-in speaking the same protocol). The /admin
-// page and the CLI both use it; each keeps the verifier and the tokens its own way (the page in
-// sessionStorage and memory, the CLI in the user's configuration folder). Web Crypto and fetch
-// only, so it runs in the browser and in Node alike.
+// The merchant's sign-in as a public OAuth 2.0 client (code flow with PKCE), for the /admin page and
+// the CLI, each keeping the tokens its own way. Web Crypto and fetch only: browser and Node alike.
 import * as z from 'zod/mini';
 import { ADMIN_SCOPES, type AdminConfig, SIGN_IN_ENDPOINTS } from './admin-config';
 
@@ -131,11 +128,7 @@ export function refreshTokens(
 /** How long sign-out waits for the provider to revoke the refresh token before leaving anyway. */
 const REVOKE_TIMEOUT_MS = 5_000;
 
-/**
- * Revokes the refresh token at the provider (Cognito's /oauth2/revoke), so it can mint no more
- * tokens: without it, a copy of the token would keep the merchant signed in for its 12 hours after
- * sign-out. False when the provider did not confirm it (unreachable, or refused).
- */
+/** Revokes the refresh token (else a copy keeps the merchant signed in 12 hours); false when unconfirmed. */
 export async function revokeRefreshToken(config: AdminConfig, refreshToken: string): Promise<boolean> {
   try {
     const response = await fetch(`${config.signInUrl}${SIGN_IN_ENDPOINTS.revoke}`, {

@@ -1,6 +1,5 @@
-// zod/mini: the same schemas as classic zod, but tree-shakable. The order page loads this file
-// when the customer starts an order, not with the page; the limits and messages it shows before
-// that live in the zod-free checkout-fields.ts.
+// zod/mini (tree-shakable): the order page loads this when the customer starts an order; what it
+// shows before that lives in the zod-free checkout-fields.ts.
 import * as z from 'zod/mini';
 import { FIELD_LIMITS, FIELD_MESSAGES } from './checkout-fields';
 import { parseUkPostcode } from './postcode';
@@ -70,11 +69,7 @@ const EMAIL_DOMAIN =
 // biome-ignore lint/suspicious/noControlCharactersInRegex: anything outside ASCII is the point.
 const NON_ASCII = /[^\u0000-\u007f]/;
 
-/**
- * An internationalised domain (`exämple.com`) in its ASCII (punycode) form, which SES requires
- * and Stripe takes: the WHATWG URL parser does IDNA in the browser and in Node alike. `undefined`
- * when it is not a valid host.
- */
+/** An internationalised domain in its punycode form, which SES requires (the URL parser does IDNA). */
 function asciiDomain(domain: string): string | undefined {
   // Letters of any script, digits, dots and hyphens only: the URL parser would also read a port,
   // a path or credentials out of what follows, and drop them silently.
@@ -148,11 +143,7 @@ const amount = z.number({ error: FIELD_MESSAGES.amount }).check(
   z.refine((value: number) => poundsToPence(value) !== undefined, { error: FIELD_MESSAGES.amount }),
 );
 
-/**
- * The delivery fields as the checkout takes them: the address (each line trimmed, blank lines
- * dropped), the UK postcode (normalised) and the optional phone. Exported so a correction after
- * payment (shared/address-correction.ts) checks exactly what the checkout checked.
- */
+/** The delivery fields, exported so a correction after payment (address-correction.ts) checks the same. */
 export const deliveryFields = {
   phone: z._default(z.optional(phone), ''),
   address: z
@@ -172,10 +163,8 @@ export const deliveryFields = {
 };
 
 /**
- * The body of `POST /functions/v1/create-checkout`, the one schema of that boundary:
- * the order form checks it before sending and the Lambda parses with it. Unknown fields are
- * refused, not passed on. Strings come out trimmed and the postcode normalised. The amounts are
- * the browser's idea of the price: a cross-check against the server's quote, never a source.
+ * The body of `POST /functions/v1/create-checkout`, checked by the form and parsed by the Lambda.
+ * The amounts are the browser's idea of the price: a cross-check of the server's quote, never a source.
  */
 export const checkoutRequestSchema = z.strictObject({
   name: text(FIELD_LIMITS.name, FIELD_MESSAGES.name).check(visibleLines(FIELD_MESSAGES.name)),

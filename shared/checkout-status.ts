@@ -5,14 +5,9 @@ import { calendarDateSchema } from './calendar-date';
 export { CHECKOUT_SESSION_ID_PATTERN, orderReference } from './order-reference';
 
 /**
- * The answer of `GET /functions/v1/checkout-status`: the minimum the success page needs, never
- * a name, address, phone or email. `total` is in pence, `dispatchDate` is `YYYY-MM-DD`.
- *
- * `status`: `paid` (the order is confirmed); `in_review` (the payment was received, but it does
- * not match our prices, so fulfilment holds it for the merchant to check: never "Payment
- * Successful!"); `unpaid` (complete, money not received yet: a delayed method, or none taken);
- * `failed` (complete, but the bank refused the delayed payment: nothing taken, the order cancelled);
- * `open` (not paid, still payable); `expired`.
+ * `GET /functions/v1/checkout-status`: the minimum the success page needs, never personal data.
+ * `in_review`: paid but not at our prices, held for the merchant (never "Payment Successful!");
+ * `unpaid`: a delayed method still pending; `failed`: the bank refused it, the order cancelled.
  */
 export const checkoutStatusSchema = z.object({
   status: z.enum(['paid', 'in_review', 'unpaid', 'failed', 'open', 'expired']),

@@ -7,11 +7,7 @@ export { DEFAULT_DISPATCH_CUTOFF_HOURS };
 export type IsoDate = string;
 
 export interface DispatchOptions {
-  /**
-   * Hours before the start (00:00, London time) of a dispatch day, on the wall clock, after which
-   * an order goes to the next week's dispatch, so the merchant has time to pack. Default 36:
-   * Saturday noon for a Monday dispatch.
-   */
+  /** Wall-clock hours before a dispatch day's 00:00 (London) after which orders go to the next week. */
   cutoffHours?: number;
   /** Bank holidays to avoid; defaults to the generated England and Wales list. */
   bankHolidays?: ReadonlySet<IsoDate>;
@@ -23,13 +19,9 @@ const defaultHolidays: ReadonlySet<IsoDate> = new Set(BANK_HOLIDAYS_ENGLAND_AND_
 const HOUR_MS = 3_600_000;
 
 /**
- * Milliseconds London is ahead of UTC at `instant`: 3,600,000 in British Summer Time, else 0.
- * BST runs from 01:00 UTC on the last Sunday of March to 01:00 UTC on the last Sunday of October
- * (Summer Time Act 1972 as amended by the Summer Time Order 2002; the same dates since 1996).
- * Worked out here rather than asked of Intl: the first Intl object a process makes loads ICU's
- * data, about 16 ms of every cold start of a Lambda that otherwise never needs it (ADR 0034).
- * test/shared/london-clock.test.ts holds this to Intl's Europe/London, hour by hour around every
- * change from 1996 to 2100, so a change in the law reaches us with the time zone data that carries it.
+ * London's offset from UTC (BST: last Sunday of March to last Sunday of October, 01:00 UTC), worked
+ * out rather than asked of Intl, whose ICU load costs a Lambda cold start about 16 ms (ADR 0034).
+ * test/shared/london-clock.test.ts holds it to Intl's Europe/London from 1996 to 2100.
  */
 export function londonOffsetMs(instant: number): number {
   const year = new Date(instant).getUTCFullYear();
@@ -47,11 +39,7 @@ export function londonDate(instant: Date): IsoDate {
   return new Date(instant.getTime() + londonOffsetMs(instant.getTime())).toISOString().slice(0, 10);
 }
 
-/**
- * The instant London's clocks read `hoursAfterMidnight` (may be negative) relative to 00:00 on
- * `day`, counted on the wall clock: a cut-off of "36 hours before Monday" is Saturday noon
- * even across the 23- and 25-hour Sundays when the clocks change.
- */
+/** London's wall clock from `day`: "36 hours before Monday" is Saturday noon even when clocks change. */
 function londonWallClock(day: IsoDate, hoursAfterMidnight: number): number {
   const wall = Date.parse(`${day}T00:00:00Z`) + hoursAfterMidnight * 3_600_000;
   const guess = wall - londonOffsetMs(wall);
@@ -59,10 +47,7 @@ function londonWallClock(day: IsoDate, hoursAfterMidnight: number): number {
   return wall - offset;
 }
 
-/**
- * The packing cut-off of a dispatch day: the moment after which orders go to the next week, and
- * after which an order of that day is being packed and its address can no longer change.
- */
+/** The packing cut-off: after it orders go to the next week and addresses can no longer change. */
 export function dispatchCutoff(day: IsoDate, cutoffHours: number = DEFAULT_DISPATCH_CUTOFF_HOURS): Date {
   return new Date(londonWallClock(day, -cutoffHours));
 }
@@ -72,10 +57,7 @@ export function addDays(day: IsoDate, days: number): IsoDate {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
-/**
- * Whether `value` is a day that exists, written `YYYY-MM-DD`: 2026-11-31 is not (JavaScript's
- * own parser would roll it over to 1 December, and a merchant would act on the wrong day).
- */
+/** A real `YYYY-MM-DD` day: Date.parse would roll 2026-11-31 over to 1 December. */
 export function isCalendarDate(value: string): value is IsoDate {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const time = Date.parse(`${value}T00:00:00Z`);
@@ -87,10 +69,7 @@ export function isWorkingDay(day: IsoDate, holidays: ReadonlySet<IsoDate> = defa
   return weekdayIndex(day) < 5 && !holidays.has(day);
 }
 
-/**
- * Why `day` is not a working day, for a message a merchant reads: "a weekend day" or "a bank
- * holiday" (a bank holiday never falls on a weekend: its substitute day is the working day).
- */
+/** Why `day` is not a working day (a bank holiday never falls on a weekend: its substitute does). */
 export function nonWorkingDayKind(day: IsoDate): 'a weekend day' | 'a bank holiday' {
   return weekdayIndex(day) >= 5 ? 'a weekend day' : 'a bank holiday';
 }
@@ -110,10 +89,8 @@ function dispatchDayOfWeek(monday: IsoDate, holidays: ReadonlySet<IsoDate>): Iso
 }
 
 /**
- * The day an order placed at `now` is dispatched: Mondays, or the first working day of that week
- * when the Monday is an England and Wales bank holiday, computed in Europe/London. Orders after
- * the cut-off go to the following week. Beyond the bank-holiday data's reach, plain Mondays are
- * used (see `assertBankHolidayCoverage`, which makes builds fail long before that matters).
+ * An order's dispatch day: Monday, or the week's first working day after a bank holiday (London),
+ * the next week after the cut-off. Beyond the holiday data, plain Mondays (assertBankHolidayCoverage).
  */
 export function nextDispatchDate(now: Date, options: DispatchOptions = {}): IsoDate {
   const cutoffHours = options.cutoffHours ?? DEFAULT_DISPATCH_CUTOFF_HOURS;
@@ -128,10 +105,7 @@ export function nextDispatchDate(now: Date, options: DispatchOptions = {}): IsoD
   throw new Error('No dispatch day found in the next 8 weeks');
 }
 
-/**
- * How far ahead checkout sells, a delay may move orders, and the merchant's lists look (back as
- * well: live animals eight weeks overdue are long past packing).
- */
+/** How far ahead checkout sells and delays move, and how far back the merchant's lists look. */
 export const DISPATCH_WINDOW_WEEKS = 8;
 
 /** The first dispatch day on or after `day`: at noon, a cut-off 24 hours after its start keeps `day` itself. */
@@ -144,27 +118,20 @@ export function firstComingDispatchDay(now: Date): IsoDate {
   return nextDispatchDate(now, { cutoffHours: -24 });
 }
 
-/**
- * The dispatch day of the week that holds `day`: its Monday, or the first working day after a
- * bank-holiday Monday. Capacity is counted per dispatch day, one a week.
- */
+/** The dispatch day of `day`'s week: capacity is counted per dispatch day, one a week. */
 export function dispatchDayOfWeekOf(day: IsoDate): IsoDate {
   return dispatchDayOnOrAfter(addDays(day, -weekdayIndex(day)));
 }
 
 /**
- * The day a merchant's date means for packing: a working day is itself (a delay may have moved
- * orders to any working day); a weekend day or bank holiday becomes the first dispatch day on or
- * after it, so the bank-holiday Monday of Easter or Christmas week gives that Tuesday.
+ * The day a merchant's date means for packing: a working day is itself (a delay may move orders
+ * there); any other the first dispatch day on or after it (Easter Monday gives the Tuesday).
  */
 export function packingDay(day: IsoDate): IsoDate {
   return isWorkingDay(day) ? day : dispatchDayOnOrAfter(day);
 }
 
-/**
- * Throws when the generated bank holiday data ends less than `horizonDays` after `now`. Called by
- * tests and operator commands, never in a checkout: a customer must not pay for stale data.
- */
+/** Throws when bank holiday data ends within `horizonDays`. Never called in a checkout. */
 export function assertBankHolidayCoverage(now: Date, horizonDays = 365): void {
   const needed = addDays(londonDate(now), horizonDays);
   if (needed > BANK_HOLIDAYS_COVER_UNTIL) {
@@ -188,18 +155,12 @@ export function addWorkingDays(
   return result;
 }
 
-/**
- * Working days a Bacs Direct Debit takes to confirm after the customer sets it up: 7 with a new
- * mandate, which is every customer's here (no accounts, so no mandate is ever reused).
- */
+/** A new Bacs mandate takes 7 working days, and every mandate here is new (no accounts). */
 export const DIRECT_DEBIT_WORKING_DAYS = 7;
 
 /**
- * The dispatch day to expect for an order paid by Bacs Direct Debit set up at `start`: the first
- * dispatch day whose cut-off is after the end of the day the debit should confirm
- * (DIRECT_DEBIT_WORKING_DAYS working days after `start`'s London day). The goods wait for the
- * money, so a debit cannot make the card's dispatch day; the order itself is dated when the debit
- * settles, like any order, which is this day or, when the bank is quicker, an earlier one.
+ * The dispatch day for a Direct Debit set up at `start`: the first whose cut-off follows the day it
+ * should confirm, since the goods wait for the money.
  */
 export function debitDispatchDate(start: Date, options: DispatchOptions = {}): IsoDate {
   const holidays = options.bankHolidays ?? defaultHolidays;
@@ -208,11 +169,7 @@ export function debitDispatchDate(start: Date, options: DispatchOptions = {}): I
   return nextDispatchDate(endOfThatDay, options);
 }
 
-/**
- * The day an order dispatched on `day` should arrive by Royal Mail 1st Class: the next day it
- * delivers (not a Sunday, not a bank holiday). An estimate the pages and emails give as "most
- * orders arrive", never a promise.
- */
+/** When an order dispatched on `day` should arrive by 1st Class (no Sunday or bank holiday). */
 export function expectedArrivalDate(day: IsoDate, holidays: ReadonlySet<IsoDate> = defaultHolidays): IsoDate {
   let arrival = addDays(day, 1);
   while (weekdayIndex(arrival) === 6 || holidays.has(arrival)) arrival = addDays(arrival, 1);
@@ -237,11 +194,7 @@ const MONTHS = [
   'December',
 ] as const;
 
-/**
- * "Monday 23 November": how a dispatch date reads on the page, the Stripe page and emails. Given
- * `today`, a day in another year carries its year ("Monday 7 December 2099"), so a date the
- * merchant moved far ahead never reads as this year's.
- */
+/** "Monday 23 November"; given `today`, another year's day carries its year. */
 export function formatDispatchDate(day: IsoDate, options: { today?: IsoDate } = {}): string {
   // A wrong day in an email or on Stripe's page is worse than no email: refuse it, as Intl did.
   if (!isCalendarDate(day)) throw new RangeError(`Not a calendar date: ${day}`);
@@ -256,10 +209,7 @@ export function formatDispatchDate(day: IsoDate, options: { today?: IsoDate } = 
 const SHORT_WEEKDAYS = /* @__PURE__ */ WEEKDAYS.map((name) => name.slice(0, 3));
 const SHORT_MONTHS = /* @__PURE__ */ MONTHS.map((name) => name.slice(0, 3));
 
-/**
- * London's wall clock at `instant`, read with the UTC getters. An instant that is not a time
- * throws, as Intl did: "NaN undefined" must never reach an email or a merchant's list.
- */
+/** London's wall clock at `instant`; a non-time throws, so "NaN undefined" never reaches an email. */
 function londonWallClockOf(instant: string | Date): Date {
   const at = new Date(instant).getTime();
   if (Number.isNaN(at)) throw new RangeError(`Not a time: ${String(instant)}`);
@@ -288,11 +238,7 @@ export function formatLondonDayAndTime(instant: string | Date): string {
   return `${WEEKDAYS[wall.getUTCDay()]} ${wall.getUTCDate()} ${MONTHS[wall.getUTCMonth()]} at ${clockTime(wall)}`;
 }
 
-/**
- * "Wed 25 Nov, 13:15": when something happened, as a clock in London read it (GMT or BST), with
- * the year ("Tue 25 Nov 2025, 13:15") when it is not `now`'s year in London. How the operator's
- * messages and lists say a time; the stored value stays the UTC instant.
- */
+/** "Wed 25 Nov, 13:15" in London, with the year when not `now`'s; stored values stay UTC. */
 export function formatLondonTime(instant: string | Date, now: Date): string {
   const wall = londonWallClockOf(instant);
   const year = String(wall.getUTCFullYear());

@@ -1,10 +1,7 @@
 /**
- * What the customer is told about live animals, in one place: the order page's "Important
- * Information", the terms and the confirmation email all use these words, so they cannot
- * disagree. Live animals deteriorate rapidly, so the 14-day right to cancel does not apply, and
- * the customer must be told before ordering (Consumer Contracts Regulations 2013). The goods stay
- * at the seller's risk until delivered (Consumer Rights Act 2015): a dead-on-arrival policy may
- * say how to report a problem, never take that right away.
+ * The live-animal wording of the order page, terms and email, in one place so they cannot disagree: no
+ * 14-day right to cancel, told before ordering (Consumer Contracts Regulations 2013); the goods at the
+ * seller's risk until delivered (Consumer Rights Act 2015), which a DOA policy cannot take away.
  */
 export const NO_CANCELLATION_STATEMENT =
   'As live, perishable goods, Daphnia cannot be returned and the 14-day right to cancel does not apply.';

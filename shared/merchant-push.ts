@@ -39,17 +39,6 @@ export function merchantPushPayload(
   };
 }
 
-/** A payload read back (the worker's side): undefined when it is not one of ours. */
-export function readMerchantPushPayload(value: unknown): MerchantPushPayload | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { kind, reference, title, body, url } = value as Record<string, unknown>;
-  const kinds: readonly unknown[] = ['order', 'request', 'failedDebit'];
-  const texts = [reference, title, body, url].every((text) => typeof text === 'string');
-  // Only a path of this origin's admin: a payload never opens another site.
-  if (!kinds.includes(kind) || !texts || !(url as string).startsWith('/admin')) return undefined;
-  return value as MerchantPushPayload;
-}
-
 /**
  * The stage's VAPID key pair secret, as setup stores it and the functions read it:
  * `{"vapidPublicKey": "...", "vapidPrivateKey": "..."}` (base64url, as web-push makes them). Both

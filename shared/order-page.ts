@@ -69,4 +69,3 @@ export const orderPageCorrectionSchema = z.strictObject({
   token: z.string().check(z.maxLength(400)),
   ...deliveryFields,
 });
-export type OrderPageCorrectionBody = z.input<typeof orderPageCorrectionSchema>;

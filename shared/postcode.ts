@@ -1,10 +1,8 @@
 import { isValid, toNormalised } from 'postcode';
 
 /**
- * Postcode areas of Great Britain and Northern Ireland. A whitelist rather than a blacklist:
- * Jersey (JE), Guernsey (GY), the Isle of Man (IM), BFPO (BF), Gibraltar (GX) and every other
- * look-alike fail simply by not being here. `GIR 0AA` and the overseas territories' codes
- * (`ASCN 1ZZ`, ...) do not even have the BS 7666 shape.
+ * Postcode areas of Great Britain and Northern Ireland: a whitelist, so JE, GY, IM, BF, GX and every
+ * other look-alike fail by not being here.
  */
 const UK_POSTCODE_AREAS = new Set(
   (
@@ -21,11 +19,7 @@ const SLOWER_DELIVERY_AREAS = new Set(['BT', 'HS', 'IV', 'KW', 'PA', 'PH', 'ZE']
 /** Strict BS 7666 shape, anchored at both ends, on an already normalised value. */
 const POSTCODE_SHAPE = /^[A-PR-UWYZ][A-HK-Y]?[0-9][0-9A-HJKMNPR-Y]? [0-9][ABD-HJLNP-UW-Z]{2}$/;
 
-/**
- * A British Forces Post Office number as the forces write it ("BFPO 1234", one to four digits),
- * and the BF area of postcode shape that BFPO also uses (BF1 3AA): both go through the forces'
- * own mail, which takes no live animals.
- */
+/** BFPO numbers ("BFPO 1234") and the BF area: the forces' own mail, which takes no live animals. */
 const BFPO_NUMBER = /^BFPO[0-9]{1,4}$/;
 const BFPO_AREA = 'BF';
 
@@ -40,10 +34,8 @@ export function normalisePostcode(input: string): string {
 }
 
 /**
- * Validates a UK delivery postcode: the BS 7666 shape, and an area of Great Britain or Northern
- * Ireland. The Crown Dependencies, BFPO and overseas territories are refused: live animals
- * cannot be sent there; BFPO has a reason of its own, so the customer is told why. A valid format
- * is not a deliverable address; only Royal Mail's PAF knows.
+ * A UK delivery postcode: the BS 7666 shape and a GB or NI area; live animals cannot go elsewhere (BFPO
+ * told why). A valid format is not a deliverable address: only Royal Mail's PAF knows.
  */
 export function parseUkPostcode(input: string): PostcodeResult {
   const candidate = normalisePostcode(input);

@@ -16,11 +16,7 @@ export class InvalidQuantityError extends Error {
   }
 }
 
-/**
- * Prices an order of `quantity` bottles from the product table. The server's quote is the only
- * source of truth for what a customer pays; the browser uses the same function to display it.
- * @throws InvalidQuantityError for anything but 3, 6 or 9.
- */
+/** Prices an order from the product table: the server's quote is the truth, the browser shows the same. */
 export function quoteOrder(quantity: number): Quote {
   if (!isAllowedQuantity(quantity)) throw new InvalidQuantityError(quantity);
   const subtotalPence = quantity * DAPHNIA.unitPricePence;
@@ -34,10 +30,8 @@ export function quoteOrder(quantity: number): Quote {
 }
 
 /**
- * The one way money is shown: `formatGbp(1470)` → "£14.70", `formatGbp(123456)` → "£1,234.56", as
- * en-GB's currency format writes them. Spelled out from the integer pence rather than asked of
- * Intl, whose first use loads ICU's data on a Lambda's cold start (ADR 0034);
- * test/shared/pricing.test.ts holds it to Intl's en-GB GBP format.
+ * `formatGbp(123456)` → "£1,234.56", as en-GB writes it. Spelled out rather than asked of Intl, whose
+ * ICU load costs a Lambda cold start (ADR 0034); test/shared/pricing.test.ts holds it to Intl's.
  */
 export function formatGbp(pence: number): string {
   const whole = Math.round(Math.abs(pence));
@@ -54,10 +48,7 @@ export function penceToPounds(pence: number): number {
   return Math.round(pence) / 100;
 }
 
-/**
- * Pounds (as the browser sends them) to pence, or `undefined` when the value has more than
- * 2 decimals or is not a finite number: such a value can never match a quote.
- */
+/** Pounds (as the browser sends them) to pence; `undefined` beyond 2 decimals or not finite. */
 export function poundsToPence(pounds: number): number | undefined {
   if (!Number.isFinite(pounds)) return undefined;
   const pence = Math.round(pounds * 100);

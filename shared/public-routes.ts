@@ -1,9 +1,6 @@
-// The shop's public API, one entry a route (ADR 0050), as admin-routes.ts is the admin's: read by
-// infra (the routes it deploys, their throttles, the WAF's scopes), the local router, the handlers
-// (the method each answers, the path that picks it) and the web client (the paths it calls). The
-// paths are a public contract (pages open in browsers, Stripe's webhook endpoint): never change one.
-// The schemas of each route: public-route-schemas.ts, apart, so that nothing which needs only a
-// path (the first load of `/`, every Lambda) carries zod schemas it never runs.
+// The shop's public API, one entry a route (ADR 0050), read by infra, the WAF, the local router, the
+// handlers and the web client. The paths are a public contract (Stripe's webhook endpoint): never change
+// one. Schemas live apart (public-route-schemas.ts) so what needs only a path loads no zod.
 
 /** The API's root on the site's origin (the stack's `ApiUrl` output is the site's URL and this). */
 export const PUBLIC_API_ROOT = '/functions/v1';
@@ -15,18 +12,12 @@ export const PUBLIC_API_PREFIX = `${PUBLIC_API_ROOT}/`;
 export const PUBLIC_API_PATH_PATTERN = `${PUBLIC_API_PREFIX}*`;
 
 /**
- * How hard API Gateway throttles a route, shared by all clients (the limits of each class:
- * infra/lib/constructs/checkout-api.ts). `checkout`: public and costly (a Stripe call, an order
- * opened by a token); `read`: one small read a page load; `webhook`: Stripe's deliveries;
- * `write`: a customer's correction, which writes an order and sends an email.
+ * API Gateway's throttle class (limits in infra/lib/constructs/checkout-api.ts): `checkout` public
+ * and costly, `read` one small read, `webhook` Stripe's, `write` a correction that emails.
  */
 export type ThrottleClass = 'checkout' | 'read' | 'webhook' | 'write';
 
-/**
- * Which per-client WAF limit counts the route (infra/lib/edge-stack.ts). `checkout` and
- * `order-page` have their own limit on top of the site-wide one; `site` only the site-wide one;
- * `exempt` none (Stripe delivers a burst of events from a handful of addresses).
- */
+/** The route's per-client WAF limit (edge-stack.ts); `exempt`: Stripe bursts from a few addresses. */
 export type WafScope = 'checkout' | 'order-page' | 'site' | 'exempt';
 
 export interface PublicRoute {

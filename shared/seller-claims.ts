@@ -2,12 +2,8 @@ import * as z from 'zod/mini';
 import { formatGbp, quoteOrder } from './pricing.ts';
 import { PROMO } from './product.ts';
 
-/*
- * The seller's claims on the order page, as settings of the stage (shared/stage-config.ts): the
- * trial-run sentence and the promotion (a struck-through reference price beside the pack's
- * price). Display claims only: the checkout prices every order from shared/pricing.ts whatever
- * they say. Unset, each is the spec's text; `false` (or "off") turns it off.
- */
+// The seller's claims on the order page (stage settings): the trial-run sentence and the promotion.
+// Display only: checkout prices from pricing.ts whatever they say. Unset: the spec's; `false` (or "off"): none.
 
 /** The spec's trial-run sentence, shown first in "Important Information" unless the stage turns it off. */
 export const DEFAULT_TRIAL_RUN_NOTICE = 'This is a trial run.';

@@ -12,24 +12,26 @@ import {
 } from './seller-claims.ts';
 
 /*
- * A stage's settings: who sells, under which shop name, from which addresses, with which dispatch
- * cut-off, domain and public key, and the seller's claims on the order page (shared/seller-claims.ts).
- * Declared here once, with one set of limits, and read from here by everything that needs them:
- * CDK context gives them (infra/lib/config.ts adds the keys only a deployment has), the stack hands
- * them to the Lambdas as environment variables that lambdas/lib/config.ts checks with these same schemas, the CDK app builds the site with them
- * (vite.config.ts, `STAGE_SETTINGS_ENV`), and the operator's commands read them back from a
- * deployed function. No Node imports: vite.config.ts and the tests of the web run it too, though the
- * page itself only ever gets the checked values, never this module.
- *
- * Every message is written here rather than left to zod's locale, so a bad value reads the same
- * wherever it is checked, and says the limit.
+ * A stage's settings, declared once with one set of limits: CDK context gives them, the Lambdas
+ * check them with these schemas (lambdas/lib/config.ts), the site is built with them (vite.config.ts)
+ * and the operator's commands read them back. No Node imports: vite.config.ts runs this too.
+ * Messages are written here, not left to zod's locale, so a bad value reads the same everywhere.
  */
 
-/** The latest cut-off: six days before dispatch day, so each week's cut-off falls after the previous week's dispatch day. */
+/** A stage's name: part of its stacks' names, so one account can hold several. */
+export const STAGE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
+
+/** Stages whose example.com placeholders infra accepts; no WAF or MFA by default there. */
+export const PLACEHOLDER_STAGES: readonly string[] = ['dev', 'local'];
+
+/** How the stack gets SES identities for the sender (and the merchant, while in the sandbox). */
+export const SES_IDENTITY_MODES = ['domain', 'address', 'existing'] as const;
+
+/** Six days: each week's cut-off then falls after the previous week's dispatch day. */
 export const MAX_DISPATCH_CUTOFF_HOURS = 144;
 
 /** A value set to "" (an empty `-c key=` or environment variable) counts as not set. */
-const blankToUndefined = (value: unknown): unknown =>
+export const blankToUndefined = (value: unknown): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** `schema`, with a blank value read as unset. */
@@ -56,14 +58,10 @@ const hostname = z.string({ error: 'expected a DNS name like shop.example.co.uk'
 
 /** Open-Meteo's plans: the free endpoint is for non-commercial use only (open-meteo.com/en/pricing). */
 export const FORECAST_PLANS = ['free', 'commercial'] as const;
-export type ForecastPlan = (typeof FORECAST_PLANS)[number];
 
 const cutoffError = `expected a whole number of hours from 0 to ${MAX_DISPATCH_CUTOFF_HOURS}`;
 
-/**
- * Each setting's schema. Numbers accept their string spellings, as the command line (`-c`) and
- * environment variables give them.
- */
+/** Each setting's schema; numbers accept their string spellings (`-c` and environment variables). */
 export const STAGE_SETTINGS = {
   /** The shop's name as customers know it: page titles, the payment tab, the footer. */
   shopName: unsetWhenBlank(z._default(text(100), 'Live Aquatics')),
@@ -94,10 +92,7 @@ export const STAGE_SETTINGS = {
       DEFAULT_DISPATCH_CUTOFF_HOURS,
     ),
   ),
-  /**
-   * Open-Meteo's plan for the weather check: `free` (its non-commercial endpoint) or `commercial`,
-   * the stage's declaration that it trades, so a missing key is shown, alarmed and costed (ADR 0045).
-   */
+  /** `commercial`: the stage trades, so a missing Open-Meteo key is alarmed and costed (ADR 0045). */
   forecastPlan: unsetWhenBlank(
     z._default(z.enum(FORECAST_PLANS, { error: 'expected free or commercial' }), 'free'),
   ),
@@ -107,7 +102,7 @@ export const STAGE_SETTINGS = {
   domainName: unsetWhenBlank(z.optional(hostname)),
   /** First in "Important Information": the spec's "This is a trial run." unless set, or false for none. */
   trialRunNotice: trialRunNoticeSetting,
-  /** The struck-through reference price in pence (spec: 1200), above the pack's price, or false for no promotion. */
+  /** `commercial`: the stage trades, so a missing Open-Meteo key is alarmed (ADR 0045). */
   promotionReferencePence: promotionReferenceSetting,
   /** The promotion's wording, stating the pack's price (spec: "£9.75 for 3 bottles"). */
   promotionWording: promotionWordingSetting,
@@ -130,11 +125,7 @@ export interface Seller {
   vatNumber?: string | undefined;
 }
 
-/**
- * What the site is built with: the seller it shows, the cut-off its dispatch wording and dates
- * use, the key it sends, and the seller's claims. Carried into the pages as JSON
- * (`__SITE_CONFIG__`), so an unset value is an absent key.
- */
+/** What the site is built with, carried into the pages as JSON (`__SITE_CONFIG__`): unset is absent. */
 export interface SiteConfig {
   seller: Seller;
   dispatchCutoffHours: number;
@@ -161,10 +152,7 @@ export function siteConfigOf(settings: StageSettings): SiteConfig {
   };
 }
 
-/**
- * The local stage: what `npm start`, `npm run build:web` and the tests use unless told otherwise.
- * A test seller at `.test` addresses, which no mail server delivers to.
- */
+/** The local stage (`npm start`, `build:web`, tests): a seller at `.test` addresses no mail server takes. */
 export const LOCAL_STAGE_SETTINGS: StageSettings = {
   shopName: 'Live Aquatics',
   sellerName: 'Live Aquatics (local test shop)',
@@ -184,11 +172,7 @@ export const LOCAL_STAGE_SETTINGS: StageSettings = {
   promotionWording: DEFAULT_PROMOTION_WORDING,
 };
 
-/**
- * The environment variable through which the CDK app gives `vite build` the stage's settings, as
- * JSON (infra/lib/site-build.ts writes it, vite.config.ts reads it). Unset, the build is the
- * local stage's.
- */
+/** How the CDK app gives `vite build` the stage's settings as JSON (written by site-build.ts). */
 export const STAGE_SETTINGS_ENV = 'SHOP_STAGE_SETTINGS';
 
 /** The stage's settings are missing or wrong; the message names each key and its limit. */
@@ -196,11 +180,7 @@ export class StageSettingsError extends Error {
   override readonly name = 'StageSettingsError';
 }
 
-/**
- * The stage's settings given to a build through {@link STAGE_SETTINGS_ENV}, checked with the
- * same schema; the local stage's when the variable is unset.
- * @throws StageSettingsError naming every bad key.
- */
+/** The settings in {@link STAGE_SETTINGS_ENV}, else the local stage's. @throws StageSettingsError */
 export function readStageSettings(env: Readonly<Record<string, string | undefined>>): StageSettings {
   const json = env[STAGE_SETTINGS_ENV];
   if (json === undefined || json === '') return LOCAL_STAGE_SETTINGS;

@@ -10,11 +10,7 @@ import {
 } from './dispatch';
 import { formatGbp, type Quote } from './pricing';
 
-/**
- * Standing orders (issue 50): the same bottles again every week or every 2 weeks, each delivery
- * paid through Stripe before its packing cut-off. "Once" is the spec's own flow and stays the
- * default: a checkout body without `repeat` is a one-off order, exactly as the spec sends it.
- */
+/** Standing orders (issue 50); a checkout body without `repeat` is the spec's one-off order. */
 export const REPEATS = ['weekly', 'fortnightly'] as const;
 export type Repeat = (typeof REPEATS)[number];
 
@@ -28,14 +24,8 @@ export const REPEAT_CHOICES = [
 /** Weeks between deliveries: Stripe's `recurring.interval_count` with `interval: 'week'`. */
 export const REPEAT_WEEKS: Readonly<Record<Repeat, 1 | 2>> = { weekly: 1, fortnightly: 2 };
 
-export function isRepeat(value: unknown): value is Repeat {
-  return typeof value === 'string' && (REPEATS as readonly string[]).includes(value);
-}
-
-// What the order page says about a standing order (issue 50), as pure functions of the choice, the
-// quote and `now`, so the texts are tested for fixed days. The server takes the first payment at
-// checkout, then one every 1 or 2 weeks at the same moment (Stripe's billing anchor); each paid
-// invoice is dispatched in its own week, 1 or 2 weeks after the last (standingDeliveryDay).
+// The order page's standing-order texts, pure functions of the choice, quote and `now`. Renewals keep
+// the first payment's moment (Stripe's billing anchor); each is dispatched in its own week.
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -45,9 +35,8 @@ export function formatRepeatCost(quote: Quote): string {
 }
 
 /**
- * "£14.70 every week by card: paid today at checkout, then every Monday, each time before that
- * delivery's packing cut-off." The weekday is `now`'s in London: renewals keep the first
- * payment's moment, and a delivery is dated from its payment, so every payment precedes its cut-off.
+ * "£14.70 every week by card: paid today at checkout, then every Monday, …". `now`'s weekday: renewals
+ * keep the first payment's moment, so every payment precedes its delivery's cut-off.
  */
 export function describeRepeatPayments(repeat: Repeat, quote: Quote, now: Date): string {
   const weekday = formatWeekday(new Date(`${londonDate(now)}T00:00:00Z`));
@@ -57,10 +46,8 @@ export function describeRepeatPayments(repeat: Repeat, quote: Quote, now: Date):
 }
 
 /**
- * The dispatch day of a standing order's delivery `index` (0 is the first, on `first`): the
- * dispatch day of the week 1 or 2 weeks x `index` after the first's, so every delivery has a week
- * of its own whatever the weekday and hour of its payment; but never a day whose packing cut-off
- * had passed when it was paid (a payment retried late goes on the first day still packed).
+ * Delivery `index`'s dispatch day: its own week, 1 or 2 weeks × `index` after the first, but never a
+ * day whose cut-off had passed when it was paid (a payment retried late goes on the next one).
  */
 export function standingDeliveryDay(
   delivery: { first: IsoDate; repeat: Repeat; index: number; paidAt: Date },
@@ -73,10 +60,7 @@ export function standingDeliveryDay(
   return planned.localeCompare(earliest) > 0 ? planned : earliest;
 }
 
-/**
- * Which delivery a payment is for: the whole periods between the subscription's start and the
- * invoice's making (Stripe makes each at its period's boundary, however late it is then paid).
- */
+/** Which delivery a payment is for: Stripe makes each invoice at its period's boundary, however late paid. */
 export function standingDeliveryIndex(
   startSeconds: number,
   invoiceCreatedSeconds: number,
@@ -92,11 +76,7 @@ export interface RepeatDelivery {
   dispatchOn: IsoDate;
 }
 
-/**
- * The first `count` payments of a standing order started at `now` (the first one now) and the
- * dispatch day of each: the first as a one-off order paid now gets, each later one in its own
- * week after it (standingDeliveryDay), bank holidays and the cut-off included.
- */
+/** The first `count` payments of a standing order started at `now`, and each one's dispatch day. */
 export function planRepeatDeliveries(
   repeat: Repeat,
   now: Date,
@@ -113,11 +93,7 @@ export function planRepeatDeliveries(
   });
 }
 
-/**
- * "Paid today, dispatched Monday 14 December", then "Paid Monday 14 December, dispatched Monday
- * 21 December": the coming deliveries as the order page lists them (a date in another year
- * carries its year).
- */
+/** "Paid today, dispatched Monday 14 December", …: the coming deliveries as the order page lists them. */
 export function describeRepeatDeliveries(
   repeat: Repeat,
   now: Date,

@@ -1,19 +1,18 @@
 import type { Node } from 'constructs';
 import { z } from 'zod';
-import { STAGE_SETTINGS } from '../../shared/stage-config';
+import {
+  blankToUndefined,
+  PLACEHOLDER_STAGES,
+  SES_IDENTITY_MODES,
+  STAGE_NAME_PATTERN,
+  STAGE_SETTINGS,
+} from '../../shared/stage-config';
 
 /*
- * The shop's deployment settings, read once from CDK context (cdk.json "context", or
- * `--context key=value` on the command line) and validated before any construct is built: the
- * stage's own settings (seller, shop name, addresses, cut-off, public key, domain), declared with
- * their limits in shared/stage-config.ts, and the keys only a deployment has (account, region,
- * certificate, WAF, budget...). Values from the command line always arrive as strings, so
- * booleans and numbers accept their string spellings too.
+ * The deployment settings, read once from CDK context and validated before any construct is built:
+ * the stage's own (shared/stage-config.ts) and the keys only a deployment has. Command-line values
+ * arrive as strings, so booleans and numbers accept their string spellings.
  */
-
-/** A context value that was set to an empty string counts as not set. */
-const blankToUndefined = (value: unknown): unknown =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 const optionalText = (max: number) =>
   z.preprocess(blankToUndefined, z.string().trim().min(1).max(max).optional());
@@ -32,33 +31,18 @@ const cloudFrontCertificateArn = z
     error: 'expected an ACM certificate ARN in us-east-1 (CloudFront only uses certificates from us-east-1)',
   });
 
-/** Stages where the cdk.json placeholders (example.com addresses) may be deployed. */
-export const PLACEHOLDER_STAGES: readonly string[] = ['dev', 'local'];
-
-/**
- * Domains reserved for documentation (RFC 2606 and the UK's usual stand-in): mail to them goes
- * nowhere, so a shop deployed with them takes payments and tells nobody.
- */
+/** Documentation domains: mail to them goes nowhere, so the shop would take payments and tell nobody. */
 const PLACEHOLDER_DOMAIN = /(^|\.)(example\.(com|net|org|co\.uk)|example|test|invalid|localhost)$/i;
-
-/** How the stack gets SES identities for the sender (and the merchant, while in the sandbox). */
-export const SES_IDENTITY_MODES = ['domain', 'address', 'existing'] as const;
 
 const shopConfigSchema = z
   .object({
     /** Seller, shop name, addresses, dispatch cut-off, public key, domain: the stage's own settings. */
     ...STAGE_SETTINGS,
     /** Short name of this deployment; part of the stack name, so one account can hold several. */
-    stage: z
-      .string()
-      .trim()
-      .regex(/^[a-z][a-z0-9-]{0,19}$/, {
-        error: 'expected lower-case letters, digits and dashes, e.g. prod',
-      }),
-    /**
-     * AWS account of this stage. When set, the stacks are pinned to it and a deploy with a profile
-     * of another account fails; otherwise the CLI's account (CDK_DEFAULT_ACCOUNT) is used.
-     */
+    stage: z.string().trim().regex(STAGE_NAME_PATTERN, {
+      error: 'expected lower-case letters, digits and dashes, e.g. prod',
+    }),
+    /** When set, the stacks are pinned to it; otherwise the CLI's account (CDK_DEFAULT_ACCOUNT). */
     account: z.preprocess(
       blankToUndefined,
       z
@@ -77,17 +61,11 @@ const shopConfigSchema = z
         .optional(),
     ),
     /**
-     * `domain` (default): verify the sender's whole domain with Easy DKIM (records written to the
-     * Route 53 zone when it is the sender's domain, otherwise output for any DNS provider);
-     * `address`: verify the sender address alone by a link SES mails to it; `existing`: the
-     * identities are already verified in this account and region (by hand or by another stage),
-     * so the stack creates none. SES identities are unique per account and region.
+     * `domain`: Easy DKIM for the sender's domain; `address`: SES mails the sender a link; `existing`:
+     * already verified in this account and region, so the stack creates none (identities are unique there).
      */
     sesIdentity: z.preprocess(blankToUndefined, z.enum(SES_IDENTITY_MODES).default('domain')),
-    /**
-     * AWS WAF in front of CloudFront (per-client rate limits), in its own us-east-1 stack. Default:
-     * on, except in the dev and local stages.
-     */
+    /** AWS WAF in front of CloudFront (us-east-1). Default: on, except in the dev and local stages. */
     waf: z.preprocess(blankToUndefined, booleanFlag.optional()),
     /** Monthly AWS cost budget in US dollars; the alarm address hears at 80 % actual and 100 % forecast. */
     monthlyBudgetUsd: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(100_000).default(20)),
@@ -101,22 +79,16 @@ const shopConfigSchema = z
     hostedZoneId: optionalText(32),
     hostedZoneName: STAGE_SETTINGS.domainName,
     /**
-     * Reserve Lambda concurrency per function (21 in all). Off by default: Lambda keeps 100 of the
-     * account's quota unreserved, and new accounts start with a quota of 10 or 50, where any
-     * reservation fails the deploy. Turn on once the quota is 1,000.
+     * Reserve Lambda concurrency per function. Off by default: with Lambda's 100 kept unreserved, a new
+     * account's quota of 10 or 50 fails the deploy. Turn on once the quota is 1,000.
      */
     reservedConcurrency: z.preprocess(blankToUndefined, booleanFlag.default(false)),
     /**
-     * The verified SES identity (the sender's domain, or the sender address) Cognito sends the
-     * merchant's invitations and password codes from, as the shop. Unset: Cognito's own sender.
-     * Setup sets it once SES has verified it and is out of the sandbox: Cognito refuses an
-     * unverified identity, so the pool cannot be made with it before then.
+     * The SES identity Cognito sends the merchant's invitations from; unset: Cognito's own sender. Set
+     * by setup once SES has verified it, since Cognito refuses an unverified identity.
      */
     cognitoSenderIdentity: z.preprocess(blankToUndefined, z.string().trim().toLowerCase().optional()),
-    /**
-     * The admin sign-in's Cognito domain prefix, unique in its region across all AWS accounts (a
-     * clash rolls the deploy back). Default: `live-aquatics-<stage>-<account id>`, unique to the account.
-     */
+    /** Cognito domain prefix, unique across accounts; default `live-aquatics-<stage>-<account>`. */
     cognitoDomainPrefix: z.preprocess(
       blankToUndefined,
       z
@@ -234,9 +206,8 @@ export function parseShopConfig(raw: Readonly<Record<string, unknown>>): ShopCon
 const stageOverridesSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
 
 /**
- * Reads the shop's keys from the construct tree's context (cdk.json plus --context) and validates
- * them. The selected stage's block under `stages` wins over the top-level keys, so one cdk.json
- * can hold a test and a live stage (own account, region, addresses) side by side.
+ * Reads and validates the shop's context keys; the stage's block under `stages` wins over the top
+ * level, so one cdk.json holds a test and a live stage side by side.
  */
 export function readShopConfig(node: Node): ShopConfig {
   const raw: Record<string, unknown> = {};

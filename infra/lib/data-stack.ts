@@ -34,19 +34,11 @@ export const FORECAST_KEY_OUTPUT_KEY = 'OpenMeteoKeySecretName';
 /** Output key of the VAPID key pair's secret name, read by `npm run setup`, which makes the pair (ADR 0056). */
 export const VAPID_KEY_OUTPUT_KEY = 'VapidKeySecretName';
 
-/**
- * Everything of a stage that holds state or must not be recreated: the orders table, the Stripe
- * secrets, the SES identities and configuration set, the alarm topic (its email subscription is
- * confirmed by hand) and the cost budget. Termination protection is on; the app stack reads these
- * through stack outputs and can be deleted and recreated freely.
- */
+/** What holds state or must not be recreated; termination protection on, read through stack outputs. */
 export class ShopDataStack extends Stack {
   readonly orders: OrdersTable;
   readonly stripeSecrets: StripeSecrets;
-  /**
-   * The order page's sealing key (ADR 0037): every emailed order link is sealed under it, so it is
-   * stateful like the orders it opens, and lives here rather than in the app stack.
-   */
+  /** The order page's sealing key (ADR 0037): stateful like the orders its links open. */
   readonly orderPageSecret: Secret;
   readonly forecastKey: ForecastKeySecret;
   /** The VAPID pair that signs the merchant's pushes: stateful like the subscriptions made with it. */
@@ -95,9 +87,7 @@ export class ShopDataStack extends Stack {
       deliveryProblemsTopic: this.alarms.topic,
     });
     this.orders = new OrdersTable(this, 'Orders');
-    // Created last: if anything else in a first deploy fails (an SES identity that already
-    // exists, say), CloudFormation has not started the table, so the rollback never meets its
-    // deletion protection.
+    // Created last: if a first deploy fails elsewhere, the rollback never meets its deletion protection.
     this.orders.node.addDependency(
       this.email,
       this.stripeSecrets,

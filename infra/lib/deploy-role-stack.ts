@@ -77,11 +77,8 @@ export function readDeployRoleContext(node: Node): DeployRoleSettings | undefine
 export interface GitHubDeployRoleStackProps extends StackProps, DeployRoleSettings {}
 
 /**
- * The role GitHub Actions deploys with, through GitHub's OIDC provider: no AWS key is stored in
- * GitHub. Only the repository's main branch (the test stage) and its `production` environment
- * (prod, after approval) can assume it, and all it may do is assume the CDK bootstrap roles of
- * this account, which hold the actual deploy permissions, as they do for a person running
- * `cdk deploy`. One per account, shared by every stage in it.
+ * GitHub Actions' deploy role through OIDC (no AWS key in GitHub): main and the `production`
+ * environment may assume it, and it may only assume the CDK bootstrap roles. One per account.
  */
 export class GitHubDeployRoleStack extends Stack {
   readonly provider: IOidcProvider;

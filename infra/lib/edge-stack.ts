@@ -6,10 +6,7 @@ import { PUBLIC_API_ROUTES, type WafScope } from '../../shared/public-routes';
 /** CloudFront only takes web ACLs (and certificates) from us-east-1, whatever the shop's region. */
 export const EDGE_REGION = 'us-east-1';
 
-/**
- * Per-client limits. A real customer starts one or two checkouts; a script sending 10 a second is
- * blocked within about a minute instead of using up the route's shared throttle for everyone.
- */
+/** Per-client limits: a script sending 10 checkouts a second is blocked within a minute, not the route. */
 export const WAF_LIMITS = {
   /** create-checkout requests per client IP in any 60 s (the smallest window WAF offers). */
   checkoutPerMinute: 10,
@@ -30,11 +27,7 @@ const visibility = (metricName: string) => ({
   sampledRequestsEnabled: true,
 });
 
-/**
- * Matches one API path as API Gateway will route it: decoded and lower-cased first, so
- * `/functions/v1/create%2Dcheckout` or `/Functions/v1/create-checkout` counts as checkout too
- * instead of slipping past the checkout limit. The routes are lower-case, so nothing else matches.
- */
+/** One API path as API Gateway routes it: decoded and lower-cased, so `create%2Dcheckout` counts too. */
 const uriPathIs = (path: string) => ({
   byteMatchStatement: {
     fieldToMatch: { uriPath: {} },
@@ -47,10 +40,7 @@ const uriPathIs = (path: string) => ({
   },
 });
 
-/**
- * Matches the paths of the routes whose WAF scope (shared/public-routes.ts) is `scope`: the one
- * statement itself, or several in an OR (WAF wants at least two there).
- */
+/** The paths of the routes of WAF scope `scope`: one statement, or an OR (WAF wants two there). */
 function uriPathInScope(scope: WafScope) {
   const paths = Object.values(PUBLIC_API_ROUTES)
     .filter((route) => route.waf === scope)
@@ -64,9 +54,8 @@ function uriPathInScope(scope: WafScope) {
 const tooManyRequests = { block: { customResponse: { responseCode: 429 } } };
 
 /**
- * The stage's AWS WAF web ACL for CloudFront, in us-east-1: per-client rate limits on checkout
- * and on everything, and Amazon's IP reputation list. The app stack attaches it to the
- * distribution through a cross-region reference.
+ * The stage's WAF web ACL in us-east-1: per-client rate limits and Amazon's IP reputation list,
+ * attached to the distribution through a cross-region reference.
  */
 export class ShopEdgeStack extends Stack {
   readonly webAcl: CfnWebACL;

@@ -38,10 +38,8 @@ export interface ShopStacks {
 }
 
 /**
- * The stage's account and region: the stage's config first, then the CLI's profile (which the CLI
- * passes as CDK_DEFAULT_ACCOUNT/REGION), then London. The region is always concrete: stacks that
- * reference each other across regions (the us-east-1 WAF) need it. Without credentials the account
- * stays unresolved and synthesis still works offline.
+ * The stage's account and region (config, the CLI's profile, then London). The region is always
+ * concrete for the us-east-1 cross-region references; without credentials synthesis still works.
  */
 export function stageEnvironment(
   config: Pick<ShopConfig, 'account' | 'region'>,
@@ -53,11 +51,7 @@ export function stageEnvironment(
   };
 }
 
-/**
- * Builds the shop's CDK app for the stage selected by context (`-c stage=prod`): validated config,
- * the stage's stacks, and cdk-nag's AWS Solutions checks as a validation plugin, so synthesis fails
- * on any finding that has not been acknowledged with a reason.
- */
+/** The shop's CDK app for the stage in context, with cdk-nag failing synthesis on unacknowledged findings. */
 export function createShopApp(options: CreateShopAppOptions = {}): ShopStacks {
   const app = new App({ context: options.context, outdir: options.outdir });
   const config = readShopConfig(app.node);

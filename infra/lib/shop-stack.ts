@@ -5,7 +5,8 @@ import type { Construct } from 'constructs';
 import { PACKING_SLIPS_STYLE } from '../../lambdas/domain/fulfilment/dispatch-files';
 import { ADMIN_CONFIG_PATH, type AdminConfig } from '../../shared/admin-config';
 import { PUBLIC_API_ROOT, PUBLIC_API_ROUTES } from '../../shared/public-routes';
-import { PLACEHOLDER_STAGES, type ShopConfig } from './config';
+import { PLACEHOLDER_STAGES } from '../../shared/stage-config';
+import type { ShopConfig } from './config';
 import { CheckoutApi, routeKeyOf } from './constructs/checkout-api';
 import { MerchantAdmin, managedLoginUrl } from './constructs/merchant-admin';
 import { ShopMonitoring } from './constructs/monitoring';
@@ -25,10 +26,7 @@ export interface ShopStackProps extends StackProps {
   readonly config: ShopConfig;
   /** Repository root, for the Lambda entries and the web build. */
   readonly repoRoot: string;
-  /**
-   * A site already built, deployed as it is: for tests, which synthesise many stacks.
-   * @default the site built with `config` (infra/lib/site-build.ts) when the stack is bundled
-   */
+  /** A site already built, deployed as it is (tests). @default the site built with `config` when bundled */
   readonly siteDir?: string;
   /** The stage's stateful stack: table, secrets, SES, alarm topic. */
   readonly data: ShopDataStack;
@@ -36,10 +34,7 @@ export interface ShopStackProps extends StackProps {
   readonly webAclArn?: string;
 }
 
-/**
- * Stable output keys of the app stack, read by the operator's commands and the ops CLI
- * (`aws cloudformation describe-stacks`). Renaming one breaks them.
- */
+/** Output keys the operator's commands read (`describe-stacks`): renaming one breaks them. */
 export const APP_OUTPUT_KEYS = {
   siteUrl: 'SiteUrl',
   apiUrl: 'ApiUrl',
@@ -76,9 +71,8 @@ export const FUNCTION_OUTPUT_NAMES = {
 } as const;
 
 /**
- * The shop's application stack: website and API behind one CloudFront distribution, the four
- * functions with one role each, and the alarms. Everything here can be deleted and recreated; what
- * holds state is in {@link ShopDataStack}, read through stack outputs.
+ * The application stack: website and API behind one CloudFront distribution, the functions, the
+ * alarms. All of it can be recreated; state lives in {@link ShopDataStack}.
  */
 export class ShopStack extends Stack {
   readonly website: Website;
@@ -104,9 +98,8 @@ export class ShopStack extends Stack {
       topic: data.alarms.topic,
       dashboardName: `live-aquatics-shop-${config.stage}`,
     });
-    // 'Default' is left out of logical IDs and unique names (CDK), so the functions, their roles,
-    // logs and schedules keep the IDs they had as the stack's own children: new ones would
-    // replace every function and leave its logs behind.
+    // 'Default' is left out of logical IDs (CDK), so the functions keep the IDs they had as the
+    // stack's children: new ones would replace every function and leave its logs behind.
     const shopFunctions = new ShopFunctions(this, 'Default', { config, repoRoot, ...data });
     this.functions = shopFunctions.functions;
     const gate = new OriginVerifyGate(this, 'OriginVerify', { repoRoot, stage: config.stage });
@@ -274,10 +267,8 @@ export class ShopStack extends Stack {
   }
 
   /**
-   * The site, built from the same settings as the functions' environment, so its pages show the
-   * seller, cut-off and key the Lambdas have. Only when this stack is bundled (`cdk synth`,
-   * `cdk deploy`): a stack whose assets are skipped (`--exclusively` another stack) is not deployed,
-   * and its template gets a placeholder page.
+   * The site built from the functions' settings, so pages and Lambdas agree. Only when this stack is
+   * bundled: a stack whose assets are skipped is not deployed and gets a placeholder page.
    */
   private buildSite(repoRoot: string, config: ShopConfig): string {
     const outdir = Stage.of(this)?.outdir;

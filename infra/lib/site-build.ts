@@ -13,11 +13,8 @@ export interface SiteBuildOptions {
 }
 
 /**
- * Builds the site with a stage's settings, so the pages show the seller, cut-off and key the
- * Lambdas get from the same context: `vite build` with vite.config.ts, given the settings as JSON
- * in {@link STAGE_SETTINGS_ENV}. In a process of its own because CDK builds its constructs
- * synchronously. Returns `outDir`.
- * @throws Error with the build's output when the build fails.
+ * Builds the site with the stage's settings (vite, given {@link STAGE_SETTINGS_ENV}), in a process of its
+ * own because CDK builds constructs synchronously. @throws Error with the build's output.
  */
 export function buildSite({ repoRoot, outDir: given, settings }: SiteBuildOptions): string {
   // Vite resolves a relative --outDir from its root (web/), not from ours: `cdk synth`'s default

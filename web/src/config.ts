@@ -13,19 +13,10 @@ export interface AppConfig {
   claims: SellerClaims;
 }
 
-/**
- * The stage's settings this site was built with: the one place the web reads them. vite.config.ts
- * checks them with the stage's schema (shared/stage-config.ts) and puts in the answer
- * (`__SITE_CONFIG__`), not the checks, which every page's first load would carry; the tests'
- * config puts in the local stage's.
- */
+/** The stage's settings, checked by vite.config.ts, which puts in only the answer (`__SITE_CONFIG__`). */
 export const SITE: SiteConfig = __SITE_CONFIG__;
 
-/**
- * The app's configuration, read once. Components get it through AppProvider so tests can pass
- * their own. At build time (prerendering) there is no page origin; nothing rendered there uses
- * the API origin.
- */
+/** The app's configuration, read once; components get it through AppProvider so tests can pass their own. */
 export const config: AppConfig = {
   apiOrigin: (typeof window === 'undefined' ? 'http://localhost' : window.location.origin).replace(
     /\/+$/,

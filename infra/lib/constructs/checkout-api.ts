@@ -48,18 +48,14 @@ export interface ThrottleLimits {
 }
 
 /**
- * Stage default, which also covers anything not listed per route. These are shared by all
- * clients, so they cap the total (and the bill), not one client: per-client limits are the WAF's
- * (edge-stack.ts). A client at 10 requests/s, before the WAF blocks it, leaves create-checkout
- * half of its rate for everyone else.
+ * Stage default, shared by all clients: it caps the total (and the bill); per-client limits are the
+ * WAF's (edge-stack.ts).
  */
 export const DEFAULT_STAGE_THROTTLE: ThrottleLimits = { rateLimit: 50, burstLimit: 100 };
 
 /**
- * The limits of each throttle class a route of the table names. `checkout` costs money (Stripe
- * calls) or opens an order by its token, so it gets less than a `read` (one per page load, answered
- * from a settings item cached for seconds); a `write` (the order page's correction) writes an order
- * and sends an email, so the least.
+ * Each throttle class's limits: `checkout` costs Stripe calls, so less than a `read` (a cached
+ * settings item); a `write` writes an order and sends an email, so the least.
  */
 export const THROTTLE_CLASS_LIMITS: Readonly<Record<ThrottleClass, ThrottleLimits>> = {
   checkout: { rateLimit: 20, burstLimit: 40 },
@@ -74,12 +70,9 @@ export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<ApiRouteName, ThrottleLimi
 );
 
 /**
- * One JSON line per request. No path or query string (the query carries the session id), and no
- * header: an HTTP API's access log cannot name one. `sourceIp` is CloudFront's edge, never the
- * customer. `viewerAddress` is the customer's IP, from CloudFront's viewer-address header by way
- * of the origin-verify authorizer's context (`$context.authorizer.*`, checked to be an IP there);
- * it is empty (`-`) on the admin routes, whose JWT authorizer has no such context, and on what the
- * authorizer refused. The functions' own log lines carry it too, found by `requestId`.
+ * One JSON line per request; no path or query (the query carries the session id). `sourceIp` is
+ * CloudFront's edge; `viewerAddress` the customer's, from the origin-verify authorizer's context
+ * (`-` on admin routes and refused requests). Functions' log lines carry it too, by `requestId`.
  */
 export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
   requestId: '$context.requestId',
@@ -103,16 +96,9 @@ export interface CheckoutApiProps {
   readonly apiName: string;
   /** The function behind each route. */
   readonly handlers: Readonly<Record<ApiRouteName, IFunction>>;
-  /**
-   * The one origin allowed to call the API cross-origin, e.g. `https://shop.example`. The site calls
-   * the API on its own origin (through CloudFront), which needs no CORS at all; leave this unset and
-   * every cross-origin call is refused by the browser.
-   */
+  /** The one origin allowed cross-origin; the site calls the API on its own origin, so leave unset. */
   readonly corsOrigin?: string;
-  /**
-   * Checked before any route's function runs; the shop's is the origin-verify authorizer, so only
-   * requests that came through CloudFront (and its WAF) get in.
-   */
+  /** Checked before any route's function: the origin-verify authorizer lets in only CloudFront's requests. */
   readonly authorizer?: IHttpRouteAuthorizer;
   /** @default DEFAULT_STAGE_THROTTLE */
   readonly stageThrottle?: ThrottleLimits;
@@ -122,11 +108,7 @@ export interface CheckoutApiProps {
   readonly accessLogRetention?: RetentionDays;
 }
 
-/**
- * The HTTP API (payload 2.0) with the shop's three routes, throttled per route on top of a stage
- * default, with JSON access logs. It is reached through the site's CloudFront distribution, so
- * browsers see one origin.
- */
+/** The HTTP API (payload 2.0) behind CloudFront: per-route throttles on a stage default, JSON access logs. */
 export class CheckoutApi extends Construct {
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;

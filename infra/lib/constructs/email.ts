@@ -12,39 +12,31 @@ import {
 } from 'aws-cdk-lib/aws-ses';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import type { SES_IDENTITY_MODES } from '../../../shared/stage-config';
 
 /** The only SES actions the functions use: the v1 SendEmail of `@aws-sdk/client-ses`, and its raw variant. */
 export const SEND_EMAIL_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'] as const;
 
 /** How SES identities are obtained (see `sesIdentity` in config.ts). */
-export type SesIdentityMode = 'domain' | 'address' | 'existing';
+export type SesIdentityMode = (typeof SES_IDENTITY_MODES)[number];
 
 /** Props of {@link ShopEmail}. */
 export interface ShopEmailProps {
-  /**
-   * `domain`: verify the sender's domain with Easy DKIM; `address`: verify the sender address by
-   * link; `existing`: use identities already verified in this account and region, create none.
-   * @default 'domain'
-   */
+  /** `domain` (Easy DKIM), `address` (by link) or `existing` (verified already). @default 'domain' */
   readonly identityMode?: SesIdentityMode;
   /** The From address of confirmations and notices. */
   readonly senderEmail: string;
   /** Receives a notice for every new order. */
   readonly merchantEmail: string;
-  /**
-   * Public hosted zone. When its name is exactly the sender's domain (and the mode is `domain`),
-   * the stack writes the Easy DKIM records there; otherwise they are stack outputs, to be added
-   * at whichever DNS provider holds the domain.
-   */
+  /** Where the DKIM records go when its name is the sender's domain; otherwise they are outputs. */
   readonly hostedZone?: IPublicHostedZone;
   /** Receives bounces, complaints and rejections, so the merchant hears of an order email that never arrived. */
   readonly deliveryProblemsTopic?: ITopic;
 }
 
 /**
- * SES for the shop: the sender identity, the merchant's address (so notices reach it while the
- * account is still in the SES sandbox), and a configuration set that requires TLS, keeps the
- * account's suppression list for bounces and complaints, and reports delivery problems.
+ * SES for the shop: the sender, the merchant's address (reached from the sandbox), and a configuration
+ * set requiring TLS, suppressing bounces and complaints, and reporting delivery problems.
  */
 export class ShopEmail extends Construct {
   /** The sender identity this stack created; undefined in `existing` mode. */

@@ -42,10 +42,7 @@ export const ADMIN_TOKEN_VALIDITY = Duration.minutes(30);
 /** How long a sign-in lasts without a new password (and MFA code): the session cookie's too (ADR 0055). */
 export const ADMIN_REFRESH_VALIDITY = Duration.days(ADMIN_REFRESH_TOKEN_DAYS);
 
-/**
- * Managed login's base URL for a Cognito domain prefix, as `UserPoolDomain.baseUrl()` renders it:
- * for what must name it before the domain exists (the site's CSP).
- */
+/** Managed login's base URL, as `UserPoolDomain.baseUrl()` renders it, for the CSP that needs it first. */
 export function managedLoginUrl(domainPrefix: string, region: string): string {
   return `https://${domainPrefix}.auth.${region}.amazoncognito.com`;
 }
@@ -64,19 +61,13 @@ export interface MerchantAdminProps {
   readonly domainPrefix: string;
   /** The orders table, for the admin function's least-privilege grant. */
   readonly tableArn: string;
-  /**
-   * Invitations sent through SES as the shop, from a verified identity: `identity` is the sender's
-   * domain or its address. Absent: Cognito's own sender (an identity must be verified first).
-   */
+  /** Invitations through SES as the shop from a verified `identity`; absent: Cognito's own sender. */
   readonly invitationSender?: { fromEmail: string; fromName: string; identity: string } | undefined;
 }
 
 /**
- * The merchant's sign-in and the admin routes: a Cognito user pool nobody can sign up to (the
- * operator creates merchants, Cognito emails the invitation), email as the user name, TOTP MFA,
- * short-lived tokens with refresh, a `merchants` group, a public app client for the browser
- * (authorization code with PKCE through managed login, no secret), and every admin route on
- * the HTTP API behind an `HttpUserPoolAuthorizer` for that client.
+ * The merchant's sign-in: a Cognito pool nobody signs up to, TOTP MFA, a `merchants` group, a public
+ * PKCE client through managed login, and every admin route behind an `HttpUserPoolAuthorizer`.
  */
 export class MerchantAdmin extends Construct {
   readonly userPool: UserPool;
@@ -190,10 +181,8 @@ export class MerchantAdmin extends Construct {
   }
 
   /**
-   * The session routes (ADR 0055): no authorizer (the refresh-token cookie is their credential; the
-   * Lambda checks the origin-verify header first, as on the admin routes, then the Origin). It
-   * trades the cookie at managed login's token endpoint and signs a merchant out of every device
-   * with AdminUserGlobalSignOut.
+   * The session routes (ADR 0055): no authorizer, the refresh-token cookie is their credential (the
+   * Lambda checks the origin-verify header, then the Origin).
    */
   private addSessionRoutes(props: MerchantAdminProps, integration: HttpLambdaIntegration): void {
     for (const { method, path } of Object.values(ADMIN_SESSION_ROUTES))
@@ -208,10 +197,7 @@ export class MerchantAdmin extends Construct {
     });
   }
 
-  /**
-   * What the admin Lambda may touch: orders and requests (read, conditional writes, the email
-   * claims), the settings item (pause, resume), and the two indexes it lists and searches by.
-   */
+  /** The admin Lambda's table access: orders and requests, the settings item, and the indexes it lists by. */
   grantAdmin(grantee: IGrantable, tableArn: string): void {
     Grant.addToPrincipal({
       grantee,

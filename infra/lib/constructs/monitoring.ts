@@ -42,10 +42,7 @@ export interface AlarmTopicProps {
   readonly alarmEmail: string;
 }
 
-/**
- * The SNS topic every alarm, SES delivery problem and budget warning goes to, mailed to the alarm
- * address. It lives in the stateful stack: recreating it would need the subscription confirmed again.
- */
+/** The SNS topic of every alarm, in the stateful stack: a new one needs its subscription confirmed again. */
 export class AlarmTopic extends Construct {
   readonly topic: Topic;
 
@@ -58,10 +55,8 @@ export class AlarmTopic extends Construct {
       enforceSSL: true,
     });
     this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
-    // Any statement on the topic makes CDK write a topic policy, which replaces SNS's default one
-    // (that default is what lets CloudWatch publish). Without this statement every alarm is
-    // silent. Limited to alarms of this account and region, so no other account's alarm (or
-    // other service) can use the topic to mail the merchant.
+    // Any statement makes CDK write a topic policy replacing SNS's default, which is what lets
+    // CloudWatch publish: without this every alarm is silent. Limited to this account and region.
     const stack = Stack.of(this);
     const allowPublishFrom = (sid: string, service: string, sourceArn: string) =>
       this.topic.addToResourcePolicy(
@@ -104,12 +99,9 @@ export interface ShopMonitoringProps {
 }
 
 /**
- * Alarms that tell the merchant, by email through SNS, that money may be going unprocessed:
- * Lambda errors and throttles, webhook 5xx answers, API 5xx and 429 answers, orders that only the
- * reconciler caught, a reconciler that stopped running, SES reputation, refused customer emails.
- * Most treat missing data as fine (a quiet shop is not a broken one); the heartbeat does not.
- * Beside them, a dashboard of what the merchant wants to see but need not be woken for (sold-out
- * days, order requests): its widgets are graphs and a log table, never alarms.
+ * Alarms that mail the merchant when money may be going unprocessed. Most treat missing data as fine
+ * (a quiet shop is not a broken one); the heartbeat does not. Beside them, a dashboard of what need
+ * not wake anyone (sold-out days, order requests).
  */
 export class ShopMonitoring extends Construct {
   readonly topic: ITopic;
@@ -128,8 +120,7 @@ export class ShopMonitoring extends Construct {
     this.dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: props.dashboardName,
       defaultInterval: Duration.days(28),
-      // Each graph keeps its own period (a day for sold-out days): "auto" would widen or narrow it
-      // with the time range, and a day's count would no longer read as one.
+      // Fixed periods: "auto" would change them with the time range, and a day's count would not read as one.
       periodOverride: PeriodOverride.INHERIT,
     });
   }
@@ -152,10 +143,7 @@ export class ShopMonitoring extends Construct {
     });
   }
 
-  /**
-   * Webhook requests answered with a 5xx, counted from the API access log so that handled failures
-   * (the handler answering 500 so Stripe retries) count as much as crashes and timeouts.
-   */
+  /** Webhook 5xx from the access log, so handled 500s (for Stripe to retry) count as much as crashes. */
   monitorWebhookServerErrors(accessLogs: ILogGroup, webhookRouteKey: string): void {
     new MetricFilter(this, 'WebhookServerErrorsFilter', {
       logGroup: accessLogs,
@@ -219,10 +207,7 @@ export class ShopMonitoring extends Construct {
     });
   }
 
-  /**
-   * The reconciler reports its metric on every run; no report for an hour means it stopped (a
-   * deleted schedule, a crash before the metric, a broken deploy). Missing data is the alarm here.
-   */
+  /** The reconciler's heartbeat: no report for an hour means it stopped. Missing data is the alarm here. */
   monitorReconcilerHeartbeat(): void {
     this.alarm('ReconcilerHeartbeat', {
       metric: shopMetric(METRIC_NAMES.reconcilerFulfilledMissedOrders, Duration.hours(1), 'SampleCount'),
@@ -271,9 +256,8 @@ export class ShopMonitoring extends Construct {
   }
 
   /**
-   * More order requests in an hour than a small shop gets in a good week: a flood (each is recorded,
-   * the merchant's notices of them are limited). Check `orders list --status requested` and the
-   * create-checkout log (the sender's address is in the access log).
+   * More order requests in an hour than a small shop gets in a good week: a flood. Check
+   * `orders list --status requested` and the access log for the sender's address.
    */
   monitorOrderRequests(): void {
     this.alarm('OrderRequestsFlood', {
@@ -294,9 +278,8 @@ export class ShopMonitoring extends Construct {
   }
 
   /**
-   * A stage that declares commercial use ran a weather check without a readable Open-Meteo key, so
-   * on the free, non-commercial endpoint. Counted on every check (the daily run and each admin
-   * view) over a day, so the alarm holds while the key is missing and clears a day after it is read.
+   * A trading stage checked the weather without a readable Open-Meteo key (the free endpoint), summed
+   * over a day so the alarm holds while the key is missing.
    */
   monitorForecastKey(stage: string): void {
     this.alarm('ForecastKeyUnreadable', {
@@ -306,11 +289,8 @@ export class ShopMonitoring extends Construct {
   }
 
   /**
-   * Dispatch days that sold out, on the dashboard only: a full day is the capacity limit working,
-   * not a fault, so no alarm (the merchant's notice of the sale that filled it says so too). The
-   * metric counts per day of the filling sale; the table beside it reads which dispatch day from
-   * the metric lines' `dispatchDate` property in `logGroups` (where the sales are made: the webhook
-   * and the reconciler).
+   * Sold-out days, on the dashboard only: a full day is the limit working, not a fault. The table
+   * reads each sale's `dispatchDate` from the webhook's and reconciler's metric lines.
    */
   monitorDispatchDaysSoldOut(logGroups: readonly ILogGroup[]): void {
     this.dashboard.addWidgets(

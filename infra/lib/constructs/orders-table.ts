@@ -25,10 +25,7 @@ import {
   WEATHER_NOTICE_KEY_PREFIX,
 } from '../../../lambdas/domain/storage/orders-table';
 
-/**
- * The DynamoDB actions that fulfilment needs: read an order, create it with a conditional put, and
- * move it on with conditional updates. No transactions (the local stand-in has none), no scans.
- */
+/** Fulfilment's actions: conditional puts and updates; no transactions (the local stand-in has none). */
 export const FULFILMENT_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:PutItem',
@@ -39,11 +36,9 @@ export const FULFILMENT_TABLE_ACTIONS = [
 export type OrdersTableProps = Record<string, never>;
 
 /**
- * The orders table: one item per paid Checkout Session (`pk = ORDER#<session id>`), plus the
- * dispatch-day index. It holds the only record of what customers paid for, so it is protected
- * from every kind of loss the stack can cause: point-in-time recovery, deletion protection, and
- * kept when the stack is deleted or the table replaced. A first create that fails is rolled back
- * with nothing left over (RETAIN_ON_UPDATE_OR_DELETE), since no order can be in it yet.
+ * The orders table: the only record of what customers paid for, so protected from every loss the
+ * stack can cause (point-in-time recovery, deletion protection, retained; a failed first create
+ * leaves nothing, as no order can be in it yet).
  */
 export class OrdersTable extends Construct {
   readonly table: Table;
@@ -60,15 +55,12 @@ export class OrdersTable extends Construct {
       removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       // Encrypted at rest with the AWS owned key: free, and no key policy for the functions to need.
       encryption: TableEncryption.DEFAULT,
-      // Only requests mode's notice counters carry it (hourly, useless a day later); no order or
-      // request ever does, so TTL never deletes one.
+      // Only the notice counters carry it: TTL never deletes an order or request.
       timeToLiveAttribute: TTL_ATTRIBUTE,
     });
 
-    // The indexes of the one design (storage/orders-table.ts), in its order: byDispatchDate, sorted by
-    // status, time and reference; the reference index; the retired one, unread and kept until the
-    // next release so that each deploy adds or deletes one index only; the sparse one of orders with
-    // outbox entries unsent (added alone: CloudFormation adds one GSI per update).
+    // The one design's indexes, in its order: CloudFormation adds or deletes one GSI per update, so a
+    // retired index stays until the next release.
     for (const index of ORDERS_TABLE_INDEXES) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.name,
@@ -81,42 +73,41 @@ export class OrdersTable extends Construct {
 
   /** Lets the reconciler scan the sparse index of orders with unsent outbox entries (keys only). */
   grantOutboxSweep(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:Scan'],
-      resourceArns: [`${this.table.tableArn}/index/${OUTBOX_DUE_INDEX.name}`],
-    });
+    return this.grantOnIndex(grantee, 'dynamodb:Scan', OUTBOX_DUE_INDEX.name);
   }
 
-  /**
-   * Lets the reconciler list the active standing orders (ADR 0060): a Scan of the sparse
-   * KEYS_ONLY index only they are in; each record is then read by its key (grantFulfilment).
-   */
+  /** Lets the reconciler scan the sparse KEYS_ONLY index of active standing orders (ADR 0060). */
   grantStandingOrdersScan(grantee: IGrantable): Grant {
-    return Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:Scan'],
-      resourceArns: [`${this.table.tableArn}/index/${ACTIVE_STANDING_ORDER_INDEX.name}`],
-    });
+    return this.grantOnIndex(grantee, 'dynamodb:Scan', ACTIVE_STANDING_ORDER_INDEX.name);
   }
 
   /**
-   * Lets the admin API list every standing order, cancelled ones too (ADR 0061): a Scan of the table
-   * filtered on `STANDING_ORDER#` by the code. A Scan has no partition key to limit by
-   * `dynamodb:LeadingKeys`; the admin reads every order already.
+   * Lets the admin API list every standing order, cancelled ones too (ADR 0061): a table Scan, which
+   * no `dynamodb:LeadingKeys` can limit; the admin reads every order already.
    */
   grantStandingOrdersTableScan(grantee: IGrantable): Grant {
     return Grant.addToPrincipal({ grantee, actions: ['dynamodb:Scan'], resourceArns: [this.table.tableArn] });
   }
 
-  /** Lets a function do `actions` on the table's items whose partition key matches `keys`, and no others. */
-  /** GetItem and UpdateItem (no put: nothing new is made) on the items whose key starts with `prefix`. */
-  private grantReadUpdate(grantee: IGrantable, prefix: string): Grant {
-    return this.grantOnKeys(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], 'ForAllValues:StringLike', [
-      `${prefix}*`,
-    ]);
+  private grantOnIndex(grantee: IGrantable, action: string, indexName: string): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: [action],
+      resourceArns: [`${this.table.tableArn}/index/${indexName}`],
+    });
   }
 
+  /** GetItem and UpdateItem (no put: nothing new is made) on the items whose key starts with `prefix`. */
+  private grantReadUpdate(grantee: IGrantable, prefix: string): Grant {
+    return this.grantOnPrefixes(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [prefix]);
+  }
+
+  private grantOnPrefixes(grantee: IGrantable, actions: string[], prefixes: string[]): Grant {
+    const keys = prefixes.map((prefix) => `${prefix}*`);
+    return this.grantOnKeys(grantee, actions, 'ForAllValues:StringLike', keys);
+  }
+
+  /** `actions` on the items whose partition key matches `keys` (`dynamodb:LeadingKeys`), and no others. */
   private grantOnKeys(
     grantee: IGrantable,
     actions: string[],
@@ -131,91 +122,59 @@ export class OrdersTable extends Construct {
     });
   }
 
-  /**
-   * Lets a function read the dispatch days' capacity counters (`pk = CAPACITY#…`) and nothing
-   * else: shop-status, which tells the page the next day with room.
-   */
+  /** Lets shop-status read the dispatch days' capacity counters, to tell the page the next day with room. */
   grantCapacityRead(grantee: IGrantable): Grant {
-    return this.grantOnKeys(grantee, ['dynamodb:GetItem'], 'ForAllValues:StringLike', [
-      `${CAPACITY_KEY_PREFIX}*`,
-    ]);
+    return this.grantOnPrefixes(grantee, ['dynamodb:GetItem'], [CAPACITY_KEY_PREFIX]);
   }
 
-  /**
-   * Lets a function count a client's open holds (`pk = CLIENT_HOLDS#…`, read then a versioned
-   * update): create-checkout when it takes a hold, admin-api when it asks a request to pay.
-   */
+  /** Lets create-checkout and admin-api count a client's open holds (read, then a versioned update). */
   grantClientHolds(grantee: IGrantable): Grant {
     return this.grantReadUpdate(grantee, CLIENT_HOLDS_KEY_PREFIX);
   }
 
-  /**
-   * Lets a function reserve, release, sell and give back bottles on the dispatch days
-   * (`pk = CAPACITY#…`): conditional updates, and the read that tells a full day from a hold or
-   * sale already made. create-checkout reserves; the webhook and the reconciler sell and release.
-   */
+  /** Lets a function reserve, release, sell and give back bottles on the dispatch days. */
   grantCapacityReservations(grantee: IGrantable): Grant {
     return this.grantReadUpdate(grantee, CAPACITY_KEY_PREFIX);
   }
 
   /**
-   * Lets create-checkout make its transactions (ADR 0052): check the settings item inside them
-   * (ConditionCheckItem on `SETTINGS#shop`, which reads nothing back) and record the sessions it
-   * made (`pk = CHECKOUT_SESSION#…`, put only).
+   * Lets create-checkout make its transactions (ADR 0052): a ConditionCheckItem on `SETTINGS#shop`
+   * (which reads nothing back) and a put of each session it made.
    */
   grantCheckoutTransactions(grantee: IGrantable): Grant {
     this.grantOnKeys(grantee, ['dynamodb:ConditionCheckItem'], 'ForAllValues:StringEquals', [SETTINGS_KEY]);
-    return this.grantOnKeys(grantee, ['dynamodb:PutItem'], 'ForAllValues:StringLike', [
-      `${CHECKOUT_SESSION_KEY_PREFIX}*`,
-    ]);
+    return this.grantOnPrefixes(grantee, ['dynamodb:PutItem'], [CHECKOUT_SESSION_KEY_PREFIX]);
   }
 
-  /**
-   * Lets a function read the shop's settings item (`pk = SETTINGS#shop`) and nothing else of the
-   * table: `dynamodb:LeadingKeys` limits every key it may touch.
-   */
+  /** Lets a function read the shop's settings item and nothing else of the table. */
   grantShopSettingsRead(grantee: IGrantable): Grant {
     return this.grantOnKeys(grantee, ['dynamodb:GetItem'], 'ForAllValues:StringEquals', [SETTINGS_KEY]);
   }
 
   /**
-   * Lets the daily weather notice read a day's orders (the dispatch-date index), the thresholds
-   * (the settings item), read and write the cached forecasts (`FORECAST#…`) and its own record
-   * (`WEATHERNOTICE#…`, whose email it sends once): never an order's own item.
+   * Lets the weather notice read a day's orders (by index), the thresholds, the cached forecasts and
+   * its own record (whose email it sends once): never an order's own item.
    */
   grantWeatherNotice(grantee: IGrantable): void {
     this.grantShopSettingsRead(grantee);
-    this.grantOnKeys(
+    this.grantOnPrefixes(
       grantee,
       ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      'ForAllValues:StringLike',
-      [`${FORECAST_KEY_PREFIX}*`, `${WEATHER_NOTICE_KEY_PREFIX}*`],
+      [FORECAST_KEY_PREFIX, WEATHER_NOTICE_KEY_PREFIX],
     );
-    Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:Query'],
-      resourceArns: [`${this.table.tableArn}/index/${DISPATCH_DATE_INDEX.name}`],
-    });
+    this.grantOnIndex(grantee, 'dynamodb:Query', DISPATCH_DATE_INDEX.name);
   }
 
-  /**
-   * Lets create-checkout, in requests mode, record order requests (`pk = REQUEST#…`) with
-   * conditional writes and move their email states, and count its notices to the merchant
-   * (`pk = NOTICE_LIMIT#…`): those items only, never an order.
-   */
+  /** Lets create-checkout, in requests mode, write order requests and its notice counters, never an order. */
   grantOrderRequestsWrite(grantee: IGrantable): Grant {
-    return this.grantOnKeys(
+    return this.grantOnPrefixes(
       grantee,
       ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      'ForAllValues:StringLike',
-      [`${REQUEST_KEY_PREFIX}*`, `${NOTICE_LIMIT_KEY_PREFIX}*`],
+      [REQUEST_KEY_PREFIX, NOTICE_LIMIT_KEY_PREFIX],
     );
   }
 
-  /**
-   * Lets a function read the merchants' push subscriptions and remove one the push service calls
-   * gone, or (the admin API) add one (`pk = PUSH_SUBSCRIPTIONS#shop`, ADR 0056): that item only.
-   */
+  /** Lets a function read, add to and prune the merchants' push subscriptions (ADR 0056): that item only. */
   grantPushSubscriptions(grantee: IGrantable): Grant {
     return this.grantOnKeys(
       grantee,
@@ -225,63 +184,47 @@ export class OrdersTable extends Construct {
     );
   }
 
-  /**
-   * Lets the order page's function read an order and update it (`pk = ORDER#…`: the customer's
-   * correction, its history entry and its one email): no put, so it can never create an order,
-   * and nothing else of the table.
-   */
+  /** Lets the order page read and correct orders: no put, so it never creates one. */
   grantOrderPage(grantee: IGrantable): Grant {
     return this.grantReadUpdate(grantee, ORDER_KEY_PREFIX);
   }
 
-  /**
-   * Lets the order page's function read and conditionally change a standing order
-   * (`pk = STANDING_ORDER#…`): its page, its customer's changes and their emails (ADR 0059).
-   */
+  /** Lets the order page read and conditionally change a standing order (ADR 0059). */
   grantStandingOrderPage(grantee: IGrantable): Grant {
     return this.grantReadUpdate(grantee, STANDING_ORDER_KEY_PREFIX);
   }
 
-  /**
-   * Lets the order page's function read a delayed payment's records (`pk = PENDING_DEBIT#…`, whose
-   * page key a waiting customer's link carries, and `FAILED_DEBIT#…`): GetItem only (ADR 0047).
-   */
+  /** Lets the order page read a delayed payment's records: GetItem only (ADR 0047). */
   grantDebitRecordsRead(grantee: IGrantable): Grant {
-    return this.grantOnKeys(grantee, ['dynamodb:GetItem'], 'ForAllValues:StringLike', [
-      `${PENDING_DEBIT_KEY_PREFIX}*`,
-      `${FAILED_DEBIT_KEY_PREFIX}*`,
-    ]);
+    return this.grantOnPrefixes(
+      grantee,
+      ['dynamodb:GetItem'],
+      [PENDING_DEBIT_KEY_PREFIX, FAILED_DEBIT_KEY_PREFIX],
+    );
   }
 
-  /**
-   * Lets the success page's lookup read an order's or a pending debit's page key (`pk = ORDER#…`,
-   * `PENDING_DEBIT#…`) to answer its link: GetItem only, so it still cannot write (ADR 0047).
-   */
+  /** Lets the success page's lookup read an order's or pending debit's page key: GetItem only (ADR 0047). */
   grantOrderPageLinkRead(grantee: IGrantable): Grant {
-    return this.grantOnKeys(grantee, ['dynamodb:GetItem'], 'ForAllValues:StringLike', [
-      `${ORDER_KEY_PREFIX}*`,
-      `${PENDING_DEBIT_KEY_PREFIX}*`,
-    ]);
+    return this.grantOnPrefixes(grantee, ['dynamodb:GetItem'], [ORDER_KEY_PREFIX, PENDING_DEBIT_KEY_PREFIX]);
   }
 
   /**
-   * Lets a fulfilment function (webhook, reconciler) read and conditionally write orders
-   * (`pk = ORDER#…`), failed Direct Debits' records (`pk = FAILED_DEBIT#…`, whose emails it
-   * sends once) and pending ones' (`pk = PENDING_DEBIT#…`: the waiting email, the page key),
-   * standing orders (`pk = STANDING_ORDER#…`) and failed renewals (`pk = FAILED_RENEWAL#…`, whose
-   * emails it sends once, ADR 0058), and read the settings item, which flags an order paid while the shop was
-   * paused. Nothing else: a compromised webhook can neither reopen a paused shop nor touch a
-   * request. Scoped to the table itself, not its indexes: no function queries them, the merchant does.
-   * Returns the grant on orders (the settings read is {@link grantShopSettingsRead}'s).
+   * Lets the webhook and reconciler write orders, debit records, standing orders and failed renewals
+   * (ADR 0058), and read the settings: a compromised webhook can neither reopen a paused shop nor
+   * touch a request. The table only: no function queries its indexes. Returns the grant on orders.
    */
   grantFulfilment(grantee: IGrantable): Grant {
     this.grantShopSettingsRead(grantee);
-    return this.grantOnKeys(grantee, [...FULFILMENT_TABLE_ACTIONS], 'ForAllValues:StringLike', [
-      `${ORDER_KEY_PREFIX}*`,
-      `${FAILED_DEBIT_KEY_PREFIX}*`,
-      `${PENDING_DEBIT_KEY_PREFIX}*`,
-      `${STANDING_ORDER_KEY_PREFIX}*`,
-      `${FAILED_RENEWAL_KEY_PREFIX}*`,
-    ]);
+    return this.grantOnPrefixes(
+      grantee,
+      [...FULFILMENT_TABLE_ACTIONS],
+      [
+        ORDER_KEY_PREFIX,
+        FAILED_DEBIT_KEY_PREFIX,
+        PENDING_DEBIT_KEY_PREFIX,
+        STANDING_ORDER_KEY_PREFIX,
+        FAILED_RENEWAL_KEY_PREFIX,
+      ],
+    );
   }
 }

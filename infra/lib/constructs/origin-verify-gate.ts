@@ -7,16 +7,10 @@ import { ShopFunction } from './shop-function';
 
 /** The header CloudFront adds to API requests (as lambdas/lib/origin-verify.ts reads it). */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
-/**
- * Where CloudFront gives the viewer's address, `ip:port` (as lambdas/lib/http.ts reads it): the
- * authorizer's second identity source, so its cached answer, which carries the address, is per viewer.
- */
+/** The viewer's `ip:port`: the authorizer's second identity source, so its cache is per viewer. */
 export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
 
-/**
- * The secret's logical ID from when it was the stack's own child: a new one would replace the
- * secret, and with it the value CloudFront sends, in the next deploy.
- */
+/** The secret's old logical ID: a new one would replace the secret and the value CloudFront sends. */
 const SECRET_LOGICAL_ID = 'OriginVerifySecret1DED2FB3';
 
 /** Props of {@link OriginVerifyGate}. */
@@ -27,11 +21,7 @@ export interface OriginVerifyGateProps {
   readonly stage: string;
 }
 
-/**
- * The API's gate: only CloudFront knows the secret's value (it sends it as a header on every API
- * request), and the authorizer refuses anything without it before any shop function runs, so the
- * execute-api URL cannot be used to go around the WAF.
- */
+/** Only CloudFront sends the secret, so the execute-api URL cannot go around the WAF. */
 export class OriginVerifyGate extends Construct {
   readonly secret: Secret;
   /** The authorizer's function (the construct's default child, so its IDs are those it had alone). */
@@ -60,13 +50,9 @@ export class OriginVerifyGate extends Construct {
       environment: { ORIGIN_VERIFY_SECRET_ID: this.secret.secretArn },
     });
     this.secret.grantRead(this.verifier);
-    // API Gateway caches the authorizer's answer by its identity sources, and the answer's context
-    // (the viewer's address, for the access log) is reused with it: the cache key must hold what
-    // the context carries, or one client's requests would be logged under another's address. The
-    // address is `ip:port` and a browser keeps one connection for the page and its checkout, so
-    // this costs about one authorizer call per customer visit. API Gateway refuses (401) a request
-    // without either header before the authorizer runs: CloudFront sends both on every API path
-    // (its origin custom header and the behaviour's origin request policy, website.ts).
+    // The cached answer's context (the viewer's address, for the access log) is keyed by the identity
+    // sources, so they must hold the address or one client is logged as another. API Gateway refuses
+    // a request without either header with a 401; CloudFront sends both on every API path.
     this.authorizer = new HttpLambdaAuthorizer('OriginVerify', this.verifier.function, {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       identitySource: [`$request.header.${ORIGIN_VERIFY_HEADER}`, `$request.header.${VIEWER_ADDRESS_HEADER}`],

@@ -13,13 +13,9 @@ export const STRIPE_KEY_JSON_KEY = 'stripeSecretKey';
 export const STRIPE_WEBHOOK_JSON_KEY = 'stripeWebhookSecret';
 
 /**
- * The Stripe credentials, one secret per trust level, so each function can read only what it
- * needs (docs/decisions/0010-secret-layout.md):
- * - `checkoutKey`: create-checkout and checkout-status, a restricted key with Checkout Sessions write;
- * - `fulfilmentKey`: stripe-webhook, reconcile-orders, order-page and admin-api, a restricted key with
- *   Checkout Sessions, Subscriptions and Refunds write and PaymentIntents, Charges, Webhook Endpoints,
- *   Invoices and Customers read (docs/deploy.md's key table);
- * - `webhookSigningSecret`: stripe-webhook alone.
+ * The Stripe credentials, one secret per trust level (ADR 0010): `checkoutKey` for create-checkout and
+ * checkout-status; `fulfilmentKey` for the webhook, reconciler, order page and admin (its permissions:
+ * docs/deploy.md's key table); `webhookSigningSecret` for the webhook alone.
  */
 export const STRIPE_SECRETS = {
   checkoutKey: {
@@ -51,10 +47,8 @@ export interface StripeSecretsProps {
 }
 
 /**
- * The Stripe secrets in Secrets Manager. The stack never sees the values: CloudFormation creates
- * each with a random placeholder, `npm run setup` replaces it (ADR 0029), and the functions read
- * it at cold start by ARN. Stack updates leave the values alone, because the template's generator
- * settings never change.
+ * The Stripe secrets: CloudFormation makes each with a random placeholder, `npm run setup` replaces it
+ * (ADR 0029); updates leave the values alone, as the generator settings never change.
  */
 export class StripeSecrets extends Construct {
   readonly secrets: Readonly<Record<StripeSecretName, Secret>>;
@@ -99,11 +93,7 @@ export interface StageSecretProps {
   readonly stage: string;
 }
 
-/**
- * A secret the stack makes with empty values (plus a generated filler CloudFormation needs) and
- * `npm run setup` fills: stack updates leave it alone (the generator never changes), and it is
- * never rotated by Secrets Manager (`noRotation` says why, to cdk-nag).
- */
+/** A secret made empty (plus the filler CloudFormation needs) and filled by setup; never rotated. */
 class SetUpSecret extends Construct {
   readonly secret: Secret;
 
@@ -132,11 +122,7 @@ class SetUpSecret extends Construct {
   }
 }
 
-/**
- * Open-Meteo's commercial API key (ADR 0036), read by the weather check's functions (weather-notice,
- * admin-api). Optional: it starts as `{"openMeteoApiKey": ""}`, which means Open-Meteo's free
- * endpoint, so the weather check works before `npm run setup` stores a key.
- */
+/** Open-Meteo's commercial key (ADR 0036); empty means the free endpoint, so the check works before setup. */
 export class ForecastKeySecret extends SetUpSecret {
   constructor(scope: Construct, id: string, props: StageSecretProps) {
     super(scope, id, {
@@ -150,11 +136,8 @@ export class ForecastKeySecret extends SetUpSecret {
 }
 
 /**
- * The stage's VAPID key pair (RFC 8292, ADR 0056), which signs the merchant's Web Push messages:
- * read by the functions that push (stripe-webhook, reconcile-orders, create-checkout) and admin-api
- * (which gives devices the public key). It starts as both keys empty (no pushes, the emails still
- * go); `npm run setup` makes a pair once and stores it. Stateful like the subscriptions made with
- * it: a new pair silences every device until it subscribes again.
+ * The VAPID key pair (RFC 8292, ADR 0056) signing the merchant's pushes; empty until setup makes it.
+ * A new pair silences every device until it subscribes again.
  */
 export class VapidKeySecret extends SetUpSecret {
   constructor(scope: Construct, id: string, props: StageSecretProps) {

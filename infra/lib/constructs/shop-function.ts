@@ -16,10 +16,8 @@ import { Construct } from 'constructs';
 import { EsbuildBundling, LAMBDA_HANDLER } from './lambda-bundle';
 
 /**
- * The AWS Parameters and Secrets Lambda Extension, through which the functions read their
- * secrets over localhost with no AWS SDK in the bundle (lambdas/lib/secrets-extension.ts). CDK
- * picks the layer ARN of the stack's region and architecture. The port is the extension's
- * default, which the code also assumes when PARAMETERS_SECRETS_EXTENSION_HTTP_PORT is unset.
+ * The Parameters and Secrets Lambda Extension: secrets over localhost with no SDK in the bundle
+ * (lambdas/lib/secrets-extension.ts assumes its default port).
  */
 export const SECRETS_EXTENSION = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
   cacheEnabled: true,
@@ -37,18 +35,11 @@ export interface ShopFunctionProps {
   readonly entry: string;
   /** One line for the console and the alarm names. */
   readonly description: string;
-  /**
-   * Hard limit per invocation. Functions behind the HTTP API must stay under its 30 s integration
-   * limit and above the Stripe client's own timeout, so the handler maps a Stripe timeout to a
-   * clean 502 before Lambda kills it.
-   */
+  /** Behind the HTTP API: under its 30 s and above Stripe's own timeout, so a slow Stripe is a clean 502. */
   readonly timeout: Duration;
   /** Memory in MB (CPU scales with it). @default 256 */
   readonly memorySize?: number;
-  /**
-   * Concurrency reserved for, and capped at, this function; `undefined` leaves it in the unreserved
-   * pool (needed on accounts whose whole quota is 10).
-   */
+  /** Reserved for and capped at this function; `undefined`: unreserved (accounts with a quota of 10). */
   readonly reservedConcurrentExecutions?: number;
   /** Non-secret configuration (docs/architecture.md); secrets are read from Secrets Manager. */
   readonly environment: Readonly<Record<string, string>>;
@@ -61,15 +52,9 @@ export interface ShopFunctionProps {
 }
 
 /**
- * One shop Lambda with the team's defaults: Node.js 24 on arm64, bundled by the local esbuild
- * (no Docker; lambda-bundle.ts) into minified ESM, with chunks for code loaded on demand and
- * source maps for offline use, its own log group with retention, and its own role that starts
- * with nothing but writing to that log group. Callers add exactly what the function touches with
- * `grant*`.
- *
- * Bundling runs during synthesis. Tests that only inspect the template skip it with CDK's own
- * context flag, `aws:cdk:bundling-stacks: []` (the entry file must still exist: the constructor
- * checks it); `npm run synth` and the cdk-nag test bundle for real, so a broken entry fails there.
+ * One shop Lambda with the team's defaults: Node.js 24 on arm64, bundled by the local esbuild (no
+ * Docker) into minified ESM with source maps, its own log group, and a role that starts with nothing
+ * but that log group. Template-only tests skip bundling with `aws:cdk:bundling-stacks: []`.
  */
 export class ShopFunction extends Construct implements IGrantable {
   readonly function: LambdaFunction;
@@ -117,9 +102,8 @@ export class ShopFunction extends Construct implements IGrantable {
       paramsAndSecrets: props.readsSecrets === false ? undefined : SECRETS_EXTENSION,
       role: this.role,
       logGroup: this.logGroup,
-      // No NODE_OPTIONS=--enable-source-maps: Node would parse the maps on every cold start (13–23 %
-      // of the load). They still ship beside the code, so `npm run map-stack-trace` maps a logged
-      // trace offline with the exact version's maps (ADR 0015).
+      // No --enable-source-maps: parsing them costs 13–23 % of a cold load. They ship beside the code
+      // for `npm run map-stack-trace` (ADR 0015).
       environment: props.environment,
     });
   }

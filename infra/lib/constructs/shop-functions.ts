@@ -9,10 +9,7 @@ import type { OrdersTable } from './orders-table';
 import type { ForecastKeySecret, StripeSecrets, VapidKeySecret } from './secrets';
 import { ShopFunction, type ShopFunctionProps } from './shop-function';
 
-/**
- * Open-Meteo's forecast API (ADR 0036). With a commercial key in the data stack's secret (npm run
- * setup), the functions ask its customer-api host instead (lambdas/domain/weather/forecast-source.ts).
- */
+/** Open-Meteo (ADR 0036); with a commercial key the functions ask its customer-api host instead. */
 const FORECAST_API_URL = 'https://api.open-meteo.com';
 
 /** How often the reconciler looks for paid sessions whose webhook never arrived. */
@@ -22,10 +19,8 @@ export const RECONCILE_EVERY = Duration.minutes(15);
 export const RECONCILER_TIMEOUT = Duration.minutes(5);
 
 /**
- * Reserved concurrency per function, when enabled with `reservedConcurrency` (29 in all; off by
- * default). The webhook gets the most so a flood of checkouts cannot starve it; the reconciler
- * gets one so runs never overlap. Lambda keeps 100 of the account's quota unreserved, so this
- * needs a quota of at least 129; new accounts start at 10 or 50 (docs/deploy-reference.md).
+ * Reserved concurrency when `reservedConcurrency` is on (29 in all): the webhook most, so checkouts
+ * cannot starve it; the reconciler one, so runs never overlap. Needs a quota of 129 (deploy-reference.md).
  */
 export const RESERVED_CONCURRENCY = {
   createCheckout: 5,
@@ -62,11 +57,7 @@ type FunctionOptions = Omit<ShopFunctionProps, 'repoRoot' | 'reservedConcurrentE
   reservedConcurrency: number;
 };
 
-/**
- * The shop's eight functions with exactly the settings and permissions each needs, and the
- * schedules of the two that run on their own. SITE_URL is added by the stack once the
- * distribution exists ({@link ShopFunctions.addSiteUrl}).
- */
+/** The shop's eight functions with exactly the settings and permissions each needs, and two schedules. */
 export class ShopFunctions extends Construct {
   readonly functions: ShopFunctionSet;
   private readonly props: ShopFunctionsProps;
@@ -98,9 +89,8 @@ export class ShopFunctions extends Construct {
     });
   }
 
-  // Timeouts of the API functions: under API Gateway's 30 s, and above one Stripe call with the
-  // client's own 8 s timeout and one retry (lambdas/lib/stripe.ts), so a slow Stripe ends as a
-  // clean 502 from the handler rather than a killed function.
+  // API timeouts: under API Gateway's 30 s and above one Stripe call with its 8 s timeout and one
+  // retry, so a slow Stripe ends as a clean 502 rather than a killed function.
   private defineApiFunctions(env: FunctionEnvironments) {
     return {
       createCheckout: this.define('CreateCheckout', {
@@ -139,9 +129,8 @@ export class ShopFunctions extends Construct {
         environment: { ORDERS_TABLE_NAME: env.tableName, ...env.dispatch },
         readsSecrets: false,
       }),
-      // The customer's order page and its correction: the table, email and its secret; and a
-      // standing order's page, whose changes call Stripe with the fulfilment key (ADR 0059). A
-      // change is a few DynamoDB writes, up to three Stripe calls (a skip's refund) and two emails.
+      // The order page and a standing order's page, whose changes call Stripe with the fulfilment key
+      // (ADR 0059): up to three Stripe calls (a skip's refund) and two emails.
       orderPage: this.define('OrderPage', {
         entry: 'lambdas/handlers/order-page/handler.ts',
         description:
@@ -158,13 +147,11 @@ export class ShopFunctions extends Construct {
       reconcileOrders: this.define('ReconcileOrders', {
         entry: 'lambdas/handlers/reconcile-orders/handler.ts',
         description: 'Fulfils paid sessions whose webhook never arrived',
-        // Not behind API Gateway: it walks three days of sessions, one Stripe call each. Well
-        // inside the 15-minute schedule, so runs cannot pile up.
+        // Walks three days of sessions, one Stripe call each: well inside the 15-minute schedule.
         timeout: RECONCILER_TIMEOUT,
         reservedConcurrency: RESERVED_CONCURRENCY.reconcileOrders,
         environment: { ...env.fulfilment, ...env.orderPage, ...env.push },
-        // The schedule's next run does the same work; Lambda's own two async retries would only
-        // run the same walk again, overlapping the next run.
+        // The next scheduled run does the same work; Lambda's async retries would overlap it.
         retryAttempts: 0,
       }),
       // The day before each dispatch, the merchant's email of orders at risk from the weather.
@@ -178,8 +165,7 @@ export class ShopFunctions extends Construct {
         // The send-once record makes a retry harmless, but the next day's run is soon enough.
         retryAttempts: 0,
       }),
-      // The operator's actions behind sign-in: refunds and payment links call Stripe with the
-      // fulfilment key, as the CLI does. The origin check's secret is added by the stack.
+      // Refunds and payment links use the fulfilment key, as the CLI does; the stack adds the origin secret.
       adminApi: this.define('AdminApi', {
         entry: 'lambdas/handlers/admin-api/handler.ts',
         description: "The merchant's admin API (Cognito sign-in, merchants group)",
@@ -210,10 +196,7 @@ export class ShopFunctions extends Construct {
 
 type FunctionEnvironments = ReturnType<typeof functionEnvironments>;
 
-/**
- * Each function gets only the settings its handler parses (lambdas/lib/config.ts); none of them is
- * secret. What a function may touch is decided by its role ({@link grantAccess}).
- */
+/** Only the settings each handler parses (lambdas/lib/config.ts); none is secret. */
 function functionEnvironments(props: ShopFunctionsProps, shopId: string) {
   const { config, orders, stripeSecrets, email, orderPageSecret, forecastKey, vapidKey } = props;
   const stripe = (secret: 'checkoutKey' | 'fulfilmentKey'): Environment => ({
@@ -245,15 +228,13 @@ function functionEnvironments(props: ShopFunctionsProps, shopId: string) {
     dispatch,
     shopEmail,
     fulfilment,
-    // Checkout reads the shop's settings and, in requests mode, records and emails requests, so it
-    // needs the table and the email settings the fulfilment functions have.
+    // Checkout reads the settings and, in requests mode, records and emails requests.
     checkout: {
       ...fulfilment,
       ...stripe('checkoutKey'),
       ...(config.publicApiKey === undefined ? {} : { PUBLIC_API_KEY: config.publicApiKey }),
     },
-    // The weather check's two functions: where forecasts come from, the key's secret, and whether
-    // the stage trades (then a missing key is shown and alarmed, ADR 0045).
+    // The stage trading with a missing key is shown and alarmed (ADR 0045).
     forecast: {
       FORECAST_API_URL: FORECAST_API_URL,
       FORECAST_API_KEY_SECRET_ID: forecastKey.secret.secretArn,
@@ -266,11 +247,7 @@ function functionEnvironments(props: ShopFunctionsProps, shopId: string) {
   };
 }
 
-/**
- * Exactly what each function touches. The two public read/start functions call Stripe with the
- * checkout key (the status lookup also reads a page key, never writes); only the webhook reads the
- * signing secret. The order of the grants is the order of the statements in each role's policy.
- */
+/** Exactly what each function touches; the grants' order is the order of each role's policy statements. */
 function grantAccess(functions: ShopFunctionSet, props: ShopFunctionsProps): void {
   const { orders, stripeSecrets, email, orderPageSecret, forecastKey, vapidKey } = props;
   const { createCheckout, checkoutStatus, stripeWebhook, reconcileOrders, shopStatus, adminApi } = functions;
@@ -305,14 +282,12 @@ function grantAccess(functions: ShopFunctionSet, props: ShopFunctionsProps): voi
   orders.grantOutboxSweep(reconcileOrders);
   // It sets every active standing order's capacity holds, the window rolling a week each cut-off (ADR 0060).
   orders.grantStandingOrdersScan(reconcileOrders);
-  // The admin lists every standing order, cancelled ones too (ADR 0061); pausing or reopening the
-  // shop goes through the active ones, by their index (ADR 0060), as the reconciler does.
+  // The admin lists every standing order (ADR 0061); a pause goes through the active ones (ADR 0060).
   orders.grantStandingOrdersTableScan(adminApi);
   orders.grantStandingOrdersScan(adminApi);
 
   const { weatherNotice, orderPage } = functions;
-  // The page reads and corrects orders (ORDER#* only) and sends the correction's one email; the
-  // functions that email customers about an order read the secret to seal its link.
+  // The page reads and corrects orders (ORDER#* only) and sends the correction's one email.
   orders.grantOrderPage(orderPage);
   // A link sent while the money was with the bank opens the pending (or failed) debit's record.
   orders.grantDebitRecordsRead(orderPage);

@@ -1,10 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/**
- * Request header that the viewer-request handler sets to tell the viewer-response handler "this
- * path is not a page". Any copy sent by the viewer is dropped first.
- */
+/** Set by the viewer-request handler on paths that are not pages (a viewer's own copy is dropped). */
 export const NOT_FOUND_MARK_HEADER = 'x-shop-not-found';
 
 /** What the CloudFront Function must know about the deployed build. */
@@ -19,10 +16,7 @@ export interface SpaRoutingOptions {
   readonly staticPrefixes: readonly string[];
 }
 
-/**
- * Lists the top level of a web build: its files are served as they are, its folders (Vite's
- * `/assets/`, anything copied from `web/public/`) are served by prefix.
- */
+/** The build's top level: files served as they are, folders (`/assets/`, `web/public/`'s) by prefix. */
 export function describeSiteDir(siteDir: string): Pick<SpaRoutingOptions, 'rootFiles' | 'staticPrefixes'> {
   if (!existsSync(join(siteDir, 'index.html'))) {
     throw new Error(`The web build at ${siteDir} has no index.html`);
@@ -41,19 +35,10 @@ export function describeSiteDir(siteDir: string): Pick<SpaRoutingOptions, 'rootF
 }
 
 /**
- * Source of the CloudFront Function (runtime cloudfront-js-2.0) that gives the single-page app real
- * status codes without custom error responses, which would also rewrite the API's own 404s:
- *
- * - viewer request: an app page is served from its prerendered file when the build has one
- *   (`/` from `/index.html`, `/success` from `/success.html`), else from `/index.html`; a build file
- *   or anything under a build folder passes through; any other path is served from `/404.html`
- *   (the prerendered 404 page; `/index.html` if the build has none), marked. A path under an app
- *   prefix (`/order/<token>`, nothing more after the value) is served from its prerendered file
- *   (`/order.html`) when the build has one, else `/index.html`.
- * - viewer response: a marked (or, if CloudFront hands the handler the viewer's original request,
- *   unknown) path that got a 200 becomes a 404, so the app renders its 404 page with a 404 status.
- *
- * It is attached only to the S3 behaviour; `/functions/v1/*` never reaches it.
+ * The CloudFront Function (cloudfront-js-2.0) giving the app real status codes without custom error
+ * responses, which would also rewrite the API's 404s. Viewer request: an app page (or `/order/<token>`)
+ * from its prerendered file, else `/index.html`; build files pass; anything else `/404.html`, marked.
+ * Viewer response: a marked path's 200 becomes a 404. Only on the S3 behaviour.
  */
 export function spaRoutingFunctionCode(options: SpaRoutingOptions): string {
   const asSet = (paths: readonly string[]): string =>

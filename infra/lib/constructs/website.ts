@@ -52,14 +52,9 @@ import { describeSiteDir, spaRoutingFunctionCode } from './spa-routing';
 export const ADMIN_API_PATH_PATTERN = `${ADMIN_API_PREFIX}*`;
 
 /**
- * The site's Content-Security-Policy. The Vite build inlines no asset as a data: URL
- * (vite.config.ts); its one stylesheet is inlined into each page and allowed by hash
- * (`styleHashes`, from {@link inlineStyleHashes}), and so is the one inline script, the starter
- * of the pages that paint before their script runs (`scriptHashes`, from
- * {@link inlineScriptHashes}): never 'unsafe-inline'. The API is on the same
- * origin. Stripe's hosted Checkout opens in a new tab by script (a navigation, which CSP does not
- * govern), never through a form post, so no Stripe origin is listed. `connectOrigins` are the
- * other origins the page may fetch from: the admin page's sign-in, whose token endpoint it calls.
+ * The site's CSP: the inlined stylesheet and starter script allowed by hash, never 'unsafe-inline'.
+ * Stripe's Checkout opens by navigation (which CSP does not govern), so no Stripe origin is listed;
+ * `connectOrigins`: the admin's sign-in token endpoint.
  */
 export function contentSecurityPolicy(
   styleHashes: readonly string[],
@@ -81,26 +76,17 @@ export function contentSecurityPolicy(
   ].join('; ');
 }
 
-/**
- * The CSP hashes (`sha256-<base64>`) of every `<style>` element in the build's HTML files, sorted
- * and without repeats: the policy then allows exactly the styles this build inlined.
- */
+/** The CSP hashes of the build's `<style>` elements: exactly the styles this build inlined. */
 export function inlineStyleHashes(siteDir: string): string[] {
   return inlineHashes(siteDir, /<style>([\s\S]*?)<\/style>/g);
 }
 
-/**
- * The CSP hashes of every inline `<script>` (one without `src`) in the build's HTML files, sorted
- * and without repeats: the policy then runs exactly the scripts this build inlined.
- */
+/** The CSP hashes of the build's inline `<script>`s (without `src`). */
 export function inlineScriptHashes(siteDir: string): string[] {
   return inlineHashes(siteDir, /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g);
 }
 
-/**
- * Every style the site's policy allows by hash: the build's inlined ones and those of documents
- * the pages open themselves from a blob (which keep the opening page's policy), sorted.
- */
+/** Styles allowed by hash: the build's, and those of blob documents the pages open (they keep the policy). */
 export function policyStyleHashes(siteDir: string, openedDocumentStyles: readonly string[] = []): string[] {
   return [...new Set([...inlineStyleHashes(siteDir), ...openedDocumentStyles.map(cspHash)])].sort();
 }
@@ -125,15 +111,10 @@ function inlineHashes(siteDir: string, element: RegExp): string[] {
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
 
 /**
- * What the API behaviour forwards: every viewer header but Host (API Gateway answers only to its
- * own host name), every cookie and the query string, plus CloudFront's own viewer headers such as
- * `cloudfront-viewer-address`, the viewer's IP and port (API Gateway sees only CloudFront's). The
- * API's authorizer names that header among its identity sources: were it not forwarded, API
- * Gateway would answer 401 on every public route (ADR 0032).
- * AWS's managed policy, because CloudFront refuses `Authorization` in a policy of our own and
- * create-checkout reads it when a public key is set: without it every checkout would answer 401.
- * With caching disabled nothing is cached, so nothing is shared between viewers. The origin-verify
- * header is the origin's own custom header: CloudFront sets it over any viewer header of that name.
+ * Every viewer header but Host (API Gateway answers only to its own), so `cloudfront-viewer-address`
+ * reaches the authorizer, which names it as an identity source: else every public route is a 401
+ * (ADR 0032). AWS's managed policy, because CloudFront refuses `Authorization` in our own and
+ * create-checkout reads it. CloudFront sets the origin-verify header over any viewer's of that name.
  */
 const API_ORIGIN_REQUEST_POLICY = OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER;
 
@@ -175,33 +156,22 @@ export interface WebsiteProps {
   readonly webAclArn?: string;
   /** Other origins the pages may fetch from (CSP connect-src), e.g. the admin's managed login. @default none */
   readonly connectOrigins?: readonly string[];
-  /**
-   * Inline styles of documents the pages open themselves from a blob, which keep the page's
-   * policy (the admin's packing slips): allowed by hash like the build's own. @default none
-   */
+  /** Inline styles of blob documents the pages open (the admin's packing slips). @default none */
   readonly openedDocumentStyles?: readonly string[];
   /**
-   * Paths of files the stack writes beside the build when it deploys ({@link Website.deployJsonFile}),
-   * e.g. `/admin-config.json`: served as files, not as the 404 page, and kept by the build's upload.
-   * @default none
+   * Files the stack writes beside the build at deploy ({@link Website.deployJsonFile}): served as
+   * files, not the 404 page, and kept by the build's upload. @default none
    */
   readonly deployTimeFiles?: readonly string[];
 }
 
-/**
- * The shop's front door: the Vite build in a private bucket behind CloudFront (origin access
- * control), the API on the same origin, security headers on every response, and real 404s for
- * unknown paths. Deploying the stack uploads the build and invalidates the cache.
- */
+/** The Vite build in a private bucket behind CloudFront, the API on its origin, real 404s. */
 export class Website extends Construct {
   readonly bucket: Bucket;
   readonly logsBucket: Bucket;
   readonly distribution: Distribution;
   readonly responseHeadersPolicy: ResponseHeadersPolicy;
-  /**
-   * The headers of pages whose URL is a secret of their own (`/order/<token>`): the site's, but no
-   * referrer at all and not indexed.
-   */
+  /** Headers of pages whose URL is their secret (`/order/<token>`): no referrer, not indexed. */
   readonly privatePageHeadersPolicy: ResponseHeadersPolicy;
   readonly routingFunction: CloudFrontFunction;
   /** `https://` origin of the shop, no trailing slash. */
@@ -360,9 +330,8 @@ export class Website extends Construct {
       comment: 'Live Aquatics shop',
       defaultBehavior: siteBehavior,
       additionalBehaviors: {
-        // The admin API first (CloudFront takes the first pattern that matches): its own
-        // behaviour, so the merchant's `Authorization` bearer reaching the origin on every method,
-        // uncached, is stated once for these paths whatever becomes of the shop's API behaviour.
+        // The admin API first (CloudFront takes the first match), so its bearer reaching the origin
+        // uncached holds whatever becomes of the shop's API behaviour.
         [ADMIN_API_PATH_PATTERN]: apiBehavior,
         [PUBLIC_API_PATH_PATTERN]: apiBehavior,
         // The order page (`/order/<token>`): the site's behaviour with the private page's headers.
@@ -396,10 +365,8 @@ export class Website extends Construct {
     settings: Pick<BucketDeploymentProps, 'destinationBucket' | 'logGroup'> & { role: Role };
     pages: BucketDeployment;
   } {
-    // Two uploads so each kind of file gets the right Cache-Control. Hashed assets first, and never
-    // pruned, so a page loaded before a deploy can still fetch the files it references. Both run in
-    // CDK's deployment function, given its own role and log group instead of the defaults (which
-    // attach the AWS managed AWSLambdaBasicExecutionRole).
+    // Two uploads for two Cache-Controls; hashed assets first and never pruned, so a page loaded
+    // before a deploy still finds its files. Own role and log group, not AWS's managed basic role.
     const deploymentLogs = new LogGroup(this, 'DeploymentLogs', {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
@@ -439,23 +406,14 @@ export class Website extends Construct {
   private addAliasRecords(domain: WebsiteDomain | undefined): void {
     if (domain?.hostedZone === undefined) return;
     const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
-    new ARecord(this, 'AliasA', {
-      zone: domain.hostedZone,
-      recordName: domain.domainName,
-      target,
-    });
-    new AaaaRecord(this, 'AliasAaaa', {
-      zone: domain.hostedZone,
-      recordName: domain.domainName,
-      target,
-    });
+    const record = { zone: domain.hostedZone, recordName: domain.domainName, target };
+    new ARecord(this, 'AliasA', record);
+    new AaaaRecord(this, 'AliasAaaa', record);
   }
 
   /**
-   * Writes `path` (one of `deployTimeFiles`) as JSON when the stack deploys, after the build's
-   * upload. Its values may be tokens, e.g. a user pool client's id, which CloudFormation resolves:
-   * the file carries what only exists once the stack does, with no second build of the site. Served
-   * `Cache-Control: no-cache`, so a redeploy that changes it is read at once.
+   * Writes `path` as JSON at deploy, after the build: its values may be tokens CloudFormation
+   * resolves, so no second build of the site. `no-cache`, so a redeploy is read at once.
    */
   deployJsonFile(id: string, path: string, data: Record<string, unknown>): BucketDeployment {
     if (!this.deployTimeFiles.includes(path)) {
@@ -473,11 +431,7 @@ export class Website extends Construct {
     return deployment;
   }
 
-  /**
-   * The grants BucketDeployment makes to its role use wildcards that cannot be narrowed from
-   * outside the construct. Each is acknowledged on this role only, so the shop's own functions
-   * stay fully checked.
-   */
+  /** BucketDeployment's wildcard grants cannot be narrowed from outside: acknowledged on this role only. */
   private acknowledgeDeploymentGrants(role: Role): void {
     const stack = Stack.of(this);
     const siteBucket = this.bucket.node.defaultChild;
@@ -545,10 +499,7 @@ function acknowledgeDistributionNags(distribution: Distribution, props: WebsiteP
   }
 }
 
-/**
- * Every upload runs in one shared function, which carries the first one's AWS CLI layer; each
- * later BucketDeployment still adds its own layer resource, deployed for nothing: removed.
- */
+/** Every upload shares one function and its first CLI layer; later ones add a layer deployed for nothing. */
 function removeUnusedCliLayer(deployment: BucketDeployment): void {
   if (!deployment.node.tryRemoveChild('AwsCliLayer')) {
     throw new Error('Website: a later upload no longer adds its own AWS CLI layer; remove this workaround');
@@ -564,11 +515,7 @@ interface DeploymentRoleProps extends RoleProps {
   readonly distributionArn: string;
 }
 
-/**
- * The role of CDK's deployment function. BucketDeployment grants it cloudfront:CreateInvalidation
- * and GetInvalidation on `*`, every distribution in the account, and offers no way to narrow that
- * grant; this role narrows it to the one distribution as the grant is added.
- */
+/** CDK's deployment role: BucketDeployment's invalidation grant on `*` narrowed to the one distribution. */
 class DeploymentRole extends Role {
   private readonly distributionArn: string;
 

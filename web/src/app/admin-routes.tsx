@@ -6,17 +6,10 @@ import { ErrorBoundary } from './error-boundary';
 import type { PrerenderedPage } from './pages';
 import { RootLayout } from './root-layout';
 
-/**
- * The admin's HTML in the build: its "Loading the admin…" shell, written like the shop's pages
- * (vite.config.ts) but loading the admin's own entry, web/src/admin-main.tsx. Apart from the shop's
- * PRERENDERED_PAGES, which the shop's entry carries.
- */
+/** The admin's "Loading the admin…" shell in the build, loading its own entry (web/src/admin-main.tsx). */
 export const ADMIN_PAGE: PrerenderedPage = { key: ADMIN_PAGE_PATH, file: 'admin.html', url: ADMIN_PAGE_PATH };
 
-/**
- * An address of the shop reached from the admin (the footer's policy links): the admin's bundle
- * holds none of the shop's pages, so the browser loads it from the server, as if it were typed.
- */
+/** A shop page reached from the admin (footer links): the admin's bundle has none, so the server serves it. */
 function ShopPage() {
   const { pathname, search, hash } = useLocation();
   useEffect(() => {
@@ -25,10 +18,7 @@ function ShopPage() {
   return null;
 }
 
-/**
- * `/admin` with the shop's layout and error boundary: what the admin's entry renders. The shop's
- * routes (routes.tsx) do not know the admin, so nothing of it is in any shop page's first load.
- */
+/** `/admin` with the shop's layout; the shop's routes do not know the admin, so no shop page loads it. */
 export function AdminRoutes() {
   const { pathname } = useLocation();
   return (

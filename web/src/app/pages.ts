@@ -12,10 +12,8 @@ export interface PrerenderedPage {
 const NOT_FOUND_KEY = 'not-found';
 
 /**
- * The pages whose HTML is rendered at build time, so their content paints before any script runs
- * and stays readable without JavaScript. The success page is written in its "Checking your
- * payment..." state, the first thing it shows for any session; the order page in its loading
- * state, the same for any token; the 404 page for any unknown path.
+ * The pages rendered at build time, so they paint before any script: the success page in its
+ * "Checking your payment..." state, the order page loading, and the 404 page.
  */
 export const PRERENDERED_PAGES: readonly PrerenderedPage[] = [
   { key: paths.home, file: 'index.html', url: paths.home },
@@ -30,11 +28,7 @@ export const PRERENDERED_PAGES: readonly PrerenderedPage[] = [
 
 const ROUTE_PATHS = [paths.home, paths.success, paths.order, ...Object.values(policyPaths)];
 
-/**
- * Which prerendered page the app would show first at this address, matched as `<Routes>`
- * matches (so `/privacy/` is `/privacy`); undefined when none fits (the success page without a
- * session id redirects). The app hydrates the HTML only when this equals the page it was given.
- */
+/** The prerendered page the app would show first here, matched as `<Routes>` does (hydrate only then). */
 export function prerenderedPageAt({
   pathname,
   search,

@@ -19,10 +19,7 @@ export interface RenderedPage {
 // The elements renderToString puts first because React hoists them into <head>.
 const HOISTED = /^(?:<title>[^<]*<\/title>|<meta [^>]*\/?>|<link [^>]*\/?>)*/;
 
-/**
- * One page as the browser's first render will draw it: `routes` in a static router at its
- * address, inside the providers of its entry (the shop's, or the admin's).
- */
+/** One page as the first render draws it: `routes` in a static router inside its entry's providers. */
 async function renderPage(
   { key, file, url }: PrerenderedPage,
   routes: ReactNode,
@@ -42,11 +39,7 @@ async function renderPage(
   return { key, file, head, body: html.slice(head.length) };
 }
 
-/**
- * Renders every prerendered page as the browser's first render will (the same tree as main.tsx,
- * or admin-main.tsx for the admin, with a static router), for the build to write into the HTML
- * files. Runs in Node at build time only.
- */
+/** Every prerendered page as the browser's first render draws it, for the build to write (Node, build time). */
 export async function renderPages(): Promise<RenderedPage[]> {
   const pages: RenderedPage[] = [];
   for (const page of PRERENDERED_PAGES) pages.push(await renderPage(page, <AppRoutes />, AppProvider));

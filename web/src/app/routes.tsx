@@ -25,9 +25,8 @@ const SuccessPage = lazy(() =>
 );
 
 /**
- * Every page of the app, with the layout and the error boundary around them. The declarative
- * `<Routes>` rather than a data router: the app loads nothing before rendering, and the data
- * router adds about 16 KiB gzip to the first load. `children` adds routes (tests use it).
+ * Every page with the layout and error boundary. Declarative `<Routes>`: a data router adds about
+ * 16 KiB gzip to the first load. `children` adds routes (tests).
  */
 export function AppRoutes({ children }: { children?: ReactNode }) {
   const { pathname } = useLocation();

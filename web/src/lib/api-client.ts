@@ -7,23 +7,13 @@ import type { AppConfig } from '../config';
 import type { ApiRequest, ApiRequestInit, CheckoutStatusResult, CreateCheckoutResult } from './api-contract';
 
 export interface ApiClient {
-  /**
-   * Asks the server for a payment page. One call is one checkout attempt with its own
-   * idempotency key; a network failure is retried once with the SAME key, so if the first request
-   * did reach the server, the retry gets the same Checkout Session rather than a second one.
-   */
+  /** One checkout attempt: a network failure is retried once with the SAME idempotency key. */
   createCheckout(body: CheckoutRequest): Promise<CreateCheckoutResult>;
   /** Reads the state of a Checkout Session for the success page. */
   getCheckoutStatus(sessionId: string, signal?: AbortSignal): Promise<CheckoutStatusResult>;
-  /**
-   * How the shop takes orders now (open, paused with a message, or order requests). Undefined
-   * when it cannot be read: the page then stays open, since create-checkout enforces a pause itself.
-   */
+  /** Undefined when unreadable: the page then stays open, since create-checkout enforces a pause itself. */
   getShopStatus(signal?: AbortSignal): Promise<ShopStatus | undefined>;
-  /**
-   * The base request (origin, bearer, timeout), for the requests of pages that load on demand
-   * (the customer's order page): their code stays in their own chunk, not in this first-load one.
-   */
+  /** The base request, for pages loaded on demand, so their code stays out of this first-load chunk. */
   request: ApiRequest;
 }
 
@@ -34,11 +24,7 @@ export type ApiClientConfig = Pick<AppConfig, 'apiOrigin' | 'publicKey'> & {
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 
-/**
- * The checkout and status requests, loaded with the first of them (the order flow and the success
- * page load them earlier, with their own code); only the shop status is read on the first load.
- * A failed load is retried by the next request.
- */
+/** The checkout and status requests, loaded with the first of them; a failed load is retried by the next. */
 let requests: Promise<typeof import('./api-requests')> | undefined;
 export function loadApiRequests() {
   requests ??= import('./api-requests').catch((error: unknown) => {

@@ -4,16 +4,13 @@ import { ToastListContext } from './toast-context';
 
 const DEFAULT_DURATION_MS = 7000;
 
-// The toasts' own code (the toast, closing it, Escape) loads when the first one is shown, or
-// earlier with the code that raises them (the order page's flow): the first load carries only the
-// empty regions.
+// The toasts' code loads with the first toast (or the order flow): the first load carries only the regions.
 const toastCode = lazyModule(() => import('./toast'));
 export const loadToasts = toastCode.load;
 
 /**
- * Two live regions that are always in the page, so screen readers are already watching them when
- * a toast is added: a polite one for information and an assertive one for errors. Escape closes
- * the toast shown; closing it from inside puts focus back where it was when the toast appeared.
+ * Two always-present live regions (polite, and assertive for errors), so screen readers watch them
+ * before a toast comes. Closing a toast from inside puts focus back where it was.
  */
 export function ToastViewport({ durationMs = DEFAULT_DURATION_MS }: { durationMs?: number }) {
   const toasts = use(ToastListContext);

@@ -11,9 +11,7 @@ import type { AdminJsonRouteName } from '../../../../shared/admin-routes';
 import type { AdminSession } from './admin-session';
 
 /**
- * What an admin call came to: the answer, a 400 with a message per field, a refusal in the API's
- * own words (409, 404), a signed-in account outside the shop's merchants (403), or a failure
- * (network, 5xx). A 401 ends the session, and the page shows the sign-in; a 403 calls the page's
+ * What an admin call came to. A 401 ends the session (the page shows the sign-in); a 403 calls
  * `onForbidden`, which shows why and the sign-out.
  */
 export type AdminOutcome<T> =
@@ -28,11 +26,7 @@ export type AdminFailure = Exclude<AdminOutcome<unknown>, { ok: true }>;
 
 /** A read that failed changed nothing: trying again is all there is to do. */
 const FAILED = 'The admin service could not be reached. Nothing was changed; please try again.';
-/**
- * An action whose answer never came (a network failure, a timeout, a 5xx, an answer cut short)
- * may have been done before the answer was lost: a refund at Stripe, a dispatch email. Every
- * action is exactly-once or forward-only on the server, so pressing again is safe.
- */
+/** An unanswered action may have been done (a refund, an email); all are exactly-once, so retry is safe. */
 export const UNANSWERED =
   'The answer did not arrive, so the change may or may not have been made. Open the order or the week again to see; pressing again is safe, as nothing is done twice.';
 const SIGNED_OUT = 'Your session has ended. Please sign in again.';
@@ -62,19 +56,13 @@ function offlineCopies() {
 export const NOT_THROUGH_SITE =
   "The admin service refused this request because it did not come through the shop's own address. Open the admin from the shop's address; if this keeps happening, the shop's set-up needs checking (npm run doctor).";
 
-/**
- * What a signed-in account outside the `merchants` group is told (403): not to retry, but who can
- * let it in, with the operator's command, or to sign in as a merchant.
- */
+/** A signed-in non-merchant (403) is told who can let it in, with the operator's command. */
 export function notMerchantMessage(email: string | undefined): string {
   const account = email === undefined ? 'This account' : `This account (${email})`;
   return `${account} may not use the shop's admin: ask the shop's operator to add it with npm run orders -- merchant add ${email ?? '<email>'}, or sign out and sign in as a merchant.`;
 }
 
-/**
- * The admin API as the page calls it: the ID token on every request, answers checked by their
- * schema. `onForbidden` hears a 403 (the account is not a merchant), with the message to show.
- */
+/** The admin API as the page calls it: the ID token on every request, answers checked by their schema. */
 export function createAdminApi(
   origin: string,
   session: AdminSession,
@@ -134,10 +122,7 @@ export function createAdminApi(
     ...adminCalls<AdminFailure>(call),
     /** When the last answer was the service worker's offline copy, the ISO time it was saved. */
     offlineCopy: copies.savedAt,
-    /**
-     * A file of the day (the Click & Drop CSV, the packing slips) fetched with the token, since a
-     * plain link cannot carry it; undefined when it could not be fetched.
-     */
+    /** A day's file fetched with the token, which a plain link cannot carry; undefined when it failed. */
     async file(kind: 'dispatchCsv' | 'packingSlips', date: string): Promise<Blob | undefined> {
       try {
         const token = await session.idToken();

@@ -47,11 +47,7 @@ function viewOf(value: string | null): AdminView {
   return value === 'orders' || value === 'shop' || value === 'standing' ? value : 'week';
 }
 
-/**
- * Where the admin page stands: loading its sign-in settings, signed out, signed in (with its
- * session and API), or signed in as someone who is not a merchant. Back from the identity provider
- * (`?code=` or `?error=`) it finishes the sign-in; otherwise it resumes the cookie's session.
- */
+/** Where the admin page stands: back from the identity provider it finishes the sign-in, else resumes. */
 function useAdminPageState(origin: string): PageState {
   const [state, setState] = useState<PageState>({ kind: 'loading' });
   const params = useAdminParams();
@@ -113,12 +109,7 @@ function useAdminPageState(origin: string): PageState {
   return state;
 }
 
-/**
- * `/admin`: the merchant's page behind sign-in. Signed out it shows the sign-in; back from the
- * identity provider (`?code=&state=`) it finishes the sign-in and returns to where the merchant
- * was; signed in, the views and the sign-out. Its stylesheet is its own file, linked here, so the
- * shop's pages carry none of it.
- */
+/** `/admin`, behind sign-in; its stylesheet is its own so the shop's pages carry none of it. */
 export function AdminPage() {
   // The site's own origin (the page's): the API, the config and the sign-in's return address.
   const origin = useAppConfig().apiOrigin;
@@ -207,10 +198,7 @@ interface Account {
   session: AdminSession;
 }
 
-/**
- * Signed in, but not as one of the shop's merchants (the API answered 403): trying again cannot
- * help, so the page says who can let the account in, and offers the sign-out to sign in as another.
- */
+/** Signed in as a non-merchant (403): retrying cannot help, so it says who can let the account in. */
 function NotMerchantView({ message, ...account }: Account & { message: string }) {
   return (
     <section className="card admin-sign-in">
@@ -224,9 +212,8 @@ function NotMerchantView({ message, ...account }: Account & { message: string })
 }
 
 /**
- * Sign-out: the session route revokes the refresh token and clears its cookie (it would otherwise
- * renew the session for 30 days), then the provider's logout ends its own session and sends the
- * merchant back here. `everywhere` revokes every device's sign-in.
+ * Revokes the refresh token and clears its cookie (else it renews the session for 30 days), then the
+ * provider's logout ends its own session. `everywhere`: every device's.
  */
 function SignOutButton({
   config,

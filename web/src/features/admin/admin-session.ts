@@ -13,10 +13,7 @@ const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 /** Offline, renewal is tried again this often, not in a tight loop once the tokens have expired. */
 const RETRY_MS = 30_000;
 
-/**
- * The tokens of a page opened offline (ADR 0055): none yet, so renewal is due at once and retried.
- * Meanwhile requests reach only the service worker's copies; online, renewal or a 401 decides.
- */
+/** A page opened offline (ADR 0055): no tokens yet, so renewal is due at once and retried. */
 export const OFFLINE_TOKENS: AdminTokens = {
   idToken: '',
   accessToken: '',
@@ -26,9 +23,8 @@ export const OFFLINE_TOKENS: AdminTokens = {
 };
 
 /**
- * One call to a session route (ADR 0055). The browser sends the refresh-token cookie itself
- * (same origin, HttpOnly): the page never sees it. JSON, so a cross-site page could not send it
- * without a CORS preflight the API never answers.
+ * One call to a session route (ADR 0055); the browser sends the HttpOnly cookie itself. JSON, so a
+ * cross-site page could not send it without a preflight the API never answers.
  */
 function sessionCall(origin: string, name: AdminSessionRouteName, body: unknown = {}): Promise<Response> {
   return fetch(`${origin}${ADMIN_SESSION_ROUTES[name].path}`, {
@@ -68,10 +64,7 @@ export type Resumed =
   | { kind: 'signed-out' }
   | { kind: 'offline' };
 
-/**
- * A page load's session: the cookie's refresh token, if any, still mints tokens (a reload, a new
- * tab, a link from an email). `offline` when the API cannot be reached at all.
- */
+/** A page load's session: the cookie's refresh token still mints tokens; `offline` when unreachable. */
 export async function resumeSession(origin: string): Promise<Resumed> {
   let response: Response;
   try {
@@ -85,10 +78,8 @@ export async function resumeSession(origin: string): Promise<Resumed> {
 }
 
 /**
- * The signed-in merchant's ID and access tokens, in memory only; the refresh token is an HttpOnly
- * cookie only the session routes receive. Renewed shortly before expiry, by a timer and, should
- * the timer have slept (a phone's background tab), before the next request. When renewal is
- * refused the session ends and `onEnd` sends the merchant to sign in.
+ * The merchant's tokens, in memory only (the refresh token is an HttpOnly cookie). Renewed before
+ * expiry by a timer and, should it have slept (a phone's background tab), before the next request.
  */
 export class AdminSession {
   #tokens: AdminTokens | undefined;
@@ -125,11 +116,7 @@ export class AdminSession {
     this.onEnd(message);
   }
 
-  /**
-   * The merchant's sign-out: the session route revokes the cookie's refresh token (`everywhere`:
-   * every device's) and clears the cookie. The page then leaves either way.
-   * @returns whether the provider confirmed the revocation.
-   */
+  /** Revokes the cookie's refresh token (`everywhere`: every device's). @returns whether it was confirmed. */
   async signOut(everywhere = false): Promise<boolean> {
     this.forget();
     try {

@@ -7,10 +7,7 @@ const broughtIntoView = new WeakSet<object>();
 /** How long a new report is kept in view while the view reloads around it (its list shrinking). */
 const KEEP_IN_VIEW_MS = 3000;
 
-/**
- * Brings a new report into view, and keeps it there while the page's height changes for a few
- * seconds (a list reloading above it), until the merchant scrolls, taps or types.
- */
+/** Keeps a new report in view while the page's height settles, until the merchant scrolls, taps or types. */
 function useKeptInView(report: object | undefined) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -37,10 +34,8 @@ function useKeptInView(report: object | undefined) {
 }
 
 /**
- * The answer of an action, in a live region that is always there, so a screen reader hears it:
- * what was done and emailed (order by order for many, each refused one with why), or the API's
- * refusal in its own words. A 400's field messages are shown by their fields; the summary says
- * to look there. A new answer is scrolled into view; with `onDismiss` it stays until dismissed.
+ * An action's answer in an always-present live region, so a screen reader hears it: what was done and
+ * emailed, or the API's refusal in its words (a 400's messages by their fields). With `onDismiss` it stays.
  */
 export function ActionReportView({
   report,

@@ -30,9 +30,8 @@ interface ConfirmedActionProps extends Omit<ComponentProps<'form'>, 'action' | '
 }
 
 /**
- * An admin action that asks first: the button, then the question with Confirm and Cancel, the
- * confirm button pending while the call runs, then the result, which stays (a reload of the view
- * included) until dismissed or a new question is asked, since what was emailed must be readable.
+ * An admin action that asks first; its result stays (a reload included) until dismissed, since what
+ * was emailed must be readable.
  */
 export function ConfirmedAction({
   action,
@@ -95,10 +94,7 @@ export function ConfirmedAction({
   );
 }
 
-/**
- * Asking before doing: the first submit asks the question, the second runs `onConfirm` once
- * however often it is pressed.
- */
+/** The first submit asks; the second runs `onConfirm` once, however often it is pressed. */
 function useConfirmation(action: AdminAction, onConfirm: () => Promise<unknown>) {
   const [asking, setAsking] = useState(false);
   // A ref, not state: a double press lands before the next render.
@@ -126,10 +122,7 @@ function useConfirmation(action: AdminAction, onConfirm: () => Promise<unknown>)
   return { asking, submit, cancel: () => setAsking(false) };
 }
 
-/**
- * The question with Confirm (red when it cannot be undone) and Cancel, both locked while the call
- * runs. Confirm submits the form the question stands in, or, given `onConfirm`, is a button of its own.
- */
+/** Confirm (red when it cannot be undone) and Cancel, locked while the call runs. */
 export function ConfirmQuestion({
   question,
   confirmLabel,

@@ -6,10 +6,7 @@ import { formatDay } from './admin-format';
 import { ConfirmQuestion } from './confirmed-action';
 import type { ActionSummary } from './use-admin-action';
 
-/**
- * A dispatch answer, also when every order was refused: the API then answers 409 with each order's
- * refusal, which the page shows order by order rather than as one sentence (or nothing).
- */
+/** A dispatch answer, also the 409 when every order was refused, shown order by order. */
 export function withRefusals<T>(
   outcome: AdminOutcome<T>,
   // The route's answer schema: a dispatch's, or a tracking import's.
@@ -66,10 +63,7 @@ export function earlyQuestion(planned: PlannedLater[]): string {
   return `${planned.length} ${one ? 'order is' : 'orders are'} planned ${when}: dispatch ${one ? 'it' : 'them'} now?`;
 }
 
-/**
- * The question an early dispatch asks, after the API refused orders planned for a later day: on
- * Confirm they are sent again with `early: true`; on Cancel nothing more is done.
- */
+/** Asked after orders were refused as planned later: Confirm sends them again with `early: true`. */
 export function EarlyDispatchQuestion({
   planned,
   pending,

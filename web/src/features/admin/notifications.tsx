@@ -1,17 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { AdminApi } from './admin-api';
 
-/**
- * The admin's service worker, its scope and its cache (ADR 0055, 0056): it shows the pushes
- * (web/public/admin-push.js), opens `/admin?order=…` on a tap and keeps the offline week.
- * Registered by the admin page on every load; `cache` matches CACHE in web/public/admin-sw.js.
- */
+/** The admin's service worker (ADR 0055, 0056); `cache` matches CACHE in web/public/admin-sw.js. */
 export const ADMIN_WORKER = { url: '/admin-sw.js', scope: '/admin', cache: 'admin-v1' } as const;
 
-/**
- * Registers the installable admin's worker (ADR 0055) on every load of /admin, and only there: the
- * shop's pages never load it. Where service workers are missing or refused, the admin works online.
- */
+/** Registers the admin's worker on /admin only (ADR 0055); without service workers the admin works online. */
 export function useAdminWorker(): void {
   useEffect(() => {
     if (!('serviceWorker' in navigator)) return;
@@ -86,10 +79,7 @@ async function unsubscribeDevice(api: AdminApi): Promise<State> {
   return { kind: 'off', message: 'Notifications are off for this device.' };
 }
 
-/**
- * "Notifications on this device": a new paid order, order request or failed debit shows on this
- * phone or computer, and a tap opens it here. The browser's permission is asked only on the click.
- */
+/** "Notifications on this device"; the browser's permission is asked only on the click. */
 export function NotificationsControl({ api }: { api: AdminApi }) {
   const [state, setState] = useState<State>({ kind: 'checking' });
 

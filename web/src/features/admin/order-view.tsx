@@ -27,10 +27,7 @@ import { EarlyDispatchQuestion, type PlannedLater, plannedLater, withRefusals } 
 import { PartRefundSection, type RecordSectionProps, TrackingSection } from './order-after-dispatch';
 import { useAdminAction } from './use-admin-action';
 
-/**
- * One order or request: everything the customer gave, the emails sent and when, the payment in
- * Stripe's Dashboard, its history, and the actions its status allows.
- */
+/** One order or request: what the customer gave, the emails, the payment, its history and its actions. */
 export function OrderView({ api, reference }: { api: AdminApi; reference: string }) {
   const [loaded, setLoaded] = useState<Loadable<{ record: AdminRecordView }>>(undefined);
   useEffect(() => {
@@ -273,10 +270,7 @@ function useFullRefund(api: AdminApi, order: AdminOrderView, onUpdate: (record: 
   return { action, reason, setReason, refund };
 }
 
-/**
- * "Mark dispatched" while the order is paid, with an optional tracking number; its result stays
- * in a card of its own once the order has moved on. Bottles planned for a later day are asked about.
- */
+/** "Mark dispatched" while paid; its result keeps a card of its own once the order has moved on. */
 function DispatchSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
   const { action, tracking, setTracking, early, setEarly, dispatch } = useDispatch(api, order, onUpdate);
   if (order.status !== 'paid') {
@@ -353,10 +347,8 @@ function useDispatch(api: AdminApi, order: AdminOrderView, onUpdate: (record: Ad
 }
 
 /**
- * The delivery details, corrected before packing, folded behind a button below them (it is seldom
- * needed, and open it filled most of a phone's screen): the same rules as the checkout and the packing
- * cut-off are the API's (a 400 per field, a 409 in its words); it asks first, since the customer
- * gets one short email. Once done it folds again, its result kept until dismissed.
+ * The delivery details' correction, folded (open, it filled most of a phone's screen). The rules and
+ * cut-off are the API's; it asks first, since the customer gets an email. Its result stays until dismissed.
  */
 function AddressSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
   const { action, open, setOpen, address, setAddress, postcode, setPostcode, phone, setPhone, save } =
@@ -453,11 +445,7 @@ function useAddressCorrection(
   return { action, open, setOpen, address, setAddress, postcode, setPostcode, phone, setPhone, save };
 }
 
-/**
- * The customer's order page link revoked (a forwarded email, a shared screen): the old link then
- * opens nothing and the customer gets a new one by email. Offered in every status, refunded too:
- * a link that went to the wrong person should stop working whatever became of the order.
- */
+/** Revokes the order page link (a forwarded email): in every status, as a leaked link must stop working. */
 function PageLinkSection({ api, order, onUpdate }: RecordSectionProps<AdminOrderView>) {
   const action = useAdminAction();
   const reference = formatReference(order.reference);

@@ -18,11 +18,7 @@ type Loaded =
   | { kind: 'failed'; message: string; fields: Record<string, string> }
   | undefined;
 
-/**
- * Orders and requests, filtered by status and dispatch day, or found by reference (any case),
- * name, email or postcode. The filters live in the address, so a filtered list can be reloaded
- * or shared between the merchant's devices.
- */
+/** Orders and requests, filtered or searched; the filters live in the address, so a list can be shared. */
 export function OrdersView({ api }: { api: AdminApi }) {
   const { filters, loaded, reload, search } = useRecordSearch(api);
   // Kept above the list, which a search remounts: the bulk dispatch's result stays until dismissed.
@@ -68,10 +64,7 @@ interface Filters {
   q: string;
 }
 
-/**
- * The list for the address's filters, loaded again on each search; `search` puts a form's filters
- * in the address, and `reload` reads the same list again after a change.
- */
+/** The list for the address's filters; `search` writes a form's filters there, `reload` reads it again. */
 function useRecordSearch(api: AdminApi) {
   const params = useAdminParams();
   const navigate = useNavigate();

@@ -23,18 +23,13 @@ interface RecordListProps {
   onChanged: () => void;
   /** Names the list for screen readers ("Orders for Monday 30 November"). */
   label: string;
-  /**
-   * The bulk dispatch's state, kept by the view: the list is remounted when the view reloads or
-   * searches again, and the dispatch's result must outlive it.
-   */
+  /** The bulk dispatch's state, kept by the view: the list remounts on reload, the result must not. */
   action: AdminAction;
 }
 
 /**
- * Orders and requests as rows, each leading to its page; paid orders have a checkbox, and the
- * chosen ones are marked dispatched in one call, after asking. Orders planned for a later
- * dispatch day are refused by the API, and the list asks again, naming the day, before sending
- * them early.
+ * Orders and requests as rows; the chosen paid ones are dispatched in one call, after asking. Those
+ * the API refuses as planned for a later day are asked about again, naming the day.
  */
 export function RecordList({ api, records, onChanged, label, action }: RecordListProps) {
   const dispatchable = records.filter((record) => record.kind === 'order' && record.status === 'paid');
@@ -76,10 +71,7 @@ export function RecordList({ api, records, onChanged, label, action }: RecordLis
 
 type BulkDispatch = ReturnType<typeof useBulkDispatch>;
 
-/**
- * The paid orders chosen, each one's tracking number, and their dispatch in one call; those the
- * API refused as planned for a later day are kept (with their numbers) to be asked about again.
- */
+/** The chosen orders and their tracking numbers; those refused as planned later are kept to ask again. */
 function useBulkDispatch(
   api: AdminApi,
   dispatchable: AdminRecordView[],

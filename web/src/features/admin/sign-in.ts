@@ -1,9 +1,6 @@
-// The merchant's sign-in: OAuth 2.0 authorization code with PKCE against Cognito's managed login
-// (or the local identity provider speaking the same protocol), as a public client. The code is
-// traded at the admin's session route, which keeps the refresh token in an HttpOnly cookie (ADR
-// 0055); the ID and access tokens are kept in memory only. What must survive the redirect to the
-// sign-in page and back (the verifier, the state, where to return) waits in sessionStorage, for
-// that one round trip.
+// The merchant's sign-in: authorization code with PKCE against Cognito's managed login, as a public
+// client. The code is traded at the session route, which keeps the refresh token in an HttpOnly
+// cookie (ADR 0055); what must survive the redirect waits in sessionStorage for that one round trip.
 import * as z from 'zod/mini';
 import {
   ADMIN_CONFIG_PATH,
@@ -15,7 +12,7 @@ import {
 import { type AdminTokens, authorizeUrl, randomString } from '../../../../shared/admin-sign-in';
 import { startSession } from './admin-session';
 
-export { type AdminTokens, pkceChallenge } from '../../../../shared/admin-sign-in';
+export type { AdminTokens } from '../../../../shared/admin-sign-in';
 
 /** The sessionStorage key of the sign-in in progress (one at a time). */
 export const PENDING_SIGN_IN_KEY = 'admin-sign-in';
@@ -42,11 +39,7 @@ export async function loadAdminConfig(origin: string): Promise<AdminConfig | und
 
 const redirectUri = (origin: string) => `${origin}${ADMIN_PAGE_PATH}`;
 
-/**
- * The address of the identity provider's sign-in page for a new attempt. Its verifier and state
- * are kept in sessionStorage until the provider sends the merchant back; `returnTo` is the admin
- * address to show then.
- */
+/** The provider's sign-in address for a new attempt; its verifier and state wait in sessionStorage. */
 export async function startSignIn(config: AdminConfig, origin: string, returnTo: string): Promise<string> {
   const verifier = randomString();
   const state = randomString();
@@ -59,9 +52,8 @@ export type SignInCallback =
   | { kind: 'failed'; message: string };
 
 /**
- * Finishes a sign-in when the identity provider has sent the merchant back with `code` and
- * `state`: the state must be the one this tab sent, then the code is exchanged with its verifier.
- * The pending attempt is forgotten either way, so a code is never tried twice.
+ * Finishes a sign-in: the state must be the one this tab sent, then the code is exchanged with its
+ * verifier. The attempt is forgotten either way, so a code is never tried twice.
  */
 export async function finishSignIn(origin: string, params: URLSearchParams): Promise<SignInCallback> {
   const stored = sessionStorage.getItem(PENDING_SIGN_IN_KEY);

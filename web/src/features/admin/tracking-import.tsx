@@ -49,11 +49,8 @@ interface Preview {
 }
 
 /**
- * Click & Drop's export, read back: the merchant picks the CSV it exported after printing labels.
- * Choosing it sends nothing: the API previews what each row would do (C3's `preview`), and only
- * on Confirm are the orders marked dispatched with their numbers (each emailed once). Orders
- * planned for a later day are named in the question and sent early only when confirmed. The
- * rows that matched no order are listed, with why, to deal with by hand.
+ * Click & Drop's export read back: choosing the CSV only previews; Confirm marks the orders dispatched
+ * (each emailed once). Rows that matched no order are listed, with why.
  */
 export function TrackingImport({ api, onChanged }: { api: AdminApi; onChanged: () => void }) {
   const { previewAction, action, preview, unmatched, choose, send, cancel, dismiss } = useTrackingImport(
@@ -111,10 +108,7 @@ function plannedRows(rows: AdminImportRow[]) {
   );
 }
 
-/**
- * A chosen file previewed (nothing sent), then imported on Confirm; the rows that matched no order
- * are kept to list once it is done.
- */
+/** A chosen file previewed, then imported on Confirm; unmatched rows kept to list once done. */
 function useTrackingImport(api: AdminApi, onChanged: () => void) {
   const previewAction = useAdminAction();
   const action = useAdminAction();

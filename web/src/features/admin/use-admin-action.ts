@@ -15,13 +15,8 @@ export type ActionReport = { kind: 'done'; message: string; lines?: ReportLine[]
 export type ActionSummary = string | { message: string; lines: ReportLine[] };
 
 /**
- * One action's state: `pending` while a call runs, during which another press does nothing (a
- * ref, not state, so a double click between two renders is caught too), and the report of the
- * last call. `run` returns the answer, for the view to take the new state from.
- *
- * Each intention has its own key (`Idempotency-Key`), made when its question is asked (`ask`):
- * every call `run` makes for it, a retry of Confirm included, passes the same key to `call`, so
- * the API acts once. Without a question, each run is its own intention.
+ * One action's state: `pending` is a ref, so a double click between renders is caught too. Each
+ * intention's `Idempotency-Key` is made when its question is asked, so a retried Confirm acts once.
  */
 export function useAdminAction() {
   const busy = useRef(false);

@@ -16,11 +16,7 @@ import { ConfirmedAction } from './confirmed-action';
 import { RecordList } from './record-list';
 import { type AdminAction, useAdminAction } from './use-admin-action';
 
-/**
- * This week: the next dispatch day (its orders, bottles and capacity left), the packing slips and
- * Click & Drop file of that day, its orders to mark dispatched, a delay of the whole day, and
- * every later day holding orders.
- */
+/** This week: the next dispatch day, its files, orders to dispatch, a delay, and later days with orders. */
 export function WeekView({ api }: { api: AdminApi }) {
   const [loaded, setLoaded] =
     useState<Loadable<{ status: AdminStatusResponse; records: AdminRecordView[] }>>(undefined);
@@ -159,10 +155,7 @@ function WeekContent({
   );
 }
 
-/**
- * The day's packing slips (opened in a new tab to print) and Click & Drop file (downloaded). A
- * plain link cannot carry the token, so each is fetched and handed over as a file.
- */
+/** The day's packing slips and Click & Drop file, fetched with the token a plain link cannot carry. */
 function DayFiles({ api, date }: { api: AdminApi; date: string }) {
   const [message, setMessage] = useState<string | undefined>(undefined);
   const [pending, setPending] = useState(false);
@@ -219,9 +212,8 @@ function DayFiles({ api, date }: { api: AdminApi; date: string }) {
 const REASONS = { weather: 'Weather', supply: 'Supply', other: 'Other' } as const;
 
 /**
- * Moves the day's undispatched orders to a later working day, emailing each customer once. It asks
- * first, since the emails cannot be unsent; its result stays until dismissed, since after the move
- * the day has no orders and the form would otherwise vanish with it.
+ * Moves the day's undispatched orders to a later working day, asking first (the emails cannot be
+ * unsent); its result stays until dismissed, as the emptied day would take the form with it.
  */
 function DelayDay({
   api,
@@ -300,10 +292,7 @@ function OrderName({ reference, customerName }: { reference: string; customerNam
   );
 }
 
-/**
- * What the delay did, order by order: each moved one's new day and why, then those left on the day
- * for the merchant (no fine day within the forecast). Stays until the report is dismissed.
- */
+/** What the delay did per order: each moved one's new day and why, then those left for the merchant. */
 function WeatherDelayResult({ orders }: { orders: readonly AdminAtRiskMove[] }) {
   const moved = orders.filter((o) => o.to !== null);
   const left = orders.filter((o) => o.to === null);
@@ -332,11 +321,8 @@ function WeatherDelayResult({ orders }: { orders: readonly AdminAtRiskMove[] }) 
 }
 
 /**
- * The weather check of the coming dispatch day, loaded apart from the week so a slow or failed
- * forecast never holds up the rest of the page. From 18:00 two days before the day it shows each
- * order's verdict and why, the customer's name opening the order; before then, when it will know.
- * Its one action moves each order at risk to its own first fine day within the forecast, asking
- * first, since the delay emails cannot be unsent; what it did per order stays until dismissed.
+ * The coming dispatch day's weather check, loaded apart so a slow forecast never holds up the page.
+ * Its one action delays each order at risk to its own first fine day, asking first (emails cannot be unsent).
  */
 function WeatherCard({ api, onDelayed }: { api: AdminApi; onDelayed: () => void }) {
   const [loaded, setLoaded] = useState<WeatherLoaded>(undefined);

@@ -87,10 +87,7 @@ export function isStandingOrderView(
   return 'kind' in view && view.kind === 'standing-order';
 }
 
-/**
- * Sends one change of a standing order (skip, quantity, pause, resume, cancel), checked with the
- * server's own schema first; the server answers the standing order as it now is, or why not.
- */
+/** Sends one standing-order change, checked with the server's schema first; answers the order as it is. */
 export async function changeStandingOrder(
   request: ApiRequest,
   change: StandingOrderChangeBody,
@@ -116,10 +113,7 @@ export async function changeStandingOrder(
   return { kind: 'failed' };
 }
 
-/**
- * Sends a correction of the delivery details, checked first with the checkout's own schema, so a
- * mistyped postcode is named at once and the server refuses only what changed since.
- */
+/** Sends a delivery correction, checked first with the checkout's schema (a bad postcode named at once). */
 export async function correctDeliveryDetails(
   request: ApiRequest,
   token: string,

@@ -14,11 +14,7 @@ import { getOrderPage, isStandingOrderView } from './order-page-api';
 
 const PREFIX = paths.order.slice(0, paths.order.indexOf(':'));
 
-/**
- * The customer's own page of one order, `/order/<token>`, linked from every email of the order
- * (ADR 0037). Kept out of search engines and sends no referrer, whatever it shows: the token in
- * its address opens the order to whoever holds it.
- */
+/** The customer's order page, `/order/<token>` (ADR 0037): the token opens it, so never indexed or referred. */
 export function OrderStatusPage() {
   // useLocation, not useParams: react-router's parts any page uses sit in the first-load chunk.
   const { pathname } = useLocation();
@@ -65,10 +61,8 @@ function OrderStatus({ token, onRetry }: { token: string; onRetry: () => void })
 }
 
 /**
- * What the page is, above whatever state it is in: the same element from the prerendered HTML on
- * (first in every state, so React keeps it), and the page's largest text, larger than any part of
- * the order's view in the first screen, so the page's largest paint is its first one rather than
- * one after the script and the API have answered (Lighthouse's LCP; docs/reports/benchmarks.md).
+ * The page's heading, the same element from the prerendered HTML on and its largest text, so the
+ * largest paint is the first one, not one after the API answers (LCP; docs/reports/benchmarks.md).
  */
 function OrderPageIntro() {
   return (

@@ -12,11 +12,7 @@ import { checkField, ORDER_MESSAGES, type OrderValidation, validateOrder } from 
 import { rememberPayment } from './order-memory';
 import { openPaymentTab, type PaymentTab, SAME_TAB } from './payment-tab';
 
-/**
- * Everything the order page needs once a customer starts an order, in one chunk loaded after the
- * page has hydrated (order-flow-loader.ts): the fields, stepper and summary, the checks, the
- * checkout call, the form's memory and the dispatch calendar. The first load carries only what the page shows before.
- */
+/** What the order page needs once an order starts, one chunk loaded after hydration (order-flow-loader). */
 export { DeliveryDetails } from './components/delivery-details';
 export { FormMemory } from './components/form-memory';
 export { OrderPlaced } from './components/order-placed';
@@ -55,11 +51,7 @@ export interface OrderPageControls {
   onReceived(request: CheckoutRequest, reference: string | undefined): void;
 }
 
-/**
- * The submit: checks in their fixed order, then the checkout. Synchronous when the request checks
- * are loaded (they are fetched when the product is selected), so the payment tab opens inside the
- * click.
- */
+/** The submit: synchronous when the checks are loaded, so the payment tab opens inside the click. */
 export function submitOrder(page: OrderPageControls): void {
   const result = validateOrder(page.selected, page.quantity, page.details, page.repeat);
   if (result instanceof Promise) void result.then((checked) => submitChecked(page, checked));
@@ -90,9 +82,8 @@ function submitChecked(page: OrderPageControls, result: OrderValidation): void {
 type CheckoutOutcome = CreateCheckoutResult | { kind: 'busy' };
 
 /**
- * Sends a valid order to the API and opens the payment page in a new tab; failures: "Checkout
- * Failed". In requests mode no tab is opened (it would only flash open and closed): a payment page
- * answered all the same (the merchant reopened the shop meanwhile) opens in this tab.
+ * Sends the order and opens the payment page in a new tab. In requests mode no tab is opened (it
+ * would flash open and shut); a payment page answered all the same opens in this tab.
  */
 async function checkout(page: OrderPageControls, request: CheckoutRequest): Promise<CheckoutOutcome> {
   if (page.inFlight.current) return { kind: 'busy' };
@@ -120,10 +111,7 @@ async function checkout(page: OrderPageControls, request: CheckoutRequest): Prom
   }
 }
 
-/**
- * A field that was refused is checked again as it changes, so its message goes once it is fixed;
- * when no field has a problem left, the "Missing Information" toast goes too.
- */
+/** A refused field is rechecked as it changes; with no problem left the "Missing Information" toast goes. */
 export function recheckField(page: OrderPageControls, field: DetailField, value: string): void {
   if (page.errors[field] === undefined) return;
   const next = { ...page.errors };
@@ -135,9 +123,8 @@ export function recheckField(page: OrderPageControls, field: DetailField, value:
 }
 
 /**
- * When to order by, the day an order placed now leaves, and when it should arrive. `roomDay`: the
- * shop's first dispatch day with room (shop-status, when the merchant limits the bottles per
- * day), later than the calendar's when that one is full; null when none has room for 8 weeks.
+ * When to order by, and when it leaves and arrives. `roomDay`: shop-status's first day with room,
+ * later when the calendar's is full; null when none has room for 8 weeks.
  */
 export function dispatchPlan(now: Date, cutoffHours: number, roomDay?: IsoDate | null): string {
   const day = nextDispatchDate(now, { cutoffHours });

@@ -11,10 +11,7 @@ export type { DeliveryDetails, DetailField, FieldErrors } from './order-details'
 const FIELD_ORDER: readonly DetailField[] = ['name', 'email', 'phone', 'address', 'postcode'];
 const REQUIRED_FIELDS: readonly DetailField[] = ['name', 'email', 'address', 'postcode'];
 
-/**
- * The order page's toasts, word for word (their texts are a contract): "Select a Product" and
- * "Checkout Failed" are destructive toasts, "Missing Information" a plain one.
- */
+/** The order page's toasts, word for word (a contract); "Missing Information" is the one not destructive. */
 export const ORDER_MESSAGES = {
   noProduct: {
     title: 'Select a Product',
@@ -47,10 +44,7 @@ export type OrderValidation =
 /** The body before the schema has checked it: the quantity is any number until then. */
 type UncheckedBody = Omit<CheckoutRequestBody, 'quantity'> & { quantity: number };
 
-/**
- * The checkout request body: amounts in pounds from the shared quote, so page and server agree.
- * `repeat` only for a standing order: the spec's one-off body is sent exactly as it was.
- */
+/** The request body, amounts from the shared quote; `repeat` only for a standing order. */
 function buildCheckoutBody(details: DeliveryDetails, quantity: number, repeat?: Repeat): UncheckedBody {
   const quote = quoteOrder(quantity);
   return {
@@ -67,11 +61,7 @@ type RequestChecks = typeof import('../../../../shared/checkout-request');
 let requestChecks: Promise<RequestChecks> | undefined;
 let loadedChecks: RequestChecks | undefined;
 
-/**
- * Loads the shared request schema (and zod with it) in its own chunk, once. The page calls this
- * when the customer starts an order, so it is there by the time they submit; a failed load is
- * retried on the next call.
- */
+/** Loads the request schema (and zod) in its own chunk once an order starts; a failed load is retried. */
 export function loadRequestChecks(): Promise<RequestChecks> {
   requestChecks ??= import('../../../../shared/checkout-request').then(
     (checks) => {
@@ -86,10 +76,7 @@ export function loadRequestChecks(): Promise<RequestChecks> {
   return requestChecks;
 }
 
-/**
- * The problem with one field's value, by the same shared schema the server uses; undefined when
- * fine. Only asked after a submit, when the checks are loaded; before that there is nothing to say.
- */
+/** One field's problem by the server's own schema; only asked after a submit, when the checks are loaded. */
 export function checkField(field: DetailField, value: string): string | undefined {
   if (!loadedChecks) return undefined;
   const result = loadedChecks.checkoutRequestSchema.shape[field].safeParse(value);
@@ -97,11 +84,9 @@ export function checkField(field: DetailField, value: string): string | undefine
 }
 
 /**
- * The checks run on submit, in this fixed order: a product, then the required fields, then the
- * shared request schema (our addition, so a bad postcode is caught before the payment page).
- * Every field with a problem gets its message at once, so nobody fixes one and meets the next.
- * The answer is synchronous, so the payment tab can still open inside the click, except when the
- * schema has not loaded yet (see `loadRequestChecks`): then it is a promise.
+ * The submit's checks in fixed order: a product, the required fields, then the shared schema (so a bad
+ * postcode is caught before the payment page); every field's message at once. Synchronous, so the
+ * payment tab opens inside the click, unless the schema has not loaded yet: then a promise.
  */
 export function validateOrder(
   selected: boolean,

@@ -2,16 +2,10 @@ import { DAPHNIA } from '../../../../shared/product';
 import type { DeliveryDetails } from './order-form';
 
 /**
- * What the order page remembers between visits of the same tab, and what tabs tell each other.
- *
- * - The form (product, quantity, details; never the state of an email) lives in sessionStorage
- *   until the payment succeeds, so "Cancel and return to the shop", and Back after a same-tab
- *   payment, land on the details as typed. A tab the page opens starts with a copy of it.
- * - Each payment page this tab opened is noted with its session id, so the success page can offer
- *   the way back to a payment not completed, in whichever tab it shows.
- * - When a payment succeeds (or is with the bank, as a Direct Debit is for days), the success page
- *   says so on a BroadcastChannel: the shop tab that opened it shows the order as placed instead
- *   of a form that could pay again.
+ * What the order page remembers in this tab and tells other tabs: the form, in sessionStorage until
+ * paid (so "Cancel and return" and Back find it as typed); each payment page opened, so the success
+ * page can offer the way back; and a BroadcastChannel message once paid, so the opener shows the
+ * order as placed instead of a form that could pay again.
  */
 export interface SavedForm {
   selected: boolean;
@@ -115,10 +109,7 @@ export function paymentUrl(sessionId: string): string | undefined {
   return url && /^https?:\/\//.test(url) ? url : undefined;
 }
 
-/**
- * The success page: the payment went through (or is with the bank), so this tab forgets the form
- * and the open tabs learn it.
- */
+/** The success page: paid (or with the bank), so this tab forgets the form and the open tabs learn it. */
 export function announcePaid(message: Omit<PaidMessage, 'type'>): void {
   forgetForm();
   storage('local')?.removeItem(`${PAYMENT_URL_PREFIX}${message.sessionId}`);

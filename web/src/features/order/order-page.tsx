@@ -25,9 +25,8 @@ interface ReceivedOrder {
 }
 
 /**
- * The order form, and the Order-received view that replaces it once a request is taken. What the
- * page shows before an order is started is here; the rest (fields, stepper, summary, checks and
- * checkout) is the order flow, loaded once the page has hydrated (order-flow-loader.ts).
+ * The order form, or the Order-received view once a request is taken. What shows before an order
+ * starts is here; the rest is the order flow, loaded once hydrated (order-flow-loader.ts).
  */
 export function OrderPage() {
   const order = useOrderState();
@@ -106,10 +105,7 @@ export function OrderPage() {
   );
 }
 
-/**
- * What the order page keeps: the order being made (product, bottles, repeat, details), its checks'
- * messages, a submit in progress, and the request received or order paid that replaces the form.
- */
+/** The order being made, its checks' messages, a submit in progress, and what replaces the form. */
 function useOrderState() {
   const [selected, setSelected] = useState(false);
   const [quantity, setQuantity] = useState<number>(DAPHNIA.min);
@@ -176,11 +172,7 @@ function useOrderState() {
 
 type OrderState = ReturnType<typeof useOrderState>;
 
-/**
- * The order flow, loaded once hydrated, and the form's events handed to it: a submit, a field typed
- * (checked again once it has spoken), the product chosen. The flow gets the page's state and its
- * means (toasts, focus, API).
- */
+/** The order flow, loaded once hydrated, given the form's events and the page's state and means. */
 function useOrderActions(
   order: ReturnType<typeof useOrderState>,
   requests: boolean,
@@ -256,11 +248,7 @@ function useOrderActions(
   return { formRef, handleSubmit, updateField, toggleProduct };
 }
 
-/**
- * The checkout card: the summary once an order is started (a hint before), the dispatch note (its
- * plan from the order flow once loaded, worked out again on every render), the
- * submit (a request while the shop takes requests), the toasts under it, and the fine print.
- */
+/** The checkout card: summary (a hint before), dispatch note, submit, toasts and fine print. */
 function CheckoutSection({
   started,
   quantity,

@@ -1,12 +1,7 @@
 /**
- * The tab the payment page opens in. It is opened during the click (opened after the request
- * returns, popup blockers would stop it), so until the API answers it would be a blank
- * `about:blank` page. Instead it shows, from the first instant, a plain page with the shop's
- * name saying secure checkout is opening, and on failure says so and offers the way back.
- *
- * The page is built with DOM calls into the new window's own document (same origin, as every
- * `about:blank` opened by the page is): no inline script or `<style>` that the CSP would refuse,
- * and CSSOM properties, which the CSP does not govern, for the little styling there is.
+ * The payment page's tab, opened during the click (popup blockers stop later ones), showing at once a
+ * plain "secure checkout is opening" page instead of `about:blank`. Built with DOM calls and CSSOM
+ * styles, which the CSP allows, rather than inline script or `<style>`.
  */
 export interface PaymentTab {
   /** Sends the tab to the payment page; when it was blocked or closed, this tab goes instead. */

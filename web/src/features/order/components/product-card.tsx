@@ -16,11 +16,7 @@ interface ProductCardProps {
   ref?: Ref<HTMLButtonElement>;
 }
 
-/**
- * The one product, as a toggle button: pressing it again deselects it. The product name alone
- * names the button; the price details describe it, so a screen reader hears "Daphnia Magna,
- * toggle button, pressed".
- */
+/** The product as a toggle button, named by the product alone: "Daphnia Magna, toggle button, pressed". */
 export function ProductCard({ selected, disabled, onToggle, ref }: ProductCardProps) {
   const nameId = useId();
   const detailsId = useId();

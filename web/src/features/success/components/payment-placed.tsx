@@ -11,9 +11,8 @@ import { PaymentSummary } from './payment-summary';
 import { ReturnHomeLink } from './return-home-link';
 
 /**
- * The words of a placed order: paid, or completed with a payment the bank settles days later (Bacs
- * Direct Debit), which waits for the money. That one is never "Payment Successful!", and never an
- * invitation to order again, which would make a second order of the same thing.
+ * A placed order's words: paid, or a Direct Debit the bank settles days later, which is never
+ * "Payment Successful!" nor an invitation to order again (a second order of the same thing).
  */
 const PLACED = {
   paid: {
@@ -36,10 +35,7 @@ const PLACED = {
 const LINK_RETRY_MS = 2_000;
 const LINK_TRIES = 5;
 
-/**
- * The order page's link: the status's, or, when the webhook had not recorded the order when the
- * page asked (Stripe sends the customer back before it), the one a later answer gives (ADR 0047).
- */
+/** The order page's link, or a later answer's when Stripe returned before the webhook (ADR 0047). */
 function useOrderPageLink(sessionId: string, initial: string | undefined): string | undefined {
   const api = useApiClient();
   const [link, setLink] = useState(initial);
