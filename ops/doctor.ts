@@ -186,15 +186,8 @@ export const SES_READINESS_CHECKS: readonly Check<SesContext>[] = [
   {
     name: 'SES sender identity',
     async run({ region, sender, aws }) {
-      const domain = sender.slice(sender.lastIndexOf('@') + 1);
-      const { VerificationAttributes = {} } = await aws.ses.send(
-        new GetIdentityVerificationAttributesCommand({ Identities: [domain, sender] }),
-      );
-      const verified = [domain, sender].find(
-        (identity) => VerificationAttributes[identity]?.VerificationStatus === 'Success',
-      );
+      const { domain, verified, status } = await senderIdentity(aws, sender);
       if (verified === undefined) {
-        const status = VerificationAttributes[domain]?.VerificationStatus ?? 'not created';
         throw new CheckFailure(
           `Neither ${domain} nor ${sender} is verified in SES in ${region} (${domain}: ${status}), so no email goes out: add the DNS records setup printed (run it again to see them), or click the link SES mailed to ${sender}.`,
         );
@@ -214,6 +207,18 @@ export const SES_READINESS_CHECKS: readonly Check<SesContext>[] = [
     },
   },
 ];
+
+/** The sender's domain, its SES status, and which of domain and address SES has verified. */
+export async function senderIdentity(aws: StageAwsClients, sender: string) {
+  const domain = sender.slice(sender.lastIndexOf('@') + 1);
+  const { VerificationAttributes = {} } = await aws.ses.send(
+    new GetIdentityVerificationAttributesCommand({ Identities: [domain, sender] }),
+  );
+  const verified = [domain, sender].find(
+    (id) => VerificationAttributes[id]?.VerificationStatus === 'Success',
+  );
+  return { domain, verified, status: VerificationAttributes[domain]?.VerificationStatus ?? 'not created' };
+}
 
 /** The checks of a deployed stage, in the order they print. */
 const DOCTOR_CHECKS: readonly Check<StageContext>[] = [
