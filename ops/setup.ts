@@ -17,7 +17,7 @@ import {
 } from '../shared/seller-claims';
 import { STAGE_SETTINGS, stageSettingsSchema } from '../shared/stage-config';
 import {
-  type DoctorDeps,
+  type DoctorCommandDeps,
   printChecks,
   runChecks,
   runDoctorChecks,
@@ -51,14 +51,10 @@ import {
 /** Asks the operator one question; the answer, or the default when they just press Enter. */
 export type Prompter = (question: string, options: { default?: string; secret?: boolean }) => Promise<string>;
 
-export interface SetupDeps extends Omit<DoctorDeps, 'aws'> {
-  out: (line: string) => void;
-  env: Readonly<Record<string, string | undefined>>;
+export interface SetupDeps extends DoctorCommandDeps {
   nodeVersion: string;
-  aws: (region: string) => StageAwsClients;
   /** Runs the CDK CLI (`npx cdk …`) in the repository with the terminal attached; its exit code. */
   runCdk: (args: readonly string[]) => Promise<number>;
-  cdkJsonPath: string;
   /** Asks for what the flags do not give; absent (or with --yes) nothing is asked. */
   prompt?: Prompter | undefined;
 }

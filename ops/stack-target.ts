@@ -3,7 +3,7 @@ import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { RefusedError } from '../shared/refusal';
 import type { ApiTarget } from './sign-in';
 import { readSignIn } from './sign-in-store';
-import { readStackOutputs as describeStackOutputs } from './stage-aws';
+import { readStackOutputs as describeStackOutputs, stackName } from './stage-aws';
 import { readStageBlock } from './stage-file';
 import type { TargetChoice } from './target-choice';
 
@@ -67,11 +67,6 @@ function readDomainName(cdkJson: string, stage: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The stack of a stage, as infra names it. */
-export function stackName(stage: string): string {
-  return `LiveAquatics-${stage}`;
 }
 
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,20}$/;
