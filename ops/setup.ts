@@ -5,6 +5,7 @@ import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import Stripe from 'stripe';
 import webPush from 'web-push';
+import type * as z from 'zod/mini';
 import { readShopSettings, writeShopSettings } from '../lambdas/domain/storage/settings-store';
 import { VAPID_SECRET_JSON_KEYS } from '../shared/merchant-push';
 import { formatGbp } from '../shared/pricing';
@@ -309,13 +310,14 @@ function senderOf(settings: Record<string, unknown>): string {
   return textOf(settings.senderEmail) ?? '';
 }
 
-/** The Stripe key an earlier run stored in the output's secret; the keys are asked again only to change them. */
-async function storedKey(run: SetupRun, output: string): Promise<string | undefined> {
+/** What an earlier run stored in the output's secret: keys are asked again only to change them. */
+async function storedSecret<T>(
+  run: SetupRun,
+  output: string,
+  schema: z.ZodMiniType<T>,
+): Promise<T | undefined> {
   if (run.deployed === undefined) return undefined;
-  const parsed = storedKeySchema.safeParse(
-    await readSecretDocument(run.aws.secretsManager, run.deployed.get(output)),
-  );
-  return parsed.success ? parsed.data.stripeSecretKey : undefined;
+  return schema.safeParse(await readSecretDocument(run.aws.secretsManager, run.deployed.get(output))).data;
 }
 
 const SETUP_CHECKS: readonly SetupStep[] = [
@@ -377,12 +379,11 @@ const SETUP_CHECKS: readonly SetupStep[] = [
       };
       // The functions' keys default only to what an earlier run stored, never to setup's own key:
       // that may be the account's unrestricted secret key (stripeKeyFacts refuses one for them).
+      const storedKey = async (output: string) =>
+        (await storedSecret(run, output, storedKeySchema))?.stripeSecretKey;
       const account = await askKey('account', undefined);
-      run.keys.checkout = await askKey('checkout', await storedKey(run, STAGE_OUTPUTS.checkoutKeySecret));
-      run.keys.fulfilment = await askKey(
-        'fulfilment',
-        await storedKey(run, STAGE_OUTPUTS.fulfilmentKeySecret),
-      );
+      run.keys.checkout = await askKey('checkout', await storedKey(STAGE_OUTPUTS.checkoutKeySecret));
+      run.keys.fulfilment = await askKey('fulfilment', await storedKey(STAGE_OUTPUTS.fulfilmentKeySecret));
       const roles: Array<[StripeKeyRole, string]> = [
         ['account', account],
         ['checkout', run.keys.checkout],
@@ -398,19 +399,14 @@ const SETUP_CHECKS: readonly SetupStep[] = [
   {
     name: 'Open-Meteo key',
     async run(run) {
-      // Optional, so it defaults to what an earlier run stored, else to none: the free endpoint.
-      let stored: string | undefined;
-      if (run.deployed !== undefined) {
-        try {
-          const secretId = run.deployed.get(STAGE_OUTPUTS.forecastKeySecret);
-          const document = await readSecretDocument(run.aws.secretsManager, secretId);
-          stored = storedForecastKeySchema.safeParse(document).data?.openMeteoApiKey;
-        } catch {
-          // A stage deployed before the key's secret existed: nothing stored yet; the deploy adds it.
-        }
-      }
+      // Optional, so it defaults to what an earlier run stored, else to none: the free endpoint. A stage
+      // deployed before the key's secret existed has nothing stored yet; the deploy adds it.
+      const stored = await storedSecret(run, STAGE_OUTPUTS.forecastKeySecret, storedForecastKeySchema).catch(
+        () => undefined,
+      );
       const [flag, variable, question] = FORECAST_KEY_QUESTION;
-      run.keys.forecast = await run.answer(flag, question, run.deps.env[variable] ?? stored ?? '', true);
+      const fallback = run.deps.env[variable] ?? stored?.openMeteoApiKey ?? '';
+      run.keys.forecast = await run.answer(flag, question, fallback, true);
       run.out(
         run.keys.forecast === ''
           ? '  ✓ Open-Meteo: no key, so the weather check uses the free endpoint (api.open-meteo.com), which is for non-commercial use only: give --open-meteo-key once the shop trades'
