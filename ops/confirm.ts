@@ -247,29 +247,27 @@ export function planAddress(
   ];
 }
 
-/** `revoke-link`: the old links stop, a new one is emailed. */
-export async function planRevokeLink(api: AdminClient, reference: string): Promise<string[]> {
-  const { record } = await api.order({ reference });
-  return [
+/** A plan of one line about one order, as the admin API has it. */
+const planOfOrder =
+  (line: (record: AdminRecordView) => string) =>
+  async (api: AdminClient, reference: string): Promise<string[]> => [
+    line((await api.order({ reference })).record),
+  ];
+
+export const planRevokeLink = planOfOrder(
+  (record) =>
     `Revoke the order page link of ${record.reference} (${customer(record)}): every link sent so far stops opening; a new link is emailed to ${record.customerEmail}.`,
-  ];
-}
+);
 
-/** `request-payment`: the link, its amount and day. */
-export async function planRequestPayment(api: AdminClient, reference: string): Promise<string[]> {
-  const { record } = await api.order({ reference });
-  return [
+export const planRequestPayment = planOfOrder(
+  (record) =>
     `Email ${record.reference} (${customer(record)}) a Stripe payment link for ${formatGbp(record.totalPence)} (${plural(record.bottles, 'bottle')}, dispatch ${fullDate(record.dispatchDate)}), valid 23 hours.`,
-  ];
-}
+);
 
-/** `decline`: who is told no. */
-export async function planDecline(api: AdminClient, reference: string): Promise<string[]> {
-  const { record } = await api.order({ reference });
-  return [
+export const planDecline = planOfOrder(
+  (record) =>
     `Decline ${record.reference} (${customer(record)}, ${plural(record.bottles, 'bottle')} for ${fullDate(record.dispatchDate)}): the customer gets one email saying so.`,
-  ];
-}
+);
 
 /** `pause`: the mode, the message, and the checkouts closed. */
 export async function planPause(
