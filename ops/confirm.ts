@@ -25,7 +25,7 @@ export const CONFIRM_HELP = [
   'and changes nothing.',
 ];
 
-export const NO_TERMINAL =
+const NO_TERMINAL =
   'Nothing done: no terminal to ask in. Run again with --yes to do it (or --dry-run to only see it).';
 
 const YES = /^y(es)?$/i;

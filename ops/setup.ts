@@ -143,7 +143,7 @@ export async function runSetup(args: readonly string[], deps: SetupDeps): Promis
   }
 }
 
-export function setupUsage(): string[] {
+function setupUsage(): string[] {
   return [
     'Usage: npm run setup -- --stage NAME [--region R] [--yes] [flags]',
     '',
@@ -667,7 +667,7 @@ async function checkBootstrap(run: SetupRun): Promise<void> {
 }
 
 /** Setup opens only a shop paused with exactly this message: any other pause is the merchant's. */
-export const OPENING_SOON_MESSAGE = 'Opening soon: we are getting ready to take orders.';
+const OPENING_SOON_MESSAGE = 'Opening soon: we are getting ready to take orders.';
 
 /** Paused while SES cannot email customers: a paid order with no confirmation is worse than a day's wait. */
 async function openWhenEmailsGoOut(run: SetupRun): Promise<void> {

@@ -16,7 +16,7 @@ export type SignIn = z.output<typeof signInSchema>;
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** The shop's own folder in $XDG_CONFIG_HOME (else ~/.config), as the XDG base directory spec has it. */
-export function signInFolder(env: Env): string {
+function signInFolder(env: Env): string {
   const base = env.XDG_CONFIG_HOME?.trim() || join(env.HOME?.trim() || homedir(), '.config');
   return join(base, 'live-aquatics-orders');
 }

@@ -17,7 +17,7 @@ type StripePermissionName = keyof typeof PROBES;
  * The fulfilment key's sessions are created by request-payment and expired by pause (so Write,
  * not Read); its endpoint is read by doctor. Setup's own key is never stored.
  */
-export const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionName[]> = {
+const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionName[]> = {
   account: ['Webhook Endpoints: Write'],
   checkout: ['Checkout Sessions: Write'],
   fulfilment: [
