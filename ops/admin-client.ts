@@ -3,13 +3,6 @@ import * as core from '../shared/admin-client-core';
 import type { AdminJsonRouteName } from '../shared/admin-routes';
 import { RefusedError } from '../shared/refusal';
 
-/**
- * The admin API as the CLI calls it: the same routes and shared schemas as the /admin page, the
- * signed-in merchant's ID token on every request. A refusal (409, 404, a 400's message) becomes a
- * RefusedError in the API's own words; a 401 a SignedOutError; anything else says whether the
- * change may have been made.
- */
-
 /** The sign-in has ended (none kept, refused by the API, or its refresh refused): run login. */
 export class SignedOutError extends Error {}
 
@@ -22,14 +15,12 @@ export class AdminUnavailableError extends Error {
     super(message, options);
     this.status = options?.status;
   }
-  /** The HTTP status it answered, when it answered. */
   readonly status: number | undefined;
 }
 
 export interface AdminTransport {
   /** The site's origin: the admin API is beneath it (through CloudFront on a stage). */
   origin: string;
-  /** A current ID token (refreshed when it has expired). */
   idToken(): Promise<string>;
   /** The merchant's email, for a 403's message. */
   email: string | undefined;
@@ -40,10 +31,8 @@ const UNANSWERED =
   'The admin API did not answer, so the change may or may not have been made: look with list or find, then run the command again (nothing is done twice).';
 
 /**
- * The admin API for one run of a command. Each action of the run carries its own intention key
- * (the run's, numbered per route: mark-dispatched sends one dispatch an order), and a request left
- * without any answer is sent once more with the same key: the API then acts once and answers the
- * repeat with what it did. A run of the command again is a new intention.
+ * Each action carries its own intention key (the run's, numbered per route), so a request left
+ * unanswered is sent once more and the API acts once; running the command again is a new intention.
  */
 export function createAdminClient(transport: AdminTransport) {
   const line = async () => ({ ...transport, token: await transport.idToken() });
@@ -106,7 +95,6 @@ export function createAdminClient(transport: AdminTransport) {
     );
   }
 
-  /** A file of a dispatch day (CSV or slips), with the day it is for (from its name). */
   async function file(kind: 'dispatchCsv' | 'packingSlips', date: string | undefined): Promise<string> {
     const sent = await core.fetchAdminFile(await line(), kind, date);
     if (sent.kind === 'response') return sent.response.text();

@@ -1,33 +1,25 @@
 import { parseArgs } from 'node:util';
 import { RefusedError } from '../shared/refusal';
-import { operatorMessage } from './stage-aws';
+import { operatorMessage, stackName } from './stage-aws';
 import { readStageNames, type StageTarget } from './stage-file';
 
-/*
- * `npm run deploy|synth|diff|destroy -- --stage NAME [--yes] [-- CDK flags]` (issue 48): the CDK
- * CLI, always for a named stage. Without a stage, or with one cdk.json does not hold, it refuses
- * before any AWS client exists. deploy and destroy first name the account, region, stage and
- * domain they act on and ask (terraform apply's plan, then a question); a pipeline says --yes.
- */
+// The CDK CLI, always for a named stage (issue 48): refused before any AWS client exists without one;
+// deploy and destroy first name the account, region, stage and domain and ask, as terraform apply does.
 
-/** The CDK commands this entry runs. */
 export const CDK_COMMANDS = ['deploy', 'synth', 'diff', 'destroy'] as const;
 export type CdkCommand = (typeof CDK_COMMANDS)[number];
 
 /** The stage cdk.json's top-level context describes (example.com placeholders): synthesised offline. */
-export const BUILT_IN_STAGE = 'dev';
+const BUILT_IN_STAGE = 'dev';
 
-/** Who the shell's credentials are, as STS GetCallerIdentity says. */
 export interface CallerIdentity {
   account: string;
 }
 
-/** What one run uses: the process's in cdk-main.ts, a test's in the tests. */
 export interface CdkCommandDeps {
   out: (line: string) => void;
   err: (line: string) => void;
   env: Readonly<Record<string, string | undefined>>;
-  /** The repository's cdk.json: the stages are the blocks under context.stages. */
   cdkJsonPath: string;
   /** Asks a yes/no question at a terminal; absent without one. */
   ask?: ((question: string) => Promise<string>) | undefined;
@@ -42,8 +34,8 @@ const DEFAULT_REGION = 'eu-west-2';
 
 const YES = /^y(es)?$/i;
 
-/** `npm run <command> -- --help`: under 40 lines, unlike CDK's own. */
-export function cdkUsage(command: CdkCommand): string[] {
+/** Under 40 lines, unlike CDK's own. */
+function cdkUsage(command: CdkCommand): string[] {
   return [
     `Usage: npm run ${command} -- --stage NAME [--yes] [-- CDK flags]`,
     '',
@@ -68,10 +60,7 @@ export function cdkUsage(command: CdkCommand): string[] {
   ];
 }
 
-/**
- * Runs one CDK command for a stage; the process's exit code: the CDK CLI's, or 1 when refused or
- * not confirmed (nothing run), 0 for --help.
- */
+/** The CDK CLI's exit code, or 1 when refused or not confirmed (nothing run). */
 export async function runCdkCommand(
   command: CdkCommand,
   args: readonly string[],
@@ -130,8 +119,7 @@ function sayWhichStage(command: CdkCommand, stages: ReadonlyMap<string, StageTar
   return `say which stage: npm run ${command} -- --stage NAME (stages in cdk.json: ${listed}; ${BUILT_IN_STAGE}: the example stage).`;
 }
 
-/** The CDK CLI's arguments: the stage as context, no notices, then the operator's own flags. */
-export function cdkArguments(
+function cdkArguments(
   command: CdkCommand,
   stage: string,
   cdkFlags: readonly string[],
@@ -153,16 +141,12 @@ export function cdkArguments(
   }
 }
 
-/** The stacks destroy removes: the app and edge stacks (infra's names), the data stack when asked. */
 function destroyedStacks(stage: string, withData: boolean): string[] {
-  const app = `LiveAquatics-${stage}`;
+  const app = stackName(stage);
   return [app, `${app}-Edge`, ...(withData ? [`${app}-Data`] : [])];
 }
 
-/**
- * Prints the one line of what deploy or destroy will act on, then asks; true to go ahead. The
- * account is the credentials' own (STS), refused when the stage is pinned to another.
- */
+/** True to go ahead; refused when the stage is pinned to an account other than the credentials'. */
 async function confirmTarget(
   command: 'deploy' | 'destroy',
   stage: string,
@@ -205,10 +189,7 @@ async function confirmTarget(
   return false;
 }
 
-/**
- * The account of the usual credential chain, from STS. The SDK is loaded only here, so a refused
- * command never loads it, let alone builds a client.
- */
+/** The SDK is loaded only here, so a refused command never loads it. */
 export async function stsCallerIdentity(region: string): Promise<CallerIdentity> {
   const { STSClient, GetCallerIdentityCommand } = await import('@aws-sdk/client-sts');
   const sts = new STSClient({ region, maxAttempts: 1 });

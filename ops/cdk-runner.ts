@@ -1,9 +1,5 @@
 import { spawn } from 'node:child_process';
 
-/**
- * Runs the CDK CLI (`npx cdk …`) in the repository with the terminal attached, quiet about its
- * version and telemetry; resolves with its exit code.
- */
 export function spawnCdk(repoRoot: string): (args: readonly string[]) => Promise<number> {
   return (args) =>
     new Promise((resolve, reject) => {

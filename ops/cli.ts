@@ -49,12 +49,6 @@ import {
   type TargetChoice,
 } from './target-choice';
 
-/*
- * `npm run orders -- <command>`: reads the command line, chooses the target, and runs the command
- * (one file per group of commands under ops/commands/), saying each failure in the operator's words.
- */
-
-/** A command on the shop's orders, the sign-in, or `merchant`, on the stage's user pool. */
 type Command = ShopCommand | SignInCommand | MerchantCommand;
 
 /** Every command, in the order `help` lists them. */
@@ -88,7 +82,6 @@ export function asksFirst(name: string): boolean {
   return command !== undefined && 'yes' in optionsOf(command.usage);
 }
 
-/** A command line read: the command with its flags and references, or the exit code already due. */
 type CommandLine =
   | {
       name: string;
@@ -208,8 +201,7 @@ function failureCode(
   choice: TargetChoice | undefined,
   mistyped: (mistake: string) => number,
 ): number {
-  if (error instanceof UsageError) return mistyped(error.message);
-  if (error instanceof InvalidInputError) return mistyped(error.message);
+  if (error instanceof UsageError || error instanceof InvalidInputError) return mistyped(error.message);
   if (error instanceof RefusedError) {
     io.err(`Refused: ${error.message}`);
     return 1;
@@ -235,10 +227,7 @@ function failureCode(
   throw error;
 }
 
-/**
- * The target's admin API, or its sign-in for `login`/`logout`: a signed-in command finds its
- * site and token in the kept sign-in, so it needs no AWS credentials.
- */
+/** A signed-in command finds its site and token in the kept sign-in, so it needs no AWS credentials. */
 async function openApiTarget(
   choice: TargetChoice,
   io: CliIo,

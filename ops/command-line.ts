@@ -2,11 +2,6 @@ import type { ParseArgsConfig } from 'node:util';
 import type { CommandText } from './commands/command';
 import { TARGET_FILE_NAME } from './target-choice';
 
-/*
- * How `npm run orders` reads a command line and helps with it: the flags a usage line declares,
- * mistakes said in the command's words, the closest name to a typo, and the help texts.
- */
-
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
 const TARGET_HELP = [
@@ -18,7 +13,6 @@ const TARGET_HELP = [
 
 const WHERE = '[--local | --stage NAME]';
 
-/** The lines that follow a mistyped command: its usage and where to read more. */
 export function usageLines(name: string, command: CommandText): string {
   return [
     `Usage: npm run orders -- ${command.usage} ${WHERE}`,
@@ -52,10 +46,7 @@ export function overview(commands: Readonly<Record<string, CommandText>>): strin
   ].join('\n');
 }
 
-/**
- * The options a command's usage line names, so the line and the parser cannot disagree: `--name
- * VALUE` takes a value, a bare `--name` is a flag, and `[--name VALUE]...` may be given again.
- */
+/** Read from the usage line, so the line and the parser cannot disagree; `[--name VALUE]...` repeats. */
 export function optionsOf(usage: string): Options {
   const options: Options = {};
   for (const [, name = '', value, repeats] of usage.matchAll(/--([a-z-]+)( [^\s[\]|-][^\s\]]*)?(\]\.\.\.)?/g))
@@ -70,7 +61,6 @@ export const TARGET_OPTIONS: Options = {
   help: { type: 'boolean', short: 'h' },
 };
 
-/** Edits (insert, delete, replace) that turn `a` into `b`. */
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -96,11 +86,7 @@ export function closest(typed: string, known: readonly string[]): string | undef
   return scored[0]?.name;
 }
 
-/**
- * node:util parseArgs's refusal in the command's own words ("unknown flag --dispach (did you mean
- * --dispatch?)", "--to needs a value") instead of Node's text, which talks about positionals and
- * option arguments. Anything else parseArgs throws is not a typing mistake and is rethrown.
- */
+/** parseArgs's refusal in the command's words rather than Node's (positionals, option arguments). */
 export function parseMistake(error: unknown, options: Options): string {
   const code = error instanceof Error && 'code' in error ? error.code : undefined;
   const message = error instanceof Error ? error.message : '';
@@ -122,11 +108,7 @@ export function parseMistake(error: unknown, options: Options): string {
   }
 }
 
-/**
- * The command line with a negative number after a flag that takes a value joined to it
- * (`--set -1` as `--set=-1`): parseArgs takes a word starting with a dash for a flag, and would
- * say "--set needs a value", when the command can say what is wrong with the number.
- */
+/** `--set -1` as `--set=-1`: parseArgs would take -1 for a flag and say "--set needs a value". */
 export function negativeNumbersAsValues(args: readonly string[], options: Options): string[] {
   const joined: string[] = [];
   for (let index = 0; index < args.length; index += 1) {
@@ -141,7 +123,6 @@ export function negativeNumbersAsValues(args: readonly string[], options: Option
   return joined;
 }
 
-/** What is wrong with the references given, or undefined when their number is right. */
 export function referencesMistake(
   expected: 'none' | 'one' | 'many',
   given: readonly string[],

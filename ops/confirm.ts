@@ -5,42 +5,32 @@ import { RefusedError } from '../shared/refusal';
 import type { AdminClient } from './admin-client';
 
 // The confirm rule (issue 45, C2): a command that emails, refunds or changes an order first says
-// what will happen (which customers get which email, which amount, which day), then acts only on
-// a "yes": typed at a terminal, or `--yes` for a script. `--dry-run` shows the plan and stops.
+// what will happen, then acts only on a "yes" typed at a terminal, or `--yes` for a script.
 
-/** What of the CLI's io the rule uses: tests inject a terminal's answers, main.ts the real one. */
 export interface ConfirmIo {
   out: (line: string) => void;
-  /** Whether stdin and stdout are a terminal, so a question can be asked and answered. */
   isTerminal: boolean;
-  /** Asks at the terminal (the question as it is, no newline) and resolves with the line typed. */
   ask: (question: string) => Promise<string>;
 }
 
 /** Nothing was done, on purpose: not confirmed, or no terminal and no `--yes`. Exit 1. */
 export class NothingDoneError extends Error {}
 
-/** The confirm flags, as a command's usage line names them (so the parser takes them). */
+/** In a usage line, so the parser takes them. */
 export const CONFIRM_FLAGS = '[--dry-run | --yes]';
 
-/** The lines of --help that explain the confirm flags. */
 export const CONFIRM_HELP = [
   'Asks first: prints what it will do (who is emailed what, which amount, which day), then asks',
   '"Go ahead? [y/N]". Without a terminal (a script) it acts only with --yes; --dry-run prints the plan',
   'and changes nothing.',
 ];
 
-export const NO_TERMINAL =
+const NO_TERMINAL =
   'Nothing done: no terminal to ask in. Run again with --yes to do it (or --dry-run to only see it).';
 
 const YES = /^y(es)?$/i;
 
-/**
- * Whether the command should act. With `--yes` (and no `--dry-run`) it acts without building the
- * plan: a script's answer says what was done. Otherwise the plan is printed; `--dry-run` resolves
- * false (nothing changed, exit 0); a terminal is asked; anything but y/yes, or no terminal, throws
- * NothingDoneError.
- */
+/** With `--yes` no plan is built: a script's answer says what was done. `--dry-run` resolves false. */
 export async function confirmPlan(
   io: ConfirmIo,
   values: Readonly<Record<string, unknown>>,
@@ -58,18 +48,12 @@ export async function confirmPlan(
   throw new NothingDoneError('Nothing done.');
 }
 
-/**
- * The later dispatch day an early-dispatch refusal names (C3: "ABC… is planned for Monday 14
- * December: dispatch it now only on purpose (early)"), or undefined for any other refusal.
- */
+/** C3's refusal: "ABC… is planned for Monday 14 December: dispatch it now only on purpose (early)". */
 export function plannedDayOf(refusal: string): string | undefined {
   return /\bis planned for ([A-Z][a-z]+day \d{1,2} [A-Z][a-z]+)/.exec(refusal)?.[1];
 }
 
-/**
- * Whether to send again, with `early: true`, the orders refused as planned for a later day:
- * `--early` says so; at a terminal the merchant is asked, naming the day(s); without one, no.
- */
+/** Whether to send again with `early: true` the orders refused as planned for a later day. */
 export async function confirmEarly(
   io: ConfirmIo,
   early: boolean,
@@ -91,12 +75,10 @@ export function fullDate(day: string): string {
   return `${formatDispatchDate(day)} ${day.slice(0, 4)}`;
 }
 
-/** "Ada Pennington <ada@example.com>": who an email goes to. */
 function customer(record: Pick<AdminRecordView, 'customerName' | 'customerEmail'>): string {
   return `${record.customerName} <${record.customerEmail}>`;
 }
 
-/** Each reference's record, or the API's refusal of it (no such order): one line says so. */
 async function recordsOf(
   api: AdminClient,
   references: readonly string[],
@@ -147,7 +129,6 @@ export async function planDispatch(
   return lines;
 }
 
-/** What a dispatch does to one record, as a plan says it. */
 function dispatchNote(record: AdminRecordView, comingDay: IsoDate, early: boolean): string {
   if (record.kind === 'request') return 'an order request, not an order (refused)';
   if (record.status === 'refunded') return 'refunded (refused)';
@@ -180,11 +161,7 @@ export async function planTracking(
   ];
 }
 
-/**
- * `tracking import FILE`: what the import would do, row by row, as the admin API previews it
- * (nothing changed or sent); rows refused (no such order, two numbers for one order, planned for a
- * later day without --early) are listed with why.
- */
+/** `tracking import FILE`: as the admin API previews it, row by row, refusals with why. */
 export async function planTrackingImport(
   api: AdminClient,
   file: string,
@@ -270,29 +247,27 @@ export function planAddress(
   ];
 }
 
-/** `revoke-link`: the old links stop, a new one is emailed. */
-export async function planRevokeLink(api: AdminClient, reference: string): Promise<string[]> {
-  const { record } = await api.order({ reference });
-  return [
+/** A plan of one line about one order, as the admin API has it. */
+const planOfOrder =
+  (line: (record: AdminRecordView) => string) =>
+  async (api: AdminClient, reference: string): Promise<string[]> => [
+    line((await api.order({ reference })).record),
+  ];
+
+export const planRevokeLink = planOfOrder(
+  (record) =>
     `Revoke the order page link of ${record.reference} (${customer(record)}): every link sent so far stops opening; a new link is emailed to ${record.customerEmail}.`,
-  ];
-}
+);
 
-/** `request-payment`: the link, its amount and day. */
-export async function planRequestPayment(api: AdminClient, reference: string): Promise<string[]> {
-  const { record } = await api.order({ reference });
-  return [
+export const planRequestPayment = planOfOrder(
+  (record) =>
     `Email ${record.reference} (${customer(record)}) a Stripe payment link for ${formatGbp(record.totalPence)} (${plural(record.bottles, 'bottle')}, dispatch ${fullDate(record.dispatchDate)}), valid 23 hours.`,
-  ];
-}
+);
 
-/** `decline`: who is told no. */
-export async function planDecline(api: AdminClient, reference: string): Promise<string[]> {
-  const { record } = await api.order({ reference });
-  return [
+export const planDecline = planOfOrder(
+  (record) =>
     `Decline ${record.reference} (${customer(record)}, ${plural(record.bottles, 'bottle')} for ${fullDate(record.dispatchDate)}): the customer gets one email saying so.`,
-  ];
-}
+);
 
 /** `pause`: the mode, the message, and the checkouts closed. */
 export async function planPause(

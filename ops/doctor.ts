@@ -24,17 +24,12 @@ import {
 import { readStageBlock, type StageBlock } from './stage-file';
 import { eventDifference } from './stripe-account';
 
-/*
- * `npm run doctor -- --stage NAME`: checks a deployed stage end to end and says, for each thing
- * that is wrong, what an operator can do about it. Setup ends with the same checks.
- */
+// `npm run doctor`: for each thing wrong with a deployed stage, what an operator can do about it.
 
-/** A deployed stage as the checks see it. */
 export interface DeployedStage {
   stage: string;
   region: string;
   outputs: { get(key: string): string };
-  /** The stage's block in cdk.json: sender, merchant and alarm addresses, mode, public key. */
   settings: StageBlock;
 }
 
@@ -52,7 +47,6 @@ export interface DoctorDeps {
   events: readonly Stripe.WebhookEndpointCreateParams.EnabledEvent[];
 }
 
-/** One check's answer: passed, with what was seen, or failed, with what to do. */
 export interface CheckResult {
   name: string;
   ok: boolean;
@@ -68,30 +62,25 @@ const errorBodySchema = z.object({ error: z.string() });
 export const storedForecastKeySchema = z.object({ [OPEN_METEO_KEY_JSON_KEY]: z.string() });
 /** Open-Meteo's refusal: `{"error": true, "reason": "..."}`. */
 const openMeteoErrorSchema = z.object({ reason: z.string() });
-/** The forecast the doctor asks for to prove a key: one day of London's temperatures. */
+/** London, one day: the smallest question that proves the key. */
 const KEY_PROBE = {
   latitude: '51.51',
   longitude: '-0.13',
   hourly: 'temperature_2m',
   forecast_days: '1',
 } as const;
-/**
- * What API Gateway answers on its own address to a request that did not come through CloudFront:
- * 401 without the authorizer's identity sources, 403 when the origin-verify authorizer refuses.
- */
+/** API Gateway's own address: 401 without the authorizer's identity sources, 403 when it refuses. */
 const BYPASS_REFUSALS: readonly number[] = [401, 403];
 
 /** A failed check's message: thrown inside a check, printed as it is. */
 class CheckFailure extends Error {}
 
-/** Whom the SES checks ask about: the shop's sender, in the stage's region. */
 export interface SesContext {
   region: string;
   sender: string;
   aws: StageAwsClients;
 }
 
-/** What every check of one run reads: the stage, its addresses, its secrets, and what earlier checks saw. */
 interface StageContext extends SesContext {
   stage: DeployedStage;
   deps: DoctorDeps;
@@ -99,9 +88,7 @@ interface StageContext extends SesContext {
   siteUrl: string;
   apiUrl: string;
   webhookUrl: string;
-  /** The stage's setting, when it is text. */
   text(key: string): string | undefined;
-  /** The public route's address on the stage's API. */
   apiPath(path: string): string;
   setupCommand: string;
   /** A request that names what did not answer; redirects are not followed. */
@@ -109,11 +96,10 @@ interface StageContext extends SesContext {
   /** The fulfilment function's Stripe client, its key read from its secret once. */
   stripe(): Promise<Stripe>;
   webhookDocument(): Promise<z.infer<typeof storedWebhookSchema>>;
-  /** What shop-status answered, read by the test checkout. */
   shopMode: string | undefined;
 }
 
-/** A named check: what was seen when it passes; a CheckFailure saying what to do when not. */
+/** A check returns what it saw, or throws a CheckFailure saying what to do. */
 export interface Check<Context> {
   name: string;
   run(context: Context): Promise<string>;
@@ -178,23 +164,13 @@ function contentType(response: Response): string {
   return response.headers.get('content-type') ?? 'no content type';
 }
 
-/**
- * Whether the shop's emails reach customers: the sender verified (its domain's DKIM, or the
- * address) and SES out of the sandbox. Setup keeps the shop paused until both pass.
- */
+/** Whether the shop's emails reach customers: setup keeps the shop paused until both pass. */
 export const SES_READINESS_CHECKS: readonly Check<SesContext>[] = [
   {
     name: 'SES sender identity',
     async run({ region, sender, aws }) {
-      const domain = sender.slice(sender.lastIndexOf('@') + 1);
-      const { VerificationAttributes = {} } = await aws.ses.send(
-        new GetIdentityVerificationAttributesCommand({ Identities: [domain, sender] }),
-      );
-      const verified = [domain, sender].find(
-        (identity) => VerificationAttributes[identity]?.VerificationStatus === 'Success',
-      );
+      const { domain, verified, status } = await senderIdentity(aws, sender);
       if (verified === undefined) {
-        const status = VerificationAttributes[domain]?.VerificationStatus ?? 'not created';
         throw new CheckFailure(
           `Neither ${domain} nor ${sender} is verified in SES in ${region} (${domain}: ${status}), so no email goes out: add the DNS records setup printed (run it again to see them), or click the link SES mailed to ${sender}.`,
         );
@@ -214,6 +190,18 @@ export const SES_READINESS_CHECKS: readonly Check<SesContext>[] = [
     },
   },
 ];
+
+/** The sender's domain, its SES status, and which of domain and address SES has verified. */
+export async function senderIdentity(aws: StageAwsClients, sender: string) {
+  const domain = sender.slice(sender.lastIndexOf('@') + 1);
+  const { VerificationAttributes = {} } = await aws.ses.send(
+    new GetIdentityVerificationAttributesCommand({ Identities: [domain, sender] }),
+  );
+  const verified = [domain, sender].find(
+    (id) => VerificationAttributes[id]?.VerificationStatus === 'Success',
+  );
+  return { domain, verified, status: VerificationAttributes[domain]?.VerificationStatus ?? 'not created' };
+}
 
 /** The checks of a deployed stage, in the order they print. */
 const DOCTOR_CHECKS: readonly Check<StageContext>[] = [
@@ -387,7 +375,6 @@ const DOCTOR_CHECKS: readonly Check<StageContext>[] = [
           `Stage ${stage.stage} declares commercial use, but ${id} holds no Open-Meteo key: the weather check asks the free endpoint, which is for non-commercial use only, the admin's weather card says so and the ForecastKeyUnreadable alarm fires. Run ${setupCommand} --open-meteo-key KEY.`,
         );
       const url = new URL('/v1/forecast', OPEN_METEO_COMMERCIAL_URL);
-      // London, one day: the smallest question that proves the key.
       for (const [name, value] of Object.entries(KEY_PROBE)) url.searchParams.set(name, value);
       url.searchParams.set('apikey', key);
       const response = await get(url.href);
@@ -481,7 +468,6 @@ function pageText(html: string): string {
     .replace(/&(amp|lt|gt|quot|#x27|#39);/g, (_, name: string) => entities[name] ?? '');
 }
 
-/** The claims the page should show and does not. */
 function missingClaims(page: string, claims: SellerClaims): string[] {
   const missing: string[] = [];
   if (claims.trialRunNotice !== undefined && !page.includes(claims.trialRunNotice))
@@ -498,7 +484,6 @@ function missingClaims(page: string, claims: SellerClaims): string[] {
   return missing;
 }
 
-/** What the order page claims, as doctor shows it. */
 function describeClaims({ trialRunNotice, promotion }: SellerClaims): string {
   return [
     trialRunNotice === undefined ? 'no trial-run sentence' : `trial-run sentence "${trialRunNotice}"`,
@@ -531,7 +516,7 @@ export async function runChecks<Context>(
   return results;
 }
 
-/** Prints one line per check; whether all passed. */
+/** Whether all passed. */
 export function printChecks(results: readonly CheckResult[], out: (line: string) => void): boolean {
   for (const { name, ok, detail } of results) out(`  ${ok ? '✓' : '✗'} ${name}: ${detail}`);
   const failed = results.filter(({ ok }) => !ok).length;
@@ -543,7 +528,6 @@ export function printChecks(results: readonly CheckResult[], out: (line: string)
   return failed === 0;
 }
 
-/** What `npm run doctor` uses: the process's in normal use (doctor-main.ts), a test's in the tests. */
 export interface DoctorCommandDeps extends Omit<DoctorDeps, 'aws'> {
   out: (line: string) => void;
   env: Readonly<Record<string, string | undefined>>;
@@ -562,10 +546,6 @@ const DOCTOR_USAGE = [
   '  --help        this text',
 ];
 
-/**
- * `npm run doctor -- --stage NAME [--region R]`: the checks of a deployed stage; exit code 0 only
- * when every check passes.
- */
 export async function runDoctor(args: readonly string[], deps: DoctorCommandDeps): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     for (const line of DOCTOR_USAGE) deps.out(line);

@@ -4,7 +4,6 @@ import type { RecordEmailKind } from '../shared/email-kinds';
 import { foldReference } from '../shared/order-reference';
 import { formatGbp } from '../shared/pricing';
 
-/** One row of `list`: the columns the merchant reads, as plain values. */
 export interface ListRow {
   reference: string;
   kind: 'order' | 'request';
@@ -17,11 +16,10 @@ export interface ListRow {
   status: string;
   /** Email kinds sent, and those due but not sent (marked `!`). */
   emails: string;
-  /** An order paid while the shop was paused: the merchant refunds or delays it (ADR 0021). */
-  /** Refunded in part so far (pence): the shop's part refunds and the Stripe Dashboard's. */
+  /** The shop's part refunds and the Stripe Dashboard's. */
   partlyRefundedPence?: number;
+  /** The merchant refunds or delays such an order (ADR 0021). */
   placedWhilePaused?: true;
-  /** A request waiting for an answer: until when it holds its bottles (then they are back on sale). */
   holdsUntil?: string;
 }
 
@@ -41,10 +39,7 @@ const EMAIL_LABELS: Record<RecordEmailKind, string> = {
   pageLink: 'page-link',
 };
 
-/**
- * The line `find` prints when `query` found references only as a person may misread them (O for 0,
- * I or L for 1), so the merchant checks which of the candidates is meant; undefined otherwise.
- */
+/** When `query` matched only as a person may misread it (O for 0, I or L for 1): check which is meant. */
 export function looseReadingNote(
   query: string,
   rows: readonly Pick<ListRow, 'reference'>[],
@@ -60,10 +55,7 @@ export function looseReadingNote(
   return `Reference "${wanted}" read loosely (O as 0, I and L as 1, any case): ${candidates}; check which is meant.`;
 }
 
-/**
- * "confirmation notice dispatch!": each email the record has, `!` when it is due and not yet sent,
- * `(refused)` when SES refused the address for good.
- */
+/** "confirmation notice dispatch!": `!` due and not yet sent, `(refused)` when SES refused it for good. */
 function emailSummary(record: AdminRecordView): string {
   return record.emails
     .map(
@@ -93,22 +85,18 @@ export function toListRow(record: AdminRecordView): ListRow {
   };
 }
 
-/** Cuts a value to `width` characters on one line, so one odd name cannot break the table. */
+/** One odd name cannot break the table. */
 function cell(value: string, width: number): string {
   const line = value.replace(/\s+/g, ' ');
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
 
-/**
- * "holds until Thu 3 Dec, 10:00"; once that has passed, "hold lapsed ...": the bottles are back on
- * sale though the request still waits, which the merchant should know before inviting payment.
- */
+/** Once lapsed, the bottles are back on sale though the request waits: worth knowing before inviting payment. */
 function holdNote(holdsUntil: string, now: Date): string {
   const when = formatLondonTime(holdsUntil, now);
   return Date.parse(holdsUntil) > now.getTime() ? `holds until ${when}` : `hold lapsed ${when}`;
 }
 
-/** A readable fixed-width table of list rows; times as London's clock read them, seen from `now`. */
 export function formatTable(rows: readonly ListRow[], now: Date): string {
   const header = [
     'REFERENCE',
@@ -142,7 +130,6 @@ export function formatTable(rows: readonly ListRow[], now: Date): string {
   return alignColumns([header, ...body], [4, 5]).join('\n');
 }
 
-/** Lines of fixed-width columns two spaces apart, as wide as their widest cell; `right` columns aligned right. */
 export function alignColumns(lines: readonly string[][], right: readonly number[] = []): string[] {
   const widths = (lines[0] ?? []).map((_, i) => Math.max(...lines.map((line) => (line[i] ?? '').length)));
   return lines.map((line) =>

@@ -13,18 +13,15 @@ import * as z from 'zod/mini';
 import { MERCHANTS_GROUP } from '../shared/admin-api-paths';
 import { RefusedError } from '../shared/refusal';
 
-/** The merchants' user pool of one stage, and a client allowed to administer it. */
 export interface MerchantPool {
   client: CognitoIdentityProviderClient;
   userPoolId: string;
 }
 
-/** One merchant as `merchant list` shows them. */
 export interface MerchantAccount {
   email: string;
   /** `invited`: has not yet changed the temporary password of the invitation; `active`: has. */
   status: 'invited' | 'active' | 'other';
-  /** Cognito's own status, for anything that is neither. */
   cognitoStatus: string;
   enabled: boolean;
   createdAt: Date | undefined;
@@ -41,7 +38,6 @@ function merchantEmail(typed: string): string {
   return email;
 }
 
-/** The groups of a user, or undefined when the pool has no such user. */
 async function groupsOf(email: string, pool: MerchantPool): Promise<string[] | undefined> {
   const groups: string[] = [];
   try {
@@ -59,13 +55,7 @@ async function groupsOf(email: string, pool: MerchantPool): Promise<string[] | u
   return groups;
 }
 
-/**
- * Makes `email` a merchant: creates the user (the email is the user name, marked verified) so
- * Cognito emails the invitation with a temporary password, then adds them to `merchants`.
- * Idempotent: an existing user is not invited again, only added to the group if not in it.
- * @returns whether a user was created (invited) and whether the group changed.
- * @throws RefusedError when `email` is not an email address.
- */
+/** Cognito emails a new user a temporary password; an existing one is not invited again, only grouped. */
 export async function addMerchant(
   typedEmail: string,
   pool: MerchantPool,
@@ -118,7 +108,6 @@ function accountOf(user: UserType): MerchantAccount {
   };
 }
 
-/** Everyone in the `merchants` group, by email. */
 export async function listMerchants(pool: MerchantPool): Promise<MerchantAccount[]> {
   const accounts: MerchantAccount[] = [];
   const pages = paginateListUsersInGroup(
@@ -129,11 +118,7 @@ export async function listMerchants(pool: MerchantPool): Promise<MerchantAccount
   return accounts.sort((a, b) => a.email.localeCompare(b.email));
 }
 
-/**
- * Deletes the merchant `email` from the user pool: they can no longer sign in or renew their
- * tokens. Only a member of `merchants` is deleted, so a typo cannot remove some other user.
- * @throws RefusedError when there is no such user, or the user is not a merchant.
- */
+/** Only a member of `merchants` is deleted, so a typo cannot remove some other user. */
 export async function removeMerchant(typedEmail: string, pool: MerchantPool): Promise<{ email: string }> {
   const email = merchantEmail(typedEmail);
   const groups = await groupsOf(email, pool);

@@ -1,13 +1,11 @@
 import { parseArgs } from 'node:util';
 import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import {
-  GetIdentityDkimAttributesCommand,
-  GetIdentityVerificationAttributesCommand,
-} from '@aws-sdk/client-ses';
+import { GetIdentityDkimAttributesCommand } from '@aws-sdk/client-ses';
 import { GetAccountCommand } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import Stripe from 'stripe';
 import webPush from 'web-push';
+import type * as z from 'zod/mini';
 import { readShopSettings, writeShopSettings } from '../lambdas/domain/storage/settings-store';
 import { VAPID_SECRET_JSON_KEYS } from '../shared/merchant-push';
 import { formatGbp } from '../shared/pricing';
@@ -20,11 +18,12 @@ import {
 } from '../shared/seller-claims';
 import { STAGE_SETTINGS, stageSettingsSchema } from '../shared/stage-config';
 import {
-  type DoctorDeps,
+  type DoctorCommandDeps,
   printChecks,
   runChecks,
   runDoctorChecks,
   SES_READINESS_CHECKS,
+  senderIdentity,
   storedForecastKeySchema,
   storedKeySchema,
   storedWebhookSchema,
@@ -47,26 +46,16 @@ import {
   stripeKeyFacts,
 } from './stripe-account';
 
-/*
- * `npm run setup -- --stage NAME`: from "accounts exist, credentials in the shell" to a deployed
- * stage. Everything is checked before anything changes; then each step changes only what differs
- * from what is there, so a second run changes nothing and says so. No secret is ever printed.
- */
+// `npm run setup`: everything is checked before anything changes; each step then changes only what
+// differs, so a second run changes nothing and says so. No secret is ever printed.
 
 /** Asks the operator one question; the answer, or the default when they just press Enter. */
 export type Prompter = (question: string, options: { default?: string; secret?: boolean }) => Promise<string>;
 
-/** What one run of setup uses: the process's in normal use (setup-main.ts), a test's in the tests. */
-export interface SetupDeps extends Omit<DoctorDeps, 'aws'> {
-  out: (line: string) => void;
-  env: Readonly<Record<string, string | undefined>>;
+export interface SetupDeps extends DoctorCommandDeps {
   nodeVersion: string;
-  /** The AWS clients of a region. */
-  aws: (region: string) => StageAwsClients;
   /** Runs the CDK CLI (`npx cdk …`) in the repository with the terminal attached; its exit code. */
   runCdk: (args: readonly string[]) => Promise<number>;
-  /** The repository's cdk.json, where the stage's settings are written. */
-  cdkJsonPath: string;
   /** Asks for what the flags do not give; absent (or with --yes) nothing is asked. */
   prompt?: Prompter | undefined;
 }
@@ -86,10 +75,7 @@ const SETTING_QUESTIONS = [
   ['ses-identity', 'sesIdentity', 'SES identity to create (domain, address or existing)'],
 ] as const;
 
-/**
- * The seller's claims on the order page (shared/seller-claims.ts), asked after the seller: flag,
- * cdk.json key, question, the spec's text offered when the stage has none. "off" turns one off.
- */
+/** The seller's claims (shared/seller-claims.ts): flag, cdk.json key, question, the spec's text. */
 const CLAIM_QUESTIONS = [
   [
     'trial-run-notice',
@@ -141,10 +127,7 @@ const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
 /** Stages whose example.com placeholders infra accepts, and which have no WAF by default. */
 const PLACEHOLDER_STAGES = ['dev', 'local'];
 
-/**
- * Runs setup; the process's exit code: 0 once the stage is set up (the checks at the end may
- * still fail, for DNS records not yet added, and say so), 1 when something was refused.
- */
+/** Exit code 0 once the stage is set up, though the final checks may fail (DNS not yet added). */
 export async function runSetup(args: readonly string[], deps: SetupDeps): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     for (const line of setupUsage()) deps.out(line);
@@ -160,8 +143,7 @@ export async function runSetup(args: readonly string[], deps: SetupDeps): Promis
   }
 }
 
-/** `npm run setup -- --help`: every flag, from the same lists the questions are asked from. */
-export function setupUsage(): string[] {
+function setupUsage(): string[] {
   return [
     'Usage: npm run setup -- --stage NAME [--region R] [--yes] [flags]',
     '',
@@ -184,13 +166,9 @@ export function setupUsage(): string[] {
   ];
 }
 
-/** The stacks' outputs of the stage, by output name (stage-aws.ts). */
 type StageOutputs = { get(key: string): string };
 
-/**
- * One run of setup as its steps see it: what the flags and the operator gave, and what the steps
- * before found (each set by the step that finds it; `found` refuses one read too early).
- */
+/** One run as its steps see it; what a step finds is set by it (`found` refuses a read too early). */
 interface SetupRun {
   deps: SetupDeps;
   out: (line: string) => void;
@@ -203,7 +181,6 @@ interface SetupRun {
   flag(name: string): string | undefined;
   /** The flag's value, else the operator's answer, else the fallback; refused when there is none. */
   answer(name: string, question: string, fallback: string | undefined, secret?: boolean): Promise<string>;
-  /** The stage's block in cdk.json as an earlier run left it, and the block this run writes. */
   existing: StageBlock;
   settings: Record<string, unknown>;
   changes: ChangeLog;
@@ -220,7 +197,6 @@ interface SetupRun {
   endpoint: EndpointOutcome | undefined;
 }
 
-/** One step of setup: what it is, when it applies (always, when absent), and what it does. */
 export interface SetupStep {
   name: string;
   when?: (run: SetupRun) => boolean;
@@ -243,7 +219,6 @@ async function runSteps(steps: readonly SetupStep[], run: SetupRun): Promise<voi
   for (const step of steps) if (step.when?.(run) ?? true) await step.run(run);
 }
 
-/** The run the flags describe: its stage, region and clients, and how it asks for the rest. */
 function startRun(args: readonly string[], deps: SetupDeps): SetupRun {
   const values = setupFlags(args);
   const flag = (name: string): string | undefined => {
@@ -331,22 +306,20 @@ function found<T>(value: T | undefined, what: string): T {
   return value;
 }
 
-/** The sender's address and its domain, as the stage's settings give them. */
-function senderOf(settings: Record<string, unknown>): { sender: string; domain: string } {
-  const sender = textOf(settings.senderEmail) ?? '';
-  return { sender, domain: sender.slice(sender.lastIndexOf('@') + 1) };
+function senderOf(settings: Record<string, unknown>): string {
+  return textOf(settings.senderEmail) ?? '';
 }
 
-/** The Stripe key an earlier run stored in the output's secret; the keys are asked again only to change them. */
-async function storedKey(run: SetupRun, output: string): Promise<string | undefined> {
+/** What an earlier run stored in the output's secret: keys are asked again only to change them. */
+async function storedSecret<T>(
+  run: SetupRun,
+  output: string,
+  schema: z.ZodMiniType<T>,
+): Promise<T | undefined> {
   if (run.deployed === undefined) return undefined;
-  const parsed = storedKeySchema.safeParse(
-    await readSecretDocument(run.aws.secretsManager, run.deployed.get(output)),
-  );
-  return parsed.success ? parsed.data.stripeSecretKey : undefined;
+  return schema.safeParse(await readSecretDocument(run.aws.secretsManager, run.deployed.get(output))).data;
 }
 
-/** Everything checked before anything changes, in the order the operator reads it. */
 const SETUP_CHECKS: readonly SetupStep[] = [
   {
     name: 'Node.js version',
@@ -406,12 +379,11 @@ const SETUP_CHECKS: readonly SetupStep[] = [
       };
       // The functions' keys default only to what an earlier run stored, never to setup's own key:
       // that may be the account's unrestricted secret key (stripeKeyFacts refuses one for them).
+      const storedKey = async (output: string) =>
+        (await storedSecret(run, output, storedKeySchema))?.stripeSecretKey;
       const account = await askKey('account', undefined);
-      run.keys.checkout = await askKey('checkout', await storedKey(run, STAGE_OUTPUTS.checkoutKeySecret));
-      run.keys.fulfilment = await askKey(
-        'fulfilment',
-        await storedKey(run, STAGE_OUTPUTS.fulfilmentKeySecret),
-      );
+      run.keys.checkout = await askKey('checkout', await storedKey(STAGE_OUTPUTS.checkoutKeySecret));
+      run.keys.fulfilment = await askKey('fulfilment', await storedKey(STAGE_OUTPUTS.fulfilmentKeySecret));
       const roles: Array<[StripeKeyRole, string]> = [
         ['account', account],
         ['checkout', run.keys.checkout],
@@ -427,19 +399,14 @@ const SETUP_CHECKS: readonly SetupStep[] = [
   {
     name: 'Open-Meteo key',
     async run(run) {
-      // Optional, so it defaults to what an earlier run stored, else to none: the free endpoint.
-      let stored: string | undefined;
-      if (run.deployed !== undefined) {
-        try {
-          const secretId = run.deployed.get(STAGE_OUTPUTS.forecastKeySecret);
-          const document = await readSecretDocument(run.aws.secretsManager, secretId);
-          stored = storedForecastKeySchema.safeParse(document).data?.openMeteoApiKey;
-        } catch {
-          // A stage deployed before the key's secret existed: nothing stored yet; the deploy adds it.
-        }
-      }
+      // Optional, so it defaults to what an earlier run stored, else to none: the free endpoint. A stage
+      // deployed before the key's secret existed has nothing stored yet; the deploy adds it.
+      const stored = await storedSecret(run, STAGE_OUTPUTS.forecastKeySecret, storedForecastKeySchema).catch(
+        () => undefined,
+      );
       const [flag, variable, question] = FORECAST_KEY_QUESTION;
-      run.keys.forecast = await run.answer(flag, question, run.deps.env[variable] ?? stored ?? '', true);
+      const fallback = run.deps.env[variable] ?? stored?.openMeteoApiKey ?? '';
+      run.keys.forecast = await run.answer(flag, question, fallback, true);
       run.out(
         run.keys.forecast === ''
           ? '  ✓ Open-Meteo: no key, so the weather check uses the free endpoint (api.open-meteo.com), which is for non-commercial use only: give --open-meteo-key once the shop trades'
@@ -447,24 +414,20 @@ const SETUP_CHECKS: readonly SetupStep[] = [
       );
     },
   },
-  {
-    name: 'CDK bootstrap',
-    async run(run) {
-      run.unbootstrapped = await checkBootstrap(run.aws, run.region, run.stage, run.settings, run.out);
-    },
-  },
+  { name: 'CDK bootstrap', run: checkBootstrap },
   {
     name: 'SES',
     async run(run) {
-      const { sender, domain } = senderOf(run.settings);
-      const ses = await sesStatus(run.aws, [domain, sender]);
-      run.sesVerified = ses.verified;
+      const { domain, verified } = await senderIdentity(run.aws, senderOf(run.settings));
+      const production =
+        (await run.aws.sesv2.send(new GetAccountCommand({}))).ProductionAccessEnabled === true;
+      run.sesVerified = verified && `${verified} verified`;
       run.out(
-        `  ✓ SES in ${run.region}: ${ses.verified ?? `${domain} not verified yet (the records to add are printed at the end)`}; ${ses.production ? 'out of the sandbox' : 'in the sandbox: request production access (SES console → Account dashboard) before the shop opens'}`,
+        `  ✓ SES in ${run.region}: ${run.sesVerified ?? `${domain} not verified yet (the records to add are printed at the end)`}; ${production ? 'out of the sandbox' : 'in the sandbox: request production access (SES console → Account dashboard) before the shop opens'}`,
       );
       // Cognito refuses a pool whose sender is not verified, and in the sandbox SES would drop an
       // invitation to an address not yet verified: the shop's sender only once both hold (infra's cognitoSenderIdentity).
-      if (ses.identity !== undefined && ses.production) run.settings.cognitoSenderIdentity = ses.identity;
+      if (verified !== undefined && production) run.settings.cognitoSenderIdentity = verified;
     },
   },
   {
@@ -488,7 +451,6 @@ const SETUP_CHECKS: readonly SetupStep[] = [
   },
 ];
 
-/** Each change, made only where what is there differs from what is asked; appended to in order. */
 const SETUP_CHANGES: readonly SetupStep[] = [
   {
     name: 'cdk.json',
@@ -533,43 +495,10 @@ const SETUP_CHANGES: readonly SetupStep[] = [
         );
     },
   },
-  {
-    name: 'Shop open once its emails go out',
-    async run(run) {
-      const { stage, region, openAnyway } = run;
-      const { sender } = senderOf(run.settings);
-      const outputs = found(run.outputs, 'the outputs');
-      await openWhenEmailsGoOut(
-        { stage, region, sender, openAnyway },
-        outputs,
-        run.aws,
-        run.deps,
-        run.changes,
-      );
-    },
-  },
-  {
-    name: 'Stripe webhook endpoint',
-    async run(run) {
-      const stripe = found(run.accountStripe, 'the Stripe account');
-      const outputs = found(run.outputs, 'the outputs');
-      run.endpoint = await registerWebhook(stripe, run.stage, outputs, run.aws, run.deps, run.changes);
-    },
-  },
-  {
-    name: 'Secrets',
-    async run({ outputs, aws, keys, endpoint, changes }) {
-      const { checkout: checkoutKey, fulfilment: fulfilmentKey, forecast: forecastKey } = keys;
-      const values = { checkoutKey, fulfilmentKey, forecastKey, endpoint: found(endpoint, 'the endpoint') };
-      await storeSecrets(found(outputs, 'the outputs'), aws, values, changes);
-    },
-  },
-  {
-    name: 'VAPID key pair',
-    async run({ outputs, aws, changes }) {
-      await makeVapidKeys(found(outputs, 'the outputs'), aws, changes);
-    },
-  },
+  { name: 'Shop open once its emails go out', run: openWhenEmailsGoOut },
+  { name: 'Stripe webhook endpoint', run: registerWebhook },
+  { name: 'Secrets', run: storeSecrets },
+  { name: 'VAPID key pair', run: makeVapidKeys },
   {
     name: 'Merchant',
     async run({ flag, settings, aws, outputs, changes }) {
@@ -593,13 +522,11 @@ const SETUP_CHANGES: readonly SetupStep[] = [
   },
 ];
 
-/** After the changes: the DNS records still to add, doctor's checks of the stage, and a summary. */
 async function reportStage(run: SetupRun): Promise<void> {
   const { out, stage, region, settings, aws, changes } = run;
   const outputs = found(run.outputs, 'the outputs');
   out('');
-  const { domain } = senderOf(settings);
-  const records = await dnsRecords(aws, settings, outputs, domain, run.sesVerified !== undefined);
+  const records = await dnsRecords(run, outputs);
   if (records.length === 0) out('DNS records to add: none.');
   else {
     out('DNS records to add at your DNS provider (SES checks them by itself; allow up to 72 hours):');
@@ -617,12 +544,7 @@ async function reportStage(run: SetupRun): Promise<void> {
   );
 }
 
-/**
- * Asks for the seller's claims, offering the stage's own or the spec's, and checks them at once
- * with the stage's schema: a reference price at or below the price it is compared with stops here.
- * Written to cdk.json as the schema reads them best: false for "off", the price as a number.
- * @throws RefusedError naming the setting and its limit.
- */
+/** Checked at once with the stage's schema, so a reference price at or below the price stops here. */
 async function askClaims(
   settings: Record<string, unknown>,
   existing: StageBlock,
@@ -672,11 +594,7 @@ function changeLog(out: (line: string) => void): ChangeLog {
   };
 }
 
-/**
- * The mode of the three keys, which must agree, and each key's permissions, asked of Stripe.
- * @throws RefusedError naming a secret key given for a function, a key of the other mode or a
- * missing permission.
- */
+/** The three keys must share one mode and each have its permissions, asked of Stripe. */
 async function checkStripeKeys(
   keys: ReadonlyArray<[StripeKeyRole, string]>,
   deps: SetupDeps,
@@ -701,10 +619,7 @@ async function checkStripeKeys(
   return { livemode, accountStripe };
 }
 
-/**
- * Whether the Stripe account may take Bacs Direct Debit (its `bacs_debit_payments` capability).
- * Never a refusal: the shop sells by card meanwhile.
- */
+/** Never a refusal: without Bacs Direct Debit the shop sells by card. */
 async function checkBacsDebit(stripe: Stripe, out: (line: string) => void): Promise<void> {
   const howToTurnOn =
     'turn it on in the Stripe Dashboard (Settings → Payments → Payment methods → Bacs Direct Debit; docs/deploy.md)';
@@ -726,17 +641,9 @@ async function checkBacsDebit(stripe: Stripe, out: (line: string) => void): Prom
   );
 }
 
-/**
- * The regions the stage deploys to that have no CDK bootstrap stack yet: its own, and us-east-1
- * when the WAF is on (the default outside the placeholder stages).
- */
-async function checkBootstrap(
-  aws: StageAwsClients,
-  region: string,
-  stage: string,
-  settings: StageBlock,
-  out: (line: string) => void,
-): Promise<string[]> {
+/** The stage's region, and us-east-1 when the WAF is on, each needs a CDK bootstrap stack. */
+async function checkBootstrap(run: SetupRun): Promise<void> {
+  const { aws, region, stage, settings } = run;
   const waf =
     settings.waf === undefined
       ? !PLACEHOLDER_STAGES.includes(stage)
@@ -751,35 +658,24 @@ async function checkBootstrap(
       missing.push(at);
     }
   }
-  out(
+  run.out(
     missing.length === 0
       ? `  ✓ CDK bootstrap: done in ${regions.join(' and ')}`
       : `  ✓ CDK bootstrap: ${missing.join(' and ')} not yet (setup bootstraps ${missing.length === 1 ? 'it' : 'them'})`,
   );
-  return missing;
+  run.unbootstrapped = missing;
 }
 
-/**
- * The page's message while setup keeps a new shop shut; setup opens a shop paused with exactly
- * this message once its emails can go out, and leaves any other pause (the merchant's) alone.
- */
-export const OPENING_SOON_MESSAGE = 'Opening soon: we are getting ready to take orders.';
+/** Setup opens only a shop paused with exactly this message: any other pause is the merchant's. */
+const OPENING_SOON_MESSAGE = 'Opening soon: we are getting ready to take orders.';
 
-/**
- * Keeps the shop paused while SES cannot email customers (the sender not verified, or the account
- * in the sandbox): a customer who paid and got no confirmation is worse than a shop opening a day
- * later. The checks are doctor's own; `--open-anyway` opens it regardless.
- */
-async function openWhenEmailsGoOut(
-  run: { stage: string; region: string; sender: string; openAnyway: boolean },
-  outputs: { get(key: string): string },
-  aws: StageAwsClients,
-  deps: SetupDeps,
-  changes: ChangeLog,
-): Promise<void> {
-  const ses = { region: run.region, sender: run.sender, aws };
+/** Paused while SES cannot email customers: a paid order with no confirmation is worse than a day's wait. */
+async function openWhenEmailsGoOut(run: SetupRun): Promise<void> {
+  const { region, aws, deps, changes } = run;
+  const ses = { region, sender: senderOf(run.settings), aws };
   const failing = (await runChecks(SES_READINESS_CHECKS, ses)).filter(({ ok }) => !ok);
-  const table = { client: aws.dynamo, tableName: outputs.get(STAGE_OUTPUTS.ordersTable) };
+  const tableName = found(run.outputs, 'the outputs').get(STAGE_OUTPUTS.ordersTable);
+  const table = { client: aws.dynamo, tableName };
   const shop = await readShopSettings(table, true);
   const pausedBySetup = shop.mode === 'paused' && shop.message === OPENING_SOON_MESSAGE;
   // Written directly rather than by pauseShop: a shop setup pauses has just been deployed or was
@@ -806,23 +702,17 @@ async function openWhenEmailsGoOut(
   );
 }
 
-/** The stage's webhook endpoint, made to listen for exactly the handled events (ensureWebhookEndpoint). */
-async function registerWebhook(
-  stripe: Stripe,
-  stage: string,
-  outputs: { get(key: string): string },
-  aws: StageAwsClients,
-  deps: SetupDeps,
-  changes: ChangeLog,
-): Promise<EndpointOutcome> {
+async function registerWebhook(run: SetupRun): Promise<void> {
+  const { aws, deps, changes } = run;
+  const outputs = found(run.outputs, 'the outputs');
   const stored = storedWebhookSchema.safeParse(
     await readSecretDocument(aws.secretsManager, outputs.get(STAGE_OUTPUTS.webhookSecret)),
   );
   const url = outputs.get(STAGE_OUTPUTS.stripeWebhookUrl);
-  const endpoint = await ensureWebhookEndpoint(stripe, {
+  const endpoint = await ensureWebhookEndpoint(found(run.accountStripe, 'the Stripe account'), {
     url,
     events: deps.events,
-    description: `Live Aquatics (${stage})`,
+    description: `Live Aquatics (${run.stage})`,
     apiVersion: deps.apiVersion,
     knownId: stored.success ? stored.data.webhookEndpointId : undefined,
   });
@@ -841,58 +731,36 @@ async function registerWebhook(
       `Stripe webhook endpoint ${endpoint.id} ${endpoint.action}: ${url}${endpoint.action === 'updated' && endpoint.movedFrom !== undefined ? ` (moved from ${endpoint.movedFrom})` : ''}, events ${deps.events.join(', ')}`,
       `webhook endpoint ${endpoint.action}`,
     );
-  return endpoint;
+  run.endpoint = endpoint;
 }
 
-/**
- * The keys and, for a new endpoint, its signing secret, in the layout the functions read (ADR
- * 0010; the endpoint's id beside its secret, ADR 0029), each written only when it differs.
- */
-async function storeSecrets(
-  outputs: { get(key: string): string },
-  aws: StageAwsClients,
-  values: { checkoutKey: string; fulfilmentKey: string; forecastKey: string; endpoint: EndpointOutcome },
-  changes: ChangeLog,
-): Promise<void> {
-  const { endpoint } = values;
+/** In the layout the functions read (ADR 0010; the endpoint's id beside its secret, ADR 0029). */
+async function storeSecrets({ outputs, aws, keys, endpoint: registered, changes }: SetupRun): Promise<void> {
+  const endpoint = found(registered, 'the endpoint');
   const documents: Array<[string, string, Record<string, string> | undefined]> = [
-    ['checkout key', outputs.get(STAGE_OUTPUTS.checkoutKeySecret), { stripeSecretKey: values.checkoutKey }],
-    [
-      'fulfilment key',
-      outputs.get(STAGE_OUTPUTS.fulfilmentKeySecret),
-      { stripeSecretKey: values.fulfilmentKey },
-    ],
-    [
-      // Empty is stored too: "no key", which the functions read as the free endpoint.
-      'Open-Meteo key',
-      outputs.get(STAGE_OUTPUTS.forecastKeySecret),
-      { openMeteoApiKey: values.forecastKey },
-    ],
+    ['checkout key', STAGE_OUTPUTS.checkoutKeySecret, { stripeSecretKey: keys.checkout }],
+    ['fulfilment key', STAGE_OUTPUTS.fulfilmentKeySecret, { stripeSecretKey: keys.fulfilment }],
+    // Empty is stored too: "no key", which the functions read as the free endpoint.
+    ['Open-Meteo key', STAGE_OUTPUTS.forecastKeySecret, { openMeteoApiKey: keys.forecast }],
     [
       'webhook signing secret',
-      outputs.get(STAGE_OUTPUTS.webhookSecret),
+      STAGE_OUTPUTS.webhookSecret,
       endpoint.action === 'created'
         ? { stripeWebhookSecret: endpoint.secret, webhookEndpointId: endpoint.id }
         : undefined,
     ],
   ];
-  for (const [what, secretId, document] of documents) {
+  for (const [what, output, document] of documents) {
+    const secretId = found(outputs, 'the outputs').get(output);
     if (document !== undefined && (await putSecretDocumentIfChanged(aws.secretsManager, secretId, document)))
       changes.made(`Secrets Manager: ${what} stored in ${secretId}`, `${what} stored`);
     else changes.same(`Secrets Manager: ${what} in ${secretId} already as given`);
   }
 }
 
-/**
- * The stage's VAPID key pair, which signs the merchant's pushes (ADR 0056): made once, when the
- * secret holds none, and never replaced, since a new pair would silence every subscribed device.
- */
-async function makeVapidKeys(
-  outputs: { get(key: string): string },
-  aws: StageAwsClients,
-  changes: ChangeLog,
-): Promise<void> {
-  const secretId = outputs.get(STAGE_OUTPUTS.vapidKeySecret);
+/** Made once and never replaced (ADR 0056): a new pair would silence every subscribed device. */
+async function makeVapidKeys({ outputs, aws, changes }: SetupRun): Promise<void> {
+  const secretId = found(outputs, 'the outputs').get(STAGE_OUTPUTS.vapidKeySecret);
   const stored = await readSecretDocument(aws.secretsManager, secretId);
   const { publicKey, privateKey } = VAPID_SECRET_JSON_KEYS;
   if (textOf(stored?.[publicKey]) && textOf(stored?.[privateKey])) {
@@ -916,40 +784,19 @@ async function cdk(deps: SetupDeps, args: string[], what: string): Promise<void>
     );
 }
 
-/** Which of the identities is verified, and whether the account is out of the sandbox. */
-async function sesStatus(aws: StageAwsClients, identities: string[]) {
-  const { VerificationAttributes = {} } = await aws.ses.send(
-    new GetIdentityVerificationAttributesCommand({ Identities: identities }),
-  );
-  const identity = identities.find(
-    (identity) => VerificationAttributes[identity]?.VerificationStatus === 'Success',
-  );
-  const account = await aws.sesv2.send(new GetAccountCommand({}));
-  return {
-    identity,
-    verified: identity === undefined ? undefined : `${identity} verified`,
-    production: account.ProductionAccessEnabled === true,
-  };
-}
-
-/**
- * The DNS records the operator must still add by hand, unless a Route 53 zone is given (the stack
- * writes them there): the sender domain's three DKIM CNAMEs until SES has verified it, and the
- * shop's own domain pointing at the distribution.
- */
+/** DNS records to add by hand; none with a Route 53 zone, where the stack writes them. */
 async function dnsRecords(
-  aws: StageAwsClients,
-  settings: StageBlock,
-  outputs: { get(key: string): string },
-  domain: string,
-  verified: boolean,
+  { aws, settings, sesVerified }: SetupRun,
+  outputs: StageOutputs,
 ): Promise<string[]> {
+  const sender = senderOf(settings);
+  const domain = sender.slice(sender.lastIndexOf('@') + 1);
   if (textOf(settings.hostedZoneId) !== undefined) return [];
   const records: string[] = [];
   const siteDomain = textOf(settings.domainName);
   if (siteDomain !== undefined)
     records.push(`${siteDomain}  CNAME  ${outputs.get(STAGE_OUTPUTS.distributionDomainName)}`);
-  if (verified || (textOf(settings.sesIdentity) ?? 'domain') !== 'domain') return records;
+  if (sesVerified !== undefined || (textOf(settings.sesIdentity) ?? 'domain') !== 'domain') return records;
   const { DkimAttributes = {} } = await aws.ses.send(
     new GetIdentityDkimAttributesCommand({ Identities: [domain] }),
   );

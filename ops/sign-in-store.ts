@@ -5,12 +5,7 @@ import * as z from 'zod/mini';
 import { adminConfigSchema } from '../shared/admin-config';
 import { adminTokensSchema } from '../shared/admin-sign-in';
 
-/**
- * The merchant's sign-in for one target (the local stack, or a stage), kept between commands in
- * the user's configuration folder: the site it was made on, the identity provider and client it
- * came from, and the tokens. Only the user may read it (0600 in a 0700 folder): the refresh token
- * keeps a merchant signed in for hours.
- */
+/** Only the user may read a kept sign-in (0600 in a 0700 folder): its refresh token lasts hours. */
 export const signInSchema = z.object({
   siteUrl: z.string(),
   config: adminConfigSchema,
@@ -21,17 +16,15 @@ export type SignIn = z.output<typeof signInSchema>;
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** The shop's own folder in $XDG_CONFIG_HOME (else ~/.config), as the XDG base directory spec has it. */
-export function signInFolder(env: Env): string {
+function signInFolder(env: Env): string {
   const base = env.XDG_CONFIG_HOME?.trim() || join(env.HOME?.trim() || homedir(), '.config');
   return join(base, 'live-aquatics-orders');
 }
 
-/** One file per target: `local.json`, `stage-prod.json`. */
 export function signInFile(env: Env, targetKey: string): string {
   return join(signInFolder(env), `${targetKey}.json`);
 }
 
-/** The sign-in kept for the target, or undefined when there is none (or it is not one we wrote). */
 export function readSignIn(env: Env, targetKey: string): SignIn | undefined {
   const file = signInFile(env, targetKey);
   if (!existsSync(file)) return undefined;

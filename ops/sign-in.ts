@@ -21,7 +21,6 @@ import { deleteSignIn, readSignIn, type SignIn, writeSignIn } from './sign-in-st
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** What the sign-in needs of the CLI's run. */
 export interface SignInIo {
   out: (line: string) => void;
   err: (line: string) => void;
@@ -33,19 +32,14 @@ export interface SignInIo {
   ask?(question: string, options?: { signal?: AbortSignal }): Promise<string>;
 }
 
-/** Where a signed-in command acts: its sign-in file's name and how to find its site. */
 export interface ApiTarget {
   /** `local`, or `stage-<name>`: the sign-in file's name. */
   key: string;
   description: string;
-  /** The command that signs in to this target, for messages. */
   loginCommand: string;
   /** The site's origin, found when signing in (later commands read it from the sign-in). */
   findSite(): Promise<string>;
-  /**
-   * The site the flag or the environment names without a look-up, and which of them names it: a
-   * signed-in command refuses a sign-in made on another site rather than act there.
-   */
+  /** The site a flag or the environment names: a sign-in made on another site is refused there. */
   namedSite?: { url: string; by: string } | undefined;
 }
 
@@ -58,7 +52,6 @@ function sameSite(a: string, b: string): boolean {
 
 /** A token is renewed this long before it expires, so no request carries one about to lapse. */
 const REFRESH_MARGIN_MS = 60_000;
-/** How long login waits for the browser to come back. */
 const LOGIN_TIMEOUT_MS = 5 * 60_000;
 
 async function readAdminConfig(siteUrl: string): Promise<AdminConfig> {
@@ -142,11 +135,7 @@ function answerOf(url: URL): Answer {
 /** Wrong addresses a paste may bring before login gives up (exit 1). */
 const PASTE_ATTEMPTS = 3;
 
-/**
- * The address the browser ended on, pasted at the terminal: it counts only when it is this
- * attempt's callback (same origin and path) with this attempt's state, as the loopback checks.
- * Anything else is explained and asked again; a closed input leaves the loopback to answer.
- */
+/** A pasted address counts only with this attempt's callback and state, as the loopback checks. */
 async function pastedAnswer(
   ask: NonNullable<SignInIo['ask']>,
   io: SignInIo,
@@ -192,7 +181,6 @@ async function pastedAnswer(
   );
 }
 
-/** The lines that say how to finish the sign-in when the browser is on another machine. */
 function remoteHints(redirectUri: string, canPaste: boolean): string[] {
   const { port } = new URL(redirectUri);
   const forward = `ssh -L ${port}:localhost:${port} <this machine>`;
@@ -207,12 +195,7 @@ function remoteHints(redirectUri: string, canPaste: boolean): string[] {
       ];
 }
 
-/**
- * `login`: the authorization code flow with PKCE and a loopback redirect. Prints the sign-in
- * address (and opens it when a browser is at hand), takes the code on the loopback or, at a
- * terminal, from the address the browser ended on pasted back (whichever comes first), exchanges
- * it, and keeps the tokens for the target.
- */
+/** `login`: authorization code with PKCE; the code from the loopback or a pasted address, whichever first. */
 export async function login(target: ApiTarget, io: SignInIo): Promise<void> {
   const siteUrl = (await target.findSite()).replace(/\/+$/, '');
   const config = await readAdminConfig(siteUrl);
@@ -293,12 +276,7 @@ export async function logout(target: ApiTarget, io: SignInIo): Promise<void> {
     io.err('The sign-in service did not confirm it revoked the sign-in: it lapses within 12 hours.');
 }
 
-/**
- * The transport of a signed-in command: the kept sign-in's site and a current ID token, renewed
- * with the refresh token (and kept again) once it has expired.
- * @throws SignedOutError when there is no sign-in, or the provider refuses to renew it.
- * @throws RefusedError when the target names a site other than the one signed in to.
- */
+/** The kept sign-in's site and an ID token, renewed (and kept again) once it has expired. */
 export function signedInTransport(target: ApiTarget, io: SignInIo): AdminTransport {
   let signIn: SignIn | undefined = readSignIn(io.env, target.key);
   if (signIn === undefined) throw new SignedOutError(`Not signed in to ${target.description}.`);

@@ -3,16 +3,9 @@ import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { RefusedError } from '../shared/refusal';
 import type { ApiTarget } from './sign-in';
 import { readSignIn } from './sign-in-store';
-import { readStackOutputs as describeStackOutputs } from './stage-aws';
+import { readStackOutputs as describeStackOutputs, stackName } from './stage-aws';
 import { readStageBlock } from './stage-file';
 import type { TargetChoice } from './target-choice';
-
-/**
- * Where the operator's commands act, and the one module that knows how to find it: the local
- * stack of `npm start`, or a deployed stage. A signed-in command needs only the site's address
- * (kept with the sign-in); finding it the first time may read the stage's stack with the
- * operator's own AWS credentials, unless ORDERS_SITE_URL or the stage's domainName says it.
- */
 
 /** `npm start`'s shop (local/dev-server.ts). */
 const LOCAL_SITE_URL = 'http://localhost:3000';
@@ -22,7 +15,7 @@ const SITE_URL_OUTPUT = 'SiteUrl';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The target of a signed-in command (login, logout, the shop's commands). */
+/** Only the first login may read the stage's stack (operator's credentials), unless the site is named. */
 export function apiTarget(
   choice: TargetChoice,
   env: Env,
@@ -49,8 +42,7 @@ export function apiTarget(
     // The stage's own sign-in file names its site; only ORDERS_SITE_URL can name another.
     ...(givenSite && { namedSite: { url: givenSite, by: 'ORDERS_SITE_URL' } }),
     async findSite() {
-      const given = env.ORDERS_SITE_URL?.trim();
-      if (given) return given;
+      if (givenSite) return givenSite;
       const domain = readDomainName(cdkJson, choice.stage);
       if (domain !== undefined) return `https://${domain}`;
       const outputs = await readStackOutputs(choice);
@@ -59,7 +51,6 @@ export function apiTarget(
   };
 }
 
-/** The stage's custom domain in cdk.json, when it has one (and the file is there). */
 function readDomainName(cdkJson: string, stage: string): string | undefined {
   try {
     const domain = readStageBlock(cdkJson, stage)?.domainName;
@@ -69,14 +60,8 @@ function readDomainName(cdkJson: string, stage: string): string | undefined {
   }
 }
 
-/** The stack of a stage, as infra names it. */
-export function stackName(stage: string): string {
-  return `LiveAquatics-${stage}`;
-}
-
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,20}$/;
 
-/** What a failed AWS call means for the operator, in a sentence they can act on. */
 function explainAwsError(error: unknown, stack: string, region: string): never {
   const name = error instanceof Error ? error.name : '';
   if (
@@ -103,7 +88,6 @@ function explainAwsError(error: unknown, stack: string, region: string): never {
   throw error;
 }
 
-/** A deployed stage's stack, read with the operator's credentials: its name, region and outputs. */
 export interface StackOutputs {
   stack: string;
   region: string;
@@ -111,11 +95,6 @@ export interface StackOutputs {
   output(key: string): string;
 }
 
-/**
- * The outputs of a stage's stack (CloudFormation DescribeStacks), the one way the commands find
- * a deployed stage's parts.
- * @throws RefusedError for a malformed stage, missing credentials, or no such stack.
- */
 export async function readStackOutputs(options: {
   stage: string;
   region: string | undefined;
@@ -125,8 +104,6 @@ export async function readStackOutputs(options: {
   const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'eu-west-2';
   const stack = stackName(options.stage);
   const cloudFormation = new CloudFormationClient({ region });
-  // The one DescribeStacks reader (setup and doctor read through it too); here a missing stack
-  // or credentials become words the operator can act on.
   let found: Map<string, string> | undefined;
   try {
     found = await describeStackOutputs(cloudFormation, stack);

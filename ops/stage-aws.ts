@@ -13,11 +13,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../lambdas/lib/aws';
 import { RefusedError } from '../shared/refusal';
 
-/**
- * The AWS clients `npm run setup` and `npm run doctor` use, built once per run for the stage's
- * region (the CDK bootstrap check also looks in us-east-1, the WAF stack's region). Tests give
- * the same clients, with recorded answers where no stand-in can run here.
- */
+/** Built once per run for the stage's region; CloudFormation per region (the WAF stack's us-east-1). */
 export interface StageAwsClients {
   sts: STSClient;
   cloudFormation: (region: string) => CloudFormationClient;
@@ -32,7 +28,6 @@ export interface StageAwsClients {
   dynamo: DynamoDBDocumentClient;
 }
 
-/** The clients of one region, with the operator's credentials from the usual chain. */
 export function createStageAwsClients(region: string): StageAwsClients {
   const cloudFormation = new Map<string, CloudFormationClient>();
   return {
@@ -51,15 +46,12 @@ export function createStageAwsClients(region: string): StageAwsClients {
   };
 }
 
-/** The stacks of a stage, as infra names them. */
-export function stageStackNames(stage: string): { app: string; data: string } {
-  return { app: `LiveAquatics-${stage}`, data: `LiveAquatics-${stage}-Data` };
+/** The app stack of a stage, as infra names it; the data and edge stacks add -Data and -Edge. */
+export function stackName(stage: string): string {
+  return `LiveAquatics-${stage}`;
 }
 
-/**
- * The output keys setup and doctor read: APP_OUTPUT_KEYS and STRIPE_SECRET_OUTPUT_KEYS of infra,
- * spelt out here so the operator's commands do not load the CDK library to read them.
- */
+/** infra's output keys, spelt out so the operator's commands do not load the CDK library. */
 export const STAGE_OUTPUTS = {
   siteUrl: 'SiteUrl',
   apiUrl: 'ApiUrl',
@@ -78,10 +70,7 @@ export const STAGE_OUTPUTS = {
   vapidKeySecret: 'VapidKeySecretName',
 } as const;
 
-/**
- * A stack's outputs by key, or undefined when there is no such stack (CloudFormation's
- * ValidationError "Stack with id … does not exist").
- */
+/** Undefined when there is no such stack (CloudFormation's ValidationError "… does not exist"). */
 export async function readStackOutputs(
   cloudFormation: CloudFormationClient,
   stackName: string,
@@ -102,15 +91,13 @@ export async function readStackOutputs(
   }
 }
 
-/** Both stacks' outputs of a deployed stage, read as one map. */
 export async function readStageOutputs(
   cloudFormation: CloudFormationClient,
   stage: string,
 ): Promise<{ get(key: string): string } | undefined> {
-  const names = stageStackNames(stage);
   const [app, data] = await Promise.all([
-    readStackOutputs(cloudFormation, names.app),
-    readStackOutputs(cloudFormation, names.data),
+    readStackOutputs(cloudFormation, stackName(stage)),
+    readStackOutputs(cloudFormation, `${stackName(stage)}-Data`),
   ]);
   if (app === undefined || data === undefined) return undefined;
   return {
@@ -139,10 +126,7 @@ export async function readSecretDocument(
   }
 }
 
-/**
- * Puts `document` in the secret unless it holds exactly that already (a new version on every run
- * would make the functions' cached copies look stale for nothing). Whether it wrote.
- */
+/** Written only when it differs: a new version every run would make the functions' cached copies look stale. */
 export async function putSecretDocumentIfChanged(
   secretsManager: SecretsManagerClient,
   secretId: string,
@@ -164,10 +148,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * A failure as the operator reads it: a refusal (or parseArgs's TypeError for a bad flag) as it
- * is written; anything else (AWS refusing a call, say) with its type, as AWS and Stripe word it.
- */
+/** A refusal (or parseArgs's TypeError) as written; anything else with its type, as AWS and Stripe word it. */
 export function operatorMessage(error: unknown): string {
   if (error instanceof RefusedError || (error instanceof TypeError && 'code' in error)) return error.message;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

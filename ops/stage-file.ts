@@ -2,11 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { RefusedError } from '../shared/refusal';
 
-/*
- * The stage's settings where the CDK app reads them: the stage's block under "stages" in the
- * "context" of cdk.json (infra/lib/config.ts). Setup writes that block, doctor reads it; nothing
- * else in cdk.json is touched, and the file keeps the layout Biome gives it.
- */
+// The stage's block under context.stages in cdk.json (infra/lib/config.ts): nothing else in the
+// file is touched, and it keeps the layout Biome gives it.
 
 const cdkJsonSchema = z.looseObject({
   context: z.optional(
@@ -14,7 +11,6 @@ const cdkJsonSchema = z.looseObject({
   ),
 });
 
-/** A stage's settings as cdk.json holds them. */
 export type StageBlock = Readonly<Record<string, unknown>>;
 
 function readCdkJson(path: string) {
@@ -26,15 +22,11 @@ function readCdkJson(path: string) {
   return parsed.data;
 }
 
-/** The stage's block, or undefined when cdk.json has none. */
 export function readStageBlock(path: string, stage: string): StageBlock | undefined {
   return readCdkJson(path).context?.stages?.[stage];
 }
 
-/**
- * Writes the stage's block when it differs from what cdk.json holds. Whether it wrote: nothing is
- * written, not even the same bytes, when the block is already as given.
- */
+/** Nothing is written, not even the same bytes, when the block is already as given. */
 export function writeStageBlock(
   path: string,
   stage: string,
@@ -54,7 +46,7 @@ function sortedKeys(block: StageBlock): [string, unknown][] {
   return Object.entries(block).sort(([a], [b]) => a.localeCompare(b));
 }
 
-/** Biome's line width: a list of plain values that fits on one line is written on one line, as Biome does. */
+/** Biome's line width. */
 const LINE_WIDTH = 110;
 
 /** JSON as Biome formats it: two-space indent, short lists of plain values inline. */
@@ -73,14 +65,12 @@ export function formatJson(value: unknown): string {
   return `${text}\n`;
 }
 
-/** Where a stage's block says it goes: its pinned account and region, its domain. */
 export interface StageTarget {
   account?: string | undefined;
   region?: string | undefined;
   domainName?: string | undefined;
 }
 
-/** The stages cdk.json holds (the blocks under context.stages), each with where it goes. */
 export function readStageNames(path: string): Map<string, StageTarget> {
   const text = (value: unknown) =>
     typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;

@@ -1,12 +1,6 @@
 import Stripe from 'stripe';
 import { RefusedError } from '../shared/refusal';
 
-/*
- * What `npm run setup` and `npm run doctor` ask of the Stripe account: which mode each key is of,
- * whether each has the permissions its users need, and the one webhook endpoint of a stage.
- */
-
-/** The keys the operator gives setup, by what they are for. */
 export type StripeKeyRole = 'account' | 'checkout' | 'fulfilment';
 
 /** How a key is named to the operator: never by its value. */
@@ -17,25 +11,13 @@ const ROLE_NAMES: Record<StripeKeyRole, string> = {
 };
 
 /** A restricted-key permission as the Stripe Dashboard's key editor names it. */
-export type StripePermissionName =
-  | 'Checkout Sessions: Write'
-  | 'Refunds: Write'
-  | 'PaymentIntents: Read'
-  | 'Charges: Read'
-  | 'Webhook Endpoints: Read'
-  | 'Webhook Endpoints: Write'
-  | 'Invoices: Read'
-  | 'Subscriptions: Write'
-  | 'Customers: Read';
+type StripePermissionName = keyof typeof PROBES;
 
 /**
- * What each key needs. The checkout key creates and retrieves sessions (create-checkout,
- * checkout-status). The fulfilment key is the webhook's, the reconciler's and the operator's:
- * sessions are created by request-payment and expired by pause (so Write, not Read), refunds
- * made, payments and charges read, and its endpoint read by doctor. Setup's own key registers
- * the webhook endpoint and is never stored.
+ * The fulfilment key's sessions are created by request-payment and expired by pause (so Write,
+ * not Read); its endpoint is read by doctor. Setup's own key is never stored.
  */
-export const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionName[]> = {
+const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionName[]> = {
   account: ['Webhook Endpoints: Write'],
   checkout: ['Checkout Sessions: Write'],
   fulfilment: [
@@ -53,11 +35,10 @@ export const KEY_PERMISSIONS: Record<StripeKeyRole, readonly StripePermissionNam
 };
 
 /**
- * One call per permission that needs it and nothing else, and changes nothing: the writes are
- * sent without their required parameters, so a key that may make them gets Stripe's 400 (or 404
- * for an id that does not exist), and one that may not gets the 403 Stripe checks first.
+ * One call per permission that changes nothing: writes are sent without their required parameters,
+ * so a key that may make them gets Stripe's 400 (or 404), and one that may not the 403 checked first.
  */
-const PROBES: Record<StripePermissionName, (stripe: Stripe) => Promise<unknown>> = {
+const PROBES = {
   'Checkout Sessions: Write': (stripe) => stripe.rawRequest('POST', '/v1/checkout/sessions', {}),
   'Refunds: Write': (stripe) => stripe.rawRequest('POST', '/v1/refunds', {}),
   'PaymentIntents: Read': (stripe) => stripe.paymentIntents.retrieve('pi_setup_permission_probe'),
@@ -68,22 +49,16 @@ const PROBES: Record<StripePermissionName, (stripe: Stripe) => Promise<unknown>>
   'Subscriptions: Write': (stripe) =>
     stripe.rawRequest('POST', '/v1/subscriptions/sub_setup_permission_probe', {}),
   'Customers: Read': (stripe) => stripe.customers.retrieve('cus_setup_permission_probe'),
-};
+} satisfies Record<string, (stripe: Stripe) => Promise<unknown>>;
 
 const KEY_PATTERN = /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/;
 
-/** What a key is, read from its prefix. */
 export interface StripeKeyFacts {
   kind: 'secret' | 'restricted';
   mode: 'test' | 'live';
 }
 
-/**
- * The kind and mode of a key. Setup's own key may be the account's secret key; the checkout and
- * fulfilment keys are stored for the functions, so they must be restricted keys (ADR 0010).
- * @throws RefusedError when it is not a secret or restricted key (a publishable one, say), or is a
- * secret key given for a function, without echoing it.
- */
+/** The functions' keys are stored, so they must be restricted (ADR 0010); a key is never echoed. */
 export function stripeKeyFacts(key: string, role: StripeKeyRole): StripeKeyFacts {
   const restrictedOnly = role !== 'account';
   const match = KEY_PATTERN.exec(key);
@@ -101,15 +76,10 @@ export function stripeKeyFacts(key: string, role: StripeKeyRole): StripeKeyFacts
   return { kind, mode: match[2] === 'live' ? 'live' : 'test' };
 }
 
-/** "restricted, test mode": how a key is described in a line the operator reads. */
-export function describeKey(facts: StripeKeyFacts): string {
+function describeKey(facts: StripeKeyFacts): string {
   return `${facts.kind}, ${facts.mode} mode`;
 }
 
-/**
- * Checks that `key` has every permission its role needs, by asking Stripe.
- * @throws RefusedError naming each missing permission, or saying Stripe refused the key.
- */
 export async function checkKeyPermissions(
   stripe: Stripe,
   role: StripeKeyRole,
@@ -145,25 +115,20 @@ export function eventDifference(
   };
 }
 
-/** An endpoint at the stage's URL that ensureWebhookEndpoint deleted, and why. */
-export interface RemovedEndpoint {
+interface RemovedEndpoint {
   id: string;
   why: string;
 }
 
-/** What ensureWebhookEndpoint did. */
 export type EndpointOutcome =
   | { action: 'created'; id: string; secret: string; removed: RemovedEndpoint[] }
   | { action: 'updated'; id: string; removed: RemovedEndpoint[]; movedFrom?: string }
   | { action: 'unchanged'; id: string; removed: RemovedEndpoint[] };
 
 /**
- * Makes the stage's webhook endpoint the one at `url` listening for exactly `events`, enabled,
- * sending events in `apiVersion`'s shape: the endpoint whose signing secret is stored (`knownId`)
- * is updated if its events differ; without one, an endpoint is created, and its secret (which
- * Stripe hands out only then) is returned to be stored. Any other endpoint at the same URL is
- * deleted: its secret is not the stored one, so each of its deliveries would be refused. So is the
- * known one when its API version is another: Stripe cannot change an endpoint's version.
+ * Stripe hands out a signing secret only on create, so the endpoint whose secret is stored is
+ * updated; any other at the URL is deleted (its deliveries would be refused), and so is the known
+ * one of another API version (Stripe cannot change an endpoint's version).
  */
 export async function ensureWebhookEndpoint(
   stripe: Stripe,
@@ -224,10 +189,7 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/**
- * The operator's Stripe client for setup and doctor, with the key they give: a short timeout and
- * one retry (the SDK retries with the same idempotency key), as the shop's own clients have.
- */
+/** A short timeout and one retry (the SDK retries with the same idempotency key), as the shop's own clients. */
 export function operatorStripeClient(secretKey: string): Stripe {
   return new Stripe(secretKey, {
     timeout: 8_000,

@@ -2,19 +2,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { RefusedError } from '../shared/refusal';
 
-/**
- * Which shop a command acts on, as the operator chose it: on the command line (`--local`,
- * `--stage NAME [--region R]`), for a shell (`ORDERS_STAGE`, `ORDERS_REGION`), or once for this
- * checkout of the repository (the file the first `--local` or `--stage` writes). The command line
- * wins, then the shell, then the file, so a remembered target never overrides what was typed.
- * stack-target.ts turns the choice into clients; this module only decides.
- */
+/** The command line wins, then the shell, then the file, so a remembered target never overrides what was typed. */
 export type TargetChoice = { kind: 'local' } | { kind: 'stage'; stage: string; region: string | undefined };
 
 /** Where the choice came from: said beside the target, so a remembered one is never a surprise. */
 export type ChoiceSource = 'command line' | 'ORDERS_STAGE' | 'file';
 
-/** The file that remembers the target, in the repository root (main.ts) and in .gitignore. */
+/** In the repository root (main.ts) and in .gitignore. */
 export const TARGET_FILE_NAME = '.orders-target.json';
 
 /** The stage name `local` means the stack of `npm start`, as `--local` does. */
@@ -29,11 +23,7 @@ function stageOrLocal(stage: string, region: string | undefined): TargetChoice {
   return stage === LOCAL_STAGE ? { kind: 'local' } : { kind: 'stage', stage, region };
 }
 
-/**
- * The target of one command: the flags if given, else `ORDERS_STAGE` (`local` or a stage name,
- * `ORDERS_REGION` its region), else the remembered one; `--region` applies to a stage from any of
- * them. Undefined when nothing says where; a string when the flags contradict each other.
- */
+/** `--region` applies to a stage from any source; 'both' when the flags contradict each other. */
 export function chooseTarget(
   flags: { local: boolean; stage: string | undefined; region: string | undefined },
   env: Readonly<Record<string, string | undefined>>,
@@ -57,10 +47,6 @@ export function chooseTarget(
   };
 }
 
-/**
- * The target remembered in `file`, or undefined when there is none.
- * @throws RefusedError when the file is there but is not one this module wrote.
- */
 export function readRememberedTarget(file: string): TargetChoice | undefined {
   if (!existsSync(file)) return undefined;
   let saved: unknown;
@@ -78,7 +64,6 @@ export function readRememberedTarget(file: string): TargetChoice | undefined {
   return 'local' in parsed.data ? { kind: 'local' } : stageOrLocal(parsed.data.stage, parsed.data.region);
 }
 
-/** Writes `choice` to `file` for later commands. */
 export function rememberTarget(file: string, choice: TargetChoice): void {
   const saved =
     choice.kind === 'local'
@@ -87,7 +72,6 @@ export function rememberTarget(file: string, choice: TargetChoice): void {
   writeFileSync(file, `${JSON.stringify(saved, null, 2)}\n`);
 }
 
-/** "the local stack" / "stage prod": how a remembered choice is named in a sentence. */
 export function describeChoice(choice: TargetChoice): string {
   return choice.kind === 'local'
     ? 'the local stack'

@@ -2,11 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import type { Prompter } from './setup';
 
-/**
- * Questions on a terminal, each with its default in brackets; the answer to a secret one is not
- * echoed and its current value is never shown. Readline echoes what is typed through its output
- * stream, so it writes through a stream that drops everything while a secret is typed.
- */
+/** Readline echoes through its output stream, so a stream that drops everything while a secret is typed. */
 export function terminalPrompt(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Prompter {
   return async (question, { default: fallback, secret = false }) => {
     let muted = false;

@@ -6,10 +6,7 @@ import { readStackOutputs } from '../stack-target';
 import type { TargetChoice } from '../target-choice';
 import type { CommandText, Values } from './command';
 
-/**
- * `npm run orders -- merchant add <email> | list | remove <email>`: who may sign in to /admin.
- * It acts on the stage's user pool, not on the shop's orders, so it has a target of its own.
- */
+// `merchant` acts on the stage's user pool, not on the shop's orders, so it has a target of its own.
 
 /** What the merchant command acts on: a stage's user pool, or the local stack, which has none. */
 export type MerchantPoolTarget =
@@ -22,7 +19,6 @@ const USER_POOL_OUTPUT = 'AdminUserPoolId';
 /** The local merchant as local/dev-server.ts seeds it when the variables are unset. */
 const LOCAL_MERCHANT_DEFAULTS = { email: 'merchant@live-aquatics.test', password: 'Daphnia-Local-2026' };
 
-/** The user pool of the chosen stage, from its stack's outputs; the local stack has none. */
 export async function merchantPoolTarget(choice: TargetChoice): Promise<MerchantPoolTarget> {
   if (choice.kind === 'local') {
     return { kind: 'local', description: 'local stack (its merchant is seeded by npm start)', close() {} };
@@ -38,7 +34,6 @@ export async function merchantPoolTarget(choice: TargetChoice): Promise<Merchant
   };
 }
 
-/** The part of the CLI's io this command uses. */
 interface MerchantIo {
   out: (line: string) => void;
   env: Readonly<Record<string, string | undefined>>;
@@ -47,7 +42,6 @@ interface MerchantIo {
 /** The CLI's command, run on a {@link MerchantPoolTarget} instead of the shop's orders. */
 export interface MerchantCommand extends CommandText {
   positionals: 'many';
-  /** What is wrong with the words after `merchant`, or undefined. */
   positionalsMistake(given: readonly string[]): string | undefined;
   runOnPool(target: MerchantPoolTarget, values: Values, positionals: string[], io: MerchantIo): Promise<void>;
 }

@@ -18,8 +18,7 @@ function statusText(order: AdminStandingOrderView): string {
   return order.pausedBy === undefined ? order.status : `${order.status} (${order.pausedBy.join(', ')})`;
 }
 
-/** The list as a table, one standing order a row. */
-export function standingOrdersTable(orders: readonly AdminStandingOrderView[], now: Date): string {
+function standingOrdersTable(orders: readonly AdminStandingOrderView[], now: Date): string {
   const header = [
     'SUBSCRIPTION',
     'STATUS',
