@@ -48,11 +48,11 @@ export const DEFAULT_PAUSED_MESSAGE = 'We are not taking orders at the moment. P
 
 /**
  * Builds the gate from create-checkout's parsed configuration, once per cold start, on one
- * document client. The SES client and the request actions load with their module on the first
+ * document client; `now`, the clock the settings' age is measured by. The SES client and the request actions load with their module on the first
  * request in requests mode, so a paid checkout's cold start never pays for them. A failed load is
  * not kept: the next request tries again.
  */
-export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
+export function createCheckoutGate(config: CheckoutEnv, now: () => number = Date.now): CheckoutGateDeps {
   const table = ordersTable(config);
   const loadWriter = initOnce(() =>
     import('./request-writer').then((module) => ({
@@ -61,7 +61,11 @@ export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
     })),
   );
   return {
-    settings: createCheckoutSettings((consistent) => readShopSettings(table, consistent)),
+    settings: createCheckoutSettings(
+      (consistent) => readShopSettings(table, consistent),
+      config.SETTINGS_MAX_AGE_MS,
+      now,
+    ),
     capacity: capacityStoreFromTable(table),
     clientHolds: clientHoldItemsFromTable(table),
     checkouts: checkoutStoreFromTable(table),

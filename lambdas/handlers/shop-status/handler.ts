@@ -19,10 +19,15 @@ export interface ShopStatusDeps {
    * settings that limit the bottles per day; cached for as long as the settings.
    */
   dayWithRoom?: ((settings: ShopSettings) => Promise<IsoDate | null>) | undefined;
+  /** How long the settings are kept (SETTINGS_MAX_AGE_MS): a browser keeps the answer no longer. */
+  settingsMaxAgeMs: number;
 }
 
-/** The settings reader and the capacity days from the environment, once per cold start (see `handler`). */
-export function loadShopStatusDeps(env: Env): ShopStatusDeps {
+/**
+ * The settings reader and the capacity days from the environment, once per cold start (see
+ * `handler`); `now`, the clock the settings' age is measured by.
+ */
+export function loadShopStatusDeps(env: Env, now: () => number = Date.now): ShopStatusDeps {
   const config = parseEnv(shopStatusRuntimeEnvSchema, env);
   const table = ordersTable(config);
   const store = capacityStoreFromTable(table);
@@ -31,7 +36,7 @@ export function loadShopStatusDeps(env: Env): ShopStatusDeps {
   let memo: { settings: ShopSettings; day: Promise<IsoDate | null> } | undefined;
   const dayWithRoom = (settings: ShopSettings): Promise<IsoDate | null> => {
     if (memo?.settings !== settings) {
-      const from = nextDispatchDate(new Date(), { cutoffHours: config.DISPATCH_CUTOFF_HOURS });
+      const from = nextDispatchDate(new Date(now()), { cutoffHours: config.DISPATCH_CUTOFF_HOURS });
       const entry = {
         settings,
         day: firstDayWithRoom(store, settings.capacity, from).then((room) => room?.date ?? null),
@@ -43,14 +48,16 @@ export function loadShopStatusDeps(env: Env): ShopStatusDeps {
     }
     return memo.day;
   };
-  return { settings: createSettingsReader(() => readShopSettings(table)), dayWithRoom };
+  const settingsMaxAgeMs = config.SETTINGS_MAX_AGE_MS;
+  const settings = createSettingsReader(() => readShopSettings(table), settingsMaxAgeMs, now);
+  return { settings, dayWithRoom, settingsMaxAgeMs };
 }
 
 /**
  * `GET /functions/v1/shop-status`: whether the shop takes paid orders (`open`), none (`paused`,
  * with the merchant's message for the page's banner) or requests without payment (`requests`),
  * and, when the merchant limits the bottles per dispatch day, the first day with room.
- * Public and read-only; cacheable for as long as the settings are (5 s).
+ * Public and read-only; cacheable for as long as the settings are (5 s unless SETTINGS_MAX_AGE_MS says).
  */
 export function createShopStatusHandler(deps: DepsOrLoader<ShopStatusDeps>) {
   return httpEndpoint({ route: PUBLIC_API_ROUTES.shopStatus, deps, handle: shopStatus });
@@ -67,7 +74,8 @@ async function shopStatus({ deps, logKeys }: HttpRequest<ShopStatusDeps>): Promi
     ...(dispatchDate !== undefined && { dispatchDate }),
   };
   logger.info('Shop status answered', { ...logKeys, statusCode: 200, mode: body.mode, dispatchDate });
-  return json(200, body, { 'cache-control': 'public, max-age=5' });
+  const maxAge = Math.floor(deps.settingsMaxAgeMs / 1000);
+  return json(200, body, { 'cache-control': `public, max-age=${maxAge}` });
 }
 
 /** The Lambda entry point. */
