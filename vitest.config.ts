@@ -64,8 +64,10 @@ export default defineConfig({
           // these files only build apps from props (no env, mocks or globals), so one load per worker.
           isolate: false,
           setupFiles: ['test/support/quiet-output.ts', 'test/infra/setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
+          // A synth hook takes 10-35 s alone; `npm test` runs the browser suites beside it, and a
+          // bound for hangs, not a speed target, must not fail a slow but sound run.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],
