@@ -23,6 +23,10 @@ export default defineConfig({
           include: ['test/web/**/*.test.{ts,tsx}'],
           // site-config.ts first: the app's modules read the site's settings as they load.
           setupFiles: ['test/web/site-config.ts', 'test/web/setup.ts'],
+          // One jsdom and one load of React and the app per worker, not per file: setup.ts puts back
+          // after each test what a test may change (globals, mocks, timers, storage, the DOM), and
+          // these files mock no module.
+          isolate: false,
           // Above the 5 s wait of setup.ts, so a page that never gets right fails on what it shows.
           testTimeout: 15_000,
         },
