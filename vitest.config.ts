@@ -23,6 +23,10 @@ export default defineConfig({
           include: ['test/web/**/*.test.{ts,tsx}'],
           // site-config.ts first: the app's modules read the site's settings as they load.
           setupFiles: ['test/web/site-config.ts', 'test/web/setup.ts'],
+          // One jsdom and one load of React and the app per worker, not per file: setup.ts puts back
+          // after each test what a test may change (globals, mocks, timers, storage, the DOM), and
+          // these files mock no module.
+          isolate: false,
           // Above the 5 s wait of setup.ts, so a page that never gets right fails on what it shows.
           testTimeout: 15_000,
         },
@@ -64,8 +68,10 @@ export default defineConfig({
           // these files only build apps from props (no env, mocks or globals), so one load per worker.
           isolate: false,
           setupFiles: ['test/support/quiet-output.ts', 'test/infra/setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
+          // A synth hook takes 10-35 s alone; `npm test` runs the browser suites beside it, and a
+          // bound for hangs, not a speed target, must not fail a slow but sound run.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

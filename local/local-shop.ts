@@ -78,6 +78,11 @@ export interface LocalShopOptions {
    * endpoint a device may subscribe at, and the local stage's VAPID pair. Absent: no pushes.
    */
   push?: { url: string; keys: VapidKeys } | undefined;
+  /**
+   * How long the functions keep the shop's settings (SETTINGS_MAX_AGE_MS), when not the deployed
+   * 5 s: the browser suite's stack sets a short one, so a spec need not wait 5 s after each write.
+   */
+  settingsMaxAgeMs?: number | undefined;
 }
 
 /** The local shop's own controls, beside the API: not in AWS, where EventBridge runs these. */
@@ -299,6 +304,7 @@ function lambdaEnvironment(
     // The deployment marker in session metadata: set your own when sharing a Stripe test account.
     SHOP_ID: process.env.SHOP_ID ?? 'LiveAquatics-local',
     ...(options.forecastUrl && { FORECAST_API_URL: options.forecastUrl }),
+    ...(options.settingsMaxAgeMs !== undefined && { SETTINGS_MAX_AGE_MS: String(options.settingsMaxAgeMs) }),
     ...(options.push && {
       VAPID_PUBLIC_KEY: options.push.keys.publicKey,
       VAPID_PRIVATE_KEY: options.push.keys.privateKey,

@@ -1,4 +1,4 @@
-import { DAPHNIA, isAllowedQuantity, SHIPPING_PENCE } from './product';
+import { DAPHNIA, isAllowedQuantity, SHIPPING_PENCE } from './product.ts';
 
 /** A priced order. Every amount is integer pence: floats never carry money here. */
 export interface Quote {

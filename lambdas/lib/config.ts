@@ -132,6 +132,15 @@ export type PushEnv = {
   PARAMETERS_SECRETS_EXTENSION_HTTP_PORT?: number | undefined;
 };
 
+/**
+ * How long shop-status and create-checkout act on the settings they read, in ms: a pause reaches
+ * every checkout within it. The stack never sets it (5 s); the browser suites' stacks set a short
+ * one, so a spec need not wait 5 s after each settings write.
+ */
+const settingsMaxAgeEnv = {
+  SETTINGS_MAX_AGE_MS: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(60_000)), 5_000),
+};
+
 /** create-checkout */
 export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
   ...shopTableAndEmailEnv,
@@ -140,6 +149,7 @@ export const checkoutEnvSchema = z.extend(stripeEnvSchema, {
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
   SHOP_ID: shopId,
   ...pushEnv,
+  ...settingsMaxAgeEnv,
 });
 
 /** checkout-status: with the table and the order page's secret it answers an order's page link (ADR 0047). */
@@ -213,6 +223,7 @@ export const shopStatusEnvSchema = z.object({
   ORDERS_TABLE_NAME: z.string().check(z.minLength(1)),
   DYNAMODB_ENDPOINT: z.optional(z.url()),
   DISPATCH_CUTOFF_HOURS: STAGE_SETTINGS.dispatchCutoffHours,
+  ...settingsMaxAgeEnv,
 });
 
 /** shop-status at run time. */

@@ -67,6 +67,11 @@ export interface RehearsalOptions {
    * says: for tests that move Stripe's clock (a standing order's renewals) while the shop keeps the real one.
    */
   stripeSignsOnHostClock?: boolean;
+  /**
+   * SETTINGS_MAX_AGE_MS for every function, which the template never sets (5 s): the browser
+   * suite's short one, so a spec need not wait 5 s after each settings write.
+   */
+  settingsMaxAgeMs?: number | undefined;
   log: (line: string) => void;
 }
 
@@ -356,6 +361,9 @@ function functionSpecs(
         ...env,
         ...(options.extensionPort !== undefined && {
           PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: String(gate.extensionPort),
+        }),
+        ...(options.settingsMaxAgeMs !== undefined && {
+          SETTINGS_MAX_AGE_MS: String(options.settingsMaxAgeMs),
         }),
         // What the Lambda runtime sets; the credentials name the role, so the gate knows who calls.
         AWS_REGION: assembly.region,

@@ -55,3 +55,31 @@ describe('the node test files that share a process (vitest.config.ts, isolate: f
     expect(OWN_PROCESS_FILES.filter((file) => !nodeFiles.includes(file))).toEqual([]);
   });
 });
+
+// The web files share one jsdom per worker too (vitest.config.ts): test/web/setup.ts puts back
+// after each test the globals, mocks, timers, storage and DOM a test changed, but not these.
+const WEB_LEAKS =
+  /vi\.mock\(|vi\.doMock\(|resetModules|vi\.stubEnv|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|z\.config\(/;
+
+describe('the web test files that share a jsdom (vitest.config.ts, isolate: false)', () => {
+  it('change nothing test/web/setup.ts does not put back', () => {
+    const webFiles = [...testFiles('test/web'), ...webTsxFiles('test/web')];
+    expect(webFiles.length).toBeGreaterThan(20);
+    const leaking = webFiles
+      .map((file) => {
+        const text = readFileSync(join(ROOT, file), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+        const found = text.match(WEB_LEAKS);
+        return found ? `${file}: ${found[0]}` : undefined;
+      })
+      .filter((leak) => leak !== undefined);
+    expect(leaking).toEqual([]);
+  });
+});
+
+function webTsxFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return webTsxFiles(path);
+    return /\.(test\.tsx|ts)$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}

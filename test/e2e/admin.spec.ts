@@ -176,7 +176,7 @@ test('the merchant pauses with a message (the shop shows it), resumes, and sets 
   await expect(page.getByText(`The shop is paused. Customers see: “${message}”.`)).toBeVisible();
   await expect(page.getByText(`Now: Paused: customers cannot order. Message: “${message}”`)).toBeVisible();
 
-  // The shop page shows the message once the settings cache (5 s) has passed.
+  // The shop page shows the message once the settings cache (the stack's short one) has passed.
   const shop = await context.newPage();
   await expect(async () => {
     await shop.goto('/');
@@ -191,7 +191,7 @@ test('the merchant pauses with a message (the shop shows it), resumes, and sets 
   await expect(page.getByRole('button', { name: 'Resume orders' })).toHaveCount(0);
   await expect(async () => {
     // The prerendered button is enabled before the shop's status has answered, and a cached
-    // "paused" may still answer for up to 5 s after the resume: wait for an answer that says open.
+    // "paused" may still answer for a moment after the resume: wait for an answer that says open.
     const status = shop.waitForResponse((response) => response.url().includes('/functions/v1/shop-status'));
     await shop.goto('/');
     expect(await (await status).json()).toMatchObject({ mode: 'open' });

@@ -5,17 +5,18 @@ import { writeCapacitySettings } from '../../lambdas/domain/storage/settings-sto
 import { formatDispatchDate, nextDispatchDate } from '../../shared/dispatch';
 import { fillDeliveryDetails, openPaymentTab } from './support/customer';
 import { expect, type Stack, test } from './support/fixtures';
+import { waitOutSettingsCache } from './support/stack';
 
 /** The local stack's orders table, as `npm start` names it. */
 
 /**
  * Sets the bottles per dispatch day as `npm run orders -- capacity --set` does, then waits out
- * the Lambdas' settings cache (5 s), so the page and the checkout both see them.
+ * the Lambdas' settings cache (the stack's short one), so the page and the checkout both see them.
  */
 async function setCapacity(stack: Stack, capacity: CapacitySettings) {
   const client = DynamoDBDocumentClient.from(stack.dynamo);
   await writeCapacitySettings({ client, tableName: stack.tableName }, capacity, new Date());
-  await new Promise((wait) => setTimeout(wait, 5_500));
+  await waitOutSettingsCache();
 }
 
 test.describe.configure({ mode: 'serial' });

@@ -2,18 +2,19 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { writeShopSettings } from '../../lambdas/domain/storage/settings-store';
 import { expectAccessible, fillDeliveryDetails } from './support/customer';
 import { expect, type Stack, test } from './support/fixtures';
+import { waitOutSettingsCache } from './support/stack';
 
 /** The local stack's orders table, as `npm start` names it. */
 const MERCHANT = 'merchant@live-aquatics.test';
 
 /**
  * Sets the shop's mode as `npm run orders -- pause|resume` does, then waits out the Lambdas'
- * settings cache (5 s), so the page and the checkout both see the new mode.
+ * settings cache (the stack's short one), so the page and the checkout both see the new mode.
  */
 async function setShopMode(stack: Stack, mode: 'open' | 'paused' | 'requests', message?: string) {
   const client = DynamoDBDocumentClient.from(stack.dynamo);
   await writeShopSettings({ client, tableName: stack.tableName }, { mode, message }, new Date());
-  await new Promise((wait) => setTimeout(wait, 5_500));
+  await waitOutSettingsCache();
 }
 
 test.describe.configure({ mode: 'serial' });

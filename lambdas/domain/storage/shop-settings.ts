@@ -74,17 +74,15 @@ export function checkShopMessage(message: string): string {
   return text;
 }
 
-/** How long a Lambda may act on settings it read: a pause takes effect within this. */
-export const SETTINGS_MAX_AGE_MS = 5_000;
-
 /**
- * A settings reader for the Lambdas: one read per SETTINGS_MAX_AGE_MS at most, per
- * container, so a pause reaches every checkout within seconds without a read per request.
+ * A settings reader for the Lambdas: one read per `maxAgeMs` at most (SETTINGS_MAX_AGE_MS, 5 s
+ * unless set: lib/config.ts), per container, so a pause reaches every checkout within seconds
+ * without a read per request.
  */
 export function createSettingsReader(
   read: () => Promise<ShopSettings>,
+  maxAgeMs: number,
   now: () => number = Date.now,
-  maxAgeMs = SETTINGS_MAX_AGE_MS,
 ): () => Promise<ShopSettings> {
   // A failed read is not kept: the next request tries again.
   return initOnce(read, { maxAgeMs, now });
@@ -93,7 +91,7 @@ export function createSettingsReader(
 /** create-checkout's view of the settings: cached, and read afresh when the cache proved stale. */
 export interface CheckoutSettings {
   /**
-   * Cached for SETTINGS_MAX_AGE_MS: the early refusal, before the body is even read, and the
+   * Cached for `maxAgeMs` (SETTINGS_MAX_AGE_MS): the early refusal, before the body is even read, and the
    * settings a checkout acts on. Its reservation's transaction checks them (checkout-store.ts), so a
    * pause or a lowered limit written meanwhile refuses it however old the copy (the model-based test
    * once found a day set to 0 sold for a cached second, when nothing checked).
@@ -106,8 +104,8 @@ export interface CheckoutSettings {
 /** create-checkout's settings over a read that may be consistent (readShopSettings). */
 export function createCheckoutSettings(
   read: (consistent: boolean) => Promise<ShopSettings>,
+  maxAgeMs: number,
   now: () => number = Date.now,
-  maxAgeMs = SETTINGS_MAX_AGE_MS,
 ): CheckoutSettings {
   let kept: { at: number; value: Promise<ShopSettings> } | undefined;
   const keep = (value: Promise<ShopSettings>) => {

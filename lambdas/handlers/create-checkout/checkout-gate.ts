@@ -46,10 +46,11 @@ export interface CheckoutGateDeps {
 export const DEFAULT_PAUSED_MESSAGE = 'We are not taking orders at the moment. Please come back soon.';
 
 /**
- * Built once per cold start on one document client; SES and the request actions load on the first request in
- * requests mode, so a paid checkout's cold start never pays for them. A failed load is retried next request.
+ * Built once per cold start on one document client (`now`: the clock the settings' age is measured by); SES
+ * and the request actions load on the first request in requests mode, so a paid checkout's cold start never
+ * pays for them. A failed load is retried next request.
  */
-export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
+export function createCheckoutGate(config: CheckoutEnv, now: () => number = Date.now): CheckoutGateDeps {
   const table = ordersTable(config);
   const loadWriter = initOnce(() =>
     import('./request-writer').then((module) => ({
@@ -58,7 +59,11 @@ export function createCheckoutGate(config: CheckoutEnv): CheckoutGateDeps {
     })),
   );
   return {
-    settings: createCheckoutSettings((consistent) => readShopSettings(table, consistent)),
+    settings: createCheckoutSettings(
+      (consistent) => readShopSettings(table, consistent),
+      config.SETTINGS_MAX_AGE_MS,
+      now,
+    ),
     capacity: capacityStoreFromTable(table),
     clientHolds: clientHoldItemsFromTable(table),
     checkouts: checkoutStoreFromTable(table),

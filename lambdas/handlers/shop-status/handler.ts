@@ -16,10 +16,15 @@ export interface ShopStatusDeps {
   settings: () => Promise<ShopSettings>;
   /** The first day with room for an order now (null: none within 8 weeks); cached as long as the settings. */
   dayWithRoom?: ((settings: ShopSettings) => Promise<IsoDate | null>) | undefined;
+  /** How long the settings are kept (SETTINGS_MAX_AGE_MS): a browser keeps the answer no longer. */
+  settingsMaxAgeMs: number;
 }
 
-/** The settings reader and the capacity days from the environment, once per cold start (see `handler`). */
-export function loadShopStatusDeps(env: Env): ShopStatusDeps {
+/**
+ * The settings reader and the capacity days from the environment, once per cold start (see
+ * `handler`); `now`, the clock the settings' age is measured by.
+ */
+export function loadShopStatusDeps(env: Env, now: () => number = Date.now): ShopStatusDeps {
   const config = parseEnv(shopStatusRuntimeEnvSchema, env);
   const table = ordersTable(config);
   const store = capacityStoreFromTable(table);
@@ -28,7 +33,7 @@ export function loadShopStatusDeps(env: Env): ShopStatusDeps {
   let memo: { settings: ShopSettings; day: Promise<IsoDate | null> } | undefined;
   const dayWithRoom = (settings: ShopSettings): Promise<IsoDate | null> => {
     if (memo?.settings !== settings) {
-      const from = nextDispatchDate(new Date(), { cutoffHours: config.DISPATCH_CUTOFF_HOURS });
+      const from = nextDispatchDate(new Date(now()), { cutoffHours: config.DISPATCH_CUTOFF_HOURS });
       const entry = {
         settings,
         day: firstDayWithRoom(store, settings.capacity, from).then((room) => room?.date ?? null),
@@ -40,12 +45,15 @@ export function loadShopStatusDeps(env: Env): ShopStatusDeps {
     }
     return memo.day;
   };
-  return { settings: createSettingsReader(() => readShopSettings(table)), dayWithRoom };
+  const settingsMaxAgeMs = config.SETTINGS_MAX_AGE_MS;
+  const settings = createSettingsReader(() => readShopSettings(table), settingsMaxAgeMs, now);
+  return { settings, dayWithRoom, settingsMaxAgeMs };
 }
 
 /**
  * `GET /functions/v1/shop-status`: `open`, `paused` (with the banner message) or `requests`, and with daily
- * limits the first day with room. Public and read-only; cacheable as long as the settings (5 s).
+ * limits the first day with room. Public and read-only; cacheable as long as the settings (5 s unless
+ * SETTINGS_MAX_AGE_MS says).
  */
 export function createShopStatusHandler(deps: DepsOrLoader<ShopStatusDeps>) {
   return httpEndpoint({ route: PUBLIC_API_ROUTES.shopStatus, deps, handle: shopStatus });
@@ -62,7 +70,8 @@ async function shopStatus({ deps, logKeys }: HttpRequest<ShopStatusDeps>): Promi
     ...(dispatchDate !== undefined && { dispatchDate }),
   };
   logger.info('Shop status answered', { ...logKeys, statusCode: 200, mode: body.mode, dispatchDate });
-  return json(200, body, { 'cache-control': 'public, max-age=5' });
+  const maxAge = Math.floor(deps.settingsMaxAgeMs / 1000);
+  return json(200, body, { 'cache-control': `public, max-age=${maxAge}` });
 }
 
 /** The Lambda entry point. */

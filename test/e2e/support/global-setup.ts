@@ -8,7 +8,7 @@ import { localVapidKeys, startPushStandIn } from '../../../local/push-stand-in';
 import { startRehearsal } from '../../../local/rehearse/rehearsal';
 import { testStage } from '../../../local/rehearse/synth';
 import { firstComingDispatchDay } from '../../../shared/dispatch';
-import { STACK_ENV } from './stack';
+import { STACK_ENV, STACK_SETTINGS_MAX_AGE_MS } from './stack';
 
 /**
  * Starts the whole local shop for the browser tests on free ports (the shop and every stand-in on
@@ -43,6 +43,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     weatherNow,
     // The standing order's tests move Stripe's clock (a test clock), never the shop's.
     stripeSignsOnHostClock: true,
+    settingsMaxAgeMs: STACK_SETTINGS_MAX_AGE_MS,
     push: { url: push.url, keys: localVapidKeys(undefined, () => {}) },
   });
   process.env[STACK_ENV.shop] = shop.url;
@@ -95,6 +96,7 @@ async function rehearse(): Promise<() => Promise<void>> {
     viewerPerConnection: true,
     weatherNow,
     stripeSignsOnHostClock: true,
+    settingsMaxAgeMs: STACK_SETTINGS_MAX_AGE_MS,
     log: (line) => {
       if (line.includes('AccessDenied')) denied.push(line);
       if (process.env.E2E_LOG_STACK || line.includes('AccessDenied')) console.log(`  [rehearsal] ${line}`);

@@ -5,6 +5,7 @@ import { LOCAL_ORDER_PAGE_SECRET, startLocalShop } from '../../../local/local-sh
 import { startRehearsal } from '../../../local/rehearse/rehearsal';
 import { testStage } from '../../../local/rehearse/synth';
 import type { Stack, StoredEmail } from './fixtures';
+import { STACK_SETTINGS_MAX_AGE_MS } from './stack';
 
 /** A stack of the spec's own, with its Stripe simulator's address and webhook secret. */
 export interface OwnStack extends Stack {
@@ -83,6 +84,7 @@ async function localShop(): Promise<Started> {
     webRoot: resolve('dist/web'),
     stripe: undefined,
     stripeSignsOnHostClock: true,
+    settingsMaxAgeMs: STACK_SETTINGS_MAX_AGE_MS,
     log: quiet,
   });
   return {
@@ -111,6 +113,7 @@ async function rehearsal(): Promise<Started> {
     extensionPort: 0,
     viewerPerConnection: true,
     stripeSignsOnHostClock: true,
+    settingsMaxAgeMs: STACK_SETTINGS_MAX_AGE_MS,
     log: (line) => {
       if (line.includes('AccessDenied')) denied.push(line);
       quiet(line);

@@ -18,6 +18,18 @@ export const STACK_ENV = {
   push: 'E2E_PUSH_URL',
 } as const;
 
+/**
+ * How long the browser suites' stacks (global setup, own-stack.ts) let the functions keep the
+ * shop's settings (SETTINGS_MAX_AGE_MS; 5 s when deployed), and so how long a browser keeps
+ * shop-status's answer (its max-age, 0 s here).
+ */
+export const STACK_SETTINGS_MAX_AGE_MS = 250;
+
+/** Waits just past the stack's settings cache after a settings write: every function then reads it afresh. */
+export function waitOutSettingsCache(): Promise<void> {
+  return new Promise((wait) => setTimeout(wait, STACK_SETTINGS_MAX_AGE_MS + 100));
+}
+
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: the browser tests run through \`npm run test:e2e\`.`);

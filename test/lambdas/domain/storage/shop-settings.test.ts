@@ -94,7 +94,7 @@ describe('settingsFromItem', () => {
   });
 });
 
-describe('createSettingsReader: one read per 5 seconds per container', () => {
+describe('createSettingsReader: one read per max age (5 seconds here) per container', () => {
   function counting(results: Array<ShopSettings | Error>) {
     let reads = 0;
     const read = async () => {
@@ -109,7 +109,7 @@ describe('createSettingsReader: one read per 5 seconds per container', () => {
   it('answers from its copy for 4,999 ms and reads again at 5,000 ms', async () => {
     let clock = 1_000_000;
     const source = counting([{ mode: 'open' }, { mode: 'paused', message: 'Back soon' }]);
-    const settings = createSettingsReader(source.read, () => clock);
+    const settings = createSettingsReader(source.read, 5_000, () => clock);
 
     expect(await settings()).toEqual({ mode: 'open' });
     clock += 4_999;
@@ -123,7 +123,7 @@ describe('createSettingsReader: one read per 5 seconds per container', () => {
   it('a failed read is not kept: the next request reads again', async () => {
     const clock = 1_000_000;
     const source = counting([new Error('DynamoDB down'), { mode: 'requests' }]);
-    const settings = createSettingsReader(source.read, () => clock);
+    const settings = createSettingsReader(source.read, 5_000, () => clock);
 
     await expect(settings()).rejects.toThrow('DynamoDB down');
     expect(await settings()).toEqual({ mode: 'requests' });
@@ -132,7 +132,7 @@ describe('createSettingsReader: one read per 5 seconds per container', () => {
 
   it('concurrent requests share one read', async () => {
     const source = counting([{ mode: 'open' }]);
-    const settings = createSettingsReader(source.read, () => 0);
+    const settings = createSettingsReader(source.read, 5_000, () => 0);
 
     await Promise.all([settings(), settings(), settings()]);
     expect(source.reads()).toBe(1);
