@@ -16,7 +16,13 @@ import {
   DEFAULT_TRIAL_RUN_NOTICE,
   PROMOTION_PRICE_PENCE,
 } from '../shared/seller-claims';
-import { STAGE_SETTINGS, stageSettingsSchema } from '../shared/stage-config';
+import {
+  PLACEHOLDER_STAGES,
+  SES_IDENTITY_MODES,
+  STAGE_NAME_PATTERN,
+  STAGE_SETTINGS,
+  stageSettingsSchema,
+} from '../shared/stage-config';
 import {
   type DoctorCommandDeps,
   printChecks,
@@ -120,13 +126,6 @@ const FORECAST_KEY_QUESTION = [
   'Open-Meteo API key (commercial use; empty: the free endpoint, for non-commercial use only)',
 ] as const;
 
-/** How the stack gets its SES identities (infra's sesIdentity setting). */
-const SES_IDENTITY_MODES = ['domain', 'address', 'existing'];
-
-const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
-/** Stages whose example.com placeholders infra accepts, and which have no WAF by default. */
-const PLACEHOLDER_STAGES = ['dev', 'local'];
-
 /** Exit code 0 once the stage is set up, though the final checks may fail (DNS not yet added). */
 export async function runSetup(args: readonly string[], deps: SetupDeps): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
@@ -226,7 +225,7 @@ function startRun(args: readonly string[], deps: SetupDeps): SetupRun {
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
   };
   const stage = flag('stage');
-  if (stage === undefined || !STAGE_PATTERN.test(stage))
+  if (stage === undefined || !STAGE_NAME_PATTERN.test(stage))
     throw new RefusedError(
       'Give the stage: npm run setup -- --stage NAME (lower-case letters, digits, dashes; e.g. prod).',
     );
@@ -441,7 +440,7 @@ const SETUP_CHECKS: readonly SetupStep[] = [
         ...(checked.success
           ? []
           : checked.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`)),
-        ...(sesMode === undefined || SES_IDENTITY_MODES.includes(sesMode)
+        ...(sesMode === undefined || (SES_IDENTITY_MODES as readonly string[]).includes(sesMode)
           ? []
           : [`sesIdentity: expected ${SES_IDENTITY_MODES.join(', ')}`]),
       ];
