@@ -5,10 +5,11 @@
  * its own stack on free ports and spends most of its time waiting on a page or a stand-in, so the
  * three overlap rather than queue (on 2 cores about 13 min together, 14 one after another). Each suite's output
  * is held and printed whole when it ends, so their dots never interleave; the exit code is the
- * first failing suite's. `--browser` runs the browser suites alone (`npm run test:browser`).
+ * first failing suite's, and a closing summary repeats each failure's names last. `--browser` runs the browser suites alone (`npm run test:browser`).
  */
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 /** A command run through npx, its output kept. */
 export interface Step {
@@ -97,7 +98,34 @@ export async function runSuites(
       return result;
     }),
   );
+  print(closingSummary(suites, finished));
   return finished.find((result) => result.code !== 0)?.code ?? 0;
+}
+
+/** How many of a failing suite's last lines the summary repeats: Playwright lists its failures there. */
+const FAILURE_TAIL_LINES = 12;
+/** vitest names each failing test on a `FAIL` line above its error, far from the end. */
+const VITEST_FAIL_LINE = /^\s*FAIL\s/;
+
+/**
+ * The last thing printed: which suites failed, each with its output's last lines (where vitest and
+ * Playwright list the failing tests), so a log cut to its tail still names the failure.
+ */
+export function closingSummary(suites: readonly Suite[], finished: readonly Finished[]): string {
+  const failed = suites.flatMap((suite, i) => {
+    const result = finished[i];
+    return result && result.code !== 0 ? [{ suite, result }] : [];
+  });
+  if (failed.length === 0) return `\nAll ${suites.length} suites passed.\n`;
+  const parts = failed.map(({ suite, result }) => {
+    const lines = result.output.split('\n').filter((line) => line.trim() !== '');
+    const named = lines
+      .slice(0, -FAILURE_TAIL_LINES)
+      .filter((line) => VITEST_FAIL_LINE.test(stripVTControlCharacters(line)));
+    const kept = [...named.slice(0, 10), ...lines.slice(-FAILURE_TAIL_LINES)].join('\n');
+    return `[${suite.name}] FAILED (exit ${result.code}):\n${kept}\n`;
+  });
+  return `\n${failed.length} of ${suites.length} suites failed.\n${parts.join('')}`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -32,6 +32,7 @@ describe('runSuites', () => {
       'Running slow; quick at once; each prints when it ends.\n',
       '\n[quick] exited 0\nquick dots',
       '\n[slow] exited 0\nslow dots',
+      '\nAll 2 suites passed.\n',
     ]);
   });
 
@@ -42,7 +43,7 @@ describe('runSuites', () => {
       printed.push(text),
     );
 
-    expect(printed.at(-1)).toBe('\n[noisy] exited 0\nan error line');
+    expect(printed.at(-2)).toBe('\n[noisy] exited 0\nan error line');
   });
 
   it('exits with the failing suite’s code when the other passes, both printed', async () => {
@@ -57,7 +58,8 @@ describe('runSuites', () => {
     );
 
     expect(code).toBe(2);
-    expect(printed.slice(1).sort()).toEqual(['\n[local] exited 0\nok', '\n[rehearsal] exited 2\nF']);
+    expect(printed.slice(1, -1).sort()).toEqual(['\n[local] exited 0\nok', '\n[rehearsal] exited 2\nF']);
+    expect(printed.at(-1)).toBe('\n1 of 2 suites failed.\n[rehearsal] FAILED (exit 2):\nF\n');
   });
 
   it('starts a suite once its step has passed, the step run once for all, a suite without one at once', async () => {
@@ -92,11 +94,12 @@ describe('runSuites', () => {
     expect(printed[0]).toBe(
       'Running at once; one (after the build); two (after the build) at once; each prints when it ends.\n',
     );
-    expect(printed.slice(1).sort()).toEqual([
+    expect(printed.slice(1, -1).sort()).toEqual([
       '\n[at once] exited 0\n',
       '\n[one] exited 0\n',
       '\n[two] exited 0\n',
     ]);
+    expect(printed.at(-1)).toBe('\nAll 3 suites passed.\n');
   });
 
   it('a failed step: its output once, its suites not run and failing with its code', async () => {
@@ -112,10 +115,42 @@ describe('runSuites', () => {
     );
 
     expect(code).toBe(3);
-    expect(printed.slice(1).sort()).toEqual([
+    expect(printed.slice(1, -1).sort()).toEqual([
       '\n[browser] not run: build exited 3\n',
       '\n[build] exited 3\nno site',
       '\n[unit] exited 0\nok',
     ]);
+    expect(printed.at(-1)).toBe('\n1 of 2 suites failed.\n[browser] FAILED (exit 3):\nno site\n');
+  });
+
+  it('ends with each failing suite’s names: vitest’s FAIL lines and the runner’s last lines', async () => {
+    // 20 lines: a FAIL line far above the end, an error, then 12 lines of summary.
+    const vitestLike = [
+      // vitest colours its FAIL label when the output is a terminal or FORCE_COLOR is set.
+      '\u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m test/pricing.test.ts > prices 2 bottles at 1300 pence',
+      'AssertionError: expected 1200 to be 1300',
+      ...Array.from({ length: 6 }, (_, i) => `  at frame ${i}`),
+      ...Array.from({ length: 11 }, (_, i) => `summary ${i}`),
+      ' Test Files  1 failed | 3 passed (4)',
+    ].join('\n');
+    const printed: string[] = [];
+
+    const code = await runSuites(
+      [nodeSuite('unit', `process.stdout.write(${JSON.stringify(vitestLike)}); process.exit(1)`)],
+      (text) => printed.push(text),
+    );
+
+    expect(code).toBe(1);
+    const summary = printed.at(-1) ?? '';
+    expect(summary.split('\n').slice(0, 4)).toEqual([
+      '',
+      '1 of 1 suites failed.',
+      '[unit] FAILED (exit 1):',
+      '\u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m test/pricing.test.ts > prices 2 bottles at 1300 pence',
+    ]);
+    expect(summary).not.toContain('AssertionError');
+    expect(summary).not.toContain('frame 5');
+    expect(summary).toContain('summary 0');
+    expect(summary.endsWith(' Test Files  1 failed | 3 passed (4)\n')).toBe(true);
   });
 });
