@@ -40,12 +40,16 @@ function browserOffline(): boolean {
   return typeof navigator !== 'undefined' && navigator.onLine === false;
 }
 
-/** A fetch that notes whether its last answer was the service worker's copy, and when that was saved. */
+/**
+ * A fetch that notes whether its last answer was the service worker's copy, and when that was saved.
+ * Past the browser's HTTP cache (the API answers no-store anyway): Chromium holds a GET while the same
+ * URL is in flight, so a view's read (`status`) waited for the one a view just left was still making.
+ */
 function offlineCopies() {
   let savedAt: string | undefined;
   return {
     fetch: async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-      const response = await fetch(input, init);
+      const response = await fetch(input, { ...init, cache: 'no-store' });
       savedAt = response.headers.get(OFFLINE_COPY_HEADER) ?? undefined;
       return response;
     },
