@@ -56,6 +56,35 @@ function offlineCopies() {
     savedAt: (): string | undefined => savedAt,
   };
 }
+type AdminCall = (
+  name: AdminJsonRouteName,
+  input: unknown,
+  options: AdminCallOptions | undefined,
+) => Promise<AdminOutcome<unknown>>;
+
+/**
+ * A read asked while the same read is in flight shares its answer: a view opened before the one it
+ * replaced had its answer (the week's `status`, then the Shop view's) does not read the whole week
+ * again beside it. An action ends the sharing, so no read begun before it answers one asked after it.
+ */
+function sharedReads(call: AdminCall): AdminCall {
+  const inFlight = new Map<string, Promise<AdminOutcome<unknown>>>();
+  return (name, input, options) => {
+    if (isAdminAction(name)) {
+      inFlight.clear();
+      return call(name, input, options);
+    }
+    const key = `${name} ${JSON.stringify(input ?? null)}`;
+    const running = inFlight.get(key);
+    if (running !== undefined) return running;
+    const answer = call(name, input, options).finally(() => {
+      if (inFlight.get(key) === answer) inFlight.delete(key);
+    });
+    inFlight.set(key, answer);
+    return answer;
+  };
+}
+
 /** A 403 for a request that did not come through CloudFront: a set-up fault, not the account's. */
 export const NOT_THROUGH_SITE =
   "The admin service refused this request because it did not come through the shop's own address. Open the admin from the shop's address; if this keeps happening, the shop's set-up needs checking (npm run doctor).";
@@ -123,7 +152,7 @@ export function createAdminApi(
   }
 
   return {
-    ...adminCalls<AdminFailure>(call),
+    ...adminCalls<AdminFailure>(sharedReads(call)),
     /** When the last answer was the service worker's offline copy, the ISO time it was saved. */
     offlineCopy: copies.savedAt,
     /** A day's file fetched with the token, which a plain link cannot carry; undefined when it failed. */
