@@ -67,7 +67,7 @@ type AdminCall = (
  * replaced had its answer (the week's `status`, then the Shop view's) does not read the whole week
  * again beside it. An action ends the sharing, so no read begun before it answers one asked after it.
  */
-function sharedReads(call: AdminCall): AdminCall {
+export function sharedReads(call: AdminCall): AdminCall {
   const inFlight = new Map<string, Promise<AdminOutcome<unknown>>>();
   return (name, input, options) => {
     if (isAdminAction(name)) {
