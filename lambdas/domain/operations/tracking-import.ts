@@ -1,4 +1,4 @@
-import type { IsoDate } from '../../../shared/dispatch';
+import { firstComingDispatchDay, type IsoDate } from '../../../shared/dispatch';
 import { normaliseTrackingNumber, TRACKING_NUMBER_MESSAGE } from '../../../shared/tracking-number';
 import {
   type ClickAndDropRow,
@@ -7,7 +7,7 @@ import {
 } from '../fulfilment/click-and-drop-export';
 import { RefusedError } from '../refusal';
 import type { ManagedOrder } from '../storage/managed-order';
-import { comingDispatchDay, earlyDispatchRefusal, PlannedLaterError } from './early-dispatch';
+import { earlyDispatchRefusal, PlannedLaterError } from './early-dispatch';
 import { type ActionResult, findOrder, markDispatched, refundedRefusal } from './order-actions';
 import type { ShopDeps } from './shop-deps';
 
@@ -84,7 +84,7 @@ export async function importClickAndDropTracking(
     });
   const orders = await ordersOfRows(rows, refuse, deps);
   const now = deps.now();
-  const coming = comingDispatchDay(now);
+  const coming = firstComingDispatchDay(now);
   const toDispatch: OrderRows[] = [];
   for (const group of orders) {
     const { order, rows: lines } = group;
