@@ -418,11 +418,22 @@ export async function refundFoundOrder(
   const { reason, actor } = input;
   let order = found;
   const requestedAt = deps.now().toISOString();
-  const intent = await storeRefundIntent(order, { reason, actor, requestedAt }, deps);
+  // The reason stored before Stripe is asked: the refund email shows it, so a webhook write planned
+  // without it must plan again.
+  const intent = await changeRefundIntent(order, deps, {
+    set: ['refundReason = :reason', 'refundRequestedAt = :requestedAt', 'refundRequestedBy = :actor'],
+    values: { ':reason': reason, ':requestedAt': requestedAt, ':actor': actor },
+  });
   // Refunded already (here, or in the Dashboard): nothing is asked of Stripe.
   if (!intent.changed) return refuseRefunded(intent.order, deps);
   // Stripe said no: the order goes back to as it was, so a later Dashboard refund is not given this reason.
-  const withdrawIntent = () => withdrawRefundIntent(order, requestedAt, deps);
+  const withdrawIntent = () =>
+    changeRefundIntent(order, deps, {
+      applies: (stored) => stored.refundRequestedAt === requestedAt,
+      condition: 'refundRequestedAt = :requestedAt',
+      remove: ['refundReason', 'refundRequestedAt', 'refundRequestedBy'],
+      values: { ':requestedAt': requestedAt },
+    });
   const refund = await askStripeToRefund(order, input, deps, withdrawIntent);
   if (refund.status === 'failed' || refund.status === 'canceled') {
     await withdrawIntent();
@@ -449,35 +460,9 @@ export async function refundFoundOrder(
 }
 
 /**
- * The reason stored before Stripe is asked, through the outbox's writer though it sends nothing: the refund
- * email shows it, so a webhook write planned without it must plan again. Unchanged once refunded.
+ * One write of a refund's intent (stored, or taken back while `applies`) on an order still paid or
+ * dispatched, none once refunded: through the outbox's writer, though it sends no email.
  */
-function storeRefundIntent(
-  order: ManagedOrder,
-  intent: { reason: RefundReason; actor: string; requestedAt: string },
-  deps: ShopDeps,
-): Promise<ChangeResult> {
-  return changeRefundIntent(order, deps, {
-    set: ['refundReason = :reason', 'refundRequestedAt = :requestedAt', 'refundRequestedBy = :actor'],
-    values: { ':reason': intent.reason, ':requestedAt': intent.requestedAt, ':actor': intent.actor },
-  });
-}
-
-/** Takes back the reason this refund stored (only while it is still this request's and not refunded). */
-function withdrawRefundIntent(
-  order: ManagedOrder,
-  requestedAt: string,
-  deps: ShopDeps,
-): Promise<ChangeResult> {
-  return changeRefundIntent(order, deps, {
-    applies: (stored) => stored.refundRequestedAt === requestedAt,
-    condition: 'refundRequestedAt = :requestedAt',
-    remove: ['refundReason', 'refundRequestedAt', 'refundRequestedBy'],
-    values: { ':requestedAt': requestedAt },
-  });
-}
-
-/** One write of a refund's intent on an order still paid or dispatched (none once refunded): no email. */
 function changeRefundIntent(
   order: ManagedOrder,
   deps: ShopDeps,
