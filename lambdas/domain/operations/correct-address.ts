@@ -100,8 +100,6 @@ export async function correctOrderAddress(
 
   const at = now.toISOString();
   const { pageKey } = options;
-  // One outbox write, planned on the order as stored and held to what this correction was checked
-  // against (still paid, the same day, the details it read, and the token's page key).
   const result = await changeOrder(
     deps.table,
     order.sessionId,
