@@ -1,13 +1,13 @@
 import { type AddressCorrection, addressCorrectionSchema } from '../../../shared/address-correction';
 import { describeIssues } from '../../../shared/checkout-request';
 import { dispatchCutoff, formatDispatchDate, formatLondonTime } from '../../../shared/dispatch';
-import { drainOutbox, emailOutcome } from '../emails/outbox-sender';
 import type { SendOnceOutcome } from '../emails/send-email-once';
 import { OrderPageNotFoundError, samePageKey } from '../order-page-token';
 import { RefusedError } from '../refusal';
 import { appendHistory, historyEntry } from '../storage/history';
 import type { ManagedOrder } from '../storage/managed-order';
-import { changeOrder, emailOf, readOrder } from '../storage/outbox';
+import { changeOrder, emailOf } from '../storage/outbox';
+import { sendDueEmails } from './order-actions';
 import type { ShopDeps } from './shop-deps';
 
 /** What a correction needs: the shop's deps and the packing cut-off (DISPATCH_CUTOFF_HOURS). */
@@ -100,8 +100,6 @@ export async function correctOrderAddress(
 
   const at = now.toISOString();
   const { pageKey } = options;
-  // One outbox write, planned on the order as stored and held to what this correction was checked
-  // against (still paid, the same day, the details it read, and the token's page key).
   const result = await changeOrder(
     deps.table,
     order.sessionId,
@@ -148,9 +146,6 @@ export async function correctOrderAddress(
     },
     deps.now,
   );
-  const drained = await drainOutbox(order.sessionId, deps);
-  const stored = await readOrder(deps.table, order.sessionId);
-  const email = emailOutcome(stored, result.changed ? result.entries : [], drained, 'addressCorrected');
-  // Read again so the answer shows the email as it now stands, never "pending" once sent.
+  const { order: stored, email } = await sendDueEmails(order.sessionId, result, 'addressCorrected', deps);
   return { reference: stored.reference, changed: true, email, order: stored };
 }

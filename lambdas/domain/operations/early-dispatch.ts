@@ -8,14 +8,6 @@ import { RefusedError } from '../refusal';
 import type { ManagedOrder } from '../storage/managed-order';
 
 /**
- * The first dispatch day on or after today (London, holidays skipped); not `status`'s next day, as an order
- * left from last week would make this week's "early".
- */
-export function comingDispatchDay(now: Date): IsoDate {
-  return firstComingDispatchDay(now);
-}
-
-/**
  * An order planned after the coming dispatch day, dispatched without `early`: its customer was promised the
  * later day. `plannedFor` lets page and CLI ask, then resend with `early`.
  */
@@ -32,15 +24,16 @@ export class PlannedLaterError extends RefusedError {
 }
 
 /**
- * The refusal of dispatching `order` now, when it is a paid order planned after the coming
- * dispatch day and the merchant did not say `early`; undefined when it may go.
+ * The refusal of dispatching `order` now, when it is a paid order planned after the coming dispatch day and
+ * the merchant did not say `early`; undefined when it may go. The coming day, not `status`'s next day to
+ * pack: an order left from last week would make this week's "early".
  */
 export function earlyDispatchRefusal(
   order: Pick<ManagedOrder, 'reference' | 'status' | 'dispatchDate'>,
   early: boolean | undefined,
   now: Date,
 ): PlannedLaterError | undefined {
-  if (early === true || order.status !== 'paid' || order.dispatchDate <= comingDispatchDay(now)) {
+  if (early === true || order.status !== 'paid' || order.dispatchDate <= firstComingDispatchDay(now)) {
     return undefined;
   }
   return new PlannedLaterError(order.reference, order.dispatchDate, now);

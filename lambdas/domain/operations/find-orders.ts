@@ -4,11 +4,8 @@ import { recordsByReference, type ShopRecord } from '../storage/records';
 import { type ListOptions, listRecords, recordInstant } from './listing';
 import type { ShopDeps } from './shop-deps';
 
-/** What a search of the merchant's orders looks at beyond the reference. */
-export interface FindOptions {
-  /** Weeks of dispatch days back from today to search by email, name or postcode; 8 by default. */
-  weeksBack?: number;
-}
+/** The order or request a record holds: what a search and a filter read is on both. */
+const itemOf = (record: ShopRecord) => (record.kind === 'order' ? record.order : record.request);
 
 /** Lower case, and no spaces: "bs1 4dj" finds "BS1 4DJ", "BS14DJ" too. */
 function squeezed(value: string): string {
@@ -17,7 +14,7 @@ function squeezed(value: string): string {
 
 /** Whether a record's customer is the one `text` describes: whole email, or part of name or postcode. */
 function customerMatches(record: ShopRecord, text: string): boolean {
-  const item = record.kind === 'order' ? record.order : record.request;
+  const item = itemOf(record);
   const wanted = text.toLowerCase();
   return (
     item.customerEmail.toLowerCase() === wanted ||
@@ -29,12 +26,13 @@ function customerMatches(record: ShopRecord, text: string): boolean {
 /**
  * What the merchant means by `text`, newest first, each once: the order or request of that reference (any
  * case or date), and within listRecords' days those whose email is `text` or whose name or postcode contains
- * it (any case, spaces ignored). @throws RefusedError for empty text.
+ * it (any case, spaces ignored), searching `weeksBack` weeks of dispatch days back (8 by default).
+ * @throws RefusedError for empty text.
  */
 export async function findRecords(
   text: string,
   deps: Pick<ShopDeps, 'table' | 'now'>,
-  options: FindOptions = {},
+  options: { weeksBack?: number | undefined } = {},
 ): Promise<ShopRecord[]> {
   const wanted = text.trim();
   if (wanted === '') throw new RefusedError('Say what to find: a reference, an email, a name or a postcode.');
@@ -45,7 +43,7 @@ export async function findRecords(
   const found = new Map<string, ShopRecord>();
   // Each once: a record found both ways keeps its read by reference (the later set), a strong read.
   for (const record of [...listed.filter((r) => customerMatches(r, wanted)), ...byReference])
-    found.set(record.kind === 'order' ? record.order.pk : record.request.pk, record);
+    found.set(itemOf(record).pk, record);
   return [...found.values()].sort((a, b) => recordInstant(b).localeCompare(recordInstant(a)));
 }
 
@@ -61,13 +59,11 @@ export async function listOrFindRecords(
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<ShopRecord[]> {
   const { text, status, dispatchDate, weeksBack } = query;
-  if (text === undefined) return listRecords({ status, dispatchDate, weeksBack }, deps);
+  if (text === undefined) return listRecords(query, deps);
   const found = await findRecords(text, deps, { weeksBack });
-  return found.filter((record) => {
-    const item = record.kind === 'order' ? record.order : record.request;
-    return (
-      (status === undefined || item.status === status) &&
-      (dispatchDate === undefined || item.dispatchDate === dispatchDate)
-    );
-  });
+  return found.filter(
+    (record) =>
+      (status === undefined || itemOf(record).status === status) &&
+      (dispatchDate === undefined || itemOf(record).dispatchDate === dispatchDate),
+  );
 }

@@ -14,11 +14,6 @@ import type { ManagedOrder } from '../storage/managed-order';
 import { queryDispatchDay, type ShopRecord } from '../storage/records';
 import type { ShopDeps } from './shop-deps';
 
-/** `today` as the merchant's calendar says it. */
-export function today(now: Date): IsoDate {
-  return londonDate(now);
-}
-
 /**
  * Every calendar day from `weeksBack` before `now` to `weeksAhead` after, newest first: not only dispatch
  * days, as a delay moves orders to any working day and an order must never drop out of a list.
@@ -83,10 +78,7 @@ export async function listRecords(
 
 /** The orders to pack on one dispatch day: `paid`, not yet dispatched or refunded, oldest first. */
 export async function ordersToPack(day: IsoDate, deps: Pick<ShopDeps, 'table'>): Promise<ManagedOrder[]> {
-  const records = await queryDispatchDay(deps.table, day, 'paid');
-  return records
-    .flatMap((record) => (record.kind === 'order' ? [record.order] : []))
-    .sort((a, b) => a.paidAt.localeCompare(b.paidAt) || a.createdAt.localeCompare(b.createdAt));
+  return (await undispatchedOn([day], deps))[0]?.orders ?? [];
 }
 
 /** The earliest day still holding undispatched orders (moved, or left over), else the next dispatch day. */
@@ -94,18 +86,7 @@ export async function nextPackingDay(deps: Pick<ShopDeps, 'table' | 'now'>): Pro
   const now = deps.now();
   const next = firstComingDispatchDay(now);
   const days = daysAround(now, DISPATCH_WINDOW_WEEKS, 0).filter((day) => day < next);
-  const waiting = await daysHoldingOrders(days, deps);
-  return waiting.length > 0 && waiting[0] !== undefined ? waiting[0] : next;
-}
-
-/** Of `days`, those holding undispatched (`paid`) orders, earliest first. */
-async function daysHoldingOrders(
-  days: readonly IsoDate[],
-  deps: Pick<ShopDeps, 'table'>,
-): Promise<IsoDate[]> {
-  const records = await queryDays(deps.table, days, 'paid');
-  const held = new Set(records.flatMap((r) => (r.kind === 'order' ? [r.order.dispatchDate] : [])));
-  return [...held].sort();
+  return (await undispatchedOn(days, deps))[0]?.day ?? next;
 }
 
 /**
@@ -138,12 +119,8 @@ export async function nothingToDelay(
   from: IsoDate,
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<RefusedError> {
-  const now = deps.now();
-  const today = londonDate(now);
-  const days = await daysHoldingOrders(
-    daysAround(now, DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS).reverse(),
-    deps,
-  );
+  const today = londonDate(deps.now());
+  const days = (await undispatchedByDay(deps)).map((waiting) => waiting.day);
   return new RefusedError(
     `${formatDispatchDate(from, { today })} holds no undispatched orders: nothing to move.${
       days.length > 0

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { ClosedDay } from '../../../shared/closed-day';
-import { formatLondonTime, type IsoDate } from '../../../shared/dispatch';
+import { firstComingDispatchDay, formatLondonTime, type IsoDate } from '../../../shared/dispatch';
 import type { OverLimit } from '../../../shared/over-limit';
 import { normaliseTrackingNumber, TRACKING_NUMBER_MESSAGE } from '../../../shared/tracking-number';
 import { logger } from '../../lib/logger';
@@ -17,6 +17,7 @@ import { ACTORS, appendHistory, historyEntry } from '../storage/history';
 import {
   type DelayReason,
   type ManagedOrder,
+  type OutboxKind,
   REFUND_REASONS,
   type RefundReason,
   type RefundRecorder,
@@ -33,7 +34,7 @@ import {
 import { findByReference, getRecord, queryDispatchDay } from '../storage/records';
 import { nameRecordedRefund, recordRefundedSoFar } from '../storage/refund-writes';
 import { hasBottlesToMove, moveDelayedBottles, overLimitOn } from './delayed-bottles';
-import { comingDispatchDay, earlyDispatchRefusal } from './early-dispatch';
+import { earlyDispatchRefusal } from './early-dispatch';
 import { checkDelayTarget, nothingToDelay } from './listing';
 import type { ShopDeps, ShopStripeDeps } from './shop-deps';
 
@@ -46,6 +47,21 @@ export async function findOrder(deps: Pick<ShopDeps, 'table'>, reference: string
     );
   }
   return record.order;
+}
+
+/**
+ * The order's due emails sent (its outbox drained), then the order as stored after them, so the answer's
+ * Emails list and status say the same; `email`: whether `kind`'s went, written by `change` or left before.
+ */
+export async function sendDueEmails(
+  sessionId: string,
+  change: ChangeResult | undefined,
+  kind: OutboxKind,
+  deps: ShopDeps,
+): Promise<{ order: ManagedOrder; email: SendOnceOutcome }> {
+  const drained = await drainOutbox(sessionId, deps);
+  const order = await readOrder(deps.table, sessionId);
+  return { order, email: emailOutcome(order, change?.changed ? change.entries : [], drained, kind) };
 }
 
 export interface ActionResult {
@@ -93,10 +109,7 @@ export async function markDispatched(
     (order) => planDispatch(order, { tracking, actor: options.actor, early: options.early }, deps.now),
     deps.now,
   );
-  const drained = await drainOutbox(found.sessionId, deps);
-  // As stored after the email, so the page's Emails list and its status say the same.
-  const after = await readOrder(deps.table, found.sessionId);
-  const email = emailOutcome(after, result.changed ? result.entries : [], drained, 'dispatch');
+  const { order: after, email } = await sendDueEmails(found.sessionId, result, 'dispatch', deps);
   if (email === 'not-sent' && after.status === 'refunded') {
     throw new RefusedError(
       `${found.reference} was refunded meanwhile: its dispatch email was not sent, the refund email says what happened.`,
@@ -151,7 +164,7 @@ function planDispatch(
     values: {
       ...history.values,
       ':paid': 'paid',
-      ...(!onPurpose && { ':coming': comingDispatchDay(clock()) }),
+      ...(!onPurpose && { ':coming': firstComingDispatchDay(clock()) }),
       ':dispatched': 'dispatched',
       ':dispatchedAt': at,
       ':sk': dispatchSortKey('dispatched', order.paidAt, order.reference),
@@ -240,10 +253,7 @@ export async function updateTrackingNumber(
     },
     deps.now,
   );
-  const drained = await drainOutbox(found.sessionId, deps);
-  // As stored after the email, so the page's Emails list says it went.
-  const order = await readOrder(deps.table, found.sessionId);
-  const email = emailOutcome(order, result.changed ? result.entries : [], drained, 'trackingUpdate');
+  const { order, email } = await sendDueEmails(found.sessionId, result, 'trackingUpdate', deps);
   return { reference: order.reference, changed: result.changed, email, order };
 }
 
@@ -361,9 +371,8 @@ async function delayOrder(
 async function sendDelayEmails(delayed: readonly ManagedOrder[], deps: ShopDeps): Promise<string[]> {
   const emailed: string[] = [];
   for (const order of delayed) {
-    const drained = await drainOutbox(order.sessionId, deps);
-    const after = await readOrder(deps.table, order.sessionId);
-    if (emailOutcome(after, [], drained, 'delay') === 'sent') emailed.push(order.reference);
+    const { email } = await sendDueEmails(order.sessionId, undefined, 'delay', deps);
+    if (email === 'sent') emailed.push(order.reference);
   }
   return emailed;
 }
@@ -409,11 +418,22 @@ export async function refundFoundOrder(
   const { reason, actor } = input;
   let order = found;
   const requestedAt = deps.now().toISOString();
-  const intent = await storeRefundIntent(order, { reason, actor, requestedAt }, deps);
+  // The reason stored before Stripe is asked: the refund email shows it, so a webhook write planned
+  // without it must plan again.
+  const intent = await changeRefundIntent(order, deps, {
+    set: ['refundReason = :reason', 'refundRequestedAt = :requestedAt', 'refundRequestedBy = :actor'],
+    values: { ':reason': reason, ':requestedAt': requestedAt, ':actor': actor },
+  });
   // Refunded already (here, or in the Dashboard): nothing is asked of Stripe.
   if (!intent.changed) return refuseRefunded(intent.order, deps);
   // Stripe said no: the order goes back to as it was, so a later Dashboard refund is not given this reason.
-  const withdrawIntent = () => withdrawRefundIntent(order, requestedAt, deps);
+  const withdrawIntent = () =>
+    changeRefundIntent(order, deps, {
+      applies: (stored) => stored.refundRequestedAt === requestedAt,
+      condition: 'refundRequestedAt = :requestedAt',
+      remove: ['refundReason', 'refundRequestedAt', 'refundRequestedBy'],
+      values: { ':requestedAt': requestedAt },
+    });
   const refund = await askStripeToRefund(order, input, deps, withdrawIntent);
   if (refund.status === 'failed' || refund.status === 'canceled') {
     await withdrawIntent();
@@ -440,35 +460,9 @@ export async function refundFoundOrder(
 }
 
 /**
- * The reason stored before Stripe is asked, through the outbox's writer though it sends nothing: the refund
- * email shows it, so a webhook write planned without it must plan again. Unchanged once refunded.
+ * One write of a refund's intent (stored, or taken back while `applies`) on an order still paid or
+ * dispatched, none once refunded: through the outbox's writer, though it sends no email.
  */
-function storeRefundIntent(
-  order: ManagedOrder,
-  intent: { reason: RefundReason; actor: string; requestedAt: string },
-  deps: ShopDeps,
-): Promise<ChangeResult> {
-  return changeRefundIntent(order, deps, {
-    set: ['refundReason = :reason', 'refundRequestedAt = :requestedAt', 'refundRequestedBy = :actor'],
-    values: { ':reason': intent.reason, ':requestedAt': intent.requestedAt, ':actor': intent.actor },
-  });
-}
-
-/** Takes back the reason this refund stored (only while it is still this request's and not refunded). */
-function withdrawRefundIntent(
-  order: ManagedOrder,
-  requestedAt: string,
-  deps: ShopDeps,
-): Promise<ChangeResult> {
-  return changeRefundIntent(order, deps, {
-    applies: (stored) => stored.refundRequestedAt === requestedAt,
-    condition: 'refundRequestedAt = :requestedAt',
-    remove: ['refundReason', 'refundRequestedAt', 'refundRequestedBy'],
-    values: { ':requestedAt': requestedAt },
-  });
-}
-
-/** One write of a refund's intent on an order still paid or dispatched (none once refunded): no email. */
 function changeRefundIntent(
   order: ManagedOrder,
   deps: ShopDeps,
@@ -561,21 +555,17 @@ function refundEmailReport(order: ManagedOrder, thisRun: SendOnceOutcome): Refun
 
 export async function paymentIntentOf(sessionId: string, stripe: Stripe): Promise<string> {
   // A standing order's delivery is keyed by its invoice (ADR 0058): its payment is the invoice's.
-  if (sessionId.startsWith('in_')) return invoicePaymentIntentOf(sessionId, stripe);
-  const session = await stripe.checkout.sessions.retrieve(sessionId);
-  const pi = session.payment_intent;
+  const pi = sessionId.startsWith('in_')
+    ? (await invoicePayment(sessionId, stripe))?.payment.payment_intent
+    : (await stripe.checkout.sessions.retrieve(sessionId)).payment_intent;
   const id = typeof pi === 'string' ? pi : pi?.id;
   if (!id) throw new RefusedError(`Stripe has no payment for ${sessionId}: nothing to refund.`);
   return id;
 }
 
-async function invoicePaymentIntentOf(invoiceId: string, stripe: Stripe): Promise<string> {
+async function invoicePayment(invoiceId: string, stripe: Stripe) {
   const invoice = await stripe.invoices.retrieve(invoiceId, { expand: ['payments'] });
-  const paid = invoice.payments?.data.find((entry) => entry.status === 'paid') ?? invoice.payments?.data[0];
-  const pi = paid?.payment.payment_intent;
-  const id = typeof pi === 'string' ? pi : pi?.id;
-  if (!id) throw new RefusedError(`Stripe has no payment for ${invoiceId}: nothing to refund.`);
-  return id;
+  return invoice.payments?.data.find((entry) => entry.status === 'paid') ?? invoice.payments?.data[0];
 }
 
 /**

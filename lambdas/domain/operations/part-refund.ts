@@ -4,15 +4,14 @@ import { formatGbp } from '../../../shared/pricing';
 import { isStripeError } from '../../lib/stripe-errors';
 import { giveBackPartOfSale, holdBottles, holdId } from '../capacity/holds';
 import { partRefundWhat } from '../emails/order-updates';
-import { drainOutbox, emailOutcome } from '../emails/outbox-sender';
 import type { SendOnceOutcome } from '../emails/send-email-once';
 import { RefusedError } from '../refusal';
 import { capacityStoreFromTable } from '../storage/capacity-table';
 import { appendHistory, historyEntry } from '../storage/history';
 import type { ManagedOrder, PartRefund, RefundReason } from '../storage/managed-order';
-import { type ChangeResult, changeOrder, emailOf, readOrder } from '../storage/outbox';
+import { type ChangeResult, changeOrder, emailOf } from '../storage/outbox';
 import { clearPartRefundPending, markPartRefundPending, partRefundsBefore } from '../storage/refund-writes';
-import { findOrder, paymentIntentOf } from './order-actions';
+import { findOrder, paymentIntentOf, sendDueEmails } from './order-actions';
 import type { ShopStripeDeps } from './shop-deps';
 
 export interface PartRefundResult {
@@ -96,7 +95,7 @@ export async function refundPart(
   const made = found.partRefunds?.find(
     (p) => input.intention !== undefined && p.intention === input.intention,
   );
-  if (made !== undefined) return emailAndAnswer(found, made, deps);
+  if (made !== undefined) return emailAndAnswer(found, made, undefined, deps);
   const pence = partRefundPence(found, part);
   const refused =
     refusalOf(found, part, pence) ?? (input.again === true ? undefined : repeatOf(found, part, deps.now()));
@@ -121,7 +120,7 @@ export async function refundPart(
   if (result.changed && hold.givesBack && hold.old !== undefined && found.capacityDate !== undefined) {
     await giveBackPartOfSale(capacityStoreFromTable(deps.table), found.capacityDate, hold.old, part.bottles);
   }
-  return emailAndAnswer(found, record, deps, result.changed ? result.entries : []);
+  return emailAndAnswer(found, record, result, deps);
 }
 
 /** Stripe's refund of `pence`, keyed by order and sequence (or intention); a refusal clears the pending. */
@@ -245,11 +244,9 @@ function recordPart(
 async function emailAndAnswer(
   found: ManagedOrder,
   record: PartRefund,
+  change: ChangeResult | undefined,
   deps: ShopStripeDeps,
-  written: readonly string[] = [],
 ): Promise<PartRefundResult> {
-  const drained = await drainOutbox(found.sessionId, deps);
-  const order = await readOrder(deps.table, found.sessionId);
-  const email = emailOutcome(order, written, drained, 'partRefund');
+  const { order, email } = await sendDueEmails(found.sessionId, change, 'partRefund', deps);
   return { reference: order.reference, refundId: record.refundId, pence: record.pence, email, order };
 }

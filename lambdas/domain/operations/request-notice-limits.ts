@@ -62,8 +62,6 @@ export async function decideRequestNotice(
   return { notify: true, unnotified: await takeUnnotified(table) };
 }
 
-export { addressGroup, clientGroup };
-
 /** Keys hold a hash, so the counters keep no customer's address and no client's IP. */
 function digest(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 32);

@@ -10,6 +10,7 @@ import { type CapacityRow, capacityOfDays } from '../capacity/capacity-report';
 import { dispatchDaysFrom } from '../capacity/holds';
 import type { ManagedOrder } from '../storage/managed-order';
 import { readShopSettings } from '../storage/settings-store';
+import { settingsView } from './admin-views';
 import { daysAround, listRecords, nextPackingDay, undispatchedByDay, undispatchedOn } from './listing';
 import type { ShopDeps } from './shop-deps';
 
@@ -50,12 +51,7 @@ export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<A
   );
   const summary = (day: IsoDate, orders: readonly ManagedOrder[]) => daySummary(day, orders, rows.get(day));
   return {
-    shop: {
-      mode: settings.mode,
-      ...(settings.message !== undefined && { message: settings.message }),
-      ...(settings.updatedAt !== undefined && { updatedAt: settings.updatedAt }),
-      ...(settings.modeSince !== undefined && { modeSince: settings.modeSince }),
-    },
+    shop: settingsView(settings),
     today,
     next: summary(next, waiting.find((w) => w.day === next)?.orders ?? []),
     overdue: others.filter((w) => w.day < today).map((w) => summary(w.day, w.orders)),

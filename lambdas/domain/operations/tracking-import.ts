@@ -7,7 +7,7 @@ import {
 } from '../fulfilment/click-and-drop-export';
 import { RefusedError } from '../refusal';
 import type { ManagedOrder } from '../storage/managed-order';
-import { comingDispatchDay, earlyDispatchRefusal, PlannedLaterError } from './early-dispatch';
+import { earlyDispatchRefusal, PlannedLaterError } from './early-dispatch';
 import { type ActionResult, findOrder, markDispatched, refundedRefusal } from './order-actions';
 import type { ShopDeps } from './shop-deps';
 
@@ -84,7 +84,6 @@ export async function importClickAndDropTracking(
     });
   const orders = await ordersOfRows(rows, refuse, deps);
   const now = deps.now();
-  const coming = comingDispatchDay(now);
   const toDispatch: OrderRows[] = [];
   for (const group of orders) {
     const { order, rows: lines } = group;
@@ -96,12 +95,10 @@ export async function importClickAndDropTracking(
       for (const row of lines) refuse(row, reason, order);
       continue;
     }
-    const plannedFor =
-      order.status === 'paid' && order.dispatchDate > coming ? order.dispatchDate : undefined;
+    const later = earlyDispatchRefusal(order, false, now);
+    const plannedFor = later?.plannedFor;
     const refusal =
-      order.status === 'refunded'
-        ? refundedRefusal(order, now)
-        : earlyDispatchRefusal(order, options.early, now)?.message;
+      order.status === 'refunded' ? refundedRefusal(order, now) : options.early ? undefined : later?.message;
     if (refusal !== undefined) {
       for (const row of lines) refuse(row, refusal, order, plannedFor);
       continue;
@@ -122,12 +119,9 @@ export async function importClickAndDropTracking(
     }
     toDispatch.push(group);
   }
-  if (options.preview === true) {
-    const planned = [...plans.values()].sort((a, b) => a.line - b.line);
-    return { dispatched: [], unmatched: unmatchedOf(planned), rows: planned };
-  }
-  const dispatched = await dispatchEach(toDispatch, options, refuse, deps);
-  return { dispatched, unmatched: unmatchedOf([...plans.values()].sort((a, b) => a.line - b.line)) };
+  const dispatched = options.preview ? [] : await dispatchEach(toDispatch, options, refuse, deps);
+  const planned = [...plans.values()].sort((a, b) => a.line - b.line);
+  return { dispatched, unmatched: unmatchedOf(planned), ...(options.preview && { rows: planned }) };
 }
 
 /** The export's rows; a file that is not a Click & Drop export with tracking numbers is refused. */
@@ -227,17 +221,9 @@ function customerOf(order: ManagedOrder): { customerName: string; customerEmail:
 
 /** The refused rows, as the import has always listed them. */
 function unmatchedOf(plans: readonly ImportRowPlan[]): UnmatchedRow[] {
-  return plans.flatMap((plan) =>
-    plan.action === 'refused'
-      ? [
-          {
-            line: plan.line,
-            reference: plan.reference,
-            trackingNumber: plan.trackingNumber,
-            reason: plan.reason,
-            ...(plan.plannedFor && { plannedFor: plan.plannedFor }),
-          },
-        ]
+  return plans.flatMap(({ action, line, reference, trackingNumber, reason, plannedFor }) =>
+    action === 'refused'
+      ? [{ line, reference, trackingNumber, reason, ...(plannedFor && { plannedFor }) }]
       : [],
   );
 }

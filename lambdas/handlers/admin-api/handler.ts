@@ -134,25 +134,25 @@ export function originValueFromEnv(env: Env): (() => Promise<string>) | undefine
   return initOnce(() => readOriginVerifyValue(config));
 }
 
-/** What the admin's weather check adds to the shop's clients: the forecast and where parcels leave from. */
-export interface AdminWeatherDeps {
+/**
+ * The shop's clients, with what the weather check adds (the forecast, where parcels leave from) and what the
+ * notification routes add (ADR 0056).
+ */
+export interface AdminDeps extends ShopStripeDeps {
   forecast: ForecastSource;
   dispatchPostcode: string | undefined;
   /** The weather check's own clock (LOCAL_WEATHER_NOW, local shop only, any weekday); never in Lambda. */
   weatherNow?: (() => Date) | undefined;
   /** Where the forecast key's metric goes: stdout (EMF) unless a test collects it. */
   metrics?: MetricsWriter | undefined;
-}
-
-/** What the notification routes add (ADR 0056): the stage's sender, for its public key; absent: none. */
-export interface AdminPushDeps {
+  /** The stage's push sender, for its public key; absent: none. */
   pushSender?: MerchantPushDeps['pushSender'] | undefined;
   /** PUSH_LOCAL_ORIGIN: the local push-service stand-in, the one http endpoint a device may name. */
   pushLocalOrigin?: string | undefined;
 }
 
 /** The weather check's deps: the shop's, on the weather clock when one is set. */
-function weatherDeps(deps: Deps): Deps {
+function weatherDeps(deps: AdminDeps): AdminDeps {
   return deps.weatherNow === undefined ? deps : { ...deps, now: deps.weatherNow };
 }
 
@@ -210,13 +210,11 @@ function file(body: string, contentType: string, headers: Record<string, string>
   };
 }
 
-export type AdminDeps = ShopStripeDeps & AdminWeatherDeps & AdminPushDeps;
-type Deps = AdminDeps;
 /** A route's work: its checked input to its answer (JSON as the shared schema reads it, or a file). */
 type Handlers = {
   [K in AdminRouteName]: (
     input: AdminInput<K>,
-    request: HttpRequest<Deps>,
+    request: HttpRequest<AdminDeps>,
     actor: string,
     /** The request's intention (from its `Idempotency-Key`), for Stripe's keys; absent without one. */
     intention: string | undefined,
@@ -226,7 +224,7 @@ type Handlers = {
 /** A `date` on a weekend or holiday means the next dispatch day, as in the CLI; without, the next to pack. */
 async function dayToPack(
   date: IsoDate | undefined,
-  deps: Deps,
+  deps: AdminDeps,
 ): Promise<{ day: IsoDate; orders: Awaited<ReturnType<typeof ordersToPack>> }> {
   const day = date === undefined ? await nextPackingDay(deps) : packingDay(date);
   return { day, orders: await ordersToPack(day, deps) };
@@ -247,7 +245,7 @@ function dispatchResult(result: ActionResult): AdminDispatchResult {
 }
 
 /** One order or request in full; 404 when none, 409 when the reference names two (equal but for case). */
-async function findRecord(reference: string, deps: Deps) {
+async function findRecord(reference: string, deps: AdminDeps) {
   const record = await findByReference(deps.table, reference).catch(async (error: unknown) => {
     const none =
       error instanceof RefusedError && (await recordsByReference(deps.table, reference)).length === 0;
@@ -257,7 +255,7 @@ async function findRecord(reference: string, deps: Deps) {
   return { record: recordView(record) };
 }
 
-async function capacityAnswer(weeks: number | undefined, deps: Deps) {
+async function capacityAnswer(weeks: number | undefined, deps: AdminDeps) {
   const [settings, rows] = await Promise.all([
     readShopSettings(deps.table, true),
     capacityWeeks(deps, weeks ?? DEFAULT_CAPACITY_WEEKS),
@@ -266,7 +264,7 @@ async function capacityAnswer(weeks: number | undefined, deps: Deps) {
 }
 
 /** The CLI's `capacity --set`, with its refusals; a date in a week means that week's dispatch day. */
-async function setCapacityAnswer(body: AdminInput<'setCapacity'>, deps: Deps) {
+async function setCapacityAnswer(body: AdminInput<'setCapacity'>, deps: AdminDeps) {
   const date = body.date === 'default' ? undefined : dispatchDayOfWeekOf(body.date);
   const value: CapacityValue = body.bottles === null ? 'none' : body.bottles;
   const result = await setCapacity(deps, { value, date }, DEFAULT_CAPACITY_WEEKS);
@@ -279,7 +277,7 @@ async function setCapacityAnswer(body: AdminInput<'setCapacity'>, deps: Deps) {
 }
 
 /** Royal Mail Click & Drop's import of that day's orders. */
-async function dispatchCsv(date: IsoDate | undefined, deps: Deps): Promise<HttpResult> {
+async function dispatchCsv(date: IsoDate | undefined, deps: AdminDeps): Promise<HttpResult> {
   const { day, orders } = await dayToPack(date, deps);
   return file(clickAndDropCsv(day, orders), 'text/csv; charset=utf-8', {
     'content-disposition': `attachment; filename="click-and-drop-${day}.csv"`,
@@ -287,7 +285,7 @@ async function dispatchCsv(date: IsoDate | undefined, deps: Deps): Promise<HttpR
 }
 
 /** That day's packing slips, to print. */
-async function packingSlips(date: IsoDate | undefined, deps: Deps): Promise<HttpResult> {
+async function packingSlips(date: IsoDate | undefined, deps: AdminDeps): Promise<HttpResult> {
   const { day, orders } = await dayToPack(date, deps);
   return file(packingSlipsHtml(day, orders, deps.seller), 'text/html; charset=utf-8', {
     'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'",
@@ -295,7 +293,7 @@ async function packingSlips(date: IsoDate | undefined, deps: Deps): Promise<Http
 }
 
 /** Each order its own exactly-once action: one refusal stops no other; 409 only when all were refused. */
-async function dispatchAll(body: AdminInput<'dispatch'>, actor: string, deps: Deps) {
+async function dispatchAll(body: AdminInput<'dispatch'>, actor: string, deps: AdminDeps) {
   const results: AdminDispatchResult[] = [];
   for (const reference of body.references) {
     try {
@@ -318,7 +316,7 @@ async function dispatchAll(body: AdminInput<'dispatch'>, actor: string, deps: De
 async function importTracking(
   { csv, early, preview }: AdminInput<'trackingImport'>,
   actor: string,
-  deps: Deps,
+  deps: AdminDeps,
 ) {
   const result = await importClickAndDropTracking(csv, { actor, early, preview }, deps);
   return {
@@ -329,7 +327,7 @@ async function importTracking(
 }
 
 /** A provider that fails or is slow makes its orders "unknown" (checkWeather), never an error. */
-async function weatherAnswer(date: IsoDate | undefined, deps: Deps) {
+async function weatherAnswer(date: IsoDate | undefined, deps: AdminDeps) {
   const weather = weatherDeps(deps);
   const day = date === undefined ? comingWeatherDay(weather.now()) : packingDay(date);
   // Counted on every check, so the stage's alarm holds while the key is missing.
@@ -341,7 +339,7 @@ async function refundAnswer(
   body: AdminInput<'refund'>,
   actor: string,
   intention: string | undefined,
-  deps: Deps,
+  deps: AdminDeps,
 ) {
   const result = await refundOrder(body.reference, { reason: body.reason, actor, intention }, deps);
   const { refundId, pence, refundEmail, order } = result;
@@ -445,7 +443,7 @@ function plannedFor(error: RefusedError): { plannedFor?: IsoDate } {
 async function actOnce(
   scope: IntentionScope | undefined,
   input: unknown,
-  request: HttpRequest<Deps>,
+  request: HttpRequest<AdminDeps>,
   act: (intention: string | undefined) => Promise<HttpResult>,
 ): Promise<HttpResult> {
   if (scope === undefined) return act(undefined);
@@ -454,15 +452,7 @@ async function actOnce(
   if (claim.kind === 'otherRequest') throw new RefusedError(ADMIN_ERRORS.otherRequest);
   if (claim.kind === 'running') throw new RefusedError(ADMIN_ERRORS.stillRunning);
   if (claim.kind === 'done') {
-    return {
-      statusCode: claim.statusCode,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'cache-control': 'no-store',
-        [REPLAYED_HEADER]: 'true',
-      },
-      body: claim.body,
-    };
+    return { ...json(claim.statusCode, null, { [REPLAYED_HEADER]: 'true' }), body: claim.body };
   }
   let answer: HttpResult;
   try {
@@ -504,16 +494,16 @@ function adminErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | unde
 /** One admin route: the merchant's token, input parsed by the route's schema, acted once per key. */
 function adminEndpoint(
   route: (typeof ROUTES)[number],
-  loadDeps: () => Promise<Deps>,
+  loadDeps: () => Promise<AdminDeps>,
 ): (event: HttpEvent) => Promise<HttpResult> {
   // One signature for every route: each handler's own is checked against the table in HANDLERS.
   const handle = HANDLERS[route.name] as (
     input: unknown,
-    ...context: [HttpRequest<Deps>, string, string | undefined]
+    ...context: [HttpRequest<AdminDeps>, string, string | undefined]
   ) => Promise<unknown>;
   // A Click & Drop export is a few hundred rows: its characters, with room for JSON's escapes.
   const maxBytes = route.name === 'trackingImport' ? TRACKING_IMPORT_MAX_CHARS * 2 : MAX_BODY_BYTES;
-  return httpEndpoint<Deps>({
+  return httpEndpoint<AdminDeps>({
     route,
     logName: `admin-api ${logName(route.name)}`,
     deps: loadDeps,
@@ -542,7 +532,7 @@ function adminEndpoint(
  * before the method, body or any dependency; each route then calls the domain function the CLI calls.
  */
 export function createAdminApiHandler(
-  deps: DepsOrLoader<Deps>,
+  deps: DepsOrLoader<AdminDeps>,
   options: {
     expectedOrigin?: (() => Promise<string>) | undefined;
     /**

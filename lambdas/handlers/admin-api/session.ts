@@ -64,14 +64,19 @@ const tokenAnswerSchema = z.object({
 });
 type TokenAnswer = z.output<typeof tokenAnswerSchema>;
 
-/** The provider's token endpoint; undefined when it refuses (a revoked, expired or unknown grant). */
-async function tokenCall(deps: SessionDeps, form: Record<string, string>): Promise<TokenAnswer | undefined> {
-  const response = await deps.fetch(`${deps.signInUrl}${SIGN_IN_ENDPOINTS.token}`, {
+/** A form POST to one of the provider's endpoints, given PROVIDER_TIMEOUT_MS. */
+function postForm(deps: SessionDeps, endpoint: string, form: Record<string, string>): Promise<Response> {
+  return deps.fetch(`${deps.signInUrl}${endpoint}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams({ client_id: deps.clientId, ...form }).toString(),
     signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
   });
+}
+
+/** The provider's token endpoint; undefined when it refuses (a revoked, expired or unknown grant). */
+async function tokenCall(deps: SessionDeps, form: Record<string, string>): Promise<TokenAnswer | undefined> {
+  const response = await postForm(deps, SIGN_IN_ENDPOINTS.token, form);
   if (response.status >= 500) throw new Error(`The token endpoint answered ${response.status}`);
   if (!response.ok) return undefined;
   return z.parse(tokenAnswerSchema, await response.json());
@@ -139,13 +144,7 @@ async function signOut(deps: SessionDeps, event: HttpEvent): Promise<HttpResult>
     await deps.globalSignOut(username);
     revoked = true;
   } else {
-    const response = await deps.fetch(`${deps.signInUrl}${SIGN_IN_ENDPOINTS.revoke}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: refreshToken, client_id: deps.clientId }).toString(),
-      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
-    });
-    revoked = response.ok;
+    revoked = (await postForm(deps, SIGN_IN_ENDPOINTS.revoke, { token: refreshToken })).ok;
   }
   return { ...json(200, { revoked }), cookies: [CLEARED_COOKIE] };
 }
@@ -154,14 +153,6 @@ const ACTIONS = { start, refresh, signOut } as const;
 const BY_PATH = new Map<string, keyof typeof ACTIONS>(
   Object.entries(ADMIN_SESSION_ROUTES).map(([name, route]) => [route.path, name as keyof typeof ACTIONS]),
 );
-
-/**
- * Whether the request came from the shop's own pages: the browser's Origin, which a page cannot
- * forge, must be the shop's. With SameSite=Strict this refuses any cross-site request.
- */
-function fromTheShop(event: HttpEvent, siteOrigin: string): boolean {
-  return header(event, 'origin') === siteOrigin;
-}
 
 /** Every session route: POST only, from the shop's origin only. */
 export function createSessionHandler(
@@ -173,7 +164,9 @@ export function createSessionHandler(
     if (event.requestContext.http.method !== 'POST')
       throw new HttpError(405, { error: 'Use POST.' }, { headers: { allow: 'POST' } });
     const deps = await loadDeps();
-    if (!fromTheShop(event, deps.siteOrigin)) {
+    // The browser's Origin, which a page cannot forge, must be the shop's: with SameSite=Strict this
+    // refuses any cross-site request.
+    if (header(event, 'origin') !== deps.siteOrigin) {
       logger.warn('Session route refused a cross-site request', {
         route: name,
         origin: header(event, 'origin'),

@@ -4,11 +4,14 @@ import {
   listRecords,
   nothingToDelay,
   ordersToPack,
-  today,
   undispatchedByDay,
 } from '../../../../lambdas/domain/operations/listing';
 import { recordOrderRequest } from '../../../../lambdas/domain/operations/request-actions';
-import { dispatchDayOfWeekOf as dispatchDayOfWeek, packingDay } from '../../../../shared/dispatch';
+import {
+  dispatchDayOfWeekOf as dispatchDayOfWeek,
+  londonDate,
+  packingDay,
+} from '../../../../shared/dispatch';
 import { type OperationsHarness, startOperationsHarness } from './operations-harness';
 
 describe('dispatchDayOfWeek', () => {
@@ -40,10 +43,10 @@ describe('packingDay', () => {
   });
 });
 
-describe('today', () => {
+describe("londonDate, the merchant's today", () => {
   it('is the London calendar day: after 23:00 UTC in summer it is already tomorrow', () => {
-    expect(today(new Date('2026-07-01T23:30:00Z'))).toBe('2026-07-02');
-    expect(today(new Date('2026-11-25T23:30:00Z'))).toBe('2026-11-25');
+    expect(londonDate(new Date('2026-07-01T23:30:00Z'))).toBe('2026-07-02');
+    expect(londonDate(new Date('2026-11-25T23:30:00Z'))).toBe('2026-11-25');
   });
 });
 

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressGroup, clientGroup } from '../../../../lambdas/domain/capacity/client-identity';
 import { recordOrderRequest } from '../../../../lambdas/domain/operations/request-actions';
 import {
-  addressGroup,
-  clientGroup,
   decideRequestNotice,
   takeDeclineEmail,
 } from '../../../../lambdas/domain/operations/request-notice-limits';
