@@ -41,11 +41,7 @@ import { pushSenderFromEnv } from './lib/web-push';
  * The orders table (every record of the shop) on its document client: lib/aws's, which the
  * handlers that load nothing else (shop-status, checkout-status, the checkout's gate) import alone.
  */
-export const shopTable: (config: {
-  AWS_REGION: string;
-  DYNAMODB_ENDPOINT?: string | undefined;
-  ORDERS_TABLE_NAME: string;
-}) => ShopTable = ordersTable;
+export const shopTable: (config: Parameters<typeof ordersTable>[0]) => ShopTable = ordersTable;
 
 /** What a Lambda that emails needs: the shop's sender (SES), the seller's details and the merchant's address. */
 export interface ShopEmail {
@@ -87,9 +83,7 @@ export async function stripeRuntime(config: StripeEnv): Promise<{ stripe: Stripe
 }
 
 /** Where forecasts come from (Open-Meteo, with the stage's key when it has one). */
-export function forecastSource(config: ForecastEnv): Promise<ForecastSource> {
-  return loadForecastSource(config);
-}
+export const forecastSource: (config: ForecastEnv) => Promise<ForecastSource> = loadForecastSource;
 
 export interface FulfilmentRuntime {
   config: FulfilmentEnv;

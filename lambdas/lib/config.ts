@@ -107,12 +107,9 @@ const siteUrl = z.pipe(
 const orderPageSecretEnv = {
   ORDER_PAGE_SECRET_ID: optionalText,
   ORDER_PAGE_SECRET: optionalText,
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
 };
-export type OrderPageSecretEnv = {
-  ORDER_PAGE_SECRET_ID?: string | undefined;
-  ORDER_PAGE_SECRET?: string | undefined;
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT?: number | undefined;
-};
+export type OrderPageSecretEnv = z.output<z.ZodMiniObject<typeof orderPageSecretEnv>>;
 
 /**
  * Web Push (ADR 0056): deployed, the VAPID key secret's id; locally, the pair; neither, no pushes.
@@ -123,14 +120,9 @@ const pushEnv = {
   VAPID_PUBLIC_KEY: optionalText,
   VAPID_PRIVATE_KEY: optionalText,
   PUSH_LOCAL_ORIGIN: z.optional(z.url({ protocol: /^http$/ })),
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: extensionPort,
 };
-export type PushEnv = {
-  VAPID_SECRET_ID?: string | undefined;
-  VAPID_PUBLIC_KEY?: string | undefined;
-  VAPID_PRIVATE_KEY?: string | undefined;
-  PUSH_LOCAL_ORIGIN?: string | undefined;
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT?: number | undefined;
-};
+export type PushEnv = z.output<z.ZodMiniObject<typeof pushEnv>>;
 
 /**
  * How long shop-status and create-checkout act on the settings they read, in ms: a pause reaches
@@ -176,18 +168,16 @@ export const fulfilmentEnvSchema = z.extend(stripeEnvSchema, {
 });
 
 /**
- * stripe-webhook and reconcile-orders: the stack's settings plus AWS_REGION (the runtime's reserved name),
- * parsed rather than left to the SDK so a missing one fails at cold start with its name.
+ * A function's settings at run time: the stack's plus AWS_REGION (the runtime's reserved name), parsed rather
+ * than left to the SDK so a missing one fails at cold start with its name.
  */
-export const fulfilmentRuntimeEnvSchema = z.extend(fulfilmentEnvSchema, {
-  AWS_REGION: z.string().check(z.minLength(1)),
-});
-export type FulfilmentEnv = z.output<typeof fulfilmentRuntimeEnvSchema>;
+function atRunTime<T extends z.ZodMiniObject>(schema: T) {
+  return z.extend(schema, { AWS_REGION: z.string().check(z.minLength(1)) });
+}
 
-/** create-checkout at run time: what the stack sets, plus what the runtime sets (see fulfilmentRuntimeEnvSchema). */
-export const checkoutRuntimeEnvSchema = z.extend(checkoutEnvSchema, {
-  AWS_REGION: z.string().check(z.minLength(1)),
-});
+export const fulfilmentRuntimeEnvSchema = atRunTime(fulfilmentEnvSchema);
+export type FulfilmentEnv = z.output<typeof fulfilmentRuntimeEnvSchema>;
+export const checkoutRuntimeEnvSchema = atRunTime(checkoutEnvSchema);
 export type CheckoutEnv = z.output<typeof checkoutRuntimeEnvSchema>;
 
 /** admin-api: what the CLI's commands reuse from the webhook, plus the site for payment links. */
@@ -202,21 +192,10 @@ export const adminEnvSchema = z.extend(stripeEnvSchema, {
 });
 
 /** weather-notice: the daily check that emails the merchant about orders at risk tomorrow. */
-export const weatherNoticeEnvSchema = z.object({
-  ...shopTableAndEmailEnv,
-  ...forecastEnvSchema.shape,
-  SITE_URL: siteUrl,
-});
-
-/** weather-notice at run time. */
-export const weatherNoticeRuntimeEnvSchema = z.extend(weatherNoticeEnvSchema, {
-  AWS_REGION: z.string().check(z.minLength(1)),
-});
-
-/** admin-api at run time. */
-export const adminRuntimeEnvSchema = z.extend(adminEnvSchema, {
-  AWS_REGION: z.string().check(z.minLength(1)),
-});
+export const weatherNoticeRuntimeEnvSchema = atRunTime(
+  z.object({ ...shopTableAndEmailEnv, ...forecastEnvSchema.shape, SITE_URL: siteUrl }),
+);
+export const adminRuntimeEnvSchema = atRunTime(adminEnvSchema);
 
 /** shop-status: it reads the settings item and the dispatch days' capacity, nothing else. */
 export const shopStatusEnvSchema = z.object({
@@ -226,10 +205,7 @@ export const shopStatusEnvSchema = z.object({
   ...settingsMaxAgeEnv,
 });
 
-/** shop-status at run time. */
-export const shopStatusRuntimeEnvSchema = z.extend(shopStatusEnvSchema, {
-  AWS_REGION: z.string().check(z.minLength(1)),
-});
+export const shopStatusRuntimeEnvSchema = atRunTime(shopStatusEnvSchema);
 
 /** order-page: an order's page and address correction; a standing order's changes call Stripe (ADR 0059). */
 export const orderPageEnvSchema = z.extend(stripeEnvSchema, {
@@ -239,8 +215,4 @@ export const orderPageEnvSchema = z.extend(stripeEnvSchema, {
   ...orderPageSecretEnv,
   SHOP_ID: shopId,
 });
-
-/** order-page at run time. */
-export const orderPageRuntimeEnvSchema = z.extend(orderPageEnvSchema, {
-  AWS_REGION: z.string().check(z.minLength(1)),
-});
+export const orderPageRuntimeEnvSchema = atRunTime(orderPageEnvSchema);

@@ -104,16 +104,14 @@ export async function releaseExpiredSession(metadata: Metadata, store: CapacityS
   return releaseHold(store, reservation.date, reservation.hold);
 }
 
-/** A failed delayed payment gives its bottles back, hold or sale (completed came first); no order exists. */
-export async function returnFailedPayment(metadata: Metadata, store: CapacityStore): Promise<boolean> {
+/**
+ * A session that makes no order (its delayed payment failed, or it was refunded in full before its order was
+ * recorded) gives its bottles back, hold or sale; false when done before or never held.
+ */
+export async function returnSessionBottles(metadata: Metadata, store: CapacityStore): Promise<boolean> {
   const reservation = reservationOf(metadata);
   if (reservation === undefined) return false;
   return releaseOrGiveBack(store, reservation.date, reservation.hold);
-}
-
-/** Refunded in full before its order was recorded: bottles back, hold or sale; false when done before. */
-export async function returnRefundedSession(metadata: Metadata, store: CapacityStore): Promise<boolean> {
-  return returnFailedPayment(metadata, store);
 }
 
 /**
@@ -126,7 +124,7 @@ export async function settleUnpaidSession(
   deps: SessionCapacityDeps,
 ): Promise<void> {
   if (intentStatus === 'requires_payment_method' || intentStatus === 'canceled') {
-    await returnFailedPayment(metadata, deps.store);
+    await returnSessionBottles(metadata, deps.store);
     return;
   }
   await keepSessionReservation(metadata, deps);

@@ -145,16 +145,12 @@ export async function createCheckoutSession(
   assertTotalsMatch(input, quote);
 
   const stripeKey = deps.idempotencyKey === undefined ? undefined : stripeIdempotencyKey(deps.idempotencyKey);
-  // With a key the reference is derived from it, so a retry sends the same parameters; without
-  // one every request is a new checkout and gets a fresh reference.
-  const clientReferenceId = stripeKey
-    ? `ord_${stripeKey.hash.slice(0, 24)}`
-    : `ord_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+  // With a key the reference and the hold are derived from it, so a retry sends the same parameters;
+  // without one every request is a new checkout and gets fresh ones.
+  const token = stripeKey?.hash ?? randomUUID().replaceAll('-', '');
+  const clientReferenceId = `ord_${token.slice(0, 24)}`;
+  const reservationToken = token.slice(0, 20);
   const windowStart = Math.floor(deps.now.getTime() / SESSION_WINDOW_MS) * SESSION_WINDOW_MS;
-
-  const reservationToken = stripeKey
-    ? stripeKey.hash.slice(0, 20)
-    : randomUUID().replaceAll('-', '').slice(0, 20);
 
   const attempt = async (start: number): Promise<CreatedCheckoutSession> => {
     const { firstDay, debitDay } = windowDispatchDays(start, deps.cutoffHours);

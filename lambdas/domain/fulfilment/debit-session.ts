@@ -4,7 +4,7 @@ import { orderReference } from '../../../shared/checkout-status';
 import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { isShopSession } from '../checkout/order-metadata';
 import { recordOnce } from '../storage/conditional-writes';
-import { debitRecordTtl } from '../storage/debit-records';
+import { unpaidRecordTtl } from '../storage/debit-records';
 import { PARTITION_KEY, type ShopTable, TTL_ATTRIBUTE } from '../storage/orders-table';
 
 // A completed Checkout Session not paid yet (a Bacs Direct Debit), as both delayed-payment paths
@@ -92,7 +92,7 @@ export function recordUnpaidSession<Item extends { [PARTITION_KEY]: string }, Fa
     return steps.build(check.facts, {
       [PARTITION_KEY]: steps.pk,
       recordedAt: now.toISOString(),
-      [TTL_ATTRIBUTE]: debitRecordTtl(now),
+      [TTL_ATTRIBUTE]: unpaidRecordTtl(now),
     });
   });
 }

@@ -7,7 +7,7 @@ import { giveBackSale } from '../capacity/holds';
 import {
   type KeptReservation,
   keepSessionReservation,
-  returnRefundedSession,
+  returnSessionBottles,
   settleUnpaidSession,
 } from '../capacity/session-capacity';
 import { reservationOf } from '../capacity/session-reservation';
@@ -261,7 +261,7 @@ async function recordRefundedCheckout(
   deps: FulfilmentDeps,
 ): Promise<FulfilmentResult> {
   const reservation = reservationOf(metadata);
-  if (deps.capacity) await returnRefundedSession(metadata, deps.capacity);
+  if (deps.capacity) await returnSessionBottles(metadata, deps.capacity);
   const now = deps.now();
   const item = {
     ...toRefundedOrderItem(checkout, { now, cutoffHours: deps.cutoffHours }, reservation),

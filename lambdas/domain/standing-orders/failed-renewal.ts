@@ -5,12 +5,8 @@ import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { hasShopMarker, orderMetadataSchema, stripeMetadataSchema } from '../checkout/order-metadata';
 import { type FailedDebitDeps, sendCustomerThenMerchant } from '../fulfilment/failed-debit';
 import { recordOnce } from '../storage/conditional-writes';
-import {
-  type FailedRenewalItem,
-  failedRenewalKey,
-  failedRenewalTtl,
-  readFailedRenewal,
-} from '../storage/standing-orders';
+import { unpaidRecordTtl } from '../storage/debit-records';
+import { type FailedRenewalItem, failedRenewalKey, readFailedRenewal } from '../storage/standing-orders';
 import { invoiceCustomerId, invoiceSubscriptionId } from './paid-invoice';
 import { renderRenewalFailed, renderRenewalFailedNotice } from './renewal-emails';
 
@@ -100,7 +96,7 @@ async function failedRenewalOf(
     customerEmail: email,
     customerPhone: details.data.phone,
     recordedAt: now.toISOString(),
-    deleteAfter: failedRenewalTtl(now),
+    deleteAfter: unpaidRecordTtl(now),
     renewalFailedEmailState: 'pending',
     renewalFailedNoticeEmailState: 'pending',
   };

@@ -30,11 +30,6 @@ export interface StandingHoldsDeps {
 const WEEKS_BACK = 2;
 const WEEKS_PAST_WINDOW = 1;
 
-/** The standing order's hold on one day. */
-export function standingHoldId(subscriptionId: string, bottles: number): string {
-  return holdId(subscriptionId, bottles);
-}
-
 /** The standing order's holds (`<sub>:<bottles>`) among a day's. */
 function holdsOf(day: CapacityDay, subscriptionId: string): string[] {
   return [...day.standing].filter((hold) => hold.slice(0, hold.lastIndexOf(':')) === subscriptionId);
@@ -66,7 +61,7 @@ export async function syncStandingHolds(
   const changed = await Promise.all(
     days.map(async (date) => {
       const bottles = wanted.get(date);
-      const want = bottles === undefined ? undefined : standingHoldId(record.subscriptionId, bottles);
+      const want = bottles === undefined ? undefined : holdId(record.subscriptionId, bottles);
       const held = holdsOf(await deps.capacity.read(date), record.subscriptionId);
       if (want === undefined && held.length === 0) return false;
       if (want !== undefined && held.length === 1 && held[0] === want) return false;

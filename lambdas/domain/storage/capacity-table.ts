@@ -7,7 +7,7 @@ import {
   capacityDayFromItem,
   usedValues,
 } from './capacity-store';
-import { conditionalWrite } from './conditional-writes';
+import { conditionalWrite, updateIf } from './conditional-writes';
 import { capacityDayKey, itemKey, type ShopTable, TTL_ATTRIBUTE } from './orders-table';
 
 /** The capacity store over the SDK's document client: the only one (ADR 0035). */
@@ -90,23 +90,17 @@ export function clientHoldItemsFromTable(table: ShopTable): ClientHoldItems {
     },
     async replace(pk, holds, version, deleteAfter) {
       const { update, condition } = replaceUpdate(version);
-      return conditionalWrite(() =>
-        table.client.send(
-          new UpdateCommand({
-            TableName: table.tableName,
-            Key: itemKey(pk),
-            UpdateExpression: update,
-            ConditionExpression: condition,
-            ExpressionAttributeNames: CLIENT_HOLD_NAMES,
-            ExpressionAttributeValues: {
-              ':holds': new Set(holds),
-              ':next': version + 1,
-              ':deleteAfter': deleteAfter,
-              ...(version !== 0 && { ':version': version }),
-            },
-          }),
-        ),
-      );
+      return updateIf(table, pk, {
+        UpdateExpression: update,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: CLIENT_HOLD_NAMES,
+        ExpressionAttributeValues: {
+          ':holds': new Set(holds),
+          ':next': version + 1,
+          ':deleteAfter': deleteAfter,
+          ...(version !== 0 && { ':version': version }),
+        },
+      });
     },
   };
 }

@@ -17,12 +17,12 @@ import { readItem } from './read-item';
 // A Bacs debit's records before it is an order, pending or failed (docs/decisions/0025-bacs-debits.md), with
 // every other DynamoDB command (ADR 0051).
 
-/** Beyond the reconciler's longest window (60 days), so no run finds it again; then TTL deletes its PII. */
-export const DEBIT_RECORD_DAYS = 90;
-
-/** The TTL (epoch seconds) of a debit's record written at `now`. */
-export function debitRecordTtl(now: Date): number {
-  return Math.floor(now.getTime() / 1000) + DEBIT_RECORD_DAYS * 86_400;
+/**
+ * The TTL (epoch seconds) of a record of money not received (a debit's, a failed renewal's) written at `now`:
+ * 90 days, beyond the reconciler's longest window (60), so no run finds it again; then TTL deletes its PII.
+ */
+export function unpaidRecordTtl(now: Date): number {
+  return Math.floor(now.getTime() / 1000) + 90 * 86_400;
 }
 
 /**
@@ -111,7 +111,7 @@ export async function takePendingPageKey(
         ':pageKey': freshKey,
         ':recorded': PENDING_DEBIT_STATUS.recorded,
         ':now': now.toISOString(),
-        ':ttl': debitRecordTtl(now),
+        ':ttl': unpaidRecordTtl(now),
       },
       ReturnValues: 'ALL_NEW',
     }),

@@ -1,7 +1,6 @@
-import { paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite } from './conditional-writes';
+import { paginateScan } from '@aws-sdk/lib-dynamodb';
+import { updateIf } from './conditional-writes';
 import {
-  itemKey,
   ORDER_KEY_PREFIX,
   PARTITION_KEY,
   REFERENCE_INDEX,
@@ -42,18 +41,12 @@ export async function backfillReferenceKeys(table: ShopTable): Promise<number> {
       const folded = referenceKeyOf(reference);
       if (key === folded) continue;
       // The reference never changes; the condition only keeps a deleted item from coming back.
-      const done = await conditionalWrite(() =>
-        table.client.send(
-          new UpdateCommand({
-            TableName: table.tableName,
-            Key: itemKey(pk),
-            UpdateExpression: 'SET #key = :folded',
-            ConditionExpression: '#reference = :reference',
-            ExpressionAttributeNames: { '#key': REFERENCE_INDEX.partitionKey, '#reference': 'reference' },
-            ExpressionAttributeValues: { ':folded': folded, ':reference': reference },
-          }),
-        ),
-      );
+      const done = await updateIf(table, pk, {
+        UpdateExpression: 'SET #key = :folded',
+        ConditionExpression: '#reference = :reference',
+        ExpressionAttributeNames: { '#key': REFERENCE_INDEX.partitionKey, '#reference': 'reference' },
+        ExpressionAttributeValues: { ':folded': folded, ':reference': reference },
+      });
       if (done) rewritten += 1;
     }
   }

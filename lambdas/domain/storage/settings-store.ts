@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IsoDate } from '../../../shared/dispatch';
 import { RefusedError } from '../refusal';
 import type { CapacitySettings } from './capacity-settings';
-import { conditionalWrite, type ItemUpdate } from './conditional-writes';
+import { conditionalWrite, type ItemUpdate, updateIf } from './conditional-writes';
 import { itemKey, SETTINGS_KEY, type ShopTable } from './orders-table';
 import { checkShopMessage, type ShopSettings, settingsFromItem } from './shop-settings';
 
@@ -45,14 +45,12 @@ export async function writeShopSettings(
     );
   // A pause racing a resume can make each condition fail once in turn: try again, a few times.
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const changed = await conditionalWrite(() =>
-      update({
-        UpdateExpression: `SET #mode = :mode, #updatedAt = :now, #modeSince = :now${setMessage}`,
-        ConditionExpression: 'attribute_not_exists(#mode) OR #mode <> :mode',
-        ExpressionAttributeNames: { ...names, '#modeSince': 'modeSince' },
-        ExpressionAttributeValues: values,
-      }),
-    );
+    const changed = await updateIf(table, SETTINGS_KEY, {
+      UpdateExpression: `SET #mode = :mode, #updatedAt = :now, #modeSince = :now${setMessage}`,
+      ConditionExpression: 'attribute_not_exists(#mode) OR #mode <> :mode',
+      ExpressionAttributeNames: { ...names, '#modeSince': 'modeSince' },
+      ExpressionAttributeValues: values,
+    });
     if (changed) return { mode: settings.mode, message, updatedAt, modeSince: updatedAt };
     let stored: Record<string, unknown> | undefined;
     const kept = await conditionalWrite(async () => {
@@ -145,12 +143,7 @@ export async function writeDayCapacity(
   const stale = (change.stale ?? []).filter((day) => day !== date);
   const staleNames = Object.fromEntries(stale.map((day, index) => [`#stale${index}`, day]));
   const removeStale = stale.map((_, index) => `capacityDays.#stale${index}`);
-  const send = (input: ItemUpdate) =>
-    conditionalWrite(() =>
-      table.client.send(
-        new UpdateCommand({ TableName: table.tableName, Key: itemKey(SETTINGS_KEY), ...input }),
-      ),
-    );
+  const send = (input: ItemUpdate) => updateIf(table, SETTINGS_KEY, input);
   const names = { ...KEEP_OR_OPEN_NAMES, ...staleNames, '#day': date };
   if (limit === undefined) {
     // No map: no day has its own limit, so there is nothing to take away.

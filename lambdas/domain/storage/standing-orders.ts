@@ -1,4 +1,4 @@
-import { GetCommand, paginateScan, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { calendarDateSchema } from '../../../shared/calendar-date';
 import { REPEATS } from '../../../shared/standing-order';
@@ -15,7 +15,7 @@ import {
   STANDING_ORDER_KEY_PREFIX,
   TTL_ATTRIBUTE,
 } from './orders-table';
-import { readItem } from './read-item';
+import { parseItem, readItem } from './read-item';
 
 // A standing order (issue 50, ADR 0058): a Stripe subscription of ours, recorded once, and the
 // record of a renewal whose payment failed. Each paid invoice is an ORDER# item like any order's.
@@ -103,23 +103,15 @@ export async function readStandingOrder(
  */
 export async function listActiveStandingOrderIds(table: ShopTable): Promise<string[]> {
   const ids: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.client.send(
-      new ScanCommand({
-        TableName: table.tableName,
-        IndexName: ACTIVE_STANDING_ORDER_INDEX.name,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+  const scan = { TableName: table.tableName, IndexName: ACTIVE_STANDING_ORDER_INDEX.name };
+  for await (const page of paginateScan({ client: table.client }, scan)) {
     for (const item of page.Items ?? []) {
       const pk = item[PARTITION_KEY];
       if (typeof pk === 'string' && pk.startsWith(STANDING_ORDER_KEY_PREFIX)) {
         ids.push(pk.slice(STANDING_ORDER_KEY_PREFIX.length));
       }
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
+  }
   return ids;
 }
 
@@ -452,14 +444,7 @@ export async function listStandingOrders(
       ExpressionAttributeValues: { ':prefix': STANDING_ORDER_KEY_PREFIX, ':status': status },
     },
   )) {
-    for (const item of page.Items ?? []) {
-      const parsed = standingOrderItemSchema.safeParse(item, ENGLISH_MESSAGES);
-      if (!parsed.success)
-        throw new Error(
-          `${String(item[PARTITION_KEY])} in the table is not a valid record: ${parsed.error.message}`,
-        );
-      items.push(parsed.data);
-    }
+    for (const item of page.Items ?? []) items.push(parseItem(standingOrderItemSchema, item));
   }
   return items;
 }
@@ -480,13 +465,6 @@ export const failedRenewalItemSchema = z.object({
   renewalFailedNoticeEmailState: emailStateSchema,
 });
 export type FailedRenewalItem = z.output<typeof failedRenewalItemSchema>;
-
-/** Kept 90 days (beyond the reconciler's window), then deleted by TTL: it holds a name and an email. */
-export const FAILED_RENEWAL_DAYS = 90;
-
-export function failedRenewalTtl(now: Date): number {
-  return Math.floor(now.getTime() / 1000) + FAILED_RENEWAL_DAYS * 86_400;
-}
 
 export function readFailedRenewal(
   table: ShopTable,

@@ -276,20 +276,13 @@ async function shopSettings(
   });
 }
 
-/** A refusal the customer can act on: logged as a warning with its status, answered with one message. */
-function refused(
-  statusCode: number,
-  message: string,
-  logKeys: LogKeys,
-  error: string,
-  detail?: Record<string, unknown>,
-): HttpResult {
-  logger.warn(message, { ...logKeys, statusCode, ...detail });
-  return json(statusCode, { error });
-}
-
 /** This endpoint's own errors; the rest fall through to the shared mapping. */
 function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | undefined {
+  /** A refusal the customer can act on: logged as a warning with its status, answered with one message. */
+  const refuse = (statusCode: number, log: string, message: string, detail?: Record<string, unknown>) => {
+    logger.warn(log, { ...logKeys, statusCode, ...detail });
+    return json(statusCode, { error: message });
+  };
   if (error instanceof QuoteMismatchError) {
     logger.info('Totals do not match the quote', { ...logKeys, statusCode: 409 });
     const { subtotalPence, shippingPence, totalPence } = error.quote;
@@ -312,44 +305,28 @@ function checkoutErrorResponse(error: unknown, logKeys: LogKeys): HttpResult | u
     });
   }
   if (error instanceof CapacityFullError) {
-    return refused(409, 'No dispatch day has room for the order', logKeys, CHECKOUT_ERRORS.soldOut, {
+    return refuse(409, 'No dispatch day has room for the order', CHECKOUT_ERRORS.soldOut, {
       from: error.from,
     });
   }
   if (error instanceof StandingOrderDayFullError) {
-    return refused(409, 'A coming day has no room for the standing order', logKeys, error.customerMessage, {
+    return refuse(409, 'A coming day has no room for the standing order', error.customerMessage, {
       day: error.day,
     });
   }
   if (error instanceof TooManyOpenHoldsError) {
-    return refused(
-      409,
-      'Client already holds its limit of open checkouts',
-      logKeys,
-      CHECKOUT_ERRORS.tooManyOpen,
-    );
+    return refuse(409, 'Client already holds its limit of open checkouts', CHECKOUT_ERRORS.tooManyOpen);
   }
   if (error instanceof CheckoutExpiredError) {
-    return refused(
-      409,
-      'Idempotency key reused after its session expired',
-      logKeys,
-      CHECKOUT_ERRORS.expired,
-      {
-        sessionId: error.sessionId,
-      },
-    );
+    return refuse(409, 'Idempotency key reused after its session expired', CHECKOUT_ERRORS.expired, {
+      sessionId: error.sessionId,
+    });
   }
   if (error instanceof SettingsChangedError) {
-    return refused(
-      503,
-      'The shop settings changed twice during the checkout',
-      logKeys,
-      CHECKOUT_ERRORS.modeChanged,
-    );
+    return refuse(503, 'The shop settings changed twice during the checkout', CHECKOUT_ERRORS.modeChanged);
   }
   if (error instanceof CheckoutConflictError) {
-    return refused(409, 'Idempotency key reused with different details', logKeys, CHECKOUT_ERRORS.conflict);
+    return refuse(409, 'Idempotency key reused with different details', CHECKOUT_ERRORS.conflict);
   }
   return undefined;
 }

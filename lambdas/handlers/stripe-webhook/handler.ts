@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { orderReference } from '../../../shared/checkout-status';
 import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
 import { isHandledWebhookEvent } from '../../../shared/stripe-webhook-events';
-import { releaseExpiredSession, returnFailedPayment } from '../../domain/capacity/session-capacity';
+import { releaseExpiredSession, returnSessionBottles } from '../../domain/capacity/session-capacity';
 import { hasShopMarker, stripeMetadataSchema } from '../../domain/checkout/order-metadata';
 import { notifyFailedDebit } from '../../domain/fulfilment/failed-debit';
 import {
@@ -104,7 +104,7 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
         // No order exists for an unpaid session: its bottles go back to their day (once), and the
         // customer and the merchant are each emailed once.
         const returned = deps.fulfilment.capacity
-          ? await returnFailedPayment(session.data.metadata, deps.fulfilment.capacity)
+          ? await returnSessionBottles(session.data.metadata, deps.fulfilment.capacity)
           : false;
         const notified = await notifyFailedDebit(session.data.id, deps.fulfilment);
         logger.warn('Delayed payment failed; no order', {

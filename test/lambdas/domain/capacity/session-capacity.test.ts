@@ -8,9 +8,8 @@ import {
 import {
   keepSessionReservation,
   releaseExpiredSession,
-  returnFailedPayment,
   returnRefundedBottles,
-  returnRefundedSession,
+  returnSessionBottles,
   settleUnpaidSession,
 } from '../../../../lambdas/domain/capacity/session-capacity';
 import { CAPACITY_HOLD_KEY } from '../../../../lambdas/domain/capacity/session-reservation';
@@ -143,8 +142,8 @@ describe('expired and failed sessions', () => {
     const day = freshMonday();
     const hold = await heldOn(day, 9, true);
 
-    expect(await returnFailedPayment(undefined, store())).toBe(false);
-    expect(await returnFailedPayment(metadataOf(day, hold), store())).toBe(true);
+    expect(await returnSessionBottles(undefined, store())).toBe(false);
+    expect(await returnSessionBottles(metadataOf(day, hold), store())).toBe(true);
     expect(await counts(day)).toEqual({ taken: 0, sold: 0, holds: 0, sales: 0 });
   });
 
@@ -219,17 +218,17 @@ describe('keepSessionReservation: only the sale that fills a day says so', () =>
   });
 });
 
-describe('returnRefundedSession: a paid session refunded in Stripe before its order was recorded', () => {
+describe('returnSessionBottles: a paid session refunded in Stripe before its order was recorded', () => {
   const metadataOf = (day: string, hold: string) => ({ dispatch_date: day, [CAPACITY_HOLD_KEY]: hold });
 
   it('gives back its hold or its sale, once; a session without a reservation gives nothing', async () => {
     const day = freshMonday();
     const [held, sold] = [await heldOn(day, 3, false), await heldOn(day, 6, true)];
 
-    expect(await returnRefundedSession(metadataOf(day, held), store())).toBe(true);
-    expect(await returnRefundedSession(metadataOf(day, sold), store())).toBe(true);
-    expect(await returnRefundedSession(metadataOf(day, sold), store())).toBe(false);
-    expect(await returnRefundedSession(null, store())).toBe(false);
+    expect(await returnSessionBottles(metadataOf(day, held), store())).toBe(true);
+    expect(await returnSessionBottles(metadataOf(day, sold), store())).toBe(true);
+    expect(await returnSessionBottles(metadataOf(day, sold), store())).toBe(false);
+    expect(await returnSessionBottles(null, store())).toBe(false);
     expect(await counts(day)).toEqual({ taken: 0, sold: 0, holds: 0, sales: 0 });
   });
 });
