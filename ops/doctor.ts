@@ -21,7 +21,7 @@ import {
   STAGE_OUTPUTS,
   type StageAwsClients,
 } from './stage-aws';
-import { readStageBlock, type StageBlock } from './stage-file';
+import { readStageBlock, type StageBlock, stageRegion } from './stage-file';
 import { eventDifference } from './stripe-account';
 
 // `npm run doctor`: for each thing wrong with a deployed stage, what an operator can do about it.
@@ -564,12 +564,7 @@ export async function runDoctor(args: readonly string[], deps: DoctorCommandDeps
       throw new RefusedError(
         `cdk.json has no stage ${stage}: set it up first (npm run setup -- --stage ${stage}).`,
       );
-    const configured = settings.region;
-    const region =
-      values.region ??
-      (typeof configured === 'string' ? configured : undefined) ??
-      deps.env.AWS_REGION ??
-      'eu-west-2';
+    const region = stageRegion(deps.env, values.region, settings.region);
     const aws = deps.aws(region);
     const outputs = await readStageOutputs(aws.cloudFormation(region), stage);
     if (outputs === undefined)

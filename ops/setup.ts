@@ -43,7 +43,7 @@ import {
   STAGE_OUTPUTS,
   type StageAwsClients,
 } from './stage-aws';
-import { readStageBlock, type StageBlock, writeStageBlock } from './stage-file';
+import { readStageBlock, type StageBlock, stageRegion, writeStageBlock } from './stage-file';
 import {
   checkKeyPermissions,
   type EndpointOutcome,
@@ -245,12 +245,7 @@ function startRun(args: readonly string[], deps: SetupDeps): SetupRun {
     );
   };
   const existing = readStageBlock(deps.cdkJsonPath, stage) ?? {};
-  const region =
-    flag('region') ??
-    textOf(existing.region) ??
-    deps.env.AWS_REGION ??
-    deps.env.AWS_DEFAULT_REGION ??
-    'eu-west-2';
+  const region = stageRegion(deps.env, flag('region'), existing.region);
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region))
     throw new RefusedError(`${region} is not an AWS region (for example eu-west-2): give --region.`);
   return {
