@@ -16,7 +16,6 @@ import {
 } from './constructs/secrets';
 import { acknowledgeNag } from './nag';
 
-/** Props of {@link ShopDataStack}. */
 export interface ShopDataStackProps extends StackProps {
   readonly config: ShopConfig;
 }

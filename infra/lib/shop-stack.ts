@@ -20,7 +20,6 @@ import { buildSite } from './site-build';
 /** The site in a template synthesised without bundling (nothing of that stack is deployed then). */
 export const PLACEHOLDER_SITE_DIR = 'infra/placeholder-web';
 
-/** Props of {@link ShopStack}. */
 export interface ShopStackProps extends StackProps {
   /** Validated settings (see config.ts). */
   readonly config: ShopConfig;
