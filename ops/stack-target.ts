@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { RefusedError } from '../shared/refusal';
+import { APP_OUTPUT_KEYS } from '../shared/stack-outputs';
 import { STAGE_NAME_PATTERN } from '../shared/stage-config';
 import type { ApiTarget } from './sign-in';
 import { readSignIn } from './sign-in-store';
-import { readStackOutputs as describeStackOutputs, STAGE_OUTPUTS, stackName } from './stage-aws';
+import { readStackOutputs as describeStackOutputs, stackName } from './stage-aws';
 import { readStageBlock, stageRegion } from './stage-file';
 import type { TargetChoice } from './target-choice';
 
@@ -44,7 +45,7 @@ export function apiTarget(
       const domain = readDomainName(cdkJson, choice.stage);
       if (domain !== undefined) return `https://${domain}`;
       const outputs = await readStackOutputs(choice);
-      return outputs.output(STAGE_OUTPUTS.siteUrl);
+      return outputs.output(APP_OUTPUT_KEYS.siteUrl);
     },
   };
 }

@@ -1,9 +1,9 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { RefusedError } from '../../shared/refusal';
+import { APP_OUTPUT_KEYS } from '../../shared/stack-outputs';
 import { alignColumns } from '../format';
 import { addMerchant, listMerchants, type MerchantPool, removeMerchant } from '../merchant-accounts';
 import { readStackOutputs } from '../stack-target';
-import { STAGE_OUTPUTS } from '../stage-aws';
 import type { TargetChoice } from '../target-choice';
 import type { CommandText, Values } from './command';
 
@@ -22,7 +22,7 @@ export async function merchantPoolTarget(choice: TargetChoice): Promise<Merchant
     return { kind: 'local', description: 'local stack (its merchant is seeded by npm start)', close() {} };
   }
   const { stack, region, output } = await readStackOutputs(choice);
-  const userPoolId = output(STAGE_OUTPUTS.adminUserPoolId);
+  const userPoolId = output(APP_OUTPUT_KEYS.adminUserPoolId);
   const client = new CognitoIdentityProviderClient({ region });
   return {
     kind: 'pool',
