@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { RefusedError } from '../shared/refusal';
 import { operatorMessage, stackName } from './stage-aws';
-import { readStageNames, type StageTarget } from './stage-file';
+import { readStageNames, type StageTarget, stageRegion } from './stage-file';
 
 // The CDK CLI, always for a named stage (issue 48): refused before any AWS client exists without one;
 // deploy and destroy first name the account, region, stage and domain and ask, as terraform apply does.
@@ -28,9 +28,6 @@ export interface CdkCommandDeps {
   /** Runs `npx cdk …` with the terminal attached; its exit code. */
   runCdk: (args: readonly string[]) => Promise<number>;
 }
-
-/** The region a stage deploys to when neither its block nor the shell names one (infra's default). */
-const DEFAULT_REGION = 'eu-west-2';
 
 const YES = /^y(es)?$/i;
 
@@ -155,7 +152,7 @@ async function confirmTarget(
   withData: boolean,
   deps: CdkCommandDeps,
 ): Promise<boolean> {
-  const region = block.region ?? deps.env.AWS_REGION ?? deps.env.AWS_DEFAULT_REGION ?? DEFAULT_REGION;
+  const region = stageRegion(deps.env, block.region);
   let account: string;
   try {
     ({ account } = await deps.callerIdentity(region));

@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
+import { editDistance } from '../shared/email-suggestion';
 import type { CommandText } from './commands/command';
 import { TARGET_FILE_NAME } from './target-choice';
 
@@ -60,22 +61,6 @@ export const TARGET_OPTIONS: Options = {
   region: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
 
 /** The known name a typo most likely meant: within two edits, ignoring case, else none. */
 export function closest(typed: string, known: readonly string[]): string | undefined {

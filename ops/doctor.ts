@@ -12,16 +12,11 @@ import { PUBLIC_API_PATH_PATTERN, PUBLIC_API_ROOT, PUBLIC_API_ROUTES } from '../
 import { RefusedError } from '../shared/refusal';
 import { type SellerClaims, sellerClaimsOf } from '../shared/seller-claims';
 import { shopStatusSchema } from '../shared/shop-status';
+import { APP_OUTPUT_KEYS, SECRET_OUTPUT_KEYS } from '../shared/stack-outputs';
 import { STAGE_SETTINGS } from '../shared/stage-config';
 import { listMerchants } from './merchant-accounts';
-import {
-  operatorMessage,
-  readSecretDocument,
-  readStageOutputs,
-  STAGE_OUTPUTS,
-  type StageAwsClients,
-} from './stage-aws';
-import { readStageBlock, type StageBlock } from './stage-file';
+import { operatorMessage, readSecretDocument, readStageOutputs, type StageAwsClients } from './stage-aws';
+import { readStageBlock, type StageBlock, stageRegion } from './stage-file';
 import { eventDifference } from './stripe-account';
 
 // `npm run doctor`: for each thing wrong with a deployed stage, what an operator can do about it.
@@ -116,7 +111,7 @@ function stageContext(stage: DeployedStage, deps: DoctorDeps): StageContext {
     const value = settings[key];
     return typeof value === 'string' ? value : undefined;
   };
-  const apiUrl = outputs.get(STAGE_OUTPUTS.apiUrl).replace(/\/+$/, '');
+  const apiUrl = outputs.get(APP_OUTPUT_KEYS.apiUrl).replace(/\/+$/, '');
   const setupCommand = `npm run setup -- --stage ${stage.stage}`;
   let fulfilmentStripe: Stripe | undefined;
   const secret = async <T>(output: string, schema: z.ZodMiniType<T>, holds: string) => {
@@ -132,9 +127,9 @@ function stageContext(stage: DeployedStage, deps: DoctorDeps): StageContext {
     sender: text('senderEmail') ?? '',
     aws: deps.aws,
     livemode: settings.stripeLivemode === true || settings.stripeLivemode === 'true',
-    siteUrl: outputs.get(STAGE_OUTPUTS.siteUrl).replace(/\/+$/, ''),
+    siteUrl: outputs.get(APP_OUTPUT_KEYS.siteUrl).replace(/\/+$/, ''),
     apiUrl,
-    webhookUrl: outputs.get(STAGE_OUTPUTS.stripeWebhookUrl),
+    webhookUrl: outputs.get(APP_OUTPUT_KEYS.stripeWebhookUrl),
     text,
     // The stack's ApiUrl output ends in the API's root; a route's path starts with it.
     apiPath: (path) => `${apiUrl}${path.slice(PUBLIC_API_ROOT.length)}`,
@@ -150,12 +145,13 @@ function stageContext(stage: DeployedStage, deps: DoctorDeps): StageContext {
     },
     async stripe() {
       if (fulfilmentStripe === undefined) {
-        const stored = await secret(STAGE_OUTPUTS.fulfilmentKeySecret, storedKeySchema, 'Stripe key');
+        const stored = await secret(SECRET_OUTPUT_KEYS.fulfilmentKey, storedKeySchema, 'Stripe key');
         fulfilmentStripe = deps.stripe(stored.stripeSecretKey);
       }
       return fulfilmentStripe;
     },
-    webhookDocument: () => secret(STAGE_OUTPUTS.webhookSecret, storedWebhookSchema, 'webhook signing secret'),
+    webhookDocument: () =>
+      secret(SECRET_OUTPUT_KEYS.webhookSigningSecret, storedWebhookSchema, 'webhook signing secret'),
     shopMode: undefined,
   };
 }
@@ -250,7 +246,7 @@ const DOCTOR_CHECKS: readonly Check<StageContext>[] = [
   {
     name: 'API refuses requests that bypass CloudFront',
     async run({ stage, get, setupCommand }) {
-      const url = `${stage.outputs.get(STAGE_OUTPUTS.apiOriginUrl).replace(/\/+$/, '')}${PUBLIC_API_ROUTES.shopStatus.path}`;
+      const url = `${stage.outputs.get(APP_OUTPUT_KEYS.apiOriginUrl).replace(/\/+$/, '')}${PUBLIC_API_ROUTES.shopStatus.path}`;
       const response = await get(url);
       if (!BYPASS_REFUSALS.includes(response.status))
         throw new CheckFailure(
@@ -341,7 +337,7 @@ const DOCTOR_CHECKS: readonly Check<StageContext>[] = [
   {
     name: 'Alarm subscription',
     async run({ stage, aws, text }) {
-      const topic = stage.outputs.get(STAGE_OUTPUTS.alarmTopicArn);
+      const topic = stage.outputs.get(APP_OUTPUT_KEYS.alarmTopicArn);
       const { Subscriptions = [] } = await aws.sns.send(
         new ListSubscriptionsByTopicCommand({ TopicArn: topic }),
       );
@@ -367,7 +363,7 @@ const DOCTOR_CHECKS: readonly Check<StageContext>[] = [
           );
         return `no commercial use declared: the weather check asks Open-Meteo's free endpoint (non-commercial use only); set "forecastPlan": "commercial" and store a key before the shop trades`;
       }
-      const id = stage.outputs.get(STAGE_OUTPUTS.forecastKeySecret);
+      const id = stage.outputs.get(SECRET_OUTPUT_KEYS.forecastKey);
       const stored = storedForecastKeySchema.safeParse(await readSecretDocument(aws.secretsManager, id));
       const key = stored.success ? stored.data.openMeteoApiKey.trim() : '';
       if (key === '')
@@ -390,7 +386,7 @@ const DOCTOR_CHECKS: readonly Check<StageContext>[] = [
   {
     name: 'Merchant',
     async run({ stage, aws, setupCommand }) {
-      const pool = stage.outputs.get(STAGE_OUTPUTS.adminUserPoolId);
+      const pool = stage.outputs.get(APP_OUTPUT_KEYS.adminUserPoolId);
       const merchants = await listMerchants({ client: aws.cognito, userPoolId: pool });
       const enabled = merchants.filter((merchant) => merchant.enabled);
       if (enabled.length === 0)
@@ -564,12 +560,7 @@ export async function runDoctor(args: readonly string[], deps: DoctorCommandDeps
       throw new RefusedError(
         `cdk.json has no stage ${stage}: set it up first (npm run setup -- --stage ${stage}).`,
       );
-    const configured = settings.region;
-    const region =
-      values.region ??
-      (typeof configured === 'string' ? configured : undefined) ??
-      deps.env.AWS_REGION ??
-      'eu-west-2';
+    const region = stageRegion(deps.env, values.region, settings.region);
     const aws = deps.aws(region);
     const outputs = await readStageOutputs(aws.cloudFormation(region), stage);
     if (outputs === undefined)

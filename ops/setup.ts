@@ -16,6 +16,7 @@ import {
   DEFAULT_TRIAL_RUN_NOTICE,
   PROMOTION_PRICE_PENCE,
 } from '../shared/seller-claims';
+import { APP_OUTPUT_KEYS, SECRET_OUTPUT_KEYS } from '../shared/stack-outputs';
 import {
   PLACEHOLDER_STAGES,
   SES_IDENTITY_MODES,
@@ -40,10 +41,9 @@ import {
   putSecretDocumentIfChanged,
   readSecretDocument,
   readStageOutputs,
-  STAGE_OUTPUTS,
   type StageAwsClients,
 } from './stage-aws';
-import { readStageBlock, type StageBlock, writeStageBlock } from './stage-file';
+import { readStageBlock, type StageBlock, stageRegion, writeStageBlock } from './stage-file';
 import {
   checkKeyPermissions,
   type EndpointOutcome,
@@ -245,12 +245,7 @@ function startRun(args: readonly string[], deps: SetupDeps): SetupRun {
     );
   };
   const existing = readStageBlock(deps.cdkJsonPath, stage) ?? {};
-  const region =
-    flag('region') ??
-    textOf(existing.region) ??
-    deps.env.AWS_REGION ??
-    deps.env.AWS_DEFAULT_REGION ??
-    'eu-west-2';
+  const region = stageRegion(deps.env, flag('region'), existing.region);
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region))
     throw new RefusedError(`${region} is not an AWS region (for example eu-west-2): give --region.`);
   return {
@@ -381,8 +376,8 @@ const SETUP_CHECKS: readonly SetupStep[] = [
       const storedKey = async (output: string) =>
         (await storedSecret(run, output, storedKeySchema))?.stripeSecretKey;
       const account = await askKey('account', undefined);
-      run.keys.checkout = await askKey('checkout', await storedKey(STAGE_OUTPUTS.checkoutKeySecret));
-      run.keys.fulfilment = await askKey('fulfilment', await storedKey(STAGE_OUTPUTS.fulfilmentKeySecret));
+      run.keys.checkout = await askKey('checkout', await storedKey(SECRET_OUTPUT_KEYS.checkoutKey));
+      run.keys.fulfilment = await askKey('fulfilment', await storedKey(SECRET_OUTPUT_KEYS.fulfilmentKey));
       const roles: Array<[StripeKeyRole, string]> = [
         ['account', account],
         ['checkout', run.keys.checkout],
@@ -400,7 +395,7 @@ const SETUP_CHECKS: readonly SetupStep[] = [
     async run(run) {
       // Optional, so it defaults to what an earlier run stored, else to none: the free endpoint. A stage
       // deployed before the key's secret existed has nothing stored yet; the deploy adds it.
-      const stored = await storedSecret(run, STAGE_OUTPUTS.forecastKeySecret, storedForecastKeySchema).catch(
+      const stored = await storedSecret(run, SECRET_OUTPUT_KEYS.forecastKey, storedForecastKeySchema).catch(
         () => undefined,
       );
       const [flag, variable, question] = FORECAST_KEY_QUESTION;
@@ -504,7 +499,7 @@ const SETUP_CHANGES: readonly SetupStep[] = [
       const merchantLogin = flag('merchant-login') ?? textOf(settings.merchantEmail) ?? '';
       const added = await addMerchant(merchantLogin, {
         client: aws.cognito,
-        userPoolId: found(outputs, 'the outputs').get(STAGE_OUTPUTS.adminUserPoolId),
+        userPoolId: found(outputs, 'the outputs').get(APP_OUTPUT_KEYS.adminUserPoolId),
       });
       if (added.invited)
         changes.made(
@@ -673,7 +668,7 @@ async function openWhenEmailsGoOut(run: SetupRun): Promise<void> {
   const { region, aws, deps, changes } = run;
   const ses = { region, sender: senderOf(run.settings), aws };
   const failing = (await runChecks(SES_READINESS_CHECKS, ses)).filter(({ ok }) => !ok);
-  const tableName = found(run.outputs, 'the outputs').get(STAGE_OUTPUTS.ordersTable);
+  const tableName = found(run.outputs, 'the outputs').get(APP_OUTPUT_KEYS.ordersTableName);
   const table = { client: aws.dynamo, tableName };
   const shop = await readShopSettings(table, true);
   const pausedBySetup = shop.mode === 'paused' && shop.message === OPENING_SOON_MESSAGE;
@@ -705,9 +700,9 @@ async function registerWebhook(run: SetupRun): Promise<void> {
   const { aws, deps, changes } = run;
   const outputs = found(run.outputs, 'the outputs');
   const stored = storedWebhookSchema.safeParse(
-    await readSecretDocument(aws.secretsManager, outputs.get(STAGE_OUTPUTS.webhookSecret)),
+    await readSecretDocument(aws.secretsManager, outputs.get(SECRET_OUTPUT_KEYS.webhookSigningSecret)),
   );
-  const url = outputs.get(STAGE_OUTPUTS.stripeWebhookUrl);
+  const url = outputs.get(APP_OUTPUT_KEYS.stripeWebhookUrl);
   const endpoint = await ensureWebhookEndpoint(found(run.accountStripe, 'the Stripe account'), {
     url,
     events: deps.events,
@@ -737,13 +732,13 @@ async function registerWebhook(run: SetupRun): Promise<void> {
 async function storeSecrets({ outputs, aws, keys, endpoint: registered, changes }: SetupRun): Promise<void> {
   const endpoint = found(registered, 'the endpoint');
   const documents: Array<[string, string, Record<string, string> | undefined]> = [
-    ['checkout key', STAGE_OUTPUTS.checkoutKeySecret, { stripeSecretKey: keys.checkout }],
-    ['fulfilment key', STAGE_OUTPUTS.fulfilmentKeySecret, { stripeSecretKey: keys.fulfilment }],
+    ['checkout key', SECRET_OUTPUT_KEYS.checkoutKey, { stripeSecretKey: keys.checkout }],
+    ['fulfilment key', SECRET_OUTPUT_KEYS.fulfilmentKey, { stripeSecretKey: keys.fulfilment }],
     // Empty is stored too: "no key", which the functions read as the free endpoint.
-    ['Open-Meteo key', STAGE_OUTPUTS.forecastKeySecret, { openMeteoApiKey: keys.forecast }],
+    ['Open-Meteo key', SECRET_OUTPUT_KEYS.forecastKey, { openMeteoApiKey: keys.forecast }],
     [
       'webhook signing secret',
-      STAGE_OUTPUTS.webhookSecret,
+      SECRET_OUTPUT_KEYS.webhookSigningSecret,
       endpoint.action === 'created'
         ? { stripeWebhookSecret: endpoint.secret, webhookEndpointId: endpoint.id }
         : undefined,
@@ -759,7 +754,7 @@ async function storeSecrets({ outputs, aws, keys, endpoint: registered, changes 
 
 /** Made once and never replaced (ADR 0056): a new pair would silence every subscribed device. */
 async function makeVapidKeys({ outputs, aws, changes }: SetupRun): Promise<void> {
-  const secretId = found(outputs, 'the outputs').get(STAGE_OUTPUTS.vapidKeySecret);
+  const secretId = found(outputs, 'the outputs').get(SECRET_OUTPUT_KEYS.vapidKey);
   const stored = await readSecretDocument(aws.secretsManager, secretId);
   const { publicKey, privateKey } = VAPID_SECRET_JSON_KEYS;
   if (textOf(stored?.[publicKey]) && textOf(stored?.[privateKey])) {
@@ -794,7 +789,7 @@ async function dnsRecords(
   const records: string[] = [];
   const siteDomain = textOf(settings.domainName);
   if (siteDomain !== undefined)
-    records.push(`${siteDomain}  CNAME  ${outputs.get(STAGE_OUTPUTS.distributionDomainName)}`);
+    records.push(`${siteDomain}  CNAME  ${outputs.get(APP_OUTPUT_KEYS.distributionDomainName)}`);
   if (sesVerified !== undefined || (textOf(settings.sesIdentity) ?? 'domain') !== 'domain') return records;
   const { DkimAttributes = {} } = await aws.ses.send(
     new GetIdentityDkimAttributesCommand({ Identities: [domain] }),

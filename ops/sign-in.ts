@@ -14,6 +14,7 @@ import {
   randomString,
   refreshTokens,
   revokeRefreshToken,
+  TOKEN_REFRESH_MARGIN_MS,
 } from '../shared/admin-sign-in';
 import { RefusedError } from '../shared/refusal';
 import { type AdminTransport, SignedOutError } from './admin-client';
@@ -50,8 +51,6 @@ function sameSite(a: string, b: string): boolean {
   return origin(a) === origin(b);
 }
 
-/** A token is renewed this long before it expires, so no request carries one about to lapse. */
-const REFRESH_MARGIN_MS = 60_000;
 const LOGIN_TIMEOUT_MS = 5 * 60_000;
 
 async function readAdminConfig(siteUrl: string): Promise<AdminConfig> {
@@ -295,7 +294,8 @@ export function signedInTransport(target: ApiTarget, io: SignInIo): AdminTranspo
     fetch: (input, init) => fetch(input, init),
     async idToken() {
       const current: SignIn = signIn ?? kept;
-      if (io.now().getTime() < current.tokens.expiresAt - REFRESH_MARGIN_MS) return current.tokens.idToken;
+      if (io.now().getTime() < current.tokens.expiresAt - TOKEN_REFRESH_MARGIN_MS)
+        return current.tokens.idToken;
       const refreshToken = current.tokens.refreshToken;
       if (refreshToken === undefined) throw new SignedOutError('The sign-in has expired.');
       const tokens = await refreshTokens(current.config, refreshToken, () => io.now().getTime()).catch(() => {

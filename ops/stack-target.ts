@@ -1,17 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { RefusedError } from '../shared/refusal';
+import { APP_OUTPUT_KEYS } from '../shared/stack-outputs';
+import { STAGE_NAME_PATTERN } from '../shared/stage-config';
 import type { ApiTarget } from './sign-in';
 import { readSignIn } from './sign-in-store';
 import { readStackOutputs as describeStackOutputs, stackName } from './stage-aws';
-import { readStageBlock } from './stage-file';
+import { readStageBlock, stageRegion } from './stage-file';
 import type { TargetChoice } from './target-choice';
 
 /** `npm start`'s shop (local/dev-server.ts). */
 const LOCAL_SITE_URL = 'http://localhost:3000';
-
-/** The stack output naming the shop's address (infra/lib/shop-stack.ts). */
-const SITE_URL_OUTPUT = 'SiteUrl';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -46,7 +45,7 @@ export function apiTarget(
       const domain = readDomainName(cdkJson, choice.stage);
       if (domain !== undefined) return `https://${domain}`;
       const outputs = await readStackOutputs(choice);
-      return outputs.output(SITE_URL_OUTPUT);
+      return outputs.output(APP_OUTPUT_KEYS.siteUrl);
     },
   };
 }
@@ -59,8 +58,6 @@ function readDomainName(cdkJson: string, stage: string): string | undefined {
     return undefined;
   }
 }
-
-const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,20}$/;
 
 function explainAwsError(error: unknown, stack: string, region: string): never {
   const name = error instanceof Error ? error.name : '';
@@ -99,9 +96,9 @@ export async function readStackOutputs(options: {
   stage: string;
   region: string | undefined;
 }): Promise<StackOutputs> {
-  if (!STAGE_PATTERN.test(options.stage))
+  if (!STAGE_NAME_PATTERN.test(options.stage))
     throw new RefusedError(`"${options.stage}" is not a stage name (for example dev or prod).`);
-  const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'eu-west-2';
+  const region = stageRegion(process.env, options.region);
   const stack = stackName(options.stage);
   const cloudFormation = new CloudFormationClient({ region });
   let found: Map<string, string> | undefined;

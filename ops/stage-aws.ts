@@ -51,25 +51,6 @@ export function stackName(stage: string): string {
   return `LiveAquatics-${stage}`;
 }
 
-/** infra's output keys, spelt out so the operator's commands do not load the CDK library. */
-export const STAGE_OUTPUTS = {
-  siteUrl: 'SiteUrl',
-  apiUrl: 'ApiUrl',
-  apiOriginUrl: 'ApiOriginUrl',
-  distributionDomainName: 'DistributionDomainName',
-  stripeWebhookUrl: 'StripeWebhookUrl',
-  alarmTopicArn: 'AlarmTopicArn',
-  adminUserPoolId: 'AdminUserPoolId',
-  ordersTable: 'OrdersTableName',
-  checkoutKeySecret: 'StripeCheckoutKeySecretName',
-  fulfilmentKeySecret: 'StripeFulfilmentKeySecretName',
-  webhookSecret: 'StripeWebhookSigningSecretName',
-  /** infra's FORECAST_KEY_OUTPUT_KEY: Open-Meteo's key. */
-  forecastKeySecret: 'OpenMeteoKeySecretName',
-  /** infra's VAPID_KEY_OUTPUT_KEY: the pair that signs the merchant's pushes (ADR 0056). */
-  vapidKeySecret: 'VapidKeySecretName',
-} as const;
-
 /** Undefined when there is no such stack (CloudFormation's ValidationError "… does not exist"). */
 export async function readStackOutputs(
   cloudFormation: CloudFormationClient,

@@ -65,6 +65,16 @@ export function formatJson(value: unknown): string {
   return `${text}\n`;
 }
 
+/** infra's default region (infra/lib/shop-app.ts). */
+const DEFAULT_REGION = 'eu-west-2';
+
+/** A stage's region: the first named of the flag, its block's and the shell's, else infra's default. */
+export function stageRegion(env: Readonly<Record<string, string | undefined>>, ...named: unknown[]): string {
+  for (const value of [...named, env.AWS_REGION, env.AWS_DEFAULT_REGION])
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  return DEFAULT_REGION;
+}
+
 export interface StageTarget {
   account?: string | undefined;
   region?: string | undefined;

@@ -31,6 +31,9 @@ const tokenResponseSchema = z.object({
 
 const idTokenClaimsSchema = z.object({ email: z.optional(z.string()) });
 
+/** Tokens are renewed this long before they expire, so no request carries one about to lapse. */
+export const TOKEN_REFRESH_MARGIN_MS = 60_000;
+
 function base64Url(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);

@@ -81,7 +81,7 @@ function withEndingFixed(domain: string): string | undefined {
 }
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and swapped neighbours. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const rows = Array.from({ length: a.length + 1 }, (_, i) =>
     Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
   );

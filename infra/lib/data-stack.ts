@@ -3,6 +3,7 @@ import { CfnBudget } from 'aws-cdk-lib/aws-budgets';
 import { type IPublicHostedZone, PublicHostedZone } from 'aws-cdk-lib/aws-route53';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { SECRET_OUTPUT_KEYS } from '../../shared/stack-outputs';
 import type { ShopConfig } from './config';
 import { ShopEmail } from './constructs/email';
 import { AlarmTopic } from './constructs/monitoring';
@@ -16,23 +17,9 @@ import {
 } from './constructs/secrets';
 import { acknowledgeNag } from './nag';
 
-/** Props of {@link ShopDataStack}. */
 export interface ShopDataStackProps extends StackProps {
   readonly config: ShopConfig;
 }
-
-/** Output keys of the Stripe secrets' names, read by `npm run setup`, which stores the keys there. */
-export const STRIPE_SECRET_OUTPUT_KEYS: Readonly<Record<StripeSecretName, string>> = {
-  checkoutKey: 'StripeCheckoutKeySecretName',
-  fulfilmentKey: 'StripeFulfilmentKeySecretName',
-  webhookSigningSecret: 'StripeWebhookSigningSecretName',
-};
-
-/** Output key of the Open-Meteo key's secret name, read by `npm run setup`, which stores the key there. */
-export const FORECAST_KEY_OUTPUT_KEY = 'OpenMeteoKeySecretName';
-
-/** Output key of the VAPID key pair's secret name, read by `npm run setup`, which makes the pair (ADR 0056). */
-export const VAPID_KEY_OUTPUT_KEY = 'VapidKeySecretName';
 
 /** What holds state or must not be recreated; termination protection on, read through stack outputs. */
 export class ShopDataStack extends Stack {
@@ -127,18 +114,18 @@ export class ShopDataStack extends Stack {
 
   /** The secrets' names and the topic, read by `npm run setup` and the operator. */
   private addOutputs(): void {
-    for (const name of Object.keys(STRIPE_SECRET_OUTPUT_KEYS) as StripeSecretName[]) {
-      new CfnOutput(this, STRIPE_SECRET_OUTPUT_KEYS[name], {
+    for (const name of Object.keys(STRIPE_SECRETS) as StripeSecretName[]) {
+      new CfnOutput(this, SECRET_OUTPUT_KEYS[name], {
         value: this.stripeSecrets.secrets[name].secretName,
         description: `Holds {"${STRIPE_SECRETS[name].jsonKey}": "${STRIPE_SECRETS[name].example}"}, stored by npm run setup -- --stage <stage>`,
       });
     }
-    new CfnOutput(this, FORECAST_KEY_OUTPUT_KEY, {
+    new CfnOutput(this, SECRET_OUTPUT_KEYS.forecastKey, {
       value: this.forecastKey.secret.secretName,
       description:
         'Holds {"openMeteoApiKey": "<key, or empty for the free endpoint>"}, stored by npm run setup -- --stage <stage>',
     });
-    new CfnOutput(this, VAPID_KEY_OUTPUT_KEY, {
+    new CfnOutput(this, SECRET_OUTPUT_KEYS.vapidKey, {
       value: this.vapidKey.secret.secretName,
       description:
         'Holds {"vapidPublicKey": "...", "vapidPrivateKey": "..."}, the pair npm run setup -- --stage <stage> makes',

@@ -73,7 +73,6 @@ export function readDeployRoleContext(node: Node): DeployRoleSettings | undefine
   return parsed.data;
 }
 
-/** Props of {@link GitHubDeployRoleStack}. */
 export interface GitHubDeployRoleStackProps extends StackProps, DeployRoleSettings {}
 
 /**

@@ -16,7 +16,6 @@ export const WAF_LIMITS = {
   orderPagePerMinute: 20,
 } as const;
 
-/** Props of {@link ShopEdgeStack}. */
 export interface ShopEdgeStackProps extends StackProps {
   readonly stage: string;
 }

@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import { PACKING_SLIPS_STYLE } from '../../lambdas/domain/fulfilment/dispatch-files';
 import { ADMIN_CONFIG_PATH, type AdminConfig } from '../../shared/admin-config';
 import { PUBLIC_API_ROOT, PUBLIC_API_ROUTES } from '../../shared/public-routes';
+import { APP_OUTPUT_KEYS } from '../../shared/stack-outputs';
 import { PLACEHOLDER_STAGES } from '../../shared/stage-config';
 import type { ShopConfig } from './config';
 import { CheckoutApi, routeKeyOf } from './constructs/checkout-api';
@@ -20,7 +21,6 @@ import { buildSite } from './site-build';
 /** The site in a template synthesised without bundling (nothing of that stack is deployed then). */
 export const PLACEHOLDER_SITE_DIR = 'infra/placeholder-web';
 
-/** Props of {@link ShopStack}. */
 export interface ShopStackProps extends StackProps {
   /** Validated settings (see config.ts). */
   readonly config: ShopConfig;
@@ -33,30 +33,6 @@ export interface ShopStackProps extends StackProps {
   /** The us-east-1 WAF web ACL for the distribution (a cross-region reference). @default none */
   readonly webAclArn?: string;
 }
-
-/** Output keys the operator's commands read (`describe-stacks`): renaming one breaks them. */
-export const APP_OUTPUT_KEYS = {
-  siteUrl: 'SiteUrl',
-  apiUrl: 'ApiUrl',
-  /** The API's own execute-api address: `npm run doctor` checks it refuses what bypasses CloudFront. */
-  apiOriginUrl: 'ApiOriginUrl',
-  stripeWebhookUrl: 'StripeWebhookUrl',
-  ordersTableName: 'OrdersTableName',
-  alarmTopicArn: 'AlarmTopicArn',
-  distributionId: 'DistributionId',
-  distributionDomainName: 'DistributionDomainName',
-  apiAccessLogGroupName: 'ApiAccessLogGroupName',
-  /** The fulfilment key's secret: what the ops CLI reads to call Stripe as the back office. */
-  stripeSecretName: 'StripeSecretName',
-  /** The merchants' user pool: `npm run orders -- merchant add` creates users in it. */
-  adminUserPoolId: 'AdminUserPoolId',
-  /** The admin page's app client (public, authorization code + PKCE). */
-  adminClientId: 'AdminClientId',
-  /** Managed login's base URL, where the admin page sends the merchant to sign in. */
-  adminSignInUrl: 'AdminSignInUrl',
-  /** The stage's CloudWatch dashboard (sold-out dispatch days, order requests). */
-  dashboardUrl: 'DashboardUrl',
-} as const;
 
 /** Per function: `<Name>FunctionName` and `<Name>LogGroupName` outputs. */
 export const FUNCTION_OUTPUT_NAMES = {

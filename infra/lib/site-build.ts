@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { STAGE_SETTINGS_ENV, type StageSettings, stageSettingsSchema } from '../../shared/stage-config';
 
-/** Options of {@link buildSite}. */
 export interface SiteBuildOptions {
   /** The repository root: vite.config.ts and node_modules. */
   readonly repoRoot: string;

@@ -1,5 +1,6 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { RefusedError } from '../../shared/refusal';
+import { APP_OUTPUT_KEYS } from '../../shared/stack-outputs';
 import { alignColumns } from '../format';
 import { addMerchant, listMerchants, type MerchantPool, removeMerchant } from '../merchant-accounts';
 import { readStackOutputs } from '../stack-target';
@@ -13,9 +14,6 @@ export type MerchantPoolTarget =
   | { kind: 'local'; description: string; close(): void }
   | { kind: 'pool'; description: string; pool: MerchantPool; close(): void };
 
-/** The stack output naming the merchants' user pool (infra/lib/shop-stack.ts). */
-const USER_POOL_OUTPUT = 'AdminUserPoolId';
-
 /** The local merchant as local/dev-server.ts seeds it when the variables are unset. */
 const LOCAL_MERCHANT_DEFAULTS = { email: 'merchant@live-aquatics.test', password: 'Daphnia-Local-2026' };
 
@@ -24,7 +22,7 @@ export async function merchantPoolTarget(choice: TargetChoice): Promise<Merchant
     return { kind: 'local', description: 'local stack (its merchant is seeded by npm start)', close() {} };
   }
   const { stack, region, output } = await readStackOutputs(choice);
-  const userPoolId = output(USER_POOL_OUTPUT);
+  const userPoolId = output(APP_OUTPUT_KEYS.adminUserPoolId);
   const client = new CognitoIdentityProviderClient({ region });
   return {
     kind: 'pool',

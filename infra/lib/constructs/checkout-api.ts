@@ -90,7 +90,6 @@ export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
   errorMessage: '$context.error.message',
 };
 
-/** Props of {@link CheckoutApi}. */
 export interface CheckoutApiProps {
   /** Name of the HTTP API in the console and CLI, e.g. `LiveAquatics-prod`; one per stage. */
   readonly apiName: string;

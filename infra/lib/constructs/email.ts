@@ -20,7 +20,6 @@ export const SEND_EMAIL_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'] as const
 /** How SES identities are obtained (see `sesIdentity` in config.ts). */
 export type SesIdentityMode = (typeof SES_IDENTITY_MODES)[number];
 
-/** Props of {@link ShopEmail}. */
 export interface ShopEmailProps {
   /** `domain` (Easy DKIM), `address` (by link) or `existing` (verified already). @default 'domain' */
   readonly identityMode?: SesIdentityMode;

@@ -47,7 +47,6 @@ export function managedLoginUrl(domainPrefix: string, region: string): string {
   return `https://${domainPrefix}.auth.${region}.amazoncognito.com`;
 }
 
-/** Props of {@link MerchantAdmin}. */
 export interface MerchantAdminProps {
   /** The shop's HTTP API: the admin routes are added to it. */
   readonly httpApi: HttpApi;

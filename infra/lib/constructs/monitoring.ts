@@ -36,7 +36,6 @@ const FIVE_MINUTES = Duration.minutes(5);
 /** More order requests than this in an hour raise `OrderRequestsFlood`; the dashboard draws the line. */
 export const ORDER_REQUESTS_FLOOD_PER_HOUR = 50;
 
-/** Props of {@link AlarmTopic}. */
 export interface AlarmTopicProps {
   /** Receives every alarm (the SNS subscription must be confirmed from this inbox once). */
   readonly alarmEmail: string;
@@ -90,7 +89,6 @@ export class AlarmTopic extends Construct {
   }
 }
 
-/** Props of {@link ShopMonitoring}. */
 export interface ShopMonitoringProps {
   /** Where every alarm goes (see {@link AlarmTopic}). */
   readonly topic: ITopic;

@@ -13,7 +13,6 @@ export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
 /** The secret's old logical ID: a new one would replace the secret and the value CloudFront sends. */
 const SECRET_LOGICAL_ID = 'OriginVerifySecret1DED2FB3';
 
-/** Props of {@link OriginVerifyGate}. */
 export interface OriginVerifyGateProps {
   /** Repository root, for the authorizer's Lambda entry. */
   readonly repoRoot: string;

@@ -40,7 +40,6 @@ export const STRIPE_SECRETS = {
 
 export type StripeSecretName = keyof typeof STRIPE_SECRETS;
 
-/** Props of {@link StripeSecrets}. */
 export interface StripeSecretsProps {
   /** Deployment stage, shown in each secret's description so an operator picks the right one. */
   readonly stage: string;

@@ -27,7 +27,6 @@ export const SECRETS_EXTENSION = ParamsAndSecretsLayerVersion.fromVersion(Params
   logLevel: ParamsAndSecretsLogLevel.WARN,
 });
 
-/** Props of {@link ShopFunction}. */
 export interface ShopFunctionProps {
   /** Repository root: entry, lockfile and tsconfig are resolved from here. */
   readonly repoRoot: string;

@@ -142,7 +142,6 @@ export interface WebsiteDomain {
   readonly hostedZone?: IHostedZone;
 }
 
-/** Props of {@link Website}. */
 export interface WebsiteProps {
   /** Absolute path of the built site (Vite's output); must contain index.html. */
   readonly siteDir: string;
@@ -509,7 +508,6 @@ function removeUnusedCliLayer(deployment: BucketDeployment): void {
 /** The invalidation actions BucketDeployment grants its role, on every distribution (`*`). */
 const INVALIDATION_ACTIONS = new Set(['cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation']);
 
-/** Props of {@link DeploymentRole}. */
 interface DeploymentRoleProps extends RoleProps {
   /** The one distribution the deployment invalidates. */
   readonly distributionArn: string;

@@ -5,6 +5,7 @@ import { readJson } from '../../../shared/read-json';
 import type { ShopStatus } from '../../../shared/shop-status';
 import type { AppConfig } from '../config';
 import type { ApiRequest, ApiRequestInit, CheckoutStatusResult, CreateCheckoutResult } from './api-contract';
+import { lazyModule } from './lazy-module';
 
 export interface ApiClient {
   /** One checkout attempt: a network failure is retried once with the SAME idempotency key. */
@@ -25,14 +26,7 @@ export type ApiClientConfig = Pick<AppConfig, 'apiOrigin' | 'publicKey'> & {
 const DEFAULT_TIMEOUT_MS = 20_000;
 
 /** The checkout and status requests, loaded with the first of them; a failed load is retried by the next. */
-let requests: Promise<typeof import('./api-requests')> | undefined;
-export function loadApiRequests() {
-  requests ??= import('./api-requests').catch((error: unknown) => {
-    requests = undefined;
-    throw error;
-  });
-  return requests;
-}
+export const loadApiRequests = lazyModule(() => import('./api-requests')).load;
 
 /** The one place the browser talks to the API: base URL, headers, timeout and answer parsing. */
 export function createApiClient({

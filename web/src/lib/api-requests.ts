@@ -2,18 +2,12 @@ import type { CheckoutRequest } from '../../../shared/checkout-request';
 import { IDEMPOTENCY_HEADER, PUBLIC_API_ROUTES } from '../../../shared/public-routes';
 import { readJson } from '../../../shared/read-json';
 import type { ApiRequest, CheckoutStatusResult, CreateCheckoutResult } from './api-contract';
+import { lazyModule } from './lazy-module';
 
 // The checkout and status requests (api-client.ts loads this module with the first of them).
 
 /** Starts loading the answer schemas; a failed load is retried by the next request. */
-let schemas: Promise<typeof import('./response-schemas')> | undefined;
-function loadResponseSchemas() {
-  schemas ??= import('./response-schemas').catch((error: unknown) => {
-    schemas = undefined;
-    throw error;
-  });
-  return schemas;
-}
+const loadResponseSchemas = lazyModule(() => import('./response-schemas')).load;
 
 export async function createCheckout(
   request: ApiRequest,

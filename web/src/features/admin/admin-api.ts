@@ -8,7 +8,7 @@ import {
   isAdminAction,
 } from '../../../../shared/admin-client-core';
 import type { AdminJsonRouteName } from '../../../../shared/admin-routes';
-import type { AdminSession } from './admin-session';
+import { type AdminSession, SESSION_ENDED } from './admin-session';
 
 /**
  * What an admin call came to. A 401 ends the session (the page shows the sign-in); a 403 calls
@@ -29,7 +29,6 @@ const FAILED = 'The admin service could not be reached. Nothing was changed; ple
 /** An unanswered action may have been done (a refund, an email); all are exactly-once, so retry is safe. */
 export const UNANSWERED =
   'The answer did not arrive, so the change may or may not have been made. Open the order or the week again to see; pressing again is safe, as nothing is done twice.';
-const SIGNED_OUT = 'Your session has ended. Please sign in again.';
 /** Offline (ADR 0055): the browser says so, or the page shows the service worker's copies. */
 export const NEEDS_NETWORK =
   'You are offline: this needs the network. Try again once you are online; pressing again is safe, as nothing is done twice.';
@@ -106,8 +105,8 @@ export function createAdminApi(
   /** The failure a 401 or 403 means, after ending the session (401) or telling the page (403). */
   function stopped(stop: AdminStop): AdminFailure {
     if (stop.kind === 'signedOut') {
-      session.end(SIGNED_OUT);
-      return { ok: false, kind: 'failed', message: SIGNED_OUT };
+      session.end(SESSION_ENDED);
+      return { ok: false, kind: 'failed', message: SESSION_ENDED };
     }
     if (stop.kind === 'notThroughSite') return { ok: false, kind: 'failed', message: NOT_THROUGH_SITE };
     // The token is good but the account is not a merchant: every other call would be refused too.
@@ -130,7 +129,7 @@ export function createAdminApi(
     let reply: AdminReply;
     try {
       const token = await session.idToken();
-      if (token === undefined) return { ok: false, kind: 'failed', message: SIGNED_OUT };
+      if (token === undefined) return { ok: false, kind: 'failed', message: SESSION_ENDED };
       reply = await callAdmin({ origin, token, fetch: copies.fetch }, name, input, options);
     } catch {
       // No answer at all while the last read came from the worker's copy: the network is gone.

@@ -5,11 +5,9 @@ import {
   adminSessionTokensSchema,
   adminSignOutResponseSchema,
 } from '../../../../shared/admin-session-routes';
-import { type AdminTokens, emailOf } from '../../../../shared/admin-sign-in';
+import { type AdminTokens, emailOf, TOKEN_REFRESH_MARGIN_MS } from '../../../../shared/admin-sign-in';
 
-/** Tokens are renewed this long before they expire, so no request carries one about to lapse. */
-const REFRESH_MARGIN_MS = 60_000;
-const SESSION_ENDED = 'Your session has ended. Please sign in again.';
+export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 /** Offline, renewal is tried again this often, not in a tight loop once the tokens have expired. */
 const RETRY_MS = 30_000;
 
@@ -104,7 +102,7 @@ export class AdminSession {
   async idToken(): Promise<string | undefined> {
     const tokens = this.#tokens;
     if (tokens === undefined) return undefined;
-    if (Date.now() < tokens.expiresAt - REFRESH_MARGIN_MS) return tokens.idToken;
+    if (Date.now() < tokens.expiresAt - TOKEN_REFRESH_MARGIN_MS) return tokens.idToken;
     // Unreachable renewal keeps the old token: offline only the service worker's copies answer.
     return (await this.#refresh())?.idToken ?? this.#tokens?.idToken;
   }
@@ -138,7 +136,7 @@ export class AdminSession {
     clearTimeout(this.#timer);
     const tokens = this.#tokens;
     if (tokens === undefined) return;
-    const wait = Math.max(0, tokens.expiresAt - REFRESH_MARGIN_MS - Date.now());
+    const wait = Math.max(0, tokens.expiresAt - TOKEN_REFRESH_MARGIN_MS - Date.now());
     this.#timer = setTimeout(() => void this.#refresh(), wait);
   }
 

@@ -144,32 +144,43 @@ export function TextInputField({
   );
 }
 
-/** A choice of a few values, each with its words, as a select with its label and the API's message. */
+/**
+ * A choice of a few values, each with its words, as a select with its label and the API's message.
+ * With `placeholder` it starts unmade and is required (a refund's reason is told to the customer).
+ */
 export function SelectField<V extends string>({
   label,
   error,
   value,
   options,
   onChange,
+  placeholder,
 }: {
   label: string;
   error: string | undefined;
-  value: V;
+  value: V | undefined;
   /** Each value with the words shown for it, in the order shown. */
   options: readonly { value: V; words: string }[];
   onChange: (value: V) => void;
+  placeholder?: string;
 }) {
   return (
     <AdminField label={label} error={error}>
       {(props) => (
         <select
           {...props}
-          value={value}
+          value={value ?? ''}
+          required={placeholder !== undefined}
           onChange={(event) => {
             const chosen = options.find((option) => option.value === event.target.value);
             if (chosen) onChange(chosen.value);
           }}
         >
+          {value === undefined && placeholder !== undefined && (
+            <option value="" disabled>
+              {placeholder}
+            </option>
+          )}
           {options.map((option) => (
             <option key={option.value} value={option.value}>
               {option.words}
@@ -190,37 +201,21 @@ export function ReasonField<K extends string>({
 }: {
   /** Each reason's value and the words shown for it, in the order shown. */
   reasons: Readonly<Record<K, string>>;
-  /** Undefined: nothing chosen yet, a required choice (a refund's reason is told to the customer). */
+  /** Undefined: nothing chosen yet. */
   value: K | undefined;
   onChange: (value: K) => void;
   action: AdminAction;
 }) {
-  const entries = Object.entries(reasons) as [K, string][];
+  const options = (Object.entries(reasons) as [K, string][]).map(([key, words]) => ({ value: key, words }));
   return (
-    <AdminField label="Reason" error={action.fieldError('reason')}>
-      {(props) => (
-        <select
-          {...props}
-          value={value ?? ''}
-          required
-          onChange={(event) => {
-            const chosen = entries.find(([key]) => key === event.target.value);
-            if (chosen) onChange(chosen[0]);
-          }}
-        >
-          {value === undefined && (
-            <option value="" disabled>
-              Choose a reason
-            </option>
-          )}
-          {entries.map(([key, words]) => (
-            <option key={key} value={key}>
-              {words}
-            </option>
-          ))}
-        </select>
-      )}
-    </AdminField>
+    <SelectField
+      label="Reason"
+      error={action.fieldError('reason')}
+      value={value}
+      options={options}
+      onChange={onChange}
+      placeholder="Choose a reason"
+    />
   );
 }
 

@@ -41,29 +41,25 @@ export function RecordList({ api, records, onChanged, label, action }: RecordLis
     <BulkDispatchForm action={action} bulk={bulk} finished={dispatchable.length === 0} />
   );
 
-  if (records.length === 0) {
-    return (
-      <div className="admin-list">
-        <p className="hint">Nothing here.</p>
-        {dispatchForm}
-      </div>
-    );
-  }
   return (
     <div className="admin-list">
-      <ul className="admin-records" aria-label={label}>
-        {records.map((record) => (
-          <RecordRow
-            key={record.reference}
-            record={record}
-            chosen={bulk.chosen.has(record.reference)}
-            onChoose={(on) => bulk.toggle(record.reference, on)}
-            tracking={bulk.tracking[record.reference] ?? ''}
-            onTracking={(typed) => bulk.setTrackingOf(record.reference, typed)}
-            trackingError={action.fieldError('trackingNumbers')}
-          />
-        ))}
-      </ul>
+      {records.length === 0 ? (
+        <p className="hint">Nothing here.</p>
+      ) : (
+        <ul className="admin-records" aria-label={label}>
+          {records.map((record) => (
+            <RecordRow
+              key={record.reference}
+              record={record}
+              chosen={bulk.chosen.has(record.reference)}
+              onChoose={(on) => bulk.toggle(record.reference, on)}
+              tracking={bulk.tracking[record.reference] ?? ''}
+              onTracking={(typed) => bulk.setTrackingOf(record.reference, typed)}
+              trackingError={action.fieldError('trackingNumbers')}
+            />
+          ))}
+        </ul>
+      )}
       {dispatchForm}
     </div>
   );

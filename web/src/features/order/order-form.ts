@@ -2,6 +2,7 @@ import type { CheckoutRequest, CheckoutRequestBody } from '../../../../shared/ch
 import { penceToPounds, quoteOrder } from '../../../../shared/pricing';
 import type { Repeat } from '../../../../shared/standing-order';
 import type { ToastOptions } from '../../components/toast/toast-context';
+import { lazyModule } from '../../lib/lazy-module';
 
 import type { DeliveryDetails, DetailField, FieldErrors } from './order-details';
 
@@ -58,28 +59,16 @@ function buildCheckoutBody(details: DeliveryDetails, quantity: number, repeat?: 
 }
 
 type RequestChecks = typeof import('../../../../shared/checkout-request');
-let requestChecks: Promise<RequestChecks> | undefined;
-let loadedChecks: RequestChecks | undefined;
+const requestChecks = lazyModule(() => import('../../../../shared/checkout-request'));
 
 /** Loads the request schema (and zod) in its own chunk once an order starts; a failed load is retried. */
-export function loadRequestChecks(): Promise<RequestChecks> {
-  requestChecks ??= import('../../../../shared/checkout-request').then(
-    (checks) => {
-      loadedChecks = checks;
-      return checks;
-    },
-    (error: unknown) => {
-      requestChecks = undefined;
-      throw error;
-    },
-  );
-  return requestChecks;
-}
+export const loadRequestChecks = requestChecks.load;
 
 /** One field's problem by the server's own schema; only asked after a submit, when the checks are loaded. */
 export function checkField(field: DetailField, value: string): string | undefined {
-  if (!loadedChecks) return undefined;
-  const result = loadedChecks.checkoutRequestSchema.shape[field].safeParse(value);
+  const checks = requestChecks.current();
+  if (!checks) return undefined;
+  const result = checks.checkoutRequestSchema.shape[field].safeParse(value);
   return result.success ? undefined : (result.error.issues[0]?.message ?? 'Please check this field.');
 }
 
@@ -96,7 +85,8 @@ export function validateOrder(
 ): OrderValidation | Promise<OrderValidation> {
   if (!selected) return { ok: false, toast: ORDER_MESSAGES.noProduct, errors: {}, focus: 'product' };
 
-  if (loadedChecks) return checkRequest(loadedChecks, quantity, details, repeat);
+  const checks = requestChecks.current();
+  if (checks) return checkRequest(checks, quantity, details, repeat);
   return loadRequestChecks().then(
     (checks) => checkRequest(checks, quantity, details, repeat),
     // Offline, or the chunk went with a new deployment: nothing could be sent anyway.
