@@ -130,8 +130,7 @@ function intentionKeyOf(event: HttpEvent): string | undefined {
 export function originValueFromEnv(env: Env): (() => Promise<string>) | undefined {
   const parsed = z.safeParse(originVerifyEnvSchema, env);
   if (!parsed.success) return undefined;
-  const config = parsed.data;
-  return initOnce(() => readOriginVerifyValue(config));
+  return initOnce(() => readOriginVerifyValue(parsed.data));
 }
 
 /**
