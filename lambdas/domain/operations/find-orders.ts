@@ -1,11 +1,8 @@
 import { DISPATCH_WINDOW_WEEKS } from '../../../shared/dispatch';
 import { RefusedError } from '../refusal';
 import { recordsByReference, type ShopRecord } from '../storage/records';
-import { type ListOptions, listRecords, recordInstant } from './listing';
+import { itemOf, type ListOptions, listRecords, recordInstant } from './listing';
 import type { ShopDeps } from './shop-deps';
-
-/** The order or request a record holds: what a search and a filter read is on both. */
-const itemOf = (record: ShopRecord) => (record.kind === 'order' ? record.order : record.request);
 
 /** Lower case, and no spaces: "bs1 4dj" finds "BS1 4DJ", "BS14DJ" too. */
 function squeezed(value: string): string {

@@ -47,10 +47,8 @@ export function recordInstant(record: ShopRecord): string {
   return record.kind === 'order' ? record.order.paidAt : record.request.createdAt;
 }
 
-/** When a record was written to the table: the tie-break between equal payment times. */
-function recordedAt(record: ShopRecord): string {
-  return record.kind === 'order' ? record.order.createdAt : record.request.createdAt;
-}
+/** The order or request a record holds: what a search, a filter or a tie-break reads is on both. */
+export const itemOf = (record: ShopRecord) => (record.kind === 'order' ? record.order : record.request);
 
 export interface ListOptions {
   status?: string | undefined;
@@ -72,7 +70,9 @@ export async function listRecords(
   // Stripe's payment time is whole seconds, so two orders paid in one second tie: the moment each
   // was recorded (milliseconds) breaks the tie.
   return records.sort(
-    (a, b) => recordInstant(b).localeCompare(recordInstant(a)) || recordedAt(b).localeCompare(recordedAt(a)),
+    (a, b) =>
+      recordInstant(b).localeCompare(recordInstant(a)) ||
+      itemOf(b).createdAt.localeCompare(itemOf(a).createdAt),
   );
 }
 

@@ -154,9 +154,7 @@ async function askStripeForPart(
       await clearPartRefundPending(deps.table, found.sessionId, seq);
       throw new RefusedError(
         `Stripe refused the refund of ${found.reference}: ${error.message}. Nothing was refunded.`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
     throw error;

@@ -21,6 +21,7 @@ import {
   CheckoutConflictError,
   QuoteMismatchError,
 } from '../checkout/create-checkout-session';
+import type { EmailContent } from '../emails/render';
 import { renderDecline, renderPaymentInvitation, renderRequestNotice } from '../emails/request-emails';
 import { type SendOnceOutcome, sendOnce } from '../emails/send-email-once';
 import { type MerchantPushDeps, pushToMerchants } from '../push/merchant-push';
@@ -312,6 +313,17 @@ async function findRequest(deps: Pick<ShopDeps, 'table'>, reference: string): Pr
   return record.request;
 }
 
+/** The customer's email of `kind` about their request, sent once; replies go to the seller. */
+function emailCustomer(
+  request: OrderRequest,
+  kind: 'paymentInvitation' | 'decline',
+  deps: ShopStripeDeps,
+  content: () => EmailContent,
+): Promise<SendOnceOutcome> {
+  const message = () => ({ to: request.customerEmail, replyTo: deps.seller.email, content: content() });
+  return sendOnce(request.pk, kind, message, deps);
+}
+
 /** Whether a request's payment link has expired: it can then be sent again, or the request declined. */
 function linkExpired(request: OrderRequest, now: Date): boolean {
   return (
@@ -483,19 +495,9 @@ export async function requestPayment(
     throw new RefusedError(`${request.reference} is ${request.status}: no payment link to send.`);
   }
   const stored = request;
-  const email = await sendOnce(
-    stored.pk,
-    'paymentInvitation',
-    () => ({
-      to: stored.customerEmail,
-      replyTo: deps.seller.email,
-      content: renderPaymentInvitation(
-        stored,
-        { url: checkoutUrl, expiresAt: checkoutExpiresAt, dispatchDate: stored.dispatchDate },
-        deps.seller,
-      ),
-    }),
-    deps,
+  const link = { url: checkoutUrl, expiresAt: checkoutExpiresAt, dispatchDate: stored.dispatchDate };
+  const email = await emailCustomer(stored, 'paymentInvitation', deps, () =>
+    renderPaymentInvitation(stored, link, deps.seller),
   );
   if (!changed && email !== 'sent') {
     const invitedAt = stored.invitedAt === undefined ? '(unknown)' : formatLondonTime(stored.invitedAt, now);
@@ -568,16 +570,7 @@ export async function declineRequest(
     await supersedeEmail(deps.table, stored.pk, 'decline', 'declined');
     return { reference: stored.reference, changed, email: 'not-sent', withheld: DECLINE_EMAIL_WITHHELD };
   }
-  const email = await sendOnce(
-    stored.pk,
-    'decline',
-    () => ({
-      to: stored.customerEmail,
-      replyTo: deps.seller.email,
-      content: renderDecline(stored, deps.seller),
-    }),
-    deps,
-  );
+  const email = await emailCustomer(stored, 'decline', deps, () => renderDecline(stored, deps.seller));
   if (!changed && email !== 'sent') {
     const declinedAt =
       stored.declinedAt === undefined ? '(unknown)' : formatLondonTime(stored.declinedAt, now);

@@ -130,8 +130,7 @@ function intentionKeyOf(event: HttpEvent): string | undefined {
 export function originValueFromEnv(env: Env): (() => Promise<string>) | undefined {
   const parsed = z.safeParse(originVerifyEnvSchema, env);
   if (!parsed.success) return undefined;
-  const config = parsed.data;
-  return initOnce(() => readOriginVerifyValue(config));
+  return initOnce(() => readOriginVerifyValue(parsed.data));
 }
 
 /**
@@ -335,17 +334,6 @@ async function weatherAnswer(date: IsoDate | undefined, deps: AdminDeps) {
   return weatherView(await checkWeather(day, weather), keyProblem);
 }
 
-async function refundAnswer(
-  body: AdminInput<'refund'>,
-  actor: string,
-  intention: string | undefined,
-  deps: AdminDeps,
-) {
-  const result = await refundOrder(body.reference, { reason: body.reason, actor, intention }, deps);
-  const { refundId, pence, refundEmail, order } = result;
-  return { ...changedOrder(result), refundId, pence, refundEmail, status: order.status };
-}
-
 /** Each route of shared/admin-routes.ts: the domain function behind it, one line or so each. */
 const HANDLERS: Handlers = {
   /** A window of dispatch days (or one day), or a search, optionally of one status. */
@@ -382,7 +370,11 @@ const HANDLERS: Handlers = {
   weather: (query, { deps }) => weatherAnswer(query.date, deps),
   /** Just the day's orders at risk moved, each to its first fine day, through delay's own path. */
   delayAtRisk: (body, { deps }, actor) => delayOrdersAtRisk(body.date, actor, deps, weatherDeps(deps).now),
-  refund: (body, { deps }, actor, intention) => refundAnswer(body, actor, intention, deps),
+  refund: async ({ reference, reason }, { deps }, actor, intention) => {
+    const result = await refundOrder(reference, { reason, actor, intention }, deps);
+    const { refundId, pence, refundEmail, order } = result;
+    return { ...changedOrder(result), refundId, pence, refundEmail, status: order.status };
+  },
   /** The CLI's `address`, with the checkout's rules and the packing cut-off. */
   address: async ({ reference, ...details }, { deps }, actor) =>
     changedOrder(await correctOrderAddress(await findOrder(deps, reference), details, { actor }, deps)),
@@ -408,9 +400,7 @@ const HANDLERS: Handlers = {
     const { reference, email, order } = await revokeOrderPageLink(body.reference, { actor }, deps);
     return { reference, email, record: orderView(order) };
   },
-
   pushKey: async (_input, { deps }) => ({ publicKey: (await deps.pushSender?.())?.publicKey ?? null }),
-
   pushSubscribe: async (body, { deps }, actor) => {
     await subscribeDevice(body, actor, deps).catch((error: unknown) => {
       if (!(error instanceof PushEndpointRefusedError)) throw error;
@@ -418,7 +408,6 @@ const HANDLERS: Handlers = {
     });
     return { subscribed: true };
   },
-
   pushUnsubscribe: async (body, { deps }) => ({ removed: await unsubscribeDevice(body.endpoint, deps) }),
 };
 
