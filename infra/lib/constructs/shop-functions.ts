@@ -3,14 +3,12 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { OPEN_METEO_FREE_URL } from '../../../shared/open-meteo';
 import type { ShopConfig } from '../config';
 import type { ShopEmail } from './email';
 import type { OrdersTable } from './orders-table';
 import type { ForecastKeySecret, StripeSecrets, VapidKeySecret } from './secrets';
 import { ShopFunction, type ShopFunctionProps } from './shop-function';
-
-/** Open-Meteo (ADR 0036); with a commercial key the functions ask its customer-api host instead. */
-const FORECAST_API_URL = 'https://api.open-meteo.com';
 
 /** How often the reconciler looks for paid sessions whose webhook never arrived. */
 export const RECONCILE_EVERY = Duration.minutes(15);
@@ -236,7 +234,8 @@ function functionEnvironments(props: ShopFunctionsProps, shopId: string) {
     },
     // The stage trading with a missing key is shown and alarmed (ADR 0045).
     forecast: {
-      FORECAST_API_URL: FORECAST_API_URL,
+      // Open-Meteo (ADR 0036); with a commercial key the functions ask its customer-api host instead.
+      FORECAST_API_URL: OPEN_METEO_FREE_URL,
       FORECAST_API_KEY_SECRET_ID: forecastKey.secret.secretArn,
       FORECAST_PLAN: config.forecastPlan,
     },

@@ -1,15 +1,14 @@
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
+import { ORDER_PAGE_PREFIX } from '../../../../shared/site-routes';
 import { paths } from '../../lib/paths';
-
-const ORDER_PREFIX = paths.order.slice(0, paths.order.indexOf(':'));
 
 /**
  * The path as the console may show it: an order page's token opens that order to whoever holds
  * it, and the console reaches extensions and RUM, so a refused `/order/…` is logged without it.
  */
 function loggablePath(pathname: string): string {
-  return pathname.startsWith(ORDER_PREFIX) ? `${ORDER_PREFIX}…` : pathname;
+  return pathname.startsWith(ORDER_PAGE_PREFIX) ? `${ORDER_PAGE_PREFIX}…` : pathname;
 }
 
 export function NotFoundPage() {

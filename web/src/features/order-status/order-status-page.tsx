@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { isDebitPageView } from '../../../../shared/order-page';
+import { ORDER_PAGE_PREFIX } from '../../../../shared/site-routes';
 import { NotFoundPage } from '../../components/layout/not-found';
 import { FocusHeading } from '../../components/ui/focus-heading';
 import type { ApiClient } from '../../lib/api-client';
-import { paths } from '../../lib/paths';
 import { SELLER } from '../../lib/seller';
 import { useApiAnswer } from '../../lib/use-api-answer';
 import { DebitView } from './components/debit-view';
@@ -12,14 +12,12 @@ import { OrderView } from './components/order-view';
 import { StandingOrderView } from './components/standing-order-view';
 import { getOrderPage, isStandingOrderView } from './order-page-api';
 
-const PREFIX = paths.order.slice(0, paths.order.indexOf(':'));
-
 /** The customer's order page, `/order/<token>` (ADR 0037): the token opens it, so never indexed or referred. */
 export function OrderStatusPage() {
   // useLocation, not useParams: react-router's parts any page uses sit in the first-load chunk.
   const { pathname } = useLocation();
   // As it stands: a token is base64url, and a malformed escape must reach the API's 404, not throw here.
-  const token = pathname.slice(PREFIX.length);
+  const token = pathname.slice(ORDER_PAGE_PREFIX.length);
   // A new key asks the API again from "loading": on "Try again", and for another token.
   const [attempt, setAttempt] = useState(0);
   return (
