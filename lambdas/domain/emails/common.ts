@@ -28,7 +28,6 @@ export interface SellerDetails {
   vatNumber?: string | undefined;
 }
 
-/** "3 × 250ml bottles of Daphnia (live)": what was bought, as every email names it. */
 /** Where the bottles go, as every email that carries an address writes it: name, address, postcode. */
 export function deliverToRow(to: {
   customerName: string;
@@ -38,6 +37,7 @@ export function deliverToRow(to: {
   return ['Deliver to', `${to.customerName}\n${to.deliveryAddress}\n${to.postcode}`];
 }
 
+/** "3 × 250ml bottles of Daphnia (live)": what was bought, as every email names it. */
 export function itemLine(bottles: number): string {
   return `${bottles} × ${DAPHNIA.bottleSize} bottles of ${PRODUCT_NAME} (live)`;
 }
