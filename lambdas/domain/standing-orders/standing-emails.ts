@@ -5,6 +5,7 @@ import { formatGbp } from '../../../shared/pricing';
 import { REPEAT_CHOICES } from '../../../shared/standing-order';
 import { logger } from '../../lib/logger';
 import { customerEmail, itemLine, type SellerDetails } from '../emails/common';
+import { customerContactRows } from '../emails/payment-not-taken';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from '../emails/render';
 import {
   type EmailSender,
@@ -125,9 +126,7 @@ export function renderCancelNotice(facts: StandingEmailFacts, shopName: string):
     ['Standing order', reference, { mono: true }],
     ['Was', `${itemLine(facts.bottles)}, ${repeatText(facts.repeat).toLowerCase()}`],
     ['Each delivery', formatGbp(facts.totalPence)],
-    ['Name', facts.customerName],
-    ['Email', facts.customerEmail],
-    ['Phone', facts.customerPhone === '' ? '(not given)' : facts.customerPhone],
+    ...customerContactRows(facts),
     ['Stripe subscription', facts.subscriptionId],
   ];
   return renderEmail(
