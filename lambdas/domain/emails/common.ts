@@ -1,7 +1,7 @@
 import { liveArrivalStatement, NO_CANCELLATION_STATEMENT } from '../../../shared/live-animals';
 import { DAPHNIA, PRODUCT_NAME } from '../../../shared/product';
 import { shopAndSeller, tradesUnderOwnName } from '../../../shared/shop-and-seller';
-import type { EmailBlock, EmailRow } from './render';
+import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
 /**
  * The button to the order's page (ADR 0037), absent for orders before pages; a standing order's delivery
@@ -28,7 +28,6 @@ export interface SellerDetails {
   vatNumber?: string | undefined;
 }
 
-/** "3 × 250ml bottles of Daphnia (live)": what was bought, as every email names it. */
 /** Where the bottles go, as every email that carries an address writes it: name, address, postcode. */
 export function deliverToRow(to: {
   customerName: string;
@@ -38,8 +37,23 @@ export function deliverToRow(to: {
   return ['Deliver to', `${to.customerName}\n${to.deliveryAddress}\n${to.postcode}`];
 }
 
+/** "3 × 250ml bottles of Daphnia (live)": what was bought, as every email names it. */
 export function itemLine(bottles: number): string {
   return `${bottles} × ${DAPHNIA.bottleSize} bottles of ${PRODUCT_NAME} (live)`;
+}
+
+/** A customer's email: the greeting, what it says, then the seller, as every customer email ends. */
+export function customerEmail(
+  seller: SellerDetails,
+  subject: string,
+  customerName: string,
+  body: readonly EmailBlock[],
+): EmailContent {
+  return renderEmail(
+    subject,
+    [{ kind: 'paragraph', text: `Hello ${customerName},` }, ...body, ...sellerBlocks(seller)],
+    seller.shopName,
+  );
 }
 
 /** Every customer email ends with the seller: name, geographic address, email, company and VAT numbers. */

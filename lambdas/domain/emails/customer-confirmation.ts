@@ -3,8 +3,8 @@ import { formatGbp } from '../../../shared/pricing';
 import { PRODUCT_NAME } from '../../../shared/product';
 import type { OrderItem } from '../storage/order';
 import type { SellerDetails } from './common';
-import { deliverToRow, itemLine, liveAnimalRights, orderPageBlocks, sellerBlocks } from './common';
-import { type EmailBlock, type EmailContent, renderEmail } from './render';
+import { customerEmail, deliverToRow, itemLine, liveAnimalRights, orderPageBlocks } from './common';
+import type { EmailBlock, EmailContent } from './render';
 
 /**
  * The durable record the Consumer Contracts Regulations 2013 ask for after a distance sale: seller and
@@ -28,7 +28,6 @@ export function renderCustomerConfirmation(
         ? ` This is later than the ${formatDispatchDate(promised)} shown at checkout, because the payment completed after that week's packing cut-off.`
         : ` This is earlier than the ${formatDispatchDate(promised)} expected at checkout, because your bank confirmed the payment sooner.`;
   const blocks: EmailBlock[] = [
-    { kind: 'paragraph', text: `Hello ${order.customerName},` },
     {
       kind: 'paragraph',
       text: `Thank you for your order from ${seller.name}. We have received your payment and your order is confirmed.`,
@@ -61,12 +60,12 @@ export function renderCustomerConfirmation(
     },
     { kind: 'heading', text: 'Live animals: cancellation and problems' },
     ...liveAnimalRights(seller, order.reference),
-    ...sellerBlocks(seller),
   ];
-  return renderEmail(
+  return customerEmail(
+    seller,
     // Names the shop: the inbox shows who the mail is from before it is opened.
     `${seller.name}: order ${order.reference} confirmed (${order.bottles} bottles of ${PRODUCT_NAME})`,
+    order.customerName,
     blocks,
-    seller.shopName,
   );
 }

@@ -1,7 +1,7 @@
 import { formatDispatchDate, type IsoDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
-import { itemLine, orderPageBlocks, type SellerDetails, sellerBlocks } from './common';
-import { type EmailContent, renderEmail } from './render';
+import { customerEmail, itemLine, orderPageBlocks, type SellerDetails } from './common';
+import type { EmailContent } from './render';
 
 /** What the email to a customer whose delayed payment waits for the bank shows: its record's facts. */
 export interface PendingDebitFacts {
@@ -23,10 +23,11 @@ export function renderDebitPending(
   orderPageUrl: string | undefined,
 ): EmailContent {
   const dispatch = formatDispatchDate(debit.dispatchDate);
-  return renderEmail(
+  return customerEmail(
+    seller,
     `${seller.name}: order ${debit.reference} received, waiting for your bank`,
+    debit.customerName,
     [
-      { kind: 'paragraph', text: `Hello ${debit.customerName},` },
       {
         kind: 'paragraph',
         text: `Thank you for your order from ${seller.name}. We have received your order ${debit.reference} and your Direct Debit instruction, and we are now waiting for your bank. A Bacs Direct Debit takes up to 7 working days to be collected; nothing is confirmed until your bank has paid.`,
@@ -46,8 +47,6 @@ export function renderDebitPending(
       },
       // The same link the confirmation will carry: the page follows the order from here.
       ...orderPageBlocks(orderPageUrl),
-      ...sellerBlocks(seller),
     ],
-    seller.shopName,
   );
 }

@@ -3,14 +3,14 @@ import { formatGbp } from '../../../shared/pricing';
 import { royalMailTrackingUrl } from '../../../shared/royal-mail';
 import type { DelayReason, EmailFacts, PartRefund, RefundReason } from '../storage/managed-order';
 import {
+  customerEmail,
   deliverToRow,
   itemLine,
   liveAnimalRights,
   orderPageBlocks,
   type SellerDetails,
-  sellerBlocks,
 } from './common';
-import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
+import type { EmailBlock, EmailContent, EmailRow } from './render';
 
 /** What to do when live animals arrive: the dispatch email and the order page say the same. */
 export const ARRIVAL_ADVICE = [
@@ -29,16 +29,10 @@ function orderUpdate(
   subject: string,
   body: EmailBlock[],
 ): EmailContent {
-  return renderEmail(
-    `${seller.name}: ${subject}`,
-    [
-      { kind: 'paragraph', text: `Hello ${order.customerName},` },
-      ...body,
-      ...orderPageBlocks(orderPageUrl),
-      ...sellerBlocks(seller),
-    ],
-    seller.shopName,
-  );
+  return customerEmail(seller, `${seller.name}: ${subject}`, order.customerName, [
+    ...body,
+    ...orderPageBlocks(orderPageUrl),
+  ]);
 }
 
 /**

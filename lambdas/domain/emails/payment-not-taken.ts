@@ -1,5 +1,5 @@
-import { type SellerDetails, sellerBlocks } from './common';
-import { type EmailContent, type EmailRow, renderEmail } from './render';
+import { customerEmail, type SellerDetails } from './common';
+import type { EmailContent, EmailRow } from './render';
 
 // A payment the bank or the card refused (a failed Direct Debit, a standing order's failed renewal):
 // the customer's email and the merchant's rows, laid out once for both.
@@ -16,18 +16,12 @@ export interface NotTakenEmail {
 
 /** To the customer: nothing was taken and nothing will be sent for it; how to put it right. */
 export function renderPaymentNotTaken(email: NotTakenEmail, seller: SellerDetails): EmailContent {
-  return renderEmail(
-    email.subject,
-    [
-      { kind: 'paragraph', text: `Hello ${email.customerName},` },
-      { kind: 'paragraph', text: email.happened },
-      { kind: 'rows', rows: email.rows },
-      { kind: 'paragraph', text: email.next },
-      { kind: 'button', ...email.button },
-      ...sellerBlocks(seller),
-    ],
-    seller.shopName,
-  );
+  return customerEmail(seller, email.subject, email.customerName, [
+    { kind: 'paragraph', text: email.happened },
+    { kind: 'rows', rows: email.rows },
+    { kind: 'paragraph', text: email.next },
+    { kind: 'button', ...email.button },
+  ]);
 }
 
 /** The merchant's rows naming whom to reach: name, email, and phone ("(not given)" without one). */

@@ -1,7 +1,7 @@
 import { formatDispatchDate, formatLondonDayAndTime, formatLondonTime } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import type { OrderRequest } from '../storage/order-request';
-import { deliverToRow, itemLine, liveAnimalRights, type SellerDetails, sellerBlocks } from './common';
+import { customerEmail, deliverToRow, itemLine, liveAnimalRights, type SellerDetails } from './common';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from './render';
 
 function requestRows(request: OrderRequest): EmailRow[] {
@@ -57,10 +57,11 @@ export function renderPaymentInvitation(
   link: { url: string; expiresAt: string; dispatchDate: string },
   seller: SellerDetails,
 ): EmailContent {
-  return renderEmail(
+  return customerEmail(
+    seller,
     `${seller.name}: pay for your order request ${request.reference}`,
+    request.customerName,
     [
-      { kind: 'paragraph', text: `Hello ${request.customerName},` },
       {
         kind: 'paragraph',
         text: 'Good news: we can supply your order. To place it, pay securely with Stripe:',
@@ -76,24 +77,16 @@ export function renderPaymentInvitation(
         rows: [...requestRows(request), ['Planned dispatch', formatDispatchDate(link.dispatchDate)]],
       },
       ...liveAnimalRights(seller, request.reference),
-      ...sellerBlocks(seller),
     ],
-    seller.shopName,
   );
 }
 
 /** To the customer: the request is declined; nothing was paid. */
 export function renderDecline(request: OrderRequest, seller: SellerDetails): EmailContent {
-  return renderEmail(
-    `${seller.name}: order request ${request.reference}`,
-    [
-      { kind: 'paragraph', text: `Hello ${request.customerName},` },
-      {
-        kind: 'paragraph',
-        text: `We are sorry: we cannot supply your order request ${request.reference} (${itemLine(request.bottles)}). No payment was taken and you owe nothing. You are welcome to order again when the shop reopens.`,
-      },
-      ...sellerBlocks(seller),
-    ],
-    seller.shopName,
-  );
+  return customerEmail(seller, `${seller.name}: order request ${request.reference}`, request.customerName, [
+    {
+      kind: 'paragraph',
+      text: `We are sorry: we cannot supply your order request ${request.reference} (${itemLine(request.bottles)}). No payment was taken and you owe nothing. You are welcome to order again when the shop reopens.`,
+    },
+  ]);
 }

@@ -2,16 +2,13 @@ import { formatGbp } from '../../../shared/pricing';
 import { returnRefundedBottles } from '../capacity/session-capacity';
 import type { PaidCheckout } from '../checkout/paid-checkout';
 import { type OrderSale, type OrderTimes, toOrderItem } from '../checkout/paid-checkout';
-import type { SellerDetails } from '../emails/common';
-import { drainOutbox, emailOutcome } from '../emails/outbox-sender';
-import type { EmailSender } from '../emails/send-email';
+import { drainOutbox, emailOutcome, type OutboxSenderDeps } from '../emails/outbox-sender';
 import type { SendOnceOutcome } from '../emails/send-email-once';
-import type { OrderPageLinks } from '../order-page-token';
 import { capacityStoreFromTable } from '../storage/capacity-table';
 import { ACTORS, historyEntry } from '../storage/history';
 import type { ManagedOrder } from '../storage/managed-order';
 import type { OrderItem } from '../storage/order';
-import { dispatchSortKey, type ShopTable } from '../storage/orders-table';
+import { dispatchSortKey } from '../storage/orders-table';
 import { emailOf, entryKey, readOrder } from '../storage/outbox';
 
 // Refunded in Stripe before its order was recorded (a late `completed`, or found by the reconciler): every
@@ -55,19 +52,11 @@ export function partialRefundDetail(refundedPence: number, totalPence: number): 
   return `${formatGbp(refundedPence)} of ${formatGbp(totalPence)}`;
 }
 
-export interface RefundedOrderDeps {
-  table: ShopTable;
-  sender: EmailSender;
-  seller: SellerDetails;
-  now: () => Date;
-  orderPage?: OrderPageLinks | undefined;
-}
-
 /**
  * The refund email, once, by draining the outbox entry written with the refund (reason stored by then). Every
  * refund path ends here, so undispatched bottles go back to their day here too (once, by the sale's guard).
  */
-export async function sendRefundEmail(sessionId: string, deps: RefundedOrderDeps): Promise<SendOnceOutcome> {
+export async function sendRefundEmail(sessionId: string, deps: OutboxSenderDeps): Promise<SendOnceOutcome> {
   const stored = await readOrder(deps.table, sessionId);
   await returnRefundedBottles(capacityStoreFromTable(deps.table), stored);
   const drained = await drainOutbox(sessionId, deps);

@@ -47,11 +47,6 @@ async function changeWithRetry(
   throw new RefusedError('The standing order changed while this was being saved: look at it again.');
 }
 
-/** After a change: Stripe follows, the holds are set again, the emails owed are sent, the marker goes. */
-async function afterChange(record: StandingOrderItem, deps: StandingOrderActionDeps): Promise<void> {
-  await settleStandingOrder(record.subscriptionId, deps, deps);
-}
-
 /** The customer's cancel also tells the merchant; the merchant's and Stripe's need not. */
 function cancelEmails(record: StandingOrderItem, by: string, at: string): NewStandingEmail[] {
   const facts = standingEmailFacts(record, { by });
@@ -61,6 +56,24 @@ function cancelEmails(record: StandingOrderItem, by: string, at: string): NewSta
 }
 
 export type CancelResult = { record: StandingOrderItem; changed: boolean };
+
+/** Marks the record cancelled by `by`, with the emails that owes, unless it is already; undefined: no record. */
+async function markCancelled(
+  subscriptionId: string,
+  by: string,
+  deps: Pick<StandingOrderActionDeps, 'table' | 'now'>,
+): Promise<CancelResult | undefined> {
+  let record = await readStandingOrder(deps.table, subscriptionId);
+  if (record === undefined) return undefined;
+  for (let attempt = 0; record.status === 'active' && attempt < ATTEMPTS; attempt += 1) {
+    const at = deps.now();
+    const emails = cancelEmails(record, by, at.toISOString());
+    const written = await markStandingOrderCancelled(deps.table, record, { by, emails }, at);
+    if (written !== undefined) return { record: written, changed: true };
+    record = (await readStandingOrder(deps.table, subscriptionId)) ?? record;
+  }
+  return { record, changed: false };
+}
 
 /**
  * Cancels a standing order once, whoever asks: the record marked with its emails in one write, then the
@@ -72,27 +85,11 @@ export async function cancelStandingOrder(
   actor: string,
   deps: StandingOrderActionDeps,
 ): Promise<CancelResult> {
-  const read = await readStandingOrder(deps.table, subscriptionId);
-  if (read === undefined) throw new RefusedError(`There is no standing order ${subscriptionId}.`);
-  let record = read;
-  let changed = false;
-  for (let attempt = 0; record.status === 'active' && attempt < ATTEMPTS; attempt += 1) {
-    const at = deps.now();
-    const written = await markStandingOrderCancelled(
-      deps.table,
-      record,
-      { by: actor, emails: cancelEmails(record, actor, at.toISOString()) },
-      at,
-    );
-    if (written !== undefined) {
-      [record, changed] = [written, true];
-      logger.info('Standing order cancelled', { subscriptionId, by: actor });
-      break;
-    }
-    record = (await readStandingOrder(deps.table, subscriptionId)) ?? record;
-  }
-  await afterChange(record, deps);
-  return { record, changed };
+  const result = await markCancelled(subscriptionId, actor, deps);
+  if (result === undefined) throw new RefusedError(`There is no standing order ${subscriptionId}.`);
+  if (result.changed) logger.info('Standing order cancelled', { subscriptionId, by: actor });
+  await settleStandingOrder(subscriptionId, deps, deps);
+  return result;
 }
 
 /**
@@ -103,22 +100,10 @@ export async function recordCancelledInStripe(
   subscriptionId: string,
   deps: StandingEmailDeps & FollowDeps,
 ): Promise<boolean> {
-  const read = await readStandingOrder(deps.table, subscriptionId);
-  if (read === undefined) return false;
-  let record = read;
-  let marked = false;
-  for (let attempt = 0; record.status === 'active' && attempt < ATTEMPTS; attempt += 1) {
-    const at = deps.now();
-    const emails = cancelEmails(record, ACTORS.stripe, at.toISOString());
-    const written = await markStandingOrderCancelled(deps.table, record, { by: ACTORS.stripe, emails }, at);
-    if (written !== undefined) {
-      [record, marked] = [written, true];
-      break;
-    }
-    record = (await readStandingOrder(deps.table, subscriptionId)) ?? record;
-  }
+  const result = await markCancelled(subscriptionId, ACTORS.stripe, deps);
+  if (result === undefined) return false;
   await settleStandingOrder(subscriptionId, deps, deps);
-  return marked;
+  return result.changed;
 }
 
 function refuseCancelled(record: StandingOrderItem): void {
@@ -256,6 +241,7 @@ export async function changeFromPage(
         : planPause(change.action === 'pause', now);
   const written = await changeWithRetry(subscriptionId, plan, deps);
   logger.info('Standing order changed by the customer', { subscriptionId, action: change.action });
-  await afterChange(written, deps);
+  // Stripe follows, the holds are set again, the emails owed are sent, the marker goes.
+  await settleStandingOrder(subscriptionId, deps, deps);
   return written;
 }

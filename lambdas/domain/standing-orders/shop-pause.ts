@@ -1,8 +1,5 @@
-import type Stripe from 'stripe';
 import { logger } from '../../lib/logger';
 import { isStripeError } from '../../lib/stripe-errors';
-import type { CapacityStore } from '../storage/capacity-store';
-import type { ShopTable } from '../storage/orders-table';
 import type { ShopSettings } from '../storage/shop-settings';
 import {
   changeStandingOrder,
@@ -11,21 +8,12 @@ import {
   type StandingOrderChange,
   type StandingOrderItem,
 } from '../storage/standing-orders';
-import { settleStandingOrder } from './follow-record';
+import { type FollowDeps, settleStandingOrder } from './follow-record';
 import { voidedByPause } from './pause-collection';
 
 // The shop's pause holds renewals too (issue 50, ADR 0061): the record says so (`pausedByShopAt`, no email),
 // then Stripe's collection (void) and the holds follow (settleStandingOrder); the reconciler marks one
 // recorded during the pause, and its due sweep settles a crash in between (ADR 0062).
-
-export interface ShopPauseDeps {
-  table: ShopTable;
-  stripe: Stripe;
-  now: () => Date;
-  cutoffHours: number;
-  /** The coming deliveries' holds (ADR 0060): released while paused, held again on resume. */
-  capacity?: CapacityStore | undefined;
-}
 
 /** How many standing orders the shop's mode changed, and those that failed (the reconciler retries). */
 export interface RenewalsOutcome {
@@ -45,7 +33,7 @@ const ATTEMPTS = 5;
  * Every active standing order made to follow the shop; one already so costs a read, no Stripe call. A failure
  * does not stop the others: it is reported and the reconciler's next run retries it.
  */
-export async function followShopPause(held: boolean, deps: ShopPauseDeps): Promise<RenewalsOutcome> {
+export async function followShopPause(held: boolean, deps: FollowDeps): Promise<RenewalsOutcome> {
   const outcome: RenewalsOutcome = { changed: 0, failed: [] };
   for (const subscriptionId of await listActiveStandingOrderIds(deps.table)) {
     try {
@@ -75,7 +63,7 @@ function shopPauseChange(record: StandingOrderItem, held: boolean, now: Date): S
 }
 
 /** One standing order to the shop's mode, its record first, then Stripe and its holds: `true` when its record changed. */
-async function syncShopPause(subscriptionId: string, held: boolean, deps: ShopPauseDeps): Promise<boolean> {
+async function syncShopPause(subscriptionId: string, held: boolean, deps: FollowDeps): Promise<boolean> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const record = await readStandingOrder(deps.table, subscriptionId);
     if (record === undefined || record.status !== 'active') return false;

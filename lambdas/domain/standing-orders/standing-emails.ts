@@ -4,7 +4,8 @@ import { formatDispatchDate } from '../../../shared/dispatch';
 import { formatGbp } from '../../../shared/pricing';
 import { REPEAT_CHOICES } from '../../../shared/standing-order';
 import { logger } from '../../lib/logger';
-import { itemLine, type SellerDetails, sellerBlocks } from '../emails/common';
+import { customerEmail, itemLine, type SellerDetails } from '../emails/common';
+import { customerContactRows } from '../emails/payment-not-taken';
 import { type EmailBlock, type EmailContent, type EmailRow, renderEmail } from '../emails/render';
 import {
   type EmailSender,
@@ -96,7 +97,6 @@ export function renderStandingChange(
   const reference = orderReference(facts.subscriptionId);
   const { subject, text } = changeText(kind, facts);
   const blocks: EmailBlock[] = [
-    { kind: 'paragraph', text: `Hello ${facts.customerName},` },
     { kind: 'paragraph', text },
     {
       kind: 'rows',
@@ -110,12 +110,12 @@ export function renderStandingChange(
     ...(pageUrl === undefined || kind === 'cancel'
       ? []
       : [{ kind: 'button' as const, text: 'Manage your standing order', href: pageUrl }]),
-    ...sellerBlocks(seller),
   ];
-  return renderEmail(
+  return customerEmail(
+    seller,
     `${seller.name}: your standing order ${reference} is ${subject}`,
+    facts.customerName,
     blocks,
-    seller.shopName,
   );
 }
 
@@ -126,9 +126,7 @@ export function renderCancelNotice(facts: StandingEmailFacts, shopName: string):
     ['Standing order', reference, { mono: true }],
     ['Was', `${itemLine(facts.bottles)}, ${repeatText(facts.repeat).toLowerCase()}`],
     ['Each delivery', formatGbp(facts.totalPence)],
-    ['Name', facts.customerName],
-    ['Email', facts.customerEmail],
-    ['Phone', facts.customerPhone === '' ? '(not given)' : facts.customerPhone],
+    ...customerContactRows(facts),
     ['Stripe subscription', facts.subscriptionId],
   ];
   return renderEmail(

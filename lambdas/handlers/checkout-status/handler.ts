@@ -1,7 +1,9 @@
-import type Stripe from 'stripe';
 import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
-import { CheckoutSessionNotFoundError, getCheckoutStatus } from '../../domain/checkout/get-checkout-status';
-import type { OrderPageLookup } from '../../domain/checkout/order-page-link';
+import {
+  CheckoutSessionNotFoundError,
+  type GetCheckoutStatusDeps,
+  getCheckoutStatus,
+} from '../../domain/checkout/get-checkout-status';
 import { orderPageKeys } from '../../domain/order-page-token';
 import { ordersTable } from '../../lib/aws';
 import { type Env, parseEnv, statusEnvSchema } from '../../lib/config';
@@ -17,13 +19,7 @@ export const STATUS_ERRORS = {
   unavailable: 'Unable to check your payment right now. Please refresh the page in a moment.',
 } as const;
 
-export interface StatusHandlerDeps {
-  stripe: Stripe;
-  /** SHOP_ID: sessions of other deployments are not found. */
-  shopId: string;
-  /** The table (read by key only) and the order page's keys: a placed order's link (ADR 0047). */
-  orderPages?: OrderPageLookup | undefined;
-}
+export type StatusHandlerDeps = GetCheckoutStatusDeps;
 
 /** Builds the clients from the environment: once per cold start (see `handler`). */
 export async function loadStatusDeps(env: Env): Promise<StatusHandlerDeps> {

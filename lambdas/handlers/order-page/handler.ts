@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ORDER_PAGE_NOT_FOUND } from '../../../shared/order-page';
-import { PUBLIC_API_ROUTES } from '../../../shared/public-routes';
+import { PUBLIC_API_ROUTES, type PublicRoute } from '../../../shared/public-routes';
 import { standingOrderChangeSchema } from '../../../shared/standing-order-page';
 import { InvalidCorrectionError } from '../../domain/operations/correct-address';
 import { openOrderOrDebitPage } from '../../domain/order-page/debit-page';
@@ -154,33 +154,19 @@ async function changeStandingOrder({
 export function createOrderPageHandler(
   deps: DepsOrLoader<OrderPageHandlerDeps>,
 ): (event: HttpEvent) => Promise<HttpResult> {
-  // One load for both routes: they share a cold start.
+  // One load for every route: they share a cold start.
   const loaded = loadOnce(deps);
-  const view = httpEndpoint({
-    route: PUBLIC_API_ROUTES.orderPage,
-    deps: loaded,
-    handle: viewOrder,
-    mapError,
-  });
-  const correct = httpEndpoint({
-    route: PUBLIC_API_ROUTES.orderPageAddress,
-    deps: loaded,
-    handle: correctAddress,
-    mapError,
-  });
-  const standing = httpEndpoint({
-    route: PUBLIC_API_ROUTES.orderPageStandingOrder,
-    deps: loaded,
-    handle: changeStandingOrder,
-    mapError,
-  });
+  const route = (
+    at: Pick<PublicRoute, 'method' | 'path'>,
+    handle: (request: HttpRequest<OrderPageHandlerDeps>) => Promise<HttpResult>,
+  ) => [at, httpEndpoint({ route: at, deps: loaded, handle, mapError })] as const;
   return httpRoutes(
     [
-      [PUBLIC_API_ROUTES.orderPage, view],
-      [PUBLIC_API_ROUTES.orderPageAddress, correct],
-      [PUBLIC_API_ROUTES.orderPageStandingOrder, standing],
+      route(PUBLIC_API_ROUTES.orderPage, viewOrder),
+      route(PUBLIC_API_ROUTES.orderPageAddress, correctAddress),
+      route(PUBLIC_API_ROUTES.orderPageStandingOrder, changeStandingOrder),
     ],
-    json(404, { error: ORDER_PAGE_NOT_FOUND }, PRIVATE_HEADERS),
+    notFound(),
   );
 }
 

@@ -87,6 +87,15 @@ const chargeSchema = z.object({
 
 type Handled = { handled: string } | FulfilmentResult;
 
+/**
+ * The session of a Checkout Session event when it is ours. The event is signed, so its metadata is Stripe's:
+ * enough to skip other sales without a Stripe call (fulfilCheckout checks the marker again on its retrieve).
+ */
+function ourSession(object: unknown, shopId: string): z.output<typeof sessionRefSchema> | undefined {
+  const session = sessionRefSchema.safeParse(object);
+  return session.success && hasShopMarker(session.data.metadata, shopId) ? session.data : undefined;
+}
+
 async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Promise<Handled> {
   const { type } = event;
   if (!isHandledWebhookEvent(type)) return { handled: 'ignored' };
@@ -95,38 +104,34 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded':
     case 'checkout.session.async_payment_failed': {
-      const session = sessionRefSchema.safeParse(event.data.object);
-      // The event is signed, so its metadata is Stripe's: enough to skip other sales without a
-      // Stripe call. fulfilCheckout checks the marker again on the session it retrieves.
-      if (!session.success || !hasShopMarker(session.data.metadata, deps.fulfilment.shopId))
-        return { outcome: 'not-ours' };
+      const session = ourSession(event.data.object, deps.fulfilment.shopId);
+      if (session === undefined) return { outcome: 'not-ours' };
       if (type === 'checkout.session.async_payment_failed') {
         // No order exists for an unpaid session: its bottles go back to their day (once), and the
         // customer and the merchant are each emailed once.
         const returned = deps.fulfilment.capacity
-          ? await returnSessionBottles(session.data.metadata, deps.fulfilment.capacity)
+          ? await returnSessionBottles(session.metadata, deps.fulfilment.capacity)
           : false;
-        const notified = await notifyFailedDebit(session.data.id, deps.fulfilment);
+        const notified = await notifyFailedDebit(session.id, deps.fulfilment);
         logger.warn('Delayed payment failed; no order', {
           eventId: event.id,
-          reference: orderReference(session.data.id),
+          reference: orderReference(session.id),
           bottlesReturned: returned,
           ...(notified.outcome === 'notified' && { emails: notified.emails }),
         });
         return { handled: notified.outcome === 'notified' ? 'payment-failed' : notified.outcome };
       }
       // A standing order's checkout: its first invoice's order, never one of the session's own.
-      if (session.data.mode === 'subscription')
-        return fulfilSubscriptionSession(session.data.id, deps.fulfilment);
+      if (session.mode === 'subscription') return fulfilSubscriptionSession(session.id, deps.fulfilment);
       // The payment time comes from Stripe's charge, not from this event (a retry may be days late).
-      const fulfilled = await fulfilCheckout(session.data.id, deps.fulfilment);
+      const fulfilled = await fulfilCheckout(session.id, deps.fulfilment);
       if (type === 'checkout.session.completed' && fulfilled.outcome === 'not-paid') {
         // Completed with the money still with the bank (a Bacs Direct Debit): the customer hears
         // at once, once, with the order page's link (ADR 0047).
-        const told = await recordPendingDebit(session.data.id, deps.fulfilment);
+        const told = await recordPendingDebit(session.id, deps.fulfilment);
         logger.info('Delayed payment waiting for the bank', {
           eventId: event.id,
-          reference: orderReference(session.data.id),
+          reference: orderReference(session.id),
           outcome: told.outcome,
           ...(told.outcome === 'told' && { email: told.email }),
         });
@@ -150,13 +155,12 @@ async function handleEvent(event: VerifiedEvent, deps: WebhookHandlerDeps): Prom
       return { handled: `refund-${outcome}` };
     }
     case 'checkout.session.expired': {
-      const session = sessionRefSchema.safeParse(event.data.object);
-      if (!session.success || !hasShopMarker(session.data.metadata, deps.fulfilment.shopId))
-        return { outcome: 'not-ours' };
+      const session = ourSession(event.data.object, deps.fulfilment.shopId);
+      if (session === undefined) return { outcome: 'not-ours' };
       // An abandoned checkout wrote only its hold: the bottles go back to their day, once however
       // often this is delivered, and never once the session was paid.
       const released = deps.fulfilment.capacity
-        ? await releaseExpiredSession(session.data.metadata, deps.fulfilment.capacity)
+        ? await releaseExpiredSession(session.metadata, deps.fulfilment.capacity)
         : false;
       logger.info('Checkout session expired', { eventId: event.id, bottlesReleased: released });
       return { handled: 'expired' };
