@@ -72,7 +72,8 @@ function shell(): NodeJS.ProcessEnv {
 }
 
 function start(args: string[]): ChildProcessWithoutNullStreams {
-  return spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'ops', 'main.ts'), ...args], {
+  // tsx's loader in the one Node process: the `tsx` command would start a second one to relay to.
+  return spawn(process.execPath, ['--import', 'tsx', join(root, 'ops', 'main.ts'), ...args], {
     cwd: root,
     env: shell(),
   });

@@ -23,9 +23,10 @@ function orders(args: string[], env: NodeJS.ProcessEnv): Promise<ToolRun> {
  */
 function tool(repo: string, main: string, args: string[], env: NodeJS.ProcessEnv): Promise<ToolRun> {
   return new Promise((resolve, reject) => {
+    // tsx's loader in the one Node process: the `tsx` command would start a second one to relay to.
     const child = spawn(
-      join(root, 'node_modules', '.bin', 'tsx'),
-      ['--preserve-symlinks-main', join(repo, 'ops', main), ...args],
+      process.execPath,
+      ['--preserve-symlinks-main', '--import', 'tsx', join(repo, 'ops', main), ...args],
       { cwd: repo, env },
     );
     let stdout = '';

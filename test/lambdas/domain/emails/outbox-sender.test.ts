@@ -375,6 +375,8 @@ describe('drainOutbox', () => {
     expect(item?.outboxLock).toEqual({ token: 'other', entry: 'e0', at: '2026-12-06T20:58:00.001Z' });
     expect(item?.outboxDueAt).toBe('2026-12-06T20:00:00.000Z');
     expect(await trackingEmails(order)).toEqual([]);
+    // Off byOutboxDue: each of the reconciler's sweeps below would otherwise wait 2 s on this lock.
+    await h.removeAttributes(order.pk, ['outboxDueAt']);
   });
 
   it('takes over a lock left stale (two minutes) by a sender that stopped mid-send, and sends its entry', async () => {
