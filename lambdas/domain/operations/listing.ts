@@ -86,7 +86,17 @@ export async function nextPackingDay(deps: Pick<ShopDeps, 'table' | 'now'>): Pro
   const now = deps.now();
   const next = firstComingDispatchDay(now);
   const days = daysAround(now, DISPATCH_WINDOW_WEEKS, 0).filter((day) => day < next);
-  return (await undispatchedOn(days, deps))[0]?.day ?? next;
+  return packingDayAmong(await undispatchedOn(days, deps), now);
+}
+
+/**
+ * `nextPackingDay` from days already read (earliest first, reaching back DISPATCH_WINDOW_WEEKS): the week's
+ * view reads every undispatched day anyway, and a second read of the past weeks cost 57 more queries.
+ */
+export function packingDayAmong(waiting: ReadonlyArray<{ day: IsoDate }>, now: Date): IsoDate {
+  const today = londonDate(now);
+  const next = firstComingDispatchDay(now);
+  return waiting.find((w) => w.day <= today && w.day < next)?.day ?? next;
 }
 
 /**

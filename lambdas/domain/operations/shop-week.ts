@@ -11,7 +11,7 @@ import { dispatchDaysFrom } from '../capacity/holds';
 import type { ManagedOrder } from '../storage/managed-order';
 import { readShopSettings } from '../storage/settings-store';
 import { settingsView } from './admin-views';
-import { daysAround, listRecords, nextPackingDay, undispatchedByDay, undispatchedOn } from './listing';
+import { daysAround, listRecords, packingDayAmong, undispatchedByDay, undispatchedOn } from './listing';
 import type { ShopDeps } from './shop-deps';
 
 /** A day's undispatched orders and its capacity, as one summary. */
@@ -38,13 +38,14 @@ function daySummary(
  * its orders and capacity, every other day in the window still holding undispatched orders, requests waiting.
  */
 export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<AdminStatusResponse> {
-  const [settings, next, waiting, requests] = await Promise.all([
+  const now = deps.now();
+  const [settings, waiting, requests] = await Promise.all([
     readShopSettings(deps.table, true),
-    nextPackingDay(deps),
-    undispatchedByDay(deps),
-    listRecords({ status: 'requested' }, deps),
+    undispatchedByDay({ ...deps, now: () => now }),
+    listRecords({ status: 'requested' }, { ...deps, now: () => now }),
   ]);
-  const today = londonDate(deps.now());
+  const next = packingDayAmong(waiting, now);
+  const today = londonDate(now);
   const others = waiting.filter((w) => w.day !== next);
   const rows = new Map(
     (await capacityOfDays(deps, [next, ...others.map((w) => w.day)])).map((row) => [row.date, row]),

@@ -4,6 +4,7 @@ import {
   listRecords,
   nothingToDelay,
   ordersToPack,
+  packingDayAmong,
   undispatchedByDay,
 } from '../../../../lambdas/domain/operations/listing';
 import { recordOrderRequest } from '../../../../lambdas/domain/operations/request-actions';
@@ -40,6 +41,30 @@ describe('packingDay', () => {
     ['2026-12-28', '2026-12-29'],
   ])('%s is packed on %s', (day, packed) => {
     expect(packingDay(day)).toBe(packed);
+  });
+});
+
+describe('packingDayAmong, the next day to pack from the days read', () => {
+  // Tuesday 8 December 2026: the coming dispatch day is Monday 14th.
+  const tuesday = new Date('2026-12-08T10:00:00Z');
+
+  it.each([
+    ['a day left over from yesterday', ['2026-12-07', '2026-12-14'], '2026-12-07'],
+    ['the earliest of two left over', ['2026-11-30', '2026-12-07'], '2026-11-30'],
+    ['today, a day orders were moved to', ['2026-12-08', '2026-12-14'], '2026-12-08'],
+    ['not a later day orders were moved to: the coming dispatch day', ['2026-12-10'], '2026-12-14'],
+    ['the coming dispatch day when nothing waits', [], '2026-12-14'],
+  ])('%s', (_, days, next) => {
+    expect(
+      packingDayAmong(
+        days.map((day) => ({ day })),
+        tuesday,
+      ),
+    ).toBe(next);
+  });
+
+  it('on a dispatch day, that day', () => {
+    expect(packingDayAmong([{ day: '2026-12-07' }], new Date('2026-12-07T10:00:00Z'))).toBe('2026-12-07');
   });
 });
 
