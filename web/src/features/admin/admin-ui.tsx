@@ -4,8 +4,11 @@ import type { ActionReport, AdminAction } from './use-admin-action';
 
 /** Reports already brought into view: a view that reloads mounts its report again, and it stays put. */
 const broughtIntoView = new WeakSet<object>();
-/** How long a new report is kept in view while the view reloads around it (its list shrinking). */
-const KEEP_IN_VIEW_MS = 3000;
+/**
+ * How long a new report is kept in view while the view reloads around it (its list shrinking): the
+ * reload is the whole week's read, seconds on a phone's network, so this outlasts it; any input ends it.
+ */
+const KEEP_IN_VIEW_MS = 20_000;
 
 /** Keeps a new report in view while the page's height settles, until the merchant scrolls, taps or types. */
 function useKeptInView(report: object | undefined) {
