@@ -56,6 +56,7 @@ function offlineCopies() {
     savedAt: (): string | undefined => savedAt,
   };
 }
+
 type AdminCall = (
   name: AdminJsonRouteName,
   input: unknown,
