@@ -171,6 +171,34 @@ function tableKeys(assembly: Assembly): Map<string, TableKeys> {
 function policyChecker(assembly: Assembly, log: (line: string) => void): Check {
   const policies = rolePolicies(assembly);
   const roleArn = (roleId: string) => `arn:aws:iam::${REHEARSAL_ACCOUNT}:role/${roleId}`;
+  // The template's policies do not change while it runs: one simulation per distinct request (3 ms
+  // of CPU each), as the admin's week alone repeats some 285 DynamoDB calls on the same days.
+  const simulations = new Map<string, ReturnType<typeof runSimulation>>();
+  const simulate = (
+    call: Call,
+    resource: string,
+    identityPolicies: Array<{ name: string; policy: unknown }>,
+  ) => {
+    const key = JSON.stringify([call.roleId, call.action, resource, call.context]);
+    const known = simulations.get(key);
+    if (known !== undefined) return known;
+    const result = runSimulation(
+      {
+        request: {
+          principal: roleArn(call.roleId),
+          action: call.action,
+          resource: { resource, accountId: REHEARSAL_ACCOUNT },
+          contextVariables: call.context,
+        },
+        identityPolicies,
+        serviceControlPolicies: [],
+        resourceControlPolicies: [],
+      },
+      {},
+    );
+    simulations.set(key, result);
+    return result;
+  };
   /** @returns undefined when allowed, else the line to print and the message AWS would give. */
   async function check(call: Call): Promise<string | undefined> {
     const identityPolicies = policies.get(call.roleId);
@@ -178,20 +206,7 @@ function policyChecker(assembly: Assembly, log: (line: string) => void): Check {
     for (const alternatives of call.resources) {
       let allowed = false;
       for (const resource of alternatives) {
-        const result = await runSimulation(
-          {
-            request: {
-              principal: roleArn(call.roleId),
-              action: call.action,
-              resource: { resource, accountId: REHEARSAL_ACCOUNT },
-              contextVariables: call.context,
-            },
-            identityPolicies,
-            serviceControlPolicies: [],
-            resourceControlPolicies: [],
-          },
-          {},
-        );
+        const result = await simulate(call, resource, identityPolicies);
         if (result.resultType === 'error') {
           log(
             `iam-simulate could not evaluate ${call.action} on ${resource}: ${JSON.stringify(result.errors)}`,

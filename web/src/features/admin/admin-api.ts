@@ -55,6 +55,7 @@ function offlineCopies() {
     savedAt: (): string | undefined => savedAt,
   };
 }
+
 type AdminCall = (
   name: AdminJsonRouteName,
   input: unknown,
