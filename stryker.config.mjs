@@ -32,6 +32,9 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   concurrency: 2,
   timeoutMS: 20_000,
+  // The initial run (every money-path test, with per-test coverage) takes over 6 minutes on 2 idle
+  // cores, past Stryker's default 5, which ended `npm run mutation` before any mutant ran.
+  dryRunTimeoutMinutes: 30,
   tempDirName: '.stryker-tmp',
   thresholds: { high: 90, low: 80, break: null },
 };
