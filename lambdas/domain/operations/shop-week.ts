@@ -38,17 +38,19 @@ function daySummary(
  * its orders and capacity, every other day in the window still holding undispatched orders, requests waiting.
  */
 export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<AdminStatusResponse> {
+  // One clock for every read, so the days read and the next day to pack agree.
   const now = deps.now();
+  const once = { ...deps, now: () => now };
   const [settings, waiting, requests] = await Promise.all([
     readShopSettings(deps.table, true),
-    undispatchedByDay({ ...deps, now: () => now }),
-    listRecords({ status: 'requested' }, { ...deps, now: () => now }),
+    undispatchedByDay(once),
+    listRecords({ status: 'requested' }, once),
   ]);
   const next = packingDayAmong(waiting, now);
   const today = londonDate(now);
   const others = waiting.filter((w) => w.day !== next);
   const rows = new Map(
-    (await capacityOfDays(deps, [next, ...others.map((w) => w.day)])).map((row) => [row.date, row]),
+    (await capacityOfDays(once, [next, ...others.map((w) => w.day)])).map((row) => [row.date, row]),
   );
   const summary = (day: IsoDate, orders: readonly ManagedOrder[]) => daySummary(day, orders, rows.get(day));
   return {
