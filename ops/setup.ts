@@ -18,6 +18,7 @@ import {
 } from '../shared/seller-claims';
 import { APP_OUTPUT_KEYS, SECRET_OUTPUT_KEYS } from '../shared/stack-outputs';
 import {
+  AWS_REGION_PATTERN,
   PLACEHOLDER_STAGES,
   SES_IDENTITY_MODES,
   STAGE_NAME_PATTERN,
@@ -246,7 +247,7 @@ function startRun(args: readonly string[], deps: SetupDeps): SetupRun {
   };
   const existing = readStageBlock(deps.cdkJsonPath, stage) ?? {};
   const region = stageRegion(deps.env, flag('region'), existing.region);
-  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region))
+  if (!AWS_REGION_PATTERN.test(region))
     throw new RefusedError(`${region} is not an AWS region (for example eu-west-2): give --region.`);
   return {
     deps,

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { RefusedError } from '../shared/refusal';
+import { DEFAULT_REGION } from '../shared/stage-config';
 
 // The stage's block under context.stages in cdk.json (infra/lib/config.ts): nothing else in the
 // file is touched, and it keeps the layout Biome gives it.
@@ -64,9 +65,6 @@ export function formatJson(value: unknown): string {
   );
   return `${text}\n`;
 }
-
-/** infra's default region (infra/lib/shop-app.ts). */
-const DEFAULT_REGION = 'eu-west-2';
 
 /** A stage's region: the first named of the flag, its block's and the shell's, else infra's default. */
 export function stageRegion(env: Readonly<Record<string, string | undefined>>, ...named: unknown[]): string {

@@ -21,6 +21,12 @@ import {
 /** A stage's name: part of its stacks' names, so one account can hold several. */
 export const STAGE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
 
+/** A stage's region when neither its block, a flag nor the shell names one: London. */
+export const DEFAULT_REGION = 'eu-west-2';
+
+/** An AWS region's name, as `eu-west-2`: what infra and the operator's commands accept. */
+export const AWS_REGION_PATTERN = /^[a-z]{2}(-[a-z]+)+-\d$/;
+
 /** Stages whose example.com placeholders infra accepts; no WAF or MFA by default there. */
 export const PLACEHOLDER_STAGES: readonly string[] = ['dev', 'local'];
 

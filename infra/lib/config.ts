@@ -1,6 +1,7 @@
 import type { Node } from 'constructs';
 import { z } from 'zod';
 import {
+  AWS_REGION_PATTERN,
   blankToUndefined,
   PLACEHOLDER_STAGES,
   SES_IDENTITY_MODES,
@@ -57,7 +58,7 @@ const shopConfigSchema = z
       z
         .string()
         .trim()
-        .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, { error: 'expected an AWS region like eu-west-2' })
+        .regex(AWS_REGION_PATTERN, { error: 'expected an AWS region like eu-west-2' })
         .optional(),
     ),
     /**

@@ -1,14 +1,12 @@
 import { App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { DEFAULT_REGION } from '../../shared/stage-config';
 import { readShopConfig, type ShopConfig } from './config';
 import { ShopDataStack } from './data-stack';
 import { GitHubDeployRoleStack, readDeployRoleContext } from './deploy-role-stack';
 import { ShopEdgeStack } from './edge-stack';
 import { REPO_ROOT } from './paths';
 import { ShopStack } from './shop-stack';
-
-/** The region of a stage when neither context nor the CLI profile names one: London. */
-export const DEFAULT_REGION = 'eu-west-2';
 
 /** Options of {@link createShopApp}; the CLI passes none, tests pass context and an output directory. */
 export interface CreateShopAppOptions {

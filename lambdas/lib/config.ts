@@ -197,6 +197,17 @@ export const weatherNoticeRuntimeEnvSchema = atRunTime(
 );
 export const adminRuntimeEnvSchema = atRunTime(adminEnvSchema);
 
+/** admin-api's session routes: the merchant's sign-in at the user pool, and its global sign-out. */
+export const adminSessionEnvSchema = z.object({
+  ADMIN_SIGN_IN_URL: z.url({ protocol: /^https?$/ }),
+  ADMIN_CLIENT_ID: z.string().check(z.minLength(1)),
+  ADMIN_USER_POOL_ID: z.string().check(z.minLength(1)),
+  SITE_URL: z.url({ protocol: /^https?$/ }),
+  AWS_REGION: z.string().check(z.minLength(1)),
+  /** The user-pool API's address when it is not AWS's (the local identity stand-in). */
+  COGNITO_ENDPOINT: z.optional(z.url()),
+});
+
 /** shop-status: it reads the settings item and the dispatch days' capacity, nothing else. */
 export const shopStatusEnvSchema = z.object({
   ORDERS_TABLE_NAME: z.string().check(z.minLength(1)),

@@ -141,8 +141,7 @@ export async function createCheckoutSession(
   input: CheckoutRequest,
   deps: CreateCheckoutSessionDeps,
 ): Promise<CreatedCheckoutSession> {
-  const quote = quoteOrder(input.quantity);
-  assertTotalsMatch(input, quote);
+  const quote = checkedQuote(input);
 
   const stripeKey = deps.idempotencyKey === undefined ? undefined : stripeIdempotencyKey(deps.idempotencyKey);
   // With a key the reference and the hold are derived from it, so a retry sends the same parameters;
@@ -341,12 +340,18 @@ export async function withdrawCheckoutSession(
   }
 }
 
-function assertTotalsMatch(input: CheckoutRequest, quote: Quote): void {
+/**
+ * The server's quote for the order, refused when the browser's totals are not it (a checkout and a request alike).
+ * @throws QuoteMismatchError when the sent subtotal, shipping or total differ.
+ */
+export function checkedQuote(input: CheckoutRequest): Quote {
+  const quote = quoteOrder(input.quantity);
   const matches =
     poundsToPence(input.subtotal) === quote.subtotalPence &&
     poundsToPence(input.shipping) === quote.shippingPence &&
     poundsToPence(input.total) === quote.totalPence;
   if (!matches) throw new QuoteMismatchError(quote);
+  return quote;
 }
 
 /** Hashed to fit Stripe's 255 characters, prefixed so it never collides with another endpoint's keys. */

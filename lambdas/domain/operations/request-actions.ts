@@ -9,18 +9,14 @@ import {
   type IsoDate,
   nextDispatchDate,
 } from '../../../shared/dispatch';
-import { penceToPounds, poundsToPence, type Quote, quoteOrder } from '../../../shared/pricing';
+import { penceToPounds, type Quote, quoteOrder } from '../../../shared/pricing';
 import { logger } from '../../lib/logger';
 import { emitMetric, METRIC_NAMES, type MetricsWriter } from '../../lib/metrics';
 import { isStripeError } from '../../lib/stripe-errors';
 import { countClientHold, TooManyOpenHoldsError } from '../capacity/client-holds';
 import { CapacityFullError, type Reservation, releaseHold, reserveBottles } from '../capacity/holds';
 import { holdForPaymentLink, releaseRequestBottles, requestHold } from '../capacity/request-capacity';
-import {
-  buildSessionParams,
-  CheckoutConflictError,
-  QuoteMismatchError,
-} from '../checkout/create-checkout-session';
+import { buildSessionParams, CheckoutConflictError, checkedQuote } from '../checkout/create-checkout-session';
 import type { EmailContent } from '../emails/render';
 import { renderDecline, renderPaymentInvitation, renderRequestNotice } from '../emails/request-emails';
 import { type SendOnceOutcome, sendOnce } from '../emails/send-email-once';
@@ -155,17 +151,6 @@ export async function recordOrderRequest(
   const notice = await trySendNotice(item, deps);
   await pushing;
   return { reference, created: true, notice };
-}
-
-/** The server's quote for the request, refused when the browser's totals are not it. */
-function checkedQuote(input: CheckoutRequest): Quote {
-  const quote = quoteOrder(input.quantity);
-  const totalsMatch =
-    poundsToPence(input.subtotal) === quote.subtotalPence &&
-    poundsToPence(input.shipping) === quote.shippingPence &&
-    poundsToPence(input.total) === quote.totalPence;
-  if (!totalsMatch) throw new QuoteMismatchError(quote);
-  return quote;
 }
 
 /** A new request's bottles held on its day, and whether its client may hold them. */

@@ -9,7 +9,7 @@ import {
   adminSessionSignOutSchema,
   adminSessionStartSchema,
 } from '../../../shared/admin-session-routes';
-import { type Env, parseEnv } from '../../lib/config';
+import { adminSessionEnvSchema, type Env, parseEnv } from '../../lib/config';
 import { HttpError, type HttpEvent, type HttpResult, header, json, readJsonBody } from '../../lib/http';
 import { logger } from '../../lib/logger';
 
@@ -177,19 +177,9 @@ export function createSessionHandler(
   };
 }
 
-const sessionEnvSchema = z.object({
-  ADMIN_SIGN_IN_URL: z.url({ protocol: /^https?$/ }),
-  ADMIN_CLIENT_ID: z.string().check(z.minLength(1)),
-  ADMIN_USER_POOL_ID: z.string().check(z.minLength(1)),
-  SITE_URL: z.url({ protocol: /^https?$/ }),
-  AWS_REGION: z.string().check(z.minLength(1)),
-  /** The user-pool API's address when it is not AWS's (the local identity stand-in). */
-  COGNITO_ENDPOINT: z.optional(z.url()),
-});
-
 /** The deployed dependencies, from the function's environment. */
 export function sessionDepsFromEnv(env: Env): SessionDeps {
-  const parsed = parseEnv(sessionEnvSchema, env);
+  const parsed = parseEnv(adminSessionEnvSchema, env);
   return {
     signInUrl: parsed.ADMIN_SIGN_IN_URL.replace(/\/$/, ''),
     clientId: parsed.ADMIN_CLIENT_ID,
