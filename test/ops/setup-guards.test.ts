@@ -57,6 +57,19 @@ describe('setup refuses, before any change', () => {
     expect(harness.cdkCalls).toEqual([]);
   });
 
+  it('a region that is not an AWS region name', async () => {
+    const flags = SETUP_FLAGS.map((flag, at) => (SETUP_FLAGS[at - 1] === '--region' ? 'london' : flag));
+
+    const { code, lines } = await setup(flags);
+
+    expect(code).toBe(1);
+    expect(lines.slice(-2)).toEqual([
+      '✗ london is not an AWS region (for example eu-west-2): give --region.',
+      'Nothing after this point was changed.',
+    ]);
+    expect(harness.cdkCalls).toEqual([]);
+  });
+
   it('credentials of another account than the one the stage is pinned to', async () => {
     writeStageBlock(harness.cdkJsonPath, 'pinned', { account: '999999999999', region: 'eu-west-2' });
 
