@@ -23,8 +23,8 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   globalSetup: './test/e2e/support/global-setup.ts',
   timeout: 60_000,
-  // The admin's week and Shop views read GET status (about 285 DynamoDB calls, 0.5 s of CPU when
-  // idle): at load 12 on 2 cores one took 2.8 to 6.2 s, past the default 5 s. The rehearsal's too.
+  // The admin's week and Shop views read GET status (about 285 DynamoDB calls then, 117 now): at
+  // load 12 on 2 cores one took 2.8 to 6.2 s, past the default 5 s. The rehearsal's too.
   expect: { timeout: 15_000 },
   retries: 0,
   workers: 1,

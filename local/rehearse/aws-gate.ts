@@ -172,7 +172,7 @@ function policyChecker(assembly: Assembly, log: (line: string) => void): Check {
   const policies = rolePolicies(assembly);
   const roleArn = (roleId: string) => `arn:aws:iam::${REHEARSAL_ACCOUNT}:role/${roleId}`;
   // The template's policies do not change while it runs: one simulation per distinct request (3 ms
-  // of CPU each), as the admin's week alone repeats some 285 DynamoDB calls on the same days.
+  // of CPU each), as the admin's week alone makes some 117 DynamoDB calls, on the same days each time.
   const simulations = new Map<string, ReturnType<typeof runSimulation>>();
   const simulate = (
     call: Call,

@@ -11,7 +11,7 @@ import { dispatchDaysFrom } from '../capacity/holds';
 import type { ManagedOrder } from '../storage/managed-order';
 import { readShopSettings } from '../storage/settings-store';
 import { settingsView } from './admin-views';
-import { daysAround, listRecords, packingDayAmong, undispatchedByDay, undispatchedOn } from './listing';
+import { daysAround, packingDayAmong, undispatchedAndRequested, undispatchedOn } from './listing';
 import type { ShopDeps } from './shop-deps';
 
 /** A day's undispatched orders and its capacity, as one summary. */
@@ -41,10 +41,9 @@ export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<A
   // One clock for every read, so the days read and the next day to pack agree.
   const now = deps.now();
   const once = { ...deps, now: () => now };
-  const [settings, waiting, requests] = await Promise.all([
+  const [settings, { waiting, requested }] = await Promise.all([
     readShopSettings(deps.table, true),
-    undispatchedByDay(once),
-    listRecords({ status: 'requested' }, once),
+    undispatchedAndRequested(once),
   ]);
   const next = packingDayAmong(waiting, now);
   const today = londonDate(now);
@@ -59,7 +58,7 @@ export async function shopWeek(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<A
     next: summary(next, waiting.find((w) => w.day === next)?.orders ?? []),
     overdue: others.filter((w) => w.day < today).map((w) => summary(w.day, w.orders)),
     later: others.filter((w) => w.day >= today).map((w) => summary(w.day, w.orders)),
-    requestsWaiting: requests.length,
+    requestsWaiting: requested,
   };
 }
 

@@ -130,25 +130,46 @@ export async function findByReference(table: ShopTable, input: string): Promise<
   return record;
 }
 
-/** Every item of one dispatch day from `byDispatchDate`, optionally of one status (the sort key's start). */
+/**
+ * The statuses one read of a day asks for: one status, or every status from `first` to `last` in the sort
+ * key's (alphabetical) order, both included, so two reads of a day become one (the caller drops the others).
+ */
+export type StatusKeys = string | { first: string; last: string };
+
+/** The key condition on `byDispatchDate` for one day and, if given, its statuses (the sort key's start). */
+function dayCondition(day: string, status: StatusKeys | undefined) {
+  const names = { '#day': DISPATCH_DATE_INDEX.partitionKey };
+  const values = { ':day': dispatchDayKey(day) };
+  if (status === undefined) return { expression: '#day = :day', names, values };
+  const sort = { ...names, '#sort': DISPATCH_DATE_INDEX.sortKey };
+  if (typeof status === 'string') {
+    return {
+      expression: '#day = :day AND begins_with(#sort, :status)',
+      names: sort,
+      values: { ...values, ':status': `${status}#` },
+    };
+  }
+  // Every sort key of `last` is `last#<ISO instant>#<reference>`: below `last#` then U+FFFF.
+  return {
+    expression: '#day = :day AND #sort BETWEEN :first AND :last',
+    names: sort,
+    values: { ...values, ':first': `${status.first}#`, ':last': `${status.last}#\uffff` },
+  };
+}
+
+/** Every item of one dispatch day from `byDispatchDate`, optionally of some statuses (the sort key's start). */
 export async function queryDispatchDay(
   table: ShopTable,
   day: string,
-  status?: string,
+  status?: StatusKeys,
 ): Promise<ShopRecord[]> {
+  const condition = dayCondition(day, status);
   const input: QueryCommandInput = {
     TableName: table.tableName,
     IndexName: DISPATCH_DATE_INDEX.name,
-    KeyConditionExpression:
-      status === undefined ? '#day = :day' : '#day = :day AND begins_with(#sort, :status)',
-    ExpressionAttributeNames: {
-      '#day': DISPATCH_DATE_INDEX.partitionKey,
-      ...(status !== undefined && { '#sort': DISPATCH_DATE_INDEX.sortKey }),
-    },
-    ExpressionAttributeValues: {
-      ':day': dispatchDayKey(day),
-      ...(status !== undefined && { ':status': `${status}#` }),
-    },
+    KeyConditionExpression: condition.expression,
+    ExpressionAttributeNames: condition.names,
+    ExpressionAttributeValues: condition.values,
   };
   const records: ShopRecord[] = [];
   for await (const page of paginateQuery({ client: table.client }, input)) {

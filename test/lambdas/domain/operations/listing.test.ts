@@ -5,9 +5,11 @@ import {
   nothingToDelay,
   ordersToPack,
   packingDayAmong,
+  undispatchedAndRequested,
   undispatchedByDay,
 } from '../../../../lambdas/domain/operations/listing';
 import { recordOrderRequest } from '../../../../lambdas/domain/operations/request-actions';
+import { dispatchSortKey, requestKey } from '../../../../lambdas/domain/storage/orders-table';
 import {
   dispatchDayOfWeekOf as dispatchDayOfWeek,
   londonDate,
@@ -190,6 +192,76 @@ describe('the lists, over the orders table', () => {
       ['2029-09-03', ['MMMMMMMMMMMM', 'ZZZZZZZZZZZZ', 'AAAAAAAAAAAA']],
       ['2029-09-10', ['LLLLLLLLLLLL']],
     ]);
+  });
+
+  it("undispatchedAndRequested reads each of the window's 113 days once: paid orders by day, requests still requested", async () => {
+    const day = '2031-03-10';
+    for (const [n, status] of (['paid', 'dispatched', 'refunded'] as const).entries()) {
+      await h.seedOrder({
+        sessionId: `cs_test_both_${n}_${String(n).repeat(12)}`,
+        paidAt: `2031-03-0${n + 1}T09:00:00Z`,
+        dispatchDate: day,
+        status,
+      });
+    }
+    await h.seedOrder({
+      sessionId: 'cs_test_both_later_LATER0000000',
+      paidAt: '2031-03-04T09:00:00Z',
+      dispatchDate: '2031-03-17',
+    });
+    h.setNow(new Date('2031-03-05T10:00:00Z'));
+    const requests = [];
+    for (const n of [1, 2, 3]) {
+      const made = await recordOrderRequest(
+        {
+          name: 'Rhea Request',
+          email: `both.${n}@example.com`,
+          phone: '07700 900456',
+          address: '3 Reed Row\nBath',
+          postcode: 'BA1 1AA',
+          quantity: 3,
+          subtotal: 9.75,
+          shipping: 4.95,
+          total: 14.7,
+        },
+        { idempotencyKey: undefined, cutoffHours: 36, client: `198.51.100.${20 + n}` },
+        h.deps,
+      );
+      requests.push(requestKey(made.reference));
+    }
+    // One invited, one declined: of the three, one still waits for the merchant.
+    for (const [pk, status] of [
+      [requests[1], 'invited'],
+      [requests[2], 'declined'],
+    ] as const) {
+      const stored = await h.item(String(pk));
+      await h.setAttributes(String(pk), {
+        status,
+        gsi1sk: dispatchSortKey(status, String(stored?.createdAt), String(stored?.reference)),
+      });
+    }
+    const client = h.shop.clients.documentClient;
+    let queries = 0;
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'QueryCommand') queries += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'count-queries' },
+    );
+    try {
+      const { waiting, requested } = await undispatchedAndRequested(h.deps);
+
+      expect(waiting.map(({ day, orders }) => [day, orders.map((o) => o.reference)])).toEqual([
+        ['2031-03-10', ['000000000000']],
+        ['2031-03-17', ['LATER0000000']],
+      ]);
+      expect(requested).toBe(1);
+      // Eight weeks either side of Wednesday 5 March 2031 and the day itself: 56 + 56 + 1 days.
+      expect(queries).toBe(113);
+    } finally {
+      client.middlewareStack.remove('count-queries');
+    }
   });
 
   it('listRecords gives the newest payment first, and of one second, the one recorded last', async () => {

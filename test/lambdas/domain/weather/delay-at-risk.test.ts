@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatchSortKey } from '../../../../lambdas/domain/storage/orders-table';
 import { writeCapacitySettings } from '../../../../lambdas/domain/storage/settings-store';
 import { delayOrdersAtRisk } from '../../../../lambdas/domain/weather/delay-at-risk';
 import { checkWeather, type WeatherDeps } from '../../../../lambdas/domain/weather/weather-check';
@@ -205,9 +206,17 @@ describe('delayOrdersAtRisk, one delay per new day', () => {
   });
 
   it('moves one to Wednesday (over its limit, said with the day) and reports the one gone meanwhile as not moved', async () => {
-    // Dispatched by hand between the check and its delay to Thursday.
-    h.beforeCommand('UpdateItemCommand', inputContaining('ORDER#cs_test_w_ABERDEENTUE2', 'delayedFrom'), () =>
-      h.setAttributes('ORDER#cs_test_w_ABERDEENTUE2', { status: 'dispatched' }),
+    // Dispatched by hand between the check and its delay to Thursday (status and index key, as a dispatch writes).
+    h.beforeCommand(
+      'UpdateItemCommand',
+      inputContaining('ORDER#cs_test_w_ABERDEENTUE2', 'delayedFrom'),
+      async () => {
+        const stored = await h.item('ORDER#cs_test_w_ABERDEENTUE2');
+        await h.setAttributes('ORDER#cs_test_w_ABERDEENTUE2', {
+          status: 'dispatched',
+          gsi1sk: dispatchSortKey('dispatched', String(stored?.paidAt), 'ABERDEENTUE2'),
+        });
+      },
     );
 
     const result = await delayOrdersAtRisk('2026-12-08', 'merchant@example.com', deps);
@@ -227,7 +236,7 @@ describe('delayOrdersAtRisk, one delay per new day', () => {
           to: null,
           why:
             'Not moved: Tuesday 8 December holds no undispatched orders: nothing to move. Days that do: ' +
-            'Monday 7 December (2026-12-07), Tuesday 8 December (2026-12-08), Wednesday 9 December (2026-12-09).',
+            'Monday 7 December (2026-12-07), Wednesday 9 December (2026-12-09).',
         },
       ],
       moved: ['INVERNESTUE1'],
