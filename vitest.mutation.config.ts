@@ -21,7 +21,7 @@ const NAMED_SUITES: Record<string, string[]> = {
     'test/lambdas/domain/operations/tracking-and-part-refunds.test.ts',
     'test/lambdas/domain/order-page/revoke-page-link.test.ts',
     'test/lambdas/domain/order-page/correction-after-revoke.test.ts',
-    'test/lambdas/domain/fulfilment/reconcile-orders.test.ts',
+    'test/lambdas/domain/reconcile/reconcile-orders.test.ts',
   ],
   // The same within a loaded machine's hour: the outbox's own suites, its races, and the order
   // actions (the operations suite that runs changeOrder most); a lower bound beside `outbox`.

@@ -209,7 +209,7 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
     name: 'A paid session whose webhook never arrived: fulfilled by the reconciler',
     tests: [
       {
-        file: 'test/lambdas/domain/fulfilment/reconcile-orders.test.ts',
+        file: 'test/lambdas/domain/reconcile/reconcile-orders.test.ts',
         title:
           'a paid session whose webhook never arrived: found and fulfilled by the reconciler, and said so in a metric',
       },
@@ -220,7 +220,7 @@ const RELIABILITY_CASES: ReliabilityCase[] = [
     name: 'The reconciler and a late webhook together: one order',
     tests: [
       {
-        file: 'test/lambdas/domain/fulfilment/reconcile-orders.test.ts',
+        file: 'test/lambdas/domain/reconcile/reconcile-orders.test.ts',
         title: 'the reconciler and a late webhook together, at once or one after the other: still one order',
       },
     ],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { reconcileOrders } from '../../lambdas/domain/fulfilment/reconcile-orders';
+import { reconcileOrders } from '../../lambdas/domain/reconcile/reconcile-orders';
 import { createAdminApiHandler, loadAdminDeps } from '../../lambdas/handlers/admin-api/handler';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';
 import { createWebhookHandler } from '../../lambdas/handlers/stripe-webhook/handler';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { reconcileOrders } from '../../lambdas/domain/fulfilment/reconcile-orders';
 import { orderPageKeys, orderPageToken } from '../../lambdas/domain/order-page-token';
+import { reconcileOrders } from '../../lambdas/domain/reconcile/reconcile-orders';
 import { readStandingOrder } from '../../lambdas/domain/storage/standing-orders';
 import { createAdminApiHandler, loadAdminDeps } from '../../lambdas/handlers/admin-api/handler';
 import { createCheckoutHandler, loadCheckoutDeps } from '../../lambdas/handlers/create-checkout/handler';

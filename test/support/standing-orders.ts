@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { buildSessionParams } from '../../lambdas/domain/checkout/create-checkout-session';
-import { withStandingOrder } from '../../lambdas/domain/standing-orders/subscription-session';
+import { withStandingOrder } from '../../lambdas/domain/standing-deliveries/subscription-session';
 import type { StandingOrderItem } from '../../lambdas/domain/storage/standing-orders';
 import { createOrderPageHandler, loadOrderPageDeps } from '../../lambdas/handlers/order-page/handler';
 import { checkoutRequestSchema } from '../../shared/checkout-request';

@@ -84,9 +84,8 @@ export async function ordersToPack(day: IsoDate, deps: Pick<ShopDeps, 'table'>):
 /** The earliest day still holding undispatched orders (moved, or left over), else the next dispatch day. */
 export async function nextPackingDay(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<IsoDate> {
   const now = deps.now();
-  const next = firstComingDispatchDay(now);
-  const days = daysAround(now, DISPATCH_WINDOW_WEEKS, 0).filter((day) => day < next);
-  return packingDayAmong(await undispatchedOn(days, deps), now);
+  // packingDayAmong keeps only the days before the next dispatch day.
+  return packingDayAmong(await undispatchedOn(daysAround(now, DISPATCH_WINDOW_WEEKS, 0), deps), now);
 }
 
 /**

@@ -11,8 +11,8 @@ import type { SendOnceOutcome } from '../emails/send-email-once';
 import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
 import { partialRefundDetail, sendRefundEmail } from '../fulfilment/refunded-order';
 import { RefusedError } from '../refusal';
-import { followDelayedDelivery } from '../standing-orders/delayed-delivery';
-import { refundToldBySkip } from '../standing-orders/skip-refund';
+import { followDelayedDelivery } from '../standing-deliveries/delayed-delivery';
+import { refundToldBySkip } from '../standing-deliveries/skip-refund';
 import { ACTORS, appendHistory, historyEntry } from '../storage/history';
 import {
   type DelayReason,

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { isStripeError } from '../../lib/stripe-errors';
 import { hasShopMarker, isPaymentLinkSession } from '../checkout/order-metadata';
-import { followShopPause, type RenewalsOutcome } from '../standing-orders/shop-pause';
+import { followShopPause, type RenewalsOutcome } from '../standing-deliveries/shop-pause';
 import { capacityStoreFromTable } from '../storage/capacity-table';
 import { writeShopSettings } from '../storage/settings-store';
 import type { ShopSettings } from '../storage/shop-settings';

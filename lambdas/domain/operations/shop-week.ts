@@ -1,6 +1,5 @@
 import type { AdminCapacityRow, AdminDaySummary, AdminStatusResponse } from '../../../shared/admin-responses';
 import {
-  addDays,
   dispatchDayOfWeekOf,
   firstComingDispatchDay,
   type IsoDate,
@@ -72,8 +71,10 @@ export async function capacityWeeks(
 ): Promise<AdminCapacityRow[]> {
   const now = deps.now();
   const dispatchDays = dispatchDaysFrom(firstComingDispatchDay(now), weeks);
-  const last = addDays(dispatchDays.at(-1) ?? londonDate(now), 6);
-  const calendar = daysAround(now, 0, weeks + 1).filter((day) => day <= last);
+  // Every day from today of a week that dispatches by the last dispatch day: after a Tuesday's week
+  // (a bank holiday Monday), its Monday six days on is the next week's, not this window's.
+  const last = dispatchDays.at(-1) ?? londonDate(now);
+  const calendar = daysAround(now, 0, weeks + 1).filter((day) => dispatchDayOfWeekOf(day) <= last);
   const waiting = new Map((await undispatchedOn(calendar, deps)).map((w) => [w.day, w.orders]));
   const days = [...new Set([...dispatchDays, ...waiting.keys()])].sort();
   return (await capacityOfDays(deps, days)).map((row) => {

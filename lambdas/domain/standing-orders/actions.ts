@@ -5,6 +5,9 @@ import { logger } from '../../lib/logger';
 import { refundFoundOrder } from '../operations/order-actions';
 import type { ShopStripeDeps } from '../operations/shop-deps';
 import { RefusedError } from '../refusal';
+import { type FollowDeps, settleStandingOrder } from '../standing-deliveries/follow-record';
+import { voidedByPause } from '../standing-deliveries/pause-collection';
+import { type StandingEmailDeps, standingEmailFacts } from '../standing-deliveries/standing-emails';
 import type { CapacityStore } from '../storage/capacity-store';
 import { ACTORS } from '../storage/history';
 import {
@@ -15,10 +18,7 @@ import {
   type StandingOrderChange,
   type StandingOrderItem,
 } from '../storage/standing-orders';
-import { type FollowDeps, settleStandingOrder } from './follow-record';
 import { nextSkippable, type PaidDelivery, paidDeliveryOf } from './page';
-import { voidedByPause } from './pause-collection';
-import { type StandingEmailDeps, standingEmailFacts } from './standing-emails';
 
 // A standing order's changes (issue 50, ADR 0059): one conditional write of the record with the email it owes
 // (ADR 0044), then settleStandingOrder (Stripe, holds, emails). A change not allowed now: RefusedError (409).

@@ -1,9 +1,9 @@
 import type Stripe from 'stripe';
 import { logger } from '../../lib/logger';
 import { hasShopMarker } from '../checkout/order-metadata';
+import type { StandingEmailDeps } from '../standing-deliveries/standing-emails';
 import type { CapacityStore } from '../storage/capacity-store';
 import { recordCancelledInStripe } from './actions';
-import type { StandingEmailDeps } from './standing-emails';
 
 export type CancelOutcome = 'not-ours' | 'not-cancelled' | 'cancelled' | 'already-cancelled-or-unknown';
 

@@ -12,6 +12,7 @@ import {
   pauseMarkFor,
 } from '../fulfilment/fulfil-checkout';
 import { withEmailsClaimed, writeClaimedOrder } from '../fulfilment/send-order-emails';
+import { sellStandingDelivery } from '../standing-deliveries/standing-holds';
 import type { OrderItem } from '../storage/order';
 import type { ShopSettings } from '../storage/shop-settings';
 import {
@@ -22,7 +23,6 @@ import {
   invoiceSubscriptionId,
   type PaidInvoice,
 } from './paid-invoice';
-import { sellStandingDelivery } from './standing-holds';
 import { recordStandingOrder } from './standing-order-record';
 
 /**

@@ -2,9 +2,9 @@ import type { AdminStandingOrdersQuery } from '../../../shared/admin-requests';
 import type { AdminStandingOrderView } from '../../../shared/admin-responses';
 import { londonDate } from '../../../shared/dispatch';
 import { orderReference } from '../../../shared/order-reference';
+import { comingDeliveries } from '../standing-deliveries/coming-deliveries';
 import type { ShopTable } from '../storage/orders-table';
 import { listStandingOrders, type StandingOrderItem } from '../storage/standing-orders';
-import { comingDeliveries } from './coming-deliveries';
 
 /** The records' statuses a view's status is read from. */
 const STORED_STATUSES = {

@@ -13,12 +13,12 @@ import type {
 } from '../../../shared/standing-order-page';
 import { itemLine, type SellerDetails } from '../emails/common';
 import { type OrderPageKeys, OrderPageNotFoundError, readPageToken, samePageKey } from '../order-page-token';
+import { comingDeliveries } from '../standing-deliveries/coming-deliveries';
+import { repeatText } from '../standing-deliveries/standing-emails';
 import type { ManagedOrder } from '../storage/managed-order';
 import { orderKey, type ShopTable } from '../storage/orders-table';
 import { getRecord } from '../storage/records';
 import { readStandingOrder, type StandingOrderItem } from '../storage/standing-orders';
-import { comingDeliveries } from './coming-deliveries';
-import { repeatText } from './standing-emails';
 
 // The standing order's own page (issue 50, ADR 0059): the link in each of its emails names the
 // subscription and the record's page key, sealed as an order's link is (ADR 0037).

@@ -13,7 +13,7 @@ import { ENGLISH_MESSAGES } from '../../lib/zod-messages';
 import { SHOP_CURRENCY } from '../checkout/checkout-check';
 import { hasShopMarker, orderMetadataSchema, stripeMetadataSchema } from '../checkout/order-metadata';
 import type { PaidCheckout } from '../checkout/paid-checkout';
-import { REPEAT_KEY } from './subscription-session';
+import { REPEAT_KEY } from '../standing-deliveries/subscription-session';
 
 const idOrObject = z.union([z.string(), z.object({ id: z.string() })]);
 

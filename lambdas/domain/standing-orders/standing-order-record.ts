@@ -2,6 +2,7 @@ import { addDays, dispatchDayOfWeekOf, type IsoDate, nextDispatchDate } from '..
 import { REPEAT_WEEKS } from '../../../shared/standing-order';
 import { logger } from '../../lib/logger';
 import { newPageKey } from '../order-page-token';
+import { syncStandingHolds } from '../standing-deliveries/standing-holds';
 import type { CapacityStore } from '../storage/capacity-store';
 import type { ShopTable } from '../storage/orders-table';
 import {
@@ -12,7 +13,6 @@ import {
   standingOrderKey,
 } from '../storage/standing-orders';
 import type { PaidInvoice } from './paid-invoice';
-import { syncStandingHolds } from './standing-holds';
 
 /**
  * The record for a paid invoice: written once by whichever invoice's fulfilment comes first, then

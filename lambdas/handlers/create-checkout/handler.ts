@@ -25,8 +25,8 @@ import {
   QuoteMismatchError,
   withdrawCheckoutSession,
 } from '../../domain/checkout/create-checkout-session';
-import { StandingOrderDayFullError } from '../../domain/standing-orders/standing-room';
-import { STANDING_ORDER_IN_REQUESTS_MODE } from '../../domain/standing-orders/subscription-session';
+import { StandingOrderDayFullError } from '../../domain/standing-deliveries/standing-room';
+import { STANDING_ORDER_IN_REQUESTS_MODE } from '../../domain/standing-deliveries/subscription-session';
 import { type CheckoutSettings, OPEN_SHOP, type ShopSettings } from '../../domain/storage/shop-settings';
 import { checkoutRuntimeEnvSchema, type Env, parseEnv } from '../../lib/config';
 import { DependenciesUnavailableError } from '../../lib/error-response';

@@ -3,7 +3,7 @@ import {
   type ReconcileDeps,
   type ReconcileSummary,
   reconcileOrders,
-} from '../../domain/fulfilment/reconcile-orders';
+} from '../../domain/reconcile/reconcile-orders';
 import { initOnce } from '../../lib/cold-start';
 import type { Env } from '../../lib/config';
 import { loadFulfilmentRuntime } from '../../runtime';

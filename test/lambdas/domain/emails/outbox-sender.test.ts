@@ -15,7 +15,7 @@ import {
   renderEntry,
 } from '../../../../lambdas/domain/emails/outbox-sender';
 import { type EmailSender, PermanentEmailRefusalError } from '../../../../lambdas/domain/emails/send-email';
-import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
+import { reconcileOrders } from '../../../../lambdas/domain/reconcile/reconcile-orders';
 import type { ManagedOrder, OutboxEntry } from '../../../../lambdas/domain/storage/managed-order';
 import type { OrderItem } from '../../../../lambdas/domain/storage/order';
 import { readOrder } from '../../../../lambdas/domain/storage/outbox';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkoutReservationId, holdId, reserveBottles } from '../../../../lambdas/domain/capacity/holds';
-import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
+import { reconcileOrders } from '../../../../lambdas/domain/reconcile/reconcile-orders';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { type CapacityShop, startCapacityShop } from '../../../support/capacity-shop';
 

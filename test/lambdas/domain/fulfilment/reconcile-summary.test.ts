@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fulfilCheckout } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
-import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
+import { reconcileOrders } from '../../../../lambdas/domain/reconcile/reconcile-orders';
 import { injectAwsFault } from '../../../support/aws-faults';
 import { createCheckoutSession } from '../../../support/checkout-sessions';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyStandingOrderToStripe } from '../../../../lambdas/domain/standing-orders/follow-record';
+import { applyStandingOrderToStripe } from '../../../../lambdas/domain/standing-deliveries/follow-record';
 import {
   readStandingOrder,
   type StandingOrderItem,

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
-import { settleStandingOrder } from '../../../../lambdas/domain/standing-orders/follow-record';
+import { reconcileOrders } from '../../../../lambdas/domain/reconcile/reconcile-orders';
+import { settleStandingOrder } from '../../../../lambdas/domain/standing-deliveries/follow-record';
 import {
   changeStandingOrder,
   claimStandingEmail,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { comingDeliveries } from '../../../../lambdas/domain/standing-orders/coming-deliveries';
+import { comingDeliveries } from '../../../../lambdas/domain/standing-deliveries/coming-deliveries';
 import {
   pauseCollectionFor,
   voidedByPause,
-} from '../../../../lambdas/domain/standing-orders/pause-collection';
+} from '../../../../lambdas/domain/standing-deliveries/pause-collection';
 import type { StandingOrderItem } from '../../../../lambdas/domain/storage/standing-orders';
 import { standingOrderItem } from '../../../support/standing-orders';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
-import { comingDeliveries } from '../../../../lambdas/domain/standing-orders/coming-deliveries';
+import { reconcileOrders } from '../../../../lambdas/domain/reconcile/reconcile-orders';
+import { comingDeliveries } from '../../../../lambdas/domain/standing-deliveries/coming-deliveries';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import { changeStandingOrder, readStandingOrder } from '../../../../lambdas/domain/storage/standing-orders';
 import { createAdminApiHandler, loadAdminDeps } from '../../../../lambdas/handlers/admin-api/handler';

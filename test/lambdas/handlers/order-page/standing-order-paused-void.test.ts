@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { followShopPause } from '../../../../lambdas/domain/standing-orders/shop-pause';
+import { followShopPause } from '../../../../lambdas/domain/standing-deliveries/shop-pause';
 import { capacityStoreFromTable } from '../../../../lambdas/domain/storage/capacity-table';
 import type { createOrderPageHandler } from '../../../../lambdas/handlers/order-page/handler';
 import { addDays, dispatchDayOfWeekOf } from '../../../../shared/dispatch';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSessionParams } from '../../../../lambdas/domain/checkout/create-checkout-session';
-import { withStandingOrder } from '../../../../lambdas/domain/standing-orders/subscription-session';
+import { withStandingOrder } from '../../../../lambdas/domain/standing-deliveries/subscription-session';
 import { readStandingOrder } from '../../../../lambdas/domain/storage/standing-orders';
 import type { createOrderPageHandler } from '../../../../lambdas/handlers/order-page/handler';
 import { checkoutRequestSchema } from '../../../../shared/checkout-request';

@@ -3,7 +3,7 @@ import {
   ReconcileIncompleteError,
   type ReconcileSummary,
   reconcileOrders,
-} from '../../../../lambdas/domain/fulfilment/reconcile-orders';
+} from '../../../../lambdas/domain/reconcile/reconcile-orders';
 import {
   createReconcileHandler,
   loadReconcileDeps,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fulfilCheckout } from '../../../../lambdas/domain/fulfilment/fulfil-checkout';
-import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
+import { reconcileOrders } from '../../../../lambdas/domain/reconcile/reconcile-orders';
 import { createStatusHandler } from '../../../../lambdas/handlers/checkout-status/handler';
 import { jsonBody } from '../../../support/api-gateway-event';
 import { type FulfilmentHarness, startFulfilmentHarness } from '../../../support/fulfilment-harness';

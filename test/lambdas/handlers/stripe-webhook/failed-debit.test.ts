@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
+import { reconcileOrders } from '../../../../lambdas/domain/reconcile/reconcile-orders';
 import { orderReference } from '../../../../shared/checkout-status';
 import { formatLondonTime } from '../../../../shared/dispatch';
 import { jsonBody } from '../../../support/api-gateway-event';

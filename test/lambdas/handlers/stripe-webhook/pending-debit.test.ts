@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCheckoutStatus } from '../../../../lambdas/domain/checkout/get-checkout-status';
 import { recordPendingDebit } from '../../../../lambdas/domain/fulfilment/pending-debit';
-import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
 import { newPageKey, orderPageKeys, readOrderPageToken } from '../../../../lambdas/domain/order-page-token';
+import { reconcileOrders } from '../../../../lambdas/domain/reconcile/reconcile-orders';
 import { readPendingDebit, takePendingPageKey } from '../../../../lambdas/domain/storage/debit-records';
 import { orderReference } from '../../../../shared/checkout-status';
 import { formatDispatchDate } from '../../../../shared/dispatch';

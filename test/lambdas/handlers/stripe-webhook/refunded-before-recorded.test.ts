@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reconcileOrders } from '../../../../lambdas/domain/fulfilment/reconcile-orders';
 import { ordersToPack } from '../../../../lambdas/domain/operations/listing';
+import { reconcileOrders } from '../../../../lambdas/domain/reconcile/reconcile-orders';
 import { jsonBody } from '../../../support/api-gateway-event';
 import { inputContaining } from '../../../support/aws-faults';
 import { type CapacityShop, startCapacityShop } from '../../../support/capacity-shop';

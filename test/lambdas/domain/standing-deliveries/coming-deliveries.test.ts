@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type ComingDeliveriesRecord,
   comingDeliveries,
-} from '../../../../lambdas/domain/standing-orders/coming-deliveries';
+} from '../../../../lambdas/domain/standing-deliveries/coming-deliveries';
 
 // A standing order's coming deliveries within the 8-week window, for fixed days: its first
 // payment Monday 7 December 2026 at 09:00 (first delivery Monday 14 December), the next on

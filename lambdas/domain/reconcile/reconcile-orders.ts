@@ -5,18 +5,18 @@ import { emitMetric, METRIC_NAMES } from '../../lib/metrics';
 import { settleUnpaidSession } from '../capacity/session-capacity';
 import { hasShopMarker } from '../checkout/order-metadata';
 import { drainOutbox } from '../emails/outbox-sender';
-import { settleStandingOrder } from '../standing-orders/follow-record';
+import { notifyFailedDebit } from '../fulfilment/failed-debit';
+import { type FulfilmentDeps, fulfilCheckout } from '../fulfilment/fulfil-checkout';
+import { releaseLapsedHolds } from '../fulfilment/lapsed-holds';
+import { recordPendingDebit } from '../fulfilment/pending-debit';
+import { countFulfilment, stepOrNextRun } from '../fulfilment/reconcile-steps';
+import { settleStandingOrder } from '../standing-deliveries/follow-record';
+import { followShopPause, shopHoldsRenewals } from '../standing-deliveries/shop-pause';
+import { syncEveryStandingOrder } from '../standing-deliveries/standing-holds';
 import { reconcilePaidInvoices } from '../standing-orders/reconcile-invoices';
-import { followShopPause, shopHoldsRenewals } from '../standing-orders/shop-pause';
-import { syncEveryStandingOrder } from '../standing-orders/standing-holds';
 import { adoptLegacyEmails } from '../storage/outbox';
 import { sessionsWithOutboxDue, standingOrdersWithOutboxDue } from '../storage/outbox-due';
 import type { ShopSettings } from '../storage/shop-settings';
-import { notifyFailedDebit } from './failed-debit';
-import { type FulfilmentDeps, fulfilCheckout } from './fulfil-checkout';
-import { releaseLapsedHolds } from './lapsed-holds';
-import { recordPendingDebit } from './pending-debit';
-import { countFulfilment, stepOrNextRun } from './reconcile-steps';
 
 /**
  * The longest settlement after completion (Bacs: up to 7 business days, so 10 calendar days with a weekend

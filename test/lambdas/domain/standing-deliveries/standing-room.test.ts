@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   assertStandingRoom,
   StandingOrderDayFullError,
-} from '../../../../lambdas/domain/standing-orders/standing-room';
+} from '../../../../lambdas/domain/standing-deliveries/standing-room';
 import type { CapacityDay } from '../../../../lambdas/domain/storage/capacity-store';
 
 // A new standing order's room, for fixed days: started Monday 7 December 2026 at 10:00, its

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ReconcileIncompleteError,
   reconcileOrders,
-} from '../../../../lambdas/domain/fulfilment/reconcile-orders';
+} from '../../../../lambdas/domain/reconcile/reconcile-orders';
 import { orderItemSchema } from '../../../../lambdas/domain/storage/order';
 import {
   createReconcileHandler,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSessionParams } from '../../../../lambdas/domain/checkout/create-checkout-session';
-import { withStandingOrder } from '../../../../lambdas/domain/standing-orders/subscription-session';
+import { withStandingOrder } from '../../../../lambdas/domain/standing-deliveries/subscription-session';
 import { checkoutRequestSchema } from '../../../../shared/checkout-request';
 import { quoteOrder } from '../../../../shared/pricing';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   pauseCollectionFor,
   standingPaymentAt,
-} from '../../../../lambdas/domain/standing-orders/pause-collection';
+} from '../../../../lambdas/domain/standing-deliveries/pause-collection';
 import { standingOrderItem } from '../../../support/standing-orders';
 
 // A weekly standing order paid first on Wednesday 9 December 2026 at 10:00 (UTC = London in
