@@ -11,7 +11,8 @@ export const weatherCommand: ShopCommand = {
   usage: `weather [--date next|YYYY-MM-DD] [--delay ${CONFIRM_FLAGS}] [--json]`,
   details: [
     "Reads the forecast at the dispatch postcode (in the seller address) and at each order's postcode,",
-    'for the dispatch day and the day after, against the thresholds set in /admin.',
+    'for the dispatch day and the day after, against the weather thresholds: by default at risk below 0 °C or',
+    'above 28 °C, watch below 4 °C or above 24 °C.',
     'Before 18:00 two days ahead it says when it will know.',
     'Each order at risk is planned to its first later working day the forecast already read does not put',
     'at risk; --delay moves each there and emails its customer once. One with no such day within the',
