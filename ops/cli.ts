@@ -36,7 +36,7 @@ import { declineCommand, requestPaymentCommand } from './commands/requests';
 import { pauseCommand, resumeCommand, statusCommand } from './commands/shop';
 import { loginCommand, logoutCommand } from './commands/sign-in';
 import { cancelStandingOrderCommand, standingOrdersCommand } from './commands/standing-orders';
-import { delayCommand, weatherCommand } from './commands/weather';
+import { delayCommand, weatherCommand, weatherThresholdsCommand } from './commands/weather';
 import { NothingDoneError } from './confirm';
 import { type ApiTarget, signedInTransport } from './sign-in';
 import { apiTarget } from './stack-target';
@@ -59,6 +59,7 @@ const COMMANDS: Record<string, Command> = {
   find: findCommand,
   'dispatch-list': dispatchListCommand,
   weather: weatherCommand,
+  'weather-thresholds': weatherThresholdsCommand,
   'mark-dispatched': markDispatchedCommand,
   delay: delayCommand,
   tracking: trackingCommand,

@@ -104,6 +104,20 @@ export const adminDelaySchema = z.strictObject({
 /** Move just the orders of a dispatch day that the weather check marks at risk. */
 export const adminDelayAtRiskSchema = z.strictObject({ date: day });
 
+/** A temperature of the weather check's thresholds, in whole or decimal °C within what UK weather reaches. */
+const celsius = (name: string) => {
+  const error = `${name} is a temperature from −30 to 50 °C.`;
+  return z.number({ error }).check(z.gte(-30, { error }), z.lte(50, { error }));
+};
+
+/** The weather check's thresholds (ADR 0036); their order is the domain's check (at risk ≤ watch < watch ≤ at risk). */
+export const adminWeatherThresholdsSchema = z.strictObject({
+  atRiskBelow: celsius('At risk below'),
+  watchBelow: celsius('Watch below'),
+  watchAbove: celsius('Watch above'),
+  atRiskAbove: celsius('At risk above'),
+});
+
 /** A full refund; the page asks for confirmation before it sends this. */
 export const adminRefundSchema = z.strictObject({
   reference,

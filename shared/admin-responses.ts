@@ -452,6 +452,12 @@ export const adminWeatherResponseSchema = z.discriminatedUnion('state', [
 ]);
 export type AdminWeatherResponse = z.infer<typeof adminWeatherResponseSchema>;
 
+/** `GET` and `POST weather/thresholds`: the air temperatures (°C) the weather check judges by. */
+export const adminWeatherThresholdsResponseSchema = z.object({
+  thresholds: z.object({ atRiskBelow: count, watchBelow: count, watchAbove: count, atRiskAbove: count }),
+});
+export type AdminWeatherThresholdsResponse = z.infer<typeof adminWeatherThresholdsResponseSchema>;
+
 /**
  * One standing order (issue 50). `paused`: active at Stripe, no payment taken while its customer or
  * the shop's pause (`pausedBy`) holds it.

@@ -27,6 +27,7 @@ import {
   adminStandingOrdersQuerySchema,
   adminTrackingImportSchema,
   adminTrackingSchema,
+  adminWeatherThresholdsSchema,
 } from './admin-requests';
 import {
   adminAddressResponseSchema,
@@ -50,6 +51,7 @@ import {
   adminTrackingImportResponseSchema,
   adminTrackingResponseSchema,
   adminWeatherResponseSchema,
+  adminWeatherThresholdsResponseSchema,
 } from './admin-responses';
 
 export interface AdminRoute {
@@ -164,6 +166,19 @@ export const ADMIN_API_ROUTES = {
     path: '/functions/v1/admin/weather',
     request: adminDispatchDayQuerySchema,
     response: adminWeatherResponseSchema,
+  },
+  /** The thresholds the weather check judges by: the merchant's, or ADR 0036's defaults. */
+  weatherThresholds: {
+    method: 'GET',
+    path: '/functions/v1/admin/weather/thresholds',
+    response: adminWeatherThresholdsResponseSchema,
+  },
+  /** The thresholds set, all four at once; no email is sent. */
+  setWeatherThresholds: {
+    method: 'POST',
+    path: '/functions/v1/admin/weather/thresholds',
+    request: adminWeatherThresholdsSchema,
+    response: adminWeatherThresholdsResponseSchema,
   },
   delayAtRisk: {
     method: 'POST',

@@ -1,5 +1,6 @@
 import { describeClosedDay, reopeningValue } from '../../shared/closed-day';
 import { describeOverLimit } from '../../shared/over-limit';
+import { describeWeatherThresholds } from '../../shared/weather-thresholds';
 import { CONFIRM_FLAGS, CONFIRM_HELP, confirmPlan, fullDate, planDelay } from '../confirm';
 import { dispatchDayFor, isoDate, type ShopCommand, text, UsageError } from './command';
 
@@ -96,5 +97,45 @@ export const delayCommand: ShopCommand = {
           `npm run orders -- capacity --set ${reopeningValue(result.closed)} --date ${result.closed.date}`,
         ),
       );
+  },
+};
+
+/** The four thresholds, in the order they read (°C): at risk < watch < fine > watch > at risk. */
+const THRESHOLD_FLAGS = {
+  'at-risk-below': 'atRiskBelow',
+  'watch-below': 'watchBelow',
+  'watch-above': 'watchAbove',
+  'at-risk-above': 'atRiskAbove',
+} as const;
+
+/** A flag's number; anything else goes to the admin API as given, whose schema words the refusal. */
+const celsius = (value: string) =>
+  value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+
+export const weatherThresholdsCommand: ShopCommand = {
+  summary: 'The air temperatures (°C) the weather check judges orders by; any flag sets that one',
+  usage:
+    'weather-thresholds [--at-risk-below C] [--watch-below C] [--watch-above C] [--at-risk-above C] [--json]',
+  details: [
+    'An order is at risk below --at-risk-below or above --at-risk-above, to watch below --watch-below or',
+    'above --watch-above, on the dispatch or the arrival day. Defaults: 0, 4, 24 and 28 °C.',
+    'Flags not given keep their value. They must read at-risk-below ≤ watch-below < watch-above ≤',
+    'at-risk-above, each from −30 to 50 °C. No email is sent; /admin sets them too (Shop & capacity).',
+  ],
+  positionals: 'none',
+  async run(shop, values, _p, io) {
+    let { thresholds } = await shop.api.weatherThresholds();
+    const given = Object.entries(THRESHOLD_FLAGS).flatMap(([flag, field]) => {
+      const value = text(values[flag]);
+      return value === undefined ? [] : [[field, celsius(value)] as const];
+    });
+    if (given.length > 0)
+      ({ thresholds } = await shop.api.setWeatherThresholds({ ...thresholds, ...Object.fromEntries(given) }));
+    if (values.json) {
+      io.out(JSON.stringify(thresholds, null, 2));
+      return;
+    }
+    io.out(describeWeatherThresholds(thresholds));
+    if (given.length > 0) io.out('Saved. No emails sent.');
   },
 };

@@ -44,7 +44,11 @@ export async function readWeatherThresholds(table: ShopTable): Promise<WeatherTh
  * Sets the thresholds, one attribute of the settings item (pause and capacity stay as they are).
  * @throws RefusedError unless atRiskBelow ≤ watchBelow < watchAbove ≤ atRiskAbove, within −30..50 °C.
  */
-export async function writeWeatherThresholds(table: ShopTable, thresholds: WeatherThresholds): Promise<void> {
+export async function writeWeatherThresholds(
+  table: ShopTable,
+  thresholds: WeatherThresholds,
+  now: Date,
+): Promise<WeatherThresholds> {
   const { atRiskBelow, watchBelow, watchAbove, atRiskAbove } = thresholds;
   const values = [atRiskBelow, watchBelow, watchAbove, atRiskAbove];
   if (
@@ -66,8 +70,9 @@ export async function writeWeatherThresholds(table: ShopTable, thresholds: Weath
       ExpressionAttributeValues: {
         ':t': { atRiskBelow, watchBelow, watchAbove, atRiskAbove },
         ':open': 'open',
-        ':now': new Date().toISOString(),
+        ':now': now.toISOString(),
       },
     }),
   );
+  return { atRiskBelow, watchBelow, watchAbove, atRiskAbove };
 }

@@ -64,6 +64,7 @@ import {
 } from '../../domain/storage/intention-keys';
 import { findByReference, recordsByReference } from '../../domain/storage/records';
 import { readShopSettings } from '../../domain/storage/settings-store';
+import { readWeatherThresholds, writeWeatherThresholds } from '../../domain/storage/weather-thresholds';
 import { delayOrdersAtRisk } from '../../domain/weather/delay-at-risk';
 import { reportForecastKey } from '../../domain/weather/forecast-source';
 import type { ForecastSource } from '../../domain/weather/open-meteo';
@@ -369,6 +370,10 @@ const HANDLERS: Handlers = {
     delayView(await delayDispatch({ ...body, actor }, deps), deps.now()),
   weather: (query, { deps }) => weatherAnswer(query.date, deps),
   /** Just the day's orders at risk moved, each to its first fine day, through delay's own path. */
+  weatherThresholds: async (_input, { deps }) => ({ thresholds: await readWeatherThresholds(deps.table) }),
+  setWeatherThresholds: async (body, { deps }) => ({
+    thresholds: await writeWeatherThresholds(deps.table, body, deps.now()),
+  }),
   delayAtRisk: (body, { deps }, actor) => delayOrdersAtRisk(body.date, actor, deps, weatherDeps(deps).now),
   refund: async ({ reference, reason }, { deps }, actor, intention) => {
     const result = await refundOrder(reference, { reason, actor, intention }, deps);

@@ -103,19 +103,27 @@ describe('checkWeather', () => {
 
   it('thresholds changed by the merchant change the verdicts', async () => {
     const monday = { ...deps, now: () => new Date('2031-03-09T23:30:00Z') };
-    await writeWeatherThresholds(h.deps.table, {
-      atRiskBelow: -10,
-      watchBelow: 7,
-      watchAbove: 24,
-      atRiskAbove: 28,
-    });
+    await writeWeatherThresholds(
+      h.deps.table,
+      {
+        atRiskBelow: -10,
+        watchBelow: 7,
+        watchAbove: 24,
+        atRiskAbove: 28,
+      },
+      monday.now(),
+    );
     const check = await checkWeather('2031-03-10', monday);
-    await writeWeatherThresholds(h.deps.table, {
-      atRiskBelow: 0,
-      watchBelow: 4,
-      watchAbove: 24,
-      atRiskAbove: 28,
-    });
+    await writeWeatherThresholds(
+      h.deps.table,
+      {
+        atRiskBelow: 0,
+        watchBelow: 4,
+        watchAbove: 24,
+        atRiskAbove: 28,
+      },
+      monday.now(),
+    );
     expect(check.state === 'checked' && check.orders.map((o) => [o.reference, o.verdict, o.reason])).toEqual([
       // The day's cached forecast (the frost of the test before): at risk by default, now only watch.
       ['WEATHERABD01', 'watch', '\u22124 °C in Aberdeen on Tuesday morning'],

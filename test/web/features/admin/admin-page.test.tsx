@@ -1075,6 +1075,70 @@ describe('shop and capacity', () => {
   });
 });
 
+describe('weather thresholds', () => {
+  it('shows the thresholds in words, sets all four; a 400 names the field, a 409 says why', async () => {
+    const answers = [
+      jsonResponse(
+        {
+          error: 'Check the thresholds.',
+          fields: { atRiskBelow: 'At risk below is a temperature from −30 to 50 °C.' },
+        },
+        400,
+      ),
+      jsonResponse(
+        {
+          error:
+            'Weather thresholds must read: at risk below ≤ watch below < watch above ≤ at risk above, each between −30 and 50 °C.',
+        },
+        409,
+      ),
+      jsonResponse({ thresholds: { atRiskBelow: -2, watchBelow: 4, watchAbove: 22.5, atRiskAbove: 28 } }),
+    ];
+    const calls = stubNetwork({
+      ...baseRoutes,
+      [`GET ${API}/capacity`]: () => jsonResponse({ settings: { weekly: null, days: {} }, rows: [] }),
+      [`GET ${API}/weather/thresholds`]: () =>
+        jsonResponse({ thresholds: { atRiskBelow: 0, watchBelow: 4, watchAbove: 24, atRiskAbove: 28 } }),
+      [`POST ${API}/weather/thresholds`]: () => answers.shift() ?? jsonResponse({}, 500),
+    });
+    const { user } = signedIn('/admin?view=shop');
+
+    const atRiskBelow = await screen.findByLabelText('At risk below (°C)', {}, { timeout: 5000 });
+    expect(
+      screen.getByText('At risk below 0 °C or above 28 °C; watch below 4 °C or above 24 °C.'),
+    ).toBeVisible();
+    expect(atRiskBelow).toHaveValue(0);
+    await user.clear(atRiskBelow);
+    await user.click(screen.getByRole('button', { name: 'Set thresholds' }));
+    expect(await screen.findByLabelText('At risk below (°C)')).toHaveAccessibleDescription(
+      'At risk below is a temperature from −30 to 50 °C.',
+    );
+
+    await user.type(atRiskBelow, '-2');
+    await user.clear(screen.getByLabelText('Watch above (°C)'));
+    await user.type(screen.getByLabelText('Watch above (°C)'), '22.5');
+    await user.click(screen.getByRole('button', { name: 'Set thresholds' }));
+    expect(
+      await screen.findByText(
+        'Weather thresholds must read: at risk below ≤ watch below < watch above ≤ at risk above, each between −30 and 50 °C.',
+      ),
+    ).toBeVisible();
+
+    await user.click(screen.getByRole('button', { name: 'Set thresholds' }));
+    expect(
+      await screen.findByText(
+        'At risk below -2 °C or above 28 °C; watch below 4 °C or above 22.5 °C. No emails sent.',
+      ),
+    ).toBeVisible();
+    const sets = calls.filter((call) => call.url === `${API}/weather/thresholds` && call.method === 'POST');
+    expect(sets.map((call) => JSON.parse(call.body))).toEqual([
+      { atRiskBelow: null, watchBelow: 4, watchAbove: 24, atRiskAbove: 28 },
+      { atRiskBelow: -2, watchBelow: 4, watchAbove: 22.5, atRiskAbove: 28 },
+      { atRiskBelow: -2, watchBelow: 4, watchAbove: 22.5, atRiskAbove: 28 },
+    ]);
+  });
+});
+
 describe('more actions', () => {
   it('names the delay form for its day, so it is a form landmark a screen reader can find', async () => {
     stubNetwork(baseRoutes);

@@ -5,6 +5,7 @@ import { bottlesText, formatDay } from './admin-format';
 import { ActionReportView, AdminField, CardForm, type Loadable, Loaded, SelectField } from './admin-ui';
 import { NotificationsControl } from './notifications';
 import { useAdminAction } from './use-admin-action';
+import { WeatherThresholds } from './weather-thresholds';
 
 const MODE_WORDS: Record<AdminShopSettingsView['mode'], string> = {
   open: 'Open: customers can order and pay.',
@@ -29,6 +30,7 @@ export function ShopView({ api }: { api: AdminApi }) {
       <h1 id="admin-shop-heading">Shop &amp; capacity</h1>
       <Loaded loaded={shop}>{(settings) => <ShopMode api={api} shop={settings} onChange={setShop} />}</Loaded>
       <Capacity api={api} />
+      <WeatherThresholds api={api} />
       <NotificationsControl api={api} />
     </section>
   );
