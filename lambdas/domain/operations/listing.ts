@@ -147,7 +147,7 @@ export interface WaitingDay {
 
 /** Days within DISPATCH_WINDOW_WEEKS either side holding `paid` orders, earliest first, orders oldest. */
 export async function undispatchedByDay(deps: Pick<ShopDeps, 'table' | 'now'>): Promise<WaitingDay[]> {
-  return undispatchedOn(daysAround(deps.now(), DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS).reverse(), deps);
+  return undispatchedOn(daysAround(deps.now(), DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS), deps);
 }
 
 /** Of `days`, those holding undispatched (`paid`) orders, earliest first, each with its orders oldest first. */
@@ -160,17 +160,16 @@ export async function undispatchedOn(
 
 /**
  * `undispatchedByDay` and the requests waiting, in one query a day where two reads cost two: `paid` and
- * `requested` sort apart from every status but `refunded` (between them), which is read and dropped.
+ * `requested` sort apart from every status but `refunded` (between them), which is read and dropped; `invited`
+ * and `declined` sort before `paid`, so every request read still waits.
  */
 export async function undispatchedAndRequested(
   deps: Pick<ShopDeps, 'table' | 'now'>,
 ): Promise<{ waiting: WaitingDay[]; requested: number }> {
-  const days = daysAround(deps.now(), DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS).reverse();
+  const days = daysAround(deps.now(), DISPATCH_WINDOW_WEEKS, DISPATCH_WINDOW_WEEKS);
   const records = await queryDays(deps.table, days, { first: 'paid', last: 'requested' });
-  const requested = records.filter(
-    (record) => record.kind === 'request' && record.request.status === 'requested',
-  );
-  return { waiting: undispatchedAmong(records), requested: requested.length };
+  const requested = records.filter((record) => record.kind === 'request').length;
+  return { waiting: undispatchedAmong(records), requested };
 }
 
 /** The `paid` orders among `records` by day, earliest first, each day's oldest payment first. */
