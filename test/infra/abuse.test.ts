@@ -207,7 +207,7 @@ describe('abuse resistance (prod)', () => {
         String(route.Properties.RouteKey).includes(' /functions/v1/admin/');
       const isSession = (route: (typeof routes)[number]) =>
         String(route.Properties.RouteKey).includes(' /functions/v1/admin/session/');
-      expect([routes.filter((r) => !isAdmin(r)).length, routes.filter(isAdmin).length]).toEqual([7, 29]);
+      expect([routes.filter((r) => !isAdmin(r)).length, routes.filter(isAdmin).length]).toEqual([7, 31]);
       expect(routes.filter(isSession).length).toBe(3);
       for (const route of routes) {
         // The admin Lambda makes the origin check itself: a route takes one authorizer, but the

@@ -14,6 +14,7 @@ const ADMIN_ROUTE_KEYS = [
   'GET /functions/v1/admin/standing-orders',
   'GET /functions/v1/admin/status',
   'GET /functions/v1/admin/weather',
+  'GET /functions/v1/admin/weather/thresholds',
   'POST /functions/v1/admin/capacity',
   'POST /functions/v1/admin/orders/address',
   'POST /functions/v1/admin/orders/delay',
@@ -31,6 +32,7 @@ const ADMIN_ROUTE_KEYS = [
   'POST /functions/v1/admin/shop/pause',
   'POST /functions/v1/admin/shop/resume',
   'POST /functions/v1/admin/standing-orders/cancel',
+  'POST /functions/v1/admin/weather/thresholds',
 ];
 
 type Resource = { Properties: Record<string, unknown> };
