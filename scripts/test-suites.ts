@@ -3,7 +3,7 @@
  * against the rehearsal (`npm run test:e2e:rehearse`'s), all three at once; the browser suites once
  * `vite build` has built the site they serve (seconds), vitest at once. Each browser suite starts
  * its own stack on free ports and spends most of its time waiting on a page or a stand-in, so the
- * three overlap rather than queue (on an idle 2-core machine about 11.5 min together). Each suite's output
+ * three overlap rather than queue (on an idle 2-core machine 7.5 to 11.5 min together, README). Each suite's output
  * is held and printed whole when it ends, so their dots never interleave; the exit code is the
  * first failing suite's, and a closing summary repeats each failure's names last. `--browser` runs the browser suites alone (`npm run test:browser`).
  */
