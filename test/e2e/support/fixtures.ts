@@ -1,5 +1,7 @@
+import { setTimeout } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { test as base } from '@playwright/test';
+import { msClearOfDayChange } from './day-change';
 import { stackUrls } from './stack';
 
 export interface StoredEmail {
@@ -22,8 +24,26 @@ export interface Stack {
   emailsTo(address: string): Promise<StoredEmail[]>;
 }
 
-/** Playwright's test with `baseURL` pointing at the stack the global setup started, and that stack. */
-export const test = base.extend<{ stack: Stack }>({
+/** Longer than any one test takes, even on a loaded machine: how far ahead a test must be clear of a change of day. */
+const DAY_CHANGE_MARGIN_MS = 90_000;
+
+/**
+ * Playwright's test with `baseURL` pointing at the stack the global setup started, and that stack. Every test
+ * starts clear of a change of day (midnight, the weekly cut-off) by waiting past one that is near.
+ */
+export const test = base.extend<{ stack: Stack; clearOfDayChange: undefined }>({
+  clearOfDayChange: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; these have none.
+    async ({}, use, testInfo) => {
+      const wait = msClearOfDayChange(Date.now(), DAY_CHANGE_MARGIN_MS);
+      if (wait > 0) {
+        testInfo.setTimeout(testInfo.timeout + wait);
+        await setTimeout(wait);
+      }
+      await use(undefined);
+    },
+    { auto: true },
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; these have none.
   baseURL: async ({}, use) => {
     await use(stackUrls().shop);
