@@ -84,6 +84,8 @@ test('week, order, capacity and requests fit a 360 px phone, with targets of 44 
   await page.getByRole('link', { name: 'Shop & capacity' }).click();
   const table = page.getByRole('table', { name: 'Bottles per dispatch day' });
   await expect(table).toBeVisible();
+  // The weather thresholds' form loads apart: it too must fit before the screen is judged.
+  await expect(page.getByRole('button', { name: 'Set thresholds' })).toBeVisible();
   await expectFitsPhone(page);
   // The Left column, the one that matters, is on screen in full, for every day, with nothing to scroll.
   const left = await table.getByRole('columnheader', { name: 'Left' }).boundingBox();
